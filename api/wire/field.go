@@ -126,9 +126,11 @@ func SkipField(num protowire.Number, typ protowire.Type, b []byte) int {
 	return protowire.ConsumeFieldValue(num, typ, b)
 }
 
-// SizeVarintField is the size of a varint field with a one-byte tag... or
-// more: tagSize is the tag's encoded length.
-func SizeVarintField(tagSize int, v uint64) int { return tagSize + protowire.SizeVarint(v) }
-
-// SizeBytesField is the size of a length-delimited field of length n.
-func SizeBytesField(tagSize int, n int) int { return tagSize + protowire.SizeBytes(n) }
+// SizeBytesIfPresent is the size of an optional bytes field with a tag of
+// tagSize bytes: nothing when v is nil.
+func SizeBytesIfPresent(tagSize int, v []byte) int {
+	if v == nil {
+		return 0
+	}
+	return tagSize + protowire.SizeBytes(len(v))
+}
