@@ -1,0 +1,77 @@
+package codec
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Decode decodes a response body into v according to its Content-Type:
+// JSON with encoding/json, YAML through JSON (so that both give the same
+// values), and protobuf through the envelope into v's Unmarshal method
+// (see DecodeProtobuf). Parameters such as as=Table do not change the
+// decoding; a watch stream (stream=watch) is not a body and is an error,
+// as is any other media type, such as the text/html of a proxy's error
+// page. Every failure to decode the body matches ErrMalformed.
+func Decode(contentType string, body []byte, v any) error {
+	mt, err := ParseMediaType(contentType)
+	if err != nil {
+		return err
+	}
+	return DecodeAs(mt, body, v)
+}
+
+// DecodeAs is Decode with the Content-Type already parsed.
+func DecodeAs(mt MediaType, body []byte, v any) error {
+	if mt.IsWatchStream() {
+		return malformed("body", -1, errors.ErrUnsupported,
+			"%q is a watch stream: read it with NewFrameReader or NewJSONStream", mt.String())
+	}
+	switch {
+	case mt.IsJSON():
+		return DecodeJSON(body, v)
+	case mt.IsYAML():
+		return DecodeYAML(body, v)
+	case mt.IsProtobuf():
+		u, ok := v.(ProtobufUnmarshaler)
+		if !ok {
+			return fmt.Errorf("codec: cannot decode protobuf into %s: it has no Unmarshal([]byte) error method", typeName(v))
+		}
+		return DecodeProtobuf(body, u)
+	}
+	return malformed("body", -1, errors.ErrUnsupported,
+		"unsupported content type %q, want JSON, YAML or protobuf", truncate(mt.String()))
+}
+
+// DecodeJSON decodes a JSON body into v with encoding/json (json.Unmarshal
+// semantics: unknown fields are ignored, numbers in an any become
+// float64; decode into *unstructured.Unstructured to keep integers).
+// Syntax and type errors match ErrMalformed, carry the byte offset, and
+// wrap encoding/json's error.
+func DecodeJSON(body []byte, v any) error {
+	err := json.Unmarshal(body, v)
+	if err == nil {
+		return nil
+	}
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var inv *json.InvalidUnmarshalError
+	switch {
+	case errors.As(err, &syn):
+		return malformed("json", syn.Offset, err, "invalid JSON")
+	case errors.As(err, &typ):
+		return malformed("json", typ.Offset, err, "cannot decode into %s", typeName(v))
+	case errors.As(err, &inv):
+		return fmt.Errorf("codec: decode json: %w", err) // a programming error, not bad input
+	}
+	return malformed("json", -1, err, "cannot decode into %s", typeName(v))
+}
+
+// EncodeJSON returns the JSON encoding of v (json.Marshal).
+func EncodeJSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("codec: encode json: %w", err)
+	}
+	return b, nil
+}
