@@ -97,6 +97,19 @@ func (f *file) write(name string) error {
 	return os.WriteFile(filepath.Join(dir, name), src, 0o644)
 }
 
+// writeRaw formats and writes src as the named file of the package.
+func (f *file) writeRaw(name, src string) error {
+	out, err := format.Source([]byte(src))
+	if err != nil {
+		return fmt.Errorf("formatting %s/%s: %w", f.pkg.cfg.local, name, err)
+	}
+	dir := filepath.Join(f.gen.outDir, f.pkg.cfg.local)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, name), out, 0o644)
+}
+
 // jsonTag returns the field's json tag as it appears upstream.
 func jsonTag(tag string) string {
 	const key = `json:"`

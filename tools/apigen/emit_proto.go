@@ -348,8 +348,10 @@ func (f *file) emitFieldSize(pf protoField) error {
 		_, ts := tagBytes(pf.tag.num, wireTypeOf(k))
 		if k == kMessage {
 			f.p("for i := range %s {\nn += %s\n}", x, f.sizeOne(k, x+"[i]", ts))
+		} else if one := f.sizeOne(k, "x", ts); strings.Contains(one, "x") {
+			f.p("for _, x := range %s {\nn += %s\n}", x, one)
 		} else {
-			f.p("for _, x := range %s {\nn += %s\n}", x, f.sizeOne(k, "x", ts))
+			f.p("n += len(%s) * (%s)", x, one)
 		}
 		return nil
 	}

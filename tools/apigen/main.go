@@ -49,7 +49,13 @@ func run(out string) error {
 		if err := g.emitKinds(pm, kinds); err != nil {
 			return err
 		}
+		if err := g.emitDoc(pm, kinds); err != nil {
+			return err
+		}
 		registered = append(registered, kinds...)
+	}
+	if err := g.emitCrossCheck(); err != nil {
+		return err
 	}
 	return g.emitRegistry(registered)
 }

@@ -2,7 +2,9 @@ package v1
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/kubewire/kubewire/api/wire"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -89,10 +91,21 @@ func (f *FieldsV1) UnmarshalJSON(b []byte) error {
 	if f == nil {
 		return errors.New("meta/v1: FieldsV1.UnmarshalJSON on nil pointer")
 	}
-	if string(b) != "null" {
-		// A new slice: the old one may be shared with other objects.
-		f.Raw = bytes.Clone(b)
+	if string(b) == "null" {
+		return nil
 	}
+	// A new slice: the old one may be shared with other objects. Pretty
+	// printed input (kube-apiserver indents for curl) is compacted, so the
+	// cache holds the same bytes whichever way the object arrived.
+	if bytes.ContainsAny(b, " \t\r\n") {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, b); err != nil {
+			return fmt.Errorf("meta/v1: FieldsV1: %w", err)
+		}
+		f.Raw = buf.Bytes()
+		return nil
+	}
+	f.Raw = bytes.Clone(b)
 	return nil
 }
 
