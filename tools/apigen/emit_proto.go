@@ -242,7 +242,7 @@ func (f *file) emitCommon(name string, list bool) {
 		dec = "new(" + w + ".Decoder)"
 	}
 	f.p("// Unmarshal replaces m with the message decoded from b; m keeps no reference to b.")
-	f.p("func (m *%s) Unmarshal(b []byte) error {\n*m = %s{}\nreturn m.UnmarshalProto(%s, b)\n}\n", name, name, dec)
+	f.p("func (m *%s) Unmarshal(b []byte) error {\nvar zero %s\n*m = zero\nreturn m.UnmarshalProto(%s, b)\n}\n", name, name, dec)
 }
 
 func (f *file) emitStructProto(t *typeModel) error {
@@ -366,7 +366,7 @@ func (f *file) emitFieldSize(pf protoField) error {
 		f.p("if %s != nil {\nn += %s\n}", x, f.sizeOne(k, x, ts))
 	case ptr:
 		f.p("if %s != nil {\nn += %s\n}", x, f.sizeOne(k, "*"+x, ts))
-	case k == kBytes:
+	case k == kBytes, g.isWrapper(base):
 		f.p("if %s != nil {\nn += %s\n}", x, f.sizeOne(k, x, ts))
 	default:
 		f.p("n += %s", f.sizeOne(k, x, ts))
@@ -435,7 +435,7 @@ func (f *file) emitFieldAppend(pf protoField) error {
 		f.p("if %s != nil {\n%s\n}", x, f.appendOne(k, x, tb))
 	case ptr:
 		f.p("if %s != nil {\n%s\n}", x, f.appendOne(k, "*"+x, tb))
-	case k == kBytes:
+	case k == kBytes, g.isWrapper(base):
 		f.p("if %s != nil {\n%s\n}", x, f.appendOne(k, x, tb))
 	default:
 		f.p("%s", f.appendOne(k, x, tb))
@@ -508,6 +508,8 @@ func (f *file) emitFieldDecode(msg string, pf protoField) error {
 		f.p("v, n := %s.ConsumeBytes(typ, b)\n%s", w, fail)
 		if ptr {
 			f.p("if %s == nil {\n%s = new(%s)\n}", x, x, f.typeString(base))
+		} else if g.isWrapper(base) {
+			f.p("if %s == nil {\n%s = %s{} // present, even when empty\n}", x, x, f.typeString(base))
 		}
 		f.p("if err := %s.UnmarshalProto(d, v); err != nil {\nreturn err\n}\nb = b[n:]", x)
 		return nil
@@ -554,6 +556,9 @@ func (f *file) emitMapDecode(msg string, pf protoField, m *types.Map, x string) 
 	f.p("case 2:")
 	if vk == kMessage {
 		f.p("raw, l := %s.ConsumeBytes(et, v)\nif l < 0 {\nreturn %s.Error(%q, %s, l)\n}", w, w, msg, num)
+		if f.gen.isWrapper(m.Elem()) {
+			f.p("mv = %s{} // present, even when empty", f.typeString(m.Elem()))
+		}
 		f.p("if err := mv.UnmarshalProto(d, raw); err != nil {\nreturn err\n}")
 	} else {
 		f.p("%s\nmv = x", f.decodeScalar(vk, m.Elem(), "v", "et", "l", "x", msg, num, false))
@@ -590,7 +595,22 @@ func (f *file) emitWrapperProto(t *typeModel) error {
 	f.p("for len(b) > 0 {\nnum, typ, n := %s.ConsumeTag(b)\nif n < 0 {\nreturn %s.Error(%q, 0, n)\n}\nb = b[n:]", pw, w, name)
 	f.p("if num != 1 {\nn = %s.SkipField(num, typ, b)\nif n < 0 {\nreturn %s.Error(%q, num, n)\n}\nb = b[n:]\ncontinue\n}", w, w, name)
 	f.p("%s", f.decodeScalar(k, elem, "b", "typ", "n", "x", name, "1", false))
-	f.p("if *m == nil {\n*m = make(%s, 0, %s.CountField(b[n:], 1)+1)\n}", name, w)
+	f.p("if len(*m) == 0 {\n*m = make(%s, 0, %s.CountField(b[n:], 1)+1)\n}", name, w)
 	f.p("*m = append(*m, x)\nb = b[n:]\n}\nreturn nil\n}\n")
 	return nil
+}
+
+// isWrapper reports whether t is a named slice that protobuf encodes as a
+// message (upstream writes such a field only when it is not nil).
+func (g *generator) isWrapper(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	if !ok {
+		return false
+	}
+	owner := g.m.byPath[n.Obj().Pkg().Path()]
+	if owner == nil {
+		return false
+	}
+	tm := owner.byName[n.Obj().Name()]
+	return tm != nil && tm.wrapper
 }

@@ -13,7 +13,8 @@ func (m *Rule) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Rule) Unmarshal(b []byte) error {
-	*m = Rule{}
+	var zero Rule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -121,7 +122,8 @@ func (m *ValidatingAdmissionPolicy) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ValidatingAdmissionPolicy) Unmarshal(b []byte) error {
-	*m = ValidatingAdmissionPolicy{}
+	var zero ValidatingAdmissionPolicy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -200,7 +202,8 @@ func (m *ValidatingAdmissionPolicyStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ValidatingAdmissionPolicyStatus) Unmarshal(b []byte) error {
-	*m = ValidatingAdmissionPolicyStatus{}
+	var zero ValidatingAdmissionPolicyStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -292,7 +295,8 @@ func (m *TypeChecking) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TypeChecking) Unmarshal(b []byte) error {
-	*m = TypeChecking{}
+	var zero TypeChecking
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -355,7 +359,8 @@ func (m *ExpressionWarning) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ExpressionWarning) Unmarshal(b []byte) error {
-	*m = ExpressionWarning{}
+	var zero ExpressionWarning
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -418,7 +423,8 @@ func (m *ValidatingAdmissionPolicyList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ValidatingAdmissionPolicyList) Unmarshal(b []byte) error {
-	*m = ValidatingAdmissionPolicyList{}
+	var zero ValidatingAdmissionPolicyList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -493,7 +499,8 @@ func (m *ValidatingAdmissionPolicySpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ValidatingAdmissionPolicySpec) Unmarshal(b []byte) error {
-	*m = ValidatingAdmissionPolicySpec{}
+	var zero ValidatingAdmissionPolicySpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -666,7 +673,8 @@ func (m *ParamKind) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ParamKind) Unmarshal(b []byte) error {
-	*m = ParamKind{}
+	var zero ParamKind
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -727,7 +735,8 @@ func (m *Validation) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Validation) Unmarshal(b []byte) error {
-	*m = Validation{}
+	var zero Validation
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -812,7 +821,8 @@ func (m *Variable) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Variable) Unmarshal(b []byte) error {
-	*m = Variable{}
+	var zero Variable
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -875,7 +885,8 @@ func (m *AuditAnnotation) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *AuditAnnotation) Unmarshal(b []byte) error {
-	*m = AuditAnnotation{}
+	var zero AuditAnnotation
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -938,7 +949,8 @@ func (m *ValidatingAdmissionPolicyBinding) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ValidatingAdmissionPolicyBinding) Unmarshal(b []byte) error {
-	*m = ValidatingAdmissionPolicyBinding{}
+	var zero ValidatingAdmissionPolicyBinding
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1005,7 +1017,8 @@ func (m *ValidatingAdmissionPolicyBindingList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ValidatingAdmissionPolicyBindingList) Unmarshal(b []byte) error {
-	*m = ValidatingAdmissionPolicyBindingList{}
+	var zero ValidatingAdmissionPolicyBindingList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -1080,7 +1093,8 @@ func (m *ValidatingAdmissionPolicyBindingSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ValidatingAdmissionPolicyBindingSpec) Unmarshal(b []byte) error {
-	*m = ValidatingAdmissionPolicyBindingSpec{}
+	var zero ValidatingAdmissionPolicyBindingSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1186,7 +1200,8 @@ func (m *ParamRef) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ParamRef) Unmarshal(b []byte) error {
-	*m = ParamRef{}
+	var zero ParamRef
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1282,7 +1297,8 @@ func (m *MatchResources) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MatchResources) Unmarshal(b []byte) error {
-	*m = MatchResources{}
+	var zero MatchResources
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1417,7 +1433,8 @@ func (m *NamedRuleWithOperations) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NamedRuleWithOperations) Unmarshal(b []byte) error {
-	*m = NamedRuleWithOperations{}
+	var zero NamedRuleWithOperations
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1489,7 +1506,8 @@ func (m *ValidatingWebhookConfiguration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ValidatingWebhookConfiguration) Unmarshal(b []byte) error {
-	*m = ValidatingWebhookConfiguration{}
+	var zero ValidatingWebhookConfiguration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1564,7 +1582,8 @@ func (m *ValidatingWebhookConfigurationList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ValidatingWebhookConfigurationList) Unmarshal(b []byte) error {
-	*m = ValidatingWebhookConfigurationList{}
+	var zero ValidatingWebhookConfigurationList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -1639,7 +1658,8 @@ func (m *MutatingWebhookConfiguration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MutatingWebhookConfiguration) Unmarshal(b []byte) error {
-	*m = MutatingWebhookConfiguration{}
+	var zero MutatingWebhookConfiguration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1714,7 +1734,8 @@ func (m *MutatingWebhookConfigurationList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MutatingWebhookConfigurationList) Unmarshal(b []byte) error {
-	*m = MutatingWebhookConfigurationList{}
+	var zero MutatingWebhookConfigurationList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -1789,7 +1810,8 @@ func (m *ValidatingWebhook) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ValidatingWebhook) Unmarshal(b []byte) error {
-	*m = ValidatingWebhook{}
+	var zero ValidatingWebhook
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2005,7 +2027,8 @@ func (m *MutatingWebhook) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MutatingWebhook) Unmarshal(b []byte) error {
-	*m = MutatingWebhook{}
+	var zero MutatingWebhook
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2235,7 +2258,8 @@ func (m *MutatingAdmissionPolicy) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MutatingAdmissionPolicy) Unmarshal(b []byte) error {
-	*m = MutatingAdmissionPolicy{}
+	var zero MutatingAdmissionPolicy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2302,7 +2326,8 @@ func (m *MutatingAdmissionPolicyList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MutatingAdmissionPolicyList) Unmarshal(b []byte) error {
-	*m = MutatingAdmissionPolicyList{}
+	var zero MutatingAdmissionPolicyList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -2377,7 +2402,8 @@ func (m *MutatingAdmissionPolicySpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MutatingAdmissionPolicySpec) Unmarshal(b []byte) error {
-	*m = MutatingAdmissionPolicySpec{}
+	var zero MutatingAdmissionPolicySpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2540,7 +2566,8 @@ func (m *Mutation) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Mutation) Unmarshal(b []byte) error {
-	*m = Mutation{}
+	var zero Mutation
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2631,7 +2658,8 @@ func (m *ApplyConfiguration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ApplyConfiguration) Unmarshal(b []byte) error {
-	*m = ApplyConfiguration{}
+	var zero ApplyConfiguration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2682,7 +2710,8 @@ func (m *JSONPatch) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *JSONPatch) Unmarshal(b []byte) error {
-	*m = JSONPatch{}
+	var zero JSONPatch
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2735,7 +2764,8 @@ func (m *MutatingAdmissionPolicyBinding) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MutatingAdmissionPolicyBinding) Unmarshal(b []byte) error {
-	*m = MutatingAdmissionPolicyBinding{}
+	var zero MutatingAdmissionPolicyBinding
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2802,7 +2832,8 @@ func (m *MutatingAdmissionPolicyBindingList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MutatingAdmissionPolicyBindingList) Unmarshal(b []byte) error {
-	*m = MutatingAdmissionPolicyBindingList{}
+	var zero MutatingAdmissionPolicyBindingList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -2877,7 +2908,8 @@ func (m *MutatingAdmissionPolicyBindingSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MutatingAdmissionPolicyBindingSpec) Unmarshal(b []byte) error {
-	*m = MutatingAdmissionPolicyBindingSpec{}
+	var zero MutatingAdmissionPolicyBindingSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2968,7 +3000,8 @@ func (m *RuleWithOperations) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RuleWithOperations) Unmarshal(b []byte) error {
-	*m = RuleWithOperations{}
+	var zero RuleWithOperations
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3040,7 +3073,8 @@ func (m *WebhookClientConfig) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *WebhookClientConfig) Unmarshal(b []byte) error {
-	*m = WebhookClientConfig{}
+	var zero WebhookClientConfig
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3130,7 +3164,8 @@ func (m *ServiceReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceReference) Unmarshal(b []byte) error {
-	*m = ServiceReference{}
+	var zero ServiceReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3221,7 +3256,8 @@ func (m *MatchCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MatchCondition) Unmarshal(b []byte) error {
-	*m = MatchCondition{}
+	var zero MatchCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

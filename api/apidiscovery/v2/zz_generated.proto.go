@@ -15,7 +15,8 @@ func (m *APIGroupDiscoveryList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIGroupDiscoveryList) Unmarshal(b []byte) error {
-	*m = APIGroupDiscoveryList{}
+	var zero APIGroupDiscoveryList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -90,7 +91,8 @@ func (m *APIGroupDiscovery) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIGroupDiscovery) Unmarshal(b []byte) error {
-	*m = APIGroupDiscovery{}
+	var zero APIGroupDiscovery
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -165,7 +167,8 @@ func (m *APIVersionDiscovery) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIVersionDiscovery) Unmarshal(b []byte) error {
-	*m = APIVersionDiscovery{}
+	var zero APIVersionDiscovery
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -248,7 +251,8 @@ func (m *APIResourceDiscovery) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIResourceDiscovery) Unmarshal(b []byte) error {
-	*m = APIResourceDiscovery{}
+	var zero APIResourceDiscovery
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -411,7 +415,8 @@ func (m *APISubresourceDiscovery) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APISubresourceDiscovery) Unmarshal(b []byte) error {
-	*m = APISubresourceDiscovery{}
+	var zero APISubresourceDiscovery
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

@@ -18,7 +18,8 @@ func (m *CustomResourceDefinitionSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceDefinitionSpec) Unmarshal(b []byte) error {
-	*m = CustomResourceDefinitionSpec{}
+	var zero CustomResourceDefinitionSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -142,7 +143,8 @@ func (m *CustomResourceConversion) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceConversion) Unmarshal(b []byte) error {
-	*m = CustomResourceConversion{}
+	var zero CustomResourceConversion
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -214,7 +216,8 @@ func (m *WebhookConversion) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *WebhookConversion) Unmarshal(b []byte) error {
-	*m = WebhookConversion{}
+	var zero WebhookConversion
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -293,7 +296,8 @@ func (m *WebhookClientConfig) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *WebhookClientConfig) Unmarshal(b []byte) error {
-	*m = WebhookClientConfig{}
+	var zero WebhookClientConfig
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -383,7 +387,8 @@ func (m *ServiceReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceReference) Unmarshal(b []byte) error {
-	*m = ServiceReference{}
+	var zero ServiceReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -474,7 +479,8 @@ func (m *CustomResourceDefinitionVersion) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceDefinitionVersion) Unmarshal(b []byte) error {
-	*m = CustomResourceDefinitionVersion{}
+	var zero CustomResourceDefinitionVersion
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -649,7 +655,8 @@ func (m *SelectableField) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SelectableField) Unmarshal(b []byte) error {
-	*m = SelectableField{}
+	var zero SelectableField
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -702,7 +709,8 @@ func (m *CustomResourceColumnDefinition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceColumnDefinition) Unmarshal(b []byte) error {
-	*m = CustomResourceColumnDefinition{}
+	var zero CustomResourceColumnDefinition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -805,7 +813,8 @@ func (m *CustomResourceDefinitionNames) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceDefinitionNames) Unmarshal(b []byte) error {
-	*m = CustomResourceDefinitionNames{}
+	var zero CustomResourceDefinitionNames
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -922,7 +931,8 @@ func (m *CustomResourceDefinitionCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceDefinitionCondition) Unmarshal(b []byte) error {
-	*m = CustomResourceDefinitionCondition{}
+	var zero CustomResourceDefinitionCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1027,7 +1037,8 @@ func (m *CustomResourceDefinitionStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceDefinitionStatus) Unmarshal(b []byte) error {
-	*m = CustomResourceDefinitionStatus{}
+	var zero CustomResourceDefinitionStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1129,7 +1140,8 @@ func (m *CustomResourceDefinition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceDefinition) Unmarshal(b []byte) error {
-	*m = CustomResourceDefinition{}
+	var zero CustomResourceDefinition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1208,7 +1220,8 @@ func (m *CustomResourceDefinitionList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceDefinitionList) Unmarshal(b []byte) error {
-	*m = CustomResourceDefinitionList{}
+	var zero CustomResourceDefinitionList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -1283,7 +1296,8 @@ func (m *CustomResourceValidation) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceValidation) Unmarshal(b []byte) error {
-	*m = CustomResourceValidation{}
+	var zero CustomResourceValidation
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1345,7 +1359,8 @@ func (m *CustomResourceSubresources) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceSubresources) Unmarshal(b []byte) error {
-	*m = CustomResourceSubresources{}
+	var zero CustomResourceSubresources
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1426,7 +1441,8 @@ func (m *CustomResourceSubresourceStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceSubresourceStatus) Unmarshal(b []byte) error {
-	*m = CustomResourceSubresourceStatus{}
+	var zero CustomResourceSubresourceStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1469,7 +1485,8 @@ func (m *CustomResourceSubresourceScale) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CustomResourceSubresourceScale) Unmarshal(b []byte) error {
-	*m = CustomResourceSubresourceScale{}
+	var zero CustomResourceSubresourceScale
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1546,7 +1563,8 @@ func (m *ConversionReview) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ConversionReview) Unmarshal(b []byte) error {
-	*m = ConversionReview{}
+	var zero ConversionReview
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1627,7 +1645,8 @@ func (m *ConversionRequest) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ConversionRequest) Unmarshal(b []byte) error {
-	*m = ConversionRequest{}
+	var zero ConversionRequest
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1710,7 +1729,8 @@ func (m *ConversionResponse) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ConversionResponse) Unmarshal(b []byte) error {
-	*m = ConversionResponse{}
+	var zero ConversionResponse
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1795,7 +1815,8 @@ func (m *JSONSchemaProps) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *JSONSchemaProps) Unmarshal(b []byte) error {
-	*m = JSONSchemaProps{}
+	var zero JSONSchemaProps
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2637,7 +2658,8 @@ func (m *ValidationRule) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ValidationRule) Unmarshal(b []byte) error {
-	*m = ValidationRule{}
+	var zero ValidationRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2746,7 +2768,8 @@ func (m *JSON) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *JSON) Unmarshal(b []byte) error {
-	*m = JSON{}
+	var zero JSON
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2803,7 +2826,8 @@ func (m *JSONSchemaPropsOrArray) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *JSONSchemaPropsOrArray) Unmarshal(b []byte) error {
-	*m = JSONSchemaPropsOrArray{}
+	var zero JSONSchemaPropsOrArray
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2885,7 +2909,8 @@ func (m *JSONSchemaPropsOrBool) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *JSONSchemaPropsOrBool) Unmarshal(b []byte) error {
-	*m = JSONSchemaPropsOrBool{}
+	var zero JSONSchemaPropsOrBool
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2957,7 +2982,8 @@ func (m *JSONSchemaPropsOrStringArray) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *JSONSchemaPropsOrStringArray) Unmarshal(b []byte) error {
-	*m = JSONSchemaPropsOrStringArray{}
+	var zero JSONSchemaPropsOrStringArray
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3036,7 +3062,8 @@ func (m *ExternalDocumentation) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ExternalDocumentation) Unmarshal(b []byte) error {
-	*m = ExternalDocumentation{}
+	var zero ExternalDocumentation
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

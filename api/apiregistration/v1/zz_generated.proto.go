@@ -14,7 +14,8 @@ func (m *APIServiceList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIServiceList) Unmarshal(b []byte) error {
-	*m = APIServiceList{}
+	var zero APIServiceList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -89,7 +90,8 @@ func (m *ServiceReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceReference) Unmarshal(b []byte) error {
-	*m = ServiceReference{}
+	var zero ServiceReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -166,7 +168,8 @@ func (m *APIServiceSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIServiceSpec) Unmarshal(b []byte) error {
-	*m = APIServiceSpec{}
+	var zero APIServiceSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -292,7 +295,8 @@ func (m *APIServiceCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIServiceCondition) Unmarshal(b []byte) error {
-	*m = APIServiceCondition{}
+	var zero APIServiceCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -387,7 +391,8 @@ func (m *APIServiceStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIServiceStatus) Unmarshal(b []byte) error {
-	*m = APIServiceStatus{}
+	var zero APIServiceStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -448,7 +453,8 @@ func (m *APIService) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIService) Unmarshal(b []byte) error {
-	*m = APIService{}
+	var zero APIService
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

@@ -15,7 +15,8 @@ func (m *StatefulSet) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StatefulSet) Unmarshal(b []byte) error {
-	*m = StatefulSet{}
+	var zero StatefulSet
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -94,7 +95,8 @@ func (m *StatefulSetUpdateStrategy) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StatefulSetUpdateStrategy) Unmarshal(b []byte) error {
-	*m = StatefulSetUpdateStrategy{}
+	var zero StatefulSetUpdateStrategy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -166,7 +168,8 @@ func (m *RollingUpdateStatefulSetStrategy) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RollingUpdateStatefulSetStrategy) Unmarshal(b []byte) error {
-	*m = RollingUpdateStatefulSetStrategy{}
+	var zero RollingUpdateStatefulSetStrategy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -242,7 +245,8 @@ func (m *StatefulSetPersistentVolumeClaimRetentionPolicy) Marshal() ([]byte, err
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StatefulSetPersistentVolumeClaimRetentionPolicy) Unmarshal(b []byte) error {
-	*m = StatefulSetPersistentVolumeClaimRetentionPolicy{}
+	var zero StatefulSetPersistentVolumeClaimRetentionPolicy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -305,7 +309,8 @@ func (m *StatefulSetOrdinals) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StatefulSetOrdinals) Unmarshal(b []byte) error {
-	*m = StatefulSetOrdinals{}
+	var zero StatefulSetOrdinals
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -358,7 +363,8 @@ func (m *StatefulSetSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StatefulSetSpec) Unmarshal(b []byte) error {
-	*m = StatefulSetSpec{}
+	var zero StatefulSetSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -560,7 +566,8 @@ func (m *StatefulSetStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StatefulSetStatus) Unmarshal(b []byte) error {
-	*m = StatefulSetStatus{}
+	var zero StatefulSetStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -717,7 +724,8 @@ func (m *StatefulSetCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StatefulSetCondition) Unmarshal(b []byte) error {
-	*m = StatefulSetCondition{}
+	var zero StatefulSetCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -812,7 +820,8 @@ func (m *StatefulSetList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StatefulSetList) Unmarshal(b []byte) error {
-	*m = StatefulSetList{}
+	var zero StatefulSetList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -885,7 +894,8 @@ func (m *Deployment) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Deployment) Unmarshal(b []byte) error {
-	*m = Deployment{}
+	var zero Deployment
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -964,7 +974,8 @@ func (m *DeploymentSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeploymentSpec) Unmarshal(b []byte) error {
-	*m = DeploymentSpec{}
+	var zero DeploymentSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1112,7 +1123,8 @@ func (m *DeploymentStrategy) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeploymentStrategy) Unmarshal(b []byte) error {
-	*m = DeploymentStrategy{}
+	var zero DeploymentStrategy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1184,7 +1196,8 @@ func (m *RollingUpdateDeployment) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RollingUpdateDeployment) Unmarshal(b []byte) error {
-	*m = RollingUpdateDeployment{}
+	var zero RollingUpdateDeployment
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1265,7 +1278,8 @@ func (m *DeploymentStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeploymentStatus) Unmarshal(b []byte) error {
-	*m = DeploymentStatus{}
+	var zero DeploymentStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1416,7 +1430,8 @@ func (m *DeploymentCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeploymentCondition) Unmarshal(b []byte) error {
-	*m = DeploymentCondition{}
+	var zero DeploymentCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1523,7 +1538,8 @@ func (m *DeploymentList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeploymentList) Unmarshal(b []byte) error {
-	*m = DeploymentList{}
+	var zero DeploymentList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -1598,7 +1614,8 @@ func (m *DaemonSetUpdateStrategy) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DaemonSetUpdateStrategy) Unmarshal(b []byte) error {
-	*m = DaemonSetUpdateStrategy{}
+	var zero DaemonSetUpdateStrategy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1670,7 +1687,8 @@ func (m *RollingUpdateDaemonSet) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RollingUpdateDaemonSet) Unmarshal(b []byte) error {
-	*m = RollingUpdateDaemonSet{}
+	var zero RollingUpdateDaemonSet
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1751,7 +1769,8 @@ func (m *DaemonSetSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DaemonSetSpec) Unmarshal(b []byte) error {
-	*m = DaemonSetSpec{}
+	var zero DaemonSetSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1861,7 +1880,8 @@ func (m *DaemonSetStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DaemonSetStatus) Unmarshal(b []byte) error {
-	*m = DaemonSetStatus{}
+	var zero DaemonSetStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2018,7 +2038,8 @@ func (m *DaemonSetCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DaemonSetCondition) Unmarshal(b []byte) error {
-	*m = DaemonSetCondition{}
+	var zero DaemonSetCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2111,7 +2132,8 @@ func (m *DaemonSet) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DaemonSet) Unmarshal(b []byte) error {
-	*m = DaemonSet{}
+	var zero DaemonSet
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2190,7 +2212,8 @@ func (m *DaemonSetList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DaemonSetList) Unmarshal(b []byte) error {
-	*m = DaemonSetList{}
+	var zero DaemonSetList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -2263,7 +2286,8 @@ func (m *ReplicaSet) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ReplicaSet) Unmarshal(b []byte) error {
-	*m = ReplicaSet{}
+	var zero ReplicaSet
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2342,7 +2366,8 @@ func (m *ReplicaSetList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ReplicaSetList) Unmarshal(b []byte) error {
-	*m = ReplicaSetList{}
+	var zero ReplicaSetList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -2417,7 +2442,8 @@ func (m *ReplicaSetSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ReplicaSetSpec) Unmarshal(b []byte) error {
-	*m = ReplicaSetSpec{}
+	var zero ReplicaSetSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2515,7 +2541,8 @@ func (m *ReplicaSetStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ReplicaSetStatus) Unmarshal(b []byte) error {
-	*m = ReplicaSetStatus{}
+	var zero ReplicaSetStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2642,7 +2669,8 @@ func (m *ReplicaSetCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ReplicaSetCondition) Unmarshal(b []byte) error {
-	*m = ReplicaSetCondition{}
+	var zero ReplicaSetCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2737,7 +2765,8 @@ func (m *ControllerRevision) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ControllerRevision) Unmarshal(b []byte) error {
-	*m = ControllerRevision{}
+	var zero ControllerRevision
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2814,7 +2843,8 @@ func (m *ControllerRevisionList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ControllerRevisionList) Unmarshal(b []byte) error {
-	*m = ControllerRevisionList{}
+	var zero ControllerRevisionList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 

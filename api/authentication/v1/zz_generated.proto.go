@@ -15,7 +15,8 @@ func (m *TokenReview) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TokenReview) Unmarshal(b []byte) error {
-	*m = TokenReview{}
+	var zero TokenReview
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -94,7 +95,8 @@ func (m *TokenReviewSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TokenReviewSpec) Unmarshal(b []byte) error {
-	*m = TokenReviewSpec{}
+	var zero TokenReviewSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -164,7 +166,8 @@ func (m *TokenReviewStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TokenReviewStatus) Unmarshal(b []byte) error {
-	*m = TokenReviewStatus{}
+	var zero TokenReviewStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -254,7 +257,8 @@ func (m *UserInfo) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *UserInfo) Unmarshal(b []byte) error {
-	*m = UserInfo{}
+	var zero UserInfo
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -356,6 +360,7 @@ func (m *UserInfo) UnmarshalProto(d *wire.Decoder, b []byte) error {
 					if l < 0 {
 						return wire.Error("UserInfo", 4, l)
 					}
+					mv = ExtraValue{} // present, even when empty
 					if err := mv.UnmarshalProto(d, raw); err != nil {
 						return err
 					}
@@ -387,7 +392,8 @@ func (m *ExtraValue) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ExtraValue) Unmarshal(b []byte) error {
-	*m = ExtraValue{}
+	var zero ExtraValue
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -428,7 +434,7 @@ func (m *ExtraValue) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			return wire.Error("ExtraValue", 1, n)
 		}
 		x := string(d.String(raw))
-		if *m == nil {
+		if len(*m) == 0 {
 			*m = make(ExtraValue, 0, wire.CountField(b[n:], 1)+1)
 		}
 		*m = append(*m, x)
@@ -444,7 +450,8 @@ func (m *TokenRequest) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TokenRequest) Unmarshal(b []byte) error {
-	*m = TokenRequest{}
+	var zero TokenRequest
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -523,7 +530,8 @@ func (m *TokenRequestSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TokenRequestSpec) Unmarshal(b []byte) error {
-	*m = TokenRequestSpec{}
+	var zero TokenRequestSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -616,7 +624,8 @@ func (m *TokenRequestStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TokenRequestStatus) Unmarshal(b []byte) error {
-	*m = TokenRequestStatus{}
+	var zero TokenRequestStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -681,7 +690,8 @@ func (m *BoundObjectReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *BoundObjectReference) Unmarshal(b []byte) error {
-	*m = BoundObjectReference{}
+	var zero BoundObjectReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -764,7 +774,8 @@ func (m *SelfSubjectReview) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SelfSubjectReview) Unmarshal(b []byte) error {
-	*m = SelfSubjectReview{}
+	var zero SelfSubjectReview
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -831,7 +842,8 @@ func (m *SelfSubjectReviewStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SelfSubjectReviewStatus) Unmarshal(b []byte) error {
-	*m = SelfSubjectReviewStatus{}
+	var zero SelfSubjectReviewStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

@@ -17,7 +17,8 @@ func (m *SubjectAccessReview) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SubjectAccessReview) Unmarshal(b []byte) error {
-	*m = SubjectAccessReview{}
+	var zero SubjectAccessReview
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -96,7 +97,8 @@ func (m *SelfSubjectAccessReview) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SelfSubjectAccessReview) Unmarshal(b []byte) error {
-	*m = SelfSubjectAccessReview{}
+	var zero SelfSubjectAccessReview
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -175,7 +177,8 @@ func (m *LocalSubjectAccessReview) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LocalSubjectAccessReview) Unmarshal(b []byte) error {
-	*m = LocalSubjectAccessReview{}
+	var zero LocalSubjectAccessReview
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -254,7 +257,8 @@ func (m *ResourceAttributes) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceAttributes) Unmarshal(b []byte) error {
-	*m = ResourceAttributes{}
+	var zero ResourceAttributes
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -405,7 +409,8 @@ func (m *LabelSelectorAttributes) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LabelSelectorAttributes) Unmarshal(b []byte) error {
-	*m = LabelSelectorAttributes{}
+	var zero LabelSelectorAttributes
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -478,7 +483,8 @@ func (m *FieldSelectorAttributes) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FieldSelectorAttributes) Unmarshal(b []byte) error {
-	*m = FieldSelectorAttributes{}
+	var zero FieldSelectorAttributes
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -551,7 +557,8 @@ func (m *NonResourceAttributes) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NonResourceAttributes) Unmarshal(b []byte) error {
-	*m = NonResourceAttributes{}
+	var zero NonResourceAttributes
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -614,7 +621,8 @@ func (m *SubjectAccessReviewSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SubjectAccessReviewSpec) Unmarshal(b []byte) error {
-	*m = SubjectAccessReviewSpec{}
+	var zero SubjectAccessReviewSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -746,6 +754,7 @@ func (m *SubjectAccessReviewSpec) UnmarshalProto(d *wire.Decoder, b []byte) erro
 					if l < 0 {
 						return wire.Error("SubjectAccessReviewSpec", 5, l)
 					}
+					mv = ExtraValue{} // present, even when empty
 					if err := mv.UnmarshalProto(d, raw); err != nil {
 						return err
 					}
@@ -785,7 +794,8 @@ func (m *ExtraValue) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ExtraValue) Unmarshal(b []byte) error {
-	*m = ExtraValue{}
+	var zero ExtraValue
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -826,7 +836,7 @@ func (m *ExtraValue) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			return wire.Error("ExtraValue", 1, n)
 		}
 		x := string(d.String(raw))
-		if *m == nil {
+		if len(*m) == 0 {
 			*m = make(ExtraValue, 0, wire.CountField(b[n:], 1)+1)
 		}
 		*m = append(*m, x)
@@ -842,7 +852,8 @@ func (m *SelfSubjectAccessReviewSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SelfSubjectAccessReviewSpec) Unmarshal(b []byte) error {
-	*m = SelfSubjectAccessReviewSpec{}
+	var zero SelfSubjectAccessReviewSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -923,7 +934,8 @@ func (m *SubjectAccessReviewStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SubjectAccessReviewStatus) Unmarshal(b []byte) error {
-	*m = SubjectAccessReviewStatus{}
+	var zero SubjectAccessReviewStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1006,7 +1018,8 @@ func (m *SelfSubjectRulesReview) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SelfSubjectRulesReview) Unmarshal(b []byte) error {
-	*m = SelfSubjectRulesReview{}
+	var zero SelfSubjectRulesReview
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1085,7 +1098,8 @@ func (m *SelfSubjectRulesReviewSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SelfSubjectRulesReviewSpec) Unmarshal(b []byte) error {
-	*m = SelfSubjectRulesReviewSpec{}
+	var zero SelfSubjectRulesReviewSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1138,7 +1152,8 @@ func (m *SubjectRulesReviewStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SubjectRulesReviewStatus) Unmarshal(b []byte) error {
-	*m = SubjectRulesReviewStatus{}
+	var zero SubjectRulesReviewStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1241,7 +1256,8 @@ func (m *ResourceRule) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceRule) Unmarshal(b []byte) error {
-	*m = ResourceRule{}
+	var zero ResourceRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1352,7 +1368,8 @@ func (m *NonResourceRule) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NonResourceRule) Unmarshal(b []byte) error {
-	*m = NonResourceRule{}
+	var zero NonResourceRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

@@ -17,7 +17,8 @@ func (m *CrossVersionObjectReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CrossVersionObjectReference) Unmarshal(b []byte) error {
-	*m = CrossVersionObjectReference{}
+	var zero CrossVersionObjectReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -90,7 +91,8 @@ func (m *HorizontalPodAutoscalerSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HorizontalPodAutoscalerSpec) Unmarshal(b []byte) error {
-	*m = HorizontalPodAutoscalerSpec{}
+	var zero HorizontalPodAutoscalerSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -183,7 +185,8 @@ func (m *HorizontalPodAutoscalerStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HorizontalPodAutoscalerStatus) Unmarshal(b []byte) error {
-	*m = HorizontalPodAutoscalerStatus{}
+	var zero HorizontalPodAutoscalerStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -293,7 +296,8 @@ func (m *HorizontalPodAutoscaler) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HorizontalPodAutoscaler) Unmarshal(b []byte) error {
-	*m = HorizontalPodAutoscaler{}
+	var zero HorizontalPodAutoscaler
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -372,7 +376,8 @@ func (m *HorizontalPodAutoscalerList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HorizontalPodAutoscalerList) Unmarshal(b []byte) error {
-	*m = HorizontalPodAutoscalerList{}
+	var zero HorizontalPodAutoscalerList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -445,7 +450,8 @@ func (m *Scale) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Scale) Unmarshal(b []byte) error {
-	*m = Scale{}
+	var zero Scale
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -522,7 +528,8 @@ func (m *ScaleSpec) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ScaleSpec) Unmarshal(b []byte) error {
-	*m = ScaleSpec{}
+	var zero ScaleSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -573,7 +580,8 @@ func (m *ScaleStatus) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ScaleStatus) Unmarshal(b []byte) error {
-	*m = ScaleStatus{}
+	var zero ScaleStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -634,7 +642,8 @@ func (m *MetricSpec) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MetricSpec) Unmarshal(b []byte) error {
-	*m = MetricSpec{}
+	var zero MetricSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -782,7 +791,8 @@ func (m *ObjectMetricSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ObjectMetricSource) Unmarshal(b []byte) error {
-	*m = ObjectMetricSource{}
+	var zero ObjectMetricSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -897,7 +907,8 @@ func (m *PodsMetricSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodsMetricSource) Unmarshal(b []byte) error {
-	*m = PodsMetricSource{}
+	var zero PodsMetricSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -981,7 +992,8 @@ func (m *ResourceMetricSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceMetricSource) Unmarshal(b []byte) error {
-	*m = ResourceMetricSource{}
+	var zero ResourceMetricSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1067,7 +1079,8 @@ func (m *ContainerResourceMetricSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerResourceMetricSource) Unmarshal(b []byte) error {
-	*m = ContainerResourceMetricSource{}
+	var zero ContainerResourceMetricSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1163,7 +1176,8 @@ func (m *ExternalMetricSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ExternalMetricSource) Unmarshal(b []byte) error {
-	*m = ExternalMetricSource{}
+	var zero ExternalMetricSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1273,7 +1287,8 @@ func (m *MetricStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MetricStatus) Unmarshal(b []byte) error {
-	*m = MetricStatus{}
+	var zero MetricStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1421,7 +1436,8 @@ func (m *HorizontalPodAutoscalerCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HorizontalPodAutoscalerCondition) Unmarshal(b []byte) error {
-	*m = HorizontalPodAutoscalerCondition{}
+	var zero HorizontalPodAutoscalerCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1516,7 +1532,8 @@ func (m *ObjectMetricStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ObjectMetricStatus) Unmarshal(b []byte) error {
-	*m = ObjectMetricStatus{}
+	var zero ObjectMetricStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1631,7 +1648,8 @@ func (m *PodsMetricStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodsMetricStatus) Unmarshal(b []byte) error {
-	*m = PodsMetricStatus{}
+	var zero PodsMetricStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1715,7 +1733,8 @@ func (m *ResourceMetricStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceMetricStatus) Unmarshal(b []byte) error {
-	*m = ResourceMetricStatus{}
+	var zero ResourceMetricStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1794,7 +1813,8 @@ func (m *ContainerResourceMetricStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerResourceMetricStatus) Unmarshal(b []byte) error {
-	*m = ContainerResourceMetricStatus{}
+	var zero ContainerResourceMetricStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1883,7 +1903,8 @@ func (m *ExternalMetricStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ExternalMetricStatus) Unmarshal(b []byte) error {
-	*m = ExternalMetricStatus{}
+	var zero ExternalMetricStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

@@ -17,7 +17,8 @@ func (m *HorizontalPodAutoscaler) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HorizontalPodAutoscaler) Unmarshal(b []byte) error {
-	*m = HorizontalPodAutoscaler{}
+	var zero HorizontalPodAutoscaler
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -96,7 +97,8 @@ func (m *HorizontalPodAutoscalerSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HorizontalPodAutoscalerSpec) Unmarshal(b []byte) error {
-	*m = HorizontalPodAutoscalerSpec{}
+	var zero HorizontalPodAutoscalerSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -214,7 +216,8 @@ func (m *CrossVersionObjectReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CrossVersionObjectReference) Unmarshal(b []byte) error {
-	*m = CrossVersionObjectReference{}
+	var zero CrossVersionObjectReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -285,7 +288,8 @@ func (m *MetricSpec) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MetricSpec) Unmarshal(b []byte) error {
-	*m = MetricSpec{}
+	var zero MetricSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -433,7 +437,8 @@ func (m *HorizontalPodAutoscalerBehavior) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HorizontalPodAutoscalerBehavior) Unmarshal(b []byte) error {
-	*m = HorizontalPodAutoscalerBehavior{}
+	var zero HorizontalPodAutoscalerBehavior
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -514,7 +519,8 @@ func (m *HPAScalingRules) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HPAScalingRules) Unmarshal(b []byte) error {
-	*m = HPAScalingRules{}
+	var zero HPAScalingRules
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -624,7 +630,8 @@ func (m *HPAScalingPolicy) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HPAScalingPolicy) Unmarshal(b []byte) error {
-	*m = HPAScalingPolicy{}
+	var zero HPAScalingPolicy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -697,7 +704,8 @@ func (m *ObjectMetricSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ObjectMetricSource) Unmarshal(b []byte) error {
-	*m = ObjectMetricSource{}
+	var zero ObjectMetricSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -776,7 +784,8 @@ func (m *PodsMetricSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodsMetricSource) Unmarshal(b []byte) error {
-	*m = PodsMetricSource{}
+	var zero PodsMetricSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -843,7 +852,8 @@ func (m *ResourceMetricSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceMetricSource) Unmarshal(b []byte) error {
-	*m = ResourceMetricSource{}
+	var zero ResourceMetricSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -908,7 +918,8 @@ func (m *ContainerResourceMetricSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerResourceMetricSource) Unmarshal(b []byte) error {
-	*m = ContainerResourceMetricSource{}
+	var zero ContainerResourceMetricSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -983,7 +994,8 @@ func (m *ExternalMetricSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ExternalMetricSource) Unmarshal(b []byte) error {
-	*m = ExternalMetricSource{}
+	var zero ExternalMetricSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1050,7 +1062,8 @@ func (m *MetricIdentifier) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MetricIdentifier) Unmarshal(b []byte) error {
-	*m = MetricIdentifier{}
+	var zero MetricIdentifier
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1122,7 +1135,8 @@ func (m *MetricTarget) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MetricTarget) Unmarshal(b []byte) error {
-	*m = MetricTarget{}
+	var zero MetricTarget
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1227,7 +1241,8 @@ func (m *HorizontalPodAutoscalerStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HorizontalPodAutoscalerStatus) Unmarshal(b []byte) error {
-	*m = HorizontalPodAutoscalerStatus{}
+	var zero HorizontalPodAutoscalerStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1363,7 +1378,8 @@ func (m *HorizontalPodAutoscalerCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HorizontalPodAutoscalerCondition) Unmarshal(b []byte) error {
-	*m = HorizontalPodAutoscalerCondition{}
+	var zero HorizontalPodAutoscalerCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1458,7 +1474,8 @@ func (m *MetricStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MetricStatus) Unmarshal(b []byte) error {
-	*m = MetricStatus{}
+	var zero MetricStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1606,7 +1623,8 @@ func (m *ObjectMetricStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ObjectMetricStatus) Unmarshal(b []byte) error {
-	*m = ObjectMetricStatus{}
+	var zero ObjectMetricStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1685,7 +1703,8 @@ func (m *PodsMetricStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodsMetricStatus) Unmarshal(b []byte) error {
-	*m = PodsMetricStatus{}
+	var zero PodsMetricStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1752,7 +1771,8 @@ func (m *ResourceMetricStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceMetricStatus) Unmarshal(b []byte) error {
-	*m = ResourceMetricStatus{}
+	var zero ResourceMetricStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1817,7 +1837,8 @@ func (m *ContainerResourceMetricStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerResourceMetricStatus) Unmarshal(b []byte) error {
-	*m = ContainerResourceMetricStatus{}
+	var zero ContainerResourceMetricStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1892,7 +1913,8 @@ func (m *ExternalMetricStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ExternalMetricStatus) Unmarshal(b []byte) error {
-	*m = ExternalMetricStatus{}
+	var zero ExternalMetricStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1959,7 +1981,8 @@ func (m *MetricValueStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *MetricValueStatus) Unmarshal(b []byte) error {
-	*m = MetricValueStatus{}
+	var zero MetricValueStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2054,7 +2077,8 @@ func (m *HorizontalPodAutoscalerList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HorizontalPodAutoscalerList) Unmarshal(b []byte) error {
-	*m = HorizontalPodAutoscalerList{}
+	var zero HorizontalPodAutoscalerList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 

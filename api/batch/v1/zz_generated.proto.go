@@ -15,7 +15,8 @@ func (m *Job) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0, m
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Job) Unmarshal(b []byte) error {
-	*m = Job{}
+	var zero Job
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -92,7 +93,8 @@ func (m *JobList) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *JobList) Unmarshal(b []byte) error {
-	*m = JobList{}
+	var zero JobList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -167,7 +169,8 @@ func (m *PodFailurePolicyOnExitCodesRequirement) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodFailurePolicyOnExitCodesRequirement) Unmarshal(b []byte) error {
-	*m = PodFailurePolicyOnExitCodesRequirement{}
+	var zero PodFailurePolicyOnExitCodesRequirement
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -268,7 +271,8 @@ func (m *PodFailurePolicyOnPodConditionsPattern) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodFailurePolicyOnPodConditionsPattern) Unmarshal(b []byte) error {
-	*m = PodFailurePolicyOnPodConditionsPattern{}
+	var zero PodFailurePolicyOnPodConditionsPattern
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -331,7 +335,8 @@ func (m *PodFailurePolicyRule) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodFailurePolicyRule) Unmarshal(b []byte) error {
-	*m = PodFailurePolicyRule{}
+	var zero PodFailurePolicyRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -423,7 +428,8 @@ func (m *PodFailurePolicy) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodFailurePolicy) Unmarshal(b []byte) error {
-	*m = PodFailurePolicy{}
+	var zero PodFailurePolicy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -486,7 +492,8 @@ func (m *SuccessPolicy) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SuccessPolicy) Unmarshal(b []byte) error {
-	*m = SuccessPolicy{}
+	var zero SuccessPolicy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -549,7 +556,8 @@ func (m *SuccessPolicyRule) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SuccessPolicyRule) Unmarshal(b []byte) error {
-	*m = SuccessPolicyRule{}
+	var zero SuccessPolicyRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -618,7 +626,8 @@ func (m *JobSpec) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *JobSpec) Unmarshal(b []byte) error {
-	*m = JobSpec{}
+	var zero JobSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -896,7 +905,8 @@ func (m *JobStatus) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *JobStatus) Unmarshal(b []byte) error {
-	*m = JobStatus{}
+	var zero JobStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1098,7 +1108,8 @@ func (m *UncountedTerminatedPods) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *UncountedTerminatedPods) Unmarshal(b []byte) error {
-	*m = UncountedTerminatedPods{}
+	var zero UncountedTerminatedPods
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1175,7 +1186,8 @@ func (m *JobCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *JobCondition) Unmarshal(b []byte) error {
-	*m = JobCondition{}
+	var zero JobCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1282,7 +1294,8 @@ func (m *JobTemplateSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *JobTemplateSpec) Unmarshal(b []byte) error {
-	*m = JobTemplateSpec{}
+	var zero JobTemplateSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1347,7 +1360,8 @@ func (m *CronJob) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CronJob) Unmarshal(b []byte) error {
-	*m = CronJob{}
+	var zero CronJob
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1424,7 +1438,8 @@ func (m *CronJobList) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CronJobList) Unmarshal(b []byte) error {
-	*m = CronJobList{}
+	var zero CronJobList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -1497,7 +1512,8 @@ func (m *CronJobSpec) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CronJobSpec) Unmarshal(b []byte) error {
-	*m = CronJobSpec{}
+	var zero CronJobSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1642,7 +1658,8 @@ func (m *CronJobStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CronJobStatus) Unmarshal(b []byte) error {
-	*m = CronJobStatus{}
+	var zero CronJobStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

@@ -17,7 +17,8 @@ func (m *CertificateSigningRequest) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CertificateSigningRequest) Unmarshal(b []byte) error {
-	*m = CertificateSigningRequest{}
+	var zero CertificateSigningRequest
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -96,7 +97,8 @@ func (m *CertificateSigningRequestSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CertificateSigningRequestSpec) Unmarshal(b []byte) error {
-	*m = CertificateSigningRequestSpec{}
+	var zero CertificateSigningRequestSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -237,6 +239,7 @@ func (m *CertificateSigningRequestSpec) UnmarshalProto(d *wire.Decoder, b []byte
 					if l < 0 {
 						return wire.Error("CertificateSigningRequestSpec", 6, l)
 					}
+					mv = ExtraValue{} // present, even when empty
 					if err := mv.UnmarshalProto(d, raw); err != nil {
 						return err
 					}
@@ -284,7 +287,8 @@ func (m *ExtraValue) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ExtraValue) Unmarshal(b []byte) error {
-	*m = ExtraValue{}
+	var zero ExtraValue
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -325,7 +329,7 @@ func (m *ExtraValue) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			return wire.Error("ExtraValue", 1, n)
 		}
 		x := string(d.String(raw))
-		if *m == nil {
+		if len(*m) == 0 {
 			*m = make(ExtraValue, 0, wire.CountField(b[n:], 1)+1)
 		}
 		*m = append(*m, x)
@@ -341,7 +345,8 @@ func (m *CertificateSigningRequestStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CertificateSigningRequestStatus) Unmarshal(b []byte) error {
-	*m = CertificateSigningRequestStatus{}
+	var zero CertificateSigningRequestStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -418,7 +423,8 @@ func (m *CertificateSigningRequestCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CertificateSigningRequestCondition) Unmarshal(b []byte) error {
-	*m = CertificateSigningRequestCondition{}
+	var zero CertificateSigningRequestCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -525,7 +531,8 @@ func (m *CertificateSigningRequestList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CertificateSigningRequestList) Unmarshal(b []byte) error {
-	*m = CertificateSigningRequestList{}
+	var zero CertificateSigningRequestList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 

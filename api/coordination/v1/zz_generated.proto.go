@@ -13,7 +13,8 @@ func (m *Lease) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Lease) Unmarshal(b []byte) error {
-	*m = Lease{}
+	var zero Lease
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -78,7 +79,8 @@ func (m *LeaseSpec) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LeaseSpec) Unmarshal(b []byte) error {
-	*m = LeaseSpec{}
+	var zero LeaseSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -227,7 +229,8 @@ func (m *LeaseList) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LeaseList) Unmarshal(b []byte) error {
-	*m = LeaseList{}
+	var zero LeaseList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 

@@ -18,7 +18,8 @@ func (m *Volume) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Volume) Unmarshal(b []byte) error {
-	*m = Volume{}
+	var zero Volume
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -83,7 +84,8 @@ func (m *VolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeSource) Unmarshal(b []byte) error {
-	*m = VolumeSource{}
+	var zero VolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -696,7 +698,8 @@ func (m *PersistentVolumeClaimVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PersistentVolumeClaimVolumeSource) Unmarshal(b []byte) error {
-	*m = PersistentVolumeClaimVolumeSource{}
+	var zero PersistentVolumeClaimVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -759,7 +762,8 @@ func (m *PersistentVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PersistentVolumeSource) Unmarshal(b []byte) error {
-	*m = PersistentVolumeSource{}
+	var zero PersistentVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1220,7 +1224,8 @@ func (m *PersistentVolume) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PersistentVolume) Unmarshal(b []byte) error {
-	*m = PersistentVolume{}
+	var zero PersistentVolume
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1299,7 +1304,8 @@ func (m *PersistentVolumeSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PersistentVolumeSpec) Unmarshal(b []byte) error {
-	*m = PersistentVolumeSpec{}
+	var zero PersistentVolumeSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1529,7 +1535,8 @@ func (m *VolumeNodeAffinity) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeNodeAffinity) Unmarshal(b []byte) error {
-	*m = VolumeNodeAffinity{}
+	var zero VolumeNodeAffinity
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1591,7 +1598,8 @@ func (m *PersistentVolumeStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PersistentVolumeStatus) Unmarshal(b []byte) error {
-	*m = PersistentVolumeStatus{}
+	var zero PersistentVolumeStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1683,7 +1691,8 @@ func (m *PersistentVolumeList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PersistentVolumeList) Unmarshal(b []byte) error {
-	*m = PersistentVolumeList{}
+	var zero PersistentVolumeList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -1758,7 +1767,8 @@ func (m *PersistentVolumeClaim) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PersistentVolumeClaim) Unmarshal(b []byte) error {
-	*m = PersistentVolumeClaim{}
+	var zero PersistentVolumeClaim
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1837,7 +1847,8 @@ func (m *PersistentVolumeClaimList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PersistentVolumeClaimList) Unmarshal(b []byte) error {
-	*m = PersistentVolumeClaimList{}
+	var zero PersistentVolumeClaimList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -1912,7 +1923,8 @@ func (m *PersistentVolumeClaimSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PersistentVolumeClaimSpec) Unmarshal(b []byte) error {
-	*m = PersistentVolumeClaimSpec{}
+	var zero PersistentVolumeClaimSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2093,7 +2105,8 @@ func (m *TypedObjectReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TypedObjectReference) Unmarshal(b []byte) error {
-	*m = TypedObjectReference{}
+	var zero TypedObjectReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2184,7 +2197,8 @@ func (m *ModifyVolumeStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ModifyVolumeStatus) Unmarshal(b []byte) error {
-	*m = ModifyVolumeStatus{}
+	var zero ModifyVolumeStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2247,7 +2261,8 @@ func (m *PersistentVolumeClaimCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PersistentVolumeClaimCondition) Unmarshal(b []byte) error {
-	*m = PersistentVolumeClaimCondition{}
+	var zero PersistentVolumeClaimCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2354,7 +2369,8 @@ func (m *PersistentVolumeClaimStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PersistentVolumeClaimStatus) Unmarshal(b []byte) error {
-	*m = PersistentVolumeClaimStatus{}
+	var zero PersistentVolumeClaimStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2640,7 +2656,8 @@ func (m *HostPathVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HostPathVolumeSource) Unmarshal(b []byte) error {
-	*m = HostPathVolumeSource{}
+	var zero HostPathVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2707,7 +2724,8 @@ func (m *EmptyDirVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EmptyDirVolumeSource) Unmarshal(b []byte) error {
-	*m = EmptyDirVolumeSource{}
+	var zero EmptyDirVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2779,7 +2797,8 @@ func (m *GlusterfsVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *GlusterfsVolumeSource) Unmarshal(b []byte) error {
-	*m = GlusterfsVolumeSource{}
+	var zero GlusterfsVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2852,7 +2871,8 @@ func (m *GlusterfsPersistentVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *GlusterfsPersistentVolumeSource) Unmarshal(b []byte) error {
-	*m = GlusterfsPersistentVolumeSource{}
+	var zero GlusterfsPersistentVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2939,7 +2959,8 @@ func (m *RBDVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RBDVolumeSource) Unmarshal(b []byte) error {
-	*m = RBDVolumeSource{}
+	var zero RBDVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3078,7 +3099,8 @@ func (m *RBDPersistentVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RBDPersistentVolumeSource) Unmarshal(b []byte) error {
-	*m = RBDPersistentVolumeSource{}
+	var zero RBDPersistentVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3217,7 +3239,8 @@ func (m *CinderVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CinderVolumeSource) Unmarshal(b []byte) error {
-	*m = CinderVolumeSource{}
+	var zero CinderVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3309,7 +3332,8 @@ func (m *CinderPersistentVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CinderPersistentVolumeSource) Unmarshal(b []byte) error {
-	*m = CinderPersistentVolumeSource{}
+	var zero CinderPersistentVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3401,7 +3425,8 @@ func (m *CephFSVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CephFSVolumeSource) Unmarshal(b []byte) error {
-	*m = CephFSVolumeSource{}
+	var zero CephFSVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3520,7 +3545,8 @@ func (m *SecretReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SecretReference) Unmarshal(b []byte) error {
-	*m = SecretReference{}
+	var zero SecretReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3583,7 +3609,8 @@ func (m *CephFSPersistentVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CephFSPersistentVolumeSource) Unmarshal(b []byte) error {
-	*m = CephFSPersistentVolumeSource{}
+	var zero CephFSPersistentVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3702,7 +3729,8 @@ func (m *FlockerVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FlockerVolumeSource) Unmarshal(b []byte) error {
-	*m = FlockerVolumeSource{}
+	var zero FlockerVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3765,7 +3793,8 @@ func (m *GCEPersistentDiskVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *GCEPersistentDiskVolumeSource) Unmarshal(b []byte) error {
-	*m = GCEPersistentDiskVolumeSource{}
+	var zero GCEPersistentDiskVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3848,7 +3877,8 @@ func (m *QuobyteVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *QuobyteVolumeSource) Unmarshal(b []byte) error {
-	*m = QuobyteVolumeSource{}
+	var zero QuobyteVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3951,7 +3981,8 @@ func (m *FlexPersistentVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FlexPersistentVolumeSource) Unmarshal(b []byte) error {
-	*m = FlexPersistentVolumeSource{}
+	var zero FlexPersistentVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -4096,7 +4127,8 @@ func (m *FlexVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FlexVolumeSource) Unmarshal(b []byte) error {
-	*m = FlexVolumeSource{}
+	var zero FlexVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -4241,7 +4273,8 @@ func (m *AWSElasticBlockStoreVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *AWSElasticBlockStoreVolumeSource) Unmarshal(b []byte) error {
-	*m = AWSElasticBlockStoreVolumeSource{}
+	var zero AWSElasticBlockStoreVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -4324,7 +4357,8 @@ func (m *GitRepoVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *GitRepoVolumeSource) Unmarshal(b []byte) error {
-	*m = GitRepoVolumeSource{}
+	var zero GitRepoVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -4397,7 +4431,8 @@ func (m *SecretVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SecretVolumeSource) Unmarshal(b []byte) error {
-	*m = SecretVolumeSource{}
+	var zero SecretVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -4498,7 +4533,8 @@ func (m *SecretProjection) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SecretProjection) Unmarshal(b []byte) error {
-	*m = SecretProjection{}
+	var zero SecretProjection
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -4587,7 +4623,8 @@ func (m *NFSVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NFSVolumeSource) Unmarshal(b []byte) error {
-	*m = NFSVolumeSource{}
+	var zero NFSVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -4660,7 +4697,8 @@ func (m *ISCSIVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ISCSIVolumeSource) Unmarshal(b []byte) error {
-	*m = ISCSIVolumeSource{}
+	var zero ISCSIVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -4833,7 +4871,8 @@ func (m *ISCSIPersistentVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ISCSIPersistentVolumeSource) Unmarshal(b []byte) error {
-	*m = ISCSIPersistentVolumeSource{}
+	var zero ISCSIPersistentVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -5006,7 +5045,8 @@ func (m *FCVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FCVolumeSource) Unmarshal(b []byte) error {
-	*m = FCVolumeSource{}
+	var zero FCVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -5117,7 +5157,8 @@ func (m *AzureFileVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *AzureFileVolumeSource) Unmarshal(b []byte) error {
-	*m = AzureFileVolumeSource{}
+	var zero AzureFileVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -5190,7 +5231,8 @@ func (m *AzureFilePersistentVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *AzureFilePersistentVolumeSource) Unmarshal(b []byte) error {
-	*m = AzureFilePersistentVolumeSource{}
+	var zero AzureFilePersistentVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -5277,7 +5319,8 @@ func (m *VsphereVirtualDiskVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VsphereVirtualDiskVolumeSource) Unmarshal(b []byte) error {
-	*m = VsphereVirtualDiskVolumeSource{}
+	var zero VsphereVirtualDiskVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -5360,7 +5403,8 @@ func (m *PhotonPersistentDiskVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PhotonPersistentDiskVolumeSource) Unmarshal(b []byte) error {
-	*m = PhotonPersistentDiskVolumeSource{}
+	var zero PhotonPersistentDiskVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -5423,7 +5467,8 @@ func (m *AzureDiskVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *AzureDiskVolumeSource) Unmarshal(b []byte) error {
-	*m = AzureDiskVolumeSource{}
+	var zero AzureDiskVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -5542,7 +5587,8 @@ func (m *PortworxVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PortworxVolumeSource) Unmarshal(b []byte) error {
-	*m = PortworxVolumeSource{}
+	var zero PortworxVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -5615,7 +5661,8 @@ func (m *ScaleIOVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ScaleIOVolumeSource) Unmarshal(b []byte) error {
-	*m = ScaleIOVolumeSource{}
+	var zero ScaleIOVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -5767,7 +5814,8 @@ func (m *ScaleIOPersistentVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ScaleIOPersistentVolumeSource) Unmarshal(b []byte) error {
-	*m = ScaleIOPersistentVolumeSource{}
+	var zero ScaleIOPersistentVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -5919,7 +5967,8 @@ func (m *StorageOSVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StorageOSVolumeSource) Unmarshal(b []byte) error {
-	*m = StorageOSVolumeSource{}
+	var zero StorageOSVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -6021,7 +6070,8 @@ func (m *StorageOSPersistentVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StorageOSPersistentVolumeSource) Unmarshal(b []byte) error {
-	*m = StorageOSPersistentVolumeSource{}
+	var zero StorageOSPersistentVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -6123,7 +6173,8 @@ func (m *ConfigMapVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ConfigMapVolumeSource) Unmarshal(b []byte) error {
-	*m = ConfigMapVolumeSource{}
+	var zero ConfigMapVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -6226,7 +6277,8 @@ func (m *ConfigMapProjection) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ConfigMapProjection) Unmarshal(b []byte) error {
-	*m = ConfigMapProjection{}
+	var zero ConfigMapProjection
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -6315,7 +6367,8 @@ func (m *ServiceAccountTokenProjection) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceAccountTokenProjection) Unmarshal(b []byte) error {
-	*m = ServiceAccountTokenProjection{}
+	var zero ServiceAccountTokenProjection
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -6392,7 +6445,8 @@ func (m *ClusterTrustBundleProjection) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ClusterTrustBundleProjection) Unmarshal(b []byte) error {
-	*m = ClusterTrustBundleProjection{}
+	var zero ClusterTrustBundleProjection
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -6506,7 +6560,8 @@ func (m *PodCertificateProjection) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodCertificateProjection) Unmarshal(b []byte) error {
-	*m = PodCertificateProjection{}
+	var zero PodCertificateProjection
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -6666,7 +6721,8 @@ func (m *ProjectedVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ProjectedVolumeSource) Unmarshal(b []byte) error {
-	*m = ProjectedVolumeSource{}
+	var zero ProjectedVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -6743,7 +6799,8 @@ func (m *VolumeProjection) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeProjection) Unmarshal(b []byte) error {
-	*m = VolumeProjection{}
+	var zero VolumeProjection
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -6898,7 +6955,8 @@ func (m *KeyToPath) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *KeyToPath) Unmarshal(b []byte) error {
-	*m = KeyToPath{}
+	var zero KeyToPath
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -6975,7 +7033,8 @@ func (m *LocalVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LocalVolumeSource) Unmarshal(b []byte) error {
-	*m = LocalVolumeSource{}
+	var zero LocalVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -7042,7 +7101,8 @@ func (m *CSIPersistentVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CSIPersistentVolumeSource) Unmarshal(b []byte) error {
-	*m = CSIPersistentVolumeSource{}
+	var zero CSIPersistentVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -7273,7 +7333,8 @@ func (m *CSIVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CSIVolumeSource) Unmarshal(b []byte) error {
-	*m = CSIVolumeSource{}
+	var zero CSIVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -7426,7 +7487,8 @@ func (m *EphemeralVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EphemeralVolumeSource) Unmarshal(b []byte) error {
-	*m = EphemeralVolumeSource{}
+	var zero EphemeralVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -7488,7 +7550,8 @@ func (m *PersistentVolumeClaimTemplate) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PersistentVolumeClaimTemplate) Unmarshal(b []byte) error {
-	*m = PersistentVolumeClaimTemplate{}
+	var zero PersistentVolumeClaimTemplate
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -7555,7 +7618,8 @@ func (m *ContainerPort) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerPort) Unmarshal(b []byte) error {
-	*m = ContainerPort{}
+	var zero ContainerPort
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -7646,7 +7710,8 @@ func (m *VolumeMount) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeMount) Unmarshal(b []byte) error {
-	*m = VolumeMount{}
+	var zero VolumeMount
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -7767,7 +7832,8 @@ func (m *VolumeDevice) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeDevice) Unmarshal(b []byte) error {
-	*m = VolumeDevice{}
+	var zero VolumeDevice
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -7828,7 +7894,8 @@ func (m *EnvVar) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EnvVar) Unmarshal(b []byte) error {
-	*m = EnvVar{}
+	var zero EnvVar
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -7910,7 +7977,8 @@ func (m *EnvVarSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EnvVarSource) Unmarshal(b []byte) error {
-	*m = EnvVarSource{}
+	var zero EnvVarSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8048,7 +8116,8 @@ func (m *FileKeySelector) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FileKeySelector) Unmarshal(b []byte) error {
-	*m = FileKeySelector{}
+	var zero FileKeySelector
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8135,7 +8204,8 @@ func (m *ObjectFieldSelector) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ObjectFieldSelector) Unmarshal(b []byte) error {
-	*m = ObjectFieldSelector{}
+	var zero ObjectFieldSelector
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8198,7 +8268,8 @@ func (m *ResourceFieldSelector) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceFieldSelector) Unmarshal(b []byte) error {
-	*m = ResourceFieldSelector{}
+	var zero ResourceFieldSelector
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8273,7 +8344,8 @@ func (m *ConfigMapKeySelector) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ConfigMapKeySelector) Unmarshal(b []byte) error {
-	*m = ConfigMapKeySelector{}
+	var zero ConfigMapKeySelector
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8352,7 +8424,8 @@ func (m *SecretKeySelector) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SecretKeySelector) Unmarshal(b []byte) error {
-	*m = SecretKeySelector{}
+	var zero SecretKeySelector
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8431,7 +8504,8 @@ func (m *EnvFromSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EnvFromSource) Unmarshal(b []byte) error {
-	*m = EnvFromSource{}
+	var zero EnvFromSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8522,7 +8596,8 @@ func (m *ConfigMapEnvSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ConfigMapEnvSource) Unmarshal(b []byte) error {
-	*m = ConfigMapEnvSource{}
+	var zero ConfigMapEnvSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8591,7 +8666,8 @@ func (m *SecretEnvSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SecretEnvSource) Unmarshal(b []byte) error {
-	*m = SecretEnvSource{}
+	var zero SecretEnvSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8658,7 +8734,8 @@ func (m *HTTPHeader) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HTTPHeader) Unmarshal(b []byte) error {
-	*m = HTTPHeader{}
+	var zero HTTPHeader
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8721,7 +8798,8 @@ func (m *HTTPGetAction) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HTTPGetAction) Unmarshal(b []byte) error {
-	*m = HTTPGetAction{}
+	var zero HTTPGetAction
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8826,7 +8904,8 @@ func (m *TCPSocketAction) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TCPSocketAction) Unmarshal(b []byte) error {
-	*m = TCPSocketAction{}
+	var zero TCPSocketAction
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8889,7 +8968,8 @@ func (m *GRPCAction) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *GRPCAction) Unmarshal(b []byte) error {
-	*m = GRPCAction{}
+	var zero GRPCAction
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -8954,7 +9034,8 @@ func (m *ExecAction) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ExecAction) Unmarshal(b []byte) error {
-	*m = ExecAction{}
+	var zero ExecAction
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -9012,7 +9093,8 @@ func (m *SleepAction) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SleepAction) Unmarshal(b []byte) error {
-	*m = SleepAction{}
+	var zero SleepAction
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -9063,7 +9145,8 @@ func (m *Probe) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Probe) Unmarshal(b []byte) error {
-	*m = Probe{}
+	var zero Probe
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -9182,7 +9265,8 @@ func (m *ContainerResizePolicy) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerResizePolicy) Unmarshal(b []byte) error {
-	*m = ContainerResizePolicy{}
+	var zero ContainerResizePolicy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -9245,7 +9329,8 @@ func (m *Capabilities) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Capabilities) Unmarshal(b []byte) error {
-	*m = Capabilities{}
+	var zero Capabilities
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -9322,7 +9407,8 @@ func (m *ResourceRequirements) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceRequirements) Unmarshal(b []byte) error {
-	*m = ResourceRequirements{}
+	var zero ResourceRequirements
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -9495,7 +9581,8 @@ func (m *VolumeResourceRequirements) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeResourceRequirements) Unmarshal(b []byte) error {
-	*m = VolumeResourceRequirements{}
+	var zero VolumeResourceRequirements
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -9648,7 +9735,8 @@ func (m *ResourceClaim) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceClaim) Unmarshal(b []byte) error {
-	*m = ResourceClaim{}
+	var zero ResourceClaim
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -9709,7 +9797,8 @@ func (m *Container) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Container) Unmarshal(b []byte) error {
-	*m = Container{}
+	var zero Container
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -10137,7 +10226,8 @@ func (m *ProbeHandler) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ProbeHandler) Unmarshal(b []byte) error {
-	*m = ProbeHandler{}
+	var zero ProbeHandler
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -10256,7 +10346,8 @@ func (m *LifecycleHandler) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LifecycleHandler) Unmarshal(b []byte) error {
-	*m = LifecycleHandler{}
+	var zero LifecycleHandler
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -10373,7 +10464,8 @@ func (m *Lifecycle) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Lifecycle) Unmarshal(b []byte) error {
-	*m = Lifecycle{}
+	var zero Lifecycle
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -10468,7 +10560,8 @@ func (m *ContainerStateWaiting) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerStateWaiting) Unmarshal(b []byte) error {
-	*m = ContainerStateWaiting{}
+	var zero ContainerStateWaiting
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -10531,7 +10624,8 @@ func (m *ContainerStateRunning) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerStateRunning) Unmarshal(b []byte) error {
-	*m = ContainerStateRunning{}
+	var zero ContainerStateRunning
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -10586,7 +10680,8 @@ func (m *ContainerStateTerminated) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerStateTerminated) Unmarshal(b []byte) error {
-	*m = ContainerStateTerminated{}
+	var zero ContainerStateTerminated
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -10703,7 +10798,8 @@ func (m *ContainerState) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerState) Unmarshal(b []byte) error {
-	*m = ContainerState{}
+	var zero ContainerState
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -10803,7 +10899,8 @@ func (m *ContainerStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerStatus) Unmarshal(b []byte) error {
-	*m = ContainerStatus{}
+	var zero ContainerStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -11091,7 +11188,8 @@ func (m *ResourceStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceStatus) Unmarshal(b []byte) error {
-	*m = ResourceStatus{}
+	var zero ResourceStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -11164,7 +11262,8 @@ func (m *ResourceHealth) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceHealth) Unmarshal(b []byte) error {
-	*m = ResourceHealth{}
+	var zero ResourceHealth
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -11241,7 +11340,8 @@ func (m *ContainerUser) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerUser) Unmarshal(b []byte) error {
-	*m = ContainerUser{}
+	var zero ContainerUser
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -11303,7 +11403,8 @@ func (m *LinuxContainerUser) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LinuxContainerUser) Unmarshal(b []byte) error {
-	*m = LinuxContainerUser{}
+	var zero LinuxContainerUser
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -11400,7 +11501,8 @@ func (m *PodCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodCondition) Unmarshal(b []byte) error {
-	*m = PodCondition{}
+	var zero PodCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -11517,7 +11619,8 @@ func (m *VolumeMountStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeMountStatus) Unmarshal(b []byte) error {
-	*m = VolumeMountStatus{}
+	var zero VolumeMountStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -11623,7 +11726,8 @@ func (m *VolumeStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeStatus) Unmarshal(b []byte) error {
-	*m = VolumeStatus{}
+	var zero VolumeStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -11685,7 +11789,8 @@ func (m *ImageVolumeStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ImageVolumeStatus) Unmarshal(b []byte) error {
-	*m = ImageVolumeStatus{}
+	var zero ImageVolumeStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -11738,7 +11843,8 @@ func (m *ContainerRestartRule) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerRestartRule) Unmarshal(b []byte) error {
-	*m = ContainerRestartRule{}
+	var zero ContainerRestartRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -11810,7 +11916,8 @@ func (m *ContainerRestartRuleOnExitCodes) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerRestartRuleOnExitCodes) Unmarshal(b []byte) error {
-	*m = ContainerRestartRuleOnExitCodes{}
+	var zero ContainerRestartRuleOnExitCodes
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -11897,7 +12004,8 @@ func (m *NodeSelector) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeSelector) Unmarshal(b []byte) error {
-	*m = NodeSelector{}
+	var zero NodeSelector
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -11960,7 +12068,8 @@ func (m *NodeSelectorTerm) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeSelectorTerm) Unmarshal(b []byte) error {
-	*m = NodeSelectorTerm{}
+	var zero NodeSelectorTerm
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -12043,7 +12152,8 @@ func (m *NodeSelectorRequirement) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeSelectorRequirement) Unmarshal(b []byte) error {
-	*m = NodeSelectorRequirement{}
+	var zero NodeSelectorRequirement
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -12123,7 +12233,8 @@ func (m *TopologySelectorTerm) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TopologySelectorTerm) Unmarshal(b []byte) error {
-	*m = TopologySelectorTerm{}
+	var zero TopologySelectorTerm
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -12186,7 +12297,8 @@ func (m *TopologySelectorLabelRequirement) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TopologySelectorLabelRequirement) Unmarshal(b []byte) error {
-	*m = TopologySelectorLabelRequirement{}
+	var zero TopologySelectorLabelRequirement
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -12254,7 +12366,8 @@ func (m *Affinity) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Affinity) Unmarshal(b []byte) error {
-	*m = Affinity{}
+	var zero Affinity
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -12352,7 +12465,8 @@ func (m *PodAffinity) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodAffinity) Unmarshal(b []byte) error {
-	*m = PodAffinity{}
+	var zero PodAffinity
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -12435,7 +12549,8 @@ func (m *PodAntiAffinity) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodAntiAffinity) Unmarshal(b []byte) error {
-	*m = PodAntiAffinity{}
+	var zero PodAntiAffinity
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -12518,7 +12633,8 @@ func (m *WeightedPodAffinityTerm) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *WeightedPodAffinityTerm) Unmarshal(b []byte) error {
-	*m = WeightedPodAffinityTerm{}
+	var zero WeightedPodAffinityTerm
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -12583,7 +12699,8 @@ func (m *PodAffinityTerm) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodAffinityTerm) Unmarshal(b []byte) error {
-	*m = PodAffinityTerm{}
+	var zero PodAffinityTerm
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -12725,7 +12842,8 @@ func (m *NodeAffinity) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeAffinity) Unmarshal(b []byte) error {
-	*m = NodeAffinity{}
+	var zero NodeAffinity
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -12807,7 +12925,8 @@ func (m *PreferredSchedulingTerm) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PreferredSchedulingTerm) Unmarshal(b []byte) error {
-	*m = PreferredSchedulingTerm{}
+	var zero PreferredSchedulingTerm
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -12870,7 +12989,8 @@ func (m *Taint) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Taint) Unmarshal(b []byte) error {
-	*m = Taint{}
+	var zero Taint
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -12960,7 +13080,8 @@ func (m *Toleration) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Toleration) Unmarshal(b []byte) error {
-	*m = Toleration{}
+	var zero Toleration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -13057,7 +13178,8 @@ func (m *PodReadinessGate) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodReadinessGate) Unmarshal(b []byte) error {
-	*m = PodReadinessGate{}
+	var zero PodReadinessGate
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -13108,7 +13230,8 @@ func (m *PodSpec) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodSpec) Unmarshal(b []byte) error {
-	*m = PodSpec{}
+	var zero PodSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -13867,7 +13990,8 @@ func (m *PodResourceClaim) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodResourceClaim) Unmarshal(b []byte) error {
-	*m = PodResourceClaim{}
+	var zero PodResourceClaim
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -13948,7 +14072,8 @@ func (m *PodResourceClaimStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodResourceClaimStatus) Unmarshal(b []byte) error {
-	*m = PodResourceClaimStatus{}
+	var zero PodResourceClaimStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -14015,7 +14140,8 @@ func (m *PodExtendedResourceClaimStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodExtendedResourceClaimStatus) Unmarshal(b []byte) error {
-	*m = PodExtendedResourceClaimStatus{}
+	var zero PodExtendedResourceClaimStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -14088,7 +14214,8 @@ func (m *ContainerExtendedResourceRequest) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerExtendedResourceRequest) Unmarshal(b []byte) error {
-	*m = ContainerExtendedResourceRequest{}
+	var zero ContainerExtendedResourceRequest
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -14159,7 +14286,8 @@ func (m *PodOS) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodOS) Unmarshal(b []byte) error {
-	*m = PodOS{}
+	var zero PodOS
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -14212,7 +14340,8 @@ func (m *PodSchedulingGate) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodSchedulingGate) Unmarshal(b []byte) error {
-	*m = PodSchedulingGate{}
+	var zero PodSchedulingGate
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -14265,7 +14394,8 @@ func (m *PodSchedulingGroup) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodSchedulingGroup) Unmarshal(b []byte) error {
-	*m = PodSchedulingGroup{}
+	var zero PodSchedulingGroup
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -14322,7 +14452,8 @@ func (m *TopologySpreadConstraint) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TopologySpreadConstraint) Unmarshal(b []byte) error {
-	*m = TopologySpreadConstraint{}
+	var zero TopologySpreadConstraint
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -14471,7 +14602,8 @@ func (m *HostAlias) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HostAlias) Unmarshal(b []byte) error {
-	*m = HostAlias{}
+	var zero HostAlias
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -14541,7 +14673,8 @@ func (m *PodSecurityContext) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodSecurityContext) Unmarshal(b []byte) error {
-	*m = PodSecurityContext{}
+	var zero PodSecurityContext
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -14812,7 +14945,8 @@ func (m *SeccompProfile) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SeccompProfile) Unmarshal(b []byte) error {
-	*m = SeccompProfile{}
+	var zero SeccompProfile
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -14879,7 +15013,8 @@ func (m *AppArmorProfile) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *AppArmorProfile) Unmarshal(b []byte) error {
-	*m = AppArmorProfile{}
+	var zero AppArmorProfile
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -14946,7 +15081,8 @@ func (m *PodDNSConfig) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodDNSConfig) Unmarshal(b []byte) error {
-	*m = PodDNSConfig{}
+	var zero PodDNSConfig
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -15043,7 +15179,8 @@ func (m *PodDNSConfigOption) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodDNSConfigOption) Unmarshal(b []byte) error {
-	*m = PodDNSConfigOption{}
+	var zero PodDNSConfigOption
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -15108,7 +15245,8 @@ func (m *PodIP) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodIP) Unmarshal(b []byte) error {
-	*m = PodIP{}
+	var zero PodIP
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -15159,7 +15297,8 @@ func (m *HostIP) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HostIP) Unmarshal(b []byte) error {
-	*m = HostIP{}
+	var zero HostIP
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -15212,7 +15351,8 @@ func (m *EphemeralContainerCommon) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EphemeralContainerCommon) Unmarshal(b []byte) error {
-	*m = EphemeralContainerCommon{}
+	var zero EphemeralContainerCommon
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -15640,7 +15780,8 @@ func (m *EphemeralContainer) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EphemeralContainer) Unmarshal(b []byte) error {
-	*m = EphemeralContainer{}
+	var zero EphemeralContainer
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -15703,7 +15844,8 @@ func (m *PodStatus) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodStatus) Unmarshal(b []byte) error {
-	*m = PodStatus{}
+	var zero PodStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -16108,7 +16250,8 @@ func (m *PodStatusResult) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodStatusResult) Unmarshal(b []byte) error {
-	*m = PodStatusResult{}
+	var zero PodStatusResult
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -16173,7 +16316,8 @@ func (m *Pod) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0, m
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Pod) Unmarshal(b []byte) error {
-	*m = Pod{}
+	var zero Pod
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -16250,7 +16394,8 @@ func (m *PodList) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodList) Unmarshal(b []byte) error {
-	*m = PodList{}
+	var zero PodList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -16325,7 +16470,8 @@ func (m *PodTemplateSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodTemplateSpec) Unmarshal(b []byte) error {
-	*m = PodTemplateSpec{}
+	var zero PodTemplateSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -16390,7 +16536,8 @@ func (m *PodTemplate) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodTemplate) Unmarshal(b []byte) error {
-	*m = PodTemplate{}
+	var zero PodTemplate
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -16457,7 +16604,8 @@ func (m *PodTemplateList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodTemplateList) Unmarshal(b []byte) error {
-	*m = PodTemplateList{}
+	var zero PodTemplateList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -16532,7 +16680,8 @@ func (m *ReplicationControllerSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ReplicationControllerSpec) Unmarshal(b []byte) error {
-	*m = ReplicationControllerSpec{}
+	var zero ReplicationControllerSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -16671,7 +16820,8 @@ func (m *ReplicationControllerStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ReplicationControllerStatus) Unmarshal(b []byte) error {
-	*m = ReplicationControllerStatus{}
+	var zero ReplicationControllerStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -16784,7 +16934,8 @@ func (m *ReplicationControllerCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ReplicationControllerCondition) Unmarshal(b []byte) error {
-	*m = ReplicationControllerCondition{}
+	var zero ReplicationControllerCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -16879,7 +17030,8 @@ func (m *ReplicationController) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ReplicationController) Unmarshal(b []byte) error {
-	*m = ReplicationController{}
+	var zero ReplicationController
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -16958,7 +17110,8 @@ func (m *ReplicationControllerList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ReplicationControllerList) Unmarshal(b []byte) error {
-	*m = ReplicationControllerList{}
+	var zero ReplicationControllerList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -17033,7 +17186,8 @@ func (m *SessionAffinityConfig) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SessionAffinityConfig) Unmarshal(b []byte) error {
-	*m = SessionAffinityConfig{}
+	var zero SessionAffinityConfig
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -17095,7 +17249,8 @@ func (m *ClientIPConfig) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ClientIPConfig) Unmarshal(b []byte) error {
-	*m = ClientIPConfig{}
+	var zero ClientIPConfig
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -17152,7 +17307,8 @@ func (m *ServiceStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceStatus) Unmarshal(b []byte) error {
-	*m = ServiceStatus{}
+	var zero ServiceStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -17227,7 +17383,8 @@ func (m *LoadBalancerStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LoadBalancerStatus) Unmarshal(b []byte) error {
-	*m = LoadBalancerStatus{}
+	var zero LoadBalancerStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -17290,7 +17447,8 @@ func (m *LoadBalancerIngress) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LoadBalancerIngress) Unmarshal(b []byte) error {
-	*m = LoadBalancerIngress{}
+	var zero LoadBalancerIngress
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -17385,7 +17543,8 @@ func (m *ServiceSpec) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceSpec) Unmarshal(b []byte) error {
-	*m = ServiceSpec{}
+	var zero ServiceSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -17736,7 +17895,8 @@ func (m *ServicePort) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServicePort) Unmarshal(b []byte) error {
-	*m = ServicePort{}
+	var zero ServicePort
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -17843,7 +18003,8 @@ func (m *Service) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Service) Unmarshal(b []byte) error {
-	*m = Service{}
+	var zero Service
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -17920,7 +18081,8 @@ func (m *ServiceList) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceList) Unmarshal(b []byte) error {
-	*m = ServiceList{}
+	var zero ServiceList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -17995,7 +18157,8 @@ func (m *ServiceAccount) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceAccount) Unmarshal(b []byte) error {
-	*m = ServiceAccount{}
+	var zero ServiceAccount
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -18104,7 +18267,8 @@ func (m *ServiceAccountList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceAccountList) Unmarshal(b []byte) error {
-	*m = ServiceAccountList{}
+	var zero ServiceAccountList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -18177,7 +18341,8 @@ func (m *Endpoints) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Endpoints) Unmarshal(b []byte) error {
-	*m = Endpoints{}
+	var zero Endpoints
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -18252,7 +18417,8 @@ func (m *EndpointSubset) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EndpointSubset) Unmarshal(b []byte) error {
-	*m = EndpointSubset{}
+	var zero EndpointSubset
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -18355,7 +18521,8 @@ func (m *EndpointAddress) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EndpointAddress) Unmarshal(b []byte) error {
-	*m = EndpointAddress{}
+	var zero EndpointAddress
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -18451,7 +18618,8 @@ func (m *EndpointPort) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EndpointPort) Unmarshal(b []byte) error {
-	*m = EndpointPort{}
+	var zero EndpointPort
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -18538,7 +18706,8 @@ func (m *EndpointsList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EndpointsList) Unmarshal(b []byte) error {
-	*m = EndpointsList{}
+	var zero EndpointsList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -18611,7 +18780,8 @@ func (m *NodeSpec) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeSpec) Unmarshal(b []byte) error {
-	*m = NodeSpec{}
+	var zero NodeSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -18750,7 +18920,8 @@ func (m *NodeConfigSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeConfigSource) Unmarshal(b []byte) error {
-	*m = NodeConfigSource{}
+	var zero NodeConfigSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -18812,7 +18983,8 @@ func (m *ConfigMapNodeConfigSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ConfigMapNodeConfigSource) Unmarshal(b []byte) error {
-	*m = ConfigMapNodeConfigSource{}
+	var zero ConfigMapNodeConfigSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -18905,7 +19077,8 @@ func (m *DaemonEndpoint) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DaemonEndpoint) Unmarshal(b []byte) error {
-	*m = DaemonEndpoint{}
+	var zero DaemonEndpoint
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -18958,7 +19131,8 @@ func (m *NodeDaemonEndpoints) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeDaemonEndpoints) Unmarshal(b []byte) error {
-	*m = NodeDaemonEndpoints{}
+	var zero NodeDaemonEndpoints
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -19013,7 +19187,8 @@ func (m *NodeRuntimeHandlerFeatures) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeRuntimeHandlerFeatures) Unmarshal(b []byte) error {
-	*m = NodeRuntimeHandlerFeatures{}
+	var zero NodeRuntimeHandlerFeatures
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -19084,7 +19259,8 @@ func (m *NodeRuntimeHandler) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeRuntimeHandler) Unmarshal(b []byte) error {
-	*m = NodeRuntimeHandler{}
+	var zero NodeRuntimeHandler
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -19156,7 +19332,8 @@ func (m *NodeFeatures) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeFeatures) Unmarshal(b []byte) error {
-	*m = NodeFeatures{}
+	var zero NodeFeatures
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -19213,7 +19390,8 @@ func (m *NodeSystemInfo) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeSystemInfo) Unmarshal(b []byte) error {
-	*m = NodeSystemInfo{}
+	var zero NodeSystemInfo
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -19375,7 +19553,8 @@ func (m *NodeSwapStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeSwapStatus) Unmarshal(b []byte) error {
-	*m = NodeSwapStatus{}
+	var zero NodeSwapStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -19432,7 +19611,8 @@ func (m *NodeConfigStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeConfigStatus) Unmarshal(b []byte) error {
-	*m = NodeConfigStatus{}
+	var zero NodeConfigStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -19540,7 +19720,8 @@ func (m *NodeStatus) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeStatus) Unmarshal(b []byte) error {
-	*m = NodeStatus{}
+	var zero NodeStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -19899,7 +20080,8 @@ func (m *AttachedVolume) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *AttachedVolume) Unmarshal(b []byte) error {
-	*m = AttachedVolume{}
+	var zero AttachedVolume
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -19960,7 +20142,8 @@ func (m *AvoidPods) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *AvoidPods) Unmarshal(b []byte) error {
-	*m = AvoidPods{}
+	var zero AvoidPods
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -20023,7 +20206,8 @@ func (m *PreferAvoidPodsEntry) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PreferAvoidPodsEntry) Unmarshal(b []byte) error {
-	*m = PreferAvoidPodsEntry{}
+	var zero PreferAvoidPodsEntry
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -20110,7 +20294,8 @@ func (m *PodSignature) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodSignature) Unmarshal(b []byte) error {
-	*m = PodSignature{}
+	var zero PodSignature
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -20172,7 +20357,8 @@ func (m *ContainerImage) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ContainerImage) Unmarshal(b []byte) error {
-	*m = ContainerImage{}
+	var zero ContainerImage
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -20242,7 +20428,8 @@ func (m *NodeCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeCondition) Unmarshal(b []byte) error {
-	*m = NodeCondition{}
+	var zero NodeCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -20347,7 +20534,8 @@ func (m *NodeAddress) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeAddress) Unmarshal(b []byte) error {
-	*m = NodeAddress{}
+	var zero NodeAddress
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -20408,7 +20596,8 @@ func (m *Node) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Node) Unmarshal(b []byte) error {
-	*m = Node{}
+	var zero Node
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -20485,7 +20674,8 @@ func (m *NodeList) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeList) Unmarshal(b []byte) error {
-	*m = NodeList{}
+	var zero NodeList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -20560,7 +20750,8 @@ func (m *NamespaceSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NamespaceSpec) Unmarshal(b []byte) error {
-	*m = NamespaceSpec{}
+	var zero NamespaceSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -20620,7 +20811,8 @@ func (m *NamespaceStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NamespaceStatus) Unmarshal(b []byte) error {
-	*m = NamespaceStatus{}
+	var zero NamespaceStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -20693,7 +20885,8 @@ func (m *NamespaceCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NamespaceCondition) Unmarshal(b []byte) error {
-	*m = NamespaceCondition{}
+	var zero NamespaceCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -20786,7 +20979,8 @@ func (m *Namespace) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Namespace) Unmarshal(b []byte) error {
-	*m = Namespace{}
+	var zero Namespace
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -20865,7 +21059,8 @@ func (m *NamespaceList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NamespaceList) Unmarshal(b []byte) error {
-	*m = NamespaceList{}
+	var zero NamespaceList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -20938,7 +21133,8 @@ func (m *Binding) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Binding) Unmarshal(b []byte) error {
-	*m = Binding{}
+	var zero Binding
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21005,7 +21201,8 @@ func (m *Preconditions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Preconditions) Unmarshal(b []byte) error {
-	*m = Preconditions{}
+	var zero Preconditions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21062,7 +21259,8 @@ func (m *PodLogOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodLogOptions) Unmarshal(b []byte) error {
-	*m = PodLogOptions{}
+	var zero PodLogOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21230,7 +21428,8 @@ func (m *PodAttachOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodAttachOptions) Unmarshal(b []byte) error {
-	*m = PodAttachOptions{}
+	var zero PodAttachOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21323,7 +21522,8 @@ func (m *PodExecOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodExecOptions) Unmarshal(b []byte) error {
-	*m = PodExecOptions{}
+	var zero PodExecOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21433,7 +21633,8 @@ func (m *PodPortForwardOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodPortForwardOptions) Unmarshal(b []byte) error {
-	*m = PodPortForwardOptions{}
+	var zero PodPortForwardOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21510,7 +21711,8 @@ func (m *PodProxyOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodProxyOptions) Unmarshal(b []byte) error {
-	*m = PodProxyOptions{}
+	var zero PodProxyOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21563,7 +21765,8 @@ func (m *NodeProxyOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeProxyOptions) Unmarshal(b []byte) error {
-	*m = NodeProxyOptions{}
+	var zero NodeProxyOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21616,7 +21819,8 @@ func (m *ServiceProxyOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceProxyOptions) Unmarshal(b []byte) error {
-	*m = ServiceProxyOptions{}
+	var zero ServiceProxyOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21669,7 +21873,8 @@ func (m *ObjectReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ObjectReference) Unmarshal(b []byte) error {
-	*m = ObjectReference{}
+	var zero ObjectReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21782,7 +21987,8 @@ func (m *LocalObjectReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LocalObjectReference) Unmarshal(b []byte) error {
-	*m = LocalObjectReference{}
+	var zero LocalObjectReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21835,7 +22041,8 @@ func (m *TypedLocalObjectReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TypedLocalObjectReference) Unmarshal(b []byte) error {
-	*m = TypedLocalObjectReference{}
+	var zero TypedLocalObjectReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21912,7 +22119,8 @@ func (m *SerializedReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SerializedReference) Unmarshal(b []byte) error {
-	*m = SerializedReference{}
+	var zero SerializedReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -21965,7 +22173,8 @@ func (m *EventSource) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EventSource) Unmarshal(b []byte) error {
-	*m = EventSource{}
+	var zero EventSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -22026,7 +22235,8 @@ func (m *Event) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Event) Unmarshal(b []byte) error {
-	*m = Event{}
+	var zero Event
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -22247,7 +22457,8 @@ func (m *EventSeries) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EventSeries) Unmarshal(b []byte) error {
-	*m = EventSeries{}
+	var zero EventSeries
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -22310,7 +22521,8 @@ func (m *EventList) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EventList) Unmarshal(b []byte) error {
-	*m = EventList{}
+	var zero EventList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -22383,7 +22595,8 @@ func (m *List) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *List) Unmarshal(b []byte) error {
-	*m = List{}
+	var zero List
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -22458,7 +22671,8 @@ func (m *LimitRangeItem) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LimitRangeItem) Unmarshal(b []byte) error {
-	*m = LimitRangeItem{}
+	var zero LimitRangeItem
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -22786,7 +23000,8 @@ func (m *LimitRangeSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LimitRangeSpec) Unmarshal(b []byte) error {
-	*m = LimitRangeSpec{}
+	var zero LimitRangeSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -22847,7 +23062,8 @@ func (m *LimitRange) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LimitRange) Unmarshal(b []byte) error {
-	*m = LimitRange{}
+	var zero LimitRange
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -22914,7 +23130,8 @@ func (m *LimitRangeList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LimitRangeList) Unmarshal(b []byte) error {
-	*m = LimitRangeList{}
+	var zero LimitRangeList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -22989,7 +23206,8 @@ func (m *ResourceQuotaSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceQuotaSpec) Unmarshal(b []byte) error {
-	*m = ResourceQuotaSpec{}
+	var zero ResourceQuotaSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -23123,7 +23341,8 @@ func (m *ScopeSelector) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ScopeSelector) Unmarshal(b []byte) error {
-	*m = ScopeSelector{}
+	var zero ScopeSelector
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -23186,7 +23405,8 @@ func (m *ScopedResourceSelectorRequirement) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ScopedResourceSelectorRequirement) Unmarshal(b []byte) error {
-	*m = ScopedResourceSelectorRequirement{}
+	var zero ScopedResourceSelectorRequirement
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -23266,7 +23486,8 @@ func (m *ResourceQuotaStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceQuotaStatus) Unmarshal(b []byte) error {
-	*m = ResourceQuotaStatus{}
+	var zero ResourceQuotaStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -23419,7 +23640,8 @@ func (m *ResourceQuota) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceQuota) Unmarshal(b []byte) error {
-	*m = ResourceQuota{}
+	var zero ResourceQuota
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -23498,7 +23720,8 @@ func (m *ResourceQuotaList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceQuotaList) Unmarshal(b []byte) error {
-	*m = ResourceQuotaList{}
+	var zero ResourceQuotaList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -23571,7 +23794,8 @@ func (m *Secret) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Secret) Unmarshal(b []byte) error {
-	*m = Secret{}
+	var zero Secret
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -23756,7 +23980,8 @@ func (m *SecretList) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SecretList) Unmarshal(b []byte) error {
-	*m = SecretList{}
+	var zero SecretList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -23829,7 +24054,8 @@ func (m *ConfigMap) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ConfigMap) Unmarshal(b []byte) error {
-	*m = ConfigMap{}
+	var zero ConfigMap
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -24006,7 +24232,8 @@ func (m *ConfigMapList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ConfigMapList) Unmarshal(b []byte) error {
-	*m = ConfigMapList{}
+	var zero ConfigMapList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -24081,7 +24308,8 @@ func (m *ComponentCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ComponentCondition) Unmarshal(b []byte) error {
-	*m = ComponentCondition{}
+	var zero ComponentCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -24164,7 +24392,8 @@ func (m *ComponentStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ComponentStatus) Unmarshal(b []byte) error {
-	*m = ComponentStatus{}
+	var zero ComponentStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -24239,7 +24468,8 @@ func (m *ComponentStatusList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ComponentStatusList) Unmarshal(b []byte) error {
-	*m = ComponentStatusList{}
+	var zero ComponentStatusList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -24314,7 +24544,8 @@ func (m *DownwardAPIVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DownwardAPIVolumeSource) Unmarshal(b []byte) error {
-	*m = DownwardAPIVolumeSource{}
+	var zero DownwardAPIVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -24391,7 +24622,8 @@ func (m *DownwardAPIVolumeFile) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DownwardAPIVolumeFile) Unmarshal(b []byte) error {
-	*m = DownwardAPIVolumeFile{}
+	var zero DownwardAPIVolumeFile
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -24496,7 +24728,8 @@ func (m *DownwardAPIProjection) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DownwardAPIProjection) Unmarshal(b []byte) error {
-	*m = DownwardAPIProjection{}
+	var zero DownwardAPIProjection
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -24559,7 +24792,8 @@ func (m *SecurityContext) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SecurityContext) Unmarshal(b []byte) error {
-	*m = SecurityContext{}
+	var zero SecurityContext
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -24795,7 +25029,8 @@ func (m *SELinuxOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *SELinuxOptions) Unmarshal(b []byte) error {
-	*m = SELinuxOptions{}
+	var zero SELinuxOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -24878,7 +25113,8 @@ func (m *WindowsSecurityContextOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *WindowsSecurityContextOptions) Unmarshal(b []byte) error {
-	*m = WindowsSecurityContextOptions{}
+	var zero WindowsSecurityContextOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -24977,7 +25213,8 @@ func (m *RangeAllocation) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RangeAllocation) Unmarshal(b []byte) error {
-	*m = RangeAllocation{}
+	var zero RangeAllocation
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -25054,7 +25291,8 @@ func (m *Sysctl) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Sysctl) Unmarshal(b []byte) error {
-	*m = Sysctl{}
+	var zero Sysctl
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -25115,7 +25353,8 @@ func (m *PortStatus) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PortStatus) Unmarshal(b []byte) error {
-	*m = PortStatus{}
+	var zero PortStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -25192,7 +25431,8 @@ func (m *ImageVolumeSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ImageVolumeSource) Unmarshal(b []byte) error {
-	*m = ImageVolumeSource{}
+	var zero ImageVolumeSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -25255,7 +25495,8 @@ func (m *NodeAllocatableResourceClaimStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeAllocatableResourceClaimStatus) Unmarshal(b []byte) error {
-	*m = NodeAllocatableResourceClaimStatus{}
+	var zero NodeAllocatableResourceClaimStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

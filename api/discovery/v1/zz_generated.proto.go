@@ -17,7 +17,8 @@ func (m *EndpointSlice) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EndpointSlice) Unmarshal(b []byte) error {
-	*m = EndpointSlice{}
+	var zero EndpointSlice
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -120,7 +121,8 @@ func (m *Endpoint) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Endpoint) Unmarshal(b []byte) error {
-	*m = Endpoint{}
+	var zero Endpoint
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -325,7 +327,8 @@ func (m *EndpointConditions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EndpointConditions) Unmarshal(b []byte) error {
-	*m = EndpointConditions{}
+	var zero EndpointConditions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -410,7 +413,8 @@ func (m *EndpointHints) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EndpointHints) Unmarshal(b []byte) error {
-	*m = EndpointHints{}
+	var zero EndpointHints
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -491,7 +495,8 @@ func (m *ForZone) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ForZone) Unmarshal(b []byte) error {
-	*m = ForZone{}
+	var zero ForZone
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -542,7 +547,8 @@ func (m *ForNode) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ForNode) Unmarshal(b []byte) error {
-	*m = ForNode{}
+	var zero ForNode
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -595,7 +601,8 @@ func (m *EndpointPort) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EndpointPort) Unmarshal(b []byte) error {
-	*m = EndpointPort{}
+	var zero EndpointPort
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -694,7 +701,8 @@ func (m *EndpointSliceList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EndpointSliceList) Unmarshal(b []byte) error {
-	*m = EndpointSliceList{}
+	var zero EndpointSliceList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 

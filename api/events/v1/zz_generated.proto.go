@@ -13,7 +13,8 @@ func (m *Event) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Event) Unmarshal(b []byte) error {
-	*m = Event{}
+	var zero Event
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -234,7 +235,8 @@ func (m *EventSeries) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EventSeries) Unmarshal(b []byte) error {
-	*m = EventSeries{}
+	var zero EventSeries
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -297,7 +299,8 @@ func (m *EventList) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *EventList) Unmarshal(b []byte) error {
-	*m = EventList{}
+	var zero EventList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 

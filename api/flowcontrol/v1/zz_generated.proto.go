@@ -12,7 +12,8 @@ func (m *FlowSchema) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FlowSchema) Unmarshal(b []byte) error {
-	*m = FlowSchema{}
+	var zero FlowSchema
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -91,7 +92,8 @@ func (m *FlowSchemaList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FlowSchemaList) Unmarshal(b []byte) error {
-	*m = FlowSchemaList{}
+	var zero FlowSchemaList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -166,7 +168,8 @@ func (m *FlowSchemaSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FlowSchemaSpec) Unmarshal(b []byte) error {
-	*m = FlowSchemaSpec{}
+	var zero FlowSchemaSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -270,7 +273,8 @@ func (m *FlowDistinguisherMethod) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FlowDistinguisherMethod) Unmarshal(b []byte) error {
-	*m = FlowDistinguisherMethod{}
+	var zero FlowDistinguisherMethod
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -323,7 +327,8 @@ func (m *PriorityLevelConfigurationReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PriorityLevelConfigurationReference) Unmarshal(b []byte) error {
-	*m = PriorityLevelConfigurationReference{}
+	var zero PriorityLevelConfigurationReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -376,7 +381,8 @@ func (m *PolicyRulesWithSubjects) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PolicyRulesWithSubjects) Unmarshal(b []byte) error {
-	*m = PolicyRulesWithSubjects{}
+	var zero PolicyRulesWithSubjects
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -477,7 +483,8 @@ func (m *Subject) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Subject) Unmarshal(b []byte) error {
-	*m = Subject{}
+	var zero Subject
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -585,7 +592,8 @@ func (m *UserSubject) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *UserSubject) Unmarshal(b []byte) error {
-	*m = UserSubject{}
+	var zero UserSubject
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -638,7 +646,8 @@ func (m *GroupSubject) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *GroupSubject) Unmarshal(b []byte) error {
-	*m = GroupSubject{}
+	var zero GroupSubject
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -691,7 +700,8 @@ func (m *ServiceAccountSubject) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceAccountSubject) Unmarshal(b []byte) error {
-	*m = ServiceAccountSubject{}
+	var zero ServiceAccountSubject
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -754,7 +764,8 @@ func (m *ResourcePolicyRule) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourcePolicyRule) Unmarshal(b []byte) error {
-	*m = ResourcePolicyRule{}
+	var zero ResourcePolicyRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -875,7 +886,8 @@ func (m *NonResourcePolicyRule) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NonResourcePolicyRule) Unmarshal(b []byte) error {
-	*m = NonResourcePolicyRule{}
+	var zero NonResourcePolicyRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -952,7 +964,8 @@ func (m *FlowSchemaStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FlowSchemaStatus) Unmarshal(b []byte) error {
-	*m = FlowSchemaStatus{}
+	var zero FlowSchemaStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1015,7 +1028,8 @@ func (m *FlowSchemaCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FlowSchemaCondition) Unmarshal(b []byte) error {
-	*m = FlowSchemaCondition{}
+	var zero FlowSchemaCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1110,7 +1124,8 @@ func (m *PriorityLevelConfiguration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PriorityLevelConfiguration) Unmarshal(b []byte) error {
-	*m = PriorityLevelConfiguration{}
+	var zero PriorityLevelConfiguration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1189,7 +1204,8 @@ func (m *PriorityLevelConfigurationList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PriorityLevelConfigurationList) Unmarshal(b []byte) error {
-	*m = PriorityLevelConfigurationList{}
+	var zero PriorityLevelConfigurationList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -1264,7 +1280,8 @@ func (m *PriorityLevelConfigurationSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PriorityLevelConfigurationSpec) Unmarshal(b []byte) error {
-	*m = PriorityLevelConfigurationSpec{}
+	var zero PriorityLevelConfigurationSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1355,7 +1372,8 @@ func (m *LimitedPriorityLevelConfiguration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LimitedPriorityLevelConfiguration) Unmarshal(b []byte) error {
-	*m = LimitedPriorityLevelConfiguration{}
+	var zero LimitedPriorityLevelConfiguration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1452,7 +1470,8 @@ func (m *ExemptPriorityLevelConfiguration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ExemptPriorityLevelConfiguration) Unmarshal(b []byte) error {
-	*m = ExemptPriorityLevelConfiguration{}
+	var zero ExemptPriorityLevelConfiguration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1523,7 +1542,8 @@ func (m *LimitResponse) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LimitResponse) Unmarshal(b []byte) error {
-	*m = LimitResponse{}
+	var zero LimitResponse
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1595,7 +1615,8 @@ func (m *QueuingConfiguration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *QueuingConfiguration) Unmarshal(b []byte) error {
-	*m = QueuingConfiguration{}
+	var zero QueuingConfiguration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1668,7 +1689,8 @@ func (m *PriorityLevelConfigurationStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PriorityLevelConfigurationStatus) Unmarshal(b []byte) error {
-	*m = PriorityLevelConfigurationStatus{}
+	var zero PriorityLevelConfigurationStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1731,7 +1753,8 @@ func (m *PriorityLevelConfigurationCondition) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PriorityLevelConfigurationCondition) Unmarshal(b []byte) error {
-	*m = PriorityLevelConfigurationCondition{}
+	var zero PriorityLevelConfigurationCondition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

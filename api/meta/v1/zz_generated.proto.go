@@ -18,7 +18,8 @@ func (m *GroupResource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *GroupResource) Unmarshal(b []byte) error {
-	*m = GroupResource{}
+	var zero GroupResource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -81,7 +82,8 @@ func (m *GroupVersionResource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *GroupVersionResource) Unmarshal(b []byte) error {
-	*m = GroupVersionResource{}
+	var zero GroupVersionResource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -152,7 +154,8 @@ func (m *GroupKind) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *GroupKind) Unmarshal(b []byte) error {
-	*m = GroupKind{}
+	var zero GroupKind
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -215,7 +218,8 @@ func (m *GroupVersionKind) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *GroupVersionKind) Unmarshal(b []byte) error {
-	*m = GroupVersionKind{}
+	var zero GroupVersionKind
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -286,7 +290,8 @@ func (m *TypeMeta) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TypeMeta) Unmarshal(b []byte) error {
-	*m = TypeMeta{}
+	var zero TypeMeta
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -347,7 +352,8 @@ func (m *ListMeta) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ListMeta) Unmarshal(b []byte) error {
-	*m = ListMeta{}
+	var zero ListMeta
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -451,7 +457,8 @@ func (m *ShardInfo) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ShardInfo) Unmarshal(b []byte) error {
-	*m = ShardInfo{}
+	var zero ShardInfo
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -502,7 +509,8 @@ func (m *ObjectMeta) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ObjectMeta) Unmarshal(b []byte) error {
-	*m = ObjectMeta{}
+	var zero ObjectMeta
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -823,7 +831,8 @@ func (m *OwnerReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *OwnerReference) Unmarshal(b []byte) error {
-	*m = OwnerReference{}
+	var zero OwnerReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -932,7 +941,8 @@ func (m *ListOptions) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ListOptions) Unmarshal(b []byte) error {
-	*m = ListOptions{}
+	var zero ListOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1091,7 +1101,8 @@ func (m *GetOptions) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *GetOptions) Unmarshal(b []byte) error {
-	*m = GetOptions{}
+	var zero GetOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1144,7 +1155,8 @@ func (m *DeleteOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeleteOptions) Unmarshal(b []byte) error {
-	*m = DeleteOptions{}
+	var zero DeleteOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1279,7 +1291,8 @@ func (m *CreateOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CreateOptions) Unmarshal(b []byte) error {
-	*m = CreateOptions{}
+	var zero CreateOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1359,7 +1372,8 @@ func (m *PatchOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PatchOptions) Unmarshal(b []byte) error {
-	*m = PatchOptions{}
+	var zero PatchOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1453,7 +1467,8 @@ func (m *ApplyOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ApplyOptions) Unmarshal(b []byte) error {
-	*m = ApplyOptions{}
+	var zero ApplyOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1533,7 +1548,8 @@ func (m *UpdateOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *UpdateOptions) Unmarshal(b []byte) error {
-	*m = UpdateOptions{}
+	var zero UpdateOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1613,7 +1629,8 @@ func (m *Preconditions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Preconditions) Unmarshal(b []byte) error {
-	*m = Preconditions{}
+	var zero Preconditions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1682,7 +1699,8 @@ func (m *Status) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Status) Unmarshal(b []byte) error {
-	*m = Status{}
+	var zero Status
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1796,7 +1814,8 @@ func (m *StatusDetails) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StatusDetails) Unmarshal(b []byte) error {
-	*m = StatusDetails{}
+	var zero StatusDetails
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1907,7 +1926,8 @@ func (m *StatusCause) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StatusCause) Unmarshal(b []byte) error {
-	*m = StatusCause{}
+	var zero StatusCause
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1978,7 +1998,8 @@ func (m *List) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *List) Unmarshal(b []byte) error {
-	*m = List{}
+	var zero List
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -2051,7 +2072,8 @@ func (m *APIVersions) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIVersions) Unmarshal(b []byte) error {
-	*m = APIVersions{}
+	var zero APIVersions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2131,7 +2153,8 @@ func (m *APIGroupList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIGroupList) Unmarshal(b []byte) error {
-	*m = APIGroupList{}
+	var zero APIGroupList
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2192,7 +2215,8 @@ func (m *APIGroup) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIGroup) Unmarshal(b []byte) error {
-	*m = APIGroup{}
+	var zero APIGroup
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2297,7 +2321,8 @@ func (m *ServerAddressByClientCIDR) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServerAddressByClientCIDR) Unmarshal(b []byte) error {
-	*m = ServerAddressByClientCIDR{}
+	var zero ServerAddressByClientCIDR
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2360,7 +2385,8 @@ func (m *GroupVersionForDiscovery) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *GroupVersionForDiscovery) Unmarshal(b []byte) error {
-	*m = GroupVersionForDiscovery{}
+	var zero GroupVersionForDiscovery
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2421,7 +2447,8 @@ func (m *APIResource) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIResource) Unmarshal(b []byte) error {
-	*m = APIResource{}
+	var zero APIResource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2430,7 +2457,9 @@ func (m *APIResource) Size() (n int) {
 	n += 1 + protowire.SizeBytes(len(m.Name))
 	n += 1 + 1
 	n += 1 + protowire.SizeBytes(len(m.Kind))
-	n += 1 + protowire.SizeBytes(m.Verbs.Size())
+	if m.Verbs != nil {
+		n += 1 + protowire.SizeBytes(m.Verbs.Size())
+	}
 	for _, x := range m.ShortNames {
 		n += 1 + protowire.SizeBytes(len(x))
 	}
@@ -2449,8 +2478,10 @@ func (m *APIResource) AppendProto(b []byte) []byte {
 	b = protowire.AppendString(append(b, 0x0a), string(m.Name))
 	b = protowire.AppendVarint(append(b, 0x10), wire.BoolVarint(bool(m.Namespaced)))
 	b = protowire.AppendString(append(b, 0x1a), string(m.Kind))
-	b = protowire.AppendVarint(append(b, 0x22), uint64(m.Verbs.Size()))
-	b = m.Verbs.AppendProto(b)
+	if m.Verbs != nil {
+		b = protowire.AppendVarint(append(b, 0x22), uint64(m.Verbs.Size()))
+		b = m.Verbs.AppendProto(b)
+	}
 	for _, x := range m.ShortNames {
 		b = protowire.AppendString(append(b, 0x2a), string(x))
 	}
@@ -2502,6 +2533,9 @@ func (m *APIResource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
 				return wire.Error("APIResource", 4, n)
+			}
+			if m.Verbs == nil {
+				m.Verbs = Verbs{} // present, even when empty
 			}
 			if err := m.Verbs.UnmarshalProto(d, v); err != nil {
 				return err
@@ -2578,7 +2612,8 @@ func (m *Verbs) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Verbs) Unmarshal(b []byte) error {
-	*m = Verbs{}
+	var zero Verbs
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2619,7 +2654,7 @@ func (m *Verbs) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			return wire.Error("Verbs", 1, n)
 		}
 		x := string(d.String(raw))
-		if *m == nil {
+		if len(*m) == 0 {
 			*m = make(Verbs, 0, wire.CountField(b[n:], 1)+1)
 		}
 		*m = append(*m, x)
@@ -2635,7 +2670,8 @@ func (m *APIResourceList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *APIResourceList) Unmarshal(b []byte) error {
-	*m = APIResourceList{}
+	var zero APIResourceList
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2706,7 +2742,8 @@ func (m *RootPaths) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RootPaths) Unmarshal(b []byte) error {
-	*m = RootPaths{}
+	var zero RootPaths
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2764,7 +2801,8 @@ func (m *Patch) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Patch) Unmarshal(b []byte) error {
-	*m = Patch{}
+	var zero Patch
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2807,7 +2845,8 @@ func (m *LabelSelector) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LabelSelector) Unmarshal(b []byte) error {
-	*m = LabelSelector{}
+	var zero LabelSelector
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2923,7 +2962,8 @@ func (m *LabelSelectorRequirement) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *LabelSelectorRequirement) Unmarshal(b []byte) error {
-	*m = LabelSelectorRequirement{}
+	var zero LabelSelectorRequirement
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3003,7 +3043,8 @@ func (m *FieldSelectorRequirement) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *FieldSelectorRequirement) Unmarshal(b []byte) error {
-	*m = FieldSelectorRequirement{}
+	var zero FieldSelectorRequirement
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3083,7 +3124,8 @@ func (m *ManagedFieldsEntry) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ManagedFieldsEntry) Unmarshal(b []byte) error {
-	*m = ManagedFieldsEntry{}
+	var zero ManagedFieldsEntry
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3214,7 +3256,8 @@ func (m *TableOptions) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TableOptions) Unmarshal(b []byte) error {
-	*m = TableOptions{}
+	var zero TableOptions
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3267,7 +3310,8 @@ func (m *PartialObjectMetadata) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PartialObjectMetadata) Unmarshal(b []byte) error {
-	*m = PartialObjectMetadata{}
+	var zero PartialObjectMetadata
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3322,7 +3366,8 @@ func (m *PartialObjectMetadataList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PartialObjectMetadataList) Unmarshal(b []byte) error {
-	*m = PartialObjectMetadataList{}
+	var zero PartialObjectMetadataList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -3395,7 +3440,8 @@ func (m *Condition) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Condition) Unmarshal(b []byte) error {
-	*m = Condition{}
+	var zero Condition
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3498,7 +3544,8 @@ func (m *WatchEvent) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *WatchEvent) Unmarshal(b []byte) error {
-	*m = WatchEvent{}
+	var zero WatchEvent
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

@@ -17,7 +17,8 @@ func (m *NetworkPolicy) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NetworkPolicy) Unmarshal(b []byte) error {
-	*m = NetworkPolicy{}
+	var zero NetworkPolicy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -84,7 +85,8 @@ func (m *NetworkPolicySpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NetworkPolicySpec) Unmarshal(b []byte) error {
-	*m = NetworkPolicySpec{}
+	var zero NetworkPolicySpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -196,7 +198,8 @@ func (m *NetworkPolicyIngressRule) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NetworkPolicyIngressRule) Unmarshal(b []byte) error {
-	*m = NetworkPolicyIngressRule{}
+	var zero NetworkPolicyIngressRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -279,7 +282,8 @@ func (m *NetworkPolicyEgressRule) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NetworkPolicyEgressRule) Unmarshal(b []byte) error {
-	*m = NetworkPolicyEgressRule{}
+	var zero NetworkPolicyEgressRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -362,7 +366,8 @@ func (m *NetworkPolicyPort) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NetworkPolicyPort) Unmarshal(b []byte) error {
-	*m = NetworkPolicyPort{}
+	var zero NetworkPolicyPort
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -450,7 +455,8 @@ func (m *IPBlock) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IPBlock) Unmarshal(b []byte) error {
-	*m = IPBlock{}
+	var zero IPBlock
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -520,7 +526,8 @@ func (m *NetworkPolicyPeer) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NetworkPolicyPeer) Unmarshal(b []byte) error {
-	*m = NetworkPolicyPeer{}
+	var zero NetworkPolicyPeer
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -620,7 +627,8 @@ func (m *NetworkPolicyList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NetworkPolicyList) Unmarshal(b []byte) error {
-	*m = NetworkPolicyList{}
+	var zero NetworkPolicyList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -693,7 +701,8 @@ func (m *Ingress) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Ingress) Unmarshal(b []byte) error {
-	*m = Ingress{}
+	var zero Ingress
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -770,7 +779,8 @@ func (m *IngressList) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressList) Unmarshal(b []byte) error {
-	*m = IngressList{}
+	var zero IngressList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -843,7 +853,8 @@ func (m *IngressSpec) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressSpec) Unmarshal(b []byte) error {
-	*m = IngressSpec{}
+	var zero IngressSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -957,7 +968,8 @@ func (m *IngressTLS) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressTLS) Unmarshal(b []byte) error {
-	*m = IngressTLS{}
+	var zero IngressTLS
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1027,7 +1039,8 @@ func (m *IngressStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressStatus) Unmarshal(b []byte) error {
-	*m = IngressStatus{}
+	var zero IngressStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1082,7 +1095,8 @@ func (m *IngressLoadBalancerStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressLoadBalancerStatus) Unmarshal(b []byte) error {
-	*m = IngressLoadBalancerStatus{}
+	var zero IngressLoadBalancerStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1145,7 +1159,8 @@ func (m *IngressLoadBalancerIngress) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressLoadBalancerIngress) Unmarshal(b []byte) error {
-	*m = IngressLoadBalancerIngress{}
+	var zero IngressLoadBalancerIngress
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1228,7 +1243,8 @@ func (m *IngressPortStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressPortStatus) Unmarshal(b []byte) error {
-	*m = IngressPortStatus{}
+	var zero IngressPortStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1303,7 +1319,8 @@ func (m *IngressRule) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressRule) Unmarshal(b []byte) error {
-	*m = IngressRule{}
+	var zero IngressRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1368,7 +1385,8 @@ func (m *IngressRuleValue) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressRuleValue) Unmarshal(b []byte) error {
-	*m = IngressRuleValue{}
+	var zero IngressRuleValue
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1430,7 +1448,8 @@ func (m *HTTPIngressRuleValue) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HTTPIngressRuleValue) Unmarshal(b []byte) error {
-	*m = HTTPIngressRuleValue{}
+	var zero HTTPIngressRuleValue
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1493,7 +1512,8 @@ func (m *HTTPIngressPath) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *HTTPIngressPath) Unmarshal(b []byte) error {
-	*m = HTTPIngressPath{}
+	var zero HTTPIngressPath
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1572,7 +1592,8 @@ func (m *IngressBackend) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressBackend) Unmarshal(b []byte) error {
-	*m = IngressBackend{}
+	var zero IngressBackend
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1653,7 +1674,8 @@ func (m *IngressServiceBackend) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressServiceBackend) Unmarshal(b []byte) error {
-	*m = IngressServiceBackend{}
+	var zero IngressServiceBackend
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1718,7 +1740,8 @@ func (m *ServiceBackendPort) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceBackendPort) Unmarshal(b []byte) error {
-	*m = ServiceBackendPort{}
+	var zero ServiceBackendPort
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1781,7 +1804,8 @@ func (m *IngressClass) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressClass) Unmarshal(b []byte) error {
-	*m = IngressClass{}
+	var zero IngressClass
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1848,7 +1872,8 @@ func (m *IngressClassSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressClassSpec) Unmarshal(b []byte) error {
-	*m = IngressClassSpec{}
+	var zero IngressClassSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1920,7 +1945,8 @@ func (m *IngressClassParametersReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressClassParametersReference) Unmarshal(b []byte) error {
-	*m = IngressClassParametersReference{}
+	var zero IngressClassParametersReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2025,7 +2051,8 @@ func (m *IngressClassList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IngressClassList) Unmarshal(b []byte) error {
-	*m = IngressClassList{}
+	var zero IngressClassList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -2098,7 +2125,8 @@ func (m *IPAddress) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IPAddress) Unmarshal(b []byte) error {
-	*m = IPAddress{}
+	var zero IPAddress
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2165,7 +2193,8 @@ func (m *IPAddressSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IPAddressSpec) Unmarshal(b []byte) error {
-	*m = IPAddressSpec{}
+	var zero IPAddressSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2227,7 +2256,8 @@ func (m *ParentReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ParentReference) Unmarshal(b []byte) error {
-	*m = ParentReference{}
+	var zero ParentReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2310,7 +2340,8 @@ func (m *IPAddressList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *IPAddressList) Unmarshal(b []byte) error {
-	*m = IPAddressList{}
+	var zero IPAddressList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -2383,7 +2414,8 @@ func (m *ServiceCIDR) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceCIDR) Unmarshal(b []byte) error {
-	*m = ServiceCIDR{}
+	var zero ServiceCIDR
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2462,7 +2494,8 @@ func (m *ServiceCIDRSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceCIDRSpec) Unmarshal(b []byte) error {
-	*m = ServiceCIDRSpec{}
+	var zero ServiceCIDRSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2522,7 +2555,8 @@ func (m *ServiceCIDRStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceCIDRStatus) Unmarshal(b []byte) error {
-	*m = ServiceCIDRStatus{}
+	var zero ServiceCIDRStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2585,7 +2619,8 @@ func (m *ServiceCIDRList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ServiceCIDRList) Unmarshal(b []byte) error {
-	*m = ServiceCIDRList{}
+	var zero ServiceCIDRList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 

@@ -18,7 +18,8 @@ func (m *RuntimeClass) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RuntimeClass) Unmarshal(b []byte) error {
-	*m = RuntimeClass{}
+	var zero RuntimeClass
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -119,7 +120,8 @@ func (m *Overhead) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Overhead) Unmarshal(b []byte) error {
-	*m = Overhead{}
+	var zero Overhead
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -215,7 +217,8 @@ func (m *Scheduling) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Scheduling) Unmarshal(b []byte) error {
-	*m = Scheduling{}
+	var zero Scheduling
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -331,7 +334,8 @@ func (m *RuntimeClassList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RuntimeClassList) Unmarshal(b []byte) error {
-	*m = RuntimeClassList{}
+	var zero RuntimeClassList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 

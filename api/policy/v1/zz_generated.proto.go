@@ -18,7 +18,8 @@ func (m *PodDisruptionBudgetSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodDisruptionBudgetSpec) Unmarshal(b []byte) error {
-	*m = PodDisruptionBudgetSpec{}
+	var zero PodDisruptionBudgetSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -132,7 +133,8 @@ func (m *PodDisruptionBudgetStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodDisruptionBudgetStatus) Unmarshal(b []byte) error {
-	*m = PodDisruptionBudgetStatus{}
+	var zero PodDisruptionBudgetStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -300,7 +302,8 @@ func (m *PodDisruptionBudget) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodDisruptionBudget) Unmarshal(b []byte) error {
-	*m = PodDisruptionBudget{}
+	var zero PodDisruptionBudget
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -379,7 +382,8 @@ func (m *PodDisruptionBudgetList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PodDisruptionBudgetList) Unmarshal(b []byte) error {
-	*m = PodDisruptionBudgetList{}
+	var zero PodDisruptionBudgetList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -452,7 +456,8 @@ func (m *Eviction) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Eviction) Unmarshal(b []byte) error {
-	*m = Eviction{}
+	var zero Eviction
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

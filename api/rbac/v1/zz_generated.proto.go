@@ -13,7 +13,8 @@ func (m *PolicyRule) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PolicyRule) Unmarshal(b []byte) error {
-	*m = PolicyRule{}
+	var zero PolicyRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -139,7 +140,8 @@ func (m *Subject) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Subject) Unmarshal(b []byte) error {
-	*m = Subject{}
+	var zero Subject
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -220,7 +222,8 @@ func (m *RoleRef) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RoleRef) Unmarshal(b []byte) error {
-	*m = RoleRef{}
+	var zero RoleRef
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -291,7 +294,8 @@ func (m *Role) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Role) Unmarshal(b []byte) error {
-	*m = Role{}
+	var zero Role
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -364,7 +368,8 @@ func (m *RoleBinding) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RoleBinding) Unmarshal(b []byte) error {
-	*m = RoleBinding{}
+	var zero RoleBinding
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -451,7 +456,8 @@ func (m *RoleBindingList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RoleBindingList) Unmarshal(b []byte) error {
-	*m = RoleBindingList{}
+	var zero RoleBindingList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -524,7 +530,8 @@ func (m *RoleList) Marshal() ([]byte, error) { return m.AppendProto(make([]byte,
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *RoleList) Unmarshal(b []byte) error {
-	*m = RoleList{}
+	var zero RoleList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -597,7 +604,8 @@ func (m *ClusterRole) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ClusterRole) Unmarshal(b []byte) error {
-	*m = ClusterRole{}
+	var zero ClusterRole
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -691,7 +699,8 @@ func (m *AggregationRule) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *AggregationRule) Unmarshal(b []byte) error {
-	*m = AggregationRule{}
+	var zero AggregationRule
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -754,7 +763,8 @@ func (m *ClusterRoleBinding) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ClusterRoleBinding) Unmarshal(b []byte) error {
-	*m = ClusterRoleBinding{}
+	var zero ClusterRoleBinding
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -841,7 +851,8 @@ func (m *ClusterRoleBindingList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ClusterRoleBindingList) Unmarshal(b []byte) error {
-	*m = ClusterRoleBindingList{}
+	var zero ClusterRoleBindingList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -916,7 +927,8 @@ func (m *ClusterRoleList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ClusterRoleList) Unmarshal(b []byte) error {
-	*m = ClusterRoleList{}
+	var zero ClusterRoleList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 

@@ -21,7 +21,8 @@ func (m *ResourceSlice) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceSlice) Unmarshal(b []byte) error {
-	*m = ResourceSlice{}
+	var zero ResourceSlice
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -88,7 +89,8 @@ func (m *ResourceSliceSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceSliceSpec) Unmarshal(b []byte) error {
-	*m = ResourceSliceSpec{}
+	var zero ResourceSliceSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -252,7 +254,8 @@ func (m *CounterSet) Marshal() ([]byte, error) { return m.AppendProto(make([]byt
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CounterSet) Unmarshal(b []byte) error {
-	*m = CounterSet{}
+	var zero CounterSet
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -360,7 +363,8 @@ func (m *ResourcePool) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourcePool) Unmarshal(b []byte) error {
-	*m = ResourcePool{}
+	var zero ResourcePool
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -431,7 +435,8 @@ func (m *Device) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 0
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Device) Unmarshal(b []byte) error {
-	*m = Device{}
+	var zero Device
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -798,7 +803,8 @@ func (m *NodeAllocatableResourceMapping) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NodeAllocatableResourceMapping) Unmarshal(b []byte) error {
-	*m = NodeAllocatableResourceMapping{}
+	var zero NodeAllocatableResourceMapping
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -874,7 +880,8 @@ func (m *DeviceCounterConsumption) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceCounterConsumption) Unmarshal(b []byte) error {
-	*m = DeviceCounterConsumption{}
+	var zero DeviceCounterConsumption
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -982,7 +989,8 @@ func (m *DeviceCapacity) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceCapacity) Unmarshal(b []byte) error {
-	*m = DeviceCapacity{}
+	var zero DeviceCapacity
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1054,7 +1062,8 @@ func (m *Counter) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *Counter) Unmarshal(b []byte) error {
-	*m = Counter{}
+	var zero Counter
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1109,7 +1118,8 @@ func (m *CapacityRequestPolicy) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CapacityRequestPolicy) Unmarshal(b []byte) error {
-	*m = CapacityRequestPolicy{}
+	var zero CapacityRequestPolicy
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1210,7 +1220,8 @@ func (m *CapacityRequestPolicyRange) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CapacityRequestPolicyRange) Unmarshal(b []byte) error {
-	*m = CapacityRequestPolicyRange{}
+	var zero CapacityRequestPolicyRange
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1310,7 +1321,8 @@ func (m *DeviceAttribute) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceAttribute) Unmarshal(b []byte) error {
-	*m = DeviceAttribute{}
+	var zero DeviceAttribute
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1507,7 +1519,8 @@ func (m *DeviceTaint) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceTaint) Unmarshal(b []byte) error {
-	*m = DeviceTaint{}
+	var zero DeviceTaint
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1599,7 +1612,8 @@ func (m *ResourceSliceList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceSliceList) Unmarshal(b []byte) error {
-	*m = ResourceSliceList{}
+	var zero ResourceSliceList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -1674,7 +1688,8 @@ func (m *ResourceClaim) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceClaim) Unmarshal(b []byte) error {
-	*m = ResourceClaim{}
+	var zero ResourceClaim
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1753,7 +1768,8 @@ func (m *ResourceClaimSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceClaimSpec) Unmarshal(b []byte) error {
-	*m = ResourceClaimSpec{}
+	var zero ResourceClaimSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1806,7 +1822,8 @@ func (m *DeviceClaim) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceClaim) Unmarshal(b []byte) error {
-	*m = DeviceClaim{}
+	var zero DeviceClaim
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1909,7 +1926,8 @@ func (m *DeviceRequest) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceRequest) Unmarshal(b []byte) error {
-	*m = DeviceRequest{}
+	var zero DeviceRequest
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2001,7 +2019,8 @@ func (m *ExactDeviceRequest) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ExactDeviceRequest) Unmarshal(b []byte) error {
-	*m = ExactDeviceRequest{}
+	var zero ExactDeviceRequest
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2147,7 +2166,8 @@ func (m *DeviceSubRequest) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceSubRequest) Unmarshal(b []byte) error {
-	*m = DeviceSubRequest{}
+	var zero DeviceSubRequest
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2289,7 +2309,8 @@ func (m *CapacityRequirements) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CapacityRequirements) Unmarshal(b []byte) error {
-	*m = CapacityRequirements{}
+	var zero CapacityRequirements
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2387,7 +2408,8 @@ func (m *DeviceSelector) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceSelector) Unmarshal(b []byte) error {
-	*m = DeviceSelector{}
+	var zero DeviceSelector
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2449,7 +2471,8 @@ func (m *CELDeviceSelector) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CELDeviceSelector) Unmarshal(b []byte) error {
-	*m = CELDeviceSelector{}
+	var zero CELDeviceSelector
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2502,7 +2525,8 @@ func (m *DeviceConstraint) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceConstraint) Unmarshal(b []byte) error {
-	*m = DeviceConstraint{}
+	var zero DeviceConstraint
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2590,7 +2614,8 @@ func (m *DeviceClaimConfiguration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceClaimConfiguration) Unmarshal(b []byte) error {
-	*m = DeviceClaimConfiguration{}
+	var zero DeviceClaimConfiguration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2662,7 +2687,8 @@ func (m *DeviceConfiguration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceConfiguration) Unmarshal(b []byte) error {
-	*m = DeviceConfiguration{}
+	var zero DeviceConfiguration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2724,7 +2750,8 @@ func (m *OpaqueDeviceConfiguration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *OpaqueDeviceConfiguration) Unmarshal(b []byte) error {
-	*m = OpaqueDeviceConfiguration{}
+	var zero OpaqueDeviceConfiguration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2789,7 +2816,8 @@ func (m *DeviceToleration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceToleration) Unmarshal(b []byte) error {
-	*m = DeviceToleration{}
+	var zero DeviceToleration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2886,7 +2914,8 @@ func (m *ResourceClaimStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceClaimStatus) Unmarshal(b []byte) error {
-	*m = ResourceClaimStatus{}
+	var zero ResourceClaimStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -2988,7 +3017,8 @@ func (m *ResourceClaimConsumerReference) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceClaimConsumerReference) Unmarshal(b []byte) error {
-	*m = ResourceClaimConsumerReference{}
+	var zero ResourceClaimConsumerReference
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3071,7 +3101,8 @@ func (m *AllocationResult) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *AllocationResult) Unmarshal(b []byte) error {
-	*m = AllocationResult{}
+	var zero AllocationResult
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3164,7 +3195,8 @@ func (m *DeviceAllocationResult) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceAllocationResult) Unmarshal(b []byte) error {
-	*m = DeviceAllocationResult{}
+	var zero DeviceAllocationResult
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3247,7 +3279,8 @@ func (m *DeviceRequestAllocationResult) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceRequestAllocationResult) Unmarshal(b []byte) error {
-	*m = DeviceRequestAllocationResult{}
+	var zero DeviceRequestAllocationResult
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3467,7 +3500,8 @@ func (m *DeviceAllocationConfiguration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceAllocationConfiguration) Unmarshal(b []byte) error {
-	*m = DeviceAllocationConfiguration{}
+	var zero DeviceAllocationConfiguration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3549,7 +3583,8 @@ func (m *ResourceClaimList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceClaimList) Unmarshal(b []byte) error {
-	*m = ResourceClaimList{}
+	var zero ResourceClaimList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -3622,7 +3657,8 @@ func (m *DeviceClass) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceClass) Unmarshal(b []byte) error {
-	*m = DeviceClass{}
+	var zero DeviceClass
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3689,7 +3725,8 @@ func (m *DeviceClassSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceClassSpec) Unmarshal(b []byte) error {
-	*m = DeviceClassSpec{}
+	var zero DeviceClassSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3786,7 +3823,8 @@ func (m *DeviceClassConfiguration) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceClassConfiguration) Unmarshal(b []byte) error {
-	*m = DeviceClassConfiguration{}
+	var zero DeviceClassConfiguration
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3841,7 +3879,8 @@ func (m *DeviceClassList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *DeviceClassList) Unmarshal(b []byte) error {
-	*m = DeviceClassList{}
+	var zero DeviceClassList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -3916,7 +3955,8 @@ func (m *ResourceClaimTemplate) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceClaimTemplate) Unmarshal(b []byte) error {
-	*m = ResourceClaimTemplate{}
+	var zero ResourceClaimTemplate
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -3983,7 +4023,8 @@ func (m *ResourceClaimTemplateSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceClaimTemplateSpec) Unmarshal(b []byte) error {
-	*m = ResourceClaimTemplateSpec{}
+	var zero ResourceClaimTemplateSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -4050,7 +4091,8 @@ func (m *ResourceClaimTemplateList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *ResourceClaimTemplateList) Unmarshal(b []byte) error {
-	*m = ResourceClaimTemplateList{}
+	var zero ResourceClaimTemplateList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -4125,7 +4167,8 @@ func (m *AllocatedDeviceStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *AllocatedDeviceStatus) Unmarshal(b []byte) error {
-	*m = AllocatedDeviceStatus{}
+	var zero AllocatedDeviceStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -4270,7 +4313,8 @@ func (m *NetworkDeviceData) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *NetworkDeviceData) Unmarshal(b []byte) error {
-	*m = NetworkDeviceData{}
+	var zero NetworkDeviceData
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 

@@ -15,7 +15,8 @@ func (m *PriorityClass) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PriorityClass) Unmarshal(b []byte) error {
-	*m = PriorityClass{}
+	var zero PriorityClass
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -114,7 +115,8 @@ func (m *PriorityClassList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *PriorityClassList) Unmarshal(b []byte) error {
-	*m = PriorityClassList{}
+	var zero PriorityClassList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 

@@ -19,7 +19,8 @@ func (m *StorageClass) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StorageClass) Unmarshal(b []byte) error {
-	*m = StorageClass{}
+	var zero StorageClass
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -216,7 +217,8 @@ func (m *StorageClassList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *StorageClassList) Unmarshal(b []byte) error {
-	*m = StorageClassList{}
+	var zero StorageClassList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -291,7 +293,8 @@ func (m *VolumeAttachment) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeAttachment) Unmarshal(b []byte) error {
-	*m = VolumeAttachment{}
+	var zero VolumeAttachment
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -370,7 +373,8 @@ func (m *VolumeAttachmentList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeAttachmentList) Unmarshal(b []byte) error {
-	*m = VolumeAttachmentList{}
+	var zero VolumeAttachmentList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -445,7 +449,8 @@ func (m *VolumeAttachmentSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeAttachmentSpec) Unmarshal(b []byte) error {
-	*m = VolumeAttachmentSpec{}
+	var zero VolumeAttachmentSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -520,7 +525,8 @@ func (m *VolumeAttachmentSource) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeAttachmentSource) Unmarshal(b []byte) error {
-	*m = VolumeAttachmentSource{}
+	var zero VolumeAttachmentSource
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -596,7 +602,8 @@ func (m *VolumeAttachmentStatus) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeAttachmentStatus) Unmarshal(b []byte) error {
-	*m = VolumeAttachmentStatus{}
+	var zero VolumeAttachmentStatus
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -738,7 +745,8 @@ func (m *VolumeError) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeError) Unmarshal(b []byte) error {
-	*m = VolumeError{}
+	var zero VolumeError
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -815,7 +823,8 @@ func (m *CSIDriver) Marshal() ([]byte, error) { return m.AppendProto(make([]byte
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CSIDriver) Unmarshal(b []byte) error {
-	*m = CSIDriver{}
+	var zero CSIDriver
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -882,7 +891,8 @@ func (m *CSIDriverList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CSIDriverList) Unmarshal(b []byte) error {
-	*m = CSIDriverList{}
+	var zero CSIDriverList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -957,7 +967,8 @@ func (m *CSIDriverSpec) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CSIDriverSpec) Unmarshal(b []byte) error {
-	*m = CSIDriverSpec{}
+	var zero CSIDriverSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1163,7 +1174,8 @@ func (m *TokenRequest) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *TokenRequest) Unmarshal(b []byte) error {
-	*m = TokenRequest{}
+	var zero TokenRequest
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1228,7 +1240,8 @@ func (m *CSINode) Marshal() ([]byte, error) { return m.AppendProto(make([]byte, 
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CSINode) Unmarshal(b []byte) error {
-	*m = CSINode{}
+	var zero CSINode
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1293,7 +1306,8 @@ func (m *CSINodeSpec) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CSINodeSpec) Unmarshal(b []byte) error {
-	*m = CSINodeSpec{}
+	var zero CSINodeSpec
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1356,7 +1370,8 @@ func (m *CSINodeDriver) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CSINodeDriver) Unmarshal(b []byte) error {
-	*m = CSINodeDriver{}
+	var zero CSINodeDriver
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1455,7 +1470,8 @@ func (m *VolumeNodeResources) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeNodeResources) Unmarshal(b []byte) error {
-	*m = VolumeNodeResources{}
+	var zero VolumeNodeResources
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1510,7 +1526,8 @@ func (m *CSINodeList) Marshal() ([]byte, error) { return m.AppendProto(make([]by
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CSINodeList) Unmarshal(b []byte) error {
-	*m = CSINodeList{}
+	var zero CSINodeList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -1585,7 +1602,8 @@ func (m *CSIStorageCapacity) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CSIStorageCapacity) Unmarshal(b []byte) error {
-	*m = CSIStorageCapacity{}
+	var zero CSIStorageCapacity
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1707,7 +1725,8 @@ func (m *CSIStorageCapacityList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *CSIStorageCapacityList) Unmarshal(b []byte) error {
-	*m = CSIStorageCapacityList{}
+	var zero CSIStorageCapacityList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
@@ -1782,7 +1801,8 @@ func (m *VolumeAttributesClass) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeAttributesClass) Unmarshal(b []byte) error {
-	*m = VolumeAttributesClass{}
+	var zero VolumeAttributesClass
+	*m = zero
 	return m.UnmarshalProto(nil, b)
 }
 
@@ -1900,7 +1920,8 @@ func (m *VolumeAttributesClassList) Marshal() ([]byte, error) {
 
 // Unmarshal replaces m with the message decoded from b; m keeps no reference to b.
 func (m *VolumeAttributesClassList) Unmarshal(b []byte) error {
-	*m = VolumeAttributesClassList{}
+	var zero VolumeAttributesClassList
+	*m = zero
 	return m.UnmarshalProto(new(wire.Decoder), b)
 }
 
