@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"go/types"
 	"reflect"
+	"sort"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"

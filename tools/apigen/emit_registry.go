@@ -13,10 +13,10 @@ import (
 // documents in discovery/.
 type discoveredKind struct {
 	group, version, kind, listKind string
-	resource, singular            string
-	namespaced                    bool
-	verbs, shortNames, categories []string
-	subresources                  []string
+	resource, singular             string
+	namespaced                     bool
+	verbs, shortNames, categories  []string
+	subresources                   []string
 }
 
 type aggregatedList struct {

@@ -77,9 +77,11 @@ func (f *FieldsV1) DeepCopy() *FieldsV1 {
 	return out
 }
 
-// MarshalJSON writes Raw as it is, or null when it is nil.
+// MarshalJSON writes Raw as it is, or null when it is empty. Upstream
+// converts a Raw holding CBOR to JSON here; kubewire never decodes CBOR, so
+// its Raw is always JSON.
 func (f FieldsV1) MarshalJSON() ([]byte, error) {
-	if f.Raw == nil {
+	if len(f.Raw) == 0 {
 		return []byte("null"), nil
 	}
 	return f.Raw, nil
@@ -109,10 +111,10 @@ func (f *FieldsV1) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Size returns the encoded size of m in bytes; Raw is written when it is
-// not nil, even when empty.
+// Size returns the encoded size of m in bytes. Raw is written only when it
+// is not empty, as kube-apiserver v1.36 does.
 func (m *FieldsV1) Size() int {
-	if m.Raw == nil {
+	if len(m.Raw) == 0 {
 		return 0
 	}
 	return 1 + protowire.SizeBytes(len(m.Raw))
@@ -120,7 +122,7 @@ func (m *FieldsV1) Size() int {
 
 // AppendProto appends the protobuf encoding of m to b.
 func (m *FieldsV1) AppendProto(b []byte) []byte {
-	if m.Raw == nil {
+	if len(m.Raw) == 0 {
 		return b
 	}
 	return protowire.AppendBytes(append(b, 0x0a), m.Raw)

@@ -18,7 +18,7 @@ func TestFieldsV1Proto(t *testing.T) {
 		want []byte
 	}{
 		{"nil writes nothing", FieldsV1{}, []byte{}},
-		{"empty is written", FieldsV1{Raw: []byte{}}, []byte{0x0a, 0x00}},
+		{"empty writes nothing", FieldsV1{Raw: []byte{}}, []byte{}},
 		{"object", FieldsV1{Raw: []byte(`{}`)}, []byte{0x0a, 0x02, '{', '}'}},
 	}
 	for _, tt := range tests {
@@ -37,11 +37,20 @@ func TestFieldsV1Proto(t *testing.T) {
 			if err := back.Unmarshal(got); err != nil {
 				t.Fatal(err)
 			}
-			// Presence survives: nil stays nil, empty stays non-nil.
-			if (back.Raw == nil) != (tt.in.Raw == nil) || string(back.Raw) != string(tt.in.Raw) {
+			if string(back.Raw) != string(tt.in.Raw) {
 				t.Errorf("Unmarshal = %#v, want %#v", back.Raw, tt.in.Raw)
 			}
 		})
+	}
+}
+
+func TestFieldsV1UnmarshalProtoEmpty(t *testing.T) {
+	var f FieldsV1
+	if err := f.Unmarshal([]byte{0x0a, 0x00}); err != nil {
+		t.Fatal(err)
+	}
+	if f.Raw == nil || len(f.Raw) != 0 {
+		t.Errorf("Raw = %#v, want empty and not nil", f.Raw)
 	}
 }
 
@@ -110,6 +119,10 @@ func TestFieldsV1JSON(t *testing.T) {
 	}
 	if diff := cmp.Diff(in, back); diff != "" {
 		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
+	}
+
+	if b, _ := json.Marshal(FieldsV1{Raw: []byte{}}); string(b) != "null" {
+		t.Errorf("empty Raw marshals to %s, want null", b)
 	}
 
 	f := FieldsV1{Raw: []byte(`{"a":{}}`)}

@@ -6,9 +6,9 @@ import (
 	"github.com/kubewire/kubewire/api/wire"
 )
 
-// MicroTime mirrors metav1.MicroTime: a Time with microsecond precision in
-// JSON, where it uses the RFC3339Micro layout (six fractional digits). In protobuf it keeps nanoseconds, as kube-apiserver does, so a value
-// that came over protobuf may hold more precision than its JSON form shows.
+// MicroTime mirrors metav1.MicroTime: a Time with microsecond precision,
+// written in JSON in the RFC3339Micro layout (six fractional digits) and in
+// protobuf as a Timestamp whose nanoseconds are whole microseconds.
 //
 // Like Time, and unlike upstream, values are kept in UTC so that equal
 // instants compare equal. The zero value is the zero time. MicroTime is a
@@ -126,15 +126,16 @@ func (t *MicroTime) UnmarshalQueryParameter(s string) error {
 	return nil
 }
 
-// The protobuf form is the Timestamp message Time uses, with nanoseconds
-// written and read.
+// The protobuf form is the Timestamp message Time uses. Like kube-apiserver,
+// MicroTime writes and reads nanoseconds truncated to whole microseconds,
+// so that protobuf and JSON carry the same value.
 
 // Size returns the encoded size of m in bytes: 0 for the zero time.
 func (m *MicroTime) Size() int {
 	if m.IsZero() {
 		return 0
 	}
-	return timestampSize(m.Time.Unix(), int32(m.Time.Nanosecond()))
+	return timestampSize(m.Time.Unix(), microNanos(m.Time.Nanosecond()))
 }
 
 // AppendProto appends the protobuf encoding of m to b.
@@ -142,7 +143,7 @@ func (m *MicroTime) AppendProto(b []byte) []byte {
 	if m.IsZero() {
 		return b
 	}
-	return appendTimestamp(b, m.Time.Unix(), int32(m.Time.Nanosecond()))
+	return appendTimestamp(b, m.Time.Unix(), microNanos(m.Time.Nanosecond()))
 }
 
 // Marshal returns the protobuf encoding of m.
@@ -157,7 +158,8 @@ func (m *MicroTime) Unmarshal(b []byte) error {
 }
 
 // UnmarshalProto sets m from the Timestamp message in b; an empty message is
-// the zero time. Out-of-range nanoseconds are normalized as time.Unix does.
+// the zero time. Nanoseconds are truncated toward zero to microseconds, then
+// normalized as time.Unix does.
 func (m *MicroTime) UnmarshalProto(_ *wire.Decoder, b []byte) error {
 	if len(b) == 0 {
 		m.Time = time.Time{}
@@ -167,6 +169,9 @@ func (m *MicroTime) UnmarshalProto(_ *wire.Decoder, b []byte) error {
 	if err != nil {
 		return err
 	}
-	m.Time = time.Unix(sec, int64(nsec)).UTC()
+	m.Time = time.Unix(sec, int64(microNanos(int(nsec)))).UTC()
 	return nil
 }
+
+// microNanos truncates nanoseconds toward zero to whole microseconds.
+func microNanos(nsec int) int32 { return int32(nsec - nsec%1000) }

@@ -138,7 +138,7 @@ func TestMicroTimeProto(t *testing.T) {
 	}{
 		{"zero writes nothing", MicroTime{}, []byte{}},
 		{"fixture", fixtureMicro, fixtureMicroProto},
-		{"nanoseconds kept", UnixMicro(1, 999_999_999), []byte{0x08, 0x01, 0x10, 0xff, 0x93, 0xeb, 0xdc, 0x03}},
+		{"nanoseconds truncated to micros", UnixMicro(1, 999_999_999), []byte{0x08, 0x01, 0x10, 0x98, 0x8c, 0xeb, 0xdc, 0x03}},
 		{"whole second writes nanos 0", UnixMicro(0, 0), []byte{0x08, 0x00, 0x10, 0x00}},
 	}
 	for _, tt := range tests {
@@ -157,8 +157,8 @@ func TestMicroTimeProto(t *testing.T) {
 			if err := back.Unmarshal(got); err != nil {
 				t.Fatal(err)
 			}
-			if back != tt.in {
-				t.Errorf("Unmarshal = %#v, want %#v", back.Time, tt.in.Time)
+			if want := tt.in.Truncate(time.Microsecond); back.Time != want {
+				t.Errorf("Unmarshal = %#v, want %#v", back.Time, want)
 			}
 		})
 	}
@@ -172,7 +172,9 @@ func TestMicroTimeUnmarshalProto(t *testing.T) {
 	}{
 		{"empty is zero", nil, time.Time{}},
 		{"nanos normalized", []byte{0x08, 0x01, 0x10, 0x80, 0x94, 0xeb, 0xdc, 0x03}, time.Unix(2, 0).UTC()},
-		{"negative nanos", []byte{0x08, 0x01, 0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, time.Unix(0, 999_999_999).UTC()},
+		{"nanos truncated", []byte{0x08, 0x01, 0x10, 0xff, 0x93, 0xeb, 0xdc, 0x03}, time.Unix(1, 999_999_000).UTC()},
+		{"negative nanos truncated toward zero", []byte{0x08, 0x01, 0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, time.Unix(1, 0).UTC()},
+		{"negative whole micros", []byte{0x08, 0x01, 0x10, 0x98, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, time.Unix(0, 999_999_000).UTC()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
