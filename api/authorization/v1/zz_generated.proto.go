@@ -674,6 +674,7 @@ func (m *SubjectAccessReviewSpec) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *SubjectAccessReviewSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done5 bool // map field 5, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -726,49 +727,11 @@ func (m *SubjectAccessReviewSpec) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			m.Groups = append(m.Groups, x)
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectAccessReviewSpec", 5, n)
+			n, err := wire.DecodeMap(d, "map[string]api/authorization/v1.ExtraValue", field, 5, &m.Extra, &done5, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Extra == nil {
-				m.Extra = make(map[string]ExtraValue, wire.CountField(b[n:], 5)+1)
-			}
-			var mk string
-			var mv ExtraValue
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("SubjectAccessReviewSpec", 5, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("SubjectAccessReviewSpec", 5, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("SubjectAccessReviewSpec", 5, l)
-					}
-					mv = ExtraValue{} // present, even when empty
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("SubjectAccessReviewSpec", 5, l)
-				}
-				v = v[l:]
-			}
-			m.Extra[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 6:
 			raw, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -1436,5 +1399,46 @@ func (m *NonResourceRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			b = b[n:]
 		}
 	}
+	return nil
+}
+
+// decodeMapEntry0 decodes one entry of a map[string]ExtraValue.
+func decodeMapEntry0(d *wire.Decoder, v []byte, m map[string]ExtraValue) error {
+	var mk string
+	var mv ExtraValue
+	mv = ExtraValue{} // present, even when empty
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[string]api/authorization/v1.ExtraValue", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]api/authorization/v1.ExtraValue", 1, l)
+			}
+			x := string(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]api/authorization/v1.ExtraValue", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[string]api/authorization/v1.ExtraValue", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
 	return nil
 }

@@ -1378,6 +1378,7 @@ func (m *PersistentVolumeSpec) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *PersistentVolumeSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done1 bool // map field 1, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -1387,48 +1388,11 @@ func (m *PersistentVolumeSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSpec", 1, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 1, &m.Capacity, &done1, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Capacity == nil {
-				m.Capacity = make(ResourceList, wire.CountField(b[n:], 1)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("PersistentVolumeSpec", 1, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PersistentVolumeSpec", 1, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PersistentVolumeSpec", 1, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("PersistentVolumeSpec", 1, l)
-				}
-				v = v[l:]
-			}
-			m.Capacity[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 2:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -2449,6 +2413,9 @@ func (m *PersistentVolumeClaimStatus) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *PersistentVolumeClaimStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done3 bool // map field 3, decoded whole by a ReadOnly Decoder
+	var done5 bool // map field 5, decoded whole by a ReadOnly Decoder
+	var done7 bool // map field 7, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -2477,48 +2444,11 @@ func (m *PersistentVolumeClaimStatus) UnmarshalProto(d *wire.Decoder, b []byte) 
 			m.AccessModes = append(m.AccessModes, x)
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimStatus", 3, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 3, &m.Capacity, &done3, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Capacity == nil {
-				m.Capacity = make(ResourceList, wire.CountField(b[n:], 3)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("PersistentVolumeClaimStatus", 3, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PersistentVolumeClaimStatus", 3, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PersistentVolumeClaimStatus", 3, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("PersistentVolumeClaimStatus", 3, l)
-				}
-				v = v[l:]
-			}
-			m.Capacity[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 4:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -2533,90 +2463,17 @@ func (m *PersistentVolumeClaimStatus) UnmarshalProto(d *wire.Decoder, b []byte) 
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimStatus", 5, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 5, &m.AllocatedResources, &done5, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.AllocatedResources == nil {
-				m.AllocatedResources = make(ResourceList, wire.CountField(b[n:], 5)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("PersistentVolumeClaimStatus", 5, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PersistentVolumeClaimStatus", 5, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PersistentVolumeClaimStatus", 5, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("PersistentVolumeClaimStatus", 5, l)
-				}
-				v = v[l:]
-			}
-			m.AllocatedResources[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimStatus", 7, n)
+			n, err := wire.DecodeMap(d, "map[api/core/v1.ResourceName]api/core/v1.ClaimResourceStatus", field, 7, &m.AllocatedResourceStatuses, &done7, decodeMapEntry1)
+			if err != nil {
+				return err
 			}
-			if m.AllocatedResourceStatuses == nil {
-				m.AllocatedResourceStatuses = make(map[ResourceName]ClaimResourceStatus, wire.CountField(b[n:], 7)+1)
-			}
-			var mk ResourceName
-			var mv ClaimResourceStatus
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("PersistentVolumeClaimStatus", 7, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PersistentVolumeClaimStatus", 7, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PersistentVolumeClaimStatus", 7, l)
-					}
-					x := ClaimResourceStatus(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("PersistentVolumeClaimStatus", 7, l)
-				}
-				v = v[l:]
-			}
-			m.AllocatedResourceStatuses[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 8:
 			raw, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -4022,6 +3879,7 @@ func (m *FlexPersistentVolumeSource) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *FlexPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done5 bool // map field 5, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -4067,47 +3925,11 @@ func (m *FlexPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) e
 			m.ReadOnly = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlexPersistentVolumeSource", 5, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 5, &m.Options, &done5, decodeMapEntry2)
+			if err != nil {
+				return err
 			}
-			if m.Options == nil {
-				m.Options = make(map[string]string, wire.CountField(b[n:], 5)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("FlexPersistentVolumeSource", 5, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("FlexPersistentVolumeSource", 5, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("FlexPersistentVolumeSource", 5, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("FlexPersistentVolumeSource", 5, l)
-				}
-				v = v[l:]
-			}
-			m.Options[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -4168,6 +3990,7 @@ func (m *FlexVolumeSource) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *FlexVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done5 bool // map field 5, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -4213,47 +4036,11 @@ func (m *FlexVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ReadOnly = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlexVolumeSource", 5, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 5, &m.Options, &done5, decodeMapEntry2)
+			if err != nil {
+				return err
 			}
-			if m.Options == nil {
-				m.Options = make(map[string]string, wire.CountField(b[n:], 5)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("FlexVolumeSource", 5, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("FlexVolumeSource", 5, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("FlexVolumeSource", 5, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("FlexVolumeSource", 5, l)
-				}
-				v = v[l:]
-			}
-			m.Options[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -6604,6 +6391,7 @@ func (m *PodCertificateProjection) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *PodCertificateProjection) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done7 bool // map field 7, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -6661,47 +6449,11 @@ func (m *PodCertificateProjection) UnmarshalProto(d *wire.Decoder, b []byte) err
 			m.CertificateChainPath = x
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodCertificateProjection", 7, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 7, &m.UserAnnotations, &done7, decodeMapEntry2)
+			if err != nil {
+				return err
 			}
-			if m.UserAnnotations == nil {
-				m.UserAnnotations = make(map[string]string, wire.CountField(b[n:], 7)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("PodCertificateProjection", 7, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PodCertificateProjection", 7, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PodCertificateProjection", 7, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("PodCertificateProjection", 7, l)
-				}
-				v = v[l:]
-			}
-			m.UserAnnotations[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -7172,6 +6924,7 @@ func (m *CSIPersistentVolumeSource) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done5 bool // map field 5, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -7213,47 +6966,11 @@ func (m *CSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) er
 			m.FSType = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIPersistentVolumeSource", 5, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 5, &m.VolumeAttributes, &done5, decodeMapEntry2)
+			if err != nil {
+				return err
 			}
-			if m.VolumeAttributes == nil {
-				m.VolumeAttributes = make(map[string]string, wire.CountField(b[n:], 5)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("CSIPersistentVolumeSource", 5, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("CSIPersistentVolumeSource", 5, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("CSIPersistentVolumeSource", 5, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("CSIPersistentVolumeSource", 5, l)
-				}
-				v = v[l:]
-			}
-			m.VolumeAttributes[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 6:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -7382,6 +7099,7 @@ func (m *CSIVolumeSource) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CSIVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done4 bool // map field 4, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -7415,47 +7133,11 @@ func (m *CSIVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.FSType = &x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIVolumeSource", 4, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 4, &m.VolumeAttributes, &done4, decodeMapEntry2)
+			if err != nil {
+				return err
 			}
-			if m.VolumeAttributes == nil {
-				m.VolumeAttributes = make(map[string]string, wire.CountField(b[n:], 4)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("CSIVolumeSource", 4, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("CSIVolumeSource", 4, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("CSIVolumeSource", 4, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("CSIVolumeSource", 4, l)
-				}
-				v = v[l:]
-			}
-			m.VolumeAttributes[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 5:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -9455,6 +9137,8 @@ func (m *ResourceRequirements) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ResourceRequirements) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done1 bool // map field 1, decoded whole by a ReadOnly Decoder
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -9464,91 +9148,17 @@ func (m *ResourceRequirements) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceRequirements", 1, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 1, &m.Limits, &done1, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Limits == nil {
-				m.Limits = make(ResourceList, wire.CountField(b[n:], 1)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("ResourceRequirements", 1, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ResourceRequirements", 1, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ResourceRequirements", 1, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("ResourceRequirements", 1, l)
-				}
-				v = v[l:]
-			}
-			m.Limits[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceRequirements", 2, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 2, &m.Requests, &done2, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Requests == nil {
-				m.Requests = make(ResourceList, wire.CountField(b[n:], 2)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("ResourceRequirements", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ResourceRequirements", 2, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ResourceRequirements", 2, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("ResourceRequirements", 2, l)
-				}
-				v = v[l:]
-			}
-			m.Requests[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 3:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -9622,6 +9232,8 @@ func (m *VolumeResourceRequirements) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *VolumeResourceRequirements) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done1 bool // map field 1, decoded whole by a ReadOnly Decoder
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -9631,91 +9243,17 @@ func (m *VolumeResourceRequirements) UnmarshalProto(d *wire.Decoder, b []byte) e
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeResourceRequirements", 1, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 1, &m.Limits, &done1, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Limits == nil {
-				m.Limits = make(ResourceList, wire.CountField(b[n:], 1)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("VolumeResourceRequirements", 1, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("VolumeResourceRequirements", 1, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("VolumeResourceRequirements", 1, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("VolumeResourceRequirements", 1, l)
-				}
-				v = v[l:]
-			}
-			m.Limits[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeResourceRequirements", 2, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 2, &m.Requests, &done2, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Requests == nil {
-				m.Requests = make(ResourceList, wire.CountField(b[n:], 2)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("VolumeResourceRequirements", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("VolumeResourceRequirements", 2, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("VolumeResourceRequirements", 2, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("VolumeResourceRequirements", 2, l)
-				}
-				v = v[l:]
-			}
-			m.Requests[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -10986,6 +10524,7 @@ func (m *ContainerStatus) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ContainerStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done10 bool // map field 10, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -11069,48 +10608,11 @@ func (m *ContainerStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Started = &x
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStatus", 10, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 10, &m.AllocatedResources, &done10, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.AllocatedResources == nil {
-				m.AllocatedResources = make(ResourceList, wire.CountField(b[n:], 10)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("ContainerStatus", 10, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ContainerStatus", 10, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ContainerStatus", 10, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("ContainerStatus", 10, l)
-				}
-				v = v[l:]
-			}
-			m.AllocatedResources[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 11:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -13479,6 +12981,8 @@ func (m *PodSpec) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done7 bool  // map field 7, decoded whole by a ReadOnly Decoder
+	var done32 bool // map field 32, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -13546,47 +13050,11 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.DNSPolicy = x
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 7, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 7, &m.NodeSelector, &done7, decodeMapEntry2)
+			if err != nil {
+				return err
 			}
-			if m.NodeSelector == nil {
-				m.NodeSelector = make(map[string]string, wire.CountField(b[n:], 7)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("PodSpec", 7, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PodSpec", 7, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PodSpec", 7, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("PodSpec", 7, l)
-				}
-				v = v[l:]
-			}
-			m.NodeSelector[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 8:
 			raw, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -13817,48 +13285,11 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.PreemptionPolicy = &x
 			b = b[n:]
 		case 32:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 32, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 32, &m.Overhead, &done32, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Overhead == nil {
-				m.Overhead = make(ResourceList, wire.CountField(b[n:], 32)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("PodSpec", 32, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PodSpec", 32, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PodSpec", 32, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("PodSpec", 32, l)
-				}
-				v = v[l:]
-			}
-			m.Overhead[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 33:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -15968,6 +15399,7 @@ func (m *PodStatus) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done19 bool // map field 19, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -16164,48 +15596,11 @@ func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 19:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 19, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 19, &m.AllocatedResources, &done19, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.AllocatedResources == nil {
-				m.AllocatedResources = make(ResourceList, wire.CountField(b[n:], 19)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("PodStatus", 19, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PodStatus", 19, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PodStatus", 19, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("PodStatus", 19, l)
-				}
-				v = v[l:]
-			}
-			m.AllocatedResources[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 20:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -16723,6 +16118,7 @@ func (m *ReplicationControllerSpec) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ReplicationControllerSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -16740,47 +16136,11 @@ func (m *ReplicationControllerSpec) UnmarshalProto(d *wire.Decoder, b []byte) er
 			m.Replicas = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationControllerSpec", 2, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 2, &m.Selector, &done2, decodeMapEntry2)
+			if err != nil {
+				return err
 			}
-			if m.Selector == nil {
-				m.Selector = make(map[string]string, wire.CountField(b[n:], 2)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("ReplicationControllerSpec", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ReplicationControllerSpec", 2, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ReplicationControllerSpec", 2, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("ReplicationControllerSpec", 2, l)
-				}
-				v = v[l:]
-			}
-			m.Selector[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 3:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -17655,6 +17015,7 @@ func (m *ServiceSpec) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ServiceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -17677,47 +17038,11 @@ func (m *ServiceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 2, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 2, &m.Selector, &done2, decodeMapEntry2)
+			if err != nil {
+				return err
 			}
-			if m.Selector == nil {
-				m.Selector = make(map[string]string, wire.CountField(b[n:], 2)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("ServiceSpec", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ServiceSpec", 2, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ServiceSpec", 2, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("ServiceSpec", 2, l)
-				}
-				v = v[l:]
-			}
-			m.Selector[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 3:
 			raw, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -19830,6 +19155,8 @@ func (m *NodeStatus) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *NodeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done1 bool // map field 1, decoded whole by a ReadOnly Decoder
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -19839,91 +19166,17 @@ func (m *NodeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 1, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 1, &m.Capacity, &done1, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Capacity == nil {
-				m.Capacity = make(ResourceList, wire.CountField(b[n:], 1)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("NodeStatus", 1, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("NodeStatus", 1, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("NodeStatus", 1, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("NodeStatus", 1, l)
-				}
-				v = v[l:]
-			}
-			m.Capacity[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 2, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 2, &m.Allocatable, &done2, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Allocatable == nil {
-				m.Allocatable = make(ResourceList, wire.CountField(b[n:], 2)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("NodeStatus", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("NodeStatus", 2, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("NodeStatus", 2, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("NodeStatus", 2, l)
-				}
-				v = v[l:]
-			}
-			m.Allocatable[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 3:
 			raw, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -22750,6 +22003,11 @@ func (m *LimitRangeItem) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *LimitRangeItem) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
+	var done3 bool // map field 3, decoded whole by a ReadOnly Decoder
+	var done4 bool // map field 4, decoded whole by a ReadOnly Decoder
+	var done5 bool // map field 5, decoded whole by a ReadOnly Decoder
+	var done6 bool // map field 6, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -22767,220 +22025,35 @@ func (m *LimitRangeItem) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Type = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitRangeItem", 2, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 2, &m.Max, &done2, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Max == nil {
-				m.Max = make(ResourceList, wire.CountField(b[n:], 2)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("LimitRangeItem", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("LimitRangeItem", 2, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("LimitRangeItem", 2, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("LimitRangeItem", 2, l)
-				}
-				v = v[l:]
-			}
-			m.Max[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitRangeItem", 3, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 3, &m.Min, &done3, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Min == nil {
-				m.Min = make(ResourceList, wire.CountField(b[n:], 3)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("LimitRangeItem", 3, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("LimitRangeItem", 3, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("LimitRangeItem", 3, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("LimitRangeItem", 3, l)
-				}
-				v = v[l:]
-			}
-			m.Min[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitRangeItem", 4, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 4, &m.Default, &done4, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Default == nil {
-				m.Default = make(ResourceList, wire.CountField(b[n:], 4)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("LimitRangeItem", 4, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("LimitRangeItem", 4, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("LimitRangeItem", 4, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("LimitRangeItem", 4, l)
-				}
-				v = v[l:]
-			}
-			m.Default[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitRangeItem", 5, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 5, &m.DefaultRequest, &done5, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.DefaultRequest == nil {
-				m.DefaultRequest = make(ResourceList, wire.CountField(b[n:], 5)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("LimitRangeItem", 5, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("LimitRangeItem", 5, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("LimitRangeItem", 5, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("LimitRangeItem", 5, l)
-				}
-				v = v[l:]
-			}
-			m.DefaultRequest[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitRangeItem", 6, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 6, &m.MaxLimitRequestRatio, &done6, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.MaxLimitRequestRatio == nil {
-				m.MaxLimitRequestRatio = make(ResourceList, wire.CountField(b[n:], 6)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("LimitRangeItem", 6, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("LimitRangeItem", 6, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("LimitRangeItem", 6, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("LimitRangeItem", 6, l)
-				}
-				v = v[l:]
-			}
-			m.MaxLimitRequestRatio[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -23248,6 +22321,7 @@ func (m *ResourceQuotaSpec) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ResourceQuotaSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done1 bool // map field 1, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -23257,48 +22331,11 @@ func (m *ResourceQuotaSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceQuotaSpec", 1, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 1, &m.Hard, &done1, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Hard == nil {
-				m.Hard = make(ResourceList, wire.CountField(b[n:], 1)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("ResourceQuotaSpec", 1, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ResourceQuotaSpec", 1, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ResourceQuotaSpec", 1, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("ResourceQuotaSpec", 1, l)
-				}
-				v = v[l:]
-			}
-			m.Hard[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 2:
 			raw, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -23527,6 +22564,8 @@ func (m *ResourceQuotaStatus) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ResourceQuotaStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done1 bool // map field 1, decoded whole by a ReadOnly Decoder
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -23536,91 +22575,17 @@ func (m *ResourceQuotaStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceQuotaStatus", 1, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 1, &m.Hard, &done1, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Hard == nil {
-				m.Hard = make(ResourceList, wire.CountField(b[n:], 1)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("ResourceQuotaStatus", 1, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ResourceQuotaStatus", 1, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ResourceQuotaStatus", 1, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("ResourceQuotaStatus", 1, l)
-				}
-				v = v[l:]
-			}
-			m.Hard[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceQuotaStatus", 2, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 2, &m.Used, &done2, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Used == nil {
-				m.Used = make(ResourceList, wire.CountField(b[n:], 2)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("ResourceQuotaStatus", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ResourceQuotaStatus", 2, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ResourceQuotaStatus", 2, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("ResourceQuotaStatus", 2, l)
-				}
-				v = v[l:]
-			}
-			m.Used[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -23846,6 +22811,8 @@ func (m *Secret) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *Secret) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
+	var done4 bool // map field 4, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -23864,47 +22831,11 @@ func (m *Secret) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Secret", 2, n)
+			n, err := wire.DecodeMap(d, "map[string][]byte", field, 2, &m.Data, &done2, decodeMapEntry3)
+			if err != nil {
+				return err
 			}
-			if m.Data == nil {
-				m.Data = make(map[string][]byte, wire.CountField(b[n:], 2)+1)
-			}
-			var mk string
-			var mv []byte
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("Secret", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Secret", 2, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Secret", 2, l)
-					}
-					x := []byte(d.Bytes(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("Secret", 2, l)
-				}
-				v = v[l:]
-			}
-			m.Data[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 3:
 			raw, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -23914,47 +22845,11 @@ func (m *Secret) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Type = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Secret", 4, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 4, &m.StringData, &done4, decodeMapEntry2)
+			if err != nil {
+				return err
 			}
-			if m.StringData == nil {
-				m.StringData = make(map[string]string, wire.CountField(b[n:], 4)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("Secret", 4, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Secret", 4, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Secret", 4, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("Secret", 4, l)
-				}
-				v = v[l:]
-			}
-			m.StringData[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 5:
 			raw, n := wire.ConsumeVarint(typ, b)
 			if n < 0 {
@@ -24104,6 +22999,8 @@ func (m *ConfigMap) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ConfigMap) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
+	var done3 bool // map field 3, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -24122,89 +23019,17 @@ func (m *ConfigMap) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMap", 2, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 2, &m.Data, &done2, decodeMapEntry2)
+			if err != nil {
+				return err
 			}
-			if m.Data == nil {
-				m.Data = make(map[string]string, wire.CountField(b[n:], 2)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("ConfigMap", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ConfigMap", 2, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ConfigMap", 2, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("ConfigMap", 2, l)
-				}
-				v = v[l:]
-			}
-			m.Data[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMap", 3, n)
+			n, err := wire.DecodeMap(d, "map[string][]byte", field, 3, &m.BinaryData, &done3, decodeMapEntry3)
+			if err != nil {
+				return err
 			}
-			if m.BinaryData == nil {
-				m.BinaryData = make(map[string][]byte, wire.CountField(b[n:], 3)+1)
-			}
-			var mk string
-			var mv []byte
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("ConfigMap", 3, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ConfigMap", 3, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ConfigMap", 3, l)
-					}
-					x := []byte(d.Bytes(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("ConfigMap", 3, l)
-				}
-				v = v[l:]
-			}
-			m.BinaryData[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 4:
 			raw, n := wire.ConsumeVarint(typ, b)
 			if n < 0 {
@@ -25532,6 +24357,7 @@ func (m *NodeAllocatableResourceClaimStatus) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *NodeAllocatableResourceClaimStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done3 bool // map field 3, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -25560,48 +24386,11 @@ func (m *NodeAllocatableResourceClaimStatus) UnmarshalProto(d *wire.Decoder, b [
 			m.Containers = append(m.Containers, x)
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeAllocatableResourceClaimStatus", 3, n)
+			n, err := wire.DecodeMap(d, "map[api/core/v1.ResourceName]api/resource.Quantity", field, 3, &m.Resources, &done3, decodeMapEntry4)
+			if err != nil {
+				return err
 			}
-			if m.Resources == nil {
-				m.Resources = make(map[ResourceName]resource.Quantity, wire.CountField(b[n:], 3)+1)
-			}
-			var mk ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("NodeAllocatableResourceClaimStatus", 3, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("NodeAllocatableResourceClaimStatus", 3, l)
-					}
-					x := ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("NodeAllocatableResourceClaimStatus", 3, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("NodeAllocatableResourceClaimStatus", 3, l)
-				}
-				v = v[l:]
-			}
-			m.Resources[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -25611,5 +24400,202 @@ func (m *NodeAllocatableResourceClaimStatus) UnmarshalProto(d *wire.Decoder, b [
 			b = b[n:]
 		}
 	}
+	return nil
+}
+
+// decodeMapEntry0 decodes one entry of a ResourceList.
+func decodeMapEntry0(d *wire.Decoder, v []byte, m ResourceList) error {
+	var mk ResourceName
+	var mv resource.Quantity
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("api/core/v1.ResourceList", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("api/core/v1.ResourceList", 1, l)
+			}
+			x := ResourceName(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("api/core/v1.ResourceList", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("api/core/v1.ResourceList", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
+	return nil
+}
+
+// decodeMapEntry1 decodes one entry of a map[ResourceName]ClaimResourceStatus.
+func decodeMapEntry1(d *wire.Decoder, v []byte, m map[ResourceName]ClaimResourceStatus) error {
+	var mk ResourceName
+	var mv ClaimResourceStatus
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[api/core/v1.ResourceName]api/core/v1.ClaimResourceStatus", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[api/core/v1.ResourceName]api/core/v1.ClaimResourceStatus", 1, l)
+			}
+			x := ResourceName(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[api/core/v1.ResourceName]api/core/v1.ClaimResourceStatus", 2, l)
+			}
+			x := ClaimResourceStatus(d.String(raw))
+			mv = x
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[api/core/v1.ResourceName]api/core/v1.ClaimResourceStatus", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
+	return nil
+}
+
+// decodeMapEntry2 decodes one entry of a map[string]string.
+func decodeMapEntry2(d *wire.Decoder, v []byte, m map[string]string) error {
+	var mk string
+	var mv string
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[string]string", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", 1, l)
+			}
+			x := string(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", 2, l)
+			}
+			x := string(d.String(raw))
+			mv = x
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
+	return nil
+}
+
+// decodeMapEntry3 decodes one entry of a map[string][]byte.
+func decodeMapEntry3(d *wire.Decoder, v []byte, m map[string][]byte) error {
+	var mk string
+	var mv []byte
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[string][]byte", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string][]byte", 1, l)
+			}
+			x := string(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string][]byte", 2, l)
+			}
+			x := []byte(d.Bytes(raw))
+			mv = x
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[string][]byte", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
+	return nil
+}
+
+// decodeMapEntry4 decodes one entry of a map[ResourceName]resource.Quantity.
+func decodeMapEntry4(d *wire.Decoder, v []byte, m map[ResourceName]resource.Quantity) error {
+	var mk ResourceName
+	var mv resource.Quantity
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[api/core/v1.ResourceName]api/resource.Quantity", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[api/core/v1.ResourceName]api/resource.Quantity", 1, l)
+			}
+			x := ResourceName(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[api/core/v1.ResourceName]api/resource.Quantity", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[api/core/v1.ResourceName]api/resource.Quantity", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
 	return nil
 }

@@ -190,6 +190,7 @@ func (m *Endpoint) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *Endpoint) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done5 bool // map field 5, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -239,47 +240,11 @@ func (m *Endpoint) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Endpoint", 5, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 5, &m.DeprecatedTopology, &done5, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.DeprecatedTopology == nil {
-				m.DeprecatedTopology = make(map[string]string, wire.CountField(b[n:], 5)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("Endpoint", 5, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Endpoint", 5, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Endpoint", 5, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("Endpoint", 5, l)
-				}
-				v = v[l:]
-			}
-			m.DeprecatedTopology[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 6:
 			raw, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -767,5 +732,44 @@ func (m *EndpointSliceList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			b = b[n:]
 		}
 	}
+	return nil
+}
+
+// decodeMapEntry0 decodes one entry of a map[string]string.
+func decodeMapEntry0(d *wire.Decoder, v []byte, m map[string]string) error {
+	var mk string
+	var mv string
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[string]string", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", 1, l)
+			}
+			x := string(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", 2, l)
+			}
+			x := string(d.String(raw))
+			mv = x
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
 	return nil
 }

@@ -598,6 +598,8 @@ func (m *ObjectMeta) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ObjectMeta) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done11 bool // map field 11, decoded whole by a ReadOnly Decoder
+	var done12 bool // map field 12, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -692,89 +694,17 @@ func (m *ObjectMeta) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.DeletionGracePeriodSeconds = &x
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 11, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 11, &m.Labels, &done11, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Labels == nil {
-				m.Labels = make(map[string]string, wire.CountField(b[n:], 11)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("ObjectMeta", 11, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ObjectMeta", 11, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ObjectMeta", 11, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("ObjectMeta", 11, l)
-				}
-				v = v[l:]
-			}
-			m.Labels[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 12:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 12, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 12, &m.Annotations, &done12, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Annotations == nil {
-				m.Annotations = make(map[string]string, wire.CountField(b[n:], 12)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("ObjectMeta", 12, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ObjectMeta", 12, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("ObjectMeta", 12, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("ObjectMeta", 12, l)
-				}
-				v = v[l:]
-			}
-			m.Annotations[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 13:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -2880,6 +2810,7 @@ func (m *LabelSelector) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *LabelSelector) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done1 bool // map field 1, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -2889,47 +2820,11 @@ func (m *LabelSelector) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LabelSelector", 1, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 1, &m.MatchLabels, &done1, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.MatchLabels == nil {
-				m.MatchLabels = make(map[string]string, wire.CountField(b[n:], 1)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("LabelSelector", 1, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("LabelSelector", 1, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("LabelSelector", 1, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("LabelSelector", 1, l)
-				}
-				v = v[l:]
-			}
-			m.MatchLabels[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 2:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -3600,5 +3495,44 @@ func (m *WatchEvent) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			b = b[n:]
 		}
 	}
+	return nil
+}
+
+// decodeMapEntry0 decodes one entry of a map[string]string.
+func decodeMapEntry0(d *wire.Decoder, v []byte, m map[string]string) error {
+	var mk string
+	var mv string
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[string]string", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", 1, l)
+			}
+			x := string(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", 2, l)
+			}
+			x := string(d.String(raw))
+			mv = x
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
 	return nil
 }

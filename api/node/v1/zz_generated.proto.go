@@ -149,6 +149,7 @@ func (m *Overhead) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *Overhead) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done1 bool // map field 1, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -158,48 +159,11 @@ func (m *Overhead) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Overhead", 1, n)
+			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 1, &m.PodFixed, &done1, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.PodFixed == nil {
-				m.PodFixed = make(corev1.ResourceList, wire.CountField(b[n:], 1)+1)
-			}
-			var mk corev1.ResourceName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("Overhead", 1, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Overhead", 1, l)
-					}
-					x := corev1.ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Overhead", 1, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("Overhead", 1, l)
-				}
-				v = v[l:]
-			}
-			m.PodFixed[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -252,6 +216,7 @@ func (m *Scheduling) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *Scheduling) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done1 bool // map field 1, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -261,47 +226,11 @@ func (m *Scheduling) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Scheduling", 1, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 1, &m.NodeSelector, &done1, decodeMapEntry1)
+			if err != nil {
+				return err
 			}
-			if m.NodeSelector == nil {
-				m.NodeSelector = make(map[string]string, wire.CountField(b[n:], 1)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("Scheduling", 1, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Scheduling", 1, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Scheduling", 1, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("Scheduling", 1, l)
-				}
-				v = v[l:]
-			}
-			m.NodeSelector[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 2:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -400,5 +329,84 @@ func (m *RuntimeClassList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			b = b[n:]
 		}
 	}
+	return nil
+}
+
+// decodeMapEntry0 decodes one entry of a corev1.ResourceList.
+func decodeMapEntry0(d *wire.Decoder, v []byte, m corev1.ResourceList) error {
+	var mk corev1.ResourceName
+	var mv resource.Quantity
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("api/core/v1.ResourceList", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("api/core/v1.ResourceList", 1, l)
+			}
+			x := corev1.ResourceName(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("api/core/v1.ResourceList", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("api/core/v1.ResourceList", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
+	return nil
+}
+
+// decodeMapEntry1 decodes one entry of a map[string]string.
+func decodeMapEntry1(d *wire.Decoder, v []byte, m map[string]string) error {
+	var mk string
+	var mv string
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[string]string", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", 1, l)
+			}
+			x := string(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", 2, l)
+			}
+			x := string(d.String(raw))
+			mv = x
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
 	return nil
 }

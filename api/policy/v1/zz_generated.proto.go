@@ -179,6 +179,7 @@ func (m *PodDisruptionBudgetStatus) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *PodDisruptionBudgetStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -196,48 +197,11 @@ func (m *PodDisruptionBudgetStatus) UnmarshalProto(d *wire.Decoder, b []byte) er
 			m.ObservedGeneration = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDisruptionBudgetStatus", 2, n)
+			n, err := wire.DecodeMap(d, "map[string]api/meta/v1.Time", field, 2, &m.DisruptedPods, &done2, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.DisruptedPods == nil {
-				m.DisruptedPods = make(map[string]metav1.Time, wire.CountField(b[n:], 2)+1)
-			}
-			var mk string
-			var mv metav1.Time
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("PodDisruptionBudgetStatus", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PodDisruptionBudgetStatus", 2, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("PodDisruptionBudgetStatus", 2, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("PodDisruptionBudgetStatus", 2, l)
-				}
-				v = v[l:]
-			}
-			m.DisruptedPods[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 3:
 			raw, n := wire.ConsumeVarint(typ, b)
 			if n < 0 {
@@ -521,5 +485,45 @@ func (m *Eviction) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			b = b[n:]
 		}
 	}
+	return nil
+}
+
+// decodeMapEntry0 decodes one entry of a map[string]metav1.Time.
+func decodeMapEntry0(d *wire.Decoder, v []byte, m map[string]metav1.Time) error {
+	var mk string
+	var mv metav1.Time
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[string]api/meta/v1.Time", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]api/meta/v1.Time", 1, l)
+			}
+			x := string(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]api/meta/v1.Time", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[string]api/meta/v1.Time", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
 	return nil
 }

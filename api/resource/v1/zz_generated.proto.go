@@ -285,6 +285,7 @@ func (m *CounterSet) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CounterSet) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -302,48 +303,11 @@ func (m *CounterSet) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CounterSet", 2, n)
+			n, err := wire.DecodeMap(d, "map[string]api/resource/v1.Counter", field, 2, &m.Counters, &done2, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Counters == nil {
-				m.Counters = make(map[string]Counter, wire.CountField(b[n:], 2)+1)
-			}
-			var mk string
-			var mv Counter
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("CounterSet", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("CounterSet", 2, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("CounterSet", 2, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("CounterSet", 2, l)
-				}
-				v = v[l:]
-			}
-			m.Counters[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -547,6 +511,9 @@ func (m *Device) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *Device) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done2 bool  // map field 2, decoded whole by a ReadOnly Decoder
+	var done3 bool  // map field 3, decoded whole by a ReadOnly Decoder
+	var done13 bool // map field 13, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -564,91 +531,17 @@ func (m *Device) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Device", 2, n)
+			n, err := wire.DecodeMap(d, "map[api/resource/v1.QualifiedName]api/resource/v1.DeviceAttribute", field, 2, &m.Attributes, &done2, decodeMapEntry1)
+			if err != nil {
+				return err
 			}
-			if m.Attributes == nil {
-				m.Attributes = make(map[QualifiedName]DeviceAttribute, wire.CountField(b[n:], 2)+1)
-			}
-			var mk QualifiedName
-			var mv DeviceAttribute
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("Device", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Device", 2, l)
-					}
-					x := QualifiedName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Device", 2, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("Device", 2, l)
-				}
-				v = v[l:]
-			}
-			m.Attributes[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Device", 3, n)
+			n, err := wire.DecodeMap(d, "map[api/resource/v1.QualifiedName]api/resource/v1.DeviceCapacity", field, 3, &m.Capacity, &done3, decodeMapEntry2)
+			if err != nil {
+				return err
 			}
-			if m.Capacity == nil {
-				m.Capacity = make(map[QualifiedName]DeviceCapacity, wire.CountField(b[n:], 3)+1)
-			}
-			var mk QualifiedName
-			var mv DeviceCapacity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("Device", 3, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Device", 3, l)
-					}
-					x := QualifiedName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Device", 3, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("Device", 3, l)
-				}
-				v = v[l:]
-			}
-			m.Capacity[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 4:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -742,48 +635,11 @@ func (m *Device) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.AllowMultipleAllocations = &x
 			b = b[n:]
 		case 13:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Device", 13, n)
+			n, err := wire.DecodeMap(d, "map[api/core/v1.ResourceName]api/resource/v1.NodeAllocatableResourceMapping", field, 13, &m.NodeAllocatableResourceMappings, &done13, decodeMapEntry3)
+			if err != nil {
+				return err
 			}
-			if m.NodeAllocatableResourceMappings == nil {
-				m.NodeAllocatableResourceMappings = make(map[corev1.ResourceName]NodeAllocatableResourceMapping, wire.CountField(b[n:], 13)+1)
-			}
-			var mk corev1.ResourceName
-			var mv NodeAllocatableResourceMapping
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("Device", 13, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Device", 13, l)
-					}
-					x := corev1.ResourceName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("Device", 13, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("Device", 13, l)
-				}
-				v = v[l:]
-			}
-			m.NodeAllocatableResourceMappings[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -911,6 +767,7 @@ func (m *DeviceCounterConsumption) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *DeviceCounterConsumption) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -928,48 +785,11 @@ func (m *DeviceCounterConsumption) UnmarshalProto(d *wire.Decoder, b []byte) err
 			m.CounterSet = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceCounterConsumption", 2, n)
+			n, err := wire.DecodeMap(d, "map[string]api/resource/v1.Counter", field, 2, &m.Counters, &done2, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Counters == nil {
-				m.Counters = make(map[string]Counter, wire.CountField(b[n:], 2)+1)
-			}
-			var mk string
-			var mv Counter
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("DeviceCounterConsumption", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("DeviceCounterConsumption", 2, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("DeviceCounterConsumption", 2, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("DeviceCounterConsumption", 2, l)
-				}
-				v = v[l:]
-			}
-			m.Counters[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -2338,6 +2158,7 @@ func (m *CapacityRequirements) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CapacityRequirements) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done1 bool // map field 1, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -2347,48 +2168,11 @@ func (m *CapacityRequirements) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CapacityRequirements", 1, n)
+			n, err := wire.DecodeMap(d, "map[api/resource/v1.QualifiedName]api/resource.Quantity", field, 1, &m.Requests, &done1, decodeMapEntry4)
+			if err != nil {
+				return err
 			}
-			if m.Requests == nil {
-				m.Requests = make(map[QualifiedName]resource.Quantity, wire.CountField(b[n:], 1)+1)
-			}
-			var mk QualifiedName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("CapacityRequirements", 1, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("CapacityRequirements", 1, l)
-					}
-					x := QualifiedName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("CapacityRequirements", 1, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("CapacityRequirements", 1, l)
-				}
-				v = v[l:]
-			}
-			m.Requests[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -3347,6 +3131,7 @@ func (m *DeviceRequestAllocationResult) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *DeviceRequestAllocationResult) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done10 bool // map field 10, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -3439,48 +3224,11 @@ func (m *DeviceRequestAllocationResult) UnmarshalProto(d *wire.Decoder, b []byte
 			m.ShareID = &x
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceRequestAllocationResult", 10, n)
+			n, err := wire.DecodeMap(d, "map[api/resource/v1.QualifiedName]api/resource.Quantity", field, 10, &m.ConsumedCapacity, &done10, decodeMapEntry4)
+			if err != nil {
+				return err
 			}
-			if m.ConsumedCapacity == nil {
-				m.ConsumedCapacity = make(map[QualifiedName]resource.Quantity, wire.CountField(b[n:], 10)+1)
-			}
-			var mk QualifiedName
-			var mv resource.Quantity
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("DeviceRequestAllocationResult", 10, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("DeviceRequestAllocationResult", 10, l)
-					}
-					x := QualifiedName(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("DeviceRequestAllocationResult", 10, l)
-					}
-					if err := mv.UnmarshalProto(d, raw); err != nil {
-						return err
-					}
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("DeviceRequestAllocationResult", 10, l)
-				}
-				v = v[l:]
-			}
-			m.ConsumedCapacity[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -4384,5 +4132,205 @@ func (m *NetworkDeviceData) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			b = b[n:]
 		}
 	}
+	return nil
+}
+
+// decodeMapEntry0 decodes one entry of a map[string]Counter.
+func decodeMapEntry0(d *wire.Decoder, v []byte, m map[string]Counter) error {
+	var mk string
+	var mv Counter
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[string]api/resource/v1.Counter", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]api/resource/v1.Counter", 1, l)
+			}
+			x := string(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]api/resource/v1.Counter", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[string]api/resource/v1.Counter", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
+	return nil
+}
+
+// decodeMapEntry1 decodes one entry of a map[QualifiedName]DeviceAttribute.
+func decodeMapEntry1(d *wire.Decoder, v []byte, m map[QualifiedName]DeviceAttribute) error {
+	var mk QualifiedName
+	var mv DeviceAttribute
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[api/resource/v1.QualifiedName]api/resource/v1.DeviceAttribute", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[api/resource/v1.QualifiedName]api/resource/v1.DeviceAttribute", 1, l)
+			}
+			x := QualifiedName(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[api/resource/v1.QualifiedName]api/resource/v1.DeviceAttribute", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[api/resource/v1.QualifiedName]api/resource/v1.DeviceAttribute", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
+	return nil
+}
+
+// decodeMapEntry2 decodes one entry of a map[QualifiedName]DeviceCapacity.
+func decodeMapEntry2(d *wire.Decoder, v []byte, m map[QualifiedName]DeviceCapacity) error {
+	var mk QualifiedName
+	var mv DeviceCapacity
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[api/resource/v1.QualifiedName]api/resource/v1.DeviceCapacity", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[api/resource/v1.QualifiedName]api/resource/v1.DeviceCapacity", 1, l)
+			}
+			x := QualifiedName(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[api/resource/v1.QualifiedName]api/resource/v1.DeviceCapacity", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[api/resource/v1.QualifiedName]api/resource/v1.DeviceCapacity", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
+	return nil
+}
+
+// decodeMapEntry3 decodes one entry of a map[corev1.ResourceName]NodeAllocatableResourceMapping.
+func decodeMapEntry3(d *wire.Decoder, v []byte, m map[corev1.ResourceName]NodeAllocatableResourceMapping) error {
+	var mk corev1.ResourceName
+	var mv NodeAllocatableResourceMapping
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[api/core/v1.ResourceName]api/resource/v1.NodeAllocatableResourceMapping", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[api/core/v1.ResourceName]api/resource/v1.NodeAllocatableResourceMapping", 1, l)
+			}
+			x := corev1.ResourceName(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[api/core/v1.ResourceName]api/resource/v1.NodeAllocatableResourceMapping", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[api/core/v1.ResourceName]api/resource/v1.NodeAllocatableResourceMapping", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
+	return nil
+}
+
+// decodeMapEntry4 decodes one entry of a map[QualifiedName]resource.Quantity.
+func decodeMapEntry4(d *wire.Decoder, v []byte, m map[QualifiedName]resource.Quantity) error {
+	var mk QualifiedName
+	var mv resource.Quantity
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[api/resource/v1.QualifiedName]api/resource.Quantity", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[api/resource/v1.QualifiedName]api/resource.Quantity", 1, l)
+			}
+			x := QualifiedName(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[api/resource/v1.QualifiedName]api/resource.Quantity", 2, l)
+			}
+			if err := mv.UnmarshalProto(d, raw); err != nil {
+				return err
+			}
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[api/resource/v1.QualifiedName]api/resource.Quantity", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
 	return nil
 }

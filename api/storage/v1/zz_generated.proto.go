@@ -83,6 +83,7 @@ func (m *StorageClass) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *StorageClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done3 bool // map field 3, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -109,47 +110,11 @@ func (m *StorageClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Provisioner = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageClass", 3, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 3, &m.Parameters, &done3, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Parameters == nil {
-				m.Parameters = make(map[string]string, wire.CountField(b[n:], 3)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("StorageClass", 3, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("StorageClass", 3, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("StorageClass", 3, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("StorageClass", 3, l)
-				}
-				v = v[l:]
-			}
-			m.Parameters[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 4:
 			raw, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -646,6 +611,7 @@ func (m *VolumeAttachmentStatus) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *VolumeAttachmentStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done2 bool // map field 2, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -663,47 +629,11 @@ func (m *VolumeAttachmentStatus) UnmarshalProto(d *wire.Decoder, b []byte) error
 			m.Attached = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachmentStatus", 2, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 2, &m.AttachmentMetadata, &done2, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.AttachmentMetadata == nil {
-				m.AttachmentMetadata = make(map[string]string, wire.CountField(b[n:], 2)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("VolumeAttachmentStatus", 2, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("VolumeAttachmentStatus", 2, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("VolumeAttachmentStatus", 2, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("VolumeAttachmentStatus", 2, l)
-				}
-				v = v[l:]
-			}
-			m.AttachmentMetadata[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		case 3:
 			v, n := wire.ConsumeBytes(typ, b)
 			if n < 0 {
@@ -1834,6 +1764,7 @@ func (m *VolumeAttributesClass) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *VolumeAttributesClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	var done3 bool // map field 3, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -1860,47 +1791,11 @@ func (m *VolumeAttributesClass) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			m.DriverName = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttributesClass", 3, n)
+			n, err := wire.DecodeMap(d, "map[string]string", field, 3, &m.Parameters, &done3, decodeMapEntry0)
+			if err != nil {
+				return err
 			}
-			if m.Parameters == nil {
-				m.Parameters = make(map[string]string, wire.CountField(b[n:], 3)+1)
-			}
-			var mk string
-			var mv string
-			for len(v) > 0 {
-				en, et, l := protowire.ConsumeTag(v)
-				if l < 0 {
-					return wire.Error("VolumeAttributesClass", 3, l)
-				}
-				v = v[l:]
-				switch en {
-				case 1:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("VolumeAttributesClass", 3, l)
-					}
-					x := string(d.String(raw))
-					mk = x
-				case 2:
-					raw, l := wire.ConsumeBytes(et, v)
-					if l < 0 {
-						return wire.Error("VolumeAttributesClass", 3, l)
-					}
-					x := string(d.String(raw))
-					mv = x
-					v = v[l:]
-					continue
-				}
-				l = wire.SkipField(en, et, v)
-				if l < 0 {
-					return wire.Error("VolumeAttributesClass", 3, l)
-				}
-				v = v[l:]
-			}
-			m.Parameters[mk] = mv
-			b = b[n:]
+			b = field[n:]
 		default:
 			n = wire.SkipField(num, typ, b)
 			if n < 0 {
@@ -1986,5 +1881,44 @@ func (m *VolumeAttributesClassList) UnmarshalProto(d *wire.Decoder, b []byte) er
 			b = b[n:]
 		}
 	}
+	return nil
+}
+
+// decodeMapEntry0 decodes one entry of a map[string]string.
+func decodeMapEntry0(d *wire.Decoder, v []byte, m map[string]string) error {
+	var mk string
+	var mv string
+	for len(v) > 0 {
+		en, et, l := protowire.ConsumeTag(v)
+		if l < 0 {
+			return wire.Error("map[string]string", 0, l)
+		}
+		v = v[l:]
+		switch en {
+		case 1:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", 1, l)
+			}
+			x := string(d.String(raw))
+			mk = x
+			v = v[l:]
+		case 2:
+			raw, l := wire.ConsumeBytes(et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", 2, l)
+			}
+			x := string(d.String(raw))
+			mv = x
+			v = v[l:]
+		default:
+			l = wire.SkipField(en, et, v)
+			if l < 0 {
+				return wire.Error("map[string]string", en, l)
+			}
+			v = v[l:]
+		}
+	}
+	m[mk] = mv
 	return nil
 }

@@ -1,0 +1,114 @@
+// Command decode measures kubewire's decoding of a PodList against
+// k8s.io/api's in one run, on the same bytes (made by the upstream
+// encoder), and prints the figures with their ratios.
+//
+//	cd bench && go run ./cmd/decode -pods 1000
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"testing"
+	"text/tabwriter"
+
+	kwcorev1 "github.com/kubewire/kubewire/api/core/v1"
+	"github.com/kubewire/kubewire/api/wire"
+	"github.com/kubewire/kubewire/bench/internal/podgen"
+	corev1 "k8s.io/api/core/v1"
+)
+
+type decoder struct {
+	name   string
+	decode func([]byte) (any, error)
+}
+
+func main() {
+	pods := flag.Int("pods", 1000, "Pods in the list")
+	flag.Parse()
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "shape\tformat\twire B/pod\tkubewire mode\tfigure\tkubewire\tk8s.io/api\tratio\t")
+	for _, shape := range []podgen.Shape{podgen.Small, podgen.Realistic} {
+		enc, err := podgen.Encode(shape, *pods)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		for _, format := range []string{"protobuf", "json"} {
+			input := enc.Protobuf
+			if format == "json" {
+				input = enc.JSON
+			}
+			kws, up := decoders(format)
+			wire := float64(len(input)) / float64(enc.Pods)
+			for _, kw := range kws {
+				// Interleave the two so that machine noise hits both alike.
+				k, u := measure(kw, input, enc.Pods), measure(up, input, enc.Pods)
+				row := func(figure string, a, b float64, unit string) {
+					fmt.Fprintf(tw, "%s\t%s\t%.0f\t%s\t%s\t%.0f %s\t%.0f %s\t%.2f\t\n", shape, format, wire, kw.name, figure, a, unit, b, unit, a/b)
+				}
+				row("time per pod", k.nsPerPod, u.nsPerPod, "ns")
+				row("allocs per pod", k.allocsPerPod, u.allocsPerPod, "")
+				row("bytes allocated per pod", k.bytesPerPod, u.bytesPerPod, "B")
+				row("live heap per pod", k.liveHeapPerPod, u.liveHeapPerPod, "B")
+			}
+		}
+	}
+	tw.Flush()
+}
+
+// decoders returns kubewire's decoders for a format (plain, and for
+// protobuf also the read-only mode informer caches use) and upstream's.
+func decoders(format string) (kw []decoder, up decoder) {
+	if format == "protobuf" {
+		return []decoder{
+				{"plain", func(b []byte) (any, error) { l := new(kwcorev1.PodList); return l, l.Unmarshal(b) }},
+				{"read-only", func(b []byte) (any, error) {
+					l := new(kwcorev1.PodList)
+					return l, l.UnmarshalProto(&wire.Decoder{ReadOnly: true}, b)
+				}},
+			},
+			decoder{"k8s.io/api", func(b []byte) (any, error) { l := new(corev1.PodList); return l, l.Unmarshal(b) }}
+	}
+	return []decoder{{"plain", func(b []byte) (any, error) { l := new(kwcorev1.PodList); return l, json.Unmarshal(b, l) }}},
+		decoder{"k8s.io/api", func(b []byte) (any, error) { l := new(corev1.PodList); return l, json.Unmarshal(b, l) }}
+}
+
+type figures struct {
+	nsPerPod, allocsPerPod, bytesPerPod, liveHeapPerPod float64
+}
+
+func measure(d decoder, input []byte, pods int) figures {
+	if _, err := d.decode(input); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", d.name, err)
+		os.Exit(1)
+	}
+	r := testing.Benchmark(func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := d.decode(input); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	return figures{
+		nsPerPod:       float64(r.NsPerOp()) / float64(pods),
+		allocsPerPod:   float64(r.AllocsPerOp()) / float64(pods),
+		bytesPerPod:    float64(r.AllocedBytesPerOp()) / float64(pods),
+		liveHeapPerPod: liveHeap(d, input) / float64(pods),
+	}
+}
+
+// liveHeap is the heap the decoded list keeps alive after a full GC.
+func liveHeap(d decoder, input []byte) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v, _ := d.decode(input)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	return float64(after.HeapAlloc) - float64(before.HeapAlloc)
+}
