@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"unicode/utf8"
 
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/wire"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -124,11 +125,11 @@ func DecodeEnvelopeInto(d *wire.Decoder, body []byte, u *runtime.Unknown) error 
 }
 
 // DecodeProtobuf decodes a protobuf body into v: it checks the envelope
-// (see DecodeEnvelopeInto) and calls v.Unmarshal on the raw object. It
-// fails when the envelope's contentType is neither empty nor protobuf. The
-// envelope's kind is not checked against v: a 406 or an error status may
-// carry a Status instead of the object asked for, which the caller tells by
-// the HTTP status or by calling DecodeEnvelope first.
+// (see DecodeEnvelopeInto), calls v.Unmarshal on the raw object, and sets
+// v's apiVersion and kind from the envelope when v has SetAPIVersion and
+// SetKind (the protobuf message itself does not carry them). It fails when
+// the envelope's contentType is neither empty nor protobuf. When the
+// envelope holds a Status and v is not one, it returns a *StatusError.
 func DecodeProtobuf(body []byte, v ProtobufUnmarshaler) error {
 	var u runtime.Unknown
 	if err := DecodeEnvelopeInto(nil, body, &u); err != nil {
@@ -138,10 +139,25 @@ func DecodeProtobuf(body []byte, v ProtobufUnmarshaler) error {
 		return malformed("protobuf envelope", -1, errors.ErrUnsupported,
 			"raw %s %s is %q, not protobuf", u.APIVersion, u.Kind, truncate(u.ContentType))
 	}
+	if err := statusInPlaceOf(v, u.Kind, func(st *metav1.Status) error { return st.Unmarshal(u.Raw) }); err != nil {
+		return err
+	}
 	if err := v.Unmarshal(u.Raw); err != nil {
 		return fmt.Errorf("codec: decode %s %s into %s: %w", u.APIVersion, u.Kind, typeName(v), err)
 	}
+	setTypeMeta(v, u.APIVersion, u.Kind)
 	return nil
+}
+
+// setTypeMeta gives v the apiVersion and kind an envelope carried.
+func setTypeMeta(v any, apiVersion, kind string) {
+	if tm, ok := v.(interface {
+		SetAPIVersion(string)
+		SetKind(string)
+	}); ok {
+		tm.SetAPIVersion(apiVersion)
+		tm.SetKind(kind)
+	}
 }
 
 func typeName(v any) string {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 )
 
 // Decode decodes a response body into v according to its Content-Type:
@@ -22,7 +24,35 @@ func Decode(contentType string, body []byte, v any) error {
 }
 
 // DecodeAs is Decode with the Content-Type already parsed.
+//
+// A body that turns out to be a meta/v1 Status while v is not one (an
+// error the server sent with a success code, or a Status in a 2xx reply)
+// is returned as a *StatusError.
 func DecodeAs(mt MediaType, body []byte, v any) error {
+	err := decodeAs(mt, body, v)
+	if mt.IsProtobuf() {
+		return err // DecodeProtobuf checked the envelope's kind
+	}
+	var kind string
+	if err != nil {
+		// A Status rarely fits the object's fields; look at its kind.
+		var probe struct {
+			Kind string `json:"kind"`
+		}
+		if decodeAs(mt, body, &probe) != nil {
+			return err
+		}
+		kind = probe.Kind
+	} else if k, ok := v.(interface{ GetKind() string }); ok {
+		kind = k.GetKind()
+	}
+	if serr := statusInPlaceOf(v, kind, func(st *metav1.Status) error { return decodeAs(mt, body, st) }); serr != nil {
+		return serr
+	}
+	return err
+}
+
+func decodeAs(mt MediaType, body []byte, v any) error {
 	if mt.IsWatchStream() {
 		return malformed("body", -1, errors.ErrUnsupported,
 			"%q is a watch stream: read it with NewFrameReader or NewJSONStream", mt.String())

@@ -1,0 +1,214 @@
+package codec
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/runtime"
+	"github.com/kubewire/kubewire/api/wire"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// WatchDecoder reads the events of a watch response, framed as protobuf
+// (application/vnd.kubernetes.protobuf;stream=watch) or as a JSON stream,
+// and decodes each event's object into the caller's type.
+//
+// Call Next for each event, then Decode to get its object. Objects are
+// decoded through one wire.Decoder for the whole stream, so strings
+// repeated across events are stored once (and, with ReadOnly, equal maps
+// too). A WatchDecoder is not safe for concurrent use.
+type WatchDecoder struct {
+	frames *FrameReader
+	json   *JSONStream
+	dec    *wire.Decoder
+
+	eventType string
+	raw       []byte // the current object: JSON, or the envelope's raw message
+	protobuf  bool
+	env       runtime.Unknown
+}
+
+// WatchOptions configures a WatchDecoder.
+type WatchOptions struct {
+	StreamOptions
+	// ReadOnly shares equal maps between decoded objects; see
+	// wire.Decoder.ReadOnly. Only for objects nobody modifies.
+	ReadOnly bool
+}
+
+// NewWatchDecoder returns a decoder for a watch response body of the given
+// Content-Type.
+func NewWatchDecoder(contentType string, body io.Reader, opts WatchOptions) (*WatchDecoder, error) {
+	mt, err := ParseMediaType(contentType)
+	if err != nil {
+		return nil, err
+	}
+	w := &WatchDecoder{dec: &wire.Decoder{ReadOnly: opts.ReadOnly}}
+	switch {
+	case mt.IsProtobuf():
+		w.frames = NewFrameReader(body, opts.StreamOptions)
+	case mt.IsJSON():
+		w.json = NewJSONStream(body, opts.StreamOptions)
+	default:
+		return nil, malformed("watch", -1, errors.ErrUnsupported, "unsupported watch content type %q", truncate(contentType))
+	}
+	return w, nil
+}
+
+// Next reads the next event and returns its type (one of the Event
+// constants). An ERROR event is returned as a *StatusError, which matches
+// ErrExpired when the watch's resourceVersion is too old. At the end of
+// the stream Next returns io.EOF.
+func (w *WatchDecoder) Next() (string, error) {
+	w.eventType, w.raw = "", nil
+	if w.json != nil {
+		typ, obj, err := w.json.Next()
+		if err != nil {
+			return "", err
+		}
+		w.eventType, w.raw = typ, obj
+	} else {
+		payload, err := w.frames.Next()
+		if err != nil {
+			return "", err
+		}
+		typ, object, err := splitWatchEvent(w.dec, payload)
+		if err != nil {
+			return "", err
+		}
+		if err := DecodeEnvelopeInto(w.dec, object, &w.env); err != nil {
+			return "", fmt.Errorf("codec: %s event object: %w", typ, err)
+		}
+		w.eventType, w.raw, w.protobuf = typ, w.env.Raw, true
+	}
+	if w.eventType == EventError {
+		return w.eventType, w.statusError()
+	}
+	return w.eventType, nil
+}
+
+func (w *WatchDecoder) statusError() error {
+	st := new(metav1.Status)
+	var err error
+	if w.protobuf {
+		err = st.UnmarshalProto(w.dec, w.raw)
+	} else {
+		err = json.Unmarshal(w.raw, st)
+	}
+	if err != nil {
+		return fmt.Errorf("codec: ERROR event without a readable Status: %w", err)
+	}
+	st.Kind, st.APIVersion = "Status", "v1"
+	return &StatusError{Status: *st}
+}
+
+// Raw returns the current event's object as it came: JSON, or for protobuf
+// streams the object's message without its envelope. It is valid until
+// the next call to Next.
+func (w *WatchDecoder) Raw() []byte { return w.raw }
+
+// IsProtobuf reports whether the stream is protobuf framed.
+func (w *WatchDecoder) IsProtobuf() bool { return w.frames != nil }
+
+// Decode decodes the current event's object into v: through
+// UnmarshalProto (or Unmarshal) for protobuf streams, encoding/json for
+// JSON ones. For protobuf, v gets the apiVersion and kind the envelope
+// carried.
+func (w *WatchDecoder) Decode(v any) error {
+	if w.raw == nil {
+		return errors.New("codec: Decode called without a current event")
+	}
+	if !w.protobuf {
+		return DecodeJSON(w.raw, v)
+	}
+	switch m := v.(type) {
+	case interface {
+		UnmarshalProto(*wire.Decoder, []byte) error
+	}:
+		if err := m.UnmarshalProto(w.dec, w.raw); err != nil {
+			return fmt.Errorf("codec: decode %s %s: %w", w.env.APIVersion, w.env.Kind, err)
+		}
+	case ProtobufUnmarshaler:
+		if err := m.Unmarshal(w.raw); err != nil {
+			return fmt.Errorf("codec: decode %s %s: %w", w.env.APIVersion, w.env.Kind, err)
+		}
+	default:
+		return fmt.Errorf("codec: cannot decode protobuf into %s: it has no Unmarshal method", typeName(v))
+	}
+	setTypeMeta(v, w.env.APIVersion, w.env.Kind)
+	return nil
+}
+
+// splitWatchEvent reads a meta/v1 WatchEvent message (type = 1, object = 2,
+// a RawExtension whose raw = 1) without copying the object's bytes, which
+// stay valid until the frame buffer is reused.
+func splitWatchEvent(d *wire.Decoder, b []byte) (string, []byte, error) {
+	var typ string
+	var object []byte
+	for len(b) > 0 {
+		num, wt, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return "", nil, wire.Error("WatchEvent", 0, n)
+		}
+		b = b[n:]
+		switch num {
+		case 1:
+			v, n := wire.ConsumeBytes(wt, b)
+			if n < 0 {
+				return "", nil, wire.Error("WatchEvent", num, n)
+			}
+			typ = d.String(v)
+			b = b[n:]
+		case 2:
+			ext, n := wire.ConsumeBytes(wt, b)
+			if n < 0 {
+				return "", nil, wire.Error("WatchEvent", num, n)
+			}
+			raw, err := rawExtensionBytes(ext)
+			if err != nil {
+				return "", nil, err
+			}
+			object = raw
+			b = b[n:]
+		default:
+			n := wire.SkipField(num, wt, b)
+			if n < 0 {
+				return "", nil, wire.Error("WatchEvent", num, n)
+			}
+			b = b[n:]
+		}
+	}
+	if typ == "" || object == nil {
+		return "", nil, &wire.FieldError{Message: "WatchEvent", Reason: "event without a type or an object"}
+	}
+	return typ, object, nil
+}
+
+func rawExtensionBytes(b []byte) ([]byte, error) {
+	var raw []byte
+	for len(b) > 0 {
+		num, wt, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return nil, wire.Error("RawExtension", 0, n)
+		}
+		b = b[n:]
+		if num == 1 {
+			v, n := wire.ConsumeBytes(wt, b)
+			if n < 0 {
+				return nil, wire.Error("RawExtension", num, n)
+			}
+			raw = v
+			b = b[n:]
+			continue
+		}
+		n = wire.SkipField(num, wt, b)
+		if n < 0 {
+			return nil, wire.Error("RawExtension", num, n)
+		}
+		b = b[n:]
+	}
+	return raw, nil
+}
