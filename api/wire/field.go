@@ -49,6 +49,10 @@ func ConsumeBytes(typ protowire.Type, b []byte) ([]byte, int) {
 	if typ != protowire.BytesType {
 		return nil, errWrongType
 	}
+	if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+		n := int(b[0]) + 1
+		return b[1:n], n
+	}
 	return protowire.ConsumeBytes(b)
 }
 

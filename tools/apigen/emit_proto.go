@@ -285,8 +285,9 @@ func (f *file) emitStructProto(t *typeModel) error {
 		}
 	}
 	f.p("for len(b) > 0 {")
-	f.p("num, typ, n := %s.ConsumeTag(b)", pw)
-	f.p("if n < 0 {\nreturn %s.Error(%q, 0, n)\n}", w, name)
+	// One-byte tags (fields 1 to 15) are read inline: most fields are.
+	f.p("var num %s.Number\nvar typ %s.Type\nn := 1", pw, pw)
+	f.p("if c := b[0]; c < 0x80 && c >= 0x08 {\nnum, typ = %s.Number(c>>3), %s.Type(c&7)\n} else if num, typ, n = %s.ConsumeTag(b); n < 0 {\nreturn %s.Error(%q, 0, n)\n}", pw, pw, pw, w, name)
 	f.p("field := b\nb = b[n:]")
 	f.p("switch num {")
 	for _, pf := range fields {

@@ -55,8 +55,12 @@ func (m *Rule) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *Rule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("Rule", 0, n)
 		}
 		field := b
@@ -149,8 +153,12 @@ func (m *ValidatingAdmissionPolicy) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ValidatingAdmissionPolicy) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ValidatingAdmissionPolicy", 0, n)
 		}
 		field := b
@@ -236,8 +244,12 @@ func (m *ValidatingAdmissionPolicyStatus) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ValidatingAdmissionPolicyStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ValidatingAdmissionPolicyStatus", 0, n)
 		}
 		field := b
@@ -320,8 +332,12 @@ func (m *TypeChecking) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *TypeChecking) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("TypeChecking", 0, n)
 		}
 		field := b
@@ -381,8 +397,12 @@ func (m *ExpressionWarning) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ExpressionWarning) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ExpressionWarning", 0, n)
 		}
 		field := b
@@ -451,8 +471,12 @@ func (m *ValidatingAdmissionPolicyList) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ValidatingAdmissionPolicyList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ValidatingAdmissionPolicyList", 0, n)
 		}
 		field := b
@@ -565,8 +589,12 @@ func (m *ValidatingAdmissionPolicySpec) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ValidatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ValidatingAdmissionPolicySpec", 0, n)
 		}
 		field := b
@@ -695,8 +723,12 @@ func (m *ParamKind) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ParamKind) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ParamKind", 0, n)
 		}
 		field := b
@@ -765,8 +797,12 @@ func (m *Validation) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *Validation) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("Validation", 0, n)
 		}
 		field := b
@@ -843,8 +879,12 @@ func (m *Variable) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *Variable) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("Variable", 0, n)
 		}
 		field := b
@@ -907,8 +947,12 @@ func (m *AuditAnnotation) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *AuditAnnotation) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("AuditAnnotation", 0, n)
 		}
 		field := b
@@ -973,8 +1017,12 @@ func (m *ValidatingAdmissionPolicyBinding) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ValidatingAdmissionPolicyBinding) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ValidatingAdmissionPolicyBinding", 0, n)
 		}
 		field := b
@@ -1045,8 +1093,12 @@ func (m *ValidatingAdmissionPolicyBindingList) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ValidatingAdmissionPolicyBindingList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ValidatingAdmissionPolicyBindingList", 0, n)
 		}
 		field := b
@@ -1133,8 +1185,12 @@ func (m *ValidatingAdmissionPolicyBindingSpec) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ValidatingAdmissionPolicyBindingSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ValidatingAdmissionPolicyBindingSpec", 0, n)
 		}
 		field := b
@@ -1235,8 +1291,12 @@ func (m *ParamRef) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ParamRef) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ParamRef", 0, n)
 		}
 		field := b
@@ -1349,8 +1409,12 @@ func (m *MatchResources) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *MatchResources) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("MatchResources", 0, n)
 		}
 		field := b
@@ -1460,8 +1524,12 @@ func (m *NamedRuleWithOperations) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *NamedRuleWithOperations) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("NamedRuleWithOperations", 0, n)
 		}
 		field := b
@@ -1534,8 +1602,12 @@ func (m *ValidatingWebhookConfiguration) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ValidatingWebhookConfiguration) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ValidatingWebhookConfiguration", 0, n)
 		}
 		field := b
@@ -1610,8 +1682,12 @@ func (m *ValidatingWebhookConfigurationList) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ValidatingWebhookConfigurationList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ValidatingWebhookConfigurationList", 0, n)
 		}
 		field := b
@@ -1686,8 +1762,12 @@ func (m *MutatingWebhookConfiguration) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *MutatingWebhookConfiguration) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("MutatingWebhookConfiguration", 0, n)
 		}
 		field := b
@@ -1762,8 +1842,12 @@ func (m *MutatingWebhookConfigurationList) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *MutatingWebhookConfigurationList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("MutatingWebhookConfigurationList", 0, n)
 		}
 		field := b
@@ -1891,8 +1975,12 @@ func (m *ValidatingWebhook) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ValidatingWebhook) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ValidatingWebhook", 0, n)
 		}
 		field := b
@@ -2114,8 +2202,12 @@ func (m *MutatingWebhook) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *MutatingWebhook) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("MutatingWebhook", 0, n)
 		}
 		field := b
@@ -2282,8 +2374,12 @@ func (m *MutatingAdmissionPolicy) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *MutatingAdmissionPolicy) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("MutatingAdmissionPolicy", 0, n)
 		}
 		field := b
@@ -2354,8 +2450,12 @@ func (m *MutatingAdmissionPolicyList) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *MutatingAdmissionPolicyList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("MutatingAdmissionPolicyList", 0, n)
 		}
 		field := b
@@ -2463,8 +2563,12 @@ func (m *MutatingAdmissionPolicySpec) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *MutatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("MutatingAdmissionPolicySpec", 0, n)
 		}
 		field := b
@@ -2600,8 +2704,12 @@ func (m *Mutation) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *Mutation) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("Mutation", 0, n)
 		}
 		field := b
@@ -2678,8 +2786,12 @@ func (m *ApplyConfiguration) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ApplyConfiguration) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ApplyConfiguration", 0, n)
 		}
 		field := b
@@ -2730,8 +2842,12 @@ func (m *JSONPatch) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *JSONPatch) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("JSONPatch", 0, n)
 		}
 		field := b
@@ -2788,8 +2904,12 @@ func (m *MutatingAdmissionPolicyBinding) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *MutatingAdmissionPolicyBinding) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("MutatingAdmissionPolicyBinding", 0, n)
 		}
 		field := b
@@ -2860,8 +2980,12 @@ func (m *MutatingAdmissionPolicyBindingList) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *MutatingAdmissionPolicyBindingList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("MutatingAdmissionPolicyBindingList", 0, n)
 		}
 		field := b
@@ -2942,8 +3066,12 @@ func (m *MutatingAdmissionPolicyBindingSpec) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *MutatingAdmissionPolicyBindingSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("MutatingAdmissionPolicyBindingSpec", 0, n)
 		}
 		field := b
@@ -3027,8 +3155,12 @@ func (m *RuleWithOperations) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *RuleWithOperations) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("RuleWithOperations", 0, n)
 		}
 		field := b
@@ -3110,8 +3242,12 @@ func (m *WebhookClientConfig) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *WebhookClientConfig) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("WebhookClientConfig", 0, n)
 		}
 		field := b
@@ -3198,8 +3334,12 @@ func (m *ServiceReference) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ServiceReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ServiceReference", 0, n)
 		}
 		field := b
@@ -3278,8 +3418,12 @@ func (m *MatchCondition) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *MatchCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("MatchCondition", 0, n)
 		}
 		field := b

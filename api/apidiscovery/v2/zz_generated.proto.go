@@ -43,8 +43,12 @@ func (m *APIGroupDiscoveryList) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *APIGroupDiscoveryList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("APIGroupDiscoveryList", 0, n)
 		}
 		field := b
@@ -119,8 +123,12 @@ func (m *APIGroupDiscovery) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *APIGroupDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("APIGroupDiscovery", 0, n)
 		}
 		field := b
@@ -196,8 +204,12 @@ func (m *APIVersionDiscovery) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *APIVersionDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("APIVersionDiscovery", 0, n)
 		}
 		field := b
@@ -307,8 +319,12 @@ func (m *APIResourceDiscovery) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *APIResourceDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("APIResourceDiscovery", 0, n)
 		}
 		field := b
@@ -455,8 +471,12 @@ func (m *APISubresourceDiscovery) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *APISubresourceDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("APISubresourceDiscovery", 0, n)
 		}
 		field := b

@@ -59,8 +59,12 @@ func (m *CustomResourceDefinitionSpec) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceDefinitionSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceDefinitionSpec", 0, n)
 		}
 		field := b
@@ -170,8 +174,12 @@ func (m *CustomResourceConversion) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceConversion) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceConversion", 0, n)
 		}
 		field := b
@@ -247,8 +255,12 @@ func (m *WebhookConversion) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *WebhookConversion) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("WebhookConversion", 0, n)
 		}
 		field := b
@@ -333,8 +345,12 @@ func (m *WebhookClientConfig) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *WebhookClientConfig) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("WebhookClientConfig", 0, n)
 		}
 		field := b
@@ -421,8 +437,12 @@ func (m *ServiceReference) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ServiceReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ServiceReference", 0, n)
 		}
 		field := b
@@ -539,8 +559,12 @@ func (m *CustomResourceDefinitionVersion) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceDefinitionVersion) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceDefinitionVersion", 0, n)
 		}
 		field := b
@@ -675,8 +699,12 @@ func (m *SelectableField) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *SelectableField) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("SelectableField", 0, n)
 		}
 		field := b
@@ -739,8 +767,12 @@ func (m *CustomResourceColumnDefinition) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceColumnDefinition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceColumnDefinition", 0, n)
 		}
 		field := b
@@ -851,8 +883,12 @@ func (m *CustomResourceDefinitionNames) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceDefinitionNames) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceDefinitionNames", 0, n)
 		}
 		field := b
@@ -962,8 +998,12 @@ func (m *CustomResourceDefinitionCondition) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceDefinitionCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceDefinitionCondition", 0, n)
 		}
 		field := b
@@ -1073,8 +1113,12 @@ func (m *CustomResourceDefinitionStatus) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceDefinitionStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceDefinitionStatus", 0, n)
 		}
 		field := b
@@ -1167,8 +1211,12 @@ func (m *CustomResourceDefinition) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceDefinition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceDefinition", 0, n)
 		}
 		field := b
@@ -1248,8 +1296,12 @@ func (m *CustomResourceDefinitionList) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceDefinitionList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceDefinitionList", 0, n)
 		}
 		field := b
@@ -1321,8 +1373,12 @@ func (m *CustomResourceValidation) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceValidation) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceValidation", 0, n)
 		}
 		field := b
@@ -1391,8 +1447,12 @@ func (m *CustomResourceSubresources) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceSubresources) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceSubresources", 0, n)
 		}
 		field := b
@@ -1459,8 +1519,12 @@ func (m *CustomResourceSubresourceStatus) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceSubresourceStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceSubresourceStatus", 0, n)
 		}
 		field := b
@@ -1513,8 +1577,12 @@ func (m *CustomResourceSubresourceScale) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *CustomResourceSubresourceScale) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("CustomResourceSubresourceScale", 0, n)
 		}
 		field := b
@@ -1595,8 +1663,12 @@ func (m *ConversionReview) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ConversionReview) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ConversionReview", 0, n)
 		}
 		field := b
@@ -1674,8 +1746,12 @@ func (m *ConversionRequest) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ConversionRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ConversionRequest", 0, n)
 		}
 		field := b
@@ -1759,8 +1835,12 @@ func (m *ConversionResponse) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ConversionResponse) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ConversionResponse", 0, n)
 		}
 		field := b
@@ -2085,8 +2165,12 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	var done32 bool // map field 32, decoded whole by a ReadOnly Decoder
 	var done34 bool // map field 34, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("JSONSchemaProps", 0, n)
 		}
 		field := b
@@ -2552,8 +2636,12 @@ func (m *ValidationRule) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ValidationRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ValidationRule", 0, n)
 		}
 		field := b
@@ -2648,8 +2736,12 @@ func (m *JSON) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *JSON) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("JSON", 0, n)
 		}
 		field := b
@@ -2714,8 +2806,12 @@ func (m *JSONSchemaPropsOrArray) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *JSONSchemaPropsOrArray) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("JSONSchemaPropsOrArray", 0, n)
 		}
 		field := b
@@ -2792,8 +2888,12 @@ func (m *JSONSchemaPropsOrBool) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *JSONSchemaPropsOrBool) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("JSONSchemaPropsOrBool", 0, n)
 		}
 		field := b
@@ -2869,8 +2969,12 @@ func (m *JSONSchemaPropsOrStringArray) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *JSONSchemaPropsOrStringArray) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("JSONSchemaPropsOrStringArray", 0, n)
 		}
 		field := b
@@ -2940,8 +3044,12 @@ func (m *ExternalDocumentation) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *ExternalDocumentation) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("ExternalDocumentation", 0, n)
 		}
 		field := b

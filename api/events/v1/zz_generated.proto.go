@@ -77,8 +77,12 @@ func (m *Event) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *Event) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("Event", 0, n)
 		}
 		field := b
@@ -258,8 +262,12 @@ func (m *EventSeries) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *EventSeries) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("EventSeries", 0, n)
 		}
 		field := b
@@ -327,8 +335,12 @@ func (m *EventList) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *EventList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("EventList", 0, n)
 		}
 		field := b

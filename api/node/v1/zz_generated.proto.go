@@ -55,8 +55,12 @@ func (m *RuntimeClass) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *RuntimeClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("RuntimeClass", 0, n)
 		}
 		field := b
@@ -151,8 +155,12 @@ func (m *Overhead) AppendProto(b []byte) []byte {
 func (m *Overhead) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	var done1 bool // map field 1, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("Overhead", 0, n)
 		}
 		field := b
@@ -218,8 +226,12 @@ func (m *Scheduling) AppendProto(b []byte) []byte {
 func (m *Scheduling) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	var done1 bool // map field 1, decoded whole by a ReadOnly Decoder
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("Scheduling", 0, n)
 		}
 		field := b
@@ -291,8 +303,12 @@ func (m *RuntimeClassList) AppendProto(b []byte) []byte {
 // UnmarshalProto merges the message encoded in b into m.
 func (m *RuntimeClassList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		n := 1
+		if c := b[0]; c < 0x80 && c >= 0x08 {
+			num, typ = protowire.Number(c>>3), protowire.Type(c&7)
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("RuntimeClassList", 0, n)
 		}
 		field := b
