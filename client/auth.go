@@ -1,0 +1,171 @@
+package client
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+)
+
+// credentials puts a credential on requests. Implementations are safe for
+// concurrent use.
+type credentials interface {
+	// authorization returns the Authorization header value (empty for
+	// none) and a generation number identifying that credential.
+	authorization(req *http.Request) (string, uint64, error)
+	// rejected is called after a 401 for a request sent with credential
+	// generation gen. It reports whether a new credential is now
+	// available, so that one retry may succeed.
+	rejected(gen uint64) bool
+}
+
+// authTransport adds the Authorization header and, after a 401 answered
+// to a credential that can be refreshed (a token file, an exec plugin),
+// refreshes it and tries once more.
+type authTransport struct {
+	creds credentials
+	next  http.RoundTripper
+}
+
+func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Header.Get("Authorization") != "" {
+		return t.next.RoundTrip(req)
+	}
+	resp, gen, err := t.send(req)
+	if err != nil || resp.StatusCode != http.StatusUnauthorized {
+		return resp, err
+	}
+	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
+		return resp, nil // cannot send the body again
+	}
+	if !t.creds.rejected(gen) {
+		return resp, nil
+	}
+	retry := req.Clone(req.Context())
+	if req.GetBody != nil {
+		body, err := req.GetBody()
+		if err != nil {
+			return resp, nil
+		}
+		retry.Body = body
+	}
+	drain(resp)
+	resp, _, err = t.send(retry)
+	return resp, err
+}
+
+func (t *authTransport) send(req *http.Request) (*http.Response, uint64, error) {
+	value, gen, err := t.creds.authorization(req)
+	if err != nil {
+		return nil, 0, err
+	}
+	if value != "" {
+		req = req.Clone(req.Context())
+		req.Header.Set("Authorization", value)
+	}
+	resp, err := t.next.RoundTrip(req)
+	return resp, gen, err
+}
+
+// staticCredentials is a bearer token or basic-auth pair that never
+// changes.
+type staticCredentials struct{ header string }
+
+func (s staticCredentials) authorization(*http.Request) (string, uint64, error) {
+	return s.header, 0, nil
+}
+func (staticCredentials) rejected(uint64) bool { return false }
+
+func basicAuth(user, password string) string {
+	r, _ := http.NewRequest(http.MethodGet, "http://x", nil)
+	r.SetBasicAuth(user, password)
+	return r.Header.Get("Authorization")
+}
+
+// tokenFile reads a bearer token from a file, again when the copy is older
+// than refresh and after a 401, so rotated tokens (projected
+// service-account tokens are rotated hourly) are picked up.
+type tokenFile struct {
+	path    string
+	refresh time.Duration
+
+	mu     sync.Mutex
+	token  string
+	readAt time.Time
+	gen    uint64
+}
+
+func (f *tokenFile) authorization(*http.Request) (string, uint64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.gen == 0 || time.Since(f.readAt) >= f.refresh {
+		if err := f.readLocked(); err != nil {
+			if f.gen == 0 {
+				return "", 0, err
+			}
+			// Keep using the last good token; the file may be mid-rotation.
+		}
+	}
+	return "Bearer " + f.token, f.gen, nil
+}
+
+func (f *tokenFile) readLocked() error {
+	b, err := os.ReadFile(f.path)
+	if err != nil {
+		return fmt.Errorf("client: bearer token file: %w", err)
+	}
+	token := string(bytes.TrimSpace(b))
+	if token == "" {
+		return fmt.Errorf("client: bearer token file %s is empty", f.path)
+	}
+	f.readAt = time.Now()
+	if token != f.token || f.gen == 0 {
+		f.token = token
+		f.gen++
+	}
+	return nil
+}
+
+func (f *tokenFile) rejected(gen uint64) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if gen != f.gen {
+		return true // someone already read a newer token
+	}
+	if f.readLocked() != nil {
+		return false
+	}
+	return f.gen != gen
+}
+
+// noCredentials sends nothing.
+type noCredentials struct{}
+
+func (noCredentials) authorization(*http.Request) (string, uint64, error) { return "", 0, nil }
+func (noCredentials) rejected(uint64) bool                                { return false }
+
+// credentialsFor picks the credential of cfg: exec plugin, token file,
+// token, basic auth, in that order.
+func credentialsFor(cfg *Config, exec *execCredentials) (credentials, error) {
+	switch {
+	case exec != nil:
+		return exec, nil
+	case cfg.BearerTokenFile != "":
+		refresh := cfg.TokenFileRefresh
+		if refresh <= 0 {
+			refresh = defaultTokenFileRefresh
+		}
+		return &tokenFile{path: cfg.BearerTokenFile, refresh: refresh}, nil
+	case cfg.BearerToken != "":
+		return staticCredentials{header: "Bearer " + cfg.BearerToken}, nil
+	case cfg.Username != "" || cfg.Password != "":
+		if cfg.Username == "" {
+			return nil, errors.New("client: a password is set without a username")
+		}
+		return staticCredentials{header: basicAuth(cfg.Username, cfg.Password)}, nil
+	}
+	return noCredentials{}, nil
+}

@@ -1,0 +1,213 @@
+package client
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Config says how to reach and authenticate to one API server. Build it
+// with a struct literal, from a kubeconfig file (package
+// client/kubeconfig), or with LoadInCluster; then call New.
+//
+// The zero value of every field means "the default": no credentials,
+// QPS 5 with burst 10, the RetryPolicy defaults, and so on. A Config is a
+// plain value: copy it freely. New does not keep a reference to it.
+//
+// Printing a Config (fmt's %v and %+v, or slog) never shows secrets: the
+// token, password and key material are written as "[redacted]".
+type Config struct {
+	// Host is the API server's URL, "https://host:port". A bare
+	// "host:port" means https.
+	Host string
+
+	// TLS configures server verification and client certificates.
+	TLS TLSConfig
+
+	// BearerToken is sent as "Authorization: Bearer ...".
+	BearerToken string
+	// BearerTokenFile is a file holding the token; it is read again when
+	// older than TokenFileRefresh (default one minute) and right after a
+	// 401, so a rotated service-account token is picked up without a
+	// restart. It wins over BearerToken.
+	BearerTokenFile string
+	// TokenFileRefresh is how long a token read from BearerTokenFile is
+	// used before the file is read again (default 1m).
+	TokenFileRefresh time.Duration
+	// Username and Password are sent with basic authentication.
+	Username, Password string
+	// Exec runs a credential plugin (client.authentication.k8s.io/v1)
+	// to get a token or client certificate. It wins over the other
+	// credentials.
+	Exec *ExecConfig
+
+	// ProxyURL is the proxy for every request (http, https or socks5);
+	// empty uses the environment (HTTPS_PROXY, NO_PROXY).
+	ProxyURL string
+	// DisableCompression stops asking for gzip responses.
+	DisableCompression bool
+	// MaxDecompressedBytes bounds the size of a gzip response body once
+	// decompressed (default 1 GiB); a larger body fails with
+	// codec.ErrTooLarge. It does not apply to watch streams, whose
+	// events are bounded one by one.
+	MaxDecompressedBytes int64
+
+	// Namespace is the default namespace of the kubeconfig context or of
+	// the pod (in-cluster). Requests do not use it on their own: pass
+	// Client.Namespace() where you want it.
+	Namespace string
+
+	// QPS and Burst limit the rate of requests (a token bucket shared by
+	// every request of the Client, retries included). Zero means 5 and
+	// 10; a negative QPS turns limiting off.
+	QPS   float32
+	Burst int
+
+	// UserAgent is sent with every request (default "kubewire").
+	UserAgent string
+	// Timeout bounds each non-watch request, retries included; zero means
+	// no bound other than the context's.
+	Timeout time.Duration
+	// Retry says how requests other than watches are retried.
+	Retry RetryPolicy
+
+	// WarningHandler receives the server's Warning headers. Nil logs each
+	// distinct warning once through Logger at level Warn.
+	WarningHandler WarningHandler
+	// Logger receives the client's log lines; nil discards them.
+	Logger *slog.Logger
+
+	// Transport, when set, replaces the transport New would build from
+	// TLS, ProxyURL and the HTTP/2 settings (used by tests and by callers
+	// with their own dialer). Authentication, compression, rate limiting,
+	// warnings and retries are still layered on top.
+	Transport http.RoundTripper
+}
+
+// TLSConfig holds the TLS settings of a Config. File fields are read by
+// New; the *Data fields hold PEM bytes and win over the files.
+type TLSConfig struct {
+	// Insecure skips verification of the server's certificate.
+	Insecure bool
+	// ServerName is the name checked in the server's certificate, when it
+	// differs from Host's.
+	ServerName string
+	// CAFile and CAData hold the PEM certificates of the authorities that
+	// sign the server's certificate; empty uses the system roots.
+	CAFile string
+	CAData []byte
+	// CertFile/CertData and KeyFile/KeyData hold a client certificate and
+	// its key, PEM encoded.
+	CertFile string
+	CertData []byte
+	KeyFile  string
+	KeyData  []byte
+}
+
+// RetryPolicy says how a request that failed in a way worth repeating is
+// retried. 429 Too Many Requests is retried for every verb; 5xx answers
+// and connection errors only for requests that are safe to repeat (GET,
+// HEAD, and any request that never reached the server). Waits follow the
+// server's Retry-After when it sends one, else grow exponentially from
+// MinWait to MaxWait with jitter. Watches are never retried here (the
+// reflector owns their restarts).
+type RetryPolicy struct {
+	// MaxAttempts is the most tries per request, the first included
+	// (default 10). 1 turns retries off.
+	MaxAttempts int
+	// MaxElapsed bounds the time from the first try to the start of the
+	// last one, waits included (default 60s): no retry starts later.
+	MaxElapsed time.Duration
+	// MinWait and MaxWait bound the backoff between tries when the server
+	// gives no Retry-After (defaults 500ms and 10s). MaxWait also caps a
+	// Retry-After.
+	MinWait, MaxWait time.Duration
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.MaxAttempts <= 0 {
+		p.MaxAttempts = 10
+	}
+	if p.MaxElapsed <= 0 {
+		p.MaxElapsed = 60 * time.Second
+	}
+	if p.MinWait <= 0 {
+		p.MinWait = 500 * time.Millisecond
+	}
+	if p.MaxWait <= 0 {
+		p.MaxWait = 10 * time.Second
+	}
+	if p.MaxWait < p.MinWait {
+		p.MaxWait = p.MinWait
+	}
+	return p
+}
+
+const (
+	defaultQPS                  = 5
+	defaultBurst                = 10
+	defaultUserAgent            = "kubewire"
+	defaultMaxDecompressedBytes = 1 << 30
+	defaultTokenFileRefresh     = time.Minute
+)
+
+const redacted = "[redacted]"
+
+// redactedCopy returns c with every secret replaced.
+func (c Config) redactedCopy() Config {
+	if c.BearerToken != "" {
+		c.BearerToken = redacted
+	}
+	if c.Password != "" {
+		c.Password = redacted
+	}
+	if len(c.TLS.KeyData) > 0 {
+		c.TLS.KeyData = []byte(redacted)
+	}
+	if len(c.TLS.CertData) > 0 {
+		c.TLS.CertData = []byte("[" + fmt.Sprint(len(c.TLS.CertData)) + " bytes]")
+	}
+	if len(c.TLS.CAData) > 0 {
+		c.TLS.CAData = []byte("[" + fmt.Sprint(len(c.TLS.CAData)) + " bytes]")
+	}
+	if c.Exec != nil {
+		e := *c.Exec
+		e.Env = make([]ExecEnvVar, len(c.Exec.Env))
+		for i, v := range c.Exec.Env {
+			e.Env[i] = ExecEnvVar{Name: v.Name, Value: redacted}
+		}
+		c.Exec = &e
+	}
+	return c
+}
+
+// configNoMethods has Config's fields without its methods, so that
+// formatting it does not recurse into Format.
+type configNoMethods Config
+
+// Format prints c with its secrets redacted, for every verb.
+func (c Config) Format(f fmt.State, verb rune) {
+	r := configNoMethods(c.redactedCopy())
+	format := "%" + string(verb)
+	if f.Flag('+') {
+		format = "%+" + string(verb)
+	} else if f.Flag('#') {
+		format = "%#" + string(verb)
+	}
+	fmt.Fprintf(f, format, r)
+}
+
+// LogValue makes slog print c with its secrets redacted.
+func (c Config) LogValue() slog.Value {
+	r := c.redactedCopy()
+	return slog.GroupValue(
+		slog.String("host", r.Host),
+		slog.Bool("bearerToken", c.BearerToken != ""),
+		slog.String("bearerTokenFile", r.BearerTokenFile),
+		slog.String("username", r.Username),
+		slog.Bool("exec", r.Exec != nil),
+		slog.String("namespace", r.Namespace),
+		slog.String("userAgent", r.UserAgent),
+	)
+}

@@ -1,0 +1,3 @@
+package client
+
+type discoveryState struct{}

@@ -1,0 +1,51 @@
+// Package client is a Kubernetes REST client: configuration (see also
+// package client/kubeconfig and LoadInCluster), an HTTP transport with
+// HTTP/2 health checks, bounded gzip, rate limiting, retries and warning
+// handling, and typed access to resources generic over the object type.
+//
+//	c, err := client.New(cfg)
+//	pods := client.For[*corev1.Pod](c).Namespace("default")
+//	pod, err := pods.Get(ctx, "web-1", client.GetOptions{})
+//	list, err := pods.List(ctx, client.ListOptions{Limit: 500})
+//	w, err := pods.Watch(ctx, client.WatchOptions{ResourceVersion: list.ResourceVersion, AllowWatchBookmarks: true})
+//
+// # Resources
+//
+// A Resource[T] reads and writes one REST resource: For builds it from a
+// generated kind's KindInfo (group, version, plural, scope), Dynamic for
+// any group/version/resource as *unstructured.Unstructured, Metadata for
+// any resource as *metav1.PartialObjectMetadata. Each verb takes its own
+// options struct whose zero value asks for the server's defaults;
+// combinations the API concepts call invalid fail with ErrInvalidOptions
+// before anything is sent.
+//
+// Built-in kinds are read as protobuf with a JSON fallback in the same
+// Accept header; the decoder follows the answer's Content-Type, and a
+// 406 makes the client use JSON for that resource from then on.
+//
+// # Lists and watches
+//
+// List returns a *List[T]: the list's ListMeta (resourceVersion, continue,
+// remainingItemCount) and its items as pointers. Watch returns a
+// *Watcher[T], read with Next or ranged over with Events; it starts no
+// goroutine and ends, releasing its connection, when ctx ends, on Close,
+// on an ERROR event (a *StatusError, ErrExpired for 410), when the server
+// ends it (io.EOF) or after WatchOptions.IdleTimeout. Bookmarks are
+// events, and the bookmark closing the initial events of a streaming list
+// has Event.InitialEventsEnd set. ListOptions.Decoder and
+// WatchOptions.Decoder let a cache decode everything through one
+// long-lived ReadOnly wire.Decoder.
+//
+// # Errors
+//
+// A failure the server reports is a *StatusError (an alias of codec's)
+// matched with errors.Is against ErrNotFound, ErrConflict, ErrExpired and
+// the other sentinels. After retries the error says how many tries were
+// made. Credentials never appear in errors or log lines.
+//
+// # Concurrency
+//
+// Client and Resource are safe for concurrent use; a Watcher is read by
+// one goroutine (Close may be called from any). The package has no global
+// state.
+package client

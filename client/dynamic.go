@@ -1,0 +1,19 @@
+package client
+
+import (
+	"github.com/kubewire/kubewire/api/unstructured"
+)
+
+// Dynamic returns the Resource of any group/version/resource, its objects
+// as *unstructured.Unstructured, read and written as JSON (the only
+// encoding custom resources have). Its scope is taken from the namespace
+// given: set one (Namespace) for namespaced resources, none for
+// cluster-scoped ones; use DynamicFor with a discovered Mapping to have
+// it checked.
+func Dynamic(c *Client, gvr GroupVersionResource) *Resource[*unstructured.Unstructured] {
+	return &Resource[*unstructured.Unstructured]{
+		c:      c,
+		info:   resourceInfo{gvr: gvr},
+		newObj: func() *unstructured.Unstructured { return new(unstructured.Unstructured) },
+	}
+}

@@ -1,0 +1,182 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/runtime"
+	"github.com/kubewire/kubewire/api/wire"
+	"github.com/kubewire/kubewire/codec"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// List is one answer to a list: the list's metadata (resourceVersion,
+// continue token, remainingItemCount, through the embedded ListMeta) and
+// its items. Every built-in list kind, UnstructuredList and
+// PartialObjectMetadataList decode into it.
+//
+// *List[T] implements metav1.ListInterface. The items are pointers, so a
+// cache may keep some of them without keeping the whole page alive.
+type List[T Object] struct {
+	metav1.TypeMeta
+	metav1.ListMeta
+	Items []T
+}
+
+// protoObject is an object with generated protobuf decoding.
+type protoObject interface {
+	UnmarshalProto(*wire.Decoder, []byte) error
+}
+
+// List reads the collection (one page when opts.Limit is set; follow
+// Continue for the next, or use package pager).
+func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], error) {
+	if err := r.checkCollection("list"); err != nil {
+		return nil, err
+	}
+	q, err := opts.query()
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.path(r.namespace, "")
+	if err != nil {
+		return nil, err
+	}
+	as := r.info.as
+	if as != "" {
+		as = as + "List"
+	}
+	req := &request{method: "GET", path: p, query: q}
+	resp, err := r.c.negotiated(ctx, &r.info, req, as)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.decodeList(resp, opts.Decoder)
+	if err != nil {
+		return nil, decodeError(req, err)
+	}
+	return list, nil
+}
+
+// decodeList decodes a list body of any content type into a List[T].
+func (r *Resource[T]) decodeList(resp *response, d *wire.Decoder) (*List[T], error) {
+	mt, err := codec.ParseMediaType(resp.contentType)
+	if err != nil {
+		return nil, err
+	}
+	if mt.IsProtobuf() && !mt.IsWatchStream() {
+		return r.decodeProtoList(resp.body, d)
+	}
+	var raw jsonList[T]
+	raw.newObj = r.newObj
+	if err := codec.DecodeAs(mt, resp.body, &raw); err != nil {
+		return nil, err
+	}
+	return &List[T]{TypeMeta: raw.TypeMeta, ListMeta: raw.ListMeta, Items: raw.Items}, nil
+}
+
+// jsonList is the JSON shape of every list kind.
+type jsonList[T Object] struct {
+	metav1.TypeMeta
+	metav1.ListMeta
+	Items  []T
+	newObj func() T
+}
+
+func (l *jsonList[T]) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		APIVersion string          `json:"apiVersion"`
+		Kind       string          `json:"kind"`
+		Metadata   metav1.ListMeta `json:"metadata"`
+		Items      []T             `json:"items"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	l.APIVersion, l.Kind, l.ListMeta = raw.APIVersion, raw.Kind, raw.Metadata
+	if raw.Kind == "Status" {
+		return nil // DecodeAs turns it into a *StatusError
+	}
+	l.Items = raw.Items
+	if l.Items == nil {
+		l.Items = []T{}
+	}
+	for i, item := range l.Items {
+		if any(item) == nil || reflectNil(item) {
+			l.Items[i] = l.newObj() // a JSON null item
+		}
+	}
+	return nil
+}
+
+// GetKind lets codec.DecodeAs see a Status answered in place of a list.
+func (l *jsonList[T]) GetKind() string { return l.Kind }
+
+// decodeProtoList reads the envelope and then the list message, whose
+// fields are the same for every list kind: 1 ListMeta, 2 repeated item.
+// Items are decoded through d (a new Decoder when nil).
+func (r *Resource[T]) decodeProtoList(body []byte, d *wire.Decoder) (*List[T], error) {
+	if d == nil {
+		d = new(wire.Decoder)
+	}
+	var u runtime.Unknown
+	if err := codec.DecodeEnvelopeInto(d, body, &u); err != nil {
+		return nil, err
+	}
+	if u.Kind == "Status" {
+		st := new(metav1.Status)
+		if err := st.UnmarshalProto(d, u.Raw); err != nil {
+			return nil, err
+		}
+		st.Kind, st.APIVersion = "Status", "v1"
+		return nil, &codec.StatusError{Status: *st}
+	}
+	if u.ContentType != "" && u.ContentType != codec.MediaTypeProtobuf {
+		return nil, errorf("protobuf envelope holds %q, not protobuf", u.ContentType)
+	}
+	if _, ok := any(r.newObj()).(protoObject); !ok {
+		return nil, errorf("cannot decode a protobuf %s into %T", u.Kind, r.newObj())
+	}
+	list := &List[T]{TypeMeta: metav1.TypeMeta{APIVersion: u.APIVersion, Kind: u.Kind}}
+	b := u.Raw
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return nil, wire.Error(u.Kind, 0, n)
+		}
+		b = b[n:]
+		switch num {
+		case 1, 2:
+			v, n := wire.ConsumeBytes(typ, b)
+			if n < 0 {
+				return nil, wire.Error(u.Kind, num, n)
+			}
+			b = b[n:]
+			if num == 1 {
+				if err := list.ListMeta.UnmarshalProto(d, v); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if list.Items == nil {
+				list.Items = make([]T, 0, wire.CountField(b, 2)+1)
+			}
+			obj := r.newObj()
+			if err := any(obj).(protoObject).UnmarshalProto(d, v); err != nil {
+				return nil, err
+			}
+			list.Items = append(list.Items, obj)
+		default:
+			n := wire.SkipField(num, typ, b)
+			if n < 0 {
+				return nil, wire.Error(u.Kind, num, n)
+			}
+			b = b[n:]
+		}
+	}
+	if list.Items == nil {
+		list.Items = []T{}
+	}
+	return list, nil
+}

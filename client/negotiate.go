@@ -1,0 +1,66 @@
+package client
+
+import (
+	"context"
+	"errors"
+
+	"github.com/kubewire/kubewire/codec"
+)
+
+// Content negotiation. Built-in kinds are read with
+// "application/vnd.kubernetes.protobuf, application/json": the server
+// answers protobuf where it can and JSON otherwise (custom resources,
+// aggregated APIs), and the decoder follows the answer's Content-Type.
+// A server (or proxy) that still answers 406 Not Acceptable gets the same
+// request again with JSON only, and the client remembers that resource as
+// JSON-only for the rest of its life.
+
+// useProtobuf reports whether reads of info may ask for protobuf.
+func (c *Client) useProtobuf(info *resourceInfo) bool {
+	if !info.protobuf {
+		return false
+	}
+	_, jsonOnly := c.jsonOnly.Load(info.gvr)
+	return !jsonOnly
+}
+
+// negotiated sends req with the Accept header for info (as converts the
+// answer, for metadata reads) and, on a 406 to a protobuf Accept, once
+// more with JSON.
+func (c *Client) negotiated(ctx context.Context, info *resourceInfo, req *request, as string) (*response, error) {
+	proto := c.useProtobuf(info)
+	req.accept = codec.AcceptFor(proto, as)
+	resp, err := c.do(ctx, req)
+	if proto && errors.Is(err, ErrNotAcceptable) {
+		c.jsonOnly.Store(info.gvr, true)
+		c.logger.Debug("client: server refused protobuf; using JSON for this resource",
+			"resource", info.gvr.String())
+		req.accept = codec.AcceptFor(false, as)
+		resp, err = c.do(ctx, req)
+	}
+	return resp, err
+}
+
+// read sends a request whose answer is one object and decodes it.
+func (r *Resource[T]) read(ctx context.Context, req *request) (T, error) {
+	var zero T
+	resp, err := r.c.negotiated(ctx, &r.info, req, r.info.as)
+	if err != nil {
+		return zero, err
+	}
+	obj := r.newObj()
+	if err := codec.Decode(resp.contentType, resp.body, obj); err != nil {
+		return zero, decodeError(req, err)
+	}
+	return obj, nil
+}
+
+// decodeError wraps a failure to decode an answer, keeping a
+// *StatusError (a Status sent with a 2xx code) as it is.
+func decodeError(req *request, err error) error {
+	var se *codec.StatusError
+	if errors.As(err, &se) {
+		return err
+	}
+	return errorf("%s %s: decoding the answer: %w", req.method, req.path, err)
+}

@@ -1,0 +1,224 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Object is what the client needs of the objects it reads and writes:
+// the generated kinds (through their embedded ObjectMeta, as pointers such
+// as *corev1.Pod), *unstructured.Unstructured and
+// *metav1.PartialObjectMetadata all have these methods.
+type Object interface {
+	GetName() string
+	GetNamespace() string
+	GetResourceVersion() string
+	GetAnnotations() map[string]string
+}
+
+// Kinded is a generated kind: an Object that knows its group, version,
+// resource and scope (every *T of package api/... with a KindInfo method).
+type Kinded interface {
+	Object
+	KindInfo() registry.Kind
+}
+
+// GroupVersionResource names a REST resource: Group is "" for the core
+// group (served under /api).
+type GroupVersionResource struct {
+	Group    string
+	Version  string
+	Resource string
+}
+
+// String formats r as "resource.version.group" ("pods.v1." for core).
+func (r GroupVersionResource) String() string {
+	return r.Resource + "." + r.Version + "." + r.Group
+}
+
+func (r GroupVersionResource) apiVersion() string {
+	if r.Group == "" {
+		return r.Version
+	}
+	return r.Group + "/" + r.Version
+}
+
+// resourceInfo is what a Resource knows about its REST resource.
+type resourceInfo struct {
+	gvr        GroupVersionResource
+	kind       string // "" when unknown (dynamic clients)
+	namespaced bool   // only meaningful when scopeKnown
+	scopeKnown bool
+	protobuf   bool   // the server can encode it as protobuf (built-in kinds)
+	as         string // "" or codec.AsPartialObjectMetadata
+}
+
+// Resource reads and writes one REST resource (pods, deployments, a
+// custom resource...), decoding objects as T. Get one with For, Dynamic
+// or Metadata; narrow it to a namespace with Namespace.
+//
+// A Resource is an immutable value bound to its Client: safe for
+// concurrent use, cheap to copy and derive from. Every method blocks
+// until the server answered or ctx ended. Returned objects belong to the
+// caller (except with a shared ReadOnly Decoder; see ListOptions.Decoder).
+type Resource[T Object] struct {
+	c           *Client
+	info        resourceInfo
+	namespace   string
+	subresource string
+	newObj      func() T
+}
+
+// For returns the Resource of the generated kind T, a pointer type such
+// as *corev1.Pod, from T's KindInfo: core kinds under /api, the others
+// under /apis, protobuf reads (JSON fallback), cluster-scoped or
+// namespaced as the kind is.
+//
+//	pods := client.For[*corev1.Pod](c).Namespace("default")
+func For[T Kinded](c *Client) *Resource[T] {
+	var zero T
+	k := zero.KindInfo() // generated KindInfo methods do not dereference
+	return &Resource[T]{
+		c: c,
+		info: resourceInfo{
+			gvr:        GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Resource},
+			kind:       k.Kind,
+			namespaced: k.Namespaced,
+			scopeKnown: true,
+			protobuf:   true,
+		},
+		newObj: newFunc[T](),
+	}
+}
+
+// newFunc returns a function allocating a new *E for T = *E. It panics
+// when T is not a pointer type: For's callers pass generated pointer
+// types, so this is a programming error caught on first use.
+func newFunc[T any]() func() T {
+	t := reflect.TypeFor[T]()
+	if t.Kind() != reflect.Pointer {
+		panic(fmt.Sprintf("client: %s is not a pointer type; use *%s", t, t))
+	}
+	elem := t.Elem()
+	return func() T { return reflect.New(elem).Interface().(T) }
+}
+
+// Namespace returns a copy of r for namespace ns. For namespaced
+// resources, "" (the default) lists and watches across all namespaces,
+// and Get, Create, Update, Patch and Delete need a namespace (writes also
+// take it from the object). Cluster-scoped resources ignore it.
+func (r *Resource[T]) Namespace(ns string) *Resource[T] {
+	c := *r
+	c.namespace = ns
+	return &c
+}
+
+// GroupVersionResource is r's resource.
+func (r *Resource[T]) GroupVersionResource() GroupVersionResource { return r.info.gvr }
+
+// Status returns a copy of r acting on the status subresource: Get,
+// Update and Patch then read and write only .status.
+func (r *Resource[T]) Status() *Resource[T] { return r.Subresource("status") }
+
+// Subresource returns a copy of r acting on the named subresource of
+// objects whose body is also T (status; for other bodies, such as scale,
+// see GetScale). List, Watch and DeleteCollection fail on it.
+func (r *Resource[T]) Subresource(name string) *Resource[T] {
+	c := *r
+	c.subresource = name
+	return &c
+}
+
+// path builds the URL path for r with namespace ns and object name (""
+// for the collection).
+func (r *Resource[T]) path(ns, name string) (string, error) {
+	g := r.info.gvr
+	if g.Version == "" || g.Resource == "" {
+		return "", invalidOptions("resource %q has no version or no resource name", g.String())
+	}
+	prefix := []string{"api", g.Version}
+	if g.Group != "" {
+		prefix = []string{"apis", g.Group, g.Version}
+	}
+	var segs []string
+	segs = append(segs, prefix...)
+	namespaced := r.info.namespaced || !r.info.scopeKnown
+	if namespaced && ns != "" {
+		if err := checkName("namespace", ns); err != nil {
+			return "", err
+		}
+		segs = append(segs, "namespaces", ns)
+	}
+	segs = append(segs, g.Resource)
+	if name != "" {
+		if err := checkName("name", name); err != nil {
+			return "", err
+		}
+		segs = append(segs, name)
+		if r.subresource != "" {
+			if err := checkName("subresource", r.subresource); err != nil {
+				return "", err
+			}
+			segs = append(segs, r.subresource)
+		}
+	} else if r.subresource != "" {
+		return "", invalidOptions("subresource %s needs an object name", r.subresource)
+	}
+	return joinPath(segs...), nil
+}
+
+// objectPath is the path of one object, checking that a namespaced
+// resource has a namespace.
+func (r *Resource[T]) objectPath(ns, name string) (string, error) {
+	if err := checkName("name", name); err != nil {
+		return "", err
+	}
+	if r.info.scopeKnown && r.info.namespaced && ns == "" {
+		return "", invalidOptions("%s is namespaced: set a namespace (Resource.Namespace) for %q", r.info.gvr.Resource, name)
+	}
+	return r.path(ns, name)
+}
+
+// writeNamespace is the namespace of a write of obj: r's, else obj's.
+func (r *Resource[T]) writeNamespace(obj T) (string, error) {
+	ns := r.namespace
+	if on := obj.GetNamespace(); on != "" {
+		if ns != "" && ns != on && (r.info.namespaced || !r.info.scopeKnown) {
+			return "", invalidOptions("object namespace %q differs from the resource's namespace %q", on, ns)
+		}
+		if ns == "" {
+			ns = on
+		}
+	}
+	if r.info.scopeKnown && !r.info.namespaced {
+		ns = ""
+	}
+	return ns, nil
+}
+
+// checkCollection rejects collection verbs on a subresource.
+func (r *Resource[T]) checkCollection(verb string) error {
+	if r.subresource != "" {
+		return invalidOptions("%s is not possible on subresource %s", verb, r.subresource)
+	}
+	return nil
+}
+
+// Get reads the object name.
+func (r *Resource[T]) Get(ctx context.Context, name string, opts GetOptions) (T, error) {
+	var zero T
+	p, err := r.objectPath(r.namespace, name)
+	if err != nil {
+		return zero, err
+	}
+	return r.read(ctx, &request{method: "GET", path: p, query: opts.query()})
+}
+
+// reflectNil reports whether v is a nil pointer.
+func reflectNil[T any](v T) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}

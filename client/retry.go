@@ -1,0 +1,154 @@
+package client
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// tries records the attempts of one request, for the retry policy and for
+// the error that says how often the client tried. It travels in the
+// request's context because go-retryablehttp's hooks see only that.
+type tries struct {
+	start time.Time
+	count int
+	safe  bool // the request may be repeated even if the server got it
+}
+
+type triesKey struct{}
+
+func withTries(ctx context.Context, t *tries) context.Context {
+	return context.WithValue(ctx, triesKey{}, t)
+}
+
+// newRetryClient wraps hc in go-retryablehttp with policy p. Its logging is
+// off: requests carry credentials, and the client logs through slog.
+func newRetryClient(hc *http.Client, p RetryPolicy) *retryablehttp.Client {
+	return &retryablehttp.Client{
+		HTTPClient:   hc,
+		RetryWaitMin: p.MinWait,
+		RetryWaitMax: p.MaxWait,
+		RetryMax:     p.MaxAttempts - 1,
+		CheckRetry:   p.checkRetry,
+		Backoff:      p.backoff,
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+	}
+}
+
+// checkRetry decides whether to try again. It also enforces MaxAttempts
+// and MaxElapsed itself, so that giving up returns the last response
+// rather than go-retryablehttp's generic error.
+func (p RetryPolicy) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	t, _ := ctx.Value(triesKey{}).(*tries)
+	if t == nil {
+		t = &tries{start: time.Now()}
+	}
+	t.count++
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if !p.retryable(t, resp, err) {
+		return false, err
+	}
+	wait := p.wait(0, t.count-1, resp)
+	if t.count >= p.MaxAttempts || time.Since(t.start)+wait > p.MaxElapsed {
+		return false, err
+	}
+	return true, nil
+}
+
+func (p RetryPolicy) retryable(t *tries, resp *http.Response, err error) bool {
+	if err != nil {
+		if permanentError(err) {
+			return false
+		}
+		return t.safe || neverSent(err)
+	}
+	switch code := resp.StatusCode; {
+	case code == http.StatusTooManyRequests:
+		return true
+	case code >= 500 && code != http.StatusNotImplemented && code != http.StatusHTTPVersionNotSupported:
+		return t.safe
+	}
+	return false
+}
+
+// backoff is go-retryablehttp's Backoff hook: the server's Retry-After
+// when it gave one (capped at MaxWait), else exponential with jitter.
+func (p RetryPolicy) backoff(_, _ time.Duration, attempt int, resp *http.Response) time.Duration {
+	return p.wait(rand.Float64(), attempt, resp)
+}
+
+// wait is the pause before try attempt+2. jitter in [0,1) shortens the
+// exponential wait by up to half; 0 gives the longest wait.
+func (p RetryPolicy) wait(jitter float64, attempt int, resp *http.Response) time.Duration {
+	if d, ok := retryAfter(resp); ok {
+		return min(d, p.MaxWait)
+	}
+	d := p.MinWait
+	for i := 0; i < attempt && d < p.MaxWait; i++ {
+		d *= 2
+	}
+	d = min(d, p.MaxWait)
+	return d - time.Duration(jitter*float64(d)/2)
+}
+
+// retryAfter reads a Retry-After header of a 429 or 5xx answer, in
+// seconds (kube-apiserver's form) or as an HTTP date.
+func retryAfter(resp *http.Response) (time.Duration, bool) {
+	if resp == nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500) {
+		return 0, false
+	}
+	v := strings.TrimSpace(resp.Header.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.Atoi(v); err == nil {
+		if s < 0 {
+			return 0, false
+		}
+		return time.Duration(s) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0), true
+	}
+	return 0, false
+}
+
+// neverSent reports errors that happened before the request left: a
+// failed dial or proxy connect. Any request may be repeated after them.
+func neverSent(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && (op.Op == "dial" || op.Op == "proxyconnect") {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns) && dns.IsTemporary
+}
+
+// permanentError reports errors that a retry cannot fix: TLS verification
+// failures and the like.
+func permanentError(err error) bool {
+	var unknownAuth x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var verify *tls.CertificateVerificationError
+	var record tls.RecordHeaderError
+	return errors.As(err, &unknownAuth) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
+		errors.As(err, &verify) || errors.As(err, &record)
+}
+
+// safeMethod reports methods a client may repeat without changing the
+// outcome of the first try.
+func safeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
+}

@@ -1,0 +1,173 @@
+package client
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// HTTP/2 health checking: a connection that has received no frame for
+// pingAfter gets a PING; no answer within pingTimeout closes it, which
+// fails the requests and watches on it instead of leaving them hanging on
+// a dead peer (a load balancer that dropped the flow, a node that
+// vanished).
+const (
+	pingAfter   = 30 * time.Second
+	pingTimeout = 15 * time.Second
+)
+
+// baseTransport builds the HTTP/1.1 + HTTP/2 transport for cfg, with its
+// TLS settings. certs supplies a client certificate chosen at handshake
+// time (static or from an exec plugin); it may be nil.
+func baseTransport(cfg *Config, certs func() (*tls.Certificate, error)) (*http.Transport, error) {
+	tlsConfig, err := buildTLS(cfg, certs)
+	if err != nil {
+		return nil, err
+	}
+	proxy := http.ProxyFromEnvironment
+	if cfg.ProxyURL != "" {
+		u, err := url.Parse(cfg.ProxyURL)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("client: proxy url %q is not a valid URL", cfg.ProxyURL)
+		}
+		switch u.Scheme {
+		case "http", "https", "socks5", "socks5h":
+		default:
+			return nil, fmt.Errorf("client: proxy url %q: scheme %q is not http, https or socks5", cfg.ProxyURL, u.Scheme)
+		}
+		proxy = http.ProxyURL(u)
+	}
+	t := &http.Transport{
+		Proxy:                 proxy,
+		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		TLSClientConfig:       tlsConfig,
+		TLSHandshakeTimeout:   10 * time.Second,
+		MaxIdleConnsPerHost:   25,
+		IdleConnTimeout:       90 * time.Second,
+		ExpectContinueTimeout: time.Second,
+		ForceAttemptHTTP2:     true,
+		// Compression is handled by gzipTransport, which bounds the size.
+		DisableCompression: true,
+		HTTP2: &http.HTTP2Config{
+			SendPingTimeout: pingAfter,
+			PingTimeout:     pingTimeout,
+		},
+	}
+	return t, nil
+}
+
+// buildTLS returns the TLS client configuration of cfg.
+func buildTLS(cfg *Config, certs func() (*tls.Certificate, error)) (*tls.Config, error) {
+	c := &tls.Config{
+		MinVersion:         tls.VersionTLS12,
+		InsecureSkipVerify: cfg.TLS.Insecure, //nolint:gosec // the user asked for it (insecure-skip-tls-verify)
+		ServerName:         cfg.TLS.ServerName,
+	}
+	ca := cfg.TLS.CAData
+	if len(ca) == 0 && cfg.TLS.CAFile != "" {
+		b, err := os.ReadFile(cfg.TLS.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("client: certificate authority: %w", err)
+		}
+		ca = b
+	}
+	if len(ca) > 0 {
+		if cfg.TLS.Insecure {
+			return nil, errors.New("client: a certificate authority and insecure (skip TLS verify) are both set; choose one")
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(ca) {
+			where := "certificate authority data"
+			if cfg.TLS.CAFile != "" && len(cfg.TLS.CAData) == 0 {
+				where = "certificate authority file " + cfg.TLS.CAFile
+			}
+			return nil, fmt.Errorf("client: %s holds no PEM certificate", where)
+		}
+		c.RootCAs = pool
+	}
+	static, err := staticCert(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if static != nil || certs != nil {
+		c.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
+			if certs != nil {
+				cert, err := certs()
+				if err != nil {
+					return nil, err
+				}
+				if cert != nil {
+					return cert, nil
+				}
+			}
+			if static != nil {
+				return static, nil
+			}
+			return &tls.Certificate{}, nil // no certificate: the server may accept another credential
+		}
+	}
+	return c, nil
+}
+
+// staticCert loads the client certificate of cfg.TLS, if any.
+func staticCert(cfg *Config) (*tls.Certificate, error) {
+	certPEM, keyPEM := cfg.TLS.CertData, cfg.TLS.KeyData
+	if len(certPEM) == 0 && cfg.TLS.CertFile != "" {
+		b, err := os.ReadFile(cfg.TLS.CertFile)
+		if err != nil {
+			return nil, fmt.Errorf("client: client certificate: %w", err)
+		}
+		certPEM = b
+	}
+	if len(keyPEM) == 0 && cfg.TLS.KeyFile != "" {
+		b, err := os.ReadFile(cfg.TLS.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("client: client key: %w", err)
+		}
+		keyPEM = b
+	}
+	switch {
+	case len(certPEM) == 0 && len(keyPEM) == 0:
+		return nil, nil
+	case len(certPEM) == 0:
+		return nil, errors.New("client: a client key is set without a client certificate")
+	case len(keyPEM) == 0:
+		return nil, errors.New("client: a client certificate is set without a client key")
+	}
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		// tls's message does not quote the key.
+		return nil, fmt.Errorf("client: client certificate and key: %w", err)
+	}
+	return &cert, nil
+}
+
+// parseHost turns Config.Host into the server's base URL.
+func parseHost(host string) (*url.URL, error) {
+	if host == "" {
+		return nil, errors.New("client: config has no host")
+	}
+	if !strings.Contains(host, "://") {
+		host = "https://" + host
+	}
+	u, err := url.Parse(host)
+	if err != nil {
+		return nil, fmt.Errorf("client: host %q: %w", host, err)
+	}
+	if u.Scheme != "https" && u.Scheme != "http" {
+		return nil, fmt.Errorf("client: host %q: scheme must be https or http", host)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("client: host %q has no host name", host)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawQuery, u.Fragment = "", ""
+	return u, nil
+}

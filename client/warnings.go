@@ -1,0 +1,149 @@
+package client
+
+import (
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Warning is one warning the server sent in a Warning header (RFC 9111
+// format, `299 - "text"`): field-validation problems, deprecated APIs.
+type Warning struct {
+	Code  int    // 299 for every warning kube-apiserver sends
+	Agent string // "-" from kube-apiserver
+	Text  string
+}
+
+// WarningHandler receives the warnings of every response. HandleWarning
+// is called from the goroutine that made the request, possibly from many
+// at once: implementations must be safe for concurrent use and should
+// return quickly.
+type WarningHandler interface {
+	HandleWarning(Warning)
+}
+
+// WarningHandlerFunc adapts a function to WarningHandler.
+type WarningHandlerFunc func(Warning)
+
+// HandleWarning calls f(w).
+func (f WarningHandlerFunc) HandleWarning(w Warning) { f(w) }
+
+// DiscardWarnings is a WarningHandler that drops every warning.
+type DiscardWarnings struct{}
+
+// HandleWarning does nothing.
+func (DiscardWarnings) HandleWarning(Warning) {}
+
+// maxDistinctWarnings bounds the memory of LogWarningsOnce.
+const maxDistinctWarnings = 1024
+
+// LogWarningsOnce returns a WarningHandler that logs each distinct
+// warning text once through logger at level Warn (nil logger: dropped).
+// It remembers up to 1024 texts, then logs new ones without
+// remembering. It is safe for concurrent use.
+func LogWarningsOnce(logger *slog.Logger) WarningHandler {
+	return &onceLogger{logger: logger, seen: make(map[string]struct{})}
+}
+
+type onceLogger struct {
+	logger *slog.Logger
+	mu     sync.Mutex
+	seen   map[string]struct{}
+}
+
+func (o *onceLogger) HandleWarning(w Warning) {
+	if o.logger == nil {
+		return
+	}
+	o.mu.Lock()
+	_, dup := o.seen[w.Text]
+	if !dup && len(o.seen) < maxDistinctWarnings {
+		o.seen[w.Text] = struct{}{}
+	}
+	o.mu.Unlock()
+	if !dup {
+		o.logger.Warn("kubernetes api warning", slog.String("warning", w.Text))
+	}
+}
+
+// parseWarnings reads the warnings of Warning header values, each a
+// comma-separated list of `code SP agent SP quoted-text [SP date]`.
+// Malformed elements are skipped: warnings are advisory.
+func parseWarnings(values []string) []Warning {
+	var out []Warning
+	for _, v := range values {
+		for len(v) > 0 {
+			w, rest, ok := parseWarning(v)
+			if ok {
+				out = append(out, w)
+			}
+			v = rest
+		}
+	}
+	return out
+}
+
+// parseWarning reads one element of s and returns what follows the comma
+// after it. When the element is malformed it skips to the next comma.
+func parseWarning(s string) (Warning, string, bool) {
+	s = strings.TrimLeft(s, " \t,")
+	skip := func() (Warning, string, bool) {
+		if i := strings.IndexByte(s, ','); i >= 0 {
+			return Warning{}, s[i+1:], false
+		}
+		return Warning{}, "", false
+	}
+	sp := strings.IndexByte(s, ' ')
+	if sp != 3 {
+		return skip()
+	}
+	code, err := strconv.Atoi(s[:3])
+	if err != nil {
+		return skip()
+	}
+	s2 := s[4:]
+	sp = strings.IndexByte(s2, ' ')
+	if sp <= 0 {
+		return skip()
+	}
+	agent := s2[:sp]
+	s2 = s2[sp+1:]
+	if len(s2) == 0 || s2[0] != '"' {
+		return skip()
+	}
+	var text strings.Builder
+	i := 1
+	for ; i < len(s2); i++ {
+		c := s2[i]
+		if c == '\\' && i+1 < len(s2) {
+			i++
+			text.WriteByte(s2[i])
+			continue
+		}
+		if c == '"' {
+			break
+		}
+		text.WriteByte(c)
+	}
+	if i >= len(s2) {
+		return Warning{}, "", false // unterminated
+	}
+	rest := s2[i+1:]
+	// An optional quoted date follows; skip to the next element.
+	if j := strings.IndexByte(rest, ','); j >= 0 {
+		if q := strings.IndexByte(rest, '"'); q >= 0 && q < j {
+			// a date: find its closing quote, then the comma after it
+			if k := strings.IndexByte(rest[q+1:], '"'); k >= 0 {
+				rest = rest[q+1+k+1:]
+				if j = strings.IndexByte(rest, ','); j < 0 {
+					return Warning{Code: code, Agent: agent, Text: text.String()}, "", true
+				}
+			}
+		}
+		rest = rest[j+1:]
+	} else {
+		rest = ""
+	}
+	return Warning{Code: code, Agent: agent, Text: text.String()}, rest, true
+}

@@ -1,0 +1,244 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"io"
+	"iter"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/kubewire/kubewire/api/wire"
+	"github.com/kubewire/kubewire/codec"
+)
+
+// EventType is the type of a watch event.
+type EventType string
+
+// The event types of a watch. ERROR events are not events: Next returns
+// them as a *StatusError (ErrExpired when the resourceVersion is too old).
+const (
+	Added    EventType = codec.EventAdded
+	Modified EventType = codec.EventModified
+	Deleted  EventType = codec.EventDeleted
+	Bookmark EventType = codec.EventBookmark
+)
+
+// InitialEventsEndAnnotation marks the bookmark that ends the initial
+// events of a streaming list (sendInitialEvents=true).
+const InitialEventsEndAnnotation = "k8s.io/initial-events-end"
+
+// ErrWatchIdle ends a watch that received nothing, not even a bookmark,
+// for WatchOptions.IdleTimeout.
+var ErrWatchIdle = errors.New("watch idle for longer than its idle timeout")
+
+// Event is one change seen by a watch.
+type Event[T Object] struct {
+	Type EventType
+	// Object is the object after the change (for Deleted, its last
+	// state). For Bookmark it holds only metadata: resourceVersion and
+	// annotations.
+	Object T
+	// ResourceVersion is Object's resourceVersion: the version to resume
+	// a watch from after this event.
+	ResourceVersion string
+	// InitialEventsEnd is true for the bookmark that ends the initial
+	// events of a streaming list: the state sent so far is the whole
+	// collection at ResourceVersion.
+	InitialEventsEnd bool
+}
+
+// Watcher reads the events of one watch. It is pull-based: nothing runs
+// in the background, each Next reads from the connection in the caller's
+// goroutine. It is for a single goroutine, except Close, which any
+// goroutine may call to end a blocked Next.
+//
+// A watch ends (Next returns an error) when the server closes it (io.EOF,
+// as after timeoutSeconds), on an ERROR event (*StatusError), when the
+// connection fails, when ctx ends (ctx's error), on Close (ErrWatchClosed)
+// or after IdleTimeout without events (ErrWatchIdle). It never restarts
+// itself: resuming from the last ResourceVersion is the caller's (the
+// reflector's) decision. Once ended, the connection is released; Close
+// is still safe to call.
+type Watcher[T Object] struct {
+	body   io.ReadCloser
+	cancel context.CancelCauseFunc
+	ctx    context.Context
+	events eventReader
+	newObj func() T
+	idle   time.Duration
+	timer  *time.Timer
+	err    error
+	close  sync.Once
+}
+
+// ErrWatchClosed ends a watch after Close.
+var ErrWatchClosed = errors.New("watch closed")
+
+// Watch starts a watch of the collection and returns once the server
+// accepted it (the answer's headers arrived). Read the events with Next
+// or Events. The watch holds a connection until it ends: call Close (or
+// end ctx) when done.
+func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T], error) {
+	if err := r.checkCollection("watch"); err != nil {
+		return nil, err
+	}
+	q, err := opts.query()
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.path(r.namespace, "")
+	if err != nil {
+		return nil, err
+	}
+	as := ""
+	if r.info.as != "" {
+		as = r.info.as // watch events carry single objects
+	}
+	wctx, cancel := context.WithCancelCause(ctx)
+	req := &request{method: "GET", path: p, query: q}
+	proto := r.c.useProtobuf(&r.info)
+	req.accept = codec.AcceptFor(proto, as)
+	resp, err := r.c.stream(wctx, req)
+	if proto && errors.Is(err, ErrNotAcceptable) {
+		r.c.jsonOnly.Store(r.info.gvr, true)
+		req.accept = codec.AcceptFor(false, as)
+		resp, err = r.c.stream(wctx, req)
+	}
+	if err != nil {
+		cancel(err)
+		return nil, err
+	}
+	events, err := newEventReader(resp, opts.Decoder)
+	if err != nil {
+		resp.Body.Close()
+		cancel(err)
+		return nil, errorf("watch %s: %w", p, err)
+	}
+	w := &Watcher[T]{body: resp.Body, cancel: cancel, ctx: wctx, events: events, newObj: r.newObj, idle: opts.IdleTimeout}
+	if w.idle > 0 {
+		w.timer = time.AfterFunc(w.idle, func() { cancel(ErrWatchIdle) })
+	}
+	return w, nil
+}
+
+// Next blocks until the next event and returns it; see Watcher for how a
+// watch ends. After an error every call returns the same error.
+func (w *Watcher[T]) Next() (Event[T], error) {
+	if w.err != nil {
+		return Event[T]{}, w.err
+	}
+	ev, err := w.next()
+	if err != nil {
+		w.fail(err)
+		return Event[T]{}, w.err
+	}
+	if w.timer != nil {
+		w.timer.Reset(w.idle)
+	}
+	return ev, nil
+}
+
+func (w *Watcher[T]) next() (Event[T], error) {
+	typ, err := w.events.next()
+	if err != nil {
+		return Event[T]{}, err
+	}
+	obj := w.newObj()
+	if err := w.events.decode(obj); err != nil {
+		return Event[T]{}, errorf("watch %s event: %w", typ, err)
+	}
+	ev := Event[T]{Type: EventType(typ), Object: obj, ResourceVersion: obj.GetResourceVersion()}
+	switch ev.Type {
+	case Added, Modified, Deleted:
+	case Bookmark:
+		ev.InitialEventsEnd = obj.GetAnnotations()[InitialEventsEndAnnotation] == "true"
+	default:
+		return Event[T]{}, errorf("watch: unknown event type %q: %w", typ, codec.ErrMalformed)
+	}
+	return ev, nil
+}
+
+// fail records why the watch ended and releases it. A read error caused
+// by the end of ctx, Close or the idle timer is reported as that cause.
+func (w *Watcher[T]) fail(err error) {
+	if cause := context.Cause(w.ctx); cause != nil {
+		var se *codec.StatusError
+		if !errors.As(err, &se) {
+			err = cause
+		}
+	}
+	w.err = err
+	w.release(err)
+}
+
+func (w *Watcher[T]) release(cause error) {
+	w.close.Do(func() {
+		if w.timer != nil {
+			w.timer.Stop()
+		}
+		w.cancel(cause)
+		w.body.Close()
+	})
+}
+
+// Close ends the watch and releases its connection. A Next blocked in
+// another goroutine returns ErrWatchClosed. Close always returns nil.
+func (w *Watcher[T]) Close() error {
+	w.release(ErrWatchClosed)
+	return nil
+}
+
+// Events returns an iterator over the watch's events. The iteration
+// ends after the first error, which it yields (an io.EOF from a server
+// that ended the watch included), or when the loop breaks; either way
+// the watch is closed.
+//
+//	for ev, err := range w.Events() { ... }
+func (w *Watcher[T]) Events() iter.Seq2[Event[T], error] {
+	return func(yield func(Event[T], error) bool) {
+		defer w.Close()
+		for {
+			ev, err := w.Next()
+			if !yield(ev, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// eventReader reads the events of a watch response.
+type eventReader interface {
+	// next reads the next event's type; ERROR events are returned as a
+	// *codec.StatusError.
+	next() (string, error)
+	// decode decodes the current event's object into v.
+	decode(v any) error
+}
+
+func newEventReader(resp *http.Response, d *wire.Decoder) (eventReader, error) {
+	ct := resp.Header.Get("Content-Type")
+	mt, err := codec.ParseMediaType(ct)
+	if err != nil {
+		return nil, err
+	}
+	if mt.IsProtobuf() {
+		if d == nil {
+			d = new(wire.Decoder)
+		}
+		return &protoEvents{frames: codec.NewFrameReader(resp.Body, codec.StreamOptions{}), dec: d}, nil
+	}
+	dec, err := codec.NewWatchDecoder(ct, resp.Body, codec.WatchOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return jsonEvents{dec}, nil
+}
+
+// jsonEvents reads a JSON watch through codec's decoder (JSON objects do
+// not go through a wire.Decoder).
+type jsonEvents struct{ d *codec.WatchDecoder }
+
+func (j jsonEvents) next() (string, error) { return j.d.Next() }
+func (j jsonEvents) decode(v any) error    { return j.d.Decode(v) }

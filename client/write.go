@@ -1,0 +1,212 @@
+package client
+
+import (
+	"context"
+	"net/url"
+
+	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/types"
+	"github.com/kubewire/kubewire/codec"
+)
+
+// PatchType is the media type of a patch body.
+type PatchType = types.PatchType
+
+// The patch types the server accepts. Custom resources do not support
+// StrategicMergePatch (415 Unsupported Media Type).
+const (
+	JSONPatch           PatchType = types.JSONPatchType           // RFC 6902 operations
+	MergePatch          PatchType = types.MergePatchType          // RFC 7386 merge patch
+	StrategicMergePatch PatchType = types.StrategicMergePatchType // merge with Kubernetes list semantics
+	ApplyPatch          PatchType = types.ApplyPatchType          // server-side apply (YAML or JSON body)
+)
+
+// Create creates obj and returns the object the server stored. The
+// namespace is r's, else obj's. obj is not changed.
+func (r *Resource[T]) Create(ctx context.Context, obj T, opts CreateOptions) (T, error) {
+	var zero T
+	if err := r.checkCollection("create"); err != nil {
+		return zero, err
+	}
+	q, err := opts.query()
+	if err != nil {
+		return zero, err
+	}
+	ns, err := r.writeNamespace(obj)
+	if err != nil {
+		return zero, err
+	}
+	if r.info.scopeKnown && r.info.namespaced && ns == "" {
+		return zero, invalidOptions("%s is namespaced: set a namespace on the object or the resource", r.info.gvr.Resource)
+	}
+	p, err := r.path(ns, "")
+	if err != nil {
+		return zero, err
+	}
+	return r.send(ctx, "POST", p, q, obj)
+}
+
+// Update replaces the object named by obj with obj (PUT). Set obj's
+// resourceVersion to make it conditional: a stale one fails with
+// ErrConflict (see RetryOnConflict).
+func (r *Resource[T]) Update(ctx context.Context, obj T, opts UpdateOptions) (T, error) {
+	var zero T
+	q, err := opts.query()
+	if err != nil {
+		return zero, err
+	}
+	ns, err := r.writeNamespace(obj)
+	if err != nil {
+		return zero, err
+	}
+	p, err := r.objectPath(ns, obj.GetName())
+	if err != nil {
+		return zero, err
+	}
+	return r.send(ctx, "PUT", p, q, obj)
+}
+
+// UpdateStatus replaces the status of the object named by obj: Update on
+// the status subresource.
+func (r *Resource[T]) UpdateStatus(ctx context.Context, obj T, opts UpdateOptions) (T, error) {
+	return r.Status().Update(ctx, obj, opts)
+}
+
+// send writes obj as JSON with method to p and decodes the answer.
+func (r *Resource[T]) send(ctx context.Context, method, p string, q url.Values, obj T) (T, error) {
+	var zero T
+	body, err := codec.EncodeJSON(obj)
+	if err != nil {
+		return zero, errorf("%s %s: %w", method, p, err)
+	}
+	return r.read(ctx, &request{method: method, path: p, query: q, contentType: codec.MediaTypeJSON, body: body})
+}
+
+// Patch changes the object name with a patch of type pt and returns the
+// result. For ApplyPatch, data is the YAML or JSON of the fields this
+// manager owns, and opts.FieldManager is required; opts.Force takes over
+// fields other managers own.
+func (r *Resource[T]) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions) (T, error) {
+	var zero T
+	switch pt {
+	case JSONPatch, MergePatch, StrategicMergePatch, ApplyPatch, types.ApplyCBORPatchType:
+	default:
+		return zero, invalidOptions("patch type %q is not one of the server's", pt)
+	}
+	if pt == types.ApplyCBORPatchType {
+		return zero, invalidOptions("CBOR apply patches are not supported by this client; send YAML or JSON as ApplyPatch")
+	}
+	q, err := opts.query(pt)
+	if err != nil {
+		return zero, err
+	}
+	p, err := r.objectPath(r.namespace, name)
+	if err != nil {
+		return zero, err
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return r.read(ctx, &request{method: "PATCH", path: p, query: q, contentType: string(pt), body: data})
+}
+
+// Delete deletes the object name. It returns nil once the server accepted
+// the deletion, which may complete later (finalizers, grace periods).
+func (r *Resource[T]) Delete(ctx context.Context, name string, opts DeleteOptions) error {
+	p, err := r.objectPath(r.namespace, name)
+	if err != nil {
+		return err
+	}
+	body, err := deleteBody(opts.DryRun, opts.GracePeriodSeconds, opts.PropagationPolicy, opts.Preconditions)
+	if err != nil {
+		return err
+	}
+	req := &request{method: "DELETE", path: p, contentType: codec.MediaTypeJSON, body: body}
+	_, err = r.c.negotiated(ctx, &r.info, req, "")
+	return err
+}
+
+// DeleteCollection deletes every object the selectors match in r's
+// namespace (all namespaces when it is "").
+func (r *Resource[T]) DeleteCollection(ctx context.Context, opts DeleteCollectionOptions) error {
+	if err := r.checkCollection("deletecollection"); err != nil {
+		return err
+	}
+	q, err := selectorQuery(opts.LabelSelector, opts.FieldSelector)
+	if err != nil {
+		return err
+	}
+	if opts.TimeoutSeconds < 0 {
+		return invalidOptions("timeoutSeconds %d is negative", opts.TimeoutSeconds)
+	}
+	if opts.TimeoutSeconds > 0 {
+		q.Set("timeoutSeconds", itoa(opts.TimeoutSeconds))
+	}
+	p, err := r.path(r.namespace, "")
+	if err != nil {
+		return err
+	}
+	body, err := deleteBody(opts.DryRun, opts.GracePeriodSeconds, opts.PropagationPolicy, nil)
+	if err != nil {
+		return err
+	}
+	req := &request{method: "DELETE", path: p, query: q, contentType: codec.MediaTypeJSON, body: body}
+	_, err = r.c.negotiated(ctx, &r.info, req, "")
+	return err
+}
+
+func deleteBody(dryRun bool, grace *int64, prop Propagation, pre *Preconditions) ([]byte, error) {
+	o := metav1.DeleteOptions{
+		TypeMeta:           metav1.TypeMeta{Kind: "DeleteOptions", APIVersion: "meta.k8s.io/v1"},
+		GracePeriodSeconds: grace,
+	}
+	if dryRun {
+		o.DryRun = []string{"All"}
+	}
+	switch prop {
+	case "":
+	case PropagationOrphan, PropagationBackground, PropagationForeground:
+		p := metav1.DeletionPropagation(prop)
+		o.PropagationPolicy = &p
+	default:
+		return nil, invalidOptions("propagationPolicy %q is not Orphan, Background or Foreground", prop)
+	}
+	if grace != nil && *grace < 0 {
+		return nil, invalidOptions("gracePeriodSeconds %d is negative", *grace)
+	}
+	if pre != nil {
+		o.Preconditions = &metav1.Preconditions{}
+		if pre.UID != "" {
+			uid := types.UID(pre.UID)
+			o.Preconditions.UID = &uid
+		}
+		if pre.ResourceVersion != "" {
+			rv := pre.ResourceVersion
+			o.Preconditions.ResourceVersion = &rv
+		}
+	}
+	return codec.EncodeJSON(&o)
+}
+
+// GetScale reads the scale subresource of the object name (Deployments,
+// ReplicaSets, StatefulSets, custom resources with a scale subresource).
+func (r *Resource[T]) GetScale(ctx context.Context, name string, opts GetOptions) (*autoscalingv1.Scale, error) {
+	return scaleOf(r).Get(ctx, name, opts)
+}
+
+// UpdateScale writes the scale subresource of the object scale names.
+func (r *Resource[T]) UpdateScale(ctx context.Context, scale *autoscalingv1.Scale, opts UpdateOptions) (*autoscalingv1.Scale, error) {
+	return scaleOf(r).Update(ctx, scale, opts)
+}
+
+// scaleOf is r's scale subresource, decoding autoscaling/v1 Scale.
+func scaleOf[T Object](r *Resource[T]) *Resource[*autoscalingv1.Scale] {
+	info := r.info
+	info.kind = "Scale"
+	info.as = ""
+	return &Resource[*autoscalingv1.Scale]{
+		c: r.c, info: info, namespace: r.namespace, subresource: "scale",
+		newObj: func() *autoscalingv1.Scale { return new(autoscalingv1.Scale) },
+	}
+}
