@@ -1,0 +1,154 @@
+package fake
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/kubewire/kubewire/codec"
+)
+
+// maxBodyBytes is kube-apiserver's request body limit.
+const maxBodyBytes = 3 << 20
+
+// readBody reads a request body up to the limit.
+func readBody(req *http.Request) ([]byte, *apiError) {
+	b, err := io.ReadAll(io.LimitReader(req.Body, maxBodyBytes+1))
+	if err != nil {
+		return nil, errBadRequest("read request body: " + err.Error())
+	}
+	if len(b) > maxBodyBytes {
+		return nil, newStatus(http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "the request is too large", nil)
+	}
+	return b, nil
+}
+
+// validation is the fieldValidation level of a write.
+type validation int
+
+const (
+	validationWarn validation = iota
+	validationIgnore
+	validationStrict
+)
+
+func parseValidation(v string) (validation, *apiError) {
+	switch v {
+	case "", "Warn":
+		return validationWarn, nil
+	case "Ignore":
+		return validationIgnore, nil
+	case "Strict":
+		return validationStrict, nil
+	}
+	return 0, errBadRequest(fmt.Sprintf("fieldValidation: Unsupported value: %q: supported values: \"Ignore\", \"Strict\", \"Warn\"", v))
+}
+
+// readDraft decodes a create or update body (JSON, YAML or, for built-in
+// kinds, protobuf) and applies the fieldValidation level: unknown fields
+// are a 400 under Strict and a Warning header under Warn.
+func (s *Server) readDraft(w http.ResponseWriter, req *http.Request, r *resource) (*draft, *apiError) {
+	level, aerr := parseValidation(req.URL.Query().Get("fieldValidation"))
+	if aerr != nil {
+		return nil, aerr
+	}
+	body, aerr := readBody(req)
+	if aerr != nil {
+		return nil, aerr
+	}
+	ct := req.Header.Get("Content-Type")
+	mt, err := codec.ParseMediaType(ct)
+	if ct == "" {
+		mt, err = codec.ParseMediaType(codec.MediaTypeJSON)
+	}
+	if err != nil {
+		return nil, errUnsupportedMediaType(ct)
+	}
+	var d *draft
+	var unknown []string
+	switch {
+	case mt.IsProtobuf() && !r.custom:
+		d, err = r.decodeProtobufDraft(body)
+	case mt.IsJSON():
+		d, unknown, err = r.decodeJSONDraft(body)
+	case mt.IsYAML():
+		var j []byte
+		if j, err = codec.YAMLToJSON(body); err == nil {
+			d, unknown, err = r.decodeJSONDraft(j)
+		}
+	default:
+		return nil, errUnsupportedMediaType(ct)
+	}
+	if err != nil {
+		return nil, r.cannotHandle(err)
+	}
+	if len(unknown) > 0 {
+		switch level {
+		case validationStrict:
+			return nil, r.cannotHandle(fmt.Errorf("strict decoding error: %s", strings.Join(quoteUnknown(unknown), ", ")))
+		case validationWarn:
+			for _, u := range quoteUnknown(unknown) {
+				w.Header().Add("Warning", "299 - "+strconv.Quote(u))
+			}
+		}
+	}
+	if aerr := d.checkTypeMeta(); aerr != nil {
+		return nil, aerr
+	}
+	return d, nil
+}
+
+func quoteUnknown(fields []string) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = fmt.Sprintf("unknown field %q", f)
+	}
+	return out
+}
+
+// cannotHandle is the 400 for a body that does not decode as the kind.
+func (r *resource) cannotHandle(err error) *apiError {
+	msg := strings.TrimPrefix(err.Error(), errBadBody.Error()+": ")
+	return errBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", r.kind.Kind, r.kind.Version, r.kind.Kind, msg))
+}
+
+// checkTypeMeta refuses a body whose kind or apiVersion names another kind.
+func (d *draft) checkTypeMeta() *apiError {
+	var kind, apiVersion string
+	if d.custom != nil {
+		kind, _ = d.custom["kind"].(string)
+		apiVersion, _ = d.custom["apiVersion"].(string)
+	} else if tm, ok := d.typed.(interface {
+		GetKind() string
+		GetAPIVersion() string
+	}); ok {
+		kind, apiVersion = tm.GetKind(), tm.GetAPIVersion()
+	}
+	k := d.res.kind
+	if kind != "" && kind != k.Kind {
+		return errBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: no kind %q is registered for version %q", k.Kind, k.Version, k.Kind, kind, apiVersion))
+	}
+	if apiVersion != "" && apiVersion != k.APIVersion() {
+		return errBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", apiVersion, k.APIVersion()))
+	}
+	return nil
+}
+
+var dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+
+// validateName checks metadata.name as an RFC 1123 subdomain.
+func (d *draft) validateName() *apiError {
+	name := d.meta.Name
+	k := d.res.kind
+	if name == "" {
+		return errInvalid(k.Group, k.Kind, name, fieldCause{typ: "FieldValueRequired", field: "metadata.name", msg: "Required value: name or generateName is required"})
+	}
+	if len(name) > 253 || !dnsSubdomain.MatchString(name) {
+		msg := fmt.Sprintf("Invalid value: %q: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')", name)
+		return errInvalid(k.Group, k.Kind, name, fieldCause{typ: "FieldValueInvalid", field: "metadata.name", msg: msg})
+	}
+	return nil
+}

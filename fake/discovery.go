@@ -1,0 +1,96 @@
+package fake
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// serveDiscovery answers /version, /api, /apis and the group-version
+// resource lists from the served resources. It reports whether the path
+// was a discovery path.
+func (s *Server) serveDiscovery(w http.ResponseWriter, req *http.Request) bool {
+	if req.Method != http.MethodGet {
+		return false
+	}
+	path := strings.TrimSuffix(req.URL.Path, "/")
+	var body any
+	switch {
+	case path == "/version":
+		body = map[string]string{"major": "1", "minor": "36", "gitVersion": "v1.36.3-kubewire-fake", "platform": "linux/amd64"}
+	case path == "/api":
+		body = map[string]any{"kind": "APIVersions", "versions": []string{"v1"}, "serverAddressByClientCIDRs": []any{}}
+	case path == "/apis":
+		body = s.groupList()
+	default:
+		parts := strings.Split(strings.Trim(path, "/"), "/")
+		switch {
+		case len(parts) == 2 && parts[0] == "api":
+			body = s.resourceList("", parts[1])
+		case len(parts) == 3 && parts[0] == "apis":
+			body = s.resourceList(parts[1], parts[2])
+		}
+		if body == nil {
+			return false
+		}
+	}
+	b, _ := json.Marshal(body)
+	s.writeBody(w, req, http.StatusOK, "application/json", b)
+	return true
+}
+
+func (s *Server) groupList() any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	versions := map[string][]string{}
+	for _, r := range s.resources {
+		if g := r.kind.Group; g != "" && !slices.Contains(versions[g], r.kind.Version) {
+			versions[g] = append(versions[g], r.kind.Version)
+		}
+	}
+	var groups []any
+	names := make([]string, 0, len(versions))
+	for g := range versions {
+		names = append(names, g)
+	}
+	slices.Sort(names)
+	for _, g := range names {
+		vs := versions[g]
+		slices.Sort(vs)
+		var list []any
+		for _, v := range vs {
+			list = append(list, map[string]string{"groupVersion": g + "/" + v, "version": v})
+		}
+		groups = append(groups, map[string]any{"name": g, "versions": list, "preferredVersion": list[len(list)-1]})
+	}
+	return map[string]any{"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
+}
+
+// resourceList is the APIResourceList of a group version, or nil.
+func (s *Server) resourceList(group, version string) any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var rs []any
+	for _, r := range s.resources {
+		k := r.kind
+		if k.Group != group || k.Version != version {
+			continue
+		}
+		rs = append(rs, map[string]any{"name": k.Resource, "singularName": k.SingularResource, "namespaced": k.Namespaced, "kind": k.Kind, "verbs": k.Verbs, "shortNames": k.ShortNames})
+		if r.status {
+			rs = append(rs, map[string]any{"name": k.Resource + "/status", "singularName": "", "namespaced": k.Namespaced, "kind": k.Kind, "verbs": []string{"get", "patch", "update"}})
+		}
+	}
+	if rs == nil {
+		return nil
+	}
+	slices.SortFunc(rs, func(a, b any) int {
+		return strings.Compare(a.(map[string]any)["name"].(string), b.(map[string]any)["name"].(string))
+	})
+	gv := version
+	if group != "" {
+		gv = group + "/" + version
+	}
+	return map[string]any{"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": rs}
+}

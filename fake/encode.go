@@ -1,0 +1,266 @@
+package fake
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/codec"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+const metaAPIVersion = "meta.k8s.io/v1"
+
+// completeJSON is the object's JSON with kind and apiVersion.
+func (o *storedObject) completeJSON() []byte {
+	if o.res.custom {
+		return o.json
+	}
+	return joinJSON(o.res.jsonPrefix, o.json)
+}
+
+// metadataJSON is the object's metadata as JSON.
+func (o *storedObject) metadataJSON() json.RawMessage {
+	var m struct {
+		Metadata json.RawMessage `json:"metadata"`
+	}
+	if err := json.Unmarshal(o.json, &m); err != nil || m.Metadata == nil {
+		return json.RawMessage("{}")
+	}
+	return m.Metadata
+}
+
+// metadataProto is the object's ObjectMeta message (field 1 of every
+// built-in kind), or nil.
+func (o *storedObject) metadataProto() []byte {
+	b := o.pb
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return nil
+		}
+		b = b[n:]
+		if num == 1 && typ == protowire.BytesType {
+			v, m := protowire.ConsumeBytes(b)
+			if m < 0 {
+				return nil
+			}
+			return v
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b)
+		if m < 0 {
+			return nil
+		}
+		b = b[m:]
+	}
+	return nil
+}
+
+// partialJSON is the object as a PartialObjectMetadata in JSON.
+func (o *storedObject) partialJSON() []byte {
+	out := []byte(`{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":`)
+	out = append(out, o.metadataJSON()...)
+	return append(out, '}')
+}
+
+// partialProto is the PartialObjectMetadata message (no envelope).
+func (o *storedObject) partialProto() []byte {
+	meta := o.metadataProto()
+	b := protowire.AppendTag(nil, 1, protowire.BytesType)
+	return protowire.AppendBytes(b, meta)
+}
+
+// encodeObject encodes one object as out asks and returns the body and its
+// content type.
+func (s *Server) encodeObject(o *storedObject, out output) ([]byte, string, error) {
+	switch out.as {
+	case asTable:
+		b, err := s.tableJSON([]*storedObject{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.rv, 10)})
+		return b, codec.MediaTypeJSON, err
+	case asPartial:
+		if out.format == formatProtobuf {
+			return codec.EncodeEnvelope(metaAPIVersion, asPartial, o.partialProto()), codec.MediaTypeProtobuf, nil
+		}
+		return o.partialJSON(), codec.MediaTypeJSON, nil
+	}
+	switch out.format {
+	case formatProtobuf:
+		return codec.EncodeEnvelope(o.res.kind.APIVersion(), o.res.kind.Kind, o.pb), codec.MediaTypeProtobuf, nil
+	case formatYAML:
+		y, err := codec.JSONToYAML(o.completeJSON())
+		return y, codec.MediaTypeYAML, err
+	}
+	return o.completeJSON(), codec.MediaTypeJSON, nil
+}
+
+// writeList streams a list of items as out asks.
+func (s *Server) writeList(w io.Writer, r *resource, out output, items []*storedObject, lm metav1.ListMeta) error {
+	switch {
+	case out.as == asTable:
+		b, err := s.tableJSON(items, lm)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	case out.format == formatProtobuf:
+		return writeProtobufList(w, r, out, items, lm)
+	case out.format == formatYAML:
+		var buf jsonBuffer
+		if err := writeJSONList(&buf, r, out, items, lm); err != nil {
+			return err
+		}
+		y, err := codec.JSONToYAML(buf.b)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(y)
+		return err
+	}
+	return writeJSONList(w, r, out, items, lm)
+}
+
+type jsonBuffer struct{ b []byte }
+
+func (j *jsonBuffer) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
+
+func writeJSONList(w io.Writer, r *resource, out output, items []*storedObject, lm metav1.ListMeta) error {
+	kind, apiVersion := r.kind.ListKind, r.kind.APIVersion()
+	if out.as == asPartialList {
+		kind, apiVersion = asPartialList, metaAPIVersion
+	}
+	meta, err := json.Marshal(&lm)
+	if err != nil {
+		return err
+	}
+	head := fmt.Sprintf(`{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, kind, apiVersion, meta)
+	if _, err := io.WriteString(w, head); err != nil {
+		return err
+	}
+	for i, o := range items {
+		if i > 0 {
+			if _, err := io.WriteString(w, ","); err != nil {
+				return err
+			}
+		}
+		b := o.json
+		if out.as == asPartialList {
+			b = o.partialJSON()
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, "]}\n")
+	return err
+}
+
+// writeProtobufList streams an enveloped list message without building it
+// in memory: the envelope's raw field length is computed first.
+func writeProtobufList(w io.Writer, r *resource, out output, items []*storedObject, lm metav1.ListMeta) error {
+	kind, apiVersion := r.kind.ListKind, r.kind.APIVersion()
+	partial := out.as == asPartialList
+	if partial {
+		kind, apiVersion = asPartialList, metaAPIVersion
+	}
+	meta := lm.AppendProto(nil)
+	rawLen := 1 + protowire.SizeBytes(len(meta))
+	item := func(o *storedObject) []byte {
+		if partial {
+			return o.partialProto()
+		}
+		return o.pb
+	}
+	for _, o := range items {
+		rawLen += 1 + protowire.SizeBytes(len(item(o)))
+	}
+	head, tail := envelopeSplit(apiVersion, kind, rawLen)
+	buf := append(head, 0x0a)
+	buf = protowire.AppendBytes(buf, meta)
+	if _, err := w.Write(buf); err != nil {
+		return err
+	}
+	var tag [16]byte
+	for _, o := range items {
+		b := item(o)
+		t := protowire.AppendVarint(append(tag[:0], 0x12), uint64(len(b)))
+		if _, err := w.Write(t); err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(tail)
+	return err
+}
+
+// envelopeSplit returns the bytes of a protobuf envelope before and after
+// a raw field of rawLen bytes, so that the raw bytes can be streamed.
+func envelopeSplit(apiVersion, kind string, rawLen int) (head, tail []byte) {
+	env := codec.EncodeEnvelope(apiVersion, kind, []byte{})
+	p := len(codec.ProtobufMagic)
+	for p < len(env) {
+		num, typ, n := protowire.ConsumeTag(env[p:])
+		if n < 0 {
+			break
+		}
+		if num == 2 && typ == protowire.BytesType {
+			head = append([]byte(nil), env[:p]...)
+			head = protowire.AppendVarint(append(head, 0x12), uint64(rawLen))
+			return head, env[p+n+1:] // the empty raw field is tag + one length byte
+		}
+		m := protowire.ConsumeFieldValue(num, typ, env[p+n:])
+		if m < 0 {
+			break
+		}
+		p += n + m
+	}
+	panic("fake: codec.EncodeEnvelope wrote no raw field") // a programming error in the codec contract
+}
+
+// tableJSON renders objects as a meta.k8s.io/v1 Table with Name and Age
+// columns; each row carries the object as PartialObjectMetadata.
+func (s *Server) tableJSON(items []*storedObject, lm metav1.ListMeta) ([]byte, error) {
+	type row struct {
+		Cells  []any           `json:"cells"`
+		Object json.RawMessage `json:"object"`
+	}
+	t := struct {
+		Kind       string                         `json:"kind"`
+		APIVersion string                         `json:"apiVersion"`
+		Metadata   metav1.ListMeta                `json:"metadata"`
+		Columns    []metav1.TableColumnDefinition `json:"columnDefinitions"`
+		Rows       []row                          `json:"rows"`
+	}{
+		Kind: asTable, APIVersion: metaAPIVersion, Metadata: lm,
+		Columns: []metav1.TableColumnDefinition{
+			{Name: "Name", Type: "string", Format: "name", Description: "Name of the object."},
+			{Name: "Age", Type: "date", Description: "Time since the object was created."},
+		},
+		Rows: make([]row, 0, len(items)),
+	}
+	now := s.now()
+	for _, o := range items {
+		t.Rows = append(t.Rows, row{Cells: []any{o.name, humanAge(now.Sub(o.created))}, Object: o.partialJSON()})
+	}
+	return json.Marshal(&t)
+}
+
+// humanAge formats a duration the way kubectl's AGE column does, coarsely.
+func humanAge(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "<invalid>"
+	case d < 2*time.Minute:
+		return strconv.Itoa(int(d.Seconds())) + "s"
+	case d < 2*time.Hour:
+		return strconv.Itoa(int(d.Minutes())) + "m"
+	case d < 48*time.Hour:
+		return strconv.Itoa(int(d.Hours())) + "h"
+	}
+	return strconv.Itoa(int(d.Hours()/24)) + "d"
+}

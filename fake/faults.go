@@ -1,0 +1,235 @@
+package fake
+
+import (
+	"net/http"
+	"sync"
+	"time"
+)
+
+// WatchListMode is how the server answers watch-list requests
+// (sendInitialEvents=true).
+type WatchListMode int
+
+const (
+	// WatchListSupported serves the initial state and ends it with the
+	// k8s.io/initial-events-end bookmark, like kube-apiserver v1.36.
+	WatchListSupported WatchListMode = iota
+	// WatchListRefused answers 400 Bad Request, as a server without
+	// watch-list support does; clients fall back to list-then-watch.
+	WatchListRefused
+	// WatchListNoEndBookmark serves the initial state but never sends
+	// the end bookmark, like some aggregated servers: clients need a
+	// deadline.
+	WatchListNoEndBookmark
+)
+
+// Faults switches injected failures on and off at run time. Get it with
+// Server.Faults. Its methods are safe for concurrent use and take effect
+// for requests that arrive (or watch events sent) after they return.
+type Faults struct {
+	mu            sync.Mutex
+	failN         int
+	failCode      int
+	retryAfter    int
+	tooLargeN     int
+	latency       time.Duration
+	noProtobuf    bool
+	watchList     WatchListMode
+	dropAfterGen  int
+	dropAfterN    int
+	closeMidEvent bool
+	corruptFrame  bool
+	drop          chan struct{} // closed to end every open watch
+}
+
+func (f *Faults) init() { f.drop = make(chan struct{}) }
+
+// faults is the server's fault set (an alias keeps field names short).
+type faults = Faults
+
+// Faults returns the server's fault switches.
+func (s *Server) Faults() *Faults { return &s.faults }
+
+// Clear switches every fault off.
+func (f *Faults) Clear() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.failN, f.tooLargeN, f.latency = 0, 0, 0
+	f.noProtobuf, f.watchList = false, WatchListSupported
+	f.dropAfterN, f.closeMidEvent, f.corruptFrame = 0, false, false
+}
+
+// FailNext answers the next n requests with code (429, 500, 503, 504...)
+// and a matching Status body. retryAfter, rounded up to whole seconds, is
+// sent as Retry-After (and, for 429, as details.retryAfterSeconds) when
+// positive.
+func (f *Faults) FailNext(n, code int, retryAfter time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.failN, f.failCode = n, code
+	f.retryAfter = int((retryAfter + time.Second - 1) / time.Second)
+}
+
+// TooLargeResourceVersionNext answers the next n get and list requests
+// that carry a resourceVersion with 504 "Too large resource version" and
+// Retry-After: 1, as a server behind the requested version does.
+func (f *Faults) TooLargeResourceVersionNext(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.tooLargeN = n
+}
+
+// SetLatency delays every request (and each watch event) by d.
+func (f *Faults) SetLatency(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.latency = d
+}
+
+// RefuseProtobuf makes the server serve JSON only, as for custom
+// resources: a protobuf-only Accept gets 406.
+func (f *Faults) RefuseProtobuf(refuse bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.noProtobuf = refuse
+}
+
+// SetWatchList sets how watch-list requests are answered.
+func (f *Faults) SetWatchList(m WatchListMode) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.watchList = m
+}
+
+// DropWatches ends every open watch now (the response ends cleanly, as
+// when kube-apiserver closes a watch).
+func (f *Faults) DropWatches() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	close(f.drop)
+	f.drop = make(chan struct{})
+}
+
+// DropWatchesAfter ends each watch after it has sent n more events
+// (ADDED, MODIFIED, DELETED or BOOKMARK), from now on, until Clear or
+// DropWatchesAfter(0).
+func (f *Faults) DropWatchesAfter(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.dropAfterGen++
+	f.dropAfterN = n
+}
+
+// CloseNextEventMidway makes the next watch event be cut off halfway and
+// the connection closed, as when a connection breaks.
+func (f *Faults) CloseNextEventMidway() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closeMidEvent = true
+}
+
+// CorruptNextEvent makes the next watch event's bytes garbage (a frame
+// whose payload is not a WatchEvent, or a JSON document that does not
+// parse); the stream ends after it.
+func (f *Faults) CorruptNextEvent() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.corruptFrame = true
+}
+
+// Restart drops every connection and every open watch, keeping the data,
+// as a kube-apiserver restart does.
+func (s *Server) Restart() {
+	s.faults.DropWatches()
+	if s.http != nil {
+		s.http.CloseClientConnections()
+	}
+}
+
+// Compact forgets the history of changes up to now: watches, continue
+// tokens and Exact lists from older resource versions get 410 Gone.
+func (s *Server) Compact() { s.store.compact() }
+
+func (f *Faults) refuseProtobuf() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.noProtobuf
+}
+
+func (f *Faults) watchListMode() WatchListMode {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.watchList
+}
+
+func (f *Faults) dropChan() <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.drop
+}
+
+// beforeRequest takes one injected failure, if any, and the latency.
+func (f *Faults) beforeRequest() (*apiError, time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.failN > 0 {
+		f.failN--
+		var e *apiError
+		if f.failCode == http.StatusTooManyRequests {
+			e = errTooManyRequests(max(f.retryAfter, 1))
+		} else {
+			e = errServer(f.failCode)
+			e.retryAfter = f.retryAfter
+		}
+		return e, f.latency
+	}
+	return nil, f.latency
+}
+
+// takeTooLarge reports whether to answer "too large resource version".
+func (f *Faults) takeTooLarge() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.tooLargeN > 0 {
+		f.tooLargeN--
+		return true
+	}
+	return false
+}
+
+// eventFault is what to do to the next watch event.
+type eventFault int
+
+const (
+	eventOK eventFault = iota
+	eventCutMidway
+	eventCorrupt
+)
+
+// watchState tracks one watch's DropWatchesAfter count.
+type watchState struct {
+	gen, sent int
+}
+
+// nextEvent returns the fault for an event about to be sent, and whether
+// the watch must end before it (DropWatchesAfter reached).
+func (f *Faults) nextEvent(ws *watchState) (eventFault, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if ws.gen != f.dropAfterGen {
+		ws.gen, ws.sent = f.dropAfterGen, 0
+	}
+	if f.dropAfterN > 0 && ws.sent >= f.dropAfterN {
+		return eventOK, true
+	}
+	ws.sent++
+	switch {
+	case f.closeMidEvent:
+		f.closeMidEvent = false
+		return eventCutMidway, false
+	case f.corruptFrame:
+		f.corruptFrame = false
+		return eventCorrupt, false
+	}
+	return eventOK, false
+}

@@ -1,0 +1,160 @@
+package fake
+
+import (
+	"net/http"
+	"strings"
+	"time"
+)
+
+// request is a routed API request.
+type request struct {
+	res  *resource
+	ns   string // namespace from the path ("" for cluster-scoped or all namespaces)
+	name string
+	sub  string // subresource: "status", or ""
+	verb string // get, list, watch, create, update, patch, delete, deletecollection
+}
+
+// ServeHTTP serves the Kubernetes API. It is safe for concurrent use.
+func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	start := time.Now()
+	defer func() {
+		s.opts.Logger.Debug("fake apiserver", "method", req.Method, "url", req.URL.String(), "took", time.Since(start))
+	}()
+	if !s.authorized(req) {
+		writeError(w, req, errUnauthorized())
+		return
+	}
+	fail, latency := s.faults.beforeRequest()
+	if latency > 0 {
+		t := time.NewTimer(latency)
+		select {
+		case <-t.C:
+		case <-req.Context().Done():
+			t.Stop()
+			return
+		case <-s.ctx.Done():
+			t.Stop()
+			return
+		}
+	}
+	if fail != nil {
+		writeError(w, req, fail)
+		return
+	}
+	if s.serveDiscovery(w, req) {
+		return
+	}
+	r, err := s.route(req)
+	if err != nil {
+		writeError(w, req, err)
+		return
+	}
+	switch r.verb {
+	case "get":
+		s.serveGet(w, req, r)
+	case "list":
+		s.serveList(w, req, r)
+	case "watch":
+		s.serveWatch(w, req, r)
+	case "create":
+		s.serveCreate(w, req, r)
+	case "update":
+		s.serveUpdate(w, req, r)
+	case "patch":
+		s.servePatch(w, req, r)
+	case "delete":
+		s.serveDelete(w, req, r)
+	case "deletecollection":
+		s.serveDeleteCollection(w, req, r)
+	}
+}
+
+func (s *Server) authorized(req *http.Request) bool {
+	h := req.Header.Get("Authorization")
+	token, ok := strings.CutPrefix(h, "Bearer ")
+	return ok && token == s.opts.Token
+}
+
+// route parses /api/v1/... and /apis/GROUP/VERSION/... paths.
+func (s *Server) route(req *http.Request) (*request, *apiError) {
+	parts := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
+	var group, version string
+	switch {
+	case len(parts) >= 3 && parts[0] == "api":
+		version, parts = parts[1], parts[2:]
+	case len(parts) >= 4 && parts[0] == "apis":
+		group, version, parts = parts[1], parts[2], parts[3:]
+	default:
+		return nil, errPathNotFound()
+	}
+	watchPath := false
+	if parts[0] == "watch" && len(parts) > 1 {
+		watchPath, parts = true, parts[1:]
+	}
+	r := &request{}
+	if len(parts) >= 3 && parts[0] == "namespaces" && parts[2] != "status" && parts[2] != "finalize" {
+		r.ns, parts = parts[1], parts[2:]
+	}
+	if len(parts) > 3 || parts[0] == "" {
+		return nil, errPathNotFound()
+	}
+	r.res = s.lookup(group, version, parts[0])
+	if r.res == nil {
+		return nil, errPathNotFound()
+	}
+	if len(parts) > 1 {
+		r.name = parts[1]
+	}
+	if len(parts) > 2 {
+		r.sub = parts[2]
+		if r.sub != "status" || !r.res.status {
+			return nil, errPathNotFound()
+		}
+	}
+	if r.ns != "" && !r.res.kind.Namespaced {
+		return nil, errPathNotFound()
+	}
+	collection := r.name == ""
+	switch req.Method {
+	case http.MethodGet:
+		switch {
+		case !collection && !watchPath:
+			r.verb = "get"
+		case watchPath || isTrue(req.URL.Query().Get("watch")):
+			r.verb = "watch"
+		default:
+			r.verb = "list"
+		}
+	case http.MethodPost:
+		if collection {
+			r.verb = "create"
+		}
+	case http.MethodPut:
+		if !collection {
+			r.verb = "update"
+		}
+	case http.MethodPatch:
+		if !collection {
+			r.verb = "patch"
+		}
+	case http.MethodDelete:
+		if collection {
+			r.verb = "deletecollection"
+		} else {
+			r.verb = "delete"
+		}
+	}
+	if r.verb == "" || (watchPath && r.verb != "watch") {
+		return nil, newStatus(http.StatusMethodNotAllowed, "MethodNotAllowed", "the server does not allow this method on the requested resource", nil)
+	}
+	if r.res.kind.Namespaced && r.ns == "" && !collection {
+		return nil, errPathNotFound()
+	}
+	if (r.verb == "create" || r.verb == "deletecollection") && r.res.kind.Namespaced && r.ns == "" {
+		return nil, errPathNotFound()
+	}
+	return r, nil
+}
+
+func isTrue(v string) bool { return v == "true" || v == "1" }

@@ -1,0 +1,174 @@
+package fake
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/kubewire/kubewire/fake/internal/selector"
+)
+
+// listOptions are the query parameters of list and watch requests.
+type listOptions struct {
+	rv                string // "" when unset
+	rvMatch           string
+	limit             int64
+	cont              string
+	labels            selector.Labels
+	fields            selector.Fields
+	allowBookmarks    bool
+	sendInitialEvents *bool
+	timeout           time.Duration // 0 when unset
+}
+
+func (o *listOptions) hasSelectors() bool { return !o.labels.Empty() || !o.fields.Empty() }
+
+// matches applies the selectors to an object.
+func (o *listOptions) matches(obj *storedObject) bool {
+	if !o.labels.Matches(obj.labels) {
+		return false
+	}
+	if o.fields.Empty() {
+		return true
+	}
+	values := make(map[string]string, 4)
+	for _, t := range o.fields.Terms() {
+		values[t.Field] = obj.fieldValue(t.Field)
+	}
+	return o.fields.Matches(values)
+}
+
+// parseListOptions reads and validates list or watch options the way
+// kube-apiserver does: option syntax errors are 400, invalid combinations
+// 422 naming ListOptions.
+func parseListOptions(q url.Values, r *resource, watch bool) (*listOptions, *apiError) {
+	o := &listOptions{rv: q.Get("resourceVersion"), rvMatch: q.Get("resourceVersionMatch"), cont: q.Get("continue")}
+	var err error
+	if v := q.Get("limit"); v != "" {
+		if o.limit, err = strconv.ParseInt(v, 10, 64); err != nil {
+			return nil, errBadRequest(fmt.Sprintf("limit: Invalid value: %q: must be an integer", v))
+		}
+		o.limit = max(o.limit, 0)
+	}
+	if o.labels, err = selector.ParseLabels(q.Get("labelSelector")); err != nil {
+		return nil, errBadRequest(selectorMessage(err))
+	}
+	if o.fields, err = selector.ParseFields(q.Get("fieldSelector")); err != nil {
+		return nil, errBadRequest(selectorMessage(err))
+	}
+	if err := o.fields.Check(r.selectable); err != nil {
+		return nil, errBadRequest(selectorMessage(err))
+	}
+	o.allowBookmarks = isTrue(q.Get("allowWatchBookmarks"))
+	if v, ok := q["sendInitialEvents"]; ok && len(v) > 0 {
+		b := isTrue(v[0])
+		o.sendInitialEvents = &b
+	}
+	if v := q.Get("timeoutSeconds"); v != "" {
+		secs, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || secs < 0 {
+			return nil, errBadRequest(fmt.Sprintf("timeoutSeconds: Invalid value: %q", v))
+		}
+		o.timeout = time.Duration(secs) * time.Second
+	}
+	if o.rv != "" {
+		if _, err := strconv.ParseUint(o.rv, 10, 64); err != nil {
+			return nil, errBadRequest(fmt.Sprintf("invalid resource version %q: the value must be a decimal number", o.rv))
+		}
+	}
+	if watch {
+		return o, o.validateWatch()
+	}
+	return o, o.validateList()
+}
+
+func selectorMessage(err error) string {
+	msg := err.Error()
+	if u := errors.Unwrap(err); u != nil {
+		if after, ok := cutPrefix(msg, u.Error()+": "); ok {
+			return after
+		}
+	}
+	return msg
+}
+
+func cutPrefix(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && s[:len(prefix)] == prefix {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
+const (
+	matchExact        = "Exact"
+	matchNotOlderThan = "NotOlderThan"
+)
+
+func forbidden(field, msg string) fieldCause {
+	return fieldCause{typ: "FieldValueForbidden", field: field, msg: "Forbidden: " + msg}
+}
+
+func (o *listOptions) validateList() *apiError {
+	var causes []fieldCause
+	if o.rvMatch != "" {
+		if o.rv == "" {
+			causes = append(causes, forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided"))
+		}
+		if o.cont != "" {
+			causes = append(causes, forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"))
+		}
+		if o.rvMatch != matchExact && o.rvMatch != matchNotOlderThan {
+			causes = append(causes, fieldCause{typ: "FieldValueNotSupported", field: "resourceVersionMatch",
+				msg: fmt.Sprintf(`Unsupported value: %q: supported values: "Exact", "NotOlderThan", ""`, o.rvMatch)})
+		}
+		if o.rvMatch == matchExact && o.rv == "0" {
+			causes = append(causes, forbidden("resourceVersionMatch", `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`))
+		}
+	}
+	if o.sendInitialEvents != nil {
+		causes = append(causes, forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"))
+	}
+	if len(causes) > 0 {
+		return errInvalidOptions(causes...)
+	}
+	if o.cont != "" && o.rv != "" && o.rv != "0" {
+		return errBadRequest("specifying resource version is not allowed when using continue")
+	}
+	return nil
+}
+
+func (o *listOptions) validateWatch() *apiError {
+	var causes []fieldCause
+	if o.sendInitialEvents != nil {
+		if o.rvMatch != matchNotOlderThan {
+			causes = append(causes, forbidden("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
+		}
+		if !o.allowBookmarks && *o.sendInitialEvents {
+			causes = append(causes, forbidden("allowWatchBookmarks", "sendInitialEvents requires setting allowWatchBookmarks to true"))
+		}
+	} else if o.rvMatch != "" {
+		causes = append(causes, forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
+	}
+	if o.rvMatch != "" && o.rvMatch != matchNotOlderThan {
+		causes = append(causes, fieldCause{typ: "FieldValueNotSupported", field: "resourceVersionMatch",
+			msg: fmt.Sprintf(`Unsupported value: %q: supported values: "NotOlderThan"`, o.rvMatch)})
+	}
+	if len(causes) > 0 {
+		return errInvalidOptions(causes...)
+	}
+	return nil
+}
+
+// dryRun reports whether the request asks for dryRun=All; any other value
+// is a 400.
+func dryRun(q url.Values) (bool, *apiError) {
+	vals := q["dryRun"]
+	for _, v := range vals {
+		if v != "All" {
+			return false, errBadRequest(fmt.Sprintf("dryRun: Unsupported value: %q: supported values: \"All\"", v))
+		}
+	}
+	return len(vals) > 0, nil
+}

@@ -1,0 +1,198 @@
+package fake
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"time"
+
+	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Options configure a Server. The zero value gives kube-apiserver's
+// defaults where it has them.
+type Options struct {
+	// Token is the bearer token every request must carry
+	// ("Authorization: Bearer TOKEN"); requests without it get 401.
+	// Empty means a random token, see Server.Token.
+	Token string
+	// BookmarkInterval is how often a watch that allows bookmarks gets
+	// one. Default one minute, like kube-apiserver.
+	BookmarkInterval time.Duration
+	// WatchTimeout ends watches that set no timeoutSeconds. Default 30
+	// minutes (kube-apiserver picks 30 to 60).
+	WatchTimeout time.Duration
+	// HistoryLimit is how many changes the server keeps for watches,
+	// continue tokens and Exact lists; when exceeded the older half is
+	// compacted away. Default 100,000. Compact compacts on demand.
+	HistoryLimit int
+	// GzipThreshold is the smallest body compressed for clients that send
+	// Accept-Encoding: gzip. Default 128 KiB, like kube-apiserver.
+	GzipThreshold int
+	// Namespaces are created at start. Nil means default, kube-system,
+	// kube-public and kube-node-lease. Objects in a namespace that does
+	// not exist are refused with 404, as kube-apiserver does.
+	Namespaces []string
+	// Now is the clock for creation and deletion timestamps and Table
+	// ages. Default time.Now.
+	Now func() time.Time
+	// Logger gets one line per request at debug level. Default silent.
+	Logger *slog.Logger
+	// TLS serves HTTPS with a self-signed certificate (and HTTP/2) from
+	// Start; Client trusts it. Default plain HTTP.
+	TLS bool
+}
+
+// Server is an in-memory Kubernetes API server for tests: it stores
+// objects of every built-in kind and of custom resources registered with
+// AddCustomResource, and serves them with kube-apiserver's wire protocol
+// (see the package documentation for what it implements).
+//
+// A Server is an http.Handler; Start also serves it on loopback. All
+// methods are safe for concurrent use. Close ends every watch and
+// returns after every goroutine the server started has exited.
+type Server struct {
+	opts   Options
+	store  *store
+	faults faults
+
+	mu        sync.RWMutex
+	resources map[string]*resource // "group/version/resource"
+
+	ctx    context.Context // canceled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // in-flight requests served through RoundTripper
+	http   *httptest.Server
+}
+
+// New returns a Server that is not listening; serve it with ServeHTTP,
+// RoundTripper or Start.
+func New(opts Options) *Server {
+	if opts.Token == "" {
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		opts.Token = hex.EncodeToString(b[:])
+	}
+	if opts.BookmarkInterval <= 0 {
+		opts.BookmarkInterval = time.Minute
+	}
+	if opts.WatchTimeout <= 0 {
+		opts.WatchTimeout = 30 * time.Minute
+	}
+	if opts.HistoryLimit <= 0 {
+		opts.HistoryLimit = 100_000
+	}
+	if opts.GzipThreshold <= 0 {
+		opts.GzipThreshold = 128 << 10
+	}
+	if opts.Namespaces == nil {
+		opts.Namespaces = []string{"default", "kube-system", "kube-public", "kube-node-lease"}
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*resource{}}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.faults.init()
+	types := builtinTypes()
+	for _, k := range registry.All() {
+		if newT, ok := types[k.APIVersion()+"/"+k.Kind]; ok && k.ListKind != "" {
+			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = newBuiltinResource(k, newT)
+		}
+	}
+	for _, ns := range opts.Namespaces {
+		if err := s.createNamespace(ns); err != nil {
+			panic(fmt.Sprintf("fake: create namespace %q: %v", ns, err)) // only a bad Options.Namespaces entry gets here
+		}
+	}
+	return s
+}
+
+// Start returns a new Server listening on loopback (HTTP, or HTTPS when
+// opts.TLS). Close stops it.
+func Start(opts Options) *Server {
+	s := New(opts)
+	s.http = httptest.NewUnstartedServer(s)
+	if opts.TLS {
+		s.http.EnableHTTP2 = true
+		s.http.StartTLS()
+	} else {
+		s.http.Start()
+	}
+	return s
+}
+
+// URL is the base URL of a started server ("http://127.0.0.1:PORT"), or
+// "" when the server was not started.
+func (s *Server) URL() string {
+	if s.http == nil {
+		return ""
+	}
+	return s.http.URL
+}
+
+// Token is the bearer token requests must carry.
+func (s *Server) Token() string { return s.opts.Token }
+
+// Client returns an HTTP client for a started server (trusting its
+// certificate when it serves TLS), or one that serves requests in memory
+// through RoundTripper when it was not started. Requests still need the
+// bearer token.
+func (s *Server) Client() *http.Client {
+	if s.http != nil {
+		return s.http.Client()
+	}
+	return &http.Client{Transport: s.RoundTripper()}
+}
+
+// Close ends every open watch and request, stops listening and returns
+// after every goroutine the server started has exited. Close is
+// idempotent.
+func (s *Server) Close() {
+	s.cancel()
+	if s.http != nil {
+		s.http.CloseClientConnections()
+		s.http.Close()
+	}
+	s.wg.Wait()
+}
+
+// AddCustomResource registers a custom resource, as creating its
+// CustomResourceDefinition would. It returns an error if the resource is
+// already served.
+func (s *Server) AddCustomResource(c CustomResource) error {
+	if c.Group == "" || c.Version == "" || c.Kind == "" || c.Resource == "" {
+		return fmt.Errorf("fake: custom resource needs group, version, kind and resource: %+v", c)
+	}
+	key := c.Group + "/" + c.Version + "/" + c.Resource
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.resources[key]; ok {
+		return fmt.Errorf("fake: resource %s is already served", key)
+	}
+	s.resources[key] = newCustomResource(c)
+	return nil
+}
+
+// lookup finds a served resource.
+func (s *Server) lookup(group, version, res string) *resource {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.resources[group+"/"+version+"/"+res]
+}
+
+func (s *Server) now() time.Time { return s.opts.Now() }
+
+// CurrentResourceVersion returns the newest resource version, as a list
+// would report it.
+func (s *Server) CurrentResourceVersion() string {
+	return fmt.Sprint(s.store.currentRV())
+}

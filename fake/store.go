@@ -1,0 +1,275 @@
+package fake
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Watch event types.
+const (
+	eventAdded    = "ADDED"
+	eventModified = "MODIFIED"
+	eventDeleted  = "DELETED"
+	eventBookmark = "BOOKMARK"
+	eventError    = "ERROR"
+)
+
+// errExpired reports a resource version older than the kept history.
+var errExpired = errors.New("resource version compacted")
+
+// change is one committed write: the object's new state (for DELETED, its
+// last state stamped with the deletion's resource version) and its state
+// before (nil for ADDED).
+type change struct {
+	rv   uint64
+	typ  string
+	obj  *storedObject
+	prev *storedObject
+}
+
+// collection holds the live objects of one resource.
+type collection struct {
+	items map[string]*storedObject
+	// sorted caches items ordered by key; nil after an add or remove.
+	// Guarded by store.mu for writing, and by store.sortMu when rebuilt
+	// under a read lock.
+	sorted []*storedObject
+	// past caches the last reconstructed older snapshot (sortMu).
+	pastRV uint64
+	past   []*storedObject
+}
+
+// store is the server's multi-version storage: the live objects of every
+// resource, one global resource version, and the log of changes a watch or
+// an older snapshot is served from. All methods are safe for concurrent
+// use.
+type store struct {
+	mu        sync.RWMutex
+	sortMu    sync.Mutex
+	rv        uint64
+	colls     map[*resource]*collection
+	log       []change
+	logStart  int    // logical index of log[0]
+	compacted uint64 // changes at or below this version are gone
+	maxLog    int
+	changed   chan struct{} // closed and replaced on every commit
+}
+
+func newStore(maxLog int) *store {
+	return &store{colls: map[*resource]*collection{}, maxLog: maxLog, changed: make(chan struct{})}
+}
+
+func (s *store) coll(r *resource) *collection {
+	c := s.colls[r]
+	if c == nil {
+		c = &collection{items: map[string]*storedObject{}}
+		s.colls[r] = c
+	}
+	return c
+}
+
+// currentRV returns the newest resource version.
+func (s *store) currentRV() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.rv
+}
+
+// get returns the live object, or nil.
+func (s *store) get(r *resource, key string) *storedObject {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if c := s.colls[r]; c != nil {
+		return c.items[key]
+	}
+	return nil
+}
+
+// writeFunc computes a write under the store's lock: given the live object
+// (or nil) and the resource version the write will get, it returns the
+// event type and the new object (for DELETED the removed one), or an empty
+// type for no change.
+type writeFunc func(cur *storedObject, rv uint64) (typ string, next *storedObject, err error)
+
+// write runs fn and commits its result unless dryRun. It returns the new
+// object, or the live one when fn made no change.
+func (s *store) write(r *resource, key string, dryRun bool, fn writeFunc) (*storedObject, string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.coll(r)
+	cur := c.items[key]
+	typ, next, err := fn(cur, s.rv+1)
+	if err != nil {
+		return nil, "", err
+	}
+	if typ == "" {
+		return cur, "", nil
+	}
+	if dryRun {
+		return next, typ, nil
+	}
+	s.rv++
+	switch typ {
+	case eventAdded:
+		c.items[key] = next
+		c.sorted = nil
+	case eventModified:
+		c.items[key] = next
+		if c.sorted != nil {
+			i, _ := slices.BinarySearchFunc(c.sorted, key, byKey)
+			c.sorted[i] = next
+		}
+	case eventDeleted:
+		delete(c.items, key)
+		c.sorted = nil
+	}
+	s.log = append(s.log, change{rv: s.rv, typ: typ, obj: next, prev: cur})
+	if s.maxLog > 0 && len(s.log) > s.maxLog {
+		drop := len(s.log) / 2
+		s.compactLocked(drop)
+	}
+	close(s.changed)
+	s.changed = make(chan struct{})
+	return next, typ, nil
+}
+
+// compactLocked forgets the first n changes of the log.
+func (s *store) compactLocked(n int) {
+	if n <= 0 {
+		return
+	}
+	s.compacted = s.log[n-1].rv
+	s.log = slices.Clone(s.log[n:])
+	s.logStart += n
+	for _, c := range s.colls {
+		c.past = nil
+	}
+}
+
+// compact forgets every change up to now: older watches, Exact lists and
+// continue tokens then get 410 Gone.
+func (s *store) compact() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.log) > 0 {
+		s.compactLocked(len(s.log))
+	}
+	s.compacted = s.rv
+}
+
+func byKey(o *storedObject, key string) int { return strings.Compare(o.key, key) }
+
+// snapshot returns the resource's objects at resource version at (0 or
+// newer than the store means now), sorted by key, and the version they
+// are at. The slice is shared: callers must not modify it.
+func (s *store) snapshot(r *resource, at uint64) ([]*storedObject, uint64, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	c := s.colls[r]
+	if at == 0 || at >= s.rv {
+		if c == nil {
+			return nil, s.rv, nil
+		}
+		s.sortMu.Lock()
+		defer s.sortMu.Unlock()
+		if c.sorted == nil {
+			c.sorted = sortedObjects(c.items)
+		}
+		return c.sorted, s.rv, nil
+	}
+	if at < s.compacted {
+		return nil, 0, errExpired
+	}
+	if c == nil {
+		return nil, at, nil
+	}
+	s.sortMu.Lock()
+	defer s.sortMu.Unlock()
+	if c.past != nil && c.pastRV == at {
+		return c.past, at, nil
+	}
+	items := make(map[string]*storedObject, len(c.items))
+	for k, v := range c.items {
+		items[k] = v
+	}
+	for i := len(s.log) - 1; i >= 0 && s.log[i].rv > at; i-- {
+		ch := s.log[i]
+		if ch.obj.res != r {
+			continue
+		}
+		if ch.prev == nil {
+			delete(items, ch.obj.key)
+		} else {
+			items[ch.obj.key] = ch.prev
+		}
+	}
+	c.past, c.pastRV = sortedObjects(items), at
+	return c.past, at, nil
+}
+
+func sortedObjects(items map[string]*storedObject) []*storedObject {
+	out := make([]*storedObject, 0, len(items))
+	for _, o := range items {
+		out = append(out, o)
+	}
+	slices.SortFunc(out, func(a, b *storedObject) int { return strings.Compare(a.key, b.key) })
+	return out
+}
+
+// cursorAfter returns the log position of the first change newer than rv,
+// or errExpired when changes after rv are no longer kept.
+func (s *store) cursorAfter(rv uint64) (int, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if rv < s.compacted {
+		return 0, errExpired
+	}
+	i, _ := slices.BinarySearchFunc(s.log, rv+1, func(c change, v uint64) int {
+		switch {
+		case c.rv < v:
+			return -1
+		case c.rv > v:
+			return 1
+		}
+		return 0
+	})
+	return s.logStart + i, nil
+}
+
+// since returns the changes from log position cursor on, the position
+// after them, and a channel closed at the next commit. It returns
+// errExpired when the position has been compacted away. The returned
+// slice is never modified by the store.
+func (s *store) since(cursor int) ([]change, int, <-chan struct{}, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if cursor < s.logStart {
+		return nil, cursor, s.changed, errExpired
+	}
+	i := cursor - s.logStart
+	if i > len(s.log) {
+		i = len(s.log)
+	}
+	evs := s.log[i:len(s.log):len(s.log)]
+	return evs, s.logStart + len(s.log), s.changed, nil
+}
+
+// snapshotAndCursor returns the resource's live objects and the log
+// position right after them, atomically, for watches that start with the
+// current state.
+func (s *store) snapshotAndCursor(r *resource) ([]*storedObject, uint64, int) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var objs []*storedObject
+	if c := s.colls[r]; c != nil {
+		s.sortMu.Lock()
+		if c.sorted == nil {
+			c.sorted = sortedObjects(c.items)
+		}
+		objs = c.sorted
+		s.sortMu.Unlock()
+	}
+	return objs, s.rv, s.logStart + len(s.log)
+}

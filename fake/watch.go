@@ -1,0 +1,332 @@
+package fake
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/codec"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// initialEventsEnd is the annotation on the bookmark that ends a
+// watch-list's initial events.
+const initialEventsEnd = "k8s.io/initial-events-end"
+
+const watchGoneMessage = "The resourceVersion for the provided watch is too old."
+
+// watchPlan is where a watch starts: the synthetic ADDED events to send
+// first, the log position to follow from, and the watch-list end bookmark.
+type watchPlan struct {
+	initial   []*storedObject
+	cursor    int
+	startRV   uint64 // changes at or below this version are not sent
+	watchList bool   // send the end bookmark once synced to endAtRV
+	endAtRV   uint64
+	expired   bool // the start version is compacted: send a 410 ERROR event
+}
+
+func (s *Server) planWatch(r *request, opts *listOptions) (watchPlan, *apiError) {
+	var p watchPlan
+	requested, _ := strconv.ParseUint(opts.rv, 10, 64)
+	switch {
+	case opts.sendInitialEvents != nil && *opts.sendInitialEvents:
+		switch s.faults.watchListMode() {
+		case WatchListRefused:
+			return p, errBadRequest("sendInitialEvents is forbidden for watch")
+		case WatchListNoEndBookmark:
+			p.endAtRV = ^uint64(0)
+		}
+		p.initial, p.startRV, p.cursor = s.store.snapshotAndCursor(r.res)
+		p.watchList = true
+		p.endAtRV = max(p.endAtRV, p.startRV, requested)
+	case opts.rv == "" || opts.rv == "0":
+		if opts.sendInitialEvents != nil { // sendInitialEvents=false: start now, no state
+			_, p.startRV, p.cursor = s.store.snapshotAndCursor(r.res)
+			return p, nil
+		}
+		p.initial, p.startRV, p.cursor = s.store.snapshotAndCursor(r.res)
+	default:
+		cursor, err := s.store.cursorAfter(requested)
+		if err != nil {
+			p.expired = true
+			return p, nil
+		}
+		p.cursor, p.startRV = cursor, requested
+	}
+	return p, nil
+}
+
+// watcher streams one watch response. It belongs to its request's
+// goroutine.
+type watcher struct {
+	s       *Server
+	r       *request
+	opts    *listOptions
+	out     output
+	w       http.ResponseWriter
+	flusher http.Flusher
+	state   watchState
+	buf     []byte
+	ended   bool // the stream must end (fault, or write error)
+}
+
+func (s *Server) serveWatch(w http.ResponseWriter, req *http.Request, r *request) {
+	opts, aerr := parseListOptions(req.URL.Query(), r.res, true)
+	if aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
+	out, aerr := s.negotiate(req, r.res, false, true)
+	if aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
+	plan, aerr := s.planWatch(r, opts)
+	if aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
+	ct := codec.MediaTypeJSON
+	if out.format == formatProtobuf {
+		ct = codec.MediaTypeProtobuf + ";stream=watch"
+	}
+	h := w.Header()
+	h.Set("Content-Type", ct)
+	h.Set("Cache-Control", "no-cache, private")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	wt := &watcher{s: s, r: r, opts: opts, out: out, w: w, flusher: flusher}
+	wt.run(req, plan)
+}
+
+func (wt *watcher) flush() {
+	if wt.flusher != nil {
+		wt.flusher.Flush()
+	}
+}
+
+func (wt *watcher) run(req *http.Request, p watchPlan) {
+	if p.expired {
+		wt.sendError(errGone(watchGoneMessage))
+		return
+	}
+	timeout := wt.opts.timeout
+	if timeout <= 0 {
+		timeout = wt.s.opts.WatchTimeout
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	var bookmarks <-chan time.Time
+	if wt.opts.allowBookmarks {
+		t := time.NewTicker(wt.s.opts.BookmarkInterval)
+		defer t.Stop()
+		bookmarks = t.C
+	}
+	drop := wt.s.faults.dropChan()
+	for _, o := range p.initial {
+		if wt.visible(o) && !wt.send(eventAdded, o) {
+			return
+		}
+	}
+	lastRV := p.startRV
+	endPending := p.watchList
+	bookmarkDue := false
+	cursor := p.cursor
+	for {
+		evs, next, notify, err := wt.s.store.since(cursor)
+		if err != nil {
+			wt.sendError(errGone(watchGoneMessage))
+			return
+		}
+		for _, ev := range evs {
+			lastRV = max(lastRV, ev.rv)
+			if ev.rv <= p.startRV {
+				continue
+			}
+			if typ, o := wt.translate(ev); typ != "" && !wt.send(typ, o) {
+				return
+			}
+		}
+		cursor = next
+		if endPending && lastRV >= p.endAtRV {
+			endPending = false
+			if !wt.sendBookmark(lastRV, true) {
+				return
+			}
+		}
+		if bookmarkDue && !endPending {
+			bookmarkDue = false
+			if !wt.sendBookmark(lastRV, false) {
+				return
+			}
+		}
+		wt.flush()
+		select {
+		case <-notify:
+		case <-bookmarks:
+			bookmarkDue = true
+		case <-deadline.C:
+			return
+		case <-drop:
+			return
+		case <-req.Context().Done():
+			return
+		case <-wt.s.ctx.Done():
+			return
+		}
+	}
+}
+
+// visible reports whether the watch's scope and selectors include o.
+func (wt *watcher) visible(o *storedObject) bool {
+	if o == nil || o.res != wt.r.res {
+		return false
+	}
+	if wt.r.ns != "" && o.ns != wt.r.ns {
+		return false
+	}
+	if wt.r.name != "" && o.name != wt.r.name {
+		return false
+	}
+	return wt.opts.matches(o)
+}
+
+// translate maps a change to what this watch sees: an object entering the
+// selection is ADDED, one leaving it DELETED.
+func (wt *watcher) translate(ev change) (string, *storedObject) {
+	now := wt.visible(ev.obj)
+	before := ev.prev != nil && wt.visible(ev.prev)
+	switch {
+	case ev.typ == eventDeleted:
+		if before || now {
+			return eventDeleted, ev.obj
+		}
+	case now && before:
+		return eventModified, ev.obj
+	case now:
+		return eventAdded, ev.obj
+	case before:
+		return eventDeleted, ev.obj
+	}
+	return "", nil
+}
+
+// send writes one event, applying injected faults. It reports whether the
+// stream goes on.
+func (wt *watcher) send(typ string, o *storedObject) bool {
+	return wt.emit(typ, func(b []byte) []byte { return wt.encodeObject(b, o) })
+}
+
+func (wt *watcher) encodeObject(b []byte, o *storedObject) []byte {
+	if wt.out.format == formatProtobuf {
+		return append(b, codec.EncodeEnvelope(o.res.kind.APIVersion(), o.res.kind.Kind, o.pb)...)
+	}
+	if o.res.custom {
+		return append(b, o.json...)
+	}
+	return append(append(b, o.res.jsonPrefix...), o.json[1:]...)
+}
+
+func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
+	meta := metav1.ObjectMeta{ResourceVersion: strconv.FormatUint(rv, 10)}
+	if end {
+		meta.Annotations = map[string]string{initialEventsEnd: "true"}
+	}
+	k := wt.r.res.kind
+	return wt.emit(eventBookmark, func(b []byte) []byte {
+		if wt.out.format == formatProtobuf {
+			m := protowire.AppendTag(nil, 1, protowire.BytesType)
+			m = protowire.AppendBytes(m, meta.AppendProto(nil))
+			return append(b, codec.EncodeEnvelope(k.APIVersion(), k.Kind, m)...)
+		}
+		mj, _ := json.Marshal(&meta)
+		b = append(b, `{"kind":`...)
+		b = strconv.AppendQuote(b, k.Kind)
+		b = append(b, `,"apiVersion":`...)
+		b = strconv.AppendQuote(b, k.APIVersion())
+		b = append(b, `,"metadata":`...)
+		b = append(b, mj...)
+		return append(b, '}')
+	})
+}
+
+// sendError writes an ERROR event carrying a Status; the stream then ends.
+func (wt *watcher) sendError(e *apiError) {
+	wt.write(eventError, func(b []byte) []byte {
+		if wt.out.format == formatProtobuf {
+			return append(b, encodeStatus(&e.status, formatProtobuf)...)
+		}
+		return append(b, encodeStatus(&e.status, formatJSON)...)
+	}, eventOK)
+	wt.flush()
+}
+
+// emit writes an event unless a fault ends the stream first.
+func (wt *watcher) emit(typ string, object func([]byte) []byte) bool {
+	fault, stop := wt.s.faults.nextEvent(&wt.state)
+	if stop {
+		return false
+	}
+	wt.write(typ, object, fault)
+	return !wt.ended
+}
+
+// write encodes and writes one event in the stream's format.
+func (wt *watcher) write(typ string, object func([]byte) []byte, fault eventFault) {
+	b := wt.buf[:0]
+	if wt.out.format == formatProtobuf {
+		b = append(b, 0, 0, 0, 0) // frame length, filled in below
+		b = protowire.AppendTag(b, 1, protowire.BytesType)
+		b = protowire.AppendString(b, typ)
+		obj := object(nil)
+		b = protowire.AppendTag(b, 2, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(1+protowire.SizeBytes(len(obj))))
+		b = protowire.AppendTag(b, 1, protowire.BytesType)
+		b = protowire.AppendBytes(b, obj)
+		n := len(b) - 4
+		b[0], b[1], b[2], b[3] = byte(n>>24), byte(n>>16), byte(n>>8), byte(n)
+	} else {
+		b = append(b, `{"type":`...)
+		b = strconv.AppendQuote(b, typ)
+		b = append(b, `,"object":`...)
+		b = object(b)
+		b = append(b, "}\n"...)
+	}
+	wt.buf = b
+	switch fault {
+	case eventCutMidway:
+		_, _ = wt.w.Write(b[:len(b)/2])
+		wt.flush()
+		wt.ended = true
+		abortResponse(wt.w)
+		return
+	case eventCorrupt:
+		for i := range b {
+			if wt.out.format != formatProtobuf || i >= 4 {
+				b[i] = 0xff ^ byte(i)
+			}
+		}
+		_, _ = wt.w.Write(b)
+		wt.flush()
+		wt.ended = true
+		return
+	}
+	if _, err := wt.w.Write(b); err != nil {
+		wt.ended = true
+	}
+}
+
+// abortResponse cuts the connection under a response, as a broken
+// network does.
+func abortResponse(w http.ResponseWriter) {
+	if a, ok := w.(interface{ abort() }); ok {
+		a.abort()
+		return
+	}
+	// net/http recovers this sentinel and closes the connection without
+	// logging; it is the documented way for a handler to abort.
+	panic(http.ErrAbortHandler)
+}

@@ -1,0 +1,287 @@
+package fake
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/types"
+)
+
+func newUID() types.UID {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return types.UID(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]))
+}
+
+// randomSuffix is generateName's five random characters, from the same
+// alphabet kube-apiserver uses (no vowels, no confusable digits).
+func randomSuffix() string {
+	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
+	var b [5]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b[:])
+}
+
+func (s *Server) nowTime() metav1.Time {
+	return metav1.NewTime(s.now().UTC().Truncate(1e9))
+}
+
+// writeResult is what a write answers with.
+type writeResult struct {
+	obj  *storedObject
+	code int
+}
+
+// create stores a new object from d, in namespace ns (the path's).
+func (s *Server) create(d *draft, ns string, dry bool) (writeResult, *apiError) {
+	r := d.res
+	if r.kind.Namespaced {
+		if d.meta.Namespace != "" && d.meta.Namespace != ns {
+			return writeResult{}, errBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+		}
+		d.meta.Namespace = ns
+	} else {
+		d.meta.Namespace = ""
+	}
+	if d.meta.Name == "" && d.meta.GenerateName != "" {
+		d.meta.Name = d.meta.GenerateName + randomSuffix()
+	}
+	if aerr := d.validateName(); aerr != nil {
+		return writeResult{}, aerr
+	}
+	if r.kind.Namespaced && !s.namespaceExists(ns) {
+		return writeResult{}, errNamespaceNotFound(ns)
+	}
+	d.meta.UID = newUID()
+	d.meta.CreationTimestamp = s.nowTime()
+	d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = nil, nil
+	d.meta.SelfLink = ""
+	if r.generation {
+		d.meta.Generation = 1
+	} else {
+		d.meta.Generation = 0
+	}
+	key := objectKey(d.meta.Namespace, d.meta.Name)
+	o, _, err := s.store.write(r, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+		if cur != nil {
+			return "", nil, errAlreadyExists(r, d.meta.Name)
+		}
+		next, err := d.seal(rv)
+		if err != nil {
+			return "", nil, err
+		}
+		return eventAdded, next, nil
+	})
+	if err != nil {
+		return writeResult{}, asAPIError(err)
+	}
+	return writeResult{obj: o, code: http.StatusCreated}, nil
+}
+
+func asAPIError(err error) *apiError {
+	if ae, ok := err.(*apiError); ok {
+		return ae
+	}
+	return errInternal(err)
+}
+
+func (s *Server) namespaceExists(ns string) bool {
+	nsRes := s.lookup("", "v1", "namespaces")
+	return nsRes != nil && s.store.get(nsRes, ns) != nil
+}
+
+// createNamespace creates a namespace directly (server start).
+func (s *Server) createNamespace(name string) error {
+	r := s.lookup("", "v1", "namespaces")
+	d, _, err := r.decodeJSONDraft([]byte(`{"metadata":{"name":` + quote(name) + `},"spec":{"finalizers":["kubernetes"]},"status":{"phase":"Active"}}`))
+	if err != nil {
+		return err
+	}
+	d.meta.Labels = map[string]string{"kubernetes.io/metadata.name": name}
+	if _, aerr := s.create(d, "", false); aerr != nil {
+		return aerr
+	}
+	return nil
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// update replaces an object with d. For the status subresource only
+// .status changes; for the main resource of a kind with a status
+// subresource .status is kept. A stale metadata.resourceVersion is a 409.
+// An update that changes nothing keeps the resource version.
+func (s *Server) update(d *draft, r *request, dry bool) (writeResult, *apiError) {
+	res := d.res
+	if d.meta.Name == "" {
+		d.meta.Name = r.name
+	}
+	if d.meta.Name != r.name {
+		return writeResult{}, errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.meta.Name, r.name))
+	}
+	if res.kind.Namespaced {
+		if d.meta.Namespace != "" && d.meta.Namespace != r.ns {
+			return writeResult{}, errBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+		}
+		d.meta.Namespace = r.ns
+	} else {
+		d.meta.Namespace = ""
+	}
+	code := http.StatusOK
+	o, typ, err := s.store.write(res, objectKey(r.ns, r.name), dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+		if cur == nil {
+			return "", nil, errNotFound(res, r.name)
+		}
+		if d.meta.ResourceVersion != "" && d.meta.ResourceVersion != fmt.Sprint(cur.rv) {
+			return "", nil, errConflict(res, r.name)
+		}
+		old, err := res.draftOf(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		next, err := s.mergeUpdate(old, d, r.sub == "status")
+		if err != nil {
+			return "", nil, err
+		}
+		return s.commitChange(cur, old, next, rv)
+	})
+	if err != nil {
+		return writeResult{}, asAPIError(err)
+	}
+	if typ == eventDeleted {
+		code = http.StatusOK
+	}
+	return writeResult{obj: o, code: code}, nil
+}
+
+// mergeUpdate returns the object an update of old with d stores: system
+// metadata is kept from old, and .status (or everything but .status, for
+// the status subresource) follows the subresource rules.
+func (s *Server) mergeUpdate(old, d *draft, statusOnly bool) (*draft, error) {
+	res := d.res
+	if res.status {
+		if statusOnly {
+			st, err := d.statusValue()
+			if err != nil {
+				return nil, err
+			}
+			d, err = withStatus(old, st)
+			if err != nil {
+				return nil, err
+			}
+		} else {
+			st, err := old.statusValue()
+			if err != nil {
+				return nil, err
+			}
+			if d, err = withStatus(d, st); err != nil {
+				return nil, err
+			}
+		}
+	}
+	d.meta.UID = old.meta.UID
+	d.meta.CreationTimestamp = old.meta.CreationTimestamp
+	d.meta.DeletionTimestamp = old.meta.DeletionTimestamp
+	d.meta.DeletionGracePeriodSeconds = old.meta.DeletionGracePeriodSeconds
+	d.meta.Generation = old.meta.Generation
+	d.meta.SelfLink = ""
+	if old.meta.DeletionTimestamp != nil {
+		// A deleting object can lose finalizers but gain none.
+		d.meta.Finalizers = slices.DeleteFunc(d.meta.Finalizers, func(f string) bool { return !slices.Contains(old.meta.Finalizers, f) })
+	}
+	if res.generation && !statusOnly && !specEqual(old, d) {
+		d.meta.Generation++
+	}
+	return d, nil
+}
+
+// withStatus returns a copy of d with .status replaced by st.
+func withStatus(d *draft, st any) (*draft, error) {
+	m, err := d.toMap()
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		delete(m, "status")
+	} else {
+		m["status"] = st
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := d.res.decodeJSONDraft(b)
+	if err != nil {
+		return nil, err
+	}
+	out.meta.ResourceVersion = d.meta.ResourceVersion
+	return out, nil
+}
+
+// commitChange seals next as the successor of cur: no change keeps cur,
+// and a deleting object whose last finalizer is gone is deleted.
+func (s *Server) commitChange(cur *storedObject, old, next *draft, rv uint64) (string, *storedObject, error) {
+	same, err := next.seal(cur.rv)
+	if err != nil {
+		return "", nil, err
+	}
+	if string(same.json) == string(cur.json) {
+		return "", nil, nil
+	}
+	sealed, err := next.seal(rv)
+	if err != nil {
+		return "", nil, err
+	}
+	if sealed.deleting && sealed.finalizers == 0 {
+		return eventDeleted, sealed, nil
+	}
+	return eventModified, sealed, nil
+}
+
+func (s *Server) serveCreate(w http.ResponseWriter, req *http.Request, r *request) {
+	if r.sub != "" {
+		writeError(w, req, errMethodNotSupported(r.res, "create"))
+		return
+	}
+	s.serveWrite(w, req, r, func(d *draft, dry bool) (writeResult, *apiError) { return s.create(d, r.ns, dry) })
+}
+
+func (s *Server) serveUpdate(w http.ResponseWriter, req *http.Request, r *request) {
+	s.serveWrite(w, req, r, func(d *draft, dry bool) (writeResult, *apiError) { return s.update(d, r, dry) })
+}
+
+// serveWrite runs a create or update from the request body.
+func (s *Server) serveWrite(w http.ResponseWriter, req *http.Request, r *request, do func(*draft, bool) (writeResult, *apiError)) {
+	out, aerr := s.negotiate(req, r.res, false, false)
+	if aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
+	dry, aerr := dryRun(req.URL.Query())
+	if aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
+	d, aerr := s.readDraft(w, req, r.res)
+	if aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
+	res, aerr := do(d, dry)
+	if aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
+	s.writeObject(w, req, res.code, res.obj, out)
+}
