@@ -81,6 +81,11 @@ func (m *Quantity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		if n < 0 {
 			return wire.Error("Quantity", num, n)
 		}
+		if memo, ok := d.Memo("Quantity", v); ok {
+			*m = memo.(Quantity)
+			b = b[n:]
+			continue
+		}
 		val, f, keep, err := parse(v)
 		switch {
 		case err != nil:
@@ -93,6 +98,7 @@ func (m *Quantity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			var buf [40]byte
 			*m = Quantity{s: d.String(render(buf[:0], val, f))}
 		}
+		d.SetMemo("Quantity", v, *m)
 		b = b[n:]
 	}
 	return nil

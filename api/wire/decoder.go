@@ -1,12 +1,17 @@
 package wire
 
+import "encoding/binary"
+
 // Interning limits. Strings longer than maxInternLen are rarely repeated
-// (annotations holding JSON, for example) and would only grow the table;
-// maxInternEntries bounds the table of a long-lived Decoder.
+// (annotations holding JSON, for example); byte slices up to
+// maxInternBytes are (managedFields). The string table is a direct-mapped
+// cache of internSlots entries: a lookup is a hash of at most 24 bytes and
+// one compare, far cheaper than a map, and a collision only costs a copy.
 const (
 	maxInternLen     = 256
 	maxInternBytes   = 4096
 	maxInternEntries = 1 << 16
+	internSlots      = 8192
 )
 
 // Decoder holds the state of one or more protobuf decodes: a table of the
@@ -26,14 +31,15 @@ type Decoder struct {
 	// changes every object that holds it: DeepCopy first.
 	ReadOnly bool
 
-	strings map[string]string
+	strings *[internSlots]string
 	bytes   map[string][]byte
 	shared  map[string]any
+	memo    map[string]any
 	scratch []byte
 }
 
 // String returns b as a string, reusing an equal string this Decoder
-// returned before when there is one.
+// returned before when it still has it.
 func (d *Decoder) String(b []byte) string {
 	if len(b) == 0 {
 		return ""
@@ -41,17 +47,46 @@ func (d *Decoder) String(b []byte) string {
 	if d == nil || len(b) > maxInternLen {
 		return string(b)
 	}
-	if s, ok := d.strings[string(b)]; ok {
-		return s
+	if d.strings == nil {
+		d.strings = new([internSlots]string)
+	}
+	// Two-way: a string may sit in either of two slots, so that a few
+	// unique strings do not evict a repeated one.
+	h := internHash(b)
+	first, second := &d.strings[h&(internSlots-1)], &d.strings[(h>>32)&(internSlots-1)]
+	if *first == string(b) {
+		return *first
+	}
+	if *second == string(b) {
+		return *second
 	}
 	s := string(b)
-	if d.strings == nil {
-		d.strings = make(map[string]string, 64)
-	}
-	if len(d.strings) < maxInternEntries {
-		d.strings[s] = s
+	if *first == "" {
+		*first = s
+	} else {
+		*first, *second = s, *first
 	}
 	return s
+}
+
+// internHash mixes the length and up to 24 bytes of b (its start, middle
+// and end), enough to tell apart the short strings of Kubernetes objects.
+func internHash(b []byte) uint64 {
+	n := len(b)
+	h := uint64(n) * 0x9e3779b97f4a7c15
+	if n >= 8 {
+		h ^= binary.LittleEndian.Uint64(b)
+		h *= 0xff51afd7ed558ccd
+		h ^= binary.LittleEndian.Uint64(b[n-8:])
+		h *= 0xc4ceb9fe1a85ec53
+		h ^= binary.LittleEndian.Uint64(b[n/2-4:])
+	} else {
+		for _, c := range b {
+			h = (h ^ uint64(c)) * 0x100000001b3
+		}
+	}
+	h *= 0x9e3779b97f4a7c15
+	return h ^ h>>29
 }
 
 // UniqueString returns b as a new string without consulting the table: for
@@ -91,4 +126,27 @@ func (d *Decoder) SharedBytes(b []byte) []byte {
 		d.bytes[string(v)] = v
 	}
 	return v
+}
+
+// Memo returns what a decoder of kind (a type name) stored for the input b
+// before, so that a type whose decoding is costly (parsing a Quantity, say)
+// does the work once per distinct input of a list or a stream.
+func (d *Decoder) Memo(kind string, b []byte) (any, bool) {
+	if d == nil || d.memo == nil {
+		return nil, false
+	}
+	d.scratch = append(append(d.scratch[:0], kind...), b...)
+	v, ok := d.memo[string(d.scratch)]
+	return v, ok
+}
+
+// SetMemo stores v as the result of decoding b for kind.
+func (d *Decoder) SetMemo(kind string, b []byte, v any) {
+	if d == nil {
+		return
+	}
+	if d.memo == nil || len(d.memo) >= maxInternEntries {
+		d.memo = make(map[string]any, 64)
+	}
+	d.memo[kind+string(b)] = v
 }

@@ -44,14 +44,20 @@ func Error(msg string, num protowire.Number, n int) error {
 }
 
 // ConsumeBytes reads a length-delimited field value. It returns the value
-// and the number of bytes read, or a negative n on error.
+// and the number of bytes read, or a negative n on error. Values shorter
+// than 128 bytes, most of them, take a path the compiler inlines.
 func ConsumeBytes(typ protowire.Type, b []byte) ([]byte, int) {
+	if typ == protowire.BytesType && len(b) > 0 {
+		if n := int(b[0]); n < 0x80 && n < len(b) {
+			return b[1 : n+1], n + 1
+		}
+	}
+	return consumeBytes(typ, b)
+}
+
+func consumeBytes(typ protowire.Type, b []byte) ([]byte, int) {
 	if typ != protowire.BytesType {
 		return nil, errWrongType
-	}
-	if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
-		n := int(b[0]) + 1
-		return b[1:n], n
 	}
 	return protowire.ConsumeBytes(b)
 }
@@ -124,6 +130,74 @@ func CountField(b []byte, num protowire.Number) int {
 	return count
 }
 
+// CountRun counts the occurrences of a repeated field that follow each
+// other from field, which starts at the tag of one occurrence: encoders
+// write a repeated field's elements together, so this sizes the slice or
+// map exactly without scanning the rest of the message. A later, separate
+// occurrence still decodes correctly; the slice just grows.
+func CountRun(field []byte) int {
+	_, typ, tagLen := protowire.ConsumeTag(field)
+	if tagLen < 0 {
+		return 1
+	}
+	if tagLen == 1 && typ == protowire.BytesType {
+		return countRunOneByteTag(field)
+	}
+	tag := field[:tagLen]
+	count := 0
+	for b := field; len(b) >= tagLen && string(b[:tagLen]) == string(tag); count++ {
+		b = b[tagLen:]
+		var n int
+		switch typ {
+		case protowire.BytesType:
+			if len(b) > 0 && b[0] < 0x80 {
+				n = 1 + int(b[0])
+			} else {
+				v, l := protowire.ConsumeVarint(b)
+				if l < 0 {
+					return max(count, 1)
+				}
+				n = l + int(v)
+				if int(v) < 0 {
+					return max(count, 1)
+				}
+			}
+		default:
+			n = protowire.ConsumeFieldValue(0, typ, b)
+		}
+		if n < 0 || n > len(b) {
+			return max(count+1, 1)
+		}
+		b = b[n:]
+	}
+	return max(count, 1)
+}
+
+// countRunOneByteTag is CountRun for the common case: a length-delimited
+// field with a one-byte tag.
+func countRunOneByteTag(b []byte) int {
+	tag := b[0]
+	count := 0
+	for len(b) > 1 && b[0] == tag {
+		count++
+		var n int
+		if c := b[1]; c < 0x80 {
+			n = 2 + int(c)
+		} else {
+			v, l := protowire.ConsumeVarint(b[1:])
+			if l < 0 || v > uint64(len(b)) {
+				break
+			}
+			n = 1 + l + int(v)
+		}
+		if n > len(b) {
+			break
+		}
+		b = b[n:]
+	}
+	return max(count, 1)
+}
+
 // SkipField consumes the value of a field the message does not know. It
 // returns the number of bytes read, or a negative n on error.
 func SkipField(num protowire.Number, typ protowire.Type, b []byte) int {
@@ -138,3 +212,7 @@ func SizeBytesIfPresent(tagSize int, v []byte) int {
 	}
 	return tagSize + protowire.SizeBytes(len(v))
 }
+
+// WrongType is the error for a field of message msg whose wire type does
+// not fit its Go type.
+func WrongType(msg string, num protowire.Number) error { return Error(msg, num, errWrongType) }

@@ -36,7 +36,7 @@ func DecodeMap[M ~map[K]V, K comparable, V any](d *Decoder, typeName string, fie
 	}
 	if d == nil || !d.ReadOnly {
 		if *m == nil {
-			*m = make(M, CountField(field[n:], num)+1)
+			*m = make(M, CountRun(field))
 		}
 		entry, _ := protowire.ConsumeBytes(field[tagLen:])
 		return n, decodeEntry(d, entry, *m)

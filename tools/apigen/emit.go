@@ -20,6 +20,7 @@ type file struct {
 	body    bytes.Buffer
 	imports map[string]string // path -> alias
 
+	preread     bool              // a struct decoder is being written: see bytesValue
 	entryFuncs  map[string]string // map type -> its entry decoding function
 	entryBodies bytes.Buffer
 }

@@ -128,15 +128,19 @@ func (f *file) decodeScalar(k kind, t types.Type, buf, typ, ln, out, msg, num st
 	w := f.wire()
 	ts := f.typeString(t)
 	fail := fmt.Sprintf("if %s < 0 {\nreturn %s.Error(%q, %s, %s)\n}", ln, w, msg, num, ln)
+	take := fmt.Sprintf("raw, %s := %s.ConsumeBytes(%s, %s)\n%s", ln, w, typ, buf, fail)
+	if buf == "b" && typ == "typ" && ln == "n" {
+		take = f.bytesValue("raw", msg, num)
+	}
 	switch k {
 	case kString:
 		intern := "String"
 		if unique {
 			intern = "UniqueString"
 		}
-		return fmt.Sprintf("raw, %s := %s.ConsumeBytes(%s, %s)\n%s\n%s := %s(d.%s(raw))", ln, w, typ, buf, fail, out, ts, intern)
+		return fmt.Sprintf("%s\n%s := %s(d.%s(raw))", take, out, ts, intern)
 	case kBytes:
-		return fmt.Sprintf("raw, %s := %s.ConsumeBytes(%s, %s)\n%s\n%s := %s(d.Bytes(raw))", ln, w, typ, buf, fail, out, ts)
+		return fmt.Sprintf("%s\n%s := %s(d.Bytes(raw))", take, out, ts)
 	case kBool:
 		return fmt.Sprintf("raw, %s := %s.ConsumeVarint(%s, %s)\n%s\n%s := %s(raw != 0)", ln, w, typ, buf, fail, out, ts)
 	case kVarint:
@@ -147,6 +151,17 @@ func (f *file) decodeScalar(k kind, t types.Type, buf, typ, ln, out, msg, num st
 		return fmt.Sprintf("raw, %s := %s.ConsumeFixed32(%s, %s)\n%s\n%s := %s(math.Float32frombits(raw))", ln, w, typ, buf, fail, out, ts)
 	}
 	panic("decodeScalar on a message")
+}
+
+// bytesValue returns statements that put the current length-delimited
+// field's value in variable v (and its length in n): inside a struct's
+// decoder the value was read once before the switch.
+func (f *file) bytesValue(v, msg, num string) string {
+	w := f.wire()
+	if f.preread {
+		return fmt.Sprintf("if typ != %s.BytesType {\nreturn %s.WrongType(%q, %s)\n}\n%s := value", f.protowire(), w, msg, num, v)
+	}
+	return fmt.Sprintf("%s, n := %s.ConsumeBytes(typ, b)\nif n < 0 {\nreturn %s.Error(%q, %s, n)\n}", v, w, w, msg, num)
 }
 
 // protoField is one protobuf-encoded field of a generated struct.
@@ -289,6 +304,12 @@ func (f *file) emitStructProto(t *typeModel) error {
 	f.p("var num %s.Number\nvar typ %s.Type\nn := 1", pw, pw)
 	f.p("if c := b[0]; c < 0x80 && c >= 0x08 {\nnum, typ = %s.Number(c>>3), %s.Type(c&7)\n} else if num, typ, n = %s.ConsumeTag(b); n < 0 {\nreturn %s.Error(%q, 0, n)\n}", pw, pw, pw, w, name)
 	f.p("field := b\nb = b[n:]")
+	f.preread = f.gen.hasBytesField(fields)
+	if f.preread {
+		f.p("// Most fields are length-delimited: read the value once, inline when short.")
+		f.p("var value []byte\nif typ == %s.BytesType {", pw)
+		f.p("if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {\nn = int(b[0]) + 1\nvalue = b[1:n]\n} else if value, n = %s.ConsumeBytes(b); n < 0 {\nreturn %s.Error(%q, num, n)\n}\n}", pw, w, name)
+	}
 	f.p("switch num {")
 	for _, pf := range fields {
 		f.p("case %d:", pf.tag.num)
@@ -296,6 +317,7 @@ func (f *file) emitStructProto(t *typeModel) error {
 			return fmt.Errorf("field %s: %w", pf.goName, err)
 		}
 	}
+	f.preread = false
 	f.p("default:")
 	f.p("n = %s.SkipField(num, typ, b)", w)
 	f.p("if n < 0 {\nreturn %s.Error(%q, num, n)\n}", w, name)
@@ -477,7 +499,6 @@ func (f *file) emitFieldDecode(msg string, pf protoField) error {
 	x := "m." + pf.goName
 	num := fmt.Sprint(pf.tag.num)
 	unique := uniqueStringFields[msg+"."+pf.goName]
-	fail := fmt.Sprintf("if n < 0 {\nreturn %s.Error(%q, %s, n)\n}", w, msg, num)
 	if m, ok := pf.typ.Underlying().(*types.Map); ok {
 		return f.emitMapDecode(msg, pf, m, x)
 	}
@@ -486,10 +507,10 @@ func (f *file) emitFieldDecode(msg string, pf protoField) error {
 		if err != nil {
 			return err
 		}
-		mk := fmt.Sprintf("if %s == nil {\n%s = make(%s, 0, %s.CountField(b[n:], %s)+1)\n}", x, x, f.typeString(pf.typ), w, num)
+		mk := fmt.Sprintf("if %s == nil {\n%s = make(%s, 0, %s.CountRun(field))\n}", x, x, f.typeString(pf.typ), w)
 		if k == kMessage {
-			f.p("v, n := %s.ConsumeBytes(typ, b)\n%s", w, fail)
-			f.p("if %s == nil {\n%s = make(%s, 0, %s.CountField(b[n:], %s)+1)\n}", x, x, f.typeString(pf.typ), w, num)
+			f.p("%s", f.bytesValue("v", msg, num))
+			f.p("if %s == nil {\n%s = make(%s, 0, %s.CountRun(field))\n}", x, x, f.typeString(pf.typ), w)
 			f.p("%s = append(%s, %s{})", x, x, f.typeString(elem))
 			f.p("if err := %s[len(%s)-1].UnmarshalProto(d, v); err != nil {\nreturn err\n}", x, x)
 			f.p("b = b[n:]")
@@ -498,7 +519,7 @@ func (f *file) emitFieldDecode(msg string, pf protoField) error {
 		if k != kString && k != kBytes {
 			// Accept the packed form too, as every protobuf decoder must.
 			f.p("if typ == %s.BytesType {", f.protowire())
-			f.p("v, n := %s.ConsumeBytes(typ, b)\n%s", w, fail)
+			f.p("%s", f.bytesValue("v", msg, num))
 			f.p("for len(v) > 0 {\n%s\n%s = append(%s, x)\nv = v[l:]\n}",
 				f.decodeScalar(k, elem, "v", wireTypeName(k), "l", "x", msg, num, false), x, x)
 			f.p("b = b[n:]\ncontinue\n}")
@@ -513,7 +534,7 @@ func (f *file) emitFieldDecode(msg string, pf protoField) error {
 		return err
 	}
 	if k == kMessage {
-		f.p("v, n := %s.ConsumeBytes(typ, b)\n%s", w, fail)
+		f.p("%s", f.bytesValue("v", msg, num))
 		if ptr {
 			f.p("if %s == nil {\n%s = new(%s)\n}", x, x, f.typeString(base))
 		} else if g.isWrapper(base) {
@@ -650,4 +671,23 @@ func (g *generator) isWrapper(t types.Type) bool {
 	}
 	tm := owner.byName[n.Obj().Name()]
 	return tm != nil && tm.wrapper
+}
+
+// hasBytesField reports whether any field can be length-delimited on the
+// wire (strings, bytes, messages, maps, packed scalars).
+func (g *generator) hasBytesField(fields []protoField) bool {
+	for _, pf := range fields {
+		if _, isMap := pf.typ.Underlying().(*types.Map); isMap {
+			continue // maps are decoded from the field's start
+		}
+		t := pf.typ
+		if elem, ok := g.sliceElem(t); ok {
+			t = elem
+		}
+		t, _ = deref(t)
+		if k, err := g.classify(t); err == nil && (k == kString || k == kBytes || k == kMessage) {
+			return true
+		}
+	}
+	return false
 }

@@ -65,45 +65,55 @@ func (m *Rule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Rule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Rule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Rule", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.APIGroups == nil {
-				m.APIGroups = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.APIGroups = make([]string, 0, wire.CountRun(field))
 			}
 			m.APIGroups = append(m.APIGroups, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Rule", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Rule", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.APIVersions == nil {
-				m.APIVersions = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.APIVersions = make([]string, 0, wire.CountRun(field))
 			}
 			m.APIVersions = append(m.APIVersions, x)
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Rule", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Rule", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Resources == nil {
-				m.Resources = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.Resources = make([]string, 0, wire.CountRun(field))
 			}
 			m.Resources = append(m.Resources, x)
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Rule", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Rule", 4)
 			}
+			raw := value
 			x := ScopeType(d.String(raw))
 			m.Scope = &x
 			b = b[n:]
@@ -163,30 +173,40 @@ func (m *ValidatingAdmissionPolicy) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ValidatingAdmissionPolicy", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicy", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicy", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicy", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicy", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicy", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicy", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -254,6 +274,16 @@ func (m *ValidatingAdmissionPolicyStatus) UnmarshalProto(d *wire.Decoder, b []by
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ValidatingAdmissionPolicyStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -264,10 +294,10 @@ func (m *ValidatingAdmissionPolicyStatus) UnmarshalProto(d *wire.Decoder, b []by
 			m.ObservedGeneration = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicyStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicyStatus", 2)
 			}
+			v := value
 			if m.TypeChecking == nil {
 				m.TypeChecking = new(TypeChecking)
 			}
@@ -276,12 +306,12 @@ func (m *ValidatingAdmissionPolicyStatus) UnmarshalProto(d *wire.Decoder, b []by
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicyStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicyStatus", 3)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]metav1.Condition, 0, wire.CountField(b[n:], 3)+1)
+				m.Conditions = make([]metav1.Condition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, metav1.Condition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -342,14 +372,24 @@ func (m *TypeChecking) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TypeChecking", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TypeChecking", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TypeChecking", 1)
 			}
+			v := value
 			if m.ExpressionWarnings == nil {
-				m.ExpressionWarnings = make([]ExpressionWarning, 0, wire.CountField(b[n:], 1)+1)
+				m.ExpressionWarnings = make([]ExpressionWarning, 0, wire.CountRun(field))
 			}
 			m.ExpressionWarnings = append(m.ExpressionWarnings, ExpressionWarning{})
 			if err := m.ExpressionWarnings[len(m.ExpressionWarnings)-1].UnmarshalProto(d, v); err != nil {
@@ -407,20 +447,30 @@ func (m *ExpressionWarning) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ExpressionWarning", num, n)
+			}
+		}
 		switch num {
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExpressionWarning", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExpressionWarning", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldRef = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExpressionWarning", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExpressionWarning", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Warning = x
 			b = b[n:]
@@ -481,23 +531,33 @@ func (m *ValidatingAdmissionPolicyList) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ValidatingAdmissionPolicyList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicyList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicyList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicyList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicyList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ValidatingAdmissionPolicy, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ValidatingAdmissionPolicy, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ValidatingAdmissionPolicy{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -599,12 +659,22 @@ func (m *ValidatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ValidatingAdmissionPolicySpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicySpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicySpec", 1)
 			}
+			v := value
 			if m.ParamKind == nil {
 				m.ParamKind = new(ParamKind)
 			}
@@ -613,10 +683,10 @@ func (m *ValidatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicySpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicySpec", 2)
 			}
+			v := value
 			if m.MatchConstraints == nil {
 				m.MatchConstraints = new(MatchResources)
 			}
@@ -625,12 +695,12 @@ func (m *ValidatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicySpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicySpec", 3)
 			}
+			v := value
 			if m.Validations == nil {
-				m.Validations = make([]Validation, 0, wire.CountField(b[n:], 3)+1)
+				m.Validations = make([]Validation, 0, wire.CountRun(field))
 			}
 			m.Validations = append(m.Validations, Validation{})
 			if err := m.Validations[len(m.Validations)-1].UnmarshalProto(d, v); err != nil {
@@ -638,20 +708,20 @@ func (m *ValidatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicySpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicySpec", 4)
 			}
+			raw := value
 			x := FailurePolicyType(d.String(raw))
 			m.FailurePolicy = &x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicySpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicySpec", 5)
 			}
+			v := value
 			if m.AuditAnnotations == nil {
-				m.AuditAnnotations = make([]AuditAnnotation, 0, wire.CountField(b[n:], 5)+1)
+				m.AuditAnnotations = make([]AuditAnnotation, 0, wire.CountRun(field))
 			}
 			m.AuditAnnotations = append(m.AuditAnnotations, AuditAnnotation{})
 			if err := m.AuditAnnotations[len(m.AuditAnnotations)-1].UnmarshalProto(d, v); err != nil {
@@ -659,12 +729,12 @@ func (m *ValidatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte
 			}
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicySpec", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicySpec", 6)
 			}
+			v := value
 			if m.MatchConditions == nil {
-				m.MatchConditions = make([]MatchCondition, 0, wire.CountField(b[n:], 6)+1)
+				m.MatchConditions = make([]MatchCondition, 0, wire.CountRun(field))
 			}
 			m.MatchConditions = append(m.MatchConditions, MatchCondition{})
 			if err := m.MatchConditions[len(m.MatchConditions)-1].UnmarshalProto(d, v); err != nil {
@@ -672,12 +742,12 @@ func (m *ValidatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicySpec", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicySpec", 7)
 			}
+			v := value
 			if m.Variables == nil {
-				m.Variables = make([]Variable, 0, wire.CountField(b[n:], 7)+1)
+				m.Variables = make([]Variable, 0, wire.CountRun(field))
 			}
 			m.Variables = append(m.Variables, Variable{})
 			if err := m.Variables[len(m.Variables)-1].UnmarshalProto(d, v); err != nil {
@@ -733,20 +803,30 @@ func (m *ParamKind) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ParamKind", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ParamKind", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ParamKind", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIVersion = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ParamKind", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ParamKind", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
@@ -807,36 +887,46 @@ func (m *Validation) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Validation", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Validation", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Validation", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Expression = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Validation", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Validation", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Validation", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Validation", 3)
 			}
+			raw := value
 			x := metav1.StatusReason(d.String(raw))
 			m.Reason = &x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Validation", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Validation", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.MessageExpression = x
 			b = b[n:]
@@ -889,20 +979,30 @@ func (m *Variable) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Variable", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Variable", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Variable", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Variable", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Variable", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Expression = x
 			b = b[n:]
@@ -957,20 +1057,30 @@ func (m *AuditAnnotation) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("AuditAnnotation", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AuditAnnotation", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AuditAnnotation", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AuditAnnotation", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AuditAnnotation", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ValueExpression = x
 			b = b[n:]
@@ -1027,21 +1137,31 @@ func (m *ValidatingAdmissionPolicyBinding) UnmarshalProto(d *wire.Decoder, b []b
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ValidatingAdmissionPolicyBinding", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicyBinding", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicyBinding", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicyBinding", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicyBinding", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1103,23 +1223,33 @@ func (m *ValidatingAdmissionPolicyBindingList) UnmarshalProto(d *wire.Decoder, b
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ValidatingAdmissionPolicyBindingList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicyBindingList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicyBindingList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicyBindingList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicyBindingList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ValidatingAdmissionPolicyBinding, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ValidatingAdmissionPolicyBinding, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ValidatingAdmissionPolicyBinding{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1195,20 +1325,30 @@ func (m *ValidatingAdmissionPolicyBindingSpec) UnmarshalProto(d *wire.Decoder, b
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ValidatingAdmissionPolicyBindingSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicyBindingSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicyBindingSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.PolicyName = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicyBindingSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicyBindingSpec", 2)
 			}
+			v := value
 			if m.ParamRef == nil {
 				m.ParamRef = new(ParamRef)
 			}
@@ -1217,10 +1357,10 @@ func (m *ValidatingAdmissionPolicyBindingSpec) UnmarshalProto(d *wire.Decoder, b
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicyBindingSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicyBindingSpec", 3)
 			}
+			v := value
 			if m.MatchResources == nil {
 				m.MatchResources = new(MatchResources)
 			}
@@ -1229,13 +1369,13 @@ func (m *ValidatingAdmissionPolicyBindingSpec) UnmarshalProto(d *wire.Decoder, b
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingAdmissionPolicyBindingSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingAdmissionPolicyBindingSpec", 4)
 			}
+			raw := value
 			x := ValidationAction(d.String(raw))
 			if m.ValidationActions == nil {
-				m.ValidationActions = make([]ValidationAction, 0, wire.CountField(b[n:], 4)+1)
+				m.ValidationActions = make([]ValidationAction, 0, wire.CountRun(field))
 			}
 			m.ValidationActions = append(m.ValidationActions, x)
 			b = b[n:]
@@ -1301,28 +1441,38 @@ func (m *ParamRef) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ParamRef", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ParamRef", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ParamRef", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ParamRef", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ParamRef", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ParamRef", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ParamRef", 3)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -1331,10 +1481,10 @@ func (m *ParamRef) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ParamRef", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ParamRef", 4)
 			}
+			raw := value
 			x := ParameterNotFoundActionType(d.String(raw))
 			m.ParameterNotFoundAction = &x
 			b = b[n:]
@@ -1419,12 +1569,22 @@ func (m *MatchResources) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MatchResources", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MatchResources", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MatchResources", 1)
 			}
+			v := value
 			if m.NamespaceSelector == nil {
 				m.NamespaceSelector = new(metav1.LabelSelector)
 			}
@@ -1433,10 +1593,10 @@ func (m *MatchResources) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MatchResources", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MatchResources", 2)
 			}
+			v := value
 			if m.ObjectSelector == nil {
 				m.ObjectSelector = new(metav1.LabelSelector)
 			}
@@ -1445,12 +1605,12 @@ func (m *MatchResources) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MatchResources", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MatchResources", 3)
 			}
+			v := value
 			if m.ResourceRules == nil {
-				m.ResourceRules = make([]NamedRuleWithOperations, 0, wire.CountField(b[n:], 3)+1)
+				m.ResourceRules = make([]NamedRuleWithOperations, 0, wire.CountRun(field))
 			}
 			m.ResourceRules = append(m.ResourceRules, NamedRuleWithOperations{})
 			if err := m.ResourceRules[len(m.ResourceRules)-1].UnmarshalProto(d, v); err != nil {
@@ -1458,12 +1618,12 @@ func (m *MatchResources) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MatchResources", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MatchResources", 4)
 			}
+			v := value
 			if m.ExcludeResourceRules == nil {
-				m.ExcludeResourceRules = make([]NamedRuleWithOperations, 0, wire.CountField(b[n:], 4)+1)
+				m.ExcludeResourceRules = make([]NamedRuleWithOperations, 0, wire.CountRun(field))
 			}
 			m.ExcludeResourceRules = append(m.ExcludeResourceRules, NamedRuleWithOperations{})
 			if err := m.ExcludeResourceRules[len(m.ExcludeResourceRules)-1].UnmarshalProto(d, v); err != nil {
@@ -1471,10 +1631,10 @@ func (m *MatchResources) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MatchResources", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MatchResources", 7)
 			}
+			raw := value
 			x := MatchPolicyType(d.String(raw))
 			m.MatchPolicy = &x
 			b = b[n:]
@@ -1534,23 +1694,33 @@ func (m *NamedRuleWithOperations) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NamedRuleWithOperations", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NamedRuleWithOperations", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NamedRuleWithOperations", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.ResourceNames == nil {
-				m.ResourceNames = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.ResourceNames = make([]string, 0, wire.CountRun(field))
 			}
 			m.ResourceNames = append(m.ResourceNames, x)
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NamedRuleWithOperations", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NamedRuleWithOperations", 2)
 			}
+			v := value
 			if err := m.RuleWithOperations.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1612,23 +1782,33 @@ func (m *ValidatingWebhookConfiguration) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ValidatingWebhookConfiguration", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhookConfiguration", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhookConfiguration", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhookConfiguration", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhookConfiguration", 2)
 			}
+			v := value
 			if m.Webhooks == nil {
-				m.Webhooks = make([]ValidatingWebhook, 0, wire.CountField(b[n:], 2)+1)
+				m.Webhooks = make([]ValidatingWebhook, 0, wire.CountRun(field))
 			}
 			m.Webhooks = append(m.Webhooks, ValidatingWebhook{})
 			if err := m.Webhooks[len(m.Webhooks)-1].UnmarshalProto(d, v); err != nil {
@@ -1692,23 +1872,33 @@ func (m *ValidatingWebhookConfigurationList) UnmarshalProto(d *wire.Decoder, b [
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ValidatingWebhookConfigurationList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhookConfigurationList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhookConfigurationList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhookConfigurationList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhookConfigurationList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ValidatingWebhookConfiguration, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ValidatingWebhookConfiguration, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ValidatingWebhookConfiguration{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1772,23 +1962,33 @@ func (m *MutatingWebhookConfiguration) UnmarshalProto(d *wire.Decoder, b []byte)
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MutatingWebhookConfiguration", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhookConfiguration", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhookConfiguration", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhookConfiguration", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhookConfiguration", 2)
 			}
+			v := value
 			if m.Webhooks == nil {
-				m.Webhooks = make([]MutatingWebhook, 0, wire.CountField(b[n:], 2)+1)
+				m.Webhooks = make([]MutatingWebhook, 0, wire.CountRun(field))
 			}
 			m.Webhooks = append(m.Webhooks, MutatingWebhook{})
 			if err := m.Webhooks[len(m.Webhooks)-1].UnmarshalProto(d, v); err != nil {
@@ -1852,23 +2052,33 @@ func (m *MutatingWebhookConfigurationList) UnmarshalProto(d *wire.Decoder, b []b
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MutatingWebhookConfigurationList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhookConfigurationList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhookConfigurationList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhookConfigurationList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhookConfigurationList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]MutatingWebhookConfiguration, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]MutatingWebhookConfiguration, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, MutatingWebhookConfiguration{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1985,31 +2195,41 @@ func (m *ValidatingWebhook) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ValidatingWebhook", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhook", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhook", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhook", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhook", 2)
 			}
+			v := value
 			if err := m.ClientConfig.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhook", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhook", 3)
 			}
+			v := value
 			if m.Rules == nil {
-				m.Rules = make([]RuleWithOperations, 0, wire.CountField(b[n:], 3)+1)
+				m.Rules = make([]RuleWithOperations, 0, wire.CountRun(field))
 			}
 			m.Rules = append(m.Rules, RuleWithOperations{})
 			if err := m.Rules[len(m.Rules)-1].UnmarshalProto(d, v); err != nil {
@@ -2017,18 +2237,18 @@ func (m *ValidatingWebhook) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhook", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhook", 4)
 			}
+			raw := value
 			x := FailurePolicyType(d.String(raw))
 			m.FailurePolicy = &x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhook", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhook", 5)
 			}
+			v := value
 			if m.NamespaceSelector == nil {
 				m.NamespaceSelector = new(metav1.LabelSelector)
 			}
@@ -2037,10 +2257,10 @@ func (m *ValidatingWebhook) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhook", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhook", 6)
 			}
+			raw := value
 			x := SideEffectClass(d.String(raw))
 			m.SideEffects = &x
 			b = b[n:]
@@ -2053,29 +2273,29 @@ func (m *ValidatingWebhook) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.TimeoutSeconds = &x
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhook", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhook", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.AdmissionReviewVersions == nil {
-				m.AdmissionReviewVersions = make([]string, 0, wire.CountField(b[n:], 8)+1)
+				m.AdmissionReviewVersions = make([]string, 0, wire.CountRun(field))
 			}
 			m.AdmissionReviewVersions = append(m.AdmissionReviewVersions, x)
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhook", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhook", 9)
 			}
+			raw := value
 			x := MatchPolicyType(d.String(raw))
 			m.MatchPolicy = &x
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhook", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhook", 10)
 			}
+			v := value
 			if m.ObjectSelector == nil {
 				m.ObjectSelector = new(metav1.LabelSelector)
 			}
@@ -2084,12 +2304,12 @@ func (m *ValidatingWebhook) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidatingWebhook", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidatingWebhook", 11)
 			}
+			v := value
 			if m.MatchConditions == nil {
-				m.MatchConditions = make([]MatchCondition, 0, wire.CountField(b[n:], 11)+1)
+				m.MatchConditions = make([]MatchCondition, 0, wire.CountRun(field))
 			}
 			m.MatchConditions = append(m.MatchConditions, MatchCondition{})
 			if err := m.MatchConditions[len(m.MatchConditions)-1].UnmarshalProto(d, v); err != nil {
@@ -2212,31 +2432,41 @@ func (m *MutatingWebhook) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MutatingWebhook", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhook", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhook", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhook", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhook", 2)
 			}
+			v := value
 			if err := m.ClientConfig.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhook", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhook", 3)
 			}
+			v := value
 			if m.Rules == nil {
-				m.Rules = make([]RuleWithOperations, 0, wire.CountField(b[n:], 3)+1)
+				m.Rules = make([]RuleWithOperations, 0, wire.CountRun(field))
 			}
 			m.Rules = append(m.Rules, RuleWithOperations{})
 			if err := m.Rules[len(m.Rules)-1].UnmarshalProto(d, v); err != nil {
@@ -2244,18 +2474,18 @@ func (m *MutatingWebhook) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhook", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhook", 4)
 			}
+			raw := value
 			x := FailurePolicyType(d.String(raw))
 			m.FailurePolicy = &x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhook", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhook", 5)
 			}
+			v := value
 			if m.NamespaceSelector == nil {
 				m.NamespaceSelector = new(metav1.LabelSelector)
 			}
@@ -2264,10 +2494,10 @@ func (m *MutatingWebhook) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhook", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhook", 6)
 			}
+			raw := value
 			x := SideEffectClass(d.String(raw))
 			m.SideEffects = &x
 			b = b[n:]
@@ -2280,37 +2510,37 @@ func (m *MutatingWebhook) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.TimeoutSeconds = &x
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhook", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhook", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.AdmissionReviewVersions == nil {
-				m.AdmissionReviewVersions = make([]string, 0, wire.CountField(b[n:], 8)+1)
+				m.AdmissionReviewVersions = make([]string, 0, wire.CountRun(field))
 			}
 			m.AdmissionReviewVersions = append(m.AdmissionReviewVersions, x)
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhook", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhook", 9)
 			}
+			raw := value
 			x := MatchPolicyType(d.String(raw))
 			m.MatchPolicy = &x
 			b = b[n:]
 		case 10:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhook", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhook", 10)
 			}
+			raw := value
 			x := ReinvocationPolicyType(d.String(raw))
 			m.ReinvocationPolicy = &x
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhook", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhook", 11)
 			}
+			v := value
 			if m.ObjectSelector == nil {
 				m.ObjectSelector = new(metav1.LabelSelector)
 			}
@@ -2319,12 +2549,12 @@ func (m *MutatingWebhook) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 12:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingWebhook", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingWebhook", 12)
 			}
+			v := value
 			if m.MatchConditions == nil {
-				m.MatchConditions = make([]MatchCondition, 0, wire.CountField(b[n:], 12)+1)
+				m.MatchConditions = make([]MatchCondition, 0, wire.CountRun(field))
 			}
 			m.MatchConditions = append(m.MatchConditions, MatchCondition{})
 			if err := m.MatchConditions[len(m.MatchConditions)-1].UnmarshalProto(d, v); err != nil {
@@ -2384,21 +2614,31 @@ func (m *MutatingAdmissionPolicy) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MutatingAdmissionPolicy", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicy", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicy", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicy", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicy", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2460,23 +2700,33 @@ func (m *MutatingAdmissionPolicyList) UnmarshalProto(d *wire.Decoder, b []byte) 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MutatingAdmissionPolicyList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicyList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicyList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicyList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicyList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]MutatingAdmissionPolicy, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]MutatingAdmissionPolicy, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, MutatingAdmissionPolicy{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -2573,12 +2823,22 @@ func (m *MutatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte) 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MutatingAdmissionPolicySpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicySpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicySpec", 1)
 			}
+			v := value
 			if m.ParamKind == nil {
 				m.ParamKind = new(ParamKind)
 			}
@@ -2587,10 +2847,10 @@ func (m *MutatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte) 
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicySpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicySpec", 2)
 			}
+			v := value
 			if m.MatchConstraints == nil {
 				m.MatchConstraints = new(MatchResources)
 			}
@@ -2599,12 +2859,12 @@ func (m *MutatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte) 
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicySpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicySpec", 3)
 			}
+			v := value
 			if m.Variables == nil {
-				m.Variables = make([]Variable, 0, wire.CountField(b[n:], 3)+1)
+				m.Variables = make([]Variable, 0, wire.CountRun(field))
 			}
 			m.Variables = append(m.Variables, Variable{})
 			if err := m.Variables[len(m.Variables)-1].UnmarshalProto(d, v); err != nil {
@@ -2612,12 +2872,12 @@ func (m *MutatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte) 
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicySpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicySpec", 4)
 			}
+			v := value
 			if m.Mutations == nil {
-				m.Mutations = make([]Mutation, 0, wire.CountField(b[n:], 4)+1)
+				m.Mutations = make([]Mutation, 0, wire.CountRun(field))
 			}
 			m.Mutations = append(m.Mutations, Mutation{})
 			if err := m.Mutations[len(m.Mutations)-1].UnmarshalProto(d, v); err != nil {
@@ -2625,20 +2885,20 @@ func (m *MutatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte) 
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicySpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicySpec", 5)
 			}
+			raw := value
 			x := FailurePolicyType(d.String(raw))
 			m.FailurePolicy = &x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicySpec", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicySpec", 6)
 			}
+			v := value
 			if m.MatchConditions == nil {
-				m.MatchConditions = make([]MatchCondition, 0, wire.CountField(b[n:], 6)+1)
+				m.MatchConditions = make([]MatchCondition, 0, wire.CountRun(field))
 			}
 			m.MatchConditions = append(m.MatchConditions, MatchCondition{})
 			if err := m.MatchConditions[len(m.MatchConditions)-1].UnmarshalProto(d, v); err != nil {
@@ -2646,10 +2906,10 @@ func (m *MutatingAdmissionPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte) 
 			}
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicySpec", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicySpec", 7)
 			}
+			raw := value
 			x := ReinvocationPolicyType(d.String(raw))
 			m.ReinvocationPolicy = x
 			b = b[n:]
@@ -2714,20 +2974,30 @@ func (m *Mutation) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Mutation", num, n)
+			}
+		}
 		switch num {
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Mutation", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Mutation", 2)
 			}
+			raw := value
 			x := PatchType(d.String(raw))
 			m.PatchType = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Mutation", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Mutation", 3)
 			}
+			v := value
 			if m.ApplyConfiguration == nil {
 				m.ApplyConfiguration = new(ApplyConfiguration)
 			}
@@ -2736,10 +3006,10 @@ func (m *Mutation) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Mutation", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Mutation", 4)
 			}
+			v := value
 			if m.JSONPatch == nil {
 				m.JSONPatch = new(JSONPatch)
 			}
@@ -2796,12 +3066,22 @@ func (m *ApplyConfiguration) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ApplyConfiguration", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ApplyConfiguration", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ApplyConfiguration", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Expression = x
 			b = b[n:]
@@ -2852,12 +3132,22 @@ func (m *JSONPatch) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("JSONPatch", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONPatch", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONPatch", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Expression = x
 			b = b[n:]
@@ -2914,21 +3204,31 @@ func (m *MutatingAdmissionPolicyBinding) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MutatingAdmissionPolicyBinding", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicyBinding", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicyBinding", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicyBinding", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicyBinding", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2990,23 +3290,33 @@ func (m *MutatingAdmissionPolicyBindingList) UnmarshalProto(d *wire.Decoder, b [
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MutatingAdmissionPolicyBindingList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicyBindingList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicyBindingList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicyBindingList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicyBindingList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]MutatingAdmissionPolicyBinding, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]MutatingAdmissionPolicyBinding, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, MutatingAdmissionPolicyBinding{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -3076,20 +3386,30 @@ func (m *MutatingAdmissionPolicyBindingSpec) UnmarshalProto(d *wire.Decoder, b [
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MutatingAdmissionPolicyBindingSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicyBindingSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicyBindingSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.PolicyName = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicyBindingSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicyBindingSpec", 2)
 			}
+			v := value
 			if m.ParamRef == nil {
 				m.ParamRef = new(ParamRef)
 			}
@@ -3098,10 +3418,10 @@ func (m *MutatingAdmissionPolicyBindingSpec) UnmarshalProto(d *wire.Decoder, b [
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MutatingAdmissionPolicyBindingSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MutatingAdmissionPolicyBindingSpec", 3)
 			}
+			v := value
 			if m.MatchResources == nil {
 				m.MatchResources = new(MatchResources)
 			}
@@ -3165,23 +3485,33 @@ func (m *RuleWithOperations) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RuleWithOperations", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RuleWithOperations", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RuleWithOperations", 1)
 			}
+			raw := value
 			x := OperationType(d.String(raw))
 			if m.Operations == nil {
-				m.Operations = make([]OperationType, 0, wire.CountField(b[n:], 1)+1)
+				m.Operations = make([]OperationType, 0, wire.CountRun(field))
 			}
 			m.Operations = append(m.Operations, x)
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RuleWithOperations", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RuleWithOperations", 2)
 			}
+			v := value
 			if err := m.Rule.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -3252,12 +3582,22 @@ func (m *WebhookClientConfig) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("WebhookClientConfig", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WebhookClientConfig", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WebhookClientConfig", 1)
 			}
+			v := value
 			if m.Service == nil {
 				m.Service = new(ServiceReference)
 			}
@@ -3266,18 +3606,18 @@ func (m *WebhookClientConfig) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WebhookClientConfig", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WebhookClientConfig", 2)
 			}
+			raw := value
 			x := []byte(d.Bytes(raw))
 			m.CABundle = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WebhookClientConfig", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WebhookClientConfig", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.URL = &x
 			b = b[n:]
@@ -3344,28 +3684,38 @@ func (m *ServiceReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceReference", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceReference", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceReference", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceReference", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = &x
 			b = b[n:]
@@ -3428,20 +3778,30 @@ func (m *MatchCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MatchCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MatchCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MatchCondition", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MatchCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MatchCondition", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Expression = x
 			b = b[n:]

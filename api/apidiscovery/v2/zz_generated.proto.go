@@ -53,23 +53,33 @@ func (m *APIGroupDiscoveryList) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIGroupDiscoveryList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIGroupDiscoveryList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIGroupDiscoveryList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIGroupDiscoveryList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIGroupDiscoveryList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]APIGroupDiscovery, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]APIGroupDiscovery, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, APIGroupDiscovery{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -133,23 +143,33 @@ func (m *APIGroupDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIGroupDiscovery", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIGroupDiscovery", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIGroupDiscovery", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIGroupDiscovery", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIGroupDiscovery", 2)
 			}
+			v := value
 			if m.Versions == nil {
-				m.Versions = make([]APIVersionDiscovery, 0, wire.CountField(b[n:], 2)+1)
+				m.Versions = make([]APIVersionDiscovery, 0, wire.CountRun(field))
 			}
 			m.Versions = append(m.Versions, APIVersionDiscovery{})
 			if err := m.Versions[len(m.Versions)-1].UnmarshalProto(d, v); err != nil {
@@ -214,22 +234,32 @@ func (m *APIVersionDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIVersionDiscovery", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIVersionDiscovery", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIVersionDiscovery", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Version = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIVersionDiscovery", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIVersionDiscovery", 2)
 			}
+			v := value
 			if m.Resources == nil {
-				m.Resources = make([]APIResourceDiscovery, 0, wire.CountField(b[n:], 2)+1)
+				m.Resources = make([]APIResourceDiscovery, 0, wire.CountRun(field))
 			}
 			m.Resources = append(m.Resources, APIResourceDiscovery{})
 			if err := m.Resources[len(m.Resources)-1].UnmarshalProto(d, v); err != nil {
@@ -237,10 +267,10 @@ func (m *APIVersionDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIVersionDiscovery", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIVersionDiscovery", 3)
 			}
+			raw := value
 			x := DiscoveryFreshness(d.String(raw))
 			m.Freshness = x
 			b = b[n:]
@@ -329,20 +359,30 @@ func (m *APIResourceDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIResourceDiscovery", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResourceDiscovery", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResourceDiscovery", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Resource = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResourceDiscovery", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResourceDiscovery", 2)
 			}
+			v := value
 			if m.ResponseKind == nil {
 				m.ResponseKind = new(metav1.GroupVersionKind)
 			}
@@ -351,61 +391,61 @@ func (m *APIResourceDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResourceDiscovery", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResourceDiscovery", 3)
 			}
+			raw := value
 			x := ResourceScope(d.String(raw))
 			m.Scope = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResourceDiscovery", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResourceDiscovery", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SingularResource = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResourceDiscovery", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResourceDiscovery", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Verbs == nil {
-				m.Verbs = make([]string, 0, wire.CountField(b[n:], 5)+1)
+				m.Verbs = make([]string, 0, wire.CountRun(field))
 			}
 			m.Verbs = append(m.Verbs, x)
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResourceDiscovery", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResourceDiscovery", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.ShortNames == nil {
-				m.ShortNames = make([]string, 0, wire.CountField(b[n:], 6)+1)
+				m.ShortNames = make([]string, 0, wire.CountRun(field))
 			}
 			m.ShortNames = append(m.ShortNames, x)
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResourceDiscovery", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResourceDiscovery", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Categories == nil {
-				m.Categories = make([]string, 0, wire.CountField(b[n:], 7)+1)
+				m.Categories = make([]string, 0, wire.CountRun(field))
 			}
 			m.Categories = append(m.Categories, x)
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResourceDiscovery", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResourceDiscovery", 8)
 			}
+			v := value
 			if m.Subresources == nil {
-				m.Subresources = make([]APISubresourceDiscovery, 0, wire.CountField(b[n:], 8)+1)
+				m.Subresources = make([]APISubresourceDiscovery, 0, wire.CountRun(field))
 			}
 			m.Subresources = append(m.Subresources, APISubresourceDiscovery{})
 			if err := m.Subresources[len(m.Subresources)-1].UnmarshalProto(d, v); err != nil {
@@ -481,20 +521,30 @@ func (m *APISubresourceDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APISubresourceDiscovery", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APISubresourceDiscovery", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APISubresourceDiscovery", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Subresource = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APISubresourceDiscovery", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APISubresourceDiscovery", 2)
 			}
+			v := value
 			if m.ResponseKind == nil {
 				m.ResponseKind = new(metav1.GroupVersionKind)
 			}
@@ -503,12 +553,12 @@ func (m *APISubresourceDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APISubresourceDiscovery", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APISubresourceDiscovery", 3)
 			}
+			v := value
 			if m.AcceptedTypes == nil {
-				m.AcceptedTypes = make([]metav1.GroupVersionKind, 0, wire.CountField(b[n:], 3)+1)
+				m.AcceptedTypes = make([]metav1.GroupVersionKind, 0, wire.CountRun(field))
 			}
 			m.AcceptedTypes = append(m.AcceptedTypes, metav1.GroupVersionKind{})
 			if err := m.AcceptedTypes[len(m.AcceptedTypes)-1].UnmarshalProto(d, v); err != nil {
@@ -516,13 +566,13 @@ func (m *APISubresourceDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APISubresourceDiscovery", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APISubresourceDiscovery", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Verbs == nil {
-				m.Verbs = make([]string, 0, wire.CountField(b[n:], 4)+1)
+				m.Verbs = make([]string, 0, wire.CountRun(field))
 			}
 			m.Verbs = append(m.Verbs, x)
 			b = b[n:]

@@ -69,39 +69,49 @@ func (m *CustomResourceDefinitionSpec) UnmarshalProto(d *wire.Decoder, b []byte)
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CustomResourceDefinitionSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Group = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionSpec", 3)
 			}
+			v := value
 			if err := m.Names.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionSpec", 4)
 			}
+			raw := value
 			x := ResourceScope(d.String(raw))
 			m.Scope = x
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionSpec", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionSpec", 7)
 			}
+			v := value
 			if m.Versions == nil {
-				m.Versions = make([]CustomResourceDefinitionVersion, 0, wire.CountField(b[n:], 7)+1)
+				m.Versions = make([]CustomResourceDefinitionVersion, 0, wire.CountRun(field))
 			}
 			m.Versions = append(m.Versions, CustomResourceDefinitionVersion{})
 			if err := m.Versions[len(m.Versions)-1].UnmarshalProto(d, v); err != nil {
@@ -109,10 +119,10 @@ func (m *CustomResourceDefinitionSpec) UnmarshalProto(d *wire.Decoder, b []byte)
 			}
 			b = b[n:]
 		case 9:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionSpec", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionSpec", 9)
 			}
+			v := value
 			if m.Conversion == nil {
 				m.Conversion = new(CustomResourceConversion)
 			}
@@ -184,20 +194,30 @@ func (m *CustomResourceConversion) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CustomResourceConversion", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceConversion", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceConversion", 1)
 			}
+			raw := value
 			x := ConversionStrategyType(d.String(raw))
 			m.Strategy = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceConversion", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceConversion", 2)
 			}
+			v := value
 			if m.Webhook == nil {
 				m.Webhook = new(WebhookConversion)
 			}
@@ -265,12 +285,22 @@ func (m *WebhookConversion) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("WebhookConversion", num, n)
+			}
+		}
 		switch num {
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WebhookConversion", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WebhookConversion", 2)
 			}
+			v := value
 			if m.ClientConfig == nil {
 				m.ClientConfig = new(WebhookClientConfig)
 			}
@@ -279,13 +309,13 @@ func (m *WebhookConversion) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WebhookConversion", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WebhookConversion", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.ConversionReviewVersions == nil {
-				m.ConversionReviewVersions = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.ConversionReviewVersions = make([]string, 0, wire.CountRun(field))
 			}
 			m.ConversionReviewVersions = append(m.ConversionReviewVersions, x)
 			b = b[n:]
@@ -355,12 +385,22 @@ func (m *WebhookClientConfig) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("WebhookClientConfig", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WebhookClientConfig", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WebhookClientConfig", 1)
 			}
+			v := value
 			if m.Service == nil {
 				m.Service = new(ServiceReference)
 			}
@@ -369,18 +409,18 @@ func (m *WebhookClientConfig) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WebhookClientConfig", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WebhookClientConfig", 2)
 			}
+			raw := value
 			x := []byte(d.Bytes(raw))
 			m.CABundle = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WebhookClientConfig", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WebhookClientConfig", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.URL = &x
 			b = b[n:]
@@ -447,28 +487,38 @@ func (m *ServiceReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceReference", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceReference", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceReference", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceReference", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = &x
 			b = b[n:]
@@ -569,12 +619,22 @@ func (m *CustomResourceDefinitionVersion) UnmarshalProto(d *wire.Decoder, b []by
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CustomResourceDefinitionVersion", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionVersion", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionVersion", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -595,10 +655,10 @@ func (m *CustomResourceDefinitionVersion) UnmarshalProto(d *wire.Decoder, b []by
 			m.Storage = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionVersion", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionVersion", 4)
 			}
+			v := value
 			if m.Schema == nil {
 				m.Schema = new(CustomResourceValidation)
 			}
@@ -607,10 +667,10 @@ func (m *CustomResourceDefinitionVersion) UnmarshalProto(d *wire.Decoder, b []by
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionVersion", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionVersion", 5)
 			}
+			v := value
 			if m.Subresources == nil {
 				m.Subresources = new(CustomResourceSubresources)
 			}
@@ -619,12 +679,12 @@ func (m *CustomResourceDefinitionVersion) UnmarshalProto(d *wire.Decoder, b []by
 			}
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionVersion", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionVersion", 6)
 			}
+			v := value
 			if m.AdditionalPrinterColumns == nil {
-				m.AdditionalPrinterColumns = make([]CustomResourceColumnDefinition, 0, wire.CountField(b[n:], 6)+1)
+				m.AdditionalPrinterColumns = make([]CustomResourceColumnDefinition, 0, wire.CountRun(field))
 			}
 			m.AdditionalPrinterColumns = append(m.AdditionalPrinterColumns, CustomResourceColumnDefinition{})
 			if err := m.AdditionalPrinterColumns[len(m.AdditionalPrinterColumns)-1].UnmarshalProto(d, v); err != nil {
@@ -640,20 +700,20 @@ func (m *CustomResourceDefinitionVersion) UnmarshalProto(d *wire.Decoder, b []by
 			m.Deprecated = x
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionVersion", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionVersion", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DeprecationWarning = &x
 			b = b[n:]
 		case 9:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionVersion", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionVersion", 9)
 			}
+			v := value
 			if m.SelectableFields == nil {
-				m.SelectableFields = make([]SelectableField, 0, wire.CountField(b[n:], 9)+1)
+				m.SelectableFields = make([]SelectableField, 0, wire.CountRun(field))
 			}
 			m.SelectableFields = append(m.SelectableFields, SelectableField{})
 			if err := m.SelectableFields[len(m.SelectableFields)-1].UnmarshalProto(d, v); err != nil {
@@ -709,12 +769,22 @@ func (m *SelectableField) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SelectableField", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelectableField", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelectableField", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.JSONPath = x
 			b = b[n:]
@@ -777,36 +847,46 @@ func (m *CustomResourceColumnDefinition) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CustomResourceColumnDefinition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceColumnDefinition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceColumnDefinition", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceColumnDefinition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceColumnDefinition", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceColumnDefinition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceColumnDefinition", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Format = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceColumnDefinition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceColumnDefinition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Description = x
 			b = b[n:]
@@ -819,10 +899,10 @@ func (m *CustomResourceColumnDefinition) UnmarshalProto(d *wire.Decoder, b []byt
 			m.Priority = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceColumnDefinition", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceColumnDefinition", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.JSONPath = x
 			b = b[n:]
@@ -893,58 +973,68 @@ func (m *CustomResourceDefinitionNames) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CustomResourceDefinitionNames", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionNames", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionNames", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Plural = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionNames", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionNames", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Singular = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionNames", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionNames", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.ShortNames == nil {
-				m.ShortNames = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.ShortNames = make([]string, 0, wire.CountRun(field))
 			}
 			m.ShortNames = append(m.ShortNames, x)
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionNames", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionNames", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionNames", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionNames", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ListKind = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionNames", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionNames", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Categories == nil {
-				m.Categories = make([]string, 0, wire.CountField(b[n:], 6)+1)
+				m.Categories = make([]string, 0, wire.CountRun(field))
 			}
 			m.Categories = append(m.Categories, x)
 			b = b[n:]
@@ -1008,45 +1098,55 @@ func (m *CustomResourceDefinitionCondition) UnmarshalProto(d *wire.Decoder, b []
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CustomResourceDefinitionCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionCondition", 1)
 			}
+			raw := value
 			x := CustomResourceDefinitionConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionCondition", 2)
 			}
+			raw := value
 			x := ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionCondition", 3)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionCondition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -1123,14 +1223,24 @@ func (m *CustomResourceDefinitionStatus) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CustomResourceDefinitionStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionStatus", 1)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]CustomResourceDefinitionCondition, 0, wire.CountField(b[n:], 1)+1)
+				m.Conditions = make([]CustomResourceDefinitionCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, CustomResourceDefinitionCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -1138,22 +1248,22 @@ func (m *CustomResourceDefinitionStatus) UnmarshalProto(d *wire.Decoder, b []byt
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionStatus", 2)
 			}
+			v := value
 			if err := m.AcceptedNames.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionStatus", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.StoredVersions == nil {
-				m.StoredVersions = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.StoredVersions = make([]string, 0, wire.CountRun(field))
 			}
 			m.StoredVersions = append(m.StoredVersions, x)
 			b = b[n:]
@@ -1221,30 +1331,40 @@ func (m *CustomResourceDefinition) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CustomResourceDefinition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinition", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinition", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinition", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1306,23 +1426,33 @@ func (m *CustomResourceDefinitionList) UnmarshalProto(d *wire.Decoder, b []byte)
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CustomResourceDefinitionList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceDefinitionList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceDefinitionList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]CustomResourceDefinition, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]CustomResourceDefinition, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, CustomResourceDefinition{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1383,12 +1513,22 @@ func (m *CustomResourceValidation) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CustomResourceValidation", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceValidation", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceValidation", 1)
 			}
+			v := value
 			if m.OpenAPIV3Schema == nil {
 				m.OpenAPIV3Schema = new(JSONSchemaProps)
 			}
@@ -1457,12 +1597,22 @@ func (m *CustomResourceSubresources) UnmarshalProto(d *wire.Decoder, b []byte) e
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CustomResourceSubresources", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceSubresources", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceSubresources", 1)
 			}
+			v := value
 			if m.Status == nil {
 				m.Status = new(CustomResourceSubresourceStatus)
 			}
@@ -1471,10 +1621,10 @@ func (m *CustomResourceSubresources) UnmarshalProto(d *wire.Decoder, b []byte) e
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceSubresources", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceSubresources", 2)
 			}
+			v := value
 			if m.Scale == nil {
 				m.Scale = new(CustomResourceSubresourceScale)
 			}
@@ -1587,28 +1737,38 @@ func (m *CustomResourceSubresourceScale) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CustomResourceSubresourceScale", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceSubresourceScale", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceSubresourceScale", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SpecReplicasPath = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceSubresourceScale", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceSubresourceScale", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.StatusReplicasPath = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CustomResourceSubresourceScale", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CustomResourceSubresourceScale", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.LabelSelectorPath = &x
 			b = b[n:]
@@ -1673,12 +1833,22 @@ func (m *ConversionReview) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ConversionReview", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConversionReview", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConversionReview", 1)
 			}
+			v := value
 			if m.Request == nil {
 				m.Request = new(ConversionRequest)
 			}
@@ -1687,10 +1857,10 @@ func (m *ConversionReview) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConversionReview", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConversionReview", 2)
 			}
+			v := value
 			if m.Response == nil {
 				m.Response = new(ConversionResponse)
 			}
@@ -1756,30 +1926,40 @@ func (m *ConversionRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ConversionRequest", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConversionRequest", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConversionRequest", 1)
 			}
+			raw := value
 			x := types.UID(d.String(raw))
 			m.UID = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConversionRequest", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConversionRequest", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DesiredAPIVersion = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConversionRequest", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConversionRequest", 3)
 			}
+			v := value
 			if m.Objects == nil {
-				m.Objects = make([]runtime.RawExtension, 0, wire.CountField(b[n:], 3)+1)
+				m.Objects = make([]runtime.RawExtension, 0, wire.CountRun(field))
 			}
 			m.Objects = append(m.Objects, runtime.RawExtension{})
 			if err := m.Objects[len(m.Objects)-1].UnmarshalProto(d, v); err != nil {
@@ -1845,22 +2025,32 @@ func (m *ConversionResponse) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ConversionResponse", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConversionResponse", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConversionResponse", 1)
 			}
+			raw := value
 			x := types.UID(d.String(raw))
 			m.UID = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConversionResponse", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConversionResponse", 2)
 			}
+			v := value
 			if m.ConvertedObjects == nil {
-				m.ConvertedObjects = make([]runtime.RawExtension, 0, wire.CountField(b[n:], 2)+1)
+				m.ConvertedObjects = make([]runtime.RawExtension, 0, wire.CountRun(field))
 			}
 			m.ConvertedObjects = append(m.ConvertedObjects, runtime.RawExtension{})
 			if err := m.ConvertedObjects[len(m.ConvertedObjects)-1].UnmarshalProto(d, v); err != nil {
@@ -1868,10 +2058,10 @@ func (m *ConversionResponse) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConversionResponse", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConversionResponse", 3)
 			}
+			v := value
 			if err := m.Result.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2175,68 +2365,78 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("JSONSchemaProps", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ID = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 2)
 			}
+			raw := value
 			x := JSONSchemaURL(d.String(raw))
 			m.Schema = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Ref = &x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Description = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Format = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Title = x
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 8)
 			}
+			v := value
 			if m.Default == nil {
 				m.Default = new(JSON)
 			}
@@ -2293,10 +2493,10 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.MinLength = &x
 			b = b[n:]
 		case 15:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 15, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 15)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Pattern = x
 			b = b[n:]
@@ -2333,12 +2533,12 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.MultipleOf = &x
 			b = b[n:]
 		case 20:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 20, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 20)
 			}
+			v := value
 			if m.Enum == nil {
-				m.Enum = make([]JSON, 0, wire.CountField(b[n:], 20)+1)
+				m.Enum = make([]JSON, 0, wire.CountRun(field))
 			}
 			m.Enum = append(m.Enum, JSON{})
 			if err := m.Enum[len(m.Enum)-1].UnmarshalProto(d, v); err != nil {
@@ -2362,21 +2562,21 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.MinProperties = &x
 			b = b[n:]
 		case 23:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 23, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 23)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Required == nil {
-				m.Required = make([]string, 0, wire.CountField(b[n:], 23)+1)
+				m.Required = make([]string, 0, wire.CountRun(field))
 			}
 			m.Required = append(m.Required, x)
 			b = b[n:]
 		case 24:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 24, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 24)
 			}
+			v := value
 			if m.Items == nil {
 				m.Items = new(JSONSchemaPropsOrArray)
 			}
@@ -2385,12 +2585,12 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 25:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 25, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 25)
 			}
+			v := value
 			if m.AllOf == nil {
-				m.AllOf = make([]JSONSchemaProps, 0, wire.CountField(b[n:], 25)+1)
+				m.AllOf = make([]JSONSchemaProps, 0, wire.CountRun(field))
 			}
 			m.AllOf = append(m.AllOf, JSONSchemaProps{})
 			if err := m.AllOf[len(m.AllOf)-1].UnmarshalProto(d, v); err != nil {
@@ -2398,12 +2598,12 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 26:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 26, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 26)
 			}
+			v := value
 			if m.OneOf == nil {
-				m.OneOf = make([]JSONSchemaProps, 0, wire.CountField(b[n:], 26)+1)
+				m.OneOf = make([]JSONSchemaProps, 0, wire.CountRun(field))
 			}
 			m.OneOf = append(m.OneOf, JSONSchemaProps{})
 			if err := m.OneOf[len(m.OneOf)-1].UnmarshalProto(d, v); err != nil {
@@ -2411,12 +2611,12 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 27:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 27, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 27)
 			}
+			v := value
 			if m.AnyOf == nil {
-				m.AnyOf = make([]JSONSchemaProps, 0, wire.CountField(b[n:], 27)+1)
+				m.AnyOf = make([]JSONSchemaProps, 0, wire.CountRun(field))
 			}
 			m.AnyOf = append(m.AnyOf, JSONSchemaProps{})
 			if err := m.AnyOf[len(m.AnyOf)-1].UnmarshalProto(d, v); err != nil {
@@ -2424,10 +2624,10 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 28:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 28, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 28)
 			}
+			v := value
 			if m.Not == nil {
 				m.Not = new(JSONSchemaProps)
 			}
@@ -2442,10 +2642,10 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 30:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 30, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 30)
 			}
+			v := value
 			if m.AdditionalProperties == nil {
 				m.AdditionalProperties = new(JSONSchemaPropsOrBool)
 			}
@@ -2466,10 +2666,10 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 33:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 33, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 33)
 			}
+			v := value
 			if m.AdditionalItems == nil {
 				m.AdditionalItems = new(JSONSchemaPropsOrBool)
 			}
@@ -2484,10 +2684,10 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 35:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 35, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 35)
 			}
+			v := value
 			if m.ExternalDocs == nil {
 				m.ExternalDocs = new(ExternalDocumentation)
 			}
@@ -2496,10 +2696,10 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 36:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 36, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 36)
 			}
+			v := value
 			if m.Example == nil {
 				m.Example = new(JSON)
 			}
@@ -2540,39 +2740,39 @@ func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.XIntOrString = x
 			b = b[n:]
 		case 41:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 41, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 41)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.XListMapKeys == nil {
-				m.XListMapKeys = make([]string, 0, wire.CountField(b[n:], 41)+1)
+				m.XListMapKeys = make([]string, 0, wire.CountRun(field))
 			}
 			m.XListMapKeys = append(m.XListMapKeys, x)
 			b = b[n:]
 		case 42:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 42, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 42)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.XListType = &x
 			b = b[n:]
 		case 43:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 43, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 43)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.XMapType = &x
 			b = b[n:]
 		case 44:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaProps", 44, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaProps", 44)
 			}
+			v := value
 			if m.XValidations == nil {
-				m.XValidations = make(ValidationRules, 0, wire.CountField(b[n:], 44)+1)
+				m.XValidations = make(ValidationRules, 0, wire.CountRun(field))
 			}
 			m.XValidations = append(m.XValidations, ValidationRule{})
 			if err := m.XValidations[len(m.XValidations)-1].UnmarshalProto(d, v); err != nil {
@@ -2646,44 +2846,54 @@ func (m *ValidationRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ValidationRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidationRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidationRule", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Rule = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidationRule", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidationRule", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidationRule", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidationRule", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.MessageExpression = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidationRule", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidationRule", 4)
 			}
+			raw := value
 			x := FieldValueErrorReason(d.String(raw))
 			m.Reason = &x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ValidationRule", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ValidationRule", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldPath = x
 			b = b[n:]
@@ -2746,12 +2956,22 @@ func (m *JSON) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("JSON", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSON", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSON", 1)
 			}
+			raw := value
 			x := []byte(d.Bytes(raw))
 			m.Raw = x
 			b = b[n:]
@@ -2816,12 +3036,22 @@ func (m *JSONSchemaPropsOrArray) UnmarshalProto(d *wire.Decoder, b []byte) error
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("JSONSchemaPropsOrArray", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaPropsOrArray", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaPropsOrArray", 1)
 			}
+			v := value
 			if m.Schema == nil {
 				m.Schema = new(JSONSchemaProps)
 			}
@@ -2830,12 +3060,12 @@ func (m *JSONSchemaPropsOrArray) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaPropsOrArray", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaPropsOrArray", 2)
 			}
+			v := value
 			if m.JSONSchemas == nil {
-				m.JSONSchemas = make([]JSONSchemaProps, 0, wire.CountField(b[n:], 2)+1)
+				m.JSONSchemas = make([]JSONSchemaProps, 0, wire.CountRun(field))
 			}
 			m.JSONSchemas = append(m.JSONSchemas, JSONSchemaProps{})
 			if err := m.JSONSchemas[len(m.JSONSchemas)-1].UnmarshalProto(d, v); err != nil {
@@ -2898,6 +3128,16 @@ func (m *JSONSchemaPropsOrBool) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("JSONSchemaPropsOrBool", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -2908,10 +3148,10 @@ func (m *JSONSchemaPropsOrBool) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			m.Allows = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaPropsOrBool", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaPropsOrBool", 2)
 			}
+			v := value
 			if m.Schema == nil {
 				m.Schema = new(JSONSchemaProps)
 			}
@@ -2979,12 +3219,22 @@ func (m *JSONSchemaPropsOrStringArray) UnmarshalProto(d *wire.Decoder, b []byte)
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("JSONSchemaPropsOrStringArray", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaPropsOrStringArray", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaPropsOrStringArray", 1)
 			}
+			v := value
 			if m.Schema == nil {
 				m.Schema = new(JSONSchemaProps)
 			}
@@ -2993,13 +3243,13 @@ func (m *JSONSchemaPropsOrStringArray) UnmarshalProto(d *wire.Decoder, b []byte)
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JSONSchemaPropsOrStringArray", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JSONSchemaPropsOrStringArray", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Property == nil {
-				m.Property = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.Property = make([]string, 0, wire.CountRun(field))
 			}
 			m.Property = append(m.Property, x)
 			b = b[n:]
@@ -3054,20 +3304,30 @@ func (m *ExternalDocumentation) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ExternalDocumentation", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalDocumentation", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalDocumentation", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Description = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalDocumentation", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalDocumentation", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.URL = x
 			b = b[n:]

@@ -52,23 +52,33 @@ func (m *APIServiceList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIServiceList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIServiceList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIServiceList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIServiceList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIServiceList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]APIService, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]APIService, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, APIService{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -132,20 +142,30 @@ func (m *ServiceReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceReference", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceReference", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -227,12 +247,22 @@ func (m *APIServiceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIServiceSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIServiceSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIServiceSpec", 1)
 			}
+			v := value
 			if m.Service == nil {
 				m.Service = new(ServiceReference)
 			}
@@ -241,18 +271,18 @@ func (m *APIServiceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIServiceSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIServiceSpec", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Group = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIServiceSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIServiceSpec", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Version = x
 			b = b[n:]
@@ -265,10 +295,10 @@ func (m *APIServiceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.InsecureSkipTLSVerify = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIServiceSpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIServiceSpec", 5)
 			}
+			raw := value
 			x := []byte(d.Bytes(raw))
 			m.CABundle = x
 			b = b[n:]
@@ -346,45 +376,55 @@ func (m *APIServiceCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIServiceCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIServiceCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIServiceCondition", 1)
 			}
+			raw := value
 			x := APIServiceConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIServiceCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIServiceCondition", 2)
 			}
+			raw := value
 			x := ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIServiceCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIServiceCondition", 3)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIServiceCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIServiceCondition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIServiceCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIServiceCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -442,14 +482,24 @@ func (m *APIServiceStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIServiceStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIServiceStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIServiceStatus", 1)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]APIServiceCondition, 0, wire.CountField(b[n:], 1)+1)
+				m.Conditions = make([]APIServiceCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, APIServiceCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -510,30 +560,40 @@ func (m *APIService) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIService", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIService", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIService", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIService", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIService", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIService", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIService", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}

@@ -52,30 +52,40 @@ func (m *StatefulSet) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StatefulSet", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSet", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSet", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSet", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSet", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSet", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSet", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -136,20 +146,30 @@ func (m *StatefulSetUpdateStrategy) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StatefulSetUpdateStrategy", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetUpdateStrategy", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetUpdateStrategy", 1)
 			}
+			raw := value
 			x := StatefulSetUpdateStrategyType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetUpdateStrategy", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetUpdateStrategy", 2)
 			}
+			v := value
 			if m.RollingUpdate == nil {
 				m.RollingUpdate = new(RollingUpdateStatefulSetStrategy)
 			}
@@ -217,6 +237,16 @@ func (m *RollingUpdateStatefulSetStrategy) UnmarshalProto(d *wire.Decoder, b []b
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RollingUpdateStatefulSetStrategy", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -227,10 +257,10 @@ func (m *RollingUpdateStatefulSetStrategy) UnmarshalProto(d *wire.Decoder, b []b
 			m.Partition = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RollingUpdateStatefulSetStrategy", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RollingUpdateStatefulSetStrategy", 2)
 			}
+			v := value
 			if m.MaxUnavailable == nil {
 				m.MaxUnavailable = new(intstr.IntOrString)
 			}
@@ -289,20 +319,30 @@ func (m *StatefulSetPersistentVolumeClaimRetentionPolicy) UnmarshalProto(d *wire
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StatefulSetPersistentVolumeClaimRetentionPolicy", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetPersistentVolumeClaimRetentionPolicy", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetPersistentVolumeClaimRetentionPolicy", 1)
 			}
+			raw := value
 			x := PersistentVolumeClaimRetentionPolicyType(d.String(raw))
 			m.WhenDeleted = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetPersistentVolumeClaimRetentionPolicy", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetPersistentVolumeClaimRetentionPolicy", 2)
 			}
+			raw := value
 			x := PersistentVolumeClaimRetentionPolicyType(d.String(raw))
 			m.WhenScaled = x
 			b = b[n:]
@@ -463,6 +503,16 @@ func (m *StatefulSetSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StatefulSetSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -473,10 +523,10 @@ func (m *StatefulSetSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Replicas = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetSpec", 2)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -485,21 +535,21 @@ func (m *StatefulSetSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetSpec", 3)
 			}
+			v := value
 			if err := m.Template.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetSpec", 4)
 			}
+			v := value
 			if m.VolumeClaimTemplates == nil {
-				m.VolumeClaimTemplates = make([]corev1.PersistentVolumeClaim, 0, wire.CountField(b[n:], 4)+1)
+				m.VolumeClaimTemplates = make([]corev1.PersistentVolumeClaim, 0, wire.CountRun(field))
 			}
 			m.VolumeClaimTemplates = append(m.VolumeClaimTemplates, corev1.PersistentVolumeClaim{})
 			if err := m.VolumeClaimTemplates[len(m.VolumeClaimTemplates)-1].UnmarshalProto(d, v); err != nil {
@@ -507,26 +557,26 @@ func (m *StatefulSetSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetSpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetSpec", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ServiceName = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetSpec", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetSpec", 6)
 			}
+			raw := value
 			x := PodManagementPolicyType(d.String(raw))
 			m.PodManagementPolicy = x
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetSpec", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetSpec", 7)
 			}
+			v := value
 			if err := m.UpdateStrategy.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -548,10 +598,10 @@ func (m *StatefulSetSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.MinReadySeconds = x
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetSpec", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetSpec", 10)
 			}
+			v := value
 			if m.PersistentVolumeClaimRetentionPolicy == nil {
 				m.PersistentVolumeClaimRetentionPolicy = new(StatefulSetPersistentVolumeClaimRetentionPolicy)
 			}
@@ -560,10 +610,10 @@ func (m *StatefulSetSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetSpec", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetSpec", 11)
 			}
+			v := value
 			if m.Ordinals == nil {
 				m.Ordinals = new(StatefulSetOrdinals)
 			}
@@ -647,6 +697,16 @@ func (m *StatefulSetStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StatefulSetStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -689,18 +749,18 @@ func (m *StatefulSetStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.UpdatedReplicas = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetStatus", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetStatus", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.CurrentRevision = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetStatus", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetStatus", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.UpdateRevision = x
 			b = b[n:]
@@ -713,12 +773,12 @@ func (m *StatefulSetStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.CollisionCount = &x
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetStatus", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetStatus", 10)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]StatefulSetCondition, 0, wire.CountField(b[n:], 10)+1)
+				m.Conditions = make([]StatefulSetCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, StatefulSetCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -791,45 +851,55 @@ func (m *StatefulSetCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StatefulSetCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetCondition", 1)
 			}
+			raw := value
 			x := StatefulSetConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetCondition", 2)
 			}
+			raw := value
 			x := corev1.ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetCondition", 3)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetCondition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -890,23 +960,33 @@ func (m *StatefulSetList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StatefulSetList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatefulSetList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatefulSetList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]StatefulSet, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]StatefulSet, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, StatefulSet{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -967,30 +1047,40 @@ func (m *Deployment) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Deployment", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Deployment", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Deployment", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Deployment", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Deployment", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Deployment", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Deployment", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1077,6 +1167,16 @@ func (m *DeploymentSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeploymentSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -1087,10 +1187,10 @@ func (m *DeploymentSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Replicas = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentSpec", 2)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -1099,19 +1199,19 @@ func (m *DeploymentSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentSpec", 3)
 			}
+			v := value
 			if err := m.Template.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentSpec", 4)
 			}
+			v := value
 			if err := m.Strategy.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1204,20 +1304,30 @@ func (m *DeploymentStrategy) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeploymentStrategy", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentStrategy", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentStrategy", 1)
 			}
+			raw := value
 			x := DeploymentStrategyType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentStrategy", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentStrategy", 2)
 			}
+			v := value
 			if m.RollingUpdate == nil {
 				m.RollingUpdate = new(RollingUpdateDeployment)
 			}
@@ -1286,12 +1396,22 @@ func (m *RollingUpdateDeployment) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RollingUpdateDeployment", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RollingUpdateDeployment", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RollingUpdateDeployment", 1)
 			}
+			v := value
 			if m.MaxUnavailable == nil {
 				m.MaxUnavailable = new(intstr.IntOrString)
 			}
@@ -1300,10 +1420,10 @@ func (m *RollingUpdateDeployment) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RollingUpdateDeployment", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RollingUpdateDeployment", 2)
 			}
+			v := value
 			if m.MaxSurge == nil {
 				m.MaxSurge = new(intstr.IntOrString)
 			}
@@ -1389,6 +1509,16 @@ func (m *DeploymentStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeploymentStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -1431,12 +1561,12 @@ func (m *DeploymentStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.UnavailableReplicas = x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentStatus", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentStatus", 6)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]DeploymentCondition, 0, wire.CountField(b[n:], 6)+1)
+				m.Conditions = make([]DeploymentCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, DeploymentCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -1528,53 +1658,63 @@ func (m *DeploymentCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeploymentCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentCondition", 1)
 			}
+			raw := value
 			x := DeploymentConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentCondition", 2)
 			}
+			raw := value
 			x := corev1.ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentCondition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentCondition", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentCondition", 6)
 			}
+			v := value
 			if err := m.LastUpdateTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentCondition", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentCondition", 7)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1636,23 +1776,33 @@ func (m *DeploymentList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeploymentList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeploymentList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeploymentList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Deployment, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Deployment, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Deployment{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1715,20 +1865,30 @@ func (m *DaemonSetUpdateStrategy) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DaemonSetUpdateStrategy", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetUpdateStrategy", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetUpdateStrategy", 1)
 			}
+			raw := value
 			x := DaemonSetUpdateStrategyType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetUpdateStrategy", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetUpdateStrategy", 2)
 			}
+			v := value
 			if m.RollingUpdate == nil {
 				m.RollingUpdate = new(RollingUpdateDaemonSet)
 			}
@@ -1797,12 +1957,22 @@ func (m *RollingUpdateDaemonSet) UnmarshalProto(d *wire.Decoder, b []byte) error
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RollingUpdateDaemonSet", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RollingUpdateDaemonSet", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RollingUpdateDaemonSet", 1)
 			}
+			v := value
 			if m.MaxUnavailable == nil {
 				m.MaxUnavailable = new(intstr.IntOrString)
 			}
@@ -1811,10 +1981,10 @@ func (m *RollingUpdateDaemonSet) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RollingUpdateDaemonSet", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RollingUpdateDaemonSet", 2)
 			}
+			v := value
 			if m.MaxSurge == nil {
 				m.MaxSurge = new(intstr.IntOrString)
 			}
@@ -1890,12 +2060,22 @@ func (m *DaemonSetSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DaemonSetSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetSpec", 1)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -1904,19 +2084,19 @@ func (m *DaemonSetSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetSpec", 2)
 			}
+			v := value
 			if err := m.Template.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetSpec", 3)
 			}
+			v := value
 			if err := m.UpdateStrategy.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2013,6 +2193,16 @@ func (m *DaemonSetStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DaemonSetStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -2087,12 +2277,12 @@ func (m *DaemonSetStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.CollisionCount = &x
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetStatus", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetStatus", 10)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]DaemonSetCondition, 0, wire.CountField(b[n:], 10)+1)
+				m.Conditions = make([]DaemonSetCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, DaemonSetCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -2157,45 +2347,55 @@ func (m *DaemonSetCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DaemonSetCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetCondition", 1)
 			}
+			raw := value
 			x := DaemonSetConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetCondition", 2)
 			}
+			raw := value
 			x := corev1.ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetCondition", 3)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetCondition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -2253,30 +2453,40 @@ func (m *DaemonSet) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DaemonSet", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSet", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSet", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSet", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSet", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSet", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSet", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2338,23 +2548,33 @@ func (m *DaemonSetList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DaemonSetList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DaemonSetList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DaemonSetList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]DaemonSet, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]DaemonSet, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, DaemonSet{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -2415,30 +2635,40 @@ func (m *ReplicaSet) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ReplicaSet", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSet", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSet", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSet", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSet", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSet", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSet", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2500,23 +2730,33 @@ func (m *ReplicaSetList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ReplicaSetList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSetList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSetList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSetList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSetList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ReplicaSet, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ReplicaSet, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ReplicaSet{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -2588,6 +2828,16 @@ func (m *ReplicaSetSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ReplicaSetSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -2598,10 +2848,10 @@ func (m *ReplicaSetSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Replicas = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSetSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSetSpec", 2)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -2610,10 +2860,10 @@ func (m *ReplicaSetSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSetSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSetSpec", 3)
 			}
+			v := value
 			if err := m.Template.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2696,6 +2946,16 @@ func (m *ReplicaSetStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ReplicaSetStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -2738,12 +2998,12 @@ func (m *ReplicaSetStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.AvailableReplicas = x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSetStatus", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSetStatus", 6)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]ReplicaSetCondition, 0, wire.CountField(b[n:], 6)+1)
+				m.Conditions = make([]ReplicaSetCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, ReplicaSetCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -2816,45 +3076,55 @@ func (m *ReplicaSetCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ReplicaSetCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSetCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSetCondition", 1)
 			}
+			raw := value
 			x := ReplicaSetConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSetCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSetCondition", 2)
 			}
+			raw := value
 			x := corev1.ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSetCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSetCondition", 3)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSetCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSetCondition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicaSetCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicaSetCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -2913,21 +3183,31 @@ func (m *ControllerRevision) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ControllerRevision", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ControllerRevision", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ControllerRevision", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ControllerRevision", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ControllerRevision", 2)
 			}
+			v := value
 			if err := m.Data.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2997,23 +3277,33 @@ func (m *ControllerRevisionList) UnmarshalProto(d *wire.Decoder, b []byte) error
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ControllerRevisionList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ControllerRevisionList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ControllerRevisionList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ControllerRevisionList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ControllerRevisionList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ControllerRevision, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ControllerRevision, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ControllerRevision{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {

@@ -52,30 +52,40 @@ func (m *TokenReview) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TokenReview", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenReview", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenReview", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenReview", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenReview", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenReview", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenReview", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -135,23 +145,33 @@ func (m *TokenReviewSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TokenReviewSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenReviewSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenReviewSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Token = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenReviewSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenReviewSpec", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Audiences == nil {
-				m.Audiences = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.Audiences = make([]string, 0, wire.CountRun(field))
 			}
 			m.Audiences = append(m.Audiences, x)
 			b = b[n:]
@@ -215,6 +235,16 @@ func (m *TokenReviewStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TokenReviewStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -225,30 +255,30 @@ func (m *TokenReviewStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Authenticated = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenReviewStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenReviewStatus", 2)
 			}
+			v := value
 			if err := m.User.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenReviewStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenReviewStatus", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Error = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenReviewStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenReviewStatus", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Audiences == nil {
-				m.Audiences = make([]string, 0, wire.CountField(b[n:], 4)+1)
+				m.Audiences = make([]string, 0, wire.CountRun(field))
 			}
 			m.Audiences = append(m.Audiences, x)
 			b = b[n:]
@@ -320,31 +350,41 @@ func (m *UserInfo) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("UserInfo", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("UserInfo", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("UserInfo", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Username = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("UserInfo", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("UserInfo", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.UID = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("UserInfo", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("UserInfo", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Groups == nil {
-				m.Groups = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.Groups = make([]string, 0, wire.CountRun(field))
 			}
 			m.Groups = append(m.Groups, x)
 			b = b[n:]
@@ -466,30 +506,40 @@ func (m *TokenRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TokenRequest", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenRequest", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenRequest", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenRequest", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenRequest", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenRequest", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenRequest", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -560,23 +610,33 @@ func (m *TokenRequestSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TokenRequestSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenRequestSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenRequestSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Audiences == nil {
-				m.Audiences = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Audiences = make([]string, 0, wire.CountRun(field))
 			}
 			m.Audiences = append(m.Audiences, x)
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenRequestSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenRequestSpec", 3)
 			}
+			v := value
 			if m.BoundObjectRef == nil {
 				m.BoundObjectRef = new(BoundObjectReference)
 			}
@@ -644,20 +704,30 @@ func (m *TokenRequestStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TokenRequestStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenRequestStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenRequestStatus", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Token = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenRequestStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenRequestStatus", 2)
 			}
+			v := value
 			if err := m.ExpirationTimestamp.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -717,36 +787,46 @@ func (m *BoundObjectReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("BoundObjectReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("BoundObjectReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("BoundObjectReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("BoundObjectReference", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("BoundObjectReference", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIVersion = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("BoundObjectReference", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("BoundObjectReference", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("BoundObjectReference", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("BoundObjectReference", 4)
 			}
+			raw := value
 			x := types.UID(d.String(raw))
 			m.UID = x
 			b = b[n:]
@@ -803,21 +883,31 @@ func (m *SelfSubjectReview) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SelfSubjectReview", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelfSubjectReview", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelfSubjectReview", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelfSubjectReview", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelfSubjectReview", 2)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -872,12 +962,22 @@ func (m *SelfSubjectReviewStatus) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SelfSubjectReviewStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelfSubjectReviewStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelfSubjectReviewStatus", 1)
 			}
+			v := value
 			if err := m.UserInfo.UnmarshalProto(d, v); err != nil {
 				return err
 			}

@@ -54,30 +54,40 @@ func (m *SubjectAccessReview) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SubjectAccessReview", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectAccessReview", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectAccessReview", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectAccessReview", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectAccessReview", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectAccessReview", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectAccessReview", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -138,30 +148,40 @@ func (m *SelfSubjectAccessReview) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SelfSubjectAccessReview", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelfSubjectAccessReview", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelfSubjectAccessReview", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelfSubjectAccessReview", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelfSubjectAccessReview", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelfSubjectAccessReview", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelfSubjectAccessReview", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -222,30 +242,40 @@ func (m *LocalSubjectAccessReview) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LocalSubjectAccessReview", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LocalSubjectAccessReview", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LocalSubjectAccessReview", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LocalSubjectAccessReview", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LocalSubjectAccessReview", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LocalSubjectAccessReview", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LocalSubjectAccessReview", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -325,68 +355,78 @@ func (m *ResourceAttributes) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceAttributes", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceAttributes", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceAttributes", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceAttributes", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceAttributes", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Verb = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceAttributes", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceAttributes", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Group = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceAttributes", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceAttributes", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Version = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceAttributes", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceAttributes", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Resource = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceAttributes", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceAttributes", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Subresource = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceAttributes", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceAttributes", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceAttributes", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceAttributes", 8)
 			}
+			v := value
 			if m.FieldSelector == nil {
 				m.FieldSelector = new(FieldSelectorAttributes)
 			}
@@ -395,10 +435,10 @@ func (m *ResourceAttributes) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 9:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceAttributes", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceAttributes", 9)
 			}
+			v := value
 			if m.LabelSelector == nil {
 				m.LabelSelector = new(LabelSelectorAttributes)
 			}
@@ -462,22 +502,32 @@ func (m *LabelSelectorAttributes) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LabelSelectorAttributes", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LabelSelectorAttributes", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LabelSelectorAttributes", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.RawSelector = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LabelSelectorAttributes", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LabelSelectorAttributes", 2)
 			}
+			v := value
 			if m.Requirements == nil {
-				m.Requirements = make([]metav1.LabelSelectorRequirement, 0, wire.CountField(b[n:], 2)+1)
+				m.Requirements = make([]metav1.LabelSelectorRequirement, 0, wire.CountRun(field))
 			}
 			m.Requirements = append(m.Requirements, metav1.LabelSelectorRequirement{})
 			if err := m.Requirements[len(m.Requirements)-1].UnmarshalProto(d, v); err != nil {
@@ -540,22 +590,32 @@ func (m *FieldSelectorAttributes) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FieldSelectorAttributes", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FieldSelectorAttributes", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FieldSelectorAttributes", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.RawSelector = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FieldSelectorAttributes", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FieldSelectorAttributes", 2)
 			}
+			v := value
 			if m.Requirements == nil {
-				m.Requirements = make([]metav1.FieldSelectorRequirement, 0, wire.CountField(b[n:], 2)+1)
+				m.Requirements = make([]metav1.FieldSelectorRequirement, 0, wire.CountRun(field))
 			}
 			m.Requirements = append(m.Requirements, metav1.FieldSelectorRequirement{})
 			if err := m.Requirements[len(m.Requirements)-1].UnmarshalProto(d, v); err != nil {
@@ -613,20 +673,30 @@ func (m *NonResourceAttributes) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NonResourceAttributes", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NonResourceAttributes", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NonResourceAttributes", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NonResourceAttributes", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NonResourceAttributes", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Verb = x
 			b = b[n:]
@@ -714,12 +784,22 @@ func (m *SubjectAccessReviewSpec) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SubjectAccessReviewSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectAccessReviewSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectAccessReviewSpec", 1)
 			}
+			v := value
 			if m.ResourceAttributes == nil {
 				m.ResourceAttributes = new(ResourceAttributes)
 			}
@@ -728,10 +808,10 @@ func (m *SubjectAccessReviewSpec) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectAccessReviewSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectAccessReviewSpec", 2)
 			}
+			v := value
 			if m.NonResourceAttributes == nil {
 				m.NonResourceAttributes = new(NonResourceAttributes)
 			}
@@ -740,21 +820,21 @@ func (m *SubjectAccessReviewSpec) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectAccessReviewSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectAccessReviewSpec", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.User = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectAccessReviewSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectAccessReviewSpec", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Groups == nil {
-				m.Groups = make([]string, 0, wire.CountField(b[n:], 4)+1)
+				m.Groups = make([]string, 0, wire.CountRun(field))
 			}
 			m.Groups = append(m.Groups, x)
 			b = b[n:]
@@ -765,10 +845,10 @@ func (m *SubjectAccessReviewSpec) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			}
 			b = field[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectAccessReviewSpec", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectAccessReviewSpec", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.UID = x
 			b = b[n:]
@@ -889,12 +969,22 @@ func (m *SelfSubjectAccessReviewSpec) UnmarshalProto(d *wire.Decoder, b []byte) 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SelfSubjectAccessReviewSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelfSubjectAccessReviewSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelfSubjectAccessReviewSpec", 1)
 			}
+			v := value
 			if m.ResourceAttributes == nil {
 				m.ResourceAttributes = new(ResourceAttributes)
 			}
@@ -903,10 +993,10 @@ func (m *SelfSubjectAccessReviewSpec) UnmarshalProto(d *wire.Decoder, b []byte) 
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelfSubjectAccessReviewSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelfSubjectAccessReviewSpec", 2)
 			}
+			v := value
 			if m.NonResourceAttributes == nil {
 				m.NonResourceAttributes = new(NonResourceAttributes)
 			}
@@ -969,6 +1059,16 @@ func (m *SubjectAccessReviewStatus) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SubjectAccessReviewStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -979,18 +1079,18 @@ func (m *SubjectAccessReviewStatus) UnmarshalProto(d *wire.Decoder, b []byte) er
 			m.Allowed = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectAccessReviewStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectAccessReviewStatus", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectAccessReviewStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectAccessReviewStatus", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.EvaluationError = x
 			b = b[n:]
@@ -1058,30 +1158,40 @@ func (m *SelfSubjectRulesReview) UnmarshalProto(d *wire.Decoder, b []byte) error
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SelfSubjectRulesReview", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelfSubjectRulesReview", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelfSubjectRulesReview", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelfSubjectRulesReview", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelfSubjectRulesReview", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelfSubjectRulesReview", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelfSubjectRulesReview", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1135,12 +1245,22 @@ func (m *SelfSubjectRulesReviewSpec) UnmarshalProto(d *wire.Decoder, b []byte) e
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SelfSubjectRulesReviewSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SelfSubjectRulesReviewSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SelfSubjectRulesReviewSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
@@ -1209,14 +1329,24 @@ func (m *SubjectRulesReviewStatus) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SubjectRulesReviewStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectRulesReviewStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectRulesReviewStatus", 1)
 			}
+			v := value
 			if m.ResourceRules == nil {
-				m.ResourceRules = make([]ResourceRule, 0, wire.CountField(b[n:], 1)+1)
+				m.ResourceRules = make([]ResourceRule, 0, wire.CountRun(field))
 			}
 			m.ResourceRules = append(m.ResourceRules, ResourceRule{})
 			if err := m.ResourceRules[len(m.ResourceRules)-1].UnmarshalProto(d, v); err != nil {
@@ -1224,12 +1354,12 @@ func (m *SubjectRulesReviewStatus) UnmarshalProto(d *wire.Decoder, b []byte) err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectRulesReviewStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectRulesReviewStatus", 2)
 			}
+			v := value
 			if m.NonResourceRules == nil {
-				m.NonResourceRules = make([]NonResourceRule, 0, wire.CountField(b[n:], 2)+1)
+				m.NonResourceRules = make([]NonResourceRule, 0, wire.CountRun(field))
 			}
 			m.NonResourceRules = append(m.NonResourceRules, NonResourceRule{})
 			if err := m.NonResourceRules[len(m.NonResourceRules)-1].UnmarshalProto(d, v); err != nil {
@@ -1245,10 +1375,10 @@ func (m *SubjectRulesReviewStatus) UnmarshalProto(d *wire.Decoder, b []byte) err
 			m.Incomplete = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SubjectRulesReviewStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SubjectRulesReviewStatus", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.EvaluationError = x
 			b = b[n:]
@@ -1323,48 +1453,58 @@ func (m *ResourceRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceRule", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Verbs == nil {
-				m.Verbs = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Verbs = make([]string, 0, wire.CountRun(field))
 			}
 			m.Verbs = append(m.Verbs, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceRule", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceRule", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.APIGroups == nil {
-				m.APIGroups = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.APIGroups = make([]string, 0, wire.CountRun(field))
 			}
 			m.APIGroups = append(m.APIGroups, x)
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceRule", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceRule", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Resources == nil {
-				m.Resources = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.Resources = make([]string, 0, wire.CountRun(field))
 			}
 			m.Resources = append(m.Resources, x)
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceRule", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceRule", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.ResourceNames == nil {
-				m.ResourceNames = make([]string, 0, wire.CountField(b[n:], 4)+1)
+				m.ResourceNames = make([]string, 0, wire.CountRun(field))
 			}
 			m.ResourceNames = append(m.ResourceNames, x)
 			b = b[n:]
@@ -1427,26 +1567,36 @@ func (m *NonResourceRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NonResourceRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NonResourceRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NonResourceRule", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Verbs == nil {
-				m.Verbs = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Verbs = make([]string, 0, wire.CountRun(field))
 			}
 			m.Verbs = append(m.Verbs, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NonResourceRule", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NonResourceRule", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.NonResourceURLs == nil {
-				m.NonResourceURLs = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.NonResourceURLs = make([]string, 0, wire.CountRun(field))
 			}
 			m.NonResourceURLs = append(m.NonResourceURLs, x)
 			b = b[n:]

@@ -51,28 +51,38 @@ func (m *CrossVersionObjectReference) UnmarshalProto(d *wire.Decoder, b []byte) 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CrossVersionObjectReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CrossVersionObjectReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CrossVersionObjectReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CrossVersionObjectReference", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CrossVersionObjectReference", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CrossVersionObjectReference", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CrossVersionObjectReference", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIVersion = x
 			b = b[n:]
@@ -140,12 +150,22 @@ func (m *HorizontalPodAutoscalerSpec) UnmarshalProto(d *wire.Decoder, b []byte) 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HorizontalPodAutoscalerSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerSpec", 1)
 			}
+			v := value
 			if err := m.ScaleTargetRef.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -244,6 +264,16 @@ func (m *HorizontalPodAutoscalerStatus) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HorizontalPodAutoscalerStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -254,10 +284,10 @@ func (m *HorizontalPodAutoscalerStatus) UnmarshalProto(d *wire.Decoder, b []byte
 			m.ObservedGeneration = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerStatus", 2)
 			}
+			v := value
 			if m.LastScaleTime == nil {
 				m.LastScaleTime = new(metav1.Time)
 			}
@@ -345,30 +375,40 @@ func (m *HorizontalPodAutoscaler) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HorizontalPodAutoscaler", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscaler", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscaler", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscaler", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscaler", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscaler", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscaler", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -430,23 +470,33 @@ func (m *HorizontalPodAutoscalerList) UnmarshalProto(d *wire.Decoder, b []byte) 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HorizontalPodAutoscalerList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]HorizontalPodAutoscaler, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]HorizontalPodAutoscaler, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, HorizontalPodAutoscaler{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -507,30 +557,40 @@ func (m *Scale) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Scale", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Scale", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Scale", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Scale", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Scale", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Scale", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Scale", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -640,6 +700,16 @@ func (m *ScaleStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ScaleStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -650,10 +720,10 @@ func (m *ScaleStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Replicas = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleStatus", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Selector = x
 			b = b[n:]
@@ -739,20 +809,30 @@ func (m *MetricSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MetricSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricSpec", 1)
 			}
+			raw := value
 			x := MetricSourceType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricSpec", 2)
 			}
+			v := value
 			if m.Object == nil {
 				m.Object = new(ObjectMetricSource)
 			}
@@ -761,10 +841,10 @@ func (m *MetricSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricSpec", 3)
 			}
+			v := value
 			if m.Pods == nil {
 				m.Pods = new(PodsMetricSource)
 			}
@@ -773,10 +853,10 @@ func (m *MetricSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricSpec", 4)
 			}
+			v := value
 			if m.Resource == nil {
 				m.Resource = new(ResourceMetricSource)
 			}
@@ -785,10 +865,10 @@ func (m *MetricSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricSpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricSpec", 5)
 			}
+			v := value
 			if m.External == nil {
 				m.External = new(ExternalMetricSource)
 			}
@@ -797,10 +877,10 @@ func (m *MetricSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricSpec", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricSpec", 7)
 			}
+			v := value
 			if m.ContainerResource == nil {
 				m.ContainerResource = new(ContainerResourceMetricSource)
 			}
@@ -877,38 +957,48 @@ func (m *ObjectMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ObjectMetricSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricSource", 1)
 			}
+			v := value
 			if err := m.Target.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.MetricName = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricSource", 3)
 			}
+			v := value
 			if err := m.TargetValue.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricSource", 4)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -917,10 +1007,10 @@ func (m *ObjectMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricSource", 5)
 			}
+			v := value
 			if m.AverageValue == nil {
 				m.AverageValue = new(resource.Quantity)
 			}
@@ -987,29 +1077,39 @@ func (m *PodsMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodsMetricSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodsMetricSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodsMetricSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.MetricName = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodsMetricSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodsMetricSource", 2)
 			}
+			v := value
 			if err := m.TargetAverageValue.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodsMetricSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodsMetricSource", 3)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -1079,12 +1179,22 @@ func (m *ResourceMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceMetricSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceMetricSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceMetricSource", 1)
 			}
+			raw := value
 			x := corev1.ResourceName(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -1097,10 +1207,10 @@ func (m *ResourceMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.TargetAverageUtilization = &x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceMetricSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceMetricSource", 3)
 			}
+			v := value
 			if m.TargetAverageValue == nil {
 				m.TargetAverageValue = new(resource.Quantity)
 			}
@@ -1172,12 +1282,22 @@ func (m *ContainerResourceMetricSource) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerResourceMetricSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResourceMetricSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResourceMetricSource", 1)
 			}
+			raw := value
 			x := corev1.ResourceName(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -1190,10 +1310,10 @@ func (m *ContainerResourceMetricSource) UnmarshalProto(d *wire.Decoder, b []byte
 			m.TargetAverageUtilization = &x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResourceMetricSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResourceMetricSource", 3)
 			}
+			v := value
 			if m.TargetAverageValue == nil {
 				m.TargetAverageValue = new(resource.Quantity)
 			}
@@ -1202,10 +1322,10 @@ func (m *ContainerResourceMetricSource) UnmarshalProto(d *wire.Decoder, b []byte
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResourceMetricSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResourceMetricSource", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Container = x
 			b = b[n:]
@@ -1279,20 +1399,30 @@ func (m *ExternalMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ExternalMetricSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalMetricSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalMetricSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.MetricName = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalMetricSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalMetricSource", 2)
 			}
+			v := value
 			if m.MetricSelector == nil {
 				m.MetricSelector = new(metav1.LabelSelector)
 			}
@@ -1301,10 +1431,10 @@ func (m *ExternalMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalMetricSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalMetricSource", 3)
 			}
+			v := value
 			if m.TargetValue == nil {
 				m.TargetValue = new(resource.Quantity)
 			}
@@ -1313,10 +1443,10 @@ func (m *ExternalMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalMetricSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalMetricSource", 4)
 			}
+			v := value
 			if m.TargetAverageValue == nil {
 				m.TargetAverageValue = new(resource.Quantity)
 			}
@@ -1408,20 +1538,30 @@ func (m *MetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MetricStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricStatus", 1)
 			}
+			raw := value
 			x := MetricSourceType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricStatus", 2)
 			}
+			v := value
 			if m.Object == nil {
 				m.Object = new(ObjectMetricStatus)
 			}
@@ -1430,10 +1570,10 @@ func (m *MetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricStatus", 3)
 			}
+			v := value
 			if m.Pods == nil {
 				m.Pods = new(PodsMetricStatus)
 			}
@@ -1442,10 +1582,10 @@ func (m *MetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricStatus", 4)
 			}
+			v := value
 			if m.Resource == nil {
 				m.Resource = new(ResourceMetricStatus)
 			}
@@ -1454,10 +1594,10 @@ func (m *MetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricStatus", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricStatus", 5)
 			}
+			v := value
 			if m.External == nil {
 				m.External = new(ExternalMetricStatus)
 			}
@@ -1466,10 +1606,10 @@ func (m *MetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricStatus", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricStatus", 7)
 			}
+			v := value
 			if m.ContainerResource == nil {
 				m.ContainerResource = new(ContainerResourceMetricStatus)
 			}
@@ -1535,45 +1675,55 @@ func (m *HorizontalPodAutoscalerCondition) UnmarshalProto(d *wire.Decoder, b []b
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HorizontalPodAutoscalerCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerCondition", 1)
 			}
+			raw := value
 			x := HorizontalPodAutoscalerConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerCondition", 2)
 			}
+			raw := value
 			x := corev1.ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerCondition", 3)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerCondition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -1646,38 +1796,48 @@ func (m *ObjectMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ObjectMetricStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricStatus", 1)
 			}
+			v := value
 			if err := m.Target.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricStatus", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.MetricName = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricStatus", 3)
 			}
+			v := value
 			if err := m.CurrentValue.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricStatus", 4)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -1686,10 +1846,10 @@ func (m *ObjectMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricStatus", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricStatus", 5)
 			}
+			v := value
 			if m.AverageValue == nil {
 				m.AverageValue = new(resource.Quantity)
 			}
@@ -1756,29 +1916,39 @@ func (m *PodsMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodsMetricStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodsMetricStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodsMetricStatus", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.MetricName = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodsMetricStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodsMetricStatus", 2)
 			}
+			v := value
 			if err := m.CurrentAverageValue.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodsMetricStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodsMetricStatus", 3)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -1844,12 +2014,22 @@ func (m *ResourceMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceMetricStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceMetricStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceMetricStatus", 1)
 			}
+			raw := value
 			x := corev1.ResourceName(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -1862,10 +2042,10 @@ func (m *ResourceMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.CurrentAverageUtilization = &x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceMetricStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceMetricStatus", 3)
 			}
+			v := value
 			if err := m.CurrentAverageValue.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1930,12 +2110,22 @@ func (m *ContainerResourceMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerResourceMetricStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResourceMetricStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResourceMetricStatus", 1)
 			}
+			raw := value
 			x := corev1.ResourceName(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -1948,19 +2138,19 @@ func (m *ContainerResourceMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte
 			m.CurrentAverageUtilization = &x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResourceMetricStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResourceMetricStatus", 3)
 			}
+			v := value
 			if err := m.CurrentAverageValue.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResourceMetricStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResourceMetricStatus", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Container = x
 			b = b[n:]
@@ -2030,20 +2220,30 @@ func (m *ExternalMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ExternalMetricStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalMetricStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalMetricStatus", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.MetricName = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalMetricStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalMetricStatus", 2)
 			}
+			v := value
 			if m.MetricSelector == nil {
 				m.MetricSelector = new(metav1.LabelSelector)
 			}
@@ -2052,19 +2252,19 @@ func (m *ExternalMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalMetricStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalMetricStatus", 3)
 			}
+			v := value
 			if err := m.CurrentValue.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalMetricStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalMetricStatus", 4)
 			}
+			v := value
 			if m.CurrentAverageValue == nil {
 				m.CurrentAverageValue = new(resource.Quantity)
 			}

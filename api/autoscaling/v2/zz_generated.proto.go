@@ -54,30 +54,40 @@ func (m *HorizontalPodAutoscaler) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HorizontalPodAutoscaler", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscaler", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscaler", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscaler", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscaler", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscaler", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscaler", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -154,12 +164,22 @@ func (m *HorizontalPodAutoscalerSpec) UnmarshalProto(d *wire.Decoder, b []byte) 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HorizontalPodAutoscalerSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerSpec", 1)
 			}
+			v := value
 			if err := m.ScaleTargetRef.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -181,12 +201,12 @@ func (m *HorizontalPodAutoscalerSpec) UnmarshalProto(d *wire.Decoder, b []byte) 
 			m.MaxReplicas = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerSpec", 4)
 			}
+			v := value
 			if m.Metrics == nil {
-				m.Metrics = make([]MetricSpec, 0, wire.CountField(b[n:], 4)+1)
+				m.Metrics = make([]MetricSpec, 0, wire.CountRun(field))
 			}
 			m.Metrics = append(m.Metrics, MetricSpec{})
 			if err := m.Metrics[len(m.Metrics)-1].UnmarshalProto(d, v); err != nil {
@@ -194,10 +214,10 @@ func (m *HorizontalPodAutoscalerSpec) UnmarshalProto(d *wire.Decoder, b []byte) 
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerSpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerSpec", 5)
 			}
+			v := value
 			if m.Behavior == nil {
 				m.Behavior = new(HorizontalPodAutoscalerBehavior)
 			}
@@ -258,28 +278,38 @@ func (m *CrossVersionObjectReference) UnmarshalProto(d *wire.Decoder, b []byte) 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CrossVersionObjectReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CrossVersionObjectReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CrossVersionObjectReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CrossVersionObjectReference", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CrossVersionObjectReference", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CrossVersionObjectReference", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CrossVersionObjectReference", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIVersion = x
 			b = b[n:]
@@ -365,20 +395,30 @@ func (m *MetricSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MetricSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricSpec", 1)
 			}
+			raw := value
 			x := MetricSourceType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricSpec", 2)
 			}
+			v := value
 			if m.Object == nil {
 				m.Object = new(ObjectMetricSource)
 			}
@@ -387,10 +427,10 @@ func (m *MetricSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricSpec", 3)
 			}
+			v := value
 			if m.Pods == nil {
 				m.Pods = new(PodsMetricSource)
 			}
@@ -399,10 +439,10 @@ func (m *MetricSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricSpec", 4)
 			}
+			v := value
 			if m.Resource == nil {
 				m.Resource = new(ResourceMetricSource)
 			}
@@ -411,10 +451,10 @@ func (m *MetricSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricSpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricSpec", 5)
 			}
+			v := value
 			if m.External == nil {
 				m.External = new(ExternalMetricSource)
 			}
@@ -423,10 +463,10 @@ func (m *MetricSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricSpec", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricSpec", 7)
 			}
+			v := value
 			if m.ContainerResource == nil {
 				m.ContainerResource = new(ContainerResourceMetricSource)
 			}
@@ -495,12 +535,22 @@ func (m *HorizontalPodAutoscalerBehavior) UnmarshalProto(d *wire.Decoder, b []by
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HorizontalPodAutoscalerBehavior", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerBehavior", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerBehavior", 1)
 			}
+			v := value
 			if m.ScaleUp == nil {
 				m.ScaleUp = new(HPAScalingRules)
 			}
@@ -509,10 +559,10 @@ func (m *HorizontalPodAutoscalerBehavior) UnmarshalProto(d *wire.Decoder, b []by
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerBehavior", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerBehavior", 2)
 			}
+			v := value
 			if m.ScaleDown == nil {
 				m.ScaleDown = new(HPAScalingRules)
 			}
@@ -593,22 +643,32 @@ func (m *HPAScalingRules) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HPAScalingRules", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HPAScalingRules", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HPAScalingRules", 1)
 			}
+			raw := value
 			x := ScalingPolicySelect(d.String(raw))
 			m.SelectPolicy = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HPAScalingRules", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HPAScalingRules", 2)
 			}
+			v := value
 			if m.Policies == nil {
-				m.Policies = make([]HPAScalingPolicy, 0, wire.CountField(b[n:], 2)+1)
+				m.Policies = make([]HPAScalingPolicy, 0, wire.CountRun(field))
 			}
 			m.Policies = append(m.Policies, HPAScalingPolicy{})
 			if err := m.Policies[len(m.Policies)-1].UnmarshalProto(d, v); err != nil {
@@ -624,10 +684,10 @@ func (m *HPAScalingRules) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.StabilizationWindowSeconds = &x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HPAScalingRules", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HPAScalingRules", 4)
 			}
+			v := value
 			if m.Tolerance == nil {
 				m.Tolerance = new(resource.Quantity)
 			}
@@ -688,12 +748,22 @@ func (m *HPAScalingPolicy) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HPAScalingPolicy", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HPAScalingPolicy", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HPAScalingPolicy", 1)
 			}
+			raw := value
 			x := HPAScalingPolicyType(d.String(raw))
 			m.Type = x
 			b = b[n:]
@@ -769,30 +839,40 @@ func (m *ObjectMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ObjectMetricSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricSource", 1)
 			}
+			v := value
 			if err := m.DescribedObject.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricSource", 2)
 			}
+			v := value
 			if err := m.Target.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricSource", 3)
 			}
+			v := value
 			if err := m.Metric.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -850,21 +930,31 @@ func (m *PodsMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodsMetricSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodsMetricSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodsMetricSource", 1)
 			}
+			v := value
 			if err := m.Metric.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodsMetricSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodsMetricSource", 2)
 			}
+			v := value
 			if err := m.Target.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -921,20 +1011,30 @@ func (m *ResourceMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceMetricSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceMetricSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceMetricSource", 1)
 			}
+			raw := value
 			x := corev1.ResourceName(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceMetricSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceMetricSource", 2)
 			}
+			v := value
 			if err := m.Target.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -993,29 +1093,39 @@ func (m *ContainerResourceMetricSource) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerResourceMetricSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResourceMetricSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResourceMetricSource", 1)
 			}
+			raw := value
 			x := corev1.ResourceName(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResourceMetricSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResourceMetricSource", 2)
 			}
+			v := value
 			if err := m.Target.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResourceMetricSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResourceMetricSource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Container = x
 			b = b[n:]
@@ -1072,21 +1182,31 @@ func (m *ExternalMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ExternalMetricSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalMetricSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalMetricSource", 1)
 			}
+			v := value
 			if err := m.Metric.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalMetricSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalMetricSource", 2)
 			}
+			v := value
 			if err := m.Target.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1147,20 +1267,30 @@ func (m *MetricIdentifier) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MetricIdentifier", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricIdentifier", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricIdentifier", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricIdentifier", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricIdentifier", 2)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -1237,20 +1367,30 @@ func (m *MetricTarget) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MetricTarget", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricTarget", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricTarget", 1)
 			}
+			raw := value
 			x := MetricTargetType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricTarget", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricTarget", 2)
 			}
+			v := value
 			if m.Value == nil {
 				m.Value = new(resource.Quantity)
 			}
@@ -1259,10 +1399,10 @@ func (m *MetricTarget) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricTarget", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricTarget", 3)
 			}
+			v := value
 			if m.AverageValue == nil {
 				m.AverageValue = new(resource.Quantity)
 			}
@@ -1356,6 +1496,16 @@ func (m *HorizontalPodAutoscalerStatus) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HorizontalPodAutoscalerStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -1366,10 +1516,10 @@ func (m *HorizontalPodAutoscalerStatus) UnmarshalProto(d *wire.Decoder, b []byte
 			m.ObservedGeneration = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerStatus", 2)
 			}
+			v := value
 			if m.LastScaleTime == nil {
 				m.LastScaleTime = new(metav1.Time)
 			}
@@ -1394,12 +1544,12 @@ func (m *HorizontalPodAutoscalerStatus) UnmarshalProto(d *wire.Decoder, b []byte
 			m.DesiredReplicas = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerStatus", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerStatus", 5)
 			}
+			v := value
 			if m.CurrentMetrics == nil {
-				m.CurrentMetrics = make([]MetricStatus, 0, wire.CountField(b[n:], 5)+1)
+				m.CurrentMetrics = make([]MetricStatus, 0, wire.CountRun(field))
 			}
 			m.CurrentMetrics = append(m.CurrentMetrics, MetricStatus{})
 			if err := m.CurrentMetrics[len(m.CurrentMetrics)-1].UnmarshalProto(d, v); err != nil {
@@ -1407,12 +1557,12 @@ func (m *HorizontalPodAutoscalerStatus) UnmarshalProto(d *wire.Decoder, b []byte
 			}
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerStatus", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerStatus", 6)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]HorizontalPodAutoscalerCondition, 0, wire.CountField(b[n:], 6)+1)
+				m.Conditions = make([]HorizontalPodAutoscalerCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, HorizontalPodAutoscalerCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -1477,45 +1627,55 @@ func (m *HorizontalPodAutoscalerCondition) UnmarshalProto(d *wire.Decoder, b []b
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HorizontalPodAutoscalerCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerCondition", 1)
 			}
+			raw := value
 			x := HorizontalPodAutoscalerConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerCondition", 2)
 			}
+			raw := value
 			x := corev1.ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerCondition", 3)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerCondition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -1603,20 +1763,30 @@ func (m *MetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MetricStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricStatus", 1)
 			}
+			raw := value
 			x := MetricSourceType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricStatus", 2)
 			}
+			v := value
 			if m.Object == nil {
 				m.Object = new(ObjectMetricStatus)
 			}
@@ -1625,10 +1795,10 @@ func (m *MetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricStatus", 3)
 			}
+			v := value
 			if m.Pods == nil {
 				m.Pods = new(PodsMetricStatus)
 			}
@@ -1637,10 +1807,10 @@ func (m *MetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricStatus", 4)
 			}
+			v := value
 			if m.Resource == nil {
 				m.Resource = new(ResourceMetricStatus)
 			}
@@ -1649,10 +1819,10 @@ func (m *MetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricStatus", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricStatus", 5)
 			}
+			v := value
 			if m.External == nil {
 				m.External = new(ExternalMetricStatus)
 			}
@@ -1661,10 +1831,10 @@ func (m *MetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricStatus", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricStatus", 7)
 			}
+			v := value
 			if m.ContainerResource == nil {
 				m.ContainerResource = new(ContainerResourceMetricStatus)
 			}
@@ -1728,30 +1898,40 @@ func (m *ObjectMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ObjectMetricStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricStatus", 1)
 			}
+			v := value
 			if err := m.Metric.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricStatus", 2)
 			}
+			v := value
 			if err := m.Current.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMetricStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMetricStatus", 3)
 			}
+			v := value
 			if err := m.DescribedObject.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1809,21 +1989,31 @@ func (m *PodsMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodsMetricStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodsMetricStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodsMetricStatus", 1)
 			}
+			v := value
 			if err := m.Metric.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodsMetricStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodsMetricStatus", 2)
 			}
+			v := value
 			if err := m.Current.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1880,20 +2070,30 @@ func (m *ResourceMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceMetricStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceMetricStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceMetricStatus", 1)
 			}
+			raw := value
 			x := corev1.ResourceName(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceMetricStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceMetricStatus", 2)
 			}
+			v := value
 			if err := m.Current.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1952,29 +2152,39 @@ func (m *ContainerResourceMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerResourceMetricStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResourceMetricStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResourceMetricStatus", 1)
 			}
+			raw := value
 			x := corev1.ResourceName(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResourceMetricStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResourceMetricStatus", 2)
 			}
+			v := value
 			if err := m.Current.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResourceMetricStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResourceMetricStatus", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Container = x
 			b = b[n:]
@@ -2031,21 +2241,31 @@ func (m *ExternalMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ExternalMetricStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalMetricStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalMetricStatus", 1)
 			}
+			v := value
 			if err := m.Metric.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExternalMetricStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExternalMetricStatus", 2)
 			}
+			v := value
 			if err := m.Current.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2117,12 +2337,22 @@ func (m *MetricValueStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("MetricValueStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricValueStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricValueStatus", 1)
 			}
+			v := value
 			if m.Value == nil {
 				m.Value = new(resource.Quantity)
 			}
@@ -2131,10 +2361,10 @@ func (m *MetricValueStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("MetricValueStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("MetricValueStatus", 2)
 			}
+			v := value
 			if m.AverageValue == nil {
 				m.AverageValue = new(resource.Quantity)
 			}
@@ -2207,23 +2437,33 @@ func (m *HorizontalPodAutoscalerList) UnmarshalProto(d *wire.Decoder, b []byte) 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HorizontalPodAutoscalerList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HorizontalPodAutoscalerList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HorizontalPodAutoscalerList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]HorizontalPodAutoscaler, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]HorizontalPodAutoscaler, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, HorizontalPodAutoscaler{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {

@@ -52,30 +52,40 @@ func (m *Job) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Job", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Job", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Job", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Job", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Job", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Job", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Job", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -135,23 +145,33 @@ func (m *JobList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("JobList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Job, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Job, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Job{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -219,29 +239,39 @@ func (m *PodFailurePolicyOnExitCodesRequirement) UnmarshalProto(d *wire.Decoder,
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodFailurePolicyOnExitCodesRequirement", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodFailurePolicyOnExitCodesRequirement", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodFailurePolicyOnExitCodesRequirement", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ContainerName = &x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodFailurePolicyOnExitCodesRequirement", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodFailurePolicyOnExitCodesRequirement", 2)
 			}
+			raw := value
 			x := PodFailurePolicyOnExitCodesOperator(d.String(raw))
 			m.Operator = x
 			b = b[n:]
 		case 3:
 			if typ == protowire.BytesType {
-				v, n := wire.ConsumeBytes(typ, b)
-				if n < 0 {
-					return wire.Error("PodFailurePolicyOnExitCodesRequirement", 3, n)
+				if typ != protowire.BytesType {
+					return wire.WrongType("PodFailurePolicyOnExitCodesRequirement", 3)
 				}
+				v := value
 				for len(v) > 0 {
 					raw, l := wire.ConsumeVarint(protowire.VarintType, v)
 					if l < 0 {
@@ -260,7 +290,7 @@ func (m *PodFailurePolicyOnExitCodesRequirement) UnmarshalProto(d *wire.Decoder,
 			}
 			x := int32(raw)
 			if m.Values == nil {
-				m.Values = make([]int32, 0, wire.CountField(b[n:], 3)+1)
+				m.Values = make([]int32, 0, wire.CountRun(field))
 			}
 			m.Values = append(m.Values, x)
 			b = b[n:]
@@ -315,20 +345,30 @@ func (m *PodFailurePolicyOnPodConditionsPattern) UnmarshalProto(d *wire.Decoder,
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodFailurePolicyOnPodConditionsPattern", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodFailurePolicyOnPodConditionsPattern", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodFailurePolicyOnPodConditionsPattern", 1)
 			}
+			raw := value
 			x := corev1.PodConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodFailurePolicyOnPodConditionsPattern", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodFailurePolicyOnPodConditionsPattern", 2)
 			}
+			raw := value
 			x := corev1.ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
@@ -395,20 +435,30 @@ func (m *PodFailurePolicyRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodFailurePolicyRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodFailurePolicyRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodFailurePolicyRule", 1)
 			}
+			raw := value
 			x := PodFailurePolicyAction(d.String(raw))
 			m.Action = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodFailurePolicyRule", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodFailurePolicyRule", 2)
 			}
+			v := value
 			if m.OnExitCodes == nil {
 				m.OnExitCodes = new(PodFailurePolicyOnExitCodesRequirement)
 			}
@@ -417,12 +467,12 @@ func (m *PodFailurePolicyRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodFailurePolicyRule", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodFailurePolicyRule", 3)
 			}
+			v := value
 			if m.OnPodConditions == nil {
-				m.OnPodConditions = make([]PodFailurePolicyOnPodConditionsPattern, 0, wire.CountField(b[n:], 3)+1)
+				m.OnPodConditions = make([]PodFailurePolicyOnPodConditionsPattern, 0, wire.CountRun(field))
 			}
 			m.OnPodConditions = append(m.OnPodConditions, PodFailurePolicyOnPodConditionsPattern{})
 			if err := m.OnPodConditions[len(m.OnPodConditions)-1].UnmarshalProto(d, v); err != nil {
@@ -483,14 +533,24 @@ func (m *PodFailurePolicy) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodFailurePolicy", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodFailurePolicy", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodFailurePolicy", 1)
 			}
+			v := value
 			if m.Rules == nil {
-				m.Rules = make([]PodFailurePolicyRule, 0, wire.CountField(b[n:], 1)+1)
+				m.Rules = make([]PodFailurePolicyRule, 0, wire.CountRun(field))
 			}
 			m.Rules = append(m.Rules, PodFailurePolicyRule{})
 			if err := m.Rules[len(m.Rules)-1].UnmarshalProto(d, v); err != nil {
@@ -551,14 +611,24 @@ func (m *SuccessPolicy) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SuccessPolicy", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SuccessPolicy", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SuccessPolicy", 1)
 			}
+			v := value
 			if m.Rules == nil {
-				m.Rules = make([]SuccessPolicyRule, 0, wire.CountField(b[n:], 1)+1)
+				m.Rules = make([]SuccessPolicyRule, 0, wire.CountRun(field))
 			}
 			m.Rules = append(m.Rules, SuccessPolicyRule{})
 			if err := m.Rules[len(m.Rules)-1].UnmarshalProto(d, v); err != nil {
@@ -624,12 +694,22 @@ func (m *SuccessPolicyRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SuccessPolicyRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SuccessPolicyRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SuccessPolicyRule", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SucceededIndexes = &x
 			b = b[n:]
@@ -782,6 +862,16 @@ func (m *JobSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("JobSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -808,10 +898,10 @@ func (m *JobSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ActiveDeadlineSeconds = &x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobSpec", 4)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -828,10 +918,10 @@ func (m *JobSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ManualSelector = &x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobSpec", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobSpec", 6)
 			}
+			v := value
 			if err := m.Template.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -853,10 +943,10 @@ func (m *JobSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.TTLSecondsAfterFinished = &x
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobSpec", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobSpec", 9)
 			}
+			raw := value
 			x := CompletionMode(d.String(raw))
 			m.CompletionMode = &x
 			b = b[n:]
@@ -869,10 +959,10 @@ func (m *JobSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Suspend = &x
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobSpec", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobSpec", 11)
 			}
+			v := value
 			if m.PodFailurePolicy == nil {
 				m.PodFailurePolicy = new(PodFailurePolicy)
 			}
@@ -897,26 +987,26 @@ func (m *JobSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.MaxFailedIndexes = &x
 			b = b[n:]
 		case 14:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobSpec", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobSpec", 14)
 			}
+			raw := value
 			x := PodReplacementPolicy(d.String(raw))
 			m.PodReplacementPolicy = &x
 			b = b[n:]
 		case 15:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobSpec", 15, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobSpec", 15)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ManagedBy = &x
 			b = b[n:]
 		case 16:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobSpec", 16, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobSpec", 16)
 			}
+			v := value
 			if m.SuccessPolicy == nil {
 				m.SuccessPolicy = new(SuccessPolicy)
 			}
@@ -1023,14 +1113,24 @@ func (m *JobStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("JobStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobStatus", 1)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]JobCondition, 0, wire.CountField(b[n:], 1)+1)
+				m.Conditions = make([]JobCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, JobCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -1038,10 +1138,10 @@ func (m *JobStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobStatus", 2)
 			}
+			v := value
 			if m.StartTime == nil {
 				m.StartTime = new(metav1.Time)
 			}
@@ -1050,10 +1150,10 @@ func (m *JobStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobStatus", 3)
 			}
+			v := value
 			if m.CompletionTime == nil {
 				m.CompletionTime = new(metav1.Time)
 			}
@@ -1086,18 +1186,18 @@ func (m *JobStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Failed = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobStatus", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobStatus", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.CompletedIndexes = x
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobStatus", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobStatus", 8)
 			}
+			v := value
 			if m.UncountedTerminatedPods == nil {
 				m.UncountedTerminatedPods = new(UncountedTerminatedPods)
 			}
@@ -1114,10 +1214,10 @@ func (m *JobStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Ready = &x
 			b = b[n:]
 		case 10:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobStatus", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobStatus", 10)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FailedIndexes = &x
 			b = b[n:]
@@ -1188,26 +1288,36 @@ func (m *UncountedTerminatedPods) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("UncountedTerminatedPods", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("UncountedTerminatedPods", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("UncountedTerminatedPods", 1)
 			}
+			raw := value
 			x := types.UID(d.String(raw))
 			if m.Succeeded == nil {
-				m.Succeeded = make([]types.UID, 0, wire.CountField(b[n:], 1)+1)
+				m.Succeeded = make([]types.UID, 0, wire.CountRun(field))
 			}
 			m.Succeeded = append(m.Succeeded, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("UncountedTerminatedPods", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("UncountedTerminatedPods", 2)
 			}
+			raw := value
 			x := types.UID(d.String(raw))
 			if m.Failed == nil {
-				m.Failed = make([]types.UID, 0, wire.CountField(b[n:], 2)+1)
+				m.Failed = make([]types.UID, 0, wire.CountRun(field))
 			}
 			m.Failed = append(m.Failed, x)
 			b = b[n:]
@@ -1272,54 +1382,64 @@ func (m *JobCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("JobCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobCondition", 1)
 			}
+			raw := value
 			x := JobConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobCondition", 2)
 			}
+			raw := value
 			x := corev1.ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobCondition", 3)
 			}
+			v := value
 			if err := m.LastProbeTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobCondition", 4)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobCondition", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobCondition", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -1376,21 +1496,31 @@ func (m *JobTemplateSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("JobTemplateSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobTemplateSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobTemplateSpec", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("JobTemplateSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("JobTemplateSpec", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1449,30 +1579,40 @@ func (m *CronJob) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CronJob", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CronJob", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CronJob", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CronJob", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CronJob", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CronJob", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CronJob", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1532,23 +1672,33 @@ func (m *CronJobList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CronJobList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CronJobList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CronJobList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CronJobList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CronJobList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]CronJob, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]CronJob, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, CronJob{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1637,12 +1787,22 @@ func (m *CronJobSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CronJobSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CronJobSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CronJobSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Schedule = x
 			b = b[n:]
@@ -1655,10 +1815,10 @@ func (m *CronJobSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.StartingDeadlineSeconds = &x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CronJobSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CronJobSpec", 3)
 			}
+			raw := value
 			x := ConcurrencyPolicy(d.String(raw))
 			m.ConcurrencyPolicy = x
 			b = b[n:]
@@ -1671,10 +1831,10 @@ func (m *CronJobSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Suspend = &x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CronJobSpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CronJobSpec", 5)
 			}
+			v := value
 			if err := m.JobTemplate.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1696,10 +1856,10 @@ func (m *CronJobSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.FailedJobsHistoryLimit = &x
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CronJobSpec", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CronJobSpec", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.TimeZone = &x
 			b = b[n:]
@@ -1771,14 +1931,24 @@ func (m *CronJobStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CronJobStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CronJobStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CronJobStatus", 1)
 			}
+			v := value
 			if m.Active == nil {
-				m.Active = make([]corev1.ObjectReference, 0, wire.CountField(b[n:], 1)+1)
+				m.Active = make([]corev1.ObjectReference, 0, wire.CountRun(field))
 			}
 			m.Active = append(m.Active, corev1.ObjectReference{})
 			if err := m.Active[len(m.Active)-1].UnmarshalProto(d, v); err != nil {
@@ -1786,10 +1956,10 @@ func (m *CronJobStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CronJobStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CronJobStatus", 4)
 			}
+			v := value
 			if m.LastScheduleTime == nil {
 				m.LastScheduleTime = new(metav1.Time)
 			}
@@ -1798,10 +1968,10 @@ func (m *CronJobStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CronJobStatus", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CronJobStatus", 5)
 			}
+			v := value
 			if m.LastSuccessfulTime == nil {
 				m.LastSuccessfulTime = new(metav1.Time)
 			}

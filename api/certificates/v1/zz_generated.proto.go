@@ -54,30 +54,40 @@ func (m *CertificateSigningRequest) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CertificateSigningRequest", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequest", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequest", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequest", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequest", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequest", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequest", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -172,50 +182,60 @@ func (m *CertificateSigningRequestSpec) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CertificateSigningRequestSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestSpec", 1)
 			}
+			raw := value
 			x := []byte(d.Bytes(raw))
 			m.Request = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestSpec", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Username = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestSpec", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.UID = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestSpec", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Groups == nil {
-				m.Groups = make([]string, 0, wire.CountField(b[n:], 4)+1)
+				m.Groups = make([]string, 0, wire.CountRun(field))
 			}
 			m.Groups = append(m.Groups, x)
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestSpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestSpec", 5)
 			}
+			raw := value
 			x := KeyUsage(d.String(raw))
 			if m.Usages == nil {
-				m.Usages = make([]KeyUsage, 0, wire.CountField(b[n:], 5)+1)
+				m.Usages = make([]KeyUsage, 0, wire.CountRun(field))
 			}
 			m.Usages = append(m.Usages, x)
 			b = b[n:]
@@ -226,10 +246,10 @@ func (m *CertificateSigningRequestSpec) UnmarshalProto(d *wire.Decoder, b []byte
 			}
 			b = field[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestSpec", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestSpec", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SignerName = x
 			b = b[n:]
@@ -357,14 +377,24 @@ func (m *CertificateSigningRequestStatus) UnmarshalProto(d *wire.Decoder, b []by
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CertificateSigningRequestStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestStatus", 1)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]CertificateSigningRequestCondition, 0, wire.CountField(b[n:], 1)+1)
+				m.Conditions = make([]CertificateSigningRequestCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, CertificateSigningRequestCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -372,10 +402,10 @@ func (m *CertificateSigningRequestStatus) UnmarshalProto(d *wire.Decoder, b []by
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestStatus", 2)
 			}
+			raw := value
 			x := []byte(d.Bytes(raw))
 			m.Certificate = x
 			b = b[n:]
@@ -440,54 +470,64 @@ func (m *CertificateSigningRequestCondition) UnmarshalProto(d *wire.Decoder, b [
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CertificateSigningRequestCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestCondition", 1)
 			}
+			raw := value
 			x := RequestConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestCondition", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestCondition", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestCondition", 4)
 			}
+			v := value
 			if err := m.LastUpdateTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestCondition", 5)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestCondition", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestCondition", 6)
 			}
+			raw := value
 			x := corev1.ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
@@ -548,23 +588,33 @@ func (m *CertificateSigningRequestList) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CertificateSigningRequestList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CertificateSigningRequestList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CertificateSigningRequestList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]CertificateSigningRequest, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]CertificateSigningRequest, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, CertificateSigningRequest{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {

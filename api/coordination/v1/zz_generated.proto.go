@@ -47,21 +47,31 @@ func (m *Lease) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Lease", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Lease", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Lease", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Lease", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Lease", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -155,12 +165,22 @@ func (m *LeaseSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LeaseSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LeaseSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LeaseSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.HolderIdentity = &x
 			b = b[n:]
@@ -173,10 +193,10 @@ func (m *LeaseSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.LeaseDurationSeconds = &x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LeaseSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LeaseSpec", 3)
 			}
+			v := value
 			if m.AcquireTime == nil {
 				m.AcquireTime = new(metav1.MicroTime)
 			}
@@ -185,10 +205,10 @@ func (m *LeaseSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LeaseSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LeaseSpec", 4)
 			}
+			v := value
 			if m.RenewTime == nil {
 				m.RenewTime = new(metav1.MicroTime)
 			}
@@ -205,18 +225,18 @@ func (m *LeaseSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.LeaseTransitions = &x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LeaseSpec", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LeaseSpec", 6)
 			}
+			raw := value
 			x := CoordinatedLeaseStrategy(d.String(raw))
 			m.Strategy = &x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LeaseSpec", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LeaseSpec", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.PreferredHolder = &x
 			b = b[n:]
@@ -275,23 +295,33 @@ func (m *LeaseList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LeaseList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LeaseList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LeaseList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LeaseList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LeaseList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Lease, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Lease, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Lease{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {

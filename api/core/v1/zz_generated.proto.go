@@ -51,20 +51,30 @@ func (m *Volume) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Volume", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Volume", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Volume", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Volume", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Volume", 2)
 			}
+			v := value
 			if err := m.VolumeSource.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -326,12 +336,22 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 1)
 			}
+			v := value
 			if m.HostPath == nil {
 				m.HostPath = new(HostPathVolumeSource)
 			}
@@ -340,10 +360,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 2)
 			}
+			v := value
 			if m.EmptyDir == nil {
 				m.EmptyDir = new(EmptyDirVolumeSource)
 			}
@@ -352,10 +372,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 3)
 			}
+			v := value
 			if m.GCEPersistentDisk == nil {
 				m.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
 			}
@@ -364,10 +384,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 4)
 			}
+			v := value
 			if m.AWSElasticBlockStore == nil {
 				m.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
 			}
@@ -376,10 +396,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 5)
 			}
+			v := value
 			if m.GitRepo == nil {
 				m.GitRepo = new(GitRepoVolumeSource)
 			}
@@ -388,10 +408,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 6)
 			}
+			v := value
 			if m.Secret == nil {
 				m.Secret = new(SecretVolumeSource)
 			}
@@ -400,10 +420,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 7)
 			}
+			v := value
 			if m.NFS == nil {
 				m.NFS = new(NFSVolumeSource)
 			}
@@ -412,10 +432,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 8)
 			}
+			v := value
 			if m.ISCSI == nil {
 				m.ISCSI = new(ISCSIVolumeSource)
 			}
@@ -424,10 +444,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 9:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 9)
 			}
+			v := value
 			if m.Glusterfs == nil {
 				m.Glusterfs = new(GlusterfsVolumeSource)
 			}
@@ -436,10 +456,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 10)
 			}
+			v := value
 			if m.PersistentVolumeClaim == nil {
 				m.PersistentVolumeClaim = new(PersistentVolumeClaimVolumeSource)
 			}
@@ -448,10 +468,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 11)
 			}
+			v := value
 			if m.RBD == nil {
 				m.RBD = new(RBDVolumeSource)
 			}
@@ -460,10 +480,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 12:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 12)
 			}
+			v := value
 			if m.FlexVolume == nil {
 				m.FlexVolume = new(FlexVolumeSource)
 			}
@@ -472,10 +492,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 13:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 13, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 13)
 			}
+			v := value
 			if m.Cinder == nil {
 				m.Cinder = new(CinderVolumeSource)
 			}
@@ -484,10 +504,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 14:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 14)
 			}
+			v := value
 			if m.CephFS == nil {
 				m.CephFS = new(CephFSVolumeSource)
 			}
@@ -496,10 +516,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 15:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 15, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 15)
 			}
+			v := value
 			if m.Flocker == nil {
 				m.Flocker = new(FlockerVolumeSource)
 			}
@@ -508,10 +528,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 16:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 16, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 16)
 			}
+			v := value
 			if m.DownwardAPI == nil {
 				m.DownwardAPI = new(DownwardAPIVolumeSource)
 			}
@@ -520,10 +540,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 17:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 17, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 17)
 			}
+			v := value
 			if m.FC == nil {
 				m.FC = new(FCVolumeSource)
 			}
@@ -532,10 +552,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 18:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 18, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 18)
 			}
+			v := value
 			if m.AzureFile == nil {
 				m.AzureFile = new(AzureFileVolumeSource)
 			}
@@ -544,10 +564,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 19:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 19, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 19)
 			}
+			v := value
 			if m.ConfigMap == nil {
 				m.ConfigMap = new(ConfigMapVolumeSource)
 			}
@@ -556,10 +576,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 20:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 20, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 20)
 			}
+			v := value
 			if m.VsphereVolume == nil {
 				m.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
 			}
@@ -568,10 +588,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 21:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 21, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 21)
 			}
+			v := value
 			if m.Quobyte == nil {
 				m.Quobyte = new(QuobyteVolumeSource)
 			}
@@ -580,10 +600,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 22:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 22, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 22)
 			}
+			v := value
 			if m.AzureDisk == nil {
 				m.AzureDisk = new(AzureDiskVolumeSource)
 			}
@@ -592,10 +612,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 23:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 23, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 23)
 			}
+			v := value
 			if m.PhotonPersistentDisk == nil {
 				m.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
 			}
@@ -604,10 +624,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 24:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 24, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 24)
 			}
+			v := value
 			if m.PortworxVolume == nil {
 				m.PortworxVolume = new(PortworxVolumeSource)
 			}
@@ -616,10 +636,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 25:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 25, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 25)
 			}
+			v := value
 			if m.ScaleIO == nil {
 				m.ScaleIO = new(ScaleIOVolumeSource)
 			}
@@ -628,10 +648,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 26:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 26, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 26)
 			}
+			v := value
 			if m.Projected == nil {
 				m.Projected = new(ProjectedVolumeSource)
 			}
@@ -640,10 +660,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 27:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 27, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 27)
 			}
+			v := value
 			if m.StorageOS == nil {
 				m.StorageOS = new(StorageOSVolumeSource)
 			}
@@ -652,10 +672,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 28:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 28, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 28)
 			}
+			v := value
 			if m.CSI == nil {
 				m.CSI = new(CSIVolumeSource)
 			}
@@ -664,10 +684,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 29:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 29, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 29)
 			}
+			v := value
 			if m.Ephemeral == nil {
 				m.Ephemeral = new(EphemeralVolumeSource)
 			}
@@ -676,10 +696,10 @@ func (m *VolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 30:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeSource", 30, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeSource", 30)
 			}
+			v := value
 			if m.Image == nil {
 				m.Image = new(ImageVolumeSource)
 			}
@@ -738,12 +758,22 @@ func (m *PersistentVolumeClaimVolumeSource) UnmarshalProto(d *wire.Decoder, b []
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PersistentVolumeClaimVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ClaimName = x
 			b = b[n:]
@@ -956,12 +986,22 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PersistentVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 1)
 			}
+			v := value
 			if m.GCEPersistentDisk == nil {
 				m.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
 			}
@@ -970,10 +1010,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 2)
 			}
+			v := value
 			if m.AWSElasticBlockStore == nil {
 				m.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
 			}
@@ -982,10 +1022,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 3)
 			}
+			v := value
 			if m.HostPath == nil {
 				m.HostPath = new(HostPathVolumeSource)
 			}
@@ -994,10 +1034,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 4)
 			}
+			v := value
 			if m.Glusterfs == nil {
 				m.Glusterfs = new(GlusterfsPersistentVolumeSource)
 			}
@@ -1006,10 +1046,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 5)
 			}
+			v := value
 			if m.NFS == nil {
 				m.NFS = new(NFSVolumeSource)
 			}
@@ -1018,10 +1058,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 6)
 			}
+			v := value
 			if m.RBD == nil {
 				m.RBD = new(RBDPersistentVolumeSource)
 			}
@@ -1030,10 +1070,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 7)
 			}
+			v := value
 			if m.ISCSI == nil {
 				m.ISCSI = new(ISCSIPersistentVolumeSource)
 			}
@@ -1042,10 +1082,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 8)
 			}
+			v := value
 			if m.Cinder == nil {
 				m.Cinder = new(CinderPersistentVolumeSource)
 			}
@@ -1054,10 +1094,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 9:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 9)
 			}
+			v := value
 			if m.CephFS == nil {
 				m.CephFS = new(CephFSPersistentVolumeSource)
 			}
@@ -1066,10 +1106,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 10)
 			}
+			v := value
 			if m.FC == nil {
 				m.FC = new(FCVolumeSource)
 			}
@@ -1078,10 +1118,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 11)
 			}
+			v := value
 			if m.Flocker == nil {
 				m.Flocker = new(FlockerVolumeSource)
 			}
@@ -1090,10 +1130,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 12:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 12)
 			}
+			v := value
 			if m.FlexVolume == nil {
 				m.FlexVolume = new(FlexPersistentVolumeSource)
 			}
@@ -1102,10 +1142,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 13:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 13, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 13)
 			}
+			v := value
 			if m.AzureFile == nil {
 				m.AzureFile = new(AzureFilePersistentVolumeSource)
 			}
@@ -1114,10 +1154,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 14:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 14)
 			}
+			v := value
 			if m.VsphereVolume == nil {
 				m.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
 			}
@@ -1126,10 +1166,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 15:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 15, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 15)
 			}
+			v := value
 			if m.Quobyte == nil {
 				m.Quobyte = new(QuobyteVolumeSource)
 			}
@@ -1138,10 +1178,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 16:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 16, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 16)
 			}
+			v := value
 			if m.AzureDisk == nil {
 				m.AzureDisk = new(AzureDiskVolumeSource)
 			}
@@ -1150,10 +1190,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 17:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 17, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 17)
 			}
+			v := value
 			if m.PhotonPersistentDisk == nil {
 				m.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
 			}
@@ -1162,10 +1202,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 18:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 18, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 18)
 			}
+			v := value
 			if m.PortworxVolume == nil {
 				m.PortworxVolume = new(PortworxVolumeSource)
 			}
@@ -1174,10 +1214,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 19:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 19, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 19)
 			}
+			v := value
 			if m.ScaleIO == nil {
 				m.ScaleIO = new(ScaleIOPersistentVolumeSource)
 			}
@@ -1186,10 +1226,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 20:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 20, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 20)
 			}
+			v := value
 			if m.Local == nil {
 				m.Local = new(LocalVolumeSource)
 			}
@@ -1198,10 +1238,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 21:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 21, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 21)
 			}
+			v := value
 			if m.StorageOS == nil {
 				m.StorageOS = new(StorageOSPersistentVolumeSource)
 			}
@@ -1210,10 +1250,10 @@ func (m *PersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 22:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSource", 22, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSource", 22)
 			}
+			v := value
 			if m.CSI == nil {
 				m.CSI = new(CSIPersistentVolumeSource)
 			}
@@ -1277,30 +1317,40 @@ func (m *PersistentVolume) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PersistentVolume", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolume", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolume", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolume", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolume", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolume", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolume", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1410,6 +1460,16 @@ func (m *PersistentVolumeSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PersistentVolumeSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 1, &m.Capacity, &done1, decodeMapEntry0)
@@ -1418,30 +1478,30 @@ func (m *PersistentVolumeSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSpec", 2)
 			}
+			v := value
 			if err := m.PersistentVolumeSource.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSpec", 3)
 			}
+			raw := value
 			x := PersistentVolumeAccessMode(d.String(raw))
 			if m.AccessModes == nil {
-				m.AccessModes = make([]PersistentVolumeAccessMode, 0, wire.CountField(b[n:], 3)+1)
+				m.AccessModes = make([]PersistentVolumeAccessMode, 0, wire.CountRun(field))
 			}
 			m.AccessModes = append(m.AccessModes, x)
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSpec", 4)
 			}
+			v := value
 			if m.ClaimRef == nil {
 				m.ClaimRef = new(ObjectReference)
 			}
@@ -1450,45 +1510,45 @@ func (m *PersistentVolumeSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSpec", 5)
 			}
+			raw := value
 			x := PersistentVolumeReclaimPolicy(d.String(raw))
 			m.PersistentVolumeReclaimPolicy = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSpec", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSpec", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.StorageClassName = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSpec", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSpec", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.MountOptions == nil {
-				m.MountOptions = make([]string, 0, wire.CountField(b[n:], 7)+1)
+				m.MountOptions = make([]string, 0, wire.CountRun(field))
 			}
 			m.MountOptions = append(m.MountOptions, x)
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSpec", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSpec", 8)
 			}
+			raw := value
 			x := PersistentVolumeMode(d.String(raw))
 			m.VolumeMode = &x
 			b = b[n:]
 		case 9:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSpec", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSpec", 9)
 			}
+			v := value
 			if m.NodeAffinity == nil {
 				m.NodeAffinity = new(VolumeNodeAffinity)
 			}
@@ -1497,10 +1557,10 @@ func (m *PersistentVolumeSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 10:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeSpec", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeSpec", 10)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeAttributesClassName = &x
 			b = b[n:]
@@ -1558,12 +1618,22 @@ func (m *VolumeNodeAffinity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeNodeAffinity", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeNodeAffinity", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeNodeAffinity", 1)
 			}
+			v := value
 			if m.Required == nil {
 				m.Required = new(NodeSelector)
 			}
@@ -1631,36 +1701,46 @@ func (m *PersistentVolumeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PersistentVolumeStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeStatus", 1)
 			}
+			raw := value
 			x := PersistentVolumePhase(d.String(raw))
 			m.Phase = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeStatus", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeStatus", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeStatus", 4)
 			}
+			v := value
 			if m.LastPhaseTransitionTime == nil {
 				m.LastPhaseTransitionTime = new(metav1.Time)
 			}
@@ -1725,23 +1805,33 @@ func (m *PersistentVolumeList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PersistentVolumeList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]PersistentVolume, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]PersistentVolume, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, PersistentVolume{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1804,30 +1894,40 @@ func (m *PersistentVolumeClaim) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PersistentVolumeClaim", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaim", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaim", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaim", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaim", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaim", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaim", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1889,23 +1989,33 @@ func (m *PersistentVolumeClaimList) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PersistentVolumeClaimList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]PersistentVolumeClaim, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]PersistentVolumeClaim, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, PersistentVolumeClaim{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -2009,40 +2119,50 @@ func (m *PersistentVolumeClaimSpec) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PersistentVolumeClaimSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimSpec", 1)
 			}
+			raw := value
 			x := PersistentVolumeAccessMode(d.String(raw))
 			if m.AccessModes == nil {
-				m.AccessModes = make([]PersistentVolumeAccessMode, 0, wire.CountField(b[n:], 1)+1)
+				m.AccessModes = make([]PersistentVolumeAccessMode, 0, wire.CountRun(field))
 			}
 			m.AccessModes = append(m.AccessModes, x)
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimSpec", 2)
 			}
+			v := value
 			if err := m.Resources.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimSpec", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeName = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimSpec", 4)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -2051,26 +2171,26 @@ func (m *PersistentVolumeClaimSpec) UnmarshalProto(d *wire.Decoder, b []byte) er
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimSpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimSpec", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.StorageClassName = &x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimSpec", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimSpec", 6)
 			}
+			raw := value
 			x := PersistentVolumeMode(d.String(raw))
 			m.VolumeMode = &x
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimSpec", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimSpec", 7)
 			}
+			v := value
 			if m.DataSource == nil {
 				m.DataSource = new(TypedLocalObjectReference)
 			}
@@ -2079,10 +2199,10 @@ func (m *PersistentVolumeClaimSpec) UnmarshalProto(d *wire.Decoder, b []byte) er
 			}
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimSpec", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimSpec", 8)
 			}
+			v := value
 			if m.DataSourceRef == nil {
 				m.DataSourceRef = new(TypedObjectReference)
 			}
@@ -2091,10 +2211,10 @@ func (m *PersistentVolumeClaimSpec) UnmarshalProto(d *wire.Decoder, b []byte) er
 			}
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimSpec", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimSpec", 9)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeAttributesClassName = &x
 			b = b[n:]
@@ -2161,36 +2281,46 @@ func (m *TypedObjectReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TypedObjectReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TypedObjectReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TypedObjectReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIGroup = &x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TypedObjectReference", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TypedObjectReference", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TypedObjectReference", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TypedObjectReference", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TypedObjectReference", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TypedObjectReference", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = &x
 			b = b[n:]
@@ -2245,20 +2375,30 @@ func (m *ModifyVolumeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ModifyVolumeStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ModifyVolumeStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ModifyVolumeStatus", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.TargetVolumeAttributesClassName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ModifyVolumeStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ModifyVolumeStatus", 2)
 			}
+			raw := value
 			x := PersistentVolumeClaimModifyVolumeStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
@@ -2323,54 +2463,64 @@ func (m *PersistentVolumeClaimCondition) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PersistentVolumeClaimCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimCondition", 1)
 			}
+			raw := value
 			x := PersistentVolumeClaimConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimCondition", 2)
 			}
+			raw := value
 			x := ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimCondition", 3)
 			}
+			v := value
 			if err := m.LastProbeTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimCondition", 4)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimCondition", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimCondition", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -2487,23 +2637,33 @@ func (m *PersistentVolumeClaimStatus) UnmarshalProto(d *wire.Decoder, b []byte) 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PersistentVolumeClaimStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimStatus", 1)
 			}
+			raw := value
 			x := PersistentVolumeClaimPhase(d.String(raw))
 			m.Phase = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimStatus", 2)
 			}
+			raw := value
 			x := PersistentVolumeAccessMode(d.String(raw))
 			if m.AccessModes == nil {
-				m.AccessModes = make([]PersistentVolumeAccessMode, 0, wire.CountField(b[n:], 2)+1)
+				m.AccessModes = make([]PersistentVolumeAccessMode, 0, wire.CountRun(field))
 			}
 			m.AccessModes = append(m.AccessModes, x)
 			b = b[n:]
@@ -2514,12 +2674,12 @@ func (m *PersistentVolumeClaimStatus) UnmarshalProto(d *wire.Decoder, b []byte) 
 			}
 			b = field[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimStatus", 4)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]PersistentVolumeClaimCondition, 0, wire.CountField(b[n:], 4)+1)
+				m.Conditions = make([]PersistentVolumeClaimCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, PersistentVolumeClaimCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -2539,18 +2699,18 @@ func (m *PersistentVolumeClaimStatus) UnmarshalProto(d *wire.Decoder, b []byte) 
 			}
 			b = field[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimStatus", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimStatus", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.CurrentVolumeAttributesClassName = &x
 			b = b[n:]
 		case 9:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimStatus", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimStatus", 9)
 			}
+			v := value
 			if m.ModifyVolumeStatus == nil {
 				m.ModifyVolumeStatus = new(ModifyVolumeStatus)
 			}
@@ -2613,20 +2773,30 @@ func (m *HostPathVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HostPathVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HostPathVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HostPathVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HostPathVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HostPathVolumeSource", 2)
 			}
+			raw := value
 			x := HostPathType(d.String(raw))
 			m.Type = &x
 			b = b[n:]
@@ -2686,20 +2856,30 @@ func (m *EmptyDirVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EmptyDirVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EmptyDirVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EmptyDirVolumeSource", 1)
 			}
+			raw := value
 			x := StorageMedium(d.String(raw))
 			m.Medium = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EmptyDirVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EmptyDirVolumeSource", 2)
 			}
+			v := value
 			if m.SizeLimit == nil {
 				m.SizeLimit = new(resource.Quantity)
 			}
@@ -2760,20 +2940,30 @@ func (m *GlusterfsVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("GlusterfsVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GlusterfsVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GlusterfsVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.EndpointsName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GlusterfsVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GlusterfsVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
@@ -2844,20 +3034,30 @@ func (m *GlusterfsPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []by
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("GlusterfsPersistentVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GlusterfsPersistentVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GlusterfsPersistentVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.EndpointsName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GlusterfsPersistentVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GlusterfsPersistentVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
@@ -2870,10 +3070,10 @@ func (m *GlusterfsPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []by
 			m.ReadOnly = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GlusterfsPersistentVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GlusterfsPersistentVolumeSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.EndpointsNamespace = &x
 			b = b[n:]
@@ -2949,63 +3149,73 @@ func (m *RBDVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RBDVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.CephMonitors == nil {
-				m.CephMonitors = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.CephMonitors = make([]string, 0, wire.CountRun(field))
 			}
 			m.CephMonitors = append(m.CephMonitors, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.RBDImage = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDVolumeSource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDVolumeSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.RBDPool = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDVolumeSource", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.RadosUser = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDVolumeSource", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDVolumeSource", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Keyring = x
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDVolumeSource", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDVolumeSource", 7)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(LocalObjectReference)
 			}
@@ -3093,63 +3303,73 @@ func (m *RBDPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RBDPersistentVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDPersistentVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDPersistentVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.CephMonitors == nil {
-				m.CephMonitors = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.CephMonitors = make([]string, 0, wire.CountRun(field))
 			}
 			m.CephMonitors = append(m.CephMonitors, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDPersistentVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDPersistentVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.RBDImage = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDPersistentVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDPersistentVolumeSource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDPersistentVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDPersistentVolumeSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.RBDPool = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDPersistentVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDPersistentVolumeSource", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.RadosUser = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDPersistentVolumeSource", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDPersistentVolumeSource", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Keyring = x
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RBDPersistentVolumeSource", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RBDPersistentVolumeSource", 7)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(SecretReference)
 			}
@@ -3225,20 +3445,30 @@ func (m *CinderVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CinderVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CinderVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CinderVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeID = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CinderVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CinderVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -3251,10 +3481,10 @@ func (m *CinderVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ReadOnly = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CinderVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CinderVolumeSource", 4)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(LocalObjectReference)
 			}
@@ -3322,20 +3552,30 @@ func (m *CinderPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte)
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CinderPersistentVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CinderPersistentVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CinderPersistentVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeID = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CinderPersistentVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CinderPersistentVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -3348,10 +3588,10 @@ func (m *CinderPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte)
 			m.ReadOnly = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CinderPersistentVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CinderPersistentVolumeSource", 4)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(SecretReference)
 			}
@@ -3427,47 +3667,57 @@ func (m *CephFSVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CephFSVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CephFSVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CephFSVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Monitors == nil {
-				m.Monitors = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Monitors = make([]string, 0, wire.CountRun(field))
 			}
 			m.Monitors = append(m.Monitors, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CephFSVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CephFSVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CephFSVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CephFSVolumeSource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.User = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CephFSVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CephFSVolumeSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SecretFile = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CephFSVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CephFSVolumeSource", 5)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(LocalObjectReference)
 			}
@@ -3534,20 +3784,30 @@ func (m *SecretReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SecretReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecretReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecretReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecretReference", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecretReference", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
@@ -3619,47 +3879,57 @@ func (m *CephFSPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte)
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CephFSPersistentVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CephFSPersistentVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CephFSPersistentVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Monitors == nil {
-				m.Monitors = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Monitors = make([]string, 0, wire.CountRun(field))
 			}
 			m.Monitors = append(m.Monitors, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CephFSPersistentVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CephFSPersistentVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CephFSPersistentVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CephFSPersistentVolumeSource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.User = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CephFSPersistentVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CephFSPersistentVolumeSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SecretFile = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CephFSPersistentVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CephFSPersistentVolumeSource", 5)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(SecretReference)
 			}
@@ -3726,20 +3996,30 @@ func (m *FlockerVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FlockerVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlockerVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlockerVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DatasetName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlockerVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlockerVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DatasetUUID = x
 			b = b[n:]
@@ -3798,20 +4078,30 @@ func (m *GCEPersistentDiskVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("GCEPersistentDiskVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GCEPersistentDiskVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GCEPersistentDiskVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.PDName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GCEPersistentDiskVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GCEPersistentDiskVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -3890,20 +4180,30 @@ func (m *QuobyteVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("QuobyteVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("QuobyteVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("QuobyteVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Registry = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("QuobyteVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("QuobyteVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Volume = x
 			b = b[n:]
@@ -3916,26 +4216,26 @@ func (m *QuobyteVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ReadOnly = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("QuobyteVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("QuobyteVolumeSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.User = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("QuobyteVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("QuobyteVolumeSource", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Group = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("QuobyteVolumeSource", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("QuobyteVolumeSource", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Tenant = x
 			b = b[n:]
@@ -4011,28 +4311,38 @@ func (m *FlexPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) e
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FlexPersistentVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlexPersistentVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlexPersistentVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Driver = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlexPersistentVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlexPersistentVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlexPersistentVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlexPersistentVolumeSource", 3)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(SecretReference)
 			}
@@ -4126,28 +4436,38 @@ func (m *FlexVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FlexVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlexVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlexVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Driver = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlexVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlexVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlexVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlexVolumeSource", 3)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(LocalObjectReference)
 			}
@@ -4224,20 +4544,30 @@ func (m *AWSElasticBlockStoreVolumeSource) UnmarshalProto(d *wire.Decoder, b []b
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("AWSElasticBlockStoreVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AWSElasticBlockStoreVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AWSElasticBlockStoreVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeID = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AWSElasticBlockStoreVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AWSElasticBlockStoreVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -4310,28 +4640,38 @@ func (m *GitRepoVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("GitRepoVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GitRepoVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GitRepoVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Repository = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GitRepoVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GitRepoVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Revision = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GitRepoVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GitRepoVolumeSource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Directory = x
 			b = b[n:]
@@ -4403,22 +4743,32 @@ func (m *SecretVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SecretVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecretVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecretVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SecretName = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecretVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecretVolumeSource", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]KeyToPath, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]KeyToPath, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, KeyToPath{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -4504,23 +4854,33 @@ func (m *SecretProjection) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SecretProjection", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecretProjection", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecretProjection", 1)
 			}
+			v := value
 			if err := m.LocalObjectReference.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecretProjection", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecretProjection", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]KeyToPath, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]KeyToPath, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, KeyToPath{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -4588,20 +4948,30 @@ func (m *NFSVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NFSVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NFSVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NFSVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Server = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NFSVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NFSVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
@@ -4695,20 +5065,30 @@ func (m *ISCSIVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ISCSIVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.TargetPortal = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.IQN = x
 			b = b[n:]
@@ -4721,18 +5101,18 @@ func (m *ISCSIVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Lun = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIVolumeSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ISCSIInterface = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIVolumeSource", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -4745,13 +5125,13 @@ func (m *ISCSIVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ReadOnly = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIVolumeSource", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIVolumeSource", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Portals == nil {
-				m.Portals = make([]string, 0, wire.CountField(b[n:], 7)+1)
+				m.Portals = make([]string, 0, wire.CountRun(field))
 			}
 			m.Portals = append(m.Portals, x)
 			b = b[n:]
@@ -4764,10 +5144,10 @@ func (m *ISCSIVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.DiscoveryCHAPAuth = x
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIVolumeSource", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIVolumeSource", 10)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(LocalObjectReference)
 			}
@@ -4784,10 +5164,10 @@ func (m *ISCSIVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.SessionCHAPAuth = x
 			b = b[n:]
 		case 12:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIVolumeSource", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIVolumeSource", 12)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.InitiatorName = &x
 			b = b[n:]
@@ -4873,20 +5253,30 @@ func (m *ISCSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ISCSIPersistentVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIPersistentVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIPersistentVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.TargetPortal = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIPersistentVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIPersistentVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.IQN = x
 			b = b[n:]
@@ -4899,18 +5289,18 @@ func (m *ISCSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) 
 			m.Lun = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIPersistentVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIPersistentVolumeSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ISCSIInterface = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIPersistentVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIPersistentVolumeSource", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -4923,13 +5313,13 @@ func (m *ISCSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) 
 			m.ReadOnly = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIPersistentVolumeSource", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIPersistentVolumeSource", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Portals == nil {
-				m.Portals = make([]string, 0, wire.CountField(b[n:], 7)+1)
+				m.Portals = make([]string, 0, wire.CountRun(field))
 			}
 			m.Portals = append(m.Portals, x)
 			b = b[n:]
@@ -4942,10 +5332,10 @@ func (m *ISCSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) 
 			m.DiscoveryCHAPAuth = x
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIPersistentVolumeSource", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIPersistentVolumeSource", 10)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(SecretReference)
 			}
@@ -4962,10 +5352,10 @@ func (m *ISCSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) 
 			m.SessionCHAPAuth = x
 			b = b[n:]
 		case 12:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ISCSIPersistentVolumeSource", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ISCSIPersistentVolumeSource", 12)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.InitiatorName = &x
 			b = b[n:]
@@ -5038,15 +5428,25 @@ func (m *FCVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FCVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FCVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FCVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.TargetWWNs == nil {
-				m.TargetWWNs = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.TargetWWNs = make([]string, 0, wire.CountRun(field))
 			}
 			m.TargetWWNs = append(m.TargetWWNs, x)
 			b = b[n:]
@@ -5059,10 +5459,10 @@ func (m *FCVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Lun = &x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FCVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FCVolumeSource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -5075,13 +5475,13 @@ func (m *FCVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ReadOnly = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FCVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FCVolumeSource", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.WWIDs == nil {
-				m.WWIDs = make([]string, 0, wire.CountField(b[n:], 5)+1)
+				m.WWIDs = make([]string, 0, wire.CountRun(field))
 			}
 			m.WWIDs = append(m.WWIDs, x)
 			b = b[n:]
@@ -5138,20 +5538,30 @@ func (m *AzureFileVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("AzureFileVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AzureFileVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AzureFileVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SecretName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AzureFileVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AzureFileVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ShareName = x
 			b = b[n:]
@@ -5222,20 +5632,30 @@ func (m *AzureFilePersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []by
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("AzureFilePersistentVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AzureFilePersistentVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AzureFilePersistentVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SecretName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AzureFilePersistentVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AzureFilePersistentVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ShareName = x
 			b = b[n:]
@@ -5248,10 +5668,10 @@ func (m *AzureFilePersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []by
 			m.ReadOnly = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AzureFilePersistentVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AzureFilePersistentVolumeSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SecretNamespace = &x
 			b = b[n:]
@@ -5310,36 +5730,46 @@ func (m *VsphereVirtualDiskVolumeSource) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VsphereVirtualDiskVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VsphereVirtualDiskVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VsphereVirtualDiskVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumePath = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VsphereVirtualDiskVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VsphereVirtualDiskVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VsphereVirtualDiskVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VsphereVirtualDiskVolumeSource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.StoragePolicyName = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VsphereVirtualDiskVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VsphereVirtualDiskVolumeSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.StoragePolicyID = x
 			b = b[n:]
@@ -5394,20 +5824,30 @@ func (m *PhotonPersistentDiskVolumeSource) UnmarshalProto(d *wire.Decoder, b []b
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PhotonPersistentDiskVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PhotonPersistentDiskVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PhotonPersistentDiskVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.PdID = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PhotonPersistentDiskVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PhotonPersistentDiskVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -5486,36 +5926,46 @@ func (m *AzureDiskVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("AzureDiskVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AzureDiskVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AzureDiskVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DiskName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AzureDiskVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AzureDiskVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DataDiskURI = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AzureDiskVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AzureDiskVolumeSource", 3)
 			}
+			raw := value
 			x := AzureDataDiskCachingMode(d.String(raw))
 			m.CachingMode = &x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AzureDiskVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AzureDiskVolumeSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = &x
 			b = b[n:]
@@ -5528,10 +5978,10 @@ func (m *AzureDiskVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			m.ReadOnly = &x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AzureDiskVolumeSource", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AzureDiskVolumeSource", 6)
 			}
+			raw := value
 			x := AzureDataDiskKind(d.String(raw))
 			m.Kind = &x
 			b = b[n:]
@@ -5588,20 +6038,30 @@ func (m *PortworxVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PortworxVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PortworxVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PortworxVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeID = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PortworxVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PortworxVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -5685,28 +6145,38 @@ func (m *ScaleIOVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ScaleIOVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Gateway = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.System = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOVolumeSource", 3)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(LocalObjectReference)
 			}
@@ -5723,42 +6193,42 @@ func (m *ScaleIOVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.SSLEnabled = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOVolumeSource", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ProtectionDomain = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOVolumeSource", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOVolumeSource", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.StoragePool = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOVolumeSource", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOVolumeSource", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.StorageMode = x
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOVolumeSource", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOVolumeSource", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeName = x
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOVolumeSource", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOVolumeSource", 9)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -5842,28 +6312,38 @@ func (m *ScaleIOPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ScaleIOPersistentVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOPersistentVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOPersistentVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Gateway = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOPersistentVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOPersistentVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.System = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOPersistentVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOPersistentVolumeSource", 3)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(SecretReference)
 			}
@@ -5880,42 +6360,42 @@ func (m *ScaleIOPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte
 			m.SSLEnabled = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOPersistentVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOPersistentVolumeSource", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ProtectionDomain = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOPersistentVolumeSource", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOPersistentVolumeSource", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.StoragePool = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOPersistentVolumeSource", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOPersistentVolumeSource", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.StorageMode = x
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOPersistentVolumeSource", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOPersistentVolumeSource", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeName = x
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScaleIOPersistentVolumeSource", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScaleIOPersistentVolumeSource", 9)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -5989,28 +6469,38 @@ func (m *StorageOSVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StorageOSVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageOSVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageOSVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageOSVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageOSVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeNamespace = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageOSVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageOSVolumeSource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -6023,10 +6513,10 @@ func (m *StorageOSVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			m.ReadOnly = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageOSVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageOSVolumeSource", 5)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(LocalObjectReference)
 			}
@@ -6096,28 +6586,38 @@ func (m *StorageOSPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []by
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StorageOSPersistentVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageOSPersistentVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageOSPersistentVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageOSPersistentVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageOSPersistentVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeNamespace = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageOSPersistentVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageOSPersistentVolumeSource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -6130,10 +6630,10 @@ func (m *StorageOSPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []by
 			m.ReadOnly = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageOSPersistentVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageOSPersistentVolumeSource", 5)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(ObjectReference)
 			}
@@ -6210,23 +6710,33 @@ func (m *ConfigMapVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ConfigMapVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapVolumeSource", 1)
 			}
+			v := value
 			if err := m.LocalObjectReference.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapVolumeSource", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]KeyToPath, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]KeyToPath, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, KeyToPath{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -6312,23 +6822,33 @@ func (m *ConfigMapProjection) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ConfigMapProjection", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapProjection", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapProjection", 1)
 			}
+			v := value
 			if err := m.LocalObjectReference.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapProjection", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapProjection", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]KeyToPath, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]KeyToPath, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, KeyToPath{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -6400,12 +6920,22 @@ func (m *ServiceAccountTokenProjection) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceAccountTokenProjection", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceAccountTokenProjection", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceAccountTokenProjection", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Audience = x
 			b = b[n:]
@@ -6418,10 +6948,10 @@ func (m *ServiceAccountTokenProjection) UnmarshalProto(d *wire.Decoder, b []byte
 			m.ExpirationSeconds = &x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceAccountTokenProjection", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceAccountTokenProjection", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
@@ -6499,28 +7029,38 @@ func (m *ClusterTrustBundleProjection) UnmarshalProto(d *wire.Decoder, b []byte)
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ClusterTrustBundleProjection", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterTrustBundleProjection", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterTrustBundleProjection", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = &x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterTrustBundleProjection", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterTrustBundleProjection", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SignerName = &x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterTrustBundleProjection", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterTrustBundleProjection", 3)
 			}
+			v := value
 			if m.LabelSelector == nil {
 				m.LabelSelector = new(metav1.LabelSelector)
 			}
@@ -6529,10 +7069,10 @@ func (m *ClusterTrustBundleProjection) UnmarshalProto(d *wire.Decoder, b []byte)
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterTrustBundleProjection", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterTrustBundleProjection", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
@@ -6619,20 +7159,30 @@ func (m *PodCertificateProjection) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodCertificateProjection", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodCertificateProjection", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodCertificateProjection", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SignerName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodCertificateProjection", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodCertificateProjection", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.KeyType = x
 			b = b[n:]
@@ -6645,26 +7195,26 @@ func (m *PodCertificateProjection) UnmarshalProto(d *wire.Decoder, b []byte) err
 			m.MaxExpirationSeconds = &x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodCertificateProjection", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodCertificateProjection", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.CredentialBundlePath = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodCertificateProjection", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodCertificateProjection", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.KeyPath = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodCertificateProjection", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodCertificateProjection", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.CertificateChainPath = x
 			b = b[n:]
@@ -6734,14 +7284,24 @@ func (m *ProjectedVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ProjectedVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ProjectedVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ProjectedVolumeSource", 1)
 			}
+			v := value
 			if m.Sources == nil {
-				m.Sources = make([]VolumeProjection, 0, wire.CountField(b[n:], 1)+1)
+				m.Sources = make([]VolumeProjection, 0, wire.CountRun(field))
 			}
 			m.Sources = append(m.Sources, VolumeProjection{})
 			if err := m.Sources[len(m.Sources)-1].UnmarshalProto(d, v); err != nil {
@@ -6845,12 +7405,22 @@ func (m *VolumeProjection) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeProjection", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeProjection", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeProjection", 1)
 			}
+			v := value
 			if m.Secret == nil {
 				m.Secret = new(SecretProjection)
 			}
@@ -6859,10 +7429,10 @@ func (m *VolumeProjection) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeProjection", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeProjection", 2)
 			}
+			v := value
 			if m.DownwardAPI == nil {
 				m.DownwardAPI = new(DownwardAPIProjection)
 			}
@@ -6871,10 +7441,10 @@ func (m *VolumeProjection) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeProjection", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeProjection", 3)
 			}
+			v := value
 			if m.ConfigMap == nil {
 				m.ConfigMap = new(ConfigMapProjection)
 			}
@@ -6883,10 +7453,10 @@ func (m *VolumeProjection) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeProjection", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeProjection", 4)
 			}
+			v := value
 			if m.ServiceAccountToken == nil {
 				m.ServiceAccountToken = new(ServiceAccountTokenProjection)
 			}
@@ -6895,10 +7465,10 @@ func (m *VolumeProjection) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeProjection", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeProjection", 5)
 			}
+			v := value
 			if m.ClusterTrustBundle == nil {
 				m.ClusterTrustBundle = new(ClusterTrustBundleProjection)
 			}
@@ -6907,10 +7477,10 @@ func (m *VolumeProjection) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeProjection", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeProjection", 6)
 			}
+			v := value
 			if m.PodCertificate == nil {
 				m.PodCertificate = new(PodCertificateProjection)
 			}
@@ -6973,20 +7543,30 @@ func (m *KeyToPath) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("KeyToPath", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("KeyToPath", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("KeyToPath", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("KeyToPath", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("KeyToPath", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
@@ -7053,20 +7633,30 @@ func (m *LocalVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LocalVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LocalVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LocalVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LocalVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LocalVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = &x
 			b = b[n:]
@@ -7172,20 +7762,30 @@ func (m *CSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CSIPersistentVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIPersistentVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIPersistentVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Driver = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIPersistentVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIPersistentVolumeSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeHandle = x
 			b = b[n:]
@@ -7198,10 +7798,10 @@ func (m *CSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) er
 			m.ReadOnly = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIPersistentVolumeSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIPersistentVolumeSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = x
 			b = b[n:]
@@ -7212,10 +7812,10 @@ func (m *CSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) er
 			}
 			b = field[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIPersistentVolumeSource", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIPersistentVolumeSource", 6)
 			}
+			v := value
 			if m.ControllerPublishSecretRef == nil {
 				m.ControllerPublishSecretRef = new(SecretReference)
 			}
@@ -7224,10 +7824,10 @@ func (m *CSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) er
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIPersistentVolumeSource", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIPersistentVolumeSource", 7)
 			}
+			v := value
 			if m.NodeStageSecretRef == nil {
 				m.NodeStageSecretRef = new(SecretReference)
 			}
@@ -7236,10 +7836,10 @@ func (m *CSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) er
 			}
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIPersistentVolumeSource", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIPersistentVolumeSource", 8)
 			}
+			v := value
 			if m.NodePublishSecretRef == nil {
 				m.NodePublishSecretRef = new(SecretReference)
 			}
@@ -7248,10 +7848,10 @@ func (m *CSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) er
 			}
 			b = b[n:]
 		case 9:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIPersistentVolumeSource", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIPersistentVolumeSource", 9)
 			}
+			v := value
 			if m.ControllerExpandSecretRef == nil {
 				m.ControllerExpandSecretRef = new(SecretReference)
 			}
@@ -7260,10 +7860,10 @@ func (m *CSIPersistentVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) er
 			}
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIPersistentVolumeSource", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIPersistentVolumeSource", 10)
 			}
+			v := value
 			if m.NodeExpandSecretRef == nil {
 				m.NodeExpandSecretRef = new(SecretReference)
 			}
@@ -7351,12 +7951,22 @@ func (m *CSIVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CSIVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Driver = x
 			b = b[n:]
@@ -7369,10 +7979,10 @@ func (m *CSIVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ReadOnly = &x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIVolumeSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIVolumeSource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FSType = &x
 			b = b[n:]
@@ -7383,10 +7993,10 @@ func (m *CSIVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIVolumeSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIVolumeSource", 5)
 			}
+			v := value
 			if m.NodePublishSecretRef == nil {
 				m.NodePublishSecretRef = new(LocalObjectReference)
 			}
@@ -7448,12 +8058,22 @@ func (m *EphemeralVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EphemeralVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralVolumeSource", 1)
 			}
+			v := value
 			if m.VolumeClaimTemplate == nil {
 				m.VolumeClaimTemplate = new(PersistentVolumeClaimTemplate)
 			}
@@ -7514,21 +8134,31 @@ func (m *PersistentVolumeClaimTemplate) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PersistentVolumeClaimTemplate", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimTemplate", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimTemplate", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PersistentVolumeClaimTemplate", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PersistentVolumeClaimTemplate", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -7590,12 +8220,22 @@ func (m *ContainerPort) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerPort", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerPort", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerPort", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -7616,18 +8256,18 @@ func (m *ContainerPort) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ContainerPort = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerPort", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerPort", 4)
 			}
+			raw := value
 			x := Protocol(d.String(raw))
 			m.Protocol = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerPort", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerPort", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.HostIP = x
 			b = b[n:]
@@ -7698,12 +8338,22 @@ func (m *VolumeMount) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeMount", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeMount", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeMount", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -7716,42 +8366,42 @@ func (m *VolumeMount) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ReadOnly = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeMount", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeMount", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.MountPath = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeMount", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeMount", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SubPath = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeMount", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeMount", 5)
 			}
+			raw := value
 			x := MountPropagationMode(d.String(raw))
 			m.MountPropagation = &x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeMount", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeMount", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SubPathExpr = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeMount", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeMount", 7)
 			}
+			raw := value
 			x := RecursiveReadOnlyMode(d.String(raw))
 			m.RecursiveReadOnly = &x
 			b = b[n:]
@@ -7806,20 +8456,30 @@ func (m *VolumeDevice) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeDevice", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeDevice", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeDevice", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeDevice", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeDevice", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DevicePath = x
 			b = b[n:]
@@ -7879,28 +8539,38 @@ func (m *EnvVar) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EnvVar", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EnvVar", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EnvVar", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EnvVar", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EnvVar", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Value = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EnvVar", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EnvVar", 3)
 			}
+			v := value
 			if m.ValueFrom == nil {
 				m.ValueFrom = new(EnvVarSource)
 			}
@@ -7990,12 +8660,22 @@ func (m *EnvVarSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EnvVarSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EnvVarSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EnvVarSource", 1)
 			}
+			v := value
 			if m.FieldRef == nil {
 				m.FieldRef = new(ObjectFieldSelector)
 			}
@@ -8004,10 +8684,10 @@ func (m *EnvVarSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EnvVarSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EnvVarSource", 2)
 			}
+			v := value
 			if m.ResourceFieldRef == nil {
 				m.ResourceFieldRef = new(ResourceFieldSelector)
 			}
@@ -8016,10 +8696,10 @@ func (m *EnvVarSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EnvVarSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EnvVarSource", 3)
 			}
+			v := value
 			if m.ConfigMapKeyRef == nil {
 				m.ConfigMapKeyRef = new(ConfigMapKeySelector)
 			}
@@ -8028,10 +8708,10 @@ func (m *EnvVarSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EnvVarSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EnvVarSource", 4)
 			}
+			v := value
 			if m.SecretKeyRef == nil {
 				m.SecretKeyRef = new(SecretKeySelector)
 			}
@@ -8040,10 +8720,10 @@ func (m *EnvVarSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EnvVarSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EnvVarSource", 5)
 			}
+			v := value
 			if m.FileKeyRef == nil {
 				m.FileKeyRef = new(FileKeySelector)
 			}
@@ -8110,28 +8790,38 @@ func (m *FileKeySelector) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FileKeySelector", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FileKeySelector", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FileKeySelector", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VolumeName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FileKeySelector", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FileKeySelector", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FileKeySelector", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FileKeySelector", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
@@ -8194,20 +8884,30 @@ func (m *ObjectFieldSelector) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ObjectFieldSelector", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectFieldSelector", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectFieldSelector", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIVersion = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectFieldSelector", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectFieldSelector", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldPath = x
 			b = b[n:]
@@ -8265,28 +8965,38 @@ func (m *ResourceFieldSelector) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceFieldSelector", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceFieldSelector", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceFieldSelector", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ContainerName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceFieldSelector", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceFieldSelector", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Resource = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceFieldSelector", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceFieldSelector", 3)
 			}
+			v := value
 			if err := m.Divisor.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -8349,21 +9059,31 @@ func (m *ConfigMapKeySelector) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ConfigMapKeySelector", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapKeySelector", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapKeySelector", 1)
 			}
+			v := value
 			if err := m.LocalObjectReference.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapKeySelector", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapKeySelector", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
@@ -8433,21 +9153,31 @@ func (m *SecretKeySelector) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SecretKeySelector", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecretKeySelector", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecretKeySelector", 1)
 			}
+			v := value
 			if err := m.LocalObjectReference.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecretKeySelector", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecretKeySelector", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
@@ -8522,20 +9252,30 @@ func (m *EnvFromSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EnvFromSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EnvFromSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EnvFromSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Prefix = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EnvFromSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EnvFromSource", 2)
 			}
+			v := value
 			if m.ConfigMapRef == nil {
 				m.ConfigMapRef = new(ConfigMapEnvSource)
 			}
@@ -8544,10 +9284,10 @@ func (m *EnvFromSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EnvFromSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EnvFromSource", 3)
 			}
+			v := value
 			if m.SecretRef == nil {
 				m.SecretRef = new(SecretEnvSource)
 			}
@@ -8611,12 +9351,22 @@ func (m *ConfigMapEnvSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ConfigMapEnvSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapEnvSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapEnvSource", 1)
 			}
+			v := value
 			if err := m.LocalObjectReference.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -8685,12 +9435,22 @@ func (m *SecretEnvSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SecretEnvSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecretEnvSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecretEnvSource", 1)
 			}
+			v := value
 			if err := m.LocalObjectReference.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -8752,20 +9512,30 @@ func (m *HTTPHeader) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HTTPHeader", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HTTPHeader", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HTTPHeader", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HTTPHeader", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HTTPHeader", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Value = x
 			b = b[n:]
@@ -8832,47 +9602,57 @@ func (m *HTTPGetAction) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HTTPGetAction", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HTTPGetAction", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HTTPGetAction", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HTTPGetAction", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HTTPGetAction", 2)
 			}
+			v := value
 			if err := m.Port.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HTTPGetAction", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HTTPGetAction", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Host = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HTTPGetAction", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HTTPGetAction", 4)
 			}
+			raw := value
 			x := URIScheme(d.String(raw))
 			m.Scheme = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HTTPGetAction", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HTTPGetAction", 5)
 			}
+			v := value
 			if m.HTTPHeaders == nil {
-				m.HTTPHeaders = make([]HTTPHeader, 0, wire.CountField(b[n:], 5)+1)
+				m.HTTPHeaders = make([]HTTPHeader, 0, wire.CountRun(field))
 			}
 			m.HTTPHeaders = append(m.HTTPHeaders, HTTPHeader{})
 			if err := m.HTTPHeaders[len(m.HTTPHeaders)-1].UnmarshalProto(d, v); err != nil {
@@ -8931,21 +9711,31 @@ func (m *TCPSocketAction) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TCPSocketAction", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TCPSocketAction", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TCPSocketAction", 1)
 			}
+			v := value
 			if err := m.Port.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TCPSocketAction", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TCPSocketAction", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Host = x
 			b = b[n:]
@@ -9002,6 +9792,16 @@ func (m *GRPCAction) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("GRPCAction", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -9012,10 +9812,10 @@ func (m *GRPCAction) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Port = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GRPCAction", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GRPCAction", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Service = &x
 			b = b[n:]
@@ -9070,15 +9870,25 @@ func (m *ExecAction) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ExecAction", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExecAction", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExecAction", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Command == nil {
-				m.Command = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Command = make([]string, 0, wire.CountRun(field))
 			}
 			m.Command = append(m.Command, x)
 			b = b[n:]
@@ -9202,12 +10012,22 @@ func (m *Probe) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Probe", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Probe", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Probe", 1)
 			}
+			v := value
 			if err := m.ProbeHandler.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -9311,20 +10131,30 @@ func (m *ContainerResizePolicy) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerResizePolicy", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResizePolicy", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResizePolicy", 1)
 			}
+			raw := value
 			x := ResourceName(d.String(raw))
 			m.ResourceName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerResizePolicy", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerResizePolicy", 2)
 			}
+			raw := value
 			x := ResourceResizeRestartPolicy(d.String(raw))
 			m.RestartPolicy = x
 			b = b[n:]
@@ -9387,26 +10217,36 @@ func (m *Capabilities) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Capabilities", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Capabilities", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Capabilities", 1)
 			}
+			raw := value
 			x := Capability(d.String(raw))
 			if m.Add == nil {
-				m.Add = make([]Capability, 0, wire.CountField(b[n:], 1)+1)
+				m.Add = make([]Capability, 0, wire.CountRun(field))
 			}
 			m.Add = append(m.Add, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Capabilities", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Capabilities", 2)
 			}
+			raw := value
 			x := Capability(d.String(raw))
 			if m.Drop == nil {
-				m.Drop = make([]Capability, 0, wire.CountField(b[n:], 2)+1)
+				m.Drop = make([]Capability, 0, wire.CountRun(field))
 			}
 			m.Drop = append(m.Drop, x)
 			b = b[n:]
@@ -9490,6 +10330,16 @@ func (m *ResourceRequirements) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceRequirements", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 1, &m.Limits, &done1, decodeMapEntry0)
@@ -9504,12 +10354,12 @@ func (m *ResourceRequirements) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceRequirements", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceRequirements", 3)
 			}
+			v := value
 			if m.Claims == nil {
-				m.Claims = make([]ResourceClaim, 0, wire.CountField(b[n:], 3)+1)
+				m.Claims = make([]ResourceClaim, 0, wire.CountRun(field))
 			}
 			m.Claims = append(m.Claims, ResourceClaim{})
 			if err := m.Claims[len(m.Claims)-1].UnmarshalProto(d, v); err != nil {
@@ -9653,20 +10503,30 @@ func (m *ResourceClaim) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceClaim", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaim", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaim", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaim", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaim", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Request = x
 			b = b[n:]
@@ -9838,60 +10698,70 @@ func (m *Container) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Container", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Image = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Command == nil {
-				m.Command = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.Command = make([]string, 0, wire.CountRun(field))
 			}
 			m.Command = append(m.Command, x)
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Args == nil {
-				m.Args = make([]string, 0, wire.CountField(b[n:], 4)+1)
+				m.Args = make([]string, 0, wire.CountRun(field))
 			}
 			m.Args = append(m.Args, x)
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.WorkingDir = x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 6)
 			}
+			v := value
 			if m.Ports == nil {
-				m.Ports = make([]ContainerPort, 0, wire.CountField(b[n:], 6)+1)
+				m.Ports = make([]ContainerPort, 0, wire.CountRun(field))
 			}
 			m.Ports = append(m.Ports, ContainerPort{})
 			if err := m.Ports[len(m.Ports)-1].UnmarshalProto(d, v); err != nil {
@@ -9899,12 +10769,12 @@ func (m *Container) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 7)
 			}
+			v := value
 			if m.Env == nil {
-				m.Env = make([]EnvVar, 0, wire.CountField(b[n:], 7)+1)
+				m.Env = make([]EnvVar, 0, wire.CountRun(field))
 			}
 			m.Env = append(m.Env, EnvVar{})
 			if err := m.Env[len(m.Env)-1].UnmarshalProto(d, v); err != nil {
@@ -9912,21 +10782,21 @@ func (m *Container) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 8)
 			}
+			v := value
 			if err := m.Resources.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 9:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 9)
 			}
+			v := value
 			if m.VolumeMounts == nil {
-				m.VolumeMounts = make([]VolumeMount, 0, wire.CountField(b[n:], 9)+1)
+				m.VolumeMounts = make([]VolumeMount, 0, wire.CountRun(field))
 			}
 			m.VolumeMounts = append(m.VolumeMounts, VolumeMount{})
 			if err := m.VolumeMounts[len(m.VolumeMounts)-1].UnmarshalProto(d, v); err != nil {
@@ -9934,10 +10804,10 @@ func (m *Container) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 10)
 			}
+			v := value
 			if m.LivenessProbe == nil {
 				m.LivenessProbe = new(Probe)
 			}
@@ -9946,10 +10816,10 @@ func (m *Container) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 11)
 			}
+			v := value
 			if m.ReadinessProbe == nil {
 				m.ReadinessProbe = new(Probe)
 			}
@@ -9958,10 +10828,10 @@ func (m *Container) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 12:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 12)
 			}
+			v := value
 			if m.Lifecycle == nil {
 				m.Lifecycle = new(Lifecycle)
 			}
@@ -9970,26 +10840,26 @@ func (m *Container) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 13:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 13, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 13)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.TerminationMessagePath = x
 			b = b[n:]
 		case 14:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 14)
 			}
+			raw := value
 			x := PullPolicy(d.String(raw))
 			m.ImagePullPolicy = x
 			b = b[n:]
 		case 15:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 15, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 15)
 			}
+			v := value
 			if m.SecurityContext == nil {
 				m.SecurityContext = new(SecurityContext)
 			}
@@ -10022,12 +10892,12 @@ func (m *Container) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.TTY = x
 			b = b[n:]
 		case 19:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 19, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 19)
 			}
+			v := value
 			if m.EnvFrom == nil {
-				m.EnvFrom = make([]EnvFromSource, 0, wire.CountField(b[n:], 19)+1)
+				m.EnvFrom = make([]EnvFromSource, 0, wire.CountRun(field))
 			}
 			m.EnvFrom = append(m.EnvFrom, EnvFromSource{})
 			if err := m.EnvFrom[len(m.EnvFrom)-1].UnmarshalProto(d, v); err != nil {
@@ -10035,20 +10905,20 @@ func (m *Container) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 20:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 20, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 20)
 			}
+			raw := value
 			x := TerminationMessagePolicy(d.String(raw))
 			m.TerminationMessagePolicy = x
 			b = b[n:]
 		case 21:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 21, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 21)
 			}
+			v := value
 			if m.VolumeDevices == nil {
-				m.VolumeDevices = make([]VolumeDevice, 0, wire.CountField(b[n:], 21)+1)
+				m.VolumeDevices = make([]VolumeDevice, 0, wire.CountRun(field))
 			}
 			m.VolumeDevices = append(m.VolumeDevices, VolumeDevice{})
 			if err := m.VolumeDevices[len(m.VolumeDevices)-1].UnmarshalProto(d, v); err != nil {
@@ -10056,10 +10926,10 @@ func (m *Container) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 22:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 22, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 22)
 			}
+			v := value
 			if m.StartupProbe == nil {
 				m.StartupProbe = new(Probe)
 			}
@@ -10068,12 +10938,12 @@ func (m *Container) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 23:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 23, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 23)
 			}
+			v := value
 			if m.ResizePolicy == nil {
-				m.ResizePolicy = make([]ContainerResizePolicy, 0, wire.CountField(b[n:], 23)+1)
+				m.ResizePolicy = make([]ContainerResizePolicy, 0, wire.CountRun(field))
 			}
 			m.ResizePolicy = append(m.ResizePolicy, ContainerResizePolicy{})
 			if err := m.ResizePolicy[len(m.ResizePolicy)-1].UnmarshalProto(d, v); err != nil {
@@ -10081,20 +10951,20 @@ func (m *Container) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 24:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 24, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 24)
 			}
+			raw := value
 			x := ContainerRestartPolicy(d.String(raw))
 			m.RestartPolicy = &x
 			b = b[n:]
 		case 25:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Container", 25, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Container", 25)
 			}
+			v := value
 			if m.RestartPolicyRules == nil {
-				m.RestartPolicyRules = make([]ContainerRestartRule, 0, wire.CountField(b[n:], 25)+1)
+				m.RestartPolicyRules = make([]ContainerRestartRule, 0, wire.CountRun(field))
 			}
 			m.RestartPolicyRules = append(m.RestartPolicyRules, ContainerRestartRule{})
 			if err := m.RestartPolicyRules[len(m.RestartPolicyRules)-1].UnmarshalProto(d, v); err != nil {
@@ -10176,12 +11046,22 @@ func (m *ProbeHandler) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ProbeHandler", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ProbeHandler", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ProbeHandler", 1)
 			}
+			v := value
 			if m.Exec == nil {
 				m.Exec = new(ExecAction)
 			}
@@ -10190,10 +11070,10 @@ func (m *ProbeHandler) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ProbeHandler", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ProbeHandler", 2)
 			}
+			v := value
 			if m.HTTPGet == nil {
 				m.HTTPGet = new(HTTPGetAction)
 			}
@@ -10202,10 +11082,10 @@ func (m *ProbeHandler) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ProbeHandler", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ProbeHandler", 3)
 			}
+			v := value
 			if m.TCPSocket == nil {
 				m.TCPSocket = new(TCPSocketAction)
 			}
@@ -10214,10 +11094,10 @@ func (m *ProbeHandler) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ProbeHandler", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ProbeHandler", 4)
 			}
+			v := value
 			if m.GRPC == nil {
 				m.GRPC = new(GRPCAction)
 			}
@@ -10300,12 +11180,22 @@ func (m *LifecycleHandler) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LifecycleHandler", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LifecycleHandler", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LifecycleHandler", 1)
 			}
+			v := value
 			if m.Exec == nil {
 				m.Exec = new(ExecAction)
 			}
@@ -10314,10 +11204,10 @@ func (m *LifecycleHandler) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LifecycleHandler", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LifecycleHandler", 2)
 			}
+			v := value
 			if m.HTTPGet == nil {
 				m.HTTPGet = new(HTTPGetAction)
 			}
@@ -10326,10 +11216,10 @@ func (m *LifecycleHandler) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LifecycleHandler", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LifecycleHandler", 3)
 			}
+			v := value
 			if m.TCPSocket == nil {
 				m.TCPSocket = new(TCPSocketAction)
 			}
@@ -10338,10 +11228,10 @@ func (m *LifecycleHandler) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LifecycleHandler", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LifecycleHandler", 4)
 			}
+			v := value
 			if m.Sleep == nil {
 				m.Sleep = new(SleepAction)
 			}
@@ -10414,12 +11304,22 @@ func (m *Lifecycle) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Lifecycle", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Lifecycle", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Lifecycle", 1)
 			}
+			v := value
 			if m.PostStart == nil {
 				m.PostStart = new(LifecycleHandler)
 			}
@@ -10428,10 +11328,10 @@ func (m *Lifecycle) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Lifecycle", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Lifecycle", 2)
 			}
+			v := value
 			if m.PreStop == nil {
 				m.PreStop = new(LifecycleHandler)
 			}
@@ -10440,10 +11340,10 @@ func (m *Lifecycle) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Lifecycle", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Lifecycle", 3)
 			}
+			raw := value
 			x := Signal(d.String(raw))
 			m.StopSignal = &x
 			b = b[n:]
@@ -10498,20 +11398,30 @@ func (m *ContainerStateWaiting) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerStateWaiting", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStateWaiting", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStateWaiting", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStateWaiting", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStateWaiting", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -10565,12 +11475,22 @@ func (m *ContainerStateRunning) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerStateRunning", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStateRunning", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStateRunning", 1)
 			}
+			v := value
 			if err := m.StartedAt.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -10638,6 +11558,16 @@ func (m *ContainerStateTerminated) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerStateTerminated", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -10656,44 +11586,44 @@ func (m *ContainerStateTerminated) UnmarshalProto(d *wire.Decoder, b []byte) err
 			m.Signal = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStateTerminated", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStateTerminated", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStateTerminated", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStateTerminated", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStateTerminated", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStateTerminated", 5)
 			}
+			v := value
 			if err := m.StartedAt.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStateTerminated", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStateTerminated", 6)
 			}
+			v := value
 			if err := m.FinishedAt.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStateTerminated", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStateTerminated", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ContainerID = x
 			b = b[n:]
@@ -10765,12 +11695,22 @@ func (m *ContainerState) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerState", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerState", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerState", 1)
 			}
+			v := value
 			if m.Waiting == nil {
 				m.Waiting = new(ContainerStateWaiting)
 			}
@@ -10779,10 +11719,10 @@ func (m *ContainerState) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerState", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerState", 2)
 			}
+			v := value
 			if m.Running == nil {
 				m.Running = new(ContainerStateRunning)
 			}
@@ -10791,10 +11731,10 @@ func (m *ContainerState) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerState", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerState", 3)
 			}
+			v := value
 			if m.Terminated == nil {
 				m.Terminated = new(ContainerStateTerminated)
 			}
@@ -10920,29 +11860,39 @@ func (m *ContainerStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStatus", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStatus", 2)
 			}
+			v := value
 			if err := m.State.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStatus", 3)
 			}
+			v := value
 			if err := m.LastTerminationState.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -10964,26 +11914,26 @@ func (m *ContainerStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.RestartCount = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStatus", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStatus", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Image = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStatus", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStatus", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ImageID = x
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStatus", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStatus", 8)
 			}
+			raw := value
 			x := string(d.UniqueString(raw))
 			m.ContainerID = x
 			b = b[n:]
@@ -11002,10 +11952,10 @@ func (m *ContainerStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStatus", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStatus", 11)
 			}
+			v := value
 			if m.Resources == nil {
 				m.Resources = new(ResourceRequirements)
 			}
@@ -11014,12 +11964,12 @@ func (m *ContainerStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 12:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStatus", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStatus", 12)
 			}
+			v := value
 			if m.VolumeMounts == nil {
-				m.VolumeMounts = make([]VolumeMountStatus, 0, wire.CountField(b[n:], 12)+1)
+				m.VolumeMounts = make([]VolumeMountStatus, 0, wire.CountRun(field))
 			}
 			m.VolumeMounts = append(m.VolumeMounts, VolumeMountStatus{})
 			if err := m.VolumeMounts[len(m.VolumeMounts)-1].UnmarshalProto(d, v); err != nil {
@@ -11027,10 +11977,10 @@ func (m *ContainerStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 13:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStatus", 13, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStatus", 13)
 			}
+			v := value
 			if m.User == nil {
 				m.User = new(ContainerUser)
 			}
@@ -11039,12 +11989,12 @@ func (m *ContainerStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 14:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStatus", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStatus", 14)
 			}
+			v := value
 			if m.AllocatedResourcesStatus == nil {
-				m.AllocatedResourcesStatus = make([]ResourceStatus, 0, wire.CountField(b[n:], 14)+1)
+				m.AllocatedResourcesStatus = make([]ResourceStatus, 0, wire.CountRun(field))
 			}
 			m.AllocatedResourcesStatus = append(m.AllocatedResourcesStatus, ResourceStatus{})
 			if err := m.AllocatedResourcesStatus[len(m.AllocatedResourcesStatus)-1].UnmarshalProto(d, v); err != nil {
@@ -11052,10 +12002,10 @@ func (m *ContainerStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 15:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerStatus", 15, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerStatus", 15)
 			}
+			raw := value
 			x := Signal(d.String(raw))
 			m.StopSignal = &x
 			b = b[n:]
@@ -11115,22 +12065,32 @@ func (m *ResourceStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceStatus", 1)
 			}
+			raw := value
 			x := ResourceName(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceStatus", 2)
 			}
+			v := value
 			if m.Resources == nil {
-				m.Resources = make([]ResourceHealth, 0, wire.CountField(b[n:], 2)+1)
+				m.Resources = make([]ResourceHealth, 0, wire.CountRun(field))
 			}
 			m.Resources = append(m.Resources, ResourceHealth{})
 			if err := m.Resources[len(m.Resources)-1].UnmarshalProto(d, v); err != nil {
@@ -11194,28 +12154,38 @@ func (m *ResourceHealth) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceHealth", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceHealth", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceHealth", 1)
 			}
+			raw := value
 			x := ResourceID(d.String(raw))
 			m.ResourceID = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceHealth", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceHealth", 2)
 			}
+			raw := value
 			x := ResourceHealthStatus(d.String(raw))
 			m.Health = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceHealth", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceHealth", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = &x
 			b = b[n:]
@@ -11273,12 +12243,22 @@ func (m *ContainerUser) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerUser", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerUser", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerUser", 1)
 			}
+			v := value
 			if m.Linux == nil {
 				m.Linux = new(LinuxContainerUser)
 			}
@@ -11384,7 +12364,7 @@ func (m *LinuxContainerUser) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			x := int64(raw)
 			if m.SupplementalGroups == nil {
-				m.SupplementalGroups = make([]int64, 0, wire.CountField(b[n:], 3)+1)
+				m.SupplementalGroups = make([]int64, 0, wire.CountRun(field))
 			}
 			m.SupplementalGroups = append(m.SupplementalGroups, x)
 			b = b[n:]
@@ -11451,54 +12431,64 @@ func (m *PodCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodCondition", 1)
 			}
+			raw := value
 			x := PodConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodCondition", 2)
 			}
+			raw := value
 			x := ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodCondition", 3)
 			}
+			v := value
 			if err := m.LastProbeTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodCondition", 4)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodCondition", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodCondition", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -11576,20 +12566,30 @@ func (m *VolumeMountStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeMountStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeMountStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeMountStatus", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeMountStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeMountStatus", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.MountPath = x
 			b = b[n:]
@@ -11602,18 +12602,18 @@ func (m *VolumeMountStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ReadOnly = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeMountStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeMountStatus", 4)
 			}
+			raw := value
 			x := RecursiveReadOnlyMode(d.String(raw))
 			m.RecursiveReadOnly = &x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeMountStatus", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeMountStatus", 5)
 			}
+			v := value
 			if m.VolumeStatus == nil {
 				m.VolumeStatus = new(VolumeStatus)
 			}
@@ -11675,12 +12675,22 @@ func (m *VolumeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeStatus", 1)
 			}
+			v := value
 			if m.Image == nil {
 				m.Image = new(ImageVolumeStatus)
 			}
@@ -11737,12 +12747,22 @@ func (m *ImageVolumeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ImageVolumeStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ImageVolumeStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ImageVolumeStatus", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ImageRef = x
 			b = b[n:]
@@ -11802,20 +12822,30 @@ func (m *ContainerRestartRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerRestartRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerRestartRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerRestartRule", 1)
 			}
+			raw := value
 			x := ContainerRestartRuleAction(d.String(raw))
 			m.Action = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerRestartRule", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerRestartRule", 2)
 			}
+			v := value
 			if m.ExitCodes == nil {
 				m.ExitCodes = new(ContainerRestartRuleOnExitCodes)
 			}
@@ -11878,21 +12908,31 @@ func (m *ContainerRestartRuleOnExitCodes) UnmarshalProto(d *wire.Decoder, b []by
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerRestartRuleOnExitCodes", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerRestartRuleOnExitCodes", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerRestartRuleOnExitCodes", 1)
 			}
+			raw := value
 			x := ContainerRestartRuleOnExitCodesOperator(d.String(raw))
 			m.Operator = x
 			b = b[n:]
 		case 2:
 			if typ == protowire.BytesType {
-				v, n := wire.ConsumeBytes(typ, b)
-				if n < 0 {
-					return wire.Error("ContainerRestartRuleOnExitCodes", 2, n)
+				if typ != protowire.BytesType {
+					return wire.WrongType("ContainerRestartRuleOnExitCodes", 2)
 				}
+				v := value
 				for len(v) > 0 {
 					raw, l := wire.ConsumeVarint(protowire.VarintType, v)
 					if l < 0 {
@@ -11911,7 +12951,7 @@ func (m *ContainerRestartRuleOnExitCodes) UnmarshalProto(d *wire.Decoder, b []by
 			}
 			x := int32(raw)
 			if m.Values == nil {
-				m.Values = make([]int32, 0, wire.CountField(b[n:], 2)+1)
+				m.Values = make([]int32, 0, wire.CountRun(field))
 			}
 			m.Values = append(m.Values, x)
 			b = b[n:]
@@ -11969,14 +13009,24 @@ func (m *NodeSelector) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeSelector", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSelector", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSelector", 1)
 			}
+			v := value
 			if m.NodeSelectorTerms == nil {
-				m.NodeSelectorTerms = make([]NodeSelectorTerm, 0, wire.CountField(b[n:], 1)+1)
+				m.NodeSelectorTerms = make([]NodeSelectorTerm, 0, wire.CountRun(field))
 			}
 			m.NodeSelectorTerms = append(m.NodeSelectorTerms, NodeSelectorTerm{})
 			if err := m.NodeSelectorTerms[len(m.NodeSelectorTerms)-1].UnmarshalProto(d, v); err != nil {
@@ -12044,14 +13094,24 @@ func (m *NodeSelectorTerm) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeSelectorTerm", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSelectorTerm", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSelectorTerm", 1)
 			}
+			v := value
 			if m.MatchExpressions == nil {
-				m.MatchExpressions = make([]NodeSelectorRequirement, 0, wire.CountField(b[n:], 1)+1)
+				m.MatchExpressions = make([]NodeSelectorRequirement, 0, wire.CountRun(field))
 			}
 			m.MatchExpressions = append(m.MatchExpressions, NodeSelectorRequirement{})
 			if err := m.MatchExpressions[len(m.MatchExpressions)-1].UnmarshalProto(d, v); err != nil {
@@ -12059,12 +13119,12 @@ func (m *NodeSelectorTerm) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSelectorTerm", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSelectorTerm", 2)
 			}
+			v := value
 			if m.MatchFields == nil {
-				m.MatchFields = make([]NodeSelectorRequirement, 0, wire.CountField(b[n:], 2)+1)
+				m.MatchFields = make([]NodeSelectorRequirement, 0, wire.CountRun(field))
 			}
 			m.MatchFields = append(m.MatchFields, NodeSelectorRequirement{})
 			if err := m.MatchFields[len(m.MatchFields)-1].UnmarshalProto(d, v); err != nil {
@@ -12128,31 +13188,41 @@ func (m *NodeSelectorRequirement) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeSelectorRequirement", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSelectorRequirement", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSelectorRequirement", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSelectorRequirement", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSelectorRequirement", 2)
 			}
+			raw := value
 			x := NodeSelectorOperator(d.String(raw))
 			m.Operator = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSelectorRequirement", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSelectorRequirement", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Values == nil {
-				m.Values = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.Values = make([]string, 0, wire.CountRun(field))
 			}
 			m.Values = append(m.Values, x)
 			b = b[n:]
@@ -12210,14 +13280,24 @@ func (m *TopologySelectorTerm) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TopologySelectorTerm", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TopologySelectorTerm", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TopologySelectorTerm", 1)
 			}
+			v := value
 			if m.MatchLabelExpressions == nil {
-				m.MatchLabelExpressions = make([]TopologySelectorLabelRequirement, 0, wire.CountField(b[n:], 1)+1)
+				m.MatchLabelExpressions = make([]TopologySelectorLabelRequirement, 0, wire.CountRun(field))
 			}
 			m.MatchLabelExpressions = append(m.MatchLabelExpressions, TopologySelectorLabelRequirement{})
 			if err := m.MatchLabelExpressions[len(m.MatchLabelExpressions)-1].UnmarshalProto(d, v); err != nil {
@@ -12279,23 +13359,33 @@ func (m *TopologySelectorLabelRequirement) UnmarshalProto(d *wire.Decoder, b []b
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TopologySelectorLabelRequirement", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TopologySelectorLabelRequirement", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TopologySelectorLabelRequirement", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TopologySelectorLabelRequirement", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TopologySelectorLabelRequirement", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Values == nil {
-				m.Values = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.Values = make([]string, 0, wire.CountRun(field))
 			}
 			m.Values = append(m.Values, x)
 			b = b[n:]
@@ -12365,12 +13455,22 @@ func (m *Affinity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Affinity", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Affinity", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Affinity", 1)
 			}
+			v := value
 			if m.NodeAffinity == nil {
 				m.NodeAffinity = new(NodeAffinity)
 			}
@@ -12379,10 +13479,10 @@ func (m *Affinity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Affinity", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Affinity", 2)
 			}
+			v := value
 			if m.PodAffinity == nil {
 				m.PodAffinity = new(PodAffinity)
 			}
@@ -12391,10 +13491,10 @@ func (m *Affinity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Affinity", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Affinity", 3)
 			}
+			v := value
 			if m.PodAntiAffinity == nil {
 				m.PodAntiAffinity = new(PodAntiAffinity)
 			}
@@ -12461,14 +13561,24 @@ func (m *PodAffinity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodAffinity", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodAffinity", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodAffinity", 1)
 			}
+			v := value
 			if m.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-				m.RequiredDuringSchedulingIgnoredDuringExecution = make([]PodAffinityTerm, 0, wire.CountField(b[n:], 1)+1)
+				m.RequiredDuringSchedulingIgnoredDuringExecution = make([]PodAffinityTerm, 0, wire.CountRun(field))
 			}
 			m.RequiredDuringSchedulingIgnoredDuringExecution = append(m.RequiredDuringSchedulingIgnoredDuringExecution, PodAffinityTerm{})
 			if err := m.RequiredDuringSchedulingIgnoredDuringExecution[len(m.RequiredDuringSchedulingIgnoredDuringExecution)-1].UnmarshalProto(d, v); err != nil {
@@ -12476,12 +13586,12 @@ func (m *PodAffinity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodAffinity", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodAffinity", 2)
 			}
+			v := value
 			if m.PreferredDuringSchedulingIgnoredDuringExecution == nil {
-				m.PreferredDuringSchedulingIgnoredDuringExecution = make([]WeightedPodAffinityTerm, 0, wire.CountField(b[n:], 2)+1)
+				m.PreferredDuringSchedulingIgnoredDuringExecution = make([]WeightedPodAffinityTerm, 0, wire.CountRun(field))
 			}
 			m.PreferredDuringSchedulingIgnoredDuringExecution = append(m.PreferredDuringSchedulingIgnoredDuringExecution, WeightedPodAffinityTerm{})
 			if err := m.PreferredDuringSchedulingIgnoredDuringExecution[len(m.PreferredDuringSchedulingIgnoredDuringExecution)-1].UnmarshalProto(d, v); err != nil {
@@ -12549,14 +13659,24 @@ func (m *PodAntiAffinity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodAntiAffinity", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodAntiAffinity", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodAntiAffinity", 1)
 			}
+			v := value
 			if m.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-				m.RequiredDuringSchedulingIgnoredDuringExecution = make([]PodAffinityTerm, 0, wire.CountField(b[n:], 1)+1)
+				m.RequiredDuringSchedulingIgnoredDuringExecution = make([]PodAffinityTerm, 0, wire.CountRun(field))
 			}
 			m.RequiredDuringSchedulingIgnoredDuringExecution = append(m.RequiredDuringSchedulingIgnoredDuringExecution, PodAffinityTerm{})
 			if err := m.RequiredDuringSchedulingIgnoredDuringExecution[len(m.RequiredDuringSchedulingIgnoredDuringExecution)-1].UnmarshalProto(d, v); err != nil {
@@ -12564,12 +13684,12 @@ func (m *PodAntiAffinity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodAntiAffinity", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodAntiAffinity", 2)
 			}
+			v := value
 			if m.PreferredDuringSchedulingIgnoredDuringExecution == nil {
-				m.PreferredDuringSchedulingIgnoredDuringExecution = make([]WeightedPodAffinityTerm, 0, wire.CountField(b[n:], 2)+1)
+				m.PreferredDuringSchedulingIgnoredDuringExecution = make([]WeightedPodAffinityTerm, 0, wire.CountRun(field))
 			}
 			m.PreferredDuringSchedulingIgnoredDuringExecution = append(m.PreferredDuringSchedulingIgnoredDuringExecution, WeightedPodAffinityTerm{})
 			if err := m.PreferredDuringSchedulingIgnoredDuringExecution[len(m.PreferredDuringSchedulingIgnoredDuringExecution)-1].UnmarshalProto(d, v); err != nil {
@@ -12628,6 +13748,16 @@ func (m *WeightedPodAffinityTerm) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("WeightedPodAffinityTerm", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -12638,10 +13768,10 @@ func (m *WeightedPodAffinityTerm) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			m.Weight = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WeightedPodAffinityTerm", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WeightedPodAffinityTerm", 2)
 			}
+			v := value
 			if err := m.PodAffinityTerm.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -12727,12 +13857,22 @@ func (m *PodAffinityTerm) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodAffinityTerm", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodAffinityTerm", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodAffinityTerm", 1)
 			}
+			v := value
 			if m.LabelSelector == nil {
 				m.LabelSelector = new(metav1.LabelSelector)
 			}
@@ -12741,29 +13881,29 @@ func (m *PodAffinityTerm) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodAffinityTerm", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodAffinityTerm", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Namespaces == nil {
-				m.Namespaces = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.Namespaces = make([]string, 0, wire.CountRun(field))
 			}
 			m.Namespaces = append(m.Namespaces, x)
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodAffinityTerm", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodAffinityTerm", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.TopologyKey = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodAffinityTerm", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodAffinityTerm", 4)
 			}
+			v := value
 			if m.NamespaceSelector == nil {
 				m.NamespaceSelector = new(metav1.LabelSelector)
 			}
@@ -12772,24 +13912,24 @@ func (m *PodAffinityTerm) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodAffinityTerm", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodAffinityTerm", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.MatchLabelKeys == nil {
-				m.MatchLabelKeys = make([]string, 0, wire.CountField(b[n:], 5)+1)
+				m.MatchLabelKeys = make([]string, 0, wire.CountRun(field))
 			}
 			m.MatchLabelKeys = append(m.MatchLabelKeys, x)
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodAffinityTerm", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodAffinityTerm", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.MismatchLabelKeys == nil {
-				m.MismatchLabelKeys = make([]string, 0, wire.CountField(b[n:], 6)+1)
+				m.MismatchLabelKeys = make([]string, 0, wire.CountRun(field))
 			}
 			m.MismatchLabelKeys = append(m.MismatchLabelKeys, x)
 			b = b[n:]
@@ -12854,12 +13994,22 @@ func (m *NodeAffinity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeAffinity", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeAffinity", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeAffinity", 1)
 			}
+			v := value
 			if m.RequiredDuringSchedulingIgnoredDuringExecution == nil {
 				m.RequiredDuringSchedulingIgnoredDuringExecution = new(NodeSelector)
 			}
@@ -12868,12 +14018,12 @@ func (m *NodeAffinity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeAffinity", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeAffinity", 2)
 			}
+			v := value
 			if m.PreferredDuringSchedulingIgnoredDuringExecution == nil {
-				m.PreferredDuringSchedulingIgnoredDuringExecution = make([]PreferredSchedulingTerm, 0, wire.CountField(b[n:], 2)+1)
+				m.PreferredDuringSchedulingIgnoredDuringExecution = make([]PreferredSchedulingTerm, 0, wire.CountRun(field))
 			}
 			m.PreferredDuringSchedulingIgnoredDuringExecution = append(m.PreferredDuringSchedulingIgnoredDuringExecution, PreferredSchedulingTerm{})
 			if err := m.PreferredDuringSchedulingIgnoredDuringExecution[len(m.PreferredDuringSchedulingIgnoredDuringExecution)-1].UnmarshalProto(d, v); err != nil {
@@ -12932,6 +14082,16 @@ func (m *PreferredSchedulingTerm) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PreferredSchedulingTerm", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -12942,10 +14102,10 @@ func (m *PreferredSchedulingTerm) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			m.Weight = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PreferredSchedulingTerm", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PreferredSchedulingTerm", 2)
 			}
+			v := value
 			if err := m.Preference.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -13008,36 +14168,46 @@ func (m *Taint) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Taint", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Taint", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Taint", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Taint", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Taint", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Value = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Taint", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Taint", 3)
 			}
+			raw := value
 			x := TaintEffect(d.String(raw))
 			m.Effect = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Taint", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Taint", 4)
 			}
+			v := value
 			if m.TimeAdded == nil {
 				m.TimeAdded = new(metav1.Time)
 			}
@@ -13104,36 +14274,46 @@ func (m *Toleration) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Toleration", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Toleration", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Toleration", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Toleration", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Toleration", 2)
 			}
+			raw := value
 			x := TolerationOperator(d.String(raw))
 			m.Operator = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Toleration", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Toleration", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Value = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Toleration", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Toleration", 4)
 			}
+			raw := value
 			x := TaintEffect(d.String(raw))
 			m.Effect = x
 			b = b[n:]
@@ -13194,12 +14374,22 @@ func (m *PodReadinessGate) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodReadinessGate", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodReadinessGate", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodReadinessGate", 1)
 			}
+			raw := value
 			x := PodConditionType(d.String(raw))
 			m.ConditionType = x
 			b = b[n:]
@@ -13482,14 +14672,24 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 1)
 			}
+			v := value
 			if m.Volumes == nil {
-				m.Volumes = make([]Volume, 0, wire.CountField(b[n:], 1)+1)
+				m.Volumes = make([]Volume, 0, wire.CountRun(field))
 			}
 			m.Volumes = append(m.Volumes, Volume{})
 			if err := m.Volumes[len(m.Volumes)-1].UnmarshalProto(d, v); err != nil {
@@ -13497,12 +14697,12 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 2)
 			}
+			v := value
 			if m.Containers == nil {
-				m.Containers = make([]Container, 0, wire.CountField(b[n:], 2)+1)
+				m.Containers = make([]Container, 0, wire.CountRun(field))
 			}
 			m.Containers = append(m.Containers, Container{})
 			if err := m.Containers[len(m.Containers)-1].UnmarshalProto(d, v); err != nil {
@@ -13510,10 +14710,10 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 3)
 			}
+			raw := value
 			x := RestartPolicy(d.String(raw))
 			m.RestartPolicy = x
 			b = b[n:]
@@ -13534,10 +14734,10 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ActiveDeadlineSeconds = &x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 6)
 			}
+			raw := value
 			x := DNSPolicy(d.String(raw))
 			m.DNSPolicy = x
 			b = b[n:]
@@ -13548,26 +14748,26 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ServiceAccountName = x
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 9)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DeprecatedServiceAccount = x
 			b = b[n:]
 		case 10:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 10)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.NodeName = x
 			b = b[n:]
@@ -13596,10 +14796,10 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.HostIPC = x
 			b = b[n:]
 		case 14:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 14)
 			}
+			v := value
 			if m.SecurityContext == nil {
 				m.SecurityContext = new(PodSecurityContext)
 			}
@@ -13608,12 +14808,12 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 15:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 15, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 15)
 			}
+			v := value
 			if m.ImagePullSecrets == nil {
-				m.ImagePullSecrets = make([]LocalObjectReference, 0, wire.CountField(b[n:], 15)+1)
+				m.ImagePullSecrets = make([]LocalObjectReference, 0, wire.CountRun(field))
 			}
 			m.ImagePullSecrets = append(m.ImagePullSecrets, LocalObjectReference{})
 			if err := m.ImagePullSecrets[len(m.ImagePullSecrets)-1].UnmarshalProto(d, v); err != nil {
@@ -13621,26 +14821,26 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 16:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 16, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 16)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Hostname = x
 			b = b[n:]
 		case 17:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 17, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 17)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Subdomain = x
 			b = b[n:]
 		case 18:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 18, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 18)
 			}
+			v := value
 			if m.Affinity == nil {
 				m.Affinity = new(Affinity)
 			}
@@ -13649,20 +14849,20 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 19:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 19, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 19)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SchedulerName = x
 			b = b[n:]
 		case 20:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 20, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 20)
 			}
+			v := value
 			if m.InitContainers == nil {
-				m.InitContainers = make([]Container, 0, wire.CountField(b[n:], 20)+1)
+				m.InitContainers = make([]Container, 0, wire.CountRun(field))
 			}
 			m.InitContainers = append(m.InitContainers, Container{})
 			if err := m.InitContainers[len(m.InitContainers)-1].UnmarshalProto(d, v); err != nil {
@@ -13678,12 +14878,12 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.AutomountServiceAccountToken = &x
 			b = b[n:]
 		case 22:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 22, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 22)
 			}
+			v := value
 			if m.Tolerations == nil {
-				m.Tolerations = make([]Toleration, 0, wire.CountField(b[n:], 22)+1)
+				m.Tolerations = make([]Toleration, 0, wire.CountRun(field))
 			}
 			m.Tolerations = append(m.Tolerations, Toleration{})
 			if err := m.Tolerations[len(m.Tolerations)-1].UnmarshalProto(d, v); err != nil {
@@ -13691,12 +14891,12 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 23:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 23, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 23)
 			}
+			v := value
 			if m.HostAliases == nil {
-				m.HostAliases = make([]HostAlias, 0, wire.CountField(b[n:], 23)+1)
+				m.HostAliases = make([]HostAlias, 0, wire.CountRun(field))
 			}
 			m.HostAliases = append(m.HostAliases, HostAlias{})
 			if err := m.HostAliases[len(m.HostAliases)-1].UnmarshalProto(d, v); err != nil {
@@ -13704,10 +14904,10 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 24:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 24, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 24)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.PriorityClassName = x
 			b = b[n:]
@@ -13720,10 +14920,10 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Priority = &x
 			b = b[n:]
 		case 26:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 26, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 26)
 			}
+			v := value
 			if m.DNSConfig == nil {
 				m.DNSConfig = new(PodDNSConfig)
 			}
@@ -13740,12 +14940,12 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ShareProcessNamespace = &x
 			b = b[n:]
 		case 28:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 28, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 28)
 			}
+			v := value
 			if m.ReadinessGates == nil {
-				m.ReadinessGates = make([]PodReadinessGate, 0, wire.CountField(b[n:], 28)+1)
+				m.ReadinessGates = make([]PodReadinessGate, 0, wire.CountRun(field))
 			}
 			m.ReadinessGates = append(m.ReadinessGates, PodReadinessGate{})
 			if err := m.ReadinessGates[len(m.ReadinessGates)-1].UnmarshalProto(d, v); err != nil {
@@ -13753,10 +14953,10 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 29:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 29, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 29)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.RuntimeClassName = &x
 			b = b[n:]
@@ -13769,10 +14969,10 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.EnableServiceLinks = &x
 			b = b[n:]
 		case 31:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 31, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 31)
 			}
+			raw := value
 			x := PreemptionPolicy(d.String(raw))
 			m.PreemptionPolicy = &x
 			b = b[n:]
@@ -13783,12 +14983,12 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 33:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 33, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 33)
 			}
+			v := value
 			if m.TopologySpreadConstraints == nil {
-				m.TopologySpreadConstraints = make([]TopologySpreadConstraint, 0, wire.CountField(b[n:], 33)+1)
+				m.TopologySpreadConstraints = make([]TopologySpreadConstraint, 0, wire.CountRun(field))
 			}
 			m.TopologySpreadConstraints = append(m.TopologySpreadConstraints, TopologySpreadConstraint{})
 			if err := m.TopologySpreadConstraints[len(m.TopologySpreadConstraints)-1].UnmarshalProto(d, v); err != nil {
@@ -13796,12 +14996,12 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 34:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 34, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 34)
 			}
+			v := value
 			if m.EphemeralContainers == nil {
-				m.EphemeralContainers = make([]EphemeralContainer, 0, wire.CountField(b[n:], 34)+1)
+				m.EphemeralContainers = make([]EphemeralContainer, 0, wire.CountRun(field))
 			}
 			m.EphemeralContainers = append(m.EphemeralContainers, EphemeralContainer{})
 			if err := m.EphemeralContainers[len(m.EphemeralContainers)-1].UnmarshalProto(d, v); err != nil {
@@ -13817,10 +15017,10 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.SetHostnameAsFQDN = &x
 			b = b[n:]
 		case 36:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 36, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 36)
 			}
+			v := value
 			if m.OS == nil {
 				m.OS = new(PodOS)
 			}
@@ -13837,12 +15037,12 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.HostUsers = &x
 			b = b[n:]
 		case 38:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 38, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 38)
 			}
+			v := value
 			if m.SchedulingGates == nil {
-				m.SchedulingGates = make([]PodSchedulingGate, 0, wire.CountField(b[n:], 38)+1)
+				m.SchedulingGates = make([]PodSchedulingGate, 0, wire.CountRun(field))
 			}
 			m.SchedulingGates = append(m.SchedulingGates, PodSchedulingGate{})
 			if err := m.SchedulingGates[len(m.SchedulingGates)-1].UnmarshalProto(d, v); err != nil {
@@ -13850,12 +15050,12 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 39:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 39, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 39)
 			}
+			v := value
 			if m.ResourceClaims == nil {
-				m.ResourceClaims = make([]PodResourceClaim, 0, wire.CountField(b[n:], 39)+1)
+				m.ResourceClaims = make([]PodResourceClaim, 0, wire.CountRun(field))
 			}
 			m.ResourceClaims = append(m.ResourceClaims, PodResourceClaim{})
 			if err := m.ResourceClaims[len(m.ResourceClaims)-1].UnmarshalProto(d, v); err != nil {
@@ -13863,10 +15063,10 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 40:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 40, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 40)
 			}
+			v := value
 			if m.Resources == nil {
 				m.Resources = new(ResourceRequirements)
 			}
@@ -13875,18 +15075,18 @@ func (m *PodSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 41:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 41, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 41)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.HostnameOverride = &x
 			b = b[n:]
 		case 43:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSpec", 43, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSpec", 43)
 			}
+			v := value
 			if m.SchedulingGroup == nil {
 				m.SchedulingGroup = new(PodSchedulingGroup)
 			}
@@ -13955,28 +15155,38 @@ func (m *PodResourceClaim) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodResourceClaim", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodResourceClaim", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodResourceClaim", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodResourceClaim", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodResourceClaim", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ResourceClaimName = &x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodResourceClaim", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodResourceClaim", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ResourceClaimTemplateName = &x
 			b = b[n:]
@@ -14035,20 +15245,30 @@ func (m *PodResourceClaimStatus) UnmarshalProto(d *wire.Decoder, b []byte) error
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodResourceClaimStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodResourceClaimStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodResourceClaimStatus", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodResourceClaimStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodResourceClaimStatus", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ResourceClaimName = &x
 			b = b[n:]
@@ -14108,14 +15328,24 @@ func (m *PodExtendedResourceClaimStatus) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodExtendedResourceClaimStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodExtendedResourceClaimStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodExtendedResourceClaimStatus", 1)
 			}
+			v := value
 			if m.RequestMappings == nil {
-				m.RequestMappings = make([]ContainerExtendedResourceRequest, 0, wire.CountField(b[n:], 1)+1)
+				m.RequestMappings = make([]ContainerExtendedResourceRequest, 0, wire.CountRun(field))
 			}
 			m.RequestMappings = append(m.RequestMappings, ContainerExtendedResourceRequest{})
 			if err := m.RequestMappings[len(m.RequestMappings)-1].UnmarshalProto(d, v); err != nil {
@@ -14123,10 +15353,10 @@ func (m *PodExtendedResourceClaimStatus) UnmarshalProto(d *wire.Decoder, b []byt
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodExtendedResourceClaimStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodExtendedResourceClaimStatus", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ResourceClaimName = x
 			b = b[n:]
@@ -14183,28 +15413,38 @@ func (m *ContainerExtendedResourceRequest) UnmarshalProto(d *wire.Decoder, b []b
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerExtendedResourceRequest", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerExtendedResourceRequest", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerExtendedResourceRequest", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ContainerName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerExtendedResourceRequest", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerExtendedResourceRequest", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ResourceName = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerExtendedResourceRequest", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerExtendedResourceRequest", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.RequestName = x
 			b = b[n:]
@@ -14255,12 +15495,22 @@ func (m *PodOS) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodOS", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodOS", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodOS", 1)
 			}
+			raw := value
 			x := OSName(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -14313,12 +15563,22 @@ func (m *PodSchedulingGate) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodSchedulingGate", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSchedulingGate", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSchedulingGate", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -14375,12 +15635,22 @@ func (m *PodSchedulingGroup) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodSchedulingGroup", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSchedulingGroup", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSchedulingGroup", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.PodGroupName = &x
 			b = b[n:]
@@ -14468,6 +15738,16 @@ func (m *TopologySpreadConstraint) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TopologySpreadConstraint", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -14478,26 +15758,26 @@ func (m *TopologySpreadConstraint) UnmarshalProto(d *wire.Decoder, b []byte) err
 			m.MaxSkew = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TopologySpreadConstraint", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TopologySpreadConstraint", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.TopologyKey = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TopologySpreadConstraint", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TopologySpreadConstraint", 3)
 			}
+			raw := value
 			x := UnsatisfiableConstraintAction(d.String(raw))
 			m.WhenUnsatisfiable = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TopologySpreadConstraint", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TopologySpreadConstraint", 4)
 			}
+			v := value
 			if m.LabelSelector == nil {
 				m.LabelSelector = new(metav1.LabelSelector)
 			}
@@ -14514,29 +15794,29 @@ func (m *TopologySpreadConstraint) UnmarshalProto(d *wire.Decoder, b []byte) err
 			m.MinDomains = &x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TopologySpreadConstraint", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TopologySpreadConstraint", 6)
 			}
+			raw := value
 			x := NodeInclusionPolicy(d.String(raw))
 			m.NodeAffinityPolicy = &x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TopologySpreadConstraint", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TopologySpreadConstraint", 7)
 			}
+			raw := value
 			x := NodeInclusionPolicy(d.String(raw))
 			m.NodeTaintsPolicy = &x
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TopologySpreadConstraint", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TopologySpreadConstraint", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.MatchLabelKeys == nil {
-				m.MatchLabelKeys = make([]string, 0, wire.CountField(b[n:], 8)+1)
+				m.MatchLabelKeys = make([]string, 0, wire.CountRun(field))
 			}
 			m.MatchLabelKeys = append(m.MatchLabelKeys, x)
 			b = b[n:]
@@ -14593,23 +15873,33 @@ func (m *HostAlias) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HostAlias", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HostAlias", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HostAlias", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.IP = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HostAlias", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HostAlias", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Hostnames == nil {
-				m.Hostnames = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.Hostnames = make([]string, 0, wire.CountRun(field))
 			}
 			m.Hostnames = append(m.Hostnames, x)
 			b = b[n:]
@@ -14743,12 +16033,22 @@ func (m *PodSecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodSecurityContext", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSecurityContext", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSecurityContext", 1)
 			}
+			v := value
 			if m.SELinuxOptions == nil {
 				m.SELinuxOptions = new(SELinuxOptions)
 			}
@@ -14774,10 +16074,10 @@ func (m *PodSecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			b = b[n:]
 		case 4:
 			if typ == protowire.BytesType {
-				v, n := wire.ConsumeBytes(typ, b)
-				if n < 0 {
-					return wire.Error("PodSecurityContext", 4, n)
+				if typ != protowire.BytesType {
+					return wire.WrongType("PodSecurityContext", 4)
 				}
+				v := value
 				for len(v) > 0 {
 					raw, l := wire.ConsumeVarint(protowire.VarintType, v)
 					if l < 0 {
@@ -14796,7 +16096,7 @@ func (m *PodSecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			x := int64(raw)
 			if m.SupplementalGroups == nil {
-				m.SupplementalGroups = make([]int64, 0, wire.CountField(b[n:], 4)+1)
+				m.SupplementalGroups = make([]int64, 0, wire.CountRun(field))
 			}
 			m.SupplementalGroups = append(m.SupplementalGroups, x)
 			b = b[n:]
@@ -14817,12 +16117,12 @@ func (m *PodSecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.RunAsGroup = &x
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSecurityContext", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSecurityContext", 7)
 			}
+			v := value
 			if m.Sysctls == nil {
-				m.Sysctls = make([]Sysctl, 0, wire.CountField(b[n:], 7)+1)
+				m.Sysctls = make([]Sysctl, 0, wire.CountRun(field))
 			}
 			m.Sysctls = append(m.Sysctls, Sysctl{})
 			if err := m.Sysctls[len(m.Sysctls)-1].UnmarshalProto(d, v); err != nil {
@@ -14830,10 +16130,10 @@ func (m *PodSecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSecurityContext", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSecurityContext", 8)
 			}
+			v := value
 			if m.WindowsOptions == nil {
 				m.WindowsOptions = new(WindowsSecurityContextOptions)
 			}
@@ -14842,18 +16142,18 @@ func (m *PodSecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSecurityContext", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSecurityContext", 9)
 			}
+			raw := value
 			x := PodFSGroupChangePolicy(d.String(raw))
 			m.FSGroupChangePolicy = &x
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSecurityContext", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSecurityContext", 10)
 			}
+			v := value
 			if m.SeccompProfile == nil {
 				m.SeccompProfile = new(SeccompProfile)
 			}
@@ -14862,10 +16162,10 @@ func (m *PodSecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSecurityContext", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSecurityContext", 11)
 			}
+			v := value
 			if m.AppArmorProfile == nil {
 				m.AppArmorProfile = new(AppArmorProfile)
 			}
@@ -14874,18 +16174,18 @@ func (m *PodSecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 12:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSecurityContext", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSecurityContext", 12)
 			}
+			raw := value
 			x := SupplementalGroupsPolicy(d.String(raw))
 			m.SupplementalGroupsPolicy = &x
 			b = b[n:]
 		case 13:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSecurityContext", 13, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSecurityContext", 13)
 			}
+			raw := value
 			x := PodSELinuxChangePolicy(d.String(raw))
 			m.SELinuxChangePolicy = &x
 			b = b[n:]
@@ -14944,20 +16244,30 @@ func (m *SeccompProfile) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SeccompProfile", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SeccompProfile", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SeccompProfile", 1)
 			}
+			raw := value
 			x := SeccompProfileType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SeccompProfile", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SeccompProfile", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.LocalhostProfile = &x
 			b = b[n:]
@@ -15016,20 +16326,30 @@ func (m *AppArmorProfile) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("AppArmorProfile", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AppArmorProfile", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AppArmorProfile", 1)
 			}
+			raw := value
 			x := AppArmorProfileType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AppArmorProfile", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AppArmorProfile", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.LocalhostProfile = &x
 			b = b[n:]
@@ -15099,36 +16419,46 @@ func (m *PodDNSConfig) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodDNSConfig", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDNSConfig", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDNSConfig", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Nameservers == nil {
-				m.Nameservers = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Nameservers = make([]string, 0, wire.CountRun(field))
 			}
 			m.Nameservers = append(m.Nameservers, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDNSConfig", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDNSConfig", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Searches == nil {
-				m.Searches = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.Searches = make([]string, 0, wire.CountRun(field))
 			}
 			m.Searches = append(m.Searches, x)
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDNSConfig", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDNSConfig", 3)
 			}
+			v := value
 			if m.Options == nil {
-				m.Options = make([]PodDNSConfigOption, 0, wire.CountField(b[n:], 3)+1)
+				m.Options = make([]PodDNSConfigOption, 0, wire.CountRun(field))
 			}
 			m.Options = append(m.Options, PodDNSConfigOption{})
 			if err := m.Options[len(m.Options)-1].UnmarshalProto(d, v); err != nil {
@@ -15190,20 +16520,30 @@ func (m *PodDNSConfigOption) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodDNSConfigOption", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDNSConfigOption", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDNSConfigOption", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDNSConfigOption", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDNSConfigOption", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Value = &x
 			b = b[n:]
@@ -15254,12 +16594,22 @@ func (m *PodIP) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodIP", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodIP", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodIP", 1)
 			}
+			raw := value
 			x := string(d.UniqueString(raw))
 			m.IP = x
 			b = b[n:]
@@ -15310,12 +16660,22 @@ func (m *HostIP) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HostIP", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HostIP", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HostIP", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.IP = x
 			b = b[n:]
@@ -15489,60 +16849,70 @@ func (m *EphemeralContainerCommon) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EphemeralContainerCommon", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Image = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Command == nil {
-				m.Command = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.Command = make([]string, 0, wire.CountRun(field))
 			}
 			m.Command = append(m.Command, x)
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Args == nil {
-				m.Args = make([]string, 0, wire.CountField(b[n:], 4)+1)
+				m.Args = make([]string, 0, wire.CountRun(field))
 			}
 			m.Args = append(m.Args, x)
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.WorkingDir = x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 6)
 			}
+			v := value
 			if m.Ports == nil {
-				m.Ports = make([]ContainerPort, 0, wire.CountField(b[n:], 6)+1)
+				m.Ports = make([]ContainerPort, 0, wire.CountRun(field))
 			}
 			m.Ports = append(m.Ports, ContainerPort{})
 			if err := m.Ports[len(m.Ports)-1].UnmarshalProto(d, v); err != nil {
@@ -15550,12 +16920,12 @@ func (m *EphemeralContainerCommon) UnmarshalProto(d *wire.Decoder, b []byte) err
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 7)
 			}
+			v := value
 			if m.Env == nil {
-				m.Env = make([]EnvVar, 0, wire.CountField(b[n:], 7)+1)
+				m.Env = make([]EnvVar, 0, wire.CountRun(field))
 			}
 			m.Env = append(m.Env, EnvVar{})
 			if err := m.Env[len(m.Env)-1].UnmarshalProto(d, v); err != nil {
@@ -15563,21 +16933,21 @@ func (m *EphemeralContainerCommon) UnmarshalProto(d *wire.Decoder, b []byte) err
 			}
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 8)
 			}
+			v := value
 			if err := m.Resources.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 9:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 9)
 			}
+			v := value
 			if m.VolumeMounts == nil {
-				m.VolumeMounts = make([]VolumeMount, 0, wire.CountField(b[n:], 9)+1)
+				m.VolumeMounts = make([]VolumeMount, 0, wire.CountRun(field))
 			}
 			m.VolumeMounts = append(m.VolumeMounts, VolumeMount{})
 			if err := m.VolumeMounts[len(m.VolumeMounts)-1].UnmarshalProto(d, v); err != nil {
@@ -15585,10 +16955,10 @@ func (m *EphemeralContainerCommon) UnmarshalProto(d *wire.Decoder, b []byte) err
 			}
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 10)
 			}
+			v := value
 			if m.LivenessProbe == nil {
 				m.LivenessProbe = new(Probe)
 			}
@@ -15597,10 +16967,10 @@ func (m *EphemeralContainerCommon) UnmarshalProto(d *wire.Decoder, b []byte) err
 			}
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 11)
 			}
+			v := value
 			if m.ReadinessProbe == nil {
 				m.ReadinessProbe = new(Probe)
 			}
@@ -15609,10 +16979,10 @@ func (m *EphemeralContainerCommon) UnmarshalProto(d *wire.Decoder, b []byte) err
 			}
 			b = b[n:]
 		case 12:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 12)
 			}
+			v := value
 			if m.Lifecycle == nil {
 				m.Lifecycle = new(Lifecycle)
 			}
@@ -15621,26 +16991,26 @@ func (m *EphemeralContainerCommon) UnmarshalProto(d *wire.Decoder, b []byte) err
 			}
 			b = b[n:]
 		case 13:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 13, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 13)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.TerminationMessagePath = x
 			b = b[n:]
 		case 14:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 14)
 			}
+			raw := value
 			x := PullPolicy(d.String(raw))
 			m.ImagePullPolicy = x
 			b = b[n:]
 		case 15:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 15, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 15)
 			}
+			v := value
 			if m.SecurityContext == nil {
 				m.SecurityContext = new(SecurityContext)
 			}
@@ -15673,12 +17043,12 @@ func (m *EphemeralContainerCommon) UnmarshalProto(d *wire.Decoder, b []byte) err
 			m.TTY = x
 			b = b[n:]
 		case 19:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 19, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 19)
 			}
+			v := value
 			if m.EnvFrom == nil {
-				m.EnvFrom = make([]EnvFromSource, 0, wire.CountField(b[n:], 19)+1)
+				m.EnvFrom = make([]EnvFromSource, 0, wire.CountRun(field))
 			}
 			m.EnvFrom = append(m.EnvFrom, EnvFromSource{})
 			if err := m.EnvFrom[len(m.EnvFrom)-1].UnmarshalProto(d, v); err != nil {
@@ -15686,20 +17056,20 @@ func (m *EphemeralContainerCommon) UnmarshalProto(d *wire.Decoder, b []byte) err
 			}
 			b = b[n:]
 		case 20:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 20, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 20)
 			}
+			raw := value
 			x := TerminationMessagePolicy(d.String(raw))
 			m.TerminationMessagePolicy = x
 			b = b[n:]
 		case 21:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 21, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 21)
 			}
+			v := value
 			if m.VolumeDevices == nil {
-				m.VolumeDevices = make([]VolumeDevice, 0, wire.CountField(b[n:], 21)+1)
+				m.VolumeDevices = make([]VolumeDevice, 0, wire.CountRun(field))
 			}
 			m.VolumeDevices = append(m.VolumeDevices, VolumeDevice{})
 			if err := m.VolumeDevices[len(m.VolumeDevices)-1].UnmarshalProto(d, v); err != nil {
@@ -15707,10 +17077,10 @@ func (m *EphemeralContainerCommon) UnmarshalProto(d *wire.Decoder, b []byte) err
 			}
 			b = b[n:]
 		case 22:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 22, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 22)
 			}
+			v := value
 			if m.StartupProbe == nil {
 				m.StartupProbe = new(Probe)
 			}
@@ -15719,12 +17089,12 @@ func (m *EphemeralContainerCommon) UnmarshalProto(d *wire.Decoder, b []byte) err
 			}
 			b = b[n:]
 		case 23:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 23, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 23)
 			}
+			v := value
 			if m.ResizePolicy == nil {
-				m.ResizePolicy = make([]ContainerResizePolicy, 0, wire.CountField(b[n:], 23)+1)
+				m.ResizePolicy = make([]ContainerResizePolicy, 0, wire.CountRun(field))
 			}
 			m.ResizePolicy = append(m.ResizePolicy, ContainerResizePolicy{})
 			if err := m.ResizePolicy[len(m.ResizePolicy)-1].UnmarshalProto(d, v); err != nil {
@@ -15732,20 +17102,20 @@ func (m *EphemeralContainerCommon) UnmarshalProto(d *wire.Decoder, b []byte) err
 			}
 			b = b[n:]
 		case 24:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 24, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 24)
 			}
+			raw := value
 			x := ContainerRestartPolicy(d.String(raw))
 			m.RestartPolicy = &x
 			b = b[n:]
 		case 25:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainerCommon", 25, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainerCommon", 25)
 			}
+			v := value
 			if m.RestartPolicyRules == nil {
-				m.RestartPolicyRules = make([]ContainerRestartRule, 0, wire.CountField(b[n:], 25)+1)
+				m.RestartPolicyRules = make([]ContainerRestartRule, 0, wire.CountRun(field))
 			}
 			m.RestartPolicyRules = append(m.RestartPolicyRules, ContainerRestartRule{})
 			if err := m.RestartPolicyRules[len(m.RestartPolicyRules)-1].UnmarshalProto(d, v); err != nil {
@@ -15804,21 +17174,31 @@ func (m *EphemeralContainer) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EphemeralContainer", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainer", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainer", 1)
 			}
+			v := value
 			if err := m.EphemeralContainerCommon.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EphemeralContainer", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EphemeralContainer", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.TargetContainerName = x
 			b = b[n:]
@@ -15975,22 +17355,32 @@ func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 1)
 			}
+			raw := value
 			x := PodPhase(d.String(raw))
 			m.Phase = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 2)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]PodCondition, 0, wire.CountField(b[n:], 2)+1)
+				m.Conditions = make([]PodCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, PodCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -15998,42 +17388,42 @@ func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.HostIP = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 6)
 			}
+			raw := value
 			x := string(d.UniqueString(raw))
 			m.PodIP = x
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 7)
 			}
+			v := value
 			if m.StartTime == nil {
 				m.StartTime = new(metav1.Time)
 			}
@@ -16042,12 +17432,12 @@ func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 8)
 			}
+			v := value
 			if m.ContainerStatuses == nil {
-				m.ContainerStatuses = make([]ContainerStatus, 0, wire.CountField(b[n:], 8)+1)
+				m.ContainerStatuses = make([]ContainerStatus, 0, wire.CountRun(field))
 			}
 			m.ContainerStatuses = append(m.ContainerStatuses, ContainerStatus{})
 			if err := m.ContainerStatuses[len(m.ContainerStatuses)-1].UnmarshalProto(d, v); err != nil {
@@ -16055,20 +17445,20 @@ func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 9)
 			}
+			raw := value
 			x := PodQOSClass(d.String(raw))
 			m.QOSClass = x
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 10)
 			}
+			v := value
 			if m.InitContainerStatuses == nil {
-				m.InitContainerStatuses = make([]ContainerStatus, 0, wire.CountField(b[n:], 10)+1)
+				m.InitContainerStatuses = make([]ContainerStatus, 0, wire.CountRun(field))
 			}
 			m.InitContainerStatuses = append(m.InitContainerStatuses, ContainerStatus{})
 			if err := m.InitContainerStatuses[len(m.InitContainerStatuses)-1].UnmarshalProto(d, v); err != nil {
@@ -16076,20 +17466,20 @@ func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 11:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 11)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.NominatedNodeName = x
 			b = b[n:]
 		case 12:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 12)
 			}
+			v := value
 			if m.PodIPs == nil {
-				m.PodIPs = make([]PodIP, 0, wire.CountField(b[n:], 12)+1)
+				m.PodIPs = make([]PodIP, 0, wire.CountRun(field))
 			}
 			m.PodIPs = append(m.PodIPs, PodIP{})
 			if err := m.PodIPs[len(m.PodIPs)-1].UnmarshalProto(d, v); err != nil {
@@ -16097,12 +17487,12 @@ func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 13:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 13, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 13)
 			}
+			v := value
 			if m.EphemeralContainerStatuses == nil {
-				m.EphemeralContainerStatuses = make([]ContainerStatus, 0, wire.CountField(b[n:], 13)+1)
+				m.EphemeralContainerStatuses = make([]ContainerStatus, 0, wire.CountRun(field))
 			}
 			m.EphemeralContainerStatuses = append(m.EphemeralContainerStatuses, ContainerStatus{})
 			if err := m.EphemeralContainerStatuses[len(m.EphemeralContainerStatuses)-1].UnmarshalProto(d, v); err != nil {
@@ -16110,20 +17500,20 @@ func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 14:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 14)
 			}
+			raw := value
 			x := PodResizeStatus(d.String(raw))
 			m.Resize = x
 			b = b[n:]
 		case 15:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 15, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 15)
 			}
+			v := value
 			if m.ResourceClaimStatuses == nil {
-				m.ResourceClaimStatuses = make([]PodResourceClaimStatus, 0, wire.CountField(b[n:], 15)+1)
+				m.ResourceClaimStatuses = make([]PodResourceClaimStatus, 0, wire.CountRun(field))
 			}
 			m.ResourceClaimStatuses = append(m.ResourceClaimStatuses, PodResourceClaimStatus{})
 			if err := m.ResourceClaimStatuses[len(m.ResourceClaimStatuses)-1].UnmarshalProto(d, v); err != nil {
@@ -16131,12 +17521,12 @@ func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 16:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 16, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 16)
 			}
+			v := value
 			if m.HostIPs == nil {
-				m.HostIPs = make([]HostIP, 0, wire.CountField(b[n:], 16)+1)
+				m.HostIPs = make([]HostIP, 0, wire.CountRun(field))
 			}
 			m.HostIPs = append(m.HostIPs, HostIP{})
 			if err := m.HostIPs[len(m.HostIPs)-1].UnmarshalProto(d, v); err != nil {
@@ -16152,10 +17542,10 @@ func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ObservedGeneration = x
 			b = b[n:]
 		case 18:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 18, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 18)
 			}
+			v := value
 			if m.ExtendedResourceClaimStatus == nil {
 				m.ExtendedResourceClaimStatus = new(PodExtendedResourceClaimStatus)
 			}
@@ -16170,10 +17560,10 @@ func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 20:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 20, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 20)
 			}
+			v := value
 			if m.Resources == nil {
 				m.Resources = new(ResourceRequirements)
 			}
@@ -16182,12 +17572,12 @@ func (m *PodStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 21:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatus", 21, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatus", 21)
 			}
+			v := value
 			if m.NodeAllocatableResourceClaimStatuses == nil {
-				m.NodeAllocatableResourceClaimStatuses = make([]NodeAllocatableResourceClaimStatus, 0, wire.CountField(b[n:], 21)+1)
+				m.NodeAllocatableResourceClaimStatuses = make([]NodeAllocatableResourceClaimStatus, 0, wire.CountRun(field))
 			}
 			m.NodeAllocatableResourceClaimStatuses = append(m.NodeAllocatableResourceClaimStatuses, NodeAllocatableResourceClaimStatus{})
 			if err := m.NodeAllocatableResourceClaimStatuses[len(m.NodeAllocatableResourceClaimStatuses)-1].UnmarshalProto(d, v); err != nil {
@@ -16247,21 +17637,31 @@ func (m *PodStatusResult) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodStatusResult", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatusResult", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatusResult", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodStatusResult", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodStatusResult", 2)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -16320,30 +17720,40 @@ func (m *Pod) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Pod", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Pod", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Pod", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Pod", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Pod", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Pod", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Pod", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -16403,23 +17813,33 @@ func (m *PodList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Pod, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Pod, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Pod{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -16479,21 +17899,31 @@ func (m *PodTemplateSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodTemplateSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodTemplateSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodTemplateSpec", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodTemplateSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodTemplateSpec", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -16549,21 +17979,31 @@ func (m *PodTemplate) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodTemplate", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodTemplate", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodTemplate", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodTemplate", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodTemplate", 2)
 			}
+			v := value
 			if err := m.Template.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -16625,23 +18065,33 @@ func (m *PodTemplateList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodTemplateList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodTemplateList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodTemplateList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodTemplateList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodTemplateList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]PodTemplate, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]PodTemplate, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, PodTemplate{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -16722,6 +18172,16 @@ func (m *ReplicationControllerSpec) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ReplicationControllerSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -16738,10 +18198,10 @@ func (m *ReplicationControllerSpec) UnmarshalProto(d *wire.Decoder, b []byte) er
 			}
 			b = field[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationControllerSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicationControllerSpec", 3)
 			}
+			v := value
 			if m.Template == nil {
 				m.Template = new(PodTemplateSpec)
 			}
@@ -16821,6 +18281,16 @@ func (m *ReplicationControllerStatus) UnmarshalProto(d *wire.Decoder, b []byte) 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ReplicationControllerStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -16863,12 +18333,12 @@ func (m *ReplicationControllerStatus) UnmarshalProto(d *wire.Decoder, b []byte) 
 			m.AvailableReplicas = x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationControllerStatus", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicationControllerStatus", 6)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]ReplicationControllerCondition, 0, wire.CountField(b[n:], 6)+1)
+				m.Conditions = make([]ReplicationControllerCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, ReplicationControllerCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -16933,45 +18403,55 @@ func (m *ReplicationControllerCondition) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ReplicationControllerCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationControllerCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicationControllerCondition", 1)
 			}
+			raw := value
 			x := ReplicationControllerConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationControllerCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicationControllerCondition", 2)
 			}
+			raw := value
 			x := ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationControllerCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicationControllerCondition", 3)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationControllerCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicationControllerCondition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationControllerCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicationControllerCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -17031,30 +18511,40 @@ func (m *ReplicationController) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ReplicationController", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationController", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicationController", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationController", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicationController", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationController", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicationController", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -17116,23 +18606,33 @@ func (m *ReplicationControllerList) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ReplicationControllerList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationControllerList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicationControllerList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ReplicationControllerList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ReplicationControllerList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ReplicationController, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ReplicationController, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ReplicationController{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -17193,12 +18693,22 @@ func (m *SessionAffinityConfig) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SessionAffinityConfig", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SessionAffinityConfig", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SessionAffinityConfig", 1)
 			}
+			v := value
 			if m.ClientIP == nil {
 				m.ClientIP = new(ClientIPConfig)
 			}
@@ -17325,23 +18835,33 @@ func (m *ServiceStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceStatus", 1)
 			}
+			v := value
 			if err := m.LoadBalancer.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceStatus", 2)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]metav1.Condition, 0, wire.CountField(b[n:], 2)+1)
+				m.Conditions = make([]metav1.Condition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, metav1.Condition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -17402,14 +18922,24 @@ func (m *LoadBalancerStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LoadBalancerStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LoadBalancerStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LoadBalancerStatus", 1)
 			}
+			v := value
 			if m.Ingress == nil {
-				m.Ingress = make([]LoadBalancerIngress, 0, wire.CountField(b[n:], 1)+1)
+				m.Ingress = make([]LoadBalancerIngress, 0, wire.CountRun(field))
 			}
 			m.Ingress = append(m.Ingress, LoadBalancerIngress{})
 			if err := m.Ingress[len(m.Ingress)-1].UnmarshalProto(d, v); err != nil {
@@ -17480,38 +19010,48 @@ func (m *LoadBalancerIngress) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LoadBalancerIngress", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LoadBalancerIngress", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LoadBalancerIngress", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.IP = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LoadBalancerIngress", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LoadBalancerIngress", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Hostname = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LoadBalancerIngress", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LoadBalancerIngress", 3)
 			}
+			raw := value
 			x := LoadBalancerIPMode(d.String(raw))
 			m.IPMode = &x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LoadBalancerIngress", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LoadBalancerIngress", 4)
 			}
+			v := value
 			if m.Ports == nil {
-				m.Ports = make([]PortStatus, 0, wire.CountField(b[n:], 4)+1)
+				m.Ports = make([]PortStatus, 0, wire.CountRun(field))
 			}
 			m.Ports = append(m.Ports, PortStatus{})
 			if err := m.Ports[len(m.Ports)-1].UnmarshalProto(d, v); err != nil {
@@ -17659,14 +19199,24 @@ func (m *ServiceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 1)
 			}
+			v := value
 			if m.Ports == nil {
-				m.Ports = make([]ServicePort, 0, wire.CountField(b[n:], 1)+1)
+				m.Ports = make([]ServicePort, 0, wire.CountRun(field))
 			}
 			m.Ports = append(m.Ports, ServicePort{})
 			if err := m.Ports[len(m.Ports)-1].UnmarshalProto(d, v); err != nil {
@@ -17680,72 +19230,72 @@ func (m *ServiceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ClusterIP = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 4)
 			}
+			raw := value
 			x := ServiceType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.ExternalIPs == nil {
-				m.ExternalIPs = make([]string, 0, wire.CountField(b[n:], 5)+1)
+				m.ExternalIPs = make([]string, 0, wire.CountRun(field))
 			}
 			m.ExternalIPs = append(m.ExternalIPs, x)
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 7)
 			}
+			raw := value
 			x := ServiceAffinity(d.String(raw))
 			m.SessionAffinity = x
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.LoadBalancerIP = x
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 9)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.LoadBalancerSourceRanges == nil {
-				m.LoadBalancerSourceRanges = make([]string, 0, wire.CountField(b[n:], 9)+1)
+				m.LoadBalancerSourceRanges = make([]string, 0, wire.CountRun(field))
 			}
 			m.LoadBalancerSourceRanges = append(m.LoadBalancerSourceRanges, x)
 			b = b[n:]
 		case 10:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 10)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ExternalName = x
 			b = b[n:]
 		case 11:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 11)
 			}
+			raw := value
 			x := ServiceExternalTrafficPolicy(d.String(raw))
 			m.ExternalTrafficPolicy = x
 			b = b[n:]
@@ -17766,10 +19316,10 @@ func (m *ServiceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.PublishNotReadyAddresses = x
 			b = b[n:]
 		case 14:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 14)
 			}
+			v := value
 			if m.SessionAffinityConfig == nil {
 				m.SessionAffinityConfig = new(SessionAffinityConfig)
 			}
@@ -17778,32 +19328,32 @@ func (m *ServiceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 17:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 17, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 17)
 			}
+			raw := value
 			x := IPFamilyPolicy(d.String(raw))
 			m.IPFamilyPolicy = &x
 			b = b[n:]
 		case 18:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 18, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 18)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.ClusterIPs == nil {
-				m.ClusterIPs = make([]string, 0, wire.CountField(b[n:], 18)+1)
+				m.ClusterIPs = make([]string, 0, wire.CountRun(field))
 			}
 			m.ClusterIPs = append(m.ClusterIPs, x)
 			b = b[n:]
 		case 19:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 19, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 19)
 			}
+			raw := value
 			x := IPFamily(d.String(raw))
 			if m.IPFamilies == nil {
-				m.IPFamilies = make([]IPFamily, 0, wire.CountField(b[n:], 19)+1)
+				m.IPFamilies = make([]IPFamily, 0, wire.CountRun(field))
 			}
 			m.IPFamilies = append(m.IPFamilies, x)
 			b = b[n:]
@@ -17816,26 +19366,26 @@ func (m *ServiceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.AllocateLoadBalancerNodePorts = &x
 			b = b[n:]
 		case 21:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 21, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 21)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.LoadBalancerClass = &x
 			b = b[n:]
 		case 22:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 22, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 22)
 			}
+			raw := value
 			x := ServiceInternalTrafficPolicy(d.String(raw))
 			m.InternalTrafficPolicy = &x
 			b = b[n:]
 		case 23:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceSpec", 23, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceSpec", 23)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.TrafficDistribution = &x
 			b = b[n:]
@@ -17901,20 +19451,30 @@ func (m *ServicePort) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServicePort", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServicePort", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServicePort", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServicePort", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServicePort", 2)
 			}
+			raw := value
 			x := Protocol(d.String(raw))
 			m.Protocol = x
 			b = b[n:]
@@ -17927,10 +19487,10 @@ func (m *ServicePort) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Port = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServicePort", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServicePort", 4)
 			}
+			v := value
 			if err := m.TargetPort.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -17944,10 +19504,10 @@ func (m *ServicePort) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.NodePort = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServicePort", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServicePort", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.AppProtocol = &x
 			b = b[n:]
@@ -18005,30 +19565,40 @@ func (m *Service) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Service", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Service", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Service", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Service", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Service", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Service", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Service", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -18088,23 +19658,33 @@ func (m *ServiceList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Service, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Service, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Service{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -18181,23 +19761,33 @@ func (m *ServiceAccount) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceAccount", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceAccount", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceAccount", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceAccount", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceAccount", 2)
 			}
+			v := value
 			if m.Secrets == nil {
-				m.Secrets = make([]ObjectReference, 0, wire.CountField(b[n:], 2)+1)
+				m.Secrets = make([]ObjectReference, 0, wire.CountRun(field))
 			}
 			m.Secrets = append(m.Secrets, ObjectReference{})
 			if err := m.Secrets[len(m.Secrets)-1].UnmarshalProto(d, v); err != nil {
@@ -18205,12 +19795,12 @@ func (m *ServiceAccount) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceAccount", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceAccount", 3)
 			}
+			v := value
 			if m.ImagePullSecrets == nil {
-				m.ImagePullSecrets = make([]LocalObjectReference, 0, wire.CountField(b[n:], 3)+1)
+				m.ImagePullSecrets = make([]LocalObjectReference, 0, wire.CountRun(field))
 			}
 			m.ImagePullSecrets = append(m.ImagePullSecrets, LocalObjectReference{})
 			if err := m.ImagePullSecrets[len(m.ImagePullSecrets)-1].UnmarshalProto(d, v); err != nil {
@@ -18282,23 +19872,33 @@ func (m *ServiceAccountList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceAccountList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceAccountList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceAccountList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceAccountList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceAccountList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ServiceAccount, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ServiceAccount, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ServiceAccount{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -18360,23 +19960,33 @@ func (m *Endpoints) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Endpoints", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Endpoints", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Endpoints", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Endpoints", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Endpoints", 2)
 			}
+			v := value
 			if m.Subsets == nil {
-				m.Subsets = make([]EndpointSubset, 0, wire.CountField(b[n:], 2)+1)
+				m.Subsets = make([]EndpointSubset, 0, wire.CountRun(field))
 			}
 			m.Subsets = append(m.Subsets, EndpointSubset{})
 			if err := m.Subsets[len(m.Subsets)-1].UnmarshalProto(d, v); err != nil {
@@ -18451,14 +20061,24 @@ func (m *EndpointSubset) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EndpointSubset", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointSubset", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointSubset", 1)
 			}
+			v := value
 			if m.Addresses == nil {
-				m.Addresses = make([]EndpointAddress, 0, wire.CountField(b[n:], 1)+1)
+				m.Addresses = make([]EndpointAddress, 0, wire.CountRun(field))
 			}
 			m.Addresses = append(m.Addresses, EndpointAddress{})
 			if err := m.Addresses[len(m.Addresses)-1].UnmarshalProto(d, v); err != nil {
@@ -18466,12 +20086,12 @@ func (m *EndpointSubset) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointSubset", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointSubset", 2)
 			}
+			v := value
 			if m.NotReadyAddresses == nil {
-				m.NotReadyAddresses = make([]EndpointAddress, 0, wire.CountField(b[n:], 2)+1)
+				m.NotReadyAddresses = make([]EndpointAddress, 0, wire.CountRun(field))
 			}
 			m.NotReadyAddresses = append(m.NotReadyAddresses, EndpointAddress{})
 			if err := m.NotReadyAddresses[len(m.NotReadyAddresses)-1].UnmarshalProto(d, v); err != nil {
@@ -18479,12 +20099,12 @@ func (m *EndpointSubset) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointSubset", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointSubset", 3)
 			}
+			v := value
 			if m.Ports == nil {
-				m.Ports = make([]EndpointPort, 0, wire.CountField(b[n:], 3)+1)
+				m.Ports = make([]EndpointPort, 0, wire.CountRun(field))
 			}
 			m.Ports = append(m.Ports, EndpointPort{})
 			if err := m.Ports[len(m.Ports)-1].UnmarshalProto(d, v); err != nil {
@@ -18555,20 +20175,30 @@ func (m *EndpointAddress) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EndpointAddress", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointAddress", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointAddress", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.IP = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointAddress", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointAddress", 2)
 			}
+			v := value
 			if m.TargetRef == nil {
 				m.TargetRef = new(ObjectReference)
 			}
@@ -18577,18 +20207,18 @@ func (m *EndpointAddress) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointAddress", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointAddress", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Hostname = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointAddress", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointAddress", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.NodeName = &x
 			b = b[n:]
@@ -18651,12 +20281,22 @@ func (m *EndpointPort) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EndpointPort", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointPort", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointPort", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -18669,18 +20309,18 @@ func (m *EndpointPort) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Port = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointPort", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointPort", 3)
 			}
+			raw := value
 			x := Protocol(d.String(raw))
 			m.Protocol = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointPort", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointPort", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.AppProtocol = &x
 			b = b[n:]
@@ -18741,23 +20381,33 @@ func (m *EndpointsList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EndpointsList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointsList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointsList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointsList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointsList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Endpoints, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Endpoints, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Endpoints{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -18837,28 +20487,38 @@ func (m *NodeSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.PodCIDR = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSpec", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DoNotUseExternalID = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSpec", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ProviderID = x
 			b = b[n:]
@@ -18871,12 +20531,12 @@ func (m *NodeSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Unschedulable = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSpec", 5)
 			}
+			v := value
 			if m.Taints == nil {
-				m.Taints = make([]Taint, 0, wire.CountField(b[n:], 5)+1)
+				m.Taints = make([]Taint, 0, wire.CountRun(field))
 			}
 			m.Taints = append(m.Taints, Taint{})
 			if err := m.Taints[len(m.Taints)-1].UnmarshalProto(d, v); err != nil {
@@ -18884,10 +20544,10 @@ func (m *NodeSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSpec", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSpec", 6)
 			}
+			v := value
 			if m.ConfigSource == nil {
 				m.ConfigSource = new(NodeConfigSource)
 			}
@@ -18896,13 +20556,13 @@ func (m *NodeSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSpec", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSpec", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.PodCIDRs == nil {
-				m.PodCIDRs = make([]string, 0, wire.CountField(b[n:], 7)+1)
+				m.PodCIDRs = make([]string, 0, wire.CountRun(field))
 			}
 			m.PodCIDRs = append(m.PodCIDRs, x)
 			b = b[n:]
@@ -18960,12 +20620,22 @@ func (m *NodeConfigSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeConfigSource", num, n)
+			}
+		}
 		switch num {
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeConfigSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeConfigSource", 2)
 			}
+			v := value
 			if m.ConfigMap == nil {
 				m.ConfigMap = new(ConfigMapNodeConfigSource)
 			}
@@ -19030,44 +20700,54 @@ func (m *ConfigMapNodeConfigSource) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ConfigMapNodeConfigSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapNodeConfigSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapNodeConfigSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapNodeConfigSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapNodeConfigSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapNodeConfigSource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapNodeConfigSource", 3)
 			}
+			raw := value
 			x := types.UID(d.String(raw))
 			m.UID = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapNodeConfigSource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapNodeConfigSource", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ResourceVersion = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapNodeConfigSource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapNodeConfigSource", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.KubeletConfigKey = x
 			b = b[n:]
@@ -19179,12 +20859,22 @@ func (m *NodeDaemonEndpoints) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeDaemonEndpoints", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeDaemonEndpoints", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeDaemonEndpoints", 1)
 			}
+			v := value
 			if err := m.KubeletEndpoint.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -19321,20 +21011,30 @@ func (m *NodeRuntimeHandler) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeRuntimeHandler", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeRuntimeHandler", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeRuntimeHandler", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeRuntimeHandler", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeRuntimeHandler", 2)
 			}
+			v := value
 			if m.Features == nil {
 				m.Features = new(NodeRuntimeHandlerFeatures)
 			}
@@ -19478,92 +21178,102 @@ func (m *NodeSystemInfo) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeSystemInfo", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSystemInfo", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSystemInfo", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.MachineID = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSystemInfo", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSystemInfo", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SystemUUID = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSystemInfo", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSystemInfo", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.BootID = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSystemInfo", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSystemInfo", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.KernelVersion = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSystemInfo", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSystemInfo", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.OSImage = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSystemInfo", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSystemInfo", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ContainerRuntimeVersion = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSystemInfo", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSystemInfo", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.KubeletVersion = x
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSystemInfo", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSystemInfo", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.KubeProxyVersion = x
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSystemInfo", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSystemInfo", 9)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.OperatingSystem = x
 			b = b[n:]
 		case 10:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSystemInfo", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSystemInfo", 10)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Architecture = x
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeSystemInfo", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeSystemInfo", 11)
 			}
+			v := value
 			if m.Swap == nil {
 				m.Swap = new(NodeSwapStatus)
 			}
@@ -19703,12 +21413,22 @@ func (m *NodeConfigStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeConfigStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeConfigStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeConfigStatus", 1)
 			}
+			v := value
 			if m.Assigned == nil {
 				m.Assigned = new(NodeConfigSource)
 			}
@@ -19717,10 +21437,10 @@ func (m *NodeConfigStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeConfigStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeConfigStatus", 2)
 			}
+			v := value
 			if m.Active == nil {
 				m.Active = new(NodeConfigSource)
 			}
@@ -19729,10 +21449,10 @@ func (m *NodeConfigStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeConfigStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeConfigStatus", 3)
 			}
+			v := value
 			if m.LastKnownGood == nil {
 				m.LastKnownGood = new(NodeConfigSource)
 			}
@@ -19741,10 +21461,10 @@ func (m *NodeConfigStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeConfigStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeConfigStatus", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Error = x
 			b = b[n:]
@@ -19888,6 +21608,16 @@ func (m *NodeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 1, &m.Capacity, &done1, decodeMapEntry0)
@@ -19902,20 +21632,20 @@ func (m *NodeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeStatus", 3)
 			}
+			raw := value
 			x := NodePhase(d.String(raw))
 			m.Phase = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeStatus", 4)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]NodeCondition, 0, wire.CountField(b[n:], 4)+1)
+				m.Conditions = make([]NodeCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, NodeCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -19923,12 +21653,12 @@ func (m *NodeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeStatus", 5)
 			}
+			v := value
 			if m.Addresses == nil {
-				m.Addresses = make([]NodeAddress, 0, wire.CountField(b[n:], 5)+1)
+				m.Addresses = make([]NodeAddress, 0, wire.CountRun(field))
 			}
 			m.Addresses = append(m.Addresses, NodeAddress{})
 			if err := m.Addresses[len(m.Addresses)-1].UnmarshalProto(d, v); err != nil {
@@ -19936,30 +21666,30 @@ func (m *NodeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeStatus", 6)
 			}
+			v := value
 			if err := m.DaemonEndpoints.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeStatus", 7)
 			}
+			v := value
 			if err := m.NodeInfo.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeStatus", 8)
 			}
+			v := value
 			if m.Images == nil {
-				m.Images = make([]ContainerImage, 0, wire.CountField(b[n:], 8)+1)
+				m.Images = make([]ContainerImage, 0, wire.CountRun(field))
 			}
 			m.Images = append(m.Images, ContainerImage{})
 			if err := m.Images[len(m.Images)-1].UnmarshalProto(d, v); err != nil {
@@ -19967,23 +21697,23 @@ func (m *NodeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeStatus", 9)
 			}
+			raw := value
 			x := UniqueVolumeName(d.String(raw))
 			if m.VolumesInUse == nil {
-				m.VolumesInUse = make([]UniqueVolumeName, 0, wire.CountField(b[n:], 9)+1)
+				m.VolumesInUse = make([]UniqueVolumeName, 0, wire.CountRun(field))
 			}
 			m.VolumesInUse = append(m.VolumesInUse, x)
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeStatus", 10)
 			}
+			v := value
 			if m.VolumesAttached == nil {
-				m.VolumesAttached = make([]AttachedVolume, 0, wire.CountField(b[n:], 10)+1)
+				m.VolumesAttached = make([]AttachedVolume, 0, wire.CountRun(field))
 			}
 			m.VolumesAttached = append(m.VolumesAttached, AttachedVolume{})
 			if err := m.VolumesAttached[len(m.VolumesAttached)-1].UnmarshalProto(d, v); err != nil {
@@ -19991,10 +21721,10 @@ func (m *NodeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeStatus", 11)
 			}
+			v := value
 			if m.Config == nil {
 				m.Config = new(NodeConfigStatus)
 			}
@@ -20003,12 +21733,12 @@ func (m *NodeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 12:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeStatus", 12)
 			}
+			v := value
 			if m.RuntimeHandlers == nil {
-				m.RuntimeHandlers = make([]NodeRuntimeHandler, 0, wire.CountField(b[n:], 12)+1)
+				m.RuntimeHandlers = make([]NodeRuntimeHandler, 0, wire.CountRun(field))
 			}
 			m.RuntimeHandlers = append(m.RuntimeHandlers, NodeRuntimeHandler{})
 			if err := m.RuntimeHandlers[len(m.RuntimeHandlers)-1].UnmarshalProto(d, v); err != nil {
@@ -20016,10 +21746,10 @@ func (m *NodeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 13:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 13, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeStatus", 13)
 			}
+			v := value
 			if m.Features == nil {
 				m.Features = new(NodeFeatures)
 			}
@@ -20028,13 +21758,13 @@ func (m *NodeStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 14:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeStatus", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeStatus", 14)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.DeclaredFeatures == nil {
-				m.DeclaredFeatures = make([]string, 0, wire.CountField(b[n:], 14)+1)
+				m.DeclaredFeatures = make([]string, 0, wire.CountRun(field))
 			}
 			m.DeclaredFeatures = append(m.DeclaredFeatures, x)
 			b = b[n:]
@@ -20089,20 +21819,30 @@ func (m *AttachedVolume) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("AttachedVolume", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AttachedVolume", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AttachedVolume", 1)
 			}
+			raw := value
 			x := UniqueVolumeName(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AttachedVolume", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AttachedVolume", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DevicePath = x
 			b = b[n:]
@@ -20158,14 +21898,24 @@ func (m *AvoidPods) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("AvoidPods", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AvoidPods", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AvoidPods", 1)
 			}
+			v := value
 			if m.PreferAvoidPods == nil {
-				m.PreferAvoidPods = make([]PreferAvoidPodsEntry, 0, wire.CountField(b[n:], 1)+1)
+				m.PreferAvoidPods = make([]PreferAvoidPodsEntry, 0, wire.CountRun(field))
 			}
 			m.PreferAvoidPods = append(m.PreferAvoidPods, PreferAvoidPodsEntry{})
 			if err := m.PreferAvoidPods[len(m.PreferAvoidPods)-1].UnmarshalProto(d, v); err != nil {
@@ -20229,38 +21979,48 @@ func (m *PreferAvoidPodsEntry) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PreferAvoidPodsEntry", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PreferAvoidPodsEntry", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PreferAvoidPodsEntry", 1)
 			}
+			v := value
 			if err := m.PodSignature.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PreferAvoidPodsEntry", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PreferAvoidPodsEntry", 2)
 			}
+			v := value
 			if err := m.EvictionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PreferAvoidPodsEntry", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PreferAvoidPodsEntry", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PreferAvoidPodsEntry", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PreferAvoidPodsEntry", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -20318,12 +22078,22 @@ func (m *PodSignature) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodSignature", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodSignature", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodSignature", 1)
 			}
+			v := value
 			if m.PodController == nil {
 				m.PodController = new(metav1.OwnerReference)
 			}
@@ -20386,15 +22156,25 @@ func (m *ContainerImage) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ContainerImage", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ContainerImage", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ContainerImage", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Names == nil {
-				m.Names = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Names = make([]string, 0, wire.CountRun(field))
 			}
 			m.Names = append(m.Names, x)
 			b = b[n:]
@@ -20467,54 +22247,64 @@ func (m *NodeCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeCondition", 1)
 			}
+			raw := value
 			x := NodeConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeCondition", 2)
 			}
+			raw := value
 			x := ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeCondition", 3)
 			}
+			v := value
 			if err := m.LastHeartbeatTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeCondition", 4)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeCondition", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeCondition", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -20567,20 +22357,30 @@ func (m *NodeAddress) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeAddress", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeAddress", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeAddress", 1)
 			}
+			raw := value
 			x := NodeAddressType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeAddress", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeAddress", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Address = x
 			b = b[n:]
@@ -20638,30 +22438,40 @@ func (m *Node) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Node", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Node", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Node", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Node", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Node", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Node", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Node", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -20721,23 +22531,33 @@ func (m *NodeList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Node, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Node, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Node{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -20797,15 +22617,25 @@ func (m *NamespaceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NamespaceSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NamespaceSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NamespaceSpec", 1)
 			}
+			raw := value
 			x := FinalizerName(d.String(raw))
 			if m.Finalizers == nil {
-				m.Finalizers = make([]FinalizerName, 0, wire.CountField(b[n:], 1)+1)
+				m.Finalizers = make([]FinalizerName, 0, wire.CountRun(field))
 			}
 			m.Finalizers = append(m.Finalizers, x)
 			b = b[n:]
@@ -20865,22 +22695,32 @@ func (m *NamespaceStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NamespaceStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NamespaceStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NamespaceStatus", 1)
 			}
+			raw := value
 			x := NamespacePhase(d.String(raw))
 			m.Phase = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NamespaceStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NamespaceStatus", 2)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]NamespaceCondition, 0, wire.CountField(b[n:], 2)+1)
+				m.Conditions = make([]NamespaceCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, NamespaceCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -20945,45 +22785,55 @@ func (m *NamespaceCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NamespaceCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NamespaceCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NamespaceCondition", 1)
 			}
+			raw := value
 			x := NamespaceConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NamespaceCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NamespaceCondition", 2)
 			}
+			raw := value
 			x := ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NamespaceCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NamespaceCondition", 4)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NamespaceCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NamespaceCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NamespaceCondition", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NamespaceCondition", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -21041,30 +22891,40 @@ func (m *Namespace) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Namespace", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Namespace", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Namespace", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Namespace", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Namespace", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Namespace", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Namespace", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -21126,23 +22986,33 @@ func (m *NamespaceList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NamespaceList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NamespaceList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NamespaceList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NamespaceList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NamespaceList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Namespace, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Namespace, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Namespace{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -21200,21 +23070,31 @@ func (m *Binding) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Binding", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Binding", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Binding", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Binding", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Binding", 2)
 			}
+			v := value
 			if err := m.Target.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -21272,12 +23152,22 @@ func (m *Preconditions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Preconditions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Preconditions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Preconditions", 1)
 			}
+			raw := value
 			x := types.UID(d.String(raw))
 			m.UID = &x
 			b = b[n:]
@@ -21369,12 +23259,22 @@ func (m *PodLogOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodLogOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodLogOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodLogOptions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Container = x
 			b = b[n:]
@@ -21403,10 +23303,10 @@ func (m *PodLogOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.SinceSeconds = &x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodLogOptions", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodLogOptions", 5)
 			}
+			v := value
 			if m.SinceTime == nil {
 				m.SinceTime = new(metav1.Time)
 			}
@@ -21447,10 +23347,10 @@ func (m *PodLogOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.InsecureSkipTLSVerifyBackend = x
 			b = b[n:]
 		case 10:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodLogOptions", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodLogOptions", 10)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Stream = &x
 			b = b[n:]
@@ -21511,6 +23411,16 @@ func (m *PodAttachOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodAttachOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -21545,10 +23455,10 @@ func (m *PodAttachOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.TTY = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodAttachOptions", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodAttachOptions", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Container = x
 			b = b[n:]
@@ -21615,6 +23525,16 @@ func (m *PodExecOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodExecOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -21649,21 +23569,21 @@ func (m *PodExecOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.TTY = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodExecOptions", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodExecOptions", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Container = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodExecOptions", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodExecOptions", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Command == nil {
-				m.Command = make([]string, 0, wire.CountField(b[n:], 6)+1)
+				m.Command = make([]string, 0, wire.CountRun(field))
 			}
 			m.Command = append(m.Command, x)
 			b = b[n:]
@@ -21745,7 +23665,7 @@ func (m *PodPortForwardOptions) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			}
 			x := int32(raw)
 			if m.Ports == nil {
-				m.Ports = make([]int32, 0, wire.CountField(b[n:], 1)+1)
+				m.Ports = make([]int32, 0, wire.CountRun(field))
 			}
 			m.Ports = append(m.Ports, x)
 			b = b[n:]
@@ -21798,12 +23718,22 @@ func (m *PodProxyOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodProxyOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodProxyOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodProxyOptions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
@@ -21856,12 +23786,22 @@ func (m *NodeProxyOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeProxyOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeProxyOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeProxyOptions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
@@ -21914,12 +23854,22 @@ func (m *ServiceProxyOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceProxyOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceProxyOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceProxyOptions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
@@ -21984,60 +23934,70 @@ func (m *ObjectReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ObjectReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectReference", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectReference", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectReference", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectReference", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectReference", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectReference", 4)
 			}
+			raw := value
 			x := types.UID(d.UniqueString(raw))
 			m.UID = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectReference", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectReference", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIVersion = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectReference", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectReference", 6)
 			}
+			raw := value
 			x := string(d.UniqueString(raw))
 			m.ResourceVersion = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectReference", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectReference", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldPath = x
 			b = b[n:]
@@ -22090,12 +24050,22 @@ func (m *LocalObjectReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LocalObjectReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LocalObjectReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LocalObjectReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -22156,28 +24126,38 @@ func (m *TypedLocalObjectReference) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TypedLocalObjectReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TypedLocalObjectReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TypedLocalObjectReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIGroup = &x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TypedLocalObjectReference", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TypedLocalObjectReference", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TypedLocalObjectReference", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TypedLocalObjectReference", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -22231,12 +24211,22 @@ func (m *SerializedReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SerializedReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SerializedReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SerializedReference", 1)
 			}
+			v := value
 			if err := m.Reference.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -22290,20 +24280,30 @@ func (m *EventSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EventSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EventSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EventSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Component = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EventSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EventSource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Host = x
 			b = b[n:]
@@ -22398,64 +24398,74 @@ func (m *Event) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Event", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 2)
 			}
+			v := value
 			if err := m.InvolvedObject.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 4)
 			}
+			raw := value
 			x := string(d.UniqueString(raw))
 			m.Message = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 5)
 			}
+			v := value
 			if err := m.Source.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 6)
 			}
+			v := value
 			if err := m.FirstTimestamp.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 7)
 			}
+			v := value
 			if err := m.LastTimestamp.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -22469,27 +24479,27 @@ func (m *Event) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Count = x
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 9)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 10)
 			}
+			v := value
 			if err := m.EventTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 11)
 			}
+			v := value
 			if m.Series == nil {
 				m.Series = new(EventSeries)
 			}
@@ -22498,18 +24508,18 @@ func (m *Event) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 12:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 12)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Action = x
 			b = b[n:]
 		case 13:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 13, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 13)
 			}
+			v := value
 			if m.Related == nil {
 				m.Related = new(ObjectReference)
 			}
@@ -22518,18 +24528,18 @@ func (m *Event) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 14:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 14)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ReportingController = x
 			b = b[n:]
 		case 15:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 15, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 15)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ReportingInstance = x
 			b = b[n:]
@@ -22583,6 +24593,16 @@ func (m *EventSeries) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EventSeries", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -22593,10 +24613,10 @@ func (m *EventSeries) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Count = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EventSeries", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EventSeries", 2)
 			}
+			v := value
 			if err := m.LastObservedTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -22656,23 +24676,33 @@ func (m *EventList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EventList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EventList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EventList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EventList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EventList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Event, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Event, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Event{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -22734,23 +24764,33 @@ func (m *List) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("List", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("List", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("List", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("List", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("List", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]runtime.RawExtension, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]runtime.RawExtension, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, runtime.RawExtension{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -22871,12 +24911,22 @@ func (m *LimitRangeItem) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LimitRangeItem", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitRangeItem", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LimitRangeItem", 1)
 			}
+			raw := value
 			x := LimitType(d.String(raw))
 			m.Type = x
 			b = b[n:]
@@ -22964,14 +25014,24 @@ func (m *LimitRangeSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LimitRangeSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitRangeSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LimitRangeSpec", 1)
 			}
+			v := value
 			if m.Limits == nil {
-				m.Limits = make([]LimitRangeItem, 0, wire.CountField(b[n:], 1)+1)
+				m.Limits = make([]LimitRangeItem, 0, wire.CountRun(field))
 			}
 			m.Limits = append(m.Limits, LimitRangeItem{})
 			if err := m.Limits[len(m.Limits)-1].UnmarshalProto(d, v); err != nil {
@@ -23029,21 +25089,31 @@ func (m *LimitRange) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LimitRange", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitRange", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LimitRange", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitRange", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LimitRange", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -23105,23 +25175,33 @@ func (m *LimitRangeList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LimitRangeList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitRangeList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LimitRangeList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitRangeList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LimitRangeList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]LimitRange, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]LimitRange, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, LimitRange{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -23201,6 +25281,16 @@ func (m *ResourceQuotaSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceQuotaSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			n, err := wire.DecodeMap(d, "api/core/v1.ResourceList", field, 1, &m.Hard, &done1, decodeMapEntry0)
@@ -23209,21 +25299,21 @@ func (m *ResourceQuotaSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceQuotaSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceQuotaSpec", 2)
 			}
+			raw := value
 			x := ResourceQuotaScope(d.String(raw))
 			if m.Scopes == nil {
-				m.Scopes = make([]ResourceQuotaScope, 0, wire.CountField(b[n:], 2)+1)
+				m.Scopes = make([]ResourceQuotaScope, 0, wire.CountRun(field))
 			}
 			m.Scopes = append(m.Scopes, x)
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceQuotaSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceQuotaSpec", 3)
 			}
+			v := value
 			if m.ScopeSelector == nil {
 				m.ScopeSelector = new(ScopeSelector)
 			}
@@ -23285,14 +25375,24 @@ func (m *ScopeSelector) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ScopeSelector", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScopeSelector", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScopeSelector", 1)
 			}
+			v := value
 			if m.MatchExpressions == nil {
-				m.MatchExpressions = make([]ScopedResourceSelectorRequirement, 0, wire.CountField(b[n:], 1)+1)
+				m.MatchExpressions = make([]ScopedResourceSelectorRequirement, 0, wire.CountRun(field))
 			}
 			m.MatchExpressions = append(m.MatchExpressions, ScopedResourceSelectorRequirement{})
 			if err := m.MatchExpressions[len(m.MatchExpressions)-1].UnmarshalProto(d, v); err != nil {
@@ -23356,31 +25456,41 @@ func (m *ScopedResourceSelectorRequirement) UnmarshalProto(d *wire.Decoder, b []
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ScopedResourceSelectorRequirement", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScopedResourceSelectorRequirement", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScopedResourceSelectorRequirement", 1)
 			}
+			raw := value
 			x := ResourceQuotaScope(d.String(raw))
 			m.ScopeName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScopedResourceSelectorRequirement", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScopedResourceSelectorRequirement", 2)
 			}
+			raw := value
 			x := ScopeSelectorOperator(d.String(raw))
 			m.Operator = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ScopedResourceSelectorRequirement", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ScopedResourceSelectorRequirement", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Values == nil {
-				m.Values = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.Values = make([]string, 0, wire.CountRun(field))
 			}
 			m.Values = append(m.Values, x)
 			b = b[n:]
@@ -23526,30 +25636,40 @@ func (m *ResourceQuota) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceQuota", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceQuota", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceQuota", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceQuota", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceQuota", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceQuota", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceQuota", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -23611,23 +25731,33 @@ func (m *ResourceQuotaList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceQuotaList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceQuotaList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceQuotaList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceQuotaList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceQuotaList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ResourceQuota, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ResourceQuota, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ResourceQuota{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -23716,12 +25846,22 @@ func (m *Secret) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Secret", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Secret", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Secret", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -23733,10 +25873,10 @@ func (m *Secret) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Secret", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Secret", 3)
 			}
+			raw := value
 			x := SecretType(d.String(raw))
 			m.Type = x
 			b = b[n:]
@@ -23809,23 +25949,33 @@ func (m *SecretList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SecretList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecretList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecretList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecretList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecretList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Secret, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Secret, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Secret{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -23912,12 +26062,22 @@ func (m *ConfigMap) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ConfigMap", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMap", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMap", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -23999,23 +26159,33 @@ func (m *ConfigMapList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ConfigMapList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ConfigMapList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ConfigMapList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ConfigMap, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ConfigMap, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ConfigMap{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -24077,36 +26247,46 @@ func (m *ComponentCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ComponentCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ComponentCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ComponentCondition", 1)
 			}
+			raw := value
 			x := ComponentConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ComponentCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ComponentCondition", 2)
 			}
+			raw := value
 			x := ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ComponentCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ComponentCondition", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ComponentCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ComponentCondition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Error = x
 			b = b[n:]
@@ -24167,23 +26347,33 @@ func (m *ComponentStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ComponentStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ComponentStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ComponentStatus", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ComponentStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ComponentStatus", 2)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]ComponentCondition, 0, wire.CountField(b[n:], 2)+1)
+				m.Conditions = make([]ComponentCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, ComponentCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -24247,23 +26437,33 @@ func (m *ComponentStatusList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ComponentStatusList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ComponentStatusList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ComponentStatusList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ComponentStatusList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ComponentStatusList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ComponentStatus, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ComponentStatus, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ComponentStatus{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -24330,14 +26530,24 @@ func (m *DownwardAPIVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DownwardAPIVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DownwardAPIVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DownwardAPIVolumeSource", 1)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]DownwardAPIVolumeFile, 0, wire.CountField(b[n:], 1)+1)
+				m.Items = make([]DownwardAPIVolumeFile, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, DownwardAPIVolumeFile{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -24421,20 +26631,30 @@ func (m *DownwardAPIVolumeFile) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DownwardAPIVolumeFile", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DownwardAPIVolumeFile", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DownwardAPIVolumeFile", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DownwardAPIVolumeFile", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DownwardAPIVolumeFile", 2)
 			}
+			v := value
 			if m.FieldRef == nil {
 				m.FieldRef = new(ObjectFieldSelector)
 			}
@@ -24443,10 +26663,10 @@ func (m *DownwardAPIVolumeFile) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DownwardAPIVolumeFile", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DownwardAPIVolumeFile", 3)
 			}
+			v := value
 			if m.ResourceFieldRef == nil {
 				m.ResourceFieldRef = new(ResourceFieldSelector)
 			}
@@ -24516,14 +26736,24 @@ func (m *DownwardAPIProjection) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DownwardAPIProjection", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DownwardAPIProjection", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DownwardAPIProjection", 1)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]DownwardAPIVolumeFile, 0, wire.CountField(b[n:], 1)+1)
+				m.Items = make([]DownwardAPIVolumeFile, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, DownwardAPIVolumeFile{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -24654,12 +26884,22 @@ func (m *SecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SecurityContext", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecurityContext", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecurityContext", 1)
 			}
+			v := value
 			if m.Capabilities == nil {
 				m.Capabilities = new(Capabilities)
 			}
@@ -24676,10 +26916,10 @@ func (m *SecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Privileged = &x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecurityContext", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecurityContext", 3)
 			}
+			v := value
 			if m.SELinuxOptions == nil {
 				m.SELinuxOptions = new(SELinuxOptions)
 			}
@@ -24728,18 +26968,18 @@ func (m *SecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.RunAsGroup = &x
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecurityContext", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecurityContext", 9)
 			}
+			raw := value
 			x := ProcMountType(d.String(raw))
 			m.ProcMount = &x
 			b = b[n:]
 		case 10:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecurityContext", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecurityContext", 10)
 			}
+			v := value
 			if m.WindowsOptions == nil {
 				m.WindowsOptions = new(WindowsSecurityContextOptions)
 			}
@@ -24748,10 +26988,10 @@ func (m *SecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 11:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecurityContext", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecurityContext", 11)
 			}
+			v := value
 			if m.SeccompProfile == nil {
 				m.SeccompProfile = new(SeccompProfile)
 			}
@@ -24760,10 +27000,10 @@ func (m *SecurityContext) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 12:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SecurityContext", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SecurityContext", 12)
 			}
+			v := value
 			if m.AppArmorProfile == nil {
 				m.AppArmorProfile = new(AppArmorProfile)
 			}
@@ -24826,36 +27066,46 @@ func (m *SELinuxOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("SELinuxOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SELinuxOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SELinuxOptions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.User = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SELinuxOptions", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SELinuxOptions", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Role = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SELinuxOptions", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SELinuxOptions", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("SELinuxOptions", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("SELinuxOptions", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Level = x
 			b = b[n:]
@@ -24930,28 +27180,38 @@ func (m *WindowsSecurityContextOptions) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("WindowsSecurityContextOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WindowsSecurityContextOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WindowsSecurityContextOptions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.GMSACredentialSpecName = &x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WindowsSecurityContextOptions", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WindowsSecurityContextOptions", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.GMSACredentialSpec = &x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WindowsSecurityContextOptions", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WindowsSecurityContextOptions", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.RunAsUserName = &x
 			b = b[n:]
@@ -25021,29 +27281,39 @@ func (m *RangeAllocation) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RangeAllocation", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RangeAllocation", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RangeAllocation", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RangeAllocation", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RangeAllocation", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Range = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RangeAllocation", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RangeAllocation", 3)
 			}
+			raw := value
 			x := []byte(d.Bytes(raw))
 			m.Data = x
 			b = b[n:]
@@ -25096,20 +27366,30 @@ func (m *Sysctl) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Sysctl", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Sysctl", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Sysctl", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Sysctl", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Sysctl", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Value = x
 			b = b[n:]
@@ -25168,6 +27448,16 @@ func (m *PortStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PortStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -25178,18 +27468,18 @@ func (m *PortStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Port = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PortStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PortStatus", 2)
 			}
+			raw := value
 			x := Protocol(d.String(raw))
 			m.Protocol = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PortStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PortStatus", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Error = &x
 			b = b[n:]
@@ -25244,20 +27534,30 @@ func (m *ImageVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ImageVolumeSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ImageVolumeSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ImageVolumeSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reference = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ImageVolumeSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ImageVolumeSource", 2)
 			}
+			raw := value
 			x := PullPolicy(d.String(raw))
 			m.PullPolicy = x
 			b = b[n:]
@@ -25329,23 +27629,33 @@ func (m *NodeAllocatableResourceClaimStatus) UnmarshalProto(d *wire.Decoder, b [
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeAllocatableResourceClaimStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeAllocatableResourceClaimStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeAllocatableResourceClaimStatus", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ResourceClaimName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeAllocatableResourceClaimStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeAllocatableResourceClaimStatus", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Containers == nil {
-				m.Containers = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.Containers = make([]string, 0, wire.CountRun(field))
 			}
 			m.Containers = append(m.Containers, x)
 			b = b[n:]

@@ -64,23 +64,33 @@ func (m *EndpointSlice) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EndpointSlice", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointSlice", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointSlice", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointSlice", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointSlice", 2)
 			}
+			v := value
 			if m.Endpoints == nil {
-				m.Endpoints = make([]Endpoint, 0, wire.CountField(b[n:], 2)+1)
+				m.Endpoints = make([]Endpoint, 0, wire.CountRun(field))
 			}
 			m.Endpoints = append(m.Endpoints, Endpoint{})
 			if err := m.Endpoints[len(m.Endpoints)-1].UnmarshalProto(d, v); err != nil {
@@ -88,12 +98,12 @@ func (m *EndpointSlice) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointSlice", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointSlice", 3)
 			}
+			v := value
 			if m.Ports == nil {
-				m.Ports = make([]EndpointPort, 0, wire.CountField(b[n:], 3)+1)
+				m.Ports = make([]EndpointPort, 0, wire.CountRun(field))
 			}
 			m.Ports = append(m.Ports, EndpointPort{})
 			if err := m.Ports[len(m.Ports)-1].UnmarshalProto(d, v); err != nil {
@@ -101,10 +111,10 @@ func (m *EndpointSlice) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointSlice", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointSlice", 4)
 			}
+			raw := value
 			x := AddressType(d.String(raw))
 			m.AddressType = x
 			b = b[n:]
@@ -206,40 +216,50 @@ func (m *Endpoint) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Endpoint", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Endpoint", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Endpoint", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Addresses == nil {
-				m.Addresses = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Addresses = make([]string, 0, wire.CountRun(field))
 			}
 			m.Addresses = append(m.Addresses, x)
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Endpoint", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Endpoint", 2)
 			}
+			v := value
 			if err := m.Conditions.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Endpoint", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Endpoint", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Hostname = &x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Endpoint", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Endpoint", 4)
 			}
+			v := value
 			if m.TargetRef == nil {
 				m.TargetRef = new(corev1.ObjectReference)
 			}
@@ -254,26 +274,26 @@ func (m *Endpoint) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Endpoint", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Endpoint", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.NodeName = &x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Endpoint", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Endpoint", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Zone = &x
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Endpoint", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Endpoint", 8)
 			}
+			v := value
 			if m.Hints == nil {
 				m.Hints = new(EndpointHints)
 			}
@@ -432,14 +452,24 @@ func (m *EndpointHints) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EndpointHints", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointHints", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointHints", 1)
 			}
+			v := value
 			if m.ForZones == nil {
-				m.ForZones = make([]ForZone, 0, wire.CountField(b[n:], 1)+1)
+				m.ForZones = make([]ForZone, 0, wire.CountRun(field))
 			}
 			m.ForZones = append(m.ForZones, ForZone{})
 			if err := m.ForZones[len(m.ForZones)-1].UnmarshalProto(d, v); err != nil {
@@ -447,12 +477,12 @@ func (m *EndpointHints) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointHints", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointHints", 2)
 			}
+			v := value
 			if m.ForNodes == nil {
-				m.ForNodes = make([]ForNode, 0, wire.CountField(b[n:], 2)+1)
+				m.ForNodes = make([]ForNode, 0, wire.CountRun(field))
 			}
 			m.ForNodes = append(m.ForNodes, ForNode{})
 			if err := m.ForNodes[len(m.ForNodes)-1].UnmarshalProto(d, v); err != nil {
@@ -506,12 +536,22 @@ func (m *ForZone) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ForZone", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ForZone", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ForZone", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -562,12 +602,22 @@ func (m *ForNode) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ForNode", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ForNode", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ForNode", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -642,20 +692,30 @@ func (m *EndpointPort) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EndpointPort", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointPort", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointPort", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = &x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointPort", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointPort", 2)
 			}
+			raw := value
 			x := corev1.Protocol(d.String(raw))
 			m.Protocol = &x
 			b = b[n:]
@@ -668,10 +728,10 @@ func (m *EndpointPort) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Port = &x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointPort", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointPort", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.AppProtocol = &x
 			b = b[n:]
@@ -732,23 +792,33 @@ func (m *EndpointSliceList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EndpointSliceList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointSliceList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointSliceList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EndpointSliceList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EndpointSliceList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]EndpointSlice, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]EndpointSlice, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, EndpointSlice{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {

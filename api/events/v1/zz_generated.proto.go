@@ -87,30 +87,40 @@ func (m *Event) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Event", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 2)
 			}
+			v := value
 			if err := m.EventTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 3)
 			}
+			v := value
 			if m.Series == nil {
 				m.Series = new(EventSeries)
 			}
@@ -119,51 +129,51 @@ func (m *Event) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ReportingController = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ReportingInstance = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Action = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 8)
 			}
+			v := value
 			if err := m.Regarding.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 9:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 9)
 			}
+			v := value
 			if m.Related == nil {
 				m.Related = new(corev1.ObjectReference)
 			}
@@ -172,44 +182,44 @@ func (m *Event) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 10:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 10)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Note = x
 			b = b[n:]
 		case 11:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 11)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 12:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 12, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 12)
 			}
+			v := value
 			if err := m.DeprecatedSource.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 13:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 13, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 13)
 			}
+			v := value
 			if err := m.DeprecatedFirstTimestamp.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 14:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Event", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Event", 14)
 			}
+			v := value
 			if err := m.DeprecatedLastTimestamp.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -272,6 +282,16 @@ func (m *EventSeries) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EventSeries", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -282,10 +302,10 @@ func (m *EventSeries) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Count = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EventSeries", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EventSeries", 2)
 			}
+			v := value
 			if err := m.LastObservedTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -345,23 +365,33 @@ func (m *EventList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("EventList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EventList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EventList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("EventList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("EventList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Event, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Event, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Event{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {

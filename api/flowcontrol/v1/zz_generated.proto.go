@@ -49,30 +49,40 @@ func (m *FlowSchema) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FlowSchema", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchema", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchema", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchema", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchema", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchema", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchema", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -134,23 +144,33 @@ func (m *FlowSchemaList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FlowSchemaList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchemaList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchemaList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchemaList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchemaList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]FlowSchema, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]FlowSchema, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, FlowSchema{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -223,12 +243,22 @@ func (m *FlowSchemaSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FlowSchemaSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchemaSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchemaSpec", 1)
 			}
+			v := value
 			if err := m.PriorityLevelConfiguration.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -242,10 +272,10 @@ func (m *FlowSchemaSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.MatchingPrecedence = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchemaSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchemaSpec", 3)
 			}
+			v := value
 			if m.DistinguisherMethod == nil {
 				m.DistinguisherMethod = new(FlowDistinguisherMethod)
 			}
@@ -254,12 +284,12 @@ func (m *FlowSchemaSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchemaSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchemaSpec", 4)
 			}
+			v := value
 			if m.Rules == nil {
-				m.Rules = make([]PolicyRulesWithSubjects, 0, wire.CountField(b[n:], 4)+1)
+				m.Rules = make([]PolicyRulesWithSubjects, 0, wire.CountRun(field))
 			}
 			m.Rules = append(m.Rules, PolicyRulesWithSubjects{})
 			if err := m.Rules[len(m.Rules)-1].UnmarshalProto(d, v); err != nil {
@@ -315,12 +345,22 @@ func (m *FlowDistinguisherMethod) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FlowDistinguisherMethod", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowDistinguisherMethod", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowDistinguisherMethod", 1)
 			}
+			raw := value
 			x := FlowDistinguisherMethodType(d.String(raw))
 			m.Type = x
 			b = b[n:]
@@ -373,12 +413,22 @@ func (m *PriorityLevelConfigurationReference) UnmarshalProto(d *wire.Decoder, b 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PriorityLevelConfigurationReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfigurationReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfigurationReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -450,14 +500,24 @@ func (m *PolicyRulesWithSubjects) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PolicyRulesWithSubjects", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PolicyRulesWithSubjects", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PolicyRulesWithSubjects", 1)
 			}
+			v := value
 			if m.Subjects == nil {
-				m.Subjects = make([]Subject, 0, wire.CountField(b[n:], 1)+1)
+				m.Subjects = make([]Subject, 0, wire.CountRun(field))
 			}
 			m.Subjects = append(m.Subjects, Subject{})
 			if err := m.Subjects[len(m.Subjects)-1].UnmarshalProto(d, v); err != nil {
@@ -465,12 +525,12 @@ func (m *PolicyRulesWithSubjects) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PolicyRulesWithSubjects", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PolicyRulesWithSubjects", 2)
 			}
+			v := value
 			if m.ResourceRules == nil {
-				m.ResourceRules = make([]ResourcePolicyRule, 0, wire.CountField(b[n:], 2)+1)
+				m.ResourceRules = make([]ResourcePolicyRule, 0, wire.CountRun(field))
 			}
 			m.ResourceRules = append(m.ResourceRules, ResourcePolicyRule{})
 			if err := m.ResourceRules[len(m.ResourceRules)-1].UnmarshalProto(d, v); err != nil {
@@ -478,12 +538,12 @@ func (m *PolicyRulesWithSubjects) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PolicyRulesWithSubjects", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PolicyRulesWithSubjects", 3)
 			}
+			v := value
 			if m.NonResourceRules == nil {
-				m.NonResourceRules = make([]NonResourcePolicyRule, 0, wire.CountField(b[n:], 3)+1)
+				m.NonResourceRules = make([]NonResourcePolicyRule, 0, wire.CountRun(field))
 			}
 			m.NonResourceRules = append(m.NonResourceRules, NonResourcePolicyRule{})
 			if err := m.NonResourceRules[len(m.NonResourceRules)-1].UnmarshalProto(d, v); err != nil {
@@ -558,20 +618,30 @@ func (m *Subject) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Subject", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Subject", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Subject", 1)
 			}
+			raw := value
 			x := SubjectKind(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Subject", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Subject", 2)
 			}
+			v := value
 			if m.User == nil {
 				m.User = new(UserSubject)
 			}
@@ -580,10 +650,10 @@ func (m *Subject) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Subject", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Subject", 3)
 			}
+			v := value
 			if m.Group == nil {
 				m.Group = new(GroupSubject)
 			}
@@ -592,10 +662,10 @@ func (m *Subject) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Subject", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Subject", 4)
 			}
+			v := value
 			if m.ServiceAccount == nil {
 				m.ServiceAccount = new(ServiceAccountSubject)
 			}
@@ -650,12 +720,22 @@ func (m *UserSubject) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("UserSubject", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("UserSubject", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("UserSubject", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -708,12 +788,22 @@ func (m *GroupSubject) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("GroupSubject", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupSubject", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupSubject", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -768,20 +858,30 @@ func (m *ServiceAccountSubject) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceAccountSubject", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceAccountSubject", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceAccountSubject", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceAccountSubject", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceAccountSubject", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -858,37 +958,47 @@ func (m *ResourcePolicyRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourcePolicyRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourcePolicyRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourcePolicyRule", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Verbs == nil {
-				m.Verbs = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Verbs = make([]string, 0, wire.CountRun(field))
 			}
 			m.Verbs = append(m.Verbs, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourcePolicyRule", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourcePolicyRule", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.APIGroups == nil {
-				m.APIGroups = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.APIGroups = make([]string, 0, wire.CountRun(field))
 			}
 			m.APIGroups = append(m.APIGroups, x)
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourcePolicyRule", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourcePolicyRule", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Resources == nil {
-				m.Resources = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.Resources = make([]string, 0, wire.CountRun(field))
 			}
 			m.Resources = append(m.Resources, x)
 			b = b[n:]
@@ -901,13 +1011,13 @@ func (m *ResourcePolicyRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ClusterScope = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourcePolicyRule", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourcePolicyRule", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Namespaces == nil {
-				m.Namespaces = make([]string, 0, wire.CountField(b[n:], 5)+1)
+				m.Namespaces = make([]string, 0, wire.CountRun(field))
 			}
 			m.Namespaces = append(m.Namespaces, x)
 			b = b[n:]
@@ -970,26 +1080,36 @@ func (m *NonResourcePolicyRule) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NonResourcePolicyRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NonResourcePolicyRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NonResourcePolicyRule", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Verbs == nil {
-				m.Verbs = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Verbs = make([]string, 0, wire.CountRun(field))
 			}
 			m.Verbs = append(m.Verbs, x)
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NonResourcePolicyRule", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NonResourcePolicyRule", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.NonResourceURLs == nil {
-				m.NonResourceURLs = make([]string, 0, wire.CountField(b[n:], 6)+1)
+				m.NonResourceURLs = make([]string, 0, wire.CountRun(field))
 			}
 			m.NonResourceURLs = append(m.NonResourceURLs, x)
 			b = b[n:]
@@ -1047,14 +1167,24 @@ func (m *FlowSchemaStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FlowSchemaStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchemaStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchemaStatus", 1)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]FlowSchemaCondition, 0, wire.CountField(b[n:], 1)+1)
+				m.Conditions = make([]FlowSchemaCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, FlowSchemaCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -1119,45 +1249,55 @@ func (m *FlowSchemaCondition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FlowSchemaCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchemaCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchemaCondition", 1)
 			}
+			raw := value
 			x := FlowSchemaConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchemaCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchemaCondition", 2)
 			}
+			raw := value
 			x := ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchemaCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchemaCondition", 3)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchemaCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchemaCondition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FlowSchemaCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FlowSchemaCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -1217,30 +1357,40 @@ func (m *PriorityLevelConfiguration) UnmarshalProto(d *wire.Decoder, b []byte) e
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PriorityLevelConfiguration", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfiguration", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfiguration", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfiguration", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfiguration", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfiguration", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfiguration", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1302,23 +1452,33 @@ func (m *PriorityLevelConfigurationList) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PriorityLevelConfigurationList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfigurationList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfigurationList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfigurationList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfigurationList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]PriorityLevelConfiguration, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]PriorityLevelConfiguration, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, PriorityLevelConfiguration{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1388,20 +1548,30 @@ func (m *PriorityLevelConfigurationSpec) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PriorityLevelConfigurationSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfigurationSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfigurationSpec", 1)
 			}
+			raw := value
 			x := PriorityLevelEnablement(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfigurationSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfigurationSpec", 2)
 			}
+			v := value
 			if m.Limited == nil {
 				m.Limited = new(LimitedPriorityLevelConfiguration)
 			}
@@ -1410,10 +1580,10 @@ func (m *PriorityLevelConfigurationSpec) UnmarshalProto(d *wire.Decoder, b []byt
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfigurationSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfigurationSpec", 3)
 			}
+			v := value
 			if m.Exempt == nil {
 				m.Exempt = new(ExemptPriorityLevelConfiguration)
 			}
@@ -1489,6 +1659,16 @@ func (m *LimitedPriorityLevelConfiguration) UnmarshalProto(d *wire.Decoder, b []
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LimitedPriorityLevelConfiguration", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -1499,10 +1679,10 @@ func (m *LimitedPriorityLevelConfiguration) UnmarshalProto(d *wire.Decoder, b []
 			m.NominalConcurrencyShares = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitedPriorityLevelConfiguration", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LimitedPriorityLevelConfiguration", 2)
 			}
+			v := value
 			if err := m.LimitResponse.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1655,20 +1835,30 @@ func (m *LimitResponse) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LimitResponse", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitResponse", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LimitResponse", 1)
 			}
+			raw := value
 			x := LimitResponseType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LimitResponse", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LimitResponse", 2)
 			}
+			v := value
 			if m.Queuing == nil {
 				m.Queuing = new(QueuingConfiguration)
 			}
@@ -1808,14 +1998,24 @@ func (m *PriorityLevelConfigurationStatus) UnmarshalProto(d *wire.Decoder, b []b
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PriorityLevelConfigurationStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfigurationStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfigurationStatus", 1)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]PriorityLevelConfigurationCondition, 0, wire.CountField(b[n:], 1)+1)
+				m.Conditions = make([]PriorityLevelConfigurationCondition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, PriorityLevelConfigurationCondition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -1880,45 +2080,55 @@ func (m *PriorityLevelConfigurationCondition) UnmarshalProto(d *wire.Decoder, b 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PriorityLevelConfigurationCondition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfigurationCondition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfigurationCondition", 1)
 			}
+			raw := value
 			x := PriorityLevelConfigurationConditionType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfigurationCondition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfigurationCondition", 2)
 			}
+			raw := value
 			x := ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfigurationCondition", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfigurationCondition", 3)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfigurationCondition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfigurationCondition", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityLevelConfigurationCondition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityLevelConfigurationCondition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]

@@ -50,20 +50,30 @@ func (m *GroupResource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("GroupResource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupResource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupResource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Group = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupResource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupResource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Resource = x
 			b = b[n:]
@@ -120,28 +130,38 @@ func (m *GroupVersionResource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("GroupVersionResource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupVersionResource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupVersionResource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Group = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupVersionResource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupVersionResource", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Version = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupVersionResource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupVersionResource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Resource = x
 			b = b[n:]
@@ -194,20 +214,30 @@ func (m *GroupKind) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("GroupKind", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupKind", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupKind", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Group = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupKind", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupKind", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
@@ -264,28 +294,38 @@ func (m *GroupVersionKind) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("GroupVersionKind", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupVersionKind", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupVersionKind", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Group = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupVersionKind", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupVersionKind", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Version = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupVersionKind", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupVersionKind", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
@@ -338,20 +378,30 @@ func (m *TypeMeta) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TypeMeta", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TypeMeta", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TypeMeta", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TypeMeta", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TypeMeta", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIVersion = x
 			b = b[n:]
@@ -419,28 +469,38 @@ func (m *ListMeta) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ListMeta", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ListMeta", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ListMeta", 1)
 			}
+			raw := value
 			x := string(d.UniqueString(raw))
 			m.SelfLink = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ListMeta", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ListMeta", 2)
 			}
+			raw := value
 			x := string(d.UniqueString(raw))
 			m.ResourceVersion = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ListMeta", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ListMeta", 3)
 			}
+			raw := value
 			x := string(d.UniqueString(raw))
 			m.Continue = x
 			b = b[n:]
@@ -453,10 +513,10 @@ func (m *ListMeta) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.RemainingItemCount = &x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ListMeta", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ListMeta", 5)
 			}
+			v := value
 			if m.ShardInfo == nil {
 				m.ShardInfo = new(ShardInfo)
 			}
@@ -511,12 +571,22 @@ func (m *ShardInfo) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ShardInfo", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ShardInfo", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ShardInfo", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Selector = x
 			b = b[n:]
@@ -639,52 +709,62 @@ func (m *ObjectMeta) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ObjectMeta", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMeta", 1)
 			}
+			raw := value
 			x := string(d.UniqueString(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMeta", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.GenerateName = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMeta", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMeta", 4)
 			}
+			raw := value
 			x := string(d.UniqueString(raw))
 			m.SelfLink = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMeta", 5)
 			}
+			raw := value
 			x := types.UID(d.UniqueString(raw))
 			m.UID = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMeta", 6)
 			}
+			raw := value
 			x := string(d.UniqueString(raw))
 			m.ResourceVersion = x
 			b = b[n:]
@@ -697,19 +777,19 @@ func (m *ObjectMeta) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Generation = x
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMeta", 8)
 			}
+			v := value
 			if err := m.CreationTimestamp.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 9:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMeta", 9)
 			}
+			v := value
 			if m.DeletionTimestamp == nil {
 				m.DeletionTimestamp = new(Time)
 			}
@@ -738,12 +818,12 @@ func (m *ObjectMeta) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 13:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 13, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMeta", 13)
 			}
+			v := value
 			if m.OwnerReferences == nil {
-				m.OwnerReferences = make([]OwnerReference, 0, wire.CountField(b[n:], 13)+1)
+				m.OwnerReferences = make([]OwnerReference, 0, wire.CountRun(field))
 			}
 			m.OwnerReferences = append(m.OwnerReferences, OwnerReference{})
 			if err := m.OwnerReferences[len(m.OwnerReferences)-1].UnmarshalProto(d, v); err != nil {
@@ -751,23 +831,23 @@ func (m *ObjectMeta) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 14:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 14, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMeta", 14)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Finalizers == nil {
-				m.Finalizers = make([]string, 0, wire.CountField(b[n:], 14)+1)
+				m.Finalizers = make([]string, 0, wire.CountRun(field))
 			}
 			m.Finalizers = append(m.Finalizers, x)
 			b = b[n:]
 		case 17:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ObjectMeta", 17, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ObjectMeta", 17)
 			}
+			v := value
 			if m.ManagedFields == nil {
-				m.ManagedFields = make([]ManagedFieldsEntry, 0, wire.CountField(b[n:], 17)+1)
+				m.ManagedFields = make([]ManagedFieldsEntry, 0, wire.CountRun(field))
 			}
 			m.ManagedFields = append(m.ManagedFields, ManagedFieldsEntry{})
 			if err := m.ManagedFields[len(m.ManagedFields)-1].UnmarshalProto(d, v); err != nil {
@@ -841,36 +921,46 @@ func (m *OwnerReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("OwnerReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("OwnerReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("OwnerReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("OwnerReference", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("OwnerReference", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("OwnerReference", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("OwnerReference", 4)
 			}
+			raw := value
 			x := types.UID(d.String(raw))
 			m.UID = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("OwnerReference", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("OwnerReference", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIVersion = x
 			b = b[n:]
@@ -965,20 +1055,30 @@ func (m *ListOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ListOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ListOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ListOptions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.LabelSelector = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ListOptions", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ListOptions", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldSelector = x
 			b = b[n:]
@@ -991,10 +1091,10 @@ func (m *ListOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Watch = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ListOptions", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ListOptions", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ResourceVersion = x
 			b = b[n:]
@@ -1015,10 +1115,10 @@ func (m *ListOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Limit = x
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ListOptions", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ListOptions", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Continue = x
 			b = b[n:]
@@ -1031,10 +1131,10 @@ func (m *ListOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.AllowWatchBookmarks = x
 			b = b[n:]
 		case 10:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ListOptions", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ListOptions", 10)
 			}
+			raw := value
 			x := ResourceVersionMatch(d.String(raw))
 			m.ResourceVersionMatch = x
 			b = b[n:]
@@ -1047,10 +1147,10 @@ func (m *ListOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.SendInitialEvents = &x
 			b = b[n:]
 		case 15:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ListOptions", 15, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ListOptions", 15)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ShardSelector = x
 			b = b[n:]
@@ -1101,12 +1201,22 @@ func (m *GetOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("GetOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GetOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GetOptions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ResourceVersion = x
 			b = b[n:]
@@ -1194,6 +1304,16 @@ func (m *DeleteOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeleteOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -1204,10 +1324,10 @@ func (m *DeleteOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.GracePeriodSeconds = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeleteOptions", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeleteOptions", 2)
 			}
+			v := value
 			if m.Preconditions == nil {
 				m.Preconditions = new(Preconditions)
 			}
@@ -1224,21 +1344,21 @@ func (m *DeleteOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.OrphanDependents = &x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeleteOptions", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeleteOptions", 4)
 			}
+			raw := value
 			x := DeletionPropagation(d.String(raw))
 			m.PropagationPolicy = &x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeleteOptions", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeleteOptions", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.DryRun == nil {
-				m.DryRun = make([]string, 0, wire.CountField(b[n:], 5)+1)
+				m.DryRun = make([]string, 0, wire.CountRun(field))
 			}
 			m.DryRun = append(m.DryRun, x)
 			b = b[n:]
@@ -1307,31 +1427,41 @@ func (m *CreateOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CreateOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CreateOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CreateOptions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.DryRun == nil {
-				m.DryRun = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.DryRun = make([]string, 0, wire.CountRun(field))
 			}
 			m.DryRun = append(m.DryRun, x)
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CreateOptions", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CreateOptions", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldManager = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CreateOptions", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CreateOptions", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldValidation = x
 			b = b[n:]
@@ -1398,15 +1528,25 @@ func (m *PatchOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PatchOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PatchOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PatchOptions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.DryRun == nil {
-				m.DryRun = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.DryRun = make([]string, 0, wire.CountRun(field))
 			}
 			m.DryRun = append(m.DryRun, x)
 			b = b[n:]
@@ -1419,18 +1559,18 @@ func (m *PatchOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Force = &x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PatchOptions", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PatchOptions", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldManager = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PatchOptions", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PatchOptions", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldValidation = x
 			b = b[n:]
@@ -1491,15 +1631,25 @@ func (m *ApplyOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ApplyOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ApplyOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ApplyOptions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.DryRun == nil {
-				m.DryRun = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.DryRun = make([]string, 0, wire.CountRun(field))
 			}
 			m.DryRun = append(m.DryRun, x)
 			b = b[n:]
@@ -1512,10 +1662,10 @@ func (m *ApplyOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Force = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ApplyOptions", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ApplyOptions", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldManager = x
 			b = b[n:]
@@ -1576,31 +1726,41 @@ func (m *UpdateOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("UpdateOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("UpdateOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("UpdateOptions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.DryRun == nil {
-				m.DryRun = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.DryRun = make([]string, 0, wire.CountRun(field))
 			}
 			m.DryRun = append(m.DryRun, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("UpdateOptions", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("UpdateOptions", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldManager = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("UpdateOptions", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("UpdateOptions", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldValidation = x
 			b = b[n:]
@@ -1663,20 +1823,30 @@ func (m *Preconditions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Preconditions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Preconditions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Preconditions", 1)
 			}
+			raw := value
 			x := types.UID(d.String(raw))
 			m.UID = &x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Preconditions", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Preconditions", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ResourceVersion = &x
 			b = b[n:]
@@ -1743,45 +1913,55 @@ func (m *Status) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Status", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Status", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Status", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Status", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Status", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Status = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Status", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Status", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Status", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Status", 4)
 			}
+			raw := value
 			x := StatusReason(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Status", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Status", 5)
 			}
+			v := value
 			if m.Details == nil {
 				m.Details = new(StatusDetails)
 			}
@@ -1861,38 +2041,48 @@ func (m *StatusDetails) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StatusDetails", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatusDetails", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatusDetails", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatusDetails", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatusDetails", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Group = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatusDetails", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatusDetails", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatusDetails", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatusDetails", 4)
 			}
+			v := value
 			if m.Causes == nil {
-				m.Causes = make([]StatusCause, 0, wire.CountField(b[n:], 4)+1)
+				m.Causes = make([]StatusCause, 0, wire.CountRun(field))
 			}
 			m.Causes = append(m.Causes, StatusCause{})
 			if err := m.Causes[len(m.Causes)-1].UnmarshalProto(d, v); err != nil {
@@ -1908,10 +2098,10 @@ func (m *StatusDetails) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.RetryAfterSeconds = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatusDetails", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatusDetails", 6)
 			}
+			raw := value
 			x := types.UID(d.String(raw))
 			m.UID = x
 			b = b[n:]
@@ -1966,28 +2156,38 @@ func (m *StatusCause) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StatusCause", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatusCause", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatusCause", 1)
 			}
+			raw := value
 			x := CauseType(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatusCause", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatusCause", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StatusCause", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StatusCause", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Field = x
 			b = b[n:]
@@ -2046,23 +2246,33 @@ func (m *List) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("List", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("List", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("List", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("List", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("List", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]runtime.RawExtension, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]runtime.RawExtension, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, runtime.RawExtension{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -2127,25 +2337,35 @@ func (m *APIVersions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIVersions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIVersions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIVersions", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Versions == nil {
-				m.Versions = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Versions = make([]string, 0, wire.CountRun(field))
 			}
 			m.Versions = append(m.Versions, x)
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIVersions", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIVersions", 2)
 			}
+			v := value
 			if m.ServerAddressByClientCIDRs == nil {
-				m.ServerAddressByClientCIDRs = make([]ServerAddressByClientCIDR, 0, wire.CountField(b[n:], 2)+1)
+				m.ServerAddressByClientCIDRs = make([]ServerAddressByClientCIDR, 0, wire.CountRun(field))
 			}
 			m.ServerAddressByClientCIDRs = append(m.ServerAddressByClientCIDRs, ServerAddressByClientCIDR{})
 			if err := m.ServerAddressByClientCIDRs[len(m.ServerAddressByClientCIDRs)-1].UnmarshalProto(d, v); err != nil {
@@ -2206,14 +2426,24 @@ func (m *APIGroupList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIGroupList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIGroupList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIGroupList", 1)
 			}
+			v := value
 			if m.Groups == nil {
-				m.Groups = make([]APIGroup, 0, wire.CountField(b[n:], 1)+1)
+				m.Groups = make([]APIGroup, 0, wire.CountRun(field))
 			}
 			m.Groups = append(m.Groups, APIGroup{})
 			if err := m.Groups[len(m.Groups)-1].UnmarshalProto(d, v); err != nil {
@@ -2284,22 +2514,32 @@ func (m *APIGroup) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIGroup", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIGroup", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIGroup", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIGroup", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIGroup", 2)
 			}
+			v := value
 			if m.Versions == nil {
-				m.Versions = make([]GroupVersionForDiscovery, 0, wire.CountField(b[n:], 2)+1)
+				m.Versions = make([]GroupVersionForDiscovery, 0, wire.CountRun(field))
 			}
 			m.Versions = append(m.Versions, GroupVersionForDiscovery{})
 			if err := m.Versions[len(m.Versions)-1].UnmarshalProto(d, v); err != nil {
@@ -2307,21 +2547,21 @@ func (m *APIGroup) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIGroup", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIGroup", 3)
 			}
+			v := value
 			if err := m.PreferredVersion.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIGroup", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIGroup", 4)
 			}
+			v := value
 			if m.ServerAddressByClientCIDRs == nil {
-				m.ServerAddressByClientCIDRs = make([]ServerAddressByClientCIDR, 0, wire.CountField(b[n:], 4)+1)
+				m.ServerAddressByClientCIDRs = make([]ServerAddressByClientCIDR, 0, wire.CountRun(field))
 			}
 			m.ServerAddressByClientCIDRs = append(m.ServerAddressByClientCIDRs, ServerAddressByClientCIDR{})
 			if err := m.ServerAddressByClientCIDRs[len(m.ServerAddressByClientCIDRs)-1].UnmarshalProto(d, v); err != nil {
@@ -2379,20 +2619,30 @@ func (m *ServerAddressByClientCIDR) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServerAddressByClientCIDR", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServerAddressByClientCIDR", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServerAddressByClientCIDR", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ClientCIDR = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServerAddressByClientCIDR", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServerAddressByClientCIDR", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ServerAddress = x
 			b = b[n:]
@@ -2447,20 +2697,30 @@ func (m *GroupVersionForDiscovery) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("GroupVersionForDiscovery", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupVersionForDiscovery", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupVersionForDiscovery", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.GroupVersion = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("GroupVersionForDiscovery", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("GroupVersionForDiscovery", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Version = x
 			b = b[n:]
@@ -2542,12 +2802,22 @@ func (m *APIResource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIResource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -2560,18 +2830,18 @@ func (m *APIResource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Namespaced = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResource", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResource", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResource", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResource", 4)
 			}
+			v := value
 			if m.Verbs == nil {
 				m.Verbs = Verbs{} // present, even when empty
 			}
@@ -2580,56 +2850,56 @@ func (m *APIResource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResource", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResource", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.ShortNames == nil {
-				m.ShortNames = make([]string, 0, wire.CountField(b[n:], 5)+1)
+				m.ShortNames = make([]string, 0, wire.CountRun(field))
 			}
 			m.ShortNames = append(m.ShortNames, x)
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResource", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResource", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SingularName = x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResource", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResource", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Categories == nil {
-				m.Categories = make([]string, 0, wire.CountField(b[n:], 7)+1)
+				m.Categories = make([]string, 0, wire.CountRun(field))
 			}
 			m.Categories = append(m.Categories, x)
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResource", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResource", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Group = x
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResource", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResource", 9)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Version = x
 			b = b[n:]
 		case 10:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResource", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResource", 10)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.StorageVersionHash = x
 			b = b[n:]
@@ -2745,22 +3015,32 @@ func (m *APIResourceList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("APIResourceList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResourceList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResourceList", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.GroupVersion = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("APIResourceList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("APIResourceList", 2)
 			}
+			v := value
 			if m.APIResources == nil {
-				m.APIResources = make([]APIResource, 0, wire.CountField(b[n:], 2)+1)
+				m.APIResources = make([]APIResource, 0, wire.CountRun(field))
 			}
 			m.APIResources = append(m.APIResources, APIResource{})
 			if err := m.APIResources[len(m.APIResources)-1].UnmarshalProto(d, v); err != nil {
@@ -2818,15 +3098,25 @@ func (m *RootPaths) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RootPaths", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RootPaths", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RootPaths", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Paths == nil {
-				m.Paths = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Paths = make([]string, 0, wire.CountRun(field))
 			}
 			m.Paths = append(m.Paths, x)
 			b = b[n:]
@@ -2942,6 +3232,16 @@ func (m *LabelSelector) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LabelSelector", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			n, err := wire.DecodeMap(d, "map[string]string", field, 1, &m.MatchLabels, &done1, decodeMapEntry0)
@@ -2950,12 +3250,12 @@ func (m *LabelSelector) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LabelSelector", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LabelSelector", 2)
 			}
+			v := value
 			if m.MatchExpressions == nil {
-				m.MatchExpressions = make([]LabelSelectorRequirement, 0, wire.CountField(b[n:], 2)+1)
+				m.MatchExpressions = make([]LabelSelectorRequirement, 0, wire.CountRun(field))
 			}
 			m.MatchExpressions = append(m.MatchExpressions, LabelSelectorRequirement{})
 			if err := m.MatchExpressions[len(m.MatchExpressions)-1].UnmarshalProto(d, v); err != nil {
@@ -3019,31 +3319,41 @@ func (m *LabelSelectorRequirement) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("LabelSelectorRequirement", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LabelSelectorRequirement", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LabelSelectorRequirement", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LabelSelectorRequirement", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LabelSelectorRequirement", 2)
 			}
+			raw := value
 			x := LabelSelectorOperator(d.String(raw))
 			m.Operator = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("LabelSelectorRequirement", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("LabelSelectorRequirement", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Values == nil {
-				m.Values = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.Values = make([]string, 0, wire.CountRun(field))
 			}
 			m.Values = append(m.Values, x)
 			b = b[n:]
@@ -3104,31 +3414,41 @@ func (m *FieldSelectorRequirement) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("FieldSelectorRequirement", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FieldSelectorRequirement", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FieldSelectorRequirement", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FieldSelectorRequirement", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FieldSelectorRequirement", 2)
 			}
+			raw := value
 			x := FieldSelectorOperator(d.String(raw))
 			m.Operator = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("FieldSelectorRequirement", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("FieldSelectorRequirement", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Values == nil {
-				m.Values = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.Values = make([]string, 0, wire.CountRun(field))
 			}
 			m.Values = append(m.Values, x)
 			b = b[n:]
@@ -3203,36 +3523,46 @@ func (m *ManagedFieldsEntry) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ManagedFieldsEntry", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ManagedFieldsEntry", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ManagedFieldsEntry", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Manager = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ManagedFieldsEntry", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ManagedFieldsEntry", 2)
 			}
+			raw := value
 			x := ManagedFieldsOperationType(d.String(raw))
 			m.Operation = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ManagedFieldsEntry", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ManagedFieldsEntry", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIVersion = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ManagedFieldsEntry", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ManagedFieldsEntry", 4)
 			}
+			v := value
 			if m.Time == nil {
 				m.Time = new(Time)
 			}
@@ -3241,18 +3571,18 @@ func (m *ManagedFieldsEntry) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ManagedFieldsEntry", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ManagedFieldsEntry", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.FieldsType = x
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ManagedFieldsEntry", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ManagedFieldsEntry", 7)
 			}
+			v := value
 			if m.FieldsV1 == nil {
 				m.FieldsV1 = new(FieldsV1)
 			}
@@ -3261,10 +3591,10 @@ func (m *ManagedFieldsEntry) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ManagedFieldsEntry", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ManagedFieldsEntry", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Subresource = x
 			b = b[n:]
@@ -3317,12 +3647,22 @@ func (m *TableOptions) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TableOptions", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TableOptions", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TableOptions", 1)
 			}
+			raw := value
 			x := IncludeObjectPolicy(d.String(raw))
 			m.IncludeObject = x
 			b = b[n:]
@@ -3376,12 +3716,22 @@ func (m *PartialObjectMetadata) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PartialObjectMetadata", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PartialObjectMetadata", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PartialObjectMetadata", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -3443,23 +3793,33 @@ func (m *PartialObjectMetadataList) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PartialObjectMetadataList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PartialObjectMetadataList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PartialObjectMetadataList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PartialObjectMetadataList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PartialObjectMetadataList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]PartialObjectMetadata, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]PartialObjectMetadata, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, PartialObjectMetadata{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -3524,20 +3884,30 @@ func (m *Condition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Condition", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Condition", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Condition", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Condition", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Condition", 2)
 			}
+			raw := value
 			x := ConditionStatus(d.String(raw))
 			m.Status = x
 			b = b[n:]
@@ -3550,27 +3920,27 @@ func (m *Condition) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.ObservedGeneration = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Condition", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Condition", 4)
 			}
+			v := value
 			if err := m.LastTransitionTime.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Condition", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Condition", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Reason = x
 			b = b[n:]
 		case 6:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Condition", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Condition", 6)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -3624,20 +3994,30 @@ func (m *WatchEvent) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("WatchEvent", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WatchEvent", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WatchEvent", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Type = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("WatchEvent", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("WatchEvent", 2)
 			}
+			v := value
 			if err := m.Object.UnmarshalProto(d, v); err != nil {
 				return err
 			}

@@ -51,21 +51,31 @@ func (m *NetworkPolicy) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NetworkPolicy", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicy", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicy", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicy", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicy", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -140,23 +150,33 @@ func (m *NetworkPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NetworkPolicySpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicySpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicySpec", 1)
 			}
+			v := value
 			if err := m.PodSelector.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicySpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicySpec", 2)
 			}
+			v := value
 			if m.Ingress == nil {
-				m.Ingress = make([]NetworkPolicyIngressRule, 0, wire.CountField(b[n:], 2)+1)
+				m.Ingress = make([]NetworkPolicyIngressRule, 0, wire.CountRun(field))
 			}
 			m.Ingress = append(m.Ingress, NetworkPolicyIngressRule{})
 			if err := m.Ingress[len(m.Ingress)-1].UnmarshalProto(d, v); err != nil {
@@ -164,12 +184,12 @@ func (m *NetworkPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicySpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicySpec", 3)
 			}
+			v := value
 			if m.Egress == nil {
-				m.Egress = make([]NetworkPolicyEgressRule, 0, wire.CountField(b[n:], 3)+1)
+				m.Egress = make([]NetworkPolicyEgressRule, 0, wire.CountRun(field))
 			}
 			m.Egress = append(m.Egress, NetworkPolicyEgressRule{})
 			if err := m.Egress[len(m.Egress)-1].UnmarshalProto(d, v); err != nil {
@@ -177,13 +197,13 @@ func (m *NetworkPolicySpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicySpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicySpec", 4)
 			}
+			raw := value
 			x := PolicyType(d.String(raw))
 			if m.PolicyTypes == nil {
-				m.PolicyTypes = make([]PolicyType, 0, wire.CountField(b[n:], 4)+1)
+				m.PolicyTypes = make([]PolicyType, 0, wire.CountRun(field))
 			}
 			m.PolicyTypes = append(m.PolicyTypes, x)
 			b = b[n:]
@@ -248,14 +268,24 @@ func (m *NetworkPolicyIngressRule) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NetworkPolicyIngressRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicyIngressRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicyIngressRule", 1)
 			}
+			v := value
 			if m.Ports == nil {
-				m.Ports = make([]NetworkPolicyPort, 0, wire.CountField(b[n:], 1)+1)
+				m.Ports = make([]NetworkPolicyPort, 0, wire.CountRun(field))
 			}
 			m.Ports = append(m.Ports, NetworkPolicyPort{})
 			if err := m.Ports[len(m.Ports)-1].UnmarshalProto(d, v); err != nil {
@@ -263,12 +293,12 @@ func (m *NetworkPolicyIngressRule) UnmarshalProto(d *wire.Decoder, b []byte) err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicyIngressRule", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicyIngressRule", 2)
 			}
+			v := value
 			if m.From == nil {
-				m.From = make([]NetworkPolicyPeer, 0, wire.CountField(b[n:], 2)+1)
+				m.From = make([]NetworkPolicyPeer, 0, wire.CountRun(field))
 			}
 			m.From = append(m.From, NetworkPolicyPeer{})
 			if err := m.From[len(m.From)-1].UnmarshalProto(d, v); err != nil {
@@ -336,14 +366,24 @@ func (m *NetworkPolicyEgressRule) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NetworkPolicyEgressRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicyEgressRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicyEgressRule", 1)
 			}
+			v := value
 			if m.Ports == nil {
-				m.Ports = make([]NetworkPolicyPort, 0, wire.CountField(b[n:], 1)+1)
+				m.Ports = make([]NetworkPolicyPort, 0, wire.CountRun(field))
 			}
 			m.Ports = append(m.Ports, NetworkPolicyPort{})
 			if err := m.Ports[len(m.Ports)-1].UnmarshalProto(d, v); err != nil {
@@ -351,12 +391,12 @@ func (m *NetworkPolicyEgressRule) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicyEgressRule", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicyEgressRule", 2)
 			}
+			v := value
 			if m.To == nil {
-				m.To = make([]NetworkPolicyPeer, 0, wire.CountField(b[n:], 2)+1)
+				m.To = make([]NetworkPolicyPeer, 0, wire.CountRun(field))
 			}
 			m.To = append(m.To, NetworkPolicyPeer{})
 			if err := m.To[len(m.To)-1].UnmarshalProto(d, v); err != nil {
@@ -429,20 +469,30 @@ func (m *NetworkPolicyPort) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NetworkPolicyPort", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicyPort", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicyPort", 1)
 			}
+			raw := value
 			x := corev1.Protocol(d.String(raw))
 			m.Protocol = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicyPort", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicyPort", 2)
 			}
+			v := value
 			if m.Port == nil {
 				m.Port = new(intstr.IntOrString)
 			}
@@ -511,23 +561,33 @@ func (m *IPBlock) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IPBlock", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IPBlock", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IPBlock", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.CIDR = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IPBlock", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IPBlock", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Except == nil {
-				m.Except = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.Except = make([]string, 0, wire.CountRun(field))
 			}
 			m.Except = append(m.Except, x)
 			b = b[n:]
@@ -599,12 +659,22 @@ func (m *NetworkPolicyPeer) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NetworkPolicyPeer", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicyPeer", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicyPeer", 1)
 			}
+			v := value
 			if m.PodSelector == nil {
 				m.PodSelector = new(metav1.LabelSelector)
 			}
@@ -613,10 +683,10 @@ func (m *NetworkPolicyPeer) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicyPeer", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicyPeer", 2)
 			}
+			v := value
 			if m.NamespaceSelector == nil {
 				m.NamespaceSelector = new(metav1.LabelSelector)
 			}
@@ -625,10 +695,10 @@ func (m *NetworkPolicyPeer) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicyPeer", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicyPeer", 3)
 			}
+			v := value
 			if m.IPBlock == nil {
 				m.IPBlock = new(IPBlock)
 			}
@@ -693,23 +763,33 @@ func (m *NetworkPolicyList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NetworkPolicyList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicyList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicyList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkPolicyList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkPolicyList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]NetworkPolicy, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]NetworkPolicy, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, NetworkPolicy{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -770,30 +850,40 @@ func (m *Ingress) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Ingress", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Ingress", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Ingress", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Ingress", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Ingress", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Ingress", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Ingress", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -853,23 +943,33 @@ func (m *IngressList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Ingress, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Ingress, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Ingress{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -948,12 +1048,22 @@ func (m *IngressSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressSpec", 1)
 			}
+			v := value
 			if m.DefaultBackend == nil {
 				m.DefaultBackend = new(IngressBackend)
 			}
@@ -962,12 +1072,12 @@ func (m *IngressSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressSpec", 2)
 			}
+			v := value
 			if m.TLS == nil {
-				m.TLS = make([]IngressTLS, 0, wire.CountField(b[n:], 2)+1)
+				m.TLS = make([]IngressTLS, 0, wire.CountRun(field))
 			}
 			m.TLS = append(m.TLS, IngressTLS{})
 			if err := m.TLS[len(m.TLS)-1].UnmarshalProto(d, v); err != nil {
@@ -975,12 +1085,12 @@ func (m *IngressSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressSpec", 3)
 			}
+			v := value
 			if m.Rules == nil {
-				m.Rules = make([]IngressRule, 0, wire.CountField(b[n:], 3)+1)
+				m.Rules = make([]IngressRule, 0, wire.CountRun(field))
 			}
 			m.Rules = append(m.Rules, IngressRule{})
 			if err := m.Rules[len(m.Rules)-1].UnmarshalProto(d, v); err != nil {
@@ -988,10 +1098,10 @@ func (m *IngressSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressSpec", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.IngressClassName = &x
 			b = b[n:]
@@ -1048,23 +1158,33 @@ func (m *IngressTLS) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressTLS", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressTLS", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressTLS", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Hosts == nil {
-				m.Hosts = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Hosts = make([]string, 0, wire.CountRun(field))
 			}
 			m.Hosts = append(m.Hosts, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressTLS", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressTLS", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.SecretName = x
 			b = b[n:]
@@ -1118,12 +1238,22 @@ func (m *IngressStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressStatus", 1)
 			}
+			v := value
 			if err := m.LoadBalancer.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1182,14 +1312,24 @@ func (m *IngressLoadBalancerStatus) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressLoadBalancerStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressLoadBalancerStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressLoadBalancerStatus", 1)
 			}
+			v := value
 			if m.Ingress == nil {
-				m.Ingress = make([]IngressLoadBalancerIngress, 0, wire.CountField(b[n:], 1)+1)
+				m.Ingress = make([]IngressLoadBalancerIngress, 0, wire.CountRun(field))
 			}
 			m.Ingress = append(m.Ingress, IngressLoadBalancerIngress{})
 			if err := m.Ingress[len(m.Ingress)-1].UnmarshalProto(d, v); err != nil {
@@ -1254,30 +1394,40 @@ func (m *IngressLoadBalancerIngress) UnmarshalProto(d *wire.Decoder, b []byte) e
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressLoadBalancerIngress", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressLoadBalancerIngress", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressLoadBalancerIngress", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.IP = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressLoadBalancerIngress", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressLoadBalancerIngress", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Hostname = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressLoadBalancerIngress", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressLoadBalancerIngress", 4)
 			}
+			v := value
 			if m.Ports == nil {
-				m.Ports = make([]IngressPortStatus, 0, wire.CountField(b[n:], 4)+1)
+				m.Ports = make([]IngressPortStatus, 0, wire.CountRun(field))
 			}
 			m.Ports = append(m.Ports, IngressPortStatus{})
 			if err := m.Ports[len(m.Ports)-1].UnmarshalProto(d, v); err != nil {
@@ -1341,6 +1491,16 @@ func (m *IngressPortStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressPortStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -1351,18 +1511,18 @@ func (m *IngressPortStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Port = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressPortStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressPortStatus", 2)
 			}
+			raw := value
 			x := corev1.Protocol(d.String(raw))
 			m.Protocol = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressPortStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressPortStatus", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Error = &x
 			b = b[n:]
@@ -1416,20 +1576,30 @@ func (m *IngressRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressRule", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Host = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressRule", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressRule", 2)
 			}
+			v := value
 			if err := m.IngressRuleValue.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1488,12 +1658,22 @@ func (m *IngressRuleValue) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressRuleValue", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressRuleValue", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressRuleValue", 1)
 			}
+			v := value
 			if m.HTTP == nil {
 				m.HTTP = new(HTTPIngressRuleValue)
 			}
@@ -1555,14 +1735,24 @@ func (m *HTTPIngressRuleValue) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HTTPIngressRuleValue", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HTTPIngressRuleValue", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HTTPIngressRuleValue", 1)
 			}
+			v := value
 			if m.Paths == nil {
-				m.Paths = make([]HTTPIngressPath, 0, wire.CountField(b[n:], 1)+1)
+				m.Paths = make([]HTTPIngressPath, 0, wire.CountRun(field))
 			}
 			m.Paths = append(m.Paths, HTTPIngressPath{})
 			if err := m.Paths[len(m.Paths)-1].UnmarshalProto(d, v); err != nil {
@@ -1627,29 +1817,39 @@ func (m *HTTPIngressPath) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("HTTPIngressPath", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HTTPIngressPath", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HTTPIngressPath", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Path = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HTTPIngressPath", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HTTPIngressPath", 2)
 			}
+			v := value
 			if err := m.Backend.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("HTTPIngressPath", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("HTTPIngressPath", 3)
 			}
+			raw := value
 			x := PathType(d.String(raw))
 			m.PathType = &x
 			b = b[n:]
@@ -1714,12 +1914,22 @@ func (m *IngressBackend) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressBackend", num, n)
+			}
+		}
 		switch num {
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressBackend", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressBackend", 3)
 			}
+			v := value
 			if m.Resource == nil {
 				m.Resource = new(corev1.TypedLocalObjectReference)
 			}
@@ -1728,10 +1938,10 @@ func (m *IngressBackend) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressBackend", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressBackend", 4)
 			}
+			v := value
 			if m.Service == nil {
 				m.Service = new(IngressServiceBackend)
 			}
@@ -1791,20 +2001,30 @@ func (m *IngressServiceBackend) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressServiceBackend", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressServiceBackend", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressServiceBackend", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressServiceBackend", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressServiceBackend", 2)
 			}
+			v := value
 			if err := m.Port.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1860,12 +2080,22 @@ func (m *ServiceBackendPort) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceBackendPort", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceBackendPort", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceBackendPort", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -1930,21 +2160,31 @@ func (m *IngressClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressClass", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressClass", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressClass", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressClass", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressClass", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2005,20 +2245,30 @@ func (m *IngressClassSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressClassSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressClassSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressClassSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Controller = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressClassSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressClassSpec", 2)
 			}
+			v := value
 			if m.Parameters == nil {
 				m.Parameters = new(IngressClassParametersReference)
 			}
@@ -2095,44 +2345,54 @@ func (m *IngressClassParametersReference) UnmarshalProto(d *wire.Decoder, b []by
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressClassParametersReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressClassParametersReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressClassParametersReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIGroup = &x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressClassParametersReference", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressClassParametersReference", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressClassParametersReference", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressClassParametersReference", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressClassParametersReference", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressClassParametersReference", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Scope = &x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressClassParametersReference", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressClassParametersReference", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = &x
 			b = b[n:]
@@ -2193,23 +2453,33 @@ func (m *IngressClassList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IngressClassList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressClassList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressClassList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IngressClassList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IngressClassList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]IngressClass, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]IngressClass, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, IngressClass{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -2267,21 +2537,31 @@ func (m *IPAddress) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IPAddress", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IPAddress", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IPAddress", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IPAddress", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IPAddress", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2340,12 +2620,22 @@ func (m *IPAddressSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IPAddressSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IPAddressSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IPAddressSpec", 1)
 			}
+			v := value
 			if m.ParentRef == nil {
 				m.ParentRef = new(ParentReference)
 			}
@@ -2408,36 +2698,46 @@ func (m *ParentReference) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ParentReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ParentReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ParentReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Group = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ParentReference", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ParentReference", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Resource = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ParentReference", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ParentReference", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ParentReference", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ParentReference", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -2498,23 +2798,33 @@ func (m *IPAddressList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("IPAddressList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IPAddressList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IPAddressList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("IPAddressList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("IPAddressList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]IPAddress, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]IPAddress, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, IPAddress{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -2575,30 +2885,40 @@ func (m *ServiceCIDR) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceCIDR", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceCIDR", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceCIDR", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceCIDR", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceCIDR", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceCIDR", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceCIDR", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2656,15 +2976,25 @@ func (m *ServiceCIDRSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceCIDRSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceCIDRSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceCIDRSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.CIDRs == nil {
-				m.CIDRs = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.CIDRs = make([]string, 0, wire.CountRun(field))
 			}
 			m.CIDRs = append(m.CIDRs, x)
 			b = b[n:]
@@ -2722,14 +3052,24 @@ func (m *ServiceCIDRStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceCIDRStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceCIDRStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceCIDRStatus", 1)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]metav1.Condition, 0, wire.CountField(b[n:], 1)+1)
+				m.Conditions = make([]metav1.Condition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, metav1.Condition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -2793,23 +3133,33 @@ func (m *ServiceCIDRList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ServiceCIDRList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceCIDRList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceCIDRList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ServiceCIDRList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ServiceCIDRList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ServiceCIDR, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ServiceCIDR, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ServiceCIDR{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {

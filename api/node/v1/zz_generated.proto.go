@@ -65,29 +65,39 @@ func (m *RuntimeClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RuntimeClass", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RuntimeClass", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RuntimeClass", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RuntimeClass", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RuntimeClass", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Handler = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RuntimeClass", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RuntimeClass", 3)
 			}
+			v := value
 			if m.Overhead == nil {
 				m.Overhead = new(Overhead)
 			}
@@ -96,10 +106,10 @@ func (m *RuntimeClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RuntimeClass", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RuntimeClass", 4)
 			}
+			v := value
 			if m.Scheduling == nil {
 				m.Scheduling = new(Scheduling)
 			}
@@ -236,6 +246,16 @@ func (m *Scheduling) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Scheduling", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			n, err := wire.DecodeMap(d, "map[string]string", field, 1, &m.NodeSelector, &done1, decodeMapEntry1)
@@ -244,12 +264,12 @@ func (m *Scheduling) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Scheduling", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Scheduling", 2)
 			}
+			v := value
 			if m.Tolerations == nil {
-				m.Tolerations = make([]corev1.Toleration, 0, wire.CountField(b[n:], 2)+1)
+				m.Tolerations = make([]corev1.Toleration, 0, wire.CountRun(field))
 			}
 			m.Tolerations = append(m.Tolerations, corev1.Toleration{})
 			if err := m.Tolerations[len(m.Tolerations)-1].UnmarshalProto(d, v); err != nil {
@@ -313,23 +333,33 @@ func (m *RuntimeClassList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RuntimeClassList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RuntimeClassList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RuntimeClassList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RuntimeClassList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RuntimeClassList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]RuntimeClass, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]RuntimeClass, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, RuntimeClass{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {

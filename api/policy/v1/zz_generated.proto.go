@@ -73,12 +73,22 @@ func (m *PodDisruptionBudgetSpec) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodDisruptionBudgetSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDisruptionBudgetSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDisruptionBudgetSpec", 1)
 			}
+			v := value
 			if m.MinAvailable == nil {
 				m.MinAvailable = new(intstr.IntOrString)
 			}
@@ -87,10 +97,10 @@ func (m *PodDisruptionBudgetSpec) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDisruptionBudgetSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDisruptionBudgetSpec", 2)
 			}
+			v := value
 			if m.Selector == nil {
 				m.Selector = new(metav1.LabelSelector)
 			}
@@ -99,10 +109,10 @@ func (m *PodDisruptionBudgetSpec) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDisruptionBudgetSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDisruptionBudgetSpec", 3)
 			}
+			v := value
 			if m.MaxUnavailable == nil {
 				m.MaxUnavailable = new(intstr.IntOrString)
 			}
@@ -111,10 +121,10 @@ func (m *PodDisruptionBudgetSpec) UnmarshalProto(d *wire.Decoder, b []byte) erro
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDisruptionBudgetSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDisruptionBudgetSpec", 4)
 			}
+			raw := value
 			x := UnhealthyPodEvictionPolicyType(d.String(raw))
 			m.UnhealthyPodEvictionPolicy = &x
 			b = b[n:]
@@ -195,6 +205,16 @@ func (m *PodDisruptionBudgetStatus) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodDisruptionBudgetStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -243,12 +263,12 @@ func (m *PodDisruptionBudgetStatus) UnmarshalProto(d *wire.Decoder, b []byte) er
 			m.ExpectedPods = x
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDisruptionBudgetStatus", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDisruptionBudgetStatus", 7)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]metav1.Condition, 0, wire.CountField(b[n:], 7)+1)
+				m.Conditions = make([]metav1.Condition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, metav1.Condition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -311,30 +331,40 @@ func (m *PodDisruptionBudget) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodDisruptionBudget", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDisruptionBudget", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDisruptionBudget", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDisruptionBudget", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDisruptionBudget", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDisruptionBudget", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDisruptionBudget", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -396,23 +426,33 @@ func (m *PodDisruptionBudgetList) UnmarshalProto(d *wire.Decoder, b []byte) erro
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PodDisruptionBudgetList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDisruptionBudgetList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDisruptionBudgetList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PodDisruptionBudgetList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PodDisruptionBudgetList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]PodDisruptionBudget, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]PodDisruptionBudget, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, PodDisruptionBudget{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -474,21 +514,31 @@ func (m *Eviction) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Eviction", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Eviction", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Eviction", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Eviction", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Eviction", 2)
 			}
+			v := value
 			if m.DeleteOptions == nil {
 				m.DeleteOptions = new(metav1.DeleteOptions)
 			}

@@ -71,59 +71,69 @@ func (m *PolicyRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PolicyRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PolicyRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PolicyRule", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Verbs == nil {
-				m.Verbs = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Verbs = make([]string, 0, wire.CountRun(field))
 			}
 			m.Verbs = append(m.Verbs, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PolicyRule", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PolicyRule", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.APIGroups == nil {
-				m.APIGroups = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.APIGroups = make([]string, 0, wire.CountRun(field))
 			}
 			m.APIGroups = append(m.APIGroups, x)
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PolicyRule", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PolicyRule", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Resources == nil {
-				m.Resources = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.Resources = make([]string, 0, wire.CountRun(field))
 			}
 			m.Resources = append(m.Resources, x)
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PolicyRule", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PolicyRule", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.ResourceNames == nil {
-				m.ResourceNames = make([]string, 0, wire.CountField(b[n:], 4)+1)
+				m.ResourceNames = make([]string, 0, wire.CountRun(field))
 			}
 			m.ResourceNames = append(m.ResourceNames, x)
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PolicyRule", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PolicyRule", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.NonResourceURLs == nil {
-				m.NonResourceURLs = make([]string, 0, wire.CountField(b[n:], 5)+1)
+				m.NonResourceURLs = make([]string, 0, wire.CountRun(field))
 			}
 			m.NonResourceURLs = append(m.NonResourceURLs, x)
 			b = b[n:]
@@ -180,36 +190,46 @@ func (m *Subject) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Subject", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Subject", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Subject", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Subject", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Subject", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIGroup = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Subject", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Subject", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Subject", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Subject", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Namespace = x
 			b = b[n:]
@@ -264,28 +284,38 @@ func (m *RoleRef) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RoleRef", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RoleRef", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RoleRef", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIGroup = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RoleRef", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RoleRef", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Kind = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RoleRef", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RoleRef", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -344,23 +374,33 @@ func (m *Role) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Role", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Role", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Role", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Role", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Role", 2)
 			}
+			v := value
 			if m.Rules == nil {
-				m.Rules = make([]PolicyRule, 0, wire.CountField(b[n:], 2)+1)
+				m.Rules = make([]PolicyRule, 0, wire.CountRun(field))
 			}
 			m.Rules = append(m.Rules, PolicyRule{})
 			if err := m.Rules[len(m.Rules)-1].UnmarshalProto(d, v); err != nil {
@@ -425,23 +465,33 @@ func (m *RoleBinding) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RoleBinding", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RoleBinding", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RoleBinding", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RoleBinding", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RoleBinding", 2)
 			}
+			v := value
 			if m.Subjects == nil {
-				m.Subjects = make([]Subject, 0, wire.CountField(b[n:], 2)+1)
+				m.Subjects = make([]Subject, 0, wire.CountRun(field))
 			}
 			m.Subjects = append(m.Subjects, Subject{})
 			if err := m.Subjects[len(m.Subjects)-1].UnmarshalProto(d, v); err != nil {
@@ -449,10 +499,10 @@ func (m *RoleBinding) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RoleBinding", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RoleBinding", 3)
 			}
+			v := value
 			if err := m.RoleRef.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -514,23 +564,33 @@ func (m *RoleBindingList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RoleBindingList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RoleBindingList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RoleBindingList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RoleBindingList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RoleBindingList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]RoleBinding, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]RoleBinding, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, RoleBinding{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -592,23 +652,33 @@ func (m *RoleList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("RoleList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RoleList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RoleList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("RoleList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("RoleList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]Role, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]Role, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, Role{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -677,23 +747,33 @@ func (m *ClusterRole) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ClusterRole", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterRole", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterRole", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterRole", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterRole", 2)
 			}
+			v := value
 			if m.Rules == nil {
-				m.Rules = make([]PolicyRule, 0, wire.CountField(b[n:], 2)+1)
+				m.Rules = make([]PolicyRule, 0, wire.CountRun(field))
 			}
 			m.Rules = append(m.Rules, PolicyRule{})
 			if err := m.Rules[len(m.Rules)-1].UnmarshalProto(d, v); err != nil {
@@ -701,10 +781,10 @@ func (m *ClusterRole) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterRole", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterRole", 3)
 			}
+			v := value
 			if m.AggregationRule == nil {
 				m.AggregationRule = new(AggregationRule)
 			}
@@ -766,14 +846,24 @@ func (m *AggregationRule) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("AggregationRule", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AggregationRule", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AggregationRule", 1)
 			}
+			v := value
 			if m.ClusterRoleSelectors == nil {
-				m.ClusterRoleSelectors = make([]metav1.LabelSelector, 0, wire.CountField(b[n:], 1)+1)
+				m.ClusterRoleSelectors = make([]metav1.LabelSelector, 0, wire.CountRun(field))
 			}
 			m.ClusterRoleSelectors = append(m.ClusterRoleSelectors, metav1.LabelSelector{})
 			if err := m.ClusterRoleSelectors[len(m.ClusterRoleSelectors)-1].UnmarshalProto(d, v); err != nil {
@@ -840,23 +930,33 @@ func (m *ClusterRoleBinding) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ClusterRoleBinding", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterRoleBinding", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterRoleBinding", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterRoleBinding", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterRoleBinding", 2)
 			}
+			v := value
 			if m.Subjects == nil {
-				m.Subjects = make([]Subject, 0, wire.CountField(b[n:], 2)+1)
+				m.Subjects = make([]Subject, 0, wire.CountRun(field))
 			}
 			m.Subjects = append(m.Subjects, Subject{})
 			if err := m.Subjects[len(m.Subjects)-1].UnmarshalProto(d, v); err != nil {
@@ -864,10 +964,10 @@ func (m *ClusterRoleBinding) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterRoleBinding", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterRoleBinding", 3)
 			}
+			v := value
 			if err := m.RoleRef.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -929,23 +1029,33 @@ func (m *ClusterRoleBindingList) UnmarshalProto(d *wire.Decoder, b []byte) error
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ClusterRoleBindingList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterRoleBindingList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterRoleBindingList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterRoleBindingList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterRoleBindingList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ClusterRoleBinding, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ClusterRoleBinding, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ClusterRoleBinding{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1009,23 +1119,33 @@ func (m *ClusterRoleList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ClusterRoleList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterRoleList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterRoleList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ClusterRoleList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ClusterRoleList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ClusterRole, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ClusterRole, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ClusterRole{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {

@@ -55,21 +55,31 @@ func (m *ResourceSlice) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceSlice", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceSlice", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceSlice", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceSlice", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceSlice", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -165,37 +175,47 @@ func (m *ResourceSliceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceSliceSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceSliceSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceSliceSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Driver = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceSliceSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceSliceSpec", 2)
 			}
+			v := value
 			if err := m.Pool.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceSliceSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceSliceSpec", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.NodeName = &x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceSliceSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceSliceSpec", 4)
 			}
+			v := value
 			if m.NodeSelector == nil {
 				m.NodeSelector = new(corev1.NodeSelector)
 			}
@@ -212,12 +232,12 @@ func (m *ResourceSliceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.AllNodes = &x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceSliceSpec", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceSliceSpec", 6)
 			}
+			v := value
 			if m.Devices == nil {
-				m.Devices = make([]Device, 0, wire.CountField(b[n:], 6)+1)
+				m.Devices = make([]Device, 0, wire.CountRun(field))
 			}
 			m.Devices = append(m.Devices, Device{})
 			if err := m.Devices[len(m.Devices)-1].UnmarshalProto(d, v); err != nil {
@@ -233,12 +253,12 @@ func (m *ResourceSliceSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.PerDeviceNodeSelection = &x
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceSliceSpec", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceSliceSpec", 8)
 			}
+			v := value
 			if m.SharedCounters == nil {
-				m.SharedCounters = make([]CounterSet, 0, wire.CountField(b[n:], 8)+1)
+				m.SharedCounters = make([]CounterSet, 0, wire.CountRun(field))
 			}
 			m.SharedCounters = append(m.SharedCounters, CounterSet{})
 			if err := m.SharedCounters[len(m.SharedCounters)-1].UnmarshalProto(d, v); err != nil {
@@ -305,12 +325,22 @@ func (m *CounterSet) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CounterSet", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CounterSet", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CounterSet", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -373,12 +403,22 @@ func (m *ResourcePool) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourcePool", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourcePool", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourcePool", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -541,12 +581,22 @@ func (m *Device) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Device", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Device", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Device", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
@@ -563,12 +613,12 @@ func (m *Device) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Device", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Device", 4)
 			}
+			v := value
 			if m.ConsumesCounters == nil {
-				m.ConsumesCounters = make([]DeviceCounterConsumption, 0, wire.CountField(b[n:], 4)+1)
+				m.ConsumesCounters = make([]DeviceCounterConsumption, 0, wire.CountRun(field))
 			}
 			m.ConsumesCounters = append(m.ConsumesCounters, DeviceCounterConsumption{})
 			if err := m.ConsumesCounters[len(m.ConsumesCounters)-1].UnmarshalProto(d, v); err != nil {
@@ -576,18 +626,18 @@ func (m *Device) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Device", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Device", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.NodeName = &x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Device", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Device", 6)
 			}
+			v := value
 			if m.NodeSelector == nil {
 				m.NodeSelector = new(corev1.NodeSelector)
 			}
@@ -604,12 +654,12 @@ func (m *Device) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.AllNodes = &x
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Device", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Device", 8)
 			}
+			v := value
 			if m.Taints == nil {
-				m.Taints = make([]DeviceTaint, 0, wire.CountField(b[n:], 8)+1)
+				m.Taints = make([]DeviceTaint, 0, wire.CountRun(field))
 			}
 			m.Taints = append(m.Taints, DeviceTaint{})
 			if err := m.Taints[len(m.Taints)-1].UnmarshalProto(d, v); err != nil {
@@ -625,24 +675,24 @@ func (m *Device) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.BindsToNode = &x
 			b = b[n:]
 		case 10:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Device", 10, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Device", 10)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.BindingConditions == nil {
-				m.BindingConditions = make([]string, 0, wire.CountField(b[n:], 10)+1)
+				m.BindingConditions = make([]string, 0, wire.CountRun(field))
 			}
 			m.BindingConditions = append(m.BindingConditions, x)
 			b = b[n:]
 		case 11:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Device", 11, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Device", 11)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.BindingFailureConditions == nil {
-				m.BindingFailureConditions = make([]string, 0, wire.CountField(b[n:], 11)+1)
+				m.BindingFailureConditions = make([]string, 0, wire.CountRun(field))
 			}
 			m.BindingFailureConditions = append(m.BindingFailureConditions, x)
 			b = b[n:]
@@ -720,20 +770,30 @@ func (m *NodeAllocatableResourceMapping) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NodeAllocatableResourceMapping", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeAllocatableResourceMapping", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeAllocatableResourceMapping", 1)
 			}
+			raw := value
 			x := QualifiedName(d.String(raw))
 			m.CapacityKey = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NodeAllocatableResourceMapping", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NodeAllocatableResourceMapping", 2)
 			}
+			v := value
 			if m.AllocationMultiplier == nil {
 				m.AllocationMultiplier = new(resource.Quantity)
 			}
@@ -803,12 +863,22 @@ func (m *DeviceCounterConsumption) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceCounterConsumption", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceCounterConsumption", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceCounterConsumption", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.CounterSet = x
 			b = b[n:]
@@ -875,21 +945,31 @@ func (m *DeviceCapacity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceCapacity", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceCapacity", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceCapacity", 1)
 			}
+			v := value
 			if err := m.Value.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceCapacity", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceCapacity", 2)
 			}
+			v := value
 			if m.RequestPolicy == nil {
 				m.RequestPolicy = new(CapacityRequestPolicy)
 			}
@@ -945,12 +1025,22 @@ func (m *Counter) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("Counter", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("Counter", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("Counter", 1)
 			}
+			v := value
 			if err := m.Value.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1023,12 +1113,22 @@ func (m *CapacityRequestPolicy) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CapacityRequestPolicy", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CapacityRequestPolicy", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CapacityRequestPolicy", 1)
 			}
+			v := value
 			if m.Default == nil {
 				m.Default = new(resource.Quantity)
 			}
@@ -1037,12 +1137,12 @@ func (m *CapacityRequestPolicy) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CapacityRequestPolicy", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CapacityRequestPolicy", 3)
 			}
+			v := value
 			if m.ValidValues == nil {
-				m.ValidValues = make([]resource.Quantity, 0, wire.CountField(b[n:], 3)+1)
+				m.ValidValues = make([]resource.Quantity, 0, wire.CountRun(field))
 			}
 			m.ValidValues = append(m.ValidValues, resource.Quantity{})
 			if err := m.ValidValues[len(m.ValidValues)-1].UnmarshalProto(d, v); err != nil {
@@ -1050,10 +1150,10 @@ func (m *CapacityRequestPolicy) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CapacityRequestPolicy", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CapacityRequestPolicy", 4)
 			}
+			v := value
 			if m.ValidRange == nil {
 				m.ValidRange = new(CapacityRequestPolicyRange)
 			}
@@ -1129,12 +1229,22 @@ func (m *CapacityRequestPolicyRange) UnmarshalProto(d *wire.Decoder, b []byte) e
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CapacityRequestPolicyRange", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CapacityRequestPolicyRange", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CapacityRequestPolicyRange", 1)
 			}
+			v := value
 			if m.Min == nil {
 				m.Min = new(resource.Quantity)
 			}
@@ -1143,10 +1253,10 @@ func (m *CapacityRequestPolicyRange) UnmarshalProto(d *wire.Decoder, b []byte) e
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CapacityRequestPolicyRange", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CapacityRequestPolicyRange", 2)
 			}
+			v := value
 			if m.Max == nil {
 				m.Max = new(resource.Quantity)
 			}
@@ -1155,10 +1265,10 @@ func (m *CapacityRequestPolicyRange) UnmarshalProto(d *wire.Decoder, b []byte) e
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CapacityRequestPolicyRange", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CapacityRequestPolicyRange", 3)
 			}
+			v := value
 			if m.Step == nil {
 				m.Step = new(resource.Quantity)
 			}
@@ -1259,6 +1369,16 @@ func (m *DeviceAttribute) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceAttribute", num, n)
+			}
+		}
 		switch num {
 		case 2:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -1277,27 +1397,27 @@ func (m *DeviceAttribute) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.BoolValue = &x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceAttribute", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceAttribute", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.StringValue = &x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceAttribute", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceAttribute", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.VersionValue = &x
 			b = b[n:]
 		case 6:
 			if typ == protowire.BytesType {
-				v, n := wire.ConsumeBytes(typ, b)
-				if n < 0 {
-					return wire.Error("DeviceAttribute", 6, n)
+				if typ != protowire.BytesType {
+					return wire.WrongType("DeviceAttribute", 6)
 				}
+				v := value
 				for len(v) > 0 {
 					raw, l := wire.ConsumeVarint(protowire.VarintType, v)
 					if l < 0 {
@@ -1316,16 +1436,16 @@ func (m *DeviceAttribute) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			x := int64(raw)
 			if m.IntValues == nil {
-				m.IntValues = make([]int64, 0, wire.CountField(b[n:], 6)+1)
+				m.IntValues = make([]int64, 0, wire.CountRun(field))
 			}
 			m.IntValues = append(m.IntValues, x)
 			b = b[n:]
 		case 7:
 			if typ == protowire.BytesType {
-				v, n := wire.ConsumeBytes(typ, b)
-				if n < 0 {
-					return wire.Error("DeviceAttribute", 7, n)
+				if typ != protowire.BytesType {
+					return wire.WrongType("DeviceAttribute", 7)
 				}
+				v := value
 				for len(v) > 0 {
 					raw, l := wire.ConsumeVarint(protowire.VarintType, v)
 					if l < 0 {
@@ -1344,29 +1464,29 @@ func (m *DeviceAttribute) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			x := bool(raw != 0)
 			if m.BoolValues == nil {
-				m.BoolValues = make([]bool, 0, wire.CountField(b[n:], 7)+1)
+				m.BoolValues = make([]bool, 0, wire.CountRun(field))
 			}
 			m.BoolValues = append(m.BoolValues, x)
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceAttribute", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceAttribute", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.StringValues == nil {
-				m.StringValues = make([]string, 0, wire.CountField(b[n:], 8)+1)
+				m.StringValues = make([]string, 0, wire.CountRun(field))
 			}
 			m.StringValues = append(m.StringValues, x)
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceAttribute", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceAttribute", 9)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.VersionValues == nil {
-				m.VersionValues = make([]string, 0, wire.CountField(b[n:], 9)+1)
+				m.VersionValues = make([]string, 0, wire.CountRun(field))
 			}
 			m.VersionValues = append(m.VersionValues, x)
 			b = b[n:]
@@ -1428,36 +1548,46 @@ func (m *DeviceTaint) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceTaint", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceTaint", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceTaint", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceTaint", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceTaint", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Value = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceTaint", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceTaint", 3)
 			}
+			raw := value
 			x := DeviceTaintEffect(d.String(raw))
 			m.Effect = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceTaint", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceTaint", 4)
 			}
+			v := value
 			if m.TimeAdded == nil {
 				m.TimeAdded = new(metav1.Time)
 			}
@@ -1522,23 +1652,33 @@ func (m *ResourceSliceList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceSliceList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceSliceList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceSliceList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceSliceList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceSliceList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ResourceSlice, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ResourceSlice, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ResourceSlice{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1601,30 +1741,40 @@ func (m *ResourceClaim) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceClaim", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaim", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaim", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaim", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaim", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaim", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaim", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1679,12 +1829,22 @@ func (m *ResourceClaimSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceClaimSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimSpec", 1)
 			}
+			v := value
 			if err := m.Devices.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1755,14 +1915,24 @@ func (m *DeviceClaim) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceClaim", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClaim", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClaim", 1)
 			}
+			v := value
 			if m.Requests == nil {
-				m.Requests = make([]DeviceRequest, 0, wire.CountField(b[n:], 1)+1)
+				m.Requests = make([]DeviceRequest, 0, wire.CountRun(field))
 			}
 			m.Requests = append(m.Requests, DeviceRequest{})
 			if err := m.Requests[len(m.Requests)-1].UnmarshalProto(d, v); err != nil {
@@ -1770,12 +1940,12 @@ func (m *DeviceClaim) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClaim", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClaim", 2)
 			}
+			v := value
 			if m.Constraints == nil {
-				m.Constraints = make([]DeviceConstraint, 0, wire.CountField(b[n:], 2)+1)
+				m.Constraints = make([]DeviceConstraint, 0, wire.CountRun(field))
 			}
 			m.Constraints = append(m.Constraints, DeviceConstraint{})
 			if err := m.Constraints[len(m.Constraints)-1].UnmarshalProto(d, v); err != nil {
@@ -1783,12 +1953,12 @@ func (m *DeviceClaim) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClaim", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClaim", 3)
 			}
+			v := value
 			if m.Config == nil {
-				m.Config = make([]DeviceClaimConfiguration, 0, wire.CountField(b[n:], 3)+1)
+				m.Config = make([]DeviceClaimConfiguration, 0, wire.CountRun(field))
 			}
 			m.Config = append(m.Config, DeviceClaimConfiguration{})
 			if err := m.Config[len(m.Config)-1].UnmarshalProto(d, v); err != nil {
@@ -1858,20 +2028,30 @@ func (m *DeviceRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceRequest", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceRequest", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceRequest", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceRequest", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceRequest", 2)
 			}
+			v := value
 			if m.Exactly == nil {
 				m.Exactly = new(ExactDeviceRequest)
 			}
@@ -1880,12 +2060,12 @@ func (m *DeviceRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceRequest", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceRequest", 3)
 			}
+			v := value
 			if m.FirstAvailable == nil {
-				m.FirstAvailable = make([]DeviceSubRequest, 0, wire.CountField(b[n:], 3)+1)
+				m.FirstAvailable = make([]DeviceSubRequest, 0, wire.CountRun(field))
 			}
 			m.FirstAvailable = append(m.FirstAvailable, DeviceSubRequest{})
 			if err := m.FirstAvailable[len(m.FirstAvailable)-1].UnmarshalProto(d, v); err != nil {
@@ -1972,22 +2152,32 @@ func (m *ExactDeviceRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ExactDeviceRequest", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExactDeviceRequest", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExactDeviceRequest", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DeviceClassName = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExactDeviceRequest", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExactDeviceRequest", 2)
 			}
+			v := value
 			if m.Selectors == nil {
-				m.Selectors = make([]DeviceSelector, 0, wire.CountField(b[n:], 2)+1)
+				m.Selectors = make([]DeviceSelector, 0, wire.CountRun(field))
 			}
 			m.Selectors = append(m.Selectors, DeviceSelector{})
 			if err := m.Selectors[len(m.Selectors)-1].UnmarshalProto(d, v); err != nil {
@@ -1995,10 +2185,10 @@ func (m *ExactDeviceRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExactDeviceRequest", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExactDeviceRequest", 3)
 			}
+			raw := value
 			x := DeviceAllocationMode(d.String(raw))
 			m.AllocationMode = x
 			b = b[n:]
@@ -2019,12 +2209,12 @@ func (m *ExactDeviceRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.AdminAccess = &x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExactDeviceRequest", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExactDeviceRequest", 6)
 			}
+			v := value
 			if m.Tolerations == nil {
-				m.Tolerations = make([]DeviceToleration, 0, wire.CountField(b[n:], 6)+1)
+				m.Tolerations = make([]DeviceToleration, 0, wire.CountRun(field))
 			}
 			m.Tolerations = append(m.Tolerations, DeviceToleration{})
 			if err := m.Tolerations[len(m.Tolerations)-1].UnmarshalProto(d, v); err != nil {
@@ -2032,10 +2222,10 @@ func (m *ExactDeviceRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ExactDeviceRequest", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ExactDeviceRequest", 7)
 			}
+			v := value
 			if m.Capacity == nil {
 				m.Capacity = new(CapacityRequirements)
 			}
@@ -2119,30 +2309,40 @@ func (m *DeviceSubRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceSubRequest", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceSubRequest", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceSubRequest", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceSubRequest", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceSubRequest", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DeviceClassName = x
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceSubRequest", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceSubRequest", 3)
 			}
+			v := value
 			if m.Selectors == nil {
-				m.Selectors = make([]DeviceSelector, 0, wire.CountField(b[n:], 3)+1)
+				m.Selectors = make([]DeviceSelector, 0, wire.CountRun(field))
 			}
 			m.Selectors = append(m.Selectors, DeviceSelector{})
 			if err := m.Selectors[len(m.Selectors)-1].UnmarshalProto(d, v); err != nil {
@@ -2150,10 +2350,10 @@ func (m *DeviceSubRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceSubRequest", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceSubRequest", 4)
 			}
+			raw := value
 			x := DeviceAllocationMode(d.String(raw))
 			m.AllocationMode = x
 			b = b[n:]
@@ -2166,12 +2366,12 @@ func (m *DeviceSubRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.Count = x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceSubRequest", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceSubRequest", 6)
 			}
+			v := value
 			if m.Tolerations == nil {
-				m.Tolerations = make([]DeviceToleration, 0, wire.CountField(b[n:], 6)+1)
+				m.Tolerations = make([]DeviceToleration, 0, wire.CountRun(field))
 			}
 			m.Tolerations = append(m.Tolerations, DeviceToleration{})
 			if err := m.Tolerations[len(m.Tolerations)-1].UnmarshalProto(d, v); err != nil {
@@ -2179,10 +2379,10 @@ func (m *DeviceSubRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 7:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceSubRequest", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceSubRequest", 7)
 			}
+			v := value
 			if m.Capacity == nil {
 				m.Capacity = new(CapacityRequirements)
 			}
@@ -2311,12 +2511,22 @@ func (m *DeviceSelector) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceSelector", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceSelector", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceSelector", 1)
 			}
+			v := value
 			if m.CEL == nil {
 				m.CEL = new(CELDeviceSelector)
 			}
@@ -2373,12 +2583,22 @@ func (m *CELDeviceSelector) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CELDeviceSelector", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CELDeviceSelector", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CELDeviceSelector", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Expression = x
 			b = b[n:]
@@ -2447,31 +2667,41 @@ func (m *DeviceConstraint) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceConstraint", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceConstraint", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceConstraint", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Requests == nil {
-				m.Requests = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Requests = make([]string, 0, wire.CountRun(field))
 			}
 			m.Requests = append(m.Requests, x)
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceConstraint", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceConstraint", 2)
 			}
+			raw := value
 			x := FullyQualifiedName(d.String(raw))
 			m.MatchAttribute = &x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceConstraint", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceConstraint", 3)
 			}
+			raw := value
 			x := FullyQualifiedName(d.String(raw))
 			m.DistinctAttribute = &x
 			b = b[n:]
@@ -2531,23 +2761,33 @@ func (m *DeviceClaimConfiguration) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceClaimConfiguration", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClaimConfiguration", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClaimConfiguration", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Requests == nil {
-				m.Requests = make([]string, 0, wire.CountField(b[n:], 1)+1)
+				m.Requests = make([]string, 0, wire.CountRun(field))
 			}
 			m.Requests = append(m.Requests, x)
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClaimConfiguration", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClaimConfiguration", 2)
 			}
+			v := value
 			if err := m.DeviceConfiguration.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2606,12 +2846,22 @@ func (m *DeviceConfiguration) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceConfiguration", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceConfiguration", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceConfiguration", 1)
 			}
+			v := value
 			if m.Opaque == nil {
 				m.Opaque = new(OpaqueDeviceConfiguration)
 			}
@@ -2671,20 +2921,30 @@ func (m *OpaqueDeviceConfiguration) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("OpaqueDeviceConfiguration", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("OpaqueDeviceConfiguration", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("OpaqueDeviceConfiguration", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Driver = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("OpaqueDeviceConfiguration", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("OpaqueDeviceConfiguration", 2)
 			}
+			v := value
 			if err := m.Parameters.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -2750,36 +3010,46 @@ func (m *DeviceToleration) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceToleration", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceToleration", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceToleration", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Key = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceToleration", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceToleration", 2)
 			}
+			raw := value
 			x := DeviceTolerationOperator(d.String(raw))
 			m.Operator = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceToleration", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceToleration", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Value = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceToleration", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceToleration", 4)
 			}
+			raw := value
 			x := DeviceTaintEffect(d.String(raw))
 			m.Effect = x
 			b = b[n:]
@@ -2859,12 +3129,22 @@ func (m *ResourceClaimStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceClaimStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimStatus", 1)
 			}
+			v := value
 			if m.Allocation == nil {
 				m.Allocation = new(AllocationResult)
 			}
@@ -2873,12 +3153,12 @@ func (m *ResourceClaimStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimStatus", 2)
 			}
+			v := value
 			if m.ReservedFor == nil {
-				m.ReservedFor = make([]ResourceClaimConsumerReference, 0, wire.CountField(b[n:], 2)+1)
+				m.ReservedFor = make([]ResourceClaimConsumerReference, 0, wire.CountRun(field))
 			}
 			m.ReservedFor = append(m.ReservedFor, ResourceClaimConsumerReference{})
 			if err := m.ReservedFor[len(m.ReservedFor)-1].UnmarshalProto(d, v); err != nil {
@@ -2886,12 +3166,12 @@ func (m *ResourceClaimStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimStatus", 4)
 			}
+			v := value
 			if m.Devices == nil {
-				m.Devices = make([]AllocatedDeviceStatus, 0, wire.CountField(b[n:], 4)+1)
+				m.Devices = make([]AllocatedDeviceStatus, 0, wire.CountRun(field))
 			}
 			m.Devices = append(m.Devices, AllocatedDeviceStatus{})
 			if err := m.Devices[len(m.Devices)-1].UnmarshalProto(d, v); err != nil {
@@ -2953,36 +3233,46 @@ func (m *ResourceClaimConsumerReference) UnmarshalProto(d *wire.Decoder, b []byt
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceClaimConsumerReference", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimConsumerReference", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimConsumerReference", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.APIGroup = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimConsumerReference", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimConsumerReference", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Resource = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimConsumerReference", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimConsumerReference", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimConsumerReference", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimConsumerReference", 5)
 			}
+			raw := value
 			x := types.UID(d.String(raw))
 			m.UID = x
 			b = b[n:]
@@ -3050,21 +3340,31 @@ func (m *AllocationResult) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("AllocationResult", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AllocationResult", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AllocationResult", 1)
 			}
+			v := value
 			if err := m.Devices.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AllocationResult", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AllocationResult", 3)
 			}
+			v := value
 			if m.NodeSelector == nil {
 				m.NodeSelector = new(corev1.NodeSelector)
 			}
@@ -3073,10 +3373,10 @@ func (m *AllocationResult) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AllocationResult", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AllocationResult", 5)
 			}
+			v := value
 			if m.AllocationTimestamp == nil {
 				m.AllocationTimestamp = new(metav1.Time)
 			}
@@ -3145,14 +3445,24 @@ func (m *DeviceAllocationResult) UnmarshalProto(d *wire.Decoder, b []byte) error
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceAllocationResult", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceAllocationResult", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceAllocationResult", 1)
 			}
+			v := value
 			if m.Results == nil {
-				m.Results = make([]DeviceRequestAllocationResult, 0, wire.CountField(b[n:], 1)+1)
+				m.Results = make([]DeviceRequestAllocationResult, 0, wire.CountRun(field))
 			}
 			m.Results = append(m.Results, DeviceRequestAllocationResult{})
 			if err := m.Results[len(m.Results)-1].UnmarshalProto(d, v); err != nil {
@@ -3160,12 +3470,12 @@ func (m *DeviceAllocationResult) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceAllocationResult", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceAllocationResult", 2)
 			}
+			v := value
 			if m.Config == nil {
-				m.Config = make([]DeviceAllocationConfiguration, 0, wire.CountField(b[n:], 2)+1)
+				m.Config = make([]DeviceAllocationConfiguration, 0, wire.CountRun(field))
 			}
 			m.Config = append(m.Config, DeviceAllocationConfiguration{})
 			if err := m.Config[len(m.Config)-1].UnmarshalProto(d, v); err != nil {
@@ -3271,36 +3581,46 @@ func (m *DeviceRequestAllocationResult) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceRequestAllocationResult", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceRequestAllocationResult", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceRequestAllocationResult", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Request = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceRequestAllocationResult", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceRequestAllocationResult", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Driver = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceRequestAllocationResult", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceRequestAllocationResult", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Pool = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceRequestAllocationResult", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceRequestAllocationResult", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Device = x
 			b = b[n:]
@@ -3313,12 +3633,12 @@ func (m *DeviceRequestAllocationResult) UnmarshalProto(d *wire.Decoder, b []byte
 			m.AdminAccess = &x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceRequestAllocationResult", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceRequestAllocationResult", 6)
 			}
+			v := value
 			if m.Tolerations == nil {
-				m.Tolerations = make([]DeviceToleration, 0, wire.CountField(b[n:], 6)+1)
+				m.Tolerations = make([]DeviceToleration, 0, wire.CountRun(field))
 			}
 			m.Tolerations = append(m.Tolerations, DeviceToleration{})
 			if err := m.Tolerations[len(m.Tolerations)-1].UnmarshalProto(d, v); err != nil {
@@ -3326,32 +3646,32 @@ func (m *DeviceRequestAllocationResult) UnmarshalProto(d *wire.Decoder, b []byte
 			}
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceRequestAllocationResult", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceRequestAllocationResult", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.BindingConditions == nil {
-				m.BindingConditions = make([]string, 0, wire.CountField(b[n:], 7)+1)
+				m.BindingConditions = make([]string, 0, wire.CountRun(field))
 			}
 			m.BindingConditions = append(m.BindingConditions, x)
 			b = b[n:]
 		case 8:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceRequestAllocationResult", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceRequestAllocationResult", 8)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.BindingFailureConditions == nil {
-				m.BindingFailureConditions = make([]string, 0, wire.CountField(b[n:], 8)+1)
+				m.BindingFailureConditions = make([]string, 0, wire.CountRun(field))
 			}
 			m.BindingFailureConditions = append(m.BindingFailureConditions, x)
 			b = b[n:]
 		case 9:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceRequestAllocationResult", 9, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceRequestAllocationResult", 9)
 			}
+			raw := value
 			x := types.UID(d.String(raw))
 			m.ShareID = &x
 			b = b[n:]
@@ -3419,31 +3739,41 @@ func (m *DeviceAllocationConfiguration) UnmarshalProto(d *wire.Decoder, b []byte
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceAllocationConfiguration", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceAllocationConfiguration", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceAllocationConfiguration", 1)
 			}
+			raw := value
 			x := AllocationConfigSource(d.String(raw))
 			m.Source = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceAllocationConfiguration", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceAllocationConfiguration", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.Requests == nil {
-				m.Requests = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.Requests = make([]string, 0, wire.CountRun(field))
 			}
 			m.Requests = append(m.Requests, x)
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceAllocationConfiguration", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceAllocationConfiguration", 3)
 			}
+			v := value
 			if err := m.DeviceConfiguration.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -3505,23 +3835,33 @@ func (m *ResourceClaimList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceClaimList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ResourceClaim, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ResourceClaim, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ResourceClaim{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -3579,21 +3919,31 @@ func (m *DeviceClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceClass", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClass", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClass", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClass", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClass", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -3665,14 +4015,24 @@ func (m *DeviceClassSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceClassSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClassSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClassSpec", 1)
 			}
+			v := value
 			if m.Selectors == nil {
-				m.Selectors = make([]DeviceSelector, 0, wire.CountField(b[n:], 1)+1)
+				m.Selectors = make([]DeviceSelector, 0, wire.CountRun(field))
 			}
 			m.Selectors = append(m.Selectors, DeviceSelector{})
 			if err := m.Selectors[len(m.Selectors)-1].UnmarshalProto(d, v); err != nil {
@@ -3680,12 +4040,12 @@ func (m *DeviceClassSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClassSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClassSpec", 2)
 			}
+			v := value
 			if m.Config == nil {
-				m.Config = make([]DeviceClassConfiguration, 0, wire.CountField(b[n:], 2)+1)
+				m.Config = make([]DeviceClassConfiguration, 0, wire.CountRun(field))
 			}
 			m.Config = append(m.Config, DeviceClassConfiguration{})
 			if err := m.Config[len(m.Config)-1].UnmarshalProto(d, v); err != nil {
@@ -3693,10 +4053,10 @@ func (m *DeviceClassSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClassSpec", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClassSpec", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ExtendedResourceName = &x
 			b = b[n:]
@@ -3750,12 +4110,22 @@ func (m *DeviceClassConfiguration) UnmarshalProto(d *wire.Decoder, b []byte) err
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceClassConfiguration", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClassConfiguration", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClassConfiguration", 1)
 			}
+			v := value
 			if err := m.DeviceConfiguration.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -3817,23 +4187,33 @@ func (m *DeviceClassList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("DeviceClassList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClassList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClassList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("DeviceClassList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("DeviceClassList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]DeviceClass, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]DeviceClass, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, DeviceClass{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -3893,21 +4273,31 @@ func (m *ResourceClaimTemplate) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceClaimTemplate", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimTemplate", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimTemplate", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimTemplate", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimTemplate", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -3965,21 +4355,31 @@ func (m *ResourceClaimTemplateSpec) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceClaimTemplateSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimTemplateSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimTemplateSpec", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimTemplateSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimTemplateSpec", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -4041,23 +4441,33 @@ func (m *ResourceClaimTemplateList) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("ResourceClaimTemplateList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimTemplateList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimTemplateList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("ResourceClaimTemplateList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("ResourceClaimTemplateList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]ResourceClaimTemplate, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]ResourceClaimTemplate, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, ResourceClaimTemplate{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -4144,38 +4554,48 @@ func (m *AllocatedDeviceStatus) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("AllocatedDeviceStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AllocatedDeviceStatus", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AllocatedDeviceStatus", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Driver = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AllocatedDeviceStatus", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AllocatedDeviceStatus", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Pool = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AllocatedDeviceStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AllocatedDeviceStatus", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Device = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AllocatedDeviceStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AllocatedDeviceStatus", 4)
 			}
+			v := value
 			if m.Conditions == nil {
-				m.Conditions = make([]metav1.Condition, 0, wire.CountField(b[n:], 4)+1)
+				m.Conditions = make([]metav1.Condition, 0, wire.CountRun(field))
 			}
 			m.Conditions = append(m.Conditions, metav1.Condition{})
 			if err := m.Conditions[len(m.Conditions)-1].UnmarshalProto(d, v); err != nil {
@@ -4183,10 +4603,10 @@ func (m *AllocatedDeviceStatus) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AllocatedDeviceStatus", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AllocatedDeviceStatus", 5)
 			}
+			v := value
 			if m.Data == nil {
 				m.Data = new(runtime.RawExtension)
 			}
@@ -4195,10 +4615,10 @@ func (m *AllocatedDeviceStatus) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			}
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AllocatedDeviceStatus", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AllocatedDeviceStatus", 6)
 			}
+			v := value
 			if m.NetworkData == nil {
 				m.NetworkData = new(NetworkDeviceData)
 			}
@@ -4207,10 +4627,10 @@ func (m *AllocatedDeviceStatus) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			}
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("AllocatedDeviceStatus", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("AllocatedDeviceStatus", 7)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.ShareID = &x
 			b = b[n:]
@@ -4271,31 +4691,41 @@ func (m *NetworkDeviceData) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("NetworkDeviceData", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkDeviceData", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkDeviceData", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.InterfaceName = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkDeviceData", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkDeviceData", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.IPs == nil {
-				m.IPs = make([]string, 0, wire.CountField(b[n:], 2)+1)
+				m.IPs = make([]string, 0, wire.CountRun(field))
 			}
 			m.IPs = append(m.IPs, x)
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("NetworkDeviceData", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("NetworkDeviceData", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.HardwareAddress = x
 			b = b[n:]

@@ -58,12 +58,22 @@ func (m *PriorityClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PriorityClass", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityClass", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityClass", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -85,18 +95,18 @@ func (m *PriorityClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.GlobalDefault = x
 			b = b[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityClass", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityClass", 4)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Description = x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityClass", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityClass", 5)
 			}
+			raw := value
 			x := corev1.PreemptionPolicy(d.String(raw))
 			m.PreemptionPolicy = &x
 			b = b[n:]
@@ -157,23 +167,33 @@ func (m *PriorityClassList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("PriorityClassList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityClassList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityClassList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("PriorityClassList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("PriorityClassList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]PriorityClass, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]PriorityClass, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, PriorityClass{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {

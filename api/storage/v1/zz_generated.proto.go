@@ -95,21 +95,31 @@ func (m *StorageClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StorageClass", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageClass", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageClass", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageClass", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageClass", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Provisioner = x
 			b = b[n:]
@@ -120,21 +130,21 @@ func (m *StorageClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = field[n:]
 		case 4:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageClass", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageClass", 4)
 			}
+			raw := value
 			x := corev1.PersistentVolumeReclaimPolicy(d.String(raw))
 			m.ReclaimPolicy = &x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageClass", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageClass", 5)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.MountOptions == nil {
-				m.MountOptions = make([]string, 0, wire.CountField(b[n:], 5)+1)
+				m.MountOptions = make([]string, 0, wire.CountRun(field))
 			}
 			m.MountOptions = append(m.MountOptions, x)
 			b = b[n:]
@@ -147,20 +157,20 @@ func (m *StorageClass) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.AllowVolumeExpansion = &x
 			b = b[n:]
 		case 7:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageClass", 7, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageClass", 7)
 			}
+			raw := value
 			x := VolumeBindingMode(d.String(raw))
 			m.VolumeBindingMode = &x
 			b = b[n:]
 		case 8:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageClass", 8, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageClass", 8)
 			}
+			v := value
 			if m.AllowedTopologies == nil {
-				m.AllowedTopologies = make([]corev1.TopologySelectorTerm, 0, wire.CountField(b[n:], 8)+1)
+				m.AllowedTopologies = make([]corev1.TopologySelectorTerm, 0, wire.CountRun(field))
 			}
 			m.AllowedTopologies = append(m.AllowedTopologies, corev1.TopologySelectorTerm{})
 			if err := m.AllowedTopologies[len(m.AllowedTopologies)-1].UnmarshalProto(d, v); err != nil {
@@ -224,23 +234,33 @@ func (m *StorageClassList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("StorageClassList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageClassList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageClassList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("StorageClassList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("StorageClassList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]StorageClass, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]StorageClass, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, StorageClass{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -303,30 +323,40 @@ func (m *VolumeAttachment) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeAttachment", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachment", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttachment", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachment", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttachment", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachment", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttachment", 3)
 			}
+			v := value
 			if err := m.Status.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -388,23 +418,33 @@ func (m *VolumeAttachmentList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeAttachmentList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachmentList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttachmentList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachmentList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttachmentList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]VolumeAttachment, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]VolumeAttachment, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, VolumeAttachment{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -465,29 +505,39 @@ func (m *VolumeAttachmentSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeAttachmentSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachmentSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttachmentSpec", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Attacher = x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachmentSpec", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttachmentSpec", 2)
 			}
+			v := value
 			if err := m.Source.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachmentSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttachmentSpec", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.NodeName = x
 			b = b[n:]
@@ -551,20 +601,30 @@ func (m *VolumeAttachmentSource) UnmarshalProto(d *wire.Decoder, b []byte) error
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeAttachmentSource", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachmentSource", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttachmentSource", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.PersistentVolumeName = &x
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachmentSource", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttachmentSource", 2)
 			}
+			v := value
 			if m.InlineVolumeSpec == nil {
 				m.InlineVolumeSpec = new(corev1.PersistentVolumeSpec)
 			}
@@ -647,6 +707,16 @@ func (m *VolumeAttachmentStatus) UnmarshalProto(d *wire.Decoder, b []byte) error
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeAttachmentStatus", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -663,10 +733,10 @@ func (m *VolumeAttachmentStatus) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = field[n:]
 		case 3:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachmentStatus", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttachmentStatus", 3)
 			}
+			v := value
 			if m.AttachError == nil {
 				m.AttachError = new(VolumeError)
 			}
@@ -675,10 +745,10 @@ func (m *VolumeAttachmentStatus) UnmarshalProto(d *wire.Decoder, b []byte) error
 			}
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttachmentStatus", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttachmentStatus", 4)
 			}
+			v := value
 			if m.DetachError == nil {
 				m.DetachError = new(VolumeError)
 			}
@@ -742,21 +812,31 @@ func (m *VolumeError) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeError", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeError", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeError", 1)
 			}
+			v := value
 			if err := m.Time.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeError", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeError", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Message = x
 			b = b[n:]
@@ -819,21 +899,31 @@ func (m *CSIDriver) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CSIDriver", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIDriver", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIDriver", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIDriver", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIDriver", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -895,23 +985,33 @@ func (m *CSIDriverList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CSIDriverList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIDriverList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIDriverList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIDriverList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIDriverList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]CSIDriver, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]CSIDriver, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, CSIDriver{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1032,6 +1132,16 @@ func (m *CSIDriverSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CSIDriverSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
 			raw, n := wire.ConsumeVarint(typ, b)
@@ -1050,13 +1160,13 @@ func (m *CSIDriverSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.PodInfoOnMount = &x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIDriverSpec", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIDriverSpec", 3)
 			}
+			raw := value
 			x := VolumeLifecycleMode(d.String(raw))
 			if m.VolumeLifecycleModes == nil {
-				m.VolumeLifecycleModes = make([]VolumeLifecycleMode, 0, wire.CountField(b[n:], 3)+1)
+				m.VolumeLifecycleModes = make([]VolumeLifecycleMode, 0, wire.CountRun(field))
 			}
 			m.VolumeLifecycleModes = append(m.VolumeLifecycleModes, x)
 			b = b[n:]
@@ -1069,20 +1179,20 @@ func (m *CSIDriverSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			m.StorageCapacity = &x
 			b = b[n:]
 		case 5:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIDriverSpec", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIDriverSpec", 5)
 			}
+			raw := value
 			x := FSGroupPolicy(d.String(raw))
 			m.FSGroupPolicy = &x
 			b = b[n:]
 		case 6:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIDriverSpec", 6, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIDriverSpec", 6)
 			}
+			v := value
 			if m.TokenRequests == nil {
-				m.TokenRequests = make([]TokenRequest, 0, wire.CountField(b[n:], 6)+1)
+				m.TokenRequests = make([]TokenRequest, 0, wire.CountRun(field))
 			}
 			m.TokenRequests = append(m.TokenRequests, TokenRequest{})
 			if err := m.TokenRequests[len(m.TokenRequests)-1].UnmarshalProto(d, v); err != nil {
@@ -1184,12 +1294,22 @@ func (m *TokenRequest) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("TokenRequest", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("TokenRequest", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("TokenRequest", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Audience = x
 			b = b[n:]
@@ -1252,21 +1372,31 @@ func (m *CSINode) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CSINode", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSINode", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSINode", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSINode", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSINode", 2)
 			}
+			v := value
 			if err := m.Spec.UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1323,14 +1453,24 @@ func (m *CSINodeSpec) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CSINodeSpec", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSINodeSpec", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSINodeSpec", 1)
 			}
+			v := value
 			if m.Drivers == nil {
-				m.Drivers = make([]CSINodeDriver, 0, wire.CountField(b[n:], 1)+1)
+				m.Drivers = make([]CSINodeDriver, 0, wire.CountRun(field))
 			}
 			m.Drivers = append(m.Drivers, CSINodeDriver{})
 			if err := m.Drivers[len(m.Drivers)-1].UnmarshalProto(d, v); err != nil {
@@ -1401,39 +1541,49 @@ func (m *CSINodeDriver) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CSINodeDriver", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSINodeDriver", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSINodeDriver", 1)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.Name = x
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSINodeDriver", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSINodeDriver", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.NodeID = x
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSINodeDriver", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSINodeDriver", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			if m.TopologyKeys == nil {
-				m.TopologyKeys = make([]string, 0, wire.CountField(b[n:], 3)+1)
+				m.TopologyKeys = make([]string, 0, wire.CountRun(field))
 			}
 			m.TopologyKeys = append(m.TopologyKeys, x)
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSINodeDriver", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSINodeDriver", 4)
 			}
+			v := value
 			if m.Allocatable == nil {
 				m.Allocatable = new(VolumeNodeResources)
 			}
@@ -1558,23 +1708,33 @@ func (m *CSINodeList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CSINodeList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSINodeList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSINodeList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSINodeList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSINodeList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]CSINode, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]CSINode, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, CSINode{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1654,21 +1814,31 @@ func (m *CSIStorageCapacity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CSIStorageCapacity", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIStorageCapacity", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIStorageCapacity", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIStorageCapacity", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIStorageCapacity", 2)
 			}
+			v := value
 			if m.NodeTopology == nil {
 				m.NodeTopology = new(metav1.LabelSelector)
 			}
@@ -1677,18 +1847,18 @@ func (m *CSIStorageCapacity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 3:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIStorageCapacity", 3, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIStorageCapacity", 3)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.StorageClassName = x
 			b = b[n:]
 		case 4:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIStorageCapacity", 4, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIStorageCapacity", 4)
 			}
+			v := value
 			if m.Capacity == nil {
 				m.Capacity = new(resource.Quantity)
 			}
@@ -1697,10 +1867,10 @@ func (m *CSIStorageCapacity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			b = b[n:]
 		case 5:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIStorageCapacity", 5, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIStorageCapacity", 5)
 			}
+			v := value
 			if m.MaximumVolumeSize == nil {
 				m.MaximumVolumeSize = new(resource.Quantity)
 			}
@@ -1765,23 +1935,33 @@ func (m *CSIStorageCapacityList) UnmarshalProto(d *wire.Decoder, b []byte) error
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("CSIStorageCapacityList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIStorageCapacityList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIStorageCapacityList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("CSIStorageCapacityList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("CSIStorageCapacityList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]CSIStorageCapacity, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]CSIStorageCapacity, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, CSIStorageCapacity{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {
@@ -1852,21 +2032,31 @@ func (m *VolumeAttributesClass) UnmarshalProto(d *wire.Decoder, b []byte) error 
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeAttributesClass", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttributesClass", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttributesClass", 1)
 			}
+			v := value
 			if err := m.ObjectMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			raw, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttributesClass", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttributesClass", 2)
 			}
+			raw := value
 			x := string(d.String(raw))
 			m.DriverName = x
 			b = b[n:]
@@ -1933,23 +2123,33 @@ func (m *VolumeAttributesClassList) UnmarshalProto(d *wire.Decoder, b []byte) er
 		}
 		field := b
 		b = b[n:]
+		// Most fields are length-delimited: read the value once, inline when short.
+		var value []byte
+		if typ == protowire.BytesType {
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				n = int(b[0]) + 1
+				value = b[1:n]
+			} else if value, n = protowire.ConsumeBytes(b); n < 0 {
+				return wire.Error("VolumeAttributesClassList", num, n)
+			}
+		}
 		switch num {
 		case 1:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttributesClassList", 1, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttributesClassList", 1)
 			}
+			v := value
 			if err := m.ListMeta.UnmarshalProto(d, v); err != nil {
 				return err
 			}
 			b = b[n:]
 		case 2:
-			v, n := wire.ConsumeBytes(typ, b)
-			if n < 0 {
-				return wire.Error("VolumeAttributesClassList", 2, n)
+			if typ != protowire.BytesType {
+				return wire.WrongType("VolumeAttributesClassList", 2)
 			}
+			v := value
 			if m.Items == nil {
-				m.Items = make([]VolumeAttributesClass, 0, wire.CountField(b[n:], 2)+1)
+				m.Items = make([]VolumeAttributesClass, 0, wire.CountRun(field))
 			}
 			m.Items = append(m.Items, VolumeAttributesClass{})
 			if err := m.Items[len(m.Items)-1].UnmarshalProto(d, v); err != nil {

@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"testing"
 	"text/tabwriter"
+	"time"
 
 	kwcorev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/wire"
@@ -27,7 +29,13 @@ type decoder struct {
 
 func main() {
 	pods := flag.Int("pods", 1000, "Pods in the list")
+	rounds := flag.Int("rounds", 5, "timed rounds per pair; the median is reported")
+	benchtime := flag.Duration("benchtime", 300*time.Millisecond, "time per timed run")
+	testing.Init()
 	flag.Parse()
+	if err := flag.Set("test.benchtime", benchtime.String()); err != nil {
+		panic(err)
+	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "shape\tformat\twire B/pod\tkubewire mode\tfigure\tkubewire\tk8s.io/api\tratio\t")
 	for _, shape := range []podgen.Shape{podgen.Small, podgen.Realistic} {
@@ -44,8 +52,7 @@ func main() {
 			kws, up := decoders(format)
 			wire := float64(len(input)) / float64(enc.Pods)
 			for _, kw := range kws {
-				// Interleave the two so that machine noise hits both alike.
-				k, u := measure(kw, input, enc.Pods), measure(up, input, enc.Pods)
+				k, u := measurePair(kw, up, input, enc.Pods, *rounds)
 				row := func(figure string, a, b float64, unit string) {
 					fmt.Fprintf(tw, "%s\t%s\t%.0f\t%s\t%s\t%.0f %s\t%.0f %s\t%.2f\t\n", shape, format, wire, kw.name, figure, a, unit, b, unit, a/b)
 				}
@@ -78,6 +85,30 @@ func decoders(format string) (kw []decoder, up decoder) {
 
 type figures struct {
 	nsPerPod, allocsPerPod, bytesPerPod, liveHeapPerPod float64
+}
+
+// measurePair times a and b in alternating order for several rounds, so
+// that noise from the rest of the machine hits both alike, and keeps the
+// median time of each.
+func measurePair(a, b decoder, input []byte, pods, rounds int) (figures, figures) {
+	fa, fb := measure(a, input, pods), measure(b, input, pods)
+	ta, tb := []float64{fa.nsPerPod}, []float64{fb.nsPerPod}
+	for i := 1; i < rounds; i++ {
+		if i%2 == 1 {
+			tb = append(tb, measure(b, input, pods).nsPerPod)
+			ta = append(ta, measure(a, input, pods).nsPerPod)
+		} else {
+			ta = append(ta, measure(a, input, pods).nsPerPod)
+			tb = append(tb, measure(b, input, pods).nsPerPod)
+		}
+	}
+	fa.nsPerPod, fb.nsPerPod = median(ta), median(tb)
+	return fa, fb
+}
+
+func median(v []float64) float64 {
+	slices.Sort(v)
+	return v[len(v)/2]
 }
 
 func measure(d decoder, input []byte, pods int) figures {

@@ -1,0 +1,5 @@
+package wire
+
+import "unsafe"
+
+func unsafeData(s string) *byte { return unsafe.StringData(s) }
