@@ -60,7 +60,7 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 func (t *authTransport) send(req *http.Request) (*http.Response, uint64, error) {
 	value, gen, err := t.creds.authorization(req)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, &credentialError{err}
 	}
 	if value != "" {
 		req = req.Clone(req.Context())
@@ -169,3 +169,10 @@ func credentialsFor(cfg *Config, exec *execCredentials) (credentials, error) {
 	}
 	return noCredentials{}, nil
 }
+
+// credentialError is a failure to get a credential (a plugin that fails,
+// an unreadable token file). Retrying the request cannot fix it.
+type credentialError struct{ err error }
+
+func (e *credentialError) Error() string { return e.err.Error() }
+func (e *credentialError) Unwrap() error { return e.err }

@@ -143,7 +143,8 @@ func permanentError(err error) bool {
 	var invalid x509.CertificateInvalidError
 	var verify *tls.CertificateVerificationError
 	var record tls.RecordHeaderError
-	return errors.As(err, &unknownAuth) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
+	var creds *credentialError
+	return errors.As(err, &creds) || errors.As(err, &unknownAuth) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
 		errors.As(err, &verify) || errors.As(err, &record)
 }
 

@@ -13,10 +13,10 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
-	"github.com/google/go-cmp/cmp"
 )
 
 // failThen answers the first n requests with code (and Retry-After when
