@@ -1,0 +1,100 @@
+package client
+
+import (
+	"context"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/codec"
+)
+
+// Metadata returns the Resource of any group/version/resource read as
+// *metav1.PartialObjectMetadata (as=PartialObjectMetadata, and
+// PartialObjectMetadataList for lists): only apiVersion, kind and
+// metadata, which is what a cache of owners, labels or finalizers needs.
+// Built-in resources are read as protobuf with a JSON fallback; set
+// protobuf false for custom resources to ask for JSON only. Writes are
+// not meaningful on it (except Delete and Patch of metadata).
+func Metadata(c *Client, gvr GroupVersionResource, protobuf bool) *Resource[*metav1.PartialObjectMetadata] {
+	return &Resource[*metav1.PartialObjectMetadata]{
+		c:      c,
+		info:   resourceInfo{gvr: gvr, protobuf: protobuf, as: codec.AsPartialObjectMetadata},
+		newObj: func() *metav1.PartialObjectMetadata { return new(metav1.PartialObjectMetadata) },
+	}
+}
+
+// ListTable lists the collection as a meta.k8s.io/v1 Table (the columns
+// kubectl get prints), asking with as=Table and falling back to the plain
+// list: a server or resource that cannot make a Table gets a Table with
+// the columns Name and Created At made from the items' metadata.
+func (r *Resource[T]) ListTable(ctx context.Context, opts ListOptions) (*metav1.Table, error) {
+	if err := r.checkCollection("list"); err != nil {
+		return nil, err
+	}
+	q, err := opts.query()
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.path(r.namespace, "")
+	if err != nil {
+		return nil, err
+	}
+	return r.table(ctx, &request{method: "GET", path: p, query: q, accept: codec.AcceptTable})
+}
+
+// GetTable reads the object name as a one-row Table; see ListTable.
+func (r *Resource[T]) GetTable(ctx context.Context, name string, opts GetOptions) (*metav1.Table, error) {
+	p, err := r.objectPath(r.namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	return r.table(ctx, &request{method: "GET", path: p, query: opts.query(), accept: codec.AcceptTable})
+}
+
+func (r *Resource[T]) table(ctx context.Context, req *request) (*metav1.Table, error) {
+	resp, err := r.c.do(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	var probe struct {
+		Kind string `json:"kind"`
+	}
+	if err := codec.Decode(resp.contentType, resp.body, &probe); err != nil {
+		return nil, decodeError(req, err)
+	}
+	if probe.Kind == "Table" {
+		t := new(metav1.Table)
+		if err := codec.Decode(resp.contentType, resp.body, t); err != nil {
+			return nil, decodeError(req, err)
+		}
+		return t, nil
+	}
+	// The plain object or list: make the default table.
+	var list unstructured.UnstructuredList
+	if isListKind(probe.Kind) {
+		if err := codec.Decode(resp.contentType, resp.body, &list); err != nil {
+			return nil, decodeError(req, err)
+		}
+	} else {
+		var obj unstructured.Unstructured
+		if err := codec.Decode(resp.contentType, resp.body, &obj); err != nil {
+			return nil, decodeError(req, err)
+		}
+		list.Items = []unstructured.Unstructured{obj}
+	}
+	t := &metav1.Table{
+		TypeMeta: metav1.TypeMeta{APIVersion: "meta.k8s.io/v1", Kind: "Table"},
+		ListMeta: metav1.ListMeta{ResourceVersion: list.GetResourceVersion(), Continue: list.GetContinue()},
+		ColumnDefinitions: []metav1.TableColumnDefinition{
+			{Name: "Name", Type: "string", Format: "name"},
+			{Name: "Created At", Type: "date"},
+		},
+		Rows: []metav1.TableRow{},
+	}
+	for _, it := range list.Items {
+		t.Rows = append(t.Rows, metav1.TableRow{Cells: []any{it.GetName(), it.GetCreationTimestamp()}})
+	}
+	return t, nil
+}
+
+func isListKind(kind string) bool { return len(kind) > 4 && kind[len(kind)-4:] == "List" }
