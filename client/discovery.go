@@ -1,3 +1,249 @@
 package client
 
-type discoveryState struct{}
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	apidiscoveryv2 "github.com/kubewire/kubewire/api/apidiscovery/v2"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/codec"
+)
+
+// acceptAggregated asks for aggregated discovery (apidiscovery.k8s.io/v2)
+// and falls back to the legacy documents of servers without it.
+const acceptAggregated = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList, application/json"
+
+// APIResource is one resource the server serves, from discovery.
+type APIResource struct {
+	GroupVersionResource
+	Kind       string
+	Namespaced bool
+	Verbs      []string
+	ShortNames []string
+}
+
+// Mapping is where a kind is served: its resource and scope.
+type Mapping struct {
+	GroupVersionResource
+	Kind       string
+	Namespaced bool
+}
+
+// ErrNoMapping is matched when discovery does not know a kind, even after
+// refreshing.
+var ErrNoMapping = errors.New("no resource serves this kind")
+
+// discoveryState is one complete discovery of the server: its resources
+// with, for each group, the preferred version's first.
+type discoveryState struct {
+	resources []APIResource
+}
+
+// ServerResources returns every resource the server serves (top-level
+// resources, not subresources), from the cache or, on first use, from the
+// server: aggregated discovery when it has it, else the legacy documents
+// (/api, /apis and one per group version). Concurrent callers share one
+// fetch. The slice is shared: do not modify it.
+func (c *Client) ServerResources(ctx context.Context) ([]APIResource, error) {
+	c.discoveryMu.Lock()
+	st := c.discoveryCache
+	c.discoveryMu.Unlock()
+	if st != nil {
+		return st.resources, nil
+	}
+	st, err := c.refreshDiscovery(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return st.resources, nil
+}
+
+// InvalidateDiscovery drops the discovery cache; the next lookup fetches.
+func (c *Client) InvalidateDiscovery() {
+	c.discoveryMu.Lock()
+	c.discoveryCache = nil
+	c.discoveryMu.Unlock()
+}
+
+// refreshDiscovery fetches discovery, sharing the fetch between
+// concurrent callers. The fetch runs without the first caller's
+// cancellation so that one caller leaving does not fail the others.
+func (c *Client) refreshDiscovery(ctx context.Context) (*discoveryState, error) {
+	ch := c.discoveryGroup.DoChan("discovery", func() (any, error) {
+		st, err := c.fetchDiscovery(context.WithoutCancel(ctx))
+		if err != nil {
+			return nil, err
+		}
+		c.discoveryMu.Lock()
+		c.discoveryCache = st
+		c.discoveryMu.Unlock()
+		return st, nil
+	})
+	select {
+	case res := <-ch:
+		if res.Err != nil {
+			return nil, res.Err
+		}
+		return res.Val.(*discoveryState), nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Mapping finds the resource serving kind in group and version (an empty
+// version picks the group's preferred one). On a miss it refreshes the
+// cache once (the kind may be a custom resource defined since) before
+// returning ErrNoMapping.
+func (c *Client) Mapping(ctx context.Context, group, version, kind string) (Mapping, error) {
+	if _, err := c.ServerResources(ctx); err != nil {
+		return Mapping{}, err
+	}
+	for attempt := 0; ; attempt++ {
+		c.discoveryMu.Lock()
+		st := c.discoveryCache
+		c.discoveryMu.Unlock()
+		if st != nil {
+			for _, r := range st.resources {
+				if r.Group == group && r.Kind == kind && (version == "" || r.Version == version) {
+					return Mapping{GroupVersionResource: r.GroupVersionResource, Kind: r.Kind, Namespaced: r.Namespaced}, nil
+				}
+			}
+		}
+		if attempt == 1 {
+			return Mapping{}, fmt.Errorf("client: kind %q in %q: %w", kind, strings.TrimPrefix(group+"/"+version, "/"), ErrNoMapping)
+		}
+		if _, err := c.refreshDiscovery(ctx); err != nil {
+			return Mapping{}, err
+		}
+	}
+}
+
+// DynamicFor returns the Dynamic Resource serving kind in group and
+// version (empty: preferred), found through discovery, with its scope
+// known (Get on a namespaced kind then needs a namespace).
+func DynamicFor(ctx context.Context, c *Client, group, version, kind string) (*Resource[*unstructured.Unstructured], error) {
+	m, err := c.Mapping(ctx, group, version, kind)
+	if err != nil {
+		return nil, err
+	}
+	r := Dynamic(c, m.GroupVersionResource)
+	r.info.kind, r.info.namespaced, r.info.scopeKnown = m.Kind, m.Namespaced, true
+	return r, nil
+}
+
+func (c *Client) fetchDiscovery(ctx context.Context) (*discoveryState, error) {
+	st := &discoveryState{}
+	for _, root := range []string{"/api", "/apis"} {
+		resp, err := c.do(ctx, &request{method: "GET", path: root, accept: acceptAggregated})
+		if err != nil {
+			return nil, fmt.Errorf("client: discovery %s: %w", root, err)
+		}
+		var probe struct {
+			Kind string `json:"kind"`
+		}
+		if err := codec.Decode(resp.contentType, resp.body, &probe); err != nil {
+			return nil, fmt.Errorf("client: discovery %s: %w", root, err)
+		}
+		switch probe.Kind {
+		case "APIGroupDiscoveryList":
+			var list apidiscoveryv2.APIGroupDiscoveryList
+			if err := codec.Decode(resp.contentType, resp.body, &list); err != nil {
+				return nil, fmt.Errorf("client: discovery %s: %w", root, err)
+			}
+			st.resources = append(st.resources, fromAggregated(&list)...)
+		case "APIVersions", "APIGroupList":
+			res, err := c.legacyDiscovery(ctx, root, resp)
+			if err != nil {
+				return nil, err
+			}
+			st.resources = append(st.resources, res...)
+		default:
+			return nil, fmt.Errorf("client: discovery %s answered kind %q: %w", root, probe.Kind, codec.ErrMalformed)
+		}
+	}
+	return st, nil
+}
+
+func fromAggregated(list *apidiscoveryv2.APIGroupDiscoveryList) []APIResource {
+	var out []APIResource
+	for _, g := range list.Items {
+		for _, v := range g.Versions { // the server lists the preferred version first
+			for _, r := range v.Resources {
+				if r.ResponseKind == nil {
+					continue
+				}
+				out = append(out, APIResource{
+					GroupVersionResource: GroupVersionResource{Group: g.Name, Version: v.Version, Resource: r.Resource},
+					Kind:                 r.ResponseKind.Kind,
+					Namespaced:           r.Scope == apidiscoveryv2.ScopeNamespace,
+					Verbs:                r.Verbs,
+					ShortNames:           r.ShortNames,
+				})
+			}
+		}
+	}
+	return out
+}
+
+// legacyDiscovery reads the per-group-version resource lists named by an
+// APIVersions (/api) or APIGroupList (/apis) answer.
+func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *response) ([]APIResource, error) {
+	type gv struct{ group, version string }
+	var gvs []gv
+	if root == "/api" {
+		var v metav1.APIVersions
+		if err := codec.Decode(resp.contentType, resp.body, &v); err != nil {
+			return nil, fmt.Errorf("client: discovery %s: %w", root, err)
+		}
+		for _, ver := range v.Versions {
+			gvs = append(gvs, gv{"", ver})
+		}
+	} else {
+		var groups metav1.APIGroupList
+		if err := codec.Decode(resp.contentType, resp.body, &groups); err != nil {
+			return nil, fmt.Errorf("client: discovery %s: %w", root, err)
+		}
+		for _, g := range groups.Groups {
+			gvs = append(gvs, gv{g.Name, g.PreferredVersion.Version})
+			for _, v := range g.Versions {
+				if v.Version != g.PreferredVersion.Version {
+					gvs = append(gvs, gv{g.Name, v.Version})
+				}
+			}
+		}
+	}
+	var out []APIResource
+	for _, x := range gvs {
+		if x.version == "" {
+			continue
+		}
+		p := joinPath("apis", x.group, x.version)
+		if x.group == "" {
+			p = joinPath("api", x.version)
+		}
+		r, err := c.do(ctx, &request{method: "GET", path: p, accept: codec.MediaTypeJSON})
+		if err != nil {
+			return nil, fmt.Errorf("client: discovery %s: %w", p, err)
+		}
+		var list metav1.APIResourceList
+		if err := codec.Decode(r.contentType, r.body, &list); err != nil {
+			return nil, fmt.Errorf("client: discovery %s: %w", p, err)
+		}
+		for _, res := range list.APIResources {
+			if strings.Contains(res.Name, "/") {
+				continue // a subresource
+			}
+			out = append(out, APIResource{
+				GroupVersionResource: GroupVersionResource{Group: x.group, Version: x.version, Resource: res.Name},
+				Kind:                 res.Kind,
+				Namespaced:           res.Namespaced,
+				Verbs:                res.Verbs,
+				ShortNames:           res.ShortNames,
+			})
+		}
+	}
+	return out, nil
+}
