@@ -1,0 +1,98 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	"github.com/kubewire/kubewire/client"
+)
+
+// apiServer is a stand-in for kube-apiserver with one pod and a watch.
+func apiServer() *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		const pod = `{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web-1","namespace":"default","resourceVersion":"7"}}`
+		switch {
+		case r.URL.Query().Get("watch") == "true":
+			fmt.Fprintln(w, `{"type":"ADDED","object":`+pod+`}`)
+			fmt.Fprintln(w, `{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"9","annotations":{"k8s.io/initial-events-end":"true"}}}}`)
+		case r.URL.Path == "/api/v1/namespaces/default/pods":
+			fmt.Fprint(w, `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"8"},"items":[`+pod+`]}`)
+		case r.URL.Path == "/api/v1/namespaces/default/pods/web-1":
+			fmt.Fprint(w, pod)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404,"message":"pods \"nope\" not found"}`)
+		}
+	}))
+}
+
+func ExampleFor() {
+	srv := apiServer()
+	defer srv.Close()
+	c, err := client.New(client.Config{Host: srv.URL})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	pods := client.For[*corev1.Pod](c).Namespace("default")
+
+	pod, err := pods.Get(ctx, "web-1", client.GetOptions{})
+	fmt.Println(pod.Name, pod.ResourceVersion, err)
+
+	_, err = pods.Get(ctx, "nope", client.GetOptions{})
+	fmt.Println(errors.Is(err, client.ErrNotFound), err)
+	// Output:
+	// web-1 7 <nil>
+	// true pods "nope" not found
+}
+
+func ExampleResource_Watch() {
+	srv := apiServer()
+	defer srv.Close()
+	c, _ := client.New(client.Config{Host: srv.URL})
+	ctx := context.Background()
+	pods := client.For[*corev1.Pod](c).Namespace("default")
+
+	list, err := pods.List(ctx, client.ListOptions{Limit: 500})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("listed", len(list.Items), "at", list.ResourceVersion)
+
+	initial := true
+	w, err := pods.Watch(ctx, client.WatchOptions{
+		SendInitialEvents:    &initial,
+		AllowWatchBookmarks:  true,
+		ResourceVersionMatch: client.MatchNotOlderThan,
+	})
+	if err != nil {
+		panic(err)
+	}
+	for ev, err := range w.Events() {
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		fmt.Println(ev.Type, ev.Object.Name, ev.ResourceVersion, ev.InitialEventsEnd)
+	}
+	// Output:
+	// listed 1 at 8
+	// ADDED web-1 7 false
+	// BOOKMARK  9 true
+}
+
+func ExampleLabelSelector() {
+	sel := client.LabelSelector{}.Equals("app", "web").In("tier", "front", "back").NotExists("canary")
+	fmt.Println(sel.String(), sel.Err())
+
+	bad := client.LabelSelector{}.Equals("app", "not a value")
+	fmt.Println(bad.Err() != nil)
+	// Output:
+	// app=web,tier in (front,back),!canary <nil>
+	// true
+}
