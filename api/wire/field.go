@@ -9,8 +9,9 @@ import (
 )
 
 // ErrMalformed is matched (errors.Is) by every error a generated Unmarshal
-// returns for bytes that are not a valid encoding of the message.
-var ErrMalformed = errors.New("malformed protobuf")
+// returns for bytes that are not a valid encoding of the message, and by
+// codec's errors for malformed JSON, YAML, frames and media types.
+var ErrMalformed = errors.New("malformed input")
 
 // errWrongType is the internal code for a field whose wire type differs from
 // the one its Go type needs. It is negative, like protowire's codes.
@@ -94,9 +95,6 @@ func Float64(v uint64) float64 { return math.Float64frombits(v) }
 
 // Float64Bits converts a float64 to its fixed64 wire value.
 func Float64Bits(f float64) uint64 { return math.Float64bits(f) }
-
-// Bool reports a varint field's value as a bool.
-func Bool(v uint64) bool { return v != 0 }
 
 // BoolVarint is the varint wire value of a bool.
 func BoolVarint(v bool) uint64 {
