@@ -1,3 +1,6 @@
+// The decoding half of the protobuf code: UnmarshalProto per message,
+// map entry functions, and the scalar reads they share.
+
 package main
 
 import (
@@ -6,6 +9,9 @@ import (
 	"go/types"
 )
 
+// decodeScalar returns statements that read one non-message value from buf
+// (wire type in typ) into a new variable named out, setting the length
+// variable ln, and returning an error for msg/num on failure.
 func (f *file) decodeScalar(k kind, t types.Type, buf, typ, ln, out, msg, num string, unique bool) string {
 	w := f.wire()
 	ts := f.typeString(t)
@@ -35,6 +41,9 @@ func (f *file) decodeScalar(k kind, t types.Type, buf, typ, ln, out, msg, num st
 	panic("decodeScalar on a message")
 }
 
+// bytesValue returns statements that put the current length-delimited
+// field's value in variable v (and its length in n): inside a struct's
+// decoder the value was read once before the switch.
 func (f *file) bytesValue(v, msg, num string) string {
 	w := f.wire()
 	if f.preread {
@@ -43,6 +52,7 @@ func (f *file) bytesValue(v, msg, num string) string {
 	return fmt.Sprintf("%s, n := %s.ConsumeBytes(typ, b)\nif n < 0 {\nreturn %s.Error(%q, %s, n)\n}", v, w, w, msg, num)
 }
 
+// emitFieldDecode writes the switch case that decodes one field of msg.
 func (f *file) emitFieldDecode(msg string, pf protoField) error {
 	g := f.gen
 	w := f.wire()
@@ -103,6 +113,7 @@ func (f *file) emitFieldDecode(msg string, pf protoField) error {
 	return nil
 }
 
+// wireTypeName is the protowire constant for a packed element's wire type.
 func wireTypeName(k kind) string {
 	switch k {
 	case kFloat64:
@@ -113,6 +124,8 @@ func wireTypeName(k kind) string {
 	return "protowire.VarintType"
 }
 
+// emitMapDecode writes a map field's case: wire.DecodeMap with the entry
+// function of the map's type.
 func (f *file) emitMapDecode(msg string, pf protoField, m *types.Map, x string) error {
 	name, err := f.mapEntryFunc(pf.typ, m)
 	if err != nil {
@@ -123,6 +136,7 @@ func (f *file) emitMapDecode(msg string, pf protoField, m *types.Map, x string) 
 	return nil
 }
 
+// typeKey names a type uniquely across packages, for the shared-map table.
 func (f *file) typeKey(t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string {
 		if target, ok := f.gen.m.byPath[p.Path()]; ok {
@@ -132,6 +146,8 @@ func (f *file) typeKey(t types.Type) string {
 	})
 }
 
+// mapEntryFunc returns the name of the package function decoding one entry
+// of maps of type t, writing it the first time.
 func (f *file) mapEntryFunc(t types.Type, m *types.Map) (string, error) {
 	key := f.typeString(t)
 	if name, ok := f.entryFuncs[key]; ok {
@@ -175,6 +191,8 @@ func (f *file) mapEntryFunc(t types.Type, m *types.Map) (string, error) {
 	return name, nil
 }
 
+// hasBytesField reports whether any field can be length-delimited on the
+// wire (strings, bytes, messages, maps, packed scalars).
 func (g *generator) hasBytesField(fields []protoField) bool {
 	for _, pf := range fields {
 		if _, isMap := pf.typ.Underlying().(*types.Map); isMap {

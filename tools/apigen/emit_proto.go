@@ -120,12 +120,6 @@ func (f *file) appendOne(k kind, x, tb string) string {
 	return fmt.Sprintf("b = %s.AppendVarint(append(b, %s), uint64(%s.Size()))\nb = %s.AppendProto(b)", pw, tb, x, x)
 }
 
-// decodeScalar returns statements that read one non-message value from buf
-// (wire type in typ) into a new variable named out, setting the length
-// variable ln, and returning an error for msg/num on failure.
-// bytesValue returns statements that put the current length-delimited
-// field's value in variable v (and its length in n): inside a struct's
-// decoder the value was read once before the switch.
 // protoField is one protobuf-encoded field of a generated struct.
 type protoField struct {
 	goName string
@@ -455,10 +449,6 @@ func (f *file) emitMapAppend(pf protoField, m *types.Map, x string) error {
 	return nil
 }
 
-// wireTypeName is the protowire constant for a packed element's wire type.
-// typeKey names a type uniquely across packages, for the shared-map table.
-// mapEntryFunc returns the name of the package function decoding one entry
-// of maps of type t, writing it the first time.
 // emitWrapperProto writes the message methods of a named slice that
 // protobuf wraps in a message with its items in field 1.
 func (f *file) emitWrapperProto(t *typeModel) error {
@@ -502,6 +492,3 @@ func (g *generator) isWrapper(t types.Type) bool {
 	tm := owner.byName[n.Obj().Name()]
 	return tm != nil && tm.wrapper
 }
-
-// hasBytesField reports whether any field can be length-delimited on the
-// wire (strings, bytes, messages, maps, packed scalars).
