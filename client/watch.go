@@ -65,7 +65,7 @@ type Watcher[T Object] struct {
 	body   io.ReadCloser
 	cancel context.CancelCauseFunc
 	ctx    context.Context
-	events eventReader
+	events *codec.WatchDecoder
 	newObj func() T
 	idle   time.Duration
 	timer  *time.Timer
@@ -141,12 +141,12 @@ func (w *Watcher[T]) Next() (Event[T], error) {
 }
 
 func (w *Watcher[T]) next() (Event[T], error) {
-	typ, err := w.events.next()
+	typ, err := w.events.Next()
 	if err != nil {
 		return Event[T]{}, err
 	}
 	obj := w.newObj()
-	if err := w.events.decode(obj); err != nil {
+	if err := w.events.Decode(obj); err != nil {
 		return Event[T]{}, errorf("watch %s event: %w", typ, err)
 	}
 	ev := Event[T]{Type: EventType(typ), Object: obj, ResourceVersion: obj.GetResourceVersion()}
@@ -208,37 +208,8 @@ func (w *Watcher[T]) Events() iter.Seq2[Event[T], error] {
 	}
 }
 
-// eventReader reads the events of a watch response.
-type eventReader interface {
-	// next reads the next event's type; ERROR events are returned as a
-	// *codec.StatusError.
-	next() (string, error)
-	// decode decodes the current event's object into v.
-	decode(v any) error
+// newEventReader reads the events of a watch response, decoding protobuf
+// objects through d when it is set.
+func newEventReader(resp *http.Response, d *wire.Decoder) (*codec.WatchDecoder, error) {
+	return codec.NewWatchDecoder(resp.Header.Get("Content-Type"), resp.Body, codec.WatchOptions{Decoder: d})
 }
-
-func newEventReader(resp *http.Response, d *wire.Decoder) (eventReader, error) {
-	ct := resp.Header.Get("Content-Type")
-	mt, err := codec.ParseMediaType(ct)
-	if err != nil {
-		return nil, err
-	}
-	if mt.IsProtobuf() {
-		if d == nil {
-			d = new(wire.Decoder)
-		}
-		return &protoEvents{frames: codec.NewFrameReader(resp.Body, codec.StreamOptions{}), dec: d}, nil
-	}
-	dec, err := codec.NewWatchDecoder(ct, resp.Body, codec.WatchOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return jsonEvents{dec}, nil
-}
-
-// jsonEvents reads a JSON watch through codec's decoder (JSON objects do
-// not go through a wire.Decoder).
-type jsonEvents struct{ d *codec.WatchDecoder }
-
-func (j jsonEvents) next() (string, error) { return j.d.Next() }
-func (j jsonEvents) decode(v any) error    { return j.d.Decode(v) }

@@ -37,6 +37,10 @@ type WatchOptions struct {
 	// ReadOnly shares equal maps between decoded objects; see
 	// wire.Decoder.ReadOnly. Only for objects nobody modifies.
 	ReadOnly bool
+	// Decoder, when set, decodes protobuf objects through this wire.Decoder
+	// instead of a new one (and ReadOnly is ignored): a reflector shares
+	// one between its lists and watches. It must not be used concurrently.
+	Decoder *wire.Decoder
 }
 
 // NewWatchDecoder returns a decoder for a watch response body of the given
@@ -46,7 +50,11 @@ func NewWatchDecoder(contentType string, body io.Reader, opts WatchOptions) (*Wa
 	if err != nil {
 		return nil, err
 	}
-	w := &WatchDecoder{dec: &wire.Decoder{ReadOnly: opts.ReadOnly}}
+	dec := opts.Decoder
+	if dec == nil {
+		dec = &wire.Decoder{ReadOnly: opts.ReadOnly}
+	}
+	w := &WatchDecoder{dec: dec}
 	switch {
 	case mt.IsProtobuf():
 		w.frames = NewFrameReader(body, opts.StreamOptions)
