@@ -66,6 +66,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 	}
 	var unknown []string
 	created := false
+	nsExists := !r.res.kind.Namespaced || s.namespaceExists(r.ns) // checked before the store's lock is held
 	res := r.res
 	key := objectKey(r.ns, r.name)
 	o, _, err := s.store.write(res, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
@@ -74,7 +75,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 				return "", nil, errNotFound(res, r.name)
 			}
 			created = true
-			return s.applyCreate(r, applied, manager, rv, &unknown, level)
+			return s.applyCreate(r, applied, manager, rv, &unknown, level, nsExists)
 		}
 		old, err := res.draftOf(cur)
 		if err != nil {
@@ -175,7 +176,7 @@ func (s *Server) patchedDraft(res *resource, result any, unknown *[]string, leve
 }
 
 // applyCreate creates an object from a server-side apply configuration.
-func (s *Server) applyCreate(r *request, applied map[string]any, manager string, rv uint64, unknown *[]string, level validation) (string, *storedObject, error) {
+func (s *Server) applyCreate(r *request, applied map[string]any, manager string, rv uint64, unknown *[]string, level validation, nsExists bool) (string, *storedObject, error) {
 	d, aerr := s.patchedDraft(r.res, applied, unknown, level)
 	if aerr != nil {
 		return "", nil, aerr
@@ -187,7 +188,7 @@ func (s *Server) applyCreate(r *request, applied map[string]any, manager string,
 		return "", nil, errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.meta.Name, r.name))
 	}
 	if r.res.kind.Namespaced {
-		if !s.namespaceExists(r.ns) {
+		if !nsExists {
 			return "", nil, errNamespaceNotFound(r.ns)
 		}
 		d.meta.Namespace = r.ns

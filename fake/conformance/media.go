@@ -1,0 +1,94 @@
+package conformance
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/codec"
+)
+
+func mediaScenarios() []scenario {
+	return []scenario{
+		{"Table", func(c *client) {
+			c.seed(2)
+			r := c.expect(c.do(req{method: "GET", path: c.listPath(url.Values{"labelSelector": {c.setSelector()}}), accept: codec.AcceptTable}), http.StatusOK).obj(c.t)
+			if field(r, "kind") != "Table" || field(r, "apiVersion") != "meta.k8s.io/v1" {
+				c.t.Fatalf("kind %s/%s", field(r, "apiVersion"), field(r, "kind"))
+			}
+			if !strings.Contains(field(r, "columnDefinitions"), `"name":"Name"`) {
+				c.t.Errorf("columns %s", field(r, "columnDefinitions"))
+			}
+			rows, _ := r["rows"].([]any)
+			if len(rows) != 2 {
+				c.t.Fatalf("%d rows, want 2", len(rows))
+			}
+			if k := field(rows[0].(map[string]any), "object", "kind"); k != "PartialObjectMetadata" {
+				c.t.Errorf("row object kind %q", k)
+			}
+		}},
+		{"PartialObjectMetadataList", func(c *client) {
+			names := c.seed(2)
+			q := url.Values{"labelSelector": {c.setSelector()}}
+			j := c.expect(c.do(req{method: "GET", path: c.listPath(q), accept: codec.AcceptFor(false, codec.AsPartialObjectMetadataList)}), http.StatusOK).obj(c.t)
+			if field(j, "kind") != "PartialObjectMetadataList" || strings.Join(itemNames(j), ",") != strings.Join(names, ",") {
+				c.t.Errorf("JSON: kind %s items %v", field(j, "kind"), itemNames(j))
+			}
+			p := c.expect(c.do(req{method: "GET", path: c.listPath(q), accept: codec.AcceptFor(true, codec.AsPartialObjectMetadataList)}), http.StatusOK)
+			var l metav1.PartialObjectMetadataList
+			if err := codec.DecodeProtobuf(p.body, &l); err != nil {
+				c.t.Fatal(err)
+			}
+			if len(l.Items) != 2 || l.Items[0].Name != names[0] || l.Kind != "PartialObjectMetadataList" {
+				c.t.Errorf("protobuf list %+v", l)
+			}
+		}},
+		{"YAML", func(c *client) {
+			name := c.name("y")
+			c.createCM(name, nil, map[string]string{"k": "v"})
+			r := c.expect(c.do(req{method: "GET", path: c.cmPath(name), accept: "application/yaml"}), http.StatusOK)
+			if r.contentType() != "application/yaml" || !strings.Contains(string(r.body), "kind: ConfigMap") {
+				c.t.Errorf("%s:\n%s", r.contentType(), r.body)
+			}
+		}},
+		{"NotAcceptable", func(c *client) {
+			r := c.do(req{method: "GET", path: c.cmPath(""), accept: "text/html"})
+			c.statusOf(r, http.StatusNotAcceptable, "NotAcceptable")
+		}},
+		{"Gzip", func(c *client) {
+			big := strings.Repeat("x", 64<<10)
+			for i := range 3 {
+				c.createCM(c.name("g"+string(rune('a'+i))), map[string]string{"set": strings.TrimSuffix(c.prefix, "-")}, map[string]string{"big": big})
+			}
+			hr := c.newRequest(req{method: "GET", path: c.listPath(url.Values{"labelSelector": {c.setSelector()}})})
+			hr.Header.Set("Accept-Encoding", "gzip")
+			resp, err := c.target.Client.Do(hr)
+			if err != nil {
+				c.t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.Header.Get("Content-Encoding") != "gzip" {
+				c.t.Errorf("Content-Encoding %q for a %d KiB list", resp.Header.Get("Content-Encoding"), 3*64)
+			}
+		}},
+		{"CustomResourceIsJSONOnly", func(c *client) {
+			if c.target.Widgets == "" {
+				c.t.Skip("target has no Widget custom resource")
+			}
+			name := c.name("w")
+			w := map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": name}, "spec": map[string]any{"color": "blue"}}
+			c.expect(c.do(req{method: "POST", path: c.target.Widgets, body: w}), http.StatusCreated)
+			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.target.Widgets + "/" + name}) })
+			r := c.expect(c.do(req{method: "GET", path: c.target.Widgets + "/" + name, accept: codec.AcceptProtobufOrJSON}), http.StatusOK)
+			if !strings.HasPrefix(r.contentType(), "application/json") || field(r.obj(c.t), "spec", "color") != "blue" {
+				c.t.Errorf("%s: %s", r.contentType(), r.body)
+			}
+			r = c.expect(c.do(req{method: "GET", path: c.target.Widgets + "/" + name, accept: codec.MediaTypeProtobuf}), http.StatusNotAcceptable)
+			st, err := codec.DecodeStatus(r.contentType(), r.body)
+			if r.contentType() != codec.MediaTypeProtobuf || err != nil || st.Reason != "NotAcceptable" {
+				c.t.Errorf("406 body %s %+v %v", r.contentType(), st, err)
+			}
+		}},
+	}
+}
