@@ -26,6 +26,7 @@ type watchPlan struct {
 	watchList bool   // send the end bookmark once synced to endAtRV
 	endAtRV   uint64
 	expired   bool // the start version is compacted: send a 410 ERROR event
+	noEnd     bool // fault: a watch-list that never sends its end bookmark
 }
 
 func (s *Server) planWatch(r *request, opts *listOptions) (watchPlan, *apiError) {
@@ -37,11 +38,11 @@ func (s *Server) planWatch(r *request, opts *listOptions) (watchPlan, *apiError)
 		case WatchListRefused:
 			return p, errBadRequest("sendInitialEvents is forbidden for watch")
 		case WatchListNoEndBookmark:
-			p.endAtRV = ^uint64(0)
+			p.noEnd = true
 		}
 		p.initial, p.startRV, p.cursor = s.store.snapshotAndCursor(r.res)
-		p.watchList = true
-		p.endAtRV = max(p.endAtRV, p.startRV, requested)
+		p.watchList = !p.noEnd
+		p.endAtRV = max(p.startRV, requested)
 	case opts.rv == "" || opts.rv == "0":
 		if opts.sendInitialEvents != nil { // sendInitialEvents=false: start now, no state
 			_, p.startRV, p.cursor = s.store.snapshotAndCursor(r.res)
