@@ -1,0 +1,77 @@
+package fake
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/api/unstructured"
+)
+
+// Add stores objects as creates would (resource version, uid and
+// creationTimestamp set by the server; generateName honoured), without
+// HTTP. Each object is a generated built-in kind (any type with a
+// KindInfo method, such as *corev1.Pod) or an *unstructured.Unstructured
+// of a registered custom resource; its namespace must exist. Add copies
+// the objects: the caller keeps ownership. It stops at the first error,
+// which names the failing object.
+func (s *Server) Add(objects ...any) error {
+	for i, obj := range objects {
+		d, err := s.draftFromValue(obj)
+		if err != nil {
+			return fmt.Errorf("fake: add object %d: %w", i, err)
+		}
+		if _, aerr := s.create(d, d.meta.Namespace, false); aerr != nil {
+			return fmt.Errorf("fake: add object %d: %w", i, aerr)
+		}
+	}
+	return nil
+}
+
+func (s *Server) draftFromValue(obj any) (*draft, error) {
+	switch o := obj.(type) {
+	case interface{ KindInfo() registry.Kind }:
+		k := o.KindInfo()
+		r := s.lookup(k.Group, k.Version, k.Resource)
+		if r == nil {
+			return nil, fmt.Errorf("kind %s/%s is not served", k.APIVersion(), k.Kind)
+		}
+		if m, ok := obj.(interface{ Marshal() ([]byte, error) }); ok && !r.custom {
+			pb, err := m.Marshal()
+			if err != nil {
+				return nil, err
+			}
+			t := r.newTyped()
+			if err := t.Unmarshal(pb); err != nil {
+				return nil, err
+			}
+			return &draft{res: r, typed: t, meta: t.GetObjectMeta()}, nil
+		}
+		return nil, fmt.Errorf("%T has no protobuf Marshal method", obj)
+	case *unstructured.Unstructured:
+		group, version, kind := o.GroupVersionKind()
+		r := s.lookupKind(group, version, kind)
+		if r == nil {
+			return nil, fmt.Errorf("kind %s/%s %s is not served", group, version, kind)
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			return nil, err
+		}
+		d, _, err := r.decodeJSONDraft(b)
+		return d, err
+	}
+	return nil, fmt.Errorf("unsupported object type %T", obj)
+}
+
+// lookupKind finds a served resource by kind.
+func (s *Server) lookupKind(group, version, kind string) *resource {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, r := range s.resources {
+		if r.kind.Group == group && r.kind.Version == version && r.kind.Kind == kind {
+			return r
+		}
+	}
+	return nil
+}
