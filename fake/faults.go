@@ -79,7 +79,8 @@ func (f *Faults) TooLargeResourceVersionNext(n int) {
 	f.tooLargeN = n
 }
 
-// SetLatency delays every request (and each watch event) by d.
+// SetLatency delays the start of every request by d (watch events
+// already flowing are not delayed).
 func (f *Faults) SetLatency(d time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
