@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubewire/kubewire/api/builtin"
 	"github.com/kubewire/kubewire/api/registry"
 )
 
@@ -102,9 +103,12 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*resource{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.faults.init()
-	types := builtinTypes()
 	for _, k := range registry.All() {
-		if newT, ok := types[k.APIVersion()+"/"+k.Kind]; ok && k.ListKind != "" {
+		if _, ok := builtin.New(k.APIVersion(), k.Kind); ok && k.ListKind != "" {
+			newT := func() typedObject {
+				obj, _ := builtin.New(k.APIVersion(), k.Kind)
+				return obj.(typedObject)
+			}
 			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = newBuiltinResource(k, newT)
 		}
 	}

@@ -57,5 +57,8 @@ func run(out string) error {
 	if err := g.emitCrossCheck(); err != nil {
 		return err
 	}
+	if err := g.emitBuiltin(registered); err != nil {
+		return err
+	}
 	return g.emitRegistry(registered)
 }
