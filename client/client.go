@@ -38,6 +38,11 @@ type Client struct {
 	// jsonOnly remembers resources whose server answered 406 to
 	// protobuf (see negotiate.go): key "group/version/resource".
 	jsonOnly sync.Map
+	// jsonWrites remembers resources whose server answered 415 to a
+	// protobuf body (see negotiate.go), keyed like jsonOnly.
+	jsonWrites sync.Map
+	// protobufWritesOff is Config.JSONWrites.
+	protobufWritesOff bool
 
 	discoveryMu    sync.Mutex
 	discoveryCache *discoveryState
@@ -119,6 +124,8 @@ func New(cfg Config) (*Client, error) {
 		timeout:   cfg.Timeout,
 		namespace: cfg.Namespace,
 		logger:    logger,
+
+		protobufWritesOff: cfg.JSONWrites,
 	}, nil
 }
 

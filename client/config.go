@@ -53,6 +53,11 @@ type Config struct {
 	// events are bounded one by one.
 	MaxDecompressedBytes int64
 
+	// JSONWrites sends create and update bodies of built-in kinds as JSON
+	// instead of protobuf (the default, with a JSON fallback on 415).
+	// Reads are unaffected.
+	JSONWrites bool
+
 	// Namespace is the default namespace of the kubeconfig context or of
 	// the pod (in-cluster). Requests do not use it on their own: pass
 	// Client.Namespace() where you want it.

@@ -15,6 +15,39 @@ import (
 // request again with JSON only, and the client remembers that resource as
 // JSON-only for the rest of its life.
 
+// Writes follow the same rule in the other direction: Create and Update
+// of a built-in kind send a protobuf body (Content-Type
+// application/vnd.kubernetes.protobuf, the object in its envelope); a
+// server that answers 415 Unsupported Media Type gets the same write
+// again as JSON, and that resource is written as JSON from then on.
+// Patches, custom resources and objects without generated protobuf
+// code are always sent as JSON.
+
+// protobufBody returns obj's protobuf request body when r writes
+// protobuf: a built-in resource whose server has not refused protobuf,
+// read as the kind itself (not as PartialObjectMetadata), and an object
+// that knows its kind and has generated protobuf code. ok is false when
+// the body must be JSON.
+func (r *Resource[T]) protobufBody(obj T) (body []byte, ok bool, err error) {
+	if !r.info.protobuf || r.info.as != "" || r.c.protobufWritesOff {
+		return nil, false, nil
+	}
+	if _, refused := r.c.jsonWrites.Load(r.info.gvr); refused {
+		return nil, false, nil
+	}
+	k, isKinded := any(obj).(Kinded)
+	m, isProto := any(obj).(codec.ProtobufMarshaler)
+	if !isKinded || !isProto || reflectNil(obj) {
+		return nil, false, nil
+	}
+	info := k.KindInfo()
+	body, err = codec.EncodeProtobuf(info.APIVersion(), info.Kind, m)
+	if err != nil {
+		return nil, false, err
+	}
+	return body, true, nil
+}
+
 // useProtobuf reports whether reads of info may ask for protobuf.
 func (c *Client) useProtobuf(info *resourceInfo) bool {
 	if !info.protobuf {

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"net/url"
 
 	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
@@ -73,9 +74,22 @@ func (r *Resource[T]) UpdateStatus(ctx context.Context, obj T, opts UpdateOption
 	return r.Status().Update(ctx, obj, opts)
 }
 
-// send writes obj as JSON with method to p and decodes the answer.
+// send writes obj with method to p and decodes the answer: as protobuf
+// when r.protobufBody allows it, else (and after a 415 to protobuf) as
+// JSON.
 func (r *Resource[T]) send(ctx context.Context, method, p string, q url.Values, obj T) (T, error) {
 	var zero T
+	if body, ok, err := r.protobufBody(obj); err != nil {
+		return zero, errorf("%s %s: %w", method, p, err)
+	} else if ok {
+		got, err := r.read(ctx, &request{method: method, path: p, query: q, contentType: codec.MediaTypeProtobuf, body: body})
+		if !errors.Is(err, ErrUnsupportedMediaType) {
+			return got, err
+		}
+		r.c.jsonWrites.Store(r.info.gvr, true)
+		r.c.logger.Debug("client: server refused a protobuf body; writing JSON to this resource",
+			"resource", r.info.gvr.String())
+	}
 	body, err := codec.EncodeJSON(obj)
 	if err != nil {
 		return zero, errorf("%s %s: %w", method, p, err)

@@ -10,6 +10,7 @@ import (
 	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/codec"
 )
 
 func TestWrites(t *testing.T) {
@@ -24,15 +25,15 @@ func TestWrites(t *testing.T) {
 		{"create", func(r *Resource[*corev1.Pod]) error {
 			_, err := r.Create(ctx, pod, CreateOptions{DryRun: true, FieldManager: "me", FieldValidation: FieldValidationStrict})
 			return err
-		}, "POST", "/api/v1/namespaces/fixtures/pods?dryRun=All&fieldManager=me&fieldValidation=Strict", "application/json", ""},
+		}, "POST", "/api/v1/namespaces/fixtures/pods?dryRun=All&fieldManager=me&fieldValidation=Strict", "application/vnd.kubernetes.protobuf", ""},
 		{"update", func(r *Resource[*corev1.Pod]) error {
 			_, err := r.Update(ctx, pod, UpdateOptions{})
 			return err
-		}, "PUT", "/api/v1/namespaces/fixtures/pods/web-1", "application/json", ""},
+		}, "PUT", "/api/v1/namespaces/fixtures/pods/web-1", "application/vnd.kubernetes.protobuf", ""},
 		{"update status", func(r *Resource[*corev1.Pod]) error {
 			_, err := r.UpdateStatus(ctx, pod, UpdateOptions{FieldManager: "ctl"})
 			return err
-		}, "PUT", "/api/v1/namespaces/fixtures/pods/web-1/status?fieldManager=ctl", "application/json", ""},
+		}, "PUT", "/api/v1/namespaces/fixtures/pods/web-1/status?fieldManager=ctl", "application/vnd.kubernetes.protobuf", ""},
 		{"json patch", func(r *Resource[*corev1.Pod]) error {
 			_, err := r.Namespace("fixtures").Patch(ctx, "web-1", JSONPatch, []byte(`[{"op":"remove","path":"/x"}]`), PatchOptions{})
 			return err
@@ -81,7 +82,7 @@ func TestWrites(t *testing.T) {
 				}
 			} else {
 				var sent corev1.Pod
-				if err := json.Unmarshal(body, &sent); err != nil || sent.Name != "web-1" {
+				if err := codec.Decode(req.Header.Get("Content-Type"), body, &sent); err != nil || sent.Name != "web-1" {
 					t.Errorf("body %q does not hold the pod: %v", body, err)
 				}
 			}
