@@ -1,0 +1,215 @@
+package pager
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/url"
+	"syscall"
+	"time"
+
+	"github.com/kubewire/kubewire/client"
+)
+
+// fetcher reads the pages of one list in order, following continue
+// tokens and applying the expired-token policy and page retries. It is
+// the whole state machine of a list:
+//
+//	first page ──> next page ──> ... ──> last page (no continue token)
+//	                  │ 410
+//	                  ├─ RestartUnpaged: first page again, no limit
+//	                  ├─ RestartPaged:   first page again
+//	                  ├─ ContinueInconsistent: next page with the 410's token
+//	                  └─ ReturnExpired:  error
+//
+// A fetcher is used by one goroutine at a time.
+type fetcher[T client.Object] struct {
+	list ListFunc[T]
+	s    settings
+
+	cont         string // token of the next request; "" for a first page
+	unpaged      bool   // the next first page is asked for without a limit
+	restarted    bool   // the next first page starts over after an expiry
+	expired      int    // expired tokens recovered from
+	inconsistent bool   // pages since a ContinueInconsistent token, or a changed version
+	index        int    // index of the next page within its snapshot
+	rv           string // the snapshot's resourceVersion (its first page's)
+	done         bool   // no more pages
+	failed       error  // returned by the next call (after a page was returned)
+}
+
+// next returns the next page, or nil and nil after the last one. After
+// an error it returns nil and nil.
+func (f *fetcher[T]) next(ctx context.Context) (*Page[T], error) {
+	for {
+		if f.failed != nil {
+			err := f.failed
+			f.failed, f.done = nil, true
+			return nil, err
+		}
+		if f.done {
+			return nil, nil
+		}
+		if err := ctx.Err(); err != nil {
+			f.done = true
+			return nil, fmt.Errorf("pager: %w", err)
+		}
+		opts := f.s.list
+		first := f.cont == ""
+		if first {
+			if f.unpaged {
+				opts.Limit = 0
+			}
+		} else {
+			// The token carries the snapshot's version; the API concepts
+			// call a resourceVersion beside it invalid.
+			opts.ResourceVersion, opts.ResourceVersionMatch = "", ""
+			opts.Continue = f.cont
+		}
+		l, err := f.call(ctx, opts)
+		if err == nil {
+			return f.accept(l, first, opts)
+		}
+		if first || !errors.Is(err, client.ErrExpired) {
+			f.done = true
+			return nil, fmt.Errorf("pager: page %d: %w", f.index+1, err)
+		}
+		if err := f.recover(err); err != nil {
+			f.done = true
+			return nil, err
+		}
+	}
+}
+
+// recover applies the expired-token policy to the 410 err of a continue
+// request, or returns the error that ends the list.
+func (f *fetcher[T]) recover(err error) error {
+	if f.s.onExpired == ReturnExpired {
+		return fmt.Errorf("pager: page %d: %w", f.index+1, err)
+	}
+	if f.expired >= f.s.maxExpired {
+		return fmt.Errorf("pager: page %d: continue token expired %d times: %w", f.index+1, f.expired+1, err)
+	}
+	f.expired++
+	if f.s.onExpired == ContinueInconsistent {
+		var token string
+		if se, ok := client.StatusOf(err); ok {
+			token = se.Status.ListMeta.Continue
+		}
+		if token == "" {
+			return fmt.Errorf("pager: page %d: continue token expired and the server sent no fresh one: %w", f.index+1, err)
+		}
+		f.cont, f.inconsistent = token, true
+		return nil
+	}
+	f.cont, f.restarted, f.inconsistent = "", true, false
+	f.unpaged = f.s.onExpired == RestartUnpaged
+	return nil
+}
+
+// accept turns a list answered to opts into the next page.
+func (f *fetcher[T]) accept(l *client.List[T], first bool, opts client.ListOptions) (*Page[T], error) {
+	if first {
+		f.index, f.rv = 0, l.ResourceVersion
+		if want := opts.ResourceVersion; opts.ResourceVersionMatch == client.MatchExact && l.ResourceVersion != want {
+			f.done = true
+			return nil, fmt.Errorf("pager: an Exact list at resourceVersion %q was answered at %q (the server ignores resourceVersionMatch)", want, l.ResourceVersion)
+		}
+	} else if l.ResourceVersion != f.rv {
+		f.inconsistent = true // not the snapshot the first page started
+	}
+	pg := &Page[T]{List: l, Index: f.index, Restarted: first && f.restarted, Inconsistent: f.inconsistent}
+	if first {
+		f.restarted = false
+	}
+	f.index++
+	switch {
+	case l.Continue == "":
+		f.done = true
+	case l.Continue == opts.Continue:
+		// Following it would ask for the same page forever.
+		f.failed = fmt.Errorf("pager: page %d: the server answered a continue token with the same token", f.index)
+	default:
+		f.cont = l.Continue
+	}
+	return pg, nil
+}
+
+// call runs the list function, asking again after a response that broke
+// off, up to the configured number of retries.
+func (f *fetcher[T]) call(ctx context.Context, opts client.ListOptions) (*client.List[T], error) {
+	for try := 0; ; try++ {
+		l, err := f.list(ctx, opts)
+		if err == nil {
+			if l == nil {
+				return nil, errors.New("the list function returned neither a list nor an error")
+			}
+			return l, nil
+		}
+		if try >= f.s.pageRetries || ctx.Err() != nil || !brokenOff(err) {
+			return nil, err
+		}
+		t := time.NewTimer(retryWait(try))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("%w (while waiting to retry after: %v)", ctx.Err(), err)
+		case <-t.C:
+		}
+	}
+}
+
+// retryWait is the pause before retry try+1: 100ms doubling up to 2s,
+// shortened by up to half at random so that clients do not march in step.
+func retryWait(try int) time.Duration {
+	d := 100 * time.Millisecond << min(try, 5)
+	d = min(d, 2*time.Second)
+	return d - rand.N(d/2+1)
+}
+
+// brokenOff reports errors of a response that broke off before its end:
+// a connection reset or closed mid-body, a truncated body, an HTTP/2
+// stream reset. The server's own answers (Status errors), decoding
+// errors, bad options and context errors are not among them, nor are
+// failures of the round trip before a response (*url.Error): those are
+// the HTTP client's to retry, and client.Resource.List has.
+func brokenOff(err error) bool {
+	if _, ok := client.StatusOf(err); ok {
+		return false
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return false
+	}
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, client.ErrMalformed), errors.Is(err, client.ErrInvalidOptions):
+		return false
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.ECONNABORTED), errors.Is(err, syscall.EPIPE), errors.Is(err, net.ErrClosed):
+		return true
+	}
+	for e := err; e != nil; {
+		// net/http's HTTP/2 stream reset (RST_STREAM) has an unexported
+		// type, http2StreamError, in net/http and golang.org/x/net.
+		if t := fmt.Sprintf("%T", e); t == "http.http2StreamError" || t == "http2.StreamError" {
+			return true
+		}
+		if u, ok := e.(interface{ Unwrap() error }); ok {
+			e = u.Unwrap()
+			continue
+		}
+		if u, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range u.Unwrap() {
+				if brokenOff(x) {
+					return true
+				}
+			}
+		}
+		break
+	}
+	return false
+}
