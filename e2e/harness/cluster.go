@@ -9,6 +9,7 @@ import (
 	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
@@ -427,12 +428,18 @@ func (c *Cluster) Stop() error {
 	return nil
 }
 
-// Compact compacts etcd's history up to its current revision, so that
-// every resource version seen so far is too old for a request served by
-// etcd: continue tokens, Exact lists and watches from an old resource
-// version answer 410 Expired. On a kube-apiserver with the watch cache
-// (the default), watches and many lists are served from the cache and do
-// not see the compaction; use it with --watch-cache=false.
+// Compact writes a key outside kube-apiserver's prefix and compacts
+// etcd's history up to that write, so that every resource version seen
+// so far is too old for a request served by etcd: continue tokens, Exact
+// lists and watches from any earlier resource version answer 410 Expired.
+// (Compacting at the current revision alone would not do: etcd keeps the
+// compaction revision itself, so a watch from the newest resource version
+// seen, which starts at the revision after it, could still start.) It
+// returns the compaction revision.
+//
+// On a kube-apiserver with the watch cache (the default), watches and
+// many lists are served from the cache and do not see the compaction; use
+// it with --watch-cache=false.
 //
 // It uses etcd's JSON gateway, so the harness needs no etcd client.
 func (c *Cluster) Compact(ctx context.Context) (revision int64, err error) {
@@ -453,21 +460,22 @@ func (c *Cluster) Compact(ctx context.Context) (revision int64, err error) {
 		}
 		return json.Unmarshal(rb, out)
 	}
-	var rng struct {
+	var put struct {
 		Header struct {
 			Revision string `json:"revision"`
 		} `json:"header"`
 	}
-	// A range over one key with count_only is enough to read the revision.
-	if err := post("/v3/kv/range", map[string]any{"key": "AA==", "count_only": true}, &rng); err != nil {
+	// Keys and values are base64 in the gateway's JSON.
+	key := base64.StdEncoding.EncodeToString([]byte("/kubewire-e2e/compact"))
+	if err := post("/v3/kv/put", map[string]any{"key": key, "value": key}, &put); err != nil {
 		return 0, c.errorf("compact: %w", err)
 	}
-	rev, err := strconv.ParseInt(rng.Header.Revision, 10, 64)
+	rev, err := strconv.ParseInt(put.Header.Revision, 10, 64)
 	if err != nil {
-		return 0, c.errorf("compact: etcd revision %q: %w", rng.Header.Revision, err)
+		return 0, c.errorf("compact: etcd revision %q: %w", put.Header.Revision, err)
 	}
 	var out struct{}
-	if err := post("/v3/kv/compaction", map[string]any{"revision": strconv.FormatInt(rev, 10), "physical": true}, &out); err != nil {
+	if err := post("/v3/kv/compaction", map[string]any{"revision": put.Header.Revision, "physical": true}, &out); err != nil {
 		return 0, c.errorf("compact: %w", err)
 	}
 	return rev, nil

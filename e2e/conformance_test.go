@@ -1,0 +1,110 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/kubewire/kubewire/e2e/harness"
+	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/fake/conformance"
+)
+
+// widgetCRD is the custom resource the conformance suite expects as
+// Target.Widgets: kind Widget, group example.com, version v1, namespaced.
+var widgetCRD = map[string]any{
+	"apiVersion": "apiextensions.k8s.io/v1",
+	"kind":       "CustomResourceDefinition",
+	"metadata":   map[string]any{"name": "widgets.example.com"},
+	"spec": map[string]any{
+		"group": "example.com",
+		"scope": "Namespaced",
+		"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
+		"versions": []any{map[string]any{
+			"name": "v1", "served": true, "storage": true,
+			"schema": map[string]any{"openAPIV3Schema": map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"spec": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+				},
+			}},
+			"subresources": map[string]any{"status": map[string]any{}},
+		}},
+	},
+}
+
+// realTargets are the kube-apiserver configurations the suite runs
+// against. The second reads everything from etcd, so compacting etcd
+// expires continue tokens, Exact lists and watches on demand; with the
+// watch cache (the first) those are served from the cache and a
+// compaction shows only on the paths that reach etcd, so it gets no
+// Compact hook.
+var realTargets = []struct {
+	name    string
+	opts    harness.Options
+	compact bool
+}{
+	{"kube-apiserver", harness.Options{}, false},
+	{"kube-apiserver-no-watch-cache", harness.Options{APIServerFlags: []string{"--watch-cache=false"}}, true},
+}
+
+// TestConformance runs kubewire's fake-server conformance suite against
+// the fake and against real kube-apiservers, one subtest per target and
+// scenario: TestConformance/TARGET/SCENARIO.
+func TestConformance(t *testing.T) {
+	t.Run("fake", func(t *testing.T) {
+		srv := fake.Start(fake.Options{TLS: true})
+		t.Cleanup(srv.Close)
+		if err := srv.AddCustomResource(fake.CustomResource{Group: "example.com", Version: "v1", Kind: "Widget", Resource: "widgets", Namespaced: true}); err != nil {
+			t.Fatal(err)
+		}
+		conformance.Run(t, conformance.Target{
+			BaseURL:   srv.URL(),
+			Client:    srv.Client(),
+			Token:     srv.Token(),
+			Namespace: "default",
+			Compact:   srv.Compact,
+			Widgets:   "/apis/example.com/v1/namespaces/default/widgets",
+		})
+	})
+	for _, rt := range realTargets {
+		t.Run(rt.name, func(t *testing.T) {
+			c := harness.Shared(t, rt.name, rt.opts)
+			ctx := t.Context()
+			ns := "conformance"
+			if err := c.CreateNamespace(ctx, ns); err != nil {
+				t.Fatal(err)
+			}
+			widgets := "/apis/example.com/v1/namespaces/" + ns + "/widgets"
+			if err := c.CreateCRD(ctx, widgetCRD, widgets); err != nil {
+				t.Fatal(err)
+			}
+			target := conformance.Target{
+				BaseURL:   c.URL,
+				Client:    c.Client(t),
+				Token:     c.AdminToken,
+				Namespace: ns,
+				Widgets:   widgets,
+			}
+			if rt.compact {
+				target.Compact = compactFunc(c)
+			}
+			conformance.Run(t, target)
+		})
+	}
+}
+
+// compactFunc adapts Cluster.Compact to Target.Compact, which cannot
+// return an error: a failure is printed, and the scenario then fails on
+// the 410 it does not get.
+func compactFunc(c *harness.Cluster) func() {
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := c.Compact(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}
+}
