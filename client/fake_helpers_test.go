@@ -98,10 +98,7 @@ func startFakeWire(t testing.TB, o wireOptions) (*fake.Server, *Client, *wireRec
 		body, _ := io.ReadAll(r.Body)
 		rec.add(r.Clone(r.Context()), body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		h.ServeHTTP(w, r)
-		rec.mu.Lock()
-		rec.respTypes = append(rec.respTypes, w.Header().Get("Content-Type"))
-		rec.mu.Unlock()
+		h.ServeHTTP(&typeRecorder{ResponseWriter: w, rec: rec}, r)
 	}))
 	cfg := o.cfg
 	if o.tls {
@@ -155,3 +152,35 @@ var formats = []struct {
 	{"protobuf", false, "application/vnd.kubernetes.protobuf"},
 	{"json", true, "application/json"},
 }
+
+// typeRecorder notes the Content-Type of an answer when its header is
+// written (a watch's handler runs until the watch ends).
+type typeRecorder struct {
+	http.ResponseWriter
+	rec  *wireRecord
+	done bool
+}
+
+func (t *typeRecorder) WriteHeader(code int) {
+	t.note()
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *typeRecorder) Write(b []byte) (int, error) {
+	t.note()
+	return t.ResponseWriter.Write(b)
+}
+
+func (t *typeRecorder) note() {
+	if t.done {
+		return
+	}
+	t.done = true
+	t.rec.mu.Lock()
+	t.rec.respTypes = append(t.rec.respTypes, t.Header().Get("Content-Type"))
+	t.rec.mu.Unlock()
+}
+
+func (t *typeRecorder) Flush() { http.NewResponseController(t.ResponseWriter).Flush() }
+
+func (t *typeRecorder) Unwrap() http.ResponseWriter { return t.ResponseWriter }
