@@ -1,7 +1,9 @@
 package client
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -79,6 +81,7 @@ func newServerConfig(t testing.TB, cfg Config, h http.HandlerFunc) (*Client, *re
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := readAll(r)
 		rec.add(r, body)
+		r.Body = io.NopCloser(bytes.NewReader(body)) // for h to read again
 		h(w, r)
 	}))
 	t.Cleanup(srv.Close)
@@ -156,7 +159,9 @@ func newPipeServer(t testing.TB, cfg Config, h http.HandlerFunc) (*Client, *reco
 	rec := &recorder{}
 	pn := newPipeNet()
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec.add(r, readAll(r))
+		body := readAll(r)
+		rec.add(r, body)
+		r.Body = io.NopCloser(bytes.NewReader(body)) // for h to read again
 		h(w, r)
 	})}
 	go srv.Serve(pn)
