@@ -58,6 +58,15 @@ type Config struct {
 	// Reads are unaffected.
 	JSONWrites bool
 
+	// PingAfter and PingTimeout configure the health check of HTTP/2
+	// connections: one that has received no frame for PingAfter (default
+	// 30s) gets a PING, and no answer within PingTimeout (default 15s)
+	// closes it, failing the requests and watches on it instead of
+	// leaving them hanging on a dead peer. A negative PingAfter turns
+	// the check off. They apply to the transport New builds, not to
+	// Config.Transport.
+	PingAfter, PingTimeout time.Duration
+
 	// Namespace is the default namespace of the kubeconfig context or of
 	// the pod (in-cluster). Requests do not use it on their own: pass
 	// Client.Namespace() where you want it.

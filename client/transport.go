@@ -14,14 +14,29 @@ import (
 )
 
 // HTTP/2 health checking: a connection that has received no frame for
-// pingAfter gets a PING; no answer within pingTimeout closes it, which
-// fails the requests and watches on it instead of leaving them hanging on
-// a dead peer (a load balancer that dropped the flow, a node that
-// vanished).
+// Config.PingAfter gets a PING; no answer within Config.PingTimeout
+// closes it, which fails the requests and watches on it instead of
+// leaving them hanging on a dead peer (a load balancer that dropped the
+// flow, a node that vanished). These are the defaults.
 const (
 	pingAfter   = 30 * time.Second
 	pingTimeout = 15 * time.Second
 )
+
+// http2Config is the HTTP/2 configuration of cfg: its health check.
+func http2Config(cfg *Config) *http.HTTP2Config {
+	after, timeout := cfg.PingAfter, cfg.PingTimeout
+	if after == 0 {
+		after = pingAfter
+	}
+	if timeout <= 0 {
+		timeout = pingTimeout
+	}
+	if after < 0 {
+		return &http.HTTP2Config{}
+	}
+	return &http.HTTP2Config{SendPingTimeout: after, PingTimeout: timeout}
+}
 
 // baseTransport builds the HTTP/1.1 + HTTP/2 transport for cfg, with its
 // TLS settings. certs supplies a client certificate chosen at handshake
@@ -55,10 +70,7 @@ func baseTransport(cfg *Config, certs func() (*tls.Certificate, error)) (*http.T
 		ForceAttemptHTTP2:     true,
 		// Compression is handled by gzipTransport, which bounds the size.
 		DisableCompression: true,
-		HTTP2: &http.HTTP2Config{
-			SendPingTimeout: pingAfter,
-			PingTimeout:     pingTimeout,
-		},
+		HTTP2:              http2Config(cfg),
 	}
 	return t, nil
 }
