@@ -8,17 +8,23 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"math/big"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 )
 
@@ -228,5 +234,110 @@ func TestHTTP2ConfigDefaults(t *testing.T) {
 				t.Errorf("got %s/%s, want %s/%s", h.SendPingTimeout, h.PingTimeout, tc.wantAfter, tc.wantTimeout)
 			}
 		})
+	}
+}
+
+// execCertPlugin writes a credential plugin printing, on its n-th run,
+// an ExecCredential with the n-th of certs (PEM certificate and key),
+// and returns its path and a func reading the run count.
+func execCertPlugin(t *testing.T, certs [][2][]byte) (string, func() int) {
+	t.Helper()
+	dir := t.TempDir()
+	for i, c := range certs {
+		doc, err := json.Marshal(map[string]any{
+			"apiVersion": ExecAPIVersion, "kind": "ExecCredential",
+			"status": map[string]string{"clientCertificateData": string(c[0]), "clientKeyData": string(c[1])},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("cred-%d.json", i+1)), string(doc), 0o600)
+	}
+	count := filepath.Join(dir, "count")
+	writeFile(t, count, "0", 0o600)
+	script := filepath.Join(dir, "plugin.sh")
+	writeFile(t, script, fmt.Sprintf(`#!/bin/sh
+n=$(( $(cat %[1]s) + 1 ))
+echo $n > %[1]s
+cat %[2]s/cred-$n.json
+`, count, dir), 0o700)
+	return script, func() int {
+		b, _ := os.ReadFile(count)
+		var n int
+		fmt.Sscan(string(b), &n)
+		return n
+	}
+}
+
+// TestExecPluginClientCertificate authenticates with the client
+// certificate an exec plugin returns to a server that requires and
+// verifies one (mutual TLS, HTTP/2). The credential is cached across
+// requests; when the server starts refusing it (401), the plugin runs
+// again and the new certificate is used on a new connection.
+func TestExecPluginClientCertificate(t *testing.T) {
+	for _, h2 := range []bool{true, false} {
+		t.Run(fmt.Sprintf("http2=%v", h2), func(t *testing.T) { testExecPluginClientCertificate(t, h2) })
+	}
+}
+
+func testExecPluginClientCertificate(t *testing.T, h2 bool) {
+	cert1, key1 := testCert(t, "exec-1")
+	cert2, key2 := testCert(t, "exec-2")
+	script, runs := execCertPlugin(t, [][2][]byte{{cert1, key1}, {cert2, key2}})
+	clientCAs := x509.NewCertPool()
+	clientCAs.AppendCertsFromPEM(cert1)
+	clientCAs.AppendCertsFromPEM(cert2)
+
+	var mu sync.Mutex
+	var seen []string
+	accept := "exec-1"
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cn := r.TLS.PeerCertificates[0].Subject.CommonName
+		mu.Lock()
+		seen = append(seen, fmt.Sprintf("%s HTTP/%d", cn, r.ProtoMajor))
+		ok := cn == accept
+		mu.Unlock()
+		if r.Header.Get("Authorization") != "" {
+			t.Errorf("request carried an Authorization header with a certificate credential")
+		}
+		if !ok {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Unauthorized","code":401}`))
+			return
+		}
+		serve(w, load(t, "objects/pods-web-1.json"))
+	}))
+	srv.EnableHTTP2 = h2
+	srv.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: clientCAs}
+	srv.StartTLS()
+	defer srv.Close()
+	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	c, err := New(Config{Host: srv.URL, QPS: -1, TLS: TLSConfig{CAData: ca}, Exec: &ExecConfig{Command: script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+
+	for range 2 {
+		if err := get(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	accept = "exec-2" // the first certificate is revoked
+	mu.Unlock()
+	if err := get(c); err != nil {
+		t.Fatalf("after revocation: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	p := map[bool]string{true: " HTTP/2", false: " HTTP/1"}[h2]
+	want := []string{"exec-1" + p, "exec-1" + p, "exec-1" + p, "exec-2" + p}
+	if diff := cmp.Diff(want, seen); diff != "" {
+		t.Errorf("certificates the server saw (-want +got):\n%s", diff)
+	}
+	if runs() != 2 {
+		t.Errorf("plugin ran %d times, want 2 (once, then once after the 401)", runs())
 	}
 }
