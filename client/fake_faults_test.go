@@ -21,7 +21,13 @@ import (
 // when the bubble's test function returns.
 func inBubbleFake(t *testing.T, cfg Config) (*fake.Server, *Client, *recorder) {
 	t.Helper()
-	srv := fake.New(fake.Options{Token: "bubble-token"})
+	return inBubbleFakeOpts(t, fake.Options{}, cfg)
+}
+
+// inBubbleFakeOpts is inBubbleFake with the fake's options.
+func inBubbleFakeOpts(t *testing.T, opts fake.Options, cfg Config) (*fake.Server, *Client, *recorder) {
+	t.Helper()
+	srv := fake.New(opts)
 	cfg.BearerToken = srv.Token()
 	if cfg.QPS == 0 {
 		cfg.QPS = -1

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -215,5 +217,76 @@ func TestFakeWatchEndsWithContext(t *testing.T) {
 func addCM(s *fake.Server, name string) {
 	if err := s.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}); err != nil {
 		panic(err) // only a bad name gets here
+	}
+}
+
+// TestFakeWatchBookmarksAndTimeout watches the fake in fake time: with
+// AllowWatchBookmarks a BOOKMARK arrives every BookmarkInterval, and
+// TimeoutSeconds makes the server end the watch (io.EOF) on time.
+func TestFakeWatchBookmarksAndTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, c, _ := inBubbleFakeOpts(t, fake.Options{BookmarkInterval: time.Minute}, Config{})
+		start := time.Now()
+		w, err := For[*corev1.ConfigMap](c).Namespace("default").Watch(context.Background(),
+			WatchOptions{ResourceVersion: srv.CurrentResourceVersion(), AllowWatchBookmarks: true, TimeoutSeconds: 150})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		var got []string
+		for {
+			ev, err := w.Next()
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					t.Errorf("watch ended with %v, want io.EOF", err)
+				}
+				got = append(got, fmt.Sprintf("end at %s", time.Since(start)))
+				break
+			}
+			got = append(got, fmt.Sprintf("%s at %s rv=%v", ev.Type, time.Since(start), ev.ResourceVersion != ""))
+		}
+		want := []string{"BOOKMARK at 1m0s rv=true", "BOOKMARK at 2m0s rv=true", "end at 2m30s"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("events (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestFakeOverTLS reads and watches over HTTPS and HTTP/2: through
+// fake.Start's own TLS (the client reusing fake.Server.Client's
+// transport) and through the client's own transport trusting the
+// server's certificate.
+func TestFakeOverTLS(t *testing.T) {
+	tests := []struct {
+		name  string
+		start func(t *testing.T) (*fake.Server, *Client)
+	}{
+		{"fake.Start", func(t *testing.T) (*fake.Server, *Client) { return startFake(t, fake.Options{TLS: true}, Config{}) }},
+		{"client transport", func(t *testing.T) (*fake.Server, *Client) {
+			srv, c, _ := startFakeWire(t, wireOptions{tls: true})
+			return srv, c
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, c := tc.start(t)
+			if !strings.HasPrefix(c.Host(), "https://") {
+				t.Fatalf("host %s is not https", c.Host())
+			}
+			addCM(srv, "a")
+			ctx := watchCtx(t)
+			cms := For[*corev1.ConfigMap](c).Namespace("default")
+			if _, err := cms.Get(ctx, "a", GetOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			w, err := cms.Watch(ctx, WatchOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			if diff := cmp.Diff([]string{"ADDED a"}, nextEvents(t, w, 1)); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
