@@ -21,7 +21,11 @@
 //
 // Built-in kinds are read as protobuf with a JSON fallback in the same
 // Accept header; the decoder follows the answer's Content-Type, and a
-// 406 makes the client use JSON for that resource from then on.
+// 406 makes the client use JSON for that resource from then on. Creates
+// and updates of built-in kinds send protobuf bodies (in their envelope);
+// a 415 makes the client repeat the write as JSON and write that
+// resource as JSON from then on (Config.JSONWrites sends JSON always).
+// Patches and custom resources are JSON.
 //
 // # Lists and watches
 //
