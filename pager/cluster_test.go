@@ -73,26 +73,27 @@ func startCluster(t testing.TB, tls bool, n int, cfg client.Config) *cluster {
 	}
 	cl := &cluster{srv: srv, c: c, cut: cut}
 	for i := range n {
-		cl.create(t, fmt.Sprintf("cm-%03d", i))
+		if err := cl.create(fmt.Sprintf("cm-%03d", i)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return cl
 }
 
-func (cl *cluster) create(t testing.TB, name string) {
-	t.Helper()
+func (cl *cluster) create(name string) error {
 	parity := "even"
 	if name[len(name)-1]%2 == 1 {
 		parity = "odd"
 	}
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"parity": parity}}, Data: map[string]string{"k": name}}
-	if _, err := cl.typed().Create(context.Background(), cm, client.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := cl.typed().Create(context.Background(), cm, client.CreateOptions{})
+	return err
 }
 
 // mutate changes the collection: the first object (on the first page)
 // deleted, cm-015 updated, cm-zzz-N created after everything (N counts
-// the calls).
+// the calls). It may run on the pager's read-ahead goroutine, so it
+// reports failures with t.Error, never t.Fatal.
 func (cl *cluster) mutate(t testing.TB) {
 	t.Helper()
 	cl.mu.Lock()
@@ -102,7 +103,8 @@ func (cl *cluster) mutate(t testing.TB) {
 	ctx := context.Background()
 	first, err := cl.typed().List(ctx, client.ListOptions{Limit: 1})
 	if err != nil || len(first.Items) == 0 {
-		t.Fatalf("listing the first object: %v", err)
+		t.Errorf("listing the first object: %v", err)
+		return
 	}
 	if err := cl.typed().Delete(ctx, first.Items[0].Name, client.DeleteOptions{}); err != nil {
 		t.Error(err)
@@ -110,7 +112,9 @@ func (cl *cluster) mutate(t testing.TB) {
 	if _, err := cl.typed().Patch(ctx, "cm-015", client.MergePatch, fmt.Appendf(nil, `{"data":{"k":"changed-%d"}}`, n), client.PatchOptions{}); err != nil {
 		t.Error(err)
 	}
-	cl.create(t, fmt.Sprintf("cm-zzz-%d", n))
+	if err := cl.create(fmt.Sprintf("cm-zzz-%d", n)); err != nil {
+		t.Error(err)
+	}
 }
 
 // snapshot lists in one request, Exact at rv ("" for the most recent),

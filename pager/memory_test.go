@@ -10,6 +10,7 @@ import (
 // liveHeap is the heap in use after a full collection.
 func liveHeap() uint64 {
 	runtime.GC()
+	runtime.GC() // sync.Pools keep their items for one more cycle
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
@@ -61,9 +62,10 @@ func TestMemoryIndependentOfTotal(t *testing.T) {
 			large := peakWhileIterating(t, 100_000, ra)
 			streaming = max(streaming, large)
 			t.Logf("peak live heap while iterating: %d KiB for 10,000 objects, %d KiB for 100,000", small>>10, large>>10)
-			// One page of 500 objects is about 150 KiB; allow some noise,
-			// far below the 10x a held list would show.
-			if large > small+small/4+64<<10 {
+			// One page of 500 objects is about 150 KiB and the measure
+			// varies by about half that between runs; a list held in
+			// memory would add 27 MiB.
+			if large > small+256<<10 {
 				t.Errorf("peak live heap grew from %d KiB to %d KiB with the total", small>>10, large>>10)
 			}
 			if limit := uint64(ra+3) * 512 << 10; large > limit {
