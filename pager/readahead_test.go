@@ -53,7 +53,7 @@ func TestNoGoroutineLeftBehind(t *testing.T) {
 								if e.how == serverError {
 									return nil, statusError(http.StatusInternalServerError, metav1.StatusReasonInternalError, "etcd", "")
 								}
-								<-ctx.Done() // a server that does not answer,
+								<-ctx.Done()            // a server that does not answer,
 								time.Sleep(time.Second) // and a connection slow to close
 								return nil, ctx.Err()
 							}
