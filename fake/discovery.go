@@ -20,8 +20,14 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, req *http.Request) bool {
 	case path == "/version":
 		body = map[string]string{"major": "1", "minor": "36", "gitVersion": "v1.36.3-kubewire-fake", "platform": "linux/amd64"}
 	case path == "/api":
+		if s.serveAggregated(w, req, true) {
+			return true
+		}
 		body = map[string]any{"kind": "APIVersions", "versions": []string{"v1"}, "serverAddressByClientCIDRs": []any{}}
 	case path == "/apis":
+		if s.serveAggregated(w, req, false) {
+			return true
+		}
 		body = s.groupList()
 	default:
 		parts := strings.Split(strings.Trim(path, "/"), "/")
@@ -57,12 +63,12 @@ func (s *Server) groupList() any {
 	slices.Sort(names)
 	for _, g := range names {
 		vs := versions[g]
-		slices.Sort(vs)
+		slices.SortFunc(vs, compareVersionPriority)
 		var list []any
 		for _, v := range vs {
 			list = append(list, map[string]string{"groupVersion": g + "/" + v, "version": v})
 		}
-		groups = append(groups, map[string]any{"name": g, "versions": list, "preferredVersion": list[len(list)-1]})
+		groups = append(groups, map[string]any{"name": g, "versions": list, "preferredVersion": list[0]})
 	}
 	return map[string]any{"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
 }
@@ -77,9 +83,20 @@ func (s *Server) resourceList(group, version string) any {
 		if k.Group != group || k.Version != version {
 			continue
 		}
-		rs = append(rs, map[string]any{"name": k.Resource, "singularName": k.SingularResource, "namespaced": k.Namespaced, "kind": k.Kind, "verbs": k.Verbs, "shortNames": k.ShortNames})
-		if r.status {
-			rs = append(rs, map[string]any{"name": k.Resource + "/status", "singularName": "", "namespaced": k.Namespaced, "kind": k.Kind, "verbs": []string{"get", "patch", "update"}})
+		entry := map[string]any{"name": k.Resource, "singularName": k.SingularResource, "namespaced": k.Namespaced, "kind": k.Kind, "verbs": k.Verbs}
+		if len(k.ShortNames) > 0 {
+			entry["shortNames"] = k.ShortNames
+		}
+		if len(k.Categories) > 0 {
+			entry["categories"] = k.Categories
+		}
+		rs = append(rs, entry)
+		for _, sub := range r.subresources() {
+			entry := map[string]any{"name": k.Resource + "/" + sub.name, "singularName": "", "namespaced": k.Namespaced, "kind": k.Kind, "verbs": []string{"get", "patch", "update"}}
+			if sub.kind.Kind != "" {
+				entry["group"], entry["version"], entry["kind"] = sub.kind.Group, sub.kind.Version, sub.kind.Kind
+			}
+			rs = append(rs, entry)
 		}
 	}
 	if rs == nil {

@@ -3,6 +3,7 @@ package fake
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	batchv1 "github.com/kubewire/kubewire/api/batch/v1"
@@ -71,8 +72,9 @@ func newCustomResource(c CustomResource) *resource {
 	if list == "" {
 		list = c.Kind + "List"
 	}
-	verbs := []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
-	k := registry.Kind{Group: c.Group, Version: c.Version, Kind: c.Kind, ListKind: list, Resource: c.Resource, Namespaced: c.Namespaced, Verbs: verbs}
+	// kube-apiserver lists a custom resource's verbs in this order.
+	verbs := []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"}
+	k := registry.Kind{Group: c.Group, Version: c.Version, Kind: c.Kind, ListKind: list, Resource: c.Resource, SingularResource: strings.ToLower(c.Kind), Namespaced: c.Namespaced, Verbs: verbs}
 	if c.Status {
 		k.Subresources = []string{"status"}
 	}

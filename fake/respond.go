@@ -161,7 +161,9 @@ type bodyWriter struct {
 func (s *Server) startBody(w http.ResponseWriter, req *http.Request, code int, contentType string, size int) *bodyWriter {
 	h := w.Header()
 	h.Set("Content-Type", contentType)
-	h.Set("Cache-Control", "no-cache, private")
+	if h.Get("Cache-Control") == "" {
+		h.Set("Cache-Control", "no-cache, private")
+	}
 	var out io.Writer = w
 	b := &bodyWriter{}
 	if acceptsGzip(req) && (size < 0 || size >= s.opts.GzipThreshold) {

@@ -1,0 +1,234 @@
+package fake
+
+import (
+	"crypto/sha512"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	apidiscoveryv2 "github.com/kubewire/kubewire/api/apidiscovery/v2"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/codec"
+)
+
+// Aggregated discovery (apidiscovery.k8s.io/v2) is what /api and /apis
+// answer, when Options.AggregatedDiscovery is set and the Accept header
+// asks for it with
+// `as=APIGroupDiscoveryList;g=apidiscovery.k8s.io;v=v2`: every group,
+// version and resource in one document, with an ETag. Any other Accept
+// gets the legacy APIVersions or APIGroupList.
+
+const asGroupDiscoveryList = "APIGroupDiscoveryList"
+
+// aggregatedOffers are the representations of /api and /apis, in the
+// order kube-apiserver prefers them.
+func aggregatedOffers() []codec.MediaType {
+	jsonT, pbT := mediaType("application", "json"), mediaType("application", "vnd.kubernetes.protobuf")
+	agg := func(m codec.MediaType) codec.MediaType {
+		return m.With(codec.ParamGroup, apidiscoveryv2.GroupName).With(codec.ParamVersion, "v2").With(codec.ParamAs, asGroupDiscoveryList)
+	}
+	return []codec.MediaType{jsonT, agg(jsonT), agg(pbT)}
+}
+
+// serveAggregated answers /api or /apis with aggregated discovery when the
+// Accept header asks for it. It reports whether it answered.
+func (s *Server) serveAggregated(w http.ResponseWriter, req *http.Request, legacy bool) bool {
+	if !s.opts.AggregatedDiscovery {
+		return false
+	}
+	accept, err := codec.ParseAccept(req.Header.Get("Accept"))
+	if err != nil {
+		return false
+	}
+	mt, ok := codec.Negotiate(accept, aggregatedOffers())
+	if !ok || mt.Param(codec.ParamAs) != asGroupDiscoveryList {
+		return false
+	}
+	list := s.groupDiscovery(legacy)
+	var body []byte
+	if mt.IsProtobuf() {
+		body, err = codec.EncodeProtobuf(apidiscoveryv2.GroupName+"/v2", asGroupDiscoveryList, list)
+	} else {
+		body, err = json.Marshal(list)
+	}
+	if err != nil {
+		writeError(w, req, errInternal(err))
+		return true
+	}
+	sum := sha512.Sum512(body)
+	etag := strconv.Quote(strings.ToUpper(hex.EncodeToString(sum[:])))
+	h := w.Header()
+	h.Set("Vary", "Accept")
+	h.Set("Etag", etag)
+	if match := req.Header.Get("If-None-Match"); match != "" && match == etag {
+		h.Set("Cache-Control", "public")
+		w.WriteHeader(http.StatusNotModified)
+		return true
+	}
+	h.Set("Cache-Control", "public")
+	bw := s.startBody(w, req, http.StatusOK, mt.String(), len(body))
+	_, _ = bw.Write(body)
+	_ = bw.Close()
+	return true
+}
+
+// groupDiscovery builds the APIGroupDiscoveryList of the core group
+// (legacy, /api) or of every other group (/apis): groups by name with
+// built-in groups first, then custom resource groups, as kube-apiserver
+// lists CRDs after its own groups; versions by preference, newest first.
+func (s *Server) groupDiscovery(legacy bool) *apidiscoveryv2.APIGroupDiscoveryList {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	type groupVersion struct{ group, version string }
+	byGV := map[groupVersion][]*resource{}
+	custom := map[string]bool{}
+	for _, r := range s.resources {
+		if (r.kind.Group == "") != legacy {
+			continue
+		}
+		gv := groupVersion{r.kind.Group, r.kind.Version}
+		byGV[gv] = append(byGV[gv], r)
+		custom[r.kind.Group] = custom[r.kind.Group] || r.custom
+	}
+	versions := map[string][]string{}
+	for gv := range byGV {
+		versions[gv.group] = append(versions[gv.group], gv.version)
+	}
+	groups := make([]string, 0, len(versions))
+	for g := range versions {
+		groups = append(groups, g)
+	}
+	slices.SortFunc(groups, func(a, b string) int {
+		if custom[a] != custom[b] {
+			if custom[a] {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a, b)
+	})
+	list := &apidiscoveryv2.APIGroupDiscoveryList{
+		TypeMeta: metav1.TypeMeta{Kind: asGroupDiscoveryList, APIVersion: apidiscoveryv2.GroupName + "/v2"},
+		Items:    []apidiscoveryv2.APIGroupDiscovery{},
+	}
+	for _, g := range groups {
+		vs := versions[g]
+		slices.SortFunc(vs, compareVersionPriority)
+		item := apidiscoveryv2.APIGroupDiscovery{ObjectMeta: metav1.ObjectMeta{Name: g}}
+		for _, v := range vs {
+			rs := byGV[groupVersion{g, v}]
+			slices.SortFunc(rs, func(a, b *resource) int { return strings.Compare(a.kind.Resource, b.kind.Resource) })
+			vd := apidiscoveryv2.APIVersionDiscovery{Version: v, Freshness: apidiscoveryv2.DiscoveryFreshnessCurrent}
+			for _, r := range rs {
+				vd.Resources = append(vd.Resources, r.discovery())
+			}
+			item.Versions = append(item.Versions, vd)
+		}
+		list.Items = append(list.Items, item)
+	}
+	return list
+}
+
+// discovery is the resource's aggregated discovery entry. Built-in kinds
+// name their response kind without group and version (the group
+// version's own), custom resources name it in full, as kube-apiserver
+// does.
+func (r *resource) discovery() apidiscoveryv2.APIResourceDiscovery {
+	k := r.kind
+	self := &metav1.GroupVersionKind{Kind: k.Kind}
+	if r.custom {
+		self.Group, self.Version = k.Group, k.Version
+	}
+	scope := apidiscoveryv2.ScopeCluster
+	if k.Namespaced {
+		scope = apidiscoveryv2.ScopeNamespace
+	}
+	d := apidiscoveryv2.APIResourceDiscovery{
+		Resource:         k.Resource,
+		ResponseKind:     self,
+		Scope:            scope,
+		SingularResource: k.SingularResource,
+		Verbs:            slices.Clone(k.Verbs),
+		ShortNames:       slices.Clone(k.ShortNames),
+		Categories:       slices.Clone(k.Categories),
+	}
+	for _, sub := range r.subresources() {
+		sd := apidiscoveryv2.APISubresourceDiscovery{Subresource: sub.name, Verbs: []string{"get", "patch", "update"}}
+		if sub.kind.Kind == "" {
+			kind := *self
+			sd.ResponseKind = &kind
+		} else {
+			kind := sub.kind
+			sd.ResponseKind = &kind
+		}
+		d.Subresources = append(d.Subresources, sd)
+	}
+	return d
+}
+
+// servedSubresource is a subresource the fake serves; kind is empty when
+// it answers with the resource's own kind.
+type servedSubresource struct {
+	name string
+	kind metav1.GroupVersionKind
+}
+
+// subresources lists the subresources the fake serves for r, by name.
+func (r *resource) subresources() []servedSubresource {
+	var out []servedSubresource
+	if r.status {
+		out = append(out, servedSubresource{name: "status"})
+	}
+	return out
+}
+
+// compareVersionPriority orders API versions as kube-apiserver prefers
+// them: GA before beta before alpha, then higher numbers first; versions
+// that do not look like Kubernetes versions come last, by name.
+func compareVersionPriority(a, b string) int {
+	ka, kb := versionKey(a), versionKey(b)
+	for i := range ka {
+		if ka[i] != kb[i] {
+			return kb[i] - ka[i]
+		}
+	}
+	return strings.Compare(a, b)
+}
+
+// versionKey is {level, major, minor}: level 3 for GA, 2 beta, 1 alpha,
+// 0 for anything else.
+func versionKey(v string) [3]int {
+	rest, ok := strings.CutPrefix(v, "v")
+	if !ok {
+		return [3]int{}
+	}
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	major, err := strconv.Atoi(rest[:i])
+	if err != nil || major == 0 {
+		return [3]int{}
+	}
+	rest = rest[i:]
+	if rest == "" {
+		return [3]int{3, major, 0}
+	}
+	level := 0
+	switch {
+	case strings.HasPrefix(rest, "beta"):
+		level, rest = 2, rest[len("beta"):]
+	case strings.HasPrefix(rest, "alpha"):
+		level, rest = 1, rest[len("alpha"):]
+	default:
+		return [3]int{}
+	}
+	minor, err := strconv.Atoi(rest)
+	if err != nil || minor == 0 {
+		return [3]int{}
+	}
+	return [3]int{level, major, minor}
+}
