@@ -325,7 +325,7 @@ func (b builder) run(ctx context.Context) error {
 		mu.Lock()
 		n := compiled
 		mu.Unlock()
-		fmt.Fprintf(b.log, "e2e: building: %d of %d packages compiled, %s\n", n, len(deps), since(compileStart))
+		fmt.Fprintf(b.log, "e2e: building: %d of %d packages compiled, %s\n", n, len(deps), time.Since(compileStart).Round(time.Second))
 	}
 loop:
 	for {

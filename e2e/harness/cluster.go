@@ -78,8 +78,12 @@ type Cluster struct {
 	CAFile string
 	// EtcdURL is etcd's client URL, "http://127.0.0.1:PORT".
 	EtcdURL string
+	// Kubeconfig is a kubeconfig file for the admin token (context
+	// "e2e"), for kubeconfig-loading code and for kubectl.
+	Kubeconfig string
 	// Dir is the cluster's temporary folder: etcd data, certificates,
-	// the token file and the logs etcd.log and kube-apiserver.log.
+	// the token file, the kubeconfig and the logs etcd.log and
+	// kube-apiserver.log.
 	Dir string
 
 	opts    Options
@@ -102,7 +106,6 @@ type Cluster struct {
 // The caller must call Stop; [Main] also stops every cluster still
 // running when the tests end. On error nothing is left running.
 func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
-	start := time.Now()
 	bins := opts.Binaries
 	if bins.KubeAPIServer == "" || bins.Etcd == "" {
 		if bins, err = defaultBinaries(ctx); err != nil {
@@ -124,6 +127,7 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 		Name:       opts.Name,
 		Dir:        dir,
 		CAFile:     filepath.Join(dir, "certs", "apiserver.crt"),
+		Kubeconfig: filepath.Join(dir, "kubeconfig"),
 		AdminToken: randomToken(),
 		UserToken:  randomToken(),
 		opts:       opts,
@@ -141,24 +145,49 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 	if err := c.writeFiles(); err != nil {
 		return c, c.errorf("%w", err)
 	}
+	// A port found free may be taken before the server binds it (by
+	// another test process, or as the local end of some connection): then
+	// start again on other ports.
+	for attempt := 1; ; attempt++ {
+		err = c.startOnFreePorts(ctx)
+		if err == nil || attempt == 3 || !strings.Contains(err.Error(), "address already in use") {
+			return c, err
+		}
+		fmt.Fprintf(c.log, "e2e: cluster %s: a port was taken before the server bound it; starting again on other ports\n", c.Name)
+		if err := c.stopProcesses(); err != nil {
+			return c, err
+		}
+		for _, sub := range []string{"etcd", "certs"} {
+			if err := os.RemoveAll(filepath.Join(c.Dir, sub)); err != nil {
+				return c, c.errorf("%w", err)
+			}
+		}
+	}
+}
+
+// startOnFreePorts starts etcd and then kube-apiserver on free ports.
+func (c *Cluster) startOnFreePorts(ctx context.Context) error {
+	start := time.Now()
 	ports, err := freePorts(3)
 	if err != nil {
-		return c, c.errorf("%w", err)
+		return c.errorf("%w", err)
 	}
 	c.EtcdURL = "http://127.0.0.1:" + strconv.Itoa(ports[0])
 	c.URL = "https://127.0.0.1:" + strconv.Itoa(ports[2])
-
 	if err := c.startEtcd(ctx, ports[0], ports[1]); err != nil {
-		return c, err
+		return err
 	}
 	etcdReady := time.Since(start)
 	c.apiArgs = c.apiserverArgs(ports[2])
 	if err := c.startAPIServer(ctx); err != nil {
-		return c, err
+		return err
+	}
+	if err := c.writeKubeconfig(); err != nil {
+		return c.errorf("%w", err)
 	}
 	fmt.Fprintf(c.log, "e2e: cluster %s ready at %s in %s (etcd %s, kube-apiserver %s); data in %s\n",
 		c.Name, c.URL, since(start), etcdReady.Round(100*time.Millisecond), (time.Since(start) - etcdReady).Round(100*time.Millisecond), c.Dir)
-	return c, nil
+	return nil
 }
 
 // leftovers runs killLeftovers once per test process.
@@ -189,6 +218,23 @@ func (c *Cluster) writeFiles() error {
 	der := x509.MarshalPKCS1PrivateKey(key)
 	pemKey := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: der})
 	return os.WriteFile(filepath.Join(c.Dir, "sa.key"), pemKey, 0o600)
+}
+
+// writeKubeconfig writes Kubeconfig (JSON is YAML).
+func (c *Cluster) writeKubeconfig() error {
+	kc := map[string]any{
+		"apiVersion":      "v1",
+		"kind":            "Config",
+		"current-context": "e2e",
+		"clusters":        []any{map[string]any{"name": "e2e", "cluster": map[string]any{"server": c.URL, "certificate-authority": c.CAFile}}},
+		"users":           []any{map[string]any{"name": "e2e-admin", "user": map[string]any{"token": c.AdminToken}}},
+		"contexts":        []any{map[string]any{"name": "e2e", "context": map[string]any{"cluster": "e2e", "user": "e2e-admin", "namespace": "default"}}},
+	}
+	b, err := json.MarshalIndent(kc, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(c.Kubeconfig, b, 0o600)
 }
 
 func (c *Cluster) startEtcd(ctx context.Context, clientPort, peerPort int) error {
@@ -399,6 +445,8 @@ func (c *Cluster) closeIdle() {
 // Stop stops kube-apiserver and then etcd (SIGTERM, then SIGKILL after
 // 10 s) and deletes the cluster's folder unless KUBEWIRE_E2E_KEEP=1.
 // It returns when both processes have exited; later calls do nothing.
+// A process that had ended by itself before Stop (it crashed during the
+// tests) is reported as an error with its last log lines.
 func (c *Cluster) Stop() error {
 	c.mu.Lock()
 	if c.stopped {
@@ -406,26 +454,34 @@ func (c *Cluster) Stop() error {
 		return nil
 	}
 	c.stopped = true
-	api, etcd := c.apiserver, c.etcd
 	c.mu.Unlock()
 	start := time.Now()
-	var errs []error
-	for _, p := range []*proc{api, etcd} {
-		if p != nil {
-			errs = append(errs, p.stop(stopGrace))
-		}
-	}
-	c.closeIdle()
+	errs := []error{c.stopProcesses()}
 	if c.keep {
 		fmt.Fprintf(c.log, "e2e: cluster %s stopped in %s; kept %s\n", c.Name, since(start), c.Dir)
 	} else {
 		errs = append(errs, os.RemoveAll(c.Dir))
 	}
 	running.removeCluster(c)
-	if err := errors.Join(errs...); err != nil {
-		return c.errorf("stop: %w", err)
+	return errors.Join(errs...)
+}
+
+// stopProcesses stops kube-apiserver and then etcd, if started.
+func (c *Cluster) stopProcesses() error {
+	c.mu.Lock()
+	api, etcd := c.apiserver, c.etcd
+	c.apiserver, c.etcd = nil, nil
+	c.mu.Unlock()
+	var errs []error
+	for _, p := range []*proc{api, etcd} {
+		if p != nil {
+			if err := p.stop(stopGrace); err != nil {
+				errs = append(errs, c.errorf("%w", err))
+			}
+		}
 	}
-	return nil
+	c.closeIdle()
+	return errors.Join(errs...)
 }
 
 // Compact writes a key outside kube-apiserver's prefix and compacts
