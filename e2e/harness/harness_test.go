@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -141,6 +142,7 @@ func TestKillLeftovers(t *testing.T) {
 
 // TestCluster starts a cluster, restarts its kube-apiserver and stops it.
 func TestCluster(t *testing.T) {
+	goroutines := runtime.NumGoroutine()
 	var log strings.Builder
 	c := StartForTest(t, Options{Name: "lifecycle", Log: &log, APIServerFlags: []string{"--watch-cache=false"}})
 	hc := c.Client(t)
@@ -213,6 +215,16 @@ func TestCluster(t *testing.T) {
 	}
 	if err := c.Stop(); err != nil {
 		t.Errorf("second Stop: %v", err)
+	}
+	// Stop leaves no goroutine behind (process waiters, HTTP connections).
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > goroutines {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Errorf("%d goroutines before Start, %d after Stop:\n%s", goroutines, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	for _, want := range []string{"cluster lifecycle ready", "kube-apiserver restarted"} {
 		if !strings.Contains(log.String(), want) {
