@@ -179,6 +179,9 @@ type servedSubresource struct {
 // subresources lists the subresources the fake serves for r, by name.
 func (r *resource) subresources() []servedSubresource {
 	var out []servedSubresource
+	if r.scale {
+		out = append(out, servedSubresource{name: "scale", kind: scaleGVK})
+	}
 	if r.status {
 		out = append(out, servedSubresource{name: "status"})
 	}

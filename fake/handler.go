@@ -11,7 +11,7 @@ type request struct {
 	res  *resource
 	ns   string // namespace from the path ("" for cluster-scoped or all namespaces)
 	name string
-	sub  string // subresource: "status", or ""
+	sub  string // subresource: "status", "scale", or ""
 	verb string // get, list, watch, create, update, patch, delete, deletecollection
 }
 
@@ -48,6 +48,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r, err := s.route(req)
 	if err != nil {
 		writeError(w, req, err)
+		return
+	}
+	if r.sub == "scale" {
+		s.serveScale(w, req, r)
 		return
 	}
 	switch r.verb {
@@ -108,7 +112,7 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 	}
 	if len(parts) > 2 {
 		r.sub = parts[2]
-		if r.sub != "status" || !r.res.status {
+		if !(r.sub == "status" && r.res.status) && !(r.sub == "scale" && r.res.scale) {
 			return nil, errPathNotFound()
 		}
 	}

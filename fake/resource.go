@@ -48,6 +48,7 @@ type resource struct {
 	custom     bool
 	newTyped   func() typedObject // nil for custom resources
 	status     bool               // has a status subresource
+	scale      bool               // has a scale subresource (autoscaling/v1 Scale)
 	generation bool               // objects carry metadata.generation
 	fields     []string           // selectable fields beyond metadata.name/namespace
 	// jsonPrefix starts an object's JSON before its stored body (built-ins
@@ -63,6 +64,7 @@ func newBuiltinResource(k registry.Kind, newTyped func() typedObject) *resource 
 		fields:   builtinFields()[k.APIVersion()+"/"+k.Kind],
 	}
 	r.generation = r.status
+	r.scale = slices.Contains(k.Subresources, "scale") && scalable(newTyped())
 	r.jsonPrefix = []byte(`{"kind":` + strconv.Quote(k.Kind) + `,"apiVersion":` + strconv.Quote(k.APIVersion()) + `,`)
 	return r
 }
