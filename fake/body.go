@@ -67,6 +67,9 @@ func (s *Server) readDraft(w http.ResponseWriter, req *http.Request, r *resource
 	if err != nil {
 		return nil, errUnsupportedMediaType(ct)
 	}
+	if mt.IsProtobuf() && s.faults.refuseProtobufBodies() {
+		return nil, errUnsupportedMediaTypeJSON(ct)
+	}
 	var d *draft
 	var unknown []string
 	switch {

@@ -34,6 +34,8 @@ type Faults struct {
 	tooLargeN     int
 	latency       time.Duration
 	noProtobuf    bool
+	noPBBodies    bool
+	notAcceptN    int
 	watchList     WatchListMode
 	dropAfterGen  int
 	dropAfterN    int
@@ -54,8 +56,8 @@ func (s *Server) Faults() *Faults { return &s.faults }
 func (f *Faults) Clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.failN, f.tooLargeN, f.latency = 0, 0, 0
-	f.noProtobuf, f.watchList = false, WatchListSupported
+	f.failN, f.tooLargeN, f.latency, f.notAcceptN = 0, 0, 0, 0
+	f.noProtobuf, f.noPBBodies, f.watchList = false, false, WatchListSupported
 	f.dropAfterN, f.closeMidEvent, f.corruptFrame = 0, false, false
 }
 
@@ -93,6 +95,26 @@ func (f *Faults) RefuseProtobuf(refuse bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.noProtobuf = refuse
+}
+
+// RefuseProtobufBodies makes creates and updates (the scale subresource
+// included) with a protobuf body fail with 415 UnsupportedMediaType, as a
+// server that decodes only JSON and YAML does; clients resend as JSON.
+// Responses are unaffected (see RefuseProtobuf).
+func (f *Faults) RefuseProtobufBodies(refuse bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.noPBBodies = refuse
+}
+
+// NotAcceptableNext answers the next n requests (after any FailNext
+// ones) with 406 Not Acceptable and the Status body kube-apiserver sends,
+// in the encoding the client accepts, as a proxy or aggregated server
+// that refuses the request's Accept header does.
+func (f *Faults) NotAcceptableNext(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.notAcceptN = n
 }
 
 // SetWatchList sets how watch-list requests are answered.
@@ -157,6 +179,12 @@ func (f *Faults) refuseProtobuf() bool {
 	return f.noProtobuf
 }
 
+func (f *Faults) refuseProtobufBodies() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.noPBBodies
+}
+
 func (f *Faults) watchListMode() WatchListMode {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -169,7 +197,8 @@ func (f *Faults) dropChan() <-chan struct{} {
 	return f.drop
 }
 
-// beforeRequest takes one injected failure, if any, and the latency.
+// beforeRequest takes one injected failure (FailNext, then
+// NotAcceptableNext), if any, and the latency.
 func (f *Faults) beforeRequest() (*apiError, time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -183,6 +212,10 @@ func (f *Faults) beforeRequest() (*apiError, time.Duration) {
 			e.retryAfter = f.retryAfter
 		}
 		return e, f.latency
+	}
+	if f.notAcceptN > 0 {
+		f.notAcceptN--
+		return errNotAcceptable(), f.latency
 	}
 	return nil, f.latency
 }

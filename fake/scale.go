@@ -174,6 +174,9 @@ func (s *Server) readScale(req *http.Request) (*autoscalingv1.Scale, *apiError) 
 	if err != nil || !(mt.IsJSON() || mt.IsYAML() || mt.IsProtobuf()) {
 		return nil, errUnsupportedMediaType(ct)
 	}
+	if mt.IsProtobuf() && s.faults.refuseProtobufBodies() {
+		return nil, errUnsupportedMediaTypeJSON(ct)
+	}
 	if mt.IsYAML() {
 		if body, err = codec.YAMLToJSON(body); err == nil {
 			mt, _ = codec.ParseMediaType(codec.MediaTypeJSON)

@@ -138,6 +138,12 @@ func errUnsupportedMediaType(ct string) *apiError {
 	return newStatus(http.StatusUnsupportedMediaType, "UnsupportedMediaType", fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (got %q)", ct), nil)
 }
 
+// errUnsupportedMediaTypeJSON is the 415 of a server that decodes only
+// JSON and YAML bodies (Faults.RefuseProtobufBodies).
+func errUnsupportedMediaTypeJSON(ct string) *apiError {
+	return newStatus(http.StatusUnsupportedMediaType, "UnsupportedMediaType", fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (got %q)", ct), nil)
+}
+
 func errMethodNotSupported(r *resource, verb string) *apiError {
 	return newStatus(http.StatusMethodNotAllowed, "MethodNotAllowed", fmt.Sprintf("%s is not supported on resources of kind %q", verb, r.qualifiedResource()), &metav1.StatusDetails{Group: r.kind.Group, Kind: r.kind.Resource})
 }
