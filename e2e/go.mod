@@ -3,6 +3,7 @@ module github.com/kubewire/kubewire/e2e
 go 1.26.0
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/kubewire/kubewire v0.0.0-00010101000000-000000000000
 	go.etcd.io/etcd/server/v3 v3.6.8
 	k8s.io/component-base v0.36.3
@@ -43,7 +44,6 @@ require (
 	github.com/google/btree v1.1.3 // indirect
 	github.com/google/cel-go v0.26.0 // indirect
 	github.com/google/gnostic-models v0.7.0 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gorilla/websocket v1.5.4-0.20250319132907-e064f32e3674 // indirect
 	github.com/grpc-ecosystem/go-grpc-middleware v1.3.0 // indirect
