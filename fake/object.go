@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -65,14 +66,9 @@ type draft struct {
 // errBadBody is matched by body decode errors (400 BadRequest).
 var errBadBody = errors.New("cannot decode the request body")
 
-// unknownFieldError reports a field the kind does not define.
-type unknownFieldError struct{ field string }
-
-func (e *unknownFieldError) Error() string { return fmt.Sprintf("unknown field %q", e.field) }
-
 // decodeJSONDraft decodes a JSON object into a draft. Unknown fields of
-// built-in kinds are reported in unknown (the body is still decoded,
-// dropping them).
+// built-in kinds are reported in unknown by their full paths (the body is
+// still decoded, dropping them).
 func (r *resource) decodeJSONDraft(body []byte) (d *draft, unknown []string, err error) {
 	if r.custom {
 		var u unstructured.Unstructured
@@ -83,35 +79,10 @@ func (r *resource) decodeJSONDraft(body []byte) (d *draft, unknown []string, err
 		return d, nil, err
 	}
 	t := r.newTyped()
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(t); err != nil {
-		field, ok := unknownField(err)
-		if !ok {
-			return nil, nil, fmt.Errorf("%w: %w", errBadBody, err)
-		}
-		unknown = append(unknown, field)
-		t = r.newTyped()
-		if err := json.Unmarshal(body, t); err != nil {
-			return nil, nil, fmt.Errorf("%w: %w", errBadBody, err)
-		}
+	if err := json.Unmarshal(body, t); err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", errBadBody, err)
 	}
-	return &draft{res: r, typed: t, meta: t.GetObjectMeta()}, unknown, nil
-}
-
-// unknownField extracts the field name from encoding/json's
-// DisallowUnknownFields error.
-func unknownField(err error) (string, bool) {
-	const prefix = "json: unknown field "
-	msg := err.Error()
-	if !strings.HasPrefix(msg, prefix) {
-		return "", false
-	}
-	name, uerr := strconv.Unquote(msg[len(prefix):])
-	if uerr != nil {
-		return msg[len(prefix):], true
-	}
-	return name, true
+	return &draft{res: r, typed: t, meta: t.GetObjectMeta()}, unknownFieldPaths(body, reflect.TypeOf(t)), nil
 }
 
 func (r *resource) customDraft(obj map[string]any) (*draft, error) {
