@@ -18,7 +18,11 @@
 //     common list merge keys, server-side apply: see below), delete
 //     (finalizers hold an object with a deletionTimestamp; 202 until they
 //     are removed), deletecollection, the status subresource, dryRun=All,
-//     fieldValidation (Warning headers, Strict 400s).
+//     fieldValidation (Strict 400s and one Warning header per unknown
+//     field, each named by its full path such as
+//     "spec.template.spec.containers[0].bogus"), the scale subresource
+//     of deployments, replicasets, statefulsets and
+//     replicationcontrollers (autoscaling/v1 Scale, get and update).
 //   - Lists: limit and continue over a consistent snapshot, the
 //     remainingItemCount, every row of the resourceVersion /
 //     resourceVersionMatch table (invalid combinations get the same 400
@@ -34,8 +38,13 @@
 //     a selector arrive as ADDED and DELETED.
 //   - as=Table (Name and Age columns), as=PartialObjectMetadata and
 //     PartialObjectMetadataList, YAML, gzip above Options.GzipThreshold.
+//   - Discovery: /version, the legacy /api, /apis and group version
+//     resource lists, and, with Options.AggregatedDiscovery, aggregated
+//     discovery (apidiscovery.k8s.io/v2 in JSON or protobuf, with an
+//     ETag) including registered custom resources.
 //   - Faults switched at run time (Server.Faults): failing requests with
-//     429 or 5xx, latency, dropped watches, refused protobuf, refused or
+//     429, 406 or 5xx, latency, dropped watches, refused protobuf
+//     responses or request bodies (415), refused or
 //     unterminated watch-lists, cut or corrupt watch events, compaction,
 //     restarts and "too large resource version".
 //
@@ -49,7 +58,14 @@
 // beyond metadata.name, no garbage collector (ownerReferences and
 // propagationPolicy are stored, not acted on) and no kubelet: a deleted
 // Pod goes away at once unless finalizers hold it. Custom resources have
-// no schema, so no field is unknown. A request for a resource version
+// no schema, so no field is unknown; duplicate fields are not reported.
+// The scale subresource serves get and update but not patch (405), and
+// reads an unset spec.replicas as 1 (there is no defaulting). Aggregated
+// discovery is off unless Options.AggregatedDiscovery is set, and orders
+// groups by name (built-in groups first, then custom resources) rather
+// than by kube-apiserver's group priorities. Tables are served in JSON
+// only and watches do not convert to PartialObjectMetadata: such Accept
+// headers get 406. A request for a resource version
 // newer than the server's answers 504 at once instead of waiting.
 //
 // # Concurrency and ownership
