@@ -85,7 +85,12 @@ func (p *Pager[T]) Items(ctx context.Context) iter.Seq2[T, error] {
 				}
 				seen = 0
 			}
-			for _, it := range pg.Items {
+			for i, it := range pg.Items {
+				// The page is not the caller's here: drop each item once
+				// handed over, so that it lives only as long as the
+				// caller keeps it.
+				var zero T
+				pg.Items[i] = zero
 				seen++
 				if !yield(it, nil) {
 					return
