@@ -195,6 +195,14 @@ func (o ListOptions) query() (url.Values, error) {
 
 // checkListVersions applies the API concepts' table of resourceVersion,
 // resourceVersionMatch, limit and continue for lists.
+// Validate checks o against the API concepts' rules for resourceVersion,
+// resourceVersionMatch, limit and continue, as List does before sending
+// anything; the error matches ErrInvalidOptions. Callers that build list
+// requests of their own (a pager) use it to fail early too.
+func (o ListOptions) Validate() error {
+	return checkListVersions(o.ResourceVersion, o.ResourceVersionMatch, o.Limit, o.Continue)
+}
+
 func checkListVersions(rv string, match ResourceVersionMatch, limit int64, cont string) error {
 	if limit < 0 {
 		return invalidOptions("limit %d is negative", limit)

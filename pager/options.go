@@ -156,7 +156,8 @@ func (o Options) resolve() (settings, error) {
 	if lo.Continue != "" {
 		return settings{}, invalid("a continue token cannot be given: the pager starts lists and follows their tokens itself")
 	}
-	if err := checkVersions(lo.ResourceVersion, lo.ResourceVersionMatch); err != nil {
+	// Checked as client.Resource.List would, whatever the list function.
+	if err := lo.Validate(); err != nil {
 		return settings{}, err
 	}
 	if lo.TimeoutSeconds < 0 {
@@ -195,26 +196,6 @@ func (o Options) resolve() (settings, error) {
 		s.pageRetries = o.PageRetries
 	}
 	return s, nil
-}
-
-// checkVersions applies the API concepts' table of resourceVersion and
-// resourceVersionMatch for the first, paginated request of a list (limit
-// set, no continue token); later pages carry neither. It mirrors the
-// checks client.Resource.List makes, so that a bad combination fails
-// before any request whatever the list function is.
-func checkVersions(rv string, match client.ResourceVersionMatch) error {
-	switch match {
-	case "", client.MatchExact, client.MatchNotOlderThan:
-	default:
-		return invalid("resourceVersionMatch %q is not Exact or NotOlderThan", match)
-	}
-	if match != "" && rv == "" {
-		return invalid("resourceVersionMatch %s needs a resourceVersion", match)
-	}
-	if match == client.MatchExact && rv == "0" {
-		return invalid(`resourceVersionMatch Exact with resourceVersion "0" is invalid (use NotOlderThan)`)
-	}
-	return nil
 }
 
 // invalid is an error about options, matching client.ErrInvalidOptions.
