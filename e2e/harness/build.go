@@ -325,7 +325,7 @@ func (b builder) run(ctx context.Context) error {
 		mu.Lock()
 		n := compiled
 		mu.Unlock()
-		fmt.Fprintf(b.log, "e2e: building: %d of %d packages compiled, %s\n", n, len(deps), time.Since(compileStart).Round(time.Second))
+		fmt.Fprintf(b.log, "e2e: building: %d of %d packages compiled, %s\n", n, len(deps), since(compileStart))
 	}
 loop:
 	for {
@@ -354,4 +354,12 @@ loop:
 	return nil
 }
 
-func since(t time.Time) time.Duration { return time.Since(t).Round(100 * time.Millisecond) }
+// since is the time since t, rounded for a log line: to 100 ms below
+// 10 s, to the second above.
+func since(t time.Time) time.Duration {
+	d := time.Since(t)
+	if d >= 10*time.Second {
+		return d.Round(time.Second)
+	}
+	return d.Round(100 * time.Millisecond)
+}
