@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/types"
 	"github.com/kubewire/kubewire/codec"
 )
 
@@ -17,6 +18,9 @@ type deleteOptions struct {
 		ResourceVersion *string `json:"resourceVersion,omitempty"`
 	} `json:"preconditions,omitempty"`
 	DryRun []string `json:"dryRun,omitempty"`
+	// OrphanDependents=false turns the 200 of a deferred deletion into
+	// a 202, as kube-apiserver does for backward compatibility.
+	OrphanDependents *bool `json:"orphanDependents,omitempty"`
 }
 
 func readDeleteOptions(req *http.Request) (*deleteOptions, *apiError) {
@@ -26,6 +30,14 @@ func readDeleteOptions(req *http.Request) (*deleteOptions, *apiError) {
 	}
 	o := &deleteOptions{}
 	if len(body) == 0 {
+		// Without a body, kube-apiserver reads DeleteOptions from the query.
+		if v := req.URL.Query().Get("orphanDependents"); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, errBadRequest(fmt.Sprintf("orphanDependents: invalid value %q", v))
+			}
+			o.OrphanDependents = &b
+		}
 		return o, nil
 	}
 	if mt, err := codec.ParseMediaType(req.Header.Get("Content-Type")); err == nil && mt.IsProtobuf() {
@@ -37,11 +49,17 @@ func readDeleteOptions(req *http.Request) (*deleteOptions, *apiError) {
 	return o, nil
 }
 
+// deleteResult is the outcome of deleting one object.
+type deleteResult struct {
+	obj *storedObject // the deleted object, or the one finalizers hold
+	// deferred is set when finalizers hold the object: it carries
+	// metadata.deletionTimestamp and stays until they are removed.
+	deferred bool
+}
+
 // deleteOne deletes (or, with finalizers, marks for deletion) one object.
-// It returns the object and 200 when it is gone, 202 when finalizers
-// hold it.
-func (s *Server) deleteOne(res *resource, key, name string, opts *deleteOptions, dry bool) (writeResult, *apiError) {
-	code := http.StatusOK
+func (s *Server) deleteOne(res *resource, key, name string, opts *deleteOptions, dry bool) (deleteResult, *apiError) {
+	deferred := false
 	o, typ, err := s.store.write(res, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur == nil {
 			return "", nil, errNotFound(res, name)
@@ -59,7 +77,7 @@ func (s *Server) deleteOne(res *resource, key, name string, opts *deleteOptions,
 			return "", nil, err
 		}
 		if cur.finalizers > 0 {
-			code = http.StatusAccepted
+			deferred = true
 			if cur.deleting {
 				return "", nil, nil
 			}
@@ -76,10 +94,34 @@ func (s *Server) deleteOne(res *resource, key, name string, opts *deleteOptions,
 		return eventDeleted, next, err
 	})
 	if err != nil {
-		return writeResult{}, asAPIError(err)
+		return deleteResult{}, asAPIError(err)
 	}
 	_ = typ
-	return writeResult{obj: o, code: code}, nil
+	return deleteResult{obj: o, deferred: deferred}, nil
+}
+
+// writeDeleted answers a DELETE as kube-apiserver does (generic registry
+// Store.Delete and the DELETE handler): a deletion that finalizers defer
+// answers with the object, which carries deletionTimestamp; an immediate
+// one answers with the object only for the resources whose registry sets
+// ReturnDeletedObject, and with a Success Status naming the object (its
+// details.kind is the resource, not the kind) for the others. The code is
+// 200, or 202 for a deferred deletion with orphanDependents=false.
+func (s *Server) writeDeleted(w http.ResponseWriter, req *http.Request, res *resource, d deleteResult, opts *deleteOptions, out output) {
+	code := http.StatusOK
+	if d.deferred && opts.OrphanDependents != nil && !*opts.OrphanDependents {
+		code = http.StatusAccepted
+	}
+	if d.deferred || res.returnsDeleted {
+		s.writeObject(w, req, code, d.obj, out)
+		return
+	}
+	st := &metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   "Success",
+		Details:  &metav1.StatusDetails{Name: d.obj.name, Group: res.kind.Group, Kind: res.kind.Resource, UID: types.UID(d.obj.uid)},
+	}
+	s.writeBody(w, req, code, out.format.contentType(), encodeStatus(st, out.format))
 }
 
 func (s *Server) serveDelete(w http.ResponseWriter, req *http.Request, r *request) {
@@ -102,7 +144,7 @@ func (s *Server) serveDelete(w http.ResponseWriter, req *http.Request, r *reques
 		writeError(w, req, aerr)
 		return
 	}
-	s.writeObject(w, req, res.code, res.obj, out)
+	s.writeDeleted(w, req, r.res, res, opts, out)
 }
 
 func deleteParams(req *http.Request) (bool, *deleteOptions, *apiError) {

@@ -16,7 +16,11 @@
 //   - get, list, watch, create, update (409 on a stale resourceVersion),
 //     patch (JSON patch, merge patch, strategic merge patch with the
 //     common list merge keys, server-side apply: see below), delete
-//     (finalizers hold an object with a deletionTimestamp; 202 until they
+//     (a Success Status naming the deleted object, or the object itself
+//     for the kinds whose kube-apiserver registry returns it: pods,
+//     services, serviceaccounts, namespaces, persistent volumes and
+//     claims, podtemplates and several storage.k8s.io kinds; finalizers
+//     hold an object, answered with its deletionTimestamp, until they
 //     are removed), deletecollection, the status subresource, dryRun=All,
 //     fieldValidation (Strict 400s and one Warning header per unknown
 //     field, each named by its full path such as

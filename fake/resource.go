@@ -51,6 +51,9 @@ type resource struct {
 	scale      bool               // has a scale subresource (autoscaling/v1 Scale)
 	generation bool               // objects carry metadata.generation
 	fields     []string           // selectable fields beyond metadata.name/namespace
+	// returnsDeleted: an immediate DELETE answers with the deleted object
+	// rather than a Success Status (ReturnDeletedObject in the registry).
+	returnsDeleted bool
 	// jsonPrefix starts an object's JSON before its stored body (built-ins
 	// store JSON without kind and apiVersion, as list items are served).
 	jsonPrefix []byte
@@ -63,6 +66,7 @@ func newBuiltinResource(k registry.Kind, newTyped func() typedObject) *resource 
 		status:   slices.Contains(k.Subresources, "status"),
 		fields:   builtinFields()[k.APIVersion()+"/"+k.Kind],
 	}
+	r.returnsDeleted = returnDeletedObject[k.Group+"/"+k.Resource]
 	r.generation = r.status
 	r.scale = slices.Contains(k.Subresources, "scale") && scalable(newTyped())
 	r.jsonPrefix = []byte(`{"kind":` + strconv.Quote(k.Kind) + `,"apiVersion":` + strconv.Quote(k.APIVersion()) + `,`)
@@ -92,6 +96,26 @@ func (r *resource) selectable(field string) bool {
 		return true
 	}
 	return slices.Contains(r.fields, field)
+}
+
+// returnDeletedObject lists, as "group/resource", the built-in resources
+// whose kube-apiserver registry (pkg/registry/.../storage) sets
+// ReturnDeletedObject, so that an immediate DELETE answers with the
+// deleted object; every other resource, custom resources included,
+// answers with a Success Status.
+var returnDeletedObject = map[string]bool{
+	"/namespaces":                            true,
+	"/persistentvolumeclaims":                true,
+	"/persistentvolumes":                     true,
+	"/pods":                                  true,
+	"/podtemplates":                          true,
+	"/serviceaccounts":                       true,
+	"/services":                              true,
+	"storage.k8s.io/csidrivers":              true,
+	"storage.k8s.io/csinodes":                true,
+	"storage.k8s.io/storageclasses":          true,
+	"storage.k8s.io/volumeattachments":       true,
+	"storage.k8s.io/volumeattributesclasses": true,
 }
 
 // builtinFields lists the field selectors kube-apiserver supports per

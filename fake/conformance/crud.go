@@ -127,15 +127,47 @@ func crudScenarios() []scenario {
 			name := c.name("missing")
 			c.statusOf(c.do(req{method: "PUT", path: c.cmPath(name), body: map[string]any{"metadata": map[string]any{"name": name}}}), http.StatusNotFound, "NotFound")
 		}},
-		{"DeleteReturnsObjectThenNotFound", func(c *client) {
+		{"DeleteAnswersStatusOrObjectThenNotFound", func(c *client) {
+			// Most resources answer an immediate deletion with a Success
+			// Status whose details name the object (details.kind is the
+			// resource, not the kind); those whose registry sets
+			// ReturnDeletedObject (Pod, Service, ServiceAccount, ...)
+			// answer with the deleted object.
 			name := c.name("a")
-			c.createCM(name, nil, nil)
+			uid := field(c.createCM(name, nil, nil), "metadata", "uid")
 			r := c.expect(c.do(req{method: "DELETE", path: c.cmPath(name)}), http.StatusOK)
-			if got := r.obj(c.t); field(got, "metadata", "name") != name {
-				c.t.Errorf("delete answered %s", r.body)
-			}
+			c.successStatus(r, name, "", "configmaps", uid)
 			c.statusOf(c.do(req{method: "GET", path: c.cmPath(name)}), http.StatusNotFound, "NotFound")
 			c.statusOf(c.do(req{method: "DELETE", path: c.cmPath(name)}), http.StatusNotFound, "NotFound")
+
+			name = c.name("p")
+			uid = field(c.createCM(name, nil, nil), "metadata", "uid")
+			p := c.expect(c.do(req{method: "DELETE", path: c.cmPath(name), accept: codec.MediaTypeProtobuf}), http.StatusOK)
+			var st metav1.Status
+			if err := codec.DecodeProtobuf(p.body, &st); err != nil || p.contentType() != codec.MediaTypeProtobuf {
+				c.t.Errorf("protobuf delete answer (%s): %v", p.contentType(), err)
+			} else if st.Status != "Success" || st.Details == nil || st.Details.Name != name || st.Details.Kind != "configmaps" || string(st.Details.UID) != uid {
+				c.t.Errorf("protobuf delete answer %+v, details %+v", st, st.Details)
+			}
+
+			sas := "/api/v1/namespaces/" + c.ns() + "/serviceaccounts"
+			name = c.name("sa")
+			c.expect(c.do(req{method: "POST", path: sas, body: map[string]any{"metadata": map[string]any{"name": name}}}), http.StatusCreated)
+			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: sas + "/" + name}) })
+			got := c.expect(c.do(req{method: "DELETE", path: sas + "/" + name}), http.StatusOK).obj(c.t)
+			if field(got, "kind") != "ServiceAccount" || field(got, "metadata", "name") != name || field(got, "metadata", "deletionTimestamp") != "" {
+				c.t.Errorf("serviceaccount delete answered %v", got)
+			}
+			c.statusOf(c.do(req{method: "GET", path: sas + "/" + name}), http.StatusNotFound, "NotFound")
+
+			if c.target.Widgets != "" {
+				name = c.name("w")
+				w := map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": name}}
+				uid = field(c.expect(c.do(req{method: "POST", path: c.target.Widgets, body: w}), http.StatusCreated).obj(c.t), "metadata", "uid")
+				c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.target.Widgets + "/" + name}) })
+				r = c.expect(c.do(req{method: "DELETE", path: c.target.Widgets + "/" + name}), http.StatusOK)
+				c.successStatus(r, name, "example.com", "widgets", uid)
+			}
 		}},
 		{"Unauthorized", func(c *client) {
 			hr := c.newRequest(req{method: "GET", path: c.cmPath("")})
@@ -149,5 +181,17 @@ func crudScenarios() []scenario {
 				c.t.Errorf("status %d, want 401", resp.StatusCode)
 			}
 		}},
+	}
+}
+
+// successStatus checks the JSON Success Status of an immediate deletion.
+func (c *client) successStatus(r response, name, group, resource, uid string) {
+	c.t.Helper()
+	st := r.obj(c.t)
+	if field(st, "kind") != "Status" || field(st, "apiVersion") != "v1" || field(st, "status") != "Success" || field(st, "code") != "" {
+		c.t.Errorf("delete answered %s, want a Success Status", r.body)
+	}
+	if field(st, "details", "name") != name || field(st, "details", "group") != group || field(st, "details", "kind") != resource || field(st, "details", "uid") != uid {
+		c.t.Errorf("details %s, want name %s group %q kind %s uid %s", field(st, "details"), name, group, resource, uid)
 	}
 }
