@@ -2,10 +2,8 @@ package e2e
 
 import (
 	"context"
-	"fmt"
-	"os"
+	"slices"
 	"testing"
-	"time"
 
 	"github.com/kubewire/kubewire/e2e/harness"
 	"github.com/kubewire/kubewire/fake"
@@ -61,12 +59,13 @@ func TestConformance(t *testing.T) {
 			t.Fatal(err)
 		}
 		conformance.Run(t, conformance.Target{
-			BaseURL:   srv.URL(),
-			Client:    srv.Client(),
-			Token:     srv.Token(),
-			Namespace: "default",
-			Compact:   srv.Compact,
-			Widgets:   "/apis/example.com/v1/namespaces/default/widgets",
+			BaseURL:    srv.URL(),
+			Client:     srv.Client(),
+			Token:      srv.Token(),
+			Namespace:  "default",
+			Compact:    func(context.Context) error { srv.Compact(); return nil },
+			WatchCache: true,
+			Widgets:    "/apis/example.com/v1/namespaces/default/widgets",
 		})
 	})
 	for _, rt := range realTargets {
@@ -87,6 +86,8 @@ func TestConformance(t *testing.T) {
 				Token:     c.AdminToken,
 				Namespace: ns,
 				Widgets:   widgets,
+				// resourceVersion=0 ignores limit only with the watch cache.
+				WatchCache: !slices.Contains(rt.opts.APIServerFlags, "--watch-cache=false"),
 			}
 			if rt.compact {
 				target.Compact = compactFunc(c)
@@ -96,15 +97,11 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// compactFunc adapts Cluster.Compact to Target.Compact, which cannot
-// return an error: a failure is printed, and the scenario then fails on
-// the 410 it does not get.
-func compactFunc(c *harness.Cluster) func() {
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if _, err := c.Compact(ctx); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-		}
+// compactFunc adapts Cluster.Compact to Target.Compact; the suite fails
+// the scenario with the error.
+func compactFunc(c *harness.Cluster) func(context.Context) error {
+	return func(ctx context.Context) error {
+		_, err := c.Compact(ctx)
+		return err
 	}
 }

@@ -7,12 +7,14 @@
 //
 // Scenarios create objects with unique names in Target.Namespace and
 // delete them when they end. Scenarios that need a hook a real server
-// lacks (Target.Compact) or a custom resource (Target.Widgets) are skipped
-// when the target does not provide it.
+// lacks (Target.Compact), a watch cache (Target.WatchCache) or a custom
+// resource (Target.Widgets) are skipped when the target does not provide
+// it.
 package conformance
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -31,9 +33,16 @@ type Target struct {
 	// Namespace is an existing namespace the scenarios may write in.
 	Namespace string
 	// Compact, when set, compacts the server's history so that every
-	// resource version seen so far is too old (410). The fake provides it;
-	// scenarios that need it are skipped without it.
-	Compact func()
+	// resource version seen so far is too old (410), or reports why it
+	// could not (the scenario then fails). The fake provides it; scenarios
+	// that need it are skipped without it.
+	Compact func(context.Context) error
+	// WatchCache says the server serves lists with resourceVersion=0 from
+	// a watch cache, which ignores limit (kube-apiserver's default; with
+	// --watch-cache=false such lists reach etcd and are paged). The fake
+	// behaves like a server with the watch cache: set it for the fake.
+	// Scenarios that rely on it are skipped without it.
+	WatchCache bool
 	// Widgets, when set, is the collection path of a namespaced custom
 	// resource with kind Widget (group example.com, version v1), e.g.
 	// "/apis/example.com/v1/namespaces/NS/widgets".
@@ -251,6 +260,16 @@ func (c *client) statusOf(r response, code int, reason string) map[string]any {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// compact runs Target.Compact, failing the scenario if it fails.
+func (c *client) compact() {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(c.t.Context(), 30*time.Second)
+	defer cancel()
+	if err := c.target.Compact(ctx); err != nil {
+		c.t.Fatalf("compact: %v", err)
+	}
+}
 
 // eventually polls cond for up to 10 s (real servers are eventually
 // consistent in places, such as a watch cache catching up).

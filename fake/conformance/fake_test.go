@@ -1,6 +1,7 @@
 package conformance_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/kubewire/kubewire/fake"
@@ -22,12 +23,13 @@ func TestFake(t *testing.T) {
 				t.Fatal(err)
 			}
 			conformance.Run(t, conformance.Target{
-				BaseURL:   srv.URL(),
-				Client:    srv.Client(),
-				Token:     srv.Token(),
-				Namespace: "default",
-				Compact:   srv.Compact,
-				Widgets:   "/apis/example.com/v1/namespaces/default/widgets",
+				BaseURL:    srv.URL(),
+				Client:     srv.Client(),
+				Token:      srv.Token(),
+				Namespace:  "default",
+				Compact:    func(context.Context) error { srv.Compact(); return nil },
+				WatchCache: true,
+				Widgets:    "/apis/example.com/v1/namespaces/default/widgets",
 			})
 		})
 	}

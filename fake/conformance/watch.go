@@ -201,7 +201,7 @@ func watchScenarios() []scenario {
 			}
 			obj := c.createCM(c.name("a"), nil, nil)
 			c.createCM(c.name("b"), nil, nil)
-			c.target.Compact()
+			c.compact()
 			for _, f := range []string{"application/json", codec.MediaTypeProtobuf} {
 				ev := c.next(c.watch(url.Values{"resourceVersion": {rvOf(obj)}}, f))
 				var se *codec.StatusError
@@ -217,7 +217,7 @@ func watchScenarios() []scenario {
 			c.seed(3)
 			first := c.expect(c.do(req{method: "GET", path: c.listPath(url.Values{"limit": {"1"}, "labelSelector": {c.setSelector()}})}), http.StatusOK).obj(c.t)
 			c.createCM(c.name("after"), nil, nil)
-			c.target.Compact()
+			c.compact()
 			st := c.statusOf(c.do(req{method: "GET", path: c.listPath(url.Values{"limit": {"1"}, "labelSelector": {c.setSelector()}, "continue": {field(first, "metadata", "continue")}})}), http.StatusGone, "Expired")
 			fresh := field(st, "metadata", "continue")
 			if fresh == "" {
