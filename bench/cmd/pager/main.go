@@ -37,6 +37,7 @@ type result struct {
 // pairs are the variants compared: kubewire's first.
 var pairs = []struct{ name, kubewire, clientgo string }{
 	{"stream (Items / EachListItem)", "kubewire-items", "client-go-each"},
+	{"stream, no read-ahead (Items / EachListItem)", "kubewire-items-sync", "client-go-each"},
 	{"gather (ListAll / List)", "kubewire-listall", "client-go-list"},
 }
 

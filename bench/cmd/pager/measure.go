@@ -69,12 +69,16 @@ type listFunc func(context.Context) (int, any, error)
 
 func lister(variant, url, token, format string, pageSize int64) (listFunc, error) {
 	switch variant {
-	case "kubewire-items", "kubewire-listall":
+	case "kubewire-items", "kubewire-items-sync", "kubewire-listall":
 		c, err := client.New(client.Config{Host: url, BearerToken: token, QPS: -1})
 		if err != nil {
 			return nil, err
 		}
-		p := kwpager.New(client.For[*kwcorev1.Pod](c).List, kwpager.Options{PageSize: pageSize})
+		opts := kwpager.Options{PageSize: pageSize}
+		if variant == "kubewire-items-sync" {
+			opts.ReadAhead = kwpager.ReadAheadOff // one page held at a time
+		}
+		p := kwpager.New(client.For[*kwcorev1.Pod](c).List, opts)
 		if variant == "kubewire-listall" {
 			return func(ctx context.Context) (int, any, error) {
 				l, err := p.ListAll(ctx)
