@@ -274,8 +274,21 @@ func TestFakeTables(t *testing.T) {
 // aggregated path is tested against fixtures (TestMapping). A custom
 // resource registered after the first discovery is found by refreshing
 // on the miss.
+// Discovery against the fake, which serves aggregated discovery like
+// kube-apiserver v1.36 and, as an older server would, only the legacy
+// documents: the mappings are the same either way.
 func TestFakeDiscovery(t *testing.T) {
-	srv, c, rec := startFakeWire(t, wireOptions{})
+	for _, legacyOnly := range []bool{false, true} {
+		name := "aggregated"
+		if legacyOnly {
+			name = "legacy"
+		}
+		t.Run(name, func(t *testing.T) { testFakeDiscovery(t, legacyOnly) })
+	}
+}
+
+func testFakeDiscovery(t *testing.T, legacyOnly bool) {
+	srv, c, rec := startFakeWire(t, wireOptions{fake: fake.Options{LegacyDiscoveryOnly: legacyOnly}})
 	ctx := context.Background()
 	tests := []struct {
 		group, version, kind string
@@ -298,11 +311,15 @@ func TestFakeDiscovery(t *testing.T) {
 		})
 	}
 	first := rec.requests()
-	if len(first) < 3 || !strings.HasPrefix(first[0], "GET /api ") || rec.reqs[0].Header.Get("Accept") != acceptAggregated {
+	if len(first) < 2 || !strings.HasPrefix(first[0], "GET /api ") || rec.reqs[0].Header.Get("Accept") != acceptAggregated {
 		t.Errorf("discovery began with %v, want GET /api asking for aggregated discovery", first[:min(len(first), 1)])
 	}
-	if !strings.Contains(strings.Join(first, "\n"), "GET /apis/apps/v1 ") {
+	readGroupVersion := strings.Contains(strings.Join(first, "\n"), "GET /apis/apps/v1 ")
+	if legacyOnly && !readGroupVersion {
 		t.Errorf("legacy fallback did not read /apis/apps/v1: %v", first)
+	}
+	if !legacyOnly && readGroupVersion {
+		t.Errorf("aggregated discovery still read the group version documents: %v", first)
 	}
 
 	// A miss refreshes once; a kind that stays unknown is ErrNoMapping.

@@ -36,7 +36,7 @@ func aggregatedOffers() []codec.MediaType {
 // serveAggregated answers /api or /apis with aggregated discovery when the
 // Accept header asks for it. It reports whether it answered.
 func (s *Server) serveAggregated(w http.ResponseWriter, req *http.Request, legacy bool) bool {
-	if !s.opts.AggregatedDiscovery {
+	if s.opts.LegacyDiscoveryOnly {
 		return false
 	}
 	accept, err := codec.ParseAccept(req.Header.Get("Accept"))

@@ -30,7 +30,7 @@ func widgetServer(t *testing.T, opts Options) (*Server, *tclient) {
 }
 
 func TestAggregatedDiscoveryNegotiation(t *testing.T) {
-	_, c := widgetServer(t, Options{AggregatedDiscovery: true})
+	_, c := widgetServer(t, Options{})
 	tests := []struct {
 		path, accept string
 		wantType     string // Content-Type
@@ -134,7 +134,7 @@ func keepServed(want, got apidiscoveryv2.APIGroupDiscoveryList) apidiscoveryv2.A
 }
 
 func TestAggregatedDiscoveryMatchesFixtures(t *testing.T) {
-	_, c := widgetServer(t, Options{AggregatedDiscovery: true})
+	_, c := widgetServer(t, Options{})
 	tests := []struct {
 		fixture, path, accept string
 	}{
@@ -180,7 +180,7 @@ func TestAggregatedDiscoveryMatchesFixtures(t *testing.T) {
 }
 
 func TestAggregatedDiscoveryOff(t *testing.T) {
-	_, c := widgetServer(t, Options{})
+	_, c := widgetServer(t, Options{LegacyDiscoveryOnly: true})
 	for _, path := range []string{"/api", "/apis"} {
 		resp, _ := c.do("GET", path, acceptAggregatedJSON+",application/json", "")
 		if got := resp.Header.Get("Content-Type"); got != "application/json" {
@@ -190,7 +190,7 @@ func TestAggregatedDiscoveryOff(t *testing.T) {
 }
 
 func TestAggregatedDiscoveryETag(t *testing.T) {
-	s, c := widgetServer(t, Options{AggregatedDiscovery: true})
+	s, c := widgetServer(t, Options{})
 	resp, body := c.do("GET", "/apis", acceptAggregatedJSON, "")
 	etag := resp.Header.Get("Etag")
 	if etag == "" {

@@ -43,7 +43,7 @@
 //   - as=Table (Name and Age columns), as=PartialObjectMetadata and
 //     PartialObjectMetadataList, YAML, gzip above Options.GzipThreshold.
 //   - Discovery: /version, the legacy /api, /apis and group version
-//     resource lists, and, with Options.AggregatedDiscovery, aggregated
+//     resource lists, and, unless Options.LegacyDiscoveryOnly, aggregated
 //     discovery (apidiscovery.k8s.io/v2 in JSON or protobuf, with an
 //     ETag) including registered custom resources.
 //   - Faults switched at run time (Server.Faults): failing requests with
@@ -65,8 +65,7 @@
 // no schema, so no field is unknown; duplicate fields are not reported.
 // The scale subresource serves get and update but not patch (405), and
 // reads an unset spec.replicas as 1 (there is no defaulting). Aggregated
-// discovery is off unless Options.AggregatedDiscovery is set, and orders
-// groups by name (built-in groups first, then custom resources) rather
+// discovery orders groups by name (built-in groups first, then custom resources) rather
 // than by kube-apiserver's group priorities. Tables are served in JSON
 // only and watches do not convert to PartialObjectMetadata: such Accept
 // headers get 406. A request for a resource version

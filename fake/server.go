@@ -44,13 +44,13 @@ type Options struct {
 	Now func() time.Time
 	// Logger gets one line per request at debug level. Default silent.
 	Logger *slog.Logger
-	// AggregatedDiscovery makes /api and /apis answer an Accept that asks
-	// for apidiscovery.k8s.io/v2 APIGroupDiscoveryList (JSON or protobuf)
-	// with the aggregated document, as kube-apiserver v1.36 does. Off by
-	// default for now: the server then answers every Accept with the
-	// legacy APIVersions and APIGroupList, like a server without
-	// aggregated discovery, which existing client tests rely on.
-	AggregatedDiscovery bool
+	// LegacyDiscoveryOnly makes /api and /apis answer every Accept with
+	// the legacy APIVersions and APIGroupList, like a server without
+	// aggregated discovery (before 1.30, or an aggregated API server).
+	// By default an Accept asking for apidiscovery.k8s.io/v2
+	// APIGroupDiscoveryList (JSON or protobuf) gets the aggregated
+	// document, as kube-apiserver v1.36 does.
+	LegacyDiscoveryOnly bool
 	// TLS serves HTTPS with a self-signed certificate (and HTTP/2) from
 	// Start; Client trusts it. Default plain HTTP.
 	TLS bool
