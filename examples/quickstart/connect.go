@@ -10,6 +10,7 @@ import (
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/client/kubeconfig"
 	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/fake/fakeclient"
 )
 
 // connect returns the client configuration to use, a function that makes
@@ -24,7 +25,7 @@ func connect(kubeconfigPath, namespace string, objects int) (client.Config, func
 		cfg, err := kubeconfig.Load(kubeconfig.Options{Paths: paths})
 		return cfg, func(context.Context) {}, func() {}, err
 	}
-	s := fake.Start(fake.Options{Namespaces: []string{"default", namespace}})
+	s, cfg := fakeclient.Start(fake.Options{Namespaces: []string{"default", namespace}})
 	seed := make([]any, objects)
 	for i := range seed {
 		seed[i] = configMap(namespace, i, "v1")
@@ -33,7 +34,6 @@ func connect(kubeconfigPath, namespace string, objects int) (client.Config, func
 		s.Close()
 		return client.Config{}, nil, nil, err
 	}
-	cfg := client.Config{Host: s.URL(), BearerToken: s.Token(), Transport: s.Client().Transport, QPS: -1}
 	churn := func(ctx context.Context) {
 		c, err := client.New(cfg)
 		if err != nil {
