@@ -5,6 +5,7 @@ go 1.26
 require sigs.k8s.io/yaml v1.6.0
 
 require (
+	github.com/cenkalti/backoff/v4 v4.3.0
 	github.com/google/go-cmp v0.7.0
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	github.com/hashicorp/go-retryablehttp v0.7.8

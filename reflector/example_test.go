@@ -1,0 +1,60 @@
+package reflector_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/fake/fakeclient"
+	"github.com/kubewire/kubewire/reflector"
+)
+
+// synced is a Store that prints the names of the first full state it
+// receives, then signals.
+type synced struct {
+	names []string
+	done  chan struct{}
+}
+
+func (s *synced) Begin()                    { s.names = nil }
+func (s *synced) Item(cm *corev1.ConfigMap) { s.names = append(s.names, cm.Name) }
+func (s *synced) Abort()                    {}
+func (s *synced) Add(*corev1.ConfigMap)     {}
+func (s *synced) Update(*corev1.ConfigMap)  {}
+func (s *synced) Delete(*corev1.ConfigMap)  {}
+func (s *synced) Bookmark(string)           {}
+func (s *synced) End(resourceVersion string) {
+	slices.Sort(s.names)
+	fmt.Println("synced:", s.names)
+	close(s.done)
+}
+
+func Example() {
+	srv, cfg := fakeclient.Start(fake.Options{})
+	defer srv.Close()
+	for _, name := range []string{"web", "db"} {
+		if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}); err != nil {
+			panic(err)
+		}
+	}
+	c, err := client.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	store := &synced{done: make(chan struct{})}
+	r := reflector.New(client.For[*corev1.ConfigMap](c).Namespace("default"), store, reflector.Options{})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- r.Run(ctx) }()
+	<-store.done
+	cancel()
+	fmt.Println("run:", <-errc)
+	// Output:
+	// synced: [db web]
+	// run: context canceled
+}

@@ -1,0 +1,167 @@
+package reflector_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"runtime/pprof"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/reflector"
+)
+
+// start runs r until the test ends (or stop is called) and checks that
+// Run returns ctx's error.
+func start(t *testing.T, r *reflector.Reflector[*corev1.ConfigMap]) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	stopped := false
+	stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("Run returned %v, want context.Canceled", err)
+		}
+		if s := r.State(); s != reflector.Stopped {
+			t.Errorf("state after Run: %v, want Stopped", s)
+		}
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+func create(t *testing.T, res *client.Resource[*corev1.ConfigMap], i int) {
+	t.Helper()
+	if _, err := res.Create(context.Background(), configMap("default", i), client.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInitialSyncWatchList(t *testing.T) {
+	_, res := netServer(t, 25)
+	src := &countingSource{Resource: res}
+	st := newMapStore[*corev1.ConfigMap]()
+	r := reflector.New(src, st, reflector.Options{})
+	start(t, r)
+	waitInSync(t, st, res, 10*time.Second)
+	create(t, res, 100)
+	waitInSync(t, st, res, 10*time.Second)
+	if wl, w := src.counts(); wl != 1 || len(w) != 0 {
+		t.Errorf("%d streaming lists and watches %q, want one streaming list and no other watch", wl, w)
+	}
+	if n := r.Relists(); n != 1 {
+		t.Errorf("%d relists, want 1", n)
+	}
+}
+
+// Each case syncs, injects a fault, changes the collection and checks
+// that the store follows, with the relists and watches expected.
+func TestFaults(t *testing.T) {
+	tests := []struct {
+		name        string
+		before      func(*fake.Server)                                                  // before Run
+		fault       func(*testing.T, *fake.Server, *client.Resource[*corev1.ConfigMap]) // once in sync
+		wantRelists int64
+		wantLists   int // streaming lists attempted
+	}{
+		{
+			name:        "watch-list refused",
+			before:      func(s *fake.Server) { s.Faults().SetWatchList(fake.WatchListRefused) },
+			fault:       func(_ *testing.T, s *fake.Server, _ *client.Resource[*corev1.ConfigMap]) { s.Faults().DropWatches() },
+			wantRelists: 1, wantLists: 1, // refused once, remembered
+		},
+		{
+			name:        "watch-list without end bookmark",
+			before:      func(s *fake.Server) { s.Faults().SetWatchList(fake.WatchListNoEndBookmark) },
+			fault:       func(_ *testing.T, s *fake.Server, _ *client.Resource[*corev1.ConfigMap]) { s.Faults().DropWatches() },
+			wantRelists: 2, wantLists: 1, // the hung streaming list, then a list
+		},
+		{
+			name: "dropped watch resumes",
+			fault: func(t *testing.T, s *fake.Server, res *client.Resource[*corev1.ConfigMap]) {
+				create(t, res, 50) // the watch has delivered an event
+				time.Sleep(time.Second)
+				s.Faults().DropWatches()
+			},
+			wantRelists: 1, wantLists: 1,
+		},
+		{
+			name: "410 relists",
+			fault: func(t *testing.T, s *fake.Server, res *client.Resource[*corev1.ConfigMap]) {
+				// A change the watch of "default" does not see, then a
+				// compaction: the open watch, or the one resuming after
+				// the drop, answers 410.
+				if err := s.Add(configMap("kube-system", 1)); err != nil {
+					t.Fatal(err)
+				}
+				s.Compact()
+				s.Faults().DropWatches()
+			},
+			wantRelists: 2, wantLists: 2,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s, res := memServer(t, 20)
+				if tt.before != nil {
+					tt.before(s)
+				}
+				src := &countingSource{Resource: res}
+				st := newMapStore[*corev1.ConfigMap]()
+				r := reflector.New(src, st, reflector.Options{Logger: slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))})
+				stop := start(t, r)
+				waitInSync(t, st, res, time.Minute)
+				tt.fault(t, s, res)
+				create(t, res, 60)
+				if err := res.Delete(context.Background(), configMap("default", 3).Name, client.DeleteOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(5 * time.Second) // past any backoff
+				waitInSync(t, st, res, time.Minute)
+				stop()
+				if n := r.Relists(); n != tt.wantRelists {
+					t.Errorf("%d relists, want %d", n, tt.wantRelists)
+				}
+				if wl, _ := src.counts(); wl != tt.wantLists {
+					t.Errorf("%d streaming lists, want %d", wl, tt.wantLists)
+				}
+			})
+		})
+	}
+}
+
+// After Run returns, none of the goroutines it started is left.
+func TestRunLeavesNoGoroutine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, res := memServer(t, 5)
+		st := newMapStore[*corev1.ConfigMap]()
+		r := reflector.New(res, st, reflector.Options{})
+		stop := start(t, r)
+		waitInSync(t, st, res, time.Minute)
+		s.Faults().DropWatches()
+		time.Sleep(time.Second)
+		stop()
+		synctest.Wait()
+		var b strings.Builder
+		if err := pprof.Lookup("goroutine").WriteTo(&b, 1); err != nil {
+			t.Fatal(err)
+		}
+		for _, pkg := range []string{"kubewire/reflector.", "kubewire/pager.", "kubewire/client."} {
+			if strings.Contains(b.String(), pkg) {
+				t.Errorf("goroutine in %s left after Run returned:\n%s", pkg, b.String())
+			}
+		}
+	})
+}

@@ -1,0 +1,42 @@
+package reflector
+
+import "github.com/kubewire/kubewire/client"
+
+// Store receives the collection's state from a Reflector. The informer's
+// cache implements it; a Reflector is its only writer and calls it from
+// one goroutine at a time (the one running Run), so an implementation
+// needs locking only against its own readers.
+//
+// A full state (a list, or the initial events of a streaming list)
+// arrives as a stream rather than as one slice, so that a relist never
+// holds two full copies of the collection:
+//
+//	Begin, Item, Item, ..., End(resourceVersion)
+//
+// Item upserts one object of the new state: an implementation keeps its
+// stored object when the resourceVersion did not change, and notes the
+// key as seen. End deletes every stored object not seen since Begin
+// (those are the deletions the watch did not deliver) and records
+// resourceVersion as the version the store is synced to. Abort ends a
+// stream that broke off before End: objects already upserted stay (each
+// is a real, newer state), nothing is deleted, and a new Begin follows.
+// A streaming list may also deliver Delete between Begin and End, for a
+// change made after its snapshot: the object is gone and must not be
+// restored by End.
+//
+// Between full states, watch events arrive as Add, Update and Delete,
+// each object carrying its own resourceVersion, and Bookmark records a
+// newer resourceVersion with no change of objects. Objects handed to
+// the store are the store's to keep; they were decoded through a
+// ReadOnly wire.Decoder and must not be modified (DeepCopy first).
+type Store[T client.Object] interface {
+	Begin()
+	Item(obj T)
+	End(resourceVersion string)
+	Abort()
+
+	Add(obj T)
+	Update(obj T)
+	Delete(obj T)
+	Bookmark(resourceVersion string)
+}
