@@ -286,16 +286,27 @@ func (r *Reflector[T]) watchListing(ctx context.Context) (State, error) {
 		return r.backOffThen(WatchListing, err), err
 	}
 	var hung atomic.Bool
+	fired := make(chan struct{})
 	deadline := time.AfterFunc(r.opts.WatchListTimeout, func() {
+		defer close(fired)
 		hung.Store(true)
 		w.Close()
 	})
+	// stopDeadline stops the timer, or waits for its callback to finish if
+	// it already started, so that no goroutine outlives Run.
+	stopped := false
+	stopDeadline := func() {
+		if !stopped && !deadline.Stop() {
+			<-fired
+		}
+		stopped = true
+	}
 	r.relists.Add(1)
 	r.store.Begin()
 	for {
 		ev, err := w.Next()
 		if err != nil {
-			deadline.Stop()
+			stopDeadline()
 			w.Close()
 			r.store.Abort()
 			if hung.Load() {
@@ -315,7 +326,7 @@ func (r *Reflector[T]) watchListing(ctx context.Context) (State, error) {
 			r.store.Delete(ev.Object)
 		case client.Bookmark:
 			if ev.InitialEventsEnd {
-				deadline.Stop()
+				stopDeadline()
 				if hung.Load() { // the deadline fired just now: the watch is closed
 					r.store.Abort()
 					r.watchList = false
