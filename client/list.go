@@ -32,14 +32,11 @@ type protoObject interface {
 // List reads the collection (one page when opts.Limit is set; follow
 // Continue for the next, or use package pager).
 func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], error) {
-	if err := r.checkCollection("list"); err != nil {
-		return nil, err
-	}
-	q, err := opts.query()
+	p, err := r.collectionPath("list")
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.path(r.namespace, "")
+	q, err := opts.query()
 	if err != nil {
 		return nil, err
 	}

@@ -28,14 +28,11 @@ func Metadata(c *Client, gvr GroupVersionResource, protobuf bool) *Resource[*met
 // list: a server or resource that cannot make a Table gets a Table with
 // the columns Name and Created At made from the items' metadata.
 func (r *Resource[T]) ListTable(ctx context.Context, opts ListOptions) (*metav1.Table, error) {
-	if err := r.checkCollection("list"); err != nil {
-		return nil, err
-	}
-	q, err := opts.query()
+	p, err := r.collectionPath("list")
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.path(r.namespace, "")
+	q, err := opts.query()
 	if err != nil {
 		return nil, err
 	}

@@ -207,6 +207,15 @@ func (r *Resource[T]) checkCollection(verb string) error {
 	return nil
 }
 
+// collectionPath is the URL path of r's collection for a verb that acts on
+// it (list, watch, deletecollection), after checking r allows the verb.
+func (r *Resource[T]) collectionPath(verb string) (string, error) {
+	if err := r.checkCollection(verb); err != nil {
+		return "", err
+	}
+	return r.path(r.namespace, "")
+}
+
 // Get reads the object name.
 func (r *Resource[T]) Get(ctx context.Context, name string, opts GetOptions) (T, error) {
 	var zero T

@@ -81,14 +81,11 @@ var ErrWatchClosed = errors.New("watch closed")
 // or Events. The watch holds a connection until it ends: call Close (or
 // end ctx) when done.
 func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T], error) {
-	if err := r.checkCollection("watch"); err != nil {
-		return nil, err
-	}
-	q, err := opts.query()
+	p, err := r.collectionPath("watch")
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.path(r.namespace, "")
+	q, err := opts.query()
 	if err != nil {
 		return nil, err
 	}
