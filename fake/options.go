@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/kubewire/kubewire/fake/internal/selector"
+	"github.com/kubewire/kubewire/internal/selector"
 )
 
 // listOptions are the query parameters of list and watch requests.
