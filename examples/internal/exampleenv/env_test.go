@@ -1,0 +1,132 @@
+package exampleenv
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/fake"
+)
+
+func TestConnectSeedsTheFake(t *testing.T) {
+	t.Setenv("KUBECONFIG", "")
+	setupRan := false
+	env, err := Connect(Options{Pods: 450, ConfigMaps: 130, Setup: func(*fake.Server) error { setupRan = true; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	if env.Real() || !setupRan || env.String() != "an embedded fake server" {
+		t.Fatalf("Real() = %t, setup ran: %t, String() = %q", env.Real(), setupRan, env)
+	}
+	c, err := client.New(env.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	pods, err := client.For[*corev1.Pod](c).List(ctx, client.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cms, err := client.For[*corev1.ConfigMap](c).List(ctx, client.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pods.Items) != 450 || len(cms.Items) != 130 {
+		t.Fatalf("seeded %d Pods and %d ConfigMaps, want 450 and 130", len(pods.Items), len(cms.Items))
+	}
+	phases := map[corev1.PodPhase]int{}
+	for _, p := range pods.Items {
+		phases[p.Status.Phase]++
+	}
+	if phases[corev1.PodPending] != 9 || phases[corev1.PodFailed] != 2 || phases[corev1.PodRunning] != 439 {
+		t.Errorf("phases = %v, want 439 Running, 9 Pending, 2 Failed", phases)
+	}
+}
+
+// Seeded objects are the same on every run and have unique names.
+func TestSeedIsDeterministic(t *testing.T) {
+	names := map[string]bool{}
+	for i := range 20_000 {
+		key := PodNamespace(i) + "/" + PodName(i)
+		if names[key] {
+			t.Fatalf("Pod %d: name %s repeats", i, key)
+		}
+		names[key] = true
+	}
+	a, _ := Pod(1234).Marshal()
+	b, _ := Pod(1234).Marshal()
+	if string(a) != string(b) {
+		t.Error("Pod(1234) differs between two calls")
+	}
+	if len(a) < 2000 || len(a) > 6000 {
+		t.Errorf("Pod(1234) is %d bytes in protobuf, want a realistic 2-6 KB", len(a))
+	}
+	if got := PodName(1); got != "checkout-"+templateHash(apps[1])+"-bbbbc" {
+		t.Errorf("PodName(1) = %q", got)
+	}
+}
+
+func TestChurn(t *testing.T) {
+	t.Setenv("KUBECONFIG", "")
+	env, err := Connect(Options{Pods: 100, ConfigMaps: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	n, err := env.Churn(ctx, ChurnOptions{Interval: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 10 {
+		t.Errorf("%d changes in 300ms, want at least 10", n)
+	}
+	c, err := client.New(env.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods, err := client.For[*corev1.Pod](c).List(context.Background(), client.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pods.Items) != 100 {
+		t.Errorf("%d Pods after churn, want the 100 seeded (each deleted one is replaced)", len(pods.Items))
+	}
+}
+
+func TestRealClusterFromKubeconfig(t *testing.T) {
+	t.Setenv("KUBECONFIG", "")
+	path := t.TempDir() + "/config"
+	const kc = `apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster: {server: "https://10.0.0.1:6443"}
+users:
+- name: u
+  user: {token: abc}
+contexts:
+- name: x
+  context: {cluster: c, user: u}
+current-context: x
+`
+	if err := os.WriteFile(path, []byte(kc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env, err := Connect(Options{Kubeconfig: path, Pods: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	if !env.Real() || env.String() != "the cluster at https://10.0.0.1:6443" {
+		t.Errorf("Real() = %t, String() = %q", env.Real(), env)
+	}
+	if n, err := env.Churn(context.Background(), ChurnOptions{}); n != 0 || err != nil {
+		t.Errorf("Churn on a real cluster = %d, %v; want 0, nil", n, err)
+	}
+}
