@@ -67,8 +67,8 @@
 // reads an unset spec.replicas as 1 (there is no defaulting). Aggregated
 // discovery orders groups by name (built-in groups first, then custom resources) rather
 // than by kube-apiserver's group priorities. Tables are served in JSON
-// only and watches do not convert to PartialObjectMetadata: such Accept
-// headers get 406. A request for a resource version
+// only and not to watches (such Accept headers get 406); watches do
+// convert to PartialObjectMetadata. A request for a resource version
 // newer than the server's answers 504 at once instead of waiting.
 //
 // # Concurrency and ownership

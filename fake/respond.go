@@ -59,9 +59,6 @@ func (s *Server) offers(r *resource, list, watch bool) []codec.MediaType {
 	if protobuf {
 		out = append(out, pbT)
 	}
-	if watch {
-		return out
-	}
 	partial := asPartial
 	if list {
 		partial = asPartialList
@@ -71,7 +68,9 @@ func (s *Server) offers(r *resource, list, watch bool) []codec.MediaType {
 		if protobuf {
 			out = append(out, pbT.As(partial).With(codec.ParamVersion, v))
 		}
-		out = append(out, jsonT.As(asTable).With(codec.ParamVersion, v))
+		if !watch {
+			out = append(out, jsonT.As(asTable).With(codec.ParamVersion, v))
+		}
 	}
 	return out
 }

@@ -222,6 +222,12 @@ func (wt *watcher) send(typ string, o *storedObject) bool {
 }
 
 func (wt *watcher) encodeObject(b []byte, o *storedObject) []byte {
+	if wt.out.as == asPartial {
+		if wt.out.format == formatProtobuf {
+			return append(b, codec.EncodeEnvelope(metaAPIVersion, asPartial, o.partialProto())...)
+		}
+		return append(b, o.partialJSON()...)
+	}
 	if wt.out.format == formatProtobuf {
 		return append(b, codec.EncodeEnvelope(o.res.kind.APIVersion(), o.res.kind.Kind, o.pb)...)
 	}
@@ -236,18 +242,21 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 	if end {
 		meta.Annotations = map[string]string{initialEventsEnd: "true"}
 	}
-	k := wt.r.res.kind
+	kind, apiVersion := wt.r.res.kind.Kind, wt.r.res.kind.APIVersion()
+	if wt.out.as == asPartial {
+		kind, apiVersion = asPartial, metaAPIVersion
+	}
 	return wt.emit(eventBookmark, func(b []byte) []byte {
 		if wt.out.format == formatProtobuf {
 			m := protowire.AppendTag(nil, 1, protowire.BytesType)
 			m = protowire.AppendBytes(m, meta.AppendProto(nil))
-			return append(b, codec.EncodeEnvelope(k.APIVersion(), k.Kind, m)...)
+			return append(b, codec.EncodeEnvelope(apiVersion, kind, m)...)
 		}
 		mj, _ := json.Marshal(&meta)
 		b = append(b, `{"kind":`...)
-		b = strconv.AppendQuote(b, k.Kind)
+		b = strconv.AppendQuote(b, kind)
 		b = append(b, `,"apiVersion":`...)
-		b = strconv.AppendQuote(b, k.APIVersion())
+		b = strconv.AppendQuote(b, apiVersion)
 		b = append(b, `,"metadata":`...)
 		b = append(b, mj...)
 		return append(b, '}')
