@@ -74,8 +74,8 @@ func PodNamespace(i int) string { return apps[i%len(apps)].namespace }
 // Pod returns the i-th seeded Pod: a Deployment's Pod as a real cluster
 // holds it once scheduled and started, about 3 KB in protobuf, with an
 // application container and a log-shipping sidecar, probes, resources,
-// a projected service account volume, tolerations, and status. One in
-// fifty is Pending (unschedulable) and one in two hundred Failed
+// a projected service account volume, tolerations, and status. About
+// one in fifty is Pending (unschedulable) and one in two hundred Failed
 // (evicted); the others are Running on one of 200 nodes.
 func Pod(i int) *corev1.Pod {
 	a := apps[i%len(apps)]
@@ -203,7 +203,7 @@ func Pod(i int) *corev1.Pod {
 	scheduled := metav1.NewTime(created.Add(time.Duration(i) * time.Second))
 	started := metav1.NewTime(scheduled.Add(4 * time.Second))
 	switch {
-	case i%50 == 49:
+	case i%51 == 50:
 		p.Status = corev1.PodStatus{
 			Phase:    corev1.PodPending,
 			QOSClass: corev1.PodQOSBurstable,
@@ -260,9 +260,9 @@ func Pod(i int) *corev1.Pod {
 	return p
 }
 
-// podRunning reports whether the i-th seeded Pod is Running; one in fifty
-// is Pending (no node fits) and one in two hundred Failed (evicted).
-func podRunning(i int) bool { return i%50 != 49 && i%200 != 123 }
+// podRunning reports whether the i-th seeded Pod is Running; about one in
+// fifty is Pending (no node fits) and one in two hundred Failed (evicted).
+func podRunning(i int) bool { return i%51 != 50 && i%201 != 123 }
 
 // nodeName is the node the i-th Pod runs on.
 func nodeName(i int) string { return fmt.Sprintf("pool-%c-node-%03d", 'a'+i%3, i*7919%200) }

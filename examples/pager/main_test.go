@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubewire/kubewire/pager"
+)
+
+// The example runs to completion against the embedded fake server, and
+// its output is the README's.
+func TestPagerRuns(t *testing.T) {
+	t.Setenv("KUBECONFIG", "")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	cfg := config{pods: 1600, pageSize: 100, churn: true}
+	if err := run(ctx, cfg, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"listing Pods in all namespaces of an embedded fake server (1600 Pods seeded), 100 per page\n",
+		"listed 1600 Pods in 16 pages in ",
+		"at resourceVersion 1608\n",
+		"changes were made after the first page; the list is one snapshot, so it has none of them\n",
+		"  NAMESPACE               PODS  RUNNING  PENDING  FAILED  OTHER\n",
+		"  shop                     600      585       12       3      0\n",
+		"  monitoring               200      196        3       1      0\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	bar := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(bar) != 4 || !strings.HasPrefix(bar[3], "[##############################] 100%  1600/1600 Pods, page 16") {
+		t.Errorf("progress (not a terminal) is not four lines ending at 100%%:\n%s", stderr.String())
+	}
+}
+
+// With a selector the server gives no count until the last page.
+func TestPagerSelectorInNamespace(t *testing.T) {
+	t.Setenv("KUBECONFIG", "")
+	var stdout, stderr bytes.Buffer
+	cfg := config{pods: 800, pageSize: 30, namespace: "shop", selector: "app=checkout"}
+	if err := run(context.Background(), cfg, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), "listed 100 Pods in 4 pages") || !strings.Contains(stdout.String(), "  shop                     100 ") {
+		t.Errorf("output:\n%s", stdout.String())
+	}
+	if got := stderr.String(); got != "[##############################] 100%  100/100 Pods, page 4\n" {
+		t.Errorf("progress = %q", got)
+	}
+}
+
+func TestProgressBarOnATerminal(t *testing.T) {
+	var b bytes.Buffer
+	bar := &progressBar{w: &b, tty: true}
+	bar.update(pagerProgress(1, 500, 1000, false))
+	bar.update(pagerProgress(2, 1000, 1000, true))
+	want := "\r[###############...............]  50%  500/1000 Pods, page 1" +
+		"\r[##############################] 100%  1000/1000 Pods, page 2\n"
+	if b.String() != want {
+		t.Errorf("got  %q\nwant %q", b.String(), want)
+	}
+}
+
+func pagerProgress(pages, items, total int, done bool) pager.Progress {
+	return pager.Progress{Pages: pages, Items: items, Total: total, Done: done}
+}
