@@ -104,7 +104,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	var churnErr error
 	var wg sync.WaitGroup
 	startChurn := func() {
-		wg.Go(func() { churned, churnErr = env.Churn(churnCtx, exampleenv.ChurnOptions{Interval: 20 * time.Millisecond}) })
+		wg.Go(func() {
+			churned, churnErr = env.Churn(churnCtx, exampleenv.ChurnOptions{Interval: 20 * time.Millisecond})
+		})
 	}
 
 	bar := &progressBar{w: stderr, tty: cfg.tty}
