@@ -74,7 +74,10 @@ func (f *Faults) FailNext(n, code int, retryAfter time.Duration) {
 
 // TooLargeResourceVersionNext answers the next n get and list requests
 // that carry a resourceVersion with 504 "Too large resource version" and
-// Retry-After: 1, as a server behind the requested version does.
+// Retry-After: 1, as a server behind the requested version does. Watches
+// from a resourceVersion (other than "0") count too: they get the same
+// Status as an ERROR event, as kube-apiserver's watch cache sends when it
+// does not catch up with the version in time.
 func (f *Faults) TooLargeResourceVersionNext(n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

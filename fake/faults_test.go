@@ -62,6 +62,29 @@ func TestFaultTooLargeResourceVersion(t *testing.T) {
 	}
 }
 
+// A watch from a resourceVersion gets "too large resource version" as an
+// ERROR event, as from kube-apiserver's watch cache; the next one works.
+func TestFaultTooLargeResourceVersionWatch(t *testing.T) {
+	s, c := newTestServer(t, Options{})
+	c.createCM("a")
+	rv := s.CurrentResourceVersion()
+	s.Faults().TooLargeResourceVersionNext(1)
+	_, dec := c.watch("resourceVersion="+rv, "")
+	_, err := dec.Next()
+	var se *codec.StatusError
+	if !errors.As(err, &se) || !errors.Is(err, codec.ErrTooLargeResourceVersion) || se.Status.Code != http.StatusGatewayTimeout {
+		t.Fatalf("first event: %v, want a 504 too large resource version", err)
+	}
+	if ra, ok := se.RetryAfter(); !ok || ra != time.Second {
+		t.Errorf("retry after %v, %v; want 1s", ra, ok)
+	}
+	_, dec = c.watch("resourceVersion="+rv, "")
+	c.createCM("b")
+	if typ, name, err := nextEvent(t, dec); err != nil || typ != "ADDED" || name != "b" {
+		t.Errorf("after the fault: %s %s %v, want ADDED b", typ, name, err)
+	}
+}
+
 func TestFaultLatency(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, c := newMemServer(t, Options{})

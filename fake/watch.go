@@ -25,8 +25,9 @@ type watchPlan struct {
 	startRV   uint64 // changes at or below this version are not sent
 	watchList bool   // send the end bookmark once synced to endAtRV
 	endAtRV   uint64
-	expired   bool // the start version is compacted: send a 410 ERROR event
-	noEnd     bool // fault: a watch-list that never sends its end bookmark
+	expired   bool      // the start version is compacted: send a 410 ERROR event
+	tooLarge  *apiError // fault: the server is behind the start version
+	noEnd     bool      // fault: a watch-list that never sends its end bookmark
 }
 
 func (s *Server) planWatch(r *request, opts *listOptions) (watchPlan, *apiError) {
@@ -50,6 +51,10 @@ func (s *Server) planWatch(r *request, opts *listOptions) (watchPlan, *apiError)
 		}
 		p.initial, p.startRV, p.cursor = s.store.snapshotAndCursor(r.res)
 	default:
+		if s.faults.takeTooLarge() {
+			p.tooLarge = errTooLargeRV(requested, s.store.currentRV())
+			return p, nil
+		}
 		cursor, err := s.store.cursorAfter(requested)
 		if err != nil {
 			p.expired = true
@@ -112,6 +117,10 @@ func (wt *watcher) flush() {
 func (wt *watcher) run(req *http.Request, p watchPlan) {
 	if p.expired {
 		wt.sendError(errGone(watchGoneMessage))
+		return
+	}
+	if p.tooLarge != nil {
+		wt.sendError(p.tooLarge)
 		return
 	}
 	timeout := wt.opts.timeout
