@@ -1,0 +1,66 @@
+package reflector
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/pager"
+)
+
+// The Listing state: a paginated list.
+
+// listing runs a paginated list, streamed into the store page by page:
+// Listing → Watching from the list's resourceVersion; otherwise as
+// onFailure says (a relist at once on 410, Listing again after
+// BackingOff). An expired continue token is the pager's to recover from
+// (it lists again, without a limit); the store sees Abort and a new
+// Begin.
+func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
+	r.relists.Add(1)
+	r.metrics.ListStarted(Listing, r.why)
+	start := time.Now()
+	lo := client.ListOptions{
+		LabelSelector: r.opts.LabelSelector,
+		FieldSelector: r.opts.FieldSelector,
+		Decoder:       r.dec,
+	}
+	if r.opts.InitialListFromCache && !r.fed {
+		lo.ResourceVersion = "0" // from the watch cache, in one response
+	}
+	p := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: r.opts.PageSize})
+	items := 0
+	fail := func(err error) (State, error) {
+		r.store.Abort()
+		r.metrics.ListDone(Listing, items, time.Since(start), err)
+		return r.onFailure(ctx, Listing, err), err
+	}
+	r.begin()
+	for obj, err := range p.Items(ctx) {
+		if errors.Is(err, pager.ErrRestarted) {
+			r.log.Debug("reflector: list restarted", "error", err)
+			r.store.Abort()
+			r.store.Begin()
+			continue
+		}
+		if err != nil {
+			return fail(err)
+		}
+		r.store.Item(r.transform(obj))
+		items++
+	}
+	snap := p.Snapshot()
+	if !snap.Complete {
+		err := ctx.Err()
+		if err == nil {
+			err = errors.New("reflector: list ended early")
+		}
+		return fail(err)
+	}
+	r.rv = snap.ResourceVersion
+	r.store.End(r.rv)
+	r.tooLargeInRow = 0
+	r.metrics.ListDone(Listing, items, time.Since(start), nil)
+	return Watching, nil
+}
