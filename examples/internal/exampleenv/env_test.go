@@ -3,12 +3,14 @@ package exampleenv
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/fake/fakeclient"
 )
 
 func TestConnectSeedsTheFake(t *testing.T) {
@@ -128,5 +130,29 @@ current-context: x
 	}
 	if n, err := env.Churn(context.Background(), ChurnOptions{}); n != 0 || err != nil {
 		t.Errorf("Churn on a real cluster = %d, %v; want 0, nil", n, err)
+	}
+}
+
+// Trace builds its transport from the TLS settings: an HTTPS fake server
+// is reached through it, and each request is written down.
+func TestTraceOverTLS(t *testing.T) {
+	s, cfg := fakeclient.Start(fake.Options{TLS: true})
+	defer s.Close()
+	var trace strings.Builder
+	if err := Trace(&cfg, &trace, "> "); err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.For[*corev1.Namespace](c).Get(context.Background(), "default", client.GetOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "> GET /api/v1/namespaces/default\n" +
+		">   Accept: application/vnd.kubernetes.protobuf, application/json\n" +
+		">   answer: 200 application/vnd.kubernetes.protobuf\n"
+	if trace.String() != want {
+		t.Errorf("trace:\n%s\nwant:\n%s", trace.String(), want)
 	}
 }

@@ -36,6 +36,14 @@ var apps = []app{
 	{"prometheus", "monitoring", "observability", "v3.6.0"},
 }
 
+// AppOf returns the workload the i-th seeded object of any kind belongs
+// to: its name (the "app" label, such as "checkout"), namespace, and
+// container image.
+func AppOf(i int) (name, namespace, image string) {
+	a := apps[i%len(apps)]
+	return a.name, a.namespace, "registry.example.com/" + a.namespace + "/" + a.name + ":" + a.version
+}
+
 // created is when the seeded objects' Pods started, fixed so that the
 // objects are the same on every run.
 var created = time.Date(2026, 10, 1, 8, 0, 0, 0, time.UTC)
@@ -99,7 +107,7 @@ func Pod(i int) *corev1.Pod {
 		RunAsNonRoot:             ptr(true),
 		Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
 	}
-	image := "registry.example.com/" + a.namespace + "/" + a.name + ":" + a.version
+	_, _, image := AppOf(i)
 	shipperImage := "registry.example.com/platform/log-shipper:3.1.9"
 
 	p := &corev1.Pod{
