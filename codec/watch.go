@@ -1,7 +1,6 @@
 package codec
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -104,7 +103,7 @@ func (w *WatchDecoder) statusError() error {
 	if w.protobuf {
 		err = st.UnmarshalProto(w.dec, w.raw)
 	} else {
-		err = json.Unmarshal(w.raw, st)
+		err = DecodeJSON(w.raw, st)
 	}
 	if err != nil {
 		return fmt.Errorf("codec: ERROR event without a readable Status: %w", err)

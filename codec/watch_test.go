@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/internal/fixture"
@@ -154,5 +157,29 @@ func TestWatchTruncated(t *testing.T) {
 func TestWatchRejectsOtherContentTypes(t *testing.T) {
 	if _, err := codec.NewWatchDecoder("text/html", bytes.NewReader(nil), codec.WatchOptions{}); err == nil {
 		t.Fatal("an HTML watch body was accepted")
+	}
+}
+
+// An ERROR event whose object is not a Status is malformed input, like
+// any other undecodable event, in JSON and protobuf alike.
+func TestWatchErrorEventWithoutStatus(t *testing.T) {
+	notStatus := codec.EncodeEnvelope("v1", "Status", []byte{0x08}) // field 1 without its value
+	var frames bytes.Buffer
+	ev := metav1.WatchEvent{Type: codec.EventError, Object: runtime.RawExtension{Raw: notStatus}}
+	payload, _ := ev.Marshal()
+	codec.WriteFrame(&frames, payload)
+	for _, tc := range []struct{ contentType, body string }{
+		{"application/json", `{"type":"ERROR","object":{"code":"410"}}`},
+		{"application/json", `{"type":"ERROR","object":[]}`},
+		{codec.MediaTypeProtobufWatch, frames.String()},
+	} {
+		w, err := codec.NewWatchDecoder(tc.contentType, strings.NewReader(tc.body), codec.WatchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		typ, err := w.Next()
+		if typ != codec.EventError || !errors.Is(err, codec.ErrMalformed) || !strings.Contains(err.Error(), "without a readable Status") {
+			t.Errorf("%q: Next = %q, %v; want ERROR and a malformed-Status error", tc.body, typ, err)
+		}
 	}
 }
