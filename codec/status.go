@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 )
@@ -120,7 +122,8 @@ const maxErrorBodyText = 256
 
 // ErrorFromResponse turns a failed response (any status code) into a
 // *StatusError: the Status in the body when there is one, else one made
-// from the code and the start of the body.
+// from the code and the start of the body, as one line of at most a few
+// hundred bytes of UTF-8 (an HTML page from a proxy, say).
 func ErrorFromResponse(code int, contentType string, body []byte) *StatusError {
 	if st, err := DecodeStatus(contentType, body); err == nil && st.Kind == "Status" {
 		if st.Code == 0 {
@@ -128,10 +131,7 @@ func ErrorFromResponse(code int, contentType string, body []byte) *StatusError {
 		}
 		return &StatusError{Status: *st}
 	}
-	text := strings.TrimSpace(string(body))
-	if len(text) > maxErrorBodyText {
-		text = text[:maxErrorBodyText] + "..."
-	}
+	text := bodyText(body)
 	msg := fmt.Sprintf("the server responded with status %d %s", code, http.StatusText(code))
 	if text != "" {
 		msg += fmt.Sprintf(" and a %s body: %s", mediaEssence(contentType), text)
@@ -143,6 +143,35 @@ func ErrorFromResponse(code int, contentType string, body []byte) *StatusError {
 		Reason:   reasonForCode(code),
 		Message:  msg,
 	}}
+}
+
+// bodyText returns the start of body as one line of printable UTF-8 for
+// an error message: runs of whitespace and control characters become one
+// space (format characters such as a right-to-left override too), bytes
+// that are not UTF-8 become U+FFFD, and the text stops after
+// maxErrorBodyText bytes with "...". A proxy's multi-line HTML page, or
+// binary that was not a Status, then makes a readable log line.
+func bodyText(body []byte) string {
+	var b strings.Builder
+	space := false
+	for len(body) > 0 {
+		r, n := utf8.DecodeRune(body)
+		body = body[n:]
+		if unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			space = true
+			continue
+		}
+		if b.Len() >= maxErrorBodyText {
+			b.WriteString("...")
+			break
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r) // utf8.RuneError for bytes that are not UTF-8
+	}
+	return b.String()
 }
 
 // DecodeStatus decodes a Status body of any supported content type.

@@ -89,6 +89,10 @@ func TestErrorFromNonStatusBody(t *testing.T) {
 	if serr.Status.Code != 502 || len(serr.Error()) > 400 {
 		t.Fatalf("code %d, message of %d bytes: %q", serr.Status.Code, len(serr.Error()), serr.Error())
 	}
+	serr = codec.ErrorFromResponse(502, "text/html", []byte("<html>\r\n  <body>\tBad\x00 \xff gateway</body>\n</html>\n"))
+	if want := "the server responded with status 502 Bad Gateway and a text/html body: <html> <body> Bad \ufffd gateway</body> </html>"; serr.Error() != want {
+		t.Errorf("message\n%q, want\n%q", serr.Error(), want)
+	}
 	serr = codec.ErrorFromResponse(503, "text/plain", []byte("upstream connect error"))
 	if !errors.Is(serr, codec.ErrServiceUnavailable) {
 		t.Fatalf("503 does not match ErrServiceUnavailable: %v", serr)
