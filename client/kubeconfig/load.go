@@ -89,11 +89,7 @@ func LoadFiles(opts Options) (*Merged, error) {
 			paths = []string{filepath.Join(home, ".kube", "config")}
 		}
 	}
-	m := &Merged{
-		clusters: map[string]entry[Cluster]{},
-		users:    map[string]entry[User]{},
-		contexts: map[string]entry[Context]{},
-	}
+	m := newMerged()
 	found := 0
 	seen := map[string]bool{}
 	for _, p := range paths {
@@ -116,11 +112,7 @@ func LoadFiles(opts Options) (*Merged, error) {
 			return nil, fmt.Errorf("kubeconfig: %w", err)
 		}
 		found++
-		var f File
-		if err := yaml.Unmarshal(data, &f); err != nil {
-			return nil, fmt.Errorf("kubeconfig %s: %s", abs, yamlError(err))
-		}
-		if err := m.add(abs, &f); err != nil {
+		if err := m.addData(abs, data); err != nil {
 			return nil, err
 		}
 	}
@@ -128,6 +120,24 @@ func LoadFiles(opts Options) (*Merged, error) {
 		return nil, fmt.Errorf("kubeconfig: none of %s exists: %w", strings.Join(paths, ", "), ErrNoConfig)
 	}
 	return m, nil
+}
+
+func newMerged() *Merged {
+	return &Merged{
+		clusters: map[string]entry[Cluster]{},
+		users:    map[string]entry[User]{},
+		contexts: map[string]entry[Context]{},
+	}
+}
+
+// addData parses data, the contents of the kubeconfig file at the absolute
+// path file, and merges it into m.
+func (m *Merged) addData(file string, data []byte) error {
+	var f File
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		return fmt.Errorf("kubeconfig %s: %s", file, yamlError(err))
+	}
+	return m.add(file, &f)
 }
 
 // yamlError shortens sigs.k8s.io/yaml's message, which never quotes

@@ -11,7 +11,7 @@ import (
 	"github.com/kubewire/kubewire/client"
 )
 
-func write(t *testing.T, dir, name, content string) string {
+func write(t testing.TB, dir, name, content string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
