@@ -141,8 +141,8 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 
 	snap := p.Snapshot()
-	fmt.Fprintf(stdout, "listed %d Pods in %d pages in %v (%.0f Pods/s) at resourceVersion %s\n",
-		snap.Items, snap.Pages, elapsed.Round(time.Millisecond), float64(snap.Items)/elapsed.Seconds(), snap.ResourceVersion)
+	fmt.Fprintf(stdout, "listed %d Pods in %s in %v (%.0f Pods/s) at resourceVersion %s\n",
+		snap.Items, plural(snap.Pages, "page"), elapsed.Round(time.Millisecond), float64(snap.Items)/elapsed.Seconds(), snap.ResourceVersion)
 	if cfg.churn && !env.Real() {
 		fmt.Fprintf(stdout, "%d changes were made after the first page; the list is one snapshot, so it has none of them\n", churned)
 	}
@@ -238,6 +238,13 @@ func (b *progressBar) update(p pager.Progress) {
 	} else {
 		fmt.Fprintln(b.w, line)
 	}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func end(done bool) string {
