@@ -1,0 +1,73 @@
+package informer_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/fake/fakeclient"
+	"github.com/kubewire/kubewire/informer"
+)
+
+func Example() {
+	srv, cfg := fakeclient.Start(fake.Options{})
+	defer srv.Close()
+	for _, name := range []string{"web", "db", "cache"} {
+		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"tier": "backend"}}}
+		if name == "web" {
+			pod.Labels["tier"] = "frontend"
+		}
+		if err := srv.Add(pod); err != nil {
+			panic(err)
+		}
+	}
+	c, err := client.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+
+	byTier := func(p *corev1.Pod) []string { return []string{p.Labels["tier"]} }
+	inf := informer.New(client.For[*corev1.Pod](c), informer.Options[*corev1.Pod]{
+		Indexes: map[string]informer.IndexFunc[*corev1.Pod]{"tier": byTier},
+	})
+	added := make(chan string)
+	inf.AddHandler(informer.HandlerFuncs[*corev1.Pod]{
+		Add: func(p *corev1.Pod, initial bool) {
+			if !initial {
+				added <- p.Name
+			}
+		},
+	}, informer.HandlerOptions{})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- inf.Run(ctx) }()
+	if err := inf.WaitForSync(ctx); err != nil {
+		panic(err)
+	}
+
+	backend, _ := inf.Store().ByIndex("tier", "backend")
+	var names []string
+	for _, p := range backend {
+		names = append(names, p.Name)
+	}
+	slices.Sort(names)
+	fmt.Println("backend:", names)
+
+	pods := client.For[*corev1.Pod](c).Namespace("default")
+	if _, err := pods.Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "queue"}}, client.CreateOptions{}); err != nil {
+		panic(err)
+	}
+	fmt.Println("added:", <-added)
+
+	cancel()
+	fmt.Println("run:", <-errc)
+	// Output:
+	// backend: [cache db]
+	// added: queue
+	// run: context canceled
+}

@@ -1,0 +1,171 @@
+package informer
+
+import (
+	"context"
+	"reflect"
+	"sync"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/reflector"
+)
+
+// Scope is the part of a collection an informer caches.
+type Scope struct {
+	// Namespace limits the cache to one namespace; "" caches all.
+	Namespace string
+	// LabelSelector and FieldSelector limit it further (nil: no limit).
+	LabelSelector client.Selector
+	FieldSelector client.Selector
+}
+
+func (s Scope) String() string {
+	str := func(sel client.Selector) string {
+		if sel == nil {
+			return ""
+		}
+		return sel.String()
+	}
+	return s.Namespace + "\x00" + str(s.LabelSelector) + "\x00" + str(s.FieldSelector)
+}
+
+// FactoryOptions configure every informer a Factory makes.
+type FactoryOptions struct {
+	// Reflector is the base reflector configuration; the Scope's
+	// selectors replace its LabelSelector and FieldSelector.
+	Reflector reflector.Options
+	// DropManagedFields removes metadata.managedFields from every cached
+	// object, which is often a third of a Pod's size. Controllers rarely
+	// read it.
+	DropManagedFields bool
+}
+
+// Factory shares informers: asking it twice for the same type (or
+// resource) and Scope returns the same Informer, so that the controllers
+// of one program cache each collection once. Run starts every informer
+// made so far and, while it runs, every informer made later. A Factory
+// is safe for concurrent use.
+type Factory struct {
+	c    *client.Client
+	opts FactoryOptions
+
+	mu        sync.Mutex
+	informers map[factoryKey]runner
+	order     []runner
+	runCtx    context.Context
+	running   bool
+	wg        sync.WaitGroup
+}
+
+type runner interface {
+	Run(ctx context.Context) error
+	WaitForSync(ctx context.Context) error
+}
+
+type factoryKey struct {
+	typ   reflect.Type
+	gvr   client.GroupVersionResource
+	scope string
+}
+
+// NewFactory returns a Factory making informers that read through c.
+func NewFactory(c *client.Client, opts FactoryOptions) *Factory {
+	return &Factory{c: c, opts: opts, informers: map[factoryKey]runner{}}
+}
+
+// Shared returns the factory's informer of the built-in or generated kind
+// T in scope, making it on first use.
+func Shared[T client.Kinded](f *Factory, scope Scope) *Informer[T] {
+	var zero T
+	info := zero.KindInfo()
+	gvr := client.GroupVersionResource{Group: info.Group, Version: info.Version, Resource: info.Resource}
+	return shared(f, gvr, scope, func() *client.Resource[T] { return client.For[T](f.c) })
+}
+
+// SharedMetadata returns the factory's metadata-only informer of gvr in
+// scope: objects are *metav1.PartialObjectMetadata (names, labels,
+// annotations, owners, finalizers), a fraction of the full objects' size.
+func SharedMetadata(f *Factory, gvr client.GroupVersionResource, scope Scope) *Informer[*metav1.PartialObjectMetadata] {
+	return shared(f, gvr, scope, func() *client.Resource[*metav1.PartialObjectMetadata] {
+		return MetadataResource(f.c, gvr)
+	})
+}
+
+// SharedDynamic returns the factory's informer of gvr in scope, reading
+// objects as Unstructured (custom resources, or kinds without Go types).
+func SharedDynamic(f *Factory, gvr client.GroupVersionResource, scope Scope) *Informer[*unstructured.Unstructured] {
+	return shared(f, gvr, scope, func() *client.Resource[*unstructured.Unstructured] {
+		return client.Dynamic(f.c, gvr)
+	})
+}
+
+func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope Scope, res func() *client.Resource[T]) *Informer[T] {
+	k := factoryKey{typ: reflect.TypeFor[T](), gvr: gvr, scope: scope.String()}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if inf, ok := f.informers[k]; ok {
+		return inf.(*Informer[T])
+	}
+	ropts := f.opts.Reflector
+	ropts.LabelSelector, ropts.FieldSelector = scope.LabelSelector, scope.FieldSelector
+	opts := Options[T]{Reflector: ropts}
+	if f.opts.DropManagedFields {
+		opts.Transform = DropManagedFields[T]
+	}
+	inf := New[T](res().Namespace(scope.Namespace), opts)
+	f.informers[k] = inf
+	f.order = append(f.order, inf)
+	if f.running {
+		f.startLocked(inf)
+	}
+	return inf
+}
+
+// DropManagedFields clears metadata.managedFields of obj, if it has one;
+// use it as an Options.Transform.
+func DropManagedFields[T client.Object](obj T) T {
+	if m, ok := any(obj).(interface {
+		SetManagedFields([]metav1.ManagedFieldsEntry)
+	}); ok {
+		m.SetManagedFields(nil)
+	}
+	return obj
+}
+
+func (f *Factory) startLocked(r runner) {
+	ctx := f.runCtx
+	f.wg.Go(func() { _ = r.Run(ctx) })
+}
+
+// Run runs every informer of the factory, including those made while it
+// runs, until ctx ends; it then returns ctx's error once every informer
+// has stopped. Run may be called once.
+func (f *Factory) Run(ctx context.Context) error {
+	f.mu.Lock()
+	f.runCtx, f.running = ctx, true
+	for _, r := range f.order {
+		f.startLocked(r)
+	}
+	f.mu.Unlock()
+	<-ctx.Done()
+	f.mu.Lock()
+	f.running = false
+	f.mu.Unlock()
+	f.wg.Wait()
+	return ctx.Err()
+}
+
+// WaitForSync waits until every informer made so far has synced, ctx
+// ends, or one of them stopped first; it returns the first error.
+func (f *Factory) WaitForSync(ctx context.Context) error {
+	f.mu.Lock()
+	rs := append([]runner(nil), f.order...)
+	f.mu.Unlock()
+	for _, r := range rs {
+		if err := r.WaitForSync(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}

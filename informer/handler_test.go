@@ -1,0 +1,298 @@
+package informer_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/informer"
+)
+
+// A handler that blocks delays neither the cache nor the other handlers,
+// and once unblocked it catches up with everything, in order.
+func TestBlockedHandlerDelaysNobody(t *testing.T) {
+	_, c := newServer(t, 10, fake.Options{})
+	inf := informer.New(client.For[cm](c), informer.Options[cm]{})
+	release := make(chan struct{})
+	var blockedCalls atomic.Int32
+	slow := newRecorder()
+	inf.AddHandler(informer.HandlerFuncs[cm]{
+		Add: func(o cm, initial bool) {
+			if blockedCalls.Add(1) == 1 {
+				<-release
+			}
+			slow.OnAdd(o, initial)
+		},
+		Update: slow.OnUpdate,
+		Delete: slow.OnDelete,
+	}, informer.HandlerOptions{})
+	fast := newRecorder()
+	fastReg := inf.AddHandler(fast, informer.HandlerOptions{})
+	stop := run(t, inf)
+	defer close(release)
+
+	ctx := context.Background()
+	if err := fastReg.WaitForSync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res := client.For[cm](c).Namespace("default")
+	for i := range 50 {
+		if _, err := res.Create(ctx, configMap("default", 100+i), client.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eventually(t, 10*time.Second, inSync(t, c, inf.Store()))
+	eventually(t, 10*time.Second, fast.sees(t, c))
+	if n := blockedCalls.Load(); n != 1 {
+		t.Fatalf("blocked handler made %d calls, want 1 (still blocked)", n)
+	}
+	release <- struct{}{}
+	eventually(t, 10*time.Second, slow.sees(t, c))
+	slow.check(t)
+	fast.check(t)
+	stop() // Run returns although nothing is queued: no goroutine left
+}
+
+// A handler added after the sync is first told the cache's contents, as
+// initial adds, then changes; a removed handler is told nothing more.
+func TestLateHandlerAndRemove(t *testing.T) {
+	_, c := newServer(t, 20, fake.Options{})
+	inf := informer.New(client.For[cm](c), informer.Options[cm]{})
+	run(t, inf)
+	ctx := context.Background()
+	if err := inf.WaitForSync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	late := newRecorder()
+	reg := inf.AddHandler(late, informer.HandlerOptions{})
+	if err := reg.WaitForSync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if late.initial != 20 {
+		t.Errorf("replayed %d objects as initial, want 20", late.initial)
+	}
+	res := client.For[cm](c).Namespace("default")
+	if _, err := res.Create(ctx, configMap("default", 500), client.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 5*time.Second, late.sees(t, c))
+	late.check(t)
+
+	reg.Remove()
+	if err := reg.WaitForSync(ctx); !errors.Is(err, informer.ErrStopped) && err != nil {
+		t.Errorf("WaitForSync after Remove = %v", err)
+	}
+	before := late.versions()
+	if _, err := res.Create(ctx, configMap("default", 501), client.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 5*time.Second, inSync(t, c, inf.Store()))
+	time.Sleep(50 * time.Millisecond)
+	if after := late.versions(); len(after) != len(before) {
+		t.Errorf("removed handler still called: %d objects, had %d", len(after), len(before))
+	}
+}
+
+// Resync calls OnUpdate(obj, obj) for every cached object periodically.
+func TestResync(t *testing.T) {
+	_, c := newServer(t, 5, fake.Options{})
+	inf := informer.New(client.For[cm](c), informer.Options[cm]{})
+	var mu sync.Mutex
+	resynced := map[string]int{}
+	inf.AddHandler(informer.HandlerFuncs[cm]{Update: func(old, o cm) {
+		if old != o {
+			t.Errorf("update of %s without a change", o.Name)
+		}
+		mu.Lock()
+		resynced[o.Name]++
+		mu.Unlock()
+	}}, informer.HandlerOptions{ResyncPeriod: 20 * time.Millisecond})
+	run(t, inf)
+	eventually(t, 5*time.Second, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(resynced) < 5 {
+			return "not every object resynced"
+		}
+		for name, n := range resynced {
+			if n < 2 {
+				return name + " resynced once only"
+			}
+		}
+		return ""
+	})
+}
+
+// Transform runs before objects are cached and handed to handlers.
+func TestTransform(t *testing.T) {
+	_, c := newServer(t, 5, fake.Options{})
+	inf := informer.New(client.For[cm](c), informer.Options[cm]{Transform: func(o cm) cm {
+		o.Data = nil
+		return o
+	}})
+	var withData atomic.Int32
+	inf.AddHandler(informer.HandlerFuncs[cm]{Add: func(o cm, _ bool) {
+		if o.Data != nil {
+			withData.Add(1)
+		}
+	}}, informer.HandlerOptions{})
+	run(t, inf)
+	if err := inf.WaitForSync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range inf.Store().List() {
+		if o.Data != nil {
+			t.Errorf("%s cached with its data", o.Name)
+		}
+	}
+	if n := withData.Load(); n != 0 {
+		t.Errorf("%d objects reached the handler untransformed", n)
+	}
+}
+
+// WaitForSync gives up with ErrStopped when Run ends before the sync, and
+// with ctx's error when ctx ends first.
+func TestWaitForSyncErrors(t *testing.T) {
+	// A client of a server that is not there never syncs.
+	bad, err := client.New(client.Config{Host: "http://127.0.0.1:1", QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf := informer.New(client.For[cm](bad), informer.Options[cm]{})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := inf.WaitForSync(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("WaitForSync = %v, want context.DeadlineExceeded", err)
+	}
+	reg := inf.AddHandler(informer.HandlerFuncs[cm]{}, informer.HandlerOptions{})
+	stop := run(t, inf)
+	stop()
+	if err := inf.WaitForSync(context.Background()); !errors.Is(err, informer.ErrStopped) {
+		t.Errorf("WaitForSync after Run = %v, want ErrStopped", err)
+	}
+	if err := reg.WaitForSync(context.Background()); !errors.Is(err, informer.ErrStopped) {
+		t.Errorf("handler WaitForSync after Run = %v, want ErrStopped", err)
+	}
+	if err := inf.Run(context.Background()); err == nil {
+		t.Error("a second Run did not fail")
+	}
+}
+
+// idleSource never answers: the test writes to the store itself.
+type idleSource struct{}
+
+func (idleSource) List(ctx context.Context, _ client.ListOptions) (*client.List[cm], error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func (idleSource) Watch(ctx context.Context, _ client.WatchOptions) (*client.Watcher[cm], error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// log is a Handler writing what it is told as lines.
+type logHandler struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (h *logHandler) add(format string, args ...any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.lines = append(h.lines, fmt.Sprintf(format, args...))
+}
+func (h *logHandler) OnAdd(o cm, initial bool) {
+	h.add("add %s@%s initial=%v", o.Name, o.ResourceVersion, initial)
+}
+func (h *logHandler) OnUpdate(old, o cm) {
+	h.add("update %s@%s->%s", o.Name, old.ResourceVersion, o.ResourceVersion)
+}
+func (h *logHandler) OnDelete(o cm, unknown bool) {
+	h.add("delete %s@%s unknown=%v", o.Name, o.ResourceVersion, unknown)
+}
+func (h *logHandler) get() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.lines)
+}
+
+// Handlers registered before the first sync and in the middle of a
+// relist are each told a history consistent with what they were told
+// before, including the relist's deletions (state unknown) and a
+// recreated object (same name, new UID: delete then add).
+func TestHandlerRegisteredDuringRelist(t *testing.T) {
+	inf := informer.New[cm](idleSource{}, informer.Options[cm]{})
+	s := inf.Store()
+	early := &logHandler{}
+	inf.AddHandler(early, informer.HandlerOptions{})
+	run(t, inf)
+
+	s.Begin()
+	s.Item(obj("ns", "a", "1"))
+	s.Item(obj("ns", "b", "1"))
+	s.Item(obj("ns", "r", "1"))
+	s.End("1")
+	s.Update(obj("ns", "a", "2"))
+
+	s.Begin()
+	s.Item(obj("ns", "a", "3"))
+	late := &logHandler{}
+	lateReg := inf.AddHandler(late, informer.HandlerOptions{})
+	recreated := obj("ns", "r", "3")
+	recreated.UID = "new-uid"
+	s.Item(recreated)
+	s.Item(obj("ns", "c", "3"))
+	s.End("3")
+
+	ctx := context.Background()
+	if err := lateReg.WaitForSync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wantEarly := []string{
+		"add a@1 initial=true", "add b@1 initial=true", "add r@1 initial=true",
+		"update a@1->2",
+		"update a@2->3",
+		"delete r@1 unknown=true", "add r@3 initial=false",
+		"add c@3 initial=false",
+		"delete b@1 unknown=true",
+	}
+	eventually(t, 5*time.Second, func() string {
+		if got := early.get(); len(got) < len(wantEarly) {
+			return fmt.Sprintf("early handler told %d changes, want %d", len(got), len(wantEarly))
+		}
+		return ""
+	})
+	if diff := cmp.Diff(wantEarly, early.get()); diff != "" {
+		t.Errorf("early handler (-want +got):\n%s", diff)
+	}
+	// The late handler is first told the cache as it is mid-relist (in
+	// map order), then the rest of the relist.
+	got := late.get()
+	if len(got) < 3 {
+		t.Fatalf("late handler: %q", got)
+	}
+	replay := slices.Sorted(slices.Values(got[:3]))
+	wantReplay := []string{"add a@3 initial=true", "add b@1 initial=true", "add r@1 initial=true"}
+	if diff := cmp.Diff(wantReplay, replay); diff != "" {
+		t.Errorf("late handler's replay (-want +got):\n%s", diff)
+	}
+	wantRest := []string{"delete r@1 unknown=true", "add r@3 initial=false", "add c@3 initial=false", "delete b@1 unknown=true"}
+	eventually(t, 5*time.Second, func() string {
+		if len(late.get()) < 3+len(wantRest) {
+			return "late handler has not caught up"
+		}
+		return ""
+	})
+	if diff := cmp.Diff(wantRest, late.get()[3:]); diff != "" {
+		t.Errorf("late handler after its replay (-want +got):\n%s", diff)
+	}
+}

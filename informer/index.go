@@ -1,0 +1,179 @@
+package informer
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/kubewire/kubewire/client"
+)
+
+// IndexFunc returns the values under which obj is indexed (none, one or
+// several). It must be a pure function of obj: it is called again on the
+// old object to remove it from the index.
+type IndexFunc[T client.Object] func(obj T) []string
+
+// ErrUnknownIndex is returned (wrapped) by index queries naming an index
+// the store does not have.
+var ErrUnknownIndex = errors.New("informer: unknown index")
+
+// objKey identifies an object without building a "namespace/name" string:
+// both strings are shared with the object.
+type objKey struct{ namespace, name string }
+
+// index is one custom index: value → set of object keys.
+type index[T client.Object] struct {
+	fn   IndexFunc[T]
+	sets map[string]map[objKey]struct{}
+}
+
+func (ix *index[T]) add(k objKey, obj T) {
+	for _, v := range ix.fn(obj) {
+		set := ix.sets[v]
+		if set == nil {
+			set = map[objKey]struct{}{}
+			ix.sets[v] = set
+		}
+		set[k] = struct{}{}
+	}
+}
+
+func (ix *index[T]) remove(k objKey, obj T) {
+	for _, v := range ix.fn(obj) {
+		if set := ix.sets[v]; set != nil {
+			delete(set, k)
+			if len(set) == 0 {
+				delete(ix.sets, v)
+			}
+		}
+	}
+}
+
+func (ix *index[T]) update(k objKey, old, obj T) {
+	before, after := ix.fn(old), ix.fn(obj)
+	if equalStrings(before, after) {
+		return
+	}
+	for _, v := range before {
+		if set := ix.sets[v]; set != nil {
+			delete(set, k)
+			if len(set) == 0 {
+				delete(ix.sets, v)
+			}
+		}
+	}
+	for _, v := range after {
+		set := ix.sets[v]
+		if set == nil {
+			set = map[objKey]struct{}{}
+			ix.sets[v] = set
+		}
+		set[k] = struct{}{}
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// AddIndexes adds indexes to the store and fills them from the objects
+// already cached; it may be called at any time, also while an informer
+// runs. Adding NamespaceIndex or a name the store already has is an
+// error, and then no index is added.
+func (s *Store[T]) AddIndexes(indexes map[string]IndexFunc[T]) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, fn := range indexes {
+		if name == NamespaceIndex || s.indexes[name] != nil {
+			return fmt.Errorf("informer: index %q already exists", name)
+		}
+		if fn == nil {
+			return fmt.Errorf("informer: index %q has no function", name)
+		}
+	}
+	for name, fn := range indexes {
+		ix := &index[T]{fn: fn, sets: map[string]map[objKey]struct{}{}}
+		for ns, names := range s.byNamespace {
+			for n, e := range names {
+				ix.add(objKey{ns, n}, e.obj)
+			}
+		}
+		s.indexes[name] = ix
+	}
+	return nil
+}
+
+// ByIndex returns the cached objects indexed under value by the named
+// index, in no particular order.
+func (s *Store[T]) ByIndex(indexName, value string) ([]T, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if indexName == NamespaceIndex {
+		names := s.byNamespace[value]
+		out := make([]T, 0, len(names))
+		for _, e := range names {
+			out = append(out, e.obj)
+		}
+		return out, nil
+	}
+	ix := s.indexes[indexName]
+	if ix == nil {
+		return nil, fmt.Errorf("%w %q", ErrUnknownIndex, indexName)
+	}
+	set := ix.sets[value]
+	out := make([]T, 0, len(set))
+	for k := range set {
+		out = append(out, s.byNamespace[k.namespace][k.name].obj)
+	}
+	return out, nil
+}
+
+// IndexKeys returns the Keys of the objects indexed under value by the
+// named index, in no particular order.
+func (s *Store[T]) IndexKeys(indexName, value string) ([]string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if indexName == NamespaceIndex {
+		names := s.byNamespace[value]
+		out := make([]string, 0, len(names))
+		for n := range names {
+			out = append(out, key(value, n))
+		}
+		return out, nil
+	}
+	ix := s.indexes[indexName]
+	if ix == nil {
+		return nil, fmt.Errorf("%w %q", ErrUnknownIndex, indexName)
+	}
+	out := make([]string, 0, len(ix.sets[value]))
+	for k := range ix.sets[value] {
+		out = append(out, key(k.namespace, k.name))
+	}
+	return out, nil
+}
+
+// IndexValues returns the values the named index has objects under, in
+// no particular order.
+func (s *Store[T]) IndexValues(indexName string) ([]string, error) {
+	if indexName == NamespaceIndex {
+		return s.Namespaces(), nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ix := s.indexes[indexName]
+	if ix == nil {
+		return nil, fmt.Errorf("%w %q", ErrUnknownIndex, indexName)
+	}
+	out := make([]string, 0, len(ix.sets))
+	for v := range ix.sets {
+		out = append(out, v)
+	}
+	return out, nil
+}

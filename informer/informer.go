@@ -1,0 +1,212 @@
+package informer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/reflector"
+)
+
+// ErrStopped is returned by WaitForSync when the informer stopped (or the
+// handler was removed) before the wait was over.
+var ErrStopped = errors.New("informer: stopped")
+
+// Options configure an Informer. The zero value caches the whole
+// collection with NamespaceIndex only.
+type Options[T client.Object] struct {
+	// Reflector configures the list and watch: selectors, streaming
+	// lists, timeouts and backoff.
+	Reflector reflector.Options
+	// Indexes to build beside NamespaceIndex; more can be added later
+	// with Store().AddIndexes.
+	Indexes map[string]IndexFunc[T]
+	// Transform, when set, is applied to every object before it is
+	// cached and handed to handlers, for example to drop managedFields
+	// and save memory. It receives a freshly decoded object and may set
+	// its fields and return it, but must not modify maps or slices in
+	// place: the decoder shares equal maps (labels, for example) between
+	// objects.
+	Transform func(T) T
+}
+
+// Informer keeps an indexed cache of a collection in step with the
+// server and tells registered handlers about every change. Make one with
+// New; run it once with Run. All other methods are safe for concurrent
+// use, before, during and after Run.
+type Informer[T client.Object] struct {
+	store     *Store[T]
+	reflector *reflector.Reflector[T]
+
+	handlers []*Registration[T] // guarded by store.mu, so changes and registrations are ordered
+
+	mu      sync.Mutex
+	started bool
+	running bool
+	runCtx  context.Context
+	wg      sync.WaitGroup
+	stopped chan struct{} // closed when Run returns
+}
+
+// New returns an Informer caching the collection src lists and watches:
+// a *client.Resource[T] (typed, dynamic or metadata-only; namespaced
+// with Namespace(ns) or across namespaces). It panics if opts.Indexes
+// names NamespaceIndex or has a nil function, a programming error.
+func New[T client.Object](src reflector.Source[T], opts Options[T]) *Informer[T] {
+	store, err := NewStore(opts.Indexes)
+	if err != nil {
+		panic(err)
+	}
+	inf := &Informer[T]{store: store, stopped: make(chan struct{})}
+	store.notify = inf.dispatch
+	var sink reflector.Store[T] = store
+	if opts.Transform != nil {
+		sink = transformed[T]{store, opts.Transform}
+	}
+	inf.reflector = reflector.New(src, sink, opts.Reflector)
+	return inf
+}
+
+// Store returns the informer's cache, for reads and for adding indexes.
+func (inf *Informer[T]) Store() *Store[T] { return inf.store }
+
+// Lister returns a read view of the cache with selector queries.
+func (inf *Informer[T]) Lister() Lister[T] { return inf.store.Lister() }
+
+// Reflector returns the reflector feeding the cache (for its State).
+func (inf *Informer[T]) Reflector() *reflector.Reflector[T] { return inf.reflector }
+
+// HasSynced reports whether the cache holds a first full state.
+func (inf *Informer[T]) HasSynced() bool { return inf.store.HasSynced() }
+
+// WaitForSync blocks until the cache holds a first full state, ctx ends
+// (its error is returned) or Run returns first (ErrStopped). It does not
+// wait for handlers; see Registration.WaitForSync.
+func (inf *Informer[T]) WaitForSync(ctx context.Context) error {
+	select {
+	case <-inf.store.syncedC:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-inf.stopped:
+		if inf.store.HasSynced() {
+			return nil
+		}
+		return ErrStopped
+	}
+}
+
+// Run fills the cache and keeps it in step, and delivers changes to the
+// handlers, until ctx ends; it then returns ctx's error after every
+// goroutine it started (the reflector's and one per handler) has ended.
+// It returns early only if the options are invalid
+// (client.ErrInvalidOptions). Run may be called once.
+func (inf *Informer[T]) Run(ctx context.Context) error {
+	inf.mu.Lock()
+	if inf.started {
+		inf.mu.Unlock()
+		return errors.New("informer: Run called twice")
+	}
+	inf.started = true
+	inf.mu.Unlock()
+	defer close(inf.stopped)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	inf.store.mu.Lock()
+	inf.mu.Lock()
+	inf.running, inf.runCtx = true, ctx
+	for _, r := range inf.handlers {
+		inf.startLocked(r)
+	}
+	inf.mu.Unlock()
+	inf.store.mu.Unlock()
+
+	err := inf.reflector.Run(ctx)
+
+	inf.mu.Lock()
+	inf.running = false
+	inf.mu.Unlock()
+	cancel()
+	inf.wg.Wait()
+	return err
+}
+
+// startLocked starts r's goroutine; inf.mu is held.
+func (inf *Informer[T]) startLocked(r *Registration[T]) {
+	if r.started {
+		return
+	}
+	r.started = true
+	ctx := inf.runCtx
+	inf.wg.Go(func() { r.run(ctx) })
+}
+
+// AddHandler registers h. It is first called with OnAdd(obj, true) for
+// every object already cached (nothing, before the first sync), then for
+// every change after; so a handler added at any time sees a consistent
+// history. A handler added before Run starts with Run.
+func (inf *Informer[T]) AddHandler(h Handler[T], opts HandlerOptions) *Registration[T] {
+	r := &Registration[T]{
+		inf: inf, handler: h, opts: opts, q: newQueue[T](),
+		synced: make(chan struct{}), stop: make(chan struct{}),
+	}
+	s := inf.store
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, names := range s.byNamespace {
+		for _, e := range names {
+			r.q.push(change[T]{kind: changeAdd, flag: true, obj: e.obj})
+		}
+	}
+	if s.synced {
+		r.q.push(change[T]{kind: changeSynced})
+	}
+	inf.handlers = append(inf.handlers, r)
+	inf.mu.Lock()
+	if inf.running {
+		inf.startLocked(r)
+	}
+	inf.mu.Unlock()
+	return r
+}
+
+// dispatch queues c for every handler; called by the store under its
+// lock, so queues receive changes in the order they were made.
+func (inf *Informer[T]) dispatch(c change[T]) {
+	for _, r := range inf.handlers {
+		r.q.push(c)
+	}
+}
+
+// queueResync queues OnUpdate(obj, obj) for every cached object for r.
+func (inf *Informer[T]) queueResync(r *Registration[T]) {
+	s := inf.store
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.synced {
+		return
+	}
+	for _, names := range s.byNamespace {
+		for _, e := range names {
+			r.q.push(change[T]{kind: changeUpdate, old: e.obj, obj: e.obj})
+		}
+	}
+}
+
+// transformed applies a Transform before the store sees an object.
+type transformed[T client.Object] struct {
+	*Store[T]
+	fn func(T) T
+}
+
+func (t transformed[T]) Item(obj T)   { t.Store.Item(t.fn(obj)) }
+func (t transformed[T]) Add(obj T)    { t.Store.Add(t.fn(obj)) }
+func (t transformed[T]) Update(obj T) { t.Store.Update(t.fn(obj)) }
+func (t transformed[T]) Delete(obj T) { t.Store.Delete(t.fn(obj)) }
+
+func (inf *Informer[T]) String() string {
+	return fmt.Sprintf("informer(%d objects, synced %v)", inf.store.Len(), inf.HasSynced())
+}

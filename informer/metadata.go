@@ -1,0 +1,23 @@
+package informer
+
+import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/client"
+)
+
+// MetadataResource returns gvr read as *metav1.PartialObjectMetadata, over
+// protobuf for built-in resources and JSON for others (custom resources
+// have no protobuf encoding).
+func MetadataResource(c *client.Client, gvr client.GroupVersionResource) *client.Resource[*metav1.PartialObjectMetadata] {
+	_, builtin := registry.ByResource(gvr.Group, gvr.Version, gvr.Resource)
+	return client.Metadata(c, gvr, builtin)
+}
+
+// NewMetadata returns an informer caching only the metadata of gvr's
+// objects (in namespace, or all namespaces when it is ""): for
+// controllers that need names, labels, annotations and owners, at a
+// fraction of the memory of full objects.
+func NewMetadata(c *client.Client, gvr client.GroupVersionResource, namespace string, opts Options[*metav1.PartialObjectMetadata]) *Informer[*metav1.PartialObjectMetadata] {
+	return New(MetadataResource(c, gvr).Namespace(namespace), opts)
+}

@@ -1,0 +1,157 @@
+package informer
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/kubewire/kubewire/client"
+)
+
+// NamespaceIndex is the built-in index of every Store: objects by
+// namespace ("" for cluster-scoped objects). It costs nothing: the store
+// keeps objects grouped by namespace.
+const NamespaceIndex = "namespace"
+
+// Store is an indexed, thread-safe cache of objects keyed by namespace
+// and name. It implements reflector.Store, so a Reflector can keep it in
+// step with the server; the Informer owns one.
+//
+// Any number of goroutines may read a Store while one writes it (the
+// reflector). Objects returned by its methods are shared with the cache
+// and with every other reader: they must not be modified; call DeepCopy
+// first. Slices returned are the caller's.
+//
+// The zero value is not usable; make one with NewStore.
+type Store[T client.Object] struct {
+	mu sync.RWMutex
+	// byNamespace holds the objects: namespace → name → entry. Grouping by
+	// namespace serves NamespaceIndex without a second set of keys.
+	byNamespace map[string]map[string]entry[T]
+	count       int
+	indexes     map[string]*index[T]
+
+	gen       uint32 // generation of the full state being streamed (Begin..End)
+	streaming bool
+	initial   bool // the stream being received is the first full state
+	synced    bool
+	syncedC   chan struct{} // closed at the first End
+	rv        string
+
+	// notify, when set, is called under mu for every change a writer
+	// makes; the Informer uses it to queue handler notifications in the
+	// same order as the changes.
+	notify func(change[T])
+}
+
+type entry[T client.Object] struct {
+	obj T
+	gen uint32
+}
+
+// NewStore returns an empty Store with the given indexes (beside
+// NamespaceIndex); indexes may be nil.
+func NewStore[T client.Object](indexes map[string]IndexFunc[T]) (*Store[T], error) {
+	s := &Store[T]{
+		byNamespace: map[string]map[string]entry[T]{},
+		indexes:     map[string]*index[T]{},
+		syncedC:     make(chan struct{}),
+	}
+	if err := s.AddIndexes(indexes); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Key returns the cache key of obj: "namespace/name", or "name" for a
+// cluster-scoped object.
+func Key(obj client.Object) string { return key(obj.GetNamespace(), obj.GetName()) }
+
+func key(ns, name string) string {
+	if ns == "" {
+		return name
+	}
+	return ns + "/" + name
+}
+
+// SplitKey is the inverse of Key.
+func SplitKey(k string) (namespace, name string) {
+	if ns, n, ok := strings.Cut(k, "/"); ok {
+		return ns, n
+	}
+	return "", k
+}
+
+// Get returns the cached object namespace/name ("" namespace for
+// cluster-scoped objects).
+func (s *Store[T]) Get(namespace, name string) (T, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	e, ok := s.byNamespace[namespace][name]
+	return e.obj, ok
+}
+
+// GetByKey returns the cached object with the given Key.
+func (s *Store[T]) GetByKey(k string) (T, bool) { return s.Get(SplitKey(k)) }
+
+// Len returns the number of cached objects.
+func (s *Store[T]) Len() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.count
+}
+
+// List returns every cached object, in no particular order.
+func (s *Store[T]) List() []T {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]T, 0, s.count)
+	for _, names := range s.byNamespace {
+		for _, e := range names {
+			out = append(out, e.obj)
+		}
+	}
+	return out
+}
+
+// ListKeys returns the Key of every cached object, in no particular order.
+func (s *Store[T]) ListKeys() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]string, 0, s.count)
+	for ns, names := range s.byNamespace {
+		for name := range names {
+			out = append(out, key(ns, name))
+		}
+	}
+	return out
+}
+
+// Namespaces returns the namespaces that have cached objects.
+func (s *Store[T]) Namespaces() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]string, 0, len(s.byNamespace))
+	for ns := range s.byNamespace {
+		out = append(out, ns)
+	}
+	return out
+}
+
+// ResourceVersion is the resourceVersion the store is synced to: the
+// last full state's, or the last watch event's or bookmark's since. It is
+// "" before the first full state.
+func (s *Store[T]) ResourceVersion() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.rv
+}
+
+// HasSynced reports whether a first full state has been stored.
+func (s *Store[T]) HasSynced() bool {
+	select {
+	case <-s.syncedC:
+		return true
+	default:
+		return false
+	}
+}

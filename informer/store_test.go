@@ -1,0 +1,234 @@
+package informer_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/types"
+	"github.com/kubewire/kubewire/informer"
+)
+
+func obj(ns, name, rv string, labels ...string) cm {
+	l := map[string]string{}
+	for i := 0; i+1 < len(labels); i += 2 {
+		l[labels[i]] = labels[i+1]
+	}
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+		Namespace: ns, Name: name, ResourceVersion: rv, Labels: l, UID: types.UID("uid-" + ns + "-" + name),
+	}}
+}
+
+func byColor(o cm) []string {
+	if c, ok := o.Labels["color"]; ok {
+		return []string{c}
+	}
+	return nil
+}
+
+func newStore(t *testing.T) *informer.Store[cm] {
+	t.Helper()
+	s, err := informer.NewStore(map[string]informer.IndexFunc[cm]{"color": byColor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func sortedKeys(keys []string, err error) []string {
+	if err != nil {
+		return []string{"error: " + err.Error()}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func TestStoreReads(t *testing.T) {
+	s := newStore(t)
+	s.Begin()
+	for _, o := range []cm{
+		obj("a", "x", "1", "color", "red"),
+		obj("a", "y", "2", "color", "blue"),
+		obj("b", "x", "3", "color", "red"),
+		obj("", "cluster", "4"),
+	} {
+		s.Item(o)
+	}
+	s.End("10")
+	if !s.HasSynced() || s.ResourceVersion() != "10" || s.Len() != 4 {
+		t.Fatalf("synced %v, rv %q, len %d", s.HasSynced(), s.ResourceVersion(), s.Len())
+	}
+	for _, tc := range []struct {
+		name string
+		got  []string
+		want []string
+	}{
+		{"ListKeys", sortedKeys(s.ListKeys(), nil), []string{"a/x", "a/y", "b/x", "cluster"}},
+		{"namespace a", sortedKeys(s.IndexKeys(informer.NamespaceIndex, "a")), []string{"a/x", "a/y"}},
+		{"cluster-scoped", sortedKeys(s.IndexKeys(informer.NamespaceIndex, "")), []string{"cluster"}},
+		{"red", sortedKeys(s.IndexKeys("color", "red")), []string{"a/x", "b/x"}},
+		{"green", sortedKeys(s.IndexKeys("color", "green")), []string{}},
+		{"colors", sortedKeys(s.IndexValues("color")), []string{"blue", "red"}},
+		{"namespaces", sortedKeys(s.IndexValues(informer.NamespaceIndex)), []string{"", "a", "b"}},
+		{"unknown index", sortedKeys(s.IndexKeys("size", "x")), []string{`error: informer: unknown index "size"`}},
+	} {
+		if diff := cmp.Diff(tc.want, tc.got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+	if o, ok := s.GetByKey("b/x"); !ok || o.ResourceVersion != "3" {
+		t.Errorf("GetByKey(b/x) = %v, %v", o, ok)
+	}
+	if o, ok := s.GetByKey("cluster"); !ok || o.Name != "cluster" {
+		t.Errorf("GetByKey(cluster) = %v, %v", o, ok)
+	}
+	if _, ok := s.Get("a", "z"); ok {
+		t.Error("Get of a missing object found it")
+	}
+	red, err := s.ByIndex("color", "red")
+	if err != nil || len(red) != 2 {
+		t.Errorf("ByIndex(color, red) = %d objects, %v", len(red), err)
+	}
+}
+
+// A relist keeps the stored object when its resourceVersion did not
+// change (one copy in memory), replaces changed ones, deletes missing
+// ones at End, and an aborted relist deletes nothing.
+func TestStoreRelist(t *testing.T) {
+	s := newStore(t)
+	s.Begin()
+	same, changed, gone := obj("a", "same", "1"), obj("a", "changed", "1"), obj("a", "gone", "1")
+	for _, o := range []cm{same, changed, gone} {
+		s.Item(o)
+	}
+	s.End("1")
+
+	s.Begin()
+	s.Item(obj("a", "same", "1")) // a new decode of the same state
+	s.Item(obj("a", "changed", "2"))
+	s.Abort()
+	if got := sortedKeys(s.ListKeys(), nil); !slices.Equal(got, []string{"a/changed", "a/gone", "a/same"}) {
+		t.Errorf("after Abort: %v", got)
+	}
+
+	s.Begin()
+	s.Item(obj("a", "same", "1"))
+	s.Item(obj("a", "changed", "3"))
+	s.Item(obj("a", "new", "3"))
+	s.End("3")
+	if got := sortedKeys(s.ListKeys(), nil); !slices.Equal(got, []string{"a/changed", "a/new", "a/same"}) {
+		t.Errorf("after End: %v", got)
+	}
+	if o, _ := s.Get("a", "same"); o != same {
+		t.Error("an unchanged object was replaced by its new decode")
+	}
+	if o, _ := s.Get("a", "changed"); o.ResourceVersion != "3" {
+		t.Errorf("changed object at rv %s, want 3", o.ResourceVersion)
+	}
+	if s.ResourceVersion() != "3" {
+		t.Errorf("rv %s", s.ResourceVersion())
+	}
+}
+
+// Index answers stay exact while a writer changes objects and readers
+// query: every object an index returns carries the value asked for, and
+// at the end each index equals a scan of the objects.
+func TestIndexesUnderConcurrentUpdates(t *testing.T) {
+	s := newStore(t)
+	s.Begin()
+	s.End("0")
+	const objects, writes = 200, 20000
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	for range 3 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				for _, c := range colors {
+					objs, err := s.ByIndex("color", c)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					for _, o := range objs {
+						if o.Labels["color"] != c {
+							t.Errorf("index color=%s returned %s with color %q", c, o.Name, o.Labels["color"])
+							return
+						}
+					}
+				}
+				_, _ = s.ByIndex("size", "big")
+			}
+		})
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range writes {
+		name := fmt.Sprintf("o%d", rng.IntN(objects))
+		ns := []string{"a", "b"}[rng.IntN(2)]
+		rv := fmt.Sprint(i + 1)
+		switch rng.IntN(4) {
+		case 0:
+			s.Delete(obj(ns, name, rv))
+		case 1:
+			s.Update(obj(ns, name, rv)) // no label: in no color set
+		default:
+			s.Update(obj(ns, name, rv, "color", colors[rng.IntN(len(colors))], "size", []string{"big", "small"}[rng.IntN(2)]))
+		}
+		if i == writes/2 { // an index added while objects change
+			if err := s.AddIndexes(map[string]informer.IndexFunc[cm]{"size": func(o cm) []string {
+				if v := o.Labels["size"]; v != "" {
+					return []string{v}
+				}
+				return nil
+			}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	close(done)
+	wg.Wait()
+	for _, index := range []string{"color", "size", informer.NamespaceIndex} {
+		label := map[string]string{"color": "color", "size": "size"}[index]
+		want := map[string][]string{}
+		for _, o := range s.List() {
+			v := o.Namespace
+			if label != "" {
+				v = o.Labels[label]
+			}
+			if v != "" || label == "" {
+				want[v] = append(want[v], informer.Key(o))
+			}
+		}
+		values, _ := s.IndexValues(index)
+		got := map[string][]string{}
+		for _, v := range values {
+			got[v] = sortedKeys(s.IndexKeys(index, v))
+		}
+		for v := range want {
+			slices.Sort(want[v])
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("index %s differs from a scan (-scan +index):\n%s", index, diff)
+		}
+	}
+}
+
+func TestAddIndexesRejectsDuplicates(t *testing.T) {
+	s := newStore(t)
+	for _, name := range []string{"color", informer.NamespaceIndex} {
+		err := s.AddIndexes(map[string]informer.IndexFunc[cm]{name: byColor})
+		if err == nil || !strings.Contains(err.Error(), "already exists") {
+			t.Errorf("AddIndexes(%q) = %v, want an 'already exists' error", name, err)
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package informer
+
+import (
+	"github.com/kubewire/kubewire/api/types"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/reflector"
+)
+
+var _ reflector.Store[client.Object] = (*Store[client.Object])(nil)
+
+// changeKind is what a writer did to the store.
+type changeKind uint8
+
+const (
+	changeAdd changeKind = iota
+	changeUpdate
+	changeDelete
+	// changeSynced marks the end of the first full state.
+	changeSynced
+)
+
+// change is one change to the store, as handlers receive it.
+type change[T client.Object] struct {
+	kind changeKind
+	// flag is "part of the initial list" for changeAdd and "final state
+	// unknown" for changeDelete.
+	flag bool
+	old  T // changeUpdate only
+	obj  T
+}
+
+// The methods below make Store a reflector.Store. They are for the one
+// writer (a Reflector); see reflector.Store for the protocol.
+
+// Begin starts receiving a full state.
+func (s *Store[T]) Begin() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gen++
+	s.streaming = true
+	s.initial = !s.synced
+}
+
+// Item upserts one object of the full state being received; an object
+// whose resourceVersion did not change is kept as it is.
+func (s *Store[T]) Item(obj T) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.upsert(obj, s.streaming)
+}
+
+// End deletes the objects the full state did not contain, reporting them
+// with their state unknown, and records resourceVersion.
+func (s *Store[T]) End(resourceVersion string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.streaming {
+		for ns, names := range s.byNamespace {
+			for name, e := range names {
+				if e.gen != s.gen {
+					s.remove(ns, name, e.obj)
+					s.emit(change[T]{kind: changeDelete, flag: true, obj: e.obj})
+				}
+			}
+		}
+	}
+	s.streaming, s.initial = false, false
+	s.rv = resourceVersion
+	if !s.synced {
+		s.synced = true
+		close(s.syncedC)
+		s.emit(change[T]{kind: changeSynced})
+	}
+}
+
+// Abort ends a full state that broke off: what was upserted stays,
+// nothing is deleted.
+func (s *Store[T]) Abort() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.streaming = false
+}
+
+// Add applies an ADDED watch event.
+func (s *Store[T]) Add(obj T) { s.Update(obj) }
+
+// Update applies a MODIFIED watch event.
+func (s *Store[T]) Update(obj T) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.upsert(obj, false)
+	if rv := obj.GetResourceVersion(); rv != "" && !s.streaming {
+		s.rv = rv
+	}
+}
+
+// Delete applies a DELETED watch event; obj is the object's final state.
+func (s *Store[T]) Delete(obj T) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ns, name := obj.GetNamespace(), obj.GetName()
+	e, ok := s.byNamespace[ns][name]
+	if !ok {
+		return
+	}
+	s.remove(ns, name, e.obj)
+	s.emit(change[T]{kind: changeDelete, obj: obj})
+	if rv := obj.GetResourceVersion(); rv != "" && !s.streaming {
+		s.rv = rv
+	}
+}
+
+// Bookmark records a newer resourceVersion.
+func (s *Store[T]) Bookmark(resourceVersion string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rv = resourceVersion
+}
+
+// upsert stores obj under s.mu. streamed marks it as seen in the full
+// state being received.
+func (s *Store[T]) upsert(obj T, streamed bool) {
+	ns, name := obj.GetNamespace(), obj.GetName()
+	names := s.byNamespace[ns]
+	if names == nil {
+		names = map[string]entry[T]{}
+		s.byNamespace[ns] = names
+	}
+	old, ok := names[name]
+	if ok && old.obj.GetResourceVersion() == obj.GetResourceVersion() && obj.GetResourceVersion() != "" {
+		// Unchanged: keep the stored object (a relist then holds one copy).
+		if streamed {
+			old.gen = s.gen
+			names[name] = old
+		}
+		return
+	}
+	if ok && streamed && !sameUID(old.obj, obj) {
+		// Deleted and created again while no watch was open: tell
+		// handlers both, not an update between two different objects.
+		s.remove(ns, name, old.obj)
+		s.emit(change[T]{kind: changeDelete, flag: true, obj: old.obj})
+		s.upsert(obj, streamed)
+		return
+	}
+	names[name] = entry[T]{obj: obj, gen: s.gen}
+	k := objKey{ns, name}
+	if ok {
+		for _, ix := range s.indexes {
+			ix.update(k, old.obj, obj)
+		}
+		s.emit(change[T]{kind: changeUpdate, old: old.obj, obj: obj})
+		return
+	}
+	s.count++
+	for _, ix := range s.indexes {
+		ix.add(k, obj)
+	}
+	s.emit(change[T]{kind: changeAdd, flag: streamed && s.initial, obj: obj})
+}
+
+// remove deletes namespace/name (stored as obj) under s.mu.
+func (s *Store[T]) remove(ns, name string, obj T) {
+	names := s.byNamespace[ns]
+	delete(names, name)
+	if len(names) == 0 {
+		delete(s.byNamespace, ns)
+	}
+	s.count--
+	k := objKey{ns, name}
+	for _, ix := range s.indexes {
+		ix.remove(k, obj)
+	}
+}
+
+// sameUID reports whether a and b have the same UID, or either has none.
+func sameUID[T client.Object](a, b T) bool {
+	ua, oka := any(a).(interface{ GetUID() types.UID })
+	ub, okb := any(b).(interface{ GetUID() types.UID })
+	if !oka || !okb {
+		return true
+	}
+	x, y := ua.GetUID(), ub.GetUID()
+	return x == "" || y == "" || x == y
+}
+
+func (s *Store[T]) emit(c change[T]) {
+	if s.notify != nil {
+		s.notify(c)
+	}
+}
