@@ -105,7 +105,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	var wg sync.WaitGroup
 	startChurn := func() {
 		wg.Go(func() {
-			churned, churnErr = env.Churn(churnCtx, exampleenv.ChurnOptions{Interval: 20 * time.Millisecond})
+			churned, churnErr = env.Churn(churnCtx, exampleenv.ChurnOptions{})
 		})
 	}
 
