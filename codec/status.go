@@ -189,7 +189,7 @@ func DecodeStatus(contentType string, body []byte) (*metav1.Status, error) {
 
 func mediaEssence(contentType string) string {
 	if mt, err := ParseMediaType(contentType); err == nil {
-		return mt.Essence()
+		return truncate(mt.Essence())
 	}
 	return "non-Status"
 }
