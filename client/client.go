@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"fmt"
@@ -34,6 +35,9 @@ type Client struct {
 	timeout   time.Duration
 	namespace string
 	logger    *slog.Logger
+
+	maxBody  int64 // Config.MaxResponseBytes with its default; negative: none
+	maxEvent int   // Config.MaxWatchEventBytes; codec applies the default
 
 	// jsonOnly remembers resources whose server answered 406 to
 	// protobuf (see negotiate.go): key "group/version/resource".
@@ -88,13 +92,11 @@ func New(cfg Config) (*Client, error) {
 	} else if !tlsEmpty(cfg.TLS) {
 		logger.Debug("client: Config.Transport is set; its TLS settings are not used")
 	}
-	maxBody := cfg.MaxDecompressedBytes
-	if maxBody <= 0 {
-		maxBody = defaultMaxDecompressedBytes
+	maxBody := cfg.MaxResponseBytes
+	if maxBody == 0 {
+		maxBody = defaultMaxResponseBytes
 	}
-	if !cfg.DisableCompression {
-		next = &gzipTransport{max: maxBody, next: next}
-	}
+	next = &gzipTransport{ask: !cfg.DisableCompression, next: next}
 	next = &authTransport{creds: creds, next: next}
 	warnings := cfg.WarningHandler
 	if warnings == nil {
@@ -124,6 +126,8 @@ func New(cfg Config) (*Client, error) {
 		timeout:   cfg.Timeout,
 		namespace: cfg.Namespace,
 		logger:    logger,
+		maxBody:   maxBody,
+		maxEvent:  cfg.MaxWatchEventBytes,
 
 		protobufWritesOff: cfg.JSONWrites,
 	}, nil
@@ -205,7 +209,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		return nil, c.triedError(r, t, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	data, err := readBody(resp, c.maxBody)
 	if err != nil {
 		return nil, c.triedError(r, t, fmt.Errorf("reading the response: %w", err))
 	}
@@ -231,7 +235,7 @@ func (c *Client) triedError(r *request, t *tries, err error) error {
 // the caller to read and close. A non-2xx answer is returned as a
 // *codec.StatusError.
 func (c *Client) stream(ctx context.Context, r *request) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(withWatch(ctx), r.method, c.url(r), nil)
+	req, err := http.NewRequestWithContext(ctx, r.method, c.url(r), nil)
 	if err != nil {
 		return nil, fmt.Errorf("client: %s %s: %w", r.method, r.path, err)
 	}
@@ -242,10 +246,45 @@ func (c *Client) stream(ctx context.Context, r *request) (*http.Response, error)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
-		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxWatchErrorBody))
 		return nil, codec.ErrorFromResponse(resp.StatusCode, resp.Header.Get("Content-Type"), data)
 	}
 	return resp, nil
+}
+
+// maxWatchErrorBody bounds what is read of the body of a watch request's
+// error answer: a Status is a few hundred bytes.
+const maxWatchErrorBody = 1 << 20
+
+// maxBodyPrealloc bounds the buffer allocated up front for a body from its
+// Content-Length, which a server could overstate.
+const maxBodyPrealloc = 8 << 20
+
+// readBody reads resp's whole body, failing with an error matching
+// codec.ErrTooLarge as soon as it is known to exceed limit bytes (at once
+// when Content-Length says so). A negative limit means no bound.
+func readBody(resp *http.Response, limit int64) ([]byte, error) {
+	tooLarge := func() error {
+		return fmt.Errorf("the body is larger than %d bytes (Config.MaxResponseBytes): %w", limit, codec.ErrTooLarge)
+	}
+	if limit >= 0 && resp.ContentLength > limit {
+		return nil, tooLarge()
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 {
+		buf.Grow(int(min(resp.ContentLength, maxBodyPrealloc)) + bytes.MinRead)
+	}
+	var r io.Reader = resp.Body
+	if limit >= 0 {
+		r = io.LimitReader(resp.Body, limit+1)
+	}
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	if limit >= 0 && int64(buf.Len()) > limit {
+		return nil, tooLarge()
+	}
+	return buf.Bytes(), nil
 }
 
 func setHeaders(h http.Header, r *request) {

@@ -45,13 +45,26 @@ type Config struct {
 	// ProxyURL is the proxy for every request (http, https or socks5);
 	// empty uses the environment (HTTPS_PROXY, NO_PROXY).
 	ProxyURL string
-	// DisableCompression stops asking for gzip responses.
+	// DisableCompression stops asking for gzip responses (a gzip answer
+	// is still decompressed).
 	DisableCompression bool
-	// MaxDecompressedBytes bounds the size of a gzip response body once
-	// decompressed (default 1 GiB); a larger body fails with
-	// codec.ErrTooLarge. It does not apply to watch streams, whose
-	// events are bounded one by one.
-	MaxDecompressedBytes int64
+
+	// MaxResponseBytes bounds a response body other than a watch stream,
+	// as the client reads it: after gzip decompression, so a small
+	// compressed body that expands without end (a gzip bomb) costs at
+	// most this much memory. Zero means 1 GiB, room for a list of
+	// 100,000 large Pods in JSON; a negative value means no bound. A
+	// larger body fails with an error matching codec.ErrTooLarge once
+	// the bound is passed.
+	MaxResponseBytes int64
+	// MaxWatchEventBytes bounds one watch event (a protobuf frame or a
+	// JSON document), so a corrupt or hostile length prefix costs at most
+	// this much memory. Zero or a negative value means
+	// codec.DefaultMaxEventSize (16 MiB, client-go's bound, ten times the
+	// largest object etcd stores by default). A larger event ends the
+	// watch with an error matching codec.ErrTooLarge. Watch streams have
+	// no bound on their total size.
+	MaxWatchEventBytes int
 
 	// JSONWrites sends create and update bodies of built-in kinds as JSON
 	// instead of protobuf (the default, with a JSON fallback on 415).
@@ -159,11 +172,11 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 }
 
 const (
-	defaultQPS                  = 5
-	defaultBurst                = 10
-	defaultUserAgent            = "kubewire"
-	defaultMaxDecompressedBytes = 1 << 30
-	defaultTokenFileRefresh     = time.Minute
+	defaultQPS              = 5
+	defaultBurst            = 10
+	defaultUserAgent        = "kubewire"
+	defaultMaxResponseBytes = 1 << 30
+	defaultTokenFileRefresh = time.Minute
 )
 
 const redacted = "[redacted]"

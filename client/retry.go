@@ -144,7 +144,8 @@ func permanentError(err error) bool {
 	var verify *tls.CertificateVerificationError
 	var record tls.RecordHeaderError
 	var creds *credentialError
-	return errors.As(err, &creds) || errors.As(err, &unknownAuth) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
+	var enc *encodingError
+	return errors.As(err, &creds) || errors.As(err, &enc) || errors.As(err, &unknownAuth) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
 		errors.As(err, &verify) || errors.As(err, &record)
 }
 

@@ -2,14 +2,12 @@ package client
 
 import (
 	"compress/gzip"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 
-	"github.com/kubewire/kubewire/codec"
 	"golang.org/x/time/rate"
 )
 
@@ -60,36 +58,37 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// watchKey marks a watch request's context, for layers that treat watch
-// streams differently (no decompressed-size bound, no retries).
-type watchKey struct{}
-
-func withWatch(ctx context.Context) context.Context { return context.WithValue(ctx, watchKey{}, true) }
-
-func isWatch(ctx context.Context) bool { v, _ := ctx.Value(watchKey{}).(bool); return v }
-
-// gzipTransport asks for gzip and decompresses, bounding the decompressed
-// size of non-watch bodies by max bytes.
+// gzipTransport asks for gzip (unless Config.DisableCompression) and
+// decompresses gzip answers, asked for or not. An answer in any other
+// Content-Encoding fails with an *encodingError: its bytes could not be
+// decoded.
+//
+// It does not bound the decompressed size: the reader of the body does
+// (Client.do stops at Config.MaxResponseBytes, a watch at each event's
+// bound), and since decompression happens as the body is read, a gzip
+// bomb is never expanded further than its reader reads.
 type gzipTransport struct {
-	max  int64
+	ask  bool
 	next http.RoundTripper
 }
 
 func (t *gzipTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Header.Get("Accept-Encoding") != "" {
-		return t.next.RoundTrip(req)
+	if t.ask && req.Header.Get("Accept-Encoding") == "" {
+		req = req.Clone(req.Context())
+		req.Header.Set("Accept-Encoding", "gzip")
 	}
-	req = req.Clone(req.Context())
-	req.Header.Set("Accept-Encoding", "gzip")
 	resp, err := t.next.RoundTrip(req)
-	if err != nil || !strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
+	if err != nil {
 		return resp, err
 	}
-	limit := t.max
-	if isWatch(req.Context()) {
-		limit = 0
+	switch enc := strings.TrimSpace(resp.Header.Get("Content-Encoding")); {
+	case enc == "" || strings.EqualFold(enc, "identity"):
+		return resp, nil
+	case !strings.EqualFold(enc, "gzip"):
+		drain(resp)
+		return nil, &encodingError{encoding: enc}
 	}
-	resp.Body = &gzipBody{raw: resp.Body, limit: limit, left: limit}
+	resp.Body = &gzipBody{raw: resp.Body}
 	resp.Header.Del("Content-Encoding")
 	resp.Header.Del("Content-Length")
 	resp.ContentLength = -1
@@ -97,14 +96,29 @@ func (t *gzipTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
+// encodingError is an answer in a Content-Encoding the client cannot
+// read. It matches ErrMalformed and errors.ErrUnsupported; retrying
+// cannot fix it.
+type encodingError struct{ encoding string }
+
+func (e *encodingError) Error() string {
+	enc := e.encoding
+	if len(enc) > 64 {
+		enc = enc[:64] + "..."
+	}
+	return fmt.Sprintf("client: the response's Content-Encoding %q is not supported (want gzip or none)", enc)
+}
+
+func (e *encodingError) Is(target error) bool {
+	return target == ErrMalformed || target == errors.ErrUnsupported
+}
+
 // gzipBody decompresses lazily (the gzip header is read on the first
 // Read, so that opening a response never blocks on its body).
 type gzipBody struct {
-	raw   io.ReadCloser
-	zr    *gzip.Reader
-	limit int64 // 0: unbounded
-	left  int64
-	err   error
+	raw io.ReadCloser
+	zr  *gzip.Reader
+	err error
 }
 
 func (b *gzipBody) Read(p []byte) (int, error) {
@@ -119,22 +133,7 @@ func (b *gzipBody) Read(p []byte) (int, error) {
 		}
 		b.zr = zr
 	}
-	if b.limit > 0 {
-		if b.left <= 0 {
-			// Look for one more byte to tell "exactly at the limit" from "over".
-			var one [1]byte
-			if n, _ := b.zr.Read(one[:]); n > 0 {
-				b.err = fmt.Errorf("client: gzip response decompresses to more than %d bytes: %w", b.limit, codec.ErrTooLarge)
-				return 0, b.err
-			}
-			return 0, io.EOF
-		}
-		if int64(len(p)) > b.left {
-			p = p[:b.left]
-		}
-	}
 	n, err := b.zr.Read(p)
-	b.left -= int64(n)
 	if err != nil && !errors.Is(err, io.EOF) {
 		err = fmt.Errorf("client: gzip response: %w", err)
 		b.err = err

@@ -68,7 +68,7 @@ func baseTransport(cfg *Config, certs func() (*tls.Certificate, error)) (*http.T
 		IdleConnTimeout:       90 * time.Second,
 		ExpectContinueTimeout: time.Second,
 		ForceAttemptHTTP2:     true,
-		// Compression is handled by gzipTransport, which bounds the size.
+		// Compression is handled by gzipTransport.
 		DisableCompression: true,
 		HTTP2:              http2Config(cfg),
 	}

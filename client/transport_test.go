@@ -220,14 +220,14 @@ func TestGzip(t *testing.T) {
 		}
 	})
 	t.Run("bounded", func(t *testing.T) {
-		c, _ := newServerConfig(t, Config{QPS: -1, MaxDecompressedBytes: 100}, handler)
+		c, _ := newServerConfig(t, Config{QPS: -1, MaxResponseBytes: 100}, handler)
 		_, err := For[*corev1.Pod](c).Namespace("fixtures").Get(context.Background(), "web-1", GetOptions{})
 		if !errors.Is(err, codec.ErrTooLarge) {
 			t.Fatalf("err = %v, want codec.ErrTooLarge", err)
 		}
 	})
 	t.Run("exactly at the bound", func(t *testing.T) {
-		c, _ := newServerConfig(t, Config{QPS: -1, MaxDecompressedBytes: int64(len(pod.Body))}, handler)
+		c, _ := newServerConfig(t, Config{QPS: -1, MaxResponseBytes: int64(len(pod.Body))}, handler)
 		if _, err := For[*corev1.Pod](c).Namespace("fixtures").Get(context.Background(), "web-1", GetOptions{}); err != nil {
 			t.Fatal(err)
 		}

@@ -107,7 +107,7 @@ func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T]
 		cancel(err)
 		return nil, err
 	}
-	events, err := newEventReader(resp, opts.Decoder)
+	events, err := newEventReader(resp, opts.Decoder, r.c.maxEvent)
 	if err != nil {
 		resp.Body.Close()
 		cancel(err)
@@ -206,7 +206,9 @@ func (w *Watcher[T]) Events() iter.Seq2[Event[T], error] {
 }
 
 // newEventReader reads the events of a watch response, decoding protobuf
-// objects through d when it is set.
-func newEventReader(resp *http.Response, d *wire.Decoder) (*codec.WatchDecoder, error) {
-	return codec.NewWatchDecoder(resp.Header.Get("Content-Type"), resp.Body, codec.WatchOptions{Decoder: d})
+// objects through d when it is set, and refusing events over maxEvent
+// bytes (zero: codec's default).
+func newEventReader(resp *http.Response, d *wire.Decoder, maxEvent int) (*codec.WatchDecoder, error) {
+	opts := codec.WatchOptions{StreamOptions: codec.StreamOptions{MaxSize: maxEvent}, Decoder: d}
+	return codec.NewWatchDecoder(resp.Header.Get("Content-Type"), resp.Body, opts)
 }
