@@ -102,7 +102,12 @@ type WatchOptions struct {
 	TimeoutSeconds int64
 
 	// IdleTimeout (client side) ends the watch with ErrWatchIdle when no
-	// event, bookmark included, arrives for this long. Zero: no limit.
+	// event, bookmark included, arrives for this long, and fails Watch
+	// with an error matching ErrWatchIdle when the server's answer does
+	// not start within it. Zero: no limit (the context, and the HTTP/2
+	// health check for a dead connection, still end the watch). Asking
+	// for bookmarks makes a quiet watch send something about once a
+	// minute, so a few minutes is a safe bound then.
 	IdleTimeout time.Duration
 	// Decoder (client side) decodes protobuf events through this
 	// wire.Decoder; see ListOptions.Decoder.

@@ -94,6 +94,23 @@ func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T]
 		as = r.info.as // watch events carry single objects
 	}
 	wctx, cancel := context.WithCancelCause(ctx)
+	// The idle bound covers the wait for the answer too: a server (or a
+	// proxy) that accepts the request and never answers ends the watch
+	// just as one that stops sending events.
+	var timer *time.Timer
+	if opts.IdleTimeout > 0 {
+		timer = time.AfterFunc(opts.IdleTimeout, func() { cancel(ErrWatchIdle) })
+	}
+	fail := func(err error) (*Watcher[T], error) {
+		if timer != nil {
+			timer.Stop()
+		}
+		if cause := context.Cause(wctx); errors.Is(cause, ErrWatchIdle) {
+			err = errorf("watch %s: no answer within the idle timeout of %s: %w", p, opts.IdleTimeout, ErrWatchIdle)
+		}
+		cancel(err)
+		return nil, err
+	}
 	req := &request{method: "GET", path: p, query: q}
 	proto := r.c.useProtobuf(&r.info)
 	req.accept = codec.AcceptFor(proto, as)
@@ -104,18 +121,16 @@ func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T]
 		resp, err = r.c.stream(wctx, req)
 	}
 	if err != nil {
-		cancel(err)
-		return nil, err
+		return fail(err)
 	}
 	events, err := newEventReader(resp, opts.Decoder, r.c.maxEvent)
 	if err != nil {
 		resp.Body.Close()
-		cancel(err)
-		return nil, errorf("watch %s: %w", p, err)
+		return fail(errorf("watch %s: %w", p, err))
 	}
-	w := &Watcher[T]{body: resp.Body, cancel: cancel, ctx: wctx, events: events, newObj: r.newObj, idle: opts.IdleTimeout}
-	if w.idle > 0 {
-		w.timer = time.AfterFunc(w.idle, func() { cancel(ErrWatchIdle) })
+	w := &Watcher[T]{body: resp.Body, cancel: cancel, ctx: wctx, events: events, newObj: r.newObj, idle: opts.IdleTimeout, timer: timer}
+	if timer != nil {
+		timer.Reset(w.idle) // the answer's headers count as activity
 	}
 	return w, nil
 }
