@@ -2,10 +2,13 @@ package client
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -67,8 +70,94 @@ func (t *authTransport) send(req *http.Request) (*http.Response, uint64, error) 
 		req.Header.Set("Authorization", value)
 	}
 	resp, err := t.next.RoundTrip(req)
-	return resp, gen, err
+	if err != nil {
+		return resp, gen, err
+	}
+	if secrets := secretsOf(value); len(secrets) > 0 {
+		if resp.StatusCode >= 400 {
+			resp.Body = &redactingBody{body: resp.Body, secrets: secrets}
+		}
+		if ws := resp.Header.Values("Warning"); len(ws) > 0 {
+			resp.Header = resp.Header.Clone()
+			resp.Header.Del("Warning")
+			for _, w := range ws {
+				resp.Header.Add("Warning", redact(w, secrets))
+			}
+		}
+	}
+	return resp, gen, nil
 }
+
+// An error answer goes into the error the client returns, and a Warning
+// header into the log: a server or proxy that echoes the request's
+// headers (debug pages, some gateways) would put the credential there.
+// So the start of every error answer's body, and every Warning, is
+// searched for the credential, which is replaced with "[redacted]".
+const maxEchoScan = 1 << 20
+
+func redact(s string, secrets []string) string {
+	for _, secret := range secrets {
+		s = strings.ReplaceAll(s, secret, redacted)
+	}
+	return s
+}
+
+// minSecretLen is the shortest credential searched for: replacing every
+// "ab" of a body would garble it without protecting anything.
+const minSecretLen = 6
+
+// secretsOf returns the strings of an Authorization header value that
+// must not be shown: a bearer token; a basic-auth pair's encoding and
+// password.
+func secretsOf(authorization string) []string {
+	var out []string
+	add := func(s string) {
+		if len(s) >= minSecretLen {
+			out = append(out, s)
+		}
+	}
+	scheme, value, _ := strings.Cut(authorization, " ")
+	switch strings.ToLower(scheme) {
+	case "bearer":
+		add(value)
+	case "basic":
+		add(value)
+		if b, err := base64.StdEncoding.DecodeString(value); err == nil {
+			_, password, _ := strings.Cut(string(b), ":")
+			add(password)
+		}
+	}
+	return out
+}
+
+// redactingBody reads an error answer's body with secrets replaced in
+// its first maxEchoScan bytes. It reads nothing before the first Read.
+type redactingBody struct {
+	body    io.ReadCloser
+	secrets []string
+	r       io.Reader
+}
+
+func (b *redactingBody) Read(p []byte) (int, error) {
+	if b.r == nil {
+		head, err := io.ReadAll(io.LimitReader(b.body, maxEchoScan))
+		for _, s := range b.secrets {
+			head = bytes.ReplaceAll(head, []byte(s), []byte(redacted))
+		}
+		rest := io.Reader(b.body)
+		if err != nil {
+			rest = &errReader{err}
+		}
+		b.r = io.MultiReader(bytes.NewReader(head), rest)
+	}
+	return b.r.Read(p)
+}
+
+func (b *redactingBody) Close() error { return b.body.Close() }
+
+type errReader struct{ err error }
+
+func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // staticCredentials is a bearer token or basic-auth pair that never
 // changes.

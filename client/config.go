@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 )
 
@@ -181,22 +183,17 @@ const (
 
 const redacted = "[redacted]"
 
-// redactedCopy returns c with every secret replaced.
+// redactedCopy returns c with its secrets replaced. TLSConfig redacts
+// itself when printed; Exec is copied with its environment values
+// replaced, since fmt prints a pointer's target without its methods when
+// the verb does not fit a pointer (%s).
 func (c Config) redactedCopy() Config {
+	c.Host = redactHost(c.Host)
 	if c.BearerToken != "" {
 		c.BearerToken = redacted
 	}
 	if c.Password != "" {
 		c.Password = redacted
-	}
-	if len(c.TLS.KeyData) > 0 {
-		c.TLS.KeyData = []byte(redacted)
-	}
-	if len(c.TLS.CertData) > 0 {
-		c.TLS.CertData = []byte("[" + fmt.Sprint(len(c.TLS.CertData)) + " bytes]")
-	}
-	if len(c.TLS.CAData) > 0 {
-		c.TLS.CAData = []byte("[" + fmt.Sprint(len(c.TLS.CAData)) + " bytes]")
 	}
 	if c.Exec != nil {
 		e := *c.Exec
@@ -209,32 +206,82 @@ func (c Config) redactedCopy() Config {
 	return c
 }
 
-// configNoMethods has Config's fields without its methods, so that
-// formatting it does not recurse into Format.
-type configNoMethods Config
+// redactHost hides a password in a host URL (which New refuses, but a
+// Config may be printed first).
+func redactHost(host string) string {
+	if !strings.Contains(host, "@") {
+		return host
+	}
+	if u, err := url.Parse(host); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return redacted
+}
 
-// Format prints c with its secrets redacted, for every verb.
-func (c Config) Format(f fmt.State, verb rune) {
-	r := configNoMethods(c.redactedCopy())
+// formatAs prints v, a copy without methods of a value being formatted,
+// with the verb and flags of f.
+func formatAs(f fmt.State, verb rune, v any) {
 	format := "%" + string(verb)
 	if f.Flag('+') {
 		format = "%+" + string(verb)
 	} else if f.Flag('#') {
 		format = "%#" + string(verb)
 	}
-	fmt.Fprintf(f, format, r)
+	fmt.Fprintf(f, format, v)
 }
+
+// configNoMethods has Config's fields without its methods, so that
+// formatting it does not recurse into Format.
+type configNoMethods Config
+
+// Format prints c with its secrets redacted, for every verb.
+func (c Config) Format(f fmt.State, verb rune) { formatAs(f, verb, configNoMethods(c.redactedCopy())) }
 
 // LogValue makes slog print c with its secrets redacted.
 func (c Config) LogValue() slog.Value {
-	r := c.redactedCopy()
 	return slog.GroupValue(
-		slog.String("host", r.Host),
+		slog.String("host", redactHost(c.Host)),
 		slog.Bool("bearerToken", c.BearerToken != ""),
-		slog.String("bearerTokenFile", r.BearerTokenFile),
-		slog.String("username", r.Username),
-		slog.Bool("exec", r.Exec != nil),
-		slog.String("namespace", r.Namespace),
-		slog.String("userAgent", r.UserAgent),
+		slog.String("bearerTokenFile", c.BearerTokenFile),
+		slog.String("username", c.Username),
+		slog.Bool("password", c.Password != ""),
+		slog.Bool("exec", c.Exec != nil),
+		slog.Any("tls", c.TLS),
+		slog.String("namespace", c.Namespace),
+		slog.String("userAgent", c.UserAgent),
+	)
+}
+
+// redacted returns t with its key replaced and its certificates reduced
+// to their length.
+func (t TLSConfig) redacted() TLSConfig {
+	if len(t.KeyData) > 0 {
+		t.KeyData = []byte(redacted)
+	}
+	if len(t.CertData) > 0 {
+		t.CertData = []byte("[" + fmt.Sprint(len(t.CertData)) + " bytes]")
+	}
+	if len(t.CAData) > 0 {
+		t.CAData = []byte("[" + fmt.Sprint(len(t.CAData)) + " bytes]")
+	}
+	return t
+}
+
+type tlsNoMethods TLSConfig
+
+// Format prints t with the client key redacted, for every verb.
+func (t TLSConfig) Format(f fmt.State, verb rune) { formatAs(f, verb, tlsNoMethods(t.redacted())) }
+
+// LogValue makes slog print t without the client key.
+func (t TLSConfig) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.Bool("insecure", t.Insecure),
+		slog.String("serverName", t.ServerName),
+		slog.String("caFile", t.CAFile),
+		slog.Int("caData", len(t.CAData)),
+		slog.String("certFile", t.CertFile),
+		slog.Int("certData", len(t.CertData)),
+		slog.String("keyFile", t.KeyFile),
+		slog.Bool("keyData", len(t.KeyData) > 0),
 	)
 }

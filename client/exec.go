@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -47,11 +48,40 @@ type ExecConfig struct {
 	Timeout time.Duration
 }
 
-// ExecEnvVar is one environment variable for a credential plugin.
+// ExecEnvVar is one environment variable for a credential plugin. It
+// prints (fmt, slog) with its value redacted, as values often hold
+// secrets.
 type ExecEnvVar struct {
 	Name  string
 	Value string
 }
+
+type envNoMethods ExecEnvVar
+
+// Format prints v with its value redacted, for every verb.
+func (v ExecEnvVar) Format(f fmt.State, verb rune) {
+	if v.Value != "" {
+		v.Value = redacted
+	}
+	formatAs(f, verb, envNoMethods(v))
+}
+
+// LogValue makes slog print c without its environment's values.
+func (c ExecConfig) LogValue() slog.Value {
+	names := make([]string, len(c.Env))
+	for i, v := range c.Env {
+		names[i] = v.Name
+	}
+	return slog.GroupValue(
+		slog.String("command", c.Command),
+		slog.Any("args", c.Args),
+		slog.Any("env", names),
+		slog.String("interactiveMode", c.InteractiveMode),
+	)
+}
+
+// LogValue makes slog print v's name only.
+func (v ExecEnvVar) LogValue() slog.Value { return slog.StringValue(v.Name + "=" + redacted) }
 
 // execCredential is the plugin's input and output document.
 type execCredential struct {

@@ -161,7 +161,10 @@ func staticCert(cfg *Config) (*tls.Certificate, error) {
 	return &cert, nil
 }
 
-// parseHost turns Config.Host into the server's base URL.
+// parseHost turns Config.Host into the server's base URL. A URL with
+// user information (user:password@) is refused: credentials belong in
+// Config's fields, where they are kept out of errors and logs, and the
+// messages here show the host with its password redacted.
 func parseHost(host string) (*url.URL, error) {
 	if host == "" {
 		return nil, errors.New("client: config has no host")
@@ -171,7 +174,13 @@ func parseHost(host string) (*url.URL, error) {
 	}
 	u, err := url.Parse(host)
 	if err != nil {
+		if strings.Contains(host, "@") {
+			return nil, errors.New("client: host is not a valid URL (not shown: it has an @ and may hold a password)")
+		}
 		return nil, fmt.Errorf("client: host %q: %w", host, err)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("client: host %q has user information; set Username and Password (or BearerToken) instead", u.Redacted())
 	}
 	if u.Scheme != "https" && u.Scheme != "http" {
 		return nil, fmt.Errorf("client: host %q: scheme must be https or http", host)
