@@ -9,7 +9,10 @@ import (
 	"net/http/httptest"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/fake/fakeclient"
 )
 
 // apiServer is a stand-in for kube-apiserver with one pod and a watch.
@@ -95,4 +98,56 @@ func ExampleLabelSelector() {
 	// Output:
 	// app=web,tier in (front,back),!canary <nil>
 	// true
+}
+
+// A client for the fake API server (package fake/fakeclient gives its
+// configuration): create, patch, list with a label selector and delete a
+// ConfigMap, matching errors with errors.Is.
+func Example() {
+	srv, cfg := fakeclient.Start(fake.Options{})
+	defer srv.Close()
+	c, err := client.New(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+	cms := client.For[*corev1.ConfigMap](c).Namespace("default")
+
+	cm := &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "settings", Labels: map[string]string{"app": "web"}},
+		Data:       map[string]string{"mode": "fast"},
+	}
+	created, err := cms.Create(ctx, cm, client.CreateOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("created", created.Name, "in", created.Namespace)
+
+	patched, err := cms.Patch(ctx, "settings", client.MergePatch, []byte(`{"data":{"mode":"safe"}}`), client.PatchOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("mode is now", patched.Data["mode"])
+
+	list, err := cms.List(ctx, client.ListOptions{LabelSelector: client.LabelSelector{}.Equals("app", "web")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("app=web:", len(list.Items))
+
+	if err := cms.Delete(ctx, "settings", client.DeleteOptions{}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = cms.Get(ctx, "settings", client.GetOptions{})
+	fmt.Println(errors.Is(err, client.ErrNotFound), err)
+	// Output:
+	// created settings in default
+	// mode is now safe
+	// app=web: 1
+	// true configmaps "settings" not found
 }

@@ -8,6 +8,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/fake/fakeclient"
 	"github.com/kubewire/kubewire/pager"
 )
 
@@ -116,4 +117,43 @@ func ExamplePager_ListAll() {
 	fmt.Println(len(list.Items), "items; room reserved for", cap(list.Items))
 	// Output:
 	// 5 items; room reserved for 5
+}
+
+// List a thousand ConfigMaps in pages of 300, counting them by label as
+// they arrive (each is dropped once counted, so about two pages are held
+// at a time), then read what the list was.
+func Example() {
+	srv, cfg := fakeclient.Start(fake.Options{})
+	defer srv.Close()
+	seed := make([]any, 1000)
+	for i := range seed {
+		tier := []string{"front", "back"}[i%2]
+		seed[i] = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("cm-%04d", i), Namespace: "default", Labels: map[string]string{"tier": tier}}}
+	}
+	if err := srv.Add(seed...); err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := client.New(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cms := client.For[*corev1.ConfigMap](c).Namespace("default")
+
+	p := pager.New(cms.List, pager.Options{PageSize: 300})
+	byTier := map[string]int{}
+	for cm, err := range p.Items(context.Background()) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		byTier[cm.Labels["tier"]]++
+	}
+	snap := p.Snapshot()
+	fmt.Println(snap.Items, "items in", snap.Pages, "pages; one snapshot:", snap.Complete && !snap.Inconsistent)
+	fmt.Println(byTier)
+	// Output:
+	// 1000 items in 4 pages; one snapshot: true
+	// map[back:500 front:500]
 }
