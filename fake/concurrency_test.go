@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -112,4 +113,47 @@ func TestConcurrentWatchersSeeTheHistory(t *testing.T) {
 			t.Errorf("watcher %d (-history +seen):\n%s", i, diff)
 		}
 	}
+}
+
+// TestListsDuringUpdates lists while objects are updated: every list is
+// one consistent snapshot (no object newer than the list's
+// resourceVersion), and under -race no write touches a snapshot being
+// served.
+func TestListsDuringUpdates(t *testing.T) {
+	s, c := newTestServer(t, Options{})
+	for i := range 20 {
+		c.createCM(fmt.Sprintf("cm-%02d", i))
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			c.mustDo(http.StatusOK, "PUT", fmt.Sprintf("/api/v1/namespaces/default/configmaps/cm-%02d", i%20),
+				fmt.Sprintf(`{"metadata":{"name":"cm-%02d"},"data":{"i":"%d"}}`, i%20, i))
+		}
+	})
+	for range 60 {
+		_, body := c.do("GET", "/api/v1/namespaces/default/configmaps", codec.MediaTypeJSON, "")
+		var l struct {
+			Metadata struct{ ResourceVersion string }
+			Items    []struct{ Metadata struct{ ResourceVersion string } }
+		}
+		if err := json.Unmarshal(body, &l); err != nil {
+			t.Fatal(err)
+		}
+		listRV, _ := strconv.ParseUint(l.Metadata.ResourceVersion, 10, 64)
+		for _, it := range l.Items {
+			if rv, _ := strconv.ParseUint(it.Metadata.ResourceVersion, 10, 64); rv > listRV {
+				t.Fatalf("list at rv %d holds an object at rv %d", listRV, rv)
+			}
+		}
+	}
+	close(stop)
+	wg.Wait()
+	_ = s
 }

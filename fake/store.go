@@ -36,6 +36,9 @@ type collection struct {
 	// Guarded by store.mu for writing, and by store.sortMu when rebuilt
 	// under a read lock.
 	sorted []*storedObject
+	// sortedShared is set once sorted was handed to a reader: a write
+	// must then copy it rather than change a snapshot being served.
+	sortedShared bool
 	// past caches the last reconstructed older snapshot (sortMu).
 	pastRV uint64
 	past   []*storedObject
@@ -114,16 +117,19 @@ func (s *store) write(r *resource, key string, dryRun bool, fn writeFunc) (*stor
 	switch typ {
 	case eventAdded:
 		c.items[key] = next
-		c.sorted = nil
+		c.sorted, c.sortedShared = nil, false
 	case eventModified:
 		c.items[key] = next
 		if c.sorted != nil {
+			if c.sortedShared {
+				c.sorted, c.sortedShared = slices.Clone(c.sorted), false
+			}
 			i, _ := slices.BinarySearchFunc(c.sorted, key, byKey)
 			c.sorted[i] = next
 		}
 	case eventDeleted:
 		delete(c.items, key)
-		c.sorted = nil
+		c.sorted, c.sortedShared = nil, false
 	}
 	s.log = append(s.log, change{rv: s.rv, typ: typ, obj: next, prev: cur})
 	if s.maxLog > 0 && len(s.log) > s.maxLog {
@@ -177,6 +183,7 @@ func (s *store) snapshot(r *resource, at uint64) ([]*storedObject, uint64, error
 		if c.sorted == nil {
 			c.sorted = sortedObjects(c.items)
 		}
+		c.sortedShared = true
 		return c.sorted, s.rv, nil
 	}
 	if at < s.compacted {
@@ -268,6 +275,7 @@ func (s *store) snapshotAndCursor(r *resource) ([]*storedObject, uint64, int) {
 		if c.sorted == nil {
 			c.sorted = sortedObjects(c.items)
 		}
+		c.sortedShared = true
 		objs = c.sorted
 		s.sortMu.Unlock()
 	}
