@@ -155,6 +155,11 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	// Create: an Unstructured is a JSON object as a map; apiVersion and
 	// kind are part of it.
 	mine := crontabs.Namespace(cfg.namespace)
+	if _, err := mine.Get(ctx, cfg.name, client.GetOptions{}); err == nil {
+		return fmt.Errorf("crontab %s/%s exists already: choose another -name", cfg.namespace, cfg.name)
+	} else if !errors.Is(err, client.ErrNotFound) {
+		return err
+	}
 	ct := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": group + "/" + version,
 		"kind":       kind,

@@ -39,6 +39,9 @@ const want = `dynamic: CronTab (stable.example.com/v1) on an embedded fake serve
         Accept: application/json
         answer: 200 application/json
   list app=checkout: 50 CronTabs in all namespaces; the first: shop/checkout-backup-00025 "0 */4 * * *", shop/checkout-backup-00049 "0 */4 * * *", shop/checkout-backup-00081 "0 */4 * * *"
+      GET /apis/stable.example.com/v1/namespaces/default/crontabs/nightly-report
+        Accept: application/json
+        answer: 404 application/json
       POST /apis/stable.example.com/v1/namespaces/default/crontabs
         Accept: application/json
         answer: 201 application/json
