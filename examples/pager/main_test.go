@@ -17,26 +17,27 @@ func TestPagerRuns(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	cfg := config{pods: 1600, pageSize: 100, churn: true}
+	cfg := config{pods: 800, pageSize: 100, churn: true}
 	if err := run(ctx, cfg, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	out := stdout.String()
 	for _, want := range []string{
-		"listing Pods in all namespaces of an embedded fake server (1600 Pods seeded), 100 per page\n",
-		"listed 1600 Pods in 16 pages in ",
-		"at resourceVersion 1608\n",
+		"listing Pods in all namespaces of an embedded fake server (800 Pods seeded), 100 per page\n",
+		"listed 800 Pods in 8 pages in ",
+		"at resourceVersion 808\n",
 		"changes were made after the first page; the list is one snapshot, so it has none of them\n",
 		"  NAMESPACE               PODS  RUNNING  PENDING  FAILED  OTHER\n",
-		"  shop                     600      585       12       3      0\n",
-		"  monitoring               200      196        3       1      0\n",
+		"  shop                     300      294        6       0      0\n",
+		"  payments                 200      194        4       2      0\n",
+		"  monitoring               100       99        1       0      0\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 	bar := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-	if len(bar) != 4 || !strings.HasPrefix(bar[3], "[##############################] 100%  1600/1600 Pods, page 16") {
+	if len(bar) != 4 || !strings.HasPrefix(bar[3], "[##############################] 100%  800/800 Pods, page 8") {
 		t.Errorf("progress (not a terminal) is not four lines ending at 100%%:\n%s", stderr.String())
 	}
 }

@@ -45,12 +45,14 @@ func churn(ctx context.Context, c *client.Client, pods, configMaps int, opts Chu
 			return changes, nil
 		case <-tick.C:
 		}
+		// A step is finished even if ctx ends during it, so that a
+		// rolled Pod is never left deleted without its replacement.
+		ctx := context.WithoutCancel(ctx)
 		var errs []error
 		count := func(err error) {
 			switch {
 			case err == nil:
 				changes++
-			case ctx.Err() != nil:
 			case errors.Is(err, client.ErrNotFound), errors.Is(err, client.ErrConflict):
 				// the example itself changed or deleted the object
 			default:

