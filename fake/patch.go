@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
@@ -112,7 +113,19 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 			}
 			return "", nil, newStatus(http.StatusUnprocessableEntity, "Invalid", err.Error(), nil)
 		}
-		d, aerr := s.patchedDraft(res, result, &unknown, level)
+		d, aerr := s.patchedDraft(res, result, &unknown, level, func(b []byte, detail string) *apiError {
+			// kube-apiserver names the field "patch" and shows the
+			// patched object (JSON and merge patches) or the patch map
+			// (strategic merge) as the invalid value, in a 422.
+			bad := string(b)
+			if pt == patchStrategic {
+				var p any
+				_ = json.Unmarshal(body, &p)
+				bad = fmt.Sprintf("%+v", p)
+			}
+			return errInvalid("", "", "", fieldCause{typ: metav1.CauseTypeFieldValueInvalid, field: "patch",
+				msg: "Invalid value: " + strconv.Quote(bad) + ": " + detail})
+		})
 		if aerr != nil {
 			return "", nil, aerr
 		}
@@ -156,17 +169,27 @@ func errString(err error) string {
 
 // patchedDraft decodes a patch result as the kind, collecting unknown
 // fields.
-func (s *Server) patchedDraft(res *resource, result any, unknown *[]string, level validation) (*draft, *apiError) {
+//
+// invalid, when set, makes the error for a result that does not decode
+// (or has unknown fields under Strict validation), given the result's
+// JSON and the decoding error; nil gives a 400 as for a request body.
+func (s *Server) patchedDraft(res *resource, result any, unknown *[]string, level validation, invalid func(b []byte, detail string) *apiError) (*draft, *apiError) {
 	b, err := json.Marshal(result)
 	if err != nil {
 		return nil, errInternal(err)
 	}
+	fail := func(err error) *apiError {
+		if invalid != nil {
+			return invalid(b, strings.TrimPrefix(err.Error(), errBadBody.Error()+": "))
+		}
+		return res.cannotHandle(err)
+	}
 	d, unk, err := res.decodeJSONDraft(b)
 	if err != nil {
-		return nil, res.cannotHandle(err)
+		return nil, fail(err)
 	}
 	if len(unk) > 0 && level == validationStrict {
-		return nil, res.cannotHandle(fmt.Errorf("strict decoding error: %s", joinComma(quoteUnknown(unk))))
+		return nil, fail(fmt.Errorf("strict decoding error: %s", joinComma(quoteUnknown(unk))))
 	}
 	*unknown = append(*unknown, unk...)
 	if aerr := d.checkTypeMeta(); aerr != nil {
@@ -177,7 +200,7 @@ func (s *Server) patchedDraft(res *resource, result any, unknown *[]string, leve
 
 // applyCreate creates an object from a server-side apply configuration.
 func (s *Server) applyCreate(r *request, applied map[string]any, manager string, rv uint64, unknown *[]string, level validation, nsExists bool) (string, *storedObject, error) {
-	d, aerr := s.patchedDraft(r.res, applied, unknown, level)
+	d, aerr := s.patchedDraft(r.res, applied, unknown, level, nil)
 	if aerr != nil {
 		return "", nil, aerr
 	}

@@ -34,13 +34,13 @@ update                 generation 2, replicas 3, labels app=web, images web:1.0.
 update (stale copy)    ErrConflict: Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again
 update (retried)       generation 2, replicas 3, labels app=web,tier=frontend, images web:1.0.0 log-shipper:3.1.9 (try 2)
 patch (merge)          annotations example.com/owner=team-shop
-patch (strategic)      generation 3, replicas 3, labels app=web,tier=frontend, images web:1.1.0 log-shipper:3.1.9
-patch (JSON patch)     generation 4, replicas 5, labels app=web,tier=frontend, images web:1.1.0 log-shipper:3.1.9
-patch (Strict, typo)   refused, 400 BadRequest: ...strict decoding error: unknown field "spec.replica"
+patch (strategic)      generation 4, replicas 3, labels app=web,tier=frontend, images web:1.1.0 log-shipper:3.1.9
+patch (JSON patch)     generation 5, replicas 5, labels app=web,tier=frontend, images web:1.1.0 log-shipper:3.1.9
+patch (Strict, typo)   refused, 422 Invalid: ...strict decoding error: unknown field "spec.replica"
 patch (Warn, typo)     minReadySeconds 10, replicas still 5
                          warning: unknown field "spec.replica"
-apply                  generation 6, replicas 4, labels app=web,tier=frontend, images web:1.1.0 log-shipper:3.1.9; env web:LOG_LEVEL=debug
+apply                  generation 7, replicas 4, labels app=web,tier=frontend, images web:1.1.0 log-shipper:3.1.9; env web:LOG_LEVEL=debug
                        managed fields: kubewire-apply-example (Apply)
-delete (dry run)       still there: generation 6, replicas 4, labels app=web,tier=frontend, images web:1.1.0 log-shipper:3.1.9
+delete (dry run)       still there: generation 7, replicas 4, labels app=web,tier=frontend, images web:1.1.0 log-shipper:3.1.9
 delete                 gone: deployments.apps "web" not found
 `
