@@ -55,6 +55,7 @@ func watchCtx(t *testing.T) context.Context {
 func TestFakeWatch(t *testing.T) {
 	for _, f := range formats {
 		t.Run(f.name, func(t *testing.T) {
+			checkNoLeaks(t)
 			srv, c, rec := startFakeWire(t, wireOptions{})
 			srv.Faults().RefuseProtobuf(f.noProto)
 			seedConfigMaps(t, srv, 3)
@@ -126,6 +127,7 @@ func TestFakeWatchFaults(t *testing.T) {
 	for _, tc := range tests {
 		for _, f := range formats {
 			t.Run(tc.name+"/"+f.name, func(t *testing.T) {
+				checkNoLeaks(t)
 				srv, c := startFake(t, fake.Options{}, Config{})
 				srv.Faults().RefuseProtobuf(f.noProto)
 				addCM(srv, "a")
@@ -167,6 +169,7 @@ func TestFakeWatchFaults(t *testing.T) {
 // 400 (the client falls back to list-then-watch), and without the end
 // bookmark a client's IdleTimeout ends the wait.
 func TestFakeWatchListFaults(t *testing.T) {
+	checkNoLeaks(t)
 	srv, c := startFake(t, fake.Options{}, Config{})
 	addCM(srv, "a")
 	cms := For[*corev1.ConfigMap](c).Namespace("default")
@@ -194,9 +197,10 @@ func TestFakeWatchListFaults(t *testing.T) {
 }
 
 // TestFakeWatchEndsWithContext checks that ending ctx ends a watch on the
-// fake and that no goroutine of the client is left (the fake's are
-// awaited by its Close).
+// fake and that no goroutine of the client is left (checkNoLeaks; the
+// fake's are awaited by its Close).
 func TestFakeWatchEndsWithContext(t *testing.T) {
+	checkNoLeaks(t)
 	srv, c := startFake(t, fake.Options{}, Config{})
 	addCM(srv, "a")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -269,6 +273,7 @@ func TestFakeOverTLS(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			checkNoLeaks(t)
 			srv, c := tc.start(t)
 			if !strings.HasPrefix(c.Host(), "https://") {
 				t.Fatalf("host %s is not https", c.Host())

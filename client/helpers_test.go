@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"encoding/pem"
 	"io"
 	"net"
 	"net/http"
@@ -35,6 +36,11 @@ func serve(w http.ResponseWriter, r fixture.Response) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(r.Body)))
 	w.WriteHeader(r.Status)
 	w.Write(r.Body)
+}
+
+// pemOf returns the PEM of a test server's certificate, to trust it.
+func pemOf(srv *httptest.Server) []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
 }
 
 // recorder keeps the requests a test server received.

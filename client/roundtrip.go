@@ -17,7 +17,21 @@ import (
 //	rateLimitTransport -> headerTransport -> authTransport -> gzipTransport -> base
 //
 // Each is a small http.RoundTripper that clones the request before
-// changing headers, as the RoundTripper contract requires.
+// changing headers, as the RoundTripper contract requires, and passes
+// CloseIdleConnections on to the next, so that http.Client's (and
+// Client's) CloseIdleConnections reaches the base transport.
+
+// closeIdle closes rt's idle connections, if it has a way to.
+func closeIdle(rt http.RoundTripper) {
+	if c, ok := rt.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
+func (t *rateLimitTransport) CloseIdleConnections() { closeIdle(t.next) }
+func (t *headerTransport) CloseIdleConnections()    { closeIdle(t.next) }
+func (t *authTransport) CloseIdleConnections()      { closeIdle(t.next) }
+func (t *gzipTransport) CloseIdleConnections()      { closeIdle(t.next) }
 
 // rateLimitTransport waits for a token of the client's bucket before each
 // try. Waiting ends early with the request's context.

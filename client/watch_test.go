@@ -56,6 +56,7 @@ func TestWatchListStreams(t *testing.T) {
 	}
 	for name, want := range wants {
 		t.Run(name, func(t *testing.T) {
+			checkNoLeaks(t)
 			fx := load(t, name)
 			c, rec := newServer(t, func(w http.ResponseWriter, r *http.Request) { serve(w, fx) })
 			w, err := For[*corev1.ConfigMap](c).Namespace("fixtures").Watch(context.Background(), streamingList)
@@ -75,6 +76,7 @@ func TestWatchListStreams(t *testing.T) {
 }
 
 func TestWatchCustomResourceAsUnstructured(t *testing.T) {
+	checkNoLeaks(t)
 	fx := load(t, "watch/widgets-watchlist.json")
 	c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { serve(w, fx) })
 	widgets := Dynamic(c, GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"})
@@ -92,6 +94,7 @@ func TestWatchCustomResourceAsUnstructured(t *testing.T) {
 func TestWatchErrorEventIsStatusError(t *testing.T) {
 	for _, name := range []string{"errors/watch-gone.json", "errors/watch-gone.pb"} {
 		t.Run(name, func(t *testing.T) {
+			checkNoLeaks(t)
 			fx := load(t, name)
 			c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { serve(w, fx) })
 			w, err := For[*corev1.Pod](c).Watch(context.Background(), WatchOptions{ResourceVersion: "1"})
