@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
@@ -17,14 +18,25 @@ type ChurnOptions struct {
 	// Interval is the time between two steps (default 50ms). Each step
 	// makes up to four changes: see Env.Churn.
 	Interval time.Duration
+	// Relabel makes each step also move the ConfigMap it edits to
+	// another team, as people relabel objects: its "team" label is set
+	// to one of Teams, or removed one step in five. The label is changed
+	// first and the data right after, so a controller that acts on the
+	// label change often writes a version that is already stale.
+	Relabel bool
 }
+
+// Teams are the values Churn gives the "team" label of ConfigMaps with
+// ChurnOptions.Relabel: the namespaces of the seeded objects and one more.
+var Teams = []string{"shop", "payments", "search", "monitoring", "platform"}
 
 // churn runs the steps of Env.Churn. Each step rolls one seeded Pod (the
 // oldest is deleted and a new one created in its place, as a rolling
 // update does), flips the readiness of a running one (a status change),
 // and edits
-// one seeded ConfigMap; kinds that were not seeded are left alone. Which
-// objects change is pseudo-random but the same on every run.
+// one seeded ConfigMap (with opts.Relabel, its team label first); kinds
+// that were not seeded are left alone. Which objects change is
+// pseudo-random but the same on every run.
 func churn(ctx context.Context, c *client.Client, pods, configMaps int, opts ChurnOptions) (int, error) {
 	interval := opts.Interval
 	if interval <= 0 {
@@ -75,6 +87,15 @@ func churn(ctx context.Context, c *client.Client, pods, configMaps int, opts Chu
 		}
 		if configMaps > 0 {
 			i := rng.IntN(configMaps)
+			if opts.Relabel {
+				team := `null` // the label is removed
+				if step%5 != 4 {
+					team = strconv.Quote(Teams[(i+step)%len(Teams)])
+				}
+				patch := fmt.Sprintf(`{"metadata":{"labels":{"team":%s}}}`, team)
+				_, err := cmsOf(ConfigMapNamespace(i)).Patch(ctx, ConfigMapName(i), client.MergePatch, []byte(patch), client.PatchOptions{})
+				count(err)
+			}
 			patch := fmt.Sprintf(`{"data":{"LOG_LEVEL":%q}}`, []string{"debug", "info", "warn"}[step%3])
 			_, err := cmsOf(ConfigMapNamespace(i)).Patch(ctx, ConfigMapName(i), client.MergePatch, []byte(patch), client.PatchOptions{})
 			count(err)

@@ -20,6 +20,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 
@@ -55,6 +57,15 @@ type Options struct {
 	// custom resources, add objects of other kinds. Not called on a real
 	// cluster.
 	Setup func(*fake.Server) error
+	// Webhook, when set, stands for a validating admission webhook in
+	// front of the fake server (which has no admission of its own). It
+	// is called for every authenticated write (POST, PUT, PATCH,
+	// DELETE) before the server sees it, from many goroutines at once,
+	// and must not read the body. An error refuses the write with 500
+	// InternalError, "failed calling webhook", as kube-apiserver answers
+	// when a webhook with failurePolicy Fail times out. Not used on a
+	// real cluster.
+	Webhook func(*http.Request) error
 }
 
 // Env is where an example runs: a real cluster or an embedded fake
@@ -66,6 +77,7 @@ type Env struct {
 	// it only for what a real cluster would do on its own (see Churn).
 	Fake *fake.Server
 
+	front            *httptest.Server // the Webhook in front of Fake
 	pods, configMaps int
 }
 
@@ -88,8 +100,12 @@ func Connect(opts Options) (*Env, error) {
 	namespaces := slices.Concat([]string{"default", "kube-system", "kube-public", "kube-node-lease"}, Namespaces)
 	s, cfg := fakeclient.Start(fake.Options{Namespaces: namespaces})
 	env := &Env{Config: cfg, Fake: s, pods: opts.Pods, configMaps: opts.ConfigMaps}
+	if opts.Webhook != nil {
+		env.front = admission(s, s.Token(), opts.Webhook)
+		env.Config.Host, env.Config.TLS = env.front.URL, client.TLSConfig{}
+	}
 	if err := env.seed(opts); err != nil {
-		s.Close()
+		env.Close()
 		return nil, err
 	}
 	return env, nil
@@ -142,6 +158,10 @@ func (e *Env) String() string {
 func (e *Env) Close() {
 	if e.Fake != nil {
 		e.Fake.Close()
+	}
+	if e.front != nil {
+		e.front.CloseClientConnections()
+		e.front.Close()
 	}
 }
 

@@ -2,6 +2,8 @@ package exampleenv
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -154,5 +156,80 @@ func TestTraceOverTLS(t *testing.T) {
 		">   answer: 200 application/vnd.kubernetes.protobuf\n"
 	if trace.String() != want {
 		t.Errorf("trace:\n%s\nwant:\n%s", trace.String(), want)
+	}
+}
+
+// A Webhook refuses the writes it returns an error for with 500, before
+// the server makes them; reads and other writes go through.
+func TestWebhook(t *testing.T) {
+	t.Setenv("KUBECONFIG", "")
+	env, err := Connect(Options{ConfigMaps: 10, Webhook: func(req *http.Request) error {
+		if req.Method == http.MethodPut {
+			return errors.New("context deadline exceeded")
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	c, err := client.New(env.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cms := client.For[*corev1.ConfigMap](c).Namespace(ConfigMapNamespace(3))
+	cm, err := cms.Get(ctx, ConfigMapName(3), client.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm.Labels["team"] = "platform"
+	_, err = cms.Update(ctx, cm, client.UpdateOptions{})
+	const msg = `Internal error occurred: failed calling webhook "owners.example.com": context deadline exceeded`
+	if !errors.Is(err, client.ErrInternal) || !strings.Contains(err.Error(), msg) {
+		t.Fatalf("update = %v, want ErrInternal with %q", err, msg)
+	}
+	if _, err := cms.Patch(ctx, cm.Name, client.MergePatch, []byte(`{"metadata":{"labels":{"team":"search"}}}`), client.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := cms.Get(ctx, cm.Name, client.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Labels["team"] != "search" {
+		t.Errorf("team = %q after a refused update and a patch, want search", got.Labels["team"])
+	}
+}
+
+// With Relabel, churn changes the team labels of ConfigMaps, and
+// removes some.
+func TestChurnRelabel(t *testing.T) {
+	t.Setenv("KUBECONFIG", "")
+	env, err := Connect(Options{ConfigMaps: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	if _, err := env.Churn(ctx, ChurnOptions{Interval: 5 * time.Millisecond, Relabel: true}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(env.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cms, err := client.For[*corev1.ConfigMap](c).List(context.Background(), client.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := 0
+	for _, cm := range cms.Items {
+		if team, ok := cm.Labels["team"]; !ok || team != cm.Namespace {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Error("no ConfigMap has another team label than its namespace after churn")
 	}
 }
