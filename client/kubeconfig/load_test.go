@@ -1,13 +1,20 @@
 package kubeconfig
 
 import (
+	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/client"
 )
 
@@ -250,5 +257,56 @@ func TestNoConfig(t *testing.T) {
 	}
 	if _, err := Load(Options{Paths: []string{filepath.Join(home, "explicit")}}); err == nil || errors.Is(err, ErrNoConfig) {
 		t.Errorf("an explicit missing file: err = %v, want a read error", err)
+	}
+}
+
+// A kubeconfig's tokenFile reaches the client as a file, not a value: a
+// rotated token is what the server sees next.
+func TestTokenFileRotatesThroughTheClient(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","namespace":"n"}}`)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	tokenPath := write(t, dir, "secrets/token", "token-1\n")
+	path := write(t, dir, "config", `
+clusters: [{name: c, cluster: {server: `+srv.URL+`}}]
+users: [{name: u, user: {tokenFile: secrets/token}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`)
+	cfg, err := Load(Options{Paths: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.BearerToken != "" || cfg.BearerTokenFile != tokenPath {
+		t.Fatalf("token %q, token file %q; want the file %s only", cfg.BearerToken, cfg.BearerTokenFile, tokenPath)
+	}
+	cfg.TokenFileRefresh = 10 * time.Millisecond
+	c, err := client.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	get := func() {
+		t.Helper()
+		if _, err := client.For[*corev1.Pod](c).Namespace("n").Get(context.Background(), "p", client.GetOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get()
+	write(t, dir, "secrets/token", "token-2\n")
+	time.Sleep(20 * time.Millisecond)
+	get()
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff([]string{"Bearer token-1", "Bearer token-2"}, seen); diff != "" {
+		t.Errorf("Authorization sent (-want +got):\n%s", diff)
 	}
 }
