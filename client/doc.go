@@ -45,7 +45,40 @@
 // A failure the server reports is a *StatusError (an alias of codec's)
 // matched with errors.Is against ErrNotFound, ErrConflict, ErrExpired and
 // the other sentinels. After retries the error says how many tries were
-// made. Credentials never appear in errors or log lines.
+// made. A response that cannot be decoded (a body without the protobuf
+// magic, a proxy's HTML page with a 200, malformed JSON, a truncated
+// watch frame) matches ErrMalformed; one over a size bound also matches
+// codec.ErrTooLarge.
+//
+// # Security defaults
+//
+// The server's certificate is verified against TLSConfig's authority, or
+// the system roots without one; only TLSConfig.Insecure turns that off,
+// and a verification failure is never retried. Credentials never appear
+// in errors or log lines: a Config, its TLSConfig and its plugin's
+// environment print redacted (fmt and slog), a Host with a password is
+// refused, and an error answer or Warning header that echoes the
+// request's credential has it replaced with "[redacted]". A token file
+// (BearerTokenFile, a kubeconfig's tokenFile, the in-cluster token) is
+// read again after TokenFileRefresh and after a 401, so rotated tokens
+// are picked up.
+//
+// # Limits
+//
+// Every size the server controls is bounded, with a default that a
+// healthy server never reaches:
+//
+//	Config.MaxResponseBytes    1 GiB   a response body other than a watch, after gzip
+//	Config.MaxWatchEventBytes  16 MiB  one watch event (frame or JSON document)
+//	error body of a watch      1 MiB   read for the StatusError, the rest dropped
+//	JSON nesting               10,000  levels (encoding/json's, and the watch scanner's)
+//	exec plugin output         1 MiB
+//
+// Decompression happens as a body is read, so a gzip bomb costs no more
+// than the bound it runs into. WatchOptions.IdleTimeout bounds how long a
+// watch waits for its answer and then for each event; the HTTP/2 health
+// check (Config.PingAfter, PingTimeout) ends watches on a dead
+// connection.
 //
 // # Concurrency
 //
