@@ -3,7 +3,6 @@ package reflector_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"runtime/pprof"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/client"
-	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/reflector"
 )
 
@@ -62,83 +60,6 @@ func TestInitialSyncWatchList(t *testing.T) {
 	}
 	if n := r.Relists(); n != 1 {
 		t.Errorf("%d relists, want 1", n)
-	}
-}
-
-// Each case syncs, injects a fault, changes the collection and checks
-// that the store follows, with the relists and watches expected.
-func TestFaults(t *testing.T) {
-	tests := []struct {
-		name        string
-		before      func(*fake.Server)                                                  // before Run
-		fault       func(*testing.T, *fake.Server, *client.Resource[*corev1.ConfigMap]) // once in sync
-		wantRelists int64
-		wantLists   int // streaming lists attempted
-	}{
-		{
-			name:        "watch-list refused",
-			before:      func(s *fake.Server) { s.Faults().SetWatchList(fake.WatchListRefused) },
-			fault:       func(_ *testing.T, s *fake.Server, _ *client.Resource[*corev1.ConfigMap]) { s.Faults().DropWatches() },
-			wantRelists: 1, wantLists: 1, // refused once, remembered
-		},
-		{
-			name:        "watch-list without end bookmark",
-			before:      func(s *fake.Server) { s.Faults().SetWatchList(fake.WatchListNoEndBookmark) },
-			fault:       func(_ *testing.T, s *fake.Server, _ *client.Resource[*corev1.ConfigMap]) { s.Faults().DropWatches() },
-			wantRelists: 2, wantLists: 1, // the hung streaming list, then a list
-		},
-		{
-			name: "dropped watch resumes",
-			fault: func(t *testing.T, s *fake.Server, res *client.Resource[*corev1.ConfigMap]) {
-				create(t, res, 50) // the watch has delivered an event
-				time.Sleep(time.Second)
-				s.Faults().DropWatches()
-			},
-			wantRelists: 1, wantLists: 1,
-		},
-		{
-			name: "410 relists",
-			fault: func(t *testing.T, s *fake.Server, res *client.Resource[*corev1.ConfigMap]) {
-				// A change the watch of "default" does not see, then a
-				// compaction: the open watch, or the one resuming after
-				// the drop, answers 410.
-				if err := s.Add(configMap("kube-system", 1)); err != nil {
-					t.Fatal(err)
-				}
-				s.Compact()
-				s.Faults().DropWatches()
-			},
-			wantRelists: 2, wantLists: 2,
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				s, res := memServer(t, 20)
-				if tt.before != nil {
-					tt.before(s)
-				}
-				src := &countingSource{Resource: res}
-				st := newMapStore[*corev1.ConfigMap]()
-				r := reflector.New(src, st, reflector.Options{Logger: slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))})
-				stop := start(t, r)
-				waitInSync(t, st, res, time.Minute)
-				tt.fault(t, s, res)
-				create(t, res, 60)
-				if err := res.Delete(context.Background(), configMap("default", 3).Name, client.DeleteOptions{}); err != nil {
-					t.Fatal(err)
-				}
-				time.Sleep(5 * time.Second) // past any backoff
-				waitInSync(t, st, res, time.Minute)
-				stop()
-				if n := r.Relists(); n != tt.wantRelists {
-					t.Errorf("%d relists, want %d", n, tt.wantRelists)
-				}
-				if wl, _ := src.counts(); wl != tt.wantLists {
-					t.Errorf("%d streaming lists, want %d", wl, tt.wantLists)
-				}
-			})
-		})
 	}
 }
 
