@@ -1,0 +1,5 @@
+//go:build race
+
+package reflector_test
+
+const raceEnabled = true
