@@ -62,9 +62,10 @@ type Options struct {
 	// is called for every authenticated write (POST, PUT, PATCH,
 	// DELETE) before the server sees it, from many goroutines at once,
 	// and must not read the body. An error refuses the write with 500
-	// InternalError, "failed calling webhook", as kube-apiserver answers
-	// when a webhook with failurePolicy Fail times out. Not used on a
-	// real cluster.
+	// InternalError, "Internal error occurred: " and the error's text,
+	// as kube-apiserver answers when a webhook with failurePolicy Fail
+	// times out (its error says "failed calling webhook ..."). Not used
+	// on a real cluster.
 	Webhook func(*http.Request) error
 }
 

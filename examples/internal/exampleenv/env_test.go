@@ -165,7 +165,7 @@ func TestWebhook(t *testing.T) {
 	t.Setenv("KUBECONFIG", "")
 	env, err := Connect(Options{ConfigMaps: 10, Webhook: func(req *http.Request) error {
 		if req.Method == http.MethodPut {
-			return errors.New("context deadline exceeded")
+			return errors.New(`failed calling webhook "owners.example.com": context deadline exceeded`)
 		}
 		return nil
 	}})

@@ -2,7 +2,6 @@ package exampleenv
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 
@@ -29,9 +28,9 @@ func admission(s http.Handler, token string, hook func(*http.Request) error) *ht
 }
 
 // webhookFailed answers as kube-apiserver does when a webhook with
-// failurePolicy Fail could not be called.
+// failurePolicy Fail could not be called; err says which and why.
 func webhookFailed(w http.ResponseWriter, err error) {
-	msg := fmt.Sprintf("Internal error occurred: failed calling webhook %q: %v", "owners.example.com", err)
+	msg := "Internal error occurred: " + err.Error()
 	body, _ := json.Marshal(&metav1.Status{
 		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
 		Status:   metav1.StatusFailure,
