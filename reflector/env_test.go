@@ -40,7 +40,7 @@ func newEnv(t *testing.T, n int, opts fake.Options) *env {
 	t.Cleanup(s.Close)
 	cfg := fakeclient.Config(s)
 	cfg.Host, cfg.TLS, cfg.Transport = "http://fake", client.TLSConfig{}, s.RoundTripper()
-	return buildEnv(t, s, cfg, n)
+	return buildEnv(t, s, cfg, n, s.RoundTripper())
 }
 
 // newNetEnv serves over loopback, for faults that need real connections
@@ -49,19 +49,17 @@ func newNetEnv(t *testing.T, n int, opts fake.Options) *env {
 	t.Helper()
 	s, cfg := fakeclient.Start(opts)
 	t.Cleanup(s.Close)
-	return buildEnv(t, s, cfg, n)
+	// The test's own client opens a connection per request, so that none
+	// it holds idle is closed under it by Server.Restart.
+	cfg.Transport = &http.Transport{DisableKeepAlives: true}
+	return buildEnv(t, s, cfg, n, s.Client().Transport)
 }
 
-func buildEnv(t *testing.T, s *fake.Server, cfg client.Config, n int) *env {
+// buildEnv seeds the server; the Reflector's client reaches it through
+// base, tapped.
+func buildEnv(t *testing.T, s *fake.Server, cfg client.Config, n int, base http.RoundTripper) *env {
 	t.Helper()
 	obs := seed(t, s, cfg, n)
-	base := cfg.Transport
-	if base == nil {
-		// The client's own transport, as New would build it for the
-		// server (HTTP/2 with its certificate authority).
-		base = s.Client().Transport
-		cfg.TLS = client.TLSConfig{}
-	}
 	tp := &tap{next: base}
 	cfg.Transport = tp
 	c, err := client.New(cfg)
@@ -214,6 +212,14 @@ type checkStore struct {
 	// items of the stream so far.
 	onItem func(n int)
 
+	// busy is held (a token in it) while a change and its check run, so
+	// that versions waits for them: a test sees the store in sync only
+	// once the check's own requests are done, and faults it injects next
+	// reach the Reflector, not the check. A channel rather than a mutex
+	// so that a goroutine waiting for it is durably blocked in a synctest
+	// bubble.
+	busy chan struct{}
+
 	mu       sync.Mutex
 	last     map[string]uint64 // key → last resourceVersion given
 	streamed int               // items since Begin; -1 outside a stream
@@ -223,7 +229,17 @@ type checkStore struct {
 }
 
 func newCheckStore(obs *client.Resource[*corev1.ConfigMap]) *checkStore {
-	return &checkStore{mapStore: newMapStore[*corev1.ConfigMap](), obs: obs, last: map[string]uint64{}, streamed: -1}
+	return &checkStore{mapStore: newMapStore[*corev1.ConfigMap](), obs: obs, busy: make(chan struct{}, 1), last: map[string]uint64{}, streamed: -1}
+}
+
+func (c *checkStore) lock()   { c.busy <- struct{}{} }
+func (c *checkStore) unlock() { <-c.busy }
+
+// versions is mapStore.versions once no change is being checked.
+func (c *checkStore) versions() map[string]string {
+	c.lock()
+	defer c.unlock()
+	return c.mapStore.versions()
 }
 
 func (c *checkStore) problem(format string, args ...any) {
@@ -294,6 +310,8 @@ func (c *checkStore) Item(o *corev1.ConfigMap) {
 }
 
 func (c *checkStore) End(rv string) {
+	c.lock()
+	defer c.unlock()
 	c.mapStore.End(rv)
 	c.mu.Lock()
 	c.streamed = -1
@@ -315,18 +333,24 @@ func (c *checkStore) inStream() bool {
 }
 
 func (c *checkStore) Add(o *corev1.ConfigMap) {
+	c.lock()
+	defer c.unlock()
 	c.given("add", o)
 	c.mapStore.Add(o)
 	c.checkAt("ADDED "+key(o), o.ResourceVersion)
 }
 
 func (c *checkStore) Update(o *corev1.ConfigMap) {
+	c.lock()
+	defer c.unlock()
 	c.given("update", o)
 	c.mapStore.Update(o)
 	c.checkAt("MODIFIED "+key(o), o.ResourceVersion)
 }
 
 func (c *checkStore) Delete(o *corev1.ConfigMap) {
+	c.lock()
+	defer c.unlock()
 	c.given("delete", o)
 	c.mapStore.Delete(o)
 	if !c.inStream() {
@@ -335,6 +359,8 @@ func (c *checkStore) Delete(o *corev1.ConfigMap) {
 }
 
 func (c *checkStore) Bookmark(rv string) {
+	c.lock()
+	defer c.unlock()
 	c.mapStore.Bookmark(rv)
 	c.checkAt("BOOKMARK", rv)
 }

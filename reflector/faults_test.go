@@ -333,12 +333,12 @@ func runFault(t *testing.T, tt faultCase) {
 	if tt.settle != nil {
 		tt.settle(t, e)
 	}
-	waitInSync(t, st.mapStore, e.obs, time.Minute)
+	waitInSync(t, st, e.obs, time.Minute)
 	if tt.fault != nil {
 		tt.fault(t, e)
 	}
 	e.changeSome(t)
-	waitInSync(t, st.mapStore, e.obs, 2*time.Minute)
+	waitInSync(t, st, e.obs, 2*time.Minute)
 	stop()
 	st.verify(t)
 	if n := r.Relists(); n != tt.wantRelists {

@@ -119,7 +119,7 @@ func serverVersions(t *testing.T, r *client.Resource[*corev1.ConfigMap]) map[str
 
 // waitInSync polls until the store equals the server's state, and fails
 // with the difference after timeout.
-func waitInSync(t *testing.T, st *mapStore[*corev1.ConfigMap], r *client.Resource[*corev1.ConfigMap], timeout time.Duration) {
+func waitInSync(t *testing.T, st interface{ versions() map[string]string }, r *client.Resource[*corev1.ConfigMap], timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {

@@ -156,11 +156,11 @@ func TestInitialListFromCache(t *testing.T) {
 				}
 				st := newCheckStore(e.obs)
 				r, stop := e.run(t, st, tt.opts)
-				waitInSync(t, st.mapStore, e.obs, time.Minute)
+				waitInSync(t, st, e.obs, time.Minute)
 				first := e.tap.requests("list")
 				// A 410 relists with a consistent read, in pages.
 				compactWhileDropped(t, e)
-				waitInSync(t, st.mapStore, e.obs, time.Minute)
+				waitInSync(t, st, e.obs, time.Minute)
 				stop()
 				st.verify(t)
 				lists := e.tap.requests("list")
@@ -192,16 +192,16 @@ func TestMetrics(t *testing.T) {
 		st := newCheckStore(e.obs)
 		m := &recordingMetrics{}
 		_, stop := e.run(t, st, reflector.Options{Metrics: m})
-		waitInSync(t, st.mapStore, e.obs, time.Minute)
+		waitInSync(t, st, e.obs, time.Minute)
 		create(t, e.obs, 100)
-		waitInSync(t, st.mapStore, e.obs, time.Minute)
+		waitInSync(t, st, e.obs, time.Minute)
 		// A 429 on the resumed watch, then a 410.
 		n := len(e.tap.requests("watch"))
 		e.s.Faults().FailNext(1, http.StatusTooManyRequests, 2*time.Second)
 		e.s.Faults().DropWatches()
 		e.tap.waitRequests(t, n+2, "watch")
 		compactWhileDropped(t, e)
-		waitInSync(t, st.mapStore, e.obs, time.Minute)
+		waitInSync(t, st, e.obs, time.Minute)
 		stop()
 
 		want := []string{

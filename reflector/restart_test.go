@@ -30,7 +30,7 @@ func TestServerRestart(t *testing.T) {
 				MaxBackoff:     50 * time.Millisecond,
 				Logger:         testLogger(t),
 			})
-			waitInSync(t, st.mapStore, e.obs, 10*time.Second)
+			waitInSync(t, st, e.obs, 10*time.Second)
 			n := len(e.tap.requests("watch", "watch-list"))
 			if tt.loseHistory {
 				compact(e)
@@ -38,7 +38,7 @@ func TestServerRestart(t *testing.T) {
 			e.s.Restart()
 			e.tap.waitRequests(t, n+1, "watch", "watch-list")
 			e.changeSome(t)
-			waitInSync(t, st.mapStore, e.obs, 10*time.Second)
+			waitInSync(t, st, e.obs, 10*time.Second)
 			stop()
 			st.verify(t)
 			if got := r.Relists(); got != tt.wantRelists {
