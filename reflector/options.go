@@ -102,7 +102,8 @@ type Metrics interface {
 	// initial events of a streaming list count as ListDone's items).
 	WatchEvent(typ client.EventType)
 	// WatchEnded reports the end of a watch, or of a watch request the
-	// server refused: how long it lasted, how many events (bookmarks
+	// server refused: how long it lasted (for the watch of a streaming
+	// list, since its end bookmark), how many events (bookmarks
 	// included) it delivered and the error that ended it (io.EOF when the
 	// server closed it, client.ErrWatchIdle after IdleTimeout).
 	WatchEnded(took time.Duration, events int, err error)
