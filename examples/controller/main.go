@@ -282,13 +282,18 @@ type controller struct {
 	out        io.Writer
 	showErrors int
 
-	mu                                             sync.Mutex // guards what follows, and writes to out
-	reconciles, updates, conflicts, retries, given int
-	shown                                          int // errors printed
-	last                                           stats
+	mu    sync.Mutex // guards what follows, and writes to out
+	n     stats      // since the start
+	last  stats      // at the last report
+	shown int        // errors printed
 }
 
+// stats count what the controller did.
 type stats struct{ reconciles, updates, conflicts, retries, givenUp int }
+
+func (s stats) minus(t stats) stats {
+	return stats{s.reconciles - t.reconciles, s.updates - t.updates, s.conflicts - t.conflicts, s.retries - t.retries, s.givenUp - t.givenUp}
+}
 
 // work reconciles the keys the queue hands out, until ctx ends.
 func (c *controller) work(ctx context.Context) {
@@ -316,17 +321,17 @@ func (c *controller) finish(key string, err error) {
 	if show {
 		c.shown++
 	}
-	var failures int
-	var delay time.Duration
-	if failures, delay = c.queue.Retry(key); failures > maxFailures {
+	if failures := c.queue.Failures(key); failures >= maxFailures {
+		// Until the ConfigMap changes again, and the handler adds it.
 		c.queue.Forget(key)
-		c.given++
+		c.n.givenUp++
 		if show {
-			fmt.Fprintf(c.out, "  gave up on %s after %d tries: %v\n", key, failures, err)
+			fmt.Fprintf(c.out, "  gave up on %s after %d failures: %v\n", key, failures+1, err)
 		}
 		return
 	}
-	c.retries++
+	failures, delay := c.queue.Retry(key)
+	c.n.retries++
 	if show {
 		fmt.Fprintf(c.out, "  retry %s in %v (failure %d): %v\n", key, delay.Round(time.Millisecond), failures, err)
 	}
@@ -334,7 +339,7 @@ func (c *controller) finish(key string, err error) {
 
 // reconcile brings the ConfigMap key in step, if it is not already.
 func (c *controller) reconcile(ctx context.Context, key string) error {
-	c.count(&c.reconciles)
+	c.count(&c.n.reconciles)
 	namespace, name := informer.SplitKey(key)
 	cached, ok := c.lister.Namespace(namespace).Get(name)
 	if !ok || inStep(cached) {
@@ -350,7 +355,7 @@ func (c *controller) reconcile(ctx context.Context, key string) error {
 	if errors.Is(err, client.ErrConflict) {
 		// It changed since (its label may have): decide again from
 		// the latest state on the server.
-		c.count(&c.conflicts)
+		c.count(&c.n.conflicts)
 		err = client.RetryOnConflict(ctx, 3, func() error {
 			latest, err := configMaps.Get(ctx, name, client.GetOptions{})
 			if err != nil || inStep(latest) {
@@ -359,14 +364,14 @@ func (c *controller) reconcile(ctx context.Context, key string) error {
 			setOwner(latest)
 			_, err = configMaps.Update(ctx, latest, client.UpdateOptions{FieldManager: fieldManager})
 			if errors.Is(err, client.ErrConflict) {
-				c.count(&c.conflicts)
+				c.count(&c.n.conflicts)
 			} else if err == nil {
-				c.count(&c.updates)
+				c.count(&c.n.updates)
 			}
 			return err
 		})
 	} else if err == nil {
-		c.count(&c.updates)
+		c.count(&c.n.updates)
 	}
 	if errors.Is(err, client.ErrNotFound) {
 		return nil // deleted meanwhile
@@ -388,7 +393,7 @@ func (c *controller) summary() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	fmt.Fprintf(c.out, "summary: %s, %s, %s (each followed by a read from the server), %s after errors, %d given up\n",
-		plural(c.reconciles, "reconcile"), plural(c.updates, "update"), plural(c.conflicts, "conflict"), plural(c.retries, "retry"), c.given)
+		plural(c.n.reconciles, "reconcile"), plural(c.n.updates, "update"), plural(c.n.conflicts, "conflict"), plural(c.n.retries, "retry"), c.n.givenUp)
 }
 
 func plural(n int, noun string) string {
@@ -419,9 +424,8 @@ func (c *controller) report(elapsed time.Duration) {
 	waiting, delayed := c.queue.Len()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	now := stats{c.reconciles, c.updates, c.conflicts, c.retries, c.given}
-	d := stats{now.reconciles - c.last.reconciles, now.updates - c.last.updates, now.conflicts - c.last.conflicts, now.retries - c.last.retries, now.givenUp - c.last.givenUp}
-	c.last = now
+	d := c.n.minus(c.last)
+	c.last = c.n
 	fmt.Fprintf(c.out, "  [%v] %s, %s, %s, %s; %d out of step in the cache, %d queued, %d waiting to retry\n",
 		elapsed, plural(d.reconciles, "reconcile"), plural(d.updates, "update"), plural(d.conflicts, "conflict"), plural(d.retries, "retry"),
 		behind, waiting, delayed)

@@ -170,6 +170,17 @@ func (q *queue) Retry(key string) (failures int, delay time.Duration) {
 	return failures, delay
 }
 
+// Failures returns how many times in a row key failed, as counted by
+// Retry since the last Forget.
+func (q *queue) Failures(key string) int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if f := q.failures[key]; f != nil {
+		return f.n
+	}
+	return 0
+}
+
 // Forget resets key's failures, after it succeeded or was given up.
 func (q *queue) Forget(key string) {
 	q.mu.Lock()

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -108,5 +111,29 @@ func TestQueueRateLimit(t *testing.T) {
 	// A token is there at once, then one every 20ms.
 	if d := time.Since(start); d < 90*time.Millisecond {
 		t.Errorf("6 keys in %v at 50 per second, want at least 100ms", d)
+	}
+}
+
+// A key that fails maxFailures times in a row is retried that many
+// times, then given up, and not queued again.
+func TestControllerGivesUp(t *testing.T) {
+	var out bytes.Buffer
+	c := &controller{queue: fastQueue(), out: &out, showErrors: 100}
+	failure := errors.New("webhook down")
+	for range maxFailures + 1 {
+		c.finish("shop/cm", failure)
+	}
+	if c.n.retries != maxFailures || c.n.givenUp != 1 {
+		t.Errorf("%d retries and %d given up, want %d and 1", c.n.retries, c.n.givenUp, maxFailures)
+	}
+	time.Sleep(50 * time.Millisecond) // the longest backoff is 8ms (±20%)
+	if n, delayed := c.queue.Len(); n != 1 || delayed != 0 {
+		t.Errorf("queue: %d waiting, %d delayed; want the retries merged into 1, and none after giving up", n, delayed)
+	}
+	if f := c.queue.Failures("shop/cm"); f != 0 {
+		t.Errorf("%d failures remembered after giving up, want 0", f)
+	}
+	if !strings.Contains(out.String(), "  gave up on shop/cm after 11 failures: webhook down\n") {
+		t.Errorf("output:\n%s", out.String())
 	}
 }
