@@ -16,17 +16,23 @@ import (
 // synced is a Store that prints the names of the first full state it
 // receives, then signals.
 type synced struct {
-	names []string
-	done  chan struct{}
+	names    []string
+	withData int // objects that arrived with data
+	done     chan struct{}
 }
 
-func (s *synced) Begin()                    { s.names = nil }
-func (s *synced) Item(cm *corev1.ConfigMap) { s.names = append(s.names, cm.Name) }
-func (s *synced) Abort()                    {}
-func (s *synced) Add(*corev1.ConfigMap)     {}
-func (s *synced) Update(*corev1.ConfigMap)  {}
-func (s *synced) Delete(*corev1.ConfigMap)  {}
-func (s *synced) Bookmark(string)           {}
+func (s *synced) Begin() { s.names, s.withData = nil, 0 }
+func (s *synced) Item(cm *corev1.ConfigMap) {
+	s.names = append(s.names, cm.Name)
+	if cm.Data != nil {
+		s.withData++
+	}
+}
+func (s *synced) Abort()                   {}
+func (s *synced) Add(*corev1.ConfigMap)    {}
+func (s *synced) Update(*corev1.ConfigMap) {}
+func (s *synced) Delete(*corev1.ConfigMap) {}
+func (s *synced) Bookmark(string)          {}
 func (s *synced) End(resourceVersion string) {
 	slices.Sort(s.names)
 	fmt.Println("synced:", s.names)
@@ -57,4 +63,46 @@ func Example() {
 	// Output:
 	// synced: [db web]
 	// run: context canceled
+}
+
+// Options can trim what the store holds, and read the first list from
+// the API server's watch cache.
+func ExampleOptions() {
+	srv, cfg := fakeclient.Start(fake.Options{})
+	defer srv.Close()
+	err := srv.Add(&corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
+		Data:       map[string]string{"index.html": "<html>...</html>"},
+	})
+	if err != nil {
+		panic(err)
+	}
+	c, err := client.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	store := &synced{done: make(chan struct{})}
+	r := reflector.New(client.For[*corev1.ConfigMap](c).Namespace("default"), store, reflector.Options{
+		DisableWatchList:     true, // list, then watch
+		InitialListFromCache: true, // the first list: resourceVersion=0
+		Transform: func(o client.Object) client.Object {
+			cm := o.(*corev1.ConfigMap)
+			// Set the object's own fields; never modify its maps in
+			// place, the decoder shares them between objects.
+			cm.ManagedFields = nil
+			cm.Data = nil
+			return cm
+		},
+	})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- r.Run(ctx) }()
+	<-store.done
+	cancel()
+	<-errc
+	fmt.Println("objects stored with data:", store.withData)
+	// Output:
+	// synced: [web]
+	// objects stored with data: 0
 }
