@@ -68,8 +68,10 @@
 // discovery orders groups by name (built-in groups first, then custom resources) rather
 // than by kube-apiserver's group priorities. Tables are served in JSON
 // only and not to watches (such Accept headers get 406); watches do
-// convert to PartialObjectMetadata. A request for a resource version
-// newer than the server's answers 504 at once instead of waiting.
+// convert to PartialObjectMetadata. Custom resources are served in JSON
+// only, also as PartialObjectMetadata (kube-apiserver can encode their
+// metadata in protobuf). A request for a resource version newer than the
+// server's answers 504 at once instead of waiting.
 //
 // # Concurrency and ownership
 //
