@@ -232,15 +232,15 @@ func TestBadInput(t *testing.T) {
 		{name: "watch sending whitespace forever", handler: gzipForever(js, "", ' '),
 			op: watchUntilError(WatchOptions{IdleTimeout: 200 * time.Millisecond}), is: []error{ErrWatchIdle}},
 		{name: "watch sending nothing", handler: streamThenHang(pbWatch, nil),
-			op: watchUntilError(WatchOptions{IdleTimeout: 100 * time.Millisecond}), is: []error{ErrWatchIdle}, within: time.Second},
+			op: watchUntilError(WatchOptions{IdleTimeout: 100 * time.Millisecond}), is: []error{ErrWatchIdle}, within: 3 * time.Second},
 		{name: "watch never answering", handler: func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
-			op: watchUntilError(WatchOptions{IdleTimeout: 100 * time.Millisecond}), is: []error{ErrWatchIdle}, msg: "no answer within the idle timeout", within: time.Second},
+			op: watchUntilError(WatchOptions{IdleTimeout: 100 * time.Millisecond}), is: []error{ErrWatchIdle}, msg: "no answer within the idle timeout", within: 3 * time.Second},
 		{name: "watch sending nothing until ctx ends", handler: streamThenHang(js, nil),
 			op: func(ctx context.Context, c *Client) error {
 				ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 				defer cancel()
 				return watch(ctx, c)
-			}, is: []error{context.DeadlineExceeded}, within: time.Second},
+			}, is: []error{context.DeadlineExceeded}, within: 3 * time.Second},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
