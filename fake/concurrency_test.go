@@ -141,7 +141,9 @@ func TestListsDuringUpdates(t *testing.T) {
 		_, body := c.do("GET", "/api/v1/namespaces/default/configmaps", codec.MediaTypeJSON, "")
 		var l struct {
 			Metadata struct{ ResourceVersion string }
-			Items    []struct{ Metadata struct{ ResourceVersion string } }
+			Items    []struct {
+				Metadata struct{ ResourceVersion string }
+			}
 		}
 		if err := json.Unmarshal(body, &l); err != nil {
 			t.Fatal(err)
