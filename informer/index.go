@@ -177,3 +177,18 @@ func (s *Store[T]) IndexValues(indexName string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// IndexCount returns how many objects the named index has under value,
+// without building a slice.
+func (s *Store[T]) IndexCount(indexName, value string) (int, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if indexName == NamespaceIndex {
+		return len(s.byNamespace[value]), nil
+	}
+	ix := s.indexes[indexName]
+	if ix == nil {
+		return 0, fmt.Errorf("%w %q", ErrUnknownIndex, indexName)
+	}
+	return len(ix.sets[value]), nil
+}

@@ -32,6 +32,20 @@ func (l Lister[T]) List(sel client.Selector) ([]T, error) {
 	return filter(l.store.List(), m), nil
 }
 
+// ByIndex returns the cached objects indexed under value by the named
+// index whose labels match sel (nil: all), in no particular order.
+func (l Lister[T]) ByIndex(indexName, value string, sel client.Selector) ([]T, error) {
+	m, err := parseSelector(sel)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := l.store.ByIndex(indexName, value)
+	if err != nil {
+		return nil, err
+	}
+	return filter(objs, m), nil
+}
+
 // Namespace returns a view of the objects in one namespace.
 func (l Lister[T]) Namespace(namespace string) NamespaceLister[T] {
 	return NamespaceLister[T]{l.store, namespace}

@@ -46,6 +46,8 @@ func TestLister(t *testing.T) {
 		{"namespace a red", names(l.Namespace("a").List(client.LabelSelector{}.Equals("color", "red"))), []string{"a/x"}},
 		{"empty namespace", names(l.Namespace("c").List(nil)), []string{}},
 		{"invalid selector", names(l.List(client.RawSelector("color in red"))), []string{"error"}},
+		{"index red, tier web", names(l.ByIndex("color", "red", client.RawSelector("tier=web"))), []string{"a/x"}},
+		{"unknown index", names(l.ByIndex("size", "big", nil)), []string{"error"}},
 	} {
 		if diff := cmp.Diff(tc.want, tc.got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
@@ -53,6 +55,17 @@ func TestLister(t *testing.T) {
 	}
 	if o, ok := l.Namespace("b").Get("z"); !ok || o.Name != "z" {
 		t.Errorf("Namespace(b).Get(z) = %v, %v", o, ok)
+	}
+	for _, tc := range []struct {
+		index, value string
+		want         int
+	}{{"color", "red", 2}, {"color", "green", 0}, {informer.NamespaceIndex, "a", 2}} {
+		if n, err := s.IndexCount(tc.index, tc.value); err != nil || n != tc.want {
+			t.Errorf("IndexCount(%s, %s) = %d, %v, want %d", tc.index, tc.value, n, err, tc.want)
+		}
+	}
+	if _, err := s.IndexCount("size", "big"); err == nil {
+		t.Error("IndexCount of an unknown index did not fail")
 	}
 	if _, ok := l.Get("b", "x"); ok {
 		t.Error("Get(b, x) found a missing object")
