@@ -186,9 +186,11 @@ type report struct {
 
 type scenarioReport struct {
 	scenario
-	Seed    float64  `json:"seed_seconds"`
-	Events  int      `json:"events"` // MODIFIED events in the events phase
-	Figures []figure `json:"figures"`
+	Seed    float64             `json:"seed_seconds"`
+	Events  int                 `json:"events"` // MODIFIED events in the events phase
+	Figures []figure            `json:"figures"`
+	Runs    map[string][]result `json:"runs"` // every run of each SDK, in order
+
 }
 
 // figure is one row of the table.
@@ -243,7 +245,7 @@ func run(cfg config) (*report, error) {
 					}
 				}
 				rep.runs[sc] = runs
-				rep.Scenarios = append(rep.Scenarios, scenarioReport{scenario: sc, Seed: seedTook.Seconds(), Events: m,
+				rep.Scenarios = append(rep.Scenarios, scenarioReport{scenario: sc, Seed: seedTook.Seconds(), Events: m, Runs: runs,
 					Figures: figures(sc, median(runs["kubewire"]), median(runs["client-go"]))})
 			}
 			srv.Close()
