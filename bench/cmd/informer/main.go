@@ -3,7 +3,7 @@
 // and prints their figures side by side with the ratios and the goals of
 // the benchmark issue.
 //
-//	cd bench && go run ./cmd/informer              # the default matrix (about 10 minutes on 2 cores)
+//	cd bench && go run ./cmd/informer              # the default matrix, 3 rounds (6-7 minutes on 2 cores)
 //	cd bench && go run ./cmd/informer -quick       # a smoke test (seconds)
 //	cd bench && go run ./cmd/informer -rounds 5 -json results/informer.json
 //
@@ -32,13 +32,11 @@
 //     informers' watches come back to 410 Gone and they relist every Pod.
 //     Measured: the peak live heap during the relist over the live heap
 //     before it, and the peak RSS (VmHWM reset before the phase).
-//   - events: the server holds watch requests at a gate, drops the
-//     watches, applies M updates in memory as fast as it can, then opens
-//     the gate: the informers resume from their resourceVersion and
-//     receive the M MODIFIED events as fast as they can take them. The
-//     time from the first to the last reaching the handler gives events
-//     per second. (The updates flip a label and back, so the Pods end as
-//     they started.)
+//   - events: the server drops the watches and answers the resumed watch
+//     (from the informer's resourceVersion, with no relist) with M
+//     MODIFIED events at once, prepared once per server (see events.go),
+//     which the informer takes as fast as it can. The time from the first
+//     to the last reaching the handler gives events per second.
 package main
 
 import (
