@@ -28,7 +28,8 @@ type Options[T client.Object] struct {
 	// and save memory. It receives a freshly decoded object and may set
 	// its fields and return it, but must not modify maps or slices in
 	// place: the decoder shares equal maps (labels, for example) between
-	// objects.
+	// objects. It is the reflector's Transform, typed; when set it
+	// replaces Reflector.Transform.
 	Transform func(T) T
 }
 
@@ -61,11 +62,11 @@ func New[T client.Object](src reflector.Source[T], opts Options[T]) *Informer[T]
 	}
 	inf := &Informer[T]{store: store, stopped: make(chan struct{})}
 	store.notify = inf.dispatch
-	var sink reflector.Store[T] = store
-	if opts.Transform != nil {
-		sink = transformed[T]{store, opts.Transform}
+	ropts := opts.Reflector
+	if fn := opts.Transform; fn != nil {
+		ropts.Transform = func(o client.Object) client.Object { return fn(o.(T)) }
 	}
-	inf.reflector = reflector.New(src, sink, opts.Reflector)
+	inf.reflector = reflector.New(src, store, ropts)
 	return inf
 }
 
@@ -195,17 +196,6 @@ func (inf *Informer[T]) queueResync(r *Registration[T]) {
 		}
 	}
 }
-
-// transformed applies a Transform before the store sees an object.
-type transformed[T client.Object] struct {
-	*Store[T]
-	fn func(T) T
-}
-
-func (t transformed[T]) Item(obj T)   { t.Store.Item(t.fn(obj)) }
-func (t transformed[T]) Add(obj T)    { t.Store.Add(t.fn(obj)) }
-func (t transformed[T]) Update(obj T) { t.Store.Update(t.fn(obj)) }
-func (t transformed[T]) Delete(obj T) { t.Store.Delete(t.fn(obj)) }
 
 func (inf *Informer[T]) String() string {
 	return fmt.Sprintf("informer(%d objects, synced %v)", inf.store.Len(), inf.HasSynced())
