@@ -50,7 +50,11 @@ type resource struct {
 	status     bool               // has a status subresource
 	scale      bool               // has a scale subresource (autoscaling/v1 Scale)
 	generation bool               // objects carry metadata.generation
-	fields     []string           // selectable fields beyond metadata.name/namespace
+	// annotationsInGeneration: a change of annotations alone is a new
+	// generation (Deployments, whose annotations are copied to their
+	// ReplicaSets).
+	annotationsInGeneration bool
+	fields                  []string // selectable fields beyond metadata.name/namespace
 	// returnsDeleted: an immediate DELETE answers with the deleted object
 	// rather than a Success Status (ReturnDeletedObject in the registry).
 	returnsDeleted bool
@@ -68,6 +72,7 @@ func newBuiltinResource(k registry.Kind, newTyped func() typedObject) *resource 
 	}
 	r.returnsDeleted = returnDeletedObject[k.Group+"/"+k.Resource]
 	r.generation = r.status
+	r.annotationsInGeneration = k.Group == "apps" && k.Kind == "Deployment"
 	r.scale = slices.Contains(k.Subresources, "scale") && scalable(newTyped())
 	r.jsonPrefix = []byte(`{"kind":` + strconv.Quote(k.Kind) + `,"apiVersion":` + strconv.Quote(k.APIVersion()) + `,`)
 	return r

@@ -201,18 +201,10 @@ func (s *Server) mergeUpdate(old, d *draft, statusOnly bool) (*draft, error) {
 		// A deleting object can lose finalizers but gain none.
 		d.meta.Finalizers = slices.DeleteFunc(d.meta.Finalizers, func(f string) bool { return !slices.Contains(old.meta.Finalizers, f) })
 	}
-	if res.generation && !statusOnly && (!specEqual(old, d) || annotationsBumpGeneration(res, old, d)) {
+	if res.generation && !statusOnly && (!specEqual(old, d) || res.annotationsInGeneration && !maps.Equal(old.meta.Annotations, d.meta.Annotations)) {
 		d.meta.Generation++
 	}
 	return d, nil
-}
-
-// annotationsBumpGeneration reports whether a change of annotations alone
-// is a new generation: for Deployments, whose annotations are copied to
-// their ReplicaSets, kube-apiserver counts it as one.
-func annotationsBumpGeneration(res *resource, old, d *draft) bool {
-	k := res.kind
-	return k.Group == "apps" && k.Kind == "Deployment" && !maps.Equal(old.meta.Annotations, d.meta.Annotations)
 }
 
 // withStatus returns a copy of d with .status replaced by st.
