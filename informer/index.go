@@ -3,6 +3,7 @@ package informer
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/kubewire/kubewire/client"
 )
@@ -28,60 +29,47 @@ type index[T client.Object] struct {
 
 func (ix *index[T]) add(k objKey, obj T) {
 	for _, v := range ix.fn(obj) {
-		set := ix.sets[v]
-		if set == nil {
-			set = map[objKey]struct{}{}
-			ix.sets[v] = set
-		}
-		set[k] = struct{}{}
+		ix.addValue(k, v)
 	}
 }
 
 func (ix *index[T]) remove(k objKey, obj T) {
 	for _, v := range ix.fn(obj) {
-		if set := ix.sets[v]; set != nil {
-			delete(set, k)
-			if len(set) == 0 {
-				delete(ix.sets, v)
-			}
-		}
+		ix.removeValue(k, v)
 	}
 }
 
 func (ix *index[T]) update(k objKey, old, obj T) {
 	before, after := ix.fn(old), ix.fn(obj)
-	if equalStrings(before, after) {
+	if slices.Equal(before, after) {
 		return
 	}
 	for _, v := range before {
-		if set := ix.sets[v]; set != nil {
-			delete(set, k)
-			if len(set) == 0 {
-				delete(ix.sets, v)
-			}
-		}
+		ix.removeValue(k, v)
 	}
 	for _, v := range after {
-		set := ix.sets[v]
-		if set == nil {
-			set = map[objKey]struct{}{}
-			ix.sets[v] = set
-		}
-		set[k] = struct{}{}
+		ix.addValue(k, v)
 	}
 }
 
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
+func (ix *index[T]) addValue(k objKey, v string) {
+	set := ix.sets[v]
+	if set == nil {
+		set = map[objKey]struct{}{}
+		ix.sets[v] = set
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+	set[k] = struct{}{}
+}
+
+func (ix *index[T]) removeValue(k objKey, v string) {
+	if set := ix.sets[v]; set != nil {
+		delete(set, k)
+		if len(set) == 0 {
+			delete(ix.sets, v)
 		}
 	}
-	return true
 }
+
 
 // AddIndexes adds indexes to the store and fills them from the objects
 // already cached; it may be called at any time, also while an informer
