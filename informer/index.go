@@ -70,7 +70,6 @@ func (ix *index[T]) removeValue(k objKey, v string) {
 	}
 }
 
-
 // AddIndexes adds indexes to the store and fills them from the objects
 // already cached; it may be called at any time, also while an informer
 // runs. Adding NamespaceIndex or a name the store already has is an
