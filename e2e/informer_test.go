@@ -18,6 +18,7 @@ import (
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/fake/fakeclient"
 	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/internal/chaos"
 	"github.com/kubewire/kubewire/reflector"
 )
 
@@ -169,35 +170,8 @@ func testInformer(t *testing.T, tgt clientTarget, ropts reflector.Options) {
 	src := &countingSource{Resource: res}
 	ropts.InitialBackoff, ropts.MaxBackoff = 50*time.Millisecond, time.Second
 	inf := informer.New[*corev1.ConfigMap](src, informer.Options[*corev1.ConfigMap]{Reflector: ropts})
-	var mu sync.Mutex
-	seen := map[string]string{}
-	var problems []string
-	inf.AddHandler(informer.HandlerFuncs[*corev1.ConfigMap]{
-		Add: func(o *corev1.ConfigMap, _ bool) {
-			mu.Lock()
-			defer mu.Unlock()
-			if _, ok := seen[informer.Key(o)]; ok {
-				problems = append(problems, "add of a present object "+o.Name)
-			}
-			seen[informer.Key(o)] = o.ResourceVersion
-		},
-		Update: func(old, o *corev1.ConfigMap) {
-			mu.Lock()
-			defer mu.Unlock()
-			if seen[informer.Key(o)] != old.ResourceVersion {
-				problems = append(problems, "update from a state the handler was not told: "+o.Name)
-			}
-			seen[informer.Key(o)] = o.ResourceVersion
-		},
-		Delete: func(o *corev1.ConfigMap, _ bool) {
-			mu.Lock()
-			defer mu.Unlock()
-			if _, ok := seen[informer.Key(o)]; !ok {
-				problems = append(problems, "delete of an absent object "+o.Name)
-			}
-			delete(seen, informer.Key(o))
-		},
-	}, informer.HandlerOptions{})
+	tracker := chaos.NewTracker[*corev1.ConfigMap]("handler")
+	inf.AddHandler(tracker, informer.HandlerOptions{})
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- inf.Run(runCtx) }()
@@ -210,11 +184,7 @@ func testInformer(t *testing.T, tgt clientTarget, ropts reflector.Options) {
 	if err := inf.WaitForSync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	view := func() map[string]string {
-		mu.Lock()
-		defer mu.Unlock()
-		return maps.Clone(seen)
-	}
+	view := tracker.Versions
 	converge(t, res, inf, view)
 	watchLists, lists := src.counts()
 	if ropts.DisableWatchList && (watchLists != 0 || lists != 1) {
@@ -275,8 +245,7 @@ func testInformer(t *testing.T, tgt clientTarget, ropts reflector.Options) {
 			t.Errorf("relists %d after the compaction, want more than %d", n, relists)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	_, problems := tracker.Report()
 	for _, p := range problems {
 		t.Error(p)
 	}

@@ -58,7 +58,7 @@ type watched[T client.Kinded] struct {
 	scope    informer.Scope
 	inf      *informer.Informer[T]
 	mu       sync.Mutex
-	trackers []*tracker[T]
+	trackers []*Tracker[T]
 }
 
 func newKind[T client.Kinded](sp spec[T], c *client.Client, namespaces []string, names int, base reflector.Options) *kindRun[T] {
@@ -78,7 +78,7 @@ func newKind[T client.Kinded](sp spec[T], c *client.Client, namespaces []string,
 		opts.LabelSelector = w.scope.LabelSelector
 		inf := informer.New(client.For[T](c).Namespace(w.scope.Namespace), informer.Options[T]{Reflector: opts})
 		wt := &watched[T]{label: sp.kind + " " + w.label, scope: w.scope, inf: inf}
-		tr := newTracker[T](wt.label + " (handler from the start)")
+		tr := NewTracker[T](wt.label + " (handler from the start)")
 		inf.AddHandler(tr, informer.HandlerOptions{})
 		wt.trackers = append(wt.trackers, tr)
 		k.watched = append(k.watched, wt)
@@ -98,7 +98,7 @@ func (k *kindRun[T]) informers() []runnable {
 
 func (k *kindRun[T]) addLateHandlers() {
 	for _, w := range k.watched {
-		tr := newTracker[T](w.label + " (handler added mid-run)")
+		tr := NewTracker[T](w.label + " (handler added mid-run)")
 		w.mu.Lock()
 		w.trackers = append(w.trackers, tr)
 		w.mu.Unlock()
@@ -144,10 +144,10 @@ func (k *kindRun[T]) check(ctx context.Context) ([]string, error) {
 			out = append(out, w.label+" cache: "+d)
 		}
 		w.mu.Lock()
-		trackers := append([]*tracker[T](nil), w.trackers...)
+		trackers := append([]*Tracker[T](nil), w.trackers...)
 		w.mu.Unlock()
 		for _, tr := range trackers {
-			if d := diff(want, tr.versions()); d != "" {
+			if d := diff(want, tr.Versions()); d != "" {
 				out = append(out, tr.name+": "+d)
 			}
 		}
@@ -158,10 +158,10 @@ func (k *kindRun[T]) check(ctx context.Context) ([]string, error) {
 func (k *kindRun[T]) problems() (calls int, problems []string) {
 	for _, w := range k.watched {
 		w.mu.Lock()
-		trackers := append([]*tracker[T](nil), w.trackers...)
+		trackers := append([]*Tracker[T](nil), w.trackers...)
 		w.mu.Unlock()
 		for _, tr := range trackers {
-			c, p := tr.report()
+			c, p := tr.Report()
 			calls += c
 			problems = append(problems, p...)
 		}

@@ -10,12 +10,12 @@ import (
 	"github.com/kubewire/kubewire/informer"
 )
 
-// tracker is a handler that keeps the last state it was told of each
+// Tracker is an informer.Handler that keeps the last state it was told of each
 // object and notes every call that contradicts what it was told before:
 // an add of an object it holds, an update or delete of one it does not,
 // an update whose old object is not the last one it was given, and a
 // resourceVersion going backwards.
-type tracker[T client.Object] struct {
+type Tracker[T client.Object] struct {
 	name string
 
 	mu       sync.Mutex
@@ -24,17 +24,19 @@ type tracker[T client.Object] struct {
 	problems []string
 }
 
-func newTracker[T client.Object](name string) *tracker[T] {
-	return &tracker[T]{name: name, objs: map[string]T{}}
+// NewTracker returns a Tracker whose problems are prefixed with name.
+func NewTracker[T client.Object](name string) *Tracker[T] {
+	return &Tracker[T]{name: name, objs: map[string]T{}}
 }
 
-func (tr *tracker[T]) problem(format string, args ...any) {
+func (tr *Tracker[T]) problem(format string, args ...any) {
 	if len(tr.problems) < 20 {
 		tr.problems = append(tr.problems, tr.name+": "+fmt.Sprintf(format, args...))
 	}
 }
 
-func (tr *tracker[T]) OnAdd(o T, _ bool) {
+// OnAdd records an add.
+func (tr *Tracker[T]) OnAdd(o T, _ bool) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	tr.calls++
@@ -45,7 +47,8 @@ func (tr *tracker[T]) OnAdd(o T, _ bool) {
 	tr.objs[k] = o
 }
 
-func (tr *tracker[T]) OnUpdate(old, o T) {
+// OnUpdate records an update.
+func (tr *Tracker[T]) OnUpdate(old, o T) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	tr.calls++
@@ -62,7 +65,8 @@ func (tr *tracker[T]) OnUpdate(old, o T) {
 	tr.objs[k] = o
 }
 
-func (tr *tracker[T]) OnDelete(o T, _ bool) {
+// OnDelete records a delete.
+func (tr *Tracker[T]) OnDelete(o T, _ bool) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	tr.calls++
@@ -82,7 +86,8 @@ func rvLess(a, b string) bool {
 	return err1 == nil && err2 == nil && x < y
 }
 
-func (tr *tracker[T]) versions() map[string]string {
+// Versions returns key → resourceVersion of the objects it holds.
+func (tr *Tracker[T]) Versions() map[string]string {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	m := make(map[string]string, len(tr.objs))
@@ -92,7 +97,8 @@ func (tr *tracker[T]) versions() map[string]string {
 	return m
 }
 
-func (tr *tracker[T]) report() (calls int, problems []string) {
+// Report returns how many calls it got and the contradictions among them.
+func (tr *Tracker[T]) Report() (calls int, problems []string) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	return tr.calls, append([]string(nil), tr.problems...)
