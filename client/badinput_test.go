@@ -14,10 +14,12 @@ import (
 	"testing"
 	"time"
 
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	apiruntime "github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/internal/fixture"
 )
 
 // Bad input, sent over real HTTP to the real client: each case names the
@@ -207,6 +209,11 @@ func TestBadInput(t *testing.T) {
 			is: []error{ErrMalformed}, msg: "invalid YAML"},
 		{name: "deeply nested json watch", handler: streamThenHang(js, []byte(`{"type":"ADDED","object":{"x":`+nested(100_000)+`}}`)), op: watch,
 			is: []error{ErrMalformed}, msg: "nesting deeper than 10000 levels"},
+		{name: "deeply nested protobuf", handler: reply(200, pb, envelope("CustomResourceDefinition", fixture.NestedSchemaCRD(1_000_000), "")),
+			op: func(ctx context.Context, c *Client) error {
+				_, err := For[*apiextensionsv1.CustomResourceDefinition](c).Get(ctx, "deep.example.com", GetOptions{})
+				return err
+			}, is: []error{ErrMalformed}, msg: "JSONSchemaProps: nested deeper than 10000 levels"},
 		{name: "json watch event type not utf-8", handler: streamThenHang(js, []byte("{\"type\":\"\xff\xfe\",\"object\":{}}")), op: watch,
 			is: []error{ErrMalformed}, msg: "unknown event type \"\ufffd\ufffd\""},
 

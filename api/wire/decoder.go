@@ -31,6 +31,11 @@ type Decoder struct {
 	// changes every object that holds it: DeepCopy first.
 	ReadOnly bool
 
+	// MaxDepth bounds the nesting of recursive messages; zero means
+	// DefaultMaxDepth.
+	MaxDepth int
+
+	depth   int
 	strings *[internSlots]string
 	bytes   map[string][]byte
 	shared  map[string]any

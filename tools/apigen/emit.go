@@ -28,6 +28,8 @@ type file struct {
 type generator struct {
 	m      *model
 	outDir string // repository root
+	// recursive names the message types that can nest without bound.
+	recursive map[string]bool
 }
 
 func (g *generator) newFile(pm *pkgModel) *file {

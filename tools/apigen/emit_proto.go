@@ -250,6 +250,10 @@ func (f *file) emitStructProto(t *typeModel) error {
 	pw, w := f.protowire(), f.wire()
 	f.p("// UnmarshalProto merges the message encoded in b into m.")
 	f.p("func (m *%s) UnmarshalProto(d *%s.Decoder, b []byte) error {", name, w)
+	if f.gen.recursive[typeKeyOf(t.named)] {
+		f.p("// %s can contain itself: bound the nesting, and so the stack.", name)
+		f.p("if d == nil {\nd = new(%s.Decoder)\n}\nif err := d.Enter(%q); err != nil {\nreturn err\n}\ndefer d.Leave()", w, name)
+	}
 	for _, pf := range fields {
 		if _, isMap := pf.typ.Underlying().(*types.Map); isMap {
 			f.p("var done%d bool // map field %d, decoded whole by a ReadOnly Decoder", pf.tag.num, pf.tag.num)

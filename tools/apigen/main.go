@@ -27,6 +27,7 @@ func run(out string) error {
 		return err
 	}
 	g := &generator{m: m, outDir: out}
+	g.recursive = g.recursiveTypes()
 	discovered, err := readDiscovery("discovery")
 	if err != nil {
 		return err

@@ -2350,6 +2350,14 @@ func (m *JSONSchemaProps) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *JSONSchemaProps) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	// JSONSchemaProps can contain itself: bound the nesting, and so the stack.
+	if d == nil {
+		d = new(wire.Decoder)
+	}
+	if err := d.Enter("JSONSchemaProps"); err != nil {
+		return err
+	}
+	defer d.Leave()
 	var done29 bool // map field 29, decoded whole by a ReadOnly Decoder
 	var done31 bool // map field 31, decoded whole by a ReadOnly Decoder
 	var done32 bool // map field 32, decoded whole by a ReadOnly Decoder
@@ -3025,6 +3033,14 @@ func (m *JSONSchemaPropsOrArray) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *JSONSchemaPropsOrArray) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	// JSONSchemaPropsOrArray can contain itself: bound the nesting, and so the stack.
+	if d == nil {
+		d = new(wire.Decoder)
+	}
+	if err := d.Enter("JSONSchemaPropsOrArray"); err != nil {
+		return err
+	}
+	defer d.Leave()
 	for len(b) > 0 {
 		var num protowire.Number
 		var typ protowire.Type
@@ -3117,6 +3133,14 @@ func (m *JSONSchemaPropsOrBool) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *JSONSchemaPropsOrBool) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	// JSONSchemaPropsOrBool can contain itself: bound the nesting, and so the stack.
+	if d == nil {
+		d = new(wire.Decoder)
+	}
+	if err := d.Enter("JSONSchemaPropsOrBool"); err != nil {
+		return err
+	}
+	defer d.Leave()
 	for len(b) > 0 {
 		var num protowire.Number
 		var typ protowire.Type
@@ -3208,6 +3232,14 @@ func (m *JSONSchemaPropsOrStringArray) AppendProto(b []byte) []byte {
 
 // UnmarshalProto merges the message encoded in b into m.
 func (m *JSONSchemaPropsOrStringArray) UnmarshalProto(d *wire.Decoder, b []byte) error {
+	// JSONSchemaPropsOrStringArray can contain itself: bound the nesting, and so the stack.
+	if d == nil {
+		d = new(wire.Decoder)
+	}
+	if err := d.Enter("JSONSchemaPropsOrStringArray"); err != nil {
+		return err
+	}
+	defer d.Leave()
 	for len(b) > 0 {
 		var num protowire.Number
 		var typ protowire.Type
