@@ -282,7 +282,8 @@ func (x *execCredentials) run(ctx context.Context) (*execCredStatus, error) {
 			}
 			return nil, fmt.Errorf("client: exec plugin %s not found%s: %w", name, hint, err)
 		}
-		msg := strings.TrimSpace(stderr.String())
+		// Called with x.mu held: the last credential is known here.
+		msg := scrubCredentials(redact(strings.TrimSpace(stderr.String()), secretsOf(x.header)))
 		if len(msg) > 512 {
 			msg = msg[:512] + "..."
 		}
