@@ -38,6 +38,7 @@ type Client struct {
 
 	maxBody  int64 // Config.MaxResponseBytes with its default; negative: none
 	maxEvent int   // Config.MaxWatchEventBytes; codec applies the default
+	bodies   bodyBuffers
 
 	// jsonOnly remembers resources whose server answered 406 to
 	// protobuf (see negotiate.go): key "group/version/resource".
@@ -172,6 +173,17 @@ type response struct {
 	contentType string
 	header      http.Header
 	body        []byte
+
+	buf   *bytes.Buffer // holds body
+	owner *bodyBuffers
+}
+
+// release hands the body's buffer back for the next answer. Call it once
+// the body is decoded (decoders copy what they keep) and never touch body
+// after.
+func (r *response) release() {
+	r.owner.put(r.buf)
+	r.body, r.buf = nil, nil
 }
 
 func (c *Client) url(r *request) string {
@@ -209,14 +221,18 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		return nil, c.triedError(r, t, err)
 	}
 	defer resp.Body.Close()
-	data, err := readBody(resp, c.maxBody)
+	buf := c.bodies.get()
+	data, err := readBody(resp, c.maxBody, buf)
 	if err != nil {
+		c.bodies.put(buf)
 		return nil, c.triedError(r, t, fmt.Errorf("reading the response: %w", err))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, c.triedError(r, t, codec.ErrorFromResponse(resp.StatusCode, resp.Header.Get("Content-Type"), data))
+		err := codec.ErrorFromResponse(resp.StatusCode, resp.Header.Get("Content-Type"), data)
+		return nil, c.triedError(r, t, err) // buf is not reused: the error may hold parts of it
 	}
-	return &response{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), header: resp.Header, body: data}, nil
+	return &response{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), header: resp.Header,
+		body: data, buf: buf, owner: &c.bodies}, nil
 }
 
 // triedError wraps err with the request and, after retries, the count.
@@ -263,14 +279,13 @@ const maxBodyPrealloc = 8 << 20
 // readBody reads resp's whole body, failing with an error matching
 // codec.ErrTooLarge as soon as it is known to exceed limit bytes (at once
 // when Content-Length says so). A negative limit means no bound.
-func readBody(resp *http.Response, limit int64) ([]byte, error) {
+func readBody(resp *http.Response, limit int64, buf *bytes.Buffer) ([]byte, error) {
 	tooLarge := func() error {
 		return fmt.Errorf("the body is larger than %d bytes (Config.MaxResponseBytes): %w", limit, codec.ErrTooLarge)
 	}
 	if limit >= 0 && resp.ContentLength > limit {
 		return nil, tooLarge()
 	}
-	var buf bytes.Buffer
 	if resp.ContentLength > 0 {
 		buf.Grow(int(min(resp.ContentLength, maxBodyPrealloc)) + bytes.MinRead)
 	}

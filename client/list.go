@@ -49,6 +49,7 @@ func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], err
 	if err != nil {
 		return nil, err
 	}
+	defer resp.release()
 	list, err := r.decodeList(resp, opts.Decoder)
 	if err != nil {
 		return nil, decodeError(req, err)

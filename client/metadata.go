@@ -53,6 +53,7 @@ func (r *Resource[T]) table(ctx context.Context, req *request) (*metav1.Table, e
 	if err != nil {
 		return nil, err
 	}
+	defer resp.release()
 	var probe struct {
 		Kind string `json:"kind"`
 	}

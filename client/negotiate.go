@@ -81,6 +81,7 @@ func (r *Resource[T]) read(ctx context.Context, req *request) (T, error) {
 	if err != nil {
 		return zero, err
 	}
+	defer resp.release()
 	obj := r.newObj()
 	if err := codec.Decode(resp.contentType, resp.body, obj); err != nil {
 		return zero, decodeError(req, err)
