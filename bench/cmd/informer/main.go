@@ -79,7 +79,24 @@ func main() {
 	pageSize := flag.Int64("pagesize", 0, "page size of kubewire's list mode (reflector.Options.PageSize; 0: its default, 500); client-go's first list asks for resourceVersion 0, which the server answers in one response")
 	profile := flag.String("profile", "", "write CPU and heap profiles of every child's phases into this directory")
 	serverProfile := flag.String("serverprofile", "", "write a CPU profile of this process (the fake server) to this file")
+	serverKind := flag.String("server", "fake", "fake (in this process), or kube-apiserver (a real one with etcd, run by ../e2e's cmd/cluster; default matrix 10000 realistic Pods)")
+	e2eDir := flag.String("e2e", "../e2e", "the e2e module's directory, for -server kube-apiserver")
 	flag.Parse()
+	if *serverKind == "kube-apiserver" {
+		set := map[string]bool{}
+		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		// Every Pod is written through the API (two writes each): keep
+		// the default to what seeds in about a minute.
+		if !set["pods"] {
+			*pods = "10000"
+		}
+		if !set["shapes"] {
+			*shapes = "realistic"
+		}
+	} else if *serverKind != "fake" {
+		fmt.Fprintln(os.Stderr, "informer: -server must be fake or kube-apiserver")
+		os.Exit(2)
+	}
 	if *serverProfile != "" {
 		f, err := os.Create(*serverProfile)
 		if err == nil {
@@ -92,7 +109,8 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 
-	cfg := config{rounds: *rounds, updates: *updates, gzip: *gzip, profile: *profile, pageSize: *pageSize, out: os.Stdout, log: os.Stderr}
+	cfg := config{rounds: *rounds, updates: *updates, gzip: *gzip, profile: *profile, pageSize: *pageSize, out: os.Stdout, log: os.Stderr,
+		server: *serverKind, e2eDir: *e2eDir}
 	if *quick {
 		*pods, *shapes, cfg.rounds, cfg.updates = "2000", "small", 1, 8000
 	}
@@ -133,6 +151,8 @@ type config struct {
 	gzip     bool
 	profile  string // directory for profiles, or ""
 	pageSize int64
+	server   string // "fake" or "kube-apiserver"
+	e2eDir   string
 	// spawn returns the command that runs childMain with args.
 	spawn    func(args []string) *exec.Cmd
 	out, log io.Writer
@@ -173,6 +193,7 @@ func (r *result) derive() {
 }
 
 type report struct {
+	Server    string           `json:"server"` // fake or kube-apiserver
 	Machine   string           `json:"machine"`
 	Date      string           `json:"date"`
 	Rounds    int              `json:"rounds"`
@@ -206,16 +227,23 @@ type figure struct {
 }
 
 func run(cfg config) (*report, error) {
-	rep := &report{Machine: machine(), Date: time.Now().Format("2006-01-02"), Rounds: cfg.rounds, Updates: cfg.updates,
+	rep := &report{Server: cfg.server, Machine: machine(), Date: time.Now().Format("2006-01-02"), Rounds: cfg.rounds, Updates: cfg.updates,
 		runs: map[scenario]map[string][]result{}}
 	for _, n := range cfg.pods {
 		for _, shape := range cfg.shapes {
-			srv, seedTook, err := startServer(n, shape, cfg.gzip)
+			var srv *server
+			var seedTook time.Duration
+			var err error
+			if cfg.server == "kube-apiserver" {
+				srv, seedTook, err = startAPIServer(n, shape, cfg.e2eDir, cfg.log)
+			} else {
+				srv, seedTook, err = startServer(n, shape, cfg.gzip)
+			}
 			if err != nil {
 				return nil, err
 			}
-			fmt.Fprintf(cfg.log, "server: %d %s Pods seeded with fake.Server.Add in %v (%.0f Pods/s)\n",
-				n, shape, seedTook.Round(time.Millisecond), float64(n)/seedTook.Seconds())
+			fmt.Fprintf(cfg.log, "server: %d %s Pods %s in %v (%.0f Pods/s)\n",
+				n, shape, srv.seedMethod(), seedTook.Round(time.Millisecond), float64(n)/seedTook.Seconds())
 			stream, m, err := srv.eventStream(context.Background(), n, cfg.updates)
 			if err != nil {
 				srv.Close()
@@ -346,7 +374,7 @@ func runChild(cfg config, srv *server, sdk string, sc scenario, round int, strea
 	// relist age first.
 	time.Sleep(1200 * time.Millisecond)
 	srv.front.armReplay(stream)
-	srv.fake.Faults().DropWatches()
+	srv.dropWatches()
 	if err := expect("events", &r.Events); err != nil {
 		return r, err
 	}
@@ -461,7 +489,11 @@ func ratio(a, b uint64) float64 { return float64(a) / float64(b) }
 func mib(b uint64) float64 { return float64(b) / (1 << 20) }
 
 func (rep *report) print(w io.Writer) {
-	fmt.Fprintf(w, "\nInformer, kubewire vs client-go v0.36.3, protobuf, median of %d rounds; %s\n\n", rep.Rounds, rep.Machine)
+	server := "the fake API server"
+	if rep.Server == "kube-apiserver" {
+		server = "kube-apiserver v1.36.3 with etcd"
+	}
+	fmt.Fprintf(w, "\nInformer, kubewire vs client-go v0.36.3, protobuf, from %s, median of %d rounds; %s\n\n", server, rep.Rounds, rep.Machine)
 	tw := newTable(w)
 	tw.row("pods", "shape", "mode", "figure", "kubewire", "client-go", "ratio", "goal", "")
 	for _, s := range rep.Scenarios {

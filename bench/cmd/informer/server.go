@@ -23,11 +23,13 @@ import (
 // run shows which protocol each SDK really used) and can answer the next
 // plain Pod watch with a prepared stream of events.
 type server struct {
-	fake   *fake.Server
-	http   *httptest.Server
-	front  *front
-	local  *client.Client // in memory, not through front
-	nextCM atomic.Int64
+	fake    *fake.Server // nil in kube-apiserver mode
+	cluster *cluster     // nil in fake mode
+	token   string
+	http    *httptest.Server
+	front   *front
+	local   *client.Client // not through front
+	nextCM  atomic.Int64
 }
 
 // requests counts the Pod reads one phase made.
@@ -48,9 +50,39 @@ type front struct {
 	h    http.Handler
 	done chan struct{} // closed by server.Close
 
-	mu     sync.Mutex
-	n      requests
-	replay []byte // when set, the next plain Pod watch gets this stream
+	mu      sync.Mutex
+	n       requests
+	replay  []byte // when set, the next plain Pod watch gets this stream
+	watches map[*http.Request]context.CancelFunc
+}
+
+func newFront(h http.Handler) *front {
+	return &front{h: h, done: make(chan struct{}), watches: map[*http.Request]context.CancelFunc{}}
+}
+
+// dropWatches ends every watch front is passing on, as a server's
+// restart or a load balancer's timeout would.
+func (f *front) dropWatches() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, cancel := range f.watches {
+		cancel()
+	}
+}
+
+// serveWatch passes a watch on to h, registered so dropWatches can end it.
+func (f *front) serveWatch(w http.ResponseWriter, req *http.Request) {
+	ctx, cancel := context.WithCancel(req.Context())
+	defer cancel()
+	f.mu.Lock()
+	f.watches[req] = cancel
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		delete(f.watches, req)
+		f.mu.Unlock()
+	}()
+	f.h.ServeHTTP(w, req.WithContext(ctx))
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -77,6 +109,10 @@ func (f *front) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		f.mu.Unlock()
 		if replay != nil {
 			f.serveReplay(w, req, replay)
+			return
+		}
+		if watch {
+			f.serveWatch(w, req)
 			return
 		}
 	}
@@ -144,7 +180,7 @@ func startServer(n int, shape podgen.Shape, gzip bool) (*server, time.Duration, 
 		opts.GzipThreshold = 1 << 40
 	}
 	fs := fake.New(opts)
-	s := &server{fake: fs, front: &front{h: fs, done: make(chan struct{})}}
+	s := &server{fake: fs, token: fs.Token(), front: newFront(fs)}
 	var err error
 	s.local, err = client.New(client.Config{Host: "http://fake", BearerToken: fs.Token(), Transport: fs.RoundTripper(), QPS: -1})
 	if err != nil {
@@ -161,13 +197,29 @@ func startServer(n int, shape podgen.Shape, gzip bool) (*server, time.Duration, 
 }
 
 func (s *server) URL() string   { return s.http.URL }
-func (s *server) Token() string { return s.fake.Token() }
+func (s *server) Token() string { return s.token }
 
 func (s *server) Close() {
 	close(s.front.done)
-	s.http.CloseClientConnections()
-	s.http.Close()
-	s.fake.Close()
+	if s.http != nil {
+		s.http.CloseClientConnections()
+		s.http.Close()
+	}
+	if s.fake != nil {
+		s.fake.Close()
+	}
+	if s.cluster != nil {
+		s.cluster.Close()
+	}
+}
+
+// dropWatches ends every Pod watch; the informers resume them.
+func (s *server) dropWatches() {
+	if s.fake != nil {
+		s.fake.Faults().DropWatches()
+		return
+	}
+	s.front.dropWatches()
 }
 
 // seed stores n Pods made by podgen (with k8s.io/api, converted through
@@ -213,10 +265,17 @@ func (s *server) invisibleChange(ctx context.Context) error {
 
 // forceRelist makes every Pod watch end and come back to a 410: an
 // invisible change, then compaction of the history up to now, then
-// dropped watches.
+// dropped watches (on kube-apiserver, a restart: its watch cache starts
+// over from etcd, past the informers' resource version).
 func (s *server) forceRelist(ctx context.Context) error {
 	if err := s.invisibleChange(ctx); err != nil {
 		return err
+	}
+	if s.cluster != nil {
+		if err := s.cluster.do("compact"); err != nil {
+			return err
+		}
+		return s.cluster.do("restart")
 	}
 	s.fake.Compact()
 	s.fake.Faults().DropWatches()
