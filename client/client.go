@@ -228,8 +228,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		return nil, c.triedError(r, t, fmt.Errorf("reading the response: %w", err))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		err := codec.ErrorFromResponse(resp.StatusCode, resp.Header.Get("Content-Type"), data)
-		return nil, c.triedError(r, t, err) // buf is not reused: the error may hold parts of it
+		return nil, c.triedError(r, t, statusError(resp, data)) // buf is not reused: the error may hold parts of it
 	}
 	return &response{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), header: resp.Header,
 		body: data, buf: buf, owner: &c.bodies}, nil
@@ -263,7 +262,7 @@ func (c *Client) stream(ctx context.Context, r *request) (*http.Response, error)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxWatchErrorBody))
-		return nil, codec.ErrorFromResponse(resp.StatusCode, resp.Header.Get("Content-Type"), data)
+		return nil, statusError(resp, data)
 	}
 	return resp, nil
 }

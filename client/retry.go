@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/codec"
 )
 
 // tries records the attempts of one request, for the retry policy and for
@@ -122,6 +125,23 @@ func retryAfter(resp *http.Response) (time.Duration, bool) {
 		return max(time.Until(t), 0), true
 	}
 	return 0, false
+}
+
+// statusError is the error for a non-2xx answer. A Retry-After header the
+// Status body does not repeat (a proxy's 503, say) goes into the Status's
+// details, so that whoever retries later, a reflector for one, sees it.
+func statusError(resp *http.Response, body []byte) *codec.StatusError {
+	se := codec.ErrorFromResponse(resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	if _, ok := se.RetryAfter(); ok {
+		return se
+	}
+	if d, ok := retryAfter(resp); ok {
+		if se.Status.Details == nil {
+			se.Status.Details = &metav1.StatusDetails{}
+		}
+		se.Status.Details.RetryAfterSeconds = int32(min((d+time.Second-1)/time.Second, math.MaxInt32))
+	}
+	return se
 }
 
 // neverSent reports errors that happened before the request left: a

@@ -201,3 +201,27 @@ func TestWatchBreakingTheLoopCloses(t *testing.T) {
 		}
 	})
 }
+
+// A Retry-After header that the body does not repeat (a proxy's 503 page)
+// reaches the error of a watch, which is not retried here but by whoever
+// started it, and of a read whose retries ran out.
+func TestRetryAfterHeaderReachesTheError(t *testing.T) {
+	c, _ := newServerConfig(t, Config{QPS: -1, Retry: RetryPolicy{MaxAttempts: 1}}, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "7")
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte("<html><body>upstream unavailable</body></html>"))
+	})
+	pods := For[*corev1.Pod](c).Namespace("fixtures")
+	_, watchErr := pods.Watch(t.Context(), WatchOptions{})
+	_, getErr := pods.Get(t.Context(), "web-1", GetOptions{})
+	for name, err := range map[string]error{"watch": watchErr, "get": getErr} {
+		var se *StatusError
+		if !errors.As(err, &se) {
+			t.Fatalf("%s: %v is not a *StatusError", name, err)
+		}
+		if d, ok := se.RetryAfter(); !ok || d != 7*time.Second {
+			t.Errorf("%s: RetryAfter() = %v, %v; want 7s (error: %v)", name, d, ok, err)
+		}
+	}
+}
