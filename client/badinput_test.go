@@ -230,6 +230,8 @@ func TestBadInput(t *testing.T) {
 			is: []error{ErrMalformed}, msg: "ADDED event object"},
 		{name: "frame with a content encoding", handler: streamThenHang(pbWatch, pbEvent("ADDED", envelope("Pod", raw, "gzip"))), op: watch,
 			is: []error{ErrMalformed, errors.ErrUnsupported}, msg: `unsupported contentEncoding "gzip"`},
+		{name: "event envelope without an object", handler: streamThenHang(pbWatch, pbEvent("ADDED", envelope("Pod", nil, ""))), op: watch,
+			is: []error{ErrMalformed}, msg: `"ADDED" event whose envelope holds no object`},
 		{name: "error event without a status", handler: streamThenHang(js, []byte(`{"type":"ERROR","object":{"code":"gone"}}`)), op: watch,
 			is: []error{ErrMalformed}, msg: "without a readable Status"},
 

@@ -89,6 +89,11 @@ func (w *WatchDecoder) Next() (string, error) {
 		if err := DecodeEnvelopeInto(w.dec, object, &w.env); err != nil {
 			return "", fmt.Errorf("codec: %s event object: %w", typ, err)
 		}
+		if w.env.Raw == nil {
+			// kube-apiserver always sends the object; without it there
+			// is nothing to decode, not even an empty object.
+			return "", malformed("watch event", -1, nil, "%q event whose envelope holds no object", typ)
+		}
 		w.eventType, w.raw, w.protobuf = typ, w.env.Raw, true
 	}
 	if w.eventType == EventError {
