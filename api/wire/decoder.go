@@ -1,6 +1,10 @@
 package wire
 
-import "encoding/binary"
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/maphash"
+)
 
 // Interning limits. Strings longer than maxInternLen are rarely repeated
 // (annotations holding JSON, for example); byte slices up to
@@ -11,6 +15,7 @@ const (
 	maxInternLen     = 256
 	maxInternBytes   = 4096
 	maxInternEntries = 1 << 16
+	maxSharedBytes   = 1 << 13 // values of up to maxInternBytes: 32 MiB at most
 	internSlots      = 8192
 )
 
@@ -37,7 +42,8 @@ type Decoder struct {
 
 	depth   int
 	strings *[internSlots]string
-	bytes   map[string][]byte
+	bytes   map[uint64][]byte // by maphash of the content, under seed
+	seed    maphash.Seed
 	shared  map[string]any
 	memo    map[string]any
 	scratch []byte
@@ -116,20 +122,29 @@ func (d *Decoder) Bytes(b []byte) []byte {
 // SharedBytes is Bytes for content that repeats across objects (such as
 // FieldsV1): equal values decoded through the same Decoder share one
 // backing array, which callers must not modify.
+//
+// The table is keyed by a hash of the content, not by a copy of it: much
+// of what passes is unique (the managedFields entry a kubelet writes
+// names the Pod's IPs), and a string key would keep a second copy of each
+// for as long as the table lives. It starts over when full, so that it
+// does not keep the values of objects long gone.
 func (d *Decoder) SharedBytes(b []byte) []byte {
 	if d == nil || len(b) == 0 || len(b) > maxInternBytes {
 		return d.Bytes(b)
 	}
-	if v, ok := d.bytes[string(b)]; ok {
+	if d.bytes == nil {
+		d.bytes = make(map[uint64][]byte, 16)
+		d.seed = maphash.MakeSeed()
+	}
+	h := maphash.Bytes(d.seed, b)
+	if v, ok := d.bytes[h]; ok && bytes.Equal(v, b) {
 		return v
 	}
 	v := d.Bytes(b)
-	if d.bytes == nil {
-		d.bytes = make(map[string][]byte, 16)
+	if len(d.bytes) >= maxSharedBytes {
+		clear(d.bytes)
 	}
-	if len(d.bytes) < maxInternEntries {
-		d.bytes[string(v)] = v
-	}
+	d.bytes[h] = v // a colliding value, if any, gives way
 	return v
 }
 
