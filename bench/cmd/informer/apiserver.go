@@ -16,14 +16,12 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"sync/atomic"
 	"time"
 
 	kwcorev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/bench/internal/podgen"
 	"github.com/kubewire/kubewire/client"
-	"golang.org/x/sync/errgroup"
 )
 
 // In kube-apiserver mode the Pods live in a real etcd and kube-apiserver
@@ -167,16 +165,11 @@ func (s *server) seedThroughAPI(ctx context.Context, shape podgen.Shape, n int) 
 	namespaces := map[string]bool{"default": true}
 	pods := make([]*kwcorev1.Pod, n)
 	for i := range n {
-		b, err := podgen.Pod(shape, i).Marshal()
+		p, err := newPod(shape, i)
 		if err != nil {
 			return err
 		}
-		p := new(kwcorev1.Pod)
-		if err := p.Unmarshal(b); err != nil {
-			return err
-		}
-		p.ResourceVersion, p.UID, p.ManagedFields = "", "", nil
-		p.CreationTimestamp = metav1.Time{}
+		p.ManagedFields, p.CreationTimestamp = nil, metav1.Time{}
 		pods[i] = p
 		namespaces[p.Namespace] = true
 	}
@@ -191,31 +184,21 @@ func (s *server) seedThroughAPI(ctx context.Context, shape podgen.Shape, n int) 
 			return err
 		}
 	}
-	var next atomic.Int64
-	g, ctx := errgroup.WithContext(ctx)
-	for range 8 {
-		g.Go(func() error {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return nil
-				}
-				want := pods[i]
-				res := client.For[*kwcorev1.Pod](s.local).Namespace(want.Namespace)
-				status := want.Status
-				want.Status = kwcorev1.PodStatus{}
-				got, err := res.Create(ctx, want, client.CreateOptions{FieldManager: "bench-controller"})
-				if err != nil {
-					return fmt.Errorf("creating pod %d: %w", i, err)
-				}
-				got.Status = status
-				if _, err := res.Status().Update(ctx, got, client.UpdateOptions{FieldManager: "kubelet"}); err != nil {
-					return fmt.Errorf("status of pod %d: %w", i, err)
-				}
-			}
-		})
-	}
-	return g.Wait()
+	return inParallel(ctx, n, 8, func(ctx context.Context, i int) error {
+		want := pods[i]
+		res := client.For[*kwcorev1.Pod](s.local).Namespace(want.Namespace)
+		status := want.Status
+		want.Status = kwcorev1.PodStatus{}
+		got, err := res.Create(ctx, want, client.CreateOptions{FieldManager: "bench-controller"})
+		if err != nil {
+			return fmt.Errorf("creating pod %d: %w", i, err)
+		}
+		got.Status = status
+		if _, err := res.Status().Update(ctx, got, client.UpdateOptions{FieldManager: "kubelet"}); err != nil {
+			return fmt.Errorf("status of pod %d: %w", i, err)
+		}
+		return nil
+	})
 }
 
 // seedMethod names how the server was filled, for the log.

@@ -222,31 +222,50 @@ func (s *server) dropWatches() {
 	s.front.dropWatches()
 }
 
-// seed stores n Pods made by podgen (with k8s.io/api, converted through
-// their protobuf encoding) with fake.Server.Add, on a few goroutines.
+// seed stores n Pods made by podgen with fake.Server.Add, on a few
+// goroutines.
 func (s *server) seed(shape podgen.Shape, n int) error {
+	return inParallel(context.Background(), n, 4, func(_ context.Context, i int) error {
+		p, err := newPod(shape, i)
+		if err != nil {
+			return err
+		}
+		if err := s.fake.Add(p); err != nil {
+			return fmt.Errorf("seeding pod %d: %w", i, err)
+		}
+		return nil
+	})
+}
+
+// newPod is podgen's Pod i (made with k8s.io/api) as a kubewire Pod,
+// converted through its protobuf encoding, without the fields a server
+// sets.
+func newPod(shape podgen.Shape, i int) (*kwcorev1.Pod, error) {
+	b, err := podgen.Pod(shape, i).Marshal()
+	if err != nil {
+		return nil, err
+	}
+	p := new(kwcorev1.Pod)
+	if err := p.Unmarshal(b); err != nil {
+		return nil, err
+	}
+	p.ResourceVersion, p.UID = "", ""
+	return p, nil
+}
+
+// inParallel calls f for 0 to n-1 on workers goroutines and returns the
+// first error, which cancels the ctx the others get.
+func inParallel(ctx context.Context, n, workers int, f func(ctx context.Context, i int) error) error {
 	var next atomic.Int64
-	var g errgroup.Group
-	for range 4 {
+	g, ctx := errgroup.WithContext(ctx)
+	for range workers {
 		g.Go(func() error {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return nil
-				}
-				b, err := podgen.Pod(shape, i).Marshal()
-				if err != nil {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				if err := f(ctx, i); err != nil {
 					return err
-				}
-				p := new(kwcorev1.Pod)
-				if err := p.Unmarshal(b); err != nil {
-					return err
-				}
-				p.ResourceVersion, p.UID = "", ""
-				if err := s.fake.Add(p); err != nil {
-					return fmt.Errorf("seeding pod %d: %w", i, err)
 				}
 			}
+			return nil
 		})
 	}
 	return g.Wait()
