@@ -55,18 +55,11 @@ func TestConformance(t *testing.T) {
 	t.Run("fake", func(t *testing.T) {
 		srv := fake.Start(fake.Options{TLS: true})
 		t.Cleanup(srv.Close)
-		if err := srv.AddCustomResource(fake.CustomResource{Group: "example.com", Version: "v1", Kind: "Widget", Resource: "widgets", Namespaced: true}); err != nil {
+		target, err := conformance.FakeTarget(srv)
+		if err != nil {
 			t.Fatal(err)
 		}
-		conformance.Run(t, conformance.Target{
-			BaseURL:    srv.URL(),
-			Client:     srv.Client(),
-			Token:      srv.Token(),
-			Namespace:  "default",
-			Compact:    func(context.Context) error { srv.Compact(); return nil },
-			WatchCache: true,
-			Widgets:    "/apis/example.com/v1/namespaces/default/widgets",
-		})
+		conformance.Run(t, target)
 	})
 	for _, rt := range realTargets {
 		t.Run(rt.name, func(t *testing.T) {

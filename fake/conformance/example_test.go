@@ -1,7 +1,6 @@
 package conformance_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/kubewire/kubewire/fake"
@@ -13,14 +12,11 @@ func ExampleRun() {
 	var t *testing.T // in a real test, the test's *testing.T
 	srv := fake.Start(fake.Options{TLS: true})
 	defer srv.Close()
+	target, err := conformance.FakeTarget(srv)
+	if err != nil {
+		panic(err)
+	}
 	if t != nil {
-		conformance.Run(t, conformance.Target{
-			BaseURL:    srv.URL(),
-			Client:     srv.Client(),
-			Token:      srv.Token(),
-			Namespace:  "default",
-			Compact:    func(context.Context) error { srv.Compact(); return nil },
-			WatchCache: true,
-		})
+		conformance.Run(t, target)
 	}
 }
