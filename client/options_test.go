@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -43,19 +44,26 @@ func TestListOptionsQuery(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			q, err := tc.opts.query()
-			if tc.want == "invalid" {
-				if !errors.Is(err, ErrInvalidOptions) {
-					t.Fatalf("err = %v, want ErrInvalidOptions", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, q.Encode()); diff != "" {
-				t.Errorf("query (-want +got):\n%s", diff)
-			}
+			checkQuery(t, q, err, tc.want)
 		})
+	}
+}
+
+// checkQuery compares an encoded query with want, or, when want is
+// "invalid", checks that err is ErrInvalidOptions.
+func checkQuery(t *testing.T, q url.Values, err error, want string) {
+	t.Helper()
+	if want == "invalid" {
+		if !errors.Is(err, ErrInvalidOptions) {
+			t.Fatalf("err = %v, want ErrInvalidOptions", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, q.Encode()); diff != "" {
+		t.Errorf("query (-want +got):\n%s", diff)
 	}
 }
 
@@ -77,18 +85,7 @@ func TestWatchOptionsQuery(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			q, err := tc.opts.query()
-			if tc.want == "invalid" {
-				if !errors.Is(err, ErrInvalidOptions) {
-					t.Fatalf("err = %v, want ErrInvalidOptions", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, q.Encode()); diff != "" {
-				t.Errorf("query (-want +got):\n%s", diff)
-			}
+			checkQuery(t, q, err, tc.want)
 		})
 	}
 }
