@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 )
@@ -254,6 +255,18 @@ func (c Config) LogValue() slog.Value {
 
 // redacted returns t with its key replaced and its certificates reduced
 // to their length.
+// caPEM returns CAData, or else the contents of CAFile, or nil.
+func (t TLSConfig) caPEM() ([]byte, error) {
+	if len(t.CAData) > 0 || t.CAFile == "" {
+		return t.CAData, nil
+	}
+	b, err := os.ReadFile(t.CAFile)
+	if err != nil {
+		return nil, fmt.Errorf("client: certificate authority: %w", err)
+	}
+	return b, nil
+}
+
 func (t TLSConfig) redacted() TLSConfig {
 	if len(t.KeyData) > 0 {
 		t.KeyData = []byte(redacted)

@@ -160,13 +160,9 @@ func newExecCredentials(cfg *Config) (*execCredentials, error) {
 			InsecureSkipTLSVerify: cfg.TLS.Insecure,
 			ProxyURL:              cfg.ProxyURL,
 		}
-		ca := cfg.TLS.CAData
-		if len(ca) == 0 && cfg.TLS.CAFile != "" {
-			b, err := os.ReadFile(cfg.TLS.CAFile)
-			if err != nil {
-				return nil, fmt.Errorf("client: certificate authority: %w", err)
-			}
-			ca = b
+		ca, err := cfg.TLS.caPEM()
+		if err != nil {
+			return nil, err
 		}
 		if len(ca) > 0 {
 			c.CertificateAuthorityData = base64.StdEncoding.EncodeToString(ca)

@@ -82,13 +82,9 @@ func buildTLS(cfg *Config, certs func() (*tls.Certificate, error)) (*tls.Config,
 		InsecureSkipVerify: cfg.TLS.Insecure, //nolint:gosec // the user asked for it (insecure-skip-tls-verify)
 		ServerName:         cfg.TLS.ServerName,
 	}
-	ca := cfg.TLS.CAData
-	if len(ca) == 0 && cfg.TLS.CAFile != "" {
-		b, err := os.ReadFile(cfg.TLS.CAFile)
-		if err != nil {
-			return nil, fmt.Errorf("client: certificate authority: %w", err)
-		}
-		ca = b
+	ca, err := cfg.TLS.caPEM()
+	if err != nil {
+		return nil, err
 	}
 	if len(ca) > 0 {
 		if cfg.TLS.Insecure {
