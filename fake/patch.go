@@ -22,12 +22,7 @@ const (
 )
 
 func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request) {
-	out, aerr := s.negotiate(req, r.res, false, false)
-	if aerr != nil {
-		writeError(w, req, aerr)
-		return
-	}
-	dry, aerr := dryRun(req.URL.Query())
+	out, dry, aerr := s.writeOptions(req, r)
 	if aerr != nil {
 		writeError(w, req, aerr)
 		return

@@ -262,14 +262,20 @@ func (s *Server) serveUpdate(w http.ResponseWriter, req *http.Request, r *reques
 	s.serveWrite(w, req, r, func(d *draft, dry bool) (writeResult, *apiError) { return s.update(d, r, dry) })
 }
 
-// serveWrite runs a create or update from the request body.
-func (s *Server) serveWrite(w http.ResponseWriter, req *http.Request, r *request, do func(*draft, bool) (writeResult, *apiError)) {
+// writeOptions reads what every create, update and patch reads first:
+// the encoding to answer in, and whether the write is a dry run.
+func (s *Server) writeOptions(req *http.Request, r *request) (output, bool, *apiError) {
 	out, aerr := s.negotiate(req, r.res, false, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
-		return
+		return out, false, aerr
 	}
 	dry, aerr := dryRun(req.URL.Query())
+	return out, dry, aerr
+}
+
+// serveWrite runs a create or update from the request body.
+func (s *Server) serveWrite(w http.ResponseWriter, req *http.Request, r *request, do func(*draft, bool) (writeResult, *apiError)) {
+	out, dry, aerr := s.writeOptions(req, r)
 	if aerr != nil {
 		writeError(w, req, aerr)
 		return
