@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -29,12 +30,13 @@ type credentials interface {
 // to a credential that can be refreshed (a token file, an exec plugin),
 // refreshes it and tries once more.
 type authTransport struct {
-	creds credentials
-	next  http.RoundTripper
+	creds  credentials
+	origin *url.URL // credentials go to this scheme, host and port only
+	next   http.RoundTripper
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Header.Get("Authorization") != "" {
+	if req.Header.Get("Authorization") != "" || !sameOrigin(t.origin, req.URL) {
 		return t.next.RoundTrip(req)
 	}
 	resp, gen, err := t.send(req)

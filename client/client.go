@@ -31,7 +31,6 @@ type Client struct {
 	base      *url.URL
 	http      *http.Client // every layer but retries: watches
 	retry     *retryablehttp.Client
-	transport http.RoundTripper
 	timeout   time.Duration
 	namespace string
 	logger    *slog.Logger
@@ -98,7 +97,7 @@ func New(cfg Config) (*Client, error) {
 		maxBody = defaultMaxResponseBytes
 	}
 	next = &gzipTransport{ask: !cfg.DisableCompression, next: next}
-	next = &authTransport{creds: creds, next: next}
+	next = &authTransport{creds: creds, origin: base, next: next}
 	warnings := cfg.WarningHandler
 	if warnings == nil {
 		warnings = LogWarningsOnce(cfg.Logger)
@@ -118,12 +117,11 @@ func New(cfg Config) (*Client, error) {
 		}
 		next = &rateLimitTransport{limiter: rate.NewLimiter(rate.Limit(qps), burst), next: next}
 	}
-	hc := &http.Client{Transport: next}
+	hc := &http.Client{Transport: next, CheckRedirect: keepRedirect}
 	return &Client{
 		base:      base,
 		http:      hc,
 		retry:     newRetryClient(hc, cfg.Retry.withDefaults()),
-		transport: next,
 		timeout:   cfg.Timeout,
 		namespace: cfg.Namespace,
 		logger:    logger,
@@ -221,6 +219,10 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		return nil, c.triedError(r, t, err)
 	}
 	defer resp.Body.Close()
+	if err := redirectError(r, resp); err != nil {
+		drain(resp)
+		return nil, err
+	}
 	buf := c.bodies.get()
 	data, err := readBody(resp, c.maxBody, buf)
 	if err != nil {
@@ -258,6 +260,10 @@ func (c *Client) stream(ctx context.Context, r *request) (*http.Response, error)
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("client: %s %s: %w", r.method, r.path, err)
+	}
+	if err := redirectError(r, resp); err != nil {
+		drain(resp)
+		return nil, err
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()

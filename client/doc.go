@@ -52,6 +52,14 @@
 //
 // # Security defaults
 //
+// Redirects are never followed: kube-apiserver does not redirect API
+// requests, so a 3xx comes from something in between, and following it
+// would carry the credential (and a write's body) to wherever Location
+// points. The answer becomes a *RedirectError (errors.Is ErrRedirected)
+// naming the request and the Location, and nothing is sent there.
+// Credentials are added only to requests for the configured scheme, host
+// and port.
+//
 // The server's certificate is verified against TLSConfig's authority, or
 // the system roots without one; only TLSConfig.Insecure turns that off,
 // and a verification failure is never retried. Credentials never appear
