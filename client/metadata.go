@@ -90,7 +90,8 @@ func (r *Resource[T]) table(ctx context.Context, req *request) (*metav1.Table, e
 		Rows: []metav1.TableRow{},
 	}
 	for _, it := range list.Items {
-		t.Rows = append(t.Rows, metav1.TableRow{Cells: []any{it.GetName(), it.GetCreationTimestamp()}})
+		created, _, _ := unstructured.NestedString(it.Object, "metadata", "creationTimestamp")
+		t.Rows = append(t.Rows, metav1.TableRow{Cells: []any{it.GetName(), created}})
 	}
 	return t, nil
 }

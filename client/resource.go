@@ -5,22 +5,24 @@ import (
 	"fmt"
 	"reflect"
 
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// Object is what the client needs of the objects it reads and writes:
-// the generated kinds (through their embedded ObjectMeta, as pointers such
-// as *corev1.Pod), *unstructured.Unstructured and
-// *metav1.PartialObjectMetadata all have these methods.
+// Object is every object the client reads and writes: the generated
+// kinds (as pointers such as *corev1.Pod), users' own kinds that embed
+// metav1.ObjectMeta, *unstructured.Unstructured and
+// *metav1.PartialObjectMetadata. All of them have the full set of
+// metadata accessors with the same Go types, so generic code (caches,
+// controllers) reads and writes metadata without knowing the type.
 type Object interface {
-	GetName() string
-	GetNamespace() string
-	GetResourceVersion() string
-	GetAnnotations() map[string]string
+	metav1.Object
 }
 
-// Kinded is a generated kind: an Object that knows its group, version,
-// resource and scope (every *T of package api/... with a KindInfo method).
+// Kinded is an Object that knows its REST resource: group, version,
+// kind, plural, scope and whether the server can encode it as protobuf.
+// Every generated kind of package api/... is one, and so is a user's type
+// given a KindInfo method by kubewire-gen (or by hand).
 type Kinded interface {
 	Object
 	KindInfo() registry.Kind
@@ -54,6 +56,17 @@ type resourceInfo struct {
 	scopeKnown bool
 	protobuf   bool   // the server can encode it as protobuf (built-in kinds)
 	as         string // "" or codec.AsPartialObjectMetadata
+	// kindAPIVersion is the apiVersion of kind when it differs from the
+	// resource's (autoscaling/v1 Scale of an apps/v1 Deployment).
+	kindAPIVersion string
+}
+
+// bodyAPIVersion is the apiVersion written bodies carry.
+func (i *resourceInfo) bodyAPIVersion() string {
+	if i.kindAPIVersion != "" {
+		return i.kindAPIVersion
+	}
+	return i.gvr.apiVersion()
 }
 
 // Resource reads and writes one REST resource (pods, deployments, a
@@ -88,7 +101,7 @@ func For[T Kinded](c *Client) *Resource[T] {
 			kind:       k.Kind,
 			namespaced: k.Namespaced,
 			scopeKnown: true,
-			protobuf:   true,
+			protobuf:   k.Protobuf,
 		},
 		newObj: newFunc[T](),
 	}

@@ -122,14 +122,11 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 	return inf
 }
 
-// DropManagedFields clears metadata.managedFields of obj, if it has one;
-// use it as an Options.Transform.
+// DropManagedFields clears metadata.managedFields of obj; use it as an
+// Options.Transform. It works alike for typed, metadata-only and dynamic
+// caches.
 func DropManagedFields[T client.Object](obj T) T {
-	if m, ok := any(obj).(interface {
-		SetManagedFields([]metav1.ManagedFieldsEntry)
-	}); ok {
-		m.SetManagedFields(nil)
-	}
+	obj.SetManagedFields(nil)
 	return obj
 }
 

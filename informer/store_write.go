@@ -1,7 +1,6 @@
 package informer
 
 import (
-	"github.com/kubewire/kubewire/api/types"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/reflector"
 )
@@ -175,12 +174,7 @@ func (s *Store[T]) remove(ns, name string, obj T) {
 
 // sameUID reports whether a and b have the same UID, or either has none.
 func sameUID[T client.Object](a, b T) bool {
-	ua, oka := any(a).(interface{ GetUID() types.UID })
-	ub, okb := any(b).(interface{ GetUID() types.UID })
-	if !oka || !okb {
-		return true
-	}
-	x, y := ua.GetUID(), ub.GetUID()
+	x, y := a.GetUID(), b.GetUID()
 	return x == "" || y == "" || x == y
 }
 

@@ -13,6 +13,11 @@ type Kind struct {
 	ShortNames       []string
 	Categories       []string
 	Subresources     []string
+	// Protobuf reports whether the server can encode objects of this kind
+	// as protobuf: true for the built-in kinds, false for custom
+	// resources, which the server serves as JSON only. Typed clients ask
+	// for protobuf only when it is set.
+	Protobuf bool
 }
 
 // APIVersion is the apiVersion objects of this kind carry: "v1" for the

@@ -78,275 +78,275 @@ func All() []Kind {
 }
 
 func kind0() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "Binding", ListKind: "", Resource: "bindings", SingularResource: "binding", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "", Version: "v1", Kind: "Binding", ListKind: "", Resource: "bindings", SingularResource: "binding", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind1() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "ComponentStatus", ListKind: "ComponentStatusList", Resource: "componentstatuses", SingularResource: "componentstatus", Namespaced: false, Verbs: []string{"get", "list"}, ShortNames: []string{"cs"}, Categories: nil, Subresources: nil}
+	return Kind{Group: "", Version: "v1", Kind: "ComponentStatus", ListKind: "ComponentStatusList", Resource: "componentstatuses", SingularResource: "componentstatus", Namespaced: false, Verbs: []string{"get", "list"}, ShortNames: []string{"cs"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind2() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Resource: "configmaps", SingularResource: "configmap", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"cm"}, Categories: nil, Subresources: nil}
+	return Kind{Group: "", Version: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Resource: "configmaps", SingularResource: "configmap", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"cm"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind3() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "Endpoints", ListKind: "EndpointsList", Resource: "endpoints", SingularResource: "endpoints", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ep"}, Categories: nil, Subresources: nil}
+	return Kind{Group: "", Version: "v1", Kind: "Endpoints", ListKind: "EndpointsList", Resource: "endpoints", SingularResource: "endpoints", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ep"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind4() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: nil}
+	return Kind{Group: "", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind5() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "LimitRange", ListKind: "LimitRangeList", Resource: "limitranges", SingularResource: "limitrange", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"limits"}, Categories: nil, Subresources: nil}
+	return Kind{Group: "", Version: "v1", Kind: "LimitRange", ListKind: "LimitRangeList", Resource: "limitranges", SingularResource: "limitrange", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"limits"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind6() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "Namespace", ListKind: "NamespaceList", Resource: "namespaces", SingularResource: "namespace", Namespaced: false, Verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ns"}, Categories: nil, Subresources: []string{"finalize", "status"}}
+	return Kind{Group: "", Version: "v1", Kind: "Namespace", ListKind: "NamespaceList", Resource: "namespaces", SingularResource: "namespace", Namespaced: false, Verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ns"}, Categories: nil, Subresources: []string{"finalize", "status"}, Protobuf: true}
 }
 
 func kind7() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "Node", ListKind: "NodeList", Resource: "nodes", SingularResource: "node", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"no"}, Categories: nil, Subresources: []string{"proxy", "status"}}
+	return Kind{Group: "", Version: "v1", Kind: "Node", ListKind: "NodeList", Resource: "nodes", SingularResource: "node", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"no"}, Categories: nil, Subresources: []string{"proxy", "status"}, Protobuf: true}
 }
 
 func kind8() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "PersistentVolume", ListKind: "PersistentVolumeList", Resource: "persistentvolumes", SingularResource: "persistentvolume", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pv"}, Categories: nil, Subresources: []string{"status"}}
+	return Kind{Group: "", Version: "v1", Kind: "PersistentVolume", ListKind: "PersistentVolumeList", Resource: "persistentvolumes", SingularResource: "persistentvolume", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pv"}, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind9() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "PersistentVolumeClaim", ListKind: "PersistentVolumeClaimList", Resource: "persistentvolumeclaims", SingularResource: "persistentvolumeclaim", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pvc"}, Categories: nil, Subresources: []string{"status"}}
+	return Kind{Group: "", Version: "v1", Kind: "PersistentVolumeClaim", ListKind: "PersistentVolumeClaimList", Resource: "persistentvolumeclaims", SingularResource: "persistentvolumeclaim", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pvc"}, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind10() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "Pod", ListKind: "PodList", Resource: "pods", SingularResource: "pod", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"po"}, Categories: []string{"all"}, Subresources: []string{"attach", "binding", "ephemeralcontainers", "eviction", "exec", "log", "portforward", "proxy", "resize", "status"}}
+	return Kind{Group: "", Version: "v1", Kind: "Pod", ListKind: "PodList", Resource: "pods", SingularResource: "pod", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"po"}, Categories: []string{"all"}, Subresources: []string{"attach", "binding", "ephemeralcontainers", "eviction", "exec", "log", "portforward", "proxy", "resize", "status"}, Protobuf: true}
 }
 
 func kind11() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "PodTemplate", ListKind: "PodTemplateList", Resource: "podtemplates", SingularResource: "podtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "", Version: "v1", Kind: "PodTemplate", ListKind: "PodTemplateList", Resource: "podtemplates", SingularResource: "podtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind12() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "ReplicationController", ListKind: "ReplicationControllerList", Resource: "replicationcontrollers", SingularResource: "replicationcontroller", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"rc"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}}
+	return Kind{Group: "", Version: "v1", Kind: "ReplicationController", ListKind: "ReplicationControllerList", Resource: "replicationcontrollers", SingularResource: "replicationcontroller", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"rc"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}, Protobuf: true}
 }
 
 func kind13() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "ResourceQuota", ListKind: "ResourceQuotaList", Resource: "resourcequotas", SingularResource: "resourcequota", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"quota"}, Categories: nil, Subresources: []string{"status"}}
+	return Kind{Group: "", Version: "v1", Kind: "ResourceQuota", ListKind: "ResourceQuotaList", Resource: "resourcequotas", SingularResource: "resourcequota", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"quota"}, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind14() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "Secret", ListKind: "SecretList", Resource: "secrets", SingularResource: "secret", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "", Version: "v1", Kind: "Secret", ListKind: "SecretList", Resource: "secrets", SingularResource: "secret", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind15() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "Service", ListKind: "ServiceList", Resource: "services", SingularResource: "service", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"svc"}, Categories: []string{"all"}, Subresources: []string{"proxy", "status"}}
+	return Kind{Group: "", Version: "v1", Kind: "Service", ListKind: "ServiceList", Resource: "services", SingularResource: "service", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"svc"}, Categories: []string{"all"}, Subresources: []string{"proxy", "status"}, Protobuf: true}
 }
 
 func kind16() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "ServiceAccount", ListKind: "ServiceAccountList", Resource: "serviceaccounts", SingularResource: "serviceaccount", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sa"}, Categories: nil, Subresources: []string{"token"}}
+	return Kind{Group: "", Version: "v1", Kind: "ServiceAccount", ListKind: "ServiceAccountList", Resource: "serviceaccounts", SingularResource: "serviceaccount", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sa"}, Categories: nil, Subresources: []string{"token"}, Protobuf: true}
 }
 
 func kind17() Kind {
-	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicy", ListKind: "MutatingAdmissionPolicyList", Resource: "mutatingadmissionpolicies", SingularResource: "mutatingadmissionpolicy", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil}
+	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicy", ListKind: "MutatingAdmissionPolicyList", Resource: "mutatingadmissionpolicies", SingularResource: "mutatingadmissionpolicy", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
 }
 
 func kind18() Kind {
-	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding", ListKind: "MutatingAdmissionPolicyBindingList", Resource: "mutatingadmissionpolicybindings", SingularResource: "mutatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil}
+	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding", ListKind: "MutatingAdmissionPolicyBindingList", Resource: "mutatingadmissionpolicybindings", SingularResource: "mutatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
 }
 
 func kind19() Kind {
-	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingWebhookConfiguration", ListKind: "MutatingWebhookConfigurationList", Resource: "mutatingwebhookconfigurations", SingularResource: "mutatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil}
+	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingWebhookConfiguration", ListKind: "MutatingWebhookConfigurationList", Resource: "mutatingwebhookconfigurations", SingularResource: "mutatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
 }
 
 func kind20() Kind {
-	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicy", ListKind: "ValidatingAdmissionPolicyList", Resource: "validatingadmissionpolicies", SingularResource: "validatingadmissionpolicy", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{"status"}}
+	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicy", ListKind: "ValidatingAdmissionPolicyList", Resource: "validatingadmissionpolicies", SingularResource: "validatingadmissionpolicy", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind21() Kind {
-	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding", ListKind: "ValidatingAdmissionPolicyBindingList", Resource: "validatingadmissionpolicybindings", SingularResource: "validatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil}
+	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding", ListKind: "ValidatingAdmissionPolicyBindingList", Resource: "validatingadmissionpolicybindings", SingularResource: "validatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
 }
 
 func kind22() Kind {
-	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration", ListKind: "ValidatingWebhookConfigurationList", Resource: "validatingwebhookconfigurations", SingularResource: "validatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil}
+	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration", ListKind: "ValidatingWebhookConfigurationList", Resource: "validatingwebhookconfigurations", SingularResource: "validatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
 }
 
 func kind23() Kind {
-	return Kind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition", ListKind: "CustomResourceDefinitionList", Resource: "customresourcedefinitions", SingularResource: "customresourcedefinition", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Subresources: []string{"status"}}
+	return Kind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition", ListKind: "CustomResourceDefinitionList", Resource: "customresourcedefinitions", SingularResource: "customresourcedefinition", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind24() Kind {
-	return Kind{Group: "apiregistration.k8s.io", Version: "v1", Kind: "APIService", ListKind: "APIServiceList", Resource: "apiservices", SingularResource: "apiservice", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{"status"}}
+	return Kind{Group: "apiregistration.k8s.io", Version: "v1", Kind: "APIService", ListKind: "APIServiceList", Resource: "apiservices", SingularResource: "apiservice", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind25() Kind {
-	return Kind{Group: "apps", Version: "v1", Kind: "ControllerRevision", ListKind: "ControllerRevisionList", Resource: "controllerrevisions", SingularResource: "controllerrevision", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "apps", Version: "v1", Kind: "ControllerRevision", ListKind: "ControllerRevisionList", Resource: "controllerrevisions", SingularResource: "controllerrevision", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind26() Kind {
-	return Kind{Group: "apps", Version: "v1", Kind: "DaemonSet", ListKind: "DaemonSetList", Resource: "daemonsets", SingularResource: "daemonset", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ds"}, Categories: []string{"all"}, Subresources: []string{"status"}}
+	return Kind{Group: "apps", Version: "v1", Kind: "DaemonSet", ListKind: "DaemonSetList", Resource: "daemonsets", SingularResource: "daemonset", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ds"}, Categories: []string{"all"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind27() Kind {
-	return Kind{Group: "apps", Version: "v1", Kind: "Deployment", ListKind: "DeploymentList", Resource: "deployments", SingularResource: "deployment", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"deploy"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}}
+	return Kind{Group: "apps", Version: "v1", Kind: "Deployment", ListKind: "DeploymentList", Resource: "deployments", SingularResource: "deployment", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"deploy"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}, Protobuf: true}
 }
 
 func kind28() Kind {
-	return Kind{Group: "apps", Version: "v1", Kind: "ReplicaSet", ListKind: "ReplicaSetList", Resource: "replicasets", SingularResource: "replicaset", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"rs"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}}
+	return Kind{Group: "apps", Version: "v1", Kind: "ReplicaSet", ListKind: "ReplicaSetList", Resource: "replicasets", SingularResource: "replicaset", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"rs"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}, Protobuf: true}
 }
 
 func kind29() Kind {
-	return Kind{Group: "apps", Version: "v1", Kind: "StatefulSet", ListKind: "StatefulSetList", Resource: "statefulsets", SingularResource: "statefulset", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sts"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}}
+	return Kind{Group: "apps", Version: "v1", Kind: "StatefulSet", ListKind: "StatefulSetList", Resource: "statefulsets", SingularResource: "statefulset", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sts"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}, Protobuf: true}
 }
 
 func kind30() Kind {
-	return Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "SelfSubjectReview", ListKind: "", Resource: "selfsubjectreviews", SingularResource: "selfsubjectreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "SelfSubjectReview", ListKind: "", Resource: "selfsubjectreviews", SingularResource: "selfsubjectreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind31() Kind {
-	return Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenReview", ListKind: "", Resource: "tokenreviews", SingularResource: "tokenreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenReview", ListKind: "", Resource: "tokenreviews", SingularResource: "tokenreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind32() Kind {
-	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "LocalSubjectAccessReview", ListKind: "", Resource: "localsubjectaccessreviews", SingularResource: "localsubjectaccessreview", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "LocalSubjectAccessReview", ListKind: "", Resource: "localsubjectaccessreviews", SingularResource: "localsubjectaccessreview", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind33() Kind {
-	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview", ListKind: "", Resource: "selfsubjectaccessreviews", SingularResource: "selfsubjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview", ListKind: "", Resource: "selfsubjectaccessreviews", SingularResource: "selfsubjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind34() Kind {
-	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectRulesReview", ListKind: "", Resource: "selfsubjectrulesreviews", SingularResource: "selfsubjectrulesreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectRulesReview", ListKind: "", Resource: "selfsubjectrulesreviews", SingularResource: "selfsubjectrulesreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind35() Kind {
-	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SubjectAccessReview", ListKind: "", Resource: "subjectaccessreviews", SingularResource: "subjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SubjectAccessReview", ListKind: "", Resource: "subjectaccessreviews", SingularResource: "subjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind36() Kind {
-	return Kind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler", ListKind: "HorizontalPodAutoscalerList", Resource: "horizontalpodautoscalers", SingularResource: "horizontalpodautoscaler", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"hpa"}, Categories: []string{"all"}, Subresources: []string{"status"}}
+	return Kind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler", ListKind: "HorizontalPodAutoscalerList", Resource: "horizontalpodautoscalers", SingularResource: "horizontalpodautoscaler", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"hpa"}, Categories: []string{"all"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind37() Kind {
-	return Kind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler", ListKind: "HorizontalPodAutoscalerList", Resource: "horizontalpodautoscalers", SingularResource: "horizontalpodautoscaler", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"hpa"}, Categories: []string{"all"}, Subresources: []string{"status"}}
+	return Kind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler", ListKind: "HorizontalPodAutoscalerList", Resource: "horizontalpodautoscalers", SingularResource: "horizontalpodautoscaler", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"hpa"}, Categories: []string{"all"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind38() Kind {
-	return Kind{Group: "batch", Version: "v1", Kind: "CronJob", ListKind: "CronJobList", Resource: "cronjobs", SingularResource: "cronjob", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"cj"}, Categories: []string{"all"}, Subresources: []string{"status"}}
+	return Kind{Group: "batch", Version: "v1", Kind: "CronJob", ListKind: "CronJobList", Resource: "cronjobs", SingularResource: "cronjob", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"cj"}, Categories: []string{"all"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind39() Kind {
-	return Kind{Group: "batch", Version: "v1", Kind: "Job", ListKind: "JobList", Resource: "jobs", SingularResource: "job", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"all"}, Subresources: []string{"status"}}
+	return Kind{Group: "batch", Version: "v1", Kind: "Job", ListKind: "JobList", Resource: "jobs", SingularResource: "job", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"all"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind40() Kind {
-	return Kind{Group: "certificates.k8s.io", Version: "v1", Kind: "CertificateSigningRequest", ListKind: "CertificateSigningRequestList", Resource: "certificatesigningrequests", SingularResource: "certificatesigningrequest", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"csr"}, Categories: nil, Subresources: []string{"approval", "status"}}
+	return Kind{Group: "certificates.k8s.io", Version: "v1", Kind: "CertificateSigningRequest", ListKind: "CertificateSigningRequestList", Resource: "certificatesigningrequests", SingularResource: "certificatesigningrequest", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"csr"}, Categories: nil, Subresources: []string{"approval", "status"}, Protobuf: true}
 }
 
 func kind41() Kind {
-	return Kind{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", ListKind: "LeaseList", Resource: "leases", SingularResource: "lease", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", ListKind: "LeaseList", Resource: "leases", SingularResource: "lease", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind42() Kind {
-	return Kind{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice", ListKind: "EndpointSliceList", Resource: "endpointslices", SingularResource: "endpointslice", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice", ListKind: "EndpointSliceList", Resource: "endpointslices", SingularResource: "endpointslice", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind43() Kind {
-	return Kind{Group: "events.k8s.io", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: nil}
+	return Kind{Group: "events.k8s.io", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind44() Kind {
-	return Kind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "FlowSchema", ListKind: "FlowSchemaList", Resource: "flowschemas", SingularResource: "flowschema", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}}
+	return Kind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "FlowSchema", ListKind: "FlowSchemaList", Resource: "flowschemas", SingularResource: "flowschema", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind45() Kind {
-	return Kind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "PriorityLevelConfiguration", ListKind: "PriorityLevelConfigurationList", Resource: "prioritylevelconfigurations", SingularResource: "prioritylevelconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}}
+	return Kind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "PriorityLevelConfiguration", ListKind: "PriorityLevelConfigurationList", Resource: "prioritylevelconfigurations", SingularResource: "prioritylevelconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind46() Kind {
-	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress", ListKind: "IPAddressList", Resource: "ipaddresses", SingularResource: "ipaddress", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ip"}, Categories: nil, Subresources: nil}
+	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress", ListKind: "IPAddressList", Resource: "ipaddresses", SingularResource: "ipaddress", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ip"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind47() Kind {
-	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress", ListKind: "IngressList", Resource: "ingresses", SingularResource: "ingress", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ing"}, Categories: nil, Subresources: []string{"status"}}
+	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress", ListKind: "IngressList", Resource: "ingresses", SingularResource: "ingress", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ing"}, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind48() Kind {
-	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass", ListKind: "IngressClassList", Resource: "ingressclasses", SingularResource: "ingressclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass", ListKind: "IngressClassList", Resource: "ingressclasses", SingularResource: "ingressclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind49() Kind {
-	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy", ListKind: "NetworkPolicyList", Resource: "networkpolicies", SingularResource: "networkpolicy", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"netpol"}, Categories: nil, Subresources: nil}
+	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy", ListKind: "NetworkPolicyList", Resource: "networkpolicies", SingularResource: "networkpolicy", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"netpol"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind50() Kind {
-	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "ServiceCIDR", ListKind: "ServiceCIDRList", Resource: "servicecidrs", SingularResource: "servicecidr", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}}
+	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "ServiceCIDR", ListKind: "ServiceCIDRList", Resource: "servicecidrs", SingularResource: "servicecidr", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind51() Kind {
-	return Kind{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass", ListKind: "RuntimeClassList", Resource: "runtimeclasses", SingularResource: "runtimeclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass", ListKind: "RuntimeClassList", Resource: "runtimeclasses", SingularResource: "runtimeclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind52() Kind {
-	return Kind{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget", ListKind: "PodDisruptionBudgetList", Resource: "poddisruptionbudgets", SingularResource: "poddisruptionbudget", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pdb"}, Categories: nil, Subresources: []string{"status"}}
+	return Kind{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget", ListKind: "PodDisruptionBudgetList", Resource: "poddisruptionbudgets", SingularResource: "poddisruptionbudget", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pdb"}, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind53() Kind {
-	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", ListKind: "ClusterRoleList", Resource: "clusterroles", SingularResource: "clusterrole", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", ListKind: "ClusterRoleList", Resource: "clusterroles", SingularResource: "clusterrole", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind54() Kind {
-	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding", ListKind: "ClusterRoleBindingList", Resource: "clusterrolebindings", SingularResource: "clusterrolebinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding", ListKind: "ClusterRoleBindingList", Resource: "clusterrolebindings", SingularResource: "clusterrolebinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind55() Kind {
-	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role", ListKind: "RoleList", Resource: "roles", SingularResource: "role", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role", ListKind: "RoleList", Resource: "roles", SingularResource: "role", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind56() Kind {
-	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding", ListKind: "RoleBindingList", Resource: "rolebindings", SingularResource: "rolebinding", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding", ListKind: "RoleBindingList", Resource: "rolebindings", SingularResource: "rolebinding", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind57() Kind {
-	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "DeviceClass", ListKind: "DeviceClassList", Resource: "deviceclasses", SingularResource: "deviceclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "DeviceClass", ListKind: "DeviceClassList", Resource: "deviceclasses", SingularResource: "deviceclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind58() Kind {
-	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim", ListKind: "ResourceClaimList", Resource: "resourceclaims", SingularResource: "resourceclaim", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}}
+	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim", ListKind: "ResourceClaimList", Resource: "resourceclaims", SingularResource: "resourceclaim", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind59() Kind {
-	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate", ListKind: "ResourceClaimTemplateList", Resource: "resourceclaimtemplates", SingularResource: "resourceclaimtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate", ListKind: "ResourceClaimTemplateList", Resource: "resourceclaimtemplates", SingularResource: "resourceclaimtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind60() Kind {
-	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice", ListKind: "ResourceSliceList", Resource: "resourceslices", SingularResource: "resourceslice", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice", ListKind: "ResourceSliceList", Resource: "resourceslices", SingularResource: "resourceslice", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind61() Kind {
-	return Kind{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass", ListKind: "PriorityClassList", Resource: "priorityclasses", SingularResource: "priorityclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pc"}, Categories: nil, Subresources: nil}
+	return Kind{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass", ListKind: "PriorityClassList", Resource: "priorityclasses", SingularResource: "priorityclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pc"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind62() Kind {
-	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver", ListKind: "CSIDriverList", Resource: "csidrivers", SingularResource: "csidriver", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver", ListKind: "CSIDriverList", Resource: "csidrivers", SingularResource: "csidriver", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind63() Kind {
-	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSINode", ListKind: "CSINodeList", Resource: "csinodes", SingularResource: "csinode", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSINode", ListKind: "CSINodeList", Resource: "csinodes", SingularResource: "csinode", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind64() Kind {
-	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIStorageCapacity", ListKind: "CSIStorageCapacityList", Resource: "csistoragecapacities", SingularResource: "csistoragecapacity", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIStorageCapacity", ListKind: "CSIStorageCapacityList", Resource: "csistoragecapacities", SingularResource: "csistoragecapacity", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind65() Kind {
-	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass", ListKind: "StorageClassList", Resource: "storageclasses", SingularResource: "storageclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sc"}, Categories: nil, Subresources: nil}
+	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass", ListKind: "StorageClassList", Resource: "storageclasses", SingularResource: "storageclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sc"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 func kind66() Kind {
-	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttachment", ListKind: "VolumeAttachmentList", Resource: "volumeattachments", SingularResource: "volumeattachment", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}}
+	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttachment", ListKind: "VolumeAttachmentList", Resource: "volumeattachments", SingularResource: "volumeattachment", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 func kind67() Kind {
-	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass", ListKind: "VolumeAttributesClassList", Resource: "volumeattributesclasses", SingularResource: "volumeattributesclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"vac"}, Categories: nil, Subresources: nil}
+	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass", ListKind: "VolumeAttributesClassList", Resource: "volumeattributesclasses", SingularResource: "volumeattributesclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"vac"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // ByKind finds a built-in kind by group, version and kind.

@@ -141,12 +141,6 @@ func (u *Unstructured) GetNamespace() string { return u.str("metadata", "namespa
 // SetNamespace sets metadata.namespace; "" removes it.
 func (u *Unstructured) SetNamespace(v string) { u.setStr(v, "metadata", "namespace") }
 
-// GetUID returns metadata.uid.
-func (u *Unstructured) GetUID() string { return u.str("metadata", "uid") }
-
-// SetUID sets metadata.uid; "" removes it.
-func (u *Unstructured) SetUID(v string) { u.setStr(v, "metadata", "uid") }
-
 // GetResourceVersion returns metadata.resourceVersion.
 func (u *Unstructured) GetResourceVersion() string { return u.str("metadata", "resourceVersion") }
 
@@ -167,14 +161,6 @@ func (u *Unstructured) SetGeneration(v int64) {
 	}
 	u.set(v, "metadata", "generation")
 }
-
-// GetCreationTimestamp returns metadata.creationTimestamp as sent, an RFC
-// 3339 time such as "2026-11-22T02:10:55Z", or "".
-func (u *Unstructured) GetCreationTimestamp() string { return u.str("metadata", "creationTimestamp") }
-
-// GetDeletionTimestamp returns metadata.deletionTimestamp as sent, or ""
-// when the object is not being deleted.
-func (u *Unstructured) GetDeletionTimestamp() string { return u.str("metadata", "deletionTimestamp") }
 
 // GetLabels returns a copy of metadata.labels (nil when there are none).
 func (u *Unstructured) GetLabels() map[string]string {
@@ -226,36 +212,6 @@ func (u *Unstructured) SetFinalizers(finalizers []string) {
 		v[i] = s
 	}
 	u.set(v, "metadata", "finalizers")
-}
-
-// GetOwnerReferences returns deep copies of the entries of
-// metadata.ownerReferences, as maps (apiVersion, kind, name, uid,
-// controller, blockOwnerDeletion). Entries that are not objects are
-// skipped.
-func (u *Unstructured) GetOwnerReferences() []map[string]any {
-	refs, _, _ := NestedFieldNoCopy(u.Object, "metadata", "ownerReferences")
-	list, _ := refs.([]any)
-	var out []map[string]any
-	for _, r := range list {
-		if m, ok := r.(map[string]any); ok {
-			out = append(out, DeepCopyJSON(m))
-		}
-	}
-	return out
-}
-
-// SetOwnerReferences sets metadata.ownerReferences to copies of refs; nil
-// removes them.
-func (u *Unstructured) SetOwnerReferences(refs []map[string]any) {
-	if refs == nil {
-		RemoveNestedField(u.Object, "metadata", "ownerReferences")
-		return
-	}
-	v := make([]any, len(refs))
-	for i, r := range refs {
-		v[i] = DeepCopyJSON(r)
-	}
-	u.set(v, "metadata", "ownerReferences")
 }
 
 func (l *UnstructuredList) obj() *Unstructured { return &Unstructured{Object: l.Object} }

@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/types"
 	"github.com/kubewire/kubewire/api/wire"
 )
 
@@ -48,12 +51,12 @@ func TestWidget(t *testing.T) {
 		"gvk":               []string{"example.com", "v1", "Widget"},
 		"name":              "w1",
 		"namespace":         "fixtures",
-		"uid":               "5575521c-a90a-4109-a1eb-6b8326da8e9e",
+		"uid":               types.UID("5575521c-a90a-4109-a1eb-6b8326da8e9e"),
 		"resourceVersion":   "237",
 		"generation":        int64(1),
-		"creationTimestamp": "2026-11-22T02:10:55Z",
+		"creationTimestamp": metav1.Date(2026, 11, 22, 2, 10, 55, 0, time.UTC),
 		"labels":            map[string]string(nil),
-		"ownerReferences":   []map[string]any(nil),
+		"ownerReferences":   []metav1.OwnerReference(nil),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("accessors (-want +got):\n%s", diff)
@@ -212,7 +215,8 @@ func TestSetters(t *testing.T) {
 	u.SetLabels(map[string]string{"a": "b"})
 	u.SetAnnotations(map[string]string{"c": "d"})
 	u.SetFinalizers([]string{"f"})
-	u.SetOwnerReferences([]map[string]any{{"kind": "Owner", "name": "o", "controller": true}})
+	controller := true
+	u.SetOwnerReferences([]metav1.OwnerReference{{Kind: "Owner", Name: "o", Controller: &controller}})
 	want := map[string]any{
 		"apiVersion": "example.com/v1",
 		"kind":       "Widget",
@@ -222,7 +226,7 @@ func TestSetters(t *testing.T) {
 			"labels":          map[string]any{"a": "b"},
 			"annotations":     map[string]any{"c": "d"},
 			"finalizers":      []any{"f"},
-			"ownerReferences": []any{map[string]any{"kind": "Owner", "name": "o", "controller": true}},
+			"ownerReferences": []any{map[string]any{"apiVersion": "", "kind": "Owner", "name": "o", "uid": "", "controller": true}},
 		},
 	}
 	if diff := cmp.Diff(want, u.Object); diff != "" {

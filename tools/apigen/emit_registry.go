@@ -111,7 +111,7 @@ func goStrings(s []string) string {
 }
 
 func (f *file) kindLiteral(k discoveredKind) string {
-	return fmt.Sprintf("%s.Kind{Group: %q, Version: %q, Kind: %q, ListKind: %q, Resource: %q, SingularResource: %q, Namespaced: %v, Verbs: %s, ShortNames: %s, Categories: %s, Subresources: %s}",
+	return fmt.Sprintf("%s.Kind{Group: %q, Version: %q, Kind: %q, ListKind: %q, Resource: %q, SingularResource: %q, Namespaced: %v, Verbs: %s, ShortNames: %s, Categories: %s, Subresources: %s, Protobuf: true}",
 		f.use(sdkModule+"/api/registry", "registry"), k.group, k.version, k.kind, k.listKind, k.resource, k.singular, k.namespaced,
 		goStrings(k.verbs), goStrings(k.shortNames), goStrings(k.categories), goStrings(k.subresources))
 }
@@ -123,6 +123,13 @@ func (g *generator) emitKinds(pm *pkgModel, kinds []discoveredKind) error {
 		return nil
 	}
 	f := g.newFile(pm)
+	if pm.cfg.local != "api/meta/v1" {
+		f.p("// Every kind of the package has the metadata accessors that generic code\n// (caches, controllers) relies on; the compiler checks it here.\nvar (")
+		for _, k := range kinds {
+			f.p("_ %s.Object = (*%s)(nil)", f.use(sdkModule+"/api/meta/v1", "metav1"), k.kind)
+		}
+		f.p(")\n")
+	}
 	for _, k := range kinds {
 		f.p("// KindInfo describes the REST resource that serves %s objects.", k.kind)
 		f.p("func (*%s) KindInfo() registry.Kind { return %s }\n", k.kind, f.kindLiteral(k))

@@ -3,12 +3,24 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*MutatingAdmissionPolicy)(nil)
+	_ metav1.Object = (*MutatingAdmissionPolicyBinding)(nil)
+	_ metav1.Object = (*MutatingWebhookConfiguration)(nil)
+	_ metav1.Object = (*ValidatingAdmissionPolicy)(nil)
+	_ metav1.Object = (*ValidatingAdmissionPolicyBinding)(nil)
+	_ metav1.Object = (*ValidatingWebhookConfiguration)(nil)
 )
 
 // KindInfo describes the REST resource that serves MutatingAdmissionPolicy objects.
 func (*MutatingAdmissionPolicy) KindInfo() registry.Kind {
-	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicy", ListKind: "MutatingAdmissionPolicyList", Resource: "mutatingadmissionpolicies", SingularResource: "mutatingadmissionpolicy", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil}
+	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicy", ListKind: "MutatingAdmissionPolicyList", Resource: "mutatingadmissionpolicies", SingularResource: "mutatingadmissionpolicy", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves MutatingAdmissionPolicy objects.
@@ -18,7 +30,7 @@ func (*MutatingAdmissionPolicyList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves MutatingAdmissionPolicyBinding objects.
 func (*MutatingAdmissionPolicyBinding) KindInfo() registry.Kind {
-	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding", ListKind: "MutatingAdmissionPolicyBindingList", Resource: "mutatingadmissionpolicybindings", SingularResource: "mutatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil}
+	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding", ListKind: "MutatingAdmissionPolicyBindingList", Resource: "mutatingadmissionpolicybindings", SingularResource: "mutatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves MutatingAdmissionPolicyBinding objects.
@@ -28,7 +40,7 @@ func (*MutatingAdmissionPolicyBindingList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves MutatingWebhookConfiguration objects.
 func (*MutatingWebhookConfiguration) KindInfo() registry.Kind {
-	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingWebhookConfiguration", ListKind: "MutatingWebhookConfigurationList", Resource: "mutatingwebhookconfigurations", SingularResource: "mutatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil}
+	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingWebhookConfiguration", ListKind: "MutatingWebhookConfigurationList", Resource: "mutatingwebhookconfigurations", SingularResource: "mutatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves MutatingWebhookConfiguration objects.
@@ -38,7 +50,7 @@ func (*MutatingWebhookConfigurationList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves ValidatingAdmissionPolicy objects.
 func (*ValidatingAdmissionPolicy) KindInfo() registry.Kind {
-	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicy", ListKind: "ValidatingAdmissionPolicyList", Resource: "validatingadmissionpolicies", SingularResource: "validatingadmissionpolicy", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{"status"}}
+	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicy", ListKind: "ValidatingAdmissionPolicyList", Resource: "validatingadmissionpolicies", SingularResource: "validatingadmissionpolicy", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ValidatingAdmissionPolicy objects.
@@ -48,7 +60,7 @@ func (*ValidatingAdmissionPolicyList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves ValidatingAdmissionPolicyBinding objects.
 func (*ValidatingAdmissionPolicyBinding) KindInfo() registry.Kind {
-	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding", ListKind: "ValidatingAdmissionPolicyBindingList", Resource: "validatingadmissionpolicybindings", SingularResource: "validatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil}
+	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding", ListKind: "ValidatingAdmissionPolicyBindingList", Resource: "validatingadmissionpolicybindings", SingularResource: "validatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ValidatingAdmissionPolicyBinding objects.
@@ -58,7 +70,7 @@ func (*ValidatingAdmissionPolicyBindingList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves ValidatingWebhookConfiguration objects.
 func (*ValidatingWebhookConfiguration) KindInfo() registry.Kind {
-	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration", ListKind: "ValidatingWebhookConfigurationList", Resource: "validatingwebhookconfigurations", SingularResource: "validatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil}
+	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration", ListKind: "ValidatingWebhookConfigurationList", Resource: "validatingwebhookconfigurations", SingularResource: "validatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ValidatingWebhookConfiguration objects.

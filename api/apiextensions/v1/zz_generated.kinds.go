@@ -3,12 +3,19 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*CustomResourceDefinition)(nil)
 )
 
 // KindInfo describes the REST resource that serves CustomResourceDefinition objects.
 func (*CustomResourceDefinition) KindInfo() registry.Kind {
-	return registry.Kind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition", ListKind: "CustomResourceDefinitionList", Resource: "customresourcedefinitions", SingularResource: "customresourcedefinition", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Subresources: []string{"status"}}
+	return registry.Kind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition", ListKind: "CustomResourceDefinitionList", Resource: "customresourcedefinitions", SingularResource: "customresourcedefinition", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves CustomResourceDefinition objects.

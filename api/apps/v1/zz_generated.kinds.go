@@ -3,12 +3,23 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*ControllerRevision)(nil)
+	_ metav1.Object = (*DaemonSet)(nil)
+	_ metav1.Object = (*Deployment)(nil)
+	_ metav1.Object = (*ReplicaSet)(nil)
+	_ metav1.Object = (*StatefulSet)(nil)
 )
 
 // KindInfo describes the REST resource that serves ControllerRevision objects.
 func (*ControllerRevision) KindInfo() registry.Kind {
-	return registry.Kind{Group: "apps", Version: "v1", Kind: "ControllerRevision", ListKind: "ControllerRevisionList", Resource: "controllerrevisions", SingularResource: "controllerrevision", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "apps", Version: "v1", Kind: "ControllerRevision", ListKind: "ControllerRevisionList", Resource: "controllerrevisions", SingularResource: "controllerrevision", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ControllerRevision objects.
@@ -16,7 +27,7 @@ func (*ControllerRevisionList) KindInfo() registry.Kind { return (*ControllerRev
 
 // KindInfo describes the REST resource that serves DaemonSet objects.
 func (*DaemonSet) KindInfo() registry.Kind {
-	return registry.Kind{Group: "apps", Version: "v1", Kind: "DaemonSet", ListKind: "DaemonSetList", Resource: "daemonsets", SingularResource: "daemonset", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ds"}, Categories: []string{"all"}, Subresources: []string{"status"}}
+	return registry.Kind{Group: "apps", Version: "v1", Kind: "DaemonSet", ListKind: "DaemonSetList", Resource: "daemonsets", SingularResource: "daemonset", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ds"}, Categories: []string{"all"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves DaemonSet objects.
@@ -24,7 +35,7 @@ func (*DaemonSetList) KindInfo() registry.Kind { return (*DaemonSet)(nil).KindIn
 
 // KindInfo describes the REST resource that serves Deployment objects.
 func (*Deployment) KindInfo() registry.Kind {
-	return registry.Kind{Group: "apps", Version: "v1", Kind: "Deployment", ListKind: "DeploymentList", Resource: "deployments", SingularResource: "deployment", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"deploy"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}}
+	return registry.Kind{Group: "apps", Version: "v1", Kind: "Deployment", ListKind: "DeploymentList", Resource: "deployments", SingularResource: "deployment", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"deploy"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Deployment objects.
@@ -32,7 +43,7 @@ func (*DeploymentList) KindInfo() registry.Kind { return (*Deployment)(nil).Kind
 
 // KindInfo describes the REST resource that serves ReplicaSet objects.
 func (*ReplicaSet) KindInfo() registry.Kind {
-	return registry.Kind{Group: "apps", Version: "v1", Kind: "ReplicaSet", ListKind: "ReplicaSetList", Resource: "replicasets", SingularResource: "replicaset", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"rs"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}}
+	return registry.Kind{Group: "apps", Version: "v1", Kind: "ReplicaSet", ListKind: "ReplicaSetList", Resource: "replicasets", SingularResource: "replicaset", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"rs"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ReplicaSet objects.
@@ -40,7 +51,7 @@ func (*ReplicaSetList) KindInfo() registry.Kind { return (*ReplicaSet)(nil).Kind
 
 // KindInfo describes the REST resource that serves StatefulSet objects.
 func (*StatefulSet) KindInfo() registry.Kind {
-	return registry.Kind{Group: "apps", Version: "v1", Kind: "StatefulSet", ListKind: "StatefulSetList", Resource: "statefulsets", SingularResource: "statefulset", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sts"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}}
+	return registry.Kind{Group: "apps", Version: "v1", Kind: "StatefulSet", ListKind: "StatefulSetList", Resource: "statefulsets", SingularResource: "statefulset", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sts"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves StatefulSet objects.

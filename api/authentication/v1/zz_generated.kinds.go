@@ -3,15 +3,23 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*SelfSubjectReview)(nil)
+	_ metav1.Object = (*TokenReview)(nil)
 )
 
 // KindInfo describes the REST resource that serves SelfSubjectReview objects.
 func (*SelfSubjectReview) KindInfo() registry.Kind {
-	return registry.Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "SelfSubjectReview", ListKind: "", Resource: "selfsubjectreviews", SingularResource: "selfsubjectreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "SelfSubjectReview", ListKind: "", Resource: "selfsubjectreviews", SingularResource: "selfsubjectreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves TokenReview objects.
 func (*TokenReview) KindInfo() registry.Kind {
-	return registry.Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenReview", ListKind: "", Resource: "tokenreviews", SingularResource: "tokenreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenReview", ListKind: "", Resource: "tokenreviews", SingularResource: "tokenreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }

@@ -3,25 +3,35 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*LocalSubjectAccessReview)(nil)
+	_ metav1.Object = (*SelfSubjectAccessReview)(nil)
+	_ metav1.Object = (*SelfSubjectRulesReview)(nil)
+	_ metav1.Object = (*SubjectAccessReview)(nil)
 )
 
 // KindInfo describes the REST resource that serves LocalSubjectAccessReview objects.
 func (*LocalSubjectAccessReview) KindInfo() registry.Kind {
-	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "LocalSubjectAccessReview", ListKind: "", Resource: "localsubjectaccessreviews", SingularResource: "localsubjectaccessreview", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "LocalSubjectAccessReview", ListKind: "", Resource: "localsubjectaccessreviews", SingularResource: "localsubjectaccessreview", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves SelfSubjectAccessReview objects.
 func (*SelfSubjectAccessReview) KindInfo() registry.Kind {
-	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview", ListKind: "", Resource: "selfsubjectaccessreviews", SingularResource: "selfsubjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview", ListKind: "", Resource: "selfsubjectaccessreviews", SingularResource: "selfsubjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves SelfSubjectRulesReview objects.
 func (*SelfSubjectRulesReview) KindInfo() registry.Kind {
-	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectRulesReview", ListKind: "", Resource: "selfsubjectrulesreviews", SingularResource: "selfsubjectrulesreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectRulesReview", ListKind: "", Resource: "selfsubjectrulesreviews", SingularResource: "selfsubjectrulesreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves SubjectAccessReview objects.
 func (*SubjectAccessReview) KindInfo() registry.Kind {
-	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SubjectAccessReview", ListKind: "", Resource: "subjectaccessreviews", SingularResource: "subjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SubjectAccessReview", ListKind: "", Resource: "subjectaccessreviews", SingularResource: "subjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }

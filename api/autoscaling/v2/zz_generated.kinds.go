@@ -3,12 +3,19 @@
 package v2
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*HorizontalPodAutoscaler)(nil)
 )
 
 // KindInfo describes the REST resource that serves HorizontalPodAutoscaler objects.
 func (*HorizontalPodAutoscaler) KindInfo() registry.Kind {
-	return registry.Kind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler", ListKind: "HorizontalPodAutoscalerList", Resource: "horizontalpodautoscalers", SingularResource: "horizontalpodautoscaler", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"hpa"}, Categories: []string{"all"}, Subresources: []string{"status"}}
+	return registry.Kind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler", ListKind: "HorizontalPodAutoscalerList", Resource: "horizontalpodautoscalers", SingularResource: "horizontalpodautoscaler", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"hpa"}, Categories: []string{"all"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves HorizontalPodAutoscaler objects.

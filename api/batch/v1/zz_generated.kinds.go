@@ -3,12 +3,20 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*CronJob)(nil)
+	_ metav1.Object = (*Job)(nil)
 )
 
 // KindInfo describes the REST resource that serves CronJob objects.
 func (*CronJob) KindInfo() registry.Kind {
-	return registry.Kind{Group: "batch", Version: "v1", Kind: "CronJob", ListKind: "CronJobList", Resource: "cronjobs", SingularResource: "cronjob", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"cj"}, Categories: []string{"all"}, Subresources: []string{"status"}}
+	return registry.Kind{Group: "batch", Version: "v1", Kind: "CronJob", ListKind: "CronJobList", Resource: "cronjobs", SingularResource: "cronjob", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"cj"}, Categories: []string{"all"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves CronJob objects.
@@ -16,7 +24,7 @@ func (*CronJobList) KindInfo() registry.Kind { return (*CronJob)(nil).KindInfo()
 
 // KindInfo describes the REST resource that serves Job objects.
 func (*Job) KindInfo() registry.Kind {
-	return registry.Kind{Group: "batch", Version: "v1", Kind: "Job", ListKind: "JobList", Resource: "jobs", SingularResource: "job", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"all"}, Subresources: []string{"status"}}
+	return registry.Kind{Group: "batch", Version: "v1", Kind: "Job", ListKind: "JobList", Resource: "jobs", SingularResource: "job", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"all"}, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Job objects.

@@ -3,12 +3,19 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*CertificateSigningRequest)(nil)
 )
 
 // KindInfo describes the REST resource that serves CertificateSigningRequest objects.
 func (*CertificateSigningRequest) KindInfo() registry.Kind {
-	return registry.Kind{Group: "certificates.k8s.io", Version: "v1", Kind: "CertificateSigningRequest", ListKind: "CertificateSigningRequestList", Resource: "certificatesigningrequests", SingularResource: "certificatesigningrequest", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"csr"}, Categories: nil, Subresources: []string{"approval", "status"}}
+	return registry.Kind{Group: "certificates.k8s.io", Version: "v1", Kind: "CertificateSigningRequest", ListKind: "CertificateSigningRequestList", Resource: "certificatesigningrequests", SingularResource: "certificatesigningrequest", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"csr"}, Categories: nil, Subresources: []string{"approval", "status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves CertificateSigningRequest objects.

@@ -3,17 +3,40 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*Binding)(nil)
+	_ metav1.Object = (*ComponentStatus)(nil)
+	_ metav1.Object = (*ConfigMap)(nil)
+	_ metav1.Object = (*Endpoints)(nil)
+	_ metav1.Object = (*Event)(nil)
+	_ metav1.Object = (*LimitRange)(nil)
+	_ metav1.Object = (*Namespace)(nil)
+	_ metav1.Object = (*Node)(nil)
+	_ metav1.Object = (*PersistentVolumeClaim)(nil)
+	_ metav1.Object = (*PersistentVolume)(nil)
+	_ metav1.Object = (*Pod)(nil)
+	_ metav1.Object = (*PodTemplate)(nil)
+	_ metav1.Object = (*ReplicationController)(nil)
+	_ metav1.Object = (*ResourceQuota)(nil)
+	_ metav1.Object = (*Secret)(nil)
+	_ metav1.Object = (*ServiceAccount)(nil)
+	_ metav1.Object = (*Service)(nil)
 )
 
 // KindInfo describes the REST resource that serves Binding objects.
 func (*Binding) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "Binding", ListKind: "", Resource: "bindings", SingularResource: "binding", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "", Version: "v1", Kind: "Binding", ListKind: "", Resource: "bindings", SingularResource: "binding", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ComponentStatus objects.
 func (*ComponentStatus) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "ComponentStatus", ListKind: "ComponentStatusList", Resource: "componentstatuses", SingularResource: "componentstatus", Namespaced: false, Verbs: []string{"get", "list"}, ShortNames: []string{"cs"}, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "", Version: "v1", Kind: "ComponentStatus", ListKind: "ComponentStatusList", Resource: "componentstatuses", SingularResource: "componentstatus", Namespaced: false, Verbs: []string{"get", "list"}, ShortNames: []string{"cs"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ComponentStatus objects.
@@ -21,7 +44,7 @@ func (*ComponentStatusList) KindInfo() registry.Kind { return (*ComponentStatus)
 
 // KindInfo describes the REST resource that serves ConfigMap objects.
 func (*ConfigMap) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Resource: "configmaps", SingularResource: "configmap", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"cm"}, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "", Version: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Resource: "configmaps", SingularResource: "configmap", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"cm"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ConfigMap objects.
@@ -29,7 +52,7 @@ func (*ConfigMapList) KindInfo() registry.Kind { return (*ConfigMap)(nil).KindIn
 
 // KindInfo describes the REST resource that serves Endpoints objects.
 func (*Endpoints) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "Endpoints", ListKind: "EndpointsList", Resource: "endpoints", SingularResource: "endpoints", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ep"}, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "", Version: "v1", Kind: "Endpoints", ListKind: "EndpointsList", Resource: "endpoints", SingularResource: "endpoints", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ep"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Endpoints objects.
@@ -37,7 +60,7 @@ func (*EndpointsList) KindInfo() registry.Kind { return (*Endpoints)(nil).KindIn
 
 // KindInfo describes the REST resource that serves Event objects.
 func (*Event) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Event objects.
@@ -45,7 +68,7 @@ func (*EventList) KindInfo() registry.Kind { return (*Event)(nil).KindInfo() }
 
 // KindInfo describes the REST resource that serves LimitRange objects.
 func (*LimitRange) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "LimitRange", ListKind: "LimitRangeList", Resource: "limitranges", SingularResource: "limitrange", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"limits"}, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "", Version: "v1", Kind: "LimitRange", ListKind: "LimitRangeList", Resource: "limitranges", SingularResource: "limitrange", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"limits"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves LimitRange objects.
@@ -53,7 +76,7 @@ func (*LimitRangeList) KindInfo() registry.Kind { return (*LimitRange)(nil).Kind
 
 // KindInfo describes the REST resource that serves Namespace objects.
 func (*Namespace) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "Namespace", ListKind: "NamespaceList", Resource: "namespaces", SingularResource: "namespace", Namespaced: false, Verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ns"}, Categories: nil, Subresources: []string{"finalize", "status"}}
+	return registry.Kind{Group: "", Version: "v1", Kind: "Namespace", ListKind: "NamespaceList", Resource: "namespaces", SingularResource: "namespace", Namespaced: false, Verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ns"}, Categories: nil, Subresources: []string{"finalize", "status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Namespace objects.
@@ -61,7 +84,7 @@ func (*NamespaceList) KindInfo() registry.Kind { return (*Namespace)(nil).KindIn
 
 // KindInfo describes the REST resource that serves Node objects.
 func (*Node) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "Node", ListKind: "NodeList", Resource: "nodes", SingularResource: "node", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"no"}, Categories: nil, Subresources: []string{"proxy", "status"}}
+	return registry.Kind{Group: "", Version: "v1", Kind: "Node", ListKind: "NodeList", Resource: "nodes", SingularResource: "node", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"no"}, Categories: nil, Subresources: []string{"proxy", "status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Node objects.
@@ -69,7 +92,7 @@ func (*NodeList) KindInfo() registry.Kind { return (*Node)(nil).KindInfo() }
 
 // KindInfo describes the REST resource that serves PersistentVolumeClaim objects.
 func (*PersistentVolumeClaim) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "PersistentVolumeClaim", ListKind: "PersistentVolumeClaimList", Resource: "persistentvolumeclaims", SingularResource: "persistentvolumeclaim", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pvc"}, Categories: nil, Subresources: []string{"status"}}
+	return registry.Kind{Group: "", Version: "v1", Kind: "PersistentVolumeClaim", ListKind: "PersistentVolumeClaimList", Resource: "persistentvolumeclaims", SingularResource: "persistentvolumeclaim", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pvc"}, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves PersistentVolumeClaim objects.
@@ -79,7 +102,7 @@ func (*PersistentVolumeClaimList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves PersistentVolume objects.
 func (*PersistentVolume) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "PersistentVolume", ListKind: "PersistentVolumeList", Resource: "persistentvolumes", SingularResource: "persistentvolume", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pv"}, Categories: nil, Subresources: []string{"status"}}
+	return registry.Kind{Group: "", Version: "v1", Kind: "PersistentVolume", ListKind: "PersistentVolumeList", Resource: "persistentvolumes", SingularResource: "persistentvolume", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pv"}, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves PersistentVolume objects.
@@ -87,7 +110,7 @@ func (*PersistentVolumeList) KindInfo() registry.Kind { return (*PersistentVolum
 
 // KindInfo describes the REST resource that serves Pod objects.
 func (*Pod) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "Pod", ListKind: "PodList", Resource: "pods", SingularResource: "pod", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"po"}, Categories: []string{"all"}, Subresources: []string{"attach", "binding", "ephemeralcontainers", "eviction", "exec", "log", "portforward", "proxy", "resize", "status"}}
+	return registry.Kind{Group: "", Version: "v1", Kind: "Pod", ListKind: "PodList", Resource: "pods", SingularResource: "pod", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"po"}, Categories: []string{"all"}, Subresources: []string{"attach", "binding", "ephemeralcontainers", "eviction", "exec", "log", "portforward", "proxy", "resize", "status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Pod objects.
@@ -95,7 +118,7 @@ func (*PodList) KindInfo() registry.Kind { return (*Pod)(nil).KindInfo() }
 
 // KindInfo describes the REST resource that serves PodTemplate objects.
 func (*PodTemplate) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "PodTemplate", ListKind: "PodTemplateList", Resource: "podtemplates", SingularResource: "podtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "", Version: "v1", Kind: "PodTemplate", ListKind: "PodTemplateList", Resource: "podtemplates", SingularResource: "podtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves PodTemplate objects.
@@ -103,7 +126,7 @@ func (*PodTemplateList) KindInfo() registry.Kind { return (*PodTemplate)(nil).Ki
 
 // KindInfo describes the REST resource that serves ReplicationController objects.
 func (*ReplicationController) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "ReplicationController", ListKind: "ReplicationControllerList", Resource: "replicationcontrollers", SingularResource: "replicationcontroller", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"rc"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}}
+	return registry.Kind{Group: "", Version: "v1", Kind: "ReplicationController", ListKind: "ReplicationControllerList", Resource: "replicationcontrollers", SingularResource: "replicationcontroller", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"rc"}, Categories: []string{"all"}, Subresources: []string{"scale", "status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ReplicationController objects.
@@ -113,7 +136,7 @@ func (*ReplicationControllerList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves ResourceQuota objects.
 func (*ResourceQuota) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "ResourceQuota", ListKind: "ResourceQuotaList", Resource: "resourcequotas", SingularResource: "resourcequota", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"quota"}, Categories: nil, Subresources: []string{"status"}}
+	return registry.Kind{Group: "", Version: "v1", Kind: "ResourceQuota", ListKind: "ResourceQuotaList", Resource: "resourcequotas", SingularResource: "resourcequota", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"quota"}, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ResourceQuota objects.
@@ -121,7 +144,7 @@ func (*ResourceQuotaList) KindInfo() registry.Kind { return (*ResourceQuota)(nil
 
 // KindInfo describes the REST resource that serves Secret objects.
 func (*Secret) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "Secret", ListKind: "SecretList", Resource: "secrets", SingularResource: "secret", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "", Version: "v1", Kind: "Secret", ListKind: "SecretList", Resource: "secrets", SingularResource: "secret", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Secret objects.
@@ -129,7 +152,7 @@ func (*SecretList) KindInfo() registry.Kind { return (*Secret)(nil).KindInfo() }
 
 // KindInfo describes the REST resource that serves ServiceAccount objects.
 func (*ServiceAccount) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "ServiceAccount", ListKind: "ServiceAccountList", Resource: "serviceaccounts", SingularResource: "serviceaccount", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sa"}, Categories: nil, Subresources: []string{"token"}}
+	return registry.Kind{Group: "", Version: "v1", Kind: "ServiceAccount", ListKind: "ServiceAccountList", Resource: "serviceaccounts", SingularResource: "serviceaccount", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sa"}, Categories: nil, Subresources: []string{"token"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ServiceAccount objects.
@@ -137,7 +160,7 @@ func (*ServiceAccountList) KindInfo() registry.Kind { return (*ServiceAccount)(n
 
 // KindInfo describes the REST resource that serves Service objects.
 func (*Service) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "Service", ListKind: "ServiceList", Resource: "services", SingularResource: "service", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"svc"}, Categories: []string{"all"}, Subresources: []string{"proxy", "status"}}
+	return registry.Kind{Group: "", Version: "v1", Kind: "Service", ListKind: "ServiceList", Resource: "services", SingularResource: "service", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"svc"}, Categories: []string{"all"}, Subresources: []string{"proxy", "status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Service objects.

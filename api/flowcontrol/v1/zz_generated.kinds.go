@@ -3,12 +3,20 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*FlowSchema)(nil)
+	_ metav1.Object = (*PriorityLevelConfiguration)(nil)
 )
 
 // KindInfo describes the REST resource that serves FlowSchema objects.
 func (*FlowSchema) KindInfo() registry.Kind {
-	return registry.Kind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "FlowSchema", ListKind: "FlowSchemaList", Resource: "flowschemas", SingularResource: "flowschema", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}}
+	return registry.Kind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "FlowSchema", ListKind: "FlowSchemaList", Resource: "flowschemas", SingularResource: "flowschema", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves FlowSchema objects.
@@ -16,7 +24,7 @@ func (*FlowSchemaList) KindInfo() registry.Kind { return (*FlowSchema)(nil).Kind
 
 // KindInfo describes the REST resource that serves PriorityLevelConfiguration objects.
 func (*PriorityLevelConfiguration) KindInfo() registry.Kind {
-	return registry.Kind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "PriorityLevelConfiguration", ListKind: "PriorityLevelConfigurationList", Resource: "prioritylevelconfigurations", SingularResource: "prioritylevelconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}}
+	return registry.Kind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "PriorityLevelConfiguration", ListKind: "PriorityLevelConfigurationList", Resource: "prioritylevelconfigurations", SingularResource: "prioritylevelconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves PriorityLevelConfiguration objects.

@@ -49,6 +49,7 @@ type ListInterface interface {
 
 var (
 	_ Object        = (*ObjectMeta)(nil)
+	_ Object        = (*PartialObjectMetadata)(nil)
 	_ ListInterface = (*ListMeta)(nil)
 )
 

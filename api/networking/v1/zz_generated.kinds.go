@@ -3,12 +3,23 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*IngressClass)(nil)
+	_ metav1.Object = (*Ingress)(nil)
+	_ metav1.Object = (*IPAddress)(nil)
+	_ metav1.Object = (*NetworkPolicy)(nil)
+	_ metav1.Object = (*ServiceCIDR)(nil)
 )
 
 // KindInfo describes the REST resource that serves IngressClass objects.
 func (*IngressClass) KindInfo() registry.Kind {
-	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass", ListKind: "IngressClassList", Resource: "ingressclasses", SingularResource: "ingressclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass", ListKind: "IngressClassList", Resource: "ingressclasses", SingularResource: "ingressclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves IngressClass objects.
@@ -16,7 +27,7 @@ func (*IngressClassList) KindInfo() registry.Kind { return (*IngressClass)(nil).
 
 // KindInfo describes the REST resource that serves Ingress objects.
 func (*Ingress) KindInfo() registry.Kind {
-	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress", ListKind: "IngressList", Resource: "ingresses", SingularResource: "ingress", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ing"}, Categories: nil, Subresources: []string{"status"}}
+	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress", ListKind: "IngressList", Resource: "ingresses", SingularResource: "ingress", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ing"}, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Ingress objects.
@@ -24,7 +35,7 @@ func (*IngressList) KindInfo() registry.Kind { return (*Ingress)(nil).KindInfo()
 
 // KindInfo describes the REST resource that serves IPAddress objects.
 func (*IPAddress) KindInfo() registry.Kind {
-	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress", ListKind: "IPAddressList", Resource: "ipaddresses", SingularResource: "ipaddress", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ip"}, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress", ListKind: "IPAddressList", Resource: "ipaddresses", SingularResource: "ipaddress", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ip"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves IPAddress objects.
@@ -32,7 +43,7 @@ func (*IPAddressList) KindInfo() registry.Kind { return (*IPAddress)(nil).KindIn
 
 // KindInfo describes the REST resource that serves NetworkPolicy objects.
 func (*NetworkPolicy) KindInfo() registry.Kind {
-	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy", ListKind: "NetworkPolicyList", Resource: "networkpolicies", SingularResource: "networkpolicy", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"netpol"}, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy", ListKind: "NetworkPolicyList", Resource: "networkpolicies", SingularResource: "networkpolicy", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"netpol"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves NetworkPolicy objects.
@@ -40,7 +51,7 @@ func (*NetworkPolicyList) KindInfo() registry.Kind { return (*NetworkPolicy)(nil
 
 // KindInfo describes the REST resource that serves ServiceCIDR objects.
 func (*ServiceCIDR) KindInfo() registry.Kind {
-	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "ServiceCIDR", ListKind: "ServiceCIDRList", Resource: "servicecidrs", SingularResource: "servicecidr", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}}
+	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "ServiceCIDR", ListKind: "ServiceCIDRList", Resource: "servicecidrs", SingularResource: "servicecidr", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ServiceCIDR objects.

@@ -3,12 +3,19 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*RuntimeClass)(nil)
 )
 
 // KindInfo describes the REST resource that serves RuntimeClass objects.
 func (*RuntimeClass) KindInfo() registry.Kind {
-	return registry.Kind{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass", ListKind: "RuntimeClassList", Resource: "runtimeclasses", SingularResource: "runtimeclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass", ListKind: "RuntimeClassList", Resource: "runtimeclasses", SingularResource: "runtimeclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves RuntimeClass objects.

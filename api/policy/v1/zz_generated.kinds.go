@@ -3,12 +3,19 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*PodDisruptionBudget)(nil)
 )
 
 // KindInfo describes the REST resource that serves PodDisruptionBudget objects.
 func (*PodDisruptionBudget) KindInfo() registry.Kind {
-	return registry.Kind{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget", ListKind: "PodDisruptionBudgetList", Resource: "poddisruptionbudgets", SingularResource: "poddisruptionbudget", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pdb"}, Categories: nil, Subresources: []string{"status"}}
+	return registry.Kind{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget", ListKind: "PodDisruptionBudgetList", Resource: "poddisruptionbudgets", SingularResource: "poddisruptionbudget", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pdb"}, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves PodDisruptionBudget objects.

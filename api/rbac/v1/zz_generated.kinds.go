@@ -3,12 +3,22 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*ClusterRoleBinding)(nil)
+	_ metav1.Object = (*ClusterRole)(nil)
+	_ metav1.Object = (*RoleBinding)(nil)
+	_ metav1.Object = (*Role)(nil)
 )
 
 // KindInfo describes the REST resource that serves ClusterRoleBinding objects.
 func (*ClusterRoleBinding) KindInfo() registry.Kind {
-	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding", ListKind: "ClusterRoleBindingList", Resource: "clusterrolebindings", SingularResource: "clusterrolebinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding", ListKind: "ClusterRoleBindingList", Resource: "clusterrolebindings", SingularResource: "clusterrolebinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ClusterRoleBinding objects.
@@ -16,7 +26,7 @@ func (*ClusterRoleBindingList) KindInfo() registry.Kind { return (*ClusterRoleBi
 
 // KindInfo describes the REST resource that serves ClusterRole objects.
 func (*ClusterRole) KindInfo() registry.Kind {
-	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", ListKind: "ClusterRoleList", Resource: "clusterroles", SingularResource: "clusterrole", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", ListKind: "ClusterRoleList", Resource: "clusterroles", SingularResource: "clusterrole", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ClusterRole objects.
@@ -24,7 +34,7 @@ func (*ClusterRoleList) KindInfo() registry.Kind { return (*ClusterRole)(nil).Ki
 
 // KindInfo describes the REST resource that serves RoleBinding objects.
 func (*RoleBinding) KindInfo() registry.Kind {
-	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding", ListKind: "RoleBindingList", Resource: "rolebindings", SingularResource: "rolebinding", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding", ListKind: "RoleBindingList", Resource: "rolebindings", SingularResource: "rolebinding", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves RoleBinding objects.
@@ -32,7 +42,7 @@ func (*RoleBindingList) KindInfo() registry.Kind { return (*RoleBinding)(nil).Ki
 
 // KindInfo describes the REST resource that serves Role objects.
 func (*Role) KindInfo() registry.Kind {
-	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role", ListKind: "RoleList", Resource: "roles", SingularResource: "role", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role", ListKind: "RoleList", Resource: "roles", SingularResource: "role", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Role objects.

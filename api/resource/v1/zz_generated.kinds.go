@@ -3,12 +3,22 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*DeviceClass)(nil)
+	_ metav1.Object = (*ResourceClaim)(nil)
+	_ metav1.Object = (*ResourceClaimTemplate)(nil)
+	_ metav1.Object = (*ResourceSlice)(nil)
 )
 
 // KindInfo describes the REST resource that serves DeviceClass objects.
 func (*DeviceClass) KindInfo() registry.Kind {
-	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "DeviceClass", ListKind: "DeviceClassList", Resource: "deviceclasses", SingularResource: "deviceclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "DeviceClass", ListKind: "DeviceClassList", Resource: "deviceclasses", SingularResource: "deviceclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves DeviceClass objects.
@@ -16,7 +26,7 @@ func (*DeviceClassList) KindInfo() registry.Kind { return (*DeviceClass)(nil).Ki
 
 // KindInfo describes the REST resource that serves ResourceClaim objects.
 func (*ResourceClaim) KindInfo() registry.Kind {
-	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim", ListKind: "ResourceClaimList", Resource: "resourceclaims", SingularResource: "resourceclaim", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}}
+	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim", ListKind: "ResourceClaimList", Resource: "resourceclaims", SingularResource: "resourceclaim", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ResourceClaim objects.
@@ -24,7 +34,7 @@ func (*ResourceClaimList) KindInfo() registry.Kind { return (*ResourceClaim)(nil
 
 // KindInfo describes the REST resource that serves ResourceClaimTemplate objects.
 func (*ResourceClaimTemplate) KindInfo() registry.Kind {
-	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate", ListKind: "ResourceClaimTemplateList", Resource: "resourceclaimtemplates", SingularResource: "resourceclaimtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate", ListKind: "ResourceClaimTemplateList", Resource: "resourceclaimtemplates", SingularResource: "resourceclaimtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ResourceClaimTemplate objects.
@@ -34,7 +44,7 @@ func (*ResourceClaimTemplateList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves ResourceSlice objects.
 func (*ResourceSlice) KindInfo() registry.Kind {
-	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice", ListKind: "ResourceSliceList", Resource: "resourceslices", SingularResource: "resourceslice", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice", ListKind: "ResourceSliceList", Resource: "resourceslices", SingularResource: "resourceslice", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ResourceSlice objects.

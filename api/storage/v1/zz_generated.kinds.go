@@ -3,12 +3,24 @@
 package v1
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+)
+
+// Every kind of the package has the metadata accessors that generic code
+// (caches, controllers) relies on; the compiler checks it here.
+var (
+	_ metav1.Object = (*CSIDriver)(nil)
+	_ metav1.Object = (*CSINode)(nil)
+	_ metav1.Object = (*CSIStorageCapacity)(nil)
+	_ metav1.Object = (*StorageClass)(nil)
+	_ metav1.Object = (*VolumeAttachment)(nil)
+	_ metav1.Object = (*VolumeAttributesClass)(nil)
 )
 
 // KindInfo describes the REST resource that serves CSIDriver objects.
 func (*CSIDriver) KindInfo() registry.Kind {
-	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver", ListKind: "CSIDriverList", Resource: "csidrivers", SingularResource: "csidriver", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver", ListKind: "CSIDriverList", Resource: "csidrivers", SingularResource: "csidriver", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves CSIDriver objects.
@@ -16,7 +28,7 @@ func (*CSIDriverList) KindInfo() registry.Kind { return (*CSIDriver)(nil).KindIn
 
 // KindInfo describes the REST resource that serves CSINode objects.
 func (*CSINode) KindInfo() registry.Kind {
-	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSINode", ListKind: "CSINodeList", Resource: "csinodes", SingularResource: "csinode", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSINode", ListKind: "CSINodeList", Resource: "csinodes", SingularResource: "csinode", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves CSINode objects.
@@ -24,7 +36,7 @@ func (*CSINodeList) KindInfo() registry.Kind { return (*CSINode)(nil).KindInfo()
 
 // KindInfo describes the REST resource that serves CSIStorageCapacity objects.
 func (*CSIStorageCapacity) KindInfo() registry.Kind {
-	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIStorageCapacity", ListKind: "CSIStorageCapacityList", Resource: "csistoragecapacities", SingularResource: "csistoragecapacity", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIStorageCapacity", ListKind: "CSIStorageCapacityList", Resource: "csistoragecapacities", SingularResource: "csistoragecapacity", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves CSIStorageCapacity objects.
@@ -32,7 +44,7 @@ func (*CSIStorageCapacityList) KindInfo() registry.Kind { return (*CSIStorageCap
 
 // KindInfo describes the REST resource that serves StorageClass objects.
 func (*StorageClass) KindInfo() registry.Kind {
-	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass", ListKind: "StorageClassList", Resource: "storageclasses", SingularResource: "storageclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sc"}, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass", ListKind: "StorageClassList", Resource: "storageclasses", SingularResource: "storageclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sc"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves StorageClass objects.
@@ -40,7 +52,7 @@ func (*StorageClassList) KindInfo() registry.Kind { return (*StorageClass)(nil).
 
 // KindInfo describes the REST resource that serves VolumeAttachment objects.
 func (*VolumeAttachment) KindInfo() registry.Kind {
-	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttachment", ListKind: "VolumeAttachmentList", Resource: "volumeattachments", SingularResource: "volumeattachment", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}}
+	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttachment", ListKind: "VolumeAttachmentList", Resource: "volumeattachments", SingularResource: "volumeattachment", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{"status"}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves VolumeAttachment objects.
@@ -48,7 +60,7 @@ func (*VolumeAttachmentList) KindInfo() registry.Kind { return (*VolumeAttachmen
 
 // KindInfo describes the REST resource that serves VolumeAttributesClass objects.
 func (*VolumeAttributesClass) KindInfo() registry.Kind {
-	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass", ListKind: "VolumeAttributesClassList", Resource: "volumeattributesclasses", SingularResource: "volumeattributesclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"vac"}, Categories: nil, Subresources: nil}
+	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass", ListKind: "VolumeAttributesClassList", Resource: "volumeattributesclasses", SingularResource: "volumeattributesclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"vac"}, Categories: nil, Subresources: nil, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves VolumeAttributesClass objects.
