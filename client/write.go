@@ -94,6 +94,10 @@ func (r *Resource[T]) send(ctx context.Context, method, p string, q url.Values, 
 	if err != nil {
 		return zero, errorf("%s %s: %w", method, p, err)
 	}
+	if r.info.kind != "" {
+		// Typed values usually leave TypeMeta empty; the server requires it.
+		body = codec.WithTypeMeta(body, r.info.bodyAPIVersion(), r.info.kind)
+	}
 	return r.read(ctx, &request{method: method, path: p, query: q, contentType: codec.MediaTypeJSON, body: body})
 }
 
@@ -218,6 +222,7 @@ func (r *Resource[T]) UpdateScale(ctx context.Context, scale *autoscalingv1.Scal
 func scaleOf[T Object](r *Resource[T]) *Resource[*autoscalingv1.Scale] {
 	info := r.info
 	info.kind = "Scale"
+	info.kindAPIVersion = "autoscaling/v1"
 	info.as = ""
 	return &Resource[*autoscalingv1.Scale]{
 		c: r.c, info: info, namespace: r.namespace, subresource: "scale",
