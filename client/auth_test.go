@@ -203,7 +203,7 @@ echo 'token: `+secret+`'
 	configs := map[string]Config{
 		"bearer token rejected": {BearerToken: secret},
 		"basic auth rejected":   {Username: "u", Password: secret},
-		"exec plugin fails":     {Exec: &ExecConfig{Command: failing, Env: []ExecEnvVar{{Name: "X", Value: secret}}}},
+		"exec plugin fails":     {Exec: &ExecConfig{Command: failing, Args: []string{"--token=" + secret}, Env: []ExecEnvVar{{Name: "X", Value: secret}}}},
 		"exec plugin garbage":   {Exec: &ExecConfig{Command: garbage}},
 	}
 	for name, cfg := range configs {
@@ -221,6 +221,14 @@ echo 'token: `+secret+`'
 				if s := fmt.Sprintf(f, cfg); strings.Contains(s, secret) {
 					t.Errorf("fmt %s of Config shows the secret: %s", f, s)
 				}
+			}
+			if cfg.Exec != nil {
+				for _, f := range []string{"%v", "%+v", "%#v", "%s"} {
+					if s := fmt.Sprintf(f, *cfg.Exec); strings.Contains(s, secret) {
+						t.Errorf("fmt %s of ExecConfig shows the secret: %s", f, s)
+					}
+				}
+				logger.Info("exec", "exec", *cfg.Exec)
 			}
 			logger.Info("config", "cfg", cfg)
 		})

@@ -77,7 +77,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	next := cfg.Transport
 	if next == nil {
-		var certs func() (*tls.Certificate, error)
+		var certs func(context.Context) (*tls.Certificate, error)
 		if execCreds != nil {
 			certs = execCreds.certificate
 		}

@@ -197,11 +197,7 @@ func (c Config) redactedCopy() Config {
 		c.Password = redacted
 	}
 	if c.Exec != nil {
-		e := *c.Exec
-		e.Env = make([]ExecEnvVar, len(c.Exec.Env))
-		for i, v := range c.Exec.Env {
-			e.Env[i] = ExecEnvVar{Name: v.Name, Value: redacted}
-		}
+		e := c.Exec.redacted()
 		c.Exec = &e
 	}
 	return c

@@ -66,7 +66,38 @@ func (v ExecEnvVar) Format(f fmt.State, verb rune) {
 	formatAs(f, verb, envNoMethods(v))
 }
 
-// LogValue makes slog print c without its environment's values.
+// redacted returns c with its arguments and environment values replaced:
+// plugins take tokens and passwords in either (--token=..., a client
+// secret in an environment variable).
+func (c ExecConfig) redacted() ExecConfig {
+	c.Args = redactAll(c.Args)
+	env := make([]ExecEnvVar, len(c.Env))
+	for i, v := range c.Env {
+		env[i] = ExecEnvVar{Name: v.Name, Value: redacted}
+	}
+	c.Env = env
+	return c
+}
+
+func redactAll(args []string) []string {
+	if args == nil {
+		return nil
+	}
+	out := make([]string, len(args))
+	for i := range out {
+		out[i] = redacted
+	}
+	return out
+}
+
+type execNoMethods ExecConfig
+
+// Format prints c with its arguments and environment values redacted, for
+// every verb.
+func (c ExecConfig) Format(f fmt.State, verb rune) { formatAs(f, verb, execNoMethods(c.redacted())) }
+
+// LogValue makes slog print c without its arguments and environment
+// values.
 func (c ExecConfig) LogValue() slog.Value {
 	names := make([]string, len(c.Env))
 	for i, v := range c.Env {
@@ -74,7 +105,7 @@ func (c ExecConfig) LogValue() slog.Value {
 	}
 	return slog.GroupValue(
 		slog.String("command", c.Command),
-		slog.Any("args", c.Args),
+		slog.Any("args", redactAll(c.Args)),
 		slog.Any("env", names),
 		slog.String("interactiveMode", c.InteractiveMode),
 	)
@@ -111,11 +142,23 @@ type execCredStatus struct {
 	ClientKeyData         string     `json:"clientKeyData,omitempty"`
 }
 
-// maxPluginOutput bounds what is read from a plugin.
-const maxPluginOutput = 1 << 20
+// Bounds on a plugin's output: a credential is a few KB, and stderr is
+// only shown (cut to 512 bytes) when the plugin fails. A plugin that
+// writes more is stopped at once.
+const (
+	maxPluginOutput = 1 << 20
+	maxPluginStderr = 4 << 10
+)
+
+// pluginWaitDelay bounds how long the client waits for a plugin's output
+// pipes to close once the plugin has exited or been killed: a child it
+// left behind may hold them open.
+const pluginWaitDelay = 2 * time.Second
 
 // execCredentials runs the plugin and caches what it returned. Concurrent
-// requests share one run: the mutex is held while the plugin runs.
+// requests share one run, but each waits for it only as long as its own
+// context allows: the run itself is bounded by ExecConfig.Timeout, not by
+// any one caller.
 type execCredentials struct {
 	cfg     ExecConfig
 	cluster *execCluster
@@ -129,6 +172,16 @@ type execCredentials struct {
 	header  string
 	cert    *tls.Certificate
 	expires time.Time // zero: never
+	running *pluginRun
+}
+
+// pluginRun is one run of the plugin; done closes when its result is in.
+type pluginRun struct {
+	done   chan struct{}
+	err    error
+	header string
+	cert   *tls.Certificate
+	gen    uint64
 }
 
 func newExecCredentials(cfg *Config) (*execCredentials, error) {
@@ -173,22 +226,21 @@ func newExecCredentials(cfg *Config) (*execCredentials, error) {
 }
 
 func (x *execCredentials) authorization(req *http.Request) (string, uint64, error) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if err := x.ensureLocked(req.Context()); err != nil {
+	r, err := x.current(req.Context())
+	if err != nil {
 		return "", 0, err
 	}
-	return x.header, x.gen, nil
+	return r.header, r.gen, nil
 }
 
-// certificate returns the plugin's client certificate, if it gave one.
-func (x *execCredentials) certificate() (*tls.Certificate, error) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if err := x.ensureLocked(context.Background()); err != nil {
+// certificate returns the plugin's client certificate, if it gave one;
+// ctx is the TLS handshake's.
+func (x *execCredentials) certificate(ctx context.Context) (*tls.Certificate, error) {
+	r, err := x.current(ctx)
+	if err != nil {
 		return nil, err
 	}
-	return x.cert, nil
+	return r.cert, nil
 }
 
 func (x *execCredentials) rejected(gen uint64) bool {
@@ -201,29 +253,61 @@ func (x *execCredentials) rejected(gen uint64) bool {
 	return true
 }
 
-func (x *execCredentials) ensureLocked(ctx context.Context) error {
+// current returns the cached credential, or runs the plugin (joining a
+// run already under way) and returns what it gave. It returns when ctx
+// ends even if the plugin has not: the run goes on, bounded by its own
+// timeout, and a later request picks its result up.
+func (x *execCredentials) current(ctx context.Context) (*pluginRun, error) {
+	x.mu.Lock()
 	if x.gen != 0 && !x.stale && (x.expires.IsZero() || time.Now().Before(x.expires)) {
-		return nil
+		r := &pluginRun{header: x.header, cert: x.cert, gen: x.gen}
+		x.mu.Unlock()
+		return r, nil
 	}
-	st, err := x.run(ctx)
-	if err != nil {
-		return err
+	r := x.running
+	if r == nil {
+		r = &pluginRun{done: make(chan struct{})}
+		x.running = r
+		secrets := secretsOf(x.header)
+		go x.runAndStore(r, secrets)
 	}
-	header, cert, err := x.parse(st)
-	if err != nil {
-		return err
+	x.mu.Unlock()
+	select {
+	case <-r.done:
+		return r, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("client: waiting for exec plugin %s: %w", x.cfg.Command, context.Cause(ctx))
 	}
-	newCert := cert != nil && (x.cert == nil || !bytes.Equal(cert.Certificate[0], x.cert.Certificate[0]))
-	x.header, x.cert, x.stale = header, cert, false
-	x.expires = time.Time{}
-	if st.ExpirationTimestamp != nil {
-		x.expires = *st.ExpirationTimestamp
+}
+
+// runAndStore runs the plugin for r, caches a credential it gave and
+// hands the result to r's waiters.
+func (x *execCredentials) runAndStore(r *pluginRun, previous []string) {
+	st, err := x.run(previous)
+	var header string
+	var cert *tls.Certificate
+	if err == nil {
+		header, cert, err = x.parse(st)
 	}
-	x.gen++
+	x.mu.Lock()
+	x.running = nil
+	newCert := false
+	if err == nil {
+		newCert = cert != nil && (x.cert == nil || !bytes.Equal(cert.Certificate[0], x.cert.Certificate[0]))
+		x.header, x.cert, x.stale = header, cert, false
+		x.expires = time.Time{}
+		if st.ExpirationTimestamp != nil {
+			x.expires = *st.ExpirationTimestamp
+		}
+		x.gen++
+		r.header, r.cert, r.gen = header, cert, x.gen
+	}
+	r.err = err
+	x.mu.Unlock()
+	close(r.done)
 	if newCert && x.onNewCert != nil {
 		x.onNewCert()
 	}
-	return nil
 }
 
 func (x *execCredentials) parse(st *execCredStatus) (string, *tls.Certificate, error) {
@@ -250,11 +334,15 @@ func (x *execCredentials) parse(st *execCredStatus) (string, *tls.Certificate, e
 	return header, cert, nil
 }
 
-// run executes the plugin and decodes its ExecCredential. Errors never
-// include the plugin's standard output, which holds the secret.
-func (x *execCredentials) run(ctx context.Context) (*execCredStatus, error) {
+// run executes the plugin and decodes its ExecCredential. It is bounded
+// by ExecConfig.Timeout: then the plugin and every process it started
+// are killed, and the wait for its pipes is bounded by pluginWaitDelay.
+// Errors never include the plugin's standard output, which holds the
+// secret; stderr goes in with previous (the credential held before) and
+// anything shaped like a credential redacted.
+func (x *execCredentials) run(previous []string) (*execCredStatus, error) {
 	name := x.cfg.Command
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), x.cfg.Timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), x.cfg.Timeout)
 	defer cancel()
 	input := execCredential{APIVersion: x.cfg.APIVersion, Kind: "ExecCredential",
 		Spec: execSpec{Cluster: x.cluster}}
@@ -267,10 +355,22 @@ func (x *execCredentials) run(ctx context.Context) (*execCredStatus, error) {
 	for _, v := range x.cfg.Env {
 		cmd.Env = append(cmd.Env, v.Name+"="+v.Value)
 	}
-	var stdout, stderr limitedBuffer
-	stdout.max, stderr.max = maxPluginOutput, 4096
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	stdout := &boundedWriter{max: maxPluginOutput, over: cancel}
+	stderr := &boundedWriter{max: maxPluginStderr}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = pluginWaitDelay
+	ownProcessGroup(cmd)
+	err = cmd.Run()
+	killProcessGroup(cmd) // children it left behind
+	switch {
+	case stdout.exceeded:
+		return nil, fmt.Errorf("client: exec plugin %s wrote more than %d bytes and was stopped", name, maxPluginOutput)
+	case errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success():
+		// It exited with success, but a child kept its output open:
+		// what it printed is all there is.
+	case err != nil && ctx.Err() != nil:
+		return nil, fmt.Errorf("client: exec plugin %s did not finish within %s (ExecConfig.Timeout) and was killed", name, x.cfg.Timeout)
+	case err != nil:
 		if errors.Is(err, exec.ErrNotFound) {
 			hint := ""
 			if x.cfg.InstallHint != "" {
@@ -278,8 +378,7 @@ func (x *execCredentials) run(ctx context.Context) (*execCredStatus, error) {
 			}
 			return nil, fmt.Errorf("client: exec plugin %s not found%s: %w", name, hint, err)
 		}
-		// Called with x.mu held: the last credential is known here.
-		msg := scrubCredentials(redact(strings.TrimSpace(stderr.String()), secretsOf(x.header)))
+		msg := scrubCredentials(redact(strings.TrimSpace(string(stderr.buf)), previous))
 		if len(msg) > 512 {
 			msg = msg[:512] + "..."
 		}
@@ -288,11 +387,8 @@ func (x *execCredentials) run(ctx context.Context) (*execCredStatus, error) {
 		}
 		return nil, fmt.Errorf("client: exec plugin %s failed: %w", name, err)
 	}
-	if stdout.over {
-		return nil, fmt.Errorf("client: exec plugin %s wrote more than %d bytes", name, maxPluginOutput)
-	}
 	var out execCredential
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+	if err := json.Unmarshal(stdout.buf, &out); err != nil {
 		// Not wrapped: encoding/json may quote the input.
 		return nil, fmt.Errorf("client: exec plugin %s did not print an ExecCredential in JSON", name)
 	}
@@ -306,18 +402,31 @@ func (x *execCredentials) run(ctx context.Context) (*execCredStatus, error) {
 	return out.Status, nil
 }
 
-// limitedBuffer keeps the first max bytes written to it.
-type limitedBuffer struct {
-	bytes.Buffer
-	max  int
-	over bool
+// errOutputBound stops the copy of a plugin's output past its bound.
+var errOutputBound = errors.New("output bound reached")
+
+// boundedWriter keeps the first max bytes written to it; past them it
+// fails the write, which stops os/exec's copy, and calls over. It has only
+// a Write method on purpose: io.Copy would bypass Write through a
+// promoted ReadFrom, and with it the bound.
+type boundedWriter struct {
+	buf      []byte
+	max      int
+	exceeded bool
+	over     func() // nil: keep the first max bytes, drop the rest quietly
 }
 
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.Len(); room < len(p) {
-		b.over = true
-		b.Buffer.Write(p[:max(room, 0)])
+func (w *boundedWriter) Write(p []byte) (int, error) {
+	room := w.max - len(w.buf)
+	if len(p) <= room {
+		w.buf = append(w.buf, p...)
 		return len(p), nil
 	}
-	return b.Buffer.Write(p)
+	w.buf = append(w.buf, p[:max(room, 0)]...)
+	if w.over == nil {
+		return len(p), nil
+	}
+	w.exceeded = true
+	w.over()
+	return max(room, 0), errOutputBound
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -41,7 +42,7 @@ func http2Config(cfg *Config) *http.HTTP2Config {
 // baseTransport builds the HTTP/1.1 + HTTP/2 transport for cfg, with its
 // TLS settings. certs supplies a client certificate chosen at handshake
 // time (static or from an exec plugin); it may be nil.
-func baseTransport(cfg *Config, certs func() (*tls.Certificate, error)) (*http.Transport, error) {
+func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, error)) (*http.Transport, error) {
 	tlsConfig, err := buildTLS(cfg, certs)
 	if err != nil {
 		return nil, err
@@ -76,7 +77,7 @@ func baseTransport(cfg *Config, certs func() (*tls.Certificate, error)) (*http.T
 }
 
 // buildTLS returns the TLS client configuration of cfg.
-func buildTLS(cfg *Config, certs func() (*tls.Certificate, error)) (*tls.Config, error) {
+func buildTLS(cfg *Config, certs func(context.Context) (*tls.Certificate, error)) (*tls.Config, error) {
 	c := &tls.Config{
 		MinVersion:         tls.VersionTLS12,
 		InsecureSkipVerify: cfg.TLS.Insecure, //nolint:gosec // the user asked for it (insecure-skip-tls-verify)
@@ -105,9 +106,9 @@ func buildTLS(cfg *Config, certs func() (*tls.Certificate, error)) (*tls.Config,
 		return nil, err
 	}
 	if static != nil || certs != nil {
-		c.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
+		c.GetClientCertificate = func(info *tls.CertificateRequestInfo) (*tls.Certificate, error) {
 			if certs != nil {
-				cert, err := certs()
+				cert, err := certs(info.Context())
 				if err != nil {
 					return nil, err
 				}
