@@ -150,6 +150,11 @@ func (c *Client) Namespace() string {
 // Host is the server's base URL.
 func (c *Client) Host() string { return c.base.String() }
 
+// Logger is Config.Logger (a logger that discards everything when it was
+// nil). Informers and reflectors built on this Client log through it
+// unless told otherwise, so one logger serves the whole program.
+func (c *Client) Logger() *slog.Logger { return c.logger }
+
 // CloseIdleConnections closes the connections not in use. A Client needs
 // no closing; this only lets tests and short-lived programs release
 // sockets early.
@@ -227,7 +232,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 	data, err := readBody(resp, c.maxBody, buf)
 	if err != nil {
 		c.bodies.put(buf)
-		return nil, c.triedError(r, t, fmt.Errorf("reading the response: %w", err))
+		return nil, c.triedError(r, t, fmt.Errorf("reading the response: %w", brokenOff(err)))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, c.triedError(r, t, statusError(resp, data)) // buf is not reused: the error may hold parts of it

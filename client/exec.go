@@ -303,11 +303,13 @@ func (x *execCredentials) runAndStore(r *pluginRun, previous []string) {
 		r.header, r.cert, r.gen = header, cert, x.gen
 	}
 	r.err = err
-	x.mu.Unlock()
-	close(r.done)
 	if newCert && x.onNewCert != nil {
+		// Under the lock: no request may use the new credential on a
+		// connection made with the old certificate.
 		x.onNewCert()
 	}
+	x.mu.Unlock()
+	close(r.done)
 }
 
 func (x *execCredentials) parse(st *execCredStatus) (string, *tls.Certificate, error) {

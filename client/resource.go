@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
@@ -127,6 +128,28 @@ func (r *Resource[T]) Namespace(ns string) *Resource[T] {
 	c := *r
 	c.namespace = ns
 	return &c
+}
+
+// Client is the Client r talks through.
+func (r *Resource[T]) Client() *Client { return r.c }
+
+// String names r for messages: the resource, its group and version, the
+// subresource and the namespace, as in "pods (v1) in namespace shop" or
+// "widgets (example.com/v1) in all namespaces".
+func (r *Resource[T]) String() string {
+	var b strings.Builder
+	b.WriteString(r.info.gvr.Resource)
+	if r.subresource != "" {
+		b.WriteString("/" + r.subresource)
+	}
+	b.WriteString(" (" + r.info.gvr.apiVersion() + ")")
+	switch {
+	case r.namespace != "":
+		b.WriteString(" in namespace " + r.namespace)
+	case !r.info.scopeKnown || r.info.namespaced:
+		b.WriteString(" in all namespaces")
+	}
+	return b.String()
 }
 
 // GroupVersionResource is r's resource.

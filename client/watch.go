@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 	"net/http"
@@ -62,16 +63,22 @@ type Event[T Object] struct {
 // reflector's) decision. Once ended, the connection is released; Close
 // is still safe to call.
 type Watcher[T Object] struct {
-	body   io.ReadCloser
-	cancel context.CancelCauseFunc
-	ctx    context.Context
-	events *codec.WatchDecoder
-	newObj func() T
-	idle   time.Duration
-	timer  *time.Timer
-	err    error
-	close  sync.Once
+	body    io.ReadCloser
+	cancel  context.CancelCauseFunc
+	ctx     context.Context
+	events  *codec.WatchDecoder
+	newObj  func() T
+	idle    time.Duration
+	timer   *time.Timer
+	overdue *time.Timer // ends a watch the server keeps past timeoutSeconds
+	err     error
+	close   sync.Once
 }
+
+// watchEndGrace is how long past its timeoutSeconds a watch may run
+// before the client ends it: the server ends it at that time, give or
+// take its own scheduling.
+const watchEndGrace = 30 * time.Second
 
 // ErrWatchClosed ends a watch after Close.
 var ErrWatchClosed = errors.New("watch closed")
@@ -101,9 +108,21 @@ func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T]
 	if opts.IdleTimeout > 0 {
 		timer = time.AfterFunc(opts.IdleTimeout, func() { cancel(ErrWatchIdle) })
 	}
+	// A watch with timeoutSeconds is the server's to end; one it has not
+	// ended well after that is stuck somewhere between the two.
+	var overdue *time.Timer
+	if opts.TimeoutSeconds > 0 {
+		limit := time.Duration(opts.TimeoutSeconds)*time.Second + watchEndGrace
+		overdue = time.AfterFunc(limit, func() {
+			cancel(fmt.Errorf("watch %s: the server did not end it %s after its timeoutSeconds: %w", p, watchEndGrace, ErrWatchIdle))
+		})
+	}
 	fail := func(err error) (*Watcher[T], error) {
 		if timer != nil {
 			timer.Stop()
+		}
+		if overdue != nil {
+			overdue.Stop()
 		}
 		if cause := context.Cause(wctx); errors.Is(cause, ErrWatchIdle) {
 			err = errorf("watch %s: no answer within the idle timeout of %s: %w", p, opts.IdleTimeout, ErrWatchIdle)
@@ -128,7 +147,7 @@ func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T]
 		resp.Body.Close()
 		return fail(errorf("watch %s: %w", p, err))
 	}
-	w := &Watcher[T]{body: resp.Body, cancel: cancel, ctx: wctx, events: events, newObj: r.newObj, idle: opts.IdleTimeout, timer: timer}
+	w := &Watcher[T]{body: resp.Body, cancel: cancel, ctx: wctx, events: events, newObj: r.newObj, idle: opts.IdleTimeout, timer: timer, overdue: overdue}
 	if timer != nil {
 		timer.Reset(w.idle) // the answer's headers count as activity
 	}
@@ -180,6 +199,8 @@ func (w *Watcher[T]) fail(err error) {
 		if !errors.As(err, &se) {
 			err = cause
 		}
+	} else {
+		err = brokenOff(err)
 	}
 	w.err = err
 	w.release(err)
@@ -189,6 +210,9 @@ func (w *Watcher[T]) release(cause error) {
 	w.close.Do(func() {
 		if w.timer != nil {
 			w.timer.Stop()
+		}
+		if w.overdue != nil {
+			w.overdue.Stop()
 		}
 		w.cancel(cause)
 		w.body.Close()
