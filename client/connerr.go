@@ -33,7 +33,9 @@ type h2StreamError struct {
 	Cause    error
 }
 
-func (e h2StreamError) Error() string { return fmt.Sprintf("http2 stream %d reset (code %d)", e.StreamID, e.Code) }
+func (e h2StreamError) Error() string {
+	return fmt.Sprintf("http2 stream %d reset (code %d)", e.StreamID, e.Code)
+}
 
 // classifyBroken tells how a read or round trip that failed with err
 // broke off. graceful: the server is shutting down in order (an HTTP/2
