@@ -1,14 +1,13 @@
 package client
 
 import (
-	"bytes"
 	"sync"
 )
 
 // bodyBuffers recycles the buffers whole answers are read into. The pages
 // of a list are a few MB each and arrive gzipped, without a
 // Content-Length: read into a fresh buffer, each page would allocate about
-// twice its size while the buffer doubles, and that garbage (not the
+// twice its size while the buffer grows, and that garbage (not the
 // objects) is what set the GC's pace during a list. Decoders copy what
 // they keep, so a buffer is free again as soon as its answer is decoded.
 type bodyBuffers struct {
@@ -18,24 +17,27 @@ type bodyBuffers struct {
 	poison bool
 }
 
+// bodyBuf is one recycled buffer; b's length is the body read into it.
+type bodyBuf struct{ b []byte }
+
 // maxPooledBody bounds the buffers kept: a one-off answer of hundreds of
 // MB (a list without pages) is not worth keeping alive.
 const maxPooledBody = 16 << 20
 
-func (p *bodyBuffers) get() *bytes.Buffer {
-	if b, ok := p.pool.Get().(*bytes.Buffer); ok {
+func (p *bodyBuffers) get() *bodyBuf {
+	if b, ok := p.pool.Get().(*bodyBuf); ok {
 		return b
 	}
-	return new(bytes.Buffer)
+	return new(bodyBuf)
 }
 
-func (p *bodyBuffers) put(b *bytes.Buffer) {
-	if b == nil || b.Cap() > maxPooledBody {
+func (p *bodyBuffers) put(b *bodyBuf) {
+	if b == nil || cap(b.b) > maxPooledBody {
 		return
 	}
 	if p.poison {
-		clear(b.Bytes())
+		clear(b.b[:cap(b.b)])
 	}
-	b.Reset()
+	b.b = b.b[:0]
 	p.pool.Put(b)
 }

@@ -1,10 +1,9 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
-	"fmt"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
-	"github.com/kubewire/kubewire/codec"
 	"golang.org/x/sync/singleflight"
 	"golang.org/x/time/rate"
 )
@@ -117,11 +115,9 @@ func New(cfg Config) (*Client, error) {
 		}
 		next = &rateLimitTransport{limiter: rate.NewLimiter(rate.Limit(qps), burst), next: next}
 	}
-	hc := &http.Client{Transport: next, CheckRedirect: keepRedirect}
-	return &Client{
+	c := &Client{
 		base:      base,
-		http:      hc,
-		retry:     newRetryClient(hc, cfg.Retry.withDefaults()),
+		http:      &http.Client{Transport: next, CheckRedirect: keepRedirect},
 		timeout:   cfg.Timeout,
 		namespace: cfg.Namespace,
 		logger:    logger,
@@ -129,7 +125,10 @@ func New(cfg Config) (*Client, error) {
 		maxEvent:  cfg.MaxWatchEventBytes,
 
 		protobufWritesOff: cfg.JSONWrites,
-	}, nil
+	}
+	buffered := &http.Client{Transport: &bufferingTransport{limit: maxBody, bodies: &c.bodies, next: next}, CheckRedirect: keepRedirect}
+	c.retry = newRetryClient(buffered, cfg.Retry.withDefaults())
+	return c, nil
 }
 
 // tlsEmpty reports whether t sets nothing.
@@ -177,7 +176,7 @@ type response struct {
 	header      http.Header
 	body        []byte
 
-	buf   *bytes.Buffer // holds body
+	buf   *bodyBuf // holds body; nil when not recycled
 	owner *bodyBuffers
 }
 
@@ -200,8 +199,8 @@ func (c *Client) url(r *request) string {
 }
 
 // do sends r with retries and reads the whole answer. A non-2xx answer is
-// returned as an error wrapping *codec.StatusError; when the client tried
-// more than once the error says how often.
+// returned as an error wrapping *codec.StatusError. Every error names the
+// request and, when the client tried more than once, says how often.
 func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 	if c.timeout > 0 {
 		var cancel context.CancelFunc
@@ -216,55 +215,46 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, c.url(r), body)
 	if err != nil {
-		return nil, fmt.Errorf("client: %s %s: %w", r.method, r.path, err)
+		return nil, requestError(r, nil, err)
 	}
 	setHeaders(req.Header, r)
 	resp, err := c.retry.Do(req)
 	if err != nil {
-		return nil, c.triedError(r, t, err)
+		if resp != nil {
+			// go-retryablehttp hands back the last answer with the error
+			// (ctx ended after it came): recycle its buffer.
+			resp.Body.Close()
+		}
+		return nil, requestError(r, t, err)
 	}
 	defer resp.Body.Close()
 	if err := redirectError(r, resp); err != nil {
-		drain(resp)
 		return nil, err
 	}
-	buf := c.bodies.get()
-	data, err := readBody(resp, c.maxBody, buf)
-	if err != nil {
-		c.bodies.put(buf)
-		return nil, c.triedError(r, t, fmt.Errorf("reading the response: %w", brokenOff(err)))
+	bb, ok := resp.Body.(*bufferedBody)
+	if !ok { // every answer of c.retry comes through bufferingTransport
+		return nil, requestError(r, t, errors.New("internal error: an answer was not read by the client's transport"))
 	}
+	data, buf := bb.take()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, c.triedError(r, t, statusError(resp, data)) // buf is not reused: the error may hold parts of it
+		return nil, requestError(r, t, statusError(resp, data))
 	}
 	return &response{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), header: resp.Header,
 		body: data, buf: buf, owner: &c.bodies}, nil
 }
 
-// triedError wraps err with the request and, after retries, the count.
-func (c *Client) triedError(r *request, t *tries, err error) error {
-	if t.count > 1 {
-		return fmt.Errorf("client: %s %s: gave up after %d tries in %s: %w",
-			r.method, r.path, t.count, time.Since(t.start).Round(time.Millisecond), err)
-	}
-	if _, ok := err.(*codec.StatusError); ok {
-		return err // the server's message already names the object
-	}
-	return fmt.Errorf("client: %s %s: %w", r.method, r.path, err)
-}
-
 // stream sends r once, without retries, and returns the open response for
-// the caller to read and close. A non-2xx answer is returned as a
-// *codec.StatusError.
+// the caller to read and close. A non-2xx answer is returned as an error
+// wrapping a *codec.StatusError.
 func (c *Client) stream(ctx context.Context, r *request) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, r.method, c.url(r), nil)
 	if err != nil {
-		return nil, fmt.Errorf("client: %s %s: %w", r.method, r.path, err)
+		return nil, requestError(r, nil, err)
 	}
 	setHeaders(req.Header, r)
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("client: %s %s: %w", r.method, r.path, err)
+		return nil, requestError(r, nil, err)
 	}
 	if err := redirectError(r, resp); err != nil {
 		drain(resp)
@@ -272,44 +262,10 @@ func (c *Client) stream(ctx context.Context, r *request) (*http.Response, error)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
-		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxWatchErrorBody))
-		return nil, statusError(resp, data)
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return nil, requestError(r, nil, statusError(resp, data))
 	}
 	return resp, nil
-}
-
-// maxWatchErrorBody bounds what is read of the body of a watch request's
-// error answer: a Status is a few hundred bytes.
-const maxWatchErrorBody = 1 << 20
-
-// maxBodyPrealloc bounds the buffer allocated up front for a body from its
-// Content-Length, which a server could overstate.
-const maxBodyPrealloc = 8 << 20
-
-// readBody reads resp's whole body, failing with an error matching
-// codec.ErrTooLarge as soon as it is known to exceed limit bytes (at once
-// when Content-Length says so). A negative limit means no bound.
-func readBody(resp *http.Response, limit int64, buf *bytes.Buffer) ([]byte, error) {
-	tooLarge := func() error {
-		return fmt.Errorf("the body is larger than %d bytes (Config.MaxResponseBytes): %w", limit, codec.ErrTooLarge)
-	}
-	if limit >= 0 && resp.ContentLength > limit {
-		return nil, tooLarge()
-	}
-	if resp.ContentLength > 0 {
-		buf.Grow(int(min(resp.ContentLength, maxBodyPrealloc)) + bytes.MinRead)
-	}
-	var r io.Reader = resp.Body
-	if limit >= 0 {
-		r = io.LimitReader(resp.Body, limit+1)
-	}
-	if _, err := buf.ReadFrom(r); err != nil {
-		return nil, err
-	}
-	if limit >= 0 && int64(buf.Len()) > limit {
-		return nil, tooLarge()
-	}
-	return buf.Bytes(), nil
 }
 
 func setHeaders(h http.Header, r *request) {

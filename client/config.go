@@ -55,10 +55,13 @@ type Config struct {
 	// MaxResponseBytes bounds a response body other than a watch stream,
 	// as the client reads it: after gzip decompression, so a small
 	// compressed body that expands without end (a gzip bomb) costs at
-	// most this much memory. Zero means 1 GiB, room for a list of
-	// 100,000 large Pods in JSON; a negative value means no bound. A
-	// larger body fails with an error matching codec.ErrTooLarge once
-	// the bound is passed.
+	// most this much memory. The buffer never grows past it. Zero means
+	// DefaultMaxResponseBytes (256 MiB); a negative value means no bound.
+	// A larger body fails with an error matching codec.ErrTooLarge once
+	// the bound is passed. Paged lists stay far below the default (a page
+	// of 500 objects; kube-apiserver refuses objects over 3 MiB); raise it
+	// for lists the server does not page: resourceVersion "0" reads, such
+	// as the reflector's InitialListFromCache, of very large collections.
 	MaxResponseBytes int64
 	// MaxWatchEventBytes bounds one watch event (a protobuf frame or a
 	// JSON document), so a corrupt or hostile length prefix costs at most
@@ -178,9 +181,12 @@ const (
 	defaultQPS              = 5
 	defaultBurst            = 10
 	defaultUserAgent        = "kubewire"
-	defaultMaxResponseBytes = 1 << 30
+	defaultMaxResponseBytes = DefaultMaxResponseBytes
 	defaultTokenFileRefresh = time.Minute
 )
+
+// DefaultMaxResponseBytes is Config.MaxResponseBytes when it is zero.
+const DefaultMaxResponseBytes = 256 << 20
 
 const redacted = "[redacted]"
 

@@ -76,7 +76,7 @@
 // Every size the server controls is bounded, with a default that a
 // healthy server never reaches:
 //
-//	Config.MaxResponseBytes    1 GiB   a response body other than a watch, after gzip
+//	Config.MaxResponseBytes    256 MiB a response body other than a watch, after gzip
 //	Config.MaxWatchEventBytes  16 MiB  one watch event (frame or JSON document)
 //	error body of a watch      1 MiB   read for the StatusError, the rest dropped
 //	JSON nesting               10,000  levels (encoding/json's, and the watch scanner's)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kubewire/kubewire/codec"
 )
@@ -75,3 +76,34 @@ func errorf(format string, args ...any) error {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// RequestError is the error of a request that failed: it names the
+// request, like net/http's *url.Error, and says how often the client
+// tried when it tried more than once. Err is the cause: a *StatusError
+// for an answer the server refused (errors.As and errors.Is see through
+// RequestError), a transport error, a decode error.
+type RequestError struct {
+	Method string
+	Path   string
+	Tries  int           // 0 or 1: tried once
+	Took   time.Duration // set when Tries > 1
+	Err    error
+}
+
+func (e *RequestError) Error() string {
+	if e.Tries > 1 {
+		return fmt.Sprintf("client: %s %s: gave up after %d tries in %s: %v", e.Method, e.Path, e.Tries, e.Took.Round(time.Millisecond), e.Err)
+	}
+	return fmt.Sprintf("client: %s %s: %v", e.Method, e.Path, e.Err)
+}
+
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// requestError names r in err; t, when set, says how often it was tried.
+func requestError(r *request, t *tries, err error) error {
+	e := &RequestError{Method: r.method, Path: r.path, Err: err}
+	if t != nil && t.count > 1 {
+		e.Tries, e.Took = t.count, time.Since(t.start)
+	}
+	return e
+}

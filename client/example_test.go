@@ -52,7 +52,7 @@ func ExampleFor() {
 	fmt.Println(errors.Is(err, client.ErrNotFound), err)
 	// Output:
 	// web-1 7 <nil>
-	// true pods "nope" not found
+	// true client: GET /api/v1/namespaces/default/pods/nope: pods "nope" not found
 }
 
 func ExampleResource_Watch() {
@@ -149,5 +149,5 @@ func Example() {
 	// created settings in default
 	// mode is now safe
 	// app=web: 1
-	// true configmaps "settings" not found
+	// true client: GET /api/v1/namespaces/default/configmaps/settings: configmaps "settings" not found
 }

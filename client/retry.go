@@ -94,8 +94,8 @@ func (p RetryPolicy) backoff(_, _ time.Duration, attempt int, resp *http.Respons
 // wait is the pause before try attempt+2. jitter in [0,1) shortens the
 // exponential wait by up to half; 0 gives the longest wait.
 func (p RetryPolicy) wait(jitter float64, attempt int, resp *http.Response) time.Duration {
-	if d, ok := retryAfter(resp); ok {
-		return min(d, p.MaxWait)
+	if d, ok := retryAfter(resp); ok && d > 0 {
+		return min(d, p.MaxWait) // Retry-After: 0 gets the backoff floor below
 	}
 	d := p.MinWait
 	for i := 0; i < attempt && d < p.MaxWait; i++ {
@@ -115,16 +115,36 @@ func retryAfter(resp *http.Response) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
-	if s, err := strconv.Atoi(v); err == nil {
-		if s < 0 {
-			return 0, false
+	if isDigits(v) {
+		// Saturate: a number of seconds too large for a Duration is
+		// still "wait as long as you may", never a negative wait.
+		s, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || s > maxRetryAfterSeconds {
+			return maxRetryAfter, true
 		}
 		return time.Duration(s) * time.Second, true
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		return max(time.Until(t), 0), true
+		return min(max(time.Until(t), 0), maxRetryAfter), true
 	}
 	return 0, false
+}
+
+// maxRetryAfter is the longest Retry-After the client represents; every
+// wait it leads to is capped far below it anyway (RetryPolicy.MaxWait,
+// the reflector's MaxServerWait).
+const (
+	maxRetryAfterSeconds = math.MaxInt32
+	maxRetryAfter        = maxRetryAfterSeconds * time.Second
+)
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // statusError is the error for a non-2xx answer. A Retry-After header the
@@ -139,7 +159,8 @@ func statusError(resp *http.Response, body []byte) *codec.StatusError {
 		if se.Status.Details == nil {
 			se.Status.Details = &metav1.StatusDetails{}
 		}
-		se.Status.Details.RetryAfterSeconds = int32(min((d+time.Second-1)/time.Second, math.MaxInt32))
+		// d is at most maxRetryAfter, so the rounding cannot overflow.
+		se.Status.Details.RetryAfterSeconds = int32(min((d+time.Second-1)/time.Second, maxRetryAfterSeconds))
 	}
 	return se
 }

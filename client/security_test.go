@@ -330,7 +330,7 @@ func TestSizeLimitDefaults(t *testing.T) {
 		maxBody         int64
 		maxEventInCodec int
 	}{
-		{Config{}, 1 << 30, 0},
+		{Config{}, 256 << 20, 0},
 		{Config{MaxResponseBytes: 5, MaxWatchEventBytes: 6}, 5, 6},
 		{Config{MaxResponseBytes: -1}, -1, 0},
 	} {

@@ -31,7 +31,8 @@ func TestControllerConverges(t *testing.T) {
 		"controller: annotation example.com/owner-team follows label team on the ConfigMaps of all namespaces, on an embedded fake server\n" +
 			"  300 ConfigMaps seeded; every 5ms one is relabelled and edited; a webhook fails 1 in 5 updates\n",
 		", 300 out of step; 4 workers, at most 2000 reconciles/s\n",
-		`(failure 1): update: Internal error occurred: failed calling webhook "owners.example.com": context deadline exceeded` + "\n",
+		`(failure 1): update: client: PUT /api/v1/namespaces/`,
+		`: Internal error occurred: failed calling webhook "owners.example.com": context deadline exceeded` + "\n",
 		"the labels stop changing; waiting until every ConfigMap on the server is in step\n",
 		"checked against the server: all 300 ConfigMaps in step, ",
 	} {

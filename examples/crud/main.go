@@ -100,7 +100,7 @@ func run(ctx context.Context, kubeconfig, namespace, name string, out io.Writer)
 	if !errors.Is(err, client.ErrNotFound) {
 		return fmt.Errorf("get after a dry run: want not found, got %v", err)
 	}
-	step("create (dry run)", "answered %s with %d replicas; not stored: %v", dry.Name, *dry.Spec.Replicas, err)
+	step("create (dry run)", "answered %s with %d replicas; not stored: %s", dry.Name, *dry.Spec.Replicas, serverSays(err))
 
 	created, err := deployments.Create(ctx, web, client.CreateOptions{FieldManager: fieldManager})
 	if err != nil {
@@ -114,7 +114,7 @@ func run(ctx context.Context, kubeconfig, namespace, name string, out io.Writer)
 	if !errors.Is(err, client.ErrAlreadyExists) {
 		return fmt.Errorf("create again: want already exists, got %v", err)
 	}
-	step("create again", "ErrAlreadyExists: %v", err)
+	step("create again", "ErrAlreadyExists: %s", serverSays(err))
 
 	// Update replaces the whole object. It is conditional on the
 	// resourceVersion the object carries.
@@ -141,7 +141,7 @@ func run(ctx context.Context, kubeconfig, namespace, name string, out io.Writer)
 		cur.Labels["tier"] = "frontend"
 		updated, err = deployments.Update(ctx, cur, client.UpdateOptions{FieldManager: fieldManager})
 		if errors.Is(err, client.ErrConflict) {
-			step("update (stale copy)", "ErrConflict: %v", err)
+			step("update (stale copy)", "ErrConflict: %s", serverSays(err))
 		}
 		return err
 	})
@@ -246,8 +246,17 @@ spec:
 	if !errors.Is(err, client.ErrNotFound) {
 		return fmt.Errorf("get after delete: want not found, got %v", err)
 	}
-	step("delete", "gone: %v", err)
+	step("delete", "gone: %s", serverSays(err))
 	return nil
+}
+
+// serverSays is the server's message in err, without the request the
+// client's error names around it.
+func serverSays(err error) string {
+	if se, ok := client.StatusOf(err); ok {
+		return se.Error()
+	}
+	return err.Error()
 }
 
 // deployment is the Deployment the example writes: two containers, the

@@ -253,7 +253,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	if !errors.Is(err, client.ErrNotFound) {
 		return fmt.Errorf("get after delete: want not found, got %v", err)
 	}
-	step("delete: gone: %v", err)
+	step("delete: gone: %s", serverSays(err))
 	return nil
 }
 
@@ -346,3 +346,12 @@ spec:
             properties:
               lastScheduleTime: {type: string}
 `
+
+// serverSays is the server's message in err, without the request the
+// client's error names around it.
+func serverSays(err error) string {
+	if se, ok := client.StatusOf(err); ok {
+		return se.Error()
+	}
+	return err.Error()
+}
