@@ -218,6 +218,13 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 	setHeaders(req.Header, r)
 	resp, err := c.retry.Do(req)
 	if err != nil {
+		if resp != nil {
+			// go-retryablehttp's pass-through error handler hands back the
+			// last response along with the error (ctx ended after it came);
+			// an unclosed body would hold its connection, or the in-memory
+			// fake's handler, forever.
+			resp.Body.Close()
+		}
 		return nil, c.triedError(r, t, err)
 	}
 	defer resp.Body.Close()
