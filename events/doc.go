@@ -39,6 +39,9 @@
 // first write from discovery; a 404 for events.k8s.io/v1 itself also
 // switches to core/v1.
 //
+// The identity writing needs RBAC permission to create and patch events
+// in group events.k8s.io (and in the core group, for the fallback).
+//
 // # Shutdown
 //
 // When Run's ctx ends, Run writes what is still queued and every series

@@ -241,4 +241,12 @@ func (r *Recorder) flush(ctx context.Context) {
 			r.writeSeries(ctx, s)
 		}
 	})
+	for { // queued by Eventf calls that raced with the start of the flush
+		select {
+		case <-r.queue:
+			r.dropped.Add(1)
+		default:
+			return
+		}
+	}
 }

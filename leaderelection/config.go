@@ -50,8 +50,9 @@ type Config struct {
 	// different clock rates between machines and the time the leader's
 	// work needs to notice that its context ended.
 	RenewDeadline time.Duration
-	// RetryPeriod is how often the leader renews and how often a
-	// candidate reads the Lease when it has no watch on it (2s).
+	// RetryPeriod is how often the leader renews, and about how often a
+	// candidate reads the Lease (every 0.8 to 1 RetryPeriod, at random,
+	// watch or no watch) (2s).
 	RetryPeriod time.Duration
 
 	// KeepOnCancel, when true, leaves the Lease held when Run's context
