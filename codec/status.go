@@ -41,17 +41,25 @@ type StatusError struct {
 	Status metav1.Status
 }
 
-// Error returns the server's message, which names the object.
+// Error returns the server's message, which names the object, as one
+// line of printable text of at most maxStatusMessage bytes: the message is
+// the server's text and ends up in logs and terminals, so line breaks,
+// escape sequences and bidirectional overrides become spaces. Status
+// holds the message as sent.
 func (e *StatusError) Error() string {
 	s := e.Status
 	if s.Message != "" {
-		return s.Message
+		return oneLine([]byte(s.Message), maxStatusMessage)
 	}
 	if s.Reason != "" {
-		return fmt.Sprintf("%s (%d)", strings.ToLower(string(s.Reason)), s.Code)
+		return fmt.Sprintf("%s (%d)", oneLine([]byte(strings.ToLower(string(s.Reason))), maxErrorBodyText), s.Code)
 	}
 	return fmt.Sprintf("server returned status %d", s.Code)
 }
+
+// maxStatusMessage bounds the server's message in an error: validation
+// messages naming many fields run to a few hundred bytes.
+const maxStatusMessage = 2048
 
 // Is matches the sentinel that fits the Status's reason and code.
 func (e *StatusError) Is(target error) bool {
@@ -126,9 +134,9 @@ const maxErrorBodyText = 256
 // hundred bytes of UTF-8 (an HTML page from a proxy, say).
 func ErrorFromResponse(code int, contentType string, body []byte) *StatusError {
 	if st, err := DecodeStatus(contentType, body); err == nil && st.Kind == "Status" {
-		if st.Code == 0 {
-			st.Code = int32(code)
-		}
+		// The HTTP status is what the client acted on; a body that says
+		// otherwise (a 500 whose Status claims 200) does not change it.
+		st.Code = int32(code)
 		return &StatusError{Status: *st}
 	}
 	text := bodyText(body)
@@ -151,7 +159,10 @@ func ErrorFromResponse(code int, contentType string, body []byte) *StatusError {
 // that are not UTF-8 become U+FFFD, and the text stops after
 // maxErrorBodyText bytes with "...". A proxy's multi-line HTML page, or
 // binary that was not a Status, then makes a readable log line.
-func bodyText(body []byte) string {
+func bodyText(body []byte) string { return oneLine(body, maxErrorBodyText) }
+
+// oneLine is bodyText with its bound as a parameter.
+func oneLine(body []byte, limit int) string {
 	var b strings.Builder
 	space := false
 	for len(body) > 0 {
@@ -161,7 +172,7 @@ func bodyText(body []byte) string {
 			space = true
 			continue
 		}
-		if b.Len() >= maxErrorBodyText {
+		if b.Len() >= limit {
 			b.WriteString("...")
 			break
 		}

@@ -1,7 +1,9 @@
 package codec_test
 
 import (
+	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,4 +138,46 @@ func TestDecodeProtobufSetsTypeMeta(t *testing.T) {
 	if pod.APIVersion != "v1" || pod.Kind != "Pod" || pod.Name != "web-1" {
 		t.Fatalf("got %s %s %s", pod.APIVersion, pod.Kind, pod.Name)
 	}
+}
+
+// The server's message goes into errors as one printable line of bounded
+// length: no line breaks, terminal escapes or bidirectional overrides
+// reach a log, whatever the Status says.
+func TestStatusMessageIsOneSafeLine(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	tests := []struct{ message, want string }{
+		{"pods \"a\" not found", "pods \"a\" not found"},
+		{"line one\nline two\r\n\tthree", "line one line two three"},
+		{"red \x1b[31malert\x1b[0m", "red [31malert [0m"},
+		{"abc\u202edcba", "abc dcba"},
+		{long, long[:2048] + "..."},
+	}
+	for _, tc := range tests {
+		body := []byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","code":400,"message":` + jsonString(tc.message) + `}`)
+		se := codec.ErrorFromResponse(400, "application/json", body)
+		if got := se.Error(); got != tc.want {
+			t.Errorf("Error() = %q, want %q", got, tc.want)
+		}
+		if se.Status.Message != tc.message {
+			t.Errorf("Status.Message changed: %q", se.Status.Message)
+		}
+	}
+}
+
+// When the HTTP status and the Status body disagree, the HTTP status is
+// what the client acted on, and what the error says.
+func TestHTTPStatusWinsOverTheBody(t *testing.T) {
+	body := []byte(`{"kind":"Status","apiVersion":"v1","status":"Success","code":200,"message":"all good"}`)
+	se := codec.ErrorFromResponse(500, "application/json", body)
+	if se.Status.Code != 500 {
+		t.Errorf("code = %d, want 500", se.Status.Code)
+	}
+	if !errors.Is(se, codec.ErrInternal) {
+		t.Errorf("%v does not match ErrInternal", se)
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
