@@ -76,7 +76,7 @@ func (t *authTransport) send(req *http.Request) (*http.Response, uint64, error) 
 		return resp, gen, err
 	}
 	if secrets := secretsOf(value); len(secrets) > 0 {
-		if resp.StatusCode >= 400 {
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			resp.Body = &redactingBody{body: resp.Body, secrets: secrets}
 		}
 		if ws := resp.Header.Values("Warning"); len(ws) > 0 {

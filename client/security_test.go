@@ -128,7 +128,7 @@ func echoServer(code int, contentType string) http.HandlerFunc {
 		w.Header().Set("Warning", fmt.Sprintf(`299 - "request had Authorization: %s"`, auth))
 		w.Header().Set("Content-Type", contentType)
 		w.WriteHeader(code)
-		if contentType == "application/json" {
+		if contentType == "application/json" || contentType == "application/vnd.kubernetes.protobuf" {
 			fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","code":%d,"message":"rejected credential %s"}`, code, auth)
 			return
 		}
@@ -177,6 +177,8 @@ echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","s
 		{name: "401 to a bearer token", cfg: bearer, handler: echoServer(401, "application/json")},
 		{name: "400 page quoting the token", cfg: bearer, handler: echoServer(400, "text/html")},
 		{name: "403 Status quoting the token", cfg: bearer, handler: echoServer(403, "application/json")},
+		{name: "300 page quoting the token", cfg: bearer, handler: echoServer(300, "text/html")},
+		{name: "406 JSON Status labelled protobuf quoting the token", cfg: bearer, handler: echoServer(406, "application/vnd.kubernetes.protobuf")},
 		{name: "500s quoting the token, retried", cfg: Config{BearerToken: token, Retry: RetryPolicy{MaxAttempts: 3, MinWait: time.Millisecond}},
 			handler: echoServer(500, "text/html")},
 		{name: "basic auth echoed", cfg: Config{Username: "alice", Password: password}, handler: echoServer(400, "text/html")},
