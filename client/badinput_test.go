@@ -98,6 +98,25 @@ func gzipForever(contentType, prefix string, filler byte) http.HandlerFunc {
 	}
 }
 
+// gzipError answers code with a gzip body of prefix and then filler, up to
+// 4 GiB, as gzipForever does.
+func gzipError(code int, prefix string, filler byte) http.HandlerFunc {
+	first, member := gzipped([]byte(prefix)), gzipped(bytes.Repeat([]byte{filler}, 1<<20))
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.WriteHeader(code)
+		if _, err := w.Write(first); err != nil {
+			return
+		}
+		for range 4 << 10 {
+			if _, err := w.Write(member); err != nil || r.Context().Err() != nil {
+				return
+			}
+		}
+	}
+}
+
 // nested returns a JSON value nested depth arrays deep.
 func nested(depth int) string { return strings.Repeat("[", depth) + strings.Repeat("]", depth) }
 
@@ -141,8 +160,7 @@ func TestBadInput(t *testing.T) {
 		op      func(context.Context, *Client) error
 		is      []error // each must match (errors.Is)
 		msg     string  // must be in err.Error()
-		within  time.Duration
-		maxHeap uint64 // bound on bytes allocated by the whole case (0: 64 MiB)
+		maxHeap uint64  // bound on bytes allocated by the whole case (0: 64 MiB)
 	}{
 		// The protobuf envelope.
 		{name: "wrong magic", handler: reply(200, pb, append([]byte("k8z\x00"), raw...)), op: getPod,
@@ -171,15 +189,42 @@ func TestBadInput(t *testing.T) {
 			reply(200, js, jsonPod)(w, r)
 		}, op: getPod, is: []error{gzip.ErrHeader}, msg: "gzip response"},
 		{name: "gzip bomb", cfg: Config{MaxResponseBytes: 8 << 20}, handler: gzipForever(js, `{"kind":"Pod","x":"`, 'a'), op: getPod,
-			// Reading into a growing buffer allocates about twice the
-			// bound (four times under the race detector), of 4 GiB.
-			is: []error{codec.ErrTooLarge}, msg: "larger than 8388608 bytes (Config.MaxResponseBytes)", maxHeap: 80 << 20},
+			// The buffer doubles up to the bound and no further: the
+			// buffers allocated add up to about twice the bound, of 4 GiB.
+			is: []error{codec.ErrTooLarge}, msg: "larger than 8388608 bytes (Config.MaxResponseBytes)", maxHeap: 32 << 20},
+		{name: "error body of gigabytes", cfg: Config{MaxResponseBytes: 8 << 20}, handler: gzipError(500, "boom ", 'x'),
+			op: getPod, is: []error{ErrInternal}, msg: "boom xxxx", maxHeap: 4 << 20},
 		{name: "body over the limit", cfg: Config{MaxResponseBytes: 1000}, handler: reply(200, js, jsonPod), op: getPod,
 			is: []error{codec.ErrTooLarge}, msg: "larger than 1000 bytes"},
 		{name: "Content-Length over the limit", cfg: Config{MaxResponseBytes: 1 << 20}, handler: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Length", fmt.Sprint(int64(10)<<30))
 			reply(200, js, []byte("{"))(w, r)
 		}, op: getPod, is: []error{codec.ErrTooLarge}, msg: "larger than 1048576 bytes"},
+
+		// Answers that are not what was asked for.
+		{name: "a ConfigMap where a Pod was asked for", handler: reply(200, js, load(t, "objects/configmaps-cm-1.json").Body), op: getPod,
+			is: []error{ErrMalformed}, msg: "the answer is a v1 ConfigMap, want v1 Pod"},
+		{name: "a protobuf Secret where a Pod was asked for", handler: reply(200, pb, load(t, "objects/secrets-s1.pb").Body), op: getPod,
+			is: []error{ErrMalformed}, msg: "decode v1 Secret into *v1.Pod"},
+		{name: "an object without a kind", handler: reply(200, js, []byte(`{"metadata":{"name":"web-1","namespace":"fixtures"}}`)), op: getPod,
+			is: []error{ErrMalformed}, msg: "the answer has no kind, want v1 Pod"},
+		{name: "a list of another kind", handler: reply(200, js, []byte(`{"kind":"SecretList","apiVersion":"v1","metadata":{},"items":[]}`)),
+			op: func(ctx context.Context, c *Client) error {
+				_, err := For[*corev1.Pod](c).List(ctx, ListOptions{})
+				return err
+			}, is: []error{ErrMalformed}, msg: "the answer is a v1 SecretList, want v1 PodList"},
+		{name: "a watch event of another kind", handler: streamThenHang(js, []byte(`{"type":"ADDED","object":{"kind":"Secret","apiVersion":"v1","metadata":{"name":"s"}}}`)),
+			op: watch, is: []error{ErrMalformed}, msg: "the answer is a v1 Secret, want v1 Pod"},
+		{name: "a 500 whose Status says 200", handler: reply(500, js, []byte(`{"kind":"Status","apiVersion":"v1","status":"Success","code":200,"message":"fine"}`)),
+			op: getPod, is: []error{ErrInternal}, msg: "fine"},
+		{name: "a Status message with escapes and line breaks", handler: reply(403, js, []byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","code":403,"reason":"Forbidden","message":"denied\n\u001b[2J\u001b[31mFAKE PROMPT$ `+strings.Repeat("x", 5000)+`"}`)),
+			op: getPod, is: []error{ErrForbidden}, msg: "denied [2J [31mFAKE PROMPT$ xxx"},
+		{name: "a redirect to another host", handler: func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "https://attacker.example/steal", http.StatusTemporaryRedirect)
+		}, op: getPod, is: []error{ErrRedirected}, msg: `Location "https://attacker.example/steal"`},
+		{name: "headers that never come", cfg: Config{ResponseHeaderTimeout: 100 * time.Millisecond},
+			handler: func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
+			op:      getPod, msg: "timeout awaiting response headers"},
 
 		// Bodies that are not what was asked for.
 		{name: "status where an object was expected", handler: reply(200, js, status404), op: getPod,
@@ -241,15 +286,15 @@ func TestBadInput(t *testing.T) {
 		{name: "watch sending whitespace forever", handler: gzipForever(js, "", ' '),
 			op: watchUntilError(WatchOptions{IdleTimeout: 200 * time.Millisecond}), is: []error{ErrWatchIdle}},
 		{name: "watch sending nothing", handler: streamThenHang(pbWatch, nil),
-			op: watchUntilError(WatchOptions{IdleTimeout: 100 * time.Millisecond}), is: []error{ErrWatchIdle}, within: 3 * time.Second},
+			op: watchUntilError(WatchOptions{IdleTimeout: 100 * time.Millisecond}), is: []error{ErrWatchIdle}},
 		{name: "watch never answering", handler: func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
-			op: watchUntilError(WatchOptions{IdleTimeout: 100 * time.Millisecond}), is: []error{ErrWatchIdle}, msg: "no answer within the idle timeout", within: 3 * time.Second},
+			op: watchUntilError(WatchOptions{IdleTimeout: 100 * time.Millisecond}), is: []error{ErrWatchIdle}, msg: "no answer within the idle timeout"},
 		{name: "watch sending nothing until ctx ends", handler: streamThenHang(js, nil),
 			op: func(ctx context.Context, c *Client) error {
 				ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 				defer cancel()
 				return watch(ctx, c)
-			}, is: []error{context.DeadlineExceeded}, within: 3 * time.Second},
+			}, is: []error{context.DeadlineExceeded}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -286,9 +331,11 @@ func TestBadInput(t *testing.T) {
 			if !strings.Contains(err.Error(), tc.msg) {
 				t.Errorf("error %q does not say %q", err, tc.msg)
 			}
-			within := cmpOr(tc.within, 5*time.Second)
-			if took > within {
-				t.Errorf("took %s, want at most %s", took, within)
+			// It ended on its own: not by the test's own deadline, which
+			// only turns a hang into a failure (no wall-clock bound here:
+			// the suite runs on loaded machines).
+			if ctx.Err() != nil {
+				t.Errorf("still running at the test's 30 s deadline")
 			}
 			maxHeap := cmpOr(tc.maxHeap, 64<<20)
 			if got := after.TotalAlloc - before.TotalAlloc; got > maxHeap {

@@ -86,6 +86,15 @@ type Config struct {
 	// Config.Transport.
 	PingAfter, PingTimeout time.Duration
 
+	// ResponseHeaderTimeout bounds the wait for an answer's headers once a
+	// request is sent, on the transport New builds (default
+	// DefaultResponseHeaderTimeout; negative: no bound). A server or
+	// proxy that accepts a request and never answers it would otherwise
+	// hold it until its context ends; over HTTP/1.1 nothing else notices.
+	// kube-apiserver sends a watch's headers at once, and a list's after
+	// reading it from storage, well within the default.
+	ResponseHeaderTimeout time.Duration
+
 	// Namespace is the default namespace of the kubeconfig context or of
 	// the pod (in-cluster). Requests do not use it on their own: pass
 	// Client.Namespace() where you want it.
@@ -184,6 +193,10 @@ const (
 	defaultMaxResponseBytes = DefaultMaxResponseBytes
 	defaultTokenFileRefresh = time.Minute
 )
+
+// DefaultResponseHeaderTimeout is Config.ResponseHeaderTimeout when it is
+// zero.
+const DefaultResponseHeaderTimeout = time.Minute
 
 // DefaultMaxResponseBytes is Config.MaxResponseBytes when it is zero.
 const DefaultMaxResponseBytes = 256 << 20

@@ -54,6 +54,9 @@ func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], err
 	if err != nil {
 		return nil, decodeError(req, err)
 	}
+	if err := r.checkKind(list.APIVersion, list.Kind, true); err != nil {
+		return nil, requestError(req, nil, err)
+	}
 	return list, nil
 }
 

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/kubewire/kubewire/codec"
 )
@@ -86,6 +87,9 @@ func (r *Resource[T]) read(ctx context.Context, req *request) (T, error) {
 	if err := codec.Decode(resp.contentType, resp.body, obj); err != nil {
 		return zero, decodeError(req, err)
 	}
+	if err := r.checkKind(obj.GetAPIVersion(), obj.GetKind(), false); err != nil {
+		return zero, requestError(req, nil, err)
+	}
 	return obj, nil
 }
 
@@ -94,7 +98,7 @@ func (r *Resource[T]) read(ctx context.Context, req *request) (T, error) {
 func decodeError(req *request, err error) error {
 	var se *codec.StatusError
 	if errors.As(err, &se) {
-		return err
+		return requestError(req, nil, err)
 	}
-	return errorf("%s %s: decoding the answer: %w", req.method, req.path, err)
+	return requestError(req, nil, fmt.Errorf("decoding the answer: %w", err))
 }

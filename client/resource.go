@@ -12,12 +12,14 @@ import (
 
 // Object is every object the client reads and writes: the generated
 // kinds (as pointers such as *corev1.Pod), users' own kinds that embed
-// metav1.ObjectMeta, *unstructured.Unstructured and
+// metav1.TypeMeta and metav1.ObjectMeta, *unstructured.Unstructured and
 // *metav1.PartialObjectMetadata. All of them have the full set of
-// metadata accessors with the same Go types, so generic code (caches,
-// controllers) reads and writes metadata without knowing the type.
+// metadata accessors with the same Go types, and say which apiVersion
+// and kind they hold, so generic code (caches, controllers) reads and
+// writes them without knowing the type.
 type Object interface {
 	metav1.Object
+	metav1.TypeAccessor
 }
 
 // Kinded is an Object that knows its REST resource: group, version,

@@ -60,8 +60,16 @@ func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, e
 		}
 		proxy = http.ProxyURL(u)
 	}
+	headerTimeout := cfg.ResponseHeaderTimeout
+	switch {
+	case headerTimeout == 0:
+		headerTimeout = DefaultResponseHeaderTimeout
+	case headerTimeout < 0:
+		headerTimeout = 0
+	}
 	t := &http.Transport{
 		Proxy:                 proxy,
+		ResponseHeaderTimeout: headerTimeout,
 		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		TLSClientConfig:       tlsConfig,
 		TLSHandshakeTimeout:   10 * time.Second,

@@ -63,16 +63,18 @@ type Event[T Object] struct {
 // reflector's) decision. Once ended, the connection is released; Close
 // is still safe to call.
 type Watcher[T Object] struct {
-	body    io.ReadCloser
-	cancel  context.CancelCauseFunc
-	ctx     context.Context
-	events  *codec.WatchDecoder
-	newObj  func() T
-	idle    time.Duration
-	timer   *time.Timer
-	overdue *time.Timer // ends a watch the server keeps past timeoutSeconds
-	err     error
-	close   sync.Once
+	body   io.ReadCloser
+	cancel context.CancelCauseFunc
+	ctx    context.Context
+	events *codec.WatchDecoder
+	newObj func() T
+	// checkKind is the Resource's: events hold objects of its kind.
+	checkKind func(apiVersion, kind string, list bool) error
+	idle      time.Duration
+	timer     *time.Timer
+	overdue   *time.Timer // ends a watch the server keeps past timeoutSeconds
+	err       error
+	close     sync.Once
 }
 
 // watchEndGrace is how long past its timeoutSeconds a watch may run
@@ -147,7 +149,8 @@ func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T]
 		resp.Body.Close()
 		return fail(errorf("watch %s: %w", p, err))
 	}
-	w := &Watcher[T]{body: resp.Body, cancel: cancel, ctx: wctx, events: events, newObj: r.newObj, idle: opts.IdleTimeout, timer: timer, overdue: overdue}
+	w := &Watcher[T]{body: resp.Body, cancel: cancel, ctx: wctx, events: events, newObj: r.newObj, checkKind: r.checkKind,
+		idle: opts.IdleTimeout, timer: timer, overdue: overdue}
 	if timer != nil {
 		timer.Reset(w.idle) // the answer's headers count as activity
 	}
@@ -183,6 +186,9 @@ func (w *Watcher[T]) next() (Event[T], error) {
 	ev := Event[T]{Type: EventType(typ), Object: obj, ResourceVersion: obj.GetResourceVersion()}
 	switch ev.Type {
 	case Added, Modified, Deleted:
+		if err := w.checkKind(obj.GetAPIVersion(), obj.GetKind(), false); err != nil {
+			return Event[T]{}, errorf("watch %s event: %w", typ, err)
+		}
 	case Bookmark:
 		ev.InitialEventsEnd = obj.GetAnnotations()[InitialEventsEndAnnotation] == "true"
 	default:

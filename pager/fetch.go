@@ -177,6 +177,9 @@ func retryWait(try int) time.Duration {
 // failures of the round trip before a response (*url.Error): those are
 // the HTTP client's to retry, and client.Resource.List has.
 func brokenOff(err error) bool {
+	if errors.Is(err, client.ErrConnectionLost) {
+		return true // the client read the body inside its retries and gave up
+	}
 	if _, ok := client.StatusOf(err); ok {
 		return false
 	}

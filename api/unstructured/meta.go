@@ -10,7 +10,10 @@ import (
 // Unstructured has the same metadata accessors, with the same Go types, as
 // every generated kind: generic code (informers, controllers) treats both
 // alike and never has to probe for a method.
-var _ metav1.Object = (*Unstructured)(nil)
+var (
+	_ metav1.Object       = (*Unstructured)(nil)
+	_ metav1.TypeAccessor = (*Unstructured)(nil)
+)
 
 // GetUID returns metadata.uid.
 func (u *Unstructured) GetUID() types.UID { return types.UID(u.str("metadata", "uid")) }

@@ -30,7 +30,7 @@ func metadataOf(o metav1.Object) map[string]any {
 		"uid": o.GetUID(), "resourceVersion": o.GetResourceVersion(), "generation": o.GetGeneration(),
 		"creationTimestamp": o.GetCreationTimestamp(), "deletionTimestamp": o.GetDeletionTimestamp(),
 		"deletionGracePeriodSeconds": o.GetDeletionGracePeriodSeconds(),
-		"labels": o.GetLabels(), "annotations": o.GetAnnotations(), "finalizers": o.GetFinalizers(),
+		"labels":                     o.GetLabels(), "annotations": o.GetAnnotations(), "finalizers": o.GetFinalizers(),
 		"ownerReferences": o.GetOwnerReferences(), "managedFields": o.GetManagedFields(),
 	}
 }

@@ -127,6 +127,7 @@ func (g *generator) emitKinds(pm *pkgModel, kinds []discoveredKind) error {
 		f.p("// Every kind of the package has the metadata accessors that generic code\n// (caches, controllers) relies on; the compiler checks it here.\nvar (")
 		for _, k := range kinds {
 			f.p("_ %s.Object = (*%s)(nil)", f.use(sdkModule+"/api/meta/v1", "metav1"), k.kind)
+			f.p("_ %s.TypeAccessor = (*%s)(nil)", f.use(sdkModule+"/api/meta/v1", "metav1"), k.kind)
 		}
 		f.p(")\n")
 	}

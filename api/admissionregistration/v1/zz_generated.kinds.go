@@ -10,12 +10,18 @@ import (
 // Every kind of the package has the metadata accessors that generic code
 // (caches, controllers) relies on; the compiler checks it here.
 var (
-	_ metav1.Object = (*MutatingAdmissionPolicy)(nil)
-	_ metav1.Object = (*MutatingAdmissionPolicyBinding)(nil)
-	_ metav1.Object = (*MutatingWebhookConfiguration)(nil)
-	_ metav1.Object = (*ValidatingAdmissionPolicy)(nil)
-	_ metav1.Object = (*ValidatingAdmissionPolicyBinding)(nil)
-	_ metav1.Object = (*ValidatingWebhookConfiguration)(nil)
+	_ metav1.Object       = (*MutatingAdmissionPolicy)(nil)
+	_ metav1.TypeAccessor = (*MutatingAdmissionPolicy)(nil)
+	_ metav1.Object       = (*MutatingAdmissionPolicyBinding)(nil)
+	_ metav1.TypeAccessor = (*MutatingAdmissionPolicyBinding)(nil)
+	_ metav1.Object       = (*MutatingWebhookConfiguration)(nil)
+	_ metav1.TypeAccessor = (*MutatingWebhookConfiguration)(nil)
+	_ metav1.Object       = (*ValidatingAdmissionPolicy)(nil)
+	_ metav1.TypeAccessor = (*ValidatingAdmissionPolicy)(nil)
+	_ metav1.Object       = (*ValidatingAdmissionPolicyBinding)(nil)
+	_ metav1.TypeAccessor = (*ValidatingAdmissionPolicyBinding)(nil)
+	_ metav1.Object       = (*ValidatingWebhookConfiguration)(nil)
+	_ metav1.TypeAccessor = (*ValidatingWebhookConfiguration)(nil)
 )
 
 // KindInfo describes the REST resource that serves MutatingAdmissionPolicy objects.

@@ -10,7 +10,8 @@ import (
 // Every kind of the package has the metadata accessors that generic code
 // (caches, controllers) relies on; the compiler checks it here.
 var (
-	_ metav1.Object = (*APIService)(nil)
+	_ metav1.Object       = (*APIService)(nil)
+	_ metav1.TypeAccessor = (*APIService)(nil)
 )
 
 // KindInfo describes the REST resource that serves APIService objects.

@@ -10,11 +10,16 @@ import (
 // Every kind of the package has the metadata accessors that generic code
 // (caches, controllers) relies on; the compiler checks it here.
 var (
-	_ metav1.Object = (*ControllerRevision)(nil)
-	_ metav1.Object = (*DaemonSet)(nil)
-	_ metav1.Object = (*Deployment)(nil)
-	_ metav1.Object = (*ReplicaSet)(nil)
-	_ metav1.Object = (*StatefulSet)(nil)
+	_ metav1.Object       = (*ControllerRevision)(nil)
+	_ metav1.TypeAccessor = (*ControllerRevision)(nil)
+	_ metav1.Object       = (*DaemonSet)(nil)
+	_ metav1.TypeAccessor = (*DaemonSet)(nil)
+	_ metav1.Object       = (*Deployment)(nil)
+	_ metav1.TypeAccessor = (*Deployment)(nil)
+	_ metav1.Object       = (*ReplicaSet)(nil)
+	_ metav1.TypeAccessor = (*ReplicaSet)(nil)
+	_ metav1.Object       = (*StatefulSet)(nil)
+	_ metav1.TypeAccessor = (*StatefulSet)(nil)
 )
 
 // KindInfo describes the REST resource that serves ControllerRevision objects.

@@ -10,8 +10,10 @@ import (
 // Every kind of the package has the metadata accessors that generic code
 // (caches, controllers) relies on; the compiler checks it here.
 var (
-	_ metav1.Object = (*SelfSubjectReview)(nil)
-	_ metav1.Object = (*TokenReview)(nil)
+	_ metav1.Object       = (*SelfSubjectReview)(nil)
+	_ metav1.TypeAccessor = (*SelfSubjectReview)(nil)
+	_ metav1.Object       = (*TokenReview)(nil)
+	_ metav1.TypeAccessor = (*TokenReview)(nil)
 )
 
 // KindInfo describes the REST resource that serves SelfSubjectReview objects.

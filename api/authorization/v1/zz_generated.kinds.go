@@ -10,10 +10,14 @@ import (
 // Every kind of the package has the metadata accessors that generic code
 // (caches, controllers) relies on; the compiler checks it here.
 var (
-	_ metav1.Object = (*LocalSubjectAccessReview)(nil)
-	_ metav1.Object = (*SelfSubjectAccessReview)(nil)
-	_ metav1.Object = (*SelfSubjectRulesReview)(nil)
-	_ metav1.Object = (*SubjectAccessReview)(nil)
+	_ metav1.Object       = (*LocalSubjectAccessReview)(nil)
+	_ metav1.TypeAccessor = (*LocalSubjectAccessReview)(nil)
+	_ metav1.Object       = (*SelfSubjectAccessReview)(nil)
+	_ metav1.TypeAccessor = (*SelfSubjectAccessReview)(nil)
+	_ metav1.Object       = (*SelfSubjectRulesReview)(nil)
+	_ metav1.TypeAccessor = (*SelfSubjectRulesReview)(nil)
+	_ metav1.Object       = (*SubjectAccessReview)(nil)
+	_ metav1.TypeAccessor = (*SubjectAccessReview)(nil)
 )
 
 // KindInfo describes the REST resource that serves LocalSubjectAccessReview objects.

@@ -10,8 +10,10 @@ import (
 // Every kind of the package has the metadata accessors that generic code
 // (caches, controllers) relies on; the compiler checks it here.
 var (
-	_ metav1.Object = (*CronJob)(nil)
-	_ metav1.Object = (*Job)(nil)
+	_ metav1.Object       = (*CronJob)(nil)
+	_ metav1.TypeAccessor = (*CronJob)(nil)
+	_ metav1.Object       = (*Job)(nil)
+	_ metav1.TypeAccessor = (*Job)(nil)
 )
 
 // KindInfo describes the REST resource that serves CronJob objects.

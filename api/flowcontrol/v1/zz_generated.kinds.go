@@ -10,8 +10,10 @@ import (
 // Every kind of the package has the metadata accessors that generic code
 // (caches, controllers) relies on; the compiler checks it here.
 var (
-	_ metav1.Object = (*FlowSchema)(nil)
-	_ metav1.Object = (*PriorityLevelConfiguration)(nil)
+	_ metav1.Object       = (*FlowSchema)(nil)
+	_ metav1.TypeAccessor = (*FlowSchema)(nil)
+	_ metav1.Object       = (*PriorityLevelConfiguration)(nil)
+	_ metav1.TypeAccessor = (*PriorityLevelConfiguration)(nil)
 )
 
 // KindInfo describes the REST resource that serves FlowSchema objects.

@@ -36,6 +36,16 @@ type Object interface {
 	SetManagedFields([]ManagedFieldsEntry)
 }
 
+// TypeAccessor is implemented by every object and list kind through the
+// methods promoted from its embedded *TypeMeta: the apiVersion and kind
+// an object carries on the wire.
+type TypeAccessor interface {
+	GetAPIVersion() string
+	SetAPIVersion(string)
+	GetKind() string
+	SetKind(string)
+}
+
 // ListInterface is implemented by every list kind through the methods
 // promoted from *ListMeta.
 type ListInterface interface {
@@ -50,6 +60,8 @@ type ListInterface interface {
 var (
 	_ Object        = (*ObjectMeta)(nil)
 	_ Object        = (*PartialObjectMetadata)(nil)
+	_ TypeAccessor  = (*TypeMeta)(nil)
+	_ TypeAccessor  = (*PartialObjectMetadata)(nil)
 	_ ListInterface = (*ListMeta)(nil)
 )
 

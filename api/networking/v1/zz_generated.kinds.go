@@ -10,11 +10,16 @@ import (
 // Every kind of the package has the metadata accessors that generic code
 // (caches, controllers) relies on; the compiler checks it here.
 var (
-	_ metav1.Object = (*IngressClass)(nil)
-	_ metav1.Object = (*Ingress)(nil)
-	_ metav1.Object = (*IPAddress)(nil)
-	_ metav1.Object = (*NetworkPolicy)(nil)
-	_ metav1.Object = (*ServiceCIDR)(nil)
+	_ metav1.Object       = (*IngressClass)(nil)
+	_ metav1.TypeAccessor = (*IngressClass)(nil)
+	_ metav1.Object       = (*Ingress)(nil)
+	_ metav1.TypeAccessor = (*Ingress)(nil)
+	_ metav1.Object       = (*IPAddress)(nil)
+	_ metav1.TypeAccessor = (*IPAddress)(nil)
+	_ metav1.Object       = (*NetworkPolicy)(nil)
+	_ metav1.TypeAccessor = (*NetworkPolicy)(nil)
+	_ metav1.Object       = (*ServiceCIDR)(nil)
+	_ metav1.TypeAccessor = (*ServiceCIDR)(nil)
 )
 
 // KindInfo describes the REST resource that serves IngressClass objects.

@@ -10,7 +10,8 @@ import (
 // Every kind of the package has the metadata accessors that generic code
 // (caches, controllers) relies on; the compiler checks it here.
 var (
-	_ metav1.Object = (*PodDisruptionBudget)(nil)
+	_ metav1.Object       = (*PodDisruptionBudget)(nil)
+	_ metav1.TypeAccessor = (*PodDisruptionBudget)(nil)
 )
 
 // KindInfo describes the REST resource that serves PodDisruptionBudget objects.

@@ -10,10 +10,14 @@ import (
 // Every kind of the package has the metadata accessors that generic code
 // (caches, controllers) relies on; the compiler checks it here.
 var (
-	_ metav1.Object = (*ClusterRoleBinding)(nil)
-	_ metav1.Object = (*ClusterRole)(nil)
-	_ metav1.Object = (*RoleBinding)(nil)
-	_ metav1.Object = (*Role)(nil)
+	_ metav1.Object       = (*ClusterRoleBinding)(nil)
+	_ metav1.TypeAccessor = (*ClusterRoleBinding)(nil)
+	_ metav1.Object       = (*ClusterRole)(nil)
+	_ metav1.TypeAccessor = (*ClusterRole)(nil)
+	_ metav1.Object       = (*RoleBinding)(nil)
+	_ metav1.TypeAccessor = (*RoleBinding)(nil)
+	_ metav1.Object       = (*Role)(nil)
+	_ metav1.TypeAccessor = (*Role)(nil)
 )
 
 // KindInfo describes the REST resource that serves ClusterRoleBinding objects.

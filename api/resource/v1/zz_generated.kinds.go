@@ -10,10 +10,14 @@ import (
 // Every kind of the package has the metadata accessors that generic code
 // (caches, controllers) relies on; the compiler checks it here.
 var (
-	_ metav1.Object = (*DeviceClass)(nil)
-	_ metav1.Object = (*ResourceClaim)(nil)
-	_ metav1.Object = (*ResourceClaimTemplate)(nil)
-	_ metav1.Object = (*ResourceSlice)(nil)
+	_ metav1.Object       = (*DeviceClass)(nil)
+	_ metav1.TypeAccessor = (*DeviceClass)(nil)
+	_ metav1.Object       = (*ResourceClaim)(nil)
+	_ metav1.TypeAccessor = (*ResourceClaim)(nil)
+	_ metav1.Object       = (*ResourceClaimTemplate)(nil)
+	_ metav1.TypeAccessor = (*ResourceClaimTemplate)(nil)
+	_ metav1.Object       = (*ResourceSlice)(nil)
+	_ metav1.TypeAccessor = (*ResourceSlice)(nil)
 )
 
 // KindInfo describes the REST resource that serves DeviceClass objects.

@@ -10,12 +10,18 @@ import (
 // Every kind of the package has the metadata accessors that generic code
 // (caches, controllers) relies on; the compiler checks it here.
 var (
-	_ metav1.Object = (*CSIDriver)(nil)
-	_ metav1.Object = (*CSINode)(nil)
-	_ metav1.Object = (*CSIStorageCapacity)(nil)
-	_ metav1.Object = (*StorageClass)(nil)
-	_ metav1.Object = (*VolumeAttachment)(nil)
-	_ metav1.Object = (*VolumeAttributesClass)(nil)
+	_ metav1.Object       = (*CSIDriver)(nil)
+	_ metav1.TypeAccessor = (*CSIDriver)(nil)
+	_ metav1.Object       = (*CSINode)(nil)
+	_ metav1.TypeAccessor = (*CSINode)(nil)
+	_ metav1.Object       = (*CSIStorageCapacity)(nil)
+	_ metav1.TypeAccessor = (*CSIStorageCapacity)(nil)
+	_ metav1.Object       = (*StorageClass)(nil)
+	_ metav1.TypeAccessor = (*StorageClass)(nil)
+	_ metav1.Object       = (*VolumeAttachment)(nil)
+	_ metav1.TypeAccessor = (*VolumeAttachment)(nil)
+	_ metav1.Object       = (*VolumeAttributesClass)(nil)
+	_ metav1.TypeAccessor = (*VolumeAttributesClass)(nil)
 )
 
 // KindInfo describes the REST resource that serves CSIDriver objects.

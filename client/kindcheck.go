@@ -1,0 +1,34 @@
+package client
+
+import (
+	"fmt"
+
+	"github.com/kubewire/kubewire/codec"
+)
+
+// checkKind verifies that an answer decoded for r holds what was asked
+// for: a Get of a ConfigMap that comes back as a Secret, or as a body
+// with no kind at all, is a broken or hostile answer, never a ConfigMap.
+// It applies when r knows its kind (For, DynamicFor); metadata-only reads
+// (as=PartialObjectMetadata) and Dynamic without a kind are not checked.
+// list says the answer is a list, whose kind is the kind + "List".
+func (r *Resource[T]) checkKind(apiVersion, kind string, list bool) error {
+	if r.info.kind == "" || r.info.as != "" {
+		return nil
+	}
+	want, wantVersion := r.info.kind, r.info.bodyAPIVersion()
+	if list {
+		want += "List"
+	}
+	switch {
+	case kind == "":
+		return fmt.Errorf("the answer has no kind, want %s %s: %w", wantVersion, want, codec.ErrMalformed)
+	case kind != want || (apiVersion != "" && apiVersion != wantVersion):
+		got := kind
+		if apiVersion != "" {
+			got = apiVersion + " " + kind
+		}
+		return fmt.Errorf("the answer is a %s, want %s %s: %w", got, wantVersion, want, codec.ErrMalformed)
+	}
+	return nil
+}
