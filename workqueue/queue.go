@@ -1,0 +1,192 @@
+package workqueue
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// ErrShutDown is returned by Get once the queue is shut down and holds
+// no more keys.
+var ErrShutDown = errors.New("workqueue: shut down")
+
+// Queue is a work queue of keys of type K (see the package doc). Make
+// one with New, or use the zero value, which is New(Options{}). All
+// methods are safe for concurrent use. A Queue must not be copied after
+// first use.
+type Queue[K comparable] struct {
+	mu     sync.Mutex
+	inited bool
+	opts   Options // with defaults, once inited
+
+	t          table[K]      // every key queued, processing or delayed
+	levels     []*level      // queued keys by priority, highest first
+	busy       int           // levels whose ring is not empty
+	ready      int           // keys queued (live slots in the rings)
+	processing int           // keys handed out by Get, no Done yet
+	gen        uint64        // last generation given to a ring slot
+	waiters    []*waiter     // parked Get calls, most recent last
+	spare      []*waiter     // unparked waiters, for reuse
+	shutdown   bool          //
+	drained    chan struct{} // made on shut down; closed once nothing is queued or processing
+
+	delay    delayHeap   // delayed keys by due time
+	delaySeq uint64      // counts the due times set, to order keys due at once
+	timer    *time.Timer // fires at the first due time; one for the whole queue
+	timerSet bool        // timer is set to fire at timerAt
+	timerAt  int64
+
+	retries map[K]*retry // keys with AddRateLimited since their last Forget
+	limiter *rate.Limiter
+
+	metrics Metrics
+	timed   bool      // metrics on: stamp queue and work times
+	aged    bool      // keys of a priority other than 0 were queued: stamp queue times
+	epoch   time.Time // the queue's times are nanoseconds since epoch (monotonic)
+}
+
+// New returns a queue configured by opts. It starts no goroutine: the
+// delay timer runs its callback only when a delayed key is due, so a
+// queue that is dropped without ShutDown leaks nothing but its pending
+// timer, released once it fires. New panics if opts holds a value no
+// caller can mean (a negative delay, a Jitter outside [0, 1)).
+func New[K comparable](opts Options) *Queue[K] {
+	q := &Queue[K]{opts: opts}
+	q.initLocked()
+	return q
+}
+
+// initLocked makes the queue's state; it runs once, from New or from the
+// first call on a zero Queue.
+func (q *Queue[K]) initLocked() {
+	q.inited = true
+	q.opts = q.opts.withDefaults()
+	q.t.init()
+	q.levels = []*level{{prio: 0}}
+	q.retries = make(map[K]*retry)
+	if !math.IsInf(q.opts.QPS, 1) {
+		q.limiter = rate.NewLimiter(rate.Limit(q.opts.QPS), q.opts.Burst)
+	}
+	q.metrics = q.opts.Metrics
+	q.timed = q.metrics != nil
+	q.epoch = time.Now()
+}
+
+// lock takes the queue's lock, initializing a zero Queue first.
+func (q *Queue[K]) lock() {
+	q.mu.Lock()
+	if !q.inited {
+		q.initLocked()
+	}
+}
+
+// now is the time on the queue's clock.
+func (q *Queue[K]) now() int64 { return int64(time.Since(q.epoch)) }
+
+// Get waits for a key to be queued, marks it processing and returns it.
+// The caller must call Done(key) once it has finished with it; until
+// then the key is handed to no other caller, however often it is added.
+//
+// Get returns ctx.Err() as soon as ctx ends, even if keys are queued,
+// and ErrShutDown once the queue is shut down and no key is left queued:
+// after ShutDown, Get still hands out the keys queued before it.
+func (q *Queue[K]) Get(ctx context.Context) (K, error) {
+	var zero K
+	if err := ctx.Err(); err != nil {
+		return zero, err
+	}
+	q.lock()
+	for {
+		if q.ready > 0 {
+			key := q.startLocked(q.popLocked())
+			q.mu.Unlock()
+			return key, nil
+		}
+		if q.shutdown {
+			q.mu.Unlock()
+			return zero, ErrShutDown
+		}
+		w := q.parkLocked()
+		q.mu.Unlock()
+		woken := w.wait(ctx)
+		q.mu.Lock()
+		if !woken {
+			q.unparkLocked(w)
+			q.mu.Unlock()
+			return zero, ctx.Err()
+		}
+		q.spare = append(q.spare, w)
+	}
+}
+
+// Done marks key as finished by the caller Get handed it to. If key was
+// added since Get returned it, it is queued again now. Done of a key that
+// is not being processed does nothing.
+func (q *Queue[K]) Done(key K) {
+	q.lock()
+	rec, pos, _ := q.t.find(key)
+	if rec < 0 || q.t.recs[rec].state&processing == 0 {
+		q.mu.Unlock()
+		return
+	}
+	r := &q.t.recs[rec]
+	r.state &^= processing
+	q.processing--
+	if q.timed {
+		q.metrics.WorkDuration(time.Duration(q.now() - r.startedAt))
+	}
+	switch {
+	case r.state&again != 0:
+		r.state &^= again
+		q.enqueueLocked(rec)
+	case r.state == 0:
+		q.t.remove(rec, pos)
+	}
+	if q.shutdown && q.ready == 0 && q.processing == 0 {
+		q.closeDrainedLocked()
+	}
+	q.mu.Unlock()
+}
+
+// Len returns how many keys are queued, waiting for Get (not those being
+// processed or delayed). It is a snapshot, for information and metrics.
+func (q *Queue[K]) Len() int {
+	q.lock()
+	defer q.mu.Unlock()
+	return q.ready
+}
+
+// enqueueLocked queues record rec (neither queued nor processing) at the
+// back of its level and wakes a parked Get.
+func (q *Queue[K]) enqueueLocked(rec int32) {
+	r := &q.t.recs[rec]
+	if q.timed || q.aged {
+		r.queuedAt = q.now()
+	}
+	r.state |= queued
+	q.pushLocked(rec)
+	q.ready++
+	if q.timed {
+		q.metrics.Depth(q.ready)
+	}
+	q.wakeOneLocked()
+}
+
+// startLocked marks record rec, just taken from the queue, as processing
+// and returns its key.
+func (q *Queue[K]) startLocked(rec int32) K {
+	r := &q.t.recs[rec]
+	r.state = r.state&^queued | processing
+	q.processing++
+	if q.timed {
+		now := q.now()
+		r.startedAt = now
+		q.metrics.QueueLatency(time.Duration(now - r.queuedAt))
+		q.metrics.Depth(q.ready)
+	}
+	return r.key
+}
