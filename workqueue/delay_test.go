@@ -61,7 +61,11 @@ func TestAddAfterOrder(t *testing.T) {
 }
 
 // TestAddAfterOneTimer: delaying many keys starts no goroutine per key,
-// and none is left once they are due or the queue is shut down.
+// and none is left once they are due or the queue is shut down. (The
+// count is the process's: goroutines of earlier tests may still be
+// ending, so it is compared with a margin far below one per key; the
+// bubble itself fails the test if a goroutine of the queue is left
+// blocked.)
 func TestAddAfterOneTimer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		before := runtime.NumGoroutine()
@@ -69,8 +73,8 @@ func TestAddAfterOneTimer(t *testing.T) {
 		for i := range 10000 {
 			q.AddAfter(i, time.Duration(1+i%100)*time.Millisecond)
 		}
-		if n := runtime.NumGoroutine(); n != before {
-			t.Errorf("%d goroutines after 10,000 AddAfter, want %d", n, before)
+		if n := runtime.NumGoroutine(); n > before+10 {
+			t.Errorf("%d goroutines after 10,000 AddAfter, %d before", n, before)
 		}
 		time.Sleep(time.Second)
 		if n := q.Len(); n != 10000 {
@@ -79,8 +83,8 @@ func TestAddAfterOneTimer(t *testing.T) {
 		q.AddAfter(-1, time.Hour)
 		q.ShutDown()
 		synctest.Wait()
-		if n := runtime.NumGoroutine(); n != before {
-			t.Errorf("%d goroutines after ShutDown, want %d", n, before)
+		if n := runtime.NumGoroutine(); n > before {
+			t.Errorf("%d goroutines after ShutDown, %d before", n, before)
 		}
 	})
 }

@@ -163,6 +163,7 @@ func TestAddWithOptions(t *testing.T) {
 		q.AddWithOptions("retry", AddOptions{RateLimited: true, Priority: -50})
 		q.AddWithOptions("retry-after", AddOptions{RateLimited: true, After: 2 * time.Second})
 		time.Sleep(time.Second)
+		synctest.Wait() // the timer has added "late"
 		q.Add("now")
 		got, stop := worker(q, 0)
 		time.Sleep(time.Minute)
