@@ -26,11 +26,11 @@ type AddOptions struct {
 // change that prompted the Add is not lost). Add does nothing once the
 // queue is shut down. It never blocks.
 func (q *Queue[K]) Add(key K) {
-	q.lock()
+	hash := q.lockHashing(key)
 	if !q.shutdown {
-		q.addLocked(key, 0)
+		q.wantLocked(q.recordLocked(key, hash), 0)
 	}
-	q.mu.Unlock()
+	q.unlock()
 }
 
 // AddWithOptions adds key as Add, AddAfter or AddRateLimited would, with
@@ -38,7 +38,7 @@ func (q *Queue[K]) Add(key K) {
 func (q *Queue[K]) AddWithOptions(key K, o AddOptions) {
 	prio := int32(min(max(o.Priority, math.MinInt32), math.MaxInt32))
 	q.lock()
-	defer q.mu.Unlock()
+	defer q.unlock()
 	if q.shutdown {
 		return
 	}
@@ -54,8 +54,8 @@ func (q *Queue[K]) AddWithOptions(key K, o AddOptions) {
 }
 
 // recordLocked returns the index of key's record, making one if needed.
-func (q *Queue[K]) recordLocked(key K) int32 {
-	rec, pos, hash := q.t.find(key)
+func (q *Queue[K]) recordLocked(key K, hash uint32) int32 {
+	rec, pos, _ := q.t.lookup(key, hash)
 	if rec < 0 {
 		rec = q.t.insert(key, pos, hash)
 	}
@@ -64,7 +64,7 @@ func (q *Queue[K]) recordLocked(key K) int32 {
 
 // addLocked adds key now, at priority prio.
 func (q *Queue[K]) addLocked(key K, prio int32) {
-	q.wantLocked(q.recordLocked(key), prio)
+	q.wantLocked(q.recordLocked(key, q.t.hash(key)), prio)
 }
 
 // wantLocked marks record rec as wanted by a Get at priority prio.

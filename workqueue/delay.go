@@ -15,7 +15,7 @@ func (q *Queue[K]) AddAfter(key K, d time.Duration) {
 	if !q.shutdown {
 		q.addAfterLocked(key, d, 0)
 	}
-	q.mu.Unlock()
+	q.unlock()
 }
 
 // delayedKey is a key in the delay heap. An item whose record no longer
@@ -41,7 +41,7 @@ func (q *Queue[K]) addAfterLocked(key K, d time.Duration, prio int32) {
 		q.addLocked(key, prio)
 		return
 	}
-	rec := q.recordLocked(key)
+	rec := q.recordLocked(key, q.t.hash(key))
 	r := &q.t.recs[rec]
 	at := q.now() + int64(d)
 	if r.state&delayed != 0 {
@@ -82,7 +82,7 @@ func (q *Queue[K]) armLocked() {
 // runs in the timer's own goroutine, which ends when it returns.
 func (q *Queue[K]) fire() {
 	q.lock()
-	defer q.mu.Unlock()
+	defer q.unlock()
 	if q.shutdown {
 		return
 	}

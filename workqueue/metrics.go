@@ -30,7 +30,7 @@ type Metrics interface {
 // proportional to the keys in the queue.
 func (q *Queue[K]) UnfinishedWork() (total, longest time.Duration) {
 	q.lock()
-	defer q.mu.Unlock()
+	defer q.unlock()
 	if !q.timed || q.processing == 0 {
 		return 0, 0
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -20,19 +21,21 @@ var ErrShutDown = errors.New("workqueue: shut down")
 // first use.
 type Queue[K comparable] struct {
 	mu     sync.Mutex
-	inited bool
-	opts   Options // with defaults, once inited
+	inited atomic.Bool // set, under mu, once the state below is made
+	opts   Options     // with defaults, once inited
 
-	t          table[K]      // every key queued, processing or delayed
-	levels     []*level      // queued keys by priority, highest first
-	busy       int           // levels whose ring is not empty
-	ready      int           // keys queued (live slots in the rings)
-	processing int           // keys handed out by Get, no Done yet
-	gen        uint64        // last generation given to a ring slot
-	waiters    []*waiter     // parked Get calls, most recent last
-	spare      []*waiter     // unparked waiters, for reuse
-	shutdown   bool          //
-	drained    chan struct{} // made on shut down; closed once nothing is queued or processing
+	t          table[K]                   // every key queued, processing or delayed
+	levels     []*level                   // queued keys by priority, highest first
+	busy       int                        // levels whose ring is not empty
+	ready      int                        // keys queued (live slots in the rings)
+	processing int                        // keys handed out by Get, no Done yet
+	gen        uint64                     // last generation given to a ring slot
+	waiters    []*waiter                  // parked Get calls, most recent last
+	spare      []*waiter                  // unparked waiters, for reuse
+	wakeNext   *waiter                    // taken out of waiters, to be woken by unlock
+	watches    map[<-chan struct{}]*watch // ctxs of parked Gets, by Done()
+	shutdown   bool                       //
+	drained    chan struct{}              // made on shut down; closed once nothing is queued or processing
 
 	delay    delayHeap   // delayed keys by due time
 	delaySeq uint64      // counts the due times set, to order keys due at once
@@ -63,7 +66,6 @@ func New[K comparable](opts Options) *Queue[K] {
 // initLocked makes the queue's state; it runs once, from New or from the
 // first call on a zero Queue.
 func (q *Queue[K]) initLocked() {
-	q.inited = true
 	q.opts = q.opts.withDefaults()
 	q.t.init()
 	q.levels = []*level{{prio: 0}}
@@ -74,14 +76,41 @@ func (q *Queue[K]) initLocked() {
 	q.metrics = q.opts.Metrics
 	q.timed = q.metrics != nil
 	q.epoch = time.Now()
+	q.inited.Store(true)
 }
 
 // lock takes the queue's lock, initializing a zero Queue first.
 func (q *Queue[K]) lock() {
 	q.mu.Lock()
-	if !q.inited {
+	if !q.inited.Load() {
 		q.initLocked()
 	}
+}
+
+// unlock releases the lock, then wakes the Get chosen meanwhile, if any:
+// readying a goroutine (and maybe a thread to run it) is the slowest part
+// of an Add, and needs no lock. The waiter is out of the list, so nothing
+// else can wake or reuse it before this send.
+func (q *Queue[K]) unlock() {
+	w := q.wakeNext
+	q.wakeNext = nil
+	q.mu.Unlock()
+	if w != nil {
+		w.wake <- struct{}{}
+	}
+}
+
+// lockHashing hashes key, before taking the lock if the queue is made
+// (hashing is most of a lookup's cost, and needs no lock), and takes the
+// lock.
+func (q *Queue[K]) lockHashing(key K) uint32 {
+	if q.inited.Load() {
+		hash := q.t.hash(key)
+		q.mu.Lock()
+		return hash
+	}
+	q.lock()
+	return q.t.hash(key)
 }
 
 // now is the time on the queue's clock.
@@ -96,30 +125,34 @@ func (q *Queue[K]) now() int64 { return int64(time.Since(q.epoch)) }
 // after ShutDown, Get still hands out the keys queued before it.
 func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 	var zero K
-	if err := ctx.Err(); err != nil {
-		return zero, err
-	}
+	woken := false // by a wake that may be for a queued key
 	q.lock()
 	for {
+		if err := ctx.Err(); err != nil {
+			if woken && q.ready > 0 {
+				q.wakeOneLocked() // pass the wake on
+			}
+			q.unlock()
+			return zero, err
+		}
 		if q.ready > 0 {
 			key := q.startLocked(q.popLocked())
-			q.mu.Unlock()
+			q.unlock()
 			return key, nil
 		}
 		if q.shutdown {
-			q.mu.Unlock()
+			q.unlock()
 			return zero, ErrShutDown
 		}
-		w := q.parkLocked()
-		q.mu.Unlock()
-		woken := w.wait(ctx)
+		w := q.parkLocked(ctx, ctx.Done())
+		q.unlock()
+		<-w.wake
 		q.mu.Lock()
-		if !woken {
-			q.unparkLocked(w)
-			q.mu.Unlock()
+		if q.unparkedLocked(w) {
+			q.unlock()
 			return zero, ctx.Err()
 		}
-		q.spare = append(q.spare, w)
+		woken = true
 	}
 }
 
@@ -127,10 +160,9 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 // added since Get returned it, it is queued again now. Done of a key that
 // is not being processed does nothing.
 func (q *Queue[K]) Done(key K) {
-	q.lock()
-	rec, pos, _ := q.t.find(key)
+	rec, pos, _ := q.t.lookup(key, q.lockHashing(key))
 	if rec < 0 || q.t.recs[rec].state&processing == 0 {
-		q.mu.Unlock()
+		q.unlock()
 		return
 	}
 	r := &q.t.recs[rec]
@@ -149,14 +181,14 @@ func (q *Queue[K]) Done(key K) {
 	if q.shutdown && q.ready == 0 && q.processing == 0 {
 		q.closeDrainedLocked()
 	}
-	q.mu.Unlock()
+	q.unlock()
 }
 
 // Len returns how many keys are queued, waiting for Get (not those being
 // processed or delayed). It is a snapshot, for information and metrics.
 func (q *Queue[K]) Len() int {
 	q.lock()
-	defer q.mu.Unlock()
+	defer q.unlock()
 	return q.ready
 }
 

@@ -24,7 +24,7 @@ func (q *Queue[K]) AddRateLimited(key K) {
 	if !q.shutdown {
 		q.addAfterLocked(key, q.backoffLocked(key), 0)
 	}
-	q.mu.Unlock()
+	q.unlock()
 }
 
 // Forget clears key's backoff: its next AddRateLimited waits
@@ -34,14 +34,14 @@ func (q *Queue[K]) AddRateLimited(key K) {
 func (q *Queue[K]) Forget(key K) {
 	q.lock()
 	delete(q.retries, key)
-	q.mu.Unlock()
+	q.unlock()
 }
 
 // NumRequeues returns how many times AddRateLimited was called for key
 // since its last Forget.
 func (q *Queue[K]) NumRequeues(key K) int {
 	q.lock()
-	defer q.mu.Unlock()
+	defer q.unlock()
 	if r := q.retries[key]; r != nil {
 		return r.requeues
 	}

@@ -10,13 +10,16 @@ type slot struct {
 }
 
 // ring is a FIFO of slots in a circular buffer whose size is a power of
-// two. It grows by doubling; above keepRing slots it shrinks by half when
-// an eighth full, so a queue that fills and drains over and over does not
-// reallocate, and a past burst does not pin its memory.
+// two. It grows by doubling. Above keepRing slots it shrinks by half when
+// it drains, if it never held more than a quarter of its slots since it
+// last drained: a queue that fills and drains over and over keeps its
+// buffer, and the memory of a past burst is given back a half at a time
+// as traffic stays low.
 type ring struct {
 	buf  []slot
 	head int // index of the oldest slot
 	n    int // slots held
+	high int // the most slots held since the ring last drained
 }
 
 const (
@@ -30,6 +33,7 @@ func (r *ring) push(s slot) {
 	}
 	r.buf[(r.head+r.n)&(len(r.buf)-1)] = s
 	r.n++
+	r.high = max(r.high, r.n)
 }
 
 // peek returns the oldest slot; the ring must not be empty.
@@ -40,8 +44,11 @@ func (r *ring) pop() slot {
 	s := r.buf[r.head]
 	r.head = (r.head + 1) & (len(r.buf) - 1)
 	r.n--
-	if len(r.buf) > keepRing && r.n <= len(r.buf)/8 {
-		r.resize(len(r.buf) / 2)
+	if r.n == 0 {
+		if len(r.buf) > keepRing && r.high <= len(r.buf)/4 {
+			r.buf, r.head = make([]slot, len(r.buf)/2), 0
+		}
+		r.high = 0
 	}
 	return s
 }

@@ -11,7 +11,7 @@ import "context"
 func (q *Queue[K]) ShutDown() {
 	q.lock()
 	q.shutDownLocked()
-	q.mu.Unlock()
+	q.unlock()
 }
 
 // ShutDownWithDrain shuts the queue down as ShutDown does, then waits
@@ -22,7 +22,7 @@ func (q *Queue[K]) ShutDownWithDrain(ctx context.Context) error {
 	q.lock()
 	q.shutDownLocked()
 	drained := q.drained
-	q.mu.Unlock()
+	q.unlock()
 	select {
 	case <-drained:
 		return nil
@@ -39,7 +39,7 @@ func (q *Queue[K]) ShutDownWithDrain(ctx context.Context) error {
 // ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.
 func (q *Queue[K]) ShuttingDown() bool {
 	q.lock()
-	defer q.mu.Unlock()
+	defer q.unlock()
 	return q.shutdown
 }
 
@@ -63,6 +63,7 @@ func (q *Queue[K]) shutDownLocked() {
 	}
 	q.delay = nil
 	q.wakeAllLocked()
+	q.unwatchAllLocked()
 	if q.ready == 0 && q.processing == 0 {
 		q.closeDrainedLocked()
 	}

@@ -56,10 +56,20 @@ func (t *table[K]) init() {
 	t.index = make([]uint64, minIndex)
 }
 
+// hash returns key's hash. It reads only the seed, so it may be called
+// without the queue's lock once the table is made.
+func (t *table[K]) hash(key K) uint32 {
+	return uint32(maphash.Comparable(t.seed, key))
+}
+
 // find returns the index of key's record, or -1 if it has none, and the
 // index position where it is, or where insert puts it.
 func (t *table[K]) find(key K) (rec int32, pos int, hash uint32) {
-	hash = uint32(maphash.Comparable(t.seed, key))
+	return t.lookup(key, t.hash(key))
+}
+
+// lookup is find with key's hash already computed.
+func (t *table[K]) lookup(key K, hash uint32) (rec int32, pos int, _ uint32) {
 	mask := len(t.index) - 1
 	for pos = int(hash) & mask; ; pos = (pos + 1) & mask {
 		w := t.index[pos]

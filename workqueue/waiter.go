@@ -5,29 +5,21 @@ import (
 	"slices"
 )
 
-// waiter is a Get call parked until a key is queued.
+// waiter is a Get call parked until a key is queued, the queue is shut
+// down or its ctx ends. It waits on its own channel alone: a select on
+// ctx.Done() as well would make every worker sharing a ctx lock that
+// ctx's channel at every park and wake. The ctx is watched instead, once
+// per ctx (see watch).
 type waiter struct {
 	wake   chan struct{} // capacity 1: at most one token per park
 	parked bool          // in Queue.waiters
+	done   <-chan struct{}
+	watch  *watch // of done, when not nil
+	ended  bool   // woken because done closed
 }
 
-// wait blocks until w is woken (true) or ctx ends (false).
-func (w *waiter) wait(ctx context.Context) bool {
-	done := ctx.Done()
-	if done == nil {
-		<-w.wake
-		return true
-	}
-	select {
-	case <-w.wake:
-		return true
-	case <-done:
-		return false
-	}
-}
-
-// parkLocked registers a waiting Get.
-func (q *Queue[K]) parkLocked() *waiter {
+// parkLocked registers a Get waiting with ctx, whose Done() is done.
+func (q *Queue[K]) parkLocked(ctx context.Context, done <-chan struct{}) *waiter {
 	var w *waiter
 	if n := len(q.spare); n > 0 {
 		w = q.spare[n-1]
@@ -36,15 +28,31 @@ func (q *Queue[K]) parkLocked() *waiter {
 	} else {
 		w = &waiter{wake: make(chan struct{}, 1)}
 	}
-	w.parked = true
+	w.parked, w.done = true, done
+	if done != nil {
+		w.watch = q.watchLocked(ctx, done)
+	}
 	q.waiters = append(q.waiters, w)
 	return w
+}
+
+// unparkedLocked takes back a waiter that has been woken, for reuse, and
+// reports whether it was woken because its ctx ended.
+func (q *Queue[K]) unparkedLocked(w *waiter) (ended bool) {
+	ended = w.ended
+	if w.watch != nil {
+		q.unwatchLocked(w.done, w.watch)
+	}
+	*w = waiter{wake: w.wake}
+	q.spare = append(q.spare, w)
+	return ended
 }
 
 // wakeOneLocked wakes the most recently parked Get, if any. The most
 // recent rather than the oldest: its worker's caches are the warmest,
 // and idle workers stay asleep. The woken Get takes a key under the
-// lock; if another Get took it first, it parks again.
+// lock; if another Get took it first, it parks again. The first wake of
+// a critical section is left to unlock, after the lock is released.
 func (q *Queue[K]) wakeOneLocked() {
 	n := len(q.waiters)
 	if n == 0 {
@@ -54,6 +62,10 @@ func (q *Queue[K]) wakeOneLocked() {
 	q.waiters[n-1] = nil
 	q.waiters = q.waiters[:n-1]
 	w.parked = false
+	if q.wakeNext == nil {
+		q.wakeNext = w
+		return
+	}
 	w.wake <- struct{}{}
 }
 
@@ -64,19 +76,14 @@ func (q *Queue[K]) wakeAllLocked() {
 	}
 }
 
-// unparkLocked settles a waiter whose ctx ended, for reuse: it leaves
-// the list, or, if it was woken meanwhile, its token is taken and the
-// wake passed on to another Get, so no queued key waits for it.
-func (q *Queue[K]) unparkLocked(w *waiter) {
-	if w.parked {
-		i := slices.Index(q.waiters, w)
-		q.waiters = slices.Delete(q.waiters, i, i+1)
-		w.parked = false
-	} else {
-		<-w.wake // sent under the lock, before we took it
-		if q.ready > 0 || q.shutdown {
-			q.wakeOneLocked()
+// wakeEndedLocked wakes the parked Gets whose ctx's Done() is done.
+func (q *Queue[K]) wakeEndedLocked(done <-chan struct{}) {
+	q.waiters = slices.DeleteFunc(q.waiters, func(w *waiter) bool {
+		if w.done != done {
+			return false
 		}
-	}
-	q.spare = append(q.spare, w)
+		w.parked, w.ended = false, true
+		w.wake <- struct{}{}
+		return true
+	})
 }
