@@ -49,6 +49,7 @@ func (q *Queue[K]) addAfterLocked(key K, d time.Duration, prio int32) {
 		if at >= r.delayAt {
 			return
 		}
+		q.delayStale++ // its item for the later time stays in the heap
 	} else {
 		r.state |= delayed
 		r.delayPrio = prio
@@ -56,7 +57,27 @@ func (q *Queue[K]) addAfterLocked(key K, d time.Duration, prio int32) {
 	r.delayAt = at
 	q.delaySeq++
 	q.delay.push(delayedKey{rec, r.life, at, q.delaySeq})
+	if q.delayStale > 64 && q.delayStale > len(q.delay)/2 {
+		q.compactDelayLocked()
+	}
 	q.armLocked()
+}
+
+// compactDelayLocked drops the stale items from the delay heap, so a key
+// whose due time is brought forward again and again does not grow it.
+func (q *Queue[K]) compactDelayLocked() {
+	live := q.delay[:0]
+	for _, d := range q.delay {
+		if q.liveLocked(d) {
+			live = append(live, d)
+		}
+	}
+	clear(q.delay[len(live):])
+	q.delay = live
+	for i := len(live)/2 - 1; i >= 0; i-- {
+		q.delay.down(i)
+	}
+	q.delayStale = 0
 }
 
 // armLocked sets the timer to fire when the first delayed key is due,
@@ -91,6 +112,7 @@ func (q *Queue[K]) fire() {
 	for len(q.delay) > 0 && q.delay[0].at <= now {
 		d := q.delay.pop()
 		if !q.liveLocked(d) {
+			q.delayStale--
 			continue
 		}
 		r := &q.t.recs[d.rec]
@@ -129,21 +151,25 @@ func (h *delayHeap) pop() delayedKey {
 	last := len(s) - 1
 	s[0] = s[last]
 	s[last] = delayedKey{}
-	s = s[:last]
-	for i := 0; ; {
+	*h = s[:last]
+	h.down(0)
+	return d
+}
+
+// down moves item i down to its place.
+func (h delayHeap) down(i int) {
+	for {
 		least := i
-		if l := 2*i + 1; l < last && s.less(l, least) {
+		if l := 2*i + 1; l < len(h) && h.less(l, least) {
 			least = l
 		}
-		if r := 2*i + 2; r < last && s.less(r, least) {
+		if r := 2*i + 2; r < len(h) && h.less(r, least) {
 			least = r
 		}
 		if least == i {
-			break
+			return
 		}
-		s[i], s[least] = s[least], s[i]
+		h[i], h[least] = h[least], h[i]
 		i = least
 	}
-	*h = s
-	return d
 }

@@ -83,3 +83,23 @@ func TestAddAfterOneTimer(t *testing.T) {
 		// synctest.Test fails if a goroutine of the bubble is left blocked.
 	})
 }
+
+// TestAddAfterEarlierAgain: bringing a key's due time forward again and
+// again does not grow the delay heap without bound, and the keys still
+// come out at their earliest times.
+func TestAddAfterEarlierAgain(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		q := New[int](Options{})
+		for i := range 10000 {
+			q.AddAfter(i%10, time.Duration(20000-i)*time.Second)
+			if n := len(q.delay); n > 300 {
+				t.Fatalf("delay heap of %d items for 10 keys", n)
+			}
+		}
+		time.Sleep(10010 * time.Second) // the last due time: 20000-9990 s
+		synctest.Wait()
+		if n := q.Len(); n != 10 {
+			t.Fatalf("Len() = %d at the earliest due times, want 10", n)
+		}
+	})
+}

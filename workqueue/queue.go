@@ -37,11 +37,12 @@ type Queue[K comparable] struct {
 	shutdown   bool                       //
 	drained    chan struct{}              // made on shut down; closed once nothing is queued or processing
 
-	delay    delayHeap   // delayed keys by due time
-	delaySeq uint64      // counts the due times set, to order keys due at once
-	timer    *time.Timer // fires at the first due time; one for the whole queue
-	timerSet bool        // timer is set to fire at timerAt
-	timerAt  int64
+	delay      delayHeap   // delayed keys by due time
+	delaySeq   uint64      // counts the due times set, to order keys due at once
+	delayStale int         // items in delay whose key's due time was brought forward
+	timer      *time.Timer // fires at the first due time; one for the whole queue
+	timerSet   bool        // timer is set to fire at timerAt
+	timerAt    int64
 
 	retries map[K]*retry // keys with AddRateLimited since their last Forget
 	limiter *rate.Limiter

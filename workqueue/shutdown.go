@@ -61,7 +61,7 @@ func (q *Queue[K]) shutDownLocked() {
 			}
 		}
 	}
-	q.delay = nil
+	q.delay, q.delayStale = nil, 0
 	q.wakeAllLocked()
 	q.unwatchAllLocked()
 	if q.ready == 0 && q.processing == 0 {
