@@ -92,7 +92,10 @@ func TestAddAfterEarlierAgain(t *testing.T) {
 		q := New[int](Options{})
 		for i := range 10000 {
 			q.AddAfter(i%10, time.Duration(20000-i)*time.Second)
-			if n := len(q.delay); n > 300 {
+			q.mu.Lock()
+			n := len(q.delay)
+			q.mu.Unlock()
+			if n > 300 {
 				t.Fatalf("delay heap of %d items for 10 keys", n)
 			}
 		}
