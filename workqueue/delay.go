@@ -112,7 +112,9 @@ func (q *Queue[K]) fire() {
 	for len(q.delay) > 0 && q.delay[0].at <= now {
 		d := q.delay.pop()
 		if !q.liveLocked(d) {
-			q.delayStale--
+			// (An item counted stale can turn live again if its key is
+			// delayed anew to the very same time; the count is a hint.)
+			q.delayStale = max(0, q.delayStale-1)
 			continue
 		}
 		r := &q.t.recs[d.rec]

@@ -34,7 +34,7 @@ type Queue[K comparable] struct {
 	spare      []*waiter                  // unparked waiters, for reuse
 	wakeNext   *waiter                    // taken out of waiters, to be woken by unlock
 	watches    map[<-chan struct{}]*watch // ctxs of parked Gets, by Done()
-	shutdown   bool                       //
+	shutdown   bool                       // ShutDown was called
 	drained    chan struct{}              // made on shut down; closed once nothing is queued or processing
 
 	delay      delayHeap   // delayed keys by due time
@@ -53,11 +53,14 @@ type Queue[K comparable] struct {
 	epoch   time.Time // the queue's times are nanoseconds since epoch (monotonic)
 }
 
-// New returns a queue configured by opts. It starts no goroutine: the
-// delay timer runs its callback only when a delayed key is due, so a
-// queue that is dropped without ShutDown leaks nothing but its pending
-// timer, released once it fires. New panics if opts holds a value no
-// caller can mean (a negative delay, a Jitter outside [0, 1)).
+// New returns a queue configured by opts. New panics if opts holds a
+// value no caller can mean (a negative delay, a Jitter outside [0, 1)).
+//
+// A queue starts no goroutine of its own: its delay timer runs a callback
+// only when a delayed key is due. A queue dropped without ShutDown is
+// garbage once its pending timer has fired and the contexts its Gets
+// waited with have ended (each keeps a context.AfterFunc registration
+// until then); ShutDown releases both at once.
 func New[K comparable](opts Options) *Queue[K] {
 	q := &Queue[K]{opts: opts}
 	q.initLocked()
