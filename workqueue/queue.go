@@ -20,22 +20,27 @@ var ErrShutDown = errors.New("workqueue: shut down")
 // methods are safe for concurrent use. A Queue must not be copied after
 // first use.
 type Queue[K comparable] struct {
-	mu     sync.Mutex
-	inited atomic.Bool // set, under mu, once the state below is made
-	opts   Options     // with defaults, once inited
+	// Read and written by every Add, Get and Done, so kept together: a
+	// critical section then touches few cache lines, and few lines move
+	// between CPUs when the lock does.
+	mu         sync.Mutex
+	inited     atomic.Bool // set, under mu, once the state below is made
+	shutdown   bool        // ShutDown was called
+	timed      bool        // metrics on: stamp queue and work times
+	aged       bool        // keys of a priority other than 0 were queued: stamp queue times
+	ready      int         // keys queued (live slots in the rings)
+	processing int         // keys handed out by Get, no Done yet
+	busy       int         // levels whose ring is not empty
+	gen        uint64      // last generation given to a ring slot
+	wakeNext   *waiter     // taken out of waiters, to be woken by unlock
+	t          table[K]    // every key queued, processing or delayed
+	levels     []*level    // queued keys by priority, highest first
+	waiters    []*waiter   // parked Get calls, most recent last
 
-	t          table[K]                   // every key queued, processing or delayed
-	levels     []*level                   // queued keys by priority, highest first
-	busy       int                        // levels whose ring is not empty
-	ready      int                        // keys queued (live slots in the rings)
-	processing int                        // keys handed out by Get, no Done yet
-	gen        uint64                     // last generation given to a ring slot
-	waiters    []*waiter                  // parked Get calls, most recent last
-	spare      []*waiter                  // unparked waiters, for reuse
-	wakeNext   *waiter                    // taken out of waiters, to be woken by unlock
-	watches    map[<-chan struct{}]*watch // ctxs of parked Gets, by Done()
-	shutdown   bool                       // ShutDown was called
-	drained    chan struct{}              // made on shut down; closed once nothing is queued or processing
+	opts    Options                    // with defaults, once inited
+	spare   []*waiter                  // unparked waiters, for reuse
+	watches map[<-chan struct{}]*watch // ctxs of parked Gets, by Done()
+	drained chan struct{}              // made on shut down; closed once nothing is queued or processing
 
 	delay      delayHeap   // delayed keys by due time
 	delaySeq   uint64      // counts the due times set, to order keys due at once
@@ -48,8 +53,6 @@ type Queue[K comparable] struct {
 	limiter *rate.Limiter
 
 	metrics Metrics
-	timed   bool      // metrics on: stamp queue and work times
-	aged    bool      // keys of a priority other than 0 were queued: stamp queue times
 	epoch   time.Time // the queue's times are nanoseconds since epoch (monotonic)
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"testing"
@@ -28,5 +29,50 @@ func TestBothQueues(t *testing.T) {
 				t.Errorf("%s, %d workers: %+v", sdks[i].name, w, r)
 			}
 		}
+	}
+}
+
+// BenchmarkPaths times each side of the queue alone, on one goroutine
+// (no contention): fill adds a burst of keys twice each, drain takes
+// them with Get and Done.
+//
+//	cd bench && go test -run - -bench Paths ./cmd/workqueue
+func BenchmarkPaths(b *testing.B) {
+	keys := make([]string, 10000)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("default/pod-%06d", i)
+	}
+	for _, s := range sdks {
+		b.Run(s.name+"/fill", func(b *testing.B) {
+			q := s.make()
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, k := range keys {
+					q.Add(k)
+					q.Add(k)
+				}
+				b.StopTimer()
+				for range keys {
+					k, _ := q.Get()
+					q.Done(k)
+				}
+				b.StartTimer()
+			}
+		})
+		b.Run(s.name+"/drain", func(b *testing.B) {
+			q := s.make()
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				for _, k := range keys {
+					q.Add(k)
+				}
+				b.StartTimer()
+				for range keys {
+					k, _ := q.Get()
+					q.Done(k)
+				}
+			}
+		})
 	}
 }
