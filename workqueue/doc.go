@@ -60,8 +60,8 @@
 //
 // # Blocking and shut down
 //
-// Get is the only call that blocks; it takes a ctx and returns ctx.Err()
-// when ctx ends. ShutDown stops the queue taking keys; Get hands out
+// Get and ShutDownWithDrain are the only calls that block; both take a
+// ctx and return ctx.Err() when it ends. ShutDown stops the queue taking keys; Get hands out
 // what is left, then returns ErrShutDown. ShutDownWithDrain also waits,
 // until its ctx ends, for the workers to finish every key. The queue
 // starts no goroutine of its own (the delay timer's callback runs only
@@ -82,8 +82,10 @@
 // Add, Get and Done allocate nothing in a steady state: keys live in a
 // table of records at fixed indexes (open addressing, hashed with
 // hash/maphash), queued keys in ring buffers of record indexes, so Get
-// reaches its key without hashing and Add and Done hash once. Like a Go
-// map, the queue keeps the memory of the most keys it has held at once.
+// reaches its key without hashing and Add and Done hash once. A key held
+// costs 90 to 130 bytes with string keys (its record, its share of the
+// index, its ring slot while queued), besides the key's own memory. Like a Go map, the queue keeps the memory of the
+// most keys it has held at once (its rings give theirs back).
 //
 // All methods are safe for concurrent use. Keys must be comparable with
 // ==, as map keys are; a key is held until it is Done (and not delayed),
