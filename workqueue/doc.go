@@ -84,8 +84,9 @@
 // hash/maphash), queued keys in ring buffers of record indexes, so Get
 // reaches its key without hashing and Add and Done hash once. A key held
 // costs 90 to 130 bytes with string keys (its record, its share of the
-// index, its ring slot while queued), besides the key's own memory. Like a Go map, the queue keeps the memory of the
-// most keys it has held at once (its rings give theirs back).
+// index, its ring slot while queued), besides the key's own memory. Like
+// a Go map, the queue keeps the memory of the most keys it has held at
+// once (its rings give theirs back).
 //
 // All methods are safe for concurrent use. Keys must be comparable with
 // ==, as map keys are; a key is held until it is Done (and not delayed),
