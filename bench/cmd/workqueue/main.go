@@ -1,0 +1,302 @@
+// Command workqueue runs kubewire's workqueue and client-go's typed
+// rate-limiting queue (k8s.io/client-go/util/workqueue, with its default
+// controller rate limiter) side by side on the same workload and prints
+// items per second and allocations per item with their ratios, and PASS
+// or FAIL against the targets (throughput at least 2x client-go's,
+// allocations at most half).
+//
+//	cd bench && go run ./cmd/workqueue -rounds 5
+//
+// The workload, for each worker count W: one queue per run; W workers
+// Get and Done keys with no work in between (what is measured is the
+// queue), and P producers add bursts of keys, each key twice in a row
+// (the second add is a duplicate of a key still queued, or now and then
+// of one just handed out), as an informer's handlers do for the objects
+// of a list. A burst is drained before the next one starts, so the queue
+// holds at most one burst (bursts alternate between two sets of keys, so
+// a key is never still in flight from the burst before). An item is one
+// Add; items per second are the adds of the run over its time, from the
+// workers' start to their end after ShutDown. Allocations per item are
+// runtime.MemStats Mallocs over the run divided by its adds (the harness
+// allocates nothing per burst). gets/add shows how many adds became
+// reconciles: 0.5 when every duplicate is absorbed. The SDKs alternate
+// run by run, and each figure is the median of the rounds.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+)
+
+// Targets of the work queue issue.
+const (
+	targetThroughput  = 2.0 // kubewire items/s over client-go's, at least
+	targetAllocations = 0.5 // kubewire allocations per item over client-go's, at most
+)
+
+type config struct {
+	workers   []int
+	producers int
+	adds      int // per run, over all producers
+	keys      int
+	rounds    int
+	out       io.Writer
+}
+
+// result is one run of one SDK.
+type result struct {
+	seconds float64
+	adds    int
+	gets    int // items handed out: fewer than adds, by the duplicates
+	mallocs uint64
+}
+
+func (r result) itemsPerSecond() float64 { return float64(r.adds) / r.seconds }
+func (r result) allocsPerItem() float64  { return float64(r.mallocs) / float64(r.adds) }
+
+// row is the median figures of one SDK at one worker count.
+type row struct {
+	itemsPerSecond, allocsPerItem, getsPerAdd float64
+}
+
+func main() {
+	workers := flag.String("workers", "1,8,64", "worker counts, comma-separated")
+	producers := flag.Int("producers", 4, "goroutines adding keys")
+	adds := flag.Int("adds", 2_000_000, "adds per run, over all producers (rounded to whole bursts)")
+	keys := flag.Int("keys", 10000, "keys per burst, split between the producers; each is added twice")
+	rounds := flag.Int("rounds", 3, "runs per SDK and worker count; the median is reported")
+	quick := flag.Bool("quick", false, "smoke test: 100,000 adds per run, one round")
+	only := flag.String("only", "", "run only this SDK (kubewire or client-go), for profiling")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the runs to this file")
+	memProfile := flag.String("memprofile", "", "write an allocation profile of the runs to this file")
+	flag.Parse()
+	cfg := config{producers: *producers, adds: *adds, keys: *keys, rounds: *rounds, out: os.Stdout}
+	if *quick {
+		cfg.adds, cfg.rounds = 100_000, 1
+	}
+	for _, w := range strings.Split(*workers, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(w))
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "workqueue: bad worker count %q\n", w)
+			os.Exit(2)
+		}
+		cfg.workers = append(cfg.workers, n)
+	}
+	if *only != "" {
+		sdks = slices.DeleteFunc(sdks, func(s sdk) bool { return s.name != *only })
+		if len(sdks) == 0 {
+			fmt.Fprintf(os.Stderr, "workqueue: unknown SDK %q\n", *only)
+			os.Exit(2)
+		}
+	}
+	if *memProfile != "" {
+		runtime.MemProfileRate = 1
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "workqueue:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if *memProfile != "" {
+		defer func() {
+			f, err := os.Create(*memProfile)
+			if err == nil {
+				err = pprof.Lookup("allocs").WriteTo(f, 0)
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "workqueue:", err)
+			}
+		}()
+	}
+	if _, err := run(cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "workqueue:", err)
+		os.Exit(1)
+	}
+}
+
+// run measures every worker count and prints the table; it returns the
+// rows by worker count, kubewire's first.
+func run(cfg config) (map[int][2]row, error) {
+	if cfg.producers < 1 || cfg.keys < cfg.producers || cfg.adds < 1 || cfg.rounds < 1 {
+		return nil, fmt.Errorf("bad config: %d producers, %d adds, %d keys, %d rounds", cfg.producers, cfg.adds, cfg.keys, cfg.rounds)
+	}
+	var keys [2][]string
+	for i := range 2 * cfg.keys {
+		keys[i%2] = append(keys[i%2], fmt.Sprintf("default/pod-%06d", i))
+	}
+	fmt.Fprintf(cfg.out, "%d producers adding bursts of %d keys (each twice), %d adds per run, no work per item; %s, GOMAXPROCS %d, median of %d rounds\n\n",
+		cfg.producers, cfg.keys, max(1, cfg.adds/(2*cfg.keys))*2*(cfg.keys/cfg.producers*cfg.producers), runtime.Version(), runtime.GOMAXPROCS(0), cfg.rounds)
+	rows := map[int][2]row{}
+	tw := tabwriter.NewWriter(cfg.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "workers\tfigure\tkubewire\tclient-go\tratio\ttarget\t\t")
+	for _, w := range cfg.workers {
+		runs := make([][]result, len(sdks))
+		for r := range cfg.rounds {
+			for i := range sdks {
+				s := (i + r) % len(sdks) // alternate which SDK goes first
+				res, err := measure(sdks[s], keys, w, cfg)
+				if err != nil {
+					return nil, err
+				}
+				if res.gets == 0 || res.gets > res.adds {
+					return nil, fmt.Errorf("%s, %d workers: %d gets for %d adds", sdks[s].name, w, res.gets, res.adds)
+				}
+				runs[s] = append(runs[s], res)
+			}
+		}
+		if len(sdks) == 1 { // -only: no comparison
+			m := medians(runs[0])
+			fmt.Fprintf(tw, "%d\titems/s\t%.0f\t\t\t\t\t\n%d\tallocs/item\t%.4f\t\t\t\t\t\n%d\tgets/add\t%.3f\t\t\t\t\t\n",
+				w, m.itemsPerSecond, w, m.allocsPerItem, w, m.getsPerAdd)
+			continue
+		}
+		kw, cg := medians(runs[0]), medians(runs[1])
+		rows[w] = [2]row{kw, cg}
+		tput, allocs := kw.itemsPerSecond/cg.itemsPerSecond, ratio(kw.allocsPerItem, cg.allocsPerItem)
+		fmt.Fprintf(tw, "%d\titems/s\t%.0f\t%.0f\t%.2f\t≥ %.1f\t%s\t\n", w, kw.itemsPerSecond, cg.itemsPerSecond, tput, targetThroughput, verdict(tput >= targetThroughput))
+		fmt.Fprintf(tw, "%d\tallocs/item\t%.4f\t%.4f\t%.2f\t≤ %.1f\t%s\t\n", w, kw.allocsPerItem, cg.allocsPerItem, allocs, targetAllocations, verdict(allocs <= targetAllocations))
+		fmt.Fprintf(tw, "%d\tgets/add\t%.3f\t%.3f\t\t\t\t\n", w, kw.getsPerAdd, cg.getsPerAdd)
+	}
+	tw.Flush()
+	return rows, nil
+}
+
+// ratio is a/b, 0 when both are 0 (neither allocates).
+func ratio(a, b float64) float64 {
+	if a == 0 && b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "PASS"
+	}
+	return "FAIL"
+}
+
+func medians(rs []result) row {
+	var tput, allocs, gets []float64
+	for _, r := range rs {
+		tput = append(tput, r.itemsPerSecond())
+		allocs = append(allocs, r.allocsPerItem())
+		gets = append(gets, float64(r.gets)/float64(r.adds))
+	}
+	return row{median(tput), median(allocs), median(gets)}
+}
+
+func median(v []float64) float64 {
+	slices.Sort(v)
+	return v[len(v)/2]
+}
+
+// counter is a count one goroutine adds to and another reads, alone on
+// its cache line so that the workload's bookkeeping does not contend.
+type counter struct {
+	n atomic.Int64
+	_ [56]byte
+}
+
+func sum(cs []counter) int64 {
+	var n int64
+	for i := range cs {
+		n += cs[i].n.Load()
+	}
+	return n
+}
+
+// measure runs the workload once on a fresh queue of s: bursts of adds,
+// each drained before the next. Bursts alternate between two sets of
+// keys, so that a burst's keys are never those of the burst before,
+// which may still be finishing.
+func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
+	q := s.make()
+	burst := len(keys[0])
+	bursts := max(1, cfg.adds/(2*burst))
+	per := burst / cfg.producers
+	gets := make([]counter, workers)
+	var working sync.WaitGroup
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	for w := range workers {
+		working.Go(func() {
+			for {
+				k, ok := q.Get()
+				if !ok {
+					return
+				}
+				q.Done(k)
+				gets[w].n.Add(1)
+			}
+		})
+	}
+	// Producers live for the whole run (goroutines made per burst would
+	// add the harness's allocations to the queue's).
+	var producing sync.WaitGroup
+	starts := make([]chan int, cfg.producers)
+	for p := range starts {
+		starts[p] = make(chan int)
+		go func() {
+			for b := range starts[p] {
+				for _, k := range keys[b%2][p*per : (p+1)*per] {
+					q.Add(k)
+					q.Add(k) // a duplicate: the key is still queued (or, rarely, just handed out)
+				}
+				producing.Done()
+			}
+		}()
+	}
+	defer func() {
+		for _, c := range starts {
+			close(c)
+		}
+	}()
+	for b := range bursts {
+		producing.Add(cfg.producers)
+		for _, c := range starts {
+			c <- b
+		}
+		producing.Wait()
+		// Drained: every key of the burst handed out (at least once each),
+		// none queued. Check the cheap counters first; yield meanwhile.
+		want, last, since := int64((b+1)*per*cfg.producers), int64(-1), time.Now()
+		for {
+			n := sum(gets)
+			if n >= want && q.Len() == 0 {
+				break
+			}
+			if n != last {
+				last, since = n, time.Now()
+			} else if time.Since(since) > 10*time.Second {
+				q.ShutDown()
+				return result{}, fmt.Errorf("%s: burst %d stuck at %d of %d gets", s.name, b, n, want)
+			}
+			runtime.Gosched()
+		}
+	}
+	q.ShutDown()
+	working.Wait()
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	return result{seconds: elapsed.Seconds(), adds: bursts * 2 * per * cfg.producers, gets: int(sum(gets)), mallocs: after.Mallocs - before.Mallocs}, nil
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+
+	"github.com/kubewire/kubewire/workqueue"
+	cgworkqueue "k8s.io/client-go/util/workqueue"
+)
+
+// queue is what the workload needs of a work queue; one adapter per SDK.
+type queue interface {
+	Add(key string)
+	Len() int
+	Get() (key string, ok bool)
+	Done(key string)
+	ShutDown()
+}
+
+// sdk makes a fresh queue of one SDK for each run.
+type sdk struct {
+	name string
+	make func() queue
+}
+
+var sdks = []sdk{
+	{"kubewire", newKubewire},
+	{"client-go", newClientGo},
+}
+
+// kubewireQueue is workqueue.Queue with its defaults; workers call Get
+// with a cancellable context, as a controller's do.
+type kubewireQueue struct {
+	*workqueue.Queue[string]
+	ctx context.Context
+}
+
+func newKubewire() queue {
+	ctx, cancel := context.WithCancel(context.Background())
+	_ = cancel // the run ends with ShutDown; the context lives as long as the queue
+	return kubewireQueue{workqueue.New[string](workqueue.Options{}), ctx}
+}
+
+func (q kubewireQueue) Get() (string, bool) {
+	k, err := q.Queue.Get(q.ctx)
+	return k, err == nil
+}
+
+// clientGoQueue is client-go's typed rate-limiting queue with the
+// default controller rate limiter, as controllers make it.
+type clientGoQueue struct {
+	cgworkqueue.TypedRateLimitingInterface[string]
+}
+
+func newClientGo() queue {
+	return clientGoQueue{cgworkqueue.NewTypedRateLimitingQueue(cgworkqueue.DefaultTypedControllerRateLimiter[string]())}
+}
+
+func (q clientGoQueue) Get() (string, bool) {
+	k, shutdown := q.TypedRateLimitingInterface.Get()
+	return k, !shutdown
+}

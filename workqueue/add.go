@@ -1,0 +1,95 @@
+package workqueue
+
+import (
+	"math"
+	"time"
+)
+
+// AddOptions say how AddWithOptions adds a key.
+type AddOptions struct {
+	// Priority ranks the key among those queued: higher first, the oldest
+	// first within a priority; 0 is the priority of Add. Waiting lifts a
+	// key's rank by one per Options.Aging, so no priority starves.
+	// Adding a key already queued raises it to Priority if that is above
+	// its current rank, and never lowers it. Priorities are clamped to
+	// the int32 range.
+	Priority int
+	// After delays the add, as AddAfter does.
+	After time.Duration
+	// RateLimited delays the add by the key's backoff, as AddRateLimited
+	// does (by After instead, if that is longer).
+	RateLimited bool
+}
+
+// Add queues key for a Get. A key already queued is not queued twice; a
+// key being processed is queued again when its Done is called (so the
+// change that prompted the Add is not lost). Add does nothing once the
+// queue is shut down. It never blocks.
+func (q *Queue[K]) Add(key K) {
+	hash := q.lockHashing(key)
+	if !q.shutdown {
+		q.wantLocked(q.recordLocked(key, hash), 0)
+	}
+	q.unlock()
+}
+
+// AddWithOptions adds key as Add, AddAfter or AddRateLimited would, with
+// a priority. See AddOptions.
+func (q *Queue[K]) AddWithOptions(key K, o AddOptions) {
+	prio := int32(min(max(o.Priority, math.MinInt32), math.MaxInt32))
+	q.lock()
+	defer q.unlock()
+	if q.shutdown {
+		return
+	}
+	if !o.RateLimited && o.After <= 0 {
+		q.addLocked(key, prio)
+		return
+	}
+	wait := o.After
+	if o.RateLimited {
+		wait = max(wait, q.backoffLocked(key))
+	}
+	q.addAfterLocked(key, wait, prio)
+}
+
+// recordLocked returns the index of key's record, making one if needed.
+func (q *Queue[K]) recordLocked(key K, hash uint32) int32 {
+	rec, pos, _ := q.t.lookup(key, hash)
+	if rec < 0 {
+		rec = q.t.insert(key, pos, hash)
+	}
+	return rec
+}
+
+// addLocked adds key now, at priority prio.
+func (q *Queue[K]) addLocked(key K, prio int32) {
+	q.wantLocked(q.recordLocked(key, q.t.hash(key)), prio)
+}
+
+// wantLocked marks record rec as wanted by a Get at priority prio.
+func (q *Queue[K]) wantLocked(rec int32, prio int32) {
+	r := &q.t.recs[rec]
+	switch {
+	case r.state&queued != 0:
+		if prio > r.prio {
+			q.raiseLocked(rec, prio)
+		}
+	case r.state&processing != 0:
+		if r.state&again == 0 {
+			r.state |= again
+			r.prio = prio
+			if q.timed {
+				q.metrics.Add()
+			}
+		} else {
+			r.prio = max(r.prio, prio)
+		}
+	default:
+		r.prio = prio
+		if q.timed {
+			q.metrics.Add()
+		}
+		q.enqueueLocked(rec)
+	}
+}

@@ -1,0 +1,89 @@
+package workqueue
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+// tryGet returns the key Get hands out, or false if none is queued. It
+// is for tests where no other goroutine takes keys.
+func tryGet[K comparable](t *testing.T, q *Queue[K]) (K, bool) {
+	t.Helper()
+	var zero K
+	if q.Len() == 0 {
+		return zero, false
+	}
+	k, err := q.Get(context.Background())
+	if err != nil {
+		t.Fatalf("Get with %d queued: %v", q.Len(), err)
+	}
+	return k, true
+}
+
+// drain takes every queued key, calling Done on each, and returns them
+// in the order Get handed them out.
+func drain[K comparable](t *testing.T, q *Queue[K]) []K {
+	t.Helper()
+	var got []K
+	for {
+		k, ok := tryGet(t, q)
+		if !ok {
+			return got
+		}
+		got = append(got, k)
+		q.Done(k)
+	}
+}
+
+// handed is a key and when (since the test's start) Get handed it out.
+type handed struct {
+	Key string
+	At  time.Duration
+}
+
+// worker runs a worker loop in a goroutine: it records each key with the
+// virtual time Get returned it, sleeps work, then calls Done. It stops
+// when Get fails; stop waits for it.
+func worker(q *Queue[string], work time.Duration) (got func() []handed, stop func()) {
+	start := time.Now()
+	var mu sync.Mutex
+	var keys []handed
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			k, err := q.Get(context.Background())
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			keys = append(keys, handed{k, time.Since(start)})
+			mu.Unlock()
+			time.Sleep(work)
+			q.Done(k)
+		}
+	})
+	return func() []handed {
+			mu.Lock()
+			defer mu.Unlock()
+			return append([]handed(nil), keys...)
+		}, func() {
+			q.ShutDown()
+			wg.Wait()
+		}
+}
+
+// recorder is a Metrics that records what it is told.
+type recorder struct {
+	Adds, Retries int
+	Depths        []int
+	Latencies     []time.Duration
+	Works         []time.Duration
+}
+
+func (r *recorder) Add()                         { r.Adds++ }
+func (r *recorder) Depth(n int)                  { r.Depths = append(r.Depths, n) }
+func (r *recorder) QueueLatency(d time.Duration) { r.Latencies = append(r.Latencies, d) }
+func (r *recorder) WorkDuration(d time.Duration) { r.Works = append(r.Works, d) }
+func (r *recorder) Retry()                       { r.Retries++ }

@@ -1,0 +1,231 @@
+package workqueue
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// ErrShutDown is returned by Get once the queue is shut down and holds
+// no more keys.
+var ErrShutDown = errors.New("workqueue: shut down")
+
+// Queue is a work queue of keys of type K (see the package doc). Make
+// one with New, or use the zero value, which is New(Options{}). All
+// methods are safe for concurrent use. A Queue must not be copied after
+// first use.
+type Queue[K comparable] struct {
+	// Read and written by every Add, Get and Done, so kept together: a
+	// critical section then touches few cache lines, and few lines move
+	// between CPUs when the lock does.
+	mu         sync.Mutex
+	inited     atomic.Bool // set, under mu, once the state below is made
+	shutdown   bool        // ShutDown was called
+	timed      bool        // metrics on: stamp queue and work times
+	aged       bool        // keys of a priority other than 0 were queued: stamp queue times
+	ready      int         // keys queued (live slots in the rings)
+	processing int         // keys handed out by Get, no Done yet
+	busy       int         // levels whose ring is not empty
+	gen        uint64      // last generation given to a ring slot
+	wakeNext   *waiter     // taken out of waiters, to be woken by unlock
+	t          table[K]    // every key queued, processing or delayed
+	levels     []*level    // queued keys by priority, highest first
+	waiters    []*waiter   // parked Get calls, most recent last
+
+	opts    Options                    // with defaults, once inited
+	spare   []*waiter                  // unparked waiters, for reuse
+	watches map[<-chan struct{}]*watch // ctxs of parked Gets, by Done()
+	drained chan struct{}              // made on shut down; closed once nothing is queued or processing
+
+	delay      delayHeap   // delayed keys by due time
+	delaySeq   uint64      // counts the due times set, to order keys due at once
+	delayStale int         // items in delay whose key's due time was brought forward
+	timer      *time.Timer // fires at the first due time; one for the whole queue
+	timerSet   bool        // timer is set to fire at timerAt
+	timerAt    int64
+
+	retries map[K]*retry // keys with AddRateLimited since their last Forget
+	limiter *rate.Limiter
+
+	metrics Metrics
+	epoch   time.Time // the queue's times are nanoseconds since epoch (monotonic)
+}
+
+// New returns a queue configured by opts. New panics if opts holds a
+// value no caller can mean (a negative delay, a Jitter outside [0, 1)).
+//
+// A queue starts no goroutine of its own: its delay timer runs a callback
+// only when a delayed key is due. A queue dropped without ShutDown is
+// garbage once its pending timer has fired and the contexts its Gets
+// waited with have ended (each keeps a context.AfterFunc registration
+// until then); ShutDown releases both at once.
+func New[K comparable](opts Options) *Queue[K] {
+	q := &Queue[K]{opts: opts}
+	q.initLocked()
+	return q
+}
+
+// initLocked makes the queue's state; it runs once, from New or from the
+// first call on a zero Queue.
+func (q *Queue[K]) initLocked() {
+	q.opts = q.opts.withDefaults()
+	q.t.init()
+	q.levels = []*level{{prio: 0}}
+	q.retries = make(map[K]*retry)
+	if !math.IsInf(q.opts.QPS, 1) {
+		q.limiter = rate.NewLimiter(rate.Limit(q.opts.QPS), q.opts.Burst)
+	}
+	q.metrics = q.opts.Metrics
+	q.timed = q.metrics != nil
+	q.epoch = time.Now()
+	q.inited.Store(true)
+}
+
+// lock takes the queue's lock, initializing a zero Queue first.
+func (q *Queue[K]) lock() {
+	q.mu.Lock()
+	if !q.inited.Load() {
+		q.initLocked()
+	}
+}
+
+// unlock releases the lock, then wakes the Get chosen meanwhile, if any:
+// readying a goroutine (and maybe a thread to run it) is the slowest part
+// of an Add, and needs no lock. The waiter is out of the list, so nothing
+// else can wake or reuse it before this send.
+func (q *Queue[K]) unlock() {
+	w := q.wakeNext
+	q.wakeNext = nil
+	q.mu.Unlock()
+	if w != nil {
+		w.wake <- struct{}{}
+	}
+}
+
+// lockHashing hashes key, before taking the lock if the queue is made
+// (hashing is most of a lookup's cost, and needs no lock), and takes the
+// lock.
+func (q *Queue[K]) lockHashing(key K) uint32 {
+	if q.inited.Load() {
+		hash := q.t.hash(key)
+		q.mu.Lock()
+		return hash
+	}
+	q.lock()
+	return q.t.hash(key)
+}
+
+// now is the time on the queue's clock.
+func (q *Queue[K]) now() int64 { return int64(time.Since(q.epoch)) }
+
+// Get waits for a key to be queued, marks it processing and returns it.
+// The caller must call Done(key) once it has finished with it; until
+// then the key is handed to no other caller, however often it is added.
+//
+// Get returns ctx.Err() as soon as ctx ends, even if keys are queued,
+// and ErrShutDown once the queue is shut down and no key is left queued:
+// after ShutDown, Get still hands out the keys queued before it.
+func (q *Queue[K]) Get(ctx context.Context) (K, error) {
+	var zero K
+	woken := false // by a wake that may be for a queued key
+	q.lock()
+	for {
+		if err := ctx.Err(); err != nil {
+			if woken && q.ready > 0 {
+				q.wakeOneLocked() // pass the wake on
+			}
+			q.unlock()
+			return zero, err
+		}
+		if q.ready > 0 {
+			key := q.startLocked(q.popLocked())
+			q.unlock()
+			return key, nil
+		}
+		if q.shutdown {
+			q.unlock()
+			return zero, ErrShutDown
+		}
+		w := q.parkLocked(ctx, ctx.Done())
+		q.unlock()
+		<-w.wake
+		q.mu.Lock()
+		if q.unparkedLocked(w) {
+			q.unlock()
+			return zero, ctx.Err()
+		}
+		woken = true
+	}
+}
+
+// Done marks key as finished by the caller Get handed it to. If key was
+// added since Get returned it, it is queued again now. Done of a key that
+// is not being processed does nothing.
+func (q *Queue[K]) Done(key K) {
+	rec, pos, _ := q.t.lookup(key, q.lockHashing(key))
+	if rec < 0 || q.t.recs[rec].state&processing == 0 {
+		q.unlock()
+		return
+	}
+	r := &q.t.recs[rec]
+	r.state &^= processing
+	q.processing--
+	if q.timed {
+		q.metrics.WorkDuration(time.Duration(q.now() - r.startedAt))
+	}
+	switch {
+	case r.state&again != 0:
+		r.state &^= again
+		q.enqueueLocked(rec)
+	case r.state == 0:
+		q.t.remove(rec, pos)
+	}
+	if q.shutdown && q.ready == 0 && q.processing == 0 {
+		q.closeDrainedLocked()
+	}
+	q.unlock()
+}
+
+// Len returns how many keys are queued, waiting for Get (not those being
+// processed or delayed). It is a snapshot, for information and metrics.
+func (q *Queue[K]) Len() int {
+	q.lock()
+	defer q.unlock()
+	return q.ready
+}
+
+// enqueueLocked queues record rec (neither queued nor processing) at the
+// back of its level and wakes a parked Get.
+func (q *Queue[K]) enqueueLocked(rec int32) {
+	r := &q.t.recs[rec]
+	if q.timed || q.aged {
+		r.queuedAt = q.now()
+	}
+	r.state |= queued
+	q.pushLocked(rec)
+	q.ready++
+	if q.timed {
+		q.metrics.Depth(q.ready)
+	}
+	q.wakeOneLocked()
+}
+
+// startLocked marks record rec, just taken from the queue, as processing
+// and returns its key.
+func (q *Queue[K]) startLocked(rec int32) K {
+	r := &q.t.recs[rec]
+	r.state = r.state&^queued | processing
+	q.processing++
+	if q.timed {
+		now := q.now()
+		r.startedAt = now
+		q.metrics.QueueLatency(time.Duration(now - r.queuedAt))
+		q.metrics.Depth(q.ready)
+	}
+	return r.key
+}

@@ -1,0 +1,104 @@
+package workqueue
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestManyProducersAndWorkers hammers one queue from many goroutines
+// (real time; run it with -race) with every kind of add, workers whose
+// Get often ends with a short ctx, and priorities, and checks:
+//
+//   - no key is ever processed by two workers at once;
+//   - no add is lost: every key's last Get started after its last Add;
+//   - ShutDownWithDrain returns once everything is Done.
+func TestManyProducersAndWorkers(t *testing.T) {
+	const (
+		keys      = 256
+		producers = 8
+		workers   = 16
+	)
+	adds := 20000
+	if testing.Short() {
+		adds = 4000
+	}
+	q := New[int](Options{BaseDelay: time.Microsecond, MaxDelay: time.Millisecond, Jitter: 0.5, QPS: 1e6, Burst: 1000})
+	var (
+		added    [keys]atomic.Int64 // plain Adds of each key, counted before the Add
+		busy     [keys]atomic.Int32 // workers processing each key
+		lastSeen [keys]int64        // added[k] when k was last handed out (written by the one worker holding k)
+		gets     atomic.Int64
+	)
+	var producing, working sync.WaitGroup
+	for p := range producers {
+		producing.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(p), 2))
+			for range adds / producers {
+				k := rng.IntN(keys)
+				switch rng.IntN(10) {
+				case 0:
+					q.AddAfter(k, time.Duration(rng.IntN(100))*time.Microsecond)
+				case 1:
+					q.AddRateLimited(k)
+				case 2:
+					q.Forget(k)
+				case 3:
+					added[k].Add(1)
+					q.AddWithOptions(k, AddOptions{Priority: rng.IntN(5) - 2})
+				default:
+					added[k].Add(1)
+					q.Add(k)
+				}
+			}
+		})
+	}
+	for w := range workers {
+		working.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 3))
+			for {
+				ctx, cancel := context.Background(), context.CancelFunc(func() {})
+				if w%2 == 0 {
+					ctx, cancel = context.WithTimeout(ctx, time.Duration(rng.IntN(50))*time.Microsecond)
+				}
+				k, err := q.Get(ctx)
+				cancel()
+				if err == ErrShutDown {
+					return
+				}
+				if err != nil {
+					continue // the short ctx ended
+				}
+				gets.Add(1)
+				if n := busy[k].Add(1); n != 1 {
+					t.Errorf("key %d processed by %d workers at once", k, n)
+				}
+				lastSeen[k] = added[k].Load()
+				if rng.IntN(4) == 0 {
+					time.Sleep(time.Duration(rng.IntN(20)) * time.Microsecond)
+				}
+				busy[k].Add(-1)
+				q.Done(k)
+			}
+		})
+	}
+	producing.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := q.ShutDownWithDrain(ctx); err != nil {
+		t.Fatalf("ShutDownWithDrain: %v", err)
+	}
+	working.Wait()
+	for k := range keys {
+		if want := added[k].Load(); lastSeen[k] != want {
+			t.Errorf("key %d: last handed out after %d of its %d adds", k, lastSeen[k], want)
+		}
+	}
+	if q.Len() != 0 || q.processing != 0 {
+		t.Errorf("after draining: Len() = %d, %d processing", q.Len(), q.processing)
+	}
+	t.Logf("%d adds, %d gets", adds, gets.Load())
+}
