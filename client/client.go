@@ -105,15 +105,12 @@ func New(cfg Config) (*Client, error) {
 		ua = defaultUserAgent
 	}
 	next = &headerTransport{userAgent: ua, warnings: warnings, next: next}
-	if cfg.QPS >= 0 {
-		qps, burst := float64(cfg.QPS), cfg.Burst
-		if qps == 0 {
-			qps = defaultQPS
-		}
+	if cfg.QPS > 0 {
+		qps, burst := rate.Limit(cfg.QPS), cfg.Burst
 		if burst <= 0 {
-			burst = defaultBurst
+			burst = max(int(2*cfg.QPS), 1)
 		}
-		next = &rateLimitTransport{limiter: rate.NewLimiter(rate.Limit(qps), burst), next: next}
+		next = &rateLimitTransport{reads: rate.NewLimiter(qps, burst), writes: rate.NewLimiter(qps, burst), next: next}
 	}
 	c := &Client{
 		base:      base,

@@ -33,15 +33,20 @@ func (t *headerTransport) CloseIdleConnections()    { closeIdle(t.next) }
 func (t *authTransport) CloseIdleConnections()      { closeIdle(t.next) }
 func (t *gzipTransport) CloseIdleConnections()      { closeIdle(t.next) }
 
-// rateLimitTransport waits for a token of the client's bucket before each
-// try. Waiting ends early with the request's context.
+// rateLimitTransport waits for a token before each try: of the reads
+// bucket for safe methods (get, list, watch), of the writes bucket for
+// the others. Waiting ends early with the request's context.
 type rateLimitTransport struct {
-	limiter *rate.Limiter
-	next    http.RoundTripper
+	reads, writes *rate.Limiter
+	next          http.RoundTripper
 }
 
 func (t *rateLimitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if err := t.limiter.Wait(req.Context()); err != nil {
+	limiter := t.writes
+	if safeMethod(req.Method) {
+		limiter = t.reads
+	}
+	if err := limiter.Wait(req.Context()); err != nil {
 		if ctxErr := req.Context().Err(); ctxErr != nil {
 			err = ctxErr
 		}
