@@ -64,29 +64,61 @@
 // the system roots without one; only TLSConfig.Insecure turns that off,
 // and a verification failure is never retried. Credentials never appear
 // in errors or log lines: a Config, its TLSConfig and its plugin's
-// environment print redacted (fmt and slog), a Host with a password is
-// refused, and an error answer or Warning header that echoes the
-// request's credential has it replaced with "[redacted]". A token file
-// (BearerTokenFile, a kubeconfig's tokenFile, the in-cluster token) is
-// read again after TokenFileRefresh and after a 401, so rotated tokens
+// arguments and environment print redacted (fmt and slog), a Host with a
+// password is refused, and an error answer or Warning header that echoes
+// the request's credential has it replaced with "[redacted]". A token
+// file (BearerTokenFile, a kubeconfig's tokenFile, the in-cluster token)
+// is read again after TokenFileRefresh and after a 401, so rotated tokens
 // are picked up.
+//
+// An answer must be what was asked for: a typed read whose answer is
+// another kind, or has no kind, fails with ErrMalformed; a Status in an
+// error answer is shown as one printable line of at most 2 KiB, with the
+// HTTP status code, whatever the body claims.
+//
+// Exec credential plugins run with a bound on their output (1 MiB of
+// stdout, 4 KiB of stderr kept; a plugin writing more is stopped), in a
+// process group of their own that is killed at ExecConfig.Timeout
+// (default 1 minute) along with anything the plugin started. Requests
+// waiting for a plugin each give up at their own context's end; the
+// run, shared by all of them, goes on under its own timeout.
 //
 // # Limits
 //
 // Every size the server controls is bounded, with a default that a
-// healthy server never reaches:
+// healthy server never reaches, and every bound holds at 1x: buffers
+// never grow past it.
 //
 //	Config.MaxResponseBytes    256 MiB a response body other than a watch, after gzip
 //	Config.MaxWatchEventBytes  16 MiB  one watch event (frame or JSON document)
-//	error body of a watch      1 MiB   read for the StatusError, the rest dropped
+//	error answer body          64 KiB  read for the StatusError, the rest dropped
 //	JSON nesting               10,000  levels (encoding/json's, and the watch scanner's)
-//	exec plugin output         1 MiB
+//	protobuf nesting           10,000  levels (wire.DefaultMaxDepth)
+//	exec plugin output         1 MiB   stdout; 4 KiB of stderr
 //
 // Decompression happens as a body is read, so a gzip bomb costs no more
-// than the bound it runs into. WatchOptions.IdleTimeout bounds how long a
-// watch waits for its answer and then for each event; the HTTP/2 health
-// check (Config.PingAfter, PingTimeout) ends watches on a dead
-// connection.
+// than the bound it runs into.
+//
+// # Waits
+//
+// Every wait has an end without options:
+//
+//	Config.ResponseHeaderTimeout  1 minute  from sending a request to its answer's headers
+//	watch with timeoutSeconds     +30 s     the client ends a watch the server keeps past it (ErrWatchIdle)
+//	WatchOptions.IdleTimeout      off       per event; the reflector sets one
+//	HTTP/2 health check           30 s+15 s Config.PingAfter, PingTimeout: a dead connection fails its requests
+//	Retry-After                   capped    at RetryPolicy.MaxWait (10 s) here; the reflector caps its waits too
+//	exec plugin                   1 minute  ExecConfig.Timeout
+//
+// A Retry-After the server sends is never trusted to be sane: a value too
+// large for a time.Duration saturates, a date in the past or 0 means the
+// backoff floor, and the wait is capped.
+//
+// Requests other than watches are retried by go-retryablehttp (see
+// RetryPolicy): connection failures, including a connection that breaks
+// while the answer's body arrives (ErrConnectionLost), for safe methods;
+// 429 for all; 5xx for safe methods. Every error names its request
+// (*RequestError) and says how often it was tried.
 //
 // # Concurrency
 //
