@@ -94,10 +94,21 @@ func (s sim) run(ctx context.Context, t *testing.T, srv *fake.Server, c *client.
 					case <-ctx.Done():
 						return
 					}
-					v := crd.Spec.Versions[0]
-					// An error means the fake serves it already.
-					_ = srv.AddCustomResource(fake.CustomResource{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind,
-						Resource: crd.Spec.Names.Plural, Namespaced: crd.Spec.Scope == "Namespaced"})
+					for _, v := range crd.Spec.Versions {
+						cr := fake.CustomResource{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind,
+							Resource: crd.Spec.Names.Plural, Namespaced: crd.Spec.Scope == "Namespaced"}
+						if sub := v.Subresources; sub != nil {
+							cr.Status = sub.Status != nil
+							if sc := sub.Scale; sc != nil {
+								cr.Scale = &fake.CustomResourceScale{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath}
+								if sc.LabelSelectorPath != nil {
+									cr.Scale.LabelSelectorPath = *sc.LabelSelectorPath
+								}
+							}
+						}
+						// An error means the fake serves it already.
+						_ = srv.AddCustomResource(cr)
+					}
 				})
 			}
 			if _, err := crds.UpdateStatus(ctx, crd, client.UpdateOptions{}); err != nil && ctx.Err() == nil {

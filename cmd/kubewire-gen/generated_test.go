@@ -150,12 +150,14 @@ func TestGeneratedApplyConfiguration(t *testing.T) {
 
 // The generated kind works through the typed client and a typed
 // informer, on the fake server: objects written without TypeMeta come
-// back equal, status is written through its subresource, apply sends
-// only its fields.
+// back equal, status and scale are written through their subresources,
+// apply sends only its fields.
 func TestGeneratedTypedClient(t *testing.T) {
 	srv, cfg := fakeclient.Start(fake.Options{Namespaces: []string{"default", "shop"}})
 	t.Cleanup(srv.Close)
-	if err := srv.AddCustomResource(fake.CustomResource{Group: "shapes.kubewire.dev", Version: "v1", Kind: "Widget", Resource: "widgets", Namespaced: true, Status: true}); err != nil {
+	err := srv.AddCustomResource(fake.CustomResource{Group: "shapes.kubewire.dev", Version: "v1", Kind: "Widget", Resource: "widgets", Namespaced: true, Status: true,
+		Scale: &fake.CustomResourceScale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas", LabelSelectorPath: ".status.selector"}})
+	if err != nil {
 		t.Fatal(err)
 	}
 	c, err := client.New(cfg)
@@ -202,6 +204,18 @@ func TestGeneratedTypedClient(t *testing.T) {
 	st, err := widgets.UpdateStatus(ctx, got, client.UpdateOptions{})
 	if err != nil || st.Status.Replicas != 5 || st.Generation != created.Generation {
 		t.Fatalf("status update: %v (generation %d, was %d)", err, st.Generation, created.Generation)
+	}
+
+	sc, err := widgets.GetScale(ctx, "w1", client.GetOptions{})
+	if err != nil || sc.Spec.Replicas != 3 || sc.Status.Replicas != 5 {
+		t.Fatalf("scale %+v: %v", sc, err)
+	}
+	sc.Spec.Replicas = 4
+	if _, err := widgets.UpdateScale(ctx, sc, client.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := widgets.Get(ctx, "w1", client.GetOptions{}); err != nil || *got.Spec.Replicas != 4 {
+		t.Fatalf("after scaling: %v", err)
 	}
 
 	applied, err := widgets.Apply(ctx, shapesac.Widget("w2", "shop").WithSpec(shapesac.WidgetSpec().WithName("w2").WithColor("blue")),
