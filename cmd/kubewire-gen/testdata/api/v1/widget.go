@@ -124,7 +124,7 @@ type WidgetSpec struct {
 	Big uint64 `json:"big,omitempty"`
 	// +kubebuilder:default="30s"
 	// +optional
-	Timeout metav1.Duration `json:"timeout,omitempty"`
+	Timeout *metav1.Duration `json:"timeout,omitempty"`
 	// +optional
 	Deadline *metav1.Time `json:"deadline,omitempty"`
 	// +kubebuilder:default="1Gi"

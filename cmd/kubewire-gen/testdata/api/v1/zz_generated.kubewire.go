@@ -290,6 +290,10 @@ func (in *WidgetSpec) DeepCopyInto(out *WidgetSpec) {
 		out.Data = make([]byte, len(in.Data))
 		copy(out.Data, in.Data)
 	}
+	if in.Timeout != nil {
+		v0 := *in.Timeout
+		out.Timeout = &v0
+	}
 	if in.Deadline != nil {
 		v0 := *in.Deadline
 		out.Deadline = &v0
