@@ -98,7 +98,10 @@
 //	                                        (or run with -allow-floats)
 //	+kubebuilder:default=value, +default=value
 //	                                        the default: JSON, or YAML flow ({a: 1}, [x, y]),
-//	                                        a bare word for strings, {a,b} for lists
+//	                                        a bare word for strings, {a,b} for lists; the server
+//	                                        applies it when the field is absent, so give a
+//	                                        struct-typed field (metav1.Duration, resource.Quantity)
+//	                                        a pointer type: encoding/json always writes structs
 //	+kubebuilder:example=value, +kubebuilder:title=text
 //	+nullable, +kubebuilder:validation:Nullable   null is allowed
 //	+kubebuilder:pruning:PreserveUnknownFields (or validation:XPreserveUnknownFields)
