@@ -67,7 +67,15 @@ func generate(o options) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.own(crdDir, ".yaml")
+	var groups []string
+	for _, api := range apis {
+		if api.Group != "" && !slices.Contains(groups, api.Group+"_") {
+			groups = append(groups, api.Group+"_")
+		}
+	}
+	if len(groups) > 0 {
+		out.own(crdDir, ".yaml", groups...)
+	}
 	for _, m := range manifests {
 		out.files[filepath.Join(crdDir, m.file)] = m.yaml
 	}

@@ -136,3 +136,45 @@ func TestUsage(t *testing.T) {
 		t.Error("unknown flag accepted")
 	}
 }
+
+// A run removes the stale files of the groups it generates and keeps
+// those of other groups in the same folder.
+func TestStaleFiles(t *testing.T) {
+	dir := t.TempDir()
+	stale := "# " + strings.TrimPrefix(header, "// ") + "\nkind: CustomResourceDefinition\n"
+	for _, name := range []string{"shapes.kubewire.dev_removed.yaml", "other.example.com_things.yaml"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(stale), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "shapes.kubewire.dev_handwritten.yaml"), []byte("kind: CustomResourceDefinition\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := goldenOptions()
+	o.crdDir = dir
+	out, err := generate(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range out.files { // write only the YAML: the Go files are the goldens'
+		if filepath.Dir(p) != dir {
+			delete(out.files, p)
+		}
+	}
+	out.owned = slices.DeleteFunc(out.owned, func(d ownedDir) bool { return d.dir != dir })
+	if err := out.write(); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := []string{"other.example.com_things.yaml", "shapes.kubewire.dev_gadgetries.yaml", "shapes.kubewire.dev_handwritten.yaml", "shapes.kubewire.dev_widgets.yaml"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+}

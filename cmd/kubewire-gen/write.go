@@ -12,15 +12,40 @@ import (
 
 // output is every file a run writes, by path, and the folders it owns:
 // there, a generated file (one whose header says kubewire-gen wrote it)
-// that the run did not produce is stale and removed.
+// that the run did not produce is stale and removed. In the CRD folder,
+// a run owns the files of the groups it generated (<group>_*.yaml), so
+// that runs for packages of other groups sharing the folder keep theirs.
 type output struct {
 	files map[string][]byte
 	owned []ownedDir
 }
 
-type ownedDir struct{ dir, ext string }
+// ownedDir is a folder whose generated files with the extension ext
+// (and, when prefixes is set, a name starting with one of them) belong
+// to this run.
+type ownedDir struct {
+	dir, ext string
+	prefixes []string
+}
 
-func (o *output) own(dir, ext string) { o.owned = append(o.owned, ownedDir{dir, ext}) }
+func (o *output) own(dir, ext string, prefixes ...string) {
+	o.owned = append(o.owned, ownedDir{dir, ext, prefixes})
+}
+
+func (d ownedDir) owns(name string) bool {
+	if !strings.HasSuffix(name, d.ext) {
+		return false
+	}
+	if len(d.prefixes) == 0 {
+		return true
+	}
+	for _, p := range d.prefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
 
 // write writes the files whose content changed (so that a run on
 // unchanged input touches nothing) and removes stale generated files.
@@ -48,7 +73,7 @@ func (o *output) write() error {
 		}
 		for _, e := range entries {
 			p := filepath.Join(d.dir, e.Name())
-			if e.IsDir() || !strings.HasSuffix(e.Name(), d.ext) || o.files[p] != nil {
+			if e.IsDir() || !d.owns(e.Name()) || o.files[p] != nil {
 				continue
 			}
 			if b, err := os.ReadFile(p); err == nil && generatedByUs(b) {
