@@ -1,10 +1,13 @@
 package reflector_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"net/http"
 	"slices"
@@ -15,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/fake/fakeclient"
@@ -36,11 +40,26 @@ type env struct {
 // newEnv serves in memory (for testing/synctest bubbles).
 func newEnv(t *testing.T, n int, opts fake.Options) *env {
 	t.Helper()
+	return newLoggedEnv(t, n, opts, nil)
+}
+
+// newLoggedEnv is newEnv whose Reflector's client logs to log.
+func newLoggedEnv(t *testing.T, n int, opts fake.Options, log *slog.Logger) *env {
+	t.Helper()
 	s := fake.New(opts)
 	t.Cleanup(s.Close)
 	cfg := fakeclient.Config(s)
 	cfg.Host, cfg.TLS, cfg.Transport = "http://fake", client.TLSConfig{}, s.RoundTripper()
-	return buildEnv(t, s, cfg, n, s.RoundTripper())
+	e := buildEnv(t, s, cfg, n, s.RoundTripper())
+	if log != nil {
+		cfg.Transport, cfg.Logger = e.tap, log
+		c, err := client.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.res = client.For[*corev1.ConfigMap](c).Namespace("default")
+	}
+	return e
 }
 
 // newNetEnv serves over loopback, for faults that need real connections
@@ -90,9 +109,43 @@ type tap struct {
 
 	mu      sync.Mutex
 	reqs    []request
-	watches int // watch bodies handed out
-	stalled int // watch bodies numbered up to this one stall
-	stallC  chan struct{}
+	watches int          // watch bodies handed out
+	stalled int          // watch bodies numbered up to this one stall
+	open    []*stallBody // watch bodies not closed yet
+	// refuse, when set, answers the requests it returns a Status for
+	// instead of the server.
+	refuse func(request) *metav1.Status
+	// hang counts the next watch requests that get no answer until their
+	// ctx ends.
+	hang int
+}
+
+// setRefuse answers the requests f returns a Status for with it (nil:
+// none).
+func (tp *tap) setRefuse(f func(request) *metav1.Status) {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	tp.refuse = f
+}
+
+// hangWatches makes the next n watch requests get no answer at all, as
+// from a proxy that accepted the connection and went silent.
+func (tp *tap) hangWatches(n int) {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	tp.hang = n
+}
+
+// breakOpenWatches makes every watch open now fail its read with err, at
+// once, as a connection that broke does.
+func (tp *tap) breakOpenWatches(err error) {
+	tp.mu.Lock()
+	open := tp.open
+	tp.open = nil
+	tp.mu.Unlock()
+	for _, b := range open {
+		b.breakWith(err)
+	}
 }
 
 func (tp *tap) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -109,6 +162,28 @@ func (tp *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	case req.Method == http.MethodGet:
 		r.kind = "list"
 	}
+	tp.mu.Lock()
+	refuse, hang := tp.refuse, tp.hang > 0 && r.kind != "list" && r.kind != req.Method
+	if hang {
+		tp.hang--
+	}
+	tp.mu.Unlock()
+	if refuse != nil {
+		if st := refuse(r); st != nil {
+			r.code = int(st.Code)
+			tp.mu.Lock()
+			tp.reqs = append(tp.reqs, r)
+			tp.mu.Unlock()
+			return statusResponse(req, st), nil
+		}
+	}
+	if hang {
+		tp.mu.Lock()
+		tp.reqs = append(tp.reqs, r)
+		tp.mu.Unlock()
+		<-req.Context().Done()
+		return nil, req.Context().Err()
+	}
 	resp, err := tp.next.RoundTrip(req)
 	if err == nil {
 		r.code = resp.StatusCode
@@ -118,7 +193,9 @@ func (tp *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	tp.reqs = append(tp.reqs, r)
 	if err == nil && r.kind != "list" && r.kind != req.Method {
 		tp.watches++
-		resp.Body = &stallBody{ReadCloser: resp.Body, tp: tp, n: tp.watches, closed: make(chan struct{}), ctx: req.Context()}
+		b := &stallBody{ReadCloser: resp.Body, tp: tp, n: tp.watches, closed: make(chan struct{}), ctx: req.Context()}
+		tp.open = append(tp.open, b)
+		resp.Body = b
 	}
 	return resp, err
 }
@@ -168,9 +245,30 @@ type stallBody struct {
 	ctx    context.Context
 	once   sync.Once
 	closed chan struct{}
+
+	mu       sync.Mutex
+	breakErr error // set by breakWith
+}
+
+// breakWith makes reads fail with err from now on, a read in progress
+// included.
+func (b *stallBody) breakWith(err error) {
+	b.mu.Lock()
+	b.breakErr = err
+	b.mu.Unlock()
+	b.ReadCloser.Close() // ends a read in progress
+}
+
+func (b *stallBody) broken() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.breakErr
 }
 
 func (b *stallBody) Read(p []byte) (int, error) {
+	if err := b.broken(); err != nil {
+		return 0, err
+	}
 	b.tp.mu.Lock()
 	stall := b.n <= b.tp.stalled
 	b.tp.mu.Unlock()
@@ -182,12 +280,40 @@ func (b *stallBody) Read(p []byte) (int, error) {
 			return 0, b.ctx.Err()
 		}
 	}
-	return b.ReadCloser.Read(p)
+	n, err := b.ReadCloser.Read(p)
+	if berr := b.broken(); berr != nil {
+		return 0, berr
+	}
+	return n, err
 }
 
 func (b *stallBody) Close() error {
 	b.once.Do(func() { close(b.closed) })
+	b.tp.mu.Lock()
+	for i, o := range b.tp.open {
+		if o == b {
+			b.tp.open = append(b.tp.open[:i], b.tp.open[i+1:]...)
+			break
+		}
+	}
+	b.tp.mu.Unlock()
 	return b.ReadCloser.Close()
+}
+
+// statusResponse is the answer to req carrying st, as kube-apiserver
+// writes it.
+func statusResponse(req *http.Request, st *metav1.Status) *http.Response {
+	st.Kind, st.APIVersion, st.Status = "Status", "v1", metav1.StatusFailure
+	body, err := json.Marshal(st)
+	if err != nil {
+		panic(err)
+	}
+	return &http.Response{
+		StatusCode: int(st.Code), Status: http.StatusText(int(st.Code)), Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:  http.Header{"Content-Type": {"application/json"}},
+		Body:    io.NopCloser(bytes.NewReader(body)),
+		Request: req, ContentLength: int64(len(body)),
+	}
 }
 
 // gaps returns the time between consecutive requests.
