@@ -51,11 +51,14 @@ type Options struct {
 	// IdleTimeout restarts a watch, from the last resourceVersion seen,
 	// when nothing, bookmarks included, arrived for this long, or when the
 	// server did not answer the watch request at all: the connection is
-	// presumed stuck. kube-apiserver sends a bookmark about once a minute
-	// to a watch that allows them (the Reflector's do), so a quiet
-	// collection does not trip it. Default DefaultIdleTimeout; negative:
-	// no limit (the client still ends a watch the server keeps 30 s past
-	// its timeoutSeconds).
+	// presumed stuck. kube-apiserver (v1.36, with its watch cache) sends
+	// a bookmark about once a minute to a watch that allows them (the
+	// Reflector's do; the first came up to two minutes after the watch
+	// started in the e2e cluster), so a quiet collection does not trip
+	// it. Without the watch cache (--watch-cache=false) it sends none,
+	// and a quiet watch is resumed every IdleTimeout. Default
+	// DefaultIdleTimeout; negative: no limit (the client still ends a
+	// watch the server keeps 30 s past its timeoutSeconds).
 	IdleTimeout time.Duration
 
 	// InitialBackoff and MaxBackoff bound the jittered exponential wait
