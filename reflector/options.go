@@ -113,7 +113,8 @@ type Metrics interface {
 	// server closed it, client.ErrWatchIdle after IdleTimeout).
 	WatchEnded(took time.Duration, events int, err error)
 	// BackingOff reports a wait before the next attempt and the error
-	// that caused it.
+	// that caused it, the short pause before a watch that ended cleanly
+	// resumes included.
 	BackingOff(wait time.Duration, cause error)
 }
 
