@@ -246,3 +246,72 @@ func TestResourceNotServed(t *testing.T) {
 		}
 	})
 }
+
+// The same answer to a watch three times in a row is a persistent
+// failure. A 500 makes the Reflector relist (the resourceVersion may be
+// what the server cannot serve); a 503, which asks to come back later,
+// resumes from the same resourceVersion. WaitForSync does not return
+// early for either (waiting may help) but names the failure when its ctx
+// ends, and the failure clears once a watch delivers.
+func TestRepeatedWatchErrors(t *testing.T) {
+	tests := []struct {
+		name        string
+		st          *metav1.Status
+		wantRelists int64
+	}{
+		{"500 three times: relist", &metav1.Status{Code: 500, Reason: "InternalError", Message: "Internal error occurred: etcd"}, 2},
+		{"503 three times: resume", &metav1.Status{Code: 503, Reason: "ServiceUnavailable", Message: "the server is currently unable to handle the request"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, 5, fake.Options{})
+				st := newCheckStore(e.obs)
+				r, stop := e.run(t, st, reflector.Options{Logger: testLogger(t)})
+				waitInSync(t, st, e.obs, time.Minute)
+				create(t, e.obs, 60) // the watch delivers: its end is not a failure
+				waitInSync(t, st, e.obs, time.Minute)
+				n := len(e.tap.requests("watch"))
+				var mu sync.Mutex
+				left := 4
+				e.tap.setRefuse(func(rq request) *metav1.Status {
+					mu.Lock()
+					defer mu.Unlock()
+					if rq.kind == "watch" && left > 0 {
+						left--
+						s := *tt.st
+						return &s
+					}
+					return nil
+				})
+				e.s.Faults().DropWatches()
+				e.tap.waitRequests(t, n+3, "watch")
+				err := waitErr(t, r, "a persistent failure", func(err error) bool { return err != nil })
+				var pe *reflector.PersistentError
+				if !errors.As(err, &pe) || pe.Refused() || pe.Op != "watch" {
+					t.Errorf("Err() = %#v, want a PersistentError of a watch, not a refusal", err)
+				}
+				ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+				werr := r.WaitForSync(ctx)
+				cancel()
+				if !errors.Is(werr, context.DeadlineExceeded) || !strings.Contains(werr.Error(), tt.st.Message) {
+					t.Errorf("WaitForSync = %v, want the deadline joined with the failure", werr)
+				}
+				create(t, e.obs, 61)
+				waitInSync(t, st, e.obs, 5*time.Minute)
+				waitErr(t, r, "nil", func(err error) bool { return err == nil })
+				stop()
+				st.verify(t)
+				if got := r.Relists(); got != tt.wantRelists {
+					t.Errorf("%d relists, want %d", got, tt.wantRelists)
+				}
+				if tt.wantRelists == 1 {
+					resumedFromVersion(t, e, nil)
+				}
+				if t.Failed() {
+					t.Logf("requests:\n%v", e.tap.requests())
+				}
+			})
+		})
+	}
+}
