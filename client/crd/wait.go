@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cenkalti/backoff/v4"
 	apiextv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/internal/backoffpolicy"
 )
 
 // waitServed waits until crd is Established with its names accepted (for
@@ -131,32 +131,22 @@ func retriable(err error) error {
 // it is done or fails, or ctx ends; the error then says what check saw
 // last.
 func poll(ctx context.Context, check func() (done bool, state string, err error)) error {
-	b := backoff.NewExponentialBackOff()
-	b.InitialInterval = 20 * time.Millisecond
-	b.MaxInterval = time.Second
-	b.MaxElapsedTime = 0 // ctx bounds the wait
-	b.Reset()
-	var timer *time.Timer
 	last := "nothing yet"
-	for {
+	notYet := errors.New("not yet")
+	p := backoffpolicy.Policy{Initial: 20 * time.Millisecond, Max: time.Second}
+	_, err := backoffpolicy.Retry(ctx, p, -1, func(err error) bool { return err == notYet }, func() (struct{}, error) {
 		done, state, err := check()
-		if ctx.Err() != nil {
-			return fmt.Errorf("%w; last seen: %s", context.Cause(ctx), last)
+		switch {
+		case err != nil:
+			return struct{}{}, err
+		case !done:
+			last = state
+			return struct{}{}, notYet
 		}
-		if err != nil || done {
-			return err
-		}
-		last = state
-		if timer == nil {
-			timer = time.NewTimer(b.NextBackOff())
-			defer timer.Stop()
-		} else {
-			timer.Reset(b.NextBackOff())
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%w; last seen: %s", context.Cause(ctx), last)
-		case <-timer.C:
-		}
+		return struct{}{}, nil
+	})
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w; last seen: %s", context.Cause(ctx), last)
 	}
+	return err
 }
