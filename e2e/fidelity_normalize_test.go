@@ -128,7 +128,7 @@ var (
 	saTokenVolume = regexp.MustCompile(`kube-api-access-[a-z0-9]{5}`)
 	// versionInMessage matches resource versions quoted in messages
 	// ("too old resource version: 1 (245)", "current: 312").
-	versionInMessage = regexp.MustCompile(`((?i:resource ?version)(?: in [a-z ]+)?:? |current: |\()\d+`)
+	versionInMessage = regexp.MustCompile(`((?i:resource ?version)(?: in [a-z ]+)?:? |current: )\d+|(\()\d+(\))`)
 )
 
 // timeKeys hold timestamps, which differ between runs.
@@ -177,7 +177,7 @@ func scrub(v any, key string) any {
 		}
 		x = generatedName.ReplaceAllString(x, "gen-<random>")
 		x = saTokenVolume.ReplaceAllString(x, "kube-api-access-<random>")
-		x = versionInMessage.ReplaceAllString(x, "${1}<rv>")
+		x = versionInMessage.ReplaceAllString(x, "${1}${2}<rv>${3}")
 		return x
 	}
 	return v

@@ -41,7 +41,10 @@ const (
 	fidelityFloor = 0.17
 )
 
-var fidelityReport = flag.String("fidelity.report", "", "write every mismatch of TestFidelity, with its diff, to this file")
+var (
+	fidelityReport = flag.String("fidelity.report", "", "write every mismatch of TestFidelity, with its diff, to this file")
+	fidelityDump   = flag.String("fidelity.dump", "", "write every normalised answer of both servers to this file, one JSON object a line")
+)
 
 // fidelityUserAgent is the User-Agent of every request unless a step sets
 // one: its program name, "fidelity", is the field manager of writes that
@@ -65,12 +68,14 @@ func TestFidelity(t *testing.T) {
 	realAnswers := realTarget.run(t, catalog)
 
 	var rep fidelityTally
-	var report strings.Builder
+	var report, dump strings.Builder
 	for i, st := range catalog {
 		if st.wait != nil {
 			continue
 		}
 		f, r := normalize(fakeAnswers[i], st), normalize(realAnswers[i], st)
+		line, _ := json.Marshal(map[string]any{"step": st.scenario + "/" + st.name, "request": st.method + " " + st.path, "fake": f, "real": r})
+		dump.Write(append(line, '\n'))
 		diff := cmp.Diff(r, f)
 		same := diff == ""
 		rep.add(st, same, f.Code == r.Code, cmp.Equal(withoutManagedFields(r), withoutManagedFields(f)))
@@ -94,6 +99,11 @@ func TestFidelity(t *testing.T) {
 	t.Log(rep.summary())
 	if *fidelityReport != "" {
 		if err := os.WriteFile(*fidelityReport, []byte(rep.summary()+"\n\n"+report.String()), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	if *fidelityDump != "" {
+		if err := os.WriteFile(*fidelityDump, []byte(dump.String()), 0o644); err != nil {
 			t.Error(err)
 		}
 	}

@@ -1,6 +1,9 @@
 package fake
 
 import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -35,55 +38,43 @@ const (
 	validationStrict
 )
 
-func parseValidation(v string) (validation, *apiError) {
-	switch v {
-	case "", "Warn":
-		return validationWarn, nil
-	case "Ignore":
-		return validationIgnore, nil
-	case "Strict":
-		return validationStrict, nil
-	}
-	return 0, errBadRequest(fmt.Sprintf("fieldValidation: Unsupported value: %q: supported values: \"Ignore\", \"Strict\", \"Warn\"", v))
-}
-
-// readDraft decodes a create or update body (JSON, YAML or, for built-in
-// kinds, protobuf) and applies the fieldValidation level: unknown fields
-// are a 400 under Strict and a Warning header under Warn.
-func (s *Server) readDraft(w http.ResponseWriter, req *http.Request, r *resource) (*draft, *apiError) {
-	level, aerr := parseValidation(req.URL.Query().Get("fieldValidation"))
-	if aerr != nil {
-		return nil, aerr
-	}
-	body, aerr := readBody(req)
-	if aerr != nil {
-		return nil, aerr
-	}
+// bodyType returns the media type of a create or update body: JSON when
+// unset; JSON, YAML or, for built-in kinds, protobuf (415 otherwise).
+func (s *Server) bodyType(req *http.Request, r *resource) (codec.MediaType, *apiError) {
 	ct := req.Header.Get("Content-Type")
 	mt, err := codec.ParseMediaType(ct)
 	if ct == "" {
 		mt, err = codec.ParseMediaType(codec.MediaTypeJSON)
 	}
-	if err != nil {
-		return nil, errUnsupportedMediaType(ct)
+	if err != nil || !(mt.IsJSON() || mt.IsYAML() || (mt.IsProtobuf() && !r.custom)) {
+		return mt, errUnsupportedMediaType(ct)
 	}
 	if mt.IsProtobuf() && s.faults.refuseProtobufBodies() {
-		return nil, errUnsupportedMediaTypeJSON(ct)
+		return mt, errUnsupportedMediaTypeJSON(ct)
 	}
+	return mt, nil
+}
+
+// decodeDraft decodes a create or update body of media type mt and
+// applies the fieldValidation level: unknown fields are a 400 under
+// Strict and a Warning header under Warn.
+func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *resource, level validation) (*draft, *apiError) {
 	var d *draft
 	var unknown []string
+	var err error
 	switch {
-	case mt.IsProtobuf() && !r.custom:
+	case mt.IsProtobuf():
 		d, err = r.decodeProtobufDraft(body)
-	case mt.IsJSON():
-		d, unknown, err = r.decodeJSONDraft(body)
 	case mt.IsYAML():
 		var j []byte
 		if j, err = codec.YAMLToJSON(body); err == nil {
 			d, unknown, err = r.decodeJSONDraft(j)
 		}
 	default:
-		return nil, errUnsupportedMediaType(ct)
+		if aerr := r.checkSyntax(body); aerr != nil {
+			return nil, aerr
+		}
+		d, unknown, err = r.decodeJSONDraft(body)
 	}
 	if err != nil {
 		return nil, r.cannotHandle(err)
@@ -110,6 +101,40 @@ func quoteUnknown(fields []string) []string {
 		out[i] = fmt.Sprintf("unknown field %q", f)
 	}
 	return out
+}
+
+// checkSyntax is the 400 of a JSON body kube-apiserver cannot even read
+// the kind of, naming the kind expected and showing the body's start.
+func (r *resource) checkSyntax(body []byte) *apiError {
+	var v any
+	err := json.Unmarshal(body, &v)
+	if err == nil {
+		return nil
+	}
+	var syn *json.SyntaxError
+	if !errors.As(err, &syn) {
+		return nil
+	}
+	return errBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", r.kind.Kind, err, summarize(body)))
+}
+
+// summarize is the start of a body as kube-apiserver quotes it in decode
+// errors: 30 bytes of an object, in hex for anything else.
+func summarize(b []byte) string {
+	const n = 30
+	switch {
+	case len(b) == 0:
+		return "<empty>"
+	case b[0] == '{':
+		if len(b) > n {
+			return string(b[:n]) + " ..."
+		}
+		return string(b)
+	}
+	if len(b) > n {
+		return hex.EncodeToString(b[:n]) + " ..."
+	}
+	return hex.EncodeToString(b)
 }
 
 // cannotHandle is the 400 for a body that does not decode as the kind.

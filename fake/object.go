@@ -184,7 +184,10 @@ func (d *draft) bodyJSON() ([]byte, error) {
 
 // seal encodes the draft into an immutable stored object at rv.
 func (d *draft) seal(rv uint64) (*storedObject, error) {
-	d.meta.ResourceVersion = strconv.FormatUint(rv, 10)
+	d.meta.ResourceVersion = ""
+	if rv > 0 { // 0 seals a dry-run create, answered without a version
+		d.meta.ResourceVersion = strconv.FormatUint(rv, 10)
+	}
 	body, err := d.bodyJSON()
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", d.res.kind.Kind, err)

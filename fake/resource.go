@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	batchv1 "github.com/kubewire/kubewire/api/batch/v1"
@@ -12,6 +13,7 @@ import (
 	eventsv1 "github.com/kubewire/kubewire/api/events/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 )
 
 // typedObject is what every generated built-in kind implements: the
@@ -61,11 +63,28 @@ type resource struct {
 	// jsonPrefix starts an object's JSON before its stored body (built-ins
 	// store JSON without kind and apiVersion, as list items are served).
 	jsonPrefix []byte
+
+	// ftype is the shape of the kind's objects for field management:
+	// built once from builtins for built-in kinds, set at registration
+	// for custom resources.
+	builtins *fieldpath.Builtins
+	typeOnce sync.Once
+	ftype    *fieldpath.Type
 }
 
-func newBuiltinResource(k registry.Kind, newTyped func() typedObject) *resource {
+// fieldType returns the shape of the kind's objects for field
+// management.
+func (r *resource) fieldType() *fieldpath.Type {
+	if r.builtins != nil {
+		r.typeOnce.Do(func() { r.ftype = r.builtins.Kind(r.kind.APIVersion(), r.kind.Kind) })
+	}
+	return r.ftype
+}
+
+func newBuiltinResource(k registry.Kind, newTyped func() typedObject, builtins *fieldpath.Builtins) *resource {
 	r := &resource{
 		kind:     k,
+		builtins: builtins,
 		newTyped: newTyped,
 		status:   slices.Contains(k.Subresources, "status"),
 		fields:   builtinFields()[k.APIVersion()+"/"+k.Kind],

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubewire/kubewire/api/builtin"
 	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 )
 
 // Options configure a Server. The zero value gives kube-apiserver's
@@ -72,6 +73,8 @@ type Server struct {
 	mu        sync.RWMutex
 	resources map[string]*resource // "group/version/resource"
 
+	builtins fieldpath.Builtins // shapes of the built-in kinds
+
 	ctx    context.Context // canceled by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // in-flight requests served through RoundTripper
@@ -116,7 +119,7 @@ func New(opts Options) *Server {
 				obj, _ := builtin.New(k.APIVersion(), k.Kind)
 				return obj.(typedObject)
 			}
-			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = newBuiltinResource(k, newT)
+			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = newBuiltinResource(k, newT, &s.builtins)
 		}
 	}
 	for _, ns := range opts.Namespaces {
@@ -189,7 +192,9 @@ func (s *Server) AddCustomResource(c CustomResource) error {
 	if _, ok := s.resources[key]; ok {
 		return fmt.Errorf("fake: resource %s is already served", key)
 	}
-	s.resources[key] = newCustomResource(c)
+	r := newCustomResource(c)
+	r.ftype = &fieldpath.Type{Kind: fieldpath.Object, Fields: map[string]*fieldpath.Type{"metadata": s.builtins.ObjectMeta()}}
+	s.resources[key] = r
 	return nil
 }
 

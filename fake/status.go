@@ -134,8 +134,8 @@ func errNotAcceptable() *apiError {
 	return newStatus(http.StatusNotAcceptable, "NotAcceptable", "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf", nil)
 }
 
-func errUnsupportedMediaType(ct string) *apiError {
-	return newStatus(http.StatusUnsupportedMediaType, "UnsupportedMediaType", fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (got %q)", ct), nil)
+func errUnsupportedMediaType(string) *apiError {
+	return newStatus(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf", nil)
 }
 
 // errUnsupportedMediaTypeJSON is the 415 of a server that decodes only
