@@ -119,7 +119,7 @@ func decodeProtobufBody(b []byte) any {
 }
 
 var (
-	uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	uuidRE = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	// generatedName matches names made from the catalog's generateName
 	// prefixes (which end in "gen-") and the suffix kube-apiserver adds.
 	generatedName = regexp.MustCompile(`gen-[bcdfghjklmnpqrstvwxz2456789]{5}\b`)
@@ -172,9 +172,8 @@ func scrub(v any, key string) any {
 			return "<ip>"
 		case key == "serverAddress":
 			return "<host:port>"
-		case uuidRE.MatchString(x):
-			return "<uid>"
 		}
+		x = uuidRE.ReplaceAllString(x, "<uid>")
 		x = generatedName.ReplaceAllString(x, "gen-<random>")
 		x = saTokenVolume.ReplaceAllString(x, "kube-api-access-<random>")
 		x = versionInMessage.ReplaceAllString(x, "${1}${2}<rv>${3}")

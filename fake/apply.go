@@ -2,6 +2,7 @@ package fake
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -17,13 +18,25 @@ import (
 func decodeApplied(body []byte) (map[string]any, *apiError) {
 	j, err := codec.YAMLToJSON(body)
 	if err != nil {
-		return nil, errBadRequest("error decoding YAML: " + err.Error())
+		return nil, errBadRequest("error decoding YAML: " + yamlError(err))
 	}
 	var u unstructured.Unstructured
 	if err := u.UnmarshalJSON(j); err != nil || u.Object == nil {
 		return nil, errBadRequest("error decoding YAML: " + errString(err))
 	}
 	return u.Object, nil
+}
+
+// yamlError is the YAML parser's own message, as kube-apiserver shows
+// it ("error converting YAML to JSON: yaml: line 2: ...").
+func yamlError(err error) string {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			return err.Error()
+		}
+		err = u
+	}
 }
 
 func errString(err error) string {
@@ -161,6 +174,7 @@ func (s *Server) applyCreate(r *request, applied map[string]any, o writeOpts, rv
 	if aerr := d.validateName(); aerr != nil {
 		return "", nil, aerr
 	}
+	prepareCreate(d)
 	d.meta.UID = newUID()
 	d.meta.CreationTimestamp = s.nowTime()
 	d.meta.ResourceVersion = ""

@@ -66,10 +66,12 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 	case mt.IsProtobuf():
 		d, err = r.decodeProtobufDraft(body)
 	case mt.IsYAML():
-		var j []byte
-		if j, err = codec.YAMLToJSON(body); err == nil {
-			d, unknown, err = r.decodeJSONDraft(j)
+		j, yerr := codec.YAMLToJSON(body)
+		if yerr != nil {
+			msg := strings.TrimPrefix(yamlError(yerr), "error converting YAML to JSON: ")
+			return nil, errBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s (%s)", r.kind.Kind, msg, summarize(body)))
 		}
+		d, unknown, err = r.decodeJSONDraft(j)
 	default:
 		if aerr := r.checkSyntax(body); aerr != nil {
 			return nil, aerr
@@ -92,6 +94,7 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 	if aerr := d.checkTypeMeta(); aerr != nil {
 		return nil, aerr
 	}
+	applyDefaults(d)
 	return d, nil
 }
 

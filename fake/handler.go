@@ -150,7 +150,7 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 		}
 	}
 	if r.verb == "" || (watchPath && r.verb != "watch") {
-		return nil, newStatus(http.StatusMethodNotAllowed, "MethodNotAllowed", "the server does not allow this method on the requested resource", nil)
+		return nil, errMethodNotAllowed()
 	}
 	if r.res.kind.Namespaced && r.ns == "" && !collection {
 		return nil, errPathNotFound()

@@ -188,6 +188,20 @@ func (d *draft) seal(rv uint64) (*storedObject, error) {
 	if rv > 0 { // 0 seals a dry-run create, answered without a version
 		d.meta.ResourceVersion = strconv.FormatUint(rv, 10)
 	}
+	var pb []byte
+	if !d.res.custom {
+		// kube-apiserver answers with what it stored in protobuf: empty
+		// lists and maps come back as null.
+		var err error
+		if pb, err = d.typed.Marshal(); err != nil {
+			return nil, fmt.Errorf("encode %s: %w", d.res.kind.Kind, err)
+		}
+		t := d.res.newTyped()
+		if err := t.Unmarshal(pb); err != nil {
+			return nil, fmt.Errorf("decode %s: %w", d.res.kind.Kind, err)
+		}
+		d.typed, d.meta = t, t.GetObjectMeta()
+	}
 	body, err := d.bodyJSON()
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", d.res.kind.Kind, err)
@@ -209,9 +223,7 @@ func (d *draft) seal(rv uint64) (*storedObject, error) {
 		o.fields = customFields(d.custom, d.res.fields)
 		return o, nil
 	}
-	if o.pb, err = d.typed.Marshal(); err != nil {
-		return nil, fmt.Errorf("encode %s: %w", d.res.kind.Kind, err)
-	}
+	o.pb = pb
 	o.fields = typedFields(d.typed)
 	return o, nil
 }

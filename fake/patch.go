@@ -130,6 +130,14 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 	s.writeObject(w, req, code, obj, out)
 }
 
+// jsonPatchOp is the shape a JSON patch's operations must have.
+type jsonPatchOp struct {
+	Op    string          `json:"op"`
+	Path  string          `json:"path"`
+	From  string          `json:"from"`
+	Value json.RawMessage `json:"value"`
+}
+
 // patched applies a JSON, merge or strategic merge patch to old.
 func (s *Server) patched(r *request, old *draft, pt string, body []byte, o writeOpts, unknown *[]string) (*draft, error) {
 	doc, err := old.toMap()
@@ -139,7 +147,15 @@ func (s *Server) patched(r *request, old *draft, pt string, body []byte, o write
 	var result any
 	switch pt {
 	case patchJSON:
-		result, err = patch.JSONPatch(doc, body)
+		var ops []jsonPatchOp
+		if err := json.Unmarshal(body, &ops); err != nil {
+			// Named as kube-apiserver's handler names its type.
+			msg := strings.ReplaceAll(err.Error(), "[]fake.jsonPatchOp", "[]handlers.jsonPatchOp")
+			return nil, errBadRequest("error decoding patch: " + msg)
+		}
+		if result, err = patch.JSONPatch(doc, body); err != nil {
+			return nil, newStatus(http.StatusUnprocessableEntity, "Invalid", "the server rejected our request due to an error in our request", &metav1.StatusDetails{})
+		}
 	default:
 		var p any
 		if err = json.Unmarshal(body, &p); err != nil {
@@ -207,5 +223,6 @@ func (s *Server) patchedDraft(res *resource, result any, unknown *[]string, leve
 	if aerr := d.checkTypeMeta(); aerr != nil {
 		return nil, aerr
 	}
+	applyDefaults(d)
 	return d, nil
 }

@@ -90,7 +90,7 @@ func newBuiltinResource(k registry.Kind, newTyped func() typedObject, builtins *
 		fields:   builtinFields()[k.APIVersion()+"/"+k.Kind],
 	}
 	r.returnsDeleted = returnDeletedObject[k.Group+"/"+k.Resource]
-	r.generation = r.status
+	r.generation = generationKinds[r.key()]
 	r.annotationsInGeneration = k.Group == "apps" && k.Kind == "Deployment"
 	r.scale = slices.Contains(k.Subresources, "scale") && scalable(newTyped())
 	r.jsonPrefix = []byte(`{"kind":` + strconv.Quote(k.Kind) + `,"apiVersion":` + strconv.Quote(k.APIVersion()) + `,`)

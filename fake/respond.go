@@ -79,11 +79,11 @@ func (s *Server) offers(r *resource, list, watch bool) []codec.MediaType {
 func (s *Server) negotiate(req *http.Request, r *resource, list, watch bool) (output, *apiError) {
 	accept, err := codec.ParseAccept(req.Header.Get("Accept"))
 	if err != nil {
-		return output{}, errNotAcceptable()
+		return output{}, errNotAcceptableFor(r)
 	}
 	mt, ok := codec.Negotiate(accept, s.offers(r, list, watch))
 	if !ok {
-		return output{}, errNotAcceptable()
+		return output{}, errNotAcceptableFor(r)
 	}
 	o := output{as: mt.Param(codec.ParamAs)}
 	switch {

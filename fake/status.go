@@ -134,6 +134,20 @@ func errNotAcceptable() *apiError {
 	return newStatus(http.StatusNotAcceptable, "NotAcceptable", "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf", nil)
 }
 
+// errNotAcceptableFor is the 406 of a resource: built-in resources
+// answer as their router does, custom resources as their handler does.
+func errNotAcceptableFor(r *resource) *apiError {
+	if r.custom {
+		return errNotAcceptable()
+	}
+	return newStatus(http.StatusNotAcceptable, "NotAcceptable", "406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.kubernetes.protobuf", &metav1.StatusDetails{})
+}
+
+// errMethodNotAllowed is the 405 of a method a path does not take.
+func errMethodNotAllowed() *apiError {
+	return newStatus(http.StatusMethodNotAllowed, "MethodNotAllowed", "the server does not allow this method on the requested resource", &metav1.StatusDetails{})
+}
+
 func errUnsupportedMediaType(string) *apiError {
 	return newStatus(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf", nil)
 }

@@ -62,6 +62,7 @@ func (s *Server) create(d *draft, ns string, dry bool) (writeResult, *apiError) 
 	if r.kind.Namespaced && !s.namespaceExists(ns) {
 		return writeResult{}, errNamespaceNotFound(ns)
 	}
+	prepareCreate(d)
 	d.meta.UID = newUID()
 	d.meta.CreationTimestamp = s.nowTime()
 	d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = nil, nil
@@ -200,6 +201,9 @@ func (s *Server) mergeUpdate(old, d *draft, statusOnly bool) (*draft, error) {
 				return nil, err
 			}
 		}
+	}
+	if !statusOnly {
+		prepareUpdate(old, d)
 	}
 	d.meta.UID = old.meta.UID
 	d.meta.CreationTimestamp = old.meta.CreationTimestamp
