@@ -175,6 +175,9 @@ func (s *Server) applyCreate(r *request, applied map[string]any, o writeOpts, rv
 		return "", nil, aerr
 	}
 	prepareCreate(d)
+	if aerr := s.validate(d); aerr != nil {
+		return "", nil, aerr
+	}
 	d.meta.UID = newUID()
 	d.meta.CreationTimestamp = s.nowTime()
 	d.meta.ResourceVersion = ""

@@ -78,6 +78,9 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 		}
 		d, unknown, err = r.decodeJSONDraft(body)
 	}
+	if ae, ok := err.(*apiError); ok {
+		return nil, ae
+	}
 	if err != nil {
 		return nil, r.cannotHandle(err)
 	}

@@ -78,7 +78,7 @@ func (o *storedObject) partialProto() []byte {
 func (s *Server) encodeObject(o *storedObject, out output) ([]byte, string, error) {
 	switch out.as {
 	case asTable:
-		b, err := s.tableJSON([]*storedObject{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.rv, 10)})
+		b, err := s.tableJSON(o.res, []*storedObject{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.rv, 10)})
 		return b, codec.MediaTypeJSON, err
 	case asPartial:
 		if out.format == formatProtobuf {
@@ -100,7 +100,7 @@ func (s *Server) encodeObject(o *storedObject, out output) ([]byte, string, erro
 func (s *Server) writeList(w io.Writer, r *resource, out output, items []*storedObject, lm metav1.ListMeta) error {
 	switch {
 	case out.as == asTable:
-		b, err := s.tableJSON(items, lm)
+		b, err := s.tableJSON(r, items, lm)
 		if err != nil {
 			return err
 		}
@@ -222,9 +222,17 @@ func envelopeSplit(apiVersion, kind string, rawLen int) (head, tail []byte) {
 	panic("fake: codec.EncodeEnvelope wrote no raw field") // a programming error in the codec contract
 }
 
-// tableJSON renders objects as a meta.k8s.io/v1 Table with Name and Age
+// Descriptions of the Name and Age columns, from ObjectMeta's API
+// documentation, as kube-apiserver's Tables carry them.
+const (
+	nameDescription              = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
+	creationTimestampDescription = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+)
+
+// tableJSON renders objects as a meta.k8s.io/v1 Table: custom resources
+// with their CRD's printer columns, built-in kinds with Name and Age
 // columns; each row carries the object as PartialObjectMetadata.
-func (s *Server) tableJSON(items []*storedObject, lm metav1.ListMeta) ([]byte, error) {
+func (s *Server) tableJSON(r *resource, items []*storedObject, lm metav1.ListMeta) ([]byte, error) {
 	type row struct {
 		Cells  []any           `json:"cells"`
 		Object json.RawMessage `json:"object"`
@@ -238,14 +246,21 @@ func (s *Server) tableJSON(items []*storedObject, lm metav1.ListMeta) ([]byte, e
 	}{
 		Kind: asTable, APIVersion: metaAPIVersion, Metadata: lm,
 		Columns: []metav1.TableColumnDefinition{
-			{Name: "Name", Type: "string", Format: "name", Description: "Name of the object."},
-			{Name: "Age", Type: "date", Description: "Time since the object was created."},
+			{Name: "Name", Type: "string", Format: "name", Description: nameDescription},
+			{Name: "Age", Type: "date", Description: creationTimestampDescription},
 		},
 		Rows: make([]row, 0, len(items)),
 	}
+	if r.crd != nil {
+		t.Columns = customColumns(r.crd.columns)
+	}
 	now := s.now()
 	for _, o := range items {
-		t.Rows = append(t.Rows, row{Cells: []any{o.name, humanAge(now.Sub(o.created))}, Object: o.partialJSON()})
+		cells := []any{o.name, humanAge(now.Sub(o.created))}
+		if r.crd != nil {
+			cells = customCells(r.crd.columns, o, now)
+		}
+		t.Rows = append(t.Rows, row{Cells: cells, Object: o.partialJSON()})
 	}
 	return json.Marshal(&t)
 }

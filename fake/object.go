@@ -71,12 +71,7 @@ var errBadBody = errors.New("cannot decode the request body")
 // still decoded, dropping them).
 func (r *resource) decodeJSONDraft(body []byte) (d *draft, unknown []string, err error) {
 	if r.custom {
-		var u unstructured.Unstructured
-		if err := u.UnmarshalJSON(body); err != nil {
-			return nil, nil, fmt.Errorf("%w: %w", errBadBody, err)
-		}
-		d, err := r.customDraft(u.Object)
-		return d, nil, err
+		return r.decodeCustomDraft(body)
 	}
 	t := r.newTyped()
 	if err := json.Unmarshal(body, t); err != nil {
@@ -96,7 +91,7 @@ func (r *resource) customDraft(obj map[string]any) (*draft, error) {
 			err = json.Unmarshal(b, meta)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: metadata: %w", errBadBody, err)
+			return nil, fmt.Errorf("%w: %w", errBadBody, err)
 		}
 	}
 	return &draft{res: r, custom: obj, meta: meta}, nil

@@ -68,7 +68,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 	created := false
 	nsExists := !r.res.kind.Namespaced || s.namespaceExists(r.ns) // checked before the store's lock is held
 	res := r.res
-	obj, _, err := s.store.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	obj, _, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur == nil {
 			if pt != patchApply || r.sub != "" {
 				return "", nil, errNotFound(res, r.name)
@@ -106,6 +106,9 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		next, err := s.mergeUpdate(old, d, r.sub == "status")
 		if err != nil {
 			return "", nil, err
+		}
+		if aerr := s.validate(next); aerr != nil {
+			return "", nil, aerr
 		}
 		if pt == patchApply {
 			next.meta.ManagedFields = managed
@@ -213,6 +216,9 @@ func (s *Server) patchedDraft(res *resource, result any, unknown *[]string, leve
 		return res.cannotHandle(err)
 	}
 	d, unk, err := res.decodeJSONDraft(b)
+	if ae, ok := err.(*apiError); ok {
+		return nil, ae
+	}
 	if err != nil {
 		return nil, fail(err)
 	}

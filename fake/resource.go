@@ -3,9 +3,9 @@ package fake
 import (
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	batchv1 "github.com/kubewire/kubewire/api/batch/v1"
 	certificatesv1 "github.com/kubewire/kubewire/api/certificates/v1"
@@ -43,10 +43,17 @@ type CustomResource struct {
 	SelectableFields []string
 }
 
+// storageKey identifies where a resource's objects are stored. Custom
+// resources keep theirs when their CustomResourceDefinition changes and
+// the resource is registered anew. It is never empty, so that distinct
+// keys never share an address.
+type storageKey struct{ name string }
+
 // resource is one REST resource the server stores. It is immutable after
 // the server registers it.
 type resource struct {
 	kind       registry.Kind
+	storage    *storageKey
 	custom     bool
 	newTyped   func() typedObject // nil for custom resources
 	status     bool               // has a status subresource
@@ -70,6 +77,10 @@ type resource struct {
 	builtins *fieldpath.Builtins
 	typeOnce sync.Once
 	ftype    *fieldpath.Type
+
+	// crd is what a custom resource's CustomResourceDefinition says of
+	// its version; nil for built-in kinds.
+	crd *crdVersion
 }
 
 // fieldType returns the shape of the kind's objects for field
@@ -84,6 +95,7 @@ func (r *resource) fieldType() *fieldpath.Type {
 func newBuiltinResource(k registry.Kind, newTyped func() typedObject, builtins *fieldpath.Builtins) *resource {
 	r := &resource{
 		kind:     k,
+		storage:  &storageKey{name: k.Group + "/" + k.Resource},
 		builtins: builtins,
 		newTyped: newTyped,
 		status:   slices.Contains(k.Subresources, "status"),
@@ -97,18 +109,32 @@ func newBuiltinResource(k registry.Kind, newTyped func() typedObject, builtins *
 	return r
 }
 
-func newCustomResource(c CustomResource) *resource {
-	list := c.ListKind
-	if list == "" {
-		list = c.Kind + "List"
+// definition is the CustomResourceDefinition that serves c: one
+// version, served and stored, whose schema keeps any field.
+func (c CustomResource) definition() *apiextensionsv1.CustomResourceDefinition {
+	preserve := true
+	scope := apiextensionsv1.ResourceScope("Cluster")
+	if c.Namespaced {
+		scope = "Namespaced"
 	}
-	// kube-apiserver lists a custom resource's verbs in this order.
-	verbs := []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"}
-	k := registry.Kind{Group: c.Group, Version: c.Version, Kind: c.Kind, ListKind: list, Resource: c.Resource, SingularResource: strings.ToLower(c.Kind), Namespaced: c.Namespaced, Verbs: verbs}
+	v := apiextensionsv1.CustomResourceDefinitionVersion{
+		Name: c.Version, Served: true, Storage: true,
+		Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{Type: "object", XPreserveUnknownFields: &preserve}},
+	}
 	if c.Status {
-		k.Subresources = []string{"status"}
+		v.Subresources = &apiextensionsv1.CustomResourceSubresources{Status: &apiextensionsv1.CustomResourceSubresourceStatus{}}
 	}
-	return &resource{kind: k, custom: true, status: c.Status, generation: true, fields: slices.Clone(c.SelectableFields)}
+	for _, f := range c.SelectableFields {
+		v.SelectableFields = append(v.SelectableFields, apiextensionsv1.SelectableField{JSONPath: "." + f})
+	}
+	return &apiextensionsv1.CustomResourceDefinition{
+		TypeMeta:   metav1.TypeMeta{Kind: "CustomResourceDefinition", APIVersion: "apiextensions.k8s.io/v1"},
+		ObjectMeta: metav1.ObjectMeta{Name: c.Resource + "." + c.Group},
+		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
+			Group: c.Group, Scope: scope, Versions: []apiextensionsv1.CustomResourceDefinitionVersion{v},
+			Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: c.Resource, Kind: c.Kind, ListKind: c.ListKind},
+		},
+	}
 }
 
 // key is the resource's identity in maps: "group/resource".

@@ -214,7 +214,7 @@ func (s *Server) updateScale(req *http.Request, r *request) (*storedObject, *api
 		return nil, errInvalid(scaleGVK.Group, scaleGVK.Kind, r.name, fieldCause{typ: "FieldValueInvalid", field: "spec.replicas", msg: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", sc.Spec.Replicas)})
 	}
 	res := r.res
-	o, _, err := s.store.write(res, objectKey(r.ns, r.name), dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	o, _, err := s.write(res, objectKey(r.ns, r.name), dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur == nil {
 			return "", nil, errNotFound(res, r.name)
 		}

@@ -73,7 +73,8 @@ type Server struct {
 	mu        sync.RWMutex
 	resources map[string]*resource // "group/version/resource"
 
-	builtins fieldpath.Builtins // shapes of the built-in kinds
+	builtins   fieldpath.Builtins     // shapes of the built-in kinds
+	crdStorage map[string]*storageKey // by CRD name; guarded by mu
 
 	ctx    context.Context // canceled by Close
 	cancel context.CancelFunc
@@ -179,22 +180,28 @@ func (s *Server) Close() {
 	s.wg.Wait()
 }
 
-// AddCustomResource registers a custom resource, as creating its
-// CustomResourceDefinition would. It returns an error if the resource is
+// AddCustomResource serves a custom resource by creating its
+// CustomResourceDefinition (named RESOURCE.GROUP, with a schema that
+// keeps any field), as an administrator would; the resource is served
+// when AddCustomResource returns. It returns an error if the resource is
 // already served.
 func (s *Server) AddCustomResource(c CustomResource) error {
 	if c.Group == "" || c.Version == "" || c.Kind == "" || c.Resource == "" {
 		return fmt.Errorf("fake: custom resource needs group, version, kind and resource: %+v", c)
 	}
-	key := c.Group + "/" + c.Version + "/" + c.Resource
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.resources[key]; ok {
-		return fmt.Errorf("fake: resource %s is already served", key)
+	if s.lookup(c.Group, c.Version, c.Resource) != nil {
+		return fmt.Errorf("fake: resource %s/%s/%s is already served", c.Group, c.Version, c.Resource)
 	}
-	r := newCustomResource(c)
-	r.ftype = &fieldpath.Type{Kind: fieldpath.Object, Fields: map[string]*fieldpath.Type{"metadata": s.builtins.ObjectMeta()}}
-	s.resources[key] = r
+	crdRes := s.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
+	crd := c.definition()
+	d := &draft{res: crdRes, typed: crd, meta: crd.GetObjectMeta()}
+	applyDefaults(d)
+	if _, aerr := s.create(d, "", false); aerr != nil {
+		return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, aerr)
+	}
+	if s.lookup(c.Group, c.Version, c.Resource) == nil {
+		return fmt.Errorf("fake: resource %s/%s/%s is already served by another definition", c.Group, c.Version, c.Resource)
+	}
 	return nil
 }
 

@@ -3,6 +3,7 @@ package fake
 import (
 	"slices"
 
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 )
 
@@ -14,7 +15,13 @@ import (
 // applyDefaults sets the defaults kube-apiserver applies when it decodes
 // an object.
 func applyDefaults(d *draft) {
+	if d.custom != nil {
+		d.res.crd.schema.Default(d.custom)
+		return
+	}
 	switch o := d.typed.(type) {
+	case *apiextensionsv1.CustomResourceDefinition:
+		defaultCRD(o)
 	case *corev1.Namespace:
 		if o.Name != "" {
 			if o.Labels == nil {
@@ -29,6 +36,8 @@ func applyDefaults(d *draft) {
 // has the "kubernetes" finalizer.
 func prepareCreate(d *draft) {
 	switch o := d.typed.(type) {
+	case *apiextensionsv1.CustomResourceDefinition:
+		prepareCRDCreate(o)
 	case *corev1.Namespace:
 		o.Status = corev1.NamespaceStatus{Phase: corev1.NamespaceActive}
 		if !slices.Contains(o.Spec.Finalizers, corev1.FinalizerKubernetes) {
@@ -41,11 +50,31 @@ func prepareCreate(d *draft) {
 // a Namespace's finalizers (changed through /finalize) and status.
 func prepareUpdate(old, d *draft) {
 	switch o := d.typed.(type) {
+	case *apiextensionsv1.CustomResourceDefinition:
+		prepareCRDUpdate(old.typed.(*apiextensionsv1.CustomResourceDefinition), o)
 	case *corev1.Namespace:
 		prev := old.typed.(*corev1.Namespace)
 		o.Spec.Finalizers = prev.Spec.Finalizers
 		o.Status = prev.Status
 	}
+}
+
+// validate checks an object about to be stored (old is nil for a
+// create) as far as the fake validates kinds: CustomResourceDefinitions
+// and custom resources.
+func (s *Server) validate(d *draft) *apiError {
+	k := d.res.kind
+	switch {
+	case d.custom != nil:
+		if causes := d.res.validateCustom(d); len(causes) > 0 {
+			return errInvalid(k.Group, k.Kind, d.meta.Name, causes...)
+		}
+	case d.res.isCRD():
+		if causes := validateCRD(d.typed.(*apiextensionsv1.CustomResourceDefinition)); len(causes) > 0 {
+			return errInvalid(k.Group, k.Kind, d.meta.Name, causes...)
+		}
+	}
+	return nil
 }
 
 // generationKinds are the built-in resources ("group/resource") whose

@@ -192,7 +192,7 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 
 // visible reports whether the watch's scope and selectors include o.
 func (wt *watcher) visible(o *storedObject) bool {
-	if o == nil || o.res != wt.r.res {
+	if o == nil || o.res.storage != wt.r.res.storage {
 		return false
 	}
 	if wt.r.ns != "" && o.ns != wt.r.ns {

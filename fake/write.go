@@ -63,6 +63,9 @@ func (s *Server) create(d *draft, ns string, dry bool) (writeResult, *apiError) 
 		return writeResult{}, errNamespaceNotFound(ns)
 	}
 	prepareCreate(d)
+	if aerr := s.validate(d); aerr != nil {
+		return writeResult{}, aerr
+	}
 	d.meta.UID = newUID()
 	d.meta.CreationTimestamp = s.nowTime()
 	d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = nil, nil
@@ -73,7 +76,7 @@ func (s *Server) create(d *draft, ns string, dry bool) (writeResult, *apiError) 
 		d.meta.Generation = 0
 	}
 	key := objectKey(d.meta.Namespace, d.meta.Name)
-	o, _, err := s.store.write(r, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	o, _, err := s.write(r, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur != nil {
 			return "", nil, errAlreadyExists(r, d.meta.Name)
 		}
@@ -148,9 +151,13 @@ func (s *Server) update(d *draft, r *request, o writeOpts) (writeResult, *apiErr
 	}
 	code := http.StatusOK
 	sent := d.meta.ManagedFields
-	obj, typ, err := s.store.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	obj, typ, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur == nil {
 			return "", nil, errNotFound(res, r.name)
+		}
+		if d.meta.ResourceVersion == "" && res.custom {
+			// Custom resources allow no unconditional update.
+			return "", nil, errInvalid(res.kind.Group, res.kind.Resource, r.name, fieldCause{typ: "FieldValueInvalid", field: "metadata.resourceVersion", msg: "Invalid value: 0: must be specified for an update"})
 		}
 		if d.meta.ResourceVersion != "" && d.meta.ResourceVersion != fmt.Sprint(cur.rv) {
 			return "", nil, errConflict(res, r.name)
@@ -162,6 +169,9 @@ func (s *Server) update(d *draft, r *request, o writeOpts) (writeResult, *apiErr
 		next, err := s.mergeUpdate(old, d, r.sub == "status")
 		if err != nil {
 			return "", nil, err
+		}
+		if aerr := s.validate(next); aerr != nil {
+			return "", nil, aerr
 		}
 		if err := s.recordUpdate(s.endpoint(res, r.sub), old, sent, next, o.manager); err != nil {
 			return "", nil, err
