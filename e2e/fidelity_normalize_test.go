@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kubewire/kubewire/api/builtin"
@@ -57,7 +58,38 @@ func normalize(a answer, st *step) normalized {
 		n.Body = string(a.body)
 	}
 	n.Body = scrub(n.Body, "")
+	sortCauses(n.Body)
 	return n
+}
+
+// sortCauses puts the causes of an Invalid Status with several causes in
+// order of field and message and rebuilds its message from them:
+// kube-apiserver lists the errors of sibling fields of a custom resource
+// in no fixed order (it walks a Go map).
+func sortCauses(body any) {
+	st, ok := body.(map[string]any)
+	if !ok || st["kind"] != "Status" || st["reason"] != "Invalid" {
+		return
+	}
+	details, _ := st["details"].(map[string]any)
+	causes, _ := details["causes"].([]any)
+	msg, _ := st["message"].(string)
+	prefix, _, found := strings.Cut(msg, " is invalid: [")
+	if len(causes) < 2 || !found {
+		return
+	}
+	key := func(c any) string {
+		m, _ := c.(map[string]any)
+		f, _ := m["field"].(string)
+		t, _ := m["message"].(string)
+		return f + ": " + t
+	}
+	slices.SortStableFunc(causes, func(a, b any) int { return strings.Compare(key(a), key(b)) })
+	parts := make([]string, len(causes))
+	for i, c := range causes {
+		parts[i] = key(c)
+	}
+	st["message"] = prefix + " is invalid: [" + strings.Join(parts, ", ") + "]"
 }
 
 func decodeJSONValue(b []byte) any {

@@ -27,6 +27,7 @@ const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
 // crdVersion is what requests for a custom resource need of its CRD.
 type crdVersion struct {
 	crd     string         // the CRD's name
+	storage string         // the CRD's storage version
 	schema  *schema.Schema // the version's structural schema
 	columns []apiextensionsv1.CustomResourceColumnDefinition
 	scale   *apiextensionsv1.CustomResourceSubresourceScale
@@ -34,6 +35,14 @@ type crdVersion struct {
 
 // crdResourceKey is the CRD resource's key in Server.resources.
 const crdResourceKey = "apiextensions.k8s.io/v1/customresourcedefinitions"
+
+// storageVersion is the version the resource's objects are stored at.
+func (r *resource) storageVersion() string {
+	if r.crd != nil {
+		return r.crd.storage
+	}
+	return r.kind.Version
+}
 
 func (r *resource) isCRD() bool {
 	return r.kind.Group == "apiextensions.k8s.io" && r.kind.Resource == "customresourcedefinitions"
@@ -182,7 +191,7 @@ func (s *Server) customResources(crd *apiextensionsv1.CustomResourceDefinition) 
 			ShortNames: slices.Clone(spec.Names.ShortNames), Categories: slices.Clone(spec.Names.Categories),
 		}
 		r := &resource{kind: k, custom: true, generation: true}
-		r.crd = &crdVersion{crd: crd.Name, schema: sch, columns: printerColumns(v.AdditionalPrinterColumns)}
+		r.crd = &crdVersion{crd: crd.Name, storage: storageVersion(crd), schema: sch, columns: printerColumns(v.AdditionalPrinterColumns)}
 		if sub := v.Subresources; sub != nil {
 			if sub.Status != nil {
 				r.status = true
@@ -191,6 +200,7 @@ func (s *Server) customResources(crd *apiextensionsv1.CustomResourceDefinition) 
 			if sub.Scale != nil {
 				sc := *sub.Scale
 				r.crd.scale = &sc
+				r.scale = true
 				r.kind.Subresources = append(r.kind.Subresources, "scale")
 			}
 		}

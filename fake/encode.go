@@ -136,6 +136,13 @@ func writeJSONList(w io.Writer, r *resource, out output, items []*storedObject, 
 	if err != nil {
 		return err
 	}
+	if r.custom && out.as != asPartialList && lm.Continue == "" {
+		// A custom resource list's metadata always has "continue".
+		meta = append([]byte(`{"continue":"",`), meta[1:]...)
+		if string(meta) == `{"continue":"",}` {
+			meta = []byte(`{"continue":""}`)
+		}
+	}
 	head := fmt.Sprintf(`{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, kind, apiVersion, meta)
 	if _, err := io.WriteString(w, head); err != nil {
 		return err

@@ -138,6 +138,14 @@ func writeError(w http.ResponseWriter, req *http.Request, err error) {
 	if !errors.As(err, &ae) {
 		ae = errInternal(err)
 	}
+	if ae.plain {
+		h := w.Header()
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		h.Set("X-Content-Type-Options", "nosniff")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = io.WriteString(w, "404 page not found\n")
+		return
+	}
 	f := statusFormat(req)
 	body := encodeStatus(&ae.status, f)
 	h := w.Header()

@@ -11,14 +11,20 @@ import (
 	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/patch"
 )
 
-// The scale subresource of deployments, replicasets, statefulsets and
-// replicationcontrollers reads and writes an autoscaling/v1 Scale: its
-// spec.replicas is the object's, status.replicas the object's
-// status.replicas and status.selector the object's label selector in
-// the string form kube-apiserver computes. get and update are served.
+// The scale subresource of deployments, replicasets, statefulsets,
+// replicationcontrollers and custom resources whose CRD declares one
+// reads and writes an autoscaling/v1 Scale: its spec.replicas is the
+// object's, status.replicas the object's status.replicas and
+// status.selector the object's label selector in the string form
+// kube-apiserver computes (custom resources: the values at the CRD's
+// paths). get, update and every kind of patch, server-side apply
+// included, are served; writes record a managedFields entry of
+// subresource "scale" for the object's replicas field.
 
 // scaleGVK is the kind the scale subresource answers with.
 var scaleGVK = metav1.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
@@ -86,33 +92,76 @@ func labelSelectorString(ls *metav1.LabelSelector) string {
 	return strings.Join(texts, ",")
 }
 
-// scaleOf builds the Scale of a stored object. spec.replicas unset reads
-// as 1, kube-apiserver's default.
-func (r *resource) scaleOf(o *storedObject) (*autoscalingv1.Scale, error) {
+// scaleOf builds the Scale of a stored object. A built-in kind's unset
+// spec.replicas reads as 1, kube-apiserver's default; a custom resource
+// without the field cannot be scaled (500, as kube-apiserver answers).
+func (r *resource) scaleOf(o *storedObject) (*autoscalingv1.Scale, *apiError) {
 	d, err := r.draftOf(o)
 	if err != nil {
-		return nil, err
-	}
-	spec, status, selector := replicasOf(d.typed)
-	replicas := int32(1)
-	if spec != nil && *spec != nil {
-		replicas = **spec
+		return nil, errInternal(err)
 	}
 	m := d.meta
-	return &autoscalingv1.Scale{
+	sc := &autoscalingv1.Scale{
 		TypeMeta: metav1.TypeMeta{Kind: scaleGVK.Kind, APIVersion: scaleGVK.Group + "/" + scaleGVK.Version},
 		ObjectMeta: metav1.ObjectMeta{
 			Name: m.Name, Namespace: m.Namespace, UID: m.UID,
 			ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp,
 		},
-		Spec:   autoscalingv1.ScaleSpec{Replicas: replicas},
-		Status: autoscalingv1.ScaleStatus{Replicas: status, Selector: selector},
-	}, nil
+	}
+	if r.custom {
+		p := r.crd.scale
+		spec, found, _ := nestedPath(d.custom, p.SpecReplicasPath)
+		n, ok := spec.(int64)
+		if !found || !ok {
+			return nil, errInternal(fmt.Errorf("the spec replicas field %q does not exist", p.SpecReplicasPath))
+		}
+		sc.Spec.Replicas = int32(n)
+		if v, _, _ := nestedPath(d.custom, p.StatusReplicasPath); v != nil {
+			if n, ok := v.(int64); ok {
+				sc.Status.Replicas = int32(n)
+			}
+		}
+		if p.LabelSelectorPath != nil {
+			if v, _, _ := nestedPath(d.custom, *p.LabelSelectorPath); v != nil {
+				sc.Status.Selector, _ = v.(string)
+			}
+		}
+		return sc, nil
+	}
+	spec, status, selector := replicasOf(d.typed)
+	sc.Spec.Replicas = 1
+	if spec != nil && *spec != nil {
+		sc.Spec.Replicas = **spec
+	}
+	sc.Status = autoscalingv1.ScaleStatus{Replicas: status, Selector: selector}
+	return sc, nil
 }
 
-// serveScale serves get and update of the scale subresource.
+// setReplicas sets the object's replicas to n and reports whether they
+// changed.
+func (d *draft) setReplicas(n int32) (bool, error) {
+	if d.custom != nil {
+		path := strings.Split(strings.TrimPrefix(d.res.crd.scale.SpecReplicasPath, "."), ".")
+		cur, _, _ := unstructured.NestedFieldNoCopy(d.custom, path...)
+		if c, ok := cur.(int64); ok && c == int64(n) {
+			return false, nil
+		}
+		return true, unstructured.SetNestedField(d.custom, int64(n), path...)
+	}
+	spec, _, _ := replicasOf(d.typed)
+	if spec == nil {
+		return false, errMethodNotSupported(d.res, "scale")
+	}
+	if *spec != nil && **spec == n {
+		return false, nil
+	}
+	*spec = &n
+	return true, nil
+}
+
+// serveScale serves the scale subresource.
 func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request) {
-	if r.verb != "get" && r.verb != "update" {
+	if r.verb != "get" && r.verb != "update" && r.verb != "patch" {
 		writeError(w, req, errMethodNotSupported(r.res, r.verb))
 		return
 	}
@@ -125,20 +174,23 @@ func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request
 		return
 	}
 	var o *storedObject
-	if r.verb == "get" {
+	switch r.verb {
+	case "get":
 		if o = s.store.get(r.res, objectKey(r.ns, r.name)); o == nil {
 			aerr = errNotFound(r.res, r.name)
 		}
-	} else {
+	case "update":
 		o, aerr = s.updateScale(req, r)
+	default:
+		o, aerr = s.patchScale(req, r)
 	}
 	if aerr != nil {
 		writeError(w, req, aerr)
 		return
 	}
-	sc, err := r.res.scaleOf(o)
-	if err != nil {
-		writeError(w, req, errInternal(err))
+	sc, aerr := r.res.scaleOf(o)
+	if aerr != nil {
+		writeError(w, req, aerr)
 		return
 	}
 	body, err := encodeScale(sc, out.format)
@@ -160,13 +212,8 @@ func encodeScale(sc *autoscalingv1.Scale, f format) ([]byte, error) {
 	return codec.JSONToYAML(b)
 }
 
-// readScale decodes an update's Scale body (JSON, YAML or protobuf).
-func (s *Server) readScale(req *http.Request) (*autoscalingv1.Scale, *apiError) {
-	body, aerr := readBody(req)
-	if aerr != nil {
-		return nil, aerr
-	}
-	ct := req.Header.Get("Content-Type")
+// decodeScale decodes a Scale body (JSON, YAML or protobuf).
+func (s *Server) decodeScale(ct string, body []byte) (*autoscalingv1.Scale, *apiError) {
 	if ct == "" {
 		ct = codec.MediaTypeJSON
 	}
@@ -195,53 +242,181 @@ func (s *Server) readScale(req *http.Request) (*autoscalingv1.Scale, *apiError) 
 	return &sc, nil
 }
 
-// updateScale writes spec.replicas from the request's Scale. A stale
-// metadata.resourceVersion is a 409 on the scaled object; a change of
-// replicas bumps metadata.generation.
+// updateScale writes spec.replicas from the request's Scale.
 func (s *Server) updateScale(req *http.Request, r *request) (*storedObject, *apiError) {
-	dry, aerr := dryRun(req.URL.Query())
+	o, aerr := parseWriteOptions(req, updateOptions, false)
 	if aerr != nil {
 		return nil, aerr
 	}
-	sc, aerr := s.readScale(req)
+	body, aerr := readBody(req)
+	if aerr != nil {
+		return nil, aerr
+	}
+	sc, aerr := s.decodeScale(req.Header.Get("Content-Type"), body)
 	if aerr != nil {
 		return nil, aerr
 	}
 	if sc.Name != "" && sc.Name != r.name {
 		return nil, errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Name, r.name))
 	}
-	if sc.Spec.Replicas < 0 {
-		return nil, errInvalid(scaleGVK.Group, scaleGVK.Kind, r.name, fieldCause{typ: "FieldValueInvalid", field: "spec.replicas", msg: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", sc.Spec.Replicas)})
+	return s.scaleTo(r, o, func(cur *autoscalingv1.Scale) (*autoscalingv1.Scale, error) { return sc, nil })
+}
+
+// patchScale patches the Scale and writes its spec.replicas; a
+// server-side apply owns the object's replicas field.
+func (s *Server) patchScale(req *http.Request, r *request) (*storedObject, *apiError) {
+	pt, aerr := patchType(req, r.res)
+	if aerr != nil {
+		return nil, aerr
 	}
+	body, aerr := readBody(req)
+	if aerr != nil {
+		return nil, aerr
+	}
+	o, aerr := parseWriteOptions(req, patchOptions, pt == patchApply)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if pt == patchApply {
+		return s.applyScale(r, body, o)
+	}
+	return s.scaleTo(r, o, func(cur *autoscalingv1.Scale) (*autoscalingv1.Scale, error) {
+		b, err := json.Marshal(cur)
+		if err != nil {
+			return nil, err
+		}
+		var doc, result any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			return nil, err
+		}
+		switch pt {
+		case patchJSON:
+			if result, err = patch.JSONPatch(doc, body); err != nil {
+				return nil, newStatus(http.StatusUnprocessableEntity, "Invalid", "the server rejected our request due to an error in our request", &metav1.StatusDetails{})
+			}
+		default:
+			var p any
+			if err := json.Unmarshal(body, &p); err != nil {
+				return nil, errBadRequest("error decoding patch: " + err.Error())
+			}
+			result = patch.Merge(doc, p)
+		}
+		rb, _ := json.Marshal(result)
+		sc, aerr := s.decodeScale(codec.MediaTypeJSON, rb)
+		if aerr != nil {
+			return nil, aerr
+		}
+		return sc, nil
+	})
+}
+
+// scaleTo writes the replicas of the Scale next returns (given the
+// current one) to the object, recording the write in managedFields as
+// kube-apiserver's scale subresource does (an Update entry of
+// subresource "scale" without a time).
+func (s *Server) scaleTo(r *request, o writeOpts, next func(*autoscalingv1.Scale) (*autoscalingv1.Scale, error)) (*storedObject, *apiError) {
 	res := r.res
-	o, _, err := s.write(res, objectKey(r.ns, r.name), dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	obj, _, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur == nil {
 			return "", nil, errNotFound(res, r.name)
 		}
+		curScale, aerr := res.scaleOf(cur)
+		if aerr != nil && !res.custom {
+			return "", nil, aerr
+		}
+		if curScale == nil {
+			curScale = &autoscalingv1.Scale{}
+		}
+		sc, err := next(curScale)
+		if err != nil {
+			return "", nil, err
+		}
 		if sc.ResourceVersion != "" && sc.ResourceVersion != fmt.Sprint(cur.rv) {
 			return "", nil, errConflict(res, r.name)
+		}
+		if sc.Spec.Replicas < 0 {
+			return "", nil, errInvalid(scaleGVK.Group, scaleGVK.Kind, r.name, fieldCause{typ: "FieldValueInvalid", field: "spec.replicas", msg: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", sc.Spec.Replicas)})
 		}
 		old, err := res.draftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		next, err := res.draftOf(cur)
+		d, err := res.draftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		spec, _, _ := replicasOf(next.typed)
-		if spec == nil {
-			return "", nil, errMethodNotSupported(res, "scale")
+		changed, err := d.setReplicas(sc.Spec.Replicas)
+		if err != nil {
+			return "", nil, err
 		}
-		if *spec == nil || **spec != sc.Spec.Replicas {
-			n := sc.Spec.Replicas
-			*spec = &n
-			next.meta.Generation++
+		if changed && res.generation {
+			d.meta.Generation++
 		}
-		return s.commitChange(cur, old, next, rv)
+		if err := s.recordUpdate(s.endpoint(res, "scale"), old, nil, d, o.manager); err != nil {
+			return "", nil, err
+		}
+		untimedScaleEntries(d)
+		return s.commitChange(cur, old, d, rv)
 	})
 	if err != nil {
 		return nil, asAPIError(err)
 	}
-	return o, nil
+	return obj, nil
+}
+
+// untimedScaleEntries drops the time of scale entries, which
+// kube-apiserver's scale subresource does not keep.
+func untimedScaleEntries(d *draft) {
+	for i := range d.meta.ManagedFields {
+		if d.meta.ManagedFields[i].Subresource == "scale" {
+			d.meta.ManagedFields[i].Time = nil
+		}
+	}
+}
+
+// applyScale runs a server-side apply of a Scale: the manager applies the
+// object's replicas field.
+func (s *Server) applyScale(r *request, body []byte, o writeOpts) (*storedObject, *apiError) {
+	applied, aerr := decodeApplied(body)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if v, _ := applied["apiVersion"].(string); v != "autoscaling/v1" || applied["kind"] != "Scale" {
+		k, _ := applied["kind"].(string)
+		return nil, errBadRequest("invalid object type: " + gvkString(v, k))
+	}
+	replicas, _, _ := unstructured.NestedFieldNoCopy(applied, "spec", "replicas")
+	res := r.res
+	path := []string{"spec", "replicas"}
+	if res.custom {
+		path = strings.Split(strings.TrimPrefix(res.crd.scale.SpecReplicasPath, "."), ".")
+	}
+	config := map[string]any{"apiVersion": res.kind.APIVersion(), "kind": res.kind.Kind, "metadata": map[string]any{"name": r.name}}
+	if replicas != nil {
+		_ = unstructured.SetNestedField(config, replicas, path...)
+	}
+	var unknown []string
+	obj, _, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+		if cur == nil {
+			return "", nil, errNotFound(res, r.name)
+		}
+		old, err := res.draftOf(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		scaleReq := *r
+		scaleReq.sub = "scale"
+		d, err := s.applyTo(&scaleReq, old, config, o, &unknown)
+		if err != nil {
+			return "", nil, err
+		}
+		if res.generation && !specEqual(old, d) {
+			d.meta.Generation++
+		}
+		return s.commitChange(cur, old, d, rv)
+	})
+	if err != nil {
+		return nil, asAPIError(err)
+	}
+	return obj, nil
 }

@@ -75,6 +75,8 @@ type Server struct {
 
 	builtins   fieldpath.Builtins     // shapes of the built-in kinds
 	crdStorage map[string]*storageKey // by CRD name; guarded by mu
+	// builtinGroups are the API groups of built-in kinds (immutable).
+	builtinGroups map[string]bool
 
 	ctx    context.Context // canceled by Close
 	cancel context.CancelFunc
@@ -111,7 +113,7 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*resource{}}
+	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*resource{}, builtinGroups: map[string]bool{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.faults.init()
 	for _, k := range registry.All() {
@@ -121,6 +123,7 @@ func New(opts Options) *Server {
 				return obj.(typedObject)
 			}
 			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = newBuiltinResource(k, newT, &s.builtins)
+			s.builtinGroups[k.Group] = true
 		}
 	}
 	for _, ns := range opts.Namespaces {

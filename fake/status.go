@@ -12,6 +12,9 @@ import (
 type apiError struct {
 	status     metav1.Status
 	retryAfter int // seconds; sets the Retry-After header when positive
+	// plain answers "404 page not found" in text, as kube-apiserver
+	// answers paths under API groups it does not serve.
+	plain bool
 }
 
 func (e *apiError) Error() string { return e.status.Message }
@@ -160,6 +163,14 @@ func errUnsupportedMediaTypeJSON(ct string) *apiError {
 
 func errMethodNotSupported(r *resource, verb string) *apiError {
 	return newStatus(http.StatusMethodNotAllowed, "MethodNotAllowed", fmt.Sprintf("%s is not supported on resources of kind %q", verb, r.qualifiedResource()), &metav1.StatusDetails{Group: r.kind.Group, Kind: r.kind.Resource})
+}
+
+// errGroupNotFound is the 404 of a path under an API group that no
+// built-in kind belongs to.
+func errGroupNotFound() *apiError {
+	e := errPathNotFound()
+	e.plain = true
+	return e
 }
 
 func errPathNotFound() *apiError {
