@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -68,7 +69,21 @@ func normalize(a answer, st *step) normalized {
 // in no fixed order (it walks a Go map).
 func sortCauses(body any) {
 	st, ok := body.(map[string]any)
-	if !ok || st["kind"] != "Status" || st["reason"] != "Invalid" {
+	if !ok || st["kind"] != "Status" {
+		return
+	}
+	if st["reason"] == "Conflict" {
+		// Apply conflicts come per manager in no fixed order.
+		details, _ := st["details"].(map[string]any)
+		causes, _ := details["causes"].([]any)
+		slices.SortStableFunc(causes, func(a, b any) int {
+			am, _ := a.(map[string]any)
+			bm, _ := b.(map[string]any)
+			return strings.Compare(fmt.Sprint(am["message"], am["field"]), fmt.Sprint(bm["message"], bm["field"]))
+		})
+		return
+	}
+	if st["reason"] != "Invalid" {
 		return
 	}
 	details, _ := st["details"].(map[string]any)

@@ -144,8 +144,12 @@ func (s *Server) resourceList(group, version string) any {
 	if rs == nil {
 		return nil
 	}
-	slices.SortFunc(rs, func(a, b any) int {
-		return strings.Compare(a.(map[string]any)["name"].(string), b.(map[string]any)["name"].(string))
+	// Resources by name, each followed by its subresources in their
+	// own order.
+	slices.SortStableFunc(rs, func(a, b any) int {
+		na, _, _ := strings.Cut(a.(map[string]any)["name"].(string), "/")
+		nb, _, _ := strings.Cut(b.(map[string]any)["name"].(string), "/")
+		return strings.Compare(na, nb)
 	})
 	gv := version
 	if group != "" {
