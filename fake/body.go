@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/kubewire/kubewire/api/builtin"
 	"io"
 	"net/http"
 	"regexp"
@@ -162,13 +163,48 @@ func (d *draft) checkTypeMeta() *apiError {
 		kind, apiVersion = tm.GetKind(), tm.GetAPIVersion()
 	}
 	k := d.res.kind
-	if kind != "" && kind != k.Kind {
-		return errBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: no kind %q is registered for version %q", k.Kind, k.Version, k.Kind, kind, apiVersion))
+	if d.custom != nil || (kind == "" || kind == k.Kind) && (apiVersion == "" || apiVersion == k.APIVersion()) {
+		if kind != "" && kind != k.Kind {
+			return errBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: no kind %q is registered for version %q", k.Kind, k.Version, k.Kind, kind, apiVersion))
+		}
+		if apiVersion != "" && apiVersion != k.APIVersion() {
+			return errBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", apiVersion, k.APIVersion()))
+		}
+		return nil
 	}
-	if apiVersion != "" && apiVersion != k.APIVersion() {
-		return errBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", apiVersion, k.APIVersion()))
+	// A built-in body naming another kind or version: kube-apiserver's
+	// scheme either does not know it or cannot convert it.
+	if kind == "" {
+		kind = k.Kind
 	}
-	return nil
+	if apiVersion == "" {
+		apiVersion = k.APIVersion()
+	}
+	_, version := splitAPIVersion(apiVersion)
+	prefix := fmt.Sprintf("%s in version %q cannot be handled as a %s: ", kind, version, k.Kind)
+	if _, known := builtin.New(apiVersion, kind); !known {
+		return errBadRequest(prefix + fmt.Sprintf("no kind %q is registered for version %q in scheme \"pkg/runtime/scheme.go:111\"", kind, apiVersion))
+	}
+	return errBadRequest(prefix + fmt.Sprintf("converting (%s.%s) to (%s.%s): unknown conversion", version, kind, internalPackage(k.Group), k.Kind))
+}
+
+// splitAPIVersion splits "apps/v1" into "apps" and "v1" ("v1": "", "v1").
+func splitAPIVersion(apiVersion string) (string, string) {
+	if g, v, ok := strings.Cut(apiVersion, "/"); ok {
+		return g, v
+	}
+	return "", apiVersion
+}
+
+// internalPackage is the name of the package of a group's internal
+// types in kube-apiserver ("core" for the core group, else the group's
+// first label).
+func internalPackage(group string) string {
+	if group == "" {
+		return "core"
+	}
+	first, _, _ := strings.Cut(group, ".")
+	return first
 }
 
 var dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
