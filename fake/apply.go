@@ -175,7 +175,7 @@ func (s *Server) applyCreate(r *request, applied map[string]any, o writeOpts, rv
 		return "", nil, aerr
 	}
 	prepareCreate(d)
-	if aerr := s.validate(d); aerr != nil {
+	if aerr := s.validate(d, nil); aerr != nil {
 		return "", nil, aerr
 	}
 	d.meta.UID = newUID()

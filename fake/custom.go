@@ -52,10 +52,11 @@ func (r *resource) decodeCustomDraft(body []byte) (*draft, []string, error) {
 
 // validateCustom validates a custom resource about to be stored, in
 // kube-apiserver's order: the schema, the scale subresource's replicas
-// and selector, the list types, then x-kubernetes-validations rules,
-// which the fake does not evaluate (an object with blocking errors gets
-// kube-apiserver's "rules were not checked" error instead).
-func (r *resource) validateCustom(d *draft) []fieldCause {
+// and selector, the list types, then x-kubernetes-validations rules when
+// ev evaluates them and the object has no blocking error (else it gets
+// kube-apiserver's "rules were not checked" error). old is the object
+// before an update, nil for a create.
+func (r *resource) validateCustom(d, old *draft, ev RuleEvaluator) []fieldCause {
 	if r.crd == nil {
 		return nil
 	}
@@ -64,11 +65,20 @@ func (r *resource) validateCustom(d *draft) []fieldCause {
 	errs = append(errs, scaleErrors(r.crd, d.custom)...)
 	errs = append(errs, sch.ValidateListTypes(d.custom)...)
 	if sch.HasRules() {
+		blocked := false
 		for _, e := range errs {
 			if e.Blocking() {
+				blocked = true
 				errs = append(errs, schema.RulesNotChecked)
 				break
 			}
+		}
+		if !blocked && ev != nil {
+			var prev any
+			if old != nil {
+				prev = old.custom
+			}
+			errs = append(errs, checkRules(ev, sch, d.custom, prev, old != nil, "")...)
 		}
 	}
 	causes := make([]fieldCause, len(errs))

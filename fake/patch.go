@@ -107,7 +107,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		if err != nil {
 			return "", nil, err
 		}
-		if aerr := s.validate(next); aerr != nil {
+		if aerr := s.validate(next, old); aerr != nil {
 			return "", nil, aerr
 		}
 		if pt == patchApply {

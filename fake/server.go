@@ -55,6 +55,24 @@ type Options struct {
 	// TLS serves HTTPS with a self-signed certificate (and HTTP/2) from
 	// Start; Client trusts it. Default plain HTTP.
 	TLS bool
+	// Rules evaluates the x-kubernetes-validations (CEL) rules of custom
+	// resources. Nil leaves them unevaluated: an object is then refused
+	// only for the schema's other constraints. Module
+	// github.com/kubewire/kubewire/fake/cel provides one built on cel-go,
+	// kept out of this module's dependencies.
+	Rules RuleEvaluator
+}
+
+// RuleEvaluator evaluates CEL expressions of x-kubernetes-validations
+// rules against a value of a custom resource: self is the value at the
+// rule's schema node and oldSelf its previous value on an update (nil on
+// a create). Values are decoded JSON (map[string]any, []any, string,
+// bool, int64, float64, nil). It must be safe for concurrent use.
+type RuleEvaluator interface {
+	// Check reports whether a rule holds, or why it cannot be evaluated.
+	Check(rule string, self, oldSelf any) (bool, error)
+	// Message evaluates a messageExpression to its string.
+	Message(expr string, self, oldSelf any) (string, error)
 }
 
 // Server is an in-memory Kubernetes API server for tests: it stores

@@ -59,14 +59,14 @@ func prepareUpdate(old, d *draft) {
 	}
 }
 
-// validate checks an object about to be stored (old is nil for a
-// create) as far as the fake validates kinds: CustomResourceDefinitions
+// validate checks an object about to be stored (old is the stored one,
+// nil for a create) as far as the fake validates kinds: CustomResourceDefinitions
 // and custom resources.
-func (s *Server) validate(d *draft) *apiError {
+func (s *Server) validate(d, old *draft) *apiError {
 	k := d.res.kind
 	switch {
 	case d.custom != nil:
-		if causes := d.res.validateCustom(d); len(causes) > 0 {
+		if causes := d.res.validateCustom(d, old, s.opts.Rules); len(causes) > 0 {
 			return errInvalid(k.Group, k.Kind, d.meta.Name, causes...)
 		}
 	case d.res.isCRD():

@@ -63,7 +63,7 @@ func (s *Server) create(d *draft, ns string, dry bool) (writeResult, *apiError) 
 		return writeResult{}, errNamespaceNotFound(ns)
 	}
 	prepareCreate(d)
-	if aerr := s.validate(d); aerr != nil {
+	if aerr := s.validate(d, nil); aerr != nil {
 		return writeResult{}, aerr
 	}
 	d.meta.UID = newUID()
@@ -170,7 +170,7 @@ func (s *Server) update(d *draft, r *request, o writeOpts) (writeResult, *apiErr
 		if err != nil {
 			return "", nil, err
 		}
-		if aerr := s.validate(next); aerr != nil {
+		if aerr := s.validate(next, old); aerr != nil {
 			return "", nil, aerr
 		}
 		if err := s.recordUpdate(s.endpoint(res, r.sub), old, sent, next, o.manager); err != nil {
