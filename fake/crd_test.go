@@ -156,3 +156,25 @@ func TestWritesRecordManagedFields(t *testing.T) {
 		t.Errorf("forced apply: %d %s", resp.StatusCode, b)
 	}
 }
+
+func TestCRDServesEveryVersion(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	crd := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"things.test.example.com"},
+"spec":{"group":"test.example.com","scope":"Namespaced","names":{"plural":"things","kind":"Thing"},"versions":[
+{"name":"v1beta1","served":true,"storage":false,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}},
+{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`
+	c.mustDo(http.StatusCreated, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)
+	c.mustDo(http.StatusCreated, "POST", "/apis/test.example.com/v1beta1/namespaces/default/things", `{"apiVersion":"test.example.com/v1beta1","kind":"Thing","metadata":{"name":"t"},"x":1}`)
+	for _, v := range []string{"v1", "v1beta1"} {
+		var got map[string]any
+		_ = json.Unmarshal(c.mustDo(http.StatusOK, "GET", "/apis/test.example.com/"+v+"/namespaces/default/things/t", ""), &got)
+		if got["apiVersion"] != "test.example.com/"+v || got["x"] != float64(1) {
+			t.Errorf("GET at %s: %v", v, got)
+		}
+		var list struct{ Items []map[string]any }
+		_ = json.Unmarshal(c.mustDo(http.StatusOK, "GET", "/apis/test.example.com/"+v+"/namespaces/default/things", ""), &list)
+		if len(list.Items) != 1 || list.Items[0]["apiVersion"] != "test.example.com/"+v {
+			t.Errorf("list at %s: %v", v, list.Items)
+		}
+	}
+}

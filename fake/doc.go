@@ -136,9 +136,9 @@
 //     evaluated only when Options.Rules is set (module fake/cel, with
 //     cel-go, lacking kube-apiserver's own CEL functions, cost budget and
 //     compile-time type checks); CRDs are accepted whatever their rules
-//     say; only the storage
-//     version of a CRD is served faithfully (other served versions share
-//     its objects without conversion); a CRD's objects are deleted with it
+//     say; every served version shares the CRD's objects, converted as
+//     the "None" strategy converts (apiVersion only; webhook conversion
+//     is not called); a CRD's objects are deleted with it
 //     even if finalizers hold them; names are accepted without conflict
 //     checks; kube-apiserver lists the errors of sibling fields in no
 //     fixed order, the fake by name.

@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,29 @@ import (
 )
 
 const metaAPIVersion = "meta.k8s.io/v1"
+
+// servedJSON is the object's complete JSON as served by r.
+func (o *storedObject) servedJSON(r *resource) []byte {
+	if o.res.custom {
+		return o.jsonAs(r)
+	}
+	return o.completeJSON()
+}
+
+// jsonAs is a custom resource's JSON as served at r's version: objects
+// are stored at the version they were written at and converted as a CRD's
+// "None" strategy converts, by changing apiVersion.
+func (o *storedObject) jsonAs(r *resource) []byte {
+	if !o.res.custom || r == nil || r.kind.Version == o.res.kind.Version {
+		return o.json
+	}
+	stored := `{"apiVersion":` + quote(o.res.kind.APIVersion()) + `,`
+	if !bytes.HasPrefix(o.json, []byte(stored)) {
+		return o.json
+	}
+	out := []byte(`{"apiVersion":` + quote(r.kind.APIVersion()) + `,`)
+	return append(out, o.json[len(stored):]...)
+}
 
 // completeJSON is the object's JSON with kind and apiVersion.
 func (o *storedObject) completeJSON() []byte {
@@ -90,10 +114,10 @@ func (s *Server) encodeObject(o *storedObject, out output) ([]byte, string, erro
 	case formatProtobuf:
 		return codec.EncodeEnvelope(o.res.kind.APIVersion(), o.res.kind.Kind, o.pb), codec.MediaTypeProtobuf, nil
 	case formatYAML:
-		y, err := codec.JSONToYAML(o.completeJSON())
+		y, err := codec.JSONToYAML(o.servedJSON(out.res))
 		return y, codec.MediaTypeYAML, err
 	}
-	return o.completeJSON(), codec.MediaTypeJSON, nil
+	return o.servedJSON(out.res), codec.MediaTypeJSON, nil
 }
 
 // writeList streams a list of items as out asks.
@@ -153,7 +177,7 @@ func writeJSONList(w io.Writer, r *resource, out output, items []*storedObject, 
 				return err
 			}
 		}
-		b := o.json
+		b := o.jsonAs(r)
 		if out.as == asPartialList {
 			b = o.partialJSON()
 		}

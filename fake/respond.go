@@ -43,6 +43,9 @@ const (
 type output struct {
 	format format
 	as     string
+	// res is the resource asked for: a custom resource's objects are
+	// served at its version.
+	res *resource
 }
 
 func mediaType(t, sub string) codec.MediaType { return codec.MediaType{Type: t, Subtype: sub} }
@@ -85,7 +88,7 @@ func (s *Server) negotiate(req *http.Request, r *resource, list, watch bool) (ou
 	if !ok {
 		return output{}, errNotAcceptableFor(r)
 	}
-	o := output{as: mt.Param(codec.ParamAs)}
+	o := output{as: mt.Param(codec.ParamAs), res: r}
 	switch {
 	case mt.IsProtobuf():
 		o.format = formatProtobuf

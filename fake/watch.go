@@ -241,7 +241,7 @@ func (wt *watcher) encodeObject(b []byte, o *storedObject) []byte {
 		return append(b, codec.EncodeEnvelope(o.res.kind.APIVersion(), o.res.kind.Kind, o.pb)...)
 	}
 	if o.res.custom {
-		return append(b, o.json...)
+		return append(b, o.jsonAs(wt.r.res)...)
 	}
 	return append(append(b, o.res.jsonPrefix...), o.json[1:]...)
 }
