@@ -11,6 +11,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 	"github.com/kubewire/kubewire/fake/internal/managedfields"
 )
 
@@ -27,16 +28,15 @@ func decodeApplied(body []byte) (map[string]any, *apiError) {
 	return u.Object, nil
 }
 
-// yamlError is the YAML parser's own message, as kube-apiserver shows
-// it ("error converting YAML to JSON: yaml: line 2: ...").
+// yamlError is the YAML converter's own message, as kube-apiserver shows
+// it ("error converting YAML to JSON: yaml: line 2: ..."), without the
+// codec's wrapping.
 func yamlError(err error) string {
-	for {
-		u := errors.Unwrap(err)
-		if u == nil {
-			return err.Error()
-		}
-		err = u
+	var de *codec.DecodeError
+	if errors.As(err, &de) && de.Err != nil {
+		return de.Err.Error()
 	}
+	return err.Error()
 }
 
 func errString(err error) string {
@@ -70,15 +70,53 @@ func checkApplied(res *resource, applied map[string]any) *apiError {
 			return errBadRequest("metadata.managedFields must be nil")
 		}
 	}
-	if !res.custom {
-		t := res.newTyped()
+	var unknown []string
+	if res.custom {
+		if res.crd != nil {
+			unknown = res.crd.schema.Prune(schemaCopy(applied))
+		}
+	} else {
 		b, _ := json.Marshal(applied)
-		if unk := unknownFieldPaths(b, reflect.TypeOf(t)); len(unk) > 0 {
-			name, _, _ := unstructured.NestedFieldNoCopy(applied, "metadata", "name")
-			return internalError(fmt.Sprintf("failed to create typed patch object (/%v; %s): .%s: field not declared in schema", name, gvkString(apiVersion, kind), unk[0]))
+		t := res.newTyped()
+		unknown = unknownFieldPaths(b, reflect.TypeOf(t))
+		var typeErr *json.UnmarshalTypeError
+		if err := json.Unmarshal(b, t); errors.As(err, &typeErr) && typeErr.Type.Kind() == reflect.String && len(unknown) == 0 {
+			field := typeErr.Field
+			v, ok := jsonPathValue(applied, "."+field)
+			if m, isMap := v.(map[string]any); ok && isMap {
+				// A map of strings: name the entry that is not one.
+				for _, k := range sortedMapKeys(m) {
+					if _, isString := m[k].(string); !isString {
+						field, v = field+"."+k, m[k]
+						break
+					}
+				}
+			}
+			if ok {
+				name, _, _ := unstructured.NestedFieldNoCopy(applied, "metadata", "name")
+				return internalError(fmt.Sprintf("failed to create typed patch object (/%v; %s): .%s: expected string, got &value.valueUnstructured{Value:%v}", name, gvkString(apiVersion, kind), field, v))
+			}
 		}
 	}
+	if len(unknown) > 0 {
+		name, _, _ := unstructured.NestedFieldNoCopy(applied, "metadata", "name")
+		msg := "." + unknown[0] + ": field not declared in schema"
+		if len(unknown) > 1 {
+			lines := []string{"errors:"}
+			for _, u := range unknown {
+				lines = append(lines, "  ."+u+": field not declared in schema")
+			}
+			msg = strings.Join(lines, "\n")
+		}
+		return internalError(fmt.Sprintf("failed to create typed patch object (/%v; %s): %s", name, gvkString(apiVersion, kind), msg))
+	}
 	return nil
+}
+
+// schemaCopy deep-copies a decoded object, for pruning a copy.
+func schemaCopy(m map[string]any) map[string]any {
+	c, _ := fieldpath.DeepCopy(m).(map[string]any)
+	return c
 }
 
 // sameGroup reports whether two apiVersions name the same group.
