@@ -178,3 +178,17 @@ func TestCRDServesEveryVersion(t *testing.T) {
 		}
 	}
 }
+
+func TestAddCustomResourceVersions(t *testing.T) {
+	s, c := newTestServer(t, Options{})
+	for _, v := range []string{"v1", "v2"} {
+		if err := s.AddCustomResource(CustomResource{Group: "test.example.com", Version: v, Kind: "Widget", Resource: "widgets", Namespaced: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddCustomResource(CustomResource{Group: "test.example.com", Version: "v2", Kind: "Widget", Resource: "widgets", Namespaced: true}); err == nil {
+		t.Error("adding a served version again succeeded")
+	}
+	c.mustDo(http.StatusCreated, "POST", "/apis/test.example.com/v2/namespaces/default/widgets", `{"apiVersion":"test.example.com/v2","kind":"Widget","metadata":{"name":"w"}}`)
+	c.mustDo(http.StatusOK, "GET", "/apis/test.example.com/v1/namespaces/default/widgets/w", "")
+}

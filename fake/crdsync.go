@@ -193,3 +193,30 @@ func (s *Server) finalizeCRD(crdRes *resource, crd *apiextensionsv1.CustomResour
 		return s.commitChange(cur, old, next, rv)
 	})
 }
+
+// addCRDVersion adds the (only) version of add to the stored CRD of the
+// same name, served and not stored.
+func (s *Server) addCRDVersion(crdRes *resource, add *apiextensionsv1.CustomResourceDefinition) error {
+	_, _, err := s.write(crdRes, add.Name, false, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+		if cur == nil {
+			return "", nil, errNotFound(crdRes, add.Name)
+		}
+		old, err := crdRes.draftOf(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		next, err := crdRes.draftOf(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		crd := next.typed.(*apiextensionsv1.CustomResourceDefinition)
+		v := add.Spec.Versions[0]
+		v.Storage = false
+		crd.Spec.Versions = append(crd.Spec.Versions, v)
+		if aerr := s.validate(next, old); aerr != nil {
+			return "", nil, aerr
+		}
+		return s.commitChange(cur, old, next, rv)
+	})
+	return err
+}

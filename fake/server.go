@@ -215,10 +215,17 @@ func (s *Server) AddCustomResource(c CustomResource) error {
 	}
 	crdRes := s.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
 	crd := c.definition()
-	d := &draft{res: crdRes, typed: crd, meta: crd.GetObjectMeta()}
-	applyDefaults(d)
-	if _, aerr := s.create(d, "", false); aerr != nil {
-		return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, aerr)
+	if s.store.get(crdRes, crd.Name) != nil {
+		// Another version of a resource already added: serve this one too.
+		if err := s.addCRDVersion(crdRes, crd); err != nil {
+			return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, err)
+		}
+	} else {
+		d := &draft{res: crdRes, typed: crd, meta: crd.GetObjectMeta()}
+		applyDefaults(d)
+		if _, aerr := s.create(d, "", false); aerr != nil {
+			return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, aerr)
+		}
 	}
 	if s.lookup(c.Group, c.Version, c.Resource) == nil {
 		return fmt.Errorf("fake: resource %s/%s/%s is already served by another definition", c.Group, c.Version, c.Resource)
