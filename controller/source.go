@@ -127,18 +127,8 @@ func (h *handler[O]) waitForSync(ctx context.Context) error {
 
 func (w *watch[O]) synced() bool { return w.inf.HasSynced() }
 
-// failure returns the informer's Err when it has one.
-//
-// ADAPTER (informer hardening in flight): the informer gains Err() error
-// on another branch; until it is merged the assertion fails and no
-// persistent failure is reported. Replace with w.inf.Err() after the
-// merge.
-func (w *watch[O]) failure() error {
-	if e, ok := any(w.inf).(interface{ Err() error }); ok {
-		return e.Err()
-	}
-	return nil
-}
+// failure returns the informer's persistent failure, if any.
+func (w *watch[O]) failure() error { return w.inf.Err() }
 
 func (h *handler[O]) remove() { h.reg.Remove() }
 

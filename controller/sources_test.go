@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -220,24 +221,24 @@ func TestPredicates(t *testing.T) {
 }
 
 // A source whose resource the server does not serve (a CRD not
-// installed) makes Run fail with ErrNotSynced instead of waiting
-// forever, naming the source; Ready says the same without Run.
+// installed) makes Run fail at once with ErrNotSynced and the server's
+// error instead of waiting forever; Ready says the same without Run.
 func TestSyncFailureIsReported(t *testing.T) {
 	e := newEnv(t)
 	f := informer.NewFactory(e.ctl, informer.FactoryOptions{})
 	cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
 	missing := informer.SharedDynamic(f, client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"}, informer.Scope{})
-	ctl := controller.New("gadgets", cms, newRecorder(), controller.Options{SyncTimeout: 300 * time.Millisecond})
+	ctl := controller.New("gadgets", cms, newRecorder(), controller.Options{})
 	controller.Watches(ctl, missing, func(*unstructured.Unstructured) []controller.Request { return nil })
 	running(t, f.Run)
 
 	start := time.Now()
 	err := ctl.Run(t.Context())
 	took := time.Since(start)
-	if !errors.Is(err, controller.ErrNotSynced) {
-		t.Fatalf("Run = %v, want ErrNotSynced", err)
+	if !errors.Is(err, controller.ErrNotSynced) || !errors.Is(err, client.ErrNotFound) {
+		t.Fatalf("Run = %v, want ErrNotSynced and ErrNotFound", err)
 	}
-	for _, want := range []string{"controller gadgets", "*unstructured.Unstructured"} {
+	for _, want := range []string{"controller gadgets", "gadgets (example.com/v1)"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
@@ -245,23 +246,33 @@ func TestSyncFailureIsReported(t *testing.T) {
 	if took > 10*time.Second {
 		t.Errorf("Run took %v to report", took)
 	}
-	if err := ctl.Ready(); err == nil || !strings.Contains(err.Error(), "*unstructured.Unstructured") {
+	if err := ctl.Ready(); !errors.Is(err, client.ErrNotFound) {
 		t.Errorf("Ready = %v, want the source that is not synced", err)
 	}
 	t.Logf("Run: %v", err)
 }
 
-// A controller stopped while waiting for its caches returns nil.
-func TestStopWhileSyncing(t *testing.T) {
+// A cache that does not sync for reasons that may pass (the server
+// answers 503) is waited for until SyncTimeout, and the error says what
+// kept it; a controller stopped while waiting returns nil.
+func TestSyncTimeout(t *testing.T) {
 	e := newEnv(t)
+	e.srv.Faults().FailNext(1_000_000, http.StatusServiceUnavailable, 0)
 	f := informer.NewFactory(e.ctl, informer.FactoryOptions{})
-	missing := informer.SharedDynamic(f, client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"}, informer.Scope{})
-	ctl := controller.New("gadgets", missing, newRecorder(), controller.Options{})
+	cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
 	running(t, f.Run)
+
+	ctl := controller.New("unavailable", cms, newRecorder(), controller.Options{SyncTimeout: 300 * time.Millisecond})
+	err := ctl.Run(t.Context())
+	if !errors.Is(err, controller.ErrNotSynced) || !strings.Contains(err.Error(), "after 300ms") || !strings.Contains(err.Error(), "configmaps") {
+		t.Errorf("Run = %v, want ErrNotSynced after 300ms naming configmaps", err)
+	}
+	t.Logf("Run: %v", err)
+
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
-	if err := ctl.Run(ctx); err != nil {
-		t.Errorf("Run = %v, want nil", err)
+	if err := controller.New("stopped", cms, newRecorder(), controller.Options{}).Run(ctx); err != nil {
+		t.Errorf("Run stopped while syncing = %v, want nil", err)
 	}
 }
 

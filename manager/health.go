@@ -80,8 +80,8 @@ func (m *Manager) readiness() ([]string, bool) {
 	switch {
 	case m.syncErr.Load() != nil:
 		add("informers", *m.syncErr.Load())
-	case factoryErr(m.factory) != nil:
-		add("informers", factoryErr(m.factory))
+	case m.factory.Err() != nil:
+		add("informers", m.factory.Err())
 	case !m.synced.Load():
 		add("informers", errors.New("not synced yet"))
 	default:

@@ -175,7 +175,7 @@ func (m *Manager) waitForSync(ctx context.Context) error {
 		return ctx.Err()
 	}
 	if err != nil {
-		if ferr := factoryErr(m.factory); ferr != nil && !errors.Is(err, ferr) {
+		if ferr := m.factory.Err(); ferr != nil && !errors.Is(err, ferr) {
 			err = errors.Join(err, ferr)
 		}
 		err = fmt.Errorf("manager %s: informers not synced: %w", m.opts.Name, err)
@@ -250,16 +250,4 @@ func defaultIdentity() string {
 		host = "manager"
 	}
 	return host + "-" + hex.EncodeToString(b[:])
-}
-
-// factoryErr returns the Factory's persistent failures.
-//
-// ADAPTER (informer hardening in flight): the Factory gains Err() error
-// on another branch; until it is merged this returns nil. Replace with
-// f.Err() after the merge.
-func factoryErr(f *informer.Factory) error {
-	if e, ok := any(f).(interface{ Err() error }); ok {
-		return e.Err()
-	}
-	return nil
 }
