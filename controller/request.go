@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/informer"
 )
 
 // Request names the primary object to reconcile. Namespace is "" for a
@@ -58,4 +59,22 @@ type ReconcilerFunc func(ctx context.Context, req Request) (Result, error)
 // Reconcile calls f(ctx, req).
 func (f ReconcilerFunc) Reconcile(ctx context.Context, req Request) (Result, error) {
 	return f(ctx, req)
+}
+
+// ForObject returns a Reconciler that reads the Request's object from
+// the cache of inf (the controller's primary informer) and calls fn with
+// it. A Request whose object the cache no longer holds (it was deleted)
+// is done without calling fn: clean up what such an object owned with
+// owner references, which the garbage collector follows, or with a
+// finalizer (ctrlutil.Finalize), which runs while the object still
+// exists. fn gets the cache's object and must not modify it: DeepCopy
+// it, or use package ctrlutil's helpers, which copy.
+func ForObject[T client.Object](inf *informer.Informer[T], fn func(ctx context.Context, obj T) (Result, error)) Reconciler {
+	return ReconcilerFunc(func(ctx context.Context, req Request) (Result, error) {
+		obj, ok := inf.Store().Get(req.Namespace, req.Name)
+		if !ok {
+			return Result{}, nil
+		}
+		return fn(ctx, obj)
+	})
 }

@@ -7,7 +7,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/pager"
 )
 
 // CheckConsistency runs fn every period while Run runs, on every
@@ -85,4 +88,13 @@ func (c *check) run(ctx context.Context, m *Manager) {
 	c.mu.Lock()
 	c.last = last
 	c.mu.Unlock()
+}
+
+// CheckCache runs controller.Check of inf against list (the List of the
+// resource inf caches, in the same scope) every period, as
+// CheckConsistency does.
+func CheckCache[T client.Object](m *Manager, name string, period time.Duration, inf *informer.Informer[T], list pager.ListFunc[T]) {
+	m.CheckConsistency(name, period, func(ctx context.Context) (controller.Report, error) {
+		return controller.Check(ctx, inf, list)
+	})
 }

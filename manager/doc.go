@@ -5,7 +5,7 @@
 //
 //	m, err := manager.New(c, manager.Options{
 //		Name:           "widget-operator",
-//		LeaderElection: &leaderelection.Config{Namespace: "operators"},
+//		LeaderElection: &leaderelection.Config{}, // a Lease in the client's namespace
 //		HealthAddr:     ":8081",
 //	})
 //	widgets := informer.Shared[*v1.Widget](m.Factory(), informer.Scope{})

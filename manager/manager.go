@@ -63,7 +63,7 @@ type Manager struct {
 // leaderelection.ErrInvalidConfig when opts are invalid. It sends
 // nothing; Run does.
 func New(c *client.Client, opts Options) (*Manager, error) {
-	opts, err := opts.withDefaults()
+	opts, err := opts.withDefaults(c.Namespace())
 	if err != nil {
 		return nil, err
 	}

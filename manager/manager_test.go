@@ -266,7 +266,7 @@ func TestInvalidOptions(t *testing.T) {
 	}{
 		{"NoName", manager.Options{}, manager.ErrInvalidOptions},
 		{"OwnCallback", manager.Options{Name: "x", LeaderElection: &leaderelection.Config{Namespace: "n", Callbacks: leaderelection.Callbacks{OnStartedLeading: func(context.Context) {}}}}, manager.ErrInvalidOptions},
-		{"NoLeaseNamespace", manager.Options{Name: "x", LeaderElection: &leaderelection.Config{}}, leaderelection.ErrInvalidConfig},
+		{"BadLeaseTimings", manager.Options{Name: "x", LeaderElection: &leaderelection.Config{LeaseDuration: time.Second, RenewDeadline: 2 * time.Second}}, leaderelection.ErrInvalidConfig},
 		{"BadComponent", manager.Options{Name: "x", Events: events.Options{Component: "not a name!"}}, events.ErrInvalidOptions},
 	}
 	for _, tt := range tests {

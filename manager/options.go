@@ -30,8 +30,9 @@ type Options struct {
 
 	// LeaderElection, when set, runs the Runnables only while this
 	// replica leads the Lease LeaderElection.Namespace/Name, with the
-	// timings it gives. Identity defaults to the host name and a random
-	// suffix. The manager sets Callbacks.OnStartedLeading, which must be
+	// timings it gives. Namespace defaults to the client's (the
+	// kubeconfig context's, or in a cluster the Pod's), Name to
+	// Options.Name, Identity to the host name and a random suffix. The manager sets Callbacks.OnStartedLeading, which must be
 	// nil; the other callbacks are called as given. Nil: no election, the
 	// Runnables run at once.
 	LeaderElection *leaderelection.Config
@@ -67,7 +68,7 @@ type Metrics interface {
 	Checked(name string, report controller.Report, err error)
 }
 
-func (o Options) withDefaults() (Options, error) {
+func (o Options) withDefaults(clientNamespace string) (Options, error) {
 	if o.Name == "" {
 		return o, fmt.Errorf("manager: Options.Name is required: %w", ErrInvalidOptions)
 	}
@@ -90,6 +91,9 @@ func (o Options) withDefaults() (Options, error) {
 		}
 		if cfg.Name == "" {
 			cfg.Name = o.Name
+		}
+		if cfg.Namespace == "" {
+			cfg.Namespace = clientNamespace
 		}
 		if cfg.Identity == "" {
 			cfg.Identity = defaultIdentity()
