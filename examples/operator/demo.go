@@ -16,8 +16,8 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/client/crd"
-	v1 "github.com/kubewire/kubewire/examples/operator/api/v1"
 	"github.com/kubewire/kubewire/examples/internal/exampleenv"
+	v1 "github.com/kubewire/kubewire/examples/operator/api/v1"
 	"github.com/kubewire/kubewire/fake"
 )
 
