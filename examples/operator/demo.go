@@ -42,7 +42,7 @@ func demo(ctx context.Context, env *exampleenv.Env, out io.Writer) error {
 	widgets := client.For[*v1.Widget](c).Namespace("default")
 	fmt.Fprintf(out, "operator: Widgets (operator.kubewire.dev/v1) on %s\n", env)
 	for i := range demoWidgets {
-		w := &v1.Widget{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("widget-%02d", i)}, Spec: v1.WidgetSpec{Color: colors[i%len(colors)], Size: int32(i)}}
+		w := &v1.Widget{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("widget-%02d", i)}, Spec: v1.WidgetSpec{Color: [...]string{"red", "green", "blue"}[i%3], Size: int32(i)}}
 		if _, err := widgets.Create(ctx, w, client.CreateOptions{}); err != nil {
 			return err
 		}
@@ -108,8 +108,6 @@ func demo(ctx context.Context, env *exampleenv.Env, out io.Writer) error {
 	fmt.Fprintf(out, "  events: %d ConfigMapWritten, %d CleanedUp\n", counts["ConfigMapWritten"], counts["CleanedUp"])
 	return nil
 }
-
-var colors = [...]string{"red", "green", "blue"}
 
 // serveWidgets makes the fake server serve the Widget definition, as
 // applying config/crd does on a cluster.
@@ -183,7 +181,7 @@ func waitConverged(ctx context.Context, c *client.Client) error {
 	var last []string
 	_, err := waitFor(ctx, "convergence", func() (bool, error) {
 		var err error
-		last, err = Divergence(ctx, c, "default")
+		last, err = divergence(ctx, c, "default")
 		return err == nil && len(last) == 0, nil
 	})
 	if err != nil {
@@ -192,12 +190,12 @@ func waitConverged(ctx context.Context, c *client.Client) error {
 	return nil
 }
 
-// Divergence lists how the Widgets and ConfigMaps of namespace ns differ
+// divergence lists how the Widgets and ConfigMaps of namespace ns differ
 // from what the operator defines: each Widget has the finalizer, a
 // ConfigMap with its color and size owned by it, and a status naming
 // the ConfigMap at its generation; no ConfigMap of the operator is left
 // without its Widget.
-func Divergence(ctx context.Context, c *client.Client, ns string) ([]string, error) {
+func divergence(ctx context.Context, c *client.Client, ns string) ([]string, error) {
 	ws, err := client.For[*v1.Widget](c).Namespace(ns).List(ctx, client.ListOptions{})
 	if err != nil {
 		return nil, err
