@@ -126,3 +126,40 @@ func TestWaitForCache(t *testing.T) {
 		t.Errorf("WaitForCache of a version never written = %v", err)
 	}
 }
+
+// A write the caches never observe (here a resourceVersion from the
+// future) holds the worker for ReadYourWritesTimeout only; the wait is
+// reported to Metrics as timed out, and the controller goes on.
+func TestReadYourWritesTimeout(t *testing.T) {
+	e := newEnv(t)
+	create(t, e.direct, configMap("default", "a", ""), configMap("default", "b", ""))
+	f := informer.NewFactory(e.ctl, informer.FactoryOptions{})
+	cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
+	done := make(chan string, 2)
+	r := controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+		if req.Name == "a" {
+			future := configMap("default", "a", "")
+			future.ResourceVersion = "999999999"
+			controller.Wrote(ctx, future)
+		}
+		done <- req.Name
+		return controller.Result{}, nil
+	})
+	m := &countingMetrics{}
+	ctl := controller.New("timeout", cms, r, controller.Options{ReadYourWrites: true, ReadYourWritesTimeout: 50 * time.Millisecond, Metrics: m})
+	running(t, f.Run)
+	stop := running(t, ctl.Run)
+	for range 2 {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("not every ConfigMap was reconciled")
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if m.timeouts.Load() != 1 || m.waits.Load() != 1 {
+		t.Errorf("%d waits, %d timed out; want 1 and 1 (b wrote nothing)", m.waits.Load(), m.timeouts.Load())
+	}
+}
