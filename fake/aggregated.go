@@ -176,7 +176,9 @@ type servedSubresource struct {
 	kind metav1.GroupVersionKind
 }
 
-// subresources lists the subresources the fake serves for r, by name.
+// subresources lists the subresources the fake serves for r, in the
+// order kube-apiserver lists them: by name for built-in kinds, status
+// before scale for custom resources.
 func (r *resource) subresources() []servedSubresource {
 	var out []servedSubresource
 	if r.scale {
@@ -184,6 +186,9 @@ func (r *resource) subresources() []servedSubresource {
 	}
 	if r.status {
 		out = append(out, servedSubresource{name: "status"})
+	}
+	if r.custom {
+		slices.Reverse(out)
 	}
 	return out
 }

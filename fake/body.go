@@ -1,7 +1,11 @@
 package fake
 
 import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/kubewire/kubewire/api/builtin"
 	"io"
 	"net/http"
 	"regexp"
@@ -35,55 +39,48 @@ const (
 	validationStrict
 )
 
-func parseValidation(v string) (validation, *apiError) {
-	switch v {
-	case "", "Warn":
-		return validationWarn, nil
-	case "Ignore":
-		return validationIgnore, nil
-	case "Strict":
-		return validationStrict, nil
-	}
-	return 0, errBadRequest(fmt.Sprintf("fieldValidation: Unsupported value: %q: supported values: \"Ignore\", \"Strict\", \"Warn\"", v))
-}
-
-// readDraft decodes a create or update body (JSON, YAML or, for built-in
-// kinds, protobuf) and applies the fieldValidation level: unknown fields
-// are a 400 under Strict and a Warning header under Warn.
-func (s *Server) readDraft(w http.ResponseWriter, req *http.Request, r *resource) (*draft, *apiError) {
-	level, aerr := parseValidation(req.URL.Query().Get("fieldValidation"))
-	if aerr != nil {
-		return nil, aerr
-	}
-	body, aerr := readBody(req)
-	if aerr != nil {
-		return nil, aerr
-	}
+// bodyType returns the media type of a create or update body: JSON when
+// unset; JSON, YAML or, for built-in kinds, protobuf (415 otherwise).
+func (s *Server) bodyType(req *http.Request, r *resource) (codec.MediaType, *apiError) {
 	ct := req.Header.Get("Content-Type")
 	mt, err := codec.ParseMediaType(ct)
 	if ct == "" {
 		mt, err = codec.ParseMediaType(codec.MediaTypeJSON)
 	}
-	if err != nil {
-		return nil, errUnsupportedMediaType(ct)
+	if err != nil || !(mt.IsJSON() || mt.IsYAML() || (mt.IsProtobuf() && !r.custom)) {
+		return mt, errUnsupportedMediaType(ct)
 	}
 	if mt.IsProtobuf() && s.faults.refuseProtobufBodies() {
-		return nil, errUnsupportedMediaTypeJSON(ct)
+		return mt, errUnsupportedMediaTypeJSON(ct)
 	}
+	return mt, nil
+}
+
+// decodeDraft decodes a create or update body of media type mt and
+// applies the fieldValidation level: unknown fields are a 400 under
+// Strict and a Warning header under Warn.
+func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *resource, level validation) (*draft, *apiError) {
 	var d *draft
 	var unknown []string
+	var err error
 	switch {
-	case mt.IsProtobuf() && !r.custom:
+	case mt.IsProtobuf():
 		d, err = r.decodeProtobufDraft(body)
-	case mt.IsJSON():
-		d, unknown, err = r.decodeJSONDraft(body)
 	case mt.IsYAML():
-		var j []byte
-		if j, err = codec.YAMLToJSON(body); err == nil {
-			d, unknown, err = r.decodeJSONDraft(j)
+		j, yerr := codec.YAMLToJSON(body)
+		if yerr != nil {
+			msg := strings.TrimPrefix(yamlError(yerr), "error converting YAML to JSON: ")
+			return nil, errBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s (%s)", r.kind.Kind, msg, summarize(body)))
 		}
+		d, unknown, err = r.decodeJSONDraft(j)
 	default:
-		return nil, errUnsupportedMediaType(ct)
+		if aerr := r.checkSyntax(body); aerr != nil {
+			return nil, aerr
+		}
+		d, unknown, err = r.decodeJSONDraft(body)
+	}
+	if ae, ok := err.(*apiError); ok {
+		return nil, ae
 	}
 	if err != nil {
 		return nil, r.cannotHandle(err)
@@ -101,6 +98,7 @@ func (s *Server) readDraft(w http.ResponseWriter, req *http.Request, r *resource
 	if aerr := d.checkTypeMeta(); aerr != nil {
 		return nil, aerr
 	}
+	applyDefaults(d)
 	return d, nil
 }
 
@@ -110,6 +108,40 @@ func quoteUnknown(fields []string) []string {
 		out[i] = fmt.Sprintf("unknown field %q", f)
 	}
 	return out
+}
+
+// checkSyntax is the 400 of a JSON body kube-apiserver cannot even read
+// the kind of, naming the kind expected and showing the body's start.
+func (r *resource) checkSyntax(body []byte) *apiError {
+	var v any
+	err := json.Unmarshal(body, &v)
+	if err == nil {
+		return nil
+	}
+	var syn *json.SyntaxError
+	if !errors.As(err, &syn) {
+		return nil
+	}
+	return errBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", r.kind.Kind, err, summarize(body)))
+}
+
+// summarize is the start of a body as kube-apiserver quotes it in decode
+// errors: 30 bytes of an object, in hex for anything else.
+func summarize(b []byte) string {
+	const n = 30
+	switch {
+	case len(b) == 0:
+		return "<empty>"
+	case b[0] == '{':
+		if len(b) > n {
+			return string(b[:n]) + " ..."
+		}
+		return string(b)
+	}
+	if len(b) > n {
+		return hex.EncodeToString(b[:n]) + " ..."
+	}
+	return hex.EncodeToString(b)
 }
 
 // cannotHandle is the 400 for a body that does not decode as the kind.
@@ -131,13 +163,48 @@ func (d *draft) checkTypeMeta() *apiError {
 		kind, apiVersion = tm.GetKind(), tm.GetAPIVersion()
 	}
 	k := d.res.kind
-	if kind != "" && kind != k.Kind {
-		return errBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: no kind %q is registered for version %q", k.Kind, k.Version, k.Kind, kind, apiVersion))
+	if d.custom != nil || (kind == "" || kind == k.Kind) && (apiVersion == "" || apiVersion == k.APIVersion()) {
+		if kind != "" && kind != k.Kind {
+			return errBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: no kind %q is registered for version %q", k.Kind, k.Version, k.Kind, kind, apiVersion))
+		}
+		if apiVersion != "" && apiVersion != k.APIVersion() {
+			return errBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", apiVersion, k.APIVersion()))
+		}
+		return nil
 	}
-	if apiVersion != "" && apiVersion != k.APIVersion() {
-		return errBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", apiVersion, k.APIVersion()))
+	// A built-in body naming another kind or version: kube-apiserver's
+	// scheme either does not know it or cannot convert it.
+	if kind == "" {
+		kind = k.Kind
 	}
-	return nil
+	if apiVersion == "" {
+		apiVersion = k.APIVersion()
+	}
+	_, version := splitAPIVersion(apiVersion)
+	prefix := fmt.Sprintf("%s in version %q cannot be handled as a %s: ", kind, version, k.Kind)
+	if _, known := builtin.New(apiVersion, kind); !known {
+		return errBadRequest(prefix + fmt.Sprintf("no kind %q is registered for version %q in scheme \"pkg/runtime/scheme.go:111\"", kind, apiVersion))
+	}
+	return errBadRequest(prefix + fmt.Sprintf("converting (%s.%s) to (%s.%s): unknown conversion", version, kind, internalPackage(k.Group), k.Kind))
+}
+
+// splitAPIVersion splits "apps/v1" into "apps" and "v1" ("v1": "", "v1").
+func splitAPIVersion(apiVersion string) (string, string) {
+	if g, v, ok := strings.Cut(apiVersion, "/"); ok {
+		return g, v
+	}
+	return "", apiVersion
+}
+
+// internalPackage is the name of the package of a group's internal
+// types in kube-apiserver ("core" for the core group, else the group's
+// first label).
+func internalPackage(group string) string {
+	if group == "" {
+		return "core"
+	}
+	first, _, _ := strings.Cut(group, ".")
+	return first
 }
 
 var dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)

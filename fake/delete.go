@@ -60,7 +60,7 @@ type deleteResult struct {
 // deleteOne deletes (or, with finalizers, marks for deletion) one object.
 func (s *Server) deleteOne(res *resource, key, name string, opts *deleteOptions, dry bool) (deleteResult, *apiError) {
 	deferred := false
-	o, typ, err := s.store.write(res, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	o, typ, err := s.write(res, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur == nil {
 			return "", nil, errNotFound(res, name)
 		}
@@ -75,6 +75,15 @@ func (s *Server) deleteOne(res *resource, key, name string, opts *deleteOptions,
 		d, err := res.draftOf(cur)
 		if err != nil {
 			return "", nil, err
+		}
+		if res.isCRD() {
+			deferred = true
+			if cur.deleting {
+				return "", nil, nil
+			}
+			s.markCRDDeleted(d)
+			next, err := d.seal(rv)
+			return eventModified, next, err
 		}
 		if cur.finalizers > 0 {
 			deferred = true

@@ -1,6 +1,8 @@
 package fake
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -34,6 +36,8 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, req *http.Request) bool {
 		switch {
 		case len(parts) == 2 && parts[0] == "api":
 			body = s.resourceList("", parts[1])
+		case len(parts) == 2 && parts[0] == "apis":
+			body = s.apiGroup(parts[1])
 		case len(parts) == 3 && parts[0] == "apis":
 			body = s.resourceList(parts[1], parts[2])
 		}
@@ -44,6 +48,36 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, req *http.Request) bool {
 	b, _ := json.Marshal(body)
 	s.writeBody(w, req, http.StatusOK, "application/json", b)
 	return true
+}
+
+// groupVersions returns the served versions of every group (but the
+// core one), most preferred first.
+func (s *Server) groupVersions() map[string][]string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	versions := map[string][]string{}
+	for _, r := range s.resources {
+		if g := r.kind.Group; g != "" && !slices.Contains(versions[g], r.kind.Version) {
+			versions[g] = append(versions[g], r.kind.Version)
+		}
+	}
+	for _, vs := range versions {
+		slices.SortFunc(vs, compareVersionPriority)
+	}
+	return versions
+}
+
+// apiGroup is the APIGroup document of a group, or nil.
+func (s *Server) apiGroup(group string) any {
+	vs := s.groupVersions()[group]
+	if len(vs) == 0 {
+		return nil
+	}
+	var list []any
+	for _, v := range vs {
+		list = append(list, map[string]string{"groupVersion": group + "/" + v, "version": v})
+	}
+	return map[string]any{"kind": "APIGroup", "apiVersion": "v1", "name": group, "versions": list, "preferredVersion": list[0]}
 }
 
 func (s *Server) groupList() any {
@@ -73,6 +107,13 @@ func (s *Server) groupList() any {
 	return map[string]any{"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
 }
 
+// storageVersionHash is kube-apiserver's hash of the group, version and
+// kind a resource is stored as.
+func storageVersionHash(group, version, kind string) string {
+	sum := sha256.Sum256([]byte(group + "/" + version + "/" + kind))
+	return base64.StdEncoding.EncodeToString(sum[:8])
+}
+
 // resourceList is the APIResourceList of a group version, or nil.
 func (s *Server) resourceList(group, version string) any {
 	s.mu.RLock()
@@ -83,7 +124,8 @@ func (s *Server) resourceList(group, version string) any {
 		if k.Group != group || k.Version != version {
 			continue
 		}
-		entry := map[string]any{"name": k.Resource, "singularName": k.SingularResource, "namespaced": k.Namespaced, "kind": k.Kind, "verbs": k.Verbs}
+		entry := map[string]any{"name": k.Resource, "singularName": k.SingularResource, "namespaced": k.Namespaced, "kind": k.Kind, "verbs": k.Verbs,
+			"storageVersionHash": storageVersionHash(k.Group, r.storageVersion(), k.Kind)}
 		if len(k.ShortNames) > 0 {
 			entry["shortNames"] = k.ShortNames
 		}
@@ -102,8 +144,12 @@ func (s *Server) resourceList(group, version string) any {
 	if rs == nil {
 		return nil
 	}
-	slices.SortFunc(rs, func(a, b any) int {
-		return strings.Compare(a.(map[string]any)["name"].(string), b.(map[string]any)["name"].(string))
+	// Resources by name, each followed by its subresources in their
+	// own order.
+	slices.SortStableFunc(rs, func(a, b any) int {
+		na, _, _ := strings.Cut(a.(map[string]any)["name"].(string), "/")
+		nb, _, _ := strings.Cut(b.(map[string]any)["name"].(string), "/")
+		return strings.Compare(na, nb)
 	})
 	gv := version
 	if group != "" {

@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,29 @@ import (
 )
 
 const metaAPIVersion = "meta.k8s.io/v1"
+
+// servedJSON is the object's complete JSON as served by r.
+func (o *storedObject) servedJSON(r *resource) []byte {
+	if o.res.custom {
+		return o.jsonAs(r)
+	}
+	return o.completeJSON()
+}
+
+// jsonAs is a custom resource's JSON as served at r's version: objects
+// are stored at the version they were written at and converted as a CRD's
+// "None" strategy converts, by changing apiVersion.
+func (o *storedObject) jsonAs(r *resource) []byte {
+	if !o.res.custom || r == nil || r.kind.Version == o.res.kind.Version {
+		return o.json
+	}
+	stored := `{"apiVersion":` + quote(o.res.kind.APIVersion()) + `,`
+	if !bytes.HasPrefix(o.json, []byte(stored)) {
+		return o.json
+	}
+	out := []byte(`{"apiVersion":` + quote(r.kind.APIVersion()) + `,`)
+	return append(out, o.json[len(stored):]...)
+}
 
 // completeJSON is the object's JSON with kind and apiVersion.
 func (o *storedObject) completeJSON() []byte {
@@ -78,7 +102,7 @@ func (o *storedObject) partialProto() []byte {
 func (s *Server) encodeObject(o *storedObject, out output) ([]byte, string, error) {
 	switch out.as {
 	case asTable:
-		b, err := s.tableJSON([]*storedObject{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.rv, 10)})
+		b, err := s.tableJSON(o.res, []*storedObject{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.rv, 10)})
 		return b, codec.MediaTypeJSON, err
 	case asPartial:
 		if out.format == formatProtobuf {
@@ -90,17 +114,17 @@ func (s *Server) encodeObject(o *storedObject, out output) ([]byte, string, erro
 	case formatProtobuf:
 		return codec.EncodeEnvelope(o.res.kind.APIVersion(), o.res.kind.Kind, o.pb), codec.MediaTypeProtobuf, nil
 	case formatYAML:
-		y, err := codec.JSONToYAML(o.completeJSON())
+		y, err := codec.JSONToYAML(o.servedJSON(out.res))
 		return y, codec.MediaTypeYAML, err
 	}
-	return o.completeJSON(), codec.MediaTypeJSON, nil
+	return o.servedJSON(out.res), codec.MediaTypeJSON, nil
 }
 
 // writeList streams a list of items as out asks.
 func (s *Server) writeList(w io.Writer, r *resource, out output, items []*storedObject, lm metav1.ListMeta) error {
 	switch {
 	case out.as == asTable:
-		b, err := s.tableJSON(items, lm)
+		b, err := s.tableJSON(r, items, lm)
 		if err != nil {
 			return err
 		}
@@ -136,6 +160,13 @@ func writeJSONList(w io.Writer, r *resource, out output, items []*storedObject, 
 	if err != nil {
 		return err
 	}
+	if r.custom && out.as != asPartialList && lm.Continue == "" {
+		// A custom resource list's metadata always has "continue".
+		meta = append([]byte(`{"continue":"",`), meta[1:]...)
+		if string(meta) == `{"continue":"",}` {
+			meta = []byte(`{"continue":""}`)
+		}
+	}
 	head := fmt.Sprintf(`{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, kind, apiVersion, meta)
 	if _, err := io.WriteString(w, head); err != nil {
 		return err
@@ -146,7 +177,7 @@ func writeJSONList(w io.Writer, r *resource, out output, items []*storedObject, 
 				return err
 			}
 		}
-		b := o.json
+		b := o.jsonAs(r)
 		if out.as == asPartialList {
 			b = o.partialJSON()
 		}
@@ -222,9 +253,17 @@ func envelopeSplit(apiVersion, kind string, rawLen int) (head, tail []byte) {
 	panic("fake: codec.EncodeEnvelope wrote no raw field") // a programming error in the codec contract
 }
 
-// tableJSON renders objects as a meta.k8s.io/v1 Table with Name and Age
+// Descriptions of the Name and Age columns, from ObjectMeta's API
+// documentation, as kube-apiserver's Tables carry them.
+const (
+	nameDescription              = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
+	creationTimestampDescription = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+)
+
+// tableJSON renders objects as a meta.k8s.io/v1 Table: custom resources
+// with their CRD's printer columns, built-in kinds with Name and Age
 // columns; each row carries the object as PartialObjectMetadata.
-func (s *Server) tableJSON(items []*storedObject, lm metav1.ListMeta) ([]byte, error) {
+func (s *Server) tableJSON(r *resource, items []*storedObject, lm metav1.ListMeta) ([]byte, error) {
 	type row struct {
 		Cells  []any           `json:"cells"`
 		Object json.RawMessage `json:"object"`
@@ -238,14 +277,21 @@ func (s *Server) tableJSON(items []*storedObject, lm metav1.ListMeta) ([]byte, e
 	}{
 		Kind: asTable, APIVersion: metaAPIVersion, Metadata: lm,
 		Columns: []metav1.TableColumnDefinition{
-			{Name: "Name", Type: "string", Format: "name", Description: "Name of the object."},
-			{Name: "Age", Type: "date", Description: "Time since the object was created."},
+			{Name: "Name", Type: "string", Format: "name", Description: nameDescription},
+			{Name: "Age", Type: "date", Description: creationTimestampDescription},
 		},
 		Rows: make([]row, 0, len(items)),
 	}
+	if r.crd != nil {
+		t.Columns = customColumns(r.crd.columns)
+	}
 	now := s.now()
 	for _, o := range items {
-		t.Rows = append(t.Rows, row{Cells: []any{o.name, humanAge(now.Sub(o.created))}, Object: o.partialJSON()})
+		cells := []any{o.name, humanAge(now.Sub(o.created))}
+		if r.crd != nil {
+			cells = customCells(r.crd.columns, o, now)
+		}
+		t.Rows = append(t.Rows, row{Cells: cells, Object: o.partialJSON()})
 	}
 	return json.Marshal(&t)
 }

@@ -89,8 +89,14 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 		version, parts = parts[1], parts[2:]
 	case len(parts) >= 4 && parts[0] == "apis":
 		group, version, parts = parts[1], parts[2], parts[3:]
+	case len(parts) >= 2 && parts[0] == "apis" && !s.builtinGroups[parts[1]]:
+		return nil, errGroupNotFound()
 	default:
 		return nil, errPathNotFound()
+	}
+	notFound := errPathNotFound
+	if group != "" && !s.builtinGroups[group] {
+		notFound = errGroupNotFound
 	}
 	watchPath := false
 	if parts[0] == "watch" && len(parts) > 1 {
@@ -101,11 +107,11 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 		r.ns, parts = parts[1], parts[2:]
 	}
 	if len(parts) > 3 || parts[0] == "" {
-		return nil, errPathNotFound()
+		return nil, notFound()
 	}
 	r.res = s.lookup(group, version, parts[0])
 	if r.res == nil {
-		return nil, errPathNotFound()
+		return nil, notFound()
 	}
 	if len(parts) > 1 {
 		r.name = parts[1]
@@ -113,11 +119,11 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 	if len(parts) > 2 {
 		r.sub = parts[2]
 		if !(r.sub == "status" && r.res.status) && !(r.sub == "scale" && r.res.scale) {
-			return nil, errPathNotFound()
+			return nil, notFound()
 		}
 	}
 	if r.ns != "" && !r.res.kind.Namespaced {
-		return nil, errPathNotFound()
+		return nil, notFound()
 	}
 	collection := r.name == ""
 	switch req.Method {
@@ -150,13 +156,13 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 		}
 	}
 	if r.verb == "" || (watchPath && r.verb != "watch") {
-		return nil, newStatus(http.StatusMethodNotAllowed, "MethodNotAllowed", "the server does not allow this method on the requested resource", nil)
+		return nil, errMethodNotAllowed()
 	}
 	if r.res.kind.Namespaced && r.ns == "" && !collection {
-		return nil, errPathNotFound()
+		return nil, notFound()
 	}
 	if (r.verb == "create" || r.verb == "deletecollection") && r.res.kind.Namespaced && r.ns == "" {
-		return nil, errPathNotFound()
+		return nil, notFound()
 	}
 	return r, nil
 }

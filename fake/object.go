@@ -71,12 +71,7 @@ var errBadBody = errors.New("cannot decode the request body")
 // still decoded, dropping them).
 func (r *resource) decodeJSONDraft(body []byte) (d *draft, unknown []string, err error) {
 	if r.custom {
-		var u unstructured.Unstructured
-		if err := u.UnmarshalJSON(body); err != nil {
-			return nil, nil, fmt.Errorf("%w: %w", errBadBody, err)
-		}
-		d, err := r.customDraft(u.Object)
-		return d, nil, err
+		return r.decodeCustomDraft(body)
 	}
 	t := r.newTyped()
 	if err := json.Unmarshal(body, t); err != nil {
@@ -96,7 +91,7 @@ func (r *resource) customDraft(obj map[string]any) (*draft, error) {
 			err = json.Unmarshal(b, meta)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: metadata: %w", errBadBody, err)
+			return nil, fmt.Errorf("%w: %w", errBadBody, err)
 		}
 	}
 	return &draft{res: r, custom: obj, meta: meta}, nil
@@ -184,7 +179,24 @@ func (d *draft) bodyJSON() ([]byte, error) {
 
 // seal encodes the draft into an immutable stored object at rv.
 func (d *draft) seal(rv uint64) (*storedObject, error) {
-	d.meta.ResourceVersion = strconv.FormatUint(rv, 10)
+	d.meta.ResourceVersion = ""
+	if rv > 0 { // 0 seals a dry-run create, answered without a version
+		d.meta.ResourceVersion = strconv.FormatUint(rv, 10)
+	}
+	var pb []byte
+	if !d.res.custom {
+		// kube-apiserver answers with what it stored in protobuf: empty
+		// lists and maps come back as null.
+		var err error
+		if pb, err = d.typed.Marshal(); err != nil {
+			return nil, fmt.Errorf("encode %s: %w", d.res.kind.Kind, err)
+		}
+		t := d.res.newTyped()
+		if err := t.Unmarshal(pb); err != nil {
+			return nil, fmt.Errorf("decode %s: %w", d.res.kind.Kind, err)
+		}
+		d.typed, d.meta = t, t.GetObjectMeta()
+	}
 	body, err := d.bodyJSON()
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", d.res.kind.Kind, err)
@@ -206,9 +218,7 @@ func (d *draft) seal(rv uint64) (*storedObject, error) {
 		o.fields = customFields(d.custom, d.res.fields)
 		return o, nil
 	}
-	if o.pb, err = d.typed.Marshal(); err != nil {
-		return nil, fmt.Errorf("encode %s: %w", d.res.kind.Kind, err)
-	}
+	o.pb = pb
 	o.fields = typedFields(d.typed)
 	return o, nil
 }

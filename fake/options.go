@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kubewire/kubewire/internal/selector"
@@ -48,7 +49,7 @@ func parseListOptions(q url.Values, r *resource, watch bool) (*listOptions, *api
 	var err error
 	if v := q.Get("limit"); v != "" {
 		if o.limit, err = strconv.ParseInt(v, 10, 64); err != nil {
-			return nil, errBadRequest(fmt.Sprintf("limit: Invalid value: %q: must be an integer", v))
+			return nil, errBadRequest(fmt.Sprintf("strconv.ParseInt: parsing %q: invalid syntax", v))
 		}
 		o.limit = max(o.limit, 0)
 	}
@@ -59,7 +60,7 @@ func parseListOptions(q url.Values, r *resource, watch bool) (*listOptions, *api
 		return nil, errBadRequest(selectorMessage(err))
 	}
 	if err := o.fields.Check(r.selectable); err != nil {
-		return nil, errBadRequest(selectorMessage(err))
+		return nil, r.unknownFieldSelector(o.fields)
 	}
 	o.allowBookmarks = isTrue(q.Get("allowWatchBookmarks"))
 	if v, ok := q["sendInitialEvents"]; ok && len(v) > 0 {
@@ -68,20 +69,45 @@ func parseListOptions(q url.Values, r *resource, watch bool) (*listOptions, *api
 	}
 	if v := q.Get("timeoutSeconds"); v != "" {
 		secs, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || secs < 0 {
-			return nil, errBadRequest(fmt.Sprintf("timeoutSeconds: Invalid value: %q", v))
+		if err != nil {
+			return nil, errBadRequest(fmt.Sprintf("strconv.ParseInt: parsing %q: invalid syntax", v))
 		}
+		secs = max(secs, 0)
 		o.timeout = time.Duration(secs) * time.Second
 	}
 	if o.rv != "" {
 		if _, err := strconv.ParseUint(o.rv, 10, 64); err != nil {
-			return nil, errBadRequest(fmt.Sprintf("invalid resource version %q: the value must be a decimal number", o.rv))
+			return nil, errBadRequest(fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: strconv.ParseUint: parsing %q: invalid syntax", o.rv, o.rv))
 		}
 	}
 	if watch {
 		return o, o.validateWatch()
 	}
 	return o, o.validateList()
+}
+
+// unknownFieldSelector is the 400 of a field selector on a field the
+// resource does not index: kinds with field label conversions of their
+// own name the field, the others list what they take.
+func (r *resource) unknownFieldSelector(f selector.Fields) *apiError {
+	field := ""
+	for _, t := range f.Terms() {
+		if !r.selectable(t.Field) {
+			field = t.Field
+			break
+		}
+	}
+	if len(r.fields) > 0 && !r.custom {
+		return errBadRequest("field label not supported: " + field)
+	}
+	known := []string{strconv.Quote("metadata.name")}
+	if r.kind.Namespaced {
+		known = append(known, strconv.Quote("metadata.namespace"))
+	}
+	for _, f := range r.fields {
+		known = append(known, strconv.Quote(f))
+	}
+	return errBadRequest(fmt.Sprintf("%q is not a known field selector: only %s", field, strings.Join(known, ", ")))
 }
 
 func selectorMessage(err error) string {

@@ -3,8 +3,9 @@ package fake
 import (
 	"slices"
 	"strconv"
-	"strings"
+	"sync"
 
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	batchv1 "github.com/kubewire/kubewire/api/batch/v1"
 	certificatesv1 "github.com/kubewire/kubewire/api/certificates/v1"
@@ -12,6 +13,7 @@ import (
 	eventsv1 "github.com/kubewire/kubewire/api/events/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 )
 
 // typedObject is what every generated built-in kind implements: the
@@ -40,29 +42,36 @@ type CustomResource struct {
 	// "spec.color") besides metadata.name and metadata.namespace.
 	SelectableFields []string
 	// Scale, when set, enables the scale subresource: an autoscaling/v1
-	// Scale read from and written to the paths it names.
+	// Scale read from and written to the paths it names, as the
+	// definition's subresources.scale.
 	Scale *CustomResourceScale
 }
 
 // CustomResourceScale says where a custom resource keeps what its scale
-// subresource shows, as a CustomResourceDefinition's
-// subresources.scale does: JSON paths such as ".spec.replicas".
+// subresource shows, as a CustomResourceDefinition's subresources.scale
+// does: JSON paths such as ".spec.replicas".
 type CustomResourceScale struct {
 	SpecReplicasPath   string // required
 	StatusReplicasPath string // required
 	LabelSelectorPath  string // optional
 }
 
+// storageKey identifies where a resource's objects are stored. Custom
+// resources keep theirs when their CustomResourceDefinition changes and
+// the resource is registered anew. It is never empty, so that distinct
+// keys never share an address.
+type storageKey struct{ name string }
+
 // resource is one REST resource the server stores. It is immutable after
 // the server registers it.
 type resource struct {
 	kind       registry.Kind
+	storage    *storageKey
 	custom     bool
-	newTyped   func() typedObject   // nil for custom resources
-	status     bool                 // has a status subresource
-	scale      bool                 // has a scale subresource (autoscaling/v1 Scale)
-	scalePaths *CustomResourceScale // where a custom resource's scale lives
-	generation bool                 // objects carry metadata.generation
+	newTyped   func() typedObject // nil for custom resources
+	status     bool               // has a status subresource
+	scale      bool               // has a scale subresource (autoscaling/v1 Scale)
+	generation bool               // objects carry metadata.generation
 	// annotationsInGeneration: a change of annotations alone is a new
 	// generation (Deployments, whose annotations are copied to their
 	// ReplicaSets).
@@ -74,42 +83,82 @@ type resource struct {
 	// jsonPrefix starts an object's JSON before its stored body (built-ins
 	// store JSON without kind and apiVersion, as list items are served).
 	jsonPrefix []byte
+
+	// ftype is the shape of the kind's objects for field management:
+	// built once from builtins for built-in kinds, set at registration
+	// for custom resources.
+	builtins *fieldpath.Builtins
+	typeOnce sync.Once
+	ftype    *fieldpath.Type
+
+	// crd is what a custom resource's CustomResourceDefinition says of
+	// its version; nil for built-in kinds.
+	crd *crdVersion
 }
 
-func newBuiltinResource(k registry.Kind, newTyped func() typedObject) *resource {
+// fieldType returns the shape of the kind's objects for field
+// management.
+func (r *resource) fieldType() *fieldpath.Type {
+	if r.builtins != nil {
+		r.typeOnce.Do(func() { r.ftype = r.builtins.Kind(r.kind.APIVersion(), r.kind.Kind) })
+	}
+	return r.ftype
+}
+
+func newBuiltinResource(k registry.Kind, newTyped func() typedObject, builtins *fieldpath.Builtins) *resource {
 	r := &resource{
 		kind:     k,
+		storage:  &storageKey{name: k.Group + "/" + k.Resource},
+		builtins: builtins,
 		newTyped: newTyped,
 		status:   slices.Contains(k.Subresources, "status"),
 		fields:   builtinFields()[k.APIVersion()+"/"+k.Kind],
 	}
 	r.returnsDeleted = returnDeletedObject[k.Group+"/"+k.Resource]
-	r.generation = r.status
+	r.generation = generationKinds[r.key()]
 	r.annotationsInGeneration = k.Group == "apps" && k.Kind == "Deployment"
 	r.scale = slices.Contains(k.Subresources, "scale") && scalable(newTyped())
 	r.jsonPrefix = []byte(`{"kind":` + strconv.Quote(k.Kind) + `,"apiVersion":` + strconv.Quote(k.APIVersion()) + `,`)
 	return r
 }
 
-func newCustomResource(c CustomResource) *resource {
-	list := c.ListKind
-	if list == "" {
-		list = c.Kind + "List"
+// definition is the CustomResourceDefinition that serves c: one
+// version, served and stored, whose schema keeps any field.
+func (c CustomResource) definition() *apiextensionsv1.CustomResourceDefinition {
+	preserve := true
+	scope := apiextensionsv1.ResourceScope("Cluster")
+	if c.Namespaced {
+		scope = "Namespaced"
 	}
-	// kube-apiserver lists a custom resource's verbs in this order.
-	verbs := []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"}
-	k := registry.Kind{Group: c.Group, Version: c.Version, Kind: c.Kind, ListKind: list, Resource: c.Resource, SingularResource: strings.ToLower(c.Kind), Namespaced: c.Namespaced, Verbs: verbs}
+	v := apiextensionsv1.CustomResourceDefinitionVersion{
+		Name: c.Version, Served: true, Storage: true,
+		Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{Type: "object", XPreserveUnknownFields: &preserve}},
+	}
+	if c.Status || c.Scale != nil {
+		v.Subresources = &apiextensionsv1.CustomResourceSubresources{}
+	}
 	if c.Status {
-		k.Subresources = append(k.Subresources, "status")
+		v.Subresources.Status = &apiextensionsv1.CustomResourceSubresourceStatus{}
 	}
-	r := &resource{kind: k, custom: true, status: c.Status, generation: true, fields: slices.Clone(c.SelectableFields)}
 	if c.Scale != nil {
-		k.Subresources = append(k.Subresources, "scale")
-		r.kind.Subresources = k.Subresources
-		paths := *c.Scale
-		r.scale, r.scalePaths = true, &paths
+		sc := &apiextensionsv1.CustomResourceSubresourceScale{SpecReplicasPath: c.Scale.SpecReplicasPath, StatusReplicasPath: c.Scale.StatusReplicasPath}
+		if c.Scale.LabelSelectorPath != "" {
+			sel := c.Scale.LabelSelectorPath
+			sc.LabelSelectorPath = &sel
+		}
+		v.Subresources.Scale = sc
 	}
-	return r
+	for _, f := range c.SelectableFields {
+		v.SelectableFields = append(v.SelectableFields, apiextensionsv1.SelectableField{JSONPath: "." + f})
+	}
+	return &apiextensionsv1.CustomResourceDefinition{
+		TypeMeta:   metav1.TypeMeta{Kind: "CustomResourceDefinition", APIVersion: "apiextensions.k8s.io/v1"},
+		ObjectMeta: metav1.ObjectMeta{Name: c.Resource + "." + c.Group},
+		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
+			Group: c.Group, Scope: scope, Versions: []apiextensionsv1.CustomResourceDefinitionVersion{v},
+			Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: c.Resource, Kind: c.Kind, ListKind: c.ListKind},
+		},
+	}
 }
 
 // key is the resource's identity in maps: "group/resource".

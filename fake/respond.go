@@ -43,6 +43,9 @@ const (
 type output struct {
 	format format
 	as     string
+	// res is the resource asked for: a custom resource's objects are
+	// served at its version.
+	res *resource
 }
 
 func mediaType(t, sub string) codec.MediaType { return codec.MediaType{Type: t, Subtype: sub} }
@@ -79,13 +82,13 @@ func (s *Server) offers(r *resource, list, watch bool) []codec.MediaType {
 func (s *Server) negotiate(req *http.Request, r *resource, list, watch bool) (output, *apiError) {
 	accept, err := codec.ParseAccept(req.Header.Get("Accept"))
 	if err != nil {
-		return output{}, errNotAcceptable()
+		return output{}, errNotAcceptableFor(r)
 	}
 	mt, ok := codec.Negotiate(accept, s.offers(r, list, watch))
 	if !ok {
-		return output{}, errNotAcceptable()
+		return output{}, errNotAcceptableFor(r)
 	}
-	o := output{as: mt.Param(codec.ParamAs)}
+	o := output{as: mt.Param(codec.ParamAs), res: r}
 	switch {
 	case mt.IsProtobuf():
 		o.format = formatProtobuf
@@ -137,6 +140,14 @@ func writeError(w http.ResponseWriter, req *http.Request, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
 		ae = errInternal(err)
+	}
+	if ae.plain {
+		h := w.Header()
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		h.Set("X-Content-Type-Options", "nosniff")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = io.WriteString(w, "404 page not found\n")
+		return
 	}
 	f := statusFormat(req)
 	body := encodeStatus(&ae.status, f)

@@ -11,14 +11,19 @@ import (
 	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
 )
 
-// The scale subresource of deployments, replicasets, statefulsets and
-// replicationcontrollers reads and writes an autoscaling/v1 Scale: its
-// spec.replicas is the object's, status.replicas the object's
-// status.replicas and status.selector the object's label selector in
-// the string form kube-apiserver computes. get and update are served.
+// The scale subresource of deployments, replicasets, statefulsets,
+// replicationcontrollers and custom resources whose CRD declares one
+// reads and writes an autoscaling/v1 Scale: its spec.replicas is the
+// object's, status.replicas the object's status.replicas and
+// status.selector the object's label selector in the string form
+// kube-apiserver computes (custom resources: the values at the CRD's
+// paths). get, update and every kind of patch, server-side apply
+// included, are served; writes record a managedFields entry of
+// subresource "scale" for the object's replicas field.
 
 // scaleGVK is the kind the scale subresource answers with.
 var scaleGVK = metav1.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
@@ -86,47 +91,76 @@ func labelSelectorString(ls *metav1.LabelSelector) string {
 	return strings.Join(texts, ",")
 }
 
-// scaleOf builds the Scale of a stored object. spec.replicas unset reads
-// as 1, kube-apiserver's default.
-func (r *resource) scaleOf(o *storedObject) (*autoscalingv1.Scale, error) {
+// scaleOf builds the Scale of a stored object. A built-in kind's unset
+// spec.replicas reads as 1, kube-apiserver's default; a custom resource
+// without the field cannot be scaled (500, as kube-apiserver answers).
+func (r *resource) scaleOf(o *storedObject) (*autoscalingv1.Scale, *apiError) {
 	d, err := r.draftOf(o)
 	if err != nil {
-		return nil, err
-	}
-	var replicas, status int32
-	var selector string
-	if r.custom {
-		spec, found, st, sel, err := r.customScale(d.custom)
-		if err != nil {
-			return nil, err
-		}
-		if !found {
-			return nil, fmt.Errorf("the spec replicas field %q does not exist", r.scalePaths.SpecReplicasPath)
-		}
-		replicas, status, selector = int32(spec), int32(st), sel
-	} else {
-		var spec **int32
-		spec, status, selector = replicasOf(d.typed)
-		replicas = 1
-		if spec != nil && *spec != nil {
-			replicas = **spec
-		}
+		return nil, errInternal(err)
 	}
 	m := d.meta
-	return &autoscalingv1.Scale{
+	sc := &autoscalingv1.Scale{
 		TypeMeta: metav1.TypeMeta{Kind: scaleGVK.Kind, APIVersion: scaleGVK.Group + "/" + scaleGVK.Version},
 		ObjectMeta: metav1.ObjectMeta{
 			Name: m.Name, Namespace: m.Namespace, UID: m.UID,
 			ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp,
 		},
-		Spec:   autoscalingv1.ScaleSpec{Replicas: replicas},
-		Status: autoscalingv1.ScaleStatus{Replicas: status, Selector: selector},
-	}, nil
+	}
+	if r.custom {
+		p := r.crd.scale
+		spec, found, _ := nestedPath(d.custom, p.SpecReplicasPath)
+		n, ok := spec.(int64)
+		if !found || !ok {
+			return nil, errInternal(fmt.Errorf("the spec replicas field %q does not exist", p.SpecReplicasPath))
+		}
+		sc.Spec.Replicas = int32(n)
+		if v, _, _ := nestedPath(d.custom, p.StatusReplicasPath); v != nil {
+			if n, ok := v.(int64); ok {
+				sc.Status.Replicas = int32(n)
+			}
+		}
+		if p.LabelSelectorPath != nil {
+			if v, _, _ := nestedPath(d.custom, *p.LabelSelectorPath); v != nil {
+				sc.Status.Selector, _ = v.(string)
+			}
+		}
+		return sc, nil
+	}
+	spec, status, selector := replicasOf(d.typed)
+	sc.Spec.Replicas = 1
+	if spec != nil && *spec != nil {
+		sc.Spec.Replicas = **spec
+	}
+	sc.Status = autoscalingv1.ScaleStatus{Replicas: status, Selector: selector}
+	return sc, nil
 }
 
-// serveScale serves get and update of the scale subresource.
+// setReplicas sets the object's replicas to n and reports whether they
+// changed.
+func (d *draft) setReplicas(n int32) (bool, error) {
+	if d.custom != nil {
+		path := strings.Split(strings.TrimPrefix(d.res.crd.scale.SpecReplicasPath, "."), ".")
+		cur, _, _ := unstructured.NestedFieldNoCopy(d.custom, path...)
+		if c, ok := cur.(int64); ok && c == int64(n) {
+			return false, nil
+		}
+		return true, unstructured.SetNestedField(d.custom, int64(n), path...)
+	}
+	spec, _, _ := replicasOf(d.typed)
+	if spec == nil {
+		return false, errMethodNotSupported(d.res, "scale")
+	}
+	if *spec != nil && **spec == n {
+		return false, nil
+	}
+	*spec = &n
+	return true, nil
+}
+
+// serveScale serves the scale subresource.
 func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request) {
-	if r.verb != "get" && r.verb != "update" {
+	if r.verb != "get" && r.verb != "update" && r.verb != "patch" {
 		writeError(w, req, errMethodNotSupported(r.res, r.verb))
 		return
 	}
@@ -139,20 +173,23 @@ func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request
 		return
 	}
 	var o *storedObject
-	if r.verb == "get" {
+	switch r.verb {
+	case "get":
 		if o = s.store.get(r.res, objectKey(r.ns, r.name)); o == nil {
 			aerr = errNotFound(r.res, r.name)
 		}
-	} else {
+	case "update":
 		o, aerr = s.updateScale(req, r)
+	default:
+		o, aerr = s.patchScale(req, r)
 	}
 	if aerr != nil {
 		writeError(w, req, aerr)
 		return
 	}
-	sc, err := r.res.scaleOf(o)
-	if err != nil {
-		writeError(w, req, errInternal(err))
+	sc, aerr := r.res.scaleOf(o)
+	if aerr != nil {
+		writeError(w, req, aerr)
 		return
 	}
 	body, err := encodeScale(sc, out.format)
@@ -174,13 +211,8 @@ func encodeScale(sc *autoscalingv1.Scale, f format) ([]byte, error) {
 	return codec.JSONToYAML(b)
 }
 
-// readScale decodes an update's Scale body (JSON, YAML or protobuf).
-func (s *Server) readScale(req *http.Request) (*autoscalingv1.Scale, *apiError) {
-	body, aerr := readBody(req)
-	if aerr != nil {
-		return nil, aerr
-	}
-	ct := req.Header.Get("Content-Type")
+// decodeScale decodes a Scale body (JSON, YAML or protobuf).
+func (s *Server) decodeScale(ct string, body []byte) (*autoscalingv1.Scale, *apiError) {
 	if ct == "" {
 		ct = codec.MediaTypeJSON
 	}
@@ -207,68 +239,4 @@ func (s *Server) readScale(req *http.Request) (*autoscalingv1.Scale, *apiError) 
 		return nil, errBadRequest(fmt.Sprintf("Scale in version %q cannot be handled as a Scale: no kind %q is registered for version %q", scaleGVK.Version, sc.Kind, sc.APIVersion))
 	}
 	return &sc, nil
-}
-
-// updateScale writes spec.replicas from the request's Scale. A stale
-// metadata.resourceVersion is a 409 on the scaled object; a change of
-// replicas bumps metadata.generation.
-func (s *Server) updateScale(req *http.Request, r *request) (*storedObject, *apiError) {
-	dry, aerr := dryRun(req.URL.Query())
-	if aerr != nil {
-		return nil, aerr
-	}
-	sc, aerr := s.readScale(req)
-	if aerr != nil {
-		return nil, aerr
-	}
-	if sc.Name != "" && sc.Name != r.name {
-		return nil, errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Name, r.name))
-	}
-	if sc.Spec.Replicas < 0 {
-		return nil, errInvalid(scaleGVK.Group, scaleGVK.Kind, r.name, fieldCause{typ: "FieldValueInvalid", field: "spec.replicas", msg: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", sc.Spec.Replicas)})
-	}
-	res := r.res
-	o, _, err := s.store.write(res, objectKey(r.ns, r.name), dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
-		if cur == nil {
-			return "", nil, errNotFound(res, r.name)
-		}
-		if sc.ResourceVersion != "" && sc.ResourceVersion != fmt.Sprint(cur.rv) {
-			return "", nil, errConflict(res, r.name)
-		}
-		old, err := res.draftOf(cur)
-		if err != nil {
-			return "", nil, err
-		}
-		next, err := res.draftOf(cur)
-		if err != nil {
-			return "", nil, err
-		}
-		if res.custom {
-			prev, found, _, _, err := res.customScale(next.custom)
-			if err != nil {
-				return "", nil, errInternal(err)
-			}
-			if !found || prev != int64(sc.Spec.Replicas) {
-				if err := setNestedInt(next.custom, res.scalePaths.SpecReplicasPath, int64(sc.Spec.Replicas)); err != nil {
-					return "", nil, errInternal(err)
-				}
-				next.meta.Generation++
-			}
-			return s.commitChange(cur, old, next, rv)
-		}
-		spec, _, _ := replicasOf(next.typed)
-		if spec == nil {
-			return "", nil, errMethodNotSupported(res, "scale")
-		}
-		if *spec == nil || **spec != sc.Spec.Replicas {
-			n := sc.Spec.Replicas
-			*spec = &n
-			next.meta.Generation++
-		}
-		return s.commitChange(cur, old, next, rv)
-	})
-	if err != nil {
-		return nil, asAPIError(err)
-	}
-	return o, nil
 }

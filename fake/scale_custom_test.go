@@ -20,12 +20,19 @@ func TestScaleCustomResource(t *testing.T) {
 		t.Fatal(err)
 	}
 	const path = "/apis/example.com/v1/namespaces/default/widgets"
-	c.mustDo(http.StatusCreated, "POST", path, `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"replicas":2},"status":{"replicas":1,"selector":"app=w"}}`)
+	var created struct {
+		Metadata struct {
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(c.mustDo(http.StatusCreated, "POST", path, `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"replicas":2},"status":{"replicas":1,"selector":"app=w"}}`), &created); err != nil {
+		t.Fatal(err)
+	}
 	c.mustDo(http.StatusCreated, "POST", path, `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"empty"}}`)
 
 	// Status was dropped on create (the status subresource owns it);
 	// write it there.
-	c.mustDo(http.StatusOK, "PUT", path+"/w/status", `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"replicas":2},"status":{"replicas":1,"selector":"app=w"}}`)
+	c.mustDo(http.StatusOK, "PUT", path+"/w/status", `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","resourceVersion":"`+created.Metadata.ResourceVersion+`"},"spec":{"replicas":2},"status":{"replicas":1,"selector":"app=w"}}`)
 	var sc autoscalingv1.Scale
 	if err := json.Unmarshal(c.mustDo(http.StatusOK, "GET", path+"/w/scale", ""), &sc); err != nil {
 		t.Fatal(err)

@@ -87,7 +87,7 @@ func TestScaleUpdate(t *testing.T) {
 		{"not JSON", "PUT", `{`, http.StatusBadRequest, 4, 2},
 		{"dry run", "PUT?dryRun=All", `{"spec":{"replicas":7}}`, http.StatusOK, 4, 2},
 		{"scale to zero", "PUT", `{"spec":{"replicas":0}}`, http.StatusOK, 0, 3},
-		{"patch", "PATCH", `{"spec":{"replicas":3}}`, http.StatusMethodNotAllowed, 0, 3},
+		{"patch", "PATCH", `{"spec":{"replicas":3}}`, http.StatusOK, 3, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,7 +10,9 @@ import (
 
 // Add stores objects as creates would (resource version, uid and
 // creationTimestamp set by the server; generateName honoured), without
-// HTTP. Each object is a generated built-in kind (any type with a
+// HTTP and without a field manager: objects keep the managedFields they
+// carry, if any. A CustomResourceDefinition added is served as one
+// created through the API. Each object is a generated built-in kind (any type with a
 // KindInfo method, such as *corev1.Pod) or an *unstructured.Unstructured
 // of a registered custom resource; its namespace must exist. Add copies
 // the objects: the caller keeps ownership. It stops at the first error,

@@ -8,12 +8,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/kubewire/kubewire/api/builtin"
 	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 )
 
 // Options configure a Server. The zero value gives kube-apiserver's
@@ -55,6 +55,24 @@ type Options struct {
 	// TLS serves HTTPS with a self-signed certificate (and HTTP/2) from
 	// Start; Client trusts it. Default plain HTTP.
 	TLS bool
+	// Rules evaluates the x-kubernetes-validations (CEL) rules of custom
+	// resources. Nil leaves them unevaluated: an object is then refused
+	// only for the schema's other constraints. Module
+	// github.com/kubewire/kubewire/fake/cel provides one built on cel-go,
+	// kept out of this module's dependencies.
+	Rules RuleEvaluator
+}
+
+// RuleEvaluator evaluates CEL expressions of x-kubernetes-validations
+// rules against a value of a custom resource: self is the value at the
+// rule's schema node and oldSelf its previous value on an update (nil on
+// a create). Values are decoded JSON (map[string]any, []any, string,
+// bool, int64, float64, nil). It must be safe for concurrent use.
+type RuleEvaluator interface {
+	// Check reports whether a rule holds, or why it cannot be evaluated.
+	Check(rule string, self, oldSelf any) (bool, error)
+	// Message evaluates a messageExpression to its string.
+	Message(expr string, self, oldSelf any) (string, error)
 }
 
 // Server is an in-memory Kubernetes API server for tests: it stores
@@ -72,6 +90,11 @@ type Server struct {
 
 	mu        sync.RWMutex
 	resources map[string]*resource // "group/version/resource"
+
+	builtins   fieldpath.Builtins     // shapes of the built-in kinds
+	crdStorage map[string]*storageKey // by CRD name; guarded by mu
+	// builtinGroups are the API groups of built-in kinds (immutable).
+	builtinGroups map[string]bool
 
 	ctx    context.Context // canceled by Close
 	cancel context.CancelFunc
@@ -108,7 +131,7 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*resource{}}
+	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*resource{}, builtinGroups: map[string]bool{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.faults.init()
 	for _, k := range registry.All() {
@@ -117,7 +140,8 @@ func New(opts Options) *Server {
 				obj, _ := builtin.New(k.APIVersion(), k.Kind)
 				return obj.(typedObject)
 			}
-			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = newBuiltinResource(k, newT)
+			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = newBuiltinResource(k, newT, &s.builtins)
+			s.builtinGroups[k.Group] = true
 		}
 	}
 	for _, ns := range opts.Namespaces {
@@ -177,24 +201,35 @@ func (s *Server) Close() {
 	s.wg.Wait()
 }
 
-// AddCustomResource registers a custom resource, as creating its
-// CustomResourceDefinition would. It returns an error if the resource is
+// AddCustomResource serves a custom resource by creating its
+// CustomResourceDefinition (named RESOURCE.GROUP, with a schema that
+// keeps any field), as an administrator would; the resource is served
+// when AddCustomResource returns. It returns an error if the resource is
 // already served.
 func (s *Server) AddCustomResource(c CustomResource) error {
 	if c.Group == "" || c.Version == "" || c.Kind == "" || c.Resource == "" {
 		return fmt.Errorf("fake: custom resource needs group, version, kind and resource: %+v", c)
 	}
-	if sc := c.Scale; sc != nil && (!strings.HasPrefix(sc.SpecReplicasPath, ".") || !strings.HasPrefix(sc.StatusReplicasPath, ".") ||
-		sc.LabelSelectorPath != "" && !strings.HasPrefix(sc.LabelSelectorPath, ".")) {
-		return fmt.Errorf("fake: custom resource %s: scale paths must be JSON paths such as .spec.replicas: %+v", c.Resource, *sc)
+	if s.lookup(c.Group, c.Version, c.Resource) != nil {
+		return fmt.Errorf("fake: resource %s/%s/%s is already served", c.Group, c.Version, c.Resource)
 	}
-	key := c.Group + "/" + c.Version + "/" + c.Resource
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.resources[key]; ok {
-		return fmt.Errorf("fake: resource %s is already served", key)
+	crdRes := s.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
+	crd := c.definition()
+	if s.store.get(crdRes, crd.Name) != nil {
+		// Another version of a resource already added: serve this one too.
+		if err := s.addCRDVersion(crdRes, crd); err != nil {
+			return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, err)
+		}
+	} else {
+		d := &draft{res: crdRes, typed: crd, meta: crd.GetObjectMeta()}
+		applyDefaults(d)
+		if _, aerr := s.create(d, "", false); aerr != nil {
+			return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, aerr)
+		}
 	}
-	s.resources[key] = newCustomResource(c)
+	if s.lookup(c.Group, c.Version, c.Resource) == nil {
+		return fmt.Errorf("fake: resource %s/%s/%s is already served by another definition", c.Group, c.Version, c.Resource)
+	}
 	return nil
 }
 

@@ -12,6 +12,9 @@ import (
 type apiError struct {
 	status     metav1.Status
 	retryAfter int // seconds; sets the Retry-After header when positive
+	// plain answers "404 page not found" in text, as kube-apiserver
+	// answers paths under API groups it does not serve.
+	plain bool
 }
 
 func (e *apiError) Error() string { return e.status.Message }
@@ -134,8 +137,22 @@ func errNotAcceptable() *apiError {
 	return newStatus(http.StatusNotAcceptable, "NotAcceptable", "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf", nil)
 }
 
-func errUnsupportedMediaType(ct string) *apiError {
-	return newStatus(http.StatusUnsupportedMediaType, "UnsupportedMediaType", fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (got %q)", ct), nil)
+// errNotAcceptableFor is the 406 of a resource: built-in resources
+// answer as their router does, custom resources as their handler does.
+func errNotAcceptableFor(r *resource) *apiError {
+	if r.custom {
+		return errNotAcceptable()
+	}
+	return newStatus(http.StatusNotAcceptable, "NotAcceptable", "406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.kubernetes.protobuf", &metav1.StatusDetails{})
+}
+
+// errMethodNotAllowed is the 405 of a method a path does not take.
+func errMethodNotAllowed() *apiError {
+	return newStatus(http.StatusMethodNotAllowed, "MethodNotAllowed", "the server does not allow this method on the requested resource", &metav1.StatusDetails{})
+}
+
+func errUnsupportedMediaType(string) *apiError {
+	return newStatus(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf", nil)
 }
 
 // errUnsupportedMediaTypeJSON is the 415 of a server that decodes only
@@ -146,6 +163,14 @@ func errUnsupportedMediaTypeJSON(ct string) *apiError {
 
 func errMethodNotSupported(r *resource, verb string) *apiError {
 	return newStatus(http.StatusMethodNotAllowed, "MethodNotAllowed", fmt.Sprintf("%s is not supported on resources of kind %q", verb, r.qualifiedResource()), &metav1.StatusDetails{Group: r.kind.Group, Kind: r.kind.Resource})
+}
+
+// errGroupNotFound is the 404 of a path under an API group that no
+// built-in kind belongs to.
+func errGroupNotFound() *apiError {
+	e := errPathNotFound()
+	e.plain = true
+	return e
 }
 
 func errPathNotFound() *apiError {

@@ -52,7 +52,7 @@ type store struct {
 	mu        sync.RWMutex
 	sortMu    sync.Mutex
 	rv        uint64
-	colls     map[*resource]*collection
+	colls     map[*storageKey]*collection
 	log       []change
 	logStart  int    // logical index of log[0]
 	compacted uint64 // changes at or below this version are gone
@@ -61,14 +61,14 @@ type store struct {
 }
 
 func newStore(maxLog int) *store {
-	return &store{colls: map[*resource]*collection{}, maxLog: maxLog, changed: make(chan struct{})}
+	return &store{colls: map[*storageKey]*collection{}, maxLog: maxLog, changed: make(chan struct{})}
 }
 
 func (s *store) coll(r *resource) *collection {
-	c := s.colls[r]
+	c := s.colls[r.storage]
 	if c == nil {
 		c = &collection{items: map[string]*storedObject{}}
-		s.colls[r] = c
+		s.colls[r.storage] = c
 	}
 	return c
 }
@@ -84,7 +84,7 @@ func (s *store) currentRV() uint64 {
 func (s *store) get(r *resource, key string) *storedObject {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if c := s.colls[r]; c != nil {
+	if c := s.colls[r.storage]; c != nil {
 		return c.items[key]
 	}
 	return nil
@@ -173,7 +173,7 @@ func byKey(o *storedObject, key string) int { return strings.Compare(o.key, key)
 func (s *store) snapshot(r *resource, at uint64) ([]*storedObject, uint64, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	c := s.colls[r]
+	c := s.colls[r.storage]
 	if at == 0 || at >= s.rv {
 		if c == nil {
 			return nil, s.rv, nil
@@ -203,7 +203,7 @@ func (s *store) snapshot(r *resource, at uint64) ([]*storedObject, uint64, error
 	}
 	for i := len(s.log) - 1; i >= 0 && s.log[i].rv > at; i-- {
 		ch := s.log[i]
-		if ch.obj.res != r {
+		if ch.obj.res.storage != r.storage {
 			continue
 		}
 		if ch.prev == nil {
@@ -270,7 +270,7 @@ func (s *store) snapshotAndCursor(r *resource) ([]*storedObject, uint64, int) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var objs []*storedObject
-	if c := s.colls[r]; c != nil {
+	if c := s.colls[r.storage]; c != nil {
 		s.sortMu.Lock()
 		if c.sorted == nil {
 			c.sorted = sortedObjects(c.items)

@@ -192,7 +192,7 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 
 // visible reports whether the watch's scope and selectors include o.
 func (wt *watcher) visible(o *storedObject) bool {
-	if o == nil || o.res != wt.r.res {
+	if o == nil || o.res.storage != wt.r.res.storage {
 		return false
 	}
 	if wt.r.ns != "" && o.ns != wt.r.ns {
@@ -241,7 +241,7 @@ func (wt *watcher) encodeObject(b []byte, o *storedObject) []byte {
 		return append(b, codec.EncodeEnvelope(o.res.kind.APIVersion(), o.res.kind.Kind, o.pb)...)
 	}
 	if o.res.custom {
-		return append(b, o.json...)
+		return append(b, o.jsonAs(wt.r.res)...)
 	}
 	return append(append(b, o.res.jsonPrefix...), o.json[1:]...)
 }

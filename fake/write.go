@@ -62,6 +62,10 @@ func (s *Server) create(d *draft, ns string, dry bool) (writeResult, *apiError) 
 	if r.kind.Namespaced && !s.namespaceExists(ns) {
 		return writeResult{}, errNamespaceNotFound(ns)
 	}
+	prepareCreate(d)
+	if aerr := s.validate(d, nil); aerr != nil {
+		return writeResult{}, aerr
+	}
 	d.meta.UID = newUID()
 	d.meta.CreationTimestamp = s.nowTime()
 	d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = nil, nil
@@ -72,9 +76,15 @@ func (s *Server) create(d *draft, ns string, dry bool) (writeResult, *apiError) 
 		d.meta.Generation = 0
 	}
 	key := objectKey(d.meta.Namespace, d.meta.Name)
-	o, _, err := s.store.write(r, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	o, _, err := s.write(r, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur != nil {
 			return "", nil, errAlreadyExists(r, d.meta.Name)
+		}
+		if dry {
+			// kube-apiserver answers a dry-run create without a
+			// resource version or managedFields.
+			d.meta.ManagedFields = nil
+			rv = 0
 		}
 		next, err := d.seal(rv)
 		if err != nil {
@@ -123,7 +133,7 @@ func quote(s string) string {
 // .status changes; for the main resource of a kind with a status
 // subresource .status is kept. A stale metadata.resourceVersion is a 409.
 // An update that changes nothing keeps the resource version.
-func (s *Server) update(d *draft, r *request, dry bool) (writeResult, *apiError) {
+func (s *Server) update(d *draft, r *request, o writeOpts) (writeResult, *apiError) {
 	res := d.res
 	if d.meta.Name == "" {
 		d.meta.Name = r.name
@@ -140,9 +150,14 @@ func (s *Server) update(d *draft, r *request, dry bool) (writeResult, *apiError)
 		d.meta.Namespace = ""
 	}
 	code := http.StatusOK
-	o, typ, err := s.store.write(res, objectKey(r.ns, r.name), dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	sent := d.meta.ManagedFields
+	obj, typ, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur == nil {
 			return "", nil, errNotFound(res, r.name)
+		}
+		if d.meta.ResourceVersion == "" && res.custom {
+			// Custom resources allow no unconditional update.
+			return "", nil, errInvalid(res.kind.Group, res.kind.Resource, r.name, fieldCause{typ: "FieldValueInvalid", field: "metadata.resourceVersion", msg: "Invalid value: 0: must be specified for an update"})
 		}
 		if d.meta.ResourceVersion != "" && d.meta.ResourceVersion != fmt.Sprint(cur.rv) {
 			return "", nil, errConflict(res, r.name)
@@ -155,6 +170,12 @@ func (s *Server) update(d *draft, r *request, dry bool) (writeResult, *apiError)
 		if err != nil {
 			return "", nil, err
 		}
+		if aerr := s.validate(next, old); aerr != nil {
+			return "", nil, aerr
+		}
+		if err := s.recordUpdate(s.endpoint(res, r.sub), old, sent, next, o.manager); err != nil {
+			return "", nil, err
+		}
 		return s.commitChange(cur, old, next, rv)
 	})
 	if err != nil {
@@ -163,7 +184,7 @@ func (s *Server) update(d *draft, r *request, dry bool) (writeResult, *apiError)
 	if typ == eventDeleted {
 		code = http.StatusOK
 	}
-	return writeResult{obj: o, code: code}, nil
+	return writeResult{obj: obj, code: code}, nil
 }
 
 // mergeUpdate returns the object an update of old with d stores: system
@@ -190,6 +211,9 @@ func (s *Server) mergeUpdate(old, d *draft, statusOnly bool) (*draft, error) {
 				return nil, err
 			}
 		}
+	}
+	if !statusOnly {
+		prepareUpdate(old, d)
 	}
 	d.meta.UID = old.meta.UID
 	d.meta.CreationTimestamp = old.meta.CreationTimestamp
@@ -255,37 +279,49 @@ func (s *Server) serveCreate(w http.ResponseWriter, req *http.Request, r *reques
 		writeError(w, req, errMethodNotSupported(r.res, "create"))
 		return
 	}
-	s.serveWrite(w, req, r, func(d *draft, dry bool) (writeResult, *apiError) { return s.create(d, r.ns, dry) })
+	s.serveWrite(w, req, r, createOptions, func(d *draft, o writeOpts) (writeResult, *apiError) {
+		if err := s.recordUpdate(s.endpoint(r.res, ""), nil, d.meta.ManagedFields, d, o.manager); err != nil {
+			return writeResult{}, errInternal(err)
+		}
+		return s.create(d, r.ns, o.dry)
+	})
 }
 
 func (s *Server) serveUpdate(w http.ResponseWriter, req *http.Request, r *request) {
-	s.serveWrite(w, req, r, func(d *draft, dry bool) (writeResult, *apiError) { return s.update(d, r, dry) })
+	s.serveWrite(w, req, r, updateOptions, func(d *draft, o writeOpts) (writeResult, *apiError) { return s.update(d, r, o) })
 }
 
-// writeOptions reads what every create, update and patch reads first:
-// the encoding to answer in, and whether the write is a dry run.
-func (s *Server) writeOptions(req *http.Request, r *request) (output, bool, *apiError) {
+// serveWrite runs a create or update from the request body, checking
+// what kube-apiserver checks in its order: the answer's media type
+// (406), the body's (415), the options (422), then the body (400).
+func (s *Server) serveWrite(w http.ResponseWriter, req *http.Request, r *request, optionsKind string, do func(*draft, writeOpts) (writeResult, *apiError)) {
 	out, aerr := s.negotiate(req, r.res, false, false)
 	if aerr != nil {
-		return out, false, aerr
+		writeError(w, req, aerr)
+		return
 	}
-	dry, aerr := dryRun(req.URL.Query())
-	return out, dry, aerr
-}
-
-// serveWrite runs a create or update from the request body.
-func (s *Server) serveWrite(w http.ResponseWriter, req *http.Request, r *request, do func(*draft, bool) (writeResult, *apiError)) {
-	out, dry, aerr := s.writeOptions(req, r)
+	mt, aerr := s.bodyType(req, r.res)
 	if aerr != nil {
 		writeError(w, req, aerr)
 		return
 	}
-	d, aerr := s.readDraft(w, req, r.res)
+	body, aerr := readBody(req)
 	if aerr != nil {
 		writeError(w, req, aerr)
 		return
 	}
-	res, aerr := do(d, dry)
+	o, aerr := parseWriteOptions(req, optionsKind, false)
+	if aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
+	o.out = out
+	d, aerr := s.decodeDraft(w, body, mt, r.res, o.level)
+	if aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
+	res, aerr := do(d, o)
 	if aerr != nil {
 		writeError(w, req, aerr)
 		return

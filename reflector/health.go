@@ -43,7 +43,14 @@ type PersistentError struct {
 }
 
 func (e *PersistentError) Error() string {
-	return fmt.Sprintf("reflector: cannot %s %s: %v", e.Op, e.Resource, e.Err)
+	cause := e.Err
+	// The resource and the operation say what the request was; its
+	// method and path would say it twice.
+	var re *client.RequestError
+	if errors.As(cause, &re) && re.Tries <= 1 {
+		cause = re.Err
+	}
+	return fmt.Sprintf("reflector: cannot %s %s: %v", e.Op, e.Resource, cause)
 }
 
 func (e *PersistentError) Unwrap() error { return e.Err }

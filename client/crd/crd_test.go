@@ -1,8 +1,15 @@
 package crd
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -11,8 +18,24 @@ import (
 	apiextv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
-	"github.com/kubewire/kubewire/fake/fakeclient"
 )
+
+// widgetOnly asks for the short name wd.
+const widgetOnly = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, listKind: WidgetList, plural: widgets, singular: widget, shortNames: [wd]}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`
 
 // Two definitions in one manifest, as several files joined would be,
 // with a document holding only a comment.
@@ -50,105 +73,105 @@ spec:
       openAPIV3Schema: {type: object}
 `
 
-// sim stands for kube-apiserver's apiextensions controllers, which the
-// fake does not run: it serves each new definition (AddCustomResource)
-// and sets its conditions, as kube-apiserver would. A definition the
-// fake establishes by itself is left alone.
-type sim struct {
-	conflict   string        // a definition whose names are refused
-	never      string        // a definition never established
-	serveDelay time.Duration // how long after Established the resource appears
+// gate stands in front of the fake for what a real kube-apiserver does
+// and the fake, which establishes a definition before answering its
+// create, does not: a resource that answers 404 for a moment after its
+// definition is Established, and a definition that never gets there.
+type gate struct {
+	never      string        // a definition whose conditions are never shown
+	serveDelay time.Duration // how long lists of example.com answer 404
 }
 
-func (s sim) run(ctx context.Context, t *testing.T, srv *fake.Server, c *client.Client) {
-	crds := client.For[*apiextv1.CustomResourceDefinition](c)
-	done := map[string]bool{}
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	for ctx.Err() == nil {
-		list, err := crds.List(ctx, client.ListOptions{})
-		if err != nil {
-			if ctx.Err() == nil {
-				t.Errorf("sim: %v", err)
-			}
-			return
-		}
-		for _, crd := range list.Items {
-			if done[crd.Name] || crd.Name == s.never {
-				continue
-			}
-			if ok, _, _ := established(crd); ok {
-				done[crd.Name] = true
-				continue
-			}
-			cond := func(typ, status, reason, msg string) apiextv1.CustomResourceDefinitionCondition {
-				return apiextv1.CustomResourceDefinitionCondition{Type: apiextv1.CustomResourceDefinitionConditionType(typ), Status: apiextv1.ConditionStatus(status), Reason: reason, Message: msg}
-			}
-			if crd.Name == s.conflict {
-				crd.Status.Conditions = []apiextv1.CustomResourceDefinitionCondition{cond("NamesAccepted", "False", "ShortNamesConflict", `"wd" is already in use`), cond("Established", "False", "NotAccepted", "not all names are accepted")}
-			} else {
-				crd.Status.Conditions = []apiextv1.CustomResourceDefinitionCondition{cond("NamesAccepted", "True", "NoConflicts", ""), cond("Established", "True", "InitialNamesAccepted", "")}
-				wg.Go(func() {
-					select {
-					case <-time.After(s.serveDelay):
-					case <-ctx.Done():
-						return
-					}
-					for _, v := range crd.Spec.Versions {
-						cr := fake.CustomResource{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind,
-							Resource: crd.Spec.Names.Plural, Namespaced: crd.Spec.Scope == "Namespaced"}
-						if sub := v.Subresources; sub != nil {
-							cr.Status = sub.Status != nil
-							if sc := sub.Scale; sc != nil {
-								cr.Scale = &fake.CustomResourceScale{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath}
-								if sc.LabelSelectorPath != nil {
-									cr.Scale.LabelSelectorPath = *sc.LabelSelectorPath
-								}
-							}
-						}
-						// An error means the fake serves it already.
-						_ = srv.AddCustomResource(cr)
-					}
-				})
-			}
-			if _, err := crds.UpdateStatus(ctx, crd, client.UpdateOptions{}); err != nil && ctx.Err() == nil {
-				t.Errorf("sim: %v", err)
-			}
-			done[crd.Name] = true
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-}
-
-func start(t *testing.T, s sim) *client.Client {
+// start serves a fake behind g and returns a client of it.
+func start(t *testing.T, g gate) (*client.Client, *fake.Server) {
 	t.Helper()
-	srv, cfg := fakeclient.Start(fake.Options{})
+	srv := fake.Start(fake.Options{})
 	t.Cleanup(srv.Close)
-	c, err := client.New(cfg)
+	target, _ := url.Parse(srv.URL())
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.Transport = srv.Client().Transport
+	var mu sync.Mutex
+	var firstList time.Time
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		if g.never == "" || !strings.Contains(resp.Request.URL.Path, "/customresourcedefinitions") || resp.StatusCode != http.StatusOK {
+			return nil
+		}
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return err
+		}
+		body = hideConditions(t, body, g.never)
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.ContentLength = int64(len(body))
+		resp.Header.Del("Content-Length")
+		return nil
+	}
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Set("Accept", "application/json") // so that answers can be edited
+		if g.serveDelay > 0 && r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/apis/example.com/v1/") {
+			mu.Lock()
+			if firstList.IsZero() {
+				firstList = time.Now()
+			}
+			early := time.Since(firstList) < g.serveDelay
+			mu.Unlock()
+			if early {
+				http.Error(w, "404 page not found", http.StatusNotFound)
+				return
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	c, err := client.New(client.Config{Host: front.URL, BearerToken: srv.Token()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); s.run(ctx, t, srv, c) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return c
+	return c, srv
+}
+
+// hideConditions removes status.conditions of the definition name from
+// a CustomResourceDefinition or its list, in JSON.
+func hideConditions(t *testing.T, body []byte, name string) []byte {
+	var doc map[string]any
+	if err := json.Unmarshal(body, &doc); err != nil {
+		t.Errorf("gate: %v", err)
+		return body
+	}
+	hide := func(o map[string]any) {
+		if md, _ := o["metadata"].(map[string]any); md["name"] == name {
+			if st, _ := o["status"].(map[string]any); st != nil {
+				delete(st, "conditions")
+			}
+		}
+	}
+	hide(doc)
+	if items, _ := doc["items"].([]any); items != nil {
+		for _, it := range items {
+			if o, ok := it.(map[string]any); ok {
+				hide(o)
+			}
+		}
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		t.Errorf("gate: %v", err)
+		return body
+	}
+	return out
 }
 
 func TestInstall(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		sim  sim
+		gate gate
 	}{
-		{"served at once", sim{}},
+		{"served at once", gate{}},
 		// kube-apiserver answers 404 for a moment after Established.
-		{"served after Established", sim{serveDelay: 200 * time.Millisecond}},
+		{"served after Established", gate{serveDelay: 200 * time.Millisecond}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := start(t, tc.sim)
+			c, _ := start(t, tc.gate)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			if err := Install(ctx, c, [][]byte{[]byte(manifest)}, Options{}); err != nil {
@@ -175,7 +198,7 @@ func TestInstall(t *testing.T) {
 }
 
 func TestInstallObjects(t *testing.T) {
-	c := start(t, sim{})
+	c, _ := start(t, gate{})
 	crds, err := Parse([]byte(manifest))
 	if err != nil {
 		t.Fatal(err)
@@ -193,21 +216,26 @@ func TestInstallObjects(t *testing.T) {
 func TestInstallFails(t *testing.T) {
 	ctx := context.Background()
 	t.Run("names not accepted", func(t *testing.T) {
-		c := start(t, sim{conflict: "widgets.example.com"})
-		err := Install(ctx, c, [][]byte{[]byte(manifest)}, Options{Timeout: 10 * time.Second})
+		c, _ := start(t, gate{})
+		// Another definition of the group holds the short name first.
+		taken := strings.ReplaceAll(strings.ReplaceAll(widgetOnly, "widget", "wodget"), "Widget", "Wodget")
+		if err := Install(ctx, c, [][]byte{[]byte(taken)}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		err := Install(ctx, c, [][]byte{[]byte(widgetOnly)}, Options{Timeout: 10 * time.Second})
 		if !errors.Is(err, ErrNamesNotAccepted) || !strings.Contains(err.Error(), `widgets.example.com: names not accepted: ShortNamesConflict: "wd" is already in use`) {
 			t.Errorf("err = %v", err)
 		}
 	})
 	t.Run("never established", func(t *testing.T) {
-		c := start(t, sim{never: "gadgets.example.com"})
+		c, _ := start(t, gate{never: "gadgets.example.com"})
 		err := Install(ctx, c, [][]byte{[]byte(manifest)}, Options{Timeout: 300 * time.Millisecond})
 		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "gadgets.example.com") || !strings.Contains(err.Error(), "last seen: conditions none yet") {
 			t.Errorf("err = %v", err)
 		}
 	})
 	t.Run("canceled", func(t *testing.T) {
-		c := start(t, sim{never: "gadgets.example.com"})
+		c, _ := start(t, gate{never: "gadgets.example.com"})
 		ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 		defer cancel()
 		if err := Install(ctx, c, [][]byte{[]byte(manifest)}, Options{}); !errors.Is(err, context.DeadlineExceeded) {

@@ -1,7 +1,8 @@
 // Package conformance is a suite of scenarios that check the
 // client-visible behaviour of a Kubernetes API server: resource versions,
 // errors and their Status bodies, pagination, selectors, watches,
-// watch-lists, media types, patches and deletion. The scenarios talk plain
+// watch-lists, media types, patches, deletion, managedFields, server-side
+// apply conflicts and the lifecycle of CustomResourceDefinitions. The scenarios talk plain
 // net/http to a Target, so the same suite runs against kubewire's fake
 // server and against a real kube-apiserver.
 //
@@ -71,6 +72,7 @@ func scenarios() []scenario {
 	all = append(all, watchScenarios()...)
 	all = append(all, writeScenarios()...)
 	all = append(all, mediaScenarios()...)
+	all = append(all, fieldScenarios()...)
 	return all
 }
 

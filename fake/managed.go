@@ -1,0 +1,183 @@
+package fake
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/fieldpath"
+	"github.com/kubewire/kubewire/fake/internal/managedfields"
+)
+
+// maxFieldManager is the longest field manager kube-apiserver accepts.
+const maxFieldManager = 128
+
+// writeManager is the field manager of a write: ?fieldManager=, else the
+// program name of the User-Agent (what precedes the first "/", printable
+// characters only, at most 128 bytes), as kube-apiserver picks it.
+func writeManager(req *http.Request) string {
+	if m := req.URL.Query().Get("fieldManager"); m != "" {
+		return m
+	}
+	prefix, _, _ := strings.Cut(req.UserAgent(), "/")
+	var b bytes.Buffer
+	for _, r := range prefix {
+		if !unicode.IsPrint(r) {
+			continue
+		}
+		if b.Len()+utf8.RuneLen(r) > maxFieldManager {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// fieldManagerCauses validates ?fieldManager=.
+func fieldManagerCauses(manager string) []fieldCause {
+	var causes []fieldCause
+	if len(manager) > maxFieldManager {
+		causes = append(causes, fieldCause{typ: "FieldValueTooLong", field: "fieldManager", msg: "Too long: may not be more than 128 bytes"})
+	}
+	for i, r := range manager {
+		if !unicode.IsPrint(r) {
+			causes = append(causes, fieldCause{typ: "FieldValueInvalid", field: "fieldManager",
+				msg: fmt.Sprintf("Invalid value: %q: invalid character %#U (at position %d)", manager, r, i)})
+		}
+	}
+	return causes
+}
+
+// endpoint is the field management view of a write to r (sub is "" or
+// "status").
+func (s *Server) endpoint(r *resource, sub string) managedfields.Endpoint {
+	ep := managedfields.Endpoint{Type: r.fieldType(), APIVersion: r.kind.APIVersion(), Subresource: sub, Now: s.nowTime()}
+	switch {
+	case sub == "status":
+		ep.Reset = r.statusReset()
+	case sub == "" && r.status:
+		ep.Reset = fieldpath.NewSet(fieldpath.Path{fieldpath.Field("status")})
+	}
+	return ep
+}
+
+// statusReset are the fields a write to the status subresource does not
+// change (the kube-apiserver registry strategy's reset fields).
+func (r *resource) statusReset() *fieldpath.Set {
+	f := func(names ...string) fieldpath.Path {
+		p := make(fieldpath.Path, len(names))
+		for i, n := range names {
+			p[i] = fieldpath.Field(n)
+		}
+		return p
+	}
+	paths := []fieldpath.Path{f("spec")}
+	switch {
+	case r.custom || statusResetsMetadata[r.key()]:
+		paths = append(paths, f("metadata"))
+	case r.key() == "apps/deployments":
+		paths = append(paths, f("metadata", "labels"))
+	case r.key() == "/pods":
+		paths = append(paths, f("metadata", "deletionTimestamp"), f("metadata", "ownerReferences"))
+	case r.key() == "certificates.k8s.io/certificatesigningrequests":
+		paths = append(paths, f("status", "conditions"))
+	}
+	return fieldpath.NewSet(paths...)
+}
+
+// statusResetsMetadata lists the built-in resources whose status
+// subresource keeps metadata as well as spec.
+var statusResetsMetadata = map[string]bool{
+	"admissionregistration.k8s.io/mutatingadmissionpolicies":   true,
+	"admissionregistration.k8s.io/validatingadmissionpolicies": true,
+	"apiregistration.k8s.io/apiservices":                       true,
+	"flowcontrol.apiserver.k8s.io/flowschemas":                 true,
+	"flowcontrol.apiserver.k8s.io/prioritylevelconfigurations": true,
+	"internal.apiserver.k8s.io/storageversions":                true,
+	"networking.k8s.io/servicecidrs":                           true,
+	"resource.k8s.io/devicetaintrules":                         true,
+	"resource.k8s.io/resourceclaims":                           true,
+	"resource.k8s.io/resourcepoolstatusrequests":               true,
+	"scheduling.k8s.io/podgroups":                              true,
+	"storage.k8s.io/volumeattachments":                         true,
+}
+
+// objectMap returns the draft as decoded JSON without managedFields.
+func (d *draft) objectMap() (map[string]any, error) {
+	m, err := d.toMap()
+	if err != nil {
+		return nil, err
+	}
+	if meta, ok := m["metadata"].(map[string]any); ok {
+		delete(meta, "managedFields")
+	}
+	return m, nil
+}
+
+// emptyObject is the kind's empty object, the "before" of a create.
+func (r *resource) emptyObject() (map[string]any, error) {
+	if r.custom {
+		return map[string]any{"apiVersion": r.kind.APIVersion(), "kind": r.kind.Kind}, nil
+	}
+	t := r.newTyped()
+	return (&draft{res: r, typed: t, meta: t.GetObjectMeta()}).objectMap()
+}
+
+// baseManaged is the field ownership an update starts from, chosen as
+// kube-apiserver does: the managedFields the request sent, unless it
+// sent none (or invalid ones) or writes a subresource, then the live
+// object's; an explicitly empty list (or one empty entry) starts over.
+func baseManaged(live, sent []metav1.ManagedFieldsEntry, subresource bool) managedfields.Managed {
+	fromLive := func() managedfields.Managed {
+		m, err := managedfields.Decode(live)
+		if err != nil {
+			return managedfields.Managed{}
+		}
+		return m
+	}
+	if subresource {
+		return fromLive()
+	}
+	if sent != nil && (len(sent) == 0 || (len(sent) == 1 && isEmptyEntry(sent[0]))) {
+		return managedfields.Managed{}
+	}
+	m, err := managedfields.Decode(sent)
+	if err != nil || len(m) == 0 {
+		return fromLive()
+	}
+	return m
+}
+
+func isEmptyEntry(e metav1.ManagedFieldsEntry) bool {
+	return e.Manager == "" && e.Operation == "" && e.APIVersion == "" && e.Time == nil && e.FieldsType == "" && e.FieldsV1 == nil && e.Subresource == ""
+}
+
+// recordUpdate sets next's managedFields for a write by manager: a create
+// when live is nil, else an update of live. sent are the managedFields
+// the request carried.
+func (s *Server) recordUpdate(ep managedfields.Endpoint, live *draft, sent []metav1.ManagedFieldsEntry, next *draft, manager string) error {
+	var before map[string]any
+	var err error
+	var liveEntries []metav1.ManagedFieldsEntry
+	if live == nil {
+		before, err = next.res.emptyObject()
+	} else {
+		before, err = live.objectMap()
+		liveEntries = live.meta.ManagedFields
+	}
+	if err != nil {
+		return err
+	}
+	after, err := next.objectMap()
+	if err != nil {
+		return err
+	}
+	base := baseManaged(liveEntries, sent, ep.Subresource != "")
+	managed := ep.Update(before, after, base, manager, live != nil)
+	next.meta.ManagedFields = managed.Encode()
+	return nil
+}

@@ -1,0 +1,193 @@
+package fake
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/patch"
+)
+
+// updateScale writes spec.replicas from the request's Scale.
+func (s *Server) updateScale(req *http.Request, r *request) (*storedObject, *apiError) {
+	o, aerr := parseWriteOptions(req, updateOptions, false)
+	if aerr != nil {
+		return nil, aerr
+	}
+	body, aerr := readBody(req)
+	if aerr != nil {
+		return nil, aerr
+	}
+	sc, aerr := s.decodeScale(req.Header.Get("Content-Type"), body)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if sc.Name != "" && sc.Name != r.name {
+		return nil, errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Name, r.name))
+	}
+	return s.scaleTo(r, o, func(cur *autoscalingv1.Scale) (*autoscalingv1.Scale, error) { return sc, nil })
+}
+
+// patchScale patches the Scale and writes its spec.replicas; a
+// server-side apply owns the object's replicas field.
+func (s *Server) patchScale(req *http.Request, r *request) (*storedObject, *apiError) {
+	pt, aerr := patchType(req, r.res)
+	if aerr != nil {
+		return nil, aerr
+	}
+	body, aerr := readBody(req)
+	if aerr != nil {
+		return nil, aerr
+	}
+	o, aerr := parseWriteOptions(req, patchOptions, pt == patchApply)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if pt == patchApply {
+		return s.applyScale(r, body, o)
+	}
+	return s.scaleTo(r, o, func(cur *autoscalingv1.Scale) (*autoscalingv1.Scale, error) {
+		b, err := json.Marshal(cur)
+		if err != nil {
+			return nil, err
+		}
+		var doc, result any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			return nil, err
+		}
+		switch pt {
+		case patchJSON:
+			if result, err = patch.JSONPatch(doc, body); err != nil {
+				return nil, newStatus(http.StatusUnprocessableEntity, "Invalid", "the server rejected our request due to an error in our request", &metav1.StatusDetails{})
+			}
+		default:
+			var p any
+			if err := json.Unmarshal(body, &p); err != nil {
+				return nil, errBadRequest("error decoding patch: " + err.Error())
+			}
+			result = patch.Merge(doc, p)
+		}
+		rb, _ := json.Marshal(result)
+		sc, aerr := s.decodeScale(codec.MediaTypeJSON, rb)
+		if aerr != nil {
+			return nil, aerr
+		}
+		return sc, nil
+	})
+}
+
+// scaleTo writes the replicas of the Scale next returns (given the
+// current one) to the object, recording the write in managedFields as
+// kube-apiserver's scale subresource does (an Update entry of
+// subresource "scale" without a time).
+func (s *Server) scaleTo(r *request, o writeOpts, next func(*autoscalingv1.Scale) (*autoscalingv1.Scale, error)) (*storedObject, *apiError) {
+	res := r.res
+	obj, _, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+		if cur == nil {
+			return "", nil, errNotFound(res, r.name)
+		}
+		curScale, aerr := res.scaleOf(cur)
+		if aerr != nil && !res.custom {
+			return "", nil, aerr
+		}
+		if curScale == nil {
+			curScale = &autoscalingv1.Scale{}
+		}
+		sc, err := next(curScale)
+		if err != nil {
+			return "", nil, err
+		}
+		if sc.ResourceVersion != "" && sc.ResourceVersion != fmt.Sprint(cur.rv) {
+			return "", nil, errConflict(res, r.name)
+		}
+		if sc.Spec.Replicas < 0 {
+			return "", nil, errInvalid(scaleGVK.Group, scaleGVK.Kind, r.name, fieldCause{typ: "FieldValueInvalid", field: "spec.replicas", msg: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", sc.Spec.Replicas)})
+		}
+		old, err := res.draftOf(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		d, err := res.draftOf(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		changed, err := d.setReplicas(sc.Spec.Replicas)
+		if err != nil {
+			return "", nil, err
+		}
+		if changed && res.generation {
+			d.meta.Generation++
+		}
+		if err := s.recordUpdate(s.endpoint(res, "scale"), old, nil, d, o.manager); err != nil {
+			return "", nil, err
+		}
+		untimedScaleEntries(d)
+		return s.commitChange(cur, old, d, rv)
+	})
+	if err != nil {
+		return nil, asAPIError(err)
+	}
+	return obj, nil
+}
+
+// untimedScaleEntries drops the time of scale entries, which
+// kube-apiserver's scale subresource does not keep.
+func untimedScaleEntries(d *draft) {
+	for i := range d.meta.ManagedFields {
+		if d.meta.ManagedFields[i].Subresource == "scale" {
+			d.meta.ManagedFields[i].Time = nil
+		}
+	}
+}
+
+// applyScale runs a server-side apply of a Scale: the manager applies the
+// object's replicas field.
+func (s *Server) applyScale(r *request, body []byte, o writeOpts) (*storedObject, *apiError) {
+	applied, aerr := decodeApplied(body)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if v, _ := applied["apiVersion"].(string); v != "autoscaling/v1" || applied["kind"] != "Scale" {
+		k, _ := applied["kind"].(string)
+		return nil, errBadRequest("invalid object type: " + gvkString(v, k))
+	}
+	replicas, _, _ := unstructured.NestedFieldNoCopy(applied, "spec", "replicas")
+	res := r.res
+	path := []string{"spec", "replicas"}
+	if res.custom {
+		path = strings.Split(strings.TrimPrefix(res.crd.scale.SpecReplicasPath, "."), ".")
+	}
+	config := map[string]any{"apiVersion": res.kind.APIVersion(), "kind": res.kind.Kind, "metadata": map[string]any{"name": r.name}}
+	if replicas != nil {
+		_ = unstructured.SetNestedField(config, replicas, path...)
+	}
+	var unknown []string
+	obj, _, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+		if cur == nil {
+			return "", nil, errNotFound(res, r.name)
+		}
+		old, err := res.draftOf(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		scaleReq := *r
+		scaleReq.sub = "scale"
+		d, err := s.applyTo(&scaleReq, old, config, o, &unknown)
+		if err != nil {
+			return "", nil, err
+		}
+		if res.generation && !specEqual(old, d) {
+			d.meta.Generation++
+		}
+		return s.commitChange(cur, old, d, rv)
+	})
+	if err != nil {
+		return nil, asAPIError(err)
+	}
+	return obj, nil
+}

@@ -1,0 +1,110 @@
+package fake
+
+import (
+	"slices"
+
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+)
+
+// The per-kind rules of kube-apiserver's registry that the fake follows:
+// defaults applied when a body is decoded (so that they count as the
+// writer's fields), and what a create or an update sets whatever the
+// body says. Kinds not named here have none.
+
+// applyDefaults sets the defaults kube-apiserver applies when it decodes
+// an object.
+func applyDefaults(d *draft) {
+	if d.custom != nil {
+		d.res.crd.schema.Default(d.custom)
+		return
+	}
+	switch o := d.typed.(type) {
+	case *apiextensionsv1.CustomResourceDefinition:
+		defaultCRD(o)
+	case *corev1.Namespace:
+		if o.Name != "" {
+			if o.Labels == nil {
+				o.Labels = map[string]string{}
+			}
+			o.Labels["kubernetes.io/metadata.name"] = o.Name
+		}
+	}
+}
+
+// prepareCreate sets what a create sets: a new Namespace is Active and
+// has the "kubernetes" finalizer.
+func prepareCreate(d *draft) {
+	switch o := d.typed.(type) {
+	case *apiextensionsv1.CustomResourceDefinition:
+		prepareCRDCreate(o)
+	case *corev1.Namespace:
+		o.Status = corev1.NamespaceStatus{Phase: corev1.NamespaceActive}
+		if !slices.Contains(o.Spec.Finalizers, corev1.FinalizerKubernetes) {
+			o.Spec.Finalizers = append(o.Spec.Finalizers, corev1.FinalizerKubernetes)
+		}
+	}
+}
+
+// prepareUpdate keeps what an update of the main resource may not change:
+// a Namespace's finalizers (changed through /finalize) and status.
+func prepareUpdate(old, d *draft) {
+	switch o := d.typed.(type) {
+	case *apiextensionsv1.CustomResourceDefinition:
+		prepareCRDUpdate(old.typed.(*apiextensionsv1.CustomResourceDefinition), o)
+	case *corev1.Namespace:
+		prev := old.typed.(*corev1.Namespace)
+		o.Spec.Finalizers = prev.Spec.Finalizers
+		o.Status = prev.Status
+	}
+}
+
+// validate checks an object about to be stored (old is the stored one,
+// nil for a create) as far as the fake validates kinds: CustomResourceDefinitions
+// and custom resources.
+func (s *Server) validate(d, old *draft) *apiError {
+	k := d.res.kind
+	switch {
+	case d.custom != nil:
+		if causes := d.res.validateCustom(d, old, s.opts.Rules); len(causes) > 0 {
+			return errInvalid(k.Group, k.Kind, d.meta.Name, causes...)
+		}
+	case d.res.isCRD():
+		if causes := validateCRD(d.typed.(*apiextensionsv1.CustomResourceDefinition)); len(causes) > 0 {
+			return errInvalid(k.Group, k.Kind, d.meta.Name, causes...)
+		}
+	}
+	return nil
+}
+
+// generationKinds are the built-in resources ("group/resource") whose
+// objects carry metadata.generation (their registry strategy sets it).
+var generationKinds = map[string]bool{
+	"admissionregistration.k8s.io/mutatingadmissionpolicies":         true,
+	"admissionregistration.k8s.io/mutatingadmissionpolicybindings":   true,
+	"admissionregistration.k8s.io/mutatingwebhookconfigurations":     true,
+	"admissionregistration.k8s.io/validatingadmissionpolicies":       true,
+	"admissionregistration.k8s.io/validatingadmissionpolicybindings": true,
+	"admissionregistration.k8s.io/validatingwebhookconfigurations":   true,
+	"apiextensions.k8s.io/customresourcedefinitions":                 true,
+	"apps/daemonsets":                 true,
+	"apps/deployments":                true,
+	"apps/replicasets":                true,
+	"apps/statefulsets":               true,
+	"batch/cronjobs":                  true,
+	"batch/jobs":                      true,
+	"/pods":                           true,
+	"/podtemplates":                   true,
+	"/replicationcontrollers":         true,
+	"discovery.k8s.io/endpointslices": true,
+	"flowcontrol.apiserver.k8s.io/flowschemas":                 true,
+	"flowcontrol.apiserver.k8s.io/prioritylevelconfigurations": true,
+	"networking.k8s.io/ingresses":                              true,
+	"networking.k8s.io/ingressclasses":                         true,
+	"networking.k8s.io/networkpolicies":                        true,
+	"policy/poddisruptionbudgets":                              true,
+	"resource.k8s.io/deviceclasses":                            true,
+	"resource.k8s.io/devicetaintrules":                         true,
+	"resource.k8s.io/resourceslices":                           true,
+	"scheduling.k8s.io/priorityclasses":                        true,
+}

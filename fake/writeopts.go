@@ -1,0 +1,77 @@
+package fake
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+)
+
+// writeOpts are the query options of a create, update or patch.
+type writeOpts struct {
+	out     output
+	dry     bool
+	level   validation
+	manager string // ?fieldManager=, else the User-Agent's program name
+	force   bool   // apply patches only
+}
+
+// Kinds of write options, as 422 answers name them.
+const (
+	createOptions = "CreateOptions"
+	updateOptions = "UpdateOptions"
+	patchOptions  = "PatchOptions"
+)
+
+// parseWriteOptions reads and validates a write's query options the way
+// kube-apiserver does: a value that does not parse is a 400, an invalid
+// one a 422 naming the options kind (CreateOptions, UpdateOptions or
+// PatchOptions). apply says the write is a server-side apply.
+func parseWriteOptions(req *http.Request, kind string, apply bool) (writeOpts, *apiError) {
+	q := req.URL.Query()
+	o := writeOpts{manager: writeManager(req)}
+	var causes []fieldCause
+	force, hasForce := q["force"]
+	if hasForce && len(force) > 0 {
+		b, err := strconv.ParseBool(force[0])
+		if err != nil {
+			return o, errBadRequest(fmt.Sprintf("strconv.ParseBool: parsing %q: invalid syntax", force[0]))
+		}
+		o.force = b
+	}
+	fieldManager := q.Get("fieldManager")
+	if kind == patchOptions {
+		if apply && fieldManager == "" {
+			causes = append(causes, fieldCause{typ: "FieldValueRequired", field: "fieldManager", msg: "Required value: is required for apply patch"})
+		}
+		if !apply && hasForce {
+			causes = append(causes, forbidden("force", "may not be specified for non-apply patch"))
+		}
+	}
+	causes = append(causes, fieldManagerCauses(fieldManager)...)
+	if vals := q["dryRun"]; len(vals) > 0 {
+		for _, v := range vals {
+			if v != "All" {
+				b, _ := json.Marshal(vals)
+				causes = append(causes, fieldCause{typ: "FieldValueNotSupported", field: "dryRun", msg: fmt.Sprintf("Unsupported value: %s: supported values: \"All\"", b)})
+				break
+			}
+		}
+		o.dry = true
+	}
+	switch v := q.Get("fieldValidation"); v {
+	case "", "Warn":
+		o.level = validationWarn
+	case "Ignore":
+		o.level = validationIgnore
+	case "Strict":
+		o.level = validationStrict
+	default:
+		causes = append(causes, fieldCause{typ: "FieldValueNotSupported", field: "fieldValidation",
+			msg: fmt.Sprintf(`Unsupported value: %q: supported values: "", "Ignore", "Strict", "Warn"`, v)})
+	}
+	if len(causes) > 0 {
+		return o, errInvalid("meta.k8s.io", kind, "", causes...)
+	}
+	return o, nil
+}
