@@ -15,6 +15,7 @@ import (
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/reflector"
 	"github.com/kubewire/kubewire/workqueue"
 )
 
@@ -34,7 +35,9 @@ type rig struct {
 // newRig makes the syncer's controller for namespace ns, not running.
 func newRig(t *testing.T, e *env, ns string, opts controller.Options) *rig {
 	t.Helper()
-	f := informer.NewFactory(e.ctl, informer.FactoryOptions{})
+	// Injected failures back the informers off; short waits keep the
+	// tests short.
+	f := informer.NewFactory(e.ctl, informer.FactoryOptions{Reflector: reflector.Options{InitialBackoff: 20 * time.Millisecond, MaxBackoff: time.Second}})
 	cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: ns, LabelSelector: client.MatchLabels(map[string]string{"app": "test"})})
 	secrets := informer.Shared[*corev1.Secret](f, informer.Scope{Namespace: ns})
 	s := newSyncer(e.ctl, cms, secrets)

@@ -18,7 +18,6 @@ import (
 	"github.com/kubewire/kubewire/client/crd"
 	"github.com/kubewire/kubewire/examples/internal/exampleenv"
 	v1 "github.com/kubewire/kubewire/examples/operator/api/v1"
-	"github.com/kubewire/kubewire/fake"
 )
 
 // This file is the demonstration on the embedded fake server: what a
@@ -36,7 +35,8 @@ func demo(ctx context.Context, env *exampleenv.Env, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := serveWidgets(env.Fake); err != nil {
+	// kubectl apply -f config/crd, on a cluster.
+	if err := crd.Install(ctx, c, v1.CustomResourceDefinitions(), crd.Options{}); err != nil {
 		return err
 	}
 	widgets := client.For[*v1.Widget](c).Namespace("default")
@@ -107,18 +107,6 @@ func demo(ctx context.Context, env *exampleenv.Env, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "  events: %d ConfigMapWritten, %d CleanedUp\n", counts["ConfigMapWritten"], counts["CleanedUp"])
 	return nil
-}
-
-// serveWidgets makes the fake server serve the Widget definition, as
-// applying config/crd does on a cluster.
-func serveWidgets(s *fake.Server) error {
-	defs, err := crd.Parse(v1.CustomResourceDefinitions()...)
-	if err != nil {
-		return err
-	}
-	d := defs[0]
-	return s.AddCustomResource(fake.CustomResource{Group: d.Spec.Group, Version: d.Spec.Versions[0].Name, Kind: d.Spec.Names.Kind,
-		Resource: d.Spec.Names.Plural, Namespaced: d.Spec.Scope == "Namespaced", Status: d.Spec.Versions[0].Subresources.Status != nil})
 }
 
 // replica is one replica of the operator running in this process.
