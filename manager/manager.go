@@ -121,6 +121,9 @@ func (m *Manager) Add(r Runnable) {
 // does). A replica that loses the lead stops its Runnables and stands by
 // again, its caches warm.
 //
+// The recorder is the last to stop: the events of the Reconcile calls
+// in progress when ctx ends are written too (within its FlushTimeout).
+//
 // Run returns nil after ctx ended and every goroutine it started has
 // returned. It returns early with an error when the informers cannot
 // sync (see Options.SyncTimeout), when a Runnable fails, or when the
@@ -141,8 +144,16 @@ func (m *Manager) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	// The recorder outlives the Runnables, so that the events of the
+	// Reconcile calls in progress at the end are written too.
+	recCtx, stopRecorder := context.WithCancel(context.WithoutCancel(ctx))
+	recorded := make(chan error, 1)
+	go func() { recorded <- quiet(m.recorder.Run(recCtx)) }()
+	defer func() {
+		stopRecorder()
+		<-recorded
+	}()
 	g.Go(func() error { return quiet(m.factory.Run(gctx)) })
-	g.Go(func() error { return quiet(m.recorder.Run(gctx)) })
 	for _, c := range checks {
 		g.Go(func() error { c.loop(gctx, m); return nil })
 	}

@@ -44,10 +44,12 @@ $`
 	if m == nil {
 		t.Fatalf("output does not match:\n%s", out.String())
 	}
-	// 20 creates and 5 updates; an event of the stopped leader may be
-	// lost (events are best effort).
-	if n, _ := strconv.Atoi(m[1]); n < 24 || n > 25 {
-		t.Errorf("%d ConfigMapWritten events, want 24 or 25", n)
+	// 20 creates and 5 updates. The event of an update the stopped
+	// leader's cancelled Reconcile made without seeing its answer is
+	// lost: the new leader finds the ConfigMap right and records nothing
+	// (events are best effort).
+	if n, _ := strconv.Atoi(m[1]); n < 20 || n > 25 {
+		t.Errorf("%d ConfigMapWritten events, want 20 to 25", n)
 	}
 	t.Log("\n" + out.String())
 }
