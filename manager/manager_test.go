@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -299,4 +300,37 @@ func TestLeadershipLostAndRegained(t *testing.T) {
 	if err := a.stop(); err != nil {
 		t.Errorf("Run = %v", err)
 	}
+}
+
+// checkNoGoroutines fails if a goroutine runs code of the given packages
+// (polling briefly: goroutines may still be winding down).
+func checkNoGoroutines(t *testing.T, pkgs ...string) {
+	t.Helper()
+	var stacks string
+	for range 100 {
+		buf := make([]byte, 1<<20)
+		stacks = string(buf[:runtime.Stack(buf, true)])
+		found := false
+		for _, g := range strings.Split(stacks, "\n\n")[1:] {
+			for _, p := range pkgs {
+				found = found || strings.Contains(g, p)
+			}
+		}
+		if !found {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("goroutines left behind:\n%s", stacks)
+}
+
+// After Run returns, nothing the manager started runs on.
+func TestNoGoroutineLeftBehind(t *testing.T) {
+	_, cfg := newServer(t)
+	r := startReplica(t, cfg, "only")
+	eventually(t, "it leads", r.m.IsLeader)
+	if err := r.stop(); err != nil {
+		t.Fatal(err)
+	}
+	checkNoGoroutines(t, "kubewire/manager.(*", "kubewire/controller.(*", "kubewire/informer.(*", "kubewire/reflector.(*", "kubewire/events.(*", "kubewire/leaderelection.(*")
 }
