@@ -66,15 +66,33 @@ func createOne(ctx context.Context, c *client.Client, in *unstructured.Unstructu
 		return err
 	}
 	status, ok := in.Object["status"].(map[string]any)
-	if !ok || len(status) == 0 || reflect.DeepEqual(status, got.Object["status"]) {
+	if !ok || len(status) == 0 || serverOwnedStatus(group, kind) {
 		return nil
 	}
-	got.Object["status"] = status
-	_, err = r.UpdateStatus(ctx, got, client.UpdateOptions{FieldManager: fieldManager})
-	if errors.Is(err, client.ErrNotFound) || errors.Is(err, client.ErrMethodNotAllowed) {
-		return nil // no status subresource: the status was written with the object, or dropped
+	for attempt := 0; ; attempt++ {
+		if reflect.DeepEqual(status, got.Object["status"]) {
+			return nil
+		}
+		got.Object["status"] = status
+		_, err = r.UpdateStatus(ctx, got, client.UpdateOptions{FieldManager: fieldManager})
+		switch {
+		case errors.Is(err, client.ErrNotFound) || errors.Is(err, client.ErrMethodNotAllowed):
+			return nil // no status subresource: the status was written with the object, or dropped
+		case errors.Is(err, client.ErrConflict) && attempt < 3:
+			if got, err = r.Get(ctx, obj.GetName(), client.GetOptions{}); err != nil {
+				return err
+			}
+			continue
+		}
+		return err
 	}
-	return err
+}
+
+// serverOwnedStatus reports whether the server writes the kind's status
+// itself (a definition's accepted names and conditions, a namespace's
+// phase), so a saved one must not be written back.
+func serverOwnedStatus(group, kind string) bool {
+	return group == "apiextensions.k8s.io" && kind == "CustomResourceDefinition" || group == "" && kind == "Namespace"
 }
 
 // namespaced reports whether discovery says the kind is namespaced.
