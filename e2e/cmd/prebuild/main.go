@@ -1,5 +1,5 @@
-// Command prebuild builds the kube-apiserver and etcd binaries the e2e
-// tests run, or finds them in the cache, and prints where they are.
+// Command prebuild builds the kube-apiserver, etcd and kubectl binaries
+// the e2e tests run, or finds them in the cache, and prints where they are.
 //
 //	cd e2e && go run ./cmd/prebuild
 //
@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/kubewire/kubewire/e2e/harness"
+	"github.com/kubewire/kubewire/e2e/kubectl"
 )
 
 func main() {
@@ -31,4 +32,10 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Printf("kube-apiserver %s: %s\netcd %s: %s\n", bins.KubernetesVersion, bins.KubeAPIServer, bins.EtcdVersion, bins.Etcd)
+	kc, err := kubectl.Build(ctx, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("kubectl %s: %s\n", kc.Version, kc.Kubectl)
 }
