@@ -1,0 +1,239 @@
+package e2e
+
+// kubectlNS is the namespace the kubectl script works in.
+const kubectlNS = "kubectl-e2e"
+
+// kubectlStep is one kubectl invocation of the script.
+type kubectlStep struct {
+	args  []string
+	stdin string // sent on standard input (apply -f -, create -f -)
+	// edit is a sed script KUBE_EDITOR applies to the file kubectl edit
+	// opens.
+	edit string
+	// watch runs args in the background (kubectl get -w), runs during
+	// while it watches, and ends it once it printed lines lines (or
+	// after a few seconds); its output is compared, its exit code not.
+	watch  bool
+	during []kubectlStep
+	lines  int
+}
+
+func kc(args ...string) kubectlStep { return kubectlStep{args: args} }
+
+// kn is a step in the script's namespace.
+func kn(args ...string) kubectlStep { return kc(append(args, "-n", kubectlNS)...) }
+
+func (s kubectlStep) in(stdin string) kubectlStep { s.stdin = stdin; return s }
+
+const cm2YAML = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm2
+  labels:
+    tier: web
+data:
+  color: red
+`
+
+const cm2YAMLChanged = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm2
+  labels:
+    tier: web
+    owner: shop
+data:
+  color: green
+  size: large
+`
+
+const cm3Apply = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm3
+data:
+  mode: fast
+`
+
+const cm3ApplyOther = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm3
+data:
+  mode: slow
+`
+
+const podYAML = `apiVersion: v1
+kind: Pod
+metadata:
+  name: tool
+  labels:
+    app: tool
+spec:
+  containers:
+  - name: tool
+    image: busybox:1.36
+    command: ["sleep", "3600"]
+`
+
+const crontabCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names:
+    plural: crontabs
+    singular: crontab
+    kind: CronTab
+    shortNames: [ct]
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    additionalPrinterColumns:
+    - name: Spec
+      type: string
+      jsonPath: .spec.cronSpec
+    - name: Replicas
+      type: integer
+      jsonPath: .spec.replicas
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              cronSpec:
+                type: string
+              replicas:
+                type: integer
+                default: 1
+`
+
+const crontabYAML = `apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: nightly
+spec:
+  cronSpec: "0 3 * * *"
+`
+
+const deployStatus = `{"status":{"observedGeneration":1,"replicas":2,"updatedReplicas":2,"readyReplicas":2,"availableReplicas":2}}`
+
+// kubectlScript is what the test runs against each server, in order.
+func kubectlScript() []kubectlStep {
+	return []kubectlStep{
+		kc("create", "namespace", kubectlNS),
+		kc("get", "namespace", kubectlNS),
+		kc("get", "namespace", kubectlNS, "-o", "yaml"),
+		kn("create", "serviceaccount", "default"), // no controller-manager creates it on the real server
+
+		// create, get, list in every output
+		kn("create", "configmap", "cm1", "--from-literal=color=blue"),
+		kn("get", "configmap", "cm1"),
+		kn("get", "configmap", "cm1", "-o", "yaml"),
+		kn("get", "configmap", "cm1", "-o", "json"),
+		kn("get", "configmaps", "-o", "wide"),
+		kn("get", "configmaps", "-o", "name"),
+		kn("get", "configmap", "cm1", "-o", "jsonpath={.data.color}"),
+		kn("get", "configmap", "missing"),
+		kc("get", "configmaps", "-A", "--field-selector", "metadata.namespace="+kubectlNS),
+
+		// client-side apply
+		kn("apply", "-f", "-").in(cm2YAML),
+		kn("apply", "-f", "-").in(cm2YAML),
+		kn("apply", "-f", "-").in(cm2YAMLChanged),
+		kn("get", "configmap", "cm2", "-o", "yaml"),
+		kn("diff", "-f", "-").in(cm2YAML),
+
+		// server-side apply, a conflict, forcing it
+		kn("apply", "--server-side", "-f", "-").in(cm3Apply),
+		kn("apply", "--server-side", "--field-manager=other", "-f", "-").in(cm3ApplyOther),
+		kn("apply", "--server-side", "--field-manager=other", "--force-conflicts", "-f", "-").in(cm3ApplyOther),
+		kn("get", "configmap", "cm3", "-o", "yaml", "--show-managed-fields"),
+
+		// label, annotate, patch, edit
+		kn("label", "configmap", "cm1", "env=prod"),
+		kn("label", "configmap", "cm1", "env=dev"),
+		kn("label", "configmap", "cm1", "env=dev", "--overwrite"),
+		kn("get", "configmaps", "-l", "env=dev"),
+		kn("get", "configmaps", "--show-labels"),
+		kn("label", "configmap", "cm1", "env-"),
+		kn("annotate", "configmap", "cm1", "note=hello"),
+		kn("patch", "configmap", "cm1", "--type=merge", "-p", `{"data":{"size":"small"}}`),
+		kn("patch", "configmap", "cm1", "--type=json", "-p", `[{"op":"replace","path":"/data/color","value":"teal"}]`),
+		kn("patch", "configmap", "cm1", "--type=json", "-p", `[{"op":"test","path":"/data/color","value":"nope"}]`),
+		{args: []string{"edit", "configmap", "cm1", "-n", kubectlNS}, edit: "s/color: teal/color: violet/"},
+		kn("get", "configmap", "cm1", "-o", "yaml"),
+
+		// Deployments: create, status through the subresource, rollout, scale
+		kn("create", "deployment", "web", "--image=nginx:1.27", "--replicas=2"),
+		kn("get", "deployment", "web"),
+		kn("get", "deployment", "web", "-o", "wide"),
+		kn("get", "deployment", "web", "-o", "yaml"),
+		kn("patch", "deployment", "web", "--subresource=status", "--type=merge", "-p", deployStatus),
+		kn("rollout", "status", "deployment/web", "--timeout=10s"),
+		kn("get", "deployment", "web"),
+		kn("scale", "deployment", "web", "--replicas=3"),
+		kn("get", "deployment", "web", "-o", "jsonpath={.spec.replicas} {.metadata.generation}"),
+		kn("label", "deployment", "web", "team=shop"),
+		kn("get", "deployment", "web", "-o", "jsonpath={.metadata.generation}"),
+		kn("patch", "deployment", "web", "-p", `{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.28"}]}}}}`),
+		kn("get", "deployment", "web", "-o", "jsonpath={.metadata.generation} {.spec.template.spec.containers[0].image}"),
+		kn("rollout", "history", "deployment/web"),
+
+		// Pods and Secrets: kube-apiserver's defaulting and admission
+		kn("create", "-f", "-").in(podYAML),
+		kn("get", "pod", "tool"),
+		kn("get", "pod", "tool", "-o", "wide"),
+		kn("get", "pod", "tool", "-o", "yaml"),
+		kn("create", "secret", "generic", "s1", "--from-literal=k=v"),
+		kn("get", "secret", "s1", "-o", "yaml"),
+		kn("get", "secrets"),
+		kn("get", "all"),
+
+		// a watch while things change
+		{watch: true, args: []string{"get", "configmaps", "-w", "--output-watch-events", "-n", kubectlNS, "-l", "watched=yes"}, lines: 5, during: []kubectlStep{
+			kn("create", "configmap", "w1", "--from-literal=a=1"),
+			kn("label", "configmap", "w1", "watched=yes"),
+			kn("annotate", "configmap", "w1", "x=y"),
+			kn("delete", "configmap", "w1"),
+		}},
+
+		// custom resources
+		kc("apply", "-f", "-").in(crontabCRD),
+		kc("wait", "--for=condition=Established", "crd/crontabs.stable.example.com", "--timeout=10s"),
+		kn("apply", "-f", "-").in(crontabYAML),
+		kn("get", "crontabs"),
+		kn("get", "ct", "nightly", "-o", "yaml"),
+		kn("get", "crontab", "nightly", "-o", "wide"),
+		kn("patch", "crontab", "nightly", "--type=merge", "-p", `{"spec":{"replicas":3}}`),
+		kn("get", "crontabs"),
+
+		// discovery and OpenAPI
+		kc("api-versions"),
+		kc("api-resources"),
+		kc("api-resources", "--namespaced=false", "-o", "name"),
+		kc("api-resources", "--api-group=apps", "-o", "wide"),
+		kc("explain", "configmap"),
+		kc("explain", "deployment.spec.replicas"),
+		kc("explain", "pods.spec.containers.image"),
+		kc("explain", "crontab.spec"),
+
+		// deletion
+		kn("delete", "configmap", "cm2"),
+		kn("delete", "configmap", "cm2"),
+		kn("delete", "configmap", "cm2", "--ignore-not-found"),
+		kn("delete", "configmaps", "-l", "tier=web"),
+		kn("delete", "deployment", "web"),
+		kn("delete", "pod", "tool", "--grace-period=0", "--force"),
+		kn("delete", "crontab", "nightly"),
+		kc("delete", "crd", "crontabs.stable.example.com"),
+		kn("get", "configmaps"),
+		kc("delete", "namespace", kubectlNS, "--wait=false"),
+		kc("get", "namespace", kubectlNS, "-o", "jsonpath={.status.phase}"),
+	}
+}
