@@ -1,0 +1,234 @@
+package envtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/codec"
+)
+
+// crdDoc is one CustomResourceDefinition read from a manifest.
+type crdDoc struct {
+	name   string
+	source string // where it was read, for errors
+	json   []byte // the document as JSON, the body of the apply
+	crd    apiextensionsv1.CustomResourceDefinition
+}
+
+// fieldManager owns the fields InstallCRDs applies.
+const fieldManager = "kubewire-envtest"
+
+// InstallCRDs installs CustomResourceDefinitions from manifests (YAML or
+// JSON; a YAML manifest may hold several documents, and documents of
+// other kinds are skipped) and returns when every one is served: the
+// definition is Established, discovery lists each served version's
+// resource, and a list of each answers. An installed definition is
+// updated (server-side apply, forced, by field manager
+// "kubewire-envtest"). It blocks until then, Options.StartTimeout, or
+// ctx's end; errors name the definition and the last answer.
+func (e *Env) InstallCRDs(ctx context.Context, manifests ...[]byte) error {
+	crds, err := readCRDs(manifests, nil)
+	if err != nil {
+		return e.errorf("%w", err)
+	}
+	return e.installCRDs(ctx, crds)
+}
+
+func (e *Env) installCRDs(ctx context.Context, crds []crdDoc) error {
+	start := time.Now()
+	c, err := client.New(e.Config())
+	if err != nil {
+		return e.errorf("%w", err)
+	}
+	defer c.CloseIdleConnections()
+	defs := client.For[*apiextensionsv1.CustomResourceDefinition](c)
+	for _, d := range crds {
+		_, err := defs.Patch(ctx, d.name, client.ApplyPatch, d.json, client.PatchOptions{FieldManager: fieldManager, Force: true})
+		if err != nil {
+			return e.errorf("install CustomResourceDefinition %s (%s): %w", d.name, d.source, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.opts.StartTimeout)
+	defer cancel()
+	for _, d := range crds {
+		if err := waitServed(ctx, c, defs, d); err != nil {
+			return e.errorf("CustomResourceDefinition %s (%s) not served: %w", d.name, d.source, err)
+		}
+	}
+	fmt.Fprintf(e.log, "envtest %s: %d CustomResourceDefinitions served in %s\n", e.name, len(crds), since(start))
+	return nil
+}
+
+// waitServed polls until d is Established, listed by discovery in every
+// served version, and listable. Until then kube-apiserver may answer 404
+// or 429 ("storage is (re)initializing") to lists.
+func waitServed(ctx context.Context, c *client.Client, defs *client.Resource[*apiextensionsv1.CustomResourceDefinition], d crdDoc) error {
+	var gvrs []client.GroupVersionResource
+	for _, v := range d.crd.Spec.Versions {
+		if v.Served {
+			gvrs = append(gvrs, client.GroupVersionResource{Group: d.crd.Spec.Group, Version: v.Name, Resource: d.crd.Spec.Names.Plural})
+		}
+	}
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	last := errors.New("not checked yet")
+	for {
+		if last = served(ctx, c, defs, d.name, gvrs); last == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w; last: %w", ctx.Err(), last)
+		case <-tick.C:
+		}
+	}
+}
+
+// served reports what still keeps a definition from being served, or nil.
+func served(ctx context.Context, c *client.Client, defs *client.Resource[*apiextensionsv1.CustomResourceDefinition], name string, gvrs []client.GroupVersionResource) error {
+	got, err := defs.Get(ctx, name, client.GetOptions{})
+	if err != nil {
+		return err
+	}
+	established := false
+	for _, cond := range got.Status.Conditions {
+		if cond.Type == "Established" && cond.Status == "True" {
+			established = true
+		}
+	}
+	if !established {
+		return fmt.Errorf("not Established yet (conditions %+v)", got.Status.Conditions)
+	}
+	c.InvalidateDiscovery()
+	resources, err := c.ServerResources(ctx)
+	if err != nil {
+		return fmt.Errorf("discovery: %w", err)
+	}
+	for _, gvr := range gvrs {
+		if !slices.ContainsFunc(resources, func(r client.APIResource) bool { return r.GroupVersionResource == gvr }) {
+			return fmt.Errorf("discovery does not list %s/%s %s yet", gvr.Group, gvr.Version, gvr.Resource)
+		}
+		if _, err := client.Dynamic(c, gvr).List(ctx, client.ListOptions{Limit: 1}); err != nil {
+			return fmt.Errorf("list %s/%s %s: %w", gvr.Group, gvr.Version, gvr.Resource, err)
+		}
+	}
+	return nil
+}
+
+// readCRDs reads the CustomResourceDefinitions of manifests and of the
+// files and folders in paths (a folder's *.yaml, *.yml and *.json files,
+// not its subfolders).
+func readCRDs(manifests [][]byte, paths []string) ([]crdDoc, error) {
+	var out []crdDoc
+	for i, m := range manifests {
+		docs, err := parseCRDs(m, fmt.Sprintf("manifest %d", i))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, docs...)
+	}
+	for _, p := range paths {
+		files := []string{p}
+		if fi, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("CRD path: %w", err)
+		} else if fi.IsDir() {
+			entries, err := os.ReadDir(p)
+			if err != nil {
+				return nil, fmt.Errorf("CRD path: %w", err)
+			}
+			files = files[:0]
+			for _, e := range entries {
+				switch filepath.Ext(e.Name()) {
+				case ".yaml", ".yml", ".json":
+					if !e.IsDir() {
+						files = append(files, filepath.Join(p, e.Name()))
+					}
+				}
+			}
+		}
+		var found []crdDoc
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return nil, fmt.Errorf("CRD path: %w", err)
+			}
+			docs, err := parseCRDs(b, f)
+			if err != nil {
+				return nil, err
+			}
+			found = append(found, docs...)
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("CRD path %s: no CustomResourceDefinition found", p)
+		}
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// parseCRDs splits a manifest into YAML documents and keeps the
+// CustomResourceDefinitions.
+func parseCRDs(manifest []byte, source string) ([]crdDoc, error) {
+	var out []crdDoc
+	for i, doc := range yamlDocuments(manifest) {
+		where := source
+		if i > 0 {
+			where = fmt.Sprintf("%s, document %d", source, i+1)
+		}
+		j, err := codec.YAMLToJSON(doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		if t := strings.TrimSpace(string(j)); t == "null" || t == "" {
+			continue // comments only
+		}
+		var head struct {
+			APIVersion string `json:"apiVersion"`
+			Kind       string `json:"kind"`
+		}
+		if err := codec.DecodeJSON(j, &head); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		if head.Kind != "CustomResourceDefinition" {
+			continue
+		}
+		if head.APIVersion != "apiextensions.k8s.io/v1" {
+			return nil, fmt.Errorf("%s: CustomResourceDefinition in %s: only apiextensions.k8s.io/v1 is served since Kubernetes 1.22", where, head.APIVersion)
+		}
+		d := crdDoc{source: where, json: j}
+		if err := codec.DecodeJSON(j, &d.crd); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		d.name = d.crd.Name
+		if d.name == "" {
+			return nil, fmt.Errorf("%s: CustomResourceDefinition without metadata.name", where)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// yamlDocuments splits a YAML stream at its "---" separator lines.
+func yamlDocuments(b []byte) [][]byte {
+	var docs [][]byte
+	var cur strings.Builder
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "---"); ok {
+			if r := strings.TrimSpace(rest); r == "" || strings.HasPrefix(r, "#") {
+				docs = append(docs, []byte(cur.String()))
+				cur.Reset()
+				continue
+			}
+		}
+		cur.WriteString(line)
+	}
+	return append(docs, []byte(cur.String()))
+}
