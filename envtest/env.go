@@ -36,10 +36,9 @@ type Env struct {
 	rec     *record
 
 	// lifecycle is held by Stop and RestartAPIServer, which therefore
-	// run one at a time; it guards stopped and stopErr.
+	// run one at a time; it guards stopped.
 	lifecycle sync.Mutex
 	stopped   bool
-	stopErr   error
 
 	mu      sync.Mutex // guards the fields below
 	apiArgs []string
@@ -223,15 +222,14 @@ func (e *Env) setProc(slot **proc, p *proc) {
 // Stop stops kube-controller-manager, kube-apiserver and then etcd
 // (SIGTERM, then SIGKILL after 10 s) and deletes the Env's folder unless
 // it is kept. It returns when every server has exited (and waits for a
-// RestartAPIServer in progress); later calls return the first call's
-// result. A server that had ended by itself
-// before Stop (it crashed under the test) is reported as an error with
-// its last log lines.
+// RestartAPIServer in progress); later calls do nothing and return nil.
+// A server that had ended by itself before Stop (it crashed under the
+// test) is reported as an error with its last log lines.
 func (e *Env) Stop() error {
 	e.lifecycle.Lock()
 	defer e.lifecycle.Unlock()
 	if e.stopped {
-		return e.stopErr
+		return nil
 	}
 	e.stopped = true
 	start := time.Now()
@@ -243,8 +241,7 @@ func (e *Env) Stop() error {
 		fmt.Fprintf(e.log, "envtest %s: stopped in %s\n", e.name, since(start))
 	}
 	e.rec.remove()
-	e.stopErr = errors.Join(errs...)
-	return e.stopErr
+	return errors.Join(errs...)
 }
 
 // stopServers stops the servers that run, newest first.
