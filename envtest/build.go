@@ -80,11 +80,13 @@ var ErrUnavailable = errors.New("envtest: real servers unavailable")
 // the etcd server, and three main packages that are upstream's entry
 // points) and runs `go build -trimpath` on it with CGO disabled and the
 // version stamped as upstream's release builds do, with the go command on
-// PATH and its module proxy. Builds hold a file lock, so concurrent test
-// processes build once and the others wait; a build is written to a
-// temporary folder and renamed into place when complete, and a
-// manifest records each binary's size, time and SHA-256 sum, so a partial
-// or damaged cache is detected and rebuilt.
+// PATH, its module proxy and its caches (GOFLAGS is replaced by -mod=mod,
+// and GOWORK, GOOS, GOARCH and CGO_ENABLED are set for a static binary of
+// this machine). Builds hold a file lock, so concurrent test processes
+// build once and the others wait; a build is written to a temporary
+// folder and renamed into place when complete, and a manifest records
+// each binary's size, time and SHA-256 sum, so a partial or damaged cache
+// is detected and rebuilt.
 //
 // A cold build (empty module and build caches) takes 5 to 9 minutes on
 // two cores; later calls return in milliseconds. Build blocks until done

@@ -96,7 +96,8 @@ func Start(ctx context.Context, opts Options) (*Env, error) {
 		rec:  newRecord(root, dir),
 	}
 	if err := e.start(ctx, crds); err != nil {
-		return nil, errors.Join(err, e.Stop())
+		_ = e.Stop() // its error repeats the server's exit that err reports
+		return nil, err
 	}
 	return e, nil
 }

@@ -62,7 +62,6 @@ func (e *Env) apiserverArgs(port int) []string {
 		"--secure-port=" + strconv.Itoa(port),
 		"--tls-cert-file=" + e.path(fileServeCert),
 		"--tls-private-key-file=" + e.path(fileServeKey),
-		"--cert-dir=" + e.path("certs"),
 		"--token-auth-file=" + e.path(fileTokens),
 		"--authorization-mode=RBAC",
 		"--allow-privileged=true",
