@@ -25,7 +25,15 @@
 // and updates of built-in kinds send protobuf bodies (in their envelope);
 // a 415 makes the client repeat the write as JSON and write that
 // resource as JSON from then on (Config.JSONWrites sends JSON always).
-// Patches and custom resources are JSON.
+// Patches and custom resources are JSON. Custom resources are typed the
+// same way as built-in kinds: kubewire-gen gives a user's struct a
+// KindInfo method whose Protobuf is false, so For asks for JSON only.
+//
+// Apply sends an ApplyConfiguration as a server-side apply: the generated
+// apply configurations (api/<group>/<version>/applyconfig, and the
+// applyconfig package kubewire-gen writes beside a custom resource's
+// types) hold only the fields that were set, so a controller sends, and
+// owns, exactly its fields.
 //
 // # Lists and watches
 //

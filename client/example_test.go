@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	corev1ac "github.com/kubewire/kubewire/api/core/v1/applyconfig"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
@@ -150,4 +151,28 @@ func Example() {
 	// mode is now safe
 	// app=web: 1
 	// true client: GET /api/v1/namespaces/default/configmaps/settings: configmaps "settings" not found
+}
+
+// Server-side apply with a typed apply configuration: only the fields
+// set are sent, and the field manager owns them.
+func ExampleResource_Apply() {
+	srv, cfg := fakeclient.Start(fake.Options{})
+	defer srv.Close()
+	c, err := client.New(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cms := client.For[*corev1.ConfigMap](c).Namespace("default")
+
+	settings := corev1ac.ConfigMap("settings", "default").
+		WithLabels(map[string]string{"app": "web"}).
+		WithData(map[string]string{"mode": "fast"})
+	cm, err := cms.Apply(context.Background(), settings, client.ApplyOptions{FieldManager: "settings-controller"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(cm.Name, cm.Data["mode"], cm.ManagedFields[0].Manager, cm.ManagedFields[0].Operation)
+	// Output: settings fast settings-controller Apply
 }

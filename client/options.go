@@ -70,6 +70,9 @@ type ListOptions struct {
 	Continue string
 	// TimeoutSeconds bounds the server's work on the list.
 	TimeoutSeconds int64
+	// ShardSelector asks for one shard of the collection (KEP-5866);
+	// see ShardSelector for servers that ignore it.
+	ShardSelector ShardSelector
 
 	// Decoder (client side) decodes the items of a protobuf answer through
 	// this wire.Decoder instead of a new one: an informer passes one
@@ -100,6 +103,9 @@ type WatchOptions struct {
 	SendInitialEvents *bool
 	// TimeoutSeconds asks the server to end the watch after this long.
 	TimeoutSeconds int64
+	// ShardSelector asks for the events of one shard (KEP-5866); see
+	// ShardSelector for servers that ignore it.
+	ShardSelector ShardSelector
 
 	// IdleTimeout (client side) ends the watch with ErrWatchIdle when no
 	// event, bookmark included, arrives for this long, and fails Watch
@@ -195,7 +201,19 @@ func (o ListOptions) query() (url.Values, error) {
 	if o.TimeoutSeconds > 0 {
 		q.Set("timeoutSeconds", strconv.FormatInt(o.TimeoutSeconds, 10))
 	}
+	if err := setShardSelector(q, o.ShardSelector); err != nil {
+		return nil, err
+	}
 	return q, nil
+}
+
+// setShardSelector validates s and adds it to q.
+func setShardSelector(q url.Values, s ShardSelector) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	setNonEmpty(q, "shardSelector", s.String())
+	return nil
 }
 
 // checkListVersions applies the API concepts' table of resourceVersion,
@@ -269,6 +287,9 @@ func (o WatchOptions) query() (url.Values, error) {
 	}
 	if o.TimeoutSeconds > 0 {
 		q.Set("timeoutSeconds", strconv.FormatInt(o.TimeoutSeconds, 10))
+	}
+	if err := setShardSelector(q, o.ShardSelector); err != nil {
+		return nil, err
 	}
 	return q, nil
 }

@@ -222,8 +222,14 @@ func (r *Resource[T]) objectPath(ns, name string) (string, error) {
 
 // writeNamespace is the namespace of a write of obj: r's, else obj's.
 func (r *Resource[T]) writeNamespace(obj T) (string, error) {
+	return r.namespaceOf(obj.GetNamespace())
+}
+
+// namespaceOf is the namespace of a write of an object in namespace on:
+// r's, else on; they must not differ.
+func (r *Resource[T]) namespaceOf(on string) (string, error) {
 	ns := r.namespace
-	if on := obj.GetNamespace(); on != "" {
+	if on != "" {
 		if ns != "" && ns != on && (r.info.namespaced || !r.info.scopeKnown) {
 			return "", invalidOptions("object namespace %q differs from the resource's namespace %q", on, ns)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/internal/backoffpolicy"
 )
 
 // tries records the attempts of one request, for the retry policy and for
@@ -97,11 +98,10 @@ func (p RetryPolicy) wait(jitter float64, attempt int, resp *http.Response) time
 	if d, ok := retryAfter(resp); ok && d > 0 {
 		return min(d, p.MaxWait) // Retry-After: 0 gets the backoff floor below
 	}
-	d := p.MinWait
-	for i := 0; i < attempt && d < p.MaxWait; i++ {
-		d *= 2
-	}
-	d = min(d, p.MaxWait)
+	// The growth is the project's one backoff policy's, without its
+	// jitter: this one only shortens, so that a wait never passes MaxWait
+	// and checkRetry can reckon with the longest.
+	d := backoffpolicy.Policy{Initial: p.MinWait, Max: p.MaxWait, Jitter: -1}.Wait(attempt)
 	return d - time.Duration(jitter*float64(d)/2)
 }
 

@@ -25,8 +25,9 @@
 //     fieldValidation (Strict 400s and one Warning header per unknown
 //     field, each named by its full path such as
 //     "spec.template.spec.containers[0].bogus"), the scale subresource
-//     of deployments, replicasets, statefulsets and
-//     replicationcontrollers (autoscaling/v1 Scale, get and update).
+//     of deployments, replicasets, statefulsets,
+//     replicationcontrollers and custom resources registered with
+//     CustomResource.Scale (autoscaling/v1 Scale, get and update).
 //   - Lists: limit and continue over a consistent snapshot, the
 //     remainingItemCount, every row of the resourceVersion /
 //     resourceVersionMatch table (invalid combinations get the same 400

@@ -39,6 +39,18 @@ type CustomResource struct {
 	// SelectableFields are extra field selector paths (JSON paths such as
 	// "spec.color") besides metadata.name and metadata.namespace.
 	SelectableFields []string
+	// Scale, when set, enables the scale subresource: an autoscaling/v1
+	// Scale read from and written to the paths it names.
+	Scale *CustomResourceScale
+}
+
+// CustomResourceScale says where a custom resource keeps what its scale
+// subresource shows, as a CustomResourceDefinition's
+// subresources.scale does: JSON paths such as ".spec.replicas".
+type CustomResourceScale struct {
+	SpecReplicasPath   string // required
+	StatusReplicasPath string // required
+	LabelSelectorPath  string // optional
 }
 
 // resource is one REST resource the server stores. It is immutable after
@@ -46,10 +58,11 @@ type CustomResource struct {
 type resource struct {
 	kind       registry.Kind
 	custom     bool
-	newTyped   func() typedObject // nil for custom resources
-	status     bool               // has a status subresource
-	scale      bool               // has a scale subresource (autoscaling/v1 Scale)
-	generation bool               // objects carry metadata.generation
+	newTyped   func() typedObject   // nil for custom resources
+	status     bool                 // has a status subresource
+	scale      bool                 // has a scale subresource (autoscaling/v1 Scale)
+	scalePaths *CustomResourceScale // where a custom resource's scale lives
+	generation bool                 // objects carry metadata.generation
 	// annotationsInGeneration: a change of annotations alone is a new
 	// generation (Deployments, whose annotations are copied to their
 	// ReplicaSets).
@@ -87,9 +100,16 @@ func newCustomResource(c CustomResource) *resource {
 	verbs := []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"}
 	k := registry.Kind{Group: c.Group, Version: c.Version, Kind: c.Kind, ListKind: list, Resource: c.Resource, SingularResource: strings.ToLower(c.Kind), Namespaced: c.Namespaced, Verbs: verbs}
 	if c.Status {
-		k.Subresources = []string{"status"}
+		k.Subresources = append(k.Subresources, "status")
 	}
-	return &resource{kind: k, custom: true, status: c.Status, generation: true, fields: slices.Clone(c.SelectableFields)}
+	r := &resource{kind: k, custom: true, status: c.Status, generation: true, fields: slices.Clone(c.SelectableFields)}
+	if c.Scale != nil {
+		k.Subresources = append(k.Subresources, "scale")
+		r.kind.Subresources = k.Subresources
+		paths := *c.Scale
+		r.scale, r.scalePaths = true, &paths
+	}
+	return r
 }
 
 // key is the resource's identity in maps: "group/resource".

@@ -93,10 +93,24 @@ func (r *resource) scaleOf(o *storedObject) (*autoscalingv1.Scale, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec, status, selector := replicasOf(d.typed)
-	replicas := int32(1)
-	if spec != nil && *spec != nil {
-		replicas = **spec
+	var replicas, status int32
+	var selector string
+	if r.custom {
+		spec, found, st, sel, err := r.customScale(d.custom)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, fmt.Errorf("the spec replicas field %q does not exist", r.scalePaths.SpecReplicasPath)
+		}
+		replicas, status, selector = int32(spec), int32(st), sel
+	} else {
+		var spec **int32
+		spec, status, selector = replicasOf(d.typed)
+		replicas = 1
+		if spec != nil && *spec != nil {
+			replicas = **spec
+		}
 	}
 	m := d.meta
 	return &autoscalingv1.Scale{
@@ -228,6 +242,19 @@ func (s *Server) updateScale(req *http.Request, r *request) (*storedObject, *api
 		next, err := res.draftOf(cur)
 		if err != nil {
 			return "", nil, err
+		}
+		if res.custom {
+			prev, found, _, _, err := res.customScale(next.custom)
+			if err != nil {
+				return "", nil, errInternal(err)
+			}
+			if !found || prev != int64(sc.Spec.Replicas) {
+				if err := setNestedInt(next.custom, res.scalePaths.SpecReplicasPath, int64(sc.Spec.Replicas)); err != nil {
+					return "", nil, errInternal(err)
+				}
+				next.meta.Generation++
+			}
+			return s.commitChange(cur, old, next, rv)
 		}
 		spec, _, _ := replicasOf(next.typed)
 		if spec == nil {

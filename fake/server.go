@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"time"
 
@@ -182,6 +183,10 @@ func (s *Server) Close() {
 func (s *Server) AddCustomResource(c CustomResource) error {
 	if c.Group == "" || c.Version == "" || c.Kind == "" || c.Resource == "" {
 		return fmt.Errorf("fake: custom resource needs group, version, kind and resource: %+v", c)
+	}
+	if sc := c.Scale; sc != nil && (!strings.HasPrefix(sc.SpecReplicasPath, ".") || !strings.HasPrefix(sc.StatusReplicasPath, ".") ||
+		sc.LabelSelectorPath != "" && !strings.HasPrefix(sc.LabelSelectorPath, ".")) {
+		return fmt.Errorf("fake: custom resource %s: scale paths must be JSON paths such as .spec.replicas: %+v", c.Resource, *sc)
 	}
 	key := c.Group + "/" + c.Version + "/" + c.Resource
 	s.mu.Lock()

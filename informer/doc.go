@@ -37,6 +37,39 @@
 //     and its history expired), stateUnknown is true and obj is the last
 //     state the cache held. There are no tombstone wrappers.
 //
+// # When the server refuses
+//
+// Some failures do not go away by retrying: a token that may list but
+// not watch (RBAC), a resource the server does not serve (a CRD not
+// installed yet, a misspelt resource), a request the server rejects. The
+// informer keeps retrying them (with a relist, never the same watch
+// again) and reports them where a program looks, with nothing to
+// configure:
+//
+//   - WaitForSync returns the error at once when the server refuses the
+//     list or the watch (400, 401, 403, 404, 405, 422), rather than
+//     waiting for its ctx; when ctx ends first it returns ctx's error
+//     joined with what kept the cache from syncing. A cache that has
+//     listed but cannot watch is not synced for WaitForSync: it would
+//     not follow the server.
+//   - Err returns the failure going on (a *reflector.PersistentError)
+//     as long as it lasts; Factory.Err joins those of every informer.
+//   - The Client's logger (client.Config.Logger, unless
+//     Options.Reflector.Logger is set) gets a Warn record when such a
+//     failure starts, and an Info record when it ends.
+//
+// The error names the resource and wraps the server's, so errors.Is(err,
+// client.ErrForbidden) and errors.As work:
+//
+//	reflector: cannot watch configmaps (v1) in namespace shop: configmaps is forbidden: User "system:serviceaccount:shop:app" cannot watch resource "configmaps" in API group "" in the namespace "shop"
+//
+// While only the watch is forbidden the cache follows the server by
+// listing again after each backoff (at most Reflector.MaxBackoff, 30 s by
+// default, apart). Once the cause is fixed (the CRD installed, the
+// permission granted) the informer recovers by itself: Err returns nil,
+// and a WaitForSync called again returns nil once the cache holds the
+// collection. HasSynced only says that a full state was stored once.
+//
 // # Memory
 //
 // Objects are decoded by the reflector through one long-lived read-only
@@ -52,6 +85,7 @@
 //
 // Objects returned by the Store, Lister and passed to handlers are shared
 // by everyone reading the cache: never modify them; call DeepCopy first.
+// The Store only reads: the informer's reflector is its one writer.
 // Every method is safe for concurrent use. Run is called once and returns
 // after every goroutine it started has ended (a handler call in progress
 // is waited for).
@@ -59,5 +93,6 @@
 // Metadata-only informers (NewMetadata, SharedMetadata) cache
 // *metav1.PartialObjectMetadata, for controllers that need only names,
 // labels, annotations and owners. A Factory shares one informer per type
-// and Scope among the controllers of a program.
+// and Scope among the controllers of a program; its Run runs them all and
+// returns the first error of their Run.
 package informer

@@ -2,11 +2,13 @@ package informer_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/fake/fakeclient"
@@ -70,4 +72,33 @@ func Example() {
 	// backend: [cache db]
 	// added: queue
 	// run: context canceled
+}
+
+// WaitForSync tells at once when the server refuses the informer, here
+// because the custom resource's CRD is not installed; the informer keeps
+// retrying, and syncs once the resource is served.
+func ExampleInformer_WaitForSync_refused() {
+	srv, cfg := fakeclient.Start(fake.Options{})
+	defer srv.Close()
+	c, err := client.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	gvr := client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
+	inf := informer.New(client.Dynamic(c, gvr).Namespace("default"), informer.Options[*unstructured.Unstructured]{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- inf.Run(ctx) }()
+
+	err = inf.WaitForSync(ctx)
+	fmt.Println(errors.Is(err, client.ErrNotFound), err)
+	if err := srv.AddCustomResource(fake.CustomResource{Group: "example.com", Version: "v1", Kind: "Widget", Resource: "widgets", Namespaced: true}); err != nil {
+		panic(err)
+	}
+	fmt.Println(inf.WaitForSync(ctx), inf.Err())
+	cancel()
+	<-done
+	// Output:
+	// true reflector: cannot watch widgets (example.com/v1) in namespace default: the server could not find the requested resource
+	// <nil> <nil>
 }

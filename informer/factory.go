@@ -2,8 +2,11 @@ package informer
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
@@ -55,12 +58,13 @@ type Factory struct {
 	order     []runner
 	runCtx    context.Context
 	running   bool
-	wg        sync.WaitGroup
+	group     *errgroup.Group
 }
 
 type runner interface {
 	Run(ctx context.Context) error
 	WaitForSync(ctx context.Context) error
+	Err() error
 }
 
 type factoryKey struct {
@@ -132,37 +136,73 @@ func DropManagedFields[T client.Object](obj T) T {
 
 func (f *Factory) startLocked(r runner) {
 	ctx := f.runCtx
-	f.wg.Go(func() { _ = r.Run(ctx) })
+	f.group.Go(func() error {
+		// Informers return ctx's error when they stop as asked; any other
+		// error (invalid options) ends the factory's Run.
+		if err := r.Run(ctx); err != nil && ctx.Err() == nil {
+			return err
+		}
+		return nil
+	})
 }
 
 // Run runs every informer of the factory, including those made while it
-// runs, until ctx ends; it then returns ctx's error once every informer
-// has stopped. Run may be called once.
+// runs, until ctx ends or an informer's Run fails (only for options the
+// client rejects, client.ErrInvalidOptions), which stops the others. It
+// returns once every informer has stopped: that informer's error, or
+// ctx's. Failures the server keeps answering do not end Run: informers
+// retry them, and Err and WaitForSync report them. Run may be called
+// once.
 func (f *Factory) Run(ctx context.Context) error {
 	f.mu.Lock()
-	f.runCtx, f.running = ctx, true
+	if f.group != nil {
+		f.mu.Unlock()
+		return errors.New("informer: Factory.Run called twice")
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	f.group, f.runCtx, f.running = g, gctx, true
 	for _, r := range f.order {
 		f.startLocked(r)
 	}
 	f.mu.Unlock()
-	<-ctx.Done()
+	<-gctx.Done()
 	f.mu.Lock()
-	f.running = false
+	f.running = false // no informer starts after this: Wait below sees them all
 	f.mu.Unlock()
-	f.wg.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
 	return ctx.Err()
 }
 
-// WaitForSync waits until every informer made so far has synced, ctx
-// ends, or one of them stopped first; it returns the first error.
+// WaitForSync waits until every informer made so far has synced and
+// follows the server, and returns nil; it returns the first error of
+// their WaitForSync (a refused list or watch, at once; ErrStopped; or
+// ctx's error with the failure behind it), and then stops waiting for
+// the others.
 func (f *Factory) WaitForSync(ctx context.Context) error {
 	f.mu.Lock()
 	rs := append([]runner(nil), f.order...)
 	f.mu.Unlock()
+	g, gctx := errgroup.WithContext(ctx)
 	for _, r := range rs {
-		if err := r.WaitForSync(ctx); err != nil {
-			return err
+		g.Go(func() error { return r.WaitForSync(gctx) })
+	}
+	return g.Wait()
+}
+
+// Err returns the persistent failures of the factory's informers (see
+// Informer.Err), joined, or nil when every informer follows the server
+// or retries failures that did not repeat.
+func (f *Factory) Err() error {
+	f.mu.Lock()
+	rs := append([]runner(nil), f.order...)
+	f.mu.Unlock()
+	var errs []error
+	for _, r := range rs {
+		if err := r.Err(); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }

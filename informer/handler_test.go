@@ -232,26 +232,27 @@ func (h *logHandler) get() []string {
 func TestHandlerRegisteredDuringRelist(t *testing.T) {
 	inf := informer.New[cm](idleSource{}, informer.Options[cm]{})
 	s := inf.Store()
+	w := informer.Writer(s)
 	early := &logHandler{}
 	inf.AddHandler(early, informer.HandlerOptions{})
 	run(t, inf)
 
-	s.Begin()
-	s.Item(obj("ns", "a", "1"))
-	s.Item(obj("ns", "b", "1"))
-	s.Item(obj("ns", "r", "1"))
-	s.End("1")
-	s.Update(obj("ns", "a", "2"))
+	w.Begin()
+	w.Item(obj("ns", "a", "1"))
+	w.Item(obj("ns", "b", "1"))
+	w.Item(obj("ns", "r", "1"))
+	w.End("1")
+	w.Update(obj("ns", "a", "2"))
 
-	s.Begin()
-	s.Item(obj("ns", "a", "3"))
+	w.Begin()
+	w.Item(obj("ns", "a", "3"))
 	late := &logHandler{}
 	lateReg := inf.AddHandler(late, informer.HandlerOptions{})
 	recreated := obj("ns", "r", "3")
 	recreated.UID = "new-uid"
-	s.Item(recreated)
-	s.Item(obj("ns", "c", "3"))
-	s.End("3")
+	w.Item(recreated)
+	w.Item(obj("ns", "c", "3"))
+	w.End("3")
 
 	ctx := context.Background()
 	if err := lateReg.WaitForSync(ctx); err != nil {

@@ -25,11 +25,10 @@ type Options[T client.Object] struct {
 	Indexes map[string]IndexFunc[T]
 	// Transform, when set, is applied to every object before it is
 	// cached and handed to handlers, for example to drop managedFields
-	// and save memory. It receives a freshly decoded object and may set
-	// its fields and return it, but must not modify maps or slices in
-	// place: the decoder shares equal maps (labels, for example) between
-	// objects. It is the reflector's Transform, typed; when set it
-	// replaces Reflector.Transform.
+	// and save memory (see reflector.TransformStore). It receives a
+	// freshly decoded object and may set its fields and return it, but
+	// must not modify maps or slices in place: the decoder shares equal
+	// maps (labels, for example) between objects.
 	Transform func(T) T
 }
 
@@ -56,21 +55,19 @@ type Informer[T client.Object] struct {
 // with Namespace(ns) or across namespaces). It panics if opts.Indexes
 // names NamespaceIndex or has a nil function, a programming error.
 func New[T client.Object](src reflector.Source[T], opts Options[T]) *Informer[T] {
-	store, err := NewStore(opts.Indexes)
+	store, err := newStore(opts.Indexes)
 	if err != nil {
 		panic(err)
 	}
 	inf := &Informer[T]{store: store, stopped: make(chan struct{})}
 	store.notify = inf.dispatch
-	ropts := opts.Reflector
-	if fn := opts.Transform; fn != nil {
-		ropts.Transform = func(o client.Object) client.Object { return fn(o.(T)) }
-	}
-	inf.reflector = reflector.New(src, store, ropts)
+	w := reflector.TransformStore[T](writer[T]{store}, opts.Transform)
+	inf.reflector = reflector.New(src, w, opts.Reflector)
 	return inf
 }
 
-// Store returns the informer's cache, for reads and for adding indexes.
+// Store returns the informer's cache, for reads and for adding indexes;
+// only the informer writes it.
 func (inf *Informer[T]) Store() *Store[T] { return inf.store }
 
 // Lister returns a read view of the cache with selector queries.
@@ -79,24 +76,34 @@ func (inf *Informer[T]) Lister() Lister[T] { return inf.store.Lister() }
 // Reflector returns the reflector feeding the cache (for its State).
 func (inf *Informer[T]) Reflector() *reflector.Reflector[T] { return inf.reflector }
 
-// HasSynced reports whether the cache holds a first full state.
+// HasSynced reports whether the cache holds a first full state. It
+// stays true once it is: see Err for whether the cache still follows the
+// server.
 func (inf *Informer[T]) HasSynced() bool { return inf.store.HasSynced() }
 
-// WaitForSync blocks until the cache holds a first full state, ctx ends
-// (its error is returned) or Run returns first (ErrStopped). It does not
-// wait for handlers; see Registration.WaitForSync.
+// Err returns the persistent failure keeping the cache from following
+// the server, or nil: a *reflector.PersistentError naming the resource
+// and wrapping the server's error (errors.Is(err, client.ErrForbidden)
+// works), with the time it started. See the package documentation,
+// "When the server refuses".
+func (inf *Informer[T]) Err() error { return inf.reflector.Err() }
+
+// WaitForSync blocks until the cache holds a full state and follows the
+// server (a watch from that state was accepted, and no persistent
+// failure is going on), and returns nil. It returns early with the
+// persistent failure (see Err) when the server refused the list or the
+// watch (400, 401, 403, 404, 405, 422): the informer keeps retrying, and
+// a later WaitForSync returns nil once the cause is fixed. When ctx ends
+// first it returns ctx's error joined with the failure that kept the
+// cache from syncing, if any (errors.Is matches both); when Run returns
+// first, ErrStopped, or nil if the cache had synced. It does not wait
+// for handlers; see Registration.WaitForSync.
 func (inf *Informer[T]) WaitForSync(ctx context.Context) error {
-	select {
-	case <-inf.store.syncedC:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-inf.stopped:
-		if inf.store.HasSynced() {
-			return nil
-		}
+	err := inf.reflector.WaitForSync(ctx)
+	if errors.Is(err, reflector.ErrStopped) {
 		return ErrStopped
 	}
+	return err
 }
 
 // Run fills the cache and keeps it in step, and delivers changes to the

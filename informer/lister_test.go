@@ -28,11 +28,12 @@ func names[T client.Object](objs []T, err error) []string {
 
 func TestLister(t *testing.T) {
 	s := newStore(t)
-	s.Begin()
-	s.Item(obj("a", "x", "1", "color", "red", "tier", "web"))
-	s.Item(obj("a", "y", "1", "color", "blue"))
-	s.Item(obj("b", "z", "1", "color", "red"))
-	s.End("1")
+	w := informer.Writer(s)
+	w.Begin()
+	w.Item(obj("a", "x", "1", "color", "red", "tier", "web"))
+	w.Item(obj("a", "y", "1", "color", "blue"))
+	w.Item(obj("b", "z", "1", "color", "red"))
+	w.End("1")
 	l := s.Lister()
 	for _, tc := range []struct {
 		name string

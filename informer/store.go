@@ -12,16 +12,14 @@ import (
 // keeps objects grouped by namespace.
 const NamespaceIndex = "namespace"
 
-// Store is an indexed, thread-safe cache of objects keyed by namespace
-// and name. It implements reflector.Store, so a Reflector can keep it in
-// step with the server; the Informer owns one.
+// Store is an informer's indexed, thread-safe cache of objects keyed by
+// namespace and name, read-only for its users: only the informer's
+// reflector writes it. Get it with Informer.Store.
 //
-// Any number of goroutines may read a Store while one writes it (the
-// reflector). Objects returned by its methods are shared with the cache
-// and with every other reader: they must not be modified; call DeepCopy
-// first. Slices returned are the caller's.
-//
-// The zero value is not usable; make one with NewStore.
+// Any number of goroutines may read a Store while the reflector writes
+// it. Objects returned by its methods are shared with the cache and with
+// every other reader: they must not be modified; call DeepCopy first.
+// Slices returned are the caller's.
 type Store[T client.Object] struct {
 	mu sync.RWMutex
 	// byNamespace holds the objects: namespace → name → entry. Grouping by
@@ -48,9 +46,9 @@ type entry[T client.Object] struct {
 	gen uint32
 }
 
-// NewStore returns an empty Store with the given indexes (beside
+// newStore returns an empty Store with the given indexes (beside
 // NamespaceIndex); indexes may be nil.
-func NewStore[T client.Object](indexes map[string]IndexFunc[T]) (*Store[T], error) {
+func newStore[T client.Object](indexes map[string]IndexFunc[T]) (*Store[T], error) {
 	s := &Store[T]{
 		byNamespace: map[string]map[string]entry[T]{},
 		indexes:     map[string]*index[T]{},

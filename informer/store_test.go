@@ -51,16 +51,17 @@ func sortedKeys(keys []string, err error) []string {
 
 func TestStoreReads(t *testing.T) {
 	s := newStore(t)
-	s.Begin()
+	w := informer.Writer(s)
+	w.Begin()
 	for _, o := range []cm{
 		obj("a", "x", "1", "color", "red"),
 		obj("a", "y", "2", "color", "blue"),
 		obj("b", "x", "3", "color", "red"),
 		obj("", "cluster", "4"),
 	} {
-		s.Item(o)
+		w.Item(o)
 	}
-	s.End("10")
+	w.End("10")
 	if !s.HasSynced() || s.ResourceVersion() != "10" || s.Len() != 4 {
 		t.Fatalf("synced %v, rv %q, len %d", s.HasSynced(), s.ResourceVersion(), s.Len())
 	}
@@ -102,26 +103,27 @@ func TestStoreReads(t *testing.T) {
 // ones at End, and an aborted relist deletes nothing.
 func TestStoreRelist(t *testing.T) {
 	s := newStore(t)
-	s.Begin()
+	w := informer.Writer(s)
+	w.Begin()
 	same, changed, gone := obj("a", "same", "1"), obj("a", "changed", "1"), obj("a", "gone", "1")
 	for _, o := range []cm{same, changed, gone} {
-		s.Item(o)
+		w.Item(o)
 	}
-	s.End("1")
+	w.End("1")
 
-	s.Begin()
-	s.Item(obj("a", "same", "1")) // a new decode of the same state
-	s.Item(obj("a", "changed", "2"))
-	s.Abort()
+	w.Begin()
+	w.Item(obj("a", "same", "1")) // a new decode of the same state
+	w.Item(obj("a", "changed", "2"))
+	w.Abort()
 	if got := sortedKeys(s.ListKeys(), nil); !slices.Equal(got, []string{"a/changed", "a/gone", "a/same"}) {
 		t.Errorf("after Abort: %v", got)
 	}
 
-	s.Begin()
-	s.Item(obj("a", "same", "1"))
-	s.Item(obj("a", "changed", "3"))
-	s.Item(obj("a", "new", "3"))
-	s.End("3")
+	w.Begin()
+	w.Item(obj("a", "same", "1"))
+	w.Item(obj("a", "changed", "3"))
+	w.Item(obj("a", "new", "3"))
+	w.End("3")
 	if got := sortedKeys(s.ListKeys(), nil); !slices.Equal(got, []string{"a/changed", "a/new", "a/same"}) {
 		t.Errorf("after End: %v", got)
 	}
@@ -141,8 +143,9 @@ func TestStoreRelist(t *testing.T) {
 // at the end each index equals a scan of the objects.
 func TestIndexesUnderConcurrentUpdates(t *testing.T) {
 	s := newStore(t)
-	s.Begin()
-	s.End("0")
+	w := informer.Writer(s)
+	w.Begin()
+	w.End("0")
 	const objects, writes = 200, 20000
 	var wg sync.WaitGroup
 	done := make(chan struct{})
@@ -178,11 +181,11 @@ func TestIndexesUnderConcurrentUpdates(t *testing.T) {
 		rv := fmt.Sprint(i + 1)
 		switch rng.IntN(4) {
 		case 0:
-			s.Delete(obj(ns, name, rv))
+			w.Delete(obj(ns, name, rv))
 		case 1:
-			s.Update(obj(ns, name, rv)) // no label: in no color set
+			w.Update(obj(ns, name, rv)) // no label: in no color set
 		default:
-			s.Update(obj(ns, name, rv, "color", colors[rng.IntN(len(colors))], "size", []string{"big", "small"}[rng.IntN(2)]))
+			w.Update(obj(ns, name, rv, "color", colors[rng.IntN(len(colors))], "size", []string{"big", "small"}[rng.IntN(2)]))
 		}
 		if i == writes/2 { // an index added while objects change
 			if err := s.AddIndexes(map[string]informer.IndexFunc[cm]{"size": func(o cm) []string {

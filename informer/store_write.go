@@ -5,7 +5,20 @@ import (
 	"github.com/kubewire/kubewire/reflector"
 )
 
-var _ reflector.Store[client.Object] = (*Store[client.Object])(nil)
+// writer is the reflector's side of a Store: the Store a user sees only
+// reads, and the informer hands this adapter to its reflector.
+type writer[T client.Object] struct{ s *Store[T] }
+
+var _ reflector.Store[client.Object] = writer[client.Object]{}
+
+func (w writer[T]) Begin()             { w.s.begin() }
+func (w writer[T]) Item(obj T)         { w.s.item(obj) }
+func (w writer[T]) End(rv string)      { w.s.end(rv) }
+func (w writer[T]) Abort()             { w.s.abort() }
+func (w writer[T]) Add(obj T)          { w.s.update(obj) }
+func (w writer[T]) Update(obj T)       { w.s.update(obj) }
+func (w writer[T]) Delete(obj T)       { w.s.delete(obj) }
+func (w writer[T]) Bookmark(rv string) { w.s.bookmark(rv) }
 
 // changeKind is what a writer did to the store.
 type changeKind uint8
@@ -28,11 +41,11 @@ type change[T client.Object] struct {
 	obj  T
 }
 
-// The methods below make Store a reflector.Store. They are for the one
-// writer (a Reflector); see reflector.Store for the protocol.
+// The methods below write the store, for the one writer (a Reflector,
+// through writer); see reflector.Store for the protocol.
 
-// Begin starts receiving a full state.
-func (s *Store[T]) Begin() {
+// begin starts receiving a full state.
+func (s *Store[T]) begin() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gen++
@@ -40,17 +53,17 @@ func (s *Store[T]) Begin() {
 	s.initial = !s.synced
 }
 
-// Item upserts one object of the full state being received; an object
+// item upserts one object of the full state being received; an object
 // whose resourceVersion did not change is kept as it is.
-func (s *Store[T]) Item(obj T) {
+func (s *Store[T]) item(obj T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.upsert(obj, s.streaming)
 }
 
-// End deletes the objects the full state did not contain, reporting them
+// end deletes the objects the full state did not contain, reporting them
 // with their state unknown, and records resourceVersion.
-func (s *Store[T]) End(resourceVersion string) {
+func (s *Store[T]) end(resourceVersion string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.streaming {
@@ -72,19 +85,16 @@ func (s *Store[T]) End(resourceVersion string) {
 	}
 }
 
-// Abort ends a full state that broke off: what was upserted stays,
+// abort ends a full state that broke off: what was upserted stays,
 // nothing is deleted.
-func (s *Store[T]) Abort() {
+func (s *Store[T]) abort() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.streaming = false
 }
 
-// Add applies an ADDED watch event.
-func (s *Store[T]) Add(obj T) { s.Update(obj) }
-
-// Update applies a MODIFIED watch event.
-func (s *Store[T]) Update(obj T) {
+// update applies an ADDED or MODIFIED watch event.
+func (s *Store[T]) update(obj T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.upsert(obj, false)
@@ -93,8 +103,8 @@ func (s *Store[T]) Update(obj T) {
 	}
 }
 
-// Delete applies a DELETED watch event; obj is the object's final state.
-func (s *Store[T]) Delete(obj T) {
+// delete applies a DELETED watch event; obj is the object's final state.
+func (s *Store[T]) delete(obj T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ns, name := obj.GetNamespace(), obj.GetName()
@@ -109,8 +119,8 @@ func (s *Store[T]) Delete(obj T) {
 	}
 }
 
-// Bookmark records a newer resourceVersion.
-func (s *Store[T]) Bookmark(resourceVersion string) {
+// bookmark records a newer resourceVersion.
+func (s *Store[T]) bookmark(resourceVersion string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.rv = resourceVersion

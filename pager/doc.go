@@ -43,6 +43,10 @@
 // response, by its client's RetryPolicy. The pager itself asks again for
 // a page whose response broke off midway (Options.PageRetries), which is
 // safe: the same continue token reads the same page of the same snapshot.
+// What broke off is the client's to say: errors matching
+// client.ErrConnectionLost. The waits between those tries follow
+// kubewire's one backoff policy (100 ms doubling up to 2 s, jittered, and
+// never longer).
 //
 // # Concurrency
 //

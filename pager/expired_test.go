@@ -5,11 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
-	"os"
-	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -165,36 +161,48 @@ func TestContinueWithTheRealStatusToken(t *testing.T) {
 	}
 }
 
-func TestBrokenOff(t *testing.T) {
-	reset := &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}
+// lostConnection is an error as the client returns it for a response
+// that broke off midway.
+var lostConnection = fmt.Errorf("client: GET /api/v1/pods: reading the response: %w: %w", client.ErrConnectionLost, io.ErrUnexpectedEOF)
+
+// Only what the client reports as a lost connection is asked for again:
+// the decision is the client's (client.ErrConnectionLost), whatever the
+// transport's error types.
+func TestRetriesOnlyLostConnections(t *testing.T) {
 	tests := []struct {
 		name string
 		err  error
 		want bool
 	}{
-		{"truncated body", fmt.Errorf("client: GET /api/v1/pods: reading the response: %w", io.ErrUnexpectedEOF), true},
-		{"connection reset mid-body", fmt.Errorf("reading: %w", reset), true},
-		{"closed connection", net.ErrClosed, true},
-		{"round trip failure", &url.Error{Op: "Get", URL: "https://x", Err: reset}, false},
+		{"lost connection", lostConnection, true},
+		{"lost, any cause", fmt.Errorf("reading: %w", client.ErrConnectionLost), true},
+		{"joined", errors.Join(errors.New("a"), lostConnection), true},
+		{"bare truncated body", io.ErrUnexpectedEOF, false},
 		{"server status", statusError(503, metav1.StatusReasonServiceUnavailable, "busy", ""), false},
 		{"too many requests", statusError(429, metav1.StatusReasonTooManyRequests, "slow down", ""), false},
 		{"malformed", fmt.Errorf("decode: %w", client.ErrMalformed), false},
-		{"canceled", fmt.Errorf("x: %w: %w", context.Canceled, io.ErrUnexpectedEOF), false},
-		{"deadline", context.DeadlineExceeded, false},
 		{"other", errors.New("boom"), false},
-		{"joined", errors.Join(errors.New("a"), io.ErrUnexpectedEOF), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := brokenOff(tt.err); got != tt.want {
-				t.Errorf("brokenOff(%v) = %v, want %v", tt.err, got, tt.want)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				m := &memList{n: 10, fail: func(call int, _ client.ListOptions) error {
+					if call == 1 {
+						return tt.err
+					}
+					return nil
+				}}
+				_, err := collect(t.Context(), New(m.list, Options{PageSize: 3}))
+				if retried := len(m.requests()) == 5; retried != tt.want || (err == nil) != tt.want {
+					t.Errorf("%d requests, error %v; want retried %v", len(m.requests()), err, tt.want)
+				}
+			})
 		})
 	}
 }
 
 func TestPageRetries(t *testing.T) {
-	broken := fmt.Errorf("client: GET /api/v1/pods: reading the response: %w", io.ErrUnexpectedEOF)
+	broken := lostConnection
 	tests := []struct {
 		name      string
 		retries   int
@@ -217,7 +225,7 @@ func TestPageRetries(t *testing.T) {
 				}}
 				start := time.Now()
 				got, err := collect(t.Context(), New(m.list, Options{PageSize: 3, PageRetries: tt.retries}))
-				if (err != nil) != tt.wantErr || (err != nil && !errors.Is(err, io.ErrUnexpectedEOF)) {
+				if (err != nil) != tt.wantErr || (err != nil && !errors.Is(err, client.ErrConnectionLost)) {
 					t.Fatalf("error %v, want error %v", err, tt.wantErr)
 				}
 				if n := len(m.requests()); n != tt.wantReqs {
@@ -243,7 +251,7 @@ func TestPageRetryStopsWithContext(t *testing.T) {
 		m := &memList{n: 10, fail: func(call int, _ client.ListOptions) error {
 			if call == 1 {
 				time.AfterFunc(10*time.Millisecond, cancel) // during the wait before the retry
-				return io.ErrUnexpectedEOF
+				return lostConnection
 			}
 			return nil
 		}}

@@ -4,14 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"math/rand/v2"
-	"net"
-	"net/url"
-	"syscall"
 	"time"
 
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/internal/backoffpolicy"
 )
 
 // fetcher reads the pages of one list in order, following continue
@@ -138,81 +134,26 @@ func (f *fetcher[T]) accept(l *client.List[T], first bool, opts client.ListOptio
 	return pg, nil
 }
 
+// The wait before asking again for a page whose response broke off:
+// 100ms doubling up to 2s, jittered so that clients do not march in step.
+const (
+	pageRetryInitial = 100 * time.Millisecond
+	pageRetryMax     = 2 * time.Second
+)
+
 // call runs the list function, asking again after a response that broke
-// off, up to the configured number of retries.
+// off (the client's error matches client.ErrConnectionLost), up to the
+// configured number of retries. The server's own answers, decoding
+// errors, bad options and context errors are not retried: the first are
+// the client's to retry (client.Resource.List does, by its RetryPolicy).
 func (f *fetcher[T]) call(ctx context.Context, opts client.ListOptions) (*client.List[T], error) {
-	for try := 0; ; try++ {
+	lost := func(err error) bool { return errors.Is(err, client.ErrConnectionLost) }
+	p := backoffpolicy.Policy{Initial: pageRetryInitial, Max: pageRetryMax}
+	return backoffpolicy.Retry(ctx, p, f.s.pageRetries, lost, func() (*client.List[T], error) {
 		l, err := f.list(ctx, opts)
-		if err == nil {
-			if l == nil {
-				return nil, errors.New("the list function returned neither a list nor an error")
-			}
-			return l, nil
+		if err == nil && l == nil {
+			return nil, errors.New("the list function returned neither a list nor an error")
 		}
-		if try >= f.s.pageRetries || ctx.Err() != nil || !brokenOff(err) {
-			return nil, err
-		}
-		t := time.NewTimer(retryWait(try))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, fmt.Errorf("%w (while waiting to retry after: %v)", ctx.Err(), err)
-		case <-t.C:
-		}
-	}
-}
-
-// retryWait is the pause before retry try+1: 100ms doubling up to 2s,
-// shortened by up to half at random so that clients do not march in step.
-func retryWait(try int) time.Duration {
-	d := 100 * time.Millisecond << min(try, 5)
-	d = min(d, 2*time.Second)
-	return d - rand.N(d/2+1)
-}
-
-// brokenOff reports errors of a response that broke off before its end:
-// a connection reset or closed mid-body, a truncated body, an HTTP/2
-// stream reset. The server's own answers (Status errors), decoding
-// errors, bad options and context errors are not among them, nor are
-// failures of the round trip before a response (*url.Error): those are
-// the HTTP client's to retry, and client.Resource.List has.
-func brokenOff(err error) bool {
-	if errors.Is(err, client.ErrConnectionLost) {
-		return true // the client read the body inside its retries and gave up
-	}
-	if _, ok := client.StatusOf(err); ok {
-		return false
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return false
-	}
-	switch {
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded),
-		errors.Is(err, client.ErrMalformed), errors.Is(err, client.ErrInvalidOptions):
-		return false
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET),
-		errors.Is(err, syscall.ECONNABORTED), errors.Is(err, syscall.EPIPE), errors.Is(err, net.ErrClosed):
-		return true
-	}
-	for e := err; e != nil; {
-		// net/http's HTTP/2 stream reset (RST_STREAM) has an unexported
-		// type, http2StreamError, in net/http and golang.org/x/net.
-		if t := fmt.Sprintf("%T", e); t == "http.http2StreamError" || t == "http2.StreamError" {
-			return true
-		}
-		if u, ok := e.(interface{ Unwrap() error }); ok {
-			e = u.Unwrap()
-			continue
-		}
-		if u, ok := e.(interface{ Unwrap() []error }); ok {
-			for _, x := range u.Unwrap() {
-				if brokenOff(x) {
-					return true
-				}
-			}
-		}
-		break
-	}
-	return false
+		return l, err
+	})
 }

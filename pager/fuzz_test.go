@@ -3,7 +3,6 @@ package pager
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"testing"
@@ -55,7 +54,7 @@ func (s *scripted) list(_ context.Context, _ client.ListOptions) (*client.List[o
 	case 3:
 		return nil, statusError(http.StatusInternalServerError, metav1.StatusReasonInternalError, "etcd", "")
 	case 4:
-		return nil, io.ErrUnexpectedEOF
+		return nil, lostConnection
 	}
 	return nil, nil
 }

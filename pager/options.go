@@ -110,7 +110,8 @@ type Options struct {
 	MaxExpired int
 
 	// PageRetries is how many more times a page is asked for after its
-	// response broke off (a connection dropped mid-body, a reset): such
+	// response broke off (a connection dropped mid-body, a reset: the
+	// error matches client.ErrConnectionLost): such
 	// a request never reached a conclusion, and repeating it with the
 	// same continue token is safe. Default 3; negative: none. Errors
 	// the server answered (Status errors, 429 and 5xx included, which

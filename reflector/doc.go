@@ -18,24 +18,31 @@
 //     resourceVersion (a consistent read). Its ADDED events stream into
 //     the store (Begin, Item...); only the bookmark annotated
 //     k8s.io/initial-events-end ends it (End), and the same watch goes on
-//     in Watching. If the server refuses it (any 4xx but 410 and 429) or
-//     the end bookmark does not come within Options.WatchListTimeout, the
-//     Reflector goes to Listing and stays with list-then-watch from then
-//     on.
+//     in Watching. If the server does not support it (400 or 422, or
+//     another 4xx than those below) or the end bookmark does not come
+//     within Options.WatchListTimeout, the Reflector goes to Listing and
+//     stays with list-then-watch from then on. A 401, 403, 404 or 405 is
+//     a refusal of the caller or the resource, not of streaming lists:
+//     they are tried again once it is over.
 //   - Listing: a paginated list through package pager, streamed into the
 //     store (Begin, Item..., End) page by page, then Watching from the
 //     list's resourceVersion. With Options.InitialListFromCache the first
 //     list asks for resourceVersion "0" (the API server's watch cache, one
 //     response). An expired continue token makes the pager list again
-//     without a limit (the store sees Abort, then Begin).
+//     without a limit (the store sees Abort, then Begin). While the
+//     server forbids the watch (403) but may allow the list, full states
+//     are read this way.
 //   - Watching: watch events are applied (Add, Update, Delete, Bookmark),
 //     and the resourceVersion of each, bookmarks included, is remembered.
-//     A watch that ends cleanly (timeoutSeconds, a dropped connection,
-//     Options.IdleTimeout for a stuck one) resumes from that
-//     resourceVersion with no relist, at once when it was delivering.
+//     A watch that ends cleanly (timeoutSeconds, a graceful shutdown's
+//     GOAWAY, a lost connection, Options.IdleTimeout for a stuck one)
+//     after it delivered something or lasted a second resumes from that
+//     resourceVersion with no relist, after a pause of at most 250 ms
+//     (so that the clients of a server that shut down do not all come
+//     back in the same instant), and without counting as a failure.
 //   - BackingOff: a wait before the next attempt, then back to the state
 //     that failed (a watch resumes from the same resourceVersion; a list
-//     starts over).
+//     starts over), or to a relist.
 //   - Stopped: Run is not running.
 //
 // What follows a failure, in any of the three working states:
@@ -44,14 +51,54 @@
 //     Listing) at once; a second 410 with no watch event in between backs
 //     off first.
 //   - "Too large resource version" (504, the server is behind the version
-//     asked for): the same request again after exactly the server's
-//     Retry-After; a watch answered so five times in a row relists.
-//   - 429 Too Many Requests: BackingOff for at least the server's
-//     Retry-After. (Lists are first retried by the client itself, which
-//     honours Retry-After too; watches are not.)
-//   - Anything else (5xx, a broken connection, a corrupt event): a
-//     jittered exponential wait (cenkalti/backoff, from about 0.8 s up to
-//     about 30 s), reset once a watch stayed up for Options.HealthyPeriod.
+//     asked for): the same request again after the server's Retry-After
+//     (at most Options.MaxServerWait); a watch answered so five times in
+//     a row relists.
+//   - A refusal: 400, 401, 403, 404, 405 or 422 (a token that may not
+//     list or watch, a resource not served, a resourceVersion the server
+//     will not serve), or the same answer three times in a row (but 429,
+//     503 and 504, which ask to come back later): a relist after the
+//     exponential wait, never the same watch again, and a persistent
+//     failure (see below).
+//   - Anything else (5xx, 429, a broken connection, a timeout, a corrupt
+//     event): the same request after the exponential wait, or after the
+//     server's Retry-After (at most Options.MaxServerWait, default one
+//     minute) when that is longer.
+//
+// The exponential wait (internal/backoffpolicy, on cenkalti/backoff)
+// starts within [0.4 s, 1.2 s], about doubles each time, and never
+// exceeds Options.MaxBackoff (default 30 s), jitter included. It starts
+// over once a watch delivered an event or stayed up for
+// Options.HealthyPeriod.
+//
+// Every stall ends without options: a watch the server does not answer,
+// or that delivers nothing, bookmarks included, for Options.IdleTimeout
+// (default three minutes; kube-apiserver sends a bookmark about once a
+// minute) is given up and resumed, and the client ends a watch its server
+// keeps 30 s past its timeoutSeconds.
+//
+// # Persistent failures
+//
+// A refusal, or the same failure three times in a row, is a persistent
+// failure: the store may not follow the server while it lasts. It is
+// reported where a program looks without configuring anything:
+//
+//   - Err returns it, a *PersistentError naming the resource ("cannot
+//     watch configmaps (v1) in namespace shop: configmaps is forbidden:
+//     ...") and wrapping the client's error, so errors.Is(err,
+//     client.ErrForbidden) works; its Since says since when.
+//   - WaitForSync returns it as soon as the server refuses a request
+//     while it waits, instead of waiting for its ctx; on ctx's end it
+//     returns ctx's error joined with the failure that kept the Reflector
+//     from syncing.
+//   - A Warn record goes to the logger (by default the source Client's,
+//     Config.Logger) when it starts, and again when its error changes;
+//     an Info record when it ends.
+//
+// Run retries all the same: a persistent failure ends, with no restart,
+// once a watch from a stored full state delivers an event or a bookmark,
+// or stays up for two seconds (say after a CRD was installed, or the
+// watch permission granted).
 //
 // # Memory
 //
@@ -62,20 +109,22 @@
 // that changed. Every list and watch of a Reflector decodes through one
 // long-lived ReadOnly wire.Decoder, so equal strings and maps are shared
 // across the objects in the store: objects handed to the Store must not
-// be modified. Options.Transform can drop fields (managedFields, say)
+// be modified. TransformStore can drop fields (managedFields, say)
 // before the store sees an object.
 //
 // # Observing
 //
-// Options.Logger receives debug records of transitions and waits;
-// Options.Metrics receives list, watch and backoff measurements.
-// Reflector.State and Reflector.Relists read the current state and the
-// number of full states started.
+// Options.Logger receives the records of persistent failures and debug
+// records of transitions and waits; Options.Metrics receives list, watch
+// and backoff measurements. Reflector.State, Reflector.Relists and
+// Reflector.Err read the current state, the number of full states
+// started and the persistent failure going on.
 //
 // # Concurrency
 //
-// Run is called once and calls the Store, Transform and Metrics from its
-// own goroutine only; State and Relists may be called from any goroutine.
+// Run is called once and calls the Store and Metrics from its own
+// goroutine only; State, Relists, Err and WaitForSync may be called from
+// any goroutine.
 // Run returns after every goroutine it started has ended. The package has
 // no global state.
 package reflector

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"log/slog"
 	"maps"
 	"net/http"
 	"slices"
 	"strconv"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
@@ -36,11 +35,26 @@ type env struct {
 // newEnv serves in memory (for testing/synctest bubbles).
 func newEnv(t *testing.T, n int, opts fake.Options) *env {
 	t.Helper()
+	return newLoggedEnv(t, n, opts, nil)
+}
+
+// newLoggedEnv is newEnv whose Reflector's client logs to log.
+func newLoggedEnv(t *testing.T, n int, opts fake.Options, log *slog.Logger) *env {
+	t.Helper()
 	s := fake.New(opts)
 	t.Cleanup(s.Close)
 	cfg := fakeclient.Config(s)
 	cfg.Host, cfg.TLS, cfg.Transport = "http://fake", client.TLSConfig{}, s.RoundTripper()
-	return buildEnv(t, s, cfg, n, s.RoundTripper())
+	e := buildEnv(t, s, cfg, n, s.RoundTripper())
+	if log != nil {
+		cfg.Transport, cfg.Logger = e.tap, log
+		c, err := client.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.res = client.For[*corev1.ConfigMap](c).Namespace("default")
+	}
+	return e
 }
 
 // newNetEnv serves over loopback, for faults that need real connections
@@ -67,136 +81,6 @@ func buildEnv(t *testing.T, s *fake.Server, cfg client.Config, n int, base http.
 		t.Fatal(err)
 	}
 	return &env{s: s, res: client.For[*corev1.ConfigMap](c).Namespace("default"), obs: obs, tap: tp}
-}
-
-// request is one request the Reflector's client sent.
-type request struct {
-	at    time.Time
-	kind  string // list, watch, watch-list, or the method of other requests
-	rv    string // the resourceVersion parameter; "none" when absent
-	cont  bool   // a continue token was sent
-	limit string
-	code  int // status code; 0 when the round trip failed
-}
-
-func (r request) String() string {
-	return fmt.Sprintf("%s %s rv=%s cont=%v limit=%s -> %d", r.at.Format("15:04:05.000"), r.kind, r.rv, r.cont, r.limit, r.code)
-}
-
-// tap is a transport that records requests and can stall the bodies of
-// open watches, as a connection that stops delivering does.
-type tap struct {
-	next http.RoundTripper
-
-	mu      sync.Mutex
-	reqs    []request
-	watches int // watch bodies handed out
-	stalled int // watch bodies numbered up to this one stall
-	stallC  chan struct{}
-}
-
-func (tp *tap) RoundTrip(req *http.Request) (*http.Response, error) {
-	q := req.URL.Query()
-	r := request{at: time.Now(), rv: "none", cont: q.Get("continue") != "", limit: q.Get("limit"), kind: req.Method}
-	if q.Has("resourceVersion") {
-		r.rv = q.Get("resourceVersion")
-	}
-	switch {
-	case q.Get("watch") == "true" && q.Get("sendInitialEvents") == "true":
-		r.kind = "watch-list"
-	case q.Get("watch") == "true":
-		r.kind = "watch"
-	case req.Method == http.MethodGet:
-		r.kind = "list"
-	}
-	resp, err := tp.next.RoundTrip(req)
-	if err == nil {
-		r.code = resp.StatusCode
-	}
-	tp.mu.Lock()
-	defer tp.mu.Unlock()
-	tp.reqs = append(tp.reqs, r)
-	if err == nil && r.kind != "list" && r.kind != req.Method {
-		tp.watches++
-		resp.Body = &stallBody{ReadCloser: resp.Body, tp: tp, n: tp.watches, closed: make(chan struct{}), ctx: req.Context()}
-	}
-	return resp, err
-}
-
-// requests returns the requests of the given kinds so far (all when none
-// is given).
-func (tp *tap) requests(kinds ...string) []request {
-	tp.mu.Lock()
-	defer tp.mu.Unlock()
-	var out []request
-	for _, r := range tp.reqs {
-		if len(kinds) == 0 || slices.Contains(kinds, r.kind) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// waitRequests waits until there are at least n requests of the kinds.
-func (tp *tap) waitRequests(t *testing.T, n int, kinds ...string) []request {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		reqs := tp.requests(kinds...)
-		if len(reqs) >= n {
-			return reqs
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d %v requests, want %d:\n%v", len(reqs), kinds, n, tp.requests())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// stallOpenWatches makes every watch open now stop delivering: reads
-// block until the body is closed. Later watches are not affected.
-func (tp *tap) stallOpenWatches() {
-	tp.mu.Lock()
-	defer tp.mu.Unlock()
-	tp.stalled = tp.watches
-}
-
-type stallBody struct {
-	io.ReadCloser
-	tp     *tap
-	n      int
-	ctx    context.Context
-	once   sync.Once
-	closed chan struct{}
-}
-
-func (b *stallBody) Read(p []byte) (int, error) {
-	b.tp.mu.Lock()
-	stall := b.n <= b.tp.stalled
-	b.tp.mu.Unlock()
-	if stall {
-		select {
-		case <-b.closed:
-			return 0, errors.New("stalled body closed")
-		case <-b.ctx.Done():
-			return 0, b.ctx.Err()
-		}
-	}
-	return b.ReadCloser.Read(p)
-}
-
-func (b *stallBody) Close() error {
-	b.once.Do(func() { close(b.closed) })
-	return b.ReadCloser.Close()
-}
-
-// gaps returns the time between consecutive requests.
-func gaps(reqs []request) []time.Duration {
-	var out []time.Duration
-	for i := 1; i < len(reqs); i++ {
-		out = append(out, reqs[i].at.Sub(reqs[i-1].at))
-	}
-	return out
 }
 
 // checkStore is a mapStore that checks what a consumer sees: no

@@ -65,9 +65,9 @@ func Example() {
 	// run: context canceled
 }
 
-// Options can trim what the store holds, and read the first list from
-// the API server's watch cache.
-func ExampleOptions() {
+// TransformStore trims what the store holds; Options read the first
+// list from the API server's watch cache.
+func ExampleTransformStore() {
 	srv, cfg := fakeclient.Start(fake.Options{})
 	defer srv.Close()
 	err := srv.Add(&corev1.ConfigMap{
@@ -82,17 +82,17 @@ func ExampleOptions() {
 		panic(err)
 	}
 	store := &synced{done: make(chan struct{})}
-	r := reflector.New(client.For[*corev1.ConfigMap](c).Namespace("default"), store, reflector.Options{
+	// Drop what the program never reads before the store sees it. Set
+	// the object's own fields; never modify its maps in place, the
+	// decoder shares them between objects.
+	trimmed := reflector.TransformStore(store, func(cm *corev1.ConfigMap) *corev1.ConfigMap {
+		cm.ManagedFields = nil
+		cm.Data = nil
+		return cm
+	})
+	r := reflector.New(client.For[*corev1.ConfigMap](c).Namespace("default"), trimmed, reflector.Options{
 		DisableWatchList:     true, // list, then watch
 		InitialListFromCache: true, // the first list: resourceVersion=0
-		Transform: func(o client.Object) client.Object {
-			cm := o.(*corev1.ConfigMap)
-			// Set the object's own fields; never modify its maps in
-			// place, the decoder shares them between objects.
-			cm.ManagedFields = nil
-			cm.Data = nil
-			return cm
-		},
 	})
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -3,6 +3,10 @@ package reflector
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
 	"time"
 
 	"github.com/kubewire/kubewire/client"
@@ -22,7 +26,41 @@ const (
 	// defaultTooLargeWait is the wait after "too large resource version"
 	// when the server named none.
 	defaultTooLargeWait = time.Second
+	// maxSameInRow is how many failures in a row with the same error make
+	// a persistent failure; answered by the server, they also make a
+	// watch relist rather than resume.
+	maxSameInRow = 3
+	// maxResumeJitter bounds the pause before a watch that ended cleanly
+	// resumes: clients whose watches a server ended at once (a graceful
+	// shutdown) do not all come back in the same instant.
+	maxResumeJitter = 250 * time.Millisecond
+	// minCleanWatch is how long a watch that delivered nothing must have
+	// lasted for its clean end to be resumed at once: a server that ends
+	// every watch at once is failing.
+	minCleanWatch = time.Second
 )
+
+// cleanEnd reports whether err ends a watch the way healthy watches end:
+// the server closed it (timeoutSeconds, a graceful shutdown's GOAWAY),
+// the idle timeout ended a stuck one, or its connection dropped.
+func cleanEnd(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, client.ErrWatchIdle) || errors.Is(err, client.ErrConnectionLost)
+}
+
+// afterWatch picks the next state after a watch that delivered events
+// and lasted took ended with err: Watching again, after a pause of at
+// most maxResumeJitter, when it ended cleanly after delivering something
+// or lasting minCleanWatch; otherwise as onFailure says.
+func (r *Reflector[T]) afterWatch(ctx context.Context, events int, took time.Duration, err error) State {
+	if events > 0 || took >= r.opts.HealthyPeriod {
+		r.bo.Reset()
+	}
+	if ctx.Err() == nil && cleanEnd(err) && (events > 0 || took >= minCleanWatch) {
+		r.log.Debug("reflector: watch ended; resuming", "resource", r.name, "resourceVersion", r.rv, "events", events, "error", err)
+		return r.waitThen(Watching, rand.N(maxResumeJitter), err)
+	}
+	return r.onFailure(ctx, Watching, err)
+}
 
 // onFailure picks the next state after err ended the work of state
 // from (WatchListing, Listing or Watching):
@@ -32,42 +70,103 @@ const (
 //     between backs off first, so that a server compacting faster than a
 //     list and a watch can start is not listed in a hot loop.
 //   - "too large resource version" (the server is behind the version
-//     asked for): from again after exactly the wait the server asked for
-//     (1 s if it named none); the exponential backoff does not grow, the
-//     server is only catching up. A watch answered so maxTooLargeInRow
-//     times in a row relists instead.
-//   - anything else: from again after the exponential backoff, or after
-//     the server's Retry-After (429) when that is longer.
+//     asked for): from again after the wait the server asked for (1 s if
+//     it named none, at most MaxServerWait); the exponential backoff
+//     does not grow, the server is only catching up. A watch answered so
+//     maxTooLargeInRow times in a row relists instead.
+//   - a refusal (400, 401, 403, 404, 405, 422), or the same answer from
+//     the server maxSameInRow times in a row (but 429, 503 and 504, which
+//     ask to come back later): a persistent failure (see Err), and a
+//     relist after the exponential backoff: a watch resumed from the same
+//     resourceVersion would be refused again.
+//   - anything else (5xx, 429, a lost connection, a timeout, a corrupt
+//     event): from again after the exponential backoff, or after the
+//     server's Retry-After (at most MaxServerWait) when that is longer.
+//     The same failure maxSameInRow times in a row is reported as a
+//     persistent failure all the same.
 //
 // A failed full state read is retried as a new one (its Reason is
-// ReasonRetry); a failed watch resumes from the same resourceVersion.
+// ReasonRetry, or ReasonRefused); a failed watch resumes from the same
+// resourceVersion, or relists after a refusal.
 func (r *Reflector[T]) onFailure(ctx context.Context, from State, err error) State {
 	if ctx.Err() != nil {
 		return Stopped
 	}
 	switch {
 	case errors.Is(err, client.ErrExpired):
+		r.noteFailure(from, err, false)
 		r.expiredInRow++
 		next := r.relistState(ReasonExpired)
 		if r.expiredInRow > 1 {
 			return r.backOffThen(next, err)
 		}
-		r.log.Debug("reflector: resourceVersion expired; relisting", "error", err)
+		r.log.Debug("reflector: resourceVersion expired; relisting", "resource", r.name, "error", err)
 		return next
 	case errors.Is(err, client.ErrTooLargeResourceVersion):
+		r.noteFailure(from, err, false)
 		r.tooLargeInRow++
 		if from == Watching && r.tooLargeInRow > maxTooLargeInRow {
 			r.tooLargeInRow = 0
-			r.log.Debug("reflector: the server stays behind the resourceVersion; relisting", "error", err)
+			r.log.Debug("reflector: the server stays behind the resourceVersion; relisting", "resource", r.name, "error", err)
 			return r.relistState(ReasonTooLarge)
 		}
-		wait, ok := retryAfter(err)
+		wait, ok := r.serverWait(err)
 		if !ok {
 			wait = defaultTooLargeWait
 		}
 		return r.waitThen(r.retry(from), wait, err)
 	}
+	kind := sameKind(err)
+	if kind == r.sameKind {
+		r.sameInRow++
+	} else {
+		r.sameKind, r.sameInRow = kind, 1
+	}
+	repeated := r.sameInRow >= maxSameInRow
+	refused := refusal(err) || repeated && answeredNo(err)
+	r.noteFailure(from, err, refused || repeated)
+	if refused {
+		r.sameInRow = 0
+		r.log.Debug("reflector: request refused; relisting after a wait", "resource", r.name, "op", opOf(from), "error", err)
+		return r.backOffThen(r.relistState(ReasonRefused), err)
+	}
 	return r.backOffThen(r.retry(from), err)
+}
+
+// answeredNo reports whether err is an answer of the server that is not
+// one of those asking to come back later (429, 503, 504): the same one
+// again and again means the request itself is refused, whatever the code
+// says (some aggregated servers answer 500 for a resourceVersion they
+// cannot serve).
+func answeredNo(err error) bool {
+	se, ok := client.StatusOf(err)
+	if !ok {
+		return false
+	}
+	switch se.Status.Code {
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return false
+	}
+	return true
+}
+
+// sameKind tells failures apart for counting them in a row: the server's
+// code and reason for its answers, else the kind of failure.
+func sameKind(err error) string {
+	if se, ok := client.StatusOf(err); ok {
+		return fmt.Sprintf("%d %s", se.Status.Code, se.Status.Reason)
+	}
+	switch {
+	case errors.Is(err, client.ErrConnectionLost):
+		return "connection lost"
+	case errors.Is(err, client.ErrWatchIdle):
+		return "idle"
+	case errors.Is(err, client.ErrMalformed):
+		return "malformed"
+	case errors.Is(err, io.EOF):
+		return "eof"
+	}
+	return err.Error()
 }
 
 // retry is the state that tries from's work again.
@@ -79,16 +178,25 @@ func (r *Reflector[T]) retry(from State) State {
 }
 
 // progressed notes that the server delivered what was asked for, which
-// ends a run of 410s or of "too large resource version" answers.
+// ends a run of failures, and any persistent failure.
 func (r *Reflector[T]) progressed() {
-	r.expiredInRow, r.tooLargeInRow = 0, 0
+	r.expiredInRow, r.tooLargeInRow, r.sameInRow, r.sameKind = 0, 0, 0, ""
+	r.recovered(0)
+}
+
+// serverWait is the wait the server asked for with err, at most
+// MaxServerWait.
+func (r *Reflector[T]) serverWait(err error) (time.Duration, bool) {
+	ra, ok := retryAfter(err)
+	return min(ra, r.opts.MaxServerWait), ok
 }
 
 // backOffThen moves to BackingOff for the next exponential wait, or the
-// server's Retry-After when that is longer, then to next.
+// server's Retry-After (at most MaxServerWait) when that is longer, then
+// to next.
 func (r *Reflector[T]) backOffThen(next State, cause error) State {
 	wait := r.bo.NextBackOff()
-	if ra, ok := retryAfter(cause); ok && ra > wait {
+	if ra, ok := r.serverWait(cause); ok && ra > wait {
 		wait = ra
 	}
 	return r.waitThen(next, wait, cause)
@@ -98,7 +206,7 @@ func (r *Reflector[T]) backOffThen(next State, cause error) State {
 func (r *Reflector[T]) waitThen(next State, wait time.Duration, cause error) State {
 	r.next, r.wait = next, wait
 	r.metrics.BackingOff(wait, cause)
-	r.log.Debug("reflector: backing off", "wait", wait, "then", next, "error", cause)
+	r.log.Debug("reflector: backing off", "resource", r.name, "wait", wait, "then", next, "error", cause)
 	return BackingOff
 }
 
@@ -113,23 +221,31 @@ func (r *Reflector[T]) backingOff(ctx context.Context) State {
 }
 
 // retryAfter is the wait a Status error asks for (its
-// details.retryAfterSeconds, which kube-apiserver sets with 429 and "too
-// large resource version", as it sets the Retry-After header).
+// details.retryAfterSeconds, or the Retry-After header, which
+// kube-apiserver sets with 429 and "too large resource version").
 func retryAfter(err error) (time.Duration, bool) {
-	var se *client.StatusError
-	if !errors.As(err, &se) {
+	se, ok := client.StatusOf(err)
+	if !ok {
 		return 0, false
 	}
 	return se.RetryAfter()
 }
 
-// refused reports whether err is a server's refusal of a streaming list:
-// any 4xx but 410 and 429.
-func refused(err error) bool {
-	var se *client.StatusError
-	if !errors.As(err, &se) {
+// watchListUnsupported reports whether err is a server's refusal of the
+// streaming list itself, as a server without them answers (400 or 422 to
+// sendInitialEvents, or another 4xx than a refusal of the caller, 410 and
+// 429): the Reflector falls back to list-then-watch for good. A 401, 403,
+// 404 or 405 refuses the caller or the resource, not streaming lists.
+func watchListUnsupported(err error) bool {
+	se, ok := client.StatusOf(err)
+	if !ok {
 		return false
 	}
-	c := se.Status.Code
-	return c >= 400 && c < 500 && c != 410 && c != 429
+	switch c := se.Status.Code; c {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed,
+		http.StatusGone, http.StatusTooManyRequests:
+		return false
+	default:
+		return c >= 400 && c < 500
+	}
 }

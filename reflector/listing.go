@@ -14,7 +14,7 @@ import (
 // listing runs a paginated list, streamed into the store page by page:
 // Listing → Watching from the list's resourceVersion; otherwise as
 // onFailure says (a relist at once on 410, Listing again after
-// BackingOff). An expired continue token is the pager's to recover from
+// BackingOff, a refusal being a persistent failure). An expired continue token is the pager's to recover from
 // (it lists again, without a limit); the store sees Abort and a new
 // Begin.
 func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
@@ -39,7 +39,7 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 	r.begin()
 	for obj, err := range p.Items(ctx) {
 		if errors.Is(err, pager.ErrRestarted) {
-			r.log.Debug("reflector: list restarted", "error", err)
+			r.log.Debug("reflector: list restarted", "resource", r.name, "error", err)
 			r.store.Abort()
 			r.store.Begin()
 			continue
@@ -47,7 +47,7 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		if err != nil {
 			return fail(err)
 		}
-		r.store.Item(r.transform(obj))
+		r.store.Item(obj)
 		items++
 	}
 	snap := p.Snapshot()
@@ -58,8 +58,7 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		}
 		return fail(err)
 	}
-	r.rv = snap.ResourceVersion
-	r.store.End(r.rv)
+	r.end(snap.ResourceVersion)
 	r.tooLargeInRow = 0
 	r.metrics.ListDone(Listing, items, time.Since(start), nil)
 	return Watching, nil

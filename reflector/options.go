@@ -11,8 +11,10 @@ import (
 const (
 	DefaultWatchListTimeout = time.Minute
 	DefaultWatchTimeout     = 5 * time.Minute
+	DefaultIdleTimeout      = 3 * time.Minute
 	DefaultInitialBackoff   = 800 * time.Millisecond
 	DefaultMaxBackoff       = 30 * time.Second
+	DefaultMaxServerWait    = time.Minute
 	DefaultHealthyPeriod    = 2 * time.Minute
 )
 
@@ -47,44 +49,47 @@ type Options struct {
 	// clients do not reconnect at once (default DefaultWatchTimeout).
 	WatchTimeout time.Duration
 	// IdleTimeout restarts a watch, from the last resourceVersion seen,
-	// when nothing, bookmarks included, arrived for this long: the
-	// connection is presumed stuck. Zero: no limit. Servers send a
-	// bookmark about once a minute, so a few minutes is a safe value.
+	// when nothing, bookmarks included, arrived for this long, or when the
+	// server did not answer the watch request at all: the connection is
+	// presumed stuck. kube-apiserver (v1.36, with its watch cache) sends
+	// a bookmark about once a minute to a watch that allows them (the
+	// Reflector's do; the first came up to two minutes after the watch
+	// started in the e2e cluster), so a quiet collection does not trip
+	// it. Without the watch cache (--watch-cache=false) it sends none,
+	// and a quiet watch is resumed every IdleTimeout. Default
+	// DefaultIdleTimeout; negative: no limit (the client still ends a
+	// watch the server keeps 30 s past its timeoutSeconds).
 	IdleTimeout time.Duration
 
 	// InitialBackoff and MaxBackoff bound the jittered exponential wait
-	// after a failure (defaults DefaultInitialBackoff, DefaultMaxBackoff).
-	// The wait goes back to InitialBackoff once a watch stayed up for
-	// HealthyPeriod (default DefaultHealthyPeriod).
+	// after a failure (defaults DefaultInitialBackoff, DefaultMaxBackoff):
+	// the first wait is within [InitialBackoff/2, InitialBackoff·1.5], each
+	// next one about twice as long, and no wait is longer than MaxBackoff,
+	// jitter included. The wait goes back to InitialBackoff once a watch
+	// delivered an event or stayed up for HealthyPeriod (default
+	// DefaultHealthyPeriod).
 	InitialBackoff time.Duration
 	MaxBackoff     time.Duration
 	HealthyPeriod  time.Duration
+	// MaxServerWait bounds every wait the server asks for: the
+	// Retry-After of a 429 (header or retryAfterSeconds), and the wait
+	// after "too large resource version" (default DefaultMaxServerWait). A
+	// server, or a proxy, asking for more is not obeyed past it.
+	MaxServerWait time.Duration
 
-	// Transform, when set, is applied to every object before the store
-	// receives it: list items and the objects of streaming-list and watch
-	// events (deletions included), not bookmarks. Use it to drop what the
-	// program never reads, for example managedFields, so that the store
-	// holds less:
-	//
-	//	Transform: func(o client.Object) client.Object {
-	//		pod := o.(*corev1.Pod)
-	//		pod.ManagedFields = nil
-	//		return pod
-	//	}
-	//
-	// It runs on Run's goroutine and receives the Reflector's object type
-	// T. Objects come from a ReadOnly wire.Decoder that shares equal
-	// strings, maps and slices between objects: Transform may set the
-	// object's own fields or return a new object, but must not modify the
-	// contents of a map or slice in place. It must return a non-nil T with
-	// the same namespace, name and resourceVersion; Run panics on another
-	// type, a programming error.
-	Transform func(client.Object) client.Object
+	// Name names the collection in errors and log records. Default: the
+	// source's String method when it has one, as *client.Resource does
+	// ("pods (v1) in namespace shop").
+	Name string
 
 	// Metrics receives measurements of lists, watches and waits (default:
 	// none).
 	Metrics Metrics
-	// Logger receives debug records of state transitions (default: none).
+	// Logger receives a Warn record when a persistent failure starts (and
+	// again when its error changes), an Info record when it ends, and
+	// debug records of transitions and waits. Default: the logger of the
+	// source's Client (Resource.Client().Logger()) when the source has
+	// one, so that one logger serves the whole program; otherwise none.
 	Logger *slog.Logger
 }
 
@@ -108,7 +113,8 @@ type Metrics interface {
 	// server closed it, client.ErrWatchIdle after IdleTimeout).
 	WatchEnded(took time.Duration, events int, err error)
 	// BackingOff reports a wait before the next attempt and the error
-	// that caused it.
+	// that caused it, the short pause before a watch that ended cleanly
+	// resumes included.
 	BackingOff(wait time.Duration, cause error)
 }
 
@@ -131,6 +137,10 @@ const (
 	// watch asked for ("too large resource version") several times in a
 	// row.
 	ReasonTooLarge Reason = "too-large-resource-version"
+	// ReasonRefused: the server refused a watch (400, 401, 403, 404, 405,
+	// 422), or answered it with the same error several times in a row:
+	// resuming from the same resourceVersion would be refused again.
+	ReasonRefused Reason = "refused"
 )
 
 // noMetrics is the Metrics of a Reflector without one.

@@ -18,8 +18,9 @@ import (
 	"github.com/kubewire/kubewire/reflector"
 )
 
-// Transform reaches every object the store receives: list items,
-// streaming-list items, and watch events, deletions included.
+// TransformStore's function reaches every object the store receives:
+// list items, streaming-list items, and watch events, deletions
+// included.
 func TestTransform(t *testing.T) {
 	for _, watchList := range []bool{true, false} {
 		t.Run(fmt.Sprintf("watch-list=%v", watchList), func(t *testing.T) {
@@ -27,16 +28,13 @@ func TestTransform(t *testing.T) {
 				e := newEnv(t, 10, fake.Options{})
 				st := &transformedStore{mapStore: newMapStore[*corev1.ConfigMap]()}
 				calls := 0
-				_, stop := e.run(t, st, reflector.Options{
-					DisableWatchList: !watchList,
-					Transform: func(o client.Object) client.Object {
-						calls++
-						cm := o.(*corev1.ConfigMap)
-						cm.Data = nil // the object's own field; the map itself is shared
-						cm.Annotations = map[string]string{"transformed": "yes"}
-						return cm
-					},
+				trimmed := reflector.TransformStore(reflector.Store[*corev1.ConfigMap](st), func(cm *corev1.ConfigMap) *corev1.ConfigMap {
+					calls++
+					cm.Data = nil // the object's own field; the map itself is shared
+					cm.Annotations = map[string]string{"transformed": "yes"}
+					return cm
 				})
+				_, stop := e.run(t, trimmed, reflector.Options{DisableWatchList: !watchList})
 				waitFor := func() {
 					t.Helper()
 					deadline := time.Now().Add(time.Minute)

@@ -8,9 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/cenkalti/backoff/v4"
 	"github.com/kubewire/kubewire/api/wire"
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/internal/backoffpolicy"
 )
 
 // Source is what a Reflector reads: a *client.Resource[T] (typed,
@@ -50,17 +50,19 @@ func (s State) String() string {
 }
 
 // Reflector keeps a Store in step with a collection on the server. Make
-// one with New and call Run once. State and Relists may be called from
-// any goroutine.
+// one with New and call Run once. State, Relists, Err and WaitForSync may
+// be called from any goroutine.
 type Reflector[T client.Object] struct {
 	src     Source[T]
 	store   Store[T]
 	opts    Options
+	name    string
 	log     *slog.Logger
 	metrics Metrics
 
 	state   atomic.Int32
 	relists atomic.Int64
+	health  health
 
 	// Owned by the goroutine running Run.
 	dec       *wire.Decoder
@@ -68,11 +70,14 @@ type Reflector[T client.Object] struct {
 	rv        string // last resourceVersion seen; "" means a relist is due
 	why       Reason // why the next full state is read
 	fed       bool   // the store has been given a stream (Begin) since Run started
-	bo        *backoff.ExponentialBackOff
+	bo        *backoffpolicy.Backoff
 	next      State // state after BackingOff
 	wait      time.Duration
 	// Failures of one kind since the last watch event; see onFailure.
 	expiredInRow, tooLargeInRow int
+	// sameInRow counts failures in a row of the same sameKind.
+	sameKind  string
+	sameInRow int
 }
 
 // New returns a Reflector that feeds store from src.
@@ -83,24 +88,55 @@ func New[T client.Object](src Source[T], store Store[T], opts Options) *Reflecto
 	if opts.WatchTimeout <= 0 {
 		opts.WatchTimeout = DefaultWatchTimeout
 	}
+	switch {
+	case opts.IdleTimeout == 0:
+		opts.IdleTimeout = DefaultIdleTimeout
+	case opts.IdleTimeout < 0:
+		opts.IdleTimeout = 0 // the client's "no limit"
+	}
 	if opts.InitialBackoff <= 0 {
 		opts.InitialBackoff = DefaultInitialBackoff
 	}
 	if opts.MaxBackoff <= 0 {
 		opts.MaxBackoff = DefaultMaxBackoff
 	}
+	if opts.MaxServerWait <= 0 {
+		opts.MaxServerWait = DefaultMaxServerWait
+	}
 	if opts.HealthyPeriod <= 0 {
 		opts.HealthyPeriod = DefaultHealthyPeriod
-	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
 	}
 	var m Metrics = noMetrics{}
 	if opts.Metrics != nil {
 		m = opts.Metrics
 	}
-	return &Reflector[T]{src: src, store: store, opts: opts, log: log, metrics: m}
+	r := &Reflector[T]{src: src, store: store, opts: opts, name: nameOf(src, opts.Name), log: loggerOf(src, opts.Logger), metrics: m}
+	r.health.init()
+	return r
+}
+
+// nameOf names the collection src reads, for errors and logs.
+func nameOf(src any, name string) string {
+	if name != "" {
+		return name
+	}
+	if s, ok := src.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprintf("the collection of %T", src)
+}
+
+// loggerOf is the Reflector's logger: the one given, else src's Client's.
+func loggerOf(src any, log *slog.Logger) *slog.Logger {
+	if log != nil {
+		return log
+	}
+	if s, ok := src.(interface{ Client() *client.Client }); ok {
+		if c := s.Client(); c != nil && c.Logger() != nil {
+			return c.Logger()
+		}
+	}
+	return slog.New(slog.DiscardHandler)
 }
 
 // State returns the state the Reflector is in.
@@ -113,17 +149,14 @@ func (r *Reflector[T]) Relists() int64 { return r.relists.Load() }
 // dropped watches, expired resource versions and server failures, and
 // then returns ctx's error, after every goroutine it started has ended.
 // It returns early only for options the client rejects
-// (client.ErrInvalidOptions). Run may be called once.
+// (client.ErrInvalidOptions). Failures the server keeps answering are
+// reported by Err and WaitForSync, and logged, while Run retries. Run
+// may be called once.
 func (r *Reflector[T]) Run(ctx context.Context) error {
 	r.dec = &wire.Decoder{ReadOnly: true}
 	r.watchList = !r.opts.DisableWatchList
-	r.bo = backoff.NewExponentialBackOff(
-		backoff.WithInitialInterval(r.opts.InitialBackoff),
-		backoff.WithMaxInterval(r.opts.MaxBackoff),
-		backoff.WithRandomizationFactor(0.5),
-		backoff.WithMultiplier(2),
-		backoff.WithMaxElapsedTime(0),
-	)
+	r.bo = backoffpolicy.Policy{Initial: r.opts.InitialBackoff, Max: r.opts.MaxBackoff}.New()
+	defer r.health.stop()
 	defer r.state.Store(int32(Stopped))
 	s := r.relistState(ReasonInitial)
 	var err error
@@ -150,14 +183,16 @@ func (r *Reflector[T]) Run(ctx context.Context) error {
 
 func (r *Reflector[T]) transition(s State) {
 	if old := State(r.state.Swap(int32(s))); old != s {
-		r.log.Debug("reflector: transition", "from", old, "to", s, "resourceVersion", r.rv)
+		r.log.Debug("reflector: transition", "resource", r.name, "from", old, "to", s, "resourceVersion", r.rv)
 	}
 }
 
-// relistState is the state that reads a new full state, for why.
+// relistState is the state that reads a new full state, for why: a
+// streaming list unless streaming lists were given up, or the token may
+// not watch (then a paginated list it may still be allowed).
 func (r *Reflector[T]) relistState(why Reason) State {
 	r.rv, r.why = "", why
-	if r.watchList {
+	if r.watchList && !r.useListing() {
 		return WatchListing
 	}
 	return Listing
@@ -169,15 +204,9 @@ func (r *Reflector[T]) begin() {
 	r.store.Begin()
 }
 
-// transform applies Options.Transform to obj.
-func (r *Reflector[T]) transform(obj T) T {
-	if r.opts.Transform == nil {
-		return obj
-	}
-	out, ok := r.opts.Transform(obj).(T)
-	if !ok {
-		// A programming error: the store must only ever hold Ts.
-		panic(fmt.Sprintf("reflector: Options.Transform returned %T for a %T; it must return a non-nil %T", out, obj, obj))
-	}
-	return out
+// end completes a full state at resourceVersion rv.
+func (r *Reflector[T]) end(rv string) {
+	r.rv = rv
+	r.store.End(rv)
+	r.health.synced()
 }

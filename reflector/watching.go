@@ -2,8 +2,6 @@ package reflector
 
 import (
 	"context"
-	"errors"
-	"io"
 	"math/rand/v2"
 	"time"
 
@@ -28,10 +26,9 @@ func (r *Reflector[T]) watchOptions(rv string) client.WatchOptions {
 
 // watching applies watch events from r.rv (on w when a streaming list
 // already opened it): → Watching again, from the last resourceVersion
-// seen, when the watch ends cleanly (timeoutSeconds, a dropped
-// connection, the idle timeout) after it delivered something or stayed
-// up a while; otherwise as onFailure says (a relist on 410, Watching
-// again after BackingOff).
+// seen, after a short pause when the watch ends cleanly (see
+// afterWatch); otherwise as onFailure says (a relist on 410 or a
+// refusal, Watching again after BackingOff).
 func (r *Reflector[T]) watching(ctx context.Context, w *client.Watcher[T]) (State, error) {
 	start := time.Now()
 	if w == nil {
@@ -43,29 +40,25 @@ func (r *Reflector[T]) watching(ctx context.Context, w *client.Watcher[T]) (Stat
 		}
 	}
 	defer w.Close()
+	r.following()
+	stopSettle := r.settle()
+	defer stopSettle()
 	events := 0
 	for {
 		ev, err := w.Next()
 		if err != nil {
+			stopSettle()
 			took := time.Since(start)
 			r.metrics.WatchEnded(took, events, err)
-			if took >= r.opts.HealthyPeriod {
-				r.bo.Reset()
-			}
-			clean := errors.Is(err, io.EOF) || errors.Is(err, client.ErrWatchIdle)
-			if clean && (events > 0 || took >= time.Second) {
-				r.log.Debug("reflector: watch ended; resuming", "resourceVersion", r.rv, "events", events, "error", err)
-				return Watching, nil
-			}
-			return r.onFailure(ctx, Watching, err), err
+			return r.afterWatch(ctx, events, took, err), err
 		}
 		switch ev.Type {
 		case client.Added:
-			r.store.Add(r.transform(ev.Object))
+			r.store.Add(ev.Object)
 		case client.Modified:
-			r.store.Update(r.transform(ev.Object))
+			r.store.Update(ev.Object)
 		case client.Deleted:
-			r.store.Delete(r.transform(ev.Object))
+			r.store.Delete(ev.Object)
 		case client.Bookmark:
 			r.store.Bookmark(ev.ResourceVersion)
 		}

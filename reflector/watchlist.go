@@ -16,9 +16,12 @@ import (
 var errNoEndBookmark = errors.New("reflector: no end bookmark within the watch-list timeout")
 
 // watchListing runs a streaming list: WatchListing → Watching on the
-// same watch at its end bookmark; → Listing (for good) when refused or
-// when the end bookmark does not come in time; otherwise as onFailure
-// says (a relist on 410, WatchListing again after BackingOff).
+// same watch at its end bookmark; → Listing (for good) when the server
+// does not support streaming lists (watchListUnsupported) or the end
+// bookmark does not come in time; otherwise as onFailure says (a relist
+// on 410, a streaming list again after BackingOff; a refusal such as 403
+// or 404 is a persistent failure, not a reason to give streaming lists
+// up).
 func (r *Reflector[T]) watchListing(ctx context.Context) (State, error) {
 	opts := r.watchOptions("")
 	send := true
@@ -29,8 +32,8 @@ func (r *Reflector[T]) watchListing(ctx context.Context) (State, error) {
 	w, err := r.src.Watch(ctx, opts)
 	if err != nil {
 		r.metrics.ListDone(WatchListing, 0, time.Since(start), err)
-		if refused(err) {
-			r.log.Debug("reflector: streaming list refused; using list-then-watch", "error", err)
+		if watchListUnsupported(err) {
+			r.log.Debug("reflector: streaming list refused; using list-then-watch", "resource", r.name, "error", err)
 			return r.fallBack(), err
 		}
 		return r.onFailure(ctx, WatchListing, err), err
@@ -65,17 +68,17 @@ func (r *Reflector[T]) watchListing(ctx context.Context) (State, error) {
 			}
 			r.metrics.ListDone(WatchListing, items, time.Since(start), err)
 			if hung.Load() {
-				r.log.Debug("reflector: no end bookmark in time; using list-then-watch", "timeout", r.opts.WatchListTimeout)
+				r.log.Debug("reflector: no end bookmark in time; using list-then-watch", "resource", r.name, "timeout", r.opts.WatchListTimeout)
 				return r.fallBack(), err
 			}
 			return r.onFailure(ctx, WatchListing, err), err
 		}
 		switch ev.Type {
 		case client.Added, client.Modified:
-			r.store.Item(r.transform(ev.Object))
+			r.store.Item(ev.Object)
 			items++
 		case client.Deleted: // a change after the snapshot, before the end bookmark
-			r.store.Delete(r.transform(ev.Object))
+			r.store.Delete(ev.Object)
 			items++
 		case client.Bookmark:
 			if !ev.InitialEventsEnd {
@@ -87,9 +90,10 @@ func (r *Reflector[T]) watchListing(ctx context.Context) (State, error) {
 				r.metrics.ListDone(WatchListing, items, time.Since(start), errNoEndBookmark)
 				return r.fallBack(), nil
 			}
-			r.rv = ev.ResourceVersion
-			r.store.End(r.rv)
+			r.end(ev.ResourceVersion)
 			r.metrics.ListDone(WatchListing, items, time.Since(start), nil)
+			r.progressed()
+			r.bo.Reset() // a watch that delivered: the server is well
 			r.transition(Watching)
 			return r.watching(ctx, w)
 		}

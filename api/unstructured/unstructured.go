@@ -36,6 +36,11 @@ func (u *Unstructured) DeepCopyInto(out *Unstructured) {
 	out.Object = DeepCopyJSON(u.Object)
 }
 
+// IsApplyConfiguration marks Unstructured as a body for server-side
+// apply (client.ApplyConfiguration): its map holds only the fields put
+// in it, so a manager sends exactly those.
+func (u *Unstructured) IsApplyConfiguration() {}
+
 // DeepCopy returns a copy of l that shares no map or slice with it.
 func (l *UnstructuredList) DeepCopy() *UnstructuredList {
 	if l == nil {

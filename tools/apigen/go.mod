@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	golang.org/x/tools v0.52.0
-	google.golang.org/protobuf v1.36.12-0.20260120151049-f2248ac996af
+	google.golang.org/protobuf v1.36.12
 	k8s.io/api v0.36.3
 	k8s.io/apiextensions-apiserver v0.36.3
 	k8s.io/kube-aggregator v0.36.3
@@ -31,4 +31,9 @@ require (
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.3 // indirect
+	sigs.k8s.io/yaml v1.6.0 // indirect
 )
+
+require github.com/kubewire/kubewire v0.0.0-00010101000000-000000000000
+
+replace github.com/kubewire/kubewire => ../..

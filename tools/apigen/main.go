@@ -61,5 +61,8 @@ func run(out string) error {
 	if err := g.emitBuiltin(registered); err != nil {
 		return err
 	}
-	return g.emitRegistry(registered)
+	if err := g.emitRegistry(registered); err != nil {
+		return err
+	}
+	return g.emitApplyConfigs(registered)
 }

@@ -1,0 +1,70 @@
+// Package cases holds one type per case of crdschema's tests.
+package cases
+
+import (
+	"time"
+
+	"github.com/kubewire/kubewire/api/intstr"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/resource"
+)
+
+type Scalars struct {
+	S   string  `json:"s"`
+	B   bool    `json:"b,omitempty"`
+	I   int     `json:"i,omitzero"`
+	I32 int32   `json:"i32"`
+	U64 uint64  `json:"u64"`
+	P   *string `json:"p,omitempty"`
+	// +optional
+	NoTag   string
+	skipped string
+	Dash    string `json:"-"`
+}
+
+type Collections struct {
+	Bytes  []byte              `json:"bytes"`
+	List   []string            `json:"list"`
+	Array  [2]int64            `json:"array"`
+	Map    map[string]int32    `json:"map"`
+	Nested map[string][]string `json:"nested"`
+	Any    any                 `json:"any"`
+}
+
+type Specials struct {
+	Time     metav1.Time        `json:"time"`
+	Duration metav1.Duration    `json:"duration"`
+	StdTime  time.Time          `json:"stdTime"`
+	Quantity resource.Quantity  `json:"quantity"`
+	Number   intstr.IntOrString `json:"number"`
+}
+
+type Embedding struct {
+	Inner `json:",inline"`
+	// Own field.
+	Own string `json:"own"`
+}
+
+type Inner struct {
+	// +kubebuilder:validation:MaxLength=3
+	Code string `json:"code"`
+}
+
+// +kubebuilder:validation:Enum=a;b
+type Letter string
+
+type Markers struct {
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=5
+	// +kubebuilder:default=2
+	Count int32 `json:"count,omitempty"`
+	// +required
+	Letter Letter `json:"letter,omitempty"`
+	// +kubebuilder:validation:items:Pattern=`^x`
+	// +kubebuilder:validation:MaxItems=2
+	Xs []string `json:"xs"`
+}
+
+type Float struct {
+	F float64 `json:"f"`
+}
