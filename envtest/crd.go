@@ -2,16 +2,14 @@ package envtest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/client/crd"
 	"github.com/kubewire/kubewire/codec"
 )
 
@@ -19,8 +17,7 @@ import (
 type crdDoc struct {
 	name   string
 	source string // where it was read, for errors
-	json   []byte // the document as JSON, the body of the apply
-	crd    apiextensionsv1.CustomResourceDefinition
+	json   []byte // the document as JSON
 }
 
 // fieldManager owns the fields InstallCRDs applies.
@@ -30,10 +27,11 @@ const fieldManager = "kubewire-envtest"
 // JSON; a YAML manifest may hold several documents, and documents of
 // other kinds are skipped) and returns when every one is served: the
 // definition is Established, discovery lists each served version's
-// resource, and a list of each answers. An installed definition is
-// updated (server-side apply, forced, by field manager
-// "kubewire-envtest"). It blocks until then, Options.StartTimeout, or
-// ctx's end; errors name the definition and the last answer.
+// resource, and a list of each answers (package client/crd does the
+// work). An installed definition is updated (server-side apply, forced,
+// by field manager "kubewire-envtest"). It blocks until then,
+// Options.StartTimeout per definition, or ctx's end; errors name the
+// definition and the server's answer.
 func (e *Env) InstallCRDs(ctx context.Context, manifests ...[]byte) error {
 	crds, err := readCRDs(manifests, nil)
 	if err != nil {
@@ -49,77 +47,14 @@ func (e *Env) installCRDs(ctx context.Context, crds []crdDoc) error {
 		return e.errorf("%w", err)
 	}
 	defer c.CloseIdleConnections()
-	defs := client.For[*apiextensionsv1.CustomResourceDefinition](c)
-	for _, d := range crds {
-		_, err := defs.Patch(ctx, d.name, client.ApplyPatch, d.json, client.PatchOptions{FieldManager: fieldManager, Force: true})
-		if err != nil {
-			return e.errorf("install CustomResourceDefinition %s (%s): %w", d.name, d.source, err)
-		}
+	manifests := make([][]byte, len(crds))
+	for i, d := range crds {
+		manifests[i] = d.json
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.opts.StartTimeout)
-	defer cancel()
-	for _, d := range crds {
-		if err := waitServed(ctx, c, defs, d); err != nil {
-			return e.errorf("CustomResourceDefinition %s (%s) not served: %w", d.name, d.source, err)
-		}
+	if err := crd.Install(ctx, c, manifests, crd.Options{FieldManager: fieldManager, Timeout: e.opts.StartTimeout}); err != nil {
+		return e.errorf("install CustomResourceDefinitions: %w", err)
 	}
 	fmt.Fprintf(e.log, "envtest %s: %d CustomResourceDefinitions served in %s\n", e.name, len(crds), since(start))
-	return nil
-}
-
-// waitServed polls until d is Established, listed by discovery in every
-// served version, and listable. Until then kube-apiserver may answer 404
-// or 429 ("storage is (re)initializing") to lists.
-func waitServed(ctx context.Context, c *client.Client, defs *client.Resource[*apiextensionsv1.CustomResourceDefinition], d crdDoc) error {
-	var gvrs []client.GroupVersionResource
-	for _, v := range d.crd.Spec.Versions {
-		if v.Served {
-			gvrs = append(gvrs, client.GroupVersionResource{Group: d.crd.Spec.Group, Version: v.Name, Resource: d.crd.Spec.Names.Plural})
-		}
-	}
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	last := errors.New("not checked yet")
-	for {
-		if last = served(ctx, c, defs, d.name, gvrs); last == nil {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%w; last: %w", ctx.Err(), last)
-		case <-tick.C:
-		}
-	}
-}
-
-// served reports what still keeps a definition from being served, or nil.
-func served(ctx context.Context, c *client.Client, defs *client.Resource[*apiextensionsv1.CustomResourceDefinition], name string, gvrs []client.GroupVersionResource) error {
-	got, err := defs.Get(ctx, name, client.GetOptions{})
-	if err != nil {
-		return err
-	}
-	established := false
-	for _, cond := range got.Status.Conditions {
-		if cond.Type == "Established" && cond.Status == "True" {
-			established = true
-		}
-	}
-	if !established {
-		return fmt.Errorf("not Established yet (conditions %+v)", got.Status.Conditions)
-	}
-	c.InvalidateDiscovery()
-	resources, err := c.ServerResources(ctx)
-	if err != nil {
-		return fmt.Errorf("discovery: %w", err)
-	}
-	for _, gvr := range gvrs {
-		if !slices.ContainsFunc(resources, func(r client.APIResource) bool { return r.GroupVersionResource == gvr }) {
-			return fmt.Errorf("discovery does not list %s/%s %s yet", gvr.Group, gvr.Version, gvr.Resource)
-		}
-		if _, err := client.Dynamic(c, gvr).List(ctx, client.ListOptions{Limit: 1}); err != nil {
-			return fmt.Errorf("list %s/%s %s: %w", gvr.Group, gvr.Version, gvr.Resource, err)
-		}
-	}
 	return nil
 }
 
@@ -193,6 +128,9 @@ func parseCRDs(manifest []byte, source string) ([]crdDoc, error) {
 		var head struct {
 			APIVersion string `json:"apiVersion"`
 			Kind       string `json:"kind"`
+			Metadata   struct {
+				Name string `json:"name"`
+			} `json:"metadata"`
 		}
 		if err := codec.DecodeJSON(j, &head); err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
@@ -203,11 +141,7 @@ func parseCRDs(manifest []byte, source string) ([]crdDoc, error) {
 		if head.APIVersion != "apiextensions.k8s.io/v1" {
 			return nil, fmt.Errorf("%s: CustomResourceDefinition in %s: only apiextensions.k8s.io/v1 is served since Kubernetes 1.22", where, head.APIVersion)
 		}
-		d := crdDoc{source: where, json: j}
-		if err := codec.DecodeJSON(j, &d.crd); err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
-		}
-		d.name = d.crd.Name
+		d := crdDoc{name: head.Metadata.Name, source: where, json: j}
 		if d.name == "" {
 			return nil, fmt.Errorf("%s: CustomResourceDefinition without metadata.name", where)
 		}
