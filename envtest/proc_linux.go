@@ -1,4 +1,4 @@
-package harness
+package envtest
 
 import (
 	"os"
@@ -7,12 +7,12 @@ import (
 	"syscall"
 )
 
-// sysProcAttr puts a child in its own process group and has the kernel
+// sysProcAttr puts a server in its own process group and has the kernel
 // kill it when the test process dies, however it dies.
 //
 // The parent-death signal is tied to the OS thread that started the
 // child, not to the process; the Go runtime only ends threads that a
-// goroutine locked and did not unlock, which the harness never does.
+// goroutine locked and did not unlock, which this package never does.
 func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }

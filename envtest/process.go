@@ -1,6 +1,4 @@
-//go:build unix
-
-package harness
+package envtest
 
 import (
 	"errors"
@@ -12,16 +10,21 @@ import (
 	"time"
 )
 
-// proc is one child process: etcd or kube-apiserver.
+// stopGrace is how long a server gets to exit after SIGTERM.
+const stopGrace = 10 * time.Second
+
+// proc is one server process: etcd, kube-apiserver or
+// kube-controller-manager.
 //
 // It runs in a process group of its own (so a terminal's Ctrl-C reaches
 // only the test process, which then stops it in order) and, on Linux,
 // with SIGKILL as its parent-death signal, so it dies with the test
 // process even when that process panics or is killed.
 type proc struct {
-	name    string // "etcd" or "kube-apiserver"
+	name    string // nameEtcd, nameAPIServer or nameControllerManager
 	logPath string // its combined stdout and stderr
 	cmd     *exec.Cmd
+	start   string        // procStart of the process, "" where unknown
 	done    chan struct{} // closed when the process has exited and been reaped
 	err     error         // the result of Wait; read it only after done is closed
 }
@@ -42,10 +45,9 @@ func startProc(name, path string, args []string, logPath string) (*proc, error) 
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
 	p := &proc{name: name, logPath: logPath, cmd: cmd, done: make(chan struct{})}
-	running.add(p)
+	p.start, _ = procStart(cmd.Process.Pid)
 	go func() {
 		p.err = cmd.Wait()
-		running.remove(p)
 		close(p.done)
 	}()
 	return p, nil
@@ -69,7 +71,8 @@ func (p *proc) exitError() error {
 	if p.err != nil {
 		how = p.err.Error()
 	}
-	return fmt.Errorf("%s (pid %d) exited by itself (%s); last lines of its log (%s):\n%s", p.name, p.pid(), how, filepath.Base(p.logPath), fileTail(p.logPath, 30))
+	return fmt.Errorf("%s (pid %d) exited by itself (%s); last lines of its log (%s):\n%s",
+		p.name, p.pid(), how, filepath.Base(p.logPath), fileTail(p.logPath, 30))
 }
 
 // stop sends SIGTERM to the process group, waits up to grace for the
@@ -81,11 +84,13 @@ func (p *proc) stop(grace time.Duration) error {
 	if p.exited() {
 		return p.exitError()
 	}
-	signalGroup(p.pid(), syscall.SIGTERM)
+	signalGroup(p.cmd.Process, syscall.SIGTERM)
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
 	select {
 	case <-p.done:
-	case <-time.After(grace):
-		signalGroup(p.pid(), syscall.SIGKILL)
+	case <-timer.C:
+		signalGroup(p.cmd.Process, syscall.SIGKILL)
 		<-p.done
 	}
 	var ee *exec.ExitError
@@ -98,13 +103,4 @@ func (p *proc) stop(grace time.Duration) error {
 		return fmt.Errorf("%s (pid %d) stopped: %w", p.name, p.pid(), p.err)
 	}
 	return nil
-}
-
-// signalGroup signals the process group led by pid, or pid alone if
-// there is no such group. The signal must reach pid once only: a second
-// SIGTERM makes kube-apiserver skip its graceful shutdown and exit 1.
-func signalGroup(pid int, sig syscall.Signal) {
-	if err := syscall.Kill(-pid, sig); err != nil {
-		_ = syscall.Kill(pid, sig)
-	}
 }

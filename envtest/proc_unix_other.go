@@ -1,13 +1,13 @@
 //go:build unix && !linux
 
-package harness
+package envtest
 
 import "syscall"
 
-// sysProcAttr puts a child in its own process group. There is no
-// parent-death signal outside Linux: a child of a test process that is
-// killed outright keeps running until the next run's leftover check, or
-// until killed by hand.
+// sysProcAttr puts a server in its own process group. There is no
+// parent-death signal outside Linux: a server of a test process that is
+// killed outright keeps running until the next Start's leftover check
+// reports it, or until killed by hand.
 func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
