@@ -27,12 +27,16 @@ func names[T client.Object](objs []T, err error) []string {
 }
 
 func TestLister(t *testing.T) {
-	s := newStore(t)
+	eachFlavour(t, testLister, testLister, testLister)
+}
+
+func testLister[T client.Object](t *testing.T, f flavour[T]) {
+	s := newStore[T](t)
 	w := informer.Writer(s)
 	w.Begin()
-	w.Item(obj("a", "x", "1", "color", "red", "tier", "web"))
-	w.Item(obj("a", "y", "1", "color", "blue"))
-	w.Item(obj("b", "z", "1", "color", "red"))
+	w.Item(obj(f, "a", "x", "1", "color", "red", "tier", "web"))
+	w.Item(obj(f, "a", "y", "1", "color", "blue"))
+	w.Item(obj(f, "b", "z", "1", "color", "red"))
 	w.End("1")
 	l := s.Lister()
 	for _, tc := range []struct {
@@ -54,7 +58,7 @@ func TestLister(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
 	}
-	if o, ok := l.Namespace("b").Get("z"); !ok || o.Name != "z" {
+	if o, ok := l.Namespace("b").Get("z"); !ok || o.GetName() != "z" {
 		t.Errorf("Namespace(b).Get(z) = %v, %v", o, ok)
 	}
 	for _, tc := range []struct {
