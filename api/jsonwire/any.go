@@ -1,0 +1,193 @@
+package jsonwire
+
+import (
+	"strconv"
+	"unsafe"
+)
+
+// anySlots is the size of the table of boxed strings: a string stored in
+// an any needs a header of its own, which equal values can share too.
+const (
+	anySlots  = 4096
+	maxAnyLen = 64
+)
+
+type anyTable [anySlots]any
+
+type pair struct {
+	key string
+	val any
+}
+
+// Any reads one value as encoding/json would into an any, except that
+// numbers are int64 when the literal is an integer that fits and float64
+// otherwise: the form Unstructured holds. Objects are map[string]any
+// sized to fit, arrays []any of their exact length; object keys and short
+// strings are interned, and through a ReadOnly Table equal objects of
+// strings are shared. A number beyond float64's range is a type error.
+func (d *Decoder) Any() any {
+	switch c := d.peek(); {
+	case c == '{':
+		return d.anyObject()
+	case c == '[':
+		return d.anyArray()
+	case c == '"':
+		b := d.readString(&d.strBuf)
+		if d.err != nil {
+			return nil
+		}
+		return d.boxString(b)
+	case c == 't':
+		d.literal("true")
+		return true
+	case c == 'f':
+		d.literal("false")
+		return false
+	case c == 'n':
+		d.literal("null")
+		return nil
+	case c == '-' || '0' <= c && c <= '9':
+		at := d.pos
+		lit, integer := d.readNumber()
+		if d.err != nil {
+			return nil
+		}
+		if integer && !d.floats {
+			if v, ok := parseInt(lit); ok {
+				return v
+			}
+		}
+		f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(lit), len(lit)), 64)
+		if err != nil {
+			d.failNumber(at, lit, "float64")
+			return nil
+		}
+		return f
+	}
+	d.Skip() // records the syntax error
+	return nil
+}
+
+// Interface reads one value as encoding/json does into an any: numbers
+// are float64. It is for interface{} fields of typed objects (a Table's
+// cells); Unstructured uses Any.
+func (d *Decoder) Interface() any {
+	d.floats = true
+	v := d.Any()
+	d.floats = false
+	return v
+}
+
+// AnyObject reads an object as Any does; null gives nil, other values a
+// type error.
+func (d *Decoder) AnyObject() map[string]any {
+	switch d.peek() {
+	case '{':
+		return d.anyObject()
+	case 'n':
+		d.literal("null")
+		return nil
+	}
+	d.Fail("map[string]any")
+	return nil
+}
+
+func (d *Decoder) anyObject() map[string]any {
+	start := d.pos
+	if !d.enter() {
+		return nil
+	}
+	d.pos++
+	base := len(d.pairs)
+	allStrings := true
+	for i := 0; d.NextField(i); i++ {
+		k := d.intern(d.key)
+		v := d.Any()
+		if _, ok := v.(string); !ok {
+			allStrings = false
+		}
+		d.pairs = append(d.pairs, pair{k, v})
+	}
+	kv := d.pairs[base:]
+	defer func() {
+		clear(kv)
+		d.pairs = d.pairs[:base]
+	}()
+	if d.err != nil {
+		return nil
+	}
+	span := d.buf[start:d.pos]
+	share := allStrings && len(kv) > 0 && d.Table != nil && d.Table.ReadOnly && len(span) <= maxSharedSpan
+	if share {
+		if v, ok := d.Table.Shared(d.sharedKey(span)); ok {
+			if m, ok := v.(map[string]any); ok {
+				return m
+			}
+		}
+	}
+	m := make(map[string]any, len(kv))
+	for _, p := range kv {
+		m[p.key] = p.val
+	}
+	if share {
+		d.Table.StoreShared(string(d.sharedKey(span)), m)
+	}
+	return m
+}
+
+func (d *Decoder) anyArray() []any {
+	if !d.enter() {
+		return nil
+	}
+	d.pos++
+	base := len(d.stack)
+	for i := 0; d.NextElem(i); i++ {
+		v := d.Any()
+		d.stack = append(d.stack, v)
+	}
+	elems := d.stack[base:]
+	defer func() {
+		clear(elems)
+		d.stack = d.stack[:base]
+	}()
+	if d.err != nil {
+		return nil
+	}
+	out := make([]any, len(elems))
+	copy(out, elems)
+	return out
+}
+
+// boxString returns b as an any holding a string, sharing the box of an
+// equal short string boxed before.
+func (d *Decoder) boxString(b []byte) any {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > maxAnyLen || d.Table == nil {
+		return string(b)
+	}
+	if d.anys == nil {
+		d.anys = new(anyTable)
+	}
+	slot := &d.anys[hashBytes(b)&(anySlots-1)]
+	if s, ok := (*slot).(string); ok && s == string(b) {
+		return *slot
+	}
+	v := any(d.Table.String(b))
+	*slot = v
+	return v
+}
+
+// hashBytes is FNV-1a over the length and up to 16 bytes of b.
+func hashBytes(b []byte) uint32 {
+	h := uint32(2166136261) ^ uint32(len(b))
+	n := len(b)
+	for i := 0; i < n && i < 8; i++ {
+		h = (h ^ uint32(b[i])) * 16777619
+	}
+	for i := max(8, n-8); i < n; i++ {
+		h = (h ^ uint32(b[i])) * 16777619
+	}
+	return h ^ h>>15
+}
