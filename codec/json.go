@@ -31,7 +31,13 @@ func Decode(contentType string, body []byte, v any) error {
 // error the server sent with a success code, or a Status in a 2xx reply)
 // is returned as a *StatusError.
 func DecodeAs(mt MediaType, body []byte, v any) error {
-	err := decodeAs(mt, body, v)
+	return DecodeAsWith(nil, mt, body, v)
+}
+
+// DecodeAsWith is DecodeAs interning the strings of JSON bodies through
+// table (see DecodeJSONWith).
+func DecodeAsWith(table *wire.Decoder, mt MediaType, body []byte, v any) error {
+	err := decodeAs(table, mt, body, v)
 	if mt.IsProtobuf() {
 		return err // DecodeProtobuf checked the envelope's kind
 	}
@@ -41,27 +47,27 @@ func DecodeAs(mt MediaType, body []byte, v any) error {
 		var probe struct {
 			Kind string `json:"kind"`
 		}
-		if decodeAs(mt, body, &probe) != nil {
+		if decodeAs(nil, mt, body, &probe) != nil {
 			return err
 		}
 		kind = probe.Kind
 	} else if k, ok := v.(interface{ GetKind() string }); ok {
 		kind = k.GetKind()
 	}
-	if serr := statusInPlaceOf(v, kind, func(st *metav1.Status) error { return decodeAs(mt, body, st) }); serr != nil {
+	if serr := statusInPlaceOf(v, kind, func(st *metav1.Status) error { return decodeAs(nil, mt, body, st) }); serr != nil {
 		return serr
 	}
 	return err
 }
 
-func decodeAs(mt MediaType, body []byte, v any) error {
+func decodeAs(table *wire.Decoder, mt MediaType, body []byte, v any) error {
 	if mt.IsWatchStream() {
 		return malformed("body", -1, errors.ErrUnsupported,
 			"%q is a watch stream: read it with NewFrameReader or NewJSONStream", mt.String())
 	}
 	switch {
 	case mt.IsJSON():
-		return DecodeJSON(body, v)
+		return DecodeJSONWith(table, body, v)
 	case mt.IsYAML():
 		return DecodeYAML(body, v)
 	case mt.IsProtobuf():
