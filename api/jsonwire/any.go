@@ -3,6 +3,8 @@ package jsonwire
 import (
 	"strconv"
 	"unsafe"
+
+	"github.com/kubewire/kubewire/api/wire"
 )
 
 // anySlots is the size of the table of boxed strings: a string stored in
@@ -28,7 +30,7 @@ type pair struct {
 func (d *Decoder) Any() any {
 	switch c := d.peek(); {
 	case c == '{':
-		return d.anyObject()
+		return d.anyObject(true)
 	case c == '[':
 		return d.anyArray()
 	case c == '"':
@@ -83,7 +85,7 @@ func (d *Decoder) Interface() any {
 func (d *Decoder) AnyObject() map[string]any {
 	switch d.peek() {
 	case '{':
-		return d.anyObject()
+		return d.anyObject(false)
 	case 'n':
 		d.literal("null")
 		return nil
@@ -92,20 +94,19 @@ func (d *Decoder) AnyObject() map[string]any {
 	return nil
 }
 
-func (d *Decoder) anyObject() map[string]any {
+// anyObject reads an object; through a ReadOnly Table a nested one
+// (share) may be a map decoded before from the same bytes. The top of a
+// value is never shared: its owner may add to it (a list item's kind).
+func (d *Decoder) anyObject(share bool) map[string]any {
 	start := d.pos
 	if !d.enter() {
 		return nil
 	}
 	d.pos++
 	base := len(d.pairs)
-	allStrings := true
 	for i := 0; d.NextField(i); i++ {
 		k := d.intern(d.key)
 		v := d.Any()
-		if _, ok := v.(string); !ok {
-			allStrings = false
-		}
 		d.pairs = append(d.pairs, pair{k, v})
 	}
 	kv := d.pairs[base:]
@@ -116,10 +117,11 @@ func (d *Decoder) anyObject() map[string]any {
 	if d.err != nil {
 		return nil
 	}
-	span := d.buf[start:d.pos]
-	share := allStrings && len(kv) > 0 && d.Table != nil && d.Table.ReadOnly && len(span) <= maxSharedSpan
-	if share {
-		if v, ok := d.Table.Shared(d.sharedKey(span)); ok {
+	var key wire.JSONKey
+	if share && len(kv) > 0 {
+		var v any
+		var found bool
+		if v, key, found = d.shared(d.buf[start:d.pos]); found {
 			if m, ok := v.(map[string]any); ok {
 				return m
 			}
@@ -129,13 +131,12 @@ func (d *Decoder) anyObject() map[string]any {
 	for _, p := range kv {
 		m[p.key] = p.val
 	}
-	if share {
-		d.Table.StoreShared(string(d.sharedKey(span)), m)
-	}
+	d.Table.ShareJSON(key, m)
 	return m
 }
 
 func (d *Decoder) anyArray() []any {
+	start := d.pos
 	if !d.enter() {
 		return nil
 	}
@@ -153,8 +154,21 @@ func (d *Decoder) anyArray() []any {
 	if d.err != nil {
 		return nil
 	}
+	var key wire.JSONKey
+	if len(elems) > 0 {
+		var v any
+		var found bool
+		if v, key, found = d.shared(d.buf[start:d.pos]); found {
+			if s, ok := v.([]any); ok {
+				return s
+			}
+		}
+	}
 	out := make([]any, len(elems))
 	copy(out, elems)
+	if key != (wire.JSONKey{}) {
+		d.Table.ShareJSON(key, out)
+	}
 	return out
 }
 

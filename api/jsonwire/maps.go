@@ -1,14 +1,18 @@
 package jsonwire
 
-// maxSharedSpan bounds the JSON of a map that a ReadOnly Table may share
-// between objects: label sets and the like, not large annotations.
-const maxSharedSpan = 1024
+import "github.com/kubewire/kubewire/api/wire"
 
-// sharedKey returns the key under which a map decoded from span is
-// shared: a prefix no protobuf type name has, then the span.
-func (d *Decoder) sharedKey(span []byte) []byte {
-	d.keyBuf = append(append(d.keyBuf[:0], "json\x00"...), span...)
-	return d.keyBuf
+// maxSharedSpan bounds the JSON of a map or array that a ReadOnly Table
+// may share between objects: label sets, conditions, ports, templates;
+// larger values rarely repeat whole.
+const maxSharedSpan = 4096
+
+// shared looks the collection decoded from span up in a ReadOnly Table.
+func (d *Decoder) shared(span []byte) (any, wire.JSONKey, bool) {
+	if d.Table == nil || !d.Table.ReadOnly || len(span) > maxSharedSpan {
+		return nil, wire.JSONKey{}, false
+	}
+	return d.Table.SharedJSON(span)
 }
 
 // Map reads an object into *m, each value through elem (which starts
@@ -74,22 +78,15 @@ func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 		}
 		return
 	}
-	span := d.buf[start:d.pos]
-	share := d.Table != nil && d.Table.ReadOnly && len(span) <= maxSharedSpan
-	if share {
-		if v, ok := d.Table.Shared(d.sharedKey(span)); ok {
-			if sm, ok := v.(M); ok {
-				*m = sm
-				return
-			}
-		}
+	v, key, found := d.shared(d.buf[start:d.pos])
+	if sm, ok := v.(M); found && ok {
+		*m = sm
+		return
 	}
 	out := make(M, len(kv)/2)
 	for i := 0; i < len(kv); i += 2 {
 		out[K(kv[i])] = V(kv[i+1])
 	}
-	if share {
-		d.Table.StoreShared(string(d.sharedKey(span)), out)
-	}
+	d.Table.ShareJSON(key, out)
 	*m = out
 }

@@ -47,6 +47,7 @@ type Decoder struct {
 	shared  map[string]any
 	memo    map[string]any
 	scratch []byte
+	json    *jsonTable // collections shared by JSON decoders
 }
 
 // String returns b as a string, reusing an equal string this Decoder

@@ -1,0 +1,61 @@
+package wire
+
+import "hash/maphash"
+
+// maxSeenJSON bounds the set of spans seen once; past it the set starts
+// over.
+const maxSeenJSON = 1 << 16
+
+// JSONKey identifies a JSON span by two keyed 64-bit hashes: 128 bits, so
+// that two different spans of one stream get the same key with a chance
+// of about n²/2¹²⁹, and the seeds are random, so input cannot aim at it.
+// Keeping a copy of each span to compare instead would cost the table
+// more memory than the sharing saves on small maps.
+type JSONKey struct{ a, b uint64 }
+
+type jsonTable struct {
+	seed1, seed2 maphash.Seed
+	seen         map[JSONKey]struct{}
+	shared       map[JSONKey]any
+}
+
+// SharedJSON returns the value a JSON decoder stored with ShareJSON for
+// the same bytes (a map or slice decoded from an object or array). When
+// there is none it returns the key to store the value under, or the zero
+// key when the value is not worth keeping: a span is kept the second time
+// it is seen, since most spans seen once (an object's metadata) never
+// repeat. It reports false, with the zero key, when d is not ReadOnly.
+func (d *Decoder) SharedJSON(span []byte) (v any, key JSONKey, ok bool) {
+	if d == nil || !d.ReadOnly {
+		return nil, JSONKey{}, false
+	}
+	if d.json == nil {
+		d.json = &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(),
+			seen: make(map[JSONKey]struct{}, 64), shared: make(map[JSONKey]any, 64)}
+	}
+	k := JSONKey{maphash.Bytes(d.json.seed1, span), maphash.Bytes(d.json.seed2, span)}
+	if v, ok := d.json.shared[k]; ok {
+		return v, k, true
+	}
+	if _, seen := d.json.seen[k]; !seen {
+		if len(d.json.seen) >= maxSeenJSON {
+			clear(d.json.seen)
+		}
+		d.json.seen[k] = struct{}{}
+		return nil, JSONKey{}, false
+	}
+	return nil, k, false
+}
+
+// ShareJSON stores v, decoded from the span SharedJSON gave key for, for
+// later decodes of the same bytes.
+func (d *Decoder) ShareJSON(k JSONKey, v any) {
+	if d == nil || d.json == nil || k == (JSONKey{}) {
+		return
+	}
+	t := d.json
+	if len(t.shared) >= maxSharedEntries {
+		clear(t.shared)
+	}
+	t.shared[k] = v
+}
