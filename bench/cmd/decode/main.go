@@ -22,9 +22,9 @@ import (
 	"time"
 
 	kwcorev1 "github.com/kubewire/kubewire/api/core/v1"
-	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/api/wire"
 	"github.com/kubewire/kubewire/bench/internal/podgen"
+	"github.com/kubewire/kubewire/codec"
 	corev1 "k8s.io/api/core/v1"
 )
 
