@@ -1,6 +1,8 @@
 package codec
 
 import (
+	"bytes"
+
 	"github.com/kubewire/kubewire/api/jsonwire"
 )
 
@@ -13,7 +15,7 @@ import (
 // back to Next, which reads more and reports errors with their offsets;
 // obj may then hold part of the event and is decoded again.
 func (j *JSONStream) nextInto(dec *jsonwire.Decoder, obj jsonwire.Decodable) (eventType string, object []byte, decoded bool, err error) {
-	if j.err == nil && obj != nil {
+	if j.err == nil && obj != nil && j.fillLine() {
 		p := j.pos
 		for p < j.end && isJSONSpace(j.buf[p]) {
 			p++
@@ -30,6 +32,27 @@ func (j *JSONStream) nextInto(dec *jsonwire.Decoder, obj jsonwire.Decodable) (ev
 	}
 	typ, raw, err := j.Next()
 	return typ, raw, false, err
+}
+
+// fillLine reads until the buffer holds a newline after the unread data's
+// start (kube-apiserver ends every event with one, and none can appear
+// inside a compact event), so that an event is decoded once it is whole
+// rather than started over. It reports false when it cannot (the stream
+// ended, failed, or the limit was reached): Next then takes over and
+// reports what happened.
+func (j *JSONStream) fillLine() bool {
+	for {
+		p := j.pos
+		for p < j.end && isJSONSpace(j.buf[p]) {
+			p++
+		}
+		if p < j.end && bytes.IndexByte(j.buf[p:j.end], '\n') >= 0 {
+			return true
+		}
+		if j.end-j.pos > j.max || j.fill() != nil {
+			return false
+		}
+	}
 }
 
 // readEvent reads one watch event document from dec. ok is false on any

@@ -148,7 +148,12 @@ func (w *WatchDecoder) NextObject(v any) (string, error) {
 		return typ, w.statusError()
 	}
 	if !decoded {
-		return typ, w.Decode(v)
+		if dv == nil {
+			return typ, w.Decode(v)
+		}
+		w.jdec.Reset(raw) // the stream's Decoder, not a new one per event
+		w.jdec.SetErr(dv.DecodeJSON(w.jdec))
+		return typ, jsonError(w.jdec.End(), v)
 	}
 	return typ, nil
 }

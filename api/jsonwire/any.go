@@ -7,15 +7,6 @@ import (
 	"github.com/kubewire/kubewire/api/wire"
 )
 
-// anySlots is the size of the table of boxed strings: a string stored in
-// an any needs a header of its own, which equal values can share too.
-const (
-	anySlots  = 4096
-	maxAnyLen = 64
-)
-
-type anyTable [anySlots]any
-
 type pair struct {
 	key string
 	val any
@@ -173,35 +164,10 @@ func (d *Decoder) anyArray() []any {
 }
 
 // boxString returns b as an any holding a string, sharing the box of an
-// equal short string boxed before.
+// equal short string through the Table.
 func (d *Decoder) boxString(b []byte) any {
-	if len(b) == 0 {
-		return ""
-	}
-	if len(b) > maxAnyLen || d.Table == nil {
+	if d.Table == nil {
 		return string(b)
 	}
-	if d.anys == nil {
-		d.anys = new(anyTable)
-	}
-	slot := &d.anys[hashBytes(b)&(anySlots-1)]
-	if s, ok := (*slot).(string); ok && s == string(b) {
-		return *slot
-	}
-	v := any(d.Table.String(b))
-	*slot = v
-	return v
-}
-
-// hashBytes is FNV-1a over the length and up to 16 bytes of b.
-func hashBytes(b []byte) uint32 {
-	h := uint32(2166136261) ^ uint32(len(b))
-	n := len(b)
-	for i := 0; i < n && i < 8; i++ {
-		h = (h ^ uint32(b[i])) * 16777619
-	}
-	for i := max(8, n-8); i < n; i++ {
-		h = (h ^ uint32(b[i])) * 16777619
-	}
-	return h ^ h>>15
+	return d.Table.StringValue(b)
 }

@@ -28,7 +28,6 @@ type Decoder struct {
 	key    []byte // the current object key, unescaped
 	keyBuf []byte // backing for keys with escapes
 	strBuf []byte // backing for strings with escapes
-	anys   *anyTable
 	stack  []any
 	pairs  []pair
 	strs   []string

@@ -48,6 +48,7 @@ type Decoder struct {
 	memo    map[string]any
 	scratch []byte
 	json    *jsonTable // collections shared by JSON decoders
+	boxes   *[boxSlots]any
 }
 
 // String returns b as a string, reusing an equal string this Decoder

@@ -59,3 +59,32 @@ func (d *Decoder) ShareJSON(k JSONKey, v any) {
 	}
 	t.shared[k] = v
 }
+
+// Boxed strings: a string stored in an any (a JSON value of Unstructured)
+// needs a header of its own on the heap; equal short values can share it.
+const (
+	boxSlots  = 4096
+	maxBoxLen = 64
+)
+
+// StringValue returns b as an any holding a string, reusing the box of an
+// equal string returned before when the table still has it. Strings
+// longer than 64 bytes get a box of their own.
+func (d *Decoder) StringValue(b []byte) any {
+	if len(b) == 0 {
+		return ""
+	}
+	if d == nil || len(b) > maxBoxLen {
+		return string(b)
+	}
+	if d.boxes == nil {
+		d.boxes = new([boxSlots]any)
+	}
+	slot := &d.boxes[internHash(b)&(boxSlots-1)]
+	if s, ok := (*slot).(string); ok && s == string(b) {
+		return *slot
+	}
+	v := any(d.String(b))
+	*slot = v
+	return v
+}
