@@ -416,4 +416,3 @@ func parseShapes(s string) ([]crgen.Shape, error) {
 	}
 	return out, nil
 }
-

@@ -115,7 +115,9 @@ type kwSubject[T client.Object] struct{ inf *informer.Informer[T] }
 func (s kwSubject[T]) run(ctx context.Context)              { _ = s.inf.Run(ctx) }
 func (s kwSubject[T]) waitSynced(ctx context.Context) error { return s.inf.WaitForSync(ctx) }
 
-type cgSubject struct{ inf toolscache.SharedIndexInformer }
+type cgSubject struct {
+	inf toolscache.SharedIndexInformer
+}
 
 func (s cgSubject) run(ctx context.Context) { s.inf.RunWithContext(ctx) }
 
