@@ -6,6 +6,7 @@
 //	cd bench && go run ./cmd/crinformer                # 10k and 50k of each shape and kind, 3 rounds
 //	cd bench && go run ./cmd/crinformer -quick         # a smoke test (seconds)
 //	cd bench && go run ./cmd/crinformer -objects 10000 -shapes typical -kinds dynamic -rounds 5
+//	cd bench && go run ./cmd/crinformer -server kube-apiserver   # a real kube-apiserver and etcd (../e2e), 10k of each shape
 //
 // Two comparisons, on identical objects (bench/internal/crgen: small
 // about 1 KB, typical about 2.5 KB, large about 29 KB of JSON):
@@ -66,8 +67,20 @@ func main() {
 	quick := flag.Bool("quick", false, "smoke test: 1,000 typical objects, both kinds, one round, 2,000 events")
 	jsonOut := flag.String("json", "", "also write the medians and ratios to this JSON file")
 	profile := flag.String("profile", "", "write CPU and heap profiles of every child's sync into this directory")
+	serverKind := flag.String("server", "fake", "fake (in this process), or kube-apiserver (a real one with etcd, run by ../e2e's cmd/cluster; the CRD and objects created through its API; default matrix 10000 objects)")
+	e2eDir := flag.String("e2e", "../e2e", "the e2e module's directory, for -server kube-apiserver")
 	flag.Parse()
-	cfg := config{rounds: *rounds, updates: *updates, mode: *mode, profile: *profile, out: os.Stdout, log: os.Stderr}
+	if *serverKind == "kube-apiserver" {
+		set := map[string]bool{}
+		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["objects"] {
+			*objects = "10000" // every object is created through the API
+		}
+	} else if *serverKind != "fake" {
+		fmt.Fprintln(os.Stderr, "crinformer: -server must be fake or kube-apiserver")
+		os.Exit(2)
+	}
+	cfg := config{rounds: *rounds, updates: *updates, mode: *mode, profile: *profile, server: *serverKind, e2eDir: *e2eDir, out: os.Stdout, log: os.Stderr}
 	if *quick {
 		*objects, *shapes, cfg.rounds, cfg.updates = "1000", "typical", 1, 2000
 	}
@@ -106,6 +119,8 @@ type config struct {
 	kinds    []string
 	mode     string
 	profile  string
+	server   string // "fake" or "kube-apiserver"
+	e2eDir   string
 	rounds   int
 	updates  int
 	spawn    func(args []string) *exec.Cmd
@@ -130,6 +145,7 @@ type result struct {
 }
 
 type report struct {
+	Server    string           `json:"server"`
 	Machine   string           `json:"machine"`
 	Date      string           `json:"date"`
 	Rounds    int              `json:"rounds"`
@@ -155,10 +171,17 @@ type figure struct {
 }
 
 func run(cfg config) (*report, error) {
-	rep := &report{Machine: machine(), Date: time.Now().Format("2006-01-02"), Rounds: cfg.rounds, Mode: cfg.mode}
+	rep := &report{Server: cfg.server, Machine: machine(), Date: time.Now().Format("2006-01-02"), Rounds: cfg.rounds, Mode: cfg.mode}
 	for _, n := range cfg.objects {
 		for _, shape := range cfg.shapes {
-			srv, took, err := startServer(n, shape)
+			var srv *server
+			var took time.Duration
+			var err error
+			if cfg.server == "kube-apiserver" {
+				srv, took, err = startAPIServer(n, shape, cfg.e2eDir, cfg.log)
+			} else {
+				srv, took, err = startServer(n, shape)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -343,7 +366,7 @@ func figures(sc scenario, kw, cg result) []figure {
 
 func (rep *report) print(w io.Writer) {
 	baseline := map[string]string{"typed": "controller-runtime v0.24 cache", "dynamic": "client-go dynamicinformer"}
-	fmt.Fprintf(w, "\nCustom-resource informers, kubewire vs client-go v0.36.3 (typed: controller-runtime v0.24), JSON, %s mode, fake API server, median of %d rounds; %s\n\n", rep.Mode, rep.Rounds, rep.Machine)
+	fmt.Fprintf(w, "\nCustom-resource informers, kubewire vs client-go v0.36.3 (typed: controller-runtime v0.24), JSON, %s mode, %s, median of %d rounds; %s\n\n", rep.Mode, serverName[rep.Server], rep.Rounds, rep.Machine)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "objects\tshape\tkind\tfigure\tkubewire\tclient-go\tratio\tgoal\t\t")
 	var verdicts []string
@@ -363,6 +386,8 @@ func (rep *report) print(w io.Writer) {
 		fmt.Fprintln(w, v)
 	}
 }
+
+var serverName = map[string]string{"fake": "fake API server", "kube-apiserver": "kube-apiserver v1.36.3 with etcd"}
 
 func format(v float64, unit string) string {
 	switch unit {

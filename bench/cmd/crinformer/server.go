@@ -23,10 +23,12 @@ import (
 // each kind and can answer the next plain Widget watch with a prepared
 // stream of events.
 type server struct {
-	fake  *fake.Server
-	http  *httptest.Server
-	front *front
-	local *client.Client // not through front
+	fake    *fake.Server // nil in kube-apiserver mode
+	cluster *cluster     // nil in fake mode
+	token   string
+	http    *httptest.Server
+	front   *front
+	local   *client.Client // not through front
 }
 
 var widgets = client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
@@ -47,9 +49,39 @@ type front struct {
 	h    http.Handler
 	done chan struct{}
 
-	mu     sync.Mutex
-	n      requests
-	replay []byte
+	mu      sync.Mutex
+	n       requests
+	replay  []byte
+	watches map[*http.Request]context.CancelFunc
+}
+
+func newFront(h http.Handler) *front {
+	return &front{h: h, done: make(chan struct{}), watches: map[*http.Request]context.CancelFunc{}}
+}
+
+// dropWatches ends every watch front is passing on, as a server's
+// restart or a load balancer's timeout would.
+func (f *front) dropWatches() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, cancel := range f.watches {
+		cancel()
+	}
+}
+
+// serveWatch passes a watch on to h, registered so dropWatches can end it.
+func (f *front) serveWatch(w http.ResponseWriter, req *http.Request) {
+	ctx, cancel := context.WithCancel(req.Context())
+	defer cancel()
+	f.mu.Lock()
+	f.watches[req] = cancel
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		delete(f.watches, req)
+		f.mu.Unlock()
+	}()
+	f.h.ServeHTTP(w, req.WithContext(ctx))
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -73,6 +105,10 @@ func (f *front) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		f.mu.Unlock()
 		if replay != nil {
 			f.serveReplay(w, req, replay)
+			return
+		}
+		if watch {
+			f.serveWatch(w, req)
 			return
 		}
 	}
@@ -123,7 +159,7 @@ func startServer(n int, shape crgen.Shape) (*server, time.Duration, error) {
 	if err := fs.AddCustomResource(fake.CustomResource{Group: "example.com", Version: "v1", Kind: "Widget", Resource: "widgets", Namespaced: true}); err != nil {
 		return nil, 0, err
 	}
-	s := &server{fake: fs, front: &front{h: fs, done: make(chan struct{})}}
+	s := &server{fake: fs, token: fs.Token(), front: newFront(fs)}
 	var err error
 	s.local, err = client.New(client.Config{Host: "http://fake", BearerToken: fs.Token(), Transport: fs.RoundTripper(), QPS: -1})
 	if err != nil {
@@ -145,16 +181,29 @@ func startServer(n int, shape crgen.Shape) (*server, time.Duration, error) {
 }
 
 func (s *server) URL() string   { return s.http.URL }
-func (s *server) Token() string { return s.fake.Token() }
+func (s *server) Token() string { return s.token }
 
 func (s *server) Close() {
 	close(s.front.done)
-	s.http.CloseClientConnections()
-	s.http.Close()
-	s.fake.Close()
+	if s.http != nil {
+		s.http.CloseClientConnections()
+		s.http.Close()
+	}
+	if s.fake != nil {
+		s.fake.Close()
+	}
+	if s.cluster != nil {
+		s.cluster.Close()
+	}
 }
 
-func (s *server) dropWatches() { s.fake.Faults().DropWatches() }
+func (s *server) dropWatches() {
+	if s.fake != nil {
+		s.fake.Faults().DropWatches()
+		return
+	}
+	s.front.dropWatches()
+}
 
 // eventStream returns m MODIFIED events in kube-apiserver's JSON watch
 // form: the first p Widgets (p = min(n, m/2)) get label "tier" set to
