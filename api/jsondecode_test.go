@@ -173,8 +173,8 @@ func fieldNames(t reflect.Type, names map[string]bool, seen map[reflect.Type]boo
 // checkSame decodes data into a new value of each kind with encoding/json
 // and with the generated decoder, and fails unless both reject it or both
 // give the same value.
-func checkSame(t *testing.T, data []byte) {
-	for _, kind := range jsonKinds {
+func checkSame(t *testing.T, data []byte, kinds []func() jsonwire.Decodable) {
+	for _, kind := range kinds {
 		want, got := kind(), kind()
 		if foldedKey(data, want) {
 			continue
@@ -196,17 +196,21 @@ func checkSame(t *testing.T, data []byte) {
 // TestJSONDecodeMatchesEncodingJSON checks every fixture and bad input.
 func TestJSONDecodeMatchesEncodingJSON(t *testing.T) {
 	for i, data := range jsonInputs(t) {
-		t.Run(fmt.Sprint(i), func(t *testing.T) { checkSame(t, data) })
+		t.Run(fmt.Sprint(i), func(t *testing.T) { checkSame(t, data, jsonKinds) })
 	}
 }
 
 // FuzzJSONDecode looks for input on which the generated decoders and
-// encoding/json disagree.
+// encoding/json disagree, over a few kinds that between them hold every
+// kind of field (maps, slices, pointers, embedded structs, []byte, Quantity,
+// IntOrString, Time, FieldsV1, RawExtension, interface{}), so that each
+// execution stays cheap.
 func FuzzJSONDecode(f *testing.F) {
 	for _, data := range jsonInputs(f) {
 		f.Add(data)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { checkSame(t, data) })
+	kinds := []func() jsonwire.Decodable{jsonKinds[0], jsonKinds[1], jsonKinds[2], jsonKinds[7], jsonKinds[8], jsonKinds[12]}
+	f.Fuzz(func(t *testing.T, data []byte) { checkSame(t, data, kinds) })
 }
 
 // TestJSONRoundTrip decodes every JSON fixture of a known kind with the
