@@ -2,9 +2,11 @@ package wire
 
 import "hash/maphash"
 
-// maxSeenJSON bounds the set of spans seen once; past it the set starts
-// over.
-const maxSeenJSON = 1 << 16
+// seenSlots is the size of the direct-mapped cache of spans seen once: a
+// fixed 128 KiB, where a set would grow by some 30 bytes for every
+// unique span (an object's metadata, its annotations) until cleared. A
+// collision only means a span waits for one more sighting.
+const seenSlots = 1 << 14
 
 // JSONKey identifies a JSON span by two keyed 64-bit hashes: 128 bits, so
 // that two different spans of one stream get the same key with a chance
@@ -15,7 +17,7 @@ type JSONKey struct{ a, b uint64 }
 
 type jsonTable struct {
 	seed1, seed2 maphash.Seed
-	seen         map[JSONKey]struct{}
+	seen         [seenSlots]uint64
 	shared       map[JSONKey]any
 }
 
@@ -30,18 +32,14 @@ func (d *Decoder) SharedJSON(span []byte) (v any, key JSONKey, ok bool) {
 		return nil, JSONKey{}, false
 	}
 	if d.json == nil {
-		d.json = &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(),
-			seen: make(map[JSONKey]struct{}, 64), shared: make(map[JSONKey]any, 64)}
+		d.json = &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), shared: make(map[JSONKey]any, 64)}
 	}
 	k := JSONKey{maphash.Bytes(d.json.seed1, span), maphash.Bytes(d.json.seed2, span)}
 	if v, ok := d.json.shared[k]; ok {
 		return v, k, true
 	}
-	if _, seen := d.json.seen[k]; !seen {
-		if len(d.json.seen) >= maxSeenJSON {
-			clear(d.json.seen)
-		}
-		d.json.seen[k] = struct{}{}
+	if slot := &d.json.seen[k.a&(seenSlots-1)]; *slot != k.b {
+		*slot = k.b
 		return nil, JSONKey{}, false
 	}
 	return nil, k, false
