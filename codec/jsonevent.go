@@ -7,20 +7,24 @@ import (
 )
 
 // nextInto is Next that, when the whole event is already in the buffer
-// (the common case: kube-apiserver flushes each event), reads it in one
+// (the common case: kube-apiserver flushes each event, ending it with a
+// newline, which cannot occur inside a compact event), reads it in one
 // pass with dec and decodes the object into obj on the way, when "type"
 // came first (kube-apiserver writes it first) and is not ERROR. decoded
 // reports whether it did; when not, object holds the object's bytes as
-// Next returns them. Otherwise, or on any error in that pass, it falls
-// back to Next, which reads more and reports errors with their offsets;
-// obj may then hold part of the event and is decoded again.
+// Next returns them. An event not yet whole goes to Next, which reads
+// more, validating as it goes (so that bad input fails at once rather
+// than when a newline comes), and obj is then decoded from its bytes; so
+// does any event the one pass fails on, Next then reporting the error
+// with its stream offset (obj may hold part of the event by then and is
+// decoded again).
 func (j *JSONStream) nextInto(dec *jsonwire.Decoder, obj jsonwire.Decodable) (eventType string, object []byte, decoded bool, err error) {
-	if j.err == nil && obj != nil && j.fillLine() {
+	if j.err == nil && obj != nil {
 		p := j.pos
 		for p < j.end && isJSONSpace(j.buf[p]) {
 			p++
 		}
-		if p < j.end && j.buf[p] == '{' {
+		if p < j.end && j.buf[p] == '{' && bytes.IndexByte(j.buf[p:j.end], '\n') >= 0 {
 			doc := j.buf[p:j.end]
 			dec.Reset(doc)
 			typ, start, end, done, ok := readEvent(dec, obj)
@@ -32,27 +36,6 @@ func (j *JSONStream) nextInto(dec *jsonwire.Decoder, obj jsonwire.Decodable) (ev
 	}
 	typ, raw, err := j.Next()
 	return typ, raw, false, err
-}
-
-// fillLine reads until the buffer holds a newline after the unread data's
-// start (kube-apiserver ends every event with one, and none can appear
-// inside a compact event), so that an event is decoded once it is whole
-// rather than started over. It reports false when it cannot (the stream
-// ended, failed, or the limit was reached): Next then takes over and
-// reports what happened.
-func (j *JSONStream) fillLine() bool {
-	for {
-		p := j.pos
-		for p < j.end && isJSONSpace(j.buf[p]) {
-			p++
-		}
-		if p < j.end && bytes.IndexByte(j.buf[p:j.end], '\n') >= 0 {
-			return true
-		}
-		if j.end-j.pos > j.max || j.fill() != nil {
-			return false
-		}
-	}
 }
 
 // readEvent reads one watch event document from dec. ok is false on any
