@@ -13,9 +13,10 @@ import (
 const RuntimePath = "github.com/kubewire/kubewire/api/jsonwire"
 
 // Config says how emitted code refers to what it does not generate. The
-// zero Config suits types of one package decoded on their own: every
-// package is qualified by its name, the runtime is "jsonwire", and a type
-// outside the set has a decoder when its method set has DecodeJSON.
+// zero Config suits types of one package decoded on their own: the output
+// is in the package of the first type, every other package is qualified
+// by its name, the runtime is "jsonwire", and a type outside the set has
+// a decoder when its method set has DecodeJSON.
 type Config struct {
 	// Qualifier renders packages in type expressions, as for
 	// types.TypeString; it returns "" for the output's own package.
@@ -41,6 +42,15 @@ type Config struct {
 // writes declarations only; the caller writes the package clause and the
 // imports (RuntimePath, and what Qualifier named).
 func Emit(w io.Writer, named []*types.Named, cfg Config) error {
+	if cfg.Qualifier == nil && len(named) > 0 {
+		own := named[0].Obj().Pkg()
+		cfg.Qualifier = func(p *types.Package) string {
+			if p == own {
+				return ""
+			}
+			return p.Name()
+		}
+	}
 	e := &emitter{cfg: cfg, gen: map[*types.Named]bool{}}
 	for _, n := range named {
 		e.gen[n] = true
