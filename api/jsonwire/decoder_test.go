@@ -19,7 +19,7 @@ func TestStrings(t *testing.T) {
 		{`"\"\\\/\b\f\n\r\t"`, "\"\\/\b\f\n\r\t"},
 		{`"\u00e9\u4e16"`, "é世"},
 		{`"\ud83d\ude00"`, "😀"},
-		{`"\ud800x"`, "\uFFFDx"},     // lone surrogate
+		{`"\ud800x"`, "\uFFFDx"},      // lone surrogate
 		{`"\ud800\u0041"`, "\uFFFDA"}, // surrogate then not a low one
 		{"\"a\xffb\"", "a\uFFFDb"},    // invalid UTF-8
 		{`"é"`, "é"},
