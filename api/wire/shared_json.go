@@ -3,10 +3,10 @@ package wire
 import "hash/maphash"
 
 // seenSlots is the size of the direct-mapped cache of spans seen once: a
-// fixed 128 KiB, where a set would grow by some 30 bytes for every
+// fixed 64 KiB, where a set would grow by some 30 bytes for every
 // unique span (an object's metadata, its annotations) until cleared. A
 // collision only means a span waits for one more sighting.
-const seenSlots = 1 << 14
+const seenSlots = 1 << 13
 
 // JSONKey identifies a JSON span by two keyed 64-bit hashes: 128 bits, so
 // that two different spans of one stream get the same key with a chance
