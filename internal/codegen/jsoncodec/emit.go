@@ -113,20 +113,9 @@ func (e *emitter) method(n *types.Named) error {
 	switch u := n.Underlying().(type) {
 	case *types.Struct:
 		e.p("if !d.OpenObject(%q) {\nreturn d.Err()\n}", name)
-		e.p("for i := 0; d.NextField(i); i++ {")
-		e.p("switch string(d.Key()) {")
-		for _, f := range structFields(name, u) {
-			e.p("case %q:", f.name)
-			for _, a := range f.allocs {
-				sel := "m." + strings.Join(a.path, ".")
-				e.p("if %s == nil {\n%s = new(%s)\n}", sel, sel, e.typeString(a.typ))
-			}
-			if err := e.value("m."+strings.Join(f.path, "."), f.typ, f.owner, f.goName); err != nil {
-				return fmt.Errorf("field %s: %w", f.goName, err)
-			}
+		if err := e.fields("m", name, u); err != nil {
+			return err
 		}
-		e.p("default:\nd.Skip()")
-		e.p("}\n}")
 	case *types.Map, *types.Slice:
 		if err := e.value("(*m)", u, name, ""); err != nil {
 			return err
@@ -135,6 +124,26 @@ func (e *emitter) method(n *types.Named) error {
 		return fmt.Errorf("unsupported kind %s", u)
 	}
 	e.p("return d.Err()\n}\n")
+	return nil
+}
+
+// fields writes the loop over an open object's members that sets the
+// fields of the struct u at target (named name in errors).
+func (e *emitter) fields(target, name string, u *types.Struct) error {
+	e.p("for i := 0; d.NextField(i); i++ {")
+	e.p("switch string(d.Key()) {")
+	for _, f := range structFields(name, u) {
+		e.p("case %q:", f.name)
+		for _, a := range f.allocs {
+			sel := target + "." + strings.Join(a.path, ".")
+			e.p("if %s == nil {\n%s = new(%s)\n}", sel, sel, e.typeString(a.typ))
+		}
+		if err := e.value(target+"."+strings.Join(f.path, "."), f.typ, f.owner, f.goName); err != nil {
+			return fmt.Errorf("field %s: %w", f.goName, err)
+		}
+	}
+	e.p("default:\nd.Skip()")
+	e.p("}\n}")
 	return nil
 }
 
@@ -177,6 +186,15 @@ func (e *emitter) value(target string, t types.Type, owner, goName string) error
 			e.p("%s = d.Interface()", target)
 			return nil
 		}
+	case *types.Struct:
+		// An anonymous struct: its members are read in place, in a
+		// block of their own.
+		e.p("if d.OpenObject(%q) {", owner+"."+goName)
+		if err := e.fields(target, owner+"."+goName, u); err != nil {
+			return err
+		}
+		e.p("}")
+		return nil
 	}
 	return fmt.Errorf("unsupported type %s", t)
 }
