@@ -2,6 +2,7 @@ package fake
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -167,4 +168,9 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 	return r, nil
 }
 
-func isTrue(v string) bool { return v == "true" || v == "1" }
+// isTrue reads a boolean query parameter as kube-apiserver's parameter
+// codec does (strconv.ParseBool: the Python client sends watch=True).
+func isTrue(v string) bool {
+	b, err := strconv.ParseBool(v)
+	return err == nil && b
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -43,11 +44,11 @@ func parseRequest(req *http.Request) requestInfo {
 	if len(parts) >= 3 {
 		info.subresource = parts[2]
 	}
-	watch := req.URL.Query().Get("watch")
+	watch, _ := strconv.ParseBool(req.URL.Query().Get("watch"))
 	switch req.Method {
 	case http.MethodGet, http.MethodHead:
 		switch {
-		case watch == "true" || watch == "1":
+		case watch:
 			info.verb = "watch"
 		case named:
 			info.verb = "get"

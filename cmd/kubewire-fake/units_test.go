@@ -23,6 +23,7 @@ func TestParseRequest(t *testing.T) {
 	}{
 		{"GET", "/api/v1/pods", requestInfo{resource: true, verb: "list", resourceKey: "pods"}},
 		{"GET", "/api/v1/namespaces/ns/pods?watch=true", requestInfo{resource: true, verb: "watch", resourceKey: "pods"}},
+		{"GET", "/api/v1/namespaces/ns/pods?watch=True", requestInfo{resource: true, verb: "watch", resourceKey: "pods"}},
 		{"GET", "/api/v1/namespaces/ns/pods/p", requestInfo{resource: true, verb: "get", resourceKey: "pods"}},
 		{"PUT", "/api/v1/namespaces/ns/pods/p/status", requestInfo{resource: true, verb: "update", resourceKey: "pods", subresource: "status"}},
 		{"GET", "/api/v1/namespaces", requestInfo{resource: true, verb: "list", resourceKey: "namespaces"}},
