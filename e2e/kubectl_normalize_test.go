@@ -3,6 +3,9 @@ package e2e
 import (
 	"regexp"
 	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // kubectlVolatile are the parts of kubectl's output that differ between
@@ -18,6 +21,12 @@ var kubectlVolatile = []struct {
 	{regexp.MustCompile(`("?resourceVersion"?: )"\d+"`), `$1"<rv>"`},
 	{regexp.MustCompile(`https://(127\.0\.0\.1|localhost|\[::1\]):\d+`), "https://<server>"},
 	{regexp.MustCompile(`/tmp/[A-Za-z0-9._/-]*kubectl-edit-[A-Za-z0-9._-]+`), "<edit-file>"},
+	// The random suffix of the token volume the ServiceAccount admission
+	// plugin adds to a Pod.
+	{regexp.MustCompile(`kube-api-access-[a-z0-9]{5}\b`), "kube-api-access-<x>"},
+	// kubectl diff's temporary folders and the times of their files.
+	{regexp.MustCompile(`/tmp/(LIVE|MERGED)-\d+/`), "/tmp/$1-<n>/"},
+	{regexp.MustCompile(`\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)? [+-]\d{4}`), "<time>"},
 	// Ages in tables: 0s, 5s, 3m2s, 2d ... as whole columns.
 	{regexp.MustCompile(`(^|\s)(\d+[smhdy])+(\s|$)`), "$1<age>$3"},
 	// Ages left next to each other by the rule above (it consumes the
@@ -41,4 +50,23 @@ func normalizeKubectl(s string) string {
 		lines[i] = strings.TrimRight(columnGap.ReplaceAllString(l, "$1 "), " \t")
 	}
 	return strings.Join(lines, "\n")
+}
+
+func TestNormalizeKubectl(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"table columns and ages", "NAME   DATA   AGE\ncm1    1      3m2s\n", "NAME DATA AGE\ncm1 1 <age>\n"},
+		{"yaml volatile fields", "  resourceVersion: \"123\"\n  uid: 0b7a1c3e-1111-4222-8333-944445555666\n  creationTimestamp: \"2026-11-23T22:56:37Z\"\n",
+			"  resourceVersion: \"<rv>\"\n  uid: <uid>\n  creationTimestamp: \"<time>\"\n"},
+		{"token volume", "  - name: kube-api-access-x82ft\n", "  - name: kube-api-access-<x>\n"},
+		{"server address", "error: Get \"https://127.0.0.1:40313/api\"", "error: Get \"https://<server>/api\""},
+		{"diff headers", "--- /tmp/LIVE-2442042742/v1.ConfigMap.ns.cm2\t2026-11-23 22:58:03.761723824 +0000",
+			"--- /tmp/LIVE-<n>/v1.ConfigMap.ns.cm2\t<time>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if d := cmp.Diff(tt.want, normalizeKubectl(tt.in)); d != "" {
+				t.Errorf("normalizeKubectl (-want +got):\n%s", d)
+			}
+		})
+	}
 }

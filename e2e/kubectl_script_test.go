@@ -129,7 +129,6 @@ func kubectlScript() []kubectlStep {
 		kc("create", "namespace", kubectlNS),
 		kc("get", "namespace", kubectlNS),
 		kc("get", "namespace", kubectlNS, "-o", "yaml"),
-		kn("create", "serviceaccount", "default"), // no controller-manager creates it on the real server
 
 		// create, get, list in every output
 		kn("create", "configmap", "cm1", "--from-literal=color=blue"),
@@ -185,7 +184,9 @@ func kubectlScript() []kubectlStep {
 		kn("get", "deployment", "web", "-o", "jsonpath={.metadata.generation} {.spec.template.spec.containers[0].image}"),
 		kn("rollout", "history", "deployment/web"),
 
-		// Pods and Secrets: kube-apiserver's defaulting and admission
+		// Pods and Secrets: kube-apiserver's defaulting and admission (the
+		// service account controller made "default" long ago)
+		kn("get", "serviceaccount", "default", "-o", "name"),
 		kn("create", "-f", "-").in(podYAML),
 		kn("get", "pod", "tool"),
 		kn("get", "pod", "tool", "-o", "wide"),
@@ -233,7 +234,7 @@ func kubectlScript() []kubectlStep {
 		kn("delete", "crontab", "nightly"),
 		kc("delete", "crd", "crontabs.stable.example.com"),
 		kn("get", "configmaps"),
-		kc("delete", "namespace", kubectlNS, "--wait=false"),
-		kc("get", "namespace", kubectlNS, "-o", "jsonpath={.status.phase}"),
+		kc("delete", "namespace", kubectlNS, "--timeout=30s"), // waits until the namespace controller removed it
+		kc("get", "namespace", kubectlNS),
 	}
 }

@@ -49,6 +49,9 @@ type BuildOptions struct {
 	// ProgressEvery is how often a running build reports how far it got;
 	// zero means every 15 s.
 	ProgressEvery time.Duration
+	// ControllerManager also builds kube-controller-manager (TestKubectl
+	// runs it).
+	ControllerManager bool
 }
 
 // Build returns kube-apiserver and etcd of KubernetesVersion, building
@@ -62,10 +65,11 @@ func Build(ctx context.Context, opts BuildOptions) (Binaries, error) {
 		log = os.Stderr
 	}
 	return envtest.Build(ctx, envtest.BuildOptions{
-		Version:       KubernetesVersion,
-		CacheDir:      os.Getenv(EnvCache),
-		Rebuild:       opts.Rebuild || os.Getenv(EnvRebuild) == "1",
-		Log:           log,
-		ProgressEvery: opts.ProgressEvery,
+		Version:           KubernetesVersion,
+		CacheDir:          os.Getenv(EnvCache),
+		Rebuild:           opts.Rebuild || os.Getenv(EnvRebuild) == "1",
+		Log:               log,
+		ProgressEvery:     opts.ProgressEvery,
+		ControllerManager: opts.ControllerManager,
 	})
 }

@@ -1,5 +1,6 @@
-// Command prebuild builds the kube-apiserver, etcd and kubectl binaries
-// the e2e tests run, or finds them in the cache, and prints where they are.
+// Command prebuild builds the kube-apiserver, etcd, kube-controller-manager
+// and kubectl binaries the e2e tests run, or finds them in the cache, and
+// prints where they are.
 //
 //	cd e2e && go run ./cmd/prebuild
 //
@@ -26,12 +27,12 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	bins, err := harness.Build(ctx, harness.BuildOptions{Rebuild: *rebuild})
+	bins, err := harness.Build(ctx, harness.BuildOptions{Rebuild: *rebuild, ControllerManager: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	fmt.Printf("kube-apiserver %s: %s\netcd %s: %s\n", bins.KubernetesVersion, bins.KubeAPIServer, bins.EtcdVersion, bins.Etcd)
+	fmt.Printf("kube-apiserver %s: %s\netcd %s: %s\nkube-controller-manager: %s\n", bins.KubernetesVersion, bins.KubeAPIServer, bins.EtcdVersion, bins.Etcd, bins.ControllerManager)
 	kc, err := kubectl.Build(ctx, os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
