@@ -3,7 +3,9 @@ package kubectl
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -34,8 +36,9 @@ type Binaries struct {
 }
 
 // Build returns kubectl and the client-go probe, building them first
-// when the cache lacks them: into ROOT/kubectl-VERSION (ROOT is
-// $KUBEWIRE_E2E_CACHE or os.UserCacheDir()/kubewire-e2e), with `go build
+// when the cache lacks them: into ROOT/kubectl-VERSION-SUM (ROOT is
+// $KUBEWIRE_E2E_CACHE or os.UserCacheDir()/kubewire-e2e; SUM names the
+// embedded sources, so editing them builds anew), with `go build
 // -trimpath`, CGO disabled and the version stamped as upstream's release
 // build does (so `kubectl version` says v1.36.3). A build holds a file
 // lock, so concurrent test processes build once; it writes into a
@@ -58,7 +61,12 @@ func Build(ctx context.Context, log io.Writer) (Binaries, error) {
 	if err != nil {
 		return Binaries{}, err
 	}
-	dir := filepath.Join(root, "kubectl-"+version)
+	sum, err := sourcesSum()
+	if err != nil {
+		return Binaries{}, err
+	}
+	name := "kubectl-" + version + "-" + sum // a changed source builds anew
+	dir := filepath.Join(root, name)
 	bins := Binaries{Kubectl: filepath.Join(dir, "kubectl"), ClientGoProbe: filepath.Join(dir, "clientgo-probe"), Version: version}
 	rebuild := os.Getenv(EnvRebuild) == "1"
 	if !rebuild && bins.complete() {
@@ -67,7 +75,7 @@ func Build(ctx context.Context, log io.Writer) (Binaries, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return Binaries{}, err
 	}
-	unlock, err := lockFile(ctx, filepath.Join(root, "kubectl-"+version+".lock"))
+	unlock, err := lockFile(ctx, filepath.Join(root, name+".lock"))
 	if err != nil {
 		return Binaries{}, fmt.Errorf("kubectl build: lock: %w", err)
 	}
@@ -75,7 +83,7 @@ func Build(ctx context.Context, log io.Writer) (Binaries, error) {
 	if !rebuild && bins.complete() {
 		return bins, nil // built by another process while we waited
 	}
-	tmp, err := os.MkdirTemp(root, "kubectl-"+version+".tmp-")
+	tmp, err := os.MkdirTemp(root, name+".tmp-")
 	if err != nil {
 		return Binaries{}, err
 	}
@@ -151,6 +159,25 @@ func kubectlVersion(gomod []byte) (string, error) {
 		}
 	}
 	return "", errors.New("kubectl build: the embedded go.mod requires no k8s.io/kubectl v0.X.Y")
+}
+
+// sourcesSum is the first 12 hex digits of a SHA-256 over the embedded
+// files' names and contents.
+func sourcesSum() (string, error) {
+	entries, err := sources.ReadDir("src")
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, e := range entries { // ReadDir sorts by name
+		b, err := sources.ReadFile("src/" + e.Name())
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %d\n", e.Name(), len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12], nil
 }
 
 func (b Binaries) complete() bool {
