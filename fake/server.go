@@ -92,6 +92,7 @@ type Server struct {
 	resources map[string]*resource // "group/version/resource"
 
 	builtins   fieldpath.Builtins     // shapes of the built-in kinds
+	upstream   upstreamDocs           // kube-apiserver's recorded documents
 	crdStorage map[string]*storageKey // by CRD name; guarded by mu
 	// builtinGroups are the API groups of built-in kinds (immutable).
 	builtinGroups map[string]bool
