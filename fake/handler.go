@@ -50,8 +50,25 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		writeError(w, req, err)
 		return
 	}
-	if r.sub == "scale" {
+	if r.verb != "get" && r.verb != "list" && r.verb != "watch" && s.opts.Controllers == ControllersBackground {
+		// The controllers act on the write before it is answered.
+		bw := &bufferedResponse{header: w.Header()}
+		s.serveRouted(bw, req, r)
+		s.settle()
+		bw.flushTo(w)
+		return
+	}
+	s.serveRouted(w, req, r)
+}
+
+// serveRouted serves a routed API request.
+func (s *Server) serveRouted(w http.ResponseWriter, req *http.Request, r *request) {
+	switch r.sub {
+	case "scale":
 		s.serveScale(w, req, r)
+		return
+	case "finalize":
+		s.serveFinalize(w, req, r)
 		return
 	}
 	switch r.verb {
@@ -118,7 +135,7 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 	}
 	if len(parts) > 2 {
 		r.sub = parts[2]
-		if !(r.sub == "status" && r.res.status) && !(r.sub == "scale" && r.res.scale) {
+		if !(r.sub == "status" && r.res.status) && !(r.sub == "scale" && r.res.scale) && !(r.sub == "finalize" && r.res.kind.Group == "" && r.res.kind.Resource == "namespaces") {
 			return nil, notFound()
 		}
 	}
@@ -155,7 +172,7 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 			r.verb = "delete"
 		}
 	}
-	if r.verb == "" || (watchPath && r.verb != "watch") {
+	if r.verb == "" || (watchPath && r.verb != "watch") || r.sub == "finalize" && r.verb != "update" {
 		return nil, errMethodNotAllowed()
 	}
 	if r.res.kind.Namespaced && r.ns == "" && !collection {
@@ -168,3 +185,35 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 }
 
 func isTrue(v string) bool { return v == "true" || v == "1" }
+
+// bufferedResponse holds a response until the controllers have acted
+// on the write it answers.
+type bufferedResponse struct {
+	header http.Header
+	code   int
+	body   []byte
+}
+
+func (b *bufferedResponse) Header() http.Header { return b.header }
+
+func (b *bufferedResponse) WriteHeader(code int) {
+	if b.code == 0 {
+		b.code = code
+	}
+}
+
+func (b *bufferedResponse) Write(p []byte) (int, error) {
+	if b.code == 0 {
+		b.code = http.StatusOK
+	}
+	b.body = append(b.body, p...)
+	return len(p), nil
+}
+
+func (b *bufferedResponse) flushTo(w http.ResponseWriter) {
+	if b.code == 0 {
+		b.code = http.StatusOK
+	}
+	w.WriteHeader(b.code)
+	_, _ = w.Write(b.body)
+}

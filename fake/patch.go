@@ -66,7 +66,6 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 	}
 	var unknown []string
 	created := false
-	nsExists := !r.res.kind.Namespaced || s.namespaceExists(r.ns) // checked before the store's lock is held
 	res := r.res
 	obj, _, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur == nil {
@@ -74,7 +73,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 				return "", nil, errNotFound(res, r.name)
 			}
 			created = true
-			return s.applyCreate(r, applied, o, rv, &unknown, nsExists)
+			return s.applyCreate(r, newHookCall(r, o), applied, o, rv, &unknown)
 		}
 		old, err := res.draftOf(cur)
 		if err != nil {
@@ -106,6 +105,9 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		next, err := s.mergeUpdate(old, d, r.sub == "status")
 		if err != nil {
 			return "", nil, err
+		}
+		if aerr := s.runAdmissionHooks(next, old, newHookCall(r, o)); aerr != nil {
+			return "", nil, aerr
 		}
 		if aerr := s.validate(next, old); aerr != nil {
 			return "", nil, aerr

@@ -1,10 +1,8 @@
 package fake
 
 import (
-	"slices"
-
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
-	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	"github.com/kubewire/kubewire/fake/internal/defaults"
 )
 
 // The per-kind rules of kube-apiserver's registry that the fake follows:
@@ -19,44 +17,11 @@ func applyDefaults(d *draft) {
 		d.res.crd.schema.Default(d.custom)
 		return
 	}
-	switch o := d.typed.(type) {
-	case *apiextensionsv1.CustomResourceDefinition:
-		defaultCRD(o)
-	case *corev1.Namespace:
-		if o.Name != "" {
-			if o.Labels == nil {
-				o.Labels = map[string]string{}
-			}
-			o.Labels["kubernetes.io/metadata.name"] = o.Name
-		}
+	if crd, ok := d.typed.(*apiextensionsv1.CustomResourceDefinition); ok {
+		defaultCRD(crd)
+		return
 	}
-}
-
-// prepareCreate sets what a create sets: a new Namespace is Active and
-// has the "kubernetes" finalizer.
-func prepareCreate(d *draft) {
-	switch o := d.typed.(type) {
-	case *apiextensionsv1.CustomResourceDefinition:
-		prepareCRDCreate(o)
-	case *corev1.Namespace:
-		o.Status = corev1.NamespaceStatus{Phase: corev1.NamespaceActive}
-		if !slices.Contains(o.Spec.Finalizers, corev1.FinalizerKubernetes) {
-			o.Spec.Finalizers = append(o.Spec.Finalizers, corev1.FinalizerKubernetes)
-		}
-	}
-}
-
-// prepareUpdate keeps what an update of the main resource may not change:
-// a Namespace's finalizers (changed through /finalize) and status.
-func prepareUpdate(old, d *draft) {
-	switch o := d.typed.(type) {
-	case *apiextensionsv1.CustomResourceDefinition:
-		prepareCRDUpdate(old.typed.(*apiextensionsv1.CustomResourceDefinition), o)
-	case *corev1.Namespace:
-		prev := old.typed.(*corev1.Namespace)
-		o.Spec.Finalizers = prev.Spec.Finalizers
-		o.Status = prev.Status
-	}
+	defaults.Apply(d.typed)
 }
 
 // validate checks an object about to be stored (old is the stored one,
