@@ -216,6 +216,9 @@ func (d *draft) validateName() *apiError {
 	if name == "" {
 		return errInvalid(k.Group, k.Kind, name, fieldCause{typ: "FieldValueRequired", field: "metadata.name", msg: "Required value: name or generateName is required"})
 	}
+	if !d.res.custom && !d.res.isCRD() {
+		return nil // checked by validate, with the kind's rule
+	}
 	if len(name) > 253 || !dnsSubdomain.MatchString(name) {
 		msg := fmt.Sprintf("Invalid value: %q: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')", name)
 		return errInvalid(k.Group, k.Kind, name, fieldCause{typ: "FieldValueInvalid", field: "metadata.name", msg: msg})

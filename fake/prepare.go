@@ -17,10 +17,11 @@ import (
 // Pending with its QoS class, a Namespace's Active), a Job gets its
 // generated selector, a Service its cluster IP. Defaults that depend on
 // what was reset apply again, as they do when kube-apiserver reads the
-// object back from storage. The uid must be set.
-func (s *Server) prepareCreate(d *draft) {
+// object back from storage. The uid must be set. Objects added with
+// Server.Add (api unset) keep their status.
+func (s *Server) prepareCreate(d *draft, api bool) {
 	if d.custom != nil {
-		if d.res.status {
+		if d.res.status && api {
 			delete(d.custom, "status")
 		}
 		return
@@ -38,13 +39,15 @@ func (s *Server) prepareCreate(d *draft) {
 	case *corev1.Node:
 		// Nodes are created with the status their kubelet reports.
 	default:
-		if d.res.status {
+		if d.res.status && api {
 			resetStatus(d.typed)
 		}
 	}
 	switch o := d.typed.(type) {
 	case *corev1.Pod:
-		o.Status = corev1.PodStatus{Phase: "Pending", QOSClass: podQOS(&o.Spec)}
+		if api || o.Status.Phase == "" {
+			o.Status = corev1.PodStatus{Phase: "Pending", QOSClass: podQOS(&o.Spec)}
+		}
 	case *batchv1.Job:
 		if o.Spec.ManualSelector == nil || !*o.Spec.ManualSelector {
 			generateJobSelector(o)

@@ -103,6 +103,7 @@ type Server struct {
 	upstream   upstreamDocs           // kube-apiserver's recorded documents
 	serviceIPs serviceAddresses       // Services' cluster IPs and node ports
 	ctrl       controllers            // what kube-controller-manager does
+	patterns   *metaPatterns          // the metadata rules' patterns
 	bg         sync.WaitGroup         // the controllers' goroutines
 	crdStorage map[string]*storageKey // by CRD name; guarded by mu
 	// builtinGroups are the API groups of built-in kinds (immutable).
@@ -143,7 +144,7 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*resource{}, builtinGroups: map[string]bool{}}
+	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*resource{}, builtinGroups: map[string]bool{}, patterns: newMetaPatterns()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.faults.init()
 	for _, k := range registry.All() {

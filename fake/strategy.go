@@ -1,6 +1,7 @@
 package fake
 
 import (
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	"github.com/kubewire/kubewire/fake/internal/defaults"
 )
@@ -25,19 +26,26 @@ func applyDefaults(d *draft) {
 }
 
 // validate checks an object about to be stored (old is the stored one,
-// nil for a create) as far as the fake validates kinds: CustomResourceDefinitions
-// and custom resources.
+// nil for a create): metadata as kube-apiserver checks every object's,
+// what the fake checks of built-in kinds (see kindCauses), and
+// CustomResourceDefinitions and custom resources against their rules.
 func (s *Server) validate(d, old *draft) *apiError {
 	k := d.res.kind
+	var oldMeta *metav1.ObjectMeta
+	if old != nil {
+		oldMeta = old.meta
+	}
+	causes := s.metadataCauses(d.res, d.meta, oldMeta)
 	switch {
 	case d.custom != nil:
-		if causes := d.res.validateCustom(d, old, s.opts.Rules); len(causes) > 0 {
-			return errInvalid(k.Group, k.Kind, d.meta.Name, causes...)
-		}
+		causes = append(causes, d.res.validateCustom(d, old, s.opts.Rules)...)
 	case d.res.isCRD():
-		if causes := validateCRD(d.typed.(*apiextensionsv1.CustomResourceDefinition)); len(causes) > 0 {
-			return errInvalid(k.Group, k.Kind, d.meta.Name, causes...)
-		}
+		causes = append(causes, validateCRD(d.typed.(*apiextensionsv1.CustomResourceDefinition))...)
+	default:
+		causes = append(causes, kindCauses(d, old)...)
+	}
+	if len(causes) > 0 {
+		return errInvalid(k.Group, k.Kind, d.meta.Name, causes...)
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"slices"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/types"
@@ -126,7 +125,7 @@ func (s *Server) admitNew(d *draft, call *hookCall, view storeView) *apiError {
 	} else {
 		d.meta.Generation = 0
 	}
-	s.prepareCreate(d)
+	s.prepareCreate(d, call != nil)
 	return nil
 }
 
@@ -250,16 +249,15 @@ func (s *Server) mergeUpdate(old, d *draft, statusOnly bool) (*draft, error) {
 	if !statusOnly {
 		s.prepareUpdate(old, d)
 	}
+	if d.meta.UID != "" && d.meta.UID != old.meta.UID {
+		return nil, errInvalid(res.kind.Group, res.kind.Kind, d.meta.Name, invalidCause("metadata.uid", string(d.meta.UID), "field is immutable"))
+	}
 	d.meta.UID = old.meta.UID
 	d.meta.CreationTimestamp = old.meta.CreationTimestamp
 	d.meta.DeletionTimestamp = old.meta.DeletionTimestamp
 	d.meta.DeletionGracePeriodSeconds = old.meta.DeletionGracePeriodSeconds
 	d.meta.Generation = old.meta.Generation
 	d.meta.SelfLink = ""
-	if old.meta.DeletionTimestamp != nil {
-		// A deleting object can lose finalizers but gain none.
-		d.meta.Finalizers = slices.DeleteFunc(d.meta.Finalizers, func(f string) bool { return !slices.Contains(old.meta.Finalizers, f) })
-	}
 	if res.generation && !statusOnly && (!specEqual(old, d) || res.annotationsInGeneration && !maps.Equal(old.meta.Annotations, d.meta.Annotations)) {
 		d.meta.Generation++
 	}
