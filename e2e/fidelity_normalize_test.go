@@ -176,6 +176,11 @@ var (
 	// versionInMessage matches resource versions quoted in messages
 	// ("too old resource version: 1 (245)", "current: 312").
 	versionInMessage = regexp.MustCompile(`((?i:resource ?version)(?: in [a-z ]+)?:? |current: )\d+|(\()\d+(\))`)
+	// versionInJSON matches a resource version in JSON quoted in a
+	// message (the invalid value of a patch that does not decode).
+	versionInJSON = regexp.MustCompile(`(\\"resourceVersion\\":\\")\d+`)
+	// timeInMessage matches timestamps quoted in messages.
+	timeInMessage = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
 )
 
 // timeKeys hold timestamps, which differ between runs.
@@ -198,6 +203,12 @@ func scrub(v any, key string) any {
 		}
 		for k, val := range x {
 			x[k] = scrub(val, k)
+			// managedFields name list items by their keys, uids
+			// included (k:{"uid":"..."}).
+			if nk := uuidRE.ReplaceAllString(k, "<uid>"); nk != k {
+				x[nk] = x[k]
+				delete(x, k)
+			}
 		}
 		return x
 	case []any:
@@ -215,7 +226,7 @@ func scrub(v any, key string) any {
 			return "<continue>"
 		case timeKeys[key], buildKeys[key]:
 			return "<" + key + ">"
-		case key == "clusterIP":
+		case key == "clusterIP", key == "clusterIPs":
 			return "<ip>"
 		case key == "serverAddress":
 			return "<host:port>"
@@ -224,6 +235,8 @@ func scrub(v any, key string) any {
 		x = generatedName.ReplaceAllString(x, "gen-<random>")
 		x = saTokenVolume.ReplaceAllString(x, "kube-api-access-<random>")
 		x = versionInMessage.ReplaceAllString(x, "${1}${2}<rv>${3}")
+		x = versionInJSON.ReplaceAllString(x, "${1}<rv>")
+		x = timeInMessage.ReplaceAllString(x, "<time>")
 		return x
 	}
 	return v

@@ -32,11 +32,16 @@ func decodeApplied(body []byte) (map[string]any, *apiError) {
 // it ("error converting YAML to JSON: yaml: line 2: ..."), without the
 // codec's wrapping.
 func yamlError(err error) string {
+	msg := err.Error()
 	var de *codec.DecodeError
 	if errors.As(err, &de) && de.Err != nil {
-		return de.Err.Error()
+		msg = de.Err.Error()
 	}
-	return err.Error()
+	const prefix = "error converting YAML to JSON: "
+	if !strings.HasPrefix(msg, prefix) {
+		msg = prefix + msg
+	}
+	return msg
 }
 
 func errString(err error) string {

@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -61,10 +62,14 @@ func (s *Server) bodyType(req *http.Request, r *resource) (codec.MediaType, *api
 // Strict and a Warning header under Warn.
 func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *resource, level validation) (*draft, *apiError) {
 	var d *draft
-	var unknown []string
+	var unknown, dups []string
 	var err error
 	switch {
 	case mt.IsProtobuf():
+		if _, eerr := codec.DecodeEnvelope(body); eerr != nil && bytes.HasPrefix(body, []byte(codec.ProtobufMagic)) {
+			// kube-apiserver cannot even read the envelope's kind.
+			return nil, errBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): unexpected EOF (%s)", r.kind.Kind, summarize(body)))
+		}
 		d, err = r.decodeProtobufDraft(body)
 	case mt.IsYAML():
 		j, yerr := codec.YAMLToJSON(body)
@@ -78,6 +83,7 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 			return nil, aerr
 		}
 		d, unknown, err = r.decodeJSONDraft(body)
+		dups = duplicateFieldPaths(body)
 	}
 	if ae, ok := err.(*apiError); ok {
 		return nil, ae
@@ -85,12 +91,12 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 	if err != nil {
 		return nil, r.cannotHandle(err)
 	}
-	if len(unknown) > 0 {
+	if problems := append(quoteUnknown(unknown), quoteDuplicates(dups)...); len(problems) > 0 {
 		switch level {
 		case validationStrict:
-			return nil, r.cannotHandle(fmt.Errorf("strict decoding error: %s", strings.Join(quoteUnknown(unknown), ", ")))
+			return nil, r.cannotHandle(fmt.Errorf("strict decoding error: %s", strings.Join(problems, ", ")))
 		case validationWarn:
-			for _, u := range quoteUnknown(unknown) {
+			for _, u := range problems {
 				w.Header().Add("Warning", "299 - "+strconv.Quote(u))
 			}
 		}
@@ -100,6 +106,14 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 	}
 	applyDefaults(d)
 	return d, nil
+}
+
+func quoteDuplicates(fields []string) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = fmt.Sprintf("duplicate field %q", f)
+	}
+	return out
 }
 
 func quoteUnknown(fields []string) []string {

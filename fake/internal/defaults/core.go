@@ -98,6 +98,15 @@ func coreDefaults(p any) bool {
 		serviceDefaults(o)
 	case *corev1.Secret:
 		setIfEmpty(&o.Type, "Opaque")
+		// stringData is write-only: kube-apiserver's conversion folds
+		// it into data.
+		for k, v := range o.StringData {
+			if o.Data == nil {
+				o.Data = map[string][]byte{}
+			}
+			o.Data[k] = []byte(v)
+		}
+		o.StringData = nil
 	case *corev1.Namespace:
 		if o.Name != "" {
 			if o.Labels == nil {
