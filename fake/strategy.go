@@ -1,8 +1,8 @@
 package fake
 
 import (
-	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/defaults"
 )
 
