@@ -181,7 +181,19 @@ var (
 	versionInJSON = regexp.MustCompile(`(\\"resourceVersion\\":\\")\d+`)
 	// timeInMessage matches timestamps quoted in messages.
 	timeInMessage = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
+	// serviceIP matches cluster IPs the servers allocate (the e2e
+	// cluster's range), as Table cells show them.
+	serviceIP = regexp.MustCompile(`\b10\.96\.\d+\.\d+\b`)
+	// nodePortInCell matches allocated node ports in a Service's Table
+	// cell ("8080:31234/TCP").
+	nodePortInCell = regexp.MustCompile(`(\d+):3\d{4}/`)
 )
+
+// allocatedKeys hold numbers the servers allocate at random.
+var allocatedKeys = map[string]bool{"nodePort": true, "healthCheckNodePort": true}
+
+// timeColumns are Table columns of ages and durations.
+var timeColumns = map[string]bool{"Age": true, "Last Seen": true, "First Seen": true, "Duration": true, "Last Schedule": true}
 
 // timeKeys hold timestamps, which differ between runs.
 var timeKeys = map[string]bool{
@@ -216,6 +228,11 @@ func scrub(v any, key string) any {
 			x[i] = scrub(x[i], key)
 		}
 		return x
+	case json.Number:
+		if allocatedKeys[key] {
+			return "<port>"
+		}
+		return x
 	case string:
 		switch {
 		case x == "":
@@ -237,17 +254,20 @@ func scrub(v any, key string) any {
 		x = versionInMessage.ReplaceAllString(x, "${1}${2}<rv>${3}")
 		x = versionInJSON.ReplaceAllString(x, "${1}<rv>")
 		x = timeInMessage.ReplaceAllString(x, "<time>")
+		x = serviceIP.ReplaceAllString(x, "<ip>")
+		x = nodePortInCell.ReplaceAllString(x, "${1}:<port>/")
 		return x
 	}
 	return v
 }
 
-// scrubTableAges replaces the cells of a Table's Age columns.
+// scrubTableAges replaces the cells of a Table's columns of ages and
+// durations.
 func scrubTableAges(t map[string]any) {
 	cols, _ := t["columnDefinitions"].([]any)
 	var ages []int
 	for i, c := range cols {
-		if m, ok := c.(map[string]any); ok && m["name"] == "Age" {
+		if m, ok := c.(map[string]any); ok && timeColumns[fmt.Sprint(m["name"])] {
 			ages = append(ages, i)
 		}
 	}

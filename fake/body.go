@@ -91,6 +91,9 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 	if err != nil {
 		return nil, r.cannotHandle(err)
 	}
+	if r.custom {
+		unknown = append(unknown, s.unservedVersionFields(r, d, body)...)
+	}
 	if problems := append(quoteUnknown(unknown), quoteDuplicates(dups)...); len(problems) > 0 {
 		switch level {
 		case validationStrict:
@@ -238,4 +241,38 @@ func (d *draft) validateName() *apiError {
 		return errInvalid(k.Group, k.Kind, name, fieldCause{typ: "FieldValueInvalid", field: "metadata.name", msg: msg})
 	}
 	return nil
+}
+
+// unservedVersionFields are the fields kube-apiserver finds unknown in a
+// custom resource that names a version of its group the definition does
+// not serve: it has no schema for them, so every field but apiVersion,
+// kind and metadata is unknown (the request then fails for its version).
+func (s *Server) unservedVersionFields(r *resource, d *draft, body []byte) []string {
+	av, _ := d.custom["apiVersion"].(string)
+	if av == "" || av == r.kind.APIVersion() {
+		return nil
+	}
+	if g, v := splitAPIVersion(av); g != r.kind.Group || s.lookup(g, v, r.kind.Resource) != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var out []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		k, _ := t.(string)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return out
+		}
+		if k != "apiVersion" && k != "kind" && k != "metadata" {
+			out = append(out, k)
+		}
+	}
+	return out
 }

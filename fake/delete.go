@@ -361,6 +361,9 @@ func (s *Server) serveDelete(w http.ResponseWriter, req *http.Request, r *reques
 		writeError(w, req, aerr)
 		return
 	}
+	if orphansByDefault(r.res) && opts.PropagationPolicy == nil && opts.OrphanDependents == nil {
+		w.Header().Add("Warning", "299 - "+strconv.Quote("child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning"))
+	}
 	res, aerr := s.deleteOne(r.res, objectKey(r.ns, r.name), r.name, opts, dry, &hookCall{r: r, verb: "delete", dry: dry, userAgent: req.UserAgent()})
 	if aerr != nil {
 		writeError(w, req, aerr)

@@ -54,6 +54,23 @@ func (o *storedObject) metadataJSON() json.RawMessage {
 	if err := json.Unmarshal(o.json, &m); err != nil || m.Metadata == nil {
 		return json.RawMessage("{}")
 	}
+	if o.res.kind.Group == "apps" && o.res.kind.Kind == "DaemonSet" && !o.res.custom {
+		// kube-apiserver keeps a DaemonSet's template generation in a
+		// field of its own, shown as this annotation only in the
+		// object itself.
+		var meta map[string]any
+		if json.Unmarshal(m.Metadata, &meta) == nil {
+			if ann, _ := meta["annotations"].(map[string]any); ann != nil {
+				delete(ann, daemonSetGenerationAnnotation)
+				if len(ann) == 0 {
+					delete(meta, "annotations")
+				}
+				if b, err := json.Marshal(meta); err == nil {
+					return b
+				}
+			}
+		}
+	}
 	return m.Metadata
 }
 

@@ -2,6 +2,7 @@ package fake
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -26,17 +27,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	fail, latency := s.faults.beforeRequest()
-	if latency > 0 {
-		t := time.NewTimer(latency)
-		select {
-		case <-t.C:
-		case <-req.Context().Done():
-			t.Stop()
-			return
-		case <-s.ctx.Done():
-			t.Stop()
-			return
-		}
+	if latency > 0 && !s.sleep(req, latency) {
+		return
 	}
 	if fail != nil {
 		writeError(w, req, fail)
@@ -49,6 +41,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if err != nil {
 		writeError(w, req, err)
 		return
+	}
+	if fail, latency := s.faults.forRequest(r.info(req)); fail != nil || latency > 0 {
+		if latency > 0 && !s.sleep(req, latency) {
+			return
+		}
+		if fail != nil {
+			writeError(w, req, fail)
+			return
+		}
+	}
+	if msg := deprecation(r.res); msg != "" {
+		w.Header().Add("Warning", "299 - "+strconv.Quote(msg))
 	}
 	if r.verb != "get" && r.verb != "list" && r.verb != "watch" && s.opts.Controllers == ControllersBackground {
 		// The controllers act on the write before it is answered.
@@ -216,4 +220,33 @@ func (b *bufferedResponse) flushTo(w http.ResponseWriter) {
 	}
 	w.WriteHeader(b.code)
 	_, _ = w.Write(b.body)
+}
+
+// deprecation is the warning kube-apiserver sends with every request
+// to a deprecated built-in resource, or "".
+func deprecation(r *resource) string {
+	if r.custom || r.kind.Group != "" {
+		return ""
+	}
+	switch r.kind.Resource {
+	case "endpoints":
+		return "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"
+	case "componentstatuses":
+		return "v1 ComponentStatus is deprecated in v1.19+"
+	}
+	return ""
+}
+
+// sleep waits d, and reports false when the request or the server ends
+// first.
+func (s *Server) sleep(req *http.Request, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-req.Context().Done():
+	case <-s.ctx.Done():
+	}
+	return false
 }

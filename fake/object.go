@@ -127,6 +127,7 @@ func (r *resource) draftOf(o *storedObject) (*draft, error) {
 	if err := t.Unmarshal(o.pb); err != nil {
 		return nil, fmt.Errorf("decode stored object: %w", err)
 	}
+	encodedFields(t)
 	return &draft{res: r, typed: t, meta: t.GetObjectMeta()}, nil
 }
 
@@ -203,6 +204,7 @@ func (d *draft) seal(rv uint64) (*storedObject, error) {
 		if err := t.Unmarshal(pb); err != nil {
 			return nil, fmt.Errorf("decode %s: %w", d.res.kind.Kind, err)
 		}
+		encodedFields(t)
 		d.typed, d.meta = t, t.GetObjectMeta()
 	}
 	body, err := d.bodyJSON()

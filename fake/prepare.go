@@ -3,8 +3,10 @@ package fake
 import (
 	"reflect"
 	"slices"
+	"strconv"
 
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
+	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	batchv1 "github.com/kubewire/kubewire/api/batch/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -54,9 +56,28 @@ func (s *Server) prepareCreate(d *draft, api bool) {
 		}
 	case *corev1.Service:
 		s.allocateService(o, nil)
+	case *corev1.PersistentVolume:
+		now := s.nowTime()
+		o.Status.LastPhaseTransitionTime = &now
 	}
 	defaults.Apply(d.typed)
 }
+
+// encodedFields sets on an object decoded from its protobuf what
+// kube-apiserver's encoding writes that protobuf does not keep: the
+// kind and apiVersion of a StatefulSet's volume claim templates.
+func encodedFields(t typedObject) {
+	if ss, ok := t.(*appsv1.StatefulSet); ok {
+		for i := range ss.Spec.VolumeClaimTemplates {
+			ss.Spec.VolumeClaimTemplates[i].APIVersion = "v1"
+			ss.Spec.VolumeClaimTemplates[i].Kind = "PersistentVolumeClaim"
+		}
+	}
+}
+
+// daemonSetGenerationAnnotation is where apps/v1 DaemonSets show their
+// template generation.
+const daemonSetGenerationAnnotation = "deprecated.daemonset.template.generation"
 
 // resetStatus sets the Status field of a built-in object to its zero
 // value.
@@ -81,6 +102,24 @@ func (s *Server) prepareUpdate(old, d *draft) {
 		o.Status = prev.Status
 	case *corev1.Service:
 		s.allocateService(o, old.typed.(*corev1.Service))
+	case *appsv1.DaemonSet:
+		prev := old.typed.(*appsv1.DaemonSet)
+		gen, err := strconv.ParseInt(prev.Annotations[daemonSetGenerationAnnotation], 10, 64)
+		if err != nil {
+			gen = 1
+		}
+		if !reflect.DeepEqual(prev.Spec.Template, o.Spec.Template) {
+			gen++
+		}
+		if o.Annotations == nil {
+			o.Annotations = map[string]string{}
+		}
+		o.Annotations[daemonSetGenerationAnnotation] = strconv.FormatInt(gen, 10)
+	case *corev1.PersistentVolume:
+		if prev := old.typed.(*corev1.PersistentVolume); prev.Status.Phase != o.Status.Phase {
+			now := s.nowTime()
+			o.Status.LastPhaseTransitionTime = &now
+		}
 	}
 }
 

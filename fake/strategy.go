@@ -2,6 +2,7 @@ package fake
 
 import (
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
+	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/defaults"
 )
@@ -18,9 +19,19 @@ func applyDefaults(d *draft) {
 		d.res.crd.schema.Default(d.custom)
 		return
 	}
-	if crd, ok := d.typed.(*apiextensionsv1.CustomResourceDefinition); ok {
-		defaultCRD(crd)
+	switch o := d.typed.(type) {
+	case *apiextensionsv1.CustomResourceDefinition:
+		defaultCRD(o)
 		return
+	case *appsv1.DaemonSet:
+		// A new DaemonSet's template generation is 1, shown in an
+		// annotation its writer is taken to own (updates keep it right).
+		if _, ok := o.Annotations[daemonSetGenerationAnnotation]; !ok {
+			if o.Annotations == nil {
+				o.Annotations = map[string]string{}
+			}
+			o.Annotations[daemonSetGenerationAnnotation] = "1"
+		}
 	}
 	defaults.Apply(d.typed)
 }

@@ -129,7 +129,8 @@ func builtinCells(t typedObject, now time.Time) (cells []any, conds []rowConditi
 	case *rbacv1.ClusterRoleBinding:
 		cells = bindingCells(o.Name, o.RoleRef, o.Subjects, age(&o.ObjectMeta))
 	default:
-		return nil, nil, false
+		cells, ok := moreCells(t, now)
+		return cells, nil, ok
 	}
 	return cells, conds, true
 }
