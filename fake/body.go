@@ -21,6 +21,9 @@ const maxBodyBytes = 3 << 20
 
 // readBody reads a request body up to the limit.
 func readBody(req *http.Request) ([]byte, *apiError) {
+	if req.Body == nil { // a request served in memory, without a body
+		return nil, nil
+	}
 	b, err := io.ReadAll(io.LimitReader(req.Body, maxBodyBytes+1))
 	if err != nil {
 		return nil, errBadRequest("read request body: " + err.Error())

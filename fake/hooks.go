@@ -91,7 +91,11 @@ func (s *Server) runAdmissionHooks(d, old *draft, call *hookCall) *apiError {
 		return nil
 	}
 	res := call.r.res
-	ri := requestInfo{verb: call.verb, group: res.kind.Group, resource: res.kind.Resource, subresource: call.r.sub, namespace: call.r.ns, name: call.r.name, fieldManager: call.fieldManager, userAgent: call.userAgent}
+	name := call.r.name
+	if name == "" && d != nil {
+		name = d.meta.Name // a create names its object in the body
+	}
+	ri := requestInfo{verb: call.verb, group: res.kind.Group, resource: res.kind.Resource, subresource: call.r.sub, namespace: call.r.ns, name: name, fieldManager: call.fieldManager, userAgent: call.userAgent}
 	op := "UPDATE"
 	switch {
 	case old == nil:
@@ -107,16 +111,13 @@ func (s *Server) runAdmissionHooks(d, old *draft, call *hookCall) *apiError {
 		}
 		if ar == nil {
 			ar = &AdmissionRequest{Operation: op, Verb: call.verb, Group: res.kind.Group, Version: res.kind.Version, Resource: res.kind.Resource, Subresource: call.r.sub,
-				Namespace: call.r.ns, Name: call.r.name, DryRun: call.dry, FieldManager: call.fieldManager, UserAgent: call.userAgent}
+				Namespace: call.r.ns, Name: name, DryRun: call.dry, FieldManager: call.fieldManager, UserAgent: call.userAgent}
 			if d != nil {
 				m, err := d.toMap()
 				if err != nil {
 					return errInternal(err)
 				}
 				ar.Object = m
-				if ar.Name == "" {
-					ar.Name = d.meta.Name
-				}
 			}
 			if old != nil {
 				m, err := old.toMap()

@@ -20,7 +20,9 @@ type Match struct {
 	// Subresource is "status", "scale", ...; "-" matches only requests
 	// to the main resource.
 	Subresource string
-	// Namespace and Name of the object or collection.
+	// Namespace and Name of the object or collection. A create's path
+	// names no object: faults match creates only without a Name, hooks
+	// match them by the name in their body.
 	Namespace, Name string
 	// FieldManager is the manager of a write (?fieldManager=, else the
 	// User-Agent's program name); reads never match one.
