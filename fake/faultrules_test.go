@@ -18,7 +18,7 @@ func TestFaultsAdd(t *testing.T) {
 	s.Faults().Add(Fault{Match: Match{Verbs: []string{"create"}, Resource: "configmaps.apps"}, Code: http.StatusInternalServerError})
 	s.Faults().Add(Fault{Match: Match{FieldManager: "robot"}, Times: 1, Code: http.StatusTooManyRequests})
 
-	c.mustDo(http.StatusOK, "GET", testCMs+"/a", "")                      // reads go through
+	c.mustDo(http.StatusOK, "GET", testCMs+"/a", "")                           // reads go through
 	c.mustDo(http.StatusCreated, "POST", testCMs, `{"metadata":{"name":"b"}}`) // the apps group has no configmaps: no match
 	got := c.mustDo(http.StatusServiceUnavailable, "PUT", testCMs+"/a", `{"metadata":{"name":"a"}}`)
 	if !bytes.Contains(got, []byte(`"message":"try later"`)) {
