@@ -177,7 +177,11 @@ func (s *Server) Restart() {
 }
 
 // Compact forgets the history of changes up to now: watches, continue
-// tokens and Exact lists from older resource versions get 410 Gone.
+// tokens and Exact lists from older resource versions get 410 Gone. It
+// models an etcd compaction together with an empty watch cache:
+// kube-apiserver keeps serving the versions its watch cache holds after
+// a compaction, so a real cluster answers 410 only for older ones (see
+// the package documentation).
 func (s *Server) Compact() { s.store.compact() }
 
 func (f *Faults) refuseProtobuf() bool {
