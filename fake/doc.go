@@ -129,9 +129,10 @@
 // of the 331 requests of the previous round's catalog were; the 75
 // added ones cover the kinds, defaults, admission, Tables and graceful
 // deletion this round implements, so the figure measures the catalog,
-// not everything kube-apiserver does). The e2e cluster runs no kube-controller-manager
-// and no kubelet, so the fake is compared with ControllersManual, and
-// the 3 requests whose answer depends on those controllers are left out.
+// not everything kube-apiserver does). The e2e cluster runs no
+// kube-controller-manager and no kubelet, so the fake is compared with
+// ControllersManual, and the 3 requests whose answer depends on those
+// controllers are left out.
 // What still differs from kube-apiserver, by class, beyond the catalog:
 //
 //   - Defaulting: quantities are not rounded to milli-units, pod-level
