@@ -44,6 +44,7 @@ func normalize(a answer, st *step) normalized {
 	switch {
 	case st.stream:
 		n.Body = decodeStream(a.body)
+		scrubStreamTables(n.Body)
 	case mt.IsProtobuf():
 		n.Body = decodeProtobufBody(a.body)
 	case mt.IsYAML():
@@ -201,6 +202,7 @@ var timeKeys = map[string]bool{
 	"lastTransitionTime": true, "lastUpdateTime": true, "lastHeartbeatTime": true,
 	"lastProbeTime": true, "eventTime": true, "firstTimestamp": true,
 	"lastTimestamp": true, "renewTime": true, "acquireTime": true,
+	"expirationTimestamp": true, "lastPhaseTransitionTime": true,
 }
 
 // buildKeys describe the build of a server (/version), not its behaviour.
@@ -247,6 +249,8 @@ func scrub(v any, key string) any {
 			return "<ip>"
 		case key == "serverAddress":
 			return "<host:port>"
+		case key == "token":
+			return "<token>"
 		}
 		x = uuidRE.ReplaceAllString(x, "<uid>")
 		x = generatedName.ReplaceAllString(x, "gen-<random>")
@@ -259,6 +263,29 @@ func scrub(v any, key string) any {
 		return x
 	}
 	return v
+}
+
+// scrubStreamTables scrubs the ages in the Tables of a watch's events:
+// only the first carries the column definitions.
+func scrubStreamTables(events any) {
+	list, _ := events.([]any)
+	var cols any
+	for _, e := range list {
+		m, _ := e.(map[string]any)
+		obj, _ := m["object"].(map[string]any)
+		if obj == nil || obj["kind"] != "Table" {
+			continue
+		}
+		if c, ok := obj["columnDefinitions"]; ok && c != nil {
+			cols = c
+			continue
+		}
+		if cols != nil {
+			obj["columnDefinitions"] = cols
+			scrubTableAges(obj)
+			obj["columnDefinitions"] = nil
+		}
+	}
 }
 
 // scrubTableAges replaces the cells of a Table's columns of ages and

@@ -65,7 +65,8 @@
 //     delete, deletecollection, the status subresource, dryRun=All,
 //     fieldValidation (unknown and duplicate fields: Strict 400s, one
 //     Warning header each), write options validated as kube-apiserver
-//     validates them, the scale subresource, Namespaces' /finalize.
+//     validates them, the scale subresource, Namespaces' /finalize,
+//     pods/binding, pods/eviction and serviceaccounts/token.
 //   - Deletion as kube-apiserver does it: propagationPolicy Background,
 //     Foreground and Orphan (the foregroundDeletion and orphan
 //     finalizers; Jobs orphan by default, with the warning), invalid
@@ -152,9 +153,11 @@
 //     controller runs (nothing creates Pods); a Terminating namespace
 //     gets no status conditions.
 //   - Subresources: discovery lists every one kube-apiserver serves, but
-//     the fake serves status, scale and /finalize only (pods/log, exec,
-//     attach, portforward, proxy, eviction, binding, ephemeralcontainers,
-//     resize, serviceaccounts/token and the review kinds answer 404).
+//     the fake serves status, scale, /finalize, pods/binding,
+//     pods/eviction (disruption budgets are not checked) and
+//     serviceaccounts/token (a JWT signed by no key) only: pods/log,
+//     exec, attach, portforward, proxy, ephemeralcontainers, resize and
+//     the review kinds answer 404.
 //   - OpenAPI: /openapi/v2 in JSON only (a protobuf-only Accept gets
 //     406) and without custom resources; a custom resource's v3 document
 //     has its schemas but no paths.
@@ -187,7 +190,7 @@
 // The scale subresource reads an unset spec.replicas of a built-in kind
 // as 1. A request for a resource version newer than the server's
 // answers 504 at once instead of waiting. Watches are served in JSON and
-// protobuf but not as Tables (406).
+// protobuf and as Tables (column definitions in the first event only).
 //
 // # Concurrency and ownership
 //

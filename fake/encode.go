@@ -355,6 +355,9 @@ func (s *Server) tableJSON(r *resource, items []*storedObject, lm metav1.ListMet
 	if len(recorded) > 0 && (printed || len(items) == 0 && s.hasPrinter(r)) {
 		t.Columns = recorded
 	}
+	if out.noHeaders {
+		t.Columns = nil
+	}
 	return json.Marshal(&t)
 }
 

@@ -74,6 +74,9 @@ func (s *Server) serveRouted(w http.ResponseWriter, req *http.Request, r *reques
 	case "finalize":
 		s.serveFinalize(w, req, r)
 		return
+	case "binding", "eviction", "token":
+		s.servePostSubresource(w, req, r)
+		return
 	}
 	switch r.verb {
 	case "get":
@@ -139,7 +142,7 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 	}
 	if len(parts) > 2 {
 		r.sub = parts[2]
-		if !(r.sub == "status" && r.res.status) && !(r.sub == "scale" && r.res.scale) && !(r.sub == "finalize" && r.res.kind.Group == "" && r.res.kind.Resource == "namespaces") {
+		if !(r.sub == "status" && r.res.status) && !(r.sub == "scale" && r.res.scale) && !(r.sub == "finalize" && r.res.kind.Group == "" && r.res.kind.Resource == "namespaces") && !postSubresource(r.res, r.sub) {
 			return nil, notFound()
 		}
 	}
@@ -158,7 +161,7 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 			r.verb = "list"
 		}
 	case http.MethodPost:
-		if collection {
+		if collection || postSubresource(r.res, r.sub) {
 			r.verb = "create"
 		}
 	case http.MethodPut:
@@ -176,7 +179,7 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 			r.verb = "delete"
 		}
 	}
-	if r.verb == "" || (watchPath && r.verb != "watch") || r.sub == "finalize" && r.verb != "update" {
+	if r.verb == "" || (watchPath && r.verb != "watch") || r.sub == "finalize" && r.verb != "update" || postSubresource(r.res, r.sub) && r.verb != "create" {
 		return nil, errMethodNotAllowed()
 	}
 	if r.res.kind.Namespaced && r.ns == "" && !collection {

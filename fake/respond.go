@@ -52,6 +52,9 @@ type output struct {
 	// include is a Table's includeObject: None, Metadata (the default)
 	// or Object.
 	include string
+	// noHeaders leaves a Table's column definitions out (the events of a
+	// watch after the first).
+	noHeaders bool
 }
 
 func mediaType(t, sub string) codec.MediaType { return codec.MediaType{Type: t, Subtype: sub} }
@@ -77,9 +80,7 @@ func (s *Server) offers(r *resource, list, watch bool) []codec.MediaType {
 		if protobuf {
 			out = append(out, pbT.As(partial).With(codec.ParamVersion, v))
 		}
-		if !watch {
-			out = append(out, jsonT.As(asTable).With(codec.ParamVersion, v))
-		}
+		out = append(out, jsonT.As(asTable).With(codec.ParamVersion, v))
 	}
 	return out
 }
