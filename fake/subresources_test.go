@@ -48,7 +48,9 @@ func TestPostSubresources(t *testing.T) {
 	var pod struct {
 		Metadata struct{ DeletionTimestamp string }
 		Spec     struct{ NodeName string }
-		Status   struct{ Conditions []struct{ Type, Status string } }
+		Status   struct {
+			Conditions []struct{ Type, Status string }
+		}
 	}
 	if err := json.Unmarshal(c.mustDo(http.StatusOK, "GET", ns+"pods/p", ""), &pod); err != nil {
 		t.Fatal(err)
