@@ -212,7 +212,12 @@ func TestWatchEndingsLeaveNoGoroutines(t *testing.T) {
 				cancels = append(cancels, cancel)
 				w, err := For[*corev1.Pod](c).Namespace("n").Watch(ctx, e.opts)
 				if err != nil {
-					t.Fatalf("%s: %v", e.name, err)
+					// On a loaded machine the idle bound can pass before
+					// the answer's headers: the watch ends the same way.
+					if !errors.Is(err, e.want) {
+						t.Fatalf("%s: %v", e.name, err)
+					}
+					continue
 				}
 				if err := e.end(cancel, w); !errors.Is(err, e.want) {
 					t.Errorf("%s: the watch ended with %v, want %v", e.name, err, e.want)

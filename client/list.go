@@ -1,9 +1,10 @@
 package client
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 
+	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/wire"
@@ -69,9 +70,11 @@ func (r *Resource[T]) decodeList(resp *response, d *wire.Decoder) (*List[T], err
 	if mt.IsProtobuf() && !mt.IsWatchStream() {
 		return r.decodeProtoList(resp.body, d)
 	}
-	var raw jsonList[T]
-	raw.newObj = r.newObj
-	if err := codec.DecodeAs(mt, resp.body, &raw); err != nil {
+	if d == nil {
+		d = new(wire.Decoder)
+	}
+	raw := jsonList[T]{newObj: r.newObj}
+	if err := codec.DecodeAsWith(d, mt, resp.body, &raw); err != nil {
 		return nil, err
 	}
 	return &List[T]{TypeMeta: raw.TypeMeta, ListMeta: raw.ListMeta, Items: raw.Items}, nil
@@ -85,30 +88,55 @@ type jsonList[T Object] struct {
 	newObj func() T
 }
 
-func (l *jsonList[T]) UnmarshalJSON(b []byte) error {
-	var raw struct {
-		APIVersion string          `json:"apiVersion"`
-		Kind       string          `json:"kind"`
-		Metadata   metav1.ListMeta `json:"metadata"`
-		Items      []T             `json:"items"`
+// DecodeJSON reads a list in one pass, each item through its generated
+// decoder (encoding/json for a type without one). A null item is an
+// empty object.
+func (l *jsonList[T]) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("List") {
+		return d.Err()
 	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "apiVersion":
+			jsonwire.String(d, &l.APIVersion)
+		case "kind":
+			jsonwire.String(d, &l.Kind)
+		case "metadata":
+			l.ListMeta.DecodeJSON(d)
+		case "items":
+			l.decodeItems(d)
+		default:
+			d.Skip()
+		}
 	}
-	l.APIVersion, l.Kind, l.ListMeta = raw.APIVersion, raw.Kind, raw.Metadata
-	if raw.Kind == "Status" {
-		return nil // DecodeAs turns it into a *StatusError
+	if d.Err() != nil || l.Kind == "Status" {
+		l.Items = nil // DecodeAs turns a Status into a *StatusError
+		return d.Err()
 	}
-	l.Items = raw.Items
 	if l.Items == nil {
 		l.Items = []T{}
 	}
-	for i, item := range l.Items {
-		if any(item) == nil || reflectNil(item) {
-			l.Items[i] = l.newObj() // a JSON null item
-		}
-	}
 	return nil
+}
+
+func (l *jsonList[T]) decodeItems(d *jsonwire.Decoder) {
+	if d.Null() {
+		l.Items = nil
+		return
+	}
+	if !d.OpenArray("items") {
+		return
+	}
+	l.Items = l.Items[:0]
+	for i := 0; d.NextElem(i); i++ {
+		item := l.newObj()
+		if dv, ok := any(item).(jsonwire.Decodable); ok {
+			dv.DecodeJSON(d)
+		} else if raw := d.Raw(); d.Err() == nil && !bytes.Equal(raw, []byte("null")) {
+			d.SetErr(codec.DecodeJSON(raw, item))
+		}
+		l.Items = append(l.Items, item)
+	}
 }
 
 // GetKind lets codec.DecodeAs see a Status answered in place of a list.

@@ -175,12 +175,12 @@ func (w *Watcher[T]) Next() (Event[T], error) {
 }
 
 func (w *Watcher[T]) next() (Event[T], error) {
-	typ, err := w.events.Next()
-	if err != nil {
-		return Event[T]{}, err
-	}
 	obj := w.newObj()
-	if err := w.events.Decode(obj); err != nil {
+	typ, err := w.events.NextObject(obj)
+	if err != nil {
+		if typ == "" || typ == codec.EventError {
+			return Event[T]{}, err
+		}
 		return Event[T]{}, errorf("watch %s event: %w", typ, err)
 	}
 	ev := Event[T]{Type: EventType(typ), Object: obj, ResourceVersion: obj.GetResourceVersion()}

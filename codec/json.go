@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/wire"
 )
 
 // Decode decodes a response body into v according to its Content-Type:
@@ -29,7 +31,13 @@ func Decode(contentType string, body []byte, v any) error {
 // error the server sent with a success code, or a Status in a 2xx reply)
 // is returned as a *StatusError.
 func DecodeAs(mt MediaType, body []byte, v any) error {
-	err := decodeAs(mt, body, v)
+	return DecodeAsWith(nil, mt, body, v)
+}
+
+// DecodeAsWith is DecodeAs interning the strings of JSON bodies through
+// table (see DecodeJSONWith).
+func DecodeAsWith(table *wire.Decoder, mt MediaType, body []byte, v any) error {
+	err := decodeAs(table, mt, body, v)
 	if mt.IsProtobuf() {
 		return err // DecodeProtobuf checked the envelope's kind
 	}
@@ -39,27 +47,27 @@ func DecodeAs(mt MediaType, body []byte, v any) error {
 		var probe struct {
 			Kind string `json:"kind"`
 		}
-		if decodeAs(mt, body, &probe) != nil {
+		if decodeAs(nil, mt, body, &probe) != nil {
 			return err
 		}
 		kind = probe.Kind
 	} else if k, ok := v.(interface{ GetKind() string }); ok {
 		kind = k.GetKind()
 	}
-	if serr := statusInPlaceOf(v, kind, func(st *metav1.Status) error { return decodeAs(mt, body, st) }); serr != nil {
+	if serr := statusInPlaceOf(v, kind, func(st *metav1.Status) error { return decodeAs(nil, mt, body, st) }); serr != nil {
 		return serr
 	}
 	return err
 }
 
-func decodeAs(mt MediaType, body []byte, v any) error {
+func decodeAs(table *wire.Decoder, mt MediaType, body []byte, v any) error {
 	if mt.IsWatchStream() {
 		return malformed("body", -1, errors.ErrUnsupported,
 			"%q is a watch stream: read it with NewFrameReader or NewJSONStream", mt.String())
 	}
 	switch {
 	case mt.IsJSON():
-		return DecodeJSON(body, v)
+		return DecodeJSONWith(table, body, v)
 	case mt.IsYAML():
 		return DecodeYAML(body, v)
 	case mt.IsProtobuf():
@@ -73,12 +81,25 @@ func decodeAs(mt MediaType, body []byte, v any) error {
 		"unsupported content type %q, want JSON, YAML or protobuf", truncate(mt.String()))
 }
 
-// DecodeJSON decodes a JSON body into v with encoding/json (json.Unmarshal
-// semantics: unknown fields are ignored, numbers in an any become
-// float64; decode into *unstructured.Unstructured to keep integers).
-// Syntax and type errors match ErrMalformed, carry the byte offset, and
-// wrap encoding/json's error.
+// DecodeJSON decodes a JSON body into v: through v's generated DecodeJSON
+// method when it has one (every built-in kind, Unstructured, and the types
+// kubewire-gen writes), in one pass without reflection; otherwise with
+// encoding/json. Both follow json.Unmarshal's semantics (unknown fields
+// are ignored, numbers in an any become float64; decode into
+// *unstructured.Unstructured to keep integers), except that the generated
+// decoders match keys case-sensitively, as kube-apiserver does. Syntax
+// and type errors match ErrMalformed and carry the byte offset.
 func DecodeJSON(body []byte, v any) error {
+	return DecodeJSONWith(nil, body, v)
+}
+
+// DecodeJSONWith is DecodeJSON interning strings through table (which may
+// be nil): a reflector passes the Decoder its lists and watches share, so
+// that objects decoded from JSON share strings as protobuf ones do.
+func DecodeJSONWith(table *wire.Decoder, body []byte, v any) error {
+	if dv, ok := v.(jsonwire.Decodable); ok {
+		return jsonError(jsonwire.Decode(body, dv, table), v)
+	}
 	err := json.Unmarshal(body, v)
 	if err == nil {
 		return nil
@@ -93,6 +114,21 @@ func DecodeJSON(body []byte, v any) error {
 		return malformed("json", typ.Offset, err, "cannot decode into %s", typeName(v))
 	case errors.As(err, &inv):
 		return fmt.Errorf("codec: decode json: %w", err) // a programming error, not bad input
+	}
+	return malformed("json", -1, err, "cannot decode into %s", typeName(v))
+}
+
+// jsonError turns a jsonwire error into a malformed error.
+func jsonError(err error, v any) error {
+	var syn *jsonwire.SyntaxError
+	var typ *jsonwire.TypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &syn):
+		return malformed("json", syn.Offset, err, "invalid JSON")
+	case errors.As(err, &typ):
+		return malformed("json", typ.Offset, err, "cannot decode into %s", typeName(v))
 	}
 	return malformed("json", -1, err, "cannot decode into %s", typeName(v))
 }

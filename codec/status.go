@@ -192,7 +192,7 @@ func DecodeStatus(contentType string, body []byte) (*metav1.Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := decodeAs(mt, body, st); err != nil {
+	if err := decodeAs(nil, mt, body, st); err != nil {
 		return nil, err
 	}
 	return st, nil

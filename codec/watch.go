@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/wire"
@@ -23,6 +24,7 @@ type WatchDecoder struct {
 	frames *FrameReader
 	json   *JSONStream
 	dec    *wire.Decoder
+	jdec   *jsonwire.Decoder // for JSON streams, interning through dec
 
 	eventType string
 	raw       []byte // the current object: JSON, or the envelope's raw message
@@ -117,6 +119,45 @@ func (w *WatchDecoder) statusError() error {
 	return &StatusError{Status: *st}
 }
 
+// NextObject reads the next event, as Next does, and decodes its object
+// into v, as Decode does. For JSON streams it does both in one pass over
+// the event when v has a generated decoder (see DecodeJSON) and the event
+// is already buffered: the event is not scanned once for its end and
+// again for the object. An ERROR event is returned as a *StatusError with
+// its type and v untouched; an error decoding the object comes with the
+// event's type.
+func (w *WatchDecoder) NextObject(v any) (string, error) {
+	if w.json == nil {
+		typ, err := w.Next()
+		if err != nil {
+			return typ, err
+		}
+		return typ, w.Decode(v)
+	}
+	w.eventType, w.raw = "", nil
+	if w.jdec == nil {
+		w.jdec = jsonwire.NewDecoder(nil, w.dec)
+	}
+	dv, _ := v.(jsonwire.Decodable)
+	typ, raw, decoded, err := w.json.nextInto(w.jdec, dv)
+	if err != nil {
+		return "", err
+	}
+	w.eventType, w.raw = typ, raw
+	if typ == EventError {
+		return typ, w.statusError()
+	}
+	if !decoded {
+		if dv == nil {
+			return typ, w.Decode(v)
+		}
+		w.jdec.Reset(raw) // the stream's Decoder, not a new one per event
+		w.jdec.SetErr(dv.DecodeJSON(w.jdec))
+		return typ, jsonError(w.jdec.End(), v)
+	}
+	return typ, nil
+}
+
 // Raw returns the current event's object as it came: JSON, or for protobuf
 // streams the object's message without its envelope. It is valid until
 // the next call to Next.
@@ -134,7 +175,7 @@ func (w *WatchDecoder) Decode(v any) error {
 		return errors.New("codec: Decode called without a current event")
 	}
 	if !w.protobuf {
-		return DecodeJSON(w.raw, v)
+		return DecodeJSONWith(w.dec, w.raw, v)
 	}
 	switch m := v.(type) {
 	case interface {

@@ -25,6 +25,9 @@ import (
 	shapesac "github.com/kubewire/kubewire/cmd/kubewire-gen/testdata/api/v1/applyconfig"
 	shapesv1beta1 "github.com/kubewire/kubewire/cmd/kubewire-gen/testdata/api/v1beta1"
 	"github.com/kubewire/kubewire/e2e/harness"
+	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/fake/cel"
+	"github.com/kubewire/kubewire/fake/fakeclient"
 )
 
 // The tests here run kubewire-gen's test package
@@ -128,13 +131,36 @@ func sameWidget(t *testing.T, want, got *shapesv1.Widget) {
 // TypeMeta, that one breaking each rule is refused with a 422 naming the
 // field, and that defaults, versions, subresources and server-side apply
 // behave as the markers say.
+// TestCRDGenerated runs on the fake (with the CEL rule evaluator) and on
+// kube-apiserver: every row must hold on both.
 func TestCRDGenerated(t *testing.T) {
-	cluster := harness.Shared(t, "kube-apiserver", harness.Options{})
-	const ns = "crd-generated"
-	if err := cluster.CreateNamespace(t.Context(), ns); err != nil {
-		t.Fatal(err)
-	}
-	c := realClient(t, cluster)
+	t.Run("fake", func(t *testing.T) {
+		rules, err := cel.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, cfg := fakeclient.Start(fake.Options{Rules: rules})
+		t.Cleanup(srv.Close)
+		c, err := client.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := client.For[*corev1.Namespace](c).Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "crd-generated"}}, client.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		testCRDGenerated(t, c, "crd-generated")
+	})
+	t.Run("kube-apiserver", func(t *testing.T) {
+		cluster := harness.Shared(t, "kube-apiserver", harness.Options{})
+		const ns = "crd-generated"
+		if err := cluster.CreateNamespace(t.Context(), ns); err != nil {
+			t.Fatal(err)
+		}
+		testCRDGenerated(t, realClient(t, cluster), ns)
+	})
+}
+
+func testCRDGenerated(t *testing.T, c *client.Client, ns string) {
 	installShapes(t, c)
 	ctx := t.Context()
 	widgets := client.For[*shapesv1.Widget](c).Namespace(ns)

@@ -69,6 +69,18 @@ func crdEstablished(crd *apiextensionsv1.CustomResourceDefinition) bool {
 // established, Established=False) with the names it may have, as
 // kube-apiserver's naming controller does.
 func (s *Server) refuseNames(crdRes *resource, name string, names apiextensionsv1.CustomResourceDefinitionNames, reason, msg string) {
+	s.writeCRDStatus(crdRes, name, func(crd *apiextensionsv1.CustomResourceDefinition, now metav1.Time) {
+		crd.Status.AcceptedNames = names
+		setCRDCondition(crd, apiextensionsv1.CustomResourceDefinitionCondition{Type: "NamesAccepted", Status: "False", Reason: reason, Message: msg}, now)
+		if !crdEstablished(crd) {
+			setCRDCondition(crd, apiextensionsv1.CustomResourceDefinitionCondition{Type: "Established", Status: "False", Reason: "NotAccepted", Message: "not all names are accepted"}, now)
+		}
+	})
+}
+
+// writeCRDStatus changes a CRD's status as kube-apiserver's CRD
+// controllers do: a status write of theirs, recorded in managedFields.
+func (s *Server) writeCRDStatus(crdRes *resource, name string, change func(*apiextensionsv1.CustomResourceDefinition, metav1.Time)) {
 	_, _, _ = s.store.write(crdRes, name, false, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur == nil || cur.deleting {
 			return "", nil, nil
@@ -81,13 +93,7 @@ func (s *Server) refuseNames(crdRes *resource, name string, names apiextensionsv
 		if err != nil {
 			return "", nil, err
 		}
-		crd := next.typed.(*apiextensionsv1.CustomResourceDefinition)
-		crd.Status.AcceptedNames = names
-		now := s.nowTime()
-		setCRDCondition(crd, apiextensionsv1.CustomResourceDefinitionCondition{Type: "NamesAccepted", Status: "False", Reason: reason, Message: msg}, now)
-		if !crdEstablished(crd) {
-			setCRDCondition(crd, apiextensionsv1.CustomResourceDefinitionCondition{Type: "Established", Status: "False", Reason: "NotAccepted", Message: "not all names are accepted"}, now)
-		}
+		change(next.typed.(*apiextensionsv1.CustomResourceDefinition), s.nowTime())
 		if err := s.recordUpdate(s.endpoint(crdRes, "status"), old, nil, next, crdController); err != nil {
 			return "", nil, err
 		}
@@ -146,27 +152,10 @@ const crdController = "kube-apiserver"
 // kube-apiserver's naming and establishing controllers do, unless it
 // already is.
 func (s *Server) establishCRD(crdRes *resource, name string) {
-	_, _, _ = s.store.write(crdRes, name, false, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
-		if cur == nil || cur.deleting {
-			return "", nil, nil
-		}
-		old, err := crdRes.draftOf(cur)
-		if err != nil {
-			return "", nil, err
-		}
-		next, err := crdRes.draftOf(cur)
-		if err != nil {
-			return "", nil, err
-		}
-		crd := next.typed.(*apiextensionsv1.CustomResourceDefinition)
+	s.writeCRDStatus(crdRes, name, func(crd *apiextensionsv1.CustomResourceDefinition, now metav1.Time) {
 		crd.Status.AcceptedNames = crd.Spec.Names
-		now := s.nowTime()
 		setCRDCondition(crd, apiextensionsv1.CustomResourceDefinitionCondition{Type: "NamesAccepted", Status: "True", Reason: "NoConflicts", Message: "no conflicts found"}, now)
 		setCRDCondition(crd, apiextensionsv1.CustomResourceDefinitionCondition{Type: "Established", Status: "True", Reason: "InitialNamesAccepted", Message: "the initial names have been accepted"}, now)
-		if err := s.recordUpdate(s.endpoint(crdRes, "status"), old, nil, next, crdController); err != nil {
-			return "", nil, err
-		}
-		return s.commitChange(cur, old, next, rv)
 	})
 }
 

@@ -64,6 +64,7 @@ func (r *resource) validateCustom(d, old *draft, ev RuleEvaluator) []fieldCause 
 	errs := sch.Validate(d.custom)
 	errs = append(errs, scaleErrors(r.crd, d.custom)...)
 	errs = append(errs, sch.ValidateListTypes(d.custom)...)
+	errs = append(errs, sch.ValidateEmbedded(d.custom)...)
 	if sch.HasRules() {
 		blocked := false
 		for _, e := range errs {

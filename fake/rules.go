@@ -22,11 +22,15 @@ func checkRules(ev RuleEvaluator, s *schema.Schema, x, old any, present bool, pa
 	var errs []schema.FieldError
 	for _, rule := range s.Rules {
 		transition := strings.Contains(rule.Rule, "oldSelf")
-		if transition && !present {
+		optional := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
+		if transition && !present && !optional {
 			continue
 		}
 		var oldSelf any
-		if transition {
+		switch {
+		case transition && optional:
+			oldSelf = OptionalValue{Value: old, Present: present}
+		case transition:
 			oldSelf = old
 		}
 		ok, err := ev.Check(rule.Rule, x, oldSelf)

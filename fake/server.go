@@ -78,9 +78,20 @@ type Options struct {
 // bool, int64, float64, nil). It must be safe for concurrent use.
 type RuleEvaluator interface {
 	// Check reports whether a rule holds, or why it cannot be evaluated.
+	// For a rule with optionalOldSelf, oldSelf is an OptionalValue (CEL's
+	// optional type: none on a create); otherwise the old value itself,
+	// or nil when the rule does not use it.
 	Check(rule string, self, oldSelf any) (bool, error)
 	// Message evaluates a messageExpression to its string.
 	Message(expr string, self, oldSelf any) (string, error)
+}
+
+// OptionalValue is oldSelf for a rule with optionalOldSelf: the old value
+// when Present, CEL's optional.none() otherwise (a create, or a value that
+// was not there before).
+type OptionalValue struct {
+	Value   any
+	Present bool
 }
 
 // Server is an in-memory Kubernetes API server for tests: it stores

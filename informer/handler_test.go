@@ -19,13 +19,17 @@ import (
 // A handler that blocks delays neither the cache nor the other handlers,
 // and once unblocked it catches up with everything, in order.
 func TestBlockedHandlerDelaysNobody(t *testing.T) {
+	eachFlavour(t, testBlockedHandlerDelaysNobody, testBlockedHandlerDelaysNobody, testBlockedHandlerDelaysNobody)
+}
+
+func testBlockedHandlerDelaysNobody[T client.Object](t *testing.T, f flavour[T]) {
 	_, c := newServer(t, 10, fake.Options{})
-	inf := informer.New(client.For[cm](c), informer.Options[cm]{})
+	inf := informer.New(f.resource(c), informer.Options[T]{})
 	release := make(chan struct{})
 	var blockedCalls atomic.Int32
-	slow := newRecorder()
-	inf.AddHandler(informer.HandlerFuncs[cm]{
-		Add: func(o cm, initial bool) {
+	slow := newRecorder[T]()
+	inf.AddHandler(informer.HandlerFuncs[T]{
+		Add: func(o T, initial bool) {
 			if blockedCalls.Add(1) == 1 {
 				<-release
 			}
@@ -34,7 +38,7 @@ func TestBlockedHandlerDelaysNobody(t *testing.T) {
 		Update: slow.OnUpdate,
 		Delete: slow.OnDelete,
 	}, informer.HandlerOptions{})
-	fast := newRecorder()
+	fast := newRecorder[T]()
 	fastReg := inf.AddHandler(fast, informer.HandlerOptions{})
 	stop := run(t, inf)
 	defer close(release)
@@ -64,14 +68,18 @@ func TestBlockedHandlerDelaysNobody(t *testing.T) {
 // A handler added after the sync is first told the cache's contents, as
 // initial adds, then changes; a removed handler is told nothing more.
 func TestLateHandlerAndRemove(t *testing.T) {
+	eachFlavour(t, testLateHandlerAndRemove, testLateHandlerAndRemove, testLateHandlerAndRemove)
+}
+
+func testLateHandlerAndRemove[T client.Object](t *testing.T, f flavour[T]) {
 	_, c := newServer(t, 20, fake.Options{})
-	inf := informer.New(client.For[cm](c), informer.Options[cm]{})
+	inf := informer.New(f.resource(c), informer.Options[T]{})
 	run(t, inf)
 	ctx := context.Background()
 	if err := inf.WaitForSync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	late := newRecorder()
+	late := newRecorder[T]()
 	reg := inf.AddHandler(late, informer.HandlerOptions{})
 	if err := reg.WaitForSync(ctx); err != nil {
 		t.Fatal(err)
@@ -90,29 +98,33 @@ func TestLateHandlerAndRemove(t *testing.T) {
 	if err := reg.WaitForSync(ctx); !errors.Is(err, informer.ErrStopped) && err != nil {
 		t.Errorf("WaitForSync after Remove = %v", err)
 	}
-	before := late.versions()
+	before := late.states()
 	if _, err := res.Create(ctx, configMap("default", 501), client.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, 5*time.Second, inSync(t, c, inf.Store()))
 	time.Sleep(50 * time.Millisecond)
-	if after := late.versions(); len(after) != len(before) {
+	if after := late.states(); len(after) != len(before) {
 		t.Errorf("removed handler still called: %d objects, had %d", len(after), len(before))
 	}
 }
 
 // Resync calls OnUpdate(obj, obj) for every cached object periodically.
 func TestResync(t *testing.T) {
+	eachFlavour(t, testResync, testResync, testResync)
+}
+
+func testResync[T client.Object](t *testing.T, f flavour[T]) {
 	_, c := newServer(t, 5, fake.Options{})
-	inf := informer.New(client.For[cm](c), informer.Options[cm]{})
+	inf := informer.New(f.resource(c), informer.Options[T]{})
 	var mu sync.Mutex
 	resynced := map[string]int{}
-	inf.AddHandler(informer.HandlerFuncs[cm]{Update: func(old, o cm) {
-		if old != o {
-			t.Errorf("update of %s without a change", o.Name)
+	inf.AddHandler(informer.HandlerFuncs[T]{Update: func(old, o T) {
+		if any(old) != any(o) {
+			t.Errorf("update of %s without a change", o.GetName())
 		}
 		mu.Lock()
-		resynced[o.Name]++
+		resynced[o.GetName()]++
 		mu.Unlock()
 	}}, informer.HandlerOptions{ResyncPeriod: 20 * time.Millisecond})
 	run(t, inf)
@@ -131,8 +143,50 @@ func TestResync(t *testing.T) {
 	})
 }
 
-// Transform runs before objects are cached and handed to handlers.
+// Transform runs before objects are cached and handed to handlers, for
+// the initial list and for watch events.
 func TestTransform(t *testing.T) {
+	eachFlavour(t, testTransform, testTransform, testTransform)
+}
+
+func testTransform[T client.Object](t *testing.T, f flavour[T]) {
+	_, c := newServer(t, 5, fake.Options{})
+	inf := informer.New(f.resource(c), informer.Options[T]{Transform: func(o T) T {
+		o.SetAnnotations(nil)
+		return o
+	}})
+	var seen, annotated atomic.Int32
+	inf.AddHandler(informer.HandlerFuncs[T]{Add: func(o T, _ bool) {
+		seen.Add(1)
+		if o.GetAnnotations() != nil {
+			annotated.Add(1)
+		}
+	}}, informer.HandlerOptions{})
+	run(t, inf)
+	if err := inf.WaitForSync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.For[cm](c).Namespace("default").Create(context.Background(), configMap("default", 5), client.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 5*time.Second, func() string {
+		if n := seen.Load(); n != 6 {
+			return fmt.Sprintf("handler told %d adds, want 6", n)
+		}
+		return ""
+	})
+	for _, o := range inf.Store().List() {
+		if o.GetAnnotations() != nil {
+			t.Errorf("%s cached with its annotations", o.GetName())
+		}
+	}
+	if n := annotated.Load(); n != 0 {
+		t.Errorf("%d objects reached the handler untransformed", n)
+	}
+}
+
+// A typed Transform reads and sets the kind's own fields.
+func TestTransformTypedFields(t *testing.T) {
 	_, c := newServer(t, 5, fake.Options{})
 	inf := informer.New(client.For[cm](c), informer.Options[cm]{Transform: func(o cm) cm {
 		o.Data = nil
@@ -161,18 +215,22 @@ func TestTransform(t *testing.T) {
 // WaitForSync gives up with ErrStopped when Run ends before the sync, and
 // with ctx's error when ctx ends first.
 func TestWaitForSyncErrors(t *testing.T) {
+	eachFlavour(t, testWaitForSyncErrors, testWaitForSyncErrors, testWaitForSyncErrors)
+}
+
+func testWaitForSyncErrors[T client.Object](t *testing.T, f flavour[T]) {
 	// A client of a server that is not there never syncs.
 	bad, err := client.New(client.Config{Host: "http://127.0.0.1:1", QPS: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	inf := informer.New(client.For[cm](bad), informer.Options[cm]{})
+	inf := informer.New(f.resource(bad), informer.Options[T]{})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if err := inf.WaitForSync(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("WaitForSync = %v, want context.DeadlineExceeded", err)
 	}
-	reg := inf.AddHandler(informer.HandlerFuncs[cm]{}, informer.HandlerOptions{})
+	reg := inf.AddHandler(informer.HandlerFuncs[T]{}, informer.HandlerOptions{})
 	stop := run(t, inf)
 	stop()
 	if err := inf.WaitForSync(context.Background()); !errors.Is(err, informer.ErrStopped) {
@@ -187,42 +245,16 @@ func TestWaitForSyncErrors(t *testing.T) {
 }
 
 // idleSource never answers: the test writes to the store itself.
-type idleSource struct{}
+type idleSource[T client.Object] struct{}
 
-func (idleSource) List(ctx context.Context, _ client.ListOptions) (*client.List[cm], error) {
+func (idleSource[T]) List(ctx context.Context, _ client.ListOptions) (*client.List[T], error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
 }
 
-func (idleSource) Watch(ctx context.Context, _ client.WatchOptions) (*client.Watcher[cm], error) {
+func (idleSource[T]) Watch(ctx context.Context, _ client.WatchOptions) (*client.Watcher[T], error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
-}
-
-// log is a Handler writing what it is told as lines.
-type logHandler struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (h *logHandler) add(format string, args ...any) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.lines = append(h.lines, fmt.Sprintf(format, args...))
-}
-func (h *logHandler) OnAdd(o cm, initial bool) {
-	h.add("add %s@%s initial=%v", o.Name, o.ResourceVersion, initial)
-}
-func (h *logHandler) OnUpdate(old, o cm) {
-	h.add("update %s@%s->%s", o.Name, old.ResourceVersion, o.ResourceVersion)
-}
-func (h *logHandler) OnDelete(o cm, unknown bool) {
-	h.add("delete %s@%s unknown=%v", o.Name, o.ResourceVersion, unknown)
-}
-func (h *logHandler) get() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return slices.Clone(h.lines)
 }
 
 // Handlers registered before the first sync and in the middle of a
@@ -230,28 +262,32 @@ func (h *logHandler) get() []string {
 // before, including the relist's deletions (state unknown) and a
 // recreated object (same name, new UID: delete then add).
 func TestHandlerRegisteredDuringRelist(t *testing.T) {
-	inf := informer.New[cm](idleSource{}, informer.Options[cm]{})
+	eachFlavour(t, testHandlerRegisteredDuringRelist, testHandlerRegisteredDuringRelist, testHandlerRegisteredDuringRelist)
+}
+
+func testHandlerRegisteredDuringRelist[T client.Object](t *testing.T, f flavour[T]) {
+	inf := informer.New[T](idleSource[T]{}, informer.Options[T]{})
 	s := inf.Store()
 	w := informer.Writer(s)
-	early := &logHandler{}
+	early := &logHandler[T]{}
 	inf.AddHandler(early, informer.HandlerOptions{})
 	run(t, inf)
 
 	w.Begin()
-	w.Item(obj("ns", "a", "1"))
-	w.Item(obj("ns", "b", "1"))
-	w.Item(obj("ns", "r", "1"))
+	w.Item(obj(f, "ns", "a", "1"))
+	w.Item(obj(f, "ns", "b", "1"))
+	w.Item(obj(f, "ns", "r", "1"))
 	w.End("1")
-	w.Update(obj("ns", "a", "2"))
+	w.Update(obj(f, "ns", "a", "2"))
 
 	w.Begin()
-	w.Item(obj("ns", "a", "3"))
-	late := &logHandler{}
+	w.Item(obj(f, "ns", "a", "3"))
+	late := &logHandler[T]{}
 	lateReg := inf.AddHandler(late, informer.HandlerOptions{})
-	recreated := obj("ns", "r", "3")
-	recreated.UID = "new-uid"
+	recreated := obj(f, "ns", "r", "3")
+	recreated.SetUID("new-uid")
 	w.Item(recreated)
-	w.Item(obj("ns", "c", "3"))
+	w.Item(obj(f, "ns", "c", "3"))
 	w.End("3")
 
 	ctx := context.Background()

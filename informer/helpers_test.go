@@ -15,13 +15,110 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/types"
+	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/fake/fakeclient"
 	"github.com/kubewire/kubewire/informer"
 )
 
-type cm = *corev1.ConfigMap
+// The three types a cache of ConfigMaps can hold.
+type (
+	cm  = *corev1.ConfigMap
+	pom = *metav1.PartialObjectMetadata
+	uns = *unstructured.Unstructured
+)
+
+// flavour is one way to cache the ConfigMaps of the fake server: typed,
+// metadata-only or dynamic. Tests written once over T run for each
+// (eachFlavour); they write through the typed client, the server's truth,
+// and compare what every flavour can see: names, labels, annotations,
+// UIDs and resourceVersions.
+type flavour[T client.Object] struct {
+	name string
+	// resource reads the ConfigMaps of c as T.
+	resource func(c *client.Client) *client.Resource[T]
+	// shared is f's informer of ConfigMaps as T.
+	shared func(f *informer.Factory, scope informer.Scope) *informer.Informer[T]
+	// empty returns a new T with nothing set but apiVersion and kind, for
+	// objects built by hand with the metav1.Object setters.
+	empty func() T
+	// data returns a ConfigMap's data[key]; ok is false when the flavour
+	// does not carry data (metadata-only).
+	data func(o T, key string) (v string, ok bool)
+}
+
+var configMapsGVR = client.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+
+func typedFlavour() flavour[cm] {
+	return flavour[cm]{
+		name:     "typed",
+		resource: client.For[cm],
+		shared:   informer.Shared[cm],
+		empty:    func() cm { return &corev1.ConfigMap{} },
+		data: func(o cm, key string) (string, bool) {
+			v, ok := o.Data[key]
+			return v, ok
+		},
+	}
+}
+
+func metadataFlavour() flavour[pom] {
+	return flavour[pom]{
+		name:     "metadata",
+		resource: func(c *client.Client) *client.Resource[pom] { return informer.MetadataResource(c, configMapsGVR) },
+		shared: func(f *informer.Factory, scope informer.Scope) *informer.Informer[pom] {
+			return informer.SharedMetadata(f, configMapsGVR, scope)
+		},
+		empty: func() pom {
+			return &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "meta.k8s.io/v1", Kind: "PartialObjectMetadata"}}
+		},
+		data: func(pom, string) (string, bool) { return "", false },
+	}
+}
+
+func dynamicFlavour() flavour[uns] {
+	return flavour[uns]{
+		name:     "dynamic",
+		resource: func(c *client.Client) *client.Resource[uns] { return client.Dynamic(c, configMapsGVR) },
+		shared: func(f *informer.Factory, scope informer.Scope) *informer.Informer[uns] {
+			return informer.SharedDynamic(f, configMapsGVR, scope)
+		},
+		empty: func() uns {
+			return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}}
+		},
+		data: func(o uns, key string) (string, bool) {
+			v, ok, _ := unstructured.NestedString(o.Object, "data", key)
+			return v, ok
+		},
+	}
+}
+
+// eachFlavour runs a test body as the subtests "typed", "metadata" and
+// "dynamic"; pass the same generic function three times
+// (eachFlavour(t, testX, testX, testX)): Go infers each instance.
+func eachFlavour(t *testing.T, typed func(*testing.T, flavour[cm]), metadata func(*testing.T, flavour[pom]), dynamic func(*testing.T, flavour[uns])) {
+	t.Run("typed", func(t *testing.T) { typed(t, typedFlavour()) })
+	t.Run("metadata", func(t *testing.T) { metadata(t, metadataFlavour()) })
+	t.Run("dynamic", func(t *testing.T) { dynamic(t, dynamicFlavour()) })
+}
+
+// obj builds namespace/name at resourceVersion rv, with UID
+// "uid-namespace-name" and labels given as key, value pairs.
+func obj[T client.Object](f flavour[T], ns, name, rv string, labels ...string) T {
+	l := map[string]string{}
+	for i := 0; i+1 < len(labels); i += 2 {
+		l[labels[i]] = labels[i+1]
+	}
+	o := f.empty()
+	o.SetNamespace(ns)
+	o.SetName(name)
+	o.SetResourceVersion(rv)
+	o.SetLabels(l)
+	o.SetUID(types.UID("uid-" + ns + "-" + name))
+	return o
+}
 
 // newServer starts a fake server over loopback with n ConfigMaps in
 // "default" and returns it with a client.
@@ -41,31 +138,66 @@ func newServer(t *testing.T, n int, opts fake.Options) (*fake.Server, *client.Cl
 	return s, c
 }
 
+// valueKey is the annotation carrying a test ConfigMap's value, beside
+// data["i"]: what every flavour, metadata-only included, can compare.
+const valueKey = "value"
+
 func configMap(ns string, i int) *corev1.ConfigMap {
-	return &corev1.ConfigMap{
+	o := &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: fmt.Sprintf("cm-%05d", i), Namespace: ns,
 			Labels: map[string]string{"color": colors[i%len(colors)]},
 		},
-		Data: map[string]string{"i": strconv.Itoa(i)},
 	}
+	setValue(o, strconv.Itoa(i))
+	return o
+}
+
+// setValue sets o's value: data["i"] and the annotation valueKey.
+func setValue(o *corev1.ConfigMap, v string) {
+	if o.Data == nil {
+		o.Data = map[string]string{}
+	}
+	if o.Annotations == nil {
+		o.Annotations = map[string]string{}
+	}
+	o.Data["i"] = v
+	o.Annotations[valueKey] = v
 }
 
 var colors = [...]string{"red", "green", "blue"}
+
+// state is what tests compare of an object in any flavour: its
+// resourceVersion and value.
+func state(o client.Object) string {
+	return o.GetResourceVersion() + " " + valueKey + "=" + o.GetAnnotations()[valueKey]
+}
 
 // run runs inf until the test ends (or stop is called), then checks that
 // Run returned context.Canceled and left no goroutine behind.
 func run[T client.Object](t *testing.T, inf *informer.Informer[T]) (stop func()) {
 	t.Helper()
+	return runAll(t, inf.Run)
+}
+
+// runAll runs every runner (an Informer's or Factory's Run) until the
+// test ends (or stop is called), then stops them all, checks that each
+// returned context.Canceled and that no goroutine is left behind.
+func runAll(t *testing.T, runners ...func(context.Context) error) (stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- inf.Run(ctx) }()
+	done := make(chan error, len(runners))
+	for _, r := range runners {
+		go func() { done <- r(ctx) }()
+	}
 	var once sync.Once
 	stop = func() {
 		once.Do(func() {
 			cancel()
-			if err := <-done; !errors.Is(err, context.Canceled) {
-				t.Errorf("Run returned %v, want context.Canceled", err)
+			for range runners {
+				if err := <-done; !errors.Is(err, context.Canceled) {
+					t.Errorf("Run returned %v, want context.Canceled", err)
+				}
 			}
 			checkNoGoroutines(t, "kubewire/informer.", "kubewire/reflector.")
 		})
@@ -102,13 +234,9 @@ func checkNoGoroutines(t *testing.T, pkgs ...string) {
 	t.Errorf("goroutine left after Run returned:\n%s", stacks)
 }
 
-// serverVersions lists the ConfigMaps of every namespace: key → resourceVersion.
-func serverVersions(t *testing.T, c *client.Client) map[string]string {
-	return serverVersionsIn(t, c, "")
-}
-
-// serverVersionsIn lists the ConfigMaps of namespace ns ("": all).
-func serverVersionsIn(t *testing.T, c *client.Client, ns string) map[string]string {
+// serverStates lists the ConfigMaps of namespace ns ("": all) through the
+// typed client: key → state.
+func serverStates(t *testing.T, c *client.Client, ns string) map[string]string {
 	t.Helper()
 	l, err := client.For[cm](c).Namespace(ns).List(context.Background(), client.ListOptions{})
 	if err != nil {
@@ -116,21 +244,21 @@ func serverVersionsIn(t *testing.T, c *client.Client, ns string) map[string]stri
 	}
 	m := map[string]string{}
 	for _, o := range l.Items {
-		m[informer.Key(o)] = o.ResourceVersion
+		m[informer.Key(o)] = state(o)
 	}
 	return m
 }
 
-func storeVersions[T client.Object](s *informer.Store[T]) map[string]string {
+func storeStates[T client.Object](s *informer.Store[T]) map[string]string {
 	m := map[string]string{}
 	for _, o := range s.List() {
-		m[informer.Key(o)] = o.GetResourceVersion()
+		m[informer.Key(o)] = state(o)
 	}
 	return m
 }
 
 // eventually polls cond until it returns "", and fails with its last
-// answer after timeout.
+// answer after timeout. Timeouts are hang guards, never speed bounds.
 func eventually(t *testing.T, timeout time.Duration, cond func() string) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
@@ -147,126 +275,17 @@ func eventually(t *testing.T, timeout time.Duration, cond func() string) {
 }
 
 // inSync is a condition: the informer's cache equals the server's state.
-func inSync(t *testing.T, c *client.Client, s *informer.Store[cm]) func() string {
+func inSync[T client.Object](t *testing.T, c *client.Client, s *informer.Store[T]) func() string {
 	return inSyncIn(t, c, "", s)
 }
 
 // inSyncIn is inSync for a cache of namespace ns.
-func inSyncIn(t *testing.T, c *client.Client, ns string, s *informer.Store[cm]) func() string {
+func inSyncIn[T client.Object](t *testing.T, c *client.Client, ns string, s *informer.Store[T]) func() string {
 	return func() string {
-		want, got := serverVersionsIn(t, c, ns), storeVersions(s)
+		want, got := serverStates(t, c, ns), storeStates(s)
 		if maps.Equal(want, got) {
 			return ""
 		}
 		return "cache differs from the server (-server +cache):\n" + cmp.Diff(want, got)
-	}
-}
-
-// recorder is a Handler that checks what it is told against what it was
-// told before: no add of a present object, no update or delete of an
-// absent one, the old object of an update is the last one it was given,
-// and resourceVersions only grow.
-type recorder struct {
-	mu       sync.Mutex
-	objs     map[string]cm
-	history  map[string][]string // key → resourceVersions seen, "-" or "?" for deletions
-	initial  int
-	unknown  int
-	problems []string
-}
-
-func newRecorder() *recorder {
-	return &recorder{objs: map[string]cm{}, history: map[string][]string{}}
-}
-
-func rvNum(o cm) int { n, _ := strconv.Atoi(o.ResourceVersion); return n }
-
-func (r *recorder) problem(format string, args ...any) {
-	r.problems = append(r.problems, fmt.Sprintf(format, args...))
-}
-
-func (r *recorder) OnAdd(o cm, initial bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	k := informer.Key(o)
-	if _, ok := r.objs[k]; ok {
-		r.problem("add of %s, already present", k)
-	}
-	if h := r.history[k]; len(h) > 0 && h[len(h)-1] != "-" && h[len(h)-1] != "?" {
-		r.problem("add of %s after %v", k, h)
-	}
-	if initial {
-		r.initial++
-	}
-	r.objs[k] = o
-	r.history[k] = append(r.history[k], o.ResourceVersion)
-}
-
-func (r *recorder) OnUpdate(old, o cm) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	k := informer.Key(o)
-	last, ok := r.objs[k]
-	switch {
-	case !ok:
-		r.problem("update of %s, absent", k)
-	case last != old:
-		r.problem("update of %s: old is rv %s, last seen rv %s", k, old.ResourceVersion, last.ResourceVersion)
-	case old != o && rvNum(o) <= rvNum(old):
-		r.problem("update of %s went back from rv %s to %s", k, old.ResourceVersion, o.ResourceVersion)
-	}
-	r.objs[k] = o
-	r.history[k] = append(r.history[k], o.ResourceVersion)
-}
-
-func (r *recorder) OnDelete(o cm, unknown bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	k := informer.Key(o)
-	if _, ok := r.objs[k]; !ok {
-		r.problem("delete of %s, absent", k)
-	}
-	delete(r.objs, k)
-	mark := "-"
-	if unknown {
-		mark = "?"
-		r.unknown++
-	}
-	r.history[k] = append(r.history[k], mark)
-}
-
-func (r *recorder) versions() map[string]string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	m := map[string]string{}
-	for k, o := range r.objs {
-		m[k] = o.ResourceVersion
-	}
-	return m
-}
-
-// check fails the test with the problems seen.
-func (r *recorder) check(t *testing.T) {
-	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, p := range r.problems {
-		t.Error(p)
-	}
-}
-
-// sees is a condition: the handler's view equals the server's state.
-func (r *recorder) sees(t *testing.T, c *client.Client) func() string {
-	return r.seesIn(t, c, "")
-}
-
-// seesIn is sees for a handler of a cache of namespace ns.
-func (r *recorder) seesIn(t *testing.T, c *client.Client, ns string) func() string {
-	return func() string {
-		want, got := serverVersionsIn(t, c, ns), r.versions()
-		if maps.Equal(want, got) {
-			return ""
-		}
-		return "handler's view differs from the server (-server +handler):\n" + cmp.Diff(want, got)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -27,15 +26,19 @@ var modes = []struct {
 // Without faults, a handler sees exactly the server's history: the
 // initial state, then every create, update and delete, once, in order.
 func TestHandlerSeesEveryChangeOnce(t *testing.T) {
+	eachFlavour(t, testHandlerSeesEveryChangeOnce, testHandlerSeesEveryChangeOnce, testHandlerSeesEveryChangeOnce)
+}
+
+func testHandlerSeesEveryChangeOnce[T client.Object](t *testing.T, f flavour[T]) {
 	for _, mode := range modes {
 		t.Run(mode.name, func(t *testing.T) {
-			s, c := newServer(t, 30, fake.Options{})
+			_, c := newServer(t, 30, fake.Options{})
 			want := map[string][]string{}
 			for _, o := range serverObjects(t, c) {
-				want[informer.Key(o)] = []string{o.ResourceVersion}
+				want[informer.Key(o)] = []string{state(o)}
 			}
-			inf := informer.New(client.For[cm](c), informer.Options[cm]{Reflector: mode.opts})
-			rec := newRecorder()
+			inf := informer.New(f.resource(c), informer.Options[T]{Reflector: mode.opts})
+			rec := newRecorder[T]()
 			reg := inf.AddHandler(rec, informer.HandlerOptions{})
 			run(t, inf)
 			ctx := context.Background()
@@ -57,7 +60,7 @@ func TestHandlerSeesEveryChangeOnce(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					want[informer.Key(o)] = append(want[informer.Key(o)], o.ResourceVersion)
+					want[informer.Key(o)] = append(want[informer.Key(o)], state(o))
 				case 1: // update twice
 					name := fmt.Sprintf("cm-%05d", i)
 					for j := range 2 {
@@ -66,11 +69,11 @@ func TestHandlerSeesEveryChangeOnce(t *testing.T) {
 							t.Fatal(err)
 						}
 						o = o.DeepCopy()
-						o.Data["j"] = fmt.Sprint(j)
+						setValue(o, fmt.Sprintf("%d.%d", i, j))
 						if o, err = res.Update(ctx, o, client.UpdateOptions{}); err != nil {
 							t.Fatal(err)
 						}
-						want[informer.Key(o)] = append(want[informer.Key(o)], o.ResourceVersion)
+						want[informer.Key(o)] = append(want[informer.Key(o)], state(o))
 					}
 				case 2: // delete
 					name := fmt.Sprintf("cm-%05d", i)
@@ -91,7 +94,6 @@ func TestHandlerSeesEveryChangeOnce(t *testing.T) {
 			if rec.unknown != 0 {
 				t.Errorf("%d deletions with unknown state without a relist", rec.unknown)
 			}
-			_ = s
 		})
 	}
 }
@@ -106,8 +108,9 @@ func serverObjects(t *testing.T, c *client.Client) []cm {
 }
 
 // churn writes to the server until stop is closed: creates, updates and
-// deletes spread over 60 names in two namespaces.
-func churn(t *testing.T, c *client.Client, stop <-chan struct{}) (wait func()) {
+// deletes spread over 60 names in two namespaces, each write with a new
+// value (see setValue).
+func churn(c *client.Client, stop <-chan struct{}) (wait func()) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		ctx := context.Background()
@@ -123,11 +126,11 @@ func churn(t *testing.T, c *client.Client, stop <-chan struct{}) (wait func()) {
 			switch i % 4 {
 			case 0, 1:
 				if _, err := res.Create(ctx, o, client.CreateOptions{}); err != nil {
-					o.Data["i"] = fmt.Sprint(i)
+					setValue(o, fmt.Sprint(i))
 					_, _ = res.Update(ctx, o, client.UpdateOptions{})
 				}
 			case 2:
-				o.Data["i"] = fmt.Sprint(i)
+				setValue(o, fmt.Sprint(i))
 				_, _ = res.Update(ctx, o, client.UpdateOptions{})
 			case 3:
 				_ = res.Delete(ctx, o.Name, client.DeleteOptions{})
@@ -142,6 +145,10 @@ func churn(t *testing.T, c *client.Client, stop <-chan struct{}) (wait func()) {
 // handler's view end equal to the server's state, and no handler is told
 // anything out of order.
 func TestConvergesThroughFaults(t *testing.T) {
+	eachFlavour(t, testConvergesThroughFaults, testConvergesThroughFaults, testConvergesThroughFaults)
+}
+
+func testConvergesThroughFaults[T client.Object](t *testing.T, f flavour[T]) {
 	faults := []struct {
 		name    string
 		inject  func(s *fake.Server)
@@ -162,26 +169,26 @@ func TestConvergesThroughFaults(t *testing.T) {
 		{"429 then drop", func(s *fake.Server) { s.Faults().FailNext(3, 429, 0); s.Faults().DropWatches() }, false},
 	}
 	for _, mode := range modes {
-		for _, f := range faults {
-			t.Run(mode.name+"/"+f.name, func(t *testing.T) {
+		for _, fault := range faults {
+			t.Run(mode.name+"/"+fault.name, func(t *testing.T) {
 				s, c := newServer(t, 40, fake.Options{Namespaces: []string{"default", "other"}})
 				ropts := mode.opts
 				ropts.InitialBackoff, ropts.MaxBackoff = 10*time.Millisecond, 50*time.Millisecond
-				inf := informer.New(client.For[cm](c).Namespace("default"), informer.Options[cm]{Reflector: ropts})
-				early := newRecorder()
+				inf := informer.New(f.resource(c).Namespace("default"), informer.Options[T]{Reflector: ropts})
+				early := newRecorder[T]()
 				inf.AddHandler(early, informer.HandlerOptions{})
 				run(t, inf)
 				if err := inf.WaitForSync(context.Background()); err != nil {
 					t.Fatal(err)
 				}
 				stop := make(chan struct{})
-				wait := churn(t, c, stop)
-				var late *recorder
+				wait := churn(c, stop)
+				var late *recorder[T]
 				for i := range 3 {
 					time.Sleep(30 * time.Millisecond)
-					f.inject(s)
+					fault.inject(s)
 					if i == 1 { // a handler added while the informer recovers
-						late = newRecorder()
+						late = newRecorder[T]()
 						inf.AddHandler(late, informer.HandlerOptions{})
 					}
 				}
@@ -194,99 +201,10 @@ func TestConvergesThroughFaults(t *testing.T) {
 				eventually(t, 10*time.Second, late.seesIn(t, c, "default"))
 				early.check(t)
 				late.check(t)
-				if n := inf.Reflector().Relists(); f.relists && n < 2 {
+				if n := inf.Reflector().Relists(); fault.relists && n < 2 {
 					t.Errorf("relists: %d, want at least 2", n)
 				}
 			})
 		}
-	}
-}
-
-// gatedSource holds new watches while its gate is shut.
-type gatedSource struct {
-	*client.Resource[cm]
-	mu      sync.Mutex
-	open    chan struct{}
-	waiting int // watches held at the gate
-}
-
-func (g *gatedSource) shut() { g.mu.Lock(); g.open = make(chan struct{}); g.mu.Unlock() }
-func (g *gatedSource) reopen() {
-	g.mu.Lock()
-	close(g.open)
-	g.mu.Unlock()
-}
-
-func (g *gatedSource) Watch(ctx context.Context, opts client.WatchOptions) (*client.Watcher[cm], error) {
-	g.mu.Lock()
-	open := g.open
-	g.mu.Unlock()
-	if open != nil {
-		g.mu.Lock()
-		g.waiting++
-		g.mu.Unlock()
-		select {
-		case <-open:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	return g.Resource.Watch(ctx, opts)
-}
-
-// A deletion made while the watch was down reaches handlers after the
-// relist, with its state marked unknown and the last state the cache had.
-func TestDeletionFoundByRelist(t *testing.T) {
-	s, c := newServer(t, 5, fake.Options{})
-	src := &gatedSource{Resource: client.For[cm](c)}
-	inf := informer.New[cm](src, informer.Options[cm]{Reflector: reflector.Options{
-		DisableWatchList: true, InitialBackoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond,
-	}})
-	var mu sync.Mutex
-	var deleted []string
-	inf.AddHandler(informer.HandlerFuncs[cm]{Delete: func(o cm, unknown bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		deleted = append(deleted, fmt.Sprintf("%s unknown=%v rv=%s", o.Name, unknown, o.ResourceVersion))
-	}}, informer.HandlerOptions{})
-	run(t, inf)
-	ctx := context.Background()
-	if err := inf.WaitForSync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	victim, _ := inf.Store().Get("default", "cm-00003")
-	// A change seen through the watch proves the watch is open, so that
-	// DropWatches ends it.
-	if _, err := client.For[cm](c).Namespace("default").Create(ctx, configMap("default", 99), client.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, 5*time.Second, inSync(t, c, inf.Store()))
-	src.shut()
-	s.Faults().DropWatches()
-	eventually(t, 5*time.Second, func() string { // the old watch has ended
-		src.mu.Lock()
-		defer src.mu.Unlock()
-		if src.waiting == 0 {
-			return "no watch waiting at the gate"
-		}
-		return ""
-	})
-	if err := client.For[cm](c).Namespace("default").Delete(ctx, "cm-00003", client.DeleteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	s.Compact()
-	src.reopen()
-	eventually(t, 10*time.Second, inSync(t, c, inf.Store()))
-	eventually(t, 5*time.Second, func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		want := []string{"cm-00003 unknown=true rv=" + victim.ResourceVersion}
-		if !slices.Equal(deleted, want) {
-			return fmt.Sprintf("deletions %q, want %q", deleted, want)
-		}
-		return ""
-	})
-	if inf.Reflector().Relists() < 2 {
-		t.Errorf("relists: %d, want a relist after the 410", inf.Reflector().Relists())
 	}
 }

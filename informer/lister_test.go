@@ -1,16 +1,11 @@
 package informer_test
 
 import (
-	"context"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
-	corev1 "github.com/kubewire/kubewire/api/core/v1"
-	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
-	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/informer"
 )
 
@@ -27,12 +22,16 @@ func names[T client.Object](objs []T, err error) []string {
 }
 
 func TestLister(t *testing.T) {
-	s := newStore(t)
+	eachFlavour(t, testLister, testLister, testLister)
+}
+
+func testLister[T client.Object](t *testing.T, f flavour[T]) {
+	s := newStore[T](t)
 	w := informer.Writer(s)
 	w.Begin()
-	w.Item(obj("a", "x", "1", "color", "red", "tier", "web"))
-	w.Item(obj("a", "y", "1", "color", "blue"))
-	w.Item(obj("b", "z", "1", "color", "red"))
+	w.Item(obj(f, "a", "x", "1", "color", "red", "tier", "web"))
+	w.Item(obj(f, "a", "y", "1", "color", "blue"))
+	w.Item(obj(f, "b", "z", "1", "color", "red"))
 	w.End("1")
 	l := s.Lister()
 	for _, tc := range []struct {
@@ -54,7 +53,7 @@ func TestLister(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
 	}
-	if o, ok := l.Namespace("b").Get("z"); !ok || o.Name != "z" {
+	if o, ok := l.Namespace("b").Get("z"); !ok || o.GetName() != "z" {
 		t.Errorf("Namespace(b).Get(z) = %v, %v", o, ok)
 	}
 	for _, tc := range []struct {
@@ -71,65 +70,4 @@ func TestLister(t *testing.T) {
 	if _, ok := l.Get("b", "x"); ok {
 		t.Error("Get(b, x) found a missing object")
 	}
-}
-
-// The factory shares one informer per type and scope, runs those made
-// before and after Run, and a metadata informer caches metadata only.
-func TestFactory(t *testing.T) {
-	srv, c := newServer(t, 10, fake.Options{Namespaces: []string{"default", "other"}})
-	if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "elsewhere", Namespace: "other"}}); err != nil {
-		t.Fatal(err)
-	}
-	f := informer.NewFactory(c, informer.FactoryOptions{DropManagedFields: true})
-	all := informer.Shared[*corev1.ConfigMap](f, informer.Scope{})
-	if again := informer.Shared[*corev1.ConfigMap](f, informer.Scope{}); again != all {
-		t.Error("Shared returned a second informer for the same scope")
-	}
-	def := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
-	red := informer.Shared[*corev1.ConfigMap](f, informer.Scope{LabelSelector: client.MatchLabels(map[string]string{"color": "red"})})
-	if def == all || red == all || red == def {
-		t.Error("different scopes share an informer")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- f.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != context.Canceled {
-			t.Errorf("Run = %v", err)
-		}
-		checkNoGoroutines(t, "kubewire/informer.", "kubewire/reflector.")
-	}()
-	meta := informer.SharedMetadata(f, client.GroupVersionResource{Version: "v1", Resource: "configmaps"}, informer.Scope{Namespace: "default"})
-	if err := f.WaitForSync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name string
-		got  int
-		want int
-	}{
-		{"all", all.Store().Len(), 11},
-		{"default", def.Store().Len(), 10},
-		{"red", red.Store().Len(), 4},
-		{"metadata", meta.Store().Len(), 10},
-	} {
-		if tc.got != tc.want {
-			t.Errorf("%s informer holds %d objects, want %d", tc.name, tc.got, tc.want)
-		}
-	}
-	m, ok := meta.Store().Get("default", "cm-00001")
-	if !ok || m.Kind != "PartialObjectMetadata" || m.Labels["color"] != "green" || m.UnknownFields.Len() != 0 {
-		t.Errorf("metadata object = %+v (unknown fields %d)", m, m.UnknownFields.Len())
-	}
-	// The metadata informer follows changes too.
-	if _, err := client.For[cm](c).Namespace("default").Create(ctx, configMap("default", 77), client.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, 5*time.Second, func() string {
-		if _, ok := meta.Store().Get("default", "cm-00077"); !ok {
-			return "metadata informer missed a create"
-		}
-		return ""
-	})
 }

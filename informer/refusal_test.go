@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
@@ -101,12 +103,16 @@ func memClient(t *testing.T, n int, wrap func(http.RoundTripper) http.RoundTripp
 // logger gets one Warn; the cache follows the server by listing again;
 // and once watching is allowed the failure clears.
 func TestWatchForbidden(t *testing.T) {
+	eachFlavour(t, testWatchForbidden, testWatchForbidden, testWatchForbidden)
+}
+
+func testWatchForbidden[T client.Object](t *testing.T, fl flavour[T]) {
 	synctest.Test(t, func(t *testing.T) {
 		rt := &refusing{on: true}
 		logs := &warnings{}
 		_, c := memClient(t, 10, func(next http.RoundTripper) http.RoundTripper { rt.next = next; return rt }, slog.New(logs))
 		f := informer.NewFactory(c, informer.FactoryOptions{})
-		inf := informer.Shared[cm](f, informer.Scope{})
+		inf := fl.shared(f, informer.Scope{})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- f.Run(ctx) }()
@@ -159,15 +165,46 @@ func TestWatchForbidden(t *testing.T) {
 	})
 }
 
+// widget is a custom resource's Go type, as kubewire-gen writes one.
+type widget struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+}
+
+func (*widget) KindInfo() registry.Kind {
+	return registry.Kind{Group: "example.com", Version: "v1", Kind: "Widget", ListKind: "WidgetList",
+		Resource: "widgets", SingularResource: "widget", Namespaced: true}
+}
+
 // A custom resource whose CRD is installed after the informer started:
 // WaitForSync returns ErrNotFound naming the resource at once, and once
-// the resource is served the informer syncs and follows it.
+// the resource is served the informer syncs and follows it; alike for
+// a typed, a metadata-only and a dynamic informer.
 func TestCRDInstalledLater(t *testing.T) {
+	gvr := client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
+	t.Run("typed", func(t *testing.T) {
+		testCRDInstalledLater(t, func(f *informer.Factory, scope informer.Scope) *informer.Informer[*widget] {
+			return informer.Shared[*widget](f, scope)
+		})
+	})
+	t.Run("metadata", func(t *testing.T) {
+		testCRDInstalledLater(t, func(f *informer.Factory, scope informer.Scope) *informer.Informer[pom] {
+			return informer.SharedMetadata(f, gvr, scope)
+		})
+	})
+	t.Run("dynamic", func(t *testing.T) {
+		testCRDInstalledLater(t, func(f *informer.Factory, scope informer.Scope) *informer.Informer[uns] {
+			return informer.SharedDynamic(f, gvr, scope)
+		})
+	})
+}
+
+func testCRDInstalledLater[T client.Object](t *testing.T, shared func(*informer.Factory, informer.Scope) *informer.Informer[T]) {
 	synctest.Test(t, func(t *testing.T) {
 		s, c := memClient(t, 0, func(next http.RoundTripper) http.RoundTripper { return next }, nil)
 		gvr := client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
 		f := informer.NewFactory(c, informer.FactoryOptions{})
-		inf := informer.SharedDynamic(f, gvr, informer.Scope{Namespace: "default"})
+		inf := shared(f, informer.Scope{Namespace: "default"})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- f.Run(ctx) }()
@@ -199,10 +236,13 @@ func TestCRDInstalledLater(t *testing.T) {
 		create("w2")
 		eventually(t, time.Minute, func() string {
 			if n := inf.Store().Len(); n != 2 {
-				return "cache holds " + strings.Repeat("*", n) + ", want 2 widgets"
+				return fmt.Sprintf("cache holds %d widgets, want 2", n)
 			}
 			return ""
 		})
+		if w, ok := inf.Store().Get("default", "w2"); !ok || w.GetName() != "w2" || w.GetUID() == "" {
+			t.Errorf("cached w2 = %v, %v", w, ok)
+		}
 		if inf.Err() != nil {
 			t.Errorf("Err() = %v after the sync", inf.Err())
 		}
@@ -215,11 +255,15 @@ func TestCRDInstalledLater(t *testing.T) {
 // Factory's Run with its error, instead of the factory running on
 // without it.
 func TestFactoryRunReturnsInformerError(t *testing.T) {
+	eachFlavour(t, testFactoryRunReturnsInformerError, testFactoryRunReturnsInformerError, testFactoryRunReturnsInformerError)
+}
+
+func testFactoryRunReturnsInformerError[T client.Object](t *testing.T, fl flavour[T]) {
 	synctest.Test(t, func(t *testing.T) {
 		_, c := memClient(t, 3, func(next http.RoundTripper) http.RoundTripper { return next }, nil)
 		f := informer.NewFactory(c, informer.FactoryOptions{})
-		good := informer.Shared[cm](f, informer.Scope{})
-		informer.Shared[cm](f, informer.Scope{LabelSelector: client.LabelSelector{}.Equals("not a key!", "x")})
+		good := fl.shared(f, informer.Scope{})
+		fl.shared(f, informer.Scope{LabelSelector: client.LabelSelector{}.Equals("not a key!", "x")})
 		ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 		defer cancel()
 		start := time.Now()
@@ -238,7 +282,11 @@ func TestFactoryRunReturnsInformerError(t *testing.T) {
 
 // The Store users get only reads: the writes are the reflector's.
 func TestStoreIsReadOnly(t *testing.T) {
-	typ := reflect.TypeFor[*informer.Store[cm]]()
+	eachFlavour(t, testStoreIsReadOnly, testStoreIsReadOnly, testStoreIsReadOnly)
+}
+
+func testStoreIsReadOnly[T client.Object](t *testing.T, _ flavour[T]) {
+	typ := reflect.TypeFor[*informer.Store[T]]()
 	for _, m := range []string{"Begin", "Item", "End", "Abort", "Add", "Update", "Delete", "Bookmark"} {
 		if _, ok := typ.MethodByName(m); ok {
 			t.Errorf("informer.Store has the write method %s", m)

@@ -9,32 +9,20 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	corev1 "github.com/kubewire/kubewire/api/core/v1"
-	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/types"
+	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/informer"
 )
 
-func obj(ns, name, rv string, labels ...string) cm {
-	l := map[string]string{}
-	for i := 0; i+1 < len(labels); i += 2 {
-		l[labels[i]] = labels[i+1]
-	}
-	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
-		Namespace: ns, Name: name, ResourceVersion: rv, Labels: l, UID: types.UID("uid-" + ns + "-" + name),
-	}}
-}
-
-func byColor(o cm) []string {
-	if c, ok := o.Labels["color"]; ok {
+func byColor[T client.Object](o T) []string {
+	if c, ok := o.GetLabels()["color"]; ok {
 		return []string{c}
 	}
 	return nil
 }
 
-func newStore(t *testing.T) *informer.Store[cm] {
+func newStore[T client.Object](t *testing.T) *informer.Store[T] {
 	t.Helper()
-	s, err := informer.NewStore(map[string]informer.IndexFunc[cm]{"color": byColor})
+	s, err := informer.NewStore(map[string]informer.IndexFunc[T]{"color": byColor[T]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,14 +38,18 @@ func sortedKeys(keys []string, err error) []string {
 }
 
 func TestStoreReads(t *testing.T) {
-	s := newStore(t)
+	eachFlavour(t, testStoreReads, testStoreReads, testStoreReads)
+}
+
+func testStoreReads[T client.Object](t *testing.T, f flavour[T]) {
+	s := newStore[T](t)
 	w := informer.Writer(s)
 	w.Begin()
-	for _, o := range []cm{
-		obj("a", "x", "1", "color", "red"),
-		obj("a", "y", "2", "color", "blue"),
-		obj("b", "x", "3", "color", "red"),
-		obj("", "cluster", "4"),
+	for _, o := range []T{
+		obj(f, "a", "x", "1", "color", "red"),
+		obj(f, "a", "y", "2", "color", "blue"),
+		obj(f, "b", "x", "3", "color", "red"),
+		obj(f, "", "cluster", "4"),
 	} {
 		w.Item(o)
 	}
@@ -83,10 +75,10 @@ func TestStoreReads(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
 	}
-	if o, ok := s.GetByKey("b/x"); !ok || o.ResourceVersion != "3" {
+	if o, ok := s.GetByKey("b/x"); !ok || o.GetResourceVersion() != "3" {
 		t.Errorf("GetByKey(b/x) = %v, %v", o, ok)
 	}
-	if o, ok := s.GetByKey("cluster"); !ok || o.Name != "cluster" {
+	if o, ok := s.GetByKey("cluster"); !ok || o.GetName() != "cluster" {
 		t.Errorf("GetByKey(cluster) = %v, %v", o, ok)
 	}
 	if _, ok := s.Get("a", "z"); ok {
@@ -102,36 +94,40 @@ func TestStoreReads(t *testing.T) {
 // change (one copy in memory), replaces changed ones, deletes missing
 // ones at End, and an aborted relist deletes nothing.
 func TestStoreRelist(t *testing.T) {
-	s := newStore(t)
+	eachFlavour(t, testStoreRelist, testStoreRelist, testStoreRelist)
+}
+
+func testStoreRelist[T client.Object](t *testing.T, f flavour[T]) {
+	s := newStore[T](t)
 	w := informer.Writer(s)
 	w.Begin()
-	same, changed, gone := obj("a", "same", "1"), obj("a", "changed", "1"), obj("a", "gone", "1")
-	for _, o := range []cm{same, changed, gone} {
+	same, changed, gone := obj(f, "a", "same", "1"), obj(f, "a", "changed", "1"), obj(f, "a", "gone", "1")
+	for _, o := range []T{same, changed, gone} {
 		w.Item(o)
 	}
 	w.End("1")
 
 	w.Begin()
-	w.Item(obj("a", "same", "1")) // a new decode of the same state
-	w.Item(obj("a", "changed", "2"))
+	w.Item(obj(f, "a", "same", "1")) // a new decode of the same state
+	w.Item(obj(f, "a", "changed", "2"))
 	w.Abort()
 	if got := sortedKeys(s.ListKeys(), nil); !slices.Equal(got, []string{"a/changed", "a/gone", "a/same"}) {
 		t.Errorf("after Abort: %v", got)
 	}
 
 	w.Begin()
-	w.Item(obj("a", "same", "1"))
-	w.Item(obj("a", "changed", "3"))
-	w.Item(obj("a", "new", "3"))
+	w.Item(obj(f, "a", "same", "1"))
+	w.Item(obj(f, "a", "changed", "3"))
+	w.Item(obj(f, "a", "new", "3"))
 	w.End("3")
 	if got := sortedKeys(s.ListKeys(), nil); !slices.Equal(got, []string{"a/changed", "a/new", "a/same"}) {
 		t.Errorf("after End: %v", got)
 	}
-	if o, _ := s.Get("a", "same"); o != same {
+	if o, _ := s.Get("a", "same"); any(o) != any(same) {
 		t.Error("an unchanged object was replaced by its new decode")
 	}
-	if o, _ := s.Get("a", "changed"); o.ResourceVersion != "3" {
-		t.Errorf("changed object at rv %s, want 3", o.ResourceVersion)
+	if o, _ := s.Get("a", "changed"); o.GetResourceVersion() != "3" {
+		t.Errorf("changed object at rv %s, want 3", o.GetResourceVersion())
 	}
 	if s.ResourceVersion() != "3" {
 		t.Errorf("rv %s", s.ResourceVersion())
@@ -142,7 +138,11 @@ func TestStoreRelist(t *testing.T) {
 // query: every object an index returns carries the value asked for, and
 // at the end each index equals a scan of the objects.
 func TestIndexesUnderConcurrentUpdates(t *testing.T) {
-	s := newStore(t)
+	eachFlavour(t, testIndexesUnderConcurrentUpdates, testIndexesUnderConcurrentUpdates, testIndexesUnderConcurrentUpdates)
+}
+
+func testIndexesUnderConcurrentUpdates[T client.Object](t *testing.T, f flavour[T]) {
+	s := newStore[T](t)
 	w := informer.Writer(s)
 	w.Begin()
 	w.End("0")
@@ -164,8 +164,8 @@ func TestIndexesUnderConcurrentUpdates(t *testing.T) {
 						return
 					}
 					for _, o := range objs {
-						if o.Labels["color"] != c {
-							t.Errorf("index color=%s returned %s with color %q", c, o.Name, o.Labels["color"])
+						if got := o.GetLabels()["color"]; got != c {
+							t.Errorf("index color=%s returned %s with color %q", c, o.GetName(), got)
 							return
 						}
 					}
@@ -181,15 +181,15 @@ func TestIndexesUnderConcurrentUpdates(t *testing.T) {
 		rv := fmt.Sprint(i + 1)
 		switch rng.IntN(4) {
 		case 0:
-			w.Delete(obj(ns, name, rv))
+			w.Delete(obj(f, ns, name, rv))
 		case 1:
-			w.Update(obj(ns, name, rv)) // no label: in no color set
+			w.Update(obj(f, ns, name, rv)) // no label: in no color set
 		default:
-			w.Update(obj(ns, name, rv, "color", colors[rng.IntN(len(colors))], "size", []string{"big", "small"}[rng.IntN(2)]))
+			w.Update(obj(f, ns, name, rv, "color", colors[rng.IntN(len(colors))], "size", []string{"big", "small"}[rng.IntN(2)]))
 		}
 		if i == writes/2 { // an index added while objects change
-			if err := s.AddIndexes(map[string]informer.IndexFunc[cm]{"size": func(o cm) []string {
-				if v := o.Labels["size"]; v != "" {
+			if err := s.AddIndexes(map[string]informer.IndexFunc[T]{"size": func(o T) []string {
+				if v := o.GetLabels()["size"]; v != "" {
 					return []string{v}
 				}
 				return nil
@@ -204,9 +204,9 @@ func TestIndexesUnderConcurrentUpdates(t *testing.T) {
 		label := map[string]string{"color": "color", "size": "size"}[index]
 		want := map[string][]string{}
 		for _, o := range s.List() {
-			v := o.Namespace
+			v := o.GetNamespace()
 			if label != "" {
-				v = o.Labels[label]
+				v = o.GetLabels()[label]
 			}
 			if v != "" || label == "" {
 				want[v] = append(want[v], informer.Key(o))
@@ -227,9 +227,13 @@ func TestIndexesUnderConcurrentUpdates(t *testing.T) {
 }
 
 func TestAddIndexesRejectsDuplicates(t *testing.T) {
-	s := newStore(t)
+	eachFlavour(t, testAddIndexesRejectsDuplicates, testAddIndexesRejectsDuplicates, testAddIndexesRejectsDuplicates)
+}
+
+func testAddIndexesRejectsDuplicates[T client.Object](t *testing.T, f flavour[T]) {
+	s := newStore[T](t)
 	for _, name := range []string{"color", informer.NamespaceIndex} {
-		err := s.AddIndexes(map[string]informer.IndexFunc[cm]{name: byColor})
+		err := s.AddIndexes(map[string]informer.IndexFunc[T]{name: byColor[T]})
 		if err == nil || !strings.Contains(err.Error(), "already exists") {
 			t.Errorf("AddIndexes(%q) = %v, want an 'already exists' error", name, err)
 		}

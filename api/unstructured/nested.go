@@ -53,20 +53,52 @@ func nested[T any](obj map[string]any, want string, fields []string) (T, bool, e
 	return t, true, nil
 }
 
+// The scalar readers are written out rather than through nested: a
+// generic instantiation's escape analysis does not carry across packages,
+// and callers' variadic fields would then be allocated on every read.
+
 // NestedString returns the string at fields.
 func NestedString(obj map[string]any, fields ...string) (string, bool, error) {
-	return nested[string](obj, "a string", fields)
+	v, ok, err := NestedFieldNoCopy(obj, fields...)
+	if !ok || err != nil {
+		return "", ok, err
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", false, wrongType(fields, v, "a string")
+	}
+	return s, true, nil
 }
 
 // NestedBool returns the bool at fields.
 func NestedBool(obj map[string]any, fields ...string) (bool, bool, error) {
-	return nested[bool](obj, "a bool", fields)
+	v, ok, err := NestedFieldNoCopy(obj, fields...)
+	if !ok || err != nil {
+		return false, ok, err
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, false, wrongType(fields, v, "a bool")
+	}
+	return b, true, nil
 }
 
 // NestedFloat64 returns the float64 at fields. An integer (int64 after
 // decoding) is not a float64: use NestedInt64 or NestedFieldNoCopy.
 func NestedFloat64(obj map[string]any, fields ...string) (float64, bool, error) {
-	return nested[float64](obj, "a float64", fields)
+	v, ok, err := NestedFieldNoCopy(obj, fields...)
+	if !ok || err != nil {
+		return 0, ok, err
+	}
+	f, ok := v.(float64)
+	if !ok {
+		return 0, false, wrongType(fields, v, "a float64")
+	}
+	return f, true, nil
+}
+
+func wrongType(fields []string, v any, want string) error {
+	return fmt.Errorf("unstructured: %s is %s, not %s", path(fields), typeOf(v), want)
 }
 
 // NestedInt64 returns the integer at fields: an int64 as decoded from

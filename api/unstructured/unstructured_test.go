@@ -164,13 +164,13 @@ func TestNumbers(t *testing.T) {
 
 func TestUnmarshalErrors(t *testing.T) {
 	tests := []struct{ in, wantErr string }{
-		{`{"n": 1e400}`, "unstructured: number 1e400 does not fit a float64: value out of range"},
-		{`[1]`, "unstructured: want a JSON object, found an array"},
-		{`"x"`, "unstructured: want a JSON object, found a string"},
-		{`{"a":1} {}`, "unstructured: invalid JSON: data after the object at byte 9"},
-		{`{"a":`, "unstructured: invalid JSON: unexpected EOF"},
-		{``, "unstructured: invalid JSON: unexpected EOF"},
-		{`{"a":01}`, "unstructured: invalid JSON: invalid character '1' after object key:value pair"},
+		{`{"n": 1e400}`, "jsonwire: cannot decode number 1e400 at byte 6 into Go value of type float64"},
+		{`[1]`, "jsonwire: cannot decode array at byte 0 into Go value of type map[string]any"},
+		{`"x"`, "jsonwire: cannot decode string at byte 0 into Go value of type map[string]any"},
+		{`{"a":1} {}`, "jsonwire: invalid JSON at byte 8: data after the top-level value"},
+		{`{"a":`, "jsonwire: invalid JSON at byte 5: unexpected end of input, want a value"},
+		{``, "jsonwire: invalid JSON at byte 0: unexpected end of input, want a value"},
+		{`{"a":01}`, "jsonwire: invalid JSON at byte 6: invalid character, want ',' or '}' after object member"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

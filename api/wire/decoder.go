@@ -47,6 +47,8 @@ type Decoder struct {
 	shared  map[string]any
 	memo    map[string]any
 	scratch []byte
+	json    *jsonTable // collections shared by JSON decoders
+	boxes   *[boxSlots]any
 }
 
 // String returns b as a string, reusing an equal string this Decoder

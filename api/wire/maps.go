@@ -96,3 +96,23 @@ func (d *Decoder) storeShared(key string, v any) {
 	}
 	d.shared[key] = v
 }
+
+// Shared returns the value stored under key by StoreShared, for decoders
+// of other encodings (JSON) that share equal collections the way
+// DecodeMap does. It reports false when d is not ReadOnly.
+func (d *Decoder) Shared(key []byte) (any, bool) {
+	if d == nil || !d.ReadOnly {
+		return nil, false
+	}
+	v, ok := d.shared[string(key)]
+	return v, ok
+}
+
+// StoreShared stores v under key for Shared; it does nothing when d is
+// not ReadOnly.
+func (d *Decoder) StoreShared(key string, v any) {
+	if d == nil || !d.ReadOnly {
+		return
+	}
+	d.storeShared(key, v)
+}

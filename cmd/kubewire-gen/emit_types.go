@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/internal/codegen/deepcopy"
 	"github.com/kubewire/kubewire/internal/codegen/gofile"
+	"github.com/kubewire/kubewire/internal/codegen/jsoncodec"
 	"github.com/kubewire/kubewire/internal/codegen/kinds"
 	"github.com/kubewire/kubewire/internal/codegen/load"
 	"github.com/kubewire/kubewire/internal/codegen/markers"
@@ -42,10 +44,7 @@ func typesSource(o options, l *load.Loader, api *kinds.Package, crds []manifest)
 		local[tn] = true
 	}
 
-	// The sections of the file, in order. The JSON codec emitter
-	// (internal/codegen/jsoncodec, when it lands) adds MarshalJSON and
-	// UnmarshalJSON here for every type in copied and lists; until then
-	// these types encode with encoding/json, as the built-in kinds do.
+	// The sections of the file, in order.
 	kindInfo(f, api)
 	for _, tn := range lists {
 		listDecl(f, tn)
@@ -57,8 +56,54 @@ func typesSource(o options, l *load.Loader, api *kinds.Package, crds []manifest)
 			return nil, err
 		}
 	}
+	if err := jsonDecoders(f, append(copied, lists...)); err != nil {
+		return nil, err
+	}
 	crdManifests(f, crds)
 	return f.Bytes(o.fileHeader())
+}
+
+// jsonDecoders writes the one-pass JSON decoders the built-in kinds have
+// (DecodeJSON, from internal/codegen/jsoncodec) for the package's types:
+// reads decode them without reflection, and match keys exactly, as
+// kube-apiserver does. Writes still encode with encoding/json.
+func jsonDecoders(f *gofile.File, tns []*types.TypeName) error {
+	var named []*types.Named
+	own := map[*types.Named]bool{}
+	for _, tn := range tns {
+		if n, ok := tn.Type().(*types.Named); ok && jsoncodec.Supported(n, jsoncodec.Config{}) {
+			named = append(named, n)
+			own[n] = true
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	cfg := jsoncodec.Config{
+		Qualifier: f.Qualifier(),
+		Runtime:   func() string { return f.Import(jsoncodec.RuntimePath, "jsonwire") },
+		// Types of other packages (kubewire's API types, a user's shared
+		// package already generated) have theirs when their method set
+		// says so.
+		HasDecoder: func(n *types.Named) bool { return own[n] || hasDecodeJSON(n) },
+	}
+	var body bytes.Buffer
+	if err := jsoncodec.Emit(&body, named, cfg); err != nil {
+		return err
+	}
+	f.P("%s", strings.TrimRight(body.String(), "\n"))
+	return nil
+}
+
+// hasDecodeJSON reports whether *n has a DecodeJSON method.
+func hasDecodeJSON(n *types.Named) bool {
+	ms := types.NewMethodSet(types.NewPointer(n))
+	for i := range ms.Len() {
+		if ms.At(i).Obj().Name() == "DecodeJSON" {
+			return true
+		}
+	}
+	return false
 }
 
 func (o options) fileHeader() string {

@@ -19,6 +19,7 @@ import (
 	"github.com/kubewire/kubewire/client"
 	shapesv1 "github.com/kubewire/kubewire/cmd/kubewire-gen/testdata/api/v1"
 	shapesac "github.com/kubewire/kubewire/cmd/kubewire-gen/testdata/api/v1/applyconfig"
+	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/fake/fakeclient"
 	"github.com/kubewire/kubewire/informer"
@@ -235,5 +236,58 @@ func TestGeneratedTypedClient(t *testing.T) {
 			t.Fatal("the informer did not see the writes")
 		case <-time.After(10 * time.Millisecond):
 		}
+	}
+}
+
+// The generated JSON decoders read what encoding/json reads, except that
+// keys match exactly (as kube-apiserver's do): the full Widget, its list,
+// nulls, unknown members, and a key that differs only by case.
+func TestGeneratedJSONDecoders(t *testing.T) {
+	full, err := json.Marshal(fullWidget())
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := json.Marshal(&shapesv1.WidgetList{Items: []shapesv1.Widget{*fullWidget(), {}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, doc := range map[string][]byte{
+		"full":    full,
+		"nulls":   []byte(`{"kind":"Widget","metadata":null,"spec":{"replicas":null,"tags":null,"anonymous":null,"template":null},"status":null}`),
+		"unknown": []byte(`{"kind":"Widget","spec":{"name":"n","unknownField":{"deep":[1,2,{"x":null}]},"anonymous":{"inner":"i","other":1}}}`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var want, got shapesv1.Widget
+			if err := json.Unmarshal(doc, &want); err != nil {
+				t.Fatal(err)
+			}
+			if err := codec.DecodeJSON(doc, &got); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(&want, &got, ignoreUnexported); diff != "" {
+				t.Errorf("generated decoder differs from encoding/json (-want +got):\n%s", diff)
+			}
+		})
+	}
+	var wantList, gotList shapesv1.WidgetList
+	if err := json.Unmarshal(list, &wantList); err != nil {
+		t.Fatal(err)
+	}
+	if err := codec.DecodeJSON(list, &gotList); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(&wantList, &gotList, ignoreUnexported); diff != "" {
+		t.Errorf("list (-encoding/json +generated):\n%s", diff)
+	}
+	var w shapesv1.Widget
+	if err := codec.DecodeJSON([]byte(`{"spec":{"Name":"wrong case","name":"right"}}`), &w); err != nil {
+		t.Fatal(err)
+	}
+	if w.Spec.Name != "right" {
+		t.Errorf("name = %q: a key differing by case was taken", w.Spec.Name)
+	}
+	var only shapesv1.Widget
+	if err := codec.DecodeJSON([]byte(`{"spec":{"Name":"wrong case"}}`), &only); err != nil || only.Spec.Name != "" {
+		t.Errorf("name = %q, %v: keys must match exactly", only.Spec.Name, err)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -21,124 +20,6 @@ import (
 )
 
 func TestMain(m *testing.M) { os.Exit(Main(m)) }
-
-func TestLastLines(t *testing.T) {
-	tests := []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"", 3, "\t(no output)"},
-		{"a\nb\nc\nd\n", 2, "\tc\n\td"},
-		{"a\nb", 5, "\ta\n\tb"},
-	}
-	for _, tt := range tests {
-		if got := lastLines([]byte(tt.in), tt.n); got != tt.want {
-			t.Errorf("lastLines(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
-		}
-	}
-}
-
-func TestFailedChecks(t *testing.T) {
-	in := "[+]ping ok\n[-]poststarthook/rbac/bootstrap-roles failed: not finished\n[+]etcd ok\nreadyz check failed\n"
-	want := "[-]poststarthook/rbac/bootstrap-roles failed: not finished\nreadyz check failed"
-	if got := failedChecks([]byte(in)); got != want {
-		t.Errorf("failedChecks = %q, want %q", got, want)
-	}
-}
-
-func TestLockFileWaits(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "x.lock")
-	unlock, err := lockFile(t.Context(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waited := make(chan struct{})
-	got := make(chan error, 1)
-	go func() {
-		u, err := lockFile(t.Context(), path, func() { close(waited) })
-		if err == nil {
-			u()
-		}
-		got <- err
-	}()
-	select {
-	case <-waited:
-	case <-time.After(10 * time.Second):
-		t.Fatal("second lockFile did not report waiting")
-	}
-	unlock()
-	if err := <-got; err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	u, _ := lockFile(t.Context(), path, nil)
-	defer u()
-	cancel()
-	if _, err := lockFile(ctx, path, func() {}); err != context.Canceled {
-		t.Errorf("lockFile with a cancelled context: %v", err)
-	}
-}
-
-// TestKillLeftovers plays a crashed run: a pid file whose owner is gone,
-// naming a live child and a data folder.
-func TestKillLeftovers(t *testing.T) {
-	t.Setenv(EnvCache, t.TempDir())
-	root, _ := cacheRoot()
-	if err := os.MkdirAll(filepath.Join(root, "running"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	child := exec.Command("sleep", "60")
-	child.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	reaped := make(chan struct{})
-	go func() { child.Wait(); close(reaped) }()
-	t.Cleanup(func() { child.Process.Kill(); <-reaped })
-
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Fatal(err)
-	}
-	dataDir, err := os.MkdirTemp("", dataDirPrefix+"leftover-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, ok := procStart(child.Process.Pid)
-	if !ok {
-		t.Skip("no /proc: leftovers are reported, not killed")
-	}
-	rec := pidRecord{
-		Owner: pidEntry{PID: dead.Process.Pid, Start: "1"},
-		Procs: []pidEntry{
-			{PID: child.Process.Pid, Start: start, Name: "sleep"},
-			{PID: os.Getpid(), Start: "1", Name: "pid reused by another process"},
-		},
-		Dirs: []string{dataDir, "/"},
-	}
-	b, _ := json.Marshal(rec)
-	pidFile := filepath.Join(root, "running", "1.json")
-	if err := os.WriteFile(pidFile, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var log strings.Builder
-	killLeftovers(&log)
-	select {
-	case <-reaped:
-	case <-time.After(10 * time.Second):
-		t.Fatal("leftover child still runs")
-	}
-	if _, err := os.Stat(dataDir); !os.IsNotExist(err) {
-		t.Errorf("leftover data folder: %v", err)
-	}
-	if _, err := os.Stat(pidFile); !os.IsNotExist(err) {
-		t.Errorf("pid file left: %v", err)
-	}
-	if !strings.Contains(log.String(), fmt.Sprintf("killing sleep (pid %d)", child.Process.Pid)) {
-		t.Errorf("log: %q", log.String())
-	}
-}
 
 // TestCluster starts a cluster, restarts its kube-apiserver and stops it.
 func TestCluster(t *testing.T) {
@@ -173,12 +54,12 @@ func TestCluster(t *testing.T) {
 	}
 	_ = json.Unmarshal([]byte(body), &ns)
 
-	etcdPID, oldPID := c.etcd.pid(), c.apiserver.pid()
+	etcdPID, oldPID := c.Env().PID("etcd"), c.Env().PID("kube-apiserver")
 	if err := c.RestartAPIServer(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if c.apiserver.pid() == oldPID || c.etcd.pid() != etcdPID {
-		t.Errorf("restart: kube-apiserver pid %d -> %d, etcd pid %d -> %d", oldPID, c.apiserver.pid(), etcdPID, c.etcd.pid())
+	if c.Env().PID("kube-apiserver") == oldPID || c.Env().PID("etcd") != etcdPID {
+		t.Errorf("restart: kube-apiserver pid %d -> %d, etcd pid %d -> %d", oldPID, c.Env().PID("kube-apiserver"), etcdPID, c.Env().PID("etcd"))
 	}
 	if processExists(oldPID) {
 		t.Errorf("old kube-apiserver %d still runs", oldPID)
@@ -201,7 +82,7 @@ func TestCluster(t *testing.T) {
 		t.Errorf("Exact list after compaction: %d %s", code, body)
 	}
 
-	apiPID := c.apiserver.pid()
+	apiPID := c.Env().PID("kube-apiserver")
 	if err := c.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +107,7 @@ func TestCluster(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	for _, want := range []string{"cluster lifecycle ready", "kube-apiserver restarted"} {
+	for _, want := range []string{"envtest lifecycle: kubernetes v1.36.3 ready", "kube-apiserver restarted"} {
 		if !strings.Contains(log.String(), want) {
 			t.Errorf("log lacks %q:\n%s", want, log.String())
 		}
@@ -243,7 +124,7 @@ func TestStartFailure(t *testing.T) {
 	}
 	t.Logf("the error a test sees:\n%v", err)
 	msg := err.Error()
-	for _, want := range []string{"e2e cluster broken", "kube-apiserver (pid", "exited by itself (exit status 1)", "unknown flag: --no-such-flag", "kube-apiserver.log"} {
+	for _, want := range []string{"envtest broken:", "kube-apiserver (pid", "exited by itself (exit status 1)", "unknown flag: --no-such-flag", "kube-apiserver.log"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error lacks %q:\n%s", want, msg)
 		}
@@ -314,7 +195,7 @@ func TestHelperProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("PIDS %d %d\n", c.etcd.pid(), c.apiserver.pid())
+	fmt.Printf("PIDS %d %d\n", c.Env().PID("etcd"), c.Env().PID("kube-apiserver"))
 	switch how {
 	case "panic":
 		panic("helper panics with a cluster running")
@@ -325,13 +206,16 @@ func TestHelperProcess(t *testing.T) {
 
 // processExists reports whether pid runs (a zombie does not count).
 func processExists(pid int) bool {
-	if _, ok := procStart(pid); ok {
-		return true
+	if _, err := os.Stat("/proc"); err != nil {
+		return syscall.Kill(pid, 0) == nil // no /proc: zombies count
 	}
-	if _, err := os.Stat("/proc"); err == nil {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
 		return false
 	}
-	return syscall.Kill(pid, 0) == nil
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && !strings.HasPrefix(strings.TrimSpace(s[i+1:]), "Z")
 }
 
 // childPIDs lists this process's children (Linux), or nil.

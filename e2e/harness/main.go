@@ -4,9 +4,11 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
@@ -17,21 +19,18 @@ import (
 //
 //	func TestMain(m *testing.M) { os.Exit(harness.Main(m)) }
 //
-// Before the tests it kills what a crashed earlier run left behind (see
-// the package doc). After them, whether they passed or not, it stops
-// every cluster still running. On SIGINT or SIGTERM it stops them and
+// After the tests, whether they passed or not, it stops every cluster
+// still running. On SIGINT or SIGTERM it stops them and
 // exits with status 130. Main returns m.Run's exit code, or 1 if a
 // cluster failed to stop cleanly.
 //
 // A panicking test ends the process without returning here; then the
 // kernel's parent-death signal stops the children (Linux), and the next
-// run deletes their folders.
+// Start deletes their folders.
 func Main(m *testing.M) int {
 	mainState.mu.Lock()
 	mainState.active = true
 	mainState.mu.Unlock()
-
-	leftovers.Do(func() { killLeftovers(os.Stderr) })
 
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
@@ -137,4 +136,40 @@ func StartForTest(t TB, opts Options) *Cluster {
 		}
 	})
 	return c
+}
+
+// running records every cluster started and not yet stopped in the test
+// process, for Main to stop: at the end of the tests, and from its
+// signal handler. It is the harness's one piece of package-level state,
+// and has to be: a signal handler must find every cluster.
+var running = &registry{}
+
+type registry struct {
+	mu       sync.Mutex
+	clusters []*Cluster // in start order
+}
+
+func (r *registry) add(c *Cluster) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clusters = append(r.clusters, c)
+}
+
+func (r *registry) remove(c *Cluster) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clusters = slices.DeleteFunc(r.clusters, func(x *Cluster) bool { return x == c })
+}
+
+// stopAll stops every running cluster, newest first, and returns the
+// errors joined.
+func (r *registry) stopAll() error {
+	r.mu.Lock()
+	clusters := slices.Clone(r.clusters)
+	r.mu.Unlock()
+	var errs []error
+	for _, c := range slices.Backward(clusters) {
+		errs = append(errs, c.Stop())
+	}
+	return errors.Join(errs...)
 }

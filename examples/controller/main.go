@@ -1,21 +1,25 @@
 // Command controller is a small Kubernetes controller: it keeps the
 // annotation example.com/owner-team of every ConfigMap equal to the
 // ConfigMap's label team (and removes the annotation when the label goes).
-// It is built the way client-go controllers are, from kubewire's parts:
+// It is built from kubewire's parts:
 //
-//   - an informer caches the ConfigMaps; its event handler only puts the
-//     keys of ConfigMaps that are out of step into a work queue;
-//   - the queue (queue.go) de-duplicates keys, hands each to one worker
-//     at a time, is rate-limited, and retries a failed key after an
-//     exponential backoff;
-//   - each worker reconciles a key: it reads the ConfigMap from the
+//   - an informer caches the ConfigMaps; package controller's loop turns
+//     its events into Requests, and a predicate lets through only the
+//     ConfigMaps that are out of step;
+//   - the controller's work queue (package workqueue) de-duplicates
+//     Requests, hands each to one worker at a time, and queues a failed
+//     one again after an exponential backoff;
+//   - each worker reconciles a Request: it reads the ConfigMap from the
 //     informer's Lister (no request), and if the annotation is wrong
 //     writes a copy with client.Resource.Update. The update carries the
 //     cached resourceVersion, so if the ConfigMap changed since the cache
 //     saw it the server answers 409 Conflict instead of letting a stale
 //     decision win; the worker then reads the latest state from the
 //     server and tries again (client.RetryOnConflict). Other failures go
-//     back to the queue with backoff.
+//     back to the queue with backoff; after ten in a row the controller
+//     gives up on the ConfigMap until it changes again;
+//   - writes are paced by the client's write bucket (-qps), which the
+//     informer's reads do not share.
 //
 // By default it starts kubewire's in-memory API server (package fake)
 // with 2,000 realistic ConfigMaps, keeps relabelling and editing them
@@ -49,10 +53,12 @@ import (
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/examples/internal/exampleenv"
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/pager"
+	"github.com/kubewire/kubewire/workqueue"
 )
 
 const (
@@ -70,7 +76,7 @@ type config struct {
 	namespace  string // "" for all namespaces (fake server only)
 	configMaps int    // seeded in the fake server
 	workers    int
-	qps        float64 // reconciles per second, at most
+	qps        float64 // writes per second, at most
 	churn      time.Duration
 	failEvery  int           // the fake's webhook fails one update in failEvery; 0 never
 	every      time.Duration // time between two reports
@@ -84,7 +90,7 @@ func main() {
 	flag.StringVar(&cfg.namespace, "namespace", "", "namespace of the ConfigMaps (default: all; required on a real cluster)")
 	flag.IntVar(&cfg.configMaps, "configmaps", 2000, "ConfigMaps to seed the fake server with")
 	flag.IntVar(&cfg.workers, "workers", 4, "reconciles at a time")
-	flag.Float64Var(&cfg.qps, "qps", 500, "reconciles per second, at most")
+	flag.Float64Var(&cfg.qps, "qps", 500, "writes per second, at most")
 	flag.DurationVar(&cfg.churn, "churn", 50*time.Millisecond, "time between two relabellings on the fake server (0: none)")
 	flag.IntVar(&cfg.failEvery, "fail-every", 20, "on the fake server, a webhook fails one ConfigMap update in this many (0: none)")
 	flag.DurationVar(&cfg.every, "every", time.Second, "time between two reports")
@@ -124,7 +130,9 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	if env.Real() && cfg.namespace == "" {
 		return errors.New("on a real cluster, say which namespace's ConfigMaps to annotate with -namespace")
 	}
-	c, err := client.New(env.Config)
+	ccfg := env.Config
+	ccfg.QPS, ccfg.Burst = float32(cfg.qps), 50
+	c, err := client.New(ccfg)
 	if err != nil {
 		return err
 	}
@@ -146,51 +154,48 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		fmt.Fprintf(out, "  %s\n", strings.Join(append([]string{fmt.Sprintf("%d ConfigMaps seeded", cfg.configMaps)}, busy...), "; "))
 	}
 
-	ctl := &controller{
+	r := &reconciler{
 		configMaps: configMaps,
-		queue:      newQueue(queueOptions{QPS: cfg.qps, Burst: 50, FirstRetry: 5 * time.Millisecond, MaxRetry: 2 * time.Second}),
 		out:        out,
 		showErrors: cfg.showErrors,
+		failures:   map[controller.Request]int{},
 	}
 	inf := informer.New(configMaps, informer.Options[*corev1.ConfigMap]{})
-	ctl.lister = inf.Lister()
-	// The handler decides only whether there is work; the worker reads
-	// the latest state from the cache when it gets to the key.
-	enqueue := func(cm *corev1.ConfigMap) {
-		if !inStep(cm) {
-			ctl.queue.Add(informer.Key(cm))
-		}
-	}
-	reg := inf.AddHandler(informer.HandlerFuncs[*corev1.ConfigMap]{
-		Add:    func(cm *corev1.ConfigMap, _ bool) { enqueue(cm) },
-		Update: func(_, cm *corev1.ConfigMap) { enqueue(cm) },
-	}, informer.HandlerOptions{})
+	r.lister = inf.Lister()
+	ctl := controller.New("owner-team", inf, r, controller.Options{
+		Workers: cfg.workers,
+		Queue:   workqueue.Options{BaseDelay: 5 * time.Millisecond, MaxDelay: 2 * time.Second, Jitter: 0.2},
+	})
+	// The predicate decides only whether there is work; the worker reads
+	// the latest state from the cache when it gets to the Request.
+	ctl.Filter(func(e controller.Event[*corev1.ConfigMap]) bool {
+		return e.Type != controller.Deleted && !inStep(e.Object)
+	})
 
-	// The informer and the workers run until the end; the changes on the
-	// fake server stop earlier, so that the controller can be seen to
+	// The informer and the controller run until the end; the changes on
+	// the fake server stop earlier, so that the controller can be seen to
 	// settle.
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRun()
 	var wg sync.WaitGroup
-	var runErr error
+	var infErr, ctlErr error
 	start := time.Now()
 	wg.Go(func() {
 		if err := inf.Run(runCtx); !errors.Is(err, context.Canceled) {
-			runErr = err
+			infErr = err
 		}
 	})
 	defer wg.Wait()
 	defer stopRun()
-	if err := reg.WaitForSync(ctx); err != nil {
+	if err := inf.WaitForSync(ctx); err != nil {
 		stopRun()
 		wg.Wait()
-		return errors.Join(runErr, err)
+		return errors.Join(infErr, err)
 	}
-	fmt.Fprintf(out, "synced %d ConfigMaps in %v, %d out of step; %d workers, at most %v reconciles/s\n",
-		inf.Store().Len(), time.Since(start).Round(time.Millisecond), ctl.outOfStep(), cfg.workers, cfg.qps)
-	for range cfg.workers {
-		wg.Go(func() { ctl.work(runCtx) })
-	}
+	fmt.Fprintf(out, "synced %d ConfigMaps in %v, %d out of step; %d workers, at most %v writes/s\n",
+		inf.Store().Len(), time.Since(start).Round(time.Millisecond), r.outOfStep(), cfg.workers, cfg.qps)
+	wg.Go(func() { ctlErr = ctl.Run(runCtx) })
+	runErr := func() error { return errors.Join(infErr, ctlErr) }
 
 	watchCtx := ctx
 	if cfg.duration > 0 {
@@ -215,7 +220,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		case <-watchCtx.Done():
 			watching = false
 		case <-tick.C:
-			ctl.report(time.Since(watchStart).Round(min(cfg.every, time.Second)))
+			r.report(time.Since(watchStart).Round(min(cfg.every, time.Second)), ctl.Len())
 		}
 	}
 	if err := <-churnDone; err != nil {
@@ -226,8 +231,8 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		fmt.Fprintf(out, "interrupted after %v\n", stopped.Sub(watchStart).Round(100*time.Millisecond))
 		stopRun()
 		wg.Wait()
-		ctl.summary()
-		return runErr
+		r.summary()
+		return runErr()
 	}
 	if !env.Real() && cfg.churn > 0 {
 		fmt.Fprintf(out, "after %v the labels stop changing", stopped.Sub(watchStart).Round(100*time.Millisecond))
@@ -239,13 +244,13 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	settled := time.Since(stopped)
 	stopRun()
 	wg.Wait()
-	if runErr != nil {
-		return runErr
+	if err := runErr(); err != nil {
+		return err
 	}
 	if err != nil {
 		return fmt.Errorf("check the server: %w", err)
 	}
-	ctl.summary()
+	r.summary()
 	if behind > 0 {
 		return fmt.Errorf("%d of %d ConfigMaps on the server are still out of step after %v", behind, total, settled.Round(time.Millisecond))
 	}
@@ -274,19 +279,19 @@ func setOwner(cm *corev1.ConfigMap) {
 	}
 }
 
-// controller reconciles ConfigMaps: see the package comment.
-type controller struct {
+// reconciler reconciles ConfigMaps: see the package comment.
+type reconciler struct {
 	configMaps *client.Resource[*corev1.ConfigMap]
 	lister     informer.Lister[*corev1.ConfigMap]
-	queue      *queue
 
 	out        io.Writer
 	showErrors int
 
-	mu    sync.Mutex // guards what follows, and writes to out
-	n     stats      // since the start
-	last  stats      // at the last report
-	shown int        // errors printed
+	mu       sync.Mutex                 // guards what follows, and writes to out
+	failures map[controller.Request]int // failures in a row, by Request
+	n        stats                      // since the start
+	last     stats                      // at the last report
+	shown    int                        // errors printed
 }
 
 // stats count what the controller did.
@@ -296,52 +301,45 @@ func (s stats) minus(t stats) stats {
 	return stats{s.reconciles - t.reconciles, s.updates - t.updates, s.conflicts - t.conflicts, s.retries - t.retries, s.givenUp - t.givenUp}
 }
 
-// work reconciles the keys the queue hands out, until ctx ends.
-func (c *controller) work(ctx context.Context) {
-	for {
-		key, err := c.queue.Get(ctx)
-		if err != nil {
-			return
-		}
-		err = c.reconcile(ctx, key)
-		c.finish(key, err)
-		c.queue.Done(key)
-	}
-}
-
-// finish forgets key's failures if err is nil, else retries it after a
-// backoff, or gives up after maxFailures failures in a row.
-func (c *controller) finish(key string, err error) {
-	if err == nil || errors.Is(err, context.Canceled) {
-		c.queue.Forget(key)
-		return
+// Reconcile brings the ConfigMap of req in step, and keeps count of
+// failures: the controller queues a failed Request again after its
+// backoff, until maxFailures in a row, when the reconciler gives up on
+// it (until the ConfigMap changes again and the predicate lets it in).
+func (c *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
+	err := c.reconcile(ctx, req)
+	if err == nil || ctx.Err() != nil {
+		c.mu.Lock()
+		delete(c.failures, req)
+		c.mu.Unlock()
+		return controller.Result{}, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.failures[req]++
+	failures := c.failures[req]
 	show := c.shown < c.showErrors
 	if show {
 		c.shown++
 	}
-	if failures := c.queue.Failures(key); failures >= maxFailures {
-		// Until the ConfigMap changes again, and the handler adds it.
-		c.queue.Forget(key)
+	if failures >= maxFailures {
+		delete(c.failures, req)
 		c.n.givenUp++
 		if show {
-			fmt.Fprintf(c.out, "  gave up on %s after %d failures: %v\n", key, failures+1, err)
+			fmt.Fprintf(c.out, "  gave up on %s after %d failures: %v\n", req, failures, err)
 		}
-		return
+		return controller.Result{}, nil
 	}
-	failures, delay := c.queue.Retry(key)
 	c.n.retries++
 	if show {
-		fmt.Fprintf(c.out, "  retry %s in %v (failure %d): %v\n", key, delay.Round(time.Millisecond), failures, err)
+		fmt.Fprintf(c.out, "  retry %s (failure %d): %v\n", req, failures, err)
 	}
+	return controller.Result{}, err
 }
 
-// reconcile brings the ConfigMap key in step, if it is not already.
-func (c *controller) reconcile(ctx context.Context, key string) error {
+// reconcile brings the ConfigMap of req in step, if it is not already.
+func (c *reconciler) reconcile(ctx context.Context, req controller.Request) error {
 	c.count(&c.n.reconciles)
-	namespace, name := informer.SplitKey(key)
+	namespace, name := req.Namespace, req.Name
 	cached, ok := c.lister.Namespace(namespace).Get(name)
 	if !ok || inStep(cached) {
 		return nil // deleted, or in step already: nothing to do
@@ -383,14 +381,14 @@ func (c *controller) reconcile(ctx context.Context, key string) error {
 	return nil
 }
 
-func (c *controller) count(n *int) {
+func (c *reconciler) count(n *int) {
 	c.mu.Lock()
 	*n++
 	c.mu.Unlock()
 }
 
 // summary prints the counts since the start.
-func (c *controller) summary() {
+func (c *reconciler) summary() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	fmt.Fprintf(c.out, "summary: %s, %s, %s (each followed by a read from the server), %s after errors, %d given up\n",
@@ -408,7 +406,7 @@ func plural(n int, noun string) string {
 }
 
 // outOfStep counts the cached ConfigMaps out of step.
-func (c *controller) outOfStep() int {
+func (c *reconciler) outOfStep() int {
 	all, _ := c.lister.List(nil)
 	n := 0
 	for _, cm := range all {
@@ -419,17 +417,18 @@ func (c *controller) outOfStep() int {
 	return n
 }
 
-// report prints what happened since the last report.
-func (c *controller) report(elapsed time.Duration) {
+// report prints what happened since the last report; queued is how many
+// Requests wait for a worker.
+func (c *reconciler) report(elapsed time.Duration, queued int) {
 	behind := c.outOfStep()
-	waiting, delayed := c.queue.Len()
 	c.mu.Lock()
+	failing := len(c.failures)
 	defer c.mu.Unlock()
 	d := c.n.minus(c.last)
 	c.last = c.n
 	fmt.Fprintf(c.out, "  [%v] %s, %s, %s, %s; %d out of step in the cache, %d queued, %d waiting to retry\n",
 		elapsed, plural(d.reconciles, "reconcile"), plural(d.updates, "update"), plural(d.conflicts, "conflict"), plural(d.retries, "retry"),
-		behind, waiting, delayed)
+		behind, queued, failing)
 }
 
 // waitInStep waits until every ConfigMap on the server is in step, or

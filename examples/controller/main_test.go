@@ -31,7 +31,7 @@ func TestControllerConverges(t *testing.T) {
 	for _, want := range []string{
 		"controller: annotation example.com/owner-team follows label team on the ConfigMaps of all namespaces, on an embedded fake server\n" +
 			"  300 ConfigMaps seeded; every 5ms one is relabelled and edited; a webhook fails 1 in 5 updates\n",
-		", 300 out of step; 4 workers, at most 2000 reconciles/s\n",
+		", 300 out of step; 4 workers, at most 2000 writes/s\n",
 		`(failure 1): update: client: PUT /api/v1/namespaces/`,
 		`: Internal error occurred: failed calling webhook "owners.example.com": context deadline exceeded` + "\n",
 		"the labels stop changing; waiting until every ConfigMap on the server is in step\n",
@@ -72,7 +72,7 @@ func TestControllerQuiet(t *testing.T) {
 	for _, want := range []string{
 		"controller: annotation example.com/owner-team follows label team on the ConfigMaps of namespace payments, on an embedded fake server\n" +
 			"  80 ConfigMaps seeded\n",
-		", 20 out of step; 2 workers, at most 1000 reconciles/s\n",
+		", 20 out of step; 2 workers, at most 1000 writes/s\n",
 		"summary: 20 reconciles, 20 updates, 0 conflicts (each followed by a read from the server), 0 retries after errors, 0 given up\n",
 		"checked against the server: all 20 ConfigMaps in step",
 	} {

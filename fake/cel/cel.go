@@ -21,7 +21,9 @@ import (
 	"sync"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/ext"
+	"github.com/kubewire/kubewire/fake"
 )
 
 // Evaluator compiles rules once and evaluates them.
@@ -76,6 +78,13 @@ func (e *Evaluator) eval(expr string, self, oldSelf any) (any, error) {
 	p, err := e.program(expr)
 	if err != nil {
 		return nil, err
+	}
+	if o, ok := oldSelf.(fake.OptionalValue); ok {
+		if o.Present {
+			oldSelf = types.OptionalOf(types.DefaultTypeAdapter.NativeToValue(o.Value))
+		} else {
+			oldSelf = types.OptionalNone
+		}
 	}
 	out, _, err := p.Eval(map[string]any{"self": self, "oldSelf": oldSelf})
 	if err != nil {

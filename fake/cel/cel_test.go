@@ -27,6 +27,10 @@ func TestCheck(t *testing.T) {
 		{"self.tags.all(t, t.size() == 1)", spec, nil, true},
 		{"self.size >= oldSelf.size", spec, map[string]any{"size": int64(3)}, true},
 		{"self.matches('^[a-z]+$')", "abc", nil, true},
+		// optionalOldSelf: oldSelf is optional.none() on a create.
+		{"!oldSelf.hasValue() || self.size >= oldSelf.value().size", spec, fake.OptionalValue{}, true},
+		{"oldSelf.hasValue()", spec, fake.OptionalValue{}, false},
+		{"!oldSelf.hasValue() || self.size >= oldSelf.value().size", spec, fake.OptionalValue{Value: map[string]any{"size": int64(9)}, Present: true}, false},
 	}
 	for _, tt := range tests {
 		got, err := ev.Check(tt.rule, tt.self, tt.oldSelf)

@@ -46,6 +46,9 @@ func run(out string) error {
 		if err := g.emitDeepCopy(pm); err != nil {
 			return err
 		}
+		if err := g.emitJSON(pm); err != nil {
+			return err
+		}
 		kinds := kindsFor(pm, discovered)
 		if err := g.emitKinds(pm, kinds); err != nil {
 			return err

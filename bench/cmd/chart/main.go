@@ -1,8 +1,9 @@
 // Command chart draws the ratios of an informer benchmark run (the JSON
-// that cmd/informer writes with -json) as an SVG: one panel per figure,
-// one bar per scenario, and the goal as a dashed line.
+// that cmd/informer or cmd/crinformer writes with -json) as an SVG: one
+// panel per figure, one bar per scenario, and the goal as a dashed line.
 //
 //	cd bench && go run ./cmd/chart -in results/informer.json -out ../docs/benchmarks.svg
+//	cd bench && go run ./cmd/chart -in results/crinformer.json -out ../docs/benchmarks-cr.svg
 package main
 
 import (
@@ -20,8 +21,11 @@ type report struct {
 	Machine   string `json:"machine"`
 	Date      string `json:"date"`
 	Rounds    int    `json:"rounds"`
+	Server    string `json:"server"`
 	Scenarios []struct {
 		Pods    int    `json:"pods"`
+		Objects int    `json:"objects"` // cmd/crinformer
+		Kind    string `json:"kind"`    // cmd/crinformer: typed or dynamic
 		Shape   string `json:"shape"`
 		Mode    string `json:"mode"`
 		Figures []struct {
@@ -44,17 +48,29 @@ type panel struct {
 	// higher: the goal is a floor (events per second); absolute: bars are
 	// kubewire's own value and client-go's is marked beside it.
 	higher, absolute bool
+	// kind, when set, keeps the scenarios of that kind only.
+	kind string
+}
+
+// crPanels are cmd/crinformer's figures and the JSON-path issue's goals.
+var crPanels = []panel{
+	{figure: "heap per cached object", title: "typed CRs: live heap per cached object, kubewire / controller-runtime", goal: 0.6, kind: "typed"},
+	{figure: "heap per cached object", title: "dynamic CRs: live heap per cached object, kubewire / dynamicinformer", goal: 0.35, kind: "dynamic"},
+	{figure: "allocs per object (sync)", title: "allocations per object during sync, kubewire / client-go", goal: 0.3},
+	{figure: "sync time", title: "time to synced cache, kubewire / client-go", goal: 0.4},
+	{figure: "peak RSS (sync)", title: "peak RSS during sync, kubewire / client-go", goal: 0.5},
+	{figure: "JSON watch events/s to a handler", title: "JSON watch events per second, kubewire / client-go (higher is better)", goal: 3, higher: true},
 }
 
 var panels = []panel{
-	{"heap per cached Pod", "live heap per cached Pod, kubewire / client-go", 0.6, false, false},
-	{"allocs per Pod (sync)", "allocations per Pod during sync, kubewire / client-go", 0.5, false, false},
-	{"sync time", "time to synced cache, kubewire / client-go (goal for 50,000 Pods)", 0.8, false, false},
-	{"CPU time (sync)", "CPU time to synced cache, kubewire / client-go (no goal)", 0, false, false},
-	{"peak RSS (sync)", "peak RSS during sync, kubewire / client-go", 0.7, false, false},
-	{"peak RSS (relist)", "peak RSS during a relist after 410, kubewire / client-go", 0.7, false, false},
-	{"peak/steady live heap (relist)", "peak / steady live heap in a relist (bar: kubewire, tick: client-go)", 1.2, false, true},
-	{"watch events/s to a handler", "watch events per second, kubewire / client-go (higher is better)", 1.5, true, false},
+	{"heap per cached Pod", "live heap per cached Pod, kubewire / client-go", 0.6, false, false, ""},
+	{"allocs per Pod (sync)", "allocations per Pod during sync, kubewire / client-go", 0.5, false, false, ""},
+	{"sync time", "time to synced cache, kubewire / client-go (goal for 50,000 Pods)", 0.8, false, false, ""},
+	{"CPU time (sync)", "CPU time to synced cache, kubewire / client-go (no goal)", 0, false, false, ""},
+	{"peak RSS (sync)", "peak RSS during sync, kubewire / client-go", 0.7, false, false, ""},
+	{"peak RSS (relist)", "peak RSS during a relist after 410, kubewire / client-go", 0.7, false, false, ""},
+	{"peak/steady live heap (relist)", "peak / steady live heap in a relist (bar: kubewire, tick: client-go)", 1.2, false, true, ""},
+	{"watch events/s to a handler", "watch events per second, kubewire / client-go (higher is better)", 1.5, true, false, ""},
 }
 
 const (
@@ -91,18 +107,39 @@ func main() {
 }
 
 func draw(rep *report) string {
+	ps, title, what := panels, "kubewire informer vs client-go v0.36.3: ratios against the goals", "fake API server over loopback, protobuf"
+	cr := len(rep.Scenarios) > 0 && rep.Scenarios[0].Kind != ""
+	if cr {
+		ps, title = crPanels, "kubewire custom-resource informers vs client-go v0.36.3 / controller-runtime v0.24: ratios against the goals"
+		what = "fake API server over loopback, JSON"
+		if rep.Server == "kube-apiserver" {
+			what = "kube-apiserver v1.36.3 with etcd, JSON"
+		}
+	}
 	n := len(rep.Scenarios)
+	if cr {
+		n = 0 // each panel shows one kind, or both
+		for _, p := range ps {
+			m := 0
+			for _, sc := range rep.Scenarios {
+				if p.kind == "" || p.kind == sc.Kind {
+					m++
+				}
+			}
+			n = max(n, m)
+		}
+	}
 	panelH := titleH + n*(barH+barGap) + axisH
-	rows := (len(panels) + cols - 1) / cols
+	rows := (len(ps) + cols - 1) / cols
 	height := headerH + rows*(panelH+margin) + 24
 	var s strings.Builder
 	fmt.Fprintf(&s, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif" font-size="11">`+"\n", width, height, width, height)
 	fmt.Fprintf(&s, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", width, height)
-	fmt.Fprintf(&s, `<text x="%d" y="24" font-size="16" font-weight="bold">kubewire informer vs client-go v0.36.3: ratios against the goals</text>`+"\n", margin)
-	fmt.Fprintf(&s, `<text x="%d" y="42" fill="#555">%s; fake API server over loopback, protobuf; median of %d rounds; %s.</text>`+"\n",
-		margin, esc(rep.Machine), rep.Rounds, esc(rep.Date))
+	fmt.Fprintf(&s, `<text x="%d" y="24" font-size="16" font-weight="bold">%s</text>`+"\n", margin, esc(title))
+	fmt.Fprintf(&s, `<text x="%d" y="42" fill="#555">%s; %s; median of %d rounds; %s.</text>`+"\n",
+		margin, esc(rep.Machine), what, rep.Rounds, esc(rep.Date))
 	fmt.Fprintf(&s, `<text x="%d" y="57" fill="#555">Bars: green, goal met; orange, missed; grey, no goal. Dashed red line: the goal; grey line: parity (1.0). Lower is better but for events per second.</text>`+"\n", margin)
-	for i, p := range panels {
+	for i, p := range ps {
 		x := (i % cols) * panelW
 		y := headerH + (i/cols)*(panelH+margin)
 		drawPanel(&s, rep, p, x, y)
@@ -121,7 +158,13 @@ func drawPanel(s *strings.Builder, rep *report, p panel, x0, y0 int) {
 	var bars []bar
 	top := p.goal
 	for _, sc := range rep.Scenarios {
+		if p.kind != "" && sc.Kind != p.kind {
+			continue
+		}
 		b := bar{label: fmt.Sprintf("%dk %s %s", sc.Pods/1000, sc.Shape, modeName(sc.Mode))}
+		if sc.Kind != "" {
+			b.label = fmt.Sprintf("%dk %s %s", sc.Objects/1000, sc.Shape, sc.Kind)
+		}
 		for _, f := range sc.Figures {
 			if f.Name != p.figure {
 				continue

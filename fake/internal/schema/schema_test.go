@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -148,3 +149,34 @@ func TestFieldErrorBody(t *testing.T) {
 		}
 	}
 }
+
+// Embedded resources must say what they are, as kube-apiserver checks.
+func TestValidateEmbedded(t *testing.T) {
+	s, err := New(&apiextensionsv1.JSONSchemaProps{Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+		"spec": {Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+			"thing": {Type: "object", XEmbeddedResource: true, XPreserveUnknownFields: ptrTo(true)},
+			"things": {Type: "array", Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &apiextensionsv1.JSONSchemaProps{
+				Type: "object", XEmbeddedResource: true, XPreserveUnknownFields: ptrTo(true)}}},
+		}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := map[string]any{"spec": map[string]any{
+		"thing":  map[string]any{"apiVersion": "v1"},
+		"things": []any{map[string]any{"apiVersion": "", "kind": "Not_A_Label"}, map[string]any{"apiVersion": "v1", "kind": "Pod"}},
+	}}
+	var got []string
+	for _, e := range s.ValidateEmbedded(obj) {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		"spec.thing.kind: Required value",
+		`spec.things[0].apiVersion: Invalid value: "": must not be empty`,
+	}
+	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || !strings.Contains(got[2], "spec.things[0].kind: Invalid value: \"Not_A_Label\": may have mixed case") {
+		t.Errorf("errors:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -3,8 +3,10 @@
 package v1
 
 import (
+	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/api/resource"
 )
 
 // KindInfo describes the Widget kind to kubewire's clients: resource widgets.examples.kubewire.dev/v1, namespaced, served as JSON only.
@@ -119,6 +121,148 @@ func (in *WidgetList) DeepCopy() *WidgetList {
 	out := new(WidgetList)
 	in.DeepCopyInto(out)
 	return out
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *Widget) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("Widget") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			jsonwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			jsonwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeJSON(d)
+		case "spec":
+			m.Spec.DecodeJSON(d)
+		case "status":
+			m.Status.DecodeJSON(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("WidgetSpec") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "image":
+			jsonwire.String(d, &m.Image)
+		case "replicas":
+			if d.Null() {
+				m.Replicas = nil
+			} else {
+				if m.Replicas == nil {
+					m.Replicas = new(int32)
+				}
+				jsonwire.Int(d, m.Replicas)
+			}
+		case "size":
+			jsonwire.String(d, &m.Size)
+		case "memory":
+			if d.Null() {
+				m.Memory = nil
+			} else {
+				if m.Memory == nil {
+					m.Memory = new(resource.Quantity)
+				}
+				(*m.Memory).DecodeJSON(d)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *WidgetStatus) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("WidgetStatus") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "replicas":
+			jsonwire.Int(d, &m.Replicas)
+		case "readyReplicas":
+			jsonwire.Int(d, &m.ReadyReplicas)
+		case "selector":
+			jsonwire.String(d, &m.Selector)
+		case "observedGeneration":
+			jsonwire.Int(d, &m.ObservedGeneration)
+		case "conditions":
+			if d.Null() {
+				m.Conditions = nil
+			} else if d.OpenArray("[]metav1.Condition") {
+				s1 := m.Conditions[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s1) {
+						s1 = s1[:i+1]
+					} else {
+						s1 = append(s1, *new(metav1.Condition))
+					}
+					s1[i].DecodeJSON(d)
+				}
+				if len(s1) == 0 {
+					s1 = []metav1.Condition{}
+				}
+				m.Conditions = s1
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("WidgetList") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			jsonwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			jsonwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeJSON(d)
+		case "items":
+			if d.Null() {
+				m.Items = nil
+			} else if d.OpenArray("[]Widget") {
+				s2 := m.Items[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s2) {
+						s2 = s2[:i+1]
+					} else {
+						s2 = append(s2, *new(Widget))
+					}
+					s2[i].DecodeJSON(d)
+				}
+				if len(s2) == 0 {
+					s2 = []Widget{}
+				}
+				m.Items = s2
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }
 
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests

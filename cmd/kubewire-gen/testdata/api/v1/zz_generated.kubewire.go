@@ -5,6 +5,7 @@ package v1
 import (
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/api/runtime"
@@ -389,6 +390,661 @@ func (in *WidgetList) DeepCopy() *WidgetList {
 	out := new(WidgetList)
 	in.DeepCopyInto(out)
 	return out
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *CommonSpec) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("CommonSpec") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "paused":
+			jsonwire.Bool(d, &m.Paused)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *Defaults) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("Defaults") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "retries":
+			jsonwire.Int(d, &m.Retries)
+		case "names":
+			if d.Null() {
+				m.Names = nil
+			} else if d.OpenArray("[]string") {
+				s1 := m.Names[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s1) {
+						s1 = s1[:i+1]
+					} else {
+						s1 = append(s1, *new(string))
+					}
+					jsonwire.String(d, &s1[i])
+				}
+				if len(s1) == 0 {
+					s1 = []string{}
+				}
+				m.Names = s1
+			}
+		case "weights":
+			jsonwire.StringMap(d, &m.Weights)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *Gadget) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("Gadget") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			jsonwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			jsonwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeJSON(d)
+		case "spec":
+			m.Spec.DecodeJSON(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *GadgetList) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("GadgetList") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			jsonwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			jsonwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeJSON(d)
+		case "items":
+			if d.Null() {
+				m.Items = nil
+			} else if d.OpenArray("[]Gadget") {
+				s2 := m.Items[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s2) {
+						s2 = s2[:i+1]
+					} else {
+						s2 = append(s2, *new(Gadget))
+					}
+					s2[i].DecodeJSON(d)
+				}
+				if len(s2) == 0 {
+					s2 = []Gadget{}
+				}
+				m.Items = s2
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *GadgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("GadgetSpec") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "parts":
+			if d.Null() {
+				m.Parts = nil
+			} else if d.OpenArray("[]string") {
+				s3 := m.Parts[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s3) {
+						s3 = s3[:i+1]
+					} else {
+						s3 = append(s3, *new(string))
+					}
+					jsonwire.String(d, &s3[i])
+				}
+				if len(s3) == 0 {
+					s3 = []string{}
+				}
+				m.Parts = s3
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *Port) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("Port") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "name":
+			jsonwire.String(d, &m.Name)
+		case "port":
+			jsonwire.Int(d, &m.Port)
+		case "protocol":
+			jsonwire.String(d, &m.Protocol)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *Thing) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("Thing") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			jsonwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			jsonwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeJSON(d)
+		case "data":
+			jsonwire.StringMap(d, &m.Data)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *Tree) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("Tree") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "children":
+			if d.Null() {
+				m.Children = nil
+			} else if d.OpenArray("[]Tree") {
+				s4 := m.Children[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s4) {
+						s4 = s4[:i+1]
+					} else {
+						s4 = append(s4, *new(Tree))
+					}
+					s4[i].DecodeJSON(d)
+				}
+				if len(s4) == 0 {
+					s4 = []Tree{}
+				}
+				m.Children = s4
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *Widget) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("Widget") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			jsonwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			jsonwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeJSON(d)
+		case "spec":
+			m.Spec.DecodeJSON(d)
+		case "status":
+			m.Status.DecodeJSON(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("WidgetSpec") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "paused":
+			jsonwire.Bool(d, &m.CommonSpec.Paused)
+		case "size":
+			jsonwire.String(d, &m.Size)
+		case "replicas":
+			if d.Null() {
+				m.Replicas = nil
+			} else {
+				if m.Replicas == nil {
+					m.Replicas = new(int32)
+				}
+				jsonwire.Int(d, m.Replicas)
+			}
+		case "minSize":
+			if d.Null() {
+				m.MinSize = nil
+			} else {
+				if m.MinSize == nil {
+					m.MinSize = new(int64)
+				}
+				jsonwire.Int(d, m.MinSize)
+			}
+		case "maxSize":
+			if d.Null() {
+				m.MaxSize = nil
+			} else {
+				if m.MaxSize == nil {
+					m.MaxSize = new(int64)
+				}
+				jsonwire.Int(d, m.MaxSize)
+			}
+		case "step":
+			jsonwire.Int(d, &m.Step)
+		case "name":
+			jsonwire.String(d, &m.Name)
+		case "owner":
+			jsonwire.String(d, &m.Owner)
+		case "mode":
+			jsonwire.String(d, &m.Mode)
+		case "level":
+			jsonwire.Int(d, &m.Level)
+		case "note":
+			if d.Null() {
+				m.Note = nil
+			} else {
+				if m.Note == nil {
+					m.Note = new(string)
+				}
+				jsonwire.String(d, m.Note)
+			}
+		case "color":
+			jsonwire.String(d, &m.Color)
+		case "shade":
+			jsonwire.String(d, &m.Shade)
+		case "tags":
+			if d.Null() {
+				m.Tags = nil
+			} else if d.OpenArray("[]string") {
+				s5 := m.Tags[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s5) {
+						s5 = s5[:i+1]
+					} else {
+						s5 = append(s5, *new(string))
+					}
+					jsonwire.String(d, &s5[i])
+				}
+				if len(s5) == 0 {
+					s5 = []string{}
+				}
+				m.Tags = s5
+			}
+		case "ports":
+			if d.Null() {
+				m.Ports = nil
+			} else if d.OpenArray("[]Port") {
+				s6 := m.Ports[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s6) {
+						s6 = s6[:i+1]
+					} else {
+						s6 = append(s6, *new(Port))
+					}
+					s6[i].DecodeJSON(d)
+				}
+				if len(s6) == 0 {
+					s6 = []Port{}
+				}
+				m.Ports = s6
+			}
+		case "zones":
+			if d.Null() {
+				m.Zones = nil
+			} else if d.OpenArray("[]string") {
+				s7 := m.Zones[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s7) {
+						s7 = s7[:i+1]
+					} else {
+						s7 = append(s7, *new(string))
+					}
+					jsonwire.String(d, &s7[i])
+				}
+				if len(s7) == 0 {
+					s7 = []string{}
+				}
+				m.Zones = s7
+			}
+		case "matrix":
+			if d.Null() {
+				m.Matrix = nil
+			} else if d.OpenArray("[][]int32") {
+				s8 := m.Matrix[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s8) {
+						s8 = s8[:i+1]
+					} else {
+						s8 = append(s8, *new([]int32))
+					}
+					if d.Null() {
+						s8[i] = nil
+					} else if d.OpenArray("[]int32") {
+						s9 := s8[i][:0]
+						for i := 0; d.NextElem(i); i++ {
+							if i < cap(s9) {
+								s9 = s9[:i+1]
+							} else {
+								s9 = append(s9, *new(int32))
+							}
+							jsonwire.Int(d, &s9[i])
+						}
+						if len(s9) == 0 {
+							s9 = []int32{}
+						}
+						s8[i] = s9
+					}
+				}
+				if len(s8) == 0 {
+					s8 = [][]int32{}
+				}
+				m.Matrix = s8
+			}
+		case "labels":
+			jsonwire.StringMap(d, &m.Labels)
+		case "routes":
+			jsonwire.Map(d, &m.Routes, "map[string][]Port", func(d *jsonwire.Decoder, v *[]Port) {
+				if d.Null() {
+					(*v) = nil
+				} else if d.OpenArray("[]Port") {
+					s10 := (*v)[:0]
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s10) {
+							s10 = s10[:i+1]
+						} else {
+							s10 = append(s10, *new(Port))
+						}
+						s10[i].DecodeJSON(d)
+					}
+					if len(s10) == 0 {
+						s10 = []Port{}
+					}
+					(*v) = s10
+				}
+			})
+		case "data":
+			jsonwire.Bytes(d, &m.Data)
+		case "ratio":
+			jsonwire.Float(d, &m.Ratio)
+		case "enabled":
+			jsonwire.Bool(d, &m.Enabled)
+		case "count":
+			jsonwire.Int(d, &m.Count)
+		case "big":
+			jsonwire.Uint(d, &m.Big)
+		case "timeout":
+			if d.Null() {
+				m.Timeout = nil
+			} else {
+				if m.Timeout == nil {
+					m.Timeout = new(metav1.Duration)
+				}
+				jsonwire.ViaUnmarshaler(d, m.Timeout, "Duration")
+			}
+		case "deadline":
+			if d.Null() {
+				m.Deadline = nil
+			} else {
+				if m.Deadline == nil {
+					m.Deadline = new(metav1.Time)
+				}
+				(*m.Deadline).DecodeJSON(d)
+			}
+		case "memory":
+			m.Memory.DecodeJSON(d)
+		case "limits":
+			m.Limits.DecodeJSON(d)
+		case "target":
+			m.Target.DecodeJSON(d)
+		case "threshold":
+			jsonwire.String(d, &m.Threshold)
+		case "template":
+			if d.Null() {
+				m.Template = nil
+			} else {
+				if m.Template == nil {
+					m.Template = new(corev1.PodTemplateSpec)
+				}
+				(*m.Template).DecodeJSON(d)
+			}
+		case "selector":
+			if d.Null() {
+				m.Selector = nil
+			} else {
+				if m.Selector == nil {
+					m.Selector = new(metav1.LabelSelector)
+				}
+				(*m.Selector).DecodeJSON(d)
+			}
+		case "extra":
+			m.Extra.DecodeJSON(d)
+		case "object":
+			if d.Null() {
+				m.Object = nil
+			} else {
+				if m.Object == nil {
+					m.Object = new(runtime.RawExtension)
+				}
+				(*m.Object).DecodeJSON(d)
+			}
+		case "thing":
+			if d.Null() {
+				m.Thing = nil
+			} else {
+				if m.Thing == nil {
+					m.Thing = new(Thing)
+				}
+				(*m.Thing).DecodeJSON(d)
+			}
+		case "config":
+			if d.Null() {
+				m.Config = nil
+			} else {
+				if m.Config == nil {
+					m.Config = new(apiextensionsv1.JSON)
+				}
+				jsonwire.ViaUnmarshaler(d, m.Config, "JSON")
+			}
+		case "values":
+			jsonwire.Map(d, &m.Values, "map[string]any", func(d *jsonwire.Decoder, v *any) {
+				(*v) = d.Interface()
+			})
+		case "free":
+			if d.Null() {
+				m.Free = nil
+			} else {
+				if m.Free == nil {
+					m.Free = new(Tree)
+				}
+				(*m.Free).DecodeJSON(d)
+			}
+		case "anonymous":
+			if d.OpenObject("WidgetSpec.Anonymous") {
+				for i := 0; d.NextField(i); i++ {
+					switch string(d.Key()) {
+					case "inner":
+						jsonwire.String(d, &m.Anonymous.Inner)
+					default:
+						d.Skip()
+					}
+				}
+			}
+		case "defaults":
+			if d.Null() {
+				m.Defaults = nil
+			} else {
+				if m.Defaults == nil {
+					m.Defaults = new(Defaults)
+				}
+				(*m.Defaults).DecodeJSON(d)
+			}
+		case "immutable":
+			jsonwire.String(d, &m.Immutable)
+		case "stamp":
+			if d.OpenObject("WidgetSpec.Stamp") {
+				for i := 0; d.NextField(i); i++ {
+					switch string(d.Key()) {
+					case "by":
+						if d.Null() {
+							m.Stamp.By = nil
+						} else if d.OpenArray("[]string") {
+							s11 := m.Stamp.By[:0]
+							for i := 0; d.NextElem(i); i++ {
+								if i < cap(s11) {
+									s11 = s11[:i+1]
+								} else {
+									s11 = append(s11, *new(string))
+								}
+								jsonwire.String(d, &s11[i])
+							}
+							if len(s11) == 0 {
+								s11 = []string{}
+							}
+							m.Stamp.By = s11
+						}
+					default:
+						d.Skip()
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *WidgetStatus) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("WidgetStatus") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "replicas":
+			jsonwire.Int(d, &m.Replicas)
+		case "selector":
+			jsonwire.String(d, &m.Selector)
+		case "observedGeneration":
+			jsonwire.Int(d, &m.ObservedGeneration)
+		case "conditions":
+			if d.Null() {
+				m.Conditions = nil
+			} else if d.OpenArray("[]metav1.Condition") {
+				s12 := m.Conditions[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s12) {
+						s12 = s12[:i+1]
+					} else {
+						s12 = append(s12, *new(metav1.Condition))
+					}
+					s12[i].DecodeJSON(d)
+				}
+				if len(s12) == 0 {
+					s12 = []metav1.Condition{}
+				}
+				m.Conditions = s12
+			}
+		case "lastUpdate":
+			m.LastUpdate.DecodeJSON(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("WidgetList") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			jsonwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			jsonwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeJSON(d)
+		case "items":
+			if d.Null() {
+				m.Items = nil
+			} else if d.OpenArray("[]Widget") {
+				s13 := m.Items[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s13) {
+						s13 = s13[:i+1]
+					} else {
+						s13 = append(s13, *new(Widget))
+					}
+					s13[i].DecodeJSON(d)
+				}
+				if len(s13) == 0 {
+					s13 = []Widget{}
+				}
+				m.Items = s13
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }
 
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests

@@ -3,6 +3,7 @@
 package v1beta1
 
 import (
+	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
 )
@@ -103,4 +104,104 @@ func (in *WidgetList) DeepCopy() *WidgetList {
 	out := new(WidgetList)
 	in.DeepCopyInto(out)
 	return out
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *Widget) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("Widget") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			jsonwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			jsonwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeJSON(d)
+		case "spec":
+			m.Spec.DecodeJSON(d)
+		case "status":
+			m.Status.DecodeJSON(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("WidgetSpec") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "name":
+			jsonwire.String(d, &m.Name)
+		case "size":
+			jsonwire.String(d, &m.Size)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *WidgetStatus) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("WidgetStatus") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "replicas":
+			jsonwire.Int(d, &m.Replicas)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeJSON reads m from d: one JSON value, as encoding/json would
+// decode it but matching keys case-sensitively.
+func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
+	if !d.OpenObject("WidgetList") {
+		return d.Err()
+	}
+	for i := 0; d.NextField(i); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			jsonwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			jsonwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeJSON(d)
+		case "items":
+			if d.Null() {
+				m.Items = nil
+			} else if d.OpenArray("[]Widget") {
+				s1 := m.Items[:0]
+				for i := 0; d.NextElem(i); i++ {
+					if i < cap(s1) {
+						s1 = s1[:i+1]
+					} else {
+						s1 = append(s1, *new(Widget))
+					}
+					s1[i].DecodeJSON(d)
+				}
+				if len(s1) == 0 {
+					s1 = []Widget{}
+				}
+				m.Items = s1
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }

@@ -1,0 +1,117 @@
+package jsonwire_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewire/kubewire/api/jsonwire"
+	"github.com/kubewire/kubewire/api/wire"
+)
+
+func TestStrings(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`"plain"`, "plain"},
+		{`""`, ""},
+		{`"\"\\\/\b\f\n\r\t"`, "\"\\/\b\f\n\r\t"},
+		{`"\u00e9\u4e16"`, "é世"},
+		{`"\ud83d\ude00"`, "😀"},
+		{`"\ud800x"`, "\uFFFDx"},      // lone surrogate
+		{`"\ud800\u0041"`, "\uFFFDA"}, // surrogate then not a low one
+		{"\"a\xffb\"", "a\uFFFDb"},    // invalid UTF-8
+		{`"é"`, "é"},
+	}
+	for _, tt := range tests {
+		var s string
+		d := jsonwire.NewDecoder([]byte(tt.in), nil)
+		jsonwire.String(d, &s)
+		if err := d.End(); err != nil || s != tt.want {
+			t.Errorf("%s: got %q, %v; want %q", tt.in, s, err, tt.want)
+		}
+	}
+}
+
+func TestIntegers(t *testing.T) {
+	tests := []struct {
+		in     string
+		want   int64
+		wantOK bool
+	}{
+		{"0", 0, true}, {"-0", 0, true}, {"9223372036854775807", math.MaxInt64, true},
+		{"-9223372036854775808", math.MinInt64, true}, {"9223372036854775808", 0, false},
+		{"1.0", 0, false}, {"1e2", 0, false}, {`"1"`, 0, false}, {"null", 42, true},
+	}
+	for _, tt := range tests {
+		v := int64(42)
+		d := jsonwire.NewDecoder([]byte(tt.in), nil)
+		jsonwire.Int(d, &v)
+		err := d.End()
+		if (err == nil) != tt.wantOK || tt.wantOK && v != tt.want {
+			t.Errorf("%s: got %d, %v; want %d (ok %v)", tt.in, v, err, tt.want, tt.wantOK)
+		}
+	}
+	var small int32
+	d := jsonwire.NewDecoder([]byte("2147483648"), nil)
+	jsonwire.Int(d, &small)
+	var te *jsonwire.TypeError
+	if err := d.End(); !errors.As(err, &te) || !errors.Is(err, wire.ErrMalformed) {
+		t.Errorf("int32 overflow: %v, want a TypeError matching wire.ErrMalformed", err)
+	}
+}
+
+func TestSyntaxErrors(t *testing.T) {
+	for _, in := range []string{
+		``, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `[1,]`, `[1 2]`, `tru`, `nul`, `01`, `1.`, `-`, `1e`,
+		`"a`, "\"a\nb\"", `"\x"`, `"\u12"`, `{"a":1}}`, `{} {}`, strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+	} {
+		d := jsonwire.NewDecoder([]byte(in), nil)
+		d.Skip()
+		var se *jsonwire.SyntaxError
+		if err := d.End(); !errors.As(err, &se) || !errors.Is(err, wire.ErrMalformed) {
+			t.Errorf("%.40q: %v, want a SyntaxError", in, err)
+		}
+	}
+}
+
+func TestAny(t *testing.T) {
+	d := jsonwire.NewDecoder([]byte(`{"i":1,"big":9223372036854775808,"f":2.0,"e":1e3,"b":true,"n":null,"a":[],"o":{}}`), nil)
+	got := d.Any()
+	if err := d.End(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"i": int64(1), "big": 9223372036854775808.0, "f": 2.0, "e": 1000.0, "b": true, "n": nil, "a": []any{}, "o": map[string]any{}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Error(diff)
+	}
+	d = jsonwire.NewDecoder([]byte(`[1e400]`), nil)
+	d.Any()
+	if err := d.End(); err == nil {
+		t.Error("1e400: no error")
+	}
+}
+
+// Through a ReadOnly table, equal nested objects are one map from their
+// second sighting; the top of a value never is.
+func TestAnySharing(t *testing.T) {
+	table := &wire.Decoder{ReadOnly: true}
+	decode := func() map[string]any {
+		d := jsonwire.NewDecoder([]byte(`{"spec":{"color":"red"}}`), table)
+		return d.AnyObject()
+	}
+	a, b, c := decode(), decode(), decode()
+	spec := func(m map[string]any) map[string]any { return m["spec"].(map[string]any) }
+	spec(b)["marker"] = true // b's spec is the one kept for later decodes
+	if _, ok := spec(c)["marker"]; !ok {
+		t.Error("the third decode does not share the second's nested map")
+	}
+	if _, ok := spec(a)["marker"]; ok {
+		t.Error("the first decode shares a map it should own")
+	}
+	a["top"] = 1
+	if _, ok := c["top"]; ok {
+		t.Error("top-level maps are shared")
+	}
+}

@@ -1,0 +1,43 @@
+package resource
+
+import (
+	"bytes"
+
+	"github.com/kubewire/kubewire/api/jsonwire"
+)
+
+// DecodeJSON reads q as UnmarshalJSON does, parsing each distinct value
+// once per Decoder Table (a list's Pods ask for the same few quantities).
+func (q *Quantity) DecodeJSON(d *jsonwire.Decoder) error {
+	if d.Null() {
+		*q = Quantity{}
+		return d.Err()
+	}
+	at := d.Offset()
+	raw := d.Raw()
+	if d.Err() != nil {
+		return d.Err()
+	}
+	v := raw
+	if l := len(v); l >= 2 && v[0] == '"' && v[l-1] == '"' {
+		v = v[1 : l-1]
+	}
+	v = bytes.TrimSpace(v)
+	if memo, ok := d.Table.Memo("Quantity", v); ok {
+		*q = memo.(Quantity)
+		return nil
+	}
+	val, f, keep, err := parse(v)
+	if err != nil {
+		d.Invalid(at, "resource.Quantity", err)
+		return d.Err()
+	}
+	if keep {
+		*q = Quantity{s: d.InternString(v)}
+	} else {
+		var buf [40]byte
+		*q = Quantity{s: d.InternString(render(buf[:0], val, f))}
+	}
+	d.Table.SetMemo("Quantity", v, *q)
+	return nil
+}

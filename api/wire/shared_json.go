@@ -1,0 +1,88 @@
+package wire
+
+import "hash/maphash"
+
+// seenSlots is the size of the direct-mapped cache of spans seen once: a
+// fixed 64 KiB, where a set would grow by some 30 bytes for every
+// unique span (an object's metadata, its annotations) until cleared. A
+// collision only means a span waits for one more sighting.
+const seenSlots = 1 << 13
+
+// JSONKey identifies a JSON span by two keyed 64-bit hashes: 128 bits, so
+// that two different spans of one stream get the same key with a chance
+// of about n²/2¹²⁹, and the seeds are random, so input cannot aim at it.
+// Keeping a copy of each span to compare instead would cost the table
+// more memory than the sharing saves on small maps.
+type JSONKey struct{ a, b uint64 }
+
+type jsonTable struct {
+	seed1, seed2 maphash.Seed
+	seen         [seenSlots]uint64
+	shared       map[JSONKey]any
+}
+
+// SharedJSON returns the value a JSON decoder stored with ShareJSON for
+// the same bytes (a map or slice decoded from an object or array). When
+// there is none it returns the key to store the value under, or the zero
+// key when the value is not worth keeping: a span is kept the second time
+// it is seen, since most spans seen once (an object's metadata) never
+// repeat. It reports false, with the zero key, when d is not ReadOnly.
+func (d *Decoder) SharedJSON(span []byte) (v any, key JSONKey, ok bool) {
+	if d == nil || !d.ReadOnly {
+		return nil, JSONKey{}, false
+	}
+	if d.json == nil {
+		d.json = &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), shared: make(map[JSONKey]any, 64)}
+	}
+	k := JSONKey{maphash.Bytes(d.json.seed1, span), maphash.Bytes(d.json.seed2, span)}
+	if v, ok := d.json.shared[k]; ok {
+		return v, k, true
+	}
+	if slot := &d.json.seen[k.a&(seenSlots-1)]; *slot != k.b {
+		*slot = k.b
+		return nil, JSONKey{}, false
+	}
+	return nil, k, false
+}
+
+// ShareJSON stores v, decoded from the span SharedJSON gave key for, for
+// later decodes of the same bytes.
+func (d *Decoder) ShareJSON(k JSONKey, v any) {
+	if d == nil || d.json == nil || k == (JSONKey{}) {
+		return
+	}
+	t := d.json
+	if len(t.shared) >= maxSharedEntries {
+		clear(t.shared)
+	}
+	t.shared[k] = v
+}
+
+// Boxed strings: a string stored in an any (a JSON value of Unstructured)
+// needs a header of its own on the heap; equal short values can share it.
+const (
+	boxSlots  = 4096
+	maxBoxLen = 64
+)
+
+// StringValue returns b as an any holding a string, reusing the box of an
+// equal string returned before when the table still has it. Strings
+// longer than 64 bytes get a box of their own.
+func (d *Decoder) StringValue(b []byte) any {
+	if len(b) == 0 {
+		return ""
+	}
+	if d == nil || len(b) > maxBoxLen {
+		return string(b)
+	}
+	if d.boxes == nil {
+		d.boxes = new([boxSlots]any)
+	}
+	slot := &d.boxes[internHash(b)&(boxSlots-1)]
+	if s, ok := (*slot).(string); ok && s == string(b) {
+		return *slot
+	}
+	v := any(d.String(b))
+	*slot = v
+	return v
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/api/wire"
+	"github.com/kubewire/kubewire/bench/internal/crgen"
+	"github.com/kubewire/kubewire/bench/internal/widget"
+	"github.com/kubewire/kubewire/codec"
+	k8sunstructured "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+)
+
+// jsonDecodeGoal is the target for JSON decode time, kubewire
+// over client-go, for Pods and every custom-resource shape.
+const jsonDecodeGoal = 0.35
+
+// crList returns the JSON of a WidgetList of n objects of a shape, with the
+// fields the server sets, as kube-apiserver writes it.
+func crList(shape crgen.Shape, n int) []byte {
+	items := make([]any, n)
+	for i := range items {
+		o := crgen.Object(shape, i)
+		m := o["metadata"].(map[string]any)
+		m["uid"] = fmt.Sprintf("6b3f1c2e-8d4a-4f5b-9c7e-%012d", i)
+		m["resourceVersion"] = fmt.Sprint(100000 + i)
+		m["generation"] = int64(1)
+		m["creationTimestamp"] = "2026-01-02T03:04:05Z"
+		items[i] = o
+	}
+	b, err := json.Marshal(map[string]any{"apiVersion": "example.com/v1", "kind": "WidgetList",
+		"metadata": map[string]any{"resourceVersion": "200000"}, "items": items})
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// crDecoders are, for typed objects, kubewire's generated Widget decoder
+// (plain, and through the ReadOnly table informers use) against the
+// apimachinery JSON serializer controller-runtime decodes with; for
+// dynamic ones, kubewire's Unstructured against apimachinery's.
+func crDecoders(kind string) (kw []decoder, up decoder) {
+	if kind == "typed" {
+		scheme := runtime.NewScheme()
+		if err := widget.AddToScheme(scheme); err != nil {
+			panic(err)
+		}
+		deser := serializer.NewCodecFactory(scheme).UniversalDeserializer()
+		list := func(d *wire.Decoder, b []byte) (any, error) {
+			l := new(widget.WidgetList)
+			return l, codec.DecodeJSONWith(d, b, l)
+		}
+		return []decoder{
+				{"plain", func(b []byte) (any, error) { return list(nil, b) }},
+				{"read-only", func(b []byte) (any, error) { return list(&wire.Decoder{ReadOnly: true}, b) }},
+			}, decoder{"apimachinery", func(b []byte) (any, error) {
+				obj, _, err := deser.Decode(b, nil, new(widget.UpstreamList))
+				return obj, err
+			}}
+	}
+	return []decoder{
+			{"plain", func(b []byte) (any, error) { l := new(unstructured.UnstructuredList); return l, codec.DecodeJSON(b, l) }},
+			{"read-only", func(b []byte) (any, error) {
+				l := new(unstructured.UnstructuredList)
+				return l, codec.DecodeJSONWith(&wire.Decoder{ReadOnly: true}, b, l)
+			}},
+		}, decoder{"apimachinery", func(b []byte) (any, error) {
+			l := new(k8sunstructured.UnstructuredList)
+			return l, l.UnmarshalJSON(b)
+		}}
+}
+
+// crRows measures the CR decoders and prints their rows, with a PASS or
+// FAIL line for the decode-time goal of each shape and kind.
+func crRows(w io.Writer, n, rounds int) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "\nCR shape\tkind\tJSON B/object\tkubewire mode\tfigure\tkubewire\tclient-go\tratio\t")
+	var verdicts []string
+	for _, shape := range crgen.Shapes {
+		input := crList(shape, n)
+		for _, kind := range []string{"typed", "dynamic"} {
+			kws, up := crDecoders(kind)
+			size := float64(len(input)) / float64(n)
+			for _, kw := range kws {
+				k, u := measurePair(kw, up, input, n, rounds)
+				row := func(figure string, a, b float64, unit string) {
+					fmt.Fprintf(tw, "%s\t%s\t%.0f\t%s\t%s\t%.0f %s\t%.0f %s\t%.2f\t\n", shape, kind, size, kw.name, figure, a, unit, b, unit, a/b)
+				}
+				row("time per object", k.nsPerPod, u.nsPerPod, "ns")
+				row("allocs per object", k.allocsPerPod, u.allocsPerPod, "")
+				row("bytes allocated per object", k.bytesPerPod, u.bytesPerPod, "B")
+				row("live heap per object", k.liveHeapPerPod, u.liveHeapPerPod, "B")
+				if kw.name == "plain" {
+					verdicts = append(verdicts, verdict(fmt.Sprintf("JSON decode time, %s %s CRs", shape, kind), k.nsPerPod/u.nsPerPod, jsonDecodeGoal))
+				}
+			}
+		}
+	}
+	tw.Flush()
+	for _, v := range verdicts {
+		fmt.Fprintln(w, v)
+	}
+}
+
+// verdict is the line that says whether a ratio met its goal (at most).
+func verdict(what string, ratio, goal float64) string {
+	status := "PASS"
+	if ratio > goal {
+		status = "FAIL"
+	}
+	return fmt.Sprintf("%s: %s %.2f (goal <= %.2f)", status, what, ratio, goal)
+}

@@ -1,0 +1,221 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/workqueue"
+)
+
+// Controller reconciles the objects of one primary kind T: it queues a
+// Request for every change its sources report (the primary informer,
+// owned kinds, mapped informers) and hands each to a Reconciler, one
+// worker per Request at a time. Make one with New, add sources with
+// Owns and Watches, then Run it.
+//
+// Filter, Owns and Watches must be called before Run. Every other method
+// is safe for concurrent use. Run may be called again after it returned
+// (for example each time this replica becomes the leader).
+type Controller[T client.Object] struct {
+	name    string
+	r       Reconciler
+	opts    Options
+	log     *slog.Logger
+	primary *watch[T]
+
+	mu      sync.Mutex
+	sources []source
+	running bool
+	q       *workqueue.Queue[Request] // the running Run's, else nil
+}
+
+// New returns a controller named name (for logs, metrics and errors)
+// reconciling the objects of primary with r. The informer is not run by
+// the controller: run it (or its Factory) beside it, as package manager
+// does.
+func New[T client.Object](name string, primary *informer.Informer[T], r Reconciler, opts Options) *Controller[T] {
+	opts = opts.withDefaults()
+	if k, ok := any(*new(T)).(client.Kinded); ok && opts.Kind.Kind == "" {
+		opts.Kind = k.KindInfo() // generated KindInfo methods do not dereference
+	}
+	c := &Controller[T]{name: name, r: r, opts: opts, log: opts.Logger.With("controller", name)}
+	c.primary = newWatch(primary, nil, func(obj T, emit func(Request)) { emit(RequestFor(obj)) }, sourceName(opts.Kind, primary))
+	c.primary.primary = true
+	c.sources = []source{c.primary}
+	return c
+}
+
+// sourceName names an informer's objects for messages: the resource as
+// kubectl names it ("configmaps", "widgets.example.com") when the kind
+// is known, else the Go type.
+func sourceName[O client.Object](k registry.Kind, _ *informer.Informer[O]) string {
+	if kd, ok := any(*new(O)).(client.Kinded); ok {
+		k = kd.KindInfo()
+	}
+	switch {
+	case k.Resource != "" && k.Group != "":
+		return k.Resource + "." + k.Group
+	case k.Resource != "":
+		return k.Resource
+	case k.Kind != "":
+		return k.Kind
+	}
+	return fmt.Sprintf("%T", *new(O))
+}
+
+// Name returns the controller's name.
+func (c *Controller[T]) Name() string { return c.name }
+
+// Filter adds predicates to the primary informer's events: a change
+// queues its Request only if every predicate lets it through.
+func (c *Controller[T]) Filter(preds ...Predicate[T]) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.mustNotRun("Filter")
+	c.primary.preds = append(c.primary.preds, preds...)
+}
+
+// Owns makes changes to the objects of inf queue the Request of their
+// controller owner (the ownerReference with controller set, see
+// ctrlutil.SetControllerReference) when it is of c's primary kind. It
+// panics if the primary kind is unknown (set Options.Kind for dynamic
+// and metadata-only primaries), a programming error.
+func Owns[T, O client.Object](c *Controller[T], inf *informer.Informer[O], preds ...Predicate[O]) {
+	k := c.opts.Kind
+	if k.Kind == "" {
+		panic(fmt.Sprintf("controller %s: Owns needs the primary kind: set Options.Kind", c.name))
+	}
+	c.add(newWatch(inf, preds, ownerRequests[O](k.Group, k.Kind, k.Namespaced), sourceName(registry.Kind{}, inf)))
+}
+
+// Watches makes changes to the objects of inf queue the Requests that
+// requests returns for them (for an update, for the old and the new
+// object). requests runs on the informer's handler goroutine and must be
+// quick; it reads the cache's object and must not modify it.
+func Watches[T, O client.Object](c *Controller[T], inf *informer.Informer[O], requests func(O) []Request, preds ...Predicate[O]) {
+	c.add(newWatch(inf, preds, func(obj O, emit func(Request)) {
+		for _, r := range requests(obj) {
+			emit(r)
+		}
+	}, sourceName(registry.Kind{}, inf)))
+}
+
+func (c *Controller[T]) add(s source) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.mustNotRun("Owns or Watches")
+	c.sources = append(c.sources, s)
+}
+
+// mustNotRun panics if Run is running; c.mu is held.
+func (c *Controller[T]) mustNotRun(what string) {
+	if c.running {
+		panic(fmt.Sprintf("controller %s: %s called while Run runs", c.name, what))
+	}
+}
+
+// Enqueue queues req, as a change of a source would. It does nothing
+// while Run is not running.
+func (c *Controller[T]) Enqueue(req Request) {
+	c.mu.Lock()
+	q := c.q
+	c.mu.Unlock()
+	if q != nil {
+		q.Add(req)
+	}
+}
+
+// Len returns how many Requests are queued, waiting for a worker (0
+// while Run is not running).
+func (c *Controller[T]) Len() int {
+	c.mu.Lock()
+	q := c.q
+	c.mu.Unlock()
+	if q == nil {
+		return 0
+	}
+	return q.Len()
+}
+
+// Run registers the controller's handlers with its sources, waits until
+// every source's cache is synced and queued (see Options.SyncTimeout),
+// then reconciles with Options.Workers workers until ctx ends. It then
+// stops taking Requests, waits for the Reconcile calls in progress
+// (their ctx has ended too), removes its handlers, and returns nil after
+// every goroutine it started has ended.
+//
+// Run returns an error matching ErrNotSynced when a cache cannot sync:
+// the server refused it (the error also matches the server's, such as
+// client.ErrForbidden) or SyncTimeout passed. A cache that loses its
+// sync later is reported by Ready, not by Run.
+func (c *Controller[T]) Run(ctx context.Context) error {
+	c.mu.Lock()
+	if c.running {
+		c.mu.Unlock()
+		return fmt.Errorf("controller %s: Run called while it runs", c.name)
+	}
+	c.running = true
+	q := workqueue.New[Request](c.opts.Queue)
+	sources := append([]source(nil), c.sources...)
+	regs := make([]registered, len(sources))
+	for i, s := range sources {
+		regs[i] = s.register(q, c.opts.ResyncPeriod)
+	}
+	c.q = q
+	c.mu.Unlock()
+	defer func() {
+		q.ShutDown()
+		for _, r := range regs {
+			r.remove()
+		}
+		c.mu.Lock()
+		c.running, c.q = false, nil
+		c.mu.Unlock()
+	}()
+
+	if err := c.waitForSync(ctx, sources, regs); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while waiting
+		}
+		return err
+	}
+	c.log.Debug("controller: caches synced; starting workers", "workers", c.opts.Workers)
+	var wg sync.WaitGroup
+	for range c.opts.Workers {
+		wg.Go(func() { c.work(ctx, q, regs) })
+	}
+	<-ctx.Done()
+	q.ShutDown()
+	wg.Wait()
+	return nil
+}
+
+// Ready returns nil when every source's cache holds a full state and
+// none reports a persistent failure; otherwise an error naming the
+// sources that are not ready. It does not need Run to be running, so a
+// standby replica reports its caches too.
+func (c *Controller[T]) Ready() error {
+	c.mu.Lock()
+	sources := append([]source(nil), c.sources...)
+	c.mu.Unlock()
+	var errs []error
+	for _, s := range sources {
+		if err := s.failure(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", s, err))
+		} else if !s.synced() {
+			errs = append(errs, fmt.Errorf("%s: %w", s, errNotSyncedYet))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("controller %s: %w", c.name, errors.Join(errs...))
+	}
+	return nil
+}
+
+func (c *Controller[T]) String() string { return "controller " + c.name }

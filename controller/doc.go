@@ -1,0 +1,83 @@
+// Package controller runs a reconcile loop for one primary kind: the
+// part of a Kubernetes controller between its informers and its
+// business logic.
+//
+//	widgets := informer.Shared[*v1.Widget](factory, informer.Scope{})
+//	configMaps := informer.Shared[*corev1.ConfigMap](factory, informer.Scope{})
+//	ctl := controller.New("widgets", widgets, reconciler, controller.Options{Workers: 4})
+//	ctl.Filter(controller.GenerationChanged)  // spec changes only
+//	controller.Owns(ctl, configMaps)          // a ConfigMap's change reconciles its Widget
+//	go factory.Run(ctx)
+//	err := ctl.Run(ctx)
+//
+// # The loop
+//
+// Sources turn cache events into Requests (namespace and name of a
+// primary object) in a work queue (package workqueue): the primary
+// informer queues the object's own Request, Owns queues the controller
+// owner named in an object's ownerReferences, Watches queues what a map
+// function returns. Predicates drop events not worth a reconcile. The
+// queue de-duplicates: ten changes before a worker gets to an object
+// cost one Reconcile, and one Request is never reconciled by two workers
+// at once. Objects of the initial list, replayed when Run starts, and
+// periodic resyncs are queued at workqueue.LowPriority, so that real
+// changes go first after a restart without starving the rest.
+//
+// Reconcile returns a Result and an error. An error (or a panic, which
+// is recovered and logged with its stack) queues the Request again after
+// a per-Request exponential backoff, bounded overall by the queue's
+// token bucket (Options.Queue); Result.RequeueAfter queues it again after
+// a delay; success forgets its backoff.
+//
+// # Starting and stopping
+//
+// Run registers the controller's handlers, waits until every source's
+// cache holds a full state and has been queued, and only then starts the
+// workers, so the first Reconcile never reads a half-filled cache. A
+// cache the server refuses to fill fails Run with ErrNotSynced and the
+// informer's error (a forbidden watch, a missing CRD), and so does one
+// still empty after Options.SyncTimeout: a controller reports that it
+// cannot work instead of waiting forever. When ctx ends, the queue stops
+// handing out Requests, the Reconcile calls in progress see their ctx
+// end, and Run returns once they and every goroutine it started have
+// returned; its handlers are removed, so Run can be called again (each
+// time a replica becomes the leader, see package manager). Ready tells a
+// readiness probe whether the caches are synced and healthy.
+//
+// # Reading your own writes
+//
+// An informer sees a controller's write a moment after the write
+// returns. A Reconcile that runs again in that moment reads its object
+// as it was before its own write, and typically fails with a conflict or
+// repeats the work. With Options.ReadYourWrites the worker waits, after
+// Reconcile returns and before the Request can be handed out again,
+// until the caches have observed the resourceVersion of every write the
+// Reconcile recorded with Wrote (package ctrlutil's helpers record
+// theirs); WaitForCache does the same outside a Reconcile. This is what
+// KEP-5647 adds to client-go; like it, it relies on kube-apiserver's
+// resourceVersions being integers that grow with every write.
+//
+// # Trusting the cache
+//
+// Check compares an informer's cache with the server's state at the
+// cache's own resourceVersion (an exact list) and returns a Report of
+// missing, extra and stale objects with a go-cmp diff, where client-go's
+// mutation detector panics. Package manager can run it periodically and
+// report it on /readyz.
+//
+// # Kinds
+//
+// T is any client.Object: generated built-in kinds, users' kinds from
+// kubewire-gen, *unstructured.Unstructured (dynamic informers) and
+// *metav1.PartialObjectMetadata (metadata-only informers). Informers
+// come from informer.New or, shared between controllers, from an
+// informer.Factory. For untyped primaries, Options.Kind names the kind
+// so that Owns recognises owner references to it.
+//
+// # Concurrency
+//
+// Reconcile runs on Options.Workers goroutines; predicates and map
+// functions on the informers' handler goroutines. Objects they see are
+// the caches': never modify them, DeepCopy first. A Controller has no
+// global state; Metrics and the Logger are per controller.
+package controller

@@ -1,0 +1,116 @@
+package controller
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/workqueue"
+)
+
+// Defaults of Options.
+const (
+	DefaultSyncTimeout           = 2 * time.Minute
+	DefaultReadYourWritesTimeout = 10 * time.Second
+)
+
+// Options configure a Controller. The zero value is one worker, the
+// work queue's default rate limits, no read-your-writes and no logs.
+type Options struct {
+	// Workers is how many Requests are reconciled at once (default 1).
+	Workers int
+	// Queue configures the work queue: the per-Request backoff after
+	// errors (BaseDelay, MaxDelay, Multiplier, Jitter), the overall
+	// retry budget (QPS, Burst), priority aging and queue metrics.
+	Queue workqueue.Options
+
+	// SyncTimeout bounds the wait, at the start of Run, for every
+	// source's cache to hold a full state and for the controller's
+	// handlers to have queued it (default DefaultSyncTimeout). A cache
+	// the server refuses to fill (RBAC forbids the list or the watch,
+	// the resource does not exist) fails Run as soon as the informer
+	// reports it, before this timeout.
+	SyncTimeout time.Duration
+
+	// ReadYourWrites makes a worker, after Reconcile returns, wait until
+	// the controller's sources have observed the writes Reconcile
+	// recorded with Wrote (package ctrlutil's helpers record theirs),
+	// before the Request can be reconciled again. The next Reconcile of
+	// the Request then never reads a cache older than its own writes.
+	// See Wrote.
+	ReadYourWrites bool
+	// ReadYourWritesTimeout bounds that wait (default
+	// DefaultReadYourWritesTimeout); when it passes, the worker logs a
+	// warning and goes on.
+	ReadYourWritesTimeout time.Duration
+
+	// ResyncPeriod, when positive, queues every primary object again at
+	// this period, at low priority.
+	ResyncPeriod time.Duration
+
+	// Kind is the primary kind, needed by Owns to recognise owner
+	// references to it when the informer's objects do not say it
+	// themselves (dynamic and metadata-only informers): Group, Kind and
+	// Namespaced are read. Typed kinds (client.Kinded) fill it in.
+	Kind registry.Kind
+
+	// Metrics, when set, is told about every Reconcile.
+	Metrics Metrics
+	// Logger gets the controller's log lines: errors and panics at
+	// Error, slow read-your-writes waits at Warn. Nil discards them.
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.Workers <= 0 {
+		o.Workers = 1
+	}
+	if o.SyncTimeout <= 0 {
+		o.SyncTimeout = DefaultSyncTimeout
+	}
+	if o.ReadYourWritesTimeout <= 0 {
+		o.ReadYourWritesTimeout = DefaultReadYourWritesTimeout
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// Outcome is how one Reconcile call ended.
+type Outcome int
+
+// The outcomes of a Reconcile call.
+const (
+	// Success: no error and no RequeueAfter.
+	Success Outcome = iota
+	// Requeue: no error, queued again after Result.RequeueAfter.
+	Requeue
+	// Error: Reconcile returned an error; queued again after a backoff.
+	Error
+	// Panic: Reconcile panicked; recovered, logged with the stack and
+	// queued again after a backoff.
+	Panic
+)
+
+var outcomeNames = [...]string{"success", "requeue", "error", "panic"}
+
+func (o Outcome) String() string {
+	if o >= 0 && int(o) < len(outcomeNames) {
+		return outcomeNames[o]
+	}
+	return "unknown"
+}
+
+// Metrics is told what a Controller does, to feed a metrics library of
+// the program's choice (the work queue's own metrics are configured by
+// Options.Queue.Metrics). Its methods are called by the workers, from
+// several goroutines at once, and must return quickly.
+type Metrics interface {
+	// Reconciled: a Reconcile call of the named controller ended after
+	// d, with outcome.
+	Reconciled(controller string, outcome Outcome, d time.Duration)
+	// WaitedForWrites: a worker waited d after Reconcile until the
+	// caches observed its writes; timedOut when it gave up.
+	WaitedForWrites(controller string, d time.Duration, timedOut bool)
+}

@@ -1,0 +1,82 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/kubewire/kubewire/workqueue"
+)
+
+// work reconciles the Requests q hands out until q is shut down or ctx
+// ends.
+func (c *Controller[T]) work(ctx context.Context, q *workqueue.Queue[Request], regs []registered) {
+	for {
+		req, err := q.Get(ctx)
+		if err != nil {
+			return
+		}
+		c.process(ctx, q, regs, req)
+		q.Done(req)
+	}
+}
+
+// process reconciles req once and queues it again as the result says.
+func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request], regs []registered, req Request) {
+	rctx := ctx
+	var ws *writes
+	if c.opts.ReadYourWrites {
+		ws = &writes{}
+		rctx = context.WithValue(ctx, writesKey{}, ws)
+	}
+	start := time.Now()
+	res, panicked, err := c.call(rctx, req)
+	took := time.Since(start)
+
+	outcome := Success
+	switch {
+	case panicked:
+		outcome = Panic
+	case err != nil:
+		outcome = Error
+	case res.RequeueAfter > 0:
+		outcome = Requeue
+	}
+	if c.opts.Metrics != nil {
+		c.opts.Metrics.Reconciled(c.name, outcome, took)
+	}
+	if ws != nil {
+		c.waitForWrites(ctx, regs, ws)
+	}
+
+	switch {
+	case err != nil:
+		if ctx.Err() != nil {
+			return // stopping: whoever runs next reconciles everything again
+		}
+		if !panicked {
+			c.log.Error("controller: reconcile failed", "request", req.String(), "error", err, "requeues", q.NumRequeues(req))
+		}
+		q.AddRateLimited(req)
+	case res.RequeueAfter > 0:
+		q.Forget(req)
+		q.AddAfter(req, res.RequeueAfter)
+	default:
+		q.Forget(req)
+	}
+}
+
+// call calls Reconcile, turning a panic into an error (logged with its
+// stack).
+func (c *Controller[T]) call(ctx context.Context, req Request) (res Result, panicked bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			panicked = true
+			err = fmt.Errorf("controller %s: reconcile %s panicked: %v", c.name, req, p)
+			c.log.Error("controller: reconcile panicked", "request", req.String(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+	}()
+	res, err = c.r.Reconcile(ctx, req)
+	return res, false, err
+}

@@ -1,0 +1,151 @@
+package manager
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// Handler returns an http.Handler serving the manager's health
+// endpoints, to mount on the program's own server (Options.HealthAddr
+// serves the same):
+//
+//   - /healthz answers 200 "ok" while the process serves requests.
+//   - /readyz answers 200 when the informers have synced and report no
+//     persistent failure, every Runnable with a Ready method (each
+//     controller: its sources synced and healthy) is ready, and the last
+//     run of every consistency check found the cache consistent; else
+//     503. The body has one line per check, "[+]name ok" or
+//     "[-]name: reason", and one about leadership, which never fails a
+//     standby: a replica waiting for the lead with warm caches is
+//     ready.
+func (m *Manager) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		lines, ready := m.readiness()
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if !ready {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+		_, _ = fmt.Fprint(w, strings.Join(lines, "\n")+"\n")
+		if ready {
+			_, _ = fmt.Fprintln(w, "readyz check passed")
+		} else {
+			_, _ = fmt.Fprintln(w, "readyz check failed")
+		}
+	})
+	return mux
+}
+
+// Ready returns nil when /readyz would answer 200, else the failures.
+func (m *Manager) Ready() error {
+	lines, ready := m.readiness()
+	if ready {
+		return nil
+	}
+	var errs []error
+	for _, l := range lines {
+		if strings.HasPrefix(l, "[-]") {
+			errs = append(errs, errors.New(l[3:]))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+type readier interface{ Ready() error }
+
+// readiness returns the lines of /readyz and whether every check passed.
+func (m *Manager) readiness() ([]string, bool) {
+	ready := true
+	var lines []string
+	add := func(name string, err error) {
+		if err != nil {
+			ready = false
+			lines = append(lines, fmt.Sprintf("[-]%s: %s", name, oneLine(err)))
+		} else {
+			lines = append(lines, fmt.Sprintf("[+]%s ok", name))
+		}
+	}
+	switch {
+	case m.syncErr.Load() != nil:
+		add("informers", *m.syncErr.Load())
+	case m.factory.Err() != nil:
+		add("informers", m.factory.Err())
+	case !m.synced.Load():
+		add("informers", errors.New("not synced yet"))
+	default:
+		add("informers", nil)
+	}
+	m.mu.Lock()
+	rs, checks := append([]Runnable(nil), m.runnables...), append([]*check(nil), m.checks...)
+	m.mu.Unlock()
+	for _, r := range rs {
+		if rd, ok := r.(readier); ok {
+			add(fmt.Sprint(r), rd.Ready())
+		}
+	}
+	for _, c := range checks {
+		add("consistency "+c.name, c.result())
+	}
+	lines = append(lines, "[+]leader: "+m.leaderState())
+	return lines, ready
+}
+
+func (m *Manager) leaderState() string {
+	switch {
+	case m.elector == nil:
+		return "no election"
+	case m.elector.IsLeader():
+		return "this replica leads"
+	case m.elector.Leader() != "":
+		return "standing by; " + m.elector.Leader() + " leads"
+	}
+	return "standing by"
+}
+
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
+
+// serveHealth listens on HealthAddr and serves Handler in g until ctx
+// ends.
+func (m *Manager) serveHealth(ctx context.Context, g *errgroup.Group) error {
+	ln, err := net.Listen("tcp", m.opts.HealthAddr)
+	if err != nil {
+		return fmt.Errorf("manager: health endpoints: %w", err)
+	}
+	m.healthAddr.Store(ln.Addr().String())
+	srv := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	g.Go(func() error {
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			return fmt.Errorf("manager: health endpoints: %w", err)
+		}
+		return nil
+	})
+	g.Go(func() error {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(sctx)
+	})
+	return nil
+}
+
+// HealthAddr returns the address the health endpoints listen on, once
+// Run has started listening ("" before, or without Options.HealthAddr):
+// with a port of 0 in HealthAddr, the port chosen.
+func (m *Manager) HealthAddr() string {
+	if a := m.healthAddr.Load(); a != nil {
+		return a.(string)
+	}
+	return ""
+}

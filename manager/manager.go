@@ -1,0 +1,264 @@
+package manager
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/events"
+	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/leaderelection"
+)
+
+// Runnable is what a Manager runs while this replica leads: a
+// controller.Controller, or anything with a Run that blocks until ctx
+// ends and returns nil then. A Runnable that returns an error ends the
+// manager's Run with it. One that also has a Ready() error method (as
+// controllers do) is part of /readyz.
+type Runnable interface {
+	Run(ctx context.Context) error
+}
+
+// Manager runs what a controller program is made of: an informer
+// Factory, shared by its controllers and kept warm on every replica; an
+// event recorder; leader election, so that the Runnables (controllers)
+// run on one replica at a time; health and readiness endpoints; and
+// periodic cache consistency checks. It is a runner, not a framework:
+// every part is the package's own type, reachable through its accessor.
+//
+// Make it with New, add Runnables and checks, then call Run once. Add,
+// CheckConsistency and the accessors are safe for concurrent use; Add
+// and CheckConsistency must be called before Run.
+type Manager struct {
+	opts     Options
+	c        *client.Client
+	factory  *informer.Factory
+	recorder *events.Recorder
+	elector  *leaderelection.Elector
+	log      *slog.Logger
+
+	mu        sync.Mutex
+	runnables []Runnable
+	checks    []*check
+	started   bool
+
+	synced           atomic.Bool           // the Factory's first sync is done
+	syncErr          atomic.Pointer[error] // why the first sync failed, if it did
+	runningRunnables atomic.Bool
+	termErr          atomic.Pointer[error] // why the Runnables of the current term failed
+	healthAddr       atomic.Value          // string, once listening
+}
+
+// New returns a Manager for the cluster c reaches. It fails with an
+// error matching ErrInvalidOptions, events.ErrInvalidOptions or
+// leaderelection.ErrInvalidConfig when opts are invalid. It sends
+// nothing; Run does.
+func New(c *client.Client, opts Options) (*Manager, error) {
+	opts, err := opts.withDefaults(c.Namespace())
+	if err != nil {
+		return nil, err
+	}
+	m := &Manager{opts: opts, c: c, factory: informer.NewFactory(c, opts.Informers), log: opts.Logger.With("manager", opts.Name)}
+	if m.recorder, err = events.NewRecorder(c, opts.Events); err != nil {
+		return nil, fmt.Errorf("manager: %w", err)
+	}
+	if le := opts.LeaderElection; le != nil {
+		le.Callbacks.OnStartedLeading = m.lead
+		if m.elector, err = leaderelection.New(c, *le); err != nil {
+			return nil, fmt.Errorf("manager: %w", err)
+		}
+	}
+	return m, nil
+}
+
+// Client returns the client the manager was made with.
+func (m *Manager) Client() *client.Client { return m.c }
+
+// Factory returns the informer factory Run runs; make the controllers'
+// informers from it (informer.Shared and friends) before Run.
+func (m *Manager) Factory() *informer.Factory { return m.factory }
+
+// Events returns the event recorder Run runs.
+func (m *Manager) Events() *events.Recorder { return m.recorder }
+
+// Elector returns the leader election candidate, nil without
+// Options.LeaderElection.
+func (m *Manager) Elector() *leaderelection.Elector { return m.elector }
+
+// IsLeader reports whether the Runnables run on this replica now: while
+// it leads, or while Run runs them without an election.
+func (m *Manager) IsLeader() bool {
+	if m.elector == nil {
+		return m.runningRunnables.Load()
+	}
+	return m.elector.IsLeader()
+}
+
+// Add adds r to the Runnables run while this replica leads. It panics
+// when called after Run started, a programming error.
+func (m *Manager) Add(r Runnable) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.started {
+		panic("manager: Add called after Run")
+	}
+	m.runnables = append(m.runnables, r)
+}
+
+// Run runs the manager until ctx ends: the Factory, the event recorder
+// and the health server on every replica; once the informers have
+// synced, the leader election; and the Runnables while this replica
+// leads (all of them at once, each with a ctx that ends when leadership
+// does). A replica that loses the lead stops its Runnables and stands by
+// again, its caches warm.
+//
+// The recorder is the last to stop: the events of the Reconcile calls
+// in progress when ctx ends are written too (within its FlushTimeout).
+//
+// Run returns nil after ctx ended and every goroutine it started has
+// returned. It returns early with an error when the informers cannot
+// sync (see Options.SyncTimeout), when a Runnable fails, or when the
+// health server cannot listen. Run is called once.
+func (m *Manager) Run(ctx context.Context) error {
+	m.mu.Lock()
+	if m.started {
+		m.mu.Unlock()
+		return errors.New("manager: Run called twice")
+	}
+	m.started = true
+	checks := m.checks
+	m.mu.Unlock()
+
+	g, gctx := errgroup.WithContext(ctx)
+	if m.opts.HealthAddr != "" {
+		if err := m.serveHealth(gctx, g); err != nil {
+			return err
+		}
+	}
+	// The recorder outlives the Runnables, so that the events of the
+	// Reconcile calls in progress at the end are written too.
+	recCtx, stopRecorder := context.WithCancel(context.WithoutCancel(ctx))
+	recorded := make(chan error, 1)
+	go func() { recorded <- quiet(m.recorder.Run(recCtx)) }()
+	defer func() {
+		stopRecorder()
+		<-recorded
+	}()
+	g.Go(func() error { return quiet(m.factory.Run(gctx)) })
+	for _, c := range checks {
+		g.Go(func() error { c.loop(gctx, m); return nil })
+	}
+	g.Go(func() error {
+		if err := m.waitForSync(gctx); err != nil {
+			return err
+		}
+		if m.elector == nil {
+			return m.runRunnables(gctx)
+		}
+		return m.campaign(gctx)
+	})
+	return quiet(g.Wait())
+}
+
+// quiet turns the end of the manager's ctx into a clean nil.
+func quiet(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// waitForSync waits for the Factory's first sync, bounded by SyncTimeout.
+func (m *Manager) waitForSync(ctx context.Context) error {
+	sctx, cancel := context.WithTimeout(ctx, m.opts.SyncTimeout)
+	defer cancel()
+	err := m.factory.WaitForSync(sctx)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		if ferr := m.factory.Err(); ferr != nil && !errors.Is(err, ferr) {
+			err = errors.Join(err, ferr)
+		}
+		err = fmt.Errorf("manager %s: informers not synced: %w", m.opts.Name, err)
+		m.syncErr.Store(&err)
+		return err
+	}
+	m.synced.Store(true)
+	m.log.Debug("manager: informers synced")
+	return nil
+}
+
+// campaign runs the leader election until ctx ends: each term runs the
+// Runnables; a term lost is followed by a new campaign.
+func (m *Manager) campaign(ctx context.Context) error {
+	for {
+		m.termErr.Store(nil)
+		err := m.elector.Run(ctx)
+		if p := m.termErr.Load(); p != nil {
+			return *p // a Runnable failed: the program cannot work
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if errors.Is(err, leaderelection.ErrLeadershipLost) {
+			m.log.Warn("manager: leadership lost; standing by", "error", err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// lead is OnStartedLeading: it runs the Runnables for one term.
+func (m *Manager) lead(ctx context.Context) {
+	m.log.Info("manager: leading; starting the runnables")
+	if err := m.runRunnables(ctx); err != nil && ctx.Err() == nil {
+		m.termErr.Store(&err)
+	}
+}
+
+// runRunnables runs every Runnable until ctx ends or one fails.
+func (m *Manager) runRunnables(ctx context.Context) error {
+	m.mu.Lock()
+	rs := append([]Runnable(nil), m.runnables...)
+	m.mu.Unlock()
+	m.runningRunnables.Store(true)
+	defer m.runningRunnables.Store(false)
+	g, gctx := errgroup.WithContext(ctx)
+	for _, r := range rs {
+		g.Go(func() error {
+			if err := r.Run(gctx); err != nil && !errors.Is(err, context.Canceled) {
+				return err
+			}
+			return nil
+		})
+	}
+	err := g.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// defaultIdentity is the host name and a random suffix, unique for the
+// life of the process as leader election requires.
+func defaultIdentity() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	if host == "" {
+		host = "manager"
+	}
+	return host + "-" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,336 @@
+package manager_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/events"
+	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/fake/fakeclient"
+	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/leaderelection"
+	"github.com/kubewire/kubewire/manager"
+	"github.com/kubewire/kubewire/pager"
+)
+
+func newServer(t *testing.T) (*fake.Server, client.Config) {
+	t.Helper()
+	srv, cfg := fakeclient.Start(fake.Options{})
+	t.Cleanup(srv.Close)
+	return srv, cfg
+}
+
+func newClient(t *testing.T, cfg client.Config) *client.Client {
+	t.Helper()
+	c, err := client.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// replica is one manager with a controller counting its reconciles.
+type replica struct {
+	id      string
+	m       *manager.Manager
+	counted atomic.Int64
+	cancel  context.CancelFunc
+	done    chan error
+}
+
+func startReplica(t *testing.T, cfg client.Config, id string) *replica {
+	t.Helper()
+	r := &replica{id: id, done: make(chan error, 1)}
+	m, err := manager.New(newClient(t, cfg), manager.Options{
+		Name: "test-operator",
+		LeaderElection: &leaderelection.Config{Namespace: "default", Identity: id,
+			LeaseDuration: 2 * time.Second, RenewDeadline: 1500 * time.Millisecond, RetryPeriod: 200 * time.Millisecond},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.m = m
+	cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
+	m.Add(controller.New("count", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+		r.counted.Add(1)
+		return controller.Result{}, nil
+	}), controller.Options{}))
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	go func() { r.done <- m.Run(ctx) }()
+	t.Cleanup(func() { _ = r.stop() })
+	return r
+}
+
+func (r *replica) stop() error {
+	r.cancel()
+	select {
+	case err, ok := <-r.done:
+		if ok {
+			close(r.done)
+		}
+		return err
+	case <-time.After(30 * time.Second):
+		return errors.New("Run did not return")
+	}
+}
+
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Two replicas: one leads and reconciles, the other stands by with warm
+// caches and is ready; when the leader stops, the standby leads and
+// reconciles everything once, then follows changes.
+func TestTwoReplicas(t *testing.T) {
+	srv, cfg := newServer(t)
+	for i := range 10 {
+		if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("cm-%d", i)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := startReplica(t, cfg, "a")
+	eventually(t, "a leads", a.m.IsLeader)
+	b := startReplica(t, cfg, "b")
+	eventually(t, "a reconciled everything", func() bool { return a.counted.Load() >= 10 })
+	eventually(t, "b is ready", func() bool { return b.m.Ready() == nil })
+	time.Sleep(500 * time.Millisecond)
+	if b.m.IsLeader() || b.counted.Load() != 0 {
+		t.Fatalf("standby b: leader %v, %d reconciles", b.m.IsLeader(), b.counted.Load())
+	}
+
+	if err := a.stop(); err != nil {
+		t.Fatalf("a: Run = %v", err)
+	}
+	eventually(t, "b leads", b.m.IsLeader)
+	eventually(t, "b reconciled everything", func() bool { return b.counted.Load() >= 10 })
+	before := b.counted.Load()
+	if _, err := client.For[*corev1.ConfigMap](newClient(t, cfg)).Create(t.Context(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "late"}}, client.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "b reconciled the new object", func() bool { return b.counted.Load() > before })
+	if err := b.stop(); err != nil {
+		t.Errorf("b: Run = %v", err)
+	}
+}
+
+func get(t *testing.T, h http.Handler, path string) (int, string) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+	b, _ := io.ReadAll(rec.Result().Body)
+	return rec.Code, string(b)
+}
+
+// /readyz follows the informers' sync, the controllers' sources and the
+// consistency checks; /healthz answers while the process serves.
+func TestReadyz(t *testing.T) {
+	srv, cfg := newServer(t)
+	if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, cfg)
+	var checked atomic.Int64
+	m, err := manager.New(c, manager.Options{Name: "readyz-test", HealthAddr: "127.0.0.1:0", Metrics: metricsFunc(func() { checked.Add(1) })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
+	m.Add(controller.New("noop", cms, controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
+		return controller.Result{}, nil
+	}), controller.Options{}))
+	var lie atomic.Bool
+	list := pager.ListFunc[*corev1.ConfigMap](func(ctx context.Context, opts client.ListOptions) (*client.List[*corev1.ConfigMap], error) {
+		l, err := client.For[*corev1.ConfigMap](c).Namespace("default").List(ctx, opts)
+		if err == nil && lie.Load() {
+			l.Items = l.Items[1:]
+		}
+		return l, err
+	})
+	m.CheckConsistency("configmaps", 20*time.Millisecond, func(ctx context.Context) (controller.Report, error) {
+		return controller.Check(ctx, cms, list)
+	})
+
+	h := m.Handler()
+	if code, body := get(t, h, "/readyz"); code != 503 || !strings.Contains(body, "[-]informers: not synced yet") {
+		t.Errorf("before Run: %d\n%s", code, body)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	eventually(t, "ready", func() bool { code, _ := get(t, h, "/readyz"); return code == 200 })
+	_, body := get(t, h, "/readyz")
+	for _, want := range []string{"[+]informers ok", "[+]controller noop ok", "[+]consistency configmaps ok", "[+]leader: no election", "readyz check passed"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/readyz lacks %q:\n%s", want, body)
+		}
+	}
+
+	lie.Store(true)
+	eventually(t, "an inconsistency fails readiness", func() bool { code, _ := get(t, h, "/readyz"); return code == 503 })
+	_, body = get(t, h, "/readyz")
+	if !strings.Contains(body, "[-]consistency configmaps: inconsistent at resourceVersion") || !strings.Contains(body, "1 extra") {
+		t.Errorf("/readyz with an inconsistent cache:\n%s", body)
+	}
+	lie.Store(false)
+	eventually(t, "ready again", func() bool { code, _ := get(t, h, "/readyz"); return code == 200 })
+
+	resp, err := http.Get("http://" + m.HealthAddr() + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(b) != "ok\n" {
+		t.Errorf("/healthz on %s: %d %q", m.HealthAddr(), resp.StatusCode, b)
+	}
+	if checked.Load() == 0 {
+		t.Error("Metrics.Checked never called")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run = %v", err)
+	}
+	if _, err := http.Get("http://" + m.HealthAddr() + "/healthz"); err == nil {
+		t.Error("the health server still serves after Run returned")
+	}
+}
+
+type metricsFunc func()
+
+func (f metricsFunc) Checked(string, controller.Report, error) { f() }
+
+// A Runnable that fails ends Run with its error; so do informers that
+// cannot sync.
+func TestRunFails(t *testing.T) {
+	_, cfg := newServer(t)
+	tests := []struct {
+		name  string
+		setup func(m *manager.Manager)
+		want  string
+	}{
+		{"RunnableFails", func(m *manager.Manager) {
+			m.Add(runnableFunc(func(ctx context.Context) error { return errors.New("cannot start") }))
+		}, "cannot start"},
+		{"InformersDoNotSync", func(m *manager.Manager) {
+			informer.SharedDynamic(m.Factory(), client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "missing"}, informer.Scope{})
+		}, "informers not synced"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := manager.New(newClient(t, cfg), manager.Options{Name: "fails", SyncTimeout: 300 * time.Millisecond,
+				LeaderElection: &leaderelection.Config{Namespace: "default", Name: "fails-" + strings.ToLower(tt.name)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.setup(m)
+			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+			defer cancel()
+			if err := m.Run(ctx); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Run = %v, want an error saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+type runnableFunc func(ctx context.Context) error
+
+func (f runnableFunc) Run(ctx context.Context) error { return f(ctx) }
+
+func TestInvalidOptions(t *testing.T) {
+	_, cfg := newServer(t)
+	c := newClient(t, cfg)
+	tests := []struct {
+		name string
+		opts manager.Options
+		want error
+	}{
+		{"NoName", manager.Options{}, manager.ErrInvalidOptions},
+		{"OwnCallback", manager.Options{Name: "x", LeaderElection: &leaderelection.Config{Namespace: "n", Callbacks: leaderelection.Callbacks{OnStartedLeading: func(context.Context) {}}}}, manager.ErrInvalidOptions},
+		{"BadLeaseTimings", manager.Options{Name: "x", LeaderElection: &leaderelection.Config{LeaseDuration: time.Second, RenewDeadline: 2 * time.Second}}, leaderelection.ErrInvalidConfig},
+		{"BadComponent", manager.Options{Name: "x", Events: events.Options{Component: "not a name!"}}, events.ErrInvalidOptions},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := manager.New(c, tt.opts); !errors.Is(err, tt.want) {
+				t.Errorf("New = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+// A leader that cannot renew (the server fails every request) stops its
+// controllers at the renew deadline, campaigns again, and once the
+// server is back leads again and reconciles everything once more.
+func TestLeadershipLostAndRegained(t *testing.T) {
+	srv, cfg := newServer(t)
+	for i := range 5 {
+		if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("cm-%d", i)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg.Retry.MaxAttempts = 1
+	a := startReplica(t, cfg, "a")
+	eventually(t, "a reconciled everything", func() bool { return a.counted.Load() >= 5 })
+	srv.Faults().FailNext(1_000_000, http.StatusServiceUnavailable, 0)
+	eventually(t, "a steps down", func() bool { return !a.m.IsLeader() })
+	srv.Faults().Clear()
+	eventually(t, "a leads again", a.m.IsLeader)
+	eventually(t, "a reconciled everything again", func() bool { return a.counted.Load() >= 10 })
+	if err := a.stop(); err != nil {
+		t.Errorf("Run = %v", err)
+	}
+}
+
+// checkNoGoroutines fails if a goroutine runs code of the given packages
+// (polling briefly: goroutines may still be winding down).
+func checkNoGoroutines(t *testing.T, pkgs ...string) {
+	t.Helper()
+	var stacks string
+	for range 100 {
+		buf := make([]byte, 1<<20)
+		stacks = string(buf[:runtime.Stack(buf, true)])
+		found := false
+		for _, g := range strings.Split(stacks, "\n\n")[1:] {
+			for _, p := range pkgs {
+				found = found || strings.Contains(g, p)
+			}
+		}
+		if !found {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("goroutines left behind:\n%s", stacks)
+}
+
+// After Run returns, nothing the manager started runs on.
+func TestNoGoroutineLeftBehind(t *testing.T) {
+	_, cfg := newServer(t)
+	r := startReplica(t, cfg, "only")
+	eventually(t, "it leads", r.m.IsLeader)
+	if err := r.stop(); err != nil {
+		t.Fatal(err)
+	}
+	checkNoGoroutines(t, "kubewire/manager.(*", "kubewire/controller.(*", "kubewire/informer.(*", "kubewire/reflector.(*", "kubewire/events.(*", "kubewire/leaderelection.(*")
+}

@@ -1,0 +1,107 @@
+package manager
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/events"
+	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/leaderelection"
+)
+
+// DefaultSyncTimeout bounds the wait for the informers' first sync.
+const DefaultSyncTimeout = 2 * time.Minute
+
+// ErrInvalidOptions is matched by the errors New returns for Options it
+// cannot run with.
+var ErrInvalidOptions = errors.New("invalid manager options")
+
+// Options configure a Manager. Name is required; every other zero value
+// means its default.
+type Options struct {
+	// Name names the program: the Lease's name when electing a leader
+	// (unless LeaderElection.Name is set) and the events'
+	// reportingController (unless Events.Component is set). It must be a
+	// valid object name and qualified name, such as "widget-operator".
+	Name string
+
+	// LeaderElection, when set, runs the Runnables only while this
+	// replica leads the Lease LeaderElection.Namespace/Name, with the
+	// timings it gives. Namespace defaults to the client's (the
+	// kubeconfig context's, or in a cluster the Pod's), Name to
+	// Options.Name, Identity to the host name and a random suffix. The manager sets Callbacks.OnStartedLeading, which must be
+	// nil; the other callbacks are called as given. Nil: no election, the
+	// Runnables run at once.
+	LeaderElection *leaderelection.Config
+
+	// HealthAddr, when set, is the address (such as ":8081") the manager
+	// serves /healthz and /readyz on while Run runs. Handler serves the
+	// same on the caller's server.
+	HealthAddr string
+
+	// Informers configures the Factory's informers.
+	Informers informer.FactoryOptions
+	// SyncTimeout bounds the wait for the informers' first sync before
+	// the manager campaigns or starts the Runnables (default
+	// DefaultSyncTimeout).
+	SyncTimeout time.Duration
+
+	// Events configures the event recorder (Component defaults to Name).
+	Events events.Options
+
+	// Metrics, when set, is told the results of the consistency checks.
+	Metrics Metrics
+	// Logger gets the manager's log lines, and is the default logger of
+	// the leader election and the recorder. Nil discards them.
+	Logger *slog.Logger
+}
+
+// Metrics is told what a Manager observes, for a metrics library of the
+// program's choice. Calls come from the manager's goroutines and must
+// return quickly.
+type Metrics interface {
+	// Checked: the consistency check name ended with report (valid when
+	// err is nil) or err.
+	Checked(name string, report controller.Report, err error)
+}
+
+func (o Options) withDefaults(clientNamespace string) (Options, error) {
+	if o.Name == "" {
+		return o, fmt.Errorf("manager: Options.Name is required: %w", ErrInvalidOptions)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.SyncTimeout <= 0 {
+		o.SyncTimeout = DefaultSyncTimeout
+	}
+	if o.Events.Component == "" {
+		o.Events.Component = o.Name
+	}
+	if o.Events.Logger == nil {
+		o.Events.Logger = o.Logger
+	}
+	if le := o.LeaderElection; le != nil {
+		cfg := *le
+		if cfg.Callbacks.OnStartedLeading != nil {
+			return o, fmt.Errorf("manager: LeaderElection.Callbacks.OnStartedLeading is the manager's; add Runnables instead: %w", ErrInvalidOptions)
+		}
+		if cfg.Name == "" {
+			cfg.Name = o.Name
+		}
+		if cfg.Namespace == "" {
+			cfg.Namespace = clientNamespace
+		}
+		if cfg.Identity == "" {
+			cfg.Identity = defaultIdentity()
+		}
+		if cfg.Logger == nil {
+			cfg.Logger = o.Logger
+		}
+		o.LeaderElection = &cfg
+	}
+	return o, nil
+}
