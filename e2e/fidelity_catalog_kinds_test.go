@@ -80,7 +80,9 @@ func kindsScenario(c *catalog) {
 	c.get("terminating pod as table", ns+"pods/full").accept(table)
 	c.del("force delete", ns+"pods/full?gracePeriodSeconds=0", "")
 	c.get("force deleted pod gone", ns+"pods/full")
-	c.post("create unscheduled pod", ns+"pods", `{"metadata":{"name":"unbound"},"spec":{"containers":[{"name":"c","image":"busybox:1"}]}}`)
+	// Resources within the LimitRange, so that its admission (not run by
+	// the fake) changes nothing: these rows are about binding and eviction.
+	c.post("create unscheduled pod", ns+"pods", `{"metadata":{"name":"unbound"},"spec":{"containers":[{"name":"c","image":"busybox:1","resources":{"requests":{"cpu":"100m","memory":"32Mi"},"limits":{"cpu":"1","memory":"64Mi"}}}]}}`)
 	c.post("bind it", ns+"pods/unbound/binding", `{"apiVersion":"v1","kind":"Binding","metadata":{"name":"unbound"},"target":{"kind":"Node","name":"node-b"}}`)
 	c.post("bind it again", ns+"pods/unbound/binding", `{"apiVersion":"v1","kind":"Binding","metadata":{"name":"unbound"},"target":{"kind":"Node","name":"node-c"}}`)
 	c.get("bound pod", ns+"pods/unbound")

@@ -119,21 +119,21 @@
 //
 // # Fidelity
 //
-// The e2e module's TestFidelity sends a catalog of 406 raw requests
+// The e2e module's TestFidelity sends a catalog of 416 raw requests
 // (discovery, health, OpenAPI, CRUD, every patch type, apply with
 // conflicts, deletion policies, namespace lifecycle, CRD lifecycle and
-// validation, options and error answers, Tables, protobuf, YAML,
-// watches, and an object of every common kind with its Table) to a
-// fresh fake and a fresh kube-apiserver v1.36.3 and compares the answers
-// after normalising uids, resource versions, timestamps, generated names,
-// allocated addresses and continue tokens: all 406 are identical (77.6%
-// of the 331 requests of the previous round's catalog were; the 75
-// added ones cover the kinds, defaults, admission, Tables and graceful
-// deletion this round implements, so the figure measures the catalog,
-// not everything kube-apiserver does). The e2e cluster runs no
-// kube-controller-manager and no kubelet, so the fake is compared with
-// ControllersManual, and the 3 requests whose answer depends on those
-// controllers are left out.
+// validation, options and error answers, Tables, protobuf, YAML, watches,
+// pods/binding, pods/eviction, serviceaccounts/token, and an object of
+// every common kind with its Table) to a fresh fake and a fresh
+// kube-apiserver v1.36.3 and compares the answers after normalising uids,
+// resource versions, timestamps, generated names, allocated addresses and
+// continue tokens: all 416 are identical (77.6% of the 331 requests of
+// the previous round's catalog were; the 85 added ones cover the kinds,
+// defaults, admission, Tables, subresources and graceful deletion this
+// round implements, so the figure measures the catalog, not everything
+// kube-apiserver does). The e2e cluster runs no kube-controller-manager
+// and no kubelet, so the fake is compared with ControllersManual, and the
+// 3 requests whose answer depends on those controllers are left out.
 // What still differs from kube-apiserver, by class, beyond the catalog:
 //
 //   - Defaulting: quantities are not rounded to milli-units, pod-level
