@@ -151,6 +151,10 @@ func TestNamespaceLifecycle(t *testing.T) {
 	if !strings.Contains(got, "unable to create new content in namespace team because it is being terminated") {
 		t.Errorf("create in a terminating namespace: %s", got)
 	}
+	got = string(c.mustDo(http.StatusConflict, "POST", "/api/v1/namespaces", `{"metadata":{"name":"team"}}`))
+	if !strings.Contains(got, `object is being deleted: namespaces \"team\" already exists`) {
+		t.Errorf("re-create a terminating namespace: %s", got)
+	}
 	// The finalizer holds the ConfigMap, which holds the namespace.
 	c.mustDo(http.StatusOK, "GET", "/api/v1/namespaces/team", "")
 	c.mustDo(http.StatusOK, "PUT", "/api/v1/namespaces/team/configmaps/held", `{"metadata":{"name":"held"}}`)

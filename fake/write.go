@@ -70,7 +70,12 @@ func (s *Server) create(d *draft, ns string, dry bool, call *hookCall) (writeRes
 	key := objectKey(d.meta.Namespace, d.meta.Name)
 	o, _, err := s.write(r, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur != nil {
-			return "", nil, errAlreadyExists(r, d.meta.Name)
+			e := errAlreadyExists(r, d.meta.Name)
+			if cur.deleting {
+				// kube-apiserver's storage says why the name is taken.
+				e.status.Message = "object is being deleted: " + e.status.Message
+			}
+			return "", nil, e
 		}
 		if dry {
 			// kube-apiserver answers a dry-run create without a
