@@ -240,17 +240,19 @@ func TestFakeTables(t *testing.T) {
 	tests := []struct {
 		name string
 		read func() (*metav1.Table, error)
+		cols []string
 		rows []string
 	}{
+		// kube-apiserver's printer columns for ConfigMaps.
 		{"configmaps", func() (*metav1.Table, error) {
 			return For[*corev1.ConfigMap](c).Namespace("default").ListTable(ctx, ListOptions{})
-		}, []string{"w1"}},
+		}, []string{"Name", "Data", "Age"}, []string{"w1"}},
 		{"widgets", func() (*metav1.Table, error) {
 			return Dynamic(c, widgetsGVR).Namespace("default").ListTable(ctx, ListOptions{})
-		}, []string{"w1", "w2"}},
+		}, []string{"Name", "Age"}, []string{"w1", "w2"}},
 		{"one widget", func() (*metav1.Table, error) {
 			return Dynamic(c, widgetsGVR).Namespace("default").GetTable(ctx, "w2", GetOptions{})
-		}, []string{"w2"}},
+		}, []string{"Name", "Age"}, []string{"w2"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -258,7 +260,7 @@ func TestFakeTables(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff([]string{"Name", "Age"}, cols(tb)); diff != "" {
+			if diff := cmp.Diff(tc.cols, cols(tb)); diff != "" {
 				t.Errorf("columns (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tc.rows, cells(tb)); diff != "" {

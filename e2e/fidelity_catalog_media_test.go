@@ -82,5 +82,6 @@ func watchScenario(c *catalog) {
 	c.get("watch one object", cms+"?watch=true&resourceVersion=${rv0}&fieldSelector=metadata.name%3Da&timeoutSeconds=1").streamed()
 	c.get("watch-list", cms+"?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1").streamed()
 	c.get("watch as partial metadata", cms+"?watch=true&resourceVersion=${rv0}&timeoutSeconds=1").accept(acceptPartial).streamed()
+	c.get("watch as table", cms+"?watch=true&resourceVersion=${rv0}&timeoutSeconds=1").accept(acceptTable).streamed()
 	c.get("watch with too old version", cms+"?watch=true&resourceVersion=1&timeoutSeconds=1").streamed()
 }

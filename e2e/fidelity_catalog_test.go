@@ -119,6 +119,7 @@ func fidelityCatalog() []*step {
 	crdValidationScenario(c)
 	subresourceScenario(c)
 	mediaScenario(c)
+	kindsScenario(c)
 	watchScenario(c)
 	return c.steps
 }

@@ -156,6 +156,7 @@ func namespaceScenario(c *catalog) {
 	c.del("delete namespace", "/api/v1/namespaces/${ns}", "")
 	c.get("namespace terminating", "/api/v1/namespaces/${ns}")
 	c.post("create in terminating namespace", "/api/v1/namespaces/${ns}/configmaps", cm("late", nil, ""))
+	c.post("re-create terminating namespace", "/api/v1/namespaces", `{"metadata":{"name":"${ns}"}}`)
 	c.get("content still listed", "/api/v1/namespaces/${ns}/configmaps")
 	c.get("namespace removed by its controller", "/api/v1/namespaces/${ns}").needing("kube-controller-manager")
 	c.post("create namespace to finalize", "/api/v1/namespaces", `{"metadata":{"name":"fid-ns-fin"}}`)

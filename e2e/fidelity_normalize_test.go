@@ -44,6 +44,7 @@ func normalize(a answer, st *step) normalized {
 	switch {
 	case st.stream:
 		n.Body = decodeStream(a.body)
+		scrubStreamTables(n.Body)
 	case mt.IsProtobuf():
 		n.Body = decodeProtobufBody(a.body)
 	case mt.IsYAML():
@@ -176,7 +177,24 @@ var (
 	// versionInMessage matches resource versions quoted in messages
 	// ("too old resource version: 1 (245)", "current: 312").
 	versionInMessage = regexp.MustCompile(`((?i:resource ?version)(?: in [a-z ]+)?:? |current: )\d+|(\()\d+(\))`)
+	// versionInJSON matches a resource version in JSON quoted in a
+	// message (the invalid value of a patch that does not decode).
+	versionInJSON = regexp.MustCompile(`(\\"resourceVersion\\":\\")\d+`)
+	// timeInMessage matches timestamps quoted in messages.
+	timeInMessage = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
+	// serviceIP matches cluster IPs the servers allocate (the e2e
+	// cluster's range), as Table cells show them.
+	serviceIP = regexp.MustCompile(`\b10\.96\.\d+\.\d+\b`)
+	// nodePortInCell matches allocated node ports in a Service's Table
+	// cell ("8080:31234/TCP").
+	nodePortInCell = regexp.MustCompile(`(\d+):3\d{4}/`)
 )
+
+// allocatedKeys hold numbers the servers allocate at random.
+var allocatedKeys = map[string]bool{"nodePort": true, "healthCheckNodePort": true}
+
+// timeColumns are Table columns of ages and durations.
+var timeColumns = map[string]bool{"Age": true, "Last Seen": true, "First Seen": true, "Duration": true, "Last Schedule": true}
 
 // timeKeys hold timestamps, which differ between runs.
 var timeKeys = map[string]bool{
@@ -184,6 +202,7 @@ var timeKeys = map[string]bool{
 	"lastTransitionTime": true, "lastUpdateTime": true, "lastHeartbeatTime": true,
 	"lastProbeTime": true, "eventTime": true, "firstTimestamp": true,
 	"lastTimestamp": true, "renewTime": true, "acquireTime": true,
+	"expirationTimestamp": true, "lastPhaseTransitionTime": true,
 }
 
 // buildKeys describe the build of a server (/version), not its behaviour.
@@ -198,11 +217,22 @@ func scrub(v any, key string) any {
 		}
 		for k, val := range x {
 			x[k] = scrub(val, k)
+			// managedFields name list items by their keys, uids
+			// included (k:{"uid":"..."}).
+			if nk := uuidRE.ReplaceAllString(k, "<uid>"); nk != k {
+				x[nk] = x[k]
+				delete(x, k)
+			}
 		}
 		return x
 	case []any:
 		for i := range x {
 			x[i] = scrub(x[i], key)
+		}
+		return x
+	case json.Number:
+		if allocatedKeys[key] {
+			return "<port>"
 		}
 		return x
 	case string:
@@ -215,26 +245,56 @@ func scrub(v any, key string) any {
 			return "<continue>"
 		case timeKeys[key], buildKeys[key]:
 			return "<" + key + ">"
-		case key == "clusterIP":
+		case key == "clusterIP", key == "clusterIPs":
 			return "<ip>"
 		case key == "serverAddress":
 			return "<host:port>"
+		case key == "token":
+			return "<token>"
 		}
 		x = uuidRE.ReplaceAllString(x, "<uid>")
 		x = generatedName.ReplaceAllString(x, "gen-<random>")
 		x = saTokenVolume.ReplaceAllString(x, "kube-api-access-<random>")
 		x = versionInMessage.ReplaceAllString(x, "${1}${2}<rv>${3}")
+		x = versionInJSON.ReplaceAllString(x, "${1}<rv>")
+		x = timeInMessage.ReplaceAllString(x, "<time>")
+		x = serviceIP.ReplaceAllString(x, "<ip>")
+		x = nodePortInCell.ReplaceAllString(x, "${1}:<port>/")
 		return x
 	}
 	return v
 }
 
-// scrubTableAges replaces the cells of a Table's Age columns.
+// scrubStreamTables scrubs the ages in the Tables of a watch's events:
+// only the first carries the column definitions.
+func scrubStreamTables(events any) {
+	list, _ := events.([]any)
+	var cols any
+	for _, e := range list {
+		m, _ := e.(map[string]any)
+		obj, _ := m["object"].(map[string]any)
+		if obj == nil || obj["kind"] != "Table" {
+			continue
+		}
+		if c, ok := obj["columnDefinitions"]; ok && c != nil {
+			cols = c
+			continue
+		}
+		if cols != nil {
+			obj["columnDefinitions"] = cols
+			scrubTableAges(obj)
+			obj["columnDefinitions"] = nil
+		}
+	}
+}
+
+// scrubTableAges replaces the cells of a Table's columns of ages and
+// durations.
 func scrubTableAges(t map[string]any) {
 	cols, _ := t["columnDefinitions"].([]any)
 	var ages []int
 	for i, c := range cols {
-		if m, ok := c.(map[string]any); ok && m["name"] == "Age" {
+		if m, ok := c.(map[string]any); ok && timeColumns[fmt.Sprint(m["name"])] {
 			ages = append(ages, i)
 		}
 	}

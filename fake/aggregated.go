@@ -15,8 +15,8 @@ import (
 )
 
 // Aggregated discovery (apidiscovery.k8s.io/v2) is what /api and /apis
-// answer, when Options.AggregatedDiscovery is set and the Accept header
-// asks for it with
+// answer, unless Options.LegacyDiscoveryOnly is set, when the Accept
+// header asks for it with
 // `as=APIGroupDiscoveryList;g=apidiscovery.k8s.io;v=v2`: every group,
 // version and resource in one document, with an ETag. Any other Accept
 // gets the legacy APIVersions or APIGroupList.
@@ -47,7 +47,11 @@ func (s *Server) serveAggregated(w http.ResponseWriter, req *http.Request, legac
 	if !ok || mt.Param(codec.ParamAs) != asGroupDiscoveryList {
 		return false
 	}
-	list := s.groupDiscovery(legacy)
+	list, err := s.groupDiscovery(legacy)
+	if err != nil {
+		writeError(w, req, errInternal(err))
+		return true
+	}
 	var body []byte
 	if mt.IsProtobuf() {
 		body, err = codec.EncodeProtobuf(apidiscoveryv2.GroupName+"/v2", asGroupDiscoveryList, list)
@@ -76,22 +80,25 @@ func (s *Server) serveAggregated(w http.ResponseWriter, req *http.Request, legac
 }
 
 // groupDiscovery builds the APIGroupDiscoveryList of the core group
-// (legacy, /api) or of every other group (/apis): groups by name with
-// built-in groups first, then custom resource groups, as kube-apiserver
-// lists CRDs after its own groups; versions by preference, newest first.
-func (s *Server) groupDiscovery(legacy bool) *apidiscoveryv2.APIGroupDiscoveryList {
+// (legacy, /api) or of every other group (/apis): kube-apiserver's
+// recorded document, then custom resource groups by name, as
+// kube-apiserver lists CRDs after its own groups; versions by
+// preference, newest first.
+func (s *Server) groupDiscovery(legacy bool) (*apidiscoveryv2.APIGroupDiscoveryList, error) {
+	list, err := s.upstream.aggregated(legacy)
+	if err != nil || legacy {
+		return list, err
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	type groupVersion struct{ group, version string }
 	byGV := map[groupVersion][]*resource{}
-	custom := map[string]bool{}
 	for _, r := range s.resources {
-		if (r.kind.Group == "") != legacy {
+		if !r.custom || s.builtinGroups[r.kind.Group] {
 			continue
 		}
 		gv := groupVersion{r.kind.Group, r.kind.Version}
 		byGV[gv] = append(byGV[gv], r)
-		custom[r.kind.Group] = custom[r.kind.Group] || r.custom
 	}
 	versions := map[string][]string{}
 	for gv := range byGV {
@@ -101,19 +108,7 @@ func (s *Server) groupDiscovery(legacy bool) *apidiscoveryv2.APIGroupDiscoveryLi
 	for g := range versions {
 		groups = append(groups, g)
 	}
-	slices.SortFunc(groups, func(a, b string) int {
-		if custom[a] != custom[b] {
-			if custom[a] {
-				return 1
-			}
-			return -1
-		}
-		return strings.Compare(a, b)
-	})
-	list := &apidiscoveryv2.APIGroupDiscoveryList{
-		TypeMeta: metav1.TypeMeta{Kind: asGroupDiscoveryList, APIVersion: apidiscoveryv2.GroupName + "/v2"},
-		Items:    []apidiscoveryv2.APIGroupDiscovery{},
-	}
+	slices.Sort(groups)
 	for _, g := range groups {
 		vs := versions[g]
 		slices.SortFunc(vs, compareVersionPriority)
@@ -129,7 +124,7 @@ func (s *Server) groupDiscovery(legacy bool) *apidiscoveryv2.APIGroupDiscoveryLi
 		}
 		list.Items = append(list.Items, item)
 	}
-	return list
+	return list, nil
 }
 
 // discovery is the resource's aggregated discovery entry. Built-in kinds

@@ -32,11 +32,16 @@ func decodeApplied(body []byte) (map[string]any, *apiError) {
 // it ("error converting YAML to JSON: yaml: line 2: ..."), without the
 // codec's wrapping.
 func yamlError(err error) string {
+	msg := err.Error()
 	var de *codec.DecodeError
 	if errors.As(err, &de) && de.Err != nil {
-		return de.Err.Error()
+		msg = de.Err.Error()
 	}
-	return err.Error()
+	const prefix = "error converting YAML to JSON: "
+	if !strings.HasPrefix(msg, prefix) {
+		msg = prefix + msg
+	}
+	return msg
 }
 
 func errString(err error) string {
@@ -192,7 +197,7 @@ func errApplyConflict(c managedfields.ConflictError) *apiError {
 }
 
 // applyCreate creates an object from a server-side apply configuration.
-func (s *Server) applyCreate(r *request, applied map[string]any, o writeOpts, rv uint64, unknown *[]string, nsExists bool) (string, *storedObject, error) {
+func (s *Server) applyCreate(r *request, call *hookCall, applied map[string]any, o writeOpts, rv uint64, unknown *[]string) (string, *storedObject, error) {
 	d, err := s.applyTo(r, nil, applied, o, unknown)
 	if err != nil {
 		return "", nil, err
@@ -204,24 +209,18 @@ func (s *Server) applyCreate(r *request, applied map[string]any, o writeOpts, rv
 		return "", nil, errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.meta.Name, r.name))
 	}
 	if r.res.kind.Namespaced {
-		if !nsExists {
-			return "", nil, errNamespaceNotFound(r.ns)
-		}
 		d.meta.Namespace = r.ns
 	}
 	if aerr := d.validateName(); aerr != nil {
 		return "", nil, aerr
 	}
-	prepareCreate(d)
+	if aerr := s.admitNew(d, call, storeView{st: s.store, held: true}); aerr != nil {
+		return "", nil, aerr
+	}
 	if aerr := s.validate(d, nil); aerr != nil {
 		return "", nil, aerr
 	}
-	d.meta.UID = newUID()
-	d.meta.CreationTimestamp = s.nowTime()
 	d.meta.ResourceVersion = ""
-	if r.res.generation {
-		d.meta.Generation = 1
-	}
 	if o.dry {
 		// kube-apiserver answers a dry-run create without a resource
 		// version or managedFields.

@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -20,6 +21,9 @@ const maxBodyBytes = 3 << 20
 
 // readBody reads a request body up to the limit.
 func readBody(req *http.Request) ([]byte, *apiError) {
+	if req.Body == nil { // a request served in memory, without a body
+		return nil, nil
+	}
 	b, err := io.ReadAll(io.LimitReader(req.Body, maxBodyBytes+1))
 	if err != nil {
 		return nil, errBadRequest("read request body: " + err.Error())
@@ -61,10 +65,14 @@ func (s *Server) bodyType(req *http.Request, r *resource) (codec.MediaType, *api
 // Strict and a Warning header under Warn.
 func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *resource, level validation) (*draft, *apiError) {
 	var d *draft
-	var unknown []string
+	var unknown, dups []string
 	var err error
 	switch {
 	case mt.IsProtobuf():
+		if _, eerr := codec.DecodeEnvelope(body); eerr != nil && bytes.HasPrefix(body, []byte(codec.ProtobufMagic)) {
+			// kube-apiserver cannot even read the envelope's kind.
+			return nil, errBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): unexpected EOF (%s)", r.kind.Kind, summarize(body)))
+		}
 		d, err = r.decodeProtobufDraft(body)
 	case mt.IsYAML():
 		j, yerr := codec.YAMLToJSON(body)
@@ -78,6 +86,7 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 			return nil, aerr
 		}
 		d, unknown, err = r.decodeJSONDraft(body)
+		dups = duplicateFieldPaths(body)
 	}
 	if ae, ok := err.(*apiError); ok {
 		return nil, ae
@@ -85,12 +94,15 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 	if err != nil {
 		return nil, r.cannotHandle(err)
 	}
-	if len(unknown) > 0 {
+	if r.custom {
+		unknown = append(unknown, s.unservedVersionFields(r, d, body)...)
+	}
+	if problems := append(quoteUnknown(unknown), quoteDuplicates(dups)...); len(problems) > 0 {
 		switch level {
 		case validationStrict:
-			return nil, r.cannotHandle(fmt.Errorf("strict decoding error: %s", strings.Join(quoteUnknown(unknown), ", ")))
+			return nil, r.cannotHandle(fmt.Errorf("strict decoding error: %s", strings.Join(problems, ", ")))
 		case validationWarn:
-			for _, u := range quoteUnknown(unknown) {
+			for _, u := range problems {
 				w.Header().Add("Warning", "299 - "+strconv.Quote(u))
 			}
 		}
@@ -100,6 +112,14 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 	}
 	applyDefaults(d)
 	return d, nil
+}
+
+func quoteDuplicates(fields []string) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = fmt.Sprintf("duplicate field %q", f)
+	}
+	return out
 }
 
 func quoteUnknown(fields []string) []string {
@@ -216,9 +236,46 @@ func (d *draft) validateName() *apiError {
 	if name == "" {
 		return errInvalid(k.Group, k.Kind, name, fieldCause{typ: "FieldValueRequired", field: "metadata.name", msg: "Required value: name or generateName is required"})
 	}
+	if !d.res.custom && !d.res.isCRD() {
+		return nil // checked by validate, with the kind's rule
+	}
 	if len(name) > 253 || !dnsSubdomain.MatchString(name) {
 		msg := fmt.Sprintf("Invalid value: %q: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')", name)
 		return errInvalid(k.Group, k.Kind, name, fieldCause{typ: "FieldValueInvalid", field: "metadata.name", msg: msg})
 	}
 	return nil
+}
+
+// unservedVersionFields are the fields kube-apiserver finds unknown in a
+// custom resource that names a version of its group the definition does
+// not serve: it has no schema for them, so every field but apiVersion,
+// kind and metadata is unknown (the request then fails for its version).
+func (s *Server) unservedVersionFields(r *resource, d *draft, body []byte) []string {
+	av, _ := d.custom["apiVersion"].(string)
+	if av == "" || av == r.kind.APIVersion() {
+		return nil
+	}
+	if g, v := splitAPIVersion(av); g != r.kind.Group || s.lookup(g, v, r.kind.Resource) != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var out []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		k, _ := t.(string)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return out
+		}
+		if k != "apiVersion" && k != "kind" && k != "metadata" {
+			out = append(out, k)
+		}
+	}
+	return out
 }

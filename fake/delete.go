@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"time"
+
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/types"
@@ -17,7 +21,9 @@ type deleteOptions struct {
 		UID             *string `json:"uid,omitempty"`
 		ResourceVersion *string `json:"resourceVersion,omitempty"`
 	} `json:"preconditions,omitempty"`
-	DryRun []string `json:"dryRun,omitempty"`
+	DryRun             []string `json:"dryRun,omitempty"`
+	GracePeriodSeconds *int64   `json:"gracePeriodSeconds,omitempty"`
+	PropagationPolicy  *string  `json:"propagationPolicy,omitempty"`
 	// OrphanDependents=false turns the 200 of a deferred deletion into
 	// a 202, as kube-apiserver does for backward compatibility.
 	OrphanDependents *bool `json:"orphanDependents,omitempty"`
@@ -31,50 +37,171 @@ func readDeleteOptions(req *http.Request) (*deleteOptions, *apiError) {
 	o := &deleteOptions{}
 	if len(body) == 0 {
 		// Without a body, kube-apiserver reads DeleteOptions from the query.
-		if v := req.URL.Query().Get("orphanDependents"); v != "" {
+		q := req.URL.Query()
+		if v := q.Get("orphanDependents"); v != "" {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
 				return nil, errBadRequest(fmt.Sprintf("orphanDependents: invalid value %q", v))
 			}
 			o.OrphanDependents = &b
 		}
-		return o, nil
-	}
-	if mt, err := codec.ParseMediaType(req.Header.Get("Content-Type")); err == nil && mt.IsProtobuf() {
-		return o, nil // protobuf DeleteOptions: preconditions are not read
-	}
-	if err := json.Unmarshal(body, o); err != nil {
+		if v, ok := q["propagationPolicy"]; ok && len(v) > 0 {
+			o.PropagationPolicy = &v[0]
+		}
+		if v := q.Get("gracePeriodSeconds"); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return nil, errBadRequest(fmt.Sprintf("strconv.ParseInt: parsing %q: invalid syntax", v))
+			}
+			o.GracePeriodSeconds = &n
+		}
+	} else if mt, err := codec.ParseMediaType(req.Header.Get("Content-Type")); err == nil && mt.IsProtobuf() {
+		return o, nil // protobuf DeleteOptions: options are not read
+	} else if err := json.Unmarshal(body, o); err != nil {
 		return nil, errBadRequest("DeleteOptions in version \"v1\" cannot be handled as a DeleteOptions: " + err.Error())
 	}
-	return o, nil
+	return o, o.validate()
+}
+
+// validate checks the options as kube-apiserver does (422 naming
+// DeleteOptions).
+func (o *deleteOptions) validate() *apiError {
+	var causes []fieldCause
+	if o.OrphanDependents != nil && o.PropagationPolicy != nil {
+		causes = append(causes, fieldCause{typ: "FieldValueInvalid", field: "propagationPolicy",
+			msg: fmt.Sprintf("Invalid value: %q: orphanDependents and deletionPropagation cannot be both set", *o.PropagationPolicy)})
+	}
+	if p := o.PropagationPolicy; p != nil && *p != propagateForeground && *p != propagateBackground && *p != propagateOrphan {
+		causes = append(causes, fieldCause{typ: "FieldValueNotSupported", field: "propagationPolicy",
+			msg: fmt.Sprintf(`Unsupported value: %q: supported values: "Foreground", "Background", "Orphan", "nil"`, *p)})
+	}
+	for _, v := range o.DryRun {
+		if v != "All" {
+			causes = append(causes, fieldCause{typ: "FieldValueNotSupported", field: "dryRun", msg: fmt.Sprintf(`Unsupported value: %q: supported values: "All"`, v)})
+		}
+	}
+	if len(causes) > 0 {
+		return errInvalid("meta.k8s.io", "DeleteOptions", "", causes...)
+	}
+	return nil
+}
+
+// Propagation policies and the finalizers of the garbage collector.
+const (
+	propagateForeground = "Foreground"
+	propagateBackground = "Background"
+	propagateOrphan     = "Orphan"
+	finalizerForeground = "foregroundDeletion"
+	finalizerOrphan     = "orphan"
+)
+
+// orphansByDefault lists, as "group/resource", the resources whose
+// dependents a delete without a policy orphans (kube-apiserver's
+// DefaultGarbageCollectionPolicy OrphanDependents for these versions).
+func orphansByDefault(r *resource) bool {
+	return !r.custom && r.kind.Group == "batch" && r.kind.Resource == "jobs"
+}
+
+// gcFinalizers returns an object's finalizers updated for a delete's
+// propagation policy, as kube-apiserver's generic registry updates them:
+// Orphan adds "orphan", Foreground "foregroundDeletion" (each removing
+// the other), Background removes both; without a policy the finalizers
+// already there decide, then the resource's default.
+func gcFinalizers(r *resource, fins []string, o *deleteOptions) []string {
+	has := func(f string) bool { return slices.Contains(fins, f) }
+	orphan, foreground := false, false
+	switch {
+	case o.OrphanDependents != nil:
+		orphan = *o.OrphanDependents
+	case o.PropagationPolicy != nil:
+		orphan = *o.PropagationPolicy == propagateOrphan
+		foreground = *o.PropagationPolicy == propagateForeground
+	default:
+		foreground = has(finalizerForeground)
+		orphan = !foreground && (has(finalizerOrphan) || orphansByDefault(r))
+	}
+	out := slices.Clone(fins)
+	drop := func(f string) { out = slices.DeleteFunc(out, func(x string) bool { return x == f }) }
+	add := func(f string) {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	switch {
+	case orphan:
+		add(finalizerOrphan)
+		drop(finalizerForeground)
+	case foreground:
+		add(finalizerForeground)
+		drop(finalizerOrphan)
+	case o.PropagationPolicy != nil || o.OrphanDependents != nil:
+		drop(finalizerOrphan)
+		drop(finalizerForeground)
+	}
+	return out
+}
+
+// immortalNamespaces cannot be deleted.
+func immortalNamespace(name string) bool {
+	return name == "default" || name == "kube-system" || name == "kube-public"
 }
 
 // deleteResult is the outcome of deleting one object.
 type deleteResult struct {
 	obj *storedObject // the deleted object, or the one finalizers hold
-	// deferred is set when finalizers hold the object: it carries
-	// metadata.deletionTimestamp and stays until they are removed.
+	// deferred is set when finalizers or a grace period hold the
+	// object: it carries metadata.deletionTimestamp and stays until they
+	// are removed or the period ends.
 	deferred bool
 }
 
-// deleteOne deletes (or, with finalizers, marks for deletion) one object.
-func (s *Server) deleteOne(res *resource, key, name string, opts *deleteOptions, dry bool) (deleteResult, *apiError) {
+// preconditionFailed is the 409 of a delete whose preconditions do not
+// hold, worded as kube-apiserver's storage words it (its CRD registry
+// words it otherwise).
+func preconditionFailed(res *resource, name, field, want, got string) *apiError {
+	if res.custom {
+		msg := fmt.Sprintf("Operation cannot be fulfilled on %s %q: Precondition failed: %s in precondition: %s, %s in object meta: %s", res.qualifiedResource(), name, field, want, field, got)
+		return newStatus(http.StatusConflict, "Conflict", msg, res.details(name))
+	}
+	what, why := "deleted and then recreated", "UID"
+	if field == "ResourceVersion" {
+		what, why = "modified", "ResourceVersion"
+	}
+	kind := res.kind.Kind
+	if res.kind.Group != "" {
+		kind += "." + res.kind.Group
+	}
+	msg := fmt.Sprintf("Operation cannot be fulfilled on %s %q: the %s in the precondition (%s) does not match the %s in record (%s). The object might have been %s", kind, name, why, want, why, got, what)
+	return newStatus(http.StatusConflict, "Conflict", msg, &metav1.StatusDetails{Name: name, Group: res.kind.Group, Kind: res.kind.Kind})
+}
+
+// deleteOne deletes one object, or marks it for deletion when
+// finalizers (its own, or the garbage collector's for a Foreground or
+// Orphan propagation) or a Pod's grace period hold it. Deletes through
+// the API (call set) run the admission hooks.
+func (s *Server) deleteOne(res *resource, key, name string, opts *deleteOptions, dry bool, call *hookCall) (deleteResult, *apiError) {
+	if res.kind.Group == "" && res.kind.Resource == "namespaces" && immortalNamespace(name) && call != nil {
+		return deleteResult{}, errForbidden(res, name, "this namespace may not be deleted")
+	}
 	deferred := false
-	o, typ, err := s.write(res, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	o, _, err := s.write(res, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur == nil {
 			return "", nil, errNotFound(res, name)
 		}
 		if p := opts.Preconditions; p != nil {
 			if p.UID != nil && *p.UID != cur.uid {
-				return "", nil, newStatus(http.StatusConflict, "Conflict", fmt.Sprintf("Operation cannot be fulfilled on %s %q: Precondition failed: UID in precondition: %s, UID in object meta: %s", res.qualifiedResource(), name, *p.UID, cur.uid), res.details(name))
+				return "", nil, preconditionFailed(res, name, "UID", *p.UID, cur.uid)
 			}
 			if p.ResourceVersion != nil && *p.ResourceVersion != strconv.FormatUint(cur.rv, 10) {
-				return "", nil, newStatus(http.StatusConflict, "Conflict", fmt.Sprintf("Operation cannot be fulfilled on %s %q: Precondition failed: ResourceVersion in precondition: %s, ResourceVersion in object meta: %d", res.qualifiedResource(), name, *p.ResourceVersion, cur.rv), res.details(name))
+				return "", nil, preconditionFailed(res, name, "ResourceVersion", *p.ResourceVersion, strconv.FormatUint(cur.rv, 10))
 			}
 		}
 		d, err := res.draftOf(cur)
 		if err != nil {
 			return "", nil, err
+		}
+		if aerr := s.runAdmissionHooks(nil, d, call); aerr != nil {
+			return "", nil, aerr
 		}
 		if res.isCRD() {
 			deferred = true
@@ -85,28 +212,114 @@ func (s *Server) deleteOne(res *resource, key, name string, opts *deleteOptions,
 			next, err := d.seal(rv)
 			return eventModified, next, err
 		}
-		if cur.finalizers > 0 {
-			deferred = true
-			if cur.deleting {
-				return "", nil, nil
-			}
-			now := s.nowTime()
-			zero := int64(0)
-			d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = &now, &zero
-			if res.generation {
-				d.meta.Generation++
-			}
-			next, err := d.seal(rv)
-			return eventModified, next, err
+		if ns, ok := d.typed.(*corev1.Namespace); ok {
+			return s.deleteNamespace(ns, d, cur, opts, rv, &deferred)
 		}
-		next, err := d.seal(rv)
-		return eventDeleted, next, err
+		return s.deleteObject(res, d, cur, opts, rv, &deferred)
 	})
 	if err != nil {
 		return deleteResult{}, asAPIError(err)
 	}
-	_ = typ
 	return deleteResult{obj: o, deferred: deferred}, nil
+}
+
+// deleteObject is deleteOne's write for every kind but CRDs and
+// Namespaces.
+func (s *Server) deleteObject(res *resource, d *draft, cur *storedObject, opts *deleteOptions, rv uint64, deferred *bool) (string, *storedObject, error) {
+	fins := d.meta.Finalizers
+	if res.gcSupported() {
+		fins = gcFinalizers(res, fins, opts)
+	}
+	changed := !slices.Equal(fins, d.meta.Finalizers)
+	d.meta.Finalizers = fins
+	grace, graceful := podGracePeriod(d, opts)
+	now := s.nowTime()
+	if cur.deleting {
+		*deferred = true
+		if graceful && grace == 0 && len(fins) == 0 {
+			// A pod's grace period cut to zero (force): gone now.
+			zero := int64(0)
+			d.meta.DeletionGracePeriodSeconds = &zero
+			next, err := d.seal(rv)
+			*deferred = false
+			return eventDeleted, next, err
+		}
+		if graceful && d.meta.DeletionGracePeriodSeconds != nil && grace < *d.meta.DeletionGracePeriodSeconds {
+			at := metav1.NewTime(now.Add(time.Duration(grace) * time.Second))
+			d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = &at, &grace
+			changed = true
+		}
+		if !changed {
+			return "", nil, nil
+		}
+		next, err := d.seal(rv)
+		return eventModified, next, err
+	}
+	if len(fins) > 0 || grace > 0 {
+		*deferred = true
+		at := metav1.NewTime(now.Add(time.Duration(grace) * time.Second))
+		d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = &at, &grace
+		if res.generation {
+			d.meta.Generation++
+		}
+		next, err := d.seal(rv)
+		return eventModified, next, err
+	}
+	if graceful {
+		// kube-apiserver answers with the pod as it marked it before
+		// removing it.
+		zero := int64(0)
+		d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = &now, &zero
+		if res.generation {
+			d.meta.Generation++
+		}
+	}
+	next, err := d.seal(rv)
+	return eventDeleted, next, err
+}
+
+// podGracePeriod returns a Pod's grace period for a delete (the
+// request's, else the pod's terminationGracePeriodSeconds; zero for a
+// pod bound to no node or finished) and whether the object is a Pod:
+// other kinds are deleted without one.
+func podGracePeriod(d *draft, opts *deleteOptions) (int64, bool) {
+	p, ok := d.typed.(*corev1.Pod)
+	if !ok {
+		return 0, false
+	}
+	grace := int64(30)
+	if p.Spec.TerminationGracePeriodSeconds != nil {
+		grace = *p.Spec.TerminationGracePeriodSeconds
+	}
+	if opts.GracePeriodSeconds != nil {
+		grace = *opts.GracePeriodSeconds
+	}
+	if p.Spec.NodeName == "" || p.Status.Phase == "Failed" || p.Status.Phase == "Succeeded" || grace < 0 {
+		grace = 0
+	}
+	return grace, true
+}
+
+// deleteNamespace marks a Namespace Terminating; its controller (or
+// /finalize) empties it and removes the "kubernetes" finalizer, after
+// which it is gone. One without finalizers is gone at once.
+func (s *Server) deleteNamespace(ns *corev1.Namespace, d *draft, cur *storedObject, opts *deleteOptions, rv uint64, deferred *bool) (string, *storedObject, error) {
+	if opts.OrphanDependents != nil && *opts.OrphanDependents || opts.PropagationPolicy != nil && *opts.PropagationPolicy == propagateOrphan {
+		addFinalizer(&ns.ObjectMeta, finalizerOrphan)
+	}
+	if len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0 {
+		next, err := d.seal(rv)
+		return eventDeleted, next, err
+	}
+	*deferred = true
+	if cur.deleting {
+		return "", nil, nil
+	}
+	now := s.nowTime()
+	ns.DeletionTimestamp = &now
+	ns.Status.Phase = "Terminating"
+	next, err := d.seal(rv)
+	return eventModified, next, err
 }
 
 // writeDeleted answers a DELETE as kube-apiserver does (generic registry
@@ -148,7 +361,10 @@ func (s *Server) serveDelete(w http.ResponseWriter, req *http.Request, r *reques
 		writeError(w, req, aerr)
 		return
 	}
-	res, aerr := s.deleteOne(r.res, objectKey(r.ns, r.name), r.name, opts, dry)
+	if orphansByDefault(r.res) && opts.PropagationPolicy == nil && opts.OrphanDependents == nil {
+		w.Header().Add("Warning", "299 - "+strconv.Quote("child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning"))
+	}
+	res, aerr := s.deleteOne(r.res, objectKey(r.ns, r.name), r.name, opts, dry, &hookCall{r: r, verb: "delete", dry: dry, userAgent: req.UserAgent()})
 	if aerr != nil {
 		writeError(w, req, aerr)
 		return
@@ -198,7 +414,9 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request,
 		if !opts.matches(o) {
 			continue
 		}
-		res, aerr := s.deleteOne(r.res, o.key, o.name, dopts, dry)
+		one := *r
+		one.name = o.name
+		res, aerr := s.deleteOne(r.res, o.key, o.name, dopts, dry, &hookCall{r: &one, verb: "delete", dry: dry, userAgent: req.UserAgent()})
 		if aerr != nil {
 			if aerr.status.Code == http.StatusNotFound {
 				continue // deleted meanwhile
@@ -212,4 +430,10 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request,
 	bw := s.startBody(w, req, http.StatusOK, out.format.contentType(), -1)
 	_ = s.writeList(bw, r.res, out, deleted, lm)
 	_ = bw.Close()
+}
+
+// gcSupported reports whether deletes of the resource take propagation
+// policies (core Events do not: they have no dependents).
+func (r *resource) gcSupported() bool {
+	return !(r.kind.Group == "" && r.kind.Resource == "events")
 }

@@ -4,60 +4,89 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
 )
 
-// serveDiscovery answers /version, /api, /apis and the group-version
-// resource lists from the served resources. It reports whether the path
-// was a discovery path.
+// serveDiscovery answers /version, /api, /apis, /apis/GROUP and the group
+// version resource lists: built-in groups with kube-apiserver's recorded
+// documents (package upstream), custom resource groups from the served
+// resources. It reports whether the path was a discovery path.
 func (s *Server) serveDiscovery(w http.ResponseWriter, req *http.Request) bool {
 	if req.Method != http.MethodGet {
 		return false
 	}
 	path := strings.TrimSuffix(req.URL.Path, "/")
-	var body any
+	if s.serveInfo(w, req, path) {
+		return true
+	}
+	docs, err := s.upstream.discovery()
+	if err != nil {
+		writeError(w, req, errInternal(err))
+		return true
+	}
+	var body []byte
 	switch {
 	case path == "/version":
-		body = map[string]string{"major": "1", "minor": "36", "gitVersion": "v1.36.3-kubewire-fake", "platform": "linux/amd64"}
+		body = docs.Version
 	case path == "/api":
 		if s.serveAggregated(w, req, true) {
 			return true
 		}
-		body = map[string]any{"kind": "APIVersions", "versions": []string{"v1"}, "serverAddressByClientCIDRs": []any{}}
+		body = s.apiVersions(req)
 	case path == "/apis":
 		if s.serveAggregated(w, req, false) {
 			return true
 		}
 		body = s.groupList()
 	default:
-		parts := strings.Split(strings.Trim(path, "/"), "/")
-		switch {
-		case len(parts) == 2 && parts[0] == "api":
-			body = s.resourceList("", parts[1])
-		case len(parts) == 2 && parts[0] == "apis":
-			body = s.apiGroup(parts[1])
-		case len(parts) == 3 && parts[0] == "apis":
-			body = s.resourceList(parts[1], parts[2])
+		if b, ok := docs.Paths[path]; ok {
+			body = b
+			break
 		}
-		if body == nil {
+		parts := strings.Split(strings.Trim(path, "/"), "/")
+		var v any
+		switch {
+		case len(parts) == 2 && parts[0] == "apis" && !s.builtinGroups[parts[1]]:
+			v = s.apiGroup(parts[1])
+		case len(parts) == 3 && parts[0] == "apis" && !s.builtinGroups[parts[1]]:
+			v = s.resourceList(parts[1], parts[2])
+		}
+		if v == nil {
 			return false
 		}
+		body, _ = json.Marshal(v)
 	}
-	b, _ := json.Marshal(body)
-	s.writeBody(w, req, http.StatusOK, "application/json", b)
+	s.writeBody(w, req, http.StatusOK, "application/json", body)
 	return true
 }
 
-// groupVersions returns the served versions of every group (but the
-// core one), most preferred first.
-func (s *Server) groupVersions() map[string][]string {
+// apiVersions is /api's APIVersions, naming the address the server
+// listens on as its address for every client.
+func (s *Server) apiVersions(req *http.Request) []byte {
+	addr := req.Host
+	if s.http != nil {
+		if a, ok := s.http.Listener.Addr().(*net.TCPAddr); ok {
+			addr = a.String()
+		}
+	}
+	b, _ := json.Marshal(map[string]any{
+		"kind": "APIVersions", "versions": []string{"v1"},
+		"serverAddressByClientCIDRs": []any{map[string]string{"clientCIDR": "0.0.0.0/0", "serverAddress": addr}},
+	})
+	return b
+}
+
+// customGroupVersions returns the served versions of every custom
+// resource group, most preferred first.
+func (s *Server) customGroupVersions() map[string][]string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	versions := map[string][]string{}
 	for _, r := range s.resources {
-		if g := r.kind.Group; g != "" && !slices.Contains(versions[g], r.kind.Version) {
+		if g := r.kind.Group; r.custom && !s.builtinGroups[g] && !slices.Contains(versions[g], r.kind.Version) {
 			versions[g] = append(versions[g], r.kind.Version)
 		}
 	}
@@ -67,44 +96,48 @@ func (s *Server) groupVersions() map[string][]string {
 	return versions
 }
 
-// apiGroup is the APIGroup document of a group, or nil.
+// apiGroup is the APIGroup document of a custom resource group, or nil.
 func (s *Server) apiGroup(group string) any {
-	vs := s.groupVersions()[group]
+	vs := s.customGroupVersions()[group]
 	if len(vs) == 0 {
 		return nil
 	}
-	var list []any
-	for _, v := range vs {
-		list = append(list, map[string]string{"groupVersion": group + "/" + v, "version": v})
-	}
-	return map[string]any{"kind": "APIGroup", "apiVersion": "v1", "name": group, "versions": list, "preferredVersion": list[0]}
+	g := groupEntry(group, vs)
+	g["kind"], g["apiVersion"] = "APIGroup", "v1"
+	return g
 }
 
-func (s *Server) groupList() any {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	versions := map[string][]string{}
-	for _, r := range s.resources {
-		if g := r.kind.Group; g != "" && !slices.Contains(versions[g], r.kind.Version) {
-			versions[g] = append(versions[g], r.kind.Version)
-		}
+func groupEntry(group string, versions []string) map[string]any {
+	var list []any
+	for _, v := range versions {
+		list = append(list, map[string]string{"groupVersion": group + "/" + v, "version": v})
 	}
-	var groups []any
-	names := make([]string, 0, len(versions))
-	for g := range versions {
+	return map[string]any{"name": group, "versions": list, "preferredVersion": list[0]}
+}
+
+// groupList is /apis's APIGroupList: kube-apiserver's groups in its
+// order, then custom resource groups by name (their APIServices have a
+// lower priority than every built-in group's).
+func (s *Server) groupList() []byte {
+	docs, _ := s.upstream.discovery()
+	var list struct {
+		Kind       string            `json:"kind"`
+		APIVersion string            `json:"apiVersion"`
+		Groups     []json.RawMessage `json:"groups"`
+	}
+	_ = json.Unmarshal(docs.Paths["/apis"], &list)
+	custom := s.customGroupVersions()
+	names := make([]string, 0, len(custom))
+	for g := range custom {
 		names = append(names, g)
 	}
 	slices.Sort(names)
 	for _, g := range names {
-		vs := versions[g]
-		slices.SortFunc(vs, compareVersionPriority)
-		var list []any
-		for _, v := range vs {
-			list = append(list, map[string]string{"groupVersion": g + "/" + v, "version": v})
-		}
-		groups = append(groups, map[string]any{"name": g, "versions": list, "preferredVersion": list[0]})
+		b, _ := json.Marshal(groupEntry(g, custom[g]))
+		list.Groups = append(list.Groups, b)
 	}
-	return map[string]any{"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
+	b, _ := json.Marshal(list)
+	return b
 }
 
 // storageVersionHash is kube-apiserver's hash of the group, version and
@@ -114,14 +147,15 @@ func storageVersionHash(group, version, kind string) string {
 	return base64.StdEncoding.EncodeToString(sum[:8])
 }
 
-// resourceList is the APIResourceList of a group version, or nil.
+// resourceList is the APIResourceList of a custom resource group
+// version, or nil.
 func (s *Server) resourceList(group, version string) any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var rs []any
 	for _, r := range s.resources {
 		k := r.kind
-		if k.Group != group || k.Version != version {
+		if k.Group != group || k.Version != version || !r.custom {
 			continue
 		}
 		entry := map[string]any{"name": k.Resource, "singularName": k.SingularResource, "namespaced": k.Namespaced, "kind": k.Kind, "verbs": k.Verbs,
@@ -151,9 +185,5 @@ func (s *Server) resourceList(group, version string) any {
 		nb, _, _ := strings.Cut(b.(map[string]any)["name"].(string), "/")
 		return strings.Compare(na, nb)
 	})
-	gv := version
-	if group != "" {
-		gv = group + "/" + version
-	}
-	return map[string]any{"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": rs}
+	return map[string]any{"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": group + "/" + version, "resources": rs}
 }

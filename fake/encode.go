@@ -54,6 +54,23 @@ func (o *storedObject) metadataJSON() json.RawMessage {
 	if err := json.Unmarshal(o.json, &m); err != nil || m.Metadata == nil {
 		return json.RawMessage("{}")
 	}
+	if o.res.kind.Group == "apps" && o.res.kind.Kind == "DaemonSet" && !o.res.custom {
+		// kube-apiserver keeps a DaemonSet's template generation in a
+		// field of its own, shown as this annotation only in the
+		// object itself.
+		var meta map[string]any
+		if json.Unmarshal(m.Metadata, &meta) == nil {
+			if ann, _ := meta["annotations"].(map[string]any); ann != nil {
+				delete(ann, daemonSetGenerationAnnotation)
+				if len(ann) == 0 {
+					delete(meta, "annotations")
+				}
+				if b, err := json.Marshal(meta); err == nil {
+					return b
+				}
+			}
+		}
+	}
 	return m.Metadata
 }
 
@@ -102,7 +119,7 @@ func (o *storedObject) partialProto() []byte {
 func (s *Server) encodeObject(o *storedObject, out output) ([]byte, string, error) {
 	switch out.as {
 	case asTable:
-		b, err := s.tableJSON(o.res, []*storedObject{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.rv, 10)})
+		b, err := s.tableJSON(o.res, []*storedObject{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.rv, 10)}, out)
 		return b, codec.MediaTypeJSON, err
 	case asPartial:
 		if out.format == formatProtobuf {
@@ -124,7 +141,7 @@ func (s *Server) encodeObject(o *storedObject, out output) ([]byte, string, erro
 func (s *Server) writeList(w io.Writer, r *resource, out output, items []*storedObject, lm metav1.ListMeta) error {
 	switch {
 	case out.as == asTable:
-		b, err := s.tableJSON(r, items, lm)
+		b, err := s.tableJSON(r, items, lm, out)
 		if err != nil {
 			return err
 		}
@@ -260,13 +277,20 @@ const (
 	creationTimestampDescription = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
 )
 
-// tableJSON renders objects as a meta.k8s.io/v1 Table: custom resources
-// with their CRD's printer columns, built-in kinds with Name and Age
-// columns; each row carries the object as PartialObjectMetadata.
-func (s *Server) tableJSON(r *resource, items []*storedObject, lm metav1.ListMeta) ([]byte, error) {
+// tableJSON renders objects as a meta.k8s.io Table (v1, or v1beta1 when
+// out asks for it): custom resources with their CRD's printer columns,
+// built-in kinds with kube-apiserver's columns and cells (kinds the fake
+// has no printer for with Name and Age); each row carries the object as
+// out.include says (PartialObjectMetadata by default).
+func (s *Server) tableJSON(r *resource, items []*storedObject, lm metav1.ListMeta, out output) ([]byte, error) {
 	type row struct {
-		Cells  []any           `json:"cells"`
-		Object json.RawMessage `json:"object"`
+		Cells      []any           `json:"cells"`
+		Conditions []rowCondition  `json:"conditions,omitempty"`
+		Object     json.RawMessage `json:"object"`
+	}
+	metaVersion := metaAPIVersion
+	if out.version == "v1beta1" {
+		metaVersion = "meta.k8s.io/v1beta1"
 	}
 	t := struct {
 		Kind       string                         `json:"kind"`
@@ -275,38 +299,75 @@ func (s *Server) tableJSON(r *resource, items []*storedObject, lm metav1.ListMet
 		Columns    []metav1.TableColumnDefinition `json:"columnDefinitions"`
 		Rows       []row                          `json:"rows"`
 	}{
-		Kind: asTable, APIVersion: metaAPIVersion, Metadata: lm,
+		Kind: asTable, APIVersion: metaVersion, Metadata: lm,
 		Columns: []metav1.TableColumnDefinition{
 			{Name: "Name", Type: "string", Format: "name", Description: nameDescription},
 			{Name: "Age", Type: "date", Description: creationTimestampDescription},
 		},
 		Rows: make([]row, 0, len(items)),
 	}
-	if r.crd != nil {
+	builtin := !r.custom && r.crd == nil
+	var recorded []metav1.TableColumnDefinition
+	if builtin {
+		recorded = s.upstream.tableColumns(r.key())
+	}
+	defaultConvertor := len(recorded) == 2 && recorded[1].Name == "Created At"
+	switch {
+	case r.crd != nil:
 		t.Columns = customColumns(r.crd.columns)
+	case defaultConvertor:
+		t.Columns = recorded
 	}
 	now := s.now()
-	for _, o := range items {
+	printed := false
+	for i, o := range items {
 		cells := []any{o.name, humanAge(now.Sub(o.created))}
-		if r.crd != nil {
+		var conds []rowCondition
+		switch {
+		case r.crd != nil:
 			cells = customCells(r.crd.columns, o, now)
+		case defaultConvertor:
+			cells = []any{o.name, o.created.UTC().Format(time.RFC3339)}
+		case len(recorded) > 0:
+			if d, err := r.draftOf(o); err == nil {
+				if c, rc, ok := builtinCells(d.typed, now); ok {
+					cells, conds = c, rc
+					if i == 0 {
+						printed = true
+					}
+				}
+			}
 		}
-		t.Rows = append(t.Rows, row{Cells: cells, Object: o.partialJSON()})
+		var obj json.RawMessage
+		switch out.include {
+		case "None":
+			obj = json.RawMessage("null")
+		case "Object":
+			obj = o.servedJSON(r)
+		default:
+			obj = o.partialJSON()
+			if metaVersion != metaAPIVersion {
+				obj = append([]byte(`{"kind":"PartialObjectMetadata","apiVersion":"`+metaVersion+`","metadata":`), append(o.metadataJSON(), '}')...)
+			}
+		}
+		t.Rows = append(t.Rows, row{Cells: cells, Conditions: conds, Object: obj})
+	}
+	if len(recorded) > 0 && (printed || len(items) == 0 && s.hasPrinter(r)) {
+		t.Columns = recorded
+	}
+	if out.noHeaders {
+		t.Columns = nil
 	}
 	return json.Marshal(&t)
 }
 
-// humanAge formats a duration the way kubectl's AGE column does, coarsely.
-func humanAge(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "<invalid>"
-	case d < 2*time.Minute:
-		return strconv.Itoa(int(d.Seconds())) + "s"
-	case d < 2*time.Hour:
-		return strconv.Itoa(int(d.Minutes())) + "m"
-	case d < 48*time.Hour:
-		return strconv.Itoa(int(d.Hours())) + "h"
-	}
-	return strconv.Itoa(int(d.Hours()/24)) + "d"
+// hasPrinter reports whether the fake fills the cells of a built-in
+// kind's Table rows.
+func (s *Server) hasPrinter(r *resource) bool {
+	t := r.newTyped()
+	_, _, ok := builtinCells(t, s.now())
+	return ok
 }
+
+// humanAge formats an age as kubectl's AGE columns do.
+func humanAge(d time.Duration) string { return humanDuration(d) }

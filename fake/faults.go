@@ -42,6 +42,7 @@ type Faults struct {
 	closeMidEvent bool
 	corruptFrame  bool
 	drop          chan struct{} // closed to end every open watch
+	rules         []*faultRule  // Add's faults, in order
 }
 
 func (f *Faults) init() { f.drop = make(chan struct{}) }
@@ -59,10 +60,13 @@ func (f *Faults) Clear() {
 	f.failN, f.tooLargeN, f.latency, f.notAcceptN = 0, 0, 0, 0
 	f.noProtobuf, f.noPBBodies, f.watchList = false, false, WatchListSupported
 	f.dropAfterN, f.closeMidEvent, f.corruptFrame = 0, false, false
+	f.rules = nil
 }
 
-// FailNext answers the next n requests with code (429, 500, 503, 504...)
-// and a matching Status body. retryAfter, rounded up to whole seconds, is
+// FailNext answers the next n requests, whatever they are (discovery and
+// the watches and lists of informers included), with code (429, 500,
+// 503, 504...) and a matching Status body; Add aims a fault at some
+// requests only. retryAfter, rounded up to whole seconds, is
 // sent as Retry-After (and, for 429, as details.retryAfterSeconds) when
 // positive.
 func (f *Faults) FailNext(n, code int, retryAfter time.Duration) {
@@ -173,7 +177,11 @@ func (s *Server) Restart() {
 }
 
 // Compact forgets the history of changes up to now: watches, continue
-// tokens and Exact lists from older resource versions get 410 Gone.
+// tokens and Exact lists from older resource versions get 410 Gone. It
+// models an etcd compaction together with an empty watch cache:
+// kube-apiserver keeps serving the versions its watch cache holds after
+// a compaction, so a real cluster answers 410 only for older ones (see
+// the package documentation).
 func (s *Server) Compact() { s.store.compact() }
 
 func (f *Faults) refuseProtobuf() bool {

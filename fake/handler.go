@@ -27,17 +27,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	fail, latency := s.faults.beforeRequest()
-	if latency > 0 {
-		t := time.NewTimer(latency)
-		select {
-		case <-t.C:
-		case <-req.Context().Done():
-			t.Stop()
-			return
-		case <-s.ctx.Done():
-			t.Stop()
-			return
-		}
+	if latency > 0 && !s.sleep(req, latency) {
+		return
 	}
 	if fail != nil {
 		writeError(w, req, fail)
@@ -51,8 +42,40 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		writeError(w, req, err)
 		return
 	}
-	if r.sub == "scale" {
+	if fail, latency := s.faults.forRequest(r.info(req)); fail != nil || latency > 0 {
+		if latency > 0 && !s.sleep(req, latency) {
+			return
+		}
+		if fail != nil {
+			writeError(w, req, fail)
+			return
+		}
+	}
+	if msg := deprecation(r.res); msg != "" {
+		w.Header().Add("Warning", "299 - "+strconv.Quote(msg))
+	}
+	if r.verb != "get" && r.verb != "list" && r.verb != "watch" && s.opts.Controllers == ControllersBackground {
+		// The controllers act on the write before it is answered.
+		bw := &bufferedResponse{header: w.Header()}
+		s.serveRouted(bw, req, r)
+		s.settle()
+		bw.flushTo(w)
+		return
+	}
+	s.serveRouted(w, req, r)
+}
+
+// serveRouted serves a routed API request.
+func (s *Server) serveRouted(w http.ResponseWriter, req *http.Request, r *request) {
+	switch r.sub {
+	case "scale":
 		s.serveScale(w, req, r)
+		return
+	case "finalize":
+		s.serveFinalize(w, req, r)
+		return
+	case "binding", "eviction", "token":
+		s.servePostSubresource(w, req, r)
 		return
 	}
 	switch r.verb {
@@ -119,7 +142,7 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 	}
 	if len(parts) > 2 {
 		r.sub = parts[2]
-		if !(r.sub == "status" && r.res.status) && !(r.sub == "scale" && r.res.scale) {
+		if !(r.sub == "status" && r.res.status) && !(r.sub == "scale" && r.res.scale) && !(r.sub == "finalize" && r.res.kind.Group == "" && r.res.kind.Resource == "namespaces") && !postSubresource(r.res, r.sub) {
 			return nil, notFound()
 		}
 	}
@@ -138,7 +161,7 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 			r.verb = "list"
 		}
 	case http.MethodPost:
-		if collection {
+		if collection || postSubresource(r.res, r.sub) {
 			r.verb = "create"
 		}
 	case http.MethodPut:
@@ -156,7 +179,7 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 			r.verb = "delete"
 		}
 	}
-	if r.verb == "" || (watchPath && r.verb != "watch") {
+	if r.verb == "" || (watchPath && r.verb != "watch") || r.sub == "finalize" && r.verb != "update" || postSubresource(r.res, r.sub) && r.verb != "create" {
 		return nil, errMethodNotAllowed()
 	}
 	if r.res.kind.Namespaced && r.ns == "" && !collection {
@@ -173,4 +196,65 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 func isTrue(v string) bool {
 	b, err := strconv.ParseBool(v)
 	return err == nil && b
+}
+
+// bufferedResponse holds a response until the controllers have acted
+// on the write it answers.
+type bufferedResponse struct {
+	header http.Header
+	code   int
+	body   []byte
+}
+
+func (b *bufferedResponse) Header() http.Header { return b.header }
+
+func (b *bufferedResponse) WriteHeader(code int) {
+	if b.code == 0 {
+		b.code = code
+	}
+}
+
+func (b *bufferedResponse) Write(p []byte) (int, error) {
+	if b.code == 0 {
+		b.code = http.StatusOK
+	}
+	b.body = append(b.body, p...)
+	return len(p), nil
+}
+
+func (b *bufferedResponse) flushTo(w http.ResponseWriter) {
+	if b.code == 0 {
+		b.code = http.StatusOK
+	}
+	w.WriteHeader(b.code)
+	_, _ = w.Write(b.body)
+}
+
+// deprecation is the warning kube-apiserver sends with every request
+// to a deprecated built-in resource, or "".
+func deprecation(r *resource) string {
+	if r.custom || r.kind.Group != "" {
+		return ""
+	}
+	switch r.kind.Resource {
+	case "endpoints":
+		return "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"
+	case "componentstatuses":
+		return "v1 ComponentStatus is deprecated in v1.19+"
+	}
+	return ""
+}
+
+// sleep waits d, and reports false when the request or the server ends
+// first.
+func (s *Server) sleep(req *http.Request, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-req.Context().Done():
+	case <-s.ctx.Done():
+	}
+	return false
 }

@@ -27,8 +27,11 @@ type storedObject struct {
 	labels     map[string]string
 	fields     map[string]string // selectable field values beyond name and namespace
 	created    time.Time
-	deleting   bool // metadata.deletionTimestamp is set
-	finalizers int
+	deleting   bool      // metadata.deletionTimestamp is set
+	deleteAt   time.Time // metadata.deletionTimestamp
+	grace      int64     // metadata.deletionGracePeriodSeconds
+	finalizers []string
+	owners     []metav1.OwnerReference
 	// json is the object's JSON: built-ins without kind and apiVersion (as
 	// list items are served), custom resources complete.
 	json []byte
@@ -42,6 +45,11 @@ func objectKey(ns, name string) string {
 	}
 	return ns + "/" + name
 }
+
+// graceful reports whether the object waits for its grace period (a
+// Pod being deleted, until its kubelet or a delete with
+// gracePeriodSeconds=0 removes it).
+func (o *storedObject) graceful() bool { return o.deleting && o.grace > 0 }
 
 // fieldValue returns the value of a selectable field.
 func (o *storedObject) fieldValue(field string) string {
@@ -119,6 +127,7 @@ func (r *resource) draftOf(o *storedObject) (*draft, error) {
 	if err := t.Unmarshal(o.pb); err != nil {
 		return nil, fmt.Errorf("decode stored object: %w", err)
 	}
+	encodedFields(t)
 	return &draft{res: r, typed: t, meta: t.GetObjectMeta()}, nil
 }
 
@@ -195,6 +204,7 @@ func (d *draft) seal(rv uint64) (*storedObject, error) {
 		if err := t.Unmarshal(pb); err != nil {
 			return nil, fmt.Errorf("decode %s: %w", d.res.kind.Kind, err)
 		}
+		encodedFields(t)
 		d.typed, d.meta = t, t.GetObjectMeta()
 	}
 	body, err := d.bodyJSON()
@@ -211,8 +221,15 @@ func (d *draft) seal(rv uint64) (*storedObject, error) {
 		labels:     d.meta.Labels,
 		created:    d.meta.CreationTimestamp.Time,
 		deleting:   d.meta.DeletionTimestamp != nil,
-		finalizers: len(d.meta.Finalizers),
+		finalizers: d.meta.Finalizers,
+		owners:     d.meta.OwnerReferences,
 		json:       body,
+	}
+	if t := d.meta.DeletionTimestamp; t != nil {
+		o.deleteAt = t.Time
+	}
+	if g := d.meta.DeletionGracePeriodSeconds; g != nil {
+		o.grace = *g
 	}
 	if d.res.custom {
 		o.fields = customFields(d.custom, d.res.fields)

@@ -114,7 +114,13 @@ func selectorMessage(err error) string {
 	msg := err.Error()
 	if u := errors.Unwrap(err); u != nil {
 		if after, ok := cutPrefix(msg, u.Error()+": "); ok {
-			return after
+			msg = after
+		}
+	}
+	// kube-apiserver quotes what it found in single quotes.
+	if before, rest, ok := strings.Cut(msg, `found "`); ok {
+		if lit, after, ok := strings.Cut(rest, `", expected`); ok {
+			msg = before + "found '" + lit + "' expected" + after
 		}
 	}
 	return msg

@@ -66,7 +66,6 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 	}
 	var unknown []string
 	created := false
-	nsExists := !r.res.kind.Namespaced || s.namespaceExists(r.ns) // checked before the store's lock is held
 	res := r.res
 	obj, _, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur == nil {
@@ -74,7 +73,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 				return "", nil, errNotFound(res, r.name)
 			}
 			created = true
-			return s.applyCreate(r, applied, o, rv, &unknown, nsExists)
+			return s.applyCreate(r, newHookCall(r, o), applied, o, rv, &unknown)
 		}
 		old, err := res.draftOf(cur)
 		if err != nil {
@@ -106,6 +105,9 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		next, err := s.mergeUpdate(old, d, r.sub == "status")
 		if err != nil {
 			return "", nil, err
+		}
+		if aerr := s.runAdmissionHooks(next, old, newHookCall(r, o)); aerr != nil {
+			return "", nil, aerr
 		}
 		if aerr := s.validate(next, old); aerr != nil {
 			return "", nil, aerr
@@ -184,6 +186,14 @@ func (s *Server) patched(r *request, old *draft, pt string, body []byte, o write
 		// object (JSON and merge patches) or the patch map (strategic
 		// merge) as the invalid value, in a 422.
 		bad := string(b)
+		if pt == patchMerge {
+			if orig, err := old.completeJSON(); err == nil {
+				var p any
+				if json.Unmarshal(body, &p) == nil {
+					bad = string(mergedAsWritten(orig, p))
+				}
+			}
+		}
 		if pt == patchStrategic {
 			var p any
 			_ = json.Unmarshal(body, &p)
@@ -231,4 +241,46 @@ func (s *Server) patchedDraft(res *resource, result any, unknown *[]string, leve
 	}
 	applyDefaults(d)
 	return d, nil
+}
+
+// mergedAsWritten is the result of a JSON merge patch as kube-apiserver
+// writes it in messages: the maps the patch changes are written anew
+// (keys sorted), the values it does not touch as they were, in the
+// order the object's fields were written.
+func mergedAsWritten(original []byte, patch any) []byte {
+	b, err := json.Marshal(lazyMerge(original, patch))
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+func lazyMerge(original json.RawMessage, p any) any {
+	pm, ok := p.(map[string]any)
+	if !ok {
+		return p
+	}
+	var om map[string]json.RawMessage
+	if json.Unmarshal(original, &om) != nil || om == nil {
+		return patch.Merge(nil, pm)
+	}
+	out := make(map[string]any, len(om)+len(pm))
+	for k, v := range om {
+		out[k] = v
+	}
+	for k, v := range pm {
+		switch {
+		case v == nil:
+			delete(out, k)
+		default:
+			if _, isMap := v.(map[string]any); isMap {
+				if raw, ok := om[k]; ok && len(raw) > 0 && raw[0] == '{' {
+					out[k] = lazyMerge(raw, v)
+					continue
+				}
+			}
+			out[k] = patch.Merge(nil, v)
+		}
+	}
+	return out
 }

@@ -46,6 +46,15 @@ type output struct {
 	// res is the resource asked for: a custom resource's objects are
 	// served at its version.
 	res *resource
+	// version is the meta.k8s.io version of a Table or
+	// PartialObjectMetadata ("v1" or "v1beta1").
+	version string
+	// include is a Table's includeObject: None, Metadata (the default)
+	// or Object.
+	include string
+	// noHeaders leaves a Table's column definitions out (the events of a
+	// watch after the first).
+	noHeaders bool
 }
 
 func mediaType(t, sub string) codec.MediaType { return codec.MediaType{Type: t, Subtype: sub} }
@@ -71,9 +80,7 @@ func (s *Server) offers(r *resource, list, watch bool) []codec.MediaType {
 		if protobuf {
 			out = append(out, pbT.As(partial).With(codec.ParamVersion, v))
 		}
-		if !watch {
-			out = append(out, jsonT.As(asTable).With(codec.ParamVersion, v))
-		}
+		out = append(out, jsonT.As(asTable).With(codec.ParamVersion, v))
 	}
 	return out
 }
@@ -86,9 +93,19 @@ func (s *Server) negotiate(req *http.Request, r *resource, list, watch bool) (ou
 	}
 	mt, ok := codec.Negotiate(accept, s.offers(r, list, watch))
 	if !ok {
+		// A media type the resource is served in, with parameters it
+		// does not take (a Table in protobuf), fails in the handler
+		// rather than the router.
+		for _, a := range accept {
+			for _, o := range s.offers(r, list, watch) {
+				if a.MediaType.Essence() == o.Essence() && a.MediaType.Param(codec.ParamAs) != "" {
+					return output{}, errNotAcceptable()
+				}
+			}
+		}
 		return output{}, errNotAcceptableFor(r)
 	}
-	o := output{as: mt.Param(codec.ParamAs), res: r}
+	o := output{as: mt.Param(codec.ParamAs), res: r, version: mt.Param(codec.ParamVersion), include: req.URL.Query().Get("includeObject")}
 	switch {
 	case mt.IsProtobuf():
 		o.format = formatProtobuf

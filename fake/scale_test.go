@@ -39,6 +39,16 @@ func TestScaleGet(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			created := c.mustDo(http.StatusCreated, "POST", tt.path, tt.body)
+			if tt.wantStatus.Replicas != 0 {
+				// A create drops the status; it is written through /status.
+				st := map[string]any{"metadata": map[string]any{"name": "d"}, "status": map[string]any{"replicas": tt.wantStatus.Replicas}}
+				b, _ := json.Marshal(st)
+				var cur map[string]any
+				_ = json.Unmarshal(created, &cur)
+				cur["status"] = st["status"]
+				b, _ = json.Marshal(cur)
+				created = c.mustDo(http.StatusOK, "PUT", tt.path+"/d/status", string(b))
+			}
 			var obj struct{ Metadata metav1.ObjectMeta }
 			if err := json.Unmarshal(created, &obj); err != nil {
 				t.Fatal(err)

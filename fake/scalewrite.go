@@ -3,6 +3,7 @@ package fake
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"net/http"
 	"strings"
 
@@ -143,6 +144,7 @@ func untimedScaleEntries(d *draft) {
 			d.meta.ManagedFields[i].Time = nil
 		}
 	}
+	managedfields.SortEntries(d.meta.ManagedFields)
 }
 
 // applyScale runs a server-side apply of a Scale: the manager applies the

@@ -8,10 +8,11 @@ import (
 	"github.com/kubewire/kubewire/api/unstructured"
 )
 
-// Add stores objects as creates would (resource version, uid and
-// creationTimestamp set by the server; generateName honoured), without
-// HTTP and without a field manager: objects keep the managedFields they
-// carry, if any. A CustomResourceDefinition added is served as one
+// Add stores objects as creates would (defaults applied; resource
+// version, uid and creationTimestamp set by the server; generateName
+// honoured), without HTTP, admission and a field manager: objects keep
+// the managedFields they carry, if any, and their status (a Pod added
+// Running stays Running). A CustomResourceDefinition added is served as one
 // created through the API. Each object is a generated built-in kind (any type with a
 // KindInfo method, such as *corev1.Pod) or an *unstructured.Unstructured
 // of a registered custom resource; its namespace must exist. Add copies
@@ -23,7 +24,8 @@ func (s *Server) Add(objects ...any) error {
 		if err != nil {
 			return fmt.Errorf("fake: add object %d: %w", i, err)
 		}
-		if _, aerr := s.create(d, d.meta.Namespace, false); aerr != nil {
+		applyDefaults(d)
+		if _, aerr := s.create(d, d.meta.Namespace, false, nil); aerr != nil {
 			return fmt.Errorf("fake: add object %d: %w", i, aerr)
 		}
 	}

@@ -61,6 +61,14 @@ type Options struct {
 	// github.com/kubewire/kubewire/fake/cel provides one built on cel-go,
 	// kept out of this module's dependencies.
 	Rules RuleEvaluator
+	// Controllers is how the server does what kube-controller-manager's
+	// controllers do (see ControllersMode). Default
+	// ControllersBackground.
+	Controllers ControllersMode
+	// Admission are admission hooks, called in order for the writes
+	// they match, as kube-apiserver calls admission webhooks (see
+	// AdmissionHook).
+	Admission []AdmissionHook
 }
 
 // RuleEvaluator evaluates CEL expressions of x-kubernetes-validations
@@ -103,6 +111,11 @@ type Server struct {
 	resources map[string]*resource // "group/version/resource"
 
 	builtins   fieldpath.Builtins     // shapes of the built-in kinds
+	upstream   upstreamDocs           // kube-apiserver's recorded documents
+	serviceIPs serviceAddresses       // Services' cluster IPs and node ports
+	ctrl       controllers            // what kube-controller-manager does
+	patterns   *metaPatterns          // the metadata rules' patterns
+	bg         sync.WaitGroup         // the controllers' goroutines
 	crdStorage map[string]*storageKey // by CRD name; guarded by mu
 	// builtinGroups are the API groups of built-in kinds (immutable).
 	builtinGroups map[string]bool
@@ -142,7 +155,7 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*resource{}, builtinGroups: map[string]bool{}}
+	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*resource{}, builtinGroups: map[string]bool{}, patterns: newMetaPatterns()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.faults.init()
 	for _, k := range registry.All() {
@@ -160,6 +173,7 @@ func New(opts Options) *Server {
 			panic(fmt.Sprintf("fake: create namespace %q: %v", ns, err)) // only a bad Options.Namespaces entry gets here
 		}
 	}
+	s.settle()
 	return s
 }
 
@@ -210,6 +224,7 @@ func (s *Server) Close() {
 		s.http.Close()
 	}
 	s.wg.Wait()
+	s.bg.Wait()
 }
 
 // AddCustomResource serves a custom resource by creating its
@@ -234,7 +249,7 @@ func (s *Server) AddCustomResource(c CustomResource) error {
 	} else {
 		d := &draft{res: crdRes, typed: crd, meta: crd.GetObjectMeta()}
 		applyDefaults(d)
-		if _, aerr := s.create(d, "", false); aerr != nil {
+		if _, aerr := s.create(d, "", false, nil); aerr != nil {
 			return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, aerr)
 		}
 	}

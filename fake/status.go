@@ -3,7 +3,9 @@ package fake
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 )
@@ -68,15 +70,17 @@ type fieldCause struct {
 // errInvalid is a 422 naming the kind and object, like validation errors.
 func errInvalid(group, kind, name string, causes ...fieldCause) *apiError {
 	d := &metav1.StatusDetails{Name: name, Group: group, Kind: kind}
-	msg := ""
-	for i, c := range causes {
+	// The message names each distinct error once, as kube-apiserver's
+	// aggregate of them does; the causes keep them all.
+	var parts []string
+	for _, c := range causes {
 		d.Causes = append(d.Causes, metav1.StatusCause{Type: c.typ, Message: c.msg, Field: c.field})
-		if i > 0 {
-			msg += ", "
+		if p := c.field + ": " + c.msg; !slices.Contains(parts, p) {
+			parts = append(parts, p)
 		}
-		msg += c.field + ": " + c.msg
 	}
-	if len(causes) > 1 {
+	msg := strings.Join(parts, ", ")
+	if len(parts) > 1 {
 		msg = "[" + msg + "]"
 	}
 	qualified := kind

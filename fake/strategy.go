@@ -1,10 +1,10 @@
 package fake
 
 import (
-	"slices"
-
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
-	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/defaults"
 )
 
 // The per-kind rules of kube-apiserver's registry that the fake follows:
@@ -22,57 +22,41 @@ func applyDefaults(d *draft) {
 	switch o := d.typed.(type) {
 	case *apiextensionsv1.CustomResourceDefinition:
 		defaultCRD(o)
-	case *corev1.Namespace:
-		if o.Name != "" {
-			if o.Labels == nil {
-				o.Labels = map[string]string{}
+		return
+	case *appsv1.DaemonSet:
+		// A new DaemonSet's template generation is 1, shown in an
+		// annotation its writer is taken to own (updates keep it right).
+		if _, ok := o.Annotations[daemonSetGenerationAnnotation]; !ok {
+			if o.Annotations == nil {
+				o.Annotations = map[string]string{}
 			}
-			o.Labels["kubernetes.io/metadata.name"] = o.Name
+			o.Annotations[daemonSetGenerationAnnotation] = "1"
 		}
 	}
-}
-
-// prepareCreate sets what a create sets: a new Namespace is Active and
-// has the "kubernetes" finalizer.
-func prepareCreate(d *draft) {
-	switch o := d.typed.(type) {
-	case *apiextensionsv1.CustomResourceDefinition:
-		prepareCRDCreate(o)
-	case *corev1.Namespace:
-		o.Status = corev1.NamespaceStatus{Phase: corev1.NamespaceActive}
-		if !slices.Contains(o.Spec.Finalizers, corev1.FinalizerKubernetes) {
-			o.Spec.Finalizers = append(o.Spec.Finalizers, corev1.FinalizerKubernetes)
-		}
-	}
-}
-
-// prepareUpdate keeps what an update of the main resource may not change:
-// a Namespace's finalizers (changed through /finalize) and status.
-func prepareUpdate(old, d *draft) {
-	switch o := d.typed.(type) {
-	case *apiextensionsv1.CustomResourceDefinition:
-		prepareCRDUpdate(old.typed.(*apiextensionsv1.CustomResourceDefinition), o)
-	case *corev1.Namespace:
-		prev := old.typed.(*corev1.Namespace)
-		o.Spec.Finalizers = prev.Spec.Finalizers
-		o.Status = prev.Status
-	}
+	defaults.Apply(d.typed)
 }
 
 // validate checks an object about to be stored (old is the stored one,
-// nil for a create) as far as the fake validates kinds: CustomResourceDefinitions
-// and custom resources.
+// nil for a create): metadata as kube-apiserver checks every object's,
+// what the fake checks of built-in kinds (see kindCauses), and
+// CustomResourceDefinitions and custom resources against their rules.
 func (s *Server) validate(d, old *draft) *apiError {
 	k := d.res.kind
+	var oldMeta *metav1.ObjectMeta
+	if old != nil {
+		oldMeta = old.meta
+	}
+	causes := s.metadataCauses(d.res, d.meta, oldMeta)
 	switch {
 	case d.custom != nil:
-		if causes := d.res.validateCustom(d, old, s.opts.Rules); len(causes) > 0 {
-			return errInvalid(k.Group, k.Kind, d.meta.Name, causes...)
-		}
+		causes = append(causes, d.res.validateCustom(d, old, s.opts.Rules)...)
 	case d.res.isCRD():
-		if causes := validateCRD(d.typed.(*apiextensionsv1.CustomResourceDefinition)); len(causes) > 0 {
-			return errInvalid(k.Group, k.Kind, d.meta.Name, causes...)
-		}
+		causes = append(causes, validateCRD(d.typed.(*apiextensionsv1.CustomResourceDefinition))...)
+	default:
+		causes = append(causes, kindCauses(d, old)...)
+	}
+	if len(causes) > 0 {
+		return errInvalid(k.Group, k.Kind, d.meta.Name, causes...)
 	}
 	return nil
 }

@@ -231,6 +231,16 @@ func (wt *watcher) send(typ string, o *storedObject) bool {
 }
 
 func (wt *watcher) encodeObject(b []byte, o *storedObject) []byte {
+	if wt.out.as == asTable {
+		// Each event is a Table of one row; only the first has the
+		// column definitions, as kube-apiserver writes them.
+		t, err := wt.s.tableJSON(wt.r.res, []*storedObject{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.rv, 10)}, wt.out)
+		wt.out.noHeaders = true
+		if err != nil {
+			return append(b, "{}"...)
+		}
+		return append(b, t...)
+	}
 	if wt.out.as == asPartial {
 		if wt.out.format == formatProtobuf {
 			return append(b, codec.EncodeEnvelope(metaAPIVersion, asPartial, o.partialProto())...)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"slices"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/types"
@@ -43,7 +42,9 @@ type writeResult struct {
 }
 
 // create stores a new object from d, in namespace ns (the path's).
-func (s *Server) create(d *draft, ns string, dry bool) (writeResult, *apiError) {
+// Creates through the API (call set) run the admission plugins and
+// hooks; Server.Add does not.
+func (s *Server) create(d *draft, ns string, dry bool, call *hookCall) (writeResult, *apiError) {
 	r := d.res
 	if r.kind.Namespaced {
 		if d.meta.Namespace != "" && d.meta.Namespace != ns {
@@ -59,26 +60,22 @@ func (s *Server) create(d *draft, ns string, dry bool) (writeResult, *apiError) 
 	if aerr := d.validateName(); aerr != nil {
 		return writeResult{}, aerr
 	}
-	if r.kind.Namespaced && !s.namespaceExists(ns) {
-		return writeResult{}, errNamespaceNotFound(ns)
-	}
-	prepareCreate(d)
-	if aerr := s.validate(d, nil); aerr != nil {
+	view := storeView{st: s.store}
+	if aerr := s.admitNew(d, call, view); aerr != nil {
 		return writeResult{}, aerr
 	}
-	d.meta.UID = newUID()
-	d.meta.CreationTimestamp = s.nowTime()
-	d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = nil, nil
-	d.meta.SelfLink = ""
-	if r.generation {
-		d.meta.Generation = 1
-	} else {
-		d.meta.Generation = 0
+	if aerr := s.validate(d, nil); aerr != nil {
+		return writeResult{}, aerr
 	}
 	key := objectKey(d.meta.Namespace, d.meta.Name)
 	o, _, err := s.write(r, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
 		if cur != nil {
-			return "", nil, errAlreadyExists(r, d.meta.Name)
+			e := errAlreadyExists(r, d.meta.Name)
+			if cur.deleting {
+				// kube-apiserver's storage says why the name is taken.
+				e.status.Message = "object is being deleted: " + e.status.Message
+			}
+			return "", nil, e
 		}
 		if dry {
 			// kube-apiserver answers a dry-run create without a
@@ -96,6 +93,45 @@ func (s *Server) create(d *draft, ns string, dry bool) (writeResult, *apiError) 
 		return writeResult{}, asAPIError(err)
 	}
 	return writeResult{obj: o, code: http.StatusCreated}, nil
+}
+
+// admitNew runs what a create runs between the field manager and
+// validation, in kube-apiserver's order: the namespace must exist (404)
+// and not be terminating (403, for creates through the API), the
+// built-in admission plugins (API creates only), the system fields, and
+// the registry's preparation.
+func (s *Server) admitNew(d *draft, call *hookCall, view storeView) *apiError {
+	r := d.res
+	if r.kind.Namespaced {
+		nsObj := view.get(s.lookup("", "v1", "namespaces"), d.meta.Namespace)
+		if nsObj == nil {
+			return errNamespaceNotFound(d.meta.Namespace)
+		}
+		if nsObj.deleting && call != nil {
+			e := errForbidden(r, d.meta.Name, fmt.Sprintf("unable to create new content in namespace %s because it is being terminated", d.meta.Namespace))
+			e.status.Details.Causes = append(e.status.Details.Causes, metav1.StatusCause{Type: "NamespaceTerminating", Message: fmt.Sprintf("namespace %s is being terminated", d.meta.Namespace), Field: "metadata.namespace"})
+			return e
+		}
+	}
+	if call != nil {
+		if aerr := s.admitCreate(d, view); aerr != nil {
+			return aerr
+		}
+		if aerr := s.runAdmissionHooks(d, nil, call); aerr != nil {
+			return aerr
+		}
+	}
+	d.meta.UID = newUID()
+	d.meta.CreationTimestamp = s.nowTime()
+	d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = nil, nil
+	d.meta.SelfLink = ""
+	if r.generation {
+		d.meta.Generation = 1
+	} else {
+		d.meta.Generation = 0
+	}
+	s.prepareCreate(d, call != nil)
+	return nil
 }
 
 func asAPIError(err error) *apiError {
@@ -118,7 +154,7 @@ func (s *Server) createNamespace(name string) error {
 		return err
 	}
 	d.meta.Labels = map[string]string{"kubernetes.io/metadata.name": name}
-	if _, aerr := s.create(d, "", false); aerr != nil {
+	if _, aerr := s.create(d, "", false, nil); aerr != nil {
 		return aerr
 	}
 	return nil
@@ -170,6 +206,9 @@ func (s *Server) update(d *draft, r *request, o writeOpts) (writeResult, *apiErr
 		if err != nil {
 			return "", nil, err
 		}
+		if aerr := s.runAdmissionHooks(next, old, newHookCall(r, o)); aerr != nil {
+			return "", nil, aerr
+		}
 		if aerr := s.validate(next, old); aerr != nil {
 			return "", nil, aerr
 		}
@@ -213,7 +252,10 @@ func (s *Server) mergeUpdate(old, d *draft, statusOnly bool) (*draft, error) {
 		}
 	}
 	if !statusOnly {
-		prepareUpdate(old, d)
+		s.prepareUpdate(old, d)
+	}
+	if d.meta.UID != "" && d.meta.UID != old.meta.UID {
+		return nil, errInvalid(res.kind.Group, res.kind.Kind, d.meta.Name, invalidCause("metadata.uid", string(d.meta.UID), "field is immutable"))
 	}
 	d.meta.UID = old.meta.UID
 	d.meta.CreationTimestamp = old.meta.CreationTimestamp
@@ -221,10 +263,6 @@ func (s *Server) mergeUpdate(old, d *draft, statusOnly bool) (*draft, error) {
 	d.meta.DeletionGracePeriodSeconds = old.meta.DeletionGracePeriodSeconds
 	d.meta.Generation = old.meta.Generation
 	d.meta.SelfLink = ""
-	if old.meta.DeletionTimestamp != nil {
-		// A deleting object can lose finalizers but gain none.
-		d.meta.Finalizers = slices.DeleteFunc(d.meta.Finalizers, func(f string) bool { return !slices.Contains(old.meta.Finalizers, f) })
-	}
 	if res.generation && !statusOnly && (!specEqual(old, d) || res.annotationsInGeneration && !maps.Equal(old.meta.Annotations, d.meta.Annotations)) {
 		d.meta.Generation++
 	}
@@ -268,7 +306,7 @@ func (s *Server) commitChange(cur *storedObject, old, next *draft, rv uint64) (s
 	if err != nil {
 		return "", nil, err
 	}
-	if sealed.deleting && sealed.finalizers == 0 {
+	if sealed.deleting && len(sealed.finalizers) == 0 && !sealed.graceful() && (sealed.res.kind.Kind != "Namespace" || namespaceGone(next)) {
 		return eventDeleted, sealed, nil
 	}
 	return eventModified, sealed, nil
@@ -283,7 +321,7 @@ func (s *Server) serveCreate(w http.ResponseWriter, req *http.Request, r *reques
 		if err := s.recordUpdate(s.endpoint(r.res, ""), nil, d.meta.ManagedFields, d, o.manager); err != nil {
 			return writeResult{}, errInternal(err)
 		}
-		return s.create(d, r.ns, o.dry)
+		return s.create(d, r.ns, o.dry, newHookCall(r, o))
 	})
 }
 

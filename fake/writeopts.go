@@ -13,6 +13,7 @@ type writeOpts struct {
 	dry     bool
 	level   validation
 	manager string // ?fieldManager=, else the User-Agent's program name
+	agent   string // the User-Agent
 	force   bool   // apply patches only
 }
 
@@ -29,7 +30,7 @@ const (
 // PatchOptions). apply says the write is a server-side apply.
 func parseWriteOptions(req *http.Request, kind string, apply bool) (writeOpts, *apiError) {
 	q := req.URL.Query()
-	o := writeOpts{manager: writeManager(req)}
+	o := writeOpts{manager: writeManager(req), agent: req.UserAgent()}
 	var causes []fieldCause
 	force, hasForce := q["force"]
 	if hasForce && len(force) > 0 {

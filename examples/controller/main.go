@@ -23,7 +23,7 @@
 //
 // By default it starts kubewire's in-memory API server (package fake)
 // with 2,000 realistic ConfigMaps, keeps relabelling and editing them
-// while it runs, and puts a flaky admission webhook in front of it that
+// while it runs, and gives it a flaky admission webhook that
 // fails one update in twenty, as webhooks that time out do. It reports
 // every second, and at the end checks against the server that every
 // ConfigMap is in step.
@@ -44,7 +44,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -56,6 +55,7 @@ import (
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/examples/internal/exampleenv"
+	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/pager"
 	"github.com/kubewire/kubewire/workqueue"
@@ -112,14 +112,15 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	env, err := exampleenv.Connect(exampleenv.Options{
 		Kubeconfig: cfg.kubeconfig,
 		ConfigMaps: cfg.configMaps,
-		Webhook: func(req *http.Request) error {
-			if req.Method != http.MethodPut || !strings.Contains(req.URL.Path, "/configmaps/") || cfg.failEvery <= 0 {
+		Webhook: fake.AdmissionHook{
+			Name:  "owners.example.com",
+			Match: fake.Match{Verbs: []string{"update"}, Resource: "configmaps"},
+			Admit: func(*fake.AdmissionRequest) error {
+				if cfg.failEvery > 0 && updates.Add(1)%int64(cfg.failEvery) == 0 {
+					return context.DeadlineExceeded // the webhook timed out
+				}
 				return nil
-			}
-			if updates.Add(1)%int64(cfg.failEvery) == 0 {
-				return errors.New(`failed calling webhook "owners.example.com": context deadline exceeded`)
-			}
-			return nil
+			},
 		},
 	})
 	if err != nil {

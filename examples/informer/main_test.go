@@ -38,7 +38,7 @@ func TestInformerRuns(t *testing.T) {
 	}
 	for _, re := range []string{
 		`(?m)^synced 600 Pods in \S+ at resourceVersion \d+;`,
-		`(?m)^  ADDED    [a-z]+/[a-z]+-\w+-\w+ +(Running on pool-[abc]-node-\d{3}|Pending \(Unschedulable\)|Failed \(Evicted\))$`,
+		`(?m)^  ADDED    [a-z]+/[a-z]+-\w+-\w+ +((Running|Pending) on pool-[abc]-node-\d{3}|Pending \(Unschedulable\)|Failed \(Evicted\))$`,
 		`(?m)^  DELETED  [a-z]+/[a-z]+-\w+-\w+ +`,
 		`(?m)^\[[\d.]+m?s\] [1-9]\d* changes: \d+ added, \d+ updated, \d+ deleted`,
 		`(?m)^  by namespace: shop 22\d, payments 15\d, search 15\d, monitoring 7\d$`,

@@ -26,7 +26,7 @@ func TestPagerRuns(t *testing.T) {
 	for _, want := range []string{
 		"listing Pods in all namespaces of an embedded fake server (800 Pods seeded), 100 per page\n",
 		"listed 800 Pods in 8 pages in ",
-		"at resourceVersion 808\n",
+		"at resourceVersion 816\n", // 8 namespaces, 8 ServiceAccounts, 800 Pods
 		"changes were made after the first page; the list is one snapshot, so it has none of them\n",
 		"  NAMESPACE               PODS  RUNNING  PENDING  FAILED  OTHER\n",
 		"  shop                     300      294        6       0      0\n",

@@ -2,6 +2,7 @@ package exampleenv
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -72,10 +73,21 @@ func churn(ctx context.Context, c *client.Client, pods, configMaps int, opts Chu
 			}
 		}
 		if pods > 0 {
-			_, err := podsOf(PodNamespace(next)).Create(ctx, Pod(next), client.CreateOptions{})
+			// The kubelet has stopped it: the Pod goes without a grace period.
+			zero := int64(0)
+			count(podsOf(PodNamespace(oldest)).Delete(ctx, PodName(oldest), client.DeleteOptions{GracePeriodSeconds: &zero}))
+			p := Pod(next)
+			_, err := podsOf(PodNamespace(next)).Create(ctx, p, client.CreateOptions{})
 			count(err)
+			if err == nil {
+				// A create leaves the status out: the kubelet reports it.
+				st, _ := json.Marshal(map[string]any{"status": p.Status})
+				_, err = podsOf(PodNamespace(next)).Status().Patch(ctx, p.Name, client.MergePatch, st, client.PatchOptions{})
+				if err != nil {
+					errs = append(errs, err)
+				}
+			}
 			next++
-			count(podsOf(PodNamespace(oldest)).Delete(ctx, PodName(oldest), client.DeleteOptions{}))
 			oldest++
 			if i := oldest + rng.IntN(next-oldest); podRunning(i) {
 				// the kubelet reports the Pod's readiness flapping

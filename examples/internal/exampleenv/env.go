@@ -20,8 +20,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"slices"
 
@@ -57,16 +55,13 @@ type Options struct {
 	// custom resources, add objects of other kinds. Not called on a real
 	// cluster.
 	Setup func(*fake.Server) error
-	// Webhook, when set, stands for a validating admission webhook in
-	// front of the fake server (which has no admission of its own). It
-	// is called for every authenticated write (POST, PUT, PATCH,
-	// DELETE) before the server sees it, from many goroutines at once,
-	// and must not read the body. An error refuses the write with 500
-	// InternalError, "Internal error occurred: " and the error's text,
-	// as kube-apiserver answers when a webhook with failurePolicy Fail
-	// times out (its error says "failed calling webhook ..."). Not used
-	// on a real cluster.
-	Webhook func(*http.Request) error
+	// Webhook, when its Admit is set, stands for an admission webhook
+	// of the fake server (see fake.AdmissionHook): it sees the writes its
+	// Match selects, and an error it returns refuses the write as
+	// kube-apiserver refuses it (500 "Internal error occurred: failed
+	// calling webhook ..." for a webhook that could not be called, the
+	// webhook's own Status for a denial). Not used on a real cluster.
+	Webhook fake.AdmissionHook
 }
 
 // Env is where an example runs: a real cluster or an embedded fake
@@ -78,7 +73,6 @@ type Env struct {
 	// it only for what a real cluster would do on its own (see Churn).
 	Fake *fake.Server
 
-	front            *httptest.Server // the Webhook in front of Fake
 	pods, configMaps int
 }
 
@@ -99,12 +93,17 @@ func Connect(opts Options) (*Env, error) {
 		return &Env{Config: cfg}, nil
 	}
 	namespaces := slices.Concat([]string{"default", "kube-system", "kube-public", "kube-node-lease"}, Namespaces)
-	s, cfg := fakeclient.Start(fake.Options{Namespaces: namespaces})
-	env := &Env{Config: cfg, Fake: s, pods: opts.Pods, configMaps: opts.ConfigMaps}
-	if opts.Webhook != nil {
-		env.front = admission(s, s.Token(), opts.Webhook)
-		env.Config.Host, env.Config.TLS = env.front.URL, client.TLSConfig{}
+	fo := fake.Options{
+		Namespaces: namespaces,
+		// The seeded Pods name ReplicaSets that are not seeded: a
+		// garbage collector would delete them.
+		Controllers: fake.ControllersManual,
 	}
+	if opts.Webhook.Admit != nil {
+		fo.Admission = []fake.AdmissionHook{opts.Webhook}
+	}
+	s, cfg := fakeclient.Start(fo)
+	env := &Env{Config: cfg, Fake: s, pods: opts.Pods, configMaps: opts.ConfigMaps}
 	if err := env.seed(opts); err != nil {
 		env.Close()
 		return nil, err
@@ -127,6 +126,12 @@ func (e *Env) seed(opts Options) error {
 			}
 		}
 		return nil
+	}
+	if opts.Pods > 0 {
+		// Pods run as their app's ServiceAccount, which must exist.
+		if err := add(len(apps), func(i int) any { return ServiceAccount(i) }); err != nil {
+			return err
+		}
 	}
 	if err := add(opts.Pods, func(i int) any { return Pod(i) }); err != nil {
 		return err
@@ -159,10 +164,6 @@ func (e *Env) String() string {
 func (e *Env) Close() {
 	if e.Fake != nil {
 		e.Fake.Close()
-	}
-	if e.front != nil {
-		e.front.CloseClientConnections()
-		e.front.Close()
 	}
 }
 

@@ -3,7 +3,6 @@ package exampleenv
 import (
 	"context"
 	"errors"
-	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -163,11 +162,10 @@ func TestTraceOverTLS(t *testing.T) {
 // the server makes them; reads and other writes go through.
 func TestWebhook(t *testing.T) {
 	t.Setenv("KUBECONFIG", "")
-	env, err := Connect(Options{ConfigMaps: 10, Webhook: func(req *http.Request) error {
-		if req.Method == http.MethodPut {
-			return errors.New(`failed calling webhook "owners.example.com": context deadline exceeded`)
-		}
-		return nil
+	env, err := Connect(Options{ConfigMaps: 10, Webhook: fake.AdmissionHook{
+		Name:  "owners.example.com",
+		Match: fake.Match{Verbs: []string{"update"}},
+		Admit: func(*fake.AdmissionRequest) error { return context.DeadlineExceeded },
 	}})
 	if err != nil {
 		t.Fatal(err)

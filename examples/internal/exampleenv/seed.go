@@ -36,6 +36,12 @@ var apps = []app{
 	{"prometheus", "monitoring", "observability", "v3.6.0"},
 }
 
+// ServiceAccount returns the ServiceAccount the Pods of apps[i] run as.
+func ServiceAccount(i int) *corev1.ServiceAccount {
+	a := apps[i%len(apps)]
+	return &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: a.name, Namespace: a.namespace, Labels: map[string]string{"app": a.name}}}
+}
+
 // AppOf returns the workload the i-th seeded object of any kind belongs
 // to: its name (the "app" label, such as "checkout"), namespace, and
 // container image.

@@ -98,6 +98,14 @@ func (m Managed) Encode() []metav1.ManagedFieldsEntry {
 			Time: e.Time, FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(string(raw)), Subresource: e.Subresource,
 		})
 	}
+	SortEntries(out)
+	return out
+}
+
+// SortEntries orders managedFields entries as kube-apiserver writes
+// them: by operation (Apply first), time (entries without one first),
+// manager, API version and subresource.
+func SortEntries(out []metav1.ManagedFieldsEntry) {
 	slices.SortStableFunc(out, func(a, b metav1.ManagedFieldsEntry) int {
 		if c := strings.Compare(string(a.Operation), string(b.Operation)); c != 0 {
 			return c
@@ -116,7 +124,6 @@ func (m Managed) Encode() []metav1.ManagedFieldsEntry {
 		}
 		return strings.Compare(a.Subresource, b.Subresource)
 	})
-	return out
 }
 
 func unix(t *metav1.Time) int64 {

@@ -2,6 +2,7 @@ package patch
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -108,19 +109,13 @@ func mergeList(doc any, patch []any, path string, keys MergeKey) (any, error) {
 	key, setList := keys(path)
 	have, _ := doc.([]any)
 	if setList {
-		out := append([]any(nil), have...)
+		merged := append([]any(nil), have...)
 		for _, p := range patch {
-			found := false
-			for _, h := range have {
-				if fmt.Sprint(h) == fmt.Sprint(p) {
-					found = true
-				}
-			}
-			if !found {
-				out = append(out, p)
+			if indexOf(merged, p, "") < 0 {
+				merged = append(merged, p)
 			}
 		}
-		return out, nil
+		return ordered(merged, patch, have, ""), nil
 	}
 	if key == "" {
 		for _, p := range patch {
@@ -131,32 +126,34 @@ func mergeList(doc any, patch []any, path string, keys MergeKey) (any, error) {
 		return patch, nil
 	}
 	out := append([]any(nil), have...)
+	var plain []any // the patch's items without directives
 	for _, p := range patch {
 		pm, ok := p.(map[string]any)
 		if !ok {
 			return nil, invalid("list %s: item %v has no merge key %q", path, p, key)
 		}
-		if pm["$patch"] == "replace" {
+		switch pm["$patch"] {
+		case "replace":
 			out = nil
 			continue
-		}
-		kv, ok := pm[key]
-		if !ok {
-			return nil, invalid("list %s: item does not contain the merge key %q", path, key)
-		}
-		idx := -1
-		for i, h := range out {
-			if hm, ok := h.(map[string]any); ok && fmt.Sprint(hm[key]) == fmt.Sprint(kv) {
-				idx = i
-				break
+		case "delete":
+			kv, ok := pm[key]
+			if !ok {
+				return nil, invalid("list %s: item does not contain the merge key %q", path, key)
 			}
-		}
-		if pm["$patch"] == "delete" {
-			if idx >= 0 {
-				out = append(out[:idx], out[idx+1:]...)
+			if i := indexOf(out, map[string]any{key: kv}, key); i >= 0 {
+				out = append(out[:i], out[i+1:]...)
 			}
 			continue
 		}
+		if _, ok := pm[key]; !ok {
+			return nil, invalid("list %s: item does not contain the merge key %q", path, key)
+		}
+		plain = append(plain, pm)
+	}
+	original := append([]any(nil), out...)
+	for _, pm := range plain {
+		idx := indexOf(out, pm, key)
 		if idx < 0 {
 			merged, err := strategic(nil, pm, path, keys)
 			if err != nil {
@@ -171,7 +168,70 @@ func mergeList(doc any, patch []any, path string, keys MergeKey) (any, error) {
 		}
 		out[idx] = merged
 	}
-	return out, nil
+	return ordered(out, plain, original, key), nil
+}
+
+// ordered puts a merged list in kube-apiserver's order: the items the
+// patch names in the patch's order, the others in the original's, the
+// two interleaved so that an item the original had comes before a patch
+// item only when the original had it before that item too (new items
+// come before the original's remaining ones).
+func ordered(merged, patch, original []any, key string) []any {
+	var fromPatch, serverOnly []any
+	for _, m := range merged {
+		if indexOf(patch, m, key) >= 0 {
+			fromPatch = append(fromPatch, m)
+		} else {
+			serverOnly = append(serverOnly, m)
+		}
+	}
+	sortBy := func(items, order []any) {
+		slices.SortStableFunc(items, func(a, b any) int { return indexOf(order, a, key) - indexOf(order, b, key) })
+	}
+	sortBy(fromPatch, patch)
+	sortBy(serverOnly, original)
+	out := make([]any, 0, len(merged))
+	i, j := 0, 0
+	for i < len(serverOnly) || j < len(fromPatch) {
+		switch {
+		case j >= len(fromPatch):
+			out = append(out, serverOnly[i])
+			i++
+		case i >= len(serverOnly):
+			out = append(out, fromPatch[j])
+			j++
+		default:
+			li, ri := indexOf(original, serverOnly[i], key), indexOf(original, fromPatch[j], key)
+			if li >= 0 && ri >= 0 && li < ri {
+				out = append(out, serverOnly[i])
+				i++
+			} else {
+				out = append(out, fromPatch[j])
+				j++
+			}
+		}
+	}
+	return out
+}
+
+// indexOf finds an item in a list: by its merge key's value for lists
+// of maps, by value for lists of primitives (key "").
+func indexOf(list []any, item any, key string) int {
+	if key == "" {
+		for i, x := range list {
+			if fmt.Sprint(x) == fmt.Sprint(item) {
+				return i
+			}
+		}
+		return -1
+	}
+	im, _ := item.(map[string]any)
+	for i, x := range list {
+		if xm, ok := x.(map[string]any); ok && fmt.Sprint(xm[key]) == fmt.Sprint(im[key]) {
+			return i
+		}
+	}
+	return -1
 }
 
 // BuiltinMergeKey knows the merge keys of the common built-in list fields,

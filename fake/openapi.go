@@ -1,0 +1,279 @@
+package fake
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha512"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
+	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/upstream"
+)
+
+// serveInfo answers the health checks and the OpenAPI documents. It
+// reports whether path was one of them.
+func (s *Server) serveInfo(w http.ResponseWriter, req *http.Request, path string) bool {
+	switch {
+	case path == "/healthz" || path == "/readyz" || path == "/livez" ||
+		strings.HasPrefix(path, "/healthz/") || strings.HasPrefix(path, "/readyz/") || strings.HasPrefix(path, "/livez/"):
+		s.serveHealth(w, req, path)
+	case path == "/openapi/v2":
+		s.serveOpenAPIV2(w, req)
+	case path == "/openapi/v3":
+		s.serveOpenAPIV3Index(w, req)
+	case strings.HasPrefix(path, "/openapi/v3/"):
+		s.serveOpenAPIV3(w, req, strings.TrimPrefix(path, "/openapi/v3/"))
+	default:
+		return false
+	}
+	return true
+}
+
+// healthChecks are the checks /readyz?verbose lists (a subset of
+// kube-apiserver's: the ones that mean something for the fake).
+func healthChecks() []string {
+	return []string{"ping", "log", "etcd", "informer-sync", "poststarthook/start-apiextensions-controllers", "poststarthook/crd-informer-synced"}
+}
+
+// serveHealth answers /healthz, /readyz and /livez (and their single
+// checks) as a healthy kube-apiserver does.
+func (s *Server) serveHealth(w http.ResponseWriter, req *http.Request, path string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-cache, private")
+	root, check, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	if check != "" && !slices.Contains(healthChecks(), check) {
+		http.NotFound(w, req)
+		return
+	}
+	if _, verbose := req.URL.Query()["verbose"]; !verbose || check != "" {
+		_, _ = io.WriteString(w, "ok")
+		return
+	}
+	var b strings.Builder
+	for _, c := range healthChecks() {
+		b.WriteString("[+]" + c + " ok\n")
+	}
+	b.WriteString(root + " check passed\n")
+	_, _ = io.WriteString(w, b.String())
+}
+
+// serveOpenAPIV2 answers /openapi/v2 with kube-apiserver's recorded
+// document in JSON (custom resources are not in it). A client that
+// accepts only the protobuf encoding gets 406.
+func (s *Server) serveOpenAPIV2(w http.ResponseWriter, req *http.Request) {
+	if a := req.Header.Get("Accept"); a != "" {
+		accept, err := codec.ParseAccept(a)
+		if _, ok := codec.Negotiate(accept, []codec.MediaType{mediaType("application", "json")}); err != nil || !ok {
+			writeError(w, req, errNotAcceptable())
+			return
+		}
+	}
+	gz, err := upstream.OpenAPIV2Gzip()
+	if err != nil {
+		writeError(w, req, errInternal(err))
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-cache, private")
+	h.Add("Vary", "Accept-Encoding")
+	h.Add("Vary", "Accept")
+	if acceptsGzip(req) {
+		h.Set("Content-Encoding", "gzip")
+		_, _ = w.Write(gz)
+		return
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		writeError(w, req, errInternal(err))
+		return
+	}
+	_, _ = io.Copy(w, zr)
+}
+
+// openAPIV3Docs returns every OpenAPI v3 document by path: the recorded
+// ones, and one per custom resource group version built from the CRDs'
+// schemas.
+func (s *Server) openAPIV3Docs() (map[string][]byte, error) {
+	rec, err := s.upstream.openAPIV3()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]byte, len(rec)+4)
+	for p, d := range rec {
+		out[p] = d
+	}
+	for gv, doc := range s.customOpenAPIV3(rec["apis/apiextensions.k8s.io/v1"]) {
+		out["apis/"+gv] = doc
+	}
+	return out, nil
+}
+
+func openAPIHash(doc []byte) string {
+	sum := sha512.Sum512(doc)
+	return strings.ToUpper(hex.EncodeToString(sum[:]))
+}
+
+// serveOpenAPIV3Index answers /openapi/v3: every document's path with
+// its hash.
+func (s *Server) serveOpenAPIV3Index(w http.ResponseWriter, req *http.Request) {
+	docs, err := s.openAPIV3Docs()
+	if err != nil {
+		writeError(w, req, errInternal(err))
+		return
+	}
+	paths := map[string]any{}
+	for p, d := range docs {
+		paths[p] = map[string]string{"serverRelativeURL": "/openapi/v3/" + p + "?hash=" + openAPIHash(d)}
+	}
+	b, _ := json.Marshal(map[string]any{"paths": paths})
+	// kube-apiserver leaves the index's Content-Type to be sniffed.
+	s.writeBody(w, req, http.StatusOK, "text/plain; charset=utf-8", b)
+}
+
+// serveOpenAPIV3 answers one OpenAPI v3 document, cacheable for good
+// when asked for by its hash.
+func (s *Server) serveOpenAPIV3(w http.ResponseWriter, req *http.Request, path string) {
+	docs, err := s.openAPIV3Docs()
+	if err != nil {
+		writeError(w, req, errInternal(err))
+		return
+	}
+	doc, ok := docs[path]
+	if !ok {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	hash := openAPIHash(doc)
+	h := w.Header()
+	h.Set("Etag", strconv.Quote(hash))
+	h.Set("Vary", "Accept")
+	if req.URL.Query().Get("hash") == hash {
+		h.Set("Cache-Control", "public, immutable")
+	}
+	if req.Header.Get("If-None-Match") == strconv.Quote(hash) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	s.writeBody(w, req, http.StatusOK, "application/json", doc)
+}
+
+// metaSchemaPrefix names the apimachinery schemas a custom resource's
+// document refers to.
+const metaSchemaPrefix = "io.k8s.apimachinery.pkg.apis.meta.v1."
+
+// customOpenAPIV3 builds the OpenAPI v3 document of every served custom
+// resource group version ("group/version"): each kind's schema from its
+// CRD (with apiVersion, kind and metadata) and its list kind, plus the
+// metadata schemas they refer to, taken from the recorded
+// apiextensions.k8s.io/v1 document. Paths are left out.
+func (s *Server) customOpenAPIV3(base json.RawMessage) map[string][]byte {
+	var baseDoc struct {
+		Components struct {
+			Schemas map[string]json.RawMessage `json:"schemas"`
+		} `json:"components"`
+	}
+	_ = json.Unmarshal(base, &baseDoc)
+	s.mu.RLock()
+	var custom []*resource
+	for _, r := range s.resources {
+		if r.custom && r.crd != nil {
+			custom = append(custom, r)
+		}
+	}
+	s.mu.RUnlock()
+	crdRes := s.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
+	byGV := map[string]map[string]any{}
+	for _, r := range custom {
+		o := s.store.get(crdRes, r.crd.crd)
+		if o == nil {
+			continue
+		}
+		d, err := crdRes.draftOf(o)
+		if err != nil {
+			continue
+		}
+		crd := d.typed.(*apiextensionsv1.CustomResourceDefinition)
+		gv := r.kind.Group + "/" + r.kind.Version
+		schemas := byGV[gv]
+		if schemas == nil {
+			schemas = map[string]any{}
+			byGV[gv] = schemas
+			for _, name := range []string{"ObjectMeta", "ListMeta", "ManagedFieldsEntry", "OwnerReference", "FieldsV1", "Time", "Status", "StatusDetails", "StatusCause", "DeleteOptions", "Preconditions", "Patch"} {
+				if sch, ok := baseDoc.Components.Schemas[metaSchemaPrefix+name]; ok {
+					schemas[metaSchemaPrefix+name] = sch
+				}
+			}
+		}
+		prefix := reverseDomain(r.kind.Group) + "." + r.kind.Version + "."
+		kindSchema := map[string]any{"type": "object"}
+		for _, v := range crd.Spec.Versions {
+			if v.Name == r.kind.Version && v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
+				b, _ := json.Marshal(v.Schema.OpenAPIV3Schema)
+				_ = json.Unmarshal(b, &kindSchema)
+			}
+		}
+		props, _ := kindSchema["properties"].(map[string]any)
+		if props == nil {
+			props = map[string]any{}
+			kindSchema["properties"] = props
+		}
+		props["apiVersion"] = map[string]any{"type": "string", "description": apiVersionDoc}
+		props["kind"] = map[string]any{"type": "string", "description": kindDoc}
+		props["metadata"] = map[string]any{"description": objectMetaDoc, "allOf": []any{map[string]any{"$ref": "#/components/schemas/" + metaSchemaPrefix + "ObjectMeta"}}}
+		kindSchema["x-kubernetes-group-version-kind"] = []any{map[string]string{"group": r.kind.Group, "kind": r.kind.Kind, "version": r.kind.Version}}
+		schemas[prefix+r.kind.Kind] = kindSchema
+		schemas[prefix+r.kind.ListKind] = map[string]any{
+			"description": r.kind.ListKind + " is a list of " + r.kind.Kind,
+			"type":        "object",
+			"required":    []string{"items"},
+			"properties": map[string]any{
+				"apiVersion": map[string]any{"type": "string", "description": apiVersionDoc},
+				"kind":       map[string]any{"type": "string", "description": kindDoc},
+				"items": map[string]any{"type": "array", "description": "List of " + r.kind.Resource + ". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md",
+					"items": map[string]any{"$ref": "#/components/schemas/" + prefix + r.kind.Kind}},
+				"metadata": map[string]any{"description": listMetadataDoc, "allOf": []any{map[string]any{"$ref": "#/components/schemas/" + metaSchemaPrefix + "ListMeta"}}},
+			},
+			"x-kubernetes-group-version-kind": []any{map[string]string{"group": r.kind.Group, "kind": r.kind.ListKind, "version": r.kind.Version}},
+		}
+	}
+	out := make(map[string][]byte, len(byGV))
+	for gv, schemas := range byGV {
+		b, _ := json.Marshal(map[string]any{
+			"openapi": "3.0.0",
+			"info":    map[string]string{"title": "Kubernetes CRD Swagger", "version": "v0.1.0"},
+			"paths":   map[string]any{},
+			"components": map[string]any{
+				"schemas": schemas,
+			},
+		})
+		out[gv] = b
+	}
+	return out
+}
+
+// reverseDomain turns "fid.example.com" into "com.example.fid", as
+// kube-apiserver names custom resource schemas.
+func reverseDomain(group string) string {
+	parts := strings.Split(group, ".")
+	slices.Reverse(parts)
+	return strings.Join(parts, ".")
+}
+
+// The descriptions kube-apiserver gives the fields it adds to a custom
+// resource's schema.
+const (
+	apiVersionDoc   = "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"
+	kindDoc         = "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
+	objectMetaDoc   = "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+	listMetadataDoc = "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
+)

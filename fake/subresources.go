@@ -1,0 +1,232 @@
+package fake
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	authenticationv1 "github.com/kubewire/kubewire/api/authentication/v1"
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	policyv1 "github.com/kubewire/kubewire/api/policy/v1"
+	"github.com/kubewire/kubewire/api/types"
+)
+
+// The subresources that create something other than their resource:
+// pods/binding (the scheduler's), pods/eviction and
+// serviceaccounts/token. They answer as kube-apiserver does.
+
+// postSubresource reports whether a POST to a subresource is served.
+func postSubresource(r *resource, sub string) bool {
+	if r.custom || r.kind.Group != "" {
+		return false
+	}
+	switch r.kind.Resource {
+	case "pods":
+		return sub == "binding" || sub == "eviction"
+	case "serviceaccounts":
+		return sub == "token"
+	}
+	return false
+}
+
+// createdStatus is the Success Status of a binding or an eviction.
+func createdStatus() []byte {
+	return []byte(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","code":201}`)
+}
+
+func (s *Server) servePostSubresource(w http.ResponseWriter, req *http.Request, r *request) {
+	body, aerr := readBody(req)
+	if aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
+	dry, aerr := dryRun(req.URL.Query())
+	if aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
+	switch r.sub {
+	case "binding":
+		aerr = s.bindPod(r, body, dry)
+	case "eviction":
+		aerr = s.evictPod(r, body, dry)
+	case "token":
+		var out []byte
+		if out, aerr = s.serviceAccountToken(req, r, body); aerr == nil {
+			s.writeBody(w, req, http.StatusCreated, "application/json", out)
+			return
+		}
+	}
+	if aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
+	s.writeBody(w, req, http.StatusCreated, "application/json", createdStatus())
+}
+
+// bindPod assigns a Pod to the node a Binding names, once.
+func (s *Server) bindPod(r *request, body []byte, dry bool) *apiError {
+	var b corev1.Binding
+	if err := json.Unmarshal(body, &b); err != nil {
+		return errBadRequest("Binding in version \"v1\" cannot be handled as a Binding: " + err.Error())
+	}
+	res := r.res
+	_, _, err := s.write(res, objectKey(r.ns, r.name), dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+		if cur == nil {
+			return "", nil, errNotFound(res, r.name)
+		}
+		old, err := res.draftOf(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		next, err := res.draftOf(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		p := next.typed.(*corev1.Pod)
+		if p.Spec.NodeName != "" {
+			return "", nil, newStatus(http.StatusConflict, "Conflict",
+				fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.name, r.name, p.Spec.NodeName),
+				&metav1.StatusDetails{Name: r.name, Kind: "pods/binding"})
+		}
+		p.Spec.NodeName = b.Target.Name
+		for k, v := range b.Annotations {
+			if p.Annotations == nil {
+				p.Annotations = map[string]string{}
+			}
+			p.Annotations[k] = v
+		}
+		now := s.nowTime()
+		cond := corev1.PodCondition{Type: "PodScheduled", Status: "True", LastTransitionTime: now}
+		replaced := false
+		for i, c := range p.Status.Conditions {
+			if c.Type == "PodScheduled" {
+				p.Status.Conditions[i], replaced = cond, true
+			}
+		}
+		if !replaced {
+			p.Status.Conditions = append(p.Status.Conditions, cond)
+		}
+		return s.commitChange(cur, old, next, rv)
+	})
+	if err != nil {
+		return asAPIError(err)
+	}
+	return nil
+}
+
+// evictPod deletes a Pod as an eviction does (with its own grace
+// period; disruption budgets are not checked).
+func (s *Server) evictPod(r *request, body []byte, dry bool) *apiError {
+	var e policyv1.Eviction
+	if len(body) > 0 {
+		if err := json.Unmarshal(body, &e); err != nil {
+			return errBadRequest("Eviction in version \"v1\" cannot be handled as a Eviction: " + err.Error())
+		}
+	}
+	opts := &deleteOptions{}
+	if o := e.DeleteOptions; o != nil {
+		opts.GracePeriodSeconds = o.GracePeriodSeconds
+		if o.PropagationPolicy != nil {
+			p := string(*o.PropagationPolicy)
+			opts.PropagationPolicy = &p
+		}
+	}
+	key := objectKey(r.ns, r.name)
+	res := r.res
+	// The pod is marked as disrupted, then deleted.
+	_, _, err := s.write(res, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+		if cur == nil {
+			return "", nil, errNotFound(res, r.name)
+		}
+		old, err := res.draftOf(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		next, err := res.draftOf(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		p := next.typed.(*corev1.Pod)
+		if p.Status.Phase == "Succeeded" || p.Status.Phase == "Failed" || cur.deleting {
+			return "", nil, nil
+		}
+		cond := corev1.PodCondition{Type: "DisruptionTarget", Status: "True", Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting", LastTransitionTime: s.nowTime()}
+		replaced := false
+		for i, c := range p.Status.Conditions {
+			if c.Type == cond.Type {
+				p.Status.Conditions[i], replaced = cond, true
+			}
+		}
+		if !replaced {
+			p.Status.Conditions = append(p.Status.Conditions, cond)
+		}
+		return s.commitChange(cur, old, next, rv)
+	})
+	if err != nil {
+		return asAPIError(err)
+	}
+	_, aerr := s.deleteOne(res, key, r.name, opts, dry, nil)
+	return aerr
+}
+
+// serviceAccountToken answers a TokenRequest with a token shaped like
+// kube-apiserver's (a JWT the fake does not sign with a real key: it
+// authenticates nothing).
+func (s *Server) serviceAccountToken(req *http.Request, r *request, body []byte) ([]byte, *apiError) {
+	sa := s.store.get(r.res, objectKey(r.ns, r.name))
+	if sa == nil {
+		return nil, errNotFound(r.res, r.name)
+	}
+	var tr authenticationv1.TokenRequest
+	if len(body) > 0 {
+		if err := json.Unmarshal(body, &tr); err != nil {
+			return nil, errBadRequest("TokenRequest in version \"v1\" cannot be handled as a TokenRequest: " + err.Error())
+		}
+	}
+	var sent struct {
+		Spec map[string]json.RawMessage `json:"spec"`
+	}
+	_ = json.Unmarshal(body, &sent)
+	if tr.Spec.ExpirationSeconds == nil {
+		secs := int64(3600)
+		tr.Spec.ExpirationSeconds = &secs
+	}
+	if len(tr.Spec.Audiences) == 0 {
+		tr.Spec.Audiences = []string{"https://kubernetes.default.svc"}
+	}
+	now := s.nowTime()
+	exp := metav1.NewTime(now.Add(time.Duration(*tr.Spec.ExpirationSeconds) * time.Second))
+	fields := map[string]any{"f:expirationSeconds": map[string]any{}}
+	for k := range sent.Spec {
+		fields["f:"+k] = map[string]any{}
+	}
+	fv1, _ := json.Marshal(map[string]any{"f:spec": fields})
+	tr.TypeMeta = metav1.TypeMeta{Kind: "TokenRequest", APIVersion: "authentication.k8s.io/v1"}
+	tr.ObjectMeta = metav1.ObjectMeta{Name: r.name, Namespace: r.ns, UID: metav1ObjectUID(sa), CreationTimestamp: now,
+		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: writeManager(req), Operation: "Update", APIVersion: "authentication.k8s.io/v1", Time: &now,
+			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(string(fv1)), Subresource: "token"}}}
+	claims, _ := json.Marshal(map[string]any{
+		"aud": tr.Spec.Audiences, "exp": exp.Unix(), "iat": now.Unix(), "nbf": now.Unix(),
+		"iss": "https://kubernetes.default.svc", "sub": "system:serviceaccount:" + r.ns + ":" + r.name,
+		"kubernetes.io": map[string]any{"namespace": r.ns, "serviceaccount": map[string]string{"name": r.name, "uid": sa.uid}},
+	})
+	sig := make([]byte, 256)
+	_, _ = rand.Read(sig)
+	enc := base64.RawURLEncoding
+	tr.Status = authenticationv1.TokenRequestStatus{
+		Token:               enc.EncodeToString([]byte(`{"alg":"RS256","kid":"kubewire-fake"}`)) + "." + enc.EncodeToString(claims) + "." + enc.EncodeToString(sig),
+		ExpirationTimestamp: exp,
+	}
+	out, err := json.Marshal(&tr)
+	if err != nil {
+		return nil, errInternal(err)
+	}
+	return out, nil
+}
+
+func metav1ObjectUID(o *storedObject) types.UID { return types.UID(o.uid) }
