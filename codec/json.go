@@ -133,8 +133,19 @@ func jsonError(err error, v any) error {
 	return malformed("json", -1, err, "cannot decode into %s", typeName(v))
 }
 
-// EncodeJSON returns the JSON encoding of v (json.Marshal).
+// EncodeJSON returns the JSON encoding of v, the bytes json.Marshal
+// returns: through v's generated EncodeJSON method when it has one (every
+// built-in kind and apply configuration, Unstructured, and the types
+// kubewire-gen writes), in one pass without reflection; otherwise with
+// encoding/json.
 func EncodeJSON(v any) ([]byte, error) {
+	if ev, ok := v.(jsonwire.Encodable); ok {
+		b, err := jsonwire.Encode(ev)
+		if err != nil {
+			return nil, fmt.Errorf("codec: encode json: %w", err)
+		}
+		return b, nil
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("codec: encode json: %w", err)

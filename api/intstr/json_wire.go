@@ -33,3 +33,19 @@ func (intstr *IntOrString) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return nil
 }
+
+// EncodeJSON appends intstr as MarshalJSON writes it; a nil intstr is
+// null.
+func (intstr *IntOrString) EncodeJSON(e *jsonwire.Encoder) error {
+	switch {
+	case intstr == nil:
+		e.Null()
+	case intstr.Type == Int:
+		e.Int(int64(intstr.IntVal))
+	case intstr.Type == String:
+		e.String(intstr.StrVal)
+	default:
+		e.Marshaler(intstr) // MarshalJSON's error
+	}
+	return e.Err()
+}

@@ -1,10 +1,13 @@
 // Package jsonwire is the small runtime that kubewire's generated JSON
-// decoders run on: a one-pass, reflection-free reader of JSON bytes, with
-// helpers for each kind of field and a reader of untyped values for
-// Unstructured.
+// decoders and encoders run on: a one-pass, reflection-free reader of
+// JSON bytes, with helpers for each kind of field and a reader of untyped
+// values for Unstructured; and an Encoder that appends JSON byte for byte
+// as encoding/json's Marshal writes it.
 //
 // Users rarely call it directly. Generated types have a DecodeJSON method
-// that reads one value from a Decoder; package codec makes the Decoder,
+// that reads one value from a Decoder, and an EncodeJSON method that
+// appends one to an Encoder (package codec's EncodeJSON calls it for
+// writes and server-side apply); package codec makes the Decoder,
 // and gives it the wire.Decoder of a list or a watch, so that strings
 // repeated across objects (label keys, namespaces, image names) are
 // stored once, as on the protobuf path.

@@ -53,3 +53,30 @@ func Example() {
 	// jsonwire: cannot decode number 1.5 at byte 5 into Go value of type int64
 	// map[string]interface {}{"f":1.5, "n":7, "s":[]interface {}{"a", interface {}(nil)}} <nil>
 }
+
+// EncodeJSON shows the shape of a generated EncodeJSON method.
+func (p *point) EncodeJSON(e *jsonwire.Encoder) error {
+	if p == nil {
+		e.Null()
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(p.Name)
+	e.Literal(`,"x":`)
+	e.Int(p.X)
+	e.Literal(`,"y":`)
+	e.Int(p.Y)
+	if len(p.Tags) != 0 { // omitempty
+		e.Literal(`,"tags":`)
+		jsonwire.EncodeStringMap(e, p.Tags)
+	}
+	e.Byte('}')
+	return e.Err()
+}
+
+func ExampleEncode() {
+	b, err := jsonwire.Encode(&point{Name: "<a>", X: 1, Y: 2, Tags: map[string]string{"z": "1", "k": "v"}})
+	fmt.Println(string(b), err)
+	// Output:
+	// {"name":"\u003ca\u003e","x":1,"y":2,"tags":{"k":"v","z":"1"}} <nil>
+}

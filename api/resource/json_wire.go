@@ -41,3 +41,13 @@ func (q *Quantity) DecodeJSON(d *jsonwire.Decoder) error {
 	d.Table.SetMemo("Quantity", v, *q)
 	return nil
 }
+
+// EncodeJSON appends q as MarshalJSON writes it; a nil q is null.
+func (q *Quantity) EncodeJSON(e *jsonwire.Encoder) error {
+	if q == nil {
+		e.Null()
+		return e.Err()
+	}
+	e.String(q.String())
+	return e.Err()
+}

@@ -20,3 +20,14 @@ func (re *RawExtension) DecodeJSON(d *jsonwire.Decoder) error {
 	re.Raw = bytes.Clone(raw)
 	return nil
 }
+
+// EncodeJSON appends re as MarshalJSON writes it (and encoding/json after
+// it: compacted, HTML characters escaped); a nil re is null.
+func (re *RawExtension) EncodeJSON(e *jsonwire.Encoder) error {
+	if re == nil || re.Raw == nil {
+		e.Null()
+		return e.Err()
+	}
+	e.RawJSON(re.Raw, re)
+	return e.Err()
+}

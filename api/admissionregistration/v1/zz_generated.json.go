@@ -1721,3 +1721,1429 @@ func (m *MatchCondition) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Rule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if len(m.APIGroups) != 0 {
+		e.Literal(`"apiGroups":`)
+		jsonwire.EncodeStringSlice(e, m.APIGroups)
+	}
+	if len(m.APIVersions) != 0 {
+		e.Member(start1, `"apiVersions":`)
+		jsonwire.EncodeStringSlice(e, m.APIVersions)
+	}
+	if len(m.Resources) != 0 {
+		e.Member(start1, `"resources":`)
+		jsonwire.EncodeStringSlice(e, m.Resources)
+	}
+	if m.Scope != nil {
+		e.Member(start1, `"scope":`)
+		if m.Scope == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.Scope)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ValidatingAdmissionPolicy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start2 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start2, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start2, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ValidatingAdmissionPolicyStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start3 := e.Len()
+	if m.ObservedGeneration != 0 {
+		e.Literal(`"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	if m.TypeChecking != nil {
+		e.Member(start3, `"typeChecking":`)
+		m.TypeChecking.EncodeJSON(e)
+	}
+	if len(m.Conditions) != 0 {
+		e.Member(start3, `"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i4 := range m.Conditions {
+				if i4 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i4].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TypeChecking) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.ExpressionWarnings) != 0 {
+		e.Literal(`"expressionWarnings":`)
+		if m.ExpressionWarnings == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i6 := range m.ExpressionWarnings {
+				if i6 > 0 {
+					e.Byte(',')
+				}
+				m.ExpressionWarnings[i6].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ExpressionWarning) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"fieldRef":`)
+	e.String(m.FieldRef)
+	e.Literal(`,"warning":`)
+	e.String(m.Warning)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ValidatingAdmissionPolicyList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start8 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start8, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start8, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i9 := range m.Items {
+			if i9 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i9].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ValidatingAdmissionPolicySpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start10 := e.Len()
+	if m.ParamKind != nil {
+		e.Literal(`"paramKind":`)
+		m.ParamKind.EncodeJSON(e)
+	}
+	if m.MatchConstraints != nil {
+		e.Member(start10, `"matchConstraints":`)
+		m.MatchConstraints.EncodeJSON(e)
+	}
+	if len(m.Validations) != 0 {
+		e.Member(start10, `"validations":`)
+		if m.Validations == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i11 := range m.Validations {
+				if i11 > 0 {
+					e.Byte(',')
+				}
+				m.Validations[i11].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.FailurePolicy != nil {
+		e.Member(start10, `"failurePolicy":`)
+		if m.FailurePolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.FailurePolicy)))
+		}
+	}
+	if len(m.AuditAnnotations) != 0 {
+		e.Member(start10, `"auditAnnotations":`)
+		if m.AuditAnnotations == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i12 := range m.AuditAnnotations {
+				if i12 > 0 {
+					e.Byte(',')
+				}
+				m.AuditAnnotations[i12].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.MatchConditions) != 0 {
+		e.Member(start10, `"matchConditions":`)
+		if m.MatchConditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i13 := range m.MatchConditions {
+				if i13 > 0 {
+					e.Byte(',')
+				}
+				m.MatchConditions[i13].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Variables) != 0 {
+		e.Member(start10, `"variables":`)
+		if m.Variables == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i14 := range m.Variables {
+				if i14 > 0 {
+					e.Byte(',')
+				}
+				m.Variables[i14].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ParamKind) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start15 := e.Len()
+	if m.APIVersion != "" {
+		e.Literal(`"apiVersion":`)
+		e.String(m.APIVersion)
+	}
+	if m.Kind != "" {
+		e.Member(start15, `"kind":`)
+		e.String(m.Kind)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Validation) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"expression":`)
+	e.String(m.Expression)
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	if m.Reason != nil {
+		e.Literal(`,"reason":`)
+		if m.Reason == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.Reason)))
+		}
+	}
+	if m.MessageExpression != "" {
+		e.Literal(`,"messageExpression":`)
+		e.String(m.MessageExpression)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Variable) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"expression":`)
+	e.String(m.Expression)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *AuditAnnotation) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"key":`)
+	e.String(m.Key)
+	e.Literal(`,"valueExpression":`)
+	e.String(m.ValueExpression)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ValidatingAdmissionPolicyBinding) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start19 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start19, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start19, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ValidatingAdmissionPolicyBindingList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start20 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start20, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start20, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i21 := range m.Items {
+			if i21 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i21].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ValidatingAdmissionPolicyBindingSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start22 := e.Len()
+	if m.PolicyName != "" {
+		e.Literal(`"policyName":`)
+		e.String(m.PolicyName)
+	}
+	if m.ParamRef != nil {
+		e.Member(start22, `"paramRef":`)
+		m.ParamRef.EncodeJSON(e)
+	}
+	if m.MatchResources != nil {
+		e.Member(start22, `"matchResources":`)
+		m.MatchResources.EncodeJSON(e)
+	}
+	if len(m.ValidationActions) != 0 {
+		e.Member(start22, `"validationActions":`)
+		jsonwire.EncodeStringSlice(e, m.ValidationActions)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ParamRef) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start23 := e.Len()
+	if m.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.Name)
+	}
+	if m.Namespace != "" {
+		e.Member(start23, `"namespace":`)
+		e.String(m.Namespace)
+	}
+	if m.Selector != nil {
+		e.Member(start23, `"selector":`)
+		m.Selector.EncodeJSON(e)
+	}
+	if m.ParameterNotFoundAction != nil {
+		e.Member(start23, `"parameterNotFoundAction":`)
+		if m.ParameterNotFoundAction == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.ParameterNotFoundAction)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MatchResources) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start24 := e.Len()
+	if m.NamespaceSelector != nil {
+		e.Literal(`"namespaceSelector":`)
+		m.NamespaceSelector.EncodeJSON(e)
+	}
+	if m.ObjectSelector != nil {
+		e.Member(start24, `"objectSelector":`)
+		m.ObjectSelector.EncodeJSON(e)
+	}
+	if len(m.ResourceRules) != 0 {
+		e.Member(start24, `"resourceRules":`)
+		if m.ResourceRules == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i25 := range m.ResourceRules {
+				if i25 > 0 {
+					e.Byte(',')
+				}
+				m.ResourceRules[i25].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.ExcludeResourceRules) != 0 {
+		e.Member(start24, `"excludeResourceRules":`)
+		if m.ExcludeResourceRules == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i26 := range m.ExcludeResourceRules {
+				if i26 > 0 {
+					e.Byte(',')
+				}
+				m.ExcludeResourceRules[i26].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.MatchPolicy != nil {
+		e.Member(start24, `"matchPolicy":`)
+		if m.MatchPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.MatchPolicy)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NamedRuleWithOperations) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start27 := e.Len()
+	if len(m.ResourceNames) != 0 {
+		e.Literal(`"resourceNames":`)
+		jsonwire.EncodeStringSlice(e, m.ResourceNames)
+	}
+	if len(m.RuleWithOperations.Operations) != 0 {
+		e.Member(start27, `"operations":`)
+		jsonwire.EncodeStringSlice(e, m.RuleWithOperations.Operations)
+	}
+	if len(m.RuleWithOperations.Rule.APIGroups) != 0 {
+		e.Member(start27, `"apiGroups":`)
+		jsonwire.EncodeStringSlice(e, m.RuleWithOperations.Rule.APIGroups)
+	}
+	if len(m.RuleWithOperations.Rule.APIVersions) != 0 {
+		e.Member(start27, `"apiVersions":`)
+		jsonwire.EncodeStringSlice(e, m.RuleWithOperations.Rule.APIVersions)
+	}
+	if len(m.RuleWithOperations.Rule.Resources) != 0 {
+		e.Member(start27, `"resources":`)
+		jsonwire.EncodeStringSlice(e, m.RuleWithOperations.Rule.Resources)
+	}
+	if m.RuleWithOperations.Rule.Scope != nil {
+		e.Member(start27, `"scope":`)
+		if m.RuleWithOperations.Rule.Scope == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.RuleWithOperations.Rule.Scope)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ValidatingWebhookConfiguration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start28 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start28, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start28, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if len(m.Webhooks) != 0 {
+		e.Literal(`,"webhooks":`)
+		if m.Webhooks == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i29 := range m.Webhooks {
+				if i29 > 0 {
+					e.Byte(',')
+				}
+				m.Webhooks[i29].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ValidatingWebhookConfigurationList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start30 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start30, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start30, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i31 := range m.Items {
+			if i31 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i31].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MutatingWebhookConfiguration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start32 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start32, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start32, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if len(m.Webhooks) != 0 {
+		e.Literal(`,"webhooks":`)
+		if m.Webhooks == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i33 := range m.Webhooks {
+				if i33 > 0 {
+					e.Byte(',')
+				}
+				m.Webhooks[i33].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MutatingWebhookConfigurationList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start34 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start34, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start34, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i35 := range m.Items {
+			if i35 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i35].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ValidatingWebhook) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"clientConfig":`)
+	m.ClientConfig.EncodeJSON(e)
+	if len(m.Rules) != 0 {
+		e.Literal(`,"rules":`)
+		if m.Rules == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i37 := range m.Rules {
+				if i37 > 0 {
+					e.Byte(',')
+				}
+				m.Rules[i37].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.FailurePolicy != nil {
+		e.Literal(`,"failurePolicy":`)
+		if m.FailurePolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.FailurePolicy)))
+		}
+	}
+	if m.MatchPolicy != nil {
+		e.Literal(`,"matchPolicy":`)
+		if m.MatchPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.MatchPolicy)))
+		}
+	}
+	if m.NamespaceSelector != nil {
+		e.Literal(`,"namespaceSelector":`)
+		m.NamespaceSelector.EncodeJSON(e)
+	}
+	if m.ObjectSelector != nil {
+		e.Literal(`,"objectSelector":`)
+		m.ObjectSelector.EncodeJSON(e)
+	}
+	e.Literal(`,"sideEffects":`)
+	if m.SideEffects == nil {
+		e.Null()
+	} else {
+		e.String(string((*m.SideEffects)))
+	}
+	if m.TimeoutSeconds != nil {
+		e.Literal(`,"timeoutSeconds":`)
+		if m.TimeoutSeconds == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.TimeoutSeconds)))
+		}
+	}
+	e.Literal(`,"admissionReviewVersions":`)
+	jsonwire.EncodeStringSlice(e, m.AdmissionReviewVersions)
+	if len(m.MatchConditions) != 0 {
+		e.Literal(`,"matchConditions":`)
+		if m.MatchConditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i38 := range m.MatchConditions {
+				if i38 > 0 {
+					e.Byte(',')
+				}
+				m.MatchConditions[i38].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MutatingWebhook) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"clientConfig":`)
+	m.ClientConfig.EncodeJSON(e)
+	if len(m.Rules) != 0 {
+		e.Literal(`,"rules":`)
+		if m.Rules == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i40 := range m.Rules {
+				if i40 > 0 {
+					e.Byte(',')
+				}
+				m.Rules[i40].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.FailurePolicy != nil {
+		e.Literal(`,"failurePolicy":`)
+		if m.FailurePolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.FailurePolicy)))
+		}
+	}
+	if m.MatchPolicy != nil {
+		e.Literal(`,"matchPolicy":`)
+		if m.MatchPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.MatchPolicy)))
+		}
+	}
+	if m.NamespaceSelector != nil {
+		e.Literal(`,"namespaceSelector":`)
+		m.NamespaceSelector.EncodeJSON(e)
+	}
+	if m.ObjectSelector != nil {
+		e.Literal(`,"objectSelector":`)
+		m.ObjectSelector.EncodeJSON(e)
+	}
+	e.Literal(`,"sideEffects":`)
+	if m.SideEffects == nil {
+		e.Null()
+	} else {
+		e.String(string((*m.SideEffects)))
+	}
+	if m.TimeoutSeconds != nil {
+		e.Literal(`,"timeoutSeconds":`)
+		if m.TimeoutSeconds == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.TimeoutSeconds)))
+		}
+	}
+	e.Literal(`,"admissionReviewVersions":`)
+	jsonwire.EncodeStringSlice(e, m.AdmissionReviewVersions)
+	if m.ReinvocationPolicy != nil {
+		e.Literal(`,"reinvocationPolicy":`)
+		if m.ReinvocationPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.ReinvocationPolicy)))
+		}
+	}
+	if len(m.MatchConditions) != 0 {
+		e.Literal(`,"matchConditions":`)
+		if m.MatchConditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i41 := range m.MatchConditions {
+				if i41 > 0 {
+					e.Byte(',')
+				}
+				m.MatchConditions[i41].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MutatingAdmissionPolicy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start42 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start42, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start42, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MutatingAdmissionPolicyList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start43 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start43, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start43, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i44 := range m.Items {
+			if i44 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i44].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MutatingAdmissionPolicySpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start45 := e.Len()
+	if m.ParamKind != nil {
+		e.Literal(`"paramKind":`)
+		m.ParamKind.EncodeJSON(e)
+	}
+	if m.MatchConstraints != nil {
+		e.Member(start45, `"matchConstraints":`)
+		m.MatchConstraints.EncodeJSON(e)
+	}
+	if len(m.Variables) != 0 {
+		e.Member(start45, `"variables":`)
+		if m.Variables == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i46 := range m.Variables {
+				if i46 > 0 {
+					e.Byte(',')
+				}
+				m.Variables[i46].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Mutations) != 0 {
+		e.Member(start45, `"mutations":`)
+		if m.Mutations == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i47 := range m.Mutations {
+				if i47 > 0 {
+					e.Byte(',')
+				}
+				m.Mutations[i47].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.FailurePolicy != nil {
+		e.Member(start45, `"failurePolicy":`)
+		if m.FailurePolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.FailurePolicy)))
+		}
+	}
+	if len(m.MatchConditions) != 0 {
+		e.Member(start45, `"matchConditions":`)
+		if m.MatchConditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i48 := range m.MatchConditions {
+				if i48 > 0 {
+					e.Byte(',')
+				}
+				m.MatchConditions[i48].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.ReinvocationPolicy != "" {
+		e.Member(start45, `"reinvocationPolicy":`)
+		e.String(string(m.ReinvocationPolicy))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Mutation) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"patchType":`)
+	e.String(string(m.PatchType))
+	if m.ApplyConfiguration != nil {
+		e.Literal(`,"applyConfiguration":`)
+		m.ApplyConfiguration.EncodeJSON(e)
+	}
+	if m.JSONPatch != nil {
+		e.Literal(`,"jsonPatch":`)
+		m.JSONPatch.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ApplyConfiguration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.Expression != "" {
+		e.Literal(`"expression":`)
+		e.String(m.Expression)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *JSONPatch) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.Expression != "" {
+		e.Literal(`"expression":`)
+		e.String(m.Expression)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MutatingAdmissionPolicyBinding) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start52 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start52, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start52, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MutatingAdmissionPolicyBindingList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start53 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start53, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start53, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i54 := range m.Items {
+			if i54 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i54].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MutatingAdmissionPolicyBindingSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start55 := e.Len()
+	if m.PolicyName != "" {
+		e.Literal(`"policyName":`)
+		e.String(m.PolicyName)
+	}
+	if m.ParamRef != nil {
+		e.Member(start55, `"paramRef":`)
+		m.ParamRef.EncodeJSON(e)
+	}
+	if m.MatchResources != nil {
+		e.Member(start55, `"matchResources":`)
+		m.MatchResources.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *RuleWithOperations) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start56 := e.Len()
+	if len(m.Operations) != 0 {
+		e.Literal(`"operations":`)
+		jsonwire.EncodeStringSlice(e, m.Operations)
+	}
+	if len(m.Rule.APIGroups) != 0 {
+		e.Member(start56, `"apiGroups":`)
+		jsonwire.EncodeStringSlice(e, m.Rule.APIGroups)
+	}
+	if len(m.Rule.APIVersions) != 0 {
+		e.Member(start56, `"apiVersions":`)
+		jsonwire.EncodeStringSlice(e, m.Rule.APIVersions)
+	}
+	if len(m.Rule.Resources) != 0 {
+		e.Member(start56, `"resources":`)
+		jsonwire.EncodeStringSlice(e, m.Rule.Resources)
+	}
+	if m.Rule.Scope != nil {
+		e.Member(start56, `"scope":`)
+		if m.Rule.Scope == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.Rule.Scope)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *WebhookClientConfig) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start57 := e.Len()
+	if m.URL != nil {
+		e.Literal(`"url":`)
+		if m.URL == nil {
+			e.Null()
+		} else {
+			e.String((*m.URL))
+		}
+	}
+	if m.Service != nil {
+		e.Member(start57, `"service":`)
+		m.Service.EncodeJSON(e)
+	}
+	if len(m.CABundle) != 0 {
+		e.Member(start57, `"caBundle":`)
+		e.Base64(m.CABundle)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"namespace":`)
+	e.String(m.Namespace)
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	if m.Path != nil {
+		e.Literal(`,"path":`)
+		if m.Path == nil {
+			e.Null()
+		} else {
+			e.String((*m.Path))
+		}
+	}
+	if m.Port != nil {
+		e.Literal(`,"port":`)
+		if m.Port == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Port)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MatchCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"expression":`)
+	e.String(m.Expression)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

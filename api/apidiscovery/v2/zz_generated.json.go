@@ -285,3 +285,209 @@ func (m *APISubresourceDiscovery) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIGroupDiscoveryList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i2 := range m.Items {
+			if i2 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i2].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIGroupDiscovery) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start3 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start3, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start3, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if len(m.Versions) != 0 {
+		e.Literal(`,"versions":`)
+		if m.Versions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i4 := range m.Versions {
+				if i4 > 0 {
+					e.Byte(',')
+				}
+				m.Versions[i4].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIVersionDiscovery) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"version":`)
+	e.String(m.Version)
+	if len(m.Resources) != 0 {
+		e.Literal(`,"resources":`)
+		if m.Resources == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i6 := range m.Resources {
+				if i6 > 0 {
+					e.Byte(',')
+				}
+				m.Resources[i6].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Freshness != "" {
+		e.Literal(`,"freshness":`)
+		e.String(string(m.Freshness))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIResourceDiscovery) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"resource":`)
+	e.String(m.Resource)
+	if m.ResponseKind != nil {
+		e.Literal(`,"responseKind":`)
+		m.ResponseKind.EncodeJSON(e)
+	}
+	e.Literal(`,"scope":`)
+	e.String(string(m.Scope))
+	e.Literal(`,"singularResource":`)
+	e.String(m.SingularResource)
+	e.Literal(`,"verbs":`)
+	jsonwire.EncodeStringSlice(e, m.Verbs)
+	if len(m.ShortNames) != 0 {
+		e.Literal(`,"shortNames":`)
+		jsonwire.EncodeStringSlice(e, m.ShortNames)
+	}
+	if len(m.Categories) != 0 {
+		e.Literal(`,"categories":`)
+		jsonwire.EncodeStringSlice(e, m.Categories)
+	}
+	if len(m.Subresources) != 0 {
+		e.Literal(`,"subresources":`)
+		if m.Subresources == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i8 := range m.Subresources {
+				if i8 > 0 {
+					e.Byte(',')
+				}
+				m.Subresources[i8].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APISubresourceDiscovery) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"subresource":`)
+	e.String(m.Subresource)
+	if m.ResponseKind != nil {
+		e.Literal(`,"responseKind":`)
+		m.ResponseKind.EncodeJSON(e)
+	}
+	if len(m.AcceptedTypes) != 0 {
+		e.Literal(`,"acceptedTypes":`)
+		if m.AcceptedTypes == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i10 := range m.AcceptedTypes {
+				if i10 > 0 {
+					e.Byte(',')
+				}
+				m.AcceptedTypes[i10].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Literal(`,"verbs":`)
+	jsonwire.EncodeStringSlice(e, m.Verbs)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -1186,3 +1186,1116 @@ func (m *ExternalDocumentation) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceDefinitionSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"group":`)
+	e.String(m.Group)
+	e.Literal(`,"names":`)
+	m.Names.EncodeJSON(e)
+	e.Literal(`,"scope":`)
+	e.String(string(m.Scope))
+	e.Literal(`,"versions":`)
+	if m.Versions == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i2 := range m.Versions {
+			if i2 > 0 {
+				e.Byte(',')
+			}
+			m.Versions[i2].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	if m.Conversion != nil {
+		e.Literal(`,"conversion":`)
+		m.Conversion.EncodeJSON(e)
+	}
+	if m.PreserveUnknownFields {
+		e.Literal(`,"preserveUnknownFields":`)
+		e.Bool(m.PreserveUnknownFields)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceConversion) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"strategy":`)
+	e.String(string(m.Strategy))
+	if m.Webhook != nil {
+		e.Literal(`,"webhook":`)
+		m.Webhook.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *WebhookConversion) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start4 := e.Len()
+	if m.ClientConfig != nil {
+		e.Literal(`"clientConfig":`)
+		m.ClientConfig.EncodeJSON(e)
+	}
+	e.Member(start4, `"conversionReviewVersions":`)
+	jsonwire.EncodeStringSlice(e, m.ConversionReviewVersions)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *WebhookClientConfig) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start5 := e.Len()
+	if m.URL != nil {
+		e.Literal(`"url":`)
+		if m.URL == nil {
+			e.Null()
+		} else {
+			e.String((*m.URL))
+		}
+	}
+	if m.Service != nil {
+		e.Member(start5, `"service":`)
+		m.Service.EncodeJSON(e)
+	}
+	if len(m.CABundle) != 0 {
+		e.Member(start5, `"caBundle":`)
+		e.Base64(m.CABundle)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"namespace":`)
+	e.String(m.Namespace)
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	if m.Path != nil {
+		e.Literal(`,"path":`)
+		if m.Path == nil {
+			e.Null()
+		} else {
+			e.String((*m.Path))
+		}
+	}
+	if m.Port != nil {
+		e.Literal(`,"port":`)
+		if m.Port == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Port)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceDefinitionVersion) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"served":`)
+	e.Bool(m.Served)
+	e.Literal(`,"storage":`)
+	e.Bool(m.Storage)
+	if m.Deprecated {
+		e.Literal(`,"deprecated":`)
+		e.Bool(m.Deprecated)
+	}
+	if m.DeprecationWarning != nil {
+		e.Literal(`,"deprecationWarning":`)
+		if m.DeprecationWarning == nil {
+			e.Null()
+		} else {
+			e.String((*m.DeprecationWarning))
+		}
+	}
+	if m.Schema != nil {
+		e.Literal(`,"schema":`)
+		m.Schema.EncodeJSON(e)
+	}
+	if m.Subresources != nil {
+		e.Literal(`,"subresources":`)
+		m.Subresources.EncodeJSON(e)
+	}
+	if len(m.AdditionalPrinterColumns) != 0 {
+		e.Literal(`,"additionalPrinterColumns":`)
+		if m.AdditionalPrinterColumns == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i8 := range m.AdditionalPrinterColumns {
+				if i8 > 0 {
+					e.Byte(',')
+				}
+				m.AdditionalPrinterColumns[i8].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.SelectableFields) != 0 {
+		e.Literal(`,"selectableFields":`)
+		if m.SelectableFields == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i9 := range m.SelectableFields {
+				if i9 > 0 {
+					e.Byte(',')
+				}
+				m.SelectableFields[i9].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SelectableField) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"jsonPath":`)
+	e.String(m.JSONPath)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceColumnDefinition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"type":`)
+	e.String(m.Type)
+	if m.Format != "" {
+		e.Literal(`,"format":`)
+		e.String(m.Format)
+	}
+	if m.Description != "" {
+		e.Literal(`,"description":`)
+		e.String(m.Description)
+	}
+	if m.Priority != 0 {
+		e.Literal(`,"priority":`)
+		e.Int(int64(m.Priority))
+	}
+	e.Literal(`,"jsonPath":`)
+	e.String(m.JSONPath)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceDefinitionNames) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"plural":`)
+	e.String(m.Plural)
+	if m.Singular != "" {
+		e.Literal(`,"singular":`)
+		e.String(m.Singular)
+	}
+	if len(m.ShortNames) != 0 {
+		e.Literal(`,"shortNames":`)
+		jsonwire.EncodeStringSlice(e, m.ShortNames)
+	}
+	e.Literal(`,"kind":`)
+	e.String(m.Kind)
+	if m.ListKind != "" {
+		e.Literal(`,"listKind":`)
+		e.String(m.ListKind)
+	}
+	if len(m.Categories) != 0 {
+		e.Literal(`,"categories":`)
+		jsonwire.EncodeStringSlice(e, m.Categories)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceDefinitionCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	if m.ObservedGeneration != 0 {
+		e.Literal(`,"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceDefinitionStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"conditions":`)
+	if m.Conditions == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i15 := range m.Conditions {
+			if i15 > 0 {
+				e.Byte(',')
+			}
+			m.Conditions[i15].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Literal(`,"acceptedNames":`)
+	m.AcceptedNames.EncodeJSON(e)
+	e.Literal(`,"storedVersions":`)
+	jsonwire.EncodeStringSlice(e, m.StoredVersions)
+	if m.ObservedGeneration != 0 {
+		e.Literal(`,"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceDefinition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start16 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start16, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start16, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceDefinitionList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start17 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start17, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start17, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i18 := range m.Items {
+			if i18 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i18].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceValidation) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.OpenAPIV3Schema != nil {
+		e.Literal(`"openAPIV3Schema":`)
+		m.OpenAPIV3Schema.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceSubresources) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start20 := e.Len()
+	if m.Status != nil {
+		e.Literal(`"status":`)
+		m.Status.EncodeJSON(e)
+	}
+	if m.Scale != nil {
+		e.Member(start20, `"scale":`)
+		m.Scale.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceSubresourceStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal("{}")
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CustomResourceSubresourceScale) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"specReplicasPath":`)
+	e.String(m.SpecReplicasPath)
+	e.Literal(`,"statusReplicasPath":`)
+	e.String(m.StatusReplicasPath)
+	if m.LabelSelectorPath != nil {
+		e.Literal(`,"labelSelectorPath":`)
+		if m.LabelSelectorPath == nil {
+			e.Null()
+		} else {
+			e.String((*m.LabelSelectorPath))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ConversionReview) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start23 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start23, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if m.Request != nil {
+		e.Member(start23, `"request":`)
+		m.Request.EncodeJSON(e)
+	}
+	if m.Response != nil {
+		e.Member(start23, `"response":`)
+		m.Response.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ConversionRequest) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"uid":`)
+	e.String(string(m.UID))
+	e.Literal(`,"desiredAPIVersion":`)
+	e.String(m.DesiredAPIVersion)
+	e.Literal(`,"objects":`)
+	if m.Objects == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i25 := range m.Objects {
+			if i25 > 0 {
+				e.Byte(',')
+			}
+			m.Objects[i25].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ConversionResponse) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"uid":`)
+	e.String(string(m.UID))
+	e.Literal(`,"convertedObjects":`)
+	if m.ConvertedObjects == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i27 := range m.ConvertedObjects {
+			if i27 > 0 {
+				e.Byte(',')
+			}
+			m.ConvertedObjects[i27].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Literal(`,"result":`)
+	m.Result.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *JSONSchemaProps) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start28 := e.Len()
+	if m.ID != "" {
+		e.Literal(`"id":`)
+		e.String(m.ID)
+	}
+	if m.Schema != "" {
+		e.Member(start28, `"$schema":`)
+		e.String(string(m.Schema))
+	}
+	if m.Ref != nil {
+		e.Member(start28, `"$ref":`)
+		if m.Ref == nil {
+			e.Null()
+		} else {
+			e.String((*m.Ref))
+		}
+	}
+	if m.Description != "" {
+		e.Member(start28, `"description":`)
+		e.String(m.Description)
+	}
+	if m.Type != "" {
+		e.Member(start28, `"type":`)
+		e.String(m.Type)
+	}
+	if m.Format != "" {
+		e.Member(start28, `"format":`)
+		e.String(m.Format)
+	}
+	if m.Title != "" {
+		e.Member(start28, `"title":`)
+		e.String(m.Title)
+	}
+	if m.Default != nil {
+		e.Member(start28, `"default":`)
+		e.Marshaler(m.Default)
+	}
+	if m.Maximum != nil {
+		e.Member(start28, `"maximum":`)
+		if m.Maximum == nil {
+			e.Null()
+		} else {
+			e.Float64((*m.Maximum))
+		}
+	}
+	if m.ExclusiveMaximum {
+		e.Member(start28, `"exclusiveMaximum":`)
+		e.Bool(m.ExclusiveMaximum)
+	}
+	if m.Minimum != nil {
+		e.Member(start28, `"minimum":`)
+		if m.Minimum == nil {
+			e.Null()
+		} else {
+			e.Float64((*m.Minimum))
+		}
+	}
+	if m.ExclusiveMinimum {
+		e.Member(start28, `"exclusiveMinimum":`)
+		e.Bool(m.ExclusiveMinimum)
+	}
+	if m.MaxLength != nil {
+		e.Member(start28, `"maxLength":`)
+		if m.MaxLength == nil {
+			e.Null()
+		} else {
+			e.Int((*m.MaxLength))
+		}
+	}
+	if m.MinLength != nil {
+		e.Member(start28, `"minLength":`)
+		if m.MinLength == nil {
+			e.Null()
+		} else {
+			e.Int((*m.MinLength))
+		}
+	}
+	if m.Pattern != "" {
+		e.Member(start28, `"pattern":`)
+		e.String(m.Pattern)
+	}
+	if m.MaxItems != nil {
+		e.Member(start28, `"maxItems":`)
+		if m.MaxItems == nil {
+			e.Null()
+		} else {
+			e.Int((*m.MaxItems))
+		}
+	}
+	if m.MinItems != nil {
+		e.Member(start28, `"minItems":`)
+		if m.MinItems == nil {
+			e.Null()
+		} else {
+			e.Int((*m.MinItems))
+		}
+	}
+	if m.UniqueItems {
+		e.Member(start28, `"uniqueItems":`)
+		e.Bool(m.UniqueItems)
+	}
+	if m.MultipleOf != nil {
+		e.Member(start28, `"multipleOf":`)
+		if m.MultipleOf == nil {
+			e.Null()
+		} else {
+			e.Float64((*m.MultipleOf))
+		}
+	}
+	if len(m.Enum) != 0 {
+		e.Member(start28, `"enum":`)
+		if m.Enum == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i29 := range m.Enum {
+				if i29 > 0 {
+					e.Byte(',')
+				}
+				e.Marshaler(&m.Enum[i29])
+			}
+			e.Byte(']')
+		}
+	}
+	if m.MaxProperties != nil {
+		e.Member(start28, `"maxProperties":`)
+		if m.MaxProperties == nil {
+			e.Null()
+		} else {
+			e.Int((*m.MaxProperties))
+		}
+	}
+	if m.MinProperties != nil {
+		e.Member(start28, `"minProperties":`)
+		if m.MinProperties == nil {
+			e.Null()
+		} else {
+			e.Int((*m.MinProperties))
+		}
+	}
+	if len(m.Required) != 0 {
+		e.Member(start28, `"required":`)
+		jsonwire.EncodeStringSlice(e, m.Required)
+	}
+	if m.Items != nil {
+		e.Member(start28, `"items":`)
+		e.Marshaler(m.Items)
+	}
+	if len(m.AllOf) != 0 {
+		e.Member(start28, `"allOf":`)
+		if m.AllOf == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i30 := range m.AllOf {
+				if i30 > 0 {
+					e.Byte(',')
+				}
+				m.AllOf[i30].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.OneOf) != 0 {
+		e.Member(start28, `"oneOf":`)
+		if m.OneOf == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i31 := range m.OneOf {
+				if i31 > 0 {
+					e.Byte(',')
+				}
+				m.OneOf[i31].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.AnyOf) != 0 {
+		e.Member(start28, `"anyOf":`)
+		if m.AnyOf == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i32 := range m.AnyOf {
+				if i32 > 0 {
+					e.Byte(',')
+				}
+				m.AnyOf[i32].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Not != nil {
+		e.Member(start28, `"not":`)
+		m.Not.EncodeJSON(e)
+	}
+	if len(m.Properties) != 0 {
+		e.Member(start28, `"properties":`)
+		if m.Properties == nil {
+			e.Null()
+		} else {
+			var small33 [16]string
+			keys33 := jsonwire.SortedKeys(m.Properties, small33[:0])
+			e.Byte('{')
+			for i33, k33 := range keys33 {
+				if i33 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k33))
+				e.Byte(':')
+				v33 := m.Properties[k33]
+				v33.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	if m.AdditionalProperties != nil {
+		e.Member(start28, `"additionalProperties":`)
+		e.Marshaler(m.AdditionalProperties)
+	}
+	if len(m.PatternProperties) != 0 {
+		e.Member(start28, `"patternProperties":`)
+		if m.PatternProperties == nil {
+			e.Null()
+		} else {
+			var small34 [16]string
+			keys34 := jsonwire.SortedKeys(m.PatternProperties, small34[:0])
+			e.Byte('{')
+			for i34, k34 := range keys34 {
+				if i34 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k34))
+				e.Byte(':')
+				v34 := m.PatternProperties[k34]
+				v34.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	if len(m.Dependencies) != 0 {
+		e.Member(start28, `"dependencies":`)
+		m.Dependencies.EncodeJSON(e)
+	}
+	if m.AdditionalItems != nil {
+		e.Member(start28, `"additionalItems":`)
+		e.Marshaler(m.AdditionalItems)
+	}
+	if len(m.Definitions) != 0 {
+		e.Member(start28, `"definitions":`)
+		m.Definitions.EncodeJSON(e)
+	}
+	if m.ExternalDocs != nil {
+		e.Member(start28, `"externalDocs":`)
+		m.ExternalDocs.EncodeJSON(e)
+	}
+	if m.Example != nil {
+		e.Member(start28, `"example":`)
+		e.Marshaler(m.Example)
+	}
+	if m.Nullable {
+		e.Member(start28, `"nullable":`)
+		e.Bool(m.Nullable)
+	}
+	if m.XPreserveUnknownFields != nil {
+		e.Member(start28, `"x-kubernetes-preserve-unknown-fields":`)
+		if m.XPreserveUnknownFields == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.XPreserveUnknownFields))
+		}
+	}
+	if m.XEmbeddedResource {
+		e.Member(start28, `"x-kubernetes-embedded-resource":`)
+		e.Bool(m.XEmbeddedResource)
+	}
+	if m.XIntOrString {
+		e.Member(start28, `"x-kubernetes-int-or-string":`)
+		e.Bool(m.XIntOrString)
+	}
+	if len(m.XListMapKeys) != 0 {
+		e.Member(start28, `"x-kubernetes-list-map-keys":`)
+		jsonwire.EncodeStringSlice(e, m.XListMapKeys)
+	}
+	if m.XListType != nil {
+		e.Member(start28, `"x-kubernetes-list-type":`)
+		if m.XListType == nil {
+			e.Null()
+		} else {
+			e.String((*m.XListType))
+		}
+	}
+	if m.XMapType != nil {
+		e.Member(start28, `"x-kubernetes-map-type":`)
+		if m.XMapType == nil {
+			e.Null()
+		} else {
+			e.String((*m.XMapType))
+		}
+	}
+	if len(m.XValidations) != 0 {
+		e.Member(start28, `"x-kubernetes-validations":`)
+		m.XValidations.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ValidationRules) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	if (*m) == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i35 := range *m {
+			if i35 > 0 {
+				e.Byte(',')
+			}
+			(*m)[i35].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ValidationRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"rule":`)
+	e.String(m.Rule)
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	if m.MessageExpression != "" {
+		e.Literal(`,"messageExpression":`)
+		e.String(m.MessageExpression)
+	}
+	if m.Reason != nil {
+		e.Literal(`,"reason":`)
+		if m.Reason == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.Reason)))
+		}
+	}
+	if m.FieldPath != "" {
+		e.Literal(`,"fieldPath":`)
+		e.String(m.FieldPath)
+	}
+	if m.OptionalOldSelf != nil {
+		e.Literal(`,"optionalOldSelf":`)
+		if m.OptionalOldSelf == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.OptionalOldSelf))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *JSONSchemaDependencies) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	if (*m) == nil {
+		e.Null()
+	} else {
+		var small37 [16]string
+		keys37 := jsonwire.SortedKeys((*m), small37[:0])
+		e.Byte('{')
+		for i37, k37 := range keys37 {
+			if i37 > 0 {
+				e.Byte(',')
+			}
+			e.String(string(k37))
+			e.Byte(':')
+			v37 := (*m)[k37]
+			e.Marshaler(&v37)
+		}
+		e.Byte('}')
+	}
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *JSONSchemaDefinitions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	if (*m) == nil {
+		e.Null()
+	} else {
+		var small38 [16]string
+		keys38 := jsonwire.SortedKeys((*m), small38[:0])
+		e.Byte('{')
+		for i38, k38 := range keys38 {
+			if i38 > 0 {
+				e.Byte(',')
+			}
+			e.String(string(k38))
+			e.Byte(':')
+			v38 := (*m)[k38]
+			v38.EncodeJSON(e)
+		}
+		e.Byte('}')
+	}
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ExternalDocumentation) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start39 := e.Len()
+	if m.Description != "" {
+		e.Literal(`"description":`)
+		e.String(m.Description)
+	}
+	if m.URL != "" {
+		e.Member(start39, `"url":`)
+		e.String(m.URL)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -191,3 +191,208 @@ func (m *APIService) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIServiceList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i2 := range m.Items {
+			if i2 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i2].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start3 := e.Len()
+	if m.Namespace != "" {
+		e.Literal(`"namespace":`)
+		e.String(m.Namespace)
+	}
+	if m.Name != "" {
+		e.Member(start3, `"name":`)
+		e.String(m.Name)
+	}
+	if m.Port != nil {
+		e.Member(start3, `"port":`)
+		if m.Port == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Port)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIServiceSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start4 := e.Len()
+	if m.Service != nil {
+		e.Literal(`"service":`)
+		m.Service.EncodeJSON(e)
+	}
+	if m.Group != "" {
+		e.Member(start4, `"group":`)
+		e.String(m.Group)
+	}
+	if m.Version != "" {
+		e.Member(start4, `"version":`)
+		e.String(m.Version)
+	}
+	if m.InsecureSkipTLSVerify {
+		e.Member(start4, `"insecureSkipTLSVerify":`)
+		e.Bool(m.InsecureSkipTLSVerify)
+	}
+	if len(m.CABundle) != 0 {
+		e.Member(start4, `"caBundle":`)
+		e.Base64(m.CABundle)
+	}
+	e.Member(start4, `"groupPriorityMinimum":`)
+	e.Int(int64(m.GroupPriorityMinimum))
+	e.Literal(`,"versionPriority":`)
+	e.Int(int64(m.VersionPriority))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIServiceCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIServiceStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.Conditions) != 0 {
+		e.Literal(`"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i7 := range m.Conditions {
+				if i7 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i7].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIService) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start8 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start8, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start8, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -1097,3 +1097,1123 @@ func (m *ControllerRevisionList) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StatefulSet) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StatefulSetUpdateStrategy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start2 := e.Len()
+	if m.Type != "" {
+		e.Literal(`"type":`)
+		e.String(string(m.Type))
+	}
+	if m.RollingUpdate != nil {
+		e.Member(start2, `"rollingUpdate":`)
+		m.RollingUpdate.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *RollingUpdateStatefulSetStrategy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start3 := e.Len()
+	if m.Partition != nil {
+		e.Literal(`"partition":`)
+		if m.Partition == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Partition)))
+		}
+	}
+	if m.MaxUnavailable != nil {
+		e.Member(start3, `"maxUnavailable":`)
+		m.MaxUnavailable.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StatefulSetPersistentVolumeClaimRetentionPolicy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start4 := e.Len()
+	if m.WhenDeleted != "" {
+		e.Literal(`"whenDeleted":`)
+		e.String(string(m.WhenDeleted))
+	}
+	if m.WhenScaled != "" {
+		e.Member(start4, `"whenScaled":`)
+		e.String(string(m.WhenScaled))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StatefulSetOrdinals) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"start":`)
+	e.Int(int64(m.Start))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StatefulSetSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start6 := e.Len()
+	if m.Replicas != nil {
+		e.Literal(`"replicas":`)
+		if m.Replicas == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Replicas)))
+		}
+	}
+	e.Member(start6, `"selector":`)
+	m.Selector.EncodeJSON(e)
+	e.Literal(`,"template":`)
+	m.Template.EncodeJSON(e)
+	if len(m.VolumeClaimTemplates) != 0 {
+		e.Literal(`,"volumeClaimTemplates":`)
+		if m.VolumeClaimTemplates == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i7 := range m.VolumeClaimTemplates {
+				if i7 > 0 {
+					e.Byte(',')
+				}
+				m.VolumeClaimTemplates[i7].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Literal(`,"serviceName":`)
+	e.String(m.ServiceName)
+	if m.PodManagementPolicy != "" {
+		e.Literal(`,"podManagementPolicy":`)
+		e.String(string(m.PodManagementPolicy))
+	}
+	e.Literal(`,"updateStrategy":`)
+	m.UpdateStrategy.EncodeJSON(e)
+	if m.RevisionHistoryLimit != nil {
+		e.Literal(`,"revisionHistoryLimit":`)
+		if m.RevisionHistoryLimit == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.RevisionHistoryLimit)))
+		}
+	}
+	if m.MinReadySeconds != 0 {
+		e.Literal(`,"minReadySeconds":`)
+		e.Int(int64(m.MinReadySeconds))
+	}
+	if m.PersistentVolumeClaimRetentionPolicy != nil {
+		e.Literal(`,"persistentVolumeClaimRetentionPolicy":`)
+		m.PersistentVolumeClaimRetentionPolicy.EncodeJSON(e)
+	}
+	if m.Ordinals != nil {
+		e.Literal(`,"ordinals":`)
+		m.Ordinals.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StatefulSetStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start8 := e.Len()
+	if m.ObservedGeneration != 0 {
+		e.Literal(`"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	e.Member(start8, `"replicas":`)
+	e.Int(int64(m.Replicas))
+	if m.ReadyReplicas != 0 {
+		e.Literal(`,"readyReplicas":`)
+		e.Int(int64(m.ReadyReplicas))
+	}
+	if m.CurrentReplicas != 0 {
+		e.Literal(`,"currentReplicas":`)
+		e.Int(int64(m.CurrentReplicas))
+	}
+	if m.UpdatedReplicas != 0 {
+		e.Literal(`,"updatedReplicas":`)
+		e.Int(int64(m.UpdatedReplicas))
+	}
+	if m.CurrentRevision != "" {
+		e.Literal(`,"currentRevision":`)
+		e.String(m.CurrentRevision)
+	}
+	if m.UpdateRevision != "" {
+		e.Literal(`,"updateRevision":`)
+		e.String(m.UpdateRevision)
+	}
+	if m.CollisionCount != nil {
+		e.Literal(`,"collisionCount":`)
+		if m.CollisionCount == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.CollisionCount)))
+		}
+	}
+	if len(m.Conditions) != 0 {
+		e.Literal(`,"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i9 := range m.Conditions {
+				if i9 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i9].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Literal(`,"availableReplicas":`)
+	e.Int(int64(m.AvailableReplicas))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StatefulSetCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StatefulSetList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start11 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start11, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start11, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i12 := range m.Items {
+			if i12 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i12].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Deployment) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start13 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start13, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start13, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeploymentSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start14 := e.Len()
+	if m.Replicas != nil {
+		e.Literal(`"replicas":`)
+		if m.Replicas == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Replicas)))
+		}
+	}
+	e.Member(start14, `"selector":`)
+	m.Selector.EncodeJSON(e)
+	e.Literal(`,"template":`)
+	m.Template.EncodeJSON(e)
+	e.Literal(`,"strategy":`)
+	m.Strategy.EncodeJSON(e)
+	if m.MinReadySeconds != 0 {
+		e.Literal(`,"minReadySeconds":`)
+		e.Int(int64(m.MinReadySeconds))
+	}
+	if m.RevisionHistoryLimit != nil {
+		e.Literal(`,"revisionHistoryLimit":`)
+		if m.RevisionHistoryLimit == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.RevisionHistoryLimit)))
+		}
+	}
+	if m.Paused {
+		e.Literal(`,"paused":`)
+		e.Bool(m.Paused)
+	}
+	if m.ProgressDeadlineSeconds != nil {
+		e.Literal(`,"progressDeadlineSeconds":`)
+		if m.ProgressDeadlineSeconds == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.ProgressDeadlineSeconds)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeploymentStrategy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start15 := e.Len()
+	if m.Type != "" {
+		e.Literal(`"type":`)
+		e.String(string(m.Type))
+	}
+	if m.RollingUpdate != nil {
+		e.Member(start15, `"rollingUpdate":`)
+		m.RollingUpdate.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *RollingUpdateDeployment) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start16 := e.Len()
+	if m.MaxUnavailable != nil {
+		e.Literal(`"maxUnavailable":`)
+		m.MaxUnavailable.EncodeJSON(e)
+	}
+	if m.MaxSurge != nil {
+		e.Member(start16, `"maxSurge":`)
+		m.MaxSurge.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeploymentStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start17 := e.Len()
+	if m.ObservedGeneration != 0 {
+		e.Literal(`"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	if m.Replicas != 0 {
+		e.Member(start17, `"replicas":`)
+		e.Int(int64(m.Replicas))
+	}
+	if m.UpdatedReplicas != 0 {
+		e.Member(start17, `"updatedReplicas":`)
+		e.Int(int64(m.UpdatedReplicas))
+	}
+	if m.ReadyReplicas != 0 {
+		e.Member(start17, `"readyReplicas":`)
+		e.Int(int64(m.ReadyReplicas))
+	}
+	if m.AvailableReplicas != 0 {
+		e.Member(start17, `"availableReplicas":`)
+		e.Int(int64(m.AvailableReplicas))
+	}
+	if m.UnavailableReplicas != 0 {
+		e.Member(start17, `"unavailableReplicas":`)
+		e.Int(int64(m.UnavailableReplicas))
+	}
+	if m.TerminatingReplicas != nil {
+		e.Member(start17, `"terminatingReplicas":`)
+		if m.TerminatingReplicas == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.TerminatingReplicas)))
+		}
+	}
+	if len(m.Conditions) != 0 {
+		e.Member(start17, `"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i18 := range m.Conditions {
+				if i18 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i18].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.CollisionCount != nil {
+		e.Member(start17, `"collisionCount":`)
+		if m.CollisionCount == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.CollisionCount)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeploymentCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastUpdateTime":`)
+	m.LastUpdateTime.EncodeJSON(e)
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeploymentList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start20 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start20, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start20, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i21 := range m.Items {
+			if i21 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i21].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DaemonSetUpdateStrategy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start22 := e.Len()
+	if m.Type != "" {
+		e.Literal(`"type":`)
+		e.String(string(m.Type))
+	}
+	if m.RollingUpdate != nil {
+		e.Member(start22, `"rollingUpdate":`)
+		m.RollingUpdate.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *RollingUpdateDaemonSet) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start23 := e.Len()
+	if m.MaxUnavailable != nil {
+		e.Literal(`"maxUnavailable":`)
+		m.MaxUnavailable.EncodeJSON(e)
+	}
+	if m.MaxSurge != nil {
+		e.Member(start23, `"maxSurge":`)
+		m.MaxSurge.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DaemonSetSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"selector":`)
+	m.Selector.EncodeJSON(e)
+	e.Literal(`,"template":`)
+	m.Template.EncodeJSON(e)
+	e.Literal(`,"updateStrategy":`)
+	m.UpdateStrategy.EncodeJSON(e)
+	if m.MinReadySeconds != 0 {
+		e.Literal(`,"minReadySeconds":`)
+		e.Int(int64(m.MinReadySeconds))
+	}
+	if m.RevisionHistoryLimit != nil {
+		e.Literal(`,"revisionHistoryLimit":`)
+		if m.RevisionHistoryLimit == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.RevisionHistoryLimit)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DaemonSetStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"currentNumberScheduled":`)
+	e.Int(int64(m.CurrentNumberScheduled))
+	e.Literal(`,"numberMisscheduled":`)
+	e.Int(int64(m.NumberMisscheduled))
+	e.Literal(`,"desiredNumberScheduled":`)
+	e.Int(int64(m.DesiredNumberScheduled))
+	e.Literal(`,"numberReady":`)
+	e.Int(int64(m.NumberReady))
+	if m.ObservedGeneration != 0 {
+		e.Literal(`,"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	if m.UpdatedNumberScheduled != 0 {
+		e.Literal(`,"updatedNumberScheduled":`)
+		e.Int(int64(m.UpdatedNumberScheduled))
+	}
+	if m.NumberAvailable != 0 {
+		e.Literal(`,"numberAvailable":`)
+		e.Int(int64(m.NumberAvailable))
+	}
+	if m.NumberUnavailable != 0 {
+		e.Literal(`,"numberUnavailable":`)
+		e.Int(int64(m.NumberUnavailable))
+	}
+	if m.CollisionCount != nil {
+		e.Literal(`,"collisionCount":`)
+		if m.CollisionCount == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.CollisionCount)))
+		}
+	}
+	if len(m.Conditions) != 0 {
+		e.Literal(`,"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i26 := range m.Conditions {
+				if i26 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i26].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DaemonSetCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DaemonSet) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start28 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start28, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start28, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DaemonSetList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start29 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start29, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start29, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i30 := range m.Items {
+			if i30 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i30].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ReplicaSet) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start31 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start31, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start31, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ReplicaSetList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start32 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start32, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start32, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i33 := range m.Items {
+			if i33 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i33].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ReplicaSetSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start34 := e.Len()
+	if m.Replicas != nil {
+		e.Literal(`"replicas":`)
+		if m.Replicas == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Replicas)))
+		}
+	}
+	if m.MinReadySeconds != 0 {
+		e.Member(start34, `"minReadySeconds":`)
+		e.Int(int64(m.MinReadySeconds))
+	}
+	e.Member(start34, `"selector":`)
+	m.Selector.EncodeJSON(e)
+	e.Literal(`,"template":`)
+	m.Template.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ReplicaSetStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"replicas":`)
+	e.Int(int64(m.Replicas))
+	if m.FullyLabeledReplicas != 0 {
+		e.Literal(`,"fullyLabeledReplicas":`)
+		e.Int(int64(m.FullyLabeledReplicas))
+	}
+	if m.ReadyReplicas != 0 {
+		e.Literal(`,"readyReplicas":`)
+		e.Int(int64(m.ReadyReplicas))
+	}
+	if m.AvailableReplicas != 0 {
+		e.Literal(`,"availableReplicas":`)
+		e.Int(int64(m.AvailableReplicas))
+	}
+	if m.TerminatingReplicas != nil {
+		e.Literal(`,"terminatingReplicas":`)
+		if m.TerminatingReplicas == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.TerminatingReplicas)))
+		}
+	}
+	if m.ObservedGeneration != 0 {
+		e.Literal(`,"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	if len(m.Conditions) != 0 {
+		e.Literal(`,"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i36 := range m.Conditions {
+				if i36 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i36].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ReplicaSetCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ControllerRevision) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start38 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start38, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start38, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"data":`)
+	m.Data.EncodeJSON(e)
+	e.Literal(`,"revision":`)
+	e.Int(m.Revision)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ControllerRevisionList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start39 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start39, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start39, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i40 := range m.Items {
+			if i40 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i40].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -326,3 +326,308 @@ func (m *SelfSubjectReviewStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TokenReview) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TokenReviewSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start2 := e.Len()
+	if m.Token != "" {
+		e.Literal(`"token":`)
+		e.String(m.Token)
+	}
+	if len(m.Audiences) != 0 {
+		e.Member(start2, `"audiences":`)
+		jsonwire.EncodeStringSlice(e, m.Audiences)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TokenReviewStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start3 := e.Len()
+	if m.Authenticated {
+		e.Literal(`"authenticated":`)
+		e.Bool(m.Authenticated)
+	}
+	e.Member(start3, `"user":`)
+	m.User.EncodeJSON(e)
+	if len(m.Audiences) != 0 {
+		e.Literal(`,"audiences":`)
+		jsonwire.EncodeStringSlice(e, m.Audiences)
+	}
+	if m.Error != "" {
+		e.Literal(`,"error":`)
+		e.String(m.Error)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *UserInfo) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start4 := e.Len()
+	if m.Username != "" {
+		e.Literal(`"username":`)
+		e.String(m.Username)
+	}
+	if m.UID != "" {
+		e.Member(start4, `"uid":`)
+		e.String(m.UID)
+	}
+	if len(m.Groups) != 0 {
+		e.Member(start4, `"groups":`)
+		jsonwire.EncodeStringSlice(e, m.Groups)
+	}
+	if len(m.Extra) != 0 {
+		e.Member(start4, `"extra":`)
+		if m.Extra == nil {
+			e.Null()
+		} else {
+			var small5 [16]string
+			keys5 := jsonwire.SortedKeys(m.Extra, small5[:0])
+			e.Byte('{')
+			for i5, k5 := range keys5 {
+				if i5 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k5))
+				e.Byte(':')
+				v5 := m.Extra[k5]
+				v5.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ExtraValue) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	jsonwire.EncodeStringSlice(e, (*m))
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TokenRequest) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start6 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start6, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start6, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TokenRequestSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"audiences":`)
+	jsonwire.EncodeStringSlice(e, m.Audiences)
+	e.Literal(`,"expirationSeconds":`)
+	if m.ExpirationSeconds == nil {
+		e.Null()
+	} else {
+		e.Int((*m.ExpirationSeconds))
+	}
+	e.Literal(`,"boundObjectRef":`)
+	m.BoundObjectRef.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TokenRequestStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"token":`)
+	e.String(m.Token)
+	e.Literal(`,"expirationTimestamp":`)
+	m.ExpirationTimestamp.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *BoundObjectReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start9 := e.Len()
+	if m.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.Kind)
+	}
+	if m.APIVersion != "" {
+		e.Member(start9, `"apiVersion":`)
+		e.String(m.APIVersion)
+	}
+	if m.Name != "" {
+		e.Member(start9, `"name":`)
+		e.String(m.Name)
+	}
+	if m.UID != "" {
+		e.Member(start9, `"uid":`)
+		e.String(string(m.UID))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SelfSubjectReview) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start10 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start10, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start10, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SelfSubjectReviewStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"userInfo":`)
+	m.UserInfo.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -590,3 +590,520 @@ func (m *NonResourceRule) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SubjectAccessReview) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SelfSubjectAccessReview) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start2 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start2, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start2, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LocalSubjectAccessReview) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start3 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start3, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start3, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceAttributes) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start4 := e.Len()
+	if m.Namespace != "" {
+		e.Literal(`"namespace":`)
+		e.String(m.Namespace)
+	}
+	if m.Verb != "" {
+		e.Member(start4, `"verb":`)
+		e.String(m.Verb)
+	}
+	if m.Group != "" {
+		e.Member(start4, `"group":`)
+		e.String(m.Group)
+	}
+	if m.Version != "" {
+		e.Member(start4, `"version":`)
+		e.String(m.Version)
+	}
+	if m.Resource != "" {
+		e.Member(start4, `"resource":`)
+		e.String(m.Resource)
+	}
+	if m.Subresource != "" {
+		e.Member(start4, `"subresource":`)
+		e.String(m.Subresource)
+	}
+	if m.Name != "" {
+		e.Member(start4, `"name":`)
+		e.String(m.Name)
+	}
+	if m.FieldSelector != nil {
+		e.Member(start4, `"fieldSelector":`)
+		m.FieldSelector.EncodeJSON(e)
+	}
+	if m.LabelSelector != nil {
+		e.Member(start4, `"labelSelector":`)
+		m.LabelSelector.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LabelSelectorAttributes) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start5 := e.Len()
+	if m.RawSelector != "" {
+		e.Literal(`"rawSelector":`)
+		e.String(m.RawSelector)
+	}
+	if len(m.Requirements) != 0 {
+		e.Member(start5, `"requirements":`)
+		if m.Requirements == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i6 := range m.Requirements {
+				if i6 > 0 {
+					e.Byte(',')
+				}
+				m.Requirements[i6].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FieldSelectorAttributes) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start7 := e.Len()
+	if m.RawSelector != "" {
+		e.Literal(`"rawSelector":`)
+		e.String(m.RawSelector)
+	}
+	if len(m.Requirements) != 0 {
+		e.Member(start7, `"requirements":`)
+		if m.Requirements == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i8 := range m.Requirements {
+				if i8 > 0 {
+					e.Byte(',')
+				}
+				m.Requirements[i8].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NonResourceAttributes) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start9 := e.Len()
+	if m.Path != "" {
+		e.Literal(`"path":`)
+		e.String(m.Path)
+	}
+	if m.Verb != "" {
+		e.Member(start9, `"verb":`)
+		e.String(m.Verb)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SubjectAccessReviewSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start10 := e.Len()
+	if m.ResourceAttributes != nil {
+		e.Literal(`"resourceAttributes":`)
+		m.ResourceAttributes.EncodeJSON(e)
+	}
+	if m.NonResourceAttributes != nil {
+		e.Member(start10, `"nonResourceAttributes":`)
+		m.NonResourceAttributes.EncodeJSON(e)
+	}
+	if m.User != "" {
+		e.Member(start10, `"user":`)
+		e.String(m.User)
+	}
+	if len(m.Groups) != 0 {
+		e.Member(start10, `"groups":`)
+		jsonwire.EncodeStringSlice(e, m.Groups)
+	}
+	if len(m.Extra) != 0 {
+		e.Member(start10, `"extra":`)
+		if m.Extra == nil {
+			e.Null()
+		} else {
+			var small11 [16]string
+			keys11 := jsonwire.SortedKeys(m.Extra, small11[:0])
+			e.Byte('{')
+			for i11, k11 := range keys11 {
+				if i11 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k11))
+				e.Byte(':')
+				v11 := m.Extra[k11]
+				v11.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	if m.UID != "" {
+		e.Member(start10, `"uid":`)
+		e.String(m.UID)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ExtraValue) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	jsonwire.EncodeStringSlice(e, (*m))
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SelfSubjectAccessReviewSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start12 := e.Len()
+	if m.ResourceAttributes != nil {
+		e.Literal(`"resourceAttributes":`)
+		m.ResourceAttributes.EncodeJSON(e)
+	}
+	if m.NonResourceAttributes != nil {
+		e.Member(start12, `"nonResourceAttributes":`)
+		m.NonResourceAttributes.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SubjectAccessReviewStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"allowed":`)
+	e.Bool(m.Allowed)
+	if m.Denied {
+		e.Literal(`,"denied":`)
+		e.Bool(m.Denied)
+	}
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.EvaluationError != "" {
+		e.Literal(`,"evaluationError":`)
+		e.String(m.EvaluationError)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SelfSubjectRulesReview) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start14 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start14, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start14, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SelfSubjectRulesReviewSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.Namespace != "" {
+		e.Literal(`"namespace":`)
+		e.String(m.Namespace)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SubjectRulesReviewStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"resourceRules":`)
+	if m.ResourceRules == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i17 := range m.ResourceRules {
+			if i17 > 0 {
+				e.Byte(',')
+			}
+			m.ResourceRules[i17].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Literal(`,"nonResourceRules":`)
+	if m.NonResourceRules == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i18 := range m.NonResourceRules {
+			if i18 > 0 {
+				e.Byte(',')
+			}
+			m.NonResourceRules[i18].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Literal(`,"incomplete":`)
+	e.Bool(m.Incomplete)
+	if m.EvaluationError != "" {
+		e.Literal(`,"evaluationError":`)
+		e.String(m.EvaluationError)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"verbs":`)
+	jsonwire.EncodeStringSlice(e, m.Verbs)
+	if len(m.APIGroups) != 0 {
+		e.Literal(`,"apiGroups":`)
+		jsonwire.EncodeStringSlice(e, m.APIGroups)
+	}
+	if len(m.Resources) != 0 {
+		e.Literal(`,"resources":`)
+		jsonwire.EncodeStringSlice(e, m.Resources)
+	}
+	if len(m.ResourceNames) != 0 {
+		e.Literal(`,"resourceNames":`)
+		jsonwire.EncodeStringSlice(e, m.ResourceNames)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NonResourceRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"verbs":`)
+	jsonwire.EncodeStringSlice(e, m.Verbs)
+	if len(m.NonResourceURLs) != 0 {
+		e.Literal(`,"nonResourceURLs":`)
+		jsonwire.EncodeStringSlice(e, m.NonResourceURLs)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -730,3 +730,624 @@ func (m *ExternalMetricStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CrossVersionObjectReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"kind":`)
+	e.String(m.Kind)
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	if m.APIVersion != "" {
+		e.Literal(`,"apiVersion":`)
+		e.String(m.APIVersion)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HorizontalPodAutoscalerSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"scaleTargetRef":`)
+	m.ScaleTargetRef.EncodeJSON(e)
+	if m.MinReplicas != nil {
+		e.Literal(`,"minReplicas":`)
+		if m.MinReplicas == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.MinReplicas)))
+		}
+	}
+	e.Literal(`,"maxReplicas":`)
+	e.Int(int64(m.MaxReplicas))
+	if m.TargetCPUUtilizationPercentage != nil {
+		e.Literal(`,"targetCPUUtilizationPercentage":`)
+		if m.TargetCPUUtilizationPercentage == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.TargetCPUUtilizationPercentage)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HorizontalPodAutoscalerStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start3 := e.Len()
+	if m.ObservedGeneration != nil {
+		e.Literal(`"observedGeneration":`)
+		if m.ObservedGeneration == nil {
+			e.Null()
+		} else {
+			e.Int((*m.ObservedGeneration))
+		}
+	}
+	if m.LastScaleTime != nil {
+		e.Member(start3, `"lastScaleTime":`)
+		m.LastScaleTime.EncodeJSON(e)
+	}
+	e.Member(start3, `"currentReplicas":`)
+	e.Int(int64(m.CurrentReplicas))
+	e.Literal(`,"desiredReplicas":`)
+	e.Int(int64(m.DesiredReplicas))
+	if m.CurrentCPUUtilizationPercentage != nil {
+		e.Literal(`,"currentCPUUtilizationPercentage":`)
+		if m.CurrentCPUUtilizationPercentage == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.CurrentCPUUtilizationPercentage)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HorizontalPodAutoscaler) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start4 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start4, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start4, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HorizontalPodAutoscalerList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start5 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start5, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start5, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i6 := range m.Items {
+			if i6 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i6].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Scale) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start7 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start7, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start7, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ScaleSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.Replicas != 0 {
+		e.Literal(`"replicas":`)
+		e.Int(int64(m.Replicas))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ScaleStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"replicas":`)
+	e.Int(int64(m.Replicas))
+	if m.Selector != "" {
+		e.Literal(`,"selector":`)
+		e.String(m.Selector)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MetricSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	if m.Object != nil {
+		e.Literal(`,"object":`)
+		m.Object.EncodeJSON(e)
+	}
+	if m.Pods != nil {
+		e.Literal(`,"pods":`)
+		m.Pods.EncodeJSON(e)
+	}
+	if m.Resource != nil {
+		e.Literal(`,"resource":`)
+		m.Resource.EncodeJSON(e)
+	}
+	if m.ContainerResource != nil {
+		e.Literal(`,"containerResource":`)
+		m.ContainerResource.EncodeJSON(e)
+	}
+	if m.External != nil {
+		e.Literal(`,"external":`)
+		m.External.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ObjectMetricSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"target":`)
+	m.Target.EncodeJSON(e)
+	e.Literal(`,"metricName":`)
+	e.String(m.MetricName)
+	e.Literal(`,"targetValue":`)
+	m.TargetValue.EncodeJSON(e)
+	if m.Selector != nil {
+		e.Literal(`,"selector":`)
+		m.Selector.EncodeJSON(e)
+	}
+	if m.AverageValue != nil {
+		e.Literal(`,"averageValue":`)
+		m.AverageValue.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodsMetricSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metricName":`)
+	e.String(m.MetricName)
+	e.Literal(`,"targetAverageValue":`)
+	m.TargetAverageValue.EncodeJSON(e)
+	if m.Selector != nil {
+		e.Literal(`,"selector":`)
+		m.Selector.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceMetricSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(string(m.Name))
+	if m.TargetAverageUtilization != nil {
+		e.Literal(`,"targetAverageUtilization":`)
+		if m.TargetAverageUtilization == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.TargetAverageUtilization)))
+		}
+	}
+	if m.TargetAverageValue != nil {
+		e.Literal(`,"targetAverageValue":`)
+		m.TargetAverageValue.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerResourceMetricSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(string(m.Name))
+	if m.TargetAverageUtilization != nil {
+		e.Literal(`,"targetAverageUtilization":`)
+		if m.TargetAverageUtilization == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.TargetAverageUtilization)))
+		}
+	}
+	if m.TargetAverageValue != nil {
+		e.Literal(`,"targetAverageValue":`)
+		m.TargetAverageValue.EncodeJSON(e)
+	}
+	e.Literal(`,"container":`)
+	e.String(m.Container)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ExternalMetricSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metricName":`)
+	e.String(m.MetricName)
+	if m.MetricSelector != nil {
+		e.Literal(`,"metricSelector":`)
+		m.MetricSelector.EncodeJSON(e)
+	}
+	if m.TargetValue != nil {
+		e.Literal(`,"targetValue":`)
+		m.TargetValue.EncodeJSON(e)
+	}
+	if m.TargetAverageValue != nil {
+		e.Literal(`,"targetAverageValue":`)
+		m.TargetAverageValue.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MetricStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	if m.Object != nil {
+		e.Literal(`,"object":`)
+		m.Object.EncodeJSON(e)
+	}
+	if m.Pods != nil {
+		e.Literal(`,"pods":`)
+		m.Pods.EncodeJSON(e)
+	}
+	if m.Resource != nil {
+		e.Literal(`,"resource":`)
+		m.Resource.EncodeJSON(e)
+	}
+	if m.ContainerResource != nil {
+		e.Literal(`,"containerResource":`)
+		m.ContainerResource.EncodeJSON(e)
+	}
+	if m.External != nil {
+		e.Literal(`,"external":`)
+		m.External.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HorizontalPodAutoscalerCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ObjectMetricStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"target":`)
+	m.Target.EncodeJSON(e)
+	e.Literal(`,"metricName":`)
+	e.String(m.MetricName)
+	e.Literal(`,"currentValue":`)
+	m.CurrentValue.EncodeJSON(e)
+	if m.Selector != nil {
+		e.Literal(`,"selector":`)
+		m.Selector.EncodeJSON(e)
+	}
+	if m.AverageValue != nil {
+		e.Literal(`,"averageValue":`)
+		m.AverageValue.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodsMetricStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metricName":`)
+	e.String(m.MetricName)
+	e.Literal(`,"currentAverageValue":`)
+	m.CurrentAverageValue.EncodeJSON(e)
+	if m.Selector != nil {
+		e.Literal(`,"selector":`)
+		m.Selector.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceMetricStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(string(m.Name))
+	if m.CurrentAverageUtilization != nil {
+		e.Literal(`,"currentAverageUtilization":`)
+		if m.CurrentAverageUtilization == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.CurrentAverageUtilization)))
+		}
+	}
+	e.Literal(`,"currentAverageValue":`)
+	m.CurrentAverageValue.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerResourceMetricStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(string(m.Name))
+	if m.CurrentAverageUtilization != nil {
+		e.Literal(`,"currentAverageUtilization":`)
+		if m.CurrentAverageUtilization == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.CurrentAverageUtilization)))
+		}
+	}
+	e.Literal(`,"currentAverageValue":`)
+	m.CurrentAverageValue.EncodeJSON(e)
+	e.Literal(`,"container":`)
+	e.String(m.Container)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ExternalMetricStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metricName":`)
+	e.String(m.MetricName)
+	if m.MetricSelector != nil {
+		e.Literal(`,"metricSelector":`)
+		m.MetricSelector.EncodeJSON(e)
+	}
+	e.Literal(`,"currentValue":`)
+	m.CurrentValue.EncodeJSON(e)
+	if m.CurrentAverageValue != nil {
+		e.Literal(`,"currentAverageValue":`)
+		m.CurrentAverageValue.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -793,3 +793,692 @@ func (m *HorizontalPodAutoscalerList) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HorizontalPodAutoscaler) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HorizontalPodAutoscalerSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"scaleTargetRef":`)
+	m.ScaleTargetRef.EncodeJSON(e)
+	if m.MinReplicas != nil {
+		e.Literal(`,"minReplicas":`)
+		if m.MinReplicas == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.MinReplicas)))
+		}
+	}
+	e.Literal(`,"maxReplicas":`)
+	e.Int(int64(m.MaxReplicas))
+	if len(m.Metrics) != 0 {
+		e.Literal(`,"metrics":`)
+		if m.Metrics == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i3 := range m.Metrics {
+				if i3 > 0 {
+					e.Byte(',')
+				}
+				m.Metrics[i3].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Behavior != nil {
+		e.Literal(`,"behavior":`)
+		m.Behavior.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CrossVersionObjectReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"kind":`)
+	e.String(m.Kind)
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	if m.APIVersion != "" {
+		e.Literal(`,"apiVersion":`)
+		e.String(m.APIVersion)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MetricSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	if m.Object != nil {
+		e.Literal(`,"object":`)
+		m.Object.EncodeJSON(e)
+	}
+	if m.Pods != nil {
+		e.Literal(`,"pods":`)
+		m.Pods.EncodeJSON(e)
+	}
+	if m.Resource != nil {
+		e.Literal(`,"resource":`)
+		m.Resource.EncodeJSON(e)
+	}
+	if m.ContainerResource != nil {
+		e.Literal(`,"containerResource":`)
+		m.ContainerResource.EncodeJSON(e)
+	}
+	if m.External != nil {
+		e.Literal(`,"external":`)
+		m.External.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HorizontalPodAutoscalerBehavior) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start6 := e.Len()
+	if m.ScaleUp != nil {
+		e.Literal(`"scaleUp":`)
+		m.ScaleUp.EncodeJSON(e)
+	}
+	if m.ScaleDown != nil {
+		e.Member(start6, `"scaleDown":`)
+		m.ScaleDown.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HPAScalingRules) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start7 := e.Len()
+	if m.StabilizationWindowSeconds != nil {
+		e.Literal(`"stabilizationWindowSeconds":`)
+		if m.StabilizationWindowSeconds == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.StabilizationWindowSeconds)))
+		}
+	}
+	if m.SelectPolicy != nil {
+		e.Member(start7, `"selectPolicy":`)
+		if m.SelectPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.SelectPolicy)))
+		}
+	}
+	if len(m.Policies) != 0 {
+		e.Member(start7, `"policies":`)
+		if m.Policies == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i8 := range m.Policies {
+				if i8 > 0 {
+					e.Byte(',')
+				}
+				m.Policies[i8].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Tolerance != nil {
+		e.Member(start7, `"tolerance":`)
+		m.Tolerance.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HPAScalingPolicy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"value":`)
+	e.Int(int64(m.Value))
+	e.Literal(`,"periodSeconds":`)
+	e.Int(int64(m.PeriodSeconds))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ObjectMetricSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"describedObject":`)
+	m.DescribedObject.EncodeJSON(e)
+	e.Literal(`,"target":`)
+	m.Target.EncodeJSON(e)
+	e.Literal(`,"metric":`)
+	m.Metric.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodsMetricSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metric":`)
+	m.Metric.EncodeJSON(e)
+	e.Literal(`,"target":`)
+	m.Target.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceMetricSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(string(m.Name))
+	e.Literal(`,"target":`)
+	m.Target.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerResourceMetricSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(string(m.Name))
+	e.Literal(`,"target":`)
+	m.Target.EncodeJSON(e)
+	e.Literal(`,"container":`)
+	e.String(m.Container)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ExternalMetricSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metric":`)
+	m.Metric.EncodeJSON(e)
+	e.Literal(`,"target":`)
+	m.Target.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MetricIdentifier) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if m.Selector != nil {
+		e.Literal(`,"selector":`)
+		m.Selector.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MetricTarget) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	if m.Value != nil {
+		e.Literal(`,"value":`)
+		m.Value.EncodeJSON(e)
+	}
+	if m.AverageValue != nil {
+		e.Literal(`,"averageValue":`)
+		m.AverageValue.EncodeJSON(e)
+	}
+	if m.AverageUtilization != nil {
+		e.Literal(`,"averageUtilization":`)
+		if m.AverageUtilization == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.AverageUtilization)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HorizontalPodAutoscalerStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start17 := e.Len()
+	if m.ObservedGeneration != nil {
+		e.Literal(`"observedGeneration":`)
+		if m.ObservedGeneration == nil {
+			e.Null()
+		} else {
+			e.Int((*m.ObservedGeneration))
+		}
+	}
+	if m.LastScaleTime != nil {
+		e.Member(start17, `"lastScaleTime":`)
+		m.LastScaleTime.EncodeJSON(e)
+	}
+	if m.CurrentReplicas != 0 {
+		e.Member(start17, `"currentReplicas":`)
+		e.Int(int64(m.CurrentReplicas))
+	}
+	e.Member(start17, `"desiredReplicas":`)
+	e.Int(int64(m.DesiredReplicas))
+	e.Literal(`,"currentMetrics":`)
+	if m.CurrentMetrics == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i18 := range m.CurrentMetrics {
+			if i18 > 0 {
+				e.Byte(',')
+			}
+			m.CurrentMetrics[i18].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	if len(m.Conditions) != 0 {
+		e.Literal(`,"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i19 := range m.Conditions {
+				if i19 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i19].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HorizontalPodAutoscalerCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MetricStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	if m.Object != nil {
+		e.Literal(`,"object":`)
+		m.Object.EncodeJSON(e)
+	}
+	if m.Pods != nil {
+		e.Literal(`,"pods":`)
+		m.Pods.EncodeJSON(e)
+	}
+	if m.Resource != nil {
+		e.Literal(`,"resource":`)
+		m.Resource.EncodeJSON(e)
+	}
+	if m.ContainerResource != nil {
+		e.Literal(`,"containerResource":`)
+		m.ContainerResource.EncodeJSON(e)
+	}
+	if m.External != nil {
+		e.Literal(`,"external":`)
+		m.External.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ObjectMetricStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metric":`)
+	m.Metric.EncodeJSON(e)
+	e.Literal(`,"current":`)
+	m.Current.EncodeJSON(e)
+	e.Literal(`,"describedObject":`)
+	m.DescribedObject.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodsMetricStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metric":`)
+	m.Metric.EncodeJSON(e)
+	e.Literal(`,"current":`)
+	m.Current.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceMetricStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(string(m.Name))
+	e.Literal(`,"current":`)
+	m.Current.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerResourceMetricStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(string(m.Name))
+	e.Literal(`,"current":`)
+	m.Current.EncodeJSON(e)
+	e.Literal(`,"container":`)
+	e.String(m.Container)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ExternalMetricStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metric":`)
+	m.Metric.EncodeJSON(e)
+	e.Literal(`,"current":`)
+	m.Current.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *MetricValueStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start27 := e.Len()
+	if m.Value != nil {
+		e.Literal(`"value":`)
+		m.Value.EncodeJSON(e)
+	}
+	if m.AverageValue != nil {
+		e.Member(start27, `"averageValue":`)
+		m.AverageValue.EncodeJSON(e)
+	}
+	if m.AverageUtilization != nil {
+		e.Member(start27, `"averageUtilization":`)
+		if m.AverageUtilization == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.AverageUtilization)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HorizontalPodAutoscalerList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start28 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start28, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start28, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i29 := range m.Items {
+			if i29 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i29].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

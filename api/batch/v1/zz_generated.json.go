@@ -803,3 +803,718 @@ func (m *CronJobStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Job) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *JobList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start2 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start2, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start2, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i3 := range m.Items {
+			if i3 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i3].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodFailurePolicyOnExitCodesRequirement) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start4 := e.Len()
+	if m.ContainerName != nil {
+		e.Literal(`"containerName":`)
+		if m.ContainerName == nil {
+			e.Null()
+		} else {
+			e.String((*m.ContainerName))
+		}
+	}
+	e.Member(start4, `"operator":`)
+	e.String(string(m.Operator))
+	e.Literal(`,"values":`)
+	if m.Values == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i5 := range m.Values {
+			if i5 > 0 {
+				e.Byte(',')
+			}
+			e.Int(int64(m.Values[i5]))
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodFailurePolicyOnPodConditionsPattern) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodFailurePolicyRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"action":`)
+	e.String(string(m.Action))
+	if m.OnExitCodes != nil {
+		e.Literal(`,"onExitCodes":`)
+		m.OnExitCodes.EncodeJSON(e)
+	}
+	if len(m.OnPodConditions) != 0 {
+		e.Literal(`,"onPodConditions":`)
+		if m.OnPodConditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i8 := range m.OnPodConditions {
+				if i8 > 0 {
+					e.Byte(',')
+				}
+				m.OnPodConditions[i8].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodFailurePolicy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"rules":`)
+	if m.Rules == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i10 := range m.Rules {
+			if i10 > 0 {
+				e.Byte(',')
+			}
+			m.Rules[i10].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SuccessPolicy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"rules":`)
+	if m.Rules == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i12 := range m.Rules {
+			if i12 > 0 {
+				e.Byte(',')
+			}
+			m.Rules[i12].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SuccessPolicyRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start13 := e.Len()
+	if m.SucceededIndexes != nil {
+		e.Literal(`"succeededIndexes":`)
+		if m.SucceededIndexes == nil {
+			e.Null()
+		} else {
+			e.String((*m.SucceededIndexes))
+		}
+	}
+	if m.SucceededCount != nil {
+		e.Member(start13, `"succeededCount":`)
+		if m.SucceededCount == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.SucceededCount)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *JobSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start14 := e.Len()
+	if m.Parallelism != nil {
+		e.Literal(`"parallelism":`)
+		if m.Parallelism == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Parallelism)))
+		}
+	}
+	if m.Completions != nil {
+		e.Member(start14, `"completions":`)
+		if m.Completions == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Completions)))
+		}
+	}
+	if m.ActiveDeadlineSeconds != nil {
+		e.Member(start14, `"activeDeadlineSeconds":`)
+		if m.ActiveDeadlineSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.ActiveDeadlineSeconds))
+		}
+	}
+	if m.PodFailurePolicy != nil {
+		e.Member(start14, `"podFailurePolicy":`)
+		m.PodFailurePolicy.EncodeJSON(e)
+	}
+	if m.SuccessPolicy != nil {
+		e.Member(start14, `"successPolicy":`)
+		m.SuccessPolicy.EncodeJSON(e)
+	}
+	if m.BackoffLimit != nil {
+		e.Member(start14, `"backoffLimit":`)
+		if m.BackoffLimit == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.BackoffLimit)))
+		}
+	}
+	if m.BackoffLimitPerIndex != nil {
+		e.Member(start14, `"backoffLimitPerIndex":`)
+		if m.BackoffLimitPerIndex == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.BackoffLimitPerIndex)))
+		}
+	}
+	if m.MaxFailedIndexes != nil {
+		e.Member(start14, `"maxFailedIndexes":`)
+		if m.MaxFailedIndexes == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.MaxFailedIndexes)))
+		}
+	}
+	if m.Selector != nil {
+		e.Member(start14, `"selector":`)
+		m.Selector.EncodeJSON(e)
+	}
+	if m.ManualSelector != nil {
+		e.Member(start14, `"manualSelector":`)
+		if m.ManualSelector == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.ManualSelector))
+		}
+	}
+	e.Member(start14, `"template":`)
+	m.Template.EncodeJSON(e)
+	if m.TTLSecondsAfterFinished != nil {
+		e.Literal(`,"ttlSecondsAfterFinished":`)
+		if m.TTLSecondsAfterFinished == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.TTLSecondsAfterFinished)))
+		}
+	}
+	if m.CompletionMode != nil {
+		e.Literal(`,"completionMode":`)
+		if m.CompletionMode == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.CompletionMode)))
+		}
+	}
+	if m.Suspend != nil {
+		e.Literal(`,"suspend":`)
+		if m.Suspend == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Suspend))
+		}
+	}
+	if m.PodReplacementPolicy != nil {
+		e.Literal(`,"podReplacementPolicy":`)
+		if m.PodReplacementPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.PodReplacementPolicy)))
+		}
+	}
+	if m.ManagedBy != nil {
+		e.Literal(`,"managedBy":`)
+		if m.ManagedBy == nil {
+			e.Null()
+		} else {
+			e.String((*m.ManagedBy))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *JobStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start15 := e.Len()
+	if len(m.Conditions) != 0 {
+		e.Literal(`"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i16 := range m.Conditions {
+				if i16 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i16].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.StartTime != nil {
+		e.Member(start15, `"startTime":`)
+		m.StartTime.EncodeJSON(e)
+	}
+	if m.CompletionTime != nil {
+		e.Member(start15, `"completionTime":`)
+		m.CompletionTime.EncodeJSON(e)
+	}
+	if m.Active != 0 {
+		e.Member(start15, `"active":`)
+		e.Int(int64(m.Active))
+	}
+	if m.Succeeded != 0 {
+		e.Member(start15, `"succeeded":`)
+		e.Int(int64(m.Succeeded))
+	}
+	if m.Failed != 0 {
+		e.Member(start15, `"failed":`)
+		e.Int(int64(m.Failed))
+	}
+	if m.Terminating != nil {
+		e.Member(start15, `"terminating":`)
+		if m.Terminating == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Terminating)))
+		}
+	}
+	if m.CompletedIndexes != "" {
+		e.Member(start15, `"completedIndexes":`)
+		e.String(m.CompletedIndexes)
+	}
+	if m.FailedIndexes != nil {
+		e.Member(start15, `"failedIndexes":`)
+		if m.FailedIndexes == nil {
+			e.Null()
+		} else {
+			e.String((*m.FailedIndexes))
+		}
+	}
+	if m.UncountedTerminatedPods != nil {
+		e.Member(start15, `"uncountedTerminatedPods":`)
+		m.UncountedTerminatedPods.EncodeJSON(e)
+	}
+	if m.Ready != nil {
+		e.Member(start15, `"ready":`)
+		if m.Ready == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Ready)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *UncountedTerminatedPods) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start17 := e.Len()
+	if len(m.Succeeded) != 0 {
+		e.Literal(`"succeeded":`)
+		jsonwire.EncodeStringSlice(e, m.Succeeded)
+	}
+	if len(m.Failed) != 0 {
+		e.Member(start17, `"failed":`)
+		jsonwire.EncodeStringSlice(e, m.Failed)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *JobCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastProbeTime":`)
+	m.LastProbeTime.EncodeJSON(e)
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *JobTemplateSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CronJob) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start20 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start20, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start20, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CronJobList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start21 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start21, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start21, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i22 := range m.Items {
+			if i22 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i22].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CronJobSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"schedule":`)
+	e.String(m.Schedule)
+	if m.TimeZone != nil {
+		e.Literal(`,"timeZone":`)
+		if m.TimeZone == nil {
+			e.Null()
+		} else {
+			e.String((*m.TimeZone))
+		}
+	}
+	if m.StartingDeadlineSeconds != nil {
+		e.Literal(`,"startingDeadlineSeconds":`)
+		if m.StartingDeadlineSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.StartingDeadlineSeconds))
+		}
+	}
+	if m.ConcurrencyPolicy != "" {
+		e.Literal(`,"concurrencyPolicy":`)
+		e.String(string(m.ConcurrencyPolicy))
+	}
+	if m.Suspend != nil {
+		e.Literal(`,"suspend":`)
+		if m.Suspend == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Suspend))
+		}
+	}
+	e.Literal(`,"jobTemplate":`)
+	m.JobTemplate.EncodeJSON(e)
+	if m.SuccessfulJobsHistoryLimit != nil {
+		e.Literal(`,"successfulJobsHistoryLimit":`)
+		if m.SuccessfulJobsHistoryLimit == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.SuccessfulJobsHistoryLimit)))
+		}
+	}
+	if m.FailedJobsHistoryLimit != nil {
+		e.Literal(`,"failedJobsHistoryLimit":`)
+		if m.FailedJobsHistoryLimit == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.FailedJobsHistoryLimit)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CronJobStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start24 := e.Len()
+	if len(m.Active) != 0 {
+		e.Literal(`"active":`)
+		if m.Active == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i25 := range m.Active {
+				if i25 > 0 {
+					e.Byte(',')
+				}
+				m.Active[i25].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.LastScheduleTime != nil {
+		e.Member(start24, `"lastScheduleTime":`)
+		m.LastScheduleTime.EncodeJSON(e)
+	}
+	if m.LastSuccessfulTime != nil {
+		e.Member(start24, `"lastSuccessfulTime":`)
+		m.LastSuccessfulTime.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

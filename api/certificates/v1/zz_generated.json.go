@@ -226,3 +226,219 @@ func (m *CertificateSigningRequestList) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CertificateSigningRequest) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CertificateSigningRequestSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"request":`)
+	e.Base64(m.Request)
+	e.Literal(`,"signerName":`)
+	e.String(m.SignerName)
+	if m.ExpirationSeconds != nil {
+		e.Literal(`,"expirationSeconds":`)
+		if m.ExpirationSeconds == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.ExpirationSeconds)))
+		}
+	}
+	if len(m.Usages) != 0 {
+		e.Literal(`,"usages":`)
+		jsonwire.EncodeStringSlice(e, m.Usages)
+	}
+	if m.Username != "" {
+		e.Literal(`,"username":`)
+		e.String(m.Username)
+	}
+	if m.UID != "" {
+		e.Literal(`,"uid":`)
+		e.String(m.UID)
+	}
+	if len(m.Groups) != 0 {
+		e.Literal(`,"groups":`)
+		jsonwire.EncodeStringSlice(e, m.Groups)
+	}
+	if len(m.Extra) != 0 {
+		e.Literal(`,"extra":`)
+		if m.Extra == nil {
+			e.Null()
+		} else {
+			var small3 [16]string
+			keys3 := jsonwire.SortedKeys(m.Extra, small3[:0])
+			e.Byte('{')
+			for i3, k3 := range keys3 {
+				if i3 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k3))
+				e.Byte(':')
+				v3 := m.Extra[k3]
+				v3.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ExtraValue) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	jsonwire.EncodeStringSlice(e, (*m))
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CertificateSigningRequestStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start4 := e.Len()
+	if len(m.Conditions) != 0 {
+		e.Literal(`"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i5 := range m.Conditions {
+				if i5 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i5].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Certificate) != 0 {
+		e.Member(start4, `"certificate":`)
+		e.Base64(m.Certificate)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CertificateSigningRequestCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Literal(`,"lastUpdateTime":`)
+	m.LastUpdateTime.EncodeJSON(e)
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CertificateSigningRequestList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start7 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start7, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start7, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i8 := range m.Items {
+			if i8 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i8].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

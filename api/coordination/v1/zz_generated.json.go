@@ -146,3 +146,137 @@ func (m *LeaseList) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Lease) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LeaseSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start2 := e.Len()
+	if m.HolderIdentity != nil {
+		e.Literal(`"holderIdentity":`)
+		if m.HolderIdentity == nil {
+			e.Null()
+		} else {
+			e.String((*m.HolderIdentity))
+		}
+	}
+	if m.LeaseDurationSeconds != nil {
+		e.Member(start2, `"leaseDurationSeconds":`)
+		if m.LeaseDurationSeconds == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.LeaseDurationSeconds)))
+		}
+	}
+	if m.AcquireTime != nil {
+		e.Member(start2, `"acquireTime":`)
+		m.AcquireTime.EncodeJSON(e)
+	}
+	if m.RenewTime != nil {
+		e.Member(start2, `"renewTime":`)
+		m.RenewTime.EncodeJSON(e)
+	}
+	if m.LeaseTransitions != nil {
+		e.Member(start2, `"leaseTransitions":`)
+		if m.LeaseTransitions == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.LeaseTransitions)))
+		}
+	}
+	if m.Strategy != nil {
+		e.Member(start2, `"strategy":`)
+		if m.Strategy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.Strategy)))
+		}
+	}
+	if m.PreferredHolder != nil {
+		e.Member(start2, `"preferredHolder":`)
+		if m.PreferredHolder == nil {
+			e.Null()
+		} else {
+			e.String((*m.PreferredHolder))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LeaseList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start3 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start3, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start3, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i4 := range m.Items {
+			if i4 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i4].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -10842,3 +10842,9692 @@ func (m *NodeAllocatableResourceClaimStatus) DecodeJSON(d *jsonwire.Decoder) err
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Volume) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if m.VolumeSource.HostPath != nil {
+		e.Literal(`,"hostPath":`)
+		m.VolumeSource.HostPath.EncodeJSON(e)
+	}
+	if m.VolumeSource.EmptyDir != nil {
+		e.Literal(`,"emptyDir":`)
+		m.VolumeSource.EmptyDir.EncodeJSON(e)
+	}
+	if m.VolumeSource.GCEPersistentDisk != nil {
+		e.Literal(`,"gcePersistentDisk":`)
+		m.VolumeSource.GCEPersistentDisk.EncodeJSON(e)
+	}
+	if m.VolumeSource.AWSElasticBlockStore != nil {
+		e.Literal(`,"awsElasticBlockStore":`)
+		m.VolumeSource.AWSElasticBlockStore.EncodeJSON(e)
+	}
+	if m.VolumeSource.GitRepo != nil {
+		e.Literal(`,"gitRepo":`)
+		m.VolumeSource.GitRepo.EncodeJSON(e)
+	}
+	if m.VolumeSource.Secret != nil {
+		e.Literal(`,"secret":`)
+		m.VolumeSource.Secret.EncodeJSON(e)
+	}
+	if m.VolumeSource.NFS != nil {
+		e.Literal(`,"nfs":`)
+		m.VolumeSource.NFS.EncodeJSON(e)
+	}
+	if m.VolumeSource.ISCSI != nil {
+		e.Literal(`,"iscsi":`)
+		m.VolumeSource.ISCSI.EncodeJSON(e)
+	}
+	if m.VolumeSource.Glusterfs != nil {
+		e.Literal(`,"glusterfs":`)
+		m.VolumeSource.Glusterfs.EncodeJSON(e)
+	}
+	if m.VolumeSource.PersistentVolumeClaim != nil {
+		e.Literal(`,"persistentVolumeClaim":`)
+		m.VolumeSource.PersistentVolumeClaim.EncodeJSON(e)
+	}
+	if m.VolumeSource.RBD != nil {
+		e.Literal(`,"rbd":`)
+		m.VolumeSource.RBD.EncodeJSON(e)
+	}
+	if m.VolumeSource.FlexVolume != nil {
+		e.Literal(`,"flexVolume":`)
+		m.VolumeSource.FlexVolume.EncodeJSON(e)
+	}
+	if m.VolumeSource.Cinder != nil {
+		e.Literal(`,"cinder":`)
+		m.VolumeSource.Cinder.EncodeJSON(e)
+	}
+	if m.VolumeSource.CephFS != nil {
+		e.Literal(`,"cephfs":`)
+		m.VolumeSource.CephFS.EncodeJSON(e)
+	}
+	if m.VolumeSource.Flocker != nil {
+		e.Literal(`,"flocker":`)
+		m.VolumeSource.Flocker.EncodeJSON(e)
+	}
+	if m.VolumeSource.DownwardAPI != nil {
+		e.Literal(`,"downwardAPI":`)
+		m.VolumeSource.DownwardAPI.EncodeJSON(e)
+	}
+	if m.VolumeSource.FC != nil {
+		e.Literal(`,"fc":`)
+		m.VolumeSource.FC.EncodeJSON(e)
+	}
+	if m.VolumeSource.AzureFile != nil {
+		e.Literal(`,"azureFile":`)
+		m.VolumeSource.AzureFile.EncodeJSON(e)
+	}
+	if m.VolumeSource.ConfigMap != nil {
+		e.Literal(`,"configMap":`)
+		m.VolumeSource.ConfigMap.EncodeJSON(e)
+	}
+	if m.VolumeSource.VsphereVolume != nil {
+		e.Literal(`,"vsphereVolume":`)
+		m.VolumeSource.VsphereVolume.EncodeJSON(e)
+	}
+	if m.VolumeSource.Quobyte != nil {
+		e.Literal(`,"quobyte":`)
+		m.VolumeSource.Quobyte.EncodeJSON(e)
+	}
+	if m.VolumeSource.AzureDisk != nil {
+		e.Literal(`,"azureDisk":`)
+		m.VolumeSource.AzureDisk.EncodeJSON(e)
+	}
+	if m.VolumeSource.PhotonPersistentDisk != nil {
+		e.Literal(`,"photonPersistentDisk":`)
+		m.VolumeSource.PhotonPersistentDisk.EncodeJSON(e)
+	}
+	if m.VolumeSource.Projected != nil {
+		e.Literal(`,"projected":`)
+		m.VolumeSource.Projected.EncodeJSON(e)
+	}
+	if m.VolumeSource.PortworxVolume != nil {
+		e.Literal(`,"portworxVolume":`)
+		m.VolumeSource.PortworxVolume.EncodeJSON(e)
+	}
+	if m.VolumeSource.ScaleIO != nil {
+		e.Literal(`,"scaleIO":`)
+		m.VolumeSource.ScaleIO.EncodeJSON(e)
+	}
+	if m.VolumeSource.StorageOS != nil {
+		e.Literal(`,"storageos":`)
+		m.VolumeSource.StorageOS.EncodeJSON(e)
+	}
+	if m.VolumeSource.CSI != nil {
+		e.Literal(`,"csi":`)
+		m.VolumeSource.CSI.EncodeJSON(e)
+	}
+	if m.VolumeSource.Ephemeral != nil {
+		e.Literal(`,"ephemeral":`)
+		m.VolumeSource.Ephemeral.EncodeJSON(e)
+	}
+	if m.VolumeSource.Image != nil {
+		e.Literal(`,"image":`)
+		m.VolumeSource.Image.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start2 := e.Len()
+	if m.HostPath != nil {
+		e.Literal(`"hostPath":`)
+		m.HostPath.EncodeJSON(e)
+	}
+	if m.EmptyDir != nil {
+		e.Member(start2, `"emptyDir":`)
+		m.EmptyDir.EncodeJSON(e)
+	}
+	if m.GCEPersistentDisk != nil {
+		e.Member(start2, `"gcePersistentDisk":`)
+		m.GCEPersistentDisk.EncodeJSON(e)
+	}
+	if m.AWSElasticBlockStore != nil {
+		e.Member(start2, `"awsElasticBlockStore":`)
+		m.AWSElasticBlockStore.EncodeJSON(e)
+	}
+	if m.GitRepo != nil {
+		e.Member(start2, `"gitRepo":`)
+		m.GitRepo.EncodeJSON(e)
+	}
+	if m.Secret != nil {
+		e.Member(start2, `"secret":`)
+		m.Secret.EncodeJSON(e)
+	}
+	if m.NFS != nil {
+		e.Member(start2, `"nfs":`)
+		m.NFS.EncodeJSON(e)
+	}
+	if m.ISCSI != nil {
+		e.Member(start2, `"iscsi":`)
+		m.ISCSI.EncodeJSON(e)
+	}
+	if m.Glusterfs != nil {
+		e.Member(start2, `"glusterfs":`)
+		m.Glusterfs.EncodeJSON(e)
+	}
+	if m.PersistentVolumeClaim != nil {
+		e.Member(start2, `"persistentVolumeClaim":`)
+		m.PersistentVolumeClaim.EncodeJSON(e)
+	}
+	if m.RBD != nil {
+		e.Member(start2, `"rbd":`)
+		m.RBD.EncodeJSON(e)
+	}
+	if m.FlexVolume != nil {
+		e.Member(start2, `"flexVolume":`)
+		m.FlexVolume.EncodeJSON(e)
+	}
+	if m.Cinder != nil {
+		e.Member(start2, `"cinder":`)
+		m.Cinder.EncodeJSON(e)
+	}
+	if m.CephFS != nil {
+		e.Member(start2, `"cephfs":`)
+		m.CephFS.EncodeJSON(e)
+	}
+	if m.Flocker != nil {
+		e.Member(start2, `"flocker":`)
+		m.Flocker.EncodeJSON(e)
+	}
+	if m.DownwardAPI != nil {
+		e.Member(start2, `"downwardAPI":`)
+		m.DownwardAPI.EncodeJSON(e)
+	}
+	if m.FC != nil {
+		e.Member(start2, `"fc":`)
+		m.FC.EncodeJSON(e)
+	}
+	if m.AzureFile != nil {
+		e.Member(start2, `"azureFile":`)
+		m.AzureFile.EncodeJSON(e)
+	}
+	if m.ConfigMap != nil {
+		e.Member(start2, `"configMap":`)
+		m.ConfigMap.EncodeJSON(e)
+	}
+	if m.VsphereVolume != nil {
+		e.Member(start2, `"vsphereVolume":`)
+		m.VsphereVolume.EncodeJSON(e)
+	}
+	if m.Quobyte != nil {
+		e.Member(start2, `"quobyte":`)
+		m.Quobyte.EncodeJSON(e)
+	}
+	if m.AzureDisk != nil {
+		e.Member(start2, `"azureDisk":`)
+		m.AzureDisk.EncodeJSON(e)
+	}
+	if m.PhotonPersistentDisk != nil {
+		e.Member(start2, `"photonPersistentDisk":`)
+		m.PhotonPersistentDisk.EncodeJSON(e)
+	}
+	if m.Projected != nil {
+		e.Member(start2, `"projected":`)
+		m.Projected.EncodeJSON(e)
+	}
+	if m.PortworxVolume != nil {
+		e.Member(start2, `"portworxVolume":`)
+		m.PortworxVolume.EncodeJSON(e)
+	}
+	if m.ScaleIO != nil {
+		e.Member(start2, `"scaleIO":`)
+		m.ScaleIO.EncodeJSON(e)
+	}
+	if m.StorageOS != nil {
+		e.Member(start2, `"storageos":`)
+		m.StorageOS.EncodeJSON(e)
+	}
+	if m.CSI != nil {
+		e.Member(start2, `"csi":`)
+		m.CSI.EncodeJSON(e)
+	}
+	if m.Ephemeral != nil {
+		e.Member(start2, `"ephemeral":`)
+		m.Ephemeral.EncodeJSON(e)
+	}
+	if m.Image != nil {
+		e.Member(start2, `"image":`)
+		m.Image.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PersistentVolumeClaimVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"claimName":`)
+	e.String(m.ClaimName)
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PersistentVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start4 := e.Len()
+	if m.GCEPersistentDisk != nil {
+		e.Literal(`"gcePersistentDisk":`)
+		m.GCEPersistentDisk.EncodeJSON(e)
+	}
+	if m.AWSElasticBlockStore != nil {
+		e.Member(start4, `"awsElasticBlockStore":`)
+		m.AWSElasticBlockStore.EncodeJSON(e)
+	}
+	if m.HostPath != nil {
+		e.Member(start4, `"hostPath":`)
+		m.HostPath.EncodeJSON(e)
+	}
+	if m.Glusterfs != nil {
+		e.Member(start4, `"glusterfs":`)
+		m.Glusterfs.EncodeJSON(e)
+	}
+	if m.NFS != nil {
+		e.Member(start4, `"nfs":`)
+		m.NFS.EncodeJSON(e)
+	}
+	if m.RBD != nil {
+		e.Member(start4, `"rbd":`)
+		m.RBD.EncodeJSON(e)
+	}
+	if m.ISCSI != nil {
+		e.Member(start4, `"iscsi":`)
+		m.ISCSI.EncodeJSON(e)
+	}
+	if m.Cinder != nil {
+		e.Member(start4, `"cinder":`)
+		m.Cinder.EncodeJSON(e)
+	}
+	if m.CephFS != nil {
+		e.Member(start4, `"cephfs":`)
+		m.CephFS.EncodeJSON(e)
+	}
+	if m.FC != nil {
+		e.Member(start4, `"fc":`)
+		m.FC.EncodeJSON(e)
+	}
+	if m.Flocker != nil {
+		e.Member(start4, `"flocker":`)
+		m.Flocker.EncodeJSON(e)
+	}
+	if m.FlexVolume != nil {
+		e.Member(start4, `"flexVolume":`)
+		m.FlexVolume.EncodeJSON(e)
+	}
+	if m.AzureFile != nil {
+		e.Member(start4, `"azureFile":`)
+		m.AzureFile.EncodeJSON(e)
+	}
+	if m.VsphereVolume != nil {
+		e.Member(start4, `"vsphereVolume":`)
+		m.VsphereVolume.EncodeJSON(e)
+	}
+	if m.Quobyte != nil {
+		e.Member(start4, `"quobyte":`)
+		m.Quobyte.EncodeJSON(e)
+	}
+	if m.AzureDisk != nil {
+		e.Member(start4, `"azureDisk":`)
+		m.AzureDisk.EncodeJSON(e)
+	}
+	if m.PhotonPersistentDisk != nil {
+		e.Member(start4, `"photonPersistentDisk":`)
+		m.PhotonPersistentDisk.EncodeJSON(e)
+	}
+	if m.PortworxVolume != nil {
+		e.Member(start4, `"portworxVolume":`)
+		m.PortworxVolume.EncodeJSON(e)
+	}
+	if m.ScaleIO != nil {
+		e.Member(start4, `"scaleIO":`)
+		m.ScaleIO.EncodeJSON(e)
+	}
+	if m.Local != nil {
+		e.Member(start4, `"local":`)
+		m.Local.EncodeJSON(e)
+	}
+	if m.StorageOS != nil {
+		e.Member(start4, `"storageos":`)
+		m.StorageOS.EncodeJSON(e)
+	}
+	if m.CSI != nil {
+		e.Member(start4, `"csi":`)
+		m.CSI.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PersistentVolume) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start5 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start5, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start5, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PersistentVolumeSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start6 := e.Len()
+	if len(m.Capacity) != 0 {
+		e.Literal(`"capacity":`)
+		m.Capacity.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.GCEPersistentDisk != nil {
+		e.Member(start6, `"gcePersistentDisk":`)
+		m.PersistentVolumeSource.GCEPersistentDisk.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.AWSElasticBlockStore != nil {
+		e.Member(start6, `"awsElasticBlockStore":`)
+		m.PersistentVolumeSource.AWSElasticBlockStore.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.HostPath != nil {
+		e.Member(start6, `"hostPath":`)
+		m.PersistentVolumeSource.HostPath.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.Glusterfs != nil {
+		e.Member(start6, `"glusterfs":`)
+		m.PersistentVolumeSource.Glusterfs.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.NFS != nil {
+		e.Member(start6, `"nfs":`)
+		m.PersistentVolumeSource.NFS.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.RBD != nil {
+		e.Member(start6, `"rbd":`)
+		m.PersistentVolumeSource.RBD.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.ISCSI != nil {
+		e.Member(start6, `"iscsi":`)
+		m.PersistentVolumeSource.ISCSI.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.Cinder != nil {
+		e.Member(start6, `"cinder":`)
+		m.PersistentVolumeSource.Cinder.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.CephFS != nil {
+		e.Member(start6, `"cephfs":`)
+		m.PersistentVolumeSource.CephFS.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.FC != nil {
+		e.Member(start6, `"fc":`)
+		m.PersistentVolumeSource.FC.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.Flocker != nil {
+		e.Member(start6, `"flocker":`)
+		m.PersistentVolumeSource.Flocker.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.FlexVolume != nil {
+		e.Member(start6, `"flexVolume":`)
+		m.PersistentVolumeSource.FlexVolume.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.AzureFile != nil {
+		e.Member(start6, `"azureFile":`)
+		m.PersistentVolumeSource.AzureFile.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.VsphereVolume != nil {
+		e.Member(start6, `"vsphereVolume":`)
+		m.PersistentVolumeSource.VsphereVolume.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.Quobyte != nil {
+		e.Member(start6, `"quobyte":`)
+		m.PersistentVolumeSource.Quobyte.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.AzureDisk != nil {
+		e.Member(start6, `"azureDisk":`)
+		m.PersistentVolumeSource.AzureDisk.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.PhotonPersistentDisk != nil {
+		e.Member(start6, `"photonPersistentDisk":`)
+		m.PersistentVolumeSource.PhotonPersistentDisk.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.PortworxVolume != nil {
+		e.Member(start6, `"portworxVolume":`)
+		m.PersistentVolumeSource.PortworxVolume.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.ScaleIO != nil {
+		e.Member(start6, `"scaleIO":`)
+		m.PersistentVolumeSource.ScaleIO.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.Local != nil {
+		e.Member(start6, `"local":`)
+		m.PersistentVolumeSource.Local.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.StorageOS != nil {
+		e.Member(start6, `"storageos":`)
+		m.PersistentVolumeSource.StorageOS.EncodeJSON(e)
+	}
+	if m.PersistentVolumeSource.CSI != nil {
+		e.Member(start6, `"csi":`)
+		m.PersistentVolumeSource.CSI.EncodeJSON(e)
+	}
+	if len(m.AccessModes) != 0 {
+		e.Member(start6, `"accessModes":`)
+		jsonwire.EncodeStringSlice(e, m.AccessModes)
+	}
+	if m.ClaimRef != nil {
+		e.Member(start6, `"claimRef":`)
+		m.ClaimRef.EncodeJSON(e)
+	}
+	if m.PersistentVolumeReclaimPolicy != "" {
+		e.Member(start6, `"persistentVolumeReclaimPolicy":`)
+		e.String(string(m.PersistentVolumeReclaimPolicy))
+	}
+	if m.StorageClassName != "" {
+		e.Member(start6, `"storageClassName":`)
+		e.String(m.StorageClassName)
+	}
+	if len(m.MountOptions) != 0 {
+		e.Member(start6, `"mountOptions":`)
+		jsonwire.EncodeStringSlice(e, m.MountOptions)
+	}
+	if m.VolumeMode != nil {
+		e.Member(start6, `"volumeMode":`)
+		if m.VolumeMode == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.VolumeMode)))
+		}
+	}
+	if m.NodeAffinity != nil {
+		e.Member(start6, `"nodeAffinity":`)
+		m.NodeAffinity.EncodeJSON(e)
+	}
+	if m.VolumeAttributesClassName != nil {
+		e.Member(start6, `"volumeAttributesClassName":`)
+		if m.VolumeAttributesClassName == nil {
+			e.Null()
+		} else {
+			e.String((*m.VolumeAttributesClassName))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeNodeAffinity) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.Required != nil {
+		e.Literal(`"required":`)
+		m.Required.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PersistentVolumeStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start8 := e.Len()
+	if m.Phase != "" {
+		e.Literal(`"phase":`)
+		e.String(string(m.Phase))
+	}
+	if m.Message != "" {
+		e.Member(start8, `"message":`)
+		e.String(m.Message)
+	}
+	if m.Reason != "" {
+		e.Member(start8, `"reason":`)
+		e.String(m.Reason)
+	}
+	if m.LastPhaseTransitionTime != nil {
+		e.Member(start8, `"lastPhaseTransitionTime":`)
+		m.LastPhaseTransitionTime.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PersistentVolumeList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start9 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start9, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start9, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i10 := range m.Items {
+			if i10 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i10].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PersistentVolumeClaim) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start11 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start11, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start11, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PersistentVolumeClaimList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start12 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start12, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start12, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i13 := range m.Items {
+			if i13 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i13].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PersistentVolumeClaimSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start14 := e.Len()
+	if len(m.AccessModes) != 0 {
+		e.Literal(`"accessModes":`)
+		jsonwire.EncodeStringSlice(e, m.AccessModes)
+	}
+	if m.Selector != nil {
+		e.Member(start14, `"selector":`)
+		m.Selector.EncodeJSON(e)
+	}
+	e.Member(start14, `"resources":`)
+	m.Resources.EncodeJSON(e)
+	if m.VolumeName != "" {
+		e.Literal(`,"volumeName":`)
+		e.String(m.VolumeName)
+	}
+	if m.StorageClassName != nil {
+		e.Literal(`,"storageClassName":`)
+		if m.StorageClassName == nil {
+			e.Null()
+		} else {
+			e.String((*m.StorageClassName))
+		}
+	}
+	if m.VolumeMode != nil {
+		e.Literal(`,"volumeMode":`)
+		if m.VolumeMode == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.VolumeMode)))
+		}
+	}
+	if m.DataSource != nil {
+		e.Literal(`,"dataSource":`)
+		m.DataSource.EncodeJSON(e)
+	}
+	if m.DataSourceRef != nil {
+		e.Literal(`,"dataSourceRef":`)
+		m.DataSourceRef.EncodeJSON(e)
+	}
+	if m.VolumeAttributesClassName != nil {
+		e.Literal(`,"volumeAttributesClassName":`)
+		if m.VolumeAttributesClassName == nil {
+			e.Null()
+		} else {
+			e.String((*m.VolumeAttributesClassName))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TypedObjectReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"apiGroup":`)
+	if m.APIGroup == nil {
+		e.Null()
+	} else {
+		e.String((*m.APIGroup))
+	}
+	e.Literal(`,"kind":`)
+	e.String(m.Kind)
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	if m.Namespace != nil {
+		e.Literal(`,"namespace":`)
+		if m.Namespace == nil {
+			e.Null()
+		} else {
+			e.String((*m.Namespace))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ModifyVolumeStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start16 := e.Len()
+	if m.TargetVolumeAttributesClassName != "" {
+		e.Literal(`"targetVolumeAttributesClassName":`)
+		e.String(m.TargetVolumeAttributesClassName)
+	}
+	e.Member(start16, `"status":`)
+	e.String(string(m.Status))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PersistentVolumeClaimCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastProbeTime":`)
+	m.LastProbeTime.EncodeJSON(e)
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PersistentVolumeClaimStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start18 := e.Len()
+	if m.Phase != "" {
+		e.Literal(`"phase":`)
+		e.String(string(m.Phase))
+	}
+	if len(m.AccessModes) != 0 {
+		e.Member(start18, `"accessModes":`)
+		jsonwire.EncodeStringSlice(e, m.AccessModes)
+	}
+	if len(m.Capacity) != 0 {
+		e.Member(start18, `"capacity":`)
+		m.Capacity.EncodeJSON(e)
+	}
+	if len(m.Conditions) != 0 {
+		e.Member(start18, `"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i19 := range m.Conditions {
+				if i19 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i19].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.AllocatedResources) != 0 {
+		e.Member(start18, `"allocatedResources":`)
+		m.AllocatedResources.EncodeJSON(e)
+	}
+	if len(m.AllocatedResourceStatuses) != 0 {
+		e.Member(start18, `"allocatedResourceStatuses":`)
+		jsonwire.EncodeStringMap(e, m.AllocatedResourceStatuses)
+	}
+	if m.CurrentVolumeAttributesClassName != nil {
+		e.Member(start18, `"currentVolumeAttributesClassName":`)
+		if m.CurrentVolumeAttributesClassName == nil {
+			e.Null()
+		} else {
+			e.String((*m.CurrentVolumeAttributesClassName))
+		}
+	}
+	if m.ModifyVolumeStatus != nil {
+		e.Member(start18, `"modifyVolumeStatus":`)
+		m.ModifyVolumeStatus.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HostPathVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"path":`)
+	e.String(m.Path)
+	if m.Type != nil {
+		e.Literal(`,"type":`)
+		if m.Type == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.Type)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EmptyDirVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start21 := e.Len()
+	if m.Medium != "" {
+		e.Literal(`"medium":`)
+		e.String(string(m.Medium))
+	}
+	if m.SizeLimit != nil {
+		e.Member(start21, `"sizeLimit":`)
+		m.SizeLimit.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GlusterfsVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"endpoints":`)
+	e.String(m.EndpointsName)
+	e.Literal(`,"path":`)
+	e.String(m.Path)
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GlusterfsPersistentVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"endpoints":`)
+	e.String(m.EndpointsName)
+	e.Literal(`,"path":`)
+	e.String(m.Path)
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if m.EndpointsNamespace != nil {
+		e.Literal(`,"endpointsNamespace":`)
+		if m.EndpointsNamespace == nil {
+			e.Null()
+		} else {
+			e.String((*m.EndpointsNamespace))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *RBDVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"monitors":`)
+	jsonwire.EncodeStringSlice(e, m.CephMonitors)
+	e.Literal(`,"image":`)
+	e.String(m.RBDImage)
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.RBDPool != "" {
+		e.Literal(`,"pool":`)
+		e.String(m.RBDPool)
+	}
+	if m.RadosUser != "" {
+		e.Literal(`,"user":`)
+		e.String(m.RadosUser)
+	}
+	if m.Keyring != "" {
+		e.Literal(`,"keyring":`)
+		e.String(m.Keyring)
+	}
+	if m.SecretRef != nil {
+		e.Literal(`,"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *RBDPersistentVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"monitors":`)
+	jsonwire.EncodeStringSlice(e, m.CephMonitors)
+	e.Literal(`,"image":`)
+	e.String(m.RBDImage)
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.RBDPool != "" {
+		e.Literal(`,"pool":`)
+		e.String(m.RBDPool)
+	}
+	if m.RadosUser != "" {
+		e.Literal(`,"user":`)
+		e.String(m.RadosUser)
+	}
+	if m.Keyring != "" {
+		e.Literal(`,"keyring":`)
+		e.String(m.Keyring)
+	}
+	if m.SecretRef != nil {
+		e.Literal(`,"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CinderVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"volumeID":`)
+	e.String(m.VolumeID)
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if m.SecretRef != nil {
+		e.Literal(`,"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CinderPersistentVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"volumeID":`)
+	e.String(m.VolumeID)
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if m.SecretRef != nil {
+		e.Literal(`,"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CephFSVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"monitors":`)
+	jsonwire.EncodeStringSlice(e, m.Monitors)
+	if m.Path != "" {
+		e.Literal(`,"path":`)
+		e.String(m.Path)
+	}
+	if m.User != "" {
+		e.Literal(`,"user":`)
+		e.String(m.User)
+	}
+	if m.SecretFile != "" {
+		e.Literal(`,"secretFile":`)
+		e.String(m.SecretFile)
+	}
+	if m.SecretRef != nil {
+		e.Literal(`,"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SecretReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start29 := e.Len()
+	if m.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.Name)
+	}
+	if m.Namespace != "" {
+		e.Member(start29, `"namespace":`)
+		e.String(m.Namespace)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CephFSPersistentVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"monitors":`)
+	jsonwire.EncodeStringSlice(e, m.Monitors)
+	if m.Path != "" {
+		e.Literal(`,"path":`)
+		e.String(m.Path)
+	}
+	if m.User != "" {
+		e.Literal(`,"user":`)
+		e.String(m.User)
+	}
+	if m.SecretFile != "" {
+		e.Literal(`,"secretFile":`)
+		e.String(m.SecretFile)
+	}
+	if m.SecretRef != nil {
+		e.Literal(`,"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FlockerVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start31 := e.Len()
+	if m.DatasetName != "" {
+		e.Literal(`"datasetName":`)
+		e.String(m.DatasetName)
+	}
+	if m.DatasetUUID != "" {
+		e.Member(start31, `"datasetUUID":`)
+		e.String(m.DatasetUUID)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GCEPersistentDiskVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"pdName":`)
+	e.String(m.PDName)
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.Partition != 0 {
+		e.Literal(`,"partition":`)
+		e.Int(int64(m.Partition))
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *QuobyteVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"registry":`)
+	e.String(m.Registry)
+	e.Literal(`,"volume":`)
+	e.String(m.Volume)
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if m.User != "" {
+		e.Literal(`,"user":`)
+		e.String(m.User)
+	}
+	if m.Group != "" {
+		e.Literal(`,"group":`)
+		e.String(m.Group)
+	}
+	if m.Tenant != "" {
+		e.Literal(`,"tenant":`)
+		e.String(m.Tenant)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FlexPersistentVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"driver":`)
+	e.String(m.Driver)
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.SecretRef != nil {
+		e.Literal(`,"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if len(m.Options) != 0 {
+		e.Literal(`,"options":`)
+		jsonwire.EncodeStringMap(e, m.Options)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FlexVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"driver":`)
+	e.String(m.Driver)
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.SecretRef != nil {
+		e.Literal(`,"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if len(m.Options) != 0 {
+		e.Literal(`,"options":`)
+		jsonwire.EncodeStringMap(e, m.Options)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *AWSElasticBlockStoreVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"volumeID":`)
+	e.String(m.VolumeID)
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.Partition != 0 {
+		e.Literal(`,"partition":`)
+		e.Int(int64(m.Partition))
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GitRepoVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"repository":`)
+	e.String(m.Repository)
+	if m.Revision != "" {
+		e.Literal(`,"revision":`)
+		e.String(m.Revision)
+	}
+	if m.Directory != "" {
+		e.Literal(`,"directory":`)
+		e.String(m.Directory)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SecretVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start38 := e.Len()
+	if m.SecretName != "" {
+		e.Literal(`"secretName":`)
+		e.String(m.SecretName)
+	}
+	if len(m.Items) != 0 {
+		e.Member(start38, `"items":`)
+		if m.Items == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i39 := range m.Items {
+				if i39 > 0 {
+					e.Byte(',')
+				}
+				m.Items[i39].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.DefaultMode != nil {
+		e.Member(start38, `"defaultMode":`)
+		if m.DefaultMode == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.DefaultMode)))
+		}
+	}
+	if m.Optional != nil {
+		e.Member(start38, `"optional":`)
+		if m.Optional == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Optional))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SecretProjection) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start40 := e.Len()
+	if m.LocalObjectReference.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.LocalObjectReference.Name)
+	}
+	if len(m.Items) != 0 {
+		e.Member(start40, `"items":`)
+		if m.Items == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i41 := range m.Items {
+				if i41 > 0 {
+					e.Byte(',')
+				}
+				m.Items[i41].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Optional != nil {
+		e.Member(start40, `"optional":`)
+		if m.Optional == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Optional))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NFSVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"server":`)
+	e.String(m.Server)
+	e.Literal(`,"path":`)
+	e.String(m.Path)
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ISCSIVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"targetPortal":`)
+	e.String(m.TargetPortal)
+	e.Literal(`,"iqn":`)
+	e.String(m.IQN)
+	e.Literal(`,"lun":`)
+	e.Int(int64(m.Lun))
+	if m.ISCSIInterface != "" {
+		e.Literal(`,"iscsiInterface":`)
+		e.String(m.ISCSIInterface)
+	}
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if len(m.Portals) != 0 {
+		e.Literal(`,"portals":`)
+		jsonwire.EncodeStringSlice(e, m.Portals)
+	}
+	if m.DiscoveryCHAPAuth {
+		e.Literal(`,"chapAuthDiscovery":`)
+		e.Bool(m.DiscoveryCHAPAuth)
+	}
+	if m.SessionCHAPAuth {
+		e.Literal(`,"chapAuthSession":`)
+		e.Bool(m.SessionCHAPAuth)
+	}
+	if m.SecretRef != nil {
+		e.Literal(`,"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	if m.InitiatorName != nil {
+		e.Literal(`,"initiatorName":`)
+		if m.InitiatorName == nil {
+			e.Null()
+		} else {
+			e.String((*m.InitiatorName))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ISCSIPersistentVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"targetPortal":`)
+	e.String(m.TargetPortal)
+	e.Literal(`,"iqn":`)
+	e.String(m.IQN)
+	e.Literal(`,"lun":`)
+	e.Int(int64(m.Lun))
+	if m.ISCSIInterface != "" {
+		e.Literal(`,"iscsiInterface":`)
+		e.String(m.ISCSIInterface)
+	}
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if len(m.Portals) != 0 {
+		e.Literal(`,"portals":`)
+		jsonwire.EncodeStringSlice(e, m.Portals)
+	}
+	if m.DiscoveryCHAPAuth {
+		e.Literal(`,"chapAuthDiscovery":`)
+		e.Bool(m.DiscoveryCHAPAuth)
+	}
+	if m.SessionCHAPAuth {
+		e.Literal(`,"chapAuthSession":`)
+		e.Bool(m.SessionCHAPAuth)
+	}
+	if m.SecretRef != nil {
+		e.Literal(`,"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	if m.InitiatorName != nil {
+		e.Literal(`,"initiatorName":`)
+		if m.InitiatorName == nil {
+			e.Null()
+		} else {
+			e.String((*m.InitiatorName))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FCVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start45 := e.Len()
+	if len(m.TargetWWNs) != 0 {
+		e.Literal(`"targetWWNs":`)
+		jsonwire.EncodeStringSlice(e, m.TargetWWNs)
+	}
+	if m.Lun != nil {
+		e.Member(start45, `"lun":`)
+		if m.Lun == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Lun)))
+		}
+	}
+	if m.FSType != "" {
+		e.Member(start45, `"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.ReadOnly {
+		e.Member(start45, `"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if len(m.WWIDs) != 0 {
+		e.Member(start45, `"wwids":`)
+		jsonwire.EncodeStringSlice(e, m.WWIDs)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *AzureFileVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"secretName":`)
+	e.String(m.SecretName)
+	e.Literal(`,"shareName":`)
+	e.String(m.ShareName)
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *AzureFilePersistentVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"secretName":`)
+	e.String(m.SecretName)
+	e.Literal(`,"shareName":`)
+	e.String(m.ShareName)
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Literal(`,"secretNamespace":`)
+	if m.SecretNamespace == nil {
+		e.Null()
+	} else {
+		e.String((*m.SecretNamespace))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VsphereVirtualDiskVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"volumePath":`)
+	e.String(m.VolumePath)
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.StoragePolicyName != "" {
+		e.Literal(`,"storagePolicyName":`)
+		e.String(m.StoragePolicyName)
+	}
+	if m.StoragePolicyID != "" {
+		e.Literal(`,"storagePolicyID":`)
+		e.String(m.StoragePolicyID)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PhotonPersistentDiskVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"pdID":`)
+	e.String(m.PdID)
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *AzureDiskVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"diskName":`)
+	e.String(m.DiskName)
+	e.Literal(`,"diskURI":`)
+	e.String(m.DataDiskURI)
+	if m.CachingMode != nil {
+		e.Literal(`,"cachingMode":`)
+		if m.CachingMode == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.CachingMode)))
+		}
+	}
+	if m.FSType != nil {
+		e.Literal(`,"fsType":`)
+		if m.FSType == nil {
+			e.Null()
+		} else {
+			e.String((*m.FSType))
+		}
+	}
+	if m.ReadOnly != nil {
+		e.Literal(`,"readOnly":`)
+		if m.ReadOnly == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.ReadOnly))
+		}
+	}
+	if m.Kind != nil {
+		e.Literal(`,"kind":`)
+		if m.Kind == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.Kind)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PortworxVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"volumeID":`)
+	e.String(m.VolumeID)
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ScaleIOVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"gateway":`)
+	e.String(m.Gateway)
+	e.Literal(`,"system":`)
+	e.String(m.System)
+	e.Literal(`,"secretRef":`)
+	m.SecretRef.EncodeJSON(e)
+	if m.SSLEnabled {
+		e.Literal(`,"sslEnabled":`)
+		e.Bool(m.SSLEnabled)
+	}
+	if m.ProtectionDomain != "" {
+		e.Literal(`,"protectionDomain":`)
+		e.String(m.ProtectionDomain)
+	}
+	if m.StoragePool != "" {
+		e.Literal(`,"storagePool":`)
+		e.String(m.StoragePool)
+	}
+	if m.StorageMode != "" {
+		e.Literal(`,"storageMode":`)
+		e.String(m.StorageMode)
+	}
+	if m.VolumeName != "" {
+		e.Literal(`,"volumeName":`)
+		e.String(m.VolumeName)
+	}
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ScaleIOPersistentVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"gateway":`)
+	e.String(m.Gateway)
+	e.Literal(`,"system":`)
+	e.String(m.System)
+	e.Literal(`,"secretRef":`)
+	m.SecretRef.EncodeJSON(e)
+	if m.SSLEnabled {
+		e.Literal(`,"sslEnabled":`)
+		e.Bool(m.SSLEnabled)
+	}
+	if m.ProtectionDomain != "" {
+		e.Literal(`,"protectionDomain":`)
+		e.String(m.ProtectionDomain)
+	}
+	if m.StoragePool != "" {
+		e.Literal(`,"storagePool":`)
+		e.String(m.StoragePool)
+	}
+	if m.StorageMode != "" {
+		e.Literal(`,"storageMode":`)
+		e.String(m.StorageMode)
+	}
+	if m.VolumeName != "" {
+		e.Literal(`,"volumeName":`)
+		e.String(m.VolumeName)
+	}
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StorageOSVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start54 := e.Len()
+	if m.VolumeName != "" {
+		e.Literal(`"volumeName":`)
+		e.String(m.VolumeName)
+	}
+	if m.VolumeNamespace != "" {
+		e.Member(start54, `"volumeNamespace":`)
+		e.String(m.VolumeNamespace)
+	}
+	if m.FSType != "" {
+		e.Member(start54, `"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.ReadOnly {
+		e.Member(start54, `"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if m.SecretRef != nil {
+		e.Member(start54, `"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StorageOSPersistentVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start55 := e.Len()
+	if m.VolumeName != "" {
+		e.Literal(`"volumeName":`)
+		e.String(m.VolumeName)
+	}
+	if m.VolumeNamespace != "" {
+		e.Member(start55, `"volumeNamespace":`)
+		e.String(m.VolumeNamespace)
+	}
+	if m.FSType != "" {
+		e.Member(start55, `"fsType":`)
+		e.String(m.FSType)
+	}
+	if m.ReadOnly {
+		e.Member(start55, `"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if m.SecretRef != nil {
+		e.Member(start55, `"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ConfigMapVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start56 := e.Len()
+	if m.LocalObjectReference.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.LocalObjectReference.Name)
+	}
+	if len(m.Items) != 0 {
+		e.Member(start56, `"items":`)
+		if m.Items == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i57 := range m.Items {
+				if i57 > 0 {
+					e.Byte(',')
+				}
+				m.Items[i57].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.DefaultMode != nil {
+		e.Member(start56, `"defaultMode":`)
+		if m.DefaultMode == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.DefaultMode)))
+		}
+	}
+	if m.Optional != nil {
+		e.Member(start56, `"optional":`)
+		if m.Optional == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Optional))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ConfigMapProjection) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start58 := e.Len()
+	if m.LocalObjectReference.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.LocalObjectReference.Name)
+	}
+	if len(m.Items) != 0 {
+		e.Member(start58, `"items":`)
+		if m.Items == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i59 := range m.Items {
+				if i59 > 0 {
+					e.Byte(',')
+				}
+				m.Items[i59].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Optional != nil {
+		e.Member(start58, `"optional":`)
+		if m.Optional == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Optional))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceAccountTokenProjection) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start60 := e.Len()
+	if m.Audience != "" {
+		e.Literal(`"audience":`)
+		e.String(m.Audience)
+	}
+	if m.ExpirationSeconds != nil {
+		e.Member(start60, `"expirationSeconds":`)
+		if m.ExpirationSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.ExpirationSeconds))
+		}
+	}
+	e.Member(start60, `"path":`)
+	e.String(m.Path)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ClusterTrustBundleProjection) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start61 := e.Len()
+	if m.Name != nil {
+		e.Literal(`"name":`)
+		if m.Name == nil {
+			e.Null()
+		} else {
+			e.String((*m.Name))
+		}
+	}
+	if m.SignerName != nil {
+		e.Member(start61, `"signerName":`)
+		if m.SignerName == nil {
+			e.Null()
+		} else {
+			e.String((*m.SignerName))
+		}
+	}
+	if m.LabelSelector != nil {
+		e.Member(start61, `"labelSelector":`)
+		m.LabelSelector.EncodeJSON(e)
+	}
+	if m.Optional != nil {
+		e.Member(start61, `"optional":`)
+		if m.Optional == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Optional))
+		}
+	}
+	e.Member(start61, `"path":`)
+	e.String(m.Path)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodCertificateProjection) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start62 := e.Len()
+	if m.SignerName != "" {
+		e.Literal(`"signerName":`)
+		e.String(m.SignerName)
+	}
+	if m.KeyType != "" {
+		e.Member(start62, `"keyType":`)
+		e.String(m.KeyType)
+	}
+	if m.MaxExpirationSeconds != nil {
+		e.Member(start62, `"maxExpirationSeconds":`)
+		if m.MaxExpirationSeconds == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.MaxExpirationSeconds)))
+		}
+	}
+	if m.CredentialBundlePath != "" {
+		e.Member(start62, `"credentialBundlePath":`)
+		e.String(m.CredentialBundlePath)
+	}
+	if m.KeyPath != "" {
+		e.Member(start62, `"keyPath":`)
+		e.String(m.KeyPath)
+	}
+	if m.CertificateChainPath != "" {
+		e.Member(start62, `"certificateChainPath":`)
+		e.String(m.CertificateChainPath)
+	}
+	if len(m.UserAnnotations) != 0 {
+		e.Member(start62, `"userAnnotations":`)
+		jsonwire.EncodeStringMap(e, m.UserAnnotations)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ProjectedVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"sources":`)
+	if m.Sources == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i64 := range m.Sources {
+			if i64 > 0 {
+				e.Byte(',')
+			}
+			m.Sources[i64].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	if m.DefaultMode != nil {
+		e.Literal(`,"defaultMode":`)
+		if m.DefaultMode == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.DefaultMode)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeProjection) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start65 := e.Len()
+	if m.Secret != nil {
+		e.Literal(`"secret":`)
+		m.Secret.EncodeJSON(e)
+	}
+	if m.DownwardAPI != nil {
+		e.Member(start65, `"downwardAPI":`)
+		m.DownwardAPI.EncodeJSON(e)
+	}
+	if m.ConfigMap != nil {
+		e.Member(start65, `"configMap":`)
+		m.ConfigMap.EncodeJSON(e)
+	}
+	if m.ServiceAccountToken != nil {
+		e.Member(start65, `"serviceAccountToken":`)
+		m.ServiceAccountToken.EncodeJSON(e)
+	}
+	if m.ClusterTrustBundle != nil {
+		e.Member(start65, `"clusterTrustBundle":`)
+		m.ClusterTrustBundle.EncodeJSON(e)
+	}
+	if m.PodCertificate != nil {
+		e.Member(start65, `"podCertificate":`)
+		m.PodCertificate.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *KeyToPath) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"key":`)
+	e.String(m.Key)
+	e.Literal(`,"path":`)
+	e.String(m.Path)
+	if m.Mode != nil {
+		e.Literal(`,"mode":`)
+		if m.Mode == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Mode)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LocalVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"path":`)
+	e.String(m.Path)
+	if m.FSType != nil {
+		e.Literal(`,"fsType":`)
+		if m.FSType == nil {
+			e.Null()
+		} else {
+			e.String((*m.FSType))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CSIPersistentVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"driver":`)
+	e.String(m.Driver)
+	e.Literal(`,"volumeHandle":`)
+	e.String(m.VolumeHandle)
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if m.FSType != "" {
+		e.Literal(`,"fsType":`)
+		e.String(m.FSType)
+	}
+	if len(m.VolumeAttributes) != 0 {
+		e.Literal(`,"volumeAttributes":`)
+		jsonwire.EncodeStringMap(e, m.VolumeAttributes)
+	}
+	if m.ControllerPublishSecretRef != nil {
+		e.Literal(`,"controllerPublishSecretRef":`)
+		m.ControllerPublishSecretRef.EncodeJSON(e)
+	}
+	if m.NodeStageSecretRef != nil {
+		e.Literal(`,"nodeStageSecretRef":`)
+		m.NodeStageSecretRef.EncodeJSON(e)
+	}
+	if m.NodePublishSecretRef != nil {
+		e.Literal(`,"nodePublishSecretRef":`)
+		m.NodePublishSecretRef.EncodeJSON(e)
+	}
+	if m.ControllerExpandSecretRef != nil {
+		e.Literal(`,"controllerExpandSecretRef":`)
+		m.ControllerExpandSecretRef.EncodeJSON(e)
+	}
+	if m.NodeExpandSecretRef != nil {
+		e.Literal(`,"nodeExpandSecretRef":`)
+		m.NodeExpandSecretRef.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CSIVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"driver":`)
+	e.String(m.Driver)
+	if m.ReadOnly != nil {
+		e.Literal(`,"readOnly":`)
+		if m.ReadOnly == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.ReadOnly))
+		}
+	}
+	if m.FSType != nil {
+		e.Literal(`,"fsType":`)
+		if m.FSType == nil {
+			e.Null()
+		} else {
+			e.String((*m.FSType))
+		}
+	}
+	if len(m.VolumeAttributes) != 0 {
+		e.Literal(`,"volumeAttributes":`)
+		jsonwire.EncodeStringMap(e, m.VolumeAttributes)
+	}
+	if m.NodePublishSecretRef != nil {
+		e.Literal(`,"nodePublishSecretRef":`)
+		m.NodePublishSecretRef.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EphemeralVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.VolumeClaimTemplate != nil {
+		e.Literal(`"volumeClaimTemplate":`)
+		m.VolumeClaimTemplate.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PersistentVolumeClaimTemplate) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerPort) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start72 := e.Len()
+	if m.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.Name)
+	}
+	if m.HostPort != 0 {
+		e.Member(start72, `"hostPort":`)
+		e.Int(int64(m.HostPort))
+	}
+	e.Member(start72, `"containerPort":`)
+	e.Int(int64(m.ContainerPort))
+	if m.Protocol != "" {
+		e.Literal(`,"protocol":`)
+		e.String(string(m.Protocol))
+	}
+	if m.HostIP != "" {
+		e.Literal(`,"hostIP":`)
+		e.String(m.HostIP)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeMount) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if m.RecursiveReadOnly != nil {
+		e.Literal(`,"recursiveReadOnly":`)
+		if m.RecursiveReadOnly == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.RecursiveReadOnly)))
+		}
+	}
+	e.Literal(`,"mountPath":`)
+	e.String(m.MountPath)
+	if m.SubPath != "" {
+		e.Literal(`,"subPath":`)
+		e.String(m.SubPath)
+	}
+	if m.MountPropagation != nil {
+		e.Literal(`,"mountPropagation":`)
+		if m.MountPropagation == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.MountPropagation)))
+		}
+	}
+	if m.SubPathExpr != "" {
+		e.Literal(`,"subPathExpr":`)
+		e.String(m.SubPathExpr)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeDevice) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"devicePath":`)
+	e.String(m.DevicePath)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EnvVar) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if m.Value != "" {
+		e.Literal(`,"value":`)
+		e.String(m.Value)
+	}
+	if m.ValueFrom != nil {
+		e.Literal(`,"valueFrom":`)
+		m.ValueFrom.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EnvVarSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start76 := e.Len()
+	if m.FieldRef != nil {
+		e.Literal(`"fieldRef":`)
+		m.FieldRef.EncodeJSON(e)
+	}
+	if m.ResourceFieldRef != nil {
+		e.Member(start76, `"resourceFieldRef":`)
+		m.ResourceFieldRef.EncodeJSON(e)
+	}
+	if m.ConfigMapKeyRef != nil {
+		e.Member(start76, `"configMapKeyRef":`)
+		m.ConfigMapKeyRef.EncodeJSON(e)
+	}
+	if m.SecretKeyRef != nil {
+		e.Member(start76, `"secretKeyRef":`)
+		m.SecretKeyRef.EncodeJSON(e)
+	}
+	if m.FileKeyRef != nil {
+		e.Member(start76, `"fileKeyRef":`)
+		m.FileKeyRef.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FileKeySelector) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"volumeName":`)
+	e.String(m.VolumeName)
+	e.Literal(`,"path":`)
+	e.String(m.Path)
+	e.Literal(`,"key":`)
+	e.String(m.Key)
+	if m.Optional != nil {
+		e.Literal(`,"optional":`)
+		if m.Optional == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Optional))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ObjectFieldSelector) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start78 := e.Len()
+	if m.APIVersion != "" {
+		e.Literal(`"apiVersion":`)
+		e.String(m.APIVersion)
+	}
+	e.Member(start78, `"fieldPath":`)
+	e.String(m.FieldPath)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceFieldSelector) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start79 := e.Len()
+	if m.ContainerName != "" {
+		e.Literal(`"containerName":`)
+		e.String(m.ContainerName)
+	}
+	e.Member(start79, `"resource":`)
+	e.String(m.Resource)
+	e.Literal(`,"divisor":`)
+	m.Divisor.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ConfigMapKeySelector) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start80 := e.Len()
+	if m.LocalObjectReference.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.LocalObjectReference.Name)
+	}
+	e.Member(start80, `"key":`)
+	e.String(m.Key)
+	if m.Optional != nil {
+		e.Literal(`,"optional":`)
+		if m.Optional == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Optional))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SecretKeySelector) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start81 := e.Len()
+	if m.LocalObjectReference.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.LocalObjectReference.Name)
+	}
+	e.Member(start81, `"key":`)
+	e.String(m.Key)
+	if m.Optional != nil {
+		e.Literal(`,"optional":`)
+		if m.Optional == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Optional))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EnvFromSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start82 := e.Len()
+	if m.Prefix != "" {
+		e.Literal(`"prefix":`)
+		e.String(m.Prefix)
+	}
+	if m.ConfigMapRef != nil {
+		e.Member(start82, `"configMapRef":`)
+		m.ConfigMapRef.EncodeJSON(e)
+	}
+	if m.SecretRef != nil {
+		e.Member(start82, `"secretRef":`)
+		m.SecretRef.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ConfigMapEnvSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start83 := e.Len()
+	if m.LocalObjectReference.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.LocalObjectReference.Name)
+	}
+	if m.Optional != nil {
+		e.Member(start83, `"optional":`)
+		if m.Optional == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Optional))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SecretEnvSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start84 := e.Len()
+	if m.LocalObjectReference.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.LocalObjectReference.Name)
+	}
+	if m.Optional != nil {
+		e.Member(start84, `"optional":`)
+		if m.Optional == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Optional))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HTTPHeader) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"value":`)
+	e.String(m.Value)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HTTPGetAction) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start86 := e.Len()
+	if m.Path != "" {
+		e.Literal(`"path":`)
+		e.String(m.Path)
+	}
+	e.Member(start86, `"port":`)
+	m.Port.EncodeJSON(e)
+	if m.Host != "" {
+		e.Literal(`,"host":`)
+		e.String(m.Host)
+	}
+	if m.Scheme != "" {
+		e.Literal(`,"scheme":`)
+		e.String(string(m.Scheme))
+	}
+	if len(m.HTTPHeaders) != 0 {
+		e.Literal(`,"httpHeaders":`)
+		if m.HTTPHeaders == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i87 := range m.HTTPHeaders {
+				if i87 > 0 {
+					e.Byte(',')
+				}
+				m.HTTPHeaders[i87].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TCPSocketAction) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"port":`)
+	m.Port.EncodeJSON(e)
+	if m.Host != "" {
+		e.Literal(`,"host":`)
+		e.String(m.Host)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GRPCAction) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"port":`)
+	e.Int(int64(m.Port))
+	e.Literal(`,"service":`)
+	if m.Service == nil {
+		e.Null()
+	} else {
+		e.String((*m.Service))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ExecAction) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.Command) != 0 {
+		e.Literal(`"command":`)
+		jsonwire.EncodeStringSlice(e, m.Command)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SleepAction) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"seconds":`)
+	e.Int(m.Seconds)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Probe) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start92 := e.Len()
+	if m.ProbeHandler.Exec != nil {
+		e.Literal(`"exec":`)
+		m.ProbeHandler.Exec.EncodeJSON(e)
+	}
+	if m.ProbeHandler.HTTPGet != nil {
+		e.Member(start92, `"httpGet":`)
+		m.ProbeHandler.HTTPGet.EncodeJSON(e)
+	}
+	if m.ProbeHandler.TCPSocket != nil {
+		e.Member(start92, `"tcpSocket":`)
+		m.ProbeHandler.TCPSocket.EncodeJSON(e)
+	}
+	if m.ProbeHandler.GRPC != nil {
+		e.Member(start92, `"grpc":`)
+		m.ProbeHandler.GRPC.EncodeJSON(e)
+	}
+	if m.InitialDelaySeconds != 0 {
+		e.Member(start92, `"initialDelaySeconds":`)
+		e.Int(int64(m.InitialDelaySeconds))
+	}
+	if m.TimeoutSeconds != 0 {
+		e.Member(start92, `"timeoutSeconds":`)
+		e.Int(int64(m.TimeoutSeconds))
+	}
+	if m.PeriodSeconds != 0 {
+		e.Member(start92, `"periodSeconds":`)
+		e.Int(int64(m.PeriodSeconds))
+	}
+	if m.SuccessThreshold != 0 {
+		e.Member(start92, `"successThreshold":`)
+		e.Int(int64(m.SuccessThreshold))
+	}
+	if m.FailureThreshold != 0 {
+		e.Member(start92, `"failureThreshold":`)
+		e.Int(int64(m.FailureThreshold))
+	}
+	if m.TerminationGracePeriodSeconds != nil {
+		e.Member(start92, `"terminationGracePeriodSeconds":`)
+		if m.TerminationGracePeriodSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.TerminationGracePeriodSeconds))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerResizePolicy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"resourceName":`)
+	e.String(string(m.ResourceName))
+	e.Literal(`,"restartPolicy":`)
+	e.String(string(m.RestartPolicy))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Capabilities) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start94 := e.Len()
+	if len(m.Add) != 0 {
+		e.Literal(`"add":`)
+		jsonwire.EncodeStringSlice(e, m.Add)
+	}
+	if len(m.Drop) != 0 {
+		e.Member(start94, `"drop":`)
+		jsonwire.EncodeStringSlice(e, m.Drop)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceRequirements) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start95 := e.Len()
+	if len(m.Limits) != 0 {
+		e.Literal(`"limits":`)
+		m.Limits.EncodeJSON(e)
+	}
+	if len(m.Requests) != 0 {
+		e.Member(start95, `"requests":`)
+		m.Requests.EncodeJSON(e)
+	}
+	if len(m.Claims) != 0 {
+		e.Member(start95, `"claims":`)
+		if m.Claims == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i96 := range m.Claims {
+				if i96 > 0 {
+					e.Byte(',')
+				}
+				m.Claims[i96].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeResourceRequirements) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start97 := e.Len()
+	if len(m.Limits) != 0 {
+		e.Literal(`"limits":`)
+		m.Limits.EncodeJSON(e)
+	}
+	if len(m.Requests) != 0 {
+		e.Member(start97, `"requests":`)
+		m.Requests.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceClaim) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if m.Request != "" {
+		e.Literal(`,"request":`)
+		e.String(m.Request)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Container) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if m.Image != "" {
+		e.Literal(`,"image":`)
+		e.String(m.Image)
+	}
+	if len(m.Command) != 0 {
+		e.Literal(`,"command":`)
+		jsonwire.EncodeStringSlice(e, m.Command)
+	}
+	if len(m.Args) != 0 {
+		e.Literal(`,"args":`)
+		jsonwire.EncodeStringSlice(e, m.Args)
+	}
+	if m.WorkingDir != "" {
+		e.Literal(`,"workingDir":`)
+		e.String(m.WorkingDir)
+	}
+	if len(m.Ports) != 0 {
+		e.Literal(`,"ports":`)
+		if m.Ports == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i100 := range m.Ports {
+				if i100 > 0 {
+					e.Byte(',')
+				}
+				m.Ports[i100].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.EnvFrom) != 0 {
+		e.Literal(`,"envFrom":`)
+		if m.EnvFrom == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i101 := range m.EnvFrom {
+				if i101 > 0 {
+					e.Byte(',')
+				}
+				m.EnvFrom[i101].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Env) != 0 {
+		e.Literal(`,"env":`)
+		if m.Env == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i102 := range m.Env {
+				if i102 > 0 {
+					e.Byte(',')
+				}
+				m.Env[i102].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Literal(`,"resources":`)
+	m.Resources.EncodeJSON(e)
+	if len(m.ResizePolicy) != 0 {
+		e.Literal(`,"resizePolicy":`)
+		if m.ResizePolicy == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i103 := range m.ResizePolicy {
+				if i103 > 0 {
+					e.Byte(',')
+				}
+				m.ResizePolicy[i103].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.RestartPolicy != nil {
+		e.Literal(`,"restartPolicy":`)
+		if m.RestartPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.RestartPolicy)))
+		}
+	}
+	if len(m.RestartPolicyRules) != 0 {
+		e.Literal(`,"restartPolicyRules":`)
+		if m.RestartPolicyRules == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i104 := range m.RestartPolicyRules {
+				if i104 > 0 {
+					e.Byte(',')
+				}
+				m.RestartPolicyRules[i104].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.VolumeMounts) != 0 {
+		e.Literal(`,"volumeMounts":`)
+		if m.VolumeMounts == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i105 := range m.VolumeMounts {
+				if i105 > 0 {
+					e.Byte(',')
+				}
+				m.VolumeMounts[i105].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.VolumeDevices) != 0 {
+		e.Literal(`,"volumeDevices":`)
+		if m.VolumeDevices == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i106 := range m.VolumeDevices {
+				if i106 > 0 {
+					e.Byte(',')
+				}
+				m.VolumeDevices[i106].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.LivenessProbe != nil {
+		e.Literal(`,"livenessProbe":`)
+		m.LivenessProbe.EncodeJSON(e)
+	}
+	if m.ReadinessProbe != nil {
+		e.Literal(`,"readinessProbe":`)
+		m.ReadinessProbe.EncodeJSON(e)
+	}
+	if m.StartupProbe != nil {
+		e.Literal(`,"startupProbe":`)
+		m.StartupProbe.EncodeJSON(e)
+	}
+	if m.Lifecycle != nil {
+		e.Literal(`,"lifecycle":`)
+		m.Lifecycle.EncodeJSON(e)
+	}
+	if m.TerminationMessagePath != "" {
+		e.Literal(`,"terminationMessagePath":`)
+		e.String(m.TerminationMessagePath)
+	}
+	if m.TerminationMessagePolicy != "" {
+		e.Literal(`,"terminationMessagePolicy":`)
+		e.String(string(m.TerminationMessagePolicy))
+	}
+	if m.ImagePullPolicy != "" {
+		e.Literal(`,"imagePullPolicy":`)
+		e.String(string(m.ImagePullPolicy))
+	}
+	if m.SecurityContext != nil {
+		e.Literal(`,"securityContext":`)
+		m.SecurityContext.EncodeJSON(e)
+	}
+	if m.Stdin {
+		e.Literal(`,"stdin":`)
+		e.Bool(m.Stdin)
+	}
+	if m.StdinOnce {
+		e.Literal(`,"stdinOnce":`)
+		e.Bool(m.StdinOnce)
+	}
+	if m.TTY {
+		e.Literal(`,"tty":`)
+		e.Bool(m.TTY)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ProbeHandler) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start107 := e.Len()
+	if m.Exec != nil {
+		e.Literal(`"exec":`)
+		m.Exec.EncodeJSON(e)
+	}
+	if m.HTTPGet != nil {
+		e.Member(start107, `"httpGet":`)
+		m.HTTPGet.EncodeJSON(e)
+	}
+	if m.TCPSocket != nil {
+		e.Member(start107, `"tcpSocket":`)
+		m.TCPSocket.EncodeJSON(e)
+	}
+	if m.GRPC != nil {
+		e.Member(start107, `"grpc":`)
+		m.GRPC.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LifecycleHandler) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start108 := e.Len()
+	if m.Exec != nil {
+		e.Literal(`"exec":`)
+		m.Exec.EncodeJSON(e)
+	}
+	if m.HTTPGet != nil {
+		e.Member(start108, `"httpGet":`)
+		m.HTTPGet.EncodeJSON(e)
+	}
+	if m.TCPSocket != nil {
+		e.Member(start108, `"tcpSocket":`)
+		m.TCPSocket.EncodeJSON(e)
+	}
+	if m.Sleep != nil {
+		e.Member(start108, `"sleep":`)
+		m.Sleep.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Lifecycle) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start109 := e.Len()
+	if m.PostStart != nil {
+		e.Literal(`"postStart":`)
+		m.PostStart.EncodeJSON(e)
+	}
+	if m.PreStop != nil {
+		e.Member(start109, `"preStop":`)
+		m.PreStop.EncodeJSON(e)
+	}
+	if m.StopSignal != nil {
+		e.Member(start109, `"stopSignal":`)
+		if m.StopSignal == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.StopSignal)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerStateWaiting) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start110 := e.Len()
+	if m.Reason != "" {
+		e.Literal(`"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Member(start110, `"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerStateRunning) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"startedAt":`)
+	m.StartedAt.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerStateTerminated) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"exitCode":`)
+	e.Int(int64(m.ExitCode))
+	if m.Signal != 0 {
+		e.Literal(`,"signal":`)
+		e.Int(int64(m.Signal))
+	}
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Literal(`,"startedAt":`)
+	m.StartedAt.EncodeJSON(e)
+	e.Literal(`,"finishedAt":`)
+	m.FinishedAt.EncodeJSON(e)
+	if m.ContainerID != "" {
+		e.Literal(`,"containerID":`)
+		e.String(m.ContainerID)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerState) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start113 := e.Len()
+	if m.Waiting != nil {
+		e.Literal(`"waiting":`)
+		m.Waiting.EncodeJSON(e)
+	}
+	if m.Running != nil {
+		e.Member(start113, `"running":`)
+		m.Running.EncodeJSON(e)
+	}
+	if m.Terminated != nil {
+		e.Member(start113, `"terminated":`)
+		m.Terminated.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"state":`)
+	m.State.EncodeJSON(e)
+	e.Literal(`,"lastState":`)
+	m.LastTerminationState.EncodeJSON(e)
+	e.Literal(`,"ready":`)
+	e.Bool(m.Ready)
+	e.Literal(`,"restartCount":`)
+	e.Int(int64(m.RestartCount))
+	e.Literal(`,"image":`)
+	e.String(m.Image)
+	e.Literal(`,"imageID":`)
+	e.String(m.ImageID)
+	if m.ContainerID != "" {
+		e.Literal(`,"containerID":`)
+		e.String(m.ContainerID)
+	}
+	if m.Started != nil {
+		e.Literal(`,"started":`)
+		if m.Started == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Started))
+		}
+	}
+	if len(m.AllocatedResources) != 0 {
+		e.Literal(`,"allocatedResources":`)
+		m.AllocatedResources.EncodeJSON(e)
+	}
+	if m.Resources != nil {
+		e.Literal(`,"resources":`)
+		m.Resources.EncodeJSON(e)
+	}
+	if len(m.VolumeMounts) != 0 {
+		e.Literal(`,"volumeMounts":`)
+		if m.VolumeMounts == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i115 := range m.VolumeMounts {
+				if i115 > 0 {
+					e.Byte(',')
+				}
+				m.VolumeMounts[i115].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.User != nil {
+		e.Literal(`,"user":`)
+		m.User.EncodeJSON(e)
+	}
+	if len(m.AllocatedResourcesStatus) != 0 {
+		e.Literal(`,"allocatedResourcesStatus":`)
+		if m.AllocatedResourcesStatus == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i116 := range m.AllocatedResourcesStatus {
+				if i116 > 0 {
+					e.Byte(',')
+				}
+				m.AllocatedResourcesStatus[i116].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.StopSignal != nil {
+		e.Literal(`,"stopSignal":`)
+		if m.StopSignal == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.StopSignal)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(string(m.Name))
+	if len(m.Resources) != 0 {
+		e.Literal(`,"resources":`)
+		if m.Resources == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i118 := range m.Resources {
+				if i118 > 0 {
+					e.Byte(',')
+				}
+				m.Resources[i118].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceHealth) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"resourceID":`)
+	e.String(string(m.ResourceID))
+	if m.Health != "" {
+		e.Literal(`,"health":`)
+		e.String(string(m.Health))
+	}
+	if m.Message != nil {
+		e.Literal(`,"message":`)
+		if m.Message == nil {
+			e.Null()
+		} else {
+			e.String((*m.Message))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerUser) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.Linux != nil {
+		e.Literal(`"linux":`)
+		m.Linux.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LinuxContainerUser) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"uid":`)
+	e.Int(m.UID)
+	e.Literal(`,"gid":`)
+	e.Int(m.GID)
+	if len(m.SupplementalGroups) != 0 {
+		e.Literal(`,"supplementalGroups":`)
+		if m.SupplementalGroups == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i122 := range m.SupplementalGroups {
+				if i122 > 0 {
+					e.Byte(',')
+				}
+				e.Int(m.SupplementalGroups[i122])
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	if m.ObservedGeneration != 0 {
+		e.Literal(`,"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastProbeTime":`)
+	m.LastProbeTime.EncodeJSON(e)
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeMountStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"mountPath":`)
+	e.String(m.MountPath)
+	if m.ReadOnly {
+		e.Literal(`,"readOnly":`)
+		e.Bool(m.ReadOnly)
+	}
+	if m.RecursiveReadOnly != nil {
+		e.Literal(`,"recursiveReadOnly":`)
+		if m.RecursiveReadOnly == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.RecursiveReadOnly)))
+		}
+	}
+	if m.VolumeStatus != nil {
+		e.Literal(`,"volumeStatus":`)
+		m.VolumeStatus.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.Image != nil {
+		e.Literal(`"image":`)
+		m.Image.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ImageVolumeStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.ImageRef != "" {
+		e.Literal(`"imageRef":`)
+		e.String(m.ImageRef)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerRestartRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start127 := e.Len()
+	if m.Action != "" {
+		e.Literal(`"action":`)
+		e.String(string(m.Action))
+	}
+	if m.ExitCodes != nil {
+		e.Member(start127, `"exitCodes":`)
+		m.ExitCodes.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerRestartRuleOnExitCodes) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start128 := e.Len()
+	if m.Operator != "" {
+		e.Literal(`"operator":`)
+		e.String(string(m.Operator))
+	}
+	if len(m.Values) != 0 {
+		e.Member(start128, `"values":`)
+		if m.Values == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i129 := range m.Values {
+				if i129 > 0 {
+					e.Byte(',')
+				}
+				e.Int(int64(m.Values[i129]))
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeSelector) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"nodeSelectorTerms":`)
+	if m.NodeSelectorTerms == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i131 := range m.NodeSelectorTerms {
+			if i131 > 0 {
+				e.Byte(',')
+			}
+			m.NodeSelectorTerms[i131].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeSelectorTerm) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start132 := e.Len()
+	if len(m.MatchExpressions) != 0 {
+		e.Literal(`"matchExpressions":`)
+		if m.MatchExpressions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i133 := range m.MatchExpressions {
+				if i133 > 0 {
+					e.Byte(',')
+				}
+				m.MatchExpressions[i133].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.MatchFields) != 0 {
+		e.Member(start132, `"matchFields":`)
+		if m.MatchFields == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i134 := range m.MatchFields {
+				if i134 > 0 {
+					e.Byte(',')
+				}
+				m.MatchFields[i134].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeSelectorRequirement) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"key":`)
+	e.String(m.Key)
+	e.Literal(`,"operator":`)
+	e.String(string(m.Operator))
+	if len(m.Values) != 0 {
+		e.Literal(`,"values":`)
+		jsonwire.EncodeStringSlice(e, m.Values)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TopologySelectorTerm) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.MatchLabelExpressions) != 0 {
+		e.Literal(`"matchLabelExpressions":`)
+		if m.MatchLabelExpressions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i137 := range m.MatchLabelExpressions {
+				if i137 > 0 {
+					e.Byte(',')
+				}
+				m.MatchLabelExpressions[i137].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TopologySelectorLabelRequirement) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"key":`)
+	e.String(m.Key)
+	e.Literal(`,"values":`)
+	jsonwire.EncodeStringSlice(e, m.Values)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Affinity) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start139 := e.Len()
+	if m.NodeAffinity != nil {
+		e.Literal(`"nodeAffinity":`)
+		m.NodeAffinity.EncodeJSON(e)
+	}
+	if m.PodAffinity != nil {
+		e.Member(start139, `"podAffinity":`)
+		m.PodAffinity.EncodeJSON(e)
+	}
+	if m.PodAntiAffinity != nil {
+		e.Member(start139, `"podAntiAffinity":`)
+		m.PodAntiAffinity.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodAffinity) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start140 := e.Len()
+	if len(m.RequiredDuringSchedulingIgnoredDuringExecution) != 0 {
+		e.Literal(`"requiredDuringSchedulingIgnoredDuringExecution":`)
+		if m.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i141 := range m.RequiredDuringSchedulingIgnoredDuringExecution {
+				if i141 > 0 {
+					e.Byte(',')
+				}
+				m.RequiredDuringSchedulingIgnoredDuringExecution[i141].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.PreferredDuringSchedulingIgnoredDuringExecution) != 0 {
+		e.Member(start140, `"preferredDuringSchedulingIgnoredDuringExecution":`)
+		if m.PreferredDuringSchedulingIgnoredDuringExecution == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i142 := range m.PreferredDuringSchedulingIgnoredDuringExecution {
+				if i142 > 0 {
+					e.Byte(',')
+				}
+				m.PreferredDuringSchedulingIgnoredDuringExecution[i142].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodAntiAffinity) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start143 := e.Len()
+	if len(m.RequiredDuringSchedulingIgnoredDuringExecution) != 0 {
+		e.Literal(`"requiredDuringSchedulingIgnoredDuringExecution":`)
+		if m.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i144 := range m.RequiredDuringSchedulingIgnoredDuringExecution {
+				if i144 > 0 {
+					e.Byte(',')
+				}
+				m.RequiredDuringSchedulingIgnoredDuringExecution[i144].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.PreferredDuringSchedulingIgnoredDuringExecution) != 0 {
+		e.Member(start143, `"preferredDuringSchedulingIgnoredDuringExecution":`)
+		if m.PreferredDuringSchedulingIgnoredDuringExecution == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i145 := range m.PreferredDuringSchedulingIgnoredDuringExecution {
+				if i145 > 0 {
+					e.Byte(',')
+				}
+				m.PreferredDuringSchedulingIgnoredDuringExecution[i145].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *WeightedPodAffinityTerm) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"weight":`)
+	e.Int(int64(m.Weight))
+	e.Literal(`,"podAffinityTerm":`)
+	m.PodAffinityTerm.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodAffinityTerm) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start147 := e.Len()
+	if m.LabelSelector != nil {
+		e.Literal(`"labelSelector":`)
+		m.LabelSelector.EncodeJSON(e)
+	}
+	if len(m.Namespaces) != 0 {
+		e.Member(start147, `"namespaces":`)
+		jsonwire.EncodeStringSlice(e, m.Namespaces)
+	}
+	e.Member(start147, `"topologyKey":`)
+	e.String(m.TopologyKey)
+	if m.NamespaceSelector != nil {
+		e.Literal(`,"namespaceSelector":`)
+		m.NamespaceSelector.EncodeJSON(e)
+	}
+	if len(m.MatchLabelKeys) != 0 {
+		e.Literal(`,"matchLabelKeys":`)
+		jsonwire.EncodeStringSlice(e, m.MatchLabelKeys)
+	}
+	if len(m.MismatchLabelKeys) != 0 {
+		e.Literal(`,"mismatchLabelKeys":`)
+		jsonwire.EncodeStringSlice(e, m.MismatchLabelKeys)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeAffinity) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start148 := e.Len()
+	if m.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		e.Literal(`"requiredDuringSchedulingIgnoredDuringExecution":`)
+		m.RequiredDuringSchedulingIgnoredDuringExecution.EncodeJSON(e)
+	}
+	if len(m.PreferredDuringSchedulingIgnoredDuringExecution) != 0 {
+		e.Member(start148, `"preferredDuringSchedulingIgnoredDuringExecution":`)
+		if m.PreferredDuringSchedulingIgnoredDuringExecution == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i149 := range m.PreferredDuringSchedulingIgnoredDuringExecution {
+				if i149 > 0 {
+					e.Byte(',')
+				}
+				m.PreferredDuringSchedulingIgnoredDuringExecution[i149].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PreferredSchedulingTerm) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"weight":`)
+	e.Int(int64(m.Weight))
+	e.Literal(`,"preference":`)
+	m.Preference.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Taint) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"key":`)
+	e.String(m.Key)
+	if m.Value != "" {
+		e.Literal(`,"value":`)
+		e.String(m.Value)
+	}
+	e.Literal(`,"effect":`)
+	e.String(string(m.Effect))
+	if m.TimeAdded != nil {
+		e.Literal(`,"timeAdded":`)
+		m.TimeAdded.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Toleration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start152 := e.Len()
+	if m.Key != "" {
+		e.Literal(`"key":`)
+		e.String(m.Key)
+	}
+	if m.Operator != "" {
+		e.Member(start152, `"operator":`)
+		e.String(string(m.Operator))
+	}
+	if m.Value != "" {
+		e.Member(start152, `"value":`)
+		e.String(m.Value)
+	}
+	if m.Effect != "" {
+		e.Member(start152, `"effect":`)
+		e.String(string(m.Effect))
+	}
+	if m.TolerationSeconds != nil {
+		e.Member(start152, `"tolerationSeconds":`)
+		if m.TolerationSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.TolerationSeconds))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodReadinessGate) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"conditionType":`)
+	e.String(string(m.ConditionType))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start154 := e.Len()
+	if len(m.Volumes) != 0 {
+		e.Literal(`"volumes":`)
+		if m.Volumes == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i155 := range m.Volumes {
+				if i155 > 0 {
+					e.Byte(',')
+				}
+				m.Volumes[i155].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.InitContainers) != 0 {
+		e.Member(start154, `"initContainers":`)
+		if m.InitContainers == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i156 := range m.InitContainers {
+				if i156 > 0 {
+					e.Byte(',')
+				}
+				m.InitContainers[i156].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Member(start154, `"containers":`)
+	if m.Containers == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i157 := range m.Containers {
+			if i157 > 0 {
+				e.Byte(',')
+			}
+			m.Containers[i157].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	if len(m.EphemeralContainers) != 0 {
+		e.Literal(`,"ephemeralContainers":`)
+		if m.EphemeralContainers == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i158 := range m.EphemeralContainers {
+				if i158 > 0 {
+					e.Byte(',')
+				}
+				m.EphemeralContainers[i158].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.RestartPolicy != "" {
+		e.Literal(`,"restartPolicy":`)
+		e.String(string(m.RestartPolicy))
+	}
+	if m.TerminationGracePeriodSeconds != nil {
+		e.Literal(`,"terminationGracePeriodSeconds":`)
+		if m.TerminationGracePeriodSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.TerminationGracePeriodSeconds))
+		}
+	}
+	if m.ActiveDeadlineSeconds != nil {
+		e.Literal(`,"activeDeadlineSeconds":`)
+		if m.ActiveDeadlineSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.ActiveDeadlineSeconds))
+		}
+	}
+	if m.DNSPolicy != "" {
+		e.Literal(`,"dnsPolicy":`)
+		e.String(string(m.DNSPolicy))
+	}
+	if len(m.NodeSelector) != 0 {
+		e.Literal(`,"nodeSelector":`)
+		jsonwire.EncodeStringMap(e, m.NodeSelector)
+	}
+	if m.ServiceAccountName != "" {
+		e.Literal(`,"serviceAccountName":`)
+		e.String(m.ServiceAccountName)
+	}
+	if m.DeprecatedServiceAccount != "" {
+		e.Literal(`,"serviceAccount":`)
+		e.String(m.DeprecatedServiceAccount)
+	}
+	if m.AutomountServiceAccountToken != nil {
+		e.Literal(`,"automountServiceAccountToken":`)
+		if m.AutomountServiceAccountToken == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.AutomountServiceAccountToken))
+		}
+	}
+	if m.NodeName != "" {
+		e.Literal(`,"nodeName":`)
+		e.String(m.NodeName)
+	}
+	if m.HostNetwork {
+		e.Literal(`,"hostNetwork":`)
+		e.Bool(m.HostNetwork)
+	}
+	if m.HostPID {
+		e.Literal(`,"hostPID":`)
+		e.Bool(m.HostPID)
+	}
+	if m.HostIPC {
+		e.Literal(`,"hostIPC":`)
+		e.Bool(m.HostIPC)
+	}
+	if m.ShareProcessNamespace != nil {
+		e.Literal(`,"shareProcessNamespace":`)
+		if m.ShareProcessNamespace == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.ShareProcessNamespace))
+		}
+	}
+	if m.SecurityContext != nil {
+		e.Literal(`,"securityContext":`)
+		m.SecurityContext.EncodeJSON(e)
+	}
+	if len(m.ImagePullSecrets) != 0 {
+		e.Literal(`,"imagePullSecrets":`)
+		if m.ImagePullSecrets == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i159 := range m.ImagePullSecrets {
+				if i159 > 0 {
+					e.Byte(',')
+				}
+				m.ImagePullSecrets[i159].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Hostname != "" {
+		e.Literal(`,"hostname":`)
+		e.String(m.Hostname)
+	}
+	if m.Subdomain != "" {
+		e.Literal(`,"subdomain":`)
+		e.String(m.Subdomain)
+	}
+	if m.Affinity != nil {
+		e.Literal(`,"affinity":`)
+		m.Affinity.EncodeJSON(e)
+	}
+	if m.SchedulerName != "" {
+		e.Literal(`,"schedulerName":`)
+		e.String(m.SchedulerName)
+	}
+	if len(m.Tolerations) != 0 {
+		e.Literal(`,"tolerations":`)
+		if m.Tolerations == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i160 := range m.Tolerations {
+				if i160 > 0 {
+					e.Byte(',')
+				}
+				m.Tolerations[i160].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.HostAliases) != 0 {
+		e.Literal(`,"hostAliases":`)
+		if m.HostAliases == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i161 := range m.HostAliases {
+				if i161 > 0 {
+					e.Byte(',')
+				}
+				m.HostAliases[i161].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.PriorityClassName != "" {
+		e.Literal(`,"priorityClassName":`)
+		e.String(m.PriorityClassName)
+	}
+	if m.Priority != nil {
+		e.Literal(`,"priority":`)
+		if m.Priority == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Priority)))
+		}
+	}
+	if m.DNSConfig != nil {
+		e.Literal(`,"dnsConfig":`)
+		m.DNSConfig.EncodeJSON(e)
+	}
+	if len(m.ReadinessGates) != 0 {
+		e.Literal(`,"readinessGates":`)
+		if m.ReadinessGates == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i162 := range m.ReadinessGates {
+				if i162 > 0 {
+					e.Byte(',')
+				}
+				m.ReadinessGates[i162].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.RuntimeClassName != nil {
+		e.Literal(`,"runtimeClassName":`)
+		if m.RuntimeClassName == nil {
+			e.Null()
+		} else {
+			e.String((*m.RuntimeClassName))
+		}
+	}
+	if m.EnableServiceLinks != nil {
+		e.Literal(`,"enableServiceLinks":`)
+		if m.EnableServiceLinks == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.EnableServiceLinks))
+		}
+	}
+	if m.PreemptionPolicy != nil {
+		e.Literal(`,"preemptionPolicy":`)
+		if m.PreemptionPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.PreemptionPolicy)))
+		}
+	}
+	if len(m.Overhead) != 0 {
+		e.Literal(`,"overhead":`)
+		m.Overhead.EncodeJSON(e)
+	}
+	if len(m.TopologySpreadConstraints) != 0 {
+		e.Literal(`,"topologySpreadConstraints":`)
+		if m.TopologySpreadConstraints == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i163 := range m.TopologySpreadConstraints {
+				if i163 > 0 {
+					e.Byte(',')
+				}
+				m.TopologySpreadConstraints[i163].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.SetHostnameAsFQDN != nil {
+		e.Literal(`,"setHostnameAsFQDN":`)
+		if m.SetHostnameAsFQDN == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.SetHostnameAsFQDN))
+		}
+	}
+	if m.OS != nil {
+		e.Literal(`,"os":`)
+		m.OS.EncodeJSON(e)
+	}
+	if m.HostUsers != nil {
+		e.Literal(`,"hostUsers":`)
+		if m.HostUsers == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.HostUsers))
+		}
+	}
+	if len(m.SchedulingGates) != 0 {
+		e.Literal(`,"schedulingGates":`)
+		if m.SchedulingGates == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i164 := range m.SchedulingGates {
+				if i164 > 0 {
+					e.Byte(',')
+				}
+				m.SchedulingGates[i164].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.ResourceClaims) != 0 {
+		e.Literal(`,"resourceClaims":`)
+		if m.ResourceClaims == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i165 := range m.ResourceClaims {
+				if i165 > 0 {
+					e.Byte(',')
+				}
+				m.ResourceClaims[i165].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Resources != nil {
+		e.Literal(`,"resources":`)
+		m.Resources.EncodeJSON(e)
+	}
+	if m.HostnameOverride != nil {
+		e.Literal(`,"hostnameOverride":`)
+		if m.HostnameOverride == nil {
+			e.Null()
+		} else {
+			e.String((*m.HostnameOverride))
+		}
+	}
+	if m.SchedulingGroup != nil {
+		e.Literal(`,"schedulingGroup":`)
+		m.SchedulingGroup.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodResourceClaim) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if m.ResourceClaimName != nil {
+		e.Literal(`,"resourceClaimName":`)
+		if m.ResourceClaimName == nil {
+			e.Null()
+		} else {
+			e.String((*m.ResourceClaimName))
+		}
+	}
+	if m.ResourceClaimTemplateName != nil {
+		e.Literal(`,"resourceClaimTemplateName":`)
+		if m.ResourceClaimTemplateName == nil {
+			e.Null()
+		} else {
+			e.String((*m.ResourceClaimTemplateName))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodResourceClaimStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if m.ResourceClaimName != nil {
+		e.Literal(`,"resourceClaimName":`)
+		if m.ResourceClaimName == nil {
+			e.Null()
+		} else {
+			e.String((*m.ResourceClaimName))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodExtendedResourceClaimStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"requestMappings":`)
+	if m.RequestMappings == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i169 := range m.RequestMappings {
+			if i169 > 0 {
+				e.Byte(',')
+			}
+			m.RequestMappings[i169].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Literal(`,"resourceClaimName":`)
+	e.String(m.ResourceClaimName)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerExtendedResourceRequest) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"containerName":`)
+	e.String(m.ContainerName)
+	e.Literal(`,"resourceName":`)
+	e.String(m.ResourceName)
+	e.Literal(`,"requestName":`)
+	e.String(m.RequestName)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodOS) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(string(m.Name))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodSchedulingGate) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodSchedulingGroup) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.PodGroupName != nil {
+		e.Literal(`"podGroupName":`)
+		if m.PodGroupName == nil {
+			e.Null()
+		} else {
+			e.String((*m.PodGroupName))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TopologySpreadConstraint) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"maxSkew":`)
+	e.Int(int64(m.MaxSkew))
+	e.Literal(`,"topologyKey":`)
+	e.String(m.TopologyKey)
+	e.Literal(`,"whenUnsatisfiable":`)
+	e.String(string(m.WhenUnsatisfiable))
+	if m.LabelSelector != nil {
+		e.Literal(`,"labelSelector":`)
+		m.LabelSelector.EncodeJSON(e)
+	}
+	if m.MinDomains != nil {
+		e.Literal(`,"minDomains":`)
+		if m.MinDomains == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.MinDomains)))
+		}
+	}
+	if m.NodeAffinityPolicy != nil {
+		e.Literal(`,"nodeAffinityPolicy":`)
+		if m.NodeAffinityPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.NodeAffinityPolicy)))
+		}
+	}
+	if m.NodeTaintsPolicy != nil {
+		e.Literal(`,"nodeTaintsPolicy":`)
+		if m.NodeTaintsPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.NodeTaintsPolicy)))
+		}
+	}
+	if len(m.MatchLabelKeys) != 0 {
+		e.Literal(`,"matchLabelKeys":`)
+		jsonwire.EncodeStringSlice(e, m.MatchLabelKeys)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HostAlias) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"ip":`)
+	e.String(m.IP)
+	if len(m.Hostnames) != 0 {
+		e.Literal(`,"hostnames":`)
+		jsonwire.EncodeStringSlice(e, m.Hostnames)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodSecurityContext) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start176 := e.Len()
+	if m.SELinuxOptions != nil {
+		e.Literal(`"seLinuxOptions":`)
+		m.SELinuxOptions.EncodeJSON(e)
+	}
+	if m.WindowsOptions != nil {
+		e.Member(start176, `"windowsOptions":`)
+		m.WindowsOptions.EncodeJSON(e)
+	}
+	if m.RunAsUser != nil {
+		e.Member(start176, `"runAsUser":`)
+		if m.RunAsUser == nil {
+			e.Null()
+		} else {
+			e.Int((*m.RunAsUser))
+		}
+	}
+	if m.RunAsGroup != nil {
+		e.Member(start176, `"runAsGroup":`)
+		if m.RunAsGroup == nil {
+			e.Null()
+		} else {
+			e.Int((*m.RunAsGroup))
+		}
+	}
+	if m.RunAsNonRoot != nil {
+		e.Member(start176, `"runAsNonRoot":`)
+		if m.RunAsNonRoot == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.RunAsNonRoot))
+		}
+	}
+	if len(m.SupplementalGroups) != 0 {
+		e.Member(start176, `"supplementalGroups":`)
+		if m.SupplementalGroups == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i177 := range m.SupplementalGroups {
+				if i177 > 0 {
+					e.Byte(',')
+				}
+				e.Int(m.SupplementalGroups[i177])
+			}
+			e.Byte(']')
+		}
+	}
+	if m.SupplementalGroupsPolicy != nil {
+		e.Member(start176, `"supplementalGroupsPolicy":`)
+		if m.SupplementalGroupsPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.SupplementalGroupsPolicy)))
+		}
+	}
+	if m.FSGroup != nil {
+		e.Member(start176, `"fsGroup":`)
+		if m.FSGroup == nil {
+			e.Null()
+		} else {
+			e.Int((*m.FSGroup))
+		}
+	}
+	if len(m.Sysctls) != 0 {
+		e.Member(start176, `"sysctls":`)
+		if m.Sysctls == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i178 := range m.Sysctls {
+				if i178 > 0 {
+					e.Byte(',')
+				}
+				m.Sysctls[i178].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.FSGroupChangePolicy != nil {
+		e.Member(start176, `"fsGroupChangePolicy":`)
+		if m.FSGroupChangePolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.FSGroupChangePolicy)))
+		}
+	}
+	if m.SeccompProfile != nil {
+		e.Member(start176, `"seccompProfile":`)
+		m.SeccompProfile.EncodeJSON(e)
+	}
+	if m.AppArmorProfile != nil {
+		e.Member(start176, `"appArmorProfile":`)
+		m.AppArmorProfile.EncodeJSON(e)
+	}
+	if m.SELinuxChangePolicy != nil {
+		e.Member(start176, `"seLinuxChangePolicy":`)
+		if m.SELinuxChangePolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.SELinuxChangePolicy)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SeccompProfile) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	if m.LocalhostProfile != nil {
+		e.Literal(`,"localhostProfile":`)
+		if m.LocalhostProfile == nil {
+			e.Null()
+		} else {
+			e.String((*m.LocalhostProfile))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *AppArmorProfile) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	if m.LocalhostProfile != nil {
+		e.Literal(`,"localhostProfile":`)
+		if m.LocalhostProfile == nil {
+			e.Null()
+		} else {
+			e.String((*m.LocalhostProfile))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodDNSConfig) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start181 := e.Len()
+	if len(m.Nameservers) != 0 {
+		e.Literal(`"nameservers":`)
+		jsonwire.EncodeStringSlice(e, m.Nameservers)
+	}
+	if len(m.Searches) != 0 {
+		e.Member(start181, `"searches":`)
+		jsonwire.EncodeStringSlice(e, m.Searches)
+	}
+	if len(m.Options) != 0 {
+		e.Member(start181, `"options":`)
+		if m.Options == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i182 := range m.Options {
+				if i182 > 0 {
+					e.Byte(',')
+				}
+				m.Options[i182].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodDNSConfigOption) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start183 := e.Len()
+	if m.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.Name)
+	}
+	if m.Value != nil {
+		e.Member(start183, `"value":`)
+		if m.Value == nil {
+			e.Null()
+		} else {
+			e.String((*m.Value))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodIP) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"ip":`)
+	e.String(m.IP)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HostIP) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"ip":`)
+	e.String(m.IP)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EphemeralContainerCommon) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if m.Image != "" {
+		e.Literal(`,"image":`)
+		e.String(m.Image)
+	}
+	if len(m.Command) != 0 {
+		e.Literal(`,"command":`)
+		jsonwire.EncodeStringSlice(e, m.Command)
+	}
+	if len(m.Args) != 0 {
+		e.Literal(`,"args":`)
+		jsonwire.EncodeStringSlice(e, m.Args)
+	}
+	if m.WorkingDir != "" {
+		e.Literal(`,"workingDir":`)
+		e.String(m.WorkingDir)
+	}
+	if len(m.Ports) != 0 {
+		e.Literal(`,"ports":`)
+		if m.Ports == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i187 := range m.Ports {
+				if i187 > 0 {
+					e.Byte(',')
+				}
+				m.Ports[i187].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.EnvFrom) != 0 {
+		e.Literal(`,"envFrom":`)
+		if m.EnvFrom == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i188 := range m.EnvFrom {
+				if i188 > 0 {
+					e.Byte(',')
+				}
+				m.EnvFrom[i188].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Env) != 0 {
+		e.Literal(`,"env":`)
+		if m.Env == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i189 := range m.Env {
+				if i189 > 0 {
+					e.Byte(',')
+				}
+				m.Env[i189].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Literal(`,"resources":`)
+	m.Resources.EncodeJSON(e)
+	if len(m.ResizePolicy) != 0 {
+		e.Literal(`,"resizePolicy":`)
+		if m.ResizePolicy == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i190 := range m.ResizePolicy {
+				if i190 > 0 {
+					e.Byte(',')
+				}
+				m.ResizePolicy[i190].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.RestartPolicy != nil {
+		e.Literal(`,"restartPolicy":`)
+		if m.RestartPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.RestartPolicy)))
+		}
+	}
+	if len(m.RestartPolicyRules) != 0 {
+		e.Literal(`,"restartPolicyRules":`)
+		if m.RestartPolicyRules == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i191 := range m.RestartPolicyRules {
+				if i191 > 0 {
+					e.Byte(',')
+				}
+				m.RestartPolicyRules[i191].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.VolumeMounts) != 0 {
+		e.Literal(`,"volumeMounts":`)
+		if m.VolumeMounts == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i192 := range m.VolumeMounts {
+				if i192 > 0 {
+					e.Byte(',')
+				}
+				m.VolumeMounts[i192].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.VolumeDevices) != 0 {
+		e.Literal(`,"volumeDevices":`)
+		if m.VolumeDevices == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i193 := range m.VolumeDevices {
+				if i193 > 0 {
+					e.Byte(',')
+				}
+				m.VolumeDevices[i193].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.LivenessProbe != nil {
+		e.Literal(`,"livenessProbe":`)
+		m.LivenessProbe.EncodeJSON(e)
+	}
+	if m.ReadinessProbe != nil {
+		e.Literal(`,"readinessProbe":`)
+		m.ReadinessProbe.EncodeJSON(e)
+	}
+	if m.StartupProbe != nil {
+		e.Literal(`,"startupProbe":`)
+		m.StartupProbe.EncodeJSON(e)
+	}
+	if m.Lifecycle != nil {
+		e.Literal(`,"lifecycle":`)
+		m.Lifecycle.EncodeJSON(e)
+	}
+	if m.TerminationMessagePath != "" {
+		e.Literal(`,"terminationMessagePath":`)
+		e.String(m.TerminationMessagePath)
+	}
+	if m.TerminationMessagePolicy != "" {
+		e.Literal(`,"terminationMessagePolicy":`)
+		e.String(string(m.TerminationMessagePolicy))
+	}
+	if m.ImagePullPolicy != "" {
+		e.Literal(`,"imagePullPolicy":`)
+		e.String(string(m.ImagePullPolicy))
+	}
+	if m.SecurityContext != nil {
+		e.Literal(`,"securityContext":`)
+		m.SecurityContext.EncodeJSON(e)
+	}
+	if m.Stdin {
+		e.Literal(`,"stdin":`)
+		e.Bool(m.Stdin)
+	}
+	if m.StdinOnce {
+		e.Literal(`,"stdinOnce":`)
+		e.Bool(m.StdinOnce)
+	}
+	if m.TTY {
+		e.Literal(`,"tty":`)
+		e.Bool(m.TTY)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EphemeralContainer) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.EphemeralContainerCommon.Name)
+	if m.EphemeralContainerCommon.Image != "" {
+		e.Literal(`,"image":`)
+		e.String(m.EphemeralContainerCommon.Image)
+	}
+	if len(m.EphemeralContainerCommon.Command) != 0 {
+		e.Literal(`,"command":`)
+		jsonwire.EncodeStringSlice(e, m.EphemeralContainerCommon.Command)
+	}
+	if len(m.EphemeralContainerCommon.Args) != 0 {
+		e.Literal(`,"args":`)
+		jsonwire.EncodeStringSlice(e, m.EphemeralContainerCommon.Args)
+	}
+	if m.EphemeralContainerCommon.WorkingDir != "" {
+		e.Literal(`,"workingDir":`)
+		e.String(m.EphemeralContainerCommon.WorkingDir)
+	}
+	if len(m.EphemeralContainerCommon.Ports) != 0 {
+		e.Literal(`,"ports":`)
+		if m.EphemeralContainerCommon.Ports == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i195 := range m.EphemeralContainerCommon.Ports {
+				if i195 > 0 {
+					e.Byte(',')
+				}
+				m.EphemeralContainerCommon.Ports[i195].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.EphemeralContainerCommon.EnvFrom) != 0 {
+		e.Literal(`,"envFrom":`)
+		if m.EphemeralContainerCommon.EnvFrom == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i196 := range m.EphemeralContainerCommon.EnvFrom {
+				if i196 > 0 {
+					e.Byte(',')
+				}
+				m.EphemeralContainerCommon.EnvFrom[i196].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.EphemeralContainerCommon.Env) != 0 {
+		e.Literal(`,"env":`)
+		if m.EphemeralContainerCommon.Env == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i197 := range m.EphemeralContainerCommon.Env {
+				if i197 > 0 {
+					e.Byte(',')
+				}
+				m.EphemeralContainerCommon.Env[i197].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Literal(`,"resources":`)
+	m.EphemeralContainerCommon.Resources.EncodeJSON(e)
+	if len(m.EphemeralContainerCommon.ResizePolicy) != 0 {
+		e.Literal(`,"resizePolicy":`)
+		if m.EphemeralContainerCommon.ResizePolicy == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i198 := range m.EphemeralContainerCommon.ResizePolicy {
+				if i198 > 0 {
+					e.Byte(',')
+				}
+				m.EphemeralContainerCommon.ResizePolicy[i198].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.EphemeralContainerCommon.RestartPolicy != nil {
+		e.Literal(`,"restartPolicy":`)
+		if m.EphemeralContainerCommon.RestartPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.EphemeralContainerCommon.RestartPolicy)))
+		}
+	}
+	if len(m.EphemeralContainerCommon.RestartPolicyRules) != 0 {
+		e.Literal(`,"restartPolicyRules":`)
+		if m.EphemeralContainerCommon.RestartPolicyRules == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i199 := range m.EphemeralContainerCommon.RestartPolicyRules {
+				if i199 > 0 {
+					e.Byte(',')
+				}
+				m.EphemeralContainerCommon.RestartPolicyRules[i199].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.EphemeralContainerCommon.VolumeMounts) != 0 {
+		e.Literal(`,"volumeMounts":`)
+		if m.EphemeralContainerCommon.VolumeMounts == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i200 := range m.EphemeralContainerCommon.VolumeMounts {
+				if i200 > 0 {
+					e.Byte(',')
+				}
+				m.EphemeralContainerCommon.VolumeMounts[i200].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.EphemeralContainerCommon.VolumeDevices) != 0 {
+		e.Literal(`,"volumeDevices":`)
+		if m.EphemeralContainerCommon.VolumeDevices == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i201 := range m.EphemeralContainerCommon.VolumeDevices {
+				if i201 > 0 {
+					e.Byte(',')
+				}
+				m.EphemeralContainerCommon.VolumeDevices[i201].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.EphemeralContainerCommon.LivenessProbe != nil {
+		e.Literal(`,"livenessProbe":`)
+		m.EphemeralContainerCommon.LivenessProbe.EncodeJSON(e)
+	}
+	if m.EphemeralContainerCommon.ReadinessProbe != nil {
+		e.Literal(`,"readinessProbe":`)
+		m.EphemeralContainerCommon.ReadinessProbe.EncodeJSON(e)
+	}
+	if m.EphemeralContainerCommon.StartupProbe != nil {
+		e.Literal(`,"startupProbe":`)
+		m.EphemeralContainerCommon.StartupProbe.EncodeJSON(e)
+	}
+	if m.EphemeralContainerCommon.Lifecycle != nil {
+		e.Literal(`,"lifecycle":`)
+		m.EphemeralContainerCommon.Lifecycle.EncodeJSON(e)
+	}
+	if m.EphemeralContainerCommon.TerminationMessagePath != "" {
+		e.Literal(`,"terminationMessagePath":`)
+		e.String(m.EphemeralContainerCommon.TerminationMessagePath)
+	}
+	if m.EphemeralContainerCommon.TerminationMessagePolicy != "" {
+		e.Literal(`,"terminationMessagePolicy":`)
+		e.String(string(m.EphemeralContainerCommon.TerminationMessagePolicy))
+	}
+	if m.EphemeralContainerCommon.ImagePullPolicy != "" {
+		e.Literal(`,"imagePullPolicy":`)
+		e.String(string(m.EphemeralContainerCommon.ImagePullPolicy))
+	}
+	if m.EphemeralContainerCommon.SecurityContext != nil {
+		e.Literal(`,"securityContext":`)
+		m.EphemeralContainerCommon.SecurityContext.EncodeJSON(e)
+	}
+	if m.EphemeralContainerCommon.Stdin {
+		e.Literal(`,"stdin":`)
+		e.Bool(m.EphemeralContainerCommon.Stdin)
+	}
+	if m.EphemeralContainerCommon.StdinOnce {
+		e.Literal(`,"stdinOnce":`)
+		e.Bool(m.EphemeralContainerCommon.StdinOnce)
+	}
+	if m.EphemeralContainerCommon.TTY {
+		e.Literal(`,"tty":`)
+		e.Bool(m.EphemeralContainerCommon.TTY)
+	}
+	if m.TargetContainerName != "" {
+		e.Literal(`,"targetContainerName":`)
+		e.String(m.TargetContainerName)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start202 := e.Len()
+	if m.ObservedGeneration != 0 {
+		e.Literal(`"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	if m.Phase != "" {
+		e.Member(start202, `"phase":`)
+		e.String(string(m.Phase))
+	}
+	if len(m.Conditions) != 0 {
+		e.Member(start202, `"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i203 := range m.Conditions {
+				if i203 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i203].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Message != "" {
+		e.Member(start202, `"message":`)
+		e.String(m.Message)
+	}
+	if m.Reason != "" {
+		e.Member(start202, `"reason":`)
+		e.String(m.Reason)
+	}
+	if m.NominatedNodeName != "" {
+		e.Member(start202, `"nominatedNodeName":`)
+		e.String(m.NominatedNodeName)
+	}
+	if m.HostIP != "" {
+		e.Member(start202, `"hostIP":`)
+		e.String(m.HostIP)
+	}
+	if len(m.HostIPs) != 0 {
+		e.Member(start202, `"hostIPs":`)
+		if m.HostIPs == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i204 := range m.HostIPs {
+				if i204 > 0 {
+					e.Byte(',')
+				}
+				m.HostIPs[i204].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.PodIP != "" {
+		e.Member(start202, `"podIP":`)
+		e.String(m.PodIP)
+	}
+	if len(m.PodIPs) != 0 {
+		e.Member(start202, `"podIPs":`)
+		if m.PodIPs == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i205 := range m.PodIPs {
+				if i205 > 0 {
+					e.Byte(',')
+				}
+				m.PodIPs[i205].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.StartTime != nil {
+		e.Member(start202, `"startTime":`)
+		m.StartTime.EncodeJSON(e)
+	}
+	if len(m.InitContainerStatuses) != 0 {
+		e.Member(start202, `"initContainerStatuses":`)
+		if m.InitContainerStatuses == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i206 := range m.InitContainerStatuses {
+				if i206 > 0 {
+					e.Byte(',')
+				}
+				m.InitContainerStatuses[i206].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.ContainerStatuses) != 0 {
+		e.Member(start202, `"containerStatuses":`)
+		if m.ContainerStatuses == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i207 := range m.ContainerStatuses {
+				if i207 > 0 {
+					e.Byte(',')
+				}
+				m.ContainerStatuses[i207].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.QOSClass != "" {
+		e.Member(start202, `"qosClass":`)
+		e.String(string(m.QOSClass))
+	}
+	if len(m.EphemeralContainerStatuses) != 0 {
+		e.Member(start202, `"ephemeralContainerStatuses":`)
+		if m.EphemeralContainerStatuses == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i208 := range m.EphemeralContainerStatuses {
+				if i208 > 0 {
+					e.Byte(',')
+				}
+				m.EphemeralContainerStatuses[i208].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Resize != "" {
+		e.Member(start202, `"resize":`)
+		e.String(string(m.Resize))
+	}
+	if len(m.ResourceClaimStatuses) != 0 {
+		e.Member(start202, `"resourceClaimStatuses":`)
+		if m.ResourceClaimStatuses == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i209 := range m.ResourceClaimStatuses {
+				if i209 > 0 {
+					e.Byte(',')
+				}
+				m.ResourceClaimStatuses[i209].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.ExtendedResourceClaimStatus != nil {
+		e.Member(start202, `"extendedResourceClaimStatus":`)
+		m.ExtendedResourceClaimStatus.EncodeJSON(e)
+	}
+	if len(m.AllocatedResources) != 0 {
+		e.Member(start202, `"allocatedResources":`)
+		m.AllocatedResources.EncodeJSON(e)
+	}
+	if m.Resources != nil {
+		e.Member(start202, `"resources":`)
+		m.Resources.EncodeJSON(e)
+	}
+	if len(m.NodeAllocatableResourceClaimStatuses) != 0 {
+		e.Member(start202, `"nodeAllocatableResourceClaimStatuses":`)
+		if m.NodeAllocatableResourceClaimStatuses == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i210 := range m.NodeAllocatableResourceClaimStatuses {
+				if i210 > 0 {
+					e.Byte(',')
+				}
+				m.NodeAllocatableResourceClaimStatuses[i210].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodStatusResult) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start211 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start211, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start211, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Pod) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start212 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start212, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start212, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start213 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start213, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start213, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i214 := range m.Items {
+			if i214 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i214].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodTemplateSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodTemplate) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start216 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start216, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start216, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"template":`)
+	m.Template.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodTemplateList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start217 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start217, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start217, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i218 := range m.Items {
+			if i218 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i218].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ReplicationControllerSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start219 := e.Len()
+	if m.Replicas != nil {
+		e.Literal(`"replicas":`)
+		if m.Replicas == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Replicas)))
+		}
+	}
+	if m.MinReadySeconds != 0 {
+		e.Member(start219, `"minReadySeconds":`)
+		e.Int(int64(m.MinReadySeconds))
+	}
+	if len(m.Selector) != 0 {
+		e.Member(start219, `"selector":`)
+		jsonwire.EncodeStringMap(e, m.Selector)
+	}
+	if m.Template != nil {
+		e.Member(start219, `"template":`)
+		m.Template.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ReplicationControllerStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"replicas":`)
+	e.Int(int64(m.Replicas))
+	if m.FullyLabeledReplicas != 0 {
+		e.Literal(`,"fullyLabeledReplicas":`)
+		e.Int(int64(m.FullyLabeledReplicas))
+	}
+	if m.ReadyReplicas != 0 {
+		e.Literal(`,"readyReplicas":`)
+		e.Int(int64(m.ReadyReplicas))
+	}
+	if m.AvailableReplicas != 0 {
+		e.Literal(`,"availableReplicas":`)
+		e.Int(int64(m.AvailableReplicas))
+	}
+	if m.ObservedGeneration != 0 {
+		e.Literal(`,"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	if len(m.Conditions) != 0 {
+		e.Literal(`,"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i221 := range m.Conditions {
+				if i221 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i221].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ReplicationControllerCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ReplicationController) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start223 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start223, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start223, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ReplicationControllerList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start224 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start224, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start224, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i225 := range m.Items {
+			if i225 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i225].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SessionAffinityConfig) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.ClientIP != nil {
+		e.Literal(`"clientIP":`)
+		m.ClientIP.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ClientIPConfig) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.TimeoutSeconds != nil {
+		e.Literal(`"timeoutSeconds":`)
+		if m.TimeoutSeconds == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.TimeoutSeconds)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"loadBalancer":`)
+	m.LoadBalancer.EncodeJSON(e)
+	if len(m.Conditions) != 0 {
+		e.Literal(`,"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i229 := range m.Conditions {
+				if i229 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i229].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LoadBalancerStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.Ingress) != 0 {
+		e.Literal(`"ingress":`)
+		if m.Ingress == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i231 := range m.Ingress {
+				if i231 > 0 {
+					e.Byte(',')
+				}
+				m.Ingress[i231].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LoadBalancerIngress) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start232 := e.Len()
+	if m.IP != "" {
+		e.Literal(`"ip":`)
+		e.String(m.IP)
+	}
+	if m.Hostname != "" {
+		e.Member(start232, `"hostname":`)
+		e.String(m.Hostname)
+	}
+	if m.IPMode != nil {
+		e.Member(start232, `"ipMode":`)
+		if m.IPMode == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.IPMode)))
+		}
+	}
+	if len(m.Ports) != 0 {
+		e.Member(start232, `"ports":`)
+		if m.Ports == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i233 := range m.Ports {
+				if i233 > 0 {
+					e.Byte(',')
+				}
+				m.Ports[i233].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start234 := e.Len()
+	if len(m.Ports) != 0 {
+		e.Literal(`"ports":`)
+		if m.Ports == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i235 := range m.Ports {
+				if i235 > 0 {
+					e.Byte(',')
+				}
+				m.Ports[i235].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Selector) != 0 {
+		e.Member(start234, `"selector":`)
+		jsonwire.EncodeStringMap(e, m.Selector)
+	}
+	if m.ClusterIP != "" {
+		e.Member(start234, `"clusterIP":`)
+		e.String(m.ClusterIP)
+	}
+	if len(m.ClusterIPs) != 0 {
+		e.Member(start234, `"clusterIPs":`)
+		jsonwire.EncodeStringSlice(e, m.ClusterIPs)
+	}
+	if m.Type != "" {
+		e.Member(start234, `"type":`)
+		e.String(string(m.Type))
+	}
+	if len(m.ExternalIPs) != 0 {
+		e.Member(start234, `"externalIPs":`)
+		jsonwire.EncodeStringSlice(e, m.ExternalIPs)
+	}
+	if m.SessionAffinity != "" {
+		e.Member(start234, `"sessionAffinity":`)
+		e.String(string(m.SessionAffinity))
+	}
+	if m.LoadBalancerIP != "" {
+		e.Member(start234, `"loadBalancerIP":`)
+		e.String(m.LoadBalancerIP)
+	}
+	if len(m.LoadBalancerSourceRanges) != 0 {
+		e.Member(start234, `"loadBalancerSourceRanges":`)
+		jsonwire.EncodeStringSlice(e, m.LoadBalancerSourceRanges)
+	}
+	if m.ExternalName != "" {
+		e.Member(start234, `"externalName":`)
+		e.String(m.ExternalName)
+	}
+	if m.ExternalTrafficPolicy != "" {
+		e.Member(start234, `"externalTrafficPolicy":`)
+		e.String(string(m.ExternalTrafficPolicy))
+	}
+	if m.HealthCheckNodePort != 0 {
+		e.Member(start234, `"healthCheckNodePort":`)
+		e.Int(int64(m.HealthCheckNodePort))
+	}
+	if m.PublishNotReadyAddresses {
+		e.Member(start234, `"publishNotReadyAddresses":`)
+		e.Bool(m.PublishNotReadyAddresses)
+	}
+	if m.SessionAffinityConfig != nil {
+		e.Member(start234, `"sessionAffinityConfig":`)
+		m.SessionAffinityConfig.EncodeJSON(e)
+	}
+	if len(m.IPFamilies) != 0 {
+		e.Member(start234, `"ipFamilies":`)
+		jsonwire.EncodeStringSlice(e, m.IPFamilies)
+	}
+	if m.IPFamilyPolicy != nil {
+		e.Member(start234, `"ipFamilyPolicy":`)
+		if m.IPFamilyPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.IPFamilyPolicy)))
+		}
+	}
+	if m.AllocateLoadBalancerNodePorts != nil {
+		e.Member(start234, `"allocateLoadBalancerNodePorts":`)
+		if m.AllocateLoadBalancerNodePorts == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.AllocateLoadBalancerNodePorts))
+		}
+	}
+	if m.LoadBalancerClass != nil {
+		e.Member(start234, `"loadBalancerClass":`)
+		if m.LoadBalancerClass == nil {
+			e.Null()
+		} else {
+			e.String((*m.LoadBalancerClass))
+		}
+	}
+	if m.InternalTrafficPolicy != nil {
+		e.Member(start234, `"internalTrafficPolicy":`)
+		if m.InternalTrafficPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.InternalTrafficPolicy)))
+		}
+	}
+	if m.TrafficDistribution != nil {
+		e.Member(start234, `"trafficDistribution":`)
+		if m.TrafficDistribution == nil {
+			e.Null()
+		} else {
+			e.String((*m.TrafficDistribution))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServicePort) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start236 := e.Len()
+	if m.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.Name)
+	}
+	if m.Protocol != "" {
+		e.Member(start236, `"protocol":`)
+		e.String(string(m.Protocol))
+	}
+	if m.AppProtocol != nil {
+		e.Member(start236, `"appProtocol":`)
+		if m.AppProtocol == nil {
+			e.Null()
+		} else {
+			e.String((*m.AppProtocol))
+		}
+	}
+	e.Member(start236, `"port":`)
+	e.Int(int64(m.Port))
+	e.Literal(`,"targetPort":`)
+	m.TargetPort.EncodeJSON(e)
+	if m.NodePort != 0 {
+		e.Literal(`,"nodePort":`)
+		e.Int(int64(m.NodePort))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Service) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start237 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start237, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start237, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start238 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start238, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start238, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i239 := range m.Items {
+			if i239 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i239].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceAccount) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start240 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start240, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start240, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if len(m.Secrets) != 0 {
+		e.Literal(`,"secrets":`)
+		if m.Secrets == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i241 := range m.Secrets {
+				if i241 > 0 {
+					e.Byte(',')
+				}
+				m.Secrets[i241].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.ImagePullSecrets) != 0 {
+		e.Literal(`,"imagePullSecrets":`)
+		if m.ImagePullSecrets == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i242 := range m.ImagePullSecrets {
+				if i242 > 0 {
+					e.Byte(',')
+				}
+				m.ImagePullSecrets[i242].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.AutomountServiceAccountToken != nil {
+		e.Literal(`,"automountServiceAccountToken":`)
+		if m.AutomountServiceAccountToken == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.AutomountServiceAccountToken))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceAccountList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start243 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start243, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start243, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i244 := range m.Items {
+			if i244 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i244].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Endpoints) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start245 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start245, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start245, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if len(m.Subsets) != 0 {
+		e.Literal(`,"subsets":`)
+		if m.Subsets == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i246 := range m.Subsets {
+				if i246 > 0 {
+					e.Byte(',')
+				}
+				m.Subsets[i246].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EndpointSubset) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start247 := e.Len()
+	if len(m.Addresses) != 0 {
+		e.Literal(`"addresses":`)
+		if m.Addresses == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i248 := range m.Addresses {
+				if i248 > 0 {
+					e.Byte(',')
+				}
+				m.Addresses[i248].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.NotReadyAddresses) != 0 {
+		e.Member(start247, `"notReadyAddresses":`)
+		if m.NotReadyAddresses == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i249 := range m.NotReadyAddresses {
+				if i249 > 0 {
+					e.Byte(',')
+				}
+				m.NotReadyAddresses[i249].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Ports) != 0 {
+		e.Member(start247, `"ports":`)
+		if m.Ports == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i250 := range m.Ports {
+				if i250 > 0 {
+					e.Byte(',')
+				}
+				m.Ports[i250].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EndpointAddress) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"ip":`)
+	e.String(m.IP)
+	if m.Hostname != "" {
+		e.Literal(`,"hostname":`)
+		e.String(m.Hostname)
+	}
+	if m.NodeName != nil {
+		e.Literal(`,"nodeName":`)
+		if m.NodeName == nil {
+			e.Null()
+		} else {
+			e.String((*m.NodeName))
+		}
+	}
+	if m.TargetRef != nil {
+		e.Literal(`,"targetRef":`)
+		m.TargetRef.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EndpointPort) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start252 := e.Len()
+	if m.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.Name)
+	}
+	e.Member(start252, `"port":`)
+	e.Int(int64(m.Port))
+	if m.Protocol != "" {
+		e.Literal(`,"protocol":`)
+		e.String(string(m.Protocol))
+	}
+	if m.AppProtocol != nil {
+		e.Literal(`,"appProtocol":`)
+		if m.AppProtocol == nil {
+			e.Null()
+		} else {
+			e.String((*m.AppProtocol))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EndpointsList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start253 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start253, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start253, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i254 := range m.Items {
+			if i254 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i254].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start255 := e.Len()
+	if m.PodCIDR != "" {
+		e.Literal(`"podCIDR":`)
+		e.String(m.PodCIDR)
+	}
+	if len(m.PodCIDRs) != 0 {
+		e.Member(start255, `"podCIDRs":`)
+		jsonwire.EncodeStringSlice(e, m.PodCIDRs)
+	}
+	if m.ProviderID != "" {
+		e.Member(start255, `"providerID":`)
+		e.String(m.ProviderID)
+	}
+	if m.Unschedulable {
+		e.Member(start255, `"unschedulable":`)
+		e.Bool(m.Unschedulable)
+	}
+	if len(m.Taints) != 0 {
+		e.Member(start255, `"taints":`)
+		if m.Taints == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i256 := range m.Taints {
+				if i256 > 0 {
+					e.Byte(',')
+				}
+				m.Taints[i256].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.ConfigSource != nil {
+		e.Member(start255, `"configSource":`)
+		m.ConfigSource.EncodeJSON(e)
+	}
+	if m.DoNotUseExternalID != "" {
+		e.Member(start255, `"externalID":`)
+		e.String(m.DoNotUseExternalID)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeConfigSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.ConfigMap != nil {
+		e.Literal(`"configMap":`)
+		m.ConfigMap.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ConfigMapNodeConfigSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"namespace":`)
+	e.String(m.Namespace)
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	if m.UID != "" {
+		e.Literal(`,"uid":`)
+		e.String(string(m.UID))
+	}
+	if m.ResourceVersion != "" {
+		e.Literal(`,"resourceVersion":`)
+		e.String(m.ResourceVersion)
+	}
+	e.Literal(`,"kubeletConfigKey":`)
+	e.String(m.KubeletConfigKey)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DaemonEndpoint) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"Port":`)
+	e.Int(int64(m.Port))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeDaemonEndpoints) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"kubeletEndpoint":`)
+	m.KubeletEndpoint.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeRuntimeHandlerFeatures) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start261 := e.Len()
+	if m.RecursiveReadOnlyMounts != nil {
+		e.Literal(`"recursiveReadOnlyMounts":`)
+		if m.RecursiveReadOnlyMounts == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.RecursiveReadOnlyMounts))
+		}
+	}
+	if m.UserNamespaces != nil {
+		e.Member(start261, `"userNamespaces":`)
+		if m.UserNamespaces == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.UserNamespaces))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeRuntimeHandler) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if m.Features != nil {
+		e.Literal(`,"features":`)
+		m.Features.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeFeatures) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.SupplementalGroupsPolicy != nil {
+		e.Literal(`"supplementalGroupsPolicy":`)
+		if m.SupplementalGroupsPolicy == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.SupplementalGroupsPolicy))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeSystemInfo) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"machineID":`)
+	e.String(m.MachineID)
+	e.Literal(`,"systemUUID":`)
+	e.String(m.SystemUUID)
+	e.Literal(`,"bootID":`)
+	e.String(m.BootID)
+	e.Literal(`,"kernelVersion":`)
+	e.String(m.KernelVersion)
+	e.Literal(`,"osImage":`)
+	e.String(m.OSImage)
+	e.Literal(`,"containerRuntimeVersion":`)
+	e.String(m.ContainerRuntimeVersion)
+	e.Literal(`,"kubeletVersion":`)
+	e.String(m.KubeletVersion)
+	e.Literal(`,"kubeProxyVersion":`)
+	e.String(m.KubeProxyVersion)
+	e.Literal(`,"operatingSystem":`)
+	e.String(m.OperatingSystem)
+	e.Literal(`,"architecture":`)
+	e.String(m.Architecture)
+	if m.Swap != nil {
+		e.Literal(`,"swap":`)
+		m.Swap.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeSwapStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.Capacity != nil {
+		e.Literal(`"capacity":`)
+		if m.Capacity == nil {
+			e.Null()
+		} else {
+			e.Int((*m.Capacity))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeConfigStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start266 := e.Len()
+	if m.Assigned != nil {
+		e.Literal(`"assigned":`)
+		m.Assigned.EncodeJSON(e)
+	}
+	if m.Active != nil {
+		e.Member(start266, `"active":`)
+		m.Active.EncodeJSON(e)
+	}
+	if m.LastKnownGood != nil {
+		e.Member(start266, `"lastKnownGood":`)
+		m.LastKnownGood.EncodeJSON(e)
+	}
+	if m.Error != "" {
+		e.Member(start266, `"error":`)
+		e.String(m.Error)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start267 := e.Len()
+	if len(m.Capacity) != 0 {
+		e.Literal(`"capacity":`)
+		m.Capacity.EncodeJSON(e)
+	}
+	if len(m.Allocatable) != 0 {
+		e.Member(start267, `"allocatable":`)
+		m.Allocatable.EncodeJSON(e)
+	}
+	if m.Phase != "" {
+		e.Member(start267, `"phase":`)
+		e.String(string(m.Phase))
+	}
+	if len(m.Conditions) != 0 {
+		e.Member(start267, `"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i268 := range m.Conditions {
+				if i268 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i268].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Addresses) != 0 {
+		e.Member(start267, `"addresses":`)
+		if m.Addresses == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i269 := range m.Addresses {
+				if i269 > 0 {
+					e.Byte(',')
+				}
+				m.Addresses[i269].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Member(start267, `"daemonEndpoints":`)
+	m.DaemonEndpoints.EncodeJSON(e)
+	e.Literal(`,"nodeInfo":`)
+	m.NodeInfo.EncodeJSON(e)
+	if len(m.Images) != 0 {
+		e.Literal(`,"images":`)
+		if m.Images == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i270 := range m.Images {
+				if i270 > 0 {
+					e.Byte(',')
+				}
+				m.Images[i270].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.VolumesInUse) != 0 {
+		e.Literal(`,"volumesInUse":`)
+		jsonwire.EncodeStringSlice(e, m.VolumesInUse)
+	}
+	if len(m.VolumesAttached) != 0 {
+		e.Literal(`,"volumesAttached":`)
+		if m.VolumesAttached == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i271 := range m.VolumesAttached {
+				if i271 > 0 {
+					e.Byte(',')
+				}
+				m.VolumesAttached[i271].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Config != nil {
+		e.Literal(`,"config":`)
+		m.Config.EncodeJSON(e)
+	}
+	if len(m.RuntimeHandlers) != 0 {
+		e.Literal(`,"runtimeHandlers":`)
+		if m.RuntimeHandlers == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i272 := range m.RuntimeHandlers {
+				if i272 > 0 {
+					e.Byte(',')
+				}
+				m.RuntimeHandlers[i272].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Features != nil {
+		e.Literal(`,"features":`)
+		m.Features.EncodeJSON(e)
+	}
+	if len(m.DeclaredFeatures) != 0 {
+		e.Literal(`,"declaredFeatures":`)
+		jsonwire.EncodeStringSlice(e, m.DeclaredFeatures)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *AttachedVolume) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(string(m.Name))
+	e.Literal(`,"devicePath":`)
+	e.String(m.DevicePath)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *AvoidPods) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.PreferAvoidPods) != 0 {
+		e.Literal(`"preferAvoidPods":`)
+		if m.PreferAvoidPods == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i275 := range m.PreferAvoidPods {
+				if i275 > 0 {
+					e.Byte(',')
+				}
+				m.PreferAvoidPods[i275].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PreferAvoidPodsEntry) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"podSignature":`)
+	m.PodSignature.EncodeJSON(e)
+	e.Literal(`,"evictionTime":`)
+	m.EvictionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodSignature) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.PodController != nil {
+		e.Literal(`"podController":`)
+		m.PodController.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ContainerImage) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"names":`)
+	jsonwire.EncodeStringSlice(e, m.Names)
+	if m.SizeBytes != 0 {
+		e.Literal(`,"sizeBytes":`)
+		e.Int(m.SizeBytes)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastHeartbeatTime":`)
+	m.LastHeartbeatTime.EncodeJSON(e)
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeAddress) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"address":`)
+	e.String(m.Address)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	if (*m) == nil {
+		e.Null()
+	} else {
+		var small281 [16]ResourceName
+		keys281 := jsonwire.SortedKeys((*m), small281[:0])
+		e.Byte('{')
+		for i281, k281 := range keys281 {
+			if i281 > 0 {
+				e.Byte(',')
+			}
+			e.String(string(k281))
+			e.Byte(':')
+			v281 := (*m)[k281]
+			v281.EncodeJSON(e)
+		}
+		e.Byte('}')
+	}
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Node) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start282 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start282, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start282, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start283 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start283, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start283, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i284 := range m.Items {
+			if i284 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i284].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NamespaceSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.Finalizers) != 0 {
+		e.Literal(`"finalizers":`)
+		jsonwire.EncodeStringSlice(e, m.Finalizers)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NamespaceStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start286 := e.Len()
+	if m.Phase != "" {
+		e.Literal(`"phase":`)
+		e.String(string(m.Phase))
+	}
+	if len(m.Conditions) != 0 {
+		e.Member(start286, `"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i287 := range m.Conditions {
+				if i287 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i287].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NamespaceCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Namespace) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start289 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start289, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start289, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NamespaceList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start290 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start290, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start290, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i291 := range m.Items {
+			if i291 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i291].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Binding) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start292 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start292, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start292, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"target":`)
+	m.Target.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Preconditions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.UID != nil {
+		e.Literal(`"uid":`)
+		if m.UID == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.UID)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodLogOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start294 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start294, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if m.Container != "" {
+		e.Member(start294, `"container":`)
+		e.String(m.Container)
+	}
+	if m.Follow {
+		e.Member(start294, `"follow":`)
+		e.Bool(m.Follow)
+	}
+	if m.Previous {
+		e.Member(start294, `"previous":`)
+		e.Bool(m.Previous)
+	}
+	if m.SinceSeconds != nil {
+		e.Member(start294, `"sinceSeconds":`)
+		if m.SinceSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.SinceSeconds))
+		}
+	}
+	if m.SinceTime != nil {
+		e.Member(start294, `"sinceTime":`)
+		m.SinceTime.EncodeJSON(e)
+	}
+	if m.Timestamps {
+		e.Member(start294, `"timestamps":`)
+		e.Bool(m.Timestamps)
+	}
+	if m.TailLines != nil {
+		e.Member(start294, `"tailLines":`)
+		if m.TailLines == nil {
+			e.Null()
+		} else {
+			e.Int((*m.TailLines))
+		}
+	}
+	if m.LimitBytes != nil {
+		e.Member(start294, `"limitBytes":`)
+		if m.LimitBytes == nil {
+			e.Null()
+		} else {
+			e.Int((*m.LimitBytes))
+		}
+	}
+	if m.InsecureSkipTLSVerifyBackend {
+		e.Member(start294, `"insecureSkipTLSVerifyBackend":`)
+		e.Bool(m.InsecureSkipTLSVerifyBackend)
+	}
+	if m.Stream != nil {
+		e.Member(start294, `"stream":`)
+		if m.Stream == nil {
+			e.Null()
+		} else {
+			e.String((*m.Stream))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodAttachOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start295 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start295, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if m.Stdin {
+		e.Member(start295, `"stdin":`)
+		e.Bool(m.Stdin)
+	}
+	if m.Stdout {
+		e.Member(start295, `"stdout":`)
+		e.Bool(m.Stdout)
+	}
+	if m.Stderr {
+		e.Member(start295, `"stderr":`)
+		e.Bool(m.Stderr)
+	}
+	if m.TTY {
+		e.Member(start295, `"tty":`)
+		e.Bool(m.TTY)
+	}
+	if m.Container != "" {
+		e.Member(start295, `"container":`)
+		e.String(m.Container)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodExecOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start296 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start296, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if m.Stdin {
+		e.Member(start296, `"stdin":`)
+		e.Bool(m.Stdin)
+	}
+	if m.Stdout {
+		e.Member(start296, `"stdout":`)
+		e.Bool(m.Stdout)
+	}
+	if m.Stderr {
+		e.Member(start296, `"stderr":`)
+		e.Bool(m.Stderr)
+	}
+	if m.TTY {
+		e.Member(start296, `"tty":`)
+		e.Bool(m.TTY)
+	}
+	if m.Container != "" {
+		e.Member(start296, `"container":`)
+		e.String(m.Container)
+	}
+	e.Member(start296, `"command":`)
+	jsonwire.EncodeStringSlice(e, m.Command)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodPortForwardOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start297 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start297, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if len(m.Ports) != 0 {
+		e.Member(start297, `"ports":`)
+		if m.Ports == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i298 := range m.Ports {
+				if i298 > 0 {
+					e.Byte(',')
+				}
+				e.Int(int64(m.Ports[i298]))
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodProxyOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start299 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start299, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if m.Path != "" {
+		e.Member(start299, `"path":`)
+		e.String(m.Path)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeProxyOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start300 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start300, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if m.Path != "" {
+		e.Member(start300, `"path":`)
+		e.String(m.Path)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceProxyOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start301 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start301, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if m.Path != "" {
+		e.Member(start301, `"path":`)
+		e.String(m.Path)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ObjectReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start302 := e.Len()
+	if m.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.Kind)
+	}
+	if m.Namespace != "" {
+		e.Member(start302, `"namespace":`)
+		e.String(m.Namespace)
+	}
+	if m.Name != "" {
+		e.Member(start302, `"name":`)
+		e.String(m.Name)
+	}
+	if m.UID != "" {
+		e.Member(start302, `"uid":`)
+		e.String(string(m.UID))
+	}
+	if m.APIVersion != "" {
+		e.Member(start302, `"apiVersion":`)
+		e.String(m.APIVersion)
+	}
+	if m.ResourceVersion != "" {
+		e.Member(start302, `"resourceVersion":`)
+		e.String(m.ResourceVersion)
+	}
+	if m.FieldPath != "" {
+		e.Member(start302, `"fieldPath":`)
+		e.String(m.FieldPath)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LocalObjectReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.Name)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TypedLocalObjectReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"apiGroup":`)
+	if m.APIGroup == nil {
+		e.Null()
+	} else {
+		e.String((*m.APIGroup))
+	}
+	e.Literal(`,"kind":`)
+	e.String(m.Kind)
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SerializedReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start305 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start305, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start305, `"reference":`)
+	m.Reference.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EventSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start306 := e.Len()
+	if m.Component != "" {
+		e.Literal(`"component":`)
+		e.String(m.Component)
+	}
+	if m.Host != "" {
+		e.Member(start306, `"host":`)
+		e.String(m.Host)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Event) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start307 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start307, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start307, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"involvedObject":`)
+	m.InvolvedObject.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Literal(`,"source":`)
+	m.Source.EncodeJSON(e)
+	e.Literal(`,"firstTimestamp":`)
+	m.FirstTimestamp.EncodeJSON(e)
+	e.Literal(`,"lastTimestamp":`)
+	m.LastTimestamp.EncodeJSON(e)
+	if m.Count != 0 {
+		e.Literal(`,"count":`)
+		e.Int(int64(m.Count))
+	}
+	if m.Type != "" {
+		e.Literal(`,"type":`)
+		e.String(m.Type)
+	}
+	e.Literal(`,"eventTime":`)
+	m.EventTime.EncodeJSON(e)
+	if m.Series != nil {
+		e.Literal(`,"series":`)
+		m.Series.EncodeJSON(e)
+	}
+	if m.Action != "" {
+		e.Literal(`,"action":`)
+		e.String(m.Action)
+	}
+	if m.Related != nil {
+		e.Literal(`,"related":`)
+		m.Related.EncodeJSON(e)
+	}
+	e.Literal(`,"reportingComponent":`)
+	e.String(m.ReportingController)
+	e.Literal(`,"reportingInstance":`)
+	e.String(m.ReportingInstance)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EventSeries) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start308 := e.Len()
+	if m.Count != 0 {
+		e.Literal(`"count":`)
+		e.Int(int64(m.Count))
+	}
+	e.Member(start308, `"lastObservedTime":`)
+	m.LastObservedTime.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EventList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start309 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start309, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start309, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i310 := range m.Items {
+			if i310 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i310].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *List) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start311 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start311, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start311, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i312 := range m.Items {
+			if i312 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i312].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LimitRangeItem) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	if len(m.Max) != 0 {
+		e.Literal(`,"max":`)
+		m.Max.EncodeJSON(e)
+	}
+	if len(m.Min) != 0 {
+		e.Literal(`,"min":`)
+		m.Min.EncodeJSON(e)
+	}
+	if len(m.Default) != 0 {
+		e.Literal(`,"default":`)
+		m.Default.EncodeJSON(e)
+	}
+	if len(m.DefaultRequest) != 0 {
+		e.Literal(`,"defaultRequest":`)
+		m.DefaultRequest.EncodeJSON(e)
+	}
+	if len(m.MaxLimitRequestRatio) != 0 {
+		e.Literal(`,"maxLimitRequestRatio":`)
+		m.MaxLimitRequestRatio.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LimitRangeSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"limits":`)
+	if m.Limits == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i315 := range m.Limits {
+			if i315 > 0 {
+				e.Byte(',')
+			}
+			m.Limits[i315].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LimitRange) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start316 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start316, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start316, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LimitRangeList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start317 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start317, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start317, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i318 := range m.Items {
+			if i318 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i318].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceQuotaSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start319 := e.Len()
+	if len(m.Hard) != 0 {
+		e.Literal(`"hard":`)
+		m.Hard.EncodeJSON(e)
+	}
+	if len(m.Scopes) != 0 {
+		e.Member(start319, `"scopes":`)
+		jsonwire.EncodeStringSlice(e, m.Scopes)
+	}
+	if m.ScopeSelector != nil {
+		e.Member(start319, `"scopeSelector":`)
+		m.ScopeSelector.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ScopeSelector) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.MatchExpressions) != 0 {
+		e.Literal(`"matchExpressions":`)
+		if m.MatchExpressions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i321 := range m.MatchExpressions {
+				if i321 > 0 {
+					e.Byte(',')
+				}
+				m.MatchExpressions[i321].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ScopedResourceSelectorRequirement) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"scopeName":`)
+	e.String(string(m.ScopeName))
+	e.Literal(`,"operator":`)
+	e.String(string(m.Operator))
+	if len(m.Values) != 0 {
+		e.Literal(`,"values":`)
+		jsonwire.EncodeStringSlice(e, m.Values)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceQuotaStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start323 := e.Len()
+	if len(m.Hard) != 0 {
+		e.Literal(`"hard":`)
+		m.Hard.EncodeJSON(e)
+	}
+	if len(m.Used) != 0 {
+		e.Member(start323, `"used":`)
+		m.Used.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceQuota) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start324 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start324, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start324, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceQuotaList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start325 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start325, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start325, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i326 := range m.Items {
+			if i326 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i326].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Secret) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start327 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start327, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start327, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if m.Immutable != nil {
+		e.Literal(`,"immutable":`)
+		if m.Immutable == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Immutable))
+		}
+	}
+	if len(m.Data) != 0 {
+		e.Literal(`,"data":`)
+		if m.Data == nil {
+			e.Null()
+		} else {
+			var small328 [16]string
+			keys328 := jsonwire.SortedKeys(m.Data, small328[:0])
+			e.Byte('{')
+			for i328, k328 := range keys328 {
+				if i328 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k328))
+				e.Byte(':')
+				v328 := m.Data[k328]
+				e.Base64(v328)
+			}
+			e.Byte('}')
+		}
+	}
+	if len(m.StringData) != 0 {
+		e.Literal(`,"stringData":`)
+		jsonwire.EncodeStringMap(e, m.StringData)
+	}
+	if m.Type != "" {
+		e.Literal(`,"type":`)
+		e.String(string(m.Type))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SecretList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start329 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start329, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start329, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i330 := range m.Items {
+			if i330 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i330].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ConfigMap) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start331 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start331, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start331, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if m.Immutable != nil {
+		e.Literal(`,"immutable":`)
+		if m.Immutable == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Immutable))
+		}
+	}
+	if len(m.Data) != 0 {
+		e.Literal(`,"data":`)
+		jsonwire.EncodeStringMap(e, m.Data)
+	}
+	if len(m.BinaryData) != 0 {
+		e.Literal(`,"binaryData":`)
+		if m.BinaryData == nil {
+			e.Null()
+		} else {
+			var small332 [16]string
+			keys332 := jsonwire.SortedKeys(m.BinaryData, small332[:0])
+			e.Byte('{')
+			for i332, k332 := range keys332 {
+				if i332 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k332))
+				e.Byte(':')
+				v332 := m.BinaryData[k332]
+				e.Base64(v332)
+			}
+			e.Byte('}')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ConfigMapList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start333 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start333, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start333, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i334 := range m.Items {
+			if i334 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i334].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ComponentCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	if m.Error != "" {
+		e.Literal(`,"error":`)
+		e.String(m.Error)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ComponentStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start336 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start336, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start336, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if len(m.Conditions) != 0 {
+		e.Literal(`,"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i337 := range m.Conditions {
+				if i337 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i337].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ComponentStatusList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start338 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start338, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start338, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i339 := range m.Items {
+			if i339 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i339].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DownwardAPIVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start340 := e.Len()
+	if len(m.Items) != 0 {
+		e.Literal(`"items":`)
+		if m.Items == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i341 := range m.Items {
+				if i341 > 0 {
+					e.Byte(',')
+				}
+				m.Items[i341].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.DefaultMode != nil {
+		e.Member(start340, `"defaultMode":`)
+		if m.DefaultMode == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.DefaultMode)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DownwardAPIVolumeFile) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"path":`)
+	e.String(m.Path)
+	if m.FieldRef != nil {
+		e.Literal(`,"fieldRef":`)
+		m.FieldRef.EncodeJSON(e)
+	}
+	if m.ResourceFieldRef != nil {
+		e.Literal(`,"resourceFieldRef":`)
+		m.ResourceFieldRef.EncodeJSON(e)
+	}
+	if m.Mode != nil {
+		e.Literal(`,"mode":`)
+		if m.Mode == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Mode)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DownwardAPIProjection) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.Items) != 0 {
+		e.Literal(`"items":`)
+		if m.Items == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i344 := range m.Items {
+				if i344 > 0 {
+					e.Byte(',')
+				}
+				m.Items[i344].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SecurityContext) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start345 := e.Len()
+	if m.Capabilities != nil {
+		e.Literal(`"capabilities":`)
+		m.Capabilities.EncodeJSON(e)
+	}
+	if m.Privileged != nil {
+		e.Member(start345, `"privileged":`)
+		if m.Privileged == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Privileged))
+		}
+	}
+	if m.SELinuxOptions != nil {
+		e.Member(start345, `"seLinuxOptions":`)
+		m.SELinuxOptions.EncodeJSON(e)
+	}
+	if m.WindowsOptions != nil {
+		e.Member(start345, `"windowsOptions":`)
+		m.WindowsOptions.EncodeJSON(e)
+	}
+	if m.RunAsUser != nil {
+		e.Member(start345, `"runAsUser":`)
+		if m.RunAsUser == nil {
+			e.Null()
+		} else {
+			e.Int((*m.RunAsUser))
+		}
+	}
+	if m.RunAsGroup != nil {
+		e.Member(start345, `"runAsGroup":`)
+		if m.RunAsGroup == nil {
+			e.Null()
+		} else {
+			e.Int((*m.RunAsGroup))
+		}
+	}
+	if m.RunAsNonRoot != nil {
+		e.Member(start345, `"runAsNonRoot":`)
+		if m.RunAsNonRoot == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.RunAsNonRoot))
+		}
+	}
+	if m.ReadOnlyRootFilesystem != nil {
+		e.Member(start345, `"readOnlyRootFilesystem":`)
+		if m.ReadOnlyRootFilesystem == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.ReadOnlyRootFilesystem))
+		}
+	}
+	if m.AllowPrivilegeEscalation != nil {
+		e.Member(start345, `"allowPrivilegeEscalation":`)
+		if m.AllowPrivilegeEscalation == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.AllowPrivilegeEscalation))
+		}
+	}
+	if m.ProcMount != nil {
+		e.Member(start345, `"procMount":`)
+		if m.ProcMount == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.ProcMount)))
+		}
+	}
+	if m.SeccompProfile != nil {
+		e.Member(start345, `"seccompProfile":`)
+		m.SeccompProfile.EncodeJSON(e)
+	}
+	if m.AppArmorProfile != nil {
+		e.Member(start345, `"appArmorProfile":`)
+		m.AppArmorProfile.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *SELinuxOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start346 := e.Len()
+	if m.User != "" {
+		e.Literal(`"user":`)
+		e.String(m.User)
+	}
+	if m.Role != "" {
+		e.Member(start346, `"role":`)
+		e.String(m.Role)
+	}
+	if m.Type != "" {
+		e.Member(start346, `"type":`)
+		e.String(m.Type)
+	}
+	if m.Level != "" {
+		e.Member(start346, `"level":`)
+		e.String(m.Level)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *WindowsSecurityContextOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start347 := e.Len()
+	if m.GMSACredentialSpecName != nil {
+		e.Literal(`"gmsaCredentialSpecName":`)
+		if m.GMSACredentialSpecName == nil {
+			e.Null()
+		} else {
+			e.String((*m.GMSACredentialSpecName))
+		}
+	}
+	if m.GMSACredentialSpec != nil {
+		e.Member(start347, `"gmsaCredentialSpec":`)
+		if m.GMSACredentialSpec == nil {
+			e.Null()
+		} else {
+			e.String((*m.GMSACredentialSpec))
+		}
+	}
+	if m.RunAsUserName != nil {
+		e.Member(start347, `"runAsUserName":`)
+		if m.RunAsUserName == nil {
+			e.Null()
+		} else {
+			e.String((*m.RunAsUserName))
+		}
+	}
+	if m.HostProcess != nil {
+		e.Member(start347, `"hostProcess":`)
+		if m.HostProcess == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.HostProcess))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *RangeAllocation) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start348 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start348, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start348, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"range":`)
+	e.String(m.Range)
+	e.Literal(`,"data":`)
+	e.Base64(m.Data)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Sysctl) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"value":`)
+	e.String(m.Value)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PortStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"port":`)
+	e.Int(int64(m.Port))
+	e.Literal(`,"protocol":`)
+	e.String(string(m.Protocol))
+	if m.Error != nil {
+		e.Literal(`,"error":`)
+		if m.Error == nil {
+			e.Null()
+		} else {
+			e.String((*m.Error))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ImageVolumeSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start351 := e.Len()
+	if m.Reference != "" {
+		e.Literal(`"reference":`)
+		e.String(m.Reference)
+	}
+	if m.PullPolicy != "" {
+		e.Member(start351, `"pullPolicy":`)
+		e.String(string(m.PullPolicy))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeAllocatableResourceClaimStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"resourceClaimName":`)
+	e.String(m.ResourceClaimName)
+	if len(m.Containers) != 0 {
+		e.Literal(`,"containers":`)
+		jsonwire.EncodeStringSlice(e, m.Containers)
+	}
+	e.Literal(`,"resources":`)
+	if m.Resources == nil {
+		e.Null()
+	} else {
+		var small353 [16]ResourceName
+		keys353 := jsonwire.SortedKeys(m.Resources, small353[:0])
+		e.Byte('{')
+		for i353, k353 := range keys353 {
+			if i353 > 0 {
+				e.Byte(',')
+			}
+			e.String(string(k353))
+			e.Byte(':')
+			v353 := m.Resources[k353]
+			v353.EncodeJSON(e)
+		}
+		e.Byte('}')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

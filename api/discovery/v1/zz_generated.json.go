@@ -364,3 +364,324 @@ func (m *EndpointSliceList) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EndpointSlice) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"addressType":`)
+	e.String(string(m.AddressType))
+	e.Literal(`,"endpoints":`)
+	if m.Endpoints == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i2 := range m.Endpoints {
+			if i2 > 0 {
+				e.Byte(',')
+			}
+			m.Endpoints[i2].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Literal(`,"ports":`)
+	if m.Ports == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i3 := range m.Ports {
+			if i3 > 0 {
+				e.Byte(',')
+			}
+			m.Ports[i3].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Endpoint) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"addresses":`)
+	jsonwire.EncodeStringSlice(e, m.Addresses)
+	e.Literal(`,"conditions":`)
+	m.Conditions.EncodeJSON(e)
+	if m.Hostname != nil {
+		e.Literal(`,"hostname":`)
+		if m.Hostname == nil {
+			e.Null()
+		} else {
+			e.String((*m.Hostname))
+		}
+	}
+	if m.TargetRef != nil {
+		e.Literal(`,"targetRef":`)
+		m.TargetRef.EncodeJSON(e)
+	}
+	if len(m.DeprecatedTopology) != 0 {
+		e.Literal(`,"deprecatedTopology":`)
+		jsonwire.EncodeStringMap(e, m.DeprecatedTopology)
+	}
+	if m.NodeName != nil {
+		e.Literal(`,"nodeName":`)
+		if m.NodeName == nil {
+			e.Null()
+		} else {
+			e.String((*m.NodeName))
+		}
+	}
+	if m.Zone != nil {
+		e.Literal(`,"zone":`)
+		if m.Zone == nil {
+			e.Null()
+		} else {
+			e.String((*m.Zone))
+		}
+	}
+	if m.Hints != nil {
+		e.Literal(`,"hints":`)
+		m.Hints.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EndpointConditions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start5 := e.Len()
+	if m.Ready != nil {
+		e.Literal(`"ready":`)
+		if m.Ready == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Ready))
+		}
+	}
+	if m.Serving != nil {
+		e.Member(start5, `"serving":`)
+		if m.Serving == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Serving))
+		}
+	}
+	if m.Terminating != nil {
+		e.Member(start5, `"terminating":`)
+		if m.Terminating == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Terminating))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EndpointHints) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start6 := e.Len()
+	if len(m.ForZones) != 0 {
+		e.Literal(`"forZones":`)
+		if m.ForZones == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i7 := range m.ForZones {
+				if i7 > 0 {
+					e.Byte(',')
+				}
+				m.ForZones[i7].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.ForNodes) != 0 {
+		e.Member(start6, `"forNodes":`)
+		if m.ForNodes == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i8 := range m.ForNodes {
+				if i8 > 0 {
+					e.Byte(',')
+				}
+				m.ForNodes[i8].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ForZone) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ForNode) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EndpointPort) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start11 := e.Len()
+	if m.Name != nil {
+		e.Literal(`"name":`)
+		if m.Name == nil {
+			e.Null()
+		} else {
+			e.String((*m.Name))
+		}
+	}
+	if m.Protocol != nil {
+		e.Member(start11, `"protocol":`)
+		if m.Protocol == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.Protocol)))
+		}
+	}
+	if m.Port != nil {
+		e.Member(start11, `"port":`)
+		if m.Port == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Port)))
+		}
+	}
+	if m.AppProtocol != nil {
+		e.Member(start11, `"appProtocol":`)
+		if m.AppProtocol == nil {
+			e.Null()
+		} else {
+			e.String((*m.AppProtocol))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EndpointSliceList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start12 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start12, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start12, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i13 := range m.Items {
+			if i13 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i13].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -127,3 +127,135 @@ func (m *EventList) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Event) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"eventTime":`)
+	m.EventTime.EncodeJSON(e)
+	if m.Series != nil {
+		e.Literal(`,"series":`)
+		m.Series.EncodeJSON(e)
+	}
+	if m.ReportingController != "" {
+		e.Literal(`,"reportingController":`)
+		e.String(m.ReportingController)
+	}
+	if m.ReportingInstance != "" {
+		e.Literal(`,"reportingInstance":`)
+		e.String(m.ReportingInstance)
+	}
+	if m.Action != "" {
+		e.Literal(`,"action":`)
+		e.String(m.Action)
+	}
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	e.Literal(`,"regarding":`)
+	m.Regarding.EncodeJSON(e)
+	if m.Related != nil {
+		e.Literal(`,"related":`)
+		m.Related.EncodeJSON(e)
+	}
+	if m.Note != "" {
+		e.Literal(`,"note":`)
+		e.String(m.Note)
+	}
+	if m.Type != "" {
+		e.Literal(`,"type":`)
+		e.String(m.Type)
+	}
+	e.Literal(`,"deprecatedSource":`)
+	m.DeprecatedSource.EncodeJSON(e)
+	e.Literal(`,"deprecatedFirstTimestamp":`)
+	m.DeprecatedFirstTimestamp.EncodeJSON(e)
+	e.Literal(`,"deprecatedLastTimestamp":`)
+	m.DeprecatedLastTimestamp.EncodeJSON(e)
+	if m.DeprecatedCount != 0 {
+		e.Literal(`,"deprecatedCount":`)
+		e.Int(int64(m.DeprecatedCount))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EventSeries) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"count":`)
+	e.Int(int64(m.Count))
+	e.Literal(`,"lastObservedTime":`)
+	m.LastObservedTime.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *EventList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start3 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start3, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start3, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i4 := range m.Items {
+			if i4 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i4].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -794,3 +794,674 @@ func (m *PriorityLevelConfigurationCondition) DecodeJSON(d *jsonwire.Decoder) er
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FlowSchema) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FlowSchemaList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start2 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start2, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start2, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i3 := range m.Items {
+			if i3 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i3].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FlowSchemaSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"priorityLevelConfiguration":`)
+	m.PriorityLevelConfiguration.EncodeJSON(e)
+	e.Literal(`,"matchingPrecedence":`)
+	e.Int(int64(m.MatchingPrecedence))
+	if m.DistinguisherMethod != nil {
+		e.Literal(`,"distinguisherMethod":`)
+		m.DistinguisherMethod.EncodeJSON(e)
+	}
+	if len(m.Rules) != 0 {
+		e.Literal(`,"rules":`)
+		if m.Rules == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i5 := range m.Rules {
+				if i5 > 0 {
+					e.Byte(',')
+				}
+				m.Rules[i5].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FlowDistinguisherMethod) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PriorityLevelConfigurationReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PolicyRulesWithSubjects) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"subjects":`)
+	if m.Subjects == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i9 := range m.Subjects {
+			if i9 > 0 {
+				e.Byte(',')
+			}
+			m.Subjects[i9].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	if len(m.ResourceRules) != 0 {
+		e.Literal(`,"resourceRules":`)
+		if m.ResourceRules == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i10 := range m.ResourceRules {
+				if i10 > 0 {
+					e.Byte(',')
+				}
+				m.ResourceRules[i10].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.NonResourceRules) != 0 {
+		e.Literal(`,"nonResourceRules":`)
+		if m.NonResourceRules == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i11 := range m.NonResourceRules {
+				if i11 > 0 {
+					e.Byte(',')
+				}
+				m.NonResourceRules[i11].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Subject) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"kind":`)
+	e.String(string(m.Kind))
+	if m.User != nil {
+		e.Literal(`,"user":`)
+		m.User.EncodeJSON(e)
+	}
+	if m.Group != nil {
+		e.Literal(`,"group":`)
+		m.Group.EncodeJSON(e)
+	}
+	if m.ServiceAccount != nil {
+		e.Literal(`,"serviceAccount":`)
+		m.ServiceAccount.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *UserSubject) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GroupSubject) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceAccountSubject) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"namespace":`)
+	e.String(m.Namespace)
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourcePolicyRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"verbs":`)
+	jsonwire.EncodeStringSlice(e, m.Verbs)
+	e.Literal(`,"apiGroups":`)
+	jsonwire.EncodeStringSlice(e, m.APIGroups)
+	e.Literal(`,"resources":`)
+	jsonwire.EncodeStringSlice(e, m.Resources)
+	if m.ClusterScope {
+		e.Literal(`,"clusterScope":`)
+		e.Bool(m.ClusterScope)
+	}
+	e.Literal(`,"namespaces":`)
+	jsonwire.EncodeStringSlice(e, m.Namespaces)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NonResourcePolicyRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"verbs":`)
+	jsonwire.EncodeStringSlice(e, m.Verbs)
+	e.Literal(`,"nonResourceURLs":`)
+	jsonwire.EncodeStringSlice(e, m.NonResourceURLs)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FlowSchemaStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.Conditions) != 0 {
+		e.Literal(`"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i19 := range m.Conditions {
+				if i19 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i19].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FlowSchemaCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start20 := e.Len()
+	if m.Type != "" {
+		e.Literal(`"type":`)
+		e.String(string(m.Type))
+	}
+	if m.Status != "" {
+		e.Member(start20, `"status":`)
+		e.String(string(m.Status))
+	}
+	e.Member(start20, `"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PriorityLevelConfiguration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start21 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start21, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start21, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PriorityLevelConfigurationList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start22 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start22, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start22, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i23 := range m.Items {
+			if i23 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i23].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PriorityLevelConfigurationSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	if m.Limited != nil {
+		e.Literal(`,"limited":`)
+		m.Limited.EncodeJSON(e)
+	}
+	if m.Exempt != nil {
+		e.Literal(`,"exempt":`)
+		m.Exempt.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LimitedPriorityLevelConfiguration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"nominalConcurrencyShares":`)
+	if m.NominalConcurrencyShares == nil {
+		e.Null()
+	} else {
+		e.Int(int64((*m.NominalConcurrencyShares)))
+	}
+	e.Literal(`,"limitResponse":`)
+	m.LimitResponse.EncodeJSON(e)
+	if m.LendablePercent != nil {
+		e.Literal(`,"lendablePercent":`)
+		if m.LendablePercent == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.LendablePercent)))
+		}
+	}
+	if m.BorrowingLimitPercent != nil {
+		e.Literal(`,"borrowingLimitPercent":`)
+		if m.BorrowingLimitPercent == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.BorrowingLimitPercent)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ExemptPriorityLevelConfiguration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start26 := e.Len()
+	if m.NominalConcurrencyShares != nil {
+		e.Literal(`"nominalConcurrencyShares":`)
+		if m.NominalConcurrencyShares == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.NominalConcurrencyShares)))
+		}
+	}
+	if m.LendablePercent != nil {
+		e.Member(start26, `"lendablePercent":`)
+		if m.LendablePercent == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.LendablePercent)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LimitResponse) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	if m.Queuing != nil {
+		e.Literal(`,"queuing":`)
+		m.Queuing.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *QueuingConfiguration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"queues":`)
+	e.Int(int64(m.Queues))
+	e.Literal(`,"handSize":`)
+	e.Int(int64(m.HandSize))
+	e.Literal(`,"queueLengthLimit":`)
+	e.Int(int64(m.QueueLengthLimit))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PriorityLevelConfigurationStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.Conditions) != 0 {
+		e.Literal(`"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i30 := range m.Conditions {
+				if i30 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i30].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PriorityLevelConfigurationCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start31 := e.Len()
+	if m.Type != "" {
+		e.Literal(`"type":`)
+		e.String(string(m.Type))
+	}
+	if m.Status != "" {
+		e.Member(start31, `"status":`)
+		e.String(string(m.Status))
+	}
+	e.Member(start31, `"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

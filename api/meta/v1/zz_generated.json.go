@@ -1618,3 +1618,1558 @@ func (m *WatchEvent) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GroupResource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"group":`)
+	e.String(m.Group)
+	e.Literal(`,"resource":`)
+	e.String(m.Resource)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GroupVersionResource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"group":`)
+	e.String(m.Group)
+	e.Literal(`,"version":`)
+	e.String(m.Version)
+	e.Literal(`,"resource":`)
+	e.String(m.Resource)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GroupKind) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"group":`)
+	e.String(m.Group)
+	e.Literal(`,"kind":`)
+	e.String(m.Kind)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GroupVersionKind) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"group":`)
+	e.String(m.Group)
+	e.Literal(`,"version":`)
+	e.String(m.Version)
+	e.Literal(`,"kind":`)
+	e.String(m.Kind)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TypeMeta) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start5 := e.Len()
+	if m.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.Kind)
+	}
+	if m.APIVersion != "" {
+		e.Member(start5, `"apiVersion":`)
+		e.String(m.APIVersion)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ListMeta) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start6 := e.Len()
+	if m.SelfLink != "" {
+		e.Literal(`"selfLink":`)
+		e.String(m.SelfLink)
+	}
+	if m.ResourceVersion != "" {
+		e.Member(start6, `"resourceVersion":`)
+		e.String(m.ResourceVersion)
+	}
+	if m.Continue != "" {
+		e.Member(start6, `"continue":`)
+		e.String(m.Continue)
+	}
+	if m.RemainingItemCount != nil {
+		e.Member(start6, `"remainingItemCount":`)
+		if m.RemainingItemCount == nil {
+			e.Null()
+		} else {
+			e.Int((*m.RemainingItemCount))
+		}
+	}
+	if m.ShardInfo != nil {
+		e.Member(start6, `"shardInfo":`)
+		m.ShardInfo.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ShardInfo) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"selector":`)
+	e.String(m.Selector)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ObjectMeta) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start8 := e.Len()
+	if m.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.Name)
+	}
+	if m.GenerateName != "" {
+		e.Member(start8, `"generateName":`)
+		e.String(m.GenerateName)
+	}
+	if m.Namespace != "" {
+		e.Member(start8, `"namespace":`)
+		e.String(m.Namespace)
+	}
+	if m.SelfLink != "" {
+		e.Member(start8, `"selfLink":`)
+		e.String(m.SelfLink)
+	}
+	if m.UID != "" {
+		e.Member(start8, `"uid":`)
+		e.String(string(m.UID))
+	}
+	if m.ResourceVersion != "" {
+		e.Member(start8, `"resourceVersion":`)
+		e.String(m.ResourceVersion)
+	}
+	if m.Generation != 0 {
+		e.Member(start8, `"generation":`)
+		e.Int(m.Generation)
+	}
+	if !m.CreationTimestamp.IsZero() {
+		e.Member(start8, `"creationTimestamp":`)
+		m.CreationTimestamp.EncodeJSON(e)
+	}
+	if m.DeletionTimestamp != nil {
+		e.Member(start8, `"deletionTimestamp":`)
+		m.DeletionTimestamp.EncodeJSON(e)
+	}
+	if m.DeletionGracePeriodSeconds != nil {
+		e.Member(start8, `"deletionGracePeriodSeconds":`)
+		if m.DeletionGracePeriodSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.DeletionGracePeriodSeconds))
+		}
+	}
+	if len(m.Labels) != 0 {
+		e.Member(start8, `"labels":`)
+		jsonwire.EncodeStringMap(e, m.Labels)
+	}
+	if len(m.Annotations) != 0 {
+		e.Member(start8, `"annotations":`)
+		jsonwire.EncodeStringMap(e, m.Annotations)
+	}
+	if len(m.OwnerReferences) != 0 {
+		e.Member(start8, `"ownerReferences":`)
+		if m.OwnerReferences == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i9 := range m.OwnerReferences {
+				if i9 > 0 {
+					e.Byte(',')
+				}
+				m.OwnerReferences[i9].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Finalizers) != 0 {
+		e.Member(start8, `"finalizers":`)
+		jsonwire.EncodeStringSlice(e, m.Finalizers)
+	}
+	if len(m.ManagedFields) != 0 {
+		e.Member(start8, `"managedFields":`)
+		if m.ManagedFields == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i10 := range m.ManagedFields {
+				if i10 > 0 {
+					e.Byte(',')
+				}
+				m.ManagedFields[i10].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *OwnerReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"apiVersion":`)
+	e.String(m.APIVersion)
+	e.Literal(`,"kind":`)
+	e.String(m.Kind)
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	e.Literal(`,"uid":`)
+	e.String(string(m.UID))
+	if m.Controller != nil {
+		e.Literal(`,"controller":`)
+		if m.Controller == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Controller))
+		}
+	}
+	if m.BlockOwnerDeletion != nil {
+		e.Literal(`,"blockOwnerDeletion":`)
+		if m.BlockOwnerDeletion == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.BlockOwnerDeletion))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ListOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start12 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start12, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if m.LabelSelector != "" {
+		e.Member(start12, `"labelSelector":`)
+		e.String(m.LabelSelector)
+	}
+	if m.FieldSelector != "" {
+		e.Member(start12, `"fieldSelector":`)
+		e.String(m.FieldSelector)
+	}
+	if m.Watch {
+		e.Member(start12, `"watch":`)
+		e.Bool(m.Watch)
+	}
+	if m.AllowWatchBookmarks {
+		e.Member(start12, `"allowWatchBookmarks":`)
+		e.Bool(m.AllowWatchBookmarks)
+	}
+	if m.ResourceVersion != "" {
+		e.Member(start12, `"resourceVersion":`)
+		e.String(m.ResourceVersion)
+	}
+	if m.ResourceVersionMatch != "" {
+		e.Member(start12, `"resourceVersionMatch":`)
+		e.String(string(m.ResourceVersionMatch))
+	}
+	if m.TimeoutSeconds != nil {
+		e.Member(start12, `"timeoutSeconds":`)
+		if m.TimeoutSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.TimeoutSeconds))
+		}
+	}
+	if m.Limit != 0 {
+		e.Member(start12, `"limit":`)
+		e.Int(m.Limit)
+	}
+	if m.Continue != "" {
+		e.Member(start12, `"continue":`)
+		e.String(m.Continue)
+	}
+	if m.SendInitialEvents != nil {
+		e.Member(start12, `"sendInitialEvents":`)
+		if m.SendInitialEvents == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.SendInitialEvents))
+		}
+	}
+	if m.ShardSelector != "" {
+		e.Member(start12, `"shardSelector":`)
+		e.String(m.ShardSelector)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GetOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start13 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start13, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if m.ResourceVersion != "" {
+		e.Member(start13, `"resourceVersion":`)
+		e.String(m.ResourceVersion)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeleteOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start14 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start14, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if m.GracePeriodSeconds != nil {
+		e.Member(start14, `"gracePeriodSeconds":`)
+		if m.GracePeriodSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.GracePeriodSeconds))
+		}
+	}
+	if m.Preconditions != nil {
+		e.Member(start14, `"preconditions":`)
+		m.Preconditions.EncodeJSON(e)
+	}
+	if m.OrphanDependents != nil {
+		e.Member(start14, `"orphanDependents":`)
+		if m.OrphanDependents == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.OrphanDependents))
+		}
+	}
+	if m.PropagationPolicy != nil {
+		e.Member(start14, `"propagationPolicy":`)
+		if m.PropagationPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.PropagationPolicy)))
+		}
+	}
+	if len(m.DryRun) != 0 {
+		e.Member(start14, `"dryRun":`)
+		jsonwire.EncodeStringSlice(e, m.DryRun)
+	}
+	if m.IgnoreStoreReadErrorWithClusterBreakingPotential != nil {
+		e.Member(start14, `"ignoreStoreReadErrorWithClusterBreakingPotential":`)
+		if m.IgnoreStoreReadErrorWithClusterBreakingPotential == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.IgnoreStoreReadErrorWithClusterBreakingPotential))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CreateOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start15 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start15, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if len(m.DryRun) != 0 {
+		e.Member(start15, `"dryRun":`)
+		jsonwire.EncodeStringSlice(e, m.DryRun)
+	}
+	if m.FieldManager != "" {
+		e.Member(start15, `"fieldManager":`)
+		e.String(m.FieldManager)
+	}
+	if m.FieldValidation != "" {
+		e.Member(start15, `"fieldValidation":`)
+		e.String(m.FieldValidation)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PatchOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start16 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start16, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if len(m.DryRun) != 0 {
+		e.Member(start16, `"dryRun":`)
+		jsonwire.EncodeStringSlice(e, m.DryRun)
+	}
+	if m.Force != nil {
+		e.Member(start16, `"force":`)
+		if m.Force == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.Force))
+		}
+	}
+	if m.FieldManager != "" {
+		e.Member(start16, `"fieldManager":`)
+		e.String(m.FieldManager)
+	}
+	if m.FieldValidation != "" {
+		e.Member(start16, `"fieldValidation":`)
+		e.String(m.FieldValidation)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ApplyOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start17 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start17, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if len(m.DryRun) != 0 {
+		e.Member(start17, `"dryRun":`)
+		jsonwire.EncodeStringSlice(e, m.DryRun)
+	}
+	e.Member(start17, `"force":`)
+	e.Bool(m.Force)
+	e.Literal(`,"fieldManager":`)
+	e.String(m.FieldManager)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *UpdateOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start18 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start18, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if len(m.DryRun) != 0 {
+		e.Member(start18, `"dryRun":`)
+		jsonwire.EncodeStringSlice(e, m.DryRun)
+	}
+	if m.FieldManager != "" {
+		e.Member(start18, `"fieldManager":`)
+		e.String(m.FieldManager)
+	}
+	if m.FieldValidation != "" {
+		e.Member(start18, `"fieldValidation":`)
+		e.String(m.FieldValidation)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Preconditions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start19 := e.Len()
+	if m.UID != nil {
+		e.Literal(`"uid":`)
+		if m.UID == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.UID)))
+		}
+	}
+	if m.ResourceVersion != nil {
+		e.Member(start19, `"resourceVersion":`)
+		if m.ResourceVersion == nil {
+			e.Null()
+		} else {
+			e.String((*m.ResourceVersion))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Status) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start20 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start20, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start20, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	if m.Status != "" {
+		e.Literal(`,"status":`)
+		e.String(m.Status)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(string(m.Reason))
+	}
+	if m.Details != nil {
+		e.Literal(`,"details":`)
+		m.Details.EncodeJSON(e)
+	}
+	if m.Code != 0 {
+		e.Literal(`,"code":`)
+		e.Int(int64(m.Code))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StatusDetails) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start21 := e.Len()
+	if m.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.Name)
+	}
+	if m.Group != "" {
+		e.Member(start21, `"group":`)
+		e.String(m.Group)
+	}
+	if m.Kind != "" {
+		e.Member(start21, `"kind":`)
+		e.String(m.Kind)
+	}
+	if m.UID != "" {
+		e.Member(start21, `"uid":`)
+		e.String(string(m.UID))
+	}
+	if len(m.Causes) != 0 {
+		e.Member(start21, `"causes":`)
+		if m.Causes == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i22 := range m.Causes {
+				if i22 > 0 {
+					e.Byte(',')
+				}
+				m.Causes[i22].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.RetryAfterSeconds != 0 {
+		e.Member(start21, `"retryAfterSeconds":`)
+		e.Int(int64(m.RetryAfterSeconds))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StatusCause) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start23 := e.Len()
+	if m.Type != "" {
+		e.Literal(`"reason":`)
+		e.String(string(m.Type))
+	}
+	if m.Message != "" {
+		e.Member(start23, `"message":`)
+		e.String(m.Message)
+	}
+	if m.Field != "" {
+		e.Member(start23, `"field":`)
+		e.String(m.Field)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *List) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start24 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start24, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start24, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i25 := range m.Items {
+			if i25 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i25].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIVersions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start26 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start26, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start26, `"versions":`)
+	jsonwire.EncodeStringSlice(e, m.Versions)
+	e.Literal(`,"serverAddressByClientCIDRs":`)
+	if m.ServerAddressByClientCIDRs == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i27 := range m.ServerAddressByClientCIDRs {
+			if i27 > 0 {
+				e.Byte(',')
+			}
+			m.ServerAddressByClientCIDRs[i27].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIGroupList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start28 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start28, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start28, `"groups":`)
+	if m.Groups == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i29 := range m.Groups {
+			if i29 > 0 {
+				e.Byte(',')
+			}
+			m.Groups[i29].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIGroup) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start30 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start30, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start30, `"name":`)
+	e.String(m.Name)
+	e.Literal(`,"versions":`)
+	if m.Versions == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i31 := range m.Versions {
+			if i31 > 0 {
+				e.Byte(',')
+			}
+			m.Versions[i31].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Literal(`,"preferredVersion":`)
+	m.PreferredVersion.EncodeJSON(e)
+	if len(m.ServerAddressByClientCIDRs) != 0 {
+		e.Literal(`,"serverAddressByClientCIDRs":`)
+		if m.ServerAddressByClientCIDRs == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i32 := range m.ServerAddressByClientCIDRs {
+				if i32 > 0 {
+					e.Byte(',')
+				}
+				m.ServerAddressByClientCIDRs[i32].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServerAddressByClientCIDR) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"clientCIDR":`)
+	e.String(m.ClientCIDR)
+	e.Literal(`,"serverAddress":`)
+	e.String(m.ServerAddress)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GroupVersionForDiscovery) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"groupVersion":`)
+	e.String(m.GroupVersion)
+	e.Literal(`,"version":`)
+	e.String(m.Version)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIResource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"singularName":`)
+	e.String(m.SingularName)
+	e.Literal(`,"namespaced":`)
+	e.Bool(m.Namespaced)
+	if m.Group != "" {
+		e.Literal(`,"group":`)
+		e.String(m.Group)
+	}
+	if m.Version != "" {
+		e.Literal(`,"version":`)
+		e.String(m.Version)
+	}
+	e.Literal(`,"kind":`)
+	e.String(m.Kind)
+	e.Literal(`,"verbs":`)
+	m.Verbs.EncodeJSON(e)
+	if len(m.ShortNames) != 0 {
+		e.Literal(`,"shortNames":`)
+		jsonwire.EncodeStringSlice(e, m.ShortNames)
+	}
+	if len(m.Categories) != 0 {
+		e.Literal(`,"categories":`)
+		jsonwire.EncodeStringSlice(e, m.Categories)
+	}
+	if m.StorageVersionHash != "" {
+		e.Literal(`,"storageVersionHash":`)
+		e.String(m.StorageVersionHash)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Verbs) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	jsonwire.EncodeStringSlice(e, (*m))
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *APIResourceList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start36 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start36, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start36, `"groupVersion":`)
+	e.String(m.GroupVersion)
+	e.Literal(`,"resources":`)
+	if m.APIResources == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i37 := range m.APIResources {
+			if i37 > 0 {
+				e.Byte(',')
+			}
+			m.APIResources[i37].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *RootPaths) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"paths":`)
+	jsonwire.EncodeStringSlice(e, m.Paths)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Patch) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal("{}")
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LabelSelector) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start40 := e.Len()
+	if len(m.MatchLabels) != 0 {
+		e.Literal(`"matchLabels":`)
+		jsonwire.EncodeStringMap(e, m.MatchLabels)
+	}
+	if len(m.MatchExpressions) != 0 {
+		e.Member(start40, `"matchExpressions":`)
+		if m.MatchExpressions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i41 := range m.MatchExpressions {
+				if i41 > 0 {
+					e.Byte(',')
+				}
+				m.MatchExpressions[i41].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *LabelSelectorRequirement) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"key":`)
+	e.String(m.Key)
+	e.Literal(`,"operator":`)
+	e.String(string(m.Operator))
+	if len(m.Values) != 0 {
+		e.Literal(`,"values":`)
+		jsonwire.EncodeStringSlice(e, m.Values)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *FieldSelectorRequirement) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"key":`)
+	e.String(m.Key)
+	e.Literal(`,"operator":`)
+	e.String(string(m.Operator))
+	if len(m.Values) != 0 {
+		e.Literal(`,"values":`)
+		jsonwire.EncodeStringSlice(e, m.Values)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ManagedFieldsEntry) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start44 := e.Len()
+	if m.Manager != "" {
+		e.Literal(`"manager":`)
+		e.String(m.Manager)
+	}
+	if m.Operation != "" {
+		e.Member(start44, `"operation":`)
+		e.String(string(m.Operation))
+	}
+	if m.APIVersion != "" {
+		e.Member(start44, `"apiVersion":`)
+		e.String(m.APIVersion)
+	}
+	if m.Time != nil {
+		e.Member(start44, `"time":`)
+		m.Time.EncodeJSON(e)
+	}
+	if m.FieldsType != "" {
+		e.Member(start44, `"fieldsType":`)
+		e.String(m.FieldsType)
+	}
+	if m.FieldsV1 != nil {
+		e.Member(start44, `"fieldsV1":`)
+		m.FieldsV1.EncodeJSON(e)
+	}
+	if m.Subresource != "" {
+		e.Member(start44, `"subresource":`)
+		e.String(m.Subresource)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Table) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start45 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start45, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start45, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"columnDefinitions":`)
+	if m.ColumnDefinitions == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i46 := range m.ColumnDefinitions {
+			if i46 > 0 {
+				e.Byte(',')
+			}
+			m.ColumnDefinitions[i46].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Literal(`,"rows":`)
+	if m.Rows == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i47 := range m.Rows {
+			if i47 > 0 {
+				e.Byte(',')
+			}
+			m.Rows[i47].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TableColumnDefinition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"type":`)
+	e.String(m.Type)
+	e.Literal(`,"format":`)
+	e.String(m.Format)
+	e.Literal(`,"description":`)
+	e.String(m.Description)
+	e.Literal(`,"priority":`)
+	e.Int(int64(m.Priority))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TableRow) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"cells":`)
+	if m.Cells == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i50 := range m.Cells {
+			if i50 > 0 {
+				e.Byte(',')
+			}
+			e.Any(m.Cells[i50])
+		}
+		e.Byte(']')
+	}
+	if len(m.Conditions) != 0 {
+		e.Literal(`,"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i51 := range m.Conditions {
+				if i51 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i51].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Literal(`,"object":`)
+	m.Object.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TableRowCondition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(string(m.Type))
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	if m.Reason != "" {
+		e.Literal(`,"reason":`)
+		e.String(m.Reason)
+	}
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TableOptions) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start53 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start53, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	if m.IncludeObject != "" {
+		e.Member(start53, `"includeObject":`)
+		e.String(string(m.IncludeObject))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PartialObjectMetadata) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start54 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start54, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start54, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PartialObjectMetadataList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start55 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start55, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start55, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i56 := range m.Items {
+			if i56 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i56].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Condition) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(m.Type)
+	e.Literal(`,"status":`)
+	e.String(string(m.Status))
+	if m.ObservedGeneration != 0 {
+		e.Literal(`,"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	e.Literal(`,"lastTransitionTime":`)
+	m.LastTransitionTime.EncodeJSON(e)
+	e.Literal(`,"reason":`)
+	e.String(m.Reason)
+	e.Literal(`,"message":`)
+	e.String(m.Message)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *WatchEvent) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"type":`)
+	e.String(m.Type)
+	e.Literal(`,"object":`)
+	m.Object.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -1200,3 +1200,1126 @@ func (m *ServiceCIDRList) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NetworkPolicy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NetworkPolicySpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"podSelector":`)
+	m.PodSelector.EncodeJSON(e)
+	if len(m.Ingress) != 0 {
+		e.Literal(`,"ingress":`)
+		if m.Ingress == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i3 := range m.Ingress {
+				if i3 > 0 {
+					e.Byte(',')
+				}
+				m.Ingress[i3].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Egress) != 0 {
+		e.Literal(`,"egress":`)
+		if m.Egress == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i4 := range m.Egress {
+				if i4 > 0 {
+					e.Byte(',')
+				}
+				m.Egress[i4].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.PolicyTypes) != 0 {
+		e.Literal(`,"policyTypes":`)
+		jsonwire.EncodeStringSlice(e, m.PolicyTypes)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NetworkPolicyIngressRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start5 := e.Len()
+	if len(m.Ports) != 0 {
+		e.Literal(`"ports":`)
+		if m.Ports == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i6 := range m.Ports {
+				if i6 > 0 {
+					e.Byte(',')
+				}
+				m.Ports[i6].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.From) != 0 {
+		e.Member(start5, `"from":`)
+		if m.From == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i7 := range m.From {
+				if i7 > 0 {
+					e.Byte(',')
+				}
+				m.From[i7].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NetworkPolicyEgressRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start8 := e.Len()
+	if len(m.Ports) != 0 {
+		e.Literal(`"ports":`)
+		if m.Ports == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i9 := range m.Ports {
+				if i9 > 0 {
+					e.Byte(',')
+				}
+				m.Ports[i9].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.To) != 0 {
+		e.Member(start8, `"to":`)
+		if m.To == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i10 := range m.To {
+				if i10 > 0 {
+					e.Byte(',')
+				}
+				m.To[i10].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NetworkPolicyPort) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start11 := e.Len()
+	if m.Protocol != nil {
+		e.Literal(`"protocol":`)
+		if m.Protocol == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.Protocol)))
+		}
+	}
+	if m.Port != nil {
+		e.Member(start11, `"port":`)
+		m.Port.EncodeJSON(e)
+	}
+	if m.EndPort != nil {
+		e.Member(start11, `"endPort":`)
+		if m.EndPort == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.EndPort)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IPBlock) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"cidr":`)
+	e.String(m.CIDR)
+	if len(m.Except) != 0 {
+		e.Literal(`,"except":`)
+		jsonwire.EncodeStringSlice(e, m.Except)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NetworkPolicyPeer) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start13 := e.Len()
+	if m.PodSelector != nil {
+		e.Literal(`"podSelector":`)
+		m.PodSelector.EncodeJSON(e)
+	}
+	if m.NamespaceSelector != nil {
+		e.Member(start13, `"namespaceSelector":`)
+		m.NamespaceSelector.EncodeJSON(e)
+	}
+	if m.IPBlock != nil {
+		e.Member(start13, `"ipBlock":`)
+		m.IPBlock.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NetworkPolicyList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start14 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start14, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start14, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i15 := range m.Items {
+			if i15 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i15].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Ingress) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start16 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start16, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start16, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start17 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start17, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start17, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i18 := range m.Items {
+			if i18 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i18].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start19 := e.Len()
+	if m.IngressClassName != nil {
+		e.Literal(`"ingressClassName":`)
+		if m.IngressClassName == nil {
+			e.Null()
+		} else {
+			e.String((*m.IngressClassName))
+		}
+	}
+	if m.DefaultBackend != nil {
+		e.Member(start19, `"defaultBackend":`)
+		m.DefaultBackend.EncodeJSON(e)
+	}
+	if len(m.TLS) != 0 {
+		e.Member(start19, `"tls":`)
+		if m.TLS == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i20 := range m.TLS {
+				if i20 > 0 {
+					e.Byte(',')
+				}
+				m.TLS[i20].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Rules) != 0 {
+		e.Member(start19, `"rules":`)
+		if m.Rules == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i21 := range m.Rules {
+				if i21 > 0 {
+					e.Byte(',')
+				}
+				m.Rules[i21].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressTLS) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start22 := e.Len()
+	if len(m.Hosts) != 0 {
+		e.Literal(`"hosts":`)
+		jsonwire.EncodeStringSlice(e, m.Hosts)
+	}
+	if m.SecretName != "" {
+		e.Member(start22, `"secretName":`)
+		e.String(m.SecretName)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"loadBalancer":`)
+	m.LoadBalancer.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressLoadBalancerStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.Ingress) != 0 {
+		e.Literal(`"ingress":`)
+		if m.Ingress == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i25 := range m.Ingress {
+				if i25 > 0 {
+					e.Byte(',')
+				}
+				m.Ingress[i25].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressLoadBalancerIngress) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start26 := e.Len()
+	if m.IP != "" {
+		e.Literal(`"ip":`)
+		e.String(m.IP)
+	}
+	if m.Hostname != "" {
+		e.Member(start26, `"hostname":`)
+		e.String(m.Hostname)
+	}
+	if len(m.Ports) != 0 {
+		e.Member(start26, `"ports":`)
+		if m.Ports == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i27 := range m.Ports {
+				if i27 > 0 {
+					e.Byte(',')
+				}
+				m.Ports[i27].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressPortStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"port":`)
+	e.Int(int64(m.Port))
+	e.Literal(`,"protocol":`)
+	e.String(string(m.Protocol))
+	if m.Error != nil {
+		e.Literal(`,"error":`)
+		if m.Error == nil {
+			e.Null()
+		} else {
+			e.String((*m.Error))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start29 := e.Len()
+	if m.Host != "" {
+		e.Literal(`"host":`)
+		e.String(m.Host)
+	}
+	if m.IngressRuleValue.HTTP != nil {
+		e.Member(start29, `"http":`)
+		m.IngressRuleValue.HTTP.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressRuleValue) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.HTTP != nil {
+		e.Literal(`"http":`)
+		m.HTTP.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HTTPIngressRuleValue) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"paths":`)
+	if m.Paths == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i32 := range m.Paths {
+			if i32 > 0 {
+				e.Byte(',')
+			}
+			m.Paths[i32].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *HTTPIngressPath) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start33 := e.Len()
+	if m.Path != "" {
+		e.Literal(`"path":`)
+		e.String(m.Path)
+	}
+	e.Member(start33, `"pathType":`)
+	if m.PathType == nil {
+		e.Null()
+	} else {
+		e.String(string((*m.PathType)))
+	}
+	e.Literal(`,"backend":`)
+	m.Backend.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressBackend) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start34 := e.Len()
+	if m.Service != nil {
+		e.Literal(`"service":`)
+		m.Service.EncodeJSON(e)
+	}
+	if m.Resource != nil {
+		e.Member(start34, `"resource":`)
+		m.Resource.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressServiceBackend) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"port":`)
+	m.Port.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceBackendPort) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start36 := e.Len()
+	if m.Name != "" {
+		e.Literal(`"name":`)
+		e.String(m.Name)
+	}
+	if m.Number != 0 {
+		e.Member(start36, `"number":`)
+		e.Int(int64(m.Number))
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressClass) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start37 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start37, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start37, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressClassSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start38 := e.Len()
+	if m.Controller != "" {
+		e.Literal(`"controller":`)
+		e.String(m.Controller)
+	}
+	if m.Parameters != nil {
+		e.Member(start38, `"parameters":`)
+		m.Parameters.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressClassParametersReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start39 := e.Len()
+	if m.APIGroup != nil {
+		e.Literal(`"apiGroup":`)
+		if m.APIGroup == nil {
+			e.Null()
+		} else {
+			e.String((*m.APIGroup))
+		}
+	}
+	e.Member(start39, `"kind":`)
+	e.String(m.Kind)
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	e.Literal(`,"scope":`)
+	if m.Scope == nil {
+		e.Null()
+	} else {
+		e.String((*m.Scope))
+	}
+	if m.Namespace != nil {
+		e.Literal(`,"namespace":`)
+		if m.Namespace == nil {
+			e.Null()
+		} else {
+			e.String((*m.Namespace))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IngressClassList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start40 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start40, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start40, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i41 := range m.Items {
+			if i41 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i41].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IPAddress) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start42 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start42, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start42, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IPAddressSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.ParentRef != nil {
+		e.Literal(`"parentRef":`)
+		m.ParentRef.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ParentReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start44 := e.Len()
+	if m.Group != "" {
+		e.Literal(`"group":`)
+		e.String(m.Group)
+	}
+	if m.Resource != "" {
+		e.Member(start44, `"resource":`)
+		e.String(m.Resource)
+	}
+	if m.Namespace != "" {
+		e.Member(start44, `"namespace":`)
+		e.String(m.Namespace)
+	}
+	if m.Name != "" {
+		e.Member(start44, `"name":`)
+		e.String(m.Name)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *IPAddressList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start45 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start45, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start45, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i46 := range m.Items {
+			if i46 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i46].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceCIDR) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start47 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start47, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start47, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceCIDRSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.CIDRs) != 0 {
+		e.Literal(`"cidrs":`)
+		jsonwire.EncodeStringSlice(e, m.CIDRs)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceCIDRStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.Conditions) != 0 {
+		e.Literal(`"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i50 := range m.Conditions {
+				if i50 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i50].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ServiceCIDRList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start51 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start51, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start51, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i52 := range m.Items {
+			if i52 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i52].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -199,3 +199,206 @@ func (m *Eviction) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodDisruptionBudgetSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.MinAvailable != nil {
+		e.Literal(`"minAvailable":`)
+		m.MinAvailable.EncodeJSON(e)
+	}
+	if m.Selector != nil {
+		e.Member(start1, `"selector":`)
+		m.Selector.EncodeJSON(e)
+	}
+	if m.MaxUnavailable != nil {
+		e.Member(start1, `"maxUnavailable":`)
+		m.MaxUnavailable.EncodeJSON(e)
+	}
+	if m.UnhealthyPodEvictionPolicy != nil {
+		e.Member(start1, `"unhealthyPodEvictionPolicy":`)
+		if m.UnhealthyPodEvictionPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.UnhealthyPodEvictionPolicy)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodDisruptionBudgetStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start2 := e.Len()
+	if m.ObservedGeneration != 0 {
+		e.Literal(`"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	if len(m.DisruptedPods) != 0 {
+		e.Member(start2, `"disruptedPods":`)
+		if m.DisruptedPods == nil {
+			e.Null()
+		} else {
+			var small3 [16]string
+			keys3 := jsonwire.SortedKeys(m.DisruptedPods, small3[:0])
+			e.Byte('{')
+			for i3, k3 := range keys3 {
+				if i3 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k3))
+				e.Byte(':')
+				v3 := m.DisruptedPods[k3]
+				v3.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	e.Member(start2, `"disruptionsAllowed":`)
+	e.Int(int64(m.DisruptionsAllowed))
+	e.Literal(`,"currentHealthy":`)
+	e.Int(int64(m.CurrentHealthy))
+	e.Literal(`,"desiredHealthy":`)
+	e.Int(int64(m.DesiredHealthy))
+	e.Literal(`,"expectedPods":`)
+	e.Int(int64(m.ExpectedPods))
+	if len(m.Conditions) != 0 {
+		e.Literal(`,"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i4 := range m.Conditions {
+				if i4 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i4].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodDisruptionBudget) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start5 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start5, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start5, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PodDisruptionBudgetList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start6 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start6, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start6, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i7 := range m.Items {
+			if i7 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i7].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Eviction) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start8 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start8, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start8, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if m.DeleteOptions != nil {
+		e.Literal(`,"deleteOptions":`)
+		m.DeleteOptions.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

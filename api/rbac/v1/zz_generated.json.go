@@ -513,3 +513,447 @@ func (m *ClusterRoleList) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *PolicyRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"verbs":`)
+	jsonwire.EncodeStringSlice(e, m.Verbs)
+	if len(m.APIGroups) != 0 {
+		e.Literal(`,"apiGroups":`)
+		jsonwire.EncodeStringSlice(e, m.APIGroups)
+	}
+	if len(m.Resources) != 0 {
+		e.Literal(`,"resources":`)
+		jsonwire.EncodeStringSlice(e, m.Resources)
+	}
+	if len(m.ResourceNames) != 0 {
+		e.Literal(`,"resourceNames":`)
+		jsonwire.EncodeStringSlice(e, m.ResourceNames)
+	}
+	if len(m.NonResourceURLs) != 0 {
+		e.Literal(`,"nonResourceURLs":`)
+		jsonwire.EncodeStringSlice(e, m.NonResourceURLs)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Subject) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"kind":`)
+	e.String(m.Kind)
+	if m.APIGroup != "" {
+		e.Literal(`,"apiGroup":`)
+		e.String(m.APIGroup)
+	}
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	if m.Namespace != "" {
+		e.Literal(`,"namespace":`)
+		e.String(m.Namespace)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *RoleRef) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"apiGroup":`)
+	e.String(m.APIGroup)
+	e.Literal(`,"kind":`)
+	e.String(m.Kind)
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Role) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start4 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start4, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start4, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"rules":`)
+	if m.Rules == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i5 := range m.Rules {
+			if i5 > 0 {
+				e.Byte(',')
+			}
+			m.Rules[i5].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *RoleBinding) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start6 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start6, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start6, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if len(m.Subjects) != 0 {
+		e.Literal(`,"subjects":`)
+		if m.Subjects == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i7 := range m.Subjects {
+				if i7 > 0 {
+					e.Byte(',')
+				}
+				m.Subjects[i7].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Literal(`,"roleRef":`)
+	m.RoleRef.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *RoleBindingList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start8 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start8, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start8, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i9 := range m.Items {
+			if i9 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i9].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *RoleList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start10 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start10, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start10, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i11 := range m.Items {
+			if i11 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i11].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ClusterRole) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start12 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start12, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start12, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"rules":`)
+	if m.Rules == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i13 := range m.Rules {
+			if i13 > 0 {
+				e.Byte(',')
+			}
+			m.Rules[i13].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	if m.AggregationRule != nil {
+		e.Literal(`,"aggregationRule":`)
+		m.AggregationRule.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *AggregationRule) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.ClusterRoleSelectors) != 0 {
+		e.Literal(`"clusterRoleSelectors":`)
+		if m.ClusterRoleSelectors == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i15 := range m.ClusterRoleSelectors {
+				if i15 > 0 {
+					e.Byte(',')
+				}
+				m.ClusterRoleSelectors[i15].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ClusterRoleBinding) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start16 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start16, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start16, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if len(m.Subjects) != 0 {
+		e.Literal(`,"subjects":`)
+		if m.Subjects == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i17 := range m.Subjects {
+				if i17 > 0 {
+					e.Byte(',')
+				}
+				m.Subjects[i17].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Literal(`,"roleRef":`)
+	m.RoleRef.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ClusterRoleBindingList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start18 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start18, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start18, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i19 := range m.Items {
+			if i19 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i19].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ClusterRoleList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start20 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start20, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start20, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i21 := range m.Items {
+			if i21 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i21].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

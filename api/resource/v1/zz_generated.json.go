@@ -1901,3 +1901,1734 @@ func (m *NetworkDeviceData) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceSlice) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceSliceSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"driver":`)
+	e.String(m.Driver)
+	e.Literal(`,"pool":`)
+	m.Pool.EncodeJSON(e)
+	if m.NodeName != nil {
+		e.Literal(`,"nodeName":`)
+		if m.NodeName == nil {
+			e.Null()
+		} else {
+			e.String((*m.NodeName))
+		}
+	}
+	if m.NodeSelector != nil {
+		e.Literal(`,"nodeSelector":`)
+		m.NodeSelector.EncodeJSON(e)
+	}
+	if m.AllNodes != nil {
+		e.Literal(`,"allNodes":`)
+		if m.AllNodes == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.AllNodes))
+		}
+	}
+	if len(m.Devices) != 0 {
+		e.Literal(`,"devices":`)
+		if m.Devices == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i3 := range m.Devices {
+				if i3 > 0 {
+					e.Byte(',')
+				}
+				m.Devices[i3].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.PerDeviceNodeSelection != nil {
+		e.Literal(`,"perDeviceNodeSelection":`)
+		if m.PerDeviceNodeSelection == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.PerDeviceNodeSelection))
+		}
+	}
+	if len(m.SharedCounters) != 0 {
+		e.Literal(`,"sharedCounters":`)
+		if m.SharedCounters == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i4 := range m.SharedCounters {
+				if i4 > 0 {
+					e.Byte(',')
+				}
+				m.SharedCounters[i4].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CounterSet) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if len(m.Counters) != 0 {
+		e.Literal(`,"counters":`)
+		if m.Counters == nil {
+			e.Null()
+		} else {
+			var small6 [16]string
+			keys6 := jsonwire.SortedKeys(m.Counters, small6[:0])
+			e.Byte('{')
+			for i6, k6 := range keys6 {
+				if i6 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k6))
+				e.Byte(':')
+				v6 := m.Counters[k6]
+				v6.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourcePool) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"generation":`)
+	e.Int(m.Generation)
+	e.Literal(`,"resourceSliceCount":`)
+	e.Int(m.ResourceSliceCount)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Device) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if len(m.Attributes) != 0 {
+		e.Literal(`,"attributes":`)
+		if m.Attributes == nil {
+			e.Null()
+		} else {
+			var small9 [16]QualifiedName
+			keys9 := jsonwire.SortedKeys(m.Attributes, small9[:0])
+			e.Byte('{')
+			for i9, k9 := range keys9 {
+				if i9 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k9))
+				e.Byte(':')
+				v9 := m.Attributes[k9]
+				v9.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	if len(m.Capacity) != 0 {
+		e.Literal(`,"capacity":`)
+		if m.Capacity == nil {
+			e.Null()
+		} else {
+			var small10 [16]QualifiedName
+			keys10 := jsonwire.SortedKeys(m.Capacity, small10[:0])
+			e.Byte('{')
+			for i10, k10 := range keys10 {
+				if i10 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k10))
+				e.Byte(':')
+				v10 := m.Capacity[k10]
+				v10.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	if len(m.ConsumesCounters) != 0 {
+		e.Literal(`,"consumesCounters":`)
+		if m.ConsumesCounters == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i11 := range m.ConsumesCounters {
+				if i11 > 0 {
+					e.Byte(',')
+				}
+				m.ConsumesCounters[i11].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.NodeName != nil {
+		e.Literal(`,"nodeName":`)
+		if m.NodeName == nil {
+			e.Null()
+		} else {
+			e.String((*m.NodeName))
+		}
+	}
+	if m.NodeSelector != nil {
+		e.Literal(`,"nodeSelector":`)
+		m.NodeSelector.EncodeJSON(e)
+	}
+	if m.AllNodes != nil {
+		e.Literal(`,"allNodes":`)
+		if m.AllNodes == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.AllNodes))
+		}
+	}
+	if len(m.Taints) != 0 {
+		e.Literal(`,"taints":`)
+		if m.Taints == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i12 := range m.Taints {
+				if i12 > 0 {
+					e.Byte(',')
+				}
+				m.Taints[i12].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.BindsToNode != nil {
+		e.Literal(`,"bindsToNode":`)
+		if m.BindsToNode == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.BindsToNode))
+		}
+	}
+	if len(m.BindingConditions) != 0 {
+		e.Literal(`,"bindingConditions":`)
+		jsonwire.EncodeStringSlice(e, m.BindingConditions)
+	}
+	if len(m.BindingFailureConditions) != 0 {
+		e.Literal(`,"bindingFailureConditions":`)
+		jsonwire.EncodeStringSlice(e, m.BindingFailureConditions)
+	}
+	if m.AllowMultipleAllocations != nil {
+		e.Literal(`,"allowMultipleAllocations":`)
+		if m.AllowMultipleAllocations == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.AllowMultipleAllocations))
+		}
+	}
+	if len(m.NodeAllocatableResourceMappings) != 0 {
+		e.Literal(`,"nodeAllocatableResourceMappings":`)
+		if m.NodeAllocatableResourceMappings == nil {
+			e.Null()
+		} else {
+			var small13 [16]corev1.ResourceName
+			keys13 := jsonwire.SortedKeys(m.NodeAllocatableResourceMappings, small13[:0])
+			e.Byte('{')
+			for i13, k13 := range keys13 {
+				if i13 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k13))
+				e.Byte(':')
+				v13 := m.NodeAllocatableResourceMappings[k13]
+				v13.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NodeAllocatableResourceMapping) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start14 := e.Len()
+	if m.CapacityKey != nil {
+		e.Literal(`"capacityKey":`)
+		if m.CapacityKey == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.CapacityKey)))
+		}
+	}
+	if m.AllocationMultiplier != nil {
+		e.Member(start14, `"allocationMultiplier":`)
+		m.AllocationMultiplier.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceCounterConsumption) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"counterSet":`)
+	e.String(m.CounterSet)
+	if len(m.Counters) != 0 {
+		e.Literal(`,"counters":`)
+		if m.Counters == nil {
+			e.Null()
+		} else {
+			var small16 [16]string
+			keys16 := jsonwire.SortedKeys(m.Counters, small16[:0])
+			e.Byte('{')
+			for i16, k16 := range keys16 {
+				if i16 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k16))
+				e.Byte(':')
+				v16 := m.Counters[k16]
+				v16.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceCapacity) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"value":`)
+	m.Value.EncodeJSON(e)
+	if m.RequestPolicy != nil {
+		e.Literal(`,"requestPolicy":`)
+		m.RequestPolicy.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Counter) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"value":`)
+	m.Value.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CapacityRequestPolicy) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"default":`)
+	m.Default.EncodeJSON(e)
+	if len(m.ValidValues) != 0 {
+		e.Literal(`,"validValues":`)
+		if m.ValidValues == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i20 := range m.ValidValues {
+				if i20 > 0 {
+					e.Byte(',')
+				}
+				m.ValidValues[i20].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.ValidRange != nil {
+		e.Literal(`,"validRange":`)
+		m.ValidRange.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CapacityRequestPolicyRange) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start21 := e.Len()
+	if m.Min != nil {
+		e.Literal(`"min":`)
+		m.Min.EncodeJSON(e)
+	}
+	if m.Max != nil {
+		e.Member(start21, `"max":`)
+		m.Max.EncodeJSON(e)
+	}
+	if m.Step != nil {
+		e.Member(start21, `"step":`)
+		m.Step.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceAttribute) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start22 := e.Len()
+	if m.IntValue != nil {
+		e.Literal(`"int":`)
+		if m.IntValue == nil {
+			e.Null()
+		} else {
+			e.Int((*m.IntValue))
+		}
+	}
+	if m.BoolValue != nil {
+		e.Member(start22, `"bool":`)
+		if m.BoolValue == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.BoolValue))
+		}
+	}
+	if m.StringValue != nil {
+		e.Member(start22, `"string":`)
+		if m.StringValue == nil {
+			e.Null()
+		} else {
+			e.String((*m.StringValue))
+		}
+	}
+	if m.VersionValue != nil {
+		e.Member(start22, `"version":`)
+		if m.VersionValue == nil {
+			e.Null()
+		} else {
+			e.String((*m.VersionValue))
+		}
+	}
+	if len(m.IntValues) != 0 {
+		e.Member(start22, `"ints":`)
+		if m.IntValues == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i23 := range m.IntValues {
+				if i23 > 0 {
+					e.Byte(',')
+				}
+				e.Int(m.IntValues[i23])
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.BoolValues) != 0 {
+		e.Member(start22, `"bools":`)
+		if m.BoolValues == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i24 := range m.BoolValues {
+				if i24 > 0 {
+					e.Byte(',')
+				}
+				e.Bool(m.BoolValues[i24])
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.StringValues) != 0 {
+		e.Member(start22, `"strings":`)
+		jsonwire.EncodeStringSlice(e, m.StringValues)
+	}
+	if len(m.VersionValues) != 0 {
+		e.Member(start22, `"versions":`)
+		jsonwire.EncodeStringSlice(e, m.VersionValues)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceTaint) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"key":`)
+	e.String(m.Key)
+	if m.Value != "" {
+		e.Literal(`,"value":`)
+		e.String(m.Value)
+	}
+	e.Literal(`,"effect":`)
+	e.String(string(m.Effect))
+	if m.TimeAdded != nil {
+		e.Literal(`,"timeAdded":`)
+		m.TimeAdded.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceSliceList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start26 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start26, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start26, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i27 := range m.Items {
+			if i27 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i27].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceClaim) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start28 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start28, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start28, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceClaimSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"devices":`)
+	m.Devices.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceClaim) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"requests":`)
+	if m.Requests == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i31 := range m.Requests {
+			if i31 > 0 {
+				e.Byte(',')
+			}
+			m.Requests[i31].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	if len(m.Constraints) != 0 {
+		e.Literal(`,"constraints":`)
+		if m.Constraints == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i32 := range m.Constraints {
+				if i32 > 0 {
+					e.Byte(',')
+				}
+				m.Constraints[i32].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Config) != 0 {
+		e.Literal(`,"config":`)
+		if m.Config == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i33 := range m.Config {
+				if i33 > 0 {
+					e.Byte(',')
+				}
+				m.Config[i33].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceRequest) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	if m.Exactly != nil {
+		e.Literal(`,"exactly":`)
+		m.Exactly.EncodeJSON(e)
+	}
+	if len(m.FirstAvailable) != 0 {
+		e.Literal(`,"firstAvailable":`)
+		if m.FirstAvailable == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i35 := range m.FirstAvailable {
+				if i35 > 0 {
+					e.Byte(',')
+				}
+				m.FirstAvailable[i35].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ExactDeviceRequest) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"deviceClassName":`)
+	e.String(m.DeviceClassName)
+	if len(m.Selectors) != 0 {
+		e.Literal(`,"selectors":`)
+		if m.Selectors == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i37 := range m.Selectors {
+				if i37 > 0 {
+					e.Byte(',')
+				}
+				m.Selectors[i37].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.AllocationMode != "" {
+		e.Literal(`,"allocationMode":`)
+		e.String(string(m.AllocationMode))
+	}
+	if m.Count != 0 {
+		e.Literal(`,"count":`)
+		e.Int(m.Count)
+	}
+	if m.AdminAccess != nil {
+		e.Literal(`,"adminAccess":`)
+		if m.AdminAccess == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.AdminAccess))
+		}
+	}
+	if len(m.Tolerations) != 0 {
+		e.Literal(`,"tolerations":`)
+		if m.Tolerations == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i38 := range m.Tolerations {
+				if i38 > 0 {
+					e.Byte(',')
+				}
+				m.Tolerations[i38].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Capacity != nil {
+		e.Literal(`,"capacity":`)
+		m.Capacity.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceSubRequest) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"deviceClassName":`)
+	e.String(m.DeviceClassName)
+	if len(m.Selectors) != 0 {
+		e.Literal(`,"selectors":`)
+		if m.Selectors == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i40 := range m.Selectors {
+				if i40 > 0 {
+					e.Byte(',')
+				}
+				m.Selectors[i40].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.AllocationMode != "" {
+		e.Literal(`,"allocationMode":`)
+		e.String(string(m.AllocationMode))
+	}
+	if m.Count != 0 {
+		e.Literal(`,"count":`)
+		e.Int(m.Count)
+	}
+	if len(m.Tolerations) != 0 {
+		e.Literal(`,"tolerations":`)
+		if m.Tolerations == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i41 := range m.Tolerations {
+				if i41 > 0 {
+					e.Byte(',')
+				}
+				m.Tolerations[i41].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.Capacity != nil {
+		e.Literal(`,"capacity":`)
+		m.Capacity.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CapacityRequirements) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.Requests) != 0 {
+		e.Literal(`"requests":`)
+		if m.Requests == nil {
+			e.Null()
+		} else {
+			var small43 [16]QualifiedName
+			keys43 := jsonwire.SortedKeys(m.Requests, small43[:0])
+			e.Byte('{')
+			for i43, k43 := range keys43 {
+				if i43 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k43))
+				e.Byte(':')
+				v43 := m.Requests[k43]
+				v43.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceSelector) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.CEL != nil {
+		e.Literal(`"cel":`)
+		m.CEL.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CELDeviceSelector) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"expression":`)
+	e.String(m.Expression)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceConstraint) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start46 := e.Len()
+	if len(m.Requests) != 0 {
+		e.Literal(`"requests":`)
+		jsonwire.EncodeStringSlice(e, m.Requests)
+	}
+	if m.MatchAttribute != nil {
+		e.Member(start46, `"matchAttribute":`)
+		if m.MatchAttribute == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.MatchAttribute)))
+		}
+	}
+	if m.DistinctAttribute != nil {
+		e.Member(start46, `"distinctAttribute":`)
+		if m.DistinctAttribute == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.DistinctAttribute)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceClaimConfiguration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start47 := e.Len()
+	if len(m.Requests) != 0 {
+		e.Literal(`"requests":`)
+		jsonwire.EncodeStringSlice(e, m.Requests)
+	}
+	if m.DeviceConfiguration.Opaque != nil {
+		e.Member(start47, `"opaque":`)
+		m.DeviceConfiguration.Opaque.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceConfiguration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.Opaque != nil {
+		e.Literal(`"opaque":`)
+		m.Opaque.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *OpaqueDeviceConfiguration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"driver":`)
+	e.String(m.Driver)
+	e.Literal(`,"parameters":`)
+	m.Parameters.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceToleration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start50 := e.Len()
+	if m.Key != "" {
+		e.Literal(`"key":`)
+		e.String(m.Key)
+	}
+	if m.Operator != "" {
+		e.Member(start50, `"operator":`)
+		e.String(string(m.Operator))
+	}
+	if m.Value != "" {
+		e.Member(start50, `"value":`)
+		e.String(m.Value)
+	}
+	if m.Effect != "" {
+		e.Member(start50, `"effect":`)
+		e.String(string(m.Effect))
+	}
+	if m.TolerationSeconds != nil {
+		e.Member(start50, `"tolerationSeconds":`)
+		if m.TolerationSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.TolerationSeconds))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceClaimStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start51 := e.Len()
+	if m.Allocation != nil {
+		e.Literal(`"allocation":`)
+		m.Allocation.EncodeJSON(e)
+	}
+	if len(m.ReservedFor) != 0 {
+		e.Member(start51, `"reservedFor":`)
+		if m.ReservedFor == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i52 := range m.ReservedFor {
+				if i52 > 0 {
+					e.Byte(',')
+				}
+				m.ReservedFor[i52].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Devices) != 0 {
+		e.Member(start51, `"devices":`)
+		if m.Devices == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i53 := range m.Devices {
+				if i53 > 0 {
+					e.Byte(',')
+				}
+				m.Devices[i53].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceClaimConsumerReference) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start54 := e.Len()
+	if m.APIGroup != "" {
+		e.Literal(`"apiGroup":`)
+		e.String(m.APIGroup)
+	}
+	e.Member(start54, `"resource":`)
+	e.String(m.Resource)
+	e.Literal(`,"name":`)
+	e.String(m.Name)
+	e.Literal(`,"uid":`)
+	e.String(string(m.UID))
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *AllocationResult) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"devices":`)
+	m.Devices.EncodeJSON(e)
+	if m.NodeSelector != nil {
+		e.Literal(`,"nodeSelector":`)
+		m.NodeSelector.EncodeJSON(e)
+	}
+	if m.AllocationTimestamp != nil {
+		e.Literal(`,"allocationTimestamp":`)
+		m.AllocationTimestamp.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceAllocationResult) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start56 := e.Len()
+	if len(m.Results) != 0 {
+		e.Literal(`"results":`)
+		if m.Results == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i57 := range m.Results {
+				if i57 > 0 {
+					e.Byte(',')
+				}
+				m.Results[i57].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Config) != 0 {
+		e.Member(start56, `"config":`)
+		if m.Config == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i58 := range m.Config {
+				if i58 > 0 {
+					e.Byte(',')
+				}
+				m.Config[i58].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceRequestAllocationResult) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"request":`)
+	e.String(m.Request)
+	e.Literal(`,"driver":`)
+	e.String(m.Driver)
+	e.Literal(`,"pool":`)
+	e.String(m.Pool)
+	e.Literal(`,"device":`)
+	e.String(m.Device)
+	if m.AdminAccess != nil {
+		e.Literal(`,"adminAccess":`)
+		if m.AdminAccess == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.AdminAccess))
+		}
+	}
+	if len(m.Tolerations) != 0 {
+		e.Literal(`,"tolerations":`)
+		if m.Tolerations == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i60 := range m.Tolerations {
+				if i60 > 0 {
+					e.Byte(',')
+				}
+				m.Tolerations[i60].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.BindingConditions) != 0 {
+		e.Literal(`,"bindingConditions":`)
+		jsonwire.EncodeStringSlice(e, m.BindingConditions)
+	}
+	if len(m.BindingFailureConditions) != 0 {
+		e.Literal(`,"bindingFailureConditions":`)
+		jsonwire.EncodeStringSlice(e, m.BindingFailureConditions)
+	}
+	if m.ShareID != nil {
+		e.Literal(`,"shareID":`)
+		if m.ShareID == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.ShareID)))
+		}
+	}
+	if len(m.ConsumedCapacity) != 0 {
+		e.Literal(`,"consumedCapacity":`)
+		if m.ConsumedCapacity == nil {
+			e.Null()
+		} else {
+			var small61 [16]QualifiedName
+			keys61 := jsonwire.SortedKeys(m.ConsumedCapacity, small61[:0])
+			e.Byte('{')
+			for i61, k61 := range keys61 {
+				if i61 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k61))
+				e.Byte(':')
+				v61 := m.ConsumedCapacity[k61]
+				v61.EncodeJSON(e)
+			}
+			e.Byte('}')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceAllocationConfiguration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"source":`)
+	e.String(string(m.Source))
+	if len(m.Requests) != 0 {
+		e.Literal(`,"requests":`)
+		jsonwire.EncodeStringSlice(e, m.Requests)
+	}
+	if m.DeviceConfiguration.Opaque != nil {
+		e.Literal(`,"opaque":`)
+		m.DeviceConfiguration.Opaque.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceClaimList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start63 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start63, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start63, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i64 := range m.Items {
+			if i64 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i64].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceClass) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start65 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start65, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start65, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceClassSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start66 := e.Len()
+	if len(m.Selectors) != 0 {
+		e.Literal(`"selectors":`)
+		if m.Selectors == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i67 := range m.Selectors {
+				if i67 > 0 {
+					e.Byte(',')
+				}
+				m.Selectors[i67].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Config) != 0 {
+		e.Member(start66, `"config":`)
+		if m.Config == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i68 := range m.Config {
+				if i68 > 0 {
+					e.Byte(',')
+				}
+				m.Config[i68].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.ExtendedResourceName != nil {
+		e.Member(start66, `"extendedResourceName":`)
+		if m.ExtendedResourceName == nil {
+			e.Null()
+		} else {
+			e.String((*m.ExtendedResourceName))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceClassConfiguration) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.DeviceConfiguration.Opaque != nil {
+		e.Literal(`"opaque":`)
+		m.DeviceConfiguration.Opaque.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *DeviceClassList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start70 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start70, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start70, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i71 := range m.Items {
+			if i71 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i71].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceClaimTemplate) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start72 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start72, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start72, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceClaimTemplateSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *ResourceClaimTemplateList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start74 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start74, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start74, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i75 := range m.Items {
+			if i75 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i75].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *AllocatedDeviceStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"driver":`)
+	e.String(m.Driver)
+	e.Literal(`,"pool":`)
+	e.String(m.Pool)
+	e.Literal(`,"device":`)
+	e.String(m.Device)
+	if m.ShareID != nil {
+		e.Literal(`,"shareID":`)
+		if m.ShareID == nil {
+			e.Null()
+		} else {
+			e.String((*m.ShareID))
+		}
+	}
+	e.Literal(`,"conditions":`)
+	if m.Conditions == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i77 := range m.Conditions {
+			if i77 > 0 {
+				e.Byte(',')
+			}
+			m.Conditions[i77].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	if m.Data != nil {
+		e.Literal(`,"data":`)
+		m.Data.EncodeJSON(e)
+	}
+	if m.NetworkData != nil {
+		e.Literal(`,"networkData":`)
+		m.NetworkData.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *NetworkDeviceData) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start78 := e.Len()
+	if m.InterfaceName != "" {
+		e.Literal(`"interfaceName":`)
+		e.String(m.InterfaceName)
+	}
+	if len(m.IPs) != 0 {
+		e.Member(start78, `"ips":`)
+		jsonwire.EncodeStringSlice(e, m.IPs)
+	}
+	if m.HardwareAddress != "" {
+		e.Member(start78, `"hardwareAddress":`)
+		e.String(m.HardwareAddress)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -856,3 +856,800 @@ func (m *VolumeAttributesClassList) DecodeJSON(d *jsonwire.Decoder) error {
 	}
 	return d.Err()
 }
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StorageClass) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"provisioner":`)
+	e.String(m.Provisioner)
+	if len(m.Parameters) != 0 {
+		e.Literal(`,"parameters":`)
+		jsonwire.EncodeStringMap(e, m.Parameters)
+	}
+	if m.ReclaimPolicy != nil {
+		e.Literal(`,"reclaimPolicy":`)
+		if m.ReclaimPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.ReclaimPolicy)))
+		}
+	}
+	if len(m.MountOptions) != 0 {
+		e.Literal(`,"mountOptions":`)
+		jsonwire.EncodeStringSlice(e, m.MountOptions)
+	}
+	if m.AllowVolumeExpansion != nil {
+		e.Literal(`,"allowVolumeExpansion":`)
+		if m.AllowVolumeExpansion == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.AllowVolumeExpansion))
+		}
+	}
+	if m.VolumeBindingMode != nil {
+		e.Literal(`,"volumeBindingMode":`)
+		if m.VolumeBindingMode == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.VolumeBindingMode)))
+		}
+	}
+	if len(m.AllowedTopologies) != 0 {
+		e.Literal(`,"allowedTopologies":`)
+		if m.AllowedTopologies == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i2 := range m.AllowedTopologies {
+				if i2 > 0 {
+					e.Byte(',')
+				}
+				m.AllowedTopologies[i2].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *StorageClassList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start3 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start3, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start3, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i4 := range m.Items {
+			if i4 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i4].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeAttachment) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start5 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start5, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start5, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeAttachmentList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start6 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start6, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start6, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i7 := range m.Items {
+			if i7 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i7].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeAttachmentSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"attacher":`)
+	e.String(m.Attacher)
+	e.Literal(`,"source":`)
+	m.Source.EncodeJSON(e)
+	e.Literal(`,"nodeName":`)
+	e.String(m.NodeName)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeAttachmentSource) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start9 := e.Len()
+	if m.PersistentVolumeName != nil {
+		e.Literal(`"persistentVolumeName":`)
+		if m.PersistentVolumeName == nil {
+			e.Null()
+		} else {
+			e.String((*m.PersistentVolumeName))
+		}
+	}
+	if m.InlineVolumeSpec != nil {
+		e.Member(start9, `"inlineVolumeSpec":`)
+		m.InlineVolumeSpec.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeAttachmentStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"attached":`)
+	e.Bool(m.Attached)
+	if len(m.AttachmentMetadata) != 0 {
+		e.Literal(`,"attachmentMetadata":`)
+		jsonwire.EncodeStringMap(e, m.AttachmentMetadata)
+	}
+	if m.AttachError != nil {
+		e.Literal(`,"attachError":`)
+		m.AttachError.EncodeJSON(e)
+	}
+	if m.DetachError != nil {
+		e.Literal(`,"detachError":`)
+		m.DetachError.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeError) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"time":`)
+	m.Time.EncodeJSON(e)
+	if m.Message != "" {
+		e.Literal(`,"message":`)
+		e.String(m.Message)
+	}
+	if m.ErrorCode != nil {
+		e.Literal(`,"errorCode":`)
+		if m.ErrorCode == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.ErrorCode)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CSIDriver) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start12 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start12, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start12, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CSIDriverList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start13 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start13, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start13, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i14 := range m.Items {
+			if i14 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i14].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CSIDriverSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start15 := e.Len()
+	if m.AttachRequired != nil {
+		e.Literal(`"attachRequired":`)
+		if m.AttachRequired == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.AttachRequired))
+		}
+	}
+	if m.PodInfoOnMount != nil {
+		e.Member(start15, `"podInfoOnMount":`)
+		if m.PodInfoOnMount == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.PodInfoOnMount))
+		}
+	}
+	if len(m.VolumeLifecycleModes) != 0 {
+		e.Member(start15, `"volumeLifecycleModes":`)
+		jsonwire.EncodeStringSlice(e, m.VolumeLifecycleModes)
+	}
+	if m.StorageCapacity != nil {
+		e.Member(start15, `"storageCapacity":`)
+		if m.StorageCapacity == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.StorageCapacity))
+		}
+	}
+	if m.FSGroupPolicy != nil {
+		e.Member(start15, `"fsGroupPolicy":`)
+		if m.FSGroupPolicy == nil {
+			e.Null()
+		} else {
+			e.String(string((*m.FSGroupPolicy)))
+		}
+	}
+	if len(m.TokenRequests) != 0 {
+		e.Member(start15, `"tokenRequests":`)
+		if m.TokenRequests == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i16 := range m.TokenRequests {
+				if i16 > 0 {
+					e.Byte(',')
+				}
+				m.TokenRequests[i16].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if m.RequiresRepublish != nil {
+		e.Member(start15, `"requiresRepublish":`)
+		if m.RequiresRepublish == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.RequiresRepublish))
+		}
+	}
+	if m.SELinuxMount != nil {
+		e.Member(start15, `"seLinuxMount":`)
+		if m.SELinuxMount == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.SELinuxMount))
+		}
+	}
+	if m.NodeAllocatableUpdatePeriodSeconds != nil {
+		e.Member(start15, `"nodeAllocatableUpdatePeriodSeconds":`)
+		if m.NodeAllocatableUpdatePeriodSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.NodeAllocatableUpdatePeriodSeconds))
+		}
+	}
+	if m.ServiceAccountTokenInSecrets != nil {
+		e.Member(start15, `"serviceAccountTokenInSecrets":`)
+		if m.ServiceAccountTokenInSecrets == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.ServiceAccountTokenInSecrets))
+		}
+	}
+	if m.PreventPodSchedulingIfMissing != nil {
+		e.Member(start15, `"preventPodSchedulingIfMissing":`)
+		if m.PreventPodSchedulingIfMissing == nil {
+			e.Null()
+		} else {
+			e.Bool((*m.PreventPodSchedulingIfMissing))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *TokenRequest) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"audience":`)
+	e.String(m.Audience)
+	if m.ExpirationSeconds != nil {
+		e.Literal(`,"expirationSeconds":`)
+		if m.ExpirationSeconds == nil {
+			e.Null()
+		} else {
+			e.Int((*m.ExpirationSeconds))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CSINode) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start18 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start18, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start18, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CSINodeSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"drivers":`)
+	if m.Drivers == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i20 := range m.Drivers {
+			if i20 > 0 {
+				e.Byte(',')
+			}
+			m.Drivers[i20].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CSINodeDriver) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"nodeID":`)
+	e.String(m.NodeID)
+	e.Literal(`,"topologyKeys":`)
+	jsonwire.EncodeStringSlice(e, m.TopologyKeys)
+	if m.Allocatable != nil {
+		e.Literal(`,"allocatable":`)
+		m.Allocatable.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeNodeResources) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.Count != nil {
+		e.Literal(`"count":`)
+		if m.Count == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Count)))
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CSINodeList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start23 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start23, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start23, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i24 := range m.Items {
+			if i24 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i24].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CSIStorageCapacity) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start25 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start25, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start25, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if m.NodeTopology != nil {
+		e.Literal(`,"nodeTopology":`)
+		m.NodeTopology.EncodeJSON(e)
+	}
+	e.Literal(`,"storageClassName":`)
+	e.String(m.StorageClassName)
+	if m.Capacity != nil {
+		e.Literal(`,"capacity":`)
+		m.Capacity.EncodeJSON(e)
+	}
+	if m.MaximumVolumeSize != nil {
+		e.Literal(`,"maximumVolumeSize":`)
+		m.MaximumVolumeSize.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CSIStorageCapacityList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start26 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start26, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start26, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i27 := range m.Items {
+			if i27 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i27].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeAttributesClass) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start28 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start28, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start28, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"driverName":`)
+	e.String(m.DriverName)
+	if len(m.Parameters) != 0 {
+		e.Literal(`,"parameters":`)
+		jsonwire.EncodeStringMap(e, m.Parameters)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *VolumeAttributesClassList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start29 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start29, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start29, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i30 := range m.Items {
+			if i30 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i30].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}

@@ -27,6 +27,10 @@ type Config struct {
 	// HasDecoder reports whether a named type the output uses but does
 	// not generate has a DecodeJSON(*jsonwire.Decoder) error method.
 	HasDecoder func(*types.Named) bool
+	// HasEncoder reports whether a named type the output uses but does
+	// not generate has an EncodeJSON(*jsonwire.Encoder) error method.
+	// Nil looks at the method set.
+	HasEncoder func(*types.Named) bool
 	// HasUnmarshalJSON reports whether a named type has its own JSON form
 	// (an UnmarshalJSON method): one without a decoder is then read
 	// through it. Nil looks at the method set.
@@ -132,7 +136,7 @@ func (e *emitter) method(n *types.Named) error {
 func (e *emitter) fields(target, name string, u *types.Struct) error {
 	e.p("for i := 0; d.NextField(i); i++ {")
 	e.p("switch string(d.Key()) {")
-	for _, f := range structFields(name, u) {
+	for _, f := range structFields(name, u, false) {
 		e.p("case %q:", f.name)
 		for _, a := range f.allocs {
 			sel := target + "." + strings.Join(a.path, ".")
