@@ -108,7 +108,9 @@
 //     storageVersionHash, aggregated discovery in JSON and protobuf),
 //     with custom resource groups added; /version; /healthz, /readyz,
 //     /livez; /openapi/v2 (JSON) and /openapi/v3, custom resources in v3
-//     from their schemas.
+//     as kube-apiserver writes them (their schemas, and paths filled in
+//     from a recorded custom resource's, so kubectl apply and explain
+//     work on them).
 //   - Faults: FailNext for whatever request comes next; Faults.Add for
 //     faults aimed by verb, resource, subresource, namespace, name,
 //     field manager and user agent; latency, dropped, cut or corrupt
@@ -159,8 +161,7 @@
 //     exec, attach, portforward, proxy, ephemeralcontainers, resize and
 //     the review kinds answer 404.
 //   - OpenAPI: /openapi/v2 in JSON only (a protobuf-only Accept gets
-//     406) and without custom resources; a custom resource's v3 document
-//     has its schemas but no paths.
+//     406) and without custom resources.
 //   - Tables of the built-in kinds without a printer here
 //     (ResourceQuotas, CertificateSigningRequests, APIServices, flow
 //     control, resource.k8s.io, admission policies, IP addresses,

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	"github.com/kubewire/kubewire/codec"
@@ -112,7 +113,11 @@ func (s *Server) openAPIV3Docs() (map[string][]byte, error) {
 	for p, d := range rec {
 		out[p] = d
 	}
-	for gv, doc := range s.customOpenAPIV3(rec["apis/apiextensions.k8s.io/v1"]) {
+	crd, err := s.upstream.customResourceOpenAPI()
+	if err != nil {
+		return nil, err
+	}
+	for gv, doc := range s.customOpenAPIV3(crd) {
 		out["apis/"+gv] = doc
 	}
 	return out, nil
@@ -171,18 +176,16 @@ func (s *Server) serveOpenAPIV3(w http.ResponseWriter, req *http.Request, path s
 // document refers to.
 const metaSchemaPrefix = "io.k8s.apimachinery.pkg.apis.meta.v1."
 
+// scaleSchemaPrefix names the schemas of the scale subresource.
+const scaleSchemaPrefix = "io.k8s.api.autoscaling.v1."
+
 // customOpenAPIV3 builds the OpenAPI v3 document of every served custom
-// resource group version ("group/version"): each kind's schema from its
-// CRD (with apiVersion, kind and metadata) and its list kind, plus the
-// metadata schemas they refer to, taken from the recorded
-// apiextensions.k8s.io/v1 document. Paths are left out.
-func (s *Server) customOpenAPIV3(base json.RawMessage) map[string][]byte {
-	var baseDoc struct {
-		Components struct {
-			Schemas map[string]json.RawMessage `json:"schemas"`
-		} `json:"components"`
-	}
-	_ = json.Unmarshal(base, &baseDoc)
+// resource group version ("group/version") as kube-apiserver does: each
+// kind's schema from its CRD (with apiVersion, kind and metadata) and its
+// list kind, the kind's paths and the other groups' schemas from the
+// recorded document of a custom resource (kubectl looks for the kind's
+// patch operation and its fieldValidation parameter in the paths).
+func (s *Server) customOpenAPIV3(rec *upstream.CustomResourceOpenAPI) map[string][]byte {
 	s.mu.RLock()
 	var custom []*resource
 	for _, r := range s.resources {
@@ -193,6 +196,7 @@ func (s *Server) customOpenAPIV3(base json.RawMessage) map[string][]byte {
 	s.mu.RUnlock()
 	crdRes := s.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
 	byGV := map[string]map[string]any{}
+	pathsByGV := map[string]map[string]any{}
 	for _, r := range custom {
 		o := s.store.get(crdRes, r.crd.crd)
 		if o == nil {
@@ -208,18 +212,36 @@ func (s *Server) customOpenAPIV3(base json.RawMessage) map[string][]byte {
 		if schemas == nil {
 			schemas = map[string]any{}
 			byGV[gv] = schemas
-			for _, name := range []string{"ObjectMeta", "ListMeta", "ManagedFieldsEntry", "OwnerReference", "FieldsV1", "Time", "Status", "StatusDetails", "StatusCause", "DeleteOptions", "Preconditions", "Patch"} {
-				if sch, ok := baseDoc.Components.Schemas[metaSchemaPrefix+name]; ok {
-					schemas[metaSchemaPrefix+name] = sch
+			pathsByGV[gv] = map[string]any{}
+			for name, sch := range rec.Schemas {
+				if strings.HasPrefix(name, metaSchemaPrefix) {
+					schemas[name] = sch
 				}
 			}
 		}
 		prefix := reverseDomain(r.kind.Group) + "." + r.kind.Version + "."
 		kindSchema := map[string]any{"type": "object"}
+		var status, scale bool
 		for _, v := range crd.Spec.Versions {
-			if v.Name == r.kind.Version && v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
+			if v.Name != r.kind.Version {
+				continue
+			}
+			if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
 				b, _ := json.Marshal(v.Schema.OpenAPIV3Schema)
 				_ = json.Unmarshal(b, &kindSchema)
+			}
+			if v.Subresources != nil {
+				status, scale = v.Subresources.Status != nil, v.Subresources.Scale != nil
+			}
+		}
+		for p, item := range customPaths(rec.Paths[string(crd.Spec.Scope)], r, status, scale) {
+			pathsByGV[gv][p] = item
+		}
+		if scale {
+			for name, sch := range rec.Schemas {
+				if strings.HasPrefix(name, scaleSchemaPrefix) {
+					schemas[name] = sch
+				}
 			}
 		}
 		props, _ := kindSchema["properties"].(map[string]any)
@@ -251,7 +273,7 @@ func (s *Server) customOpenAPIV3(base json.RawMessage) map[string][]byte {
 		b, _ := json.Marshal(map[string]any{
 			"openapi": "3.0.0",
 			"info":    map[string]string{"title": "Kubernetes CRD Swagger", "version": "v0.1.0"},
-			"paths":   map[string]any{},
+			"paths":   pathsByGV[gv],
 			"components": map[string]any{
 				"schemas": schemas,
 			},
@@ -259,6 +281,57 @@ func (s *Server) customOpenAPIV3(base json.RawMessage) map[string][]byte {
 		out[gv] = b
 	}
 	return out
+}
+
+// customPaths fills in the recorded paths of a custom resource of the
+// scope the template is for, without the subresources it does not have.
+func customPaths(template string, r *resource, status, scale bool) map[string]any {
+	if template == "" {
+		return nil
+	}
+	group := strings.TrimSuffix(r.kind.Group, ".k8s.io")
+	text := strings.NewReplacer(
+		"${group}", r.kind.Group,
+		"${reversedGroup}", reverseDomain(r.kind.Group),
+		"${GroupID}", operationID(group, true),
+		"${groupTag}", operationID(group, false),
+		"${version}", r.kind.Version,
+		"${VersionID}", operationID(r.kind.Version, true),
+		"${plural}", r.kind.Resource,
+		"${ListKind}", r.kind.ListKind,
+		"${Kind}", r.kind.Kind,
+	).Replace(template)
+	var paths map[string]any
+	if json.Unmarshal([]byte(text), &paths) != nil {
+		return nil
+	}
+	for p := range paths {
+		if (!status && strings.HasSuffix(p, "/{name}/status")) || (!scale && strings.HasSuffix(p, "/{name}/scale")) {
+			delete(paths, p)
+		}
+	}
+	return paths
+}
+
+// operationID turns a group or version into the camel-case word
+// kube-apiserver puts in operation IDs and tags: letters and underscores
+// kept, digits kept except first, anything else dropped and the letter
+// after it capitalised.
+func operationID(s string, capitalizeFirst bool) string {
+	var b strings.Builder
+	upper := capitalizeFirst
+	for i, c := range s {
+		if !unicode.IsLetter(c) && c != '_' && (i == 0 || !unicode.IsDigit(c)) {
+			upper = true
+			continue
+		}
+		if upper {
+			c = unicode.ToUpper(c)
+			upper = false
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // reverseDomain turns "fid.example.com" into "com.example.fid", as

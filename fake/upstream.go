@@ -27,6 +27,10 @@ type upstreamDocs struct {
 	v3Once sync.Once
 	v3     map[string]json.RawMessage
 	v3Err  error
+
+	crdOnce sync.Once
+	crd     *upstream.CustomResourceOpenAPI
+	crdErr  error
 }
 
 func (u *upstreamDocs) discovery() (*upstream.Discovery, error) {
@@ -63,6 +67,14 @@ func (u *upstreamDocs) aggregated(legacy bool) (*apidiscoveryv2.APIGroupDiscover
 func (u *upstreamDocs) tableColumns(key string) []metav1.TableColumnDefinition {
 	u.tablesOnce.Do(func() { u.tables, u.tablesErr = upstream.LoadTableColumns() })
 	return u.tables[key]
+}
+
+// customResourceOpenAPI returns the recorded paths (by scope, with
+// placeholders for the names) and shared schemas of a custom resource's
+// OpenAPI v3 document.
+func (u *upstreamDocs) customResourceOpenAPI() (*upstream.CustomResourceOpenAPI, error) {
+	u.crdOnce.Do(func() { u.crd, u.crdErr = upstream.LoadCustomResourceOpenAPI() })
+	return u.crd, u.crdErr
 }
 
 // openAPIV3 returns the recorded OpenAPI v3 documents by path.

@@ -14,6 +14,11 @@
 //	tables.json.gz      {"GROUP/RESOURCE": [columnDefinitions...]}
 //	openapi-v2.json.gz  the /openapi/v2 document
 //	openapi-v3.json.gz  {"api/v1": document, "apis/apps/v1": document, ...}
+//	crd-openapi.json.gz {"Namespaced": paths, "Cluster": paths, "schemas": {...}}: the
+//	                     paths of a custom resource's OpenAPI v3 document (names as
+//	                     placeholders) and the schemas of other groups it holds
+//
+// -only NAME writes one of them.
 package main
 
 import (
@@ -34,14 +39,15 @@ import (
 
 func main() {
 	out := flag.String("out", "data", "folder to write the files to")
+	only := flag.String("only", "", "write only this file (e.g. crd-openapi.json.gz)")
 	flag.Parse()
-	if err := run(*out); err != nil {
+	if err := run(*out, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "fakedata:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string) error {
+func run(out, only string) error {
 	ctx := context.Background()
 	c, err := harness.Start(ctx, harness.Options{Name: "fakedata", Log: os.Stderr})
 	if err != nil {
@@ -49,6 +55,19 @@ func run(out string) error {
 	}
 	defer c.Stop()
 	f := &fetcher{ctx: ctx, c: c}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	if only != "" && only != "crd-openapi.json.gz" {
+		return fmt.Errorf("-only %s: only crd-openapi.json.gz can be written alone", only)
+	}
+	if only == "crd-openapi.json.gz" {
+		crd, err := f.crdOpenAPI()
+		if err != nil {
+			return err
+		}
+		return writeGzip(filepath.Join(out, only), crd)
+	}
 	disc, resources, err := f.discovery()
 	if err != nil {
 		return err
@@ -65,10 +84,12 @@ func run(out string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	// Last: the CRDs it creates would show in the documents above.
+	crd, err := f.crdOpenAPI()
+	if err != nil {
 		return err
 	}
-	for name, v := range map[string]any{"discovery.json.gz": disc, "tables.json.gz": tables, "openapi-v2.json.gz": json.RawMessage(v2), "openapi-v3.json.gz": v3} {
+	for name, v := range map[string]any{"crd-openapi.json.gz": crd, "discovery.json.gz": disc, "tables.json.gz": tables, "openapi-v2.json.gz": json.RawMessage(v2), "openapi-v3.json.gz": v3} {
 		if err := writeGzip(filepath.Join(out, name), v); err != nil {
 			return err
 		}

@@ -93,3 +93,35 @@ func LoadOpenAPIV3() (map[string]json.RawMessage, error) {
 	}
 	return out, nil
 }
+
+// CustomResourceOpenAPI is what kube-apiserver's OpenAPI v3 document of
+// a custom resource group version holds besides the kinds' schemas.
+type CustomResourceOpenAPI struct {
+	// Paths by scope ("Namespaced", "Cluster"): JSON text with
+	// placeholders ${group}, ${reversedGroup}, ${GroupID}, ${groupTag},
+	// ${version}, ${VersionID}, ${plural}, ${Kind} and ${ListKind},
+	// recorded from a kind with status and scale subresources.
+	Paths map[string]string
+	// Schemas of other groups the document refers to (metadata, Scale).
+	Schemas map[string]json.RawMessage
+}
+
+// LoadCustomResourceOpenAPI decodes the recorded paths and schemas of a
+// custom resource's OpenAPI v3 document.
+func LoadCustomResourceOpenAPI() (*CustomResourceOpenAPI, error) {
+	b, err := read("crd-openapi.json.gz")
+	if err != nil {
+		return nil, err
+	}
+	var raw struct {
+		Namespaced, Cluster json.RawMessage
+		Schemas             map[string]json.RawMessage `json:"schemas"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("upstream: crd openapi: %w", err)
+	}
+	return &CustomResourceOpenAPI{
+		Paths:   map[string]string{"Namespaced": string(raw.Namespaced), "Cluster": string(raw.Cluster)},
+		Schemas: raw.Schemas,
+	}, nil
+}
