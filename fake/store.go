@@ -103,7 +103,13 @@ func (s *store) write(r *resource, key string, dryRun bool, fn writeFunc) (*stor
 	defer s.mu.Unlock()
 	c := s.coll(r)
 	cur := c.items[key]
-	typ, next, err := fn(cur, s.rv+1)
+	rv := s.rv + 1
+	if dryRun && cur != nil {
+		// A dry run changes nothing: kube-apiserver answers with the
+		// object's current resourceVersion (kubectl diff relies on it).
+		rv = cur.rv
+	}
+	typ, next, err := fn(cur, rv)
 	if err != nil {
 		return nil, "", err
 	}
