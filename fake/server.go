@@ -61,6 +61,12 @@ type Options struct {
 	// github.com/kubewire/kubewire/fake/cel provides one built on cel-go,
 	// kept out of this module's dependencies.
 	Rules RuleEvaluator
+	// IgnoreShardSelector makes the server ignore the shardSelector of
+	// lists and watches (and send no shardInfo), like a kube-apiserver
+	// without the ShardedListAndWatch feature gate. By default it
+	// shards lists and watches as kube-apiserver v1.36 with the gate
+	// does (shard.go).
+	IgnoreShardSelector bool
 }
 
 // RuleEvaluator evaluates CEL expressions of x-kubernetes-validations
