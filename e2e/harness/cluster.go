@@ -47,6 +47,10 @@ type Options struct {
 	APIServerFlags []string
 	// EtcdFlags are extra etcd flags, passed after the harness's own.
 	EtcdFlags []string
+	// FeatureGates are kube-apiserver feature gates, such as
+	// "ShardedListAndWatch=true", passed as one --feature-gates flag
+	// before APIServerFlags.
+	FeatureGates []string
 	// StartTimeout bounds each wait for readiness; zero means 2 minutes.
 	StartTimeout time.Duration
 	// Log receives a line when the cluster starts, restarts and stops,
@@ -292,6 +296,9 @@ func (c *Cluster) apiserverArgs(port int) []string {
 		// Endpoints validation rejects: the reconciler would only log errors.
 		"--endpoint-reconciler-type=none",
 		"--profiling=false",
+	}
+	if len(c.opts.FeatureGates) > 0 {
+		args = append(args, "--feature-gates="+strings.Join(c.opts.FeatureGates, ","))
 	}
 	return append(args, c.opts.APIServerFlags...)
 }
