@@ -178,6 +178,7 @@ func (r *Reflector[T]) reshard(sel client.ShardSelector) State {
 	r.sel, r.strays = sel, 0
 	r.setFiltering()
 	r.log.Debug("reflector: shard selector changed", "resource", r.name, "from", old.String(), "to", sel.String())
+	r.bo.Reset() // a new part is a fresh start, not one more failure
 	rs, canDrop := resharderOf(r.raw)
 	if canDrop {
 		rs.Reshard(func(obj T) bool { return sel.Matches(obj) })

@@ -68,6 +68,7 @@ type record struct {
 	// compared with the local clock.
 	since   time.Time
 	deleted bool // gone from the server; its claims count until it expires
+	lease   *coordinationv1.Lease
 }
 
 // expiresAt is when the record's claims end, by the observer's clock.
@@ -83,7 +84,7 @@ func (r *record) expiresAt(fallback time.Duration) time.Time {
 // cannot be read claims the whole hash space: a member that cannot tell
 // what another claims must assume the worst.
 func recordOf(l *coordinationv1.Lease, now time.Time) (*record, error) {
-	r := &record{name: l.Name, rv: l.ResourceVersion, since: now}
+	r := &record{name: l.Name, rv: l.ResourceVersion, since: now, lease: l}
 	if l.Spec.HolderIdentity != nil {
 		r.identity = *l.Spec.HolderIdentity
 	}

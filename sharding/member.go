@@ -183,9 +183,14 @@ func (m *Member) Run(ctx context.Context) error {
 	m.mu.Unlock()
 
 	rctx, stop := context.WithCancel(ctx)
+	// The view decides when the member may act: after a failure, it
+	// retries at least every RetryPeriod rather than backing off for
+	// up to half a minute.
 	r := reflector.New(m.leases, m.view, reflector.Options{
-		LabelSelector: client.MatchLabels(map[string]string{RingLabel: m.cfg.Name}),
-		Name:          "the leases of ring " + m.cfg.Name,
+		LabelSelector:  client.MatchLabels(map[string]string{RingLabel: m.cfg.Name}),
+		Name:           "the leases of ring " + m.cfg.Name,
+		InitialBackoff: m.cfg.RetryPeriod / 4,
+		MaxBackoff:     m.cfg.RetryPeriod,
 	})
 	var rg sync.WaitGroup
 	rg.Go(func() { _ = r.Run(rctx) })
@@ -312,6 +317,17 @@ func (m *Member) step(ctx context.Context, consumers []Consumer) time.Time {
 	if !now.Before(m.retryAt) && (!m.joined || !now.Before(m.nextRenew) || !desired.equal(m.committed)) {
 		m.write(ctx, consumers, desired)
 	}
+	// Clear the Leases of members gone silent, but not just after
+	// (re)joining: after an outage of the server every member is silent
+	// for a while, and comes back on its own.
+	if m.joined && !now.Before(m.joinedAt.Add(cfg.LeaseDuration)) {
+		for _, r := range recs {
+			if r.name != m.name && !r.deleted && !now.Before(r.expiresAt(cfg.LeaseDuration)) {
+				m.expire(ctx, r)
+				break // one a step: the others help
+			}
+		}
+	}
 
 	// Act: claimed slots assigned to us, once the ring's state as of
 	// our claim shows no other claim.
@@ -404,6 +420,33 @@ func (m *Member) write(ctx context.Context, consumers []Consumer, desired slotSe
 	}
 	m.committed, m.own, m.joined, m.lastRenew = desired, got, true, sent
 	m.nextRenew, m.retryAt = sent.Add(cfg.RetryPeriod), time.Time{}
+}
+
+// expire clears the Lease of a member that has not renewed it for its
+// lease duration (by this member's clock), with the resourceVersion
+// seen as precondition, and deletes it: every member, those that joined
+// since included, then sees its slots free at once instead of timing the
+// Lease out on its own clock from the moment it first saw it. The
+// member it belonged to has stopped working by then (its renew deadline
+// passed); if it comes back, its next write conflicts and it joins
+// again. A released Lease left behind is deleted the same way.
+func (m *Member) expire(ctx context.Context, r record) {
+	wctx, cancel := context.WithTimeout(ctx, m.cfg.RetryPeriod)
+	defer cancel()
+	l := r.lease
+	if r.identity != "" {
+		got, err := m.leases.Update(wctx, releasedLease(l, time.Now()), client.UpdateOptions{})
+		if err != nil {
+			m.log.Debug("sharding: cannot release an expired lease", "lease", r.name, "error", err.Error())
+			return
+		}
+		m.log.Info("sharding: a member's lease expired; its slots are free", "expired", r.identity)
+		l = got
+	}
+	err := m.leases.Delete(wctx, r.name, client.DeleteOptions{Preconditions: &client.Preconditions{ResourceVersion: l.ResourceVersion}})
+	if err != nil && !errors.Is(err, client.ErrNotFound) {
+		m.log.Debug("sharding: cannot delete a released lease", "lease", r.name, "error", err.Error())
+	}
 }
 
 // lose stops all work at once: the member's claims can no longer be

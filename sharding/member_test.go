@@ -67,6 +67,12 @@ func TestRingKilledMember(t *testing.T) {
 		if sinceRenewal < testLease || sinceRenewal > testLease+2*testRetry {
 			t.Errorf("taken over %v after the last renewal; want within [%v, %v]", sinceRenewal, testLease, testLease+2*testRetry)
 		}
+		// The dead member's Lease was cleared by the survivors: a newcomer
+		// does not count it as a member, nor wait for its claims.
+		d := startNode(t, s, tr, "d")
+		if took := waitFor(t, "the newcomer's share", balanced(tr, a, b, d)); took >= testLease {
+			t.Errorf("a newcomer after a kill got its share after %v, a lease duration", took)
+		}
 		tr.check(t)
 	})
 }
