@@ -212,6 +212,9 @@ func setShardSelector(q url.Values, s ShardSelector) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
+	if s.SelectsNothing() {
+		return invalidOptions("shard selector on %s selects nothing: there is nothing to ask for", s.Key)
+	}
 	setNonEmpty(q, "shardSelector", s.String())
 	return nil
 }

@@ -1,8 +1,10 @@
 package client
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -57,13 +59,21 @@ func SplitHashSpace(n int) []HashRange {
 // ListMeta.ShardInfo. Matches gives the same answer as the server, so a
 // caller can filter on its side when the server did not (the informer
 // does): that saves the work on the objects, not their bandwidth.
+//
+// A selector with a Key and no Ranges selects nothing: the share of a
+// replica that holds no range yet. It cannot be sent (the server has no
+// form for it); the reflector and the informer make no request while
+// their selector selects nothing.
 type ShardSelector struct {
 	Key    ShardKey
 	Ranges []HashRange
 }
 
-// IsZero reports whether s selects everything (no ranges).
-func (s ShardSelector) IsZero() bool { return len(s.Ranges) == 0 }
+// IsZero reports whether s is the zero value, which selects everything.
+func (s ShardSelector) IsZero() bool { return s.Key == "" && len(s.Ranges) == 0 }
+
+// SelectsNothing reports whether s has a Key but no Ranges.
+func (s ShardSelector) SelectsNothing() bool { return s.Key != "" && len(s.Ranges) == 0 }
 
 // Validate checks s as kube-apiserver does: a supported key, and ranges
 // that are not empty. The error matches ErrInvalidOptions.
@@ -121,17 +131,84 @@ func (s ShardSelector) Matches(obj Object) bool {
 	if s.IsZero() {
 		return true
 	}
-	v := string(obj.GetUID())
-	if s.Key == ShardByNamespace {
-		v = obj.GetNamespace()
+	return s.ContainsHash(s.Key.HashOf(obj))
+}
+
+// HashOf is the hash of obj's field k (its uid, or its namespace), as
+// the server computes it for shard selectors.
+func (k ShardKey) HashOf(obj Object) uint64 {
+	if k == ShardByNamespace {
+		return ShardHash(obj.GetNamespace())
 	}
-	h := ShardHash(v)
+	return ShardHash(string(obj.GetUID()))
+}
+
+// ContainsHash reports whether the hash h falls in one of s's ranges;
+// the zero ShardSelector contains every hash.
+func (s ShardSelector) ContainsHash(h uint64) bool {
+	if s.IsZero() {
+		return true
+	}
 	for _, r := range s.Ranges {
 		if r.contains(h) {
 			return true
 		}
 	}
 	return false
+}
+
+// Normalize returns s with its ranges sorted and adjacent or overlapping
+// ones merged, so that two selectors of the same hashes compare equal.
+func (s ShardSelector) Normalize() ShardSelector {
+	if len(s.Ranges) == 0 {
+		return s
+	}
+	rs := slices.Clone(s.Ranges)
+	slices.SortFunc(rs, func(a, b HashRange) int { return cmp.Compare(a.Start, b.Start) })
+	out := rs[:1]
+	for _, r := range rs[1:] {
+		last := &out[len(out)-1]
+		switch {
+		case last.End == 0: // the last range reaches the end of the space
+		case r.Start <= last.End:
+			if r.End == 0 || r.End > last.End {
+				last.End = r.End
+			}
+		default:
+			out = append(out, r)
+		}
+	}
+	return ShardSelector{Key: s.Key, Ranges: out}
+}
+
+// Equal reports whether s and o select the same objects: the same key
+// and the same hashes (ranges compared after Normalize).
+func (s ShardSelector) Equal(o ShardSelector) bool {
+	if s.IsZero() || o.IsZero() {
+		return s.IsZero() == o.IsZero()
+	}
+	return s.Key == o.Key && slices.Equal(s.Normalize().Ranges, o.Normalize().Ranges)
+}
+
+// Covers reports whether every object o selects is selected by s: s is
+// zero, o selects nothing, or both hash the same key and o's ranges lie
+// within s's.
+func (s ShardSelector) Covers(o ShardSelector) bool {
+	switch {
+	case s.IsZero() || o.SelectsNothing():
+		return true
+	case o.IsZero() || s.Key != o.Key:
+		return false
+	}
+	have := s.Normalize().Ranges
+	for _, r := range o.Normalize().Ranges {
+		if !slices.ContainsFunc(have, func(h HashRange) bool {
+			return h.Start <= r.Start && (h.End == 0 || (r.End != 0 && r.End <= h.End))
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseShardSelector reads the wire form (String's output, as echoed in

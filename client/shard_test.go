@@ -104,3 +104,60 @@ func TestShardSelectorMatchesAndQuery(t *testing.T) {
 		t.Error("the zero selector was sent")
 	}
 }
+
+func TestShardSelectorNothing(t *testing.T) {
+	nothing := ShardSelector{Key: ShardByUID}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", UID: "u"}}
+	if nothing.IsZero() || !nothing.SelectsNothing() || nothing.Matches(pod) {
+		t.Errorf("a key without ranges: IsZero %v, SelectsNothing %v, Matches %v", nothing.IsZero(), nothing.SelectsNothing(), nothing.Matches(pod))
+	}
+	if err := nothing.Validate(); err != nil {
+		t.Errorf("Validate = %v", err)
+	}
+	if _, err := (ListOptions{ShardSelector: nothing}).query(); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("a list of nothing: %v, want ErrInvalidOptions", err)
+	}
+	if _, err := (ListOptions{ShardSelector: ShardSelector{Ranges: SplitHashSpace(2)}}).query(); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("ranges without a key: %v, want ErrInvalidOptions", err)
+	}
+}
+
+func TestShardSelectorAlgebra(t *testing.T) {
+	q := SplitHashSpace(4)
+	sel := func(rs ...HashRange) ShardSelector { return ShardSelector{Key: ShardByUID, Ranges: rs} }
+	halfFromParts := sel(q[1], q[0])
+	if got := halfFromParts.Normalize(); !cmp.Equal(got, sel(HashRange{0, q[1].End})) {
+		t.Errorf("Normalize = %v", got)
+	}
+	if got := sel(q[3], q[2], q[0]).Normalize(); !cmp.Equal(got, sel(q[0], HashRange{q[2].Start, 0})) {
+		t.Errorf("Normalize with the end of the space = %v", got)
+	}
+	tests := []struct {
+		name          string
+		s, o          ShardSelector
+		covers, equal bool
+	}{
+		{"zero covers all", ShardSelector{}, sel(q[0]), true, false},
+		{"nothing is covered", sel(q[0]), ShardSelector{Key: ShardByUID}, true, false},
+		{"half covers its quarter", halfFromParts, sel(q[0]), true, false},
+		{"quarter does not cover half", sel(q[0]), halfFromParts, false, false},
+		{"same hashes, other split", halfFromParts, sel(HashRange{0, q[1].End}), true, true},
+		{"other key", sel(q[0]), ShardSelector{Key: ShardByNamespace, Ranges: q[:1]}, false, false},
+		{"all of the space", sel(q...), sel(HashRange{0, 0}), true, true},
+		{"a range across two", sel(q[0], q[2]), sel(HashRange{q[0].Start + 1, q[2].Start + 1}), false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.s.Covers(tc.o); got != tc.covers {
+				t.Errorf("Covers = %v, want %v", got, tc.covers)
+			}
+			if got := tc.s.Equal(tc.o); got != tc.equal {
+				t.Errorf("Equal = %v, want %v", got, tc.equal)
+			}
+		})
+	}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "shop", UID: "u"}}
+	if ShardByNamespace.HashOf(pod) != ShardHash("shop") || ShardByUID.HashOf(pod) != ShardHash("u") {
+		t.Error("HashOf hashes the wrong field")
+	}
+}

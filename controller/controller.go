@@ -33,6 +33,8 @@ type Controller[T client.Object] struct {
 	sources []source
 	running bool
 	q       *workqueue.Queue[Request] // the running Run's, else nil
+
+	guard shardGuard // shard.go; with Options.Shard only
 }
 
 // New returns a controller named name (for logs, metrics and errors)
@@ -47,6 +49,10 @@ func New[T client.Object](name string, primary *informer.Informer[T], r Reconcil
 	c := &Controller[T]{name: name, r: r, opts: opts, log: opts.Logger.With("controller", name)}
 	c.primary = newWatch(primary, nil, func(obj T, emit func(Request)) { emit(RequestFor(obj)) }, sourceName(opts.Kind, primary))
 	c.primary.primary = true
+	if opts.Shard != "" {
+		c.guard.sel = client.ShardSelector{Key: opts.Shard}
+		c.primary.deleted = c.primaryDeleted
+	}
 	c.sources = []source{c.primary}
 	return c
 }
@@ -161,6 +167,9 @@ func (c *Controller[T]) Run(ctx context.Context) error {
 		return fmt.Errorf("controller %s: Run called while it runs", c.name)
 	}
 	c.running = true
+	c.guard.mu.Lock()
+	c.guard.gone = nil // deletions seen by an earlier Run's handlers
+	c.guard.mu.Unlock()
 	q := workqueue.New[Request](c.opts.Queue)
 	sources := append([]source(nil), c.sources...)
 	regs := make([]registered, len(sources))

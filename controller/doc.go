@@ -65,6 +65,16 @@
 // mutation detector panics. Package manager can run it periodically and
 // report it on /readyz.
 //
+// # Sharding
+//
+// With Options.Shard a controller is one of several replicas that split
+// the primary objects by the hash of their uid or namespace (KEP-5866's
+// hash): SetShard gives it its part, a worker drops a Request outside
+// the part when it takes it (it is another replica's), and Drain waits
+// until no Reconcile of a Request outside the part is running, so a
+// replica hands a part over only once it stopped working on it. Package
+// sharding moves parts between replicas with these two calls.
+//
 // # Kinds
 //
 // T is any client.Object: generated built-in kinds, users' kinds from

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/workqueue"
 )
 
@@ -47,6 +48,19 @@ type Options struct {
 	// ResyncPeriod, when positive, queues every primary object again at
 	// this period, at low priority.
 	ResyncPeriod time.Duration
+
+	// Shard, when set, makes the controller one of several replicas that
+	// split the primary objects between them by the hash of this field
+	// (client.ShardByUID or client.ShardByNamespace, as in KEP-5866
+	// shard selectors): it reconciles only the Requests whose object
+	// falls in the part SetShard gives it (nothing until then), and
+	// Drain waits for the Reconcile calls of a part given up. Package
+	// sharding gives replicas their parts; the primary informer should
+	// hold the same part (informer.Scope.Shard). With ShardByUID a
+	// Request is matched through the primary cache: Requests of objects
+	// the cache does not hold (and did not see deleted) are dropped as
+	// another replica's.
+	Shard client.ShardKey
 
 	// Kind is the primary kind, needed by Owns to recognise owner
 	// references to it when the informer's objects do not say it

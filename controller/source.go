@@ -49,6 +49,7 @@ type watch[O client.Object] struct {
 	requests func(obj O, emit func(Request))
 	primary  bool // resyncs apply
 	kind     string
+	deleted  func(O) // told of deletions that queue a Request (sharded primaries)
 
 	typ reflect.Type
 	gvk atomic.Pointer[string] // apiVersion and kind learned from objects, to match writes of untyped objects
@@ -98,6 +99,9 @@ func (h *handler[O]) handle(e Event[O]) {
 	}
 	if !allow(h.w.preds, e) {
 		return
+	}
+	if e.Type == Deleted && h.w.deleted != nil {
+		h.w.deleted(e.Object)
 	}
 	// Initial objects and resyncs wait behind real changes; aging keeps
 	// them from starving.

@@ -12,12 +12,25 @@ import (
 // work reconciles the Requests q hands out until q is shut down or ctx
 // ends.
 func (c *Controller[T]) work(ctx context.Context, q *workqueue.Queue[Request], regs []registered) {
+	sharded := c.Sharded()
 	for {
 		req, err := q.Get(ctx)
 		if err != nil {
 			return
 		}
-		c.process(ctx, q, regs, req)
+		if !sharded {
+			c.process(ctx, q, regs, req)
+			q.Done(req)
+			continue
+		}
+		rctx, mine := c.claim(ctx, req)
+		if !mine { // another replica's (now): never reconciled here
+			q.Forget(req)
+			q.Done(req)
+			continue
+		}
+		c.process(rctx, q, regs, req)
+		c.release(req)
 		q.Done(req)
 	}
 }

@@ -22,13 +22,15 @@ type listOptions struct {
 	allowBookmarks    bool
 	sendInitialEvents *bool
 	timeout           time.Duration // 0 when unset
+
+	shard *shardSelector // shard.go; nil: everything
 }
 
 func (o *listOptions) hasSelectors() bool { return !o.labels.Empty() || !o.fields.Empty() }
 
 // matches applies the selectors to an object.
 func (o *listOptions) matches(obj *storedObject) bool {
-	if !o.labels.Matches(obj.labels) {
+	if !o.shard.matches(obj) || !o.labels.Matches(obj.labels) {
 		return false
 	}
 	if o.fields.Empty() {

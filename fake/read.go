@@ -92,11 +92,16 @@ func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request)
 		writeError(w, req, aerr)
 		return
 	}
+	if opts.shard, aerr = s.parseShardParam(req.URL.Query().Get("shardSelector")); aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
 	items, lm, aerr := s.list(r, opts)
 	if aerr != nil {
 		writeError(w, req, aerr)
 		return
 	}
+	setShardInfo(&lm, r.res, out, opts.shard)
 	ct := out.format.contentType()
 	if out.as == asTable {
 		ct = "application/json"
@@ -184,7 +189,10 @@ func (s *Server) list(r *request, opts *listOptions) ([]*storedObject, metav1.Li
 		}
 		lm.Continue = encodeContinue(int64(snapRV), "/"+rel+"\x00")
 		if !opts.hasSelectors() {
-			n := int64(hi - i)
+			// The keys from the page's start on, less the page's limit
+			// (kube-apiserver's count, which a shard selector does not
+			// filter: see shard.go).
+			n := int64(hi-lo) - limit
 			lm.RemainingItemCount = &n
 		}
 	}

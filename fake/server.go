@@ -69,6 +69,12 @@ type Options struct {
 	// they match, as kube-apiserver calls admission webhooks (see
 	// AdmissionHook).
 	Admission []AdmissionHook
+	// IgnoreShardSelector makes the server ignore the shardSelector of
+	// lists and watches (and send no shardInfo), like a kube-apiserver
+	// without the ShardedListAndWatch feature gate. By default it
+	// shards lists and watches as kube-apiserver v1.36 with the gate
+	// does (shard.go).
+	IgnoreShardSelector bool
 }
 
 // RuleEvaluator evaluates CEL expressions of x-kubernetes-validations

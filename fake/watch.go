@@ -90,6 +90,10 @@ func (s *Server) serveWatch(w http.ResponseWriter, req *http.Request, r *request
 		writeError(w, req, aerr)
 		return
 	}
+	if opts.shard, aerr = s.parseShardParam(req.URL.Query().Get("shardSelector")); aerr != nil {
+		writeError(w, req, aerr)
+		return
+	}
 	plan, aerr := s.planWatch(r, opts)
 	if aerr != nil {
 		writeError(w, req, aerr)

@@ -70,6 +70,22 @@
 // and a WaitForSync called again returns nil once the cache holds the
 // collection. HasSynced only says that a full state was stored once.
 //
+// # Sharding
+//
+// An informer can hold one part of the collection: the objects whose
+// uid (or namespace) hashes into the ranges of a client.ShardSelector
+// (Options.Reflector.ShardSelector, Scope.Shard in a Factory), so that
+// the replicas of a controller each cache a part (package sharding
+// assigns the parts). SetShard moves the part while the informer runs:
+// objects leaving it are dropped without OnDelete (they were not
+// deleted; another replica holds them now), objects entering it arrive
+// with OnAdd once listed, and objects of the part deleted meanwhile with
+// OnDelete (stateUnknown). A handler keeping state of its own should
+// take an OnAdd of a key it knows as an update. The selector is sent to
+// the server (KEP-5866) and applied on the client as well, so the cache
+// holds only its part even from a server without the feature;
+// ShardedOnServer tells which.
+//
 // # Memory
 //
 // Objects are decoded by the reflector through one long-lived read-only

@@ -12,3 +12,11 @@ func NewStore[T client.Object](indexes map[string]IndexFunc[T]) (*Store[T], erro
 }
 
 func Writer[T client.Object](s *Store[T]) reflector.Store[T] { return writer[T]{s} }
+
+// OnChange makes s call fn with every change it would tell handlers:
+// "add", "update", "delete" or "synced", the object, and the change's
+// flag (initial, or stateUnknown).
+func OnChange[T client.Object](s *Store[T], fn func(kind string, obj T, flag bool)) {
+	names := map[changeKind]string{changeAdd: "add", changeUpdate: "update", changeDelete: "delete", changeSynced: "synced"}
+	s.notify = func(c change[T]) { fn(names[c.kind], c.obj, c.flag) }
+}

@@ -3,6 +3,7 @@ package informer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"sync"
 
@@ -21,6 +22,11 @@ type Scope struct {
 	// LabelSelector and FieldSelector limit it further (nil: no limit).
 	LabelSelector client.Selector
 	FieldSelector client.Selector
+	// Shard, when set, makes the informer hold one part of the hash
+	// space of this field (client.ShardByUID or ShardByNamespace), the
+	// part Factory.SetShard gives; until then it holds nothing (and is
+	// synced). Package sharding gives replicas their parts.
+	Shard client.ShardKey
 }
 
 func (s Scope) String() string {
@@ -30,7 +36,7 @@ func (s Scope) String() string {
 		}
 		return sel.String()
 	}
-	return s.Namespace + "\x00" + str(s.LabelSelector) + "\x00" + str(s.FieldSelector)
+	return s.Namespace + "\x00" + str(s.LabelSelector) + "\x00" + str(s.FieldSelector) + "\x00" + string(s.Shard)
 }
 
 // FactoryOptions configure every informer a Factory makes.
@@ -56,6 +62,8 @@ type Factory struct {
 	mu        sync.Mutex
 	informers map[factoryKey]runner
 	order     []runner
+	sharded   []shardedRunner                          // informers with a Scope.Shard
+	shards    map[client.ShardKey]client.ShardSelector // the last SetShard of each key
 	runCtx    context.Context
 	running   bool
 	group     *errgroup.Group
@@ -65,6 +73,12 @@ type runner interface {
 	Run(ctx context.Context) error
 	WaitForSync(ctx context.Context) error
 	Err() error
+}
+
+type shardedRunner interface {
+	runner
+	Shard() client.ShardSelector
+	SetShard(sel client.ShardSelector) error
 }
 
 type factoryKey struct {
@@ -113,6 +127,12 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 	}
 	ropts := f.opts.Reflector
 	ropts.LabelSelector, ropts.FieldSelector = scope.LabelSelector, scope.FieldSelector
+	if scope.Shard != "" {
+		ropts.ShardSelector = client.ShardSelector{Key: scope.Shard}
+		if sel, ok := f.shards[scope.Shard]; ok {
+			ropts.ShardSelector = sel
+		}
+	}
 	opts := Options[T]{Reflector: ropts}
 	if f.opts.DropManagedFields {
 		opts.Transform = DropManagedFields[T]
@@ -120,10 +140,45 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 	inf := New[T](res().Namespace(scope.Namespace), opts)
 	f.informers[k] = inf
 	f.order = append(f.order, inf)
+	if scope.Shard != "" {
+		f.sharded = append(f.sharded, inf)
+	}
 	if f.running {
 		f.startLocked(inf)
 	}
 	return inf
+}
+
+// SetShard gives the informers made with a Scope.Shard of sel.Key the
+// part sel (see Informer.SetShard), and those made later with it start
+// with it. It does not wait. A selector the client cannot send (or the
+// zero one, which has no key) is refused with an error matching
+// client.ErrInvalidOptions.
+func (f *Factory) SetShard(sel client.ShardSelector) error {
+	if err := sel.Validate(); err != nil {
+		return err
+	}
+	if sel.Key == "" {
+		return fmt.Errorf("informer: Factory.SetShard needs a shard key: %w", client.ErrInvalidOptions)
+	}
+	f.mu.Lock()
+	if f.shards == nil {
+		f.shards = map[client.ShardKey]client.ShardSelector{}
+	}
+	f.shards[sel.Key] = sel
+	var rs []shardedRunner
+	for _, r := range f.sharded {
+		if r.Shard().Key == sel.Key {
+			rs = append(rs, r)
+		}
+	}
+	f.mu.Unlock()
+	for _, r := range rs {
+		if err := r.SetShard(sel); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DropManagedFields clears metadata.managedFields of obj; use it as an

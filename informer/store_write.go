@@ -9,7 +9,10 @@ import (
 // reads, and the informer hands this adapter to its reflector.
 type writer[T client.Object] struct{ s *Store[T] }
 
-var _ reflector.Store[client.Object] = writer[client.Object]{}
+var (
+	_ reflector.Store[client.Object]     = writer[client.Object]{}
+	_ reflector.Resharder[client.Object] = writer[client.Object]{}
+)
 
 func (w writer[T]) Begin()             { w.s.begin() }
 func (w writer[T]) Item(obj T)         { w.s.item(obj) }
@@ -19,6 +22,8 @@ func (w writer[T]) Add(obj T)          { w.s.update(obj) }
 func (w writer[T]) Update(obj T)       { w.s.update(obj) }
 func (w writer[T]) Delete(obj T)       { w.s.delete(obj) }
 func (w writer[T]) Bookmark(rv string) { w.s.bookmark(rv) }
+
+func (w writer[T]) Reshard(keep func(T) bool) { w.s.reshard(keep) }
 
 // changeKind is what a writer did to the store.
 type changeKind uint8
@@ -116,6 +121,20 @@ func (s *Store[T]) delete(obj T) {
 	s.emit(change[T]{kind: changeDelete, obj: obj})
 	if rv := obj.GetResourceVersion(); rv != "" && !s.streaming {
 		s.rv = rv
+	}
+}
+
+// reshard drops the objects keep rejects, telling no handler: they left
+// the informer's shard, they were not deleted.
+func (s *Store[T]) reshard(keep func(T) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ns, names := range s.byNamespace {
+		for name, e := range names {
+			if !keep(e.obj) {
+				s.remove(ns, name, e.obj)
+			}
+		}
 	}
 }
 

@@ -31,6 +31,16 @@
 // the lead (it could not renew in time) stops its Runnables and
 // campaigns again.
 //
+// # Sharding
+//
+// With Options.Sharding the replicas split the work instead of electing
+// one: each joins a ring (package sharding) and runs the Runnables all
+// the time, while its sharded informers (informer.Scope{Shard:
+// m.ShardKey()}) cache and its sharded controllers
+// (controller.Options{Shard: m.ShardKey()}) reconcile only the part of
+// the hash space the ring gives it. The manager tells them their part
+// and drains the controllers before a part moves to another replica.
+//
 // # Health
 //
 // /healthz says the process serves; /readyz says whether the informers

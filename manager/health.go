@@ -98,12 +98,25 @@ func (m *Manager) readiness() ([]string, bool) {
 	for _, c := range checks {
 		add("consistency "+c.name, c.result())
 	}
+	if m.member != nil {
+		st := m.member.Status()
+		err := m.member.Ready()
+		switch {
+		case !m.synced.Load():
+		case err == nil:
+			add(fmt.Sprintf("sharding: %s, one of %d members, works on %d of the %d slots assigned to it", st.Identity, len(st.Members), st.Acting, st.Assigned), nil)
+		default:
+			add("sharding", err)
+		}
+	}
 	lines = append(lines, "[+]leader: "+m.leaderState())
 	return lines, ready
 }
 
 func (m *Manager) leaderState() string {
 	switch {
+	case m.member != nil:
+		return "sharded, no election"
 	case m.elector == nil:
 		return "no election"
 	case m.elector.IsLeader():

@@ -17,6 +17,7 @@ import (
 	"github.com/kubewire/kubewire/events"
 	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/leaderelection"
+	"github.com/kubewire/kubewire/sharding"
 )
 
 // Runnable is what a Manager runs while this replica leads: a
@@ -44,6 +45,7 @@ type Manager struct {
 	factory  *informer.Factory
 	recorder *events.Recorder
 	elector  *leaderelection.Elector
+	member   *sharding.Member
 	log      *slog.Logger
 
 	mu        sync.Mutex
@@ -71,6 +73,11 @@ func New(c *client.Client, opts Options) (*Manager, error) {
 	if m.recorder, err = events.NewRecorder(c, opts.Events); err != nil {
 		return nil, fmt.Errorf("manager: %w", err)
 	}
+	if sh := opts.Sharding; sh != nil {
+		if m.member, err = sharding.New(c, *sh); err != nil {
+			return nil, fmt.Errorf("manager: %w", err)
+		}
+	}
 	if le := opts.LeaderElection; le != nil {
 		le.Callbacks.OnStartedLeading = m.lead
 		if m.elector, err = leaderelection.New(c, *le); err != nil {
@@ -93,6 +100,27 @@ func (m *Manager) Events() *events.Recorder { return m.recorder }
 // Elector returns the leader election candidate, nil without
 // Options.LeaderElection.
 func (m *Manager) Elector() *leaderelection.Elector { return m.elector }
+
+// Member returns the replica's membership of its ring, nil without
+// Options.Sharding.
+func (m *Manager) Member() *sharding.Member { return m.member }
+
+// ShardKey returns the field the ring splits objects by (for
+// informer.Scope.Shard and controller.Options.Shard), "" without
+// Options.Sharding.
+func (m *Manager) ShardKey() client.ShardKey {
+	if m.member == nil {
+		return ""
+	}
+	return m.member.Key()
+}
+
+// shardedRunnable is a Runnable that works on a part of the hash space:
+// a controller made with Options.Shard.
+type shardedRunnable interface {
+	sharding.Drainer
+	Sharded() bool
+}
 
 // IsLeader reports whether the Runnables run on this replica now: while
 // it leads, or while Run runs them without an election.
@@ -161,7 +189,10 @@ func (m *Manager) Run(ctx context.Context) error {
 		if err := m.waitForSync(gctx); err != nil {
 			return err
 		}
-		if m.elector == nil {
+		switch {
+		case m.member != nil:
+			return m.runSharded(gctx)
+		case m.elector == nil:
 			return m.runRunnables(gctx)
 		}
 		return m.campaign(gctx)
@@ -226,6 +257,29 @@ func (m *Manager) lead(ctx context.Context) {
 	if err := m.runRunnables(ctx); err != nil && ctx.Err() == nil {
 		m.termErr.Store(&err)
 	}
+}
+
+// runSharded runs the ring membership and every Runnable until ctx ends
+// or one fails. The member tells the Factory's sharded informers and the
+// sharded controllers their part.
+func (m *Manager) runSharded(ctx context.Context) error {
+	m.mu.Lock()
+	rs := append([]Runnable(nil), m.runnables...)
+	m.mu.Unlock()
+	m.member.Add(m.factory)
+	for _, r := range rs {
+		if s, ok := r.(shardedRunnable); ok && s.Sharded() {
+			m.member.Add(s)
+		}
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return m.member.Run(gctx) })
+	g.Go(func() error { return m.runRunnables(gctx) })
+	err := g.Wait()
+	if errors.Is(err, context.Canceled) {
+		err = ctx.Err()
+	}
+	return err
 }
 
 // runRunnables runs every Runnable until ctx ends or one fails.

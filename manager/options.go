@@ -10,6 +10,7 @@ import (
 	"github.com/kubewire/kubewire/events"
 	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/leaderelection"
+	"github.com/kubewire/kubewire/sharding"
 )
 
 // DefaultSyncTimeout bounds the wait for the informers' first sync.
@@ -36,6 +37,17 @@ type Options struct {
 	// nil; the other callbacks are called as given. Nil: no election, the
 	// Runnables run at once.
 	LeaderElection *leaderelection.Config
+
+	// Sharding, when set, splits the work between the replicas instead
+	// of electing one: each replica joins the ring Sharding names (a
+	// Lease per replica, see package sharding) and runs the Runnables
+	// all the time, its sharded controllers (controller.Options.Shard)
+	// reconciling and its sharded informers (informer.Scope.Shard)
+	// caching only the part of the hash space the ring gives it. Name
+	// defaults to Options.Name, Namespace to the client's, Identity to
+	// the host name and a random suffix, Logger to Options.Logger. It
+	// cannot be set with LeaderElection.
+	Sharding *sharding.Config
 
 	// HealthAddr, when set, is the address (such as ":8081") the manager
 	// serves /healthz and /readyz on while Run runs. Handler serves the
@@ -83,6 +95,22 @@ func (o Options) withDefaults(clientNamespace string) (Options, error) {
 	}
 	if o.Events.Logger == nil {
 		o.Events.Logger = o.Logger
+	}
+	if sh := o.Sharding; sh != nil {
+		if o.LeaderElection != nil {
+			return o, fmt.Errorf("manager: LeaderElection and Sharding exclude each other: a sharded controller runs on every replica: %w", ErrInvalidOptions)
+		}
+		cfg := *sh
+		if cfg.Name == "" {
+			cfg.Name = o.Name
+		}
+		if cfg.Namespace == "" {
+			cfg.Namespace = clientNamespace
+		}
+		if cfg.Logger == nil {
+			cfg.Logger = o.Logger
+		}
+		o.Sharding = &cfg
 	}
 	if le := o.LeaderElection; le != nil {
 		cfg := *le

@@ -128,3 +128,32 @@ func TestFakeExactVersion(t *testing.T) {
 		t.Errorf("after compaction: %v, want expired", err)
 	}
 }
+
+// TestFakeShardSelector lists one half of the hash space in pages: the
+// items are the half's, and Snapshot keeps the server's shardInfo.
+func TestFakeShardSelector(t *testing.T) {
+	cl := startCluster(t, false, seeded, client.Config{})
+	cms := cl.typed()
+	sel := client.ShardSelector{Key: client.ShardByUID, Ranges: client.SplitHashSpace(2)[:1]}
+	p := New(cms.List, Options{PageSize: 3, ListOptions: client.ListOptions{ShardSelector: sel}})
+	all, err := p.ListAll(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	full, err := cms.List(t.Context(), client.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cm := range full.Items {
+		if sel.Matches(cm) {
+			want = append(want, cm.Name)
+		}
+	}
+	if diff := cmp.Diff(want, names(all.Items)); diff != "" || len(want) == 0 {
+		t.Errorf("items (-want +got):\n%s", diff)
+	}
+	if info := p.Snapshot().ShardInfo; info == nil || info.Selector != sel.String() {
+		t.Errorf("Snapshot().ShardInfo = %+v, want %s", info, sel)
+	}
+}

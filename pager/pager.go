@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
 )
 
@@ -86,6 +87,10 @@ type Snapshot struct {
 	Inconsistent bool
 	// Complete is set when the list was read to its end.
 	Complete bool
+	// ShardInfo is the first page's, set when the server applied the
+	// list's shard selector (ListOptions.ShardSelector); a server
+	// without sharded lists leaves it nil and lists everything.
+	ShardInfo *metav1.ShardInfo
 }
 
 // Pager lists a collection page by page through a ListFunc. It runs one
@@ -198,6 +203,7 @@ func (p *Pager[T]) observe(pg *Page[T]) {
 	}
 	if pg.Index == 0 {
 		s.ResourceVersion = pg.ResourceVersion
+		s.ShardInfo = pg.ShardInfo
 	}
 	s.Pages++
 	s.Items += len(pg.Items)

@@ -43,6 +43,8 @@
 //   - BackingOff: a wait before the next attempt, then back to the state
 //     that failed (a watch resumes from the same resourceVersion; a list
 //     starts over), or to a relist.
+//   - Idle: the shard selector selects nothing (see Sharding); the
+//     store is synced and empty, and no request is made.
 //   - Stopped: Run is not running.
 //
 // What follows a failure, in any of the three working states:
@@ -100,6 +102,21 @@
 // or stays up for two seconds (say after a CRD was installed, or the
 // watch permission granted).
 //
+// # Sharding
+//
+// Options.ShardSelector restricts the collection to a part of the hash
+// space of uids or namespaces (KEP-5866, alpha in Kubernetes 1.36 behind
+// the ShardedListAndWatch feature gate), and SetShardSelector changes the
+// part while Run runs: a narrower part keeps the store (the objects
+// outside it are dropped through Resharder, not reported as deletions)
+// and resumes the watch; any other change reads a new full state.
+// The selector goes with every list, streaming list and watch, and the
+// Reflector filters on its side as well (one FNV-1a hash per object), so
+// the store holds only the part even from a server that ignores the
+// parameter; ShardFiltering says which happened. That fallback saves the
+// store's memory and the handlers' work, not the transfer and decoding
+// of the whole collection.
+//
 // # Memory
 //
 // A full state is streamed into the store, never collected into a slice
@@ -123,8 +140,8 @@
 // # Concurrency
 //
 // Run is called once and calls the Store and Metrics from its own
-// goroutine only; State, Relists, Err and WaitForSync may be called from
-// any goroutine.
+// goroutine only; State, Relists, Err, WaitForSync and the shard
+// methods may be called from any goroutine.
 // Run returns after every goroutine it started has ended. The package has
 // no global state.
 package reflector

@@ -24,6 +24,7 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 	lo := client.ListOptions{
 		LabelSelector: r.opts.LabelSelector,
 		FieldSelector: r.opts.FieldSelector,
+		ShardSelector: r.sel,
 		Decoder:       r.dec,
 	}
 	if r.opts.InitialListFromCache && !r.fed {
@@ -42,6 +43,7 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 			r.log.Debug("reflector: list restarted", "resource", r.name, "error", err)
 			r.store.Abort()
 			r.store.Begin()
+			r.strays = 0
 			continue
 		}
 		if err != nil {
@@ -58,6 +60,11 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		}
 		return fail(err)
 	}
+	shardInfo := ""
+	if snap.ShardInfo != nil {
+		shardInfo = snap.ShardInfo.Selector
+	}
+	r.fullStateFiltered(items, shardInfo)
 	r.end(snap.ResourceVersion)
 	r.tooLargeInRow = 0
 	r.metrics.ListDone(Listing, items, time.Since(start), nil)

@@ -23,6 +23,13 @@ type Options struct {
 	// LabelSelector and FieldSelector restrict the collection.
 	LabelSelector client.Selector
 	FieldSelector client.Selector
+	// ShardSelector restricts it to a part of the hash space of uids or
+	// namespaces (KEP-5866); SetShardSelector changes it while Run runs.
+	// It is sent with every list, streaming list and watch, and applied
+	// on the client as well, so that the store holds only the part on a
+	// server that ignores it (see ShardFiltering). One that selects
+	// nothing makes no request (the Idle state).
+	ShardSelector client.ShardSelector
 
 	// DisableWatchList starts with list-then-watch instead of a streaming
 	// list.
@@ -141,6 +148,9 @@ const (
 	// 422), or answered it with the same error several times in a row:
 	// resuming from the same resourceVersion would be refused again.
 	ReasonRefused Reason = "refused"
+	// ReasonShardChanged: the shard selector changed to include objects
+	// the store does not hold.
+	ReasonShardChanged Reason = "shard-changed"
 )
 
 // noMetrics is the Metrics of a Reflector without one.

@@ -38,9 +38,12 @@ const (
 	Watching
 	// BackingOff: waiting after a failure before the next attempt.
 	BackingOff
+	// Idle: the shard selector selects nothing; the store is synced and
+	// empty, and no request is made until the selector changes.
+	Idle
 )
 
-var stateNames = [...]string{"Stopped", "WatchListing", "Listing", "Watching", "BackingOff"}
+var stateNames = [...]string{"Stopped", "WatchListing", "Listing", "Watching", "BackingOff", "Idle"}
 
 func (s State) String() string {
 	if s >= 0 && int(s) < len(stateNames) {
@@ -54,7 +57,8 @@ func (s State) String() string {
 // be called from any goroutine.
 type Reflector[T client.Object] struct {
 	src     Source[T]
-	store   Store[T]
+	store   Store[T] // raw behind the shard filter (shardFiltered)
+	raw     Store[T] // the Store given to New
 	opts    Options
 	name    string
 	log     *slog.Logger
@@ -63,6 +67,7 @@ type Reflector[T client.Object] struct {
 	state   atomic.Int32
 	relists atomic.Int64
 	health  health
+	shard   shardState
 
 	// Owned by the goroutine running Run.
 	dec       *wire.Decoder
@@ -78,6 +83,8 @@ type Reflector[T client.Object] struct {
 	// sameInRow counts failures in a row of the same sameKind.
 	sameKind  string
 	sameInRow int
+	sel       client.ShardSelector // the shard selector of requests
+	strays    int                  // objects outside sel since it was set or a full state began
 }
 
 // New returns a Reflector that feeds store from src.
@@ -110,8 +117,10 @@ func New[T client.Object](src Source[T], store Store[T], opts Options) *Reflecto
 	if opts.Metrics != nil {
 		m = opts.Metrics
 	}
-	r := &Reflector[T]{src: src, store: store, opts: opts, name: nameOf(src, opts.Name), log: loggerOf(src, opts.Logger), metrics: m}
+	r := &Reflector[T]{raw: store, opts: opts, src: src, name: nameOf(src, opts.Name), log: loggerOf(src, opts.Logger), metrics: m}
+	r.store = shardFiltered[T]{store, r}
 	r.health.init()
+	r.shard.latest, r.shard.wake = opts.ShardSelector, make(chan struct{}, 1)
 	return r
 }
 
@@ -158,22 +167,37 @@ func (r *Reflector[T]) Run(ctx context.Context) error {
 	r.bo = backoffpolicy.Policy{Initial: r.opts.InitialBackoff, Max: r.opts.MaxBackoff}.New()
 	defer r.health.stop()
 	defer r.state.Store(int32(Stopped))
+	r.sel = r.ShardSelector()
+	r.takeShardChange()
+	r.setFiltering()
 	s := r.relistState(ReasonInitial)
-	var err error
+	if r.sel.SelectsNothing() {
+		s = Idle
+	}
 	for ctx.Err() == nil {
+		if sel, ok := r.takeShardChange(); ok {
+			s = r.reshard(sel)
+		}
 		r.transition(s)
+		// A shard selector change ends the attempt's context; the state
+		// returns Stopped and the change is taken above.
+		actx, done := r.attempt(ctx)
+		var err error
 		switch s {
 		case WatchListing:
-			s, err = r.watchListing(ctx)
+			s, err = r.watchListing(actx)
 		case Listing:
-			s, err = r.listing(ctx)
+			s, err = r.listing(actx)
 		case Watching:
-			s, err = r.watching(ctx, nil)
+			s, err = r.watching(actx, nil)
 		case BackingOff:
-			s = r.backingOff(ctx)
-		default: // Stopped: only returned when ctx ended
+			s = r.backingOff(actx)
+		case Idle:
+			s = r.idle(actx)
+		default: // Stopped: only returned when ctx ended, or the attempt was interrupted
 			s = r.relistState(ReasonRetry)
 		}
+		done()
 		if errors.Is(err, client.ErrInvalidOptions) {
 			return err
 		}
@@ -201,6 +225,7 @@ func (r *Reflector[T]) relistState(why Reason) State {
 // begin starts a full state stream into the store.
 func (r *Reflector[T]) begin() {
 	r.fed = true
+	r.strays = 0
 	r.store.Begin()
 }
 
@@ -208,5 +233,6 @@ func (r *Reflector[T]) begin() {
 func (r *Reflector[T]) end(rv string) {
 	r.rv = rv
 	r.store.End(rv)
+	r.syncedShard()
 	r.health.synced()
 }

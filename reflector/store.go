@@ -24,6 +24,9 @@ import "github.com/kubewire/kubewire/client"
 // change made after its snapshot: the object is gone and must not be
 // restored by End.
 //
+// A Store may also implement Resharder, so that objects leaving the
+// Reflector's shard are dropped without being reported as deletions.
+//
 // Between full states, watch events arrive as Add, Update and Delete,
 // each object carrying its own resourceVersion, and Bookmark records a
 // newer resourceVersion with no change of objects. Objects handed to

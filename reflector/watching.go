@@ -16,6 +16,7 @@ func (r *Reflector[T]) watchOptions(rv string) client.WatchOptions {
 	return client.WatchOptions{
 		LabelSelector:       r.opts.LabelSelector,
 		FieldSelector:       r.opts.FieldSelector,
+		ShardSelector:       r.sel,
 		ResourceVersion:     rv,
 		AllowWatchBookmarks: true,
 		TimeoutSeconds:      int64((base + rand.N(base)) / time.Second),

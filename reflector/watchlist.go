@@ -90,6 +90,7 @@ func (r *Reflector[T]) watchListing(ctx context.Context) (State, error) {
 				r.metrics.ListDone(WatchListing, items, time.Since(start), errNoEndBookmark)
 				return r.fallBack(), nil
 			}
+			r.fullStateFiltered(items, "")
 			r.end(ev.ResourceVersion)
 			r.metrics.ListDone(WatchListing, items, time.Since(start), nil)
 			r.progressed()

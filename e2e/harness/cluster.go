@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +37,9 @@ type Options struct {
 	APIServerFlags []string
 	// EtcdFlags are extra etcd flags, passed after the harness's own.
 	EtcdFlags []string
+	// FeatureGates are kube-apiserver feature gates, such as
+	// "ShardedListAndWatch=true", passed as one --feature-gates flag.
+	FeatureGates []string
 	// StartTimeout bounds each wait for readiness; zero means 2 minutes.
 	StartTimeout time.Duration
 	// Log receives a line when the cluster starts, restarts and stops,
@@ -103,12 +107,18 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 			return nil, err
 		}
 	}
+	gates := map[string]bool{}
+	for _, g := range opts.FeatureGates {
+		name, value, _ := strings.Cut(g, "=")
+		gates[name] = value != "false"
+	}
 	env, err := envtest.Start(ctx, envtest.Options{
 		Name:           opts.Name,
 		Binaries:       bins,
 		CacheDir:       os.Getenv(EnvCache),
 		APIServerFlags: opts.APIServerFlags,
 		EtcdFlags:      opts.EtcdFlags,
+		FeatureGates:   gates,
 		StartTimeout:   opts.StartTimeout,
 		Users:          []envtest.User{{Name: userName}},
 		KeepData:       os.Getenv(EnvKeep) == "1",

@@ -48,6 +48,11 @@ type Target struct {
 	// resource with kind Widget (group example.com, version v1), e.g.
 	// "/apis/example.com/v1/namespaces/NS/widgets".
 	Widgets string
+	// ShardedListAndWatch says the server shards lists and watches by
+	// their shardSelector (KEP-5866; kube-apiserver with the
+	// ShardedListAndWatch feature gate). The sharding scenarios are
+	// skipped without it.
+	ShardedListAndWatch bool
 }
 
 // Run runs every scenario as a subtest of t.
@@ -73,6 +78,7 @@ func scenarios() []scenario {
 	all = append(all, writeScenarios()...)
 	all = append(all, mediaScenarios()...)
 	all = append(all, fieldScenarios()...)
+	all = append(all, shardScenarios()...)
 	return all
 }
 

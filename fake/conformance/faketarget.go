@@ -22,5 +22,7 @@ func FakeTarget(srv *fake.Server) (Target, error) {
 		Compact:    func(context.Context) error { srv.Compact(); return nil },
 		WatchCache: true,
 		Widgets:    "/apis/example.com/v1/namespaces/default/widgets",
+
+		ShardedListAndWatch: true,
 	}, nil
 }

@@ -1,0 +1,224 @@
+package fake
+
+import (
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"strings"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+)
+
+// Sharded list and watch (KEP-5866, kube-apiserver v1.36 with the
+// ShardedListAndWatch feature gate): the shardSelector parameter keeps
+// the objects whose 64-bit FNV-1a hash of metadata.uid or
+// metadata.namespace falls in one of its half-open ranges, written
+//
+//	shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000') || shardRange(...)
+//
+// kube-apiserver parses it as a CEL expression and walks the syntax tree;
+// parseShardSelector accepts the same subset (calls, || and &&, field
+// paths, quoted strings, numbers, parentheses) and answers with the same
+// messages for every expression that is well-formed CEL. Like
+// kube-apiserver it refuses a bad selector with a 500 whose message
+// starts "invalid shard selector: " (its registry returns a plain error,
+// which the API server does not map to a 4xx).
+
+// shardRequirement is one shardRange call, its bounds as written (0x and
+// 16 lowercase hex digits, or 0x10000000000000000 for 2^64).
+type shardRequirement struct {
+	key, start, end string
+}
+
+// shardSelector is a parsed shardSelector; nil selects everything.
+type shardSelector struct {
+	reqs []shardRequirement
+}
+
+// parseShardParam reads the shardSelector query parameter: nil when it
+// is absent or empty, or when the server ignores it.
+func (s *Server) parseShardParam(v string) (*shardSelector, *apiError) {
+	if v == "" || s.opts.IgnoreShardSelector {
+		return nil, nil
+	}
+	sel, err := parseShardSelector(v)
+	if err != nil {
+		return nil, newStatus(http.StatusInternalServerError, "", "invalid shard selector: "+err.Error(), nil)
+	}
+	return sel, nil
+}
+
+// matches reports whether o falls in one of the ranges.
+func (sel *shardSelector) matches(o *storedObject) bool {
+	if sel == nil || len(sel.reqs) == 0 {
+		return true
+	}
+	v := o.uid
+	if sel.reqs[0].key == "object.metadata.namespace" {
+		v = o.ns
+	}
+	h := fnv.New64a()
+	h.Write([]byte(v))
+	hash := fmt.Sprintf("0x%016x", h.Sum64())
+	for _, r := range sel.reqs {
+		if !hexLess(hash, r.start) && hexLess(hash, r.end) {
+			return true
+		}
+	}
+	return false
+}
+
+// hexLess compares bounds in their canonical form numerically.
+func hexLess(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+// String is the selector as kube-apiserver echoes it in shardInfo.
+func (sel *shardSelector) String() string {
+	parts := make([]string, len(sel.reqs))
+	for i, r := range sel.reqs {
+		parts[i] = fmt.Sprintf("shardRange(%s, '%s', '%s')", r.key, r.start, r.end)
+	}
+	return strings.Join(parts, " || ")
+}
+
+// setShardInfo sets lm.shardInfo on a sharded list as kube-apiserver
+// does: on the lists of built-in kinds only (custom resources are listed
+// as UnstructuredList, which has no shardInfo), and not in the
+// PartialObjectMetadataList and Table forms, which do not copy it.
+func setShardInfo(lm *metav1.ListMeta, r *resource, out output, sel *shardSelector) {
+	if sel == nil || r.custom || out.as == asPartialList || out.as == asTable {
+		return
+	}
+	lm.ShardInfo = &metav1.ShardInfo{Selector: sel.String()}
+}
+
+// parseShardSelector parses and checks a selector as kube-apiserver's
+// sharding.Parse does.
+func parseShardSelector(expr string) (*shardSelector, error) {
+	expr = strings.TrimSpace(expr)
+	if expr == "" {
+		return nil, fmt.Errorf("empty shard selector is not allowed; omit the parameter for unfiltered lists")
+	}
+	p := &celParser{src: expr}
+	root, err := p.parse()
+	if err != nil {
+		return nil, fmt.Errorf("CEL parse error: %s", err.Error())
+	}
+	reqs, err := walkShardExpr(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range reqs[1:] {
+		if r.key != reqs[0].key {
+			return nil, fmt.Errorf("all shard ranges must use the same field, got %q and %q", reqs[0].key, r.key)
+		}
+	}
+	return &shardSelector{reqs: reqs}, nil
+}
+
+func walkShardExpr(e *celExpr) ([]shardRequirement, error) {
+	if e.kind != celCall {
+		return nil, fmt.Errorf("unexpected expression kind %d; expected shardRange() call or || operator", e.kind)
+	}
+	switch e.fn {
+	case "_||_":
+		left, err := walkShardExpr(e.args[0])
+		if err != nil {
+			return nil, err
+		}
+		right, err := walkShardExpr(e.args[1])
+		if err != nil {
+			return nil, err
+		}
+		return append(left, right...), nil
+	case "shardRange":
+		r, err := shardRangeCall(e)
+		if err != nil {
+			return nil, err
+		}
+		return []shardRequirement{r}, nil
+	}
+	return nil, fmt.Errorf("unsupported function %q; only shardRange() and || are allowed", e.fn)
+}
+
+func shardRangeCall(e *celExpr) (shardRequirement, error) {
+	if len(e.args) != 3 {
+		return shardRequirement{}, fmt.Errorf("shardRange() requires exactly 3 arguments, got %d", len(e.args))
+	}
+	path, err := fieldPath(e.args[0])
+	if err != nil {
+		return shardRequirement{}, fmt.Errorf("shardRange() first argument: %w", err)
+	}
+	switch path {
+	case "object.metadata.uid", "object.metadata.namespace":
+	default:
+		return shardRequirement{}, fmt.Errorf("unsupported field path %q; supported: object.metadata.uid, object.metadata.namespace", path)
+	}
+	start, err := hexLiteral(e.args[1], "hexStart")
+	if err != nil {
+		return shardRequirement{}, err
+	}
+	end, err := hexLiteral(e.args[2], "hexEnd")
+	if err != nil {
+		return shardRequirement{}, err
+	}
+	if !hexLess(start, end) {
+		return shardRequirement{}, fmt.Errorf("shard range start %s must be less than end %s", start, end)
+	}
+	return shardRequirement{key: path, start: start, end: end}, nil
+}
+
+func fieldPath(e *celExpr) (string, error) {
+	switch e.kind {
+	case celIdent:
+		return e.name, nil
+	case celSelect:
+		operand, err := fieldPath(e.args[0])
+		if err != nil {
+			return "", err
+		}
+		return operand + "." + e.name, nil
+	}
+	return "", fmt.Errorf("expected field path (e.g. object.metadata.uid), got expression kind %d", e.kind)
+}
+
+func hexLiteral(e *celExpr, name string) (string, error) {
+	if e.kind != celLiteral {
+		return "", fmt.Errorf("%s must be a string literal (e.g. '0xff'), got expression kind %d", name, e.kind)
+	}
+	s, ok := e.value.(string)
+	if !ok {
+		typ := fmt.Sprintf("%T", e.value)
+		if e.value == nil {
+			typ = "structpb.NullValue" // cel-go's null
+		}
+		return "", fmt.Errorf("%s must be a string literal, got %s", name, typ)
+	}
+	hex, ok := strings.CutPrefix(s, "0x")
+	switch {
+	case !ok:
+		return "", fmt.Errorf("%s must have '0x' prefix, got %q", name, s)
+	case hex == "":
+		return "", fmt.Errorf("%s: hex value is required after '0x'", name)
+	case len(hex) > 17:
+		return "", fmt.Errorf("%s: hex value too long (%d chars, max 17): %q", name, len(hex), hex)
+	}
+	for _, c := range hex {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return "", fmt.Errorf("%s: invalid hex character %q in %q", name, string(c), s)
+		}
+	}
+	if len(hex) == 17 {
+		if s != "0x10000000000000000" {
+			return "", fmt.Errorf("%s: 17-digit hex value must be '0x10000000000000000' (2^64), got %q", name, s)
+		}
+	} else if len(hex) != 16 {
+		padded := "0x" + strings.Repeat("0", 16-len(hex)) + hex
+		return "", fmt.Errorf("%s must be a 0x-prefixed 16-digit hex value, got %q (did you mean %q?)", name, s, padded)
+	}
+	return s, nil
+}

@@ -1,0 +1,556 @@
+package sharding
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	coordinationv1 "github.com/kubewire/kubewire/api/coordination/v1"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/reflector"
+)
+
+// Consumer works on the part of the hash space its member holds: an
+// informer (or an informer.Factory) caches it, a controller reconciles
+// it. SetShard must not wait; it is called from the member's goroutine,
+// one call at a time, with the part the member works on from now on.
+type Consumer interface {
+	SetShard(sel client.ShardSelector) error
+}
+
+// Drainer is a Consumer whose work can be waited for:
+// controller.Controller is one. Drain returns once no work outside the
+// last part given is in progress, or ctx's error when ctx ends first,
+// after cancelling that work.
+type Drainer interface {
+	Consumer
+	Drain(ctx context.Context) error
+}
+
+// Member is one replica's membership of a ring: it keeps a Lease of its
+// own in the ring, works out from the others' which slots of the hash
+// space are its, claims them, and tells its consumers the part it may
+// work on. Make one with New, add consumers with Add, then call Run
+// once. Status, Selector and Ready are safe for concurrent use.
+type Member struct {
+	cfg    Config
+	leases *client.Resource[*coordinationv1.Lease]
+	view   *view
+	log    *slog.Logger
+	name   string // of its own Lease
+
+	mu        sync.Mutex
+	consumers []Consumer
+	started   bool
+	status    Status
+
+	// Owned by the goroutine running Run.
+	committed slotSet  // claimed in the Lease as last written
+	addRV     []uint64 // per committed slot: the resourceVersion of the write that claimed it
+	acting    slotSet  // being worked on; within committed
+	draining  slotSet  // given up, drain in progress; within committed
+	own       *coordinationv1.Lease
+	joined    bool      // a write succeeded and RenewDeadline has not passed since
+	lastRenew time.Time // when the last successful write was sent
+	joinedAt  time.Time
+	nextRenew time.Time
+	retryAt   time.Time // no write before this, after a failed one
+	drainGen  int
+	drainStop context.CancelFunc // of the drain in progress, nil when none
+	drainDone chan drainResult
+	wg        sync.WaitGroup
+}
+
+type drainResult struct {
+	gen int
+	err error
+}
+
+// Status is what a Member knows and holds, at one moment.
+type Status struct {
+	Identity string
+	// Joined: its Lease was written and renewed within RenewDeadline.
+	Joined bool
+	// Members are the identities it counts as live, itself included,
+	// sorted.
+	Members []string
+	// Assigned, Claimed and Acting count slots: those the assignment
+	// gives it, those its Lease claims, and those it works on.
+	Assigned, Claimed, Acting int
+	// Selector is the part it works on (what its consumers were told
+	// last); nothing selected before it acts on any slot.
+	Selector client.ShardSelector
+	// LastRenewal is when the last successful write of its Lease was
+	// sent.
+	LastRenewal time.Time
+}
+
+// New returns a member of the ring cfg names, reaching the cluster
+// through c. It fails with an error matching ErrInvalidConfig for a
+// Config it cannot run with. It sends nothing; Run does.
+func New(c *client.Client, cfg Config) (*Member, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	log := cfg.Logger.With("ring", cfg.Name, "member", cfg.Identity)
+	m := &Member{
+		cfg: cfg, log: log, view: newView(log), name: leaseName(cfg.Name, cfg.Identity),
+		leases:    client.For[*coordinationv1.Lease](c).Namespace(cfg.Namespace),
+		committed: newSlotSet(cfg.Slots), acting: newSlotSet(cfg.Slots), draining: newSlotSet(cfg.Slots),
+		addRV: make([]uint64, cfg.Slots), drainDone: make(chan drainResult, 1),
+	}
+	m.status = Status{Identity: cfg.Identity, Selector: client.ShardSelector{Key: cfg.Key}}
+	return m, nil
+}
+
+// Identity returns the member's identity.
+func (m *Member) Identity() string { return m.cfg.Identity }
+
+// Key returns the field whose hash splits the objects.
+func (m *Member) Key() client.ShardKey { return m.cfg.Key }
+
+// Add adds consumers told the member's part whenever it changes (and
+// the part selecting nothing before the first). It panics when called
+// after Run started, a programming error.
+func (m *Member) Add(cs ...Consumer) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.started {
+		panic("sharding: Member.Add called after Run")
+	}
+	m.consumers = append(m.consumers, cs...)
+}
+
+// Status returns what the member knows and holds now.
+func (m *Member) Status() Status {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.status
+	s.Members = slices.Clone(s.Members)
+	return s
+}
+
+// Selector returns the part the member works on now.
+func (m *Member) Selector() client.ShardSelector { return m.Status().Selector }
+
+// Ready returns nil once the member's Lease is written and renewed,
+// else an error saying why not; for a readiness probe.
+func (m *Member) Ready() error {
+	s := m.Status()
+	if !s.Joined {
+		return fmt.Errorf("sharding: member %s of ring %s has no valid lease", m.cfg.Identity, m.cfg.Name)
+	}
+	return nil
+}
+
+// Run keeps the member in the ring until ctx ends: it follows the ring's
+// Leases, renews its own every RetryPeriod, claims the slots assigned to
+// it once nobody else holds them, tells its consumers the part it may
+// work on, and gives slots back (after its Drainers have drained them)
+// when the assignment moves them to others.
+//
+// A member acts on a slot only while its Lease claims it and a renewal
+// succeeded within RenewDeadline, and starts only once it has seen, in
+// the ring's state as of its own claim, that no other live member claims
+// it. A member that cannot renew stops acting at RenewDeadline (its
+// consumers are told the part selecting nothing and its drainers'
+// Reconcile calls cancelled) before others, who wait LeaseDuration from
+// the last change they saw, can take its slots: no object is reconciled
+// by two members at once, as long as work stops within LeaseDuration -
+// RenewDeadline of being cancelled. A dead member's slots are taken
+// over about LeaseDuration after its last renewal.
+//
+// When ctx ends, Run tells its consumers the part selecting nothing,
+// drains its Drainers (at most DrainTimeout), releases and deletes its
+// Lease so that the others take its slots at once (it leaves the Lease
+// to expire if the drain failed), and returns nil after every goroutine
+// it started has ended. It returns an error when the ring's Leases cannot
+// be read (the server refuses the list or watch). Run is called once.
+func (m *Member) Run(ctx context.Context) error {
+	m.mu.Lock()
+	if m.started {
+		m.mu.Unlock()
+		return errors.New("sharding: Member.Run called twice")
+	}
+	m.started = true
+	consumers := slices.Clone(m.consumers)
+	m.mu.Unlock()
+
+	rctx, stop := context.WithCancel(ctx)
+	// The view decides when the member may act: after a failure, it
+	// retries at least every RetryPeriod rather than backing off for
+	// up to half a minute.
+	r := reflector.New(m.leases, m.view, reflector.Options{
+		LabelSelector:  client.MatchLabels(map[string]string{RingLabel: m.cfg.Name}),
+		Name:           "the leases of ring " + m.cfg.Name,
+		InitialBackoff: m.cfg.RetryPeriod / 4,
+		MaxBackoff:     m.cfg.RetryPeriod,
+	})
+	var rg sync.WaitGroup
+	rg.Go(func() { _ = r.Run(rctx) })
+	defer func() {
+		stop()
+		rg.Wait()
+	}()
+	if err := r.WaitForSync(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("sharding: ring %s: %w", m.cfg.Name, err)
+	}
+	m.publish(consumers, m.acting.selector(m.cfg.Key))
+	m.loop(ctx, consumers)
+	m.leave(ctx, consumers)
+	return nil
+}
+
+// loop runs steps until ctx ends.
+func (m *Member) loop(ctx context.Context, consumers []Consumer) {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		case <-m.view.changed:
+		case res := <-m.drainDone:
+			if res.gen == m.drainGen {
+				m.drainStop = nil
+				if res.err != nil {
+					m.log.Warn("sharding: slots given up are not drained yet; keeping them", "slots", m.draining.String(), "error", res.err)
+				} else {
+					m.draining = newSlotSet(m.cfg.Slots)
+				}
+			}
+		}
+		next := m.step(ctx, consumers)
+		timer.Reset(max(time.Until(next), time.Millisecond))
+	}
+}
+
+// step looks at the ring once: it renews or rewrites the Lease as
+// needed, gives up, claims and starts acting on slots, and returns when
+// it wants to look again.
+func (m *Member) step(ctx context.Context, consumers []Consumer) time.Time {
+	cfg := &m.cfg
+	now := time.Now()
+	if m.joined && !now.Before(m.lastRenew.Add(cfg.RenewDeadline)) {
+		m.lose(consumers, "no renewal succeeded within the renew deadline")
+	}
+	recs, viewRV := m.view.snapshot(now, cfg.LeaseDuration)
+	var others []record // other members whose claims hold
+	members := []string{cfg.Identity}
+	next := now.Add(cfg.RetryPeriod)
+	for _, r := range recs {
+		if r.name == m.name || r.identity == "" {
+			continue
+		}
+		exp := r.expiresAt(cfg.LeaseDuration)
+		if !now.Before(exp) {
+			continue
+		}
+		next = minTime(next, exp)
+		others = append(others, r)
+		if !r.deleted && !slices.Contains(members, r.identity) {
+			members = append(members, r.identity)
+		}
+	}
+	slices.Sort(members)
+	owner := Assign(members, cfg.Slots)
+	me := slices.Index(members, cfg.Identity)
+	ranges := client.SplitHashSpace(cfg.Slots)
+	// claimedElsewhere: another live member claims slot s; yield: one of
+	// them has a lower identity (of two members claiming the same slot
+	// and neither acting, the higher one lets go).
+	claimedElsewhere := func(s int) (claimed, yield bool) {
+		for _, r := range others {
+			if overlaps(r.claims, ranges[s]) {
+				claimed = true
+				yield = yield || r.identity < cfg.Identity
+			}
+		}
+		return claimed, yield
+	}
+
+	// Give up: slots claimed but idle that are not ours (or that another
+	// claims too, the tie going to the lower identity) are released with
+	// the next write; slots acted on that are not ours are drained first.
+	desired := m.committed.clone()
+	var give []int
+	for s := range cfg.Slots {
+		mine := owner[s] == me
+		switch {
+		case !m.committed[s] || m.draining[s]:
+		case m.acting[s]:
+			if !mine {
+				give = append(give, s)
+			}
+		default:
+			if _, yield := claimedElsewhere(s); !mine || yield {
+				desired[s] = false
+			}
+		}
+	}
+	if m.drainStop == nil && (len(give) > 0 || m.draining.count() > 0) {
+		for _, s := range give {
+			m.acting[s], m.draining[s] = false, true
+		}
+		m.publish(consumers, m.acting.selector(cfg.Key))
+		m.startDrain(ctx, consumers)
+	}
+	// Claim: slots assigned to us that no live member claims.
+	for s := range cfg.Slots {
+		if owner[s] == me && !m.committed[s] {
+			if claimed, _ := claimedElsewhere(s); !claimed {
+				desired[s] = true
+			}
+		}
+	}
+
+	if !now.Before(m.retryAt) && (!m.joined || !now.Before(m.nextRenew) || !desired.equal(m.committed)) {
+		m.write(ctx, consumers, desired)
+	}
+	// Clear the Leases of members gone silent, but not just after
+	// (re)joining: after an outage of the server every member is silent
+	// for a while, and comes back on its own.
+	if m.joined && !now.Before(m.joinedAt.Add(cfg.LeaseDuration)) {
+		for _, r := range recs {
+			if r.name != m.name && !r.deleted && !now.Before(r.expiresAt(cfg.LeaseDuration)) {
+				m.expire(ctx, r)
+				break // one a step: the others help
+			}
+		}
+	}
+
+	// Act: claimed slots assigned to us, once the ring's state as of
+	// our claim shows no other claim.
+	if m.joined && time.Now().Before(m.lastRenew.Add(cfg.RenewDeadline)) {
+		grew := false
+		for s := range cfg.Slots {
+			if m.committed[s] && !m.acting[s] && !m.draining[s] && owner[s] == me && viewRV >= m.addRV[s] {
+				if claimed, _ := claimedElsewhere(s); !claimed {
+					m.acting[s], grew = true, true
+				}
+			}
+		}
+		if grew {
+			m.publish(consumers, m.acting.selector(cfg.Key))
+		}
+	}
+
+	assigned := 0
+	for _, o := range owner {
+		if o == me {
+			assigned++
+		}
+	}
+	m.mu.Lock()
+	m.status.Joined, m.status.Members, m.status.LastRenewal = m.joined, members, m.lastRenew
+	m.status.Assigned, m.status.Claimed, m.status.Acting = assigned, m.committed.count(), m.acting.count()
+	m.mu.Unlock()
+
+	next = minTime(next, m.nextRenew)
+	if m.joined {
+		next = minTime(next, m.lastRenew.Add(cfg.RenewDeadline))
+	}
+	if m.retryAt.After(now) {
+		next = minTime(next, m.retryAt)
+	}
+	return next
+}
+
+// write writes the member's Lease claiming desired: a renewal, and a
+// change of claims.
+func (m *Member) write(ctx context.Context, consumers []Consumer, desired slotSet) {
+	cfg := &m.cfg
+	sent := time.Now()
+	deadline := sent.Add(cfg.RenewDeadline)
+	if m.joined {
+		deadline = m.lastRenew.Add(cfg.RenewDeadline)
+	}
+	wctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	acquired := m.joinedAt
+	if !m.joined {
+		acquired = sent
+	}
+	var got *coordinationv1.Lease
+	var err error
+	if m.own == nil {
+		want := memberLease(nil, cfg.Namespace, cfg.Name, cfg.Identity, cfg.LeaseDuration, desired, acquired, sent)
+		got, err = m.leases.Create(wctx, want, client.CreateOptions{})
+		if errors.Is(err, client.ErrAlreadyExists) {
+			// Ours from an earlier life of this identity: take it over.
+			var cur *coordinationv1.Lease
+			if cur, err = m.leases.Get(wctx, m.name, client.GetOptions{}); err == nil {
+				got, err = m.leases.Update(wctx, memberLease(cur, cfg.Namespace, cfg.Name, cfg.Identity, cfg.LeaseDuration, desired, acquired, sent), client.UpdateOptions{})
+			}
+		}
+	} else {
+		got, err = m.leases.Update(wctx, memberLease(m.own, cfg.Namespace, cfg.Name, cfg.Identity, cfg.LeaseDuration, desired, acquired, sent), client.UpdateOptions{})
+	}
+	if err != nil {
+		m.retryAt = time.Now().Add(cfg.RetryPeriod / 2)
+		if m.own != nil && (errors.Is(err, client.ErrConflict) || errors.Is(err, client.ErrNotFound)) {
+			// Someone else changed or deleted our Lease: what it claims
+			// is not known any more.
+			m.own = nil
+			m.lose(consumers, "the lease was changed or deleted by someone else")
+			return
+		}
+		m.log.Info("sharding: cannot write the lease; retrying", "error", err.Error())
+		return
+	}
+	rv, _ := strconv.ParseUint(got.ResourceVersion, 10, 64)
+	for s := range cfg.Slots {
+		if desired[s] && !m.committed[s] {
+			m.addRV[s] = rv
+		}
+	}
+	if !m.joined {
+		m.joinedAt = acquired
+		m.log.Info("sharding: joined the ring")
+	}
+	m.committed, m.own, m.joined, m.lastRenew = desired, got, true, sent
+	m.nextRenew, m.retryAt = sent.Add(cfg.RetryPeriod), time.Time{}
+}
+
+// expire clears the Lease of a member that has not renewed it for its
+// lease duration (by this member's clock), with the resourceVersion
+// seen as precondition, and deletes it: every member, those that joined
+// since included, then sees its slots free at once instead of timing the
+// Lease out on its own clock from the moment it first saw it. The
+// member it belonged to has stopped working by then (its renew deadline
+// passed); if it comes back, its next write conflicts and it joins
+// again. A released Lease left behind is deleted the same way.
+func (m *Member) expire(ctx context.Context, r record) {
+	wctx, cancel := context.WithTimeout(ctx, m.cfg.RetryPeriod)
+	defer cancel()
+	l := r.lease
+	if r.identity != "" {
+		got, err := m.leases.Update(wctx, releasedLease(l, time.Now()), client.UpdateOptions{})
+		if err != nil {
+			m.log.Debug("sharding: cannot release an expired lease", "lease", r.name, "error", err.Error())
+			return
+		}
+		m.log.Info("sharding: a member's lease expired; its slots are free", "expired", r.identity)
+		l = got
+	}
+	err := m.leases.Delete(wctx, r.name, client.DeleteOptions{Preconditions: &client.Preconditions{ResourceVersion: l.ResourceVersion}})
+	if err != nil && !errors.Is(err, client.ErrNotFound) {
+		m.log.Debug("sharding: cannot delete a released lease", "lease", r.name, "error", err.Error())
+	}
+}
+
+// lose stops all work at once: the member's claims can no longer be
+// trusted (its renewal deadline passed, or its Lease was changed). It
+// writes a Lease without claims next.
+func (m *Member) lose(consumers []Consumer, why string) {
+	m.log.Warn("sharding: lost the claims; stopping all work and joining again", "reason", why)
+	if m.drainStop != nil {
+		m.drainStop()
+		m.drainStop = nil
+	}
+	m.drainGen++
+	n := m.cfg.Slots
+	m.acting, m.draining, m.committed, m.joined = newSlotSet(n), newSlotSet(n), newSlotSet(n), false
+	m.publish(consumers, m.acting.selector(m.cfg.Key))
+	done, cancel := context.WithCancel(context.Background())
+	cancel() // Drain with an ended ctx cancels the work at once, without waiting
+	for _, c := range consumers {
+		if d, ok := c.(Drainer); ok {
+			_ = d.Drain(done)
+		}
+	}
+}
+
+// publish tells every consumer the part sel.
+func (m *Member) publish(consumers []Consumer, sel client.ShardSelector) {
+	m.mu.Lock()
+	m.status.Selector = sel
+	m.mu.Unlock()
+	for _, c := range consumers {
+		if err := c.SetShard(sel); err != nil {
+			m.log.Error("sharding: a consumer refused its part", "consumer", fmt.Sprintf("%T", c), "error", err)
+		}
+	}
+}
+
+// startDrain drains the Drainers in a goroutine of its own, reporting to
+// the loop through drainDone.
+func (m *Member) startDrain(ctx context.Context, consumers []Consumer) {
+	m.drainGen++
+	gen := m.drainGen
+	dctx, cancel := context.WithTimeout(ctx, m.cfg.DrainTimeout)
+	m.drainStop = cancel
+	m.log.Debug("sharding: draining slots given up", "slots", m.draining.String())
+	m.wg.Go(func() {
+		defer cancel()
+		var errs []error
+		for _, c := range consumers {
+			if d, ok := c.(Drainer); ok {
+				if err := d.Drain(dctx); err != nil {
+					errs = append(errs, err)
+				}
+			}
+		}
+		select {
+		case m.drainDone <- drainResult{gen, errors.Join(errs...)}:
+		case <-ctx.Done():
+		}
+	})
+}
+
+// leave ends the membership: no work, drained, Lease released and
+// deleted.
+func (m *Member) leave(ctx context.Context, consumers []Consumer) {
+	if m.drainStop != nil {
+		m.drainStop()
+	}
+	m.wg.Wait()
+	n := m.cfg.Slots
+	m.acting, m.draining = newSlotSet(n), newSlotSet(n)
+	m.publish(consumers, m.acting.selector(m.cfg.Key))
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.cfg.DrainTimeout)
+	defer cancel()
+	drained := true
+	for _, c := range consumers {
+		if d, ok := c.(Drainer); ok {
+			if err := d.Drain(lctx); err != nil {
+				drained = false
+				m.log.Warn("sharding: work still running at the end; leaving the lease to expire", "error", err)
+			}
+		}
+	}
+	m.mu.Lock()
+	m.status.Joined = false
+	m.mu.Unlock()
+	if !drained || m.own == nil {
+		return
+	}
+	wctx, wcancel := context.WithTimeout(context.WithoutCancel(ctx), m.cfg.RenewDeadline)
+	defer wcancel()
+	got, err := m.leases.Update(wctx, releasedLease(m.own, time.Now()), client.UpdateOptions{})
+	if err == nil {
+		err = m.leases.Delete(wctx, m.name, client.DeleteOptions{Preconditions: &client.Preconditions{ResourceVersion: got.ResourceVersion}})
+	}
+	if err != nil {
+		m.log.Info("sharding: cannot release the lease; the others take the slots over when it expires", "error", err.Error())
+		return
+	}
+	m.log.Info("sharding: left the ring")
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
