@@ -56,27 +56,36 @@ func typesSource(o options, l *load.Loader, api *kinds.Package, crds []manifest)
 			return nil, err
 		}
 	}
-	if err := jsonDecoders(f, append(copied, lists...)); err != nil {
+	if err := jsonCodecs(f, append(copied, lists...)); err != nil {
 		return nil, err
 	}
 	crdManifests(f, crds)
 	return f.Bytes(o.fileHeader())
 }
 
-// jsonDecoders writes the one-pass JSON decoders the built-in kinds have
-// (DecodeJSON, from internal/codegen/jsoncodec) for the package's types:
-// reads decode them without reflection, and match keys exactly, as
-// kube-apiserver does. Writes still encode with encoding/json.
-func jsonDecoders(f *gofile.File, tns []*types.TypeName) error {
-	var named []*types.Named
-	own := map[*types.Named]bool{}
+// jsonCodecs writes the one-pass JSON decoders and encoders the built-in
+// kinds have (DecodeJSON and EncodeJSON, from internal/codegen/jsoncodec)
+// for the package's types: reads decode them without reflection and
+// match keys exactly, as kube-apiserver does; writes (codec.EncodeJSON)
+// produce the bytes encoding/json would, without reflection.
+func jsonCodecs(f *gofile.File, tns []*types.TypeName) error {
+	var dec, enc []*types.Named
+	ownDec, ownEnc := map[*types.Named]bool{}, map[*types.Named]bool{}
 	for _, tn := range tns {
-		if n, ok := tn.Type().(*types.Named); ok && jsoncodec.Supported(n, jsoncodec.Config{}) {
-			named = append(named, n)
-			own[n] = true
+		n, ok := tn.Type().(*types.Named)
+		if !ok {
+			continue
+		}
+		if jsoncodec.Supported(n, jsoncodec.Config{}) {
+			dec = append(dec, n)
+			ownDec[n] = true
+		}
+		if jsoncodec.EncoderSupported(n, jsoncodec.Config{}) {
+			enc = append(enc, n)
+			ownEnc[n] = true
 		}
 	}
-	if len(named) == 0 {
+	if len(dec) == 0 && len(enc) == 0 {
 		return nil
 	}
 	cfg := jsoncodec.Config{
@@ -85,25 +94,18 @@ func jsonDecoders(f *gofile.File, tns []*types.TypeName) error {
 		// Types of other packages (kubewire's API types, a user's shared
 		// package already generated) have theirs when their method set
 		// says so.
-		HasDecoder: func(n *types.Named) bool { return own[n] || hasDecodeJSON(n) },
+		HasDecoder: func(n *types.Named) bool { return ownDec[n] || hasMethod(n, "DecodeJSON") },
+		HasEncoder: func(n *types.Named) bool { return ownEnc[n] || hasMethod(n, "EncodeJSON") },
 	}
 	var body bytes.Buffer
-	if err := jsoncodec.Emit(&body, named, cfg); err != nil {
+	if err := jsoncodec.Emit(&body, dec, cfg); err != nil {
+		return err
+	}
+	if err := jsoncodec.EmitEncoders(&body, enc, cfg); err != nil {
 		return err
 	}
 	f.P("%s", strings.TrimRight(body.String(), "\n"))
 	return nil
-}
-
-// hasDecodeJSON reports whether *n has a DecodeJSON method.
-func hasDecodeJSON(n *types.Named) bool {
-	ms := types.NewMethodSet(types.NewPointer(n))
-	for i := range ms.Len() {
-		if ms.At(i).Obj().Name() == "DecodeJSON" {
-			return true
-		}
-	}
-	return false
 }
 
 func (o options) fileHeader() string {

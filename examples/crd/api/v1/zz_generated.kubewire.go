@@ -265,6 +265,158 @@ func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
 	return d.Err()
 }
 
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Widget) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start1 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start1, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start1, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *WidgetSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"image":`)
+	e.String(m.Image)
+	if m.Replicas != nil {
+		e.Literal(`,"replicas":`)
+		if m.Replicas == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Replicas)))
+		}
+	}
+	if m.Size != "" {
+		e.Literal(`,"size":`)
+		e.String(m.Size)
+	}
+	if m.Memory != nil {
+		e.Literal(`,"memory":`)
+		m.Memory.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *WidgetStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start3 := e.Len()
+	if m.Replicas != 0 {
+		e.Literal(`"replicas":`)
+		e.Int(int64(m.Replicas))
+	}
+	if m.ReadyReplicas != 0 {
+		e.Member(start3, `"readyReplicas":`)
+		e.Int(int64(m.ReadyReplicas))
+	}
+	if m.Selector != "" {
+		e.Member(start3, `"selector":`)
+		e.String(m.Selector)
+	}
+	if m.ObservedGeneration != 0 {
+		e.Member(start3, `"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	if len(m.Conditions) != 0 {
+		e.Member(start3, `"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i4 := range m.Conditions {
+				if i4 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i4].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *WidgetList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start5 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start5, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start5, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i6 := range m.Items {
+			if i6 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i6].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests
 // (YAML) of the kinds whose storage version is in this package, the same
 // bytes kubewire-gen wrote to their files; crd.Install applies them. The

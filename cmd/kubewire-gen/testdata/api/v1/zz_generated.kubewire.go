@@ -1047,6 +1047,613 @@ func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
 	return d.Err()
 }
 
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *CommonSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if m.Paused {
+		e.Literal(`"paused":`)
+		e.Bool(m.Paused)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Defaults) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start2 := e.Len()
+	if m.Retries != 0 {
+		e.Literal(`"retries":`)
+		e.Int(int64(m.Retries))
+	}
+	if len(m.Names) != 0 {
+		e.Member(start2, `"names":`)
+		jsonwire.EncodeStringSlice(e, m.Names)
+	}
+	if len(m.Weights) != 0 {
+		e.Member(start2, `"weights":`)
+		jsonwire.EncodeStringMap(e, m.Weights)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Gadget) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start3 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start3, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start3, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GadgetList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start4 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start4, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start4, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i5 := range m.Items {
+			if i5 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i5].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *GadgetSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.Parts) != 0 {
+		e.Literal(`"parts":`)
+		jsonwire.EncodeStringSlice(e, m.Parts)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Port) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Literal(`{"name":`)
+	e.String(m.Name)
+	e.Literal(`,"port":`)
+	e.Int(int64(m.Port))
+	if m.Protocol != "" {
+		e.Literal(`,"protocol":`)
+		e.String(m.Protocol)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Thing) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start8 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start8, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start8, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	if len(m.Data) != 0 {
+		e.Literal(`,"data":`)
+		jsonwire.EncodeStringMap(e, m.Data)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Tree) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	if len(m.Children) != 0 {
+		e.Literal(`"children":`)
+		if m.Children == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i10 := range m.Children {
+				if i10 > 0 {
+					e.Byte(',')
+				}
+				m.Children[i10].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *Widget) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start11 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start11, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start11, `"metadata":`)
+	m.ObjectMeta.EncodeJSON(e)
+	e.Literal(`,"spec":`)
+	m.Spec.EncodeJSON(e)
+	e.Literal(`,"status":`)
+	m.Status.EncodeJSON(e)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *WidgetSpec) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start12 := e.Len()
+	if m.CommonSpec.Paused {
+		e.Literal(`"paused":`)
+		e.Bool(m.CommonSpec.Paused)
+	}
+	if m.Size != "" {
+		e.Member(start12, `"size":`)
+		e.String(m.Size)
+	}
+	if m.Replicas != nil {
+		e.Member(start12, `"replicas":`)
+		if m.Replicas == nil {
+			e.Null()
+		} else {
+			e.Int(int64((*m.Replicas)))
+		}
+	}
+	if m.MinSize != nil {
+		e.Member(start12, `"minSize":`)
+		if m.MinSize == nil {
+			e.Null()
+		} else {
+			e.Int((*m.MinSize))
+		}
+	}
+	if m.MaxSize != nil {
+		e.Member(start12, `"maxSize":`)
+		if m.MaxSize == nil {
+			e.Null()
+		} else {
+			e.Int((*m.MaxSize))
+		}
+	}
+	if m.Step != 0 {
+		e.Member(start12, `"step":`)
+		e.Int(int64(m.Step))
+	}
+	e.Member(start12, `"name":`)
+	e.String(m.Name)
+	if m.Owner != "" {
+		e.Literal(`,"owner":`)
+		e.String(m.Owner)
+	}
+	if m.Mode != "" {
+		e.Literal(`,"mode":`)
+		e.String(string(m.Mode))
+	}
+	if m.Level != 0 {
+		e.Literal(`,"level":`)
+		e.Int(int64(m.Level))
+	}
+	if m.Note != nil {
+		e.Literal(`,"note":`)
+		if m.Note == nil {
+			e.Null()
+		} else {
+			e.String((*m.Note))
+		}
+	}
+	if m.Color != "" {
+		e.Literal(`,"color":`)
+		e.String(m.Color)
+	}
+	e.Literal(`,"shade":`)
+	e.String(m.Shade)
+	if len(m.Tags) != 0 {
+		e.Literal(`,"tags":`)
+		jsonwire.EncodeStringSlice(e, m.Tags)
+	}
+	if len(m.Ports) != 0 {
+		e.Literal(`,"ports":`)
+		if m.Ports == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i13 := range m.Ports {
+				if i13 > 0 {
+					e.Byte(',')
+				}
+				m.Ports[i13].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Zones) != 0 {
+		e.Literal(`,"zones":`)
+		jsonwire.EncodeStringSlice(e, m.Zones)
+	}
+	if len(m.Matrix) != 0 {
+		e.Literal(`,"matrix":`)
+		if m.Matrix == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i14 := range m.Matrix {
+				if i14 > 0 {
+					e.Byte(',')
+				}
+				if m.Matrix[i14] == nil {
+					e.Null()
+				} else {
+					e.Byte('[')
+					for i15 := range m.Matrix[i14] {
+						if i15 > 0 {
+							e.Byte(',')
+						}
+						e.Int(int64(m.Matrix[i14][i15]))
+					}
+					e.Byte(']')
+				}
+			}
+			e.Byte(']')
+		}
+	}
+	if len(m.Labels) != 0 {
+		e.Literal(`,"labels":`)
+		jsonwire.EncodeStringMap(e, m.Labels)
+	}
+	if len(m.Routes) != 0 {
+		e.Literal(`,"routes":`)
+		if m.Routes == nil {
+			e.Null()
+		} else {
+			var small16 [16]string
+			keys16 := jsonwire.SortedKeys(m.Routes, small16[:0])
+			e.Byte('{')
+			for i16, k16 := range keys16 {
+				if i16 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k16))
+				e.Byte(':')
+				v16 := m.Routes[k16]
+				if v16 == nil {
+					e.Null()
+				} else {
+					e.Byte('[')
+					for i17 := range v16 {
+						if i17 > 0 {
+							e.Byte(',')
+						}
+						v16[i17].EncodeJSON(e)
+					}
+					e.Byte(']')
+				}
+			}
+			e.Byte('}')
+		}
+	}
+	if len(m.Data) != 0 {
+		e.Literal(`,"data":`)
+		e.Base64(m.Data)
+	}
+	if m.Ratio != 0 {
+		e.Literal(`,"ratio":`)
+		e.Float64(m.Ratio)
+	}
+	if m.Enabled {
+		e.Literal(`,"enabled":`)
+		e.Bool(m.Enabled)
+	}
+	if m.Count != 0 {
+		e.Literal(`,"count":`)
+		e.Int(int64(m.Count))
+	}
+	if m.Big != 0 {
+		e.Literal(`,"big":`)
+		e.Uint(m.Big)
+	}
+	if m.Timeout != nil {
+		e.Literal(`,"timeout":`)
+		m.Timeout.EncodeJSON(e)
+	}
+	if m.Deadline != nil {
+		e.Literal(`,"deadline":`)
+		m.Deadline.EncodeJSON(e)
+	}
+	e.Literal(`,"memory":`)
+	m.Memory.EncodeJSON(e)
+	if len(m.Limits) != 0 {
+		e.Literal(`,"limits":`)
+		m.Limits.EncodeJSON(e)
+	}
+	e.Literal(`,"target":`)
+	m.Target.EncodeJSON(e)
+	if m.Threshold != "" {
+		e.Literal(`,"threshold":`)
+		e.String(m.Threshold)
+	}
+	if m.Template != nil {
+		e.Literal(`,"template":`)
+		m.Template.EncodeJSON(e)
+	}
+	if m.Selector != nil {
+		e.Literal(`,"selector":`)
+		m.Selector.EncodeJSON(e)
+	}
+	e.Literal(`,"extra":`)
+	m.Extra.EncodeJSON(e)
+	if m.Object != nil {
+		e.Literal(`,"object":`)
+		m.Object.EncodeJSON(e)
+	}
+	if m.Thing != nil {
+		e.Literal(`,"thing":`)
+		m.Thing.EncodeJSON(e)
+	}
+	if m.Config != nil {
+		e.Literal(`,"config":`)
+		e.Marshaler(m.Config)
+	}
+	if len(m.Values) != 0 {
+		e.Literal(`,"values":`)
+		if m.Values == nil {
+			e.Null()
+		} else {
+			var small18 [16]string
+			keys18 := jsonwire.SortedKeys(m.Values, small18[:0])
+			e.Byte('{')
+			for i18, k18 := range keys18 {
+				if i18 > 0 {
+					e.Byte(',')
+				}
+				e.String(string(k18))
+				e.Byte(':')
+				v18 := m.Values[k18]
+				e.Any(v18)
+			}
+			e.Byte('}')
+		}
+	}
+	if m.Free != nil {
+		e.Literal(`,"free":`)
+		m.Free.EncodeJSON(e)
+	}
+	e.Literal(`,"anonymous":`)
+	e.Literal(`{"inner":`)
+	e.String(m.Anonymous.Inner)
+	e.Byte('}')
+	if m.Defaults != nil {
+		e.Literal(`,"defaults":`)
+		m.Defaults.EncodeJSON(e)
+	}
+	if m.Immutable != "" {
+		e.Literal(`,"immutable":`)
+		e.String(m.Immutable)
+	}
+	e.Literal(`,"stamp":`)
+	e.Marshal(&m.Stamp)
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *WidgetStatus) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start20 := e.Len()
+	if m.Replicas != 0 {
+		e.Literal(`"replicas":`)
+		e.Int(int64(m.Replicas))
+	}
+	if m.Selector != "" {
+		e.Member(start20, `"selector":`)
+		e.String(m.Selector)
+	}
+	if m.ObservedGeneration != 0 {
+		e.Member(start20, `"observedGeneration":`)
+		e.Int(m.ObservedGeneration)
+	}
+	if len(m.Conditions) != 0 {
+		e.Member(start20, `"conditions":`)
+		if m.Conditions == nil {
+			e.Null()
+		} else {
+			e.Byte('[')
+			for i21 := range m.Conditions {
+				if i21 > 0 {
+					e.Byte(',')
+				}
+				m.Conditions[i21].EncodeJSON(e)
+			}
+			e.Byte(']')
+		}
+	}
+	if !m.LastUpdate.IsZero() {
+		e.Member(start20, `"lastUpdate":`)
+		m.LastUpdate.EncodeJSON(e)
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
+// EncodeJSON appends m to e as encoding/json's Marshal writes it (null
+// for a nil m).
+func (m *WidgetList) EncodeJSON(e *jsonwire.Encoder) error {
+	if m == nil {
+		e.Null()
+		return e.Err()
+	}
+	if !e.Enter() {
+		return e.Err()
+	}
+	e.Byte('{')
+	start22 := e.Len()
+	if m.TypeMeta.Kind != "" {
+		e.Literal(`"kind":`)
+		e.String(m.TypeMeta.Kind)
+	}
+	if m.TypeMeta.APIVersion != "" {
+		e.Member(start22, `"apiVersion":`)
+		e.String(m.TypeMeta.APIVersion)
+	}
+	e.Member(start22, `"metadata":`)
+	m.ListMeta.EncodeJSON(e)
+	e.Literal(`,"items":`)
+	if m.Items == nil {
+		e.Null()
+	} else {
+		e.Byte('[')
+		for i23 := range m.Items {
+			if i23 > 0 {
+				e.Byte(',')
+			}
+			m.Items[i23].EncodeJSON(e)
+		}
+		e.Byte(']')
+	}
+	e.Byte('}')
+	e.Leave()
+	return e.Err()
+}
+
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests
 // (YAML) of the kinds whose storage version is in this package, the same
 // bytes kubewire-gen wrote to their files; crd.Install applies them. The
