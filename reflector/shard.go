@@ -174,7 +174,7 @@ func (r *Reflector[T]) takeShardChange() (client.ShardSelector, bool) {
 
 // reshard applies a new selector and returns the state to go on with.
 func (r *Reflector[T]) reshard(sel client.ShardSelector) State {
-	old := r.sel
+	old, was := r.sel, r.ShardFiltering()
 	r.sel, r.strays = sel, 0
 	r.setFiltering()
 	r.log.Debug("reflector: shard selector changed", "resource", r.name, "from", old.String(), "to", sel.String())
@@ -189,7 +189,11 @@ func (r *Reflector[T]) reshard(sel client.ShardSelector) State {
 	case canDrop && r.rv != "" && !old.SelectsNothing() && old.Covers(sel):
 		// The store holds the whole of a larger part at r.rv: what is
 		// left is the whole of sel there, and a watch from r.rv with sel
-		// carries on.
+		// carries on. The server that filtered (or ignored) the larger
+		// part does the same with sel: no full state will come to tell.
+		if was == ShardOnServer || was == ShardOnClient {
+			r.shard.filtering.Store(int32(was))
+		}
 		r.syncedShard()
 		return Watching
 	}

@@ -182,6 +182,9 @@ func TestShardSelectorChanges(t *testing.T) {
 				if r.Relists() != relists+1 {
 					t.Errorf("shrinking relisted")
 				}
+				if got := r.ShardFiltering(); got != tc.wantFiltering {
+					t.Errorf("ShardFiltering after shrinking = %v, want %v (kept from the larger part)", got, tc.wantFiltering)
+				}
 
 				// Nothing: empty, synced, no requests.
 				if err := r.SetShardSelector(nothing); err != nil {
