@@ -143,7 +143,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 		deadline := time.Now().Add(limit)
 		for !cond() {
 			if time.Now().After(deadline) {
-				return fmt.Errorf("%s %s: no %s within %v", *sdk, *mode, what, limit)
+				return fmt.Errorf("%s %s: no %s within %v (%s)", *sdk, *mode, what, limit, sub.progress())
 			}
 			time.Sleep(time.Millisecond)
 		}

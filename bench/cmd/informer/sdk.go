@@ -57,6 +57,8 @@ type subject interface {
 	// handler notification delivered).
 	relistMark() any
 	relisted(mark any) bool
+	// progress says where the informer is, for a wait that times out.
+	progress() string
 }
 
 // newSubject builds sdk's informer over every Pod of the server at url.
@@ -116,6 +118,12 @@ func (s *kwSubject) relistMark() any                      { return s.inf.Reflect
 // relisted: a relist started after the mark and the reflector is back to
 // watching, with the handler's queue empty. (A relist that finds every
 // object unchanged, as here, tells the handler nothing.)
+func (s *kwSubject) progress() string {
+	r := s.inf.Reflector()
+	return fmt.Sprintf("reflector %v, %d relists, %d handler notifications pending, last error %v",
+		r.State(), r.Relists(), s.reg.Pending(), r.Err())
+}
+
 func (s *kwSubject) relisted(mark any) bool {
 	r := s.inf.Reflector()
 	return r.Relists() > mark.(int64) && r.State() == reflector.Watching && s.reg.Pending() == 0
@@ -147,6 +155,10 @@ type cgMark struct {
 	rv      string
 	updates int64
 	n       int
+}
+
+func (s *cgSubject) progress() string {
+	return fmt.Sprintf("resourceVersion %q, %d cached, %d updates", s.inf.LastSyncResourceVersion(), s.cached(), s.c.updates.Load())
 }
 
 func (s *cgSubject) relistMark() any {

@@ -175,6 +175,9 @@ func startServer(n int, shape podgen.Shape, gzip bool) (*server, time.Duration, 
 		Namespaces:       namespaces,
 		HistoryLimit:     2*n + 1000,
 		BookmarkInterval: time.Hour, // no bookmark may move a watch past the relist's invisible change
+		// The seeded Pods name ReplicaSets that do not exist: the garbage
+		// collector the fake plays by default would delete them all.
+		Controllers: fake.ControllersManual,
 	}
 	if !gzip {
 		opts.GzipThreshold = 1 << 40

@@ -27,7 +27,8 @@ func runServer(pods int, shape, format string) error {
 	for i := range 20 { // podgen's namespaces
 		namespaces = append(namespaces, fmt.Sprintf("team-%d", i))
 	}
-	srv := fake.Start(fake.Options{Namespaces: namespaces, HistoryLimit: pods + 1000})
+	srv := fake.Start(fake.Options{Namespaces: namespaces, HistoryLimit: pods + 1000,
+		Controllers: fake.ControllersManual}) // the Pods' owners do not exist: no garbage collector
 	defer srv.Close()
 	if format == "json" {
 		srv.Faults().RefuseProtobuf(true)

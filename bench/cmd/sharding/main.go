@@ -124,7 +124,8 @@ func run(cfg config) (*report, error) {
 	for i := range 20 { // podgen's namespaces
 		namespaces = append(namespaces, fmt.Sprintf("team-%d", i))
 	}
-	srv := fake.Start(fake.Options{Namespaces: namespaces, IgnoreShardSelector: cfg.ignore})
+	srv := fake.Start(fake.Options{Namespaces: namespaces, IgnoreShardSelector: cfg.ignore,
+		Controllers: fake.ControllersManual}) // the Pods' owners do not exist: no garbage collector
 	defer srv.Close()
 	start := time.Now()
 	if err := seed(srv, cfg.shape, cfg.objects); err != nil {
