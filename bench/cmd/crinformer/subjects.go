@@ -9,6 +9,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/bench/internal/widget"
+	widgetv1 "github.com/kubewire/kubewire/bench/internal/widget/v1"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/reflector"
@@ -66,12 +67,12 @@ func newSubject(sdk, kind, url, token, mode string, c *counters) (subject, error
 		}
 		ropts := reflector.Options{DisableWatchList: mode == "list"}
 		if kind == "typed" {
-			inf := informer.New(client.For[*widget.Widget](cl), informer.Options[*widget.Widget]{Reflector: ropts})
-			inf.AddHandler(informer.HandlerFuncs[*widget.Widget]{
-				Add:    func(*widget.Widget, bool) { c.adds.Add(1) },
-				Update: func(_, _ *widget.Widget) { c.update() },
+			inf := informer.New(client.For[*widgetv1.Widget](cl), informer.Options[*widgetv1.Widget]{Reflector: ropts})
+			inf.AddHandler(informer.HandlerFuncs[*widgetv1.Widget]{
+				Add:    func(*widgetv1.Widget, bool) { c.adds.Add(1) },
+				Update: func(_, _ *widgetv1.Widget) { c.update() },
 			}, informer.HandlerOptions{})
-			return kwSubject[*widget.Widget]{inf}, nil
+			return kwSubject[*widgetv1.Widget]{inf}, nil
 		}
 		inf := informer.New(client.Dynamic(cl, widgets), informer.Options[*unstructured.Unstructured]{Reflector: ropts})
 		inf.AddHandler(informer.HandlerFuncs[*unstructured.Unstructured]{

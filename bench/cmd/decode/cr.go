@@ -10,6 +10,7 @@ import (
 	"github.com/kubewire/kubewire/api/wire"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
 	"github.com/kubewire/kubewire/bench/internal/widget"
+	widgetv1 "github.com/kubewire/kubewire/bench/internal/widget/v1"
 	"github.com/kubewire/kubewire/codec"
 	k8sunstructured "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -53,7 +54,7 @@ func crDecoders(kind string) (kw []decoder, up decoder) {
 		}
 		deser := serializer.NewCodecFactory(scheme).UniversalDeserializer()
 		list := func(d *wire.Decoder, b []byte) (any, error) {
-			l := new(widget.WidgetList)
+			l := new(widgetv1.WidgetList)
 			return l, codec.DecodeJSONWith(d, b, l)
 		}
 		return []decoder{

@@ -3,6 +3,8 @@ package widget
 import (
 	"encoding/json"
 
+	v1 "github.com/kubewire/kubewire/bench/internal/widget/v1"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -13,17 +15,17 @@ import (
 type Upstream struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              WidgetSpec     `json:"spec,omitempty"`
+	Spec              v1.WidgetSpec  `json:"spec,omitempty"`
 	Status            UpstreamStatus `json:"status,omitempty"`
 }
 
 // UpstreamStatus is WidgetStatus over apimachinery's Condition.
 type UpstreamStatus struct {
-	Phase              string                `json:"phase,omitempty"`
-	ObservedGeneration int64                 `json:"observedGeneration,omitempty"`
-	Message            string                `json:"message,omitempty"`
-	Conditions         []metav1.Condition    `json:"conditions,omitempty"`
-	Nodes              map[string]NodeStatus `json:"nodes,omitempty"`
+	Phase              string                   `json:"phase,omitempty"`
+	ObservedGeneration int64                    `json:"observedGeneration,omitempty"`
+	Message            string                   `json:"message,omitempty"`
+	Conditions         []metav1.Condition       `json:"conditions,omitempty"`
+	Nodes              map[string]v1.NodeStatus `json:"nodes,omitempty"`
 }
 
 // UpstreamList is its list kind.

@@ -1,4 +1,4 @@
-package widget
+package v1
 
 // WidgetSpec is the desired state: a few scalars for every shape, a nested
 // template and ports for the typical shape, and a list of steps (as in an
