@@ -7,4 +7,4 @@
 // +groupName=example.com
 package v1
 
-//go:generate go run github.com/kubewire/kubewire/cmd/kubewire-gen .
+//go:generate go run github.com/kubewire/kubewire/cmd/kubewire-gen -crd-dir crd .
