@@ -17,7 +17,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/version"
-	"github.com/kubewire/kubewire/internal/fixture"
+	"github.com/kubewire/kubewire/internal/testing/fixture"
 )
 
 // message is what every generated kind provides.

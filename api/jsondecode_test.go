@@ -20,7 +20,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/api/wire"
-	"github.com/kubewire/kubewire/internal/fixture"
+	"github.com/kubewire/kubewire/internal/testing/fixture"
 )
 
 // jsonKinds are the types the differential tests decode every input into.

@@ -16,10 +16,10 @@ import (
 	"github.com/kubewire/kubewire/api/intstr"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/unstructured"
-	"github.com/kubewire/kubewire/internal/randfill"
+	"github.com/kubewire/kubewire/internal/testing/randfill"
 )
 
 // checkEncodeSame fails unless jsonwire.Encode (the generated encoders)
@@ -76,8 +76,8 @@ func apiFiller(a, b uint64) *randfill.Filler {
 		MaxDepth: 5,
 		NaN:      a%11 == 0,
 		Custom: map[reflect.Type]func(*randfill.Filler) reflect.Value{
-			reflect.TypeFor[resource.Quantity](): func(f *randfill.Filler) reflect.Value {
-				return reflect.ValueOf(resource.MustParse(quantities[f.Rand.IntN(len(quantities))]))
+			reflect.TypeFor[quantity.Quantity](): func(f *randfill.Filler) reflect.Value {
+				return reflect.ValueOf(quantity.MustParse(quantities[f.Rand.IntN(len(quantities))]))
 			},
 			reflect.TypeFor[intstr.IntOrString](): func(f *randfill.Filler) reflect.Value {
 				switch f.Rand.IntN(5) {

@@ -9,7 +9,7 @@ import (
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/wire"
 )
 
@@ -53,7 +53,7 @@ func TestReadOnlyDecodeSharesEqualMaps(t *testing.T) {
 		p.Name = name
 		p.Labels = map[string]string{"app": app, "tier": "web"}
 		p.Spec.Containers = []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{
-			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")},
+			Requests: corev1.ResourceList{corev1.ResourceCPU: quantity.MustParse("100m")},
 		}}}
 		return p
 	}

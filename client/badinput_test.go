@@ -19,7 +19,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	apiruntime "github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/codec"
-	"github.com/kubewire/kubewire/internal/fixture"
+	"github.com/kubewire/kubewire/internal/testing/fixture"
 )
 
 // Bad input, sent over real HTTP to the real client: each case names the

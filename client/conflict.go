@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/kubewire/kubewire/internal/backoffpolicy"
+	"github.com/kubewire/kubewire/internal/runtime/backoffpolicy"
 )
 
 // RetryOnConflict calls update until it returns something other than a

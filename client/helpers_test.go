@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kubewire/kubewire/internal/fixture"
+	"github.com/kubewire/kubewire/internal/testing/fixture"
 )
 
 // load reads a fixture or fails the test.

@@ -16,7 +16,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
-	"github.com/kubewire/kubewire/internal/backoffpolicy"
+	"github.com/kubewire/kubewire/internal/runtime/backoffpolicy"
 )
 
 // tries records the attempts of one request, for the retry policy and for

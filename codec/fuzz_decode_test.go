@@ -19,7 +19,7 @@ import (
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/api/wire"
 	"github.com/kubewire/kubewire/codec"
-	"github.com/kubewire/kubewire/internal/fixture"
+	"github.com/kubewire/kubewire/internal/testing/fixture"
 )
 
 // The fuzz targets of this file drive the decoders the client calls on

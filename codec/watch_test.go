@@ -14,7 +14,7 @@ import (
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
-	"github.com/kubewire/kubewire/internal/fixture"
+	"github.com/kubewire/kubewire/internal/testing/fixture"
 )
 
 type seenEvent struct {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	kwruntime "github.com/kubewire/kubewire/api/runtime"
-	"github.com/kubewire/kubewire/internal/fixture"
+	"github.com/kubewire/kubewire/internal/testing/fixture"
 )
 
 // TestFixturesDecodeLikeUpstream decodes every protobuf response captured

@@ -8,7 +8,7 @@ import (
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/client/kubeconfig"
 	"github.com/kubewire/kubewire/e2e/harness"
-	"github.com/kubewire/kubewire/internal/chaos"
+	"github.com/kubewire/kubewire/internal/testing/chaos"
 	"github.com/kubewire/kubewire/reflector"
 )
 

@@ -18,7 +18,7 @@ import (
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/fake/fakeclient"
 	"github.com/kubewire/kubewire/informer"
-	"github.com/kubewire/kubewire/internal/chaos"
+	"github.com/kubewire/kubewire/internal/testing/chaos"
 	"github.com/kubewire/kubewire/reflector"
 )
 

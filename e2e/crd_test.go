@@ -15,7 +15,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/intstr"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/client"
@@ -87,8 +87,8 @@ func validWidget(name string) *shapesv1.Widget {
 			Big:       1 << 40,
 			Timeout:   &metav1.Duration{Duration: 90 * time.Second},
 			Deadline:  &deadline,
-			Memory:    resource.MustParse("2Gi"),
-			Limits:    corev1.ResourceList{"cpu": resource.MustParse("500m")},
+			Memory:    quantity.MustParse("2Gi"),
+			Limits:    corev1.ResourceList{"cpu": quantity.MustParse("500m")},
 			Target:    intstr.FromString("http"),
 			Threshold: "10%",
 			Template: &corev1.PodTemplateSpec{

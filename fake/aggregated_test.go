@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	apidiscoveryv2 "github.com/kubewire/kubewire/api/apidiscovery/v2"
 	"github.com/kubewire/kubewire/codec"
-	"github.com/kubewire/kubewire/internal/fixture"
+	"github.com/kubewire/kubewire/internal/testing/fixture"
 )
 
 const (

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubewire/kubewire/internal/selector"
+	"github.com/kubewire/kubewire/internal/runtime/selector"
 )
 
 // listOptions are the query parameters of list and watch requests.

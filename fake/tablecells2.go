@@ -14,7 +14,7 @@ import (
 	networkingv1 "github.com/kubewire/kubewire/api/networking/v1"
 	nodev1 "github.com/kubewire/kubewire/api/node/v1"
 	policyv1 "github.com/kubewire/kubewire/api/policy/v1"
-	apiresource "github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	schedulingv1 "github.com/kubewire/kubewire/api/scheduling/v1"
 	storagev1 "github.com/kubewire/kubewire/api/storage/v1"
 )
@@ -260,7 +260,7 @@ func hpaMetrics(specs []autoscalingv2.MetricSpec, statuses []autoscalingv2.Metri
 	return strings.Join(list, ", ")
 }
 
-func quantityString(q *apiresource.Quantity) string {
+func quantityString(q *quantity.Quantity) string {
 	if q == nil {
 		return "0"
 	}

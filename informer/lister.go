@@ -2,7 +2,7 @@ package informer
 
 import (
 	"github.com/kubewire/kubewire/client"
-	"github.com/kubewire/kubewire/internal/selector"
+	"github.com/kubewire/kubewire/internal/runtime/selector"
 )
 
 // Lister reads an informer's cache with label-selector queries, the way

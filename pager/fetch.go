@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/client"
-	"github.com/kubewire/kubewire/internal/backoffpolicy"
+	"github.com/kubewire/kubewire/internal/runtime/backoffpolicy"
 )
 
 // fetcher reads the pages of one list in order, following continue

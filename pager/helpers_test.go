@@ -14,7 +14,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/codec"
-	"github.com/kubewire/kubewire/internal/fixture"
+	"github.com/kubewire/kubewire/internal/testing/fixture"
 )
 
 // obj is a small object: what a metadata-only list returns.

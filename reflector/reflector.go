@@ -10,7 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/api/wire"
 	"github.com/kubewire/kubewire/client"
-	"github.com/kubewire/kubewire/internal/backoffpolicy"
+	"github.com/kubewire/kubewire/internal/runtime/backoffpolicy"
 )
 
 // Source is what a Reflector reads: a *client.Resource[T] (typed,

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewire/kubewire/api/jsonwire"
-	"github.com/kubewire/kubewire/internal/randfill"
+	"github.com/kubewire/kubewire/internal/testing/randfill"
 )
 
 // same fails unless write appends what encoding/json's Marshal writes

@@ -9,7 +9,7 @@ import (
 
 	apiextv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	"github.com/kubewire/kubewire/client"
-	"github.com/kubewire/kubewire/internal/backoffpolicy"
+	"github.com/kubewire/kubewire/internal/runtime/backoffpolicy"
 )
 
 // waitServed waits until crd is Established with its names accepted (for

@@ -103,7 +103,7 @@
 //	                                        the default: JSON, or YAML flow ({a: 1}, [x, y]),
 //	                                        a bare word for strings, {a,b} for lists; the server
 //	                                        applies it when the field is absent, so give a
-//	                                        struct-typed field (metav1.Duration, resource.Quantity)
+//	                                        struct-typed field (metav1.Duration, quantity.Quantity)
 //	                                        a pointer type: encoding/json always writes structs
 //	+kubebuilder:example=value, +kubebuilder:title=text
 //	+nullable, +kubebuilder:validation:Nullable   null is allowed
@@ -130,7 +130,7 @@
 // Structs, embedded structs (inlined, as encoding/json does), pointers,
 // slices, arrays, maps with string keys, strings, booleans, integers,
 // []byte (format byte), any (any JSON), metav1.Time and MicroTime
-// (date-time strings), metav1.Duration (a string), resource.Quantity and
+// (date-time strings), metav1.Duration (a string), quantity.Quantity and
 // intstr.IntOrString (int-or-string), runtime.RawExtension (any object),
 // and types from other packages, kubewire's built-in ones included (a
 // corev1.PodTemplateSpec is described from its Go fields and json tags;

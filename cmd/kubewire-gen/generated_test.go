@@ -13,8 +13,8 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/intstr"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/registry"
-	"github.com/kubewire/kubewire/api/resource"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/client"
 	shapesv1 "github.com/kubewire/kubewire/cmd/kubewire-gen/testdata/api/v1"
@@ -41,8 +41,8 @@ func fullWidget() *shapesv1.Widget {
 			Routes:   map[string][]shapesv1.Port{"r": {{Name: "grpc", Port: 9000}}},
 			Data:     []byte("bytes"),
 			Deadline: &deadline,
-			Memory:   resource.MustParse("1Gi"),
-			Limits:   corev1.ResourceList{"cpu": resource.MustParse("500m")},
+			Memory:   quantity.MustParse("1Gi"),
+			Limits:   corev1.ResourceList{"cpu": quantity.MustParse("500m")},
 			Target:   intstr.FromString("http"),
 			Template: &corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "shop"}},

@@ -69,8 +69,8 @@ func apiPackages() []apiPackage {
 		},
 		{
 			upstream:    "k8s.io/apimachinery/pkg/api/resource",
-			local:       "api/resource",
-			alias:       "resource",
+			local:       "api/quantity",
+			alias:       "quantity",
 			handwritten: []string{"Quantity"},
 			only:        []string{},
 		},

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/kubewire/kubewire/api/wire"
-	"github.com/kubewire/kubewire/internal/fixture"
+	"github.com/kubewire/kubewire/internal/testing/fixture"
 )
 
 // schemaDepth counts the levels of "not" under the first version's schema.

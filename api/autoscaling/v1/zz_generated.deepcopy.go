@@ -4,7 +4,7 @@ package v1
 
 import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 )
 
 // DeepCopyInto copies in into out; afterwards they share no memory.
@@ -218,7 +218,7 @@ func (in *ObjectMetricSource) DeepCopyInto(out *ObjectMetricSource) {
 		in.Selector.DeepCopyInto(out.Selector)
 	}
 	if in.AverageValue != nil {
-		out.AverageValue = new(resource.Quantity)
+		out.AverageValue = new(quantity.Quantity)
 		in.AverageValue.DeepCopyInto(out.AverageValue)
 	}
 	out.UnknownFields = in.UnknownFields.DeepCopy()
@@ -263,7 +263,7 @@ func (in *ResourceMetricSource) DeepCopyInto(out *ResourceMetricSource) {
 		out.TargetAverageUtilization = &v0
 	}
 	if in.TargetAverageValue != nil {
-		out.TargetAverageValue = new(resource.Quantity)
+		out.TargetAverageValue = new(quantity.Quantity)
 		in.TargetAverageValue.DeepCopyInto(out.TargetAverageValue)
 	}
 	out.UnknownFields = in.UnknownFields.DeepCopy()
@@ -287,7 +287,7 @@ func (in *ContainerResourceMetricSource) DeepCopyInto(out *ContainerResourceMetr
 		out.TargetAverageUtilization = &v0
 	}
 	if in.TargetAverageValue != nil {
-		out.TargetAverageValue = new(resource.Quantity)
+		out.TargetAverageValue = new(quantity.Quantity)
 		in.TargetAverageValue.DeepCopyInto(out.TargetAverageValue)
 	}
 	out.UnknownFields = in.UnknownFields.DeepCopy()
@@ -311,11 +311,11 @@ func (in *ExternalMetricSource) DeepCopyInto(out *ExternalMetricSource) {
 		in.MetricSelector.DeepCopyInto(out.MetricSelector)
 	}
 	if in.TargetValue != nil {
-		out.TargetValue = new(resource.Quantity)
+		out.TargetValue = new(quantity.Quantity)
 		in.TargetValue.DeepCopyInto(out.TargetValue)
 	}
 	if in.TargetAverageValue != nil {
-		out.TargetAverageValue = new(resource.Quantity)
+		out.TargetAverageValue = new(quantity.Quantity)
 		in.TargetAverageValue.DeepCopyInto(out.TargetAverageValue)
 	}
 	out.UnknownFields = in.UnknownFields.DeepCopy()
@@ -394,7 +394,7 @@ func (in *ObjectMetricStatus) DeepCopyInto(out *ObjectMetricStatus) {
 		in.Selector.DeepCopyInto(out.Selector)
 	}
 	if in.AverageValue != nil {
-		out.AverageValue = new(resource.Quantity)
+		out.AverageValue = new(quantity.Quantity)
 		in.AverageValue.DeepCopyInto(out.AverageValue)
 	}
 	out.UnknownFields = in.UnknownFields.DeepCopy()
@@ -482,7 +482,7 @@ func (in *ExternalMetricStatus) DeepCopyInto(out *ExternalMetricStatus) {
 	}
 	in.CurrentValue.DeepCopyInto(&out.CurrentValue)
 	if in.CurrentAverageValue != nil {
-		out.CurrentAverageValue = new(resource.Quantity)
+		out.CurrentAverageValue = new(quantity.Quantity)
 		in.CurrentAverageValue.DeepCopyInto(out.CurrentAverageValue)
 	}
 	out.UnknownFields = in.UnknownFields.DeepCopy()

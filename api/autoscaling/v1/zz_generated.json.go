@@ -5,7 +5,7 @@ package v1
 import (
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 )
 
 // DecodeJSON reads m from d: one JSON value, as encoding/json would
@@ -327,7 +327,7 @@ func (m *ObjectMetricSource) DecodeJSON(d *jsonwire.Decoder) error {
 				m.AverageValue = nil
 			} else {
 				if m.AverageValue == nil {
-					m.AverageValue = new(resource.Quantity)
+					m.AverageValue = new(quantity.Quantity)
 				}
 				(*m.AverageValue).DecodeJSON(d)
 			}
@@ -390,7 +390,7 @@ func (m *ResourceMetricSource) DecodeJSON(d *jsonwire.Decoder) error {
 				m.TargetAverageValue = nil
 			} else {
 				if m.TargetAverageValue == nil {
-					m.TargetAverageValue = new(resource.Quantity)
+					m.TargetAverageValue = new(quantity.Quantity)
 				}
 				(*m.TargetAverageValue).DecodeJSON(d)
 			}
@@ -425,7 +425,7 @@ func (m *ContainerResourceMetricSource) DecodeJSON(d *jsonwire.Decoder) error {
 				m.TargetAverageValue = nil
 			} else {
 				if m.TargetAverageValue == nil {
-					m.TargetAverageValue = new(resource.Quantity)
+					m.TargetAverageValue = new(quantity.Quantity)
 				}
 				(*m.TargetAverageValue).DecodeJSON(d)
 			}
@@ -462,7 +462,7 @@ func (m *ExternalMetricSource) DecodeJSON(d *jsonwire.Decoder) error {
 				m.TargetValue = nil
 			} else {
 				if m.TargetValue == nil {
-					m.TargetValue = new(resource.Quantity)
+					m.TargetValue = new(quantity.Quantity)
 				}
 				(*m.TargetValue).DecodeJSON(d)
 			}
@@ -471,7 +471,7 @@ func (m *ExternalMetricSource) DecodeJSON(d *jsonwire.Decoder) error {
 				m.TargetAverageValue = nil
 			} else {
 				if m.TargetAverageValue == nil {
-					m.TargetAverageValue = new(resource.Quantity)
+					m.TargetAverageValue = new(quantity.Quantity)
 				}
 				(*m.TargetAverageValue).DecodeJSON(d)
 			}
@@ -597,7 +597,7 @@ func (m *ObjectMetricStatus) DecodeJSON(d *jsonwire.Decoder) error {
 				m.AverageValue = nil
 			} else {
 				if m.AverageValue == nil {
-					m.AverageValue = new(resource.Quantity)
+					m.AverageValue = new(quantity.Quantity)
 				}
 				(*m.AverageValue).DecodeJSON(d)
 			}
@@ -720,7 +720,7 @@ func (m *ExternalMetricStatus) DecodeJSON(d *jsonwire.Decoder) error {
 				m.CurrentAverageValue = nil
 			} else {
 				if m.CurrentAverageValue == nil {
-					m.CurrentAverageValue = new(resource.Quantity)
+					m.CurrentAverageValue = new(quantity.Quantity)
 				}
 				(*m.CurrentAverageValue).DecodeJSON(d)
 			}

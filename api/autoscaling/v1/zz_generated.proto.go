@@ -5,7 +5,7 @@ package v1
 import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -1012,7 +1012,7 @@ func (m *ObjectMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.AverageValue == nil {
-				m.AverageValue = new(resource.Quantity)
+				m.AverageValue = new(quantity.Quantity)
 			}
 			if err := m.AverageValue.UnmarshalProto(d, v); err != nil {
 				return err
@@ -1212,7 +1212,7 @@ func (m *ResourceMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.TargetAverageValue == nil {
-				m.TargetAverageValue = new(resource.Quantity)
+				m.TargetAverageValue = new(quantity.Quantity)
 			}
 			if err := m.TargetAverageValue.UnmarshalProto(d, v); err != nil {
 				return err
@@ -1315,7 +1315,7 @@ func (m *ContainerResourceMetricSource) UnmarshalProto(d *wire.Decoder, b []byte
 			}
 			v := value
 			if m.TargetAverageValue == nil {
-				m.TargetAverageValue = new(resource.Quantity)
+				m.TargetAverageValue = new(quantity.Quantity)
 			}
 			if err := m.TargetAverageValue.UnmarshalProto(d, v); err != nil {
 				return err
@@ -1436,7 +1436,7 @@ func (m *ExternalMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.TargetValue == nil {
-				m.TargetValue = new(resource.Quantity)
+				m.TargetValue = new(quantity.Quantity)
 			}
 			if err := m.TargetValue.UnmarshalProto(d, v); err != nil {
 				return err
@@ -1448,7 +1448,7 @@ func (m *ExternalMetricSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.TargetAverageValue == nil {
-				m.TargetAverageValue = new(resource.Quantity)
+				m.TargetAverageValue = new(quantity.Quantity)
 			}
 			if err := m.TargetAverageValue.UnmarshalProto(d, v); err != nil {
 				return err
@@ -1851,7 +1851,7 @@ func (m *ObjectMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.AverageValue == nil {
-				m.AverageValue = new(resource.Quantity)
+				m.AverageValue = new(quantity.Quantity)
 			}
 			if err := m.AverageValue.UnmarshalProto(d, v); err != nil {
 				return err
@@ -2266,7 +2266,7 @@ func (m *ExternalMetricStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.CurrentAverageValue == nil {
-				m.CurrentAverageValue = new(resource.Quantity)
+				m.CurrentAverageValue = new(quantity.Quantity)
 			}
 			if err := m.CurrentAverageValue.UnmarshalProto(d, v); err != nil {
 				return err

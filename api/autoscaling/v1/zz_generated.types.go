@@ -5,7 +5,7 @@ package v1
 import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/wire"
 )
 
@@ -93,16 +93,16 @@ type MetricSpec struct {
 type ObjectMetricSource struct {
 	Target        CrossVersionObjectReference `json:"target"`
 	MetricName    string                      `json:"metricName"`
-	TargetValue   resource.Quantity           `json:"targetValue"`
+	TargetValue   quantity.Quantity           `json:"targetValue"`
 	Selector      *metav1.LabelSelector       `json:"selector,omitempty"`
-	AverageValue  *resource.Quantity          `json:"averageValue,omitempty"`
+	AverageValue  *quantity.Quantity          `json:"averageValue,omitempty"`
 	UnknownFields wire.UnknownFields          `json:"-"`
 }
 
 // PodsMetricSource mirrors k8s.io/api/autoscaling/v1.PodsMetricSource.
 type PodsMetricSource struct {
 	MetricName         string                `json:"metricName"`
-	TargetAverageValue resource.Quantity     `json:"targetAverageValue"`
+	TargetAverageValue quantity.Quantity     `json:"targetAverageValue"`
 	Selector           *metav1.LabelSelector `json:"selector,omitempty"`
 	UnknownFields      wire.UnknownFields    `json:"-"`
 }
@@ -111,7 +111,7 @@ type PodsMetricSource struct {
 type ResourceMetricSource struct {
 	Name                     corev1.ResourceName `json:"name"`
 	TargetAverageUtilization *int32              `json:"targetAverageUtilization,omitempty"`
-	TargetAverageValue       *resource.Quantity  `json:"targetAverageValue,omitempty"`
+	TargetAverageValue       *quantity.Quantity  `json:"targetAverageValue,omitempty"`
 	UnknownFields            wire.UnknownFields  `json:"-"`
 }
 
@@ -119,7 +119,7 @@ type ResourceMetricSource struct {
 type ContainerResourceMetricSource struct {
 	Name                     corev1.ResourceName `json:"name"`
 	TargetAverageUtilization *int32              `json:"targetAverageUtilization,omitempty"`
-	TargetAverageValue       *resource.Quantity  `json:"targetAverageValue,omitempty"`
+	TargetAverageValue       *quantity.Quantity  `json:"targetAverageValue,omitempty"`
 	Container                string              `json:"container"`
 	UnknownFields            wire.UnknownFields  `json:"-"`
 }
@@ -128,8 +128,8 @@ type ContainerResourceMetricSource struct {
 type ExternalMetricSource struct {
 	MetricName         string                `json:"metricName"`
 	MetricSelector     *metav1.LabelSelector `json:"metricSelector,omitempty"`
-	TargetValue        *resource.Quantity    `json:"targetValue,omitempty"`
-	TargetAverageValue *resource.Quantity    `json:"targetAverageValue,omitempty"`
+	TargetValue        *quantity.Quantity    `json:"targetValue,omitempty"`
+	TargetAverageValue *quantity.Quantity    `json:"targetAverageValue,omitempty"`
 	UnknownFields      wire.UnknownFields    `json:"-"`
 }
 
@@ -161,16 +161,16 @@ type HorizontalPodAutoscalerCondition struct {
 type ObjectMetricStatus struct {
 	Target        CrossVersionObjectReference `json:"target"`
 	MetricName    string                      `json:"metricName"`
-	CurrentValue  resource.Quantity           `json:"currentValue"`
+	CurrentValue  quantity.Quantity           `json:"currentValue"`
 	Selector      *metav1.LabelSelector       `json:"selector,omitempty"`
-	AverageValue  *resource.Quantity          `json:"averageValue,omitempty"`
+	AverageValue  *quantity.Quantity          `json:"averageValue,omitempty"`
 	UnknownFields wire.UnknownFields          `json:"-"`
 }
 
 // PodsMetricStatus mirrors k8s.io/api/autoscaling/v1.PodsMetricStatus.
 type PodsMetricStatus struct {
 	MetricName          string                `json:"metricName"`
-	CurrentAverageValue resource.Quantity     `json:"currentAverageValue"`
+	CurrentAverageValue quantity.Quantity     `json:"currentAverageValue"`
 	Selector            *metav1.LabelSelector `json:"selector,omitempty"`
 	UnknownFields       wire.UnknownFields    `json:"-"`
 }
@@ -179,7 +179,7 @@ type PodsMetricStatus struct {
 type ResourceMetricStatus struct {
 	Name                      corev1.ResourceName `json:"name"`
 	CurrentAverageUtilization *int32              `json:"currentAverageUtilization,omitempty"`
-	CurrentAverageValue       resource.Quantity   `json:"currentAverageValue"`
+	CurrentAverageValue       quantity.Quantity   `json:"currentAverageValue"`
 	UnknownFields             wire.UnknownFields  `json:"-"`
 }
 
@@ -187,7 +187,7 @@ type ResourceMetricStatus struct {
 type ContainerResourceMetricStatus struct {
 	Name                      corev1.ResourceName `json:"name"`
 	CurrentAverageUtilization *int32              `json:"currentAverageUtilization,omitempty"`
-	CurrentAverageValue       resource.Quantity   `json:"currentAverageValue"`
+	CurrentAverageValue       quantity.Quantity   `json:"currentAverageValue"`
 	Container                 string              `json:"container"`
 	UnknownFields             wire.UnknownFields  `json:"-"`
 }
@@ -196,8 +196,8 @@ type ContainerResourceMetricStatus struct {
 type ExternalMetricStatus struct {
 	MetricName          string                `json:"metricName"`
 	MetricSelector      *metav1.LabelSelector `json:"metricSelector,omitempty"`
-	CurrentValue        resource.Quantity     `json:"currentValue"`
-	CurrentAverageValue *resource.Quantity    `json:"currentAverageValue,omitempty"`
+	CurrentValue        quantity.Quantity     `json:"currentValue"`
+	CurrentAverageValue *quantity.Quantity    `json:"currentAverageValue,omitempty"`
 	UnknownFields       wire.UnknownFields    `json:"-"`
 }
 

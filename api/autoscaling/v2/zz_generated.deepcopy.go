@@ -4,7 +4,7 @@ package v2
 
 import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 )
 
 // DeepCopyInto copies in into out; afterwards they share no memory.
@@ -152,7 +152,7 @@ func (in *HPAScalingRules) DeepCopyInto(out *HPAScalingRules) {
 		}
 	}
 	if in.Tolerance != nil {
-		out.Tolerance = new(resource.Quantity)
+		out.Tolerance = new(quantity.Quantity)
 		in.Tolerance.DeepCopyInto(out.Tolerance)
 	}
 	out.UnknownFields = in.UnknownFields.DeepCopy()
@@ -297,11 +297,11 @@ func (in *MetricIdentifier) DeepCopy() *MetricIdentifier {
 func (in *MetricTarget) DeepCopyInto(out *MetricTarget) {
 	*out = *in
 	if in.Value != nil {
-		out.Value = new(resource.Quantity)
+		out.Value = new(quantity.Quantity)
 		in.Value.DeepCopyInto(out.Value)
 	}
 	if in.AverageValue != nil {
-		out.AverageValue = new(resource.Quantity)
+		out.AverageValue = new(quantity.Quantity)
 		in.AverageValue.DeepCopyInto(out.AverageValue)
 	}
 	if in.AverageUtilization != nil {
@@ -503,11 +503,11 @@ func (in *ExternalMetricStatus) DeepCopy() *ExternalMetricStatus {
 func (in *MetricValueStatus) DeepCopyInto(out *MetricValueStatus) {
 	*out = *in
 	if in.Value != nil {
-		out.Value = new(resource.Quantity)
+		out.Value = new(quantity.Quantity)
 		in.Value.DeepCopyInto(out.Value)
 	}
 	if in.AverageValue != nil {
-		out.AverageValue = new(resource.Quantity)
+		out.AverageValue = new(quantity.Quantity)
 		in.AverageValue.DeepCopyInto(out.AverageValue)
 	}
 	if in.AverageUtilization != nil {

@@ -5,7 +5,7 @@ package v2
 import (
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 )
 
 // DecodeJSON reads m from d: one JSON value, as encoding/json would
@@ -253,7 +253,7 @@ func (m *HPAScalingRules) DecodeJSON(d *jsonwire.Decoder) error {
 				m.Tolerance = nil
 			} else {
 				if m.Tolerance == nil {
-					m.Tolerance = new(resource.Quantity)
+					m.Tolerance = new(quantity.Quantity)
 				}
 				(*m.Tolerance).DecodeJSON(d)
 			}
@@ -425,7 +425,7 @@ func (m *MetricTarget) DecodeJSON(d *jsonwire.Decoder) error {
 				m.Value = nil
 			} else {
 				if m.Value == nil {
-					m.Value = new(resource.Quantity)
+					m.Value = new(quantity.Quantity)
 				}
 				(*m.Value).DecodeJSON(d)
 			}
@@ -434,7 +434,7 @@ func (m *MetricTarget) DecodeJSON(d *jsonwire.Decoder) error {
 				m.AverageValue = nil
 			} else {
 				if m.AverageValue == nil {
-					m.AverageValue = new(resource.Quantity)
+					m.AverageValue = new(quantity.Quantity)
 				}
 				(*m.AverageValue).DecodeJSON(d)
 			}
@@ -726,7 +726,7 @@ func (m *MetricValueStatus) DecodeJSON(d *jsonwire.Decoder) error {
 				m.Value = nil
 			} else {
 				if m.Value == nil {
-					m.Value = new(resource.Quantity)
+					m.Value = new(quantity.Quantity)
 				}
 				(*m.Value).DecodeJSON(d)
 			}
@@ -735,7 +735,7 @@ func (m *MetricValueStatus) DecodeJSON(d *jsonwire.Decoder) error {
 				m.AverageValue = nil
 			} else {
 				if m.AverageValue == nil {
-					m.AverageValue = new(resource.Quantity)
+					m.AverageValue = new(quantity.Quantity)
 				}
 				(*m.AverageValue).DecodeJSON(d)
 			}

@@ -5,7 +5,7 @@ package v2
 import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -689,7 +689,7 @@ func (m *HPAScalingRules) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.Tolerance == nil {
-				m.Tolerance = new(resource.Quantity)
+				m.Tolerance = new(quantity.Quantity)
 			}
 			if err := m.Tolerance.UnmarshalProto(d, v); err != nil {
 				return err
@@ -1392,7 +1392,7 @@ func (m *MetricTarget) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.Value == nil {
-				m.Value = new(resource.Quantity)
+				m.Value = new(quantity.Quantity)
 			}
 			if err := m.Value.UnmarshalProto(d, v); err != nil {
 				return err
@@ -1404,7 +1404,7 @@ func (m *MetricTarget) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.AverageValue == nil {
-				m.AverageValue = new(resource.Quantity)
+				m.AverageValue = new(quantity.Quantity)
 			}
 			if err := m.AverageValue.UnmarshalProto(d, v); err != nil {
 				return err
@@ -2354,7 +2354,7 @@ func (m *MetricValueStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.Value == nil {
-				m.Value = new(resource.Quantity)
+				m.Value = new(quantity.Quantity)
 			}
 			if err := m.Value.UnmarshalProto(d, v); err != nil {
 				return err
@@ -2366,7 +2366,7 @@ func (m *MetricValueStatus) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.AverageValue == nil {
-				m.AverageValue = new(resource.Quantity)
+				m.AverageValue = new(quantity.Quantity)
 			}
 			if err := m.AverageValue.UnmarshalProto(d, v); err != nil {
 				return err

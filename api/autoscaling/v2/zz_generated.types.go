@@ -5,7 +5,7 @@ package v2
 import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/wire"
 )
 
@@ -62,7 +62,7 @@ type HPAScalingRules struct {
 	StabilizationWindowSeconds *int32               `json:"stabilizationWindowSeconds,omitempty"`
 	SelectPolicy               *ScalingPolicySelect `json:"selectPolicy,omitempty"`
 	Policies                   []HPAScalingPolicy   `json:"policies,omitempty"`
-	Tolerance                  *resource.Quantity   `json:"tolerance,omitempty"`
+	Tolerance                  *quantity.Quantity   `json:"tolerance,omitempty"`
 	UnknownFields              wire.UnknownFields   `json:"-"`
 }
 
@@ -127,8 +127,8 @@ type MetricIdentifier struct {
 // MetricTarget mirrors k8s.io/api/autoscaling/v2.MetricTarget.
 type MetricTarget struct {
 	Type               MetricTargetType   `json:"type"`
-	Value              *resource.Quantity `json:"value,omitempty"`
-	AverageValue       *resource.Quantity `json:"averageValue,omitempty"`
+	Value              *quantity.Quantity `json:"value,omitempty"`
+	AverageValue       *quantity.Quantity `json:"averageValue,omitempty"`
 	AverageUtilization *int32             `json:"averageUtilization,omitempty"`
 	UnknownFields      wire.UnknownFields `json:"-"`
 }
@@ -210,8 +210,8 @@ type ExternalMetricStatus struct {
 
 // MetricValueStatus mirrors k8s.io/api/autoscaling/v2.MetricValueStatus.
 type MetricValueStatus struct {
-	Value              *resource.Quantity `json:"value,omitempty"`
-	AverageValue       *resource.Quantity `json:"averageValue,omitempty"`
+	Value              *quantity.Quantity `json:"value,omitempty"`
+	AverageValue       *quantity.Quantity `json:"averageValue,omitempty"`
 	AverageUtilization *int32             `json:"averageUtilization,omitempty"`
 	UnknownFields      wire.UnknownFields `json:"-"`
 }

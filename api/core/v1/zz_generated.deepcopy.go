@@ -5,7 +5,7 @@ package v1
 import (
 	"bytes"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/runtime"
 	"slices"
 )
@@ -610,7 +610,7 @@ func (in *HostPathVolumeSource) DeepCopy() *HostPathVolumeSource {
 func (in *EmptyDirVolumeSource) DeepCopyInto(out *EmptyDirVolumeSource) {
 	*out = *in
 	if in.SizeLimit != nil {
-		out.SizeLimit = new(resource.Quantity)
+		out.SizeLimit = new(quantity.Quantity)
 		in.SizeLimit.DeepCopyInto(out.SizeLimit)
 	}
 	out.UnknownFields = in.UnknownFields.DeepCopy()
@@ -4733,7 +4733,7 @@ func (in ResourceList) DeepCopyInto(out *ResourceList) {
 	if in != nil {
 		(*out) = make(ResourceList, len(in))
 		for k0, v0 := range in {
-			var c0 resource.Quantity
+			var c0 quantity.Quantity
 			v0.DeepCopyInto(&c0)
 			(*out)[k0] = c0
 		}
@@ -5915,9 +5915,9 @@ func (in *NodeAllocatableResourceClaimStatus) DeepCopyInto(out *NodeAllocatableR
 	*out = *in
 	out.Containers = slices.Clone(in.Containers)
 	if in.Resources != nil {
-		out.Resources = make(map[ResourceName]resource.Quantity, len(in.Resources))
+		out.Resources = make(map[ResourceName]quantity.Quantity, len(in.Resources))
 		for k0, v0 := range in.Resources {
-			var c0 resource.Quantity
+			var c0 quantity.Quantity
 			v0.DeepCopyInto(&c0)
 			out.Resources[k0] = c0
 		}

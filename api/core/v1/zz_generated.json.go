@@ -5,7 +5,7 @@ package v1
 import (
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/types"
 )
@@ -1579,7 +1579,7 @@ func (m *EmptyDirVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 				m.SizeLimit = nil
 			} else {
 				if m.SizeLimit == nil {
-					m.SizeLimit = new(resource.Quantity)
+					m.SizeLimit = new(quantity.Quantity)
 				}
 				(*m.SizeLimit).DecodeJSON(d)
 			}
@@ -9027,7 +9027,7 @@ func (m *NodeAddress) DecodeJSON(d *jsonwire.Decoder) error {
 // DecodeJSON reads m from d: one JSON value, as encoding/json would
 // decode it but matching keys case-sensitively.
 func (m *ResourceList) DecodeJSON(d *jsonwire.Decoder) error {
-	jsonwire.Map(d, m, "map[ResourceName]resource.Quantity", func(d *jsonwire.Decoder, v *resource.Quantity) {
+	jsonwire.Map(d, m, "map[ResourceName]quantity.Quantity", func(d *jsonwire.Decoder, v *quantity.Quantity) {
 		(*v).DecodeJSON(d)
 	})
 	return d.Err()
@@ -10833,7 +10833,7 @@ func (m *NodeAllocatableResourceClaimStatus) DecodeJSON(d *jsonwire.Decoder) err
 				m.Containers = s151
 			}
 		case "resources":
-			jsonwire.Map(d, &m.Resources, "map[ResourceName]resource.Quantity", func(d *jsonwire.Decoder, v *resource.Quantity) {
+			jsonwire.Map(d, &m.Resources, "map[ResourceName]quantity.Quantity", func(d *jsonwire.Decoder, v *quantity.Quantity) {
 				(*v).DecodeJSON(d)
 			})
 		default:

@@ -4,7 +4,7 @@ package v1
 
 import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/types"
 	"github.com/kubewire/kubewire/api/wire"
@@ -2881,7 +2881,7 @@ func (m *EmptyDirVolumeSource) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.SizeLimit == nil {
-				m.SizeLimit = new(resource.Quantity)
+				m.SizeLimit = new(quantity.Quantity)
 			}
 			if err := m.SizeLimit.UnmarshalProto(d, v); err != nil {
 				return err
@@ -27660,7 +27660,7 @@ func (m *NodeAllocatableResourceClaimStatus) UnmarshalProto(d *wire.Decoder, b [
 			m.Containers = append(m.Containers, x)
 			b = b[n:]
 		case 3:
-			n, err := wire.DecodeMap(d, "map[api/core/v1.ResourceName]api/resource.Quantity", field, 3, &m.Resources, &done3, decodeMapEntry4)
+			n, err := wire.DecodeMap(d, "map[api/core/v1.ResourceName]api/quantity.Quantity", field, 3, &m.Resources, &done3, decodeMapEntry4)
 			if err != nil {
 				return err
 			}
@@ -27680,7 +27680,7 @@ func (m *NodeAllocatableResourceClaimStatus) UnmarshalProto(d *wire.Decoder, b [
 // decodeMapEntry0 decodes one entry of a ResourceList.
 func decodeMapEntry0(d *wire.Decoder, v []byte, m ResourceList) error {
 	var mk ResourceName
-	var mv resource.Quantity
+	var mv quantity.Quantity
 	for len(v) > 0 {
 		en, et, l := protowire.ConsumeTag(v)
 		if l < 0 {
@@ -27834,21 +27834,21 @@ func decodeMapEntry3(d *wire.Decoder, v []byte, m map[string][]byte) error {
 	return nil
 }
 
-// decodeMapEntry4 decodes one entry of a map[ResourceName]resource.Quantity.
-func decodeMapEntry4(d *wire.Decoder, v []byte, m map[ResourceName]resource.Quantity) error {
+// decodeMapEntry4 decodes one entry of a map[ResourceName]quantity.Quantity.
+func decodeMapEntry4(d *wire.Decoder, v []byte, m map[ResourceName]quantity.Quantity) error {
 	var mk ResourceName
-	var mv resource.Quantity
+	var mv quantity.Quantity
 	for len(v) > 0 {
 		en, et, l := protowire.ConsumeTag(v)
 		if l < 0 {
-			return wire.Error("map[api/core/v1.ResourceName]api/resource.Quantity", 0, l)
+			return wire.Error("map[api/core/v1.ResourceName]api/quantity.Quantity", 0, l)
 		}
 		v = v[l:]
 		switch en {
 		case 1:
 			raw, l := wire.ConsumeBytes(et, v)
 			if l < 0 {
-				return wire.Error("map[api/core/v1.ResourceName]api/resource.Quantity", 1, l)
+				return wire.Error("map[api/core/v1.ResourceName]api/quantity.Quantity", 1, l)
 			}
 			x := ResourceName(d.String(raw))
 			mk = x
@@ -27856,7 +27856,7 @@ func decodeMapEntry4(d *wire.Decoder, v []byte, m map[ResourceName]resource.Quan
 		case 2:
 			raw, l := wire.ConsumeBytes(et, v)
 			if l < 0 {
-				return wire.Error("map[api/core/v1.ResourceName]api/resource.Quantity", 2, l)
+				return wire.Error("map[api/core/v1.ResourceName]api/quantity.Quantity", 2, l)
 			}
 			if err := mv.UnmarshalProto(d, raw); err != nil {
 				return err
@@ -27865,7 +27865,7 @@ func decodeMapEntry4(d *wire.Decoder, v []byte, m map[ResourceName]resource.Quan
 		default:
 			l = wire.SkipField(en, et, v)
 			if l < 0 {
-				return wire.Error("map[api/core/v1.ResourceName]api/resource.Quantity", en, l)
+				return wire.Error("map[api/core/v1.ResourceName]api/quantity.Quantity", en, l)
 			}
 			v = v[l:]
 		}

@@ -5,7 +5,7 @@ package v1
 import (
 	"github.com/kubewire/kubewire/api/intstr"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/types"
 	"github.com/kubewire/kubewire/api/wire"
@@ -242,7 +242,7 @@ type HostPathVolumeSource struct {
 // EmptyDirVolumeSource mirrors k8s.io/api/core/v1.EmptyDirVolumeSource.
 type EmptyDirVolumeSource struct {
 	Medium        StorageMedium      `json:"medium,omitempty"`
-	SizeLimit     *resource.Quantity `json:"sizeLimit,omitempty"`
+	SizeLimit     *quantity.Quantity `json:"sizeLimit,omitempty"`
 	UnknownFields wire.UnknownFields `json:"-"`
 }
 
@@ -772,7 +772,7 @@ type ObjectFieldSelector struct {
 type ResourceFieldSelector struct {
 	ContainerName string             `json:"containerName,omitempty"`
 	Resource      string             `json:"resource"`
-	Divisor       resource.Quantity  `json:"divisor,omitempty"`
+	Divisor       quantity.Quantity  `json:"divisor,omitempty"`
 	UnknownFields wire.UnknownFields `json:"-"`
 }
 
@@ -1973,7 +1973,7 @@ type NodeAddress struct {
 type ResourceName string
 
 // ResourceList mirrors k8s.io/api/core/v1.ResourceList.
-type ResourceList map[ResourceName]resource.Quantity
+type ResourceList map[ResourceName]quantity.Quantity
 
 // Node mirrors k8s.io/api/core/v1.Node.
 type Node struct {
@@ -2460,7 +2460,7 @@ type ImageVolumeSource struct {
 type NodeAllocatableResourceClaimStatus struct {
 	ResourceClaimName string                             `json:"resourceClaimName"`
 	Containers        []string                           `json:"containers,omitempty"`
-	Resources         map[ResourceName]resource.Quantity `json:"resources"`
+	Resources         map[ResourceName]quantity.Quantity `json:"resources"`
 	UnknownFields     wire.UnknownFields                 `json:"-"`
 }
 

@@ -4,7 +4,7 @@ package v1
 
 import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 	"maps"
@@ -381,7 +381,7 @@ func (m *RuntimeClassList) UnmarshalProto(d *wire.Decoder, b []byte) error {
 // decodeMapEntry0 decodes one entry of a corev1.ResourceList.
 func decodeMapEntry0(d *wire.Decoder, v []byte, m corev1.ResourceList) error {
 	var mk corev1.ResourceName
-	var mv resource.Quantity
+	var mv quantity.Quantity
 	for len(v) > 0 {
 		en, et, l := protowire.ConsumeTag(v)
 		if l < 0 {

@@ -5,7 +5,7 @@ package v1
 import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/runtime"
 	"slices"
 )
@@ -196,7 +196,7 @@ func (in *NodeAllocatableResourceMapping) DeepCopyInto(out *NodeAllocatableResou
 		out.CapacityKey = &v0
 	}
 	if in.AllocationMultiplier != nil {
-		out.AllocationMultiplier = new(resource.Quantity)
+		out.AllocationMultiplier = new(quantity.Quantity)
 		in.AllocationMultiplier.DeepCopyInto(out.AllocationMultiplier)
 	}
 	out.UnknownFields = in.UnknownFields.DeepCopy()
@@ -278,11 +278,11 @@ func (in *Counter) DeepCopy() *Counter {
 func (in *CapacityRequestPolicy) DeepCopyInto(out *CapacityRequestPolicy) {
 	*out = *in
 	if in.Default != nil {
-		out.Default = new(resource.Quantity)
+		out.Default = new(quantity.Quantity)
 		in.Default.DeepCopyInto(out.Default)
 	}
 	if in.ValidValues != nil {
-		out.ValidValues = make([]resource.Quantity, len(in.ValidValues))
+		out.ValidValues = make([]quantity.Quantity, len(in.ValidValues))
 		for i0 := range in.ValidValues {
 			in.ValidValues[i0].DeepCopyInto(&out.ValidValues[i0])
 		}
@@ -308,15 +308,15 @@ func (in *CapacityRequestPolicy) DeepCopy() *CapacityRequestPolicy {
 func (in *CapacityRequestPolicyRange) DeepCopyInto(out *CapacityRequestPolicyRange) {
 	*out = *in
 	if in.Min != nil {
-		out.Min = new(resource.Quantity)
+		out.Min = new(quantity.Quantity)
 		in.Min.DeepCopyInto(out.Min)
 	}
 	if in.Max != nil {
-		out.Max = new(resource.Quantity)
+		out.Max = new(quantity.Quantity)
 		in.Max.DeepCopyInto(out.Max)
 	}
 	if in.Step != nil {
-		out.Step = new(resource.Quantity)
+		out.Step = new(quantity.Quantity)
 		in.Step.DeepCopyInto(out.Step)
 	}
 	out.UnknownFields = in.UnknownFields.DeepCopy()
@@ -581,9 +581,9 @@ func (in *DeviceSubRequest) DeepCopy() *DeviceSubRequest {
 func (in *CapacityRequirements) DeepCopyInto(out *CapacityRequirements) {
 	*out = *in
 	if in.Requests != nil {
-		out.Requests = make(map[QualifiedName]resource.Quantity, len(in.Requests))
+		out.Requests = make(map[QualifiedName]quantity.Quantity, len(in.Requests))
 		for k0, v0 := range in.Requests {
-			var c0 resource.Quantity
+			var c0 quantity.Quantity
 			v0.DeepCopyInto(&c0)
 			out.Requests[k0] = c0
 		}
@@ -858,9 +858,9 @@ func (in *DeviceRequestAllocationResult) DeepCopyInto(out *DeviceRequestAllocati
 		out.ShareID = &v0
 	}
 	if in.ConsumedCapacity != nil {
-		out.ConsumedCapacity = make(map[QualifiedName]resource.Quantity, len(in.ConsumedCapacity))
+		out.ConsumedCapacity = make(map[QualifiedName]quantity.Quantity, len(in.ConsumedCapacity))
 		for k0, v0 := range in.ConsumedCapacity {
-			var c0 resource.Quantity
+			var c0 quantity.Quantity
 			v0.DeepCopyInto(&c0)
 			out.ConsumedCapacity[k0] = c0
 		}

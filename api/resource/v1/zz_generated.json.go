@@ -6,7 +6,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/types"
 )
@@ -335,7 +335,7 @@ func (m *NodeAllocatableResourceMapping) DecodeJSON(d *jsonwire.Decoder) error {
 				m.AllocationMultiplier = nil
 			} else {
 				if m.AllocationMultiplier == nil {
-					m.AllocationMultiplier = new(resource.Quantity)
+					m.AllocationMultiplier = new(quantity.Quantity)
 				}
 				(*m.AllocationMultiplier).DecodeJSON(d)
 			}
@@ -423,25 +423,25 @@ func (m *CapacityRequestPolicy) DecodeJSON(d *jsonwire.Decoder) error {
 				m.Default = nil
 			} else {
 				if m.Default == nil {
-					m.Default = new(resource.Quantity)
+					m.Default = new(quantity.Quantity)
 				}
 				(*m.Default).DecodeJSON(d)
 			}
 		case "validValues":
 			if d.Null() {
 				m.ValidValues = nil
-			} else if d.OpenArray("[]resource.Quantity") {
+			} else if d.OpenArray("[]quantity.Quantity") {
 				s7 := m.ValidValues[:0]
 				for i := 0; d.NextElem(i); i++ {
 					if i < cap(s7) {
 						s7 = s7[:i+1]
 					} else {
-						s7 = append(s7, *new(resource.Quantity))
+						s7 = append(s7, *new(quantity.Quantity))
 					}
 					s7[i].DecodeJSON(d)
 				}
 				if len(s7) == 0 {
-					s7 = []resource.Quantity{}
+					s7 = []quantity.Quantity{}
 				}
 				m.ValidValues = s7
 			}
@@ -474,7 +474,7 @@ func (m *CapacityRequestPolicyRange) DecodeJSON(d *jsonwire.Decoder) error {
 				m.Min = nil
 			} else {
 				if m.Min == nil {
-					m.Min = new(resource.Quantity)
+					m.Min = new(quantity.Quantity)
 				}
 				(*m.Min).DecodeJSON(d)
 			}
@@ -483,7 +483,7 @@ func (m *CapacityRequestPolicyRange) DecodeJSON(d *jsonwire.Decoder) error {
 				m.Max = nil
 			} else {
 				if m.Max == nil {
-					m.Max = new(resource.Quantity)
+					m.Max = new(quantity.Quantity)
 				}
 				(*m.Max).DecodeJSON(d)
 			}
@@ -492,7 +492,7 @@ func (m *CapacityRequestPolicyRange) DecodeJSON(d *jsonwire.Decoder) error {
 				m.Step = nil
 			} else {
 				if m.Step == nil {
-					m.Step = new(resource.Quantity)
+					m.Step = new(quantity.Quantity)
 				}
 				(*m.Step).DecodeJSON(d)
 			}
@@ -1002,7 +1002,7 @@ func (m *CapacityRequirements) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "requests":
-			jsonwire.Map(d, &m.Requests, "map[QualifiedName]resource.Quantity", func(d *jsonwire.Decoder, v *resource.Quantity) {
+			jsonwire.Map(d, &m.Requests, "map[QualifiedName]quantity.Quantity", func(d *jsonwire.Decoder, v *quantity.Quantity) {
 				(*v).DecodeJSON(d)
 			})
 		default:
@@ -1479,7 +1479,7 @@ func (m *DeviceRequestAllocationResult) DecodeJSON(d *jsonwire.Decoder) error {
 				jsonwire.String(d, m.ShareID)
 			}
 		case "consumedCapacity":
-			jsonwire.Map(d, &m.ConsumedCapacity, "map[QualifiedName]resource.Quantity", func(d *jsonwire.Decoder, v *resource.Quantity) {
+			jsonwire.Map(d, &m.ConsumedCapacity, "map[QualifiedName]quantity.Quantity", func(d *jsonwire.Decoder, v *quantity.Quantity) {
 				(*v).DecodeJSON(d)
 			})
 		default:

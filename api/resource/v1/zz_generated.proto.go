@@ -5,7 +5,7 @@ package v1
 import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/types"
 	"github.com/kubewire/kubewire/api/wire"
@@ -795,7 +795,7 @@ func (m *NodeAllocatableResourceMapping) UnmarshalProto(d *wire.Decoder, b []byt
 			}
 			v := value
 			if m.AllocationMultiplier == nil {
-				m.AllocationMultiplier = new(resource.Quantity)
+				m.AllocationMultiplier = new(quantity.Quantity)
 			}
 			if err := m.AllocationMultiplier.UnmarshalProto(d, v); err != nil {
 				return err
@@ -1130,7 +1130,7 @@ func (m *CapacityRequestPolicy) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			}
 			v := value
 			if m.Default == nil {
-				m.Default = new(resource.Quantity)
+				m.Default = new(quantity.Quantity)
 			}
 			if err := m.Default.UnmarshalProto(d, v); err != nil {
 				return err
@@ -1142,9 +1142,9 @@ func (m *CapacityRequestPolicy) UnmarshalProto(d *wire.Decoder, b []byte) error 
 			}
 			v := value
 			if m.ValidValues == nil {
-				m.ValidValues = make([]resource.Quantity, 0, wire.CountRun(field))
+				m.ValidValues = make([]quantity.Quantity, 0, wire.CountRun(field))
 			}
-			m.ValidValues = append(m.ValidValues, resource.Quantity{})
+			m.ValidValues = append(m.ValidValues, quantity.Quantity{})
 			if err := m.ValidValues[len(m.ValidValues)-1].UnmarshalProto(d, v); err != nil {
 				return err
 			}
@@ -1246,7 +1246,7 @@ func (m *CapacityRequestPolicyRange) UnmarshalProto(d *wire.Decoder, b []byte) e
 			}
 			v := value
 			if m.Min == nil {
-				m.Min = new(resource.Quantity)
+				m.Min = new(quantity.Quantity)
 			}
 			if err := m.Min.UnmarshalProto(d, v); err != nil {
 				return err
@@ -1258,7 +1258,7 @@ func (m *CapacityRequestPolicyRange) UnmarshalProto(d *wire.Decoder, b []byte) e
 			}
 			v := value
 			if m.Max == nil {
-				m.Max = new(resource.Quantity)
+				m.Max = new(quantity.Quantity)
 			}
 			if err := m.Max.UnmarshalProto(d, v); err != nil {
 				return err
@@ -1270,7 +1270,7 @@ func (m *CapacityRequestPolicyRange) UnmarshalProto(d *wire.Decoder, b []byte) e
 			}
 			v := value
 			if m.Step == nil {
-				m.Step = new(resource.Quantity)
+				m.Step = new(quantity.Quantity)
 			}
 			if err := m.Step.UnmarshalProto(d, v); err != nil {
 				return err
@@ -2452,7 +2452,7 @@ func (m *CapacityRequirements) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := wire.DecodeMap(d, "map[api/resource/v1.QualifiedName]api/resource.Quantity", field, 1, &m.Requests, &done1, decodeMapEntry4)
+			n, err := wire.DecodeMap(d, "map[api/resource/v1.QualifiedName]api/quantity.Quantity", field, 1, &m.Requests, &done1, decodeMapEntry4)
 			if err != nil {
 				return err
 			}
@@ -3676,7 +3676,7 @@ func (m *DeviceRequestAllocationResult) UnmarshalProto(d *wire.Decoder, b []byte
 			m.ShareID = &x
 			b = b[n:]
 		case 10:
-			n, err := wire.DecodeMap(d, "map[api/resource/v1.QualifiedName]api/resource.Quantity", field, 10, &m.ConsumedCapacity, &done10, decodeMapEntry4)
+			n, err := wire.DecodeMap(d, "map[api/resource/v1.QualifiedName]api/quantity.Quantity", field, 10, &m.ConsumedCapacity, &done10, decodeMapEntry4)
 			if err != nil {
 				return err
 			}
@@ -4901,21 +4901,21 @@ func decodeMapEntry3(d *wire.Decoder, v []byte, m map[corev1.ResourceName]NodeAl
 	return nil
 }
 
-// decodeMapEntry4 decodes one entry of a map[QualifiedName]resource.Quantity.
-func decodeMapEntry4(d *wire.Decoder, v []byte, m map[QualifiedName]resource.Quantity) error {
+// decodeMapEntry4 decodes one entry of a map[QualifiedName]quantity.Quantity.
+func decodeMapEntry4(d *wire.Decoder, v []byte, m map[QualifiedName]quantity.Quantity) error {
 	var mk QualifiedName
-	var mv resource.Quantity
+	var mv quantity.Quantity
 	for len(v) > 0 {
 		en, et, l := protowire.ConsumeTag(v)
 		if l < 0 {
-			return wire.Error("map[api/resource/v1.QualifiedName]api/resource.Quantity", 0, l)
+			return wire.Error("map[api/resource/v1.QualifiedName]api/quantity.Quantity", 0, l)
 		}
 		v = v[l:]
 		switch en {
 		case 1:
 			raw, l := wire.ConsumeBytes(et, v)
 			if l < 0 {
-				return wire.Error("map[api/resource/v1.QualifiedName]api/resource.Quantity", 1, l)
+				return wire.Error("map[api/resource/v1.QualifiedName]api/quantity.Quantity", 1, l)
 			}
 			x := QualifiedName(d.String(raw))
 			mk = x
@@ -4923,7 +4923,7 @@ func decodeMapEntry4(d *wire.Decoder, v []byte, m map[QualifiedName]resource.Qua
 		case 2:
 			raw, l := wire.ConsumeBytes(et, v)
 			if l < 0 {
-				return wire.Error("map[api/resource/v1.QualifiedName]api/resource.Quantity", 2, l)
+				return wire.Error("map[api/resource/v1.QualifiedName]api/quantity.Quantity", 2, l)
 			}
 			if err := mv.UnmarshalProto(d, raw); err != nil {
 				return err
@@ -4932,7 +4932,7 @@ func decodeMapEntry4(d *wire.Decoder, v []byte, m map[QualifiedName]resource.Qua
 		default:
 			l = wire.SkipField(en, et, v)
 			if l < 0 {
-				return wire.Error("map[api/resource/v1.QualifiedName]api/resource.Quantity", en, l)
+				return wire.Error("map[api/resource/v1.QualifiedName]api/quantity.Quantity", en, l)
 			}
 			v = v[l:]
 		}

@@ -5,7 +5,7 @@ package v1
 import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/types"
 	"github.com/kubewire/kubewire/api/wire"
@@ -68,7 +68,7 @@ type Device struct {
 // NodeAllocatableResourceMapping mirrors k8s.io/api/resource/v1.NodeAllocatableResourceMapping.
 type NodeAllocatableResourceMapping struct {
 	CapacityKey          *QualifiedName     `json:"capacityKey,omitempty"`
-	AllocationMultiplier *resource.Quantity `json:"allocationMultiplier,omitempty"`
+	AllocationMultiplier *quantity.Quantity `json:"allocationMultiplier,omitempty"`
 	UnknownFields        wire.UnknownFields `json:"-"`
 }
 
@@ -81,30 +81,30 @@ type DeviceCounterConsumption struct {
 
 // DeviceCapacity mirrors k8s.io/api/resource/v1.DeviceCapacity.
 type DeviceCapacity struct {
-	Value         resource.Quantity      `json:"value"`
+	Value         quantity.Quantity      `json:"value"`
 	RequestPolicy *CapacityRequestPolicy `json:"requestPolicy,omitempty"`
 	UnknownFields wire.UnknownFields     `json:"-"`
 }
 
 // Counter mirrors k8s.io/api/resource/v1.Counter.
 type Counter struct {
-	Value         resource.Quantity  `json:"value"`
+	Value         quantity.Quantity  `json:"value"`
 	UnknownFields wire.UnknownFields `json:"-"`
 }
 
 // CapacityRequestPolicy mirrors k8s.io/api/resource/v1.CapacityRequestPolicy.
 type CapacityRequestPolicy struct {
-	Default       *resource.Quantity          `json:"default"`
-	ValidValues   []resource.Quantity         `json:"validValues,omitempty"`
+	Default       *quantity.Quantity          `json:"default"`
+	ValidValues   []quantity.Quantity         `json:"validValues,omitempty"`
 	ValidRange    *CapacityRequestPolicyRange `json:"validRange,omitempty"`
 	UnknownFields wire.UnknownFields          `json:"-"`
 }
 
 // CapacityRequestPolicyRange mirrors k8s.io/api/resource/v1.CapacityRequestPolicyRange.
 type CapacityRequestPolicyRange struct {
-	Min           *resource.Quantity `json:"min,omitempty"`
-	Max           *resource.Quantity `json:"max,omitempty"`
-	Step          *resource.Quantity `json:"step,omitempty"`
+	Min           *quantity.Quantity `json:"min,omitempty"`
+	Max           *quantity.Quantity `json:"max,omitempty"`
+	Step          *quantity.Quantity `json:"step,omitempty"`
 	UnknownFields wire.UnknownFields `json:"-"`
 }
 
@@ -204,7 +204,7 @@ type DeviceSubRequest struct {
 
 // CapacityRequirements mirrors k8s.io/api/resource/v1.CapacityRequirements.
 type CapacityRequirements struct {
-	Requests      map[QualifiedName]resource.Quantity `json:"requests,omitempty"`
+	Requests      map[QualifiedName]quantity.Quantity `json:"requests,omitempty"`
 	UnknownFields wire.UnknownFields                  `json:"-"`
 }
 
@@ -307,7 +307,7 @@ type DeviceRequestAllocationResult struct {
 	BindingConditions        []string                            `json:"bindingConditions,omitempty"`
 	BindingFailureConditions []string                            `json:"bindingFailureConditions,omitempty"`
 	ShareID                  *types.UID                          `json:"shareID,omitempty"`
-	ConsumedCapacity         map[QualifiedName]resource.Quantity `json:"consumedCapacity,omitempty"`
+	ConsumedCapacity         map[QualifiedName]quantity.Quantity `json:"consumedCapacity,omitempty"`
 	UnknownFields            wire.UnknownFields                  `json:"-"`
 }
 

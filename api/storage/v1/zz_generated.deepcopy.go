@@ -5,7 +5,7 @@ package v1
 import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"slices"
 )
 
@@ -450,11 +450,11 @@ func (in *CSIStorageCapacity) DeepCopyInto(out *CSIStorageCapacity) {
 		in.NodeTopology.DeepCopyInto(out.NodeTopology)
 	}
 	if in.Capacity != nil {
-		out.Capacity = new(resource.Quantity)
+		out.Capacity = new(quantity.Quantity)
 		in.Capacity.DeepCopyInto(out.Capacity)
 	}
 	if in.MaximumVolumeSize != nil {
-		out.MaximumVolumeSize = new(resource.Quantity)
+		out.MaximumVolumeSize = new(quantity.Quantity)
 		in.MaximumVolumeSize.DeepCopyInto(out.MaximumVolumeSize)
 	}
 	out.UnknownFields = in.UnknownFields.DeepCopy()

@@ -6,7 +6,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 )
 
 // DecodeJSON reads m from d: one JSON value, as encoding/json would
@@ -734,7 +734,7 @@ func (m *CSIStorageCapacity) DecodeJSON(d *jsonwire.Decoder) error {
 				m.Capacity = nil
 			} else {
 				if m.Capacity == nil {
-					m.Capacity = new(resource.Quantity)
+					m.Capacity = new(quantity.Quantity)
 				}
 				(*m.Capacity).DecodeJSON(d)
 			}
@@ -743,7 +743,7 @@ func (m *CSIStorageCapacity) DecodeJSON(d *jsonwire.Decoder) error {
 				m.MaximumVolumeSize = nil
 			} else {
 				if m.MaximumVolumeSize == nil {
-					m.MaximumVolumeSize = new(resource.Quantity)
+					m.MaximumVolumeSize = new(quantity.Quantity)
 				}
 				(*m.MaximumVolumeSize).DecodeJSON(d)
 			}

@@ -5,7 +5,7 @@ package v1
 import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 	"maps"
@@ -1860,7 +1860,7 @@ func (m *CSIStorageCapacity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.Capacity == nil {
-				m.Capacity = new(resource.Quantity)
+				m.Capacity = new(quantity.Quantity)
 			}
 			if err := m.Capacity.UnmarshalProto(d, v); err != nil {
 				return err
@@ -1872,7 +1872,7 @@ func (m *CSIStorageCapacity) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			}
 			v := value
 			if m.MaximumVolumeSize == nil {
-				m.MaximumVolumeSize = new(resource.Quantity)
+				m.MaximumVolumeSize = new(quantity.Quantity)
 			}
 			if err := m.MaximumVolumeSize.UnmarshalProto(d, v); err != nil {
 				return err

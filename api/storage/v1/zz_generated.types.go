@@ -5,7 +5,7 @@ package v1
 import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/wire"
 )
 
@@ -171,8 +171,8 @@ type CSIStorageCapacity struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 	NodeTopology      *metav1.LabelSelector `json:"nodeTopology,omitempty"`
 	StorageClassName  string                `json:"storageClassName"`
-	Capacity          *resource.Quantity    `json:"capacity,omitempty"`
-	MaximumVolumeSize *resource.Quantity    `json:"maximumVolumeSize,omitempty"`
+	Capacity          *quantity.Quantity    `json:"capacity,omitempty"`
+	MaximumVolumeSize *quantity.Quantity    `json:"maximumVolumeSize,omitempty"`
 	UnknownFields     wire.UnknownFields    `json:"-"`
 }
 

@@ -9,7 +9,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/intstr"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/types"
 )
 
@@ -155,8 +155,8 @@ func Pod(i int) *corev1.Pod {
 					{Name: "POD_IP", ValueFrom: fieldRef("status.podIP")},
 				},
 				Resources: corev1.ResourceRequirements{
-					Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("250m"), corev1.ResourceMemory: resource.MustParse("256Mi")},
-					Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("512Mi")},
+					Requests: corev1.ResourceList{corev1.ResourceCPU: quantity.MustParse("250m"), corev1.ResourceMemory: quantity.MustParse("256Mi")},
+					Limits:   corev1.ResourceList{corev1.ResourceMemory: quantity.MustParse("512Mi")},
 				},
 				VolumeMounts:             mounts,
 				LivenessProbe:            httpProbe("/healthz", 10),
@@ -170,8 +170,8 @@ func Pod(i int) *corev1.Pod {
 				Image: shipperImage,
 				Args:  []string{"--input=/var/log/containers", "--output=loki.monitoring.svc:3100"},
 				Resources: corev1.ResourceRequirements{
-					Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m"), corev1.ResourceMemory: resource.MustParse("32Mi")},
-					Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("64Mi")},
+					Requests: corev1.ResourceList{corev1.ResourceCPU: quantity.MustParse("10m"), corev1.ResourceMemory: quantity.MustParse("32Mi")},
+					Limits:   corev1.ResourceList{corev1.ResourceMemory: quantity.MustParse("64Mi")},
 				},
 				VolumeMounts:             mounts[1:],
 				TerminationMessagePath:   "/dev/termination-log",

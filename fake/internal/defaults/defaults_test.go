@@ -7,7 +7,7 @@ import (
 	batchv1 "github.com/kubewire/kubewire/api/batch/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/intstr"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 )
 
 func TestImageTag(t *testing.T) {
@@ -50,7 +50,7 @@ func TestApplyNested(t *testing.T) {
 	}
 
 	pod := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{
-		Limits: corev1.ResourceList{"cpu": resource.MustParse("1")},
+		Limits: corev1.ResourceList{"cpu": quantity.MustParse("1")},
 	}}}}}
 	Apply(pod)
 	if q := pod.Spec.Containers[0].Resources.Requests["cpu"]; q.String() != "1" || !*pod.Spec.EnableServiceLinks {

@@ -12,7 +12,7 @@ const quantityPattern = `^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[n
 const (
 	kubewire    = "github.com/kubewire/kubewire/api/"
 	metaV1      = kubewire + "meta/v1"
-	resourcePkg = kubewire + "resource"
+	quantityPkg = kubewire + "quantity"
 	intstrPkg   = kubewire + "intstr"
 	runtimePkg  = kubewire + "runtime"
 	apiextPkg   = kubewire + "apiextensions/v1"
@@ -40,7 +40,7 @@ func special(pkg, name string) (s *apiextv1.JSONSchemaProps, ok bool) {
 		if name == "Duration" {
 			return &apiextv1.JSONSchemaProps{Type: "integer", Format: "int64"}, true
 		}
-	case resourcePkg, "k8s.io/apimachinery/pkg/api/resource":
+	case quantityPkg, "k8s.io/apimachinery/pkg/api/resource":
 		if name == "Quantity" {
 			s := intOrString()
 			s.Pattern = quantityPattern

@@ -13,7 +13,7 @@ import (
 
 	"github.com/kubewire/kubewire/api/jsonwire"
 	"github.com/kubewire/kubewire/internal/codegen/jsoncodec/testdata/shapes"
-	"github.com/kubewire/kubewire/internal/randfill"
+	"github.com/kubewire/kubewire/internal/testing/randfill"
 )
 
 // shapeFiller makes values of the shapes, with the custom types' special

@@ -11,7 +11,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	metav1ac "github.com/kubewire/kubewire/api/meta/v1/applyconfig"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/types"
 )
 
@@ -19,7 +19,7 @@ import (
 type ContainerResourceMetricSourceApplyConfiguration struct {
 	Name                     *corev1.ResourceName `json:"name,omitempty"`
 	TargetAverageUtilization *int32               `json:"targetAverageUtilization,omitempty"`
-	TargetAverageValue       *resource.Quantity   `json:"targetAverageValue,omitempty"`
+	TargetAverageValue       *quantity.Quantity   `json:"targetAverageValue,omitempty"`
 	Container                *string              `json:"container,omitempty"`
 }
 
@@ -41,7 +41,7 @@ func (b *ContainerResourceMetricSourceApplyConfiguration) WithTargetAverageUtili
 }
 
 // WithTargetAverageValue sets targetAverageValue.
-func (b *ContainerResourceMetricSourceApplyConfiguration) WithTargetAverageValue(value resource.Quantity) *ContainerResourceMetricSourceApplyConfiguration {
+func (b *ContainerResourceMetricSourceApplyConfiguration) WithTargetAverageValue(value quantity.Quantity) *ContainerResourceMetricSourceApplyConfiguration {
 	b.TargetAverageValue = &value
 	return b
 }
@@ -56,7 +56,7 @@ func (b *ContainerResourceMetricSourceApplyConfiguration) WithContainer(value st
 type ContainerResourceMetricStatusApplyConfiguration struct {
 	Name                      *corev1.ResourceName `json:"name,omitempty"`
 	CurrentAverageUtilization *int32               `json:"currentAverageUtilization,omitempty"`
-	CurrentAverageValue       *resource.Quantity   `json:"currentAverageValue,omitempty"`
+	CurrentAverageValue       *quantity.Quantity   `json:"currentAverageValue,omitempty"`
 	Container                 *string              `json:"container,omitempty"`
 }
 
@@ -78,7 +78,7 @@ func (b *ContainerResourceMetricStatusApplyConfiguration) WithCurrentAverageUtil
 }
 
 // WithCurrentAverageValue sets currentAverageValue.
-func (b *ContainerResourceMetricStatusApplyConfiguration) WithCurrentAverageValue(value resource.Quantity) *ContainerResourceMetricStatusApplyConfiguration {
+func (b *ContainerResourceMetricStatusApplyConfiguration) WithCurrentAverageValue(value quantity.Quantity) *ContainerResourceMetricStatusApplyConfiguration {
 	b.CurrentAverageValue = &value
 	return b
 }
@@ -123,8 +123,8 @@ func (b *CrossVersionObjectReferenceApplyConfiguration) WithAPIVersion(value str
 type ExternalMetricSourceApplyConfiguration struct {
 	MetricName         *string                                   `json:"metricName,omitempty"`
 	MetricSelector     *metav1ac.LabelSelectorApplyConfiguration `json:"metricSelector,omitempty"`
-	TargetValue        *resource.Quantity                        `json:"targetValue,omitempty"`
-	TargetAverageValue *resource.Quantity                        `json:"targetAverageValue,omitempty"`
+	TargetValue        *quantity.Quantity                        `json:"targetValue,omitempty"`
+	TargetAverageValue *quantity.Quantity                        `json:"targetAverageValue,omitempty"`
 }
 
 // ExternalMetricSource returns an empty apply configuration of ExternalMetricSource.
@@ -145,13 +145,13 @@ func (b *ExternalMetricSourceApplyConfiguration) WithMetricSelector(value *metav
 }
 
 // WithTargetValue sets targetValue.
-func (b *ExternalMetricSourceApplyConfiguration) WithTargetValue(value resource.Quantity) *ExternalMetricSourceApplyConfiguration {
+func (b *ExternalMetricSourceApplyConfiguration) WithTargetValue(value quantity.Quantity) *ExternalMetricSourceApplyConfiguration {
 	b.TargetValue = &value
 	return b
 }
 
 // WithTargetAverageValue sets targetAverageValue.
-func (b *ExternalMetricSourceApplyConfiguration) WithTargetAverageValue(value resource.Quantity) *ExternalMetricSourceApplyConfiguration {
+func (b *ExternalMetricSourceApplyConfiguration) WithTargetAverageValue(value quantity.Quantity) *ExternalMetricSourceApplyConfiguration {
 	b.TargetAverageValue = &value
 	return b
 }
@@ -160,8 +160,8 @@ func (b *ExternalMetricSourceApplyConfiguration) WithTargetAverageValue(value re
 type ExternalMetricStatusApplyConfiguration struct {
 	MetricName          *string                                   `json:"metricName,omitempty"`
 	MetricSelector      *metav1ac.LabelSelectorApplyConfiguration `json:"metricSelector,omitempty"`
-	CurrentValue        *resource.Quantity                        `json:"currentValue,omitempty"`
-	CurrentAverageValue *resource.Quantity                        `json:"currentAverageValue,omitempty"`
+	CurrentValue        *quantity.Quantity                        `json:"currentValue,omitempty"`
+	CurrentAverageValue *quantity.Quantity                        `json:"currentAverageValue,omitempty"`
 }
 
 // ExternalMetricStatus returns an empty apply configuration of ExternalMetricStatus.
@@ -182,13 +182,13 @@ func (b *ExternalMetricStatusApplyConfiguration) WithMetricSelector(value *metav
 }
 
 // WithCurrentValue sets currentValue.
-func (b *ExternalMetricStatusApplyConfiguration) WithCurrentValue(value resource.Quantity) *ExternalMetricStatusApplyConfiguration {
+func (b *ExternalMetricStatusApplyConfiguration) WithCurrentValue(value quantity.Quantity) *ExternalMetricStatusApplyConfiguration {
 	b.CurrentValue = &value
 	return b
 }
 
 // WithCurrentAverageValue sets currentAverageValue.
-func (b *ExternalMetricStatusApplyConfiguration) WithCurrentAverageValue(value resource.Quantity) *ExternalMetricStatusApplyConfiguration {
+func (b *ExternalMetricStatusApplyConfiguration) WithCurrentAverageValue(value quantity.Quantity) *ExternalMetricStatusApplyConfiguration {
 	b.CurrentAverageValue = &value
 	return b
 }
@@ -638,9 +638,9 @@ func (b *MetricStatusApplyConfiguration) WithExternal(value *ExternalMetricStatu
 type ObjectMetricSourceApplyConfiguration struct {
 	Target       *CrossVersionObjectReferenceApplyConfiguration `json:"target,omitempty"`
 	MetricName   *string                                        `json:"metricName,omitempty"`
-	TargetValue  *resource.Quantity                             `json:"targetValue,omitempty"`
+	TargetValue  *quantity.Quantity                             `json:"targetValue,omitempty"`
 	Selector     *metav1ac.LabelSelectorApplyConfiguration      `json:"selector,omitempty"`
-	AverageValue *resource.Quantity                             `json:"averageValue,omitempty"`
+	AverageValue *quantity.Quantity                             `json:"averageValue,omitempty"`
 }
 
 // ObjectMetricSource returns an empty apply configuration of ObjectMetricSource.
@@ -661,7 +661,7 @@ func (b *ObjectMetricSourceApplyConfiguration) WithMetricName(value string) *Obj
 }
 
 // WithTargetValue sets targetValue.
-func (b *ObjectMetricSourceApplyConfiguration) WithTargetValue(value resource.Quantity) *ObjectMetricSourceApplyConfiguration {
+func (b *ObjectMetricSourceApplyConfiguration) WithTargetValue(value quantity.Quantity) *ObjectMetricSourceApplyConfiguration {
 	b.TargetValue = &value
 	return b
 }
@@ -673,7 +673,7 @@ func (b *ObjectMetricSourceApplyConfiguration) WithSelector(value *metav1ac.Labe
 }
 
 // WithAverageValue sets averageValue.
-func (b *ObjectMetricSourceApplyConfiguration) WithAverageValue(value resource.Quantity) *ObjectMetricSourceApplyConfiguration {
+func (b *ObjectMetricSourceApplyConfiguration) WithAverageValue(value quantity.Quantity) *ObjectMetricSourceApplyConfiguration {
 	b.AverageValue = &value
 	return b
 }
@@ -682,9 +682,9 @@ func (b *ObjectMetricSourceApplyConfiguration) WithAverageValue(value resource.Q
 type ObjectMetricStatusApplyConfiguration struct {
 	Target       *CrossVersionObjectReferenceApplyConfiguration `json:"target,omitempty"`
 	MetricName   *string                                        `json:"metricName,omitempty"`
-	CurrentValue *resource.Quantity                             `json:"currentValue,omitempty"`
+	CurrentValue *quantity.Quantity                             `json:"currentValue,omitempty"`
 	Selector     *metav1ac.LabelSelectorApplyConfiguration      `json:"selector,omitempty"`
-	AverageValue *resource.Quantity                             `json:"averageValue,omitempty"`
+	AverageValue *quantity.Quantity                             `json:"averageValue,omitempty"`
 }
 
 // ObjectMetricStatus returns an empty apply configuration of ObjectMetricStatus.
@@ -705,7 +705,7 @@ func (b *ObjectMetricStatusApplyConfiguration) WithMetricName(value string) *Obj
 }
 
 // WithCurrentValue sets currentValue.
-func (b *ObjectMetricStatusApplyConfiguration) WithCurrentValue(value resource.Quantity) *ObjectMetricStatusApplyConfiguration {
+func (b *ObjectMetricStatusApplyConfiguration) WithCurrentValue(value quantity.Quantity) *ObjectMetricStatusApplyConfiguration {
 	b.CurrentValue = &value
 	return b
 }
@@ -717,7 +717,7 @@ func (b *ObjectMetricStatusApplyConfiguration) WithSelector(value *metav1ac.Labe
 }
 
 // WithAverageValue sets averageValue.
-func (b *ObjectMetricStatusApplyConfiguration) WithAverageValue(value resource.Quantity) *ObjectMetricStatusApplyConfiguration {
+func (b *ObjectMetricStatusApplyConfiguration) WithAverageValue(value quantity.Quantity) *ObjectMetricStatusApplyConfiguration {
 	b.AverageValue = &value
 	return b
 }
@@ -725,7 +725,7 @@ func (b *ObjectMetricStatusApplyConfiguration) WithAverageValue(value resource.Q
 // PodsMetricSourceApplyConfiguration is an apply configuration of PodsMetricSource: every field is optional, and only the fields set are sent.
 type PodsMetricSourceApplyConfiguration struct {
 	MetricName         *string                                   `json:"metricName,omitempty"`
-	TargetAverageValue *resource.Quantity                        `json:"targetAverageValue,omitempty"`
+	TargetAverageValue *quantity.Quantity                        `json:"targetAverageValue,omitempty"`
 	Selector           *metav1ac.LabelSelectorApplyConfiguration `json:"selector,omitempty"`
 }
 
@@ -741,7 +741,7 @@ func (b *PodsMetricSourceApplyConfiguration) WithMetricName(value string) *PodsM
 }
 
 // WithTargetAverageValue sets targetAverageValue.
-func (b *PodsMetricSourceApplyConfiguration) WithTargetAverageValue(value resource.Quantity) *PodsMetricSourceApplyConfiguration {
+func (b *PodsMetricSourceApplyConfiguration) WithTargetAverageValue(value quantity.Quantity) *PodsMetricSourceApplyConfiguration {
 	b.TargetAverageValue = &value
 	return b
 }
@@ -755,7 +755,7 @@ func (b *PodsMetricSourceApplyConfiguration) WithSelector(value *metav1ac.LabelS
 // PodsMetricStatusApplyConfiguration is an apply configuration of PodsMetricStatus: every field is optional, and only the fields set are sent.
 type PodsMetricStatusApplyConfiguration struct {
 	MetricName          *string                                   `json:"metricName,omitempty"`
-	CurrentAverageValue *resource.Quantity                        `json:"currentAverageValue,omitempty"`
+	CurrentAverageValue *quantity.Quantity                        `json:"currentAverageValue,omitempty"`
 	Selector            *metav1ac.LabelSelectorApplyConfiguration `json:"selector,omitempty"`
 }
 
@@ -771,7 +771,7 @@ func (b *PodsMetricStatusApplyConfiguration) WithMetricName(value string) *PodsM
 }
 
 // WithCurrentAverageValue sets currentAverageValue.
-func (b *PodsMetricStatusApplyConfiguration) WithCurrentAverageValue(value resource.Quantity) *PodsMetricStatusApplyConfiguration {
+func (b *PodsMetricStatusApplyConfiguration) WithCurrentAverageValue(value quantity.Quantity) *PodsMetricStatusApplyConfiguration {
 	b.CurrentAverageValue = &value
 	return b
 }
@@ -786,7 +786,7 @@ func (b *PodsMetricStatusApplyConfiguration) WithSelector(value *metav1ac.LabelS
 type ResourceMetricSourceApplyConfiguration struct {
 	Name                     *corev1.ResourceName `json:"name,omitempty"`
 	TargetAverageUtilization *int32               `json:"targetAverageUtilization,omitempty"`
-	TargetAverageValue       *resource.Quantity   `json:"targetAverageValue,omitempty"`
+	TargetAverageValue       *quantity.Quantity   `json:"targetAverageValue,omitempty"`
 }
 
 // ResourceMetricSource returns an empty apply configuration of ResourceMetricSource.
@@ -807,7 +807,7 @@ func (b *ResourceMetricSourceApplyConfiguration) WithTargetAverageUtilization(va
 }
 
 // WithTargetAverageValue sets targetAverageValue.
-func (b *ResourceMetricSourceApplyConfiguration) WithTargetAverageValue(value resource.Quantity) *ResourceMetricSourceApplyConfiguration {
+func (b *ResourceMetricSourceApplyConfiguration) WithTargetAverageValue(value quantity.Quantity) *ResourceMetricSourceApplyConfiguration {
 	b.TargetAverageValue = &value
 	return b
 }
@@ -816,7 +816,7 @@ func (b *ResourceMetricSourceApplyConfiguration) WithTargetAverageValue(value re
 type ResourceMetricStatusApplyConfiguration struct {
 	Name                      *corev1.ResourceName `json:"name,omitempty"`
 	CurrentAverageUtilization *int32               `json:"currentAverageUtilization,omitempty"`
-	CurrentAverageValue       *resource.Quantity   `json:"currentAverageValue,omitempty"`
+	CurrentAverageValue       *quantity.Quantity   `json:"currentAverageValue,omitempty"`
 }
 
 // ResourceMetricStatus returns an empty apply configuration of ResourceMetricStatus.
@@ -837,7 +837,7 @@ func (b *ResourceMetricStatusApplyConfiguration) WithCurrentAverageUtilization(v
 }
 
 // WithCurrentAverageValue sets currentAverageValue.
-func (b *ResourceMetricStatusApplyConfiguration) WithCurrentAverageValue(value resource.Quantity) *ResourceMetricStatusApplyConfiguration {
+func (b *ResourceMetricStatusApplyConfiguration) WithCurrentAverageValue(value quantity.Quantity) *ResourceMetricStatusApplyConfiguration {
 	b.CurrentAverageValue = &value
 	return b
 }

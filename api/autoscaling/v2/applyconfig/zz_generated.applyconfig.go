@@ -11,7 +11,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	metav1ac "github.com/kubewire/kubewire/api/meta/v1/applyconfig"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/types"
 )
 
@@ -186,7 +186,7 @@ type HPAScalingRulesApplyConfiguration struct {
 	StabilizationWindowSeconds *int32                               `json:"stabilizationWindowSeconds,omitempty"`
 	SelectPolicy               *autoscalingv2.ScalingPolicySelect   `json:"selectPolicy,omitempty"`
 	Policies                   []HPAScalingPolicyApplyConfiguration `json:"policies,omitempty"`
-	Tolerance                  *resource.Quantity                   `json:"tolerance,omitempty"`
+	Tolerance                  *quantity.Quantity                   `json:"tolerance,omitempty"`
 }
 
 // HPAScalingRules returns an empty apply configuration of HPAScalingRules.
@@ -217,7 +217,7 @@ func (b *HPAScalingRulesApplyConfiguration) WithPolicies(values ...*HPAScalingPo
 }
 
 // WithTolerance sets tolerance.
-func (b *HPAScalingRulesApplyConfiguration) WithTolerance(value resource.Quantity) *HPAScalingRulesApplyConfiguration {
+func (b *HPAScalingRulesApplyConfiguration) WithTolerance(value quantity.Quantity) *HPAScalingRulesApplyConfiguration {
 	b.Tolerance = &value
 	return b
 }
@@ -738,8 +738,8 @@ func (b *MetricStatusApplyConfiguration) WithExternal(value *ExternalMetricStatu
 // MetricTargetApplyConfiguration is an apply configuration of MetricTarget: every field is optional, and only the fields set are sent.
 type MetricTargetApplyConfiguration struct {
 	Type               *autoscalingv2.MetricTargetType `json:"type,omitempty"`
-	Value              *resource.Quantity              `json:"value,omitempty"`
-	AverageValue       *resource.Quantity              `json:"averageValue,omitempty"`
+	Value              *quantity.Quantity              `json:"value,omitempty"`
+	AverageValue       *quantity.Quantity              `json:"averageValue,omitempty"`
 	AverageUtilization *int32                          `json:"averageUtilization,omitempty"`
 }
 
@@ -755,13 +755,13 @@ func (b *MetricTargetApplyConfiguration) WithType(value autoscalingv2.MetricTarg
 }
 
 // WithValue sets value.
-func (b *MetricTargetApplyConfiguration) WithValue(value resource.Quantity) *MetricTargetApplyConfiguration {
+func (b *MetricTargetApplyConfiguration) WithValue(value quantity.Quantity) *MetricTargetApplyConfiguration {
 	b.Value = &value
 	return b
 }
 
 // WithAverageValue sets averageValue.
-func (b *MetricTargetApplyConfiguration) WithAverageValue(value resource.Quantity) *MetricTargetApplyConfiguration {
+func (b *MetricTargetApplyConfiguration) WithAverageValue(value quantity.Quantity) *MetricTargetApplyConfiguration {
 	b.AverageValue = &value
 	return b
 }
@@ -774,8 +774,8 @@ func (b *MetricTargetApplyConfiguration) WithAverageUtilization(value int32) *Me
 
 // MetricValueStatusApplyConfiguration is an apply configuration of MetricValueStatus: every field is optional, and only the fields set are sent.
 type MetricValueStatusApplyConfiguration struct {
-	Value              *resource.Quantity `json:"value,omitempty"`
-	AverageValue       *resource.Quantity `json:"averageValue,omitempty"`
+	Value              *quantity.Quantity `json:"value,omitempty"`
+	AverageValue       *quantity.Quantity `json:"averageValue,omitempty"`
 	AverageUtilization *int32             `json:"averageUtilization,omitempty"`
 }
 
@@ -785,13 +785,13 @@ func MetricValueStatus() *MetricValueStatusApplyConfiguration {
 }
 
 // WithValue sets value.
-func (b *MetricValueStatusApplyConfiguration) WithValue(value resource.Quantity) *MetricValueStatusApplyConfiguration {
+func (b *MetricValueStatusApplyConfiguration) WithValue(value quantity.Quantity) *MetricValueStatusApplyConfiguration {
 	b.Value = &value
 	return b
 }
 
 // WithAverageValue sets averageValue.
-func (b *MetricValueStatusApplyConfiguration) WithAverageValue(value resource.Quantity) *MetricValueStatusApplyConfiguration {
+func (b *MetricValueStatusApplyConfiguration) WithAverageValue(value quantity.Quantity) *MetricValueStatusApplyConfiguration {
 	b.AverageValue = &value
 	return b
 }

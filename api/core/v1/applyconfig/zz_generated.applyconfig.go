@@ -11,7 +11,7 @@ import (
 	"github.com/kubewire/kubewire/api/intstr"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	metav1ac "github.com/kubewire/kubewire/api/meta/v1/applyconfig"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/types"
 )
 
@@ -2261,7 +2261,7 @@ func (b *DownwardAPIVolumeSourceApplyConfiguration) WithDefaultMode(value int32)
 // EmptyDirVolumeSourceApplyConfiguration is an apply configuration of EmptyDirVolumeSource: every field is optional, and only the fields set are sent.
 type EmptyDirVolumeSourceApplyConfiguration struct {
 	Medium    *corev1.StorageMedium `json:"medium,omitempty"`
-	SizeLimit *resource.Quantity    `json:"sizeLimit,omitempty"`
+	SizeLimit *quantity.Quantity    `json:"sizeLimit,omitempty"`
 }
 
 // EmptyDirVolumeSource returns an empty apply configuration of EmptyDirVolumeSource.
@@ -2276,7 +2276,7 @@ func (b *EmptyDirVolumeSourceApplyConfiguration) WithMedium(value corev1.Storage
 }
 
 // WithSizeLimit sets sizeLimit.
-func (b *EmptyDirVolumeSourceApplyConfiguration) WithSizeLimit(value resource.Quantity) *EmptyDirVolumeSourceApplyConfiguration {
+func (b *EmptyDirVolumeSourceApplyConfiguration) WithSizeLimit(value quantity.Quantity) *EmptyDirVolumeSourceApplyConfiguration {
 	b.SizeLimit = &value
 	return b
 }
@@ -5323,7 +5323,7 @@ func (b *NodeAffinityApplyConfiguration) WithPreferredDuringSchedulingIgnoredDur
 type NodeAllocatableResourceClaimStatusApplyConfiguration struct {
 	ResourceClaimName *string                                   `json:"resourceClaimName,omitempty"`
 	Containers        []string                                  `json:"containers,omitempty"`
-	Resources         map[corev1.ResourceName]resource.Quantity `json:"resources,omitempty"`
+	Resources         map[corev1.ResourceName]quantity.Quantity `json:"resources,omitempty"`
 }
 
 // NodeAllocatableResourceClaimStatus returns an empty apply configuration of NodeAllocatableResourceClaimStatus.
@@ -5344,9 +5344,9 @@ func (b *NodeAllocatableResourceClaimStatusApplyConfiguration) WithContainers(va
 }
 
 // WithResources puts the entries into resources.
-func (b *NodeAllocatableResourceClaimStatusApplyConfiguration) WithResources(entries map[corev1.ResourceName]resource.Quantity) *NodeAllocatableResourceClaimStatusApplyConfiguration {
+func (b *NodeAllocatableResourceClaimStatusApplyConfiguration) WithResources(entries map[corev1.ResourceName]quantity.Quantity) *NodeAllocatableResourceClaimStatusApplyConfiguration {
 	if b.Resources == nil && len(entries) > 0 {
-		b.Resources = make(map[corev1.ResourceName]resource.Quantity, len(entries))
+		b.Resources = make(map[corev1.ResourceName]quantity.Quantity, len(entries))
 	}
 	for k, v := range entries {
 		b.Resources[k] = v
@@ -10448,7 +10448,7 @@ func (b *ResourceClaimApplyConfiguration) WithRequest(value string) *ResourceCla
 type ResourceFieldSelectorApplyConfiguration struct {
 	ContainerName *string            `json:"containerName,omitempty"`
 	Resource      *string            `json:"resource,omitempty"`
-	Divisor       *resource.Quantity `json:"divisor,omitempty"`
+	Divisor       *quantity.Quantity `json:"divisor,omitempty"`
 }
 
 // ResourceFieldSelector returns an empty apply configuration of ResourceFieldSelector.
@@ -10469,7 +10469,7 @@ func (b *ResourceFieldSelectorApplyConfiguration) WithResource(value string) *Re
 }
 
 // WithDivisor sets divisor.
-func (b *ResourceFieldSelectorApplyConfiguration) WithDivisor(value resource.Quantity) *ResourceFieldSelectorApplyConfiguration {
+func (b *ResourceFieldSelectorApplyConfiguration) WithDivisor(value quantity.Quantity) *ResourceFieldSelectorApplyConfiguration {
 	b.Divisor = &value
 	return b
 }

@@ -11,7 +11,7 @@ import (
 	corev1ac "github.com/kubewire/kubewire/api/core/v1/applyconfig"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	metav1ac "github.com/kubewire/kubewire/api/meta/v1/applyconfig"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	resourcev1 "github.com/kubewire/kubewire/api/resource/v1"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/types"
@@ -127,8 +127,8 @@ func (b *CELDeviceSelectorApplyConfiguration) WithExpression(value string) *CELD
 
 // CapacityRequestPolicyApplyConfiguration is an apply configuration of CapacityRequestPolicy: every field is optional, and only the fields set are sent.
 type CapacityRequestPolicyApplyConfiguration struct {
-	Default     *resource.Quantity                            `json:"default,omitempty"`
-	ValidValues []resource.Quantity                           `json:"validValues,omitempty"`
+	Default     *quantity.Quantity                            `json:"default,omitempty"`
+	ValidValues []quantity.Quantity                           `json:"validValues,omitempty"`
 	ValidRange  *CapacityRequestPolicyRangeApplyConfiguration `json:"validRange,omitempty"`
 }
 
@@ -138,13 +138,13 @@ func CapacityRequestPolicy() *CapacityRequestPolicyApplyConfiguration {
 }
 
 // WithDefault sets default.
-func (b *CapacityRequestPolicyApplyConfiguration) WithDefault(value resource.Quantity) *CapacityRequestPolicyApplyConfiguration {
+func (b *CapacityRequestPolicyApplyConfiguration) WithDefault(value quantity.Quantity) *CapacityRequestPolicyApplyConfiguration {
 	b.Default = &value
 	return b
 }
 
 // WithValidValues appends to validValues.
-func (b *CapacityRequestPolicyApplyConfiguration) WithValidValues(values ...resource.Quantity) *CapacityRequestPolicyApplyConfiguration {
+func (b *CapacityRequestPolicyApplyConfiguration) WithValidValues(values ...quantity.Quantity) *CapacityRequestPolicyApplyConfiguration {
 	b.ValidValues = append(b.ValidValues, values...)
 	return b
 }
@@ -157,9 +157,9 @@ func (b *CapacityRequestPolicyApplyConfiguration) WithValidRange(value *Capacity
 
 // CapacityRequestPolicyRangeApplyConfiguration is an apply configuration of CapacityRequestPolicyRange: every field is optional, and only the fields set are sent.
 type CapacityRequestPolicyRangeApplyConfiguration struct {
-	Min  *resource.Quantity `json:"min,omitempty"`
-	Max  *resource.Quantity `json:"max,omitempty"`
-	Step *resource.Quantity `json:"step,omitempty"`
+	Min  *quantity.Quantity `json:"min,omitempty"`
+	Max  *quantity.Quantity `json:"max,omitempty"`
+	Step *quantity.Quantity `json:"step,omitempty"`
 }
 
 // CapacityRequestPolicyRange returns an empty apply configuration of CapacityRequestPolicyRange.
@@ -168,26 +168,26 @@ func CapacityRequestPolicyRange() *CapacityRequestPolicyRangeApplyConfiguration 
 }
 
 // WithMin sets min.
-func (b *CapacityRequestPolicyRangeApplyConfiguration) WithMin(value resource.Quantity) *CapacityRequestPolicyRangeApplyConfiguration {
+func (b *CapacityRequestPolicyRangeApplyConfiguration) WithMin(value quantity.Quantity) *CapacityRequestPolicyRangeApplyConfiguration {
 	b.Min = &value
 	return b
 }
 
 // WithMax sets max.
-func (b *CapacityRequestPolicyRangeApplyConfiguration) WithMax(value resource.Quantity) *CapacityRequestPolicyRangeApplyConfiguration {
+func (b *CapacityRequestPolicyRangeApplyConfiguration) WithMax(value quantity.Quantity) *CapacityRequestPolicyRangeApplyConfiguration {
 	b.Max = &value
 	return b
 }
 
 // WithStep sets step.
-func (b *CapacityRequestPolicyRangeApplyConfiguration) WithStep(value resource.Quantity) *CapacityRequestPolicyRangeApplyConfiguration {
+func (b *CapacityRequestPolicyRangeApplyConfiguration) WithStep(value quantity.Quantity) *CapacityRequestPolicyRangeApplyConfiguration {
 	b.Step = &value
 	return b
 }
 
 // CapacityRequirementsApplyConfiguration is an apply configuration of CapacityRequirements: every field is optional, and only the fields set are sent.
 type CapacityRequirementsApplyConfiguration struct {
-	Requests map[resourcev1.QualifiedName]resource.Quantity `json:"requests,omitempty"`
+	Requests map[resourcev1.QualifiedName]quantity.Quantity `json:"requests,omitempty"`
 }
 
 // CapacityRequirements returns an empty apply configuration of CapacityRequirements.
@@ -196,9 +196,9 @@ func CapacityRequirements() *CapacityRequirementsApplyConfiguration {
 }
 
 // WithRequests puts the entries into requests.
-func (b *CapacityRequirementsApplyConfiguration) WithRequests(entries map[resourcev1.QualifiedName]resource.Quantity) *CapacityRequirementsApplyConfiguration {
+func (b *CapacityRequirementsApplyConfiguration) WithRequests(entries map[resourcev1.QualifiedName]quantity.Quantity) *CapacityRequirementsApplyConfiguration {
 	if b.Requests == nil && len(entries) > 0 {
-		b.Requests = make(map[resourcev1.QualifiedName]resource.Quantity, len(entries))
+		b.Requests = make(map[resourcev1.QualifiedName]quantity.Quantity, len(entries))
 	}
 	for k, v := range entries {
 		b.Requests[k] = v
@@ -208,7 +208,7 @@ func (b *CapacityRequirementsApplyConfiguration) WithRequests(entries map[resour
 
 // CounterApplyConfiguration is an apply configuration of Counter: every field is optional, and only the fields set are sent.
 type CounterApplyConfiguration struct {
-	Value *resource.Quantity `json:"value,omitempty"`
+	Value *quantity.Quantity `json:"value,omitempty"`
 }
 
 // Counter returns an empty apply configuration of Counter.
@@ -217,7 +217,7 @@ func Counter() *CounterApplyConfiguration {
 }
 
 // WithValue sets value.
-func (b *CounterApplyConfiguration) WithValue(value resource.Quantity) *CounterApplyConfiguration {
+func (b *CounterApplyConfiguration) WithValue(value quantity.Quantity) *CounterApplyConfiguration {
 	b.Value = &value
 	return b
 }
@@ -501,7 +501,7 @@ func (b *DeviceAttributeApplyConfiguration) WithVersionValues(values ...string) 
 
 // DeviceCapacityApplyConfiguration is an apply configuration of DeviceCapacity: every field is optional, and only the fields set are sent.
 type DeviceCapacityApplyConfiguration struct {
-	Value         *resource.Quantity                       `json:"value,omitempty"`
+	Value         *quantity.Quantity                       `json:"value,omitempty"`
 	RequestPolicy *CapacityRequestPolicyApplyConfiguration `json:"requestPolicy,omitempty"`
 }
 
@@ -511,7 +511,7 @@ func DeviceCapacity() *DeviceCapacityApplyConfiguration {
 }
 
 // WithValue sets value.
-func (b *DeviceCapacityApplyConfiguration) WithValue(value resource.Quantity) *DeviceCapacityApplyConfiguration {
+func (b *DeviceCapacityApplyConfiguration) WithValue(value quantity.Quantity) *DeviceCapacityApplyConfiguration {
 	b.Value = &value
 	return b
 }
@@ -966,7 +966,7 @@ type DeviceRequestAllocationResultApplyConfiguration struct {
 	BindingConditions        []string                                       `json:"bindingConditions,omitempty"`
 	BindingFailureConditions []string                                       `json:"bindingFailureConditions,omitempty"`
 	ShareID                  *types.UID                                     `json:"shareID,omitempty"`
-	ConsumedCapacity         map[resourcev1.QualifiedName]resource.Quantity `json:"consumedCapacity,omitempty"`
+	ConsumedCapacity         map[resourcev1.QualifiedName]quantity.Quantity `json:"consumedCapacity,omitempty"`
 }
 
 // DeviceRequestAllocationResult returns an empty apply configuration of DeviceRequestAllocationResult.
@@ -1033,9 +1033,9 @@ func (b *DeviceRequestAllocationResultApplyConfiguration) WithShareID(value type
 }
 
 // WithConsumedCapacity puts the entries into consumedCapacity.
-func (b *DeviceRequestAllocationResultApplyConfiguration) WithConsumedCapacity(entries map[resourcev1.QualifiedName]resource.Quantity) *DeviceRequestAllocationResultApplyConfiguration {
+func (b *DeviceRequestAllocationResultApplyConfiguration) WithConsumedCapacity(entries map[resourcev1.QualifiedName]quantity.Quantity) *DeviceRequestAllocationResultApplyConfiguration {
 	if b.ConsumedCapacity == nil && len(entries) > 0 {
-		b.ConsumedCapacity = make(map[resourcev1.QualifiedName]resource.Quantity, len(entries))
+		b.ConsumedCapacity = make(map[resourcev1.QualifiedName]quantity.Quantity, len(entries))
 	}
 	for k, v := range entries {
 		b.ConsumedCapacity[k] = v
@@ -1305,7 +1305,7 @@ func (b *NetworkDeviceDataApplyConfiguration) WithHardwareAddress(value string) 
 // NodeAllocatableResourceMappingApplyConfiguration is an apply configuration of NodeAllocatableResourceMapping: every field is optional, and only the fields set are sent.
 type NodeAllocatableResourceMappingApplyConfiguration struct {
 	CapacityKey          *resourcev1.QualifiedName `json:"capacityKey,omitempty"`
-	AllocationMultiplier *resource.Quantity        `json:"allocationMultiplier,omitempty"`
+	AllocationMultiplier *quantity.Quantity        `json:"allocationMultiplier,omitempty"`
 }
 
 // NodeAllocatableResourceMapping returns an empty apply configuration of NodeAllocatableResourceMapping.
@@ -1320,7 +1320,7 @@ func (b *NodeAllocatableResourceMappingApplyConfiguration) WithCapacityKey(value
 }
 
 // WithAllocationMultiplier sets allocationMultiplier.
-func (b *NodeAllocatableResourceMappingApplyConfiguration) WithAllocationMultiplier(value resource.Quantity) *NodeAllocatableResourceMappingApplyConfiguration {
+func (b *NodeAllocatableResourceMappingApplyConfiguration) WithAllocationMultiplier(value quantity.Quantity) *NodeAllocatableResourceMappingApplyConfiguration {
 	b.AllocationMultiplier = &value
 	return b
 }

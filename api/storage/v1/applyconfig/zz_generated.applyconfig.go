@@ -11,7 +11,7 @@ import (
 	corev1ac "github.com/kubewire/kubewire/api/core/v1/applyconfig"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	metav1ac "github.com/kubewire/kubewire/api/meta/v1/applyconfig"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	storagev1 "github.com/kubewire/kubewire/api/storage/v1"
 	"github.com/kubewire/kubewire/api/types"
 )
@@ -581,8 +581,8 @@ type CSIStorageCapacityApplyConfiguration struct {
 	ObjectMeta                          *metav1ac.ObjectMetaApplyConfiguration    `json:"metadata,omitempty"`
 	NodeTopology                        *metav1ac.LabelSelectorApplyConfiguration `json:"nodeTopology,omitempty"`
 	StorageClassName                    *string                                   `json:"storageClassName,omitempty"`
-	Capacity                            *resource.Quantity                        `json:"capacity,omitempty"`
-	MaximumVolumeSize                   *resource.Quantity                        `json:"maximumVolumeSize,omitempty"`
+	Capacity                            *quantity.Quantity                        `json:"capacity,omitempty"`
+	MaximumVolumeSize                   *quantity.Quantity                        `json:"maximumVolumeSize,omitempty"`
 }
 
 // CSIStorageCapacity returns an apply configuration of the CSIStorageCapacity named name in namespace, with apiVersion storage.k8s.io/v1 and kind CSIStorageCapacity.
@@ -627,13 +627,13 @@ func (b *CSIStorageCapacityApplyConfiguration) WithStorageClassName(value string
 }
 
 // WithCapacity sets capacity.
-func (b *CSIStorageCapacityApplyConfiguration) WithCapacity(value resource.Quantity) *CSIStorageCapacityApplyConfiguration {
+func (b *CSIStorageCapacityApplyConfiguration) WithCapacity(value quantity.Quantity) *CSIStorageCapacityApplyConfiguration {
 	b.Capacity = &value
 	return b
 }
 
 // WithMaximumVolumeSize sets maximumVolumeSize.
-func (b *CSIStorageCapacityApplyConfiguration) WithMaximumVolumeSize(value resource.Quantity) *CSIStorageCapacityApplyConfiguration {
+func (b *CSIStorageCapacityApplyConfiguration) WithMaximumVolumeSize(value quantity.Quantity) *CSIStorageCapacityApplyConfiguration {
 	b.MaximumVolumeSize = &value
 	return b
 }

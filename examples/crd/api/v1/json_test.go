@@ -10,10 +10,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/codec"
 	v1 "github.com/kubewire/kubewire/examples/crd/api/v1"
-	"github.com/kubewire/kubewire/internal/randfill"
+	"github.com/kubewire/kubewire/internal/testing/randfill"
 )
 
 // The encoders kubewire-gen writes produce the bytes encoding/json
@@ -27,8 +27,8 @@ func TestGeneratedJSONMatchesEncodingJSON(t *testing.T) {
 		Rand:     rand.New(rand.NewPCG(7, 11)),
 		MaxDepth: 5,
 		Custom: map[reflect.Type]func(*randfill.Filler) reflect.Value{
-			reflect.TypeFor[resource.Quantity](): func(f *randfill.Filler) reflect.Value {
-				return reflect.ValueOf(resource.MustParse(quantities[f.Rand.IntN(len(quantities))]))
+			reflect.TypeFor[quantity.Quantity](): func(f *randfill.Filler) reflect.Value {
+				return reflect.ValueOf(quantity.MustParse(quantities[f.Rand.IntN(len(quantities))]))
 			},
 			reflect.TypeFor[metav1.FieldsV1](): func(f *randfill.Filler) reflect.Value {
 				return reflect.ValueOf(metav1.FieldsV1{Raw: []byte(raws[f.Rand.IntN(len(raws))])})

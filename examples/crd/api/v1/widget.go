@@ -2,7 +2,7 @@ package v1
 
 import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 )
 
 // Widget is a set of identical workers that the widget controller keeps
@@ -42,7 +42,7 @@ type WidgetSpec struct {
 	Size string `json:"size,omitempty"`
 	// Memory is what each worker may use.
 	// +optional
-	Memory *resource.Quantity `json:"memory,omitempty"`
+	Memory *quantity.Quantity `json:"memory,omitempty"`
 }
 
 // WidgetStatus is what the widget controller saw last.

@@ -5,8 +5,8 @@ package v1
 import (
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/registry"
-	"github.com/kubewire/kubewire/api/resource"
 )
 
 // KindInfo describes the Widget kind to kubewire's clients: resource widgets.examples.kubewire.dev/v1, namespaced, served as JSON only.
@@ -174,7 +174,7 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 				m.Memory = nil
 			} else {
 				if m.Memory == nil {
-					m.Memory = new(resource.Quantity)
+					m.Memory = new(quantity.Quantity)
 				}
 				(*m.Memory).DecodeJSON(d)
 			}

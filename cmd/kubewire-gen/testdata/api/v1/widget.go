@@ -5,7 +5,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/intstr"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/runtime"
 )
 
@@ -129,7 +129,7 @@ type WidgetSpec struct {
 	Deadline *metav1.Time `json:"deadline,omitempty"`
 	// +kubebuilder:default="1Gi"
 	// +optional
-	Memory resource.Quantity `json:"memory,omitempty"`
+	Memory quantity.Quantity `json:"memory,omitempty"`
 	// +optional
 	Limits corev1.ResourceList `json:"limits,omitempty"`
 	// +kubebuilder:default=8080

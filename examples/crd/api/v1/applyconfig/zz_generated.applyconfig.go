@@ -9,7 +9,7 @@ package applyconfig
 import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	metav1ac "github.com/kubewire/kubewire/api/meta/v1/applyconfig"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/types"
 )
 
@@ -232,7 +232,7 @@ type WidgetSpecApplyConfiguration struct {
 	Image    *string            `json:"image,omitempty"`
 	Replicas *int32             `json:"replicas,omitempty"`
 	Size     *string            `json:"size,omitempty"`
-	Memory   *resource.Quantity `json:"memory,omitempty"`
+	Memory   *quantity.Quantity `json:"memory,omitempty"`
 }
 
 // WidgetSpec returns an empty apply configuration of WidgetSpec.
@@ -259,7 +259,7 @@ func (b *WidgetSpecApplyConfiguration) WithSize(value string) *WidgetSpecApplyCo
 }
 
 // WithMemory sets memory.
-func (b *WidgetSpecApplyConfiguration) WithMemory(value resource.Quantity) *WidgetSpecApplyConfiguration {
+func (b *WidgetSpecApplyConfiguration) WithMemory(value quantity.Quantity) *WidgetSpecApplyConfiguration {
 	b.Memory = &value
 	return b
 }

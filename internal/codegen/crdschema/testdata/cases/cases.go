@@ -6,7 +6,7 @@ import (
 
 	"github.com/kubewire/kubewire/api/intstr"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 )
 
 type Scalars struct {
@@ -35,7 +35,7 @@ type Specials struct {
 	Time     metav1.Time        `json:"time"`
 	Duration metav1.Duration    `json:"duration"`
 	StdTime  time.Time          `json:"stdTime"`
-	Quantity resource.Quantity  `json:"quantity"`
+	Quantity quantity.Quantity  `json:"quantity"`
 	Number   intstr.IntOrString `json:"number"`
 }
 

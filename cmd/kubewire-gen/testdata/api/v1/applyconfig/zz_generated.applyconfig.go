@@ -13,7 +13,7 @@ import (
 	"github.com/kubewire/kubewire/api/intstr"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	metav1ac "github.com/kubewire/kubewire/api/meta/v1/applyconfig"
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/types"
 	apiv1 "github.com/kubewire/kubewire/cmd/kubewire-gen/testdata/api/v1"
@@ -804,7 +804,7 @@ type WidgetSpecApplyConfiguration struct {
 	Big                          *uint64                                     `json:"big,omitempty"`
 	Timeout                      *metav1.Duration                            `json:"timeout,omitempty"`
 	Deadline                     *metav1.Time                                `json:"deadline,omitempty"`
-	Memory                       *resource.Quantity                          `json:"memory,omitempty"`
+	Memory                       *quantity.Quantity                          `json:"memory,omitempty"`
 	Limits                       *corev1.ResourceList                        `json:"limits,omitempty"`
 	Target                       *intstr.IntOrString                         `json:"target,omitempty"`
 	Threshold                    *string                                     `json:"threshold,omitempty"`
@@ -994,7 +994,7 @@ func (b *WidgetSpecApplyConfiguration) WithDeadline(value metav1.Time) *WidgetSp
 }
 
 // WithMemory sets memory.
-func (b *WidgetSpecApplyConfiguration) WithMemory(value resource.Quantity) *WidgetSpecApplyConfiguration {
+func (b *WidgetSpecApplyConfiguration) WithMemory(value quantity.Quantity) *WidgetSpecApplyConfiguration {
 	b.Memory = &value
 	return b
 }

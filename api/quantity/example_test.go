@@ -1,23 +1,23 @@
-package resource_test
+package quantity_test
 
 import (
 	"fmt"
 
-	"github.com/kubewire/kubewire/api/resource"
+	"github.com/kubewire/kubewire/api/quantity"
 )
 
 func Example() {
 	for _, s := range []string{"0.5", "1000m", "1024Ki", "1.5Gi", "1e3"} {
-		q := resource.MustParse(s)
+		q := quantity.MustParse(s)
 		fmt.Printf("%s -> %s (%s)\n", s, q.String(), q.GetFormat())
 	}
 
-	requests := map[string]resource.Quantity{
-		"cpu":    resource.MustParse("250m"),
-		"memory": resource.MustParse("64Mi"),
+	requests := map[string]quantity.Quantity{
+		"cpu":    quantity.MustParse("250m"),
+		"memory": quantity.MustParse("64Mi"),
 	}
 	total := requests["cpu"]
-	total.Add(resource.MustParse("1.75"))
+	total.Add(quantity.MustParse("1.75"))
 	fmt.Println(total.String(), total.MilliValue(), requests["memory"].Value())
 	// Output:
 	// 0.5 -> 500m (DecimalSI)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kubewire/kubewire/internal/backoffpolicy"
+	"github.com/kubewire/kubewire/internal/runtime/backoffpolicy"
 )
 
 func ExamplePolicy() {

@@ -8,7 +8,7 @@ import (
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/fake/fakeclient"
-	"github.com/kubewire/kubewire/internal/chaos"
+	"github.com/kubewire/kubewire/internal/testing/chaos"
 )
 
 func ExampleRun() {

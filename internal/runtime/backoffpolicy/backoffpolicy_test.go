@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kubewire/kubewire/internal/backoffpolicy"
+	"github.com/kubewire/kubewire/internal/runtime/backoffpolicy"
 )
 
 // No wait passes Max, jitter included, and waits at the top still

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/kubewire/kubewire/internal/randfill"
+	"github.com/kubewire/kubewire/internal/testing/randfill"
 )
 
 func Example() {

@@ -1,4 +1,4 @@
-// Package resource holds Quantity, the fixed-point number with a unit suffix
+// Package quantity holds Quantity, the fixed-point number with a unit suffix
 // ("100m", "128Mi", "1e3") used for resource requests, limits, capacities
 // and quotas. It mirrors k8s.io/apimachinery/pkg/api/resource as of
 // Kubernetes v1.36: the same parsing rules and errors, the same strings
@@ -28,4 +28,4 @@
 //     rejected, and Add and Sub drop an operand more than 100,000 decimal
 //     places smaller than the other, so that no input makes an operation
 //     run unbounded (upstream can hang on such input).
-package resource
+package quantity

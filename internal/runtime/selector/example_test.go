@@ -3,7 +3,7 @@ package selector_test
 import (
 	"fmt"
 
-	"github.com/kubewire/kubewire/internal/selector"
+	"github.com/kubewire/kubewire/internal/runtime/selector"
 )
 
 func ExampleParseLabels() {
