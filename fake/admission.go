@@ -2,7 +2,6 @@ package fake
 
 import (
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -10,6 +9,8 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	schedulingv1 "github.com/kubewire/kubewire/api/scheduling/v1"
 	storagev1 "github.com/kubewire/kubewire/api/storage/v1"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // The admission plugins kube-apiserver enables by default that change
@@ -27,9 +28,9 @@ type storeView struct {
 	held bool
 }
 
-func (v storeView) get(r *resource, key string) *storedObject {
+func (v storeView) get(r *object.Resource, key string) *object.Stored {
 	if v.held {
-		if c := v.st.colls[r.storage]; c != nil {
+		if c := v.st.colls[r.Storage]; c != nil {
 			return c.items[key]
 		}
 		return nil
@@ -38,33 +39,28 @@ func (v storeView) get(r *resource, key string) *storedObject {
 }
 
 // list returns the live objects of a resource, in no order.
-func (v storeView) list(r *resource) []*storedObject {
+func (v storeView) list(r *object.Resource) []*object.Stored {
 	if !v.held {
 		v.st.mu.RLock()
 		defer v.st.mu.RUnlock()
 	}
-	c := v.st.colls[r.storage]
+	c := v.st.colls[r.Storage]
 	if c == nil {
 		return nil
 	}
-	out := make([]*storedObject, 0, len(c.items))
+	out := make([]*object.Stored, 0, len(c.items))
 	for _, o := range c.items {
 		out = append(out, o)
 	}
 	return out
 }
 
-// forbidden is the 403 of an admission plugin refusing a write.
-func errForbidden(r *resource, name, msg string) *apiError {
-	return newStatus(http.StatusForbidden, "Forbidden", fmt.Sprintf("%s %q is forbidden: %s", r.qualifiedResource(), name, msg), r.details(name))
-}
-
 // admitCreate runs the built-in admission plugins on an object being
 // created through the API.
-func (s *Server) admitCreate(d *draft, view storeView) *apiError {
-	switch o := d.typed.(type) {
+func (s *Server) admitCreate(d *object.Draft, view storeView) *apierr.Error {
+	switch o := d.Typed.(type) {
 	case *corev1.Pod:
-		return s.admitPod(d.res, o, view)
+		return s.admitPod(d.Res, o, view)
 	case *corev1.Node:
 		taint := corev1.Taint{Key: "node.kubernetes.io/not-ready", Effect: "NoSchedule"}
 		if !slices.ContainsFunc(o.Spec.Taints, func(t corev1.Taint) bool { return t.Key == taint.Key && t.Effect == taint.Effect }) {
@@ -94,11 +90,11 @@ func addFinalizer(m *metav1.ObjectMeta, f string) {
 func (s *Server) defaultStorageClass(view storeView) string {
 	res := s.lookup("storage.k8s.io", "v1", "storageclasses")
 	for _, o := range view.list(res) {
-		d, err := res.draftOf(o)
+		d, err := res.DraftOf(o)
 		if err != nil {
 			continue
 		}
-		if sc := d.typed.(*storagev1.StorageClass); sc.Annotations["storageclass.kubernetes.io/is-default-class"] == "true" {
+		if sc := d.Typed.(*storagev1.StorageClass); sc.Annotations["storageclass.kubernetes.io/is-default-class"] == "true" {
 			return sc.Name
 		}
 	}
@@ -108,7 +104,7 @@ func (s *Server) defaultStorageClass(view storeView) string {
 // serviceAccountMount is where a Pod's service account token is mounted.
 const serviceAccountMount = "/var/run/secrets/kubernetes.io/serviceaccount"
 
-func (s *Server) admitPod(res *resource, p *corev1.Pod, view storeView) *apiError {
+func (s *Server) admitPod(res *object.Resource, p *corev1.Pod, view storeView) *apierr.Error {
 	if p.Annotations["kubernetes.io/config.mirror"] == "" {
 		if aerr := s.admitServiceAccount(res, p, view); aerr != nil {
 			return aerr
@@ -139,20 +135,20 @@ func tolerates(ts []corev1.Toleration, key string, effect corev1.TaintEffect) bo
 // admitServiceAccount makes a Pod run as a service account of its
 // namespace and mounts the account's token, CA and namespace, as the
 // ServiceAccount admission plugin does.
-func (s *Server) admitServiceAccount(res *resource, p *corev1.Pod, view storeView) *apiError {
+func (s *Server) admitServiceAccount(res *object.Resource, p *corev1.Pod, view storeView) *apierr.Error {
 	if p.Spec.ServiceAccountName == "" {
 		p.Spec.ServiceAccountName = "default"
 	}
 	p.Spec.DeprecatedServiceAccount = p.Spec.ServiceAccountName
 	saRes := s.lookup("", "v1", "serviceaccounts")
-	o := view.get(saRes, objectKey(p.Namespace, p.Spec.ServiceAccountName))
+	o := view.get(saRes, object.Key(p.Namespace, p.Spec.ServiceAccountName))
 	if o == nil {
-		return errForbidden(res, p.Name, fmt.Sprintf("error looking up service account %s/%s: serviceaccount %q not found", p.Namespace, p.Spec.ServiceAccountName, p.Spec.ServiceAccountName))
+		return apierr.Forbidden(res.Kind, p.Name, fmt.Sprintf("error looking up service account %s/%s: serviceaccount %q not found", p.Namespace, p.Spec.ServiceAccountName, p.Spec.ServiceAccountName))
 	}
 	mount := p.Spec.AutomountServiceAccountToken
 	if mount == nil {
-		if d, err := saRes.draftOf(o); err == nil {
-			mount = d.typed.(*corev1.ServiceAccount).AutomountServiceAccountToken
+		if d, err := saRes.DraftOf(o); err == nil {
+			mount = d.Typed.(*corev1.ServiceAccount).AutomountServiceAccountToken
 		}
 	}
 	if mount != nil && !*mount {
@@ -193,15 +189,15 @@ func systemPriorityClasses() map[string]int32 {
 
 // admitPriority resolves a Pod's priority from its PriorityClass (or
 // the global default one), as the Priority admission plugin does.
-func (s *Server) admitPriority(res *resource, p *corev1.Pod, view storeView) *apiError {
+func (s *Server) admitPriority(res *object.Resource, p *corev1.Pod, view storeView) *apierr.Error {
 	pcRes := s.lookup("scheduling.k8s.io", "v1", "priorityclasses")
 	value, policy := int32(0), corev1.PreemptionPolicy("PreemptLowerPriority")
 	if name := p.Spec.PriorityClassName; name != "" {
 		o := view.get(pcRes, name)
 		switch v, system := systemPriorityClasses()[name]; {
 		case o != nil:
-			if d, err := pcRes.draftOf(o); err == nil {
-				pc := d.typed.(*schedulingv1.PriorityClass)
+			if d, err := pcRes.DraftOf(o); err == nil {
+				pc := d.Typed.(*schedulingv1.PriorityClass)
 				value = pc.Value
 				if pc.PreemptionPolicy != nil {
 					policy = *pc.PreemptionPolicy
@@ -210,12 +206,12 @@ func (s *Server) admitPriority(res *resource, p *corev1.Pod, view storeView) *ap
 		case system:
 			value = v
 		default:
-			return errForbidden(res, p.Name, fmt.Sprintf("no PriorityClass with name %s was found", name))
+			return apierr.Forbidden(res.Kind, p.Name, fmt.Sprintf("no PriorityClass with name %s was found", name))
 		}
 	} else {
 		for _, o := range view.list(pcRes) {
-			if d, err := pcRes.draftOf(o); err == nil {
-				if pc := d.typed.(*schedulingv1.PriorityClass); pc.GlobalDefault {
+			if d, err := pcRes.DraftOf(o); err == nil {
+				if pc := d.Typed.(*schedulingv1.PriorityClass); pc.GlobalDefault {
 					value = pc.Value
 					p.Spec.PriorityClassName = pc.Name
 					if pc.PreemptionPolicy != nil {
@@ -226,7 +222,7 @@ func (s *Server) admitPriority(res *resource, p *corev1.Pod, view storeView) *ap
 		}
 	}
 	if p.Spec.Priority != nil && *p.Spec.Priority != value {
-		return errForbidden(res, p.Name, fmt.Sprintf("the integer value of priority (%d) must not be provided in pod spec; priority admission controller computed %d from the given PriorityClass name", *p.Spec.Priority, value))
+		return apierr.Forbidden(res.Kind, p.Name, fmt.Sprintf("the integer value of priority (%d) must not be provided in pod spec; priority admission controller computed %d from the given PriorityClass name", *p.Spec.Priority, value))
 	}
 	p.Spec.Priority = &value
 	if p.Spec.PreemptionPolicy == nil {

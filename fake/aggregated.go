@@ -12,6 +12,8 @@ import (
 	apidiscoveryv2 "github.com/kubewire/kubewire/api/apidiscovery/v2"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // Aggregated discovery (apidiscovery.k8s.io/v2) is what /api and /apis
@@ -49,7 +51,7 @@ func (s *Server) serveAggregated(w http.ResponseWriter, req *http.Request, legac
 	}
 	list, err := s.groupDiscovery(legacy)
 	if err != nil {
-		writeError(w, req, errInternal(err))
+		writeError(w, req, apierr.Internal(err))
 		return true
 	}
 	var body []byte
@@ -59,7 +61,7 @@ func (s *Server) serveAggregated(w http.ResponseWriter, req *http.Request, legac
 		body, err = json.Marshal(list)
 	}
 	if err != nil {
-		writeError(w, req, errInternal(err))
+		writeError(w, req, apierr.Internal(err))
 		return true
 	}
 	sum := sha512.Sum512(body)
@@ -92,12 +94,12 @@ func (s *Server) groupDiscovery(legacy bool) (*apidiscoveryv2.APIGroupDiscoveryL
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	type groupVersion struct{ group, version string }
-	byGV := map[groupVersion][]*resource{}
+	byGV := map[groupVersion][]*object.Resource{}
 	for _, r := range s.resources {
-		if !r.custom || s.builtinGroups[r.kind.Group] {
+		if !r.Custom || s.builtinGroups[r.Kind.Group] {
 			continue
 		}
-		gv := groupVersion{r.kind.Group, r.kind.Version}
+		gv := groupVersion{r.Kind.Group, r.Kind.Version}
 		byGV[gv] = append(byGV[gv], r)
 	}
 	versions := map[string][]string{}
@@ -115,10 +117,10 @@ func (s *Server) groupDiscovery(legacy bool) (*apidiscoveryv2.APIGroupDiscoveryL
 		item := apidiscoveryv2.APIGroupDiscovery{ObjectMeta: metav1.ObjectMeta{Name: g}}
 		for _, v := range vs {
 			rs := byGV[groupVersion{g, v}]
-			slices.SortFunc(rs, func(a, b *resource) int { return strings.Compare(a.kind.Resource, b.kind.Resource) })
+			slices.SortFunc(rs, func(a, b *object.Resource) int { return strings.Compare(a.Kind.Resource, b.Kind.Resource) })
 			vd := apidiscoveryv2.APIVersionDiscovery{Version: v, Freshness: apidiscoveryv2.DiscoveryFreshnessCurrent}
 			for _, r := range rs {
-				vd.Resources = append(vd.Resources, r.discovery())
+				vd.Resources = append(vd.Resources, resourceDiscovery(r))
 			}
 			item.Versions = append(item.Versions, vd)
 		}
@@ -131,10 +133,10 @@ func (s *Server) groupDiscovery(legacy bool) (*apidiscoveryv2.APIGroupDiscoveryL
 // name their response kind without group and version (the group
 // version's own), custom resources name it in full, as kube-apiserver
 // does.
-func (r *resource) discovery() apidiscoveryv2.APIResourceDiscovery {
-	k := r.kind
+func resourceDiscovery(r *object.Resource) apidiscoveryv2.APIResourceDiscovery {
+	k := r.Kind
 	self := &metav1.GroupVersionKind{Kind: k.Kind}
-	if r.custom {
+	if r.Custom {
 		self.Group, self.Version = k.Group, k.Version
 	}
 	scope := apidiscoveryv2.ScopeCluster
@@ -150,7 +152,7 @@ func (r *resource) discovery() apidiscoveryv2.APIResourceDiscovery {
 		ShortNames:       slices.Clone(k.ShortNames),
 		Categories:       slices.Clone(k.Categories),
 	}
-	for _, sub := range r.subresources() {
+	for _, sub := range servedSubresources(r) {
 		sd := apidiscoveryv2.APISubresourceDiscovery{Subresource: sub.name, Verbs: []string{"get", "patch", "update"}}
 		if sub.kind.Kind == "" {
 			kind := *self
@@ -174,15 +176,15 @@ type servedSubresource struct {
 // subresources lists the subresources the fake serves for r, in the
 // order kube-apiserver lists them: by name for built-in kinds, status
 // before scale for custom resources.
-func (r *resource) subresources() []servedSubresource {
+func servedSubresources(r *object.Resource) []servedSubresource {
 	var out []servedSubresource
-	if r.scale {
+	if r.Scale {
 		out = append(out, servedSubresource{name: "scale", kind: scaleGVK})
 	}
-	if r.status {
+	if r.Status {
 		out = append(out, servedSubresource{name: "status"})
 	}
-	if r.custom {
+	if r.Custom {
 		slices.Reverse(out)
 	}
 	return out

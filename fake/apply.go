@@ -11,19 +11,21 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 	"github.com/kubewire/kubewire/fake/internal/managedfields"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // decodeApplied decodes a server-side apply body (YAML or JSON).
-func decodeApplied(body []byte) (map[string]any, *apiError) {
+func decodeApplied(body []byte) (map[string]any, *apierr.Error) {
 	j, err := codec.YAMLToJSON(body)
 	if err != nil {
-		return nil, errBadRequest("error decoding YAML: " + yamlError(err))
+		return nil, apierr.BadRequest("error decoding YAML: " + yamlError(err))
 	}
 	var u unstructured.Unstructured
 	if err := u.UnmarshalJSON(j); err != nil || u.Object == nil {
-		return nil, errBadRequest("error decoding YAML: " + errString(err))
+		return nil, apierr.BadRequest("error decoding YAML: " + errString(err))
 	}
 	return u.Object, nil
 }
@@ -61,29 +63,29 @@ func gvkString(apiVersion, kind string) string {
 
 // checkApplied refuses an applied configuration of another kind or with
 // managedFields, as kube-apiserver's field manager does.
-func checkApplied(res *resource, applied map[string]any) *apiError {
+func checkApplied(res *object.Resource, applied map[string]any) *apierr.Error {
 	apiVersion, _ := applied["apiVersion"].(string)
 	kind, _ := applied["kind"].(string)
-	if kind != res.kind.Kind || !sameGroup(apiVersion, res.kind.APIVersion()) {
-		return errBadRequest("invalid object type: " + gvkString(apiVersion, kind))
+	if kind != res.Kind.Kind || !sameGroup(apiVersion, res.Kind.APIVersion()) {
+		return apierr.BadRequest("invalid object type: " + gvkString(apiVersion, kind))
 	}
-	if apiVersion != res.kind.APIVersion() {
-		return errBadRequest(fmt.Sprintf("Incorrect version specified in apply patch. Specified patch version: %s, expected: %s", apiVersion, res.kind.APIVersion()))
+	if apiVersion != res.Kind.APIVersion() {
+		return apierr.BadRequest(fmt.Sprintf("Incorrect version specified in apply patch. Specified patch version: %s, expected: %s", apiVersion, res.Kind.APIVersion()))
 	}
 	if meta, ok := applied["metadata"].(map[string]any); ok {
 		if _, ok := meta["managedFields"]; ok {
-			return errBadRequest("metadata.managedFields must be nil")
+			return apierr.BadRequest("metadata.managedFields must be nil")
 		}
 	}
 	var unknown []string
-	if res.custom {
-		if res.crd != nil {
-			unknown = res.crd.schema.Prune(schemaCopy(applied))
+	if res.Custom {
+		if res.CRD != nil {
+			unknown = res.CRD.Schema.Prune(schemaCopy(applied))
 		}
 	} else {
 		b, _ := json.Marshal(applied)
-		t := res.newTyped()
-		unknown = unknownFieldPaths(b, reflect.TypeOf(t))
+		t := res.NewTyped()
+		unknown = object.UnknownFieldPaths(b, reflect.TypeOf(t))
 		var typeErr *json.UnmarshalTypeError
 		if err := json.Unmarshal(b, t); errors.As(err, &typeErr) && typeErr.Type.Kind() == reflect.String && len(unknown) == 0 {
 			field := typeErr.Field
@@ -99,7 +101,7 @@ func checkApplied(res *resource, applied map[string]any) *apiError {
 			}
 			if ok {
 				name, _, _ := unstructured.NestedFieldNoCopy(applied, "metadata", "name")
-				return internalError(fmt.Sprintf("failed to create typed patch object (/%v; %s): .%s: expected string, got &value.valueUnstructured{Value:%v}", name, gvkString(apiVersion, kind), field, v))
+				return apierr.InternalMessage(fmt.Sprintf("failed to create typed patch object (/%v; %s): .%s: expected string, got &value.valueUnstructured{Value:%v}", name, gvkString(apiVersion, kind), field, v))
 			}
 		}
 	}
@@ -113,7 +115,7 @@ func checkApplied(res *resource, applied map[string]any) *apiError {
 			}
 			msg = strings.Join(lines, "\n")
 		}
-		return internalError(fmt.Sprintf("failed to create typed patch object (/%v; %s): %s", name, gvkString(apiVersion, kind), msg))
+		return apierr.InternalMessage(fmt.Sprintf("failed to create typed patch object (/%v; %s): %s", name, gvkString(apiVersion, kind), msg))
 	}
 	return nil
 }
@@ -137,35 +139,28 @@ func sameGroup(a, b string) bool {
 	return ga == gb
 }
 
-// internalError is a 500 whose Status has only a message, as
-// kube-apiserver answers errors that are not API errors.
-func internalError(msg string) *apiError {
-	e := newStatus(http.StatusInternalServerError, "", msg, nil)
-	return e
-}
-
 // applyTo runs a server-side apply on the live object old and returns
 // the object to store, with its managedFields.
-func (s *Server) applyTo(r *request, old *draft, applied map[string]any, o writeOpts, unknown *[]string) (*draft, error) {
+func (s *Server) applyTo(r *request, old *object.Draft, applied map[string]any, o writeOpts, unknown *[]string) (*object.Draft, error) {
 	res := r.res
 	if aerr := checkApplied(res, applied); aerr != nil {
 		return nil, aerr
 	}
-	empty, err := res.emptyObject()
+	empty, err := res.EmptyObject()
 	if err != nil {
 		return nil, err
 	}
 	live := empty
 	var entries []metav1.ManagedFieldsEntry
 	if old != nil {
-		if live, err = old.objectMap(); err != nil {
+		if live, err = old.ObjectMap(); err != nil {
 			return nil, err
 		}
-		entries = old.meta.ManagedFields
+		entries = old.Meta.ManagedFields
 	}
 	managed, err := managedfields.Decode(entries)
 	if err != nil {
-		return nil, internalError("failed to decode managed fields: " + err.Error())
+		return nil, apierr.InternalMessage("failed to decode managed fields: " + err.Error())
 	}
 	ep := s.endpoint(res, r.sub)
 	merged, managed, err := ep.Apply(empty, live, applied, managed, o.manager, o.force)
@@ -182,36 +177,36 @@ func (s *Server) applyTo(r *request, old *draft, applied map[string]any, o write
 	if aerr != nil {
 		return nil, aerr
 	}
-	d.meta.ManagedFields = managed.Encode()
+	d.Meta.ManagedFields = managed.Encode()
 	return d, nil
 }
 
 // errApplyConflict is the 409 of an apply that would change other
 // managers' fields.
-func errApplyConflict(c managedfields.ConflictError) *apiError {
+func errApplyConflict(c managedfields.ConflictError) *apierr.Error {
 	d := &metav1.StatusDetails{}
 	for _, x := range c {
 		d.Causes = append(d.Causes, metav1.StatusCause{Type: metav1.CauseTypeFieldManagerConflict, Message: "conflict with " + x.Manager.Describe(), Field: x.Path.String()})
 	}
-	return newStatus(http.StatusConflict, "Conflict", c.Message(), d)
+	return apierr.New(http.StatusConflict, "Conflict", c.Message(), d)
 }
 
 // applyCreate creates an object from a server-side apply configuration.
-func (s *Server) applyCreate(r *request, call *hookCall, applied map[string]any, o writeOpts, rv uint64, unknown *[]string) (string, *storedObject, error) {
+func (s *Server) applyCreate(r *request, call *hookCall, applied map[string]any, o writeOpts, rv uint64, unknown *[]string) (string, *object.Stored, error) {
 	d, err := s.applyTo(r, nil, applied, o, unknown)
 	if err != nil {
 		return "", nil, err
 	}
-	if d.meta.Name == "" {
-		d.meta.Name = r.name
+	if d.Meta.Name == "" {
+		d.Meta.Name = r.name
 	}
-	if d.meta.Name != r.name {
-		return "", nil, errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.meta.Name, r.name))
+	if d.Meta.Name != r.name {
+		return "", nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.Meta.Name, r.name))
 	}
-	if r.res.kind.Namespaced {
-		d.meta.Namespace = r.ns
+	if r.res.Kind.Namespaced {
+		d.Meta.Namespace = r.ns
 	}
-	if aerr := d.validateName(); aerr != nil {
+	if aerr := validateName(d); aerr != nil {
 		return "", nil, aerr
 	}
 	if aerr := s.admitNew(d, call, storeView{st: s.store, held: true}); aerr != nil {
@@ -220,13 +215,13 @@ func (s *Server) applyCreate(r *request, call *hookCall, applied map[string]any,
 	if aerr := s.validate(d, nil); aerr != nil {
 		return "", nil, aerr
 	}
-	d.meta.ResourceVersion = ""
+	d.Meta.ResourceVersion = ""
 	if o.dry {
 		// kube-apiserver answers a dry-run create without a resource
 		// version or managedFields.
-		d.meta.ManagedFields = nil
+		d.Meta.ManagedFields = nil
 		rv = 0
 	}
-	next, err := d.seal(rv)
+	next, err := d.Seal(rv)
 	return eventAdded, next, err
 }

@@ -2,16 +2,18 @@ package fake
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/kubewire/kubewire/api/builtin"
 	"io"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/kubewire/kubewire/api/builtin"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 
 	"github.com/kubewire/kubewire/codec"
 )
@@ -20,16 +22,16 @@ import (
 const maxBodyBytes = 3 << 20
 
 // readBody reads a request body up to the limit.
-func readBody(req *http.Request) ([]byte, *apiError) {
+func readBody(req *http.Request) ([]byte, *apierr.Error) {
 	if req.Body == nil { // a request served in memory, without a body
 		return nil, nil
 	}
 	b, err := io.ReadAll(io.LimitReader(req.Body, maxBodyBytes+1))
 	if err != nil {
-		return nil, errBadRequest("read request body: " + err.Error())
+		return nil, apierr.BadRequest("read request body: " + err.Error())
 	}
 	if len(b) > maxBodyBytes {
-		return nil, newStatus(http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "the request is too large", nil)
+		return nil, apierr.New(http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "the request is too large", nil)
 	}
 	return b, nil
 }
@@ -45,17 +47,17 @@ const (
 
 // bodyType returns the media type of a create or update body: JSON when
 // unset; JSON, YAML or, for built-in kinds, protobuf (415 otherwise).
-func (s *Server) bodyType(req *http.Request, r *resource) (codec.MediaType, *apiError) {
+func (s *Server) bodyType(req *http.Request, r *object.Resource) (codec.MediaType, *apierr.Error) {
 	ct := req.Header.Get("Content-Type")
 	mt, err := codec.ParseMediaType(ct)
 	if ct == "" {
 		mt, err = codec.ParseMediaType(codec.MediaTypeJSON)
 	}
-	if err != nil || !(mt.IsJSON() || mt.IsYAML() || (mt.IsProtobuf() && !r.custom)) {
-		return mt, errUnsupportedMediaType(ct)
+	if err != nil || !(mt.IsJSON() || mt.IsYAML() || (mt.IsProtobuf() && !r.Custom)) {
+		return mt, apierr.UnsupportedMediaType(ct)
 	}
 	if mt.IsProtobuf() && s.faults.refuseProtobufBodies() {
-		return mt, errUnsupportedMediaTypeJSON(ct)
+		return mt, apierr.UnsupportedMediaTypeJSON(ct)
 	}
 	return mt, nil
 }
@@ -63,51 +65,51 @@ func (s *Server) bodyType(req *http.Request, r *resource) (codec.MediaType, *api
 // decodeDraft decodes a create or update body of media type mt and
 // applies the fieldValidation level: unknown fields are a 400 under
 // Strict and a Warning header under Warn.
-func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *resource, level validation) (*draft, *apiError) {
-	var d *draft
+func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *object.Resource, level validation) (*object.Draft, *apierr.Error) {
+	var d *object.Draft
 	var unknown, dups []string
 	var err error
 	switch {
 	case mt.IsProtobuf():
 		if _, eerr := codec.DecodeEnvelope(body); eerr != nil && bytes.HasPrefix(body, []byte(codec.ProtobufMagic)) {
 			// kube-apiserver cannot even read the envelope's kind.
-			return nil, errBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): unexpected EOF (%s)", r.kind.Kind, summarize(body)))
+			return nil, apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): unexpected EOF (%s)", r.Kind.Kind, apierr.Summarize(body)))
 		}
-		d, err = r.decodeProtobufDraft(body)
+		d, err = r.DecodeProtobuf(body)
 	case mt.IsYAML():
 		j, yerr := codec.YAMLToJSON(body)
 		if yerr != nil {
 			msg := strings.TrimPrefix(yamlError(yerr), "error converting YAML to JSON: ")
-			return nil, errBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s (%s)", r.kind.Kind, msg, summarize(body)))
+			return nil, apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s (%s)", r.Kind.Kind, msg, apierr.Summarize(body)))
 		}
-		d, unknown, err = r.decodeJSONDraft(j)
+		d, unknown, err = r.DecodeJSON(j)
 	default:
-		if aerr := r.checkSyntax(body); aerr != nil {
+		if aerr := checkSyntax(r, body); aerr != nil {
 			return nil, aerr
 		}
-		d, unknown, err = r.decodeJSONDraft(body)
+		d, unknown, err = r.DecodeJSON(body)
 		dups = duplicateFieldPaths(body)
 	}
-	if ae, ok := err.(*apiError); ok {
+	if ae, ok := err.(*apierr.Error); ok {
 		return nil, ae
 	}
 	if err != nil {
-		return nil, r.cannotHandle(err)
+		return nil, cannotHandle(r, err)
 	}
-	if r.custom {
+	if r.Custom {
 		unknown = append(unknown, s.unservedVersionFields(r, d, body)...)
 	}
 	if problems := append(quoteUnknown(unknown), quoteDuplicates(dups)...); len(problems) > 0 {
 		switch level {
 		case validationStrict:
-			return nil, r.cannotHandle(fmt.Errorf("strict decoding error: %s", strings.Join(problems, ", ")))
+			return nil, cannotHandle(r, fmt.Errorf("strict decoding error: %s", strings.Join(problems, ", ")))
 		case validationWarn:
 			for _, u := range problems {
 				w.Header().Add("Warning", "299 - "+strconv.Quote(u))
 			}
 		}
 	}
-	if aerr := d.checkTypeMeta(); aerr != nil {
+	if aerr := checkTypeMeta(d); aerr != nil {
 		return nil, aerr
 	}
 	applyDefaults(d)
@@ -132,7 +134,7 @@ func quoteUnknown(fields []string) []string {
 
 // checkSyntax is the 400 of a JSON body kube-apiserver cannot even read
 // the kind of, naming the kind expected and showing the body's start.
-func (r *resource) checkSyntax(body []byte) *apiError {
+func checkSyntax(r *object.Resource, body []byte) *apierr.Error {
 	var v any
 	err := json.Unmarshal(body, &v)
 	if err == nil {
@@ -142,53 +144,34 @@ func (r *resource) checkSyntax(body []byte) *apiError {
 	if !errors.As(err, &syn) {
 		return nil
 	}
-	return errBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", r.kind.Kind, err, summarize(body)))
-}
-
-// summarize is the start of a body as kube-apiserver quotes it in decode
-// errors: 30 bytes of an object, in hex for anything else.
-func summarize(b []byte) string {
-	const n = 30
-	switch {
-	case len(b) == 0:
-		return "<empty>"
-	case b[0] == '{':
-		if len(b) > n {
-			return string(b[:n]) + " ..."
-		}
-		return string(b)
-	}
-	if len(b) > n {
-		return hex.EncodeToString(b[:n]) + " ..."
-	}
-	return hex.EncodeToString(b)
+	return apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", r.Kind.Kind, err, apierr.Summarize(body)))
 }
 
 // cannotHandle is the 400 for a body that does not decode as the kind.
-func (r *resource) cannotHandle(err error) *apiError {
-	msg := strings.TrimPrefix(err.Error(), errBadBody.Error()+": ")
-	return errBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", r.kind.Kind, r.kind.Version, r.kind.Kind, msg))
+func cannotHandle(r *object.Resource, err error) *apierr.Error {
+	msg := strings.TrimPrefix(err.Error(), object.ErrBadBody.Error()+": ")
+	return apierr.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", r.Kind.Kind, r.Kind.Version, r.Kind.Kind, msg))
 }
 
 // checkTypeMeta refuses a body whose kind or apiVersion names another kind.
-func (d *draft) checkTypeMeta() *apiError {
+func checkTypeMeta(d *object.Draft) *apierr.Error {
 	var kind, apiVersion string
-	if d.custom != nil {
-		kind, _ = d.custom["kind"].(string)
-		apiVersion, _ = d.custom["apiVersion"].(string)
-	} else if tm, ok := d.typed.(interface {
+	if d.Custom != nil {
+		kind, _ = d.Custom["kind"].(string)
+		apiVersion, _ = d.Custom["apiVersion"].(string)
+	} else if tm, ok := d.Typed.(interface {
 		GetKind() string
 		GetAPIVersion() string
 	}); ok {
 		kind, apiVersion = tm.GetKind(), tm.GetAPIVersion()
 	}
-	k := d.res.kind
-	if d.custom != nil || (kind == "" || kind == k.Kind) && (apiVersion == "" || apiVersion == k.APIVersion()) {
+	k := d.Res.Kind
+	if d.Custom != nil || (kind == "" || kind == k.Kind) && (apiVersion == "" || apiVersion == k.APIVersion()) {
 		if kind != "" && kind != k.Kind {
-			return errBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: no kind %q is registered for version %q", k.Kind, k.Version, k.Kind, kind, apiVersion))
+			return apierr.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: no kind %q is registered for version %q", k.Kind, k.Version, k.Kind, kind, apiVersion))
 		}
 		if apiVersion != "" && apiVersion != k.APIVersion() {
-			return errBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", apiVersion, k.APIVersion()))
+			return apierr.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", apiVersion, k.APIVersion()))
 		}
 		return nil
 	}
@@ -203,9 +186,9 @@ func (d *draft) checkTypeMeta() *apiError {
 	_, version := splitAPIVersion(apiVersion)
 	prefix := fmt.Sprintf("%s in version %q cannot be handled as a %s: ", kind, version, k.Kind)
 	if _, known := builtin.New(apiVersion, kind); !known {
-		return errBadRequest(prefix + fmt.Sprintf("no kind %q is registered for version %q in scheme \"pkg/runtime/scheme.go:111\"", kind, apiVersion))
+		return apierr.BadRequest(prefix + fmt.Sprintf("no kind %q is registered for version %q in scheme \"pkg/runtime/scheme.go:111\"", kind, apiVersion))
 	}
-	return errBadRequest(prefix + fmt.Sprintf("converting (%s.%s) to (%s.%s): unknown conversion", version, kind, internalPackage(k.Group), k.Kind))
+	return apierr.BadRequest(prefix + fmt.Sprintf("converting (%s.%s) to (%s.%s): unknown conversion", version, kind, internalPackage(k.Group), k.Kind))
 }
 
 // splitAPIVersion splits "apps/v1" into "apps" and "v1" ("v1": "", "v1").
@@ -230,18 +213,18 @@ func internalPackage(group string) string {
 var dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 
 // validateName checks metadata.name as an RFC 1123 subdomain.
-func (d *draft) validateName() *apiError {
-	name := d.meta.Name
-	k := d.res.kind
+func validateName(d *object.Draft) *apierr.Error {
+	name := d.Meta.Name
+	k := d.Res.Kind
 	if name == "" {
-		return errInvalid(k.Group, k.Kind, name, fieldCause{typ: "FieldValueRequired", field: "metadata.name", msg: "Required value: name or generateName is required"})
+		return apierr.Invalid(k.Group, k.Kind, name, apierr.Cause{Type: "FieldValueRequired", Field: "metadata.name", Message: "Required value: name or generateName is required"})
 	}
-	if !d.res.custom && !d.res.isCRD() {
+	if !d.Res.Custom && !d.Res.IsCRD() {
 		return nil // checked by validate, with the kind's rule
 	}
 	if len(name) > 253 || !dnsSubdomain.MatchString(name) {
 		msg := fmt.Sprintf("Invalid value: %q: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')", name)
-		return errInvalid(k.Group, k.Kind, name, fieldCause{typ: "FieldValueInvalid", field: "metadata.name", msg: msg})
+		return apierr.Invalid(k.Group, k.Kind, name, apierr.Cause{Type: "FieldValueInvalid", Field: "metadata.name", Message: msg})
 	}
 	return nil
 }
@@ -250,12 +233,12 @@ func (d *draft) validateName() *apiError {
 // custom resource that names a version of its group the definition does
 // not serve: it has no schema for them, so every field but apiVersion,
 // kind and metadata is unknown (the request then fails for its version).
-func (s *Server) unservedVersionFields(r *resource, d *draft, body []byte) []string {
-	av, _ := d.custom["apiVersion"].(string)
-	if av == "" || av == r.kind.APIVersion() {
+func (s *Server) unservedVersionFields(r *object.Resource, d *object.Draft, body []byte) []string {
+	av, _ := d.Custom["apiVersion"].(string)
+	if av == "" || av == r.Kind.APIVersion() {
 		return nil
 	}
-	if g, v := splitAPIVersion(av); g != r.kind.Group || s.lookup(g, v, r.kind.Resource) != nil {
+	if g, v := splitAPIVersion(av); g != r.Kind.Group || s.lookup(g, v, r.Kind.Resource) != nil {
 		return nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))

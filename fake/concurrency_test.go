@@ -100,8 +100,8 @@ func TestConcurrentWatchersSeeTheHistory(t *testing.T) {
 	s.store.mu.RLock()
 	from, _ := strconv.ParseUint(start, 10, 64)
 	for _, ch := range s.store.log {
-		if ch.rv > from && ch.obj.res.kind.Resource == "configmaps" {
-			want = append(want, ev{ch.typ, ch.obj.name, strconv.FormatUint(ch.rv, 10)})
+		if ch.rv > from && ch.obj.Res.Kind.Resource == "configmaps" {
+			want = append(want, ev{ch.typ, ch.obj.Name, strconv.FormatUint(ch.rv, 10)})
 		}
 	}
 	s.store.mu.RUnlock()

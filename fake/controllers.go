@@ -7,6 +7,7 @@ import (
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // ControllersMode is how the server does what kube-controller-manager's
@@ -56,7 +57,7 @@ type controllers struct {
 
 // objRef names a stored object for the controllers.
 type objRef struct {
-	res *resource
+	res *object.Resource
 	key string
 }
 
@@ -136,9 +137,9 @@ func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 func (s *Server) indexChange(ch change, check map[objRef]bool) {
 	c := &s.ctrl
 	o := ch.obj
-	ref := objRef{res: o.res, key: o.key}
+	ref := objRef{res: o.Res, key: o.Key}
 	if ch.prev != nil {
-		for _, ow := range ch.prev.owners {
+		for _, ow := range ch.prev.Owners {
 			if m := c.deps[string(ow.UID)]; m != nil {
 				delete(m, ref)
 				if len(m) == 0 {
@@ -149,19 +150,19 @@ func (s *Server) indexChange(ch change, check map[objRef]bool) {
 	}
 	if ch.typ == eventDeleted {
 		delete(c.watch, ref)
-		for dep := range c.deps[o.uid] {
+		for dep := range c.deps[o.UID] {
 			check[dep] = true
 		}
 		// Owners deleted in the foreground wait for their dependents.
-		for _, ow := range o.owners {
-			s.watchOwner(ow, o.ns)
+		for _, ow := range o.Owners {
+			s.watchOwner(ow, o.Namespace)
 		}
-		if o.ns != "" {
-			s.watchNamespace(o.ns)
+		if o.Namespace != "" {
+			s.watchNamespace(o.Namespace)
 		}
 		return
 	}
-	for _, ow := range o.owners {
+	for _, ow := range o.Owners {
 		m := c.deps[string(ow.UID)]
 		if m == nil {
 			m = map[objRef]bool{}
@@ -169,10 +170,10 @@ func (s *Server) indexChange(ch change, check map[objRef]bool) {
 		}
 		m[ref] = true
 	}
-	if len(o.owners) > 0 {
+	if len(o.Owners) > 0 {
 		check[ref] = true
 	}
-	if o.deleting || o.res.kind.Group == "" && o.res.kind.Resource == "namespaces" && ch.typ == eventAdded {
+	if o.Deleting || o.Res.Kind.Group == "" && o.Res.Kind.Resource == "namespaces" && ch.typ == eventAdded {
 		c.watch[ref] = true
 	}
 }
@@ -202,14 +203,14 @@ func (s *Server) rebuildControllerIndex(check map[objRef]bool) {
 }
 
 // storedResources returns one resource for each storage in use.
-func (s *Server) storedResources() []*resource {
+func (s *Server) storedResources() []*object.Resource {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	seen := map[*storageKey]bool{}
-	var out []*resource
+	seen := map[*object.StorageKey]bool{}
+	var out []*object.Resource
 	for _, r := range s.resources {
-		if !seen[r.storage] {
-			seen[r.storage] = true
+		if !seen[r.Storage] {
+			seen[r.Storage] = true
 			out = append(out, r)
 		}
 	}
@@ -219,16 +220,16 @@ func (s *Server) storedResources() []*resource {
 // ownerRef resolves an ownerReference of an object in namespace ns to
 // the resource and key its owner would be stored at; nil when the kind
 // is not served.
-func (s *Server) ownerRef(ow metav1.OwnerReference, ns string) (*resource, string) {
+func (s *Server) ownerRef(ow metav1.OwnerReference, ns string) (*object.Resource, string) {
 	group, version := splitAPIVersion(ow.APIVersion)
 	r := s.lookupKind(group, version, ow.Kind)
 	if r == nil {
 		return nil, ""
 	}
-	if !r.kind.Namespaced {
+	if !r.Kind.Namespaced {
 		ns = ""
 	}
-	return r, objectKey(ns, ow.Name)
+	return r, object.Key(ns, ow.Name)
 }
 
 // ownerState is what became of an object's owner.
@@ -245,7 +246,7 @@ func (s *Server) ownerStateOf(ow metav1.OwnerReference, ns string) ownerState {
 	if r == nil {
 		return ownerUnknown
 	}
-	if o := s.store.get(r, key); o != nil && o.uid == string(ow.UID) {
+	if o := s.store.get(r, key); o != nil && o.UID == string(ow.UID) {
 		return ownerPresent
 	}
 	return ownerAbsent
@@ -256,12 +257,12 @@ func (s *Server) ownerStateOf(ow metav1.OwnerReference, ns string) ownerState {
 // the garbage collector does.
 func (s *Server) checkDependent(ref objRef) bool {
 	o := s.store.get(ref.res, ref.key)
-	if o == nil || o.deleting || len(o.owners) == 0 {
+	if o == nil || o.Deleting || len(o.Owners) == 0 {
 		return false
 	}
 	var absent []string
-	for _, ow := range o.owners {
-		switch s.ownerStateOf(ow, o.ns) {
+	for _, ow := range o.Owners {
+		switch s.ownerStateOf(ow, o.Namespace) {
 		case ownerAbsent:
 			absent = append(absent, string(ow.UID))
 		}
@@ -269,15 +270,15 @@ func (s *Server) checkDependent(ref objRef) bool {
 	switch {
 	case len(absent) == 0:
 		return false
-	case len(absent) == len(o.owners):
+	case len(absent) == len(o.Owners):
 		policy := propagateBackground
-		_, aerr := s.deleteOne(ref.res, ref.key, o.name, &deleteOptions{PropagationPolicy: &policy}, false, nil)
+		_, aerr := s.deleteOne(ref.res, ref.key, o.Name, &deleteOptions{PropagationPolicy: &policy}, false, nil)
 		return aerr == nil
 	}
-	return s.controllerUpdate(ref, func(d *draft) bool {
-		n := len(d.meta.OwnerReferences)
-		d.meta.OwnerReferences = slices.DeleteFunc(d.meta.OwnerReferences, func(ow metav1.OwnerReference) bool { return slices.Contains(absent, string(ow.UID)) })
-		return len(d.meta.OwnerReferences) != n
+	return s.controllerUpdate(ref, func(d *object.Draft) bool {
+		n := len(d.Meta.OwnerReferences)
+		d.Meta.OwnerReferences = slices.DeleteFunc(d.Meta.OwnerReferences, func(ow metav1.OwnerReference) bool { return slices.Contains(absent, string(ow.UID)) })
+		return len(d.Meta.OwnerReferences) != n
 	})
 }
 
@@ -291,33 +292,33 @@ func (s *Server) reconcile(ref objRef) bool {
 		delete(s.ctrl.watch, ref)
 		return false
 	}
-	k := ref.res.kind
+	k := ref.res.Kind
 	if k.Group == "" && k.Resource == "namespaces" {
 		return s.reconcileNamespace(ref, o)
 	}
-	if !o.deleting {
+	if !o.Deleting {
 		delete(s.ctrl.watch, ref)
 		return false
 	}
 	switch {
-	case slices.Contains(o.finalizers, finalizerOrphan):
+	case slices.Contains(o.Finalizers, finalizerOrphan):
 		return s.orphanDependents(ref, o)
-	case slices.Contains(o.finalizers, finalizerForeground):
+	case slices.Contains(o.Finalizers, finalizerForeground):
 		return s.deleteDependents(ref, o)
-	case k.Group == "" && k.Resource == "persistentvolumeclaims" && slices.Contains(o.finalizers, "kubernetes.io/pvc-protection"):
+	case k.Group == "" && k.Resource == "persistentvolumeclaims" && slices.Contains(o.Finalizers, "kubernetes.io/pvc-protection"):
 		if s.claimInUse(o) {
 			return false
 		}
 		return s.removeFinalizer(ref, "kubernetes.io/pvc-protection")
-	case k.Group == "" && k.Resource == "persistentvolumes" && slices.Contains(o.finalizers, "kubernetes.io/pv-protection"):
+	case k.Group == "" && k.Resource == "persistentvolumes" && slices.Contains(o.Finalizers, "kubernetes.io/pv-protection"):
 		return s.removeFinalizer(ref, "kubernetes.io/pv-protection")
-	case o.graceful():
-		if s.now().Before(o.deleteAt) {
+	case o.Graceful():
+		if s.now().Before(o.DeleteAt) {
 			return false
 		}
 		// The kubelet has stopped the pod: it deletes it for good.
 		zero := int64(0)
-		_, aerr := s.deleteOne(ref.res, ref.key, o.name, &deleteOptions{GracePeriodSeconds: &zero}, false, nil)
+		_, aerr := s.deleteOne(ref.res, ref.key, o.Name, &deleteOptions{GracePeriodSeconds: &zero}, false, nil)
 		return aerr == nil
 	}
 	delete(s.ctrl.watch, ref)
@@ -326,13 +327,13 @@ func (s *Server) reconcile(ref objRef) bool {
 
 // orphanDependents removes the references to a deleting owner from its
 // dependents, then the owner's orphan finalizer.
-func (s *Server) orphanDependents(ref objRef, o *storedObject) bool {
+func (s *Server) orphanDependents(ref objRef, o *object.Stored) bool {
 	wrote := false
-	for dep := range s.ctrl.deps[o.uid] {
-		wrote = s.controllerUpdate(dep, func(d *draft) bool {
-			n := len(d.meta.OwnerReferences)
-			d.meta.OwnerReferences = slices.DeleteFunc(d.meta.OwnerReferences, func(ow metav1.OwnerReference) bool { return string(ow.UID) == o.uid })
-			return len(d.meta.OwnerReferences) != n
+	for dep := range s.ctrl.deps[o.UID] {
+		wrote = s.controllerUpdate(dep, func(d *object.Draft) bool {
+			n := len(d.Meta.OwnerReferences)
+			d.Meta.OwnerReferences = slices.DeleteFunc(d.Meta.OwnerReferences, func(ow metav1.OwnerReference) bool { return string(ow.UID) == o.UID })
+			return len(d.Meta.OwnerReferences) != n
 		}) || wrote
 	}
 	return s.removeFinalizer(ref, finalizerOrphan) || wrote
@@ -342,25 +343,25 @@ func (s *Server) orphanDependents(ref objRef, o *storedObject) bool {
 // foreground (in the foreground themselves when they block their
 // owner's deletion) and removes its foregroundDeletion finalizer once
 // no dependent that blocks it is left.
-func (s *Server) deleteDependents(ref objRef, o *storedObject) bool {
+func (s *Server) deleteDependents(ref objRef, o *object.Stored) bool {
 	wrote, blocked := false, false
-	for dep := range s.ctrl.deps[o.uid] {
+	for dep := range s.ctrl.deps[o.UID] {
 		d := s.store.get(dep.res, dep.key)
 		if d == nil {
 			continue
 		}
-		block := slices.ContainsFunc(d.owners, func(ow metav1.OwnerReference) bool {
-			return string(ow.UID) == o.uid && ow.BlockOwnerDeletion != nil && *ow.BlockOwnerDeletion
+		block := slices.ContainsFunc(d.Owners, func(ow metav1.OwnerReference) bool {
+			return string(ow.UID) == o.UID && ow.BlockOwnerDeletion != nil && *ow.BlockOwnerDeletion
 		})
 		blocked = blocked || block
-		if d.deleting {
+		if d.Deleting {
 			continue
 		}
 		policy := propagateBackground
 		if block {
 			policy = propagateForeground
 		}
-		if _, aerr := s.deleteOne(dep.res, dep.key, d.name, &deleteOptions{PropagationPolicy: &policy}, false, nil); aerr == nil {
+		if _, aerr := s.deleteOne(dep.res, dep.key, d.Name, &deleteOptions{PropagationPolicy: &policy}, false, nil); aerr == nil {
 			wrote = true
 		}
 	}
@@ -371,21 +372,21 @@ func (s *Server) deleteDependents(ref objRef, o *storedObject) bool {
 }
 
 // claimInUse reports whether a pod that has not finished mounts a claim.
-func (s *Server) claimInUse(claim *storedObject) bool {
+func (s *Server) claimInUse(claim *object.Stored) bool {
 	pods := s.lookup("", "v1", "pods")
 	snap, _, _ := s.store.snapshot(pods, 0)
-	lo, hi := namespaceRange(snap, claim.ns)
+	lo, hi := namespaceRange(snap, claim.Namespace)
 	for _, o := range snap[lo:hi] {
-		d, err := pods.draftOf(o)
+		d, err := pods.DraftOf(o)
 		if err != nil {
 			continue
 		}
-		p := d.typed.(*corev1.Pod)
+		p := d.Typed.(*corev1.Pod)
 		if p.Status.Phase == "Succeeded" || p.Status.Phase == "Failed" {
 			continue
 		}
 		for _, v := range p.Spec.Volumes {
-			if v.PersistentVolumeClaim != nil && v.PersistentVolumeClaim.ClaimName == claim.name {
+			if v.PersistentVolumeClaim != nil && v.PersistentVolumeClaim.ClaimName == claim.Name {
 				return true
 			}
 		}
@@ -396,27 +397,27 @@ func (s *Server) claimInUse(claim *storedObject) bool {
 // removeFinalizer removes one finalizer from an object; an object being
 // deleted whose last finalizer goes is gone.
 func (s *Server) removeFinalizer(ref objRef, f string) bool {
-	return s.controllerUpdate(ref, func(d *draft) bool {
-		n := len(d.meta.Finalizers)
-		d.meta.Finalizers = slices.DeleteFunc(d.meta.Finalizers, func(x string) bool { return x == f })
-		return len(d.meta.Finalizers) != n
+	return s.controllerUpdate(ref, func(d *object.Draft) bool {
+		n := len(d.Meta.Finalizers)
+		d.Meta.Finalizers = slices.DeleteFunc(d.Meta.Finalizers, func(x string) bool { return x == f })
+		return len(d.Meta.Finalizers) != n
 	})
 }
 
 // controllerUpdate changes a stored object with change (which reports
 // whether it changed anything), recording the write for
 // kube-controller-manager.
-func (s *Server) controllerUpdate(ref objRef, change func(*draft) bool) bool {
+func (s *Server) controllerUpdate(ref objRef, change func(*object.Draft) bool) bool {
 	res := ref.res
-	_, typ, err := s.store.write(res, ref.key, false, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	_, typ, err := s.store.write(res, ref.key, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
 			return "", nil, nil
 		}
-		old, err := res.draftOf(cur)
+		old, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		next, err := res.draftOf(cur)
+		next, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
@@ -440,8 +441,8 @@ func (s *Server) scheduleGraceTimer() {
 	}
 	var next time.Time
 	for ref := range c.watch {
-		if o := s.store.get(ref.res, ref.key); o != nil && o.graceful() && (next.IsZero() || o.deleteAt.Before(next)) {
-			next = o.deleteAt
+		if o := s.store.get(ref.res, ref.key); o != nil && o.Graceful() && (next.IsZero() || o.DeleteAt.Before(next)) {
+			next = o.DeleteAt
 		}
 	}
 	if next.IsZero() {

@@ -8,6 +8,8 @@ import (
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/schema"
 )
 
@@ -24,29 +26,8 @@ import (
 
 const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
 
-// crdVersion is what requests for a custom resource need of its CRD.
-type crdVersion struct {
-	crd     string         // the CRD's name
-	storage string         // the CRD's storage version
-	schema  *schema.Schema // the version's structural schema
-	columns []apiextensionsv1.CustomResourceColumnDefinition
-	scale   *apiextensionsv1.CustomResourceSubresourceScale
-}
-
 // crdResourceKey is the CRD resource's key in Server.resources.
 const crdResourceKey = "apiextensions.k8s.io/v1/customresourcedefinitions"
-
-// storageVersion is the version the resource's objects are stored at.
-func (r *resource) storageVersion() string {
-	if r.crd != nil {
-		return r.crd.storage
-	}
-	return r.kind.Version
-}
-
-func (r *resource) isCRD() bool {
-	return r.kind.Group == "apiextensions.k8s.io" && r.kind.Resource == "customresourcedefinitions"
-}
 
 // defaultCRD sets what kube-apiserver defaults in a CRD.
 func defaultCRD(crd *apiextensionsv1.CustomResourceDefinition) {
@@ -92,8 +73,8 @@ func prepareCRDUpdate(old, crd *apiextensionsv1.CustomResourceDefinition) {
 
 // validateCRD checks what kube-apiserver checks of a CRD that the fake
 // relies on, with kube-apiserver's wording.
-func validateCRD(crd *apiextensionsv1.CustomResourceDefinition) []fieldCause {
-	var causes []fieldCause
+func validateCRD(crd *apiextensionsv1.CustomResourceDefinition) []apierr.Cause {
+	var causes []apierr.Cause
 	invalid := func(f string, v any, detail string) {
 		causes = append(causes, causeOf(schema.FieldError{Type: schema.Invalid, Field: f, BadValue: v, Detail: detail}))
 	}
@@ -163,15 +144,15 @@ func validateCRD(crd *apiextensionsv1.CustomResourceDefinition) []fieldCause {
 }
 
 // causeOf turns a schema field error into a Status cause.
-func causeOf(e schema.FieldError) fieldCause {
-	return fieldCause{typ: metav1.CauseType(e.Type), field: e.Field, msg: e.Body()}
+func causeOf(e schema.FieldError) apierr.Cause {
+	return apierr.Cause{Type: metav1.CauseType(e.Type), Field: e.Field, Message: e.Body()}
 }
 
 // customResources builds the resources a CRD serves, one per served
 // version, sharing the storage of any resource already serving it.
-func (s *Server) customResources(crd *apiextensionsv1.CustomResourceDefinition) ([]*resource, error) {
+func (s *Server) customResources(crd *apiextensionsv1.CustomResourceDefinition) ([]*object.Resource, error) {
 	spec := &crd.Spec
-	var out []*resource
+	var out []*object.Resource
 	for _, v := range spec.Versions {
 		if !v.Served {
 			continue
@@ -190,25 +171,25 @@ func (s *Server) customResources(crd *apiextensionsv1.CustomResourceDefinition) 
 			Verbs:      []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
 			ShortNames: slices.Clone(spec.Names.ShortNames), Categories: slices.Clone(spec.Names.Categories),
 		}
-		r := &resource{kind: k, custom: true, generation: true}
-		r.crd = &crdVersion{crd: crd.Name, storage: storageVersion(crd), schema: sch, columns: printerColumns(v.AdditionalPrinterColumns)}
+		r := &object.Resource{Kind: k, Custom: true, Generation: true}
+		r.CRD = &object.CRDVersion{Name: crd.Name, Storage: storageVersion(crd), Schema: sch, Columns: printerColumns(v.AdditionalPrinterColumns)}
 		if sub := v.Subresources; sub != nil {
 			if sub.Status != nil {
-				r.status = true
-				r.kind.Subresources = append(r.kind.Subresources, "status")
+				r.Status = true
+				r.Kind.Subresources = append(r.Kind.Subresources, "status")
 			}
 			if sub.Scale != nil {
 				sc := *sub.Scale
-				r.crd.scale = &sc
-				r.scale = true
-				r.kind.Subresources = append(r.kind.Subresources, "scale")
+				r.CRD.Scale = &sc
+				r.Scale = true
+				r.Kind.Subresources = append(r.Kind.Subresources, "scale")
 			}
 		}
 		for _, f := range v.SelectableFields {
-			r.fields = append(r.fields, strings.TrimPrefix(f.JSONPath, "."))
+			r.Fields = append(r.Fields, strings.TrimPrefix(f.JSONPath, "."))
 		}
-		r.ftype = sch.FieldType(s.builtins.ObjectMeta())
-		r.storage = s.storageFor(crd.Name)
+		r.Ftype = sch.FieldType(s.builtins.ObjectMeta())
+		r.Storage = s.storageFor(crd.Name)
 		out = append(out, r)
 	}
 	return out, nil
@@ -225,15 +206,15 @@ func printerColumns(cols []apiextensionsv1.CustomResourceColumnDefinition) []api
 
 // storageFor returns the storage of a CRD's objects, the same for every
 // version and every registration of it.
-func (s *Server) storageFor(crdName string) *storageKey {
+func (s *Server) storageFor(crdName string) *object.StorageKey {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.crdStorage == nil {
-		s.crdStorage = map[string]*storageKey{}
+		s.crdStorage = map[string]*object.StorageKey{}
 	}
 	k := s.crdStorage[crdName]
 	if k == nil {
-		k = &storageKey{name: crdName}
+		k = &object.StorageKey{Name: crdName}
 		s.crdStorage[crdName] = k
 	}
 	return k

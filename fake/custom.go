@@ -5,7 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/schema"
 )
 
@@ -17,54 +18,21 @@ import (
 // schema, the scale subresource's paths and the list types before it is
 // stored.
 
-// requireTypeMeta refuses a custom resource body without kind or
-// apiVersion, with kube-apiserver's messages.
-func (r *resource) requireTypeMeta(obj map[string]any, body []byte) *apiError {
-	if kind, _ := obj["kind"].(string); kind == "" {
-		return errBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): Object 'Kind' is missing in '%s' (%s)", r.kind.Kind, body, summarize(body)))
-	}
-	if apiVersion, _ := obj["apiVersion"].(string); apiVersion == "" {
-		return errBadRequest(fmt.Sprintf("the API version in the data () does not match the expected API version (%s)", r.kind.APIVersion()))
-	}
-	return nil
-}
-
-// decodeCustomDraft decodes a custom resource's JSON and prunes it,
-// returning the paths of the fields it removed.
-func (r *resource) decodeCustomDraft(body []byte) (*draft, []string, error) {
-	var u unstructured.Unstructured
-	if err := u.UnmarshalJSON(body); err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", errBadBody, err)
-	}
-	if u.Object == nil {
-		u.Object = map[string]any{}
-	}
-	if aerr := r.requireTypeMeta(u.Object, body); aerr != nil {
-		return nil, nil, aerr
-	}
-	var unknown []string
-	if r.crd != nil {
-		unknown = r.crd.schema.Prune(u.Object)
-	}
-	d, err := r.customDraft(u.Object)
-	return d, unknown, err
-}
-
 // validateCustom validates a custom resource about to be stored, in
 // kube-apiserver's order: the schema, the scale subresource's replicas
 // and selector, the list types, then x-kubernetes-validations rules when
 // ev evaluates them and the object has no blocking error (else it gets
 // kube-apiserver's "rules were not checked" error). old is the object
 // before an update, nil for a create.
-func (r *resource) validateCustom(d, old *draft, ev RuleEvaluator) []fieldCause {
-	if r.crd == nil {
+func validateCustom(r *object.Resource, d, old *object.Draft, ev RuleEvaluator) []apierr.Cause {
+	if r.CRD == nil {
 		return nil
 	}
-	sch := r.crd.schema
-	errs := sch.Validate(d.custom)
-	errs = append(errs, scaleErrors(r.crd, d.custom)...)
-	errs = append(errs, sch.ValidateListTypes(d.custom)...)
-	errs = append(errs, sch.ValidateEmbedded(d.custom)...)
+	sch := r.CRD.Schema
+	errs := sch.Validate(d.Custom)
+	errs = append(errs, scaleErrors(r.CRD, d.Custom)...)
+	errs = append(errs, sch.ValidateListTypes(d.Custom)...)
+	errs = append(errs, sch.ValidateEmbedded(d.Custom)...)
 	if sch.HasRules() {
 		blocked := false
 		for _, e := range errs {
@@ -77,12 +45,12 @@ func (r *resource) validateCustom(d, old *draft, ev RuleEvaluator) []fieldCause 
 		if !blocked && ev != nil {
 			var prev any
 			if old != nil {
-				prev = old.custom
+				prev = old.Custom
 			}
-			errs = append(errs, checkRules(ev, sch, d.custom, prev, old != nil, "")...)
+			errs = append(errs, checkRules(ev, sch, d.Custom, prev, old != nil, "")...)
 		}
 	}
-	causes := make([]fieldCause, len(errs))
+	causes := make([]apierr.Cause, len(errs))
 	for i, e := range errs {
 		causes[i] = causeOf(e)
 	}
@@ -91,8 +59,8 @@ func (r *resource) validateCustom(d, old *draft, ev RuleEvaluator) []fieldCause 
 
 // scaleErrors checks the replicas and selector fields the scale
 // subresource reads.
-func scaleErrors(c *crdVersion, obj map[string]any) []schema.FieldError {
-	sc := c.scale
+func scaleErrors(c *object.CRDVersion, obj map[string]any) []schema.FieldError {
+	sc := c.Scale
 	if sc == nil {
 		return nil
 	}

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/kubewire/kubewire/fake/internal/apierr"
 )
 
 // serveDiscovery answers /version, /api, /apis, /apis/GROUP and the group
@@ -24,7 +26,7 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, req *http.Request) bool {
 	}
 	docs, err := s.upstream.discovery()
 	if err != nil {
-		writeError(w, req, errInternal(err))
+		writeError(w, req, apierr.Internal(err))
 		return true
 	}
 	var body []byte
@@ -86,8 +88,8 @@ func (s *Server) customGroupVersions() map[string][]string {
 	defer s.mu.RUnlock()
 	versions := map[string][]string{}
 	for _, r := range s.resources {
-		if g := r.kind.Group; r.custom && !s.builtinGroups[g] && !slices.Contains(versions[g], r.kind.Version) {
-			versions[g] = append(versions[g], r.kind.Version)
+		if g := r.Kind.Group; r.Custom && !s.builtinGroups[g] && !slices.Contains(versions[g], r.Kind.Version) {
+			versions[g] = append(versions[g], r.Kind.Version)
 		}
 	}
 	for _, vs := range versions {
@@ -154,12 +156,12 @@ func (s *Server) resourceList(group, version string) any {
 	defer s.mu.RUnlock()
 	var rs []any
 	for _, r := range s.resources {
-		k := r.kind
-		if k.Group != group || k.Version != version || !r.custom {
+		k := r.Kind
+		if k.Group != group || k.Version != version || !r.Custom {
 			continue
 		}
 		entry := map[string]any{"name": k.Resource, "singularName": k.SingularResource, "namespaced": k.Namespaced, "kind": k.Kind, "verbs": k.Verbs,
-			"storageVersionHash": storageVersionHash(k.Group, r.storageVersion(), k.Kind)}
+			"storageVersionHash": storageVersionHash(k.Group, r.StorageVersion(), k.Kind)}
 		if len(k.ShortNames) > 0 {
 			entry["shortNames"] = k.ShortNames
 		}
@@ -167,7 +169,7 @@ func (s *Server) resourceList(group, version string) any {
 			entry["categories"] = k.Categories
 		}
 		rs = append(rs, entry)
-		for _, sub := range r.subresources() {
+		for _, sub := range servedSubresources(r) {
 			entry := map[string]any{"name": k.Resource + "/" + sub.name, "singularName": "", "namespaced": k.Namespaced, "kind": k.Kind, "verbs": []string{"get", "patch", "update"}}
 			if sub.kind.Kind != "" {
 				entry["group"], entry["version"], entry["kind"] = sub.kind.Group, sub.kind.Version, sub.kind.Kind

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // duplicateFieldPaths returns the paths of the fields a JSON document
@@ -28,7 +30,7 @@ func duplicateFieldPaths(body []byte) []string {
 					return err
 				}
 				key, _ := k.(string)
-				child := joinPath(path, key)
+				child := object.JoinPath(path, key)
 				if seen[key] {
 					found = append(found, child)
 				}

@@ -1,7 +1,6 @@
 package fake
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,135 +9,35 @@ import (
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/object"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-const metaAPIVersion = "meta.k8s.io/v1"
-
-// servedJSON is the object's complete JSON as served by r.
-func (o *storedObject) servedJSON(r *resource) []byte {
-	if o.res.custom {
-		return o.jsonAs(r)
-	}
-	return o.completeJSON()
-}
-
-// jsonAs is a custom resource's JSON as served at r's version: objects
-// are stored at the version they were written at and converted as a CRD's
-// "None" strategy converts, by changing apiVersion.
-func (o *storedObject) jsonAs(r *resource) []byte {
-	if !o.res.custom || r == nil || r.kind.Version == o.res.kind.Version {
-		return o.json
-	}
-	stored := `{"apiVersion":` + quote(o.res.kind.APIVersion()) + `,`
-	if !bytes.HasPrefix(o.json, []byte(stored)) {
-		return o.json
-	}
-	out := []byte(`{"apiVersion":` + quote(r.kind.APIVersion()) + `,`)
-	return append(out, o.json[len(stored):]...)
-}
-
-// completeJSON is the object's JSON with kind and apiVersion.
-func (o *storedObject) completeJSON() []byte {
-	if o.res.custom {
-		return o.json
-	}
-	return joinJSON(o.res.jsonPrefix, o.json)
-}
-
-// metadataJSON is the object's metadata as JSON.
-func (o *storedObject) metadataJSON() json.RawMessage {
-	var m struct {
-		Metadata json.RawMessage `json:"metadata"`
-	}
-	if err := json.Unmarshal(o.json, &m); err != nil || m.Metadata == nil {
-		return json.RawMessage("{}")
-	}
-	if o.res.kind.Group == "apps" && o.res.kind.Kind == "DaemonSet" && !o.res.custom {
-		// kube-apiserver keeps a DaemonSet's template generation in a
-		// field of its own, shown as this annotation only in the
-		// object itself.
-		var meta map[string]any
-		if json.Unmarshal(m.Metadata, &meta) == nil {
-			if ann, _ := meta["annotations"].(map[string]any); ann != nil {
-				delete(ann, daemonSetGenerationAnnotation)
-				if len(ann) == 0 {
-					delete(meta, "annotations")
-				}
-				if b, err := json.Marshal(meta); err == nil {
-					return b
-				}
-			}
-		}
-	}
-	return m.Metadata
-}
-
-// metadataProto is the object's ObjectMeta message (field 1 of every
-// built-in kind), or nil.
-func (o *storedObject) metadataProto() []byte {
-	b := o.pb
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return nil
-		}
-		b = b[n:]
-		if num == 1 && typ == protowire.BytesType {
-			v, m := protowire.ConsumeBytes(b)
-			if m < 0 {
-				return nil
-			}
-			return v
-		}
-		m := protowire.ConsumeFieldValue(num, typ, b)
-		if m < 0 {
-			return nil
-		}
-		b = b[m:]
-	}
-	return nil
-}
-
-// partialJSON is the object as a PartialObjectMetadata in JSON.
-func (o *storedObject) partialJSON() []byte {
-	out := []byte(`{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":`)
-	out = append(out, o.metadataJSON()...)
-	return append(out, '}')
-}
-
-// partialProto is the PartialObjectMetadata message (no envelope).
-func (o *storedObject) partialProto() []byte {
-	meta := o.metadataProto()
-	b := protowire.AppendTag(nil, 1, protowire.BytesType)
-	return protowire.AppendBytes(b, meta)
-}
-
 // encodeObject encodes one object as out asks and returns the body and its
 // content type.
-func (s *Server) encodeObject(o *storedObject, out output) ([]byte, string, error) {
+func (s *Server) encodeObject(o *object.Stored, out output) ([]byte, string, error) {
 	switch out.as {
 	case asTable:
-		b, err := s.tableJSON(o.res, []*storedObject{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.rv, 10)}, out)
+		b, err := s.tableJSON(o.Res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, out)
 		return b, codec.MediaTypeJSON, err
 	case asPartial:
 		if out.format == formatProtobuf {
-			return codec.EncodeEnvelope(metaAPIVersion, asPartial, o.partialProto()), codec.MediaTypeProtobuf, nil
+			return codec.EncodeEnvelope(object.MetaAPIVersion, asPartial, o.PartialProto()), codec.MediaTypeProtobuf, nil
 		}
-		return o.partialJSON(), codec.MediaTypeJSON, nil
+		return o.PartialJSON(), codec.MediaTypeJSON, nil
 	}
 	switch out.format {
 	case formatProtobuf:
-		return codec.EncodeEnvelope(o.res.kind.APIVersion(), o.res.kind.Kind, o.pb), codec.MediaTypeProtobuf, nil
+		return codec.EncodeEnvelope(o.Res.Kind.APIVersion(), o.Res.Kind.Kind, o.PB), codec.MediaTypeProtobuf, nil
 	case formatYAML:
-		y, err := codec.JSONToYAML(o.servedJSON(out.res))
+		y, err := codec.JSONToYAML(o.ServedJSON(out.res))
 		return y, codec.MediaTypeYAML, err
 	}
-	return o.servedJSON(out.res), codec.MediaTypeJSON, nil
+	return o.ServedJSON(out.res), codec.MediaTypeJSON, nil
 }
 
 // writeList streams a list of items as out asks.
-func (s *Server) writeList(w io.Writer, r *resource, out output, items []*storedObject, lm metav1.ListMeta) error {
+func (s *Server) writeList(w io.Writer, r *object.Resource, out output, items []*object.Stored, lm metav1.ListMeta) error {
 	switch {
 	case out.as == asTable:
 		b, err := s.tableJSON(r, items, lm, out)
@@ -168,16 +67,16 @@ type jsonBuffer struct{ b []byte }
 
 func (j *jsonBuffer) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
 
-func writeJSONList(w io.Writer, r *resource, out output, items []*storedObject, lm metav1.ListMeta) error {
-	kind, apiVersion := r.kind.ListKind, r.kind.APIVersion()
+func writeJSONList(w io.Writer, r *object.Resource, out output, items []*object.Stored, lm metav1.ListMeta) error {
+	kind, apiVersion := r.Kind.ListKind, r.Kind.APIVersion()
 	if out.as == asPartialList {
-		kind, apiVersion = asPartialList, metaAPIVersion
+		kind, apiVersion = asPartialList, object.MetaAPIVersion
 	}
 	meta, err := json.Marshal(&lm)
 	if err != nil {
 		return err
 	}
-	if r.custom && out.as != asPartialList && lm.Continue == "" {
+	if r.Custom && out.as != asPartialList && lm.Continue == "" {
 		// A custom resource list's metadata always has "continue".
 		meta = append([]byte(`{"continue":"",`), meta[1:]...)
 		if string(meta) == `{"continue":"",}` {
@@ -194,9 +93,9 @@ func writeJSONList(w io.Writer, r *resource, out output, items []*storedObject, 
 				return err
 			}
 		}
-		b := o.jsonAs(r)
+		b := o.JSONAs(r)
 		if out.as == asPartialList {
-			b = o.partialJSON()
+			b = o.PartialJSON()
 		}
 		if _, err := w.Write(b); err != nil {
 			return err
@@ -208,19 +107,19 @@ func writeJSONList(w io.Writer, r *resource, out output, items []*storedObject, 
 
 // writeProtobufList streams an enveloped list message without building it
 // in memory: the envelope's raw field length is computed first.
-func writeProtobufList(w io.Writer, r *resource, out output, items []*storedObject, lm metav1.ListMeta) error {
-	kind, apiVersion := r.kind.ListKind, r.kind.APIVersion()
+func writeProtobufList(w io.Writer, r *object.Resource, out output, items []*object.Stored, lm metav1.ListMeta) error {
+	kind, apiVersion := r.Kind.ListKind, r.Kind.APIVersion()
 	partial := out.as == asPartialList
 	if partial {
-		kind, apiVersion = asPartialList, metaAPIVersion
+		kind, apiVersion = asPartialList, object.MetaAPIVersion
 	}
 	meta := lm.AppendProto(nil)
 	rawLen := 1 + protowire.SizeBytes(len(meta))
-	item := func(o *storedObject) []byte {
+	item := func(o *object.Stored) []byte {
 		if partial {
-			return o.partialProto()
+			return o.PartialProto()
 		}
-		return o.pb
+		return o.PB
 	}
 	for _, o := range items {
 		rawLen += 1 + protowire.SizeBytes(len(item(o)))
@@ -282,13 +181,13 @@ const (
 // built-in kinds with kube-apiserver's columns and cells (kinds the fake
 // has no printer for with Name and Age); each row carries the object as
 // out.include says (PartialObjectMetadata by default).
-func (s *Server) tableJSON(r *resource, items []*storedObject, lm metav1.ListMeta, out output) ([]byte, error) {
+func (s *Server) tableJSON(r *object.Resource, items []*object.Stored, lm metav1.ListMeta, out output) ([]byte, error) {
 	type row struct {
 		Cells      []any           `json:"cells"`
 		Conditions []rowCondition  `json:"conditions,omitempty"`
 		Object     json.RawMessage `json:"object"`
 	}
-	metaVersion := metaAPIVersion
+	metaVersion := object.MetaAPIVersion
 	if out.version == "v1beta1" {
 		metaVersion = "meta.k8s.io/v1beta1"
 	}
@@ -306,31 +205,31 @@ func (s *Server) tableJSON(r *resource, items []*storedObject, lm metav1.ListMet
 		},
 		Rows: make([]row, 0, len(items)),
 	}
-	builtin := !r.custom && r.crd == nil
+	builtin := !r.Custom && r.CRD == nil
 	var recorded []metav1.TableColumnDefinition
 	if builtin {
-		recorded = s.upstream.tableColumns(r.key())
+		recorded = s.upstream.tableColumns(r.Key())
 	}
 	defaultConvertor := len(recorded) == 2 && recorded[1].Name == "Created At"
 	switch {
-	case r.crd != nil:
-		t.Columns = customColumns(r.crd.columns)
+	case r.CRD != nil:
+		t.Columns = customColumns(r.CRD.Columns)
 	case defaultConvertor:
 		t.Columns = recorded
 	}
 	now := s.now()
 	printed := false
 	for i, o := range items {
-		cells := []any{o.name, humanAge(now.Sub(o.created))}
+		cells := []any{o.Name, humanAge(now.Sub(o.Created))}
 		var conds []rowCondition
 		switch {
-		case r.crd != nil:
-			cells = customCells(r.crd.columns, o, now)
+		case r.CRD != nil:
+			cells = customCells(r.CRD.Columns, o, now)
 		case defaultConvertor:
-			cells = []any{o.name, o.created.UTC().Format(time.RFC3339)}
+			cells = []any{o.Name, o.Created.UTC().Format(time.RFC3339)}
 		case len(recorded) > 0:
-			if d, err := r.draftOf(o); err == nil {
-				if c, rc, ok := builtinCells(d.typed, now); ok {
+			if d, err := r.DraftOf(o); err == nil {
+				if c, rc, ok := builtinCells(d.Typed, now); ok {
 					cells, conds = c, rc
 					if i == 0 {
 						printed = true
@@ -343,11 +242,11 @@ func (s *Server) tableJSON(r *resource, items []*storedObject, lm metav1.ListMet
 		case "None":
 			obj = json.RawMessage("null")
 		case "Object":
-			obj = o.servedJSON(r)
+			obj = o.ServedJSON(r)
 		default:
-			obj = o.partialJSON()
-			if metaVersion != metaAPIVersion {
-				obj = append([]byte(`{"kind":"PartialObjectMetadata","apiVersion":"`+metaVersion+`","metadata":`), append(o.metadataJSON(), '}')...)
+			obj = o.PartialJSON()
+			if metaVersion != object.MetaAPIVersion {
+				obj = append([]byte(`{"kind":"PartialObjectMetadata","apiVersion":"`+metaVersion+`","metadata":`), append(o.MetadataJSON(), '}')...)
 			}
 		}
 		t.Rows = append(t.Rows, row{Cells: cells, Conditions: conds, Object: obj})
@@ -363,8 +262,8 @@ func (s *Server) tableJSON(r *resource, items []*storedObject, lm metav1.ListMet
 
 // hasPrinter reports whether the fake fills the cells of a built-in
 // kind's Table rows.
-func (s *Server) hasPrinter(r *resource) bool {
-	t := r.newTyped()
+func (s *Server) hasPrinter(r *object.Resource) bool {
+	t := r.NewTyped()
 	_, _, ok := builtinCells(t, s.now())
 	return ok
 }

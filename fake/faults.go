@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/kubewire/kubewire/fake/internal/apierr"
 )
 
 // WatchListMode is how the server answers watch-list requests
@@ -210,23 +212,23 @@ func (f *Faults) dropChan() <-chan struct{} {
 
 // beforeRequest takes one injected failure (FailNext, then
 // NotAcceptableNext), if any, and the latency.
-func (f *Faults) beforeRequest() (*apiError, time.Duration) {
+func (f *Faults) beforeRequest() (*apierr.Error, time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.failN > 0 {
 		f.failN--
-		var e *apiError
+		var e *apierr.Error
 		if f.failCode == http.StatusTooManyRequests {
-			e = errTooManyRequests(max(f.retryAfter, 1))
+			e = apierr.TooManyRequests(max(f.retryAfter, 1))
 		} else {
-			e = errServer(f.failCode)
-			e.retryAfter = f.retryAfter
+			e = apierr.Server(f.failCode)
+			e.RetryAfter = f.retryAfter
 		}
 		return e, f.latency
 	}
 	if f.notAcceptN > 0 {
 		f.notAcceptN--
-		return errNotAcceptable(), f.latency
+		return apierr.NotAcceptable(), f.latency
 	}
 	return nil, f.latency
 }

@@ -5,11 +5,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // request is a routed API request.
 type request struct {
-	res  *resource
+	res  *object.Resource
 	ns   string // namespace from the path ("" for cluster-scoped or all namespaces)
 	name string
 	sub  string // subresource: "status", "scale", or ""
@@ -23,7 +26,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		s.opts.Logger.Debug("fake apiserver", "method", req.Method, "url", req.URL.String(), "took", time.Since(start))
 	}()
 	if !s.authorized(req) {
-		writeError(w, req, errUnauthorized())
+		writeError(w, req, apierr.Unauthorized())
 		return
 	}
 	fail, latency := s.faults.beforeRequest()
@@ -105,7 +108,7 @@ func (s *Server) authorized(req *http.Request) bool {
 }
 
 // route parses /api/v1/... and /apis/GROUP/VERSION/... paths.
-func (s *Server) route(req *http.Request) (*request, *apiError) {
+func (s *Server) route(req *http.Request) (*request, *apierr.Error) {
 	parts := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
 	var group, version string
 	switch {
@@ -114,13 +117,13 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 	case len(parts) >= 4 && parts[0] == "apis":
 		group, version, parts = parts[1], parts[2], parts[3:]
 	case len(parts) >= 2 && parts[0] == "apis" && !s.builtinGroups[parts[1]]:
-		return nil, errGroupNotFound()
+		return nil, apierr.GroupNotFound()
 	default:
-		return nil, errPathNotFound()
+		return nil, apierr.PathNotFound()
 	}
-	notFound := errPathNotFound
+	notFound := apierr.PathNotFound
 	if group != "" && !s.builtinGroups[group] {
-		notFound = errGroupNotFound
+		notFound = apierr.GroupNotFound
 	}
 	watchPath := false
 	if parts[0] == "watch" && len(parts) > 1 {
@@ -142,11 +145,11 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 	}
 	if len(parts) > 2 {
 		r.sub = parts[2]
-		if !(r.sub == "status" && r.res.status) && !(r.sub == "scale" && r.res.scale) && !(r.sub == "finalize" && r.res.kind.Group == "" && r.res.kind.Resource == "namespaces") && !postSubresource(r.res, r.sub) {
+		if !(r.sub == "status" && r.res.Status) && !(r.sub == "scale" && r.res.Scale) && !(r.sub == "finalize" && r.res.Kind.Group == "" && r.res.Kind.Resource == "namespaces") && !postSubresource(r.res, r.sub) {
 			return nil, notFound()
 		}
 	}
-	if r.ns != "" && !r.res.kind.Namespaced {
+	if r.ns != "" && !r.res.Kind.Namespaced {
 		return nil, notFound()
 	}
 	collection := r.name == ""
@@ -180,12 +183,12 @@ func (s *Server) route(req *http.Request) (*request, *apiError) {
 		}
 	}
 	if r.verb == "" || (watchPath && r.verb != "watch") || r.sub == "finalize" && r.verb != "update" || postSubresource(r.res, r.sub) && r.verb != "create" {
-		return nil, errMethodNotAllowed()
+		return nil, apierr.MethodNotAllowed()
 	}
-	if r.res.kind.Namespaced && r.ns == "" && !collection {
+	if r.res.Kind.Namespaced && r.ns == "" && !collection {
 		return nil, notFound()
 	}
-	if (r.verb == "create" || r.verb == "deletecollection") && r.res.kind.Namespaced && r.ns == "" {
+	if (r.verb == "create" || r.verb == "deletecollection") && r.res.Kind.Namespaced && r.ns == "" {
 		return nil, notFound()
 	}
 	return r, nil
@@ -232,11 +235,11 @@ func (b *bufferedResponse) flushTo(w http.ResponseWriter) {
 
 // deprecation is the warning kube-apiserver sends with every request
 // to a deprecated built-in resource, or "".
-func deprecation(r *resource) string {
-	if r.custom || r.kind.Group != "" {
+func deprecation(r *object.Resource) string {
+	if r.Custom || r.Kind.Group != "" {
 		return ""
 	}
-	switch r.kind.Resource {
+	switch r.Kind.Resource {
 	case "endpoints":
 		return "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"
 	case "componentstatuses":

@@ -7,6 +7,8 @@ import (
 	"net/http"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // AdmissionHook stands for an admission webhook: it sees the writes its
@@ -86,16 +88,16 @@ func newHookCall(r *request, o writeOpts) *hookCall {
 // to store (nil for a delete), old the stored one (nil for a create).
 // Changes the hooks make are decoded back into d, keeping its system
 // fields and managedFields.
-func (s *Server) runAdmissionHooks(d, old *draft, call *hookCall) *apiError {
+func (s *Server) runAdmissionHooks(d, old *object.Draft, call *hookCall) *apierr.Error {
 	if call == nil || len(s.opts.Admission) == 0 {
 		return nil
 	}
 	res := call.r.res
 	name := call.r.name
 	if name == "" && d != nil {
-		name = d.meta.Name // a create names its object in the body
+		name = d.Meta.Name // a create names its object in the body
 	}
-	ri := requestInfo{verb: call.verb, group: res.kind.Group, resource: res.kind.Resource, subresource: call.r.sub, namespace: call.r.ns, name: name, fieldManager: call.fieldManager, userAgent: call.userAgent}
+	ri := requestInfo{verb: call.verb, group: res.Kind.Group, resource: res.Kind.Resource, subresource: call.r.sub, namespace: call.r.ns, name: name, fieldManager: call.fieldManager, userAgent: call.userAgent}
 	op := "UPDATE"
 	switch {
 	case old == nil:
@@ -110,19 +112,19 @@ func (s *Server) runAdmissionHooks(d, old *draft, call *hookCall) *apiError {
 			continue
 		}
 		if ar == nil {
-			ar = &AdmissionRequest{Operation: op, Verb: call.verb, Group: res.kind.Group, Version: res.kind.Version, Resource: res.kind.Resource, Subresource: call.r.sub,
+			ar = &AdmissionRequest{Operation: op, Verb: call.verb, Group: res.Kind.Group, Version: res.Kind.Version, Resource: res.Kind.Resource, Subresource: call.r.sub,
 				Namespace: call.r.ns, Name: name, DryRun: call.dry, FieldManager: call.fieldManager, UserAgent: call.userAgent}
 			if d != nil {
-				m, err := d.toMap()
+				m, err := d.ToMap()
 				if err != nil {
-					return errInternal(err)
+					return apierr.Internal(err)
 				}
 				ar.Object = m
 			}
 			if old != nil {
-				m, err := old.toMap()
+				m, err := old.ToMap()
 				if err != nil {
-					return errInternal(err)
+					return apierr.Internal(err)
 				}
 				ar.OldObject = m
 			}
@@ -136,26 +138,26 @@ func (s *Server) runAdmissionHooks(d, old *draft, call *hookCall) *apiError {
 	}
 	b, err := json.Marshal(ar.Object)
 	if err != nil {
-		return errInternal(err)
+		return apierr.Internal(err)
 	}
-	next, _, err := res.decodeJSONDraft(b)
+	next, _, err := res.DecodeJSON(b)
 	if err != nil {
-		return errInternal(fmt.Errorf("admission webhook changed the object into one that does not decode: %w", err))
+		return apierr.Internal(fmt.Errorf("admission webhook changed the object into one that does not decode: %w", err))
 	}
-	m := next.meta
-	m.UID, m.CreationTimestamp, m.DeletionTimestamp, m.DeletionGracePeriodSeconds = d.meta.UID, d.meta.CreationTimestamp, d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds
-	m.Generation, m.ResourceVersion, m.ManagedFields = d.meta.Generation, d.meta.ResourceVersion, d.meta.ManagedFields
-	m.Name, m.Namespace = d.meta.Name, d.meta.Namespace
+	m := next.Meta
+	m.UID, m.CreationTimestamp, m.DeletionTimestamp, m.DeletionGracePeriodSeconds = d.Meta.UID, d.Meta.CreationTimestamp, d.Meta.DeletionTimestamp, d.Meta.DeletionGracePeriodSeconds
+	m.Generation, m.ResourceVersion, m.ManagedFields = d.Meta.Generation, d.Meta.ResourceVersion, d.Meta.ManagedFields
+	m.Name, m.Namespace = d.Meta.Name, d.Meta.Namespace
 	*d = *next
 	return nil
 }
 
 // hookError is the answer to a write a hook refused or failed.
-func hookError(name string, err error) *apiError {
+func hookError(name string, err error) *apierr.Error {
 	var deny *AdmissionError
 	if !errors.As(err, &deny) {
 		msg := fmt.Sprintf("Internal error occurred: failed calling webhook %q: %v", name, err)
-		e := newStatus(http.StatusInternalServerError, "InternalError", msg, &metav1.StatusDetails{Causes: []metav1.StatusCause{{Message: msg}}})
+		e := apierr.New(http.StatusInternalServerError, "InternalError", msg, &metav1.StatusDetails{Causes: []metav1.StatusCause{{Message: msg}}})
 		return e
 	}
 	code := deny.Code
@@ -169,5 +171,5 @@ func hookError(name string, err error) *apiError {
 	case deny.Reason != "":
 		msg = fmt.Sprintf("admission webhook %q denied the request: %s", name, deny.Reason)
 	}
-	return newStatus(code, deny.Reason, msg, nil)
+	return apierr.New(code, deny.Reason, msg, nil)
 }

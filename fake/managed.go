@@ -9,8 +9,10 @@ import (
 	"unicode/utf8"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 	"github.com/kubewire/kubewire/fake/internal/managedfields"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // maxFieldManager is the longest field manager kube-apiserver accepts.
@@ -38,15 +40,15 @@ func writeManager(req *http.Request) string {
 }
 
 // fieldManagerCauses validates ?fieldManager=.
-func fieldManagerCauses(manager string) []fieldCause {
-	var causes []fieldCause
+func fieldManagerCauses(manager string) []apierr.Cause {
+	var causes []apierr.Cause
 	if len(manager) > maxFieldManager {
-		causes = append(causes, fieldCause{typ: "FieldValueTooLong", field: "fieldManager", msg: "Too long: may not be more than 128 bytes"})
+		causes = append(causes, apierr.Cause{Type: "FieldValueTooLong", Field: "fieldManager", Message: "Too long: may not be more than 128 bytes"})
 	}
 	for i, r := range manager {
 		if !unicode.IsPrint(r) {
-			causes = append(causes, fieldCause{typ: "FieldValueInvalid", field: "fieldManager",
-				msg: fmt.Sprintf("Invalid value: %q: invalid character %#U (at position %d)", manager, r, i)})
+			causes = append(causes, apierr.Cause{Type: "FieldValueInvalid", Field: "fieldManager",
+				Message: fmt.Sprintf("Invalid value: %q: invalid character %#U (at position %d)", manager, r, i)})
 		}
 	}
 	return causes
@@ -54,12 +56,12 @@ func fieldManagerCauses(manager string) []fieldCause {
 
 // endpoint is the field management view of a write to r (sub is "" or
 // "status").
-func (s *Server) endpoint(r *resource, sub string) managedfields.Endpoint {
-	ep := managedfields.Endpoint{Type: r.fieldType(), APIVersion: r.kind.APIVersion(), Subresource: sub, Now: s.nowTime()}
+func (s *Server) endpoint(r *object.Resource, sub string) managedfields.Endpoint {
+	ep := managedfields.Endpoint{Type: r.FieldType(), APIVersion: r.Kind.APIVersion(), Subresource: sub, Now: s.nowTime()}
 	switch {
 	case sub == "status":
-		ep.Reset = r.statusReset()
-	case sub == "" && r.status:
+		ep.Reset = statusReset(r)
+	case sub == "" && r.Status:
 		ep.Reset = fieldpath.NewSet(fieldpath.Path{fieldpath.Field("status")})
 	}
 	return ep
@@ -67,7 +69,7 @@ func (s *Server) endpoint(r *resource, sub string) managedfields.Endpoint {
 
 // statusReset are the fields a write to the status subresource does not
 // change (the kube-apiserver registry strategy's reset fields).
-func (r *resource) statusReset() *fieldpath.Set {
+func statusReset(r *object.Resource) *fieldpath.Set {
 	f := func(names ...string) fieldpath.Path {
 		p := make(fieldpath.Path, len(names))
 		for i, n := range names {
@@ -77,13 +79,13 @@ func (r *resource) statusReset() *fieldpath.Set {
 	}
 	paths := []fieldpath.Path{f("spec")}
 	switch {
-	case r.custom || statusResetsMetadata[r.key()]:
+	case r.Custom || statusResetsMetadata[r.Key()]:
 		paths = append(paths, f("metadata"))
-	case r.key() == "apps/deployments":
+	case r.Key() == "apps/deployments":
 		paths = append(paths, f("metadata", "labels"))
-	case r.key() == "/pods":
+	case r.Key() == "/pods":
 		paths = append(paths, f("metadata", "deletionTimestamp"), f("metadata", "ownerReferences"))
-	case r.key() == "certificates.k8s.io/certificatesigningrequests":
+	case r.Key() == "certificates.k8s.io/certificatesigningrequests":
 		paths = append(paths, f("status", "conditions"))
 	}
 	return fieldpath.NewSet(paths...)
@@ -104,27 +106,6 @@ var statusResetsMetadata = map[string]bool{
 	"resource.k8s.io/resourcepoolstatusrequests":               true,
 	"scheduling.k8s.io/podgroups":                              true,
 	"storage.k8s.io/volumeattachments":                         true,
-}
-
-// objectMap returns the draft as decoded JSON without managedFields.
-func (d *draft) objectMap() (map[string]any, error) {
-	m, err := d.toMap()
-	if err != nil {
-		return nil, err
-	}
-	if meta, ok := m["metadata"].(map[string]any); ok {
-		delete(meta, "managedFields")
-	}
-	return m, nil
-}
-
-// emptyObject is the kind's empty object, the "before" of a create.
-func (r *resource) emptyObject() (map[string]any, error) {
-	if r.custom {
-		return map[string]any{"apiVersion": r.kind.APIVersion(), "kind": r.kind.Kind}, nil
-	}
-	t := r.newTyped()
-	return (&draft{res: r, typed: t, meta: t.GetObjectMeta()}).objectMap()
 }
 
 // baseManaged is the field ownership an update starts from, chosen as
@@ -159,25 +140,25 @@ func isEmptyEntry(e metav1.ManagedFieldsEntry) bool {
 // recordUpdate sets next's managedFields for a write by manager: a create
 // when live is nil, else an update of live. sent are the managedFields
 // the request carried.
-func (s *Server) recordUpdate(ep managedfields.Endpoint, live *draft, sent []metav1.ManagedFieldsEntry, next *draft, manager string) error {
+func (s *Server) recordUpdate(ep managedfields.Endpoint, live *object.Draft, sent []metav1.ManagedFieldsEntry, next *object.Draft, manager string) error {
 	var before map[string]any
 	var err error
 	var liveEntries []metav1.ManagedFieldsEntry
 	if live == nil {
-		before, err = next.res.emptyObject()
+		before, err = next.Res.EmptyObject()
 	} else {
-		before, err = live.objectMap()
-		liveEntries = live.meta.ManagedFields
+		before, err = live.ObjectMap()
+		liveEntries = live.Meta.ManagedFields
 	}
 	if err != nil {
 		return err
 	}
-	after, err := next.objectMap()
+	after, err := next.ObjectMap()
 	if err != nil {
 		return err
 	}
 	base := baseManaged(liveEntries, sent, ep.Subresource != "")
 	managed := ep.Update(before, after, base, manager, live != nil)
-	next.meta.ManagedFields = managed.Encode()
+	next.Meta.ManagedFields = managed.Encode()
 	return nil
 }

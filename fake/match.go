@@ -41,7 +41,7 @@ type requestInfo struct {
 
 // info describes a routed request.
 func (r *request) info(req *http.Request) requestInfo {
-	ri := requestInfo{verb: r.verb, group: r.res.kind.Group, resource: r.res.kind.Resource, subresource: r.sub, namespace: r.ns, name: r.name, userAgent: req.UserAgent()}
+	ri := requestInfo{verb: r.verb, group: r.res.Kind.Group, resource: r.res.Kind.Resource, subresource: r.sub, namespace: r.ns, name: r.name, userAgent: req.UserAgent()}
 	switch r.verb {
 	case "create", "update", "patch":
 		ri.fieldManager = writeManager(req)

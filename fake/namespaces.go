@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // reconcileNamespace is the namespace and service account controllers'
@@ -12,36 +14,36 @@ import (
 // ServiceAccount; a terminating one has its objects deleted and, once
 // none is left, its "kubernetes" finalizer removed, after which it is
 // gone.
-func (s *Server) reconcileNamespace(ref objRef, o *storedObject) bool {
-	if !o.deleting {
+func (s *Server) reconcileNamespace(ref objRef, o *object.Stored) bool {
+	if !o.Deleting {
 		delete(s.ctrl.watch, ref)
-		return s.ensureServiceAccount(o.name)
+		return s.ensureServiceAccount(o.Name)
 	}
-	if slices.Contains(o.finalizers, finalizerOrphan) {
+	if slices.Contains(o.Finalizers, finalizerOrphan) {
 		return s.orphanDependents(ref, o)
 	}
-	d, err := ref.res.draftOf(o)
+	d, err := ref.res.DraftOf(o)
 	if err != nil {
 		return false
 	}
-	if !slices.Contains(d.typed.(*corev1.Namespace).Spec.Finalizers, corev1.FinalizerKubernetes) {
+	if !slices.Contains(d.Typed.(*corev1.Namespace).Spec.Finalizers, corev1.FinalizerKubernetes) {
 		delete(s.ctrl.watch, ref)
 		return false
 	}
 	wrote, remaining := false, false
 	policy := propagateBackground
 	for _, r := range s.storedResources() {
-		if !r.kind.Namespaced {
+		if !r.Kind.Namespaced {
 			continue
 		}
 		snap, _, _ := s.store.snapshot(r, 0)
-		lo, hi := namespaceRange(snap, o.name)
+		lo, hi := namespaceRange(snap, o.Name)
 		for _, obj := range snap[lo:hi] {
 			remaining = true
-			if obj.deleting {
+			if obj.Deleting {
 				continue
 			}
-			if _, aerr := s.deleteOne(r, obj.key, obj.name, &deleteOptions{PropagationPolicy: &policy}, false, nil); aerr == nil {
+			if _, aerr := s.deleteOne(r, obj.Key, obj.Name, &deleteOptions{PropagationPolicy: &policy}, false, nil); aerr == nil {
 				wrote = true
 			}
 		}
@@ -49,8 +51,8 @@ func (s *Server) reconcileNamespace(ref objRef, o *storedObject) bool {
 	if remaining {
 		return wrote
 	}
-	return s.controllerUpdate(ref, func(d *draft) bool {
-		ns := d.typed.(*corev1.Namespace)
+	return s.controllerUpdate(ref, func(d *object.Draft) bool {
+		ns := d.Typed.(*corev1.Namespace)
 		n := len(ns.Spec.Finalizers)
 		ns.Spec.Finalizers = slices.DeleteFunc(ns.Spec.Finalizers, func(f corev1.FinalizerName) bool { return f == corev1.FinalizerKubernetes })
 		return len(ns.Spec.Finalizers) != n
@@ -61,10 +63,10 @@ func (s *Server) reconcileNamespace(ref objRef, o *storedObject) bool {
 // if it has none.
 func (s *Server) ensureServiceAccount(ns string) bool {
 	r := s.lookup("", "v1", "serviceaccounts")
-	if s.store.get(r, objectKey(ns, "default")) != nil {
+	if s.store.get(r, object.Key(ns, "default")) != nil {
 		return false
 	}
-	d, _, err := r.decodeJSONDraft([]byte(`{"metadata":{"name":"default"}}`))
+	d, _, err := r.DecodeJSON([]byte(`{"metadata":{"name":"default"}}`))
 	if err != nil {
 		return false
 	}
@@ -74,8 +76,8 @@ func (s *Server) ensureServiceAccount(ns string) bool {
 
 // namespaceGone reports whether a namespace being deleted has nothing
 // left holding it: no finalizer in its spec nor its metadata.
-func namespaceGone(d *draft) bool {
-	ns, ok := d.typed.(*corev1.Namespace)
+func namespaceGone(d *object.Draft) bool {
+	ns, ok := d.Typed.(*corev1.Namespace)
 	return ok && ns.DeletionTimestamp != nil && len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0
 }
 
@@ -83,32 +85,32 @@ func namespaceGone(d *draft) bool {
 // spec.finalizers replace the namespace's, and a namespace being deleted
 // that is left without finalizers is gone.
 func (s *Server) serveFinalize(w http.ResponseWriter, req *http.Request, r *request) {
-	s.serveWrite(w, req, r, updateOptions, func(d *draft, o writeOpts) (writeResult, *apiError) {
-		if d.meta.Name != "" && d.meta.Name != r.name {
-			return writeResult{}, errBadRequest("the name of the object (" + d.meta.Name + ") does not match the name on the URL (" + r.name + ")")
+	s.serveWrite(w, req, r, updateOptions, func(d *object.Draft, o writeOpts) (writeResult, *apierr.Error) {
+		if d.Meta.Name != "" && d.Meta.Name != r.name {
+			return writeResult{}, apierr.BadRequest("the name of the object (" + d.Meta.Name + ") does not match the name on the URL (" + r.name + ")")
 		}
-		sent := d.typed.(*corev1.Namespace).Spec.Finalizers
+		sent := d.Typed.(*corev1.Namespace).Spec.Finalizers
 		res := r.res
-		obj, _, err := s.write(res, r.name, o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+		obj, _, err := s.write(res, r.name, o.dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 			if cur == nil {
-				return "", nil, errNotFound(res, r.name)
+				return "", nil, apierr.NotFound(res.Kind, r.name)
 			}
-			old, err := res.draftOf(cur)
+			old, err := res.DraftOf(cur)
 			if err != nil {
 				return "", nil, err
 			}
-			next, err := res.draftOf(cur)
+			next, err := res.DraftOf(cur)
 			if err != nil {
 				return "", nil, err
 			}
-			next.typed.(*corev1.Namespace).Spec.Finalizers = sent
+			next.Typed.(*corev1.Namespace).Spec.Finalizers = sent
 			if err := s.recordUpdate(s.endpoint(res, "finalize"), old, nil, next, o.manager); err != nil {
 				return "", nil, err
 			}
 			return s.commitChange(cur, old, next, rv)
 		})
 		if err != nil {
-			return writeResult{}, asAPIError(err)
+			return writeResult{}, apierr.From(err)
 		}
 		return writeResult{obj: obj, code: http.StatusOK}, nil
 	})

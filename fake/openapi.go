@@ -15,6 +15,8 @@ import (
 
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/upstream"
 )
 
@@ -74,13 +76,13 @@ func (s *Server) serveOpenAPIV2(w http.ResponseWriter, req *http.Request) {
 	if a := req.Header.Get("Accept"); a != "" {
 		accept, err := codec.ParseAccept(a)
 		if _, ok := codec.Negotiate(accept, []codec.MediaType{mediaType("application", "json")}); err != nil || !ok {
-			writeError(w, req, errNotAcceptable())
+			writeError(w, req, apierr.NotAcceptable())
 			return
 		}
 	}
 	gz, err := upstream.OpenAPIV2Gzip()
 	if err != nil {
-		writeError(w, req, errInternal(err))
+		writeError(w, req, apierr.Internal(err))
 		return
 	}
 	h := w.Header()
@@ -95,7 +97,7 @@ func (s *Server) serveOpenAPIV2(w http.ResponseWriter, req *http.Request) {
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
-		writeError(w, req, errInternal(err))
+		writeError(w, req, apierr.Internal(err))
 		return
 	}
 	_, _ = io.Copy(w, zr)
@@ -133,7 +135,7 @@ func openAPIHash(doc []byte) string {
 func (s *Server) serveOpenAPIV3Index(w http.ResponseWriter, req *http.Request) {
 	docs, err := s.openAPIV3Docs()
 	if err != nil {
-		writeError(w, req, errInternal(err))
+		writeError(w, req, apierr.Internal(err))
 		return
 	}
 	paths := map[string]any{}
@@ -150,7 +152,7 @@ func (s *Server) serveOpenAPIV3Index(w http.ResponseWriter, req *http.Request) {
 func (s *Server) serveOpenAPIV3(w http.ResponseWriter, req *http.Request, path string) {
 	docs, err := s.openAPIV3Docs()
 	if err != nil {
-		writeError(w, req, errInternal(err))
+		writeError(w, req, apierr.Internal(err))
 		return
 	}
 	doc, ok := docs[path]
@@ -187,9 +189,9 @@ const scaleSchemaPrefix = "io.k8s.api.autoscaling.v1."
 // patch operation and its fieldValidation parameter in the paths).
 func (s *Server) customOpenAPIV3(rec *upstream.CustomResourceOpenAPI) map[string][]byte {
 	s.mu.RLock()
-	var custom []*resource
+	var custom []*object.Resource
 	for _, r := range s.resources {
-		if r.custom && r.crd != nil {
+		if r.Custom && r.CRD != nil {
 			custom = append(custom, r)
 		}
 	}
@@ -198,16 +200,16 @@ func (s *Server) customOpenAPIV3(rec *upstream.CustomResourceOpenAPI) map[string
 	byGV := map[string]map[string]any{}
 	pathsByGV := map[string]map[string]any{}
 	for _, r := range custom {
-		o := s.store.get(crdRes, r.crd.crd)
+		o := s.store.get(crdRes, r.CRD.Name)
 		if o == nil {
 			continue
 		}
-		d, err := crdRes.draftOf(o)
+		d, err := crdRes.DraftOf(o)
 		if err != nil {
 			continue
 		}
-		crd := d.typed.(*apiextensionsv1.CustomResourceDefinition)
-		gv := r.kind.Group + "/" + r.kind.Version
+		crd := d.Typed.(*apiextensionsv1.CustomResourceDefinition)
+		gv := r.Kind.Group + "/" + r.Kind.Version
 		schemas := byGV[gv]
 		if schemas == nil {
 			schemas = map[string]any{}
@@ -219,11 +221,11 @@ func (s *Server) customOpenAPIV3(rec *upstream.CustomResourceOpenAPI) map[string
 				}
 			}
 		}
-		prefix := reverseDomain(r.kind.Group) + "." + r.kind.Version + "."
+		prefix := reverseDomain(r.Kind.Group) + "." + r.Kind.Version + "."
 		kindSchema := map[string]any{"type": "object"}
 		var status, scale bool
 		for _, v := range crd.Spec.Versions {
-			if v.Name != r.kind.Version {
+			if v.Name != r.Kind.Version {
 				continue
 			}
 			if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
@@ -252,20 +254,20 @@ func (s *Server) customOpenAPIV3(rec *upstream.CustomResourceOpenAPI) map[string
 		props["apiVersion"] = map[string]any{"type": "string", "description": apiVersionDoc}
 		props["kind"] = map[string]any{"type": "string", "description": kindDoc}
 		props["metadata"] = map[string]any{"description": objectMetaDoc, "allOf": []any{map[string]any{"$ref": "#/components/schemas/" + metaSchemaPrefix + "ObjectMeta"}}}
-		kindSchema["x-kubernetes-group-version-kind"] = []any{map[string]string{"group": r.kind.Group, "kind": r.kind.Kind, "version": r.kind.Version}}
-		schemas[prefix+r.kind.Kind] = kindSchema
-		schemas[prefix+r.kind.ListKind] = map[string]any{
-			"description": r.kind.ListKind + " is a list of " + r.kind.Kind,
+		kindSchema["x-kubernetes-group-version-kind"] = []any{map[string]string{"group": r.Kind.Group, "kind": r.Kind.Kind, "version": r.Kind.Version}}
+		schemas[prefix+r.Kind.Kind] = kindSchema
+		schemas[prefix+r.Kind.ListKind] = map[string]any{
+			"description": r.Kind.ListKind + " is a list of " + r.Kind.Kind,
 			"type":        "object",
 			"required":    []string{"items"},
 			"properties": map[string]any{
 				"apiVersion": map[string]any{"type": "string", "description": apiVersionDoc},
 				"kind":       map[string]any{"type": "string", "description": kindDoc},
-				"items": map[string]any{"type": "array", "description": "List of " + r.kind.Resource + ". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md",
-					"items": map[string]any{"$ref": "#/components/schemas/" + prefix + r.kind.Kind}},
+				"items": map[string]any{"type": "array", "description": "List of " + r.Kind.Resource + ". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md",
+					"items": map[string]any{"$ref": "#/components/schemas/" + prefix + r.Kind.Kind}},
 				"metadata": map[string]any{"description": listMetadataDoc, "allOf": []any{map[string]any{"$ref": "#/components/schemas/" + metaSchemaPrefix + "ListMeta"}}},
 			},
-			"x-kubernetes-group-version-kind": []any{map[string]string{"group": r.kind.Group, "kind": r.kind.ListKind, "version": r.kind.Version}},
+			"x-kubernetes-group-version-kind": []any{map[string]string{"group": r.Kind.Group, "kind": r.Kind.ListKind, "version": r.Kind.Version}},
 		}
 	}
 	out := make(map[string][]byte, len(byGV))
@@ -285,21 +287,21 @@ func (s *Server) customOpenAPIV3(rec *upstream.CustomResourceOpenAPI) map[string
 
 // customPaths fills in the recorded paths of a custom resource of the
 // scope the template is for, without the subresources it does not have.
-func customPaths(template string, r *resource, status, scale bool) map[string]any {
+func customPaths(template string, r *object.Resource, status, scale bool) map[string]any {
 	if template == "" {
 		return nil
 	}
-	group := strings.TrimSuffix(r.kind.Group, ".k8s.io")
+	group := strings.TrimSuffix(r.Kind.Group, ".k8s.io")
 	text := strings.NewReplacer(
-		"${group}", r.kind.Group,
-		"${reversedGroup}", reverseDomain(r.kind.Group),
+		"${group}", r.Kind.Group,
+		"${reversedGroup}", reverseDomain(r.Kind.Group),
 		"${GroupID}", operationID(group, true),
 		"${groupTag}", operationID(group, false),
-		"${version}", r.kind.Version,
-		"${VersionID}", operationID(r.kind.Version, true),
-		"${plural}", r.kind.Resource,
-		"${ListKind}", r.kind.ListKind,
-		"${Kind}", r.kind.Kind,
+		"${version}", r.Kind.Version,
+		"${VersionID}", operationID(r.Kind.Version, true),
+		"${plural}", r.Kind.Resource,
+		"${ListKind}", r.Kind.ListKind,
+		"${Kind}", r.Kind.Kind,
 	).Replace(template)
 	var paths map[string]any
 	if json.Unmarshal([]byte(text), &paths) != nil {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/internal/runtime/selector"
 )
 
@@ -29,8 +31,8 @@ type listOptions struct {
 func (o *listOptions) hasSelectors() bool { return !o.labels.Empty() || !o.fields.Empty() }
 
 // matches applies the selectors to an object.
-func (o *listOptions) matches(obj *storedObject) bool {
-	if !o.shard.matches(obj) || !o.labels.Matches(obj.labels) {
+func (o *listOptions) matches(obj *object.Stored) bool {
+	if !o.shard.matches(obj) || !o.labels.Matches(obj.Labels) {
 		return false
 	}
 	if o.fields.Empty() {
@@ -38,7 +40,7 @@ func (o *listOptions) matches(obj *storedObject) bool {
 	}
 	values := make(map[string]string, 4)
 	for _, t := range o.fields.Terms() {
-		values[t.Field] = obj.fieldValue(t.Field)
+		values[t.Field] = obj.FieldValue(t.Field)
 	}
 	return o.fields.Matches(values)
 }
@@ -46,23 +48,23 @@ func (o *listOptions) matches(obj *storedObject) bool {
 // parseListOptions reads and validates list or watch options the way
 // kube-apiserver does: option syntax errors are 400, invalid combinations
 // 422 naming ListOptions.
-func parseListOptions(q url.Values, r *resource, watch bool) (*listOptions, *apiError) {
+func parseListOptions(q url.Values, r *object.Resource, watch bool) (*listOptions, *apierr.Error) {
 	o := &listOptions{rv: q.Get("resourceVersion"), rvMatch: q.Get("resourceVersionMatch"), cont: q.Get("continue")}
 	var err error
 	if v := q.Get("limit"); v != "" {
 		if o.limit, err = strconv.ParseInt(v, 10, 64); err != nil {
-			return nil, errBadRequest(fmt.Sprintf("strconv.ParseInt: parsing %q: invalid syntax", v))
+			return nil, apierr.BadRequest(fmt.Sprintf("strconv.ParseInt: parsing %q: invalid syntax", v))
 		}
 		o.limit = max(o.limit, 0)
 	}
 	if o.labels, err = selector.ParseLabels(q.Get("labelSelector")); err != nil {
-		return nil, errBadRequest(selectorMessage(err))
+		return nil, apierr.BadRequest(selectorMessage(err))
 	}
 	if o.fields, err = selector.ParseFields(q.Get("fieldSelector")); err != nil {
-		return nil, errBadRequest(selectorMessage(err))
+		return nil, apierr.BadRequest(selectorMessage(err))
 	}
-	if err := o.fields.Check(r.selectable); err != nil {
-		return nil, r.unknownFieldSelector(o.fields)
+	if err := o.fields.Check(r.Selectable); err != nil {
+		return nil, unknownFieldSelector(r, o.fields)
 	}
 	o.allowBookmarks = isTrue(q.Get("allowWatchBookmarks"))
 	if v, ok := q["sendInitialEvents"]; ok && len(v) > 0 {
@@ -72,14 +74,14 @@ func parseListOptions(q url.Values, r *resource, watch bool) (*listOptions, *api
 	if v := q.Get("timeoutSeconds"); v != "" {
 		secs, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return nil, errBadRequest(fmt.Sprintf("strconv.ParseInt: parsing %q: invalid syntax", v))
+			return nil, apierr.BadRequest(fmt.Sprintf("strconv.ParseInt: parsing %q: invalid syntax", v))
 		}
 		secs = max(secs, 0)
 		o.timeout = time.Duration(secs) * time.Second
 	}
 	if o.rv != "" {
 		if _, err := strconv.ParseUint(o.rv, 10, 64); err != nil {
-			return nil, errBadRequest(fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: strconv.ParseUint: parsing %q: invalid syntax", o.rv, o.rv))
+			return nil, apierr.BadRequest(fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: strconv.ParseUint: parsing %q: invalid syntax", o.rv, o.rv))
 		}
 	}
 	if watch {
@@ -91,25 +93,25 @@ func parseListOptions(q url.Values, r *resource, watch bool) (*listOptions, *api
 // unknownFieldSelector is the 400 of a field selector on a field the
 // resource does not index: kinds with field label conversions of their
 // own name the field, the others list what they take.
-func (r *resource) unknownFieldSelector(f selector.Fields) *apiError {
+func unknownFieldSelector(r *object.Resource, f selector.Fields) *apierr.Error {
 	field := ""
 	for _, t := range f.Terms() {
-		if !r.selectable(t.Field) {
+		if !r.Selectable(t.Field) {
 			field = t.Field
 			break
 		}
 	}
-	if len(r.fields) > 0 && !r.custom {
-		return errBadRequest("field label not supported: " + field)
+	if len(r.Fields) > 0 && !r.Custom {
+		return apierr.BadRequest("field label not supported: " + field)
 	}
 	known := []string{strconv.Quote("metadata.name")}
-	if r.kind.Namespaced {
+	if r.Kind.Namespaced {
 		known = append(known, strconv.Quote("metadata.namespace"))
 	}
-	for _, f := range r.fields {
+	for _, f := range r.Fields {
 		known = append(known, strconv.Quote(f))
 	}
-	return errBadRequest(fmt.Sprintf("%q is not a known field selector: only %s", field, strings.Join(known, ", ")))
+	return apierr.BadRequest(fmt.Sprintf("%q is not a known field selector: only %s", field, strings.Join(known, ", ")))
 }
 
 func selectorMessage(err error) string {
@@ -140,12 +142,12 @@ const (
 	matchNotOlderThan = "NotOlderThan"
 )
 
-func forbidden(field, msg string) fieldCause {
-	return fieldCause{typ: "FieldValueForbidden", field: field, msg: "Forbidden: " + msg}
+func forbidden(field, msg string) apierr.Cause {
+	return apierr.Cause{Type: "FieldValueForbidden", Field: field, Message: "Forbidden: " + msg}
 }
 
-func (o *listOptions) validateList() *apiError {
-	var causes []fieldCause
+func (o *listOptions) validateList() *apierr.Error {
+	var causes []apierr.Cause
 	if o.rvMatch != "" {
 		if o.rv == "" {
 			causes = append(causes, forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided"))
@@ -154,8 +156,8 @@ func (o *listOptions) validateList() *apiError {
 			causes = append(causes, forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"))
 		}
 		if o.rvMatch != matchExact && o.rvMatch != matchNotOlderThan {
-			causes = append(causes, fieldCause{typ: "FieldValueNotSupported", field: "resourceVersionMatch",
-				msg: fmt.Sprintf(`Unsupported value: %q: supported values: "Exact", "NotOlderThan", ""`, o.rvMatch)})
+			causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "resourceVersionMatch",
+				Message: fmt.Sprintf(`Unsupported value: %q: supported values: "Exact", "NotOlderThan", ""`, o.rvMatch)})
 		}
 		if o.rvMatch == matchExact && o.rv == "0" {
 			causes = append(causes, forbidden("resourceVersionMatch", `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`))
@@ -165,16 +167,16 @@ func (o *listOptions) validateList() *apiError {
 		causes = append(causes, forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"))
 	}
 	if len(causes) > 0 {
-		return errInvalidOptions(causes...)
+		return apierr.InvalidOptions(causes...)
 	}
 	if o.cont != "" && o.rv != "" && o.rv != "0" {
-		return errBadRequest("specifying resource version is not allowed when using continue")
+		return apierr.BadRequest("specifying resource version is not allowed when using continue")
 	}
 	return nil
 }
 
-func (o *listOptions) validateWatch() *apiError {
-	var causes []fieldCause
+func (o *listOptions) validateWatch() *apierr.Error {
+	var causes []apierr.Cause
 	if o.sendInitialEvents != nil {
 		if o.rvMatch != matchNotOlderThan {
 			causes = append(causes, forbidden("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
@@ -186,22 +188,22 @@ func (o *listOptions) validateWatch() *apiError {
 		causes = append(causes, forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
 	}
 	if o.rvMatch != "" && o.rvMatch != matchNotOlderThan {
-		causes = append(causes, fieldCause{typ: "FieldValueNotSupported", field: "resourceVersionMatch",
-			msg: fmt.Sprintf(`Unsupported value: %q: supported values: "NotOlderThan"`, o.rvMatch)})
+		causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "resourceVersionMatch",
+			Message: fmt.Sprintf(`Unsupported value: %q: supported values: "NotOlderThan"`, o.rvMatch)})
 	}
 	if len(causes) > 0 {
-		return errInvalidOptions(causes...)
+		return apierr.InvalidOptions(causes...)
 	}
 	return nil
 }
 
 // dryRun reports whether the request asks for dryRun=All; any other value
 // is a 400.
-func dryRun(q url.Values) (bool, *apiError) {
+func dryRun(q url.Values) (bool, *apierr.Error) {
 	vals := q["dryRun"]
 	for _, v := range vals {
 		if v != "All" {
-			return false, errBadRequest(fmt.Sprintf("dryRun: Unsupported value: %q: supported values: \"All\"", v))
+			return false, apierr.BadRequest(fmt.Sprintf("dryRun: Unsupported value: %q: supported values: \"All\"", v))
 		}
 	}
 	return len(vals) > 0, nil

@@ -9,6 +9,8 @@ import (
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/patch"
 )
 
@@ -23,16 +25,16 @@ const (
 // patchType returns the patch type of a request, or the 415 of a type
 // the resource does not take: built-in resources answer as their router
 // does, custom resources name the types they take.
-func patchType(req *http.Request, r *resource) (string, *apiError) {
+func patchType(req *http.Request, r *object.Resource) (string, *apierr.Error) {
 	mt, err := codec.ParseMediaType(req.Header.Get("Content-Type"))
 	pt := mt.Essence()
-	if err == nil && (pt == patchJSON || pt == patchMerge || pt == patchApply || (pt == patchStrategic && !r.custom)) {
+	if err == nil && (pt == patchJSON || pt == patchMerge || pt == patchApply || (pt == patchStrategic && !r.Custom)) {
 		return pt, nil
 	}
-	if r.custom {
-		return "", newStatus(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml", nil)
+	if r.Custom {
+		return "", apierr.New(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml", nil)
 	}
-	return "", newStatus(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "415: Unsupported Media Type", &metav1.StatusDetails{})
+	return "", apierr.New(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "415: Unsupported Media Type", &metav1.StatusDetails{})
 }
 
 func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request) {
@@ -67,41 +69,41 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 	var unknown []string
 	created := false
 	res := r.res
-	obj, _, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	obj, _, err := s.write(res, object.Key(r.ns, r.name), o.dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
 			if pt != patchApply || r.sub != "" {
-				return "", nil, errNotFound(res, r.name)
+				return "", nil, apierr.NotFound(res.Kind, r.name)
 			}
 			created = true
 			return s.applyCreate(r, newHookCall(r, o), applied, o, rv, &unknown)
 		}
-		old, err := res.draftOf(cur)
+		old, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		var d *draft
+		var d *object.Draft
 		var sent []metav1.ManagedFieldsEntry
 		if pt == patchApply {
 			d, err = s.applyTo(r, old, applied, o, &unknown)
 		} else {
 			d, err = s.patched(r, old, pt, body, o, &unknown)
 			if d != nil {
-				sent = d.meta.ManagedFields
+				sent = d.Meta.ManagedFields
 			}
 		}
 		if err != nil {
 			return "", nil, err
 		}
-		if d.meta.ResourceVersion != "" && d.meta.ResourceVersion != strconv.FormatUint(cur.rv, 10) {
-			return "", nil, errConflict(res, r.name)
+		if d.Meta.ResourceVersion != "" && d.Meta.ResourceVersion != strconv.FormatUint(cur.RV, 10) {
+			return "", nil, apierr.Conflict(res.Kind, r.name)
 		}
-		if d.meta.Name != r.name {
-			return "", nil, errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.meta.Name, r.name))
+		if d.Meta.Name != r.name {
+			return "", nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.Meta.Name, r.name))
 		}
-		if res.kind.Namespaced && d.meta.Namespace != r.ns {
-			return "", nil, errBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+		if res.Kind.Namespaced && d.Meta.Namespace != r.ns {
+			return "", nil, apierr.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
 		}
-		managed := d.meta.ManagedFields
+		managed := d.Meta.ManagedFields
 		next, err := s.mergeUpdate(old, d, r.sub == "status")
 		if err != nil {
 			return "", nil, err
@@ -113,14 +115,14 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 			return "", nil, aerr
 		}
 		if pt == patchApply {
-			next.meta.ManagedFields = managed
+			next.Meta.ManagedFields = managed
 		} else if err := s.recordUpdate(s.endpoint(res, r.sub), old, sent, next, o.manager); err != nil {
 			return "", nil, err
 		}
 		return s.commitChange(cur, old, next, rv)
 	})
 	if err != nil {
-		writeError(w, req, asAPIError(err))
+		writeError(w, req, apierr.From(err))
 		return
 	}
 	if o.level == validationWarn {
@@ -144,8 +146,8 @@ type jsonPatchOp struct {
 }
 
 // patched applies a JSON, merge or strategic merge patch to old.
-func (s *Server) patched(r *request, old *draft, pt string, body []byte, o writeOpts, unknown *[]string) (*draft, error) {
-	doc, err := old.toMap()
+func (s *Server) patched(r *request, old *object.Draft, pt string, body []byte, o writeOpts, unknown *[]string) (*object.Draft, error) {
+	doc, err := old.ToMap()
 	if err != nil {
 		return nil, err
 	}
@@ -156,38 +158,38 @@ func (s *Server) patched(r *request, old *draft, pt string, body []byte, o write
 		if err := json.Unmarshal(body, &ops); err != nil {
 			// Named as kube-apiserver's handler names its type.
 			msg := strings.ReplaceAll(err.Error(), "[]fake.jsonPatchOp", "[]handlers.jsonPatchOp")
-			return nil, errBadRequest("error decoding patch: " + msg)
+			return nil, apierr.BadRequest("error decoding patch: " + msg)
 		}
 		if result, err = patch.JSONPatch(doc, body); err != nil {
-			return nil, newStatus(http.StatusUnprocessableEntity, "Invalid", "the server rejected our request due to an error in our request", &metav1.StatusDetails{})
+			return nil, apierr.New(http.StatusUnprocessableEntity, "Invalid", "the server rejected our request due to an error in our request", &metav1.StatusDetails{})
 		}
 	default:
 		var p any
 		if err = json.Unmarshal(body, &p); err != nil {
-			return nil, errBadRequest("error decoding patch: " + err.Error())
+			return nil, apierr.BadRequest("error decoding patch: " + err.Error())
 		}
 		if pt == patchMerge {
 			result = patch.Merge(doc, p)
 		} else {
-			k := r.res.kind
+			k := r.res.Kind
 			result, err = patch.Strategic(doc, p, func(path string) (string, bool) {
 				return s.builtins.MergeKey(k.APIVersion(), k.Kind, strings.Split(path, "."))
 			})
 		}
 	}
 	if err != nil {
-		if ae, ok := err.(*apiError); ok {
+		if ae, ok := err.(*apierr.Error); ok {
 			return nil, ae
 		}
-		return nil, newStatus(http.StatusUnprocessableEntity, "Invalid", err.Error(), nil)
+		return nil, apierr.New(http.StatusUnprocessableEntity, "Invalid", err.Error(), nil)
 	}
-	d, aerr := s.patchedDraft(r.res, result, unknown, o.level, func(b []byte, detail string) *apiError {
+	d, aerr := s.patchedDraft(r.res, result, unknown, o.level, func(b []byte, detail string) *apierr.Error {
 		// kube-apiserver names the field "patch" and shows the patched
 		// object (JSON and merge patches) or the patch map (strategic
 		// merge) as the invalid value, in a 422.
 		bad := string(b)
 		if pt == patchMerge {
-			if orig, err := old.completeJSON(); err == nil {
+			if orig, err := old.CompleteJSON(); err == nil {
 				var p any
 				if json.Unmarshal(body, &p) == nil {
 					bad = string(mergedAsWritten(orig, p))
@@ -199,8 +201,8 @@ func (s *Server) patched(r *request, old *draft, pt string, body []byte, o write
 			_ = json.Unmarshal(body, &p)
 			bad = fmt.Sprintf("%+v", p)
 		}
-		return errInvalid("", "", "", fieldCause{typ: metav1.CauseTypeFieldValueInvalid, field: "patch",
-			msg: "Invalid value: " + strconv.Quote(bad) + ": " + detail})
+		return apierr.Invalid("", "", "", apierr.Cause{Type: metav1.CauseTypeFieldValueInvalid, Field: "patch",
+			Message: "Invalid value: " + strconv.Quote(bad) + ": " + detail})
 	})
 	if aerr != nil {
 		return nil, aerr
@@ -214,19 +216,19 @@ func (s *Server) patched(r *request, old *draft, pt string, body []byte, o write
 // invalid, when set, makes the error for a result that does not decode
 // (or has unknown fields under Strict validation), given the result's
 // JSON and the decoding error; nil gives a 400 as for a request body.
-func (s *Server) patchedDraft(res *resource, result any, unknown *[]string, level validation, invalid func(b []byte, detail string) *apiError) (*draft, *apiError) {
+func (s *Server) patchedDraft(res *object.Resource, result any, unknown *[]string, level validation, invalid func(b []byte, detail string) *apierr.Error) (*object.Draft, *apierr.Error) {
 	b, err := json.Marshal(result)
 	if err != nil {
-		return nil, errInternal(err)
+		return nil, apierr.Internal(err)
 	}
-	fail := func(err error) *apiError {
+	fail := func(err error) *apierr.Error {
 		if invalid != nil {
-			return invalid(b, strings.TrimPrefix(err.Error(), errBadBody.Error()+": "))
+			return invalid(b, strings.TrimPrefix(err.Error(), object.ErrBadBody.Error()+": "))
 		}
-		return res.cannotHandle(err)
+		return cannotHandle(res, err)
 	}
-	d, unk, err := res.decodeJSONDraft(b)
-	if ae, ok := err.(*apiError); ok {
+	d, unk, err := res.DecodeJSON(b)
+	if ae, ok := err.(*apierr.Error); ok {
 		return nil, ae
 	}
 	if err != nil {
@@ -236,7 +238,7 @@ func (s *Server) patchedDraft(res *resource, result any, unknown *[]string, leve
 		return nil, fail(fmt.Errorf("strict decoding error: %s", strings.Join(quoteUnknown(unk), ", ")))
 	}
 	*unknown = append(*unknown, unk...)
-	if aerr := d.checkTypeMeta(); aerr != nil {
+	if aerr := checkTypeMeta(d); aerr != nil {
 		return nil, aerr
 	}
 	applyDefaults(d)

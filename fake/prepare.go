@@ -11,6 +11,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/defaults"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // prepareCreate sets what kube-apiserver's registry sets on a create
@@ -21,14 +22,14 @@ import (
 // what was reset apply again, as they do when kube-apiserver reads the
 // object back from storage. The uid must be set. Objects added with
 // Server.Add (api unset) keep their status.
-func (s *Server) prepareCreate(d *draft, api bool) {
-	if d.custom != nil {
-		if d.res.status && api {
-			delete(d.custom, "status")
+func (s *Server) prepareCreate(d *object.Draft, api bool) {
+	if d.Custom != nil {
+		if d.Res.Status && api {
+			delete(d.Custom, "status")
 		}
 		return
 	}
-	switch o := d.typed.(type) {
+	switch o := d.Typed.(type) {
 	case *apiextensionsv1.CustomResourceDefinition:
 		prepareCRDCreate(o)
 		return
@@ -41,11 +42,11 @@ func (s *Server) prepareCreate(d *draft, api bool) {
 	case *corev1.Node:
 		// Nodes are created with the status their kubelet reports.
 	default:
-		if d.res.status && api {
-			resetStatus(d.typed)
+		if d.Res.Status && api {
+			resetStatus(d.Typed)
 		}
 	}
-	switch o := d.typed.(type) {
+	switch o := d.Typed.(type) {
 	case *corev1.Pod:
 		if api || o.Status.Phase == "" {
 			o.Status = corev1.PodStatus{Phase: "Pending", QOSClass: podQOS(&o.Spec)}
@@ -60,28 +61,12 @@ func (s *Server) prepareCreate(d *draft, api bool) {
 		now := s.nowTime()
 		o.Status.LastPhaseTransitionTime = &now
 	}
-	defaults.Apply(d.typed)
+	defaults.Apply(d.Typed)
 }
-
-// encodedFields sets on an object decoded from its protobuf what
-// kube-apiserver's encoding writes that protobuf does not keep: the
-// kind and apiVersion of a StatefulSet's volume claim templates.
-func encodedFields(t typedObject) {
-	if ss, ok := t.(*appsv1.StatefulSet); ok {
-		for i := range ss.Spec.VolumeClaimTemplates {
-			ss.Spec.VolumeClaimTemplates[i].APIVersion = "v1"
-			ss.Spec.VolumeClaimTemplates[i].Kind = "PersistentVolumeClaim"
-		}
-	}
-}
-
-// daemonSetGenerationAnnotation is where apps/v1 DaemonSets show their
-// template generation.
-const daemonSetGenerationAnnotation = "deprecated.daemonset.template.generation"
 
 // resetStatus sets the Status field of a built-in object to its zero
 // value.
-func resetStatus(t typedObject) {
+func resetStatus(t object.Typed) {
 	v := reflect.ValueOf(t).Elem()
 	if f := v.FieldByName("Status"); f.IsValid() && f.CanSet() {
 		f.Set(reflect.Zero(f.Type()))
@@ -92,19 +77,19 @@ func resetStatus(t typedObject) {
 // change: a Namespace's finalizers (changed through /finalize) and
 // status, and a Service's allocated addresses when the update leaves
 // them out.
-func (s *Server) prepareUpdate(old, d *draft) {
-	switch o := d.typed.(type) {
+func (s *Server) prepareUpdate(old, d *object.Draft) {
+	switch o := d.Typed.(type) {
 	case *apiextensionsv1.CustomResourceDefinition:
-		prepareCRDUpdate(old.typed.(*apiextensionsv1.CustomResourceDefinition), o)
+		prepareCRDUpdate(old.Typed.(*apiextensionsv1.CustomResourceDefinition), o)
 	case *corev1.Namespace:
-		prev := old.typed.(*corev1.Namespace)
+		prev := old.Typed.(*corev1.Namespace)
 		o.Spec.Finalizers = prev.Spec.Finalizers
 		o.Status = prev.Status
 	case *corev1.Service:
-		s.allocateService(o, old.typed.(*corev1.Service))
+		s.allocateService(o, old.Typed.(*corev1.Service))
 	case *appsv1.DaemonSet:
-		prev := old.typed.(*appsv1.DaemonSet)
-		gen, err := strconv.ParseInt(prev.Annotations[daemonSetGenerationAnnotation], 10, 64)
+		prev := old.Typed.(*appsv1.DaemonSet)
+		gen, err := strconv.ParseInt(prev.Annotations[object.DaemonSetGenerationAnnotation], 10, 64)
 		if err != nil {
 			gen = 1
 		}
@@ -114,9 +99,9 @@ func (s *Server) prepareUpdate(old, d *draft) {
 		if o.Annotations == nil {
 			o.Annotations = map[string]string{}
 		}
-		o.Annotations[daemonSetGenerationAnnotation] = strconv.FormatInt(gen, 10)
+		o.Annotations[object.DaemonSetGenerationAnnotation] = strconv.FormatInt(gen, 10)
 	case *corev1.PersistentVolume:
-		if prev := old.typed.(*corev1.PersistentVolume); prev.Status.Phase != o.Status.Phase {
+		if prev := old.Typed.(*corev1.PersistentVolume); prev.Status.Phase != o.Status.Phase {
 			now := s.nowTime()
 			o.Status.LastPhaseTransitionTime = &now
 		}

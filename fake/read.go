@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 func (s *Server) serveGet(w http.ResponseWriter, req *http.Request, r *request) {
@@ -22,27 +24,27 @@ func (s *Server) serveGet(w http.ResponseWriter, req *http.Request, r *request) 
 	if rv := req.URL.Query().Get("resourceVersion"); rv != "" {
 		n, err := strconv.ParseUint(rv, 10, 64)
 		if err != nil {
-			writeError(w, req, errBadRequest(fmt.Sprintf("invalid resource version %q: the value must be a decimal number", rv)))
+			writeError(w, req, apierr.BadRequest(fmt.Sprintf("invalid resource version %q: the value must be a decimal number", rv)))
 			return
 		}
 		if cur := s.store.currentRV(); n > cur || s.faults.takeTooLarge() {
-			writeError(w, req, errTooLargeRV(n, cur))
+			writeError(w, req, apierr.TooLargeRV(n, cur))
 			return
 		}
 	}
-	o := s.store.get(r.res, objectKey(r.ns, r.name))
+	o := s.store.get(r.res, object.Key(r.ns, r.name))
 	if o == nil {
-		writeError(w, req, errNotFound(r.res, r.name))
+		writeError(w, req, apierr.NotFound(r.res.Kind, r.name))
 		return
 	}
 	s.writeObject(w, req, http.StatusOK, o, out)
 }
 
 // writeObject answers with one object.
-func (s *Server) writeObject(w http.ResponseWriter, req *http.Request, code int, o *storedObject, out output) {
+func (s *Server) writeObject(w http.ResponseWriter, req *http.Request, code int, o *object.Stored, out output) {
 	body, ct, err := s.encodeObject(o, out)
 	if err != nil {
-		writeError(w, req, errInternal(err))
+		writeError(w, req, apierr.Internal(err))
 		return
 	}
 	s.writeBody(w, req, code, ct, body)
@@ -115,7 +117,7 @@ func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request)
 
 // list runs a list request: it picks the snapshot the resourceVersion
 // semantics ask for, applies selectors and paginates.
-func (s *Server) list(r *request, opts *listOptions) ([]*storedObject, metav1.ListMeta, *apiError) {
+func (s *Server) list(r *request, opts *listOptions) ([]*object.Stored, metav1.ListMeta, *apierr.Error) {
 	var lm metav1.ListMeta
 	limit := opts.limit
 	var at uint64 // 0: newest
@@ -125,7 +127,7 @@ func (s *Server) list(r *request, opts *listOptions) ([]*storedObject, metav1.Li
 	case opts.cont != "":
 		tok, err := decodeContinue(opts.cont)
 		if err != nil {
-			return nil, lm, errBadRequest("invalid continue token: " + err.Error())
+			return nil, lm, apierr.BadRequest("invalid continue token: " + err.Error())
 		}
 		start = tok.Start
 		if tok.RV > 0 {
@@ -138,7 +140,7 @@ func (s *Server) list(r *request, opts *listOptions) ([]*storedObject, metav1.Li
 		n, _ := strconv.ParseUint(opts.rv, 10, 64)
 		cur := s.store.currentRV()
 		if n > cur || s.faults.takeTooLarge() {
-			return nil, lm, errTooLargeRV(n, cur)
+			return nil, lm, apierr.TooLargeRV(n, cur)
 		}
 		if opts.rvMatch == matchExact || (opts.rvMatch == "" && limit > 0) {
 			at = n
@@ -150,10 +152,10 @@ func (s *Server) list(r *request, opts *listOptions) ([]*storedObject, metav1.Li
 	snap, snapRV, err := s.store.snapshot(r.res, at)
 	if errors.Is(err, errExpired) {
 		if exactGone != "" {
-			return nil, lm, errGone(exactGone)
+			return nil, lm, apierr.Gone(exactGone)
 		}
-		e := errGone(expiredContinueMessage)
-		e.status.ListMeta.Continue = encodeContinue(-1, start)
+		e := apierr.Gone(expiredContinueMessage)
+		e.Status.ListMeta.Continue = encodeContinue(-1, start)
 		return nil, lm, e
 	}
 	if at != 0 && snapRV < at {
@@ -169,7 +171,7 @@ func (s *Server) list(r *request, opts *listOptions) ([]*storedObject, metav1.Li
 		i, _ := slices.BinarySearchFunc(snap, key, byKey)
 		lo = max(lo, i)
 	}
-	var items []*storedObject
+	var items []*object.Stored
 	i := lo
 	for ; i < hi; i++ {
 		o := snap[i]
@@ -183,9 +185,9 @@ func (s *Server) list(r *request, opts *listOptions) ([]*storedObject, metav1.Li
 	}
 	if limit > 0 && i < hi && len(items) > 0 {
 		last := items[len(items)-1]
-		rel := last.key
+		rel := last.Key
 		if r.ns != "" {
-			rel = last.name
+			rel = last.Name
 		}
 		lm.Continue = encodeContinue(int64(snapRV), "/"+rel+"\x00")
 		if !opts.hasSelectors() {
@@ -201,7 +203,7 @@ func (s *Server) list(r *request, opts *listOptions) ([]*storedObject, metav1.Li
 
 // namespaceRange returns the index range of a namespace's objects in a
 // key-sorted snapshot (everything when ns is "").
-func namespaceRange(snap []*storedObject, ns string) (int, int) {
+func namespaceRange(snap []*object.Stored, ns string) (int, int) {
 	if ns == "" {
 		return 0, len(snap)
 	}

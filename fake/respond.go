@@ -11,6 +11,8 @@ import (
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // format is a response encoding.
@@ -45,7 +47,7 @@ type output struct {
 	as     string
 	// res is the resource asked for: a custom resource's objects are
 	// served at its version.
-	res *resource
+	res *object.Resource
 	// version is the meta.k8s.io version of a Table or
 	// PartialObjectMetadata ("v1" or "v1beta1").
 	version string
@@ -61,9 +63,9 @@ func mediaType(t, sub string) codec.MediaType { return codec.MediaType{Type: t, 
 
 // offers lists what the server can serve for a resource, in the order
 // kube-apiserver prefers them when a range matches several.
-func (s *Server) offers(r *resource, list, watch bool) []codec.MediaType {
+func (s *Server) offers(r *object.Resource, list, watch bool) []codec.MediaType {
 	jsonT, yamlT, pbT := mediaType("application", "json"), mediaType("application", "yaml"), mediaType("application", "vnd.kubernetes.protobuf")
-	protobuf := !r.custom && !s.faults.refuseProtobuf()
+	protobuf := !r.Custom && !s.faults.refuseProtobuf()
 	out := []codec.MediaType{jsonT}
 	if !watch {
 		out = append(out, yamlT)
@@ -86,10 +88,10 @@ func (s *Server) offers(r *resource, list, watch bool) []codec.MediaType {
 }
 
 // negotiate picks the response representation from the Accept header.
-func (s *Server) negotiate(req *http.Request, r *resource, list, watch bool) (output, *apiError) {
+func (s *Server) negotiate(req *http.Request, r *object.Resource, list, watch bool) (output, *apierr.Error) {
 	accept, err := codec.ParseAccept(req.Header.Get("Accept"))
 	if err != nil {
-		return output{}, errNotAcceptableFor(r)
+		return output{}, apierr.NotAcceptableFor(r.Custom)
 	}
 	mt, ok := codec.Negotiate(accept, s.offers(r, list, watch))
 	if !ok {
@@ -99,11 +101,11 @@ func (s *Server) negotiate(req *http.Request, r *resource, list, watch bool) (ou
 		for _, a := range accept {
 			for _, o := range s.offers(r, list, watch) {
 				if a.MediaType.Essence() == o.Essence() && a.MediaType.Param(codec.ParamAs) != "" {
-					return output{}, errNotAcceptable()
+					return output{}, apierr.NotAcceptable()
 				}
 			}
 		}
-		return output{}, errNotAcceptableFor(r)
+		return output{}, apierr.NotAcceptableFor(r.Custom)
 	}
 	o := output{as: mt.Param(codec.ParamAs), res: r, version: mt.Param(codec.ParamVersion), include: req.URL.Query().Get("includeObject")}
 	switch {
@@ -154,11 +156,11 @@ func encodeStatus(st *metav1.Status, f format) []byte {
 
 // writeError answers with err's Status (any other error is a 500).
 func writeError(w http.ResponseWriter, req *http.Request, err error) {
-	var ae *apiError
+	var ae *apierr.Error
 	if !errors.As(err, &ae) {
-		ae = errInternal(err)
+		ae = apierr.Internal(err)
 	}
-	if ae.plain {
+	if ae.Plain {
 		h := w.Header()
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 		h.Set("X-Content-Type-Options", "nosniff")
@@ -167,12 +169,12 @@ func writeError(w http.ResponseWriter, req *http.Request, err error) {
 		return
 	}
 	f := statusFormat(req)
-	body := encodeStatus(&ae.status, f)
+	body := encodeStatus(&ae.Status, f)
 	h := w.Header()
 	h.Set("Content-Type", f.contentType())
 	h.Set("Cache-Control", "no-cache, private")
-	retryAfterHeader(h, ae.retryAfter)
-	w.WriteHeader(int(ae.status.Code))
+	apierr.RetryAfterHeader(h, ae.RetryAfter)
+	w.WriteHeader(int(ae.Status.Code))
 	_, _ = w.Write(body)
 }
 

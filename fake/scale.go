@@ -13,6 +13,8 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // The scale subresource of deployments, replicasets, statefulsets,
@@ -28,19 +30,9 @@ import (
 // scaleGVK is the kind the scale subresource answers with.
 var scaleGVK = metav1.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
 
-// scalable reports whether a kind has a scale subresource the fake
-// serves.
-func scalable(t typedObject) bool {
-	switch t.(type) {
-	case *appsv1.Deployment, *appsv1.ReplicaSet, *appsv1.StatefulSet, *corev1.ReplicationController:
-		return true
-	}
-	return false
-}
-
 // replicasOf returns a pointer to spec.replicas (nil when the kind has
 // none), status.replicas and the label selector as a string.
-func replicasOf(t typedObject) (spec **int32, status int32, selector string) {
+func replicasOf(t object.Typed) (spec **int32, status int32, selector string) {
 	switch o := t.(type) {
 	case *appsv1.Deployment:
 		return &o.Spec.Replicas, o.Status.Replicas, labelSelectorString(o.Spec.Selector)
@@ -94,12 +86,12 @@ func labelSelectorString(ls *metav1.LabelSelector) string {
 // scaleOf builds the Scale of a stored object. A built-in kind's unset
 // spec.replicas reads as 1, kube-apiserver's default; a custom resource
 // without the field cannot be scaled (500, as kube-apiserver answers).
-func (r *resource) scaleOf(o *storedObject) (*autoscalingv1.Scale, *apiError) {
-	d, err := r.draftOf(o)
+func scaleOf(r *object.Resource, o *object.Stored) (*autoscalingv1.Scale, *apierr.Error) {
+	d, err := r.DraftOf(o)
 	if err != nil {
-		return nil, errInternal(err)
+		return nil, apierr.Internal(err)
 	}
-	m := d.meta
+	m := d.Meta
 	sc := &autoscalingv1.Scale{
 		TypeMeta: metav1.TypeMeta{Kind: scaleGVK.Kind, APIVersion: scaleGVK.Group + "/" + scaleGVK.Version},
 		ObjectMeta: metav1.ObjectMeta{
@@ -107,27 +99,27 @@ func (r *resource) scaleOf(o *storedObject) (*autoscalingv1.Scale, *apiError) {
 			ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp,
 		},
 	}
-	if r.custom {
-		p := r.crd.scale
-		spec, found, _ := nestedPath(d.custom, p.SpecReplicasPath)
+	if r.Custom {
+		p := r.CRD.Scale
+		spec, found, _ := nestedPath(d.Custom, p.SpecReplicasPath)
 		n, ok := spec.(int64)
 		if !found || !ok {
-			return nil, errInternal(fmt.Errorf("the spec replicas field %q does not exist", p.SpecReplicasPath))
+			return nil, apierr.Internal(fmt.Errorf("the spec replicas field %q does not exist", p.SpecReplicasPath))
 		}
 		sc.Spec.Replicas = int32(n)
-		if v, _, _ := nestedPath(d.custom, p.StatusReplicasPath); v != nil {
+		if v, _, _ := nestedPath(d.Custom, p.StatusReplicasPath); v != nil {
 			if n, ok := v.(int64); ok {
 				sc.Status.Replicas = int32(n)
 			}
 		}
 		if p.LabelSelectorPath != nil {
-			if v, _, _ := nestedPath(d.custom, *p.LabelSelectorPath); v != nil {
+			if v, _, _ := nestedPath(d.Custom, *p.LabelSelectorPath); v != nil {
 				sc.Status.Selector, _ = v.(string)
 			}
 		}
 		return sc, nil
 	}
-	spec, status, selector := replicasOf(d.typed)
+	spec, status, selector := replicasOf(d.Typed)
 	sc.Spec.Replicas = 1
 	if spec != nil && *spec != nil {
 		sc.Spec.Replicas = **spec
@@ -138,18 +130,18 @@ func (r *resource) scaleOf(o *storedObject) (*autoscalingv1.Scale, *apiError) {
 
 // setReplicas sets the object's replicas to n and reports whether they
 // changed.
-func (d *draft) setReplicas(n int32) (bool, error) {
-	if d.custom != nil {
-		path := strings.Split(strings.TrimPrefix(d.res.crd.scale.SpecReplicasPath, "."), ".")
-		cur, _, _ := unstructured.NestedFieldNoCopy(d.custom, path...)
+func setReplicas(d *object.Draft, n int32) (bool, error) {
+	if d.Custom != nil {
+		path := strings.Split(strings.TrimPrefix(d.Res.CRD.Scale.SpecReplicasPath, "."), ".")
+		cur, _, _ := unstructured.NestedFieldNoCopy(d.Custom, path...)
 		if c, ok := cur.(int64); ok && c == int64(n) {
 			return false, nil
 		}
-		return true, unstructured.SetNestedField(d.custom, int64(n), path...)
+		return true, unstructured.SetNestedField(d.Custom, int64(n), path...)
 	}
-	spec, _, _ := replicasOf(d.typed)
+	spec, _, _ := replicasOf(d.Typed)
 	if spec == nil {
-		return false, errMethodNotSupported(d.res, "scale")
+		return false, apierr.MethodNotSupported(d.Res.Kind, "scale")
 	}
 	if *spec != nil && **spec == n {
 		return false, nil
@@ -161,22 +153,22 @@ func (d *draft) setReplicas(n int32) (bool, error) {
 // serveScale serves the scale subresource.
 func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request) {
 	if r.verb != "get" && r.verb != "update" && r.verb != "patch" {
-		writeError(w, req, errMethodNotSupported(r.res, r.verb))
+		writeError(w, req, apierr.MethodNotSupported(r.res.Kind, r.verb))
 		return
 	}
 	out, aerr := s.negotiate(req, r.res, false, false)
 	if aerr == nil && out.as != "" {
-		aerr = errNotAcceptable()
+		aerr = apierr.NotAcceptable()
 	}
 	if aerr != nil {
 		writeError(w, req, aerr)
 		return
 	}
-	var o *storedObject
+	var o *object.Stored
 	switch r.verb {
 	case "get":
-		if o = s.store.get(r.res, objectKey(r.ns, r.name)); o == nil {
-			aerr = errNotFound(r.res, r.name)
+		if o = s.store.get(r.res, object.Key(r.ns, r.name)); o == nil {
+			aerr = apierr.NotFound(r.res.Kind, r.name)
 		}
 	case "update":
 		o, aerr = s.updateScale(req, r)
@@ -187,14 +179,14 @@ func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request
 		writeError(w, req, aerr)
 		return
 	}
-	sc, aerr := r.res.scaleOf(o)
+	sc, aerr := scaleOf(r.res, o)
 	if aerr != nil {
 		writeError(w, req, aerr)
 		return
 	}
 	body, err := encodeScale(sc, out.format)
 	if err != nil {
-		writeError(w, req, errInternal(err))
+		writeError(w, req, apierr.Internal(err))
 		return
 	}
 	s.writeBody(w, req, http.StatusOK, out.format.contentType(), body)
@@ -212,16 +204,16 @@ func encodeScale(sc *autoscalingv1.Scale, f format) ([]byte, error) {
 }
 
 // decodeScale decodes a Scale body (JSON, YAML or protobuf).
-func (s *Server) decodeScale(ct string, body []byte) (*autoscalingv1.Scale, *apiError) {
+func (s *Server) decodeScale(ct string, body []byte) (*autoscalingv1.Scale, *apierr.Error) {
 	if ct == "" {
 		ct = codec.MediaTypeJSON
 	}
 	mt, err := codec.ParseMediaType(ct)
 	if err != nil || !(mt.IsJSON() || mt.IsYAML() || mt.IsProtobuf()) {
-		return nil, errUnsupportedMediaType(ct)
+		return nil, apierr.UnsupportedMediaType(ct)
 	}
 	if mt.IsProtobuf() && s.faults.refuseProtobufBodies() {
-		return nil, errUnsupportedMediaTypeJSON(ct)
+		return nil, apierr.UnsupportedMediaTypeJSON(ct)
 	}
 	if mt.IsYAML() {
 		if body, err = codec.YAMLToJSON(body); err == nil {
@@ -233,10 +225,10 @@ func (s *Server) decodeScale(ct string, body []byte) (*autoscalingv1.Scale, *api
 		err = codec.DecodeAs(mt, body, &sc)
 	}
 	if err != nil {
-		return nil, errBadRequest(fmt.Sprintf("Scale in version %q cannot be handled as a Scale: %v", scaleGVK.Version, err))
+		return nil, apierr.BadRequest(fmt.Sprintf("Scale in version %q cannot be handled as a Scale: %v", scaleGVK.Version, err))
 	}
 	if sc.Kind != "" && sc.Kind != scaleGVK.Kind {
-		return nil, errBadRequest(fmt.Sprintf("Scale in version %q cannot be handled as a Scale: no kind %q is registered for version %q", scaleGVK.Version, sc.Kind, sc.APIVersion))
+		return nil, apierr.BadRequest(fmt.Sprintf("Scale in version %q cannot be handled as a Scale: no kind %q is registered for version %q", scaleGVK.Version, sc.Kind, sc.APIVersion))
 	}
 	return &sc, nil
 }

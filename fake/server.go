@@ -14,6 +14,7 @@ import (
 	"github.com/kubewire/kubewire/api/builtin"
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/fake/internal/fieldpath"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // Options configure a Server. The zero value gives kube-apiserver's
@@ -114,15 +115,15 @@ type Server struct {
 	faults faults
 
 	mu        sync.RWMutex
-	resources map[string]*resource // "group/version/resource"
+	resources map[string]*object.Resource // "group/version/resource"
 
-	builtins   fieldpath.Builtins     // shapes of the built-in kinds
-	upstream   upstreamDocs           // kube-apiserver's recorded documents
-	serviceIPs serviceAddresses       // Services' cluster IPs and node ports
-	ctrl       controllers            // what kube-controller-manager does
-	patterns   *metaPatterns          // the metadata rules' patterns
-	bg         sync.WaitGroup         // the controllers' goroutines
-	crdStorage map[string]*storageKey // by CRD name; guarded by mu
+	builtins   fieldpath.Builtins            // shapes of the built-in kinds
+	upstream   upstreamDocs                  // kube-apiserver's recorded documents
+	serviceIPs serviceAddresses              // Services' cluster IPs and node ports
+	ctrl       controllers                   // what kube-controller-manager does
+	patterns   *metaPatterns                 // the metadata rules' patterns
+	bg         sync.WaitGroup                // the controllers' goroutines
+	crdStorage map[string]*object.StorageKey // by CRD name; guarded by mu
 	// builtinGroups are the API groups of built-in kinds (immutable).
 	builtinGroups map[string]bool
 
@@ -161,16 +162,16 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*resource{}, builtinGroups: map[string]bool{}, patterns: newMetaPatterns()}
+	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*object.Resource{}, builtinGroups: map[string]bool{}, patterns: newMetaPatterns()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.faults.init()
 	for _, k := range registry.All() {
 		if _, ok := builtin.New(k.APIVersion(), k.Kind); ok && k.ListKind != "" {
-			newT := func() typedObject {
+			newT := func() object.Typed {
 				obj, _ := builtin.New(k.APIVersion(), k.Kind)
-				return obj.(typedObject)
+				return obj.(object.Typed)
 			}
-			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = newBuiltinResource(k, newT, &s.builtins)
+			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = object.NewBuiltin(k, newT, &s.builtins)
 			s.builtinGroups[k.Group] = true
 		}
 	}
@@ -253,7 +254,7 @@ func (s *Server) AddCustomResource(c CustomResource) error {
 			return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, err)
 		}
 	} else {
-		d := &draft{res: crdRes, typed: crd, meta: crd.GetObjectMeta()}
+		d := &object.Draft{Res: crdRes, Typed: crd, Meta: crd.GetObjectMeta()}
 		applyDefaults(d)
 		if _, aerr := s.create(d, "", false, nil); aerr != nil {
 			return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, aerr)
@@ -266,7 +267,7 @@ func (s *Server) AddCustomResource(c CustomResource) error {
 }
 
 // lookup finds a served resource.
-func (s *Server) lookup(group, version, res string) *resource {
+func (s *Server) lookup(group, version, res string) *object.Resource {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.resources[group+"/"+version+"/"+res]

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // Sharded list and watch (KEP-5866, kube-apiserver v1.36 with the
@@ -37,25 +39,25 @@ type shardSelector struct {
 
 // parseShardParam reads the shardSelector query parameter: nil when it
 // is absent or empty, or when the server ignores it.
-func (s *Server) parseShardParam(v string) (*shardSelector, *apiError) {
+func (s *Server) parseShardParam(v string) (*shardSelector, *apierr.Error) {
 	if v == "" || s.opts.IgnoreShardSelector {
 		return nil, nil
 	}
 	sel, err := parseShardSelector(v)
 	if err != nil {
-		return nil, newStatus(http.StatusInternalServerError, "", "invalid shard selector: "+err.Error(), nil)
+		return nil, apierr.New(http.StatusInternalServerError, "", "invalid shard selector: "+err.Error(), nil)
 	}
 	return sel, nil
 }
 
 // matches reports whether o falls in one of the ranges.
-func (sel *shardSelector) matches(o *storedObject) bool {
+func (sel *shardSelector) matches(o *object.Stored) bool {
 	if sel == nil || len(sel.reqs) == 0 {
 		return true
 	}
-	v := o.uid
+	v := o.UID
 	if sel.reqs[0].key == "object.metadata.namespace" {
-		v = o.ns
+		v = o.Namespace
 	}
 	h := fnv.New64a()
 	h.Write([]byte(v))
@@ -89,8 +91,8 @@ func (sel *shardSelector) String() string {
 // does: on the lists of built-in kinds only (custom resources are listed
 // as UnstructuredList, which has no shardInfo), and not in the
 // PartialObjectMetadataList and Table forms, which do not copy it.
-func setShardInfo(lm *metav1.ListMeta, r *resource, out output, sel *shardSelector) {
-	if sel == nil || r.custom || out.as == asPartialList || out.as == asTable {
+func setShardInfo(lm *metav1.ListMeta, r *object.Resource, out output, sel *shardSelector) {
+	if sel == nil || r.Custom || out.as == asPartialList || out.as == asTable {
 		return
 	}
 	lm.ShardInfo = &metav1.ShardInfo{Selector: sel.String()}

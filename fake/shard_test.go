@@ -3,6 +3,8 @@ package fake
 import (
 	"strings"
 	"testing"
+
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 func TestParseShardSelector(t *testing.T) {
@@ -59,7 +61,7 @@ func TestParseShardSelector(t *testing.T) {
 
 func TestShardSelectorMatches(t *testing.T) {
 	// FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c; of "" 0xcbf29ce484222325.
-	o := &storedObject{uid: "a", ns: ""}
+	o := &object.Stored{UID: "a", Namespace: ""}
 	for expr, want := range map[string]bool{
 		"shardRange(object.metadata.uid, '0xaf63dc4c8601ec8c', '0xaf63dc4c8601ec8d')":        true,
 		"shardRange(object.metadata.uid, '0xaf63dc4c8601ec8d', '0x10000000000000000')":       false,

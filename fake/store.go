@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // Watch event types.
@@ -25,23 +27,23 @@ var errExpired = errors.New("resource version compacted")
 type change struct {
 	rv   uint64
 	typ  string
-	obj  *storedObject
-	prev *storedObject
+	obj  *object.Stored
+	prev *object.Stored
 }
 
 // collection holds the live objects of one resource.
 type collection struct {
-	items map[string]*storedObject
+	items map[string]*object.Stored
 	// sorted caches items ordered by key; nil after an add or remove.
 	// Guarded by store.mu for writing, and by store.sortMu when rebuilt
 	// under a read lock.
-	sorted []*storedObject
+	sorted []*object.Stored
 	// sortedShared is set once sorted was handed to a reader: a write
 	// must then copy it rather than change a snapshot being served.
 	sortedShared bool
 	// past caches the last reconstructed older snapshot (sortMu).
 	pastRV uint64
-	past   []*storedObject
+	past   []*object.Stored
 }
 
 // store is the server's multi-version storage: the live objects of every
@@ -52,7 +54,7 @@ type store struct {
 	mu        sync.RWMutex
 	sortMu    sync.Mutex
 	rv        uint64
-	colls     map[*storageKey]*collection
+	colls     map[*object.StorageKey]*collection
 	log       []change
 	logStart  int    // logical index of log[0]
 	compacted uint64 // changes at or below this version are gone
@@ -61,14 +63,14 @@ type store struct {
 }
 
 func newStore(maxLog int) *store {
-	return &store{colls: map[*storageKey]*collection{}, maxLog: maxLog, changed: make(chan struct{})}
+	return &store{colls: map[*object.StorageKey]*collection{}, maxLog: maxLog, changed: make(chan struct{})}
 }
 
-func (s *store) coll(r *resource) *collection {
-	c := s.colls[r.storage]
+func (s *store) coll(r *object.Resource) *collection {
+	c := s.colls[r.Storage]
 	if c == nil {
-		c = &collection{items: map[string]*storedObject{}}
-		s.colls[r.storage] = c
+		c = &collection{items: map[string]*object.Stored{}}
+		s.colls[r.Storage] = c
 	}
 	return c
 }
@@ -81,10 +83,10 @@ func (s *store) currentRV() uint64 {
 }
 
 // get returns the live object, or nil.
-func (s *store) get(r *resource, key string) *storedObject {
+func (s *store) get(r *object.Resource, key string) *object.Stored {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if c := s.colls[r.storage]; c != nil {
+	if c := s.colls[r.Storage]; c != nil {
 		return c.items[key]
 	}
 	return nil
@@ -94,11 +96,11 @@ func (s *store) get(r *resource, key string) *storedObject {
 // (or nil) and the resource version the write will get, it returns the
 // event type and the new object (for DELETED the removed one), or an empty
 // type for no change.
-type writeFunc func(cur *storedObject, rv uint64) (typ string, next *storedObject, err error)
+type writeFunc func(cur *object.Stored, rv uint64) (typ string, next *object.Stored, err error)
 
 // write runs fn and commits its result unless dryRun. It returns the new
 // object, or the live one when fn made no change.
-func (s *store) write(r *resource, key string, dryRun bool, fn writeFunc) (*storedObject, string, error) {
+func (s *store) write(r *object.Resource, key string, dryRun bool, fn writeFunc) (*object.Stored, string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.coll(r)
@@ -107,7 +109,7 @@ func (s *store) write(r *resource, key string, dryRun bool, fn writeFunc) (*stor
 	if dryRun && cur != nil {
 		// A dry run changes nothing: kube-apiserver answers with the
 		// object's current resourceVersion (kubectl diff relies on it).
-		rv = cur.rv
+		rv = cur.RV
 	}
 	typ, next, err := fn(cur, rv)
 	if err != nil {
@@ -171,15 +173,15 @@ func (s *store) compact() {
 	s.compacted = s.rv
 }
 
-func byKey(o *storedObject, key string) int { return strings.Compare(o.key, key) }
+func byKey(o *object.Stored, key string) int { return strings.Compare(o.Key, key) }
 
 // snapshot returns the resource's objects at resource version at (0 or
 // newer than the store means now), sorted by key, and the version they
 // are at. The slice is shared: callers must not modify it.
-func (s *store) snapshot(r *resource, at uint64) ([]*storedObject, uint64, error) {
+func (s *store) snapshot(r *object.Resource, at uint64) ([]*object.Stored, uint64, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	c := s.colls[r.storage]
+	c := s.colls[r.Storage]
 	if at == 0 || at >= s.rv {
 		if c == nil {
 			return nil, s.rv, nil
@@ -203,31 +205,31 @@ func (s *store) snapshot(r *resource, at uint64) ([]*storedObject, uint64, error
 	if c.past != nil && c.pastRV == at {
 		return c.past, at, nil
 	}
-	items := make(map[string]*storedObject, len(c.items))
+	items := make(map[string]*object.Stored, len(c.items))
 	for k, v := range c.items {
 		items[k] = v
 	}
 	for i := len(s.log) - 1; i >= 0 && s.log[i].rv > at; i-- {
 		ch := s.log[i]
-		if ch.obj.res.storage != r.storage {
+		if ch.obj.Res.Storage != r.Storage {
 			continue
 		}
 		if ch.prev == nil {
-			delete(items, ch.obj.key)
+			delete(items, ch.obj.Key)
 		} else {
-			items[ch.obj.key] = ch.prev
+			items[ch.obj.Key] = ch.prev
 		}
 	}
 	c.past, c.pastRV = sortedObjects(items), at
 	return c.past, at, nil
 }
 
-func sortedObjects(items map[string]*storedObject) []*storedObject {
-	out := make([]*storedObject, 0, len(items))
+func sortedObjects(items map[string]*object.Stored) []*object.Stored {
+	out := make([]*object.Stored, 0, len(items))
 	for _, o := range items {
 		out = append(out, o)
 	}
-	slices.SortFunc(out, func(a, b *storedObject) int { return strings.Compare(a.key, b.key) })
+	slices.SortFunc(out, func(a, b *object.Stored) int { return strings.Compare(a.Key, b.Key) })
 	return out
 }
 
@@ -272,11 +274,11 @@ func (s *store) since(cursor int) ([]change, int, <-chan struct{}, error) {
 // snapshotAndCursor returns the resource's live objects and the log
 // position right after them, atomically, for watches that start with the
 // current state.
-func (s *store) snapshotAndCursor(r *resource) ([]*storedObject, uint64, int) {
+func (s *store) snapshotAndCursor(r *object.Resource) ([]*object.Stored, uint64, int) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var objs []*storedObject
-	if c := s.colls[r.storage]; c != nil {
+	var objs []*object.Stored
+	if c := s.colls[r.Storage]; c != nil {
 		s.sortMu.Lock()
 		if c.sorted == nil {
 			c.sorted = sortedObjects(c.items)

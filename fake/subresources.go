@@ -13,6 +13,8 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	policyv1 "github.com/kubewire/kubewire/api/policy/v1"
 	"github.com/kubewire/kubewire/api/types"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // The subresources that create something other than their resource:
@@ -20,11 +22,11 @@ import (
 // serviceaccounts/token. They answer as kube-apiserver does.
 
 // postSubresource reports whether a POST to a subresource is served.
-func postSubresource(r *resource, sub string) bool {
-	if r.custom || r.kind.Group != "" {
+func postSubresource(r *object.Resource, sub string) bool {
+	if r.Custom || r.Kind.Group != "" {
 		return false
 	}
-	switch r.kind.Resource {
+	switch r.Kind.Resource {
 	case "pods":
 		return sub == "binding" || sub == "eviction"
 	case "serviceaccounts":
@@ -69,27 +71,27 @@ func (s *Server) servePostSubresource(w http.ResponseWriter, req *http.Request, 
 }
 
 // bindPod assigns a Pod to the node a Binding names, once.
-func (s *Server) bindPod(r *request, body []byte, dry bool) *apiError {
+func (s *Server) bindPod(r *request, body []byte, dry bool) *apierr.Error {
 	var b corev1.Binding
 	if err := json.Unmarshal(body, &b); err != nil {
-		return errBadRequest("Binding in version \"v1\" cannot be handled as a Binding: " + err.Error())
+		return apierr.BadRequest("Binding in version \"v1\" cannot be handled as a Binding: " + err.Error())
 	}
 	res := r.res
-	_, _, err := s.write(res, objectKey(r.ns, r.name), dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	_, _, err := s.write(res, object.Key(r.ns, r.name), dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, errNotFound(res, r.name)
+			return "", nil, apierr.NotFound(res.Kind, r.name)
 		}
-		old, err := res.draftOf(cur)
+		old, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		next, err := res.draftOf(cur)
+		next, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		p := next.typed.(*corev1.Pod)
+		p := next.Typed.(*corev1.Pod)
 		if p.Spec.NodeName != "" {
-			return "", nil, newStatus(http.StatusConflict, "Conflict",
+			return "", nil, apierr.New(http.StatusConflict, "Conflict",
 				fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.name, r.name, p.Spec.NodeName),
 				&metav1.StatusDetails{Name: r.name, Kind: "pods/binding"})
 		}
@@ -114,18 +116,18 @@ func (s *Server) bindPod(r *request, body []byte, dry bool) *apiError {
 		return s.commitChange(cur, old, next, rv)
 	})
 	if err != nil {
-		return asAPIError(err)
+		return apierr.From(err)
 	}
 	return nil
 }
 
 // evictPod deletes a Pod as an eviction does (with its own grace
 // period; disruption budgets are not checked).
-func (s *Server) evictPod(r *request, body []byte, dry bool) *apiError {
+func (s *Server) evictPod(r *request, body []byte, dry bool) *apierr.Error {
 	var e policyv1.Eviction
 	if len(body) > 0 {
 		if err := json.Unmarshal(body, &e); err != nil {
-			return errBadRequest("Eviction in version \"v1\" cannot be handled as a Eviction: " + err.Error())
+			return apierr.BadRequest("Eviction in version \"v1\" cannot be handled as a Eviction: " + err.Error())
 		}
 	}
 	opts := &deleteOptions{}
@@ -136,23 +138,23 @@ func (s *Server) evictPod(r *request, body []byte, dry bool) *apiError {
 			opts.PropagationPolicy = &p
 		}
 	}
-	key := objectKey(r.ns, r.name)
+	key := object.Key(r.ns, r.name)
 	res := r.res
 	// The pod is marked as disrupted, then deleted.
-	_, _, err := s.write(res, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	_, _, err := s.write(res, key, dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, errNotFound(res, r.name)
+			return "", nil, apierr.NotFound(res.Kind, r.name)
 		}
-		old, err := res.draftOf(cur)
+		old, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		next, err := res.draftOf(cur)
+		next, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		p := next.typed.(*corev1.Pod)
-		if p.Status.Phase == "Succeeded" || p.Status.Phase == "Failed" || cur.deleting {
+		p := next.Typed.(*corev1.Pod)
+		if p.Status.Phase == "Succeeded" || p.Status.Phase == "Failed" || cur.Deleting {
 			return "", nil, nil
 		}
 		cond := corev1.PodCondition{Type: "DisruptionTarget", Status: "True", Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting", LastTransitionTime: s.nowTime()}
@@ -168,7 +170,7 @@ func (s *Server) evictPod(r *request, body []byte, dry bool) *apiError {
 		return s.commitChange(cur, old, next, rv)
 	})
 	if err != nil {
-		return asAPIError(err)
+		return apierr.From(err)
 	}
 	_, aerr := s.deleteOne(res, key, r.name, opts, dry, nil)
 	return aerr
@@ -177,15 +179,15 @@ func (s *Server) evictPod(r *request, body []byte, dry bool) *apiError {
 // serviceAccountToken answers a TokenRequest with a token shaped like
 // kube-apiserver's (a JWT the fake does not sign with a real key: it
 // authenticates nothing).
-func (s *Server) serviceAccountToken(req *http.Request, r *request, body []byte) ([]byte, *apiError) {
-	sa := s.store.get(r.res, objectKey(r.ns, r.name))
+func (s *Server) serviceAccountToken(req *http.Request, r *request, body []byte) ([]byte, *apierr.Error) {
+	sa := s.store.get(r.res, object.Key(r.ns, r.name))
 	if sa == nil {
-		return nil, errNotFound(r.res, r.name)
+		return nil, apierr.NotFound(r.res.Kind, r.name)
 	}
 	var tr authenticationv1.TokenRequest
 	if len(body) > 0 {
 		if err := json.Unmarshal(body, &tr); err != nil {
-			return nil, errBadRequest("TokenRequest in version \"v1\" cannot be handled as a TokenRequest: " + err.Error())
+			return nil, apierr.BadRequest("TokenRequest in version \"v1\" cannot be handled as a TokenRequest: " + err.Error())
 		}
 	}
 	var sent struct {
@@ -213,7 +215,7 @@ func (s *Server) serviceAccountToken(req *http.Request, r *request, body []byte)
 	claims, _ := json.Marshal(map[string]any{
 		"aud": tr.Spec.Audiences, "exp": exp.Unix(), "iat": now.Unix(), "nbf": now.Unix(),
 		"iss": "https://kubernetes.default.svc", "sub": "system:serviceaccount:" + r.ns + ":" + r.name,
-		"kubernetes.io": map[string]any{"namespace": r.ns, "serviceaccount": map[string]string{"name": r.name, "uid": sa.uid}},
+		"kubernetes.io": map[string]any{"namespace": r.ns, "serviceaccount": map[string]string{"name": r.name, "uid": sa.UID}},
 	})
 	sig := make([]byte, 256)
 	_, _ = rand.Read(sig)
@@ -224,9 +226,9 @@ func (s *Server) serviceAccountToken(req *http.Request, r *request, body []byte)
 	}
 	out, err := json.Marshal(&tr)
 	if err != nil {
-		return nil, errInternal(err)
+		return nil, apierr.Internal(err)
 	}
 	return out, nil
 }
 
-func metav1ObjectUID(o *storedObject) types.UID { return types.UID(o.uid) }
+func metav1ObjectUID(o *object.Stored) types.UID { return types.UID(o.UID) }

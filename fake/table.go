@@ -9,6 +9,7 @@ import (
 
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // customColumns are the column definitions of a custom resource's
@@ -27,10 +28,10 @@ func customColumns(cols []apiextensionsv1.CustomResourceColumnDefinition) []meta
 
 // customCells are a custom resource's cells: its name, then each
 // column's value at its JSONPath (null when missing or of another type).
-func customCells(cols []apiextensionsv1.CustomResourceColumnDefinition, o *storedObject, now time.Time) []any {
+func customCells(cols []apiextensionsv1.CustomResourceColumnDefinition, o *object.Stored, now time.Time) []any {
 	var obj map[string]any
-	_ = json.Unmarshal(o.json, &obj)
-	cells := []any{o.name}
+	_ = json.Unmarshal(o.JSON, &obj)
+	cells := []any{o.Name}
 	for _, c := range cols {
 		v, ok := jsonPathValue(obj, c.JSONPath)
 		if !ok || v == nil {

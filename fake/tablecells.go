@@ -15,6 +15,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	networkingv1 "github.com/kubewire/kubewire/api/networking/v1"
 	rbacv1 "github.com/kubewire/kubewire/api/rbac/v1"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // The cells of built-in kinds' Table rows, as kube-apiserver's printers
@@ -33,7 +34,7 @@ type rowCondition struct {
 
 // builtinCells returns the cells of an object's row and its conditions,
 // or ok false when the fake has no printer for the kind.
-func builtinCells(t typedObject, now time.Time) (cells []any, conds []rowCondition, ok bool) {
+func builtinCells(t object.Typed, now time.Time) (cells []any, conds []rowCondition, ok bool) {
 	age := func(m *metav1.ObjectMeta) string { return sinceTime(m.CreationTimestamp.Time, now) }
 	switch o := t.(type) {
 	case *corev1.Pod:

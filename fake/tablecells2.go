@@ -17,10 +17,11 @@ import (
 	"github.com/kubewire/kubewire/api/quantity"
 	schedulingv1 "github.com/kubewire/kubewire/api/scheduling/v1"
 	storagev1 "github.com/kubewire/kubewire/api/storage/v1"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // moreCells are the printers of the kinds builtinCells does not name.
-func moreCells(t typedObject, now time.Time) ([]any, bool) {
+func moreCells(t object.Typed, now time.Time) ([]any, bool) {
 	age := func(m *metav1.ObjectMeta) string { return sinceTime(m.CreationTimestamp.Time, now) }
 	switch o := t.(type) {
 	case *discoveryv1.EndpointSlice:

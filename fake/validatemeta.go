@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // The metadata rules kube-apiserver v1.36 checks on built-in objects,
@@ -155,23 +157,23 @@ func (p *metaPatterns) labelValueErrors(v string) []string {
 
 // nameErrors checks a built-in object's name (or, with prefix, its
 // generateName, whose trailing dash is allowed) by its kind's rule.
-func (p *metaPatterns) nameErrors(r *resource, name string, prefix bool) []string {
+func (p *metaPatterns) nameErrors(r *object.Resource, name string, prefix bool) []string {
 	if prefix && len(name) > 1 && strings.HasSuffix(name, "-") {
 		name = name[:len(name)-2] + "a"
 	}
 	switch {
-	case r.kind.Group == "" && r.kind.Resource == "namespaces":
+	case r.Kind.Group == "" && r.Kind.Resource == "namespaces":
 		return p.labelErrors(name)
-	case r.kind.Group == "" && r.kind.Resource == "services":
+	case r.Kind.Group == "" && r.Kind.Resource == "services":
 		return p.dns1035Errors(name)
-	case r.kind.Group == "rbac.authorization.k8s.io":
+	case r.Kind.Group == "rbac.authorization.k8s.io":
 		return pathSegmentErrors(name, prefix)
 	}
 	return p.subdomainErrors(name, "characters")
 }
 
-func invalidCause(field string, value any, msg string) fieldCause {
-	return fieldCause{typ: "FieldValueInvalid", field: field, msg: fmt.Sprintf("Invalid value: %s: %s", quoteValue(value), msg)}
+func invalidCause(field string, value any, msg string) apierr.Cause {
+	return apierr.Cause{Type: "FieldValueInvalid", Field: field, Message: fmt.Sprintf("Invalid value: %s: %s", quoteValue(value), msg)}
 }
 
 // quoteValue writes a value as kube-apiserver's field errors do.
@@ -192,9 +194,9 @@ func kubeFinalizer(f string) bool {
 
 // metadataCauses checks a built-in object's metadata on a create (old
 // nil) or an update.
-func (s *Server) metadataCauses(r *resource, m, old *metav1.ObjectMeta) []fieldCause {
+func (s *Server) metadataCauses(r *object.Resource, m, old *metav1.ObjectMeta) []apierr.Cause {
 	p := s.patterns
-	var causes []fieldCause
+	var causes []apierr.Cause
 	if old != nil {
 		if old.DeletionTimestamp != nil {
 			var added []string
@@ -210,7 +212,7 @@ func (s *Server) metadataCauses(r *resource, m, old *metav1.ObjectMeta) []fieldC
 				causes = append(causes, c, c)
 			}
 		}
-	} else if !r.custom && !r.isCRD() {
+	} else if !r.Custom && !r.IsCRD() {
 		// Custom resources' and CRDs' names are checked with their
 		// other rules (validateName, validateCRD).
 		if m.GenerateName != "" {
@@ -238,7 +240,7 @@ func (s *Server) metadataCauses(r *resource, m, old *metav1.ObjectMeta) []fieldC
 		}
 	}
 	if size > annotationsLimit {
-		causes = append(causes, fieldCause{typ: "FieldValueTooLong", field: "metadata.annotations", msg: fmt.Sprintf("Too long: may not be more than %d bytes", annotationsLimit)})
+		causes = append(causes, apierr.Cause{Type: "FieldValueTooLong", Field: "metadata.annotations", Message: fmt.Sprintf("Too long: may not be more than %d bytes", annotationsLimit)})
 	}
 	causes = append(causes, ownerReferenceCauses(m.OwnerReferences)...)
 	if old == nil {
@@ -248,22 +250,22 @@ func (s *Server) metadataCauses(r *resource, m, old *metav1.ObjectMeta) []fieldC
 			}
 		}
 		if slices.Contains(m.Finalizers, finalizerOrphan) && slices.Contains(m.Finalizers, finalizerForeground) {
-			causes = append(causes, fieldCause{typ: "FieldValueInvalid", field: "metadata.finalizers", msg: fmt.Sprintf("Invalid value: %#v: finalizer orphan and foregroundDeletion cannot be both set", m.Finalizers)})
+			causes = append(causes, apierr.Cause{Type: "FieldValueInvalid", Field: "metadata.finalizers", Message: fmt.Sprintf("Invalid value: %#v: finalizer orphan and foregroundDeletion cannot be both set", m.Finalizers)})
 		}
 	}
-	if !strings.HasPrefix(r.kind.Group, "rbac.") && !strings.HasPrefix(r.kind.Group, "admissionregistration.") {
+	if !strings.HasPrefix(r.Kind.Group, "rbac.") && !strings.HasPrefix(r.Kind.Group, "admissionregistration.") {
 		for i, f := range m.Finalizers {
 			if !strings.Contains(f, "/") && !kubeFinalizer(f) {
 				causes = append(causes, invalidCause(fmt.Sprintf("metadata.finalizers[%d]", i), f, "name is neither a standard finalizer name nor is it fully qualified"))
 			}
 		}
 	}
-	slices.SortStableFunc(causes, func(a, b fieldCause) int { return strings.Compare(a.field, b.field) })
+	slices.SortStableFunc(causes, func(a, b apierr.Cause) int { return strings.Compare(a.Field, b.Field) })
 	return causes
 }
 
-func ownerReferenceCauses(refs []metav1.OwnerReference) []fieldCause {
-	var causes []fieldCause
+func ownerReferenceCauses(refs []metav1.OwnerReference) []apierr.Cause {
+	var causes []apierr.Cause
 	controller := ""
 	for _, ref := range refs {
 		_, version := splitAPIVersion(ref.APIVersion)
@@ -282,8 +284,8 @@ func ownerReferenceCauses(refs []metav1.OwnerReference) []fieldCause {
 		if ref.Controller != nil && *ref.Controller {
 			name := ref.Kind + "/" + ref.Name
 			if controller != "" {
-				causes = append(causes, fieldCause{typ: "FieldValueInvalid", field: "metadata.ownerReferences",
-					msg: fmt.Sprintf(`Invalid value: "": Only one reference can have Controller set to true. Found "true" in references for %s and %s`, controller, name)})
+				causes = append(causes, apierr.Cause{Type: "FieldValueInvalid", Field: "metadata.ownerReferences",
+					Message: fmt.Sprintf(`Invalid value: "": Only one reference can have Controller set to true. Found "true" in references for %s and %s`, controller, name)})
 			} else {
 				controller = name
 			}

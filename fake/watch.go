@@ -8,6 +8,8 @@ import (
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -20,24 +22,24 @@ const watchGoneMessage = "The resourceVersion for the provided watch is too old.
 // watchPlan is where a watch starts: the synthetic ADDED events to send
 // first, the log position to follow from, and the watch-list end bookmark.
 type watchPlan struct {
-	initial   []*storedObject
+	initial   []*object.Stored
 	cursor    int
 	startRV   uint64 // changes at or below this version are not sent
 	watchList bool   // send the end bookmark once synced to endAtRV
 	endAtRV   uint64
-	expired   bool      // the start version is compacted: send a 410 ERROR event
-	tooLarge  *apiError // fault: the server is behind the start version
-	noEnd     bool      // fault: a watch-list that never sends its end bookmark
+	expired   bool          // the start version is compacted: send a 410 ERROR event
+	tooLarge  *apierr.Error // fault: the server is behind the start version
+	noEnd     bool          // fault: a watch-list that never sends its end bookmark
 }
 
-func (s *Server) planWatch(r *request, opts *listOptions) (watchPlan, *apiError) {
+func (s *Server) planWatch(r *request, opts *listOptions) (watchPlan, *apierr.Error) {
 	var p watchPlan
 	requested, _ := strconv.ParseUint(opts.rv, 10, 64)
 	switch {
 	case opts.sendInitialEvents != nil && *opts.sendInitialEvents:
 		switch s.faults.watchListMode() {
 		case WatchListRefused:
-			return p, errBadRequest("sendInitialEvents is forbidden for watch")
+			return p, apierr.BadRequest("sendInitialEvents is forbidden for watch")
 		case WatchListNoEndBookmark:
 			p.noEnd = true
 		}
@@ -52,7 +54,7 @@ func (s *Server) planWatch(r *request, opts *listOptions) (watchPlan, *apiError)
 		p.initial, p.startRV, p.cursor = s.store.snapshotAndCursor(r.res)
 	default:
 		if s.faults.takeTooLarge() {
-			p.tooLarge = errTooLargeRV(requested, s.store.currentRV())
+			p.tooLarge = apierr.TooLargeRV(requested, s.store.currentRV())
 			return p, nil
 		}
 		cursor, err := s.store.cursorAfter(requested)
@@ -120,7 +122,7 @@ func (wt *watcher) flush() {
 
 func (wt *watcher) run(req *http.Request, p watchPlan) {
 	if p.expired {
-		wt.sendError(errGone(watchGoneMessage))
+		wt.sendError(apierr.Gone(watchGoneMessage))
 		return
 	}
 	if p.tooLarge != nil {
@@ -152,7 +154,7 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 	for {
 		evs, next, notify, err := wt.s.store.since(cursor)
 		if err != nil {
-			wt.sendError(errGone(watchGoneMessage))
+			wt.sendError(apierr.Gone(watchGoneMessage))
 			return
 		}
 		for _, ev := range evs {
@@ -195,14 +197,14 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 }
 
 // visible reports whether the watch's scope and selectors include o.
-func (wt *watcher) visible(o *storedObject) bool {
-	if o == nil || o.res.storage != wt.r.res.storage {
+func (wt *watcher) visible(o *object.Stored) bool {
+	if o == nil || o.Res.Storage != wt.r.res.Storage {
 		return false
 	}
-	if wt.r.ns != "" && o.ns != wt.r.ns {
+	if wt.r.ns != "" && o.Namespace != wt.r.ns {
 		return false
 	}
-	if wt.r.name != "" && o.name != wt.r.name {
+	if wt.r.name != "" && o.Name != wt.r.name {
 		return false
 	}
 	return wt.opts.matches(o)
@@ -210,7 +212,7 @@ func (wt *watcher) visible(o *storedObject) bool {
 
 // translate maps a change to what this watch sees: an object entering the
 // selection is ADDED, one leaving it DELETED.
-func (wt *watcher) translate(ev change) (string, *storedObject) {
+func (wt *watcher) translate(ev change) (string, *object.Stored) {
 	now := wt.visible(ev.obj)
 	before := ev.prev != nil && wt.visible(ev.prev)
 	switch {
@@ -230,15 +232,15 @@ func (wt *watcher) translate(ev change) (string, *storedObject) {
 
 // send writes one event, applying injected faults. It reports whether the
 // stream goes on.
-func (wt *watcher) send(typ string, o *storedObject) bool {
+func (wt *watcher) send(typ string, o *object.Stored) bool {
 	return wt.emit(typ, func(b []byte) []byte { return wt.encodeObject(b, o) })
 }
 
-func (wt *watcher) encodeObject(b []byte, o *storedObject) []byte {
+func (wt *watcher) encodeObject(b []byte, o *object.Stored) []byte {
 	if wt.out.as == asTable {
 		// Each event is a Table of one row; only the first has the
 		// column definitions, as kube-apiserver writes them.
-		t, err := wt.s.tableJSON(wt.r.res, []*storedObject{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.rv, 10)}, wt.out)
+		t, err := wt.s.tableJSON(wt.r.res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, wt.out)
 		wt.out.noHeaders = true
 		if err != nil {
 			return append(b, "{}"...)
@@ -247,17 +249,17 @@ func (wt *watcher) encodeObject(b []byte, o *storedObject) []byte {
 	}
 	if wt.out.as == asPartial {
 		if wt.out.format == formatProtobuf {
-			return append(b, codec.EncodeEnvelope(metaAPIVersion, asPartial, o.partialProto())...)
+			return append(b, codec.EncodeEnvelope(object.MetaAPIVersion, asPartial, o.PartialProto())...)
 		}
-		return append(b, o.partialJSON()...)
+		return append(b, o.PartialJSON()...)
 	}
 	if wt.out.format == formatProtobuf {
-		return append(b, codec.EncodeEnvelope(o.res.kind.APIVersion(), o.res.kind.Kind, o.pb)...)
+		return append(b, codec.EncodeEnvelope(o.Res.Kind.APIVersion(), o.Res.Kind.Kind, o.PB)...)
 	}
-	if o.res.custom {
-		return append(b, o.jsonAs(wt.r.res)...)
+	if o.Res.Custom {
+		return append(b, o.JSONAs(wt.r.res)...)
 	}
-	return append(append(b, o.res.jsonPrefix...), o.json[1:]...)
+	return append(append(b, o.Res.JSONPrefix...), o.JSON[1:]...)
 }
 
 func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
@@ -265,9 +267,9 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 	if end {
 		meta.Annotations = map[string]string{initialEventsEnd: "true"}
 	}
-	kind, apiVersion := wt.r.res.kind.Kind, wt.r.res.kind.APIVersion()
+	kind, apiVersion := wt.r.res.Kind.Kind, wt.r.res.Kind.APIVersion()
 	if wt.out.as == asPartial {
-		kind, apiVersion = asPartial, metaAPIVersion
+		kind, apiVersion = asPartial, object.MetaAPIVersion
 	}
 	return wt.emit(eventBookmark, func(b []byte) []byte {
 		if wt.out.format == formatProtobuf {
@@ -287,12 +289,12 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 }
 
 // sendError writes an ERROR event carrying a Status; the stream then ends.
-func (wt *watcher) sendError(e *apiError) {
+func (wt *watcher) sendError(e *apierr.Error) {
 	wt.write(eventError, func(b []byte) []byte {
 		if wt.out.format == formatProtobuf {
-			return append(b, encodeStatus(&e.status, formatProtobuf)...)
+			return append(b, encodeStatus(&e.Status, formatProtobuf)...)
 		}
-		return append(b, encodeStatus(&e.status, formatJSON)...)
+		return append(b, encodeStatus(&e.Status, formatJSON)...)
 	}, eventOK)
 	wt.flush()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/kubewire/kubewire/fake/internal/apierr"
 )
 
 // writeOpts are the query options of a create, update or patch.
@@ -28,22 +30,22 @@ const (
 // kube-apiserver does: a value that does not parse is a 400, an invalid
 // one a 422 naming the options kind (CreateOptions, UpdateOptions or
 // PatchOptions). apply says the write is a server-side apply.
-func parseWriteOptions(req *http.Request, kind string, apply bool) (writeOpts, *apiError) {
+func parseWriteOptions(req *http.Request, kind string, apply bool) (writeOpts, *apierr.Error) {
 	q := req.URL.Query()
 	o := writeOpts{manager: writeManager(req), agent: req.UserAgent()}
-	var causes []fieldCause
+	var causes []apierr.Cause
 	force, hasForce := q["force"]
 	if hasForce && len(force) > 0 {
 		b, err := strconv.ParseBool(force[0])
 		if err != nil {
-			return o, errBadRequest(fmt.Sprintf("strconv.ParseBool: parsing %q: invalid syntax", force[0]))
+			return o, apierr.BadRequest(fmt.Sprintf("strconv.ParseBool: parsing %q: invalid syntax", force[0]))
 		}
 		o.force = b
 	}
 	fieldManager := q.Get("fieldManager")
 	if kind == patchOptions {
 		if apply && fieldManager == "" {
-			causes = append(causes, fieldCause{typ: "FieldValueRequired", field: "fieldManager", msg: "Required value: is required for apply patch"})
+			causes = append(causes, apierr.Cause{Type: "FieldValueRequired", Field: "fieldManager", Message: "Required value: is required for apply patch"})
 		}
 		if !apply && hasForce {
 			causes = append(causes, forbidden("force", "may not be specified for non-apply patch"))
@@ -54,7 +56,7 @@ func parseWriteOptions(req *http.Request, kind string, apply bool) (writeOpts, *
 		for _, v := range vals {
 			if v != "All" {
 				b, _ := json.Marshal(vals)
-				causes = append(causes, fieldCause{typ: "FieldValueNotSupported", field: "dryRun", msg: fmt.Sprintf("Unsupported value: %s: supported values: \"All\"", b)})
+				causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "dryRun", Message: fmt.Sprintf("Unsupported value: %s: supported values: \"All\"", b)})
 				break
 			}
 		}
@@ -68,11 +70,11 @@ func parseWriteOptions(req *http.Request, kind string, apply bool) (writeOpts, *
 	case "Strict":
 		o.level = validationStrict
 	default:
-		causes = append(causes, fieldCause{typ: "FieldValueNotSupported", field: "fieldValidation",
-			msg: fmt.Sprintf(`Unsupported value: %q: supported values: "", "Ignore", "Strict", "Warn"`, v)})
+		causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "fieldValidation",
+			Message: fmt.Sprintf(`Unsupported value: %q: supported values: "", "Ignore", "Strict", "Warn"`, v)})
 	}
 	if len(causes) > 0 {
-		return o, errInvalid("meta.k8s.io", kind, "", causes...)
+		return o, apierr.Invalid("meta.k8s.io", kind, "", causes...)
 	}
 	return o, nil
 }

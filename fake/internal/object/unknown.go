@@ -1,4 +1,4 @@
-package fake
+package object
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// unknownFieldPaths lists, in the order they appear in body, the paths of
+// UnknownFieldPaths lists, in the order they appear in body, the paths of
 // every JSON field that a value of type t does not define, as
 // kube-apiserver's strict decoding reports them: object keys joined by
 // dots and list indexes in brackets ("spec.template.spec.containers[0].bogus").
@@ -16,7 +16,7 @@ import (
 // themselves (json.Unmarshaler) or of interface types are not looked
 // into. A body that is not valid JSON yields the fields found before the
 // error; decoding reports the error itself.
-func unknownFieldPaths(body []byte, t reflect.Type) []string {
+func UnknownFieldPaths(body []byte, t reflect.Type) []string {
 	w := unknownWalker{dec: json.NewDecoder(bytes.NewReader(body))}
 	_ = w.walk(t, "")
 	return w.found
@@ -29,7 +29,7 @@ type unknownWalker struct {
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
-func joinPath(path, key string) string {
+func JoinPath(path, key string) string {
 	if path == "" {
 		return key
 	}
@@ -64,13 +64,13 @@ func (w *unknownWalker) walk(t reflect.Type, path string) error {
 			switch t.Kind() {
 			case reflect.Struct:
 				if ft, ok := fields[key]; ok {
-					err2 = w.walk(ft, joinPath(path, key))
+					err2 = w.walk(ft, JoinPath(path, key))
 				} else {
-					w.found = append(w.found, joinPath(path, key))
+					w.found = append(w.found, JoinPath(path, key))
 					err2 = w.skip()
 				}
 			case reflect.Map:
-				err2 = w.walk(t.Elem(), joinPath(path, key))
+				err2 = w.walk(t.Elem(), JoinPath(path, key))
 			default:
 				err2 = w.skip()
 			}
