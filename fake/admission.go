@@ -11,6 +11,7 @@ import (
 	storagev1 "github.com/kubewire/kubewire/api/storage/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 // The admission plugins kube-apiserver enables by default that change
@@ -21,43 +22,9 @@ import (
 // StorageObjectInUseProtection and DefaultStorageClass. They run after
 // the field manager, so what they add is nobody's field.
 
-// storeView reads the store from code that may already hold its lock
-// (held set), such as a server-side apply creating an object.
-type storeView struct {
-	st   *store
-	held bool
-}
-
-func (v storeView) get(r *object.Resource, key string) *object.Stored {
-	if v.held {
-		if c := v.st.colls[r.Storage]; c != nil {
-			return c.items[key]
-		}
-		return nil
-	}
-	return v.st.get(r, key)
-}
-
-// list returns the live objects of a resource, in no order.
-func (v storeView) list(r *object.Resource) []*object.Stored {
-	if !v.held {
-		v.st.mu.RLock()
-		defer v.st.mu.RUnlock()
-	}
-	c := v.st.colls[r.Storage]
-	if c == nil {
-		return nil
-	}
-	out := make([]*object.Stored, 0, len(c.items))
-	for _, o := range c.items {
-		out = append(out, o)
-	}
-	return out
-}
-
 // admitCreate runs the built-in admission plugins on an object being
 // created through the API.
-func (s *Server) admitCreate(d *object.Draft, view storeView) *apierr.Error {
+func (s *Server) admitCreate(d *object.Draft, view storage.View) *apierr.Error {
 	switch o := d.Typed.(type) {
 	case *corev1.Pod:
 		return s.admitPod(d.Res, o, view)
@@ -87,9 +54,9 @@ func addFinalizer(m *metav1.ObjectMeta, f string) {
 
 // defaultStorageClass names the StorageClass marked as the default one,
 // or "".
-func (s *Server) defaultStorageClass(view storeView) string {
+func (s *Server) defaultStorageClass(view storage.View) string {
 	res := s.lookup("storage.k8s.io", "v1", "storageclasses")
-	for _, o := range view.list(res) {
+	for _, o := range view.List(res) {
 		d, err := res.DraftOf(o)
 		if err != nil {
 			continue
@@ -104,7 +71,7 @@ func (s *Server) defaultStorageClass(view storeView) string {
 // serviceAccountMount is where a Pod's service account token is mounted.
 const serviceAccountMount = "/var/run/secrets/kubernetes.io/serviceaccount"
 
-func (s *Server) admitPod(res *object.Resource, p *corev1.Pod, view storeView) *apierr.Error {
+func (s *Server) admitPod(res *object.Resource, p *corev1.Pod, view storage.View) *apierr.Error {
 	if p.Annotations["kubernetes.io/config.mirror"] == "" {
 		if aerr := s.admitServiceAccount(res, p, view); aerr != nil {
 			return aerr
@@ -135,13 +102,13 @@ func tolerates(ts []corev1.Toleration, key string, effect corev1.TaintEffect) bo
 // admitServiceAccount makes a Pod run as a service account of its
 // namespace and mounts the account's token, CA and namespace, as the
 // ServiceAccount admission plugin does.
-func (s *Server) admitServiceAccount(res *object.Resource, p *corev1.Pod, view storeView) *apierr.Error {
+func (s *Server) admitServiceAccount(res *object.Resource, p *corev1.Pod, view storage.View) *apierr.Error {
 	if p.Spec.ServiceAccountName == "" {
 		p.Spec.ServiceAccountName = "default"
 	}
 	p.Spec.DeprecatedServiceAccount = p.Spec.ServiceAccountName
 	saRes := s.lookup("", "v1", "serviceaccounts")
-	o := view.get(saRes, object.Key(p.Namespace, p.Spec.ServiceAccountName))
+	o := view.Get(saRes, object.Key(p.Namespace, p.Spec.ServiceAccountName))
 	if o == nil {
 		return apierr.Forbidden(res.Kind, p.Name, fmt.Sprintf("error looking up service account %s/%s: serviceaccount %q not found", p.Namespace, p.Spec.ServiceAccountName, p.Spec.ServiceAccountName))
 	}
@@ -189,11 +156,11 @@ func systemPriorityClasses() map[string]int32 {
 
 // admitPriority resolves a Pod's priority from its PriorityClass (or
 // the global default one), as the Priority admission plugin does.
-func (s *Server) admitPriority(res *object.Resource, p *corev1.Pod, view storeView) *apierr.Error {
+func (s *Server) admitPriority(res *object.Resource, p *corev1.Pod, view storage.View) *apierr.Error {
 	pcRes := s.lookup("scheduling.k8s.io", "v1", "priorityclasses")
 	value, policy := int32(0), corev1.PreemptionPolicy("PreemptLowerPriority")
 	if name := p.Spec.PriorityClassName; name != "" {
-		o := view.get(pcRes, name)
+		o := view.Get(pcRes, name)
 		switch v, system := systemPriorityClasses()[name]; {
 		case o != nil:
 			if d, err := pcRes.DraftOf(o); err == nil {
@@ -209,7 +176,7 @@ func (s *Server) admitPriority(res *object.Resource, p *corev1.Pod, view storeVi
 			return apierr.Forbidden(res.Kind, p.Name, fmt.Sprintf("no PriorityClass with name %s was found", name))
 		}
 	} else {
-		for _, o := range view.list(pcRes) {
+		for _, o := range view.List(pcRes) {
 			if d, err := pcRes.DraftOf(o); err == nil {
 				if pc := d.Typed.(*schedulingv1.PriorityClass); pc.GlobalDefault {
 					value = pc.Value

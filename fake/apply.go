@@ -15,6 +15,7 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 // decodeApplied decodes a server-side apply body (YAML or JSON).
@@ -209,7 +210,7 @@ func (s *Server) applyCreate(r *request, call *hookCall, applied map[string]any,
 	if aerr := validateName(d); aerr != nil {
 		return "", nil, aerr
 	}
-	if aerr := s.admitNew(d, call, storeView{st: s.store, held: true}); aerr != nil {
+	if aerr := s.admitNew(d, call, storage.View{Store: s.store, Held: true}); aerr != nil {
 		return "", nil, aerr
 	}
 	if aerr := s.validate(d, nil); aerr != nil {
@@ -223,5 +224,5 @@ func (s *Server) applyCreate(r *request, call *hookCall, applied map[string]any,
 		rv = 0
 	}
 	next, err := d.Seal(rv)
-	return eventAdded, next, err
+	return storage.Added, next, err
 }

@@ -8,6 +8,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 // ControllersMode is how the server does what kube-controller-manager's
@@ -98,13 +99,13 @@ func (s *Server) controllerPass() bool {
 	if c.deps == nil {
 		c.deps, c.watch = map[string]map[objRef]bool{}, map[objRef]bool{}
 	}
-	changes, next, _, err := s.store.since(c.cursor)
+	changes, next, _, err := s.store.Since(c.cursor)
 	check := map[objRef]bool{}
 	if err != nil {
 		// History was compacted past the cursor: start over from the
 		// live objects.
 		s.rebuildControllerIndex(check)
-		_, next, _, _ = s.store.since(1 << 62)
+		_, next, _, _ = s.store.Since(1 << 62)
 		changes = nil
 	}
 	c.cursor = next
@@ -134,12 +135,12 @@ func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 // indexChange updates the owner index for one change and notes what
 // it makes worth a look: dependents of a deleted object, an object
 // naming owners, an object to watch.
-func (s *Server) indexChange(ch change, check map[objRef]bool) {
+func (s *Server) indexChange(ch storage.Change, check map[objRef]bool) {
 	c := &s.ctrl
-	o := ch.obj
+	o := ch.Obj
 	ref := objRef{res: o.Res, key: o.Key}
-	if ch.prev != nil {
-		for _, ow := range ch.prev.Owners {
+	if ch.Prev != nil {
+		for _, ow := range ch.Prev.Owners {
 			if m := c.deps[string(ow.UID)]; m != nil {
 				delete(m, ref)
 				if len(m) == 0 {
@@ -148,7 +149,7 @@ func (s *Server) indexChange(ch change, check map[objRef]bool) {
 			}
 		}
 	}
-	if ch.typ == eventDeleted {
+	if ch.Type == storage.Deleted {
 		delete(c.watch, ref)
 		for dep := range c.deps[o.UID] {
 			check[dep] = true
@@ -173,7 +174,7 @@ func (s *Server) indexChange(ch change, check map[objRef]bool) {
 	if len(o.Owners) > 0 {
 		check[ref] = true
 	}
-	if o.Deleting || o.Res.Kind.Group == "" && o.Res.Kind.Resource == "namespaces" && ch.typ == eventAdded {
+	if o.Deleting || o.Res.Kind.Group == "" && o.Res.Kind.Resource == "namespaces" && ch.Type == storage.Added {
 		c.watch[ref] = true
 	}
 }
@@ -195,9 +196,9 @@ func (s *Server) rebuildControllerIndex(check map[objRef]bool) {
 	clear(c.deps)
 	clear(c.watch)
 	for _, r := range s.storedResources() {
-		snap, _, _ := s.store.snapshot(r, 0)
+		snap, _, _ := s.store.Snapshot(r, 0)
 		for _, o := range snap {
-			s.indexChange(change{typ: eventAdded, obj: o}, check)
+			s.indexChange(storage.Change{Type: storage.Added, Obj: o}, check)
 		}
 	}
 }
@@ -246,7 +247,7 @@ func (s *Server) ownerStateOf(ow metav1.OwnerReference, ns string) ownerState {
 	if r == nil {
 		return ownerUnknown
 	}
-	if o := s.store.get(r, key); o != nil && o.UID == string(ow.UID) {
+	if o := s.store.Get(r, key); o != nil && o.UID == string(ow.UID) {
 		return ownerPresent
 	}
 	return ownerAbsent
@@ -256,7 +257,7 @@ func (s *Server) ownerStateOf(ow metav1.OwnerReference, ns string) ownerState {
 // the references to the owners that are gone while others remain, as
 // the garbage collector does.
 func (s *Server) checkDependent(ref objRef) bool {
-	o := s.store.get(ref.res, ref.key)
+	o := s.store.Get(ref.res, ref.key)
 	if o == nil || o.Deleting || len(o.Owners) == 0 {
 		return false
 	}
@@ -287,7 +288,7 @@ func (s *Server) checkDependent(ref objRef) bool {
 // volumes, a pod whose grace period is over. It stops watching what
 // needs nothing more.
 func (s *Server) reconcile(ref objRef) bool {
-	o := s.store.get(ref.res, ref.key)
+	o := s.store.Get(ref.res, ref.key)
 	if o == nil {
 		delete(s.ctrl.watch, ref)
 		return false
@@ -346,7 +347,7 @@ func (s *Server) orphanDependents(ref objRef, o *object.Stored) bool {
 func (s *Server) deleteDependents(ref objRef, o *object.Stored) bool {
 	wrote, blocked := false, false
 	for dep := range s.ctrl.deps[o.UID] {
-		d := s.store.get(dep.res, dep.key)
+		d := s.store.Get(dep.res, dep.key)
 		if d == nil {
 			continue
 		}
@@ -374,8 +375,8 @@ func (s *Server) deleteDependents(ref objRef, o *object.Stored) bool {
 // claimInUse reports whether a pod that has not finished mounts a claim.
 func (s *Server) claimInUse(claim *object.Stored) bool {
 	pods := s.lookup("", "v1", "pods")
-	snap, _, _ := s.store.snapshot(pods, 0)
-	lo, hi := namespaceRange(snap, claim.Namespace)
+	snap, _, _ := s.store.Snapshot(pods, 0)
+	lo, hi := storage.NamespaceRange(snap, claim.Namespace)
 	for _, o := range snap[lo:hi] {
 		d, err := pods.DraftOf(o)
 		if err != nil {
@@ -409,7 +410,7 @@ func (s *Server) removeFinalizer(ref objRef, f string) bool {
 // kube-controller-manager.
 func (s *Server) controllerUpdate(ref objRef, change func(*object.Draft) bool) bool {
 	res := ref.res
-	_, typ, err := s.store.write(res, ref.key, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+	_, typ, err := s.store.Write(res, ref.key, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
 			return "", nil, nil
 		}
@@ -441,7 +442,7 @@ func (s *Server) scheduleGraceTimer() {
 	}
 	var next time.Time
 	for ref := range c.watch {
-		if o := s.store.get(ref.res, ref.key); o != nil && o.Graceful() && (next.IsZero() || o.DeleteAt.Before(next)) {
+		if o := s.store.Get(ref.res, ref.key); o != nil && o.Graceful() && (next.IsZero() || o.DeleteAt.Before(next)) {
 			next = o.DeleteAt
 		}
 	}

@@ -17,7 +17,7 @@ import (
 // NamesAccepted reason and message of the last conflict found.
 func (s *Server) namesConflict(crdRes *object.Resource, crd *apiextensionsv1.CustomResourceDefinition) (apiextensionsv1.CustomResourceDefinitionNames, string, string) {
 	resources, kinds := map[string]bool{}, map[string]bool{}
-	objs, _, _ := s.store.snapshot(crdRes, 0)
+	objs, _, _ := s.store.Snapshot(crdRes, 0)
 	for _, o := range objs {
 		if o.Name == crd.Name {
 			continue

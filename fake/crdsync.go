@@ -7,13 +7,14 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 // write commits a write to the store and then does what kube-apiserver's
 // controllers would do about it (syncCRD for CRDs). The follow-up runs
 // after the store's lock is released, before the request is answered.
-func (s *Server) write(r *object.Resource, key string, dry bool, fn writeFunc) (*object.Stored, string, error) {
-	o, typ, err := s.store.write(r, key, dry, fn)
+func (s *Server) write(r *object.Resource, key string, dry bool, fn storage.WriteFunc) (*object.Stored, string, error) {
+	o, typ, err := s.store.Write(r, key, dry, fn)
 	if err == nil && !dry && typ != "" && r.IsCRD() && o != nil {
 		s.syncCRD(o.Name)
 	}
@@ -25,7 +26,7 @@ func (s *Server) write(r *object.Resource, key string, dry bool, fn writeFunc) (
 // its objects and lets it go.
 func (s *Server) syncCRD(name string) {
 	crdRes := s.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
-	o := s.store.get(crdRes, name)
+	o := s.store.Get(crdRes, name)
 	if o == nil {
 		s.unserveCRD(name)
 		return
@@ -83,7 +84,7 @@ func (s *Server) refuseNames(crdRes *object.Resource, name string, names apiexte
 // writeCRDStatus changes a CRD's status as kube-apiserver's CRD
 // controllers do: a status write of theirs, recorded in managedFields.
 func (s *Server) writeCRDStatus(crdRes *object.Resource, name string, change func(*apiextensionsv1.CustomResourceDefinition, metav1.Time)) {
-	_, _, _ = s.store.write(crdRes, name, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+	_, _, _ = s.store.Write(crdRes, name, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil || cur.Deleting {
 			return "", nil, nil
 		}
@@ -200,9 +201,9 @@ func (s *Server) finalizeCRD(crdRes *object.Resource, crd *apiextensionsv1.Custo
 		return
 	}
 	if r := s.servedBy(crd.Name); r != nil {
-		snap, _, _ := s.store.snapshot(r, 0)
+		snap, _, _ := s.store.Snapshot(r, 0)
 		for _, o := range snap {
-			_, _, _ = s.store.write(r, o.Key, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+			_, _, _ = s.store.Write(r, o.Key, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 				if cur == nil {
 					return "", nil, nil
 				}
@@ -211,12 +212,12 @@ func (s *Server) finalizeCRD(crdRes *object.Resource, crd *apiextensionsv1.Custo
 					return "", nil, err
 				}
 				next, err := d.Seal(rv)
-				return eventDeleted, next, err
+				return storage.Deleted, next, err
 			})
 		}
 	}
 	s.unserveCRD(crd.Name)
-	_, _, _ = s.store.write(crdRes, crd.Name, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+	_, _, _ = s.store.Write(crdRes, crd.Name, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
 			return "", nil, nil
 		}

@@ -11,6 +11,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/types"
@@ -212,7 +213,7 @@ func (s *Server) deleteOne(res *object.Resource, key, name string, opts *deleteO
 			}
 			s.markCRDDeleted(d)
 			next, err := d.Seal(rv)
-			return eventModified, next, err
+			return storage.Modified, next, err
 		}
 		if ns, ok := d.Typed.(*corev1.Namespace); ok {
 			return s.deleteNamespace(ns, d, cur, opts, rv, &deferred)
@@ -244,7 +245,7 @@ func (s *Server) deleteObject(res *object.Resource, d *object.Draft, cur *object
 			d.Meta.DeletionGracePeriodSeconds = &zero
 			next, err := d.Seal(rv)
 			*deferred = false
-			return eventDeleted, next, err
+			return storage.Deleted, next, err
 		}
 		if graceful && d.Meta.DeletionGracePeriodSeconds != nil && grace < *d.Meta.DeletionGracePeriodSeconds {
 			at := metav1.NewTime(now.Add(time.Duration(grace) * time.Second))
@@ -255,7 +256,7 @@ func (s *Server) deleteObject(res *object.Resource, d *object.Draft, cur *object
 			return "", nil, nil
 		}
 		next, err := d.Seal(rv)
-		return eventModified, next, err
+		return storage.Modified, next, err
 	}
 	if len(fins) > 0 || grace > 0 {
 		*deferred = true
@@ -265,7 +266,7 @@ func (s *Server) deleteObject(res *object.Resource, d *object.Draft, cur *object
 			d.Meta.Generation++
 		}
 		next, err := d.Seal(rv)
-		return eventModified, next, err
+		return storage.Modified, next, err
 	}
 	if graceful {
 		// kube-apiserver answers with the pod as it marked it before
@@ -277,7 +278,7 @@ func (s *Server) deleteObject(res *object.Resource, d *object.Draft, cur *object
 		}
 	}
 	next, err := d.Seal(rv)
-	return eventDeleted, next, err
+	return storage.Deleted, next, err
 }
 
 // podGracePeriod returns a Pod's grace period for a delete (the
@@ -311,7 +312,7 @@ func (s *Server) deleteNamespace(ns *corev1.Namespace, d *object.Draft, cur *obj
 	}
 	if len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0 {
 		next, err := d.Seal(rv)
-		return eventDeleted, next, err
+		return storage.Deleted, next, err
 	}
 	*deferred = true
 	if cur.Deleting {
@@ -321,7 +322,7 @@ func (s *Server) deleteNamespace(ns *corev1.Namespace, d *object.Draft, cur *obj
 	ns.DeletionTimestamp = &now
 	ns.Status.Phase = "Terminating"
 	next, err := d.Seal(rv)
-	return eventModified, next, err
+	return storage.Modified, next, err
 }
 
 // writeDeleted answers a DELETE as kube-apiserver does (generic registry
@@ -409,8 +410,8 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request,
 		writeError(w, req, aerr)
 		return
 	}
-	snap, _, _ := s.store.snapshot(r.res, 0)
-	lo, hi := namespaceRange(snap, r.ns)
+	snap, _, _ := s.store.Snapshot(r.res, 0)
+	lo, hi := storage.NamespaceRange(snap, r.ns)
 	var deleted []*object.Stored
 	for _, o := range snap[lo:hi] {
 		if !opts.matches(o) {
@@ -428,7 +429,7 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request,
 		}
 		deleted = append(deleted, res.obj)
 	}
-	lm := metav1.ListMeta{ResourceVersion: strconv.FormatUint(s.store.currentRV(), 10)}
+	lm := metav1.ListMeta{ResourceVersion: strconv.FormatUint(s.store.CurrentRV(), 10)}
 	bw := s.startBody(w, req, http.StatusOK, out.format.contentType(), -1)
 	_ = s.writeList(bw, r.res, out, deleted, lm)
 	_ = bw.Close()

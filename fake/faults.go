@@ -184,7 +184,7 @@ func (s *Server) Restart() {
 // kube-apiserver keeps serving the versions its watch cache holds after
 // a compaction, so a real cluster answers 410 only for older ones (see
 // the package documentation).
-func (s *Server) Compact() { s.store.compact() }
+func (s *Server) Compact() { s.store.Compact() }
 
 func (f *Faults) refuseProtobuf() bool {
 	f.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 // reconcileNamespace is the namespace and service account controllers'
@@ -36,8 +37,8 @@ func (s *Server) reconcileNamespace(ref objRef, o *object.Stored) bool {
 		if !r.Kind.Namespaced {
 			continue
 		}
-		snap, _, _ := s.store.snapshot(r, 0)
-		lo, hi := namespaceRange(snap, o.Name)
+		snap, _, _ := s.store.Snapshot(r, 0)
+		lo, hi := storage.NamespaceRange(snap, o.Name)
 		for _, obj := range snap[lo:hi] {
 			remaining = true
 			if obj.Deleting {
@@ -63,7 +64,7 @@ func (s *Server) reconcileNamespace(ref objRef, o *object.Stored) bool {
 // if it has none.
 func (s *Server) ensureServiceAccount(ns string) bool {
 	r := s.lookup("", "v1", "serviceaccounts")
-	if s.store.get(r, object.Key(ns, "default")) != nil {
+	if s.store.Get(r, object.Key(ns, "default")) != nil {
 		return false
 	}
 	d, _, err := r.DecodeJSON([]byte(`{"metadata":{"name":"default"}}`))

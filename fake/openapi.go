@@ -200,7 +200,7 @@ func (s *Server) customOpenAPIV3(rec *upstream.CustomResourceOpenAPI) map[string
 	byGV := map[string]map[string]any{}
 	pathsByGV := map[string]map[string]any{}
 	for _, r := range custom {
-		o := s.store.get(crdRes, r.CRD.Name)
+		o := s.store.Get(crdRes, r.CRD.Name)
 		if o == nil {
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 func (s *Server) serveGet(w http.ResponseWriter, req *http.Request, r *request) {
@@ -27,12 +28,12 @@ func (s *Server) serveGet(w http.ResponseWriter, req *http.Request, r *request) 
 			writeError(w, req, apierr.BadRequest(fmt.Sprintf("invalid resource version %q: the value must be a decimal number", rv)))
 			return
 		}
-		if cur := s.store.currentRV(); n > cur || s.faults.takeTooLarge() {
+		if cur := s.store.CurrentRV(); n > cur || s.faults.takeTooLarge() {
 			writeError(w, req, apierr.TooLargeRV(n, cur))
 			return
 		}
 	}
-	o := s.store.get(r.res, object.Key(r.ns, r.name))
+	o := s.store.Get(r.res, object.Key(r.ns, r.name))
 	if o == nil {
 		writeError(w, req, apierr.NotFound(r.res.Kind, r.name))
 		return
@@ -138,7 +139,7 @@ func (s *Server) list(r *request, opts *listOptions) ([]*object.Stored, metav1.L
 		limit = 0 // served from the watch cache: the limit is ignored
 	case opts.rv != "":
 		n, _ := strconv.ParseUint(opts.rv, 10, 64)
-		cur := s.store.currentRV()
+		cur := s.store.CurrentRV()
 		if n > cur || s.faults.takeTooLarge() {
 			return nil, lm, apierr.TooLargeRV(n, cur)
 		}
@@ -149,8 +150,8 @@ func (s *Server) list(r *request, opts *listOptions) ([]*object.Stored, metav1.L
 			}
 		}
 	}
-	snap, snapRV, err := s.store.snapshot(r.res, at)
-	if errors.Is(err, errExpired) {
+	snap, snapRV, err := s.store.Snapshot(r.res, at)
+	if errors.Is(err, storage.ErrExpired) {
 		if exactGone != "" {
 			return nil, lm, apierr.Gone(exactGone)
 		}
@@ -162,13 +163,13 @@ func (s *Server) list(r *request, opts *listOptions) ([]*object.Stored, metav1.L
 		snapRV = at
 	}
 	lm.ResourceVersion = strconv.FormatUint(snapRV, 10)
-	lo, hi := namespaceRange(snap, r.ns)
+	lo, hi := storage.NamespaceRange(snap, r.ns)
 	if start != "" {
 		key := strings.TrimPrefix(start, "/")
 		if r.ns != "" {
 			key = r.ns + "/" + key
 		}
-		i, _ := slices.BinarySearchFunc(snap, key, byKey)
+		i, _ := slices.BinarySearchFunc(snap, key, storage.ByKey)
 		lo = max(lo, i)
 	}
 	var items []*object.Stored
@@ -199,15 +200,4 @@ func (s *Server) list(r *request, opts *listOptions) ([]*object.Stored, metav1.L
 		}
 	}
 	return items, lm, nil
-}
-
-// namespaceRange returns the index range of a namespace's objects in a
-// key-sorted snapshot (everything when ns is "").
-func namespaceRange(snap []*object.Stored, ns string) (int, int) {
-	if ns == "" {
-		return 0, len(snap)
-	}
-	lo, _ := slices.BinarySearchFunc(snap, ns+"/", byKey)
-	hi, _ := slices.BinarySearchFunc(snap, ns+"0", byKey) // '0' sorts right after '/'
-	return lo, hi
 }

@@ -167,7 +167,7 @@ func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request
 	var o *object.Stored
 	switch r.verb {
 	case "get":
-		if o = s.store.get(r.res, object.Key(r.ns, r.name)); o == nil {
+		if o = s.store.Get(r.res, object.Key(r.ns, r.name)); o == nil {
 			aerr = apierr.NotFound(r.res.Kind, r.name)
 		}
 	case "update":

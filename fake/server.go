@@ -15,6 +15,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 // Options configure a Server. The zero value gives kube-apiserver's
@@ -111,7 +112,7 @@ type OptionalValue struct {
 // returns after every goroutine the server started has exited.
 type Server struct {
 	opts   Options
-	store  *store
+	store  *storage.Store
 	faults faults
 
 	mu        sync.RWMutex
@@ -162,7 +163,7 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*object.Resource{}, builtinGroups: map[string]bool{}, patterns: newMetaPatterns()}
+	s := &Server{opts: opts, store: storage.New(opts.HistoryLimit), resources: map[string]*object.Resource{}, builtinGroups: map[string]bool{}, patterns: newMetaPatterns()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.faults.init()
 	for _, k := range registry.All() {
@@ -248,7 +249,7 @@ func (s *Server) AddCustomResource(c CustomResource) error {
 	}
 	crdRes := s.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
 	crd := c.definition()
-	if s.store.get(crdRes, crd.Name) != nil {
+	if s.store.Get(crdRes, crd.Name) != nil {
 		// Another version of a resource already added: serve this one too.
 		if err := s.addCRDVersion(crdRes, crd); err != nil {
 			return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, err)
@@ -278,5 +279,5 @@ func (s *Server) now() time.Time { return s.opts.Now() }
 // CurrentResourceVersion returns the newest resource version, as a list
 // would report it.
 func (s *Server) CurrentResourceVersion() string {
-	return fmt.Sprint(s.store.currentRV())
+	return fmt.Sprint(s.store.CurrentRV())
 }

@@ -11,6 +11,7 @@ import (
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 // snapshotKind names the document Snapshot writes.
@@ -36,15 +37,15 @@ type snapshot struct {
 // safe to call while the server serves requests; it does not block
 // writes for long (the objects are shared, not copied).
 func (s *Server) Snapshot(w io.Writer) error {
-	s.store.mu.RLock()
-	rv := s.store.rv
+	s.store.Mu.RLock()
+	rv := s.store.Rv
 	var objs []*object.Stored
-	for _, c := range s.store.colls {
-		for _, o := range c.items {
+	for _, c := range s.store.Colls {
+		for _, o := range c.Items {
 			objs = append(objs, o)
 		}
 	}
-	s.store.mu.RUnlock()
+	s.store.Mu.RUnlock()
 	rank := func(o *object.Stored) int {
 		switch {
 		case o.Res.IsCRD():
@@ -134,9 +135,9 @@ func (s *Server) loadObject(item json.RawMessage) error {
 			return "", nil, err
 		}
 		if cur != nil {
-			return eventModified, next, nil
+			return storage.Modified, next, nil
 		}
-		return eventAdded, next, nil
+		return storage.Added, next, nil
 	})
 	return err
 }

@@ -180,7 +180,7 @@ func (s *Server) evictPod(r *request, body []byte, dry bool) *apierr.Error {
 // kube-apiserver's (a JWT the fake does not sign with a real key: it
 // authenticates nothing).
 func (s *Server) serviceAccountToken(req *http.Request, r *request, body []byte) ([]byte, *apierr.Error) {
-	sa := s.store.get(r.res, object.Key(r.ns, r.name))
+	sa := s.store.Get(r.res, object.Key(r.ns, r.name))
 	if sa == nil {
 		return nil, apierr.NotFound(r.res.Kind, r.name)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -43,21 +44,21 @@ func (s *Server) planWatch(r *request, opts *listOptions) (watchPlan, *apierr.Er
 		case WatchListNoEndBookmark:
 			p.noEnd = true
 		}
-		p.initial, p.startRV, p.cursor = s.store.snapshotAndCursor(r.res)
+		p.initial, p.startRV, p.cursor = s.store.SnapshotAndCursor(r.res)
 		p.watchList = !p.noEnd
 		p.endAtRV = max(p.startRV, requested)
 	case opts.rv == "" || opts.rv == "0":
 		if opts.sendInitialEvents != nil { // sendInitialEvents=false: start now, no state
-			_, p.startRV, p.cursor = s.store.snapshotAndCursor(r.res)
+			_, p.startRV, p.cursor = s.store.SnapshotAndCursor(r.res)
 			return p, nil
 		}
-		p.initial, p.startRV, p.cursor = s.store.snapshotAndCursor(r.res)
+		p.initial, p.startRV, p.cursor = s.store.SnapshotAndCursor(r.res)
 	default:
 		if s.faults.takeTooLarge() {
-			p.tooLarge = apierr.TooLargeRV(requested, s.store.currentRV())
+			p.tooLarge = apierr.TooLargeRV(requested, s.store.CurrentRV())
 			return p, nil
 		}
-		cursor, err := s.store.cursorAfter(requested)
+		cursor, err := s.store.CursorAfter(requested)
 		if err != nil {
 			p.expired = true
 			return p, nil
@@ -143,7 +144,7 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 	}
 	drop := wt.s.faults.dropChan()
 	for _, o := range p.initial {
-		if wt.visible(o) && !wt.send(eventAdded, o) {
+		if wt.visible(o) && !wt.send(storage.Added, o) {
 			return
 		}
 	}
@@ -152,14 +153,14 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 	bookmarkDue := false
 	cursor := p.cursor
 	for {
-		evs, next, notify, err := wt.s.store.since(cursor)
+		evs, next, notify, err := wt.s.store.Since(cursor)
 		if err != nil {
 			wt.sendError(apierr.Gone(watchGoneMessage))
 			return
 		}
 		for _, ev := range evs {
-			lastRV = max(lastRV, ev.rv)
-			if ev.rv <= p.startRV {
+			lastRV = max(lastRV, ev.RV)
+			if ev.RV <= p.startRV {
 				continue
 			}
 			if typ, o := wt.translate(ev); typ != "" && !wt.send(typ, o) {
@@ -212,20 +213,20 @@ func (wt *watcher) visible(o *object.Stored) bool {
 
 // translate maps a change to what this watch sees: an object entering the
 // selection is ADDED, one leaving it DELETED.
-func (wt *watcher) translate(ev change) (string, *object.Stored) {
-	now := wt.visible(ev.obj)
-	before := ev.prev != nil && wt.visible(ev.prev)
+func (wt *watcher) translate(ev storage.Change) (string, *object.Stored) {
+	now := wt.visible(ev.Obj)
+	before := ev.Prev != nil && wt.visible(ev.Prev)
 	switch {
-	case ev.typ == eventDeleted:
+	case ev.Type == storage.Deleted:
 		if before || now {
-			return eventDeleted, ev.obj
+			return storage.Deleted, ev.Obj
 		}
 	case now && before:
-		return eventModified, ev.obj
+		return storage.Modified, ev.Obj
 	case now:
-		return eventAdded, ev.obj
+		return storage.Added, ev.Obj
 	case before:
-		return eventDeleted, ev.obj
+		return storage.Deleted, ev.Obj
 	}
 	return "", nil
 }
@@ -271,7 +272,7 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 	if wt.out.as == asPartial {
 		kind, apiVersion = asPartial, object.MetaAPIVersion
 	}
-	return wt.emit(eventBookmark, func(b []byte) []byte {
+	return wt.emit(storage.Bookmark, func(b []byte) []byte {
 		if wt.out.format == formatProtobuf {
 			m := protowire.AppendTag(nil, 1, protowire.BytesType)
 			m = protowire.AppendBytes(m, meta.AppendProto(nil))
@@ -290,7 +291,7 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 
 // sendError writes an ERROR event carrying a Status; the stream then ends.
 func (wt *watcher) sendError(e *apierr.Error) {
-	wt.write(eventError, func(b []byte) []byte {
+	wt.write(storage.Error, func(b []byte) []byte {
 		if wt.out.format == formatProtobuf {
 			return append(b, encodeStatus(&e.Status, formatProtobuf)...)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/kubewire/kubewire/api/types"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 func newUID() types.UID {
@@ -62,7 +63,7 @@ func (s *Server) create(d *object.Draft, ns string, dry bool, call *hookCall) (w
 	if aerr := validateName(d); aerr != nil {
 		return writeResult{}, aerr
 	}
-	view := storeView{st: s.store}
+	view := storage.View{Store: s.store}
 	if aerr := s.admitNew(d, call, view); aerr != nil {
 		return writeResult{}, aerr
 	}
@@ -89,7 +90,7 @@ func (s *Server) create(d *object.Draft, ns string, dry bool, call *hookCall) (w
 		if err != nil {
 			return "", nil, err
 		}
-		return eventAdded, next, nil
+		return storage.Added, next, nil
 	})
 	if err != nil {
 		return writeResult{}, apierr.From(err)
@@ -102,10 +103,10 @@ func (s *Server) create(d *object.Draft, ns string, dry bool, call *hookCall) (w
 // and not be terminating (403, for creates through the API), the
 // built-in admission plugins (API creates only), the system fields, and
 // the registry's preparation.
-func (s *Server) admitNew(d *object.Draft, call *hookCall, view storeView) *apierr.Error {
+func (s *Server) admitNew(d *object.Draft, call *hookCall, view storage.View) *apierr.Error {
 	r := d.Res
 	if r.Kind.Namespaced {
-		nsObj := view.get(s.lookup("", "v1", "namespaces"), d.Meta.Namespace)
+		nsObj := view.Get(s.lookup("", "v1", "namespaces"), d.Meta.Namespace)
 		if nsObj == nil {
 			return apierr.NamespaceNotFound(d.Meta.Namespace)
 		}
@@ -138,7 +139,7 @@ func (s *Server) admitNew(d *object.Draft, call *hookCall, view storeView) *apie
 
 func (s *Server) namespaceExists(ns string) bool {
 	nsRes := s.lookup("", "v1", "namespaces")
-	return nsRes != nil && s.store.get(nsRes, ns) != nil
+	return nsRes != nil && s.store.Get(nsRes, ns) != nil
 }
 
 // createNamespace creates a namespace directly (server start).
@@ -215,7 +216,7 @@ func (s *Server) update(d *object.Draft, r *request, o writeOpts) (writeResult, 
 	if err != nil {
 		return writeResult{}, apierr.From(err)
 	}
-	if typ == eventDeleted {
+	if typ == storage.Deleted {
 		code = http.StatusOK
 	}
 	return writeResult{obj: obj, code: code}, nil
@@ -302,9 +303,9 @@ func (s *Server) commitChange(cur *object.Stored, old, next *object.Draft, rv ui
 		return "", nil, err
 	}
 	if sealed.Deleting && len(sealed.Finalizers) == 0 && !sealed.Graceful() && (sealed.Res.Kind.Kind != "Namespace" || namespaceGone(next)) {
-		return eventDeleted, sealed, nil
+		return storage.Deleted, sealed, nil
 	}
-	return eventModified, sealed, nil
+	return storage.Modified, sealed, nil
 }
 
 func (s *Server) serveCreate(w http.ResponseWriter, req *http.Request, r *request) {
