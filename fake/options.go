@@ -3,13 +3,16 @@ package fake
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/shard"
 	"github.com/kubewire/kubewire/internal/runtime/selector"
 )
 
@@ -25,14 +28,14 @@ type listOptions struct {
 	sendInitialEvents *bool
 	timeout           time.Duration // 0 when unset
 
-	shard *shardSelector // shard.go; nil: everything
+	shard *shard.Selector // shard.go; nil: everything
 }
 
 func (o *listOptions) hasSelectors() bool { return !o.labels.Empty() || !o.fields.Empty() }
 
 // matches applies the selectors to an object.
 func (o *listOptions) matches(obj *object.Stored) bool {
-	if !o.shard.matches(obj) || !o.labels.Matches(obj.Labels) {
+	if !o.shard.Matches(obj) || !o.labels.Matches(obj.Labels) {
 		return false
 	}
 	if o.fields.Empty() {
@@ -207,4 +210,28 @@ func dryRun(q url.Values) (bool, *apierr.Error) {
 		}
 	}
 	return len(vals) > 0, nil
+}
+
+// parseShardParam reads the shardSelector query parameter: nil when it
+// is absent or empty, or when the server ignores it (ignore set).
+func parseShardParam(v string, ignore bool) (*shard.Selector, *apierr.Error) {
+	if v == "" || ignore {
+		return nil, nil
+	}
+	sel, err := shard.Parse(v)
+	if err != nil {
+		return nil, apierr.New(http.StatusInternalServerError, "", "invalid shard selector: "+err.Error(), nil)
+	}
+	return sel, nil
+}
+
+// setShardInfo sets lm.shardInfo on a sharded list as kube-apiserver
+// does: on the lists of built-in kinds only (custom resources are listed
+// as UnstructuredList, which has no shardInfo), and not in the
+// PartialObjectMetadataList and Table forms, which do not copy it.
+func setShardInfo(lm *metav1.ListMeta, r *object.Resource, out output, sel *shard.Selector) {
+	if sel == nil || r.Custom || out.as == asPartialList || out.as == asTable {
+		return
+	}
+	lm.ShardInfo = &metav1.ShardInfo{Selector: sel.String()}
 }

@@ -95,7 +95,7 @@ func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request)
 		writeError(w, req, aerr)
 		return
 	}
-	if opts.shard, aerr = s.parseShardParam(req.URL.Query().Get("shardSelector")); aerr != nil {
+	if opts.shard, aerr = parseShardParam(req.URL.Query().Get("shardSelector"), s.opts.IgnoreShardSelector); aerr != nil {
 		writeError(w, req, aerr)
 		return
 	}

@@ -1,30 +1,12 @@
-package fake
+package shard
 
 import (
 	"fmt"
 	"hash/fnv"
-	"net/http"
 	"strings"
 
-	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
-
-// Sharded list and watch (KEP-5866, kube-apiserver v1.36 with the
-// ShardedListAndWatch feature gate): the shardSelector parameter keeps
-// the objects whose 64-bit FNV-1a hash of metadata.uid or
-// metadata.namespace falls in one of its half-open ranges, written
-//
-//	shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000') || shardRange(...)
-//
-// kube-apiserver parses it as a CEL expression and walks the syntax tree;
-// parseShardSelector accepts the same subset (calls, || and &&, field
-// paths, quoted strings, numbers, parentheses) and answers with the same
-// messages for every expression that is well-formed CEL. Like
-// kube-apiserver it refuses a bad selector with a 500 whose message
-// starts "invalid shard selector: " (its registry returns a plain error,
-// which the API server does not map to a 4xx).
 
 // shardRequirement is one shardRange call, its bounds as written (0x and
 // 16 lowercase hex digits, or 0x10000000000000000 for 2^64).
@@ -32,26 +14,13 @@ type shardRequirement struct {
 	key, start, end string
 }
 
-// shardSelector is a parsed shardSelector; nil selects everything.
-type shardSelector struct {
+// Selector is a parsed shardSelector; nil selects everything.
+type Selector struct {
 	reqs []shardRequirement
 }
 
-// parseShardParam reads the shardSelector query parameter: nil when it
-// is absent or empty, or when the server ignores it.
-func (s *Server) parseShardParam(v string) (*shardSelector, *apierr.Error) {
-	if v == "" || s.opts.IgnoreShardSelector {
-		return nil, nil
-	}
-	sel, err := parseShardSelector(v)
-	if err != nil {
-		return nil, apierr.New(http.StatusInternalServerError, "", "invalid shard selector: "+err.Error(), nil)
-	}
-	return sel, nil
-}
-
-// matches reports whether o falls in one of the ranges.
-func (sel *shardSelector) matches(o *object.Stored) bool {
+// Matches reports whether o falls in one of the ranges.
+func (sel *Selector) Matches(o *object.Stored) bool {
 	if sel == nil || len(sel.reqs) == 0 {
 		return true
 	}
@@ -79,7 +48,7 @@ func hexLess(a, b string) bool {
 }
 
 // String is the selector as kube-apiserver echoes it in shardInfo.
-func (sel *shardSelector) String() string {
+func (sel *Selector) String() string {
 	parts := make([]string, len(sel.reqs))
 	for i, r := range sel.reqs {
 		parts[i] = fmt.Sprintf("shardRange(%s, '%s', '%s')", r.key, r.start, r.end)
@@ -87,20 +56,9 @@ func (sel *shardSelector) String() string {
 	return strings.Join(parts, " || ")
 }
 
-// setShardInfo sets lm.shardInfo on a sharded list as kube-apiserver
-// does: on the lists of built-in kinds only (custom resources are listed
-// as UnstructuredList, which has no shardInfo), and not in the
-// PartialObjectMetadataList and Table forms, which do not copy it.
-func setShardInfo(lm *metav1.ListMeta, r *object.Resource, out output, sel *shardSelector) {
-	if sel == nil || r.Custom || out.as == asPartialList || out.as == asTable {
-		return
-	}
-	lm.ShardInfo = &metav1.ShardInfo{Selector: sel.String()}
-}
-
-// parseShardSelector parses and checks a selector as kube-apiserver's
+// Parse parses and checks a selector as kube-apiserver's
 // sharding.Parse does.
-func parseShardSelector(expr string) (*shardSelector, error) {
+func Parse(expr string) (*Selector, error) {
 	expr = strings.TrimSpace(expr)
 	if expr == "" {
 		return nil, fmt.Errorf("empty shard selector is not allowed; omit the parameter for unfiltered lists")
@@ -119,7 +77,7 @@ func parseShardSelector(expr string) (*shardSelector, error) {
 			return nil, fmt.Errorf("all shard ranges must use the same field, got %q and %q", reqs[0].key, r.key)
 		}
 	}
-	return &shardSelector{reqs: reqs}, nil
+	return &Selector{reqs: reqs}, nil
 }
 
 func walkShardExpr(e *celExpr) ([]shardRequirement, error) {

@@ -1,4 +1,4 @@
-package fake
+package shard
 
 import (
 	"strings"
@@ -42,7 +42,7 @@ func TestParseShardSelector(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.expr, func(t *testing.T) {
-			sel, err := parseShardSelector(tc.expr)
+			sel, err := Parse(tc.expr)
 			if tc.echo != "" {
 				if err != nil {
 					t.Fatalf("error %v", err)
@@ -68,11 +68,11 @@ func TestShardSelectorMatches(t *testing.T) {
 		"shardRange(object.metadata.uid, '0x0000000000000000', '0xaf63dc4c8601ec8c')":        false,
 		"shardRange(object.metadata.namespace, '0xcbf29ce484222325', '0x10000000000000000')": true,
 	} {
-		sel, err := parseShardSelector(expr)
+		sel, err := Parse(expr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := sel.matches(o); got != want {
+		if got := sel.Matches(o); got != want {
 			t.Errorf("%s matches = %v, want %v", expr, got, want)
 		}
 	}
