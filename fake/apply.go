@@ -90,7 +90,7 @@ func checkApplied(res *object.Resource, applied map[string]any) *apierr.Error {
 		var typeErr *json.UnmarshalTypeError
 		if err := json.Unmarshal(b, t); errors.As(err, &typeErr) && typeErr.Type.Kind() == reflect.String && len(unknown) == 0 {
 			field := typeErr.Field
-			v, ok := jsonPathValue(applied, "."+field)
+			v, ok := object.JSONPathValue(applied, "."+field)
 			if m, isMap := v.(map[string]any); ok && isMap {
 				// A map of strings: name the entry that is not one.
 				for _, k := range sortedMapKeys(m) {

@@ -183,20 +183,12 @@ func checkTypeMeta(d *object.Draft) *apierr.Error {
 	if apiVersion == "" {
 		apiVersion = k.APIVersion()
 	}
-	_, version := splitAPIVersion(apiVersion)
+	_, version := object.SplitAPIVersion(apiVersion)
 	prefix := fmt.Sprintf("%s in version %q cannot be handled as a %s: ", kind, version, k.Kind)
 	if _, known := builtin.New(apiVersion, kind); !known {
 		return apierr.BadRequest(prefix + fmt.Sprintf("no kind %q is registered for version %q in scheme \"pkg/runtime/scheme.go:111\"", kind, apiVersion))
 	}
 	return apierr.BadRequest(prefix + fmt.Sprintf("converting (%s.%s) to (%s.%s): unknown conversion", version, kind, internalPackage(k.Group), k.Kind))
-}
-
-// splitAPIVersion splits "apps/v1" into "apps" and "v1" ("v1": "", "v1").
-func splitAPIVersion(apiVersion string) (string, string) {
-	if g, v, ok := strings.Cut(apiVersion, "/"); ok {
-		return g, v
-	}
-	return "", apiVersion
 }
 
 // internalPackage is the name of the package of a group's internal
@@ -238,7 +230,7 @@ func (s *Server) unservedVersionFields(r *object.Resource, d *object.Draft, body
 	if av == "" || av == r.Kind.APIVersion() {
 		return nil
 	}
-	if g, v := splitAPIVersion(av); g != r.Kind.Group || s.lookup(g, v, r.Kind.Resource) != nil {
+	if g, v := object.SplitAPIVersion(av); g != r.Kind.Group || s.lookup(g, v, r.Kind.Resource) != nil {
 		return nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))

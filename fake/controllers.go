@@ -222,7 +222,7 @@ func (s *Server) storedResources() []*object.Resource {
 // the resource and key its owner would be stored at; nil when the kind
 // is not served.
 func (s *Server) ownerRef(ow metav1.OwnerReference, ns string) (*object.Resource, string) {
-	group, version := splitAPIVersion(ow.APIVersion)
+	group, version := object.SplitAPIVersion(ow.APIVersion)
 	r := s.lookupKind(group, version, ow.Kind)
 	if r == nil {
 		return nil, ""

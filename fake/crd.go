@@ -11,6 +11,7 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/schema"
+	"github.com/kubewire/kubewire/fake/internal/table"
 )
 
 // A CustomResourceDefinition written through the API (or by
@@ -201,7 +202,7 @@ func printerColumns(cols []apiextensionsv1.CustomResourceColumnDefinition) []api
 	if len(cols) > 0 {
 		return cols
 	}
-	return []apiextensionsv1.CustomResourceColumnDefinition{{Name: "Age", Type: "date", Description: creationTimestampDescription, JSONPath: ".metadata.creationTimestamp"}}
+	return []apiextensionsv1.CustomResourceColumnDefinition{{Name: "Age", Type: "date", Description: table.CreationTimestampDescription, JSONPath: ".metadata.creationTimestamp"}}
 }
 
 // storageFor returns the storage of a CRD's objects, the same for every

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"time"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/table"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -169,104 +169,8 @@ func envelopeSplit(apiVersion, kind string, rawLen int) (head, tail []byte) {
 	panic("fake: codec.EncodeEnvelope wrote no raw field") // a programming error in the codec contract
 }
 
-// Descriptions of the Name and Age columns, from ObjectMeta's API
-// documentation, as kube-apiserver's Tables carry them.
-const (
-	nameDescription              = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
-	creationTimestampDescription = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
-)
-
-// tableJSON renders objects as a meta.k8s.io Table (v1, or v1beta1 when
-// out asks for it): custom resources with their CRD's printer columns,
-// built-in kinds with kube-apiserver's columns and cells (kinds the fake
-// has no printer for with Name and Age); each row carries the object as
-// out.include says (PartialObjectMetadata by default).
+// tableJSON renders objects as the Table out asks for.
 func (s *Server) tableJSON(r *object.Resource, items []*object.Stored, lm metav1.ListMeta, out output) ([]byte, error) {
-	type row struct {
-		Cells      []any           `json:"cells"`
-		Conditions []rowCondition  `json:"conditions,omitempty"`
-		Object     json.RawMessage `json:"object"`
-	}
-	metaVersion := object.MetaAPIVersion
-	if out.version == "v1beta1" {
-		metaVersion = "meta.k8s.io/v1beta1"
-	}
-	t := struct {
-		Kind       string                         `json:"kind"`
-		APIVersion string                         `json:"apiVersion"`
-		Metadata   metav1.ListMeta                `json:"metadata"`
-		Columns    []metav1.TableColumnDefinition `json:"columnDefinitions"`
-		Rows       []row                          `json:"rows"`
-	}{
-		Kind: asTable, APIVersion: metaVersion, Metadata: lm,
-		Columns: []metav1.TableColumnDefinition{
-			{Name: "Name", Type: "string", Format: "name", Description: nameDescription},
-			{Name: "Age", Type: "date", Description: creationTimestampDescription},
-		},
-		Rows: make([]row, 0, len(items)),
-	}
-	builtin := !r.Custom && r.CRD == nil
-	var recorded []metav1.TableColumnDefinition
-	if builtin {
-		recorded = s.upstream.tableColumns(r.Key())
-	}
-	defaultConvertor := len(recorded) == 2 && recorded[1].Name == "Created At"
-	switch {
-	case r.CRD != nil:
-		t.Columns = customColumns(r.CRD.Columns)
-	case defaultConvertor:
-		t.Columns = recorded
-	}
-	now := s.now()
-	printed := false
-	for i, o := range items {
-		cells := []any{o.Name, humanAge(now.Sub(o.Created))}
-		var conds []rowCondition
-		switch {
-		case r.CRD != nil:
-			cells = customCells(r.CRD.Columns, o, now)
-		case defaultConvertor:
-			cells = []any{o.Name, o.Created.UTC().Format(time.RFC3339)}
-		case len(recorded) > 0:
-			if d, err := r.DraftOf(o); err == nil {
-				if c, rc, ok := builtinCells(d.Typed, now); ok {
-					cells, conds = c, rc
-					if i == 0 {
-						printed = true
-					}
-				}
-			}
-		}
-		var obj json.RawMessage
-		switch out.include {
-		case "None":
-			obj = json.RawMessage("null")
-		case "Object":
-			obj = o.ServedJSON(r)
-		default:
-			obj = o.PartialJSON()
-			if metaVersion != object.MetaAPIVersion {
-				obj = append([]byte(`{"kind":"PartialObjectMetadata","apiVersion":"`+metaVersion+`","metadata":`), append(o.MetadataJSON(), '}')...)
-			}
-		}
-		t.Rows = append(t.Rows, row{Cells: cells, Conditions: conds, Object: obj})
-	}
-	if len(recorded) > 0 && (printed || len(items) == 0 && s.hasPrinter(r)) {
-		t.Columns = recorded
-	}
-	if out.noHeaders {
-		t.Columns = nil
-	}
-	return json.Marshal(&t)
+	p := table.Printer{Columns: s.upstream.tableColumns, Now: s.now}
+	return p.Render(r, items, lm, table.Options{Version: out.version, Include: out.include, NoHeaders: out.noHeaders})
 }
-
-// hasPrinter reports whether the fake fills the cells of a built-in
-// kind's Table rows.
-func (s *Server) hasPrinter(r *object.Resource) bool {
-	t := r.NewTyped()
-	_, _, ok := builtinCells(t, s.now())
-	return ok
-}
-
-// humanAge formats an age as kubectl's AGE columns do.
-func humanAge(d time.Duration) string { return humanDuration(d) }

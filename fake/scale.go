@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
 	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
@@ -15,6 +14,7 @@ import (
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/table"
 )
 
 // The scale subresource of deployments, replicasets, statefulsets,
@@ -35,52 +35,19 @@ var scaleGVK = metav1.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind
 func replicasOf(t object.Typed) (spec **int32, status int32, selector string) {
 	switch o := t.(type) {
 	case *appsv1.Deployment:
-		return &o.Spec.Replicas, o.Status.Replicas, labelSelectorString(o.Spec.Selector)
+		return &o.Spec.Replicas, o.Status.Replicas, table.SelectorString(o.Spec.Selector)
 	case *appsv1.ReplicaSet:
-		return &o.Spec.Replicas, o.Status.Replicas, labelSelectorString(o.Spec.Selector)
+		return &o.Spec.Replicas, o.Status.Replicas, table.SelectorString(o.Spec.Selector)
 	case *appsv1.StatefulSet:
-		return &o.Spec.Replicas, o.Status.Replicas, labelSelectorString(o.Spec.Selector)
+		return &o.Spec.Replicas, o.Status.Replicas, table.SelectorString(o.Spec.Selector)
 	case *corev1.ReplicationController:
 		sel := o.Spec.Selector
 		if len(sel) == 0 && o.Spec.Template != nil {
 			sel = o.Spec.Template.Labels // kube-apiserver defaults the selector to the template's labels
 		}
-		return &o.Spec.Replicas, o.Status.Replicas, labelSelectorString(&metav1.LabelSelector{MatchLabels: sel})
+		return &o.Spec.Replicas, o.Status.Replicas, table.SelectorString(&metav1.LabelSelector{MatchLabels: sel})
 	}
 	return nil, 0, ""
-}
-
-// labelSelectorString formats a label selector as kube-apiserver does in
-// a Scale's status.selector: requirements sorted by key, values sorted,
-// joined by commas. Nil and empty selectors are "".
-func labelSelectorString(ls *metav1.LabelSelector) string {
-	if ls == nil {
-		return ""
-	}
-	type req struct{ key, text string }
-	var reqs []req
-	for k, v := range ls.MatchLabels {
-		reqs = append(reqs, req{k, k + "=" + v})
-	}
-	for _, e := range ls.MatchExpressions {
-		values := slices.Sorted(slices.Values(e.Values))
-		switch e.Operator {
-		case "In":
-			reqs = append(reqs, req{e.Key, e.Key + " in (" + strings.Join(values, ",") + ")"})
-		case "NotIn":
-			reqs = append(reqs, req{e.Key, e.Key + " notin (" + strings.Join(values, ",") + ")"})
-		case "Exists":
-			reqs = append(reqs, req{e.Key, e.Key})
-		case "DoesNotExist":
-			reqs = append(reqs, req{e.Key, "!" + e.Key})
-		}
-	}
-	slices.SortStableFunc(reqs, func(a, b req) int { return strings.Compare(a.key, b.key) })
-	texts := make([]string, len(reqs))
-	for i, r := range reqs {
-		texts[i] = r.text
-	}
-	return strings.Join(texts, ",")
 }
 
 // scaleOf builds the Scale of a stored object. A built-in kind's unset

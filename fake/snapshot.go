@@ -111,7 +111,7 @@ func (s *Server) loadObject(item json.RawMessage) error {
 	if err := json.Unmarshal(item, &tm); err != nil {
 		return err
 	}
-	group, version := splitAPIVersion(tm.APIVersion)
+	group, version := object.SplitAPIVersion(tm.APIVersion)
 	r := s.lookupKind(group, version, tm.Kind)
 	if r == nil {
 		return fmt.Errorf("kind %s %s is not served", tm.APIVersion, tm.Kind)

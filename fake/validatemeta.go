@@ -268,7 +268,7 @@ func ownerReferenceCauses(refs []metav1.OwnerReference) []apierr.Cause {
 	var causes []apierr.Cause
 	controller := ""
 	for _, ref := range refs {
-		_, version := splitAPIVersion(ref.APIVersion)
+		_, version := object.SplitAPIVersion(ref.APIVersion)
 		if version == "" {
 			causes = append(causes, invalidCause("metadata.ownerReferences.apiVersion", ref.APIVersion, "version must not be empty"))
 		}

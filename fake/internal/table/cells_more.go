@@ -1,4 +1,4 @@
-package fake
+package table
 
 import (
 	"fmt"
@@ -140,7 +140,7 @@ func moreCells(t object.Typed, now time.Time) ([]any, bool) {
 		controller := "<none>"
 		for _, ref := range o.OwnerReferences {
 			if ref.Controller != nil && *ref.Controller {
-				group, _ := splitAPIVersion(ref.APIVersion)
+				group, _ := object.SplitAPIVersion(ref.APIVersion)
 				kind := strings.ToLower(ref.Kind)
 				if group != "" {
 					kind += "." + group

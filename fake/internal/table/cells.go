@@ -1,7 +1,8 @@
-package fake
+package table
 
 import (
 	"fmt"
+	"maps"
 	"net"
 	"slices"
 	"strconv"
@@ -72,7 +73,7 @@ func builtinCells(t object.Typed, now time.Time) (cells []any, conds []rowCondit
 	case *appsv1.Deployment:
 		names, images := containerCells(o.Spec.Template.Spec.Containers)
 		cells = []any{o.Name, fmt.Sprintf("%d/%d", o.Status.ReadyReplicas, deref(o.Spec.Replicas)), int64(o.Status.UpdatedReplicas), int64(o.Status.AvailableReplicas), age(&o.ObjectMeta),
-			names, images, labelSelectorString(o.Spec.Selector)}
+			names, images, SelectorString(o.Spec.Selector)}
 	case *appsv1.ReplicaSet:
 		names, images := containerCells(o.Spec.Template.Spec.Containers)
 		cells = []any{o.Name, int64(deref(o.Spec.Replicas)), int64(o.Status.Replicas), int64(o.Status.ReadyReplicas), age(&o.ObjectMeta), names, images, formatSelector(o.Spec.Selector)}
@@ -217,7 +218,7 @@ func formatLabels(m map[string]string) string {
 		return "<none>"
 	}
 	parts := make([]string, 0, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, k+"="+m[k])
 	}
 	return strings.Join(parts, ",")
@@ -225,7 +226,7 @@ func formatLabels(m map[string]string) string {
 
 // formatSelector writes a label selector, "<none>" when empty.
 func formatSelector(ls *metav1.LabelSelector) string {
-	if s := labelSelectorString(ls); s != "" {
+	if s := SelectorString(ls); s != "" {
 		return s
 	}
 	return "<none>"

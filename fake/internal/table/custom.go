@@ -1,10 +1,8 @@
-package fake
+package table
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
@@ -33,7 +31,7 @@ func customCells(cols []apiextensionsv1.CustomResourceColumnDefinition, o *objec
 	_ = json.Unmarshal(o.JSON, &obj)
 	cells := []any{o.Name}
 	for _, c := range cols {
-		v, ok := jsonPathValue(obj, c.JSONPath)
+		v, ok := object.JSONPathValue(obj, c.JSONPath)
 		if !ok || v == nil {
 			cells = append(cells, nil)
 			continue
@@ -79,34 +77,4 @@ func cellValue(typ string, v any, now time.Time) any {
 		}
 	}
 	return nil
-}
-
-// jsonPathValue reads a simple JSONPath (".a.b", ".a[0].b") from a
-// decoded object.
-func jsonPathValue(obj map[string]any, path string) (any, bool) {
-	var cur any = obj
-	for _, part := range strings.Split(strings.TrimPrefix(path, "."), ".") {
-		name, index, hasIndex := strings.Cut(part, "[")
-		if name != "" {
-			m, ok := cur.(map[string]any)
-			if !ok {
-				return nil, false
-			}
-			if cur, ok = m[name]; !ok {
-				return nil, false
-			}
-		}
-		if hasIndex {
-			var i int
-			if _, err := fmt.Sscanf(index, "%d]", &i); err != nil {
-				return nil, false
-			}
-			l, ok := cur.([]any)
-			if !ok || i < 0 || i >= len(l) {
-				return nil, false
-			}
-			cur = l[i]
-		}
-	}
-	return cur, true
 }
