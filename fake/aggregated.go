@@ -14,6 +14,7 @@ import (
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // Aggregated discovery (apidiscovery.k8s.io/v2) is what /api and /apis
@@ -28,7 +29,7 @@ const asGroupDiscoveryList = "APIGroupDiscoveryList"
 // aggregatedOffers are the representations of /api and /apis, in the
 // order kube-apiserver prefers them.
 func aggregatedOffers() []codec.MediaType {
-	jsonT, pbT := mediaType("application", "json"), mediaType("application", "vnd.kubernetes.protobuf")
+	jsonT, pbT := request.MediaType("application", "json"), request.MediaType("application", "vnd.kubernetes.protobuf")
 	agg := func(m codec.MediaType) codec.MediaType {
 		return m.With(codec.ParamGroup, apidiscoveryv2.GroupName).With(codec.ParamVersion, "v2").With(codec.ParamAs, asGroupDiscoveryList)
 	}
@@ -51,7 +52,7 @@ func (s *Server) serveAggregated(w http.ResponseWriter, req *http.Request, legac
 	}
 	list, err := s.groupDiscovery(legacy)
 	if err != nil {
-		writeError(w, req, apierr.Internal(err))
+		request.WriteError(w, req, apierr.Internal(err))
 		return true
 	}
 	var body []byte
@@ -61,7 +62,7 @@ func (s *Server) serveAggregated(w http.ResponseWriter, req *http.Request, legac
 		body, err = json.Marshal(list)
 	}
 	if err != nil {
-		writeError(w, req, apierr.Internal(err))
+		request.WriteError(w, req, apierr.Internal(err))
 		return true
 	}
 	sum := sha512.Sum512(body)

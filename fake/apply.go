@@ -15,6 +15,7 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
@@ -22,29 +23,13 @@ import (
 func decodeApplied(body []byte) (map[string]any, *apierr.Error) {
 	j, err := codec.YAMLToJSON(body)
 	if err != nil {
-		return nil, apierr.BadRequest("error decoding YAML: " + yamlError(err))
+		return nil, apierr.BadRequest("error decoding YAML: " + request.YAMLError(err))
 	}
 	var u unstructured.Unstructured
 	if err := u.UnmarshalJSON(j); err != nil || u.Object == nil {
 		return nil, apierr.BadRequest("error decoding YAML: " + errString(err))
 	}
 	return u.Object, nil
-}
-
-// yamlError is the YAML converter's own message, as kube-apiserver shows
-// it ("error converting YAML to JSON: yaml: line 2: ..."), without the
-// codec's wrapping.
-func yamlError(err error) string {
-	msg := err.Error()
-	var de *codec.DecodeError
-	if errors.As(err, &de) && de.Err != nil {
-		msg = de.Err.Error()
-	}
-	const prefix = "error converting YAML to JSON: "
-	if !strings.HasPrefix(msg, prefix) {
-		msg = prefix + msg
-	}
-	return msg
 }
 
 func errString(err error) string {
@@ -142,8 +127,8 @@ func sameGroup(a, b string) bool {
 
 // applyTo runs a server-side apply on the live object old and returns
 // the object to store, with its managedFields.
-func (s *Server) applyTo(r *request, old *object.Draft, applied map[string]any, o writeOpts, unknown *[]string) (*object.Draft, error) {
-	res := r.res
+func (s *Server) applyTo(r *request.Request, old *object.Draft, applied map[string]any, o request.WriteOptions, unknown *[]string) (*object.Draft, error) {
+	res := r.Res
 	if aerr := checkApplied(res, applied); aerr != nil {
 		return nil, aerr
 	}
@@ -163,8 +148,8 @@ func (s *Server) applyTo(r *request, old *object.Draft, applied map[string]any, 
 	if err != nil {
 		return nil, apierr.InternalMessage("failed to decode managed fields: " + err.Error())
 	}
-	ep := s.endpoint(res, r.sub)
-	merged, managed, err := ep.Apply(empty, live, applied, managed, o.manager, o.force)
+	ep := s.endpoint(res, r.Subresource)
+	merged, managed, err := ep.Apply(empty, live, applied, managed, o.Manager, o.Force)
 	if conflicts, ok := err.(managedfields.ConflictError); ok {
 		return nil, errApplyConflict(conflicts)
 	}
@@ -174,7 +159,7 @@ func (s *Server) applyTo(r *request, old *object.Draft, applied map[string]any, 
 	if merged == nil {
 		merged = live
 	}
-	d, aerr := s.patchedDraft(res, merged, unknown, o.level, nil)
+	d, aerr := s.patchedDraft(res, merged, unknown, o.Level, nil)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -193,19 +178,19 @@ func errApplyConflict(c managedfields.ConflictError) *apierr.Error {
 }
 
 // applyCreate creates an object from a server-side apply configuration.
-func (s *Server) applyCreate(r *request, call *hookCall, applied map[string]any, o writeOpts, rv uint64, unknown *[]string) (string, *object.Stored, error) {
+func (s *Server) applyCreate(r *request.Request, call *hookCall, applied map[string]any, o request.WriteOptions, rv uint64, unknown *[]string) (string, *object.Stored, error) {
 	d, err := s.applyTo(r, nil, applied, o, unknown)
 	if err != nil {
 		return "", nil, err
 	}
 	if d.Meta.Name == "" {
-		d.Meta.Name = r.name
+		d.Meta.Name = r.Name
 	}
-	if d.Meta.Name != r.name {
-		return "", nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.Meta.Name, r.name))
+	if d.Meta.Name != r.Name {
+		return "", nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.Meta.Name, r.Name))
 	}
-	if r.res.Kind.Namespaced {
-		d.Meta.Namespace = r.ns
+	if r.Res.Kind.Namespaced {
+		d.Meta.Namespace = r.Namespace
 	}
 	if aerr := validateName(d); aerr != nil {
 		return "", nil, aerr
@@ -217,7 +202,7 @@ func (s *Server) applyCreate(r *request, call *hookCall, applied map[string]any,
 		return "", nil, aerr
 	}
 	d.Meta.ResourceVersion = ""
-	if o.dry {
+	if o.DryRun {
 		// kube-apiserver answers a dry-run create without a resource
 		// version or managedFields.
 		d.Meta.ManagedFields = nil

@@ -8,6 +8,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
@@ -272,8 +273,8 @@ func (s *Server) checkDependent(ref objRef) bool {
 	case len(absent) == 0:
 		return false
 	case len(absent) == len(o.Owners):
-		policy := propagateBackground
-		_, aerr := s.deleteOne(ref.res, ref.key, o.Name, &deleteOptions{PropagationPolicy: &policy}, false, nil)
+		policy := request.PropagateBackground
+		_, aerr := s.deleteOne(ref.res, ref.key, o.Name, &request.DeleteOptions{PropagationPolicy: &policy}, false, nil)
 		return aerr == nil
 	}
 	return s.controllerUpdate(ref, func(d *object.Draft) bool {
@@ -319,7 +320,7 @@ func (s *Server) reconcile(ref objRef) bool {
 		}
 		// The kubelet has stopped the pod: it deletes it for good.
 		zero := int64(0)
-		_, aerr := s.deleteOne(ref.res, ref.key, o.Name, &deleteOptions{GracePeriodSeconds: &zero}, false, nil)
+		_, aerr := s.deleteOne(ref.res, ref.key, o.Name, &request.DeleteOptions{GracePeriodSeconds: &zero}, false, nil)
 		return aerr == nil
 	}
 	delete(s.ctrl.watch, ref)
@@ -358,11 +359,11 @@ func (s *Server) deleteDependents(ref objRef, o *object.Stored) bool {
 		if d.Deleting {
 			continue
 		}
-		policy := propagateBackground
+		policy := request.PropagateBackground
 		if block {
-			policy = propagateForeground
+			policy = request.PropagateForeground
 		}
-		if _, aerr := s.deleteOne(dep.res, dep.key, d.Name, &deleteOptions{PropagationPolicy: &policy}, false, nil); aerr == nil {
+		if _, aerr := s.deleteOne(dep.res, dep.key, d.Name, &request.DeleteOptions{PropagationPolicy: &policy}, false, nil); aerr == nil {
 			wrote = true
 		}
 	}

@@ -1,7 +1,6 @@
 package fake
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -11,89 +10,15 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/storage"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/types"
-	"github.com/kubewire/kubewire/codec"
 )
 
-// deleteOptions is the part of a DeleteOptions body the fake honours.
-type deleteOptions struct {
-	Preconditions *struct {
-		UID             *string `json:"uid,omitempty"`
-		ResourceVersion *string `json:"resourceVersion,omitempty"`
-	} `json:"preconditions,omitempty"`
-	DryRun             []string `json:"dryRun,omitempty"`
-	GracePeriodSeconds *int64   `json:"gracePeriodSeconds,omitempty"`
-	PropagationPolicy  *string  `json:"propagationPolicy,omitempty"`
-	// OrphanDependents=false turns the 200 of a deferred deletion into
-	// a 202, as kube-apiserver does for backward compatibility.
-	OrphanDependents *bool `json:"orphanDependents,omitempty"`
-}
-
-func readDeleteOptions(req *http.Request) (*deleteOptions, *apierr.Error) {
-	body, aerr := readBody(req)
-	if aerr != nil {
-		return nil, aerr
-	}
-	o := &deleteOptions{}
-	if len(body) == 0 {
-		// Without a body, kube-apiserver reads DeleteOptions from the query.
-		q := req.URL.Query()
-		if v := q.Get("orphanDependents"); v != "" {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return nil, apierr.BadRequest(fmt.Sprintf("orphanDependents: invalid value %q", v))
-			}
-			o.OrphanDependents = &b
-		}
-		if v, ok := q["propagationPolicy"]; ok && len(v) > 0 {
-			o.PropagationPolicy = &v[0]
-		}
-		if v := q.Get("gracePeriodSeconds"); v != "" {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				return nil, apierr.BadRequest(fmt.Sprintf("strconv.ParseInt: parsing %q: invalid syntax", v))
-			}
-			o.GracePeriodSeconds = &n
-		}
-	} else if mt, err := codec.ParseMediaType(req.Header.Get("Content-Type")); err == nil && mt.IsProtobuf() {
-		return o, nil // protobuf DeleteOptions: options are not read
-	} else if err := json.Unmarshal(body, o); err != nil {
-		return nil, apierr.BadRequest("DeleteOptions in version \"v1\" cannot be handled as a DeleteOptions: " + err.Error())
-	}
-	return o, o.validate()
-}
-
-// validate checks the options as kube-apiserver does (422 naming
-// DeleteOptions).
-func (o *deleteOptions) validate() *apierr.Error {
-	var causes []apierr.Cause
-	if o.OrphanDependents != nil && o.PropagationPolicy != nil {
-		causes = append(causes, apierr.Cause{Type: "FieldValueInvalid", Field: "propagationPolicy",
-			Message: fmt.Sprintf("Invalid value: %q: orphanDependents and deletionPropagation cannot be both set", *o.PropagationPolicy)})
-	}
-	if p := o.PropagationPolicy; p != nil && *p != propagateForeground && *p != propagateBackground && *p != propagateOrphan {
-		causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "propagationPolicy",
-			Message: fmt.Sprintf(`Unsupported value: %q: supported values: "Foreground", "Background", "Orphan", "nil"`, *p)})
-	}
-	for _, v := range o.DryRun {
-		if v != "All" {
-			causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "dryRun", Message: fmt.Sprintf(`Unsupported value: %q: supported values: "All"`, v)})
-		}
-	}
-	if len(causes) > 0 {
-		return apierr.Invalid("meta.k8s.io", "DeleteOptions", "", causes...)
-	}
-	return nil
-}
-
-// Propagation policies and the finalizers of the garbage collector.
+// The finalizers of the garbage collector.
 const (
-	propagateForeground = "Foreground"
-	propagateBackground = "Background"
-	propagateOrphan     = "Orphan"
 	finalizerForeground = "foregroundDeletion"
 	finalizerOrphan     = "orphan"
 )
@@ -110,15 +35,15 @@ func orphansByDefault(r *object.Resource) bool {
 // Orphan adds "orphan", Foreground "foregroundDeletion" (each removing
 // the other), Background removes both; without a policy the finalizers
 // already there decide, then the resource's default.
-func gcFinalizers(r *object.Resource, fins []string, o *deleteOptions) []string {
+func gcFinalizers(r *object.Resource, fins []string, o *request.DeleteOptions) []string {
 	has := func(f string) bool { return slices.Contains(fins, f) }
 	orphan, foreground := false, false
 	switch {
 	case o.OrphanDependents != nil:
 		orphan = *o.OrphanDependents
 	case o.PropagationPolicy != nil:
-		orphan = *o.PropagationPolicy == propagateOrphan
-		foreground = *o.PropagationPolicy == propagateForeground
+		orphan = *o.PropagationPolicy == request.PropagateOrphan
+		foreground = *o.PropagationPolicy == request.PropagateForeground
 	default:
 		foreground = has(finalizerForeground)
 		orphan = !foreground && (has(finalizerOrphan) || orphansByDefault(r))
@@ -182,7 +107,7 @@ func preconditionFailed(res *object.Resource, name, field, want, got string) *ap
 // finalizers (its own, or the garbage collector's for a Foreground or
 // Orphan propagation) or a Pod's grace period hold it. Deletes through
 // the API (call set) run the admission hooks.
-func (s *Server) deleteOne(res *object.Resource, key, name string, opts *deleteOptions, dry bool, call *hookCall) (deleteResult, *apierr.Error) {
+func (s *Server) deleteOne(res *object.Resource, key, name string, opts *request.DeleteOptions, dry bool, call *hookCall) (deleteResult, *apierr.Error) {
 	if res.Kind.Group == "" && res.Kind.Resource == "namespaces" && immortalNamespace(name) && call != nil {
 		return deleteResult{}, apierr.Forbidden(res.Kind, name, "this namespace may not be deleted")
 	}
@@ -228,7 +153,7 @@ func (s *Server) deleteOne(res *object.Resource, key, name string, opts *deleteO
 
 // deleteObject is deleteOne's write for every kind but CRDs and
 // Namespaces.
-func (s *Server) deleteObject(res *object.Resource, d *object.Draft, cur *object.Stored, opts *deleteOptions, rv uint64, deferred *bool) (string, *object.Stored, error) {
+func (s *Server) deleteObject(res *object.Resource, d *object.Draft, cur *object.Stored, opts *request.DeleteOptions, rv uint64, deferred *bool) (string, *object.Stored, error) {
 	fins := d.Meta.Finalizers
 	if gcSupported(res) {
 		fins = gcFinalizers(res, fins, opts)
@@ -285,7 +210,7 @@ func (s *Server) deleteObject(res *object.Resource, d *object.Draft, cur *object
 // request's, else the pod's terminationGracePeriodSeconds; zero for a
 // pod bound to no node or finished) and whether the object is a Pod:
 // other kinds are deleted without one.
-func podGracePeriod(d *object.Draft, opts *deleteOptions) (int64, bool) {
+func podGracePeriod(d *object.Draft, opts *request.DeleteOptions) (int64, bool) {
 	p, ok := d.Typed.(*corev1.Pod)
 	if !ok {
 		return 0, false
@@ -306,8 +231,8 @@ func podGracePeriod(d *object.Draft, opts *deleteOptions) (int64, bool) {
 // deleteNamespace marks a Namespace Terminating; its controller (or
 // /finalize) empties it and removes the "kubernetes" finalizer, after
 // which it is gone. One without finalizers is gone at once.
-func (s *Server) deleteNamespace(ns *corev1.Namespace, d *object.Draft, cur *object.Stored, opts *deleteOptions, rv uint64, deferred *bool) (string, *object.Stored, error) {
-	if opts.OrphanDependents != nil && *opts.OrphanDependents || opts.PropagationPolicy != nil && *opts.PropagationPolicy == propagateOrphan {
+func (s *Server) deleteNamespace(ns *corev1.Namespace, d *object.Draft, cur *object.Stored, opts *request.DeleteOptions, rv uint64, deferred *bool) (string, *object.Stored, error) {
+	if opts.OrphanDependents != nil && *opts.OrphanDependents || opts.PropagationPolicy != nil && *opts.PropagationPolicy == request.PropagateOrphan {
 		addFinalizer(&ns.ObjectMeta, finalizerOrphan)
 	}
 	if len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0 {
@@ -332,7 +257,7 @@ func (s *Server) deleteNamespace(ns *corev1.Namespace, d *object.Draft, cur *obj
 // ReturnDeletedObject, and with a Success Status naming the object (its
 // details.kind is the resource, not the kind) for the others. The code is
 // 200, or 202 for a deferred deletion with orphanDependents=false.
-func (s *Server) writeDeleted(w http.ResponseWriter, req *http.Request, res *object.Resource, d deleteResult, opts *deleteOptions, out output) {
+func (s *Server) writeDeleted(w http.ResponseWriter, req *http.Request, res *object.Resource, d deleteResult, opts *request.DeleteOptions, out request.Output) {
 	code := http.StatusOK
 	if d.deferred && opts.OrphanDependents != nil && !*opts.OrphanDependents {
 		code = http.StatusAccepted
@@ -346,92 +271,75 @@ func (s *Server) writeDeleted(w http.ResponseWriter, req *http.Request, res *obj
 		Status:   "Success",
 		Details:  &metav1.StatusDetails{Name: d.obj.Name, Group: res.Kind.Group, Kind: res.Kind.Resource, UID: types.UID(d.obj.UID)},
 	}
-	s.writeBody(w, req, code, out.format.contentType(), encodeStatus(st, out.format))
+	s.writeBody(w, req, code, out.Format.ContentType(), request.EncodeStatus(st, out.Format))
 }
 
-func (s *Server) serveDelete(w http.ResponseWriter, req *http.Request, r *request) {
-	if r.sub != "" {
-		writeError(w, req, apierr.MethodNotSupported(r.res.Kind, "delete"))
+func (s *Server) serveDelete(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	if r.Subresource != "" {
+		request.WriteError(w, req, apierr.MethodNotSupported(r.Res.Kind, "delete"))
 		return
 	}
-	out, aerr := s.negotiate(req, r.res, false, false)
+	out, aerr := s.negotiate(req, r.Res, false, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	dry, opts, aerr := deleteParams(req)
+	dry, opts, aerr := request.DeleteParams(req)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	if orphansByDefault(r.res) && opts.PropagationPolicy == nil && opts.OrphanDependents == nil {
+	if orphansByDefault(r.Res) && opts.PropagationPolicy == nil && opts.OrphanDependents == nil {
 		w.Header().Add("Warning", "299 - "+strconv.Quote("child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning"))
 	}
-	res, aerr := s.deleteOne(r.res, object.Key(r.ns, r.name), r.name, opts, dry, &hookCall{r: r, verb: "delete", dry: dry, userAgent: req.UserAgent()})
+	res, aerr := s.deleteOne(r.Res, object.Key(r.Namespace, r.Name), r.Name, opts, dry, &hookCall{r: r, verb: "delete", dry: dry, userAgent: req.UserAgent()})
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	s.writeDeleted(w, req, r.res, res, opts, out)
-}
-
-func deleteParams(req *http.Request) (bool, *deleteOptions, *apierr.Error) {
-	dry, aerr := dryRun(req.URL.Query())
-	if aerr != nil {
-		return false, nil, aerr
-	}
-	opts, aerr := readDeleteOptions(req)
-	if aerr != nil {
-		return false, nil, aerr
-	}
-	for _, v := range opts.DryRun {
-		if v == "All" {
-			dry = true
-		}
-	}
-	return dry, opts, nil
+	s.writeDeleted(w, req, r.Res, res, opts, out)
 }
 
 // serveDeleteCollection deletes every object the selectors match and
 // answers with the list of deleted (or deleting) objects.
-func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request, r *request) {
-	out, aerr := s.negotiate(req, r.res, true, false)
+func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	out, aerr := s.negotiate(req, r.Res, true, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	opts, aerr := parseListOptions(req.URL.Query(), r.res, false)
+	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	dry, dopts, aerr := deleteParams(req)
+	dry, dopts, aerr := request.DeleteParams(req)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	snap, _, _ := s.store.Snapshot(r.res, 0)
-	lo, hi := storage.NamespaceRange(snap, r.ns)
+	snap, _, _ := s.store.Snapshot(r.Res, 0)
+	lo, hi := storage.NamespaceRange(snap, r.Namespace)
 	var deleted []*object.Stored
 	for _, o := range snap[lo:hi] {
-		if !opts.matches(o) {
+		if !opts.Matches(o) {
 			continue
 		}
 		one := *r
-		one.name = o.Name
-		res, aerr := s.deleteOne(r.res, o.Key, o.Name, dopts, dry, &hookCall{r: &one, verb: "delete", dry: dry, userAgent: req.UserAgent()})
+		one.Name = o.Name
+		res, aerr := s.deleteOne(r.Res, o.Key, o.Name, dopts, dry, &hookCall{r: &one, verb: "delete", dry: dry, userAgent: req.UserAgent()})
 		if aerr != nil {
 			if aerr.Status.Code == http.StatusNotFound {
 				continue // deleted meanwhile
 			}
-			writeError(w, req, aerr)
+			request.WriteError(w, req, aerr)
 			return
 		}
 		deleted = append(deleted, res.obj)
 	}
 	lm := metav1.ListMeta{ResourceVersion: strconv.FormatUint(s.store.CurrentRV(), 10)}
-	bw := s.startBody(w, req, http.StatusOK, out.format.contentType(), -1)
-	_ = s.writeList(bw, r.res, out, deleted, lm)
+	bw := s.startBody(w, req, http.StatusOK, out.Format.ContentType(), -1)
+	_ = s.writeList(bw, r.Res, out, deleted, lm)
 	_ = bw.Close()
 }
 

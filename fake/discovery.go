@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // serveDiscovery answers /version, /api, /apis, /apis/GROUP and the group
@@ -26,7 +27,7 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, req *http.Request) bool {
 	}
 	docs, err := s.upstream.discovery()
 	if err != nil {
-		writeError(w, req, apierr.Internal(err))
+		request.WriteError(w, req, apierr.Internal(err))
 		return true
 	}
 	var body []byte

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // Fault is a failure aimed at the API requests its Match selects, for
@@ -57,7 +58,7 @@ func (f *Faults) Add(fault Fault) (remove func()) {
 
 // forRequest takes the fault, if any, that a routed request matches,
 // and returns its error and latency.
-func (f *Faults) forRequest(ri requestInfo) (*apierr.Error, time.Duration) {
+func (f *Faults) forRequest(ri request.Info) (*apierr.Error, time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, r := range f.rules {

@@ -9,6 +9,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // AdmissionHook stands for an admission webhook: it sees the writes its
@@ -74,14 +75,14 @@ func (e *AdmissionError) Error() string { return e.Message }
 
 // hookCall is the request a write comes from, for the admission hooks.
 type hookCall struct {
-	r                       *request
+	r                       *request.Request
 	verb                    string
 	dry                     bool
 	fieldManager, userAgent string
 }
 
-func newHookCall(r *request, o writeOpts) *hookCall {
-	return &hookCall{r: r, verb: r.verb, dry: o.dry, fieldManager: o.manager, userAgent: o.agent}
+func newHookCall(r *request.Request, o request.WriteOptions) *hookCall {
+	return &hookCall{r: r, verb: r.Verb, dry: o.DryRun, fieldManager: o.Manager, userAgent: o.UserAgent}
 }
 
 // runAdmissionHooks calls the hooks that match a write: d is the object
@@ -92,12 +93,12 @@ func (s *Server) runAdmissionHooks(d, old *object.Draft, call *hookCall) *apierr
 	if call == nil || len(s.opts.Admission) == 0 {
 		return nil
 	}
-	res := call.r.res
-	name := call.r.name
+	res := call.r.Res
+	name := call.r.Name
 	if name == "" && d != nil {
 		name = d.Meta.Name // a create names its object in the body
 	}
-	ri := requestInfo{verb: call.verb, group: res.Kind.Group, resource: res.Kind.Resource, subresource: call.r.sub, namespace: call.r.ns, name: name, fieldManager: call.fieldManager, userAgent: call.userAgent}
+	ri := request.Info{Verb: call.verb, Group: res.Kind.Group, Resource: res.Kind.Resource, Subresource: call.r.Subresource, Namespace: call.r.Namespace, Name: name, FieldManager: call.fieldManager, UserAgent: call.userAgent}
 	op := "UPDATE"
 	switch {
 	case old == nil:
@@ -112,8 +113,8 @@ func (s *Server) runAdmissionHooks(d, old *object.Draft, call *hookCall) *apierr
 			continue
 		}
 		if ar == nil {
-			ar = &AdmissionRequest{Operation: op, Verb: call.verb, Group: res.Kind.Group, Version: res.Kind.Version, Resource: res.Kind.Resource, Subresource: call.r.sub,
-				Namespace: call.r.ns, Name: name, DryRun: call.dry, FieldManager: call.fieldManager, UserAgent: call.userAgent}
+			ar = &AdmissionRequest{Operation: op, Verb: call.verb, Group: res.Kind.Group, Version: res.Kind.Version, Resource: res.Kind.Resource, Subresource: call.r.Subresource,
+				Namespace: call.r.Namespace, Name: name, DryRun: call.dry, FieldManager: call.fieldManager, UserAgent: call.userAgent}
 			if d != nil {
 				m, err := d.ToMap()
 				if err != nil {

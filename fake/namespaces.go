@@ -7,6 +7,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
@@ -32,7 +33,7 @@ func (s *Server) reconcileNamespace(ref objRef, o *object.Stored) bool {
 		return false
 	}
 	wrote, remaining := false, false
-	policy := propagateBackground
+	policy := request.PropagateBackground
 	for _, r := range s.storedResources() {
 		if !r.Kind.Namespaced {
 			continue
@@ -44,7 +45,7 @@ func (s *Server) reconcileNamespace(ref objRef, o *object.Stored) bool {
 			if obj.Deleting {
 				continue
 			}
-			if _, aerr := s.deleteOne(r, obj.Key, obj.Name, &deleteOptions{PropagationPolicy: &policy}, false, nil); aerr == nil {
+			if _, aerr := s.deleteOne(r, obj.Key, obj.Name, &request.DeleteOptions{PropagationPolicy: &policy}, false, nil); aerr == nil {
 				wrote = true
 			}
 		}
@@ -85,16 +86,16 @@ func namespaceGone(d *object.Draft) bool {
 // serveFinalize answers PUT /api/v1/namespaces/NAME/finalize: the body's
 // spec.finalizers replace the namespace's, and a namespace being deleted
 // that is left without finalizers is gone.
-func (s *Server) serveFinalize(w http.ResponseWriter, req *http.Request, r *request) {
-	s.serveWrite(w, req, r, updateOptions, func(d *object.Draft, o writeOpts) (writeResult, *apierr.Error) {
-		if d.Meta.Name != "" && d.Meta.Name != r.name {
-			return writeResult{}, apierr.BadRequest("the name of the object (" + d.Meta.Name + ") does not match the name on the URL (" + r.name + ")")
+func (s *Server) serveFinalize(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	s.serveWrite(w, req, r, request.UpdateOptions, func(d *object.Draft, o request.WriteOptions) (writeResult, *apierr.Error) {
+		if d.Meta.Name != "" && d.Meta.Name != r.Name {
+			return writeResult{}, apierr.BadRequest("the name of the object (" + d.Meta.Name + ") does not match the name on the URL (" + r.Name + ")")
 		}
 		sent := d.Typed.(*corev1.Namespace).Spec.Finalizers
-		res := r.res
-		obj, _, err := s.write(res, r.name, o.dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+		res := r.Res
+		obj, _, err := s.write(res, r.Name, o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 			if cur == nil {
-				return "", nil, apierr.NotFound(res.Kind, r.name)
+				return "", nil, apierr.NotFound(res.Kind, r.Name)
 			}
 			old, err := res.DraftOf(cur)
 			if err != nil {
@@ -105,7 +106,7 @@ func (s *Server) serveFinalize(w http.ResponseWriter, req *http.Request, r *requ
 				return "", nil, err
 			}
 			next.Typed.(*corev1.Namespace).Spec.Finalizers = sent
-			if err := s.recordUpdate(s.endpoint(res, "finalize"), old, nil, next, o.manager); err != nil {
+			if err := s.recordUpdate(s.endpoint(res, "finalize"), old, nil, next, o.Manager); err != nil {
 				return "", nil, err
 			}
 			return s.commitChange(cur, old, next, rv)

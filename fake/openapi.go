@@ -17,6 +17,7 @@ import (
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/upstream"
 )
 
@@ -75,14 +76,14 @@ func (s *Server) serveHealth(w http.ResponseWriter, req *http.Request, path stri
 func (s *Server) serveOpenAPIV2(w http.ResponseWriter, req *http.Request) {
 	if a := req.Header.Get("Accept"); a != "" {
 		accept, err := codec.ParseAccept(a)
-		if _, ok := codec.Negotiate(accept, []codec.MediaType{mediaType("application", "json")}); err != nil || !ok {
-			writeError(w, req, apierr.NotAcceptable())
+		if _, ok := codec.Negotiate(accept, []codec.MediaType{request.MediaType("application", "json")}); err != nil || !ok {
+			request.WriteError(w, req, apierr.NotAcceptable())
 			return
 		}
 	}
 	gz, err := upstream.OpenAPIV2Gzip()
 	if err != nil {
-		writeError(w, req, apierr.Internal(err))
+		request.WriteError(w, req, apierr.Internal(err))
 		return
 	}
 	h := w.Header()
@@ -90,14 +91,14 @@ func (s *Server) serveOpenAPIV2(w http.ResponseWriter, req *http.Request) {
 	h.Set("Cache-Control", "no-cache, private")
 	h.Add("Vary", "Accept-Encoding")
 	h.Add("Vary", "Accept")
-	if acceptsGzip(req) {
+	if request.AcceptsGzip(req) {
 		h.Set("Content-Encoding", "gzip")
 		_, _ = w.Write(gz)
 		return
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
-		writeError(w, req, apierr.Internal(err))
+		request.WriteError(w, req, apierr.Internal(err))
 		return
 	}
 	_, _ = io.Copy(w, zr)
@@ -135,7 +136,7 @@ func openAPIHash(doc []byte) string {
 func (s *Server) serveOpenAPIV3Index(w http.ResponseWriter, req *http.Request) {
 	docs, err := s.openAPIV3Docs()
 	if err != nil {
-		writeError(w, req, apierr.Internal(err))
+		request.WriteError(w, req, apierr.Internal(err))
 		return
 	}
 	paths := map[string]any{}
@@ -152,7 +153,7 @@ func (s *Server) serveOpenAPIV3Index(w http.ResponseWriter, req *http.Request) {
 func (s *Server) serveOpenAPIV3(w http.ResponseWriter, req *http.Request, path string) {
 	docs, err := s.openAPIV3Docs()
 	if err != nil {
-		writeError(w, req, apierr.Internal(err))
+		request.WriteError(w, req, apierr.Internal(err))
 		return
 	}
 	doc, ok := docs[path]

@@ -12,6 +12,7 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/patch"
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // Patch content types.
@@ -37,42 +38,42 @@ func patchType(req *http.Request, r *object.Resource) (string, *apierr.Error) {
 	return "", apierr.New(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "415: Unsupported Media Type", &metav1.StatusDetails{})
 }
 
-func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request) {
-	pt, aerr := patchType(req, r.res)
+func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	pt, aerr := patchType(req, r.Res)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	out, aerr := s.negotiate(req, r.res, false, false)
+	out, aerr := s.negotiate(req, r.Res, false, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	body, aerr := readBody(req)
+	body, aerr := request.ReadBody(req)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	o, aerr := parseWriteOptions(req, patchOptions, pt == patchApply)
+	o, aerr := request.ParseWriteOptions(req, request.PatchOptions, pt == patchApply)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	o.out = out
+	o.Out = out
 	var applied map[string]any
 	if pt == patchApply {
 		if applied, aerr = decodeApplied(body); aerr != nil {
-			writeError(w, req, aerr)
+			request.WriteError(w, req, aerr)
 			return
 		}
 	}
 	var unknown []string
 	created := false
-	res := r.res
-	obj, _, err := s.write(res, object.Key(r.ns, r.name), o.dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+	res := r.Res
+	obj, _, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			if pt != patchApply || r.sub != "" {
-				return "", nil, apierr.NotFound(res.Kind, r.name)
+			if pt != patchApply || r.Subresource != "" {
+				return "", nil, apierr.NotFound(res.Kind, r.Name)
 			}
 			created = true
 			return s.applyCreate(r, newHookCall(r, o), applied, o, rv, &unknown)
@@ -95,16 +96,16 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 			return "", nil, err
 		}
 		if d.Meta.ResourceVersion != "" && d.Meta.ResourceVersion != strconv.FormatUint(cur.RV, 10) {
-			return "", nil, apierr.Conflict(res.Kind, r.name)
+			return "", nil, apierr.Conflict(res.Kind, r.Name)
 		}
-		if d.Meta.Name != r.name {
-			return "", nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.Meta.Name, r.name))
+		if d.Meta.Name != r.Name {
+			return "", nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.Meta.Name, r.Name))
 		}
-		if res.Kind.Namespaced && d.Meta.Namespace != r.ns {
+		if res.Kind.Namespaced && d.Meta.Namespace != r.Namespace {
 			return "", nil, apierr.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
 		}
 		managed := d.Meta.ManagedFields
-		next, err := s.mergeUpdate(old, d, r.sub == "status")
+		next, err := s.mergeUpdate(old, d, r.Subresource == "status")
 		if err != nil {
 			return "", nil, err
 		}
@@ -116,17 +117,17 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		}
 		if pt == patchApply {
 			next.Meta.ManagedFields = managed
-		} else if err := s.recordUpdate(s.endpoint(res, r.sub), old, sent, next, o.manager); err != nil {
+		} else if err := s.recordUpdate(s.endpoint(res, r.Subresource), old, sent, next, o.Manager); err != nil {
 			return "", nil, err
 		}
 		return s.commitChange(cur, old, next, rv)
 	})
 	if err != nil {
-		writeError(w, req, apierr.From(err))
+		request.WriteError(w, req, apierr.From(err))
 		return
 	}
-	if o.level == validationWarn {
-		for _, u := range quoteUnknown(unknown) {
+	if o.Level == request.ValidationWarn {
+		for _, u := range request.QuoteUnknown(unknown) {
 			w.Header().Add("Warning", "299 - "+strconv.Quote(u))
 		}
 	}
@@ -146,7 +147,7 @@ type jsonPatchOp struct {
 }
 
 // patched applies a JSON, merge or strategic merge patch to old.
-func (s *Server) patched(r *request, old *object.Draft, pt string, body []byte, o writeOpts, unknown *[]string) (*object.Draft, error) {
+func (s *Server) patched(r *request.Request, old *object.Draft, pt string, body []byte, o request.WriteOptions, unknown *[]string) (*object.Draft, error) {
 	doc, err := old.ToMap()
 	if err != nil {
 		return nil, err
@@ -171,7 +172,7 @@ func (s *Server) patched(r *request, old *object.Draft, pt string, body []byte, 
 		if pt == patchMerge {
 			result = patch.Merge(doc, p)
 		} else {
-			k := r.res.Kind
+			k := r.Res.Kind
 			result, err = patch.Strategic(doc, p, func(path string) (string, bool) {
 				return s.builtins.MergeKey(k.APIVersion(), k.Kind, strings.Split(path, "."))
 			})
@@ -183,7 +184,7 @@ func (s *Server) patched(r *request, old *object.Draft, pt string, body []byte, 
 		}
 		return nil, apierr.New(http.StatusUnprocessableEntity, "Invalid", err.Error(), nil)
 	}
-	d, aerr := s.patchedDraft(r.res, result, unknown, o.level, func(b []byte, detail string) *apierr.Error {
+	d, aerr := s.patchedDraft(r.Res, result, unknown, o.Level, func(b []byte, detail string) *apierr.Error {
 		// kube-apiserver names the field "patch" and shows the patched
 		// object (JSON and merge patches) or the patch map (strategic
 		// merge) as the invalid value, in a 422.
@@ -216,7 +217,7 @@ func (s *Server) patched(r *request, old *object.Draft, pt string, body []byte, 
 // invalid, when set, makes the error for a result that does not decode
 // (or has unknown fields under Strict validation), given the result's
 // JSON and the decoding error; nil gives a 400 as for a request body.
-func (s *Server) patchedDraft(res *object.Resource, result any, unknown *[]string, level validation, invalid func(b []byte, detail string) *apierr.Error) (*object.Draft, *apierr.Error) {
+func (s *Server) patchedDraft(res *object.Resource, result any, unknown *[]string, level request.Validation, invalid func(b []byte, detail string) *apierr.Error) (*object.Draft, *apierr.Error) {
 	b, err := json.Marshal(result)
 	if err != nil {
 		return nil, apierr.Internal(err)
@@ -225,7 +226,7 @@ func (s *Server) patchedDraft(res *object.Resource, result any, unknown *[]strin
 		if invalid != nil {
 			return invalid(b, strings.TrimPrefix(err.Error(), object.ErrBadBody.Error()+": "))
 		}
-		return cannotHandle(res, err)
+		return request.CannotHandle(res, err)
 	}
 	d, unk, err := res.DecodeJSON(b)
 	if ae, ok := err.(*apierr.Error); ok {
@@ -234,11 +235,11 @@ func (s *Server) patchedDraft(res *object.Resource, result any, unknown *[]strin
 	if err != nil {
 		return nil, fail(err)
 	}
-	if len(unk) > 0 && level == validationStrict {
-		return nil, fail(fmt.Errorf("strict decoding error: %s", strings.Join(quoteUnknown(unk), ", ")))
+	if len(unk) > 0 && level == request.ValidationStrict {
+		return nil, fail(fmt.Errorf("strict decoding error: %s", strings.Join(request.QuoteUnknown(unk), ", ")))
 	}
 	*unknown = append(*unknown, unk...)
-	if aerr := checkTypeMeta(d); aerr != nil {
+	if aerr := request.CheckTypeMeta(d); aerr != nil {
 		return nil, aerr
 	}
 	applyDefaults(d)

@@ -13,39 +13,40 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
-func (s *Server) serveGet(w http.ResponseWriter, req *http.Request, r *request) {
-	out, aerr := s.negotiate(req, r.res, false, false)
+func (s *Server) serveGet(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	out, aerr := s.negotiate(req, r.Res, false, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
 	if rv := req.URL.Query().Get("resourceVersion"); rv != "" {
 		n, err := strconv.ParseUint(rv, 10, 64)
 		if err != nil {
-			writeError(w, req, apierr.BadRequest(fmt.Sprintf("invalid resource version %q: the value must be a decimal number", rv)))
+			request.WriteError(w, req, apierr.BadRequest(fmt.Sprintf("invalid resource version %q: the value must be a decimal number", rv)))
 			return
 		}
 		if cur := s.store.CurrentRV(); n > cur || s.faults.takeTooLarge() {
-			writeError(w, req, apierr.TooLargeRV(n, cur))
+			request.WriteError(w, req, apierr.TooLargeRV(n, cur))
 			return
 		}
 	}
-	o := s.store.Get(r.res, object.Key(r.ns, r.name))
+	o := s.store.Get(r.Res, object.Key(r.Namespace, r.Name))
 	if o == nil {
-		writeError(w, req, apierr.NotFound(r.res.Kind, r.name))
+		request.WriteError(w, req, apierr.NotFound(r.Res.Kind, r.Name))
 		return
 	}
 	s.writeObject(w, req, http.StatusOK, o, out)
 }
 
 // writeObject answers with one object.
-func (s *Server) writeObject(w http.ResponseWriter, req *http.Request, code int, o *object.Stored, out output) {
+func (s *Server) writeObject(w http.ResponseWriter, req *http.Request, code int, o *object.Stored, out request.Output) {
 	body, ct, err := s.encodeObject(o, out)
 	if err != nil {
-		writeError(w, req, apierr.Internal(err))
+		request.WriteError(w, req, apierr.Internal(err))
 		return
 	}
 	s.writeBody(w, req, code, ct, body)
@@ -84,33 +85,33 @@ func decodeContinue(s string) (continueToken, error) {
 
 const expiredContinueMessage = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list."
 
-func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request) {
-	opts, aerr := parseListOptions(req.URL.Query(), r.res, false)
+func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	out, aerr := s.negotiate(req, r.res, true, false)
+	out, aerr := s.negotiate(req, r.Res, true, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	if opts.shard, aerr = parseShardParam(req.URL.Query().Get("shardSelector"), s.opts.IgnoreShardSelector); aerr != nil {
-		writeError(w, req, aerr)
+	if opts.Shard, aerr = request.ParseShardParam(req.URL.Query().Get("shardSelector"), s.opts.IgnoreShardSelector); aerr != nil {
+		request.WriteError(w, req, aerr)
 		return
 	}
 	items, lm, aerr := s.list(r, opts)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	setShardInfo(&lm, r.res, out, opts.shard)
-	ct := out.format.contentType()
-	if out.as == asTable {
+	request.SetShardInfo(&lm, r.Res, out, opts.Shard)
+	ct := out.Format.ContentType()
+	if out.As == request.AsTable {
 		ct = "application/json"
 	}
 	bw := s.startBody(w, req, http.StatusOK, ct, -1)
-	if err := s.writeList(bw, r.res, out, items, lm); err != nil {
+	if err := s.writeList(bw, r.Res, out, items, lm); err != nil {
 		s.opts.Logger.Debug("fake apiserver: list write", "err", err)
 	}
 	_ = bw.Close()
@@ -118,15 +119,15 @@ func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request)
 
 // list runs a list request: it picks the snapshot the resourceVersion
 // semantics ask for, applies selectors and paginates.
-func (s *Server) list(r *request, opts *listOptions) ([]*object.Stored, metav1.ListMeta, *apierr.Error) {
+func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.Stored, metav1.ListMeta, *apierr.Error) {
 	var lm metav1.ListMeta
-	limit := opts.limit
+	limit := opts.Limit
 	var at uint64 // 0: newest
 	start := ""
 	exactGone := "The resourceVersion for the provided list is too old."
 	switch {
-	case opts.cont != "":
-		tok, err := decodeContinue(opts.cont)
+	case opts.Continue != "":
+		tok, err := decodeContinue(opts.Continue)
 		if err != nil {
 			return nil, lm, apierr.BadRequest("invalid continue token: " + err.Error())
 		}
@@ -135,22 +136,22 @@ func (s *Server) list(r *request, opts *listOptions) ([]*object.Stored, metav1.L
 			at = uint64(tok.RV)
 		}
 		exactGone = ""
-	case opts.rv == "0":
+	case opts.RV == "0":
 		limit = 0 // served from the watch cache: the limit is ignored
-	case opts.rv != "":
-		n, _ := strconv.ParseUint(opts.rv, 10, 64)
+	case opts.RV != "":
+		n, _ := strconv.ParseUint(opts.RV, 10, 64)
 		cur := s.store.CurrentRV()
 		if n > cur || s.faults.takeTooLarge() {
 			return nil, lm, apierr.TooLargeRV(n, cur)
 		}
-		if opts.rvMatch == matchExact || (opts.rvMatch == "" && limit > 0) {
+		if opts.RVMatch == request.MatchExact || (opts.RVMatch == "" && limit > 0) {
 			at = n
 			if at == 0 {
 				at = cur
 			}
 		}
 	}
-	snap, snapRV, err := s.store.Snapshot(r.res, at)
+	snap, snapRV, err := s.store.Snapshot(r.Res, at)
 	if errors.Is(err, storage.ErrExpired) {
 		if exactGone != "" {
 			return nil, lm, apierr.Gone(exactGone)
@@ -163,11 +164,11 @@ func (s *Server) list(r *request, opts *listOptions) ([]*object.Stored, metav1.L
 		snapRV = at
 	}
 	lm.ResourceVersion = strconv.FormatUint(snapRV, 10)
-	lo, hi := storage.NamespaceRange(snap, r.ns)
+	lo, hi := storage.NamespaceRange(snap, r.Namespace)
 	if start != "" {
 		key := strings.TrimPrefix(start, "/")
-		if r.ns != "" {
-			key = r.ns + "/" + key
+		if r.Namespace != "" {
+			key = r.Namespace + "/" + key
 		}
 		i, _ := slices.BinarySearchFunc(snap, key, storage.ByKey)
 		lo = max(lo, i)
@@ -176,7 +177,7 @@ func (s *Server) list(r *request, opts *listOptions) ([]*object.Stored, metav1.L
 	i := lo
 	for ; i < hi; i++ {
 		o := snap[i]
-		if !opts.matches(o) {
+		if !opts.Matches(o) {
 			continue
 		}
 		if limit > 0 && int64(len(items)) == limit {
@@ -187,11 +188,11 @@ func (s *Server) list(r *request, opts *listOptions) ([]*object.Stored, metav1.L
 	if limit > 0 && i < hi && len(items) > 0 {
 		last := items[len(items)-1]
 		rel := last.Key
-		if r.ns != "" {
+		if r.Namespace != "" {
 			rel = last.Name
 		}
 		lm.Continue = encodeContinue(int64(snapRV), "/"+rel+"\x00")
-		if !opts.hasSelectors() {
+		if !opts.HasSelectors() {
 			// The keys from the page's start on, less the page's limit
 			// (kube-apiserver's count, which a shard selector does not
 			// filter: see shard.go).

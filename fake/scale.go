@@ -14,6 +14,7 @@ import (
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/table"
 )
 
@@ -118,24 +119,24 @@ func setReplicas(d *object.Draft, n int32) (bool, error) {
 }
 
 // serveScale serves the scale subresource.
-func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request) {
-	if r.verb != "get" && r.verb != "update" && r.verb != "patch" {
-		writeError(w, req, apierr.MethodNotSupported(r.res.Kind, r.verb))
+func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	if r.Verb != "get" && r.Verb != "update" && r.Verb != "patch" {
+		request.WriteError(w, req, apierr.MethodNotSupported(r.Res.Kind, r.Verb))
 		return
 	}
-	out, aerr := s.negotiate(req, r.res, false, false)
-	if aerr == nil && out.as != "" {
+	out, aerr := s.negotiate(req, r.Res, false, false)
+	if aerr == nil && out.As != "" {
 		aerr = apierr.NotAcceptable()
 	}
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
 	var o *object.Stored
-	switch r.verb {
+	switch r.Verb {
 	case "get":
-		if o = s.store.Get(r.res, object.Key(r.ns, r.name)); o == nil {
-			aerr = apierr.NotFound(r.res.Kind, r.name)
+		if o = s.store.Get(r.Res, object.Key(r.Namespace, r.Name)); o == nil {
+			aerr = apierr.NotFound(r.Res.Kind, r.Name)
 		}
 	case "update":
 		o, aerr = s.updateScale(req, r)
@@ -143,28 +144,28 @@ func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request
 		o, aerr = s.patchScale(req, r)
 	}
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	sc, aerr := scaleOf(r.res, o)
+	sc, aerr := scaleOf(r.Res, o)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	body, err := encodeScale(sc, out.format)
+	body, err := encodeScale(sc, out.Format)
 	if err != nil {
-		writeError(w, req, apierr.Internal(err))
+		request.WriteError(w, req, apierr.Internal(err))
 		return
 	}
-	s.writeBody(w, req, http.StatusOK, out.format.contentType(), body)
+	s.writeBody(w, req, http.StatusOK, out.Format.ContentType(), body)
 }
 
-func encodeScale(sc *autoscalingv1.Scale, f format) ([]byte, error) {
-	if f == formatProtobuf {
+func encodeScale(sc *autoscalingv1.Scale, f request.Format) ([]byte, error) {
+	if f == request.FormatProtobuf {
 		return codec.EncodeProtobuf(sc.APIVersion, sc.Kind, sc)
 	}
 	b, err := json.Marshal(sc)
-	if err != nil || f != formatYAML {
+	if err != nil || f != request.FormatYAML {
 		return b, err
 	}
 	return codec.JSONToYAML(b)

@@ -9,6 +9,7 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 
 	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -18,12 +19,12 @@ import (
 )
 
 // updateScale writes spec.replicas from the request's Scale.
-func (s *Server) updateScale(req *http.Request, r *request) (*object.Stored, *apierr.Error) {
-	o, aerr := parseWriteOptions(req, updateOptions, false)
+func (s *Server) updateScale(req *http.Request, r *request.Request) (*object.Stored, *apierr.Error) {
+	o, aerr := request.ParseWriteOptions(req, request.UpdateOptions, false)
 	if aerr != nil {
 		return nil, aerr
 	}
-	body, aerr := readBody(req)
+	body, aerr := request.ReadBody(req)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -31,24 +32,24 @@ func (s *Server) updateScale(req *http.Request, r *request) (*object.Stored, *ap
 	if aerr != nil {
 		return nil, aerr
 	}
-	if sc.Name != "" && sc.Name != r.name {
-		return nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Name, r.name))
+	if sc.Name != "" && sc.Name != r.Name {
+		return nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Name, r.Name))
 	}
 	return s.scaleTo(r, o, func(cur *autoscalingv1.Scale) (*autoscalingv1.Scale, error) { return sc, nil })
 }
 
 // patchScale patches the Scale and writes its spec.replicas; a
 // server-side apply owns the object's replicas field.
-func (s *Server) patchScale(req *http.Request, r *request) (*object.Stored, *apierr.Error) {
-	pt, aerr := patchType(req, r.res)
+func (s *Server) patchScale(req *http.Request, r *request.Request) (*object.Stored, *apierr.Error) {
+	pt, aerr := patchType(req, r.Res)
 	if aerr != nil {
 		return nil, aerr
 	}
-	body, aerr := readBody(req)
+	body, aerr := request.ReadBody(req)
 	if aerr != nil {
 		return nil, aerr
 	}
-	o, aerr := parseWriteOptions(req, patchOptions, pt == patchApply)
+	o, aerr := request.ParseWriteOptions(req, request.PatchOptions, pt == patchApply)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -89,11 +90,11 @@ func (s *Server) patchScale(req *http.Request, r *request) (*object.Stored, *api
 // current one) to the object, recording the write in managedFields as
 // kube-apiserver's scale subresource does (an Update entry of
 // subresource "scale" without a time).
-func (s *Server) scaleTo(r *request, o writeOpts, next func(*autoscalingv1.Scale) (*autoscalingv1.Scale, error)) (*object.Stored, *apierr.Error) {
-	res := r.res
-	obj, _, err := s.write(res, object.Key(r.ns, r.name), o.dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+func (s *Server) scaleTo(r *request.Request, o request.WriteOptions, next func(*autoscalingv1.Scale) (*autoscalingv1.Scale, error)) (*object.Stored, *apierr.Error) {
+	res := r.Res
+	obj, _, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, apierr.NotFound(res.Kind, r.name)
+			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
 		curScale, aerr := scaleOf(res, cur)
 		if aerr != nil && !res.Custom {
@@ -107,10 +108,10 @@ func (s *Server) scaleTo(r *request, o writeOpts, next func(*autoscalingv1.Scale
 			return "", nil, err
 		}
 		if sc.ResourceVersion != "" && sc.ResourceVersion != fmt.Sprint(cur.RV) {
-			return "", nil, apierr.Conflict(res.Kind, r.name)
+			return "", nil, apierr.Conflict(res.Kind, r.Name)
 		}
 		if sc.Spec.Replicas < 0 {
-			return "", nil, apierr.Invalid(scaleGVK.Group, scaleGVK.Kind, r.name, apierr.Cause{Type: "FieldValueInvalid", Field: "spec.replicas", Message: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", sc.Spec.Replicas)})
+			return "", nil, apierr.Invalid(scaleGVK.Group, scaleGVK.Kind, r.Name, apierr.Cause{Type: "FieldValueInvalid", Field: "spec.replicas", Message: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", sc.Spec.Replicas)})
 		}
 		old, err := res.DraftOf(cur)
 		if err != nil {
@@ -127,7 +128,7 @@ func (s *Server) scaleTo(r *request, o writeOpts, next func(*autoscalingv1.Scale
 		if changed && res.Generation {
 			d.Meta.Generation++
 		}
-		if err := s.recordUpdate(s.endpoint(res, "scale"), old, nil, d, o.manager); err != nil {
+		if err := s.recordUpdate(s.endpoint(res, "scale"), old, nil, d, o.Manager); err != nil {
 			return "", nil, err
 		}
 		untimedScaleEntries(d)
@@ -152,7 +153,7 @@ func untimedScaleEntries(d *object.Draft) {
 
 // applyScale runs a server-side apply of a Scale: the manager applies the
 // object's replicas field.
-func (s *Server) applyScale(r *request, body []byte, o writeOpts) (*object.Stored, *apierr.Error) {
+func (s *Server) applyScale(r *request.Request, body []byte, o request.WriteOptions) (*object.Stored, *apierr.Error) {
 	applied, aerr := decodeApplied(body)
 	if aerr != nil {
 		return nil, aerr
@@ -162,26 +163,26 @@ func (s *Server) applyScale(r *request, body []byte, o writeOpts) (*object.Store
 		return nil, apierr.BadRequest("invalid object type: " + gvkString(v, k))
 	}
 	replicas, _, _ := unstructured.NestedFieldNoCopy(applied, "spec", "replicas")
-	res := r.res
+	res := r.Res
 	path := []string{"spec", "replicas"}
 	if res.Custom {
 		path = strings.Split(strings.TrimPrefix(res.CRD.Scale.SpecReplicasPath, "."), ".")
 	}
-	config := map[string]any{"apiVersion": res.Kind.APIVersion(), "kind": res.Kind.Kind, "metadata": map[string]any{"name": r.name}}
+	config := map[string]any{"apiVersion": res.Kind.APIVersion(), "kind": res.Kind.Kind, "metadata": map[string]any{"name": r.Name}}
 	if replicas != nil {
 		_ = unstructured.SetNestedField(config, replicas, path...)
 	}
 	var unknown []string
-	obj, _, err := s.write(res, object.Key(r.ns, r.name), o.dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+	obj, _, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, apierr.NotFound(res.Kind, r.name)
+			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
 		old, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
 		scaleReq := *r
-		scaleReq.sub = "scale"
+		scaleReq.Subresource = "scale"
 		d, err := s.applyTo(&scaleReq, old, config, o, &unknown)
 		if err != nil {
 			return "", nil, err

@@ -5,11 +5,18 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"time"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/request"
+	"github.com/kubewire/kubewire/fake/internal/table"
 
 	"github.com/kubewire/kubewire/api/builtin"
 	"github.com/kubewire/kubewire/api/registry"
@@ -281,3 +288,54 @@ func (s *Server) now() time.Time { return s.opts.Now() }
 func (s *Server) CurrentResourceVersion() string {
 	return fmt.Sprint(s.store.CurrentRV())
 }
+
+// The server's views of what the request package does, with its options
+// and faults applied.
+
+func (s *Server) negotiate(req *http.Request, r *object.Resource, list, watch bool) (request.Output, *apierr.Error) {
+	return request.Negotiate(req, r, list, watch, s.faults.refuseProtobuf())
+}
+
+func (s *Server) startBody(w http.ResponseWriter, req *http.Request, code int, contentType string, size int) *request.BodyWriter {
+	return request.StartBody(w, req, code, contentType, size, s.opts.GzipThreshold)
+}
+
+func (s *Server) writeBody(w http.ResponseWriter, req *http.Request, code int, contentType string, body []byte) {
+	request.WriteBody(w, req, code, contentType, body, s.opts.GzipThreshold)
+}
+
+// printer renders the server's Tables.
+func (s *Server) printer() table.Printer {
+	return table.Printer{Columns: s.upstream.tableColumns, Now: s.now}
+}
+
+func (s *Server) encodeObject(o *object.Stored, out request.Output) ([]byte, string, error) {
+	return request.EncodeObject(o, out, s.printer())
+}
+
+func (s *Server) writeList(w io.Writer, r *object.Resource, out request.Output, items []*object.Stored, lm metav1.ListMeta) error {
+	return request.WriteList(w, r, out, items, lm, s.printer())
+}
+
+func (s *Server) bodyType(req *http.Request, r *object.Resource) (codec.MediaType, *apierr.Error) {
+	return request.BodyType(req, r, s.faults.refuseProtobufBodies())
+}
+
+// served reports whether the server serves a resource.
+func (s *Server) served(group, version, resource string) bool {
+	return s.lookup(group, version, resource) != nil
+}
+
+// decodeDraft decodes a create or update body and applies the kind's
+// defaults, as kube-apiserver decodes it.
+func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *object.Resource, level request.Validation) (*object.Draft, *apierr.Error) {
+	d, aerr := request.DecodeDraft(w, body, mt, r, level, s.served)
+	if aerr != nil {
+		return nil, aerr
+	}
+	applyDefaults(d)
+	return d, nil
+}
+
+// isBuiltinGroup reports whether an API group has built-in kinds.
+func (s *Server) isBuiltinGroup(group string) bool { return s.builtinGroups[group] }

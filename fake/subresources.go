@@ -15,43 +15,30 @@ import (
 	"github.com/kubewire/kubewire/api/types"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // The subresources that create something other than their resource:
 // pods/binding (the scheduler's), pods/eviction and
 // serviceaccounts/token. They answer as kube-apiserver does.
 
-// postSubresource reports whether a POST to a subresource is served.
-func postSubresource(r *object.Resource, sub string) bool {
-	if r.Custom || r.Kind.Group != "" {
-		return false
-	}
-	switch r.Kind.Resource {
-	case "pods":
-		return sub == "binding" || sub == "eviction"
-	case "serviceaccounts":
-		return sub == "token"
-	}
-	return false
-}
-
 // createdStatus is the Success Status of a binding or an eviction.
 func createdStatus() []byte {
 	return []byte(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","code":201}`)
 }
 
-func (s *Server) servePostSubresource(w http.ResponseWriter, req *http.Request, r *request) {
-	body, aerr := readBody(req)
+func (s *Server) servePostSubresource(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	body, aerr := request.ReadBody(req)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	dry, aerr := dryRun(req.URL.Query())
+	dry, aerr := request.DryRun(req.URL.Query())
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	switch r.sub {
+	switch r.Subresource {
 	case "binding":
 		aerr = s.bindPod(r, body, dry)
 	case "eviction":
@@ -64,22 +51,22 @@ func (s *Server) servePostSubresource(w http.ResponseWriter, req *http.Request, 
 		}
 	}
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
 	s.writeBody(w, req, http.StatusCreated, "application/json", createdStatus())
 }
 
 // bindPod assigns a Pod to the node a Binding names, once.
-func (s *Server) bindPod(r *request, body []byte, dry bool) *apierr.Error {
+func (s *Server) bindPod(r *request.Request, body []byte, dry bool) *apierr.Error {
 	var b corev1.Binding
 	if err := json.Unmarshal(body, &b); err != nil {
 		return apierr.BadRequest("Binding in version \"v1\" cannot be handled as a Binding: " + err.Error())
 	}
-	res := r.res
-	_, _, err := s.write(res, object.Key(r.ns, r.name), dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+	res := r.Res
+	_, _, err := s.write(res, object.Key(r.Namespace, r.Name), dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, apierr.NotFound(res.Kind, r.name)
+			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
 		old, err := res.DraftOf(cur)
 		if err != nil {
@@ -92,8 +79,8 @@ func (s *Server) bindPod(r *request, body []byte, dry bool) *apierr.Error {
 		p := next.Typed.(*corev1.Pod)
 		if p.Spec.NodeName != "" {
 			return "", nil, apierr.New(http.StatusConflict, "Conflict",
-				fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.name, r.name, p.Spec.NodeName),
-				&metav1.StatusDetails{Name: r.name, Kind: "pods/binding"})
+				fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.Name, r.Name, p.Spec.NodeName),
+				&metav1.StatusDetails{Name: r.Name, Kind: "pods/binding"})
 		}
 		p.Spec.NodeName = b.Target.Name
 		for k, v := range b.Annotations {
@@ -123,14 +110,14 @@ func (s *Server) bindPod(r *request, body []byte, dry bool) *apierr.Error {
 
 // evictPod deletes a Pod as an eviction does (with its own grace
 // period; disruption budgets are not checked).
-func (s *Server) evictPod(r *request, body []byte, dry bool) *apierr.Error {
+func (s *Server) evictPod(r *request.Request, body []byte, dry bool) *apierr.Error {
 	var e policyv1.Eviction
 	if len(body) > 0 {
 		if err := json.Unmarshal(body, &e); err != nil {
 			return apierr.BadRequest("Eviction in version \"v1\" cannot be handled as a Eviction: " + err.Error())
 		}
 	}
-	opts := &deleteOptions{}
+	opts := &request.DeleteOptions{}
 	if o := e.DeleteOptions; o != nil {
 		opts.GracePeriodSeconds = o.GracePeriodSeconds
 		if o.PropagationPolicy != nil {
@@ -138,12 +125,12 @@ func (s *Server) evictPod(r *request, body []byte, dry bool) *apierr.Error {
 			opts.PropagationPolicy = &p
 		}
 	}
-	key := object.Key(r.ns, r.name)
-	res := r.res
+	key := object.Key(r.Namespace, r.Name)
+	res := r.Res
 	// The pod is marked as disrupted, then deleted.
 	_, _, err := s.write(res, key, dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, apierr.NotFound(res.Kind, r.name)
+			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
 		old, err := res.DraftOf(cur)
 		if err != nil {
@@ -172,17 +159,17 @@ func (s *Server) evictPod(r *request, body []byte, dry bool) *apierr.Error {
 	if err != nil {
 		return apierr.From(err)
 	}
-	_, aerr := s.deleteOne(res, key, r.name, opts, dry, nil)
+	_, aerr := s.deleteOne(res, key, r.Name, opts, dry, nil)
 	return aerr
 }
 
 // serviceAccountToken answers a TokenRequest with a token shaped like
 // kube-apiserver's (a JWT the fake does not sign with a real key: it
 // authenticates nothing).
-func (s *Server) serviceAccountToken(req *http.Request, r *request, body []byte) ([]byte, *apierr.Error) {
-	sa := s.store.Get(r.res, object.Key(r.ns, r.name))
+func (s *Server) serviceAccountToken(req *http.Request, r *request.Request, body []byte) ([]byte, *apierr.Error) {
+	sa := s.store.Get(r.Res, object.Key(r.Namespace, r.Name))
 	if sa == nil {
-		return nil, apierr.NotFound(r.res.Kind, r.name)
+		return nil, apierr.NotFound(r.Res.Kind, r.Name)
 	}
 	var tr authenticationv1.TokenRequest
 	if len(body) > 0 {
@@ -209,13 +196,13 @@ func (s *Server) serviceAccountToken(req *http.Request, r *request, body []byte)
 	}
 	fv1, _ := json.Marshal(map[string]any{"f:spec": fields})
 	tr.TypeMeta = metav1.TypeMeta{Kind: "TokenRequest", APIVersion: "authentication.k8s.io/v1"}
-	tr.ObjectMeta = metav1.ObjectMeta{Name: r.name, Namespace: r.ns, UID: metav1ObjectUID(sa), CreationTimestamp: now,
-		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: writeManager(req), Operation: "Update", APIVersion: "authentication.k8s.io/v1", Time: &now,
+	tr.ObjectMeta = metav1.ObjectMeta{Name: r.Name, Namespace: r.Namespace, UID: metav1ObjectUID(sa), CreationTimestamp: now,
+		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: request.WriteManager(req), Operation: "Update", APIVersion: "authentication.k8s.io/v1", Time: &now,
 			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(string(fv1)), Subresource: "token"}}}
 	claims, _ := json.Marshal(map[string]any{
 		"aud": tr.Spec.Audiences, "exp": exp.Unix(), "iat": now.Unix(), "nbf": now.Unix(),
-		"iss": "https://kubernetes.default.svc", "sub": "system:serviceaccount:" + r.ns + ":" + r.name,
-		"kubernetes.io": map[string]any{"namespace": r.ns, "serviceaccount": map[string]string{"name": r.name, "uid": sa.UID}},
+		"iss": "https://kubernetes.default.svc", "sub": "system:serviceaccount:" + r.Namespace + ":" + r.Name,
+		"kubernetes.io": map[string]any{"namespace": r.Namespace, "serviceaccount": map[string]string{"name": r.Name, "uid": sa.UID}},
 	})
 	sig := make([]byte, 256)
 	_, _ = rand.Read(sig)

@@ -10,6 +10,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // The metadata rules kube-apiserver v1.36 checks on built-in objects,
@@ -208,7 +209,7 @@ func (s *Server) metadataCauses(r *object.Resource, m, old *metav1.ObjectMeta) [
 			if len(added) > 0 {
 				slices.Sort(added)
 				// Reported twice, as kube-apiserver checks it twice.
-				c := forbidden("metadata.finalizers", fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v", added))
+				c := request.ForbiddenCause("metadata.finalizers", fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v", added))
 				causes = append(causes, c, c)
 			}
 		}

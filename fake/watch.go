@@ -10,6 +10,7 @@ import (
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/storage"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -33,26 +34,26 @@ type watchPlan struct {
 	noEnd     bool          // fault: a watch-list that never sends its end bookmark
 }
 
-func (s *Server) planWatch(r *request, opts *listOptions) (watchPlan, *apierr.Error) {
+func (s *Server) planWatch(r *request.Request, opts *request.ListOptions) (watchPlan, *apierr.Error) {
 	var p watchPlan
-	requested, _ := strconv.ParseUint(opts.rv, 10, 64)
+	requested, _ := strconv.ParseUint(opts.RV, 10, 64)
 	switch {
-	case opts.sendInitialEvents != nil && *opts.sendInitialEvents:
+	case opts.SendInitialEvents != nil && *opts.SendInitialEvents:
 		switch s.faults.watchListMode() {
 		case WatchListRefused:
 			return p, apierr.BadRequest("sendInitialEvents is forbidden for watch")
 		case WatchListNoEndBookmark:
 			p.noEnd = true
 		}
-		p.initial, p.startRV, p.cursor = s.store.SnapshotAndCursor(r.res)
+		p.initial, p.startRV, p.cursor = s.store.SnapshotAndCursor(r.Res)
 		p.watchList = !p.noEnd
 		p.endAtRV = max(p.startRV, requested)
-	case opts.rv == "" || opts.rv == "0":
-		if opts.sendInitialEvents != nil { // sendInitialEvents=false: start now, no state
-			_, p.startRV, p.cursor = s.store.SnapshotAndCursor(r.res)
+	case opts.RV == "" || opts.RV == "0":
+		if opts.SendInitialEvents != nil { // sendInitialEvents=false: start now, no state
+			_, p.startRV, p.cursor = s.store.SnapshotAndCursor(r.Res)
 			return p, nil
 		}
-		p.initial, p.startRV, p.cursor = s.store.SnapshotAndCursor(r.res)
+		p.initial, p.startRV, p.cursor = s.store.SnapshotAndCursor(r.Res)
 	default:
 		if s.faults.takeTooLarge() {
 			p.tooLarge = apierr.TooLargeRV(requested, s.store.CurrentRV())
@@ -72,9 +73,9 @@ func (s *Server) planWatch(r *request, opts *listOptions) (watchPlan, *apierr.Er
 // goroutine.
 type watcher struct {
 	s       *Server
-	r       *request
-	opts    *listOptions
-	out     output
+	r       *request.Request
+	opts    *request.ListOptions
+	out     request.Output
 	w       http.ResponseWriter
 	flusher http.Flusher
 	state   watchState
@@ -82,28 +83,28 @@ type watcher struct {
 	ended   bool // the stream must end (fault, or write error)
 }
 
-func (s *Server) serveWatch(w http.ResponseWriter, req *http.Request, r *request) {
-	opts, aerr := parseListOptions(req.URL.Query(), r.res, true)
+func (s *Server) serveWatch(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, true)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	out, aerr := s.negotiate(req, r.res, false, true)
+	out, aerr := s.negotiate(req, r.Res, false, true)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	if opts.shard, aerr = parseShardParam(req.URL.Query().Get("shardSelector"), s.opts.IgnoreShardSelector); aerr != nil {
-		writeError(w, req, aerr)
+	if opts.Shard, aerr = request.ParseShardParam(req.URL.Query().Get("shardSelector"), s.opts.IgnoreShardSelector); aerr != nil {
+		request.WriteError(w, req, aerr)
 		return
 	}
 	plan, aerr := s.planWatch(r, opts)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
 	ct := codec.MediaTypeJSON
-	if out.format == formatProtobuf {
+	if out.Format == request.FormatProtobuf {
 		ct = codec.MediaTypeProtobuf + ";stream=watch"
 	}
 	h := w.Header()
@@ -130,14 +131,14 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 		wt.sendError(p.tooLarge)
 		return
 	}
-	timeout := wt.opts.timeout
+	timeout := wt.opts.Timeout
 	if timeout <= 0 {
 		timeout = wt.s.opts.WatchTimeout
 	}
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	var bookmarks <-chan time.Time
-	if wt.opts.allowBookmarks {
+	if wt.opts.AllowBookmarks {
 		t := time.NewTicker(wt.s.opts.BookmarkInterval)
 		defer t.Stop()
 		bookmarks = t.C
@@ -199,16 +200,16 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 
 // visible reports whether the watch's scope and selectors include o.
 func (wt *watcher) visible(o *object.Stored) bool {
-	if o == nil || o.Res.Storage != wt.r.res.Storage {
+	if o == nil || o.Res.Storage != wt.r.Res.Storage {
 		return false
 	}
-	if wt.r.ns != "" && o.Namespace != wt.r.ns {
+	if wt.r.Namespace != "" && o.Namespace != wt.r.Namespace {
 		return false
 	}
-	if wt.r.name != "" && o.Name != wt.r.name {
+	if wt.r.Name != "" && o.Name != wt.r.Name {
 		return false
 	}
-	return wt.opts.matches(o)
+	return wt.opts.Matches(o)
 }
 
 // translate maps a change to what this watch sees: an object entering the
@@ -238,27 +239,27 @@ func (wt *watcher) send(typ string, o *object.Stored) bool {
 }
 
 func (wt *watcher) encodeObject(b []byte, o *object.Stored) []byte {
-	if wt.out.as == asTable {
+	if wt.out.As == request.AsTable {
 		// Each event is a Table of one row; only the first has the
 		// column definitions, as kube-apiserver writes them.
-		t, err := wt.s.tableJSON(wt.r.res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, wt.out)
-		wt.out.noHeaders = true
+		t, err := request.RenderTable(wt.s.printer(), wt.r.Res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, wt.out)
+		wt.out.NoHeaders = true
 		if err != nil {
 			return append(b, "{}"...)
 		}
 		return append(b, t...)
 	}
-	if wt.out.as == asPartial {
-		if wt.out.format == formatProtobuf {
-			return append(b, codec.EncodeEnvelope(object.MetaAPIVersion, asPartial, o.PartialProto())...)
+	if wt.out.As == request.AsPartial {
+		if wt.out.Format == request.FormatProtobuf {
+			return append(b, codec.EncodeEnvelope(object.MetaAPIVersion, request.AsPartial, o.PartialProto())...)
 		}
 		return append(b, o.PartialJSON()...)
 	}
-	if wt.out.format == formatProtobuf {
+	if wt.out.Format == request.FormatProtobuf {
 		return append(b, codec.EncodeEnvelope(o.Res.Kind.APIVersion(), o.Res.Kind.Kind, o.PB)...)
 	}
 	if o.Res.Custom {
-		return append(b, o.JSONAs(wt.r.res)...)
+		return append(b, o.JSONAs(wt.r.Res)...)
 	}
 	return append(append(b, o.Res.JSONPrefix...), o.JSON[1:]...)
 }
@@ -268,12 +269,12 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 	if end {
 		meta.Annotations = map[string]string{initialEventsEnd: "true"}
 	}
-	kind, apiVersion := wt.r.res.Kind.Kind, wt.r.res.Kind.APIVersion()
-	if wt.out.as == asPartial {
-		kind, apiVersion = asPartial, object.MetaAPIVersion
+	kind, apiVersion := wt.r.Res.Kind.Kind, wt.r.Res.Kind.APIVersion()
+	if wt.out.As == request.AsPartial {
+		kind, apiVersion = request.AsPartial, object.MetaAPIVersion
 	}
 	return wt.emit(storage.Bookmark, func(b []byte) []byte {
-		if wt.out.format == formatProtobuf {
+		if wt.out.Format == request.FormatProtobuf {
 			m := protowire.AppendTag(nil, 1, protowire.BytesType)
 			m = protowire.AppendBytes(m, meta.AppendProto(nil))
 			return append(b, codec.EncodeEnvelope(apiVersion, kind, m)...)
@@ -292,10 +293,10 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 // sendError writes an ERROR event carrying a Status; the stream then ends.
 func (wt *watcher) sendError(e *apierr.Error) {
 	wt.write(storage.Error, func(b []byte) []byte {
-		if wt.out.format == formatProtobuf {
-			return append(b, encodeStatus(&e.Status, formatProtobuf)...)
+		if wt.out.Format == request.FormatProtobuf {
+			return append(b, request.EncodeStatus(&e.Status, request.FormatProtobuf)...)
 		}
-		return append(b, encodeStatus(&e.Status, formatJSON)...)
+		return append(b, request.EncodeStatus(&e.Status, request.FormatJSON)...)
 	}, eventOK)
 	wt.flush()
 }
@@ -313,7 +314,7 @@ func (wt *watcher) emit(typ string, object func([]byte) []byte) bool {
 // write encodes and writes one event in the stream's format.
 func (wt *watcher) write(typ string, object func([]byte) []byte, fault eventFault) {
 	b := wt.buf[:0]
-	if wt.out.format == formatProtobuf {
+	if wt.out.Format == request.FormatProtobuf {
 		b = append(b, 0, 0, 0, 0) // frame length, filled in below
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
 		b = protowire.AppendString(b, typ)
@@ -341,7 +342,7 @@ func (wt *watcher) write(typ string, object func([]byte) []byte, fault eventFaul
 		return
 	case eventCorrupt:
 		for i := range b {
-			if wt.out.format != formatProtobuf || i >= 4 {
+			if wt.out.Format != request.FormatProtobuf || i >= 4 {
 				b[i] = 0xff ^ byte(i)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/kubewire/kubewire/api/types"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
@@ -165,40 +166,40 @@ func quote(s string) string {
 // .status changes; for the main resource of a kind with a status
 // subresource .status is kept. A stale metadata.resourceVersion is a 409.
 // An update that changes nothing keeps the resource version.
-func (s *Server) update(d *object.Draft, r *request, o writeOpts) (writeResult, *apierr.Error) {
+func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOptions) (writeResult, *apierr.Error) {
 	res := d.Res
 	if d.Meta.Name == "" {
-		d.Meta.Name = r.name
+		d.Meta.Name = r.Name
 	}
-	if d.Meta.Name != r.name {
-		return writeResult{}, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.Meta.Name, r.name))
+	if d.Meta.Name != r.Name {
+		return writeResult{}, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.Meta.Name, r.Name))
 	}
 	if res.Kind.Namespaced {
-		if d.Meta.Namespace != "" && d.Meta.Namespace != r.ns {
+		if d.Meta.Namespace != "" && d.Meta.Namespace != r.Namespace {
 			return writeResult{}, apierr.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
 		}
-		d.Meta.Namespace = r.ns
+		d.Meta.Namespace = r.Namespace
 	} else {
 		d.Meta.Namespace = ""
 	}
 	code := http.StatusOK
 	sent := d.Meta.ManagedFields
-	obj, typ, err := s.write(res, object.Key(r.ns, r.name), o.dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+	obj, typ, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, apierr.NotFound(res.Kind, r.name)
+			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
 		if d.Meta.ResourceVersion == "" && res.Custom {
 			// Custom resources allow no unconditional update.
-			return "", nil, apierr.Invalid(res.Kind.Group, res.Kind.Resource, r.name, apierr.Cause{Type: "FieldValueInvalid", Field: "metadata.resourceVersion", Message: "Invalid value: 0: must be specified for an update"})
+			return "", nil, apierr.Invalid(res.Kind.Group, res.Kind.Resource, r.Name, apierr.Cause{Type: "FieldValueInvalid", Field: "metadata.resourceVersion", Message: "Invalid value: 0: must be specified for an update"})
 		}
 		if d.Meta.ResourceVersion != "" && d.Meta.ResourceVersion != fmt.Sprint(cur.RV) {
-			return "", nil, apierr.Conflict(res.Kind, r.name)
+			return "", nil, apierr.Conflict(res.Kind, r.Name)
 		}
 		old, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		next, err := s.mergeUpdate(old, d, r.sub == "status")
+		next, err := s.mergeUpdate(old, d, r.Subresource == "status")
 		if err != nil {
 			return "", nil, err
 		}
@@ -208,7 +209,7 @@ func (s *Server) update(d *object.Draft, r *request, o writeOpts) (writeResult, 
 		if aerr := s.validate(next, old); aerr != nil {
 			return "", nil, aerr
 		}
-		if err := s.recordUpdate(s.endpoint(res, r.sub), old, sent, next, o.manager); err != nil {
+		if err := s.recordUpdate(s.endpoint(res, r.Subresource), old, sent, next, o.Manager); err != nil {
 			return "", nil, err
 		}
 		return s.commitChange(cur, old, next, rv)
@@ -308,56 +309,56 @@ func (s *Server) commitChange(cur *object.Stored, old, next *object.Draft, rv ui
 	return storage.Modified, sealed, nil
 }
 
-func (s *Server) serveCreate(w http.ResponseWriter, req *http.Request, r *request) {
-	if r.sub != "" {
-		writeError(w, req, apierr.MethodNotSupported(r.res.Kind, "create"))
+func (s *Server) serveCreate(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	if r.Subresource != "" {
+		request.WriteError(w, req, apierr.MethodNotSupported(r.Res.Kind, "create"))
 		return
 	}
-	s.serveWrite(w, req, r, createOptions, func(d *object.Draft, o writeOpts) (writeResult, *apierr.Error) {
-		if err := s.recordUpdate(s.endpoint(r.res, ""), nil, d.Meta.ManagedFields, d, o.manager); err != nil {
+	s.serveWrite(w, req, r, request.CreateOptions, func(d *object.Draft, o request.WriteOptions) (writeResult, *apierr.Error) {
+		if err := s.recordUpdate(s.endpoint(r.Res, ""), nil, d.Meta.ManagedFields, d, o.Manager); err != nil {
 			return writeResult{}, apierr.Internal(err)
 		}
-		return s.create(d, r.ns, o.dry, newHookCall(r, o))
+		return s.create(d, r.Namespace, o.DryRun, newHookCall(r, o))
 	})
 }
 
-func (s *Server) serveUpdate(w http.ResponseWriter, req *http.Request, r *request) {
-	s.serveWrite(w, req, r, updateOptions, func(d *object.Draft, o writeOpts) (writeResult, *apierr.Error) { return s.update(d, r, o) })
+func (s *Server) serveUpdate(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	s.serveWrite(w, req, r, request.UpdateOptions, func(d *object.Draft, o request.WriteOptions) (writeResult, *apierr.Error) { return s.update(d, r, o) })
 }
 
 // serveWrite runs a create or update from the request body, checking
 // what kube-apiserver checks in its order: the answer's media type
 // (406), the body's (415), the options (422), then the body (400).
-func (s *Server) serveWrite(w http.ResponseWriter, req *http.Request, r *request, optionsKind string, do func(*object.Draft, writeOpts) (writeResult, *apierr.Error)) {
-	out, aerr := s.negotiate(req, r.res, false, false)
+func (s *Server) serveWrite(w http.ResponseWriter, req *http.Request, r *request.Request, optionsKind string, do func(*object.Draft, request.WriteOptions) (writeResult, *apierr.Error)) {
+	out, aerr := s.negotiate(req, r.Res, false, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	mt, aerr := s.bodyType(req, r.res)
+	mt, aerr := s.bodyType(req, r.Res)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	body, aerr := readBody(req)
+	body, aerr := request.ReadBody(req)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	o, aerr := parseWriteOptions(req, optionsKind, false)
+	o, aerr := request.ParseWriteOptions(req, optionsKind, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	o.out = out
-	d, aerr := s.decodeDraft(w, body, mt, r.res, o.level)
+	o.Out = out
+	d, aerr := s.decodeDraft(w, body, mt, r.Res, o.Level)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
 	res, aerr := do(d, o)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
 	s.writeObject(w, req, res.code, res.obj, out)

@@ -1,4 +1,4 @@
-package fake
+package request
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -21,8 +20,8 @@ import (
 // maxBodyBytes is kube-apiserver's request body limit.
 const maxBodyBytes = 3 << 20
 
-// readBody reads a request body up to the limit.
-func readBody(req *http.Request) ([]byte, *apierr.Error) {
+// ReadBody reads a request body up to the limit.
+func ReadBody(req *http.Request) ([]byte, *apierr.Error) {
 	if req.Body == nil { // a request served in memory, without a body
 		return nil, nil
 	}
@@ -36,18 +35,18 @@ func readBody(req *http.Request) ([]byte, *apierr.Error) {
 	return b, nil
 }
 
-// validation is the fieldValidation level of a write.
-type validation int
+// Validation is the fieldValidation level of a write.
+type Validation int
 
 const (
-	validationWarn validation = iota
+	ValidationWarn Validation = iota
 	validationIgnore
-	validationStrict
+	ValidationStrict
 )
 
-// bodyType returns the media type of a create or update body: JSON when
+// BodyType returns the media type of a create or update body: JSON when
 // unset; JSON, YAML or, for built-in kinds, protobuf (415 otherwise).
-func (s *Server) bodyType(req *http.Request, r *object.Resource) (codec.MediaType, *apierr.Error) {
+func BodyType(req *http.Request, r *object.Resource, refuseProtobuf bool) (codec.MediaType, *apierr.Error) {
 	ct := req.Header.Get("Content-Type")
 	mt, err := codec.ParseMediaType(ct)
 	if ct == "" {
@@ -56,16 +55,19 @@ func (s *Server) bodyType(req *http.Request, r *object.Resource) (codec.MediaTyp
 	if err != nil || !(mt.IsJSON() || mt.IsYAML() || (mt.IsProtobuf() && !r.Custom)) {
 		return mt, apierr.UnsupportedMediaType(ct)
 	}
-	if mt.IsProtobuf() && s.faults.refuseProtobufBodies() {
+	if mt.IsProtobuf() && refuseProtobuf {
 		return mt, apierr.UnsupportedMediaTypeJSON(ct)
 	}
 	return mt, nil
 }
 
-// decodeDraft decodes a create or update body of media type mt and
+// DecodeDraft decodes a create or update body of media type mt and
 // applies the fieldValidation level: unknown fields are a 400 under
-// Strict and a Warning header under Warn.
-func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *object.Resource, level validation) (*object.Draft, *apierr.Error) {
+// Strict and a Warning header under Warn. served reports whether the
+// server serves a resource (custom resources naming a version their
+// definition does not serve have only unknown fields). The draft is not
+// defaulted.
+func DecodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *object.Resource, level Validation, served func(group, version, resource string) bool) (*object.Draft, *apierr.Error) {
 	var d *object.Draft
 	var unknown, dups []string
 	var err error
@@ -79,7 +81,7 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 	case mt.IsYAML():
 		j, yerr := codec.YAMLToJSON(body)
 		if yerr != nil {
-			msg := strings.TrimPrefix(yamlError(yerr), "error converting YAML to JSON: ")
+			msg := strings.TrimPrefix(YAMLError(yerr), "error converting YAML to JSON: ")
 			return nil, apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s (%s)", r.Kind.Kind, msg, apierr.Summarize(body)))
 		}
 		d, unknown, err = r.DecodeJSON(j)
@@ -94,25 +96,24 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 		return nil, ae
 	}
 	if err != nil {
-		return nil, cannotHandle(r, err)
+		return nil, CannotHandle(r, err)
 	}
 	if r.Custom {
-		unknown = append(unknown, s.unservedVersionFields(r, d, body)...)
+		unknown = append(unknown, unservedVersionFields(r, d, body, served)...)
 	}
-	if problems := append(quoteUnknown(unknown), quoteDuplicates(dups)...); len(problems) > 0 {
+	if problems := append(QuoteUnknown(unknown), quoteDuplicates(dups)...); len(problems) > 0 {
 		switch level {
-		case validationStrict:
-			return nil, cannotHandle(r, fmt.Errorf("strict decoding error: %s", strings.Join(problems, ", ")))
-		case validationWarn:
+		case ValidationStrict:
+			return nil, CannotHandle(r, fmt.Errorf("strict decoding error: %s", strings.Join(problems, ", ")))
+		case ValidationWarn:
 			for _, u := range problems {
 				w.Header().Add("Warning", "299 - "+strconv.Quote(u))
 			}
 		}
 	}
-	if aerr := checkTypeMeta(d); aerr != nil {
+	if aerr := CheckTypeMeta(d); aerr != nil {
 		return nil, aerr
 	}
-	applyDefaults(d)
 	return d, nil
 }
 
@@ -124,7 +125,7 @@ func quoteDuplicates(fields []string) []string {
 	return out
 }
 
-func quoteUnknown(fields []string) []string {
+func QuoteUnknown(fields []string) []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {
 		out[i] = fmt.Sprintf("unknown field %q", f)
@@ -147,14 +148,14 @@ func checkSyntax(r *object.Resource, body []byte) *apierr.Error {
 	return apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", r.Kind.Kind, err, apierr.Summarize(body)))
 }
 
-// cannotHandle is the 400 for a body that does not decode as the kind.
-func cannotHandle(r *object.Resource, err error) *apierr.Error {
+// CannotHandle is the 400 for a body that does not decode as the kind.
+func CannotHandle(r *object.Resource, err error) *apierr.Error {
 	msg := strings.TrimPrefix(err.Error(), object.ErrBadBody.Error()+": ")
 	return apierr.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", r.Kind.Kind, r.Kind.Version, r.Kind.Kind, msg))
 }
 
-// checkTypeMeta refuses a body whose kind or apiVersion names another kind.
-func checkTypeMeta(d *object.Draft) *apierr.Error {
+// CheckTypeMeta refuses a body whose kind or apiVersion names another kind.
+func CheckTypeMeta(d *object.Draft) *apierr.Error {
 	var kind, apiVersion string
 	if d.Custom != nil {
 		kind, _ = d.Custom["kind"].(string)
@@ -202,35 +203,16 @@ func internalPackage(group string) string {
 	return first
 }
 
-var dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-
-// validateName checks metadata.name as an RFC 1123 subdomain.
-func validateName(d *object.Draft) *apierr.Error {
-	name := d.Meta.Name
-	k := d.Res.Kind
-	if name == "" {
-		return apierr.Invalid(k.Group, k.Kind, name, apierr.Cause{Type: "FieldValueRequired", Field: "metadata.name", Message: "Required value: name or generateName is required"})
-	}
-	if !d.Res.Custom && !d.Res.IsCRD() {
-		return nil // checked by validate, with the kind's rule
-	}
-	if len(name) > 253 || !dnsSubdomain.MatchString(name) {
-		msg := fmt.Sprintf("Invalid value: %q: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')", name)
-		return apierr.Invalid(k.Group, k.Kind, name, apierr.Cause{Type: "FieldValueInvalid", Field: "metadata.name", Message: msg})
-	}
-	return nil
-}
-
 // unservedVersionFields are the fields kube-apiserver finds unknown in a
 // custom resource that names a version of its group the definition does
 // not serve: it has no schema for them, so every field but apiVersion,
 // kind and metadata is unknown (the request then fails for its version).
-func (s *Server) unservedVersionFields(r *object.Resource, d *object.Draft, body []byte) []string {
+func unservedVersionFields(r *object.Resource, d *object.Draft, body []byte, served func(group, version, resource string) bool) []string {
 	av, _ := d.Custom["apiVersion"].(string)
 	if av == "" || av == r.Kind.APIVersion() {
 		return nil
 	}
-	if g, v := object.SplitAPIVersion(av); g != r.Kind.Group || s.lookup(g, v, r.Kind.Resource) != nil {
+	if g, v := object.SplitAPIVersion(av); g != r.Kind.Group || served(g, v, r.Kind.Resource) {
 		return nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -253,4 +235,20 @@ func (s *Server) unservedVersionFields(r *object.Resource, d *object.Draft, body
 		}
 	}
 	return out
+}
+
+// YAMLError is the YAML converter's own message, as kube-apiserver shows
+// it ("error converting YAML to JSON: yaml: line 2: ..."), without the
+// codec's wrapping.
+func YAMLError(err error) string {
+	msg := err.Error()
+	var de *codec.DecodeError
+	if errors.As(err, &de) && de.Err != nil {
+		msg = de.Err.Error()
+	}
+	const prefix = "error converting YAML to JSON: "
+	if !strings.HasPrefix(msg, prefix) {
+		msg = prefix + msg
+	}
+	return msg
 }

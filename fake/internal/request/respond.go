@@ -1,4 +1,4 @@
-package fake
+package request
 
 import (
 	"bufio"
@@ -15,20 +15,20 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
-// format is a response encoding.
-type format int
+// Format is a response encoding.
+type Format int
 
 const (
-	formatJSON format = iota
-	formatYAML
-	formatProtobuf
+	FormatJSON Format = iota
+	FormatYAML
+	FormatProtobuf
 )
 
-func (f format) contentType() string {
+func (f Format) ContentType() string {
 	switch f {
-	case formatYAML:
+	case FormatYAML:
 		return codec.MediaTypeYAML
-	case formatProtobuf:
+	case FormatProtobuf:
 		return codec.MediaTypeProtobuf
 	}
 	return codec.MediaTypeJSON
@@ -36,15 +36,15 @@ func (f format) contentType() string {
 
 // Conversions a client may ask for with the as= media type parameter.
 const (
-	asTable       = "Table"
-	asPartial     = "PartialObjectMetadata"
+	AsTable       = "Table"
+	AsPartial     = "PartialObjectMetadata"
 	asPartialList = "PartialObjectMetadataList"
 )
 
-// output is the negotiated representation of a response.
-type output struct {
-	format format
-	as     string
+// Output is the negotiated representation of a response.
+type Output struct {
+	Format Format
+	As     string
 	// res is the resource asked for: a custom resource's objects are
 	// served at its version.
 	res *object.Resource
@@ -54,18 +54,18 @@ type output struct {
 	// include is a Table's includeObject: None, Metadata (the default)
 	// or Object.
 	include string
-	// noHeaders leaves a Table's column definitions out (the events of a
+	// NoHeaders leaves a Table's column definitions out (the events of a
 	// watch after the first).
-	noHeaders bool
+	NoHeaders bool
 }
 
-func mediaType(t, sub string) codec.MediaType { return codec.MediaType{Type: t, Subtype: sub} }
+func MediaType(t, sub string) codec.MediaType { return codec.MediaType{Type: t, Subtype: sub} }
 
 // offers lists what the server can serve for a resource, in the order
 // kube-apiserver prefers them when a range matches several.
-func (s *Server) offers(r *object.Resource, list, watch bool) []codec.MediaType {
-	jsonT, yamlT, pbT := mediaType("application", "json"), mediaType("application", "yaml"), mediaType("application", "vnd.kubernetes.protobuf")
-	protobuf := !r.Custom && !s.faults.refuseProtobuf()
+func offers(r *object.Resource, list, watch, refuseProtobuf bool) []codec.MediaType {
+	jsonT, yamlT, pbT := MediaType("application", "json"), MediaType("application", "yaml"), MediaType("application", "vnd.kubernetes.protobuf")
+	protobuf := !r.Custom && !refuseProtobuf
 	out := []codec.MediaType{jsonT}
 	if !watch {
 		out = append(out, yamlT)
@@ -73,7 +73,7 @@ func (s *Server) offers(r *object.Resource, list, watch bool) []codec.MediaType 
 	if protobuf {
 		out = append(out, pbT)
 	}
-	partial := asPartial
+	partial := AsPartial
 	if list {
 		partial = asPartialList
 	}
@@ -82,69 +82,70 @@ func (s *Server) offers(r *object.Resource, list, watch bool) []codec.MediaType 
 		if protobuf {
 			out = append(out, pbT.As(partial).With(codec.ParamVersion, v))
 		}
-		out = append(out, jsonT.As(asTable).With(codec.ParamVersion, v))
+		out = append(out, jsonT.As(AsTable).With(codec.ParamVersion, v))
 	}
 	return out
 }
 
-// negotiate picks the response representation from the Accept header.
-func (s *Server) negotiate(req *http.Request, r *object.Resource, list, watch bool) (output, *apierr.Error) {
+// Negotiate picks the response representation from the Accept header;
+// refuseProtobuf serves JSON and YAML only.
+func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobuf bool) (Output, *apierr.Error) {
 	accept, err := codec.ParseAccept(req.Header.Get("Accept"))
 	if err != nil {
-		return output{}, apierr.NotAcceptableFor(r.Custom)
+		return Output{}, apierr.NotAcceptableFor(r.Custom)
 	}
-	mt, ok := codec.Negotiate(accept, s.offers(r, list, watch))
+	mt, ok := codec.Negotiate(accept, offers(r, list, watch, refuseProtobuf))
 	if !ok {
 		// A media type the resource is served in, with parameters it
 		// does not take (a Table in protobuf), fails in the handler
 		// rather than the router.
 		for _, a := range accept {
-			for _, o := range s.offers(r, list, watch) {
+			for _, o := range offers(r, list, watch, refuseProtobuf) {
 				if a.MediaType.Essence() == o.Essence() && a.MediaType.Param(codec.ParamAs) != "" {
-					return output{}, apierr.NotAcceptable()
+					return Output{}, apierr.NotAcceptable()
 				}
 			}
 		}
-		return output{}, apierr.NotAcceptableFor(r.Custom)
+		return Output{}, apierr.NotAcceptableFor(r.Custom)
 	}
-	o := output{as: mt.Param(codec.ParamAs), res: r, version: mt.Param(codec.ParamVersion), include: req.URL.Query().Get("includeObject")}
+	o := Output{As: mt.Param(codec.ParamAs), res: r, version: mt.Param(codec.ParamVersion), include: req.URL.Query().Get("includeObject")}
 	switch {
 	case mt.IsProtobuf():
-		o.format = formatProtobuf
+		o.Format = FormatProtobuf
 	case mt.IsYAML():
-		o.format = formatYAML
+		o.Format = FormatYAML
 	}
 	return o, nil
 }
 
 // statusFormat picks the encoding of a Status body: what the client
 // accepts among JSON, YAML and protobuf, else JSON.
-func statusFormat(req *http.Request) format {
+func statusFormat(req *http.Request) Format {
 	accept, err := codec.ParseAccept(req.Header.Get("Accept"))
 	if err != nil {
-		return formatJSON
+		return FormatJSON
 	}
-	mt, ok := codec.Negotiate(accept, []codec.MediaType{mediaType("application", "json"), mediaType("application", "yaml"), mediaType("application", "vnd.kubernetes.protobuf")})
+	mt, ok := codec.Negotiate(accept, []codec.MediaType{MediaType("application", "json"), MediaType("application", "yaml"), MediaType("application", "vnd.kubernetes.protobuf")})
 	switch {
 	case !ok:
-		return formatJSON
+		return FormatJSON
 	case mt.IsProtobuf():
-		return formatProtobuf
+		return FormatProtobuf
 	case mt.IsYAML():
-		return formatYAML
+		return FormatYAML
 	}
-	return formatJSON
+	return FormatJSON
 }
 
-// encodeStatus encodes a Status in f.
-func encodeStatus(st *metav1.Status, f format) []byte {
+// EncodeStatus encodes a Status in f.
+func EncodeStatus(st *metav1.Status, f Format) []byte {
 	switch f {
-	case formatProtobuf:
+	case FormatProtobuf:
 		b, err := codec.EncodeProtobuf("v1", "Status", st)
 		if err == nil {
 			return b
 		}
-	case formatYAML:
+	case FormatYAML:
 		j, _ := json.Marshal(st)
 		if y, err := codec.JSONToYAML(j); err == nil {
 			return y
@@ -154,8 +155,8 @@ func encodeStatus(st *metav1.Status, f format) []byte {
 	return b
 }
 
-// writeError answers with err's Status (any other error is a 500).
-func writeError(w http.ResponseWriter, req *http.Request, err error) {
+// WriteError answers with err's Status (any other error is a 500).
+func WriteError(w http.ResponseWriter, req *http.Request, err error) {
 	var ae *apierr.Error
 	if !errors.As(err, &ae) {
 		ae = apierr.Internal(err)
@@ -169,33 +170,35 @@ func writeError(w http.ResponseWriter, req *http.Request, err error) {
 		return
 	}
 	f := statusFormat(req)
-	body := encodeStatus(&ae.Status, f)
+	body := EncodeStatus(&ae.Status, f)
 	h := w.Header()
-	h.Set("Content-Type", f.contentType())
+	h.Set("Content-Type", f.ContentType())
 	h.Set("Cache-Control", "no-cache, private")
 	apierr.RetryAfterHeader(h, ae.RetryAfter)
 	w.WriteHeader(int(ae.Status.Code))
 	_, _ = w.Write(body)
 }
 
-// bodyWriter streams a response body, gzip-compressed when the client
+// BodyWriter streams a response body, gzip-compressed when the client
 // accepts it and the body is large enough, through a buffer.
-type bodyWriter struct {
+type BodyWriter struct {
 	bw *bufio.Writer
 	gz *gzip.Writer
 }
 
-// startBody writes the headers and returns the body writer; size is the
-// body's length when known (-1 otherwise), used for the gzip threshold.
-func (s *Server) startBody(w http.ResponseWriter, req *http.Request, code int, contentType string, size int) *bodyWriter {
+// StartBody writes the headers and returns the body writer; size is the
+// body's length when known (-1 otherwise): bodies of gzipThreshold bytes
+// or more (or of unknown size) are compressed for clients that accept
+// gzip.
+func StartBody(w http.ResponseWriter, req *http.Request, code int, contentType string, size, gzipThreshold int) *BodyWriter {
 	h := w.Header()
 	h.Set("Content-Type", contentType)
 	if h.Get("Cache-Control") == "" {
 		h.Set("Cache-Control", "no-cache, private")
 	}
 	var out io.Writer = w
-	b := &bodyWriter{}
-	if acceptsGzip(req) && (size < 0 || size >= s.opts.GzipThreshold) {
+	b := &BodyWriter{}
+	if AcceptsGzip(req) && (size < 0 || size >= gzipThreshold) {
 		h.Set("Content-Encoding", "gzip")
 		h.Add("Vary", "Accept-Encoding")
 		b.gz = gzip.NewWriter(w)
@@ -206,12 +209,12 @@ func (s *Server) startBody(w http.ResponseWriter, req *http.Request, code int, c
 	return b
 }
 
-func (b *bodyWriter) Write(p []byte) (int, error) { return b.bw.Write(p) }
+func (b *BodyWriter) Write(p []byte) (int, error) { return b.bw.Write(p) }
 
-func (b *bodyWriter) WriteString(p string) (int, error) { return b.bw.WriteString(p) }
+func (b *BodyWriter) WriteString(p string) (int, error) { return b.bw.WriteString(p) }
 
 // Close flushes the buffer and the gzip stream.
-func (b *bodyWriter) Close() error {
+func (b *BodyWriter) Close() error {
 	err := b.bw.Flush()
 	if b.gz != nil {
 		if cerr := b.gz.Close(); err == nil {
@@ -221,7 +224,7 @@ func (b *bodyWriter) Close() error {
 	return err
 }
 
-func acceptsGzip(req *http.Request) bool {
+func AcceptsGzip(req *http.Request) bool {
 	for _, v := range req.Header.Values("Accept-Encoding") {
 		for _, part := range strings.Split(v, ",") {
 			name, _, _ := strings.Cut(strings.TrimSpace(part), ";")
@@ -233,9 +236,9 @@ func acceptsGzip(req *http.Request) bool {
 	return false
 }
 
-// writeBody answers with a complete body.
-func (s *Server) writeBody(w http.ResponseWriter, req *http.Request, code int, contentType string, body []byte) {
-	bw := s.startBody(w, req, code, contentType, len(body))
+// WriteBody answers with a complete body.
+func WriteBody(w http.ResponseWriter, req *http.Request, code int, contentType string, body []byte, gzipThreshold int) {
+	bw := StartBody(w, req, code, contentType, len(body), gzipThreshold)
 	_, _ = bw.Write(body)
 	_ = bw.Close()
 }

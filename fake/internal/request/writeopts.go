@@ -1,4 +1,4 @@
-package fake
+package request
 
 import (
 	"encoding/json"
@@ -9,30 +9,30 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 )
 
-// writeOpts are the query options of a create, update or patch.
-type writeOpts struct {
-	out     output
-	dry     bool
-	level   validation
-	manager string // ?fieldManager=, else the User-Agent's program name
-	agent   string // the User-Agent
-	force   bool   // apply patches only
+// WriteOptions are the query options of a create, update or patch.
+type WriteOptions struct {
+	Out       Output
+	DryRun    bool
+	Level     Validation
+	Manager   string // ?fieldManager=, else the User-Agent's program name
+	UserAgent string // the User-Agent
+	Force     bool   // apply patches only
 }
 
 // Kinds of write options, as 422 answers name them.
 const (
-	createOptions = "CreateOptions"
-	updateOptions = "UpdateOptions"
-	patchOptions  = "PatchOptions"
+	CreateOptions = "CreateOptions"
+	UpdateOptions = "UpdateOptions"
+	PatchOptions  = "PatchOptions"
 )
 
-// parseWriteOptions reads and validates a write's query options the way
+// ParseWriteOptions reads and validates a write's query options the way
 // kube-apiserver does: a value that does not parse is a 400, an invalid
 // one a 422 naming the options kind (CreateOptions, UpdateOptions or
 // PatchOptions). apply says the write is a server-side apply.
-func parseWriteOptions(req *http.Request, kind string, apply bool) (writeOpts, *apierr.Error) {
+func ParseWriteOptions(req *http.Request, kind string, apply bool) (WriteOptions, *apierr.Error) {
 	q := req.URL.Query()
-	o := writeOpts{manager: writeManager(req), agent: req.UserAgent()}
+	o := WriteOptions{Manager: WriteManager(req), UserAgent: req.UserAgent()}
 	var causes []apierr.Cause
 	force, hasForce := q["force"]
 	if hasForce && len(force) > 0 {
@@ -40,15 +40,15 @@ func parseWriteOptions(req *http.Request, kind string, apply bool) (writeOpts, *
 		if err != nil {
 			return o, apierr.BadRequest(fmt.Sprintf("strconv.ParseBool: parsing %q: invalid syntax", force[0]))
 		}
-		o.force = b
+		o.Force = b
 	}
 	fieldManager := q.Get("fieldManager")
-	if kind == patchOptions {
+	if kind == PatchOptions {
 		if apply && fieldManager == "" {
 			causes = append(causes, apierr.Cause{Type: "FieldValueRequired", Field: "fieldManager", Message: "Required value: is required for apply patch"})
 		}
 		if !apply && hasForce {
-			causes = append(causes, forbidden("force", "may not be specified for non-apply patch"))
+			causes = append(causes, ForbiddenCause("force", "may not be specified for non-apply patch"))
 		}
 	}
 	causes = append(causes, fieldManagerCauses(fieldManager)...)
@@ -60,15 +60,15 @@ func parseWriteOptions(req *http.Request, kind string, apply bool) (writeOpts, *
 				break
 			}
 		}
-		o.dry = true
+		o.DryRun = true
 	}
 	switch v := q.Get("fieldValidation"); v {
 	case "", "Warn":
-		o.level = validationWarn
+		o.Level = ValidationWarn
 	case "Ignore":
-		o.level = validationIgnore
+		o.Level = validationIgnore
 	case "Strict":
-		o.level = validationStrict
+		o.Level = ValidationStrict
 	default:
 		causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "fieldValidation",
 			Message: fmt.Sprintf(`Unsupported value: %q: supported values: "", "Ignore", "Strict", "Warn"`, v)})

@@ -1,4 +1,4 @@
-package fake
+package request
 
 import (
 	"errors"
@@ -16,26 +16,26 @@ import (
 	"github.com/kubewire/kubewire/internal/runtime/selector"
 )
 
-// listOptions are the query parameters of list and watch requests.
-type listOptions struct {
-	rv                string // "" when unset
-	rvMatch           string
-	limit             int64
-	cont              string
+// ListOptions are the query parameters of list and watch requests.
+type ListOptions struct {
+	RV                string // "" when unset
+	RVMatch           string
+	Limit             int64
+	Continue          string
 	labels            selector.Labels
 	fields            selector.Fields
-	allowBookmarks    bool
-	sendInitialEvents *bool
-	timeout           time.Duration // 0 when unset
+	AllowBookmarks    bool
+	SendInitialEvents *bool
+	Timeout           time.Duration // 0 when unset
 
-	shard *shard.Selector // shard.go; nil: everything
+	Shard *shard.Selector // shard.go; nil: everything
 }
 
-func (o *listOptions) hasSelectors() bool { return !o.labels.Empty() || !o.fields.Empty() }
+func (o *ListOptions) HasSelectors() bool { return !o.labels.Empty() || !o.fields.Empty() }
 
-// matches applies the selectors to an object.
-func (o *listOptions) matches(obj *object.Stored) bool {
-	if !o.shard.Matches(obj) || !o.labels.Matches(obj.Labels) {
+// Matches applies the selectors to an object.
+func (o *ListOptions) Matches(obj *object.Stored) bool {
+	if !o.Shard.Matches(obj) || !o.labels.Matches(obj.Labels) {
 		return false
 	}
 	if o.fields.Empty() {
@@ -48,17 +48,17 @@ func (o *listOptions) matches(obj *object.Stored) bool {
 	return o.fields.Matches(values)
 }
 
-// parseListOptions reads and validates list or watch options the way
+// ParseListOptions reads and validates list or watch options the way
 // kube-apiserver does: option syntax errors are 400, invalid combinations
 // 422 naming ListOptions.
-func parseListOptions(q url.Values, r *object.Resource, watch bool) (*listOptions, *apierr.Error) {
-	o := &listOptions{rv: q.Get("resourceVersion"), rvMatch: q.Get("resourceVersionMatch"), cont: q.Get("continue")}
+func ParseListOptions(q url.Values, r *object.Resource, watch bool) (*ListOptions, *apierr.Error) {
+	o := &ListOptions{RV: q.Get("resourceVersion"), RVMatch: q.Get("resourceVersionMatch"), Continue: q.Get("continue")}
 	var err error
 	if v := q.Get("limit"); v != "" {
-		if o.limit, err = strconv.ParseInt(v, 10, 64); err != nil {
+		if o.Limit, err = strconv.ParseInt(v, 10, 64); err != nil {
 			return nil, apierr.BadRequest(fmt.Sprintf("strconv.ParseInt: parsing %q: invalid syntax", v))
 		}
-		o.limit = max(o.limit, 0)
+		o.Limit = max(o.Limit, 0)
 	}
 	if o.labels, err = selector.ParseLabels(q.Get("labelSelector")); err != nil {
 		return nil, apierr.BadRequest(selectorMessage(err))
@@ -69,10 +69,10 @@ func parseListOptions(q url.Values, r *object.Resource, watch bool) (*listOption
 	if err := o.fields.Check(r.Selectable); err != nil {
 		return nil, unknownFieldSelector(r, o.fields)
 	}
-	o.allowBookmarks = isTrue(q.Get("allowWatchBookmarks"))
+	o.AllowBookmarks = isTrue(q.Get("allowWatchBookmarks"))
 	if v, ok := q["sendInitialEvents"]; ok && len(v) > 0 {
 		b := isTrue(v[0])
-		o.sendInitialEvents = &b
+		o.SendInitialEvents = &b
 	}
 	if v := q.Get("timeoutSeconds"); v != "" {
 		secs, err := strconv.ParseInt(v, 10, 64)
@@ -80,11 +80,11 @@ func parseListOptions(q url.Values, r *object.Resource, watch bool) (*listOption
 			return nil, apierr.BadRequest(fmt.Sprintf("strconv.ParseInt: parsing %q: invalid syntax", v))
 		}
 		secs = max(secs, 0)
-		o.timeout = time.Duration(secs) * time.Second
+		o.Timeout = time.Duration(secs) * time.Second
 	}
-	if o.rv != "" {
-		if _, err := strconv.ParseUint(o.rv, 10, 64); err != nil {
-			return nil, apierr.BadRequest(fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: strconv.ParseUint: parsing %q: invalid syntax", o.rv, o.rv))
+	if o.RV != "" {
+		if _, err := strconv.ParseUint(o.RV, 10, 64); err != nil {
+			return nil, apierr.BadRequest(fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: strconv.ParseUint: parsing %q: invalid syntax", o.RV, o.RV))
 		}
 	}
 	if watch {
@@ -141,58 +141,58 @@ func cutPrefix(s, prefix string) (string, bool) {
 }
 
 const (
-	matchExact        = "Exact"
+	MatchExact        = "Exact"
 	matchNotOlderThan = "NotOlderThan"
 )
 
-func forbidden(field, msg string) apierr.Cause {
+func ForbiddenCause(field, msg string) apierr.Cause {
 	return apierr.Cause{Type: "FieldValueForbidden", Field: field, Message: "Forbidden: " + msg}
 }
 
-func (o *listOptions) validateList() *apierr.Error {
+func (o *ListOptions) validateList() *apierr.Error {
 	var causes []apierr.Cause
-	if o.rvMatch != "" {
-		if o.rv == "" {
-			causes = append(causes, forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided"))
+	if o.RVMatch != "" {
+		if o.RV == "" {
+			causes = append(causes, ForbiddenCause("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided"))
 		}
-		if o.cont != "" {
-			causes = append(causes, forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"))
+		if o.Continue != "" {
+			causes = append(causes, ForbiddenCause("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"))
 		}
-		if o.rvMatch != matchExact && o.rvMatch != matchNotOlderThan {
+		if o.RVMatch != MatchExact && o.RVMatch != matchNotOlderThan {
 			causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "resourceVersionMatch",
-				Message: fmt.Sprintf(`Unsupported value: %q: supported values: "Exact", "NotOlderThan", ""`, o.rvMatch)})
+				Message: fmt.Sprintf(`Unsupported value: %q: supported values: "Exact", "NotOlderThan", ""`, o.RVMatch)})
 		}
-		if o.rvMatch == matchExact && o.rv == "0" {
-			causes = append(causes, forbidden("resourceVersionMatch", `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`))
+		if o.RVMatch == MatchExact && o.RV == "0" {
+			causes = append(causes, ForbiddenCause("resourceVersionMatch", `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`))
 		}
 	}
-	if o.sendInitialEvents != nil {
-		causes = append(causes, forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"))
+	if o.SendInitialEvents != nil {
+		causes = append(causes, ForbiddenCause("sendInitialEvents", "sendInitialEvents is forbidden for list"))
 	}
 	if len(causes) > 0 {
 		return apierr.InvalidOptions(causes...)
 	}
-	if o.cont != "" && o.rv != "" && o.rv != "0" {
+	if o.Continue != "" && o.RV != "" && o.RV != "0" {
 		return apierr.BadRequest("specifying resource version is not allowed when using continue")
 	}
 	return nil
 }
 
-func (o *listOptions) validateWatch() *apierr.Error {
+func (o *ListOptions) validateWatch() *apierr.Error {
 	var causes []apierr.Cause
-	if o.sendInitialEvents != nil {
-		if o.rvMatch != matchNotOlderThan {
-			causes = append(causes, forbidden("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
+	if o.SendInitialEvents != nil {
+		if o.RVMatch != matchNotOlderThan {
+			causes = append(causes, ForbiddenCause("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
 		}
-		if !o.allowBookmarks && *o.sendInitialEvents {
-			causes = append(causes, forbidden("allowWatchBookmarks", "sendInitialEvents requires setting allowWatchBookmarks to true"))
+		if !o.AllowBookmarks && *o.SendInitialEvents {
+			causes = append(causes, ForbiddenCause("allowWatchBookmarks", "sendInitialEvents requires setting allowWatchBookmarks to true"))
 		}
-	} else if o.rvMatch != "" {
-		causes = append(causes, forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
+	} else if o.RVMatch != "" {
+		causes = append(causes, ForbiddenCause("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
 	}
-	if o.rvMatch != "" && o.rvMatch != matchNotOlderThan {
+	if o.RVMatch != "" && o.RVMatch != matchNotOlderThan {
 		causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "resourceVersionMatch",
-			Message: fmt.Sprintf(`Unsupported value: %q: supported values: "NotOlderThan"`, o.rvMatch)})
+			Message: fmt.Sprintf(`Unsupported value: %q: supported values: "NotOlderThan"`, o.RVMatch)})
 	}
 	if len(causes) > 0 {
 		return apierr.InvalidOptions(causes...)
@@ -200,9 +200,9 @@ func (o *listOptions) validateWatch() *apierr.Error {
 	return nil
 }
 
-// dryRun reports whether the request asks for dryRun=All; any other value
+// DryRun reports whether the request asks for dryRun=All; any other value
 // is a 400.
-func dryRun(q url.Values) (bool, *apierr.Error) {
+func DryRun(q url.Values) (bool, *apierr.Error) {
 	vals := q["dryRun"]
 	for _, v := range vals {
 		if v != "All" {
@@ -212,9 +212,9 @@ func dryRun(q url.Values) (bool, *apierr.Error) {
 	return len(vals) > 0, nil
 }
 
-// parseShardParam reads the shardSelector query parameter: nil when it
+// ParseShardParam reads the shardSelector query parameter: nil when it
 // is absent or empty, or when the server ignores it (ignore set).
-func parseShardParam(v string, ignore bool) (*shard.Selector, *apierr.Error) {
+func ParseShardParam(v string, ignore bool) (*shard.Selector, *apierr.Error) {
 	if v == "" || ignore {
 		return nil, nil
 	}
@@ -225,12 +225,12 @@ func parseShardParam(v string, ignore bool) (*shard.Selector, *apierr.Error) {
 	return sel, nil
 }
 
-// setShardInfo sets lm.shardInfo on a sharded list as kube-apiserver
+// SetShardInfo sets lm.shardInfo on a sharded list as kube-apiserver
 // does: on the lists of built-in kinds only (custom resources are listed
 // as UnstructuredList, which has no shardInfo), and not in the
 // PartialObjectMetadataList and Table forms, which do not copy it.
-func setShardInfo(lm *metav1.ListMeta, r *object.Resource, out output, sel *shard.Selector) {
-	if sel == nil || r.Custom || out.as == asPartialList || out.as == asTable {
+func SetShardInfo(lm *metav1.ListMeta, r *object.Resource, out Output, sel *shard.Selector) {
+	if sel == nil || r.Custom || out.As == asPartialList || out.As == AsTable {
 		return
 	}
 	lm.ShardInfo = &metav1.ShardInfo{Selector: sel.String()}

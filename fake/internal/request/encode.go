@@ -1,4 +1,4 @@
-package fake
+package request
 
 import (
 	"encoding/json"
@@ -13,42 +13,42 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// encodeObject encodes one object as out asks and returns the body and its
+// EncodeObject encodes one object as out asks and returns the body and its
 // content type.
-func (s *Server) encodeObject(o *object.Stored, out output) ([]byte, string, error) {
-	switch out.as {
-	case asTable:
-		b, err := s.tableJSON(o.Res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, out)
+func EncodeObject(o *object.Stored, out Output, p table.Printer) ([]byte, string, error) {
+	switch out.As {
+	case AsTable:
+		b, err := RenderTable(p, o.Res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, out)
 		return b, codec.MediaTypeJSON, err
-	case asPartial:
-		if out.format == formatProtobuf {
-			return codec.EncodeEnvelope(object.MetaAPIVersion, asPartial, o.PartialProto()), codec.MediaTypeProtobuf, nil
+	case AsPartial:
+		if out.Format == FormatProtobuf {
+			return codec.EncodeEnvelope(object.MetaAPIVersion, AsPartial, o.PartialProto()), codec.MediaTypeProtobuf, nil
 		}
 		return o.PartialJSON(), codec.MediaTypeJSON, nil
 	}
-	switch out.format {
-	case formatProtobuf:
+	switch out.Format {
+	case FormatProtobuf:
 		return codec.EncodeEnvelope(o.Res.Kind.APIVersion(), o.Res.Kind.Kind, o.PB), codec.MediaTypeProtobuf, nil
-	case formatYAML:
+	case FormatYAML:
 		y, err := codec.JSONToYAML(o.ServedJSON(out.res))
 		return y, codec.MediaTypeYAML, err
 	}
 	return o.ServedJSON(out.res), codec.MediaTypeJSON, nil
 }
 
-// writeList streams a list of items as out asks.
-func (s *Server) writeList(w io.Writer, r *object.Resource, out output, items []*object.Stored, lm metav1.ListMeta) error {
+// WriteList streams a list of items as out asks.
+func WriteList(w io.Writer, r *object.Resource, out Output, items []*object.Stored, lm metav1.ListMeta, p table.Printer) error {
 	switch {
-	case out.as == asTable:
-		b, err := s.tableJSON(r, items, lm, out)
+	case out.As == AsTable:
+		b, err := RenderTable(p, r, items, lm, out)
 		if err != nil {
 			return err
 		}
 		_, err = w.Write(b)
 		return err
-	case out.format == formatProtobuf:
+	case out.Format == FormatProtobuf:
 		return writeProtobufList(w, r, out, items, lm)
-	case out.format == formatYAML:
+	case out.Format == FormatYAML:
 		var buf jsonBuffer
 		if err := writeJSONList(&buf, r, out, items, lm); err != nil {
 			return err
@@ -67,16 +67,16 @@ type jsonBuffer struct{ b []byte }
 
 func (j *jsonBuffer) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
 
-func writeJSONList(w io.Writer, r *object.Resource, out output, items []*object.Stored, lm metav1.ListMeta) error {
+func writeJSONList(w io.Writer, r *object.Resource, out Output, items []*object.Stored, lm metav1.ListMeta) error {
 	kind, apiVersion := r.Kind.ListKind, r.Kind.APIVersion()
-	if out.as == asPartialList {
+	if out.As == asPartialList {
 		kind, apiVersion = asPartialList, object.MetaAPIVersion
 	}
 	meta, err := json.Marshal(&lm)
 	if err != nil {
 		return err
 	}
-	if r.Custom && out.as != asPartialList && lm.Continue == "" {
+	if r.Custom && out.As != asPartialList && lm.Continue == "" {
 		// A custom resource list's metadata always has "continue".
 		meta = append([]byte(`{"continue":"",`), meta[1:]...)
 		if string(meta) == `{"continue":"",}` {
@@ -94,7 +94,7 @@ func writeJSONList(w io.Writer, r *object.Resource, out output, items []*object.
 			}
 		}
 		b := o.JSONAs(r)
-		if out.as == asPartialList {
+		if out.As == asPartialList {
 			b = o.PartialJSON()
 		}
 		if _, err := w.Write(b); err != nil {
@@ -107,9 +107,9 @@ func writeJSONList(w io.Writer, r *object.Resource, out output, items []*object.
 
 // writeProtobufList streams an enveloped list message without building it
 // in memory: the envelope's raw field length is computed first.
-func writeProtobufList(w io.Writer, r *object.Resource, out output, items []*object.Stored, lm metav1.ListMeta) error {
+func writeProtobufList(w io.Writer, r *object.Resource, out Output, items []*object.Stored, lm metav1.ListMeta) error {
 	kind, apiVersion := r.Kind.ListKind, r.Kind.APIVersion()
-	partial := out.as == asPartialList
+	partial := out.As == asPartialList
 	if partial {
 		kind, apiVersion = asPartialList, object.MetaAPIVersion
 	}
@@ -169,8 +169,7 @@ func envelopeSplit(apiVersion, kind string, rawLen int) (head, tail []byte) {
 	panic("fake: codec.EncodeEnvelope wrote no raw field") // a programming error in the codec contract
 }
 
-// tableJSON renders objects as the Table out asks for.
-func (s *Server) tableJSON(r *object.Resource, items []*object.Stored, lm metav1.ListMeta, out output) ([]byte, error) {
-	p := table.Printer{Columns: s.upstream.tableColumns, Now: s.now}
-	return p.Render(r, items, lm, table.Options{Version: out.version, Include: out.include, NoHeaders: out.noHeaders})
+// RenderTable renders objects as the Table out asks for.
+func RenderTable(p table.Printer, r *object.Resource, items []*object.Stored, lm metav1.ListMeta, out Output) ([]byte, error) {
+	return p.Render(r, items, lm, table.Options{Version: out.version, Include: out.include, NoHeaders: out.NoHeaders})
 }
