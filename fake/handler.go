@@ -29,7 +29,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		request.WriteError(w, req, fail)
 		return
 	}
-	if s.serveDiscovery(w, req) {
+	if s.disc.Serve(w, req) {
 		return
 	}
 	r, err := request.Route(req, s.lookup, s.isBuiltinGroup)

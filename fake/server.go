@@ -7,14 +7,18 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"time"
 
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
+
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/discovery"
 	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/table"
 
@@ -126,7 +130,7 @@ type Server struct {
 	resources map[string]*object.Resource // "group/version/resource"
 
 	builtins   fieldpath.Builtins            // shapes of the built-in kinds
-	upstream   upstreamDocs                  // kube-apiserver's recorded documents
+	disc       *discovery.Server             // discovery, health and OpenAPI
 	serviceIPs serviceAddresses              // Services' cluster IPs and node ports
 	ctrl       controllers                   // what kube-controller-manager does
 	patterns   *metaPatterns                 // the metadata rules' patterns
@@ -171,6 +175,10 @@ func New(opts Options) *Server {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, store: storage.New(opts.HistoryLimit), resources: map[string]*object.Resource{}, builtinGroups: map[string]bool{}, patterns: newMetaPatterns()}
+	s.disc = &discovery.Server{
+		Docs: &discovery.Docs{}, Resources: s.servedResources, BuiltinGroup: s.isBuiltinGroup, CRD: s.storedCRD, Addr: s.listenAddr,
+		LegacyOnly: opts.LegacyDiscoveryOnly, GzipThreshold: opts.GzipThreshold,
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.faults.init()
 	for _, k := range registry.All() {
@@ -306,7 +314,7 @@ func (s *Server) writeBody(w http.ResponseWriter, req *http.Request, code int, c
 
 // printer renders the server's Tables.
 func (s *Server) printer() table.Printer {
-	return table.Printer{Columns: s.upstream.tableColumns, Now: s.now}
+	return table.Printer{Columns: s.disc.Docs.TableColumns, Now: s.now}
 }
 
 func (s *Server) encodeObject(o *object.Stored, out request.Output) ([]byte, string, error) {
@@ -339,3 +347,36 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 
 // isBuiltinGroup reports whether an API group has built-in kinds.
 func (s *Server) isBuiltinGroup(group string) bool { return s.builtinGroups[group] }
+
+// servedResources returns every served resource.
+func (s *Server) servedResources() []*object.Resource {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]*object.Resource, 0, len(s.resources))
+	for _, r := range s.resources {
+		out = append(out, r)
+	}
+	return out
+}
+
+// storedCRD returns the stored CustomResourceDefinition of that name.
+func (s *Server) storedCRD(name string) *apiextensionsv1.CustomResourceDefinition {
+	crdRes := s.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
+	o := s.store.Get(crdRes, name)
+	if o == nil {
+		return nil
+	}
+	d, err := crdRes.DraftOf(o)
+	if err != nil {
+		return nil
+	}
+	return d.Typed.(*apiextensionsv1.CustomResourceDefinition)
+}
+
+// listenAddr is the address a started server listens on, else nil.
+func (s *Server) listenAddr() net.Addr {
+	if s.http == nil {
+		return nil
+	}
+	return s.http.Listener.Addr()
+}

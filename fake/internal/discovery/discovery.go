@@ -1,4 +1,4 @@
-package fake
+package discovery
 
 import (
 	"crypto/sha256"
@@ -13,11 +13,11 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
-// serveDiscovery answers /version, /api, /apis, /apis/GROUP and the group
+// Serve answers /version, /api, /apis, /apis/GROUP and the group
 // version resource lists: built-in groups with kube-apiserver's recorded
 // documents (package upstream), custom resource groups from the served
 // resources. It reports whether the path was a discovery path.
-func (s *Server) serveDiscovery(w http.ResponseWriter, req *http.Request) bool {
+func (s *Server) Serve(w http.ResponseWriter, req *http.Request) bool {
 	if req.Method != http.MethodGet {
 		return false
 	}
@@ -25,7 +25,7 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, req *http.Request) bool {
 	if s.serveInfo(w, req, path) {
 		return true
 	}
-	docs, err := s.upstream.discovery()
+	docs, err := s.Docs.discovery()
 	if err != nil {
 		request.WriteError(w, req, apierr.Internal(err))
 		return true
@@ -52,9 +52,9 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, req *http.Request) bool {
 		parts := strings.Split(strings.Trim(path, "/"), "/")
 		var v any
 		switch {
-		case len(parts) == 2 && parts[0] == "apis" && !s.builtinGroups[parts[1]]:
+		case len(parts) == 2 && parts[0] == "apis" && !s.BuiltinGroup(parts[1]):
 			v = s.apiGroup(parts[1])
-		case len(parts) == 3 && parts[0] == "apis" && !s.builtinGroups[parts[1]]:
+		case len(parts) == 3 && parts[0] == "apis" && !s.BuiltinGroup(parts[1]):
 			v = s.resourceList(parts[1], parts[2])
 		}
 		if v == nil {
@@ -62,7 +62,7 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, req *http.Request) bool {
 		}
 		body, _ = json.Marshal(v)
 	}
-	s.writeBody(w, req, http.StatusOK, "application/json", body)
+	request.WriteBody(w, req, http.StatusOK, "application/json", body, s.GzipThreshold)
 	return true
 }
 
@@ -70,10 +70,8 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, req *http.Request) bool {
 // listens on as its address for every client.
 func (s *Server) apiVersions(req *http.Request) []byte {
 	addr := req.Host
-	if s.http != nil {
-		if a, ok := s.http.Listener.Addr().(*net.TCPAddr); ok {
-			addr = a.String()
-		}
+	if a, ok := s.Addr().(*net.TCPAddr); ok {
+		addr = a.String()
 	}
 	b, _ := json.Marshal(map[string]any{
 		"kind": "APIVersions", "versions": []string{"v1"},
@@ -85,16 +83,14 @@ func (s *Server) apiVersions(req *http.Request) []byte {
 // customGroupVersions returns the served versions of every custom
 // resource group, most preferred first.
 func (s *Server) customGroupVersions() map[string][]string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
 	versions := map[string][]string{}
-	for _, r := range s.resources {
-		if g := r.Kind.Group; r.Custom && !s.builtinGroups[g] && !slices.Contains(versions[g], r.Kind.Version) {
+	for _, r := range s.Resources() {
+		if g := r.Kind.Group; r.Custom && !s.BuiltinGroup(g) && !slices.Contains(versions[g], r.Kind.Version) {
 			versions[g] = append(versions[g], r.Kind.Version)
 		}
 	}
 	for _, vs := range versions {
-		slices.SortFunc(vs, compareVersionPriority)
+		slices.SortFunc(vs, CompareVersionPriority)
 	}
 	return versions
 }
@@ -122,7 +118,7 @@ func groupEntry(group string, versions []string) map[string]any {
 // order, then custom resource groups by name (their APIServices have a
 // lower priority than every built-in group's).
 func (s *Server) groupList() []byte {
-	docs, _ := s.upstream.discovery()
+	docs, _ := s.Docs.discovery()
 	var list struct {
 		Kind       string            `json:"kind"`
 		APIVersion string            `json:"apiVersion"`
@@ -153,10 +149,8 @@ func storageVersionHash(group, version, kind string) string {
 // resourceList is the APIResourceList of a custom resource group
 // version, or nil.
 func (s *Server) resourceList(group, version string) any {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
 	var rs []any
-	for _, r := range s.resources {
+	for _, r := range s.Resources() {
 		k := r.Kind
 		if k.Group != group || k.Version != version || !r.Custom {
 			continue

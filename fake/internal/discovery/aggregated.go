@@ -1,4 +1,4 @@
-package fake
+package discovery
 
 import (
 	"crypto/sha512"
@@ -39,7 +39,7 @@ func aggregatedOffers() []codec.MediaType {
 // serveAggregated answers /api or /apis with aggregated discovery when the
 // Accept header asks for it. It reports whether it answered.
 func (s *Server) serveAggregated(w http.ResponseWriter, req *http.Request, legacy bool) bool {
-	if s.opts.LegacyDiscoveryOnly {
+	if s.LegacyOnly {
 		return false
 	}
 	accept, err := codec.ParseAccept(req.Header.Get("Accept"))
@@ -76,7 +76,7 @@ func (s *Server) serveAggregated(w http.ResponseWriter, req *http.Request, legac
 		return true
 	}
 	h.Set("Cache-Control", "public")
-	bw := s.startBody(w, req, http.StatusOK, mt.String(), len(body))
+	bw := request.StartBody(w, req, http.StatusOK, mt.String(), len(body), s.GzipThreshold)
 	_, _ = bw.Write(body)
 	_ = bw.Close()
 	return true
@@ -88,16 +88,14 @@ func (s *Server) serveAggregated(w http.ResponseWriter, req *http.Request, legac
 // kube-apiserver lists CRDs after its own groups; versions by
 // preference, newest first.
 func (s *Server) groupDiscovery(legacy bool) (*apidiscoveryv2.APIGroupDiscoveryList, error) {
-	list, err := s.upstream.aggregated(legacy)
+	list, err := s.Docs.aggregated(legacy)
 	if err != nil || legacy {
 		return list, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
 	type groupVersion struct{ group, version string }
 	byGV := map[groupVersion][]*object.Resource{}
-	for _, r := range s.resources {
-		if !r.Custom || s.builtinGroups[r.Kind.Group] {
+	for _, r := range s.Resources() {
+		if !r.Custom || s.BuiltinGroup(r.Kind.Group) {
 			continue
 		}
 		gv := groupVersion{r.Kind.Group, r.Kind.Version}
@@ -114,7 +112,7 @@ func (s *Server) groupDiscovery(legacy bool) (*apidiscoveryv2.APIGroupDiscoveryL
 	slices.Sort(groups)
 	for _, g := range groups {
 		vs := versions[g]
-		slices.SortFunc(vs, compareVersionPriority)
+		slices.SortFunc(vs, CompareVersionPriority)
 		item := apidiscoveryv2.APIGroupDiscovery{ObjectMeta: metav1.ObjectMeta{Name: g}}
 		for _, v := range vs {
 			rs := byGV[groupVersion{g, v}]
@@ -180,7 +178,7 @@ type servedSubresource struct {
 func servedSubresources(r *object.Resource) []servedSubresource {
 	var out []servedSubresource
 	if r.Scale {
-		out = append(out, servedSubresource{name: "scale", kind: scaleGVK})
+		out = append(out, servedSubresource{name: "scale", kind: metav1.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}})
 	}
 	if r.Status {
 		out = append(out, servedSubresource{name: "status"})
@@ -191,10 +189,10 @@ func servedSubresources(r *object.Resource) []servedSubresource {
 	return out
 }
 
-// compareVersionPriority orders API versions as kube-apiserver prefers
+// CompareVersionPriority orders API versions as kube-apiserver prefers
 // them: GA before beta before alpha, then higher numbers first; versions
 // that do not look like Kubernetes versions come last, by name.
-func compareVersionPriority(a, b string) int {
+func CompareVersionPriority(a, b string) int {
 	ka, kb := versionKey(a), versionKey(b)
 	for i := range ka {
 		if ka[i] != kb[i] {

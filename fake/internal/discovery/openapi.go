@@ -1,4 +1,4 @@
-package fake
+package discovery
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 	"strings"
 	"unicode"
 
-	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
@@ -108,7 +107,7 @@ func (s *Server) serveOpenAPIV2(w http.ResponseWriter, req *http.Request) {
 // ones, and one per custom resource group version built from the CRDs'
 // schemas.
 func (s *Server) openAPIV3Docs() (map[string][]byte, error) {
-	rec, err := s.upstream.openAPIV3()
+	rec, err := s.Docs.openAPIV3()
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +115,7 @@ func (s *Server) openAPIV3Docs() (map[string][]byte, error) {
 	for p, d := range rec {
 		out[p] = d
 	}
-	crd, err := s.upstream.customResourceOpenAPI()
+	crd, err := s.Docs.customResourceOpenAPI()
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +144,7 @@ func (s *Server) serveOpenAPIV3Index(w http.ResponseWriter, req *http.Request) {
 	}
 	b, _ := json.Marshal(map[string]any{"paths": paths})
 	// kube-apiserver leaves the index's Content-Type to be sniffed.
-	s.writeBody(w, req, http.StatusOK, "text/plain; charset=utf-8", b)
+	request.WriteBody(w, req, http.StatusOK, "text/plain; charset=utf-8", b, s.GzipThreshold)
 }
 
 // serveOpenAPIV3 answers one OpenAPI v3 document, cacheable for good
@@ -172,7 +171,7 @@ func (s *Server) serveOpenAPIV3(w http.ResponseWriter, req *http.Request, path s
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	s.writeBody(w, req, http.StatusOK, "application/json", doc)
+	request.WriteBody(w, req, http.StatusOK, "application/json", doc, s.GzipThreshold)
 }
 
 // metaSchemaPrefix names the apimachinery schemas a custom resource's
@@ -189,27 +188,19 @@ const scaleSchemaPrefix = "io.k8s.api.autoscaling.v1."
 // recorded document of a custom resource (kubectl looks for the kind's
 // patch operation and its fieldValidation parameter in the paths).
 func (s *Server) customOpenAPIV3(rec *upstream.CustomResourceOpenAPI) map[string][]byte {
-	s.mu.RLock()
 	var custom []*object.Resource
-	for _, r := range s.resources {
+	for _, r := range s.Resources() {
 		if r.Custom && r.CRD != nil {
 			custom = append(custom, r)
 		}
 	}
-	s.mu.RUnlock()
-	crdRes := s.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
 	byGV := map[string]map[string]any{}
 	pathsByGV := map[string]map[string]any{}
 	for _, r := range custom {
-		o := s.store.Get(crdRes, r.CRD.Name)
-		if o == nil {
+		crd := s.CRD(r.CRD.Name)
+		if crd == nil {
 			continue
 		}
-		d, err := crdRes.DraftOf(o)
-		if err != nil {
-			continue
-		}
-		crd := d.Typed.(*apiextensionsv1.CustomResourceDefinition)
 		gv := r.Kind.Group + "/" + r.Kind.Version
 		schemas := byGV[gv]
 		if schemas == nil {

@@ -1,4 +1,4 @@
-package fake
+package discovery
 
 import (
 	"encoding/json"
@@ -10,10 +10,10 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/upstream"
 )
 
-// upstreamDocs are kube-apiserver's recorded documents (package
+// Docs are kube-apiserver's recorded documents (package
 // upstream), decoded on first use and shared by every request; nothing
 // here is modified after it is loaded.
-type upstreamDocs struct {
+type Docs struct {
 	discOnce sync.Once
 	disc     *upstream.Discovery
 	aggAPI   *apidiscoveryv2.APIGroupDiscoveryList
@@ -33,7 +33,7 @@ type upstreamDocs struct {
 	crdErr  error
 }
 
-func (u *upstreamDocs) discovery() (*upstream.Discovery, error) {
+func (u *Docs) discovery() (*upstream.Discovery, error) {
 	u.discOnce.Do(func() {
 		u.disc, u.discErr = upstream.LoadDiscovery()
 		if u.discErr != nil {
@@ -49,7 +49,7 @@ func (u *upstreamDocs) discovery() (*upstream.Discovery, error) {
 
 // aggregated returns a copy of the recorded aggregated discovery of /api
 // (legacy) or /apis whose Items the caller may append to.
-func (u *upstreamDocs) aggregated(legacy bool) (*apidiscoveryv2.APIGroupDiscoveryList, error) {
+func (u *Docs) aggregated(legacy bool) (*apidiscoveryv2.APIGroupDiscoveryList, error) {
 	if _, err := u.discovery(); err != nil {
 		return nil, err
 	}
@@ -62,9 +62,9 @@ func (u *upstreamDocs) aggregated(legacy bool) (*apidiscoveryv2.APIGroupDiscover
 	return &out, nil
 }
 
-// tableColumns returns the recorded Table columns of a built-in
+// TableColumns returns the recorded Table columns of a built-in
 // resource ("group/resource"), or nil.
-func (u *upstreamDocs) tableColumns(key string) []metav1.TableColumnDefinition {
+func (u *Docs) TableColumns(key string) []metav1.TableColumnDefinition {
 	u.tablesOnce.Do(func() { u.tables, u.tablesErr = upstream.LoadTableColumns() })
 	return u.tables[key]
 }
@@ -72,13 +72,13 @@ func (u *upstreamDocs) tableColumns(key string) []metav1.TableColumnDefinition {
 // customResourceOpenAPI returns the recorded paths (by scope, with
 // placeholders for the names) and shared schemas of a custom resource's
 // OpenAPI v3 document.
-func (u *upstreamDocs) customResourceOpenAPI() (*upstream.CustomResourceOpenAPI, error) {
+func (u *Docs) customResourceOpenAPI() (*upstream.CustomResourceOpenAPI, error) {
 	u.crdOnce.Do(func() { u.crd, u.crdErr = upstream.LoadCustomResourceOpenAPI() })
 	return u.crd, u.crdErr
 }
 
 // openAPIV3 returns the recorded OpenAPI v3 documents by path.
-func (u *upstreamDocs) openAPIV3() (map[string]json.RawMessage, error) {
+func (u *Docs) openAPIV3() (map[string]json.RawMessage, error) {
 	u.v3Once.Do(func() { u.v3, u.v3Err = upstream.LoadOpenAPIV3() })
 	return u.v3, u.v3Err
 }
