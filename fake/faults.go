@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/watch"
 )
 
 // WatchListMode is how the server answers watch-list requests
@@ -244,39 +245,45 @@ func (f *Faults) takeTooLarge() bool {
 	return false
 }
 
-// eventFault is what to do to the next watch event.
-type eventFault int
-
-const (
-	eventOK eventFault = iota
-	eventCutMidway
-	eventCorrupt
-)
-
-// watchState tracks one watch's DropWatchesAfter count.
-type watchState struct {
-	gen, sent int
-}
-
 // nextEvent returns the fault for an event about to be sent, and whether
 // the watch must end before it (DropWatchesAfter reached).
-func (f *Faults) nextEvent(ws *watchState) (eventFault, bool) {
+func (f *Faults) nextEvent(ws *watch.State) (watch.EventFault, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if ws.gen != f.dropAfterGen {
-		ws.gen, ws.sent = f.dropAfterGen, 0
+	if ws.Gen != f.dropAfterGen {
+		ws.Gen, ws.Sent = f.dropAfterGen, 0
 	}
-	if f.dropAfterN > 0 && ws.sent >= f.dropAfterN {
-		return eventOK, true
+	if f.dropAfterN > 0 && ws.Sent >= f.dropAfterN {
+		return watch.EventOK, true
 	}
-	ws.sent++
+	ws.Sent++
 	switch {
 	case f.closeMidEvent:
 		f.closeMidEvent = false
-		return eventCutMidway, false
+		return watch.EventCutMidway, false
 	case f.corruptFrame:
 		f.corruptFrame = false
-		return eventCorrupt, false
+		return watch.EventCorrupt, false
 	}
-	return eventOK, false
+	return watch.EventOK, false
+}
+
+// faultsForWatches is what watches see of the faults.
+type faultsForWatches struct{ f *Faults }
+
+func (a faultsForWatches) RefuseProtobuf() bool      { return a.f.refuseProtobuf() }
+func (a faultsForWatches) TakeTooLarge() bool        { return a.f.takeTooLarge() }
+func (a faultsForWatches) DropChan() <-chan struct{} { return a.f.dropChan() }
+func (a faultsForWatches) NextEvent(ws *watch.State) (watch.EventFault, bool) {
+	return a.f.nextEvent(ws)
+}
+
+func (a faultsForWatches) WatchListMode() watch.ListMode {
+	switch a.f.watchListMode() {
+	case WatchListRefused:
+		return watch.ListRefused
+	case WatchListNoEndBookmark:
+		return watch.ListNoEndBookmark
+	}
+	return watch.ListSupported
 }

@@ -79,7 +79,7 @@ func (s *Server) serveRouted(w http.ResponseWriter, req *http.Request, r *reques
 	case "list":
 		s.serveList(w, req, r)
 	case "watch":
-		s.serveWatch(w, req, r)
+		s.watches().Serve(w, req, r)
 	case "create":
 		s.serveCreate(w, req, r)
 	case "update":

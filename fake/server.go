@@ -21,6 +21,7 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/discovery"
 	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/table"
+	"github.com/kubewire/kubewire/fake/internal/watch"
 
 	"github.com/kubewire/kubewire/api/builtin"
 	"github.com/kubewire/kubewire/api/registry"
@@ -379,4 +380,13 @@ func (s *Server) listenAddr() net.Addr {
 		return nil
 	}
 	return s.http.Listener.Addr()
+}
+
+// watches serves the server's watches.
+func (s *Server) watches() *watch.Server {
+	return &watch.Server{
+		Store: s.store, Faults: faultsForWatches{&s.faults}, Printer: s.printer(),
+		Timeout: s.opts.WatchTimeout, BookmarkInterval: s.opts.BookmarkInterval,
+		IgnoreShardSelector: s.opts.IgnoreShardSelector, Done: s.ctx.Done(),
+	}
 }

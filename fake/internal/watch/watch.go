@@ -1,10 +1,12 @@
-package fake
+package watch
 
 import (
 	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/kubewire/kubewire/fake/internal/table"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
@@ -15,11 +17,59 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// initialEventsEnd is the annotation on the bookmark that ends a
+// InitialEventsEnd is the annotation on the bookmark that ends a
 // watch-list's initial events.
-const initialEventsEnd = "k8s.io/initial-events-end"
+const InitialEventsEnd = "k8s.io/initial-events-end"
 
-const watchGoneMessage = "The resourceVersion for the provided watch is too old."
+const WatchGoneMessage = "The resourceVersion for the provided watch is too old."
+
+// Server serves watches.
+type Server struct {
+	Store               *storage.Store
+	Faults              watchFaults
+	Printer             table.Printer
+	Timeout             time.Duration // of watches without timeoutSeconds
+	BookmarkInterval    time.Duration
+	IgnoreShardSelector bool
+	Done                <-chan struct{} // closed when the server closes
+}
+
+// watchFaults are the injected faults watches follow.
+type watchFaults interface {
+	RefuseProtobuf() bool
+	WatchListMode() ListMode
+	// TakeTooLarge reports whether to answer "too large resource
+	// version" (once per call that reports true).
+	TakeTooLarge() bool
+	// DropChan is closed to end every open watch.
+	DropChan() <-chan struct{}
+	// NextEvent returns the fault for an event about to be sent, and
+	// whether the watch must end before it.
+	NextEvent(*State) (EventFault, bool)
+}
+
+// ListMode is how watch-list requests are answered.
+type ListMode int
+
+const (
+	ListSupported ListMode = iota
+	ListRefused
+	ListNoEndBookmark
+)
+
+// EventFault is what to do to the next watch event.
+type EventFault int
+
+const (
+	EventOK EventFault = iota
+	EventCutMidway
+	EventCorrupt
+)
+
+// State tracks one watch's DropWatchesAfter count.
+type State struct {
+	Gen, Sent int
+}
 
 // watchPlan is where a watch starts: the synthetic ADDED events to send
 // first, the log position to follow from, and the watch-list end bookmark.
@@ -39,27 +89,27 @@ func (s *Server) planWatch(r *request.Request, opts *request.ListOptions) (watch
 	requested, _ := strconv.ParseUint(opts.RV, 10, 64)
 	switch {
 	case opts.SendInitialEvents != nil && *opts.SendInitialEvents:
-		switch s.faults.watchListMode() {
-		case WatchListRefused:
+		switch s.Faults.WatchListMode() {
+		case ListRefused:
 			return p, apierr.BadRequest("sendInitialEvents is forbidden for watch")
-		case WatchListNoEndBookmark:
+		case ListNoEndBookmark:
 			p.noEnd = true
 		}
-		p.initial, p.startRV, p.cursor = s.store.SnapshotAndCursor(r.Res)
+		p.initial, p.startRV, p.cursor = s.Store.SnapshotAndCursor(r.Res)
 		p.watchList = !p.noEnd
 		p.endAtRV = max(p.startRV, requested)
 	case opts.RV == "" || opts.RV == "0":
 		if opts.SendInitialEvents != nil { // sendInitialEvents=false: start now, no state
-			_, p.startRV, p.cursor = s.store.SnapshotAndCursor(r.Res)
+			_, p.startRV, p.cursor = s.Store.SnapshotAndCursor(r.Res)
 			return p, nil
 		}
-		p.initial, p.startRV, p.cursor = s.store.SnapshotAndCursor(r.Res)
+		p.initial, p.startRV, p.cursor = s.Store.SnapshotAndCursor(r.Res)
 	default:
-		if s.faults.takeTooLarge() {
-			p.tooLarge = apierr.TooLargeRV(requested, s.store.CurrentRV())
+		if s.Faults.TakeTooLarge() {
+			p.tooLarge = apierr.TooLargeRV(requested, s.Store.CurrentRV())
 			return p, nil
 		}
-		cursor, err := s.store.CursorAfter(requested)
+		cursor, err := s.Store.CursorAfter(requested)
 		if err != nil {
 			p.expired = true
 			return p, nil
@@ -78,23 +128,23 @@ type watcher struct {
 	out     request.Output
 	w       http.ResponseWriter
 	flusher http.Flusher
-	state   watchState
+	state   State
 	buf     []byte
 	ended   bool // the stream must end (fault, or write error)
 }
 
-func (s *Server) serveWatch(w http.ResponseWriter, req *http.Request, r *request.Request) {
+func (s *Server) Serve(w http.ResponseWriter, req *http.Request, r *request.Request) {
 	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, true)
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
 		return
 	}
-	out, aerr := s.negotiate(req, r.Res, false, true)
+	out, aerr := request.Negotiate(req, r.Res, false, true, s.Faults.RefuseProtobuf())
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
 		return
 	}
-	if opts.Shard, aerr = request.ParseShardParam(req.URL.Query().Get("shardSelector"), s.opts.IgnoreShardSelector); aerr != nil {
+	if opts.Shard, aerr = request.ParseShardParam(req.URL.Query().Get("shardSelector"), s.IgnoreShardSelector); aerr != nil {
 		request.WriteError(w, req, aerr)
 		return
 	}
@@ -124,7 +174,7 @@ func (wt *watcher) flush() {
 
 func (wt *watcher) run(req *http.Request, p watchPlan) {
 	if p.expired {
-		wt.sendError(apierr.Gone(watchGoneMessage))
+		wt.sendError(apierr.Gone(WatchGoneMessage))
 		return
 	}
 	if p.tooLarge != nil {
@@ -133,17 +183,17 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 	}
 	timeout := wt.opts.Timeout
 	if timeout <= 0 {
-		timeout = wt.s.opts.WatchTimeout
+		timeout = wt.s.Timeout
 	}
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	var bookmarks <-chan time.Time
 	if wt.opts.AllowBookmarks {
-		t := time.NewTicker(wt.s.opts.BookmarkInterval)
+		t := time.NewTicker(wt.s.BookmarkInterval)
 		defer t.Stop()
 		bookmarks = t.C
 	}
-	drop := wt.s.faults.dropChan()
+	drop := wt.s.Faults.DropChan()
 	for _, o := range p.initial {
 		if wt.visible(o) && !wt.send(storage.Added, o) {
 			return
@@ -154,9 +204,9 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 	bookmarkDue := false
 	cursor := p.cursor
 	for {
-		evs, next, notify, err := wt.s.store.Since(cursor)
+		evs, next, notify, err := wt.s.Store.Since(cursor)
 		if err != nil {
-			wt.sendError(apierr.Gone(watchGoneMessage))
+			wt.sendError(apierr.Gone(WatchGoneMessage))
 			return
 		}
 		for _, ev := range evs {
@@ -192,7 +242,7 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 			return
 		case <-req.Context().Done():
 			return
-		case <-wt.s.ctx.Done():
+		case <-wt.s.Done:
 			return
 		}
 	}
@@ -242,7 +292,7 @@ func (wt *watcher) encodeObject(b []byte, o *object.Stored) []byte {
 	if wt.out.As == request.AsTable {
 		// Each event is a Table of one row; only the first has the
 		// column definitions, as kube-apiserver writes them.
-		t, err := request.RenderTable(wt.s.printer(), wt.r.Res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, wt.out)
+		t, err := request.RenderTable(wt.s.Printer, wt.r.Res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, wt.out)
 		wt.out.NoHeaders = true
 		if err != nil {
 			return append(b, "{}"...)
@@ -267,7 +317,7 @@ func (wt *watcher) encodeObject(b []byte, o *object.Stored) []byte {
 func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 	meta := metav1.ObjectMeta{ResourceVersion: strconv.FormatUint(rv, 10)}
 	if end {
-		meta.Annotations = map[string]string{initialEventsEnd: "true"}
+		meta.Annotations = map[string]string{InitialEventsEnd: "true"}
 	}
 	kind, apiVersion := wt.r.Res.Kind.Kind, wt.r.Res.Kind.APIVersion()
 	if wt.out.As == request.AsPartial {
@@ -297,13 +347,13 @@ func (wt *watcher) sendError(e *apierr.Error) {
 			return append(b, request.EncodeStatus(&e.Status, request.FormatProtobuf)...)
 		}
 		return append(b, request.EncodeStatus(&e.Status, request.FormatJSON)...)
-	}, eventOK)
+	}, EventOK)
 	wt.flush()
 }
 
 // emit writes an event unless a fault ends the stream first.
 func (wt *watcher) emit(typ string, object func([]byte) []byte) bool {
-	fault, stop := wt.s.faults.nextEvent(&wt.state)
+	fault, stop := wt.s.Faults.NextEvent(&wt.state)
 	if stop {
 		return false
 	}
@@ -312,7 +362,7 @@ func (wt *watcher) emit(typ string, object func([]byte) []byte) bool {
 }
 
 // write encodes and writes one event in the stream's format.
-func (wt *watcher) write(typ string, object func([]byte) []byte, fault eventFault) {
+func (wt *watcher) write(typ string, object func([]byte) []byte, fault EventFault) {
 	b := wt.buf[:0]
 	if wt.out.Format == request.FormatProtobuf {
 		b = append(b, 0, 0, 0, 0) // frame length, filled in below
@@ -334,13 +384,13 @@ func (wt *watcher) write(typ string, object func([]byte) []byte, fault eventFaul
 	}
 	wt.buf = b
 	switch fault {
-	case eventCutMidway:
+	case EventCutMidway:
 		_, _ = wt.w.Write(b[:len(b)/2])
 		wt.flush()
 		wt.ended = true
 		abortResponse(wt.w)
 		return
-	case eventCorrupt:
+	case EventCorrupt:
 		for i := range b {
 			if wt.out.Format != request.FormatProtobuf || i >= 4 {
 				b[i] = 0xff ^ byte(i)
@@ -359,8 +409,8 @@ func (wt *watcher) write(typ string, object func([]byte) []byte, fault eventFaul
 // abortResponse cuts the connection under a response, as a broken
 // network does.
 func abortResponse(w http.ResponseWriter) {
-	if a, ok := w.(interface{ abort() }); ok {
-		a.abort()
+	if a, ok := w.(interface{ Abort() }); ok {
+		a.Abort()
 		return
 	}
 	// net/http recovers this sentinel and closes the connection without
