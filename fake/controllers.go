@@ -7,6 +7,7 @@ import (
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/storage"
@@ -426,7 +427,7 @@ func (s *Server) controllerUpdate(ref objRef, change func(*object.Draft) bool) b
 		if !change(next) {
 			return "", nil, nil
 		}
-		if err := s.recordUpdate(s.endpoint(res, ""), old, nil, next, controllerManager); err != nil {
+		if err := managedfields.RecordUpdate(s.endpoint(res, ""), old, nil, next, controllerManager); err != nil {
 			return "", nil, err
 		}
 		return s.commitChange(cur, old, next, rv)

@@ -6,6 +6,7 @@ import (
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/storage"
 )
@@ -97,7 +98,7 @@ func (s *Server) writeCRDStatus(crdRes *object.Resource, name string, change fun
 			return "", nil, err
 		}
 		change(next.Typed.(*apiextensionsv1.CustomResourceDefinition), s.nowTime())
-		if err := s.recordUpdate(s.endpoint(crdRes, "status"), old, nil, next, crdController); err != nil {
+		if err := managedfields.RecordUpdate(s.endpoint(crdRes, "status"), old, nil, next, crdController); err != nil {
 			return "", nil, err
 		}
 		return s.commitChange(cur, old, next, rv)

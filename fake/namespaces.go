@@ -6,6 +6,7 @@ import (
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/storage"
@@ -106,7 +107,7 @@ func (s *Server) serveFinalize(w http.ResponseWriter, req *http.Request, r *requ
 				return "", nil, err
 			}
 			next.Typed.(*corev1.Namespace).Spec.Finalizers = sent
-			if err := s.recordUpdate(s.endpoint(res, "finalize"), old, nil, next, o.Manager); err != nil {
+			if err := managedfields.RecordUpdate(s.endpoint(res, "finalize"), old, nil, next, o.Manager); err != nil {
 				return "", nil, err
 			}
 			return s.commitChange(cur, old, next, rv)

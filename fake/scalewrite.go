@@ -41,7 +41,7 @@ func (s *Server) updateScale(req *http.Request, r *request.Request) (*object.Sto
 // patchScale patches the Scale and writes its spec.replicas; a
 // server-side apply owns the object's replicas field.
 func (s *Server) patchScale(req *http.Request, r *request.Request) (*object.Stored, *apierr.Error) {
-	pt, aerr := patchType(req, r.Res)
+	pt, aerr := patch.TypeOf(req, r.Res)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -49,11 +49,11 @@ func (s *Server) patchScale(req *http.Request, r *request.Request) (*object.Stor
 	if aerr != nil {
 		return nil, aerr
 	}
-	o, aerr := request.ParseWriteOptions(req, request.PatchOptions, pt == patchApply)
+	o, aerr := request.ParseWriteOptions(req, request.PatchOptions, pt == patch.TypeApply)
 	if aerr != nil {
 		return nil, aerr
 	}
-	if pt == patchApply {
+	if pt == patch.TypeApply {
 		return s.applyScale(r, body, o)
 	}
 	return s.scaleTo(r, o, func(cur *autoscalingv1.Scale) (*autoscalingv1.Scale, error) {
@@ -66,7 +66,7 @@ func (s *Server) patchScale(req *http.Request, r *request.Request) (*object.Stor
 			return nil, err
 		}
 		switch pt {
-		case patchJSON:
+		case patch.TypeJSON:
 			if result, err = patch.JSONPatch(doc, body); err != nil {
 				return nil, apierr.New(http.StatusUnprocessableEntity, "Invalid", "the server rejected our request due to an error in our request", &metav1.StatusDetails{})
 			}
@@ -128,7 +128,7 @@ func (s *Server) scaleTo(r *request.Request, o request.WriteOptions, next func(*
 		if changed && res.Generation {
 			d.Meta.Generation++
 		}
-		if err := s.recordUpdate(s.endpoint(res, "scale"), old, nil, d, o.Manager); err != nil {
+		if err := managedfields.RecordUpdate(s.endpoint(res, "scale"), old, nil, d, o.Manager); err != nil {
 			return "", nil, err
 		}
 		untimedScaleEntries(d)
@@ -154,13 +154,13 @@ func untimedScaleEntries(d *object.Draft) {
 // applyScale runs a server-side apply of a Scale: the manager applies the
 // object's replicas field.
 func (s *Server) applyScale(r *request.Request, body []byte, o request.WriteOptions) (*object.Stored, *apierr.Error) {
-	applied, aerr := decodeApplied(body)
+	applied, aerr := patch.DecodeApplied(body)
 	if aerr != nil {
 		return nil, aerr
 	}
 	if v, _ := applied["apiVersion"].(string); v != "autoscaling/v1" || applied["kind"] != "Scale" {
 		k, _ := applied["kind"].(string)
-		return nil, apierr.BadRequest("invalid object type: " + gvkString(v, k))
+		return nil, apierr.BadRequest("invalid object type: " + patch.GvkString(v, k))
 	}
 	replicas, _, _ := unstructured.NestedFieldNoCopy(applied, "spec", "replicas")
 	res := r.Res
@@ -183,7 +183,7 @@ func (s *Server) applyScale(r *request.Request, body []byte, o request.WriteOpti
 		}
 		scaleReq := *r
 		scaleReq.Subresource = "scale"
-		d, err := s.applyTo(&scaleReq, old, config, o, &unknown)
+		d, err := s.patcher().Apply(&scaleReq, old, config, o, &unknown)
 		if err != nil {
 			return "", nil, err
 		}

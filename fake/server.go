@@ -13,6 +13,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubewire/kubewire/fake/internal/managedfields"
+	"github.com/kubewire/kubewire/fake/internal/patch"
+
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -389,4 +392,15 @@ func (s *Server) watches() *watch.Server {
 		Timeout: s.opts.WatchTimeout, BookmarkInterval: s.opts.BookmarkInterval,
 		IgnoreShardSelector: s.opts.IgnoreShardSelector, Done: s.ctx.Done(),
 	}
+}
+
+// endpoint is the field management view of a write to r (sub is "" or
+// a subresource), timed by the server's clock.
+func (s *Server) endpoint(r *object.Resource, sub string) managedfields.Endpoint {
+	return managedfields.ForResource(r, sub, s.nowTime())
+}
+
+// patcher patches and applies to the server's objects.
+func (s *Server) patcher() *patch.Patcher {
+	return &patch.Patcher{Builtins: &s.builtins, Defaults: applyDefaults, Now: s.nowTime}
 }

@@ -10,6 +10,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/types"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/storage"
@@ -209,7 +210,7 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if aerr := s.validate(next, old); aerr != nil {
 			return "", nil, aerr
 		}
-		if err := s.recordUpdate(s.endpoint(res, r.Subresource), old, sent, next, o.Manager); err != nil {
+		if err := managedfields.RecordUpdate(s.endpoint(res, r.Subresource), old, sent, next, o.Manager); err != nil {
 			return "", nil, err
 		}
 		return s.commitChange(cur, old, next, rv)
@@ -315,7 +316,7 @@ func (s *Server) serveCreate(w http.ResponseWriter, req *http.Request, r *reques
 		return
 	}
 	s.serveWrite(w, req, r, request.CreateOptions, func(d *object.Draft, o request.WriteOptions) (writeResult, *apierr.Error) {
-		if err := s.recordUpdate(s.endpoint(r.Res, ""), nil, d.Meta.ManagedFields, d, o.Manager); err != nil {
+		if err := managedfields.RecordUpdate(s.endpoint(r.Res, ""), nil, d.Meta.ManagedFields, d, o.Manager); err != nil {
 			return writeResult{}, apierr.Internal(err)
 		}
 		return s.create(d, r.Namespace, o.DryRun, newHookCall(r, o))

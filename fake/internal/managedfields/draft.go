@@ -1,16 +1,15 @@
-package fake
+package managedfields
 
 import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/fieldpath"
-	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
-// endpoint is the field management view of a write to r (sub is "" or
+// ForResource is the field management view of a write to r (sub is "" or
 // "status").
-func (s *Server) endpoint(r *object.Resource, sub string) managedfields.Endpoint {
-	ep := managedfields.Endpoint{Type: r.FieldType(), APIVersion: r.Kind.APIVersion(), Subresource: sub, Now: s.nowTime()}
+func ForResource(r *object.Resource, sub string, now metav1.Time) Endpoint {
+	ep := Endpoint{Type: r.FieldType(), APIVersion: r.Kind.APIVersion(), Subresource: sub, Now: now}
 	switch {
 	case sub == "status":
 		ep.Reset = statusReset(r)
@@ -65,11 +64,11 @@ var statusResetsMetadata = map[string]bool{
 // kube-apiserver does: the managedFields the request sent, unless it
 // sent none (or invalid ones) or writes a subresource, then the live
 // object's; an explicitly empty list (or one empty entry) starts over.
-func baseManaged(live, sent []metav1.ManagedFieldsEntry, subresource bool) managedfields.Managed {
-	fromLive := func() managedfields.Managed {
-		m, err := managedfields.Decode(live)
+func baseManaged(live, sent []metav1.ManagedFieldsEntry, subresource bool) Managed {
+	fromLive := func() Managed {
+		m, err := Decode(live)
 		if err != nil {
-			return managedfields.Managed{}
+			return Managed{}
 		}
 		return m
 	}
@@ -77,9 +76,9 @@ func baseManaged(live, sent []metav1.ManagedFieldsEntry, subresource bool) manag
 		return fromLive()
 	}
 	if sent != nil && (len(sent) == 0 || (len(sent) == 1 && isEmptyEntry(sent[0]))) {
-		return managedfields.Managed{}
+		return Managed{}
 	}
-	m, err := managedfields.Decode(sent)
+	m, err := Decode(sent)
 	if err != nil || len(m) == 0 {
 		return fromLive()
 	}
@@ -90,10 +89,10 @@ func isEmptyEntry(e metav1.ManagedFieldsEntry) bool {
 	return e.Manager == "" && e.Operation == "" && e.APIVersion == "" && e.Time == nil && e.FieldsType == "" && e.FieldsV1 == nil && e.Subresource == ""
 }
 
-// recordUpdate sets next's managedFields for a write by manager: a create
+// RecordUpdate sets next's managedFields for a write by manager: a create
 // when live is nil, else an update of live. sent are the managedFields
 // the request carried.
-func (s *Server) recordUpdate(ep managedfields.Endpoint, live *object.Draft, sent []metav1.ManagedFieldsEntry, next *object.Draft, manager string) error {
+func RecordUpdate(ep Endpoint, live *object.Draft, sent []metav1.ManagedFieldsEntry, next *object.Draft, manager string) error {
 	var before map[string]any
 	var err error
 	var liveEntries []metav1.ManagedFieldsEntry
