@@ -3,6 +3,8 @@ package fake
 import (
 	"fmt"
 
+	"github.com/kubewire/kubewire/fake/internal/admission"
+	"github.com/kubewire/kubewire/fake/internal/admission/validation"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/request"
@@ -10,7 +12,7 @@ import (
 )
 
 // applyCreate creates an object from a server-side apply configuration.
-func (s *Server) applyCreate(r *request.Request, call *hookCall, applied map[string]any, o request.WriteOptions, rv uint64, unknown *[]string) (string, *object.Stored, error) {
+func (s *Server) applyCreate(r *request.Request, call *admission.Request, applied map[string]any, o request.WriteOptions, rv uint64, unknown *[]string) (string, *object.Stored, error) {
 	d, err := s.patcher().Apply(r, nil, applied, o, unknown)
 	if err != nil {
 		return "", nil, err
@@ -24,13 +26,13 @@ func (s *Server) applyCreate(r *request.Request, call *hookCall, applied map[str
 	if r.Res.Kind.Namespaced {
 		d.Meta.Namespace = r.Namespace
 	}
-	if aerr := validateName(d); aerr != nil {
+	if aerr := validation.Name(d); aerr != nil {
 		return "", nil, aerr
 	}
-	if aerr := s.admitNew(d, call, storage.View{Store: s.store, Held: true}); aerr != nil {
+	if aerr := s.admission.AdmitCreate(d, call, storage.View{Store: s.store, Held: true}); aerr != nil {
 		return "", nil, aerr
 	}
-	if aerr := s.validate(d, nil); aerr != nil {
+	if aerr := s.admission.Validate(d, nil, call); aerr != nil {
 		return "", nil, aerr
 	}
 	d.Meta.ResourceVersion = ""

@@ -304,9 +304,9 @@ func (s *Server) reconcile(ref objRef) bool {
 		return false
 	}
 	switch {
-	case slices.Contains(o.Finalizers, finalizerOrphan):
+	case slices.Contains(o.Finalizers, object.FinalizerOrphan):
 		return s.orphanDependents(ref, o)
-	case slices.Contains(o.Finalizers, finalizerForeground):
+	case slices.Contains(o.Finalizers, object.FinalizerForeground):
 		return s.deleteDependents(ref, o)
 	case k.Group == "" && k.Resource == "persistentvolumeclaims" && slices.Contains(o.Finalizers, "kubernetes.io/pvc-protection"):
 		if s.claimInUse(o) {
@@ -339,7 +339,7 @@ func (s *Server) orphanDependents(ref objRef, o *object.Stored) bool {
 			return len(d.Meta.OwnerReferences) != n
 		}) || wrote
 	}
-	return s.removeFinalizer(ref, finalizerOrphan) || wrote
+	return s.removeFinalizer(ref, object.FinalizerOrphan) || wrote
 }
 
 // deleteDependents deletes the dependents of an owner deleted in the
@@ -371,7 +371,7 @@ func (s *Server) deleteDependents(ref objRef, o *object.Stored) bool {
 	if blocked {
 		return wrote
 	}
-	return s.removeFinalizer(ref, finalizerForeground) || wrote
+	return s.removeFinalizer(ref, object.FinalizerForeground) || wrote
 }
 
 // claimInUse reports whether a pod that has not finished mounts a claim.

@@ -254,7 +254,7 @@ func (s *Server) addCRDVersion(crdRes *object.Resource, add *apiextensionsv1.Cus
 		v := add.Spec.Versions[0]
 		v.Storage = false
 		crd.Spec.Versions = append(crd.Spec.Versions, v)
-		if aerr := s.validate(next, old); aerr != nil {
+		if aerr := s.admission.Validate(next, old, nil); aerr != nil {
 			return "", nil, aerr
 		}
 		return s.commitChange(cur, old, next, rv)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	"github.com/kubewire/kubewire/fake/internal/admission"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/request"
@@ -15,12 +16,6 @@ import (
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/types"
-)
-
-// The finalizers of the garbage collector.
-const (
-	finalizerForeground = "foregroundDeletion"
-	finalizerOrphan     = "orphan"
 )
 
 // orphansByDefault lists, as "group/resource", the resources whose
@@ -45,8 +40,8 @@ func gcFinalizers(r *object.Resource, fins []string, o *request.DeleteOptions) [
 		orphan = *o.PropagationPolicy == request.PropagateOrphan
 		foreground = *o.PropagationPolicy == request.PropagateForeground
 	default:
-		foreground = has(finalizerForeground)
-		orphan = !foreground && (has(finalizerOrphan) || orphansByDefault(r))
+		foreground = has(object.FinalizerForeground)
+		orphan = !foreground && (has(object.FinalizerOrphan) || orphansByDefault(r))
 	}
 	out := slices.Clone(fins)
 	drop := func(f string) { out = slices.DeleteFunc(out, func(x string) bool { return x == f }) }
@@ -57,14 +52,14 @@ func gcFinalizers(r *object.Resource, fins []string, o *request.DeleteOptions) [
 	}
 	switch {
 	case orphan:
-		add(finalizerOrphan)
-		drop(finalizerForeground)
+		add(object.FinalizerOrphan)
+		drop(object.FinalizerForeground)
 	case foreground:
-		add(finalizerForeground)
-		drop(finalizerOrphan)
+		add(object.FinalizerForeground)
+		drop(object.FinalizerOrphan)
 	case o.PropagationPolicy != nil || o.OrphanDependents != nil:
-		drop(finalizerOrphan)
-		drop(finalizerForeground)
+		drop(object.FinalizerOrphan)
+		drop(object.FinalizerForeground)
 	}
 	return out
 }
@@ -107,7 +102,7 @@ func preconditionFailed(res *object.Resource, name, field, want, got string) *ap
 // finalizers (its own, or the garbage collector's for a Foreground or
 // Orphan propagation) or a Pod's grace period hold it. Deletes through
 // the API (call set) run the admission hooks.
-func (s *Server) deleteOne(res *object.Resource, key, name string, opts *request.DeleteOptions, dry bool, call *hookCall) (deleteResult, *apierr.Error) {
+func (s *Server) deleteOne(res *object.Resource, key, name string, opts *request.DeleteOptions, dry bool, call *admission.Request) (deleteResult, *apierr.Error) {
 	if res.Kind.Group == "" && res.Kind.Resource == "namespaces" && immortalNamespace(name) && call != nil {
 		return deleteResult{}, apierr.Forbidden(res.Kind, name, "this namespace may not be deleted")
 	}
@@ -128,7 +123,7 @@ func (s *Server) deleteOne(res *object.Resource, key, name string, opts *request
 		if err != nil {
 			return "", nil, err
 		}
-		if aerr := s.runAdmissionHooks(nil, d, call); aerr != nil {
+		if aerr := s.admission.Mutate(nil, d, call); aerr != nil {
 			return "", nil, aerr
 		}
 		if res.IsCRD() {
@@ -233,7 +228,7 @@ func podGracePeriod(d *object.Draft, opts *request.DeleteOptions) (int64, bool) 
 // which it is gone. One without finalizers is gone at once.
 func (s *Server) deleteNamespace(ns *corev1.Namespace, d *object.Draft, cur *object.Stored, opts *request.DeleteOptions, rv uint64, deferred *bool) (string, *object.Stored, error) {
 	if opts.OrphanDependents != nil && *opts.OrphanDependents || opts.PropagationPolicy != nil && *opts.PropagationPolicy == request.PropagateOrphan {
-		addFinalizer(&ns.ObjectMeta, finalizerOrphan)
+		admission.AddFinalizer(&ns.ObjectMeta, object.FinalizerOrphan)
 	}
 	if len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0 {
 		next, err := d.Seal(rv)
@@ -292,7 +287,7 @@ func (s *Server) serveDelete(w http.ResponseWriter, req *http.Request, r *reques
 	if orphansByDefault(r.Res) && opts.PropagationPolicy == nil && opts.OrphanDependents == nil {
 		w.Header().Add("Warning", "299 - "+strconv.Quote("child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning"))
 	}
-	res, aerr := s.deleteOne(r.Res, object.Key(r.Namespace, r.Name), r.Name, opts, dry, &hookCall{r: r, verb: "delete", dry: dry, userAgent: req.UserAgent()})
+	res, aerr := s.deleteOne(r.Res, object.Key(r.Namespace, r.Name), r.Name, opts, dry, admission.NewRequest(r, "delete", dry, "", req.UserAgent()))
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
 		return
@@ -327,7 +322,7 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request,
 		}
 		one := *r
 		one.Name = o.Name
-		res, aerr := s.deleteOne(r.Res, o.Key, o.Name, dopts, dry, &hookCall{r: &one, verb: "delete", dry: dry, userAgent: req.UserAgent()})
+		res, aerr := s.deleteOne(r.Res, o.Key, o.Name, dopts, dry, admission.NewRequest(&one, "delete", dry, "", req.UserAgent()))
 		if aerr != nil {
 			if aerr.Status.Code == http.StatusNotFound {
 				continue // deleted meanwhile

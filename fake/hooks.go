@@ -1,14 +1,13 @@
 package fake
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/admission"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
-	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
@@ -73,85 +72,42 @@ type AdmissionError struct {
 
 func (e *AdmissionError) Error() string { return e.Message }
 
-// hookCall is the request a write comes from, for the admission hooks.
-type hookCall struct {
-	r                       *request.Request
-	verb                    string
-	dry                     bool
-	fieldManager, userAgent string
-}
+// userHooks runs Options.Admission as one admission hook, in order: the
+// hooks that match a write see one AdmissionRequest (a change one makes
+// is what the next sees), and the object they leave is decoded back
+// into the write.
+type userHooks []AdmissionHook
 
-func newHookCall(r *request.Request, o request.WriteOptions) *hookCall {
-	return &hookCall{r: r, verb: r.Verb, dry: o.DryRun, fieldManager: o.Manager, userAgent: o.UserAgent}
-}
-
-// runAdmissionHooks calls the hooks that match a write: d is the object
-// to store (nil for a delete), old the stored one (nil for a create).
-// Changes the hooks make are decoded back into d, keeping its system
-// fields and managedFields.
-func (s *Server) runAdmissionHooks(d, old *object.Draft, call *hookCall) *apierr.Error {
-	if call == nil || len(s.opts.Admission) == 0 {
-		return nil
-	}
-	res := call.r.Res
-	name := call.r.Name
-	if name == "" && d != nil {
-		name = d.Meta.Name // a create names its object in the body
-	}
-	ri := request.Info{Verb: call.verb, Group: res.Kind.Group, Resource: res.Kind.Resource, Subresource: call.r.Subresource, Namespace: call.r.Namespace, Name: name, FieldManager: call.fieldManager, UserAgent: call.userAgent}
-	op := "UPDATE"
-	switch {
-	case old == nil:
-		op = "CREATE"
-	case d == nil:
-		op = "DELETE"
-	}
+func (hs userHooks) Mutate(a *admission.Attributes) *apierr.Error {
+	res := a.Resource
+	ri := request.Info{Verb: a.Verb, Group: res.Kind.Group, Resource: res.Kind.Resource, Subresource: a.Subresource, Namespace: a.Namespace, Name: a.Name, FieldManager: a.FieldManager, UserAgent: a.UserAgent}
 	var ar *AdmissionRequest
-	for i := range s.opts.Admission {
-		h := &s.opts.Admission[i]
+	for i := range hs {
+		h := &hs[i]
 		if h.Admit == nil || !h.Match.matches(ri) {
 			continue
 		}
 		if ar == nil {
-			ar = &AdmissionRequest{Operation: op, Verb: call.verb, Group: res.Kind.Group, Version: res.Kind.Version, Resource: res.Kind.Resource, Subresource: call.r.Subresource,
-				Namespace: call.r.Namespace, Name: name, DryRun: call.dry, FieldManager: call.fieldManager, UserAgent: call.userAgent}
-			if d != nil {
-				m, err := d.ToMap()
-				if err != nil {
-					return apierr.Internal(err)
-				}
-				ar.Object = m
-			}
-			if old != nil {
-				m, err := old.ToMap()
-				if err != nil {
-					return apierr.Internal(err)
-				}
-				ar.OldObject = m
+			ar = &AdmissionRequest{Operation: a.Operation, Verb: a.Verb, Group: res.Kind.Group, Version: res.Kind.Version, Resource: res.Kind.Resource, Subresource: a.Subresource,
+				Namespace: a.Namespace, Name: a.Name, DryRun: a.DryRun, FieldManager: a.FieldManager, UserAgent: a.UserAgent}
+			var err error
+			if ar.Object, ar.OldObject, err = a.ObjectMaps(); err != nil {
+				return apierr.Internal(err)
 			}
 		}
 		if err := h.Admit(ar); err != nil {
 			return hookError(h.Name, err)
 		}
 	}
-	if ar == nil || d == nil {
+	if ar == nil || a.Object == nil {
 		return nil
 	}
-	b, err := json.Marshal(ar.Object)
-	if err != nil {
-		return apierr.Internal(err)
-	}
-	next, _, err := res.DecodeJSON(b)
-	if err != nil {
-		return apierr.Internal(fmt.Errorf("admission webhook changed the object into one that does not decode: %w", err))
-	}
-	m := next.Meta
-	m.UID, m.CreationTimestamp, m.DeletionTimestamp, m.DeletionGracePeriodSeconds = d.Meta.UID, d.Meta.CreationTimestamp, d.Meta.DeletionTimestamp, d.Meta.DeletionGracePeriodSeconds
-	m.Generation, m.ResourceVersion, m.ManagedFields = d.Meta.Generation, d.Meta.ResourceVersion, d.Meta.ManagedFields
-	m.Name, m.Namespace = d.Meta.Name, d.Meta.Namespace
-	*d = *next
-	return nil
+	return a.ReplaceObject(ar.Object)
 }
+
+// Validate lets every write through: the hooks of Options.Admission
+// run before validation only.
+func (userHooks) Validate(*admission.Attributes) *apierr.Error { return nil }
 
 // hookError is the answer to a write a hook refused or failed.
 func hookError(name string, err error) *apierr.Error {

@@ -22,7 +22,7 @@ func (s *Server) reconcileNamespace(ref objRef, o *object.Stored) bool {
 		delete(s.ctrl.watch, ref)
 		return s.ensureServiceAccount(o.Name)
 	}
-	if slices.Contains(o.Finalizers, finalizerOrphan) {
+	if slices.Contains(o.Finalizers, object.FinalizerOrphan) {
 		return s.orphanDependents(ref, o)
 	}
 	d, err := ref.res.DraftOf(o)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/admission"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/object"
@@ -51,7 +52,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 				return "", nil, apierr.NotFound(res.Kind, r.Name)
 			}
 			created = true
-			return s.applyCreate(r, newHookCall(r, o), applied, o, rv, &unknown)
+			return s.applyCreate(r, admission.NewRequest(r, r.Verb, o.DryRun, o.Manager, o.UserAgent), applied, o, rv, &unknown)
 		}
 		old, err := res.DraftOf(cur)
 		if err != nil {
@@ -84,10 +85,11 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		if err != nil {
 			return "", nil, err
 		}
-		if aerr := s.runAdmissionHooks(next, old, newHookCall(r, o)); aerr != nil {
+		call := admission.NewRequest(r, r.Verb, o.DryRun, o.Manager, o.UserAgent)
+		if aerr := s.admission.Mutate(next, old, call); aerr != nil {
 			return "", nil, aerr
 		}
-		if aerr := s.validate(next, old); aerr != nil {
+		if aerr := s.admission.Validate(next, old, call); aerr != nil {
 			return "", nil, aerr
 		}
 		if pt == patch.TypeApply {

@@ -12,6 +12,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/admission/validation"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/request"
@@ -69,19 +70,19 @@ func scaleOf(r *object.Resource, o *object.Stored) (*autoscalingv1.Scale, *apier
 	}
 	if r.Custom {
 		p := r.CRD.Scale
-		spec, found, _ := nestedPath(d.Custom, p.SpecReplicasPath)
+		spec, found, _ := validation.NestedPath(d.Custom, p.SpecReplicasPath)
 		n, ok := spec.(int64)
 		if !found || !ok {
 			return nil, apierr.Internal(fmt.Errorf("the spec replicas field %q does not exist", p.SpecReplicasPath))
 		}
 		sc.Spec.Replicas = int32(n)
-		if v, _, _ := nestedPath(d.Custom, p.StatusReplicasPath); v != nil {
+		if v, _, _ := validation.NestedPath(d.Custom, p.StatusReplicasPath); v != nil {
 			if n, ok := v.(int64); ok {
 				sc.Status.Replicas = int32(n)
 			}
 		}
 		if p.LabelSelectorPath != nil {
-			if v, _, _ := nestedPath(d.Custom, *p.LabelSelectorPath); v != nil {
+			if v, _, _ := validation.NestedPath(d.Custom, *p.LabelSelectorPath); v != nil {
 				sc.Status.Selector, _ = v.(string)
 			}
 		}

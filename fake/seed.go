@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/fake/internal/admission/defaults"
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
@@ -25,7 +26,7 @@ func (s *Server) Add(objects ...any) error {
 		if err != nil {
 			return fmt.Errorf("fake: add object %d: %w", i, err)
 		}
-		applyDefaults(d)
+		defaults.Draft(d)
 		if _, aerr := s.create(d, d.Meta.Namespace, false, nil); aerr != nil {
 			return fmt.Errorf("fake: add object %d: %w", i, aerr)
 		}

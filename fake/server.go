@@ -13,6 +13,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubewire/kubewire/fake/internal/admission"
+	"github.com/kubewire/kubewire/fake/internal/admission/defaults"
+	"github.com/kubewire/kubewire/fake/internal/admission/strategy"
+	"github.com/kubewire/kubewire/fake/internal/admission/validation"
 	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/patch"
 
@@ -135,9 +139,8 @@ type Server struct {
 
 	builtins   fieldpath.Builtins            // shapes of the built-in kinds
 	disc       *discovery.Server             // discovery, health and OpenAPI
-	serviceIPs serviceAddresses              // Services' cluster IPs and node ports
 	ctrl       controllers                   // what kube-controller-manager does
-	patterns   *metaPatterns                 // the metadata rules' patterns
+	admission  *admission.Chain              // admission, validation and strategies of writes
 	bg         sync.WaitGroup                // the controllers' goroutines
 	crdStorage map[string]*object.StorageKey // by CRD name; guarded by mu
 	// builtinGroups are the API groups of built-in kinds (immutable).
@@ -178,7 +181,20 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: storage.New(opts.HistoryLimit), resources: map[string]*object.Resource{}, builtinGroups: map[string]bool{}, patterns: newMetaPatterns()}
+	s := &Server{opts: opts, store: storage.New(opts.HistoryLimit), resources: map[string]*object.Resource{}, builtinGroups: map[string]bool{}}
+	var rules validation.RuleEvaluator
+	if opts.Rules != nil {
+		rules = optionalRules{opts.Rules}
+	}
+	hooks := []admission.Hook{}
+	if len(opts.Admission) > 0 {
+		hooks = append(hooks, userHooks(opts.Admission))
+	}
+	s.admission = &admission.Chain{
+		Lookup: s.lookup, Hooks: hooks, Now: s.nowTime,
+		Validator: &validation.Validator{Patterns: validation.NewPatterns(), Rules: rules},
+		Strategy:  &strategy.Strategy{Now: s.nowTime},
+	}
 	s.disc = &discovery.Server{
 		Docs: &discovery.Docs{}, Resources: s.servedResources, BuiltinGroup: s.isBuiltinGroup, CRD: s.storedCRD, Addr: s.listenAddr,
 		LegacyOnly: opts.LegacyDiscoveryOnly, GzipThreshold: opts.GzipThreshold,
@@ -275,7 +291,7 @@ func (s *Server) AddCustomResource(c CustomResource) error {
 		}
 	} else {
 		d := &object.Draft{Res: crdRes, Typed: crd, Meta: crd.GetObjectMeta()}
-		applyDefaults(d)
+		defaults.Draft(d)
 		if _, aerr := s.create(d, "", false, nil); aerr != nil {
 			return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, aerr)
 		}
@@ -345,7 +361,7 @@ func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaT
 	if aerr != nil {
 		return nil, aerr
 	}
-	applyDefaults(d)
+	defaults.Draft(d)
 	return d, nil
 }
 
@@ -402,5 +418,13 @@ func (s *Server) endpoint(r *object.Resource, sub string) managedfields.Endpoint
 
 // patcher patches and applies to the server's objects.
 func (s *Server) patcher() *patch.Patcher {
-	return &patch.Patcher{Builtins: &s.builtins, Defaults: applyDefaults, Now: s.nowTime}
+	return &patch.Patcher{Builtins: &s.builtins, Defaults: defaults.Draft, Now: s.nowTime}
+}
+
+// optionalRules gives a RuleEvaluator the optional values of the fake's
+// public API.
+type optionalRules struct{ RuleEvaluator }
+
+func (optionalRules) Optional(value any, present bool) any {
+	return OptionalValue{Value: value, Present: present}
 }

@@ -122,10 +122,10 @@ func (s *Server) loadObject(item json.RawMessage) error {
 	}
 	if svc, ok := d.Typed.(*corev1.Service); ok {
 		for _, ip := range svc.Spec.ClusterIPs {
-			s.serviceIPs.take(ip, 0)
+			s.admission.Strategy.Reserve(ip, 0)
 		}
 		for _, p := range svc.Spec.Ports {
-			s.serviceIPs.take("", p.NodePort)
+			s.admission.Strategy.Reserve("", p.NodePort)
 		}
 	}
 	key := object.Key(d.Meta.Namespace, d.Meta.Name)

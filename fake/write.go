@@ -1,40 +1,20 @@
 package fake
 
 import (
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/api/types"
+	"github.com/kubewire/kubewire/fake/internal/admission"
+	"github.com/kubewire/kubewire/fake/internal/admission/validation"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/storage"
 )
-
-func newUID() types.UID {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return types.UID(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]))
-}
-
-// randomSuffix is generateName's five random characters, from the same
-// alphabet kube-apiserver uses (no vowels, no confusable digits).
-func randomSuffix() string {
-	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
-	var b [5]byte
-	_, _ = rand.Read(b[:])
-	for i := range b {
-		b[i] = alphabet[int(b[i])%len(alphabet)]
-	}
-	return string(b[:])
-}
 
 func (s *Server) nowTime() metav1.Time {
 	return metav1.NewTime(s.now().UTC().Truncate(1e9))
@@ -49,7 +29,7 @@ type writeResult struct {
 // create stores a new object from d, in namespace ns (the path's).
 // Creates through the API (call set) run the admission plugins and
 // hooks; Server.Add does not.
-func (s *Server) create(d *object.Draft, ns string, dry bool, call *hookCall) (writeResult, *apierr.Error) {
+func (s *Server) create(d *object.Draft, ns string, dry bool, call *admission.Request) (writeResult, *apierr.Error) {
 	r := d.Res
 	if r.Kind.Namespaced {
 		if d.Meta.Namespace != "" && d.Meta.Namespace != ns {
@@ -60,16 +40,16 @@ func (s *Server) create(d *object.Draft, ns string, dry bool, call *hookCall) (w
 		d.Meta.Namespace = ""
 	}
 	if d.Meta.Name == "" && d.Meta.GenerateName != "" {
-		d.Meta.Name = d.Meta.GenerateName + randomSuffix()
+		d.Meta.Name = d.Meta.GenerateName + object.RandomSuffix()
 	}
-	if aerr := validateName(d); aerr != nil {
+	if aerr := validation.Name(d); aerr != nil {
 		return writeResult{}, aerr
 	}
 	view := storage.View{Store: s.store}
-	if aerr := s.admitNew(d, call, view); aerr != nil {
+	if aerr := s.admission.AdmitCreate(d, call, view); aerr != nil {
 		return writeResult{}, aerr
 	}
-	if aerr := s.validate(d, nil); aerr != nil {
+	if aerr := s.admission.Validate(d, nil, call); aerr != nil {
 		return writeResult{}, aerr
 	}
 	key := object.Key(d.Meta.Namespace, d.Meta.Name)
@@ -98,45 +78,6 @@ func (s *Server) create(d *object.Draft, ns string, dry bool, call *hookCall) (w
 		return writeResult{}, apierr.From(err)
 	}
 	return writeResult{obj: o, code: http.StatusCreated}, nil
-}
-
-// admitNew runs what a create runs between the field manager and
-// validation, in kube-apiserver's order: the namespace must exist (404)
-// and not be terminating (403, for creates through the API), the
-// built-in admission plugins (API creates only), the system fields, and
-// the registry's preparation.
-func (s *Server) admitNew(d *object.Draft, call *hookCall, view storage.View) *apierr.Error {
-	r := d.Res
-	if r.Kind.Namespaced {
-		nsObj := view.Get(s.lookup("", "v1", "namespaces"), d.Meta.Namespace)
-		if nsObj == nil {
-			return apierr.NamespaceNotFound(d.Meta.Namespace)
-		}
-		if nsObj.Deleting && call != nil {
-			e := apierr.Forbidden(r.Kind, d.Meta.Name, fmt.Sprintf("unable to create new content in namespace %s because it is being terminated", d.Meta.Namespace))
-			e.Status.Details.Causes = append(e.Status.Details.Causes, metav1.StatusCause{Type: "NamespaceTerminating", Message: fmt.Sprintf("namespace %s is being terminated", d.Meta.Namespace), Field: "metadata.namespace"})
-			return e
-		}
-	}
-	if call != nil {
-		if aerr := s.admitCreate(d, view); aerr != nil {
-			return aerr
-		}
-		if aerr := s.runAdmissionHooks(d, nil, call); aerr != nil {
-			return aerr
-		}
-	}
-	d.Meta.UID = newUID()
-	d.Meta.CreationTimestamp = s.nowTime()
-	d.Meta.DeletionTimestamp, d.Meta.DeletionGracePeriodSeconds = nil, nil
-	d.Meta.SelfLink = ""
-	if r.Generation {
-		d.Meta.Generation = 1
-	} else {
-		d.Meta.Generation = 0
-	}
-	s.prepareCreate(d, call != nil)
-	return nil
 }
 
 func (s *Server) namespaceExists(ns string) bool {
@@ -204,10 +145,11 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if err != nil {
 			return "", nil, err
 		}
-		if aerr := s.runAdmissionHooks(next, old, newHookCall(r, o)); aerr != nil {
+		call := admission.NewRequest(r, r.Verb, o.DryRun, o.Manager, o.UserAgent)
+		if aerr := s.admission.Mutate(next, old, call); aerr != nil {
 			return "", nil, aerr
 		}
-		if aerr := s.validate(next, old); aerr != nil {
+		if aerr := s.admission.Validate(next, old, call); aerr != nil {
 			return "", nil, aerr
 		}
 		if err := managedfields.RecordUpdate(s.endpoint(res, r.Subresource), old, sent, next, o.Manager); err != nil {
@@ -250,10 +192,10 @@ func (s *Server) mergeUpdate(old, d *object.Draft, statusOnly bool) (*object.Dra
 		}
 	}
 	if !statusOnly {
-		s.prepareUpdate(old, d)
+		s.admission.Strategy.PrepareUpdate(old, d)
 	}
 	if d.Meta.UID != "" && d.Meta.UID != old.Meta.UID {
-		return nil, apierr.Invalid(res.Kind.Group, res.Kind.Kind, d.Meta.Name, invalidCause("metadata.uid", string(d.Meta.UID), "field is immutable"))
+		return nil, apierr.Invalid(res.Kind.Group, res.Kind.Kind, d.Meta.Name, validation.InvalidCause("metadata.uid", string(d.Meta.UID), "field is immutable"))
 	}
 	d.Meta.UID = old.Meta.UID
 	d.Meta.CreationTimestamp = old.Meta.CreationTimestamp
@@ -319,7 +261,7 @@ func (s *Server) serveCreate(w http.ResponseWriter, req *http.Request, r *reques
 		if err := managedfields.RecordUpdate(s.endpoint(r.Res, ""), nil, d.Meta.ManagedFields, d, o.Manager); err != nil {
 			return writeResult{}, apierr.Internal(err)
 		}
-		return s.create(d, r.Namespace, o.DryRun, newHookCall(r, o))
+		return s.create(d, r.Namespace, o.DryRun, admission.NewRequest(r, r.Verb, o.DryRun, o.Manager, o.UserAgent))
 	})
 }
 

@@ -1,4 +1,4 @@
-package fake
+package validation
 
 import (
 	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
@@ -14,7 +14,7 @@ func kindCauses(d, old *object.Draft) []apierr.Cause {
 	var causes []apierr.Cause
 	nonNegative := func(field string, v *int32) {
 		if v != nil && *v < 0 {
-			causes = append(causes, invalidCause(field, int64(*v), "must be greater than or equal to 0"))
+			causes = append(causes, InvalidCause(field, int64(*v), "must be greater than or equal to 0"))
 		}
 	}
 	switch o := d.Typed.(type) {

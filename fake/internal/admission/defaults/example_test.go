@@ -5,7 +5,7 @@ import (
 
 	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
-	"github.com/kubewire/kubewire/fake/internal/defaults"
+	"github.com/kubewire/kubewire/fake/internal/admission/defaults"
 )
 
 // A Deployment as a client sends it gets the defaults kube-apiserver

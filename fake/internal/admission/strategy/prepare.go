@@ -1,4 +1,4 @@
-package fake
+package strategy
 
 import (
 	"reflect"
@@ -10,11 +10,11 @@ import (
 	batchv1 "github.com/kubewire/kubewire/api/batch/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/fake/internal/defaults"
+	"github.com/kubewire/kubewire/fake/internal/admission/defaults"
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
-// prepareCreate sets what kube-apiserver's registry sets on a create
+// PrepareCreate sets what kube-apiserver's registry sets on a create
 // whatever the body says (its strategies' PrepareForCreate, and the
 // Service REST's address allocation): status starts empty (a Pod's
 // Pending with its QoS class, a Namespace's Active), a Job gets its
@@ -22,7 +22,7 @@ import (
 // what was reset apply again, as they do when kube-apiserver reads the
 // object back from storage. The uid must be set. Objects added with
 // Server.Add (api unset) keep their status.
-func (s *Server) prepareCreate(d *object.Draft, api bool) {
+func (st *Strategy) PrepareCreate(d *object.Draft, api bool) {
 	if d.Custom != nil {
 		if d.Res.Status && api {
 			delete(d.Custom, "status")
@@ -56,9 +56,9 @@ func (s *Server) prepareCreate(d *object.Draft, api bool) {
 			generateJobSelector(o)
 		}
 	case *corev1.Service:
-		s.allocateService(o, nil)
+		st.allocateService(o, nil)
 	case *corev1.PersistentVolume:
-		now := s.nowTime()
+		now := st.Now()
 		o.Status.LastPhaseTransitionTime = &now
 	}
 	defaults.Apply(d.Typed)
@@ -73,11 +73,11 @@ func resetStatus(t object.Typed) {
 	}
 }
 
-// prepareUpdate keeps what an update of the main resource may not
+// PrepareUpdate keeps what an update of the main resource may not
 // change: a Namespace's finalizers (changed through /finalize) and
 // status, and a Service's allocated addresses when the update leaves
 // them out.
-func (s *Server) prepareUpdate(old, d *object.Draft) {
+func (st *Strategy) PrepareUpdate(old, d *object.Draft) {
 	switch o := d.Typed.(type) {
 	case *apiextensionsv1.CustomResourceDefinition:
 		prepareCRDUpdate(old.Typed.(*apiextensionsv1.CustomResourceDefinition), o)
@@ -86,7 +86,7 @@ func (s *Server) prepareUpdate(old, d *object.Draft) {
 		o.Spec.Finalizers = prev.Spec.Finalizers
 		o.Status = prev.Status
 	case *corev1.Service:
-		s.allocateService(o, old.Typed.(*corev1.Service))
+		st.allocateService(o, old.Typed.(*corev1.Service))
 	case *appsv1.DaemonSet:
 		prev := old.Typed.(*appsv1.DaemonSet)
 		gen, err := strconv.ParseInt(prev.Annotations[object.DaemonSetGenerationAnnotation], 10, 64)
@@ -102,7 +102,7 @@ func (s *Server) prepareUpdate(old, d *object.Draft) {
 		o.Annotations[object.DaemonSetGenerationAnnotation] = strconv.FormatInt(gen, 10)
 	case *corev1.PersistentVolume:
 		if prev := old.Typed.(*corev1.PersistentVolume); prev.Status.Phase != o.Status.Phase {
-			now := s.nowTime()
+			now := st.Now()
 			o.Status.LastPhaseTransitionTime = &now
 		}
 	}

@@ -1,4 +1,4 @@
-package fake
+package validation
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ type metaPatterns struct {
 	label, subdomain, dns1035, labelKey, labelValue *regexp.Regexp
 }
 
-func newMetaPatterns() *metaPatterns {
+func NewPatterns() *metaPatterns {
 	return &metaPatterns{
 		label:      regexp.MustCompile("^" + dnsLabelFmt + "$"),
 		subdomain:  regexp.MustCompile("^" + dnsSubdomainFmt + "$"),
@@ -173,7 +173,7 @@ func (p *metaPatterns) nameErrors(r *object.Resource, name string, prefix bool) 
 	return p.subdomainErrors(name, "characters")
 }
 
-func invalidCause(field string, value any, msg string) apierr.Cause {
+func InvalidCause(field string, value any, msg string) apierr.Cause {
 	return apierr.Cause{Type: "FieldValueInvalid", Field: field, Message: fmt.Sprintf("Invalid value: %s: %s", quoteValue(value), msg)}
 }
 
@@ -190,13 +190,13 @@ func quoteValue(v any) string {
 
 // kubeFinalizers are the finalizer names that need no domain.
 func kubeFinalizer(f string) bool {
-	return f == "kubernetes" || f == finalizerOrphan || f == finalizerForeground
+	return f == "kubernetes" || f == object.FinalizerOrphan || f == object.FinalizerForeground
 }
 
 // metadataCauses checks a built-in object's metadata on a create (old
 // nil) or an update.
-func (s *Server) metadataCauses(r *object.Resource, m, old *metav1.ObjectMeta) []apierr.Cause {
-	p := s.patterns
+func (v *Validator) metadataCauses(r *object.Resource, m, old *metav1.ObjectMeta) []apierr.Cause {
+	p := v.Patterns
 	var causes []apierr.Cause
 	if old != nil {
 		if old.DeletionTimestamp != nil {
@@ -218,26 +218,26 @@ func (s *Server) metadataCauses(r *object.Resource, m, old *metav1.ObjectMeta) [
 		// other rules (validateName, validateCRD).
 		if m.GenerateName != "" {
 			for _, msg := range p.nameErrors(r, m.GenerateName, true) {
-				causes = append(causes, invalidCause("metadata.generateName", m.GenerateName, msg))
+				causes = append(causes, InvalidCause("metadata.generateName", m.GenerateName, msg))
 			}
 		}
 		for _, msg := range p.nameErrors(r, m.Name, false) {
-			causes = append(causes, invalidCause("metadata.name", m.Name, msg))
+			causes = append(causes, InvalidCause("metadata.name", m.Name, msg))
 		}
 	}
 	for _, k := range sortedKeys(m.Labels) {
 		for _, msg := range p.labelKeyErrors(k) {
-			causes = append(causes, invalidCause("metadata.labels", k, msg))
+			causes = append(causes, InvalidCause("metadata.labels", k, msg))
 		}
 		for _, msg := range p.labelValueErrors(m.Labels[k]) {
-			causes = append(causes, invalidCause("metadata.labels", m.Labels[k], msg))
+			causes = append(causes, InvalidCause("metadata.labels", m.Labels[k], msg))
 		}
 	}
 	size := 0
 	for _, k := range sortedKeys(m.Annotations) {
 		size += len(k) + len(m.Annotations[k])
 		for _, msg := range p.labelKeyErrors(strings.ToLower(k)) {
-			causes = append(causes, invalidCause("metadata.annotations", k, msg))
+			causes = append(causes, InvalidCause("metadata.annotations", k, msg))
 		}
 	}
 	if size > annotationsLimit {
@@ -247,17 +247,17 @@ func (s *Server) metadataCauses(r *object.Resource, m, old *metav1.ObjectMeta) [
 	if old == nil {
 		for _, f := range m.Finalizers {
 			for _, msg := range p.labelKeyErrors(f) {
-				causes = append(causes, invalidCause("metadata.finalizers", f, msg))
+				causes = append(causes, InvalidCause("metadata.finalizers", f, msg))
 			}
 		}
-		if slices.Contains(m.Finalizers, finalizerOrphan) && slices.Contains(m.Finalizers, finalizerForeground) {
+		if slices.Contains(m.Finalizers, object.FinalizerOrphan) && slices.Contains(m.Finalizers, object.FinalizerForeground) {
 			causes = append(causes, apierr.Cause{Type: "FieldValueInvalid", Field: "metadata.finalizers", Message: fmt.Sprintf("Invalid value: %#v: finalizer orphan and foregroundDeletion cannot be both set", m.Finalizers)})
 		}
 	}
 	if !strings.HasPrefix(r.Kind.Group, "rbac.") && !strings.HasPrefix(r.Kind.Group, "admissionregistration.") {
 		for i, f := range m.Finalizers {
 			if !strings.Contains(f, "/") && !kubeFinalizer(f) {
-				causes = append(causes, invalidCause(fmt.Sprintf("metadata.finalizers[%d]", i), f, "name is neither a standard finalizer name nor is it fully qualified"))
+				causes = append(causes, InvalidCause(fmt.Sprintf("metadata.finalizers[%d]", i), f, "name is neither a standard finalizer name nor is it fully qualified"))
 			}
 		}
 	}
@@ -271,16 +271,16 @@ func ownerReferenceCauses(refs []metav1.OwnerReference) []apierr.Cause {
 	for _, ref := range refs {
 		_, version := object.SplitAPIVersion(ref.APIVersion)
 		if version == "" {
-			causes = append(causes, invalidCause("metadata.ownerReferences.apiVersion", ref.APIVersion, "version must not be empty"))
+			causes = append(causes, InvalidCause("metadata.ownerReferences.apiVersion", ref.APIVersion, "version must not be empty"))
 		}
 		if ref.Kind == "" {
-			causes = append(causes, invalidCause("metadata.ownerReferences.kind", ref.Kind, "must not be empty"))
+			causes = append(causes, InvalidCause("metadata.ownerReferences.kind", ref.Kind, "must not be empty"))
 		}
 		if ref.Name == "" {
-			causes = append(causes, invalidCause("metadata.ownerReferences.name", ref.Name, "must not be empty"))
+			causes = append(causes, InvalidCause("metadata.ownerReferences.name", ref.Name, "must not be empty"))
 		}
 		if ref.UID == "" {
-			causes = append(causes, invalidCause("metadata.ownerReferences.uid", string(ref.UID), "must not be empty"))
+			causes = append(causes, InvalidCause("metadata.ownerReferences.uid", string(ref.UID), "must not be empty"))
 		}
 		if ref.Controller != nil && *ref.Controller {
 			name := ref.Kind + "/" + ref.Name

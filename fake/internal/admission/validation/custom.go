@@ -1,4 +1,4 @@
-package fake
+package validation
 
 import (
 	"fmt"
@@ -66,7 +66,7 @@ func scaleErrors(c *object.CRDVersion, obj map[string]any) []schema.FieldError {
 	}
 	var errs []schema.FieldError
 	replicas := func(path string) {
-		v, found, err := nestedPath(obj, path)
+		v, found, err := NestedPath(obj, path)
 		switch {
 		case err != nil:
 			errs = append(errs, schema.FieldError{Type: schema.Invalid, Field: path, BadValue: int64(0), Detail: err.Error()})
@@ -88,7 +88,7 @@ func scaleErrors(c *object.CRDVersion, obj map[string]any) []schema.FieldError {
 	replicas(sc.StatusReplicasPath)
 	if sc.LabelSelectorPath != nil {
 		path := *sc.LabelSelectorPath
-		if v, found, _ := nestedPath(obj, path); found {
+		if v, found, _ := NestedPath(obj, path); found {
 			if _, ok := v.(string); !ok {
 				errs = append(errs, schema.FieldError{Type: schema.Invalid, Field: path, BadValue: "",
 					Detail: fmt.Sprintf("%s accessor error: %v is of the type %T, expected string", dotted(path), v, v)})
@@ -100,8 +100,8 @@ func scaleErrors(c *object.CRDVersion, obj map[string]any) []schema.FieldError {
 
 func dotted(path string) string { return "." + strings.TrimPrefix(path, ".") }
 
-// nestedPath reads a value at a ".a.b" path of a decoded object.
-func nestedPath(obj map[string]any, path string) (any, bool, error) {
+// NestedPath reads a value at a ".a.b" path of a decoded object.
+func NestedPath(obj map[string]any, path string) (any, bool, error) {
 	fields := strings.Split(strings.TrimPrefix(path, "."), ".")
 	var cur any = obj
 	for i, f := range fields {

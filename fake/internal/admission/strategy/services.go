@@ -1,4 +1,4 @@
-package fake
+package strategy
 
 import (
 	"crypto/rand"
@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 )
 
 // serviceAddresses hands out cluster IPs (from 10.96.0.0/16, the range
@@ -74,7 +75,7 @@ func (a *serviceAddresses) newNodePort() int32 {
 // allocateService gives a Service the cluster IP, IP families and node
 // ports kube-apiserver allocates; on an update (old set) it first keeps
 // the ones the stored Service has and the update leaves out.
-func (s *Server) allocateService(svc, old *corev1.Service) {
+func (st *Strategy) allocateService(svc, old *corev1.Service) {
 	sp := &svc.Spec
 	if old != nil {
 		op := &old.Spec
@@ -106,10 +107,10 @@ func (s *Server) allocateService(svc, old *corev1.Service) {
 	}
 	switch sp.ClusterIP {
 	case "":
-		sp.ClusterIP = s.serviceIPs.newIP()
+		sp.ClusterIP = st.services.newIP()
 	case "None":
 	default:
-		s.serviceIPs.take(sp.ClusterIP, 0)
+		st.services.take(sp.ClusterIP, 0)
 	}
 	if len(sp.ClusterIPs) == 0 {
 		sp.ClusterIPs = []string{sp.ClusterIP}
@@ -125,12 +126,24 @@ func (s *Server) allocateService(svc, old *corev1.Service) {
 	for i := range sp.Ports {
 		switch {
 		case sp.Ports[i].NodePort != 0:
-			s.serviceIPs.take("", sp.Ports[i].NodePort)
+			st.services.take("", sp.Ports[i].NodePort)
 		case needsPorts:
-			sp.Ports[i].NodePort = s.serviceIPs.newNodePort()
+			sp.Ports[i].NodePort = st.services.newNodePort()
 		}
 	}
 	if sp.Type == "LoadBalancer" && sp.ExternalTrafficPolicy == "Local" && sp.HealthCheckNodePort == 0 {
-		sp.HealthCheckNodePort = s.serviceIPs.newNodePort()
+		sp.HealthCheckNodePort = st.services.newNodePort()
 	}
 }
+
+// Strategy is what kube-apiserver's registry does to an object on a
+// create or an update whatever the body says (see prepareCreate and
+// prepareUpdate), with the addresses it allocated to Services.
+type Strategy struct {
+	services serviceAddresses
+	Now      func() metav1.Time
+}
+
+// Reserve marks a Service's cluster IP or node port as allocated (for
+// objects loaded as they were, with their addresses).
+func (st *Strategy) Reserve(ip string, port int32) { st.services.take(ip, port) }

@@ -1,4 +1,4 @@
-package fake
+package admission
 
 import (
 	"fmt"
@@ -22,31 +22,31 @@ import (
 // StorageObjectInUseProtection and DefaultStorageClass. They run after
 // the field manager, so what they add is nobody's field.
 
-// admitCreate runs the built-in admission plugins on an object being
+// runPlugins runs the built-in admission plugins on an object being
 // created through the API.
-func (s *Server) admitCreate(d *object.Draft, view storage.View) *apierr.Error {
+func (c *Chain) runPlugins(d *object.Draft, view storage.View) *apierr.Error {
 	switch o := d.Typed.(type) {
 	case *corev1.Pod:
-		return s.admitPod(d.Res, o, view)
+		return c.admitPod(d.Res, o, view)
 	case *corev1.Node:
 		taint := corev1.Taint{Key: "node.kubernetes.io/not-ready", Effect: "NoSchedule"}
 		if !slices.ContainsFunc(o.Spec.Taints, func(t corev1.Taint) bool { return t.Key == taint.Key && t.Effect == taint.Effect }) {
 			o.Spec.Taints = append(o.Spec.Taints, taint)
 		}
 	case *corev1.PersistentVolumeClaim:
-		addFinalizer(&o.ObjectMeta, "kubernetes.io/pvc-protection")
+		AddFinalizer(&o.ObjectMeta, "kubernetes.io/pvc-protection")
 		if o.Spec.StorageClassName == nil {
-			if name := s.defaultStorageClass(view); name != "" {
+			if name := c.defaultStorageClass(view); name != "" {
 				o.Spec.StorageClassName = &name
 			}
 		}
 	case *corev1.PersistentVolume:
-		addFinalizer(&o.ObjectMeta, "kubernetes.io/pv-protection")
+		AddFinalizer(&o.ObjectMeta, "kubernetes.io/pv-protection")
 	}
 	return nil
 }
 
-func addFinalizer(m *metav1.ObjectMeta, f string) {
+func AddFinalizer(m *metav1.ObjectMeta, f string) {
 	if !slices.Contains(m.Finalizers, f) {
 		m.Finalizers = append(m.Finalizers, f)
 	}
@@ -54,8 +54,8 @@ func addFinalizer(m *metav1.ObjectMeta, f string) {
 
 // defaultStorageClass names the StorageClass marked as the default one,
 // or "".
-func (s *Server) defaultStorageClass(view storage.View) string {
-	res := s.lookup("storage.k8s.io", "v1", "storageclasses")
+func (c *Chain) defaultStorageClass(view storage.View) string {
+	res := c.Lookup("storage.k8s.io", "v1", "storageclasses")
 	for _, o := range view.List(res) {
 		d, err := res.DraftOf(o)
 		if err != nil {
@@ -71,13 +71,13 @@ func (s *Server) defaultStorageClass(view storage.View) string {
 // serviceAccountMount is where a Pod's service account token is mounted.
 const serviceAccountMount = "/var/run/secrets/kubernetes.io/serviceaccount"
 
-func (s *Server) admitPod(res *object.Resource, p *corev1.Pod, view storage.View) *apierr.Error {
+func (c *Chain) admitPod(res *object.Resource, p *corev1.Pod, view storage.View) *apierr.Error {
 	if p.Annotations["kubernetes.io/config.mirror"] == "" {
-		if aerr := s.admitServiceAccount(res, p, view); aerr != nil {
+		if aerr := c.admitServiceAccount(res, p, view); aerr != nil {
 			return aerr
 		}
 	}
-	if aerr := s.admitPriority(res, p, view); aerr != nil {
+	if aerr := c.admitPriority(res, p, view); aerr != nil {
 		return aerr
 	}
 	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
@@ -102,12 +102,12 @@ func tolerates(ts []corev1.Toleration, key string, effect corev1.TaintEffect) bo
 // admitServiceAccount makes a Pod run as a service account of its
 // namespace and mounts the account's token, CA and namespace, as the
 // ServiceAccount admission plugin does.
-func (s *Server) admitServiceAccount(res *object.Resource, p *corev1.Pod, view storage.View) *apierr.Error {
+func (c *Chain) admitServiceAccount(res *object.Resource, p *corev1.Pod, view storage.View) *apierr.Error {
 	if p.Spec.ServiceAccountName == "" {
 		p.Spec.ServiceAccountName = "default"
 	}
 	p.Spec.DeprecatedServiceAccount = p.Spec.ServiceAccountName
-	saRes := s.lookup("", "v1", "serviceaccounts")
+	saRes := c.Lookup("", "v1", "serviceaccounts")
 	o := view.Get(saRes, object.Key(p.Namespace, p.Spec.ServiceAccountName))
 	if o == nil {
 		return apierr.Forbidden(res.Kind, p.Name, fmt.Sprintf("error looking up service account %s/%s: serviceaccount %q not found", p.Namespace, p.Spec.ServiceAccountName, p.Spec.ServiceAccountName))
@@ -128,7 +128,7 @@ func (s *Server) admitServiceAccount(res *object.Resource, p *corev1.Pod, view s
 		}
 	}
 	if name == "" {
-		name = "kube-api-access-" + randomSuffix()
+		name = "kube-api-access-" + object.RandomSuffix()
 		mode, expiry := int32(0o644), int64(3607)
 		p.Spec.Volumes = append(p.Spec.Volumes, corev1.Volume{Name: name, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{
 			DefaultMode: &mode,
@@ -156,8 +156,8 @@ func systemPriorityClasses() map[string]int32 {
 
 // admitPriority resolves a Pod's priority from its PriorityClass (or
 // the global default one), as the Priority admission plugin does.
-func (s *Server) admitPriority(res *object.Resource, p *corev1.Pod, view storage.View) *apierr.Error {
-	pcRes := s.lookup("scheduling.k8s.io", "v1", "priorityclasses")
+func (c *Chain) admitPriority(res *object.Resource, p *corev1.Pod, view storage.View) *apierr.Error {
+	pcRes := c.Lookup("scheduling.k8s.io", "v1", "priorityclasses")
 	value, policy := int32(0), corev1.PreemptionPolicy("PreemptLowerPriority")
 	if name := p.Spec.PriorityClassName; name != "" {
 		o := view.Get(pcRes, name)

@@ -7,6 +7,9 @@
 // functions are written from the upstream behaviour and cross-checked
 // against a real kube-apiserver by the e2e module's TestFidelity.
 //
+// Draft applies them, and a custom resource's schema defaults, to an
+// object being written, as decoding its body does.
+//
 // Apply changes the object it is given and keeps no state; it is safe to
 // call concurrently on distinct objects.
 package defaults

@@ -1,4 +1,4 @@
-package fake
+package validation
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ func checkRules(ev RuleEvaluator, s *schema.Schema, x, old any, present bool, pa
 		var oldSelf any
 		switch {
 		case transition && optional:
-			oldSelf = OptionalValue{Value: old, Present: present}
+			oldSelf = ev.Optional(old, present)
 		case transition:
 			oldSelf = old
 		}

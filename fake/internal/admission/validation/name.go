@@ -1,4 +1,4 @@
-package fake
+package validation
 
 import (
 	"fmt"
@@ -10,8 +10,8 @@ import (
 
 var dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 
-// validateName checks metadata.name as an RFC 1123 subdomain.
-func validateName(d *object.Draft) *apierr.Error {
+// Name checks metadata.name as an RFC 1123 subdomain.
+func Name(d *object.Draft) *apierr.Error {
 	name := d.Meta.Name
 	k := d.Res.Kind
 	if name == "" {
