@@ -17,6 +17,7 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/admission/defaults"
 	"github.com/kubewire/kubewire/fake/internal/admission/strategy"
 	"github.com/kubewire/kubewire/fake/internal/admission/validation"
+	"github.com/kubewire/kubewire/fake/internal/controllers"
 	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/patch"
 
@@ -139,7 +140,7 @@ type Server struct {
 
 	builtins   fieldpath.Builtins            // shapes of the built-in kinds
 	disc       *discovery.Server             // discovery, health and OpenAPI
-	ctrl       controllers                   // what kube-controller-manager does
+	ctrl       *controllers.Manager          // what kube-controller-manager does
 	admission  *admission.Chain              // admission, validation and strategies of writes
 	bg         sync.WaitGroup                // the controllers' goroutines
 	crdStorage map[string]*object.StorageKey // by CRD name; guarded by mu
@@ -200,6 +201,7 @@ func New(opts Options) *Server {
 		LegacyOnly: opts.LegacyDiscoveryOnly, GzipThreshold: opts.GzipThreshold,
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.ctrl = &controllers.Manager{Store: s.store, Cluster: controllerHost{s}, Background: opts.Controllers == ControllersBackground, Context: s.ctx, Goroutines: &s.bg}
 	s.faults.init()
 	for _, k := range registry.All() {
 		if _, ok := builtin.New(k.APIVersion(), k.Kind); ok && k.ListKind != "" {

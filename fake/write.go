@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/admission"
 	"github.com/kubewire/kubewire/fake/internal/admission/validation"
@@ -305,4 +306,11 @@ func (s *Server) serveWrite(w http.ResponseWriter, req *http.Request, r *request
 		return
 	}
 	s.writeObject(w, req, res.code, res.obj, out)
+}
+
+// namespaceGone reports whether a namespace being deleted has nothing
+// left holding it: no finalizer in its spec nor its metadata.
+func namespaceGone(d *object.Draft) bool {
+	ns, ok := d.Typed.(*corev1.Namespace)
+	return ok && ns.DeletionTimestamp != nil && len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0
 }
