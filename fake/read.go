@@ -195,7 +195,7 @@ func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.
 		if !opts.HasSelectors() {
 			// The keys from the page's start on, less the page's limit
 			// (kube-apiserver's count, which a shard selector does not
-			// filter: see shard.go).
+			// filter: see package shard).
 			n := int64(hi-lo) - limit
 			lm.RemainingItemCount = &n
 		}

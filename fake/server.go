@@ -95,7 +95,7 @@ type Options struct {
 	// lists and watches (and send no shardInfo), like a kube-apiserver
 	// without the ShardedListAndWatch feature gate. By default it
 	// shards lists and watches as kube-apiserver v1.36 with the gate
-	// does (shard.go).
+	// does (KEP-5866).
 	IgnoreShardSelector bool
 }
 

@@ -17,7 +17,7 @@ import (
 
 // Stored is one version of one object, encoded once when it is
 // written. It is immutable once stored: every reader shares it, and a
-// write replaces it with a new storedObject.
+// write replaces it with a new Stored.
 type Stored struct {
 	Res             *Resource
 	Namespace, Name string
