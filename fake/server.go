@@ -31,7 +31,6 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/table"
 	"github.com/kubewire/kubewire/fake/internal/watch"
 
-	"github.com/kubewire/kubewire/api/builtin"
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 	"github.com/kubewire/kubewire/fake/internal/object"
@@ -193,7 +192,7 @@ func New(opts Options) *Server {
 	}
 	s.admission = &admission.Chain{
 		Lookup: s.lookup, Hooks: hooks, Now: s.nowTime,
-		Validator: &validation.Validator{Patterns: validation.NewPatterns(), Rules: rules},
+		Validator: validation.New(rules),
 		Strategy:  &strategy.Strategy{Now: s.nowTime},
 	}
 	s.disc = &discovery.Server{
@@ -204,12 +203,8 @@ func New(opts Options) *Server {
 	s.ctrl = &controllers.Manager{Store: s.store, Cluster: controllerHost{s}, Background: opts.Controllers == ControllersBackground, Context: s.ctx, Goroutines: &s.bg}
 	s.faults.init()
 	for _, k := range registry.All() {
-		if _, ok := builtin.New(k.APIVersion(), k.Kind); ok && k.ListKind != "" {
-			newT := func() object.Typed {
-				obj, _ := builtin.New(k.APIVersion(), k.Kind)
-				return obj.(object.Typed)
-			}
-			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = object.NewBuiltin(k, newT, &s.builtins)
+		if r, ok := object.Builtin(k, &s.builtins); ok {
+			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = r
 			s.builtinGroups[k.Group] = true
 		}
 	}

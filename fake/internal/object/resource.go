@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/kubewire/kubewire/api/builtin"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/fake/internal/fieldpath"
@@ -37,12 +38,12 @@ type Resource struct {
 	Status     bool         // has a status subresource
 	Scale      bool         // has a scale subresource (autoscaling/v1 Scale)
 	Generation bool         // objects carry metadata.generation
-	// annotationsInGeneration: a change of annotations alone is a new
+	// AnnotationsInGeneration: a change of annotations alone is a new
 	// generation (Deployments, whose annotations are copied to their
 	// ReplicaSets).
 	AnnotationsInGeneration bool
 	Fields                  []string // selectable fields beyond metadata.name/namespace
-	// returnsDeleted: an immediate DELETE answers with the deleted object
+	// ReturnsDeleted: an immediate DELETE answers with the deleted object
 	// rather than a Success Status (ReturnDeletedObject in the registry).
 	ReturnsDeleted bool
 	// JSONPrefix starts an object's JSON before its stored body (built-ins
@@ -70,6 +71,8 @@ func (r *Resource) FieldType() *fieldpath.Type {
 	return r.Ftype
 }
 
+// NewBuiltin is the Resource of a built-in kind whose objects newTyped
+// makes; builtins has the kinds' shapes for field management.
 func NewBuiltin(k registry.Kind, newTyped func() Typed, builtins *fieldpath.Builtins) *Resource {
 	r := &Resource{
 		Kind:     k,
@@ -85,6 +88,19 @@ func NewBuiltin(k registry.Kind, newTyped func() Typed, builtins *fieldpath.Buil
 	r.Scale = slices.Contains(k.Subresources, "scale") && scalable(newTyped())
 	r.JSONPrefix = []byte(`{"kind":` + strconv.Quote(k.Kind) + `,"apiVersion":` + strconv.Quote(k.APIVersion()) + `,`)
 	return r
+}
+
+// Builtin is the Resource of the built-in kind k, or false when the kind
+// has no generated Go type or cannot be listed.
+func Builtin(k registry.Kind, builtins *fieldpath.Builtins) (*Resource, bool) {
+	if _, ok := builtin.New(k.APIVersion(), k.Kind); !ok || k.ListKind == "" {
+		return nil, false
+	}
+	newTyped := func() Typed {
+		obj, _ := builtin.New(k.APIVersion(), k.Kind)
+		return obj.(Typed)
+	}
+	return NewBuiltin(k, newTyped, builtins), true
 }
 
 // Key is the resource's identity in maps: "group/resource".

@@ -28,7 +28,7 @@ type ListOptions struct {
 	SendInitialEvents *bool
 	Timeout           time.Duration // 0 when unset
 
-	Shard *shard.Selector // shard.go; nil: everything
+	Shard *shard.Selector // nil: everything
 }
 
 func (o *ListOptions) HasSelectors() bool { return !o.labels.Empty() || !o.fields.Empty() }

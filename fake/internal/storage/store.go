@@ -234,7 +234,7 @@ func sortedObjects(items map[string]*object.Stored) []*object.Stored {
 }
 
 // CursorAfter returns the log position of the first change newer than rv,
-// or errExpired when changes after rv are no longer kept.
+// or ErrExpired when changes after rv are no longer kept.
 func (s *Store) CursorAfter(rv uint64) (int, error) {
 	s.Mu.RLock()
 	defer s.Mu.RUnlock()
@@ -255,7 +255,7 @@ func (s *Store) CursorAfter(rv uint64) (int, error) {
 
 // Since returns the changes from log position cursor on, the position
 // after them, and a channel closed at the next commit. It returns
-// errExpired when the position has been compacted away. The returned
+// ErrExpired when the position has been compacted away. The returned
 // slice is never modified by the store.
 func (s *Store) Since(cursor int) ([]Change, int, <-chan struct{}, error) {
 	s.Mu.RLock()

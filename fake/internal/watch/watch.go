@@ -26,7 +26,7 @@ const WatchGoneMessage = "The resourceVersion for the provided watch is too old.
 // Server serves watches.
 type Server struct {
 	Store               *storage.Store
-	Faults              watchFaults
+	Faults              Faults
 	Printer             table.Printer
 	Timeout             time.Duration // of watches without timeoutSeconds
 	BookmarkInterval    time.Duration
@@ -34,8 +34,8 @@ type Server struct {
 	Done                <-chan struct{} // closed when the server closes
 }
 
-// watchFaults are the injected faults watches follow.
-type watchFaults interface {
+// Faults are the injected faults watches follow.
+type Faults interface {
 	RefuseProtobuf() bool
 	WatchListMode() ListMode
 	// TakeTooLarge reports whether to answer "too large resource

@@ -137,8 +137,8 @@ func (st *Strategy) allocateService(svc, old *corev1.Service) {
 }
 
 // Strategy is what kube-apiserver's registry does to an object on a
-// create or an update whatever the body says (see prepareCreate and
-// prepareUpdate), with the addresses it allocated to Services.
+// create or an update whatever the body says (see PrepareCreate and
+// PrepareUpdate), with the addresses it allocated to Services.
 type Strategy struct {
 	services serviceAddresses
 	Now      func() metav1.Time

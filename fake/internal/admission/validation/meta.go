@@ -33,7 +33,7 @@ type metaPatterns struct {
 	label, subdomain, dns1035, labelKey, labelValue *regexp.Regexp
 }
 
-func NewPatterns() *metaPatterns {
+func newPatterns() *metaPatterns {
 	return &metaPatterns{
 		label:      regexp.MustCompile("^" + dnsLabelFmt + "$"),
 		subdomain:  regexp.MustCompile("^" + dnsSubdomainFmt + "$"),
@@ -196,7 +196,7 @@ func kubeFinalizer(f string) bool {
 // metadataCauses checks a built-in object's metadata on a create (old
 // nil) or an update.
 func (v *Validator) metadataCauses(r *object.Resource, m, old *metav1.ObjectMeta) []apierr.Cause {
-	p := v.Patterns
+	p := v.patterns
 	var causes []apierr.Cause
 	if old != nil {
 		if old.DeletionTimestamp != nil {

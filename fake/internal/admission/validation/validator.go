@@ -9,10 +9,16 @@ import (
 
 // Validator checks objects about to be stored.
 type Validator struct {
-	Patterns *metaPatterns
+	patterns *metaPatterns
 	// Rules evaluates custom resources' x-kubernetes-validations; nil
 	// leaves them unevaluated.
 	Rules RuleEvaluator
+}
+
+// New returns a Validator; rules evaluates custom resources'
+// x-kubernetes-validations (nil leaves them unevaluated).
+func New(rules RuleEvaluator) *Validator {
+	return &Validator{patterns: newPatterns(), Rules: rules}
 }
 
 // RuleEvaluator evaluates CEL rules (see the fake's RuleEvaluator).
