@@ -202,6 +202,9 @@ func (g *generator) shape(s schema) string {
 		if s.MapType == "atomic" {
 			parts = append(parts, "atomic: true")
 		}
+		if s.PatchStrategy != "" && isStruct(target) {
+			parts = append(parts, "patch: "+strconv.Quote(s.PatchStrategy))
+		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	switch s.Type {

@@ -101,39 +101,3 @@ func (b *Builtins) fromShape(s *shape) *Type {
 	return &Type{Kind: Scalar}
 }
 
-// MergeKey returns the strategic merge patch strategy of the list at a
-// path of a built-in kind (field names from the object's root), as
-// kube-apiserver's OpenAPI declares it: the merge key of a list merged by
-// key, setList for a list of scalars merged as a set, or neither for a
-// list replaced as a whole.
-func (b *Builtins) MergeKey(apiVersion, kind string, path []string) (key string, setList bool) {
-	name, ok := builtinKinds[apiVersion+"/"+kind]
-	if !ok || len(path) == 0 {
-		return "", false
-	}
-	var s *shape
-	d, ok := builtinDefs[name]
-	for i, f := range path {
-		if !ok {
-			return "", false
-		}
-		fs, found := d.fields[f]
-		if !found {
-			return "", false
-		}
-		s = &fs
-		for s.elem != nil && (s.list != 0 || s.mapOf) && i < len(path)-1 {
-			s = s.elem
-		}
-		if i < len(path)-1 {
-			d, ok = builtinDefs[s.ref]
-		}
-	}
-	if s == nil || s.list == 0 || (s.patch != "merge" && s.patch != "merge,retainKeys") {
-		return "", false
-	}
-	if s.mergeKey != "" {
-		return s.mergeKey, false
-	}
-	return "", true
-}

@@ -12,12 +12,47 @@ type Comparison struct {
 // modified; associative list items are matched by key.
 func Compare(lhs, rhs any, t *Type) Comparison {
 	c := Comparison{Added: NewSet(), Modified: NewSet(), Removed: NewSet()}
-	c.compare(nil, lhs, true, rhs, true, t)
+	root := &cmpCursor{nodes: [3]*Set{c.Added, c.Modified, c.Removed}}
+	c.compare(root, lhs, true, rhs, true, t)
 	return c
 }
 
-// compare compares the values at path; lok and rok say whether each side is present.
-func (c *Comparison) compare(path Path, lhs any, lok bool, rhs any, rok bool, t *Type) {
+// The sets of a Comparison, as indexes of a cursor's nodes.
+const (
+	added = iota
+	modified
+	removed
+)
+
+// cmpCursor is one path of a comparison, with the nodes of that path in
+// the three sets, created when first needed: a path is inserted into a
+// set at its parent's node, so a deep object costs nothing per level
+// for the levels above.
+type cmpCursor struct {
+	parent *cmpCursor // nil at the root
+	e      PathElement
+	nodes  [3]*Set
+}
+
+func (p *cmpCursor) child(e PathElement) *cmpCursor { return &cmpCursor{parent: p, e: e} }
+
+func (p *cmpCursor) node(set int) *Set {
+	if p.nodes[set] == nil {
+		p.nodes[set] = p.parent.node(set).child(p.e)
+	}
+	return p.nodes[set]
+}
+
+// insert adds the cursor's path to a set (the root path is no field).
+func (p *cmpCursor) insert(set int) {
+	if p.parent != nil {
+		p.parent.node(set).members[p.e] = true
+	}
+}
+
+// compare compares the values at a path; lok and rok say whether each
+// side is present.
+func (c *Comparison) compare(path *cmpCursor, lhs any, lok bool, rhs any, rok bool, t *Type) {
 	lt, rt := resolve(t, lhs), resolve(t, rhs)
 	kind := rt.Kind
 	if !rok {
@@ -39,26 +74,26 @@ func (c *Comparison) compare(path Path, lhs any, lok bool, rhs any, rok bool, t 
 		return
 	}
 	if !lok {
-		c.Added.Insert(path)
+		path.insert(added)
 	} else if !rok {
-		c.Removed.Insert(path)
+		path.insert(removed)
 	}
 }
 
-func (c *Comparison) leaf(path Path, lhs any, lok bool, rhs any, rok bool) {
+func (c *Comparison) leaf(path *cmpCursor, lhs any, lok bool, rhs any, rok bool) {
 	switch {
 	case !lok:
-		c.Added.Insert(path)
+		path.insert(added)
 	case !rok:
-		c.Removed.Insert(path)
+		path.insert(removed)
 	case !Equal(lhs, rhs):
-		c.Modified.Insert(path)
+		path.insert(modified)
 	}
 }
 
 // compareObjects compares objects key by key; it reports true when they
 // are compared as a whole.
-func (c *Comparison) compareObjects(path Path, lhs any, lok bool, rhs any, rok bool, t *Type) bool {
+func (c *Comparison) compareObjects(path *cmpCursor, lhs any, lok bool, rhs any, rok bool, t *Type) bool {
 	lm, _ := lhs.(map[string]any)
 	rm, _ := rhs.(map[string]any)
 	if (t != nil && t.Atomic) || (len(lm) == 0 && len(rm) == 0) {
@@ -78,7 +113,7 @@ func (c *Comparison) compareObjects(path Path, lhs any, lok bool, rhs any, rok b
 
 // compareLists compares associative lists item by item; it reports true
 // when they are compared as a whole.
-func (c *Comparison) compareLists(path Path, lhs any, lok bool, rhs any, rok bool, t *Type) bool {
+func (c *Comparison) compareLists(path *cmpCursor, lhs any, lok bool, rhs any, rok bool, t *Type) bool {
 	ll, _ := lhs.([]any)
 	rl, _ := rhs.([]any)
 	if !t.associative() || (len(ll) == 0 && len(rl) == 0) {
@@ -101,18 +136,18 @@ func (c *Comparison) compareLists(path Path, lhs any, lok bool, rhs any, rok boo
 			c.compare(p, lv, len(l) == 1, rv, len(r) == 1, t.Elem)
 		case len(l) >= 2 && len(r) >= 2:
 			if !Equal(l, r) {
-				c.Modified.Insert(p)
+				p.insert(modified)
 			}
 		case len(l) >= 2:
 			if len(r) == 1 {
 				c.compare(p, nil, false, r[0], true, t.Elem)
 			}
-			c.Removed.Insert(p)
+			p.insert(removed)
 		default:
 			if len(l) == 1 {
 				c.compare(p, l[0], true, nil, false, t.Elem)
 			}
-			c.Added.Insert(p)
+			p.insert(added)
 		}
 	}
 	return false

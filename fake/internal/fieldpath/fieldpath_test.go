@@ -114,23 +114,29 @@ func TestRemoveItems(t *testing.T) {
 	}
 }
 
-func TestMergeKey(t *testing.T) {
+func TestPatchMeta(t *testing.T) {
 	var b Builtins
 	tests := []struct {
-		kind string
-		path []string
-		key  string
-		set  bool
+		path               []string
+		strategy, mergeKey string
 	}{
-		{"Deployment", []string{"spec", "template", "spec", "containers"}, "name", false},
-		{"Deployment", []string{"spec", "template", "spec", "containers", "env"}, "name", false},
-		{"Deployment", []string{"metadata", "finalizers"}, "", true},
-		{"Deployment", []string{"spec", "template", "spec", "containers", "args"}, "", false},
+		{[]string{"spec", "template", "spec", "containers"}, "merge", "name"},
+		{[]string{"spec", "template", "spec", "containers", "env"}, "merge", "name"},
+		{[]string{"spec", "template", "spec", "volumes"}, "merge,retainKeys", "name"},
+		{[]string{"metadata", "finalizers"}, "merge", ""},
+		{[]string{"metadata", "labels", "app"}, "", ""},
+		{[]string{"spec", "template", "spec", "containers", "args"}, "", ""},
+		{[]string{"spec", "strategy"}, "retainKeys", ""},
+		{[]string{"spec", "bogus"}, "", ""},
 	}
 	for _, tt := range tests {
-		key, set := b.MergeKey("apps/v1", tt.kind, tt.path)
-		if key != tt.key || set != tt.set {
-			t.Errorf("%v: key %q set %v, want %q %v", tt.path, key, set, tt.key, tt.set)
+		m := b.PatchMeta("apps/v1", "Deployment")
+		var strategy, key string
+		for _, f := range tt.path {
+			m, strategy, key = m.Field(f)
+		}
+		if strategy != tt.strategy || key != tt.mergeKey {
+			t.Errorf("%v: strategy %q key %q, want %q %q", tt.path, strategy, key, tt.strategy, tt.mergeKey)
 		}
 	}
 }

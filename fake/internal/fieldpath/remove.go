@@ -17,7 +17,7 @@ func RemoveItems(v any, s *Set, t *Type) any {
 			if s.members[e] {
 				continue
 			}
-			if sub := s.children[e]; sub != nil && !sub.Empty() {
+			if sub := s.children[e]; sub != nil {
 				out[k] = RemoveItems(val, sub, t.fieldOrElem(k))
 			} else {
 				out[k] = DeepCopy(val)
@@ -38,7 +38,7 @@ func RemoveItems(v any, s *Set, t *Type) any {
 			if ok && s.members[e] {
 				continue
 			}
-			if sub := s.children[e]; ok && sub != nil && !sub.Empty() {
+			if sub := s.children[e]; ok && sub != nil {
 				out = append(out, RemoveItems(item, sub, t.Elem))
 			} else {
 				out = append(out, DeepCopy(item))

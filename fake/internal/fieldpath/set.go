@@ -167,10 +167,12 @@ func (s *Set) RecursiveDifference(o *Set) *Set {
 	return out.pruned()
 }
 
-// pruned drops empty children.
+// pruned drops empty children. The children it is given were pruned
+// when they were built, so a glance at each is enough (checking each
+// whole would make deep sets cost the square of their depth).
 func (s *Set) pruned() *Set {
 	for e, c := range s.children {
-		if c.Empty() {
+		if len(c.members) == 0 && len(c.children) == 0 {
 			delete(s.children, e)
 		}
 	}

@@ -6,34 +6,60 @@ package fieldpath
 // not a named field), but not the objects whose fields are listed.
 func ToSet(v any, t *Type) *Set {
 	s := NewSet()
-	toSet(s, nil, v, t)
+	root := &setCursor{node: s}
+	toSet(root, "", true, v, t)
 	return s
 }
 
-func toSet(s *Set, path Path, v any, t *Type) {
+// setCursor is the node of a set at one path, created when first
+// needed: inserting under it costs nothing for the path above it.
+type setCursor struct {
+	parent *setCursor
+	e      PathElement
+	node   *Set
+}
+
+func (c *setCursor) get() *Set {
+	if c.node == nil {
+		c.node = c.parent.get().child(c.e)
+	}
+	return c.node
+}
+
+// toSet adds the fields v sets, v being the value at element e under
+// parent (the whole object when root).
+func toSet(parent *setCursor, e PathElement, root bool, v any, t *Type) {
+	self := func() {
+		if !root {
+			parent.get().members[e] = true
+		}
+	}
+	node := parent
+	if !root {
+		node = &setCursor{parent: parent, e: e}
+	}
 	t = resolve(t, v)
 	switch t.Kind {
 	case Object:
 		m, _ := v.(map[string]any)
 		if t.Atomic {
-			s.Insert(path)
+			self()
 			return
 		}
 		for k, val := range m {
-			p := path.child(Field(k))
 			ft, named := t.field(k)
 			if !named {
 				ft = t.elem()
 			}
-			toSet(s, p, val, ft)
+			toSet(node, Field(k), false, val, ft)
 			if val == nil || (isMap(val) && len(val.(map[string]any)) == 0) || !named {
-				s.Insert(p)
+				node.get().members[Field(k)] = true
 			}
 		}
 	case List:
 		l, _ := v.([]any)
 		if !t.associative() {
-			s.Insert(path)
+			self()
 			return
 		}
 		seen := map[PathElement]int{}
@@ -43,20 +69,19 @@ func toSet(s *Set, path Path, v any, t *Type) {
 			}
 		}
 		for _, item := range l {
-			e, ok := itemElement(t, item)
+			ie, ok := itemElement(t, item)
 			if !ok {
 				continue
 			}
-			p := path.child(e)
-			if seen[e] > 1 {
+			if seen[ie] > 1 {
 				// A duplicated item is owned as a whole.
-				s.Insert(p)
+				node.get().members[ie] = true
 				continue
 			}
-			toSet(s, p, item, t.Elem)
-			s.Insert(p)
+			toSet(node, ie, false, item, t.Elem)
+			node.get().members[ie] = true
 		}
 	default:
-		s.Insert(path)
+		self()
 	}
 }

@@ -179,7 +179,7 @@ var builtinDefs = map[string]def{
 	}},
 	"io.k8s.api.apps.v1.DeploymentSpec": {fields: map[string]shape{
 		"selector": {ref: "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"},
-		"strategy": {ref: "io.k8s.api.apps.v1.DeploymentStrategy"},
+		"strategy": {ref: "io.k8s.api.apps.v1.DeploymentStrategy", patch: "retainKeys"},
 		"template": {ref: "io.k8s.api.core.v1.PodTemplateSpec"},
 	}},
 	"io.k8s.api.apps.v1.DeploymentStatus": {fields: map[string]shape{
@@ -1530,7 +1530,7 @@ var builtinDefs = map[string]def{
 		"metadata": {ref: "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"},
 	}},
 	"io.k8s.api.policy.v1.PodDisruptionBudgetSpec": {fields: map[string]shape{
-		"selector": {ref: "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"},
+		"selector": {ref: "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector", patch: "replace"},
 	}},
 	"io.k8s.api.policy.v1.PodDisruptionBudgetStatus": {fields: map[string]shape{
 		"conditions":    {list: listMap, keys: []string{"type"}, patch: "merge", mergeKey: "type", elem: &shape{ref: "io.k8s.apimachinery.pkg.apis.meta.v1.Condition"}},
@@ -1994,9 +1994,11 @@ var builtinKinds = map[string]string{
 	"authorization.k8s.io/v1/SelfSubjectAccessReview":                      "io.k8s.api.authorization.v1.SelfSubjectAccessReview",
 	"authorization.k8s.io/v1/SelfSubjectRulesReview":                       "io.k8s.api.authorization.v1.SelfSubjectRulesReview",
 	"authorization.k8s.io/v1/SubjectAccessReview":                          "io.k8s.api.authorization.v1.SubjectAccessReview",
+	"autoscaling/v1/DeleteOptions":                                         "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions",
 	"autoscaling/v1/HorizontalPodAutoscaler":                               "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler",
 	"autoscaling/v1/HorizontalPodAutoscalerList":                           "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerList",
 	"autoscaling/v1/Scale":                                                 "io.k8s.api.autoscaling.v1.Scale",
+	"autoscaling/v1/WatchEvent":                                            "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent",
 	"autoscaling/v2/HorizontalPodAutoscaler":                               "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler",
 	"autoscaling/v2/HorizontalPodAutoscalerList":                           "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerList",
 	"batch/v1/CronJob":                                                     "io.k8s.api.batch.v1.CronJob",
@@ -2005,10 +2007,8 @@ var builtinKinds = map[string]string{
 	"batch/v1/JobList":                                                     "io.k8s.api.batch.v1.JobList",
 	"certificates.k8s.io/v1/CertificateSigningRequest":                     "io.k8s.api.certificates.v1.CertificateSigningRequest",
 	"certificates.k8s.io/v1/CertificateSigningRequestList":                 "io.k8s.api.certificates.v1.CertificateSigningRequestList",
-	"coordination.k8s.io/v1/DeleteOptions":                                 "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions",
 	"coordination.k8s.io/v1/Lease":                                         "io.k8s.api.coordination.v1.Lease",
 	"coordination.k8s.io/v1/LeaseList":                                     "io.k8s.api.coordination.v1.LeaseList",
-	"coordination.k8s.io/v1/WatchEvent":                                    "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent",
 	"discovery.k8s.io/v1/EndpointSlice":                                    "io.k8s.api.discovery.v1.EndpointSlice",
 	"discovery.k8s.io/v1/EndpointSliceList":                                "io.k8s.api.discovery.v1.EndpointSliceList",
 	"events.k8s.io/v1/Event":                                               "io.k8s.api.events.v1.Event",

@@ -2,12 +2,15 @@ package patch
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/fieldpath"
@@ -17,10 +20,10 @@ import (
 
 // Patch content types.
 const (
-	TypeJSON       = "application/json-patch+json"
-	patchMerge     = "application/merge-patch+json"
-	patchStrategic = "application/strategic-merge-patch+json"
-	TypeApply      = "application/apply-patch+yaml"
+	TypeJSON      = "application/json-patch+json"
+	TypeMerge     = "application/merge-patch+json"
+	TypeStrategic = "application/strategic-merge-patch+json"
+	TypeApply     = "application/apply-patch+yaml"
 )
 
 // TypeOf returns the patch type of a request, or the 415 of a type
@@ -29,7 +32,7 @@ const (
 func TypeOf(req *http.Request, r *object.Resource) (string, *apierr.Error) {
 	mt, err := codec.ParseMediaType(req.Header.Get("Content-Type"))
 	pt := mt.Essence()
-	if err == nil && (pt == TypeJSON || pt == patchMerge || pt == TypeApply || (pt == patchStrategic && !r.Custom)) {
+	if err == nil && (pt == TypeJSON || pt == TypeMerge || pt == TypeApply || (pt == TypeStrategic && !r.Custom)) {
 		return pt, nil
 	}
 	if r.Custom {
@@ -61,6 +64,7 @@ func (pr *Patcher) Patch(r *request.Request, old *object.Draft, pt string, body 
 		return nil, err
 	}
 	var result any
+	var smp map[string]any // a strategic merge patch, as the merge left it
 	switch pt {
 	case TypeJSON:
 		var ops []jsonPatchOp
@@ -72,18 +76,31 @@ func (pr *Patcher) Patch(r *request.Request, old *object.Draft, pt string, body 
 		if result, err = JSONPatch(doc, body); err != nil {
 			return nil, apierr.New(http.StatusUnprocessableEntity, "Invalid", "the server rejected our request due to an error in our request", &metav1.StatusDetails{})
 		}
-	default:
+	case TypeMerge:
 		var p any
 		if err = json.Unmarshal(body, &p); err != nil {
 			return nil, apierr.BadRequest("error decoding patch: " + err.Error())
 		}
-		if pt == patchMerge {
-			result = Merge(doc, p)
-		} else {
-			k := r.Res.Kind
-			result, err = Strategic(doc, p, func(path string) (string, bool) {
-				return pr.Builtins.MergeKey(k.APIVersion(), k.Kind, strings.Split(path, "."))
-			})
+		result = Merge(doc, p)
+	default:
+		// kube-apiserver reads a strategic merge patch into a map, with
+		// integers as int64.
+		var probe map[string]any
+		if err := json.Unmarshal(body, &probe); err != nil {
+			return nil, apierr.BadRequest(err.Error())
+		}
+		var u unstructured.Unstructured
+		if err := u.UnmarshalJSON(body); err != nil {
+			return nil, apierr.BadRequest(err.Error())
+		}
+		smp = u.Object
+		if smp == nil {
+			smp = map[string]any{}
+		}
+		k := r.Res.Kind
+		s := Schema{Type: reflect.TypeOf(r.Res.NewTyped()).Elem(), Meta: pr.Builtins.PatchMeta(k.APIVersion(), k.Kind)}
+		if result, err = Strategic(doc, smp, s); err != nil {
+			return nil, strategicError(err)
 		}
 	}
 	if err != nil {
@@ -97,7 +114,7 @@ func (pr *Patcher) Patch(r *request.Request, old *object.Draft, pt string, body 
 		// object (JSON and merge patches) or the patch map (strategic
 		// merge) as the invalid value, in a 422.
 		bad := string(b)
-		if pt == patchMerge {
+		if pt == TypeMerge {
 			if orig, err := old.CompleteJSON(); err == nil {
 				var p any
 				if json.Unmarshal(body, &p) == nil {
@@ -105,10 +122,8 @@ func (pr *Patcher) Patch(r *request.Request, old *object.Draft, pt string, body 
 				}
 			}
 		}
-		if pt == patchStrategic {
-			var p any
-			_ = json.Unmarshal(body, &p)
-			bad = fmt.Sprintf("%+v", p)
+		if pt == TypeStrategic {
+			bad = fmt.Sprintf("%+v", smp)
 		}
 		return apierr.Invalid("", "", "", apierr.Cause{Type: metav1.CauseTypeFieldValueInvalid, Field: "patch",
 			Message: "Invalid value: " + strconv.Quote(bad) + ": " + detail})
@@ -117,6 +132,19 @@ func (pr *Patcher) Patch(r *request.Request, old *object.Draft, pt string, body 
 		return nil, aerr
 	}
 	return d, nil
+}
+
+// strategicError is kube-apiserver's answer to a strategic merge patch
+// that does not apply: 400 for a malformed directive, 422 for a list of
+// lists, 500 (with the error as its message) for the rest.
+func strategicError(err error) *apierr.Error {
+	switch {
+	case errors.Is(err, ErrBadPatchFormatForPrimitiveList), errors.Is(err, ErrBadPatchFormatForRetainKeys), errors.Is(err, ErrBadPatchFormatForSetElementOrderList):
+		return apierr.BadRequest(err.Error())
+	case errors.Is(err, ErrNoListOfLists):
+		return apierr.New(http.StatusUnprocessableEntity, "Invalid", "the server rejected our request due to an error in our request", &metav1.StatusDetails{})
+	}
+	return apierr.InternalMessage(err.Error())
 }
 
 // patchedDraft decodes a patch result as the kind, collecting unknown

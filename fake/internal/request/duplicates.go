@@ -4,19 +4,31 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-
-	"github.com/kubewire/kubewire/fake/internal/object"
+	"strings"
 )
 
 // duplicateFieldPaths returns the paths of the fields a JSON document
 // names twice in one object, in document order ("data",
 // "spec.containers[0].name"), as kube-apiserver's strict decoding
-// reports them.
+// reports them. The path of the value being read is kept as a stack of
+// segments and written out only for a duplicate, so that memory stays
+// proportional to the body however deep it nests.
 func duplicateFieldPaths(body []byte) []string {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	var found []string
-	var walk func(path string) error
-	walk = func(path string) error {
+	var segs []string // keys, and "[i]" for list items
+	path := func() string {
+		var b strings.Builder
+		for _, s := range segs {
+			if b.Len() > 0 && s[0] != '[' {
+				b.WriteByte('.')
+			}
+			b.WriteString(s)
+		}
+		return b.String()
+	}
+	var walk func() error
+	walk = func() error {
 		tok, err := dec.Token()
 		if err != nil {
 			return err
@@ -30,12 +42,14 @@ func duplicateFieldPaths(body []byte) []string {
 					return err
 				}
 				key, _ := k.(string)
-				child := object.JoinPath(path, key)
+				segs = append(segs, key)
 				if seen[key] {
-					found = append(found, child)
+					found = append(found, path())
 				}
 				seen[key] = true
-				if err := walk(child); err != nil {
+				err = walk()
+				segs = segs[:len(segs)-1]
+				if err != nil {
 					return err
 				}
 			}
@@ -43,7 +57,10 @@ func duplicateFieldPaths(body []byte) []string {
 			return err
 		case json.Delim('['):
 			for i := 0; dec.More(); i++ {
-				if err := walk(path + "[" + strconv.Itoa(i) + "]"); err != nil {
+				segs = append(segs, "["+strconv.Itoa(i)+"]")
+				err := walk()
+				segs = segs[:len(segs)-1]
+				if err != nil {
 					return err
 				}
 			}
@@ -52,6 +69,6 @@ func duplicateFieldPaths(body []byte) []string {
 		}
 		return nil
 	}
-	_ = walk("")
+	_ = walk()
 	return found
 }
