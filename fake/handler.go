@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 	"strings"
@@ -104,7 +105,9 @@ func (s *Server) authorized(req *http.Request) bool {
 type bufferedResponse struct {
 	header http.Header
 	code   int
-	body   []byte
+	// chunks are the body as written: kept in pieces, a large body is
+	// copied once rather than each time one buffer would grow.
+	chunks [][]byte
 }
 
 func (b *bufferedResponse) Header() http.Header { return b.header }
@@ -119,7 +122,7 @@ func (b *bufferedResponse) Write(p []byte) (int, error) {
 	if b.code == 0 {
 		b.code = http.StatusOK
 	}
-	b.body = append(b.body, p...)
+	b.chunks = append(b.chunks, bytes.Clone(p))
 	return len(p), nil
 }
 
@@ -128,7 +131,11 @@ func (b *bufferedResponse) flushTo(w http.ResponseWriter) {
 		b.code = http.StatusOK
 	}
 	w.WriteHeader(b.code)
-	_, _ = w.Write(b.body)
+	for _, c := range b.chunks {
+		if _, err := w.Write(c); err != nil {
+			return
+		}
+	}
 }
 
 // deprecation is the warning kube-apiserver sends with every request

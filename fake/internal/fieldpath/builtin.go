@@ -100,4 +100,3 @@ func (b *Builtins) fromShape(s *shape) *Type {
 	}
 	return &Type{Kind: Scalar}
 }
-

@@ -10,9 +10,22 @@ import (
 // an object per node whose keys are path elements, "." marking a node
 // that is itself a member, elements in kube-apiserver's order.
 func (s *Set) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	s.encode(&b, false)
+	// Sized first, so that a large set is not copied as the buffer grows.
+	b := bytes.NewBuffer(make([]byte, 0, s.encodedSize()))
+	s.encode(b, false)
 	return b.Bytes(), nil
+}
+
+// encodedSize is about the length of the set's encoding (at least it).
+func (s *Set) encodedSize() int {
+	n := 2
+	for e := range s.members {
+		n += len(e) + 8
+	}
+	for e, c := range s.children {
+		n += len(e) + 12 + c.encodedSize()
+	}
+	return n
 }
 
 // encode writes the node and reports whether it holds any path; a

@@ -8,7 +8,10 @@ import "slices"
 // whose subfields are owned, but not the field as a whole).
 //
 // The zero value is not usable; make sets with NewSet. Set operations
-// return new sets and leave their operands alone.
+// leave their operands alone; their results may share nodes with them
+// (a union with an empty set is the other set), so a set is not changed
+// once it has been an operand: sets are only built (NewSet, Insert,
+// Compare, ToSet, decoding) and then combined.
 type Set struct {
 	members  map[PathElement]bool
 	children map[PathElement]*Set
@@ -84,11 +87,23 @@ func (s *Set) WithPrefix(e PathElement) *Set {
 	return NewSet()
 }
 
-// Copy returns a deep copy.
-func (s *Set) Copy() *Set { return s.Union(NewSet()) }
+// Copy returns s: sets are not changed once built, so a copy may be
+// the set itself.
+func (s *Set) Copy() *Set { return s }
+
+// bare reports whether s has neither members nor children: whether it
+// is empty, for the sets this package builds, which have no empty
+// children.
+func (s *Set) bare() bool { return len(s.members) == 0 && len(s.children) == 0 }
 
 // Union returns the paths in s or o.
 func (s *Set) Union(o *Set) *Set {
+	switch {
+	case o.bare():
+		return s
+	case s.bare():
+		return o
+	}
 	out := NewSet()
 	for e := range s.members {
 		out.members[e] = true
@@ -113,6 +128,9 @@ func (s *Set) Union(o *Set) *Set {
 
 // Intersection returns the paths in both s and o.
 func (s *Set) Intersection(o *Set) *Set {
+	if s.bare() || o.bare() {
+		return NewSet()
+	}
 	out := NewSet()
 	for e := range s.members {
 		if o.members[e] {
@@ -129,6 +147,9 @@ func (s *Set) Intersection(o *Set) *Set {
 
 // Difference returns the paths in s and not in o.
 func (s *Set) Difference(o *Set) *Set {
+	if s.bare() || o.bare() {
+		return s
+	}
 	out := NewSet()
 	for e := range s.members {
 		if !o.members[e] {
@@ -148,6 +169,9 @@ func (s *Set) Difference(o *Set) *Set {
 // RecursiveDifference returns the paths in s that are neither in o nor
 // under a path of o: a member of o removes its whole subtree.
 func (s *Set) RecursiveDifference(o *Set) *Set {
+	if s.bare() || o.bare() {
+		return s
+	}
 	out := NewSet()
 	for e := range s.members {
 		if !o.members[e] {

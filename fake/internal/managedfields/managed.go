@@ -95,7 +95,7 @@ func (m Managed) Encode() []metav1.ManagedFieldsEntry {
 		raw, _ := e.Fields.MarshalJSON()
 		out = append(out, metav1.ManagedFieldsEntry{
 			Manager: e.Manager, Operation: metav1.ManagedFieldsOperationType(e.Operation), APIVersion: e.APIVersion,
-			Time: e.Time, FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(string(raw)), Subresource: e.Subresource,
+			Time: e.Time, FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: raw}, Subresource: e.Subresource,
 		})
 	}
 	SortEntries(out)

@@ -37,5 +37,8 @@ func (r *Resource) decodeCustomDraft(body []byte) (*Draft, []string, error) {
 		unknown = r.CRD.Schema.Prune(u.Object)
 	}
 	d, err := r.customDraft(u.Object)
+	if d != nil {
+		d.size = len(body)
+	}
 	return d, unknown, err
 }

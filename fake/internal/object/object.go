@@ -69,6 +69,9 @@ type Draft struct {
 	Typed  Typed          // built-ins
 	Custom map[string]any // custom resources; "metadata" is rewritten from meta
 	Meta   *metav1.ObjectMeta
+	// size is the length of the JSON a custom resource was decoded
+	// from, what encoding it again is likely to take.
+	size int
 }
 
 // ErrBadBody is matched by body decode errors (400 BadRequest).
@@ -121,7 +124,11 @@ func (r *Resource) DraftOf(o *Stored) (*Draft, error) {
 		if err := u.UnmarshalJSON(o.JSON); err != nil {
 			return nil, fmt.Errorf("decode stored object: %w", err)
 		}
-		return r.customDraft(u.Object)
+		d, err := r.customDraft(u.Object)
+		if d != nil {
+			d.size = len(o.JSON)
+		}
+		return d, err
 	}
 	t := r.NewTyped()
 	if err := t.Unmarshal(o.PB); err != nil {
@@ -168,18 +175,29 @@ func joinJSON(prefix, body []byte) []byte {
 // apiVersion, custom resources complete with keys sorted.
 func (d *Draft) bodyJSON() ([]byte, error) {
 	if d.Res.Custom {
-		mb, err := json.Marshal(d.Meta)
+		d.Custom["apiVersion"] = d.Res.Kind.APIVersion()
+		d.Custom["kind"] = d.Res.Kind.Kind
+		// The map's metadata follows the draft's, but for managedFields,
+		// which are written from Meta only (they nest as deep as the
+		// object).
+		rest := *d.Meta
+		rest.ManagedFields = nil
+		mb, err := json.Marshal(&rest)
 		if err != nil {
 			return nil, err
 		}
-		var m map[string]any
-		if err := json.Unmarshal(mb, &m); err != nil {
+		var meta unstructured.Unstructured
+		if err := meta.UnmarshalJSON(mb); err != nil {
 			return nil, err
 		}
-		d.Custom["metadata"] = m
-		d.Custom["apiVersion"] = d.Res.Kind.APIVersion()
-		d.Custom["kind"] = d.Res.Kind.Kind
-		return json.Marshal(d.Custom)
+		d.Custom["metadata"] = meta.Object
+		size := d.size + 512
+		for _, e := range d.Meta.ManagedFields {
+			if e.FieldsV1 != nil {
+				size += len(e.FieldsV1.Raw) + 256
+			}
+		}
+		return appendCustom(make([]byte, 0, size), d.Custom, d.Meta)
 	}
 	d.Typed.SetKind("")
 	d.Typed.SetAPIVersion("")
@@ -289,7 +307,32 @@ func SpecEqual(a, b *Draft) bool {
 }
 
 // ObjectMap returns the draft as decoded JSON without managedFields.
+//
+// For a custom resource the map shares the draft's values, which the
+// caller must not change: field management only reads them, and the
+// object need not be encoded and decoded once more (its values compare
+// as JSON numbers whatever their Go types).
 func (d *Draft) ObjectMap() (map[string]any, error) {
+	if d.Res.Custom {
+		meta := *d.Meta
+		meta.ManagedFields = nil
+		mb, err := json.Marshal(&meta)
+		if err != nil {
+			return nil, err
+		}
+		var u unstructured.Unstructured
+		if err := u.UnmarshalJSON(mb); err != nil {
+			return nil, err
+		}
+		out := make(map[string]any, len(d.Custom)+3)
+		for k, v := range d.Custom {
+			out[k] = v
+		}
+		out["metadata"] = u.Object
+		out["apiVersion"] = d.Res.Kind.APIVersion()
+		out["kind"] = d.Res.Kind.Kind
+		return out, nil
+	}
 	m, err := d.ToMap()
 	if err != nil {
 		return nil, err

@@ -25,7 +25,11 @@ func ReadBody(req *http.Request) ([]byte, *apierr.Error) {
 	if req.Body == nil { // a request served in memory, without a body
 		return nil, nil
 	}
-	b, err := io.ReadAll(io.LimitReader(req.Body, maxBodyBytes+1))
+	// A body of known length is read into a buffer of its size, not one
+	// that grows (and is copied) as it is read.
+	buf := bytes.NewBuffer(make([]byte, 0, min(max(req.ContentLength, 0), maxBodyBytes)+1))
+	_, err := buf.ReadFrom(io.LimitReader(req.Body, maxBodyBytes+1))
+	b := buf.Bytes()
 	if err != nil {
 		return nil, apierr.BadRequest("read request body: " + err.Error())
 	}

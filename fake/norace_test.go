@@ -1,0 +1,5 @@
+//go:build !race
+
+package fake
+
+const raceEnabled = false
