@@ -74,7 +74,7 @@ func (im *informerMetrics) Collect(ch chan<- prometheus.Metric) {
 	infs := append([]*informerOf(nil), im.informers...)
 	im.mu.Unlock()
 	type gauges struct {
-		labels                       []string
+		labels                        []string
 		objects, synced, failing, age float64
 	}
 	var order []string
