@@ -75,7 +75,7 @@
 //
 // Check compares an informer's cache with the server's state at the
 // cache's own resourceVersion (an exact list) and returns a Report of
-// missing, extra and stale objects with a go-cmp diff, where client-go's
+// missing, extra and stale objects with a diff, where client-go's
 // mutation detector panics. Package manager can run it periodically and
 // report it on /readyz.
 //
