@@ -156,3 +156,13 @@ func BindFlags(fs *flag.FlagSet) *Flags {
 func (f *Flags) Load() (client.Config, error) {
 	return Infer(InferOptions{Path: f.Kubeconfig, Context: f.Context, InCluster: client.InClusterOptions{Dir: f.ServiceAccountDir}})
 }
+
+// NewClient returns a client.Client for the Config the flags ask for
+// (Load, then client.New).
+func (f *Flags) NewClient() (*client.Client, error) {
+	cfg, err := f.Load()
+	if err != nil {
+		return nil, err
+	}
+	return client.New(cfg)
+}
