@@ -33,19 +33,16 @@ type workspace struct {
 }
 
 func newWorkspace() (*workspace, error) {
-	bench, err := os.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/kubewire/kubewire").Output()
-	if err != nil {
-		return nil, fmt.Errorf("locate the kubewire module (run from bench/): %w", err)
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/kubewire/kubewire", "github.com/kubewire/kubewire/bench").Output()
+	dirs := strings.Fields(string(out))
+	if err != nil || len(dirs) != 2 {
+		return nil, fmt.Errorf("locate the kubewire and bench modules (run in bench/): %v %q", err, out)
 	}
 	tmp, err := os.MkdirTemp("", "operator-bench")
 	if err != nil {
 		return nil, err
 	}
-	return &workspace{root: strings.TrimSpace(string(out)), bench: bench, tmp: tmp}, nil
+	return &workspace{root: dirs[0], bench: dirs[1], tmp: tmp}, nil
 }
 
 func (w *workspace) close() { os.RemoveAll(w.tmp) }

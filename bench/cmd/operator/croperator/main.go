@@ -41,22 +41,21 @@ const (
 // +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;list;watch;create;update;patch;delete
 
 func main() {
-	var metricsAddr, probeAddr, id, leaseNamespace string
+	var metricsAddr, probeAddr, leaseNamespace string
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address of /metrics")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
-	flag.StringVar(&id, "id", "", "identity of this replica")
 	flag.StringVar(&leaseNamespace, "leader-election-namespace", "", "namespace of the Lease (default: the pod's)")
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
-	if err := run(ctrl.SetupSignalHandler(), metricsAddr, probeAddr, id, leaseNamespace); err != nil {
+	if err := run(ctrl.SetupSignalHandler(), metricsAddr, probeAddr, leaseNamespace); err != nil {
 		ctrl.Log.Error(err, "operator stopped")
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, metricsAddr, probeAddr, id, leaseNamespace string) error {
+func run(ctx context.Context, metricsAddr, probeAddr, leaseNamespace string) error {
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		return err
@@ -90,7 +89,6 @@ func run(ctx context.Context, metricsAddr, probeAddr, id, leaseNamespace string)
 	if err != nil {
 		return err
 	}
-	_ = id // controller-runtime names the replica itself (host name and a uuid)
 	return mgr.Start(ctx)
 }
 
