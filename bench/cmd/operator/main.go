@@ -76,7 +76,7 @@ type figures struct {
 
 // report is what run measured, for tests.
 type report struct {
-	kubewire, cr               figures
+	kubewire, cr                figures
 	withoutMetrics, withMetrics int64
 	pass                        map[string]bool
 }
