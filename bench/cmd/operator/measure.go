@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -48,19 +49,11 @@ func measure(s *subject, n int) (measurement, error) {
 	var m measurement
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	// Served over TLS: client-go sends no credentials to an http:// server.
-	srv := fake.New(fake.Options{Namespaces: []string{"default", namespace}})
-	defer srv.Close()
-	ts := httptest.NewUnstartedServer(srv)
-	ts.EnableHTTP2 = true
-	ts.StartTLS()
-	defer ts.Close()
-	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw})
-	c, err := client.New(client.Config{Host: ts.URL, BearerToken: srv.Token(), TLS: client.TLSConfig{CAData: ca}, QPS: -1})
+	srv, ts, ca, c, closeServer, err := startServer()
 	if err != nil {
 		return m, err
 	}
-	defer c.CloseIdleConnections()
+	defer closeServer()
 	if err := crd.Install(ctx, c, widgetv1.CustomResourceDefinitions(), crd.Options{}); err != nil {
 		return m, err
 	}
@@ -131,6 +124,103 @@ func measure(s *subject, n int) (measurement, error) {
 		return m, errors.New("no peak RSS (/proc/PID/status has no VmHWM)")
 	}
 	return m, nil
+}
+
+// startServer starts a fake API server with the Widgets' namespace,
+// served over TLS (client-go sends no credentials to an http:// server),
+// and returns it with its CA certificate and a client.
+func startServer() (*fake.Server, *httptest.Server, []byte, *client.Client, func(), error) {
+	srv := fake.New(fake.Options{Namespaces: []string{"default", namespace}})
+	ts := httptest.NewUnstartedServer(srv)
+	ts.EnableHTTP2 = true
+	ts.StartTLS()
+	closeAll := func() { ts.Close(); srv.Close() }
+	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw})
+	c, err := client.New(client.Config{Host: ts.URL, BearerToken: srv.Token(), TLS: client.TLSConfig{CAData: ca}, QPS: -1})
+	if err != nil {
+		closeAll()
+		return nil, nil, nil, nil, nil, err
+	}
+	return srv, ts, ca, c, func() { c.CloseIdleConnections(); closeAll() }, nil
+}
+
+// measureInformer runs bin, one of the programs of metricsCost, against a
+// fake server holding n ConfigMaps until it has synced, requests
+// /metrics once, and returns its peak RSS.
+func measureInformer(bin string, n int) (uint64, error) {
+	srv, ts, ca, c, closeServer, err := startServer()
+	if err != nil {
+		return 0, err
+	}
+	defer closeServer()
+	ctx := context.Background()
+	for i := range n {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("cm-%04d", i)}, Data: map[string]string{"color": "red", "size": strconv.Itoa(i)}}
+		if _, err := client.For[*corev1.ConfigMap](c).Namespace(namespace).Create(ctx, cm, client.CreateOptions{}); err != nil {
+			return 0, err
+		}
+	}
+	dir, err := os.MkdirTemp("", "metrics-cost")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	caFile := filepath.Join(dir, "ca.crt")
+	if err := os.WriteFile(caFile, ca, 0o600); err != nil {
+		return 0, err
+	}
+	addr := freeAddr()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "HOST="+ts.URL, "TOKEN="+srv.Token(), "CA="+caFile, "ADDR="+addr)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, err
+	}
+	errs := &tail{}
+	cmd.Stderr = errs
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	defer func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}()
+	synced := make(chan error, 1)
+	go func() {
+		line, err := bufio.NewReader(stdout).ReadString('\n')
+		if err == nil && strings.TrimSpace(line) != "synced" {
+			err = fmt.Errorf("said %q", line)
+		}
+		synced <- err
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case err := <-synced:
+		if err != nil {
+			return 0, fmt.Errorf("%s: %v\n%s", bin, err, errs.String())
+		}
+	case <-time.After(2 * time.Minute):
+		return 0, fmt.Errorf("%s did not sync within 2 minutes:\n%s", bin, errs.String())
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for { // the listener opens just after "synced"
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("%s: %v", bin, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	rss := peakRSS(cmd.Process.Pid)
+	if rss == 0 {
+		return 0, errors.New("no peak RSS")
+	}
+	return rss, nil
 }
 
 // diverging counts the Widgets that do not have what the operator

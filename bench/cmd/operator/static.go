@@ -151,14 +151,16 @@ func (w *workspace) static(s *subject, modules bool) (figures, error) {
 }
 
 // metricsCost builds a small program caching ConfigMaps and serving
-// HTTP, without and with package metrics, and returns both sizes.
-func (w *workspace) metricsCost() (without, with int64, err error) {
+// HTTP, without and with package metrics, and returns both binaries.
+func (w *workspace) metricsCost() (without, with string, err error) {
 	dir := filepath.Join(w.tmp, "metrics-cost")
 	const body = `package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"os"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/client"
@@ -166,48 +168,55 @@ import (
 	%s
 )
 
+// It caches the ConfigMaps of the server in $HOST ($TOKEN, CA in $CA),
+// says "synced", and serves HTTP on $ADDR until killed.
 func main() {
 	%s
-	c, _ := client.New(client.Config{Host: "https://127.0.0.1:6443"%s})
+	ca, _ := os.ReadFile(os.Getenv("CA"))
+	c, err := client.New(client.Config{Host: os.Getenv("HOST"), BearerToken: os.Getenv("TOKEN"), TLS: client.TLSConfig{CAData: ca}%s})
+	if err != nil {
+		panic(err)
+	}
 	f := informer.NewFactory(c, informer.FactoryOptions{%s})
 	informer.Shared[*corev1.ConfigMap](f, informer.Scope{})
 	go f.Run(context.Background())
-	_ = http.ListenAndServe(":0", %s)
+	if err := f.WaitForSync(context.Background()); err != nil {
+		panic(err)
+	}
+	fmt.Println("synced")
+	panic(http.ListenAndServe(os.Getenv("ADDR"), %s))
 }
 `
 	progs := map[string]string{
-		"without": fmt.Sprintf(body, "", "", "", "", "nil"),
+		"without": fmt.Sprintf(body, "", "", "", "", "http.NotFoundHandler()"),
 		"with":    fmt.Sprintf(body, `"github.com/kubewire/kubewire/metrics"`, "m := metrics.New()", ", Metrics: m.Client()", "Metrics: m.Informers()", "m.Handler()"),
 	}
 	for name, src := range progs {
 		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
-			return 0, 0, err
+			return "", "", err
 		}
 		if err := os.WriteFile(filepath.Join(dir, name, "main.go"), []byte(src), 0o644); err != nil {
-			return 0, 0, err
+			return "", "", err
 		}
 	}
 	if err := writeGoMod(dir, "example.com/metricscost", "require github.com/kubewire/kubewire v0.0.0\n\nreplace github.com/kubewire/kubewire => "+w.root+"\n"); err != nil {
-		return 0, 0, err
+		return "", "", err
 	}
 	sum, err := os.ReadFile(filepath.Join(w.root, "go.sum"))
 	if err != nil {
-		return 0, 0, err
+		return "", "", err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-		return 0, 0, err
+		return "", "", err
 	}
-	sizes := map[string]int64{}
+	bins := map[string]string{}
 	for name := range progs {
-		out := filepath.Join(dir, name+".bin")
-		if err := goCmd(dir, "build", "-mod=mod", "-o", out, "./"+name); err != nil {
-			return 0, 0, err
-		}
-		if sizes[name], err = fileSize(out); err != nil {
-			return 0, 0, err
+		bins[name] = filepath.Join(dir, name+".bin")
+		if err := goCmd(dir, "build", "-mod=mod", "-o", bins[name], "./"+name); err != nil {
+			return "", "", err
 		}
 	}
-	return sizes["without"], sizes["with"], nil
+	return bins["without"], bins["with"], nil
 }
 
 var generatedCode = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
