@@ -80,7 +80,7 @@ type report struct {
 	withoutMetrics, withMetrics int64    // binary sizes of the small informer program
 	rssWithout, rssWith         []uint64 // its peak RSS
 
-	pass                        map[string]bool
+	pass map[string]bool
 }
 
 func run(cfg config) (*report, error) {
