@@ -295,11 +295,261 @@ func ownerReferenceCauses(refs []metav1.OwnerReference) []apierr.Cause {
 	return causes
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// A name rule checks a name, or with prefix a generateName (whose
+// trailing dash is masked), as kube-apiserver's name functions do.
+type nameRule func(p *metaPatterns, name string, prefix bool) []string
+
+func maskTrailingDash(name string) string {
+	if len(name) > 1 && strings.HasSuffix(name, "-") {
+		return name[:len(name)-2] + "a"
+	}
+	return name
+}
+
+func subdomainName(p *metaPatterns, name string, prefix bool) []string {
+	if prefix {
+		name = maskTrailingDash(name)
+	}
+	return p.subdomainErrors(name, "characters")
+}
+
+func labelName(p *metaPatterns, name string, prefix bool) []string {
+	if prefix {
+		name = maskTrailingDash(name)
+	}
+	return p.labelErrors(name)
+}
+
+func dns1035Name(p *metaPatterns, name string, prefix bool) []string {
+	if prefix {
+		name = maskTrailingDash(name)
+	}
+	return p.dns1035Errors(name)
+}
+
+func pathSegmentName(_ *metaPatterns, name string, prefix bool) []string {
+	return pathSegmentErrors(name, prefix)
+}
+
+// rbacName checks a generateName as a whole name, as RBAC's rule does.
+func rbacName(_ *metaPatterns, name string, _ bool) []string {
+	return pathSegmentErrors(name, false)
+}
+
+// objectMeta is kube-apiserver's ValidateObjectMeta; core adds the check
+// of its core API group's version, that a finalizer without a domain is
+// a standard one.
+func (v *Validator) objectMeta(m *metav1.ObjectMeta, namespaced bool, name nameRule, core bool) errs {
+	p := v.patterns
+	var e errs
+	if m.GenerateName != "" {
+		for _, msg := range name(p, m.GenerateName, true) {
+			e.invalid("metadata.generateName", m.GenerateName, msg)
+		}
+	}
+	if m.Name == "" {
+		e.required("metadata.name", "name or generateName is required")
+	} else {
+		for _, msg := range name(p, m.Name, false) {
+			e.invalid("metadata.name", m.Name, msg)
+		}
+	}
+	e.addAll(v.metaCommon(m, namespaced))
+	for _, f := range m.Finalizers {
+		for _, msg := range p.labelKeyErrors(f) {
+			e.invalid("metadata.finalizers", f, msg)
+		}
+	}
+	if slices.Contains(m.Finalizers, object.FinalizerOrphan) && slices.Contains(m.Finalizers, object.FinalizerForeground) {
+		e.invalid("metadata.finalizers", m.Finalizers, "finalizer orphan and foregroundDeletion cannot be both set")
+	}
+	e.addAll(managedFieldsErrs(m.ManagedFields))
+	if core {
+		e.addAll(kubeFinalizerErrs(m.Finalizers))
+	}
+	return e
+}
+
+// metaCommon is what every version of the metadata checks checks: the
+// namespace, the generation, labels, annotations and owner references.
+func (v *Validator) metaCommon(m *metav1.ObjectMeta, namespaced bool) errs {
+	p := v.patterns
+	var e errs
+	if namespaced {
+		if m.Namespace == "" {
+			e.required("metadata.namespace", "")
+		} else {
+			for _, msg := range labelName(p, m.Namespace, false) {
+				e.invalid("metadata.namespace", m.Namespace, msg)
+			}
+		}
+	} else if m.Namespace != "" {
+		e.forbidden("metadata.namespace", "not allowed on this type")
+	}
+	if m.Generation < 0 {
+		e.invalid("metadata.generation", m.Generation, "must be greater than or equal to 0")
+	}
+	e.addAll(v.labels(m.Labels, "metadata.labels"))
+	e.addAll(v.annotations(m.Annotations, "metadata.annotations"))
+	for _, c := range ownerReferenceCauses(m.OwnerReferences) {
+		e.add(c)
+	}
+	return e
+}
+
+func (v *Validator) labels(labels map[string]string, path string) errs {
+	p := v.patterns
+	var e errs
+	for _, k := range sortedKeys(labels) {
+		for _, msg := range p.labelKeyErrors(k) {
+			e.invalid(path, k, msg)
+		}
+		for _, msg := range p.labelValueErrors(labels[k]) {
+			e.invalid(path, labels[k], msg)
+		}
+	}
+	return e
+}
+
+func (v *Validator) annotations(ann map[string]string, path string) errs {
+	var e errs
+	size := 0
+	for _, k := range sortedKeys(ann) {
+		size += len(k) + len(ann[k])
+		for _, msg := range v.patterns.labelKeyErrors(strings.ToLower(k)) {
+			e.invalid(path, k, msg)
+		}
+	}
+	if size > annotationsLimit {
+		e.tooLong(path, annotationsLimit)
+	}
+	return e
+}
+
+// kubeFinalizerErrs are the core API group's finalizer checks.
+func kubeFinalizerErrs(finalizers []string) errs {
+	var e errs
+	for i, f := range finalizers {
+		if !strings.Contains(f, "/") && !kubeFinalizer(f) {
+			e.invalid(index("metadata.finalizers", i), f, "name is neither a standard finalizer name nor is it fully qualified")
+		}
+	}
+	return e
+}
+
+func managedFieldsErrs(entries []metav1.ManagedFieldsEntry) errs {
+	var e errs
+	for i, m := range entries {
+		p := index("metadata.managedFields", i)
+		if m.Operation != "Apply" && m.Operation != "Update" {
+			e.invalid(child(p, "operation"), string(m.Operation), "must be `Apply` or `Update`")
+		}
+		if m.FieldsType != "" && m.FieldsType != "FieldsV1" {
+			e.invalid(child(p, "fieldsType"), m.FieldsType, "must be `FieldsV1`")
+		}
+		if len(m.Manager) > 128 {
+			e.tooLong(child(p, "manager"), 128)
+		}
+		if len(m.Subresource) > 256 {
+			e.tooLong(child(p, "subresource"), 256)
+		}
+	}
+	return e
+}
+
+// objectMetaUpdate is kube-apiserver's ValidateObjectMetaUpdate; core
+// adds its core API group's finalizer check.
+func (v *Validator) objectMetaUpdate(m, old *metav1.ObjectMeta, core bool) errs {
+	var e errs
+	if old.DeletionTimestamp != nil {
+		var added []string
+		for _, f := range m.Finalizers {
+			if !slices.Contains(old.Finalizers, f) && !slices.Contains(added, f) {
+				added = append(added, f)
+			}
+		}
+		if len(added) > 0 {
+			slices.Sort(added)
+			e.forbidden("metadata.finalizers", fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v", added))
+		}
+	}
+	if m.Generation < old.Generation {
+		e.invalid("metadata.generation", m.Generation, "must not be decremented")
+	}
+	immutable := func(path string, same bool, value any) {
+		if !same {
+			e.invalid(path, value, "field is immutable")
+		}
+	}
+	immutable("metadata.name", m.Name == old.Name, m.Name)
+	immutable("metadata.namespace", m.Namespace == old.Namespace, m.Namespace)
+	immutable("metadata.uid", m.UID == old.UID, string(m.UID))
+	immutable("metadata.creationTimestamp", m.CreationTimestamp.Equal(&old.CreationTimestamp), m.CreationTimestamp)
+	immutable("metadata.deletionTimestamp", timesEqual(m.DeletionTimestamp, old.DeletionTimestamp), timeValue(m.DeletionTimestamp))
+	immutable("metadata.deletionGracePeriodSeconds", int64sEqual(m.DeletionGracePeriodSeconds, old.DeletionGracePeriodSeconds), m.DeletionGracePeriodSeconds)
+	e.addAll(v.labels(m.Labels, "metadata.labels"))
+	e.addAll(v.annotations(m.Annotations, "metadata.annotations"))
+	for _, c := range ownerReferenceCauses(m.OwnerReferences) {
+		e.add(c)
+	}
+	e.addAll(managedFieldsErrs(m.ManagedFields))
+	if core {
+		e.addAll(kubeFinalizerErrs(m.Finalizers))
+	}
+	return e
+}
+
+// genericMeta is what kube-apiserver checks of every built-in object's
+// metadata besides its kind's rules: names that are path segments (on a
+// create, only once the kind's rules pass; on an update, always).
+func (v *Validator) genericMeta(m *metav1.ObjectMeta, namespaced bool) errs {
+	return v.objectMeta(m, namespaced, pathSegmentName, false)
+}
+
+func timesEqual(a, b *metav1.Time) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.Equal(b)
+}
+
+func int64sEqual(a, b *int64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// timeValue is a time as kube-apiserver's errors print one (JSON: a
+// quoted RFC 3339 time, or null).
+func timeValue(t *metav1.Time) any {
+	if t == nil {
+		return nil
+	}
+	return *t
+}
+
+// immutableMeta are the metadata an update may not change, for the kinds
+// whose rules are not written here.
+func immutableMeta(m, old *metav1.ObjectMeta) errs {
+	var e errs
+	if m.UID != old.UID {
+		e.invalid("metadata.uid", string(m.UID), "field is immutable")
+	}
+	if !timesEqual(m.DeletionTimestamp, old.DeletionTimestamp) {
+		e.invalid("metadata.deletionTimestamp", timeValue(m.DeletionTimestamp), "field is immutable")
+	}
+	if !int64sEqual(m.DeletionGracePeriodSeconds, old.DeletionGracePeriodSeconds) {
+		e.invalid("metadata.deletionGracePeriodSeconds", m.DeletionGracePeriodSeconds, "field is immutable")
+	}
+	return e
 }

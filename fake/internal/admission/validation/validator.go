@@ -10,6 +10,7 @@ import (
 // Validator checks objects about to be stored.
 type Validator struct {
 	patterns *metaPatterns
+	kinds    map[string]kindRule
 	// Rules evaluates custom resources' x-kubernetes-validations; nil
 	// leaves them unevaluated.
 	Rules RuleEvaluator
@@ -18,7 +19,7 @@ type Validator struct {
 // New returns a Validator; rules evaluates custom resources'
 // x-kubernetes-validations (nil leaves them unevaluated).
 func New(rules RuleEvaluator) *Validator {
-	return &Validator{patterns: newPatterns(), Rules: rules}
+	return &Validator{patterns: newPatterns(), kinds: kindRules(), Rules: rules}
 }
 
 // RuleEvaluator evaluates CEL rules (see the fake's RuleEvaluator).
@@ -40,13 +41,21 @@ func (v *Validator) Validate(d, old *object.Draft) *apierr.Error {
 	if old != nil {
 		oldMeta = old.Meta
 	}
-	causes := v.metadataCauses(d.Res, d.Meta, oldMeta)
-	switch {
+	var causes []apierr.Cause
+	switch rule, ok := v.kinds[d.Res.Key()]; {
 	case d.Custom != nil:
+		causes = v.metadataCauses(d.Res, d.Meta, oldMeta)
 		causes = append(causes, validateCustom(d.Res, d, old, v.Rules)...)
 	case d.Res.IsCRD():
+		causes = v.metadataCauses(d.Res, d.Meta, oldMeta)
 		causes = append(causes, validateCRD(d.Typed.(*apiextensionsv1.CustomResourceDefinition))...)
+	case ok:
+		causes = v.builtin(rule, d, old)
 	default:
+		causes = v.metadataCauses(d.Res, d.Meta, oldMeta)
+		if old != nil {
+			causes = append(causes, immutableMeta(d.Meta, old.Meta)...)
+		}
 		causes = append(causes, kindCauses(d, old)...)
 	}
 	if len(causes) > 0 {
