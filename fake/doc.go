@@ -36,8 +36,13 @@
 //     Namespaces, RFC 1035 labels for Services, path segments for RBAC),
 //     generateName, label keys and values, annotations, finalizer names,
 //     ownerReferences, an immutable uid, no new finalizers on an object
-//     being deleted; of built-in kinds' spec.replicas; of
-//     CustomResourceDefinitions and custom resources (below).
+//     being deleted; of built-in kinds: ConfigMaps and Secrets (keys,
+//     size, immutability, typed Secrets' required keys), ServiceAccounts,
+//     Leases, PodDisruptionBudgets, RBAC roles and bindings, with
+//     kube-apiserver's causes (each as often as it reports it), and the
+//     other kinds' spec.replicas; of CustomResourceDefinitions and custom
+//     resources (below). The uid an update names is a precondition of
+//     its write (409), as on kube-apiserver.
 //   - CustomResourceDefinitions through the API, as kube-apiserver's
 //     controllers handle them but at once: creating or updating a CRD
 //     serves its served versions before the write is answered, then
@@ -145,10 +150,11 @@
 //   - Admission: LimitRanger, ResourceQuota, PodSecurity, the validating
 //     admission policies and real webhooks are not run; nothing creates
 //     the kube-root-ca.crt ConfigMap a Pod's token volume names.
-//   - Validation of built-in kinds' specs (pod templates, ports,
-//     selectors matching templates, ...) is left to kube-apiserver:
-//     beyond metadata and replicas, invalid specs are stored. Duplicate
-//     fields are not reported in YAML bodies.
+//   - Validation of the other built-in kinds' specs (Pods and pod
+//     templates, Services, workloads' selectors, ...) is left to
+//     kube-apiserver: beyond metadata and replicas, invalid specs of
+//     those kinds are stored. Duplicate fields are not reported in YAML
+//     bodies.
 //   - Deletion: a Pod deleted with a zero grace period gives watchers one
 //     DELETED event (kube-apiserver sends MODIFIED, then DELETED).
 //   - Controllers: no Deployment, ReplicaSet, Job or other workload

@@ -77,6 +77,27 @@ func (c *tclient) mustDo(code int, method, path, body string) []byte {
 	return b
 }
 
+// mustPatch sends a patch of type contentType and fails the test unless
+// the status is code.
+func (c *tclient) mustPatch(code int, path, contentType, body string) []byte {
+	c.t.Helper()
+	req := c.request("PATCH", path, "", body)
+	req.Header.Set("Content-Type", contentType)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		c.t.Fatalf("PATCH %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		c.t.Fatalf("PATCH %s: read: %v", path, err)
+	}
+	if resp.StatusCode != code {
+		c.t.Fatalf("PATCH %s: status %d, want %d: %s", path, resp.StatusCode, code, b)
+	}
+	return b
+}
+
 func (c *tclient) createCM(name string) {
 	c.t.Helper()
 	c.mustDo(http.StatusCreated, "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"`+name+`"}}`)

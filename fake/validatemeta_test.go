@@ -35,10 +35,15 @@ func TestMetadataValidation(t *testing.T) {
 	}
 	// Names an RBAC rule allows, a subdomain rule would not.
 	c.mustDo(http.StatusCreated, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", `{"metadata":{"name":"system:Reader"}}`)
-	// An update may not change the uid, nor add finalizers to an object
-	// being deleted.
+	// The uid a PUT names is a precondition of its write (409); a patch
+	// may not change it (422); nor may an update add finalizers to an
+	// object being deleted.
 	c.mustDo(http.StatusCreated, "POST", testCMs, `{"metadata":{"name":"u","finalizers":["example.com/a"]}}`)
-	got := string(c.mustDo(http.StatusUnprocessableEntity, "PUT", testCMs+"/u", `{"metadata":{"name":"u","uid":"00000000-0000-0000-0000-000000000000","finalizers":["example.com/a"]}}`))
+	got := string(c.mustDo(http.StatusConflict, "PUT", testCMs+"/u", `{"metadata":{"name":"u","uid":"00000000-0000-0000-0000-000000000000","finalizers":["example.com/a"]}}`))
+	if !strings.Contains(got, `StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/u, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: 00000000-0000-0000-0000-000000000000, UID in object meta: `) {
+		t.Errorf("uid precondition: %s", got)
+	}
+	got = string(c.mustPatch(http.StatusUnprocessableEntity, testCMs+"/u", "application/merge-patch+json", `{"metadata":{"uid":"00000000-0000-0000-0000-000000000000"}}`))
 	if !strings.Contains(got, `metadata.uid: Invalid value: \"00000000-0000-0000-0000-000000000000\": field is immutable`) {
 		t.Errorf("uid change: %s", got)
 	}

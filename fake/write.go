@@ -131,6 +131,10 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if cur == nil {
 			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
+		if d.Meta.UID != "" && string(d.Meta.UID) != cur.UID {
+			// The uid an update names is a precondition of its write.
+			return "", nil, uidPreconditionFailed(res, cur, string(d.Meta.UID))
+		}
 		if d.Meta.ResourceVersion == "" && res.Custom {
 			// Custom resources allow no unconditional update.
 			return "", nil, apierr.Invalid(res.Kind.Group, res.Kind.Resource, r.Name, apierr.Cause{Type: "FieldValueInvalid", Field: "metadata.resourceVersion", Message: "Invalid value: 0: must be specified for an update"})
@@ -195,13 +199,22 @@ func (s *Server) mergeUpdate(old, d *object.Draft, statusOnly bool) (*object.Dra
 	if !statusOnly {
 		s.admission.Strategy.PrepareUpdate(old, d)
 	}
-	if d.Meta.UID != "" && d.Meta.UID != old.Meta.UID {
-		return nil, apierr.Invalid(res.Kind.Group, res.Kind.Kind, d.Meta.Name, validation.InvalidCause("metadata.uid", string(d.Meta.UID), "field is immutable"))
+	// The system fields the client did not set are the stored object's,
+	// as kube-apiserver's update keeps them; those it changed are
+	// refused by validation (a uid it changed, on an update, by the
+	// storage's precondition first: see update).
+	if d.Meta.UID == "" {
+		d.Meta.UID = old.Meta.UID
 	}
-	d.Meta.UID = old.Meta.UID
-	d.Meta.CreationTimestamp = old.Meta.CreationTimestamp
-	d.Meta.DeletionTimestamp = old.Meta.DeletionTimestamp
-	d.Meta.DeletionGracePeriodSeconds = old.Meta.DeletionGracePeriodSeconds
+	if !old.Meta.CreationTimestamp.IsZero() {
+		d.Meta.CreationTimestamp = old.Meta.CreationTimestamp
+	}
+	if old.Meta.DeletionTimestamp != nil {
+		d.Meta.DeletionTimestamp = old.Meta.DeletionTimestamp
+	}
+	if old.Meta.DeletionGracePeriodSeconds != nil && d.Meta.DeletionGracePeriodSeconds == nil {
+		d.Meta.DeletionGracePeriodSeconds = old.Meta.DeletionGracePeriodSeconds
+	}
 	d.Meta.Generation = old.Meta.Generation
 	d.Meta.SelfLink = ""
 	if res.Generation && !statusOnly && (!object.SpecEqual(old, d) || res.AnnotationsInGeneration && !maps.Equal(old.Meta.Annotations, d.Meta.Annotations)) {
@@ -313,4 +326,37 @@ func (s *Server) serveWrite(w http.ResponseWriter, req *http.Request, r *request
 func namespaceGone(d *object.Draft) bool {
 	ns, ok := d.Typed.(*corev1.Namespace)
 	return ok && ns.DeletionTimestamp != nil && len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0
+}
+
+// uidPreconditionFailed is the 409 of an update naming another uid than
+// the stored object's, as kube-apiserver's storage words it: the object's
+// key in etcd and the failed precondition.
+func uidPreconditionFailed(res *object.Resource, cur *object.Stored, uid string) *apierr.Error {
+	msg := fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", etcdKey(res, cur.Namespace, cur.Name), uid, cur.UID)
+	return apierr.New(http.StatusConflict, "Conflict", fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", apierr.QualifiedResource(res.Kind), cur.Name, msg), apierr.Details(res.Kind, cur.Name))
+}
+
+// etcdKey is where kube-apiserver keeps an object in etcd: its
+// resource's prefix (some built-in ones have names of their own), the
+// namespace and the name.
+func etcdKey(res *object.Resource, ns, name string) string {
+	prefix := res.Kind.Resource
+	switch {
+	case res.Custom:
+		prefix = res.Kind.Group + "/" + res.Kind.Resource
+	case res.Kind.Group == "" && res.Kind.Resource == "replicationcontrollers":
+		prefix = "controllers"
+	case res.Kind.Group == "" && res.Kind.Resource == "endpoints":
+		prefix = "services/endpoints"
+	case res.Kind.Group == "" && res.Kind.Resource == "nodes":
+		prefix = "minions"
+	case res.Kind.Group == "" && res.Kind.Resource == "services":
+		prefix = "services/specs"
+	case res.Kind.Resource == "ingresses":
+		prefix = "ingress"
+	}
+	if ns == "" {
+		return "/registry/" + prefix + "/" + name
+	}
+	return "/registry/" + prefix + "/" + ns + "/" + name
 }
