@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/workqueue"
 )
 
@@ -41,7 +42,7 @@ func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request]
 	var ws *writes
 	if c.opts.ReadYourWrites {
 		ws = &writes{}
-		rctx = context.WithValue(ctx, writesKey{}, ws)
+		rctx = client.OnWrite(context.WithValue(ctx, writesKey{}, ws), ws.add)
 	}
 	start := time.Now()
 	res, panicked, err := c.call(rctx, req)

@@ -26,7 +26,7 @@ func testFactory[T client.Object](t *testing.T, f flavour[T]) {
 	if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "elsewhere", Namespace: "other"}}); err != nil {
 		t.Fatal(err)
 	}
-	fac := informer.NewFactory(c, informer.FactoryOptions{DropManagedFields: true})
+	fac := newFactory(t, c, informer.FactoryOptions{DropManagedFields: true})
 	all := f.shared(fac, informer.Scope{})
 	if again := f.shared(fac, informer.Scope{}); again != all {
 		t.Error("Shared returned a second informer for the same scope")
@@ -93,7 +93,7 @@ func testFactory[T client.Object](t *testing.T, f flavour[T]) {
 // shared, each synced.
 func TestFactoryHoldsEveryFlavour(t *testing.T) {
 	_, c := newServer(t, 10, fake.Options{})
-	fac := informer.NewFactory(c, informer.FactoryOptions{})
+	fac := newFactory(t, c, informer.FactoryOptions{})
 	scope := informer.Scope{Namespace: "default"}
 	typed := typedFlavour().shared(fac, scope)
 	meta := metadataFlavour().shared(fac, scope)
@@ -135,10 +135,10 @@ func testDropManagedFields[T client.Object](t *testing.T, f flavour[T]) {
 					t.Fatalf("the server recorded no managedFields for %s", o.Name)
 				}
 			}
-			fac := informer.NewFactory(c, informer.FactoryOptions{Reflector: mode.opts, DropManagedFields: true})
+			fac := newFactory(t, c, informer.FactoryOptions{Reflector: mode.opts, DropManagedFields: true})
 			shared := f.shared(fac, informer.Scope{})
-			dropping := informer.New(f.resource(c), informer.Options[T]{Reflector: mode.opts, Transform: informer.DropManagedFields[T]})
-			keeping := informer.New(f.resource(c), informer.Options[T]{Reflector: mode.opts})
+			dropping := newInformer(t, f.resource(c), informer.Options[T]{Reflector: mode.opts, Transform: informer.DropManagedFields[T]})
+			keeping := newInformer(t, f.resource(c), informer.Options[T]{Reflector: mode.opts})
 			told := map[string]*countingHandler[T]{"factory": {}, "transform": {}, "control": {}}
 			shared.AddHandler(told["factory"], informer.HandlerOptions{})
 			dropping.AddHandler(told["transform"], informer.HandlerOptions{})

@@ -24,7 +24,7 @@ func TestBlockedHandlerDelaysNobody(t *testing.T) {
 
 func testBlockedHandlerDelaysNobody[T client.Object](t *testing.T, f flavour[T]) {
 	_, c := newServer(t, 10, fake.Options{})
-	inf := informer.New(f.resource(c), informer.Options[T]{})
+	inf := newInformer(t, f.resource(c), informer.Options[T]{})
 	release := make(chan struct{})
 	var blockedCalls atomic.Int32
 	slow := newRecorder[T]()
@@ -73,7 +73,7 @@ func TestLateHandlerAndRemove(t *testing.T) {
 
 func testLateHandlerAndRemove[T client.Object](t *testing.T, f flavour[T]) {
 	_, c := newServer(t, 20, fake.Options{})
-	inf := informer.New(f.resource(c), informer.Options[T]{})
+	inf := newInformer(t, f.resource(c), informer.Options[T]{})
 	run(t, inf)
 	ctx := context.Background()
 	if err := inf.WaitForSync(ctx); err != nil {
@@ -116,7 +116,7 @@ func TestResync(t *testing.T) {
 
 func testResync[T client.Object](t *testing.T, f flavour[T]) {
 	_, c := newServer(t, 5, fake.Options{})
-	inf := informer.New(f.resource(c), informer.Options[T]{})
+	inf := newInformer(t, f.resource(c), informer.Options[T]{})
 	var mu sync.Mutex
 	resynced := map[string]int{}
 	inf.AddHandler(informer.HandlerFuncs[T]{Update: func(old, o T) {
@@ -151,7 +151,7 @@ func TestTransform(t *testing.T) {
 
 func testTransform[T client.Object](t *testing.T, f flavour[T]) {
 	_, c := newServer(t, 5, fake.Options{})
-	inf := informer.New(f.resource(c), informer.Options[T]{Transform: func(o T) T {
+	inf := newInformer(t, f.resource(c), informer.Options[T]{Transform: func(o T) T {
 		o.SetAnnotations(nil)
 		return o
 	}})
@@ -188,7 +188,7 @@ func testTransform[T client.Object](t *testing.T, f flavour[T]) {
 // A typed Transform reads and sets the kind's own fields.
 func TestTransformTypedFields(t *testing.T) {
 	_, c := newServer(t, 5, fake.Options{})
-	inf := informer.New(client.For[cm](c), informer.Options[cm]{Transform: func(o cm) cm {
+	inf := newInformer(t, client.For[cm](c), informer.Options[cm]{Transform: func(o cm) cm {
 		o.Data = nil
 		return o
 	}})
@@ -224,7 +224,7 @@ func testWaitForSyncErrors[T client.Object](t *testing.T, f flavour[T]) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inf := informer.New(f.resource(bad), informer.Options[T]{})
+	inf := newInformer(t, f.resource(bad), informer.Options[T]{})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if err := inf.WaitForSync(ctx); !errors.Is(err, context.DeadlineExceeded) {
@@ -266,7 +266,7 @@ func TestHandlerRegisteredDuringRelist(t *testing.T) {
 }
 
 func testHandlerRegisteredDuringRelist[T client.Object](t *testing.T, f flavour[T]) {
-	inf := informer.New[T](idleSource[T]{}, informer.Options[T]{})
+	inf := newInformer[T](t, idleSource[T]{}, informer.Options[T]{})
 	s := inf.Store()
 	w := informer.Writer(s)
 	early := &logHandler[T]{}

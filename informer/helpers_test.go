@@ -21,7 +21,28 @@ import (
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/fake/fakeclient"
 	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/reflector"
 )
+
+// newInformer is informer.New for options the test knows are valid.
+func newInformer[T client.Object](t testing.TB, src reflector.Source[T], opts informer.Options[T]) *informer.Informer[T] {
+	t.Helper()
+	inf, err := informer.New(src, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inf
+}
+
+// newFactory is informer.NewFactory for options the test knows are valid.
+func newFactory(t testing.TB, c *client.Client, opts informer.FactoryOptions) *informer.Factory {
+	t.Helper()
+	f, err := informer.NewFactory(c, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
 
 // The three types a cache of ConfigMaps can hold.
 type (

@@ -37,7 +37,7 @@ func testHandlerSeesEveryChangeOnce[T client.Object](t *testing.T, f flavour[T])
 			for _, o := range serverObjects(t, c) {
 				want[informer.Key(o)] = []string{state(o)}
 			}
-			inf := informer.New(f.resource(c), informer.Options[T]{Reflector: mode.opts})
+			inf := newInformer(t, f.resource(c), informer.Options[T]{Reflector: mode.opts})
 			rec := newRecorder[T]()
 			reg := inf.AddHandler(rec, informer.HandlerOptions{})
 			run(t, inf)
@@ -174,7 +174,7 @@ func testConvergesThroughFaults[T client.Object](t *testing.T, f flavour[T]) {
 				s, c := newServer(t, 40, fake.Options{Namespaces: []string{"default", "other"}})
 				ropts := mode.opts
 				ropts.InitialBackoff, ropts.MaxBackoff = 10*time.Millisecond, 50*time.Millisecond
-				inf := informer.New(f.resource(c).Namespace("default"), informer.Options[T]{Reflector: ropts})
+				inf := newInformer(t, f.resource(c).Namespace("default"), informer.Options[T]{Reflector: ropts})
 				early := newRecorder[T]()
 				inf.AddHandler(early, informer.HandlerOptions{})
 				run(t, inf)

@@ -101,7 +101,7 @@ func testDeletionFoundByRelist[T client.Object](t *testing.T, f flavour[T]) {
 			src := &gatedSource[T]{Resource: f.resource(c)}
 			ropts := mode.opts
 			ropts.InitialBackoff, ropts.MaxBackoff = 10*time.Millisecond, 20*time.Millisecond
-			inf := informer.New[T](src, informer.Options[T]{Reflector: ropts})
+			inf := newInformer[T](t, src, informer.Options[T]{Reflector: ropts})
 			h := &historyHandler[T]{}
 			inf.AddHandler(h, informer.HandlerOptions{})
 			run(t, inf)

@@ -89,7 +89,7 @@ func TestInformerSetShard(t *testing.T) {
 	for _, ignore := range []bool{false, true} {
 		t.Run(fmt.Sprintf("server ignores the selector: %v", ignore), func(t *testing.T) {
 			_, c := newServer(t, 60, fake.Options{IgnoreShardSelector: ignore})
-			inf := informer.New(client.For[cm](c), informer.Options[cm]{Reflector: reflector.Options{ShardSelector: half}})
+			inf := newInformer(t, client.For[cm](c), informer.Options[cm]{Reflector: reflector.Options{ShardSelector: half}})
 			h := newCounter()
 			inf.AddHandler(h, informer.HandlerOptions{})
 			run(t, inf)

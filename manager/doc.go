@@ -1,7 +1,10 @@
 // Package manager runs a controller program: the informer Factory its
 // controllers share, an event recorder, leader election with warm
 // standbys, the controllers themselves, health and readiness endpoints,
-// and periodic cache consistency checks, started and stopped together.
+// and periodic cache consistency checks (Options.CheckPeriod), started
+// and stopped together. New checks every option and returns an error for
+// one it cannot run with, so that nothing fails for its configuration
+// later (at the first leadership, say).
 //
 //	m, err := manager.New(c, manager.Options{
 //		Name:           "widget-operator",
@@ -9,7 +12,7 @@
 //		HealthAddr:     ":8081",
 //	})
 //	widgets := informer.Shared[*v1.Widget](m.Factory(), informer.Scope{})
-//	ctl := controller.New("widgets", widgets, reconciler, controller.Options{})
+//	ctl, err := controller.NewFor("widgets", widgets, reconcile, controller.Options{})
 //	m.Add(ctl)
 //	err = m.Run(ctx)
 //
@@ -52,6 +55,7 @@
 // # Concurrency
 //
 // The accessors, IsLeader, Ready and Handler are safe for concurrent
-// use; Add and CheckConsistency are called before Run, and Run once. Run
+// use; Add and CheckConsistency are called before Run (after, they
+// panic: a programming error), and Run once. Run
 // returns only after every goroutine it started has returned.
 package manager

@@ -65,11 +65,17 @@ type Manager struct {
 // leaderelection.ErrInvalidConfig when opts are invalid. It sends
 // nothing; Run does.
 func New(c *client.Client, opts Options) (*Manager, error) {
+	if c == nil {
+		return nil, fmt.Errorf("manager: New needs a client: %w", ErrInvalidOptions)
+	}
 	opts, err := opts.withDefaults(c.Namespace())
 	if err != nil {
 		return nil, err
 	}
-	m := &Manager{opts: opts, c: c, factory: informer.NewFactory(c, opts.Informers), log: opts.Logger.With("manager", opts.Name)}
+	m := &Manager{opts: opts, c: c, log: opts.Logger.With("manager", opts.Name)}
+	if m.factory, err = informer.NewFactory(c, opts.Informers); err != nil {
+		return nil, fmt.Errorf("manager: Options.Informers: %w", err)
+	}
 	if m.recorder, err = events.NewRecorder(c, opts.Events); err != nil {
 		return nil, fmt.Errorf("manager: %w", err)
 	}
@@ -163,6 +169,7 @@ func (m *Manager) Run(ctx context.Context) error {
 		return errors.New("manager: Run called twice")
 	}
 	m.started = true
+	m.checkFactory()
 	checks := m.checks
 	m.mu.Unlock()
 

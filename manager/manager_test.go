@@ -23,7 +23,8 @@ import (
 	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/leaderelection"
 	"github.com/kubewire/kubewire/manager"
-	"github.com/kubewire/kubewire/pager"
+	"github.com/kubewire/kubewire/reflector"
+	"github.com/kubewire/kubewire/sharding"
 )
 
 func newServer(t *testing.T) (*fake.Server, client.Config) {
@@ -31,6 +32,17 @@ func newServer(t *testing.T) (*fake.Server, client.Config) {
 	srv, cfg := fakeclient.Start(fake.Options{})
 	t.Cleanup(srv.Close)
 	return srv, cfg
+}
+
+// newController is controller.New for arguments the test knows are
+// valid.
+func newController[T client.Object](t testing.TB, name string, inf *informer.Informer[T], r controller.Reconciler, opts controller.Options) *controller.Controller[T] {
+	t.Helper()
+	ctl, err := controller.New(name, inf, r, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctl
 }
 
 func newClient(t *testing.T, cfg client.Config) *client.Client {
@@ -64,7 +76,7 @@ func startReplica(t *testing.T, cfg client.Config, id string) *replica {
 	}
 	r.m = m
 	cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
-	m.Add(controller.New("count", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+	m.Add(newController(t, "count", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
 		r.counted.Add(1)
 		return controller.Result{}, nil
 	}), controller.Options{}))
@@ -156,20 +168,20 @@ func TestReadyz(t *testing.T) {
 		t.Fatal(err)
 	}
 	cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
-	m.Add(controller.New("noop", cms, controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
+	m.Add(newController(t, "noop", cms, controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
 		return controller.Result{}, nil
 	}), controller.Options{}))
 	var lie atomic.Bool
-	list := pager.ListFunc[*corev1.ConfigMap](func(ctx context.Context, opts client.ListOptions) (*client.List[*corev1.ConfigMap], error) {
-		l, err := client.For[*corev1.ConfigMap](c).Namespace("default").List(ctx, opts)
-		if err == nil && lie.Load() {
-			l.Items = l.Items[1:]
+	err = m.CheckConsistency("configmaps", 20*time.Millisecond, func(ctx context.Context) (informer.Report, error) {
+		r, err := cms.Check(ctx)
+		if err == nil && lie.Load() { // as if the cache held an object the server does not
+			r.Extra, r.Diff = []string{"default/ghost"}, "+ default/ghost"
 		}
-		return l, err
+		return r, err
 	})
-	m.CheckConsistency("configmaps", 20*time.Millisecond, func(ctx context.Context) (controller.Report, error) {
-		return controller.Check(ctx, cms, list)
-	})
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	h := m.Handler()
 	if code, body := get(t, h, "/readyz"); code != 503 || !strings.Contains(body, "[-]informers: not synced yet") {
@@ -218,7 +230,7 @@ func TestReadyz(t *testing.T) {
 
 type metricsFunc func()
 
-func (f metricsFunc) Checked(string, controller.Report, error) { f() }
+func (f metricsFunc) Checked(string, informer.Report, error) { f() }
 
 // A Runnable that fails ends Run with its error; so do informers that
 // cannot sync.
@@ -269,13 +281,29 @@ func TestInvalidOptions(t *testing.T) {
 		{"OwnCallback", manager.Options{Name: "x", LeaderElection: &leaderelection.Config{Namespace: "n", Callbacks: leaderelection.Callbacks{OnStartedLeading: func(context.Context) {}}}}, manager.ErrInvalidOptions},
 		{"BadLeaseTimings", manager.Options{Name: "x", LeaderElection: &leaderelection.Config{LeaseDuration: time.Second, RenewDeadline: 2 * time.Second}}, leaderelection.ErrInvalidConfig},
 		{"BadComponent", manager.Options{Name: "x", Events: events.Options{Component: "not a name!"}}, events.ErrInvalidOptions},
+		{"BadLeaseName", manager.Options{Name: "My_Operator", LeaderElection: &leaderelection.Config{}}, leaderelection.ErrInvalidConfig},
+		{"BadRingName", manager.Options{Name: "x", Sharding: &sharding.Config{Name: "Ring"}}, sharding.ErrInvalidConfig},
+		{"NegativeSyncTimeout", manager.Options{Name: "x", SyncTimeout: -time.Second}, manager.ErrInvalidOptions},
+		{"NegativeCheckPeriod", manager.Options{Name: "x", CheckPeriod: -time.Second}, manager.ErrInvalidOptions},
+		{"BadInformerOptions", manager.Options{Name: "x", Informers: informer.FactoryOptions{Reflector: reflector.Options{PageSize: -1}}}, client.ErrInvalidOptions},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := manager.New(c, tt.opts); !errors.Is(err, tt.want) {
-				t.Errorf("New = %v, want %v", err, tt.want)
+			m, err := manager.New(c, tt.opts)
+			if m != nil || !errors.Is(err, tt.want) || !errors.Is(err, client.ErrInvalidOptions) {
+				t.Errorf("New = %v, %v; want nil and %v", m, err, tt.want)
 			}
 		})
+	}
+	if _, err := manager.New(nil, manager.Options{Name: "x"}); !errors.Is(err, manager.ErrInvalidOptions) {
+		t.Errorf("New(nil, ...) = %v", err)
+	}
+	m, err := manager.New(c, manager.Options{Name: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.CheckConsistency("zero", 0, nil); !errors.Is(err, manager.ErrInvalidOptions) {
+		t.Errorf("CheckConsistency with period 0 = %v", err)
 	}
 }
 

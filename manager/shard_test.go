@@ -48,7 +48,7 @@ func startSharded(t *testing.T, cfg client.Config, id string, rec *reconciles) *
 		t.Fatal(err)
 	}
 	cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default", Shard: m.ShardKey()})
-	m.Add(controller.New("count", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+	m.Add(newController(t, "count", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
 		rec.mu.Lock()
 		if other, ok := rec.running[req.Name]; ok {
 			rec.overlaps = append(rec.overlaps, fmt.Sprintf("%s reconciled by %s and %s at once", req.Name, id, other))

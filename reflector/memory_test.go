@@ -60,7 +60,7 @@ func TestRelistPeakHeap(t *testing.T) {
 				t.Fatal(err)
 			}
 			st := newHeapStore(n / 40)
-			r := reflector.New(client.For[*corev1.ConfigMap](c).Namespace("default"), st, tt.opts)
+			r := newReflector(t, client.For[*corev1.ConfigMap](c).Namespace("default"), st, tt.opts)
 
 			base := liveHeap()
 			ctx, cancel := context.WithCancel(context.Background())

@@ -169,7 +169,10 @@ func TestGeneratedTypedClient(t *testing.T) {
 	defer cancel()
 	widgets := client.For[*shapesv1.Widget](c).Namespace("shop")
 
-	inf := informer.New(widgets, informer.Options[*shapesv1.Widget]{})
+	inf, err := informer.New(widgets, informer.Options[*shapesv1.Widget]{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan error, 1)
 	runCtx, stop := context.WithCancel(ctx)
 	go func() { done <- inf.Run(runCtx) }()

@@ -69,7 +69,7 @@ func run(ctx context.Context, cfg client.Config, id, healthAddr string) error {
 	if err != nil {
 		return err
 	}
-	m, err := manager.New(c, manager.Options{Name: operatorName, HealthAddr: healthAddr,
+	m, err := manager.New(c, manager.Options{Name: operatorName, HealthAddr: healthAddr, CheckPeriod: time.Minute,
 		LeaderElection: &leaderelection.Config{Identity: id}})
 	if err != nil {
 		return err
@@ -78,10 +78,12 @@ func run(ctx context.Context, cfg client.Config, id, healthAddr string) error {
 	configMaps := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{LabelSelector: client.MatchLabels(map[string]string{managedBy: operatorName})})
 	r := &reconciler{configMaps: configMaps.Lister(), events: m.Events(),
 		widgetAPI: client.For[*v1.Widget](c), configMapAPI: client.For[*corev1.ConfigMap](c)}
-	ctl := controller.New("widgets", widgets, controller.ForObject(widgets, r.reconcile), controller.Options{Workers: 4, ReadYourWrites: true})
+	ctl, err := controller.NewFor("widgets", widgets, r.reconcile, controller.Options{Workers: 4, ReadYourWrites: true})
+	if err != nil {
+		return err
+	}
 	controller.Owns(ctl, configMaps)
 	m.Add(ctl)
-	manager.CheckCache(m, "widgets", time.Minute, widgets, r.widgetAPI.List)
 	return m.Run(ctx)
 }
 
