@@ -75,6 +75,20 @@
 // The consistency check of a cache (informer.Informer.Check) is the
 // informer's; package manager runs it periodically.
 //
+// # Logs and metrics
+//
+// Each Reconcile gets a logger from its ctx, Logger(ctx): the
+// controller's (Options.Logger, or the manager's) with the controller's
+// name, the Request's namespace and name and a reconcileID, the fields
+// the controller's own line about a failed Reconcile carries too, so
+// that a failure and what led to it are found together. A failed
+// Reconcile is logged once, at Error. Options.Metrics and
+// Options.Queue.Metrics are small hook interfaces; package metrics
+// implements them with controller-runtime's series, and package manager
+// gives them, with its logger, to the controllers it runs (SetDefaults).
+// Stats reads the figures a scrape wants: workers busy, Requests queued,
+// work in progress.
+//
 // # Sharding
 //
 // With Options.Shard a controller is one of several replicas that split

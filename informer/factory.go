@@ -86,6 +86,9 @@ type FactoryOptions struct {
 	// object, which is often a third of a Pod's size. Controllers rarely
 	// read it.
 	DropManagedFields bool
+	// Metrics, when set, is told about every informer the Factory makes
+	// and gives the reflector metrics of each.
+	Metrics Metrics
 }
 
 // Factory shares informers: asking it twice for the same type (or
@@ -189,6 +192,9 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 	if inf, ok := f.informers[k]; ok {
 		return inf.(*Informer[T])
 	}
+	if err := scope.Validate(); err != nil {
+		panic(fmt.Sprintf("informer: Shared with an invalid Scope (a programming error): %v", err))
+	}
 	ropts := f.opts.Reflector
 	ropts.LabelSelector, ropts.FieldSelector = scope.LabelSelector, scope.FieldSelector
 	if scope.Shard != "" {
@@ -197,15 +203,24 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 			ropts.ShardSelector = sel
 		}
 	}
+	var cache *cacheOf[T]
+	if f.opts.Metrics != nil {
+		cache = &cacheOf[T]{}
+		if m := f.opts.Metrics.Informer(gvr, scope, cache); m != nil {
+			ropts.Metrics = m
+		}
+	}
 	opts := Options[T]{Reflector: ropts}
 	if f.opts.DropManagedFields {
 		opts.Transform = DropManagedFields[T]
 	}
-	// NewFactory checked the rest of the options.
 	src := res().Namespace(scope.Namespace)
 	inf, err := New[T](src, opts)
-	if err != nil {
-		panic(fmt.Sprintf("informer: Shared with an invalid Scope (a programming error): %v", err))
+	if err != nil { // NewFactory and the check above leave nothing to refuse
+		panic(fmt.Sprintf("informer: Shared: %v", err))
+	}
+	if cache != nil {
+		cache.inf.Store(inf)
 	}
 	f.informers[k] = inf
 	f.order = append(f.order, inf)
