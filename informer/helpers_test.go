@@ -141,12 +141,14 @@ func obj[T client.Object](f flavour[T], ns, name, rv string, labels ...string) T
 	return o
 }
 
-// newServer starts a fake server over loopback with n ConfigMaps in
-// "default" and returns it with a client.
+// newServer makes a fake server in memory (for testing/synctest
+// bubbles) with n ConfigMaps in "default" and returns it with a client.
 func newServer(t *testing.T, n int, opts fake.Options) (*fake.Server, *client.Client) {
 	t.Helper()
-	s, cfg := fakeclient.Start(opts)
+	s := fake.New(opts)
 	t.Cleanup(s.Close)
+	cfg := fakeclient.Config(s)
+	cfg.Host, cfg.TLS, cfg.Transport = "http://fake", client.TLSConfig{}, s.RoundTripper()
 	for i := range n {
 		if err := s.Add(configMap("default", i)); err != nil {
 			t.Fatal(err)
