@@ -62,7 +62,7 @@ func New[T client.Object](name string, primary *informer.Informer[T], r Reconcil
 		return nil, invalidOptions{fmt.Errorf("controller %s: the Reconciler is nil", name)}
 	}
 	if err := opts.validate(); err != nil {
-		return nil, invalidOptions{fmt.Errorf("controller %s: Options.%w", name, err)}
+		return nil, invalidOptions{fmt.Errorf("controller %s: %w", name, err)}
 	}
 	unset := unsetOf(opts)
 	opts = opts.withDefaults()

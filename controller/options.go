@@ -88,18 +88,18 @@ type Options struct {
 func (o Options) validate() error {
 	switch {
 	case o.Workers < 0:
-		return fmt.Errorf("Workers %d is negative", o.Workers)
+		return fmt.Errorf("negative Workers %d", o.Workers)
 	case o.SyncTimeout < 0:
-		return fmt.Errorf("SyncTimeout %v is negative", o.SyncTimeout)
+		return fmt.Errorf("negative SyncTimeout %v", o.SyncTimeout)
 	case o.ReadYourWritesTimeout < 0:
-		return fmt.Errorf("ReadYourWritesTimeout %v is negative", o.ReadYourWritesTimeout)
+		return fmt.Errorf("negative ReadYourWritesTimeout %v", o.ReadYourWritesTimeout)
 	case o.ResyncPeriod < 0:
-		return fmt.Errorf("ResyncPeriod %v is negative", o.ResyncPeriod)
+		return fmt.Errorf("negative ResyncPeriod %v", o.ResyncPeriod)
 	case o.Shard != "" && o.Shard != client.ShardByUID && o.Shard != client.ShardByNamespace:
-		return fmt.Errorf("Shard %q is not %s or %s", o.Shard, client.ShardByUID, client.ShardByNamespace)
+		return fmt.Errorf("unknown Shard key %q (want %s or %s)", o.Shard, client.ShardByUID, client.ShardByNamespace)
 	}
 	if err := o.Queue.Validate(); err != nil {
-		return fmt.Errorf("Queue: %w", err)
+		return fmt.Errorf("queue options: %w", err)
 	}
 	return nil
 }

@@ -161,9 +161,9 @@ func TestContinueWithTheRealStatusToken(t *testing.T) {
 	}
 }
 
-// lostConnection is an error as the client returns it for a response
+// errLostConnection is an error as the client returns it for a response
 // that broke off midway.
-var lostConnection = fmt.Errorf("client: GET /api/v1/pods: reading the response: %w: %w", client.ErrConnectionLost, io.ErrUnexpectedEOF)
+var errLostConnection = fmt.Errorf("client: GET /api/v1/pods: reading the response: %w: %w", client.ErrConnectionLost, io.ErrUnexpectedEOF)
 
 // Only what the client reports as a lost connection is asked for again:
 // the decision is the client's (client.ErrConnectionLost), whatever the
@@ -174,9 +174,9 @@ func TestRetriesOnlyLostConnections(t *testing.T) {
 		err  error
 		want bool
 	}{
-		{"lost connection", lostConnection, true},
+		{"lost connection", errLostConnection, true},
 		{"lost, any cause", fmt.Errorf("reading: %w", client.ErrConnectionLost), true},
-		{"joined", errors.Join(errors.New("a"), lostConnection), true},
+		{"joined", errors.Join(errors.New("a"), errLostConnection), true},
 		{"bare truncated body", io.ErrUnexpectedEOF, false},
 		{"server status", statusError(503, metav1.StatusReasonServiceUnavailable, "busy", ""), false},
 		{"too many requests", statusError(429, metav1.StatusReasonTooManyRequests, "slow down", ""), false},
@@ -202,7 +202,7 @@ func TestRetriesOnlyLostConnections(t *testing.T) {
 }
 
 func TestPageRetries(t *testing.T) {
-	broken := lostConnection
+	broken := errLostConnection
 	tests := []struct {
 		name      string
 		retries   int
@@ -251,7 +251,7 @@ func TestPageRetryStopsWithContext(t *testing.T) {
 		m := &memList{n: 10, fail: func(call int, _ client.ListOptions) error {
 			if call == 1 {
 				time.AfterFunc(10*time.Millisecond, cancel) // during the wait before the retry
-				return lostConnection
+				return errLostConnection
 			}
 			return nil
 		}}

@@ -54,7 +54,7 @@ func (s *scripted) list(_ context.Context, _ client.ListOptions) (*client.List[o
 	case 3:
 		return nil, statusError(http.StatusInternalServerError, metav1.StatusReasonInternalError, "etcd", "")
 	case 4:
-		return nil, lostConnection
+		return nil, errLostConnection
 	}
 	return nil, nil
 }
