@@ -4,6 +4,8 @@ go 1.26
 
 require sigs.k8s.io/yaml v1.6.0
 
+require github.com/evanphx/json-patch/v5 v5.9.11
+
 require (
 	github.com/cenkalti/backoff/v4 v4.3.0
 	github.com/google/go-cmp v0.7.0
