@@ -12,10 +12,10 @@ import (
 
 func TestJSONPatch(t *testing.T) {
 	cases := []struct {
-		name                     string
+		name                    string
 		original, before, after string
-		want                     string // the patched original
-		ops                      int
+		want                    string // the patched original
+		ops                     int
 	}{
 		{"no change", `{"a":1,"x":{"u":true}}`, `{"a":1}`, `{"a":1}`, `{"a":1,"x":{"u":true}}`, 0},
 		{"set a field", `{"spec":{}}`, `{"spec":{"n":0}}`, `{"spec":{"n":3}}`, `{"spec":{"n":3}}`, 1},

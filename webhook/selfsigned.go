@@ -71,6 +71,25 @@ func SelfSigned(hosts []string, validFor time.Duration) (*Certificates, error) {
 	return c, nil
 }
 
+// Renew returns the same authority with a new serving certificate for
+// hosts: what a rotation by cert-manager looks like to a webhook server
+// (the caBundle of the configurations stays valid).
+func (c *Certificates) Renew(hosts []string, validFor time.Duration) (*Certificates, error) {
+	if validFor <= 0 {
+		validFor = 365 * 24 * time.Hour
+	}
+	if len(hosts) == 0 {
+		return nil, fmt.Errorf("webhook: a serving certificate needs at least one host")
+	}
+	n := *c
+	var err error
+	n.CertPEM, n.KeyPEM, err = c.issue(hosts[0], hosts, x509.ExtKeyUsageServerAuth, validFor)
+	if err != nil {
+		return nil, err
+	}
+	return &n, nil
+}
+
 // ClientCertificate issues a client certificate with common name cn,
 // signed by the authority (for Options.ClientCAName tests).
 func (c *Certificates) ClientCertificate(cn string) (certPEM, keyPEM []byte, err error) {

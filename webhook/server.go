@@ -45,6 +45,10 @@ type Options struct {
 	// Addr is the address to listen on (default ":9443"); a port of 0
 	// picks one (see Server.Addr).
 	Addr string
+	// Listener, when set, is served instead of listening on Addr (a
+	// listener a test made, or one from socket activation). Run closes
+	// it.
+	Listener net.Listener
 
 	// CertDir holds the serving certificate and key, PEM files named
 	// CertName and KeyName (default tls.crt and tls.key, the keys of a
@@ -280,11 +284,17 @@ func (s *Server) Run(ctx context.Context) error {
 		return errors.New("webhook: Run called twice")
 	}
 	if err := s.certs.load(); err != nil {
+		if s.opts.Listener != nil {
+			_ = s.opts.Listener.Close()
+		}
 		return err
 	}
-	ln, err := net.Listen("tcp", s.opts.Addr)
-	if err != nil {
-		return fmt.Errorf("webhook: %w", err)
+	ln := s.opts.Listener
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", s.opts.Addr); err != nil {
+			return fmt.Errorf("webhook: %w", err)
+		}
 	}
 	s.addr.Store(ln.Addr().String())
 	srv := &http.Server{
@@ -318,7 +328,7 @@ func (s *Server) Run(ctx context.Context) error {
 	})
 	s.serving.Store(true)
 	s.opts.Logger.Info("webhook: serving", "addr", s.Addr(), "paths", s.Paths())
-	err = g.Wait()
+	err := g.Wait()
 	s.serving.Store(false)
 	return err
 }
