@@ -266,7 +266,52 @@ func (c *conversions) convert(raw []byte, desired string) ([]byte, error) {
 	}
 	out.SetAPIVersion(desired)
 	out.SetKind(kc.kind)
-	return codec.EncodeJSON(out)
+	b, err := codec.EncodeJSON(out)
+	if err != nil {
+		return nil, err
+	}
+	return restoreMetadata(raw, b)
+}
+
+// restoreMetadata gives the converted object the metadata of the object
+// sent, with the converted object's labels and annotations: all that
+// kube-apiserver takes from a conversion (fields the Go type lacks, such
+// as selfLink, included).
+func restoreMetadata(in, out []byte) ([]byte, error) {
+	var inObj, outObj map[string]json.RawMessage
+	if err := json.Unmarshal(in, &inObj); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(out, &outObj); err != nil {
+		return nil, err
+	}
+	var inMeta, outMeta map[string]json.RawMessage
+	if m := inObj["metadata"]; len(m) > 0 && string(m) != "null" {
+		if err := json.Unmarshal(m, &inMeta); err != nil {
+			return nil, fmt.Errorf("metadata: %w", err)
+		}
+	}
+	if m := outObj["metadata"]; len(m) > 0 && string(m) != "null" {
+		if err := json.Unmarshal(m, &outMeta); err != nil {
+			return nil, err
+		}
+	}
+	if inMeta == nil {
+		inMeta = map[string]json.RawMessage{}
+	}
+	for _, k := range []string{"labels", "annotations"} {
+		if v, ok := outMeta[k]; ok {
+			inMeta[k] = v
+		} else {
+			delete(inMeta, k)
+		}
+	}
+	meta, err := json.Marshal(inMeta)
+	if err != nil {
+		return nil, err
+	}
+	outObj["metadata"] = meta
+	return json.Marshal(outObj)
 }
 
 func (kc *kindConv) versionList() string {
