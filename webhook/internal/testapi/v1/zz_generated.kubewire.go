@@ -422,6 +422,16 @@ kind: CustomResourceDefinition
 metadata:
   name: gadgets.test.kubewire.dev
 spec:
+  conversion:
+    strategy: Webhook
+    webhook:
+      clientConfig:
+        service:
+          name: webhook-service
+          namespace: system
+          path: /convert
+      conversionReviewVersions:
+      - v1
   group: test.kubewire.dev
   names:
     kind: Gadget
