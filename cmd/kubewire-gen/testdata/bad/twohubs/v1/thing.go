@@ -9,4 +9,5 @@ type Thing struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 }
+
 func (*Thing) Hub() {}
