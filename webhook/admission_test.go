@@ -15,7 +15,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/webhook"
-	v1 "github.com/kubewire/kubewire/webhook/internal/testapi/v1"
+	v1 "github.com/kubewire/kubewire/webhook/testdata/api/v1"
 )
 
 const gadgetJSON = `{"apiVersion":"test.kubewire.dev/v1","kind":"Gadget","metadata":{"name":"g","namespace":"ns","uid":"u1"},"spec":{"schedule":"* * * * *","future":"kept"}}`

@@ -13,8 +13,8 @@ import (
 	apiextv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/webhook"
-	v1 "github.com/kubewire/kubewire/webhook/internal/testapi/v1"
-	v2 "github.com/kubewire/kubewire/webhook/internal/testapi/v2"
+	v1 "github.com/kubewire/kubewire/webhook/testdata/api/v1"
+	v2 "github.com/kubewire/kubewire/webhook/testdata/api/v2"
 )
 
 func conversionReview(desired string, objects ...string) []byte {

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/kubewire/kubewire/webhook"
-	v1 "github.com/kubewire/kubewire/webhook/internal/testapi/v1"
-	v2 "github.com/kubewire/kubewire/webhook/internal/testapi/v2"
+	v1 "github.com/kubewire/kubewire/webhook/testdata/api/v1"
+	v2 "github.com/kubewire/kubewire/webhook/testdata/api/v2"
 )
 
 func Example() {

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/webhook"
-	v1 "github.com/kubewire/kubewire/webhook/internal/testapi/v1"
+	v1 "github.com/kubewire/kubewire/webhook/testdata/api/v1"
 )
 
 // served is a Server running on a loopback listener with fresh

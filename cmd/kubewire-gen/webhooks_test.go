@@ -17,8 +17,8 @@ import (
 func TestWebhooksAndConversion(t *testing.T) {
 	webhookDir := t.TempDir()
 	o := options{
-		patterns:       []string{"../../webhook/internal/testapi/v1", "../../webhook/internal/testapi/v2", "./testdata/hooks"},
-		crdDir:         "../../webhook/internal/testapi/crd",
+		patterns:       []string{"../../webhook/testdata/api/v1", "../../webhook/testdata/api/v2", "./testdata/hooks"},
+		crdDir:         "../../webhook/testdata/api/crd",
 		webhookDir:     webhookDir,
 		webhookService: "hooks/gadget-webhooks",
 	}
@@ -45,7 +45,7 @@ func TestWebhooksAndConversion(t *testing.T) {
 	if strings.Contains(manifest, "caBundle") {
 		t.Error("manifests.yaml has a caBundle: it is left for injection")
 	}
-	crdPath, _ := filepath.Abs("../../webhook/internal/testapi/crd/test.kubewire.dev_gadgets.yaml")
+	crdPath, _ := filepath.Abs("../../webhook/testdata/api/crd/test.kubewire.dev_gadgets.yaml")
 	crd := string(out.files[crdPath])
 	if want := "  conversion:\n    strategy: Webhook\n    webhook:\n      clientConfig:\n        service:\n          name: gadget-webhooks\n          namespace: hooks\n          path: /convert\n      conversionReviewVersions:\n      - v1\n"; !strings.Contains(crd, want) {
 		t.Errorf("the CRD's conversion:\n%s", crd)
@@ -58,11 +58,11 @@ func TestWebhooksAndConversion(t *testing.T) {
 	for p, b := range out.files {
 		on, err := os.ReadFile(p)
 		if err != nil {
-			t.Errorf("%v: run go generate in webhook/internal/testapi/v1", err)
+			t.Errorf("%v: run go generate in webhook/testdata/api/v1", err)
 			continue
 		}
 		if d := cmp.Diff(string(b), string(on)); d != "" {
-			t.Errorf("%s is stale, run go generate in webhook/internal/testapi/v1:\n%s", p, d)
+			t.Errorf("%s is stale, run go generate in webhook/testdata/api/v1:\n%s", p, d)
 		}
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/kubewire/kubewire/webhook/conversiontest"
-	v1 "github.com/kubewire/kubewire/webhook/internal/testapi/v1"
-	v2 "github.com/kubewire/kubewire/webhook/internal/testapi/v2"
+	v1 "github.com/kubewire/kubewire/webhook/testdata/api/v1"
+	v2 "github.com/kubewire/kubewire/webhook/testdata/api/v2"
 )
 
 var cronTokens = []string{"0", "5", "*/2", "1-5", "MON", "3,4"}

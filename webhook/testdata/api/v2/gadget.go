@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	v1 "github.com/kubewire/kubewire/webhook/internal/testapi/v1"
+	v1 "github.com/kubewire/kubewire/webhook/testdata/api/v1"
 )
 
 // Gadget is the v2 spoke.
