@@ -32,6 +32,7 @@ const (
 	DeprecatedVer    = "kubebuilder:deprecatedversion"
 	SkipVersion      = "kubebuilder:skipversion"
 	SelectableField  = "kubebuilder:selectablefield"
+	RBAC             = "kubebuilder:rbac" // a rule of the program's role (package rbac)
 
 	Optional  = "optional"
 	Required  = "required"
@@ -109,7 +110,7 @@ func formOf(name string) form {
 		Minimum, Maximum, MultipleOf, MinLength, MaxLength, Pattern, MinItems, MaxItems,
 		MinProperties, MaxProperties, KBEnum, Format, Type:
 		return value
-	case Resource, SubresourceScale, PrintColumn, DeprecatedVer, SelectableField, XValidation:
+	case Resource, SubresourceScale, PrintColumn, DeprecatedVer, SelectableField, XValidation, RBAC:
 		return args
 	}
 	if last, ok := strings.CutPrefix(name, ItemsPrefix); ok && isItemValidation(last) {
@@ -130,7 +131,7 @@ func Known() []string {
 		KBTitle, Preserve, XPreserve, Embedded, XEmbedded, XIntOrStr, Schemaless, XValidation,
 		Minimum, Maximum, ExclusiveMin, ExclusiveMax, MultipleOf, MinLength, MaxLength,
 		Pattern, MinItems, MaxItems, UniqueItems, MinProperties, MaxProperties, KBEnum,
-		Format, Type,
+		Format, Type, RBAC,
 	}
 	names = append(names, webhookNames()...)
 	for _, n := range names {
