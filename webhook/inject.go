@@ -20,6 +20,34 @@ import (
 // with nothing to inject unchanged. It returns how many caBundles it
 // set.
 func InjectCABundle(manifests, caPEM []byte) ([]byte, int, error) {
+	return rewriteClientConfigs(manifests, caPEM, func(cc map[string]any) { cc["caBundle"] = caPEM })
+}
+
+// PointAt rewrites manifests as InjectCABundle does, and also makes
+// every webhook and conversion webhook call baseURL (such as
+// "https://127.0.0.1:9443") at the path of its service reference or URL,
+// the service reference removed: for a webhook server running outside
+// the cluster, as in tests (envtest, the fake server) and local runs.
+func PointAt(manifests []byte, baseURL string, caPEM []byte) ([]byte, int, error) {
+	baseURL = strings.TrimSuffix(baseURL, "/")
+	return rewriteClientConfigs(manifests, caPEM, func(cc map[string]any) {
+		path := ""
+		if svc, ok := cc["service"].(map[string]any); ok {
+			path, _ = svc["path"].(string)
+		} else if u, ok := cc["url"].(string); ok {
+			rest := strings.TrimPrefix(u, "https://")
+			if i := strings.IndexByte(rest, '/'); i >= 0 {
+				path = rest[i:]
+			}
+		}
+		delete(cc, "service")
+		cc["url"] = baseURL + path
+		cc["caBundle"] = caPEM
+	})
+}
+
+// rewriteClientConfigs applies set to every clientConfig of manifests.
+func rewriteClientConfigs(manifests, caPEM []byte, set func(cc map[string]any)) ([]byte, int, error) {
 	if !bytes.Contains(caPEM, []byte("-----BEGIN CERTIFICATE-----")) {
 		return nil, 0, fmt.Errorf("webhook: the CA bundle holds no PEM certificate")
 	}
@@ -38,16 +66,15 @@ func InjectCABundle(manifests, caPEM []byte) ([]byte, int, error) {
 		if err := json.Unmarshal(j, &obj); err != nil {
 			return nil, 0, fmt.Errorf("webhook: document %d is not an object: %w", i+1, err)
 		}
-		set := 0
-		for _, cc := range clientConfigs(obj) {
-			cc["caBundle"] = caPEM // encoding/json writes []byte as base64, as the field wants
-			set++
-		}
-		if set == 0 {
+		ccs := clientConfigs(obj)
+		if len(ccs) == 0 {
 			out = append(out, doc)
 			continue
 		}
-		n += set
+		for _, cc := range ccs {
+			set(cc) // encoding/json writes a []byte caBundle as base64, as the field wants
+		}
+		n += len(ccs)
 		b, err := json.Marshal(obj)
 		if err != nil {
 			return nil, 0, err

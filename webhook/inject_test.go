@@ -82,3 +82,23 @@ func TestInjectCABundle(t *testing.T) {
 		t.Error("broken YAML accepted")
 	}
 }
+
+func TestPointAt(t *testing.T) {
+	certs, err := webhook.SelfSigned([]string{"127.0.0.1"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, n, err := webhook.PointAt([]byte(manifests), "https://127.0.0.1:9443/", certs.CAPEM)
+	if err != nil || n != 3 {
+		t.Fatalf("%d rewritten, %v", n, err)
+	}
+	docs := webhook.SplitYAML(out)
+	for i, want := range []string{"url: https://127.0.0.1:9443/mutate\n", "", "url: https://127.0.0.1:9443/convert\n", ""} {
+		if want != "" && (!strings.Contains(string(docs[i]), want) || strings.Contains(string(docs[i]), "service:")) {
+			t.Errorf("document %d:\n%s", i+1, docs[i])
+		}
+	}
+	if !strings.Contains(string(docs[0]), "url: https://127.0.0.1:9443/mutate2\n") {
+		t.Errorf("second webhook:\n%s", docs[0])
+	}
+}

@@ -117,8 +117,12 @@ func (r *Resource) DecodeProtobuf(body []byte) (*Draft, error) {
 // DraftOf decodes a stored object back into a draft the caller owns.
 func (r *Resource) DraftOf(o *Stored) (*Draft, error) {
 	if r.Custom {
+		b, err := o.JSONFor(r)
+		if err != nil {
+			return nil, err
+		}
 		var u unstructured.Unstructured
-		if err := u.UnmarshalJSON(o.JSON); err != nil {
+		if err := u.UnmarshalJSON(b); err != nil {
 			return nil, fmt.Errorf("decode stored object: %w", err)
 		}
 		return r.customDraft(u.Object)
