@@ -146,7 +146,10 @@ func TestWebhooksOnKubeAPIServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	start := time.Now()
-	if err := wh.Install(ctx, srv, envtest.WebhookInstall{Paths: []string{"testdata/webhooks/manifests.yaml", "testdata/webhooks/hang.yaml", "../webhook/testdata/api/crd"}}); err != nil {
+	if err := wh.Install(ctx, envtest.WebhookInstall{Paths: []string{"testdata/webhooks/manifests.yaml", "testdata/webhooks/hang.yaml", "../webhook/testdata/api/crd"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := wh.WaitForServer(ctx); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("webhooks installed and called in %s", time.Since(start).Round(time.Millisecond))

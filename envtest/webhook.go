@@ -3,6 +3,8 @@ package envtest
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -33,8 +35,12 @@ import (
 //	opts, err := wh.ServerOptions()
 //	srv, err := webhook.NewServer(opts)
 //	srv.Register(webhook.Mutating[*v1.CronJob](d), ...)
+//	err = wh.Install(ctx, envtest.WebhookInstall{Paths: []string{"config/webhook", "config/crd"}})
 //	go srv.Run(ctx)
-//	err = wh.Install(ctx, srv, envtest.WebhookInstall{Paths: []string{"config/webhook", "config/crd"}})
+//	err = wh.WaitForServer(ctx)
+//
+// The server may also be another process (a program under test started
+// with the certificate folder and address).
 //
 // Its methods may be called concurrently.
 type Webhooks struct {
@@ -140,14 +146,16 @@ func (w *Webhooks) URL(path string) string {
 // each webhook's clientConfig replaced by the URL of its path on the
 // test's server (a service reference's path, or a URL's) and the
 // authority's caBundle, by server-side apply (forced, field manager
-// kubewire-envtest-webhooks). It returns when the definitions are
-// served and kube-apiserver calls srv for the installed configurations:
-// it registers a probe Hook on srv, installs probe configurations
-// (failurePolicy Ignore, matching only its own ConfigMaps) after the
-// others, sends dry-run creates until kube-apiserver calls the probe,
-// and deletes them. srv must be running, or start meanwhile. It blocks
-// until then, Options.StartTimeout, or ctx's end.
-func (w *Webhooks) Install(ctx context.Context, srv *webhook.Server, in WebhookInstall) error {
+// kubewire-envtest-webhooks). It returns once the definitions are
+// served and kube-apiserver calls webhooks of configurations installed
+// after these (a probe of envtest's own, on another loopback port,
+// matching only its own dry-run ConfigMaps, removed afterwards): from
+// then on kube-apiserver calls the test's server for every write the
+// configurations match. It needs the test's server not to run yet (a
+// program whose informers need the definitions starts after), and
+// WaitForServer waits until it does. It blocks until
+// Options.StartTimeout, or ctx's end.
+func (w *Webhooks) Install(ctx context.Context, in WebhookInstall) error {
 	start := time.Now()
 	docs, err := w.readDocs(in)
 	if err != nil {
@@ -181,12 +189,38 @@ func (w *Webhooks) Install(ctx context.Context, srv *webhook.Server, in WebhookI
 			return w.env.errorf("webhooks: %w", err)
 		}
 	}
-	if err := w.probe(ctx, c, srv, kinds["MutatingWebhookConfiguration"]); err != nil {
+	if err := w.probe(ctx, c, kinds["MutatingWebhookConfiguration"]); err != nil {
 		return w.env.errorf("webhooks: %w", err)
 	}
 	fmt.Fprintf(w.env.log, "envtest %s: %d webhook configurations and %d definitions installed, kube-apiserver calls %s, in %s\n",
 		w.env.name, len(docs)-len(crds), len(crds), w.Addr(), since(start))
 	return nil
+}
+
+// WaitForServer returns once the test's server completes a TLS
+// handshake on Addr with a certificate of the authority, or at
+// Options.StartTimeout, or ctx's end.
+func (w *Webhooks) WaitForServer(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, w.env.opts.StartTimeout)
+	defer cancel()
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(w.CAPEM())
+	d := tls.Dialer{Config: &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"}}
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		conn, err := d.DialContext(dctx, "tcp", w.Addr())
+		cancel()
+		if err == nil {
+			return conn.Close()
+		}
+		select {
+		case <-ctx.Done():
+			return w.env.errorf("webhooks: the webhook server does not answer at %s: %w (last: %v)", w.Addr(), ctx.Err(), err)
+		case <-tick.C:
+		}
+	}
 }
 
 func configResource(kind string) client.GroupVersionResource {
@@ -282,30 +316,46 @@ func (w *Webhooks) clientConfig(cc any, ca []byte) map[string]any {
 	return map[string]any{"url": w.URL(path), "caBundle": base64.StdEncoding.EncodeToString(ca)}
 }
 
-// probe waits until kube-apiserver calls srv for the configurations
-// installed before: a configuration created after them is in
-// kube-apiserver's view of configurations only once they are.
-func (w *Webhooks) probe(ctx context.Context, c *client.Client, srv *webhook.Server, mutating bool) error {
+// probe waits until kube-apiserver calls a probe webhook of envtest's
+// own, installed after the test's configurations: kube-apiserver reads
+// configurations in order, so it then has the test's too.
+func (w *Webhooks) probe(ctx context.Context, c *client.Client, mutating bool) error {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	id := hex.EncodeToString(b[:])
-	path := "/envtest-probe-" + id
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv, err := webhook.NewServer(webhook.Options{CertDir: w.dir, Listener: ln})
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
 	called := map[string]chan struct{}{"ValidatingWebhookConfiguration": make(chan struct{})}
 	if mutating {
 		called["MutatingWebhookConfiguration"] = make(chan struct{})
 	}
 	var once sync.Map
 	for kind, ch := range called {
-		p := path + "-" + strings.ToLower(kind[:1])
-		if err := srv.Register(webhook.Admission(p, func(context.Context, *webhook.AdmissionRequest) *webhook.AdmissionResponse {
+		path := "/probe-" + strings.ToLower(kind[:1])
+		if err := srv.Register(webhook.Admission(path, func(context.Context, *webhook.AdmissionRequest) *webhook.AdmissionResponse {
 			if _, done := once.LoadOrStore(kind, true); !done {
 				close(ch)
 			}
 			return webhook.Allowed()
 		})); err != nil {
+			_ = ln.Close()
 			return err
 		}
-		cfg := probeConfig(kind, "envtest-probe-"+id, w.URL(p), w.CAPEM(), id)
+	}
+	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	served := make(chan error, 1)
+	go func() { served <- srv.Run(sctx) }()
+	defer func() { stop(); <-served }()
+	for kind := range called {
+		url := "https://" + ln.Addr().String() + "/probe-" + strings.ToLower(kind[:1])
+		cfg := probeConfig(kind, "envtest-probe-"+id, url, w.CAPEM(), id)
 		if _, err := client.Dynamic(c, configResource(kind)).Apply(ctx, cfg, client.ApplyOptions{FieldManager: fieldManagerWebhooks, Force: true}); err != nil {
 			return fmt.Errorf("install the probe %s: %w", kind, err)
 		}
@@ -339,10 +389,7 @@ func (w *Webhooks) probe(ctx context.Context, c *client.Client, srv *webhook.Ser
 		}
 		select {
 		case <-ctx.Done():
-			if lastErr != nil {
-				return fmt.Errorf("kube-apiserver did not call the webhook server at %s: %w (last probe: %v)", w.Addr(), ctx.Err(), lastErr)
-			}
-			return fmt.Errorf("kube-apiserver did not call the webhook server at %s: %w (is it running?)", w.Addr(), ctx.Err())
+			return fmt.Errorf("kube-apiserver did not call the webhook probe: %w (last probe: %v)", ctx.Err(), lastErr)
 		case <-tick.C:
 		}
 	}

@@ -36,13 +36,9 @@ type realClock struct{}
 func (realClock) Now() time.Time                  { return time.Now() }
 func (realClock) Until(t time.Time) time.Duration { return time.Until(t) }
 
-// Setup adds the CronJob controller to m: it runs each CronJob's Jobs on
-// schedule, keeps its history within limits and writes its status. A
-// nil clock is the real one.
-func Setup(m *manager.Manager, clock Clock) error {
-	if clock == nil {
-		clock = realClock{}
-	}
+// setup adds the CronJob controller to m: it runs each CronJob's Jobs on
+// schedule, keeps its history within limits and writes its status.
+func setup(m *manager.Manager, clock Clock) error {
 	jobs := informer.Shared[*batchv1.Job](m.Factory(), informer.Scope{})
 	err := jobs.Store().AddIndexes(map[string]informer.IndexFunc[*batchv1.Job]{ownerIndex: func(j *batchv1.Job) []string {
 		if ref, ok := controller.ControllerOf(j); ok && ref.Kind == "CronJob" && ref.APIVersion == "batch.tutorial.kubewire.dev/v1" {
@@ -56,7 +52,7 @@ func Setup(m *manager.Manager, clock Clock) error {
 	cronJobs := informer.Shared[*v1.CronJob](m.Factory(), informer.Scope{})
 	c := m.Client()
 	r := &reconciler{jobs: jobs, cronJobAPI: client.For[*v1.CronJob](c), jobAPI: client.For[*batchv1.Job](c), clock: clock}
-	ctl := controller.New("cronjob", cronJobs, controller.ForObject(cronJobs, r.reconcile), controller.Options{})
+	ctl := controller.New("cronjob", cronJobs, controller.ForObject(cronJobs, r.reconcile), controller.Options{ReadYourWrites: true})
 	controller.Owns(ctl, jobs)
 	m.Add(ctl)
 	return nil

@@ -31,7 +31,7 @@ func parseSchedule(spec string) (schedule, error) {
 	}
 	f := strings.Fields(spec)
 	if len(f) != 5 {
-		return schedule{}, fmt.Errorf("expected 5 fields, found %d: %q", len(f), spec)
+		return schedule{}, fmt.Errorf("expected 5 fields, found %d", len(f))
 	}
 	var s schedule
 	var err error
