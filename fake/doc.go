@@ -37,9 +37,10 @@
 //     a custom resource, timeouts and failure policies, JSON patches,
 //     denials, warnings; a Service reference is called at the address
 //     Options.WebhookServices gives it). Custom resources whose CRD has
-//     conversion strategy Webhook are converted by calling it whenever
-//     an object is served at another version than it was written at
-//     (reads, lists in one review, watch events, updates and patches).
+//     conversion strategy Webhook are converted by calling it: to the
+//     storage version when written, and to the version asked for when
+//     read (gets, lists in one review, watch events, the object updates
+//     and patches start from).
 //   - Validation of every object's metadata with kube-apiserver's rules
 //     and messages: names per kind (DNS subdomains, DNS labels for
 //     Namespaces, RFC 1035 labels for Services, path segments for RBAC),
@@ -183,10 +184,10 @@
 //     evaluated only when Options.Rules is set (module fake/cel, with
 //     cel-go, lacking kube-apiserver's own CEL functions, cost budget and
 //     compile-time type checks); CRDs are accepted whatever their rules
-//     say; every served version shares the CRD's objects, kept at the
-//     version they were written at (not converted to the storage
-//     version: a lossy conversion webhook loses on kube-apiserver what
-//     the fake keeps) and converted when served at another; a CRD's
+//     say; every served version shares the CRD's objects (with
+//     conversion strategy None, kept at the version written and served
+//     at the others by changing apiVersion; with Webhook, converted to
+//     the storage version when written, as kube-apiserver does); a CRD's
 //     objects are deleted with it even if finalizers hold them.
 //   - Server-side apply: fields of the wrong type (YAML's y, yes, on and
 //     off are booleans) answer kube-apiserver's 500 only for unknown

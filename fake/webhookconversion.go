@@ -14,11 +14,12 @@ import (
 )
 
 // A custom resource whose CRD has conversion strategy Webhook is
-// converted by calling the webhook, as kube-apiserver does, whenever an
-// object is served at another version than the one it was written at:
-// reads, lists (one review for the list), watch events, the object an
-// update or patch starts from, and the object an admission webhook
-// registered for another version sees (matchPolicy Equivalent). The
+// converted by calling the webhook, as kube-apiserver does: to the
+// storage version when it is written (Draft.Seal), and to the version
+// asked for when it is served at another: reads, lists (one review for
+// the list), watch events, the object an update or patch starts from,
+// and the object an admission webhook registered for another version
+// sees (matchPolicy Equivalent). The
 // converted objects are checked as kube-apiserver checks them (uid,
 // result, count, apiVersion and kind), and keep the metadata sent but
 // for labels and annotations. A failure is a 500 `conversion webhook
@@ -137,6 +138,32 @@ func restoreConverted(in, out []byte, apiVersion string) ([]byte, error) {
 	}
 	dst["metadata"] = meta
 	return json.Marshal(dst)
+}
+
+// storageConverter converts drafts of a CRD's other versions to its
+// storage version through convert; a storage version the server does
+// not serve leaves them as they are.
+func (s *Server) storageConverter(crd *apiextensionsv1.CustomResourceDefinition, convert func([][]byte, string) ([][]byte, error)) func(*object.Draft) (*object.Draft, error) {
+	if convert == nil {
+		return nil
+	}
+	group, plural, storage := crd.Spec.Group, crd.Spec.Names.Plural, object.CRDStorageVersion(crd)
+	return func(d *object.Draft) (*object.Draft, error) {
+		sr := s.lookup(group, storage, plural)
+		if sr == nil {
+			return d, nil
+		}
+		b, err := d.CompleteJSON()
+		if err != nil {
+			return nil, err
+		}
+		conv, err := convert([][]byte{b}, sr.Kind.APIVersion())
+		if err != nil {
+			return nil, err
+		}
+		sd, _, err := sr.DecodeJSON(conv[0])
+		return sd, err
+	}
 }
 
 // convertMap converts a custom object (decoded JSON; nil stays nil) from

@@ -192,6 +192,13 @@ func (d *Draft) bodyJSON() ([]byte, error) {
 
 // Seal encodes the draft into an immutable stored object at rv.
 func (d *Draft) Seal(rv uint64) (*Stored, error) {
+	if c := d.Res.CRD; c != nil && c.ToStorage != nil && d.Res.Kind.Version != c.Storage {
+		sd, err := c.ToStorage(d)
+		if err != nil {
+			return nil, err
+		}
+		*d = *sd // the draft is at the storage version from now on
+	}
 	d.Meta.ResourceVersion = ""
 	if rv > 0 { // 0 seals a dry-run create, answered without a version
 		d.Meta.ResourceVersion = strconv.FormatUint(rv, 10)
