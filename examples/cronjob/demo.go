@@ -73,7 +73,9 @@ func demo(ctx context.Context, env *exampleenv.Env, out io.Writer) error {
 	clock := &fastClock{start: time.Now()}
 	var wg sync.WaitGroup
 	var runErr error
-	wg.Go(func() { runErr = operator.Run(ctx, env.Config, operator.Options{Webhook: webhook.Options{CertDir: dir, Listener: ln}, Clock: clock}) })
+	wg.Go(func() {
+		runErr = operator.Run(ctx, env.Config, operator.Options{Webhook: webhook.Options{CertDir: dir, Listener: ln}, Clock: clock})
+	})
 	defer wg.Wait()
 	defer cancel()
 
@@ -124,7 +126,9 @@ func demo(ctx context.Context, env *exampleenv.Env, out io.Writer) error {
 			break
 		}
 	}
-	st, err := waitForStatus(ctx, cronJobs, func(cj *v1.CronJob) bool { return len(cj.Status.Active) == 0 && cj.Status.LastScheduleTime != nil && condition(cj, "Available") == "True" })
+	st, err := waitForStatus(ctx, cronJobs, func(cj *v1.CronJob) bool {
+		return len(cj.Status.Active) == 0 && cj.Status.LastScheduleTime != nil && condition(cj, "Available") == "True"
+	})
 	if err != nil {
 		return err
 	}

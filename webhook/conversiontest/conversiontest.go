@@ -49,6 +49,10 @@ type Options[H webhook.Hub, S webhook.Spoke[H]] struct {
 	// Seed makes RoundTrip's objects (default: a fixed seed, so a
 	// failure repeats).
 	Seed uint64
+	// MaxDepth bounds the nesting of the random objects' pointers,
+	// slices and maps (default 4): kinds holding a Pod template fill
+	// large objects at depth 4, and a fuzz target may want smaller ones.
+	MaxDepth int
 	// FillHub and FillSpoke, when set, adjust each random object after
 	// it is filled: to the values the conversion supports.
 	FillHub   func(r *rand.Rand, hub H)
@@ -111,7 +115,7 @@ func (c *checker[H, S]) check(a, b uint64) string {
 	if err := c.hook.Err(); err != nil {
 		return err.Error()
 	}
-	f := filler(a, b)
+	f := filler(a, b, c.opts.MaxDepth)
 	spoke := c.newSpoke()
 	f.Fill(spoke)
 	if c.opts.FillSpoke != nil {
@@ -199,12 +203,15 @@ func jsonValue(b []byte) any {
 }
 
 // filler fills API objects with values their JSON can hold.
-func filler(a, b uint64) *randfill.Filler {
+func filler(a, b uint64, depth int) *randfill.Filler {
+	if depth <= 0 {
+		depth = 4
+	}
 	quantities := []string{"0", "1", "100m", "1500Mi", "2k", "-7Ki"}
 	raws := []string{"{}", `{"f:metadata":{"f:labels":{".":{}}}}`, `{"a":["<b>",1.5,null]}`}
 	return &randfill.Filler{
 		Rand:     rand.New(rand.NewPCG(a, b)),
-		MaxDepth: 4,
+		MaxDepth: depth,
 		Custom: map[reflect.Type]func(*randfill.Filler) reflect.Value{
 			reflect.TypeFor[quantity.Quantity](): func(f *randfill.Filler) reflect.Value {
 				return reflect.ValueOf(quantity.MustParse(quantities[f.Rand.IntN(len(quantities))]))

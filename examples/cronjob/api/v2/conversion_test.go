@@ -44,5 +44,7 @@ func TestConversionRoundTrips(t *testing.T) {
 }
 
 func FuzzConversionRoundTrips(f *testing.F) {
-	conversiontest.Fuzz(f, options)
+	o := options
+	o.MaxDepth = 1 // small Pod templates: the schedule is what converts, the rest is copied
+	conversiontest.Fuzz(f, o)
 }
