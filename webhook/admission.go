@@ -77,7 +77,7 @@ func serveAdmission(h *Hook, w http.ResponseWriter, r *http.Request, admit Admit
 	// uid, so that kube-apiserver shows the reason to its client.
 	resp := checkRequest(req)
 	if resp == nil {
-		resp = admit(context.WithValue(r.Context(), requestKey{}, req), req)
+		resp = callAdmit(context.WithValue(r.Context(), requestKey{}, req), req, admit)
 	}
 	if resp == nil {
 		resp = &AdmissionResponse{Result: internalError("the webhook gave no answer")}
@@ -89,6 +89,17 @@ func serveAdmission(h *Hook, w http.ResponseWriter, r *http.Request, admit Admit
 	h.logf(r.Context(), "admission", "uid", string(req.UID), "operation", string(req.Operation), "kind", req.Kind.Kind,
 		"namespace", req.Namespace, "name", req.Name, "allowed", resp.Allowed, "patch", len(resp.Patch) > 0)
 	writeAdmission(w, http.StatusOK, version, resp)
+}
+
+// callAdmit calls admit, answering a panic as the webhook's failure
+// (500) rather than with a dropped connection.
+func callAdmit(ctx context.Context, req *AdmissionRequest, admit AdmitFunc) (resp *AdmissionResponse) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp = Errored(http.StatusInternalServerError, fmt.Errorf("the webhook panicked: %v", p))
+		}
+	}()
+	return admit(ctx, req)
 }
 
 // checkRequest refuses a request that lacks what its operation needs.

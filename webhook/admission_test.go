@@ -317,3 +317,17 @@ func TestV1beta1ReviewIsAnsweredInKind(t *testing.T) {
 		t.Errorf("answer %+v", out)
 	}
 }
+
+// A hook that panics answers 500 with the request's uid, and the server
+// goes on.
+func TestPanickingHooks(t *testing.T) {
+	h := webhook.Mutating[*v1.Gadget](webhook.DefaulterFunc[*v1.Gadget](func(ctx context.Context, g *v1.Gadget) error {
+		var m map[string]int
+		m["boom"]++
+		return nil
+	}))
+	code, out := post(t, h, review("CREATE", gadgetJSON, ""))
+	if r := out.Response; code != 200 || r.Allowed || r.UID != "req-1" || r.Result.Code != 500 || !strings.Contains(r.Result.Message, "the webhook panicked: assignment to entry in nil map") {
+		t.Errorf("HTTP %d, %+v %+v", code, r, r.Result)
+	}
+}

@@ -200,14 +200,20 @@ func writeConversion(w http.ResponseWriter, code int, version string, resp *apie
 	_, _ = w.Write(b)
 }
 
-// convertAll converts every object of a review, or fails.
-func (c *conversions) convertAll(ctx context.Context, req *apiextv1.ConversionRequest) ([]runtime.RawExtension, error) {
+// convertAll converts every object of a review, or fails (a panic of
+// a conversion included).
+func (c *conversions) convertAll(ctx context.Context, req *apiextv1.ConversionRequest) (out []runtime.RawExtension, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("the conversion panicked: %v", p)
+		}
+	}()
 	desired := req.DesiredAPIVersion
 	group, _, ok := strings.Cut(desired, "/")
 	if !ok || group == "" || strings.Count(desired, "/") != 1 || strings.HasSuffix(desired, "/") {
 		return nil, fmt.Errorf("desiredAPIVersion %q is not group/version", desired)
 	}
-	out := make([]runtime.RawExtension, len(req.Objects))
+	out = make([]runtime.RawExtension, len(req.Objects))
 	for i, o := range req.Objects {
 		if err := ctx.Err(); err != nil {
 			return nil, err

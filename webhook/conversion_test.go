@@ -192,3 +192,17 @@ func TestConversionsOfSeveralKindsShareThePath(t *testing.T) {
 		t.Errorf("a version twice: %v", err)
 	}
 }
+
+func TestPanickingConversion(t *testing.T) {
+	bad := &gadgetv2Panics{}
+	h := webhook.Convert(&v1.Gadget{}, bad)
+	_, out := convert(t, h, conversionReview("test.kubewire.dev/v2", hubJSON))
+	if r := out.Response; r.Result.Status != "Failure" || !strings.Contains(r.Result.Message, "the conversion panicked: no schedule") {
+		t.Errorf("%+v", r.Result)
+	}
+}
+
+// gadgetv2Panics is a v2 Gadget whose conversion from the hub panics.
+type gadgetv2Panics struct{ v2.Gadget }
+
+func (g *gadgetv2Panics) ConvertFrom(hub *v1.Gadget) error { panic("no schedule") }
