@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"regexp"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"testing/synctest"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/informer"
 )
@@ -70,7 +72,9 @@ func TestReconcileLogger(t *testing.T) {
 				close(entered)
 				<-release
 				return controller.Result{}, errors.New("first attempt fails")
-			case 2: // the failure was logged before the Request was queued again
+			case 2: // a write from a stale cache: routine, logged at Info
+				return controller.Result{}, fmt.Errorf("update: %w", client.ErrConflict)
+			case 3: // both failures were logged before the Request was queued again
 				close(second)
 			}
 			return controller.Result{}, nil
@@ -90,17 +94,22 @@ func TestReconcileLogger(t *testing.T) {
 			t.Fatal(err)
 		}
 		recs := sink.records(t)
-		var reconciling, failed []map[string]any
+		var reconciling, failed, conflicted []map[string]any
 		for _, r := range recs {
 			switch r["msg"] {
 			case "reconciling":
 				reconciling = append(reconciling, r)
 			case "controller: reconcile failed":
 				failed = append(failed, r)
+			case "controller: reconcile conflicted, retrying":
+				conflicted = append(conflicted, r)
 			}
 		}
-		if len(reconciling) != 2 || len(failed) != 1 {
-			t.Fatalf("want 2 reconciling lines and 1 failure, got %d and %d:\n%v", len(reconciling), len(failed), recs)
+		if len(reconciling) != 3 || len(failed) != 1 || len(conflicted) != 1 {
+			t.Fatalf("want 3 reconciling lines, 1 failure and 1 conflict, got %d, %d and %d:\n%v", len(reconciling), len(failed), len(conflicted), recs)
+		}
+		if failed[0]["level"] != "ERROR" || conflicted[0]["level"] != "INFO" {
+			t.Errorf("failure logged at %v, conflict at %v; want ERROR and INFO", failed[0]["level"], conflicted[0]["level"])
 		}
 		for _, r := range append(reconciling, failed...) {
 			if r["controller"] != "logs" || r["namespace"] != "ns-a" || r["name"] != "a" {
@@ -112,6 +121,9 @@ func TestReconcileLogger(t *testing.T) {
 		}
 		if failed[0]["reconcileID"] != reconciling[0]["reconcileID"] {
 			t.Errorf("the failure's reconcileID %v is not the failed call's %v", failed[0]["reconcileID"], reconciling[0]["reconcileID"])
+		}
+		if conflicted[0]["reconcileID"] != reconciling[1]["reconcileID"] {
+			t.Errorf("the conflict's reconcileID %v is not the conflicted call's %v", conflicted[0]["reconcileID"], reconciling[1]["reconcileID"])
 		}
 		if reconciling[0]["reconcileID"] == reconciling[1]["reconcileID"] {
 			t.Error("two Reconcile calls share a reconcileID")

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -72,7 +73,13 @@ func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request]
 		if ctx.Err() != nil {
 			return // stopping: whoever runs next reconciles everything again
 		}
-		if !panicked {
+		switch {
+		case panicked: // logged with its stack by call
+		case errors.Is(err, client.ErrConflict):
+			// A write from a cache a step behind the server: the retry
+			// reads the newer object. Routine, so not an error line.
+			log.Info("controller: reconcile conflicted, retrying", "error", err, "requeues", q.NumRequeues(req))
+		default:
 			log.Error("controller: reconcile failed", "error", err, "requeues", q.NumRequeues(req))
 		}
 		q.AddRateLimited(req)
