@@ -96,6 +96,12 @@ type Options struct {
 	// shards lists and watches as kube-apiserver v1.36 with the gate
 	// does (KEP-5866).
 	IgnoreShardSelector bool
+	// WebhookServices maps the Services that webhook configurations and
+	// conversion webhooks name ("namespace/name") to the address
+	// ("host:port") the server calls them at over HTTPS; a webhook whose
+	// clientConfig has a url needs no entry. A Service not listed
+	// cannot be called (the failure policy applies).
+	WebhookServices map[string]string
 }
 
 // RuleEvaluator evaluates CEL expressions of x-kubernetes-validations
@@ -146,6 +152,9 @@ type Server struct {
 	// builtinGroups are the API groups of built-in kinds (immutable).
 	builtinGroups map[string]bool
 
+	webhooks  *webhookHooks  // calls the admission webhooks of the configurations
+	hooksHTTP webhookClients // the webhooks' HTTP clients
+
 	ctx    context.Context // canceled by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // in-flight requests served through RoundTripper
@@ -190,6 +199,8 @@ func New(opts Options) *Server {
 	if len(opts.Admission) > 0 {
 		hooks = append(hooks, userHooks(opts.Admission))
 	}
+	s.webhooks = &webhookHooks{s: s}
+	hooks = append(hooks, s.webhooks)
 	s.admission = &admission.Chain{
 		Lookup: s.lookup, Hooks: hooks, Now: s.nowTime,
 		Validator: validation.New(rules),
@@ -214,6 +225,7 @@ func New(opts Options) *Server {
 		}
 	}
 	s.settle()
+	s.webhooks.refresh()
 	return s
 }
 
@@ -259,6 +271,7 @@ func (s *Server) Client() *http.Client {
 // idempotent.
 func (s *Server) Close() {
 	s.cancel()
+	defer s.hooksHTTP.close()
 	if s.http != nil {
 		s.http.CloseClientConnections()
 		s.http.Close()
