@@ -88,7 +88,13 @@ func (st *Strategy) allocateService(svc, old *corev1.Service) {
 		if sp.IPFamilyPolicy == nil {
 			sp.IPFamilyPolicy = op.IPFamilyPolicy
 		}
+		// Node ports carry over only while both need them, as on
+		// kube-apiserver (a NodePort Service made ClusterIP by a PUT
+		// leaving them out has none).
 		for i := range sp.Ports {
+			if !needsNodePorts(sp) || !needsNodePorts(op) {
+				break
+			}
 			for _, p := range op.Ports {
 				if sp.Ports[i].NodePort == 0 && p.Port == sp.Ports[i].Port && p.Protocol == sp.Ports[i].Protocol {
 					sp.Ports[i].NodePort = p.NodePort
@@ -122,7 +128,7 @@ func (st *Strategy) allocateService(svc, old *corev1.Service) {
 		p := corev1.IPFamilyPolicy("SingleStack")
 		sp.IPFamilyPolicy = &p
 	}
-	needsPorts := sp.Type == "NodePort" || (sp.Type == "LoadBalancer" && (sp.AllocateLoadBalancerNodePorts == nil || *sp.AllocateLoadBalancerNodePorts))
+	needsPorts := needsNodePorts(sp)
 	for i := range sp.Ports {
 		switch {
 		case sp.Ports[i].NodePort != 0:
@@ -147,3 +153,9 @@ type Strategy struct {
 // Reserve marks a Service's cluster IP or node port as allocated (for
 // objects loaded as they were, with their addresses).
 func (st *Strategy) Reserve(ip string, port int32) { st.services.take(ip, port) }
+
+// needsNodePorts reports whether a Service of this spec is given node
+// ports.
+func needsNodePorts(sp *corev1.ServiceSpec) bool {
+	return sp.Type == "NodePort" || (sp.Type == "LoadBalancer" && (sp.AllocateLoadBalancerNodePorts == nil || *sp.AllocateLoadBalancerNodePorts))
+}
