@@ -162,7 +162,14 @@ func TestPatch(t *testing.T) {
 	api := client.For[*appsv1.Deployment](c)
 	d, err := api.Create(ctx, &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "d", Labels: map[string]string{"keep": "me"}},
-		Spec:       appsv1.DeploymentSpec{Replicas: ptr(int32(1)), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "d"}}},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr(int32(1)),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "d"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "d"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "d", Image: "d"}}},
+			},
+		},
 	}, client.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -46,13 +46,17 @@
 //     Namespaces, RFC 1035 labels for Services, path segments for RBAC),
 //     generateName, label keys and values, annotations, finalizer names,
 //     ownerReferences, an immutable uid, no new finalizers on an object
-//     being deleted; of built-in kinds: ConfigMaps and Secrets (keys,
-//     size, immutability, typed Secrets' required keys), ServiceAccounts,
-//     Leases, PodDisruptionBudgets, RBAC roles and bindings, with
-//     kube-apiserver's causes (each as often as it reports it), and the
-//     other kinds' spec.replicas; of CustomResourceDefinitions and custom
-//     resources (below). The uid an update names is a precondition of
-//     its write (409), as on kube-apiserver.
+//     being deleted; of built-in kinds: Pods and pod templates
+//     (containers, names, images, ports, policies), Services (ports,
+//     selector, type, ExternalName), Deployments and ReplicaSets
+//     (selector, template, strategy, limits, an immutable selector),
+//     ConfigMaps and Secrets (keys, size, immutability, typed Secrets'
+//     required keys), ServiceAccounts, Leases, PodDisruptionBudgets, RBAC
+//     roles and bindings, with kube-apiserver's causes (each as often as
+//     it reports it), and the other kinds' spec.replicas; of
+//     CustomResourceDefinitions and custom resources (below). The uid an
+//     update names is a precondition of its write (409), as on
+//     kube-apiserver.
 //   - CustomResourceDefinitions through the API, as kube-apiserver's
 //     controllers handle them but at once: creating or updating a CRD
 //     serves its served versions before the write is answered, then
@@ -164,11 +168,13 @@
 //     timeout; matchConditions and reinvocation are not evaluated (every
 //     matching webhook is called once); nothing creates
 //     the kube-root-ca.crt ConfigMap a Pod's token volume names.
-//   - Validation of the other built-in kinds' specs (Pods and pod
-//     templates, Services, workloads' selectors, ...) is left to
-//     kube-apiserver: beyond metadata and replicas, invalid specs of
-//     those kinds are stored. Duplicate fields are not reported in YAML
-//     bodies.
+//   - Validation of built-in kinds is partial: of the kinds above, pod
+//     volumes, probes, security contexts, resources and affinity,
+//     Services' cluster IPs and traffic policies, and which Pod fields an
+//     update may change are not checked; StatefulSets, DaemonSets, Jobs,
+//     CronJobs, Ingresses, EndpointSlices, Events and the other kinds get
+//     metadata and replicas checks only, so invalid specs of those are
+//     stored. Duplicate fields are not reported in YAML bodies.
 //   - Deletion: a Pod deleted with a zero grace period gives watchers one
 //     DELETED event (kube-apiserver sends MODIFIED, then DELETED).
 //   - Controllers: no Deployment, ReplicaSet, Job or other workload

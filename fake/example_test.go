@@ -19,7 +19,10 @@ func Example() {
 	srv := fake.Start(fake.Options{})
 	defer srv.Close()
 
-	if err := srv.Add(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "default", Labels: map[string]string{"app": "web"}}}); err != nil {
+	if err := srv.Add(&corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "default", Labels: map[string]string{"app": "web"}},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}},
+	}); err != nil {
 		fmt.Println(err)
 		return
 	}

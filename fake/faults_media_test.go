@@ -60,7 +60,7 @@ func TestFaultNotAcceptableNext(t *testing.T) {
 
 func TestFaultRefuseProtobufBodies(t *testing.T) {
 	s, c := newTestServer(t, Options{})
-	c.mustDo(http.StatusCreated, "POST", "/apis/apps/v1/namespaces/default/deployments", `{"metadata":{"name":"web"},"spec":{"replicas":1}}`)
+	c.mustDo(http.StatusCreated, "POST", "/apis/apps/v1/namespaces/default/deployments", `{"metadata":{"name":"web"},"spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`)
 	c.createCM("a")
 	pb := func(apiVersion, kind string, v codec.ProtobufMarshaler) string {
 		b, err := codec.EncodeProtobuf(apiVersion, kind, v)

@@ -20,11 +20,11 @@ func TestScaleGet(t *testing.T) {
 		wantStatus       autoscalingv1.ScaleStatus
 	}{
 		{"deployment", "/apis/apps/v1/namespaces/default/deployments",
-			`{"metadata":{"name":"d"},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web","tier":"a"},"matchExpressions":[{"key":"env","operator":"In","values":["prod","dev"]},{"key":"zone","operator":"DoesNotExist"},{"key":"canary","operator":"Exists"},{"key":"b","operator":"NotIn","values":["y","x"]}]}},"status":{"replicas":2}}`,
+			`{"metadata":{"name":"d"},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web","tier":"a"},"matchExpressions":[{"key":"env","operator":"In","values":["prod","dev"]},{"key":"zone","operator":"DoesNotExist"},{"key":"canary","operator":"Exists"},{"key":"b","operator":"NotIn","values":["y","x"]}]},"template":{"metadata":{"labels":{"app":"web","tier":"a","env":"prod","canary":""}},"spec":{"containers":[{"name":"c","image":"i"}]}}},"status":{"replicas":2}}`,
 			autoscalingv1.ScaleSpec{Replicas: 3},
 			autoscalingv1.ScaleStatus{Replicas: 2, Selector: "app=web,b notin (x,y),canary,env in (dev,prod),tier=a,!zone"}},
 		{"replicaset without replicas", "/apis/apps/v1/namespaces/default/replicasets",
-			`{"metadata":{"name":"d"},"spec":{"selector":{"matchLabels":{"app":"web"}}}}`,
+			`{"metadata":{"name":"d"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`,
 			autoscalingv1.ScaleSpec{Replicas: 1}, autoscalingv1.ScaleStatus{Selector: "app=web"}},
 		{"statefulset", "/apis/apps/v1/namespaces/default/statefulsets",
 			`{"metadata":{"name":"d"},"spec":{"replicas":0,"selector":{"matchLabels":{"app":"db"}}}}`,
@@ -81,7 +81,7 @@ func TestScaleGet(t *testing.T) {
 func TestScaleUpdate(t *testing.T) {
 	s, c := newTestServer(t, Options{})
 	const path = "/apis/apps/v1/namespaces/default/deployments"
-	c.mustDo(http.StatusCreated, "POST", path, `{"metadata":{"name":"web"},"spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}}}}`)
+	c.mustDo(http.StatusCreated, "POST", path, `{"metadata":{"name":"web"},"spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`)
 	tests := []struct {
 		name, method, body string
 		code               int

@@ -42,7 +42,7 @@ func TestUnknownFieldPaths(t *testing.T) {
 }
 
 func TestFieldValidationFullPaths(t *testing.T) {
-	const body = `{"metadata":{"name":"web"},"spec":{"bogus":1,"template":{"spec":{"containers":[{"name":"a","imag":"x"}]}}},"extra":true}`
+	const body = `{"metadata":{"name":"web"},"spec":{"bogus":1,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"a","imag":"x","image":"x"}]}}},"extra":true}`
 	tests := []struct {
 		name, query  string
 		code         int

@@ -19,7 +19,10 @@ func Example() {
 	srv, cfg := fakeclient.Start(fake.Options{})
 	defer srv.Close()
 	for _, name := range []string{"web", "db", "cache"} {
-		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"tier": "backend"}}}
+		pod := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"tier": "backend"}},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: name, Image: name}}},
+		}
 		if name == "web" {
 			pod.Labels["tier"] = "frontend"
 		}
@@ -64,7 +67,10 @@ func Example() {
 	fmt.Println("backend:", names)
 
 	pods := client.For[*corev1.Pod](c).Namespace("default")
-	if _, err := pods.Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "queue"}}, client.CreateOptions{}); err != nil {
+	if _, err := pods.Create(ctx, &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "queue"},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "queue", Image: "queue"}}},
+	}, client.CreateOptions{}); err != nil {
 		panic(err)
 	}
 	fmt.Println("added:", <-added)

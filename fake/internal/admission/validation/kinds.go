@@ -20,7 +20,7 @@ type kindRule struct {
 // "group/resource"; a file per group of kinds.
 func kindRules() map[string]kindRule {
 	rules := map[string]kindRule{}
-	for _, add := range []func(map[string]kindRule){coreKinds, otherKinds} {
+	for _, add := range []func(map[string]kindRule){coreKinds, podKinds, serviceKinds, workloadKinds, otherKinds} {
 		add(rules)
 	}
 	return rules
@@ -49,20 +49,16 @@ func (v *Validator) builtin(rule kindRule, d, old *object.Draft) errs {
 // written here yet beyond metadata.
 func kindCauses(d, old *object.Draft) []apierr.Cause {
 	var causes []apierr.Cause
-	nonNegative := func(field string, v *int32) {
+	nonNegativeReplicas := func(field string, v *int32) {
 		if v != nil && *v < 0 {
 			causes = append(causes, InvalidCause(field, int64(*v), "must be greater than or equal to 0"))
 		}
 	}
 	switch o := d.Typed.(type) {
-	case *appsv1.Deployment:
-		nonNegative("spec.replicas", o.Spec.Replicas)
-	case *appsv1.ReplicaSet:
-		nonNegative("spec.replicas", o.Spec.Replicas)
 	case *appsv1.StatefulSet:
-		nonNegative("spec.replicas", o.Spec.Replicas)
+		nonNegativeReplicas("spec.replicas", o.Spec.Replicas)
 	case *corev1.ReplicationController:
-		nonNegative("spec.replicas", o.Spec.Replicas)
+		nonNegativeReplicas("spec.replicas", o.Spec.Replicas)
 	}
 	return causes
 }

@@ -164,6 +164,126 @@ func TestKindRules(t *testing.T) {
 				"FieldValueRequired roleRef.name: Required value",
 				"FieldValueRequired subjects[0].namespace: Required value",
 			}},
+
+		{name: "pod", resource: "/v1/pods",
+			obj: pod(`{"name":"c","image":"busybox:1","imagePullPolicy":"IfNotPresent","terminationMessagePolicy":"File","ports":[{"name":"http","containerPort":80,"protocol":"TCP"}]}`)},
+		{name: "pod without containers", resource: "/v1/pods",
+			obj:  pod(``),
+			want: []string{"FieldValueRequired spec.containers: Required value"}},
+		{name: "pod container fields", resource: "/v1/pods",
+			obj: pod(`{"name":"C","image":"","imagePullPolicy":"Sometimes","terminationMessagePolicy":"File","ports":[{"name":"--x","containerPort":0,"hostPort":70000,"protocol":"HTTP"}]},` +
+				`{"name":"C","image":" busybox","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
+			want: []string{
+				`FieldValueInvalid spec.containers[0].name: Invalid value: "C": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+				"FieldValueRequired spec.containers[0].image: Required value",
+				`FieldValueInvalid spec.containers[0].ports[0].name: Invalid value: "--x": must not contain consecutive hyphens`,
+				`FieldValueInvalid spec.containers[0].ports[0].name: Invalid value: "--x": must not begin or end with a hyphen`,
+				"FieldValueRequired spec.containers[0].ports[0].containerPort: Required value",
+				"FieldValueInvalid spec.containers[0].ports[0].hostPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
+				`FieldValueNotSupported spec.containers[0].ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"`,
+				`FieldValueNotSupported spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"`,
+				`FieldValueInvalid spec.containers[1].name: Invalid value: "C": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+				`FieldValueDuplicate spec.containers[1].name: Duplicate value: "C"`,
+				`FieldValueInvalid spec.containers[1].image: Invalid value: " busybox": must not have leading or trailing whitespace`,
+			}},
+		{name: "pod policies and names", resource: "/v1/pods",
+			obj: `{"metadata":{"name":"p",` + meta + `},"spec":{"containers":[{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}],` +
+				`"restartPolicy":"Sometimes","dnsPolicy":"Cluster","terminationGracePeriodSeconds":30,"nodeSelector":{"a":"b c"},"serviceAccountName":"S","activeDeadlineSeconds":0,"hostname":"a.b"}}`,
+			want: []string{
+				`FieldValueNotSupported spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"`,
+				`FieldValueNotSupported spec.dnsPolicy: Unsupported value: "Cluster": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"`,
+				`FieldValueInvalid spec.nodeSelector: Invalid value: "b c": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+				`FieldValueInvalid spec.serviceAccountName: Invalid value: "S": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+				"FieldValueInvalid spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive",
+				`FieldValueInvalid spec.hostname: Invalid value: "a.b": must not contain dots`,
+			}},
+		{name: "pod created with ephemeral containers", resource: "/v1/pods",
+			obj: `{"metadata":{"name":"p",` + meta + `},"spec":{"containers":[{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}],` +
+				`"restartPolicy":"Always","dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30,"ephemeralContainers":[{"name":"d","image":"i"}]}}`,
+			want: []string{"FieldValueForbidden spec.ephemeralContainers: Forbidden: cannot be set on create"}},
+		{name: "pod update checks the new spec", resource: "/v1/pods",
+			old:  pod(`{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
+			obj:  pod(`{"name":"c","image":"","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
+			want: []string{"FieldValueRequired spec.containers[0].image: Required value"}},
+
+		{name: "service", resource: "/v1/services",
+			obj: service(`"type":"NodePort","ports":[{"name":"http","port":80,"targetPort":"web","protocol":"TCP","nodePort":30080},{"name":"dns","port":53,"targetPort":53,"protocol":"UDP"}],"selector":{"app":"a"}`)},
+		{name: "service without ports", resource: "/v1/services",
+			obj:  service(`"type":"ClusterIP"`),
+			want: []string{"FieldValueRequired spec.ports: Required value"}},
+		{name: "headless service without ports", resource: "/v1/services",
+			obj: service(`"type":"ClusterIP","clusterIP":"None","clusterIPs":["None"]`)},
+		{name: "service ports", resource: "/v1/services",
+			obj: service(`"type":"ClusterIP","ports":[{"port":0,"targetPort":0,"protocol":"TCP","nodePort":30000},{"name":"B","port":80,"targetPort":"x--y","protocol":"HTTP"},{"name":"b","port":80,"targetPort":80,"protocol":"TCP"},{"name":"b","port":80,"targetPort":80,"protocol":"TCP"}]`),
+			want: []string{
+				"FieldValueRequired spec.ports[0].name: Required value",
+				"FieldValueInvalid spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive",
+				"FieldValueInvalid spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive",
+				`FieldValueInvalid spec.ports[1].name: Invalid value: "B": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+				`FieldValueNotSupported spec.ports[1].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"`,
+				`FieldValueInvalid spec.ports[1].targetPort: Invalid value: "x--y": must not contain consecutive hyphens`,
+				`FieldValueDuplicate spec.ports[3].name: Duplicate value: "b"`,
+				"FieldValueForbidden spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'",
+				`FieldValueDuplicate spec.ports[3]: Duplicate value: {"Name":"","Protocol":"TCP","AppProtocol":null,"Port":80,"TargetPort":0,"NodePort":0}`,
+			}},
+		{name: "externalname service", resource: "/v1/services",
+			obj:  service(`"type":"ExternalName","externalName":"Bad_Name."`),
+			want: []string{`FieldValueInvalid spec.externalName: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`}},
+		{name: "service type", resource: "/v1/services",
+			obj:  service(`"type":"Internal","ports":[{"port":80,"targetPort":80,"protocol":"TCP"}]`),
+			want: []string{`FieldValueNotSupported spec.type: Unsupported value: "Internal": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"`}},
+		{name: "service name not a DNS-1035 label", resource: "/v1/services",
+			obj:  `{"metadata":{"name":"1svc",` + meta + `},"spec":{"type":"ClusterIP","sessionAffinity":"None","ports":[{"port":80,"targetPort":80,"protocol":"TCP"}]}}`,
+			want: []string{`FieldValueInvalid metadata.name: Invalid value: "1svc": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`}},
+
+		{name: "deployment", resource: "apps/v1/deployments",
+			obj: deployment(`"replicas":2,"selector":{"matchLabels":{"app":"a"},"matchExpressions":[{"key":"tier","operator":"NotIn","values":["db"]}]}`, `{"app":"a"}`, `"restartPolicy":"Always"`)},
+		{name: "deployment without a selector", resource: "apps/v1/deployments",
+			obj: deployment(`"replicas":-1`, `{"app":"a"}`, `"restartPolicy":"Always"`),
+			want: []string{
+				"FieldValueInvalid spec.replicas: Invalid value: -1: must be greater than or equal to 0",
+				"FieldValueRequired spec.selector: Required value",
+				"FieldValueInvalid spec.template.metadata.labels: Invalid value: {\"app\":\"a\"}: `selector` does not match template `labels`",
+			}},
+		{name: "deployment selecting other labels", resource: "apps/v1/deployments",
+			obj: deployment(`"selector":{"matchLabels":{"app":"b"}}`, `{"app":"a","x":"y z"}`, `"restartPolicy":"OnFailure","activeDeadlineSeconds":5`),
+			want: []string{
+				"FieldValueInvalid spec.template.metadata.labels: Invalid value: {\"app\":\"a\",\"x\":\"y z\"}: `selector` does not match template `labels`",
+				`FieldValueInvalid spec.template.labels: Invalid value: "y z": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+				`FieldValueNotSupported spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"`,
+				"FieldValueForbidden spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported",
+			}},
+		{name: "deployment with an invalid selector", resource: "apps/v1/deployments",
+			obj: deployment(`"selector":{"matchExpressions":[{"key":"app","operator":"Near"}]}`, `{"app":"a"}`, `"restartPolicy":"Always"`),
+			want: []string{
+				`FieldValueInvalid spec.selector.matchExpressions[0].operator: Invalid value: "Near": not a valid selector operator`,
+				`FieldValueInvalid spec.selector: Invalid value: {"matchExpressions":[{"key":"app","operator":"Near"}]}: invalid label selector`,
+			}},
+		{name: "deployment with an empty selector", resource: "apps/v1/deployments",
+			obj:  deployment(`"selector":{}`, `{"app":"a"}`, `"restartPolicy":"Always"`),
+			want: []string{"FieldValueInvalid spec.selector: Invalid value: {}: empty selector is invalid for deployment"}},
+		{name: "deployment template's container", resource: "apps/v1/deployments",
+			obj: `{"metadata":{"name":"d",` + meta + `},"spec":{"replicas":1,"selector":{"matchLabels":{"app":"a"}},"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":"25%","maxSurge":"25%"}},` +
+				`"template":{"metadata":{"labels":{"app":"a"}},"spec":{"containers":[{"name":"c","imagePullPolicy":"Always","terminationMessagePolicy":"File"}],"restartPolicy":"Always","dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30}}}}`,
+			want: []string{"FieldValueRequired spec.template.spec.containers[0].image: Required value"}},
+		{name: "deployment strategy and limits", resource: "apps/v1/deployments",
+			obj: `{"metadata":{"name":"d",` + meta + `},"spec":{"replicas":1,"selector":{"matchLabels":{"app":"a"}},"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":0,"maxSurge":"0%"}},` +
+				`"minReadySeconds":10,"progressDeadlineSeconds":10,"revisionHistoryLimit":-1,` + template(`{"app":"a"}`, `"restartPolicy":"Always"`) + `}}`,
+			want: []string{
+				"FieldValueInvalid spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0",
+				"FieldValueInvalid spec.revisionHistoryLimit: Invalid value: -1: must be greater than or equal to 0",
+				"FieldValueInvalid spec.progressDeadlineSeconds: Invalid value: 10: must be greater than minReadySeconds",
+			}},
+		{name: "deployment strategy type", resource: "apps/v1/deployments",
+			obj:  `{"metadata":{"name":"d",` + meta + `},"spec":{"replicas":1,"selector":{"matchLabels":{"app":"a"}},"strategy":{"type":"Canary"},` + template(`{"app":"a"}`, `"restartPolicy":"Always"`) + `}}`,
+			want: []string{`FieldValueNotSupported spec.strategy: Unsupported value: {"Type":"Canary","RollingUpdate":null}: supported values: "Recreate", "RollingUpdate"`}},
+		{name: "deployment selector changed", resource: "apps/v1/deployments",
+			old:  deployment(`"selector":{"matchLabels":{"app":"a"}}`, `{"app":"a","v":"2"}`, `"restartPolicy":"Always"`),
+			obj:  deployment(`"selector":{"matchLabels":{"app":"a","v":"2"}}`, `{"app":"a","v":"2"}`, `"restartPolicy":"Always"`),
+			want: []string{`FieldValueInvalid spec.selector: Invalid value: {"matchLabels":{"app":"a","v":"2"}}: field is immutable`}},
+		{name: "replicaset", resource: "apps/v1/replicasets",
+			obj:  `{"metadata":{"name":"r",` + meta + `},"spec":{"replicas":1,"minReadySeconds":-2,"selector":{"matchLabels":{"app":"a"}},` + template(`{"app":"a"}`, `"restartPolicy":"Always"`) + `}}`,
+			want: []string{"FieldValueInvalid spec.minReadySeconds: Invalid value: -2: must be greater than or equal to 0"}},
 	}
 	v := validation.New(nil)
 	for _, tt := range tests {
@@ -205,4 +325,27 @@ func draft(t *testing.T, resource, obj string) *object.Draft {
 		t.Fatalf("decode %s: %v", obj, err)
 	}
 	return d
+}
+
+// pod is a Pod with its defaults set (the Validator runs after them),
+// with these containers.
+func pod(containers string) string {
+	return `{"metadata":{"name":"p",` + meta + `},"spec":{"containers":[` + containers + `],"restartPolicy":"Always","dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30}}`
+}
+
+// service is a Service with its session affinity defaulted, with this
+// spec.
+func service(spec string) string {
+	return `{"metadata":{"name":"s",` + meta + `},"spec":{"sessionAffinity":"None",` + spec + `}}`
+}
+
+// deployment is a Deployment with its strategy defaulted, with these
+// spec fields and a template of these labels and pod spec fields.
+func deployment(spec, labels, podSpec string) string {
+	return `{"metadata":{"name":"d",` + meta + `},"spec":{` + spec + `,"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":"25%","maxSurge":"25%"}},` + template(labels, podSpec) + `}}`
+}
+
+// template is a pod template with its defaults set.
+func template(labels, podSpec string) string {
+	return `"template":{"metadata":{"labels":` + labels + `},"spec":{"containers":[{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30,` + podSpec + `}}`
 }

@@ -104,11 +104,11 @@ func (v *Validator) pdbSpec(s *policyv1.PodDisruptionBudgetSpec) errs {
 		e.invalid("spec", pdbSpecValue(s), "minAvailable and maxUnavailable cannot be both set")
 	}
 	if s.MinAvailable != nil {
-		e.addAll(v.positiveIntOrPercent(*s.MinAvailable, "spec.minAvailable"))
+		e.addAll(positiveIntOrPercent(*s.MinAvailable, "spec.minAvailable"))
 		e.addAll(notMoreThan100Percent(*s.MinAvailable, "spec.minAvailable"))
 	}
 	if s.MaxUnavailable != nil {
-		e.addAll(v.positiveIntOrPercent(*s.MaxUnavailable, "spec.maxUnavailable"))
+		e.addAll(positiveIntOrPercent(*s.MaxUnavailable, "spec.maxUnavailable"))
 		e.addAll(notMoreThan100Percent(*s.MaxUnavailable, "spec.maxUnavailable"))
 	}
 	e.addAll(v.labelSelector(s.Selector, "spec.selector", false))

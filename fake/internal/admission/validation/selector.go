@@ -41,7 +41,7 @@ func (v *Validator) labelSelector(s *metav1.LabelSelector, path string, allowInv
 }
 
 // positiveIntOrPercent is kube-apiserver's ValidatePositiveIntOrPercent.
-func (v *Validator) positiveIntOrPercent(x intstr.IntOrString, path string) errs {
+func positiveIntOrPercent(x intstr.IntOrString, path string) errs {
 	var e errs
 	if x.Type == intstr.String {
 		if !percent.MatchString(x.StrVal) {
