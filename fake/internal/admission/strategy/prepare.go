@@ -8,6 +8,7 @@ import (
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	batchv1 "github.com/kubewire/kubewire/api/batch/v1"
+	coordinationv1 "github.com/kubewire/kubewire/api/coordination/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/admission/defaults"
@@ -18,7 +19,8 @@ import (
 // whatever the body says (its strategies' PrepareForCreate, and the
 // Service REST's address allocation): status starts empty (a Pod's
 // Pending with its QoS class, a Namespace's Active), a Job gets its
-// generated selector, a Service its cluster IP. Defaults that depend on
+// generated selector, a Service its cluster IP, a Lease loses the fields
+// behind a feature gate kube-apiserver v1.36 leaves off. Defaults that depend on
 // what was reset apply again, as they do when kube-apiserver reads the
 // object back from storage. The uid must be set. Objects added with
 // Server.Add (api unset) keep their status.
@@ -60,6 +62,9 @@ func (st *Strategy) PrepareCreate(d *object.Draft, api bool) {
 	case *corev1.PersistentVolume:
 		now := st.Now()
 		o.Status.LastPhaseTransitionTime = &now
+	case *coordinationv1.Lease:
+		// Behind CoordinatedLeaderElection, off by default in v1.36.
+		o.Spec.Strategy, o.Spec.PreferredHolder = nil, nil
 	}
 	defaults.Apply(d.Typed)
 }
@@ -75,8 +80,9 @@ func resetStatus(t object.Typed) {
 
 // PrepareUpdate keeps what an update of the main resource may not
 // change: a Namespace's finalizers (changed through /finalize) and
-// status, and a Service's allocated addresses when the update leaves
-// them out.
+// status, a Service's allocated addresses when the update leaves them
+// out, and a Lease's fields behind a feature gate kube-apiserver v1.36
+// leaves off unless the stored Lease has them.
 func (st *Strategy) PrepareUpdate(old, d *object.Draft) {
 	switch o := d.Typed.(type) {
 	case *apiextensionsv1.CustomResourceDefinition:
@@ -104,6 +110,16 @@ func (st *Strategy) PrepareUpdate(old, d *object.Draft) {
 		if prev := old.Typed.(*corev1.PersistentVolume); prev.Status.Phase != o.Status.Phase {
 			now := st.Now()
 			o.Status.LastPhaseTransitionTime = &now
+		}
+	case *coordinationv1.Lease:
+		// Behind CoordinatedLeaderElection: an update keeps only those
+		// the stored Lease has.
+		prev := old.Typed.(*coordinationv1.Lease)
+		if prev.Spec.Strategy == nil {
+			o.Spec.Strategy = nil
+		}
+		if prev.Spec.PreferredHolder == nil {
+			o.Spec.PreferredHolder = nil
 		}
 	}
 }
