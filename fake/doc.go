@@ -50,6 +50,8 @@
 //     (containers, names, images, ports, policies), Services (ports,
 //     selector, type, ExternalName), Deployments and ReplicaSets
 //     (selector, template, strategy, limits, an immutable selector),
+//     Jobs (counts, limits, completion mode, template, restart policy,
+//     selector),
 //     ConfigMaps and Secrets (keys, size, immutability, typed Secrets'
 //     required keys), ServiceAccounts, Leases, PodDisruptionBudgets, RBAC
 //     roles and bindings, with kube-apiserver's causes (each as often as
@@ -170,8 +172,9 @@
 //     the kube-root-ca.crt ConfigMap a Pod's token volume names.
 //   - Validation of built-in kinds is partial: of the kinds above, pod
 //     volumes, probes, security contexts, resources and affinity,
-//     Services' cluster IPs and traffic policies, and which Pod fields an
-//     update may change are not checked; StatefulSets, DaemonSets, Jobs,
+//     Services' cluster IPs and traffic policies, which Pod fields an
+//     update may change, and Jobs' generated selector labels and
+//     immutable template are not checked; StatefulSets, DaemonSets,
 //     CronJobs, Ingresses, EndpointSlices, Events and the other kinds get
 //     metadata and replicas checks only, so invalid specs of those are
 //     stored. Duplicate fields are not reported in YAML bodies.

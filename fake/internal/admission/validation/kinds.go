@@ -20,7 +20,7 @@ type kindRule struct {
 // "group/resource"; a file per group of kinds.
 func kindRules() map[string]kindRule {
 	rules := map[string]kindRule{}
-	for _, add := range []func(map[string]kindRule){coreKinds, podKinds, serviceKinds, workloadKinds, otherKinds} {
+	for _, add := range []func(map[string]kindRule){coreKinds, podKinds, serviceKinds, workloadKinds, jobKinds, otherKinds} {
 		add(rules)
 	}
 	return rules

@@ -199,8 +199,15 @@ func TestKindRules(t *testing.T) {
 			}},
 		{name: "pod created with ephemeral containers", resource: "/v1/pods",
 			obj: `{"metadata":{"name":"p",` + meta + `},"spec":{"containers":[{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}],` +
-				`"restartPolicy":"Always","dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30,"ephemeralContainers":[{"name":"d","image":"i"}]}}`,
-			want: []string{"FieldValueForbidden spec.ephemeralContainers: Forbidden: cannot be set on create"}},
+				`"restartPolicy":"Always","dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30,"ephemeralContainers":[{"readinessProbe":{"initialDelaySeconds":1},"imagePullPolicy":"Always","terminationMessagePolicy":"File"},{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File","targetContainerName":"x"}]}}`,
+			want: []string{
+				"FieldValueRequired spec.ephemeralContainers[0].name: Required value",
+				"FieldValueRequired spec.ephemeralContainers[0].image: Required value",
+				"FieldValueForbidden spec.ephemeralContainers[0].readinessProbe: Forbidden: cannot be set for an Ephemeral Container",
+				`FieldValueDuplicate spec.ephemeralContainers[1].name: Duplicate value: "c"`,
+				`FieldValueNotFound spec.ephemeralContainers[1].targetContainerName: Not found: "x"`,
+				"FieldValueForbidden spec.ephemeralContainers: Forbidden: cannot be set on create",
+			}},
 		{name: "pod update checks the new spec", resource: "/v1/pods",
 			old:  pod(`{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
 			obj:  pod(`{"name":"c","image":"","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
@@ -284,6 +291,29 @@ func TestKindRules(t *testing.T) {
 		{name: "replicaset", resource: "apps/v1/replicasets",
 			obj:  `{"metadata":{"name":"r",` + meta + `},"spec":{"replicas":1,"minReadySeconds":-2,"selector":{"matchLabels":{"app":"a"}},` + template(`{"app":"a"}`, `"restartPolicy":"Always"`) + `}}`,
 			want: []string{"FieldValueInvalid spec.minReadySeconds: Invalid value: -2: must be greater than or equal to 0"}},
+
+		{name: "job", resource: "batch/v1/jobs",
+			obj: job(`"backoffLimit":6,"completions":3,"completionMode":"Indexed","backoffLimitPerIndex":1`, `"restartPolicy":"Never"`)},
+		{name: "job restart policy defaulted to Always", resource: "batch/v1/jobs",
+			obj:  job(`"backoffLimit":-1,"parallelism":-2`, `"restartPolicy":"Always"`),
+			want: []string{"FieldValueInvalid spec.parallelism: Invalid value: -2: must be greater than or equal to 0", "FieldValueInvalid spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0", `FieldValueRequired spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"`}},
+		{name: "job limits per index without indexed completion", resource: "batch/v1/jobs",
+			obj: job(`"completionMode":"Sequential","maxFailedIndexes":2`, `"restartPolicy":"OnFailure"`),
+			want: []string{
+				"FieldValueRequired spec.backoffLimitPerIndex: Required value: when maxFailedIndexes is specified",
+				`FieldValueNotSupported spec.completionMode: Unsupported value: "Sequential": supported values: "NonIndexed", "Indexed"`,
+				"FieldValueInvalid spec.maxFailedIndexes: Invalid value: 2: requires indexed completion mode",
+			}},
+		{name: "job template not selected", resource: "batch/v1/jobs",
+			obj:  `{"metadata":{"name":"j",` + meta + `},"spec":{"selector":{"matchLabels":{"job-name":"other"}},` + template(`{"job-name":"j"}`, `"restartPolicy":"Never"`) + `}}`,
+			want: []string{"FieldValueInvalid spec.template.metadata.labels: Invalid value: {\"job-name\":\"j\"}: `selector` does not match template `labels`"}},
+		{name: "job update checks the spec twice", resource: "batch/v1/jobs",
+			old: job(``, `"restartPolicy":"Never"`),
+			obj: job(`"ttlSecondsAfterFinished":-5`, `"restartPolicy":"Never"`),
+			want: []string{
+				"FieldValueInvalid spec.ttlSecondsAfterFinished: Invalid value: -5: must be greater than or equal to 0",
+				"FieldValueInvalid spec.ttlSecondsAfterFinished: Invalid value: -5: must be greater than or equal to 0",
+			}},
 	}
 	v := validation.New(nil)
 	for _, tt := range tests {
@@ -348,4 +378,14 @@ func deployment(spec, labels, podSpec string) string {
 // template is a pod template with its defaults set.
 func template(labels, podSpec string) string {
 	return `"template":{"metadata":{"labels":` + labels + `},"spec":{"containers":[{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30,` + podSpec + `}}`
+}
+
+// job is a Job with its generated selector, with these spec fields and
+// pod spec fields.
+func job(spec, podSpec string) string {
+	if spec != "" {
+		spec += ","
+	}
+	return `{"metadata":{"name":"j",` + meta + `},"spec":{` + spec + `"selector":{"matchLabels":{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001"}},` +
+		template(`{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","job-name":"j"}`, podSpec) + `}}`
 }

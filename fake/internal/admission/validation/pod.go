@@ -2,6 +2,7 @@ package validation
 
 import (
 	"math"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -65,6 +66,7 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 		e.required(child(path, "terminationGracePeriodSeconds"), "")
 	}
 	e.addAll(v.containers(s.Containers, child(path, "containers")))
+	e.addAll(v.ephemeralContainers(s, child(path, "ephemeralContainers")))
 	switch s.RestartPolicy {
 	case "Always", "OnFailure", "Never":
 	case "":
@@ -128,31 +130,92 @@ func (v *Validator) containers(list []corev1.Container, path string) errs {
 }
 
 func (v *Validator) container(ctr *corev1.Container, path string) errs {
+	return v.containerCommon(ctr.Name, ctr.Image, ctr.TerminationMessagePolicy, ctr.Ports, ctr.ImagePullPolicy, path)
+}
+
+// containerCommon is kube-apiserver's validateContainerCommon for the
+// checks written here, on the fields every kind of container has.
+func (v *Validator) containerCommon(name, image string, msgPolicy corev1.TerminationMessagePolicy, ports []corev1.ContainerPort, pull corev1.PullPolicy, path string) errs {
 	var e errs
-	if ctr.Name == "" {
+	if name == "" {
 		e.required(child(path, "name"), "")
 	} else {
-		for _, msg := range v.patterns.labelErrors(ctr.Name) {
-			e.invalid(child(path, "name"), ctr.Name, msg)
+		for _, msg := range v.patterns.labelErrors(name) {
+			e.invalid(child(path, "name"), name, msg)
 		}
 	}
-	if ctr.Image == "" {
+	if image == "" {
 		e.required(child(path, "image"), "")
 	}
-	switch ctr.TerminationMessagePolicy {
+	switch msgPolicy {
 	case "File", "FallbackToLogsOnError":
 	case "":
 		e.required(child(path, "terminationMessagePolicy"), "")
 	default:
-		e.notSupported(child(path, "terminationMessagePolicy"), ctr.TerminationMessagePolicy, "File", "FallbackToLogsOnError")
+		e.notSupported(child(path, "terminationMessagePolicy"), msgPolicy, "File", "FallbackToLogsOnError")
 	}
-	e.addAll(containerPorts(ctr.Ports, child(path, "ports")))
-	switch ctr.ImagePullPolicy {
+	e.addAll(containerPorts(ports, child(path, "ports")))
+	switch pull {
 	case "Always", "IfNotPresent", "Never":
 	case "":
 		e.required(child(path, "imagePullPolicy"), "")
 	default:
-		e.notSupported(child(path, "imagePullPolicy"), ctr.ImagePullPolicy, "Always", "IfNotPresent", "Never")
+		e.notSupported(child(path, "imagePullPolicy"), pull, "Always", "IfNotPresent", "Never")
+	}
+	return e
+}
+
+// ephemeralAllowed are the fields an ephemeral container may set; the
+// others (ports, resources, probes, lifecycle, ...) are refused.
+var ephemeralAllowed = map[string]bool{
+	"Name": true, "Image": true, "Command": true, "Args": true, "WorkingDir": true, "EnvFrom": true, "Env": true,
+	"VolumeMounts": true, "VolumeDevices": true, "TerminationMessagePath": true, "TerminationMessagePolicy": true,
+	"ImagePullPolicy": true, "SecurityContext": true, "Stdin": true, "StdinOnce": true, "TTY": true,
+	"UnknownFields": true,
+}
+
+// ephemeralContainers is kube-apiserver's validateEphemeralContainers
+// for the checks written here: each one's common checks, a name unique
+// across all containers, a target that is another container, and only
+// the allowed fields set (in the order of the type's fields).
+func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string) errs {
+	var e errs
+	others, all := map[string]bool{}, map[string]bool{}
+	for _, list := range [][]corev1.Container{s.Containers, s.InitContainers} {
+		for _, c := range list {
+			others[c.Name], all[c.Name] = true, true
+		}
+	}
+	for i := range s.EphemeralContainers {
+		ec := &s.EphemeralContainers[i]
+		c := &ec.EphemeralContainerCommon
+		p := index(path, i)
+		e.addAll(v.containerCommon(c.Name, c.Image, c.TerminationMessagePolicy, c.Ports, c.ImagePullPolicy, p))
+		if len(c.Image) != len(strings.TrimSpace(c.Image)) {
+			e.invalid(child(p, "image"), c.Image, "must not have leading or trailing whitespace")
+		}
+		if all[c.Name] {
+			e.duplicate(child(p, "name"), c.Name)
+		}
+		all[c.Name] = true
+		if ec.TargetContainerName != "" && !others[ec.TargetContainerName] {
+			e.notFound(child(p, "targetContainerName"), ec.TargetContainerName)
+		}
+		rv, rt := reflect.ValueOf(*c), reflect.TypeOf(*c)
+		for f := range rt.NumField() {
+			name := rt.Field(f).Name
+			if !ephemeralAllowed[name] && !rv.Field(f).IsZero() {
+				e.forbidden(child(p, strings.ToLower(name[:1])+name[1:]), "cannot be set for an Ephemeral Container")
+			}
+		}
+		for j, vm := range c.VolumeMounts {
+			if vm.SubPath != "" {
+				e.forbidden(child(index(child(p, "volumeMounts"), j), "subPath"), "cannot be set for an Ephemeral Container")
+			}
+			if vm.SubPathExpr != "" {
+				e.forbidden(child(index(child(p, "volumeMounts"), j), "subPathExpr"), "cannot be set for an Ephemeral Container")
+			}
+		}
 	}
 	return e
 }
