@@ -50,8 +50,9 @@
 //     (containers, names, images, ports, policies), Services (ports,
 //     selector, type, ExternalName), Deployments and ReplicaSets
 //     (selector, template, strategy, limits, an immutable selector),
-//     Jobs (counts, limits, completion mode, template, restart policy,
-//     selector),
+//     Jobs and CronJobs (counts, limits, completion mode, template,
+//     restart policy, selector; a schedule's fields, time zone and
+//     concurrency policy),
 //     ConfigMaps and Secrets (keys, size, immutability, typed Secrets'
 //     required keys), ServiceAccounts, Leases, PodDisruptionBudgets, RBAC
 //     roles and bindings, with kube-apiserver's causes (each as often as
@@ -174,8 +175,8 @@
 //     volumes, probes, security contexts, resources and affinity,
 //     Services' cluster IPs and traffic policies, which Pod fields an
 //     update may change, and Jobs' generated selector labels and
-//     immutable template are not checked; StatefulSets, DaemonSets,
-//     CronJobs, Ingresses, EndpointSlices, Events and the other kinds get
+//     immutable template, and cron syntax within a schedule's five fields
+//     are not checked; StatefulSets, DaemonSets, Ingresses, EndpointSlices, Events and the other kinds get
 //     metadata and replicas checks only, so invalid specs of those are
 //     stored. Duplicate fields are not reported in YAML bodies.
 //   - Deletion: a Pod deleted with a zero grace period gives watchers one

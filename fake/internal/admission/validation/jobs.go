@@ -1,19 +1,45 @@
 package validation
 
 import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	// Time zones are checked against the IANA database wherever the
+	// fake runs, as kube-apiserver's binary carries it.
+	_ "time/tzdata"
+
 	batchv1 "github.com/kubewire/kubewire/api/batch/v1"
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
-// Jobs, as pkg/apis/batch/validation checks them: the counts and limits,
+// Jobs and CronJobs, as pkg/apis/batch/validation checks them: the counts and limits,
 // the completion mode, the template as a pod spec with restartPolicy
 // OnFailure or Never, and a selector that selects the template. Not
 // written here yet: the generated selector's labels, pod failure and
 // success policies, the indexed-completion limits, and the fields an
 // update may not change besides the selector (the template of a Job
-// that is not suspended, completions, the completion mode).
+// that is not suspended, completions, the completion mode); of a
+// CronJob's schedule, only the number of fields.
 
 func jobKinds(rules map[string]kindRule) {
+	rules["batch/cronjobs"] = kindRule{
+		create: func(v *Validator, d *object.Draft) errs {
+			e := v.objectMeta(d.Meta, true, subdomainName, true)
+			e.addAll(v.cronJobSpec(&d.Typed.(*batchv1.CronJob).Spec, nil))
+			// The controller appends an 11-character suffix to its Jobs'
+			// names, which are DNS labels.
+			if len(d.Meta.Name) > 52 {
+				e.invalid("metadata.name", d.Meta.Name, "must be no more than 52 characters")
+			}
+			return e
+		},
+		update: func(v *Validator, d, old *object.Draft) errs {
+			e := v.objectMetaUpdate(d.Meta, old.Meta, true)
+			e.addAll(v.cronJobSpec(&d.Typed.(*batchv1.CronJob).Spec, &old.Typed.(*batchv1.CronJob).Spec))
+			return e
+		},
+	}
 	rules["batch/jobs"] = kindRule{
 		create: func(v *Validator, d *object.Draft) errs {
 			return v.job(d)
@@ -38,60 +64,10 @@ func (v *Validator) job(d *object.Draft) errs {
 }
 
 // jobSpec is kube-apiserver's ValidateJobSpec for the checks written
-// here.
+// here: the spec's own checks, then a selector that selects the
+// template.
 func (v *Validator) jobSpec(s *batchv1.JobSpec) errs {
-	var e errs
-	for _, f := range []struct {
-		path string
-		n    *int32
-	}{{"spec.parallelism", s.Parallelism}, {"spec.completions", s.Completions}} {
-		if f.n != nil {
-			nonNegative(&e, f.path, int64(*f.n))
-		}
-	}
-	if s.ActiveDeadlineSeconds != nil {
-		nonNegative(&e, "spec.activeDeadlineSeconds", *s.ActiveDeadlineSeconds)
-	}
-	for _, f := range []struct {
-		path string
-		n    *int32
-	}{{"spec.backoffLimit", s.BackoffLimit}, {"spec.ttlSecondsAfterFinished", s.TTLSecondsAfterFinished}, {"spec.backoffLimitPerIndex", s.BackoffLimitPerIndex}} {
-		if f.n != nil {
-			nonNegative(&e, f.path, int64(*f.n))
-		}
-	}
-	if s.MaxFailedIndexes != nil {
-		nonNegative(&e, "spec.maxFailedIndexes", int64(*s.MaxFailedIndexes))
-		if s.BackoffLimitPerIndex == nil {
-			e.required("spec.backoffLimitPerIndex", "when maxFailedIndexes is specified")
-		}
-	}
-	indexed := s.CompletionMode != nil && *s.CompletionMode == "Indexed"
-	if m := s.CompletionMode; m != nil {
-		if *m != "NonIndexed" && *m != "Indexed" {
-			e.notSupported("spec.completionMode", m, "NonIndexed", "Indexed")
-		}
-		if indexed && s.Completions == nil {
-			e.required("spec.completions", "when completion mode is Indexed")
-		}
-	}
-	if !indexed {
-		if s.BackoffLimitPerIndex != nil {
-			e.invalid("spec.backoffLimitPerIndex", int64(*s.BackoffLimitPerIndex), "requires indexed completion mode")
-		}
-		if s.MaxFailedIndexes != nil {
-			e.invalid("spec.maxFailedIndexes", int64(*s.MaxFailedIndexes), "requires indexed completion mode")
-		}
-	}
-	e.addAll(v.podTemplate(&s.Template, "spec.template"))
-	switch rp := s.Template.Spec.RestartPolicy; {
-	case rp == "Always" || rp == "":
-		e.required("spec.template.spec.restartPolicy", `valid values: "OnFailure", "Never"`)
-	case rp != "OnFailure" && rp != "Never":
-		e.notSupported("spec.template.spec.restartPolicy", rp, "OnFailure", "Never")
-	case s.PodFailurePolicy != nil && rp != "Never":
-		e.invalid("spec.template.spec.restartPolicy", rp, `only "Never" is supported when podFailurePolicy is specified`)
-	}
+	e := v.jobSpecFields(s, "spec")
 	var selErrs errs
 	if s.Selector == nil {
 		e.required("spec.selector", "")
@@ -105,4 +81,158 @@ func (v *Validator) jobSpec(s *batchv1.JobSpec) errs {
 		e.invalid("spec.template.metadata.labels", s.Template.Labels, "`selector` does not match template `labels`")
 	}
 	return e
+}
+
+// jobSpecFields is kube-apiserver's validateJobSpec (a Job's or a
+// CronJob's job template's) for the checks written here.
+func (v *Validator) jobSpecFields(s *batchv1.JobSpec, path string) errs {
+	var e errs
+	for _, f := range []struct {
+		name string
+		n    *int32
+	}{{"parallelism", s.Parallelism}, {"completions", s.Completions}} {
+		if f.n != nil {
+			nonNegative(&e, child(path, f.name), int64(*f.n))
+		}
+	}
+	if s.ActiveDeadlineSeconds != nil {
+		nonNegative(&e, child(path, "activeDeadlineSeconds"), *s.ActiveDeadlineSeconds)
+	}
+	for _, f := range []struct {
+		name string
+		n    *int32
+	}{{"backoffLimit", s.BackoffLimit}, {"ttlSecondsAfterFinished", s.TTLSecondsAfterFinished}, {"backoffLimitPerIndex", s.BackoffLimitPerIndex}} {
+		if f.n != nil {
+			nonNegative(&e, child(path, f.name), int64(*f.n))
+		}
+	}
+	if s.MaxFailedIndexes != nil {
+		nonNegative(&e, child(path, "maxFailedIndexes"), int64(*s.MaxFailedIndexes))
+		if s.BackoffLimitPerIndex == nil {
+			e.required(child(path, "backoffLimitPerIndex"), "when maxFailedIndexes is specified")
+		}
+	}
+	indexed := s.CompletionMode != nil && *s.CompletionMode == "Indexed"
+	if m := s.CompletionMode; m != nil {
+		if *m != "NonIndexed" && *m != "Indexed" {
+			e.notSupported(child(path, "completionMode"), m, "NonIndexed", "Indexed")
+		}
+		if indexed && s.Completions == nil {
+			e.required(child(path, "completions"), "when completion mode is Indexed")
+		}
+	}
+	if !indexed {
+		if s.BackoffLimitPerIndex != nil {
+			e.invalid(child(path, "backoffLimitPerIndex"), int64(*s.BackoffLimitPerIndex), "requires indexed completion mode")
+		}
+		if s.MaxFailedIndexes != nil {
+			e.invalid(child(path, "maxFailedIndexes"), int64(*s.MaxFailedIndexes), "requires indexed completion mode")
+		}
+	}
+	e.addAll(v.podTemplate(&s.Template, child(path, "template")))
+	rpPath := child(path, "template.spec.restartPolicy")
+	switch rp := s.Template.Spec.RestartPolicy; {
+	case rp == "Always" || rp == "":
+		e.required(rpPath, `valid values: "OnFailure", "Never"`)
+	case rp != "OnFailure" && rp != "Never":
+		e.notSupported(rpPath, rp, "OnFailure", "Never")
+	case s.PodFailurePolicy != nil && rp != "Never":
+		e.invalid(rpPath, rp, `only "Never" is supported when podFailurePolicy is specified`)
+	}
+	return e
+}
+
+// cronJobSpec is kube-apiserver's validateCronJobSpec for the checks
+// written here (old is nil on a create).
+func (v *Validator) cronJobSpec(s, old *batchv1.CronJobSpec) errs {
+	var e errs
+	if s.Schedule == "" {
+		e.required("spec.schedule", "")
+	} else {
+		e.addAll(scheduleFormat(s.Schedule, old != nil && strings.Contains(old.Schedule, "TZ"), s.TimeZone))
+	}
+	if s.StartingDeadlineSeconds != nil {
+		nonNegative(&e, "spec.startingDeadlineSeconds", *s.StartingDeadlineSeconds)
+	}
+	if old == nil || !stringPtrsEqual(old.TimeZone, s.TimeZone) {
+		e.addAll(timeZone(s.TimeZone))
+	}
+	switch s.ConcurrencyPolicy {
+	case "Allow", "Forbid", "Replace":
+	case "":
+		e.required("spec.concurrencyPolicy", "")
+	default:
+		e.notSupported("spec.concurrencyPolicy", s.ConcurrencyPolicy, "Allow", "Forbid", "Replace")
+	}
+	t := &s.JobTemplate.Spec
+	e.addAll(v.jobSpecFields(t, "spec.jobTemplate.spec"))
+	if t.Selector != nil {
+		e.invalid("spec.jobTemplate.spec.selector", t.Selector, "`selector` will be auto-generated")
+	}
+	if t.ManualSelector != nil && *t.ManualSelector {
+		e.notSupported("spec.jobTemplate.spec.manualSelector", t.ManualSelector, "nil", "false")
+	}
+	if s.SuccessfulJobsHistoryLimit != nil {
+		nonNegative(&e, "spec.successfulJobsHistoryLimit", int64(*s.SuccessfulJobsHistoryLimit))
+	}
+	if s.FailedJobsHistoryLimit != nil {
+		nonNegative(&e, "spec.failedJobsHistoryLimit", int64(*s.FailedJobsHistoryLimit))
+	}
+	return e
+}
+
+// scheduleFormat checks a schedule as far as written here: the five
+// fields of a standard cron schedule (descriptors such as @hourly and a
+// TZ= prefix are left to the parser kube-apiserver uses, which the
+// fake does not have), and no time zone in it.
+func scheduleFormat(schedule string, allowTZ bool, tz *string) errs {
+	var e errs
+	if !strings.HasPrefix(schedule, "@") && !strings.HasPrefix(schedule, "TZ=") && !strings.HasPrefix(schedule, "CRON_TZ=") {
+		if fields := strings.Fields(schedule); len(fields) != 5 {
+			e.invalid("spec.schedule", schedule, fmt.Sprintf("expected exactly 5 fields, found %d: %s", len(fields), fields))
+		}
+	}
+	switch {
+	case allowTZ && strings.Contains(schedule, "TZ") && tz != nil:
+		e.invalid("spec.schedule", schedule, "cannot use both timeZone field and TZ or CRON_TZ in schedule")
+	case !allowTZ && strings.Contains(schedule, "TZ"):
+		e.invalid("spec.schedule", schedule, "cannot use TZ or CRON_TZ in schedule, use timeZone field instead")
+	}
+	return e
+}
+
+var timeZoneComponent = regexp.MustCompile(`^[A-Za-z\.\-_0-9+]{1,14}$`)
+
+// timeZone is kube-apiserver's validateTimeZone: an IANA name Go's time
+// package knows.
+func timeZone(tz *string) errs {
+	var e errs
+	if tz == nil {
+		return e
+	}
+	const path = "spec.timeZone"
+	if *tz == "" {
+		e.invalid(path, tz, "timeZone must be nil or non-empty string")
+		return e
+	}
+	for _, part := range strings.Split(*tz, "/") {
+		if part == "." || part == ".." || strings.HasPrefix(part, "-") || !timeZoneComponent.MatchString(part) {
+			e.invalid(path, tz, "unknown time zone "+*tz)
+			return e
+		}
+	}
+	if strings.EqualFold(*tz, "Local") {
+		e.invalid(path, tz, "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones")
+	}
+	if _, err := time.LoadLocation(*tz); err != nil {
+		e.invalid(path, tz, err.Error())
+	}
+	return e
+}
+
+func stringPtrsEqual(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
 }

@@ -314,6 +314,22 @@ func TestKindRules(t *testing.T) {
 				"FieldValueInvalid spec.ttlSecondsAfterFinished: Invalid value: -5: must be greater than or equal to 0",
 				"FieldValueInvalid spec.ttlSecondsAfterFinished: Invalid value: -5: must be greater than or equal to 0",
 			}},
+
+		{name: "cronjob", resource: "batch/v1/cronjobs",
+			obj: cronJob(`"schedule":"*/5 * * * *","timeZone":"Europe/Paris","concurrencyPolicy":"Forbid"`, ``, `"restartPolicy":"OnFailure"`)},
+		{name: "cronjob schedule and policies", resource: "batch/v1/cronjobs",
+			obj: cronJob(`"schedule":"x-y","timeZone":"Mars/Olympus","concurrencyPolicy":"Sometimes","failedJobsHistoryLimit":-1`, `"selector":{"matchLabels":{"a":"b"}},`, `"restartPolicy":"Always"`),
+			want: []string{
+				`FieldValueInvalid spec.schedule: Invalid value: "x-y": expected exactly 5 fields, found 1: [x-y]`,
+				`FieldValueInvalid spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus`,
+				`FieldValueNotSupported spec.concurrencyPolicy: Unsupported value: "Sometimes": supported values: "Allow", "Forbid", "Replace"`,
+				`FieldValueRequired spec.jobTemplate.spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"`,
+				`FieldValueInvalid spec.jobTemplate.spec.selector: Invalid value: {"matchLabels":{"a":"b"}}: ` + "`selector` will be auto-generated",
+				"FieldValueInvalid spec.failedJobsHistoryLimit: Invalid value: -1: must be greater than or equal to 0",
+			}},
+		{name: "cronjob without a schedule, with a TZ in it", resource: "batch/v1/cronjobs",
+			obj:  cronJob(`"schedule":"TZ=UTC 0 * * * *","concurrencyPolicy":"Allow"`, ``, `"restartPolicy":"Never"`),
+			want: []string{`FieldValueInvalid spec.schedule: Invalid value: "TZ=UTC 0 * * * *": cannot use TZ or CRON_TZ in schedule, use timeZone field instead`}},
 	}
 	v := validation.New(nil)
 	for _, tt := range tests {
@@ -388,4 +404,10 @@ func job(spec, podSpec string) string {
 	}
 	return `{"metadata":{"name":"j",` + meta + `},"spec":{` + spec + `"selector":{"matchLabels":{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001"}},` +
 		template(`{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","job-name":"j"}`, podSpec) + `}}`
+}
+
+// cronJob is a CronJob with these spec fields and job spec fields, and
+// a job template with these pod spec fields.
+func cronJob(spec, jobSpec, podSpec string) string {
+	return `{"metadata":{"name":"cj",` + meta + `},"spec":{` + spec + `,"jobTemplate":{"spec":{` + jobSpec + template(`{"a":"b"}`, podSpec) + `}}}}`
 }
