@@ -56,6 +56,48 @@ func TestStoreReshard(t *testing.T) {
 	}
 }
 
+// A part streams in beside the rest: only its objects not received are
+// deleted at its end, its objects arrive as additions that are not part
+// of the initial list, and the store's resourceVersion keeps following
+// the watch of the rest meanwhile.
+func TestStorePart(t *testing.T) {
+	s := newStore[cm](t)
+	var got []string
+	informer.OnChange(s, func(kind string, o cm, flag bool) {
+		if o == nil {
+			got = append(got, kind)
+			return
+		}
+		got = append(got, fmt.Sprintf("%s %s %v", kind, informer.Key(o), flag))
+	})
+	w := informer.Writer(s)
+	w.Begin()
+	w.Item(obj(typedFlavour(), "held", "a", "1"))
+	w.Item(obj(typedFlavour(), "held", "b", "2"))
+	w.End("2")
+	ps, ok := w.(reflector.PartStore[cm])
+	if !ok {
+		t.Fatal("the informer's writer is not a reflector.PartStore")
+	}
+	for round, items := range [][]string{{"x", "y"}, {"x"}} {
+		ps.BeginPart(func(o cm) bool { return o.Namespace == "gained" })
+		for _, name := range items {
+			w.Item(obj(typedFlavour(), "gained", name, "3"))
+		}
+		w.Update(obj(typedFlavour(), "held", "a", fmt.Sprint(4+round)))
+		w.End("")
+		if rv := s.ResourceVersion(); rv != fmt.Sprint(4+round) {
+			t.Errorf("round %d: resourceVersion %q after the part, want the watch's %d", round, rv, 4+round)
+		}
+	}
+	want := []string{"add held/a true", "add held/b true", "synced",
+		"add gained/x false", "add gained/y false", "update held/a false",
+		"update held/a false", "delete gained/y true"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+}
+
 // counter counts what a handler is told, by key.
 type counter struct {
 	mu                    sync.Mutex
@@ -141,6 +183,11 @@ func TestInformerSetShard(t *testing.T) {
 			eventually(t, time.Minute, holds(half))
 			if n := h.deletions(); n != 0 {
 				t.Errorf("handlers were told %d deletions: %v", n, h.deletedKeys())
+			}
+			// Growing listed only the ranges gained: one full state, two
+			// lists of parts (half to all, quarter to half).
+			if n, p := inf.Reflector().Relists(), inf.Reflector().PartLists(); n != 1 || p != 2 {
+				t.Errorf("%d full states and %d lists of parts, want 1 and 2", n, p)
 			}
 			// An object that left and came back is added again.
 			for _, k := range inf.Store().ListKeys() {

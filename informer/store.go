@@ -30,7 +30,8 @@ type Store[T client.Object] struct {
 
 	gen       uint32 // generation of the full state being streamed (Begin..End)
 	streaming bool
-	initial   bool // the stream being received is the first full state
+	part      func(T) bool // while a part streams in (beginPart): the objects it holds
+	initial   bool         // the stream being received is the first full state
 	synced    bool
 	syncedC   chan struct{} // closed at the first End
 	rv        string

@@ -109,7 +109,11 @@
 // the ShardedListAndWatch feature gate), and SetShardSelector changes the
 // part while Run runs: a narrower part keeps the store (the objects
 // outside it are dropped through Resharder, not reported as deletions)
-// and resumes the watch; any other change reads a new full state.
+// and resumes the watch; a wider one lists only the ranges gained, on a
+// goroutine of its own while the watch of the rest goes on, and then
+// watches the whole part from where both were (widen.go, for a store
+// that is a Resharder and a PartStore); any other change reads a new
+// full state.
 // The selector goes with every list, streaming list and watch, and the
 // Reflector filters on its side as well (one FNV-1a hash per object), so
 // the store holds only the part even from a server that ignores the
@@ -139,9 +143,10 @@
 //
 // # Concurrency
 //
-// Run is called once and calls the Store and Metrics from its own
-// goroutine only; State, Relists, Err, WaitForSync and the shard
-// methods may be called from any goroutine.
-// Run returns after every goroutine it started has ended. The package has
-// no global state.
+// Run is called once. It calls Metrics from its own goroutine only, and
+// the Store one call at a time: from its own goroutine, and from the one
+// listing the ranges a wider shard selector gains (see PartStore).
+// State, Relists, PartLists, Err, WaitForSync and the shard methods may
+// be called from any goroutine. Run returns after every goroutine it
+// started has ended. The package has no global state.
 package reflector
