@@ -116,7 +116,8 @@ func (r *Reflector[T]) joinPart() State {
 	}
 	r.log.Debug("reflector: the shard ranges gained are listed; watching the whole part", "resource", r.name,
 		"ranges", p.sel.String(), "objects", p.items, "took", time.Since(p.start).Round(time.Millisecond), "listedAt", p.rv, "heldAt", r.rv)
-	held = max(held, r.floorTop())
+	// Each side is in step up to its own version (the floors of earlier
+	// parts, higher still, stay): the watch resumes from the lower one.
 	r.floors = append(r.floors, floor{p.sel, listed})
 	if held > listed {
 		// The rest is ahead of the part: resume at the part's version,
