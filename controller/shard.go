@@ -50,12 +50,17 @@ func (c *Controller[T]) Shard() client.ShardSelector {
 // primary object hashes into sel (by Options.Shard: the object's uid,
 // read from the primary cache, or its namespace), from the next one a
 // worker takes. Requests outside sel are dropped when a worker takes
-// them, and never reconciled: another replica owns them. SetShard does
-// not wait for the Reconcile calls of Requests outside sel in progress:
-// Drain does. It may be called before, during and after Run, from any
-// goroutine. It fails with ErrNotSharded on a controller made without
-// Options.Shard, and with client.ErrInvalidOptions for a selector of
-// another key.
+// them, and never reconciled: another replica owns them. The objects of
+// the part gained that the primary cache already holds are queued
+// (while Run runs): their changes while the part was not this
+// controller's were dropped, and a cache that kept them (package
+// sharding keeps caches through a lost membership) tells no addition.
+// Objects the cache receives later are queued by its handlers. SetShard
+// does not wait for the Reconcile calls of Requests outside sel in
+// progress: Drain does. It may be called before, during and after Run,
+// from any goroutine. It fails with ErrNotSharded on a controller made
+// without Options.Shard, and with client.ErrInvalidOptions for a
+// selector of another key.
 func (c *Controller[T]) SetShard(sel client.ShardSelector) error {
 	if !c.Sharded() {
 		return fmt.Errorf("controller %s: %w", c.name, ErrNotSharded)
@@ -67,10 +72,32 @@ func (c *Controller[T]) SetShard(sel client.ShardSelector) error {
 		return fmt.Errorf("controller %s: shard selector on %q, the controller hashes %q: %w", c.name, sel.Key, c.opts.Shard, client.ErrInvalidOptions)
 	}
 	c.guard.mu.Lock()
+	old := c.guard.sel
 	c.guard.sel = sel
 	c.guard.mu.Unlock()
-	c.log.Debug("controller: shard changed", "shard", sel.String())
+	queued := c.queueGained(old, sel)
+	c.log.Debug("controller: shard changed", "shard", sel.String(), "queued", queued)
 	return nil
+}
+
+// queueGained queues the Requests of the primary objects cached in sel
+// and not in old, while Run runs, and returns how many.
+func (c *Controller[T]) queueGained(old, sel client.ShardSelector) int {
+	c.mu.Lock()
+	q := c.q
+	c.mu.Unlock()
+	if q == nil || sel.SelectsNothing() {
+		return 0
+	}
+	n := 0
+	for _, obj := range c.primary.inf.Store().List() {
+		h := c.opts.Shard.HashOf(obj)
+		if sel.ContainsHash(h) && !old.ContainsHash(h) {
+			q.Add(RequestFor(obj))
+			n++
+		}
+	}
+	return n
 }
 
 // Drain blocks until no Reconcile of a Request outside the controller's

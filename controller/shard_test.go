@@ -265,3 +265,65 @@ func TestShardedControllers(t *testing.T) {
 		t.Errorf("SetShard of an unsharded controller: %v", err)
 	}
 }
+
+// A controller whose part is taken away and given back while its cache
+// keeps every object (as a sharded replica's through a lost membership):
+// the objects of the part given back are reconciled again, those
+// changed meanwhile at their new state, with no relist of the cache.
+func TestShardedControllerPartGivenBack(t *testing.T) {
+	e := newEnv(t)
+	var cms []*corev1.ConfigMap
+	for i := range 20 {
+		cms = append(cms, configMap("default", fmt.Sprintf("cm-%02d", i), "v0"))
+	}
+	create(t, e.direct, cms...)
+	all := client.ShardSelector{Key: client.ShardByUID, Ranges: client.SplitHashSpace(1)}
+	x := newExclusive()
+	r := newReplica(t, e.ctl, "a", x)
+	r.setShard(t, all)
+	wait := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	reconciled := func(n int) func() bool {
+		return func() bool {
+			for _, cm := range cms {
+				if x.reconcilers(controller.RequestFor(cm))["a"] < n {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	wait("every object reconciled once", reconciled(1))
+	if err := r.ctl.SetShard(client.ShardSelector{Key: client.ShardByUID}); err != nil {
+		t.Fatal(err)
+	}
+	api := client.For[*corev1.ConfigMap](e.direct).Namespace("default")
+	changed, err := api.Get(t.Context(), cms[0].Name, client.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed = changed.DeepCopy()
+	changed.Data = map[string]string{"v": "v1"}
+	if changed, err = api.Update(t.Context(), changed, client.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	wait("the cache to hold the change", func() bool {
+		got, ok := r.inf.Store().Get("default", changed.Name)
+		return ok && got.ResourceVersion == changed.ResourceVersion
+	})
+	if err := r.ctl.SetShard(all); err != nil {
+		t.Fatal(err)
+	}
+	wait("every object reconciled again", reconciled(2))
+	if n := r.inf.Reflector().Relists(); n != 1 {
+		t.Errorf("the cache was listed %d times, want once", n)
+	}
+}

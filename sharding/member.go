@@ -18,15 +18,22 @@ import (
 // Consumer works on the part of the hash space its member holds: an
 // informer (or an informer.Factory) caches it, a controller reconciles
 // it. SetShard must not wait; it is called from the member's goroutine,
-// one call at a time, with the part the member works on from now on.
+// one call at a time, with the consumer's part from now on.
+//
+// A Consumer that is not a Drainer holds a cache: it is given the part
+// the member's caches hold, which is the part it works on and, after
+// the member lost its claims (it could not renew in time), also the
+// slots it held that are still assigned to it, so that a cache survives
+// a short loss of the API server and serves again without a relist.
 type Consumer interface {
 	SetShard(sel client.ShardSelector) error
 }
 
-// Drainer is a Consumer whose work can be waited for:
-// controller.Controller is one. Drain returns once no work outside the
-// last part given is in progress, or ctx's error when ctx ends first,
-// after cancelling that work.
+// Drainer is a Consumer whose work can be waited for and must be fenced:
+// controller.Controller is one. It is given the part the member works
+// on, and nothing from the moment the member lost its claims. Drain
+// returns once no work outside the last part given is in progress, or
+// ctx's error when ctx ends first, after cancelling that work.
 type Drainer interface {
 	Consumer
 	Drain(ctx context.Context) error
@@ -50,10 +57,12 @@ type Member struct {
 	status    Status
 
 	// Owned by the goroutine running Run.
-	committed slotSet  // claimed in the Lease as last written
-	addRV     []uint64 // per committed slot: the resourceVersion of the write that claimed it
-	acting    slotSet  // being worked on; within committed
-	draining  slotSet  // given up, drain in progress; within committed
+	committed slotSet                 // claimed in the Lease as last written
+	addRV     []uint64                // per committed slot: the resourceVersion of the write that claimed it
+	acting    slotSet                 // being worked on; within committed
+	draining  slotSet                 // given up, drain in progress; within committed
+	cached    slotSet                 // held by the caches: acting, and slots held before the claims were lost that are still assigned here
+	told      [2]client.ShardSelector // the parts consumers were told last: work, cache
 	own       *coordinationv1.Lease
 	joined    bool      // a write succeeded and RenewDeadline has not passed since
 	lastRenew time.Time // when the last successful write was sent
@@ -82,9 +91,15 @@ type Status struct {
 	// Assigned, Claimed and Acting count slots: those the assignment
 	// gives it, those its Lease claims, and those it works on.
 	Assigned, Claimed, Acting int
-	// Selector is the part it works on (what its consumers were told
+	// Selector is the part it works on (what its Drainers were told
 	// last); nothing selected before it acts on any slot.
 	Selector client.ShardSelector
+	// Cached counts the slots its caches hold, and Cache is their part
+	// (what its other consumers were told last): the part it works on,
+	// and after it lost its claims, the slots it held that the ring
+	// still assigns to it, until it works on them again.
+	Cached int
+	Cache  client.ShardSelector
 	// LastRenewal is when the last successful write of its Lease was
 	// sent.
 	LastRenewal time.Time
@@ -102,10 +117,11 @@ func New(c *client.Client, cfg Config) (*Member, error) {
 	m := &Member{
 		cfg: cfg, log: log, view: newView(log), name: leaseName(cfg.Name, cfg.Identity),
 		leases:    client.For[*coordinationv1.Lease](c).Namespace(cfg.Namespace),
-		committed: newSlotSet(cfg.Slots), acting: newSlotSet(cfg.Slots), draining: newSlotSet(cfg.Slots),
+		committed: newSlotSet(cfg.Slots), acting: newSlotSet(cfg.Slots), draining: newSlotSet(cfg.Slots), cached: newSlotSet(cfg.Slots),
 		addRV: make([]uint64, cfg.Slots), drainDone: make(chan drainResult, 1),
 	}
-	m.status = Status{Identity: cfg.Identity, Selector: client.ShardSelector{Key: cfg.Key}}
+	nothing := client.ShardSelector{Key: cfg.Key}
+	m.status = Status{Identity: cfg.Identity, Selector: nothing, Cache: nothing}
 	return m, nil
 }
 
@@ -204,7 +220,7 @@ func (m *Member) Run(ctx context.Context) error {
 		}
 		return fmt.Errorf("sharding: ring %s: %w", m.cfg.Name, err)
 	}
-	m.publish(consumers, m.acting.selector(m.cfg.Key))
+	m.publish(consumers, true)
 	m.loop(ctx, consumers)
 	m.leave(ctx, consumers)
 	return nil
@@ -302,12 +318,14 @@ func (m *Member) step(ctx context.Context, consumers []Consumer) time.Time {
 		for _, s := range give {
 			m.acting[s], m.draining[s] = false, true
 		}
-		m.publish(consumers, m.acting.selector(cfg.Key))
+		m.keepCached(owner, me)
+		m.publish(consumers, false)
 		m.startDrain(ctx, consumers)
 	}
-	// Claim: slots assigned to us that no live member claims.
+	// Claim: slots assigned to us that no live member claims; only once
+	// joined, so that the picture of the others is fresh (see write).
 	for s := range cfg.Slots {
-		if owner[s] == me && !m.committed[s] {
+		if m.joined && owner[s] == me && !m.committed[s] {
 			if claimed, _ := claimedElsewhere(s); !claimed {
 				desired[s] = true
 			}
@@ -341,8 +359,12 @@ func (m *Member) step(ctx context.Context, consumers []Consumer) time.Time {
 			}
 		}
 		if grew {
-			m.publish(consumers, m.acting.selector(cfg.Key))
+			m.keepCached(owner, me)
+			m.publish(consumers, false)
 		}
+	}
+	if m.keepCached(owner, me) {
+		m.publish(consumers, false) // slots held through a lost membership moved elsewhere
 	}
 
 	assigned := 0
@@ -353,7 +375,7 @@ func (m *Member) step(ctx context.Context, consumers []Consumer) time.Time {
 	}
 	m.mu.Lock()
 	m.status.Joined, m.status.Members, m.status.LastRenewal = m.joined, members, m.lastRenew
-	m.status.Assigned, m.status.Claimed, m.status.Acting = assigned, m.committed.count(), m.acting.count()
+	m.status.Assigned, m.status.Claimed, m.status.Acting, m.status.Cached = assigned, m.committed.count(), m.acting.count(), m.cached.count()
 	m.mu.Unlock()
 
 	next = minTime(next, m.nextRenew)
@@ -416,6 +438,12 @@ func (m *Member) write(ctx context.Context, consumers []Consumer, desired slotSe
 	}
 	if !m.joined {
 		m.joinedAt = acquired
+		// What it saw of the others while it could not write may be
+		// stale (the server was out, or this member cut off): their
+		// Leases count from now, not from before the gap, so that it
+		// does not take as expired members that merely could not be
+		// seen. This only delays taking slots over.
+		m.view.refresh(time.Now())
 		m.log.Info("sharding: joined the ring")
 	}
 	m.committed, m.own, m.joined, m.lastRenew = desired, got, true, sent
@@ -451,9 +479,11 @@ func (m *Member) expire(ctx context.Context, r record) {
 
 // lose stops all work at once: the member's claims can no longer be
 // trusted (its renewal deadline passed, or its Lease was changed). It
-// writes a Lease without claims next.
+// writes a Lease without claims next. Its caches keep what they hold:
+// the slots still assigned to it when it joins again are worked on
+// again without a relist, the others are dropped then (keepCached).
 func (m *Member) lose(consumers []Consumer, why string) {
-	m.log.Warn("sharding: lost the claims; stopping all work and joining again", "reason", why)
+	m.log.Warn("sharding: lost the claims; stopping all work and joining again", "reason", why, "cachedSlots", m.cached.String())
 	if m.drainStop != nil {
 		m.drainStop()
 		m.drainStop = nil
@@ -461,7 +491,7 @@ func (m *Member) lose(consumers []Consumer, why string) {
 	m.drainGen++
 	n := m.cfg.Slots
 	m.acting, m.draining, m.committed, m.joined = newSlotSet(n), newSlotSet(n), newSlotSet(n), false
-	m.publish(consumers, m.acting.selector(m.cfg.Key))
+	m.publish(consumers, false)
 	done, cancel := context.WithCancel(context.Background())
 	cancel() // Drain with an ended ctx cancels the work at once, without waiting
 	for _, c := range consumers {
@@ -471,12 +501,39 @@ func (m *Member) lose(consumers []Consumer, why string) {
 	}
 }
 
-// publish tells every consumer the part sel.
-func (m *Member) publish(consumers []Consumer, sel client.ShardSelector) {
+// keepCached sets the slots the caches hold: those worked on, and of
+// those held before, the ones the assignment owner still gives to
+// member me. It reports whether that changed.
+func (m *Member) keepCached(owner []int, me int) bool {
+	changed := false
+	for s := range m.cached {
+		want := m.acting[s] || m.cached[s] && s < len(owner) && owner[s] == me
+		if want != m.cached[s] {
+			m.cached[s], changed = want, true
+		}
+	}
+	return changed
+}
+
+// publish tells the Drainers the part the member works on and the other
+// consumers the part its caches hold, each only when it changed (or
+// always, when all).
+func (m *Member) publish(consumers []Consumer, all bool) {
+	work, cache := m.acting.selector(m.cfg.Key), m.cached.selector(m.cfg.Key)
+	tellWork, tellCache := all || !work.Equal(m.told[0]), all || !cache.Equal(m.told[1])
+	m.told = [2]client.ShardSelector{work, cache}
 	m.mu.Lock()
-	m.status.Selector = sel
+	m.status.Selector, m.status.Cache = work, cache
 	m.mu.Unlock()
 	for _, c := range consumers {
+		_, drains := c.(Drainer)
+		sel := cache
+		if drains {
+			sel = work
+		}
+		if drains && !tellWork || !drains && !tellCache {
+			continue
+		}
 		if err := c.SetShard(sel); err != nil {
 			m.log.Error("sharding: a consumer refused its part", "consumer", fmt.Sprintf("%T", c), "error", err)
 		}
@@ -516,8 +573,8 @@ func (m *Member) leave(ctx context.Context, consumers []Consumer) {
 	}
 	m.wg.Wait()
 	n := m.cfg.Slots
-	m.acting, m.draining = newSlotSet(n), newSlotSet(n)
-	m.publish(consumers, m.acting.selector(m.cfg.Key))
+	m.acting, m.draining, m.cached = newSlotSet(n), newSlotSet(n), newSlotSet(n)
+	m.publish(consumers, false)
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.cfg.DrainTimeout)
 	defer cancel()
 	drained := true
