@@ -77,6 +77,7 @@ type shardState struct {
 	// (widen.go); it ends the attempt Run is making.
 	partListed bool
 	synced     atomic.Pointer[client.ShardSelector]
+	listing    atomic.Pointer[client.ShardSelector] // the part being listed (widen.go)
 	filtering  atomic.Int32
 }
 
@@ -142,6 +143,17 @@ func (r *Reflector[T]) ShardSelector() client.ShardSelector {
 // until the store holds the new part.
 func (r *Reflector[T]) SyncedShard() (client.ShardSelector, bool) {
 	p := r.shard.synced.Load()
+	if p == nil {
+		return client.ShardSelector{}, false
+	}
+	return *p, true
+}
+
+// ListingPart returns the shard ranges being listed on their own, gained
+// by the last SetShardSelector (see there), and ok false when no such
+// list is in progress.
+func (r *Reflector[T]) ListingPart() (client.ShardSelector, bool) {
+	p := r.shard.listing.Load()
 	if p == nil {
 		return client.ShardSelector{}, false
 	}

@@ -58,6 +58,7 @@ func (r *Reflector[T]) startPart(sel client.ShardSelector) {
 	ctx, cancel := context.WithCancel(r.runCtx)
 	p := &part[T]{sel: sel, cancel: cancel, done: make(chan struct{}), start: time.Now()}
 	r.part = p
+	r.shard.listing.Store(&p.sel)
 	r.partLists.Add(1)
 	r.metrics.ListStarted(Listing, ReasonShardWidened)
 	r.log.Debug("reflector: listing the shard ranges gained", "resource", r.name, "ranges", sel.String(), "holding", r.sel.String())
@@ -75,6 +76,7 @@ func (r *Reflector[T]) stopPart() {
 	p.cancel()
 	<-p.done
 	r.part = nil
+	r.shard.listing.Store(nil)
 	r.shard.mu.Lock()
 	r.shard.partListed = false
 	r.shard.mu.Unlock()
@@ -100,6 +102,7 @@ func (r *Reflector[T]) joinPart() State {
 	p := r.part
 	<-p.done
 	r.part = nil
+	r.shard.listing.Store(nil)
 	r.shard.mu.Lock()
 	r.shard.partListed = false
 	r.shard.mu.Unlock()

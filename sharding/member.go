@@ -55,6 +55,7 @@ type Member struct {
 	consumers []Consumer
 	started   bool
 	status    Status
+	ring      *reflector.Reflector[*coordinationv1.Lease] // Run's, nil before
 
 	// Owned by the goroutine running Run.
 	committed slotSet                 // claimed in the Lease as last written
@@ -103,6 +104,10 @@ type Status struct {
 	// LastRenewal is when the last successful write of its Lease was
 	// sent.
 	LastRenewal time.Time
+	// RingRelists counts the full states of the ring's Leases its watch
+	// read (reflector.Reflector.Relists): one at the start, and one for
+	// each time the server could not resume the watch.
+	RingRelists int64
 }
 
 // New returns a member of the ring cfg names, reaching the cluster
@@ -149,6 +154,9 @@ func (m *Member) Status() Status {
 	defer m.mu.Unlock()
 	s := m.status
 	s.Members = slices.Clone(s.Members)
+	if m.ring != nil {
+		s.RingRelists = m.ring.Relists()
+	}
 	return s
 }
 
@@ -208,6 +216,9 @@ func (m *Member) Run(ctx context.Context) error {
 		InitialBackoff: m.cfg.RetryPeriod / 4,
 		MaxBackoff:     m.cfg.RetryPeriod,
 	})
+	m.mu.Lock()
+	m.ring = r
+	m.mu.Unlock()
 	var rg sync.WaitGroup
 	rg.Go(func() { _ = r.Run(rctx) })
 	defer func() {
