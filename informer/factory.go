@@ -73,6 +73,7 @@ type runner interface {
 	Run(ctx context.Context) error
 	WaitForSync(ctx context.Context) error
 	Err() error
+	RetryNow()
 }
 
 type shardedRunner interface {
@@ -228,6 +229,19 @@ func (f *Factory) Run(ctx context.Context) error {
 		return err
 	}
 	return ctx.Err()
+}
+
+// RetryNow tells every informer of the factory that the server answers
+// again (see Informer.RetryNow); package sharding calls it when its
+// member's Lease write succeeds after failing, so that caches do not
+// wait out a backoff grown during an API server outage.
+func (f *Factory) RetryNow() {
+	f.mu.Lock()
+	rs := append([]runner(nil), f.order...)
+	f.mu.Unlock()
+	for _, r := range rs {
+		r.RetryNow()
+	}
 }
 
 // WaitForSync waits until every informer made so far has synced and

@@ -76,6 +76,10 @@ func (inf *Informer[T]) Lister() Lister[T] { return inf.store.Lister() }
 // Reflector returns the reflector feeding the cache (for its State).
 func (inf *Informer[T]) Reflector() *reflector.Reflector[T] { return inf.reflector }
 
+// RetryNow tells the informer that the server answers again: one waiting
+// after failures tries again at once (see reflector.Reflector.RetryNow).
+func (inf *Informer[T]) RetryNow() { inf.reflector.RetryNow() }
+
 // HasSynced reports whether the cache holds a first full state. It
 // stays true once it is: see Err for whether the cache still follows the
 // server.

@@ -81,6 +81,8 @@ type Reflector[T client.Object] struct {
 	bo        *backoffpolicy.Backoff
 	next      State // state after BackingOff
 	wait      time.Duration
+	asked     time.Duration // the part of wait the server asked for
+	retryNow  chan struct{} // RetryNow
 	// Failures of one kind since the last watch event; see onFailure.
 	expiredInRow, tooLargeInRow int
 	// sameInRow counts failures in a row of the same sameKind.
@@ -127,6 +129,7 @@ func New[T client.Object](src Source[T], store Store[T], opts Options) *Reflecto
 	r.store = shardFiltered[T]{lockStore[T]{store, &r.storeMu}, r}
 	r.health.init()
 	r.shard.latest, r.shard.wake = opts.ShardSelector, make(chan struct{}, 1)
+	r.retryNow = make(chan struct{}, 1)
 	return r
 }
 

@@ -68,11 +68,12 @@ type tracker struct {
 	parts    map[string]client.ShardSelector
 	caches   map[string]client.ShardSelector
 	recaches map[string]int // cache parts told, by member
+	retries  map[string]int // RetryNow calls, by member
 	overlaps []string
 }
 
 func newTracker() *tracker {
-	return &tracker{parts: map[string]client.ShardSelector{}, caches: map[string]client.ShardSelector{}, recaches: map[string]int{}}
+	return &tracker{parts: map[string]client.ShardSelector{}, caches: map[string]client.ShardSelector{}, recaches: map[string]int{}, retries: map[string]int{}}
 }
 
 // consumer is one member's worker, fenced: a sharding.Drainer.
@@ -95,6 +96,18 @@ func (c cache) SetShard(sel client.ShardSelector) error {
 	c.tr.caches[c.id] = sel
 	c.tr.recaches[c.id]++
 	return nil
+}
+
+func (c cache) RetryNow() {
+	c.tr.mu.Lock()
+	defer c.tr.mu.Unlock()
+	c.tr.retries[c.id]++
+}
+
+func (tr *tracker) retried(id string) int {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.retries[id]
 }
 
 // cache returns the part id's cache holds and how many times it was told

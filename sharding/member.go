@@ -29,6 +29,11 @@ type Consumer interface {
 	SetShard(sel client.ShardSelector) error
 }
 
+// A Consumer that also has a RetryNow method (informer.Factory and
+// informer.Informer do) is called when the member's Lease write succeeds
+// after failing: the API server answers again, and a cache waiting out
+// a backoff grown meanwhile tries again at once.
+
 // Drainer is a Consumer whose work can be waited for and must be fenced:
 // controller.Controller is one. It is given the part the member works
 // on, and nothing from the moment the member lost its claims. Drain
@@ -58,22 +63,23 @@ type Member struct {
 	ring      *reflector.Reflector[*coordinationv1.Lease] // Run's, nil before
 
 	// Owned by the goroutine running Run.
-	committed slotSet                 // claimed in the Lease as last written
-	addRV     []uint64                // per committed slot: the resourceVersion of the write that claimed it
-	acting    slotSet                 // being worked on; within committed
-	draining  slotSet                 // given up, drain in progress; within committed
-	cached    slotSet                 // held by the caches: acting, and slots held before the claims were lost that are still assigned here
-	told      [2]client.ShardSelector // the parts consumers were told last: work, cache
-	own       *coordinationv1.Lease
-	joined    bool      // a write succeeded and RenewDeadline has not passed since
-	lastRenew time.Time // when the last successful write was sent
-	joinedAt  time.Time
-	nextRenew time.Time
-	retryAt   time.Time // no write before this, after a failed one
-	drainGen  int
-	drainStop context.CancelFunc // of the drain in progress, nil when none
-	drainDone chan drainResult
-	wg        sync.WaitGroup
+	committed   slotSet                 // claimed in the Lease as last written
+	addRV       []uint64                // per committed slot: the resourceVersion of the write that claimed it
+	acting      slotSet                 // being worked on; within committed
+	draining    slotSet                 // given up, drain in progress; within committed
+	cached      slotSet                 // held by the caches: acting, and slots held before the claims were lost that are still assigned here
+	told        [2]client.ShardSelector // the parts consumers were told last: work, cache
+	own         *coordinationv1.Lease
+	joined      bool      // a write succeeded and RenewDeadline has not passed since
+	lastRenew   time.Time // when the last successful write was sent
+	joinedAt    time.Time
+	nextRenew   time.Time
+	retryAt     time.Time // no write before this, after a failed one
+	writeFailed bool      // the last write failed
+	drainGen    int
+	drainStop   context.CancelFunc // of the drain in progress, nil when none
+	drainDone   chan drainResult
+	wg          sync.WaitGroup
 }
 
 type drainResult struct {
@@ -327,9 +333,8 @@ func (m *Member) step(ctx context.Context, consumers []Consumer) time.Time {
 	}
 	if m.drainStop == nil && (len(give) > 0 || m.draining.count() > 0) {
 		for _, s := range give {
-			m.acting[s], m.draining[s] = false, true
+			m.acting[s], m.draining[s], m.cached[s] = false, true, false
 		}
-		m.keepCached(owner, me)
 		m.publish(consumers, false)
 		m.startDrain(ctx, consumers)
 	}
@@ -370,11 +375,11 @@ func (m *Member) step(ctx context.Context, consumers []Consumer) time.Time {
 			}
 		}
 		if grew {
-			m.keepCached(owner, me)
+			m.keepCached(owner, me, claimedElsewhere)
 			m.publish(consumers, false)
 		}
 	}
-	if m.keepCached(owner, me) {
+	if m.keepCached(owner, me, claimedElsewhere) {
 		m.publish(consumers, false) // slots held through a lost membership moved elsewhere
 	}
 
@@ -430,6 +435,7 @@ func (m *Member) write(ctx context.Context, consumers []Consumer, desired slotSe
 		got, err = m.leases.Update(wctx, memberLease(m.own, cfg.Namespace, cfg.Name, cfg.Identity, cfg.LeaseDuration, desired, acquired, sent), client.UpdateOptions{})
 	}
 	if err != nil {
+		m.writeFailed = true
 		m.retryAt = time.Now().Add(cfg.RetryPeriod / 2)
 		if m.own != nil && (errors.Is(err, client.ErrConflict) || errors.Is(err, client.ErrNotFound)) {
 			// Someone else changed or deleted our Lease: what it claims
@@ -440,6 +446,17 @@ func (m *Member) write(ctx context.Context, consumers []Consumer, desired slotSe
 		}
 		m.log.Info("sharding: cannot write the lease; retrying", "error", err.Error())
 		return
+	}
+	if m.writeFailed {
+		// The server answers again: tell the caches (and the ring's own
+		// watch) not to wait out their backoff.
+		m.writeFailed = false
+		m.ringRetry()
+		for _, c := range consumers {
+			if r, ok := c.(interface{ RetryNow() }); ok {
+				r.RetryNow()
+			}
+		}
 	}
 	rv, _ := strconv.ParseUint(got.ResourceVersion, 10, 64)
 	for s := range cfg.Slots {
@@ -459,6 +476,16 @@ func (m *Member) write(ctx context.Context, consumers []Consumer, desired slotSe
 	}
 	m.committed, m.own, m.joined, m.lastRenew = desired, got, true, sent
 	m.nextRenew, m.retryAt = sent.Add(cfg.RetryPeriod), time.Time{}
+}
+
+// ringRetry tells the ring's watch that the server answers again.
+func (m *Member) ringRetry() {
+	m.mu.Lock()
+	r := m.ring
+	m.mu.Unlock()
+	if r != nil {
+		r.RetryNow()
+	}
 }
 
 // expire clears the Lease of a member that has not renewed it for its
@@ -513,12 +540,20 @@ func (m *Member) lose(consumers []Consumer, why string) {
 }
 
 // keepCached sets the slots the caches hold: those worked on, and of
-// those held before, the ones the assignment owner still gives to
-// member me. It reports whether that changed.
-func (m *Member) keepCached(owner []int, me int) bool {
+// those held before (through a lost membership), the ones that did not
+// move elsewhere: while the member is not joined its picture of the
+// ring is stale (the others' Leases expire one by one on its clock), so
+// it keeps them all; once joined, it drops those that the assignment
+// owner gives to another member and that another member claims. It
+// reports whether that changed.
+func (m *Member) keepCached(owner []int, me int, claimedElsewhere func(int) (bool, bool)) bool {
 	changed := false
 	for s := range m.cached {
-		want := m.acting[s] || m.cached[s] && s < len(owner) && owner[s] == me
+		want := m.acting[s]
+		if !want && m.cached[s] {
+			claimed, _ := claimedElsewhere(s)
+			want = !m.joined || s < len(owner) && owner[s] == me || !claimed
+		}
 		if want != m.cached[s] {
 			m.cached[s], changed = want, true
 		}

@@ -160,6 +160,9 @@ func TestRingServerOutage(t *testing.T) {
 			if _, k := tr.cache(n.id); k != told[n.id] {
 				t.Errorf("%s's cache was told %d parts, want none", n.id, k-told[n.id])
 			}
+			if tr.retried(n.id) == 0 {
+				t.Errorf("%s's cache was not told to retry when the server answered again", n.id)
+			}
 		}
 		tr.check(t)
 	})
