@@ -131,9 +131,9 @@ func (l *listLog) ListDone(_ reflector.State, items int, _ time.Duration, err er
 		}
 	}
 }
-func (*listLog) WatchEvent(client.EventType)                        {}
-func (*listLog) WatchEnded(time.Duration, int, error)               {}
-func (*listLog) BackingOff(time.Duration, error)                    {}
+func (*listLog) WatchEvent(client.EventType)          {}
+func (*listLog) WatchEnded(time.Duration, int, error) {}
+func (*listLog) BackingOff(time.Duration, error)      {}
 
 // fenceClient reports Reconcile calls to the parent.
 type fenceClient struct {

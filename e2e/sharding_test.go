@@ -53,7 +53,6 @@ func TestShardingConformance(t *testing.T) {
 	})
 }
 
-
 // Timings of the sharded replicas: short, so that a dead replica's
 // slots move within seconds, with the margins of leader election.
 const (
