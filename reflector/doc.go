@@ -62,16 +62,22 @@
 //     503 and 504, which ask to come back later): a relist after the
 //     exponential wait, never the same watch again, and a persistent
 //     failure (see below).
-//   - Anything else (5xx, 429, a broken connection, a timeout, a corrupt
+//   - 429, 503 or 504 with a Retry-After (kube-apiserver answers 429,
+//     Retry-After 1s, while its watch cache initializes after a
+//     restart): the same request after exactly that wait (at most
+//     Options.MaxServerWait, default one minute); the exponential wait
+//     does not grow.
+//   - Anything else (5xx, a broken connection, a timeout, a corrupt
 //     event): the same request after the exponential wait, or after the
-//     server's Retry-After (at most Options.MaxServerWait, default one
-//     minute) when that is longer.
+//     server's Retry-After (at most Options.MaxServerWait) when that is
+//     longer.
 //
 // The exponential wait (internal/backoffpolicy, on cenkalti/backoff)
 // starts within [0.4 s, 1.2 s], about doubles each time, and never
 // exceeds Options.MaxBackoff (default 30 s), jitter included. It starts
 // over once a watch delivered an event or stayed up for
-// Options.HealthyPeriod.
+// Options.HealthyPeriod, and when RetryNow says the server answers
+// again.
 //
 // Every stall ends without options: a watch the server does not answer,
 // or that delivers nothing, bookmarks included, for Options.IdleTimeout

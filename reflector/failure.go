@@ -79,7 +79,10 @@ func (r *Reflector[T]) afterWatch(ctx context.Context, events int, took time.Dur
 //     ask to come back later): a persistent failure (see Err), and a
 //     relist after the exponential backoff: a watch resumed from the same
 //     resourceVersion would be refused again.
-//   - anything else (5xx, 429, a lost connection, a timeout, a corrupt
+//   - 429, 503 or 504 with a Retry-After: from again after exactly that
+//     wait (at most MaxServerWait); the exponential backoff does not
+//     grow, the server paces its clients.
+//   - anything else (5xx, a lost connection, a timeout, a corrupt
 //     event): from again after the exponential backoff, or after the
 //     server's Retry-After (at most MaxServerWait) when that is longer.
 //     The same failure maxSameInRow times in a row is reported as a
@@ -130,7 +133,28 @@ func (r *Reflector[T]) onFailure(ctx context.Context, from State, err error) Sta
 		r.log.Debug("reflector: request refused; relisting after a wait", "resource", r.name, "op", opOf(from), "error", err)
 		return r.backOffThen(r.relistState(ReasonRefused), err)
 	}
+	if ra, ok := r.serverWait(err); ok && ra > 0 && paced(err) {
+		// The server paces its clients (kube-apiserver answers 429 with
+		// a Retry-After of 1s while its watch cache initializes after a
+		// restart): wait what it asked, no more, and do not grow the
+		// backoff for it.
+		return r.waitThen(r.retry(from), ra, err)
+	}
 	return r.backOffThen(r.retry(from), err)
+}
+
+// paced reports whether err is an answer asking to come back later
+// (429, 503, 504), whose Retry-After sets the wait.
+func paced(err error) bool {
+	se, ok := client.StatusOf(err)
+	if !ok {
+		return false
+	}
+	switch se.Status.Code {
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
 }
 
 // answeredNo reports whether err is an answer of the server that is not
