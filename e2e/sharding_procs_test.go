@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -29,6 +30,10 @@ import (
 	"github.com/kubewire/kubewire/pager"
 	"github.com/kubewire/kubewire/reflector"
 )
+
+// shardLogDirEnv names a folder where TestSharding writes each
+// replica's log (ID.log), for a run by hand.
+const shardLogDirEnv = "KUBEWIRE_E2E_SHARDING_LOGDIR"
 
 // replicaProc is one replica process of TestSharding (see
 // TestShardReplicaProcess).
@@ -56,6 +61,16 @@ func startReplicaProc(t *testing.T, cluster *harness.Cluster, id, fenceURL strin
 	p.cmd = exec.Command(exe, "-test.run=^TestShardReplicaProcess$", "-test.timeout=0")
 	p.cmd.Env = append(os.Environ(), shardReplicaEnv+"="+string(cfg))
 	p.cmd.Stderr = &p.out
+	if dir := os.Getenv(shardLogDirEnv); dir != "" {
+		// Keep the replica's log: KUBEWIRE_E2E_SHARDING_DEBUG=1 makes it
+		// say every transition of its reflectors.
+		f, err := os.Create(filepath.Join(dir, id+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		p.cmd.Stderr = io.MultiWriter(&p.out, f)
+	}
 	p.cmd.SysProcAttr = operatorProcAttr()
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
@@ -275,24 +290,23 @@ func widgetsIn(t *testing.T, admin *client.Client, sel client.ShardSelector) []s
 // Reconcile calls, and to the first moment the ring was served.
 func waitTakeover(t *testing.T, admin *client.Client, f *fence, running map[string]*replicaProc, names []string, since time.Time, timeout time.Duration) (reconciled, served time.Duration) {
 	t.Helper()
-	var lastList time.Time
+	api := client.For[*widgetv1.Widget](admin).Namespace(shardNS)
+	var lastCheck time.Time
 	for {
 		if served == 0 && servedProblem(statuses(t, running)) == "" {
 			served = time.Since(since)
 		}
 		missing, last := f.reconciled(names)
-		if len(missing) > 0 && time.Since(lastList) > 2*time.Second {
+		if len(missing) > 0 && len(missing) <= 100 && time.Since(lastCheck) > 2*time.Second {
 			// Widgets deleted meanwhile are nobody's to reconcile.
-			lastList = time.Now()
-			all, err := listWidgets(t.Context(), admin)
-			if err != nil {
-				t.Fatal(err)
+			lastCheck = time.Now()
+			gone := map[string]bool{}
+			for _, n := range missing {
+				if _, err := api.Get(t.Context(), n, client.GetOptions{}); errors.Is(err, client.ErrNotFound) {
+					gone[n] = true
+				}
 			}
-			there := map[string]bool{}
-			for _, w := range all {
-				there[w.Name] = true
-			}
-			names = slices.DeleteFunc(names, func(n string) bool { return !there[n] })
+			names = slices.DeleteFunc(names, func(n string) bool { return gone[n] })
 			missing, last = f.reconciled(names)
 		}
 		if len(missing) == 0 && served > 0 {

@@ -152,6 +152,7 @@ func TestSharding(t *testing.T) {
 	mark := markLists(t, running)
 	f.track(ids(running)...)
 	killed := time.Now()
+	t.Logf("%s: SIGKILL to %s", killed.Format(time.TimeOnly+".000"), victim.id)
 	victim.kill(t)
 	f.dead(victim.id)
 	renewed := leaseRenewal(t, admin, victim.id)
@@ -186,10 +187,12 @@ func TestSharding(t *testing.T) {
 	mark = markLists(t, running)
 	ring := ringRelists(t, running)
 	start = time.Now()
+	t.Logf("%s: restarting kube-apiserver", start.Format(time.TimeOnly+".000"))
 	if err := cluster.RestartAPIServer(ctx); err != nil {
 		t.Fatal(err)
 	}
 	back := time.Now()
+	t.Logf("%s: kube-apiserver is back", back.Format(time.TimeOnly+".000"))
 	servedAgain := waitServed(t, running, 5*time.Minute)
 	t.Logf("kube-apiserver out for %v; every part served again %v after it was back", back.Sub(start).Round(time.Millisecond), servedAgain.Round(time.Millisecond))
 	verdict(t, "every part served again, from the API server being back", servedAgain, shardHealTarget)
