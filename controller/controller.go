@@ -43,6 +43,9 @@ type Controller[T client.Object] struct {
 // does.
 func New[T client.Object](name string, primary *informer.Informer[T], r Reconciler, opts Options) *Controller[T] {
 	opts = opts.withDefaults()
+	if key := primary.UseFactoryShard(); opts.Shard == "" {
+		opts.Shard = key // the part its cache holds: see Options.Shard
+	}
 	if k, ok := any(*new(T)).(client.Kinded); ok && opts.Kind.Kind == "" {
 		opts.Kind = k.KindInfo() // generated KindInfo methods do not dereference
 	}

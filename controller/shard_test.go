@@ -261,8 +261,13 @@ func TestShardedControllers(t *testing.T) {
 		t.Error(o)
 	}
 	x.mu.Unlock()
-	if err := controller.New("plain", a.inf, x.reconciler("p"), controller.Options{}).SetShard(sel(q[0])); !errors.Is(err, controller.ErrNotSharded) {
+	whole := informer.New(client.For[*corev1.ConfigMap](e.ctl).Namespace("default"), informer.Options[*corev1.ConfigMap]{})
+	if err := controller.New("plain", whole, x.reconciler("p"), controller.Options{}).SetShard(sel(q[0])); !errors.Is(err, controller.ErrNotSharded) {
 		t.Errorf("SetShard of an unsharded controller: %v", err)
+	}
+	// A controller takes its key from its sharded primary informer.
+	if !controller.New("inherits", a.inf, x.reconciler("i"), controller.Options{}).Sharded() {
+		t.Error("a controller of a sharded informer is not sharded")
 	}
 }
 

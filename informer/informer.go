@@ -39,6 +39,7 @@ type Options[T client.Object] struct {
 type Informer[T client.Object] struct {
 	store     *Store[T]
 	reflector *reflector.Reflector[T]
+	factory   *Factory // the Factory that made it, nil for New
 
 	handlers []*Registration[T] // guarded by store.mu, so changes and registrations are ordered
 

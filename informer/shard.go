@@ -19,6 +19,35 @@ func (inf *Informer[T]) SetShard(sel client.ShardSelector) error {
 	return inf.reflector.SetShardSelector(sel)
 }
 
+// ShardKey returns the field the cache is split by (the key of its
+// shard selector), "" when it holds the whole collection.
+func (inf *Informer[T]) ShardKey() client.ShardKey { return inf.reflector.ShardSelector().Key }
+
+// UseFactoryShard makes an informer of a sharded Factory
+// (FactoryOptions.Shard) made without a Scope.Shard hold only this
+// replica's part from now on, as if made with Scope.Shard set to the
+// factory's key, and returns the key the informer's cache is split by:
+// its own when it has one, the factory's when it took it, "" when
+// neither it nor its factory is sharded. controller.New calls it for
+// its primary informer, so that a sharded program names its key once,
+// in its manager's sharding config. Call it before the informer runs:
+// a running informer holding the whole collection drops it and lists
+// its part when it gets one. A FactoryOptions.Shard the client refuses
+// (neither ShardByUID nor ShardByNamespace) leaves it whole. It may be
+// called from any goroutine.
+func (inf *Informer[T]) UseFactoryShard() client.ShardKey {
+	inf.mu.Lock()
+	defer inf.mu.Unlock()
+	if key := inf.ShardKey(); key != "" || inf.factory == nil || inf.factory.opts.Shard == "" {
+		return key
+	}
+	key := inf.factory.opts.Shard
+	if err := inf.factory.shardLater(inf, key, inf.reflector.SetShardSelector); err != nil {
+		return "" // a key the client refuses: the informer stays whole
+	}
+	return key
+}
+
 // Shard returns the selector the cache is restricted to (the last one
 // asked for).
 func (inf *Informer[T]) Shard() client.ShardSelector { return inf.reflector.ShardSelector() }

@@ -206,3 +206,59 @@ func TestInformerSetShard(t *testing.T) {
 		})
 	}
 }
+
+// In a sharded Factory an informer holds the whole collection until a
+// controller reconciles from it (UseFactoryShard); from then on it holds
+// the factory's part, with no Scope.Shard written.
+func TestUseFactoryShard(t *testing.T) {
+	_, c := newServer(t, 40, fake.Options{})
+	f := informer.NewFactory(c, informer.FactoryOptions{Shard: client.ShardByUID})
+	primary := informer.Shared[cm](f, informer.Scope{})
+	secondary := informer.Shared[cm](f, informer.Scope{Namespace: "default"})
+	explicit := informer.Shared[cm](f, informer.Scope{Namespace: "kube-system", Shard: client.ShardByNamespace})
+	if k := primary.ShardKey(); k != "" {
+		t.Errorf("before UseFactoryShard: ShardKey %q", k)
+	}
+	if k := primary.UseFactoryShard(); k != client.ShardByUID {
+		t.Errorf("UseFactoryShard = %q, want the factory's key", k)
+	}
+	if k := explicit.UseFactoryShard(); k != client.ShardByNamespace {
+		t.Errorf("UseFactoryShard of an informer with a Scope.Shard = %q, want its own", k)
+	}
+	plain := informer.New(client.For[cm](c), informer.Options[cm]{})
+	if k := plain.UseFactoryShard(); k != "" {
+		t.Errorf("UseFactoryShard of an informer of no factory = %q", k)
+	}
+	half := client.ShardSelector{Key: client.ShardByUID, Ranges: client.SplitHashSpace(2)[:1]}
+	if err := f.SetShard(half); err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, f.Run)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := f.WaitForSync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l, err := client.For[cm](c).List(ctx, client.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, o := range l.Items {
+		if half.Matches(o) {
+			want++
+		}
+	}
+	eventually(t, time.Minute, func() string {
+		if got, ok := primary.SyncedShard(); !ok || !got.Equal(half) {
+			return fmt.Sprintf("the primary holds %v", got)
+		}
+		if n := primary.Store().Len(); n != want {
+			return fmt.Sprintf("the primary holds %d objects, want the %d of its part", n, want)
+		}
+		return ""
+	})
+	if n := secondary.Store().Len(); n != len(l.Items) || secondary.ShardKey() != "" {
+		t.Errorf("the informer no controller reconciles from holds %d of %d objects, key %q", n, len(l.Items), secondary.ShardKey())
+	}
+}
