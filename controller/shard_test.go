@@ -332,3 +332,30 @@ func TestShardedControllerPartGivenBack(t *testing.T) {
 		t.Errorf("the cache was listed %d times, want once", n)
 	}
 }
+
+// Under a sharded Factory the key is said once: the controller and its
+// primary informer take it; an owned kind's informer is split too when
+// the key is the namespace (an owned object lives in its owner's), and
+// stays whole when it is the uid.
+func TestShardKeyFromFactory(t *testing.T) {
+	e := newEnv(t)
+	for _, key := range []client.ShardKey{client.ShardByUID, client.ShardByNamespace} {
+		f := informer.NewFactory(e.ctl, informer.FactoryOptions{Shard: key})
+		primary := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
+		owned := informer.Shared[*corev1.Secret](f, informer.Scope{Namespace: "default"})
+		ctl := controller.New("c", primary, controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
+			return controller.Result{}, nil
+		}), controller.Options{})
+		controller.Owns(ctl, owned)
+		if !ctl.Sharded() || ctl.Shard().Key != key || primary.ShardKey() != key {
+			t.Errorf("%s: controller sharded %v by %q, primary informer by %q", key, ctl.Sharded(), ctl.Shard().Key, primary.ShardKey())
+		}
+		want := client.ShardKey("")
+		if key == client.ShardByNamespace {
+			want = key
+		}
+		if got := owned.ShardKey(); got != want {
+			t.Errorf("%s: the owned kind's informer is split by %q, want %q", key, got, want)
+		}
+	}
+}
