@@ -112,6 +112,12 @@ func (l *listLog) ListStarted(how reflector.State, why reflector.Reason) {
 	l.recs = append(l.recs, rec)
 }
 
+// Informer makes l the reflector.Metrics of the Factory's informer (the
+// replica has one, of Widgets).
+func (l *listLog) Informer(client.GroupVersionResource, informer.Scope, informer.Cache) reflector.Metrics {
+	return l
+}
+
 func (l *listLog) records() []listRecord {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -175,7 +181,7 @@ func runReplica(cfg replicaConfig, stdin io.Reader, stdout io.Writer) error {
 		Name: "sharded-widgets",
 		Sharding: &sharding.Config{Namespace: cfg.Namespace, Identity: cfg.ID,
 			LeaseDuration: cfg.Lease, RenewDeadline: cfg.Renew, RetryPeriod: cfg.Retry, Logger: log},
-		Informers: informer.FactoryOptions{DropManagedFields: true, Reflector: reflector.Options{Metrics: lists, Logger: log}},
+		Informers: informer.FactoryOptions{DropManagedFields: true, Reflector: reflector.Options{Logger: log}, Metrics: lists},
 	})
 	if err != nil {
 		return err

@@ -60,6 +60,9 @@ type FactoryOptions struct {
 	// replica's part (Informer.UseFactoryShard, which controller.New
 	// calls), with no Scope.Shard to write.
 	Shard client.ShardKey
+	// Metrics, when set, is told about every informer the Factory makes
+	// and gives the reflector metrics of each.
+	Metrics Metrics
 }
 
 // Factory shares informers: asking it twice for the same type (or
@@ -146,12 +149,22 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 			ropts.ShardSelector = sel
 		}
 	}
+	var cache *cacheOf[T]
+	if f.opts.Metrics != nil {
+		cache = &cacheOf[T]{}
+		if m := f.opts.Metrics.Informer(gvr, scope, cache); m != nil {
+			ropts.Metrics = m
+		}
+	}
 	opts := Options[T]{Reflector: ropts}
 	if f.opts.DropManagedFields {
 		opts.Transform = DropManagedFields[T]
 	}
 	inf := New[T](res().Namespace(scope.Namespace), opts)
 	inf.factory = f
+	if cache != nil {
+		cache.inf.Store(inf)
+	}
 	f.informers[k] = inf
 	f.order = append(f.order, inf)
 	if scope.Shard != "" {
