@@ -140,6 +140,11 @@ func TestSharding(t *testing.T) {
 	start = time.Now()
 	atRest(t, admin, running, 15*time.Minute)
 	t.Logf("three replicas converged in %v: %s", time.Since(start).Round(time.Millisecond), describeReplicas(t, running))
+	for id, st := range statuses(t, running) {
+		if len(listRecords(st.Lists).stored()) == 0 {
+			t.Fatalf("%s recorded no list of Widgets: its reflector's Metrics are not the test's", id)
+		}
+	}
 
 	churn := startChurn(ctx, widgets, n)
 	time.Sleep(2 * time.Second)
