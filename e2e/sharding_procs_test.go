@@ -375,7 +375,7 @@ func (l listRecords) String() string {
 		case !r.Done:
 			s += " in progress"
 		case r.Err != "":
-			s += " failed: " + r.Err
+			s += fmt.Sprintf(" failed after %d Widgets: %s", r.Items, r.Err)
 		default:
 			s += fmt.Sprintf(": %d Widgets", r.Items)
 		}

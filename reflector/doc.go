@@ -23,7 +23,12 @@
 //     within Options.WatchListTimeout, the Reflector goes to Listing and
 //     stays with list-then-watch from then on. A 401, 403, 404 or 405 is
 //     a refusal of the caller or the resource, not of streaming lists:
-//     they are tried again once it is over.
+//     they are tried again once it is over. A stream the server ends
+//     midway (kube-apiserver closes the watcher of a streaming list that
+//     falls behind the events it must send, as a busy client reading a
+//     collection that changes fast does) is read again at once as a
+//     paginated list, which the client pulls page by page; the next full
+//     state streams again.
 //   - Listing: a paginated list through package pager, streamed into the
 //     store (Begin, Item..., End) page by page, then Watching from the
 //     list's resourceVersion. With Options.InitialListFromCache the first

@@ -73,3 +73,34 @@ func TestPacedWaitsDoNotGrowBackoff(t *testing.T) {
 		}
 	})
 }
+
+// A streaming list the server ends midway (kube-apiserver closes the
+// watcher of one that falls behind) is read again at once as a
+// paginated list; the next full state streams again.
+func TestBrokenStreamingListListedInPages(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 50, fake.Options{})
+		st := newCheckStore(e.obs)
+		e.s.Faults().DropWatchesAfter(10)
+		r, stop := e.run(t, st, reflector.Options{})
+		defer stop()
+		if err := r.WaitForSync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		e.s.Faults().DropWatchesAfter(0)
+		reqs := e.tap.requests("watch-list", "list")
+		if len(reqs) < 2 || reqs[0].kind != "watch-list" || reqs[1].kind != "list" {
+			t.Fatalf("full state reads %v, want a streaming list, then a list", reqs)
+		}
+		if g := reqs[1].at.Sub(reqs[0].at); g > 100*time.Millisecond {
+			t.Errorf("the list came %v after the broken stream, want at once", g)
+		}
+		waitInSync(t, st, e.obs, time.Minute)
+		compactWhileDropped(t, e)
+		waitInSync(t, st, e.obs, time.Minute)
+		if last := e.tap.requests("watch-list", "list"); last[len(last)-1].kind != "watch-list" {
+			t.Errorf("the relist after a 410 was a %s, want a streaming list again", last[len(last)-1].kind)
+		}
+		st.verify(t)
+	})
+}
