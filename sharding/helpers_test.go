@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -246,13 +245,4 @@ func balanced(tr *tracker, nodes ...*node) func() bool {
 		}
 		return true
 	}
-}
-
-func identities(nodes ...*node) []string {
-	var out []string
-	for _, n := range nodes {
-		out = append(out, n.id)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -94,7 +94,7 @@ func TestRingPartitionedMember(t *testing.T) {
 		renewed := c.m.Status().LastRenewal
 		c.link.cut.Store(true)
 		stopped := waitFor(t, "the cut member to stop", func() bool { return tr.part("c").SelectsNothing() })
-		if at := time.Now().Sub(renewed); at > testRenew+10*time.Millisecond {
+		if at := time.Since(renewed); at > testRenew+10*time.Millisecond {
 			t.Errorf("the cut member stopped %v after its last renewal, after its renew deadline %v", at, testRenew)
 		}
 		if c.m.Ready() == nil {
