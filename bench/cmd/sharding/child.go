@@ -85,7 +85,9 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pods := informer.Shared[*corev1.Pod](m.Factory(), informer.Scope{Shard: m.ShardKey()})
+	// Sharded, the key is the ring's, said once in opts.Sharding: the
+	// controller makes its informer hold the replica's part.
+	pods := informer.Shared[*corev1.Pod](m.Factory(), informer.Scope{})
 	var reconciles atomic.Int64
 	var wave struct {
 		sync.Mutex
@@ -104,7 +106,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 		}
 		wave.Unlock()
 		return controller.Result{}, nil
-	}), controller.Options{Workers: *workers, Shard: m.ShardKey()})
+	}), controller.Options{Workers: *workers})
 	m.Add(ctl)
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -244,14 +244,6 @@ func machine() string {
 	return fmt.Sprintf("%d CPUs (%s), %s %s/%s", runtime.NumCPU(), cpu, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, " ")
-}
-
 func joinFloats(v []float64, prec int) string {
 	s := make([]string, len(v))
 	for i, x := range v {
