@@ -80,7 +80,11 @@ func (r *Reflector[T]) stopPart() {
 	r.shard.mu.Lock()
 	r.shard.partListed = false
 	r.shard.mu.Unlock()
-	r.metrics.ListDone(Listing, p.items, time.Since(p.start), context.Canceled)
+	var err error = context.Canceled
+	if p.rv != "" {
+		err = nil // listed, but the selector changed before it joined
+	}
+	r.metrics.ListDone(Listing, p.items, time.Since(p.start), err)
 }
 
 // partListed reports whether the part's list is complete (its
@@ -188,9 +192,15 @@ func (r *Reflector[T]) listPart(ctx context.Context, p *part[T]) {
 			return
 		}
 		r.noteFailure(Listing, err, refusal(err))
-		wait := bo.NextBackOff()
-		if ra, ok := r.serverWait(err); ok && ra > wait {
-			wait = ra
+		var wait time.Duration
+		switch ra, ok := r.serverWait(err); {
+		case ok && ra > 0 && paced(err):
+			wait = ra // as for the watch: see onFailure
+		default:
+			wait = bo.NextBackOff()
+			if ok && ra > wait {
+				wait = ra
+			}
 		}
 		t := time.NewTimer(wait)
 		select {

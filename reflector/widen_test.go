@@ -2,6 +2,7 @@ package reflector_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"strconv"
@@ -168,6 +169,7 @@ type gatedSource struct {
 	after   bool
 	arrived chan struct{} // closed when a gated list arrives
 	release chan struct{}
+	fail    int // lists of sel to answer with an error first
 }
 
 // gate holds the next lists of sel; wait for arrived, then close
@@ -182,6 +184,11 @@ func (g *gatedSource) gate(sel client.ShardSelector, after bool) (arrived, relea
 
 func (g *gatedSource) List(ctx context.Context, opts client.ListOptions) (*client.List[*corev1.ConfigMap], error) {
 	g.mu.Lock()
+	if g.fail > 0 && opts.ShardSelector.Equal(g.sel) {
+		g.fail--
+		g.mu.Unlock()
+		return nil, errors.New("connection reset by peer")
+	}
 	gated := g.release != nil && opts.ShardSelector.Equal(g.sel)
 	after, arrived, release := g.after, g.arrived, g.release
 	if gated {
@@ -458,6 +465,44 @@ func TestShardSelectorChangesWhileWidening(t *testing.T) {
 		st.verify(t, sel(q[0], q[2], q[4]))
 		if n := r.Relists(); n != 2 {
 			t.Errorf("%d full states, want the first and one after the 410", n)
+		}
+	})
+}
+
+// The list of the ranges gained fails twice: it is retried after the
+// backoff while the watch of the part held goes on, then joins it.
+func TestShardWidenListRetried(t *testing.T) {
+	q := client.SplitHashSpace(4)
+	sel := func(rs ...client.HashRange) client.ShardSelector {
+		return client.ShardSelector{Key: client.ShardByUID, Ranges: rs}.Normalize()
+	}
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 40, fake.Options{})
+		st := newPartStore(e.obs)
+		src := &gatedSource{Resource: e.res}
+		r := reflector.New(src, st, reflector.Options{ShardSelector: sel(q[0])})
+		defer start(t, r)()
+		if err := r.WaitForSync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		src.mu.Lock()
+		src.sel, src.fail = sel(q[1]), 2
+		src.mu.Unlock()
+		if err := r.SetShardSelector(sel(q[0], q[1])); err != nil {
+			t.Fatal(err)
+		}
+		seq := 0
+		change(t, e.obs, sel(q[0], q[1]), &seq)
+		eventuallyTrue(t, "the wider part", func() bool {
+			got, ok := r.SyncedShard()
+			return ok && got.Equal(sel(q[0], q[1])) && maps.Equal(st.versionsIn(sel(q...)), serverVersionsIn(t, e.obs, sel(q[0], q[1])))
+		})
+		st.verify(t, sel(q[0], q[1]))
+		if n, p := r.Relists(), r.PartLists(); n != 1 || p != 1 {
+			t.Errorf("%d full states and %d lists of parts, want 1 and 1", n, p)
+		}
+		if src.fail != 0 {
+			t.Errorf("%d failures left", src.fail)
 		}
 	})
 }
