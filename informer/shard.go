@@ -8,9 +8,10 @@ import (
 // SetShard restricts the cache to the objects sel selects, from now on
 // (see reflector.Reflector.SetShardSelector): objects leaving the shard
 // are dropped from the cache without OnDelete (they were not deleted;
-// another replica holds them now), objects entering it are delivered
-// with OnAdd (initial false) once the new part is listed, and objects
-// deleted meanwhile inside the part with OnDelete (stateUnknown). The
+// another replica holds them now) and the watch goes on; the ranges
+// sel adds are listed on their own while the watch of the rest goes on
+// (nothing cached is listed again), their objects delivered with OnAdd
+// (initial false) as they arrive. The
 // zero ShardSelector caches everything; one that selects nothing empties
 // the cache and makes no request. It does not wait; SyncedShard says
 // when the cache holds sel. It returns an error matching
