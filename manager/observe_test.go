@@ -89,7 +89,8 @@ next:
 func TestMetricsServed(t *testing.T) {
 	srv, cfg := newServer(t)
 	var logs logBuffer
-	m, err := manager.New(newClient(t, cfg), manager.Options{
+	c := newClient(t, cfg)
+	m, err := manager.New(c, manager.Options{
 		Name: "metered", MetricsAddr: "127.0.0.1:0", HealthAddr: "127.0.0.1:0",
 		LeaderElection: &leaderelection.Config{Namespace: "default", Identity: "only"},
 		Logger:         slog.New(slog.NewTextHandler(&logs, nil)),
@@ -108,6 +109,9 @@ func TestMetricsServed(t *testing.T) {
 		mu.Unlock()
 		if cm.Name == "bad" && n == 1 {
 			return controller.Result{}, errors.New("bad the first time")
+		}
+		if _, err := client.For[*corev1.ConfigMap](c).Namespace(cm.Namespace).Get(ctx, cm.Name, client.GetOptions{}); err != nil {
+			return controller.Result{}, err // a read through the client, for rest_client_requests_total
 		}
 		m.Events().Eventf(cm, nil, events.Normal, "Seen", "Reconcile", "seen")
 		reconciled <- cm.Name

@@ -16,7 +16,10 @@
 //     API server and /metrics has been scraped once; target: kubewire
 //     under 0.6x controller-runtime's;
 //   - what metrics cost kubewire: the binary of a small informer program
-//     with and without package metrics.
+//     with and without package metrics;
+//   - the floor: a program calling what the operator links besides
+//     kubewire's own code (link.go), and which code cut from the
+//     operator's binary it links again (none may be).
 //
 // Each round runs both operators, in alternating order, each on a fresh
 // server; medians are reported. PASS and FAIL lines compare the figures
@@ -32,6 +35,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -72,12 +76,14 @@ type figures struct {
 	linked, listed   int // modules; listed is 0 when not counted
 	rss              []uint64
 	converge         []time.Duration
+	keptOutLinked    []string // keptOut code the binary links, when checked
 }
 
 // report is what run measured, for tests.
 type report struct {
 	kubewire, cr                figures
 	withoutMetrics, withMetrics int64    // binary sizes of the small informer program
+	floor, floorStripped        int64    // floorProgram's binary: the operator's dependencies alone
 	rssWithout, rssWith         []uint64 // its peak RSS
 
 	pass map[string]bool
@@ -98,6 +104,10 @@ func run(cfg config) (*report, error) {
 		}
 	}
 	r := &report{kubewire: figs[0], cr: figs[1], pass: map[string]bool{}}
+	fmt.Fprintln(cfg.log, "building the floor: what the operator links besides kubewire's code")
+	if r.floor, r.floorStripped, err = w.floor(); err != nil {
+		return nil, err
+	}
 	fmt.Fprintln(cfg.log, "measuring what metrics cost a small informer program")
 	without, with, err := w.metricsCost()
 	if err != nil {
@@ -162,9 +172,18 @@ func (r *report) print(cfg config) {
 	fmt.Fprintf(cfg.out, "  binary %s without package metrics, %s with (+%s); peak RSS %s without, %s with (+%s)\n\n",
 		mb(r.withoutMetrics), mb(r.withMetrics), mb(r.withMetrics-r.withoutMetrics),
 		mb(int64(median(r.rssWithout))), mb(int64(median(r.rssWith))), mb(int64(median(r.rssWith))-int64(median(r.rssWithout))))
+	fmt.Fprintf(cfg.out, "the floor: the operator's dependencies alone (standard library, client_golang, protobuf, YAML and the small libraries, called as kubewire calls them; no kubewire code):\n")
+	fmt.Fprintf(cfg.out, "  binary %s (%.3f of controller-runtime's), stripped %s (%.3f); kubewire's own code adds %s (%s stripped)\n\n",
+		mb(r.floor), float64(r.floor)/float64(c.binary), mb(r.floorStripped), float64(r.floorStripped)/float64(c.stripped),
+		mb(k.binary-r.floor), mb(k.stripped-r.floorStripped))
 	r.check(cfg.out, "lines", k.lines <= maxLines, fmt.Sprintf("kubewire operator %d hand-written lines, target at most %d", k.lines, maxLines))
 	binRatio := float64(k.binary) / float64(c.binary)
 	r.check(cfg.out, "binary", binRatio < maxBinaryRatio, fmt.Sprintf("binary %.3f of controller-runtime's (%s vs %s), target under %.3f", binRatio, mb(k.binary), mb(c.binary), maxBinaryRatio))
+	linkVerdict := "kubewire operator links none of the code cut from it (keptOut in bench/cmd/operator/link.go)"
+	if len(k.keptOutLinked) > 0 {
+		linkVerdict = fmt.Sprintf("kubewire operator links code cut from it: %s", strings.Join(k.keptOutLinked, "; "))
+	}
+	r.check(cfg.out, "link", len(k.keptOutLinked) == 0, linkVerdict)
 	rssRatio := float64(kr) / float64(cr)
 	r.check(cfg.out, "rss", rssRatio < maxRSSRatio, fmt.Sprintf("peak RSS %.3f of controller-runtime's (%s vs %s), target under %.2f", rssRatio, mb(int64(kr)), mb(int64(cr)), maxRSSRatio))
 }

@@ -26,6 +26,12 @@ func TestQuick(t *testing.T) {
 	if !r.pass["lines"] {
 		t.Errorf("the operator is over its line budget:\n%s", out.String())
 	}
+	if !r.pass["link"] {
+		t.Errorf("the operator links code cut from it:\n%s", out.String())
+	}
+	if r.floor < 1e6 || r.floor >= r.kubewire.binary || r.floorStripped >= r.kubewire.stripped {
+		t.Errorf("implausible floor %d (%d stripped) beside the operator's %d (%d)", r.floor, r.floorStripped, r.kubewire.binary, r.kubewire.stripped)
+	}
 	for _, verdict := range []string{"lines", "binary", "RSS"} {
 		if !strings.Contains(strings.ToLower(out.String()), strings.ToLower(verdict)) {
 			t.Errorf("no %s verdict:\n%s", verdict, out.String())

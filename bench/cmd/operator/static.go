@@ -21,6 +21,7 @@ type subject struct {
 	code     []string // hand-written files counted
 	userMod  func(dir string) error
 	bin      string // built by static
+	keptOut  bool   // check that the binary links none of keptOut
 	cmdline  func(kubeconfig, metrics, health string) []string
 	extraEnv []string
 }
@@ -50,7 +51,7 @@ func (w *workspace) close() { os.RemoveAll(w.tmp) }
 func (w *workspace) kubewireSubject() *subject {
 	op := filepath.Join(w.root, "examples", "operator")
 	return &subject{
-		name: "kubewire", dir: w.root, pkg: "./examples/operator", tags: "nodemo",
+		name: "kubewire", dir: w.root, pkg: "./examples/operator", tags: "nodemo", keptOut: true,
 		code: []string{filepath.Join(op, "main.go"), filepath.Join(op, "api", "v1", "widget.go"), filepath.Join(op, "api", "v1", "doc.go")},
 		cmdline: func(kubeconfig, metrics, health string) []string {
 			return []string{"-kubeconfig", kubeconfig, "-metrics-addr", metrics, "-health-addr", health, "-id", "bench"}
@@ -122,6 +123,11 @@ func (w *workspace) static(s *subject, modules bool) (figures, error) {
 	}
 	if f.stripped, err = fileSize(stripped); err != nil {
 		return f, err
+	}
+	if s.keptOut {
+		if f.keptOutLinked, err = linkedKeptOut(s.bin); err != nil {
+			return f, err
+		}
 	}
 	out, err := exec.Command("go", "version", "-m", s.bin).Output()
 	if err != nil {
