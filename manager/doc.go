@@ -72,6 +72,13 @@
 // and which replica leads (a standby is ready). Handler serves both for
 // the program's own server; Options.HealthAddr makes Run serve them.
 //
+// # Webhooks
+//
+// Options.Webhook runs a webhook.Server on every replica, from the
+// start of Run: kube-apiserver calls whichever replica its Service
+// picks, and a conversion webhook must answer before the informers of
+// a multi-version kind can list. /readyz has its line.
+//
 // # Concurrency
 //
 // The accessors, IsLeader, Ready and Handler are safe for concurrent

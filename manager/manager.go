@@ -205,6 +205,7 @@ func (m *Manager) Run(ctx context.Context) error {
 		stopRecorder()
 		<-recorded
 	}()
+	m.runWebhook(gctx, g)
 	g.Go(func() error { return quiet(m.factory.Run(gctx)) })
 	for _, c := range checks {
 		g.Go(func() error { c.loop(gctx, m); return nil })
