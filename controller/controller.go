@@ -37,7 +37,8 @@ type Controller[T client.Object] struct {
 	running bool
 	q       *workqueue.Queue[Request] // the running Run's, else nil
 
-	guard shardGuard // shard.go; with Options.Shard only
+	guard    shardGuard // shard.go; with Options.Shard only
+	badShard error      // a part the primary cache does not hold (shardKeyOf); Run returns it
 }
 
 // New returns a controller named name (for logs, metrics and errors)
@@ -47,13 +48,15 @@ type Controller[T client.Object] struct {
 func New[T client.Object](name string, primary *informer.Informer[T], r Reconciler, opts Options) *Controller[T] {
 	unset := unsetOf(opts)
 	opts = opts.withDefaults()
-	if key := primary.UseFactoryShard(); opts.Shard == "" {
-		opts.Shard = key // the part its cache holds: see Options.Shard
-	}
+	key, badShard := shardKeyOf(name, primary, opts.Shard)
+	opts.Shard = key
 	if k, ok := any(*new(T)).(client.Kinded); ok && opts.Kind.Kind == "" {
 		opts.Kind = k.KindInfo() // generated KindInfo methods do not dereference
 	}
-	c := &Controller[T]{name: name, r: r, opts: opts, unset: unset, log: opts.Logger.With("controller", name)}
+	c := &Controller[T]{name: name, r: r, opts: opts, unset: unset, log: opts.Logger.With("controller", name), badShard: badShard}
+	if badShard != nil {
+		c.log.Error("controller: cannot run", "error", badShard)
+	}
 	c.primary = newWatch(primary, nil, func(obj T, emit func(Request)) { emit(RequestFor(obj)) }, sourceName(opts.Kind, primary))
 	c.primary.primary = true
 	if opts.Shard != "" {
@@ -177,6 +180,9 @@ func (c *Controller[T]) Len() int {
 // client.ErrForbidden) or SyncTimeout passed. A cache that loses its
 // sync later is reported by Ready, not by Run.
 func (c *Controller[T]) Run(ctx context.Context) error {
+	if c.badShard != nil {
+		return c.badShard
+	}
 	c.mu.Lock()
 	if c.running {
 		c.mu.Unlock()

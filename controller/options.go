@@ -63,9 +63,11 @@ type Options struct {
 	// Left empty, it is the key the primary informer's cache is split
 	// by: New calls informer.Informer.UseFactoryShard, so that under a
 	// sharded manager (manager.Options.Sharding) the primary informer
-	// and the controller both take the ring's key, named once. Set it
-	// only for the unusual case of a primary informer sharded outside a
-	// Factory (reflector.Options.ShardSelector), with that key.
+	// and the controller both take the ring's key, named once. Set, it
+	// must be the key the primary informer's cache is split by (or its
+	// Factory's); a controller reconciling a part its cache does not
+	// hold as it is refused (Run returns the error at once, matching
+	// client.ErrInvalidOptions).
 	Shard client.ShardKey
 
 	// Kind is the primary kind, needed by Owns to recognise owner

@@ -7,11 +7,33 @@ import (
 	"sync"
 
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/informer"
 )
 
 // ErrNotSharded is returned by SetShard and Drain of a controller made
 // without Options.Shard.
 var ErrNotSharded = errors.New("controller is not sharded (Options.Shard is empty)")
+
+// shardKeyOf decides the key a controller reconciles by: key
+// (Options.Shard) when set, else the one its primary informer's cache is
+// split by, which an informer of a sharded Factory takes from it
+// (informer.Informer.UseFactoryShard). A key set that the primary cache
+// is not split by is an error matching client.ErrInvalidOptions: the
+// controller would reconcile a part its cache does not hold as it (a
+// whole cache, or one split by another field). New reports it, and Run
+// returns it at once without starting anything.
+func shardKeyOf[T client.Object](name string, primary *informer.Informer[T], key client.ShardKey) (client.ShardKey, error) {
+	held := primary.UseFactoryShard()
+	if key == "" || key == held {
+		return held, nil
+	}
+	holds := "the whole collection"
+	if held != "" {
+		holds = "a part split by " + string(held)
+	}
+	return key, fmt.Errorf("controller %s: Options.Shard is %s, but its primary informer holds %s; leave Options.Shard empty to take the informer's key, or split the informer by %s (informer.Scope.Shard): %w",
+		name, key, holds, key, client.ErrInvalidOptions)
+}
 
 // shardGuard is the state of a sharded controller: its part of the hash
 // space and the Requests being reconciled, so that a part given up can

@@ -359,3 +359,25 @@ func TestShardKeyFromFactory(t *testing.T) {
 		}
 	}
 }
+
+// A controller reconciling a part by one key whose primary cache holds
+// the whole collection, or a part by another key, is refused: Run
+// returns the error at once.
+func TestShardKeyMismatch(t *testing.T) {
+	e := newEnv(t)
+	noop := controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
+		return controller.Result{}, nil
+	})
+	whole := informer.New(client.For[*corev1.ConfigMap](e.ctl).Namespace("default"), informer.Options[*corev1.ConfigMap]{})
+	f := informer.NewFactory(e.ctl, informer.FactoryOptions{})
+	byNamespace := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default", Shard: client.ShardByNamespace})
+	for name, inf := range map[string]*informer.Informer[*corev1.ConfigMap]{"whole": whole, "by namespace": byNamespace} {
+		ctl := controller.New(name, inf, noop, controller.Options{Shard: client.ShardByUID})
+		if err := ctl.Run(t.Context()); !errors.Is(err, client.ErrInvalidOptions) {
+			t.Errorf("%s: Run = %v, want an error matching client.ErrInvalidOptions", name, err)
+		}
+	}
+	if ctl := controller.New("same", byNamespace, noop, controller.Options{Shard: client.ShardByNamespace}); ctl.Shard().Key != client.ShardByNamespace {
+		t.Errorf("a key the informer holds: the controller reconciles by %q", ctl.Shard().Key)
+	}
+}
