@@ -177,8 +177,13 @@ func neverSent(err error) bool {
 }
 
 // permanentError reports errors that a retry cannot fix: TLS verification
-// failures and the like.
+// failures and the like, and answers the client refused (over
+// MaxResponseBytes, or malformed): the server would send them again, and
+// each try would cost as much as the first.
 func permanentError(err error) bool {
+	if errors.Is(err, codec.ErrTooLarge) || errors.Is(err, codec.ErrMalformed) {
+		return true
+	}
 	var unknownAuth x509.UnknownAuthorityError
 	var hostname x509.HostnameError
 	var invalid x509.CertificateInvalidError

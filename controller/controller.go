@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"sync"
 	"sync/atomic"
 
@@ -37,26 +38,43 @@ type Controller[T client.Object] struct {
 	running bool
 	q       *workqueue.Queue[Request] // the running Run's, else nil
 
-	guard    shardGuard // shard.go; with Options.Shard only
-	badShard error      // a part the primary cache does not hold (shardKeyOf); Run returns it
+	guard shardGuard // shard.go; with Options.Shard only
 }
 
 // New returns a controller named name (for logs, metrics and errors)
 // reconciling the objects of primary with r. The informer is not run by
 // the controller: run it (or its Factory) beside it, as package manager
-// does.
-func New[T client.Object](name string, primary *informer.Informer[T], r Reconciler, opts Options) *Controller[T] {
+// does. NewFor is the common case of a Reconciler that reads the
+// primary object from the cache.
+//
+// New checks every argument and option, so that Run never fails for a
+// reason it could have told at once: an empty name, a nil informer or
+// Reconciler, or Options it cannot run with (see Options) fail with an
+// error matching client.ErrInvalidOptions (and workqueue.ErrInvalidOptions
+// for Options.Queue).
+func New[T client.Object](name string, primary *informer.Informer[T], r Reconciler, opts Options) (*Controller[T], error) {
+	switch {
+	case name == "":
+		return nil, invalidOptions{errors.New("controller: the name is empty")}
+	case primary == nil:
+		return nil, invalidOptions{fmt.Errorf("controller %s: the primary informer is nil", name)}
+	case r == nil || reflect.ValueOf(r).Kind() == reflect.Func && reflect.ValueOf(r).IsNil():
+		return nil, invalidOptions{fmt.Errorf("controller %s: the Reconciler is nil", name)}
+	}
+	if err := opts.validate(); err != nil {
+		return nil, invalidOptions{fmt.Errorf("controller %s: %w", name, err)}
+	}
 	unset := unsetOf(opts)
 	opts = opts.withDefaults()
-	key, badShard := shardKeyOf(name, primary, opts.Shard)
+	key, err := shardKeyOf(name, primary, opts.Shard)
+	if err != nil {
+		return nil, invalidOptions{err}
+	}
 	opts.Shard = key
 	if k, ok := any(*new(T)).(client.Kinded); ok && opts.Kind.Kind == "" {
 		opts.Kind = k.KindInfo() // generated KindInfo methods do not dereference
 	}
-	c := &Controller[T]{name: name, r: r, opts: opts, unset: unset, log: opts.Logger.With("controller", name), badShard: badShard}
-	if badShard != nil {
-		c.log.Error("controller: cannot run", "error", badShard)
-	}
+	c := &Controller[T]{name: name, r: r, opts: opts, unset: unset, log: opts.Logger.With("controller", name)}
 	c.primary = newWatch(primary, nil, func(obj T, emit func(Request)) { emit(RequestFor(obj)) }, sourceName(opts.Kind, primary))
 	c.primary.primary = true
 	if opts.Shard != "" {
@@ -64,7 +82,19 @@ func New[T client.Object](name string, primary *informer.Informer[T], r Reconcil
 		c.primary.deleted = c.primaryDeleted
 	}
 	c.sources = []source{c.primary}
-	return c
+	return c, nil
+}
+
+// NewFor returns a controller named name that calls reconcile with each
+// object of primary that a change queues, read from primary's cache: New
+// with ForObject(primary, reconcile). A Request whose object the cache
+// no longer holds (it was deleted) is done without a call; see
+// ForObject. It fails as New does.
+func NewFor[T client.Object](name string, primary *informer.Informer[T], reconcile func(ctx context.Context, obj T) (Result, error), opts Options) (*Controller[T], error) {
+	if primary == nil || reconcile == nil {
+		return New[T](name, primary, nil, opts)
+	}
+	return New(name, primary, ForObject(primary, reconcile), opts)
 }
 
 // sourceName names an informer's objects for messages: the resource as
@@ -180,9 +210,6 @@ func (c *Controller[T]) Len() int {
 // client.ErrForbidden) or SyncTimeout passed. A cache that loses its
 // sync later is reported by Ready, not by Run.
 func (c *Controller[T]) Run(ctx context.Context) error {
-	if c.badShard != nil {
-		return c.badShard
-	}
 	c.mu.Lock()
 	if c.running {
 		c.mu.Unlock()
@@ -192,7 +219,11 @@ func (c *Controller[T]) Run(ctx context.Context) error {
 	c.guard.mu.Lock()
 	c.guard.gone = nil // deletions seen by an earlier Run's handlers
 	c.guard.mu.Unlock()
-	q := workqueue.New[Request](c.opts.Queue)
+	q, err := workqueue.New[Request](c.opts.Queue) // checked by New: no error
+	if err != nil {
+		c.mu.Unlock()
+		return err
+	}
 	sources := append([]source(nil), c.sources...)
 	regs := make([]registered, len(sources))
 	for i, s := range sources {

@@ -20,8 +20,7 @@ var ErrNotSharded = errors.New("controller is not sharded (Options.Shard is empt
 // (informer.Informer.UseFactoryShard). A key set that the primary cache
 // is not split by is an error matching client.ErrInvalidOptions: the
 // controller would reconcile a part its cache does not hold as it (a
-// whole cache, or one split by another field). New reports it, and Run
-// returns it at once without starting anything.
+// whole cache, or one split by another field). New returns it.
 func shardKeyOf[T client.Object](name string, primary *informer.Informer[T], key client.ShardKey) (client.ShardKey, error) {
 	held := primary.UseFactoryShard()
 	if key == "" || key == held {

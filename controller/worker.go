@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/workqueue"
 )
 
@@ -42,7 +43,7 @@ func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request]
 	var ws *writes
 	if c.opts.ReadYourWrites {
 		ws = &writes{}
-		rctx = context.WithValue(rctx, writesKey{}, ws)
+		rctx = client.OnWrite(context.WithValue(rctx, writesKey{}, ws), ws.add)
 	}
 	c.active.Add(1)
 	start := time.Now()

@@ -261,7 +261,11 @@ func leaseRenewal(t *testing.T, admin *client.Client, id string) time.Time {
 
 // listWidgets lists every Widget on the server.
 func listWidgets(ctx context.Context, admin *client.Client) ([]*widgetv1.Widget, error) {
-	all, err := pager.New(client.For[*widgetv1.Widget](admin).Namespace(shardNS).List, pager.Options{PageSize: 5000}).ListAll(ctx)
+	p, err := pager.New(client.For[*widgetv1.Widget](admin).Namespace(shardNS).List, pager.Options{PageSize: 5000})
+	if err != nil {
+		return nil, err
+	}
+	all, err := p.ListAll(ctx)
 	if err != nil {
 		return nil, err
 	}

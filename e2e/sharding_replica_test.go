@@ -192,7 +192,7 @@ func runReplica(cfg replicaConfig, stdin io.Reader, stdout io.Writer) error {
 	lists.mu.Unlock()
 	fence := &fenceClient{base: cfg.Fence, id: cfg.ID, hc: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 	api := client.For[*widgetv1.Widget](c)
-	ctl := controller.New("widgets", widgets, controller.ForObject(widgets, func(ctx context.Context, w *widgetv1.Widget) (controller.Result, error) {
+	ctl, err := controller.NewFor("widgets", widgets, func(ctx context.Context, w *widgetv1.Widget) (controller.Result, error) {
 		if err := fence.call("enter", w.Name); err != nil {
 			return controller.Result{}, err
 		}
@@ -208,7 +208,10 @@ func runReplica(cfg replicaConfig, stdin io.Reader, stdout io.Writer) error {
 			return nil
 		})
 		return controller.Result{}, ctrlutil.IgnoreNotFound(err)
-	}), controller.Options{Workers: cfg.Workers, Shard: m.ShardKey(), Logger: log})
+	}, controller.Options{Workers: cfg.Workers, Shard: m.ShardKey(), Logger: log})
+	if err != nil {
+		return err
+	}
 	m.Add(ctl)
 
 	mux := http.NewServeMux()

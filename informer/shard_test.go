@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -81,6 +82,9 @@ func TestStorePart(t *testing.T) {
 	}
 	for round, items := range [][]string{{"x", "y"}, {"x"}} {
 		ps.BeginPart(func(o cm) bool { return o.Namespace == "gained" })
+		if _, whole := s.Snapshot(); whole {
+			t.Errorf("round %d: a snapshot while a part streams in is called whole", round)
+		}
 		for _, name := range items {
 			w.Item(obj(typedFlavour(), "gained", name, "3"))
 		}
@@ -88,6 +92,9 @@ func TestStorePart(t *testing.T) {
 		w.End("")
 		if rv := s.ResourceVersion(); rv != fmt.Sprint(4+round) {
 			t.Errorf("round %d: resourceVersion %q after the part, want the watch's %d", round, rv, 4+round)
+		}
+		if _, whole := s.Snapshot(); !whole {
+			t.Errorf("round %d: no whole snapshot after the part ended", round)
 		}
 	}
 	want := []string{"add held/a true", "add held/b true", "synced",
@@ -130,79 +137,81 @@ func TestInformerSetShard(t *testing.T) {
 	half, quarter, all := sel(q[0], q[1]), sel(q[1]), sel(q...)
 	for _, ignore := range []bool{false, true} {
 		t.Run(fmt.Sprintf("server ignores the selector: %v", ignore), func(t *testing.T) {
-			_, c := newServer(t, 60, fake.Options{IgnoreShardSelector: ignore})
-			inf := informer.New(client.For[cm](c), informer.Options[cm]{Reflector: reflector.Options{ShardSelector: half}})
-			h := newCounter()
-			inf.AddHandler(h, informer.HandlerOptions{})
-			run(t, inf)
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			if err := inf.WaitForSync(ctx); err != nil {
-				t.Fatal(err)
-			}
-			holds := func(s client.ShardSelector) func() string {
-				return func() string {
-					if got, ok := inf.SyncedShard(); !ok || !got.Equal(s) {
-						return fmt.Sprintf("synced shard %v, want %v", got, s)
-					}
-					want := map[string]bool{}
-					l, err := client.For[cm](c).List(ctx, client.ListOptions{})
-					if err != nil {
-						return err.Error()
-					}
-					for _, o := range l.Items {
-						if s.Matches(o) {
-							want[informer.Key(o)] = true
+			synctest.Test(t, func(t *testing.T) {
+				_, c := newServer(t, 60, fake.Options{IgnoreShardSelector: ignore})
+				inf := newInformer(t, client.For[cm](c), informer.Options[cm]{Reflector: reflector.Options{ShardSelector: half}})
+				h := newCounter()
+				inf.AddHandler(h, informer.HandlerOptions{})
+				run(t, inf)
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				if err := inf.WaitForSync(ctx); err != nil {
+					t.Fatal(err)
+				}
+				holds := func(s client.ShardSelector) func() string {
+					return func() string {
+						if got, ok := inf.SyncedShard(); !ok || !got.Equal(s) {
+							return fmt.Sprintf("synced shard %v, want %v", got, s)
 						}
+						want := map[string]bool{}
+						l, err := client.For[cm](c).List(ctx, client.ListOptions{})
+						if err != nil {
+							return err.Error()
+						}
+						for _, o := range l.Items {
+							if s.Matches(o) {
+								want[informer.Key(o)] = true
+							}
+						}
+						got := map[string]bool{}
+						for _, k := range inf.Store().ListKeys() {
+							got[k] = true
+						}
+						if !maps.Equal(want, got) {
+							return "cache differs from the server's part (-server +cache):\n" + cmp.Diff(want, got)
+						}
+						return ""
 					}
-					got := map[string]bool{}
-					for _, k := range inf.Store().ListKeys() {
-						got[k] = true
-					}
-					if !maps.Equal(want, got) {
-						return "cache differs from the server's part (-server +cache):\n" + cmp.Diff(want, got)
-					}
-					return ""
 				}
-			}
-			eventually(t, time.Minute, holds(half))
-			if got := inf.ShardedOnServer(); got == ignore {
-				t.Errorf("ShardedOnServer = %v", got)
-			}
-			if err := inf.SetShard(all); err != nil {
-				t.Fatal(err)
-			}
-			eventually(t, time.Minute, holds(all))
-			if err := inf.SetShard(quarter); err != nil {
-				t.Fatal(err)
-			}
-			eventually(t, time.Minute, holds(quarter))
-			if err := inf.SetShard(half); err != nil {
-				t.Fatal(err)
-			}
-			eventually(t, time.Minute, holds(half))
-			if n := h.deletions(); n != 0 {
-				t.Errorf("handlers were told %d deletions: %v", n, h.deletedKeys())
-			}
-			// Growing listed only the ranges gained: one full state, two
-			// lists of parts (half to all, quarter to half).
-			if n, p := inf.Reflector().Relists(), inf.Reflector().PartLists(); n != 1 || p != 2 {
-				t.Errorf("%d full states and %d lists of parts, want 1 and 2", n, p)
-			}
-			// An object that left and came back is added again.
-			for _, k := range inf.Store().ListKeys() {
-				o, _ := inf.Store().GetByKey(k)
-				if quarter.Matches(o) {
-					continue
+				eventually(t, time.Minute, holds(half))
+				if got := inf.ShardedOnServer(); got == ignore {
+					t.Errorf("ShardedOnServer = %v", got)
 				}
-				eventually(t, time.Minute, func() string {
-					if n := h.addsOf(k); n != 2 {
-						return fmt.Sprintf("%s added %d times, want 2 (half, then back from a quarter)", k, n)
+				if err := inf.SetShard(all); err != nil {
+					t.Fatal(err)
+				}
+				eventually(t, time.Minute, holds(all))
+				if err := inf.SetShard(quarter); err != nil {
+					t.Fatal(err)
+				}
+				eventually(t, time.Minute, holds(quarter))
+				if err := inf.SetShard(half); err != nil {
+					t.Fatal(err)
+				}
+				eventually(t, time.Minute, holds(half))
+				if n := h.deletions(); n != 0 {
+					t.Errorf("handlers were told %d deletions: %v", n, h.deletedKeys())
+				}
+				// Growing listed only the ranges gained: one full state, two
+				// lists of parts (half to all, quarter to half).
+				if n, p := inf.Reflector().Relists(), inf.Reflector().PartLists(); n != 1 || p != 2 {
+					t.Errorf("%d full states and %d lists of parts, want 1 and 2", n, p)
+				}
+				// An object that left and came back is added again.
+				for _, k := range inf.Store().ListKeys() {
+					o, _ := inf.Store().GetByKey(k)
+					if quarter.Matches(o) {
+						continue
 					}
-					return ""
-				})
-				break
-			}
+					eventually(t, time.Minute, func() string {
+						if n := h.addsOf(k); n != 2 {
+							return fmt.Sprintf("%s added %d times, want 2 (half, then back from a quarter)", k, n)
+						}
+						return ""
+					})
+					break
+				}
+			})
 		})
 	}
 }
@@ -211,54 +220,56 @@ func TestInformerSetShard(t *testing.T) {
 // controller reconciles from it (UseFactoryShard); from then on it holds
 // the factory's part, with no Scope.Shard written.
 func TestUseFactoryShard(t *testing.T) {
-	_, c := newServer(t, 40, fake.Options{})
-	f := informer.NewFactory(c, informer.FactoryOptions{Shard: client.ShardByUID})
-	primary := informer.Shared[cm](f, informer.Scope{})
-	secondary := informer.Shared[cm](f, informer.Scope{Namespace: "default"})
-	explicit := informer.Shared[cm](f, informer.Scope{Namespace: "kube-system", Shard: client.ShardByNamespace})
-	if k := primary.ShardKey(); k != "" {
-		t.Errorf("before UseFactoryShard: ShardKey %q", k)
-	}
-	if k := primary.UseFactoryShard(); k != client.ShardByUID {
-		t.Errorf("UseFactoryShard = %q, want the factory's key", k)
-	}
-	if k := explicit.UseFactoryShard(); k != client.ShardByNamespace {
-		t.Errorf("UseFactoryShard of an informer with a Scope.Shard = %q, want its own", k)
-	}
-	plain := informer.New(client.For[cm](c), informer.Options[cm]{})
-	if k := plain.UseFactoryShard(); k != "" {
-		t.Errorf("UseFactoryShard of an informer of no factory = %q", k)
-	}
-	half := client.ShardSelector{Key: client.ShardByUID, Ranges: client.SplitHashSpace(2)[:1]}
-	if err := f.SetShard(half); err != nil {
-		t.Fatal(err)
-	}
-	runAll(t, f.Run)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := f.WaitForSync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	l, err := client.For[cm](c).List(ctx, client.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := 0
-	for _, o := range l.Items {
-		if half.Matches(o) {
-			want++
+	synctest.Test(t, func(t *testing.T) {
+		_, c := newServer(t, 40, fake.Options{})
+		f := newFactory(t, c, informer.FactoryOptions{Shard: client.ShardByUID})
+		primary := informer.Shared[cm](f, informer.Scope{})
+		secondary := informer.Shared[cm](f, informer.Scope{Namespace: "default"})
+		explicit := informer.Shared[cm](f, informer.Scope{Namespace: "kube-system", Shard: client.ShardByNamespace})
+		if k := primary.ShardKey(); k != "" {
+			t.Errorf("before UseFactoryShard: ShardKey %q", k)
 		}
-	}
-	eventually(t, time.Minute, func() string {
-		if got, ok := primary.SyncedShard(); !ok || !got.Equal(half) {
-			return fmt.Sprintf("the primary holds %v", got)
+		if k := primary.UseFactoryShard(); k != client.ShardByUID {
+			t.Errorf("UseFactoryShard = %q, want the factory's key", k)
 		}
-		if n := primary.Store().Len(); n != want {
-			return fmt.Sprintf("the primary holds %d objects, want the %d of its part", n, want)
+		if k := explicit.UseFactoryShard(); k != client.ShardByNamespace {
+			t.Errorf("UseFactoryShard of an informer with a Scope.Shard = %q, want its own", k)
 		}
-		return ""
+		plain := newInformer(t, client.For[cm](c), informer.Options[cm]{})
+		if k := plain.UseFactoryShard(); k != "" {
+			t.Errorf("UseFactoryShard of an informer of no factory = %q", k)
+		}
+		half := client.ShardSelector{Key: client.ShardByUID, Ranges: client.SplitHashSpace(2)[:1]}
+		if err := f.SetShard(half); err != nil {
+			t.Fatal(err)
+		}
+		runAll(t, f.Run)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := f.WaitForSync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		l, err := client.For[cm](c).List(ctx, client.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for _, o := range l.Items {
+			if half.Matches(o) {
+				want++
+			}
+		}
+		eventually(t, time.Minute, func() string {
+			if got, ok := primary.SyncedShard(); !ok || !got.Equal(half) {
+				return fmt.Sprintf("the primary holds %v", got)
+			}
+			if n := primary.Store().Len(); n != want {
+				return fmt.Sprintf("the primary holds %d objects, want the %d of its part", n, want)
+			}
+			return ""
+		})
+		if n := secondary.Store().Len(); n != len(l.Items) || secondary.ShardKey() != "" {
+			t.Errorf("the informer no controller reconciles from holds %d of %d objects, key %q", n, len(l.Items), secondary.ShardKey())
+		}
 	})
-	if n := secondary.Store().Len(); n != len(l.Items) || secondary.ShardKey() != "" {
-		t.Errorf("the informer no controller reconciles from holds %d of %d objects, key %q", n, len(l.Items), secondary.ShardKey())
-	}
 }

@@ -56,7 +56,7 @@ func (s *Store[T]) begin() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gen++
-	s.streaming = true
+	s.streaming, s.whole = true, false
 	s.initial = !s.synced
 }
 
@@ -69,7 +69,7 @@ func (s *Store[T]) beginPart(in func(T) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gen++
-	s.streaming = true
+	s.streaming, s.whole = true, false
 	s.part = in
 	s.initial = false
 }
@@ -98,7 +98,7 @@ func (s *Store[T]) end(resourceVersion string) {
 			}
 		}
 	}
-	s.streaming, s.initial, s.part = false, false, nil
+	s.streaming, s.initial, s.part, s.whole = false, false, nil, true
 	if part != nil {
 		return // a part: the version is the watch's
 	}

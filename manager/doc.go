@@ -2,7 +2,10 @@
 // controllers share, an event recorder, leader election with warm
 // standbys, the controllers themselves, health and readiness endpoints,
 // Prometheus metrics, one logger for every part, and periodic cache
-// consistency checks, started and stopped together.
+// consistency checks (Options.CheckPeriod), started and stopped
+// together. New checks every option and returns an error for one it
+// cannot run with, so that nothing fails for its configuration later
+// (at the first leadership, say).
 //
 //	opts := manager.Options{
 //		Name:           "widget-operator",
@@ -12,7 +15,7 @@
 //	flag.Parse()
 //	m, err := manager.New(c, opts)
 //	widgets := informer.Shared[*v1.Widget](m.Factory(), informer.Scope{})
-//	ctl := controller.New("widgets", widgets, reconciler, controller.Options{})
+//	ctl, err := controller.NewFor("widgets", widgets, reconcile, controller.Options{})
 //	m.Add(ctl)
 //	err = m.Run(ctx)
 //
@@ -82,6 +85,7 @@
 // # Concurrency
 //
 // The accessors, IsLeader, Ready and Handler are safe for concurrent
-// use; Add and CheckConsistency are called before Run, and Run once. Run
+// use; Add and CheckConsistency are called before Run (after, they
+// panic: a programming error), and Run once. Run
 // returns only after every goroutine it started has returned.
 package manager

@@ -30,7 +30,6 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 	if r.opts.InitialListFromCache && !r.fed {
 		lo.ResourceVersion = "0" // from the watch cache, in one response
 	}
-	p := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: r.opts.PageSize})
 	items := 0
 	fail := func(err error) (State, error) {
 		r.store.Abort()
@@ -38,6 +37,10 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		return r.onFailure(ctx, Listing, err), err
 	}
 	r.begin()
+	p, err := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: r.opts.PageSize})
+	if err != nil { // checked by New: not expected
+		return fail(err)
+	}
 	for obj, err := range p.Items(ctx) {
 		if errors.Is(err, pager.ErrRestarted) {
 			r.log.Debug("reflector: list restarted", "resource", r.name, "error", err)

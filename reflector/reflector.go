@@ -95,8 +95,17 @@ type Reflector[T client.Object] struct {
 	floors    []floor  // parts of the store ahead of the watch's resourceVersion (widen.go)
 }
 
-// New returns a Reflector that feeds store from src.
-func New[T client.Object](src Source[T], store Store[T], opts Options) *Reflector[T] {
+// New returns a Reflector that feeds store from src. It fails with an
+// error matching client.ErrInvalidOptions when src or store is nil or
+// opts are invalid (see Options.Validate), so that Run never fails for
+// its options.
+func New[T client.Object](src Source[T], store Store[T], opts Options) (*Reflector[T], error) {
+	if src == nil || store == nil {
+		return nil, invalidf("New needs a Source and a Store (got %T and %T)", src, store)
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	if opts.WatchListTimeout <= 0 {
 		opts.WatchListTimeout = DefaultWatchListTimeout
 	}
@@ -130,7 +139,7 @@ func New[T client.Object](src Source[T], store Store[T], opts Options) *Reflecto
 	r.health.init()
 	r.shard.latest, r.shard.wake = opts.ShardSelector, make(chan struct{}, 1)
 	r.retryNow = make(chan struct{}, 1)
-	return r
+	return r, nil
 }
 
 // nameOf names the collection src reads, for errors and logs.
@@ -171,8 +180,9 @@ func (r *Reflector[T]) PartLists() int64 { return r.partLists.Load() }
 // Run keeps the store in step with the server until ctx ends, through
 // dropped watches, expired resource versions and server failures, and
 // then returns ctx's error, after every goroutine it started has ended.
-// It returns early only for options the client rejects
-// (client.ErrInvalidOptions). Failures the server keeps answering are
+// New checked the options, so Run does not fail for them (it would
+// return early with an error matching client.ErrInvalidOptions if the
+// client refused a request's options anyway). Failures the server keeps answering are
 // reported by Err and WaitForSync, and logged, while Run retries. Run
 // may be called once.
 func (r *Reflector[T]) Run(ctx context.Context) error {

@@ -66,7 +66,7 @@ func TestRetryNowAfterOutage(t *testing.T) {
 		e := newEnv(t, 5, fake.Options{})
 		src := &downSource{Resource: e.res}
 		st := newCheckStore(e.obs)
-		r := reflector.New(src, st, reflector.Options{})
+		r := newReflector(t, src, st, reflector.Options{})
 		defer start(t, r)()
 		if err := r.WaitForSync(t.Context()); err != nil {
 			t.Fatal(err)

@@ -218,7 +218,6 @@ func (r *Reflector[T]) listPartOnce(ctx context.Context, p *part[T], dec *wire.D
 	ps, _ := partStoreOf(r.raw)
 	in := func(obj T) bool { return p.sel.Matches(obj) }
 	w := &partWriter[T]{r: r, p: p}
-	w.locked(func() { ps.BeginPart(in) })
 	p.items, p.strays = 0, 0
 	lo := client.ListOptions{
 		LabelSelector: r.opts.LabelSelector,
@@ -226,7 +225,11 @@ func (r *Reflector[T]) listPartOnce(ctx context.Context, p *part[T], dec *wire.D
 		ShardSelector: p.sel,
 		Decoder:       dec,
 	}
-	pg := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: r.opts.PageSize})
+	pg, err := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: r.opts.PageSize})
+	if err != nil { // checked by New: not expected
+		return err
+	}
+	w.locked(func() { ps.BeginPart(in) })
 	for obj, err := range pg.Items(ctx) {
 		if errors.Is(err, pager.ErrRestarted) {
 			w.locked(func() {

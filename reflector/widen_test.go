@@ -294,7 +294,7 @@ func TestShardSelectorWidens(t *testing.T) {
 				e := newEnv(t, 60, fake.Options{IgnoreShardSelector: !tc.serverShards})
 				st := newPartStore(e.obs)
 				src := &gatedSource{Resource: e.res}
-				r := reflector.New(src, st, reflector.Options{ShardSelector: sel(q[0]), DisableWatchList: !tc.watchList})
+				r := newReflector(t, src, st, reflector.Options{ShardSelector: sel(q[0]), DisableWatchList: !tc.watchList})
 				defer start(t, r)()
 				if err := r.WaitForSync(t.Context()); err != nil {
 					t.Fatal(err)
@@ -405,7 +405,7 @@ func TestShardSelectorChangesWhileWidening(t *testing.T) {
 		e := newEnv(t, 80, fake.Options{})
 		st := newPartStore(e.obs)
 		src := &gatedSource{Resource: e.res}
-		r := reflector.New(src, st, reflector.Options{ShardSelector: sel(q[0], q[1])})
+		r := newReflector(t, src, st, reflector.Options{ShardSelector: sel(q[0], q[1])})
 		defer start(t, r)()
 		if err := r.WaitForSync(t.Context()); err != nil {
 			t.Fatal(err)
@@ -480,7 +480,7 @@ func TestShardWidenListRetried(t *testing.T) {
 		e := newEnv(t, 40, fake.Options{})
 		st := newPartStore(e.obs)
 		src := &gatedSource{Resource: e.res}
-		r := reflector.New(src, st, reflector.Options{ShardSelector: sel(q[0])})
+		r := newReflector(t, src, st, reflector.Options{ShardSelector: sel(q[0])})
 		defer start(t, r)()
 		if err := r.WaitForSync(t.Context()); err != nil {
 			t.Fatal(err)

@@ -177,6 +177,14 @@
 // than any are errors, as are types that contain themselves unless the
 // field is schemaless.
 //
+// A structural schema cannot refer to a definition: a type is described
+// again wherever it is used, so one used by two fields at each of N
+// levels takes 2^N copies. Past 50,000 schema nodes the generator stops
+// (its memory bounded) with an error naming the type described most
+// often and a path to it; a CustomResourceDefinition over 1.5 MiB of
+// JSON, which kube-apiserver cannot store with etcd's default request
+// limit, is an error too.
+//
 // # RBAC
 //
 // `kubewire-gen rbac [flags] packages...` writes the ClusterRole (and

@@ -135,7 +135,10 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	step("discovery: %s is served as %s (namespaced)", kind, gvr)
 
 	// List with a label selector, through the pager as for any resource.
-	p := pager.New(crontabs.List, pager.Options{ListOptions: client.ListOptions{LabelSelector: client.LabelSelector{}.Equals("app", "checkout")}})
+	p, err := pager.New(crontabs.List, pager.Options{ListOptions: client.ListOptions{LabelSelector: client.LabelSelector{}.Equals("app", "checkout")}})
+	if err != nil {
+		return err
+	}
 	var names []string
 	for ct, err := range p.Items(ctx) {
 		if err != nil {

@@ -109,8 +109,11 @@ func newReplica(cfg client.Config, o options) (*replica, error) {
 	widgets := informer.Shared[*v1.Widget](m.Factory(), informer.Scope{})
 	configMaps := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{LabelSelector: client.MatchLabels(map[string]string{managedBy: operatorName})})
 	r := &reconciler{configMaps: configMaps.Lister(), widgetAPI: client.For[*v1.Widget](c), configMapAPI: client.For[*corev1.ConfigMap](c)}
-	ctl := controller.New("widgets", widgets, controller.ForObject(widgets, r.reconcile),
+	ctl, err := controller.NewFor("widgets", widgets, r.reconcile,
 		controller.Options{Workers: 4, ReadYourWrites: true})
+	if err != nil {
+		return nil, err
+	}
 	controller.Owns(ctl, configMaps)
 	m.Add(ctl)
 	return &replica{m: m, widgets: widgets}, nil

@@ -67,14 +67,20 @@ func newSubject(sdk, kind, url, token, mode string, c *counters) (subject, error
 		}
 		ropts := reflector.Options{DisableWatchList: mode == "list"}
 		if kind == "typed" {
-			inf := informer.New(client.For[*widgetv1.Widget](cl), informer.Options[*widgetv1.Widget]{Reflector: ropts})
+			inf, err := informer.New(client.For[*widgetv1.Widget](cl), informer.Options[*widgetv1.Widget]{Reflector: ropts})
+			if err != nil {
+				return nil, err
+			}
 			inf.AddHandler(informer.HandlerFuncs[*widgetv1.Widget]{
 				Add:    func(*widgetv1.Widget, bool) { c.adds.Add(1) },
 				Update: func(_, _ *widgetv1.Widget) { c.update() },
 			}, informer.HandlerOptions{})
 			return kwSubject[*widgetv1.Widget]{inf}, nil
 		}
-		inf := informer.New(client.Dynamic(cl, widgets), informer.Options[*unstructured.Unstructured]{Reflector: ropts})
+		inf, err := informer.New(client.Dynamic(cl, widgets), informer.Options[*unstructured.Unstructured]{Reflector: ropts})
+		if err != nil {
+			return nil, err
+		}
 		inf.AddHandler(informer.HandlerFuncs[*unstructured.Unstructured]{
 			Add:    func(*unstructured.Unstructured, bool) { c.adds.Add(1) },
 			Update: func(_, _ *unstructured.Unstructured) { c.update() },

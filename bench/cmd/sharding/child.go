@@ -177,7 +177,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 		start time.Time
 		ended chan time.Time
 	}
-	ctl := controller.New("bench", pods, controller.ForObject(pods, func(ctx context.Context, p *corev1.Pod) (controller.Result, error) {
+	ctl, err := controller.NewFor("bench", pods, func(ctx context.Context, p *corev1.Pod) (controller.Result, error) {
 		time.Sleep(*work)
 		reconciles.Add(1)
 		tk.reconciled(informer.Key(p))
@@ -189,7 +189,10 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 		}
 		wave.Unlock()
 		return controller.Result{}, nil
-	}), controller.Options{Workers: *workers})
+	}, controller.Options{Workers: *workers})
+	if err != nil {
+		return err
+	}
 	m.Add(ctl)
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -52,7 +52,10 @@ func setup(m *manager.Manager, clock Clock) error {
 	cronJobs := informer.Shared[*v1.CronJob](m.Factory(), informer.Scope{})
 	c := m.Client()
 	r := &reconciler{jobs: jobs, cronJobAPI: client.For[*v1.CronJob](c), jobAPI: client.For[*batchv1.Job](c), clock: clock}
-	ctl := controller.New("cronjob", cronJobs, controller.ForObject(cronJobs, r.reconcile), controller.Options{ReadYourWrites: true})
+	ctl, err := controller.NewFor("cronjob", cronJobs, r.reconcile, controller.Options{ReadYourWrites: true})
+	if err != nil {
+		return err
+	}
 	controller.Owns(ctl, jobs)
 	m.Add(ctl)
 	return nil
