@@ -575,8 +575,11 @@ func (m *Member) publish(consumers []Consumer, all bool) {
 	work, cache := m.acting.selector(m.cfg.Key), m.cached.selector(m.cfg.Key)
 	tellWork, tellCache := all || !work.Equal(m.told[0]), all || !cache.Equal(m.told[1])
 	m.told = [2]client.ShardSelector{work, cache}
+	// Status says the part before a consumer hears of it: one that
+	// reads Status on SetShard sees it, with its counts.
 	m.mu.Lock()
 	m.status.Selector, m.status.Cache = work, cache
+	m.status.Acting, m.status.Cached = m.acting.count(), m.cached.count()
 	m.mu.Unlock()
 	for _, c := range consumers {
 		_, drains := c.(Drainer)
