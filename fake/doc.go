@@ -50,6 +50,8 @@
 //     (containers, names, images, ports, policies), Services (ports,
 //     selector, type, ExternalName), Deployments and ReplicaSets
 //     (selector, template, strategy, limits, an immutable selector),
+//     StatefulSets (policies, counts, service name, selector, template,
+//     the spec fields an update may not change),
 //     Jobs and CronJobs (counts, limits, completion mode, template,
 //     restart policy, selector; a schedule's fields, time zone and
 //     concurrency policy),
@@ -174,12 +176,12 @@
 //   - Validation of built-in kinds is partial: of the kinds above, pod
 //     volumes, probes, security contexts, resources and affinity,
 //     Services' cluster IPs and traffic policies, which Pod fields an
-//     update may change, Jobs' generated selector labels and immutable
-//     template, and cron syntax within a schedule's five fields are not
-//     checked; StatefulSets, DaemonSets, Ingresses, EndpointSlices,
-//     Events and the other kinds get metadata and replicas checks only,
-//     so invalid specs of those are stored. Duplicate fields are not
-//     reported in YAML bodies.
+//     update may change, StatefulSets' volume claim templates, Jobs'
+//     generated selector labels and immutable template, and cron syntax
+//     within a schedule's five fields are not checked; DaemonSets,
+//     Ingresses, EndpointSlices, Events and the other kinds get metadata
+//     and replicas checks only, so invalid specs of those are stored.
+//     Duplicate fields are not reported in YAML bodies.
 //   - Deletion: a Pod deleted with a zero grace period gives watchers one
 //     DELETED event (kube-apiserver sends MODIFIED, then DELETED).
 //   - Controllers: no Deployment, ReplicaSet, Job or other workload

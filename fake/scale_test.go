@@ -27,7 +27,7 @@ func TestScaleGet(t *testing.T) {
 			`{"metadata":{"name":"d"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`,
 			autoscalingv1.ScaleSpec{Replicas: 1}, autoscalingv1.ScaleStatus{Selector: "app=web"}},
 		{"statefulset", "/apis/apps/v1/namespaces/default/statefulsets",
-			`{"metadata":{"name":"d"},"spec":{"replicas":0,"selector":{"matchLabels":{"app":"db"}}}}`,
+			`{"metadata":{"name":"d"},"spec":{"replicas":0,"selector":{"matchLabels":{"app":"db"}},"template":{"metadata":{"labels":{"app":"db"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`,
 			autoscalingv1.ScaleSpec{Replicas: 0}, autoscalingv1.ScaleStatus{Selector: "app=db"}},
 		{"replicationcontroller", "/api/v1/namespaces/default/replicationcontrollers",
 			`{"metadata":{"name":"d"},"spec":{"replicas":5,"selector":{"b":"2","a":"1"}}}`,

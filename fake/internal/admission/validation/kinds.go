@@ -1,7 +1,6 @@
 package validation
 
 import (
-	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
@@ -20,7 +19,7 @@ type kindRule struct {
 // "group/resource"; a file per group of kinds.
 func kindRules() map[string]kindRule {
 	rules := map[string]kindRule{}
-	for _, add := range []func(map[string]kindRule){coreKinds, podKinds, serviceKinds, workloadKinds, jobKinds, otherKinds} {
+	for _, add := range []func(map[string]kindRule){coreKinds, podKinds, serviceKinds, workloadKinds, statefulSetKinds, jobKinds, otherKinds} {
 		add(rules)
 	}
 	return rules
@@ -54,10 +53,7 @@ func kindCauses(d, old *object.Draft) []apierr.Cause {
 			causes = append(causes, InvalidCause(field, int64(*v), "must be greater than or equal to 0"))
 		}
 	}
-	switch o := d.Typed.(type) {
-	case *appsv1.StatefulSet:
-		nonNegativeReplicas("spec.replicas", o.Spec.Replicas)
-	case *corev1.ReplicationController:
+	if o, ok := d.Typed.(*corev1.ReplicationController); ok {
 		nonNegativeReplicas("spec.replicas", o.Spec.Replicas)
 	}
 	return causes

@@ -330,6 +330,35 @@ func TestKindRules(t *testing.T) {
 		{name: "cronjob without a schedule, with a TZ in it", resource: "batch/v1/cronjobs",
 			obj:  cronJob(`"schedule":"TZ=UTC 0 * * * *","concurrencyPolicy":"Allow"`, ``, `"restartPolicy":"Never"`),
 			want: []string{`FieldValueInvalid spec.schedule: Invalid value: "TZ=UTC 0 * * * *": cannot use TZ or CRON_TZ in schedule, use timeZone field instead`}},
+
+		{name: "statefulset", resource: "apps/v1/statefulsets",
+			obj: statefulSet(`"serviceName":"db","replicas":3`, `"restartPolicy":"Always","hostname":"not.a.label"`)},
+		{name: "statefulset policies and names", resource: "apps/v1/statefulsets",
+			obj: `{"metadata":{"name":"db.x",` + meta + `},"spec":{"podManagementPolicy":"Random","updateStrategy":{"type":"OnDelete","rollingUpdate":{"partition":1}},"serviceName":"Db","replicas":-1,` +
+				`"selector":{"matchLabels":{"app":"db"}},` + template(`{"app":"db"}`, `"restartPolicy":"Never"`) + `}}`,
+			want: []string{
+				`FieldValueInvalid metadata.name: Invalid value: "db.x": must not contain dots`,
+				`FieldValueInvalid spec.podManagementPolicy: Invalid value: "Random": must be 'OrderedReady' or 'Parallel'`,
+				`FieldValueInvalid spec.updateStrategy.rollingUpdate: Invalid value: {"Partition":1,"MaxUnavailable":null}: only allowed for updateStrategy 'RollingUpdate'`,
+				"FieldValueInvalid spec.replicas: Invalid value: -1: must be greater than or equal to 0",
+				`FieldValueInvalid spec.serviceName: Invalid value: "Db": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+				`FieldValueNotSupported spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"`,
+			}},
+		{name: "statefulset template labels checked twice", resource: "apps/v1/statefulsets",
+			obj: `{"metadata":{"name":"db",` + meta + `},"spec":{"podManagementPolicy":"OrderedReady","updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0,"maxUnavailable":0}},` +
+				`"selector":{"matchLabels":{"app":"db"}},` + template(`{"app":"db","x":"a b"}`, `"restartPolicy":"Always"`) + `}}`,
+			want: []string{
+				"FieldValueInvalid spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0",
+				`FieldValueInvalid spec.template.labels: Invalid value: "a b": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+				`FieldValueInvalid spec.template.labels: Invalid value: "a b": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+			}},
+		{name: "statefulset update of its service name", resource: "apps/v1/statefulsets",
+			old:  statefulSet(`"serviceName":"db","replicas":3`, `"restartPolicy":"Always"`),
+			obj:  statefulSet(`"serviceName":"Other","replicas":5`, `"restartPolicy":"Always"`),
+			want: []string{"FieldValueForbidden spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"}},
+		{name: "statefulset update of what may change", resource: "apps/v1/statefulsets",
+			old: statefulSet(`"serviceName":"db","replicas":3`, `"restartPolicy":"Always"`),
+			obj: statefulSet(`"serviceName":"db","replicas":5,"minReadySeconds":4`, `"restartPolicy":"Always","nodeSelector":{"disk":"ssd"}`)},
 	}
 	v := validation.New(nil)
 	for _, tt := range tests {
@@ -410,4 +439,11 @@ func job(spec, podSpec string) string {
 // a job template with these pod spec fields.
 func cronJob(spec, jobSpec, podSpec string) string {
 	return `{"metadata":{"name":"cj",` + meta + `},"spec":{` + spec + `,"jobTemplate":{"spec":{` + jobSpec + template(`{"a":"b"}`, podSpec) + `}}}}`
+}
+
+// statefulSet is a StatefulSet with its defaults set, with these spec
+// fields and a template of these pod spec fields.
+func statefulSet(spec, podSpec string) string {
+	return `{"metadata":{"name":"db",` + meta + `},"spec":{` + spec + `,"podManagementPolicy":"OrderedReady","updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0}},` +
+		`"persistentVolumeClaimRetentionPolicy":{"whenDeleted":"Retain","whenScaled":"Retain"},"selector":{"matchLabels":{"app":"db"}},` + template(`{"app":"db"}`, podSpec) + `}}`
 }
