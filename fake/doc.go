@@ -48,8 +48,9 @@
 //     ownerReferences, an immutable uid, no new finalizers on an object
 //     being deleted; of built-in kinds: Pods and pod templates
 //     (containers, names, images, ports, policies), Services (ports,
-//     selector, type, ExternalName), Deployments and ReplicaSets
-//     (selector, template, strategy, limits, an immutable selector),
+//     selector, type, ExternalName), Deployments, ReplicaSets and
+//     DaemonSets (selector, template, strategy, limits, an immutable
+//     selector),
 //     StatefulSets (policies, counts, service name, selector, template,
 //     the spec fields an update may not change),
 //     Jobs and CronJobs (counts, limits, completion mode, template,
@@ -178,9 +179,9 @@
 //     Services' cluster IPs and traffic policies, which Pod fields an
 //     update may change, StatefulSets' volume claim templates, Jobs'
 //     generated selector labels and immutable template, and cron syntax
-//     within a schedule's five fields are not checked; DaemonSets,
-//     Ingresses, EndpointSlices, Events and the other kinds get metadata
-//     and replicas checks only, so invalid specs of those are stored.
+//     within a schedule's five fields are not checked; Ingresses,
+//     EndpointSlices, Events and the other kinds get metadata and
+//     replicas checks only, so invalid specs of those are stored.
 //     Duplicate fields are not reported in YAML bodies.
 //   - Deletion: a Pod deleted with a zero grace period gives watchers one
 //     DELETED event (kube-apiserver sends MODIFIED, then DELETED).

@@ -359,6 +359,21 @@ func TestKindRules(t *testing.T) {
 		{name: "statefulset update of what may change", resource: "apps/v1/statefulsets",
 			old: statefulSet(`"serviceName":"db","replicas":3`, `"restartPolicy":"Always"`),
 			obj: statefulSet(`"serviceName":"db","replicas":5,"minReadySeconds":4`, `"restartPolicy":"Always","nodeSelector":{"disk":"ssd"}`)},
+
+		{name: "daemonset", resource: "apps/v1/daemonsets",
+			obj: daemonSet(`"selector":{"matchLabels":{"app":"a"}},"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}}`, `{"app":"a"}`)},
+		{name: "daemonset without a selector", resource: "apps/v1/daemonsets",
+			obj:  daemonSet(`"updateStrategy":{"type":"OnDelete"},"minReadySeconds":-1`, `{"app":"a"}`),
+			want: []string{"FieldValueInvalid spec.template.metadata.labels: Invalid value: {\"app\":\"a\"}: `selector` does not match template `labels`", "FieldValueInvalid spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0"}},
+		{name: "daemonset rolling update", resource: "apps/v1/daemonsets",
+			obj: daemonSet(`"selector":{"matchLabels":{"app":"a"}},"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":"10%","maxSurge":"200%"}}`, `{"app":"a"}`),
+			want: []string{
+				`FieldValueInvalid spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: "200%": must not be greater than 100%`,
+				`FieldValueInvalid spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: "200%": may not be set when maxUnavailable is non-zero`,
+			}},
+		{name: "daemonset strategy type", resource: "apps/v1/daemonsets",
+			obj:  daemonSet(`"selector":{"matchLabels":{"app":"a"}},"updateStrategy":{"type":"Everywhere"}`, `{"app":"a"}`),
+			want: []string{`FieldValueNotSupported spec.updateStrategy: Unsupported value: {"Type":"Everywhere","RollingUpdate":null}: supported values: "RollingUpdate", "OnDelete"`}},
 	}
 	v := validation.New(nil)
 	for _, tt := range tests {
@@ -446,4 +461,10 @@ func cronJob(spec, jobSpec, podSpec string) string {
 func statefulSet(spec, podSpec string) string {
 	return `{"metadata":{"name":"db",` + meta + `},"spec":{` + spec + `,"podManagementPolicy":"OrderedReady","updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0}},` +
 		`"persistentVolumeClaimRetentionPolicy":{"whenDeleted":"Retain","whenScaled":"Retain"},"selector":{"matchLabels":{"app":"db"}},` + template(`{"app":"db"}`, podSpec) + `}}`
+}
+
+// daemonSet is a DaemonSet with these spec fields and a template of
+// these labels.
+func daemonSet(spec, labels string) string {
+	return `{"metadata":{"name":"ds",` + meta + `},"spec":{` + spec + `,` + template(labels, `"restartPolicy":"Always"`) + `}}`
 }

@@ -11,9 +11,10 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
-// Deployments and ReplicaSets, as pkg/apis/apps/validation checks them:
-// replicas, the selector and the template it must select (whose pod
-// spec is checked as a Pod's), and a Deployment's strategy and limits.
+// Deployments, ReplicaSets and DaemonSets, as pkg/apis/apps/validation
+// checks them: replicas, the selector and the template it must select
+// (whose pod spec is checked as a Pod's), and their strategies and
+// limits.
 
 func workloadKinds(rules map[string]kindRule) {
 	rules["apps/deployments"] = kindRule{
@@ -27,6 +28,20 @@ func workloadKinds(rules map[string]kindRule) {
 			e := v.objectMetaUpdate(d.Meta, old.Meta, true)
 			e.addAll(v.deploymentSpec(&n.Spec))
 			e.addAll(immutableSelector(n.Spec.Selector, o.Spec.Selector))
+			return e
+		},
+	}
+	rules["apps/daemonsets"] = kindRule{
+		create: func(v *Validator, d *object.Draft) errs {
+			e := v.objectMeta(d.Meta, true, subdomainName, true)
+			e.addAll(v.daemonSetSpec(&d.Typed.(*appsv1.DaemonSet).Spec))
+			return e
+		},
+		update: func(v *Validator, d, old *object.Draft) errs {
+			n, o := d.Typed.(*appsv1.DaemonSet), old.Typed.(*appsv1.DaemonSet)
+			e := v.objectMetaUpdate(d.Meta, old.Meta, true)
+			e.addAll(immutableSelector(n.Spec.Selector, o.Spec.Selector))
+			e.addAll(v.daemonSetSpec(&n.Spec))
 			return e
 		},
 	}
@@ -233,4 +248,67 @@ func immutableSelector(n, o *metav1.LabelSelector) errs {
 		e.invalid("spec.selector", n, "field is immutable")
 	}
 	return e
+}
+
+// daemonSetSpec is kube-apiserver's ValidateDaemonSetSpec for the
+// checks written here (a missing selector selects nothing, so the
+// template does not match it).
+func (v *Validator) daemonSetSpec(s *appsv1.DaemonSetSpec) errs {
+	var e errs
+	selErrs := v.labelSelector(s.Selector, "spec.selector", false)
+	e.addAll(selErrs)
+	if selErrs.empty() && !selects(s.Selector, s.Template.Labels) && !emptySelector(s.Selector) {
+		e.invalid("spec.template.metadata.labels", s.Template.Labels, "`selector` does not match template `labels`")
+	}
+	if emptySelector(s.Selector) {
+		e.invalid("spec.selector", s.Selector, "empty selector is invalid for daemonset")
+	}
+	e.addAll(v.podTemplate(&s.Template, "spec.template"))
+	if s.Template.Spec.RestartPolicy != "Always" {
+		e.notSupported("spec.template.spec.restartPolicy", s.Template.Spec.RestartPolicy, "Always")
+	}
+	if s.Template.Spec.ActiveDeadlineSeconds != nil {
+		e.forbidden("spec.template.spec.activeDeadlineSeconds", "activeDeadlineSeconds in DaemonSet is not Supported")
+	}
+	nonNegative(&e, "spec.minReadySeconds", int64(s.MinReadySeconds))
+	switch us := s.UpdateStrategy; us.Type {
+	case "OnDelete":
+	case "RollingUpdate":
+		ru := us.RollingUpdate
+		if ru == nil {
+			e.required("spec.updateStrategy.rollingUpdate", "")
+			break
+		}
+		const p = "spec.updateStrategy.rollingUpdate"
+		maxUnavailable, maxSurge := intOrZero(ru.MaxUnavailable), intOrZero(ru.MaxSurge)
+		e.addAll(positiveIntOrPercent(maxUnavailable, p+".maxUnavailable"))
+		e.addAll(positiveIntOrPercent(maxSurge, p+".maxSurge"))
+		e.addAll(notMoreThan100Percent(maxUnavailable, p+".maxUnavailable"))
+		e.addAll(notMoreThan100Percent(maxSurge, p+".maxSurge"))
+		hasUnavailable, hasSurge := intOrPercentValue(maxUnavailable) != 0, intOrPercentValue(maxSurge) != 0
+		switch {
+		case hasUnavailable && hasSurge:
+			e.invalid(p+".maxSurge", maxSurge, "may not be set when maxUnavailable is non-zero")
+		case !hasUnavailable && !hasSurge:
+			e.required(p+".maxUnavailable", "cannot be 0 when maxSurge is 0")
+		}
+	default:
+		type rollingUpdate struct{ MaxUnavailable, MaxSurge intstr.IntOrString }
+		var ru *rollingUpdate
+		if us.RollingUpdate != nil {
+			ru = &rollingUpdate{intOrZero(us.RollingUpdate.MaxUnavailable), intOrZero(us.RollingUpdate.MaxSurge)}
+		}
+		e.notSupported("spec.updateStrategy", struct {
+			Type          appsv1.DaemonSetUpdateStrategyType
+			RollingUpdate *rollingUpdate
+		}{us.Type, ru}, "RollingUpdate", "OnDelete")
+	}
+	if s.RevisionHistoryLimit != nil {
+		nonNegative(&e, "spec.revisionHistoryLimit", int64(*s.RevisionHistoryLimit))
+	}
+	return e
+}
+
+func emptySelector(s *metav1.LabelSelector) bool {
+	return s != nil && len(s.MatchLabels)+len(s.MatchExpressions) == 0
 }
