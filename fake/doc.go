@@ -178,8 +178,10 @@
 //     volumes, probes, security contexts, resources and affinity,
 //     Services' cluster IPs and traffic policies, which Pod fields an
 //     update may change, StatefulSets' volume claim templates, Jobs'
-//     generated selector labels and immutable template, and cron syntax
-//     within a schedule's five fields are not checked; Ingresses,
+//     generated selector labels and a suspended Job's template, and cron
+//     syntax within a schedule's five fields are not checked (a running
+//     Job's changed template is refused, printed as v1 JSON where
+//     kube-apiserver prints its internal form); Ingresses,
 //     EndpointSlices, Events and the other kinds get metadata and
 //     replicas checks only, so invalid specs of those are stored.
 //     Duplicate fields are not reported in YAML bodies.

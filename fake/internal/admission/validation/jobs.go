@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -18,8 +19,8 @@ import (
 // OnFailure or Never, and a selector that selects the template. Not
 // written here yet: the generated selector's labels, pod failure and
 // success policies, the indexed-completion limits, and the fields an
-// update may not change besides the selector (the template of a Job
-// that is not suspended, completions, the completion mode); of a
+// update may not change besides the selector and the template of a Job
+// that is not suspended (completions, the completion mode, ...); of a
 // CronJob's schedule, only the number of fields.
 
 func jobKinds(rules map[string]kindRule) {
@@ -52,9 +53,27 @@ func jobKinds(rules map[string]kindRule) {
 			e.addAll(v.objectMetaUpdate(d.Meta, old.Meta, true))
 			e.addAll(v.jobSpec(&n.Spec))
 			e.addAll(immutableSelector(n.Spec.Selector, o.Spec.Selector))
+			e.addAll(immutableJobTemplate(&n.Spec, &o.Spec))
 			return e
 		},
 	}
+}
+
+// immutableJobTemplate is kube-apiserver's check that the template of a
+// Job that is not suspended stays as it was (a suspended Job's may
+// change in ways not checked here). The value is printed as the
+// template's v1 JSON, where kube-apiserver prints its internal form.
+func immutableJobTemplate(n, o *batchv1.JobSpec) errs {
+	var e errs
+	if o.Suspend != nil && *o.Suspend {
+		return e
+	}
+	nb, err1 := json.Marshal(&n.Template)
+	ob, err2 := json.Marshal(&o.Template)
+	if err1 == nil && err2 == nil && string(nb) != string(ob) {
+		e.invalid("spec.template", json.RawMessage(nb), "field is immutable")
+	}
+	return e
 }
 
 func (v *Validator) job(d *object.Draft) errs {

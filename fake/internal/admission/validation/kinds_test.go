@@ -468,3 +468,25 @@ func statefulSet(spec, podSpec string) string {
 func daemonSet(spec, labels string) string {
 	return `{"metadata":{"name":"ds",` + meta + `},"spec":{` + spec + `,` + template(labels, `"restartPolicy":"Always"`) + `}}`
 }
+
+// The template of a Job that is not suspended may not change; a
+// suspended Job's may.
+func TestJobTemplateImmutable(t *testing.T) {
+	v := validation.New(nil)
+	old := draft(t, "batch/v1/jobs", job(``, `"restartPolicy":"Never"`))
+	changed := draft(t, "batch/v1/jobs", job(``, `"restartPolicy":"OnFailure"`))
+	aerr := v.Validate(changed, old)
+	if aerr == nil {
+		t.Fatal("template change of a running Job accepted")
+	}
+	causes := aerr.Status.Details.Causes
+	if len(causes) != 1 || causes[0].Field != "spec.template" || causes[0].Type != "FieldValueInvalid" ||
+		!strings.HasPrefix(causes[0].Message, `Invalid value: {"metadata":{"labels":{`) || !strings.HasSuffix(causes[0].Message, `: field is immutable`) ||
+		!strings.Contains(causes[0].Message, `"restartPolicy":"OnFailure"`) {
+		t.Errorf("causes %+v", causes)
+	}
+	suspended := draft(t, "batch/v1/jobs", job(`"suspend":true`, `"restartPolicy":"Never"`))
+	if aerr := v.Validate(draft(t, "batch/v1/jobs", job(`"suspend":true`, `"restartPolicy":"OnFailure"`)), suspended); aerr != nil {
+		t.Errorf("template change of a suspended Job: %v", aerr)
+	}
+}
