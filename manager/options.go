@@ -10,7 +10,6 @@ import (
 	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/leaderelection"
 	"github.com/kubewire/kubewire/sharding"
-	"github.com/kubewire/kubewire/webhook"
 )
 
 // DefaultSyncTimeout bounds the wait for the informers' first sync.
@@ -68,11 +67,11 @@ type Options struct {
 	// told not to.
 	MetricsAddr string
 
-	// Webhook, when set, is the webhook server Run runs on every
-	// replica, leader or not, from the start (conversion webhooks must
-	// answer before the informers of a multi-version kind can list);
-	// its readiness is part of /readyz. See manager/webhook.go.
-	Webhook *webhook.Server
+	// Webhook, when set, is the webhook server (a *webhook.Server) Run
+	// runs on every replica, leader or not, from the start (conversion
+	// webhooks must answer before the informers of a multi-version kind
+	// can list); its readiness is part of /readyz. See manager/webhook.go.
+	Webhook Webhook
 
 	// Informers configures the Factory's informers.
 	Informers informer.FactoryOptions
