@@ -48,7 +48,7 @@ type Manager struct {
 	factory  *informer.Factory
 	recorder *events.Recorder
 	elector  *leaderelection.Elector
-	member   *sharding.Member
+	member   sharding.Ring // nil without Options.Sharding
 	metrics  *metrics.Metrics
 	log      *slog.Logger
 
@@ -90,7 +90,8 @@ func New(c *client.Client, opts Options) (*Manager, error) {
 		return nil, fmt.Errorf("manager: %w", err)
 	}
 	if sh := opts.Sharding; sh != nil {
-		if m.member, err = sharding.New(c, *sh); err != nil {
+		defaults := sharding.Config{Name: opts.Name, Namespace: c.Namespace(), Logger: opts.Logger}
+		if m.member, err = sh.Join(c, defaults); err != nil {
 			return nil, fmt.Errorf("manager: %w", err)
 		}
 	}
@@ -121,8 +122,11 @@ func (m *Manager) Events() *events.Recorder { return m.recorder }
 func (m *Manager) Elector() *leaderelection.Elector { return m.elector }
 
 // Member returns the replica's membership of its ring, nil without
-// Options.Sharding.
-func (m *Manager) Member() *sharding.Member { return m.member }
+// Options.Sharding (or when its Join made another sharding.Ring).
+func (m *Manager) Member() *sharding.Member {
+	mem, _ := m.member.(*sharding.Member)
+	return mem
+}
 
 // ShardKey returns the field the ring splits objects by (for
 // informer.Scope.Shard and controller.Options.Shard), "" without

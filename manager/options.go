@@ -3,6 +3,7 @@ package manager
 import (
 	"fmt"
 	"log/slog"
+	"reflect"
 	"time"
 
 	"github.com/kubewire/kubewire/client"
@@ -43,8 +44,8 @@ type Options struct {
 	// Runnables run at once.
 	LeaderElection *leaderelection.Config
 
-	// Sharding, when set, splits the work between the replicas instead
-	// of electing one: each replica joins the ring Sharding names (a
+	// Sharding, when set (a *sharding.Config), splits the work between
+	// the replicas instead of electing one: each replica joins the ring Sharding names (a
 	// Lease per replica, see package sharding) and runs the Runnables
 	// all the time, its sharded controllers (controller.Options.Shard)
 	// reconciling and its sharded informers (informer.Scope.Shard)
@@ -52,7 +53,7 @@ type Options struct {
 	// defaults to Options.Name, Namespace to the client's, Identity to
 	// the host name and a random suffix, Logger to Options.Logger. It
 	// cannot be set with LeaderElection.
-	Sharding *sharding.Config
+	Sharding Sharding
 
 	// HealthAddr, when set, is the address (such as ":8081") the manager
 	// serves /healthz, /readyz and /metrics on while Run runs. Handler
@@ -105,6 +106,26 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// Sharding is what Options.Sharding takes: a *sharding.Config. It is an
+// interface so that a program whose manager does not shard links none
+// of package sharding (about 180 kB of the Widget operator's binary
+// when Options.Sharding was a *sharding.Config).
+type Sharding interface {
+	// Join makes this replica's member of the ring, the Name,
+	// Namespace and Logger left empty taken from defaults.
+	Join(c *client.Client, defaults sharding.Config) (sharding.Ring, error)
+}
+
+// isNilPointer reports whether v is nil or holds a nil pointer (a nil
+// *sharding.Config or *webhook.Server in an interface field).
+func isNilPointer(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
 // Metrics is told what a Manager observes, for a metrics library of the
 // program's choice. Calls come from the manager's goroutines and must
 // return quickly.
@@ -136,21 +157,11 @@ func (o Options) withDefaults(clientNamespace string) (Options, error) {
 	if o.Events.Logger == nil {
 		o.Events.Logger = o.Logger
 	}
-	if sh := o.Sharding; sh != nil {
-		if o.LeaderElection != nil {
-			return o, fmt.Errorf("manager: LeaderElection and Sharding exclude each other: a sharded controller runs on every replica: %w", ErrInvalidOptions)
-		}
-		cfg := *sh
-		if cfg.Name == "" {
-			cfg.Name = o.Name
-		}
-		if cfg.Namespace == "" {
-			cfg.Namespace = clientNamespace
-		}
-		if cfg.Logger == nil {
-			cfg.Logger = o.Logger
-		}
-		o.Sharding = &cfg
+	if isNilPointer(o.Sharding) {
+		o.Sharding = nil
+	}
+	if o.Sharding != nil && o.LeaderElection != nil {
+		return o, fmt.Errorf("manager: LeaderElection and Sharding exclude each other: a sharded controller runs on every replica: %w", ErrInvalidOptions)
 	}
 	if le := o.LeaderElection; le != nil {
 		cfg := *le

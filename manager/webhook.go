@@ -3,7 +3,6 @@ package manager
 import (
 	"context"
 	"fmt"
-	"reflect"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -21,14 +20,10 @@ type Webhook interface {
 
 // webhookServer returns Options.Webhook, nil when unset or a nil pointer.
 func (m *Manager) webhookServer() Webhook {
-	w := m.opts.Webhook
-	if w == nil {
+	if isNilPointer(m.opts.Webhook) {
 		return nil
 	}
-	if v := reflect.ValueOf(w); v.Kind() == reflect.Pointer && v.IsNil() {
-		return nil
-	}
-	return w
+	return m.opts.Webhook
 }
 
 // runWebhook runs Options.Webhook in g until ctx ends: on every
