@@ -83,17 +83,25 @@ func New(c *client.Client, opts Options) (*Manager, error) {
 		opts.Informers.Metrics = mx.Informers()
 	}
 	m := &Manager{opts: opts, c: c, metrics: mx, log: opts.Logger.With("manager", opts.Name)}
-	if m.factory, err = informer.NewFactory(c, opts.Informers); err != nil {
-		return nil, fmt.Errorf("manager: Options.Informers: %w", err)
-	}
-	if m.recorder, err = events.NewRecorder(c, opts.Events); err != nil {
-		return nil, fmt.Errorf("manager: %w", err)
-	}
 	if sh := opts.Sharding; sh != nil {
 		defaults := sharding.Config{Name: opts.Name, Namespace: c.Namespace(), Logger: opts.Logger}
 		if m.member, err = sh.Join(c, defaults); err != nil {
 			return nil, fmt.Errorf("manager: %w", err)
 		}
+		// The ring's key is the Factory's: the informer a controller
+		// reconciles from holds this replica's part of it.
+		key := m.member.Key()
+		if k := opts.Informers.Shard; k != "" && k != key {
+			return nil, fmt.Errorf("manager: Informers.Shard %q differs from the ring's key %q; leave it empty: %w", k, key, ErrInvalidOptions)
+		}
+		opts.Informers.Shard = key
+		m.opts.Informers.Shard = key
+	}
+	if m.factory, err = informer.NewFactory(c, opts.Informers); err != nil {
+		return nil, fmt.Errorf("manager: Options.Informers: %w", err)
+	}
+	if m.recorder, err = events.NewRecorder(c, opts.Events); err != nil {
+		return nil, fmt.Errorf("manager: %w", err)
 	}
 	if le := opts.LeaderElection; le != nil {
 		le.Callbacks.OnStartedLeading = m.lead
