@@ -58,18 +58,6 @@ func (e *errs) tooLong(path string, max int) {
 	e.add(apierr.Cause{Type: "FieldValueTooLong", Field: path, Message: fmt.Sprintf("Too long: may not be more than %d %s", max, unit)})
 }
 
-func (e *errs) tooMany(path string, actual, max int) {
-	unit := "items"
-	if max == 1 {
-		unit = "item"
-	}
-	msg := fmt.Sprintf("Too many: %d: must have at most %d %s", actual, max, unit)
-	if actual < 0 {
-		msg = fmt.Sprintf("Too many: must have at most %d %s", max, unit)
-	}
-	e.add(apierr.Cause{Type: "FieldValueTooMany", Field: path, Message: msg})
-}
-
 func invalidErr(path string, value any, detail string) apierr.Cause {
 	return apierr.Cause{Type: "FieldValueInvalid", Field: path, Message: withDetail("Invalid value: "+printValue(value), detail)}
 }
