@@ -186,7 +186,9 @@ func permanentError(err error) bool {
 	var record tls.RecordHeaderError
 	var creds *credentialError
 	var enc *encodingError
-	return errors.As(err, &creds) || errors.As(err, &enc) || errors.As(err, &unknownAuth) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
+	// An answer over Config.MaxResponseBytes would be as large again.
+	return errors.Is(err, codec.ErrTooLarge) ||
+		errors.As(err, &creds) || errors.As(err, &enc) || errors.As(err, &unknownAuth) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
 		errors.As(err, &verify) || errors.As(err, &record)
 }
 

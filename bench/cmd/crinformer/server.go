@@ -217,21 +217,35 @@ func (s *server) eventStream(ctx context.Context, n, m int) ([]byte, int, error)
 		return nil, 0, fmt.Errorf("no updates in %d events over %d objects", m, n)
 	}
 	m -= m % (2 * p)
-	list, err := client.Dynamic(s.local, widgets).List(ctx, client.ListOptions{Limit: int64(p)})
-	if err != nil {
-		return nil, 0, err
+	// In pages: 10,000 large objects in one answer would be over the
+	// client's MaxResponseBytes.
+	var items []*unstructured.Unstructured
+	var rv string
+	for opts := (client.ListOptions{Limit: 500}); len(items) < p; {
+		page, err := client.Dynamic(s.local, widgets).List(ctx, opts)
+		if err != nil {
+			return nil, 0, err
+		}
+		if rv == "" {
+			rv = page.ResourceVersion
+		}
+		items = append(items, page.Items...)
+		if opts.Continue = page.Continue; opts.Continue == "" {
+			break
+		}
 	}
-	if len(list.Items) != p {
-		return nil, 0, fmt.Errorf("listed %d objects, want %d", len(list.Items), p)
+	if len(items) < p {
+		return nil, 0, fmt.Errorf("listed %d objects, want %d", len(items), p)
 	}
-	base, err := strconv.ParseUint(list.ResourceVersion, 10, 64)
+	items = items[:p]
+	base, err := strconv.ParseUint(rv, 10, 64)
 	if err != nil {
 		return nil, 0, err
 	}
 	base += 1_000_000
 	var out []byte
 	for k := range m {
-		obj := list.Items[k%p].DeepCopy()
+		obj := items[k%p].DeepCopy()
 		labels := obj.GetLabels()
 		labels["tier"] = "frontend"
 		if k/p%2 == 1 {
