@@ -27,8 +27,8 @@ func TestCollectionLargerThanOneAnswer(t *testing.T) {
 		fromCache int
 	}{
 		{
-			name:    "list from the watch cache",
-			opts:    reflector.Options{DisableWatchList: true, InitialListFromCache: true, PageSize: 5},
+			name:      "list from the watch cache",
+			opts:      reflector.Options{DisableWatchList: true, InitialListFromCache: true, PageSize: 5},
 			fromCache: 1, // refused, then pages
 		},
 		{
