@@ -45,6 +45,9 @@ type Client struct {
 	jsonWrites sync.Map
 	// protobufWritesOff is Config.JSONWrites.
 	protobufWritesOff bool
+	// reflected remembers the kinds For warned about (see slowcodec.go),
+	// keyed by reflect.Type.
+	reflected sync.Map
 
 	discoveryMu    sync.Mutex
 	discoveryCache *discoveryState
