@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kubewire/kubewire/bench/internal/crgen"
 	"github.com/kubewire/kubewire/bench/internal/procstat"
 )
 
@@ -50,6 +51,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := flag.NewFlagSet("child", flag.ContinueOnError)
 	sdk := fs.String("sdk", "", "kubewire or client-go")
 	kind := fs.String("kind", "typed", "typed or dynamic")
+	shapeName := fs.String("shape", "typical", "the objects' shape (its kind's types)")
 	url := fs.String("url", "", "the server's URL")
 	token := fs.String("token", "", "the server's token")
 	mode := fs.String("mode", "watchlist", "watchlist or list")
@@ -60,8 +62,12 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	shape, err := crgen.ParseShape(*shapeName)
+	if err != nil {
+		return err
+	}
 	c := newCounters()
-	sub, err := newSubject(*sdk, *kind, *url, *token, *mode, c)
+	sub, err := newSubject(*sdk, *kind, shape, *url, *token, *mode, c)
 	if err != nil {
 		return err
 	}

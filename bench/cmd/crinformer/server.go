@@ -18,11 +18,12 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// server is the fake API server both SDKs read, holding Widgets, served
-// over loopback HTTP through front, which counts the Widget requests of
-// each kind and can answer the next plain Widget watch with a prepared
-// stream of events.
+// server is the fake API server both SDKs read, holding objects of one
+// shape, served over loopback HTTP through front, which counts the
+// requests of their resource of each kind and can answer the next plain
+// watch of it with a prepared stream of events.
 type server struct {
+	gvr     client.GroupVersionResource
 	fake    *fake.Server // nil in kube-apiserver mode
 	cluster *cluster     // nil in fake mode
 	token   string
@@ -31,9 +32,7 @@ type server struct {
 	local   *client.Client // not through front
 }
 
-var widgets = client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
-
-// requests counts the Widget reads of one phase.
+// requests counts the reads of the resource in one phase.
 type requests struct {
 	Lists      int `json:"lists"`
 	WatchLists int `json:"watch_lists"`
@@ -46,8 +45,9 @@ func (r requests) String() string {
 }
 
 type front struct {
-	h    http.Handler
-	done chan struct{}
+	h        http.Handler
+	resource string // the path's last element for the collection, "/widgets"
+	done     chan struct{}
 
 	mu      sync.Mutex
 	n       requests
@@ -55,8 +55,8 @@ type front struct {
 	watches map[*http.Request]context.CancelFunc
 }
 
-func newFront(h http.Handler) *front {
-	return &front{h: h, done: make(chan struct{}), watches: map[*http.Request]context.CancelFunc{}}
+func newFront(h http.Handler, resource string) *front {
+	return &front{h: h, resource: "/" + resource, done: make(chan struct{}), watches: map[*http.Request]context.CancelFunc{}}
 }
 
 // dropWatches ends every watch front is passing on, as a server's
@@ -85,7 +85,7 @@ func (f *front) serveWatch(w http.ResponseWriter, req *http.Request) {
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if req.Method == http.MethodGet && strings.HasSuffix(req.URL.Path, "/widgets") {
+	if req.Method == http.MethodGet && strings.HasSuffix(req.URL.Path, f.resource) {
 		q := req.URL.Query()
 		watch := q.Get("watch") == "true" || q.Get("watch") == "1"
 		var replay []byte
@@ -152,15 +152,16 @@ func (f *front) armReplay(stream []byte) {
 	f.replay = stream
 }
 
-// startServer starts a fake API server with the Widget resource and n
-// Widgets of a shape, and returns it with the time seeding took.
+// startServer starts a fake API server with the resource of a shape and
+// n objects of it, and returns it with the time seeding took.
 func startServer(n int, shape crgen.Shape) (*server, time.Duration, error) {
 	fs := fake.New(fake.Options{Namespaces: crgen.Namespaces(), HistoryLimit: 2*n + 1000, BookmarkInterval: time.Hour,
 		Controllers: fake.ControllersManual}) // measure the informers, not the fake's controllers
-	if err := fs.AddCustomResource(fake.CustomResource{Group: "example.com", Version: "v1", Kind: "Widget", Resource: "widgets", Namespaced: true}); err != nil {
+	k := shape.Kind()
+	if err := fs.AddCustomResource(fake.CustomResource{Group: k.Group, Version: k.Version, Kind: k.Kind, Resource: k.Resource, Namespaced: k.Namespaced}); err != nil {
 		return nil, 0, err
 	}
-	s := &server{fake: fs, token: fs.Token(), front: newFront(fs)}
+	s := &server{fake: fs, gvr: gvr(shape), token: fs.Token(), front: newFront(fs, k.Resource)}
 	var err error
 	s.local, err = client.New(client.Config{Host: "http://fake", BearerToken: fs.Token(), Transport: fs.RoundTripper(), QPS: -1})
 	if err != nil {
@@ -207,7 +208,7 @@ func (s *server) dropWatches() {
 }
 
 // eventStream returns m MODIFIED events in kube-apiserver's JSON watch
-// form: the first p Widgets (p = min(n, m/2)) get label "tier" set to
+// form: the first p objects (p = min(n, m/2)) get label "tier" set to
 // "frontend", then "backend", pass after pass, with resource versions
 // above anything the server reaches during the run. Every child of a
 // server reads the same bytes. m is rounded down to a multiple of 2p.
@@ -222,7 +223,7 @@ func (s *server) eventStream(ctx context.Context, n, m int) ([]byte, int, error)
 	var items []*unstructured.Unstructured
 	var rv string
 	for opts := (client.ListOptions{Limit: 500}); len(items) < p; {
-		page, err := client.Dynamic(s.local, widgets).List(ctx, opts)
+		page, err := client.Dynamic(s.local, s.gvr).List(ctx, opts)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -8,6 +8,13 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/kubewire/kubewire/api/unstructured"
+	argov1alpha1 "github.com/kubewire/kubewire/bench/internal/crds/argo/v1alpha1"
+	argoup "github.com/kubewire/kubewire/bench/internal/crds/argo/v1alpha1/upstream"
+	certv1 "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1"
+	certup "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1/upstream"
+	rdsv1beta1 "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1"
+	rdsup "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1/upstream"
+	"github.com/kubewire/kubewire/bench/internal/crgen"
 	"github.com/kubewire/kubewire/bench/internal/widget"
 	widgetv1 "github.com/kubewire/kubewire/bench/internal/widget/v1"
 	"github.com/kubewire/kubewire/client"
@@ -21,6 +28,7 @@ import (
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	crcache "sigs.k8s.io/controller-runtime/pkg/cache"
+	crclient "sigs.k8s.io/controller-runtime/pkg/client"
 	crlog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
@@ -48,18 +56,26 @@ func (c *counters) update() {
 	}
 }
 
-// subject is one SDK's Widget informer with one counting handler.
+// subject is one SDK's informer of a shape's kind with one counting
+// handler.
 type subject interface {
 	run(ctx context.Context)
 	waitSynced(ctx context.Context) error
 }
 
+// gvr is the resource of a shape's objects.
+func gvr(shape crgen.Shape) client.GroupVersionResource {
+	k := shape.Kind()
+	return client.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Resource}
+}
+
 // newSubject builds the informer of sdk ("kubewire" or "client-go") for
-// kind ("typed": kubewire's generated Widget against controller-runtime's
-// cache with the Widget in a scheme; "dynamic": kubewire's Unstructured
-// against client-go's dynamicinformer). client-go's list mode comes from
-// the WatchListClient feature gate in the environment.
-func newSubject(sdk, kind, url, token, mode string, c *counters) (subject, error) {
+// kind ("typed": kubewire's generated type of the shape against
+// controller-runtime's cache with the same struct over apimachinery's
+// types in a scheme; "dynamic": kubewire's Unstructured against
+// client-go's dynamicinformer). client-go's list mode comes from the
+// WatchListClient feature gate in the environment.
+func newSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c *counters) (subject, error) {
 	if sdk == "kubewire" {
 		cl, err := client.New(client.Config{Host: url, BearerToken: token, QPS: -1})
 		if err != nil {
@@ -67,14 +83,17 @@ func newSubject(sdk, kind, url, token, mode string, c *counters) (subject, error
 		}
 		ropts := reflector.Options{DisableWatchList: mode == "list"}
 		if kind == "typed" {
-			inf := informer.New(client.For[*widgetv1.Widget](cl), informer.Options[*widgetv1.Widget]{Reflector: ropts})
-			inf.AddHandler(informer.HandlerFuncs[*widgetv1.Widget]{
-				Add:    func(*widgetv1.Widget, bool) { c.adds.Add(1) },
-				Update: func(_, _ *widgetv1.Widget) { c.update() },
-			}, informer.HandlerOptions{})
-			return kwSubject[*widgetv1.Widget]{inf}, nil
+			switch shape {
+			case crgen.Certificate:
+				return kwTyped[*certv1.Certificate](cl, ropts, c), nil
+			case crgen.Workflow:
+				return kwTyped[*argov1alpha1.Workflow](cl, ropts, c), nil
+			case crgen.Managed:
+				return kwTyped[*rdsv1beta1.Instance](cl, ropts, c), nil
+			}
+			return kwTyped[*widgetv1.Widget](cl, ropts, c), nil
 		}
-		inf := informer.New(client.Dynamic(cl, widgets), informer.Options[*unstructured.Unstructured]{Reflector: ropts})
+		inf := informer.New(client.Dynamic(cl, gvr(shape)), informer.Options[*unstructured.Unstructured]{Reflector: ropts})
 		inf.AddHandler(informer.HandlerFuncs[*unstructured.Unstructured]{
 			Add:    func(*unstructured.Unstructured, bool) { c.adds.Add(1) },
 			Update: func(_, _ *unstructured.Unstructured) { c.update() },
@@ -90,25 +109,47 @@ func newSubject(sdk, kind, url, token, mode string, c *counters) (subject, error
 	}
 	if kind == "typed" {
 		scheme := k8sruntime.NewScheme()
-		if err := widget.AddToScheme(scheme); err != nil {
+		var obj crclient.Object
+		var err error
+		switch shape {
+		case crgen.Certificate:
+			obj, err = &certup.Certificate{}, certup.AddToScheme(scheme)
+		case crgen.Workflow:
+			obj, err = &argoup.Workflow{}, argoup.AddToScheme(scheme)
+		case crgen.Managed:
+			obj, err = &rdsup.Instance{}, rdsup.AddToScheme(scheme)
+		default:
+			obj, err = &widget.Upstream{}, widget.AddToScheme(scheme)
+		}
+		if err != nil {
 			return nil, err
 		}
 		cache, err := crcache.New(cfg, crcache.Options{Scheme: scheme})
 		if err != nil {
 			return nil, err
 		}
-		return &crSubject{cache: cache, handler: handler}, nil
+		return &crSubject{cache: cache, obj: obj, handler: handler}, nil
 	}
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
-	gvr := schema.GroupVersionResource{Group: widgets.Group, Version: widgets.Version, Resource: widgets.Resource}
-	inf := dynamicinformer.NewDynamicSharedInformerFactory(dyn, 0).ForResource(gvr).Informer()
+	g := gvr(shape)
+	inf := dynamicinformer.NewDynamicSharedInformerFactory(dyn, 0).ForResource(schema.GroupVersionResource{Group: g.Group, Version: g.Version, Resource: g.Resource}).Informer()
 	if _, err := inf.AddEventHandler(handler); err != nil {
 		return nil, err
 	}
 	return cgSubject{inf}, nil
+}
+
+// kwTyped is kubewire's informer of the generated kind T.
+func kwTyped[T client.Kinded](cl *client.Client, ropts reflector.Options, c *counters) subject {
+	inf := informer.New(client.For[T](cl), informer.Options[T]{Reflector: ropts})
+	inf.AddHandler(informer.HandlerFuncs[T]{
+		Add:    func(T, bool) { c.adds.Add(1) },
+		Update: func(_, _ T) { c.update() },
+	}, informer.HandlerOptions{})
+	return kwSubject[T]{inf}
 }
 
 type kwSubject[T client.Object] struct{ inf *informer.Informer[T] }
@@ -127,15 +168,16 @@ func (s cgSubject) run(ctx context.Context) { s.inf.RunWithContext(ctx) }
 func (s cgSubject) waitSynced(ctx context.Context) error { return poll(ctx, s.inf.HasSynced) }
 
 // crSubject is controller-runtime's cache, as a manager builds it, with
-// the informer of the Widget type that a controller's watch would start.
+// the informer of obj's type that a controller's watch would start.
 type crSubject struct {
 	cache   crcache.Cache
+	obj     crclient.Object
 	handler toolscache.ResourceEventHandler
 	synced  atomic.Pointer[func() bool]
 }
 
 func (s *crSubject) run(ctx context.Context) {
-	inf, err := s.cache.GetInformer(ctx, &widget.Upstream{}, crcache.BlockUntilSynced(false))
+	inf, err := s.cache.GetInformer(ctx, s.obj, crcache.BlockUntilSynced(false))
 	if err != nil {
 		panic(fmt.Sprintf("controller-runtime informer: %v", err))
 	}
