@@ -49,6 +49,10 @@ type Decoder struct {
 	scratch []byte
 	json    *jsonTable // collections shared by JSON decoders
 	boxes   *[boxSlots]any
+	// bases are recent values CompactBytes kept whole, which later values
+	// may be Deltas of; nextBase counts them.
+	bases    [deltaBases][]byte
+	nextBase int
 }
 
 // String returns b as a string, reusing an equal string this Decoder
