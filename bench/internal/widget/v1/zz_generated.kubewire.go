@@ -311,22 +311,28 @@ func (m *NodeStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "finishedAt":
 			jsonwire.String(d, &m.Finished)
 		case "outputs":
-			if d.Null() {
-				m.Outputs = nil
-			} else if d.OpenArray("[]Param") {
-				s1 := m.Outputs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(Param))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Outputs); !ok {
+				if d.Null() {
+					m.Outputs = nil
+				} else if d.OpenArray("[]Param") {
+					s2 := m.Outputs[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]Param, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(Param))
+						}
+						s2[i].DecodeJSON(d)
+					}
+					if len(s2) == 0 {
+						s2 = []Param{}
+					}
+					m.Outputs = s2
 				}
-				if len(s1) == 0 {
-					s1 = []Param{}
-				}
-				m.Outputs = s1
+				jsonwire.Keep(d, k1, m.Outputs)
 			}
 		case "message":
 			jsonwire.String(d, &m.Message)
@@ -430,13 +436,16 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "replicas":
-			if d.Null() {
-				m.Replicas = nil
-			} else {
-				if m.Replicas == nil {
-					m.Replicas = new(int32)
+			if k3, ok := jsonwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					jsonwire.Int(d, m.Replicas)
 				}
-				jsonwire.Int(d, m.Replicas)
+				jsonwire.Keep(d, k3, m.Replicas)
 			}
 		case "color":
 			jsonwire.String(d, &m.Color)
@@ -449,49 +458,64 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "selector":
 			jsonwire.StringMap(d, &m.Selector)
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]WidgetPort") {
-				s2 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(WidgetPort))
+			if k4, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]WidgetPort") {
+					s5 := m.Ports[:0]
+					if n := d.Count(); cap(s5) < n {
+						s5 = make([]WidgetPort, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s5) {
+							s5 = s5[:i+1]
+						} else {
+							s5 = append(s5, *new(WidgetPort))
+						}
+						s5[i].DecodeJSON(d)
+					}
+					if len(s5) == 0 {
+						s5 = []WidgetPort{}
+					}
+					m.Ports = s5
 				}
-				if len(s2) == 0 {
-					s2 = []WidgetPort{}
-				}
-				m.Ports = s2
+				jsonwire.Keep(d, k4, m.Ports)
 			}
 		case "template":
-			if d.Null() {
-				m.Template = nil
-			} else {
-				if m.Template == nil {
-					m.Template = new(WidgetTemplate)
+			if k6, ok := jsonwire.ReusePtr(d, &m.Template); !ok {
+				if d.Null() {
+					m.Template = nil
+				} else {
+					if m.Template == nil {
+						m.Template = new(WidgetTemplate)
+					}
+					(*m.Template).DecodeJSON(d)
 				}
-				(*m.Template).DecodeJSON(d)
+				jsonwire.Keep(d, k6, m.Template)
 			}
 		case "steps":
-			if d.Null() {
-				m.Steps = nil
-			} else if d.OpenArray("[]WidgetStep") {
-				s3 := m.Steps[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(WidgetStep))
+			if k7, ok := jsonwire.ReuseSlice(d, &m.Steps); !ok {
+				if d.Null() {
+					m.Steps = nil
+				} else if d.OpenArray("[]WidgetStep") {
+					s8 := m.Steps[:0]
+					if n := d.Count(); cap(s8) < n {
+						s8 = make([]WidgetStep, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s8) {
+							s8 = s8[:i+1]
+						} else {
+							s8 = append(s8, *new(WidgetStep))
+						}
+						s8[i].DecodeJSON(d)
+					}
+					if len(s8) == 0 {
+						s8 = []WidgetStep{}
+					}
+					m.Steps = s8
 				}
-				if len(s3) == 0 {
-					s3 = []WidgetStep{}
-				}
-				m.Steps = s3
+				jsonwire.Keep(d, k7, m.Steps)
 			}
 		default:
 			d.Skip()
@@ -515,27 +539,36 @@ func (m *WidgetStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "message":
 			jsonwire.String(d, &m.Message)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]metav1.Condition") {
-				s4 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(metav1.Condition))
+			if k9, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]metav1.Condition") {
+					s10 := m.Conditions[:0]
+					if n := d.Count(); cap(s10) < n {
+						s10 = make([]metav1.Condition, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s10) {
+							s10 = s10[:i+1]
+						} else {
+							s10 = append(s10, *new(metav1.Condition))
+						}
+						s10[i].DecodeJSON(d)
+					}
+					if len(s10) == 0 {
+						s10 = []metav1.Condition{}
+					}
+					m.Conditions = s10
 				}
-				if len(s4) == 0 {
-					s4 = []metav1.Condition{}
-				}
-				m.Conditions = s4
+				jsonwire.Keep(d, k9, m.Conditions)
 			}
 		case "nodes":
-			jsonwire.Map(d, &m.Nodes, "map[string]NodeStatus", func(d *jsonwire.Decoder, v *NodeStatus) {
-				(*v).DecodeJSON(d)
-			})
+			if k11, ok := jsonwire.ReuseMap(d, &m.Nodes); !ok {
+				jsonwire.Map(d, &m.Nodes, "map[string]NodeStatus", func(d *jsonwire.Decoder, v *NodeStatus) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k11, m.Nodes)
+			}
 		default:
 			d.Skip()
 		}
@@ -556,98 +589,128 @@ func (m *WidgetStep) DecodeJSON(d *jsonwire.Decoder) error {
 		case "image":
 			jsonwire.String(d, &m.Image)
 		case "command":
-			if d.Null() {
-				m.Command = nil
-			} else if d.OpenArray("[]string") {
-				s5 := m.Command[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(string))
+			if k12, ok := jsonwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if d.OpenArray("[]string") {
+					s13 := m.Command[:0]
+					if n := d.Count(); cap(s13) < n {
+						s13 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s5[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s13) {
+							s13 = s13[:i+1]
+						} else {
+							s13 = append(s13, *new(string))
+						}
+						jsonwire.String(d, &s13[i])
+					}
+					if len(s13) == 0 {
+						s13 = []string{}
+					}
+					m.Command = s13
 				}
-				if len(s5) == 0 {
-					s5 = []string{}
-				}
-				m.Command = s5
+				jsonwire.Keep(d, k12, m.Command)
 			}
 		case "args":
-			if d.Null() {
-				m.Args = nil
-			} else if d.OpenArray("[]string") {
-				s6 := m.Args[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(string))
+			if k14, ok := jsonwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if d.OpenArray("[]string") {
+					s15 := m.Args[:0]
+					if n := d.Count(); cap(s15) < n {
+						s15 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s6[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s15) {
+							s15 = s15[:i+1]
+						} else {
+							s15 = append(s15, *new(string))
+						}
+						jsonwire.String(d, &s15[i])
+					}
+					if len(s15) == 0 {
+						s15 = []string{}
+					}
+					m.Args = s15
 				}
-				if len(s6) == 0 {
-					s6 = []string{}
-				}
-				m.Args = s6
+				jsonwire.Keep(d, k14, m.Args)
 			}
 		case "env":
-			if d.Null() {
-				m.Env = nil
-			} else if d.OpenArray("[]Param") {
-				s7 := m.Env[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(Param))
+			if k16, ok := jsonwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if d.OpenArray("[]Param") {
+					s17 := m.Env[:0]
+					if n := d.Count(); cap(s17) < n {
+						s17 = make([]Param, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s17) {
+							s17 = s17[:i+1]
+						} else {
+							s17 = append(s17, *new(Param))
+						}
+						s17[i].DecodeJSON(d)
+					}
+					if len(s17) == 0 {
+						s17 = []Param{}
+					}
+					m.Env = s17
 				}
-				if len(s7) == 0 {
-					s7 = []Param{}
-				}
-				m.Env = s7
+				jsonwire.Keep(d, k16, m.Env)
 			}
 		case "dependsOn":
-			if d.Null() {
-				m.DependsOn = nil
-			} else if d.OpenArray("[]string") {
-				s8 := m.DependsOn[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(string))
+			if k18, ok := jsonwire.ReuseSlice(d, &m.DependsOn); !ok {
+				if d.Null() {
+					m.DependsOn = nil
+				} else if d.OpenArray("[]string") {
+					s19 := m.DependsOn[:0]
+					if n := d.Count(); cap(s19) < n {
+						s19 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s8[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s19) {
+							s19 = s19[:i+1]
+						} else {
+							s19 = append(s19, *new(string))
+						}
+						jsonwire.String(d, &s19[i])
+					}
+					if len(s19) == 0 {
+						s19 = []string{}
+					}
+					m.DependsOn = s19
 				}
-				if len(s8) == 0 {
-					s8 = []string{}
-				}
-				m.DependsOn = s8
+				jsonwire.Keep(d, k18, m.DependsOn)
 			}
 		case "timeoutSeconds":
 			jsonwire.Int(d, &m.TimeoutSeconds)
 		case "retryLimit":
 			jsonwire.Int(d, &m.RetryLimit)
 		case "inputs":
-			if d.Null() {
-				m.Inputs = nil
-			} else if d.OpenArray("[]Param") {
-				s9 := m.Inputs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(Param))
+			if k20, ok := jsonwire.ReuseSlice(d, &m.Inputs); !ok {
+				if d.Null() {
+					m.Inputs = nil
+				} else if d.OpenArray("[]Param") {
+					s21 := m.Inputs[:0]
+					if n := d.Count(); cap(s21) < n {
+						s21 = make([]Param, 0, n)
 					}
-					s9[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s21) {
+							s21 = s21[:i+1]
+						} else {
+							s21 = append(s21, *new(Param))
+						}
+						s21[i].DecodeJSON(d)
+					}
+					if len(s21) == 0 {
+						s21 = []Param{}
+					}
+					m.Inputs = s21
 				}
-				if len(s9) == 0 {
-					s9 = []Param{}
-				}
-				m.Inputs = s9
+				jsonwire.Keep(d, k20, m.Inputs)
 			}
 		case "resources":
 			m.Resources.DecodeJSON(d)
@@ -673,40 +736,52 @@ func (m *WidgetTemplate) DecodeJSON(d *jsonwire.Decoder) error {
 		case "serviceAccount":
 			jsonwire.String(d, &m.ServiceAccount)
 		case "args":
-			if d.Null() {
-				m.Args = nil
-			} else if d.OpenArray("[]string") {
-				s10 := m.Args[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(string))
+			if k22, ok := jsonwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if d.OpenArray("[]string") {
+					s23 := m.Args[:0]
+					if n := d.Count(); cap(s23) < n {
+						s23 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s10[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s23) {
+							s23 = s23[:i+1]
+						} else {
+							s23 = append(s23, *new(string))
+						}
+						jsonwire.String(d, &s23[i])
+					}
+					if len(s23) == 0 {
+						s23 = []string{}
+					}
+					m.Args = s23
 				}
-				if len(s10) == 0 {
-					s10 = []string{}
-				}
-				m.Args = s10
+				jsonwire.Keep(d, k22, m.Args)
 			}
 		case "env":
-			if d.Null() {
-				m.Env = nil
-			} else if d.OpenArray("[]Param") {
-				s11 := m.Env[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(Param))
+			if k24, ok := jsonwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if d.OpenArray("[]Param") {
+					s25 := m.Env[:0]
+					if n := d.Count(); cap(s25) < n {
+						s25 = make([]Param, 0, n)
 					}
-					s11[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s25) {
+							s25 = s25[:i+1]
+						} else {
+							s25 = append(s25, *new(Param))
+						}
+						s25[i].DecodeJSON(d)
+					}
+					if len(s25) == 0 {
+						s25 = []Param{}
+					}
+					m.Env = s25
 				}
-				if len(s11) == 0 {
-					s11 = []Param{}
-				}
-				m.Env = s11
+				jsonwire.Keep(d, k24, m.Env)
 			}
 		case "resources":
 			m.Resources.DecodeJSON(d)
@@ -732,22 +807,28 @@ func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Widget") {
-				s12 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(Widget))
+			if k26, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Widget") {
+					s27 := m.Items[:0]
+					if n := d.Count(); cap(s27) < n {
+						s27 = make([]Widget, 0, n)
 					}
-					s12[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s27) {
+							s27 = s27[:i+1]
+						} else {
+							s27 = append(s27, *new(Widget))
+						}
+						s27[i].DecodeJSON(d)
+					}
+					if len(s27) == 0 {
+						s27 = []Widget{}
+					}
+					m.Items = s27
 				}
-				if len(s12) == 0 {
-					s12 = []Widget{}
-				}
-				m.Items = s12
+				jsonwire.Keep(d, k26, m.Items)
 			}
 		default:
 			d.Skip()

@@ -159,24 +159,30 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "image":
 			jsonwire.String(d, &m.Image)
 		case "replicas":
-			if d.Null() {
-				m.Replicas = nil
-			} else {
-				if m.Replicas == nil {
-					m.Replicas = new(int32)
+			if k1, ok := jsonwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					jsonwire.Int(d, m.Replicas)
 				}
-				jsonwire.Int(d, m.Replicas)
+				jsonwire.Keep(d, k1, m.Replicas)
 			}
 		case "size":
 			jsonwire.String(d, &m.Size)
 		case "memory":
-			if d.Null() {
-				m.Memory = nil
-			} else {
-				if m.Memory == nil {
-					m.Memory = new(quantity.Quantity)
+			if k2, ok := jsonwire.ReusePtr(d, &m.Memory); !ok {
+				if d.Null() {
+					m.Memory = nil
+				} else {
+					if m.Memory == nil {
+						m.Memory = new(quantity.Quantity)
+					}
+					(*m.Memory).DecodeJSON(d)
 				}
-				(*m.Memory).DecodeJSON(d)
+				jsonwire.Keep(d, k2, m.Memory)
 			}
 		default:
 			d.Skip()
@@ -202,22 +208,28 @@ func (m *WidgetStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "observedGeneration":
 			jsonwire.Int(d, &m.ObservedGeneration)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]metav1.Condition") {
-				s1 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(metav1.Condition))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]metav1.Condition") {
+					s4 := m.Conditions[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]metav1.Condition, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(metav1.Condition))
+						}
+						s4[i].DecodeJSON(d)
+					}
+					if len(s4) == 0 {
+						s4 = []metav1.Condition{}
+					}
+					m.Conditions = s4
 				}
-				if len(s1) == 0 {
-					s1 = []metav1.Condition{}
-				}
-				m.Conditions = s1
+				jsonwire.Keep(d, k3, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -241,22 +253,28 @@ func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Widget") {
-				s2 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(Widget))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Widget") {
+					s6 := m.Items[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]Widget, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(Widget))
+						}
+						s6[i].DecodeJSON(d)
+					}
+					if len(s6) == 0 {
+						s6 = []Widget{}
+					}
+					m.Items = s6
 				}
-				if len(s2) == 0 {
-					s2 = []Widget{}
-				}
-				m.Items = s2
+				jsonwire.Keep(d, k5, m.Items)
 			}
 		default:
 			d.Skip()

@@ -182,22 +182,28 @@ func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Widget") {
-				s1 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(Widget))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Widget") {
+					s2 := m.Items[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]Widget, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(Widget))
+						}
+						s2[i].DecodeJSON(d)
+					}
+					if len(s2) == 0 {
+						s2 = []Widget{}
+					}
+					m.Items = s2
 				}
-				if len(s1) == 0 {
-					s1 = []Widget{}
-				}
-				m.Items = s1
+				jsonwire.Keep(d, k1, m.Items)
 			}
 		default:
 			d.Skip()

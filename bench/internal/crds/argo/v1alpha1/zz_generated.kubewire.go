@@ -844,22 +844,28 @@ func (m *ArchiveStrategy) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "none":
-			if d.Null() {
-				m.None = nil
-			} else {
-				if m.None == nil {
-					m.None = new(NoneStrategy)
+			if k1, ok := jsonwire.ReusePtr(d, &m.None); !ok {
+				if d.Null() {
+					m.None = nil
+				} else {
+					if m.None == nil {
+						m.None = new(NoneStrategy)
+					}
+					(*m.None).DecodeJSON(d)
 				}
-				(*m.None).DecodeJSON(d)
+				jsonwire.Keep(d, k1, m.None)
 			}
 		case "tar":
-			if d.Null() {
-				m.Tar = nil
-			} else {
-				if m.Tar == nil {
-					m.Tar = new(TarStrategy)
+			if k2, ok := jsonwire.ReusePtr(d, &m.Tar); !ok {
+				if d.Null() {
+					m.Tar = nil
+				} else {
+					if m.Tar == nil {
+						m.Tar = new(TarStrategy)
+					}
+					(*m.Tar).DecodeJSON(d)
 				}
-				(*m.Tar).DecodeJSON(d)
+				jsonwire.Keep(d, k2, m.Tar)
 			}
 		default:
 			d.Skip()
@@ -877,40 +883,52 @@ func (m *Arguments) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "parameters":
-			if d.Null() {
-				m.Parameters = nil
-			} else if d.OpenArray("[]Parameter") {
-				s1 := m.Parameters[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(Parameter))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.Parameters); !ok {
+				if d.Null() {
+					m.Parameters = nil
+				} else if d.OpenArray("[]Parameter") {
+					s4 := m.Parameters[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]Parameter, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(Parameter))
+						}
+						s4[i].DecodeJSON(d)
+					}
+					if len(s4) == 0 {
+						s4 = []Parameter{}
+					}
+					m.Parameters = s4
 				}
-				if len(s1) == 0 {
-					s1 = []Parameter{}
-				}
-				m.Parameters = s1
+				jsonwire.Keep(d, k3, m.Parameters)
 			}
 		case "artifacts":
-			if d.Null() {
-				m.Artifacts = nil
-			} else if d.OpenArray("[]Artifact") {
-				s2 := m.Artifacts[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(Artifact))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Artifacts); !ok {
+				if d.Null() {
+					m.Artifacts = nil
+				} else if d.OpenArray("[]Artifact") {
+					s6 := m.Artifacts[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]Artifact, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(Artifact))
+						}
+						s6[i].DecodeJSON(d)
+					}
+					if len(s6) == 0 {
+						s6 = []Artifact{}
+					}
+					m.Artifacts = s6
 				}
-				if len(s2) == 0 {
-					s2 = []Artifact{}
-				}
-				m.Artifacts = s2
+				jsonwire.Keep(d, k5, m.Artifacts)
 			}
 		default:
 			d.Skip()
@@ -928,13 +946,19 @@ func (m *ArtGCStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "strategiesProcessed":
-			jsonwire.Map(d, &m.StrategiesProcessed, "map[string]bool", func(d *jsonwire.Decoder, v *bool) {
-				jsonwire.Bool(d, v)
-			})
+			if k7, ok := jsonwire.ReuseMap(d, &m.StrategiesProcessed); !ok {
+				jsonwire.Map(d, &m.StrategiesProcessed, "map[string]bool", func(d *jsonwire.Decoder, v *bool) {
+					jsonwire.Bool(d, v)
+				})
+				jsonwire.Keep(d, k7, m.StrategiesProcessed)
+			}
 		case "podsRecouped":
-			jsonwire.Map(d, &m.PodsRecouped, "map[string]bool", func(d *jsonwire.Decoder, v *bool) {
-				jsonwire.Bool(d, v)
-			})
+			if k8, ok := jsonwire.ReuseMap(d, &m.PodsRecouped); !ok {
+				jsonwire.Map(d, &m.PodsRecouped, "map[string]bool", func(d *jsonwire.Decoder, v *bool) {
+					jsonwire.Bool(d, v)
+				})
+				jsonwire.Keep(d, k8, m.PodsRecouped)
+			}
 		case "notSpecified":
 			jsonwire.Bool(d, &m.NotSpecified)
 		default:
@@ -959,22 +983,28 @@ func (m *Artifact) DecodeJSON(d *jsonwire.Decoder) error {
 		case "optional":
 			jsonwire.Bool(d, &m.Optional)
 		case "s3":
-			if d.Null() {
-				m.S3 = nil
-			} else {
-				if m.S3 == nil {
-					m.S3 = new(S3Artifact)
+			if k9, ok := jsonwire.ReusePtr(d, &m.S3); !ok {
+				if d.Null() {
+					m.S3 = nil
+				} else {
+					if m.S3 == nil {
+						m.S3 = new(S3Artifact)
+					}
+					(*m.S3).DecodeJSON(d)
 				}
-				(*m.S3).DecodeJSON(d)
+				jsonwire.Keep(d, k9, m.S3)
 			}
 		case "archive":
-			if d.Null() {
-				m.Archive = nil
-			} else {
-				if m.Archive == nil {
-					m.Archive = new(ArchiveStrategy)
+			if k10, ok := jsonwire.ReusePtr(d, &m.Archive); !ok {
+				if d.Null() {
+					m.Archive = nil
+				} else {
+					if m.Archive == nil {
+						m.Archive = new(ArchiveStrategy)
+					}
+					(*m.Archive).DecodeJSON(d)
 				}
-				(*m.Archive).DecodeJSON(d)
+				jsonwire.Keep(d, k10, m.Archive)
 			}
 		default:
 			d.Skip()
@@ -1017,13 +1047,16 @@ func (m *Backoff) DecodeJSON(d *jsonwire.Decoder) error {
 		case "duration":
 			jsonwire.String(d, &m.Duration)
 		case "factor":
-			if d.Null() {
-				m.Factor = nil
-			} else {
-				if m.Factor == nil {
-					m.Factor = new(intstr.IntOrString)
+			if k11, ok := jsonwire.ReusePtr(d, &m.Factor); !ok {
+				if d.Null() {
+					m.Factor = nil
+				} else {
+					if m.Factor == nil {
+						m.Factor = new(intstr.IntOrString)
+					}
+					(*m.Factor).DecodeJSON(d)
 				}
-				(*m.Factor).DecodeJSON(d)
+				jsonwire.Keep(d, k11, m.Factor)
 			}
 		case "maxDuration":
 			jsonwire.String(d, &m.MaxDuration)
@@ -1068,58 +1101,76 @@ func (m *Container) DecodeJSON(d *jsonwire.Decoder) error {
 		case "image":
 			jsonwire.String(d, &m.Image)
 		case "command":
-			if d.Null() {
-				m.Command = nil
-			} else if d.OpenArray("[]string") {
-				s3 := m.Command[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(string))
+			if k12, ok := jsonwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if d.OpenArray("[]string") {
+					s13 := m.Command[:0]
+					if n := d.Count(); cap(s13) < n {
+						s13 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s3[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s13) {
+							s13 = s13[:i+1]
+						} else {
+							s13 = append(s13, *new(string))
+						}
+						jsonwire.String(d, &s13[i])
+					}
+					if len(s13) == 0 {
+						s13 = []string{}
+					}
+					m.Command = s13
 				}
-				if len(s3) == 0 {
-					s3 = []string{}
-				}
-				m.Command = s3
+				jsonwire.Keep(d, k12, m.Command)
 			}
 		case "args":
-			if d.Null() {
-				m.Args = nil
-			} else if d.OpenArray("[]string") {
-				s4 := m.Args[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(string))
+			if k14, ok := jsonwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if d.OpenArray("[]string") {
+					s15 := m.Args[:0]
+					if n := d.Count(); cap(s15) < n {
+						s15 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s4[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s15) {
+							s15 = s15[:i+1]
+						} else {
+							s15 = append(s15, *new(string))
+						}
+						jsonwire.String(d, &s15[i])
+					}
+					if len(s15) == 0 {
+						s15 = []string{}
+					}
+					m.Args = s15
 				}
-				if len(s4) == 0 {
-					s4 = []string{}
-				}
-				m.Args = s4
+				jsonwire.Keep(d, k14, m.Args)
 			}
 		case "env":
-			if d.Null() {
-				m.Env = nil
-			} else if d.OpenArray("[]EnvVar") {
-				s5 := m.Env[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(EnvVar))
+			if k16, ok := jsonwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if d.OpenArray("[]EnvVar") {
+					s17 := m.Env[:0]
+					if n := d.Count(); cap(s17) < n {
+						s17 = make([]EnvVar, 0, n)
 					}
-					s5[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s17) {
+							s17 = s17[:i+1]
+						} else {
+							s17 = append(s17, *new(EnvVar))
+						}
+						s17[i].DecodeJSON(d)
+					}
+					if len(s17) == 0 {
+						s17 = []EnvVar{}
+					}
+					m.Env = s17
 				}
-				if len(s5) == 0 {
-					s5 = []EnvVar{}
-				}
-				m.Env = s5
+				jsonwire.Keep(d, k16, m.Env)
 			}
 		case "resources":
 			m.Resources.DecodeJSON(d)
@@ -1168,22 +1219,28 @@ func (m *DAGTask) DecodeJSON(d *jsonwire.Decoder) error {
 		case "arguments":
 			m.Arguments.DecodeJSON(d)
 		case "dependencies":
-			if d.Null() {
-				m.Dependencies = nil
-			} else if d.OpenArray("[]string") {
-				s6 := m.Dependencies[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(string))
+			if k18, ok := jsonwire.ReuseSlice(d, &m.Dependencies); !ok {
+				if d.Null() {
+					m.Dependencies = nil
+				} else if d.OpenArray("[]string") {
+					s19 := m.Dependencies[:0]
+					if n := d.Count(); cap(s19) < n {
+						s19 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s6[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s19) {
+							s19 = s19[:i+1]
+						} else {
+							s19 = append(s19, *new(string))
+						}
+						jsonwire.String(d, &s19[i])
+					}
+					if len(s19) == 0 {
+						s19 = []string{}
+					}
+					m.Dependencies = s19
 				}
-				if len(s6) == 0 {
-					s6 = []string{}
-				}
-				m.Dependencies = s6
+				jsonwire.Keep(d, k18, m.Dependencies)
 			}
 		case "depends":
 			jsonwire.String(d, &m.Depends)
@@ -1207,31 +1264,40 @@ func (m *DAGTemplate) DecodeJSON(d *jsonwire.Decoder) error {
 		case "target":
 			jsonwire.String(d, &m.Target)
 		case "tasks":
-			if d.Null() {
-				m.Tasks = nil
-			} else if d.OpenArray("[]DAGTask") {
-				s7 := m.Tasks[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(DAGTask))
+			if k20, ok := jsonwire.ReuseSlice(d, &m.Tasks); !ok {
+				if d.Null() {
+					m.Tasks = nil
+				} else if d.OpenArray("[]DAGTask") {
+					s21 := m.Tasks[:0]
+					if n := d.Count(); cap(s21) < n {
+						s21 = make([]DAGTask, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s21) {
+							s21 = s21[:i+1]
+						} else {
+							s21 = append(s21, *new(DAGTask))
+						}
+						s21[i].DecodeJSON(d)
+					}
+					if len(s21) == 0 {
+						s21 = []DAGTask{}
+					}
+					m.Tasks = s21
 				}
-				if len(s7) == 0 {
-					s7 = []DAGTask{}
-				}
-				m.Tasks = s7
+				jsonwire.Keep(d, k20, m.Tasks)
 			}
 		case "failFast":
-			if d.Null() {
-				m.FailFast = nil
-			} else {
-				if m.FailFast == nil {
-					m.FailFast = new(bool)
+			if k22, ok := jsonwire.ReusePtr(d, &m.FailFast); !ok {
+				if d.Null() {
+					m.FailFast = nil
+				} else {
+					if m.FailFast == nil {
+						m.FailFast = new(bool)
+					}
+					jsonwire.Bool(d, m.FailFast)
 				}
-				jsonwire.Bool(d, m.FailFast)
+				jsonwire.Keep(d, k22, m.FailFast)
 			}
 		default:
 			d.Skip()
@@ -1268,40 +1334,52 @@ func (m *Inputs) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "parameters":
-			if d.Null() {
-				m.Parameters = nil
-			} else if d.OpenArray("[]Parameter") {
-				s8 := m.Parameters[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(Parameter))
+			if k23, ok := jsonwire.ReuseSlice(d, &m.Parameters); !ok {
+				if d.Null() {
+					m.Parameters = nil
+				} else if d.OpenArray("[]Parameter") {
+					s24 := m.Parameters[:0]
+					if n := d.Count(); cap(s24) < n {
+						s24 = make([]Parameter, 0, n)
 					}
-					s8[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s24) {
+							s24 = s24[:i+1]
+						} else {
+							s24 = append(s24, *new(Parameter))
+						}
+						s24[i].DecodeJSON(d)
+					}
+					if len(s24) == 0 {
+						s24 = []Parameter{}
+					}
+					m.Parameters = s24
 				}
-				if len(s8) == 0 {
-					s8 = []Parameter{}
-				}
-				m.Parameters = s8
+				jsonwire.Keep(d, k23, m.Parameters)
 			}
 		case "artifacts":
-			if d.Null() {
-				m.Artifacts = nil
-			} else if d.OpenArray("[]Artifact") {
-				s9 := m.Artifacts[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(Artifact))
+			if k25, ok := jsonwire.ReuseSlice(d, &m.Artifacts); !ok {
+				if d.Null() {
+					m.Artifacts = nil
+				} else if d.OpenArray("[]Artifact") {
+					s26 := m.Artifacts[:0]
+					if n := d.Count(); cap(s26) < n {
+						s26 = make([]Artifact, 0, n)
 					}
-					s9[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s26) {
+							s26 = s26[:i+1]
+						} else {
+							s26 = append(s26, *new(Artifact))
+						}
+						s26[i].DecodeJSON(d)
+					}
+					if len(s26) == 0 {
+						s26 = []Artifact{}
+					}
+					m.Artifacts = s26
 				}
-				if len(s9) == 0 {
-					s9 = []Artifact{}
-				}
-				m.Artifacts = s9
+				jsonwire.Keep(d, k25, m.Artifacts)
 			}
 		default:
 			d.Skip()
@@ -1364,64 +1442,85 @@ func (m *NodeStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "progress":
 			jsonwire.String(d, &m.Progress)
 		case "resourcesDuration":
-			jsonwire.Map(d, &m.ResourcesDuration, "map[string]int64", func(d *jsonwire.Decoder, v *int64) {
-				jsonwire.Int(d, v)
-			})
+			if k27, ok := jsonwire.ReuseMap(d, &m.ResourcesDuration); !ok {
+				jsonwire.Map(d, &m.ResourcesDuration, "map[string]int64", func(d *jsonwire.Decoder, v *int64) {
+					jsonwire.Int(d, v)
+				})
+				jsonwire.Keep(d, k27, m.ResourcesDuration)
+			}
 		case "podIP":
 			jsonwire.String(d, &m.PodIP)
 		case "inputs":
-			if d.Null() {
-				m.Inputs = nil
-			} else {
-				if m.Inputs == nil {
-					m.Inputs = new(Inputs)
+			if k28, ok := jsonwire.ReusePtr(d, &m.Inputs); !ok {
+				if d.Null() {
+					m.Inputs = nil
+				} else {
+					if m.Inputs == nil {
+						m.Inputs = new(Inputs)
+					}
+					(*m.Inputs).DecodeJSON(d)
 				}
-				(*m.Inputs).DecodeJSON(d)
+				jsonwire.Keep(d, k28, m.Inputs)
 			}
 		case "outputs":
-			if d.Null() {
-				m.Outputs = nil
-			} else {
-				if m.Outputs == nil {
-					m.Outputs = new(Outputs)
+			if k29, ok := jsonwire.ReusePtr(d, &m.Outputs); !ok {
+				if d.Null() {
+					m.Outputs = nil
+				} else {
+					if m.Outputs == nil {
+						m.Outputs = new(Outputs)
+					}
+					(*m.Outputs).DecodeJSON(d)
 				}
-				(*m.Outputs).DecodeJSON(d)
+				jsonwire.Keep(d, k29, m.Outputs)
 			}
 		case "children":
-			if d.Null() {
-				m.Children = nil
-			} else if d.OpenArray("[]string") {
-				s10 := m.Children[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(string))
+			if k30, ok := jsonwire.ReuseSlice(d, &m.Children); !ok {
+				if d.Null() {
+					m.Children = nil
+				} else if d.OpenArray("[]string") {
+					s31 := m.Children[:0]
+					if n := d.Count(); cap(s31) < n {
+						s31 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s10[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s31) {
+							s31 = s31[:i+1]
+						} else {
+							s31 = append(s31, *new(string))
+						}
+						jsonwire.String(d, &s31[i])
+					}
+					if len(s31) == 0 {
+						s31 = []string{}
+					}
+					m.Children = s31
 				}
-				if len(s10) == 0 {
-					s10 = []string{}
-				}
-				m.Children = s10
+				jsonwire.Keep(d, k30, m.Children)
 			}
 		case "outboundNodes":
-			if d.Null() {
-				m.OutboundNodes = nil
-			} else if d.OpenArray("[]string") {
-				s11 := m.OutboundNodes[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(string))
+			if k32, ok := jsonwire.ReuseSlice(d, &m.OutboundNodes); !ok {
+				if d.Null() {
+					m.OutboundNodes = nil
+				} else if d.OpenArray("[]string") {
+					s33 := m.OutboundNodes[:0]
+					if n := d.Count(); cap(s33) < n {
+						s33 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s11[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s33) {
+							s33 = s33[:i+1]
+						} else {
+							s33 = append(s33, *new(string))
+						}
+						jsonwire.String(d, &s33[i])
+					}
+					if len(s33) == 0 {
+						s33 = []string{}
+					}
+					m.OutboundNodes = s33
 				}
-				if len(s11) == 0 {
-					s11 = []string{}
-				}
-				m.OutboundNodes = s11
+				jsonwire.Keep(d, k32, m.OutboundNodes)
 			}
 		case "hostNodeName":
 			jsonwire.String(d, &m.HostNodeName)
@@ -1456,58 +1555,76 @@ func (m *Outputs) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "parameters":
-			if d.Null() {
-				m.Parameters = nil
-			} else if d.OpenArray("[]Parameter") {
-				s12 := m.Parameters[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(Parameter))
+			if k34, ok := jsonwire.ReuseSlice(d, &m.Parameters); !ok {
+				if d.Null() {
+					m.Parameters = nil
+				} else if d.OpenArray("[]Parameter") {
+					s35 := m.Parameters[:0]
+					if n := d.Count(); cap(s35) < n {
+						s35 = make([]Parameter, 0, n)
 					}
-					s12[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s35) {
+							s35 = s35[:i+1]
+						} else {
+							s35 = append(s35, *new(Parameter))
+						}
+						s35[i].DecodeJSON(d)
+					}
+					if len(s35) == 0 {
+						s35 = []Parameter{}
+					}
+					m.Parameters = s35
 				}
-				if len(s12) == 0 {
-					s12 = []Parameter{}
-				}
-				m.Parameters = s12
+				jsonwire.Keep(d, k34, m.Parameters)
 			}
 		case "artifacts":
-			if d.Null() {
-				m.Artifacts = nil
-			} else if d.OpenArray("[]Artifact") {
-				s13 := m.Artifacts[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s13) {
-						s13 = s13[:i+1]
-					} else {
-						s13 = append(s13, *new(Artifact))
+			if k36, ok := jsonwire.ReuseSlice(d, &m.Artifacts); !ok {
+				if d.Null() {
+					m.Artifacts = nil
+				} else if d.OpenArray("[]Artifact") {
+					s37 := m.Artifacts[:0]
+					if n := d.Count(); cap(s37) < n {
+						s37 = make([]Artifact, 0, n)
 					}
-					s13[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s37) {
+							s37 = s37[:i+1]
+						} else {
+							s37 = append(s37, *new(Artifact))
+						}
+						s37[i].DecodeJSON(d)
+					}
+					if len(s37) == 0 {
+						s37 = []Artifact{}
+					}
+					m.Artifacts = s37
 				}
-				if len(s13) == 0 {
-					s13 = []Artifact{}
-				}
-				m.Artifacts = s13
+				jsonwire.Keep(d, k36, m.Artifacts)
 			}
 		case "result":
-			if d.Null() {
-				m.Result = nil
-			} else {
-				if m.Result == nil {
-					m.Result = new(string)
+			if k38, ok := jsonwire.ReusePtr(d, &m.Result); !ok {
+				if d.Null() {
+					m.Result = nil
+				} else {
+					if m.Result == nil {
+						m.Result = new(string)
+					}
+					jsonwire.String(d, m.Result)
 				}
-				jsonwire.String(d, m.Result)
+				jsonwire.Keep(d, k38, m.Result)
 			}
 		case "exitCode":
-			if d.Null() {
-				m.ExitCode = nil
-			} else {
-				if m.ExitCode == nil {
-					m.ExitCode = new(string)
+			if k39, ok := jsonwire.ReusePtr(d, &m.ExitCode); !ok {
+				if d.Null() {
+					m.ExitCode = nil
+				} else {
+					if m.ExitCode == nil {
+						m.ExitCode = new(string)
+					}
+					jsonwire.String(d, m.ExitCode)
 				}
-				jsonwire.String(d, m.ExitCode)
+				jsonwire.Keep(d, k39, m.ExitCode)
 			}
 		default:
 			d.Skip()
@@ -1527,58 +1644,76 @@ func (m *Parameter) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "default":
-			if d.Null() {
-				m.Default = nil
-			} else {
-				if m.Default == nil {
-					m.Default = new(string)
+			if k40, ok := jsonwire.ReusePtr(d, &m.Default); !ok {
+				if d.Null() {
+					m.Default = nil
+				} else {
+					if m.Default == nil {
+						m.Default = new(string)
+					}
+					jsonwire.String(d, m.Default)
 				}
-				jsonwire.String(d, m.Default)
+				jsonwire.Keep(d, k40, m.Default)
 			}
 		case "value":
-			if d.Null() {
-				m.Value = nil
-			} else {
-				if m.Value == nil {
-					m.Value = new(string)
+			if k41, ok := jsonwire.ReusePtr(d, &m.Value); !ok {
+				if d.Null() {
+					m.Value = nil
+				} else {
+					if m.Value == nil {
+						m.Value = new(string)
+					}
+					jsonwire.String(d, m.Value)
 				}
-				jsonwire.String(d, m.Value)
+				jsonwire.Keep(d, k41, m.Value)
 			}
 		case "valueFrom":
-			if d.Null() {
-				m.ValueFrom = nil
-			} else {
-				if m.ValueFrom == nil {
-					m.ValueFrom = new(ValueFrom)
+			if k42, ok := jsonwire.ReusePtr(d, &m.ValueFrom); !ok {
+				if d.Null() {
+					m.ValueFrom = nil
+				} else {
+					if m.ValueFrom == nil {
+						m.ValueFrom = new(ValueFrom)
+					}
+					(*m.ValueFrom).DecodeJSON(d)
 				}
-				(*m.ValueFrom).DecodeJSON(d)
+				jsonwire.Keep(d, k42, m.ValueFrom)
 			}
 		case "enum":
-			if d.Null() {
-				m.Enum = nil
-			} else if d.OpenArray("[]string") {
-				s14 := m.Enum[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s14) {
-						s14 = s14[:i+1]
-					} else {
-						s14 = append(s14, *new(string))
+			if k43, ok := jsonwire.ReuseSlice(d, &m.Enum); !ok {
+				if d.Null() {
+					m.Enum = nil
+				} else if d.OpenArray("[]string") {
+					s44 := m.Enum[:0]
+					if n := d.Count(); cap(s44) < n {
+						s44 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s14[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s44) {
+							s44 = s44[:i+1]
+						} else {
+							s44 = append(s44, *new(string))
+						}
+						jsonwire.String(d, &s44[i])
+					}
+					if len(s44) == 0 {
+						s44 = []string{}
+					}
+					m.Enum = s44
 				}
-				if len(s14) == 0 {
-					s14 = []string{}
-				}
-				m.Enum = s14
+				jsonwire.Keep(d, k43, m.Enum)
 			}
 		case "description":
-			if d.Null() {
-				m.Description = nil
-			} else {
-				if m.Description == nil {
-					m.Description = new(string)
+			if k45, ok := jsonwire.ReusePtr(d, &m.Description); !ok {
+				if d.Null() {
+					m.Description = nil
+				} else {
+					if m.Description == nil {
+						m.Description = new(string)
+					}
+					jsonwire.String(d, m.Description)
 				}
-				jsonwire.String(d, m.Description)
+				jsonwire.Keep(d, k45, m.Description)
 			}
 		default:
 			d.Skip()
@@ -1632,24 +1767,30 @@ func (m *RetryStrategy) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "limit":
-			if d.Null() {
-				m.Limit = nil
-			} else {
-				if m.Limit == nil {
-					m.Limit = new(intstr.IntOrString)
+			if k46, ok := jsonwire.ReusePtr(d, &m.Limit); !ok {
+				if d.Null() {
+					m.Limit = nil
+				} else {
+					if m.Limit == nil {
+						m.Limit = new(intstr.IntOrString)
+					}
+					(*m.Limit).DecodeJSON(d)
 				}
-				(*m.Limit).DecodeJSON(d)
+				jsonwire.Keep(d, k46, m.Limit)
 			}
 		case "retryPolicy":
 			jsonwire.String(d, &m.RetryPolicy)
 		case "backoff":
-			if d.Null() {
-				m.Backoff = nil
-			} else {
-				if m.Backoff == nil {
-					m.Backoff = new(Backoff)
+			if k47, ok := jsonwire.ReusePtr(d, &m.Backoff); !ok {
+				if d.Null() {
+					m.Backoff = nil
+				} else {
+					if m.Backoff == nil {
+						m.Backoff = new(Backoff)
+					}
+					(*m.Backoff).DecodeJSON(d)
 				}
-				(*m.Backoff).DecodeJSON(d)
+				jsonwire.Keep(d, k47, m.Backoff)
 			}
 		default:
 			d.Skip()
@@ -1688,31 +1829,40 @@ func (m *TTLStrategy) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "secondsAfterCompletion":
-			if d.Null() {
-				m.SecondsAfterCompletion = nil
-			} else {
-				if m.SecondsAfterCompletion == nil {
-					m.SecondsAfterCompletion = new(int32)
+			if k48, ok := jsonwire.ReusePtr(d, &m.SecondsAfterCompletion); !ok {
+				if d.Null() {
+					m.SecondsAfterCompletion = nil
+				} else {
+					if m.SecondsAfterCompletion == nil {
+						m.SecondsAfterCompletion = new(int32)
+					}
+					jsonwire.Int(d, m.SecondsAfterCompletion)
 				}
-				jsonwire.Int(d, m.SecondsAfterCompletion)
+				jsonwire.Keep(d, k48, m.SecondsAfterCompletion)
 			}
 		case "secondsAfterSuccess":
-			if d.Null() {
-				m.SecondsAfterSuccess = nil
-			} else {
-				if m.SecondsAfterSuccess == nil {
-					m.SecondsAfterSuccess = new(int32)
+			if k49, ok := jsonwire.ReusePtr(d, &m.SecondsAfterSuccess); !ok {
+				if d.Null() {
+					m.SecondsAfterSuccess = nil
+				} else {
+					if m.SecondsAfterSuccess == nil {
+						m.SecondsAfterSuccess = new(int32)
+					}
+					jsonwire.Int(d, m.SecondsAfterSuccess)
 				}
-				jsonwire.Int(d, m.SecondsAfterSuccess)
+				jsonwire.Keep(d, k49, m.SecondsAfterSuccess)
 			}
 		case "secondsAfterFailure":
-			if d.Null() {
-				m.SecondsAfterFailure = nil
-			} else {
-				if m.SecondsAfterFailure == nil {
-					m.SecondsAfterFailure = new(int32)
+			if k50, ok := jsonwire.ReusePtr(d, &m.SecondsAfterFailure); !ok {
+				if d.Null() {
+					m.SecondsAfterFailure = nil
+				} else {
+					if m.SecondsAfterFailure == nil {
+						m.SecondsAfterFailure = new(int32)
+					}
+					jsonwire.Int(d, m.SecondsAfterFailure)
 				}
-				jsonwire.Int(d, m.SecondsAfterFailure)
+				jsonwire.Keep(d, k50, m.SecondsAfterFailure)
 			}
 		default:
 			d.Skip()
@@ -1730,13 +1880,16 @@ func (m *TarStrategy) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "compressionLevel":
-			if d.Null() {
-				m.CompressionLevel = nil
-			} else {
-				if m.CompressionLevel == nil {
-					m.CompressionLevel = new(int32)
+			if k51, ok := jsonwire.ReusePtr(d, &m.CompressionLevel); !ok {
+				if d.Null() {
+					m.CompressionLevel = nil
+				} else {
+					if m.CompressionLevel == nil {
+						m.CompressionLevel = new(int32)
+					}
+					jsonwire.Int(d, m.CompressionLevel)
 				}
-				jsonwire.Int(d, m.CompressionLevel)
+				jsonwire.Keep(d, k51, m.CompressionLevel)
 			}
 		default:
 			d.Skip()
@@ -1762,74 +1915,98 @@ func (m *Template) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.Metadata.DecodeJSON(d)
 		case "steps":
-			if d.Null() {
-				m.Steps = nil
-			} else if d.OpenArray("[][]WorkflowStep") {
-				s15 := m.Steps[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s15) {
-						s15 = s15[:i+1]
-					} else {
-						s15 = append(s15, *new([]WorkflowStep))
+			if k52, ok := jsonwire.ReuseSlice(d, &m.Steps); !ok {
+				if d.Null() {
+					m.Steps = nil
+				} else if d.OpenArray("[][]WorkflowStep") {
+					s53 := m.Steps[:0]
+					if n := d.Count(); cap(s53) < n {
+						s53 = make([][]WorkflowStep, 0, n)
 					}
-					if d.Null() {
-						s15[i] = nil
-					} else if d.OpenArray("[]WorkflowStep") {
-						s16 := s15[i][:0]
-						for i := 0; d.NextElem(i); i++ {
-							if i < cap(s16) {
-								s16 = s16[:i+1]
-							} else {
-								s16 = append(s16, *new(WorkflowStep))
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s53) {
+							s53 = s53[:i+1]
+						} else {
+							s53 = append(s53, *new([]WorkflowStep))
+						}
+						if k54, ok := jsonwire.ReuseSlice(d, &s53[i]); !ok {
+							if d.Null() {
+								s53[i] = nil
+							} else if d.OpenArray("[]WorkflowStep") {
+								s55 := s53[i][:0]
+								if n := d.Count(); cap(s55) < n {
+									s55 = make([]WorkflowStep, 0, n)
+								}
+								for i := 0; d.NextElem(i); i++ {
+									if i < cap(s55) {
+										s55 = s55[:i+1]
+									} else {
+										s55 = append(s55, *new(WorkflowStep))
+									}
+									s55[i].DecodeJSON(d)
+								}
+								if len(s55) == 0 {
+									s55 = []WorkflowStep{}
+								}
+								s53[i] = s55
 							}
-							s16[i].DecodeJSON(d)
+							jsonwire.Keep(d, k54, s53[i])
 						}
-						if len(s16) == 0 {
-							s16 = []WorkflowStep{}
-						}
-						s15[i] = s16
 					}
+					if len(s53) == 0 {
+						s53 = [][]WorkflowStep{}
+					}
+					m.Steps = s53
 				}
-				if len(s15) == 0 {
-					s15 = [][]WorkflowStep{}
-				}
-				m.Steps = s15
+				jsonwire.Keep(d, k52, m.Steps)
 			}
 		case "dag":
-			if d.Null() {
-				m.DAG = nil
-			} else {
-				if m.DAG == nil {
-					m.DAG = new(DAGTemplate)
+			if k56, ok := jsonwire.ReusePtr(d, &m.DAG); !ok {
+				if d.Null() {
+					m.DAG = nil
+				} else {
+					if m.DAG == nil {
+						m.DAG = new(DAGTemplate)
+					}
+					(*m.DAG).DecodeJSON(d)
 				}
-				(*m.DAG).DecodeJSON(d)
+				jsonwire.Keep(d, k56, m.DAG)
 			}
 		case "container":
-			if d.Null() {
-				m.Container = nil
-			} else {
-				if m.Container == nil {
-					m.Container = new(Container)
+			if k57, ok := jsonwire.ReusePtr(d, &m.Container); !ok {
+				if d.Null() {
+					m.Container = nil
+				} else {
+					if m.Container == nil {
+						m.Container = new(Container)
+					}
+					(*m.Container).DecodeJSON(d)
 				}
-				(*m.Container).DecodeJSON(d)
+				jsonwire.Keep(d, k57, m.Container)
 			}
 		case "retryStrategy":
-			if d.Null() {
-				m.RetryStrategy = nil
-			} else {
-				if m.RetryStrategy == nil {
-					m.RetryStrategy = new(RetryStrategy)
+			if k58, ok := jsonwire.ReusePtr(d, &m.RetryStrategy); !ok {
+				if d.Null() {
+					m.RetryStrategy = nil
+				} else {
+					if m.RetryStrategy == nil {
+						m.RetryStrategy = new(RetryStrategy)
+					}
+					(*m.RetryStrategy).DecodeJSON(d)
 				}
-				(*m.RetryStrategy).DecodeJSON(d)
+				jsonwire.Keep(d, k58, m.RetryStrategy)
 			}
 		case "activeDeadlineSeconds":
-			if d.Null() {
-				m.ActiveDeadlineSeconds = nil
-			} else {
-				if m.ActiveDeadlineSeconds == nil {
-					m.ActiveDeadlineSeconds = new(intstr.IntOrString)
+			if k59, ok := jsonwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+				if d.Null() {
+					m.ActiveDeadlineSeconds = nil
+				} else {
+					if m.ActiveDeadlineSeconds == nil {
+						m.ActiveDeadlineSeconds = new(intstr.IntOrString)
+					}
+					(*m.ActiveDeadlineSeconds).DecodeJSON(d)
 				}
-				(*m.ActiveDeadlineSeconds).DecodeJSON(d)
+				jsonwire.Keep(d, k59, m.ActiveDeadlineSeconds)
 			}
 		case "timeout":
 			jsonwire.String(d, &m.Timeout)
@@ -1857,13 +2034,16 @@ func (m *ValueFrom) DecodeJSON(d *jsonwire.Decoder) error {
 		case "parameter":
 			jsonwire.String(d, &m.Parameter)
 		case "default":
-			if d.Null() {
-				m.Default = nil
-			} else {
-				if m.Default == nil {
-					m.Default = new(string)
+			if k60, ok := jsonwire.ReusePtr(d, &m.Default); !ok {
+				if d.Null() {
+					m.Default = nil
+				} else {
+					if m.Default == nil {
+						m.Default = new(string)
+					}
+					jsonwire.String(d, m.Default)
 				}
-				jsonwire.String(d, m.Default)
+				jsonwire.Keep(d, k60, m.Default)
 			}
 		default:
 			d.Skip()
@@ -1906,22 +2086,28 @@ func (m *WorkflowSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "templates":
-			if d.Null() {
-				m.Templates = nil
-			} else if d.OpenArray("[]Template") {
-				s17 := m.Templates[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s17) {
-						s17 = s17[:i+1]
-					} else {
-						s17 = append(s17, *new(Template))
+			if k61, ok := jsonwire.ReuseSlice(d, &m.Templates); !ok {
+				if d.Null() {
+					m.Templates = nil
+				} else if d.OpenArray("[]Template") {
+					s62 := m.Templates[:0]
+					if n := d.Count(); cap(s62) < n {
+						s62 = make([]Template, 0, n)
 					}
-					s17[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s62) {
+							s62 = s62[:i+1]
+						} else {
+							s62 = append(s62, *new(Template))
+						}
+						s62[i].DecodeJSON(d)
+					}
+					if len(s62) == 0 {
+						s62 = []Template{}
+					}
+					m.Templates = s62
 				}
-				if len(s17) == 0 {
-					s17 = []Template{}
-				}
-				m.Templates = s17
+				jsonwire.Keep(d, k61, m.Templates)
 			}
 		case "entrypoint":
 			jsonwire.String(d, &m.Entrypoint)
@@ -1930,58 +2116,76 @@ func (m *WorkflowSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "serviceAccountName":
 			jsonwire.String(d, &m.ServiceAccountName)
 		case "parallelism":
-			if d.Null() {
-				m.Parallelism = nil
-			} else {
-				if m.Parallelism == nil {
-					m.Parallelism = new(int64)
+			if k63, ok := jsonwire.ReusePtr(d, &m.Parallelism); !ok {
+				if d.Null() {
+					m.Parallelism = nil
+				} else {
+					if m.Parallelism == nil {
+						m.Parallelism = new(int64)
+					}
+					jsonwire.Int(d, m.Parallelism)
 				}
-				jsonwire.Int(d, m.Parallelism)
+				jsonwire.Keep(d, k63, m.Parallelism)
 			}
 		case "activeDeadlineSeconds":
-			if d.Null() {
-				m.ActiveDeadlineSeconds = nil
-			} else {
-				if m.ActiveDeadlineSeconds == nil {
-					m.ActiveDeadlineSeconds = new(int64)
+			if k64, ok := jsonwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+				if d.Null() {
+					m.ActiveDeadlineSeconds = nil
+				} else {
+					if m.ActiveDeadlineSeconds == nil {
+						m.ActiveDeadlineSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.ActiveDeadlineSeconds)
 				}
-				jsonwire.Int(d, m.ActiveDeadlineSeconds)
+				jsonwire.Keep(d, k64, m.ActiveDeadlineSeconds)
 			}
 		case "podGC":
-			if d.Null() {
-				m.PodGC = nil
-			} else {
-				if m.PodGC == nil {
-					m.PodGC = new(PodGC)
+			if k65, ok := jsonwire.ReusePtr(d, &m.PodGC); !ok {
+				if d.Null() {
+					m.PodGC = nil
+				} else {
+					if m.PodGC == nil {
+						m.PodGC = new(PodGC)
+					}
+					(*m.PodGC).DecodeJSON(d)
 				}
-				(*m.PodGC).DecodeJSON(d)
+				jsonwire.Keep(d, k65, m.PodGC)
 			}
 		case "ttlStrategy":
-			if d.Null() {
-				m.TTLStrategy = nil
-			} else {
-				if m.TTLStrategy == nil {
-					m.TTLStrategy = new(TTLStrategy)
+			if k66, ok := jsonwire.ReusePtr(d, &m.TTLStrategy); !ok {
+				if d.Null() {
+					m.TTLStrategy = nil
+				} else {
+					if m.TTLStrategy == nil {
+						m.TTLStrategy = new(TTLStrategy)
+					}
+					(*m.TTLStrategy).DecodeJSON(d)
 				}
-				(*m.TTLStrategy).DecodeJSON(d)
+				jsonwire.Keep(d, k66, m.TTLStrategy)
 			}
 		case "podMetadata":
-			if d.Null() {
-				m.PodMetadata = nil
-			} else {
-				if m.PodMetadata == nil {
-					m.PodMetadata = new(Metadata)
+			if k67, ok := jsonwire.ReusePtr(d, &m.PodMetadata); !ok {
+				if d.Null() {
+					m.PodMetadata = nil
+				} else {
+					if m.PodMetadata == nil {
+						m.PodMetadata = new(Metadata)
+					}
+					(*m.PodMetadata).DecodeJSON(d)
 				}
-				(*m.PodMetadata).DecodeJSON(d)
+				jsonwire.Keep(d, k67, m.PodMetadata)
 			}
 		case "workflowTemplateRef":
-			if d.Null() {
-				m.WorkflowTemplateRef = nil
-			} else {
-				if m.WorkflowTemplateRef == nil {
-					m.WorkflowTemplateRef = new(WorkflowTemplateRef)
+			if k68, ok := jsonwire.ReusePtr(d, &m.WorkflowTemplateRef); !ok {
+				if d.Null() {
+					m.WorkflowTemplateRef = nil
+				} else {
+					if m.WorkflowTemplateRef == nil {
+						m.WorkflowTemplateRef = new(WorkflowTemplateRef)
+					}
+					(*m.WorkflowTemplateRef).DecodeJSON(d)
 				}
-				(*m.WorkflowTemplateRef).DecodeJSON(d)
+				jsonwire.Keep(d, k68, m.WorkflowTemplateRef)
 			}
 		case "nodeSelector":
 			jsonwire.StringMap(d, &m.NodeSelector)
@@ -2013,53 +2217,74 @@ func (m *WorkflowStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "message":
 			jsonwire.String(d, &m.Message)
 		case "nodes":
-			jsonwire.Map(d, &m.Nodes, "map[string]NodeStatus", func(d *jsonwire.Decoder, v *NodeStatus) {
-				(*v).DecodeJSON(d)
-			})
+			if k69, ok := jsonwire.ReuseMap(d, &m.Nodes); !ok {
+				jsonwire.Map(d, &m.Nodes, "map[string]NodeStatus", func(d *jsonwire.Decoder, v *NodeStatus) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k69, m.Nodes)
+			}
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]Condition") {
-				s18 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s18) {
-						s18 = s18[:i+1]
-					} else {
-						s18 = append(s18, *new(Condition))
+			if k70, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]Condition") {
+					s71 := m.Conditions[:0]
+					if n := d.Count(); cap(s71) < n {
+						s71 = make([]Condition, 0, n)
 					}
-					s18[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s71) {
+							s71 = s71[:i+1]
+						} else {
+							s71 = append(s71, *new(Condition))
+						}
+						s71[i].DecodeJSON(d)
+					}
+					if len(s71) == 0 {
+						s71 = []Condition{}
+					}
+					m.Conditions = s71
 				}
-				if len(s18) == 0 {
-					s18 = []Condition{}
-				}
-				m.Conditions = s18
+				jsonwire.Keep(d, k70, m.Conditions)
 			}
 		case "resourcesDuration":
-			jsonwire.Map(d, &m.ResourcesDuration, "map[string]int64", func(d *jsonwire.Decoder, v *int64) {
-				jsonwire.Int(d, v)
-			})
+			if k72, ok := jsonwire.ReuseMap(d, &m.ResourcesDuration); !ok {
+				jsonwire.Map(d, &m.ResourcesDuration, "map[string]int64", func(d *jsonwire.Decoder, v *int64) {
+					jsonwire.Int(d, v)
+				})
+				jsonwire.Keep(d, k72, m.ResourcesDuration)
+			}
 		case "artifactRepositoryRef":
-			if d.Null() {
-				m.ArtifactRepositoryRef = nil
-			} else {
-				if m.ArtifactRepositoryRef == nil {
-					m.ArtifactRepositoryRef = new(ArtifactRepositoryRefStatus)
+			if k73, ok := jsonwire.ReusePtr(d, &m.ArtifactRepositoryRef); !ok {
+				if d.Null() {
+					m.ArtifactRepositoryRef = nil
+				} else {
+					if m.ArtifactRepositoryRef == nil {
+						m.ArtifactRepositoryRef = new(ArtifactRepositoryRefStatus)
+					}
+					(*m.ArtifactRepositoryRef).DecodeJSON(d)
 				}
-				(*m.ArtifactRepositoryRef).DecodeJSON(d)
+				jsonwire.Keep(d, k73, m.ArtifactRepositoryRef)
 			}
 		case "artifactGCStatus":
-			if d.Null() {
-				m.ArtifactGCStatus = nil
-			} else {
-				if m.ArtifactGCStatus == nil {
-					m.ArtifactGCStatus = new(ArtGCStatus)
+			if k74, ok := jsonwire.ReusePtr(d, &m.ArtifactGCStatus); !ok {
+				if d.Null() {
+					m.ArtifactGCStatus = nil
+				} else {
+					if m.ArtifactGCStatus == nil {
+						m.ArtifactGCStatus = new(ArtGCStatus)
+					}
+					(*m.ArtifactGCStatus).DecodeJSON(d)
 				}
-				(*m.ArtifactGCStatus).DecodeJSON(d)
+				jsonwire.Keep(d, k74, m.ArtifactGCStatus)
 			}
 		case "taskResultsCompletionStatus":
-			jsonwire.Map(d, &m.TaskResultsCompletionStatus, "map[string]bool", func(d *jsonwire.Decoder, v *bool) {
-				jsonwire.Bool(d, v)
-			})
+			if k75, ok := jsonwire.ReuseMap(d, &m.TaskResultsCompletionStatus); !ok {
+				jsonwire.Map(d, &m.TaskResultsCompletionStatus, "map[string]bool", func(d *jsonwire.Decoder, v *bool) {
+					jsonwire.Bool(d, v)
+				})
+				jsonwire.Keep(d, k75, m.TaskResultsCompletionStatus)
+			}
 		default:
 			d.Skip()
 		}
@@ -2084,13 +2309,16 @@ func (m *WorkflowStep) DecodeJSON(d *jsonwire.Decoder) error {
 		case "when":
 			jsonwire.String(d, &m.When)
 		case "continueOn":
-			if d.Null() {
-				m.ContinueOn = nil
-			} else {
-				if m.ContinueOn == nil {
-					m.ContinueOn = new(ContinueOn)
+			if k76, ok := jsonwire.ReusePtr(d, &m.ContinueOn); !ok {
+				if d.Null() {
+					m.ContinueOn = nil
+				} else {
+					if m.ContinueOn == nil {
+						m.ContinueOn = new(ContinueOn)
+					}
+					(*m.ContinueOn).DecodeJSON(d)
 				}
-				(*m.ContinueOn).DecodeJSON(d)
+				jsonwire.Keep(d, k76, m.ContinueOn)
 			}
 		default:
 			d.Skip()
@@ -2133,22 +2361,28 @@ func (m *WorkflowList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Workflow") {
-				s19 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s19) {
-						s19 = s19[:i+1]
-					} else {
-						s19 = append(s19, *new(Workflow))
+			if k77, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Workflow") {
+					s78 := m.Items[:0]
+					if n := d.Count(); cap(s78) < n {
+						s78 = make([]Workflow, 0, n)
 					}
-					s19[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s78) {
+							s78 = s78[:i+1]
+						} else {
+							s78 = append(s78, *new(Workflow))
+						}
+						s78[i].DecodeJSON(d)
+					}
+					if len(s78) == 0 {
+						s78 = []Workflow{}
+					}
+					m.Items = s78
 				}
-				if len(s19) == 0 {
-					s19 = []Workflow{}
-				}
-				m.Items = s19
+				jsonwire.Keep(d, k77, m.Items)
 			}
 		default:
 			d.Skip()

@@ -373,13 +373,16 @@ func (m *CertificateCondition) DecodeJSON(d *jsonwire.Decoder) error {
 		case "status":
 			jsonwire.String(d, &m.Status)
 		case "lastTransitionTime":
-			if d.Null() {
-				m.LastTransitionTime = nil
-			} else {
-				if m.LastTransitionTime == nil {
-					m.LastTransitionTime = new(metav1.Time)
+			if k1, ok := jsonwire.ReusePtr(d, &m.LastTransitionTime); !ok {
+				if d.Null() {
+					m.LastTransitionTime = nil
+				} else {
+					if m.LastTransitionTime == nil {
+						m.LastTransitionTime = new(metav1.Time)
+					}
+					(*m.LastTransitionTime).DecodeJSON(d)
 				}
-				(*m.LastTransitionTime).DecodeJSON(d)
+				jsonwire.Keep(d, k1, m.LastTransitionTime)
 			}
 		case "reason":
 			jsonwire.String(d, &m.Reason)
@@ -445,183 +448,240 @@ func (m *CertificateSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "subject":
-			if d.Null() {
-				m.Subject = nil
-			} else {
-				if m.Subject == nil {
-					m.Subject = new(X509Subject)
+			if k2, ok := jsonwire.ReusePtr(d, &m.Subject); !ok {
+				if d.Null() {
+					m.Subject = nil
+				} else {
+					if m.Subject == nil {
+						m.Subject = new(X509Subject)
+					}
+					(*m.Subject).DecodeJSON(d)
 				}
-				(*m.Subject).DecodeJSON(d)
+				jsonwire.Keep(d, k2, m.Subject)
 			}
 		case "commonName":
 			jsonwire.String(d, &m.CommonName)
 		case "duration":
-			if d.Null() {
-				m.Duration = nil
-			} else {
-				if m.Duration == nil {
-					m.Duration = new(metav1.Duration)
+			if k3, ok := jsonwire.ReusePtr(d, &m.Duration); !ok {
+				if d.Null() {
+					m.Duration = nil
+				} else {
+					if m.Duration == nil {
+						m.Duration = new(metav1.Duration)
+					}
+					jsonwire.ViaUnmarshaler(d, m.Duration, "Duration")
 				}
-				jsonwire.ViaUnmarshaler(d, m.Duration, "Duration")
+				jsonwire.Keep(d, k3, m.Duration)
 			}
 		case "renewBefore":
-			if d.Null() {
-				m.RenewBefore = nil
-			} else {
-				if m.RenewBefore == nil {
-					m.RenewBefore = new(metav1.Duration)
+			if k4, ok := jsonwire.ReusePtr(d, &m.RenewBefore); !ok {
+				if d.Null() {
+					m.RenewBefore = nil
+				} else {
+					if m.RenewBefore == nil {
+						m.RenewBefore = new(metav1.Duration)
+					}
+					jsonwire.ViaUnmarshaler(d, m.RenewBefore, "Duration")
 				}
-				jsonwire.ViaUnmarshaler(d, m.RenewBefore, "Duration")
+				jsonwire.Keep(d, k4, m.RenewBefore)
 			}
 		case "dnsNames":
-			if d.Null() {
-				m.DNSNames = nil
-			} else if d.OpenArray("[]string") {
-				s1 := m.DNSNames[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(string))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.DNSNames); !ok {
+				if d.Null() {
+					m.DNSNames = nil
+				} else if d.OpenArray("[]string") {
+					s6 := m.DNSNames[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s1[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(string))
+						}
+						jsonwire.String(d, &s6[i])
+					}
+					if len(s6) == 0 {
+						s6 = []string{}
+					}
+					m.DNSNames = s6
 				}
-				if len(s1) == 0 {
-					s1 = []string{}
-				}
-				m.DNSNames = s1
+				jsonwire.Keep(d, k5, m.DNSNames)
 			}
 		case "ipAddresses":
-			if d.Null() {
-				m.IPAddresses = nil
-			} else if d.OpenArray("[]string") {
-				s2 := m.IPAddresses[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(string))
+			if k7, ok := jsonwire.ReuseSlice(d, &m.IPAddresses); !ok {
+				if d.Null() {
+					m.IPAddresses = nil
+				} else if d.OpenArray("[]string") {
+					s8 := m.IPAddresses[:0]
+					if n := d.Count(); cap(s8) < n {
+						s8 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s2[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s8) {
+							s8 = s8[:i+1]
+						} else {
+							s8 = append(s8, *new(string))
+						}
+						jsonwire.String(d, &s8[i])
+					}
+					if len(s8) == 0 {
+						s8 = []string{}
+					}
+					m.IPAddresses = s8
 				}
-				if len(s2) == 0 {
-					s2 = []string{}
-				}
-				m.IPAddresses = s2
+				jsonwire.Keep(d, k7, m.IPAddresses)
 			}
 		case "uris":
-			if d.Null() {
-				m.URIs = nil
-			} else if d.OpenArray("[]string") {
-				s3 := m.URIs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(string))
+			if k9, ok := jsonwire.ReuseSlice(d, &m.URIs); !ok {
+				if d.Null() {
+					m.URIs = nil
+				} else if d.OpenArray("[]string") {
+					s10 := m.URIs[:0]
+					if n := d.Count(); cap(s10) < n {
+						s10 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s3[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s10) {
+							s10 = s10[:i+1]
+						} else {
+							s10 = append(s10, *new(string))
+						}
+						jsonwire.String(d, &s10[i])
+					}
+					if len(s10) == 0 {
+						s10 = []string{}
+					}
+					m.URIs = s10
 				}
-				if len(s3) == 0 {
-					s3 = []string{}
-				}
-				m.URIs = s3
+				jsonwire.Keep(d, k9, m.URIs)
 			}
 		case "emailAddresses":
-			if d.Null() {
-				m.EmailAddresses = nil
-			} else if d.OpenArray("[]string") {
-				s4 := m.EmailAddresses[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(string))
+			if k11, ok := jsonwire.ReuseSlice(d, &m.EmailAddresses); !ok {
+				if d.Null() {
+					m.EmailAddresses = nil
+				} else if d.OpenArray("[]string") {
+					s12 := m.EmailAddresses[:0]
+					if n := d.Count(); cap(s12) < n {
+						s12 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s4[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s12) {
+							s12 = s12[:i+1]
+						} else {
+							s12 = append(s12, *new(string))
+						}
+						jsonwire.String(d, &s12[i])
+					}
+					if len(s12) == 0 {
+						s12 = []string{}
+					}
+					m.EmailAddresses = s12
 				}
-				if len(s4) == 0 {
-					s4 = []string{}
-				}
-				m.EmailAddresses = s4
+				jsonwire.Keep(d, k11, m.EmailAddresses)
 			}
 		case "secretName":
 			jsonwire.String(d, &m.SecretName)
 		case "secretTemplate":
-			if d.Null() {
-				m.SecretTemplate = nil
-			} else {
-				if m.SecretTemplate == nil {
-					m.SecretTemplate = new(CertificateSecretTemplate)
+			if k13, ok := jsonwire.ReusePtr(d, &m.SecretTemplate); !ok {
+				if d.Null() {
+					m.SecretTemplate = nil
+				} else {
+					if m.SecretTemplate == nil {
+						m.SecretTemplate = new(CertificateSecretTemplate)
+					}
+					(*m.SecretTemplate).DecodeJSON(d)
 				}
-				(*m.SecretTemplate).DecodeJSON(d)
+				jsonwire.Keep(d, k13, m.SecretTemplate)
 			}
 		case "issuerRef":
 			m.IssuerRef.DecodeJSON(d)
 		case "isCA":
 			jsonwire.Bool(d, &m.IsCA)
 		case "usages":
-			if d.Null() {
-				m.Usages = nil
-			} else if d.OpenArray("[]KeyUsage") {
-				s5 := m.Usages[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(KeyUsage))
+			if k14, ok := jsonwire.ReuseSlice(d, &m.Usages); !ok {
+				if d.Null() {
+					m.Usages = nil
+				} else if d.OpenArray("[]KeyUsage") {
+					s15 := m.Usages[:0]
+					if n := d.Count(); cap(s15) < n {
+						s15 = make([]KeyUsage, 0, n)
 					}
-					jsonwire.String(d, &s5[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s15) {
+							s15 = s15[:i+1]
+						} else {
+							s15 = append(s15, *new(KeyUsage))
+						}
+						jsonwire.String(d, &s15[i])
+					}
+					if len(s15) == 0 {
+						s15 = []KeyUsage{}
+					}
+					m.Usages = s15
 				}
-				if len(s5) == 0 {
-					s5 = []KeyUsage{}
-				}
-				m.Usages = s5
+				jsonwire.Keep(d, k14, m.Usages)
 			}
 		case "privateKey":
-			if d.Null() {
-				m.PrivateKey = nil
-			} else {
-				if m.PrivateKey == nil {
-					m.PrivateKey = new(CertificatePrivateKey)
+			if k16, ok := jsonwire.ReusePtr(d, &m.PrivateKey); !ok {
+				if d.Null() {
+					m.PrivateKey = nil
+				} else {
+					if m.PrivateKey == nil {
+						m.PrivateKey = new(CertificatePrivateKey)
+					}
+					(*m.PrivateKey).DecodeJSON(d)
 				}
-				(*m.PrivateKey).DecodeJSON(d)
+				jsonwire.Keep(d, k16, m.PrivateKey)
 			}
 		case "encodeUsagesInRequest":
-			if d.Null() {
-				m.EncodeUsagesInRequest = nil
-			} else {
-				if m.EncodeUsagesInRequest == nil {
-					m.EncodeUsagesInRequest = new(bool)
+			if k17, ok := jsonwire.ReusePtr(d, &m.EncodeUsagesInRequest); !ok {
+				if d.Null() {
+					m.EncodeUsagesInRequest = nil
+				} else {
+					if m.EncodeUsagesInRequest == nil {
+						m.EncodeUsagesInRequest = new(bool)
+					}
+					jsonwire.Bool(d, m.EncodeUsagesInRequest)
 				}
-				jsonwire.Bool(d, m.EncodeUsagesInRequest)
+				jsonwire.Keep(d, k17, m.EncodeUsagesInRequest)
 			}
 		case "revisionHistoryLimit":
-			if d.Null() {
-				m.RevisionHistoryLimit = nil
-			} else {
-				if m.RevisionHistoryLimit == nil {
-					m.RevisionHistoryLimit = new(int32)
+			if k18, ok := jsonwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
+				if d.Null() {
+					m.RevisionHistoryLimit = nil
+				} else {
+					if m.RevisionHistoryLimit == nil {
+						m.RevisionHistoryLimit = new(int32)
+					}
+					jsonwire.Int(d, m.RevisionHistoryLimit)
 				}
-				jsonwire.Int(d, m.RevisionHistoryLimit)
+				jsonwire.Keep(d, k18, m.RevisionHistoryLimit)
 			}
 		case "additionalOutputFormats":
-			if d.Null() {
-				m.AdditionalOutputFormats = nil
-			} else if d.OpenArray("[]CertificateAdditionalOutputFormat") {
-				s6 := m.AdditionalOutputFormats[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(CertificateAdditionalOutputFormat))
+			if k19, ok := jsonwire.ReuseSlice(d, &m.AdditionalOutputFormats); !ok {
+				if d.Null() {
+					m.AdditionalOutputFormats = nil
+				} else if d.OpenArray("[]CertificateAdditionalOutputFormat") {
+					s20 := m.AdditionalOutputFormats[:0]
+					if n := d.Count(); cap(s20) < n {
+						s20 = make([]CertificateAdditionalOutputFormat, 0, n)
 					}
-					s6[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s20) {
+							s20 = s20[:i+1]
+						} else {
+							s20 = append(s20, *new(CertificateAdditionalOutputFormat))
+						}
+						s20[i].DecodeJSON(d)
+					}
+					if len(s20) == 0 {
+						s20 = []CertificateAdditionalOutputFormat{}
+					}
+					m.AdditionalOutputFormats = s20
 				}
-				if len(s6) == 0 {
-					s6 = []CertificateAdditionalOutputFormat{}
-				}
-				m.AdditionalOutputFormats = s6
+				jsonwire.Keep(d, k19, m.AdditionalOutputFormats)
 			}
 		default:
 			d.Skip()
@@ -639,85 +699,112 @@ func (m *CertificateStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]CertificateCondition") {
-				s7 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(CertificateCondition))
+			if k21, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]CertificateCondition") {
+					s22 := m.Conditions[:0]
+					if n := d.Count(); cap(s22) < n {
+						s22 = make([]CertificateCondition, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s22) {
+							s22 = s22[:i+1]
+						} else {
+							s22 = append(s22, *new(CertificateCondition))
+						}
+						s22[i].DecodeJSON(d)
+					}
+					if len(s22) == 0 {
+						s22 = []CertificateCondition{}
+					}
+					m.Conditions = s22
 				}
-				if len(s7) == 0 {
-					s7 = []CertificateCondition{}
-				}
-				m.Conditions = s7
+				jsonwire.Keep(d, k21, m.Conditions)
 			}
 		case "lastFailureTime":
-			if d.Null() {
-				m.LastFailureTime = nil
-			} else {
-				if m.LastFailureTime == nil {
-					m.LastFailureTime = new(metav1.Time)
+			if k23, ok := jsonwire.ReusePtr(d, &m.LastFailureTime); !ok {
+				if d.Null() {
+					m.LastFailureTime = nil
+				} else {
+					if m.LastFailureTime == nil {
+						m.LastFailureTime = new(metav1.Time)
+					}
+					(*m.LastFailureTime).DecodeJSON(d)
 				}
-				(*m.LastFailureTime).DecodeJSON(d)
+				jsonwire.Keep(d, k23, m.LastFailureTime)
 			}
 		case "notBefore":
-			if d.Null() {
-				m.NotBefore = nil
-			} else {
-				if m.NotBefore == nil {
-					m.NotBefore = new(metav1.Time)
+			if k24, ok := jsonwire.ReusePtr(d, &m.NotBefore); !ok {
+				if d.Null() {
+					m.NotBefore = nil
+				} else {
+					if m.NotBefore == nil {
+						m.NotBefore = new(metav1.Time)
+					}
+					(*m.NotBefore).DecodeJSON(d)
 				}
-				(*m.NotBefore).DecodeJSON(d)
+				jsonwire.Keep(d, k24, m.NotBefore)
 			}
 		case "notAfter":
-			if d.Null() {
-				m.NotAfter = nil
-			} else {
-				if m.NotAfter == nil {
-					m.NotAfter = new(metav1.Time)
+			if k25, ok := jsonwire.ReusePtr(d, &m.NotAfter); !ok {
+				if d.Null() {
+					m.NotAfter = nil
+				} else {
+					if m.NotAfter == nil {
+						m.NotAfter = new(metav1.Time)
+					}
+					(*m.NotAfter).DecodeJSON(d)
 				}
-				(*m.NotAfter).DecodeJSON(d)
+				jsonwire.Keep(d, k25, m.NotAfter)
 			}
 		case "renewalTime":
-			if d.Null() {
-				m.RenewalTime = nil
-			} else {
-				if m.RenewalTime == nil {
-					m.RenewalTime = new(metav1.Time)
+			if k26, ok := jsonwire.ReusePtr(d, &m.RenewalTime); !ok {
+				if d.Null() {
+					m.RenewalTime = nil
+				} else {
+					if m.RenewalTime == nil {
+						m.RenewalTime = new(metav1.Time)
+					}
+					(*m.RenewalTime).DecodeJSON(d)
 				}
-				(*m.RenewalTime).DecodeJSON(d)
+				jsonwire.Keep(d, k26, m.RenewalTime)
 			}
 		case "revision":
-			if d.Null() {
-				m.Revision = nil
-			} else {
-				if m.Revision == nil {
-					m.Revision = new(int)
+			if k27, ok := jsonwire.ReusePtr(d, &m.Revision); !ok {
+				if d.Null() {
+					m.Revision = nil
+				} else {
+					if m.Revision == nil {
+						m.Revision = new(int)
+					}
+					jsonwire.Int(d, m.Revision)
 				}
-				jsonwire.Int(d, m.Revision)
+				jsonwire.Keep(d, k27, m.Revision)
 			}
 		case "nextPrivateKeySecretName":
-			if d.Null() {
-				m.NextPrivateKeySecretName = nil
-			} else {
-				if m.NextPrivateKeySecretName == nil {
-					m.NextPrivateKeySecretName = new(string)
+			if k28, ok := jsonwire.ReusePtr(d, &m.NextPrivateKeySecretName); !ok {
+				if d.Null() {
+					m.NextPrivateKeySecretName = nil
+				} else {
+					if m.NextPrivateKeySecretName == nil {
+						m.NextPrivateKeySecretName = new(string)
+					}
+					jsonwire.String(d, m.NextPrivateKeySecretName)
 				}
-				jsonwire.String(d, m.NextPrivateKeySecretName)
+				jsonwire.Keep(d, k28, m.NextPrivateKeySecretName)
 			}
 		case "failedIssuanceAttempts":
-			if d.Null() {
-				m.FailedIssuanceAttempts = nil
-			} else {
-				if m.FailedIssuanceAttempts == nil {
-					m.FailedIssuanceAttempts = new(int)
+			if k29, ok := jsonwire.ReusePtr(d, &m.FailedIssuanceAttempts); !ok {
+				if d.Null() {
+					m.FailedIssuanceAttempts = nil
+				} else {
+					if m.FailedIssuanceAttempts == nil {
+						m.FailedIssuanceAttempts = new(int)
+					}
+					jsonwire.Int(d, m.FailedIssuanceAttempts)
 				}
-				jsonwire.Int(d, m.FailedIssuanceAttempts)
+				jsonwire.Keep(d, k29, m.FailedIssuanceAttempts)
 			}
 		default:
 			d.Skip()
@@ -756,94 +843,124 @@ func (m *X509Subject) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "organizations":
-			if d.Null() {
-				m.Organizations = nil
-			} else if d.OpenArray("[]string") {
-				s8 := m.Organizations[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(string))
+			if k30, ok := jsonwire.ReuseSlice(d, &m.Organizations); !ok {
+				if d.Null() {
+					m.Organizations = nil
+				} else if d.OpenArray("[]string") {
+					s31 := m.Organizations[:0]
+					if n := d.Count(); cap(s31) < n {
+						s31 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s8[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s31) {
+							s31 = s31[:i+1]
+						} else {
+							s31 = append(s31, *new(string))
+						}
+						jsonwire.String(d, &s31[i])
+					}
+					if len(s31) == 0 {
+						s31 = []string{}
+					}
+					m.Organizations = s31
 				}
-				if len(s8) == 0 {
-					s8 = []string{}
-				}
-				m.Organizations = s8
+				jsonwire.Keep(d, k30, m.Organizations)
 			}
 		case "countries":
-			if d.Null() {
-				m.Countries = nil
-			} else if d.OpenArray("[]string") {
-				s9 := m.Countries[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(string))
+			if k32, ok := jsonwire.ReuseSlice(d, &m.Countries); !ok {
+				if d.Null() {
+					m.Countries = nil
+				} else if d.OpenArray("[]string") {
+					s33 := m.Countries[:0]
+					if n := d.Count(); cap(s33) < n {
+						s33 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s9[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s33) {
+							s33 = s33[:i+1]
+						} else {
+							s33 = append(s33, *new(string))
+						}
+						jsonwire.String(d, &s33[i])
+					}
+					if len(s33) == 0 {
+						s33 = []string{}
+					}
+					m.Countries = s33
 				}
-				if len(s9) == 0 {
-					s9 = []string{}
-				}
-				m.Countries = s9
+				jsonwire.Keep(d, k32, m.Countries)
 			}
 		case "organizationalUnits":
-			if d.Null() {
-				m.OrganizationalUnits = nil
-			} else if d.OpenArray("[]string") {
-				s10 := m.OrganizationalUnits[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(string))
+			if k34, ok := jsonwire.ReuseSlice(d, &m.OrganizationalUnits); !ok {
+				if d.Null() {
+					m.OrganizationalUnits = nil
+				} else if d.OpenArray("[]string") {
+					s35 := m.OrganizationalUnits[:0]
+					if n := d.Count(); cap(s35) < n {
+						s35 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s10[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s35) {
+							s35 = s35[:i+1]
+						} else {
+							s35 = append(s35, *new(string))
+						}
+						jsonwire.String(d, &s35[i])
+					}
+					if len(s35) == 0 {
+						s35 = []string{}
+					}
+					m.OrganizationalUnits = s35
 				}
-				if len(s10) == 0 {
-					s10 = []string{}
-				}
-				m.OrganizationalUnits = s10
+				jsonwire.Keep(d, k34, m.OrganizationalUnits)
 			}
 		case "localities":
-			if d.Null() {
-				m.Localities = nil
-			} else if d.OpenArray("[]string") {
-				s11 := m.Localities[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(string))
+			if k36, ok := jsonwire.ReuseSlice(d, &m.Localities); !ok {
+				if d.Null() {
+					m.Localities = nil
+				} else if d.OpenArray("[]string") {
+					s37 := m.Localities[:0]
+					if n := d.Count(); cap(s37) < n {
+						s37 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s11[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s37) {
+							s37 = s37[:i+1]
+						} else {
+							s37 = append(s37, *new(string))
+						}
+						jsonwire.String(d, &s37[i])
+					}
+					if len(s37) == 0 {
+						s37 = []string{}
+					}
+					m.Localities = s37
 				}
-				if len(s11) == 0 {
-					s11 = []string{}
-				}
-				m.Localities = s11
+				jsonwire.Keep(d, k36, m.Localities)
 			}
 		case "provinces":
-			if d.Null() {
-				m.Provinces = nil
-			} else if d.OpenArray("[]string") {
-				s12 := m.Provinces[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(string))
+			if k38, ok := jsonwire.ReuseSlice(d, &m.Provinces); !ok {
+				if d.Null() {
+					m.Provinces = nil
+				} else if d.OpenArray("[]string") {
+					s39 := m.Provinces[:0]
+					if n := d.Count(); cap(s39) < n {
+						s39 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s12[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s39) {
+							s39 = s39[:i+1]
+						} else {
+							s39 = append(s39, *new(string))
+						}
+						jsonwire.String(d, &s39[i])
+					}
+					if len(s39) == 0 {
+						s39 = []string{}
+					}
+					m.Provinces = s39
 				}
-				if len(s12) == 0 {
-					s12 = []string{}
-				}
-				m.Provinces = s12
+				jsonwire.Keep(d, k38, m.Provinces)
 			}
 		case "serialNumber":
 			jsonwire.String(d, &m.SerialNumber)
@@ -869,22 +986,28 @@ func (m *CertificateList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Certificate") {
-				s13 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s13) {
-						s13 = s13[:i+1]
-					} else {
-						s13 = append(s13, *new(Certificate))
+			if k40, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Certificate") {
+					s41 := m.Items[:0]
+					if n := d.Count(); cap(s41) < n {
+						s41 = make([]Certificate, 0, n)
 					}
-					s13[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s41) {
+							s41 = s41[:i+1]
+						} else {
+							s41 = append(s41, *new(Certificate))
+						}
+						s41[i].DecodeJSON(d)
+					}
+					if len(s41) == 0 {
+						s41 = []Certificate{}
+					}
+					m.Items = s41
 				}
-				if len(s13) == 0 {
-					s13 = []Certificate{}
-				}
-				m.Items = s13
+				jsonwire.Keep(d, k40, m.Items)
 			}
 		default:
 			d.Skip()

@@ -884,52 +884,70 @@ func (m *InstanceInitParameters) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "allocatedStorage":
-			if d.Null() {
-				m.AllocatedStorage = nil
-			} else {
-				if m.AllocatedStorage == nil {
-					m.AllocatedStorage = new(float64)
+			if k1, ok := jsonwire.ReusePtr(d, &m.AllocatedStorage); !ok {
+				if d.Null() {
+					m.AllocatedStorage = nil
+				} else {
+					if m.AllocatedStorage == nil {
+						m.AllocatedStorage = new(float64)
+					}
+					jsonwire.Float(d, m.AllocatedStorage)
 				}
-				jsonwire.Float(d, m.AllocatedStorage)
+				jsonwire.Keep(d, k1, m.AllocatedStorage)
 			}
 		case "engine":
-			if d.Null() {
-				m.Engine = nil
-			} else {
-				if m.Engine == nil {
-					m.Engine = new(string)
+			if k2, ok := jsonwire.ReusePtr(d, &m.Engine); !ok {
+				if d.Null() {
+					m.Engine = nil
+				} else {
+					if m.Engine == nil {
+						m.Engine = new(string)
+					}
+					jsonwire.String(d, m.Engine)
 				}
-				jsonwire.String(d, m.Engine)
+				jsonwire.Keep(d, k2, m.Engine)
 			}
 		case "engineVersion":
-			if d.Null() {
-				m.EngineVersion = nil
-			} else {
-				if m.EngineVersion == nil {
-					m.EngineVersion = new(string)
+			if k3, ok := jsonwire.ReusePtr(d, &m.EngineVersion); !ok {
+				if d.Null() {
+					m.EngineVersion = nil
+				} else {
+					if m.EngineVersion == nil {
+						m.EngineVersion = new(string)
+					}
+					jsonwire.String(d, m.EngineVersion)
 				}
-				jsonwire.String(d, m.EngineVersion)
+				jsonwire.Keep(d, k3, m.EngineVersion)
 			}
 		case "instanceClass":
-			if d.Null() {
-				m.InstanceClass = nil
-			} else {
-				if m.InstanceClass == nil {
-					m.InstanceClass = new(string)
+			if k4, ok := jsonwire.ReusePtr(d, &m.InstanceClass); !ok {
+				if d.Null() {
+					m.InstanceClass = nil
+				} else {
+					if m.InstanceClass == nil {
+						m.InstanceClass = new(string)
+					}
+					jsonwire.String(d, m.InstanceClass)
 				}
-				jsonwire.String(d, m.InstanceClass)
+				jsonwire.Keep(d, k4, m.InstanceClass)
 			}
 		case "tags":
-			jsonwire.Map(d, &m.Tags, "map[string]*string", func(d *jsonwire.Decoder, v **string) {
-				if d.Null() {
-					(*v) = nil
-				} else {
-					if (*v) == nil {
-						(*v) = new(string)
+			if k5, ok := jsonwire.ReuseMap(d, &m.Tags); !ok {
+				jsonwire.Map(d, &m.Tags, "map[string]*string", func(d *jsonwire.Decoder, v **string) {
+					if k6, ok := jsonwire.ReusePtr(d, v); !ok {
+						if d.Null() {
+							(*v) = nil
+						} else {
+							if (*v) == nil {
+								(*v) = new(string)
+							}
+							jsonwire.String(d, &(*(*v)))
+						}
+						jsonwire.Keep(d, k6, (*v))
 					}
-					jsonwire.String(d, &(*(*v)))
-				}
-			})
+				})
+				jsonwire.Keep(d, k5, m.Tags)
+			}
 		default:
 			d.Skip()
 		}
@@ -946,506 +964,680 @@ func (m *InstanceObservation) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "address":
-			if d.Null() {
-				m.Address = nil
-			} else {
-				if m.Address == nil {
-					m.Address = new(string)
+			if k7, ok := jsonwire.ReusePtr(d, &m.Address); !ok {
+				if d.Null() {
+					m.Address = nil
+				} else {
+					if m.Address == nil {
+						m.Address = new(string)
+					}
+					jsonwire.String(d, m.Address)
 				}
-				jsonwire.String(d, m.Address)
+				jsonwire.Keep(d, k7, m.Address)
 			}
 		case "allocatedStorage":
-			if d.Null() {
-				m.AllocatedStorage = nil
-			} else {
-				if m.AllocatedStorage == nil {
-					m.AllocatedStorage = new(float64)
+			if k8, ok := jsonwire.ReusePtr(d, &m.AllocatedStorage); !ok {
+				if d.Null() {
+					m.AllocatedStorage = nil
+				} else {
+					if m.AllocatedStorage == nil {
+						m.AllocatedStorage = new(float64)
+					}
+					jsonwire.Float(d, m.AllocatedStorage)
 				}
-				jsonwire.Float(d, m.AllocatedStorage)
+				jsonwire.Keep(d, k8, m.AllocatedStorage)
 			}
 		case "arn":
-			if d.Null() {
-				m.Arn = nil
-			} else {
-				if m.Arn == nil {
-					m.Arn = new(string)
+			if k9, ok := jsonwire.ReusePtr(d, &m.Arn); !ok {
+				if d.Null() {
+					m.Arn = nil
+				} else {
+					if m.Arn == nil {
+						m.Arn = new(string)
+					}
+					jsonwire.String(d, m.Arn)
 				}
-				jsonwire.String(d, m.Arn)
+				jsonwire.Keep(d, k9, m.Arn)
 			}
 		case "autoMinorVersionUpgrade":
-			if d.Null() {
-				m.AutoMinorVersionUpgrade = nil
-			} else {
-				if m.AutoMinorVersionUpgrade == nil {
-					m.AutoMinorVersionUpgrade = new(bool)
+			if k10, ok := jsonwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
+				if d.Null() {
+					m.AutoMinorVersionUpgrade = nil
+				} else {
+					if m.AutoMinorVersionUpgrade == nil {
+						m.AutoMinorVersionUpgrade = new(bool)
+					}
+					jsonwire.Bool(d, m.AutoMinorVersionUpgrade)
 				}
-				jsonwire.Bool(d, m.AutoMinorVersionUpgrade)
+				jsonwire.Keep(d, k10, m.AutoMinorVersionUpgrade)
 			}
 		case "availabilityZone":
-			if d.Null() {
-				m.AvailabilityZone = nil
-			} else {
-				if m.AvailabilityZone == nil {
-					m.AvailabilityZone = new(string)
+			if k11, ok := jsonwire.ReusePtr(d, &m.AvailabilityZone); !ok {
+				if d.Null() {
+					m.AvailabilityZone = nil
+				} else {
+					if m.AvailabilityZone == nil {
+						m.AvailabilityZone = new(string)
+					}
+					jsonwire.String(d, m.AvailabilityZone)
 				}
-				jsonwire.String(d, m.AvailabilityZone)
+				jsonwire.Keep(d, k11, m.AvailabilityZone)
 			}
 		case "backupRetentionPeriod":
-			if d.Null() {
-				m.BackupRetentionPeriod = nil
-			} else {
-				if m.BackupRetentionPeriod == nil {
-					m.BackupRetentionPeriod = new(float64)
+			if k12, ok := jsonwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
+				if d.Null() {
+					m.BackupRetentionPeriod = nil
+				} else {
+					if m.BackupRetentionPeriod == nil {
+						m.BackupRetentionPeriod = new(float64)
+					}
+					jsonwire.Float(d, m.BackupRetentionPeriod)
 				}
-				jsonwire.Float(d, m.BackupRetentionPeriod)
+				jsonwire.Keep(d, k12, m.BackupRetentionPeriod)
 			}
 		case "backupWindow":
-			if d.Null() {
-				m.BackupWindow = nil
-			} else {
-				if m.BackupWindow == nil {
-					m.BackupWindow = new(string)
+			if k13, ok := jsonwire.ReusePtr(d, &m.BackupWindow); !ok {
+				if d.Null() {
+					m.BackupWindow = nil
+				} else {
+					if m.BackupWindow == nil {
+						m.BackupWindow = new(string)
+					}
+					jsonwire.String(d, m.BackupWindow)
 				}
-				jsonwire.String(d, m.BackupWindow)
+				jsonwire.Keep(d, k13, m.BackupWindow)
 			}
 		case "caCertIdentifier":
-			if d.Null() {
-				m.CACertIdentifier = nil
-			} else {
-				if m.CACertIdentifier == nil {
-					m.CACertIdentifier = new(string)
+			if k14, ok := jsonwire.ReusePtr(d, &m.CACertIdentifier); !ok {
+				if d.Null() {
+					m.CACertIdentifier = nil
+				} else {
+					if m.CACertIdentifier == nil {
+						m.CACertIdentifier = new(string)
+					}
+					jsonwire.String(d, m.CACertIdentifier)
 				}
-				jsonwire.String(d, m.CACertIdentifier)
+				jsonwire.Keep(d, k14, m.CACertIdentifier)
 			}
 		case "copyTagsToSnapshot":
-			if d.Null() {
-				m.CopyTagsToSnapshot = nil
-			} else {
-				if m.CopyTagsToSnapshot == nil {
-					m.CopyTagsToSnapshot = new(bool)
+			if k15, ok := jsonwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
+				if d.Null() {
+					m.CopyTagsToSnapshot = nil
+				} else {
+					if m.CopyTagsToSnapshot == nil {
+						m.CopyTagsToSnapshot = new(bool)
+					}
+					jsonwire.Bool(d, m.CopyTagsToSnapshot)
 				}
-				jsonwire.Bool(d, m.CopyTagsToSnapshot)
+				jsonwire.Keep(d, k15, m.CopyTagsToSnapshot)
 			}
 		case "dbName":
-			if d.Null() {
-				m.DBName = nil
-			} else {
-				if m.DBName == nil {
-					m.DBName = new(string)
+			if k16, ok := jsonwire.ReusePtr(d, &m.DBName); !ok {
+				if d.Null() {
+					m.DBName = nil
+				} else {
+					if m.DBName == nil {
+						m.DBName = new(string)
+					}
+					jsonwire.String(d, m.DBName)
 				}
-				jsonwire.String(d, m.DBName)
+				jsonwire.Keep(d, k16, m.DBName)
 			}
 		case "dbSubnetGroupName":
-			if d.Null() {
-				m.DBSubnetGroupName = nil
-			} else {
-				if m.DBSubnetGroupName == nil {
-					m.DBSubnetGroupName = new(string)
+			if k17, ok := jsonwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
+				if d.Null() {
+					m.DBSubnetGroupName = nil
+				} else {
+					if m.DBSubnetGroupName == nil {
+						m.DBSubnetGroupName = new(string)
+					}
+					jsonwire.String(d, m.DBSubnetGroupName)
 				}
-				jsonwire.String(d, m.DBSubnetGroupName)
+				jsonwire.Keep(d, k17, m.DBSubnetGroupName)
 			}
 		case "deletionProtection":
-			if d.Null() {
-				m.DeletionProtection = nil
-			} else {
-				if m.DeletionProtection == nil {
-					m.DeletionProtection = new(bool)
+			if k18, ok := jsonwire.ReusePtr(d, &m.DeletionProtection); !ok {
+				if d.Null() {
+					m.DeletionProtection = nil
+				} else {
+					if m.DeletionProtection == nil {
+						m.DeletionProtection = new(bool)
+					}
+					jsonwire.Bool(d, m.DeletionProtection)
 				}
-				jsonwire.Bool(d, m.DeletionProtection)
+				jsonwire.Keep(d, k18, m.DeletionProtection)
 			}
 		case "enabledCloudwatchLogsExports":
-			if d.Null() {
-				m.EnabledCloudwatchLogsExports = nil
-			} else if d.OpenArray("[]*string") {
-				s1 := m.EnabledCloudwatchLogsExports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(*string))
+			if k19, ok := jsonwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
+				if d.Null() {
+					m.EnabledCloudwatchLogsExports = nil
+				} else if d.OpenArray("[]*string") {
+					s20 := m.EnabledCloudwatchLogsExports[:0]
+					if n := d.Count(); cap(s20) < n {
+						s20 = make([]*string, 0, n)
 					}
-					if d.Null() {
-						s1[i] = nil
-					} else {
-						if s1[i] == nil {
-							s1[i] = new(string)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s20) {
+							s20 = s20[:i+1]
+						} else {
+							s20 = append(s20, *new(*string))
 						}
-						jsonwire.String(d, s1[i])
+						if k21, ok := jsonwire.ReusePtr(d, &s20[i]); !ok {
+							if d.Null() {
+								s20[i] = nil
+							} else {
+								if s20[i] == nil {
+									s20[i] = new(string)
+								}
+								jsonwire.String(d, s20[i])
+							}
+							jsonwire.Keep(d, k21, s20[i])
+						}
 					}
+					if len(s20) == 0 {
+						s20 = []*string{}
+					}
+					m.EnabledCloudwatchLogsExports = s20
 				}
-				if len(s1) == 0 {
-					s1 = []*string{}
-				}
-				m.EnabledCloudwatchLogsExports = s1
+				jsonwire.Keep(d, k19, m.EnabledCloudwatchLogsExports)
 			}
 		case "endpoint":
-			if d.Null() {
-				m.Endpoint = nil
-			} else {
-				if m.Endpoint == nil {
-					m.Endpoint = new(string)
+			if k22, ok := jsonwire.ReusePtr(d, &m.Endpoint); !ok {
+				if d.Null() {
+					m.Endpoint = nil
+				} else {
+					if m.Endpoint == nil {
+						m.Endpoint = new(string)
+					}
+					jsonwire.String(d, m.Endpoint)
 				}
-				jsonwire.String(d, m.Endpoint)
+				jsonwire.Keep(d, k22, m.Endpoint)
 			}
 		case "engine":
-			if d.Null() {
-				m.Engine = nil
-			} else {
-				if m.Engine == nil {
-					m.Engine = new(string)
+			if k23, ok := jsonwire.ReusePtr(d, &m.Engine); !ok {
+				if d.Null() {
+					m.Engine = nil
+				} else {
+					if m.Engine == nil {
+						m.Engine = new(string)
+					}
+					jsonwire.String(d, m.Engine)
 				}
-				jsonwire.String(d, m.Engine)
+				jsonwire.Keep(d, k23, m.Engine)
 			}
 		case "engineVersion":
-			if d.Null() {
-				m.EngineVersion = nil
-			} else {
-				if m.EngineVersion == nil {
-					m.EngineVersion = new(string)
+			if k24, ok := jsonwire.ReusePtr(d, &m.EngineVersion); !ok {
+				if d.Null() {
+					m.EngineVersion = nil
+				} else {
+					if m.EngineVersion == nil {
+						m.EngineVersion = new(string)
+					}
+					jsonwire.String(d, m.EngineVersion)
 				}
-				jsonwire.String(d, m.EngineVersion)
+				jsonwire.Keep(d, k24, m.EngineVersion)
 			}
 		case "engineVersionActual":
-			if d.Null() {
-				m.EngineVersionActual = nil
-			} else {
-				if m.EngineVersionActual == nil {
-					m.EngineVersionActual = new(string)
+			if k25, ok := jsonwire.ReusePtr(d, &m.EngineVersionActual); !ok {
+				if d.Null() {
+					m.EngineVersionActual = nil
+				} else {
+					if m.EngineVersionActual == nil {
+						m.EngineVersionActual = new(string)
+					}
+					jsonwire.String(d, m.EngineVersionActual)
 				}
-				jsonwire.String(d, m.EngineVersionActual)
+				jsonwire.Keep(d, k25, m.EngineVersionActual)
 			}
 		case "hostedZoneId":
-			if d.Null() {
-				m.HostedZoneID = nil
-			} else {
-				if m.HostedZoneID == nil {
-					m.HostedZoneID = new(string)
+			if k26, ok := jsonwire.ReusePtr(d, &m.HostedZoneID); !ok {
+				if d.Null() {
+					m.HostedZoneID = nil
+				} else {
+					if m.HostedZoneID == nil {
+						m.HostedZoneID = new(string)
+					}
+					jsonwire.String(d, m.HostedZoneID)
 				}
-				jsonwire.String(d, m.HostedZoneID)
+				jsonwire.Keep(d, k26, m.HostedZoneID)
 			}
 		case "iamDatabaseAuthenticationEnabled":
-			if d.Null() {
-				m.IAMDatabaseAuthenticationEnabled = nil
-			} else {
-				if m.IAMDatabaseAuthenticationEnabled == nil {
-					m.IAMDatabaseAuthenticationEnabled = new(bool)
+			if k27, ok := jsonwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
+				if d.Null() {
+					m.IAMDatabaseAuthenticationEnabled = nil
+				} else {
+					if m.IAMDatabaseAuthenticationEnabled == nil {
+						m.IAMDatabaseAuthenticationEnabled = new(bool)
+					}
+					jsonwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
 				}
-				jsonwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
+				jsonwire.Keep(d, k27, m.IAMDatabaseAuthenticationEnabled)
 			}
 		case "id":
-			if d.Null() {
-				m.ID = nil
-			} else {
-				if m.ID == nil {
-					m.ID = new(string)
+			if k28, ok := jsonwire.ReusePtr(d, &m.ID); !ok {
+				if d.Null() {
+					m.ID = nil
+				} else {
+					if m.ID == nil {
+						m.ID = new(string)
+					}
+					jsonwire.String(d, m.ID)
 				}
-				jsonwire.String(d, m.ID)
+				jsonwire.Keep(d, k28, m.ID)
 			}
 		case "instanceClass":
-			if d.Null() {
-				m.InstanceClass = nil
-			} else {
-				if m.InstanceClass == nil {
-					m.InstanceClass = new(string)
+			if k29, ok := jsonwire.ReusePtr(d, &m.InstanceClass); !ok {
+				if d.Null() {
+					m.InstanceClass = nil
+				} else {
+					if m.InstanceClass == nil {
+						m.InstanceClass = new(string)
+					}
+					jsonwire.String(d, m.InstanceClass)
 				}
-				jsonwire.String(d, m.InstanceClass)
+				jsonwire.Keep(d, k29, m.InstanceClass)
 			}
 		case "iops":
-			if d.Null() {
-				m.Iops = nil
-			} else {
-				if m.Iops == nil {
-					m.Iops = new(float64)
+			if k30, ok := jsonwire.ReusePtr(d, &m.Iops); !ok {
+				if d.Null() {
+					m.Iops = nil
+				} else {
+					if m.Iops == nil {
+						m.Iops = new(float64)
+					}
+					jsonwire.Float(d, m.Iops)
 				}
-				jsonwire.Float(d, m.Iops)
+				jsonwire.Keep(d, k30, m.Iops)
 			}
 		case "kmsKeyId":
-			if d.Null() {
-				m.KMSKeyID = nil
-			} else {
-				if m.KMSKeyID == nil {
-					m.KMSKeyID = new(string)
+			if k31, ok := jsonwire.ReusePtr(d, &m.KMSKeyID); !ok {
+				if d.Null() {
+					m.KMSKeyID = nil
+				} else {
+					if m.KMSKeyID == nil {
+						m.KMSKeyID = new(string)
+					}
+					jsonwire.String(d, m.KMSKeyID)
 				}
-				jsonwire.String(d, m.KMSKeyID)
+				jsonwire.Keep(d, k31, m.KMSKeyID)
 			}
 		case "latestRestorableTime":
-			if d.Null() {
-				m.LatestRestorableTime = nil
-			} else {
-				if m.LatestRestorableTime == nil {
-					m.LatestRestorableTime = new(string)
+			if k32, ok := jsonwire.ReusePtr(d, &m.LatestRestorableTime); !ok {
+				if d.Null() {
+					m.LatestRestorableTime = nil
+				} else {
+					if m.LatestRestorableTime == nil {
+						m.LatestRestorableTime = new(string)
+					}
+					jsonwire.String(d, m.LatestRestorableTime)
 				}
-				jsonwire.String(d, m.LatestRestorableTime)
+				jsonwire.Keep(d, k32, m.LatestRestorableTime)
 			}
 		case "listenerEndpoint":
-			if d.Null() {
-				m.ListenerEndpoint = nil
-			} else if d.OpenArray("[]ListenerEndpointObservation") {
-				s2 := m.ListenerEndpoint[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(ListenerEndpointObservation))
+			if k33, ok := jsonwire.ReuseSlice(d, &m.ListenerEndpoint); !ok {
+				if d.Null() {
+					m.ListenerEndpoint = nil
+				} else if d.OpenArray("[]ListenerEndpointObservation") {
+					s34 := m.ListenerEndpoint[:0]
+					if n := d.Count(); cap(s34) < n {
+						s34 = make([]ListenerEndpointObservation, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s34) {
+							s34 = s34[:i+1]
+						} else {
+							s34 = append(s34, *new(ListenerEndpointObservation))
+						}
+						s34[i].DecodeJSON(d)
+					}
+					if len(s34) == 0 {
+						s34 = []ListenerEndpointObservation{}
+					}
+					m.ListenerEndpoint = s34
 				}
-				if len(s2) == 0 {
-					s2 = []ListenerEndpointObservation{}
-				}
-				m.ListenerEndpoint = s2
+				jsonwire.Keep(d, k33, m.ListenerEndpoint)
 			}
 		case "maintenanceWindow":
-			if d.Null() {
-				m.MaintenanceWindow = nil
-			} else {
-				if m.MaintenanceWindow == nil {
-					m.MaintenanceWindow = new(string)
+			if k35, ok := jsonwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
+				if d.Null() {
+					m.MaintenanceWindow = nil
+				} else {
+					if m.MaintenanceWindow == nil {
+						m.MaintenanceWindow = new(string)
+					}
+					jsonwire.String(d, m.MaintenanceWindow)
 				}
-				jsonwire.String(d, m.MaintenanceWindow)
+				jsonwire.Keep(d, k35, m.MaintenanceWindow)
 			}
 		case "masterUserSecret":
-			if d.Null() {
-				m.MasterUserSecret = nil
-			} else if d.OpenArray("[]MasterUserSecretObservation") {
-				s3 := m.MasterUserSecret[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(MasterUserSecretObservation))
+			if k36, ok := jsonwire.ReuseSlice(d, &m.MasterUserSecret); !ok {
+				if d.Null() {
+					m.MasterUserSecret = nil
+				} else if d.OpenArray("[]MasterUserSecretObservation") {
+					s37 := m.MasterUserSecret[:0]
+					if n := d.Count(); cap(s37) < n {
+						s37 = make([]MasterUserSecretObservation, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s37) {
+							s37 = s37[:i+1]
+						} else {
+							s37 = append(s37, *new(MasterUserSecretObservation))
+						}
+						s37[i].DecodeJSON(d)
+					}
+					if len(s37) == 0 {
+						s37 = []MasterUserSecretObservation{}
+					}
+					m.MasterUserSecret = s37
 				}
-				if len(s3) == 0 {
-					s3 = []MasterUserSecretObservation{}
-				}
-				m.MasterUserSecret = s3
+				jsonwire.Keep(d, k36, m.MasterUserSecret)
 			}
 		case "maxAllocatedStorage":
-			if d.Null() {
-				m.MaxAllocatedStorage = nil
-			} else {
-				if m.MaxAllocatedStorage == nil {
-					m.MaxAllocatedStorage = new(float64)
+			if k38, ok := jsonwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
+				if d.Null() {
+					m.MaxAllocatedStorage = nil
+				} else {
+					if m.MaxAllocatedStorage == nil {
+						m.MaxAllocatedStorage = new(float64)
+					}
+					jsonwire.Float(d, m.MaxAllocatedStorage)
 				}
-				jsonwire.Float(d, m.MaxAllocatedStorage)
+				jsonwire.Keep(d, k38, m.MaxAllocatedStorage)
 			}
 		case "monitoringInterval":
-			if d.Null() {
-				m.MonitoringInterval = nil
-			} else {
-				if m.MonitoringInterval == nil {
-					m.MonitoringInterval = new(float64)
+			if k39, ok := jsonwire.ReusePtr(d, &m.MonitoringInterval); !ok {
+				if d.Null() {
+					m.MonitoringInterval = nil
+				} else {
+					if m.MonitoringInterval == nil {
+						m.MonitoringInterval = new(float64)
+					}
+					jsonwire.Float(d, m.MonitoringInterval)
 				}
-				jsonwire.Float(d, m.MonitoringInterval)
+				jsonwire.Keep(d, k39, m.MonitoringInterval)
 			}
 		case "multiAz":
-			if d.Null() {
-				m.MultiAz = nil
-			} else {
-				if m.MultiAz == nil {
-					m.MultiAz = new(bool)
+			if k40, ok := jsonwire.ReusePtr(d, &m.MultiAz); !ok {
+				if d.Null() {
+					m.MultiAz = nil
+				} else {
+					if m.MultiAz == nil {
+						m.MultiAz = new(bool)
+					}
+					jsonwire.Bool(d, m.MultiAz)
 				}
-				jsonwire.Bool(d, m.MultiAz)
+				jsonwire.Keep(d, k40, m.MultiAz)
 			}
 		case "networkType":
-			if d.Null() {
-				m.NetworkType = nil
-			} else {
-				if m.NetworkType == nil {
-					m.NetworkType = new(string)
+			if k41, ok := jsonwire.ReusePtr(d, &m.NetworkType); !ok {
+				if d.Null() {
+					m.NetworkType = nil
+				} else {
+					if m.NetworkType == nil {
+						m.NetworkType = new(string)
+					}
+					jsonwire.String(d, m.NetworkType)
 				}
-				jsonwire.String(d, m.NetworkType)
+				jsonwire.Keep(d, k41, m.NetworkType)
 			}
 		case "parameterGroupName":
-			if d.Null() {
-				m.ParameterGroupName = nil
-			} else {
-				if m.ParameterGroupName == nil {
-					m.ParameterGroupName = new(string)
+			if k42, ok := jsonwire.ReusePtr(d, &m.ParameterGroupName); !ok {
+				if d.Null() {
+					m.ParameterGroupName = nil
+				} else {
+					if m.ParameterGroupName == nil {
+						m.ParameterGroupName = new(string)
+					}
+					jsonwire.String(d, m.ParameterGroupName)
 				}
-				jsonwire.String(d, m.ParameterGroupName)
+				jsonwire.Keep(d, k42, m.ParameterGroupName)
 			}
 		case "performanceInsightsEnabled":
-			if d.Null() {
-				m.PerformanceInsightsEnabled = nil
-			} else {
-				if m.PerformanceInsightsEnabled == nil {
-					m.PerformanceInsightsEnabled = new(bool)
+			if k43, ok := jsonwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
+				if d.Null() {
+					m.PerformanceInsightsEnabled = nil
+				} else {
+					if m.PerformanceInsightsEnabled == nil {
+						m.PerformanceInsightsEnabled = new(bool)
+					}
+					jsonwire.Bool(d, m.PerformanceInsightsEnabled)
 				}
-				jsonwire.Bool(d, m.PerformanceInsightsEnabled)
+				jsonwire.Keep(d, k43, m.PerformanceInsightsEnabled)
 			}
 		case "performanceInsightsKmsKeyId":
-			if d.Null() {
-				m.PerformanceInsightsKMSKeyID = nil
-			} else {
-				if m.PerformanceInsightsKMSKeyID == nil {
-					m.PerformanceInsightsKMSKeyID = new(string)
+			if k44, ok := jsonwire.ReusePtr(d, &m.PerformanceInsightsKMSKeyID); !ok {
+				if d.Null() {
+					m.PerformanceInsightsKMSKeyID = nil
+				} else {
+					if m.PerformanceInsightsKMSKeyID == nil {
+						m.PerformanceInsightsKMSKeyID = new(string)
+					}
+					jsonwire.String(d, m.PerformanceInsightsKMSKeyID)
 				}
-				jsonwire.String(d, m.PerformanceInsightsKMSKeyID)
+				jsonwire.Keep(d, k44, m.PerformanceInsightsKMSKeyID)
 			}
 		case "performanceInsightsRetentionPeriod":
-			if d.Null() {
-				m.PerformanceInsightsRetentionPeriod = nil
-			} else {
-				if m.PerformanceInsightsRetentionPeriod == nil {
-					m.PerformanceInsightsRetentionPeriod = new(float64)
+			if k45, ok := jsonwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
+				if d.Null() {
+					m.PerformanceInsightsRetentionPeriod = nil
+				} else {
+					if m.PerformanceInsightsRetentionPeriod == nil {
+						m.PerformanceInsightsRetentionPeriod = new(float64)
+					}
+					jsonwire.Float(d, m.PerformanceInsightsRetentionPeriod)
 				}
-				jsonwire.Float(d, m.PerformanceInsightsRetentionPeriod)
+				jsonwire.Keep(d, k45, m.PerformanceInsightsRetentionPeriod)
 			}
 		case "port":
-			if d.Null() {
-				m.Port = nil
-			} else {
-				if m.Port == nil {
-					m.Port = new(float64)
+			if k46, ok := jsonwire.ReusePtr(d, &m.Port); !ok {
+				if d.Null() {
+					m.Port = nil
+				} else {
+					if m.Port == nil {
+						m.Port = new(float64)
+					}
+					jsonwire.Float(d, m.Port)
 				}
-				jsonwire.Float(d, m.Port)
+				jsonwire.Keep(d, k46, m.Port)
 			}
 		case "publiclyAccessible":
-			if d.Null() {
-				m.PubliclyAccessible = nil
-			} else {
-				if m.PubliclyAccessible == nil {
-					m.PubliclyAccessible = new(bool)
+			if k47, ok := jsonwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
+				if d.Null() {
+					m.PubliclyAccessible = nil
+				} else {
+					if m.PubliclyAccessible == nil {
+						m.PubliclyAccessible = new(bool)
+					}
+					jsonwire.Bool(d, m.PubliclyAccessible)
 				}
-				jsonwire.Bool(d, m.PubliclyAccessible)
+				jsonwire.Keep(d, k47, m.PubliclyAccessible)
 			}
 		case "replicas":
-			if d.Null() {
-				m.Replicas = nil
-			} else if d.OpenArray("[]*string") {
-				s4 := m.Replicas[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(*string))
+			if k48, ok := jsonwire.ReuseSlice(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else if d.OpenArray("[]*string") {
+					s49 := m.Replicas[:0]
+					if n := d.Count(); cap(s49) < n {
+						s49 = make([]*string, 0, n)
 					}
-					if d.Null() {
-						s4[i] = nil
-					} else {
-						if s4[i] == nil {
-							s4[i] = new(string)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s49) {
+							s49 = s49[:i+1]
+						} else {
+							s49 = append(s49, *new(*string))
 						}
-						jsonwire.String(d, s4[i])
+						if k50, ok := jsonwire.ReusePtr(d, &s49[i]); !ok {
+							if d.Null() {
+								s49[i] = nil
+							} else {
+								if s49[i] == nil {
+									s49[i] = new(string)
+								}
+								jsonwire.String(d, s49[i])
+							}
+							jsonwire.Keep(d, k50, s49[i])
+						}
 					}
+					if len(s49) == 0 {
+						s49 = []*string{}
+					}
+					m.Replicas = s49
 				}
-				if len(s4) == 0 {
-					s4 = []*string{}
-				}
-				m.Replicas = s4
+				jsonwire.Keep(d, k48, m.Replicas)
 			}
 		case "resourceId":
-			if d.Null() {
-				m.ResourceID = nil
-			} else {
-				if m.ResourceID == nil {
-					m.ResourceID = new(string)
+			if k51, ok := jsonwire.ReusePtr(d, &m.ResourceID); !ok {
+				if d.Null() {
+					m.ResourceID = nil
+				} else {
+					if m.ResourceID == nil {
+						m.ResourceID = new(string)
+					}
+					jsonwire.String(d, m.ResourceID)
 				}
-				jsonwire.String(d, m.ResourceID)
+				jsonwire.Keep(d, k51, m.ResourceID)
 			}
 		case "skipFinalSnapshot":
-			if d.Null() {
-				m.SkipFinalSnapshot = nil
-			} else {
-				if m.SkipFinalSnapshot == nil {
-					m.SkipFinalSnapshot = new(bool)
+			if k52, ok := jsonwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
+				if d.Null() {
+					m.SkipFinalSnapshot = nil
+				} else {
+					if m.SkipFinalSnapshot == nil {
+						m.SkipFinalSnapshot = new(bool)
+					}
+					jsonwire.Bool(d, m.SkipFinalSnapshot)
 				}
-				jsonwire.Bool(d, m.SkipFinalSnapshot)
+				jsonwire.Keep(d, k52, m.SkipFinalSnapshot)
 			}
 		case "status":
-			if d.Null() {
-				m.Status = nil
-			} else {
-				if m.Status == nil {
-					m.Status = new(string)
+			if k53, ok := jsonwire.ReusePtr(d, &m.Status); !ok {
+				if d.Null() {
+					m.Status = nil
+				} else {
+					if m.Status == nil {
+						m.Status = new(string)
+					}
+					jsonwire.String(d, m.Status)
 				}
-				jsonwire.String(d, m.Status)
+				jsonwire.Keep(d, k53, m.Status)
 			}
 		case "storageEncrypted":
-			if d.Null() {
-				m.StorageEncrypted = nil
-			} else {
-				if m.StorageEncrypted == nil {
-					m.StorageEncrypted = new(bool)
+			if k54, ok := jsonwire.ReusePtr(d, &m.StorageEncrypted); !ok {
+				if d.Null() {
+					m.StorageEncrypted = nil
+				} else {
+					if m.StorageEncrypted == nil {
+						m.StorageEncrypted = new(bool)
+					}
+					jsonwire.Bool(d, m.StorageEncrypted)
 				}
-				jsonwire.Bool(d, m.StorageEncrypted)
+				jsonwire.Keep(d, k54, m.StorageEncrypted)
 			}
 		case "storageThroughput":
-			if d.Null() {
-				m.StorageThroughput = nil
-			} else {
-				if m.StorageThroughput == nil {
-					m.StorageThroughput = new(float64)
+			if k55, ok := jsonwire.ReusePtr(d, &m.StorageThroughput); !ok {
+				if d.Null() {
+					m.StorageThroughput = nil
+				} else {
+					if m.StorageThroughput == nil {
+						m.StorageThroughput = new(float64)
+					}
+					jsonwire.Float(d, m.StorageThroughput)
 				}
-				jsonwire.Float(d, m.StorageThroughput)
+				jsonwire.Keep(d, k55, m.StorageThroughput)
 			}
 		case "storageType":
-			if d.Null() {
-				m.StorageType = nil
-			} else {
-				if m.StorageType == nil {
-					m.StorageType = new(string)
+			if k56, ok := jsonwire.ReusePtr(d, &m.StorageType); !ok {
+				if d.Null() {
+					m.StorageType = nil
+				} else {
+					if m.StorageType == nil {
+						m.StorageType = new(string)
+					}
+					jsonwire.String(d, m.StorageType)
 				}
-				jsonwire.String(d, m.StorageType)
+				jsonwire.Keep(d, k56, m.StorageType)
 			}
 		case "tags":
-			jsonwire.Map(d, &m.Tags, "map[string]*string", func(d *jsonwire.Decoder, v **string) {
-				if d.Null() {
-					(*v) = nil
-				} else {
-					if (*v) == nil {
-						(*v) = new(string)
+			if k57, ok := jsonwire.ReuseMap(d, &m.Tags); !ok {
+				jsonwire.Map(d, &m.Tags, "map[string]*string", func(d *jsonwire.Decoder, v **string) {
+					if k58, ok := jsonwire.ReusePtr(d, v); !ok {
+						if d.Null() {
+							(*v) = nil
+						} else {
+							if (*v) == nil {
+								(*v) = new(string)
+							}
+							jsonwire.String(d, &(*(*v)))
+						}
+						jsonwire.Keep(d, k58, (*v))
 					}
-					jsonwire.String(d, &(*(*v)))
-				}
-			})
+				})
+				jsonwire.Keep(d, k57, m.Tags)
+			}
 		case "tagsAll":
-			jsonwire.Map(d, &m.TagsAll, "map[string]*string", func(d *jsonwire.Decoder, v **string) {
-				if d.Null() {
-					(*v) = nil
-				} else {
-					if (*v) == nil {
-						(*v) = new(string)
+			if k59, ok := jsonwire.ReuseMap(d, &m.TagsAll); !ok {
+				jsonwire.Map(d, &m.TagsAll, "map[string]*string", func(d *jsonwire.Decoder, v **string) {
+					if k60, ok := jsonwire.ReusePtr(d, v); !ok {
+						if d.Null() {
+							(*v) = nil
+						} else {
+							if (*v) == nil {
+								(*v) = new(string)
+							}
+							jsonwire.String(d, &(*(*v)))
+						}
+						jsonwire.Keep(d, k60, (*v))
 					}
-					jsonwire.String(d, &(*(*v)))
-				}
-			})
+				})
+				jsonwire.Keep(d, k59, m.TagsAll)
+			}
 		case "username":
-			if d.Null() {
-				m.Username = nil
-			} else {
-				if m.Username == nil {
-					m.Username = new(string)
+			if k61, ok := jsonwire.ReusePtr(d, &m.Username); !ok {
+				if d.Null() {
+					m.Username = nil
+				} else {
+					if m.Username == nil {
+						m.Username = new(string)
+					}
+					jsonwire.String(d, m.Username)
 				}
-				jsonwire.String(d, m.Username)
+				jsonwire.Keep(d, k61, m.Username)
 			}
 		case "vpcSecurityGroupIds":
-			if d.Null() {
-				m.VPCSecurityGroupIds = nil
-			} else if d.OpenArray("[]*string") {
-				s5 := m.VPCSecurityGroupIds[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(*string))
+			if k62, ok := jsonwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
+				if d.Null() {
+					m.VPCSecurityGroupIds = nil
+				} else if d.OpenArray("[]*string") {
+					s63 := m.VPCSecurityGroupIds[:0]
+					if n := d.Count(); cap(s63) < n {
+						s63 = make([]*string, 0, n)
 					}
-					if d.Null() {
-						s5[i] = nil
-					} else {
-						if s5[i] == nil {
-							s5[i] = new(string)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s63) {
+							s63 = s63[:i+1]
+						} else {
+							s63 = append(s63, *new(*string))
 						}
-						jsonwire.String(d, s5[i])
+						if k64, ok := jsonwire.ReusePtr(d, &s63[i]); !ok {
+							if d.Null() {
+								s63[i] = nil
+							} else {
+								if s63[i] == nil {
+									s63[i] = new(string)
+								}
+								jsonwire.String(d, s63[i])
+							}
+							jsonwire.Keep(d, k64, s63[i])
+						}
 					}
+					if len(s63) == 0 {
+						s63 = []*string{}
+					}
+					m.VPCSecurityGroupIds = s63
 				}
-				if len(s5) == 0 {
-					s5 = []*string{}
-				}
-				m.VPCSecurityGroupIds = s5
+				jsonwire.Keep(d, k62, m.VPCSecurityGroupIds)
 			}
 		default:
 			d.Skip()
@@ -1463,452 +1655,605 @@ func (m *InstanceParameters) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "allocatedStorage":
-			if d.Null() {
-				m.AllocatedStorage = nil
-			} else {
-				if m.AllocatedStorage == nil {
-					m.AllocatedStorage = new(float64)
+			if k65, ok := jsonwire.ReusePtr(d, &m.AllocatedStorage); !ok {
+				if d.Null() {
+					m.AllocatedStorage = nil
+				} else {
+					if m.AllocatedStorage == nil {
+						m.AllocatedStorage = new(float64)
+					}
+					jsonwire.Float(d, m.AllocatedStorage)
 				}
-				jsonwire.Float(d, m.AllocatedStorage)
+				jsonwire.Keep(d, k65, m.AllocatedStorage)
 			}
 		case "allowMajorVersionUpgrade":
-			if d.Null() {
-				m.AllowMajorVersionUpgrade = nil
-			} else {
-				if m.AllowMajorVersionUpgrade == nil {
-					m.AllowMajorVersionUpgrade = new(bool)
+			if k66, ok := jsonwire.ReusePtr(d, &m.AllowMajorVersionUpgrade); !ok {
+				if d.Null() {
+					m.AllowMajorVersionUpgrade = nil
+				} else {
+					if m.AllowMajorVersionUpgrade == nil {
+						m.AllowMajorVersionUpgrade = new(bool)
+					}
+					jsonwire.Bool(d, m.AllowMajorVersionUpgrade)
 				}
-				jsonwire.Bool(d, m.AllowMajorVersionUpgrade)
+				jsonwire.Keep(d, k66, m.AllowMajorVersionUpgrade)
 			}
 		case "applyImmediately":
-			if d.Null() {
-				m.ApplyImmediately = nil
-			} else {
-				if m.ApplyImmediately == nil {
-					m.ApplyImmediately = new(bool)
+			if k67, ok := jsonwire.ReusePtr(d, &m.ApplyImmediately); !ok {
+				if d.Null() {
+					m.ApplyImmediately = nil
+				} else {
+					if m.ApplyImmediately == nil {
+						m.ApplyImmediately = new(bool)
+					}
+					jsonwire.Bool(d, m.ApplyImmediately)
 				}
-				jsonwire.Bool(d, m.ApplyImmediately)
+				jsonwire.Keep(d, k67, m.ApplyImmediately)
 			}
 		case "autoGeneratePassword":
-			if d.Null() {
-				m.AutoGeneratePassword = nil
-			} else {
-				if m.AutoGeneratePassword == nil {
-					m.AutoGeneratePassword = new(bool)
+			if k68, ok := jsonwire.ReusePtr(d, &m.AutoGeneratePassword); !ok {
+				if d.Null() {
+					m.AutoGeneratePassword = nil
+				} else {
+					if m.AutoGeneratePassword == nil {
+						m.AutoGeneratePassword = new(bool)
+					}
+					jsonwire.Bool(d, m.AutoGeneratePassword)
 				}
-				jsonwire.Bool(d, m.AutoGeneratePassword)
+				jsonwire.Keep(d, k68, m.AutoGeneratePassword)
 			}
 		case "autoMinorVersionUpgrade":
-			if d.Null() {
-				m.AutoMinorVersionUpgrade = nil
-			} else {
-				if m.AutoMinorVersionUpgrade == nil {
-					m.AutoMinorVersionUpgrade = new(bool)
+			if k69, ok := jsonwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
+				if d.Null() {
+					m.AutoMinorVersionUpgrade = nil
+				} else {
+					if m.AutoMinorVersionUpgrade == nil {
+						m.AutoMinorVersionUpgrade = new(bool)
+					}
+					jsonwire.Bool(d, m.AutoMinorVersionUpgrade)
 				}
-				jsonwire.Bool(d, m.AutoMinorVersionUpgrade)
+				jsonwire.Keep(d, k69, m.AutoMinorVersionUpgrade)
 			}
 		case "availabilityZone":
-			if d.Null() {
-				m.AvailabilityZone = nil
-			} else {
-				if m.AvailabilityZone == nil {
-					m.AvailabilityZone = new(string)
+			if k70, ok := jsonwire.ReusePtr(d, &m.AvailabilityZone); !ok {
+				if d.Null() {
+					m.AvailabilityZone = nil
+				} else {
+					if m.AvailabilityZone == nil {
+						m.AvailabilityZone = new(string)
+					}
+					jsonwire.String(d, m.AvailabilityZone)
 				}
-				jsonwire.String(d, m.AvailabilityZone)
+				jsonwire.Keep(d, k70, m.AvailabilityZone)
 			}
 		case "backupRetentionPeriod":
-			if d.Null() {
-				m.BackupRetentionPeriod = nil
-			} else {
-				if m.BackupRetentionPeriod == nil {
-					m.BackupRetentionPeriod = new(float64)
+			if k71, ok := jsonwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
+				if d.Null() {
+					m.BackupRetentionPeriod = nil
+				} else {
+					if m.BackupRetentionPeriod == nil {
+						m.BackupRetentionPeriod = new(float64)
+					}
+					jsonwire.Float(d, m.BackupRetentionPeriod)
 				}
-				jsonwire.Float(d, m.BackupRetentionPeriod)
+				jsonwire.Keep(d, k71, m.BackupRetentionPeriod)
 			}
 		case "backupWindow":
-			if d.Null() {
-				m.BackupWindow = nil
-			} else {
-				if m.BackupWindow == nil {
-					m.BackupWindow = new(string)
+			if k72, ok := jsonwire.ReusePtr(d, &m.BackupWindow); !ok {
+				if d.Null() {
+					m.BackupWindow = nil
+				} else {
+					if m.BackupWindow == nil {
+						m.BackupWindow = new(string)
+					}
+					jsonwire.String(d, m.BackupWindow)
 				}
-				jsonwire.String(d, m.BackupWindow)
+				jsonwire.Keep(d, k72, m.BackupWindow)
 			}
 		case "caCertIdentifier":
-			if d.Null() {
-				m.CACertIdentifier = nil
-			} else {
-				if m.CACertIdentifier == nil {
-					m.CACertIdentifier = new(string)
+			if k73, ok := jsonwire.ReusePtr(d, &m.CACertIdentifier); !ok {
+				if d.Null() {
+					m.CACertIdentifier = nil
+				} else {
+					if m.CACertIdentifier == nil {
+						m.CACertIdentifier = new(string)
+					}
+					jsonwire.String(d, m.CACertIdentifier)
 				}
-				jsonwire.String(d, m.CACertIdentifier)
+				jsonwire.Keep(d, k73, m.CACertIdentifier)
 			}
 		case "copyTagsToSnapshot":
-			if d.Null() {
-				m.CopyTagsToSnapshot = nil
-			} else {
-				if m.CopyTagsToSnapshot == nil {
-					m.CopyTagsToSnapshot = new(bool)
+			if k74, ok := jsonwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
+				if d.Null() {
+					m.CopyTagsToSnapshot = nil
+				} else {
+					if m.CopyTagsToSnapshot == nil {
+						m.CopyTagsToSnapshot = new(bool)
+					}
+					jsonwire.Bool(d, m.CopyTagsToSnapshot)
 				}
-				jsonwire.Bool(d, m.CopyTagsToSnapshot)
+				jsonwire.Keep(d, k74, m.CopyTagsToSnapshot)
 			}
 		case "dbName":
-			if d.Null() {
-				m.DBName = nil
-			} else {
-				if m.DBName == nil {
-					m.DBName = new(string)
+			if k75, ok := jsonwire.ReusePtr(d, &m.DBName); !ok {
+				if d.Null() {
+					m.DBName = nil
+				} else {
+					if m.DBName == nil {
+						m.DBName = new(string)
+					}
+					jsonwire.String(d, m.DBName)
 				}
-				jsonwire.String(d, m.DBName)
+				jsonwire.Keep(d, k75, m.DBName)
 			}
 		case "dbSubnetGroupName":
-			if d.Null() {
-				m.DBSubnetGroupName = nil
-			} else {
-				if m.DBSubnetGroupName == nil {
-					m.DBSubnetGroupName = new(string)
+			if k76, ok := jsonwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
+				if d.Null() {
+					m.DBSubnetGroupName = nil
+				} else {
+					if m.DBSubnetGroupName == nil {
+						m.DBSubnetGroupName = new(string)
+					}
+					jsonwire.String(d, m.DBSubnetGroupName)
 				}
-				jsonwire.String(d, m.DBSubnetGroupName)
+				jsonwire.Keep(d, k76, m.DBSubnetGroupName)
 			}
 		case "dbSubnetGroupNameRef":
-			if d.Null() {
-				m.DBSubnetGroupNameRef = nil
-			} else {
-				if m.DBSubnetGroupNameRef == nil {
-					m.DBSubnetGroupNameRef = new(Reference)
+			if k77, ok := jsonwire.ReusePtr(d, &m.DBSubnetGroupNameRef); !ok {
+				if d.Null() {
+					m.DBSubnetGroupNameRef = nil
+				} else {
+					if m.DBSubnetGroupNameRef == nil {
+						m.DBSubnetGroupNameRef = new(Reference)
+					}
+					(*m.DBSubnetGroupNameRef).DecodeJSON(d)
 				}
-				(*m.DBSubnetGroupNameRef).DecodeJSON(d)
+				jsonwire.Keep(d, k77, m.DBSubnetGroupNameRef)
 			}
 		case "deleteAutomatedBackups":
-			if d.Null() {
-				m.DeleteAutomatedBackups = nil
-			} else {
-				if m.DeleteAutomatedBackups == nil {
-					m.DeleteAutomatedBackups = new(bool)
+			if k78, ok := jsonwire.ReusePtr(d, &m.DeleteAutomatedBackups); !ok {
+				if d.Null() {
+					m.DeleteAutomatedBackups = nil
+				} else {
+					if m.DeleteAutomatedBackups == nil {
+						m.DeleteAutomatedBackups = new(bool)
+					}
+					jsonwire.Bool(d, m.DeleteAutomatedBackups)
 				}
-				jsonwire.Bool(d, m.DeleteAutomatedBackups)
+				jsonwire.Keep(d, k78, m.DeleteAutomatedBackups)
 			}
 		case "deletionProtection":
-			if d.Null() {
-				m.DeletionProtection = nil
-			} else {
-				if m.DeletionProtection == nil {
-					m.DeletionProtection = new(bool)
+			if k79, ok := jsonwire.ReusePtr(d, &m.DeletionProtection); !ok {
+				if d.Null() {
+					m.DeletionProtection = nil
+				} else {
+					if m.DeletionProtection == nil {
+						m.DeletionProtection = new(bool)
+					}
+					jsonwire.Bool(d, m.DeletionProtection)
 				}
-				jsonwire.Bool(d, m.DeletionProtection)
+				jsonwire.Keep(d, k79, m.DeletionProtection)
 			}
 		case "enabledCloudwatchLogsExports":
-			if d.Null() {
-				m.EnabledCloudwatchLogsExports = nil
-			} else if d.OpenArray("[]*string") {
-				s6 := m.EnabledCloudwatchLogsExports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(*string))
+			if k80, ok := jsonwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
+				if d.Null() {
+					m.EnabledCloudwatchLogsExports = nil
+				} else if d.OpenArray("[]*string") {
+					s81 := m.EnabledCloudwatchLogsExports[:0]
+					if n := d.Count(); cap(s81) < n {
+						s81 = make([]*string, 0, n)
 					}
-					if d.Null() {
-						s6[i] = nil
-					} else {
-						if s6[i] == nil {
-							s6[i] = new(string)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s81) {
+							s81 = s81[:i+1]
+						} else {
+							s81 = append(s81, *new(*string))
 						}
-						jsonwire.String(d, s6[i])
+						if k82, ok := jsonwire.ReusePtr(d, &s81[i]); !ok {
+							if d.Null() {
+								s81[i] = nil
+							} else {
+								if s81[i] == nil {
+									s81[i] = new(string)
+								}
+								jsonwire.String(d, s81[i])
+							}
+							jsonwire.Keep(d, k82, s81[i])
+						}
 					}
+					if len(s81) == 0 {
+						s81 = []*string{}
+					}
+					m.EnabledCloudwatchLogsExports = s81
 				}
-				if len(s6) == 0 {
-					s6 = []*string{}
-				}
-				m.EnabledCloudwatchLogsExports = s6
+				jsonwire.Keep(d, k80, m.EnabledCloudwatchLogsExports)
 			}
 		case "engine":
-			if d.Null() {
-				m.Engine = nil
-			} else {
-				if m.Engine == nil {
-					m.Engine = new(string)
+			if k83, ok := jsonwire.ReusePtr(d, &m.Engine); !ok {
+				if d.Null() {
+					m.Engine = nil
+				} else {
+					if m.Engine == nil {
+						m.Engine = new(string)
+					}
+					jsonwire.String(d, m.Engine)
 				}
-				jsonwire.String(d, m.Engine)
+				jsonwire.Keep(d, k83, m.Engine)
 			}
 		case "engineVersion":
-			if d.Null() {
-				m.EngineVersion = nil
-			} else {
-				if m.EngineVersion == nil {
-					m.EngineVersion = new(string)
+			if k84, ok := jsonwire.ReusePtr(d, &m.EngineVersion); !ok {
+				if d.Null() {
+					m.EngineVersion = nil
+				} else {
+					if m.EngineVersion == nil {
+						m.EngineVersion = new(string)
+					}
+					jsonwire.String(d, m.EngineVersion)
 				}
-				jsonwire.String(d, m.EngineVersion)
+				jsonwire.Keep(d, k84, m.EngineVersion)
 			}
 		case "finalSnapshotIdentifier":
-			if d.Null() {
-				m.FinalSnapshotIdentifier = nil
-			} else {
-				if m.FinalSnapshotIdentifier == nil {
-					m.FinalSnapshotIdentifier = new(string)
+			if k85, ok := jsonwire.ReusePtr(d, &m.FinalSnapshotIdentifier); !ok {
+				if d.Null() {
+					m.FinalSnapshotIdentifier = nil
+				} else {
+					if m.FinalSnapshotIdentifier == nil {
+						m.FinalSnapshotIdentifier = new(string)
+					}
+					jsonwire.String(d, m.FinalSnapshotIdentifier)
 				}
-				jsonwire.String(d, m.FinalSnapshotIdentifier)
+				jsonwire.Keep(d, k85, m.FinalSnapshotIdentifier)
 			}
 		case "iamDatabaseAuthenticationEnabled":
-			if d.Null() {
-				m.IAMDatabaseAuthenticationEnabled = nil
-			} else {
-				if m.IAMDatabaseAuthenticationEnabled == nil {
-					m.IAMDatabaseAuthenticationEnabled = new(bool)
+			if k86, ok := jsonwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
+				if d.Null() {
+					m.IAMDatabaseAuthenticationEnabled = nil
+				} else {
+					if m.IAMDatabaseAuthenticationEnabled == nil {
+						m.IAMDatabaseAuthenticationEnabled = new(bool)
+					}
+					jsonwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
 				}
-				jsonwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
+				jsonwire.Keep(d, k86, m.IAMDatabaseAuthenticationEnabled)
 			}
 		case "instanceClass":
-			if d.Null() {
-				m.InstanceClass = nil
-			} else {
-				if m.InstanceClass == nil {
-					m.InstanceClass = new(string)
+			if k87, ok := jsonwire.ReusePtr(d, &m.InstanceClass); !ok {
+				if d.Null() {
+					m.InstanceClass = nil
+				} else {
+					if m.InstanceClass == nil {
+						m.InstanceClass = new(string)
+					}
+					jsonwire.String(d, m.InstanceClass)
 				}
-				jsonwire.String(d, m.InstanceClass)
+				jsonwire.Keep(d, k87, m.InstanceClass)
 			}
 		case "iops":
-			if d.Null() {
-				m.Iops = nil
-			} else {
-				if m.Iops == nil {
-					m.Iops = new(float64)
+			if k88, ok := jsonwire.ReusePtr(d, &m.Iops); !ok {
+				if d.Null() {
+					m.Iops = nil
+				} else {
+					if m.Iops == nil {
+						m.Iops = new(float64)
+					}
+					jsonwire.Float(d, m.Iops)
 				}
-				jsonwire.Float(d, m.Iops)
+				jsonwire.Keep(d, k88, m.Iops)
 			}
 		case "kmsKeyId":
-			if d.Null() {
-				m.KMSKeyID = nil
-			} else {
-				if m.KMSKeyID == nil {
-					m.KMSKeyID = new(string)
+			if k89, ok := jsonwire.ReusePtr(d, &m.KMSKeyID); !ok {
+				if d.Null() {
+					m.KMSKeyID = nil
+				} else {
+					if m.KMSKeyID == nil {
+						m.KMSKeyID = new(string)
+					}
+					jsonwire.String(d, m.KMSKeyID)
 				}
-				jsonwire.String(d, m.KMSKeyID)
+				jsonwire.Keep(d, k89, m.KMSKeyID)
 			}
 		case "maintenanceWindow":
-			if d.Null() {
-				m.MaintenanceWindow = nil
-			} else {
-				if m.MaintenanceWindow == nil {
-					m.MaintenanceWindow = new(string)
+			if k90, ok := jsonwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
+				if d.Null() {
+					m.MaintenanceWindow = nil
+				} else {
+					if m.MaintenanceWindow == nil {
+						m.MaintenanceWindow = new(string)
+					}
+					jsonwire.String(d, m.MaintenanceWindow)
 				}
-				jsonwire.String(d, m.MaintenanceWindow)
+				jsonwire.Keep(d, k90, m.MaintenanceWindow)
 			}
 		case "manageMasterUserPassword":
-			if d.Null() {
-				m.ManageMasterUserPassword = nil
-			} else {
-				if m.ManageMasterUserPassword == nil {
-					m.ManageMasterUserPassword = new(bool)
+			if k91, ok := jsonwire.ReusePtr(d, &m.ManageMasterUserPassword); !ok {
+				if d.Null() {
+					m.ManageMasterUserPassword = nil
+				} else {
+					if m.ManageMasterUserPassword == nil {
+						m.ManageMasterUserPassword = new(bool)
+					}
+					jsonwire.Bool(d, m.ManageMasterUserPassword)
 				}
-				jsonwire.Bool(d, m.ManageMasterUserPassword)
+				jsonwire.Keep(d, k91, m.ManageMasterUserPassword)
 			}
 		case "maxAllocatedStorage":
-			if d.Null() {
-				m.MaxAllocatedStorage = nil
-			} else {
-				if m.MaxAllocatedStorage == nil {
-					m.MaxAllocatedStorage = new(float64)
+			if k92, ok := jsonwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
+				if d.Null() {
+					m.MaxAllocatedStorage = nil
+				} else {
+					if m.MaxAllocatedStorage == nil {
+						m.MaxAllocatedStorage = new(float64)
+					}
+					jsonwire.Float(d, m.MaxAllocatedStorage)
 				}
-				jsonwire.Float(d, m.MaxAllocatedStorage)
+				jsonwire.Keep(d, k92, m.MaxAllocatedStorage)
 			}
 		case "monitoringInterval":
-			if d.Null() {
-				m.MonitoringInterval = nil
-			} else {
-				if m.MonitoringInterval == nil {
-					m.MonitoringInterval = new(float64)
+			if k93, ok := jsonwire.ReusePtr(d, &m.MonitoringInterval); !ok {
+				if d.Null() {
+					m.MonitoringInterval = nil
+				} else {
+					if m.MonitoringInterval == nil {
+						m.MonitoringInterval = new(float64)
+					}
+					jsonwire.Float(d, m.MonitoringInterval)
 				}
-				jsonwire.Float(d, m.MonitoringInterval)
+				jsonwire.Keep(d, k93, m.MonitoringInterval)
 			}
 		case "multiAz":
-			if d.Null() {
-				m.MultiAz = nil
-			} else {
-				if m.MultiAz == nil {
-					m.MultiAz = new(bool)
+			if k94, ok := jsonwire.ReusePtr(d, &m.MultiAz); !ok {
+				if d.Null() {
+					m.MultiAz = nil
+				} else {
+					if m.MultiAz == nil {
+						m.MultiAz = new(bool)
+					}
+					jsonwire.Bool(d, m.MultiAz)
 				}
-				jsonwire.Bool(d, m.MultiAz)
+				jsonwire.Keep(d, k94, m.MultiAz)
 			}
 		case "networkType":
-			if d.Null() {
-				m.NetworkType = nil
-			} else {
-				if m.NetworkType == nil {
-					m.NetworkType = new(string)
+			if k95, ok := jsonwire.ReusePtr(d, &m.NetworkType); !ok {
+				if d.Null() {
+					m.NetworkType = nil
+				} else {
+					if m.NetworkType == nil {
+						m.NetworkType = new(string)
+					}
+					jsonwire.String(d, m.NetworkType)
 				}
-				jsonwire.String(d, m.NetworkType)
+				jsonwire.Keep(d, k95, m.NetworkType)
 			}
 		case "parameterGroupName":
-			if d.Null() {
-				m.ParameterGroupName = nil
-			} else {
-				if m.ParameterGroupName == nil {
-					m.ParameterGroupName = new(string)
+			if k96, ok := jsonwire.ReusePtr(d, &m.ParameterGroupName); !ok {
+				if d.Null() {
+					m.ParameterGroupName = nil
+				} else {
+					if m.ParameterGroupName == nil {
+						m.ParameterGroupName = new(string)
+					}
+					jsonwire.String(d, m.ParameterGroupName)
 				}
-				jsonwire.String(d, m.ParameterGroupName)
+				jsonwire.Keep(d, k96, m.ParameterGroupName)
 			}
 		case "passwordSecretRef":
-			if d.Null() {
-				m.PasswordSecretRef = nil
-			} else {
-				if m.PasswordSecretRef == nil {
-					m.PasswordSecretRef = new(SecretKeySelector)
+			if k97, ok := jsonwire.ReusePtr(d, &m.PasswordSecretRef); !ok {
+				if d.Null() {
+					m.PasswordSecretRef = nil
+				} else {
+					if m.PasswordSecretRef == nil {
+						m.PasswordSecretRef = new(SecretKeySelector)
+					}
+					(*m.PasswordSecretRef).DecodeJSON(d)
 				}
-				(*m.PasswordSecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k97, m.PasswordSecretRef)
 			}
 		case "performanceInsightsEnabled":
-			if d.Null() {
-				m.PerformanceInsightsEnabled = nil
-			} else {
-				if m.PerformanceInsightsEnabled == nil {
-					m.PerformanceInsightsEnabled = new(bool)
+			if k98, ok := jsonwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
+				if d.Null() {
+					m.PerformanceInsightsEnabled = nil
+				} else {
+					if m.PerformanceInsightsEnabled == nil {
+						m.PerformanceInsightsEnabled = new(bool)
+					}
+					jsonwire.Bool(d, m.PerformanceInsightsEnabled)
 				}
-				jsonwire.Bool(d, m.PerformanceInsightsEnabled)
+				jsonwire.Keep(d, k98, m.PerformanceInsightsEnabled)
 			}
 		case "performanceInsightsRetentionPeriod":
-			if d.Null() {
-				m.PerformanceInsightsRetentionPeriod = nil
-			} else {
-				if m.PerformanceInsightsRetentionPeriod == nil {
-					m.PerformanceInsightsRetentionPeriod = new(float64)
+			if k99, ok := jsonwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
+				if d.Null() {
+					m.PerformanceInsightsRetentionPeriod = nil
+				} else {
+					if m.PerformanceInsightsRetentionPeriod == nil {
+						m.PerformanceInsightsRetentionPeriod = new(float64)
+					}
+					jsonwire.Float(d, m.PerformanceInsightsRetentionPeriod)
 				}
-				jsonwire.Float(d, m.PerformanceInsightsRetentionPeriod)
+				jsonwire.Keep(d, k99, m.PerformanceInsightsRetentionPeriod)
 			}
 		case "port":
-			if d.Null() {
-				m.Port = nil
-			} else {
-				if m.Port == nil {
-					m.Port = new(float64)
+			if k100, ok := jsonwire.ReusePtr(d, &m.Port); !ok {
+				if d.Null() {
+					m.Port = nil
+				} else {
+					if m.Port == nil {
+						m.Port = new(float64)
+					}
+					jsonwire.Float(d, m.Port)
 				}
-				jsonwire.Float(d, m.Port)
+				jsonwire.Keep(d, k100, m.Port)
 			}
 		case "publiclyAccessible":
-			if d.Null() {
-				m.PubliclyAccessible = nil
-			} else {
-				if m.PubliclyAccessible == nil {
-					m.PubliclyAccessible = new(bool)
+			if k101, ok := jsonwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
+				if d.Null() {
+					m.PubliclyAccessible = nil
+				} else {
+					if m.PubliclyAccessible == nil {
+						m.PubliclyAccessible = new(bool)
+					}
+					jsonwire.Bool(d, m.PubliclyAccessible)
 				}
-				jsonwire.Bool(d, m.PubliclyAccessible)
+				jsonwire.Keep(d, k101, m.PubliclyAccessible)
 			}
 		case "region":
-			if d.Null() {
-				m.Region = nil
-			} else {
-				if m.Region == nil {
-					m.Region = new(string)
+			if k102, ok := jsonwire.ReusePtr(d, &m.Region); !ok {
+				if d.Null() {
+					m.Region = nil
+				} else {
+					if m.Region == nil {
+						m.Region = new(string)
+					}
+					jsonwire.String(d, m.Region)
 				}
-				jsonwire.String(d, m.Region)
+				jsonwire.Keep(d, k102, m.Region)
 			}
 		case "skipFinalSnapshot":
-			if d.Null() {
-				m.SkipFinalSnapshot = nil
-			} else {
-				if m.SkipFinalSnapshot == nil {
-					m.SkipFinalSnapshot = new(bool)
+			if k103, ok := jsonwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
+				if d.Null() {
+					m.SkipFinalSnapshot = nil
+				} else {
+					if m.SkipFinalSnapshot == nil {
+						m.SkipFinalSnapshot = new(bool)
+					}
+					jsonwire.Bool(d, m.SkipFinalSnapshot)
 				}
-				jsonwire.Bool(d, m.SkipFinalSnapshot)
+				jsonwire.Keep(d, k103, m.SkipFinalSnapshot)
 			}
 		case "storageEncrypted":
-			if d.Null() {
-				m.StorageEncrypted = nil
-			} else {
-				if m.StorageEncrypted == nil {
-					m.StorageEncrypted = new(bool)
+			if k104, ok := jsonwire.ReusePtr(d, &m.StorageEncrypted); !ok {
+				if d.Null() {
+					m.StorageEncrypted = nil
+				} else {
+					if m.StorageEncrypted == nil {
+						m.StorageEncrypted = new(bool)
+					}
+					jsonwire.Bool(d, m.StorageEncrypted)
 				}
-				jsonwire.Bool(d, m.StorageEncrypted)
+				jsonwire.Keep(d, k104, m.StorageEncrypted)
 			}
 		case "storageThroughput":
-			if d.Null() {
-				m.StorageThroughput = nil
-			} else {
-				if m.StorageThroughput == nil {
-					m.StorageThroughput = new(float64)
+			if k105, ok := jsonwire.ReusePtr(d, &m.StorageThroughput); !ok {
+				if d.Null() {
+					m.StorageThroughput = nil
+				} else {
+					if m.StorageThroughput == nil {
+						m.StorageThroughput = new(float64)
+					}
+					jsonwire.Float(d, m.StorageThroughput)
 				}
-				jsonwire.Float(d, m.StorageThroughput)
+				jsonwire.Keep(d, k105, m.StorageThroughput)
 			}
 		case "storageType":
-			if d.Null() {
-				m.StorageType = nil
-			} else {
-				if m.StorageType == nil {
-					m.StorageType = new(string)
+			if k106, ok := jsonwire.ReusePtr(d, &m.StorageType); !ok {
+				if d.Null() {
+					m.StorageType = nil
+				} else {
+					if m.StorageType == nil {
+						m.StorageType = new(string)
+					}
+					jsonwire.String(d, m.StorageType)
 				}
-				jsonwire.String(d, m.StorageType)
+				jsonwire.Keep(d, k106, m.StorageType)
 			}
 		case "tags":
-			jsonwire.Map(d, &m.Tags, "map[string]*string", func(d *jsonwire.Decoder, v **string) {
-				if d.Null() {
-					(*v) = nil
-				} else {
-					if (*v) == nil {
-						(*v) = new(string)
+			if k107, ok := jsonwire.ReuseMap(d, &m.Tags); !ok {
+				jsonwire.Map(d, &m.Tags, "map[string]*string", func(d *jsonwire.Decoder, v **string) {
+					if k108, ok := jsonwire.ReusePtr(d, v); !ok {
+						if d.Null() {
+							(*v) = nil
+						} else {
+							if (*v) == nil {
+								(*v) = new(string)
+							}
+							jsonwire.String(d, &(*(*v)))
+						}
+						jsonwire.Keep(d, k108, (*v))
 					}
-					jsonwire.String(d, &(*(*v)))
-				}
-			})
+				})
+				jsonwire.Keep(d, k107, m.Tags)
+			}
 		case "username":
-			if d.Null() {
-				m.Username = nil
-			} else {
-				if m.Username == nil {
-					m.Username = new(string)
+			if k109, ok := jsonwire.ReusePtr(d, &m.Username); !ok {
+				if d.Null() {
+					m.Username = nil
+				} else {
+					if m.Username == nil {
+						m.Username = new(string)
+					}
+					jsonwire.String(d, m.Username)
 				}
-				jsonwire.String(d, m.Username)
+				jsonwire.Keep(d, k109, m.Username)
 			}
 		case "vpcSecurityGroupIdRefs":
-			if d.Null() {
-				m.VPCSecurityGroupIDRefs = nil
-			} else if d.OpenArray("[]Reference") {
-				s7 := m.VPCSecurityGroupIDRefs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(Reference))
+			if k110, ok := jsonwire.ReuseSlice(d, &m.VPCSecurityGroupIDRefs); !ok {
+				if d.Null() {
+					m.VPCSecurityGroupIDRefs = nil
+				} else if d.OpenArray("[]Reference") {
+					s111 := m.VPCSecurityGroupIDRefs[:0]
+					if n := d.Count(); cap(s111) < n {
+						s111 = make([]Reference, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s111) {
+							s111 = s111[:i+1]
+						} else {
+							s111 = append(s111, *new(Reference))
+						}
+						s111[i].DecodeJSON(d)
+					}
+					if len(s111) == 0 {
+						s111 = []Reference{}
+					}
+					m.VPCSecurityGroupIDRefs = s111
 				}
-				if len(s7) == 0 {
-					s7 = []Reference{}
-				}
-				m.VPCSecurityGroupIDRefs = s7
+				jsonwire.Keep(d, k110, m.VPCSecurityGroupIDRefs)
 			}
 		case "vpcSecurityGroupIdSelector":
-			if d.Null() {
-				m.VPCSecurityGroupIDSelector = nil
-			} else {
-				if m.VPCSecurityGroupIDSelector == nil {
-					m.VPCSecurityGroupIDSelector = new(Selector)
+			if k112, ok := jsonwire.ReusePtr(d, &m.VPCSecurityGroupIDSelector); !ok {
+				if d.Null() {
+					m.VPCSecurityGroupIDSelector = nil
+				} else {
+					if m.VPCSecurityGroupIDSelector == nil {
+						m.VPCSecurityGroupIDSelector = new(Selector)
+					}
+					(*m.VPCSecurityGroupIDSelector).DecodeJSON(d)
 				}
-				(*m.VPCSecurityGroupIDSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k112, m.VPCSecurityGroupIDSelector)
 			}
 		case "vpcSecurityGroupIds":
-			if d.Null() {
-				m.VPCSecurityGroupIds = nil
-			} else if d.OpenArray("[]*string") {
-				s8 := m.VPCSecurityGroupIds[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(*string))
+			if k113, ok := jsonwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
+				if d.Null() {
+					m.VPCSecurityGroupIds = nil
+				} else if d.OpenArray("[]*string") {
+					s114 := m.VPCSecurityGroupIds[:0]
+					if n := d.Count(); cap(s114) < n {
+						s114 = make([]*string, 0, n)
 					}
-					if d.Null() {
-						s8[i] = nil
-					} else {
-						if s8[i] == nil {
-							s8[i] = new(string)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s114) {
+							s114 = s114[:i+1]
+						} else {
+							s114 = append(s114, *new(*string))
 						}
-						jsonwire.String(d, s8[i])
+						if k115, ok := jsonwire.ReusePtr(d, &s114[i]); !ok {
+							if d.Null() {
+								s114[i] = nil
+							} else {
+								if s114[i] == nil {
+									s114[i] = new(string)
+								}
+								jsonwire.String(d, s114[i])
+							}
+							jsonwire.Keep(d, k115, s114[i])
+						}
 					}
+					if len(s114) == 0 {
+						s114 = []*string{}
+					}
+					m.VPCSecurityGroupIds = s114
 				}
-				if len(s8) == 0 {
-					s8 = []*string{}
-				}
-				m.VPCSecurityGroupIds = s8
+				jsonwire.Keep(d, k113, m.VPCSecurityGroupIds)
 			}
 		default:
 			d.Skip()
@@ -1926,40 +2271,52 @@ func (m *InstanceSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "writeConnectionSecretToRef":
-			if d.Null() {
-				m.ResourceSpec.WriteConnectionSecretToReference = nil
-			} else {
-				if m.ResourceSpec.WriteConnectionSecretToReference == nil {
-					m.ResourceSpec.WriteConnectionSecretToReference = new(SecretReference)
+			if k116, ok := jsonwire.ReusePtr(d, &m.ResourceSpec.WriteConnectionSecretToReference); !ok {
+				if d.Null() {
+					m.ResourceSpec.WriteConnectionSecretToReference = nil
+				} else {
+					if m.ResourceSpec.WriteConnectionSecretToReference == nil {
+						m.ResourceSpec.WriteConnectionSecretToReference = new(SecretReference)
+					}
+					(*m.ResourceSpec.WriteConnectionSecretToReference).DecodeJSON(d)
 				}
-				(*m.ResourceSpec.WriteConnectionSecretToReference).DecodeJSON(d)
+				jsonwire.Keep(d, k116, m.ResourceSpec.WriteConnectionSecretToReference)
 			}
 		case "providerConfigRef":
-			if d.Null() {
-				m.ResourceSpec.ProviderConfigReference = nil
-			} else {
-				if m.ResourceSpec.ProviderConfigReference == nil {
-					m.ResourceSpec.ProviderConfigReference = new(Reference)
+			if k117, ok := jsonwire.ReusePtr(d, &m.ResourceSpec.ProviderConfigReference); !ok {
+				if d.Null() {
+					m.ResourceSpec.ProviderConfigReference = nil
+				} else {
+					if m.ResourceSpec.ProviderConfigReference == nil {
+						m.ResourceSpec.ProviderConfigReference = new(Reference)
+					}
+					(*m.ResourceSpec.ProviderConfigReference).DecodeJSON(d)
 				}
-				(*m.ResourceSpec.ProviderConfigReference).DecodeJSON(d)
+				jsonwire.Keep(d, k117, m.ResourceSpec.ProviderConfigReference)
 			}
 		case "managementPolicies":
-			if d.Null() {
-				m.ResourceSpec.ManagementPolicies = nil
-			} else if d.OpenArray("[]string") {
-				s9 := m.ResourceSpec.ManagementPolicies[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(string))
+			if k118, ok := jsonwire.ReuseSlice(d, &m.ResourceSpec.ManagementPolicies); !ok {
+				if d.Null() {
+					m.ResourceSpec.ManagementPolicies = nil
+				} else if d.OpenArray("[]string") {
+					s119 := m.ResourceSpec.ManagementPolicies[:0]
+					if n := d.Count(); cap(s119) < n {
+						s119 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s9[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s119) {
+							s119 = s119[:i+1]
+						} else {
+							s119 = append(s119, *new(string))
+						}
+						jsonwire.String(d, &s119[i])
+					}
+					if len(s119) == 0 {
+						s119 = []string{}
+					}
+					m.ResourceSpec.ManagementPolicies = s119
 				}
-				if len(s9) == 0 {
-					s9 = []string{}
-				}
-				m.ResourceSpec.ManagementPolicies = s9
+				jsonwire.Keep(d, k118, m.ResourceSpec.ManagementPolicies)
 			}
 		case "deletionPolicy":
 			jsonwire.String(d, &m.ResourceSpec.DeletionPolicy)
@@ -1983,22 +2340,28 @@ func (m *InstanceStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if d.Null() {
-				m.ResourceStatus.Conditions = nil
-			} else if d.OpenArray("[]Condition") {
-				s10 := m.ResourceStatus.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(Condition))
+			if k120, ok := jsonwire.ReuseSlice(d, &m.ResourceStatus.Conditions); !ok {
+				if d.Null() {
+					m.ResourceStatus.Conditions = nil
+				} else if d.OpenArray("[]Condition") {
+					s121 := m.ResourceStatus.Conditions[:0]
+					if n := d.Count(); cap(s121) < n {
+						s121 = make([]Condition, 0, n)
 					}
-					s10[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s121) {
+							s121 = s121[:i+1]
+						} else {
+							s121 = append(s121, *new(Condition))
+						}
+						s121[i].DecodeJSON(d)
+					}
+					if len(s121) == 0 {
+						s121 = []Condition{}
+					}
+					m.ResourceStatus.Conditions = s121
 				}
-				if len(s10) == 0 {
-					s10 = []Condition{}
-				}
-				m.ResourceStatus.Conditions = s10
+				jsonwire.Keep(d, k120, m.ResourceStatus.Conditions)
 			}
 		case "observedGeneration":
 			jsonwire.Int(d, &m.ResourceStatus.ObservedGeneration)
@@ -2020,31 +2383,40 @@ func (m *ListenerEndpointObservation) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "address":
-			if d.Null() {
-				m.Address = nil
-			} else {
-				if m.Address == nil {
-					m.Address = new(string)
+			if k122, ok := jsonwire.ReusePtr(d, &m.Address); !ok {
+				if d.Null() {
+					m.Address = nil
+				} else {
+					if m.Address == nil {
+						m.Address = new(string)
+					}
+					jsonwire.String(d, m.Address)
 				}
-				jsonwire.String(d, m.Address)
+				jsonwire.Keep(d, k122, m.Address)
 			}
 		case "hostedZoneId":
-			if d.Null() {
-				m.HostedZoneID = nil
-			} else {
-				if m.HostedZoneID == nil {
-					m.HostedZoneID = new(string)
+			if k123, ok := jsonwire.ReusePtr(d, &m.HostedZoneID); !ok {
+				if d.Null() {
+					m.HostedZoneID = nil
+				} else {
+					if m.HostedZoneID == nil {
+						m.HostedZoneID = new(string)
+					}
+					jsonwire.String(d, m.HostedZoneID)
 				}
-				jsonwire.String(d, m.HostedZoneID)
+				jsonwire.Keep(d, k123, m.HostedZoneID)
 			}
 		case "port":
-			if d.Null() {
-				m.Port = nil
-			} else {
-				if m.Port == nil {
-					m.Port = new(float64)
+			if k124, ok := jsonwire.ReusePtr(d, &m.Port); !ok {
+				if d.Null() {
+					m.Port = nil
+				} else {
+					if m.Port == nil {
+						m.Port = new(float64)
+					}
+					jsonwire.Float(d, m.Port)
 				}
-				jsonwire.Float(d, m.Port)
+				jsonwire.Keep(d, k124, m.Port)
 			}
 		default:
 			d.Skip()
@@ -2062,31 +2434,40 @@ func (m *MasterUserSecretObservation) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "kmsKeyId":
-			if d.Null() {
-				m.KMSKeyID = nil
-			} else {
-				if m.KMSKeyID == nil {
-					m.KMSKeyID = new(string)
+			if k125, ok := jsonwire.ReusePtr(d, &m.KMSKeyID); !ok {
+				if d.Null() {
+					m.KMSKeyID = nil
+				} else {
+					if m.KMSKeyID == nil {
+						m.KMSKeyID = new(string)
+					}
+					jsonwire.String(d, m.KMSKeyID)
 				}
-				jsonwire.String(d, m.KMSKeyID)
+				jsonwire.Keep(d, k125, m.KMSKeyID)
 			}
 		case "secretArn":
-			if d.Null() {
-				m.SecretArn = nil
-			} else {
-				if m.SecretArn == nil {
-					m.SecretArn = new(string)
+			if k126, ok := jsonwire.ReusePtr(d, &m.SecretArn); !ok {
+				if d.Null() {
+					m.SecretArn = nil
+				} else {
+					if m.SecretArn == nil {
+						m.SecretArn = new(string)
+					}
+					jsonwire.String(d, m.SecretArn)
 				}
-				jsonwire.String(d, m.SecretArn)
+				jsonwire.Keep(d, k126, m.SecretArn)
 			}
 		case "secretStatus":
-			if d.Null() {
-				m.SecretStatus = nil
-			} else {
-				if m.SecretStatus == nil {
-					m.SecretStatus = new(string)
+			if k127, ok := jsonwire.ReusePtr(d, &m.SecretStatus); !ok {
+				if d.Null() {
+					m.SecretStatus = nil
+				} else {
+					if m.SecretStatus == nil {
+						m.SecretStatus = new(string)
+					}
+					jsonwire.String(d, m.SecretStatus)
 				}
-				jsonwire.String(d, m.SecretStatus)
+				jsonwire.Keep(d, k127, m.SecretStatus)
 			}
 		default:
 			d.Skip()
@@ -2104,22 +2485,28 @@ func (m *Policy) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "resolve":
-			if d.Null() {
-				m.Resolve = nil
-			} else {
-				if m.Resolve == nil {
-					m.Resolve = new(string)
+			if k128, ok := jsonwire.ReusePtr(d, &m.Resolve); !ok {
+				if d.Null() {
+					m.Resolve = nil
+				} else {
+					if m.Resolve == nil {
+						m.Resolve = new(string)
+					}
+					jsonwire.String(d, m.Resolve)
 				}
-				jsonwire.String(d, m.Resolve)
+				jsonwire.Keep(d, k128, m.Resolve)
 			}
 		case "resolution":
-			if d.Null() {
-				m.Resolution = nil
-			} else {
-				if m.Resolution == nil {
-					m.Resolution = new(string)
+			if k129, ok := jsonwire.ReusePtr(d, &m.Resolution); !ok {
+				if d.Null() {
+					m.Resolution = nil
+				} else {
+					if m.Resolution == nil {
+						m.Resolution = new(string)
+					}
+					jsonwire.String(d, m.Resolution)
 				}
-				jsonwire.String(d, m.Resolution)
+				jsonwire.Keep(d, k129, m.Resolution)
 			}
 		default:
 			d.Skip()
@@ -2139,13 +2526,16 @@ func (m *Reference) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "policy":
-			if d.Null() {
-				m.Policy = nil
-			} else {
-				if m.Policy == nil {
-					m.Policy = new(Policy)
+			if k130, ok := jsonwire.ReusePtr(d, &m.Policy); !ok {
+				if d.Null() {
+					m.Policy = nil
+				} else {
+					if m.Policy == nil {
+						m.Policy = new(Policy)
+					}
+					(*m.Policy).DecodeJSON(d)
 				}
-				(*m.Policy).DecodeJSON(d)
+				jsonwire.Keep(d, k130, m.Policy)
 			}
 		default:
 			d.Skip()
@@ -2163,40 +2553,52 @@ func (m *ResourceSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "writeConnectionSecretToRef":
-			if d.Null() {
-				m.WriteConnectionSecretToReference = nil
-			} else {
-				if m.WriteConnectionSecretToReference == nil {
-					m.WriteConnectionSecretToReference = new(SecretReference)
+			if k131, ok := jsonwire.ReusePtr(d, &m.WriteConnectionSecretToReference); !ok {
+				if d.Null() {
+					m.WriteConnectionSecretToReference = nil
+				} else {
+					if m.WriteConnectionSecretToReference == nil {
+						m.WriteConnectionSecretToReference = new(SecretReference)
+					}
+					(*m.WriteConnectionSecretToReference).DecodeJSON(d)
 				}
-				(*m.WriteConnectionSecretToReference).DecodeJSON(d)
+				jsonwire.Keep(d, k131, m.WriteConnectionSecretToReference)
 			}
 		case "providerConfigRef":
-			if d.Null() {
-				m.ProviderConfigReference = nil
-			} else {
-				if m.ProviderConfigReference == nil {
-					m.ProviderConfigReference = new(Reference)
+			if k132, ok := jsonwire.ReusePtr(d, &m.ProviderConfigReference); !ok {
+				if d.Null() {
+					m.ProviderConfigReference = nil
+				} else {
+					if m.ProviderConfigReference == nil {
+						m.ProviderConfigReference = new(Reference)
+					}
+					(*m.ProviderConfigReference).DecodeJSON(d)
 				}
-				(*m.ProviderConfigReference).DecodeJSON(d)
+				jsonwire.Keep(d, k132, m.ProviderConfigReference)
 			}
 		case "managementPolicies":
-			if d.Null() {
-				m.ManagementPolicies = nil
-			} else if d.OpenArray("[]string") {
-				s11 := m.ManagementPolicies[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(string))
+			if k133, ok := jsonwire.ReuseSlice(d, &m.ManagementPolicies); !ok {
+				if d.Null() {
+					m.ManagementPolicies = nil
+				} else if d.OpenArray("[]string") {
+					s134 := m.ManagementPolicies[:0]
+					if n := d.Count(); cap(s134) < n {
+						s134 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s11[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s134) {
+							s134 = s134[:i+1]
+						} else {
+							s134 = append(s134, *new(string))
+						}
+						jsonwire.String(d, &s134[i])
+					}
+					if len(s134) == 0 {
+						s134 = []string{}
+					}
+					m.ManagementPolicies = s134
 				}
-				if len(s11) == 0 {
-					s11 = []string{}
-				}
-				m.ManagementPolicies = s11
+				jsonwire.Keep(d, k133, m.ManagementPolicies)
 			}
 		case "deletionPolicy":
 			jsonwire.String(d, &m.DeletionPolicy)
@@ -2216,22 +2618,28 @@ func (m *ResourceStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]Condition") {
-				s12 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(Condition))
+			if k135, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]Condition") {
+					s136 := m.Conditions[:0]
+					if n := d.Count(); cap(s136) < n {
+						s136 = make([]Condition, 0, n)
 					}
-					s12[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s136) {
+							s136 = s136[:i+1]
+						} else {
+							s136 = append(s136, *new(Condition))
+						}
+						s136[i].DecodeJSON(d)
+					}
+					if len(s136) == 0 {
+						s136 = []Condition{}
+					}
+					m.Conditions = s136
 				}
-				if len(s12) == 0 {
-					s12 = []Condition{}
-				}
-				m.Conditions = s12
+				jsonwire.Keep(d, k135, m.Conditions)
 			}
 		case "observedGeneration":
 			jsonwire.Int(d, &m.ObservedGeneration)
@@ -2293,22 +2701,28 @@ func (m *Selector) DecodeJSON(d *jsonwire.Decoder) error {
 		case "matchLabels":
 			jsonwire.StringMap(d, &m.MatchLabels)
 		case "matchControllerRef":
-			if d.Null() {
-				m.MatchControllerRef = nil
-			} else {
-				if m.MatchControllerRef == nil {
-					m.MatchControllerRef = new(bool)
+			if k137, ok := jsonwire.ReusePtr(d, &m.MatchControllerRef); !ok {
+				if d.Null() {
+					m.MatchControllerRef = nil
+				} else {
+					if m.MatchControllerRef == nil {
+						m.MatchControllerRef = new(bool)
+					}
+					jsonwire.Bool(d, m.MatchControllerRef)
 				}
-				jsonwire.Bool(d, m.MatchControllerRef)
+				jsonwire.Keep(d, k137, m.MatchControllerRef)
 			}
 		case "policy":
-			if d.Null() {
-				m.Policy = nil
-			} else {
-				if m.Policy == nil {
-					m.Policy = new(Policy)
+			if k138, ok := jsonwire.ReusePtr(d, &m.Policy); !ok {
+				if d.Null() {
+					m.Policy = nil
+				} else {
+					if m.Policy == nil {
+						m.Policy = new(Policy)
+					}
+					(*m.Policy).DecodeJSON(d)
 				}
-				(*m.Policy).DecodeJSON(d)
+				jsonwire.Keep(d, k138, m.Policy)
 			}
 		default:
 			d.Skip()
@@ -2332,22 +2746,28 @@ func (m *InstanceList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Instance") {
-				s13 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s13) {
-						s13 = s13[:i+1]
-					} else {
-						s13 = append(s13, *new(Instance))
+			if k139, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Instance") {
+					s140 := m.Items[:0]
+					if n := d.Count(); cap(s140) < n {
+						s140 = make([]Instance, 0, n)
 					}
-					s13[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s140) {
+							s140 = s140[:i+1]
+						} else {
+							s140 = append(s140, *new(Instance))
+						}
+						s140[i].DecodeJSON(d)
+					}
+					if len(s140) == 0 {
+						s140 = []Instance{}
+					}
+					m.Items = s140
 				}
-				if len(s13) == 0 {
-					s13 = []Instance{}
-				}
-				m.Items = s13
+				jsonwire.Keep(d, k139, m.Items)
 			}
 		default:
 			d.Skip()
