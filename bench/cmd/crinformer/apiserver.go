@@ -23,6 +23,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/kwside"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
 	"github.com/kubewire/kubewire/client"
 	"golang.org/x/sync/errgroup"
@@ -112,7 +113,7 @@ func startAPIServer(n int, shape crgen.Shape, e2eDir string, logw io.Writer) (*s
 		FlushInterval: -1, // watch events pass at once
 		ErrorLog:      log.New(io.Discard, "", 0),
 	}
-	s := &server{cluster: cl, gvr: gvr(shape), token: cl.info.Token, front: newFront(proxy, shape.Kind().Resource)}
+	s := &server{cluster: cl, gvr: kwside.GVR(shape), token: cl.info.Token, front: newFront(proxy, shape.Kind().Resource)}
 	s.local, err = client.New(client.Config{Host: cl.info.URL, BearerToken: cl.info.Token, TLS: client.TLSConfig{CAData: ca}, QPS: -1})
 	if err != nil {
 		s.Close()

@@ -50,12 +50,13 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/run"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
 )
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "child" {
-		if err := childMain(os.Args[2:], os.Stdin, os.Stdout); err != nil {
+		if err := run.Main(os.Args[2:], os.Stdin, os.Stdout, newSubject); err != nil {
 			fmt.Fprintln(os.Stderr, "crinformer child:", err)
 			os.Exit(1)
 		}
@@ -102,8 +103,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "crinformer:", err)
 		os.Exit(1)
 	}
-	cfg.spawn = func(args []string) *exec.Cmd { return exec.Command(self, append([]string{"child"}, args...)...) }
-	rep, err := run(cfg)
+	kwchild, cleanup, err := buildKubewireChild()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "crinformer:", err)
+		os.Exit(1)
+	}
+	defer cleanup()
+	cfg.spawn = func(sdk string, args []string) *exec.Cmd {
+		if sdk == "kubewire" {
+			return exec.Command(kwchild, args...)
+		}
+		return exec.Command(self, append([]string{"child"}, args...)...)
+	}
+	rep, err := runAll(cfg)
 	if err == nil && *jsonOut != "" {
 		var b []byte
 		if b, err = json.MarshalIndent(rep, "", "  "); err == nil {
@@ -126,7 +138,7 @@ type config struct {
 	e2eDir   string
 	rounds   int
 	updates  int
-	spawn    func(args []string) *exec.Cmd
+	spawn    func(sdk string, args []string) *exec.Cmd
 	out, log io.Writer
 }
 
@@ -141,10 +153,10 @@ type scenario struct {
 func (s scenario) String() string { return fmt.Sprintf("%d %s %s", s.Objects, s.Shape, s.Kind) }
 
 type result struct {
-	Sync         syncFigures   `json:"sync"`
-	Events       eventsFigures `json:"events"`
-	SyncReq      requests      `json:"sync_requests"`
-	EventsPerSec float64       `json:"events_per_second"`
+	Sync         run.SyncFigures   `json:"sync"`
+	Events       run.EventsFigures `json:"events"`
+	SyncReq      requests          `json:"sync_requests"`
+	EventsPerSec float64           `json:"events_per_second"`
 }
 
 type report struct {
@@ -173,7 +185,7 @@ type figure struct {
 	Met      *bool   `json:"met,omitempty"`
 }
 
-func run(cfg config) (*report, error) {
+func runAll(cfg config) (*report, error) {
 	rep := &report{Server: cfg.server, Machine: machine(), Date: time.Now().Format("2006-01-02"), Rounds: cfg.rounds, Mode: cfg.mode}
 	for _, n := range cfg.objects {
 		for _, shape := range cfg.shapes {
@@ -233,7 +245,7 @@ func runChild(cfg config, srv *server, sdk string, sc scenario, round int, strea
 	if cfg.profile != "" {
 		args = append(args, "-profile", filepath.Join(cfg.profile, fmt.Sprintf("%d-%s-%s-%s-%d", sc.Objects, sc.Shape, sc.Kind, sdk, round+1)))
 	}
-	cmd := cfg.spawn(args)
+	cmd := cfg.spawn(sdk, args)
 	cmd.Env = append(cmd.Environ(), "KUBE_FEATURE_WatchListClient="+strconv.FormatBool(cfg.mode == "watchlist"))
 	cmd.Stderr = cfg.log
 	stdin, err := cmd.StdinPipe()
@@ -314,7 +326,7 @@ func median(rs []result) result {
 		return v[len(v)/2]
 	}
 	return result{
-		Sync: syncFigures{
+		Sync: run.SyncFigures{
 			Items:           rs[0].Sync.Items,
 			Seconds:         pick(func(r *result) float64 { return r.Sync.Seconds }),
 			CPUSeconds:      pick(func(r *result) float64 { return r.Sync.CPUSeconds }),
@@ -444,4 +456,22 @@ func parseShapes(s string) ([]crgen.Shape, error) {
 		out = append(out, sh)
 	}
 	return out, nil
+}
+
+// buildKubewireChild builds cmd/crinformer/kwchild, the child that
+// measures kubewire without client-go linked in, into a temporary
+// directory that cleanup removes.
+func buildKubewireChild() (path string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "crinformer-")
+	if err != nil {
+		return "", nil, err
+	}
+	path = filepath.Join(dir, "kwchild")
+	cmd := exec.Command("go", "build", "-o", path, "github.com/kubewire/kubewire/bench/cmd/crinformer/kwchild")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("building the kubewire child (run from the bench module): %w", err)
+	}
+	return path, func() { os.RemoveAll(dir) }, nil
 }

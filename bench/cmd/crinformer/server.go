@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/kwside"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
@@ -161,7 +162,7 @@ func startServer(n int, shape crgen.Shape) (*server, time.Duration, error) {
 	if err := fs.AddCustomResource(fake.CustomResource{Group: k.Group, Version: k.Version, Kind: k.Kind, Resource: k.Resource, Namespaced: k.Namespaced}); err != nil {
 		return nil, 0, err
 	}
-	s := &server{fake: fs, gvr: gvr(shape), token: fs.Token(), front: newFront(fs, k.Resource)}
+	s := &server{fake: fs, gvr: kwside.GVR(shape), token: fs.Token(), front: newFront(fs, k.Resource)}
 	var err error
 	s.local, err = client.New(client.Config{Host: "http://fake", BearerToken: fs.Token(), Transport: fs.RoundTripper(), QPS: -1})
 	if err != nil {

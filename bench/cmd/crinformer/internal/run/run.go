@@ -1,4 +1,9 @@
-package main
+// Package run is the child process of the CR informer benchmark: it
+// runs one SDK's informer, driven by commands on its standard input, and
+// writes its figures on its standard output. It imports no SDK: the
+// caller passes the constructor of the informer measured, so that a child
+// of kubewire links no client-go and one of client-go no kubewire.
+package run
 
 import (
 	"bufio"
@@ -29,9 +34,9 @@ import (
 //	"events M"   -> "ready", then, once M updates reached the handler, "events {...}"
 //	(stdin ends) -> exit
 
-// syncFigures are measured from the informer's start to a synced cache
+// SyncFigures are measured from the informer's start to a synced cache
 // whose handler has seen every object.
-type syncFigures struct {
+type SyncFigures struct {
 	Items           int     `json:"items"`
 	Seconds         float64 `json:"seconds"`
 	CPUSeconds      float64 `json:"cpu_seconds"`
@@ -42,12 +47,25 @@ type syncFigures struct {
 	PeakLive        uint64  `json:"peak_live"`
 }
 
-type eventsFigures struct {
+// EventsFigures are measured over the events phase.
+type EventsFigures struct {
 	Events  int     `json:"events"`
 	Seconds float64 `json:"seconds"` // first to last update reaching the handler
 }
 
-func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
+// Subject is one SDK's informer of a shape's kind with one counting
+// handler.
+type Subject interface {
+	Run(ctx context.Context)
+	WaitSynced(ctx context.Context) error
+}
+
+// NewSubject builds the informer of sdk for kind ("typed" or "dynamic")
+// and shape, whose handler counts into c.
+type NewSubject func(sdk, kind string, shape crgen.Shape, url, token, mode string, c *Counters) (Subject, error)
+
+// Main runs the child: args are its flags.
+func Main(args []string, stdin io.Reader, stdout io.Writer, newSubject NewSubject) error {
 	fs := flag.NewFlagSet("child", flag.ContinueOnError)
 	sdk := fs.String("sdk", "", "kubewire or client-go")
 	kind := fs.String("kind", "typed", "typed or dynamic")
@@ -66,7 +84,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	c := newCounters()
+	c := NewCounters()
 	sub, err := newSubject(*sdk, *kind, shape, *url, *token, *mode, c)
 	if err != nil {
 		return err
@@ -99,20 +117,20 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 	stopCPU := startCPUProfile(*profile)
 	cpu0 := procstat.CPUTime()
 	start := time.Now()
-	go sub.run(ctx)
+	go sub.Run(ctx)
 	syncCtx, cancelSync := context.WithTimeout(ctx, 10*time.Minute)
-	err = sub.waitSynced(syncCtx)
+	err = sub.WaitSynced(syncCtx)
 	cancelSync()
 	if err != nil {
 		return fmt.Errorf("waiting for sync: %w", err)
 	}
 	took := time.Since(start)
-	if err := waitFor("handler adds", 5*time.Minute, func() bool { return c.adds.Load() >= int64(*objects) }); err != nil {
+	if err := waitFor("handler adds", 5*time.Minute, func() bool { return c.Adds.Load() >= int64(*objects) }); err != nil {
 		return err
 	}
 	runtime.ReadMemStats(&m1)
 	stopCPU()
-	sf := syncFigures{Items: int(c.adds.Load()), Seconds: took.Seconds(), CPUSeconds: (procstat.CPUTime() - cpu0).Seconds()}
+	sf := SyncFigures{Items: int(c.Adds.Load()), Seconds: took.Seconds(), CPUSeconds: (procstat.CPUTime() - cpu0).Seconds()}
 	n := float64(max(*objects, 1))
 	sf.HeapPerObject = (float64(procstat.LiveAfterGC()) - float64(base)) / n
 	sf.AllocsPerObject = float64(m1.Mallocs-m0.Mallocs) / n
@@ -144,7 +162,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 		if err := waitFor("updates", 5*time.Minute, func() bool { return c.last.Load() != 0 }); err != nil {
 			return err
 		}
-		ef := eventsFigures{Events: int(c.updates.Load() - b), Seconds: float64(c.last.Load()-c.first.Load()) / 1e9}
+		ef := EventsFigures{Events: int(c.updates.Load() - b), Seconds: float64(c.last.Load()-c.first.Load()) / 1e9}
 		if err := say("events", ef); err != nil {
 			return err
 		}
