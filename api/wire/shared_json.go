@@ -19,6 +19,7 @@ type jsonTable struct {
 	seed1, seed2 maphash.Seed
 	seen         [seenSlots]uint64
 	shared       map[JSONKey]any
+	empty        map[string]any
 }
 
 // SharedJSON returns the value a JSON decoder stored with ShareJSON for
@@ -45,6 +46,23 @@ func (d *Decoder) SharedJSON(span []byte) (v any, key JSONKey, ok bool) {
 	return nil, k, false
 }
 
+// EmptyMap returns the empty map a ReadOnly Decoder gives every empty
+// JSON object of Unstructured values (each would otherwise cost a map
+// header of its own: the leaves of a managedFields entry are all empty
+// objects), and nil when d is not ReadOnly.
+func (d *Decoder) EmptyMap() map[string]any {
+	if d == nil || !d.ReadOnly {
+		return nil
+	}
+	if d.json == nil {
+		d.json = &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), shared: make(map[JSONKey]any, 64)}
+	}
+	if d.json.empty == nil {
+		d.json.empty = map[string]any{}
+	}
+	return d.json.empty
+}
+
 // ShareJSON stores v, decoded from the span SharedJSON gave key for, for
 // later decodes of the same bytes.
 func (d *Decoder) ShareJSON(k JSONKey, v any) {
@@ -59,15 +77,17 @@ func (d *Decoder) ShareJSON(k JSONKey, v any) {
 }
 
 // Boxed strings: a string stored in an any (a JSON value of Unstructured)
-// needs a header of its own on the heap; equal short values can share it.
+// needs a header of its own on the heap; equal values can share it (long
+// ones too: an annotation holding a runbook URL or a provider's JSON
+// repeats across objects as well as a label does).
 const (
 	boxSlots  = 4096
-	maxBoxLen = 64
+	maxBoxLen = maxInternLen
 )
 
 // StringValue returns b as an any holding a string, reusing the box of an
 // equal string returned before when the table still has it. Strings
-// longer than 64 bytes get a box of their own.
+// longer than maxInternLen (256 bytes) get a box of their own.
 func (d *Decoder) StringValue(b []byte) any {
 	if len(b) == 0 {
 		return ""
