@@ -31,7 +31,7 @@ type Client struct {
 	retry     *retryablehttp.Client
 	timeout   time.Duration
 	namespace string
-	logger    *slog.Logger
+	obs       *observer // logger and metrics
 
 	maxBody  int64 // Config.MaxResponseBytes with its default; negative: none
 	maxEvent int   // Config.MaxWatchEventBytes; codec applies the default
@@ -62,10 +62,8 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	logger := cfg.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
+	obs := newObserver(&cfg)
+	logger := obs.logger()
 	var execCreds *execCredentials
 	if cfg.Exec != nil {
 		if execCreds, err = newExecCredentials(&cfg); err != nil {
@@ -101,7 +99,7 @@ func New(cfg Config) (*Client, error) {
 	next = &authTransport{creds: creds, origin: base, next: next}
 	warnings := cfg.WarningHandler
 	if warnings == nil {
-		warnings = LogWarningsOnce(cfg.Logger)
+		warnings = &onceLogger{current: obs.logger, seen: make(map[string]struct{})}
 	}
 	ua := cfg.UserAgent
 	if ua == "" {
@@ -120,7 +118,7 @@ func New(cfg Config) (*Client, error) {
 		http:      &http.Client{Transport: next, CheckRedirect: keepRedirect},
 		timeout:   cfg.Timeout,
 		namespace: cfg.Namespace,
-		logger:    logger,
+		obs:       obs,
 		maxBody:   maxBody,
 		maxEvent:  cfg.MaxWatchEventBytes,
 
@@ -149,10 +147,11 @@ func (c *Client) Namespace() string {
 // Host is the server's base URL.
 func (c *Client) Host() string { return c.base.String() }
 
-// Logger is Config.Logger (a logger that discards everything when it was
-// nil). Informers and reflectors built on this Client log through it
-// unless told otherwise, so one logger serves the whole program.
-func (c *Client) Logger() *slog.Logger { return c.logger }
+// Logger is Config.Logger, else the logger Inherit gave, else a logger
+// that discards everything. Informers and reflectors built on this
+// Client log through it unless told otherwise, so one logger serves the
+// whole program.
+func (c *Client) Logger() *slog.Logger { return c.obs.logger() }
 
 // CloseIdleConnections closes the connections not in use. A Client needs
 // no closing; this only lets tests and short-lived programs release
@@ -219,6 +218,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 	}
 	setHeaders(req.Header, r)
 	resp, err := c.retry.Do(req)
+	c.obs.request(c.base.Host, r.method, resp, t.start)
 	if err != nil {
 		if resp != nil {
 			// go-retryablehttp hands back the last answer with the error
@@ -252,7 +252,9 @@ func (c *Client) stream(ctx context.Context, r *request) (*http.Response, error)
 		return nil, requestError(r, nil, err)
 	}
 	setHeaders(req.Header, r)
+	start := time.Now()
 	resp, err := c.http.Do(req)
+	c.obs.request(c.base.Host, r.method, resp, start)
 	if err != nil {
 		return nil, requestError(r, nil, err)
 	}

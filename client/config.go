@@ -125,8 +125,12 @@ type Config struct {
 	// WarningHandler receives the server's Warning headers. Nil logs each
 	// distinct warning once through Logger at level Warn.
 	WarningHandler WarningHandler
-	// Logger receives the client's log lines; nil discards them.
+	// Logger receives the client's log lines; nil discards them (until
+	// Client.Inherit gives it one: package manager gives its own).
 	Logger *slog.Logger
+	// Metrics is told about every request (nil: nothing is measured,
+	// until Client.Inherit gives it metrics).
+	Metrics Metrics
 
 	// Transport, when set, replaces the transport New would build from
 	// TLS, ProxyURL and the HTTP/2 settings (used by tests and by callers

@@ -58,6 +58,17 @@
 // watch frame) matches ErrMalformed; one over a size bound also matches
 // codec.ErrTooLarge.
 //
+// # Logs and metrics
+//
+// Config.Logger gets the client's log lines (server warnings, once per
+// text; content type fallbacks), and is the default logger of the
+// informers and reflectors reading through the client. Config.Metrics,
+// one method, is told about each request once: the final answer's code
+// (0 when none came) and the time from the first try, retries included;
+// package metrics implements it with client-go's series. A client made
+// without them takes those Client.Inherit gives, as package manager does
+// with its own, so one logger and one registry serve a whole program.
+//
 // # Security defaults
 //
 // Redirects are never followed: kube-apiserver does not redirect API

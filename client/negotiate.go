@@ -67,7 +67,7 @@ func (c *Client) negotiated(ctx context.Context, info *resourceInfo, req *reques
 	resp, err := c.do(ctx, req)
 	if proto && errors.Is(err, ErrNotAcceptable) {
 		c.jsonOnly.Store(info.gvr, true)
-		c.logger.Debug("client: server refused protobuf; using JSON for this resource",
+		c.Logger().Debug("client: server refused protobuf; using JSON for this resource",
 			"resource", info.gvr.String())
 		req.accept = codec.AcceptFor(false, as)
 		resp, err = c.do(ctx, req)

@@ -47,13 +47,18 @@ func LogWarningsOnce(logger *slog.Logger) WarningHandler {
 }
 
 type onceLogger struct {
-	logger *slog.Logger
-	mu     sync.Mutex
-	seen   map[string]struct{}
+	logger  *slog.Logger
+	current func() *slog.Logger // the Client's logger, read at each warning (when logger is nil)
+	mu      sync.Mutex
+	seen    map[string]struct{}
 }
 
 func (o *onceLogger) HandleWarning(w Warning) {
-	if o.logger == nil {
+	logger := o.logger
+	if logger == nil && o.current != nil {
+		logger = o.current()
+	}
+	if logger == nil {
 		return
 	}
 	o.mu.Lock()
@@ -63,7 +68,7 @@ func (o *onceLogger) HandleWarning(w Warning) {
 	}
 	o.mu.Unlock()
 	if !dup {
-		o.logger.Warn("kubernetes api warning", slog.String("warning", w.Text))
+		logger.Warn("kubernetes api warning", slog.String("warning", w.Text))
 	}
 }
 

@@ -87,7 +87,7 @@ func (r *Resource[T]) send(ctx context.Context, method, p string, q url.Values, 
 			return got, err
 		}
 		r.c.jsonWrites.Store(r.info.gvr, true)
-		r.c.logger.Debug("client: server refused a protobuf body; writing JSON to this resource",
+		r.c.Logger().Debug("client: server refused a protobuf body; writing JSON to this resource",
 			"resource", r.info.gvr.String())
 	}
 	body, err := codec.EncodeJSON(obj)

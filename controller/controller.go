@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/client"
@@ -26,8 +27,10 @@ type Controller[T client.Object] struct {
 	name    string
 	r       Reconciler
 	opts    Options
+	unset   unset // options New had no value for (defaults.go)
 	log     *slog.Logger
 	primary *watch[T]
+	active  atomic.Int32 // Reconcile calls in progress
 
 	mu      sync.Mutex
 	sources []source
@@ -42,11 +45,12 @@ type Controller[T client.Object] struct {
 // the controller: run it (or its Factory) beside it, as package manager
 // does.
 func New[T client.Object](name string, primary *informer.Informer[T], r Reconciler, opts Options) *Controller[T] {
+	unset := unsetOf(opts)
 	opts = opts.withDefaults()
 	if k, ok := any(*new(T)).(client.Kinded); ok && opts.Kind.Kind == "" {
 		opts.Kind = k.KindInfo() // generated KindInfo methods do not dereference
 	}
-	c := &Controller[T]{name: name, r: r, opts: opts, log: opts.Logger.With("controller", name)}
+	c := &Controller[T]{name: name, r: r, opts: opts, unset: unset, log: opts.Logger.With("controller", name)}
 	c.primary = newWatch(primary, nil, func(obj T, emit func(Request)) { emit(RequestFor(obj)) }, sourceName(opts.Kind, primary))
 	c.primary.primary = true
 	if opts.Shard != "" {

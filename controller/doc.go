@@ -57,11 +57,25 @@
 // KEP-5647 adds to client-go; like it, it relies on kube-apiserver's
 // resourceVersions being integers that grow with every write.
 //
+// # Logs and metrics
+//
+// Each Reconcile gets a logger from its ctx, Logger(ctx): the
+// controller's (Options.Logger, or the manager's) with the controller's
+// name, the Request's namespace and name and a reconcileID, the fields
+// the controller's own line about a failed Reconcile carries too, so
+// that a failure and what led to it are found together. A failed
+// Reconcile is logged once, at Error. Options.Metrics and
+// Options.Queue.Metrics are small hook interfaces; package metrics
+// implements them with controller-runtime's series, and package manager
+// gives them, with its logger, to the controllers it runs (SetDefaults).
+// Stats reads the figures a scrape wants: workers busy, Requests queued,
+// work in progress.
+//
 // # Trusting the cache
 //
 // Check compares an informer's cache with the server's state at the
 // cache's own resourceVersion (an exact list) and returns a Report of
-// missing, extra and stale objects with a go-cmp diff, where client-go's
+// missing, extra and stale objects with a diff, where client-go's
 // mutation detector panics. Package manager can run it periodically and
 // report it on /readyz.
 //

@@ -68,10 +68,15 @@ type Options struct {
 	// Namespaced are read. Typed kinds (client.Kinded) fill it in.
 	Kind registry.Kind
 
-	// Metrics, when set, is told about every Reconcile.
+	// Metrics, when set, is told about every Reconcile. Nil: none, or
+	// the manager's when a manager runs the controller (SetDefaults).
 	Metrics Metrics
 	// Logger gets the controller's log lines: errors and panics at
-	// Error, slow read-your-writes waits at Warn. Nil discards them.
+	// Error (once per failed Reconcile, with the Request and its
+	// reconcileID), slow read-your-writes waits at Warn. Reconcile gets
+	// it, with the Request's fields, from Logger(ctx). Nil discards
+	// them, unless a manager runs the controller: then its logger is
+	// used (SetDefaults).
 	Logger *slog.Logger
 }
 

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"time"
 
@@ -37,15 +38,17 @@ func (c *Controller[T]) work(ctx context.Context, q *workqueue.Queue[Request], r
 
 // process reconciles req once and queues it again as the result says.
 func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request], regs []registered, req Request) {
-	rctx := ctx
+	rctx, log := c.reconcileLogger(ctx, req)
 	var ws *writes
 	if c.opts.ReadYourWrites {
 		ws = &writes{}
-		rctx = context.WithValue(ctx, writesKey{}, ws)
+		rctx = context.WithValue(rctx, writesKey{}, ws)
 	}
+	c.active.Add(1)
 	start := time.Now()
-	res, panicked, err := c.call(rctx, req)
+	res, panicked, err := c.call(rctx, log, req)
 	took := time.Since(start)
+	c.active.Add(-1)
 
 	outcome := Success
 	switch {
@@ -69,7 +72,7 @@ func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request]
 			return // stopping: whoever runs next reconciles everything again
 		}
 		if !panicked {
-			c.log.Error("controller: reconcile failed", "request", req.String(), "error", err, "requeues", q.NumRequeues(req))
+			log.Error("controller: reconcile failed", "error", err, "requeues", q.NumRequeues(req))
 		}
 		q.AddRateLimited(req)
 	case res.RequeueAfter > 0:
@@ -82,12 +85,12 @@ func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request]
 
 // call calls Reconcile, turning a panic into an error (logged with its
 // stack).
-func (c *Controller[T]) call(ctx context.Context, req Request) (res Result, panicked bool, err error) {
+func (c *Controller[T]) call(ctx context.Context, log *slog.Logger, req Request) (res Result, panicked bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			panicked = true
 			err = fmt.Errorf("controller %s: reconcile %s panicked: %v", c.name, req, p)
-			c.log.Error("controller: reconcile panicked", "request", req.String(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			log.Error("controller: reconcile panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
 	}()
 	res, err = c.r.Reconcile(ctx, req)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -219,10 +218,11 @@ func buildOperator(t *testing.T) string {
 
 // operatorProc is one replica of the operator, a process.
 type operatorProc struct {
-	id     string
-	cmd    *exec.Cmd
-	health string
-	out    syncBuf
+	id      string
+	cmd     *exec.Cmd
+	health  string
+	metrics string
+	out     syncBuf
 	done   chan error
 	once   sync.Once
 	err    error
@@ -230,14 +230,9 @@ type operatorProc struct {
 
 func startOperator(t *testing.T, bin, kubeconfigPath, id string) *operatorProc {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	health := ln.Addr().String()
-	ln.Close()
-	p := &operatorProc{id: id, health: health, done: make(chan error, 1)}
-	p.cmd = exec.Command(bin, "-kubeconfig", kubeconfigPath, "-id", id, "-health-addr", health)
+	health, metrics := freeLoopback(t), freeLoopback(t)
+	p := &operatorProc{id: id, health: health, metrics: metrics, done: make(chan error, 1)}
+	p.cmd = exec.Command(bin, "-kubeconfig", kubeconfigPath, "-id", id, "-health-addr", health, "-metrics-addr", metrics)
 	p.cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfigPath)
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
 	p.cmd.SysProcAttr = operatorProcAttr()
@@ -348,10 +343,17 @@ func operatorLeader(ctx context.Context, c *client.Client) string {
 // waitOperatorConverged waits until operatorDivergence is empty.
 func waitOperatorConverged(t *testing.T, c *client.Client, what string, timeout time.Duration) {
 	t.Helper()
+	waitConvergedIn(t, c, opNamespace, what, timeout)
+}
+
+// waitConvergedIn waits until operatorDivergence of namespace ns is
+// empty.
+func waitConvergedIn(t *testing.T, c *client.Client, ns, what string, timeout time.Duration) {
+	t.Helper()
 	deadline := time.Now().Add(timeout)
 	var last []string
 	for {
-		div, err := operatorDivergence(t.Context(), c)
+		div, err := operatorDivergence(t.Context(), c, ns)
 		if err == nil && len(div) == 0 {
 			return
 		}
@@ -366,13 +368,13 @@ func waitOperatorConverged(t *testing.T, c *client.Client, what string, timeout 
 }
 
 // operatorDivergence lists how the Widgets and the operator's ConfigMaps
-// differ from what the operator defines.
-func operatorDivergence(ctx context.Context, c *client.Client) ([]string, error) {
-	ws, err := client.For[*widgetv1.Widget](c).Namespace(opNamespace).List(ctx, client.ListOptions{})
+// of namespace ns differ from what the operator defines.
+func operatorDivergence(ctx context.Context, c *client.Client, ns string) ([]string, error) {
+	ws, err := client.For[*widgetv1.Widget](c).Namespace(ns).List(ctx, client.ListOptions{})
 	if err != nil {
 		return nil, err
 	}
-	cms, err := client.For[*corev1.ConfigMap](c).Namespace(opNamespace).List(ctx, client.ListOptions{LabelSelector: client.MatchLabels(map[string]string{opManagedBy: opName})})
+	cms, err := client.For[*corev1.ConfigMap](c).Namespace(ns).List(ctx, client.ListOptions{LabelSelector: client.MatchLabels(map[string]string{opManagedBy: opName})})
 	if err != nil {
 		return nil, err
 	}

@@ -35,9 +35,10 @@
 // cluster-scoped objects), named "<regarding name>.<hex suffix>", with
 // eventTime (microseconds), reportingController (Options.Component) and
 // reportingInstance (Options.Instance) set, and the note cut to 1 KiB at
-// a character boundary, as the API requires. The API is chosen on the
-// first write from discovery; a 404 for events.k8s.io/v1 itself also
-// switches to core/v1.
+// a character boundary, as the API requires. Events are written to
+// events.k8s.io/v1 until the server answers a 404 for that resource
+// itself (a server older than Kubernetes 1.19); that write and every
+// later one go to core/v1.
 //
 // The identity writing needs RBAC permission to create and patch events
 // in group events.k8s.io (and in the core group, for the fallback).

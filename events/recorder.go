@@ -47,8 +47,7 @@ type Recorder struct {
 	// Owned by Run's goroutine.
 	series     *lru[*series]
 	spam       *spamFilter
-	apiKnown   bool // whether coreOnly was decided
-	coreOnly   bool // the server has no events.k8s.io/v1: write core/v1
+	coreOnly   bool // the server answered 404 for events.k8s.io/v1: write core/v1
 	lastSuffix int64
 }
 

@@ -191,9 +191,6 @@ func TestFlush(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				e := newEnv(t, nil)
-				if _, err := e.c.ServerResources(context.Background()); err != nil { // discovery before the fault
-					t.Fatal(err)
-				}
 				e.srv.Faults().SetLatency(tt.latency)
 				rec, err := events.NewRecorder(e.c, events.Options{Component: "test", Instance: "i", FlushTimeout: 3 * time.Second})
 				if err != nil {

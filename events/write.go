@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,9 +16,11 @@ import (
 )
 
 // create writes s as a new Event, with its series when s.count > 1 (a
-// series whose Event went away). It picks the API on first use:
-// events.k8s.io/v1, or core/v1 when discovery, or a 404 for the resource
-// itself, says the server lacks it.
+// series whose Event went away). It writes events.k8s.io/v1 Events until
+// a 404 for that resource itself says the server lacks it, then core/v1
+// ones. The 404 is asked instead of discovery: discovery would link the
+// client's discovery documents and their types into every controller
+// program for one request saved on servers older than Kubernetes 1.19.
 func (r *Recorder) create(ctx context.Context, s *series) error {
 	wctx, cancel := context.WithTimeout(ctx, r.opts.WriteTimeout)
 	defer cancel()
@@ -30,7 +31,7 @@ func (r *Recorder) create(ctx context.Context, s *series) error {
 	}
 	for attempt := 0; ; attempt++ {
 		s.name = r.eventName(o.regarding.Name, o.at)
-		s.core = r.useCore(wctx)
+		s.core = r.coreOnly
 		var err error
 		if s.core {
 			_, err = r.coreEvs.Create(wctx, r.coreEvent(s), client.CreateOptions{})
@@ -38,7 +39,7 @@ func (r *Recorder) create(ctx context.Context, s *series) error {
 			_, err = r.v1Events.Create(wctx, r.v1Event(s), client.CreateOptions{})
 			if resourceNotServed(err) && attempt == 0 {
 				r.log.Info("events: the server does not serve events.k8s.io/v1; writing core/v1 Events")
-				r.apiKnown, r.coreOnly = true, true
+				r.coreOnly = true
 				continue
 			}
 		}
@@ -80,28 +81,6 @@ func (r *Recorder) writeSeries(ctx context.Context, s *series) {
 	}
 	s.dirty = false
 	r.seriesUpdates.Add(1)
-}
-
-// useCore reports whether to write core/v1 Events, asking discovery once.
-// When discovery fails it answers events.k8s.io/v1 for now and asks again
-// next time.
-func (r *Recorder) useCore(ctx context.Context) bool {
-	if r.apiKnown {
-		return r.coreOnly
-	}
-	res, err := r.c.ServerResources(ctx)
-	if err != nil {
-		r.log.Debug("events: discovery failed; trying events.k8s.io/v1", "err", err)
-		return false
-	}
-	r.apiKnown = true
-	r.coreOnly = !slices.ContainsFunc(res, func(a client.APIResource) bool {
-		return a.Group == eventsv1.GroupName && a.Version == "v1" && a.Resource == "events"
-	})
-	if r.coreOnly {
-		r.log.Info("events: the server does not serve events.k8s.io/v1; writing core/v1 Events")
-	}
-	return r.coreOnly
 }
 
 // resourceNotServed reports a 404 for the resource itself, as opposed to

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	apidiscoveryv2 "github.com/kubewire/kubewire/api/apidiscovery/v2"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/discovery"
 	"github.com/kubewire/kubewire/internal/testing/fixture"
 )
 
@@ -220,7 +221,7 @@ func TestCompareVersionPriority(t *testing.T) {
 	in := []string{"v1alpha1", "v1", "foo", "v2beta1", "v1beta2", "v2", "v1beta1", "v10", "bar", "v2alpha1"}
 	want := []string{"v10", "v2", "v1", "v2beta1", "v1beta2", "v1beta1", "v2alpha1", "v1alpha1", "bar", "foo"}
 	got := slices.Clone(in)
-	slices.SortFunc(got, compareVersionPriority)
+	slices.SortFunc(got, discovery.CompareVersionPriority)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("order mismatch (-want +got):\n%s", diff)
 	}

@@ -97,14 +97,20 @@ func TestConcurrentWatchersSeeTheHistory(t *testing.T) {
 	}
 
 	var want []ev
-	s.store.mu.RLock()
 	from, _ := strconv.ParseUint(start, 10, 64)
-	for _, ch := range s.store.log {
-		if ch.rv > from && ch.obj.res.kind.Resource == "configmaps" {
-			want = append(want, ev{ch.typ, ch.obj.name, strconv.FormatUint(ch.rv, 10)})
+	cursor, err := s.store.CursorAfter(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	history, _, _, err := s.store.Since(cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range history {
+		if ch.Obj.Res.Kind.Resource == "configmaps" {
+			want = append(want, ev{ch.Type, ch.Obj.Name, strconv.FormatUint(ch.RV, 10)})
 		}
 	}
-	s.store.mu.RUnlock()
 	if len(want) < writers*writesEach/3 {
 		t.Fatalf("only %d writes committed", len(want))
 	}

@@ -1,14 +1,14 @@
 package fake
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
-	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/schema"
+	"github.com/kubewire/kubewire/fake/internal/table"
 )
 
 // A CustomResourceDefinition written through the API (or by
@@ -24,154 +24,14 @@ import (
 
 const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
 
-// crdVersion is what requests for a custom resource need of its CRD.
-type crdVersion struct {
-	crd     string         // the CRD's name
-	storage string         // the CRD's storage version
-	schema  *schema.Schema // the version's structural schema
-	columns []apiextensionsv1.CustomResourceColumnDefinition
-	scale   *apiextensionsv1.CustomResourceSubresourceScale
-}
-
 // crdResourceKey is the CRD resource's key in Server.resources.
 const crdResourceKey = "apiextensions.k8s.io/v1/customresourcedefinitions"
 
-// storageVersion is the version the resource's objects are stored at.
-func (r *resource) storageVersion() string {
-	if r.crd != nil {
-		return r.crd.storage
-	}
-	return r.kind.Version
-}
-
-func (r *resource) isCRD() bool {
-	return r.kind.Group == "apiextensions.k8s.io" && r.kind.Resource == "customresourcedefinitions"
-}
-
-// defaultCRD sets what kube-apiserver defaults in a CRD.
-func defaultCRD(crd *apiextensionsv1.CustomResourceDefinition) {
-	n := &crd.Spec.Names
-	if n.Singular == "" {
-		n.Singular = strings.ToLower(n.Kind)
-	}
-	if n.ListKind == "" && n.Kind != "" {
-		n.ListKind = n.Kind + "List"
-	}
-	if crd.Spec.Conversion == nil {
-		crd.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{Strategy: "None"}
-	}
-}
-
-// storageVersion is the version marked as stored, or "".
-func storageVersion(crd *apiextensionsv1.CustomResourceDefinition) string {
-	for _, v := range crd.Spec.Versions {
-		if v.Storage {
-			return v.Name
-		}
-	}
-	return ""
-}
-
-// prepareCRDCreate sets a new CRD's status: the stored version, no
-// accepted names and no conditions yet.
-func prepareCRDCreate(crd *apiextensionsv1.CustomResourceDefinition) {
-	crd.Status = apiextensionsv1.CustomResourceDefinitionStatus{}
-	if v := storageVersion(crd); v != "" {
-		crd.Status.StoredVersions = []string{v}
-	}
-}
-
-// prepareCRDUpdate keeps the status of a CRD and records a new storage
-// version as stored.
-func prepareCRDUpdate(old, crd *apiextensionsv1.CustomResourceDefinition) {
-	crd.Status = old.Status
-	if v := storageVersion(crd); v != "" && !slices.Contains(crd.Status.StoredVersions, v) {
-		crd.Status.StoredVersions = append(slices.Clone(crd.Status.StoredVersions), v)
-	}
-}
-
-// validateCRD checks what kube-apiserver checks of a CRD that the fake
-// relies on, with kube-apiserver's wording.
-func validateCRD(crd *apiextensionsv1.CustomResourceDefinition) []fieldCause {
-	var causes []fieldCause
-	invalid := func(f string, v any, detail string) {
-		causes = append(causes, causeOf(schema.FieldError{Type: schema.Invalid, Field: f, BadValue: v, Detail: detail}))
-	}
-	required := func(f string) {
-		causes = append(causes, causeOf(schema.FieldError{Type: schema.Required, Field: f}))
-	}
-	spec := &crd.Spec
-	if crd.Name != spec.Names.Plural+"."+spec.Group {
-		invalid("metadata.name", crd.Name, `must be spec.names.plural+"."+spec.group`)
-	}
-	switch {
-	case spec.Group == "":
-		required("spec.group")
-	case !dnsSubdomain.MatchString(spec.Group):
-		invalid("spec.group", spec.Group, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
-	case !strings.Contains(spec.Group, "."):
-		invalid("spec.group", spec.Group, "should be a domain with at least one dot")
-	}
-	switch spec.Scope {
-	case "Cluster", "Namespaced":
-	case "":
-		required("spec.scope")
-	default:
-		causes = append(causes, causeOf(schema.FieldError{Type: schema.NotSupported, Field: "spec.scope", BadValue: string(spec.Scope), Detail: `supported values: "Cluster", "Namespaced"`}))
-	}
-	for i, v := range spec.Versions {
-		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
-			required(fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i))
-		}
-	}
-	storages := 0
-	names := map[string]bool{}
-	for _, v := range spec.Versions {
-		if v.Storage {
-			storages++
-		}
-		names[v.Name] = true
-	}
-	if len(spec.Versions) == 0 {
-		required("spec.versions")
-	} else {
-		if len(names) != len(spec.Versions) {
-			invalid("spec.versions", spec.Versions, "must contain unique version names")
-		}
-		if storages != 1 {
-			invalid("spec.versions", spec.Versions, "must have exactly one version marked as storage version")
-		}
-	}
-	for _, f := range []struct{ name, value string }{{"plural", spec.Names.Plural}, {"singular", spec.Names.Singular}, {"kind", spec.Names.Kind}, {"listKind", spec.Names.ListKind}} {
-		if f.value == "" {
-			required("spec.names." + f.name)
-		}
-	}
-	for i, v := range spec.Versions {
-		for j, c := range v.AdditionalPrinterColumns {
-			if !slices.Contains([]string{"boolean", "date", "integer", "number", "string"}, c.Type) {
-				invalid(fmt.Sprintf("spec.versions[%d].additionalPrinterColumns[%d].type", i, j), c.Type, "must be one of boolean,date,integer,number,string")
-			}
-		}
-		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
-			if _, err := schema.New(v.Schema.OpenAPIV3Schema); err != nil {
-				invalid(fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i), "", err.Error())
-			}
-		}
-	}
-	return causes
-}
-
-// causeOf turns a schema field error into a Status cause.
-func causeOf(e schema.FieldError) fieldCause {
-	return fieldCause{typ: metav1.CauseType(e.Type), field: e.Field, msg: e.Body()}
-}
-
 // customResources builds the resources a CRD serves, one per served
 // version, sharing the storage of any resource already serving it.
-func (s *Server) customResources(crd *apiextensionsv1.CustomResourceDefinition) ([]*resource, error) {
+func (s *Server) customResources(crd *apiextensionsv1.CustomResourceDefinition) ([]*object.Resource, error) {
 	spec := &crd.Spec
-	var out []*resource
+	var out []*object.Resource
 	for _, v := range spec.Versions {
 		if !v.Served {
 			continue
@@ -190,25 +50,25 @@ func (s *Server) customResources(crd *apiextensionsv1.CustomResourceDefinition) 
 			Verbs:      []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
 			ShortNames: slices.Clone(spec.Names.ShortNames), Categories: slices.Clone(spec.Names.Categories),
 		}
-		r := &resource{kind: k, custom: true, generation: true}
-		r.crd = &crdVersion{crd: crd.Name, storage: storageVersion(crd), schema: sch, columns: printerColumns(v.AdditionalPrinterColumns)}
+		r := &object.Resource{Kind: k, Custom: true, Generation: true}
+		r.CRD = &object.CRDVersion{Name: crd.Name, Storage: object.CRDStorageVersion(crd), Schema: sch, Columns: printerColumns(v.AdditionalPrinterColumns)}
 		if sub := v.Subresources; sub != nil {
 			if sub.Status != nil {
-				r.status = true
-				r.kind.Subresources = append(r.kind.Subresources, "status")
+				r.Status = true
+				r.Kind.Subresources = append(r.Kind.Subresources, "status")
 			}
 			if sub.Scale != nil {
 				sc := *sub.Scale
-				r.crd.scale = &sc
-				r.scale = true
-				r.kind.Subresources = append(r.kind.Subresources, "scale")
+				r.CRD.Scale = &sc
+				r.Scale = true
+				r.Kind.Subresources = append(r.Kind.Subresources, "scale")
 			}
 		}
 		for _, f := range v.SelectableFields {
-			r.fields = append(r.fields, strings.TrimPrefix(f.JSONPath, "."))
+			r.Fields = append(r.Fields, strings.TrimPrefix(f.JSONPath, "."))
 		}
-		r.ftype = sch.FieldType(s.builtins.ObjectMeta())
-		r.storage = s.storageFor(crd.Name)
+		r.Ftype = sch.FieldType(s.builtins.ObjectMeta())
+		r.Storage = s.storageFor(crd.Name)
 		out = append(out, r)
 	}
 	return out, nil
@@ -220,20 +80,20 @@ func printerColumns(cols []apiextensionsv1.CustomResourceColumnDefinition) []api
 	if len(cols) > 0 {
 		return cols
 	}
-	return []apiextensionsv1.CustomResourceColumnDefinition{{Name: "Age", Type: "date", Description: creationTimestampDescription, JSONPath: ".metadata.creationTimestamp"}}
+	return []apiextensionsv1.CustomResourceColumnDefinition{{Name: "Age", Type: "date", Description: table.CreationTimestampDescription, JSONPath: ".metadata.creationTimestamp"}}
 }
 
 // storageFor returns the storage of a CRD's objects, the same for every
 // version and every registration of it.
-func (s *Server) storageFor(crdName string) *storageKey {
+func (s *Server) storageFor(crdName string) *object.StorageKey {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.crdStorage == nil {
-		s.crdStorage = map[string]*storageKey{}
+		s.crdStorage = map[string]*object.StorageKey{}
 	}
 	k := s.crdStorage[crdName]
 	if k == nil {
-		k = &storageKey{name: crdName}
+		k = &object.StorageKey{Name: crdName}
 		s.crdStorage[crdName] = k
 	}
 	return k

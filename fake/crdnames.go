@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // namesConflict decides, as kube-apiserver's naming controller does,
@@ -14,18 +15,18 @@ import (
 // list kind, is taken. A name the CRD has already accepted stays its
 // own. It returns the accepted names and, on a conflict, the
 // NamesAccepted reason and message of the last conflict found.
-func (s *Server) namesConflict(crdRes *resource, crd *apiextensionsv1.CustomResourceDefinition) (apiextensionsv1.CustomResourceDefinitionNames, string, string) {
+func (s *Server) namesConflict(crdRes *object.Resource, crd *apiextensionsv1.CustomResourceDefinition) (apiextensionsv1.CustomResourceDefinitionNames, string, string) {
 	resources, kinds := map[string]bool{}, map[string]bool{}
-	objs, _, _ := s.store.snapshot(crdRes, 0)
+	objs, _, _ := s.store.Snapshot(crdRes, 0)
 	for _, o := range objs {
-		if o.name == crd.Name {
+		if o.Name == crd.Name {
 			continue
 		}
-		d, err := crdRes.draftOf(o)
+		d, err := crdRes.DraftOf(o)
 		if err != nil {
 			continue
 		}
-		other := d.typed.(*apiextensionsv1.CustomResourceDefinition)
+		other := d.Typed.(*apiextensionsv1.CustomResourceDefinition)
 		if other.Spec.Group != crd.Spec.Group {
 			continue
 		}

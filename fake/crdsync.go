@@ -5,15 +5,19 @@ import (
 
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/managedfields"
+	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 // write commits a write to the store and then does what kube-apiserver's
 // controllers would do about it (syncCRD for CRDs). The follow-up runs
 // after the store's lock is released, before the request is answered.
-func (s *Server) write(r *resource, key string, dry bool, fn writeFunc) (*storedObject, string, error) {
-	o, typ, err := s.store.write(r, key, dry, fn)
-	if err == nil && !dry && typ != "" && r.isCRD() && o != nil {
-		s.syncCRD(o.name)
+func (s *Server) write(r *object.Resource, key string, dry bool, fn storage.WriteFunc) (*object.Stored, string, error) {
+	o, typ, err := s.store.Write(r, key, dry, fn)
+	if err == nil && !dry && typ != "" && r.IsCRD() && o != nil {
+		s.syncCRD(o.Name)
 	}
 	return o, typ, err
 }
@@ -23,16 +27,16 @@ func (s *Server) write(r *resource, key string, dry bool, fn writeFunc) (*stored
 // its objects and lets it go.
 func (s *Server) syncCRD(name string) {
 	crdRes := s.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
-	o := s.store.get(crdRes, name)
+	o := s.store.Get(crdRes, name)
 	if o == nil {
 		s.unserveCRD(name)
 		return
 	}
-	d, err := crdRes.draftOf(o)
+	d, err := crdRes.DraftOf(o)
 	if err != nil {
 		return
 	}
-	crd := d.typed.(*apiextensionsv1.CustomResourceDefinition)
+	crd := d.Typed.(*apiextensionsv1.CustomResourceDefinition)
 	if crd.DeletionTimestamp != nil {
 		s.finalizeCRD(crdRes, crd)
 		return
@@ -68,7 +72,7 @@ func crdEstablished(crd *apiextensionsv1.CustomResourceDefinition) bool {
 // refuseNames writes NamesAccepted=False (and, for a CRD never
 // established, Established=False) with the names it may have, as
 // kube-apiserver's naming controller does.
-func (s *Server) refuseNames(crdRes *resource, name string, names apiextensionsv1.CustomResourceDefinitionNames, reason, msg string) {
+func (s *Server) refuseNames(crdRes *object.Resource, name string, names apiextensionsv1.CustomResourceDefinitionNames, reason, msg string) {
 	s.writeCRDStatus(crdRes, name, func(crd *apiextensionsv1.CustomResourceDefinition, now metav1.Time) {
 		crd.Status.AcceptedNames = names
 		setCRDCondition(crd, apiextensionsv1.CustomResourceDefinitionCondition{Type: "NamesAccepted", Status: "False", Reason: reason, Message: msg}, now)
@@ -80,21 +84,21 @@ func (s *Server) refuseNames(crdRes *resource, name string, names apiextensionsv
 
 // writeCRDStatus changes a CRD's status as kube-apiserver's CRD
 // controllers do: a status write of theirs, recorded in managedFields.
-func (s *Server) writeCRDStatus(crdRes *resource, name string, change func(*apiextensionsv1.CustomResourceDefinition, metav1.Time)) {
-	_, _, _ = s.store.write(crdRes, name, false, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
-		if cur == nil || cur.deleting {
+func (s *Server) writeCRDStatus(crdRes *object.Resource, name string, change func(*apiextensionsv1.CustomResourceDefinition, metav1.Time)) {
+	_, _, _ = s.store.Write(crdRes, name, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+		if cur == nil || cur.Deleting {
 			return "", nil, nil
 		}
-		old, err := crdRes.draftOf(cur)
+		old, err := crdRes.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		next, err := crdRes.draftOf(cur)
+		next, err := crdRes.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		change(next.typed.(*apiextensionsv1.CustomResourceDefinition), s.nowTime())
-		if err := s.recordUpdate(s.endpoint(crdRes, "status"), old, nil, next, crdController); err != nil {
+		change(next.Typed.(*apiextensionsv1.CustomResourceDefinition), s.nowTime())
+		if err := managedfields.RecordUpdate(s.endpoint(crdRes, "status"), old, nil, next, crdController); err != nil {
 			return "", nil, err
 		}
 		return s.commitChange(cur, old, next, rv)
@@ -104,17 +108,17 @@ func (s *Server) writeCRDStatus(crdRes *resource, name string, change func(*apie
 // serveCRD registers a CRD's resources in place of those it served
 // before. It reports false, serving nothing, when another CRD or a
 // built-in kind already serves one of the names.
-func (s *Server) serveCRD(name string, rs []*resource) bool {
+func (s *Server) serveCRD(name string, rs []*object.Resource) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, r := range rs {
-		if cur := s.resources[r.kind.Group+"/"+r.kind.Version+"/"+r.kind.Resource]; cur != nil && (cur.crd == nil || cur.crd.crd != name) {
+		if cur := s.resources[r.Kind.Group+"/"+r.Kind.Version+"/"+r.Kind.Resource]; cur != nil && (cur.CRD == nil || cur.CRD.Name != name) {
 			return false
 		}
 	}
 	s.unserveLocked(name)
 	for _, r := range rs {
-		s.resources[r.kind.Group+"/"+r.kind.Version+"/"+r.kind.Resource] = r
+		s.resources[r.Kind.Group+"/"+r.Kind.Version+"/"+r.Kind.Resource] = r
 	}
 	return true
 }
@@ -127,18 +131,18 @@ func (s *Server) unserveCRD(name string) {
 
 func (s *Server) unserveLocked(name string) {
 	for k, r := range s.resources {
-		if r.crd != nil && r.crd.crd == name {
+		if r.CRD != nil && r.CRD.Name == name {
 			delete(s.resources, k)
 		}
 	}
 }
 
 // servedBy returns one resource a CRD serves, or nil.
-func (s *Server) servedBy(name string) *resource {
+func (s *Server) servedBy(name string) *object.Resource {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, r := range s.resources {
-		if r.crd != nil && r.crd.crd == name {
+		if r.CRD != nil && r.CRD.Name == name {
 			return r
 		}
 	}
@@ -151,7 +155,7 @@ const crdController = "kube-apiserver"
 // establishCRD accepts a CRD's names and marks it Established, as
 // kube-apiserver's naming and establishing controllers do, unless it
 // already is.
-func (s *Server) establishCRD(crdRes *resource, name string) {
+func (s *Server) establishCRD(crdRes *object.Resource, name string) {
 	s.writeCRDStatus(crdRes, name, func(crd *apiextensionsv1.CustomResourceDefinition, now metav1.Time) {
 		crd.Status.AcceptedNames = crd.Spec.Names
 		setCRDCondition(crd, apiextensionsv1.CustomResourceDefinitionCondition{Type: "NamesAccepted", Status: "True", Reason: "NoConflicts", Message: "no conflicts found"}, now)
@@ -177,8 +181,8 @@ func setCRDCondition(crd *apiextensionsv1.CustomResourceDefinition, c apiextensi
 
 // markCRDDeleted is what deleting a CRD does first: it sets the deletion
 // timestamp, the cleanup finalizer and the Terminating condition.
-func (s *Server) markCRDDeleted(d *draft) {
-	crd := d.typed.(*apiextensionsv1.CustomResourceDefinition)
+func (s *Server) markCRDDeleted(d *object.Draft) {
+	crd := d.Typed.(*apiextensionsv1.CustomResourceDefinition)
 	now := s.nowTime()
 	if crd.DeletionTimestamp == nil {
 		crd.DeletionTimestamp = &now
@@ -193,64 +197,64 @@ func (s *Server) markCRDDeleted(d *draft) {
 // finalizeCRD deletes every object of a CRD being deleted, stops serving
 // it and removes its cleanup finalizer, as kube-apiserver's finalizer
 // controller does.
-func (s *Server) finalizeCRD(crdRes *resource, crd *apiextensionsv1.CustomResourceDefinition) {
+func (s *Server) finalizeCRD(crdRes *object.Resource, crd *apiextensionsv1.CustomResourceDefinition) {
 	if !slices.Contains(crd.Finalizers, crdCleanupFinalizer) {
 		return
 	}
 	if r := s.servedBy(crd.Name); r != nil {
-		snap, _, _ := s.store.snapshot(r, 0)
+		snap, _, _ := s.store.Snapshot(r, 0)
 		for _, o := range snap {
-			_, _, _ = s.store.write(r, o.key, false, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+			_, _, _ = s.store.Write(r, o.Key, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 				if cur == nil {
 					return "", nil, nil
 				}
-				d, err := r.draftOf(cur)
+				d, err := r.DraftOf(cur)
 				if err != nil {
 					return "", nil, err
 				}
-				next, err := d.seal(rv)
-				return eventDeleted, next, err
+				next, err := d.Seal(rv)
+				return storage.Deleted, next, err
 			})
 		}
 	}
 	s.unserveCRD(crd.Name)
-	_, _, _ = s.store.write(crdRes, crd.Name, false, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	_, _, _ = s.store.Write(crdRes, crd.Name, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
 			return "", nil, nil
 		}
-		old, err := crdRes.draftOf(cur)
+		old, err := crdRes.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		next, err := crdRes.draftOf(cur)
+		next, err := crdRes.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		next.meta.Finalizers = slices.DeleteFunc(next.meta.Finalizers, func(f string) bool { return f == crdCleanupFinalizer })
+		next.Meta.Finalizers = slices.DeleteFunc(next.Meta.Finalizers, func(f string) bool { return f == crdCleanupFinalizer })
 		return s.commitChange(cur, old, next, rv)
 	})
 }
 
 // addCRDVersion adds the (only) version of add to the stored CRD of the
 // same name, served and not stored.
-func (s *Server) addCRDVersion(crdRes *resource, add *apiextensionsv1.CustomResourceDefinition) error {
-	_, _, err := s.write(crdRes, add.Name, false, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+func (s *Server) addCRDVersion(crdRes *object.Resource, add *apiextensionsv1.CustomResourceDefinition) error {
+	_, _, err := s.write(crdRes, add.Name, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, errNotFound(crdRes, add.Name)
+			return "", nil, apierr.NotFound(crdRes.Kind, add.Name)
 		}
-		old, err := crdRes.draftOf(cur)
+		old, err := crdRes.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		next, err := crdRes.draftOf(cur)
+		next, err := crdRes.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		crd := next.typed.(*apiextensionsv1.CustomResourceDefinition)
+		crd := next.Typed.(*apiextensionsv1.CustomResourceDefinition)
 		v := add.Spec.Versions[0]
 		v.Storage = false
 		crd.Spec.Versions = append(crd.Spec.Versions, v)
-		if aerr := s.validate(next, old); aerr != nil {
+		if aerr := s.admission.Validate(next, old, nil); aerr != nil {
 			return "", nil, aerr
 		}
 		return s.commitChange(cur, old, next, rv)

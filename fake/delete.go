@@ -1,7 +1,6 @@
 package fake
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -9,97 +8,21 @@ import (
 	"time"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	"github.com/kubewire/kubewire/fake/internal/admission"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/types"
-	"github.com/kubewire/kubewire/codec"
-)
-
-// deleteOptions is the part of a DeleteOptions body the fake honours.
-type deleteOptions struct {
-	Preconditions *struct {
-		UID             *string `json:"uid,omitempty"`
-		ResourceVersion *string `json:"resourceVersion,omitempty"`
-	} `json:"preconditions,omitempty"`
-	DryRun             []string `json:"dryRun,omitempty"`
-	GracePeriodSeconds *int64   `json:"gracePeriodSeconds,omitempty"`
-	PropagationPolicy  *string  `json:"propagationPolicy,omitempty"`
-	// OrphanDependents=false turns the 200 of a deferred deletion into
-	// a 202, as kube-apiserver does for backward compatibility.
-	OrphanDependents *bool `json:"orphanDependents,omitempty"`
-}
-
-func readDeleteOptions(req *http.Request) (*deleteOptions, *apiError) {
-	body, aerr := readBody(req)
-	if aerr != nil {
-		return nil, aerr
-	}
-	o := &deleteOptions{}
-	if len(body) == 0 {
-		// Without a body, kube-apiserver reads DeleteOptions from the query.
-		q := req.URL.Query()
-		if v := q.Get("orphanDependents"); v != "" {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return nil, errBadRequest(fmt.Sprintf("orphanDependents: invalid value %q", v))
-			}
-			o.OrphanDependents = &b
-		}
-		if v, ok := q["propagationPolicy"]; ok && len(v) > 0 {
-			o.PropagationPolicy = &v[0]
-		}
-		if v := q.Get("gracePeriodSeconds"); v != "" {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				return nil, errBadRequest(fmt.Sprintf("strconv.ParseInt: parsing %q: invalid syntax", v))
-			}
-			o.GracePeriodSeconds = &n
-		}
-	} else if mt, err := codec.ParseMediaType(req.Header.Get("Content-Type")); err == nil && mt.IsProtobuf() {
-		return o, nil // protobuf DeleteOptions: options are not read
-	} else if err := json.Unmarshal(body, o); err != nil {
-		return nil, errBadRequest("DeleteOptions in version \"v1\" cannot be handled as a DeleteOptions: " + err.Error())
-	}
-	return o, o.validate()
-}
-
-// validate checks the options as kube-apiserver does (422 naming
-// DeleteOptions).
-func (o *deleteOptions) validate() *apiError {
-	var causes []fieldCause
-	if o.OrphanDependents != nil && o.PropagationPolicy != nil {
-		causes = append(causes, fieldCause{typ: "FieldValueInvalid", field: "propagationPolicy",
-			msg: fmt.Sprintf("Invalid value: %q: orphanDependents and deletionPropagation cannot be both set", *o.PropagationPolicy)})
-	}
-	if p := o.PropagationPolicy; p != nil && *p != propagateForeground && *p != propagateBackground && *p != propagateOrphan {
-		causes = append(causes, fieldCause{typ: "FieldValueNotSupported", field: "propagationPolicy",
-			msg: fmt.Sprintf(`Unsupported value: %q: supported values: "Foreground", "Background", "Orphan", "nil"`, *p)})
-	}
-	for _, v := range o.DryRun {
-		if v != "All" {
-			causes = append(causes, fieldCause{typ: "FieldValueNotSupported", field: "dryRun", msg: fmt.Sprintf(`Unsupported value: %q: supported values: "All"`, v)})
-		}
-	}
-	if len(causes) > 0 {
-		return errInvalid("meta.k8s.io", "DeleteOptions", "", causes...)
-	}
-	return nil
-}
-
-// Propagation policies and the finalizers of the garbage collector.
-const (
-	propagateForeground = "Foreground"
-	propagateBackground = "Background"
-	propagateOrphan     = "Orphan"
-	finalizerForeground = "foregroundDeletion"
-	finalizerOrphan     = "orphan"
 )
 
 // orphansByDefault lists, as "group/resource", the resources whose
 // dependents a delete without a policy orphans (kube-apiserver's
 // DefaultGarbageCollectionPolicy OrphanDependents for these versions).
-func orphansByDefault(r *resource) bool {
-	return !r.custom && r.kind.Group == "batch" && r.kind.Resource == "jobs"
+func orphansByDefault(r *object.Resource) bool {
+	return !r.Custom && r.Kind.Group == "batch" && r.Kind.Resource == "jobs"
 }
 
 // gcFinalizers returns an object's finalizers updated for a delete's
@@ -107,18 +30,18 @@ func orphansByDefault(r *resource) bool {
 // Orphan adds "orphan", Foreground "foregroundDeletion" (each removing
 // the other), Background removes both; without a policy the finalizers
 // already there decide, then the resource's default.
-func gcFinalizers(r *resource, fins []string, o *deleteOptions) []string {
+func gcFinalizers(r *object.Resource, fins []string, o *request.DeleteOptions) []string {
 	has := func(f string) bool { return slices.Contains(fins, f) }
 	orphan, foreground := false, false
 	switch {
 	case o.OrphanDependents != nil:
 		orphan = *o.OrphanDependents
 	case o.PropagationPolicy != nil:
-		orphan = *o.PropagationPolicy == propagateOrphan
-		foreground = *o.PropagationPolicy == propagateForeground
+		orphan = *o.PropagationPolicy == request.PropagateOrphan
+		foreground = *o.PropagationPolicy == request.PropagateForeground
 	default:
-		foreground = has(finalizerForeground)
-		orphan = !foreground && (has(finalizerOrphan) || orphansByDefault(r))
+		foreground = has(object.FinalizerForeground)
+		orphan = !foreground && (has(object.FinalizerOrphan) || orphansByDefault(r))
 	}
 	out := slices.Clone(fins)
 	drop := func(f string) { out = slices.DeleteFunc(out, func(x string) bool { return x == f }) }
@@ -129,14 +52,14 @@ func gcFinalizers(r *resource, fins []string, o *deleteOptions) []string {
 	}
 	switch {
 	case orphan:
-		add(finalizerOrphan)
-		drop(finalizerForeground)
+		add(object.FinalizerOrphan)
+		drop(object.FinalizerForeground)
 	case foreground:
-		add(finalizerForeground)
-		drop(finalizerOrphan)
+		add(object.FinalizerForeground)
+		drop(object.FinalizerOrphan)
 	case o.PropagationPolicy != nil || o.OrphanDependents != nil:
-		drop(finalizerOrphan)
-		drop(finalizerForeground)
+		drop(object.FinalizerOrphan)
+		drop(object.FinalizerForeground)
 	}
 	return out
 }
@@ -148,7 +71,7 @@ func immortalNamespace(name string) bool {
 
 // deleteResult is the outcome of deleting one object.
 type deleteResult struct {
-	obj *storedObject // the deleted object, or the one finalizers hold
+	obj *object.Stored // the deleted object, or the one finalizers hold
 	// deferred is set when finalizers or a grace period hold the
 	// object: it carries metadata.deletionTimestamp and stays until they
 	// are removed or the period ends.
@@ -158,132 +81,132 @@ type deleteResult struct {
 // preconditionFailed is the 409 of a delete whose preconditions do not
 // hold, worded as kube-apiserver's storage words it (its CRD registry
 // words it otherwise).
-func preconditionFailed(res *resource, name, field, want, got string) *apiError {
-	if res.custom {
-		msg := fmt.Sprintf("Operation cannot be fulfilled on %s %q: Precondition failed: %s in precondition: %s, %s in object meta: %s", res.qualifiedResource(), name, field, want, field, got)
-		return newStatus(http.StatusConflict, "Conflict", msg, res.details(name))
+func preconditionFailed(res *object.Resource, name, field, want, got string) *apierr.Error {
+	if res.Custom {
+		msg := fmt.Sprintf("Operation cannot be fulfilled on %s %q: Precondition failed: %s in precondition: %s, %s in object meta: %s", apierr.QualifiedResource(res.Kind), name, field, want, field, got)
+		return apierr.New(http.StatusConflict, "Conflict", msg, apierr.Details(res.Kind, name))
 	}
 	what, why := "deleted and then recreated", "UID"
 	if field == "ResourceVersion" {
 		what, why = "modified", "ResourceVersion"
 	}
-	kind := res.kind.Kind
-	if res.kind.Group != "" {
-		kind += "." + res.kind.Group
+	kind := res.Kind.Kind
+	if res.Kind.Group != "" {
+		kind += "." + res.Kind.Group
 	}
 	msg := fmt.Sprintf("Operation cannot be fulfilled on %s %q: the %s in the precondition (%s) does not match the %s in record (%s). The object might have been %s", kind, name, why, want, why, got, what)
-	return newStatus(http.StatusConflict, "Conflict", msg, &metav1.StatusDetails{Name: name, Group: res.kind.Group, Kind: res.kind.Kind})
+	return apierr.New(http.StatusConflict, "Conflict", msg, &metav1.StatusDetails{Name: name, Group: res.Kind.Group, Kind: res.Kind.Kind})
 }
 
 // deleteOne deletes one object, or marks it for deletion when
 // finalizers (its own, or the garbage collector's for a Foreground or
 // Orphan propagation) or a Pod's grace period hold it. Deletes through
 // the API (call set) run the admission hooks.
-func (s *Server) deleteOne(res *resource, key, name string, opts *deleteOptions, dry bool, call *hookCall) (deleteResult, *apiError) {
-	if res.kind.Group == "" && res.kind.Resource == "namespaces" && immortalNamespace(name) && call != nil {
-		return deleteResult{}, errForbidden(res, name, "this namespace may not be deleted")
+func (s *Server) deleteOne(res *object.Resource, key, name string, opts *request.DeleteOptions, dry bool, call *admission.Request) (deleteResult, *apierr.Error) {
+	if res.Kind.Group == "" && res.Kind.Resource == "namespaces" && immortalNamespace(name) && call != nil {
+		return deleteResult{}, apierr.Forbidden(res.Kind, name, "this namespace may not be deleted")
 	}
 	deferred := false
-	o, _, err := s.write(res, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	o, _, err := s.write(res, key, dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, errNotFound(res, name)
+			return "", nil, apierr.NotFound(res.Kind, name)
 		}
 		if p := opts.Preconditions; p != nil {
-			if p.UID != nil && *p.UID != cur.uid {
-				return "", nil, preconditionFailed(res, name, "UID", *p.UID, cur.uid)
+			if p.UID != nil && *p.UID != cur.UID {
+				return "", nil, preconditionFailed(res, name, "UID", *p.UID, cur.UID)
 			}
-			if p.ResourceVersion != nil && *p.ResourceVersion != strconv.FormatUint(cur.rv, 10) {
-				return "", nil, preconditionFailed(res, name, "ResourceVersion", *p.ResourceVersion, strconv.FormatUint(cur.rv, 10))
+			if p.ResourceVersion != nil && *p.ResourceVersion != strconv.FormatUint(cur.RV, 10) {
+				return "", nil, preconditionFailed(res, name, "ResourceVersion", *p.ResourceVersion, strconv.FormatUint(cur.RV, 10))
 			}
 		}
-		d, err := res.draftOf(cur)
+		d, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		if aerr := s.runAdmissionHooks(nil, d, call); aerr != nil {
+		if aerr := s.admission.Mutate(nil, d, call); aerr != nil {
 			return "", nil, aerr
 		}
-		if res.isCRD() {
+		if res.IsCRD() {
 			deferred = true
-			if cur.deleting {
+			if cur.Deleting {
 				return "", nil, nil
 			}
 			s.markCRDDeleted(d)
-			next, err := d.seal(rv)
-			return eventModified, next, err
+			next, err := d.Seal(rv)
+			return storage.Modified, next, err
 		}
-		if ns, ok := d.typed.(*corev1.Namespace); ok {
+		if ns, ok := d.Typed.(*corev1.Namespace); ok {
 			return s.deleteNamespace(ns, d, cur, opts, rv, &deferred)
 		}
 		return s.deleteObject(res, d, cur, opts, rv, &deferred)
 	})
 	if err != nil {
-		return deleteResult{}, asAPIError(err)
+		return deleteResult{}, apierr.From(err)
 	}
 	return deleteResult{obj: o, deferred: deferred}, nil
 }
 
 // deleteObject is deleteOne's write for every kind but CRDs and
 // Namespaces.
-func (s *Server) deleteObject(res *resource, d *draft, cur *storedObject, opts *deleteOptions, rv uint64, deferred *bool) (string, *storedObject, error) {
-	fins := d.meta.Finalizers
-	if res.gcSupported() {
+func (s *Server) deleteObject(res *object.Resource, d *object.Draft, cur *object.Stored, opts *request.DeleteOptions, rv uint64, deferred *bool) (string, *object.Stored, error) {
+	fins := d.Meta.Finalizers
+	if gcSupported(res) {
 		fins = gcFinalizers(res, fins, opts)
 	}
-	changed := !slices.Equal(fins, d.meta.Finalizers)
-	d.meta.Finalizers = fins
+	changed := !slices.Equal(fins, d.Meta.Finalizers)
+	d.Meta.Finalizers = fins
 	grace, graceful := podGracePeriod(d, opts)
 	now := s.nowTime()
-	if cur.deleting {
+	if cur.Deleting {
 		*deferred = true
 		if graceful && grace == 0 && len(fins) == 0 {
 			// A pod's grace period cut to zero (force): gone now.
 			zero := int64(0)
-			d.meta.DeletionGracePeriodSeconds = &zero
-			next, err := d.seal(rv)
+			d.Meta.DeletionGracePeriodSeconds = &zero
+			next, err := d.Seal(rv)
 			*deferred = false
-			return eventDeleted, next, err
+			return storage.Deleted, next, err
 		}
-		if graceful && d.meta.DeletionGracePeriodSeconds != nil && grace < *d.meta.DeletionGracePeriodSeconds {
+		if graceful && d.Meta.DeletionGracePeriodSeconds != nil && grace < *d.Meta.DeletionGracePeriodSeconds {
 			at := metav1.NewTime(now.Add(time.Duration(grace) * time.Second))
-			d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = &at, &grace
+			d.Meta.DeletionTimestamp, d.Meta.DeletionGracePeriodSeconds = &at, &grace
 			changed = true
 		}
 		if !changed {
 			return "", nil, nil
 		}
-		next, err := d.seal(rv)
-		return eventModified, next, err
+		next, err := d.Seal(rv)
+		return storage.Modified, next, err
 	}
 	if len(fins) > 0 || grace > 0 {
 		*deferred = true
 		at := metav1.NewTime(now.Add(time.Duration(grace) * time.Second))
-		d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = &at, &grace
-		if res.generation {
-			d.meta.Generation++
+		d.Meta.DeletionTimestamp, d.Meta.DeletionGracePeriodSeconds = &at, &grace
+		if res.Generation {
+			d.Meta.Generation++
 		}
-		next, err := d.seal(rv)
-		return eventModified, next, err
+		next, err := d.Seal(rv)
+		return storage.Modified, next, err
 	}
 	if graceful {
 		// kube-apiserver answers with the pod as it marked it before
 		// removing it.
 		zero := int64(0)
-		d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds = &now, &zero
-		if res.generation {
-			d.meta.Generation++
+		d.Meta.DeletionTimestamp, d.Meta.DeletionGracePeriodSeconds = &now, &zero
+		if res.Generation {
+			d.Meta.Generation++
 		}
 	}
-	next, err := d.seal(rv)
-	return eventDeleted, next, err
+	next, err := d.Seal(rv)
+	return storage.Deleted, next, err
 }
 
 // podGracePeriod returns a Pod's grace period for a delete (the
 // request's, else the pod's terminationGracePeriodSeconds; zero for a
 // pod bound to no node or finished) and whether the object is a Pod:
 // other kinds are deleted without one.
-func podGracePeriod(d *draft, opts *deleteOptions) (int64, bool) {
-	p, ok := d.typed.(*corev1.Pod)
+func podGracePeriod(d *object.Draft, opts *request.DeleteOptions) (int64, bool) {
+	p, ok := d.Typed.(*corev1.Pod)
 	if !ok {
 		return 0, false
 	}
@@ -303,23 +226,23 @@ func podGracePeriod(d *draft, opts *deleteOptions) (int64, bool) {
 // deleteNamespace marks a Namespace Terminating; its controller (or
 // /finalize) empties it and removes the "kubernetes" finalizer, after
 // which it is gone. One without finalizers is gone at once.
-func (s *Server) deleteNamespace(ns *corev1.Namespace, d *draft, cur *storedObject, opts *deleteOptions, rv uint64, deferred *bool) (string, *storedObject, error) {
-	if opts.OrphanDependents != nil && *opts.OrphanDependents || opts.PropagationPolicy != nil && *opts.PropagationPolicy == propagateOrphan {
-		addFinalizer(&ns.ObjectMeta, finalizerOrphan)
+func (s *Server) deleteNamespace(ns *corev1.Namespace, d *object.Draft, cur *object.Stored, opts *request.DeleteOptions, rv uint64, deferred *bool) (string, *object.Stored, error) {
+	if opts.OrphanDependents != nil && *opts.OrphanDependents || opts.PropagationPolicy != nil && *opts.PropagationPolicy == request.PropagateOrphan {
+		admission.AddFinalizer(&ns.ObjectMeta, object.FinalizerOrphan)
 	}
 	if len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0 {
-		next, err := d.seal(rv)
-		return eventDeleted, next, err
+		next, err := d.Seal(rv)
+		return storage.Deleted, next, err
 	}
 	*deferred = true
-	if cur.deleting {
+	if cur.Deleting {
 		return "", nil, nil
 	}
 	now := s.nowTime()
 	ns.DeletionTimestamp = &now
 	ns.Status.Phase = "Terminating"
-	next, err := d.seal(rv)
-	return eventModified, next, err
+	next, err := d.Seal(rv)
+	return storage.Modified, next, err
 }
 
 // writeDeleted answers a DELETE as kube-apiserver does (generic registry
@@ -329,111 +252,94 @@ func (s *Server) deleteNamespace(ns *corev1.Namespace, d *draft, cur *storedObje
 // ReturnDeletedObject, and with a Success Status naming the object (its
 // details.kind is the resource, not the kind) for the others. The code is
 // 200, or 202 for a deferred deletion with orphanDependents=false.
-func (s *Server) writeDeleted(w http.ResponseWriter, req *http.Request, res *resource, d deleteResult, opts *deleteOptions, out output) {
+func (s *Server) writeDeleted(w http.ResponseWriter, req *http.Request, res *object.Resource, d deleteResult, opts *request.DeleteOptions, out request.Output) {
 	code := http.StatusOK
 	if d.deferred && opts.OrphanDependents != nil && !*opts.OrphanDependents {
 		code = http.StatusAccepted
 	}
-	if d.deferred || res.returnsDeleted {
+	if d.deferred || res.ReturnsDeleted {
 		s.writeObject(w, req, code, d.obj, out)
 		return
 	}
 	st := &metav1.Status{
 		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
 		Status:   "Success",
-		Details:  &metav1.StatusDetails{Name: d.obj.name, Group: res.kind.Group, Kind: res.kind.Resource, UID: types.UID(d.obj.uid)},
+		Details:  &metav1.StatusDetails{Name: d.obj.Name, Group: res.Kind.Group, Kind: res.Kind.Resource, UID: types.UID(d.obj.UID)},
 	}
-	s.writeBody(w, req, code, out.format.contentType(), encodeStatus(st, out.format))
+	s.writeBody(w, req, code, out.Format.ContentType(), request.EncodeStatus(st, out.Format))
 }
 
-func (s *Server) serveDelete(w http.ResponseWriter, req *http.Request, r *request) {
-	if r.sub != "" {
-		writeError(w, req, errMethodNotSupported(r.res, "delete"))
+func (s *Server) serveDelete(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	if r.Subresource != "" {
+		request.WriteError(w, req, apierr.MethodNotSupported(r.Res.Kind, "delete"))
 		return
 	}
-	out, aerr := s.negotiate(req, r.res, false, false)
+	out, aerr := s.negotiate(req, r.Res, false, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	dry, opts, aerr := deleteParams(req)
+	dry, opts, aerr := request.DeleteParams(req)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	if orphansByDefault(r.res) && opts.PropagationPolicy == nil && opts.OrphanDependents == nil {
+	if orphansByDefault(r.Res) && opts.PropagationPolicy == nil && opts.OrphanDependents == nil {
 		w.Header().Add("Warning", "299 - "+strconv.Quote("child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning"))
 	}
-	res, aerr := s.deleteOne(r.res, objectKey(r.ns, r.name), r.name, opts, dry, &hookCall{r: r, verb: "delete", dry: dry, userAgent: req.UserAgent()})
+	res, aerr := s.deleteOne(r.Res, object.Key(r.Namespace, r.Name), r.Name, opts, dry, admission.NewRequest(r, "delete", dry, "", req.UserAgent()))
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	s.writeDeleted(w, req, r.res, res, opts, out)
-}
-
-func deleteParams(req *http.Request) (bool, *deleteOptions, *apiError) {
-	dry, aerr := dryRun(req.URL.Query())
-	if aerr != nil {
-		return false, nil, aerr
-	}
-	opts, aerr := readDeleteOptions(req)
-	if aerr != nil {
-		return false, nil, aerr
-	}
-	for _, v := range opts.DryRun {
-		if v == "All" {
-			dry = true
-		}
-	}
-	return dry, opts, nil
+	s.writeDeleted(w, req, r.Res, res, opts, out)
 }
 
 // serveDeleteCollection deletes every object the selectors match and
 // answers with the list of deleted (or deleting) objects.
-func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request, r *request) {
-	out, aerr := s.negotiate(req, r.res, true, false)
+func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	out, aerr := s.negotiate(req, r.Res, true, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	opts, aerr := parseListOptions(req.URL.Query(), r.res, false)
+	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	dry, dopts, aerr := deleteParams(req)
+	dry, dopts, aerr := request.DeleteParams(req)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	snap, _, _ := s.store.snapshot(r.res, 0)
-	lo, hi := namespaceRange(snap, r.ns)
-	var deleted []*storedObject
+	snap, _, _ := s.store.Snapshot(r.Res, 0)
+	lo, hi := storage.NamespaceRange(snap, r.Namespace)
+	var deleted []*object.Stored
 	for _, o := range snap[lo:hi] {
-		if !opts.matches(o) {
+		if !opts.Matches(o) {
 			continue
 		}
 		one := *r
-		one.name = o.name
-		res, aerr := s.deleteOne(r.res, o.key, o.name, dopts, dry, &hookCall{r: &one, verb: "delete", dry: dry, userAgent: req.UserAgent()})
+		one.Name = o.Name
+		res, aerr := s.deleteOne(r.Res, o.Key, o.Name, dopts, dry, admission.NewRequest(&one, "delete", dry, "", req.UserAgent()))
 		if aerr != nil {
-			if aerr.status.Code == http.StatusNotFound {
+			if aerr.Status.Code == http.StatusNotFound {
 				continue // deleted meanwhile
 			}
-			writeError(w, req, aerr)
+			request.WriteError(w, req, aerr)
 			return
 		}
 		deleted = append(deleted, res.obj)
 	}
-	lm := metav1.ListMeta{ResourceVersion: strconv.FormatUint(s.store.currentRV(), 10)}
-	bw := s.startBody(w, req, http.StatusOK, out.format.contentType(), -1)
-	_ = s.writeList(bw, r.res, out, deleted, lm)
+	lm := metav1.ListMeta{ResourceVersion: strconv.FormatUint(s.store.CurrentRV(), 10)}
+	bw := s.startBody(w, req, http.StatusOK, out.Format.ContentType(), -1)
+	_ = s.writeList(bw, r.Res, out, deleted, lm)
 	_ = bw.Close()
 }
 
 // gcSupported reports whether deletes of the resource take propagation
 // policies (core Events do not: they have no dependents).
-func (r *resource) gcSupported() bool {
-	return !(r.kind.Group == "" && r.kind.Resource == "events")
+func gcSupported(r *object.Resource) bool {
+	return !(r.Kind.Group == "" && r.Kind.Resource == "events")
 }

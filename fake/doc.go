@@ -11,7 +11,7 @@
 //     (routes from api/registry), and custom resources (JSON and YAML
 //     only, as on a real server).
 //   - Defaulting of built-in kinds as kube-apiserver decodes them
-//     (fake/internal/defaults: Pods and pod templates down to probes,
+//     (fake/internal/admission/defaults: Pods and pod templates down to probes,
 //     ports, volumes and env; Deployments, StatefulSets, DaemonSets,
 //     ReplicaSets, Jobs, CronJobs, ReplicationControllers; Services;
 //     Secrets, whose stringData is folded into data; PVCs and PVs;

@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // Fault is a failure aimed at the API requests its Match selects, for
@@ -55,7 +58,7 @@ func (f *Faults) Add(fault Fault) (remove func()) {
 
 // forRequest takes the fault, if any, that a routed request matches,
 // and returns its error and latency.
-func (f *Faults) forRequest(ri requestInfo) (*apiError, time.Duration) {
+func (f *Faults) forRequest(ri request.Info) (*apierr.Error, time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, r := range f.rules {
@@ -72,15 +75,15 @@ func (f *Faults) forRequest(ri requestInfo) (*apiError, time.Duration) {
 			return nil, r.Latency
 		}
 		secs := int((r.RetryAfter + time.Second - 1) / time.Second)
-		var e *apiError
+		var e *apierr.Error
 		if r.Code == http.StatusTooManyRequests {
-			e = errTooManyRequests(max(secs, 1))
+			e = apierr.TooManyRequests(max(secs, 1))
 		} else {
-			e = errServer(r.Code)
-			e.retryAfter = secs
+			e = apierr.Server(r.Code)
+			e.RetryAfter = secs
 		}
 		if r.Message != "" {
-			e.status.Message = r.Message
+			e.Status.Message = r.Message
 		}
 		return e, r.Latency
 	}

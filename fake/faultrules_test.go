@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // A fault aimed by a Match hits only the requests it matches, as many
@@ -37,7 +39,7 @@ func TestFaultsAdd(t *testing.T) {
 }
 
 func TestMatch(t *testing.T) {
-	ri := requestInfo{verb: "patch", group: "apps", resource: "deployments", subresource: "scale", namespace: "ns", name: "web", fieldManager: "hpa", userAgent: "kubectl/v1.36.0 (linux/amd64)"}
+	ri := request.Info{Verb: "patch", Group: "apps", Resource: "deployments", Subresource: "scale", Namespace: "ns", Name: "web", FieldManager: "hpa", UserAgent: "kubectl/v1.36.0 (linux/amd64)"}
 	tests := []struct {
 		m    Match
 		want bool

@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/watch"
 )
 
 // WatchListMode is how the server answers watch-list requests
@@ -182,7 +185,7 @@ func (s *Server) Restart() {
 // kube-apiserver keeps serving the versions its watch cache holds after
 // a compaction, so a real cluster answers 410 only for older ones (see
 // the package documentation).
-func (s *Server) Compact() { s.store.compact() }
+func (s *Server) Compact() { s.store.Compact() }
 
 func (f *Faults) refuseProtobuf() bool {
 	f.mu.Lock()
@@ -210,23 +213,23 @@ func (f *Faults) dropChan() <-chan struct{} {
 
 // beforeRequest takes one injected failure (FailNext, then
 // NotAcceptableNext), if any, and the latency.
-func (f *Faults) beforeRequest() (*apiError, time.Duration) {
+func (f *Faults) beforeRequest() (*apierr.Error, time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.failN > 0 {
 		f.failN--
-		var e *apiError
+		var e *apierr.Error
 		if f.failCode == http.StatusTooManyRequests {
-			e = errTooManyRequests(max(f.retryAfter, 1))
+			e = apierr.TooManyRequests(max(f.retryAfter, 1))
 		} else {
-			e = errServer(f.failCode)
-			e.retryAfter = f.retryAfter
+			e = apierr.Server(f.failCode)
+			e.RetryAfter = f.retryAfter
 		}
 		return e, f.latency
 	}
 	if f.notAcceptN > 0 {
 		f.notAcceptN--
-		return errNotAcceptable(), f.latency
+		return apierr.NotAcceptable(), f.latency
 	}
 	return nil, f.latency
 }
@@ -242,39 +245,45 @@ func (f *Faults) takeTooLarge() bool {
 	return false
 }
 
-// eventFault is what to do to the next watch event.
-type eventFault int
-
-const (
-	eventOK eventFault = iota
-	eventCutMidway
-	eventCorrupt
-)
-
-// watchState tracks one watch's DropWatchesAfter count.
-type watchState struct {
-	gen, sent int
-}
-
 // nextEvent returns the fault for an event about to be sent, and whether
 // the watch must end before it (DropWatchesAfter reached).
-func (f *Faults) nextEvent(ws *watchState) (eventFault, bool) {
+func (f *Faults) nextEvent(ws *watch.State) (watch.EventFault, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if ws.gen != f.dropAfterGen {
-		ws.gen, ws.sent = f.dropAfterGen, 0
+	if ws.Gen != f.dropAfterGen {
+		ws.Gen, ws.Sent = f.dropAfterGen, 0
 	}
-	if f.dropAfterN > 0 && ws.sent >= f.dropAfterN {
-		return eventOK, true
+	if f.dropAfterN > 0 && ws.Sent >= f.dropAfterN {
+		return watch.EventOK, true
 	}
-	ws.sent++
+	ws.Sent++
 	switch {
 	case f.closeMidEvent:
 		f.closeMidEvent = false
-		return eventCutMidway, false
+		return watch.EventCutMidway, false
 	case f.corruptFrame:
 		f.corruptFrame = false
-		return eventCorrupt, false
+		return watch.EventCorrupt, false
 	}
-	return eventOK, false
+	return watch.EventOK, false
+}
+
+// faultsForWatches is what watches see of the faults.
+type faultsForWatches struct{ f *Faults }
+
+func (a faultsForWatches) RefuseProtobuf() bool      { return a.f.refuseProtobuf() }
+func (a faultsForWatches) TakeTooLarge() bool        { return a.f.takeTooLarge() }
+func (a faultsForWatches) DropChan() <-chan struct{} { return a.f.dropChan() }
+func (a faultsForWatches) NextEvent(ws *watch.State) (watch.EventFault, bool) {
+	return a.f.nextEvent(ws)
+}
+
+func (a faultsForWatches) WatchListMode() watch.ListMode {
+	switch a.f.watchListMode() {
+	case WatchListRefused:
+		return watch.ListRefused
+	case WatchListNoEndBookmark:
+		return watch.ListNoEndBookmark
+	}
+	return watch.ListSupported
 }

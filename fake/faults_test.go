@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/watch"
 )
 
 // Each test shows what a client sees under one fault.
@@ -138,7 +139,7 @@ func TestFaultWatchListNoEndBookmark(t *testing.T) {
 			if err := dec.Decode(&cm); err != nil {
 				t.Fatal(err)
 			}
-			got = append(got, typ+" "+cm.Name+cm.Annotations[initialEventsEnd])
+			got = append(got, typ+" "+cm.Name+cm.Annotations[watch.InitialEventsEnd])
 		}
 		// The initial ADDED, then only ordinary bookmarks (no end
 		// annotation), one a second, until the watch times out.
@@ -234,7 +235,7 @@ func TestFaultCompact(t *testing.T) {
 		_, dec := c.watch("resourceVersion="+old, accept)
 		_, err := dec.Next()
 		var se *codec.StatusError
-		if !errors.As(err, &se) || !errors.Is(err, codec.ErrExpired) || se.Status.Message != watchGoneMessage {
+		if !errors.As(err, &se) || !errors.Is(err, codec.ErrExpired) || se.Status.Message != watch.WatchGoneMessage {
 			t.Errorf("%s: watch from a compacted version: %v", accept, err)
 		}
 	}

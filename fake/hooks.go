@@ -1,12 +1,14 @@
 package fake
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/admission"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // AdmissionHook stands for an admission webhook: it sees the writes its
@@ -70,92 +72,49 @@ type AdmissionError struct {
 
 func (e *AdmissionError) Error() string { return e.Message }
 
-// hookCall is the request a write comes from, for the admission hooks.
-type hookCall struct {
-	r                       *request
-	verb                    string
-	dry                     bool
-	fieldManager, userAgent string
-}
+// userHooks runs Options.Admission as one admission hook, in order: the
+// hooks that match a write see one AdmissionRequest (a change one makes
+// is what the next sees), and the object they leave is decoded back
+// into the write.
+type userHooks []AdmissionHook
 
-func newHookCall(r *request, o writeOpts) *hookCall {
-	return &hookCall{r: r, verb: r.verb, dry: o.dry, fieldManager: o.manager, userAgent: o.agent}
-}
-
-// runAdmissionHooks calls the hooks that match a write: d is the object
-// to store (nil for a delete), old the stored one (nil for a create).
-// Changes the hooks make are decoded back into d, keeping its system
-// fields and managedFields.
-func (s *Server) runAdmissionHooks(d, old *draft, call *hookCall) *apiError {
-	if call == nil || len(s.opts.Admission) == 0 {
-		return nil
-	}
-	res := call.r.res
-	name := call.r.name
-	if name == "" && d != nil {
-		name = d.meta.Name // a create names its object in the body
-	}
-	ri := requestInfo{verb: call.verb, group: res.kind.Group, resource: res.kind.Resource, subresource: call.r.sub, namespace: call.r.ns, name: name, fieldManager: call.fieldManager, userAgent: call.userAgent}
-	op := "UPDATE"
-	switch {
-	case old == nil:
-		op = "CREATE"
-	case d == nil:
-		op = "DELETE"
-	}
+func (hs userHooks) Mutate(a *admission.Attributes) *apierr.Error {
+	res := a.Resource
+	ri := request.Info{Verb: a.Verb, Group: res.Kind.Group, Resource: res.Kind.Resource, Subresource: a.Subresource, Namespace: a.Namespace, Name: a.Name, FieldManager: a.FieldManager, UserAgent: a.UserAgent}
 	var ar *AdmissionRequest
-	for i := range s.opts.Admission {
-		h := &s.opts.Admission[i]
+	for i := range hs {
+		h := &hs[i]
 		if h.Admit == nil || !h.Match.matches(ri) {
 			continue
 		}
 		if ar == nil {
-			ar = &AdmissionRequest{Operation: op, Verb: call.verb, Group: res.kind.Group, Version: res.kind.Version, Resource: res.kind.Resource, Subresource: call.r.sub,
-				Namespace: call.r.ns, Name: name, DryRun: call.dry, FieldManager: call.fieldManager, UserAgent: call.userAgent}
-			if d != nil {
-				m, err := d.toMap()
-				if err != nil {
-					return errInternal(err)
-				}
-				ar.Object = m
-			}
-			if old != nil {
-				m, err := old.toMap()
-				if err != nil {
-					return errInternal(err)
-				}
-				ar.OldObject = m
+			ar = &AdmissionRequest{Operation: a.Operation, Verb: a.Verb, Group: res.Kind.Group, Version: res.Kind.Version, Resource: res.Kind.Resource, Subresource: a.Subresource,
+				Namespace: a.Namespace, Name: a.Name, DryRun: a.DryRun, FieldManager: a.FieldManager, UserAgent: a.UserAgent}
+			var err error
+			if ar.Object, ar.OldObject, err = a.ObjectMaps(); err != nil {
+				return apierr.Internal(err)
 			}
 		}
 		if err := h.Admit(ar); err != nil {
 			return hookError(h.Name, err)
 		}
 	}
-	if ar == nil || d == nil {
+	if ar == nil || a.Object == nil {
 		return nil
 	}
-	b, err := json.Marshal(ar.Object)
-	if err != nil {
-		return errInternal(err)
-	}
-	next, _, err := res.decodeJSONDraft(b)
-	if err != nil {
-		return errInternal(fmt.Errorf("admission webhook changed the object into one that does not decode: %w", err))
-	}
-	m := next.meta
-	m.UID, m.CreationTimestamp, m.DeletionTimestamp, m.DeletionGracePeriodSeconds = d.meta.UID, d.meta.CreationTimestamp, d.meta.DeletionTimestamp, d.meta.DeletionGracePeriodSeconds
-	m.Generation, m.ResourceVersion, m.ManagedFields = d.meta.Generation, d.meta.ResourceVersion, d.meta.ManagedFields
-	m.Name, m.Namespace = d.meta.Name, d.meta.Namespace
-	*d = *next
-	return nil
+	return a.ReplaceObject(ar.Object)
 }
 
+// Validate lets every write through: the hooks of Options.Admission
+// run before validation only.
+func (userHooks) Validate(*admission.Attributes) *apierr.Error { return nil }
+
 // hookError is the answer to a write a hook refused or failed.
-func hookError(name string, err error) *apiError {
+func hookError(name string, err error) *apierr.Error {
 	var deny *AdmissionError
 	if !errors.As(err, &deny) {
 		msg := fmt.Sprintf("Internal error occurred: failed calling webhook %q: %v", name, err)
-		e := newStatus(http.StatusInternalServerError, "InternalError", msg, &metav1.StatusDetails{Causes: []metav1.StatusCause{{Message: msg}}})
+		e := apierr.New(http.StatusInternalServerError, "InternalError", msg, &metav1.StatusDetails{Causes: []metav1.StatusCause{{Message: msg}}})
 		return e
 	}
 	code := deny.Code
@@ -169,5 +128,5 @@ func hookError(name string, err error) *apiError {
 	case deny.Reason != "":
 		msg = fmt.Sprintf("admission webhook %q denied the request: %s", name, deny.Reason)
 	}
-	return newStatus(code, deny.Reason, msg, nil)
+	return apierr.New(code, deny.Reason, msg, nil)
 }

@@ -1,9 +1,10 @@
 package fake
 
 import (
-	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // Match selects requests by what they are about, for Faults.Add and
@@ -32,53 +33,36 @@ type Match struct {
 	UserAgent string
 }
 
-// requestInfo is what a Match is matched against.
-type requestInfo struct {
-	verb, group, resource, subresource string
-	namespace, name                    string
-	fieldManager, userAgent            string
-}
-
-// info describes a routed request.
-func (r *request) info(req *http.Request) requestInfo {
-	ri := requestInfo{verb: r.verb, group: r.res.kind.Group, resource: r.res.kind.Resource, subresource: r.sub, namespace: r.ns, name: r.name, userAgent: req.UserAgent()}
-	switch r.verb {
-	case "create", "update", "patch":
-		ri.fieldManager = writeManager(req)
-	}
-	return ri
-}
-
-func (m *Match) matches(ri requestInfo) bool {
-	if len(m.Verbs) > 0 && !slices.Contains(m.Verbs, ri.verb) {
+func (m *Match) matches(ri request.Info) bool {
+	if len(m.Verbs) > 0 && !slices.Contains(m.Verbs, ri.Verb) {
 		return false
 	}
 	if m.Resource != "" {
 		name, group, qualified := strings.Cut(m.Resource, ".")
-		if name != ri.resource || qualified && group != ri.group {
+		if name != ri.Resource || qualified && group != ri.Group {
 			return false
 		}
 	}
 	switch m.Subresource {
 	case "":
 	case "-":
-		if ri.subresource != "" {
+		if ri.Subresource != "" {
 			return false
 		}
 	default:
-		if m.Subresource != ri.subresource {
+		if m.Subresource != ri.Subresource {
 			return false
 		}
 	}
-	if m.Namespace != "" && m.Namespace != ri.namespace || m.Name != "" && m.Name != ri.name {
+	if m.Namespace != "" && m.Namespace != ri.Namespace || m.Name != "" && m.Name != ri.Name {
 		return false
 	}
-	if m.FieldManager != "" && m.FieldManager != ri.fieldManager {
+	if m.FieldManager != "" && m.FieldManager != ri.FieldManager {
 		return false
 	}
 	if m.UserAgent != "" {
-		program, _, _ := strings.Cut(ri.userAgent, "/")
-		if m.UserAgent != ri.userAgent && m.UserAgent != program {
+		program, _, _ := strings.Cut(ri.UserAgent, "/")
+		if m.UserAgent != ri.UserAgent && m.UserAgent != program {
 			return false
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/watch"
 )
 
 // serverSet are the metadata fields the server writes, so they differ
@@ -94,7 +95,7 @@ func TestWatchListEndBookmarkMatchesFixture(t *testing.T) {
 	sc := bufio.NewScanner(bytes.NewReader(rec.Body))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		if strings.Contains(sc.Text(), initialEventsEnd) {
+		if strings.Contains(sc.Text(), watch.InitialEventsEnd) {
 			want = sc.Text()
 			break
 		}

@@ -1,130 +1,110 @@
 package fake
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
-	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/admission"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/managedfields"
+	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/patch"
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
-// Patch content types.
-const (
-	patchJSON      = "application/json-patch+json"
-	patchMerge     = "application/merge-patch+json"
-	patchStrategic = "application/strategic-merge-patch+json"
-	patchApply     = "application/apply-patch+yaml"
-)
-
-// patchType returns the patch type of a request, or the 415 of a type
-// the resource does not take: built-in resources answer as their router
-// does, custom resources name the types they take.
-func patchType(req *http.Request, r *resource) (string, *apiError) {
-	mt, err := codec.ParseMediaType(req.Header.Get("Content-Type"))
-	pt := mt.Essence()
-	if err == nil && (pt == patchJSON || pt == patchMerge || pt == patchApply || (pt == patchStrategic && !r.custom)) {
-		return pt, nil
-	}
-	if r.custom {
-		return "", newStatus(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml", nil)
-	}
-	return "", newStatus(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "415: Unsupported Media Type", &metav1.StatusDetails{})
-}
-
-func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request) {
-	pt, aerr := patchType(req, r.res)
+func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	pt, aerr := patch.TypeOf(req, r.Res)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	out, aerr := s.negotiate(req, r.res, false, false)
+	out, aerr := s.negotiate(req, r.Res, false, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	body, aerr := readBody(req)
+	body, aerr := request.ReadBody(req)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	o, aerr := parseWriteOptions(req, patchOptions, pt == patchApply)
+	o, aerr := request.ParseWriteOptions(req, request.PatchOptions, pt == patch.TypeApply)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	o.out = out
+	o.Out = out
 	var applied map[string]any
-	if pt == patchApply {
-		if applied, aerr = decodeApplied(body); aerr != nil {
-			writeError(w, req, aerr)
+	if pt == patch.TypeApply {
+		if applied, aerr = patch.DecodeApplied(body); aerr != nil {
+			request.WriteError(w, req, aerr)
 			return
 		}
 	}
 	var unknown []string
 	created := false
-	res := r.res
-	obj, _, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	res := r.Res
+	obj, _, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			if pt != patchApply || r.sub != "" {
-				return "", nil, errNotFound(res, r.name)
+			if pt != patch.TypeApply || r.Subresource != "" {
+				return "", nil, apierr.NotFound(res.Kind, r.Name)
 			}
 			created = true
-			return s.applyCreate(r, newHookCall(r, o), applied, o, rv, &unknown)
+			return s.applyCreate(r, admission.NewRequest(r, r.Verb, o.DryRun, o.Manager, o.UserAgent), applied, o, rv, &unknown)
 		}
-		old, err := res.draftOf(cur)
+		old, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		var d *draft
+		var d *object.Draft
 		var sent []metav1.ManagedFieldsEntry
-		if pt == patchApply {
-			d, err = s.applyTo(r, old, applied, o, &unknown)
+		if pt == patch.TypeApply {
+			d, err = s.patcher().Apply(r, old, applied, o, &unknown)
 		} else {
-			d, err = s.patched(r, old, pt, body, o, &unknown)
+			d, err = s.patcher().Patch(r, old, pt, body, o, &unknown)
 			if d != nil {
-				sent = d.meta.ManagedFields
+				sent = d.Meta.ManagedFields
 			}
 		}
 		if err != nil {
 			return "", nil, err
 		}
-		if d.meta.ResourceVersion != "" && d.meta.ResourceVersion != strconv.FormatUint(cur.rv, 10) {
-			return "", nil, errConflict(res, r.name)
+		if d.Meta.ResourceVersion != "" && d.Meta.ResourceVersion != strconv.FormatUint(cur.RV, 10) {
+			return "", nil, apierr.Conflict(res.Kind, r.Name)
 		}
-		if d.meta.Name != r.name {
-			return "", nil, errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.meta.Name, r.name))
+		if d.Meta.Name != r.Name {
+			return "", nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.Meta.Name, r.Name))
 		}
-		if res.kind.Namespaced && d.meta.Namespace != r.ns {
-			return "", nil, errBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+		if res.Kind.Namespaced && d.Meta.Namespace != r.Namespace {
+			return "", nil, apierr.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
 		}
-		managed := d.meta.ManagedFields
-		next, err := s.mergeUpdate(old, d, r.sub == "status")
+		managed := d.Meta.ManagedFields
+		next, err := s.mergeUpdate(old, d, r.Subresource == "status")
 		if err != nil {
 			return "", nil, err
 		}
-		if aerr := s.runAdmissionHooks(next, old, newHookCall(r, o)); aerr != nil {
+		call := admission.NewRequest(r, r.Verb, o.DryRun, o.Manager, o.UserAgent)
+		if aerr := s.admission.Mutate(next, old, call); aerr != nil {
 			return "", nil, aerr
 		}
-		if aerr := s.validate(next, old); aerr != nil {
+		if aerr := s.admission.Validate(next, old, call); aerr != nil {
 			return "", nil, aerr
 		}
-		if pt == patchApply {
-			next.meta.ManagedFields = managed
-		} else if err := s.recordUpdate(s.endpoint(res, r.sub), old, sent, next, o.manager); err != nil {
+		if pt == patch.TypeApply {
+			next.Meta.ManagedFields = managed
+		} else if err := managedfields.RecordUpdate(s.endpoint(res, r.Subresource), old, sent, next, o.Manager); err != nil {
 			return "", nil, err
 		}
 		return s.commitChange(cur, old, next, rv)
 	})
 	if err != nil {
-		writeError(w, req, asAPIError(err))
+		request.WriteError(w, req, apierr.From(err))
 		return
 	}
-	if o.level == validationWarn {
-		for _, u := range quoteUnknown(unknown) {
+	if o.Level == request.ValidationWarn {
+		for _, u := range request.QuoteUnknown(unknown) {
 			w.Header().Add("Warning", "299 - "+strconv.Quote(u))
 		}
 	}
@@ -133,154 +113,4 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		code = http.StatusCreated
 	}
 	s.writeObject(w, req, code, obj, out)
-}
-
-// jsonPatchOp is the shape a JSON patch's operations must have.
-type jsonPatchOp struct {
-	Op    string          `json:"op"`
-	Path  string          `json:"path"`
-	From  string          `json:"from"`
-	Value json.RawMessage `json:"value"`
-}
-
-// patched applies a JSON, merge or strategic merge patch to old.
-func (s *Server) patched(r *request, old *draft, pt string, body []byte, o writeOpts, unknown *[]string) (*draft, error) {
-	doc, err := old.toMap()
-	if err != nil {
-		return nil, err
-	}
-	var result any
-	switch pt {
-	case patchJSON:
-		var ops []jsonPatchOp
-		if err := json.Unmarshal(body, &ops); err != nil {
-			// Named as kube-apiserver's handler names its type.
-			msg := strings.ReplaceAll(err.Error(), "[]fake.jsonPatchOp", "[]handlers.jsonPatchOp")
-			return nil, errBadRequest("error decoding patch: " + msg)
-		}
-		if result, err = patch.JSONPatch(doc, body); err != nil {
-			return nil, newStatus(http.StatusUnprocessableEntity, "Invalid", "the server rejected our request due to an error in our request", &metav1.StatusDetails{})
-		}
-	default:
-		var p any
-		if err = json.Unmarshal(body, &p); err != nil {
-			return nil, errBadRequest("error decoding patch: " + err.Error())
-		}
-		if pt == patchMerge {
-			result = patch.Merge(doc, p)
-		} else {
-			k := r.res.kind
-			result, err = patch.Strategic(doc, p, func(path string) (string, bool) {
-				return s.builtins.MergeKey(k.APIVersion(), k.Kind, strings.Split(path, "."))
-			})
-		}
-	}
-	if err != nil {
-		if ae, ok := err.(*apiError); ok {
-			return nil, ae
-		}
-		return nil, newStatus(http.StatusUnprocessableEntity, "Invalid", err.Error(), nil)
-	}
-	d, aerr := s.patchedDraft(r.res, result, unknown, o.level, func(b []byte, detail string) *apiError {
-		// kube-apiserver names the field "patch" and shows the patched
-		// object (JSON and merge patches) or the patch map (strategic
-		// merge) as the invalid value, in a 422.
-		bad := string(b)
-		if pt == patchMerge {
-			if orig, err := old.completeJSON(); err == nil {
-				var p any
-				if json.Unmarshal(body, &p) == nil {
-					bad = string(mergedAsWritten(orig, p))
-				}
-			}
-		}
-		if pt == patchStrategic {
-			var p any
-			_ = json.Unmarshal(body, &p)
-			bad = fmt.Sprintf("%+v", p)
-		}
-		return errInvalid("", "", "", fieldCause{typ: metav1.CauseTypeFieldValueInvalid, field: "patch",
-			msg: "Invalid value: " + strconv.Quote(bad) + ": " + detail})
-	})
-	if aerr != nil {
-		return nil, aerr
-	}
-	return d, nil
-}
-
-// patchedDraft decodes a patch result as the kind, collecting unknown
-// fields.
-//
-// invalid, when set, makes the error for a result that does not decode
-// (or has unknown fields under Strict validation), given the result's
-// JSON and the decoding error; nil gives a 400 as for a request body.
-func (s *Server) patchedDraft(res *resource, result any, unknown *[]string, level validation, invalid func(b []byte, detail string) *apiError) (*draft, *apiError) {
-	b, err := json.Marshal(result)
-	if err != nil {
-		return nil, errInternal(err)
-	}
-	fail := func(err error) *apiError {
-		if invalid != nil {
-			return invalid(b, strings.TrimPrefix(err.Error(), errBadBody.Error()+": "))
-		}
-		return res.cannotHandle(err)
-	}
-	d, unk, err := res.decodeJSONDraft(b)
-	if ae, ok := err.(*apiError); ok {
-		return nil, ae
-	}
-	if err != nil {
-		return nil, fail(err)
-	}
-	if len(unk) > 0 && level == validationStrict {
-		return nil, fail(fmt.Errorf("strict decoding error: %s", strings.Join(quoteUnknown(unk), ", ")))
-	}
-	*unknown = append(*unknown, unk...)
-	if aerr := d.checkTypeMeta(); aerr != nil {
-		return nil, aerr
-	}
-	applyDefaults(d)
-	return d, nil
-}
-
-// mergedAsWritten is the result of a JSON merge patch as kube-apiserver
-// writes it in messages: the maps the patch changes are written anew
-// (keys sorted), the values it does not touch as they were, in the
-// order the object's fields were written.
-func mergedAsWritten(original []byte, patch any) []byte {
-	b, err := json.Marshal(lazyMerge(original, patch))
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-func lazyMerge(original json.RawMessage, p any) any {
-	pm, ok := p.(map[string]any)
-	if !ok {
-		return p
-	}
-	var om map[string]json.RawMessage
-	if json.Unmarshal(original, &om) != nil || om == nil {
-		return patch.Merge(nil, pm)
-	}
-	out := make(map[string]any, len(om)+len(pm))
-	for k, v := range om {
-		out[k] = v
-	}
-	for k, v := range pm {
-		switch {
-		case v == nil:
-			delete(out, k)
-		default:
-			if _, isMap := v.(map[string]any); isMap {
-				if raw, ok := om[k]; ok && len(raw) > 0 && raw[0] == '{' {
-					out[k] = lazyMerge(raw, v)
-					continue
-				}
-			}
-			out[k] = patch.Merge(nil, v)
-		}
-	}
-	return out
 }

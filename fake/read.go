@@ -11,38 +11,42 @@ import (
 	"strings"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
-func (s *Server) serveGet(w http.ResponseWriter, req *http.Request, r *request) {
-	out, aerr := s.negotiate(req, r.res, false, false)
+func (s *Server) serveGet(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	out, aerr := s.negotiate(req, r.Res, false, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
 	if rv := req.URL.Query().Get("resourceVersion"); rv != "" {
 		n, err := strconv.ParseUint(rv, 10, 64)
 		if err != nil {
-			writeError(w, req, errBadRequest(fmt.Sprintf("invalid resource version %q: the value must be a decimal number", rv)))
+			request.WriteError(w, req, apierr.BadRequest(fmt.Sprintf("invalid resource version %q: the value must be a decimal number", rv)))
 			return
 		}
-		if cur := s.store.currentRV(); n > cur || s.faults.takeTooLarge() {
-			writeError(w, req, errTooLargeRV(n, cur))
+		if cur := s.store.CurrentRV(); n > cur || s.faults.takeTooLarge() {
+			request.WriteError(w, req, apierr.TooLargeRV(n, cur))
 			return
 		}
 	}
-	o := s.store.get(r.res, objectKey(r.ns, r.name))
+	o := s.store.Get(r.Res, object.Key(r.Namespace, r.Name))
 	if o == nil {
-		writeError(w, req, errNotFound(r.res, r.name))
+		request.WriteError(w, req, apierr.NotFound(r.Res.Kind, r.Name))
 		return
 	}
 	s.writeObject(w, req, http.StatusOK, o, out)
 }
 
 // writeObject answers with one object.
-func (s *Server) writeObject(w http.ResponseWriter, req *http.Request, code int, o *storedObject, out output) {
+func (s *Server) writeObject(w http.ResponseWriter, req *http.Request, code int, o *object.Stored, out request.Output) {
 	body, ct, err := s.encodeObject(o, out)
 	if err != nil {
-		writeError(w, req, errInternal(err))
+		request.WriteError(w, req, apierr.Internal(err))
 		return
 	}
 	s.writeBody(w, req, code, ct, body)
@@ -81,33 +85,33 @@ func decodeContinue(s string) (continueToken, error) {
 
 const expiredContinueMessage = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list."
 
-func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request) {
-	opts, aerr := parseListOptions(req.URL.Query(), r.res, false)
+func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	out, aerr := s.negotiate(req, r.res, true, false)
+	out, aerr := s.negotiate(req, r.Res, true, false)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	if opts.shard, aerr = s.parseShardParam(req.URL.Query().Get("shardSelector")); aerr != nil {
-		writeError(w, req, aerr)
+	if opts.Shard, aerr = request.ParseShardParam(req.URL.Query().Get("shardSelector"), s.opts.IgnoreShardSelector); aerr != nil {
+		request.WriteError(w, req, aerr)
 		return
 	}
 	items, lm, aerr := s.list(r, opts)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	setShardInfo(&lm, r.res, out, opts.shard)
-	ct := out.format.contentType()
-	if out.as == asTable {
+	request.SetShardInfo(&lm, r.Res, out, opts.Shard)
+	ct := out.Format.ContentType()
+	if out.As == request.AsTable {
 		ct = "application/json"
 	}
 	bw := s.startBody(w, req, http.StatusOK, ct, -1)
-	if err := s.writeList(bw, r.res, out, items, lm); err != nil {
+	if err := s.writeList(bw, r.Res, out, items, lm); err != nil {
 		s.opts.Logger.Debug("fake apiserver: list write", "err", err)
 	}
 	_ = bw.Close()
@@ -115,65 +119,65 @@ func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request)
 
 // list runs a list request: it picks the snapshot the resourceVersion
 // semantics ask for, applies selectors and paginates.
-func (s *Server) list(r *request, opts *listOptions) ([]*storedObject, metav1.ListMeta, *apiError) {
+func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.Stored, metav1.ListMeta, *apierr.Error) {
 	var lm metav1.ListMeta
-	limit := opts.limit
+	limit := opts.Limit
 	var at uint64 // 0: newest
 	start := ""
 	exactGone := "The resourceVersion for the provided list is too old."
 	switch {
-	case opts.cont != "":
-		tok, err := decodeContinue(opts.cont)
+	case opts.Continue != "":
+		tok, err := decodeContinue(opts.Continue)
 		if err != nil {
-			return nil, lm, errBadRequest("invalid continue token: " + err.Error())
+			return nil, lm, apierr.BadRequest("invalid continue token: " + err.Error())
 		}
 		start = tok.Start
 		if tok.RV > 0 {
 			at = uint64(tok.RV)
 		}
 		exactGone = ""
-	case opts.rv == "0":
+	case opts.RV == "0":
 		limit = 0 // served from the watch cache: the limit is ignored
-	case opts.rv != "":
-		n, _ := strconv.ParseUint(opts.rv, 10, 64)
-		cur := s.store.currentRV()
+	case opts.RV != "":
+		n, _ := strconv.ParseUint(opts.RV, 10, 64)
+		cur := s.store.CurrentRV()
 		if n > cur || s.faults.takeTooLarge() {
-			return nil, lm, errTooLargeRV(n, cur)
+			return nil, lm, apierr.TooLargeRV(n, cur)
 		}
-		if opts.rvMatch == matchExact || (opts.rvMatch == "" && limit > 0) {
+		if opts.RVMatch == request.MatchExact || (opts.RVMatch == "" && limit > 0) {
 			at = n
 			if at == 0 {
 				at = cur
 			}
 		}
 	}
-	snap, snapRV, err := s.store.snapshot(r.res, at)
-	if errors.Is(err, errExpired) {
+	snap, snapRV, err := s.store.Snapshot(r.Res, at)
+	if errors.Is(err, storage.ErrExpired) {
 		if exactGone != "" {
-			return nil, lm, errGone(exactGone)
+			return nil, lm, apierr.Gone(exactGone)
 		}
-		e := errGone(expiredContinueMessage)
-		e.status.ListMeta.Continue = encodeContinue(-1, start)
+		e := apierr.Gone(expiredContinueMessage)
+		e.Status.ListMeta.Continue = encodeContinue(-1, start)
 		return nil, lm, e
 	}
 	if at != 0 && snapRV < at {
 		snapRV = at
 	}
 	lm.ResourceVersion = strconv.FormatUint(snapRV, 10)
-	lo, hi := namespaceRange(snap, r.ns)
+	lo, hi := storage.NamespaceRange(snap, r.Namespace)
 	if start != "" {
 		key := strings.TrimPrefix(start, "/")
-		if r.ns != "" {
-			key = r.ns + "/" + key
+		if r.Namespace != "" {
+			key = r.Namespace + "/" + key
 		}
-		i, _ := slices.BinarySearchFunc(snap, key, byKey)
+		i, _ := slices.BinarySearchFunc(snap, key, storage.ByKey)
 		lo = max(lo, i)
 	}
-	var items []*storedObject
+	var items []*object.Stored
 	i := lo
 	for ; i < hi; i++ {
 		o := snap[i]
-		if !opts.matches(o) {
+		if !opts.Matches(o) {
 			continue
 		}
 		if limit > 0 && int64(len(items)) == limit {
@@ -183,29 +187,18 @@ func (s *Server) list(r *request, opts *listOptions) ([]*storedObject, metav1.Li
 	}
 	if limit > 0 && i < hi && len(items) > 0 {
 		last := items[len(items)-1]
-		rel := last.key
-		if r.ns != "" {
-			rel = last.name
+		rel := last.Key
+		if r.Namespace != "" {
+			rel = last.Name
 		}
 		lm.Continue = encodeContinue(int64(snapRV), "/"+rel+"\x00")
-		if !opts.hasSelectors() {
+		if !opts.HasSelectors() {
 			// The keys from the page's start on, less the page's limit
 			// (kube-apiserver's count, which a shard selector does not
-			// filter: see shard.go).
+			// filter: see package shard).
 			n := int64(hi-lo) - limit
 			lm.RemainingItemCount = &n
 		}
 	}
 	return items, lm, nil
-}
-
-// namespaceRange returns the index range of a namespace's objects in a
-// key-sorted snapshot (everything when ns is "").
-func namespaceRange(snap []*storedObject, ns string) (int, int) {
-	if ns == "" {
-		return 0, len(snap)
-	}
-	lo, _ := slices.BinarySearchFunc(snap, ns+"/", byKey)
-	hi, _ := slices.BinarySearchFunc(snap, ns+"0", byKey) // '0' sorts right after '/'
-	return lo, hi
 }

@@ -101,8 +101,8 @@ func (w *memWriter) Write(p []byte) (int, error) {
 // Flush is a no-op: the pipe hands every write to the reader.
 func (w *memWriter) Flush() {}
 
-// abort breaks the response mid-stream.
-func (w *memWriter) abort() {
+// Abort breaks the response mid-stream.
+func (w *memWriter) Abort() {
 	w.mu.Lock()
 	w.aborted = true
 	w.mu.Unlock()

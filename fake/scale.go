@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
 	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
@@ -13,6 +12,11 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/admission/validation"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
+	"github.com/kubewire/kubewire/fake/internal/table"
 )
 
 // The scale subresource of deployments, replicasets, statefulsets,
@@ -28,78 +32,35 @@ import (
 // scaleGVK is the kind the scale subresource answers with.
 var scaleGVK = metav1.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
 
-// scalable reports whether a kind has a scale subresource the fake
-// serves.
-func scalable(t typedObject) bool {
-	switch t.(type) {
-	case *appsv1.Deployment, *appsv1.ReplicaSet, *appsv1.StatefulSet, *corev1.ReplicationController:
-		return true
-	}
-	return false
-}
-
 // replicasOf returns a pointer to spec.replicas (nil when the kind has
 // none), status.replicas and the label selector as a string.
-func replicasOf(t typedObject) (spec **int32, status int32, selector string) {
+func replicasOf(t object.Typed) (spec **int32, status int32, selector string) {
 	switch o := t.(type) {
 	case *appsv1.Deployment:
-		return &o.Spec.Replicas, o.Status.Replicas, labelSelectorString(o.Spec.Selector)
+		return &o.Spec.Replicas, o.Status.Replicas, table.SelectorString(o.Spec.Selector)
 	case *appsv1.ReplicaSet:
-		return &o.Spec.Replicas, o.Status.Replicas, labelSelectorString(o.Spec.Selector)
+		return &o.Spec.Replicas, o.Status.Replicas, table.SelectorString(o.Spec.Selector)
 	case *appsv1.StatefulSet:
-		return &o.Spec.Replicas, o.Status.Replicas, labelSelectorString(o.Spec.Selector)
+		return &o.Spec.Replicas, o.Status.Replicas, table.SelectorString(o.Spec.Selector)
 	case *corev1.ReplicationController:
 		sel := o.Spec.Selector
 		if len(sel) == 0 && o.Spec.Template != nil {
 			sel = o.Spec.Template.Labels // kube-apiserver defaults the selector to the template's labels
 		}
-		return &o.Spec.Replicas, o.Status.Replicas, labelSelectorString(&metav1.LabelSelector{MatchLabels: sel})
+		return &o.Spec.Replicas, o.Status.Replicas, table.SelectorString(&metav1.LabelSelector{MatchLabels: sel})
 	}
 	return nil, 0, ""
-}
-
-// labelSelectorString formats a label selector as kube-apiserver does in
-// a Scale's status.selector: requirements sorted by key, values sorted,
-// joined by commas. Nil and empty selectors are "".
-func labelSelectorString(ls *metav1.LabelSelector) string {
-	if ls == nil {
-		return ""
-	}
-	type req struct{ key, text string }
-	var reqs []req
-	for k, v := range ls.MatchLabels {
-		reqs = append(reqs, req{k, k + "=" + v})
-	}
-	for _, e := range ls.MatchExpressions {
-		values := slices.Sorted(slices.Values(e.Values))
-		switch e.Operator {
-		case "In":
-			reqs = append(reqs, req{e.Key, e.Key + " in (" + strings.Join(values, ",") + ")"})
-		case "NotIn":
-			reqs = append(reqs, req{e.Key, e.Key + " notin (" + strings.Join(values, ",") + ")"})
-		case "Exists":
-			reqs = append(reqs, req{e.Key, e.Key})
-		case "DoesNotExist":
-			reqs = append(reqs, req{e.Key, "!" + e.Key})
-		}
-	}
-	slices.SortStableFunc(reqs, func(a, b req) int { return strings.Compare(a.key, b.key) })
-	texts := make([]string, len(reqs))
-	for i, r := range reqs {
-		texts[i] = r.text
-	}
-	return strings.Join(texts, ",")
 }
 
 // scaleOf builds the Scale of a stored object. A built-in kind's unset
 // spec.replicas reads as 1, kube-apiserver's default; a custom resource
 // without the field cannot be scaled (500, as kube-apiserver answers).
-func (r *resource) scaleOf(o *storedObject) (*autoscalingv1.Scale, *apiError) {
-	d, err := r.draftOf(o)
+func scaleOf(r *object.Resource, o *object.Stored) (*autoscalingv1.Scale, *apierr.Error) {
+	d, err := r.DraftOf(o)
 	if err != nil {
-		return nil, errInternal(err)
+		return nil, apierr.Internal(err)
 	}
-	m := d.meta
+	m := d.Meta
 	sc := &autoscalingv1.Scale{
 		TypeMeta: metav1.TypeMeta{Kind: scaleGVK.Kind, APIVersion: scaleGVK.Group + "/" + scaleGVK.Version},
 		ObjectMeta: metav1.ObjectMeta{
@@ -107,27 +68,27 @@ func (r *resource) scaleOf(o *storedObject) (*autoscalingv1.Scale, *apiError) {
 			ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp,
 		},
 	}
-	if r.custom {
-		p := r.crd.scale
-		spec, found, _ := nestedPath(d.custom, p.SpecReplicasPath)
+	if r.Custom {
+		p := r.CRD.Scale
+		spec, found, _ := validation.NestedPath(d.Custom, p.SpecReplicasPath)
 		n, ok := spec.(int64)
 		if !found || !ok {
-			return nil, errInternal(fmt.Errorf("the spec replicas field %q does not exist", p.SpecReplicasPath))
+			return nil, apierr.Internal(fmt.Errorf("the spec replicas field %q does not exist", p.SpecReplicasPath))
 		}
 		sc.Spec.Replicas = int32(n)
-		if v, _, _ := nestedPath(d.custom, p.StatusReplicasPath); v != nil {
+		if v, _, _ := validation.NestedPath(d.Custom, p.StatusReplicasPath); v != nil {
 			if n, ok := v.(int64); ok {
 				sc.Status.Replicas = int32(n)
 			}
 		}
 		if p.LabelSelectorPath != nil {
-			if v, _, _ := nestedPath(d.custom, *p.LabelSelectorPath); v != nil {
+			if v, _, _ := validation.NestedPath(d.Custom, *p.LabelSelectorPath); v != nil {
 				sc.Status.Selector, _ = v.(string)
 			}
 		}
 		return sc, nil
 	}
-	spec, status, selector := replicasOf(d.typed)
+	spec, status, selector := replicasOf(d.Typed)
 	sc.Spec.Replicas = 1
 	if spec != nil && *spec != nil {
 		sc.Spec.Replicas = **spec
@@ -138,18 +99,18 @@ func (r *resource) scaleOf(o *storedObject) (*autoscalingv1.Scale, *apiError) {
 
 // setReplicas sets the object's replicas to n and reports whether they
 // changed.
-func (d *draft) setReplicas(n int32) (bool, error) {
-	if d.custom != nil {
-		path := strings.Split(strings.TrimPrefix(d.res.crd.scale.SpecReplicasPath, "."), ".")
-		cur, _, _ := unstructured.NestedFieldNoCopy(d.custom, path...)
+func setReplicas(d *object.Draft, n int32) (bool, error) {
+	if d.Custom != nil {
+		path := strings.Split(strings.TrimPrefix(d.Res.CRD.Scale.SpecReplicasPath, "."), ".")
+		cur, _, _ := unstructured.NestedFieldNoCopy(d.Custom, path...)
 		if c, ok := cur.(int64); ok && c == int64(n) {
 			return false, nil
 		}
-		return true, unstructured.SetNestedField(d.custom, int64(n), path...)
+		return true, unstructured.SetNestedField(d.Custom, int64(n), path...)
 	}
-	spec, _, _ := replicasOf(d.typed)
+	spec, _, _ := replicasOf(d.Typed)
 	if spec == nil {
-		return false, errMethodNotSupported(d.res, "scale")
+		return false, apierr.MethodNotSupported(d.Res.Kind, "scale")
 	}
 	if *spec != nil && **spec == n {
 		return false, nil
@@ -159,24 +120,24 @@ func (d *draft) setReplicas(n int32) (bool, error) {
 }
 
 // serveScale serves the scale subresource.
-func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request) {
-	if r.verb != "get" && r.verb != "update" && r.verb != "patch" {
-		writeError(w, req, errMethodNotSupported(r.res, r.verb))
+func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	if r.Verb != "get" && r.Verb != "update" && r.Verb != "patch" {
+		request.WriteError(w, req, apierr.MethodNotSupported(r.Res.Kind, r.Verb))
 		return
 	}
-	out, aerr := s.negotiate(req, r.res, false, false)
-	if aerr == nil && out.as != "" {
-		aerr = errNotAcceptable()
+	out, aerr := s.negotiate(req, r.Res, false, false)
+	if aerr == nil && out.As != "" {
+		aerr = apierr.NotAcceptable()
 	}
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	var o *storedObject
-	switch r.verb {
+	var o *object.Stored
+	switch r.Verb {
 	case "get":
-		if o = s.store.get(r.res, objectKey(r.ns, r.name)); o == nil {
-			aerr = errNotFound(r.res, r.name)
+		if o = s.store.Get(r.Res, object.Key(r.Namespace, r.Name)); o == nil {
+			aerr = apierr.NotFound(r.Res.Kind, r.Name)
 		}
 	case "update":
 		o, aerr = s.updateScale(req, r)
@@ -184,44 +145,44 @@ func (s *Server) serveScale(w http.ResponseWriter, req *http.Request, r *request
 		o, aerr = s.patchScale(req, r)
 	}
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	sc, aerr := r.res.scaleOf(o)
+	sc, aerr := scaleOf(r.Res, o)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	body, err := encodeScale(sc, out.format)
+	body, err := encodeScale(sc, out.Format)
 	if err != nil {
-		writeError(w, req, errInternal(err))
+		request.WriteError(w, req, apierr.Internal(err))
 		return
 	}
-	s.writeBody(w, req, http.StatusOK, out.format.contentType(), body)
+	s.writeBody(w, req, http.StatusOK, out.Format.ContentType(), body)
 }
 
-func encodeScale(sc *autoscalingv1.Scale, f format) ([]byte, error) {
-	if f == formatProtobuf {
+func encodeScale(sc *autoscalingv1.Scale, f request.Format) ([]byte, error) {
+	if f == request.FormatProtobuf {
 		return codec.EncodeProtobuf(sc.APIVersion, sc.Kind, sc)
 	}
 	b, err := json.Marshal(sc)
-	if err != nil || f != formatYAML {
+	if err != nil || f != request.FormatYAML {
 		return b, err
 	}
 	return codec.JSONToYAML(b)
 }
 
 // decodeScale decodes a Scale body (JSON, YAML or protobuf).
-func (s *Server) decodeScale(ct string, body []byte) (*autoscalingv1.Scale, *apiError) {
+func (s *Server) decodeScale(ct string, body []byte) (*autoscalingv1.Scale, *apierr.Error) {
 	if ct == "" {
 		ct = codec.MediaTypeJSON
 	}
 	mt, err := codec.ParseMediaType(ct)
 	if err != nil || !(mt.IsJSON() || mt.IsYAML() || mt.IsProtobuf()) {
-		return nil, errUnsupportedMediaType(ct)
+		return nil, apierr.UnsupportedMediaType(ct)
 	}
 	if mt.IsProtobuf() && s.faults.refuseProtobufBodies() {
-		return nil, errUnsupportedMediaTypeJSON(ct)
+		return nil, apierr.UnsupportedMediaTypeJSON(ct)
 	}
 	if mt.IsYAML() {
 		if body, err = codec.YAMLToJSON(body); err == nil {
@@ -233,10 +194,10 @@ func (s *Server) decodeScale(ct string, body []byte) (*autoscalingv1.Scale, *api
 		err = codec.DecodeAs(mt, body, &sc)
 	}
 	if err != nil {
-		return nil, errBadRequest(fmt.Sprintf("Scale in version %q cannot be handled as a Scale: %v", scaleGVK.Version, err))
+		return nil, apierr.BadRequest(fmt.Sprintf("Scale in version %q cannot be handled as a Scale: %v", scaleGVK.Version, err))
 	}
 	if sc.Kind != "" && sc.Kind != scaleGVK.Kind {
-		return nil, errBadRequest(fmt.Sprintf("Scale in version %q cannot be handled as a Scale: no kind %q is registered for version %q", scaleGVK.Version, sc.Kind, sc.APIVersion))
+		return nil, apierr.BadRequest(fmt.Sprintf("Scale in version %q cannot be handled as a Scale: no kind %q is registered for version %q", scaleGVK.Version, sc.Kind, sc.APIVersion))
 	}
 	return &sc, nil
 }

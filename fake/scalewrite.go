@@ -3,9 +3,13 @@ package fake
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"net/http"
 	"strings"
+
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/managedfields"
+	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 
 	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -15,12 +19,12 @@ import (
 )
 
 // updateScale writes spec.replicas from the request's Scale.
-func (s *Server) updateScale(req *http.Request, r *request) (*storedObject, *apiError) {
-	o, aerr := parseWriteOptions(req, updateOptions, false)
+func (s *Server) updateScale(req *http.Request, r *request.Request) (*object.Stored, *apierr.Error) {
+	o, aerr := request.ParseWriteOptions(req, request.UpdateOptions, false)
 	if aerr != nil {
 		return nil, aerr
 	}
-	body, aerr := readBody(req)
+	body, aerr := request.ReadBody(req)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -28,28 +32,28 @@ func (s *Server) updateScale(req *http.Request, r *request) (*storedObject, *api
 	if aerr != nil {
 		return nil, aerr
 	}
-	if sc.Name != "" && sc.Name != r.name {
-		return nil, errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Name, r.name))
+	if sc.Name != "" && sc.Name != r.Name {
+		return nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Name, r.Name))
 	}
 	return s.scaleTo(r, o, func(cur *autoscalingv1.Scale) (*autoscalingv1.Scale, error) { return sc, nil })
 }
 
 // patchScale patches the Scale and writes its spec.replicas; a
 // server-side apply owns the object's replicas field.
-func (s *Server) patchScale(req *http.Request, r *request) (*storedObject, *apiError) {
-	pt, aerr := patchType(req, r.res)
+func (s *Server) patchScale(req *http.Request, r *request.Request) (*object.Stored, *apierr.Error) {
+	pt, aerr := patch.TypeOf(req, r.Res)
 	if aerr != nil {
 		return nil, aerr
 	}
-	body, aerr := readBody(req)
+	body, aerr := request.ReadBody(req)
 	if aerr != nil {
 		return nil, aerr
 	}
-	o, aerr := parseWriteOptions(req, patchOptions, pt == patchApply)
+	o, aerr := request.ParseWriteOptions(req, request.PatchOptions, pt == patch.TypeApply)
 	if aerr != nil {
 		return nil, aerr
 	}
-	if pt == patchApply {
+	if pt == patch.TypeApply {
 		return s.applyScale(r, body, o)
 	}
 	return s.scaleTo(r, o, func(cur *autoscalingv1.Scale) (*autoscalingv1.Scale, error) {
@@ -62,14 +66,14 @@ func (s *Server) patchScale(req *http.Request, r *request) (*storedObject, *apiE
 			return nil, err
 		}
 		switch pt {
-		case patchJSON:
+		case patch.TypeJSON:
 			if result, err = patch.JSONPatch(doc, body); err != nil {
-				return nil, newStatus(http.StatusUnprocessableEntity, "Invalid", "the server rejected our request due to an error in our request", &metav1.StatusDetails{})
+				return nil, apierr.New(http.StatusUnprocessableEntity, "Invalid", "the server rejected our request due to an error in our request", &metav1.StatusDetails{})
 			}
 		default:
 			var p any
 			if err := json.Unmarshal(body, &p); err != nil {
-				return nil, errBadRequest("error decoding patch: " + err.Error())
+				return nil, apierr.BadRequest("error decoding patch: " + err.Error())
 			}
 			result = patch.Merge(doc, p)
 		}
@@ -86,14 +90,14 @@ func (s *Server) patchScale(req *http.Request, r *request) (*storedObject, *apiE
 // current one) to the object, recording the write in managedFields as
 // kube-apiserver's scale subresource does (an Update entry of
 // subresource "scale" without a time).
-func (s *Server) scaleTo(r *request, o writeOpts, next func(*autoscalingv1.Scale) (*autoscalingv1.Scale, error)) (*storedObject, *apiError) {
-	res := r.res
-	obj, _, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+func (s *Server) scaleTo(r *request.Request, o request.WriteOptions, next func(*autoscalingv1.Scale) (*autoscalingv1.Scale, error)) (*object.Stored, *apierr.Error) {
+	res := r.Res
+	obj, _, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, errNotFound(res, r.name)
+			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
-		curScale, aerr := res.scaleOf(cur)
-		if aerr != nil && !res.custom {
+		curScale, aerr := scaleOf(res, cur)
+		if aerr != nil && !res.Custom {
 			return "", nil, aerr
 		}
 		if curScale == nil {
@@ -103,93 +107,93 @@ func (s *Server) scaleTo(r *request, o writeOpts, next func(*autoscalingv1.Scale
 		if err != nil {
 			return "", nil, err
 		}
-		if sc.ResourceVersion != "" && sc.ResourceVersion != fmt.Sprint(cur.rv) {
-			return "", nil, errConflict(res, r.name)
+		if sc.ResourceVersion != "" && sc.ResourceVersion != fmt.Sprint(cur.RV) {
+			return "", nil, apierr.Conflict(res.Kind, r.Name)
 		}
 		if sc.Spec.Replicas < 0 {
-			return "", nil, errInvalid(scaleGVK.Group, scaleGVK.Kind, r.name, fieldCause{typ: "FieldValueInvalid", field: "spec.replicas", msg: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", sc.Spec.Replicas)})
+			return "", nil, apierr.Invalid(scaleGVK.Group, scaleGVK.Kind, r.Name, apierr.Cause{Type: "FieldValueInvalid", Field: "spec.replicas", Message: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", sc.Spec.Replicas)})
 		}
-		old, err := res.draftOf(cur)
+		old, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		d, err := res.draftOf(cur)
+		d, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		changed, err := d.setReplicas(sc.Spec.Replicas)
+		changed, err := setReplicas(d, sc.Spec.Replicas)
 		if err != nil {
 			return "", nil, err
 		}
-		if changed && res.generation {
-			d.meta.Generation++
+		if changed && res.Generation {
+			d.Meta.Generation++
 		}
-		if err := s.recordUpdate(s.endpoint(res, "scale"), old, nil, d, o.manager); err != nil {
+		if err := managedfields.RecordUpdate(s.endpoint(res, "scale"), old, nil, d, o.Manager); err != nil {
 			return "", nil, err
 		}
 		untimedScaleEntries(d)
 		return s.commitChange(cur, old, d, rv)
 	})
 	if err != nil {
-		return nil, asAPIError(err)
+		return nil, apierr.From(err)
 	}
 	return obj, nil
 }
 
 // untimedScaleEntries drops the time of scale entries, which
 // kube-apiserver's scale subresource does not keep.
-func untimedScaleEntries(d *draft) {
-	for i := range d.meta.ManagedFields {
-		if d.meta.ManagedFields[i].Subresource == "scale" {
-			d.meta.ManagedFields[i].Time = nil
+func untimedScaleEntries(d *object.Draft) {
+	for i := range d.Meta.ManagedFields {
+		if d.Meta.ManagedFields[i].Subresource == "scale" {
+			d.Meta.ManagedFields[i].Time = nil
 		}
 	}
-	managedfields.SortEntries(d.meta.ManagedFields)
+	managedfields.SortEntries(d.Meta.ManagedFields)
 }
 
 // applyScale runs a server-side apply of a Scale: the manager applies the
 // object's replicas field.
-func (s *Server) applyScale(r *request, body []byte, o writeOpts) (*storedObject, *apiError) {
-	applied, aerr := decodeApplied(body)
+func (s *Server) applyScale(r *request.Request, body []byte, o request.WriteOptions) (*object.Stored, *apierr.Error) {
+	applied, aerr := patch.DecodeApplied(body)
 	if aerr != nil {
 		return nil, aerr
 	}
 	if v, _ := applied["apiVersion"].(string); v != "autoscaling/v1" || applied["kind"] != "Scale" {
 		k, _ := applied["kind"].(string)
-		return nil, errBadRequest("invalid object type: " + gvkString(v, k))
+		return nil, apierr.BadRequest("invalid object type: " + patch.GvkString(v, k))
 	}
 	replicas, _, _ := unstructured.NestedFieldNoCopy(applied, "spec", "replicas")
-	res := r.res
+	res := r.Res
 	path := []string{"spec", "replicas"}
-	if res.custom {
-		path = strings.Split(strings.TrimPrefix(res.crd.scale.SpecReplicasPath, "."), ".")
+	if res.Custom {
+		path = strings.Split(strings.TrimPrefix(res.CRD.Scale.SpecReplicasPath, "."), ".")
 	}
-	config := map[string]any{"apiVersion": res.kind.APIVersion(), "kind": res.kind.Kind, "metadata": map[string]any{"name": r.name}}
+	config := map[string]any{"apiVersion": res.Kind.APIVersion(), "kind": res.Kind.Kind, "metadata": map[string]any{"name": r.Name}}
 	if replicas != nil {
 		_ = unstructured.SetNestedField(config, replicas, path...)
 	}
 	var unknown []string
-	obj, _, err := s.write(res, objectKey(r.ns, r.name), o.dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	obj, _, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, errNotFound(res, r.name)
+			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
-		old, err := res.draftOf(cur)
+		old, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
 		scaleReq := *r
-		scaleReq.sub = "scale"
-		d, err := s.applyTo(&scaleReq, old, config, o, &unknown)
+		scaleReq.Subresource = "scale"
+		d, err := s.patcher().Apply(&scaleReq, old, config, o, &unknown)
 		if err != nil {
 			return "", nil, err
 		}
-		if res.generation && !specEqual(old, d) {
-			d.meta.Generation++
+		if res.Generation && !object.SpecEqual(old, d) {
+			d.Meta.Generation++
 		}
 		return s.commitChange(cur, old, d, rv)
 	})
 	if err != nil {
-		return nil, asAPIError(err)
+		return nil, apierr.From(err)
 	}
 	return obj, nil
 }

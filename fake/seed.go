@@ -6,6 +6,8 @@ import (
 
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/fake/internal/admission/defaults"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // Add stores objects as creates would (defaults applied; resource
@@ -24,15 +26,15 @@ func (s *Server) Add(objects ...any) error {
 		if err != nil {
 			return fmt.Errorf("fake: add object %d: %w", i, err)
 		}
-		applyDefaults(d)
-		if _, aerr := s.create(d, d.meta.Namespace, false, nil); aerr != nil {
+		defaults.Draft(d)
+		if _, aerr := s.create(d, d.Meta.Namespace, false, nil); aerr != nil {
 			return fmt.Errorf("fake: add object %d: %w", i, aerr)
 		}
 	}
 	return nil
 }
 
-func (s *Server) draftFromValue(obj any) (*draft, error) {
+func (s *Server) draftFromValue(obj any) (*object.Draft, error) {
 	switch o := obj.(type) {
 	case interface{ KindInfo() registry.Kind }:
 		k := o.KindInfo()
@@ -40,16 +42,16 @@ func (s *Server) draftFromValue(obj any) (*draft, error) {
 		if r == nil {
 			return nil, fmt.Errorf("kind %s/%s is not served", k.APIVersion(), k.Kind)
 		}
-		if m, ok := obj.(interface{ Marshal() ([]byte, error) }); ok && !r.custom {
+		if m, ok := obj.(interface{ Marshal() ([]byte, error) }); ok && !r.Custom {
 			pb, err := m.Marshal()
 			if err != nil {
 				return nil, err
 			}
-			t := r.newTyped()
+			t := r.NewTyped()
 			if err := t.Unmarshal(pb); err != nil {
 				return nil, err
 			}
-			return &draft{res: r, typed: t, meta: t.GetObjectMeta()}, nil
+			return &object.Draft{Res: r, Typed: t, Meta: t.GetObjectMeta()}, nil
 		}
 		return nil, fmt.Errorf("%T has no protobuf Marshal method", obj)
 	case *unstructured.Unstructured:
@@ -62,18 +64,18 @@ func (s *Server) draftFromValue(obj any) (*draft, error) {
 		if err != nil {
 			return nil, err
 		}
-		d, _, err := r.decodeJSONDraft(b)
+		d, _, err := r.DecodeJSON(b)
 		return d, err
 	}
 	return nil, fmt.Errorf("unsupported object type %T", obj)
 }
 
 // lookupKind finds a served resource by kind.
-func (s *Server) lookupKind(group, version, kind string) *resource {
+func (s *Server) lookupKind(group, version, kind string) *object.Resource {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, r := range s.resources {
-		if r.kind.Group == group && r.kind.Version == version && r.kind.Kind == kind {
+		if r.Kind.Group == group && r.Kind.Version == version && r.Kind.Kind == kind {
 			return r
 		}
 	}

@@ -5,15 +5,37 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"time"
 
+	"github.com/kubewire/kubewire/fake/internal/admission"
+	"github.com/kubewire/kubewire/fake/internal/admission/defaults"
+	"github.com/kubewire/kubewire/fake/internal/admission/strategy"
+	"github.com/kubewire/kubewire/fake/internal/admission/validation"
+	"github.com/kubewire/kubewire/fake/internal/controllers"
+	"github.com/kubewire/kubewire/fake/internal/managedfields"
+	"github.com/kubewire/kubewire/fake/internal/patch"
+
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/discovery"
+	"github.com/kubewire/kubewire/fake/internal/request"
+	"github.com/kubewire/kubewire/fake/internal/table"
+	"github.com/kubewire/kubewire/fake/internal/watch"
+
 	"github.com/kubewire/kubewire/api/builtin"
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/fake/internal/fieldpath"
+	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 // Options configure a Server. The zero value gives kube-apiserver's
@@ -73,7 +95,7 @@ type Options struct {
 	// lists and watches (and send no shardInfo), like a kube-apiserver
 	// without the ShardedListAndWatch feature gate. By default it
 	// shards lists and watches as kube-apiserver v1.36 with the gate
-	// does (shard.go).
+	// does (KEP-5866).
 	IgnoreShardSelector bool
 }
 
@@ -110,19 +132,18 @@ type OptionalValue struct {
 // returns after every goroutine the server started has exited.
 type Server struct {
 	opts   Options
-	store  *store
+	store  *storage.Store
 	faults faults
 
 	mu        sync.RWMutex
-	resources map[string]*resource // "group/version/resource"
+	resources map[string]*object.Resource // "group/version/resource"
 
-	builtins   fieldpath.Builtins     // shapes of the built-in kinds
-	upstream   upstreamDocs           // kube-apiserver's recorded documents
-	serviceIPs serviceAddresses       // Services' cluster IPs and node ports
-	ctrl       controllers            // what kube-controller-manager does
-	patterns   *metaPatterns          // the metadata rules' patterns
-	bg         sync.WaitGroup         // the controllers' goroutines
-	crdStorage map[string]*storageKey // by CRD name; guarded by mu
+	builtins   fieldpath.Builtins            // shapes of the built-in kinds
+	disc       *discovery.Server             // discovery, health and OpenAPI
+	ctrl       *controllers.Manager          // what kube-controller-manager does
+	admission  *admission.Chain              // admission, validation and strategies of writes
+	bg         sync.WaitGroup                // the controllers' goroutines
+	crdStorage map[string]*object.StorageKey // by CRD name; guarded by mu
 	// builtinGroups are the API groups of built-in kinds (immutable).
 	builtinGroups map[string]bool
 
@@ -161,16 +182,34 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: newStore(opts.HistoryLimit), resources: map[string]*resource{}, builtinGroups: map[string]bool{}, patterns: newMetaPatterns()}
+	s := &Server{opts: opts, store: storage.New(opts.HistoryLimit), resources: map[string]*object.Resource{}, builtinGroups: map[string]bool{}}
+	var rules validation.RuleEvaluator
+	if opts.Rules != nil {
+		rules = optionalRules{opts.Rules}
+	}
+	hooks := []admission.Hook{}
+	if len(opts.Admission) > 0 {
+		hooks = append(hooks, userHooks(opts.Admission))
+	}
+	s.admission = &admission.Chain{
+		Lookup: s.lookup, Hooks: hooks, Now: s.nowTime,
+		Validator: &validation.Validator{Patterns: validation.NewPatterns(), Rules: rules},
+		Strategy:  &strategy.Strategy{Now: s.nowTime},
+	}
+	s.disc = &discovery.Server{
+		Docs: &discovery.Docs{}, Resources: s.servedResources, BuiltinGroup: s.isBuiltinGroup, CRD: s.storedCRD, Addr: s.listenAddr,
+		LegacyOnly: opts.LegacyDiscoveryOnly, GzipThreshold: opts.GzipThreshold,
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.ctrl = &controllers.Manager{Store: s.store, Cluster: controllerHost{s}, Background: opts.Controllers == ControllersBackground, Context: s.ctx, Goroutines: &s.bg}
 	s.faults.init()
 	for _, k := range registry.All() {
 		if _, ok := builtin.New(k.APIVersion(), k.Kind); ok && k.ListKind != "" {
-			newT := func() typedObject {
+			newT := func() object.Typed {
 				obj, _ := builtin.New(k.APIVersion(), k.Kind)
-				return obj.(typedObject)
+				return obj.(object.Typed)
 			}
-			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = newBuiltinResource(k, newT, &s.builtins)
+			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = object.NewBuiltin(k, newT, &s.builtins)
 			s.builtinGroups[k.Group] = true
 		}
 	}
@@ -247,14 +286,14 @@ func (s *Server) AddCustomResource(c CustomResource) error {
 	}
 	crdRes := s.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
 	crd := c.definition()
-	if s.store.get(crdRes, crd.Name) != nil {
+	if s.store.Get(crdRes, crd.Name) != nil {
 		// Another version of a resource already added: serve this one too.
 		if err := s.addCRDVersion(crdRes, crd); err != nil {
 			return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, err)
 		}
 	} else {
-		d := &draft{res: crdRes, typed: crd, meta: crd.GetObjectMeta()}
-		applyDefaults(d)
+		d := &object.Draft{Res: crdRes, Typed: crd, Meta: crd.GetObjectMeta()}
+		defaults.Draft(d)
 		if _, aerr := s.create(d, "", false, nil); aerr != nil {
 			return fmt.Errorf("fake: add custom resource %s: %w", crd.Name, aerr)
 		}
@@ -266,7 +305,7 @@ func (s *Server) AddCustomResource(c CustomResource) error {
 }
 
 // lookup finds a served resource.
-func (s *Server) lookup(group, version, res string) *resource {
+func (s *Server) lookup(group, version, res string) *object.Resource {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.resources[group+"/"+version+"/"+res]
@@ -277,5 +316,117 @@ func (s *Server) now() time.Time { return s.opts.Now() }
 // CurrentResourceVersion returns the newest resource version, as a list
 // would report it.
 func (s *Server) CurrentResourceVersion() string {
-	return fmt.Sprint(s.store.currentRV())
+	return fmt.Sprint(s.store.CurrentRV())
+}
+
+// The server's views of what the request package does, with its options
+// and faults applied.
+
+func (s *Server) negotiate(req *http.Request, r *object.Resource, list, watch bool) (request.Output, *apierr.Error) {
+	return request.Negotiate(req, r, list, watch, s.faults.refuseProtobuf())
+}
+
+func (s *Server) startBody(w http.ResponseWriter, req *http.Request, code int, contentType string, size int) *request.BodyWriter {
+	return request.StartBody(w, req, code, contentType, size, s.opts.GzipThreshold)
+}
+
+func (s *Server) writeBody(w http.ResponseWriter, req *http.Request, code int, contentType string, body []byte) {
+	request.WriteBody(w, req, code, contentType, body, s.opts.GzipThreshold)
+}
+
+// printer renders the server's Tables.
+func (s *Server) printer() table.Printer {
+	return table.Printer{Columns: s.disc.Docs.TableColumns, Now: s.now}
+}
+
+func (s *Server) encodeObject(o *object.Stored, out request.Output) ([]byte, string, error) {
+	return request.EncodeObject(o, out, s.printer())
+}
+
+func (s *Server) writeList(w io.Writer, r *object.Resource, out request.Output, items []*object.Stored, lm metav1.ListMeta) error {
+	return request.WriteList(w, r, out, items, lm, s.printer())
+}
+
+func (s *Server) bodyType(req *http.Request, r *object.Resource) (codec.MediaType, *apierr.Error) {
+	return request.BodyType(req, r, s.faults.refuseProtobufBodies())
+}
+
+// served reports whether the server serves a resource.
+func (s *Server) served(group, version, resource string) bool {
+	return s.lookup(group, version, resource) != nil
+}
+
+// decodeDraft decodes a create or update body and applies the kind's
+// defaults, as kube-apiserver decodes it.
+func (s *Server) decodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *object.Resource, level request.Validation) (*object.Draft, *apierr.Error) {
+	d, aerr := request.DecodeDraft(w, body, mt, r, level, s.served)
+	if aerr != nil {
+		return nil, aerr
+	}
+	defaults.Draft(d)
+	return d, nil
+}
+
+// isBuiltinGroup reports whether an API group has built-in kinds.
+func (s *Server) isBuiltinGroup(group string) bool { return s.builtinGroups[group] }
+
+// servedResources returns every served resource.
+func (s *Server) servedResources() []*object.Resource {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]*object.Resource, 0, len(s.resources))
+	for _, r := range s.resources {
+		out = append(out, r)
+	}
+	return out
+}
+
+// storedCRD returns the stored CustomResourceDefinition of that name.
+func (s *Server) storedCRD(name string) *apiextensionsv1.CustomResourceDefinition {
+	crdRes := s.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
+	o := s.store.Get(crdRes, name)
+	if o == nil {
+		return nil
+	}
+	d, err := crdRes.DraftOf(o)
+	if err != nil {
+		return nil
+	}
+	return d.Typed.(*apiextensionsv1.CustomResourceDefinition)
+}
+
+// listenAddr is the address a started server listens on, else nil.
+func (s *Server) listenAddr() net.Addr {
+	if s.http == nil {
+		return nil
+	}
+	return s.http.Listener.Addr()
+}
+
+// watches serves the server's watches.
+func (s *Server) watches() *watch.Server {
+	return &watch.Server{
+		Store: s.store, Faults: faultsForWatches{&s.faults}, Printer: s.printer(),
+		Timeout: s.opts.WatchTimeout, BookmarkInterval: s.opts.BookmarkInterval,
+		IgnoreShardSelector: s.opts.IgnoreShardSelector, Done: s.ctx.Done(),
+	}
+}
+
+// endpoint is the field management view of a write to r (sub is "" or
+// a subresource), timed by the server's clock.
+func (s *Server) endpoint(r *object.Resource, sub string) managedfields.Endpoint {
+	return managedfields.ForResource(r, sub, s.nowTime())
+}
+
+// patcher patches and applies to the server's objects.
+func (s *Server) patcher() *patch.Patcher {
+	return &patch.Patcher{Builtins: &s.builtins, Defaults: defaults.Draft, Now: s.nowTime}
+}
+
+// optionalRules gives a RuleEvaluator the optional values of the fake's
+// public API.
+type optionalRules struct{ RuleEvaluator }
+
+func (optionalRules) Optional(value any, present bool) any {
+	return OptionalValue{Value: value, Present: present}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 // snapshotKind names the document Snapshot writes.
@@ -35,32 +37,32 @@ type snapshot struct {
 // safe to call while the server serves requests; it does not block
 // writes for long (the objects are shared, not copied).
 func (s *Server) Snapshot(w io.Writer) error {
-	s.store.mu.RLock()
-	rv := s.store.rv
-	var objs []*storedObject
-	for _, c := range s.store.colls {
-		for _, o := range c.items {
+	s.store.Mu.RLock()
+	rv := s.store.Rv
+	var objs []*object.Stored
+	for _, c := range s.store.Colls {
+		for _, o := range c.Items {
 			objs = append(objs, o)
 		}
 	}
-	s.store.mu.RUnlock()
-	rank := func(o *storedObject) int {
+	s.store.Mu.RUnlock()
+	rank := func(o *object.Stored) int {
 		switch {
-		case o.res.isCRD():
+		case o.Res.IsCRD():
 			return 0
-		case o.res.kind.Group == "" && o.res.kind.Resource == "namespaces":
+		case o.Res.Kind.Group == "" && o.Res.Kind.Resource == "namespaces":
 			return 1
 		}
 		return 2
 	}
-	slices.SortFunc(objs, func(a, b *storedObject) int {
+	slices.SortFunc(objs, func(a, b *object.Stored) int {
 		if ra, rb := rank(a), rank(b); ra != rb {
 			return ra - rb
 		}
-		if c := strings.Compare(a.res.kind.APIVersion()+"/"+a.res.kind.Kind, b.res.kind.APIVersion()+"/"+b.res.kind.Kind); c != 0 {
+		if c := strings.Compare(a.Res.Kind.APIVersion()+"/"+a.Res.Kind.Kind, b.Res.Kind.APIVersion()+"/"+b.Res.Kind.Kind); c != 0 {
 			return c
 		}
-		return strings.Compare(a.key, b.key)
+		return strings.Compare(a.Key, b.Key)
 	})
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, `{"apiVersion":%q,"kind":%q,"resourceVersion":%q,"items":[`, snapshotAPIVersion, snapshotKind, strconv.FormatUint(rv, 10))
@@ -68,7 +70,7 @@ func (s *Server) Snapshot(w io.Writer) error {
 		if i > 0 {
 			_ = bw.WriteByte(',')
 		}
-		_, _ = bw.Write(o.completeJSON())
+		_, _ = bw.Write(o.CompleteJSON())
 		_ = bw.WriteByte('\n')
 	}
 	_, _ = bw.WriteString("]}\n")
@@ -109,33 +111,33 @@ func (s *Server) loadObject(item json.RawMessage) error {
 	if err := json.Unmarshal(item, &tm); err != nil {
 		return err
 	}
-	group, version := splitAPIVersion(tm.APIVersion)
+	group, version := object.SplitAPIVersion(tm.APIVersion)
 	r := s.lookupKind(group, version, tm.Kind)
 	if r == nil {
 		return fmt.Errorf("kind %s %s is not served", tm.APIVersion, tm.Kind)
 	}
-	d, _, err := r.decodeJSONDraft(item)
+	d, _, err := r.DecodeJSON(item)
 	if err != nil {
 		return err
 	}
-	if svc, ok := d.typed.(*corev1.Service); ok {
+	if svc, ok := d.Typed.(*corev1.Service); ok {
 		for _, ip := range svc.Spec.ClusterIPs {
-			s.serviceIPs.take(ip, 0)
+			s.admission.Strategy.Reserve(ip, 0)
 		}
 		for _, p := range svc.Spec.Ports {
-			s.serviceIPs.take("", p.NodePort)
+			s.admission.Strategy.Reserve("", p.NodePort)
 		}
 	}
-	key := objectKey(d.meta.Namespace, d.meta.Name)
-	_, _, err = s.write(r, key, false, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
-		next, err := d.seal(rv)
+	key := object.Key(d.Meta.Namespace, d.Meta.Name)
+	_, _, err = s.write(r, key, false, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+		next, err := d.Seal(rv)
 		if err != nil {
 			return "", nil, err
 		}
 		if cur != nil {
-			return eventModified, next, nil
+			return storage.Modified, next, nil
 		}
-		return eventAdded, next, nil
+		return storage.Added, next, nil
 	})
 	return err
 }

@@ -13,43 +13,32 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	policyv1 "github.com/kubewire/kubewire/api/policy/v1"
 	"github.com/kubewire/kubewire/api/types"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // The subresources that create something other than their resource:
 // pods/binding (the scheduler's), pods/eviction and
 // serviceaccounts/token. They answer as kube-apiserver does.
 
-// postSubresource reports whether a POST to a subresource is served.
-func postSubresource(r *resource, sub string) bool {
-	if r.custom || r.kind.Group != "" {
-		return false
-	}
-	switch r.kind.Resource {
-	case "pods":
-		return sub == "binding" || sub == "eviction"
-	case "serviceaccounts":
-		return sub == "token"
-	}
-	return false
-}
-
 // createdStatus is the Success Status of a binding or an eviction.
 func createdStatus() []byte {
 	return []byte(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","code":201}`)
 }
 
-func (s *Server) servePostSubresource(w http.ResponseWriter, req *http.Request, r *request) {
-	body, aerr := readBody(req)
+func (s *Server) servePostSubresource(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	body, aerr := request.ReadBody(req)
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	dry, aerr := dryRun(req.URL.Query())
+	dry, aerr := request.DryRun(req.URL.Query())
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
-	switch r.sub {
+	switch r.Subresource {
 	case "binding":
 		aerr = s.bindPod(r, body, dry)
 	case "eviction":
@@ -62,36 +51,36 @@ func (s *Server) servePostSubresource(w http.ResponseWriter, req *http.Request, 
 		}
 	}
 	if aerr != nil {
-		writeError(w, req, aerr)
+		request.WriteError(w, req, aerr)
 		return
 	}
 	s.writeBody(w, req, http.StatusCreated, "application/json", createdStatus())
 }
 
 // bindPod assigns a Pod to the node a Binding names, once.
-func (s *Server) bindPod(r *request, body []byte, dry bool) *apiError {
+func (s *Server) bindPod(r *request.Request, body []byte, dry bool) *apierr.Error {
 	var b corev1.Binding
 	if err := json.Unmarshal(body, &b); err != nil {
-		return errBadRequest("Binding in version \"v1\" cannot be handled as a Binding: " + err.Error())
+		return apierr.BadRequest("Binding in version \"v1\" cannot be handled as a Binding: " + err.Error())
 	}
-	res := r.res
-	_, _, err := s.write(res, objectKey(r.ns, r.name), dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	res := r.Res
+	_, _, err := s.write(res, object.Key(r.Namespace, r.Name), dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, errNotFound(res, r.name)
+			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
-		old, err := res.draftOf(cur)
+		old, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		next, err := res.draftOf(cur)
+		next, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		p := next.typed.(*corev1.Pod)
+		p := next.Typed.(*corev1.Pod)
 		if p.Spec.NodeName != "" {
-			return "", nil, newStatus(http.StatusConflict, "Conflict",
-				fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.name, r.name, p.Spec.NodeName),
-				&metav1.StatusDetails{Name: r.name, Kind: "pods/binding"})
+			return "", nil, apierr.New(http.StatusConflict, "Conflict",
+				fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.Name, r.Name, p.Spec.NodeName),
+				&metav1.StatusDetails{Name: r.Name, Kind: "pods/binding"})
 		}
 		p.Spec.NodeName = b.Target.Name
 		for k, v := range b.Annotations {
@@ -114,21 +103,21 @@ func (s *Server) bindPod(r *request, body []byte, dry bool) *apiError {
 		return s.commitChange(cur, old, next, rv)
 	})
 	if err != nil {
-		return asAPIError(err)
+		return apierr.From(err)
 	}
 	return nil
 }
 
 // evictPod deletes a Pod as an eviction does (with its own grace
 // period; disruption budgets are not checked).
-func (s *Server) evictPod(r *request, body []byte, dry bool) *apiError {
+func (s *Server) evictPod(r *request.Request, body []byte, dry bool) *apierr.Error {
 	var e policyv1.Eviction
 	if len(body) > 0 {
 		if err := json.Unmarshal(body, &e); err != nil {
-			return errBadRequest("Eviction in version \"v1\" cannot be handled as a Eviction: " + err.Error())
+			return apierr.BadRequest("Eviction in version \"v1\" cannot be handled as a Eviction: " + err.Error())
 		}
 	}
-	opts := &deleteOptions{}
+	opts := &request.DeleteOptions{}
 	if o := e.DeleteOptions; o != nil {
 		opts.GracePeriodSeconds = o.GracePeriodSeconds
 		if o.PropagationPolicy != nil {
@@ -136,23 +125,23 @@ func (s *Server) evictPod(r *request, body []byte, dry bool) *apiError {
 			opts.PropagationPolicy = &p
 		}
 	}
-	key := objectKey(r.ns, r.name)
-	res := r.res
+	key := object.Key(r.Namespace, r.Name)
+	res := r.Res
 	// The pod is marked as disrupted, then deleted.
-	_, _, err := s.write(res, key, dry, func(cur *storedObject, rv uint64) (string, *storedObject, error) {
+	_, _, err := s.write(res, key, dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
-			return "", nil, errNotFound(res, r.name)
+			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
-		old, err := res.draftOf(cur)
+		old, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		next, err := res.draftOf(cur)
+		next, err := res.DraftOf(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		p := next.typed.(*corev1.Pod)
-		if p.Status.Phase == "Succeeded" || p.Status.Phase == "Failed" || cur.deleting {
+		p := next.Typed.(*corev1.Pod)
+		if p.Status.Phase == "Succeeded" || p.Status.Phase == "Failed" || cur.Deleting {
 			return "", nil, nil
 		}
 		cond := corev1.PodCondition{Type: "DisruptionTarget", Status: "True", Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting", LastTransitionTime: s.nowTime()}
@@ -168,24 +157,24 @@ func (s *Server) evictPod(r *request, body []byte, dry bool) *apiError {
 		return s.commitChange(cur, old, next, rv)
 	})
 	if err != nil {
-		return asAPIError(err)
+		return apierr.From(err)
 	}
-	_, aerr := s.deleteOne(res, key, r.name, opts, dry, nil)
+	_, aerr := s.deleteOne(res, key, r.Name, opts, dry, nil)
 	return aerr
 }
 
 // serviceAccountToken answers a TokenRequest with a token shaped like
 // kube-apiserver's (a JWT the fake does not sign with a real key: it
 // authenticates nothing).
-func (s *Server) serviceAccountToken(req *http.Request, r *request, body []byte) ([]byte, *apiError) {
-	sa := s.store.get(r.res, objectKey(r.ns, r.name))
+func (s *Server) serviceAccountToken(req *http.Request, r *request.Request, body []byte) ([]byte, *apierr.Error) {
+	sa := s.store.Get(r.Res, object.Key(r.Namespace, r.Name))
 	if sa == nil {
-		return nil, errNotFound(r.res, r.name)
+		return nil, apierr.NotFound(r.Res.Kind, r.Name)
 	}
 	var tr authenticationv1.TokenRequest
 	if len(body) > 0 {
 		if err := json.Unmarshal(body, &tr); err != nil {
-			return nil, errBadRequest("TokenRequest in version \"v1\" cannot be handled as a TokenRequest: " + err.Error())
+			return nil, apierr.BadRequest("TokenRequest in version \"v1\" cannot be handled as a TokenRequest: " + err.Error())
 		}
 	}
 	var sent struct {
@@ -207,13 +196,13 @@ func (s *Server) serviceAccountToken(req *http.Request, r *request, body []byte)
 	}
 	fv1, _ := json.Marshal(map[string]any{"f:spec": fields})
 	tr.TypeMeta = metav1.TypeMeta{Kind: "TokenRequest", APIVersion: "authentication.k8s.io/v1"}
-	tr.ObjectMeta = metav1.ObjectMeta{Name: r.name, Namespace: r.ns, UID: metav1ObjectUID(sa), CreationTimestamp: now,
-		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: writeManager(req), Operation: "Update", APIVersion: "authentication.k8s.io/v1", Time: &now,
+	tr.ObjectMeta = metav1.ObjectMeta{Name: r.Name, Namespace: r.Namespace, UID: metav1ObjectUID(sa), CreationTimestamp: now,
+		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: request.WriteManager(req), Operation: "Update", APIVersion: "authentication.k8s.io/v1", Time: &now,
 			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(string(fv1)), Subresource: "token"}}}
 	claims, _ := json.Marshal(map[string]any{
 		"aud": tr.Spec.Audiences, "exp": exp.Unix(), "iat": now.Unix(), "nbf": now.Unix(),
-		"iss": "https://kubernetes.default.svc", "sub": "system:serviceaccount:" + r.ns + ":" + r.name,
-		"kubernetes.io": map[string]any{"namespace": r.ns, "serviceaccount": map[string]string{"name": r.name, "uid": sa.uid}},
+		"iss": "https://kubernetes.default.svc", "sub": "system:serviceaccount:" + r.Namespace + ":" + r.Name,
+		"kubernetes.io": map[string]any{"namespace": r.Namespace, "serviceaccount": map[string]string{"name": r.Name, "uid": sa.UID}},
 	})
 	sig := make([]byte, 256)
 	_, _ = rand.Read(sig)
@@ -224,9 +213,9 @@ func (s *Server) serviceAccountToken(req *http.Request, r *request, body []byte)
 	}
 	out, err := json.Marshal(&tr)
 	if err != nil {
-		return nil, errInternal(err)
+		return nil, apierr.Internal(err)
 	}
 	return out, nil
 }
 
-func metav1ObjectUID(o *storedObject) types.UID { return types.UID(o.uid) }
+func metav1ObjectUID(o *object.Stored) types.UID { return types.UID(o.UID) }

@@ -11,6 +11,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 func TestUnknownFieldPaths(t *testing.T) {
@@ -33,7 +34,7 @@ func TestUnknownFieldPaths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, unknownFieldPaths([]byte(tt.body), tt.typ)); diff != "" {
+			if diff := cmp.Diff(tt.want, object.UnknownFieldPaths([]byte(tt.body), tt.typ)); diff != "" {
 				t.Errorf("unknown fields (-want +got):\n%s", diff)
 			}
 		})

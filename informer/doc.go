@@ -110,5 +110,8 @@
 // *metav1.PartialObjectMetadata, for controllers that need only names,
 // labels, annotations and owners. A Factory shares one informer per type
 // and Scope among the controllers of a program; its Run runs them all and
-// returns the first error of their Run.
+// returns the first error of their Run. FactoryOptions.Metrics (a small
+// interface; package metrics implements it, package manager sets it) is
+// told about each informer the Factory makes, with a Cache view to read
+// when scraped, and gives its reflector's metrics.
 package informer

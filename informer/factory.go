@@ -48,6 +48,9 @@ type FactoryOptions struct {
 	// object, which is often a third of a Pod's size. Controllers rarely
 	// read it.
 	DropManagedFields bool
+	// Metrics, when set, is told about every informer the Factory makes
+	// and gives the reflector metrics of each.
+	Metrics Metrics
 }
 
 // Factory shares informers: asking it twice for the same type (or
@@ -133,11 +136,21 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 			ropts.ShardSelector = sel
 		}
 	}
+	var cache *cacheOf[T]
+	if f.opts.Metrics != nil {
+		cache = &cacheOf[T]{}
+		if m := f.opts.Metrics.Informer(gvr, scope, cache); m != nil {
+			ropts.Metrics = m
+		}
+	}
 	opts := Options[T]{Reflector: ropts}
 	if f.opts.DropManagedFields {
 		opts.Transform = DropManagedFields[T]
 	}
 	inf := New[T](res().Namespace(scope.Namespace), opts)
+	if cache != nil {
+		cache.inf.Store(inf)
+	}
 	f.informers[k] = inf
 	f.order = append(f.order, inf)
 	if scope.Shard != "" {

@@ -1,13 +1,16 @@
 // Package manager runs a controller program: the informer Factory its
 // controllers share, an event recorder, leader election with warm
 // standbys, the controllers themselves, health and readiness endpoints,
-// and periodic cache consistency checks, started and stopped together.
+// Prometheus metrics, one logger for every part, and periodic cache
+// consistency checks, started and stopped together.
 //
-//	m, err := manager.New(c, manager.Options{
+//	opts := manager.Options{
 //		Name:           "widget-operator",
 //		LeaderElection: &leaderelection.Config{}, // a Lease in the client's namespace
-//		HealthAddr:     ":8081",
-//	})
+//	}
+//	opts.BindFlags(flag.CommandLine) // -metrics-addr :8080, -health-addr :8081
+//	flag.Parse()
+//	m, err := manager.New(c, opts)
 //	widgets := informer.Shared[*v1.Widget](m.Factory(), informer.Scope{})
 //	ctl := controller.New("widgets", widgets, reconciler, controller.Options{})
 //	m.Add(ctl)
@@ -40,6 +43,23 @@
 // (controller.Options{Shard: m.ShardKey()}) reconcile only the part of
 // the hash space the ring gives it. The manager tells them their part
 // and drains the controllers before a part moves to another replica.
+//
+// # Logs and metrics
+//
+// Options.Logger (default slog.Default(), so that a program that sets
+// nothing sees its errors) is the program's one logger: the manager
+// gives it to the client (client.Client.Inherit), and through it to the
+// informers, to every controller added without a logger of its own
+// (each Reconcile gets it with its Request and a reconcileID from
+// controller.Logger(ctx), and a failed Reconcile is logged once), and
+// to the leader election, the event recorder and the sharding member.
+//
+// Metrics returns the manager's Prometheus registry (package metrics):
+// controller-runtime's reconcile and work queue series for each
+// controller added, client-go's REST client series for the client,
+// leader_election_master_status, and kubewire's informer, sharding and
+// event series. /metrics serves it on Options.MetricsAddr and beside
+// /healthz.
 //
 // # Health
 //

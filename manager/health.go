@@ -1,21 +1,18 @@
 package manager
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
-	"time"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // Handler returns an http.Handler serving the manager's health
 // endpoints, to mount on the program's own server (Options.HealthAddr
 // serves the same):
 //
+//   - /metrics serves the manager's metrics (see Metrics and package
+//     metrics), as Options.MetricsAddr does on a listener of its own.
 //   - /healthz answers 200 "ok" while the process serves requests.
 //   - /readyz answers 200 when the informers have synced and report no
 //     persistent failure, every Runnable with a Ready method (each
@@ -27,6 +24,7 @@ import (
 //     ready.
 func (m *Manager) Handler() http.Handler {
 	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.metrics.Handler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = fmt.Fprintln(w, "ok")
@@ -128,30 +126,6 @@ func (m *Manager) leaderState() string {
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
-
-// serveHealth listens on HealthAddr and serves Handler in g until ctx
-// ends.
-func (m *Manager) serveHealth(ctx context.Context, g *errgroup.Group) error {
-	ln, err := net.Listen("tcp", m.opts.HealthAddr)
-	if err != nil {
-		return fmt.Errorf("manager: health endpoints: %w", err)
-	}
-	m.healthAddr.Store(ln.Addr().String())
-	srv := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 5 * time.Second}
-	g.Go(func() error {
-		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			return fmt.Errorf("manager: health endpoints: %w", err)
-		}
-		return nil
-	})
-	g.Go(func() error {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		return srv.Shutdown(sctx)
-	})
-	return nil
-}
 
 // HealthAddr returns the address the health endpoints listen on, once
 // Run has started listening ("" before, or without Options.HealthAddr):

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/kubewire/kubewire/events"
 	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/leaderelection"
+	"github.com/kubewire/kubewire/metrics"
 	"github.com/kubewire/kubewire/sharding"
 )
 
@@ -46,18 +49,21 @@ type Manager struct {
 	recorder *events.Recorder
 	elector  *leaderelection.Elector
 	member   *sharding.Member
+	metrics  *metrics.Metrics
 	log      *slog.Logger
 
 	mu        sync.Mutex
 	runnables []Runnable
 	checks    []*check
 	started   bool
+	addErr    error // a Runnable Add could not take, returned by Run
 
 	synced           atomic.Bool           // the Factory's first sync is done
 	syncErr          atomic.Pointer[error] // why the first sync failed, if it did
 	runningRunnables atomic.Bool
 	termErr          atomic.Pointer[error] // why the Runnables of the current term failed
 	healthAddr       atomic.Value          // string, once listening
+	metricsAddr      atomic.Value          // string, once listening
 }
 
 // New returns a Manager for the cluster c reaches. It fails with an
@@ -69,7 +75,11 @@ func New(c *client.Client, opts Options) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Manager{opts: opts, c: c, factory: informer.NewFactory(c, opts.Informers), log: opts.Logger.With("manager", opts.Name)}
+	mx := metrics.New()
+	if opts.Informers.Metrics == nil {
+		opts.Informers.Metrics = mx.Informers()
+	}
+	m := &Manager{opts: opts, c: c, factory: informer.NewFactory(c, opts.Informers), metrics: mx, log: opts.Logger.With("manager", opts.Name)}
 	if m.recorder, err = events.NewRecorder(c, opts.Events); err != nil {
 		return nil, fmt.Errorf("manager: %w", err)
 	}
@@ -83,6 +93,9 @@ func New(c *client.Client, opts Options) (*Manager, error) {
 		if m.elector, err = leaderelection.New(c, *le); err != nil {
 			return nil, fmt.Errorf("manager: %w", err)
 		}
+	}
+	if err := m.observe(); err != nil {
+		return nil, fmt.Errorf("manager: %w", err)
 	}
 	return m, nil
 }
@@ -140,6 +153,7 @@ func (m *Manager) Add(r Runnable) {
 		panic("manager: Add called after Run")
 	}
 	m.runnables = append(m.runnables, r)
+	m.adopt(r)
 }
 
 // Run runs the manager until ctx ends: the Factory, the event recorder
@@ -163,14 +177,24 @@ func (m *Manager) Run(ctx context.Context) error {
 		return errors.New("manager: Run called twice")
 	}
 	m.started = true
-	checks := m.checks
+	checks, addErr := m.checks, m.addErr
 	m.mu.Unlock()
+	if addErr != nil {
+		return addErr
+	}
 
+	healthLn, metricsLn, err := m.listen()
+	if err != nil {
+		return err
+	}
 	g, gctx := errgroup.WithContext(ctx)
-	if m.opts.HealthAddr != "" {
-		if err := m.serveHealth(gctx, g); err != nil {
-			return err
-		}
+	if healthLn != nil {
+		serve(gctx, g, healthLn, m.Handler(), "health endpoints")
+	}
+	if metricsLn != nil {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", m.metrics.Handler())
+		serve(gctx, g, metricsLn, mux, "metrics endpoint")
 	}
 	// The recorder outlives the Runnables, so that the events of the
 	// Reconcile calls in progress at the end are written too.
@@ -217,9 +241,7 @@ func (m *Manager) waitForSync(ctx context.Context) error {
 		return ctx.Err()
 	}
 	if err != nil {
-		if ferr := m.factory.Err(); ferr != nil && !errors.Is(err, ferr) {
-			err = errors.Join(err, ferr)
-		}
+		err = withOtherFailures(err, m.factory.Err())
 		err = fmt.Errorf("manager %s: informers not synced: %w", m.opts.Name, err)
 		m.syncErr.Store(&err)
 		return err
@@ -315,4 +337,27 @@ func defaultIdentity() string {
 		host = "manager"
 	}
 	return host + "-" + hex.EncodeToString(b[:])
+}
+
+// withOtherFailures joins to err the failures among failures (the
+// Factory's, joined) that err does not already tell, so that a refused
+// cache is reported once, however many informers know of it.
+func withOtherFailures(err, failures error) error {
+	if failures == nil {
+		return err
+	}
+	all := []error{failures}
+	if j, ok := failures.(interface{ Unwrap() []error }); ok {
+		all = j.Unwrap()
+	}
+	out := []error{err}
+	for _, f := range all {
+		if !errors.Is(err, f) && !strings.Contains(err.Error(), f.Error()) {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 1 {
+		return err
+	}
+	return errors.Join(out...)
 }

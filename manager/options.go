@@ -50,9 +50,17 @@ type Options struct {
 	Sharding *sharding.Config
 
 	// HealthAddr, when set, is the address (such as ":8081") the manager
-	// serves /healthz and /readyz on while Run runs. Handler serves the
-	// same on the caller's server.
+	// serves /healthz, /readyz and /metrics on while Run runs. Handler
+	// serves the same on the caller's server.
 	HealthAddr string
+	// MetricsAddr, when set, is the address (such as DefaultMetricsAddr,
+	// ":8080", controller-runtime's) the manager serves /metrics on while
+	// Run runs, on a listener of its own; "" turns it off (/metrics is
+	// still served beside /healthz on HealthAddr). Options.BindFlags
+	// gives programs a -metrics-addr flag whose default is
+	// DefaultMetricsAddr, so that an operator serves its metrics unless
+	// told not to.
+	MetricsAddr string
 
 	// Informers configures the Factory's informers.
 	Informers informer.FactoryOptions
@@ -65,9 +73,16 @@ type Options struct {
 	Events events.Options
 
 	// Metrics, when set, is told the results of the consistency checks.
+	// (The Prometheus series are the manager's own: see Manager.Metrics.)
 	Metrics Metrics
-	// Logger gets the manager's log lines, and is the default logger of
-	// the leader election and the recorder. Nil discards them.
+	// Logger is the program's logger (default slog.Default(), so that a
+	// program that sets nothing still sees its errors). It gets the
+	// manager's log lines and is the logger of every part that has none
+	// of its own: the client (Client.Inherit), the informers reading
+	// through it, the controllers added (with a logger per Reconcile,
+	// see controller.Logger), the leader election, the event recorder
+	// and the sharding member. A program that wants silence sets
+	// slog.New(slog.DiscardHandler).
 	Logger *slog.Logger
 }
 
@@ -85,7 +100,7 @@ func (o Options) withDefaults(clientNamespace string) (Options, error) {
 		return o, fmt.Errorf("manager: Options.Name is required: %w", ErrInvalidOptions)
 	}
 	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
+		o.Logger = slog.Default()
 	}
 	if o.SyncTimeout <= 0 {
 		o.SyncTimeout = DefaultSyncTimeout

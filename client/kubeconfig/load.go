@@ -4,6 +4,10 @@
 // non-empty current-context wins), relative paths resolved against the
 // file that holds them, a context chosen by name or current-context.
 //
+// Infer is what a controller program calls: an explicit file (the
+// -kubeconfig flag, see BindFlags), else $KUBECONFIG, else
+// ~/.kube/config, else the in-cluster configuration of a pod.
+//
 // Errors name the file and the field at fault; they never contain a
 // token, password or key.
 //

@@ -1,7 +1,9 @@
 // Command kubewire-gen gives a Go package of custom resource types what
 // tools/apigen gives kubewire's built-in kinds: kind info, deep copies,
 // list types, typed apply configurations, and the
-// CustomResourceDefinition manifests with their structural schemas.
+// CustomResourceDefinition manifests with their structural schemas; and
+// a controller program its RBAC role from +kubebuilder:rbac markers
+// (kubewire-gen rbac, see RBAC below).
 //
 // Run it from a module that requires github.com/kubewire/kubewire:
 //
@@ -139,6 +141,37 @@
 // need a marker (see above); channels, functions and interfaces other
 // than any are errors, as are types that contain themselves unless the
 // field is schemaless.
+//
+// # RBAC
+//
+// `kubewire-gen rbac [flags] packages...` writes the ClusterRole (and
+// Roles) a controller program needs from controller-gen's
+// +kubebuilder:rbac markers, into config/rbac/role.yaml in the module
+// root, as controller-gen v0.19's rbac generator writes it (the same
+// rules, merged and sorted alike, byte for byte after the header):
+//
+//	//go:generate go run github.com/kubewire/kubewire/cmd/kubewire-gen rbac .
+//
+//	// +kubebuilder:rbac:groups=operator.kubewire.dev,resources=widgets,verbs=get;list;watch;update;patch
+//	// +kubebuilder:rbac:groups=operator.kubewire.dev,resources=widgets/status,verbs=get;update;patch
+//	// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch;create;update;delete
+//	// +kubebuilder:rbac:groups=coordination.k8s.io,namespace=kube-system,resources=leases,verbs=get;update
+//	// +kubebuilder:rbac:urls=/metrics,verbs=get
+//
+// Arguments: groups ("" or core for the core group), resources (with
+// subresources: widgets/status), resourceNames, verbs (required),
+// urls (non-resource URLs), namespace (the rule goes into a Role of that
+// namespace). Markers count where controller-gen reads them: in the
+// package doc comment and in comment groups at the top level of a file
+// that are not a declaration's doc comment (kubebuilder's block above
+// Reconcile, a blank line above its doc comment). Flags:
+//
+//	-dir DIR            where role.yaml goes (default: config/rbac in the module root)
+//	-role-name NAME     the roles' name (default manager-role, kubebuilder's)
+//	-file NAME          the file name (default role.yaml)
+//	-header-file FILE   a license comment to start the file with
+//
+// A run without markers removes the role.yaml an earlier run wrote.
 //
 // # Flags
 //

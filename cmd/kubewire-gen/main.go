@@ -15,6 +15,9 @@ func main() {
 }
 
 func run(args []string, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "rbac" {
+		return runRBAC(args[1:], stderr)
+	}
 	fs := flag.NewFlagSet("kubewire-gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o options
@@ -23,7 +26,7 @@ func run(args []string, stderr io.Writer) error {
 	fs.StringVar(&o.headerFile, "header-file", "", "file whose text (a license comment) starts every generated Go file")
 	fs.BoolVar(&o.allowFloats, "allow-floats", false, "accept float fields without +kubebuilder:validation:Type=number")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kubewire-gen [flags] packages...")
+		fmt.Fprintln(stderr, "usage: kubewire-gen [flags] packages...\n       kubewire-gen rbac [flags] packages...")
 		fmt.Fprintln(stderr, "\nGenerates kind info, deep copies, list types, apply configurations and CustomResourceDefinitions\nfor the API types of the packages (see go doc github.com/kubewire/kubewire/cmd/kubewire-gen).")
 		fmt.Fprintln(stderr, "\nflags:")
 		fs.PrintDefaults()

@@ -1,11 +1,15 @@
+//go:build !nodemo
+
 package main
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -17,6 +21,8 @@ import (
 	"github.com/kubewire/kubewire/client/crd"
 	"github.com/kubewire/kubewire/examples/internal/exampleenv"
 	v1 "github.com/kubewire/kubewire/examples/operator/api/v1"
+	"github.com/kubewire/kubewire/leaderelection"
+	"github.com/kubewire/kubewire/manager"
 )
 
 // This file is the demonstration on the embedded fake server: what a
@@ -26,10 +32,21 @@ import (
 // demoWidgets is how many Widgets the demonstration starts with.
 const demoWidgets = 20
 
-// demo runs two replicas of the operator against the fake server env
+// demo starts the embedded fake server and runs the demonstration on
+// it (demoOn).
+func demo(ctx context.Context, out io.Writer) error {
+	env, err := exampleenv.Connect(exampleenv.Options{Fake: true})
+	if err != nil {
+		return err
+	}
+	defer env.Close()
+	return demoOn(ctx, env, out)
+}
+
+// demoOn runs two replicas of the operator against the fake server env
 // while Widgets are created, changed and deleted, stops the leader
 // midway, and prints what it sees.
-func demo(ctx context.Context, env *exampleenv.Env, out io.Writer) error {
+func demoOn(ctx context.Context, env *exampleenv.Env, out io.Writer) error {
 	c, err := client.New(env.Config)
 	if err != nil {
 		return err
@@ -123,7 +140,17 @@ func startReplica(ctx context.Context, cfg client.Config, id string) *replica {
 	r := &replica{healthAddr: freeAddr(), cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
-		if err := run(ctx, cfg, id, r.healthAddr); err != nil {
+		// The replicas log only warnings and errors, so that the
+		// demonstration's own output reads well; metrics are served
+		// beside /readyz, whose address is free.
+		opts := manager.Options{Name: operatorName, HealthAddr: r.healthAddr,
+			LeaderElection: &leaderelection.Config{Identity: id},
+			Logger:         slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+		c, err := client.New(cfg)
+		if err == nil {
+			err = run(ctx, c, opts)
+		}
+		if err != nil {
 			fmt.Println("operator:", id, err)
 		}
 	}()

@@ -6,21 +6,27 @@
 // runs as replicas of which one leads, the others standing by with warm
 // caches.
 //
-// With KUBECONFIG set, or -kubeconfig given, it is one replica on that
-// cluster, whose Widget definition is installed beforehand (kubectl
-// apply -f config/crd). Without, it runs a demonstration on an embedded
-// fake API server (demo.go): two replicas in this process, Widgets
-// created, changed and deleted, and the leader stopped midway.
+// It finds its cluster as operators do (kubeconfig.BindFlags):
+// -kubeconfig, else $KUBECONFIG, else ~/.kube/config, else, in a pod,
+// its ServiceAccount; config/ deploys it so (kubectl apply -k
+// examples/operator/config/default). It serves /metrics on
+// -metrics-addr (:8080) and /healthz and /readyz on -health-addr
+// (:8081), and logs to stderr. With -demo it runs a demonstration on an
+// embedded fake API server instead (demo.go): two replicas in this
+// process, Widgets created, changed and deleted, the leader stopped
+// midway.
 //
-//	go run ./examples/operator
-//	go run ./examples/operator -kubeconfig ~/.kube/config -id replica-1 -health-addr :8081
+//	go run ./examples/operator -demo
+//	go run ./examples/operator -kubeconfig ~/.kube/config -id replica-1
 package main
+
+//go:generate go run github.com/kubewire/kubewire/cmd/kubewire-gen rbac -dir config/rbac -role-name widget-operator .
 
 import (
 	"context"
 	"flag"
 	"fmt"
-	"log"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -29,10 +35,10 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/client/kubeconfig"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/ctrlutil"
 	"github.com/kubewire/kubewire/events"
-	"github.com/kubewire/kubewire/examples/internal/exampleenv"
 	v1 "github.com/kubewire/kubewire/examples/operator/api/v1"
 	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/leaderelection"
@@ -45,32 +51,37 @@ const (
 	finalizer    = "operator.kubewire.dev/cleanup"
 )
 
+// What the operator may do; kubewire-gen rbac writes config/rbac/role.yaml from these.
+// +kubebuilder:rbac:groups=operator.kubewire.dev,resources=widgets,verbs=list;watch;patch
+// +kubebuilder:rbac:groups=operator.kubewire.dev,resources=widgets/status,verbs=patch
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch;create;update;delete
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=coordination.k8s.io,namespace=widget-operator-system,resources=leases,verbs=get;create;update;watch
+
 func main() {
-	kubeconfig := exampleenv.KubeconfigFlag(flag.CommandLine)
-	id := flag.String("id", "", "identity of this replica (default: host name and a random suffix)")
-	healthAddr := flag.String("health-addr", ":8081", "address of /healthz and /readyz (empty: none)")
+	cluster := kubeconfig.BindFlags(flag.CommandLine)
+	opts := manager.Options{Name: operatorName, LeaderElection: &leaderelection.Config{}}
+	opts.BindFlags(flag.CommandLine)
+	flag.StringVar(&opts.LeaderElection.Identity, "id", "", "identity of this replica (default: host name and a random suffix)")
+	demoMode := flag.Bool("demo", false, "run the demonstration on an embedded fake API server, not on a cluster")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	env, err := exampleenv.Connect(exampleenv.Options{Kubeconfig: *kubeconfig})
-	if err == nil && env.Real() {
-		err = run(ctx, env.Config, *id, *healthAddr)
+	c, err := cluster.NewClient()
+	if *demoMode {
+		err = demo(ctx, os.Stdout)
 	} else if err == nil {
-		err = demo(ctx, env, os.Stdout)
+		err = run(ctx, c, opts)
 	}
 	if err != nil {
-		log.Fatalf("operator: %v", err)
+		slog.Error("operator stopped", "error", err)
+		os.Exit(1)
 	}
 }
 
 // run runs one replica of the operator until ctx ends.
-func run(ctx context.Context, cfg client.Config, id, healthAddr string) error {
-	c, err := client.New(cfg)
-	if err != nil {
-		return err
-	}
-	m, err := manager.New(c, manager.Options{Name: operatorName, HealthAddr: healthAddr,
-		LeaderElection: &leaderelection.Config{Identity: id}})
+func run(ctx context.Context, c *client.Client, opts manager.Options) error {
+	m, err := manager.New(c, opts)
 	if err != nil {
 		return err
 	}
@@ -110,6 +121,7 @@ func (r *reconciler) reconcile(ctx context.Context, w *v1.Widget) (controller.Re
 		return controller.Result{}, err
 	}
 	if op != ctrlutil.Unchanged {
+		controller.Logger(ctx).Info("ConfigMap written", "configMap", cm.Name, "operation", op)
 		r.events.Eventf(w, cm, events.Normal, "ConfigMapWritten", "Reconcile", "ConfigMap %s %s", cm.Name, op)
 	}
 	_, _, err = ctrlutil.Patch(ctx, r.widgetAPI, w, func(w *v1.Widget) error {

@@ -46,6 +46,9 @@ type Options struct {
 	// Context is the kubeconfig context to use; empty means its
 	// current-context.
 	Context string
+	// Fake starts the embedded fake server whatever Kubeconfig and
+	// $KUBECONFIG say: for a demonstration behind its own flag.
+	Fake bool
 
 	// Pods and ConfigMaps are how many realistic objects (see Pod and
 	// ConfigMap) the fake server is seeded with. Ignored on a real
@@ -81,7 +84,7 @@ type Env struct {
 // fake server listening on loopback, with the namespaces of Namespaces
 // besides the usual four, seeded as opts says.
 func Connect(opts Options) (*Env, error) {
-	if opts.Kubeconfig != "" || os.Getenv("KUBECONFIG") != "" {
+	if !opts.Fake && (opts.Kubeconfig != "" || os.Getenv("KUBECONFIG") != "") {
 		var paths []string // nil: the $KUBECONFIG list
 		if opts.Kubeconfig != "" {
 			paths = []string{opts.Kubeconfig}

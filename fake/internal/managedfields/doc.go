@@ -6,6 +6,10 @@
 // the manager stopped applying when nobody else owns them, and reports
 // the fields of other managers it would change as conflicts.
 //
+// ForResource and RecordUpdate apply this to the fake's drafts: the
+// resource's shape, the fields a subresource write resets, and the
+// managedFields a request sent.
+//
 // Objects are decoded JSON (see package fieldpath) without their
 // managedFields, which travel separately as Managed. Functions never
 // modify their arguments; a Managed returned is the caller's.

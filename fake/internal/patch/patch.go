@@ -3,6 +3,12 @@
 // 6902), JSON merge patch (RFC 7386) and strategic merge patch with the
 // list merge keys of the common built-in fields.
 //
+// A Patcher applies a request's patch (TypeOf names its type) or
+// server-side apply configuration to a stored object's draft, with
+// kube-apiserver's errors: a 422 naming the patch for a result that does
+// not decode, 409 conflicts of apply with other managers' fields, a 500
+// for applied fields the kind's schema does not declare.
+//
 // Functions do not modify their inputs' maps and slices they return new
 // values for, but may share unchanged subtrees with them: callers own the
 // result only as far as they own the inputs.

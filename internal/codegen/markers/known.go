@@ -32,6 +32,7 @@ const (
 	DeprecatedVer    = "kubebuilder:deprecatedversion"
 	SkipVersion      = "kubebuilder:skipversion"
 	SelectableField  = "kubebuilder:selectablefield"
+	RBAC             = "kubebuilder:rbac" // a rule of the program's role (package rbac)
 
 	Optional  = "optional"
 	Required  = "required"
@@ -106,7 +107,7 @@ func formOf(name string) form {
 		Minimum, Maximum, MultipleOf, MinLength, MaxLength, Pattern, MinItems, MaxItems,
 		MinProperties, MaxProperties, KBEnum, Format, Type:
 		return value
-	case Resource, SubresourceScale, PrintColumn, DeprecatedVer, SelectableField, XValidation:
+	case Resource, SubresourceScale, PrintColumn, DeprecatedVer, SelectableField, XValidation, RBAC:
 		return args
 	}
 	if last, ok := strings.CutPrefix(name, ItemsPrefix); ok && isItemValidation(last) {
@@ -127,7 +128,7 @@ func Known() []string {
 		KBTitle, Preserve, XPreserve, Embedded, XEmbedded, XIntOrStr, Schemaless, XValidation,
 		Minimum, Maximum, ExclusiveMin, ExclusiveMax, MultipleOf, MinLength, MaxLength,
 		Pattern, MinItems, MaxItems, UniqueItems, MinProperties, MaxProperties, KBEnum,
-		Format, Type,
+		Format, Type, RBAC,
 	}
 	for _, n := range names {
 		if last, ok := strings.CutPrefix(n, "kubebuilder:validation:"); ok && isItemValidation(last) {

@@ -1,0 +1,151 @@
+package controller_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"regexp"
+	"sync"
+	"testing"
+
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/informer"
+)
+
+// jsonLines is a concurrency-safe slog JSON sink whose records a test
+// can read back.
+type jsonLines struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (j *jsonLines) Write(p []byte) (int, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.buf.Write(p)
+}
+
+func (j *jsonLines) records(t *testing.T) []map[string]any {
+	t.Helper()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var out []map[string]any
+	for _, line := range bytes.Split(bytes.TrimSpace(j.buf.Bytes()), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var r map[string]any
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+var uuidLike = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+// A controller given its logger by SetDefaults (as a manager does) hands
+// each Reconcile a logger with the controller, the Request and a
+// reconcileID; a failed Reconcile is logged once, with the same fields;
+// Stats counts the Reconcile in progress.
+func TestReconcileLogger(t *testing.T) {
+	e := newEnv(t)
+	create(t, e.direct, configMap("ns-a", "a", "1"))
+	f := informer.NewFactory(e.ctl, informer.FactoryOptions{})
+	cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "ns-a"})
+	var sink jsonLines
+	entered, release, second := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var calls int
+	ctl := controller.New("logs", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+		calls++
+		controller.Logger(ctx).Info("reconciling", "call", calls)
+		switch calls {
+		case 1:
+			close(entered)
+			<-release
+			return controller.Result{}, errors.New("first attempt fails")
+		case 2: // the failure was logged before the Request was queued again
+			close(second)
+		}
+		return controller.Result{}, nil
+	}), controller.Options{Queue: fastQueue})
+	ctl.SetDefaults(controller.Defaults{Logger: slog.New(slog.NewJSONHandler(&sink, nil))})
+
+	stopFactory := running(t, f.Run)
+	defer stopFactory()
+	stop := running(t, ctl.Run)
+	<-entered
+	if s := ctl.Stats(); s.Active != 1 || s.Workers != 1 {
+		t.Errorf("Stats during a Reconcile = %+v, want 1 active of 1 worker", s)
+	}
+	close(release)
+	<-second
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	recs := sink.records(t)
+	var reconciling, failed []map[string]any
+	for _, r := range recs {
+		switch r["msg"] {
+		case "reconciling":
+			reconciling = append(reconciling, r)
+		case "controller: reconcile failed":
+			failed = append(failed, r)
+		}
+	}
+	if len(reconciling) != 2 || len(failed) != 1 {
+		t.Fatalf("want 2 reconciling lines and 1 failure, got %d and %d:\n%v", len(reconciling), len(failed), recs)
+	}
+	for _, r := range append(reconciling, failed...) {
+		if r["controller"] != "logs" || r["namespace"] != "ns-a" || r["name"] != "a" {
+			t.Errorf("record lacks the controller and Request fields: %v", r)
+		}
+		if id, _ := r["reconcileID"].(string); !uuidLike.MatchString(id) {
+			t.Errorf("record's reconcileID %q is not a UUID: %v", id, r)
+		}
+	}
+	if failed[0]["reconcileID"] != reconciling[0]["reconcileID"] {
+		t.Errorf("the failure's reconcileID %v is not the failed call's %v", failed[0]["reconcileID"], reconciling[0]["reconcileID"])
+	}
+	if reconciling[0]["reconcileID"] == reconciling[1]["reconcileID"] {
+		t.Error("two Reconcile calls share a reconcileID")
+	}
+	if failed[0]["error"] != "first attempt fails" {
+		t.Errorf("failure logged with error %v", failed[0]["error"])
+	}
+}
+
+// SetDefaults keeps what Options set; Logger outside a Reconcile is
+// slog.Default().
+func TestSetDefaultsKeepsOptions(t *testing.T) {
+	e := newEnv(t)
+	create(t, e.direct, configMap("ns-b", "b", "1"))
+	f := informer.NewFactory(e.ctl, informer.FactoryOptions{})
+	cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "ns-b"})
+	var own, given jsonLines
+	done := make(chan struct{})
+	var once sync.Once
+	ctl := controller.New("own", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+		controller.Logger(ctx).Info("reconciling")
+		once.Do(func() { close(done) })
+		return controller.Result{}, nil
+	}), controller.Options{Logger: slog.New(slog.NewJSONHandler(&own, nil))})
+	ctl.SetDefaults(controller.Defaults{Logger: slog.New(slog.NewJSONHandler(&given, nil))})
+	stopFactory := running(t, f.Run)
+	defer stopFactory()
+	stop := running(t, ctl.Run)
+	<-done
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if len(own.records(t)) != 1 || len(given.records(t)) != 0 {
+		t.Errorf("Options.Logger got %d records, the default %d; want 1 and 0", len(own.records(t)), len(given.records(t)))
+	}
+	if controller.Logger(context.Background()) != slog.Default() {
+		t.Error("Logger outside a Reconcile is not slog.Default()")
+	}
+}

@@ -1,0 +1,50 @@
+package validation
+
+import (
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
+)
+
+// Validator checks objects about to be stored.
+type Validator struct {
+	Patterns *metaPatterns
+	// Rules evaluates custom resources' x-kubernetes-validations; nil
+	// leaves them unevaluated.
+	Rules RuleEvaluator
+}
+
+// RuleEvaluator evaluates CEL rules (see the fake's RuleEvaluator).
+type RuleEvaluator interface {
+	Check(rule string, self, oldSelf any) (bool, error)
+	Message(expr string, self, oldSelf any) (string, error)
+	// Optional is oldSelf for a rule with optionalOldSelf: CEL's
+	// optional of value, or optional.none() when not present.
+	Optional(value any, present bool) any
+}
+
+// Validate checks an object about to be stored (old is the stored one,
+// nil for a create): metadata as kube-apiserver checks every object's,
+// what the fake checks of built-in kinds (see kindCauses), and
+// CustomResourceDefinitions and custom resources against their rules.
+func (v *Validator) Validate(d, old *object.Draft) *apierr.Error {
+	k := d.Res.Kind
+	var oldMeta *metav1.ObjectMeta
+	if old != nil {
+		oldMeta = old.Meta
+	}
+	causes := v.metadataCauses(d.Res, d.Meta, oldMeta)
+	switch {
+	case d.Custom != nil:
+		causes = append(causes, validateCustom(d.Res, d, old, v.Rules)...)
+	case d.Res.IsCRD():
+		causes = append(causes, validateCRD(d.Typed.(*apiextensionsv1.CustomResourceDefinition))...)
+	default:
+		causes = append(causes, kindCauses(d, old)...)
+	}
+	if len(causes) > 0 {
+		return apierr.Invalid(k.Group, k.Kind, d.Meta.Name, causes...)
+	}
+	return nil
+}

@@ -1,0 +1,27 @@
+package object
+
+import (
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
+	"github.com/kubewire/kubewire/fake/internal/schema"
+)
+
+// CRDVersion is what requests for a custom resource need of its CRD.
+type CRDVersion struct {
+	Name    string         // the CRD's name
+	Storage string         // the CRD's storage version
+	Schema  *schema.Schema // the version's structural schema
+	Columns []apiextensionsv1.CustomResourceColumnDefinition
+	Scale   *apiextensionsv1.CustomResourceSubresourceScale
+}
+
+// StorageVersion is the version the resource's objects are stored at.
+func (r *Resource) StorageVersion() string {
+	if r.CRD != nil {
+		return r.CRD.Storage
+	}
+	return r.Kind.Version
+}
+
+func (r *Resource) IsCRD() bool {
+	return r.Kind.Group == "apiextensions.k8s.io" && r.Kind.Resource == "customresourcedefinitions"
+}

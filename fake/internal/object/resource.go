@@ -1,0 +1,99 @@
+package object
+
+import (
+	"slices"
+	"strconv"
+	"sync"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/registry"
+	"github.com/kubewire/kubewire/fake/internal/fieldpath"
+)
+
+// Typed is what every generated built-in kind implements: the
+// metadata accessors promoted from ObjectMeta and TypeMeta, and the
+// generated protobuf codec.
+type Typed interface {
+	GetObjectMeta() *metav1.ObjectMeta
+	SetKind(string)
+	SetAPIVersion(string)
+	Marshal() ([]byte, error)
+	Unmarshal([]byte) error
+}
+
+// StorageKey identifies where a resource's objects are stored. Custom
+// resources keep theirs when their CustomResourceDefinition changes and
+// the resource is registered anew. It is never empty, so that distinct
+// keys never share an address.
+type StorageKey struct{ Name string }
+
+// Resource is one REST resource the server stores. It is immutable after
+// the server registers it.
+type Resource struct {
+	Kind       registry.Kind
+	Storage    *StorageKey
+	Custom     bool
+	NewTyped   func() Typed // nil for custom resources
+	Status     bool         // has a status subresource
+	Scale      bool         // has a scale subresource (autoscaling/v1 Scale)
+	Generation bool         // objects carry metadata.generation
+	// annotationsInGeneration: a change of annotations alone is a new
+	// generation (Deployments, whose annotations are copied to their
+	// ReplicaSets).
+	AnnotationsInGeneration bool
+	Fields                  []string // selectable fields beyond metadata.name/namespace
+	// returnsDeleted: an immediate DELETE answers with the deleted object
+	// rather than a Success Status (ReturnDeletedObject in the registry).
+	ReturnsDeleted bool
+	// JSONPrefix starts an object's JSON before its stored body (built-ins
+	// store JSON without kind and apiVersion, as list items are served).
+	JSONPrefix []byte
+
+	// ftype is the shape of the kind's objects for field management:
+	// built once from builtins for built-in kinds, set at registration
+	// for custom resources.
+	builtins *fieldpath.Builtins
+	typeOnce sync.Once
+	Ftype    *fieldpath.Type
+
+	// CRD is what a custom resource's CustomResourceDefinition says of
+	// its version; nil for built-in kinds.
+	CRD *CRDVersion
+}
+
+// FieldType returns the shape of the kind's objects for field
+// management.
+func (r *Resource) FieldType() *fieldpath.Type {
+	if r.builtins != nil {
+		r.typeOnce.Do(func() { r.Ftype = r.builtins.Kind(r.Kind.APIVersion(), r.Kind.Kind) })
+	}
+	return r.Ftype
+}
+
+func NewBuiltin(k registry.Kind, newTyped func() Typed, builtins *fieldpath.Builtins) *Resource {
+	r := &Resource{
+		Kind:     k,
+		Storage:  &StorageKey{Name: k.Group + "/" + k.Resource},
+		builtins: builtins,
+		NewTyped: newTyped,
+		Status:   slices.Contains(k.Subresources, "status"),
+		Fields:   builtinFields()[k.APIVersion()+"/"+k.Kind],
+	}
+	r.ReturnsDeleted = returnDeletedObject[k.Group+"/"+k.Resource]
+	r.Generation = generationKinds[r.Key()]
+	r.AnnotationsInGeneration = k.Group == "apps" && k.Kind == "Deployment"
+	r.Scale = slices.Contains(k.Subresources, "scale") && scalable(newTyped())
+	r.JSONPrefix = []byte(`{"kind":` + strconv.Quote(k.Kind) + `,"apiVersion":` + strconv.Quote(k.APIVersion()) + `,`)
+	return r
+}
+
+// Key is the resource's identity in maps: "group/resource".
+func (r *Resource) Key() string { return r.Kind.Group + "/" + r.Kind.Resource }
+
+// Selectable reports whether a field selector may use field.
+func (r *Resource) Selectable(field string) bool {
+	if field == "metadata.name" || (field == "metadata.namespace" && r.Kind.Namespaced) {
+		return true
+	}
+	return slices.Contains(r.Fields, field)
+}

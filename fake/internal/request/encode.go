@@ -1,0 +1,175 @@
+package request
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/table"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// EncodeObject encodes one object as out asks and returns the body and its
+// content type.
+func EncodeObject(o *object.Stored, out Output, p table.Printer) ([]byte, string, error) {
+	switch out.As {
+	case AsTable:
+		b, err := RenderTable(p, o.Res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, out)
+		return b, codec.MediaTypeJSON, err
+	case AsPartial:
+		if out.Format == FormatProtobuf {
+			return codec.EncodeEnvelope(object.MetaAPIVersion, AsPartial, o.PartialProto()), codec.MediaTypeProtobuf, nil
+		}
+		return o.PartialJSON(), codec.MediaTypeJSON, nil
+	}
+	switch out.Format {
+	case FormatProtobuf:
+		return codec.EncodeEnvelope(o.Res.Kind.APIVersion(), o.Res.Kind.Kind, o.PB), codec.MediaTypeProtobuf, nil
+	case FormatYAML:
+		y, err := codec.JSONToYAML(o.ServedJSON(out.res))
+		return y, codec.MediaTypeYAML, err
+	}
+	return o.ServedJSON(out.res), codec.MediaTypeJSON, nil
+}
+
+// WriteList streams a list of items as out asks.
+func WriteList(w io.Writer, r *object.Resource, out Output, items []*object.Stored, lm metav1.ListMeta, p table.Printer) error {
+	switch {
+	case out.As == AsTable:
+		b, err := RenderTable(p, r, items, lm, out)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	case out.Format == FormatProtobuf:
+		return writeProtobufList(w, r, out, items, lm)
+	case out.Format == FormatYAML:
+		var buf jsonBuffer
+		if err := writeJSONList(&buf, r, out, items, lm); err != nil {
+			return err
+		}
+		y, err := codec.JSONToYAML(buf.b)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(y)
+		return err
+	}
+	return writeJSONList(w, r, out, items, lm)
+}
+
+type jsonBuffer struct{ b []byte }
+
+func (j *jsonBuffer) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
+
+func writeJSONList(w io.Writer, r *object.Resource, out Output, items []*object.Stored, lm metav1.ListMeta) error {
+	kind, apiVersion := r.Kind.ListKind, r.Kind.APIVersion()
+	if out.As == asPartialList {
+		kind, apiVersion = asPartialList, object.MetaAPIVersion
+	}
+	meta, err := json.Marshal(&lm)
+	if err != nil {
+		return err
+	}
+	if r.Custom && out.As != asPartialList && lm.Continue == "" {
+		// A custom resource list's metadata always has "continue".
+		meta = append([]byte(`{"continue":"",`), meta[1:]...)
+		if string(meta) == `{"continue":"",}` {
+			meta = []byte(`{"continue":""}`)
+		}
+	}
+	head := fmt.Sprintf(`{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, kind, apiVersion, meta)
+	if _, err := io.WriteString(w, head); err != nil {
+		return err
+	}
+	for i, o := range items {
+		if i > 0 {
+			if _, err := io.WriteString(w, ","); err != nil {
+				return err
+			}
+		}
+		b := o.JSONAs(r)
+		if out.As == asPartialList {
+			b = o.PartialJSON()
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, "]}\n")
+	return err
+}
+
+// writeProtobufList streams an enveloped list message without building it
+// in memory: the envelope's raw field length is computed first.
+func writeProtobufList(w io.Writer, r *object.Resource, out Output, items []*object.Stored, lm metav1.ListMeta) error {
+	kind, apiVersion := r.Kind.ListKind, r.Kind.APIVersion()
+	partial := out.As == asPartialList
+	if partial {
+		kind, apiVersion = asPartialList, object.MetaAPIVersion
+	}
+	meta := lm.AppendProto(nil)
+	rawLen := 1 + protowire.SizeBytes(len(meta))
+	item := func(o *object.Stored) []byte {
+		if partial {
+			return o.PartialProto()
+		}
+		return o.PB
+	}
+	for _, o := range items {
+		rawLen += 1 + protowire.SizeBytes(len(item(o)))
+	}
+	head, tail := envelopeSplit(apiVersion, kind, rawLen)
+	buf := append(head, 0x0a)
+	buf = protowire.AppendBytes(buf, meta)
+	if _, err := w.Write(buf); err != nil {
+		return err
+	}
+	var tag [16]byte
+	for _, o := range items {
+		b := item(o)
+		t := protowire.AppendVarint(append(tag[:0], 0x12), uint64(len(b)))
+		if _, err := w.Write(t); err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(tail)
+	return err
+}
+
+// envelopeSplit returns the bytes of a protobuf envelope before and after
+// a raw field of rawLen bytes, so that the raw bytes can be streamed.
+func envelopeSplit(apiVersion, kind string, rawLen int) (head, tail []byte) {
+	env := codec.EncodeEnvelope(apiVersion, kind, []byte{})
+	p := len(codec.ProtobufMagic)
+	for p < len(env) {
+		num, typ, n := protowire.ConsumeTag(env[p:])
+		if n < 0 {
+			break
+		}
+		if num == 2 && typ == protowire.BytesType {
+			head = append([]byte(nil), env[:p]...)
+			head = protowire.AppendVarint(append(head, 0x12), uint64(rawLen))
+			return head, env[p+n+1:] // the empty raw field is tag + one length byte
+		}
+		m := protowire.ConsumeFieldValue(num, typ, env[p+n:])
+		if m < 0 {
+			break
+		}
+		p += n + m
+	}
+	panic("fake: codec.EncodeEnvelope wrote no raw field") // a programming error in the codec contract
+}
+
+// RenderTable renders objects as the Table out asks for.
+func RenderTable(p table.Printer, r *object.Resource, items []*object.Stored, lm metav1.ListMeta, out Output) ([]byte, error) {
+	return p.Render(r, items, lm, table.Options{Version: out.version, Include: out.include, NoHeaders: out.NoHeaders})
+}

@@ -1,0 +1,244 @@
+package request
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
+)
+
+// Format is a response encoding.
+type Format int
+
+const (
+	FormatJSON Format = iota
+	FormatYAML
+	FormatProtobuf
+)
+
+func (f Format) ContentType() string {
+	switch f {
+	case FormatYAML:
+		return codec.MediaTypeYAML
+	case FormatProtobuf:
+		return codec.MediaTypeProtobuf
+	}
+	return codec.MediaTypeJSON
+}
+
+// Conversions a client may ask for with the as= media type parameter.
+const (
+	AsTable       = "Table"
+	AsPartial     = "PartialObjectMetadata"
+	asPartialList = "PartialObjectMetadataList"
+)
+
+// Output is the negotiated representation of a response.
+type Output struct {
+	Format Format
+	As     string
+	// res is the resource asked for: a custom resource's objects are
+	// served at its version.
+	res *object.Resource
+	// version is the meta.k8s.io version of a Table or
+	// PartialObjectMetadata ("v1" or "v1beta1").
+	version string
+	// include is a Table's includeObject: None, Metadata (the default)
+	// or Object.
+	include string
+	// NoHeaders leaves a Table's column definitions out (the events of a
+	// watch after the first).
+	NoHeaders bool
+}
+
+func MediaType(t, sub string) codec.MediaType { return codec.MediaType{Type: t, Subtype: sub} }
+
+// offers lists what the server can serve for a resource, in the order
+// kube-apiserver prefers them when a range matches several.
+func offers(r *object.Resource, list, watch, refuseProtobuf bool) []codec.MediaType {
+	jsonT, yamlT, pbT := MediaType("application", "json"), MediaType("application", "yaml"), MediaType("application", "vnd.kubernetes.protobuf")
+	protobuf := !r.Custom && !refuseProtobuf
+	out := []codec.MediaType{jsonT}
+	if !watch {
+		out = append(out, yamlT)
+	}
+	if protobuf {
+		out = append(out, pbT)
+	}
+	partial := AsPartial
+	if list {
+		partial = asPartialList
+	}
+	for _, v := range []string{"v1", "v1beta1"} {
+		out = append(out, jsonT.As(partial).With(codec.ParamVersion, v))
+		if protobuf {
+			out = append(out, pbT.As(partial).With(codec.ParamVersion, v))
+		}
+		out = append(out, jsonT.As(AsTable).With(codec.ParamVersion, v))
+	}
+	return out
+}
+
+// Negotiate picks the response representation from the Accept header;
+// refuseProtobuf serves JSON and YAML only.
+func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobuf bool) (Output, *apierr.Error) {
+	accept, err := codec.ParseAccept(req.Header.Get("Accept"))
+	if err != nil {
+		return Output{}, apierr.NotAcceptableFor(r.Custom)
+	}
+	mt, ok := codec.Negotiate(accept, offers(r, list, watch, refuseProtobuf))
+	if !ok {
+		// A media type the resource is served in, with parameters it
+		// does not take (a Table in protobuf), fails in the handler
+		// rather than the router.
+		for _, a := range accept {
+			for _, o := range offers(r, list, watch, refuseProtobuf) {
+				if a.MediaType.Essence() == o.Essence() && a.MediaType.Param(codec.ParamAs) != "" {
+					return Output{}, apierr.NotAcceptable()
+				}
+			}
+		}
+		return Output{}, apierr.NotAcceptableFor(r.Custom)
+	}
+	o := Output{As: mt.Param(codec.ParamAs), res: r, version: mt.Param(codec.ParamVersion), include: req.URL.Query().Get("includeObject")}
+	switch {
+	case mt.IsProtobuf():
+		o.Format = FormatProtobuf
+	case mt.IsYAML():
+		o.Format = FormatYAML
+	}
+	return o, nil
+}
+
+// statusFormat picks the encoding of a Status body: what the client
+// accepts among JSON, YAML and protobuf, else JSON.
+func statusFormat(req *http.Request) Format {
+	accept, err := codec.ParseAccept(req.Header.Get("Accept"))
+	if err != nil {
+		return FormatJSON
+	}
+	mt, ok := codec.Negotiate(accept, []codec.MediaType{MediaType("application", "json"), MediaType("application", "yaml"), MediaType("application", "vnd.kubernetes.protobuf")})
+	switch {
+	case !ok:
+		return FormatJSON
+	case mt.IsProtobuf():
+		return FormatProtobuf
+	case mt.IsYAML():
+		return FormatYAML
+	}
+	return FormatJSON
+}
+
+// EncodeStatus encodes a Status in f.
+func EncodeStatus(st *metav1.Status, f Format) []byte {
+	switch f {
+	case FormatProtobuf:
+		b, err := codec.EncodeProtobuf("v1", "Status", st)
+		if err == nil {
+			return b
+		}
+	case FormatYAML:
+		j, _ := json.Marshal(st)
+		if y, err := codec.JSONToYAML(j); err == nil {
+			return y
+		}
+	}
+	b, _ := json.Marshal(st)
+	return b
+}
+
+// WriteError answers with err's Status (any other error is a 500).
+func WriteError(w http.ResponseWriter, req *http.Request, err error) {
+	var ae *apierr.Error
+	if !errors.As(err, &ae) {
+		ae = apierr.Internal(err)
+	}
+	if ae.Plain {
+		h := w.Header()
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		h.Set("X-Content-Type-Options", "nosniff")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = io.WriteString(w, "404 page not found\n")
+		return
+	}
+	f := statusFormat(req)
+	body := EncodeStatus(&ae.Status, f)
+	h := w.Header()
+	h.Set("Content-Type", f.ContentType())
+	h.Set("Cache-Control", "no-cache, private")
+	apierr.RetryAfterHeader(h, ae.RetryAfter)
+	w.WriteHeader(int(ae.Status.Code))
+	_, _ = w.Write(body)
+}
+
+// BodyWriter streams a response body, gzip-compressed when the client
+// accepts it and the body is large enough, through a buffer.
+type BodyWriter struct {
+	bw *bufio.Writer
+	gz *gzip.Writer
+}
+
+// StartBody writes the headers and returns the body writer; size is the
+// body's length when known (-1 otherwise): bodies of gzipThreshold bytes
+// or more (or of unknown size) are compressed for clients that accept
+// gzip.
+func StartBody(w http.ResponseWriter, req *http.Request, code int, contentType string, size, gzipThreshold int) *BodyWriter {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	if h.Get("Cache-Control") == "" {
+		h.Set("Cache-Control", "no-cache, private")
+	}
+	var out io.Writer = w
+	b := &BodyWriter{}
+	if AcceptsGzip(req) && (size < 0 || size >= gzipThreshold) {
+		h.Set("Content-Encoding", "gzip")
+		h.Add("Vary", "Accept-Encoding")
+		b.gz = gzip.NewWriter(w)
+		out = b.gz
+	}
+	w.WriteHeader(code)
+	b.bw = bufio.NewWriterSize(out, 32<<10)
+	return b
+}
+
+func (b *BodyWriter) Write(p []byte) (int, error) { return b.bw.Write(p) }
+
+func (b *BodyWriter) WriteString(p string) (int, error) { return b.bw.WriteString(p) }
+
+// Close flushes the buffer and the gzip stream.
+func (b *BodyWriter) Close() error {
+	err := b.bw.Flush()
+	if b.gz != nil {
+		if cerr := b.gz.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+func AcceptsGzip(req *http.Request) bool {
+	for _, v := range req.Header.Values("Accept-Encoding") {
+		for _, part := range strings.Split(v, ",") {
+			name, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+			if strings.EqualFold(name, "gzip") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// WriteBody answers with a complete body.
+func WriteBody(w http.ResponseWriter, req *http.Request, code int, contentType string, body []byte, gzipThreshold int) {
+	bw := StartBody(w, req, code, contentType, len(body), gzipThreshold)
+	_, _ = bw.Write(body)
+	_ = bw.Close()
+}

@@ -1,0 +1,147 @@
+package request
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/object"
+)
+
+// Info is what a Match is matched against.
+type Info struct {
+	Verb, Group, Resource, Subresource string
+	Namespace, Name                    string
+	FieldManager, UserAgent            string
+}
+
+// Info describes a routed request.
+func (r *Request) Info(req *http.Request) Info {
+	ri := Info{Verb: r.Verb, Group: r.Res.Kind.Group, Resource: r.Res.Kind.Resource, Subresource: r.Subresource, Namespace: r.Namespace, Name: r.Name, UserAgent: req.UserAgent()}
+	switch r.Verb {
+	case "create", "update", "patch":
+		ri.FieldManager = WriteManager(req)
+	}
+	return ri
+}
+
+// postSubresource reports whether a POST to a subresource is served.
+func postSubresource(r *object.Resource, sub string) bool {
+	if r.Custom || r.Kind.Group != "" {
+		return false
+	}
+	switch r.Kind.Resource {
+	case "pods":
+		return sub == "binding" || sub == "eviction"
+	case "serviceaccounts":
+		return sub == "token"
+	}
+	return false
+}
+
+// Request is a routed API request.
+type Request struct {
+	Res         *object.Resource
+	Namespace   string // namespace from the path ("" for cluster-scoped or all namespaces)
+	Name        string
+	Subresource string // subresource: "status", "scale", or ""
+	Verb        string // get, list, watch, create, update, patch, delete, deletecollection
+}
+
+// Route parses /api/v1/... and /apis/GROUP/VERSION/... paths: lookup
+// finds a served resource, builtinGroup reports whether a group has
+// built-in kinds (paths under other groups get a plain-text 404, as
+// kube-apiserver answers them).
+func Route(req *http.Request, lookup func(group, version, resource string) *object.Resource, builtinGroup func(string) bool) (*Request, *apierr.Error) {
+	parts := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
+	var group, version string
+	switch {
+	case len(parts) >= 3 && parts[0] == "api":
+		version, parts = parts[1], parts[2:]
+	case len(parts) >= 4 && parts[0] == "apis":
+		group, version, parts = parts[1], parts[2], parts[3:]
+	case len(parts) >= 2 && parts[0] == "apis" && !builtinGroup(parts[1]):
+		return nil, apierr.GroupNotFound()
+	default:
+		return nil, apierr.PathNotFound()
+	}
+	notFound := apierr.PathNotFound
+	if group != "" && !builtinGroup(group) {
+		notFound = apierr.GroupNotFound
+	}
+	watchPath := false
+	if parts[0] == "watch" && len(parts) > 1 {
+		watchPath, parts = true, parts[1:]
+	}
+	r := &Request{}
+	if len(parts) >= 3 && parts[0] == "namespaces" && parts[2] != "status" && parts[2] != "finalize" {
+		r.Namespace, parts = parts[1], parts[2:]
+	}
+	if len(parts) > 3 || parts[0] == "" {
+		return nil, notFound()
+	}
+	r.Res = lookup(group, version, parts[0])
+	if r.Res == nil {
+		return nil, notFound()
+	}
+	if len(parts) > 1 {
+		r.Name = parts[1]
+	}
+	if len(parts) > 2 {
+		r.Subresource = parts[2]
+		if !(r.Subresource == "status" && r.Res.Status) && !(r.Subresource == "scale" && r.Res.Scale) && !(r.Subresource == "finalize" && r.Res.Kind.Group == "" && r.Res.Kind.Resource == "namespaces") && !postSubresource(r.Res, r.Subresource) {
+			return nil, notFound()
+		}
+	}
+	if r.Namespace != "" && !r.Res.Kind.Namespaced {
+		return nil, notFound()
+	}
+	collection := r.Name == ""
+	switch req.Method {
+	case http.MethodGet:
+		switch {
+		case !collection && !watchPath:
+			r.Verb = "get"
+		case watchPath || isTrue(req.URL.Query().Get("watch")):
+			r.Verb = "watch"
+		default:
+			r.Verb = "list"
+		}
+	case http.MethodPost:
+		if collection || postSubresource(r.Res, r.Subresource) {
+			r.Verb = "create"
+		}
+	case http.MethodPut:
+		if !collection {
+			r.Verb = "update"
+		}
+	case http.MethodPatch:
+		if !collection {
+			r.Verb = "patch"
+		}
+	case http.MethodDelete:
+		if collection {
+			r.Verb = "deletecollection"
+		} else {
+			r.Verb = "delete"
+		}
+	}
+	if r.Verb == "" || (watchPath && r.Verb != "watch") || r.Subresource == "finalize" && r.Verb != "update" || postSubresource(r.Res, r.Subresource) && r.Verb != "create" {
+		return nil, apierr.MethodNotAllowed()
+	}
+	if r.Res.Kind.Namespaced && r.Namespace == "" && !collection {
+		return nil, notFound()
+	}
+	if (r.Verb == "create" || r.Verb == "deletecollection") && r.Res.Kind.Namespaced && r.Namespace == "" {
+		return nil, notFound()
+	}
+	return r, nil
+}
+
+// isTrue reads a boolean query parameter as kube-apiserver's parameter
+// codec does (strconv.ParseBool: the Python client sends watch=True).
+func isTrue(v string) bool {
+	b, err := strconv.ParseBool(v)
+	return err == nil && b
+}

@@ -1,0 +1,207 @@
+package metrics
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/workqueue"
+)
+
+// controllerMetrics are controller-runtime's reconcile series.
+type controllerMetrics struct {
+	total, errors, panics, terminal *prometheus.CounterVec
+	duration                        *prometheus.HistogramVec
+}
+
+// controller-runtime's result labels.
+const (
+	resultSuccess      = "success"
+	resultError        = "error"
+	resultRequeue      = "requeue"
+	resultRequeueAfter = "requeue_after"
+)
+
+func newControllerMetrics() *controllerMetrics {
+	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+	}
+	return &controllerMetrics{
+		total:    counter("controller_runtime_reconcile_total", "Total number of reconciliations per controller", "controller", "result"),
+		errors:   counter("controller_runtime_reconcile_errors_total", "Total number of reconciliation errors per controller", "controller"),
+		panics:   counter("controller_runtime_reconcile_panics_total", "Total number of reconciliation panics per controller", "controller"),
+		terminal: counter("controller_runtime_terminal_reconcile_errors_total", "Total number of terminal reconciliation errors per controller", "controller"),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "controller_runtime_reconcile_time_seconds",
+			Help: "Length of time per reconciliation per controller",
+			Buckets: []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0,
+				1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60},
+			NativeHistogramBucketFactor:     1.1,
+			NativeHistogramMaxBucketNumber:  100,
+			NativeHistogramMinResetDuration: time.Hour,
+		}, []string{"controller"}),
+	}
+}
+
+func (c *controllerMetrics) Describe(ch chan<- *prometheus.Desc) {
+	for _, v := range []*prometheus.CounterVec{c.total, c.errors, c.panics, c.terminal} {
+		v.Describe(ch)
+	}
+	c.duration.Describe(ch)
+}
+
+func (c *controllerMetrics) Collect(ch chan<- prometheus.Metric) {
+	for _, v := range []*prometheus.CounterVec{c.total, c.errors, c.panics, c.terminal} {
+		v.Collect(ch)
+	}
+	c.duration.Collect(ch)
+}
+
+// init makes every series of a controller exist at zero, as
+// controller-runtime does when a controller starts, so that rates and
+// alerts work before the first error.
+func (c *controllerMetrics) init(name string) {
+	for _, r := range []string{resultSuccess, resultError, resultRequeue, resultRequeueAfter} {
+		c.total.WithLabelValues(name, r)
+	}
+	c.errors.WithLabelValues(name)
+	c.panics.WithLabelValues(name)
+	c.terminal.WithLabelValues(name)
+}
+
+// Reconciled implements controller.Metrics. A panic counts as an error
+// too, as controller-runtime counts it.
+func (c *controllerMetrics) Reconciled(name string, outcome controller.Outcome, d time.Duration) {
+	switch outcome {
+	case controller.Success:
+		c.total.WithLabelValues(name, resultSuccess).Inc()
+	case controller.Requeue:
+		c.total.WithLabelValues(name, resultRequeueAfter).Inc()
+	case controller.Panic:
+		c.panics.WithLabelValues(name).Inc()
+		fallthrough
+	default:
+		c.errors.WithLabelValues(name).Inc()
+		c.total.WithLabelValues(name, resultError).Inc()
+	}
+	c.duration.WithLabelValues(name).Observe(d.Seconds())
+}
+
+// WaitedForWrites implements controller.Metrics; read-your-writes waits
+// are part of the work duration, not a series of their own.
+func (c *controllerMetrics) WaitedForWrites(string, time.Duration, bool) {}
+
+// Controllers returns the controller.Metrics feeding the reconcile
+// series, for controller.Options.Metrics (one serves every controller:
+// the series are labelled with the controller's name).
+func (m *Metrics) Controllers() controller.Metrics { return m.controller }
+
+// queueMetrics are controller-runtime's work queue series.
+type queueMetrics struct {
+	depth         *prometheus.GaugeVec
+	adds, retries *prometheus.CounterVec
+	latency, work *prometheus.HistogramVec
+}
+
+func newQueueMetrics() *queueMetrics {
+	labels := []string{"name", "controller"}
+	histogram := func(name, help string) *prometheus.HistogramVec {
+		return prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Subsystem: "workqueue", Name: name, Help: help,
+			Buckets:                         prometheus.ExponentialBuckets(10e-9, 10, 12),
+			NativeHistogramBucketFactor:     1.1,
+			NativeHistogramMaxBucketNumber:  100,
+			NativeHistogramMinResetDuration: time.Hour,
+		}, labels)
+	}
+	return &queueMetrics{
+		depth: prometheus.NewGaugeVec(prometheus.GaugeOpts{Subsystem: "workqueue", Name: "depth",
+			Help: "Current depth of workqueue by workqueue and priority"}, []string{"name", "controller", "priority"}),
+		adds: prometheus.NewCounterVec(prometheus.CounterOpts{Subsystem: "workqueue", Name: "adds_total",
+			Help: "Total number of adds handled by workqueue"}, labels),
+		retries: prometheus.NewCounterVec(prometheus.CounterOpts{Subsystem: "workqueue", Name: "retries_total",
+			Help: "Total number of items added to the workqueue with a non-zero delay (rate-limited requeues, explicit RequeueAfter or AddAfter calls)"}, labels),
+		latency: histogram("queue_duration_seconds", "How long in seconds an item stays in workqueue before being requested"),
+		work:    histogram("work_duration_seconds", "How long in seconds processing an item from workqueue takes."),
+	}
+}
+
+func (q *queueMetrics) Describe(ch chan<- *prometheus.Desc) {
+	q.depth.Describe(ch)
+	q.adds.Describe(ch)
+	q.retries.Describe(ch)
+	q.latency.Describe(ch)
+	q.work.Describe(ch)
+}
+
+func (q *queueMetrics) Collect(ch chan<- prometheus.Metric) {
+	q.depth.Collect(ch)
+	q.adds.Collect(ch)
+	q.retries.Collect(ch)
+	q.latency.Collect(ch)
+	q.work.Collect(ch)
+}
+
+// queueOf is one queue's workqueue.Metrics: the children of its labels,
+// looked up once.
+type queueOf struct {
+	depth         prometheus.Gauge
+	adds, retries prometheus.Counter
+	latency, work prometheus.Observer
+}
+
+func (q *queueOf) Add()                         { q.adds.Inc() }
+func (q *queueOf) Depth(n int)                  { q.depth.Set(float64(n)) }
+func (q *queueOf) QueueLatency(d time.Duration) { q.latency.Observe(d.Seconds()) }
+func (q *queueOf) WorkDuration(d time.Duration) { q.work.Observe(d.Seconds()) }
+func (q *queueOf) Retry()                       { q.retries.Inc() }
+
+// Queue returns the workqueue.Metrics of the queue of the controller
+// name, for controller.Options.Queue.Metrics (the name and controller
+// labels are both name, as controller-runtime has them). The unfinished
+// work and longest running processor gauges are read from the
+// controller when scraped: see AddController.
+func (m *Metrics) Queue(name string) workqueue.Metrics {
+	q := m.queue
+	return &queueOf{
+		depth:   q.depth.WithLabelValues(name, name, ""),
+		adds:    q.adds.WithLabelValues(name, name),
+		retries: q.retries.WithLabelValues(name, name),
+		latency: q.latency.WithLabelValues(name, name),
+		work:    q.work.WithLabelValues(name, name),
+	}
+}
+
+// StatsReader is what AddController reads when scraped: a
+// *controller.Controller.
+type StatsReader interface {
+	Name() string
+	Stats() controller.Stats
+}
+
+// AddController makes the scrape read c's figures:
+// controller_runtime_max_concurrent_reconciles, _active_workers, and
+// the queue's unfinished work and longest running processor. It also
+// makes c's reconcile series exist at zero. It fails when a controller
+// of the same name was added: their series would be one.
+func (m *Metrics) AddController(c StatsReader) error {
+	name := c.Name()
+	if err := m.claim("controller", name); err != nil {
+		return err
+	}
+	m.controller.init(name)
+	m.scrape.add(controllerStats{c})
+	return nil
+}
+
+// controllerStats emits a controller's gauges at scrape time.
+type controllerStats struct{ c StatsReader }
+
+func (s controllerStats) collect(d *descs, ch chan<- prometheus.Metric) {
+	name, st := s.c.Name(), s.c.Stats()
+	ch <- prometheus.MustNewConstMetric(d.maxReconciles, prometheus.GaugeValue, float64(st.Workers), name)
+	ch <- prometheus.MustNewConstMetric(d.activeWorkers, prometheus.GaugeValue, float64(st.Active), name)
+	ch <- prometheus.MustNewConstMetric(d.unfinished, prometheus.GaugeValue, st.Unfinished.Seconds(), name, name)
+	ch <- prometheus.MustNewConstMetric(d.longest, prometheus.GaugeValue, st.Longest.Seconds(), name, name)
+}
