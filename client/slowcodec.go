@@ -30,7 +30,7 @@ func warnIfReflected[T Kinded](c *Client, protobuf bool) {
 	if _, seen := c.reflected.LoadOrStore(t, true); seen {
 		return
 	}
-	c.logger.Warn("client: "+t.String()+" has no generated DecodeJSON method, so its objects decode through encoding/json: "+
+	c.Logger().Warn("client: "+t.String()+" has no generated DecodeJSON method, so its objects decode through encoding/json: "+
 		"several times slower, and cached without sharing strings or maps; run kubewire-gen on its package (see cmd/kubewire-gen)",
 		"type", t.String())
 }
