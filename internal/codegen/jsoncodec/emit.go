@@ -305,10 +305,13 @@ func (e *emitter) hasUnmarshalJSON(n *types.Named) bool {
 	return hasMethod(n, "UnmarshalJSON")
 }
 
+// hasMethod reports whether *n has a method of that name of its own: a
+// method promoted from an embedded field (a PodTemplateSpec has
+// ObjectMeta's decoders that way) decodes that field, not n.
 func hasMethod(n *types.Named, name string) bool {
 	ms := types.NewMethodSet(types.NewPointer(n))
 	for i := 0; i < ms.Len(); i++ {
-		if ms.At(i).Obj().Name() == name {
+		if sel := ms.At(i); sel.Obj().Name() == name && len(sel.Index()) == 1 {
 			return true
 		}
 	}

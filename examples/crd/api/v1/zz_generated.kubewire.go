@@ -3,6 +3,7 @@
 package v1
 
 import (
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/quantity"
@@ -433,6 +434,170 @@ func (m *WidgetList) EncodeJSON(e *jsonwire.Encoder) error {
 	e.Byte('}')
 	e.Leave()
 	return e.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
+	n1, ok := d.OpenMap("Widget")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n1); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			m.Status.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n2, ok := d.OpenMap("WidgetSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n2); i++ {
+		switch string(d.Key()) {
+		case "image":
+			cborwire.String(d, &m.Image)
+		case "replicas":
+			if k3, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					cborwire.Int(d, m.Replicas)
+				}
+				cborwire.Keep(d, k3, m.Replicas)
+			}
+		case "size":
+			cborwire.String(d, &m.Size)
+		case "memory":
+			if k4, ok := cborwire.ReusePtr(d, &m.Memory); !ok {
+				if d.Null() {
+					m.Memory = nil
+				} else {
+					if m.Memory == nil {
+						m.Memory = new(quantity.Quantity)
+					}
+					cborwire.ViaJSON(d, m.Memory, "Quantity")
+				}
+				cborwire.Keep(d, k4, m.Memory)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n5, ok := d.OpenMap("WidgetStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n5); i++ {
+		switch string(d.Key()) {
+		case "replicas":
+			cborwire.Int(d, &m.Replicas)
+		case "readyReplicas":
+			cborwire.Int(d, &m.ReadyReplicas)
+		case "selector":
+			cborwire.String(d, &m.Selector)
+		case "observedGeneration":
+			cborwire.Int(d, &m.ObservedGeneration)
+		case "conditions":
+			if k6, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n8, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s7 := m.Conditions[:0]
+					if cap(s7) < n8 {
+						s7 = make([]metav1.Condition, 0, n8)
+					}
+					for i := 0; d.NextElem(i, n8); i++ {
+						if i < cap(s7) {
+							s7 = s7[:i+1]
+						} else {
+							s7 = append(s7, *new(metav1.Condition))
+						}
+						s7[i].DecodeCBOR(d)
+					}
+					if len(s7) == 0 {
+						s7 = []metav1.Condition{}
+					}
+					m.Conditions = s7
+				}
+				cborwire.Keep(d, k6, m.Conditions)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
+	n9, ok := d.OpenMap("WidgetList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n9); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k10, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n12, ok := d.OpenArray("[]Widget"); ok {
+					s11 := m.Items[:0]
+					if cap(s11) < n12 {
+						s11 = make([]Widget, 0, n12)
+					}
+					for i := 0; d.NextElem(i, n12); i++ {
+						if i < cap(s11) {
+							s11 = s11[:i+1]
+						} else {
+							s11 = append(s11, *new(Widget))
+						}
+						s11[i].DecodeCBOR(d)
+					}
+					if len(s11) == 0 {
+						s11 = []Widget{}
+					}
+					m.Items = s11
+				}
+				cborwire.Keep(d, k10, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }
 
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests

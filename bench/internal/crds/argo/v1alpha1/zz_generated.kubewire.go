@@ -3,6 +3,7 @@
 package v1alpha1
 
 import (
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/intstr"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -3736,6 +3737,1594 @@ func (m *WorkflowList) EncodeJSON(e *jsonwire.Encoder) error {
 	e.Byte('}')
 	e.Leave()
 	return e.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ArchiveStrategy) DecodeCBOR(d *cborwire.Decoder) error {
+	n1, ok := d.OpenMap("ArchiveStrategy")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n1); i++ {
+		switch string(d.Key()) {
+		case "none":
+			if k2, ok := cborwire.ReusePtr(d, &m.None); !ok {
+				if d.Null() {
+					m.None = nil
+				} else {
+					if m.None == nil {
+						m.None = new(NoneStrategy)
+					}
+					(*m.None).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k2, m.None)
+			}
+		case "tar":
+			if k3, ok := cborwire.ReusePtr(d, &m.Tar); !ok {
+				if d.Null() {
+					m.Tar = nil
+				} else {
+					if m.Tar == nil {
+						m.Tar = new(TarStrategy)
+					}
+					(*m.Tar).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k3, m.Tar)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
+	n4, ok := d.OpenMap("Arguments")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n4); i++ {
+		switch string(d.Key()) {
+		case "parameters":
+			if k5, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+				if d.Null() {
+					m.Parameters = nil
+				} else if n7, ok := d.OpenArray("[]Parameter"); ok {
+					s6 := m.Parameters[:0]
+					if cap(s6) < n7 {
+						s6 = make([]Parameter, 0, n7)
+					}
+					for i := 0; d.NextElem(i, n7); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(Parameter))
+						}
+						s6[i].DecodeCBOR(d)
+					}
+					if len(s6) == 0 {
+						s6 = []Parameter{}
+					}
+					m.Parameters = s6
+				}
+				cborwire.Keep(d, k5, m.Parameters)
+			}
+		case "artifacts":
+			if k8, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+				if d.Null() {
+					m.Artifacts = nil
+				} else if n10, ok := d.OpenArray("[]Artifact"); ok {
+					s9 := m.Artifacts[:0]
+					if cap(s9) < n10 {
+						s9 = make([]Artifact, 0, n10)
+					}
+					for i := 0; d.NextElem(i, n10); i++ {
+						if i < cap(s9) {
+							s9 = s9[:i+1]
+						} else {
+							s9 = append(s9, *new(Artifact))
+						}
+						s9[i].DecodeCBOR(d)
+					}
+					if len(s9) == 0 {
+						s9 = []Artifact{}
+					}
+					m.Artifacts = s9
+				}
+				cborwire.Keep(d, k8, m.Artifacts)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ArtGCStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n11, ok := d.OpenMap("ArtGCStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n11); i++ {
+		switch string(d.Key()) {
+		case "strategiesProcessed":
+			if k12, ok := cborwire.ReuseMap(d, &m.StrategiesProcessed); !ok {
+				cborwire.Map(d, &m.StrategiesProcessed, "map[string]bool", func(d *cborwire.Decoder, v *bool) {
+					cborwire.Bool(d, v)
+				})
+				cborwire.Keep(d, k12, m.StrategiesProcessed)
+			}
+		case "podsRecouped":
+			if k13, ok := cborwire.ReuseMap(d, &m.PodsRecouped); !ok {
+				cborwire.Map(d, &m.PodsRecouped, "map[string]bool", func(d *cborwire.Decoder, v *bool) {
+					cborwire.Bool(d, v)
+				})
+				cborwire.Keep(d, k13, m.PodsRecouped)
+			}
+		case "notSpecified":
+			cborwire.Bool(d, &m.NotSpecified)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
+	n14, ok := d.OpenMap("Artifact")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n14); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "path":
+			cborwire.String(d, &m.Path)
+		case "optional":
+			cborwire.Bool(d, &m.Optional)
+		case "s3":
+			if k15, ok := cborwire.ReusePtr(d, &m.S3); !ok {
+				if d.Null() {
+					m.S3 = nil
+				} else {
+					if m.S3 == nil {
+						m.S3 = new(S3Artifact)
+					}
+					(*m.S3).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k15, m.S3)
+			}
+		case "archive":
+			if k16, ok := cborwire.ReusePtr(d, &m.Archive); !ok {
+				if d.Null() {
+					m.Archive = nil
+				} else {
+					if m.Archive == nil {
+						m.Archive = new(ArchiveStrategy)
+					}
+					(*m.Archive).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k16, m.Archive)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ArtifactRepositoryRefStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n17, ok := d.OpenMap("ArtifactRepositoryRefStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n17); i++ {
+		switch string(d.Key()) {
+		case "configMap":
+			cborwire.String(d, &m.ConfigMap)
+		case "key":
+			cborwire.String(d, &m.Key)
+		case "namespace":
+			cborwire.String(d, &m.Namespace)
+		case "default":
+			cborwire.Bool(d, &m.Default)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
+	n18, ok := d.OpenMap("Backoff")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n18); i++ {
+		switch string(d.Key()) {
+		case "duration":
+			cborwire.String(d, &m.Duration)
+		case "factor":
+			if k19, ok := cborwire.ReusePtr(d, &m.Factor); !ok {
+				if d.Null() {
+					m.Factor = nil
+				} else {
+					if m.Factor == nil {
+						m.Factor = new(intstr.IntOrString)
+					}
+					cborwire.ViaJSON(d, m.Factor, "IntOrString")
+				}
+				cborwire.Keep(d, k19, m.Factor)
+			}
+		case "maxDuration":
+			cborwire.String(d, &m.MaxDuration)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
+	n20, ok := d.OpenMap("Condition")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n20); i++ {
+		switch string(d.Key()) {
+		case "type":
+			cborwire.String(d, &m.Type)
+		case "status":
+			cborwire.String(d, &m.Status)
+		case "message":
+			cborwire.String(d, &m.Message)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
+	n21, ok := d.OpenMap("Container")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n21); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "image":
+			cborwire.String(d, &m.Image)
+		case "command":
+			if k22, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if n24, ok := d.OpenArray("[]string"); ok {
+					s23 := m.Command[:0]
+					if cap(s23) < n24 {
+						s23 = make([]string, 0, n24)
+					}
+					for i := 0; d.NextElem(i, n24); i++ {
+						if i < cap(s23) {
+							s23 = s23[:i+1]
+						} else {
+							s23 = append(s23, *new(string))
+						}
+						cborwire.String(d, &s23[i])
+					}
+					if len(s23) == 0 {
+						s23 = []string{}
+					}
+					m.Command = s23
+				}
+				cborwire.Keep(d, k22, m.Command)
+			}
+		case "args":
+			if k25, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if n27, ok := d.OpenArray("[]string"); ok {
+					s26 := m.Args[:0]
+					if cap(s26) < n27 {
+						s26 = make([]string, 0, n27)
+					}
+					for i := 0; d.NextElem(i, n27); i++ {
+						if i < cap(s26) {
+							s26 = s26[:i+1]
+						} else {
+							s26 = append(s26, *new(string))
+						}
+						cborwire.String(d, &s26[i])
+					}
+					if len(s26) == 0 {
+						s26 = []string{}
+					}
+					m.Args = s26
+				}
+				cborwire.Keep(d, k25, m.Args)
+			}
+		case "env":
+			if k28, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if n30, ok := d.OpenArray("[]EnvVar"); ok {
+					s29 := m.Env[:0]
+					if cap(s29) < n30 {
+						s29 = make([]EnvVar, 0, n30)
+					}
+					for i := 0; d.NextElem(i, n30); i++ {
+						if i < cap(s29) {
+							s29 = s29[:i+1]
+						} else {
+							s29 = append(s29, *new(EnvVar))
+						}
+						s29[i].DecodeCBOR(d)
+					}
+					if len(s29) == 0 {
+						s29 = []EnvVar{}
+					}
+					m.Env = s29
+				}
+				cborwire.Keep(d, k28, m.Env)
+			}
+		case "resources":
+			m.Resources.DecodeCBOR(d)
+		case "imagePullPolicy":
+			cborwire.String(d, &m.ImagePullPolicy)
+		case "workingDir":
+			cborwire.String(d, &m.WorkingDir)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContinueOn) DecodeCBOR(d *cborwire.Decoder) error {
+	n31, ok := d.OpenMap("ContinueOn")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n31); i++ {
+		switch string(d.Key()) {
+		case "error":
+			cborwire.Bool(d, &m.Error)
+		case "failed":
+			cborwire.Bool(d, &m.Failed)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
+	n32, ok := d.OpenMap("DAGTask")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n32); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "template":
+			cborwire.String(d, &m.Template)
+		case "arguments":
+			m.Arguments.DecodeCBOR(d)
+		case "dependencies":
+			if k33, ok := cborwire.ReuseSlice(d, &m.Dependencies); !ok {
+				if d.Null() {
+					m.Dependencies = nil
+				} else if n35, ok := d.OpenArray("[]string"); ok {
+					s34 := m.Dependencies[:0]
+					if cap(s34) < n35 {
+						s34 = make([]string, 0, n35)
+					}
+					for i := 0; d.NextElem(i, n35); i++ {
+						if i < cap(s34) {
+							s34 = s34[:i+1]
+						} else {
+							s34 = append(s34, *new(string))
+						}
+						cborwire.String(d, &s34[i])
+					}
+					if len(s34) == 0 {
+						s34 = []string{}
+					}
+					m.Dependencies = s34
+				}
+				cborwire.Keep(d, k33, m.Dependencies)
+			}
+		case "depends":
+			cborwire.String(d, &m.Depends)
+		case "when":
+			cborwire.String(d, &m.When)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
+	n36, ok := d.OpenMap("DAGTemplate")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n36); i++ {
+		switch string(d.Key()) {
+		case "target":
+			cborwire.String(d, &m.Target)
+		case "tasks":
+			if k37, ok := cborwire.ReuseSlice(d, &m.Tasks); !ok {
+				if d.Null() {
+					m.Tasks = nil
+				} else if n39, ok := d.OpenArray("[]DAGTask"); ok {
+					s38 := m.Tasks[:0]
+					if cap(s38) < n39 {
+						s38 = make([]DAGTask, 0, n39)
+					}
+					for i := 0; d.NextElem(i, n39); i++ {
+						if i < cap(s38) {
+							s38 = s38[:i+1]
+						} else {
+							s38 = append(s38, *new(DAGTask))
+						}
+						s38[i].DecodeCBOR(d)
+					}
+					if len(s38) == 0 {
+						s38 = []DAGTask{}
+					}
+					m.Tasks = s38
+				}
+				cborwire.Keep(d, k37, m.Tasks)
+			}
+		case "failFast":
+			if k40, ok := cborwire.ReusePtr(d, &m.FailFast); !ok {
+				if d.Null() {
+					m.FailFast = nil
+				} else {
+					if m.FailFast == nil {
+						m.FailFast = new(bool)
+					}
+					cborwire.Bool(d, m.FailFast)
+				}
+				cborwire.Keep(d, k40, m.FailFast)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
+	n41, ok := d.OpenMap("EnvVar")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n41); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "value":
+			cborwire.String(d, &m.Value)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
+	n42, ok := d.OpenMap("Inputs")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n42); i++ {
+		switch string(d.Key()) {
+		case "parameters":
+			if k43, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+				if d.Null() {
+					m.Parameters = nil
+				} else if n45, ok := d.OpenArray("[]Parameter"); ok {
+					s44 := m.Parameters[:0]
+					if cap(s44) < n45 {
+						s44 = make([]Parameter, 0, n45)
+					}
+					for i := 0; d.NextElem(i, n45); i++ {
+						if i < cap(s44) {
+							s44 = s44[:i+1]
+						} else {
+							s44 = append(s44, *new(Parameter))
+						}
+						s44[i].DecodeCBOR(d)
+					}
+					if len(s44) == 0 {
+						s44 = []Parameter{}
+					}
+					m.Parameters = s44
+				}
+				cborwire.Keep(d, k43, m.Parameters)
+			}
+		case "artifacts":
+			if k46, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+				if d.Null() {
+					m.Artifacts = nil
+				} else if n48, ok := d.OpenArray("[]Artifact"); ok {
+					s47 := m.Artifacts[:0]
+					if cap(s47) < n48 {
+						s47 = make([]Artifact, 0, n48)
+					}
+					for i := 0; d.NextElem(i, n48); i++ {
+						if i < cap(s47) {
+							s47 = s47[:i+1]
+						} else {
+							s47 = append(s47, *new(Artifact))
+						}
+						s47[i].DecodeCBOR(d)
+					}
+					if len(s47) == 0 {
+						s47 = []Artifact{}
+					}
+					m.Artifacts = s47
+				}
+				cborwire.Keep(d, k46, m.Artifacts)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Metadata) DecodeCBOR(d *cborwire.Decoder) error {
+	n49, ok := d.OpenMap("Metadata")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n49); i++ {
+		switch string(d.Key()) {
+		case "annotations":
+			cborwire.StringMap(d, &m.Annotations)
+		case "labels":
+			cborwire.StringMap(d, &m.Labels)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n50, ok := d.OpenMap("NodeStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n50); i++ {
+		switch string(d.Key()) {
+		case "id":
+			cborwire.String(d, &m.ID)
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "displayName":
+			cborwire.String(d, &m.DisplayName)
+		case "type":
+			cborwire.String(d, &m.Type)
+		case "templateName":
+			cborwire.String(d, &m.TemplateName)
+		case "templateScope":
+			cborwire.String(d, &m.TemplateScope)
+		case "phase":
+			cborwire.String(d, &m.Phase)
+		case "boundaryID":
+			cborwire.String(d, &m.BoundaryID)
+		case "message":
+			cborwire.String(d, &m.Message)
+		case "startedAt":
+			m.StartedAt.DecodeCBOR(d)
+		case "finishedAt":
+			m.FinishedAt.DecodeCBOR(d)
+		case "estimatedDuration":
+			cborwire.Int(d, &m.EstimatedDuration)
+		case "progress":
+			cborwire.String(d, &m.Progress)
+		case "resourcesDuration":
+			if k51, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
+				cborwire.Map(d, &m.ResourcesDuration, "map[string]int64", func(d *cborwire.Decoder, v *int64) {
+					cborwire.Int(d, v)
+				})
+				cborwire.Keep(d, k51, m.ResourcesDuration)
+			}
+		case "podIP":
+			cborwire.String(d, &m.PodIP)
+		case "inputs":
+			if k52, ok := cborwire.ReusePtr(d, &m.Inputs); !ok {
+				if d.Null() {
+					m.Inputs = nil
+				} else {
+					if m.Inputs == nil {
+						m.Inputs = new(Inputs)
+					}
+					(*m.Inputs).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k52, m.Inputs)
+			}
+		case "outputs":
+			if k53, ok := cborwire.ReusePtr(d, &m.Outputs); !ok {
+				if d.Null() {
+					m.Outputs = nil
+				} else {
+					if m.Outputs == nil {
+						m.Outputs = new(Outputs)
+					}
+					(*m.Outputs).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k53, m.Outputs)
+			}
+		case "children":
+			if k54, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
+				if d.Null() {
+					m.Children = nil
+				} else if n56, ok := d.OpenArray("[]string"); ok {
+					s55 := m.Children[:0]
+					if cap(s55) < n56 {
+						s55 = make([]string, 0, n56)
+					}
+					for i := 0; d.NextElem(i, n56); i++ {
+						if i < cap(s55) {
+							s55 = s55[:i+1]
+						} else {
+							s55 = append(s55, *new(string))
+						}
+						cborwire.String(d, &s55[i])
+					}
+					if len(s55) == 0 {
+						s55 = []string{}
+					}
+					m.Children = s55
+				}
+				cborwire.Keep(d, k54, m.Children)
+			}
+		case "outboundNodes":
+			if k57, ok := cborwire.ReuseSlice(d, &m.OutboundNodes); !ok {
+				if d.Null() {
+					m.OutboundNodes = nil
+				} else if n59, ok := d.OpenArray("[]string"); ok {
+					s58 := m.OutboundNodes[:0]
+					if cap(s58) < n59 {
+						s58 = make([]string, 0, n59)
+					}
+					for i := 0; d.NextElem(i, n59); i++ {
+						if i < cap(s58) {
+							s58 = s58[:i+1]
+						} else {
+							s58 = append(s58, *new(string))
+						}
+						cborwire.String(d, &s58[i])
+					}
+					if len(s58) == 0 {
+						s58 = []string{}
+					}
+					m.OutboundNodes = s58
+				}
+				cborwire.Keep(d, k57, m.OutboundNodes)
+			}
+		case "hostNodeName":
+			cborwire.String(d, &m.HostNodeName)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NoneStrategy) DecodeCBOR(d *cborwire.Decoder) error {
+	n60, ok := d.OpenMap("NoneStrategy")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n60); i++ {
+		switch string(d.Key()) {
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
+	n61, ok := d.OpenMap("Outputs")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n61); i++ {
+		switch string(d.Key()) {
+		case "parameters":
+			if k62, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+				if d.Null() {
+					m.Parameters = nil
+				} else if n64, ok := d.OpenArray("[]Parameter"); ok {
+					s63 := m.Parameters[:0]
+					if cap(s63) < n64 {
+						s63 = make([]Parameter, 0, n64)
+					}
+					for i := 0; d.NextElem(i, n64); i++ {
+						if i < cap(s63) {
+							s63 = s63[:i+1]
+						} else {
+							s63 = append(s63, *new(Parameter))
+						}
+						s63[i].DecodeCBOR(d)
+					}
+					if len(s63) == 0 {
+						s63 = []Parameter{}
+					}
+					m.Parameters = s63
+				}
+				cborwire.Keep(d, k62, m.Parameters)
+			}
+		case "artifacts":
+			if k65, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+				if d.Null() {
+					m.Artifacts = nil
+				} else if n67, ok := d.OpenArray("[]Artifact"); ok {
+					s66 := m.Artifacts[:0]
+					if cap(s66) < n67 {
+						s66 = make([]Artifact, 0, n67)
+					}
+					for i := 0; d.NextElem(i, n67); i++ {
+						if i < cap(s66) {
+							s66 = s66[:i+1]
+						} else {
+							s66 = append(s66, *new(Artifact))
+						}
+						s66[i].DecodeCBOR(d)
+					}
+					if len(s66) == 0 {
+						s66 = []Artifact{}
+					}
+					m.Artifacts = s66
+				}
+				cborwire.Keep(d, k65, m.Artifacts)
+			}
+		case "result":
+			if k68, ok := cborwire.ReusePtr(d, &m.Result); !ok {
+				if d.Null() {
+					m.Result = nil
+				} else {
+					if m.Result == nil {
+						m.Result = new(string)
+					}
+					cborwire.String(d, m.Result)
+				}
+				cborwire.Keep(d, k68, m.Result)
+			}
+		case "exitCode":
+			if k69, ok := cborwire.ReusePtr(d, &m.ExitCode); !ok {
+				if d.Null() {
+					m.ExitCode = nil
+				} else {
+					if m.ExitCode == nil {
+						m.ExitCode = new(string)
+					}
+					cborwire.String(d, m.ExitCode)
+				}
+				cborwire.Keep(d, k69, m.ExitCode)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
+	n70, ok := d.OpenMap("Parameter")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n70); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "default":
+			if k71, ok := cborwire.ReusePtr(d, &m.Default); !ok {
+				if d.Null() {
+					m.Default = nil
+				} else {
+					if m.Default == nil {
+						m.Default = new(string)
+					}
+					cborwire.String(d, m.Default)
+				}
+				cborwire.Keep(d, k71, m.Default)
+			}
+		case "value":
+			if k72, ok := cborwire.ReusePtr(d, &m.Value); !ok {
+				if d.Null() {
+					m.Value = nil
+				} else {
+					if m.Value == nil {
+						m.Value = new(string)
+					}
+					cborwire.String(d, m.Value)
+				}
+				cborwire.Keep(d, k72, m.Value)
+			}
+		case "valueFrom":
+			if k73, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
+				if d.Null() {
+					m.ValueFrom = nil
+				} else {
+					if m.ValueFrom == nil {
+						m.ValueFrom = new(ValueFrom)
+					}
+					(*m.ValueFrom).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k73, m.ValueFrom)
+			}
+		case "enum":
+			if k74, ok := cborwire.ReuseSlice(d, &m.Enum); !ok {
+				if d.Null() {
+					m.Enum = nil
+				} else if n76, ok := d.OpenArray("[]string"); ok {
+					s75 := m.Enum[:0]
+					if cap(s75) < n76 {
+						s75 = make([]string, 0, n76)
+					}
+					for i := 0; d.NextElem(i, n76); i++ {
+						if i < cap(s75) {
+							s75 = s75[:i+1]
+						} else {
+							s75 = append(s75, *new(string))
+						}
+						cborwire.String(d, &s75[i])
+					}
+					if len(s75) == 0 {
+						s75 = []string{}
+					}
+					m.Enum = s75
+				}
+				cborwire.Keep(d, k74, m.Enum)
+			}
+		case "description":
+			if k77, ok := cborwire.ReusePtr(d, &m.Description); !ok {
+				if d.Null() {
+					m.Description = nil
+				} else {
+					if m.Description == nil {
+						m.Description = new(string)
+					}
+					cborwire.String(d, m.Description)
+				}
+				cborwire.Keep(d, k77, m.Description)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodGC) DecodeCBOR(d *cborwire.Decoder) error {
+	n78, ok := d.OpenMap("PodGC")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n78); i++ {
+		switch string(d.Key()) {
+		case "strategy":
+			cborwire.String(d, &m.Strategy)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
+	n79, ok := d.OpenMap("ResourceRequirements")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n79); i++ {
+		switch string(d.Key()) {
+		case "limits":
+			cborwire.StringMap(d, &m.Limits)
+		case "requests":
+			cborwire.StringMap(d, &m.Requests)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
+	n80, ok := d.OpenMap("RetryStrategy")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n80); i++ {
+		switch string(d.Key()) {
+		case "limit":
+			if k81, ok := cborwire.ReusePtr(d, &m.Limit); !ok {
+				if d.Null() {
+					m.Limit = nil
+				} else {
+					if m.Limit == nil {
+						m.Limit = new(intstr.IntOrString)
+					}
+					cborwire.ViaJSON(d, m.Limit, "IntOrString")
+				}
+				cborwire.Keep(d, k81, m.Limit)
+			}
+		case "retryPolicy":
+			cborwire.String(d, &m.RetryPolicy)
+		case "backoff":
+			if k82, ok := cborwire.ReusePtr(d, &m.Backoff); !ok {
+				if d.Null() {
+					m.Backoff = nil
+				} else {
+					if m.Backoff == nil {
+						m.Backoff = new(Backoff)
+					}
+					(*m.Backoff).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k82, m.Backoff)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *S3Artifact) DecodeCBOR(d *cborwire.Decoder) error {
+	n83, ok := d.OpenMap("S3Artifact")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n83); i++ {
+		switch string(d.Key()) {
+		case "endpoint":
+			cborwire.String(d, &m.Endpoint)
+		case "bucket":
+			cborwire.String(d, &m.Bucket)
+		case "key":
+			cborwire.String(d, &m.Key)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
+	n84, ok := d.OpenMap("TTLStrategy")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n84); i++ {
+		switch string(d.Key()) {
+		case "secondsAfterCompletion":
+			if k85, ok := cborwire.ReusePtr(d, &m.SecondsAfterCompletion); !ok {
+				if d.Null() {
+					m.SecondsAfterCompletion = nil
+				} else {
+					if m.SecondsAfterCompletion == nil {
+						m.SecondsAfterCompletion = new(int32)
+					}
+					cborwire.Int(d, m.SecondsAfterCompletion)
+				}
+				cborwire.Keep(d, k85, m.SecondsAfterCompletion)
+			}
+		case "secondsAfterSuccess":
+			if k86, ok := cborwire.ReusePtr(d, &m.SecondsAfterSuccess); !ok {
+				if d.Null() {
+					m.SecondsAfterSuccess = nil
+				} else {
+					if m.SecondsAfterSuccess == nil {
+						m.SecondsAfterSuccess = new(int32)
+					}
+					cborwire.Int(d, m.SecondsAfterSuccess)
+				}
+				cborwire.Keep(d, k86, m.SecondsAfterSuccess)
+			}
+		case "secondsAfterFailure":
+			if k87, ok := cborwire.ReusePtr(d, &m.SecondsAfterFailure); !ok {
+				if d.Null() {
+					m.SecondsAfterFailure = nil
+				} else {
+					if m.SecondsAfterFailure == nil {
+						m.SecondsAfterFailure = new(int32)
+					}
+					cborwire.Int(d, m.SecondsAfterFailure)
+				}
+				cborwire.Keep(d, k87, m.SecondsAfterFailure)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
+	n88, ok := d.OpenMap("TarStrategy")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n88); i++ {
+		switch string(d.Key()) {
+		case "compressionLevel":
+			if k89, ok := cborwire.ReusePtr(d, &m.CompressionLevel); !ok {
+				if d.Null() {
+					m.CompressionLevel = nil
+				} else {
+					if m.CompressionLevel == nil {
+						m.CompressionLevel = new(int32)
+					}
+					cborwire.Int(d, m.CompressionLevel)
+				}
+				cborwire.Keep(d, k89, m.CompressionLevel)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
+	n90, ok := d.OpenMap("Template")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n90); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "inputs":
+			m.Inputs.DecodeCBOR(d)
+		case "outputs":
+			m.Outputs.DecodeCBOR(d)
+		case "metadata":
+			m.Metadata.DecodeCBOR(d)
+		case "steps":
+			if k91, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
+				if d.Null() {
+					m.Steps = nil
+				} else if n93, ok := d.OpenArray("[][]WorkflowStep"); ok {
+					s92 := m.Steps[:0]
+					if cap(s92) < n93 {
+						s92 = make([][]WorkflowStep, 0, n93)
+					}
+					for i := 0; d.NextElem(i, n93); i++ {
+						if i < cap(s92) {
+							s92 = s92[:i+1]
+						} else {
+							s92 = append(s92, *new([]WorkflowStep))
+						}
+						if k94, ok := cborwire.ReuseSlice(d, &s92[i]); !ok {
+							if d.Null() {
+								s92[i] = nil
+							} else if n96, ok := d.OpenArray("[]WorkflowStep"); ok {
+								s95 := s92[i][:0]
+								if cap(s95) < n96 {
+									s95 = make([]WorkflowStep, 0, n96)
+								}
+								for i := 0; d.NextElem(i, n96); i++ {
+									if i < cap(s95) {
+										s95 = s95[:i+1]
+									} else {
+										s95 = append(s95, *new(WorkflowStep))
+									}
+									s95[i].DecodeCBOR(d)
+								}
+								if len(s95) == 0 {
+									s95 = []WorkflowStep{}
+								}
+								s92[i] = s95
+							}
+							cborwire.Keep(d, k94, s92[i])
+						}
+					}
+					if len(s92) == 0 {
+						s92 = [][]WorkflowStep{}
+					}
+					m.Steps = s92
+				}
+				cborwire.Keep(d, k91, m.Steps)
+			}
+		case "dag":
+			if k97, ok := cborwire.ReusePtr(d, &m.DAG); !ok {
+				if d.Null() {
+					m.DAG = nil
+				} else {
+					if m.DAG == nil {
+						m.DAG = new(DAGTemplate)
+					}
+					(*m.DAG).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k97, m.DAG)
+			}
+		case "container":
+			if k98, ok := cborwire.ReusePtr(d, &m.Container); !ok {
+				if d.Null() {
+					m.Container = nil
+				} else {
+					if m.Container == nil {
+						m.Container = new(Container)
+					}
+					(*m.Container).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k98, m.Container)
+			}
+		case "retryStrategy":
+			if k99, ok := cborwire.ReusePtr(d, &m.RetryStrategy); !ok {
+				if d.Null() {
+					m.RetryStrategy = nil
+				} else {
+					if m.RetryStrategy == nil {
+						m.RetryStrategy = new(RetryStrategy)
+					}
+					(*m.RetryStrategy).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k99, m.RetryStrategy)
+			}
+		case "activeDeadlineSeconds":
+			if k100, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+				if d.Null() {
+					m.ActiveDeadlineSeconds = nil
+				} else {
+					if m.ActiveDeadlineSeconds == nil {
+						m.ActiveDeadlineSeconds = new(intstr.IntOrString)
+					}
+					cborwire.ViaJSON(d, m.ActiveDeadlineSeconds, "IntOrString")
+				}
+				cborwire.Keep(d, k100, m.ActiveDeadlineSeconds)
+			}
+		case "timeout":
+			cborwire.String(d, &m.Timeout)
+		case "nodeSelector":
+			cborwire.StringMap(d, &m.NodeSelector)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
+	n101, ok := d.OpenMap("ValueFrom")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n101); i++ {
+		switch string(d.Key()) {
+		case "path":
+			cborwire.String(d, &m.Path)
+		case "jsonPath":
+			cborwire.String(d, &m.JSONPath)
+		case "parameter":
+			cborwire.String(d, &m.Parameter)
+		case "default":
+			if k102, ok := cborwire.ReusePtr(d, &m.Default); !ok {
+				if d.Null() {
+					m.Default = nil
+				} else {
+					if m.Default == nil {
+						m.Default = new(string)
+					}
+					cborwire.String(d, m.Default)
+				}
+				cborwire.Keep(d, k102, m.Default)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Workflow) DecodeCBOR(d *cborwire.Decoder) error {
+	n103, ok := d.OpenMap("Workflow")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n103); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			m.Status.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n104, ok := d.OpenMap("WorkflowSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n104); i++ {
+		switch string(d.Key()) {
+		case "templates":
+			if k105, ok := cborwire.ReuseSlice(d, &m.Templates); !ok {
+				if d.Null() {
+					m.Templates = nil
+				} else if n107, ok := d.OpenArray("[]Template"); ok {
+					s106 := m.Templates[:0]
+					if cap(s106) < n107 {
+						s106 = make([]Template, 0, n107)
+					}
+					for i := 0; d.NextElem(i, n107); i++ {
+						if i < cap(s106) {
+							s106 = s106[:i+1]
+						} else {
+							s106 = append(s106, *new(Template))
+						}
+						s106[i].DecodeCBOR(d)
+					}
+					if len(s106) == 0 {
+						s106 = []Template{}
+					}
+					m.Templates = s106
+				}
+				cborwire.Keep(d, k105, m.Templates)
+			}
+		case "entrypoint":
+			cborwire.String(d, &m.Entrypoint)
+		case "arguments":
+			m.Arguments.DecodeCBOR(d)
+		case "serviceAccountName":
+			cborwire.String(d, &m.ServiceAccountName)
+		case "parallelism":
+			if k108, ok := cborwire.ReusePtr(d, &m.Parallelism); !ok {
+				if d.Null() {
+					m.Parallelism = nil
+				} else {
+					if m.Parallelism == nil {
+						m.Parallelism = new(int64)
+					}
+					cborwire.Int(d, m.Parallelism)
+				}
+				cborwire.Keep(d, k108, m.Parallelism)
+			}
+		case "activeDeadlineSeconds":
+			if k109, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+				if d.Null() {
+					m.ActiveDeadlineSeconds = nil
+				} else {
+					if m.ActiveDeadlineSeconds == nil {
+						m.ActiveDeadlineSeconds = new(int64)
+					}
+					cborwire.Int(d, m.ActiveDeadlineSeconds)
+				}
+				cborwire.Keep(d, k109, m.ActiveDeadlineSeconds)
+			}
+		case "podGC":
+			if k110, ok := cborwire.ReusePtr(d, &m.PodGC); !ok {
+				if d.Null() {
+					m.PodGC = nil
+				} else {
+					if m.PodGC == nil {
+						m.PodGC = new(PodGC)
+					}
+					(*m.PodGC).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k110, m.PodGC)
+			}
+		case "ttlStrategy":
+			if k111, ok := cborwire.ReusePtr(d, &m.TTLStrategy); !ok {
+				if d.Null() {
+					m.TTLStrategy = nil
+				} else {
+					if m.TTLStrategy == nil {
+						m.TTLStrategy = new(TTLStrategy)
+					}
+					(*m.TTLStrategy).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k111, m.TTLStrategy)
+			}
+		case "podMetadata":
+			if k112, ok := cborwire.ReusePtr(d, &m.PodMetadata); !ok {
+				if d.Null() {
+					m.PodMetadata = nil
+				} else {
+					if m.PodMetadata == nil {
+						m.PodMetadata = new(Metadata)
+					}
+					(*m.PodMetadata).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k112, m.PodMetadata)
+			}
+		case "workflowTemplateRef":
+			if k113, ok := cborwire.ReusePtr(d, &m.WorkflowTemplateRef); !ok {
+				if d.Null() {
+					m.WorkflowTemplateRef = nil
+				} else {
+					if m.WorkflowTemplateRef == nil {
+						m.WorkflowTemplateRef = new(WorkflowTemplateRef)
+					}
+					(*m.WorkflowTemplateRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k113, m.WorkflowTemplateRef)
+			}
+		case "nodeSelector":
+			cborwire.StringMap(d, &m.NodeSelector)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n114, ok := d.OpenMap("WorkflowStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n114); i++ {
+		switch string(d.Key()) {
+		case "phase":
+			cborwire.String(d, &m.Phase)
+		case "startedAt":
+			m.StartedAt.DecodeCBOR(d)
+		case "finishedAt":
+			m.FinishedAt.DecodeCBOR(d)
+		case "estimatedDuration":
+			cborwire.Int(d, &m.EstimatedDuration)
+		case "progress":
+			cborwire.String(d, &m.Progress)
+		case "message":
+			cborwire.String(d, &m.Message)
+		case "nodes":
+			if k115, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
+				cborwire.Map(d, &m.Nodes, "map[string]NodeStatus", func(d *cborwire.Decoder, v *NodeStatus) {
+					(*v).DecodeCBOR(d)
+				})
+				cborwire.Keep(d, k115, m.Nodes)
+			}
+		case "conditions":
+			if k116, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n118, ok := d.OpenArray("[]Condition"); ok {
+					s117 := m.Conditions[:0]
+					if cap(s117) < n118 {
+						s117 = make([]Condition, 0, n118)
+					}
+					for i := 0; d.NextElem(i, n118); i++ {
+						if i < cap(s117) {
+							s117 = s117[:i+1]
+						} else {
+							s117 = append(s117, *new(Condition))
+						}
+						s117[i].DecodeCBOR(d)
+					}
+					if len(s117) == 0 {
+						s117 = []Condition{}
+					}
+					m.Conditions = s117
+				}
+				cborwire.Keep(d, k116, m.Conditions)
+			}
+		case "resourcesDuration":
+			if k119, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
+				cborwire.Map(d, &m.ResourcesDuration, "map[string]int64", func(d *cborwire.Decoder, v *int64) {
+					cborwire.Int(d, v)
+				})
+				cborwire.Keep(d, k119, m.ResourcesDuration)
+			}
+		case "artifactRepositoryRef":
+			if k120, ok := cborwire.ReusePtr(d, &m.ArtifactRepositoryRef); !ok {
+				if d.Null() {
+					m.ArtifactRepositoryRef = nil
+				} else {
+					if m.ArtifactRepositoryRef == nil {
+						m.ArtifactRepositoryRef = new(ArtifactRepositoryRefStatus)
+					}
+					(*m.ArtifactRepositoryRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k120, m.ArtifactRepositoryRef)
+			}
+		case "artifactGCStatus":
+			if k121, ok := cborwire.ReusePtr(d, &m.ArtifactGCStatus); !ok {
+				if d.Null() {
+					m.ArtifactGCStatus = nil
+				} else {
+					if m.ArtifactGCStatus == nil {
+						m.ArtifactGCStatus = new(ArtGCStatus)
+					}
+					(*m.ArtifactGCStatus).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k121, m.ArtifactGCStatus)
+			}
+		case "taskResultsCompletionStatus":
+			if k122, ok := cborwire.ReuseMap(d, &m.TaskResultsCompletionStatus); !ok {
+				cborwire.Map(d, &m.TaskResultsCompletionStatus, "map[string]bool", func(d *cborwire.Decoder, v *bool) {
+					cborwire.Bool(d, v)
+				})
+				cborwire.Keep(d, k122, m.TaskResultsCompletionStatus)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
+	n123, ok := d.OpenMap("WorkflowStep")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n123); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "template":
+			cborwire.String(d, &m.Template)
+		case "arguments":
+			m.Arguments.DecodeCBOR(d)
+		case "when":
+			cborwire.String(d, &m.When)
+		case "continueOn":
+			if k124, ok := cborwire.ReusePtr(d, &m.ContinueOn); !ok {
+				if d.Null() {
+					m.ContinueOn = nil
+				} else {
+					if m.ContinueOn == nil {
+						m.ContinueOn = new(ContinueOn)
+					}
+					(*m.ContinueOn).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k124, m.ContinueOn)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WorkflowTemplateRef) DecodeCBOR(d *cborwire.Decoder) error {
+	n125, ok := d.OpenMap("WorkflowTemplateRef")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n125); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "clusterScope":
+			cborwire.Bool(d, &m.ClusterScope)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WorkflowList) DecodeCBOR(d *cborwire.Decoder) error {
+	n126, ok := d.OpenMap("WorkflowList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n126); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k127, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n129, ok := d.OpenArray("[]Workflow"); ok {
+					s128 := m.Items[:0]
+					if cap(s128) < n129 {
+						s128 = make([]Workflow, 0, n129)
+					}
+					for i := 0; d.NextElem(i, n129); i++ {
+						if i < cap(s128) {
+							s128 = s128[:i+1]
+						} else {
+							s128 = append(s128, *new(Workflow))
+						}
+						s128[i].DecodeCBOR(d)
+					}
+					if len(s128) == 0 {
+						s128 = []Workflow{}
+					}
+					m.Items = s128
+				}
+				cborwire.Keep(d, k127, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }
 
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests

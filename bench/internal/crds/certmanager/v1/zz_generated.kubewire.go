@@ -3,6 +3,7 @@
 package v1
 
 import (
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
@@ -1433,6 +1434,714 @@ func (m *CertificateList) EncodeJSON(e *jsonwire.Encoder) error {
 	e.Byte('}')
 	e.Leave()
 	return e.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Certificate) DecodeCBOR(d *cborwire.Decoder) error {
+	n1, ok := d.OpenMap("Certificate")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n1); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			m.Status.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CertificateAdditionalOutputFormat) DecodeCBOR(d *cborwire.Decoder) error {
+	n2, ok := d.OpenMap("CertificateAdditionalOutputFormat")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n2); i++ {
+		switch string(d.Key()) {
+		case "type":
+			cborwire.String(d, &m.Type)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CertificateCondition) DecodeCBOR(d *cborwire.Decoder) error {
+	n3, ok := d.OpenMap("CertificateCondition")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n3); i++ {
+		switch string(d.Key()) {
+		case "type":
+			cborwire.String(d, &m.Type)
+		case "status":
+			cborwire.String(d, &m.Status)
+		case "lastTransitionTime":
+			if k4, ok := cborwire.ReusePtr(d, &m.LastTransitionTime); !ok {
+				if d.Null() {
+					m.LastTransitionTime = nil
+				} else {
+					if m.LastTransitionTime == nil {
+						m.LastTransitionTime = new(metav1.Time)
+					}
+					(*m.LastTransitionTime).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k4, m.LastTransitionTime)
+			}
+		case "reason":
+			cborwire.String(d, &m.Reason)
+		case "message":
+			cborwire.String(d, &m.Message)
+		case "observedGeneration":
+			cborwire.Int(d, &m.ObservedGeneration)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CertificatePrivateKey) DecodeCBOR(d *cborwire.Decoder) error {
+	n5, ok := d.OpenMap("CertificatePrivateKey")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n5); i++ {
+		switch string(d.Key()) {
+		case "rotationPolicy":
+			cborwire.String(d, &m.RotationPolicy)
+		case "encoding":
+			cborwire.String(d, &m.Encoding)
+		case "algorithm":
+			cborwire.String(d, &m.Algorithm)
+		case "size":
+			cborwire.Int(d, &m.Size)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CertificateSecretTemplate) DecodeCBOR(d *cborwire.Decoder) error {
+	n6, ok := d.OpenMap("CertificateSecretTemplate")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n6); i++ {
+		switch string(d.Key()) {
+		case "annotations":
+			cborwire.StringMap(d, &m.Annotations)
+		case "labels":
+			cborwire.StringMap(d, &m.Labels)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n7, ok := d.OpenMap("CertificateSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n7); i++ {
+		switch string(d.Key()) {
+		case "subject":
+			if k8, ok := cborwire.ReusePtr(d, &m.Subject); !ok {
+				if d.Null() {
+					m.Subject = nil
+				} else {
+					if m.Subject == nil {
+						m.Subject = new(X509Subject)
+					}
+					(*m.Subject).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k8, m.Subject)
+			}
+		case "commonName":
+			cborwire.String(d, &m.CommonName)
+		case "duration":
+			if k9, ok := cborwire.ReusePtr(d, &m.Duration); !ok {
+				if d.Null() {
+					m.Duration = nil
+				} else {
+					if m.Duration == nil {
+						m.Duration = new(metav1.Duration)
+					}
+					(*m.Duration).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k9, m.Duration)
+			}
+		case "renewBefore":
+			if k10, ok := cborwire.ReusePtr(d, &m.RenewBefore); !ok {
+				if d.Null() {
+					m.RenewBefore = nil
+				} else {
+					if m.RenewBefore == nil {
+						m.RenewBefore = new(metav1.Duration)
+					}
+					(*m.RenewBefore).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k10, m.RenewBefore)
+			}
+		case "dnsNames":
+			if k11, ok := cborwire.ReuseSlice(d, &m.DNSNames); !ok {
+				if d.Null() {
+					m.DNSNames = nil
+				} else if n13, ok := d.OpenArray("[]string"); ok {
+					s12 := m.DNSNames[:0]
+					if cap(s12) < n13 {
+						s12 = make([]string, 0, n13)
+					}
+					for i := 0; d.NextElem(i, n13); i++ {
+						if i < cap(s12) {
+							s12 = s12[:i+1]
+						} else {
+							s12 = append(s12, *new(string))
+						}
+						cborwire.String(d, &s12[i])
+					}
+					if len(s12) == 0 {
+						s12 = []string{}
+					}
+					m.DNSNames = s12
+				}
+				cborwire.Keep(d, k11, m.DNSNames)
+			}
+		case "ipAddresses":
+			if k14, ok := cborwire.ReuseSlice(d, &m.IPAddresses); !ok {
+				if d.Null() {
+					m.IPAddresses = nil
+				} else if n16, ok := d.OpenArray("[]string"); ok {
+					s15 := m.IPAddresses[:0]
+					if cap(s15) < n16 {
+						s15 = make([]string, 0, n16)
+					}
+					for i := 0; d.NextElem(i, n16); i++ {
+						if i < cap(s15) {
+							s15 = s15[:i+1]
+						} else {
+							s15 = append(s15, *new(string))
+						}
+						cborwire.String(d, &s15[i])
+					}
+					if len(s15) == 0 {
+						s15 = []string{}
+					}
+					m.IPAddresses = s15
+				}
+				cborwire.Keep(d, k14, m.IPAddresses)
+			}
+		case "uris":
+			if k17, ok := cborwire.ReuseSlice(d, &m.URIs); !ok {
+				if d.Null() {
+					m.URIs = nil
+				} else if n19, ok := d.OpenArray("[]string"); ok {
+					s18 := m.URIs[:0]
+					if cap(s18) < n19 {
+						s18 = make([]string, 0, n19)
+					}
+					for i := 0; d.NextElem(i, n19); i++ {
+						if i < cap(s18) {
+							s18 = s18[:i+1]
+						} else {
+							s18 = append(s18, *new(string))
+						}
+						cborwire.String(d, &s18[i])
+					}
+					if len(s18) == 0 {
+						s18 = []string{}
+					}
+					m.URIs = s18
+				}
+				cborwire.Keep(d, k17, m.URIs)
+			}
+		case "emailAddresses":
+			if k20, ok := cborwire.ReuseSlice(d, &m.EmailAddresses); !ok {
+				if d.Null() {
+					m.EmailAddresses = nil
+				} else if n22, ok := d.OpenArray("[]string"); ok {
+					s21 := m.EmailAddresses[:0]
+					if cap(s21) < n22 {
+						s21 = make([]string, 0, n22)
+					}
+					for i := 0; d.NextElem(i, n22); i++ {
+						if i < cap(s21) {
+							s21 = s21[:i+1]
+						} else {
+							s21 = append(s21, *new(string))
+						}
+						cborwire.String(d, &s21[i])
+					}
+					if len(s21) == 0 {
+						s21 = []string{}
+					}
+					m.EmailAddresses = s21
+				}
+				cborwire.Keep(d, k20, m.EmailAddresses)
+			}
+		case "secretName":
+			cborwire.String(d, &m.SecretName)
+		case "secretTemplate":
+			if k23, ok := cborwire.ReusePtr(d, &m.SecretTemplate); !ok {
+				if d.Null() {
+					m.SecretTemplate = nil
+				} else {
+					if m.SecretTemplate == nil {
+						m.SecretTemplate = new(CertificateSecretTemplate)
+					}
+					(*m.SecretTemplate).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k23, m.SecretTemplate)
+			}
+		case "issuerRef":
+			m.IssuerRef.DecodeCBOR(d)
+		case "isCA":
+			cborwire.Bool(d, &m.IsCA)
+		case "usages":
+			if k24, ok := cborwire.ReuseSlice(d, &m.Usages); !ok {
+				if d.Null() {
+					m.Usages = nil
+				} else if n26, ok := d.OpenArray("[]KeyUsage"); ok {
+					s25 := m.Usages[:0]
+					if cap(s25) < n26 {
+						s25 = make([]KeyUsage, 0, n26)
+					}
+					for i := 0; d.NextElem(i, n26); i++ {
+						if i < cap(s25) {
+							s25 = s25[:i+1]
+						} else {
+							s25 = append(s25, *new(KeyUsage))
+						}
+						cborwire.String(d, &s25[i])
+					}
+					if len(s25) == 0 {
+						s25 = []KeyUsage{}
+					}
+					m.Usages = s25
+				}
+				cborwire.Keep(d, k24, m.Usages)
+			}
+		case "privateKey":
+			if k27, ok := cborwire.ReusePtr(d, &m.PrivateKey); !ok {
+				if d.Null() {
+					m.PrivateKey = nil
+				} else {
+					if m.PrivateKey == nil {
+						m.PrivateKey = new(CertificatePrivateKey)
+					}
+					(*m.PrivateKey).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k27, m.PrivateKey)
+			}
+		case "encodeUsagesInRequest":
+			if k28, ok := cborwire.ReusePtr(d, &m.EncodeUsagesInRequest); !ok {
+				if d.Null() {
+					m.EncodeUsagesInRequest = nil
+				} else {
+					if m.EncodeUsagesInRequest == nil {
+						m.EncodeUsagesInRequest = new(bool)
+					}
+					cborwire.Bool(d, m.EncodeUsagesInRequest)
+				}
+				cborwire.Keep(d, k28, m.EncodeUsagesInRequest)
+			}
+		case "revisionHistoryLimit":
+			if k29, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
+				if d.Null() {
+					m.RevisionHistoryLimit = nil
+				} else {
+					if m.RevisionHistoryLimit == nil {
+						m.RevisionHistoryLimit = new(int32)
+					}
+					cborwire.Int(d, m.RevisionHistoryLimit)
+				}
+				cborwire.Keep(d, k29, m.RevisionHistoryLimit)
+			}
+		case "additionalOutputFormats":
+			if k30, ok := cborwire.ReuseSlice(d, &m.AdditionalOutputFormats); !ok {
+				if d.Null() {
+					m.AdditionalOutputFormats = nil
+				} else if n32, ok := d.OpenArray("[]CertificateAdditionalOutputFormat"); ok {
+					s31 := m.AdditionalOutputFormats[:0]
+					if cap(s31) < n32 {
+						s31 = make([]CertificateAdditionalOutputFormat, 0, n32)
+					}
+					for i := 0; d.NextElem(i, n32); i++ {
+						if i < cap(s31) {
+							s31 = s31[:i+1]
+						} else {
+							s31 = append(s31, *new(CertificateAdditionalOutputFormat))
+						}
+						s31[i].DecodeCBOR(d)
+					}
+					if len(s31) == 0 {
+						s31 = []CertificateAdditionalOutputFormat{}
+					}
+					m.AdditionalOutputFormats = s31
+				}
+				cborwire.Keep(d, k30, m.AdditionalOutputFormats)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n33, ok := d.OpenMap("CertificateStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n33); i++ {
+		switch string(d.Key()) {
+		case "conditions":
+			if k34, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n36, ok := d.OpenArray("[]CertificateCondition"); ok {
+					s35 := m.Conditions[:0]
+					if cap(s35) < n36 {
+						s35 = make([]CertificateCondition, 0, n36)
+					}
+					for i := 0; d.NextElem(i, n36); i++ {
+						if i < cap(s35) {
+							s35 = s35[:i+1]
+						} else {
+							s35 = append(s35, *new(CertificateCondition))
+						}
+						s35[i].DecodeCBOR(d)
+					}
+					if len(s35) == 0 {
+						s35 = []CertificateCondition{}
+					}
+					m.Conditions = s35
+				}
+				cborwire.Keep(d, k34, m.Conditions)
+			}
+		case "lastFailureTime":
+			if k37, ok := cborwire.ReusePtr(d, &m.LastFailureTime); !ok {
+				if d.Null() {
+					m.LastFailureTime = nil
+				} else {
+					if m.LastFailureTime == nil {
+						m.LastFailureTime = new(metav1.Time)
+					}
+					(*m.LastFailureTime).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k37, m.LastFailureTime)
+			}
+		case "notBefore":
+			if k38, ok := cborwire.ReusePtr(d, &m.NotBefore); !ok {
+				if d.Null() {
+					m.NotBefore = nil
+				} else {
+					if m.NotBefore == nil {
+						m.NotBefore = new(metav1.Time)
+					}
+					(*m.NotBefore).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k38, m.NotBefore)
+			}
+		case "notAfter":
+			if k39, ok := cborwire.ReusePtr(d, &m.NotAfter); !ok {
+				if d.Null() {
+					m.NotAfter = nil
+				} else {
+					if m.NotAfter == nil {
+						m.NotAfter = new(metav1.Time)
+					}
+					(*m.NotAfter).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k39, m.NotAfter)
+			}
+		case "renewalTime":
+			if k40, ok := cborwire.ReusePtr(d, &m.RenewalTime); !ok {
+				if d.Null() {
+					m.RenewalTime = nil
+				} else {
+					if m.RenewalTime == nil {
+						m.RenewalTime = new(metav1.Time)
+					}
+					(*m.RenewalTime).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k40, m.RenewalTime)
+			}
+		case "revision":
+			if k41, ok := cborwire.ReusePtr(d, &m.Revision); !ok {
+				if d.Null() {
+					m.Revision = nil
+				} else {
+					if m.Revision == nil {
+						m.Revision = new(int)
+					}
+					cborwire.Int(d, m.Revision)
+				}
+				cborwire.Keep(d, k41, m.Revision)
+			}
+		case "nextPrivateKeySecretName":
+			if k42, ok := cborwire.ReusePtr(d, &m.NextPrivateKeySecretName); !ok {
+				if d.Null() {
+					m.NextPrivateKeySecretName = nil
+				} else {
+					if m.NextPrivateKeySecretName == nil {
+						m.NextPrivateKeySecretName = new(string)
+					}
+					cborwire.String(d, m.NextPrivateKeySecretName)
+				}
+				cborwire.Keep(d, k42, m.NextPrivateKeySecretName)
+			}
+		case "failedIssuanceAttempts":
+			if k43, ok := cborwire.ReusePtr(d, &m.FailedIssuanceAttempts); !ok {
+				if d.Null() {
+					m.FailedIssuanceAttempts = nil
+				} else {
+					if m.FailedIssuanceAttempts == nil {
+						m.FailedIssuanceAttempts = new(int)
+					}
+					cborwire.Int(d, m.FailedIssuanceAttempts)
+				}
+				cborwire.Keep(d, k43, m.FailedIssuanceAttempts)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
+	n44, ok := d.OpenMap("ObjectReference")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n44); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "kind":
+			cborwire.String(d, &m.Kind)
+		case "group":
+			cborwire.String(d, &m.Group)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
+	n45, ok := d.OpenMap("X509Subject")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n45); i++ {
+		switch string(d.Key()) {
+		case "organizations":
+			if k46, ok := cborwire.ReuseSlice(d, &m.Organizations); !ok {
+				if d.Null() {
+					m.Organizations = nil
+				} else if n48, ok := d.OpenArray("[]string"); ok {
+					s47 := m.Organizations[:0]
+					if cap(s47) < n48 {
+						s47 = make([]string, 0, n48)
+					}
+					for i := 0; d.NextElem(i, n48); i++ {
+						if i < cap(s47) {
+							s47 = s47[:i+1]
+						} else {
+							s47 = append(s47, *new(string))
+						}
+						cborwire.String(d, &s47[i])
+					}
+					if len(s47) == 0 {
+						s47 = []string{}
+					}
+					m.Organizations = s47
+				}
+				cborwire.Keep(d, k46, m.Organizations)
+			}
+		case "countries":
+			if k49, ok := cborwire.ReuseSlice(d, &m.Countries); !ok {
+				if d.Null() {
+					m.Countries = nil
+				} else if n51, ok := d.OpenArray("[]string"); ok {
+					s50 := m.Countries[:0]
+					if cap(s50) < n51 {
+						s50 = make([]string, 0, n51)
+					}
+					for i := 0; d.NextElem(i, n51); i++ {
+						if i < cap(s50) {
+							s50 = s50[:i+1]
+						} else {
+							s50 = append(s50, *new(string))
+						}
+						cborwire.String(d, &s50[i])
+					}
+					if len(s50) == 0 {
+						s50 = []string{}
+					}
+					m.Countries = s50
+				}
+				cborwire.Keep(d, k49, m.Countries)
+			}
+		case "organizationalUnits":
+			if k52, ok := cborwire.ReuseSlice(d, &m.OrganizationalUnits); !ok {
+				if d.Null() {
+					m.OrganizationalUnits = nil
+				} else if n54, ok := d.OpenArray("[]string"); ok {
+					s53 := m.OrganizationalUnits[:0]
+					if cap(s53) < n54 {
+						s53 = make([]string, 0, n54)
+					}
+					for i := 0; d.NextElem(i, n54); i++ {
+						if i < cap(s53) {
+							s53 = s53[:i+1]
+						} else {
+							s53 = append(s53, *new(string))
+						}
+						cborwire.String(d, &s53[i])
+					}
+					if len(s53) == 0 {
+						s53 = []string{}
+					}
+					m.OrganizationalUnits = s53
+				}
+				cborwire.Keep(d, k52, m.OrganizationalUnits)
+			}
+		case "localities":
+			if k55, ok := cborwire.ReuseSlice(d, &m.Localities); !ok {
+				if d.Null() {
+					m.Localities = nil
+				} else if n57, ok := d.OpenArray("[]string"); ok {
+					s56 := m.Localities[:0]
+					if cap(s56) < n57 {
+						s56 = make([]string, 0, n57)
+					}
+					for i := 0; d.NextElem(i, n57); i++ {
+						if i < cap(s56) {
+							s56 = s56[:i+1]
+						} else {
+							s56 = append(s56, *new(string))
+						}
+						cborwire.String(d, &s56[i])
+					}
+					if len(s56) == 0 {
+						s56 = []string{}
+					}
+					m.Localities = s56
+				}
+				cborwire.Keep(d, k55, m.Localities)
+			}
+		case "provinces":
+			if k58, ok := cborwire.ReuseSlice(d, &m.Provinces); !ok {
+				if d.Null() {
+					m.Provinces = nil
+				} else if n60, ok := d.OpenArray("[]string"); ok {
+					s59 := m.Provinces[:0]
+					if cap(s59) < n60 {
+						s59 = make([]string, 0, n60)
+					}
+					for i := 0; d.NextElem(i, n60); i++ {
+						if i < cap(s59) {
+							s59 = s59[:i+1]
+						} else {
+							s59 = append(s59, *new(string))
+						}
+						cborwire.String(d, &s59[i])
+					}
+					if len(s59) == 0 {
+						s59 = []string{}
+					}
+					m.Provinces = s59
+				}
+				cborwire.Keep(d, k58, m.Provinces)
+			}
+		case "serialNumber":
+			cborwire.String(d, &m.SerialNumber)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CertificateList) DecodeCBOR(d *cborwire.Decoder) error {
+	n61, ok := d.OpenMap("CertificateList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n61); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k62, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n64, ok := d.OpenArray("[]Certificate"); ok {
+					s63 := m.Items[:0]
+					if cap(s63) < n64 {
+						s63 = make([]Certificate, 0, n64)
+					}
+					for i := 0; d.NextElem(i, n64); i++ {
+						if i < cap(s63) {
+							s63 = s63[:i+1]
+						} else {
+							s63 = append(s63, *new(Certificate))
+						}
+						s63[i].DecodeCBOR(d)
+					}
+					if len(s63) == 0 {
+						s63 = []Certificate{}
+					}
+					m.Items = s63
+				}
+				cborwire.Keep(d, k62, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }
 
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests

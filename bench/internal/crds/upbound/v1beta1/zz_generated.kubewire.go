@@ -3,6 +3,7 @@
 package v1beta1
 
 import (
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
@@ -4190,6 +4191,1976 @@ func (m *InstanceList) EncodeJSON(e *jsonwire.Encoder) error {
 	e.Byte('}')
 	e.Leave()
 	return e.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
+	n1, ok := d.OpenMap("Condition")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n1); i++ {
+		switch string(d.Key()) {
+		case "type":
+			cborwire.String(d, &m.Type)
+		case "status":
+			cborwire.String(d, &m.Status)
+		case "lastTransitionTime":
+			m.LastTransitionTime.DecodeCBOR(d)
+		case "reason":
+			cborwire.String(d, &m.Reason)
+		case "message":
+			cborwire.String(d, &m.Message)
+		case "observedGeneration":
+			cborwire.Int(d, &m.ObservedGeneration)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Instance) DecodeCBOR(d *cborwire.Decoder) error {
+	n2, ok := d.OpenMap("Instance")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n2); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			m.Status.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
+	n3, ok := d.OpenMap("InstanceInitParameters")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n3); i++ {
+		switch string(d.Key()) {
+		case "allocatedStorage":
+			if k4, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
+				if d.Null() {
+					m.AllocatedStorage = nil
+				} else {
+					if m.AllocatedStorage == nil {
+						m.AllocatedStorage = new(float64)
+					}
+					cborwire.Float(d, m.AllocatedStorage)
+				}
+				cborwire.Keep(d, k4, m.AllocatedStorage)
+			}
+		case "engine":
+			if k5, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
+				if d.Null() {
+					m.Engine = nil
+				} else {
+					if m.Engine == nil {
+						m.Engine = new(string)
+					}
+					cborwire.String(d, m.Engine)
+				}
+				cborwire.Keep(d, k5, m.Engine)
+			}
+		case "engineVersion":
+			if k6, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
+				if d.Null() {
+					m.EngineVersion = nil
+				} else {
+					if m.EngineVersion == nil {
+						m.EngineVersion = new(string)
+					}
+					cborwire.String(d, m.EngineVersion)
+				}
+				cborwire.Keep(d, k6, m.EngineVersion)
+			}
+		case "instanceClass":
+			if k7, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
+				if d.Null() {
+					m.InstanceClass = nil
+				} else {
+					if m.InstanceClass == nil {
+						m.InstanceClass = new(string)
+					}
+					cborwire.String(d, m.InstanceClass)
+				}
+				cborwire.Keep(d, k7, m.InstanceClass)
+			}
+		case "tags":
+			if k8, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
+				cborwire.Map(d, &m.Tags, "map[string]*string", func(d *cborwire.Decoder, v **string) {
+					if k9, ok := cborwire.ReusePtr(d, v); !ok {
+						if d.Null() {
+							(*v) = nil
+						} else {
+							if (*v) == nil {
+								(*v) = new(string)
+							}
+							cborwire.String(d, &(*(*v)))
+						}
+						cborwire.Keep(d, k9, (*v))
+					}
+				})
+				cborwire.Keep(d, k8, m.Tags)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
+	n10, ok := d.OpenMap("InstanceObservation")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n10); i++ {
+		switch string(d.Key()) {
+		case "address":
+			if k11, ok := cborwire.ReusePtr(d, &m.Address); !ok {
+				if d.Null() {
+					m.Address = nil
+				} else {
+					if m.Address == nil {
+						m.Address = new(string)
+					}
+					cborwire.String(d, m.Address)
+				}
+				cborwire.Keep(d, k11, m.Address)
+			}
+		case "allocatedStorage":
+			if k12, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
+				if d.Null() {
+					m.AllocatedStorage = nil
+				} else {
+					if m.AllocatedStorage == nil {
+						m.AllocatedStorage = new(float64)
+					}
+					cborwire.Float(d, m.AllocatedStorage)
+				}
+				cborwire.Keep(d, k12, m.AllocatedStorage)
+			}
+		case "arn":
+			if k13, ok := cborwire.ReusePtr(d, &m.Arn); !ok {
+				if d.Null() {
+					m.Arn = nil
+				} else {
+					if m.Arn == nil {
+						m.Arn = new(string)
+					}
+					cborwire.String(d, m.Arn)
+				}
+				cborwire.Keep(d, k13, m.Arn)
+			}
+		case "autoMinorVersionUpgrade":
+			if k14, ok := cborwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
+				if d.Null() {
+					m.AutoMinorVersionUpgrade = nil
+				} else {
+					if m.AutoMinorVersionUpgrade == nil {
+						m.AutoMinorVersionUpgrade = new(bool)
+					}
+					cborwire.Bool(d, m.AutoMinorVersionUpgrade)
+				}
+				cborwire.Keep(d, k14, m.AutoMinorVersionUpgrade)
+			}
+		case "availabilityZone":
+			if k15, ok := cborwire.ReusePtr(d, &m.AvailabilityZone); !ok {
+				if d.Null() {
+					m.AvailabilityZone = nil
+				} else {
+					if m.AvailabilityZone == nil {
+						m.AvailabilityZone = new(string)
+					}
+					cborwire.String(d, m.AvailabilityZone)
+				}
+				cborwire.Keep(d, k15, m.AvailabilityZone)
+			}
+		case "backupRetentionPeriod":
+			if k16, ok := cborwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
+				if d.Null() {
+					m.BackupRetentionPeriod = nil
+				} else {
+					if m.BackupRetentionPeriod == nil {
+						m.BackupRetentionPeriod = new(float64)
+					}
+					cborwire.Float(d, m.BackupRetentionPeriod)
+				}
+				cborwire.Keep(d, k16, m.BackupRetentionPeriod)
+			}
+		case "backupWindow":
+			if k17, ok := cborwire.ReusePtr(d, &m.BackupWindow); !ok {
+				if d.Null() {
+					m.BackupWindow = nil
+				} else {
+					if m.BackupWindow == nil {
+						m.BackupWindow = new(string)
+					}
+					cborwire.String(d, m.BackupWindow)
+				}
+				cborwire.Keep(d, k17, m.BackupWindow)
+			}
+		case "caCertIdentifier":
+			if k18, ok := cborwire.ReusePtr(d, &m.CACertIdentifier); !ok {
+				if d.Null() {
+					m.CACertIdentifier = nil
+				} else {
+					if m.CACertIdentifier == nil {
+						m.CACertIdentifier = new(string)
+					}
+					cborwire.String(d, m.CACertIdentifier)
+				}
+				cborwire.Keep(d, k18, m.CACertIdentifier)
+			}
+		case "copyTagsToSnapshot":
+			if k19, ok := cborwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
+				if d.Null() {
+					m.CopyTagsToSnapshot = nil
+				} else {
+					if m.CopyTagsToSnapshot == nil {
+						m.CopyTagsToSnapshot = new(bool)
+					}
+					cborwire.Bool(d, m.CopyTagsToSnapshot)
+				}
+				cborwire.Keep(d, k19, m.CopyTagsToSnapshot)
+			}
+		case "dbName":
+			if k20, ok := cborwire.ReusePtr(d, &m.DBName); !ok {
+				if d.Null() {
+					m.DBName = nil
+				} else {
+					if m.DBName == nil {
+						m.DBName = new(string)
+					}
+					cborwire.String(d, m.DBName)
+				}
+				cborwire.Keep(d, k20, m.DBName)
+			}
+		case "dbSubnetGroupName":
+			if k21, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
+				if d.Null() {
+					m.DBSubnetGroupName = nil
+				} else {
+					if m.DBSubnetGroupName == nil {
+						m.DBSubnetGroupName = new(string)
+					}
+					cborwire.String(d, m.DBSubnetGroupName)
+				}
+				cborwire.Keep(d, k21, m.DBSubnetGroupName)
+			}
+		case "deletionProtection":
+			if k22, ok := cborwire.ReusePtr(d, &m.DeletionProtection); !ok {
+				if d.Null() {
+					m.DeletionProtection = nil
+				} else {
+					if m.DeletionProtection == nil {
+						m.DeletionProtection = new(bool)
+					}
+					cborwire.Bool(d, m.DeletionProtection)
+				}
+				cborwire.Keep(d, k22, m.DeletionProtection)
+			}
+		case "enabledCloudwatchLogsExports":
+			if k23, ok := cborwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
+				if d.Null() {
+					m.EnabledCloudwatchLogsExports = nil
+				} else if n25, ok := d.OpenArray("[]*string"); ok {
+					s24 := m.EnabledCloudwatchLogsExports[:0]
+					if cap(s24) < n25 {
+						s24 = make([]*string, 0, n25)
+					}
+					for i := 0; d.NextElem(i, n25); i++ {
+						if i < cap(s24) {
+							s24 = s24[:i+1]
+						} else {
+							s24 = append(s24, *new(*string))
+						}
+						if k26, ok := cborwire.ReusePtr(d, &s24[i]); !ok {
+							if d.Null() {
+								s24[i] = nil
+							} else {
+								if s24[i] == nil {
+									s24[i] = new(string)
+								}
+								cborwire.String(d, s24[i])
+							}
+							cborwire.Keep(d, k26, s24[i])
+						}
+					}
+					if len(s24) == 0 {
+						s24 = []*string{}
+					}
+					m.EnabledCloudwatchLogsExports = s24
+				}
+				cborwire.Keep(d, k23, m.EnabledCloudwatchLogsExports)
+			}
+		case "endpoint":
+			if k27, ok := cborwire.ReusePtr(d, &m.Endpoint); !ok {
+				if d.Null() {
+					m.Endpoint = nil
+				} else {
+					if m.Endpoint == nil {
+						m.Endpoint = new(string)
+					}
+					cborwire.String(d, m.Endpoint)
+				}
+				cborwire.Keep(d, k27, m.Endpoint)
+			}
+		case "engine":
+			if k28, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
+				if d.Null() {
+					m.Engine = nil
+				} else {
+					if m.Engine == nil {
+						m.Engine = new(string)
+					}
+					cborwire.String(d, m.Engine)
+				}
+				cborwire.Keep(d, k28, m.Engine)
+			}
+		case "engineVersion":
+			if k29, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
+				if d.Null() {
+					m.EngineVersion = nil
+				} else {
+					if m.EngineVersion == nil {
+						m.EngineVersion = new(string)
+					}
+					cborwire.String(d, m.EngineVersion)
+				}
+				cborwire.Keep(d, k29, m.EngineVersion)
+			}
+		case "engineVersionActual":
+			if k30, ok := cborwire.ReusePtr(d, &m.EngineVersionActual); !ok {
+				if d.Null() {
+					m.EngineVersionActual = nil
+				} else {
+					if m.EngineVersionActual == nil {
+						m.EngineVersionActual = new(string)
+					}
+					cborwire.String(d, m.EngineVersionActual)
+				}
+				cborwire.Keep(d, k30, m.EngineVersionActual)
+			}
+		case "hostedZoneId":
+			if k31, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
+				if d.Null() {
+					m.HostedZoneID = nil
+				} else {
+					if m.HostedZoneID == nil {
+						m.HostedZoneID = new(string)
+					}
+					cborwire.String(d, m.HostedZoneID)
+				}
+				cborwire.Keep(d, k31, m.HostedZoneID)
+			}
+		case "iamDatabaseAuthenticationEnabled":
+			if k32, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
+				if d.Null() {
+					m.IAMDatabaseAuthenticationEnabled = nil
+				} else {
+					if m.IAMDatabaseAuthenticationEnabled == nil {
+						m.IAMDatabaseAuthenticationEnabled = new(bool)
+					}
+					cborwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
+				}
+				cborwire.Keep(d, k32, m.IAMDatabaseAuthenticationEnabled)
+			}
+		case "id":
+			if k33, ok := cborwire.ReusePtr(d, &m.ID); !ok {
+				if d.Null() {
+					m.ID = nil
+				} else {
+					if m.ID == nil {
+						m.ID = new(string)
+					}
+					cborwire.String(d, m.ID)
+				}
+				cborwire.Keep(d, k33, m.ID)
+			}
+		case "instanceClass":
+			if k34, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
+				if d.Null() {
+					m.InstanceClass = nil
+				} else {
+					if m.InstanceClass == nil {
+						m.InstanceClass = new(string)
+					}
+					cborwire.String(d, m.InstanceClass)
+				}
+				cborwire.Keep(d, k34, m.InstanceClass)
+			}
+		case "iops":
+			if k35, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
+				if d.Null() {
+					m.Iops = nil
+				} else {
+					if m.Iops == nil {
+						m.Iops = new(float64)
+					}
+					cborwire.Float(d, m.Iops)
+				}
+				cborwire.Keep(d, k35, m.Iops)
+			}
+		case "kmsKeyId":
+			if k36, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
+				if d.Null() {
+					m.KMSKeyID = nil
+				} else {
+					if m.KMSKeyID == nil {
+						m.KMSKeyID = new(string)
+					}
+					cborwire.String(d, m.KMSKeyID)
+				}
+				cborwire.Keep(d, k36, m.KMSKeyID)
+			}
+		case "latestRestorableTime":
+			if k37, ok := cborwire.ReusePtr(d, &m.LatestRestorableTime); !ok {
+				if d.Null() {
+					m.LatestRestorableTime = nil
+				} else {
+					if m.LatestRestorableTime == nil {
+						m.LatestRestorableTime = new(string)
+					}
+					cborwire.String(d, m.LatestRestorableTime)
+				}
+				cborwire.Keep(d, k37, m.LatestRestorableTime)
+			}
+		case "listenerEndpoint":
+			if k38, ok := cborwire.ReuseSlice(d, &m.ListenerEndpoint); !ok {
+				if d.Null() {
+					m.ListenerEndpoint = nil
+				} else if n40, ok := d.OpenArray("[]ListenerEndpointObservation"); ok {
+					s39 := m.ListenerEndpoint[:0]
+					if cap(s39) < n40 {
+						s39 = make([]ListenerEndpointObservation, 0, n40)
+					}
+					for i := 0; d.NextElem(i, n40); i++ {
+						if i < cap(s39) {
+							s39 = s39[:i+1]
+						} else {
+							s39 = append(s39, *new(ListenerEndpointObservation))
+						}
+						s39[i].DecodeCBOR(d)
+					}
+					if len(s39) == 0 {
+						s39 = []ListenerEndpointObservation{}
+					}
+					m.ListenerEndpoint = s39
+				}
+				cborwire.Keep(d, k38, m.ListenerEndpoint)
+			}
+		case "maintenanceWindow":
+			if k41, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
+				if d.Null() {
+					m.MaintenanceWindow = nil
+				} else {
+					if m.MaintenanceWindow == nil {
+						m.MaintenanceWindow = new(string)
+					}
+					cborwire.String(d, m.MaintenanceWindow)
+				}
+				cborwire.Keep(d, k41, m.MaintenanceWindow)
+			}
+		case "masterUserSecret":
+			if k42, ok := cborwire.ReuseSlice(d, &m.MasterUserSecret); !ok {
+				if d.Null() {
+					m.MasterUserSecret = nil
+				} else if n44, ok := d.OpenArray("[]MasterUserSecretObservation"); ok {
+					s43 := m.MasterUserSecret[:0]
+					if cap(s43) < n44 {
+						s43 = make([]MasterUserSecretObservation, 0, n44)
+					}
+					for i := 0; d.NextElem(i, n44); i++ {
+						if i < cap(s43) {
+							s43 = s43[:i+1]
+						} else {
+							s43 = append(s43, *new(MasterUserSecretObservation))
+						}
+						s43[i].DecodeCBOR(d)
+					}
+					if len(s43) == 0 {
+						s43 = []MasterUserSecretObservation{}
+					}
+					m.MasterUserSecret = s43
+				}
+				cborwire.Keep(d, k42, m.MasterUserSecret)
+			}
+		case "maxAllocatedStorage":
+			if k45, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
+				if d.Null() {
+					m.MaxAllocatedStorage = nil
+				} else {
+					if m.MaxAllocatedStorage == nil {
+						m.MaxAllocatedStorage = new(float64)
+					}
+					cborwire.Float(d, m.MaxAllocatedStorage)
+				}
+				cborwire.Keep(d, k45, m.MaxAllocatedStorage)
+			}
+		case "monitoringInterval":
+			if k46, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
+				if d.Null() {
+					m.MonitoringInterval = nil
+				} else {
+					if m.MonitoringInterval == nil {
+						m.MonitoringInterval = new(float64)
+					}
+					cborwire.Float(d, m.MonitoringInterval)
+				}
+				cborwire.Keep(d, k46, m.MonitoringInterval)
+			}
+		case "multiAz":
+			if k47, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
+				if d.Null() {
+					m.MultiAz = nil
+				} else {
+					if m.MultiAz == nil {
+						m.MultiAz = new(bool)
+					}
+					cborwire.Bool(d, m.MultiAz)
+				}
+				cborwire.Keep(d, k47, m.MultiAz)
+			}
+		case "networkType":
+			if k48, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
+				if d.Null() {
+					m.NetworkType = nil
+				} else {
+					if m.NetworkType == nil {
+						m.NetworkType = new(string)
+					}
+					cborwire.String(d, m.NetworkType)
+				}
+				cborwire.Keep(d, k48, m.NetworkType)
+			}
+		case "parameterGroupName":
+			if k49, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
+				if d.Null() {
+					m.ParameterGroupName = nil
+				} else {
+					if m.ParameterGroupName == nil {
+						m.ParameterGroupName = new(string)
+					}
+					cborwire.String(d, m.ParameterGroupName)
+				}
+				cborwire.Keep(d, k49, m.ParameterGroupName)
+			}
+		case "performanceInsightsEnabled":
+			if k50, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
+				if d.Null() {
+					m.PerformanceInsightsEnabled = nil
+				} else {
+					if m.PerformanceInsightsEnabled == nil {
+						m.PerformanceInsightsEnabled = new(bool)
+					}
+					cborwire.Bool(d, m.PerformanceInsightsEnabled)
+				}
+				cborwire.Keep(d, k50, m.PerformanceInsightsEnabled)
+			}
+		case "performanceInsightsKmsKeyId":
+			if k51, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsKMSKeyID); !ok {
+				if d.Null() {
+					m.PerformanceInsightsKMSKeyID = nil
+				} else {
+					if m.PerformanceInsightsKMSKeyID == nil {
+						m.PerformanceInsightsKMSKeyID = new(string)
+					}
+					cborwire.String(d, m.PerformanceInsightsKMSKeyID)
+				}
+				cborwire.Keep(d, k51, m.PerformanceInsightsKMSKeyID)
+			}
+		case "performanceInsightsRetentionPeriod":
+			if k52, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
+				if d.Null() {
+					m.PerformanceInsightsRetentionPeriod = nil
+				} else {
+					if m.PerformanceInsightsRetentionPeriod == nil {
+						m.PerformanceInsightsRetentionPeriod = new(float64)
+					}
+					cborwire.Float(d, m.PerformanceInsightsRetentionPeriod)
+				}
+				cborwire.Keep(d, k52, m.PerformanceInsightsRetentionPeriod)
+			}
+		case "port":
+			if k53, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+				if d.Null() {
+					m.Port = nil
+				} else {
+					if m.Port == nil {
+						m.Port = new(float64)
+					}
+					cborwire.Float(d, m.Port)
+				}
+				cborwire.Keep(d, k53, m.Port)
+			}
+		case "publiclyAccessible":
+			if k54, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
+				if d.Null() {
+					m.PubliclyAccessible = nil
+				} else {
+					if m.PubliclyAccessible == nil {
+						m.PubliclyAccessible = new(bool)
+					}
+					cborwire.Bool(d, m.PubliclyAccessible)
+				}
+				cborwire.Keep(d, k54, m.PubliclyAccessible)
+			}
+		case "replicas":
+			if k55, ok := cborwire.ReuseSlice(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else if n57, ok := d.OpenArray("[]*string"); ok {
+					s56 := m.Replicas[:0]
+					if cap(s56) < n57 {
+						s56 = make([]*string, 0, n57)
+					}
+					for i := 0; d.NextElem(i, n57); i++ {
+						if i < cap(s56) {
+							s56 = s56[:i+1]
+						} else {
+							s56 = append(s56, *new(*string))
+						}
+						if k58, ok := cborwire.ReusePtr(d, &s56[i]); !ok {
+							if d.Null() {
+								s56[i] = nil
+							} else {
+								if s56[i] == nil {
+									s56[i] = new(string)
+								}
+								cborwire.String(d, s56[i])
+							}
+							cborwire.Keep(d, k58, s56[i])
+						}
+					}
+					if len(s56) == 0 {
+						s56 = []*string{}
+					}
+					m.Replicas = s56
+				}
+				cborwire.Keep(d, k55, m.Replicas)
+			}
+		case "resourceId":
+			if k59, ok := cborwire.ReusePtr(d, &m.ResourceID); !ok {
+				if d.Null() {
+					m.ResourceID = nil
+				} else {
+					if m.ResourceID == nil {
+						m.ResourceID = new(string)
+					}
+					cborwire.String(d, m.ResourceID)
+				}
+				cborwire.Keep(d, k59, m.ResourceID)
+			}
+		case "skipFinalSnapshot":
+			if k60, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
+				if d.Null() {
+					m.SkipFinalSnapshot = nil
+				} else {
+					if m.SkipFinalSnapshot == nil {
+						m.SkipFinalSnapshot = new(bool)
+					}
+					cborwire.Bool(d, m.SkipFinalSnapshot)
+				}
+				cborwire.Keep(d, k60, m.SkipFinalSnapshot)
+			}
+		case "status":
+			if k61, ok := cborwire.ReusePtr(d, &m.Status); !ok {
+				if d.Null() {
+					m.Status = nil
+				} else {
+					if m.Status == nil {
+						m.Status = new(string)
+					}
+					cborwire.String(d, m.Status)
+				}
+				cborwire.Keep(d, k61, m.Status)
+			}
+		case "storageEncrypted":
+			if k62, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
+				if d.Null() {
+					m.StorageEncrypted = nil
+				} else {
+					if m.StorageEncrypted == nil {
+						m.StorageEncrypted = new(bool)
+					}
+					cborwire.Bool(d, m.StorageEncrypted)
+				}
+				cborwire.Keep(d, k62, m.StorageEncrypted)
+			}
+		case "storageThroughput":
+			if k63, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
+				if d.Null() {
+					m.StorageThroughput = nil
+				} else {
+					if m.StorageThroughput == nil {
+						m.StorageThroughput = new(float64)
+					}
+					cborwire.Float(d, m.StorageThroughput)
+				}
+				cborwire.Keep(d, k63, m.StorageThroughput)
+			}
+		case "storageType":
+			if k64, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
+				if d.Null() {
+					m.StorageType = nil
+				} else {
+					if m.StorageType == nil {
+						m.StorageType = new(string)
+					}
+					cborwire.String(d, m.StorageType)
+				}
+				cborwire.Keep(d, k64, m.StorageType)
+			}
+		case "tags":
+			if k65, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
+				cborwire.Map(d, &m.Tags, "map[string]*string", func(d *cborwire.Decoder, v **string) {
+					if k66, ok := cborwire.ReusePtr(d, v); !ok {
+						if d.Null() {
+							(*v) = nil
+						} else {
+							if (*v) == nil {
+								(*v) = new(string)
+							}
+							cborwire.String(d, &(*(*v)))
+						}
+						cborwire.Keep(d, k66, (*v))
+					}
+				})
+				cborwire.Keep(d, k65, m.Tags)
+			}
+		case "tagsAll":
+			if k67, ok := cborwire.ReuseMap(d, &m.TagsAll); !ok {
+				cborwire.Map(d, &m.TagsAll, "map[string]*string", func(d *cborwire.Decoder, v **string) {
+					if k68, ok := cborwire.ReusePtr(d, v); !ok {
+						if d.Null() {
+							(*v) = nil
+						} else {
+							if (*v) == nil {
+								(*v) = new(string)
+							}
+							cborwire.String(d, &(*(*v)))
+						}
+						cborwire.Keep(d, k68, (*v))
+					}
+				})
+				cborwire.Keep(d, k67, m.TagsAll)
+			}
+		case "username":
+			if k69, ok := cborwire.ReusePtr(d, &m.Username); !ok {
+				if d.Null() {
+					m.Username = nil
+				} else {
+					if m.Username == nil {
+						m.Username = new(string)
+					}
+					cborwire.String(d, m.Username)
+				}
+				cborwire.Keep(d, k69, m.Username)
+			}
+		case "vpcSecurityGroupIds":
+			if k70, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
+				if d.Null() {
+					m.VPCSecurityGroupIds = nil
+				} else if n72, ok := d.OpenArray("[]*string"); ok {
+					s71 := m.VPCSecurityGroupIds[:0]
+					if cap(s71) < n72 {
+						s71 = make([]*string, 0, n72)
+					}
+					for i := 0; d.NextElem(i, n72); i++ {
+						if i < cap(s71) {
+							s71 = s71[:i+1]
+						} else {
+							s71 = append(s71, *new(*string))
+						}
+						if k73, ok := cborwire.ReusePtr(d, &s71[i]); !ok {
+							if d.Null() {
+								s71[i] = nil
+							} else {
+								if s71[i] == nil {
+									s71[i] = new(string)
+								}
+								cborwire.String(d, s71[i])
+							}
+							cborwire.Keep(d, k73, s71[i])
+						}
+					}
+					if len(s71) == 0 {
+						s71 = []*string{}
+					}
+					m.VPCSecurityGroupIds = s71
+				}
+				cborwire.Keep(d, k70, m.VPCSecurityGroupIds)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
+	n74, ok := d.OpenMap("InstanceParameters")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n74); i++ {
+		switch string(d.Key()) {
+		case "allocatedStorage":
+			if k75, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
+				if d.Null() {
+					m.AllocatedStorage = nil
+				} else {
+					if m.AllocatedStorage == nil {
+						m.AllocatedStorage = new(float64)
+					}
+					cborwire.Float(d, m.AllocatedStorage)
+				}
+				cborwire.Keep(d, k75, m.AllocatedStorage)
+			}
+		case "allowMajorVersionUpgrade":
+			if k76, ok := cborwire.ReusePtr(d, &m.AllowMajorVersionUpgrade); !ok {
+				if d.Null() {
+					m.AllowMajorVersionUpgrade = nil
+				} else {
+					if m.AllowMajorVersionUpgrade == nil {
+						m.AllowMajorVersionUpgrade = new(bool)
+					}
+					cborwire.Bool(d, m.AllowMajorVersionUpgrade)
+				}
+				cborwire.Keep(d, k76, m.AllowMajorVersionUpgrade)
+			}
+		case "applyImmediately":
+			if k77, ok := cborwire.ReusePtr(d, &m.ApplyImmediately); !ok {
+				if d.Null() {
+					m.ApplyImmediately = nil
+				} else {
+					if m.ApplyImmediately == nil {
+						m.ApplyImmediately = new(bool)
+					}
+					cborwire.Bool(d, m.ApplyImmediately)
+				}
+				cborwire.Keep(d, k77, m.ApplyImmediately)
+			}
+		case "autoGeneratePassword":
+			if k78, ok := cborwire.ReusePtr(d, &m.AutoGeneratePassword); !ok {
+				if d.Null() {
+					m.AutoGeneratePassword = nil
+				} else {
+					if m.AutoGeneratePassword == nil {
+						m.AutoGeneratePassword = new(bool)
+					}
+					cborwire.Bool(d, m.AutoGeneratePassword)
+				}
+				cborwire.Keep(d, k78, m.AutoGeneratePassword)
+			}
+		case "autoMinorVersionUpgrade":
+			if k79, ok := cborwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
+				if d.Null() {
+					m.AutoMinorVersionUpgrade = nil
+				} else {
+					if m.AutoMinorVersionUpgrade == nil {
+						m.AutoMinorVersionUpgrade = new(bool)
+					}
+					cborwire.Bool(d, m.AutoMinorVersionUpgrade)
+				}
+				cborwire.Keep(d, k79, m.AutoMinorVersionUpgrade)
+			}
+		case "availabilityZone":
+			if k80, ok := cborwire.ReusePtr(d, &m.AvailabilityZone); !ok {
+				if d.Null() {
+					m.AvailabilityZone = nil
+				} else {
+					if m.AvailabilityZone == nil {
+						m.AvailabilityZone = new(string)
+					}
+					cborwire.String(d, m.AvailabilityZone)
+				}
+				cborwire.Keep(d, k80, m.AvailabilityZone)
+			}
+		case "backupRetentionPeriod":
+			if k81, ok := cborwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
+				if d.Null() {
+					m.BackupRetentionPeriod = nil
+				} else {
+					if m.BackupRetentionPeriod == nil {
+						m.BackupRetentionPeriod = new(float64)
+					}
+					cborwire.Float(d, m.BackupRetentionPeriod)
+				}
+				cborwire.Keep(d, k81, m.BackupRetentionPeriod)
+			}
+		case "backupWindow":
+			if k82, ok := cborwire.ReusePtr(d, &m.BackupWindow); !ok {
+				if d.Null() {
+					m.BackupWindow = nil
+				} else {
+					if m.BackupWindow == nil {
+						m.BackupWindow = new(string)
+					}
+					cborwire.String(d, m.BackupWindow)
+				}
+				cborwire.Keep(d, k82, m.BackupWindow)
+			}
+		case "caCertIdentifier":
+			if k83, ok := cborwire.ReusePtr(d, &m.CACertIdentifier); !ok {
+				if d.Null() {
+					m.CACertIdentifier = nil
+				} else {
+					if m.CACertIdentifier == nil {
+						m.CACertIdentifier = new(string)
+					}
+					cborwire.String(d, m.CACertIdentifier)
+				}
+				cborwire.Keep(d, k83, m.CACertIdentifier)
+			}
+		case "copyTagsToSnapshot":
+			if k84, ok := cborwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
+				if d.Null() {
+					m.CopyTagsToSnapshot = nil
+				} else {
+					if m.CopyTagsToSnapshot == nil {
+						m.CopyTagsToSnapshot = new(bool)
+					}
+					cborwire.Bool(d, m.CopyTagsToSnapshot)
+				}
+				cborwire.Keep(d, k84, m.CopyTagsToSnapshot)
+			}
+		case "dbName":
+			if k85, ok := cborwire.ReusePtr(d, &m.DBName); !ok {
+				if d.Null() {
+					m.DBName = nil
+				} else {
+					if m.DBName == nil {
+						m.DBName = new(string)
+					}
+					cborwire.String(d, m.DBName)
+				}
+				cborwire.Keep(d, k85, m.DBName)
+			}
+		case "dbSubnetGroupName":
+			if k86, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
+				if d.Null() {
+					m.DBSubnetGroupName = nil
+				} else {
+					if m.DBSubnetGroupName == nil {
+						m.DBSubnetGroupName = new(string)
+					}
+					cborwire.String(d, m.DBSubnetGroupName)
+				}
+				cborwire.Keep(d, k86, m.DBSubnetGroupName)
+			}
+		case "dbSubnetGroupNameRef":
+			if k87, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupNameRef); !ok {
+				if d.Null() {
+					m.DBSubnetGroupNameRef = nil
+				} else {
+					if m.DBSubnetGroupNameRef == nil {
+						m.DBSubnetGroupNameRef = new(Reference)
+					}
+					(*m.DBSubnetGroupNameRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k87, m.DBSubnetGroupNameRef)
+			}
+		case "deleteAutomatedBackups":
+			if k88, ok := cborwire.ReusePtr(d, &m.DeleteAutomatedBackups); !ok {
+				if d.Null() {
+					m.DeleteAutomatedBackups = nil
+				} else {
+					if m.DeleteAutomatedBackups == nil {
+						m.DeleteAutomatedBackups = new(bool)
+					}
+					cborwire.Bool(d, m.DeleteAutomatedBackups)
+				}
+				cborwire.Keep(d, k88, m.DeleteAutomatedBackups)
+			}
+		case "deletionProtection":
+			if k89, ok := cborwire.ReusePtr(d, &m.DeletionProtection); !ok {
+				if d.Null() {
+					m.DeletionProtection = nil
+				} else {
+					if m.DeletionProtection == nil {
+						m.DeletionProtection = new(bool)
+					}
+					cborwire.Bool(d, m.DeletionProtection)
+				}
+				cborwire.Keep(d, k89, m.DeletionProtection)
+			}
+		case "enabledCloudwatchLogsExports":
+			if k90, ok := cborwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
+				if d.Null() {
+					m.EnabledCloudwatchLogsExports = nil
+				} else if n92, ok := d.OpenArray("[]*string"); ok {
+					s91 := m.EnabledCloudwatchLogsExports[:0]
+					if cap(s91) < n92 {
+						s91 = make([]*string, 0, n92)
+					}
+					for i := 0; d.NextElem(i, n92); i++ {
+						if i < cap(s91) {
+							s91 = s91[:i+1]
+						} else {
+							s91 = append(s91, *new(*string))
+						}
+						if k93, ok := cborwire.ReusePtr(d, &s91[i]); !ok {
+							if d.Null() {
+								s91[i] = nil
+							} else {
+								if s91[i] == nil {
+									s91[i] = new(string)
+								}
+								cborwire.String(d, s91[i])
+							}
+							cborwire.Keep(d, k93, s91[i])
+						}
+					}
+					if len(s91) == 0 {
+						s91 = []*string{}
+					}
+					m.EnabledCloudwatchLogsExports = s91
+				}
+				cborwire.Keep(d, k90, m.EnabledCloudwatchLogsExports)
+			}
+		case "engine":
+			if k94, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
+				if d.Null() {
+					m.Engine = nil
+				} else {
+					if m.Engine == nil {
+						m.Engine = new(string)
+					}
+					cborwire.String(d, m.Engine)
+				}
+				cborwire.Keep(d, k94, m.Engine)
+			}
+		case "engineVersion":
+			if k95, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
+				if d.Null() {
+					m.EngineVersion = nil
+				} else {
+					if m.EngineVersion == nil {
+						m.EngineVersion = new(string)
+					}
+					cborwire.String(d, m.EngineVersion)
+				}
+				cborwire.Keep(d, k95, m.EngineVersion)
+			}
+		case "finalSnapshotIdentifier":
+			if k96, ok := cborwire.ReusePtr(d, &m.FinalSnapshotIdentifier); !ok {
+				if d.Null() {
+					m.FinalSnapshotIdentifier = nil
+				} else {
+					if m.FinalSnapshotIdentifier == nil {
+						m.FinalSnapshotIdentifier = new(string)
+					}
+					cborwire.String(d, m.FinalSnapshotIdentifier)
+				}
+				cborwire.Keep(d, k96, m.FinalSnapshotIdentifier)
+			}
+		case "iamDatabaseAuthenticationEnabled":
+			if k97, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
+				if d.Null() {
+					m.IAMDatabaseAuthenticationEnabled = nil
+				} else {
+					if m.IAMDatabaseAuthenticationEnabled == nil {
+						m.IAMDatabaseAuthenticationEnabled = new(bool)
+					}
+					cborwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
+				}
+				cborwire.Keep(d, k97, m.IAMDatabaseAuthenticationEnabled)
+			}
+		case "instanceClass":
+			if k98, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
+				if d.Null() {
+					m.InstanceClass = nil
+				} else {
+					if m.InstanceClass == nil {
+						m.InstanceClass = new(string)
+					}
+					cborwire.String(d, m.InstanceClass)
+				}
+				cborwire.Keep(d, k98, m.InstanceClass)
+			}
+		case "iops":
+			if k99, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
+				if d.Null() {
+					m.Iops = nil
+				} else {
+					if m.Iops == nil {
+						m.Iops = new(float64)
+					}
+					cborwire.Float(d, m.Iops)
+				}
+				cborwire.Keep(d, k99, m.Iops)
+			}
+		case "kmsKeyId":
+			if k100, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
+				if d.Null() {
+					m.KMSKeyID = nil
+				} else {
+					if m.KMSKeyID == nil {
+						m.KMSKeyID = new(string)
+					}
+					cborwire.String(d, m.KMSKeyID)
+				}
+				cborwire.Keep(d, k100, m.KMSKeyID)
+			}
+		case "maintenanceWindow":
+			if k101, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
+				if d.Null() {
+					m.MaintenanceWindow = nil
+				} else {
+					if m.MaintenanceWindow == nil {
+						m.MaintenanceWindow = new(string)
+					}
+					cborwire.String(d, m.MaintenanceWindow)
+				}
+				cborwire.Keep(d, k101, m.MaintenanceWindow)
+			}
+		case "manageMasterUserPassword":
+			if k102, ok := cborwire.ReusePtr(d, &m.ManageMasterUserPassword); !ok {
+				if d.Null() {
+					m.ManageMasterUserPassword = nil
+				} else {
+					if m.ManageMasterUserPassword == nil {
+						m.ManageMasterUserPassword = new(bool)
+					}
+					cborwire.Bool(d, m.ManageMasterUserPassword)
+				}
+				cborwire.Keep(d, k102, m.ManageMasterUserPassword)
+			}
+		case "maxAllocatedStorage":
+			if k103, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
+				if d.Null() {
+					m.MaxAllocatedStorage = nil
+				} else {
+					if m.MaxAllocatedStorage == nil {
+						m.MaxAllocatedStorage = new(float64)
+					}
+					cborwire.Float(d, m.MaxAllocatedStorage)
+				}
+				cborwire.Keep(d, k103, m.MaxAllocatedStorage)
+			}
+		case "monitoringInterval":
+			if k104, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
+				if d.Null() {
+					m.MonitoringInterval = nil
+				} else {
+					if m.MonitoringInterval == nil {
+						m.MonitoringInterval = new(float64)
+					}
+					cborwire.Float(d, m.MonitoringInterval)
+				}
+				cborwire.Keep(d, k104, m.MonitoringInterval)
+			}
+		case "multiAz":
+			if k105, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
+				if d.Null() {
+					m.MultiAz = nil
+				} else {
+					if m.MultiAz == nil {
+						m.MultiAz = new(bool)
+					}
+					cborwire.Bool(d, m.MultiAz)
+				}
+				cborwire.Keep(d, k105, m.MultiAz)
+			}
+		case "networkType":
+			if k106, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
+				if d.Null() {
+					m.NetworkType = nil
+				} else {
+					if m.NetworkType == nil {
+						m.NetworkType = new(string)
+					}
+					cborwire.String(d, m.NetworkType)
+				}
+				cborwire.Keep(d, k106, m.NetworkType)
+			}
+		case "parameterGroupName":
+			if k107, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
+				if d.Null() {
+					m.ParameterGroupName = nil
+				} else {
+					if m.ParameterGroupName == nil {
+						m.ParameterGroupName = new(string)
+					}
+					cborwire.String(d, m.ParameterGroupName)
+				}
+				cborwire.Keep(d, k107, m.ParameterGroupName)
+			}
+		case "passwordSecretRef":
+			if k108, ok := cborwire.ReusePtr(d, &m.PasswordSecretRef); !ok {
+				if d.Null() {
+					m.PasswordSecretRef = nil
+				} else {
+					if m.PasswordSecretRef == nil {
+						m.PasswordSecretRef = new(SecretKeySelector)
+					}
+					(*m.PasswordSecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k108, m.PasswordSecretRef)
+			}
+		case "performanceInsightsEnabled":
+			if k109, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
+				if d.Null() {
+					m.PerformanceInsightsEnabled = nil
+				} else {
+					if m.PerformanceInsightsEnabled == nil {
+						m.PerformanceInsightsEnabled = new(bool)
+					}
+					cborwire.Bool(d, m.PerformanceInsightsEnabled)
+				}
+				cborwire.Keep(d, k109, m.PerformanceInsightsEnabled)
+			}
+		case "performanceInsightsRetentionPeriod":
+			if k110, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
+				if d.Null() {
+					m.PerformanceInsightsRetentionPeriod = nil
+				} else {
+					if m.PerformanceInsightsRetentionPeriod == nil {
+						m.PerformanceInsightsRetentionPeriod = new(float64)
+					}
+					cborwire.Float(d, m.PerformanceInsightsRetentionPeriod)
+				}
+				cborwire.Keep(d, k110, m.PerformanceInsightsRetentionPeriod)
+			}
+		case "port":
+			if k111, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+				if d.Null() {
+					m.Port = nil
+				} else {
+					if m.Port == nil {
+						m.Port = new(float64)
+					}
+					cborwire.Float(d, m.Port)
+				}
+				cborwire.Keep(d, k111, m.Port)
+			}
+		case "publiclyAccessible":
+			if k112, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
+				if d.Null() {
+					m.PubliclyAccessible = nil
+				} else {
+					if m.PubliclyAccessible == nil {
+						m.PubliclyAccessible = new(bool)
+					}
+					cborwire.Bool(d, m.PubliclyAccessible)
+				}
+				cborwire.Keep(d, k112, m.PubliclyAccessible)
+			}
+		case "region":
+			if k113, ok := cborwire.ReusePtr(d, &m.Region); !ok {
+				if d.Null() {
+					m.Region = nil
+				} else {
+					if m.Region == nil {
+						m.Region = new(string)
+					}
+					cborwire.String(d, m.Region)
+				}
+				cborwire.Keep(d, k113, m.Region)
+			}
+		case "skipFinalSnapshot":
+			if k114, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
+				if d.Null() {
+					m.SkipFinalSnapshot = nil
+				} else {
+					if m.SkipFinalSnapshot == nil {
+						m.SkipFinalSnapshot = new(bool)
+					}
+					cborwire.Bool(d, m.SkipFinalSnapshot)
+				}
+				cborwire.Keep(d, k114, m.SkipFinalSnapshot)
+			}
+		case "storageEncrypted":
+			if k115, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
+				if d.Null() {
+					m.StorageEncrypted = nil
+				} else {
+					if m.StorageEncrypted == nil {
+						m.StorageEncrypted = new(bool)
+					}
+					cborwire.Bool(d, m.StorageEncrypted)
+				}
+				cborwire.Keep(d, k115, m.StorageEncrypted)
+			}
+		case "storageThroughput":
+			if k116, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
+				if d.Null() {
+					m.StorageThroughput = nil
+				} else {
+					if m.StorageThroughput == nil {
+						m.StorageThroughput = new(float64)
+					}
+					cborwire.Float(d, m.StorageThroughput)
+				}
+				cborwire.Keep(d, k116, m.StorageThroughput)
+			}
+		case "storageType":
+			if k117, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
+				if d.Null() {
+					m.StorageType = nil
+				} else {
+					if m.StorageType == nil {
+						m.StorageType = new(string)
+					}
+					cborwire.String(d, m.StorageType)
+				}
+				cborwire.Keep(d, k117, m.StorageType)
+			}
+		case "tags":
+			if k118, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
+				cborwire.Map(d, &m.Tags, "map[string]*string", func(d *cborwire.Decoder, v **string) {
+					if k119, ok := cborwire.ReusePtr(d, v); !ok {
+						if d.Null() {
+							(*v) = nil
+						} else {
+							if (*v) == nil {
+								(*v) = new(string)
+							}
+							cborwire.String(d, &(*(*v)))
+						}
+						cborwire.Keep(d, k119, (*v))
+					}
+				})
+				cborwire.Keep(d, k118, m.Tags)
+			}
+		case "username":
+			if k120, ok := cborwire.ReusePtr(d, &m.Username); !ok {
+				if d.Null() {
+					m.Username = nil
+				} else {
+					if m.Username == nil {
+						m.Username = new(string)
+					}
+					cborwire.String(d, m.Username)
+				}
+				cborwire.Keep(d, k120, m.Username)
+			}
+		case "vpcSecurityGroupIdRefs":
+			if k121, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIDRefs); !ok {
+				if d.Null() {
+					m.VPCSecurityGroupIDRefs = nil
+				} else if n123, ok := d.OpenArray("[]Reference"); ok {
+					s122 := m.VPCSecurityGroupIDRefs[:0]
+					if cap(s122) < n123 {
+						s122 = make([]Reference, 0, n123)
+					}
+					for i := 0; d.NextElem(i, n123); i++ {
+						if i < cap(s122) {
+							s122 = s122[:i+1]
+						} else {
+							s122 = append(s122, *new(Reference))
+						}
+						s122[i].DecodeCBOR(d)
+					}
+					if len(s122) == 0 {
+						s122 = []Reference{}
+					}
+					m.VPCSecurityGroupIDRefs = s122
+				}
+				cborwire.Keep(d, k121, m.VPCSecurityGroupIDRefs)
+			}
+		case "vpcSecurityGroupIdSelector":
+			if k124, ok := cborwire.ReusePtr(d, &m.VPCSecurityGroupIDSelector); !ok {
+				if d.Null() {
+					m.VPCSecurityGroupIDSelector = nil
+				} else {
+					if m.VPCSecurityGroupIDSelector == nil {
+						m.VPCSecurityGroupIDSelector = new(Selector)
+					}
+					(*m.VPCSecurityGroupIDSelector).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k124, m.VPCSecurityGroupIDSelector)
+			}
+		case "vpcSecurityGroupIds":
+			if k125, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
+				if d.Null() {
+					m.VPCSecurityGroupIds = nil
+				} else if n127, ok := d.OpenArray("[]*string"); ok {
+					s126 := m.VPCSecurityGroupIds[:0]
+					if cap(s126) < n127 {
+						s126 = make([]*string, 0, n127)
+					}
+					for i := 0; d.NextElem(i, n127); i++ {
+						if i < cap(s126) {
+							s126 = s126[:i+1]
+						} else {
+							s126 = append(s126, *new(*string))
+						}
+						if k128, ok := cborwire.ReusePtr(d, &s126[i]); !ok {
+							if d.Null() {
+								s126[i] = nil
+							} else {
+								if s126[i] == nil {
+									s126[i] = new(string)
+								}
+								cborwire.String(d, s126[i])
+							}
+							cborwire.Keep(d, k128, s126[i])
+						}
+					}
+					if len(s126) == 0 {
+						s126 = []*string{}
+					}
+					m.VPCSecurityGroupIds = s126
+				}
+				cborwire.Keep(d, k125, m.VPCSecurityGroupIds)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n129, ok := d.OpenMap("InstanceSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n129); i++ {
+		switch string(d.Key()) {
+		case "writeConnectionSecretToRef":
+			if k130, ok := cborwire.ReusePtr(d, &m.ResourceSpec.WriteConnectionSecretToReference); !ok {
+				if d.Null() {
+					m.ResourceSpec.WriteConnectionSecretToReference = nil
+				} else {
+					if m.ResourceSpec.WriteConnectionSecretToReference == nil {
+						m.ResourceSpec.WriteConnectionSecretToReference = new(SecretReference)
+					}
+					(*m.ResourceSpec.WriteConnectionSecretToReference).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k130, m.ResourceSpec.WriteConnectionSecretToReference)
+			}
+		case "providerConfigRef":
+			if k131, ok := cborwire.ReusePtr(d, &m.ResourceSpec.ProviderConfigReference); !ok {
+				if d.Null() {
+					m.ResourceSpec.ProviderConfigReference = nil
+				} else {
+					if m.ResourceSpec.ProviderConfigReference == nil {
+						m.ResourceSpec.ProviderConfigReference = new(Reference)
+					}
+					(*m.ResourceSpec.ProviderConfigReference).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k131, m.ResourceSpec.ProviderConfigReference)
+			}
+		case "managementPolicies":
+			if k132, ok := cborwire.ReuseSlice(d, &m.ResourceSpec.ManagementPolicies); !ok {
+				if d.Null() {
+					m.ResourceSpec.ManagementPolicies = nil
+				} else if n134, ok := d.OpenArray("[]string"); ok {
+					s133 := m.ResourceSpec.ManagementPolicies[:0]
+					if cap(s133) < n134 {
+						s133 = make([]string, 0, n134)
+					}
+					for i := 0; d.NextElem(i, n134); i++ {
+						if i < cap(s133) {
+							s133 = s133[:i+1]
+						} else {
+							s133 = append(s133, *new(string))
+						}
+						cborwire.String(d, &s133[i])
+					}
+					if len(s133) == 0 {
+						s133 = []string{}
+					}
+					m.ResourceSpec.ManagementPolicies = s133
+				}
+				cborwire.Keep(d, k132, m.ResourceSpec.ManagementPolicies)
+			}
+		case "deletionPolicy":
+			cborwire.String(d, &m.ResourceSpec.DeletionPolicy)
+		case "forProvider":
+			m.ForProvider.DecodeCBOR(d)
+		case "initProvider":
+			m.InitProvider.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *InstanceStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n135, ok := d.OpenMap("InstanceStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n135); i++ {
+		switch string(d.Key()) {
+		case "conditions":
+			if k136, ok := cborwire.ReuseSlice(d, &m.ResourceStatus.Conditions); !ok {
+				if d.Null() {
+					m.ResourceStatus.Conditions = nil
+				} else if n138, ok := d.OpenArray("[]Condition"); ok {
+					s137 := m.ResourceStatus.Conditions[:0]
+					if cap(s137) < n138 {
+						s137 = make([]Condition, 0, n138)
+					}
+					for i := 0; d.NextElem(i, n138); i++ {
+						if i < cap(s137) {
+							s137 = s137[:i+1]
+						} else {
+							s137 = append(s137, *new(Condition))
+						}
+						s137[i].DecodeCBOR(d)
+					}
+					if len(s137) == 0 {
+						s137 = []Condition{}
+					}
+					m.ResourceStatus.Conditions = s137
+				}
+				cborwire.Keep(d, k136, m.ResourceStatus.Conditions)
+			}
+		case "observedGeneration":
+			cborwire.Int(d, &m.ResourceStatus.ObservedGeneration)
+		case "atProvider":
+			m.AtProvider.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
+	n139, ok := d.OpenMap("ListenerEndpointObservation")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n139); i++ {
+		switch string(d.Key()) {
+		case "address":
+			if k140, ok := cborwire.ReusePtr(d, &m.Address); !ok {
+				if d.Null() {
+					m.Address = nil
+				} else {
+					if m.Address == nil {
+						m.Address = new(string)
+					}
+					cborwire.String(d, m.Address)
+				}
+				cborwire.Keep(d, k140, m.Address)
+			}
+		case "hostedZoneId":
+			if k141, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
+				if d.Null() {
+					m.HostedZoneID = nil
+				} else {
+					if m.HostedZoneID == nil {
+						m.HostedZoneID = new(string)
+					}
+					cborwire.String(d, m.HostedZoneID)
+				}
+				cborwire.Keep(d, k141, m.HostedZoneID)
+			}
+		case "port":
+			if k142, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+				if d.Null() {
+					m.Port = nil
+				} else {
+					if m.Port == nil {
+						m.Port = new(float64)
+					}
+					cborwire.Float(d, m.Port)
+				}
+				cborwire.Keep(d, k142, m.Port)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
+	n143, ok := d.OpenMap("MasterUserSecretObservation")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n143); i++ {
+		switch string(d.Key()) {
+		case "kmsKeyId":
+			if k144, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
+				if d.Null() {
+					m.KMSKeyID = nil
+				} else {
+					if m.KMSKeyID == nil {
+						m.KMSKeyID = new(string)
+					}
+					cborwire.String(d, m.KMSKeyID)
+				}
+				cborwire.Keep(d, k144, m.KMSKeyID)
+			}
+		case "secretArn":
+			if k145, ok := cborwire.ReusePtr(d, &m.SecretArn); !ok {
+				if d.Null() {
+					m.SecretArn = nil
+				} else {
+					if m.SecretArn == nil {
+						m.SecretArn = new(string)
+					}
+					cborwire.String(d, m.SecretArn)
+				}
+				cborwire.Keep(d, k145, m.SecretArn)
+			}
+		case "secretStatus":
+			if k146, ok := cborwire.ReusePtr(d, &m.SecretStatus); !ok {
+				if d.Null() {
+					m.SecretStatus = nil
+				} else {
+					if m.SecretStatus == nil {
+						m.SecretStatus = new(string)
+					}
+					cborwire.String(d, m.SecretStatus)
+				}
+				cborwire.Keep(d, k146, m.SecretStatus)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
+	n147, ok := d.OpenMap("Policy")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n147); i++ {
+		switch string(d.Key()) {
+		case "resolve":
+			if k148, ok := cborwire.ReusePtr(d, &m.Resolve); !ok {
+				if d.Null() {
+					m.Resolve = nil
+				} else {
+					if m.Resolve == nil {
+						m.Resolve = new(string)
+					}
+					cborwire.String(d, m.Resolve)
+				}
+				cborwire.Keep(d, k148, m.Resolve)
+			}
+		case "resolution":
+			if k149, ok := cborwire.ReusePtr(d, &m.Resolution); !ok {
+				if d.Null() {
+					m.Resolution = nil
+				} else {
+					if m.Resolution == nil {
+						m.Resolution = new(string)
+					}
+					cborwire.String(d, m.Resolution)
+				}
+				cborwire.Keep(d, k149, m.Resolution)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
+	n150, ok := d.OpenMap("Reference")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n150); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "policy":
+			if k151, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
+				if d.Null() {
+					m.Policy = nil
+				} else {
+					if m.Policy == nil {
+						m.Policy = new(Policy)
+					}
+					(*m.Policy).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k151, m.Policy)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n152, ok := d.OpenMap("ResourceSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n152); i++ {
+		switch string(d.Key()) {
+		case "writeConnectionSecretToRef":
+			if k153, ok := cborwire.ReusePtr(d, &m.WriteConnectionSecretToReference); !ok {
+				if d.Null() {
+					m.WriteConnectionSecretToReference = nil
+				} else {
+					if m.WriteConnectionSecretToReference == nil {
+						m.WriteConnectionSecretToReference = new(SecretReference)
+					}
+					(*m.WriteConnectionSecretToReference).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k153, m.WriteConnectionSecretToReference)
+			}
+		case "providerConfigRef":
+			if k154, ok := cborwire.ReusePtr(d, &m.ProviderConfigReference); !ok {
+				if d.Null() {
+					m.ProviderConfigReference = nil
+				} else {
+					if m.ProviderConfigReference == nil {
+						m.ProviderConfigReference = new(Reference)
+					}
+					(*m.ProviderConfigReference).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k154, m.ProviderConfigReference)
+			}
+		case "managementPolicies":
+			if k155, ok := cborwire.ReuseSlice(d, &m.ManagementPolicies); !ok {
+				if d.Null() {
+					m.ManagementPolicies = nil
+				} else if n157, ok := d.OpenArray("[]string"); ok {
+					s156 := m.ManagementPolicies[:0]
+					if cap(s156) < n157 {
+						s156 = make([]string, 0, n157)
+					}
+					for i := 0; d.NextElem(i, n157); i++ {
+						if i < cap(s156) {
+							s156 = s156[:i+1]
+						} else {
+							s156 = append(s156, *new(string))
+						}
+						cborwire.String(d, &s156[i])
+					}
+					if len(s156) == 0 {
+						s156 = []string{}
+					}
+					m.ManagementPolicies = s156
+				}
+				cborwire.Keep(d, k155, m.ManagementPolicies)
+			}
+		case "deletionPolicy":
+			cborwire.String(d, &m.DeletionPolicy)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n158, ok := d.OpenMap("ResourceStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n158); i++ {
+		switch string(d.Key()) {
+		case "conditions":
+			if k159, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n161, ok := d.OpenArray("[]Condition"); ok {
+					s160 := m.Conditions[:0]
+					if cap(s160) < n161 {
+						s160 = make([]Condition, 0, n161)
+					}
+					for i := 0; d.NextElem(i, n161); i++ {
+						if i < cap(s160) {
+							s160 = s160[:i+1]
+						} else {
+							s160 = append(s160, *new(Condition))
+						}
+						s160[i].DecodeCBOR(d)
+					}
+					if len(s160) == 0 {
+						s160 = []Condition{}
+					}
+					m.Conditions = s160
+				}
+				cborwire.Keep(d, k159, m.Conditions)
+			}
+		case "observedGeneration":
+			cborwire.Int(d, &m.ObservedGeneration)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *SecretKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
+	n162, ok := d.OpenMap("SecretKeySelector")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n162); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.SecretReference.Name)
+		case "namespace":
+			cborwire.String(d, &m.SecretReference.Namespace)
+		case "key":
+			cborwire.String(d, &m.Key)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *SecretReference) DecodeCBOR(d *cborwire.Decoder) error {
+	n163, ok := d.OpenMap("SecretReference")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n163); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "namespace":
+			cborwire.String(d, &m.Namespace)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
+	n164, ok := d.OpenMap("Selector")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n164); i++ {
+		switch string(d.Key()) {
+		case "matchLabels":
+			cborwire.StringMap(d, &m.MatchLabels)
+		case "matchControllerRef":
+			if k165, ok := cborwire.ReusePtr(d, &m.MatchControllerRef); !ok {
+				if d.Null() {
+					m.MatchControllerRef = nil
+				} else {
+					if m.MatchControllerRef == nil {
+						m.MatchControllerRef = new(bool)
+					}
+					cborwire.Bool(d, m.MatchControllerRef)
+				}
+				cborwire.Keep(d, k165, m.MatchControllerRef)
+			}
+		case "policy":
+			if k166, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
+				if d.Null() {
+					m.Policy = nil
+				} else {
+					if m.Policy == nil {
+						m.Policy = new(Policy)
+					}
+					(*m.Policy).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k166, m.Policy)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *InstanceList) DecodeCBOR(d *cborwire.Decoder) error {
+	n167, ok := d.OpenMap("InstanceList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n167); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k168, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n170, ok := d.OpenArray("[]Instance"); ok {
+					s169 := m.Items[:0]
+					if cap(s169) < n170 {
+						s169 = make([]Instance, 0, n170)
+					}
+					for i := 0; d.NextElem(i, n170); i++ {
+						if i < cap(s169) {
+							s169 = s169[:i+1]
+						} else {
+							s169 = append(s169, *new(Instance))
+						}
+						s169[i].DecodeCBOR(d)
+					}
+					if len(s169) == 0 {
+						s169 = []Instance{}
+					}
+					m.Items = s169
+				}
+				cborwire.Keep(d, k168, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }
 
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests
