@@ -32,7 +32,7 @@ func (*widget) KindInfo() registry.Kind {
 		Resource: "widgets", SingularResource: "widget", Namespaced: true}
 }
 
-// A user's kind asks for JSON only (the server has no protobuf for it),
+// A user's kind asks for CBOR or JSON, never protobuf (the server has none for it),
 // and its writes carry apiVersion and kind although the value leaves
 // TypeMeta empty: the server refuses a body without them.
 func TestUserKindIsJSONWithTypeMeta(t *testing.T) {
@@ -56,8 +56,8 @@ func TestUserKindIsJSONWithTypeMeta(t *testing.T) {
 		t.Errorf("Get = %+v", got)
 	}
 	req, _ := rec.last(t)
-	if a := req.Header.Get("Accept"); a != "application/json" {
-		t.Errorf("Accept = %q, want application/json only", a)
+	if a := req.Header.Get("Accept"); a != "application/cbor, application/json" {
+		t.Errorf("Accept = %q, want CBOR or JSON (no protobuf)", a)
 	}
 
 	w := &widget{ObjectMeta: metav1.ObjectMeta{Name: "w1"}}

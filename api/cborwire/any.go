@@ -50,7 +50,7 @@ func (d *Decoder) anyValue(keyed bool) (any, wire.JSONKey) {
 		return nil, wire.JSONKey{}
 	}
 	if d.pos >= len(d.buf) {
-		d.syntax("unexpected end of input")
+		d.short("unexpected end of input")
 		return nil, wire.JSONKey{}
 	}
 	share := d.Table != nil && d.Table.ReadOnly

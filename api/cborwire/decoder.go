@@ -66,6 +66,8 @@ type Decoder struct {
 	stack   []any
 	strBuf  []byte // indefinite strings, joined
 	jsonBuf []byte // transcoding scratch
+
+	truncated bool // the error is the input ending too soon
 }
 
 // NewDecoder returns a Decoder reading data, interning through table
@@ -76,7 +78,7 @@ func NewDecoder(data []byte, table *wire.Decoder) *Decoder {
 
 // Reset makes d read data, keeping its scratch buffers and table.
 func (d *Decoder) Reset(data []byte) {
-	d.buf, d.pos, d.err, d.depth = data, 0, nil, 0
+	d.buf, d.pos, d.err, d.depth, d.truncated = data, 0, nil, 0, false
 }
 
 // Err returns the first error met, or nil.
@@ -130,6 +132,15 @@ func (e *TypeError) Error() string {
 // Is makes every TypeError match wire.ErrMalformed.
 func (e *TypeError) Is(target error) bool { return target == wire.ErrMalformed }
 
+// short records a syntax error caused by the input ending too soon:
+// more bytes could make the item whole (see ItemEnd).
+func (d *Decoder) short(msg string) {
+	if d.err == nil {
+		d.truncated = true
+	}
+	d.syntax(msg)
+}
+
 func (d *Decoder) syntax(msg string) {
 	if d.err == nil {
 		d.err = &SyntaxError{Offset: int64(d.pos), Msg: msg}
@@ -155,7 +166,7 @@ func (d *Decoder) head() (major byte, arg uint64, indefinite, ok bool) {
 		return 0, 0, false, false
 	}
 	if d.pos >= len(d.buf) {
-		d.syntax("unexpected end of input")
+		d.short("unexpected end of input")
 		return 0, 0, false, false
 	}
 	ib := d.buf[d.pos]
@@ -200,7 +211,7 @@ func (d *Decoder) head() (major byte, arg uint64, indefinite, ok bool) {
 
 func (d *Decoder) need(n int) bool {
 	if len(d.buf)-d.pos < n {
-		d.syntax("unexpected end of input")
+		d.short("unexpected end of input")
 		return false
 	}
 	return true
@@ -335,7 +346,7 @@ func (d *Decoder) OpenMap(typ string) (n int, ok bool) {
 		return -1, true
 	}
 	if arg > uint64(len(d.buf)-d.pos)/2 { // every entry takes two bytes at least
-		d.syntax("map longer than the input")
+		d.short("map longer than the input")
 		return 0, false
 	}
 	return int(arg), true
@@ -394,7 +405,7 @@ func (d *Decoder) OpenArray(typ string) (n int, ok bool) {
 		return -1, true
 	}
 	if arg > uint64(len(d.buf)-d.pos) { // every element takes a byte at least
-		d.syntax("array longer than the input")
+		d.short("array longer than the input")
 		return 0, false
 	}
 	return int(arg), true
@@ -419,7 +430,7 @@ func (d *Decoder) NextElem(i, n int) bool {
 		return false
 	}
 	if d.pos >= len(d.buf) {
-		d.syntax("unexpected end of input in an indefinite array")
+		d.short("unexpected end of input in an indefinite array")
 		return false
 	}
 	return true
@@ -433,7 +444,7 @@ func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
 	d.skipTags()
 	if d.err != nil || d.pos >= len(d.buf) {
 		if d.err == nil {
-			d.syntax("unexpected end of input")
+			d.short("unexpected end of input")
 		}
 		return nil, false
 	}
@@ -455,7 +466,7 @@ func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
 	if !indefinite {
 		if arg > uint64(len(d.buf)-d.pos) {
 			d.pos = start
-			d.syntax("string longer than the input")
+			d.short("string longer than the input")
 			return nil, false
 		}
 		b = d.buf[d.pos : d.pos+int(arg)]
@@ -474,7 +485,7 @@ func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
 	out := d.strBuf[:0]
 	for {
 		if d.pos >= len(d.buf) {
-			d.syntax("unexpected end of input in an indefinite string")
+			d.short("unexpected end of input in an indefinite string")
 			return nil, false
 		}
 		if d.buf[d.pos] == valBreak {
@@ -535,7 +546,7 @@ func (d *Decoder) integer(typ string) (v int64, u uint64, fits, ok bool) {
 	}
 	at := d.pos
 	if d.pos >= len(d.buf) {
-		d.syntax("unexpected end of input")
+		d.short("unexpected end of input")
 		return 0, 0, false, false
 	}
 	switch d.buf[d.pos] >> 5 {
@@ -571,7 +582,7 @@ func (d *Decoder) float(typ string) (f float64, ok bool) {
 		return 0, false
 	}
 	if d.pos >= len(d.buf) {
-		d.syntax("unexpected end of input")
+		d.short("unexpected end of input")
 		return 0, false
 	}
 	switch c := d.buf[d.pos]; {
@@ -645,7 +656,7 @@ func (d *Decoder) Skip() {
 	}
 	d.skipTags()
 	if d.pos >= len(d.buf) {
-		d.syntax("unexpected end of input")
+		d.short("unexpected end of input")
 		return
 	}
 	switch c := d.buf[d.pos]; c >> 5 {
@@ -700,4 +711,20 @@ func Decode(data []byte, v Decodable, table *wire.Decoder) error {
 	d := Decoder{buf: data, Table: table}
 	d.SetErr(v.DecodeCBOR(&d))
 	return d.End()
+}
+
+// ItemEnd returns the length of the CBOR item at the start of b, checked
+// to be well formed, or 0 and a nil error when b ends before the item
+// does (a stream reader then reads more). Other problems are errors
+// matching wire.ErrMalformed.
+func ItemEnd(b []byte) (int, error) {
+	d := Decoder{buf: b}
+	d.Skip()
+	if d.err != nil {
+		if d.truncated {
+			return 0, nil
+		}
+		return 0, d.err
+	}
+	return d.pos, nil
 }

@@ -47,7 +47,7 @@ func (d *Decoder) toJSON(e *jsonwire.Encoder) {
 		return
 	}
 	if d.pos >= len(d.buf) {
-		d.syntax("unexpected end of input")
+		d.short("unexpected end of input")
 		return
 	}
 	switch c := d.buf[d.pos]; c >> 5 {

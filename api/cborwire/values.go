@@ -45,7 +45,7 @@ func Bool[T ~bool](d *Decoder, p *T) {
 	d.skipTags()
 	if d.err != nil || d.pos >= len(d.buf) {
 		if d.err == nil {
-			d.syntax("unexpected end of input")
+			d.short("unexpected end of input")
 		}
 		return
 	}
