@@ -1,9 +1,6 @@
 package cborwire
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/kubewire/kubewire/api/wire"
 )
 
@@ -54,6 +51,7 @@ func (d *Decoder) anyValue(keyed bool) (any, wire.JSONKey) {
 		return nil, wire.JSONKey{}
 	}
 	share := d.Table != nil && d.Table.ReadOnly
+	leaf := share && keyed // the key of a scalar is wanted
 	start := d.pos
 	switch c := d.buf[d.pos]; c >> 5 {
 	case majorUint, majorNegint:
@@ -65,43 +63,43 @@ func (d *Decoder) anyValue(keyed bool) (any, wire.JSONKey) {
 		if !fits { // as the JSON path: beyond int64, a float64
 			out = float64(u)
 		}
-		return out, d.leafKey(share, start)
+		return out, d.leafKey(leaf, start)
 	case majorBytes, majorText:
 		b, ok := d.stringBytes("string")
 		if !ok {
 			return nil, wire.JSONKey{}
 		}
 		var k wire.JSONKey
-		if share {
-			k = d.Table.KeyOf(b).Mixed('s')
+		if leaf {
+			k = d.Table.KeyOf(d.buf[start:d.pos])
 		}
 		if d.Table == nil {
 			return string(b), k
 		}
 		return d.Table.StringValue(b), k
 	case majorArray:
-		v, k := d.anyArray(share)
+		v, k := d.anyArray(true)
 		return v, k
 	case majorMap:
-		m, k := d.anyMap(share)
+		m, k := d.anyMap(true)
 		return m, k
 	case majorSimple:
 		switch {
 		case c == valTrue:
 			d.pos++
-			return true, d.leafKey(share, start)
+			return true, d.leafKey(leaf, start)
 		case c == valFalse:
 			d.pos++
-			return false, d.leafKey(share, start)
+			return false, d.leafKey(leaf, start)
 		case c == valNull || c == valUndefined:
 			d.pos++
-			return nil, d.leafKey(share, start)
+			return nil, d.leafKey(leaf, start)
 		case c == 0xf9 || c == 0xfa || c == 0xfb:
 			f, ok := d.float("float64")
 			if !ok {
 				return nil, wire.JSONKey{}
 			}
-			return f, d.leafKey(share, start)
+			return f, d.leafKey(leaf, start)
 		}
 	}
 	d.Skip() // records the error
@@ -128,16 +126,31 @@ func (d *Decoder) anyMap(share bool) (map[string]any, wire.JSONKey) {
 	keyed := d.Table != nil && d.Table.ReadOnly
 	base := len(d.pairs)
 	var sum wire.JSONKey
-	for i := 0; d.NextKey(i, n); i++ {
-		var kk wire.JSONKey
-		if keyed {
-			kk = d.Table.KeyOf(d.key)
+	for i := 0; ; i++ {
+		entry := d.pos
+		if !d.NextKey(i, n) {
+			break
 		}
 		k := d.intern(d.key)
-		v, vk := d.anyValue(true)
 		if keyed {
+			// A scalar entry's key is that of its bytes, key and value
+			// together; a map's or array's combines the two keys.
+			if vs := d.nextAfterTags(d.pos); vs < len(d.buf) && d.buf[vs]>>5 != majorArray && d.buf[vs]>>5 != majorMap {
+				v, _ := d.anyValue(false)
+				if d.err != nil {
+					break
+				}
+				sum = sum.Plus(d.Table.KeyOf(d.buf[entry:d.pos]))
+				d.pairs = append(d.pairs, pair{key: k, val: v})
+				continue
+			}
+			kk := d.Table.KeyOf(d.key)
+			v, vk := d.anyValue(true)
 			sum = sum.Plus(kk.Then(vk))
+			d.pairs = append(d.pairs, pair{key: k, val: v})
+			continue
 		}
+		v, _ := d.anyValue(false)
 		d.pairs = append(d.pairs, pair{key: k, val: v})
 	}
 	kv := d.pairs[base:]
@@ -146,10 +159,6 @@ func (d *Decoder) anyMap(share bool) (map[string]any, wire.JSONKey) {
 		d.pairs = d.pairs[:base]
 	}()
 	if d.err != nil {
-		return nil, wire.JSONKey{}
-	}
-	if len(kv) > 1 && duplicate(kv) {
-		d.syntax("map with a duplicate key")
 		return nil, wire.JSONKey{}
 	}
 	var key wire.JSONKey
@@ -173,36 +182,15 @@ func (d *Decoder) anyMap(share bool) (map[string]any, wire.JSONKey) {
 	for _, p := range kv {
 		m[p.key] = p.val
 	}
+	if len(m) != len(kv) {
+		// kube-apiserver refuses such maps; the JSON path keeps the last.
+		d.syntax("map with a duplicate key")
+		return nil, wire.JSONKey{}
+	}
 	if store != (wire.JSONKey{}) {
 		d.Table.ShareJSON(store, m)
 	}
 	return m, key
-}
-
-// duplicate reports whether two of the pairs have the same key
-// (kube-apiserver refuses such maps; the JSON path keeps the last).
-func duplicate(kv []pair) bool {
-	if len(kv) <= 8 {
-		for i := range kv {
-			for j := i + 1; j < len(kv); j++ {
-				if kv[i].key == kv[j].key {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	keys := make([]string, len(kv))
-	for i := range kv {
-		keys[i] = kv[i].key
-	}
-	slices.SortFunc(keys, strings.Compare)
-	for i := 1; i < len(keys); i++ {
-		if keys[i] == keys[i-1] {
-			return true
-		}
-	}
-	return false
 }
 
 func (d *Decoder) anyArray(share bool) ([]any, wire.JSONKey) {

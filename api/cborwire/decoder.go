@@ -64,8 +64,12 @@ type Decoder struct {
 	key     []byte // the current map key
 	pairs   []pair
 	stack   []any
-	strBuf  []byte // indefinite strings, joined
-	jsonBuf []byte // transcoding scratch
+	strBuf  []byte    // indefinite strings, joined
+	jsonBuf []byte    // transcoding scratch
+	members []member  // transcoding: the members of the maps being read
+	sorted  []byte    // transcoding: a map's members, sorted
+	scans   []scanned // the maps and arrays of the last item Reuse scanned
+	scanEnd int       // where that item ends
 
 	truncated bool // the error is the input ending too soon
 }
@@ -79,6 +83,7 @@ func NewDecoder(data []byte, table *wire.Decoder) *Decoder {
 // Reset makes d read data, keeping its scratch buffers and table.
 func (d *Decoder) Reset(data []byte) {
 	d.buf, d.pos, d.err, d.depth, d.truncated = data, 0, nil, 0, false
+	d.scans, d.scanEnd = d.scans[:0], 0
 }
 
 // Err returns the first error met, or nil.
@@ -234,11 +239,15 @@ func (d *Decoder) peek() byte {
 // heads every object, and the "expected later encoding" tags of byte
 // strings are read by Bytes.
 func (d *Decoder) skipTags() {
-	if d.err == nil {
-		d.pos = d.nextAfterTags(d.pos)
-		if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag {
-			d.syntax("tag with reserved additional information")
-		}
+	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag && d.err == nil {
+		d.skipTagsSlow()
+	}
+}
+
+func (d *Decoder) skipTagsSlow() {
+	d.pos = d.nextAfterTags(d.pos)
+	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag {
+		d.syntax("tag with reserved additional information")
 	}
 }
 
@@ -441,6 +450,18 @@ func (d *Decoder) NextElem(i, n int) bool {
 // valid until the next read; ok is false for null and on error (other
 // items are a type error for typ).
 func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
+	// The common case: a short definite byte or ASCII text string.
+	if p := d.pos; p < len(d.buf) && d.err == nil {
+		if c := d.buf[p]; c>>5 == majorBytes || c>>5 == majorText {
+			if n := int(c & 0x1f); n < 24 && p+1+n <= len(d.buf) {
+				b = d.buf[p+1 : p+1+n]
+				if ascii(b) {
+					d.pos = p + 1 + n
+					return b, true
+				}
+			}
+		}
+	}
 	d.skipTags()
 	if d.err != nil || d.pos >= len(d.buf) {
 		if d.err == nil {
@@ -516,6 +537,16 @@ func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
 		out = d.validUTF8(bytes.Clone(out))
 	}
 	return out, true
+}
+
+// ascii reports whether b is all ASCII (valid UTF-8 as it is).
+func ascii(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // validUTF8 returns b with each byte that is not part of valid UTF-8

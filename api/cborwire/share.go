@@ -1,6 +1,11 @@
 package cborwire
 
-import "github.com/kubewire/kubewire/api/wire"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/kubewire/kubewire/api/wire"
+)
 
 // Sharing in typed decoders, as in package jsonwire: through a ReadOnly
 // Table, a slice, map or pointer field gets the value decoded earlier
@@ -53,10 +58,8 @@ func reuse[T any](d *Decoder, p *T) (wire.JSONKey, bool) {
 	if c := d.peek(); c == valNull || c == valUndefined || c == 0 {
 		return wire.JSONKey{}, false
 	}
-	start, depth := d.pos, d.depth
-	k, ok := d.itemKey(start + maxReusedItem)
-	end := d.pos
-	d.pos, d.err, d.depth = start, nil, depth // the scan only looked
+	start := d.pos
+	k, end, ok := d.scannedKey(start)
 	if !ok {
 		return wire.JSONKey{}, false
 	}
@@ -71,6 +74,39 @@ func reuse[T any](d *Decoder, p *T) (wire.JSONKey, bool) {
 	return key, false
 }
 
+// scanned is a map or array itemKey went through: its offsets and key.
+type scanned struct {
+	start, end int
+	key        wire.JSONKey
+}
+
+// scannedKey returns the key and the end of the item at start. A scan
+// records the key of every map and array inside the item it reads, so
+// that the Reuse calls the decode of that item makes for them (when the
+// item itself was not shared) find their keys without hashing again.
+func (d *Decoder) scannedKey(start int) (wire.JSONKey, int, bool) {
+	if start < d.scanEnd {
+		i, found := slices.BinarySearchFunc(d.scans, start, func(s scanned, start int) int { return cmp.Compare(s.start, start) })
+		if found {
+			return d.scans[i].key, d.scans[i].end, true
+		}
+	} else {
+		d.scans = d.scans[:0]
+	}
+	depth := d.depth
+	k, ok := d.itemKey(start + maxReusedItem)
+	end := d.pos
+	d.pos, d.err, d.depth = start, nil, depth // the scan only looked
+	if !ok {
+		d.scans = d.scans[:0]
+		return wire.JSONKey{}, 0, false
+	}
+	if start >= d.scanEnd {
+		d.scanEnd = end
+	}
+	return k, end, true
+}
+
 // Keep stores v, decoded from the item a Reuse function returned key
 // for, for later decodes of equal items. It does nothing after an error.
 func Keep[T any](d *Decoder, key wire.JSONKey, v T) {
@@ -79,8 +115,13 @@ func Keep[T any](d *Decoder, key wire.JSONKey, v T) {
 	}
 }
 
-// itemKey reads one item, computing its content key as Any does, and
-// reports false when it is malformed or passes limit (an offset).
+// itemKey reads one item, computing a key from its content, and reports
+// false when it is malformed or passes limit (an offset). A scalar's key
+// is its bytes'; a map's is the sum of its entries' (so that the order
+// of keys does not matter), an entry's being that of the key and the
+// value's bytes together for a scalar value; an array's chains its
+// elements'. Maps and arrays are recorded in d.scans, in the order they
+// start.
 func (d *Decoder) itemKey(limit int) (wire.JSONKey, bool) {
 	d.skipTags()
 	if d.err != nil || d.pos >= len(d.buf) || d.pos > limit {
@@ -88,22 +129,13 @@ func (d *Decoder) itemKey(limit int) (wire.JSONKey, bool) {
 	}
 	start := d.pos
 	switch c := d.buf[d.pos]; c >> 5 {
-	case majorUint, majorNegint:
-		if _, _, _, ok := d.head(); !ok {
-			return wire.JSONKey{}, false
-		}
-		return d.Table.KeyOf(d.buf[start:d.pos]), true
-	case majorBytes, majorText:
-		b, ok := d.stringBytes("string")
-		if !ok {
-			return wire.JSONKey{}, false
-		}
-		return d.Table.KeyOf(b).Mixed('s'), true
 	case majorArray:
 		n, ok := d.OpenArray("array")
 		if !ok {
 			return wire.JSONKey{}, false
 		}
+		rec := len(d.scans)
+		d.scans = append(d.scans, scanned{start: start})
 		var chain wire.JSONKey
 		count := 0
 		for i := 0; d.NextElem(i, n); i++ {
@@ -114,30 +146,47 @@ func (d *Decoder) itemKey(limit int) (wire.JSONKey, bool) {
 			chain = chain.Then(k)
 			count++
 		}
-		return chain.Mixed('a'<<32 | uint64(count)), d.err == nil
+		k := chain.Mixed('a'<<32 | uint64(count))
+		d.scans[rec].end, d.scans[rec].key = d.pos, k
+		return k, d.err == nil
 	case majorMap:
 		n, ok := d.OpenMap("map")
 		if !ok {
 			return wire.JSONKey{}, false
 		}
+		rec := len(d.scans)
+		d.scans = append(d.scans, scanned{start: start})
 		var sum wire.JSONKey
 		count := 0
-		for i := 0; d.NextKey(i, n); i++ {
-			kk := d.Table.KeyOf(d.key)
-			vk, ok := d.itemKey(limit)
-			if !ok {
-				return wire.JSONKey{}, false
+		for i := 0; ; i++ {
+			keyStart := d.pos // the entry's bytes, key and value, are unambiguous
+			if !d.NextKey(i, n) {
+				break
 			}
-			sum = sum.Plus(kk.Then(vk))
+			vs := d.nextAfterTags(d.pos)
+			if vs < len(d.buf) && d.buf[vs]>>5 != majorArray && d.buf[vs]>>5 != majorMap {
+				d.Skip()
+				if d.err != nil || d.pos > limit {
+					return wire.JSONKey{}, false
+				}
+				sum = sum.Plus(d.Table.KeyOf(d.buf[keyStart:d.pos]))
+			} else {
+				kk := d.Table.KeyOf(d.key)
+				vk, ok := d.itemKey(limit)
+				if !ok {
+					return wire.JSONKey{}, false
+				}
+				sum = sum.Plus(kk.Then(vk))
+			}
 			count++
 		}
-		return sum.Mixed('m'<<32 | uint64(count)), d.err == nil
-	case majorSimple:
-		d.Skip()
-		if d.err != nil {
-			return wire.JSONKey{}, false
-		}
-		return d.Table.KeyOf(d.buf[start:d.pos]), true
+		k := sum.Mixed('m'<<32 | uint64(count))
+		d.scans[rec].end, d.scans[rec].key = d.pos, k
+		return k, d.err == nil
 	}
-	return wire.JSONKey{}, false
+	d.Skip()
+	if d.err != nil {
+		return wire.JSONKey{}, false
+	}
+	return d.Table.KeyOf(d.buf[start:d.pos]), true
 }

@@ -86,7 +86,7 @@ func (d *Decoder) toJSON(e *jsonwire.Encoder) {
 		}
 		start := e.Len()
 		e.Byte('{')
-		var members []member
+		base := len(d.members)
 		for i := 0; d.NextKey(i, n); i++ {
 			if i > 0 {
 				e.Byte(',')
@@ -100,19 +100,25 @@ func (d *Decoder) toJSON(e *jsonwire.Encoder) {
 			e.Byte(':')
 			d.toJSON(e)
 			m.end = e.Len()
-			members = append(members, m)
+			d.members = append(d.members, m)
 		}
 		e.Byte('}')
+		members := d.members[base:]
 		if d.err == nil && len(members) > 1 {
-			if !slices.IsSortedFunc(members, cmpMember) {
-				sortMembers(e, start, members)
-			}
-			for i := 1; i < len(members); i++ {
-				if bytes.Equal(members[i].key, members[i-1].key) {
-					d.syntax("map with a duplicate key")
+			dup := false
+			if slices.IsSortedFunc(members, cmpMember) {
+				for i := 1; i < len(members); i++ {
+					dup = dup || bytes.Equal(members[i].key, members[i-1].key)
 				}
+			} else {
+				d.sorted, dup = sortMembers(e, start, members, d.sorted[:0])
+			}
+			if dup {
+				d.syntax("map with a duplicate key")
 			}
 		}
+		clear(members)
+		d.members = d.members[:base]
 	case majorSimple:
 		switch {
 		case c == valTrue:
@@ -141,20 +147,28 @@ func cmpMember(a, b member) int { return bytes.Compare(a.key, b.key) }
 
 // sortMembers rewrites the object that starts at start in e's buffer with
 // its members in the order of their keys' bytes, as encoding/json writes
-// a map.
-func sortMembers(e *jsonwire.Encoder, start int, members []member) {
+// a map, through scratch, which it returns for reuse; dup reports two
+// members with the same key.
+func sortMembers(e *jsonwire.Encoder, start int, members []member, scratch []byte) (_ []byte, dup bool) {
 	buf := e.Bytes()
-	slices.SortStableFunc(members, cmpMember)
-	sorted := make([]byte, 0, len(buf)-start)
-	sorted = append(sorted, '{')
-	for i, m := range members {
+	// Sorting indexes is faster than moving members around.
+	order := make([]int32, 0, 32)[:0]
+	for i := range members {
+		order = append(order, int32(i))
+	}
+	slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(members[a].key, members[b].key) })
+	sorted := append(scratch, '{')
+	for i, k := range order {
 		if i > 0 {
 			sorted = append(sorted, ',')
+			dup = dup || bytes.Equal(members[k].key, members[order[i-1]].key)
 		}
+		m := members[k]
 		sorted = append(sorted, buf[m.start:m.end]...)
 	}
 	sorted = append(sorted, '}')
 	copy(buf[start:], sorted)
+	return sorted[:0], dup
 }
 
 // aliases reports whether b lies within buf.
