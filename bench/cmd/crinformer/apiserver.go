@@ -47,8 +47,11 @@ type cluster struct {
 	}
 }
 
-func startCluster(e2eDir string, logw io.Writer) (*cluster, error) {
+func startCluster(e2eDir string, cbor bool, logw io.Writer) (*cluster, error) {
 	cmd := exec.Command("go", "run", "./cmd/cluster")
+	if cbor {
+		cmd.Args = append(cmd.Args, "-apiserver-flags", "--feature-gates=CBORServingAndStorage=true")
+	}
 	cmd.Dir = e2eDir
 	cmd.Stderr = logw
 	c := &cluster{cmd: cmd}
@@ -91,8 +94,8 @@ func (c *cluster) Close() error {
 
 // startAPIServer starts a cluster, fronts it with a counting proxy, and
 // creates the CRD of shape's kind and n objects of shape through its API.
-func startAPIServer(n int, shape crgen.Shape, e2eDir string, logw io.Writer) (*server, time.Duration, error) {
-	cl, err := startCluster(e2eDir, logw)
+func startAPIServer(n int, shape crgen.Shape, e2eDir string, cbor bool, logw io.Writer) (*server, time.Duration, error) {
+	cl, err := startCluster(e2eDir, cbor, logw)
 	if err != nil {
 		return nil, 0, err
 	}

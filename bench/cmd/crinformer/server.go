@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,10 +41,11 @@ type requests struct {
 	WatchLists int `json:"watch_lists"`
 	Watches    int `json:"watches"`
 	Replayed   int `json:"replayed"`
+	CBOR       int `json:"cbor"` // answers in CBOR (a body or a watch stream)
 }
 
 func (r requests) String() string {
-	return fmt.Sprintf("%d lists, %d watch-lists, %d watches (%d replayed)", r.Lists, r.WatchLists, r.Watches, r.Replayed)
+	return fmt.Sprintf("%d lists, %d watch-lists, %d watches (%d replayed), %d in CBOR", r.Lists, r.WatchLists, r.Watches, r.Replayed, r.CBOR)
 }
 
 type front struct {
@@ -82,7 +85,28 @@ func (f *front) serveWatch(w http.ResponseWriter, req *http.Request) {
 		delete(f.watches, req)
 		f.mu.Unlock()
 	}()
-	f.h.ServeHTTP(w, req.WithContext(ctx))
+	f.h.ServeHTTP(&mediaWriter{ResponseWriter: w, f: f}, req.WithContext(ctx))
+}
+
+// mediaWriter counts the answers front passes on in CBOR.
+type mediaWriter struct {
+	http.ResponseWriter
+	f *front
+}
+
+func (m *mediaWriter) WriteHeader(code int) {
+	if strings.HasPrefix(m.Header().Get("Content-Type"), "application/cbor") {
+		m.f.mu.Lock()
+		m.f.n.CBOR++
+		m.f.mu.Unlock()
+	}
+	m.ResponseWriter.WriteHeader(code)
+}
+
+func (m *mediaWriter) Flush() {
+	if fl, ok := m.ResponseWriter.(http.Flusher); ok {
+		fl.Flush()
+	}
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -113,7 +137,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 	}
-	f.h.ServeHTTP(w, req)
+	f.h.ServeHTTP(&mediaWriter{ResponseWriter: w, f: f}, req)
 }
 
 // serveReplay answers a watch with stream (JSON events), then holds it
@@ -183,7 +207,37 @@ func startServer(n int, shape crgen.Shape) (*server, time.Duration, error) {
 	return s, took, nil
 }
 
-func (s *server) URL() string   { return s.http.URL }
+func (s *server) URL() string { return s.http.URL }
+
+// transferFloor is the median time of three unpaged GETs of the whole
+// collection through front, asking for accept, each body read to its
+// end: the least a full state read costs from this server.
+func (s *server) transferFloor(ctx context.Context, accept string) (time.Duration, error) {
+	k := s.gvr
+	path := "/apis/" + k.Group + "/" + k.Version + "/" + k.Resource
+	var times []time.Duration
+	for range 3 {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.http.URL+path, nil)
+		if err != nil {
+			return 0, err
+		}
+		req.Header.Set("Authorization", "Bearer "+s.token)
+		req.Header.Set("Accept", accept)
+		start := time.Now()
+		resp, err := s.http.Client().Do(req)
+		if err != nil {
+			return 0, err
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || n == 0 {
+			return 0, fmt.Errorf("transfer floor: GET %s: %s, %d bytes, %v", path, resp.Status, n, err)
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	return times[1], nil
+}
 func (s *server) Token() string { return s.token }
 
 func (s *server) Close() {

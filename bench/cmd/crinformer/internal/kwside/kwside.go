@@ -7,6 +7,7 @@ package kwside
 
 import (
 	"context"
+	"strings"
 
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/run"
@@ -31,7 +32,8 @@ func NewSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c 
 	if sdk != "kubewire" {
 		return nil, errNotKubewire(sdk)
 	}
-	cl, err := client.New(client.Config{Host: url, BearerToken: token, QPS: -1})
+	mode, format, _ := strings.Cut(mode, "/")
+	cl, err := client.New(client.Config{Host: url, BearerToken: token, QPS: -1, DisableCBOR: format != "cbor"})
 	if err != nil {
 		return nil, err
 	}

@@ -73,6 +73,7 @@ func Main(args []string, stdin io.Reader, stdout io.Writer, newSubject NewSubjec
 	url := fs.String("url", "", "the server's URL")
 	token := fs.String("token", "", "the server's token")
 	mode := fs.String("mode", "watchlist", "watchlist or list")
+	format := fs.String("format", "json", "what kubewire reads: json or cbor (client-go's comes from its feature gates)")
 	objects := fs.Int("objects", 0, "objects the server holds")
 	profile := fs.String("profile", "", "write a CPU profile of the sync and a heap profile after it to files starting with this")
 	if err := fs.Parse(args); err != nil {
@@ -85,7 +86,7 @@ func Main(args []string, stdin io.Reader, stdout io.Writer, newSubject NewSubjec
 		return err
 	}
 	c := NewCounters()
-	sub, err := newSubject(*sdk, *kind, shape, *url, *token, *mode, c)
+	sub, err := newSubject(*sdk, *kind, shape, *url, *token, *mode+"/"+*format, c)
 	if err != nil {
 		return err
 	}
