@@ -98,6 +98,28 @@ func gzipForever(contentType, prefix string, filler byte) http.HandlerFunc {
 	}
 }
 
+// endless answers with prefix followed by filler without end (until the
+// client hangs up), without a Content-Length.
+func endless(contentType, prefix string, filler byte) http.HandlerFunc {
+	chunk := bytes.Repeat([]byte{filler}, 64<<10)
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		if _, err := w.Write([]byte(prefix)); err != nil {
+			return
+		}
+		for r.Context().Err() == nil {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// refusedOverhead is what a request refused for its body's size costs
+// beside the body: the gzip reader's window and tables, the connection's
+// buffers, the test's server and its recorder.
+const refusedOverhead = 1 << 20
+
 // gzipError answers code with a gzip body of prefix and then filler, up to
 // 4 GiB, as gzipForever does.
 func gzipError(code int, prefix string, filler byte) http.HandlerFunc {
@@ -161,6 +183,10 @@ func TestBadInput(t *testing.T) {
 		is      []error // each must match (errors.Is)
 		msg     string  // must be in err.Error()
 		maxHeap uint64  // bound on bytes allocated by the whole case (0: 64 MiB)
+		// tries, when set, runs the case with retries on (10 tries, short
+		// waits) and is how many requests the server must see: an answer
+		// the client refused is final.
+		tries int
 	}{
 		// The protobuf envelope.
 		{name: "wrong magic", handler: reply(200, pb, append([]byte("k8z\x00"), raw...)), op: getPod,
@@ -189,11 +215,43 @@ func TestBadInput(t *testing.T) {
 			reply(200, js, jsonPod)(w, r)
 		}, op: getPod, is: []error{gzip.ErrHeader}, msg: "gzip response"},
 		{name: "gzip bomb", cfg: Config{MaxResponseBytes: 8 << 20}, handler: gzipForever(js, `{"kind":"Pod","x":"`, 'a'), op: getPod,
-			// The buffer doubles up to the bound and no further: the
-			// buffers allocated add up to about twice the bound, of 4 GiB.
-			is: []error{codec.ErrTooLarge}, msg: "larger than 8388608 bytes (Config.MaxResponseBytes)", maxHeap: 32 << 20},
+			// 4 GiB expanded: read into pieces up to the bound, no further.
+			is: []error{codec.ErrTooLarge}, msg: "larger than 8388608 bytes (Config.MaxResponseBytes)", maxHeap: 8<<20 + refusedOverhead},
 		{name: "error body of gigabytes", cfg: Config{MaxResponseBytes: 8 << 20}, handler: gzipError(500, "boom ", 'x'),
 			op: getPod, is: []error{ErrInternal}, msg: "boom xxxx", maxHeap: 4 << 20},
+		// Refused answers are final, with retries on, and cost the bound:
+		// what the case allocates (a bound on its peak) stays within it
+		// plus a constant (the gzip reader, the connection, the test's
+		// server).
+		{name: "endless body, retries on", cfg: Config{MaxResponseBytes: 8 << 20}, handler: endless(js, `{"kind":"Pod","x":"`, 'a'), op: getPod,
+			is: []error{codec.ErrTooLarge}, msg: "larger than 8388608 bytes", maxHeap: 8<<20 + refusedOverhead, tries: 1},
+		{name: "gzip bomb, retries on", cfg: Config{MaxResponseBytes: 8 << 20}, handler: gzipForever(js, `{"kind":"Pod","x":"`, 'a'), op: getPod,
+			is: []error{codec.ErrTooLarge}, msg: "larger than 8388608 bytes", maxHeap: 8<<20 + refusedOverhead, tries: 1},
+		{name: "Content-Length over the limit, retries on", cfg: Config{MaxResponseBytes: 1 << 20}, handler: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Length", fmt.Sprint(int64(10)<<30))
+			reply(200, js, []byte("{"))(w, r)
+		}, op: getPod, is: []error{codec.ErrTooLarge}, msg: "larger than 1048576 bytes", maxHeap: refusedOverhead, tries: 1},
+		{name: "not gzip at all, retries on", handler: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
+			reply(200, js, jsonPod)(w, r)
+		}, op: getPod, is: []error{ErrMalformed, gzip.ErrHeader}, msg: "gzip response", tries: 1},
+		{name: "corrupt gzip, retries on", handler: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
+			z := gzipped(jsonPod)
+			z[len(z)-5] ^= 0xff // the length in the trailer
+			reply(200, js, z)(w, r)
+		}, op: getPod, is: []error{ErrMalformed}, msg: "gzip response", tries: 1},
+		{name: "unknown Content-Encoding, retries on", handler: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "br")
+			reply(200, js, []byte("\x1b\x00garbage"))(w, r)
+		}, op: getPod, is: []error{ErrMalformed}, msg: `Content-Encoding "br" is not supported`, tries: 1},
+		// A body cut short looks like a connection that broke off: tried
+		// again.
+		{name: "truncated gzip, retries on", handler: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
+			z := gzipped(jsonPod)
+			reply(200, js, z[:len(z)/2])(w, r)
+		}, op: getPod, is: []error{io.ErrUnexpectedEOF}, msg: "gzip response", tries: 10},
 		{name: "body over the limit", cfg: Config{MaxResponseBytes: 1000}, handler: reply(200, js, jsonPod), op: getPod,
 			is: []error{codec.ErrTooLarge}, msg: "larger than 1000 bytes"},
 		{name: "Content-Length over the limit", cfg: Config{MaxResponseBytes: 1 << 20}, handler: func(w http.ResponseWriter, r *http.Request) {
@@ -301,7 +359,10 @@ func TestBadInput(t *testing.T) {
 			checkNoLeaks(t)
 			cfg := tc.cfg
 			cfg.QPS, cfg.Retry = -1, RetryPolicy{MaxAttempts: 1}
-			c, _ := newServerConfig(t, cfg, tc.handler)
+			if tc.tries > 0 {
+				cfg.Retry = RetryPolicy{MaxAttempts: 10, MinWait: time.Millisecond, MaxWait: time.Millisecond}
+			}
+			c, rec := newServerConfig(t, cfg, tc.handler)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 
@@ -336,6 +397,9 @@ func TestBadInput(t *testing.T) {
 			// the suite runs on loaded machines).
 			if ctx.Err() != nil {
 				t.Errorf("still running at the test's 30 s deadline")
+			}
+			if tc.tries > 0 && rec.count() != tc.tries {
+				t.Errorf("the server got %d requests, want %d", rec.count(), tc.tries)
 			}
 			maxHeap := cmpOr(tc.maxHeap, 64<<20)
 			if got := after.TotalAlloc - before.TotalAlloc; got > maxHeap {

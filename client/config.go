@@ -55,10 +55,12 @@ type Config struct {
 	// MaxResponseBytes bounds a response body other than a watch stream,
 	// as the client reads it: after gzip decompression, so a small
 	// compressed body that expands without end (a gzip bomb) costs at
-	// most this much memory. The buffer never grows past it. Zero means
+	// most this much memory before it is refused. Zero means
 	// DefaultMaxResponseBytes (256 MiB); a negative value means no bound.
 	// A larger body fails with an error matching codec.ErrTooLarge once
-	// the bound is passed. Paged lists stay far below the default (a page
+	// the bound is passed, at the first try: the request is not retried.
+	// A body within the bound that came without a Content-Length (gzip)
+	// takes up to about twice its size while it is read. Paged lists stay far below the default (a page
 	// of 500 objects; kube-apiserver refuses objects over 3 MiB); raise it
 	// for lists the server does not page: resourceVersion "0" reads, such
 	// as the reflector's InitialListFromCache, of very large collections.

@@ -44,8 +44,12 @@ var (
 // ErrInvalidOptions is matched by errors about options the client
 // rejects before sending anything: combinations the API concepts call
 // invalid (resourceVersionMatch without resourceVersion, a continue token
-// with a resourceVersion...), malformed selectors, bad names.
-var ErrInvalidOptions = errors.New("invalid request options")
+// with a resourceVersion...), malformed selectors, bad names. The
+// constructors of the SDK's other packages (pager, reflector, informer,
+// controller, manager, ...) return errors matching it for options they
+// cannot run with, beside their own package's sentinel where they have
+// one.
+var ErrInvalidOptions = errors.New("invalid options")
 
 func invalidOptions(format string, args ...any) error {
 	return fmt.Errorf("client: %s: %w", fmt.Sprintf(format, args...), ErrInvalidOptions)

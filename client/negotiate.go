@@ -94,6 +94,7 @@ func (r *Resource[T]) read(ctx context.Context, req *request) (T, error) {
 	if err := r.checkKind(obj.GetAPIVersion(), obj.GetKind(), false); err != nil {
 		return zero, requestError(req, nil, err)
 	}
+	wrote(ctx, req, obj)
 	return obj, nil
 }
 

@@ -15,11 +15,11 @@ import (
 // round trip, which the retry loop (go-retryablehttp) sees and repeats
 // for safe requests, like a failed dial. Watches do not go through it.
 //
-// A 2xx body is read into a recycled buffer that never grows past limit
-// (Config.MaxResponseBytes): it starts at the Content-Length when the
-// server sent one within the limit, and otherwise doubles, capped at the
-// limit, so a hostile or broken answer costs at most about the limit in
-// memory, a gzip bomb included (decompression happens as it is read). An
+// A 2xx body is read whole, starting in a recycled buffer, and never past
+// limit (Config.MaxResponseBytes): an answer over it fails with an error
+// matching codec.ErrTooLarge, which is final (the retry loop does not
+// repeat it), after costing at most limit bytes of memory, a gzip bomb
+// included (decompression happens as it is read); see readBounded. An
 // error answer is read up to maxErrorBody: a Status is a few hundred
 // bytes, and only its start goes into the error.
 type bufferingTransport struct {
@@ -96,43 +96,62 @@ func errTooLarge(limit int64) error {
 	return fmt.Errorf("the body is larger than %d bytes (Config.MaxResponseBytes): %w", limit, codec.ErrTooLarge)
 }
 
-// readBounded appends r's bytes to buf and returns them, failing with an
+// readBounded reads r to its end and returns its bytes, starting in buf
+// (a recycled buffer; the result may be another one). It fails with an
 // error matching codec.ErrTooLarge as soon as it is known that there are
-// more than limit (at once when length, the Content-Length, says so).
-// The buffer never grows beyond limit+1 bytes of capacity. A negative
-// limit means none; length is -1 when unknown.
+// more than limit bytes (at once when length, the Content-Length, says
+// so). A negative limit means none; length is -1 when unknown.
+//
+// The body is read into pieces that never hold more than limit+1 bytes
+// together and are never copied while it is read, each about as large
+// as all before it: a body over the bound has cost at most the bound in
+// memory when it is refused, however it grew (a gzip bomb included). A
+// body that fills more than one piece is joined into one slice at its
+// end, so a body of n bytes takes up to about 2n while it is read, and n
+// when the server sent its Content-Length.
 func readBounded(r io.Reader, limit, length int64, buf []byte) ([]byte, error) {
 	if limit >= 0 && length > limit {
 		return nil, errTooLarge(limit)
 	}
 	if length >= 0 && int64(cap(buf)) < length+1 {
 		// +1: the read that sees EOF needs room. A Content-Length can
-		// overstate; past maxBodyPrealloc the buffer grows as bytes come.
+		// overstate; past maxBodyPrealloc the pieces grow as bytes come.
 		buf = make([]byte, 0, min(length, maxBodyPrealloc)+1)
 	}
+	var pieces [][]byte // full, before buf
+	var before int64    // bytes in pieces
 	for {
 		if len(buf) == cap(buf) {
-			next := max(2*cap(buf), 4096)
-			if limit >= 0 && int64(next) > limit+1 {
-				next = int(limit + 1)
+			size := max(before+int64(len(buf)), 4096)
+			if limit >= 0 {
+				size = min(size, limit+1-before-int64(len(buf))) // at least 1: not over limit yet
 			}
-			if next <= len(buf) {
-				return nil, errTooLarge(limit)
-			}
-			grown := make([]byte, len(buf), next)
-			copy(grown, buf)
-			buf = grown
+			pieces = append(pieces, buf)
+			before += int64(len(buf))
+			buf = make([]byte, 0, size)
 		}
 		n, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
-		if limit >= 0 && int64(len(buf)) > limit {
+		if limit >= 0 && before+int64(len(buf)) > limit {
 			return nil, errTooLarge(limit)
 		}
 		if errors.Is(err, io.EOF) {
-			return buf, nil
+			return join(pieces, buf, before), nil
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
+}
+
+// join returns pieces followed by last as one slice.
+func join(pieces [][]byte, last []byte, size int64) []byte {
+	if len(pieces) == 0 {
+		return last
+	}
+	out := make([]byte, 0, size+int64(len(last)))
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return append(out, last...)
 }

@@ -177,8 +177,13 @@ func neverSent(err error) bool {
 }
 
 // permanentError reports errors that a retry cannot fix: TLS verification
-// failures and the like.
+// failures and the like, and answers the client refused (over
+// MaxResponseBytes, or malformed): the server would send them again, and
+// each try would cost as much as the first.
 func permanentError(err error) bool {
+	if errors.Is(err, codec.ErrTooLarge) || errors.Is(err, codec.ErrMalformed) {
+		return true
+	}
 	var unknownAuth x509.UnknownAuthorityError
 	var hostname x509.HostnameError
 	var invalid x509.CertificateInvalidError
@@ -186,9 +191,7 @@ func permanentError(err error) bool {
 	var record tls.RecordHeaderError
 	var creds *credentialError
 	var enc *encodingError
-	// An answer over Config.MaxResponseBytes would be as large again.
-	return errors.Is(err, codec.ErrTooLarge) ||
-		errors.As(err, &creds) || errors.As(err, &enc) || errors.As(err, &unknownAuth) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
+	return errors.As(err, &creds) || errors.As(err, &enc) || errors.As(err, &unknownAuth) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
 		errors.As(err, &verify) || errors.As(err, &record)
 }
 

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"compress/flate"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -147,17 +148,29 @@ func (b *gzipBody) Read(p []byte) (int, error) {
 	if b.zr == nil {
 		zr, err := gzip.NewReader(b.raw)
 		if err != nil {
-			b.err = fmt.Errorf("client: gzip response: %w", err)
+			b.err = gzipReadError(err)
 			return 0, b.err
 		}
 		b.zr = zr
 	}
 	n, err := b.zr.Read(p)
 	if err != nil && !errors.Is(err, io.EOF) {
-		err = fmt.Errorf("client: gzip response: %w", err)
+		err = gzipReadError(err)
 		b.err = err
 	}
 	return n, err
+}
+
+// gzipReadError wraps an error of the gzip reader. Bytes that are not gzip
+// (a bad header, a corrupt stream, a wrong checksum) match ErrMalformed:
+// the server would send them again. A stream cut short is not: a
+// connection that broke off looks the same, and a retry may get it whole.
+func gzipReadError(err error) error {
+	var corrupt flate.CorruptInputError
+	if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &corrupt) {
+		return fmt.Errorf("client: gzip response: %w: %w", ErrMalformed, err)
+	}
+	return fmt.Errorf("client: gzip response: %w", err)
 }
 
 func (b *gzipBody) Close() error { return b.raw.Close() }

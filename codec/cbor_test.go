@@ -86,11 +86,11 @@ func TestCBORWatchBadStreams(t *testing.T) {
 		max int
 		is  []error
 	}{
-		"cut in an event":   {in: body[:100], is: []error{ErrMalformed, io.ErrUnexpectedEOF}},
-		"garbage":           {in: []byte{0xd9, 0xd9, 0xf7, 0x1c}, is: []error{ErrMalformed}},
-		"not a map":         {in: []byte{0x01}, is: []error{ErrMalformed}},
-		"over the limit":    {in: body, max: 200, is: []error{ErrMalformed, ErrTooLarge}},
-		"endless map":       {r: endless, max: 1 << 10, is: []error{ErrMalformed, ErrTooLarge}},
+		"cut in an event": {in: body[:100], is: []error{ErrMalformed, io.ErrUnexpectedEOF}},
+		"garbage":         {in: []byte{0xd9, 0xd9, 0xf7, 0x1c}, is: []error{ErrMalformed}},
+		"not a map":       {in: []byte{0x01}, is: []error{ErrMalformed}},
+		"over the limit":  {in: body, max: 200, is: []error{ErrMalformed, ErrTooLarge}},
+		"endless map":     {r: endless, max: 1 << 10, is: []error{ErrMalformed, ErrTooLarge}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := tc.r

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"sync"
 	"sync/atomic"
 
@@ -43,8 +44,26 @@ type Controller[T client.Object] struct {
 // New returns a controller named name (for logs, metrics and errors)
 // reconciling the objects of primary with r. The informer is not run by
 // the controller: run it (or its Factory) beside it, as package manager
-// does.
-func New[T client.Object](name string, primary *informer.Informer[T], r Reconciler, opts Options) *Controller[T] {
+// does. NewFor is the common case of a Reconciler that reads the
+// primary object from the cache.
+//
+// New checks every argument and option, so that Run never fails for a
+// reason it could have told at once: an empty name, a nil informer or
+// Reconciler, or Options it cannot run with (see Options) fail with an
+// error matching client.ErrInvalidOptions (and workqueue.ErrInvalidOptions
+// for Options.Queue).
+func New[T client.Object](name string, primary *informer.Informer[T], r Reconciler, opts Options) (*Controller[T], error) {
+	switch {
+	case name == "":
+		return nil, invalidOptions{errors.New("controller: the name is empty")}
+	case primary == nil:
+		return nil, invalidOptions{fmt.Errorf("controller %s: the primary informer is nil", name)}
+	case r == nil || reflect.ValueOf(r).Kind() == reflect.Func && reflect.ValueOf(r).IsNil():
+		return nil, invalidOptions{fmt.Errorf("controller %s: the Reconciler is nil", name)}
+	}
+	if err := opts.validate(); err != nil {
+		return nil, invalidOptions{fmt.Errorf("controller %s: %w", name, err)}
+	}
 	unset := unsetOf(opts)
 	opts = opts.withDefaults()
 	if k, ok := any(*new(T)).(client.Kinded); ok && opts.Kind.Kind == "" {
@@ -58,7 +77,19 @@ func New[T client.Object](name string, primary *informer.Informer[T], r Reconcil
 		c.primary.deleted = c.primaryDeleted
 	}
 	c.sources = []source{c.primary}
-	return c
+	return c, nil
+}
+
+// NewFor returns a controller named name that calls reconcile with each
+// object of primary that a change queues, read from primary's cache: New
+// with ForObject(primary, reconcile). A Request whose object the cache
+// no longer holds (it was deleted) is done without a call; see
+// ForObject. It fails as New does.
+func NewFor[T client.Object](name string, primary *informer.Informer[T], reconcile func(ctx context.Context, obj T) (Result, error), opts Options) (*Controller[T], error) {
+	if primary == nil || reconcile == nil {
+		return New[T](name, primary, nil, opts)
+	}
+	return New(name, primary, ForObject(primary, reconcile), opts)
 }
 
 // sourceName names an informer's objects for messages: the resource as
@@ -174,7 +205,11 @@ func (c *Controller[T]) Run(ctx context.Context) error {
 	c.guard.mu.Lock()
 	c.guard.gone = nil // deletions seen by an earlier Run's handlers
 	c.guard.mu.Unlock()
-	q := workqueue.New[Request](c.opts.Queue)
+	q, err := workqueue.New[Request](c.opts.Queue) // checked by New: no error
+	if err != nil {
+		c.mu.Unlock()
+		return err
+	}
 	sources := append([]source(nil), c.sources...)
 	regs := make([]registered, len(sources))
 	for i, s := range sources {

@@ -4,7 +4,7 @@
 //
 //	widgets := informer.Shared[*v1.Widget](factory, informer.Scope{})
 //	configMaps := informer.Shared[*corev1.ConfigMap](factory, informer.Scope{})
-//	ctl := controller.New("widgets", widgets, reconciler, controller.Options{Workers: 4})
+//	ctl, err := controller.NewFor("widgets", widgets, reconcile, controller.Options{Workers: 4})
 //	ctl.Filter(controller.GenerationChanged)  // spec changes only
 //	controller.Owns(ctl, configMaps)          // a ConfigMap's change reconciles its Widget
 //	go factory.Run(ctx)
@@ -52,10 +52,28 @@
 // repeats the work. With Options.ReadYourWrites the worker waits, after
 // Reconcile returns and before the Request can be handed out again,
 // until the caches have observed the resourceVersion of every write the
-// Reconcile recorded with Wrote (package ctrlutil's helpers record
-// theirs); WaitForCache does the same outside a Reconcile. This is what
+// Reconcile made with its ctx, through any client.Resource (a plain
+// Update counts as much as package ctrlutil's helpers; client.OnWrite
+// reports them), and of any it recorded with Wrote (writes made
+// otherwise); WaitForCache does the same outside a Reconcile. This is what
 // KEP-5647 adds to client-go; like it, it relies on kube-apiserver's
 // resourceVersions being integers that grow with every write.
+//
+// # Making one
+//
+// New takes a Reconciler of Requests (a deleted object is reconciled
+// too, by name); NewFor takes a function of the primary object, read
+// from the primary informer's cache. Both check every argument and
+// option and return an error matching client.ErrInvalidOptions for one
+// a controller could not run with, so that Run never fails or panics
+// for its configuration (under a manager, Run starts at the first
+// leadership: a bad option would otherwise surface at failover). Owns
+// panics without a primary kind, and Filter, Owns and Watches while Run
+// runs: programming errors no type can express, written down where they
+// are.
+//
+// The consistency check of a cache (informer.Informer.Check) is the
+// informer's; package manager runs it periodically.
 //
 // # Logs and metrics
 //
@@ -70,14 +88,6 @@
 // gives them, with its logger, to the controllers it runs (SetDefaults).
 // Stats reads the figures a scrape wants: workers busy, Requests queued,
 // work in progress.
-//
-// # Trusting the cache
-//
-// Check compares an informer's cache with the server's state at the
-// cache's own resourceVersion (an exact list) and returns a Report of
-// missing, extra and stale objects with a diff, where client-go's
-// mutation detector panics. Package manager can run it periodically and
-// report it on /readyz.
 //
 // # Sharding
 //

@@ -28,7 +28,10 @@ func Example() {
 		panic(err)
 	}
 
-	factory := informer.NewFactory(c, informer.FactoryOptions{})
+	factory, err := informer.NewFactory(c, informer.FactoryOptions{})
+	if err != nil {
+		panic(err)
+	}
 	configMaps := informer.Shared[*corev1.ConfigMap](factory, informer.Scope{LabelSelector: client.MatchLabels(map[string]string{"app": "web"})})
 	secrets := informer.Shared[*corev1.Secret](factory, informer.Scope{})
 	secretAPI := client.For[*corev1.Secret](c)
@@ -48,7 +51,10 @@ func Example() {
 		cancel() // the example ends here
 		return controller.Result{}, err
 	}
-	ctl := controller.New("secrets", configMaps, controller.ReconcilerFunc(reconcile), controller.Options{ReadYourWrites: true})
+	ctl, err := controller.New("secrets", configMaps, controller.ReconcilerFunc(reconcile), controller.Options{ReadYourWrites: true})
+	if err != nil {
+		panic(err)
+	}
 	controller.Owns(ctl, secrets)
 
 	informers := make(chan error, 1)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -20,11 +21,35 @@ import (
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/ctrlutil"
 	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/fake/fakeclient"
 	"github.com/kubewire/kubewire/informer"
 )
 
-// env is a fake server over loopback, optionally behind a proxy that
-// fails writes, with a client for the controller and one for the test.
+// newFactory is informer.NewFactory for options the test knows are valid.
+func newFactory(t testing.TB, c *client.Client, opts informer.FactoryOptions) *informer.Factory {
+	t.Helper()
+	f, err := informer.NewFactory(c, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// newController is controller.New for arguments the test knows are
+// valid.
+func newController[T client.Object](t testing.TB, name string, inf *informer.Informer[T], r controller.Reconciler, opts controller.Options) *controller.Controller[T] {
+	t.Helper()
+	ctl, err := controller.New(name, inf, r, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctl
+}
+
+// env is a fake server in memory (the tests run in testing/synctest
+// bubbles, on virtual time), optionally failing the writes of the
+// controller's client, with a client for the controller and one for the
+// test.
 type env struct {
 	srv    *fake.Server
 	faults *writeFaults
@@ -35,25 +60,52 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	srv := fake.New(fake.Options{Namespaces: []string{"default", "ns-a", "ns-b", "kube-system"}})
+	t.Cleanup(srv.Close)
 	wf := &writeFaults{}
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if code := wf.take(r); code != 0 {
-			writeStatus(w, code)
-			return
-		}
-		srv.ServeHTTP(w, r)
-	}))
-	t.Cleanup(func() {
-		front.CloseClientConnections()
-		front.Close()
-		srv.Close()
-	})
-	cfg := client.Config{Host: front.URL, BearerToken: srv.Token(), QPS: -1}
+	cfg := fakeclient.Config(srv)
+	cfg.Host, cfg.TLS, cfg.QPS = "http://fake", client.TLSConfig{}, -1
+	direct := cfg
+	direct.Transport, direct.UserAgent = srv.RoundTripper(), "test-direct"
+	cfg.Transport = faulting{wf, srv.RoundTripper()}
 	cfg.Retry.MaxAttempts = 1 // let every injected failure reach the controller
-	return &env{
-		srv: srv, faults: wf, ctl: mustClient(t, cfg),
-		direct: mustClient(t, client.Config{Host: front.URL, BearerToken: srv.Token(), QPS: -1, UserAgent: "test-direct"}),
+	return &env{srv: srv, faults: wf, ctl: mustClient(t, cfg), direct: mustClient(t, direct)}
+}
+
+// faulting answers the writes f picks with an error status instead of
+// the server.
+type faulting struct {
+	f    *writeFaults
+	next http.RoundTripper
+}
+
+func (ft faulting) RoundTrip(r *http.Request) (*http.Response, error) {
+	if code := ft.f.take(r); code != 0 {
+		if r.Body != nil {
+			r.Body.Close()
+		}
+		rec := httptest.NewRecorder()
+		writeStatus(rec, code)
+		resp := rec.Result()
+		resp.Request = r
+		return resp, nil
 	}
+	resp, err := ft.next.RoundTrip(r)
+	if d := ft.f.delay(); err == nil && d > 0 && r.URL.Query().Get("watch") == "true" {
+		resp.Body = delayed{resp.Body, d}
+	}
+	return resp, err
+}
+
+// delayed is a watch body whose every read waits d first: the informers
+// see each change d after it was made.
+type delayed struct {
+	io.ReadCloser
+	d time.Duration
+}
+
+func (b delayed) Read(p []byte) (int, error) {
+	time.Sleep(b.d)
+	return b.ReadCloser.Read(p)
 }
 
 func mustClient(t *testing.T, cfg client.Config) *client.Client {
@@ -69,11 +121,26 @@ func mustClient(t *testing.T, cfg client.Config) *client.Client {
 // (not the test's, whose user agent is test-direct), cycling through
 // codes.
 type writeFaults struct {
-	mu     sync.Mutex
-	every  int
-	codes  []int
-	writes int
-	failed map[int]int
+	mu         sync.Mutex
+	every      int
+	codes      []int
+	writes     int
+	failed     map[int]int
+	watchDelay time.Duration // see delayed
+}
+
+// delayWatches makes the controller's informers see every change d
+// after it was made.
+func (f *writeFaults) delayWatches(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.watchDelay = d
+}
+
+func (f *writeFaults) delay() time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.watchDelay
 }
 
 func (f *writeFaults) set(every int, codes ...int) {

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -17,6 +18,8 @@ const (
 
 // Options configure a Controller. The zero value is one worker, the
 // work queue's default rate limits, no read-your-writes and no logs.
+// New refuses values no caller can mean (negative counts and durations,
+// an unknown Shard key, invalid Queue options).
 type Options struct {
 	// Workers is how many Requests are reconciled at once (default 1).
 	Workers int
@@ -34,11 +37,12 @@ type Options struct {
 	SyncTimeout time.Duration
 
 	// ReadYourWrites makes a worker, after Reconcile returns, wait until
-	// the controller's sources have observed the writes Reconcile
-	// recorded with Wrote (package ctrlutil's helpers record theirs),
-	// before the Request can be reconciled again. The next Reconcile of
-	// the Request then never reads a cache older than its own writes.
-	// See Wrote.
+	// the controller's sources have observed the writes Reconcile made
+	// with its ctx (through any client.Resource: create, update, patch,
+	// apply, their status forms; see client.OnWrite) and those it
+	// recorded with Wrote, before the Request can be reconciled again.
+	// The next Reconcile of the Request then never reads a cache older
+	// than its own writes. Deletions are not waited for.
 	ReadYourWrites bool
 	// ReadYourWritesTimeout bounds that wait (default
 	// DefaultReadYourWritesTimeout); when it passes, the worker logs a
@@ -79,6 +83,35 @@ type Options struct {
 	// used (SetDefaults).
 	Logger *slog.Logger
 }
+
+// validate checks o as given (before defaults).
+func (o Options) validate() error {
+	switch {
+	case o.Workers < 0:
+		return fmt.Errorf("negative Workers %d", o.Workers)
+	case o.SyncTimeout < 0:
+		return fmt.Errorf("negative SyncTimeout %v", o.SyncTimeout)
+	case o.ReadYourWritesTimeout < 0:
+		return fmt.Errorf("negative ReadYourWritesTimeout %v", o.ReadYourWritesTimeout)
+	case o.ResyncPeriod < 0:
+		return fmt.Errorf("negative ResyncPeriod %v", o.ResyncPeriod)
+	case o.Shard != "" && o.Shard != client.ShardByUID && o.Shard != client.ShardByNamespace:
+		return fmt.Errorf("unknown Shard key %q (want %s or %s)", o.Shard, client.ShardByUID, client.ShardByNamespace)
+	}
+	if err := o.Queue.Validate(); err != nil {
+		return fmt.Errorf("queue options: %w", err)
+	}
+	return nil
+}
+
+// invalidOptions is an error of New about its arguments: it matches
+// client.ErrInvalidOptions, and what it wraps (workqueue.ErrInvalidOptions
+// for Options.Queue).
+type invalidOptions struct{ error }
+
+func (e invalidOptions) Unwrap() error { return e.error }
+
+func (e invalidOptions) Is(target error) bool { return target == client.ErrInvalidOptions }
 
 func (o Options) withDefaults() Options {
 	if o.Workers <= 0 {

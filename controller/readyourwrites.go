@@ -51,11 +51,23 @@ type write struct {
 // cache. Sources are matched by Go type, and for dynamic and
 // metadata-only objects also by apiVersion and kind.
 //
+// Writes made with the Reconcile's ctx, through any client.Resource, are
+// recorded without it (see client.OnWrite): Create, Update,
+// UpdateStatus, Patch, Apply and ApplyStatus, package ctrlutil's helpers
+// included. Wrote is for writes made otherwise: with another ctx, or
+// through a client of another library.
+//
 // Outside a Reconcile, or without ReadYourWrites, Wrote does nothing. It
 // is safe for concurrent use and keeps no reference to obj.
 func Wrote(ctx context.Context, obj client.Object) {
-	ws, _ := ctx.Value(writesKey{}).(*writes)
-	if ws == nil || obj == nil || reflect.ValueOf(obj).IsNil() {
+	if ws, _ := ctx.Value(writesKey{}).(*writes); ws != nil {
+		ws.add(obj)
+	}
+}
+
+// add records obj, as the server answered a write.
+func (ws *writes) add(obj client.Object) {
+	if obj == nil || reflect.ValueOf(obj).IsNil() {
 		return
 	}
 	rv := obj.GetResourceVersion()

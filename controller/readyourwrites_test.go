@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
@@ -19,81 +20,101 @@ import (
 // cache and writing count+1 with the cached resourceVersion, and that is
 // queued again while it runs (as when another event arrives). With
 // ReadYourWrites every Reconcile reads its previous write from the cache:
-// no stale read, no conflict. Without it, the next Reconcile starts
-// before the informer has seen the write.
+// no stale read, no conflict, whether the write is a plain Update with
+// the Reconcile's ctx or one made otherwise and recorded with Wrote.
+// Without it, the next Reconcile starts before the informer has seen the
+// write.
 func TestReadYourWrites(t *testing.T) {
-	for _, ryw := range []bool{true, false} {
-		t.Run(fmt.Sprintf("ReadYourWrites=%v", ryw), func(t *testing.T) {
-			const keys, rounds = 20, 5
-			e := newEnv(t)
-			for i := range keys {
-				create(t, e.direct, configMap("default", fmt.Sprintf("cm-%02d", i), ""))
-			}
-			f := informer.NewFactory(e.ctl, informer.FactoryOptions{})
-			cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
-			api := client.For[*corev1.ConfigMap](e.ctl)
+	for _, tc := range []struct {
+		ryw   bool
+		wrote bool // write with another ctx, and record it with Wrote
+	}{{true, false}, {true, true}, {false, false}} {
+		ryw := tc.ryw
+		t.Run(fmt.Sprintf("ReadYourWrites=%v,Wrote=%v", tc.ryw, tc.wrote), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				const keys, rounds = 20, 5
+				e := newEnv(t)
+				e.faults.delayWatches(5 * time.Millisecond)
+				for i := range keys {
+					create(t, e.direct, configMap("default", fmt.Sprintf("cm-%02d", i), ""))
+				}
+				f := newFactory(t, e.ctl, informer.FactoryOptions{})
+				cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
+				api := client.For[*corev1.ConfigMap](e.ctl)
 
-			var mu sync.Mutex
-			written := map[controller.Request]string{}
-			var stale, conflicts int
-			finished := make(chan controller.Request, keys)
-			var ctl *controller.Controller[*corev1.ConfigMap]
-			r := controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
-				cm, ok := cms.Lister().Get(req.Namespace, req.Name)
-				if !ok {
-					return controller.Result{}, nil
-				}
-				have, _ := strconv.ParseUint(cm.ResourceVersion, 10, 64)
-				mu.Lock()
-				want, _ := strconv.ParseUint(written[req], 10, 64)
-				if have < want {
-					stale++
-				}
-				mu.Unlock()
-				n, _ := strconv.Atoi(cm.Annotations["n"])
-				if n >= rounds {
-					return controller.Result{}, nil
-				}
-				next := cm.DeepCopy()
-				next.Annotations = map[string]string{"n": strconv.Itoa(n + 1)}
-				got, err := api.Update(ctx, next, client.UpdateOptions{})
-				if errors.Is(err, client.ErrConflict) {
+				var mu sync.Mutex
+				written := map[controller.Request]string{}
+				var stale, conflicts int
+				finished := make(chan controller.Request, keys)
+				var ctl *controller.Controller[*corev1.ConfigMap]
+				r := controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+					cm, ok := cms.Lister().Get(req.Namespace, req.Name)
+					if !ok {
+						return controller.Result{}, nil
+					}
+					have, _ := strconv.ParseUint(cm.ResourceVersion, 10, 64)
 					mu.Lock()
-					conflicts++
+					want, _ := strconv.ParseUint(written[req], 10, 64)
+					if have < want {
+						stale++
+					}
 					mu.Unlock()
+					n, _ := strconv.Atoi(cm.Annotations["n"])
+					if n >= rounds {
+						return controller.Result{}, nil
+					}
+					next := cm.DeepCopy()
+					next.Annotations = map[string]string{"n": strconv.Itoa(n + 1)}
+					wctx := ctx
+					if tc.wrote {
+						wctx = context.WithoutCancel(context.Background())
+					}
+					got, err := api.Update(wctx, next, client.UpdateOptions{})
+					if errors.Is(err, client.ErrConflict) {
+						mu.Lock()
+						conflicts++
+						mu.Unlock()
+					}
+					if err != nil {
+						return controller.Result{}, err
+					}
+					if tc.wrote {
+						controller.Wrote(ctx, got)
+					}
+					mu.Lock()
+					written[req] = got.ResourceVersion
+					mu.Unlock()
+					if n+1 == rounds {
+						finished <- req
+					} else {
+						ctl.Enqueue(req) // an event arriving meanwhile
+					}
+					return controller.Result{}, nil
+				})
+				m := &countingMetrics{}
+				ctl = newController(t, "counter", cms, r, controller.Options{Workers: 4, Queue: fastQueue, ReadYourWrites: ryw, Metrics: m})
+				running(t, f.Run)
+				running(t, ctl.Run)
+				for range keys {
+					select {
+					case <-finished:
+					case <-time.After(20 * time.Second):
+						t.Fatal("the counters did not reach their end")
+					}
 				}
-				if err != nil {
-					return controller.Result{}, err
-				}
-				controller.Wrote(ctx, got)
 				mu.Lock()
-				written[req] = got.ResourceVersion
-				mu.Unlock()
-				if n+1 == rounds {
-					finished <- req
-				} else {
-					ctl.Enqueue(req) // an event arriving meanwhile
+				defer mu.Unlock()
+				t.Logf("%d keys x %d writes: %d stale reads, %d conflicts, %d waits for writes (%d timed out)",
+					keys, rounds, stale, conflicts, m.waits.Load(), m.timeouts.Load())
+				if ryw && (stale != 0 || conflicts != 0 || m.timeouts.Load() != 0) {
+					t.Errorf("with read-your-writes: %d stale reads, %d conflicts, %d timeouts; want none", stale, conflicts, m.timeouts.Load())
 				}
-				return controller.Result{}, nil
+				// Every change reaches the cache 5ms late: without the
+				// wait, the Reconcile queued again reads the old count.
+				if !ryw && stale == 0 {
+					t.Error("without read-your-writes: no stale read; the test shows nothing")
+				}
 			})
-			m := &countingMetrics{}
-			ctl = controller.New("counter", cms, r, controller.Options{Workers: 4, Queue: fastQueue, ReadYourWrites: ryw, Metrics: m})
-			running(t, f.Run)
-			running(t, ctl.Run)
-			for range keys {
-				select {
-				case <-finished:
-				case <-time.After(20 * time.Second):
-					t.Fatal("the counters did not reach their end")
-				}
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			t.Logf("%d keys x %d writes: %d stale reads, %d conflicts, %d waits for writes (%d timed out)",
-				keys, rounds, stale, conflicts, m.waits.Load(), m.timeouts.Load())
-			if ryw && (stale != 0 || conflicts != 0 || m.timeouts.Load() != 0) {
-				t.Errorf("with read-your-writes: %d stale reads, %d conflicts, %d timeouts; want none", stale, conflicts, m.timeouts.Load())
-			}
 		})
 	}
 }
@@ -101,65 +122,69 @@ func TestReadYourWrites(t *testing.T) {
 // WaitForCache returns once the informer holds a write, and with ctx's
 // error when it never will.
 func TestWaitForCache(t *testing.T) {
-	e := newEnv(t)
-	f := informer.NewFactory(e.ctl, informer.FactoryOptions{})
-	cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
-	running(t, f.Run)
-	if err := f.WaitForSync(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	got, err := client.For[*corev1.ConfigMap](e.direct).Create(t.Context(), configMap("default", "fresh", "1"), client.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := controller.WaitForCache(t.Context(), cms, got); err != nil {
-		t.Fatal(err)
-	}
-	if cached, ok := cms.Lister().Get("default", "fresh"); !ok || cached.ResourceVersion != got.ResourceVersion {
-		t.Errorf("after WaitForCache the cache holds %v", cached)
-	}
-	future := got.DeepCopy()
-	future.ResourceVersion = "999999999"
-	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
-	defer cancel()
-	if err := controller.WaitForCache(ctx, cms, future); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("WaitForCache of a version never written = %v", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t)
+		f := newFactory(t, e.ctl, informer.FactoryOptions{})
+		cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
+		running(t, f.Run)
+		if err := f.WaitForSync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		got, err := client.For[*corev1.ConfigMap](e.direct).Create(t.Context(), configMap("default", "fresh", "1"), client.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := controller.WaitForCache(t.Context(), cms, got); err != nil {
+			t.Fatal(err)
+		}
+		if cached, ok := cms.Lister().Get("default", "fresh"); !ok || cached.ResourceVersion != got.ResourceVersion {
+			t.Errorf("after WaitForCache the cache holds %v", cached)
+		}
+		future := got.DeepCopy()
+		future.ResourceVersion = "999999999"
+		ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+		defer cancel()
+		if err := controller.WaitForCache(ctx, cms, future); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("WaitForCache of a version never written = %v", err)
+		}
+	})
 }
 
 // A write the caches never observe (here a resourceVersion from the
 // future) holds the worker for ReadYourWritesTimeout only; the wait is
 // reported to Metrics as timed out, and the controller goes on.
 func TestReadYourWritesTimeout(t *testing.T) {
-	e := newEnv(t)
-	create(t, e.direct, configMap("default", "a", ""), configMap("default", "b", ""))
-	f := informer.NewFactory(e.ctl, informer.FactoryOptions{})
-	cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
-	done := make(chan string, 2)
-	r := controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
-		if req.Name == "a" {
-			future := configMap("default", "a", "")
-			future.ResourceVersion = "999999999"
-			controller.Wrote(ctx, future)
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t)
+		create(t, e.direct, configMap("default", "a", ""), configMap("default", "b", ""))
+		f := newFactory(t, e.ctl, informer.FactoryOptions{})
+		cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
+		done := make(chan string, 2)
+		r := controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+			if req.Name == "a" {
+				future := configMap("default", "a", "")
+				future.ResourceVersion = "999999999"
+				controller.Wrote(ctx, future)
+			}
+			done <- req.Name
+			return controller.Result{}, nil
+		})
+		m := &countingMetrics{}
+		ctl := newController(t, "timeout", cms, r, controller.Options{ReadYourWrites: true, ReadYourWritesTimeout: 50 * time.Millisecond, Metrics: m})
+		running(t, f.Run)
+		stop := running(t, ctl.Run)
+		for range 2 {
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("not every ConfigMap was reconciled")
+			}
 		}
-		done <- req.Name
-		return controller.Result{}, nil
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+		if m.timeouts.Load() != 1 || m.waits.Load() != 1 {
+			t.Errorf("%d waits, %d timed out; want 1 and 1 (b wrote nothing)", m.waits.Load(), m.timeouts.Load())
+		}
 	})
-	m := &countingMetrics{}
-	ctl := controller.New("timeout", cms, r, controller.Options{ReadYourWrites: true, ReadYourWritesTimeout: 50 * time.Millisecond, Metrics: m})
-	running(t, f.Run)
-	stop := running(t, ctl.Run)
-	for range 2 {
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Fatal("not every ConfigMap was reconciled")
-		}
-	}
-	if err := stop(); err != nil {
-		t.Fatal(err)
-	}
-	if m.timeouts.Load() != 1 || m.waits.Load() != 1 {
-		t.Errorf("%d waits, %d timed out; want 1 and 1 (b wrote nothing)", m.waits.Load(), m.timeouts.Load())
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
@@ -78,9 +79,9 @@ type replica struct {
 
 func newReplica(t *testing.T, c *client.Client, name string, x *exclusive) *replica {
 	t.Helper()
-	f := informer.NewFactory(c, informer.FactoryOptions{})
+	f := newFactory(t, c, informer.FactoryOptions{})
 	inf := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default", Shard: client.ShardByUID})
-	ctl := controller.New(name, inf, x.reconciler(name), controller.Options{Workers: 4, Shard: client.ShardByUID, Queue: fastQueue})
+	ctl := newController(t, name, inf, x.reconciler(name), controller.Options{Workers: 4, Shard: client.ShardByUID, Queue: fastQueue})
 	stopFactory := running(t, f.Run)
 	stopCtl := running(t, ctl.Run)
 	t.Cleanup(func() {
@@ -109,159 +110,161 @@ func (r *replica) setShard(t *testing.T, sel client.ShardSelector) {
 // drained first (Drain waits for the Reconcile in progress, or cancels
 // it when its ctx ends); a deleted object is reconciled by its owner.
 func TestShardedControllers(t *testing.T) {
-	e := newEnv(t)
-	var cms []*corev1.ConfigMap
-	for i := range 40 {
-		cms = append(cms, configMap("default", fmt.Sprintf("cm-%02d", i), "v0"))
-	}
-	create(t, e.direct, cms...)
-	list, err := client.For[*corev1.ConfigMap](e.direct).Namespace("default").List(t.Context(), client.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := client.SplitHashSpace(4)
-	sel := func(rs ...client.HashRange) client.ShardSelector {
-		return client.ShardSelector{Key: client.ShardByUID, Ranges: rs}
-	}
-	owner := func(cm *corev1.ConfigMap) string {
-		if sel(q[0], q[1]).Matches(cm) {
-			return "a"
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t)
+		var cms []*corev1.ConfigMap
+		for i := range 40 {
+			cms = append(cms, configMap("default", fmt.Sprintf("cm-%02d", i), "v0"))
 		}
-		return "b"
-	}
-	x := newExclusive()
-	a, b := newReplica(t, e.ctl, "a", x), newReplica(t, e.ctl, "b", x)
-	a.setShard(t, sel(q[0], q[1]))
-	b.setShard(t, sel(q[2], q[3]))
-
-	wait := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for !cond() {
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s", what)
+		create(t, e.direct, cms...)
+		list, err := client.For[*corev1.ConfigMap](e.direct).Namespace("default").List(t.Context(), client.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := client.SplitHashSpace(4)
+		sel := func(rs ...client.HashRange) client.ShardSelector {
+			return client.ShardSelector{Key: client.ShardByUID, Ranges: rs}
+		}
+		owner := func(cm *corev1.ConfigMap) string {
+			if sel(q[0], q[1]).Matches(cm) {
+				return "a"
 			}
-			time.Sleep(10 * time.Millisecond)
+			return "b"
 		}
-	}
-	for _, cm := range list.Items {
-		req := controller.RequestFor(cm)
-		wait(fmt.Sprintf("%s to be reconciled", req), func() bool { return len(x.reconcilers(req)) > 0 })
-	}
-	for _, cm := range list.Items {
-		req := controller.RequestFor(cm)
-		if got := x.reconcilers(req); len(got) != 1 || got[owner(cm)] == 0 {
-			t.Errorf("%s (owner %s) reconciled by %v", req, owner(cm), got)
-		}
-	}
+		x := newExclusive()
+		a, b := newReplica(t, e.ctl, "a", x), newReplica(t, e.ctl, "b", x)
+		a.setShard(t, sel(q[0], q[1]))
+		b.setShard(t, sel(q[2], q[3]))
 
-	// Hand q[1] from a to b. A Reconcile of q[1] in progress holds the
-	// handover until it ends.
-	var moving *corev1.ConfigMap
-	for _, cm := range list.Items {
-		if sel(q[1]).Matches(cm) {
-			moving = cm
-			break
+		wait := func(what string, cond func() bool) {
+			t.Helper()
+			deadline := time.Now().Add(20 * time.Second)
+			for !cond() {
+				if time.Now().After(deadline) {
+					t.Fatalf("timed out waiting for %s", what)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
 		}
-	}
-	if moving == nil {
-		t.Fatal("no object in the second quarter")
-	}
-	req := controller.RequestFor(moving)
-	release := make(chan struct{})
-	x.mu.Lock()
-	x.hold[req] = release
-	x.mu.Unlock()
-	a.ctl.Enqueue(req)
-	<-x.started
-	a.setShard(t, sel(q[0]))
-	drained := make(chan error, 1)
-	go func() { drained <- a.ctl.Drain(t.Context()) }()
-	select {
-	case err := <-drained:
-		t.Fatalf("Drain returned %v while a Reconcile of the part given up runs", err)
-	case <-time.After(100 * time.Millisecond):
-	}
-	close(release)
-	x.mu.Lock()
-	delete(x.hold, req)
-	x.mu.Unlock()
-	if err := <-drained; err != nil {
-		t.Fatalf("Drain: %v", err)
-	}
-	before := x.reconcilers(req)["a"]
-	a.ctl.Enqueue(req) // no longer a's: dropped
-	b.setShard(t, sel(q[1], q[2], q[3]))
-	wait("b to reconcile the object handed over", func() bool { return x.reconcilers(req)["b"] > 0 })
-	if got := x.reconcilers(req)["a"]; got != before {
-		t.Errorf("a reconciled %s %d more times after giving it up", req, got-before)
-	}
+		for _, cm := range list.Items {
+			req := controller.RequestFor(cm)
+			wait(fmt.Sprintf("%s to be reconciled", req), func() bool { return len(x.reconcilers(req)) > 0 })
+		}
+		for _, cm := range list.Items {
+			req := controller.RequestFor(cm)
+			if got := x.reconcilers(req); len(got) != 1 || got[owner(cm)] == 0 {
+				t.Errorf("%s (owner %s) reconciled by %v", req, owner(cm), got)
+			}
+		}
 
-	// Drain's ctx ending cancels the Reconcile calls it waits for.
-	var other *corev1.ConfigMap
-	for _, cm := range list.Items {
-		if sel(q[2]).Matches(cm) {
-			other = cm
-			break
-		}
-	}
-	if other != nil {
-		oreq := controller.RequestFor(other)
-		x.mu.Lock()
-		x.hold[oreq] = make(chan struct{}) // never released
-		x.mu.Unlock()
-		b.ctl.Enqueue(oreq)
-		for r := range x.started {
-			if r == oreq {
+		// Hand q[1] from a to b. A Reconcile of q[1] in progress holds the
+		// handover until it ends.
+		var moving *corev1.ConfigMap
+		for _, cm := range list.Items {
+			if sel(q[1]).Matches(cm) {
+				moving = cm
 				break
 			}
 		}
-		b.setShard(t, sel(q[1], q[3]))
-		ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
-		err := b.ctl.Drain(ctx)
-		cancel()
-		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("Drain with a stuck Reconcile: %v, want DeadlineExceeded", err)
+		if moving == nil {
+			t.Fatal("no object in the second quarter")
 		}
-		wait("the cancelled Reconcile to return", func() bool {
-			x.mu.Lock()
-			defer x.mu.Unlock()
-			_, ok := x.running[oreq]
-			return !ok
-		})
-		if err := b.ctl.Drain(t.Context()); err != nil {
-			t.Errorf("Drain after the Reconcile returned: %v", err)
+		req := controller.RequestFor(moving)
+		release := make(chan struct{})
+		x.mu.Lock()
+		x.hold[req] = release
+		x.mu.Unlock()
+		a.ctl.Enqueue(req)
+		<-x.started
+		a.setShard(t, sel(q[0]))
+		drained := make(chan error, 1)
+		go func() { drained <- a.ctl.Drain(t.Context()) }()
+		select {
+		case err := <-drained:
+			t.Fatalf("Drain returned %v while a Reconcile of the part given up runs", err)
+		case <-time.After(100 * time.Millisecond):
 		}
+		close(release)
+		x.mu.Lock()
+		delete(x.hold, req)
+		x.mu.Unlock()
+		if err := <-drained; err != nil {
+			t.Fatalf("Drain: %v", err)
+		}
+		before := x.reconcilers(req)["a"]
+		a.ctl.Enqueue(req) // no longer a's: dropped
 		b.setShard(t, sel(q[1], q[2], q[3]))
-	}
+		wait("b to reconcile the object handed over", func() bool { return x.reconcilers(req)["b"] > 0 })
+		if got := x.reconcilers(req)["a"]; got != before {
+			t.Errorf("a reconciled %s %d more times after giving it up", req, got-before)
+		}
 
-	// A deleted object is reconciled by its owner, once it is out of
-	// the cache.
-	var gone *corev1.ConfigMap
-	for _, cm := range list.Items {
-		if sel(q[3]).Matches(cm) && (other == nil || cm.Name != other.Name) {
-			gone = cm
-			break
+		// Drain's ctx ending cancels the Reconcile calls it waits for.
+		var other *corev1.ConfigMap
+		for _, cm := range list.Items {
+			if sel(q[2]).Matches(cm) {
+				other = cm
+				break
+			}
 		}
-	}
-	if gone != nil {
-		greq := controller.RequestFor(gone)
-		n := x.reconcilers(greq)["b"]
-		if err := client.For[*corev1.ConfigMap](e.direct).Namespace("default").Delete(t.Context(), gone.Name, client.DeleteOptions{}); err != nil {
-			t.Fatal(err)
+		if other != nil {
+			oreq := controller.RequestFor(other)
+			x.mu.Lock()
+			x.hold[oreq] = make(chan struct{}) // never released
+			x.mu.Unlock()
+			b.ctl.Enqueue(oreq)
+			for r := range x.started {
+				if r == oreq {
+					break
+				}
+			}
+			b.setShard(t, sel(q[1], q[3]))
+			ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+			err := b.ctl.Drain(ctx)
+			cancel()
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("Drain with a stuck Reconcile: %v, want DeadlineExceeded", err)
+			}
+			wait("the cancelled Reconcile to return", func() bool {
+				x.mu.Lock()
+				defer x.mu.Unlock()
+				_, ok := x.running[oreq]
+				return !ok
+			})
+			if err := b.ctl.Drain(t.Context()); err != nil {
+				t.Errorf("Drain after the Reconcile returned: %v", err)
+			}
+			b.setShard(t, sel(q[1], q[2], q[3]))
 		}
-		wait("the deleted object to be reconciled", func() bool { return x.reconcilers(greq)["b"] > n })
-		if got := x.reconcilers(greq)["a"]; got != 0 {
-			t.Errorf("a reconciled %s, b's", greq)
-		}
-	}
 
-	x.mu.Lock()
-	for _, o := range x.overlaps {
-		t.Error(o)
-	}
-	x.mu.Unlock()
-	if err := controller.New("plain", a.inf, x.reconciler("p"), controller.Options{}).SetShard(sel(q[0])); !errors.Is(err, controller.ErrNotSharded) {
-		t.Errorf("SetShard of an unsharded controller: %v", err)
-	}
+		// A deleted object is reconciled by its owner, once it is out of
+		// the cache.
+		var gone *corev1.ConfigMap
+		for _, cm := range list.Items {
+			if sel(q[3]).Matches(cm) && (other == nil || cm.Name != other.Name) {
+				gone = cm
+				break
+			}
+		}
+		if gone != nil {
+			greq := controller.RequestFor(gone)
+			n := x.reconcilers(greq)["b"]
+			if err := client.For[*corev1.ConfigMap](e.direct).Namespace("default").Delete(t.Context(), gone.Name, client.DeleteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			wait("the deleted object to be reconciled", func() bool { return x.reconcilers(greq)["b"] > n })
+			if got := x.reconcilers(greq)["a"]; got != 0 {
+				t.Errorf("a reconciled %s, b's", greq)
+			}
+		}
+
+		x.mu.Lock()
+		for _, o := range x.overlaps {
+			t.Error(o)
+		}
+		x.mu.Unlock()
+		if err := newController(t, "plain", a.inf, x.reconciler("p"), controller.Options{}).SetShard(sel(q[0])); !errors.Is(err, controller.ErrNotSharded) {
+			t.Errorf("SetShard of an unsharded controller: %v", err)
+		}
+	})
 }

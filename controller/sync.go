@@ -7,12 +7,15 @@ import (
 	"slices"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/kubewire/kubewire/informer"
 )
 
 // ErrNotSynced is matched by the error Run returns when a source's cache
 // could not be synced: the server refused it, or Options.SyncTimeout
-// passed.
-var ErrNotSynced = errors.New("cache not synced")
+// passed. It is informer.ErrNotSynced, which informer.Informer.Check
+// returns for a cache with no full state.
+var ErrNotSynced = informer.ErrNotSynced
 
 // errNotSyncedYet is what Ready says of a cache still filling.
 var errNotSyncedYet = errors.New("not synced yet")

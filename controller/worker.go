@@ -2,11 +2,13 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"time"
 
+	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/workqueue"
 )
 
@@ -42,7 +44,7 @@ func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request]
 	var ws *writes
 	if c.opts.ReadYourWrites {
 		ws = &writes{}
-		rctx = context.WithValue(rctx, writesKey{}, ws)
+		rctx = client.OnWrite(context.WithValue(rctx, writesKey{}, ws), ws.add)
 	}
 	c.active.Add(1)
 	start := time.Now()
@@ -71,7 +73,13 @@ func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request]
 		if ctx.Err() != nil {
 			return // stopping: whoever runs next reconciles everything again
 		}
-		if !panicked {
+		switch {
+		case panicked: // logged with its stack by call
+		case errors.Is(err, client.ErrConflict):
+			// A write from a cache a step behind the server: the retry
+			// reads the newer object. Routine, so not an error line.
+			log.Info("controller: reconcile conflicted, retrying", "error", err, "requeues", q.NumRequeues(req))
+		default:
 			log.Error("controller: reconcile failed", "error", err, "requeues", q.NumRequeues(req))
 		}
 		q.AddRateLimited(req)

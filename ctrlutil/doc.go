@@ -24,8 +24,8 @@
 // a precondition), so a decision taken on a stale cache fails with
 // client.ErrConflict instead of overwriting a change it never saw; the
 // controller retries, and with controller.Options.ReadYourWrites its
-// next read sees at least its own writes, which the helpers record with
-// controller.Wrote. Patch and CreateOrPatch send RFC 7386 merge patches,
+// next read sees at least its own writes (every write made with the
+// Reconcile's ctx counts, the helpers' included). Patch and CreateOrPatch send RFC 7386 merge patches,
 // and send a change of .status to the status subresource.
 //
 // # Ownership

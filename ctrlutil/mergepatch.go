@@ -8,7 +8,6 @@ import (
 	"reflect"
 
 	"github.com/kubewire/kubewire/client"
-	"github.com/kubewire/kubewire/controller"
 )
 
 // encodeBoth returns the JSON objects of a and b as maps.
@@ -108,6 +107,5 @@ func sendPatch[T client.Object](ctx context.Context, res *client.Resource[T], ob
 	if err != nil {
 		return got, fmt.Errorf("ctrlutil: patch %s: %w", describe(obj), err)
 	}
-	controller.Wrote(ctx, got)
 	return got, nil
 }

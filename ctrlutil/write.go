@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/kubewire/kubewire/client"
-	"github.com/kubewire/kubewire/controller"
 )
 
 // Object is a client.Object whose DeepCopy returns its own type: every
@@ -54,8 +53,8 @@ const (
 // mutate sets the fields the caller owns and must not change the
 // namespace or name. The status of kinds with a status subresource is
 // not written by Update; see CreateOrPatch. The written object, as the
-// server answered, is returned and recorded for read-your-writes (see
-// controller.Wrote); for Unchanged the current object is returned (the
+// server answered, is returned (read-your-writes counts it, as every
+// write made with a Reconcile's ctx); for Unchanged the current object is returned (the
 // cache's copy, not to be modified).
 func CreateOrUpdate[T Object[T]](ctx context.Context, res *client.Resource[T], cache Reader[T], obj T, mutate func(T) error) (T, Operation, error) {
 	cur, found, err := current(ctx, res, cache, obj)
@@ -77,7 +76,6 @@ func CreateOrUpdate[T Object[T]](ctx context.Context, res *client.Resource[T], c
 	if err != nil {
 		return cur, Unchanged, fmt.Errorf("ctrlutil: update %s: %w", describe(obj), err)
 	}
-	controller.Wrote(ctx, got)
 	return got, Updated, nil
 }
 
@@ -159,7 +157,6 @@ func create[T Object[T]](ctx context.Context, res *client.Resource[T], obj T, mu
 	if err != nil {
 		return zero, Unchanged, fmt.Errorf("ctrlutil: create %s: %w", describe(obj), err)
 	}
-	controller.Wrote(ctx, got)
 	return got, Created, nil
 }
 

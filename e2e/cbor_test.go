@@ -138,7 +138,10 @@ func TestCBORCustomResources(t *testing.T) {
 
 	// An informer syncs (watch-list) and follows changes over CBOR; the
 	// writes are CBOR now that the resource answered CBOR.
-	inf := informer.New(typed, informer.Options[*shapesv1.Widget]{})
+	inf, err := informer.New(typed, informer.Options[*shapesv1.Widget]{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	tracker := chaos.NewTracker[*shapesv1.Widget]("handler")
 	inf.AddHandler(tracker, informer.HandlerOptions{})
 	runCtx, stop := context.WithCancel(ctx)

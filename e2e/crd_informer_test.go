@@ -75,14 +75,17 @@ func testCRDInformer(t *testing.T, tgt clientTarget) {
 			t.Fatal(err)
 		}
 	}
-	f := informer.NewFactory(tgt.client, informer.FactoryOptions{
+	f, err := informer.NewFactory(tgt.client, informer.FactoryOptions{
 		Reflector: reflector.Options{InitialBackoff: 50 * time.Millisecond, MaxBackoff: time.Second},
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	inf := informer.Shared[*shapesv1.Widget](f, informer.Scope{Namespace: tgt.ns})
 	if informer.Shared[*shapesv1.Widget](f, informer.Scope{Namespace: tgt.ns}) != inf {
 		t.Error("the factory made a second informer for the same kind and scope")
 	}
-	err := inf.Store().AddIndexes(map[string]informer.IndexFunc[*shapesv1.Widget]{
+	err = inf.Store().AddIndexes(map[string]informer.IndexFunc[*shapesv1.Widget]{
 		"color": func(w *shapesv1.Widget) []string { return []string{w.Spec.Color} },
 	})
 	if err != nil {

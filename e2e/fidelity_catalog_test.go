@@ -121,6 +121,7 @@ func fidelityCatalog() []*step {
 	mediaScenario(c)
 	kindsScenario(c)
 	watchScenario(c)
+	webhookScenario(c)
 	return c.steps
 }
 

@@ -70,8 +70,9 @@ func TestFidelity(t *testing.T) {
 	catalog := fidelityCatalog()
 	// The fake does synchronously what kube-apiserver's controllers do
 	// in the background, so it gets less time.
-	fakeTarget := &fidTarget{name: "fake", base: srv.URL(), client: srv.Client(), token: srv.Token(), patience: 2 * time.Second}
-	realTarget := &fidTarget{name: "kube-apiserver", base: c.URL, client: c.Client(t), token: c.AdminToken, patience: 30 * time.Second}
+	hookVars := startFidelityWebhooks(t)
+	fakeTarget := &fidTarget{name: "fake", base: srv.URL(), client: srv.Client(), token: srv.Token(), patience: 2 * time.Second, vars: hookVars}
+	realTarget := &fidTarget{name: "kube-apiserver", base: c.URL, client: c.Client(t), token: c.AdminToken, patience: 30 * time.Second, vars: hookVars}
 	fakeAnswers := fakeTarget.run(t, catalog)
 	realAnswers := realTarget.run(t, catalog)
 
@@ -173,6 +174,9 @@ type fidTarget struct {
 	token  string
 	// patience bounds each wait step.
 	patience time.Duration
+	// vars are values the catalog's steps substitute from the start
+	// (the webhook server's URL and authority).
+	vars map[string]string
 }
 
 // answer is what a server answered to one step.
@@ -188,6 +192,9 @@ type answer struct {
 // ones as ${name}; ${ns} is the step's scenario namespace.
 func (ft *fidTarget) run(t *testing.T, catalog []*step) []answer {
 	vars := map[string]string{}
+	for k, v := range ft.vars {
+		vars[k] = v
+	}
 	out := make([]answer, len(catalog))
 	for i, st := range catalog {
 		if st.wait != nil {

@@ -169,7 +169,10 @@ func testInformer(t *testing.T, tgt clientTarget, ropts reflector.Options) {
 	}
 	src := &countingSource{Resource: res}
 	ropts.InitialBackoff, ropts.MaxBackoff = 50*time.Millisecond, time.Second
-	inf := informer.New[*corev1.ConfigMap](src, informer.Options[*corev1.ConfigMap]{Reflector: ropts})
+	inf, err := informer.New[*corev1.ConfigMap](src, informer.Options[*corev1.ConfigMap]{Reflector: ropts})
+	if err != nil {
+		t.Fatal(err)
+	}
 	tracker := chaos.NewTracker[*corev1.ConfigMap]("handler")
 	inf.AddHandler(tracker, informer.HandlerOptions{})
 	runCtx, stop := context.WithCancel(ctx)

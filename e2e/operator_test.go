@@ -223,9 +223,9 @@ type operatorProc struct {
 	health  string
 	metrics string
 	out     syncBuf
-	done   chan error
-	once   sync.Once
-	err    error
+	done    chan error
+	once    sync.Once
+	err     error
 }
 
 func startOperator(t *testing.T, bin, kubeconfigPath, id string) *operatorProc {

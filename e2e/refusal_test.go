@@ -172,7 +172,10 @@ func TestWatchForbiddenByRBAC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inf := informer.New(client.For[*corev1.ConfigMap](sa).Namespace(ns), informer.Options[*corev1.ConfigMap]{Reflector: quick})
+	inf, err := informer.New(client.For[*corev1.ConfigMap](sa).Namespace(ns), informer.Options[*corev1.ConfigMap]{Reflector: quick})
+	if err != nil {
+		t.Fatal(err)
+	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- inf.Run(runCtx) }()
@@ -279,7 +282,10 @@ func TestCRDCreatedAfterInformer(t *testing.T) {
 	}
 	gvr := client.GroupVersionResource{Group: "later.example.com", Version: "v1", Resource: "gadgets"}
 	gadgets := client.Dynamic(admin, gvr).Namespace(ns)
-	inf := informer.New(gadgets, informer.Options[*unstructured.Unstructured]{Reflector: quick})
+	inf, err := informer.New(gadgets, informer.Options[*unstructured.Unstructured]{Reflector: quick})
+	if err != nil {
+		t.Fatal(err)
+	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- inf.Run(runCtx) }()

@@ -263,7 +263,7 @@ func startShardReplica(t *testing.T, cluster *harness.Cluster, id string, f *fen
 	}
 	widgets := informer.Shared[*widgetv1.Widget](m.Factory(), informer.Scope{Namespace: shardNS, Shard: m.ShardKey()})
 	api := client.For[*widgetv1.Widget](c)
-	ctl := controller.New("widgets", widgets, controller.ForObject(widgets, func(ctx context.Context, w *widgetv1.Widget) (controller.Result, error) {
+	ctl, err := controller.NewFor("widgets", widgets, func(ctx context.Context, w *widgetv1.Widget) (controller.Result, error) {
 		f.enter(w.Name, id)
 		defer f.leave(w.Name)
 		time.Sleep(shardWork)
@@ -277,7 +277,10 @@ func startShardReplica(t *testing.T, cluster *harness.Cluster, id string, f *fen
 			return nil
 		})
 		return controller.Result{}, ctrlutil.IgnoreNotFound(err)
-	}), controller.Options{Workers: 8, Shard: m.ShardKey()})
+	}, controller.Options{Workers: 8, Shard: m.ShardKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	m.Add(ctl)
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &shardReplica{id: id, m: m, widgets: widgets, link: link, cancel: cancel, done: make(chan error, 1)}
@@ -357,7 +360,10 @@ func restProblem(ctx context.Context, admin *client.Client, running map[string]*
 	if why := ringSettled(running); why != "" {
 		return why
 	}
-	p := pager.New(client.For[*widgetv1.Widget](admin).Namespace(shardNS).List, pager.Options{PageSize: 5000})
+	p, err := pager.New(client.For[*widgetv1.Widget](admin).Namespace(shardNS).List, pager.Options{PageSize: 5000})
+	if err != nil {
+		return err.Error()
+	}
 	all, err := p.ListAll(ctx)
 	if err != nil {
 		return err.Error()

@@ -27,6 +27,11 @@
 // authenticates as an admin in group system:masters, and Options.Users
 // adds users with fewer rights. Env.InstallCRDs (or Options.CRDs)
 // installs CustomResourceDefinitions and waits until they are served.
+// Env.Webhooks connects kube-apiserver to a webhook server the test
+// runs on loopback (package webhook): it makes an authority and a
+// serving certificate, gives the server's options, installs the
+// program's webhook configurations and conversion webhooks pointed at
+// it, and returns once kube-apiserver calls it.
 // For fault tests, Env.RestartAPIServer restarts kube-apiserver on the
 // same port (watches end, data survives) and Env.Compact compacts etcd
 // so that old resource versions answer 410 Expired.

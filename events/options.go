@@ -1,12 +1,13 @@
 package events
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"regexp"
 	"time"
+
+	"github.com/kubewire/kubewire/client"
 )
 
 // The event types the API accepts.
@@ -24,8 +25,14 @@ const (
 )
 
 // ErrInvalidOptions is matched by the errors NewRecorder returns for
-// Options it cannot run with.
-var ErrInvalidOptions = errors.New("invalid event recorder options")
+// Options it cannot run with. They match client.ErrInvalidOptions
+// too, as every constructor's errors about its options do.
+var ErrInvalidOptions error = invalidOptions{}
+
+type invalidOptions struct{}
+
+func (invalidOptions) Error() string        { return "invalid event recorder options" }
+func (invalidOptions) Is(target error) bool { return target == client.ErrInvalidOptions }
 
 // Options configure a Recorder. Component is required; every other zero
 // value means its default.

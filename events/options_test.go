@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kubewire/kubewire/client"
 )
 
 func TestOptionsValidate(t *testing.T) {
@@ -28,6 +30,29 @@ func TestOptionsValidate(t *testing.T) {
 				t.Errorf("validate() = %v, want valid=%v", err, tt.valid)
 			}
 		})
+	}
+}
+
+// NewRecorder refuses what it cannot run with, with an error matching
+// ErrInvalidOptions and client.ErrInvalidOptions.
+func TestNewRecorderInvalid(t *testing.T) {
+	c, err := client.New(client.Config{Host: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		c    *client.Client
+		opts Options
+	}{
+		{"nil client", nil, Options{Component: "c"}},
+		{"no component", c, Options{}},
+		{"negative queue size", c, Options{Component: "c", QueueSize: -1}},
+	} {
+		r, err := NewRecorder(tt.c, tt.opts)
+		if r != nil || !errors.Is(err, ErrInvalidOptions) || !errors.Is(err, client.ErrInvalidOptions) {
+			t.Errorf("%s: NewRecorder = %v, %v; want nil and ErrInvalidOptions", tt.name, r, err)
+		}
 	}
 }
 

@@ -55,6 +55,9 @@ type Recorder struct {
 // error matching ErrInvalidOptions when opts are invalid. It sends
 // nothing; Run does.
 func NewRecorder(c *client.Client, opts Options) (*Recorder, error) {
+	if c == nil {
+		return nil, fmt.Errorf("events: NewRecorder needs a client: %w", ErrInvalidOptions)
+	}
 	opts = opts.withDefaults()
 	if err := opts.validate(); err != nil {
 		return nil, err

@@ -126,8 +126,6 @@ func (l *lru[V]) each(f func(key string, v V)) {
 	}
 }
 
-func (l *lru[V]) len() int { return l.order.Len() }
-
 // spamFilter is the per-object token bucket of new Events.
 type spamFilter struct {
 	off     bool

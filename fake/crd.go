@@ -51,7 +51,9 @@ func (s *Server) customResources(crd *apiextensionsv1.CustomResourceDefinition) 
 			ShortNames: slices.Clone(spec.Names.ShortNames), Categories: slices.Clone(spec.Names.Categories),
 		}
 		r := &object.Resource{Kind: k, Custom: true, Generation: true}
-		r.CRD = &object.CRDVersion{Name: crd.Name, Storage: object.CRDStorageVersion(crd), Schema: sch, Columns: printerColumns(v.AdditionalPrinterColumns)}
+		convert := s.crdConverter(crd)
+		r.CRD = &object.CRDVersion{Name: crd.Name, Storage: object.CRDStorageVersion(crd), Schema: sch, Columns: printerColumns(v.AdditionalPrinterColumns),
+			Convert: convert, ToStorage: s.storageConverter(crd, convert)}
 		if sub := v.Subresources; sub != nil {
 			if sub.Status != nil {
 				r.Status = true

@@ -19,6 +19,9 @@ func (s *Server) write(r *object.Resource, key string, dry bool, fn storage.Writ
 	if err == nil && !dry && typ != "" && r.IsCRD() && o != nil {
 		s.syncCRD(o.Name)
 	}
+	if err == nil && !dry && typ != "" {
+		s.webhooks.observe(r)
+	}
 	return o, typ, err
 }
 

@@ -28,9 +28,19 @@
 //     kube-public cannot be deleted), ServiceAccount (a Pod runs as its
 //     namespace's "default" account, which must exist, and mounts its
 //     token), Priority, DefaultTolerationSeconds, TaintNodesByCondition,
-//     StorageObjectInUseProtection and DefaultStorageClass; and admission
+//     StorageObjectInUseProtection and DefaultStorageClass; admission
 //     hooks a test adds (Options.Admission) that change or refuse writes
-//     as webhooks do.
+//     as webhooks do; and the admission webhooks the server's
+//     Mutating- and ValidatingWebhookConfigurations register, called
+//     over HTTPS as kube-apiserver calls them (rules, scope, namespace
+//     and object selectors, matchPolicy Equivalent for the versions of
+//     a custom resource, timeouts and failure policies, JSON patches,
+//     denials, warnings; a Service reference is called at the address
+//     Options.WebhookServices gives it). Custom resources whose CRD has
+//     conversion strategy Webhook are converted by calling it: to the
+//     storage version when written, and to the version asked for when
+//     read (gets, lists in one review, watch events, the object updates
+//     and patches start from).
 //   - Validation of every object's metadata with kube-apiserver's rules
 //     and messages: names per kind (DNS subdomains, DNS labels for
 //     Namespaces, RFC 1035 labels for Services, path segments for RBAC),
@@ -142,8 +152,12 @@
 //     resources get no defaults, autoscalers' behavior gets no default
 //     policies, and fields behind feature gates kube-apiserver v1.36
 //     leaves off by default are not defaulted.
-//   - Admission: LimitRanger, ResourceQuota, PodSecurity, the validating
-//     admission policies and real webhooks are not run; nothing creates
+//   - Admission: LimitRanger, ResourceQuota, PodSecurity and the
+//     validating admission policies are not run; webhooks are called
+//     while the server holds its storage's lock for updates, patches and
+//     deletes, so a webhook that calls the fake back waits until its
+//     timeout; matchConditions and reinvocation are not evaluated (every
+//     matching webhook is called once); nothing creates
 //     the kube-root-ca.crt ConfigMap a Pod's token volume names.
 //   - Validation of built-in kinds' specs (pod templates, ports,
 //     selectors matching templates, ...) is left to kube-apiserver:
@@ -170,9 +184,11 @@
 //     evaluated only when Options.Rules is set (module fake/cel, with
 //     cel-go, lacking kube-apiserver's own CEL functions, cost budget and
 //     compile-time type checks); CRDs are accepted whatever their rules
-//     say; every served version shares the CRD's objects, converted as
-//     the "None" strategy converts (webhook conversion is not called); a
-//     CRD's objects are deleted with it even if finalizers hold them.
+//     say; every served version shares the CRD's objects (with
+//     conversion strategy None, kept at the version written and served
+//     at the others by changing apiVersion; with Webhook, converted to
+//     the storage version when written, as kube-apiserver does); a CRD's
+//     objects are deleted with it even if finalizers hold them.
 //   - Server-side apply: fields of the wrong type (YAML's y, yes, on and
 //     off are booleans) answer kube-apiserver's 500 only for unknown
 //     fields; the kubectl last-applied annotation is not reconciled with

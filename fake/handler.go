@@ -37,6 +37,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		request.WriteError(w, req, err)
 		return
 	}
+	r.Warn = func(msg string) { w.Header().Add("Warning", "299 - "+strconv.Quote(msg)) }
 	if fail, latency := s.faults.forRequest(r.Info(req)); fail != nil || latency > 0 {
 		if latency > 0 && !s.sleep(req, latency) {
 			return

@@ -105,6 +105,11 @@ func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request.
 		request.WriteError(w, req, aerr)
 		return
 	}
+	items, err := object.ConvertAll(r.Res, items)
+	if err != nil {
+		request.WriteError(w, req, apierr.Internal(err)) // the conversion webhook failed
+		return
+	}
 	request.SetShardInfo(&lm, r.Res, out, opts.Shard)
 	ct := out.Format.ContentType()
 	if out.As == request.AsTable {

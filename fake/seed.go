@@ -3,6 +3,7 @@ package fake
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/kubewire/kubewire/codec"
 
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/api/unstructured"
@@ -52,6 +53,24 @@ func (s *Server) draftFromValue(obj any) (*object.Draft, error) {
 				return nil, err
 			}
 			return &object.Draft{Res: r, Typed: t, Meta: t.GetObjectMeta()}, nil
+		}
+		if r.Custom {
+			// A custom resource's Go type (kubewire-gen's): through its
+			// JSON, with the kind the resource serves.
+			b, err := codec.EncodeJSON(obj)
+			if err != nil {
+				return nil, err
+			}
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				return nil, err
+			}
+			m["apiVersion"], m["kind"] = k.APIVersion(), k.Kind
+			if b, err = json.Marshal(m); err != nil {
+				return nil, err
+			}
+			d, _, err := r.DecodeJSON(b)
+			return d, err
 		}
 		return nil, fmt.Errorf("%T has no protobuf Marshal method", obj)
 	case *unstructured.Unstructured:

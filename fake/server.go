@@ -97,6 +97,12 @@ type Options struct {
 	// shards lists and watches as kube-apiserver v1.36 with the gate
 	// does (KEP-5866).
 	IgnoreShardSelector bool
+	// WebhookServices maps the Services that webhook configurations and
+	// conversion webhooks name ("namespace/name") to the address
+	// ("host:port") the server calls them at over HTTPS; a webhook whose
+	// clientConfig has a url needs no entry. A Service not listed
+	// cannot be called (the failure policy applies).
+	WebhookServices map[string]string
 }
 
 // RuleEvaluator evaluates CEL expressions of x-kubernetes-validations
@@ -147,6 +153,9 @@ type Server struct {
 	// builtinGroups are the API groups of built-in kinds (immutable).
 	builtinGroups map[string]bool
 
+	webhooks  *webhookHooks  // calls the admission webhooks of the configurations
+	hooksHTTP webhookClients // the webhooks' HTTP clients
+
 	ctx    context.Context // canceled by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // in-flight requests served through RoundTripper
@@ -191,6 +200,8 @@ func New(opts Options) *Server {
 	if len(opts.Admission) > 0 {
 		hooks = append(hooks, userHooks(opts.Admission))
 	}
+	s.webhooks = &webhookHooks{s: s}
+	hooks = append(hooks, s.webhooks)
 	s.admission = &admission.Chain{
 		Lookup: s.lookup, Hooks: hooks, Now: s.nowTime,
 		Validator: &validation.Validator{Patterns: validation.NewPatterns(), Rules: rules},
@@ -219,6 +230,7 @@ func New(opts Options) *Server {
 		}
 	}
 	s.settle()
+	s.webhooks.refresh()
 	return s
 }
 
@@ -264,6 +276,7 @@ func (s *Server) Client() *http.Client {
 // idempotent.
 func (s *Server) Close() {
 	s.cancel()
+	defer s.hooksHTTP.close()
 	if s.http != nil {
 		s.http.CloseClientConnections()
 		s.http.Close()

@@ -65,8 +65,11 @@ func (s *Server) create(d *object.Draft, ns string, dry bool, call *admission.Re
 		}
 		if dry {
 			// kube-apiserver answers a dry-run create without a
-			// resource version or managedFields.
-			d.Meta.ManagedFields = nil
+			// resource version, and of a built-in kind without
+			// managedFields (a custom resource's keeps them).
+			if !r.Custom {
+				d.Meta.ManagedFields = nil
+			}
 			rv = 0
 		}
 		next, err := d.Seal(rv)

@@ -2,7 +2,7 @@
 // Kubernetes collection in step with the server and calls event handlers
 // for every change: the API a controller reads its world through.
 //
-//	inf := informer.New(client.For[*corev1.Pod](c), informer.Options[*corev1.Pod]{})
+//	inf, err := informer.New(client.For[*corev1.Pod](c), informer.Options[*corev1.Pod]{})
 //	inf.AddHandler(informer.HandlerFuncs[*corev1.Pod]{
 //		Add:    func(p *corev1.Pod, initial bool) { ... },
 //		Update: func(old, p *corev1.Pod) { ... },
@@ -85,6 +85,28 @@
 // the server (KEP-5866) and applied on the client as well, so the cache
 // holds only its part even from a server without the feature;
 // ShardedOnServer tells which.
+//
+// # Trusting the cache
+//
+// Store.Snapshot reads the cached objects and the resourceVersion they
+// are the state of under one lock (none while a relist is streaming in).
+// Check lists the informer's own scope at exactly that resourceVersion
+// and returns a Report of objects missing from the cache, extra in it or
+// stale, with a go-cmp diff: where client-go's mutation detector panics,
+// an inconsistency is a value for a health endpoint, a metric or a log.
+// Factory.Checks hands out the check of every informer of a Factory;
+// package manager runs them periodically (manager.Options.CheckPeriod)
+// and reports them on /readyz.
+//
+// # Making one
+//
+// New, NewMetadata and NewFactory check every option and return an error
+// matching client.ErrInvalidOptions for one an informer could not run
+// with (a selector that carries an error, an index without a function, a
+// negative duration), so that Run never fails for its configuration.
+// Shared and its siblings panic on an invalid Scope: like the pattern
+// given to regexp.MustCompile, a Scope is written in the program, and
+// Scope.Validate checks one built from input.
 //
 // # Memory
 //

@@ -33,9 +33,12 @@ func Example() {
 	}
 
 	byTier := func(p *corev1.Pod) []string { return []string{p.Labels["tier"]} }
-	inf := informer.New(client.For[*corev1.Pod](c), informer.Options[*corev1.Pod]{
+	inf, err := informer.New(client.For[*corev1.Pod](c), informer.Options[*corev1.Pod]{
 		Indexes: map[string]informer.IndexFunc[*corev1.Pod]{"tier": byTier},
 	})
+	if err != nil {
+		panic(err)
+	}
 	added := make(chan string)
 	inf.AddHandler(informer.HandlerFuncs[*corev1.Pod]{
 		Add: func(p *corev1.Pod, initial bool) {
@@ -85,7 +88,10 @@ func ExampleInformer_WaitForSync_refused() {
 		panic(err)
 	}
 	gvr := client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
-	inf := informer.New(client.Dynamic(c, gvr).Namespace("default"), informer.Options[*unstructured.Unstructured]{})
+	inf, err := informer.New(client.Dynamic(c, gvr).Namespace("default"), informer.Options[*unstructured.Unstructured]{})
+	if err != nil {
+		panic(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- inf.Run(ctx) }()

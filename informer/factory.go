@@ -29,6 +29,44 @@ type Scope struct {
 	Shard client.ShardKey
 }
 
+// Validate reports a Scope no informer can cache: a selector that
+// carries an error (client.LabelSelector's builders record one), or a
+// Shard key other than client.ShardByUID and client.ShardByNamespace.
+// The error matches client.ErrInvalidOptions. Shared panics on such a
+// Scope; check one built from input (flags, configuration) first.
+func (s Scope) Validate() error {
+	ropts := reflector.Options{LabelSelector: s.LabelSelector, FieldSelector: s.FieldSelector}
+	if s.Shard != "" {
+		ropts.ShardSelector = client.ShardSelector{Key: s.Shard}
+	}
+	if err := ropts.Validate(); err != nil {
+		return fmt.Errorf("informer: Scope: %w", err)
+	}
+	return nil
+}
+
+// describe names an informer of s reading res (the source's String,
+// which says the namespace), for Checks.
+func (s Scope) describe(res string, typ reflect.Type) string {
+	name := res
+	switch typ {
+	case reflect.TypeFor[*metav1.PartialObjectMetadata]():
+		name += ", metadata only"
+	case reflect.TypeFor[*unstructured.Unstructured]():
+		name += ", dynamic"
+	}
+	if s.LabelSelector != nil && s.LabelSelector.String() != "" {
+		name += " with labels " + s.LabelSelector.String()
+	}
+	if s.FieldSelector != nil && s.FieldSelector.String() != "" {
+		name += " with fields " + s.FieldSelector.String()
+	}
+	if s.Shard != "" {
+		name += " sharded by " + string(s.Shard)
+	}
+	return name
+}
+
 func (s Scope) String() string {
 	str := func(sel client.Selector) string {
 		if sel == nil {
@@ -65,6 +103,7 @@ type Factory struct {
 	mu        sync.Mutex
 	informers map[factoryKey]runner
 	order     []runner
+	names     []named                                  // as order
 	sharded   []shardedRunner                          // informers with a Scope.Shard
 	shards    map[client.ShardKey]client.ShardSelector // the last SetShard of each key
 	runCtx    context.Context
@@ -76,6 +115,7 @@ type runner interface {
 	Run(ctx context.Context) error
 	WaitForSync(ctx context.Context) error
 	Err() error
+	Check(ctx context.Context) (Report, error)
 }
 
 type shardedRunner interface {
@@ -90,13 +130,37 @@ type factoryKey struct {
 	scope string
 }
 
-// NewFactory returns a Factory making informers that read through c.
-func NewFactory(c *client.Client, opts FactoryOptions) *Factory {
-	return &Factory{c: c, opts: opts, informers: map[factoryKey]runner{}}
+// named is an informer of the factory and how Checks names it.
+type named struct {
+	name string
+	r    runner
+}
+
+// NewFactory returns a Factory making informers that read through c. It
+// fails with an error matching client.ErrInvalidOptions when c is nil or
+// opts.Reflector is invalid (see reflector.Options.Validate; its
+// selectors are the Scopes'), so that no informer it makes fails for its
+// options.
+func NewFactory(c *client.Client, opts FactoryOptions) (*Factory, error) {
+	if c == nil {
+		return nil, fmt.Errorf("informer: NewFactory needs a client: %w", client.ErrInvalidOptions)
+	}
+	base := opts.Reflector
+	base.LabelSelector, base.FieldSelector, base.ShardSelector = nil, nil, client.ShardSelector{}
+	if err := base.Validate(); err != nil {
+		return nil, fmt.Errorf("informer: FactoryOptions.Reflector: %w", err)
+	}
+	return &Factory{c: c, opts: opts, informers: map[factoryKey]runner{}}, nil
 }
 
 // Shared returns the factory's informer of the built-in or generated kind
 // T in scope, making it on first use.
+//
+// Shared, SharedMetadata and SharedDynamic panic if scope is invalid (see
+// Scope.Validate): a Scope is written in the program, like a regular
+// expression given to regexp.MustCompile, and one that cannot work is a
+// programming error found at the first run. Validate a Scope built from
+// input before.
 func Shared[T client.Kinded](f *Factory, scope Scope) *Informer[T] {
 	var zero T
 	info := zero.KindInfo()
@@ -128,6 +192,9 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 	if inf, ok := f.informers[k]; ok {
 		return inf.(*Informer[T])
 	}
+	if err := scope.Validate(); err != nil {
+		panic(fmt.Sprintf("informer: Shared with an invalid Scope (a programming error): %v", err))
+	}
 	ropts := f.opts.Reflector
 	ropts.LabelSelector, ropts.FieldSelector = scope.LabelSelector, scope.FieldSelector
 	if scope.Shard != "" {
@@ -147,12 +214,17 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 	if f.opts.DropManagedFields {
 		opts.Transform = DropManagedFields[T]
 	}
-	inf := New[T](res().Namespace(scope.Namespace), opts)
+	src := res().Namespace(scope.Namespace)
+	inf, err := New[T](src, opts)
+	if err != nil { // NewFactory and the check above leave nothing to refuse
+		panic(fmt.Sprintf("informer: Shared: %v", err))
+	}
 	if cache != nil {
 		cache.inf.Store(inf)
 	}
 	f.informers[k] = inf
 	f.order = append(f.order, inf)
+	f.names = append(f.names, named{scope.describe(src.String(), reflect.TypeFor[T]()), inf})
 	if scope.Shard != "" {
 		f.sharded = append(f.sharded, inf)
 	}
@@ -257,6 +329,20 @@ func (f *Factory) WaitForSync(ctx context.Context) error {
 		g.Go(func() error { return r.WaitForSync(gctx) })
 	}
 	return g.Wait()
+}
+
+// Checks returns the consistency check (Informer.Check) of every
+// informer the factory made so far, by name: the resource, its kind of
+// informer and its Scope, such as "configmaps (v1) in namespace shop
+// with labels app=web". Package manager runs them periodically.
+func (f *Factory) Checks() map[string]func(ctx context.Context) (Report, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make(map[string]func(context.Context) (Report, error), len(f.names))
+	for _, n := range f.names {
+		out[n.name] = n.r.Check
+	}
+	return out
 }
 
 // Err returns the persistent failures of the factory's informers (see

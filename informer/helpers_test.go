@@ -21,7 +21,28 @@ import (
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/fake/fakeclient"
 	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/reflector"
 )
+
+// newInformer is informer.New for options the test knows are valid.
+func newInformer[T client.Object](t testing.TB, src reflector.Source[T], opts informer.Options[T]) *informer.Informer[T] {
+	t.Helper()
+	inf, err := informer.New(src, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inf
+}
+
+// newFactory is informer.NewFactory for options the test knows are valid.
+func newFactory(t testing.TB, c *client.Client, opts informer.FactoryOptions) *informer.Factory {
+	t.Helper()
+	f, err := informer.NewFactory(c, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
 
 // The three types a cache of ConfigMaps can hold.
 type (
@@ -120,12 +141,14 @@ func obj[T client.Object](f flavour[T], ns, name, rv string, labels ...string) T
 	return o
 }
 
-// newServer starts a fake server over loopback with n ConfigMaps in
-// "default" and returns it with a client.
+// newServer makes a fake server in memory (for testing/synctest
+// bubbles) with n ConfigMaps in "default" and returns it with a client.
 func newServer(t *testing.T, n int, opts fake.Options) (*fake.Server, *client.Client) {
 	t.Helper()
-	s, cfg := fakeclient.Start(opts)
+	s := fake.New(opts)
 	t.Cleanup(s.Close)
+	cfg := fakeclient.Config(s)
+	cfg.Host, cfg.TLS, cfg.Transport = "http://fake", client.TLSConfig{}, s.RoundTripper()
 	for i := range n {
 		if err := s.Add(configMap("default", i)); err != nil {
 			t.Fatal(err)

@@ -39,6 +39,8 @@ type Options[T client.Object] struct {
 type Informer[T client.Object] struct {
 	store     *Store[T]
 	reflector *reflector.Reflector[T]
+	src       reflector.Source[T] // for Check
+	opts      reflector.Options   // for Check: the selectors
 
 	handlers []*Registration[T] // guarded by store.mu, so changes and registrations are ordered
 
@@ -52,18 +54,22 @@ type Informer[T client.Object] struct {
 
 // New returns an Informer caching the collection src lists and watches:
 // a *client.Resource[T] (typed, dynamic or metadata-only; namespaced
-// with Namespace(ns) or across namespaces). It panics if opts.Indexes
-// names NamespaceIndex or has a nil function, a programming error.
-func New[T client.Object](src reflector.Source[T], opts Options[T]) *Informer[T] {
+// with Namespace(ns) or across namespaces). It fails with an error
+// matching client.ErrInvalidOptions when src is nil, opts.Indexes names
+// NamespaceIndex or has a nil function, or opts.Reflector is invalid
+// (see reflector.Options.Validate): Run never fails for its options.
+func New[T client.Object](src reflector.Source[T], opts Options[T]) (*Informer[T], error) {
 	store, err := newStore(opts.Indexes)
 	if err != nil {
-		panic(err)
+		return nil, fmt.Errorf("%w: %w", err, client.ErrInvalidOptions)
 	}
-	inf := &Informer[T]{store: store, stopped: make(chan struct{})}
+	inf := &Informer[T]{store: store, stopped: make(chan struct{}), src: src, opts: opts.Reflector}
 	store.notify = inf.dispatch
 	w := reflector.TransformStore[T](writer[T]{store}, opts.Transform)
-	inf.reflector = reflector.New(src, w, opts.Reflector)
-	return inf
+	if inf.reflector, err = reflector.New(src, w, opts.Reflector); err != nil {
+		return nil, fmt.Errorf("informer: %w", err)
+	}
+	return inf, nil
 }
 
 // Store returns the informer's cache, for reads and for adding indexes;
@@ -109,8 +115,8 @@ func (inf *Informer[T]) WaitForSync(ctx context.Context) error {
 // Run fills the cache and keeps it in step, and delivers changes to the
 // handlers, until ctx ends; it then returns ctx's error after every
 // goroutine it started (the reflector's and one per handler) has ended.
-// It returns early only if the options are invalid
-// (client.ErrInvalidOptions). Run may be called once.
+// New checked the options, so it does not return early for them. Run
+// may be called once.
 func (inf *Informer[T]) Run(ctx context.Context) error {
 	inf.mu.Lock()
 	if inf.started {

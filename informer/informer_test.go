@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -32,68 +33,70 @@ func TestHandlerSeesEveryChangeOnce(t *testing.T) {
 func testHandlerSeesEveryChangeOnce[T client.Object](t *testing.T, f flavour[T]) {
 	for _, mode := range modes {
 		t.Run(mode.name, func(t *testing.T) {
-			_, c := newServer(t, 30, fake.Options{})
-			want := map[string][]string{}
-			for _, o := range serverObjects(t, c) {
-				want[informer.Key(o)] = []string{state(o)}
-			}
-			inf := informer.New(f.resource(c), informer.Options[T]{Reflector: mode.opts})
-			rec := newRecorder[T]()
-			reg := inf.AddHandler(rec, informer.HandlerOptions{})
-			run(t, inf)
-			ctx := context.Background()
-			if err := reg.WaitForSync(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if !inf.HasSynced() {
-				t.Error("handler synced before the informer")
-			}
-			if rec.initial != 30 {
-				t.Errorf("initial adds: %d, want 30", rec.initial)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				_, c := newServer(t, 30, fake.Options{})
+				want := map[string][]string{}
+				for _, o := range serverObjects(t, c) {
+					want[informer.Key(o)] = []string{state(o)}
+				}
+				inf := newInformer(t, f.resource(c), informer.Options[T]{Reflector: mode.opts})
+				rec := newRecorder[T]()
+				reg := inf.AddHandler(rec, informer.HandlerOptions{})
+				run(t, inf)
+				ctx := context.Background()
+				if err := reg.WaitForSync(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if !inf.HasSynced() {
+					t.Error("handler synced before the informer")
+				}
+				if rec.initial != 30 {
+					t.Errorf("initial adds: %d, want 30", rec.initial)
+				}
 
-			res := client.For[cm](c).Namespace("default")
-			for i := range 20 {
-				switch i % 3 {
-				case 0: // create
-					o, err := res.Create(ctx, configMap("default", 100+i), client.CreateOptions{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					want[informer.Key(o)] = append(want[informer.Key(o)], state(o))
-				case 1: // update twice
-					name := fmt.Sprintf("cm-%05d", i)
-					for j := range 2 {
-						o, err := res.Get(ctx, name, client.GetOptions{})
+				res := client.For[cm](c).Namespace("default")
+				for i := range 20 {
+					switch i % 3 {
+					case 0: // create
+						o, err := res.Create(ctx, configMap("default", 100+i), client.CreateOptions{})
 						if err != nil {
 							t.Fatal(err)
 						}
-						o = o.DeepCopy()
-						setValue(o, fmt.Sprintf("%d.%d", i, j))
-						if o, err = res.Update(ctx, o, client.UpdateOptions{}); err != nil {
+						want[informer.Key(o)] = append(want[informer.Key(o)], state(o))
+					case 1: // update twice
+						name := fmt.Sprintf("cm-%05d", i)
+						for j := range 2 {
+							o, err := res.Get(ctx, name, client.GetOptions{})
+							if err != nil {
+								t.Fatal(err)
+							}
+							o = o.DeepCopy()
+							setValue(o, fmt.Sprintf("%d.%d", i, j))
+							if o, err = res.Update(ctx, o, client.UpdateOptions{}); err != nil {
+								t.Fatal(err)
+							}
+							want[informer.Key(o)] = append(want[informer.Key(o)], state(o))
+						}
+					case 2: // delete
+						name := fmt.Sprintf("cm-%05d", i)
+						if err := res.Delete(ctx, name, client.DeleteOptions{}); err != nil {
 							t.Fatal(err)
 						}
-						want[informer.Key(o)] = append(want[informer.Key(o)], state(o))
+						want["default/"+name] = append(want["default/"+name], "-")
 					}
-				case 2: // delete
-					name := fmt.Sprintf("cm-%05d", i)
-					if err := res.Delete(ctx, name, client.DeleteOptions{}); err != nil {
-						t.Fatal(err)
-					}
-					want["default/"+name] = append(want["default/"+name], "-")
 				}
-			}
-			eventually(t, 10*time.Second, rec.sees(t, c))
-			eventually(t, 10*time.Second, inSync(t, c, inf.Store()))
-			rec.check(t)
-			rec.mu.Lock()
-			defer rec.mu.Unlock()
-			if diff := cmp.Diff(want, rec.history); diff != "" {
-				t.Errorf("handler history (-server +handler):\n%s", diff)
-			}
-			if rec.unknown != 0 {
-				t.Errorf("%d deletions with unknown state without a relist", rec.unknown)
-			}
+				eventually(t, 10*time.Second, rec.sees(t, c))
+				eventually(t, 10*time.Second, inSync(t, c, inf.Store()))
+				rec.check(t)
+				rec.mu.Lock()
+				defer rec.mu.Unlock()
+				if diff := cmp.Diff(want, rec.history); diff != "" {
+					t.Errorf("handler history (-server +handler):\n%s", diff)
+				}
+				if rec.unknown != 0 {
+					t.Errorf("%d deletions with unknown state without a relist", rec.unknown)
+				}
+			})
 		})
 	}
 }
@@ -171,39 +174,41 @@ func testConvergesThroughFaults[T client.Object](t *testing.T, f flavour[T]) {
 	for _, mode := range modes {
 		for _, fault := range faults {
 			t.Run(mode.name+"/"+fault.name, func(t *testing.T) {
-				s, c := newServer(t, 40, fake.Options{Namespaces: []string{"default", "other"}})
-				ropts := mode.opts
-				ropts.InitialBackoff, ropts.MaxBackoff = 10*time.Millisecond, 50*time.Millisecond
-				inf := informer.New(f.resource(c).Namespace("default"), informer.Options[T]{Reflector: ropts})
-				early := newRecorder[T]()
-				inf.AddHandler(early, informer.HandlerOptions{})
-				run(t, inf)
-				if err := inf.WaitForSync(context.Background()); err != nil {
-					t.Fatal(err)
-				}
-				stop := make(chan struct{})
-				wait := churn(c, stop)
-				var late *recorder[T]
-				for i := range 3 {
-					time.Sleep(30 * time.Millisecond)
-					fault.inject(s)
-					if i == 1 { // a handler added while the informer recovers
-						late = newRecorder[T]()
-						inf.AddHandler(late, informer.HandlerOptions{})
+				synctest.Test(t, func(t *testing.T) {
+					s, c := newServer(t, 40, fake.Options{Namespaces: []string{"default", "other"}})
+					ropts := mode.opts
+					ropts.InitialBackoff, ropts.MaxBackoff = 10*time.Millisecond, 50*time.Millisecond
+					inf := newInformer(t, f.resource(c).Namespace("default"), informer.Options[T]{Reflector: ropts})
+					early := newRecorder[T]()
+					inf.AddHandler(early, informer.HandlerOptions{})
+					run(t, inf)
+					if err := inf.WaitForSync(context.Background()); err != nil {
+						t.Fatal(err)
 					}
-				}
-				time.Sleep(30 * time.Millisecond)
-				close(stop)
-				wait()
-				s.Faults().Clear()
-				eventually(t, 20*time.Second, inSyncIn(t, c, "default", inf.Store()))
-				eventually(t, 10*time.Second, early.seesIn(t, c, "default"))
-				eventually(t, 10*time.Second, late.seesIn(t, c, "default"))
-				early.check(t)
-				late.check(t)
-				if n := inf.Reflector().Relists(); fault.relists && n < 2 {
-					t.Errorf("relists: %d, want at least 2", n)
-				}
+					stop := make(chan struct{})
+					wait := churn(c, stop)
+					var late *recorder[T]
+					for i := range 3 {
+						time.Sleep(30 * time.Millisecond)
+						fault.inject(s)
+						if i == 1 { // a handler added while the informer recovers
+							late = newRecorder[T]()
+							inf.AddHandler(late, informer.HandlerOptions{})
+						}
+					}
+					time.Sleep(30 * time.Millisecond)
+					close(stop)
+					wait()
+					s.Faults().Clear()
+					eventually(t, 20*time.Second, inSyncIn(t, c, "default", inf.Store()))
+					eventually(t, 10*time.Second, early.seesIn(t, c, "default"))
+					eventually(t, 10*time.Second, late.seesIn(t, c, "default"))
+					early.check(t)
+					late.check(t)
+					if n := inf.Reflector().Relists(); fault.relists && n < 2 {
+						t.Errorf("relists: %d, want at least 2", n)
+					}
+				})
 			})
 		}
 	}

@@ -121,7 +121,7 @@ func TestDynamicCRCacheShares(t *testing.T) {
 	}{{"watch-list", false}, {"list", true}} {
 		t.Run(mode.name, func(t *testing.T) {
 			c := gizmoServer(t)
-			inf := informer.New(client.Dynamic(c, client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gizmos"}),
+			inf := newInformer(t, client.Dynamic(c, client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gizmos"}),
 				informer.Options[*unstructured.Unstructured]{Reflector: reflector.Options{DisableWatchList: mode.list}})
 			syncInformer(t, inf)
 			// g-0003, g-0015, g-0027 have equal labels, spec and status: a
@@ -158,7 +158,7 @@ func TestDynamicCRCacheShares(t *testing.T) {
 
 func TestTypedCRCacheShares(t *testing.T) {
 	c := gizmoServer(t)
-	inf := informer.New(client.For[*gizmo](c), informer.Options[*gizmo]{})
+	inf := newInformer(t, client.For[*gizmo](c), informer.Options[*gizmo]{})
 	syncInformer(t, inf)
 	a, _ := inf.Store().Get("default", "g-0015")
 	b, _ := inf.Store().Get("default", "g-0027")

@@ -1,6 +1,8 @@
 package informer
 
 import (
+	"fmt"
+
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/client"
@@ -17,7 +19,10 @@ func MetadataResource(c *client.Client, gvr client.GroupVersionResource) *client
 // NewMetadata returns an informer caching only the metadata of gvr's
 // objects (in namespace, or all namespaces when it is ""): for
 // controllers that need names, labels, annotations and owners, at a
-// fraction of the memory of full objects.
-func NewMetadata(c *client.Client, gvr client.GroupVersionResource, namespace string, opts Options[*metav1.PartialObjectMetadata]) *Informer[*metav1.PartialObjectMetadata] {
+// fraction of the memory of full objects. It fails as New does.
+func NewMetadata(c *client.Client, gvr client.GroupVersionResource, namespace string, opts Options[*metav1.PartialObjectMetadata]) (*Informer[*metav1.PartialObjectMetadata], error) {
+	if c == nil {
+		return nil, fmt.Errorf("informer: NewMetadata needs a client: %w", client.ErrInvalidOptions)
+	}
 	return New(MetadataResource(c, gvr).Namespace(namespace), opts)
 }

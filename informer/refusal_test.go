@@ -111,7 +111,7 @@ func testWatchForbidden[T client.Object](t *testing.T, fl flavour[T]) {
 		rt := &refusing{on: true}
 		logs := &warnings{}
 		_, c := memClient(t, 10, func(next http.RoundTripper) http.RoundTripper { rt.next = next; return rt }, slog.New(logs))
-		f := informer.NewFactory(c, informer.FactoryOptions{})
+		f := newFactory(t, c, informer.FactoryOptions{})
 		inf := fl.shared(f, informer.Scope{})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
@@ -203,7 +203,7 @@ func testCRDInstalledLater[T client.Object](t *testing.T, shared func(*informer.
 	synctest.Test(t, func(t *testing.T) {
 		s, c := memClient(t, 0, func(next http.RoundTripper) http.RoundTripper { return next }, nil)
 		gvr := client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
-		f := informer.NewFactory(c, informer.FactoryOptions{})
+		f := newFactory(t, c, informer.FactoryOptions{})
 		inf := shared(f, informer.Scope{Namespace: "default"})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
@@ -248,35 +248,6 @@ func testCRDInstalledLater[T client.Object](t *testing.T, shared func(*informer.
 		}
 		cancel()
 		<-done
-	})
-}
-
-// An informer whose Run fails (options the client rejects) ends the
-// Factory's Run with its error, instead of the factory running on
-// without it.
-func TestFactoryRunReturnsInformerError(t *testing.T) {
-	eachFlavour(t, testFactoryRunReturnsInformerError, testFactoryRunReturnsInformerError, testFactoryRunReturnsInformerError)
-}
-
-func testFactoryRunReturnsInformerError[T client.Object](t *testing.T, fl flavour[T]) {
-	synctest.Test(t, func(t *testing.T) {
-		_, c := memClient(t, 3, func(next http.RoundTripper) http.RoundTripper { return next }, nil)
-		f := informer.NewFactory(c, informer.FactoryOptions{})
-		good := fl.shared(f, informer.Scope{})
-		fl.shared(f, informer.Scope{LabelSelector: client.LabelSelector{}.Equals("not a key!", "x")})
-		ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
-		defer cancel()
-		start := time.Now()
-		err := f.Run(ctx)
-		if !errors.Is(err, client.ErrInvalidOptions) {
-			t.Fatalf("Run = %v, want ErrInvalidOptions", err)
-		}
-		if took := time.Since(start); took > time.Minute {
-			t.Errorf("Run returned after %v", took)
-		}
-		if err := good.WaitForSync(ctx); !errors.Is(err, informer.ErrStopped) && err != nil {
-			t.Errorf("the other informer's WaitForSync = %v, want it stopped", err)
-		}
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -88,74 +89,76 @@ func TestInformerSetShard(t *testing.T) {
 	half, quarter, all := sel(q[0], q[1]), sel(q[1]), sel(q...)
 	for _, ignore := range []bool{false, true} {
 		t.Run(fmt.Sprintf("server ignores the selector: %v", ignore), func(t *testing.T) {
-			_, c := newServer(t, 60, fake.Options{IgnoreShardSelector: ignore})
-			inf := informer.New(client.For[cm](c), informer.Options[cm]{Reflector: reflector.Options{ShardSelector: half}})
-			h := newCounter()
-			inf.AddHandler(h, informer.HandlerOptions{})
-			run(t, inf)
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			if err := inf.WaitForSync(ctx); err != nil {
-				t.Fatal(err)
-			}
-			holds := func(s client.ShardSelector) func() string {
-				return func() string {
-					if got, ok := inf.SyncedShard(); !ok || !got.Equal(s) {
-						return fmt.Sprintf("synced shard %v, want %v", got, s)
-					}
-					want := map[string]bool{}
-					l, err := client.For[cm](c).List(ctx, client.ListOptions{})
-					if err != nil {
-						return err.Error()
-					}
-					for _, o := range l.Items {
-						if s.Matches(o) {
-							want[informer.Key(o)] = true
+			synctest.Test(t, func(t *testing.T) {
+				_, c := newServer(t, 60, fake.Options{IgnoreShardSelector: ignore})
+				inf := newInformer(t, client.For[cm](c), informer.Options[cm]{Reflector: reflector.Options{ShardSelector: half}})
+				h := newCounter()
+				inf.AddHandler(h, informer.HandlerOptions{})
+				run(t, inf)
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				if err := inf.WaitForSync(ctx); err != nil {
+					t.Fatal(err)
+				}
+				holds := func(s client.ShardSelector) func() string {
+					return func() string {
+						if got, ok := inf.SyncedShard(); !ok || !got.Equal(s) {
+							return fmt.Sprintf("synced shard %v, want %v", got, s)
 						}
+						want := map[string]bool{}
+						l, err := client.For[cm](c).List(ctx, client.ListOptions{})
+						if err != nil {
+							return err.Error()
+						}
+						for _, o := range l.Items {
+							if s.Matches(o) {
+								want[informer.Key(o)] = true
+							}
+						}
+						got := map[string]bool{}
+						for _, k := range inf.Store().ListKeys() {
+							got[k] = true
+						}
+						if !maps.Equal(want, got) {
+							return "cache differs from the server's part (-server +cache):\n" + cmp.Diff(want, got)
+						}
+						return ""
 					}
-					got := map[string]bool{}
-					for _, k := range inf.Store().ListKeys() {
-						got[k] = true
-					}
-					if !maps.Equal(want, got) {
-						return "cache differs from the server's part (-server +cache):\n" + cmp.Diff(want, got)
-					}
-					return ""
 				}
-			}
-			eventually(t, time.Minute, holds(half))
-			if got := inf.ShardedOnServer(); got == ignore {
-				t.Errorf("ShardedOnServer = %v", got)
-			}
-			if err := inf.SetShard(all); err != nil {
-				t.Fatal(err)
-			}
-			eventually(t, time.Minute, holds(all))
-			if err := inf.SetShard(quarter); err != nil {
-				t.Fatal(err)
-			}
-			eventually(t, time.Minute, holds(quarter))
-			if err := inf.SetShard(half); err != nil {
-				t.Fatal(err)
-			}
-			eventually(t, time.Minute, holds(half))
-			if n := h.deletions(); n != 0 {
-				t.Errorf("handlers were told %d deletions: %v", n, h.deletedKeys())
-			}
-			// An object that left and came back is added again.
-			for _, k := range inf.Store().ListKeys() {
-				o, _ := inf.Store().GetByKey(k)
-				if quarter.Matches(o) {
-					continue
+				eventually(t, time.Minute, holds(half))
+				if got := inf.ShardedOnServer(); got == ignore {
+					t.Errorf("ShardedOnServer = %v", got)
 				}
-				eventually(t, time.Minute, func() string {
-					if n := h.addsOf(k); n != 2 {
-						return fmt.Sprintf("%s added %d times, want 2 (half, then back from a quarter)", k, n)
+				if err := inf.SetShard(all); err != nil {
+					t.Fatal(err)
+				}
+				eventually(t, time.Minute, holds(all))
+				if err := inf.SetShard(quarter); err != nil {
+					t.Fatal(err)
+				}
+				eventually(t, time.Minute, holds(quarter))
+				if err := inf.SetShard(half); err != nil {
+					t.Fatal(err)
+				}
+				eventually(t, time.Minute, holds(half))
+				if n := h.deletions(); n != 0 {
+					t.Errorf("handlers were told %d deletions: %v", n, h.deletedKeys())
+				}
+				// An object that left and came back is added again.
+				for _, k := range inf.Store().ListKeys() {
+					o, _ := inf.Store().GetByKey(k)
+					if quarter.Matches(o) {
+						continue
 					}
-					return ""
-				})
-				break
-			}
+					eventually(t, time.Minute, func() string {
+						if n := h.addsOf(k); n != 2 {
+							return fmt.Sprintf("%s added %d times, want 2 (half, then back from a quarter)", k, n)
+						}
+						return ""
+					})
+					break
+				}
+			})
 		})
 	}
 }

@@ -30,10 +30,14 @@ type Store[T client.Object] struct {
 
 	gen       uint32 // generation of the full state being streamed (Begin..End)
 	streaming bool
-	initial   bool // the stream being received is the first full state
-	synced    bool
-	syncedC   chan struct{} // closed at the first End
-	rv        string
+	// whole: the objects are exactly the state at rv. False from a
+	// stream's Begin to its End (one that broke off leaves objects of
+	// two states behind until the next End).
+	whole   bool
+	initial bool // the stream being received is the first full state
+	synced  bool
+	syncedC chan struct{} // closed at the first End
+	rv      string
 
 	// notify, when set, is called under mu for every change a writer
 	// makes; the Informer uses it to queue handler notifications in the
@@ -142,6 +146,34 @@ func (s *Store[T]) ResourceVersion() string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.rv
+}
+
+// Snapshot is the contents of a Store at one instant: its objects and
+// the resourceVersion they are the state of. The objects are shared with
+// the cache (do not modify them); the slice is the caller's.
+type Snapshot[T client.Object] struct {
+	ResourceVersion string
+	Items           []T
+}
+
+// Snapshot returns the cached objects and the resourceVersion they are
+// the state of, read under one lock, so that no write falls between the
+// two. ok is false while the store holds no such state: before its first
+// full state, and from the start of a new full state (a relist) until
+// it is complete, when the objects mix two states.
+func (s *Store[T]) Snapshot() (snap Snapshot[T], ok bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if !s.whole {
+		return Snapshot[T]{}, false
+	}
+	items := make([]T, 0, s.count)
+	for _, names := range s.byNamespace {
+		for _, e := range names {
+			items = append(items, e.obj)
+		}
+	}
+	return Snapshot[T]{ResourceVersion: s.rv, Items: items}, true
 }
 
 // HasSynced reports whether a first full state has been stored.

@@ -239,3 +239,47 @@ func testAddIndexesRejectsDuplicates[T client.Object](t *testing.T, f flavour[T]
 		}
 	}
 }
+
+// Snapshot hands out a state only while the store holds one whole:
+// after a full state, not during the next one, nor after one broke off.
+func TestStoreSnapshot(t *testing.T) {
+	s := newStore[cm](t)
+	w := informer.Writer(s)
+	snapshot := func() (string, []string, bool) {
+		snap, ok := s.Snapshot()
+		var keys []string
+		for _, o := range snap.Items {
+			keys = append(keys, informer.Key(o))
+		}
+		slices.Sort(keys)
+		return snap.ResourceVersion, keys, ok
+	}
+	if _, _, ok := snapshot(); ok {
+		t.Error("a snapshot before the first full state")
+	}
+	w.Begin()
+	w.Item(obj(typedFlavour(), "ns", "a", "1"))
+	if _, _, ok := snapshot(); ok {
+		t.Error("a snapshot during the first full state")
+	}
+	w.End("5")
+	w.Add(obj(typedFlavour(), "ns", "b", "6"))
+	if rv, keys, ok := snapshot(); !ok || rv != "6" || !slices.Equal(keys, []string{"ns/a", "ns/b"}) {
+		t.Errorf("after a full state and an event: %q %v %v", rv, keys, ok)
+	}
+	w.Begin()
+	w.Item(obj(typedFlavour(), "ns", "c", "9"))
+	if _, _, ok := snapshot(); ok {
+		t.Error("a snapshot during a relist")
+	}
+	w.Abort()
+	if _, _, ok := snapshot(); ok {
+		t.Error("a snapshot after a relist broke off: its objects mix two states")
+	}
+	w.Begin()
+	w.Item(obj(typedFlavour(), "ns", "c", "9"))
+	w.End("10")
+	if rv, keys, ok := snapshot(); !ok || rv != "10" || !slices.Equal(keys, []string{"ns/c"}) {
+		t.Errorf("after the next full state: %q %v %v", rv, keys, ok)
+	}
+}

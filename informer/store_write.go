@@ -54,7 +54,7 @@ func (s *Store[T]) begin() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gen++
-	s.streaming = true
+	s.streaming, s.whole = true, false
 	s.initial = !s.synced
 }
 
@@ -81,7 +81,7 @@ func (s *Store[T]) end(resourceVersion string) {
 			}
 		}
 	}
-	s.streaming, s.initial = false, false
+	s.streaming, s.initial, s.whole = false, false, true
 	s.rv = resourceVersion
 	if !s.synced {
 		s.synced = true

@@ -2,10 +2,12 @@ package leaderelection
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
+
+	"github.com/kubewire/kubewire/client"
 )
 
 // Default timings, those of kube-controller-manager.
@@ -21,8 +23,14 @@ const (
 const minRetryFraction = 0.8
 
 // ErrInvalidConfig is matched by the errors New returns for a Config it
-// cannot run with.
-var ErrInvalidConfig = errors.New("invalid leader election config")
+// cannot run with. They match client.ErrInvalidOptions
+// too, as every constructor's errors about its options do.
+var ErrInvalidConfig error = invalidConfig{}
+
+type invalidConfig struct{}
+
+func (invalidConfig) Error() string        { return "invalid leader election config" }
+func (invalidConfig) Is(target error) bool { return target == client.ErrInvalidOptions }
 
 // Config says which Lease to compete for, as whom, and with what timing.
 // The zero value of each duration means its default.
@@ -116,6 +124,10 @@ func (c Config) validate() error {
 	switch {
 	case c.Namespace == "" || c.Name == "":
 		return invalid("the Lease needs a namespace and a name (got %q/%q)", c.Namespace, c.Name)
+	case !dnsName(c.Namespace, false) || len(c.Namespace) > 63:
+		return invalid("namespace %q is not a DNS label", c.Namespace)
+	case !dnsName(c.Name, true) || len(c.Name) > 253:
+		return invalid("Lease name %q is not a DNS subdomain", c.Name)
 	case c.Identity == "":
 		return invalid("identity is empty")
 	case c.LeaseDuration < 0 || c.RenewDeadline < 0 || c.RetryPeriod < 0:
@@ -126,6 +138,26 @@ func (c Config) validate() error {
 		return invalid("renew deadline %s must be longer than the retry period %s", c.RenewDeadline, c.RetryPeriod)
 	}
 	return nil
+}
+
+// dnsName reports whether s is lower case letters, digits and '-',
+// starting and ending with a letter or digit, in parts of at most 63
+// separated by '.' when dots is set: a DNS label, or subdomain, as the
+// API server requires of namespaces and of most object names.
+func dnsName(s string, dots bool) bool {
+	for part := range strings.SplitSeq(s, ".") {
+		if part == "" || len(part) > 63 || (!dots && part != s) {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+			if !alnum && (c != '-' || i == 0 || i == len(part)-1) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func invalid(format string, args ...any) error {

@@ -42,6 +42,9 @@ type Elector struct {
 // fails with an error matching ErrInvalidConfig when cfg is invalid. New
 // sends nothing; Run does.
 func New(c *client.Client, cfg Config) (*Elector, error) {
+	if c == nil {
+		return nil, invalid("New needs a client")
+	}
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err

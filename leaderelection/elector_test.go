@@ -115,7 +115,7 @@ func TestKilledLeader(t *testing.T) {
 					t.Errorf("%s led %s after %s was cut off, want within %s", next, failover, leader, testLease+testRetry)
 				}
 				if earliest := lastRenew.Add(testLease); time.Now().Before(earliest) {
-					t.Errorf("%s led %s before the lease could expire", next, earliest.Sub(time.Now()))
+					t.Errorf("%s led %s before the lease could expire", next, time.Until(earliest))
 				}
 				if err := old.stop(); !errors.Is(err, leaderelection.ErrLeadershipLost) {
 					t.Errorf("Run of the cut-off leader = %v, want ErrLeadershipLost", err)

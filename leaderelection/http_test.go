@@ -45,11 +45,11 @@ func TestOverHTTP(t *testing.T) {
 		})
 	}
 	const within = 4 * testLease // generous: a loaded machine must not fail this
-	leader := tr.waitLeader(t, "", within)
+	tr.waitLeader(t, "", within)
 
 	srv.Restart()
 	time.Sleep(testLease)
-	leader = tr.waitLeader(t, "", within)
+	leader := tr.waitLeader(t, "", within)
 
 	if err := byID[leader].stop(); err != nil {
 		t.Fatalf("Run of %s: %v", leader, err)

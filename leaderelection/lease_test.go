@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	coordinationv1 "github.com/kubewire/kubewire/api/coordination/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/client"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -24,6 +25,10 @@ func TestConfigValidate(t *testing.T) {
 		{"renew deadline as long as the lease", func(c *Config) { c.RenewDeadline = DefaultLeaseDuration }, false},
 		{"retry period as long as the renew deadline", func(c *Config) { c.RetryPeriod = DefaultRenewDeadline }, false},
 		{"negative", func(c *Config) { c.RetryPeriod = -time.Second }, false},
+		{"namespace not a DNS label", func(c *Config) { c.Namespace = "Kube_System" }, false},
+		{"namespace with a dot", func(c *Config) { c.Namespace = "a.b" }, false},
+		{"name not a DNS subdomain", func(c *Config) { c.Name = "my_operator" }, false},
+		{"name with dots", func(c *Config) { c.Name = "operator.example.com" }, true},
 		{"short", func(c *Config) {
 			c.LeaseDuration, c.RenewDeadline, c.RetryPeriod = 4*time.Second, 3*time.Second, 500*time.Millisecond
 		}, true},
@@ -36,6 +41,31 @@ func TestConfigValidate(t *testing.T) {
 				t.Errorf("validate() = %v, want valid=%v", err, tt.valid)
 			}
 		})
+	}
+}
+
+// New refuses what it cannot run with, with an error matching
+// ErrInvalidConfig and client.ErrInvalidOptions: Run never fails for it.
+func TestNewInvalid(t *testing.T) {
+	c, err := client.New(client.Config{Host: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := Config{Namespace: "ns", Name: "n", Identity: "me"}
+	bad := ok
+	bad.Name = "Not A Name"
+	for _, tt := range []struct {
+		name string
+		c    *client.Client
+		cfg  Config
+	}{{"nil client", nil, ok}, {"invalid config", c, bad}} {
+		e, err := New(tt.c, tt.cfg)
+		if e != nil || !errors.Is(err, ErrInvalidConfig) || !errors.Is(err, client.ErrInvalidOptions) {
+			t.Errorf("%s: New = %v, %v; want nil and ErrInvalidConfig", tt.name, e, err)
+		}
+	}
+	if _, err := New(c, ok); err != nil {
+		t.Errorf("a valid Config: %v", err)
 	}
 }
 

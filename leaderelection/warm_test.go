@@ -74,8 +74,11 @@ func TestWarmStandby(t *testing.T) {
 			c, link := memClient(t, s)
 			reads := &fullReads{rt: link.rt}
 			link.rt = reads
-			r := &replica{id: id, reads: reads,
-				inf: informer.New(client.For[*corev1.ConfigMap](c).Namespace("default"), informer.Options[*corev1.ConfigMap]{})}
+			inf, err := informer.New(client.For[*corev1.ConfigMap](c).Namespace("default"), informer.Options[*corev1.ConfigMap]{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &replica{id: id, reads: reads, inf: inf}
 			wg.Go(func() { _ = r.inf.Run(ctx) })
 			if err := r.inf.WaitForSync(ctx); err != nil {
 				t.Fatal(err)

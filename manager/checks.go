@@ -4,45 +4,57 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
-	"github.com/kubewire/kubewire/client"
-	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/informer"
-	"github.com/kubewire/kubewire/pager"
 )
 
 // CheckConsistency runs fn every period while Run runs, on every
 // replica (a standby's cache is the one it will lead with). check is
-// typically controller.Check of one informer:
+// typically the Check of an informer the Factory did not make (those of
+// the Factory, Options.CheckPeriod checks):
 //
-//	m.CheckConsistency("widgets", 10*time.Minute, func(ctx context.Context) (controller.Report, error) {
-//		return controller.Check(ctx, widgets, client.For[*v1.Widget](c).List)
-//	})
+//	err := m.CheckConsistency("widgets", 10*time.Minute, widgets.Check)
 //
 // An inconsistent Report or an error fails /readyz until a later run
 // passes, is logged with the report's diff at Warn, and goes to
 // Metrics.Checked. A check of a cache that has not synced yet
-// (controller.ErrNotSynced) does not count. It panics when called after
-// Run started, a programming error.
-func (m *Manager) CheckConsistency(name string, period time.Duration, fn func(ctx context.Context) (controller.Report, error)) {
+// (informer.ErrNotSynced) does not count. It fails with an error
+// matching ErrInvalidOptions when period is not positive. It panics
+// when called after Run started, a programming error.
+func (m *Manager) CheckConsistency(name string, period time.Duration, fn func(ctx context.Context) (informer.Report, error)) error {
+	if period <= 0 {
+		return fmt.Errorf("manager: CheckConsistency %q: period %v is not positive: %w", name, period, ErrInvalidOptions)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.started {
 		panic("manager: CheckConsistency called after Run")
 	}
-	if period <= 0 {
-		panic(fmt.Sprintf("manager: CheckConsistency %q: period %v is not positive", name, period))
-	}
 	m.checks = append(m.checks, &check{name: name, period: period, fn: fn})
+	return nil
+}
+
+// checkFactory adds a check of every informer of the Factory, every
+// Options.CheckPeriod; m.mu is held.
+func (m *Manager) checkFactory() {
+	if m.opts.CheckPeriod <= 0 {
+		return
+	}
+	checks := m.factory.Checks()
+	for _, name := range slices.Sorted(maps.Keys(checks)) {
+		m.checks = append(m.checks, &check{name: name, period: m.opts.CheckPeriod, fn: checks[name]})
+	}
 }
 
 // check is one periodic consistency check.
 type check struct {
 	name   string
 	period time.Duration
-	fn     func(ctx context.Context) (controller.Report, error)
+	fn     func(ctx context.Context) (informer.Report, error)
 
 	mu   sync.Mutex
 	last error // of the last run that counted; nil: consistent, or not run yet
@@ -70,7 +82,7 @@ func (c *check) loop(ctx context.Context, m *Manager) {
 
 func (c *check) run(ctx context.Context, m *Manager) {
 	report, err := c.fn(ctx)
-	if ctx.Err() != nil || errors.Is(err, controller.ErrNotSynced) {
+	if ctx.Err() != nil || errors.Is(err, informer.ErrNotSynced) {
 		return
 	}
 	if m.opts.Metrics != nil {
@@ -88,13 +100,4 @@ func (c *check) run(ctx context.Context, m *Manager) {
 	c.mu.Lock()
 	c.last = last
 	c.mu.Unlock()
-}
-
-// CheckCache runs controller.Check of inf against list (the List of the
-// resource inf caches, in the same scope) every period, as
-// CheckConsistency does.
-func CheckCache[T client.Object](m *Manager, name string, period time.Duration, inf *informer.Informer[T], list pager.ListFunc[T]) {
-	m.CheckConsistency(name, period, func(ctx context.Context) (controller.Report, error) {
-		return controller.Check(ctx, inf, list)
-	})
 }

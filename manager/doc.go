@@ -2,7 +2,10 @@
 // controllers share, an event recorder, leader election with warm
 // standbys, the controllers themselves, health and readiness endpoints,
 // Prometheus metrics, one logger for every part, and periodic cache
-// consistency checks, started and stopped together.
+// consistency checks (Options.CheckPeriod), started and stopped
+// together. New checks every option and returns an error for one it
+// cannot run with, so that nothing fails for its configuration later
+// (at the first leadership, say).
 //
 //	opts := manager.Options{
 //		Name:           "widget-operator",
@@ -12,7 +15,7 @@
 //	flag.Parse()
 //	m, err := manager.New(c, opts)
 //	widgets := informer.Shared[*v1.Widget](m.Factory(), informer.Scope{})
-//	ctl := controller.New("widgets", widgets, reconciler, controller.Options{})
+//	ctl, err := controller.NewFor("widgets", widgets, reconcile, controller.Options{})
 //	m.Add(ctl)
 //	err = m.Run(ctx)
 //
@@ -69,9 +72,17 @@
 // and which replica leads (a standby is ready). Handler serves both for
 // the program's own server; Options.HealthAddr makes Run serve them.
 //
+// # Webhooks
+//
+// Options.Webhook runs a webhook.Server on every replica, from the
+// start of Run: kube-apiserver calls whichever replica its Service
+// picks, and a conversion webhook must answer before the informers of
+// a multi-version kind can list. /readyz has its line.
+//
 // # Concurrency
 //
 // The accessors, IsLeader, Ready and Handler are safe for concurrent
-// use; Add and CheckConsistency are called before Run, and Run once. Run
+// use; Add and CheckConsistency are called before Run (after, they
+// panic: a programming error), and Run once. Run
 // returns only after every goroutine it started has returned.
 package manager

@@ -44,7 +44,11 @@ func Example() {
 		cancel()
 		return controller.Result{}, nil
 	}
-	m.Add(controller.New("configmaps", configMaps, controller.ReconcilerFunc(reconcile), controller.Options{}))
+	ctl, err := controller.New("configmaps", configMaps, controller.ReconcilerFunc(reconcile), controller.Options{})
+	if err != nil {
+		panic(err)
+	}
+	m.Add(ctl)
 
 	readyz := httptest.NewServer(m.Handler())
 	defer readyz.Close()

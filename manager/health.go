@@ -96,6 +96,7 @@ func (m *Manager) readiness() ([]string, bool) {
 	for _, c := range checks {
 		add("consistency "+c.name, c.result())
 	}
+	m.webhookReadiness(add)
 	if m.member != nil {
 		st := m.member.Status()
 		err := m.member.Ready()

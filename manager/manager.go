@@ -71,6 +71,9 @@ type Manager struct {
 // leaderelection.ErrInvalidConfig when opts are invalid. It sends
 // nothing; Run does.
 func New(c *client.Client, opts Options) (*Manager, error) {
+	if c == nil {
+		return nil, fmt.Errorf("manager: New needs a client: %w", ErrInvalidOptions)
+	}
 	opts, err := opts.withDefaults(c.Namespace())
 	if err != nil {
 		return nil, err
@@ -79,7 +82,10 @@ func New(c *client.Client, opts Options) (*Manager, error) {
 	if opts.Informers.Metrics == nil {
 		opts.Informers.Metrics = mx.Informers()
 	}
-	m := &Manager{opts: opts, c: c, factory: informer.NewFactory(c, opts.Informers), metrics: mx, log: opts.Logger.With("manager", opts.Name)}
+	m := &Manager{opts: opts, c: c, metrics: mx, log: opts.Logger.With("manager", opts.Name)}
+	if m.factory, err = informer.NewFactory(c, opts.Informers); err != nil {
+		return nil, fmt.Errorf("manager: Options.Informers: %w", err)
+	}
 	if m.recorder, err = events.NewRecorder(c, opts.Events); err != nil {
 		return nil, fmt.Errorf("manager: %w", err)
 	}
@@ -177,6 +183,7 @@ func (m *Manager) Run(ctx context.Context) error {
 		return errors.New("manager: Run called twice")
 	}
 	m.started = true
+	m.checkFactory()
 	checks, addErr := m.checks, m.addErr
 	m.mu.Unlock()
 	if addErr != nil {
@@ -205,6 +212,7 @@ func (m *Manager) Run(ctx context.Context) error {
 		stopRecorder()
 		<-recorded
 	}()
+	m.runWebhook(gctx, g)
 	g.Go(func() error { return quiet(m.factory.Run(gctx)) })
 	for _, c := range checks {
 		g.Go(func() error { c.loop(gctx, m); return nil })

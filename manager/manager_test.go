@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
@@ -23,14 +24,39 @@ import (
 	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/leaderelection"
 	"github.com/kubewire/kubewire/manager"
-	"github.com/kubewire/kubewire/pager"
+	"github.com/kubewire/kubewire/reflector"
+	"github.com/kubewire/kubewire/sharding"
 )
 
+// newServer is a fake server in memory and a client.Config reaching it,
+// for tests in testing/synctest bubbles (virtual time).
 func newServer(t *testing.T) (*fake.Server, client.Config) {
+	t.Helper()
+	srv := fake.New(fake.Options{})
+	t.Cleanup(srv.Close)
+	cfg := fakeclient.Config(srv)
+	cfg.Host, cfg.TLS, cfg.Transport = "http://fake", client.TLSConfig{}, srv.RoundTripper()
+	return srv, cfg
+}
+
+// newNetServer is a fake server over loopback, for the tests of the
+// manager's own listeners, which run on real time.
+func newNetServer(t *testing.T) (*fake.Server, client.Config) {
 	t.Helper()
 	srv, cfg := fakeclient.Start(fake.Options{})
 	t.Cleanup(srv.Close)
 	return srv, cfg
+}
+
+// newController is controller.New for arguments the test knows are
+// valid.
+func newController[T client.Object](t testing.TB, name string, inf *informer.Informer[T], r controller.Reconciler, opts controller.Options) *controller.Controller[T] {
+	t.Helper()
+	ctl, err := controller.New(name, inf, r, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctl
 }
 
 func newClient(t *testing.T, cfg client.Config) *client.Client {
@@ -64,7 +90,7 @@ func startReplica(t *testing.T, cfg client.Config, id string) *replica {
 	}
 	r.m = m
 	cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
-	m.Add(controller.New("count", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+	m.Add(newController(t, "count", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
 		r.counted.Add(1)
 		return controller.Result{}, nil
 	}), controller.Options{}))
@@ -103,35 +129,37 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // caches and is ready; when the leader stops, the standby leads and
 // reconciles everything once, then follows changes.
 func TestTwoReplicas(t *testing.T) {
-	srv, cfg := newServer(t)
-	for i := range 10 {
-		if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("cm-%d", i)}}); err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		srv, cfg := newServer(t)
+		for i := range 10 {
+			if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("cm-%d", i)}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a := startReplica(t, cfg, "a")
+		eventually(t, "a leads", a.m.IsLeader)
+		b := startReplica(t, cfg, "b")
+		eventually(t, "a reconciled everything", func() bool { return a.counted.Load() >= 10 })
+		eventually(t, "b is ready", func() bool { return b.m.Ready() == nil })
+		time.Sleep(500 * time.Millisecond)
+		if b.m.IsLeader() || b.counted.Load() != 0 {
+			t.Fatalf("standby b: leader %v, %d reconciles", b.m.IsLeader(), b.counted.Load())
+		}
+
+		if err := a.stop(); err != nil {
+			t.Fatalf("a: Run = %v", err)
+		}
+		eventually(t, "b leads", b.m.IsLeader)
+		eventually(t, "b reconciled everything", func() bool { return b.counted.Load() >= 10 })
+		before := b.counted.Load()
+		if _, err := client.For[*corev1.ConfigMap](newClient(t, cfg)).Create(t.Context(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "late"}}, client.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-	}
-	a := startReplica(t, cfg, "a")
-	eventually(t, "a leads", a.m.IsLeader)
-	b := startReplica(t, cfg, "b")
-	eventually(t, "a reconciled everything", func() bool { return a.counted.Load() >= 10 })
-	eventually(t, "b is ready", func() bool { return b.m.Ready() == nil })
-	time.Sleep(500 * time.Millisecond)
-	if b.m.IsLeader() || b.counted.Load() != 0 {
-		t.Fatalf("standby b: leader %v, %d reconciles", b.m.IsLeader(), b.counted.Load())
-	}
-
-	if err := a.stop(); err != nil {
-		t.Fatalf("a: Run = %v", err)
-	}
-	eventually(t, "b leads", b.m.IsLeader)
-	eventually(t, "b reconciled everything", func() bool { return b.counted.Load() >= 10 })
-	before := b.counted.Load()
-	if _, err := client.For[*corev1.ConfigMap](newClient(t, cfg)).Create(t.Context(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "late"}}, client.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "b reconciled the new object", func() bool { return b.counted.Load() > before })
-	if err := b.stop(); err != nil {
-		t.Errorf("b: Run = %v", err)
-	}
+		eventually(t, "b reconciled the new object", func() bool { return b.counted.Load() > before })
+		if err := b.stop(); err != nil {
+			t.Errorf("b: Run = %v", err)
+		}
+	})
 }
 
 func get(t *testing.T, h http.Handler, path string) (int, string) {
@@ -143,58 +171,89 @@ func get(t *testing.T, h http.Handler, path string) (int, string) {
 }
 
 // /readyz follows the informers' sync, the controllers' sources and the
-// consistency checks; /healthz answers while the process serves.
+// consistency checks: one given by CheckConsistency, and those of every
+// informer of the Factory (Options.CheckPeriod).
 func TestReadyz(t *testing.T) {
-	srv, cfg := newServer(t)
-	if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "a"}}); err != nil {
-		t.Fatal(err)
-	}
-	c := newClient(t, cfg)
-	var checked atomic.Int64
-	m, err := manager.New(c, manager.Options{Name: "readyz-test", HealthAddr: "127.0.0.1:0", Metrics: metricsFunc(func() { checked.Add(1) })})
+	synctest.Test(t, func(t *testing.T) {
+		srv, cfg := newServer(t)
+		if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "a"}}); err != nil {
+			t.Fatal(err)
+		}
+		c := newClient(t, cfg)
+		var checked atomic.Int64
+		m, err := manager.New(c, manager.Options{Name: "readyz-test", CheckPeriod: time.Minute, Metrics: metricsFunc(func() { checked.Add(1) })})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
+		m.Add(newController(t, "noop", cms, controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
+			return controller.Result{}, nil
+		}), controller.Options{}))
+		var lie atomic.Bool
+		err = m.CheckConsistency("configmaps", 10*time.Second, func(ctx context.Context) (informer.Report, error) {
+			r, err := cms.Check(ctx)
+			if err == nil && lie.Load() { // as if the cache held an object the server does not
+				r.Extra, r.Diff = []string{"default/ghost"}, "+default/ghost: 1\n"
+			}
+			return r, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		h := m.Handler()
+		if code, body := get(t, h, "/readyz"); code != 503 || !strings.Contains(body, "[-]informers: not synced yet") {
+			t.Errorf("before Run: %d\n%s", code, body)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- m.Run(ctx) }()
+		eventually(t, "ready", func() bool { code, _ := get(t, h, "/readyz"); return code == 200 })
+		time.Sleep(time.Minute) // the Factory's checks ran once
+		_, body := get(t, h, "/readyz")
+		for _, want := range []string{"[+]informers ok", "[+]controller noop ok", "[+]consistency configmaps ok",
+			"[+]consistency configmaps (v1) in namespace default ok", "[+]leader: no election", "readyz check passed"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("/readyz lacks %q:\n%s", want, body)
+			}
+		}
+
+		lie.Store(true)
+		eventually(t, "an inconsistency fails readiness", func() bool { code, _ := get(t, h, "/readyz"); return code == 503 })
+		_, body = get(t, h, "/readyz")
+		if !strings.Contains(body, "[-]consistency configmaps: inconsistent at resourceVersion") || !strings.Contains(body, "1 extra") {
+			t.Errorf("/readyz with an inconsistent cache:\n%s", body)
+		}
+		lie.Store(false)
+		eventually(t, "ready again", func() bool { code, _ := get(t, h, "/readyz"); return code == 200 })
+		if checked.Load() == 0 {
+			t.Error("Metrics.Checked never called")
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run = %v", err)
+		}
+	})
+}
+
+// With HealthAddr, Run serves /healthz and /readyz on a listener of its
+// own, from before the Runnables start until it returns.
+func TestHealthServed(t *testing.T) {
+	_, cfg := newNetServer(t)
+	m, err := manager.New(newClient(t, cfg), manager.Options{Name: "health-test", HealthAddr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
-	m.Add(controller.New("noop", cms, controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
-		return controller.Result{}, nil
-	}), controller.Options{}))
-	var lie atomic.Bool
-	list := pager.ListFunc[*corev1.ConfigMap](func(ctx context.Context, opts client.ListOptions) (*client.List[*corev1.ConfigMap], error) {
-		l, err := client.For[*corev1.ConfigMap](c).Namespace("default").List(ctx, opts)
-		if err == nil && lie.Load() {
-			l.Items = l.Items[1:]
-		}
-		return l, err
-	})
-	m.CheckConsistency("configmaps", 20*time.Millisecond, func(ctx context.Context) (controller.Report, error) {
-		return controller.Check(ctx, cms, list)
-	})
-
-	h := m.Handler()
-	if code, body := get(t, h, "/readyz"); code != 503 || !strings.Contains(body, "[-]informers: not synced yet") {
-		t.Errorf("before Run: %d\n%s", code, body)
-	}
+	running := make(chan struct{})
+	m.Add(runnableFunc(func(ctx context.Context) error {
+		close(running)
+		<-ctx.Done()
+		return nil
+	}))
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	eventually(t, "ready", func() bool { code, _ := get(t, h, "/readyz"); return code == 200 })
-	_, body := get(t, h, "/readyz")
-	for _, want := range []string{"[+]informers ok", "[+]controller noop ok", "[+]consistency configmaps ok", "[+]leader: no election", "readyz check passed"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("/readyz lacks %q:\n%s", want, body)
-		}
-	}
-
-	lie.Store(true)
-	eventually(t, "an inconsistency fails readiness", func() bool { code, _ := get(t, h, "/readyz"); return code == 503 })
-	_, body = get(t, h, "/readyz")
-	if !strings.Contains(body, "[-]consistency configmaps: inconsistent at resourceVersion") || !strings.Contains(body, "1 extra") {
-		t.Errorf("/readyz with an inconsistent cache:\n%s", body)
-	}
-	lie.Store(false)
-	eventually(t, "ready again", func() bool { code, _ := get(t, h, "/readyz"); return code == 200 })
-
+	<-running
 	resp, err := http.Get("http://" + m.HealthAddr() + "/healthz")
 	if err != nil {
 		t.Fatal(err)
@@ -203,9 +262,6 @@ func TestReadyz(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || string(b) != "ok\n" {
 		t.Errorf("/healthz on %s: %d %q", m.HealthAddr(), resp.StatusCode, b)
-	}
-	if checked.Load() == 0 {
-		t.Error("Metrics.Checked never called")
 	}
 	cancel()
 	if err := <-done; err != nil {
@@ -218,12 +274,11 @@ func TestReadyz(t *testing.T) {
 
 type metricsFunc func()
 
-func (f metricsFunc) Checked(string, controller.Report, error) { f() }
+func (f metricsFunc) Checked(string, informer.Report, error) { f() }
 
 // A Runnable that fails ends Run with its error; so do informers that
 // cannot sync.
 func TestRunFails(t *testing.T) {
-	_, cfg := newServer(t)
 	tests := []struct {
 		name  string
 		setup func(m *manager.Manager)
@@ -238,17 +293,20 @@ func TestRunFails(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := manager.New(newClient(t, cfg), manager.Options{Name: "fails", SyncTimeout: 300 * time.Millisecond,
-				LeaderElection: &leaderelection.Config{Namespace: "default", Name: "fails-" + strings.ToLower(tt.name)}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.setup(m)
-			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-			defer cancel()
-			if err := m.Run(ctx); err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("Run = %v, want an error saying %q", err, tt.want)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				_, cfg := newServer(t)
+				m, err := manager.New(newClient(t, cfg), manager.Options{Name: "fails", SyncTimeout: 300 * time.Millisecond,
+					LeaderElection: &leaderelection.Config{Namespace: "default", Name: "fails-" + strings.ToLower(tt.name)}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				tt.setup(m)
+				ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+				defer cancel()
+				if err := m.Run(ctx); err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("Run = %v, want an error saying %q", err, tt.want)
+				}
+			})
 		})
 	}
 }
@@ -269,13 +327,29 @@ func TestInvalidOptions(t *testing.T) {
 		{"OwnCallback", manager.Options{Name: "x", LeaderElection: &leaderelection.Config{Namespace: "n", Callbacks: leaderelection.Callbacks{OnStartedLeading: func(context.Context) {}}}}, manager.ErrInvalidOptions},
 		{"BadLeaseTimings", manager.Options{Name: "x", LeaderElection: &leaderelection.Config{LeaseDuration: time.Second, RenewDeadline: 2 * time.Second}}, leaderelection.ErrInvalidConfig},
 		{"BadComponent", manager.Options{Name: "x", Events: events.Options{Component: "not a name!"}}, events.ErrInvalidOptions},
+		{"BadLeaseName", manager.Options{Name: "My_Operator", LeaderElection: &leaderelection.Config{}}, leaderelection.ErrInvalidConfig},
+		{"BadRingName", manager.Options{Name: "x", Sharding: &sharding.Config{Name: "Ring"}}, sharding.ErrInvalidConfig},
+		{"NegativeSyncTimeout", manager.Options{Name: "x", SyncTimeout: -time.Second}, manager.ErrInvalidOptions},
+		{"NegativeCheckPeriod", manager.Options{Name: "x", CheckPeriod: -time.Second}, manager.ErrInvalidOptions},
+		{"BadInformerOptions", manager.Options{Name: "x", Informers: informer.FactoryOptions{Reflector: reflector.Options{PageSize: -1}}}, client.ErrInvalidOptions},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := manager.New(c, tt.opts); !errors.Is(err, tt.want) {
-				t.Errorf("New = %v, want %v", err, tt.want)
+			m, err := manager.New(c, tt.opts)
+			if m != nil || !errors.Is(err, tt.want) || !errors.Is(err, client.ErrInvalidOptions) {
+				t.Errorf("New = %v, %v; want nil and %v", m, err, tt.want)
 			}
 		})
+	}
+	if _, err := manager.New(nil, manager.Options{Name: "x"}); !errors.Is(err, manager.ErrInvalidOptions) {
+		t.Errorf("New(nil, ...) = %v", err)
+	}
+	m, err := manager.New(c, manager.Options{Name: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.CheckConsistency("zero", 0, nil); !errors.Is(err, manager.ErrInvalidOptions) {
+		t.Errorf("CheckConsistency with period 0 = %v", err)
 	}
 }
 
@@ -283,23 +357,25 @@ func TestInvalidOptions(t *testing.T) {
 // controllers at the renew deadline, campaigns again, and once the
 // server is back leads again and reconciles everything once more.
 func TestLeadershipLostAndRegained(t *testing.T) {
-	srv, cfg := newServer(t)
-	for i := range 5 {
-		if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("cm-%d", i)}}); err != nil {
-			t.Fatal(err)
+	synctest.Test(t, func(t *testing.T) {
+		srv, cfg := newServer(t)
+		for i := range 5 {
+			if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("cm-%d", i)}}); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	cfg.Retry.MaxAttempts = 1
-	a := startReplica(t, cfg, "a")
-	eventually(t, "a reconciled everything", func() bool { return a.counted.Load() >= 5 })
-	srv.Faults().FailNext(1_000_000, http.StatusServiceUnavailable, 0)
-	eventually(t, "a steps down", func() bool { return !a.m.IsLeader() })
-	srv.Faults().Clear()
-	eventually(t, "a leads again", a.m.IsLeader)
-	eventually(t, "a reconciled everything again", func() bool { return a.counted.Load() >= 10 })
-	if err := a.stop(); err != nil {
-		t.Errorf("Run = %v", err)
-	}
+		cfg.Retry.MaxAttempts = 1
+		a := startReplica(t, cfg, "a")
+		eventually(t, "a reconciled everything", func() bool { return a.counted.Load() >= 5 })
+		srv.Faults().FailNext(1_000_000, http.StatusServiceUnavailable, 0)
+		eventually(t, "a steps down", func() bool { return !a.m.IsLeader() })
+		srv.Faults().Clear()
+		eventually(t, "a leads again", a.m.IsLeader)
+		eventually(t, "a reconciled everything again", func() bool { return a.counted.Load() >= 10 })
+		if err := a.stop(); err != nil {
+			t.Errorf("Run = %v", err)
+		}
+	})
 }
 
 // checkNoGoroutines fails if a goroutine runs code of the given packages
@@ -326,11 +402,13 @@ func checkNoGoroutines(t *testing.T, pkgs ...string) {
 
 // After Run returns, nothing the manager started runs on.
 func TestNoGoroutineLeftBehind(t *testing.T) {
-	_, cfg := newServer(t)
-	r := startReplica(t, cfg, "only")
-	eventually(t, "it leads", r.m.IsLeader)
-	if err := r.stop(); err != nil {
-		t.Fatal(err)
-	}
-	checkNoGoroutines(t, "kubewire/manager.(*", "kubewire/controller.(*", "kubewire/informer.(*", "kubewire/reflector.(*", "kubewire/events.(*", "kubewire/leaderelection.(*")
+	synctest.Test(t, func(t *testing.T) {
+		_, cfg := newServer(t)
+		r := startReplica(t, cfg, "only")
+		eventually(t, "it leads", r.m.IsLeader)
+		if err := r.stop(); err != nil {
+			t.Fatal(err)
+		}
+		checkNoGoroutines(t, "kubewire/manager.(*", "kubewire/controller.(*", "kubewire/informer.(*", "kubewire/reflector.(*", "kubewire/events.(*", "kubewire/leaderelection.(*")
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
@@ -87,7 +88,7 @@ next:
 // errors, the work queue, the client's requests, the informer's cache,
 // leadership and events.
 func TestMetricsServed(t *testing.T) {
-	srv, cfg := newServer(t)
+	srv, cfg := newNetServer(t)
 	var logs logBuffer
 	c := newClient(t, cfg)
 	m, err := manager.New(c, manager.Options{
@@ -102,7 +103,7 @@ func TestMetricsServed(t *testing.T) {
 	var mu sync.Mutex
 	seen := map[string]int{}
 	reconciled := make(chan string, 100)
-	m.Add(controller.New("cms", cms, controller.ForObject(cms, func(ctx context.Context, cm *corev1.ConfigMap) (controller.Result, error) {
+	m.Add(newController(t, "cms", cms, controller.ForObject(cms, func(ctx context.Context, cm *corev1.ConfigMap) (controller.Result, error) {
 		mu.Lock()
 		seen[cm.Name]++
 		n := seen[cm.Name]
@@ -226,68 +227,72 @@ func (b *logBuffer) String() string {
 // Without a Logger the manager logs through slog.Default(): a program
 // that sets nothing sees a failed Reconcile.
 func TestLogsByDefault(t *testing.T) {
-	srv, cfg := newServer(t)
-	var logs logBuffer
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
-	defer slog.SetDefault(prev)
+	synctest.Test(t, func(t *testing.T) {
+		srv, cfg := newServer(t)
+		var logs logBuffer
+		prev := slog.Default()
+		slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+		defer slog.SetDefault(prev)
 
-	c := newClient(t, cfg)
-	m, err := manager.New(c, manager.Options{Name: "quiet"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Logger() != slog.Default() {
-		t.Error("the client did not inherit the manager's logger")
-	}
-	cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
-	calls := 0
-	retried := make(chan struct{})
-	m.Add(controller.New("fails", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
-		if calls++; calls == 2 { // the first failure was logged before the retry
-			close(retried)
+		c := newClient(t, cfg)
+		m, err := manager.New(c, manager.Options{Name: "quiet"})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return controller.Result{}, fmt.Errorf("cannot reconcile %s", req)
-	}), controller.Options{Queue: fastQueue}))
-	if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "x"}}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	<-retried
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if out := logs.String(); !strings.Contains(out, "level=ERROR") || !strings.Contains(out, "controller=fails") || !strings.Contains(out, "cannot reconcile default/x") {
-		t.Errorf("the default logger did not get the failure at Error with the controller:\n%s", out)
-	}
+		if c.Logger() != slog.Default() {
+			t.Error("the client did not inherit the manager's logger")
+		}
+		cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
+		calls := 0
+		retried := make(chan struct{})
+		m.Add(newController(t, "fails", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+			if calls++; calls == 2 { // the first failure was logged before the retry
+				close(retried)
+			}
+			return controller.Result{}, fmt.Errorf("cannot reconcile %s", req)
+		}), controller.Options{Queue: fastQueue}))
+		if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "x"}}); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- m.Run(ctx) }()
+		<-retried
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if out := logs.String(); !strings.Contains(out, "level=ERROR") || !strings.Contains(out, "controller=fails") || !strings.Contains(out, "cannot reconcile default/x") {
+			t.Errorf("the default logger did not get the failure at Error with the controller:\n%s", out)
+		}
+	})
 }
 
 // A cache the server refuses ends Run with the refusal once, not once
 // per place that knows of it; the log says it once too.
 func TestRefusedCacheReportedOnce(t *testing.T) {
-	srv, cfg := newServer(t)
-	srv.Faults().Add(fake.Fault{Match: fake.Match{Verbs: []string{"list", "watch"}, Resource: "secrets"}, Code: http.StatusForbidden,
-		Message: `secrets is forbidden: User "system:serviceaccount:ops:operator" cannot list resource "secrets" in API group "" at the cluster scope`})
-	var logs logBuffer
-	m, err := manager.New(newClient(t, cfg), manager.Options{Name: "refused", Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	secrets := informer.Shared[*corev1.Secret](m.Factory(), informer.Scope{})
-	m.Add(controller.New("secrets", secrets, controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
-		return controller.Result{}, nil
-	}), controller.Options{}))
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	err = m.Run(ctx)
-	if !errors.Is(err, client.ErrForbidden) {
-		t.Fatalf("Run = %v, want the refusal", err)
-	}
-	if n := strings.Count(err.Error(), "cannot list resource"); n != 1 {
-		t.Errorf("Run's error tells the refusal %d times, want once:\n%v", n, err)
-	}
-	t.Logf("Run = %v\nlogs:\n%s", err, logs.String())
+	synctest.Test(t, func(t *testing.T) {
+		srv, cfg := newServer(t)
+		srv.Faults().Add(fake.Fault{Match: fake.Match{Verbs: []string{"list", "watch"}, Resource: "secrets"}, Code: http.StatusForbidden,
+			Message: `secrets is forbidden: User "system:serviceaccount:ops:operator" cannot list resource "secrets" in API group "" at the cluster scope`})
+		var logs logBuffer
+		m, err := manager.New(newClient(t, cfg), manager.Options{Name: "refused", Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		secrets := informer.Shared[*corev1.Secret](m.Factory(), informer.Scope{})
+		m.Add(newController(t, "secrets", secrets, controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
+			return controller.Result{}, nil
+		}), controller.Options{}))
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		err = m.Run(ctx)
+		if !errors.Is(err, client.ErrForbidden) {
+			t.Fatalf("Run = %v, want the refusal", err)
+		}
+		if n := strings.Count(err.Error(), "cannot list resource"); n != 1 {
+			t.Errorf("Run's error tells the refusal %d times, want once:\n%v", n, err)
+		}
+		t.Logf("Run = %v\nlogs:\n%s", err, logs.String())
+	})
 }

@@ -1,24 +1,30 @@
 package manager
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
-	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/events"
 	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/leaderelection"
 	"github.com/kubewire/kubewire/sharding"
+	"github.com/kubewire/kubewire/webhook"
 )
 
 // DefaultSyncTimeout bounds the wait for the informers' first sync.
 const DefaultSyncTimeout = 2 * time.Minute
 
 // ErrInvalidOptions is matched by the errors New returns for Options it
-// cannot run with.
-var ErrInvalidOptions = errors.New("invalid manager options")
+// cannot run with. They match client.ErrInvalidOptions
+// too, as every constructor's errors about its options do.
+var ErrInvalidOptions error = invalidOptions{}
+
+type invalidOptions struct{}
+
+func (invalidOptions) Error() string        { return "invalid manager options" }
+func (invalidOptions) Is(target error) bool { return target == client.ErrInvalidOptions }
 
 // Options configure a Manager. Name is required; every other zero value
 // means its default.
@@ -62,6 +68,12 @@ type Options struct {
 	// told not to.
 	MetricsAddr string
 
+	// Webhook, when set, is the webhook server Run runs on every
+	// replica, leader or not, from the start (conversion webhooks must
+	// answer before the informers of a multi-version kind can list);
+	// its readiness is part of /readyz. See manager/webhook.go.
+	Webhook *webhook.Server
+
 	// Informers configures the Factory's informers.
 	Informers informer.FactoryOptions
 	// SyncTimeout bounds the wait for the informers' first sync before
@@ -71,6 +83,14 @@ type Options struct {
 
 	// Events configures the event recorder (Component defaults to Name).
 	Events events.Options
+
+	// CheckPeriod, when positive, compares the cache of every informer
+	// the Factory made before Run with the server at this period
+	// (informer.Informer.Check; each reads its whole list, so minutes,
+	// not seconds), on every replica. An inconsistency fails /readyz,
+	// is logged with its diff and goes to Metrics.Checked; see
+	// CheckConsistency. Zero: no such checks.
+	CheckPeriod time.Duration
 
 	// Metrics, when set, is told the results of the consistency checks.
 	// (The Prometheus series are the manager's own: see Manager.Metrics.)
@@ -92,17 +112,23 @@ type Options struct {
 type Metrics interface {
 	// Checked: the consistency check name ended with report (valid when
 	// err is nil) or err.
-	Checked(name string, report controller.Report, err error)
+	Checked(name string, report informer.Report, err error)
 }
 
 func (o Options) withDefaults(clientNamespace string) (Options, error) {
 	if o.Name == "" {
 		return o, fmt.Errorf("manager: Options.Name is required: %w", ErrInvalidOptions)
 	}
+	switch {
+	case o.SyncTimeout < 0:
+		return o, fmt.Errorf("manager: SyncTimeout %v is negative: %w", o.SyncTimeout, ErrInvalidOptions)
+	case o.CheckPeriod < 0:
+		return o, fmt.Errorf("manager: CheckPeriod %v is negative: %w", o.CheckPeriod, ErrInvalidOptions)
+	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	if o.SyncTimeout <= 0 {
+	if o.SyncTimeout == 0 {
 		o.SyncTimeout = DefaultSyncTimeout
 	}
 	if o.Events.Component == "" {

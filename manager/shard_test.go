@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
@@ -48,7 +49,7 @@ func startSharded(t *testing.T, cfg client.Config, id string, rec *reconciles) *
 		t.Fatal(err)
 	}
 	cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default", Shard: m.ShardKey()})
-	m.Add(controller.New("count", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+	m.Add(newController(t, "count", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
 		rec.mu.Lock()
 		if other, ok := rec.running[req.Name]; ok {
 			rec.overlaps = append(rec.overlaps, fmt.Sprintf("%s reconciled by %s and %s at once", req.Name, id, other))
@@ -90,70 +91,72 @@ func (r *shardedReplica) stop() error {
 // Three sharded replicas: every object cached by exactly one and
 // reconciled by it alone; a replica leaving hands its objects over.
 func TestShardedReplicas(t *testing.T) {
-	srv, cfg := newServer(t)
-	for i := range 60 {
-		if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("cm-%02d", i)}}); err != nil {
-			t.Fatal(err)
+	synctest.Test(t, func(t *testing.T) {
+		srv, cfg := newServer(t)
+		for i := range 60 {
+			if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("cm-%02d", i)}}); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	rec := &reconciles{by: map[string]map[string]bool{}, running: map[string]string{}}
-	rs := []*shardedReplica{startSharded(t, cfg, "r1", rec), startSharded(t, cfg, "r2", rec), startSharded(t, cfg, "r3", rec)}
-	// exclusive reports "" once every object is cached by exactly one
-	// of rs and every replica has its share.
-	exclusive := func(rs []*shardedReplica) func() string {
-		return func() string {
-			held := map[string][]string{}
-			for _, r := range rs {
-				st := r.m.Member().Status()
-				if len(st.Members) != len(rs) || st.Acting != st.Assigned {
-					return fmt.Sprintf("%s: %+v", r.id, st)
+		rec := &reconciles{by: map[string]map[string]bool{}, running: map[string]string{}}
+		rs := []*shardedReplica{startSharded(t, cfg, "r1", rec), startSharded(t, cfg, "r2", rec), startSharded(t, cfg, "r3", rec)}
+		// exclusive reports "" once every object is cached by exactly one
+		// of rs and every replica has its share.
+		exclusive := func(rs []*shardedReplica) func() string {
+			return func() string {
+				held := map[string][]string{}
+				for _, r := range rs {
+					st := r.m.Member().Status()
+					if len(st.Members) != len(rs) || st.Acting != st.Assigned {
+						return fmt.Sprintf("%s: %+v", r.id, st)
+					}
+					if got, ok := r.cms.SyncedShard(); !ok || !got.Equal(st.Selector) {
+						return fmt.Sprintf("%s: cache holds %v, works on %v", r.id, got, st.Selector)
+					}
+					for _, k := range r.cms.Store().ListKeys() {
+						held[k] = append(held[k], r.id)
+					}
 				}
-				if got, ok := r.cms.SyncedShard(); !ok || !got.Equal(st.Selector) {
-					return fmt.Sprintf("%s: cache holds %v, works on %v", r.id, got, st.Selector)
+				if len(held) != 60 {
+					return fmt.Sprintf("%d objects cached, want 60", len(held))
 				}
-				for _, k := range r.cms.Store().ListKeys() {
-					held[k] = append(held[k], r.id)
+				for k, by := range held {
+					if len(by) != 1 {
+						return fmt.Sprintf("%s cached by %v", k, by)
+					}
 				}
+				return ""
 			}
-			if len(held) != 60 {
-				return fmt.Sprintf("%d objects cached, want 60", len(held))
-			}
-			for k, by := range held {
-				if len(by) != 1 {
-					return fmt.Sprintf("%s cached by %v", k, by)
-				}
+		}
+		waitUntil(t, 30*time.Second, exclusive(rs))
+		waitUntil(t, 30*time.Second, func() string {
+			rec.mu.Lock()
+			defer rec.mu.Unlock()
+			if len(rec.by) != 60 {
+				return fmt.Sprintf("%d objects reconciled", len(rec.by))
 			}
 			return ""
+		})
+		ready := rs[0].m.Ready()
+		lines, _ := readyzBody(t, rs[0].m)
+		if ready != nil || !strings.Contains(lines, "[+]sharding: r1, one of 3 members") {
+			t.Errorf("Ready: %v\n%s", ready, lines)
 		}
-	}
-	waitUntil(t, 30*time.Second, exclusive(rs))
-	waitUntil(t, 30*time.Second, func() string {
+
+		if err := rs[1].stop(); err != nil {
+			t.Fatalf("stop: %v", err)
+		}
+		waitUntil(t, 30*time.Second, exclusive([]*shardedReplica{rs[0], rs[2]}))
 		rec.mu.Lock()
-		defer rec.mu.Unlock()
-		if len(rec.by) != 60 {
-			return fmt.Sprintf("%d objects reconciled", len(rec.by))
+		for _, o := range rec.overlaps {
+			t.Error(o)
 		}
-		return ""
+		rec.mu.Unlock()
+
+		if _, err := manager.New(newClient(t, cfg), manager.Options{Name: "x", Sharding: &sharding.Config{}, LeaderElection: &leaderelection.Config{}}); !errors.Is(err, manager.ErrInvalidOptions) {
+			t.Errorf("Sharding with LeaderElection: %v", err)
+		}
 	})
-	ready := rs[0].m.Ready()
-	lines, _ := readyzBody(t, rs[0].m)
-	if ready != nil || !strings.Contains(lines, "[+]sharding: r1, one of 3 members") {
-		t.Errorf("Ready: %v\n%s", ready, lines)
-	}
-
-	if err := rs[1].stop(); err != nil {
-		t.Fatalf("stop: %v", err)
-	}
-	waitUntil(t, 30*time.Second, exclusive([]*shardedReplica{rs[0], rs[2]}))
-	rec.mu.Lock()
-	for _, o := range rec.overlaps {
-		t.Error(o)
-	}
-	rec.mu.Unlock()
-
-	if _, err := manager.New(newClient(t, cfg), manager.Options{Name: "x", Sharding: &sharding.Config{}, LeaderElection: &leaderelection.Config{}}); !errors.Is(err, manager.ErrInvalidOptions) {
-		t.Errorf("Sharding with LeaderElection: %v", err)
-	}
 }
 
 func waitUntil(t *testing.T, timeout time.Duration, cond func() string) {

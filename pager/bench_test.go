@@ -20,7 +20,7 @@ func spin(d time.Duration) {
 func timeList[T client.Object](b *testing.B, list ListFunc[T], readAhead int, work time.Duration) time.Duration {
 	start := time.Now()
 	n := 0
-	for _, err := range New(list, Options{ReadAhead: readAhead}).Items(context.Background()) {
+	for _, err := range mustNew(b, list, Options{ReadAhead: readAhead}).Items(context.Background()) {
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,7 +1,10 @@
 // Package pager reads large Kubernetes lists page by page (limit and
 // continue), for typed, dynamic and metadata-only resources alike:
 //
-//	p := pager.New(pods.List, pager.Options{PageSize: 500})
+//	p, err := pager.New(pods.List, pager.Options{PageSize: 500})
+//	if err != nil {
+//		return err // invalid options
+//	}
 //	for pod, err := range p.Items(ctx) {
 //		if err != nil {
 //			return err
@@ -25,8 +28,8 @@
 // then not a snapshot, and pages say so), or return the error. A server
 // asked for resourceVersion "0" answers from its cache and ignores the
 // limit: the whole list arrives as one page. Invalid combinations of
-// resourceVersion and resourceVersionMatch are rejected before any
-// request, with errors matching client.ErrInvalidOptions.
+// resourceVersion and resourceVersionMatch are rejected by New, with
+// errors matching client.ErrInvalidOptions.
 //
 // # Memory and read-ahead
 //

@@ -44,10 +44,14 @@ func ExampleNew() {
 	ctx := context.Background()
 	cms := client.For[*corev1.ConfigMap](c).Namespace("default")
 
-	p := pager.New(cms.List, pager.Options{
+	p, err := pager.New(cms.List, pager.Options{
 		PageSize: 2,
 		Progress: func(pr pager.Progress) { fmt.Printf("page %d: %d of %d\n", pr.Pages, pr.Items, pr.Total) },
 	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for cm, err := range p.Items(ctx) {
 		if err != nil {
 			fmt.Println(err)
@@ -85,7 +89,11 @@ func ExamplePager_Pages() {
 	defer srv.Close()
 	meta := client.Metadata(c, client.GroupVersionResource{Version: "v1", Resource: "configmaps"}, true).Namespace("default")
 
-	p := pager.New(meta.List, pager.Options{PageSize: 3, ReadAhead: pager.ReadAheadOff})
+	p, err := pager.New(meta.List, pager.Options{PageSize: 3, ReadAhead: pager.ReadAheadOff})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for page, err := range p.Pages(context.Background()) {
 		if err != nil {
 			fmt.Println(err)
@@ -109,7 +117,12 @@ func ExamplePager_ListAll() {
 	defer srv.Close()
 	cms := client.Dynamic(c, client.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("default")
 
-	list, err := pager.New(cms.List, pager.Options{PageSize: 2, OnExpired: pager.RestartPaged}).ListAll(context.Background())
+	p, err := pager.New(cms.List, pager.Options{PageSize: 2, OnExpired: pager.RestartPaged})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	list, err := p.ListAll(context.Background())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -141,7 +154,11 @@ func Example() {
 	}
 	cms := client.For[*corev1.ConfigMap](c).Namespace("default")
 
-	p := pager.New(cms.List, pager.Options{PageSize: 300})
+	p, err := pager.New(cms.List, pager.Options{PageSize: 300})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	byTier := map[string]int{}
 	for cm, err := range p.Items(context.Background()) {
 		if err != nil {

@@ -53,7 +53,7 @@ func TestExpiredPolicies(t *testing.T) {
 		for _, ra := range []int{ReadAheadOff, 2} {
 			t.Run(tt.policy.String()+"/"+readAheadName(ra), func(t *testing.T) {
 				m := &memList{n: 10, fail: expireOnce(1, "at:3")}
-				p := New(m.list, Options{PageSize: 3, OnExpired: tt.policy, ReadAhead: ra})
+				p := mustNew(t, m.list, Options{PageSize: 3, OnExpired: tt.policy, ReadAhead: ra})
 				got, err := collect(t.Context(), p)
 				if !errors.Is(err, tt.wantErr) {
 					t.Fatalf("error %v, want %v", err, tt.wantErr)
@@ -69,7 +69,7 @@ func TestExpiredPolicies(t *testing.T) {
 				}
 
 				m = &memList{n: 10, fail: expireOnce(1, "at:3")}
-				all, err := New(m.list, Options{PageSize: 3, OnExpired: tt.policy}).ListAll(t.Context())
+				all, err := mustNew(t, m.list, Options{PageSize: 3, OnExpired: tt.policy}).ListAll(t.Context())
 				if !errors.Is(err, tt.wantErr) {
 					t.Fatalf("ListAll: error %v, want %v", err, tt.wantErr)
 				}
@@ -86,7 +86,7 @@ func TestExpiredPolicies(t *testing.T) {
 func TestRestartedPageIsMarked(t *testing.T) {
 	m := &memList{n: 10, fail: expireOnce(2, "at:6")}
 	var restarted []bool
-	for pg, err := range New(m.list, Options{PageSize: 3, OnExpired: RestartPaged}).Pages(t.Context()) {
+	for pg, err := range mustNew(t, m.list, Options{PageSize: 3, OnExpired: RestartPaged}).Pages(t.Context()) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func TestMaxExpired(t *testing.T) {
 		return nil
 	}
 	m := &memList{n: 10, fail: alwaysExpired}
-	got, err := collect(t.Context(), New(m.list, Options{PageSize: 3, OnExpired: RestartPaged, MaxExpired: 2}))
+	got, err := collect(t.Context(), mustNew(t, m.list, Options{PageSize: 3, OnExpired: RestartPaged, MaxExpired: 2}))
 	if !errors.Is(err, client.ErrExpired) {
 		t.Fatalf("error %v, want expired", err)
 	}
@@ -118,7 +118,7 @@ func TestMaxExpired(t *testing.T) {
 
 	// ContinueInconsistent without a fresh token cannot go on.
 	m = &memList{n: 10, fail: alwaysExpired}
-	if _, err := New(m.list, Options{PageSize: 3, OnExpired: ContinueInconsistent}).ListAll(t.Context()); !errors.Is(err, client.ErrExpired) {
+	if _, err := mustNew(t, m.list, Options{PageSize: 3, OnExpired: ContinueInconsistent}).ListAll(t.Context()); !errors.Is(err, client.ErrExpired) {
 		t.Errorf("ContinueInconsistent without a fresh token: %v", err)
 	}
 }
@@ -142,7 +142,7 @@ func TestContinueWithTheRealStatusToken(t *testing.T) {
 		}
 		return l, nil
 	}
-	p := New(list, Options{OnExpired: ContinueInconsistent})
+	p := mustNew(t, list, Options{OnExpired: ContinueInconsistent})
 	var inconsistent []bool
 	for pg, err := range p.Pages(t.Context()) {
 		if err != nil {
@@ -161,9 +161,9 @@ func TestContinueWithTheRealStatusToken(t *testing.T) {
 	}
 }
 
-// lostConnection is an error as the client returns it for a response
+// errLostConnection is an error as the client returns it for a response
 // that broke off midway.
-var lostConnection = fmt.Errorf("client: GET /api/v1/pods: reading the response: %w: %w", client.ErrConnectionLost, io.ErrUnexpectedEOF)
+var errLostConnection = fmt.Errorf("client: GET /api/v1/pods: reading the response: %w: %w", client.ErrConnectionLost, io.ErrUnexpectedEOF)
 
 // Only what the client reports as a lost connection is asked for again:
 // the decision is the client's (client.ErrConnectionLost), whatever the
@@ -174,9 +174,9 @@ func TestRetriesOnlyLostConnections(t *testing.T) {
 		err  error
 		want bool
 	}{
-		{"lost connection", lostConnection, true},
+		{"lost connection", errLostConnection, true},
 		{"lost, any cause", fmt.Errorf("reading: %w", client.ErrConnectionLost), true},
-		{"joined", errors.Join(errors.New("a"), lostConnection), true},
+		{"joined", errors.Join(errors.New("a"), errLostConnection), true},
 		{"bare truncated body", io.ErrUnexpectedEOF, false},
 		{"server status", statusError(503, metav1.StatusReasonServiceUnavailable, "busy", ""), false},
 		{"too many requests", statusError(429, metav1.StatusReasonTooManyRequests, "slow down", ""), false},
@@ -192,7 +192,7 @@ func TestRetriesOnlyLostConnections(t *testing.T) {
 					}
 					return nil
 				}}
-				_, err := collect(t.Context(), New(m.list, Options{PageSize: 3}))
+				_, err := collect(t.Context(), mustNew(t, m.list, Options{PageSize: 3}))
 				if retried := len(m.requests()) == 5; retried != tt.want || (err == nil) != tt.want {
 					t.Errorf("%d requests, error %v; want retried %v", len(m.requests()), err, tt.want)
 				}
@@ -202,7 +202,7 @@ func TestRetriesOnlyLostConnections(t *testing.T) {
 }
 
 func TestPageRetries(t *testing.T) {
-	broken := lostConnection
+	broken := errLostConnection
 	tests := []struct {
 		name      string
 		retries   int
@@ -224,7 +224,7 @@ func TestPageRetries(t *testing.T) {
 					return nil
 				}}
 				start := time.Now()
-				got, err := collect(t.Context(), New(m.list, Options{PageSize: 3, PageRetries: tt.retries}))
+				got, err := collect(t.Context(), mustNew(t, m.list, Options{PageSize: 3, PageRetries: tt.retries}))
 				if (err != nil) != tt.wantErr || (err != nil && !errors.Is(err, client.ErrConnectionLost)) {
 					t.Fatalf("error %v, want error %v", err, tt.wantErr)
 				}
@@ -251,11 +251,11 @@ func TestPageRetryStopsWithContext(t *testing.T) {
 		m := &memList{n: 10, fail: func(call int, _ client.ListOptions) error {
 			if call == 1 {
 				time.AfterFunc(10*time.Millisecond, cancel) // during the wait before the retry
-				return lostConnection
+				return errLostConnection
 			}
 			return nil
 		}}
-		_, err := collect(ctx, New(m.list, Options{PageSize: 3, ReadAhead: ReadAheadOff}))
+		_, err := collect(ctx, mustNew(t, m.list, Options{PageSize: 3, ReadAhead: ReadAheadOff}))
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("error %v, want canceled", err)
 		}

@@ -19,7 +19,7 @@ func TestFakeIgnoresLimit(t *testing.T) {
 	cl := startCluster(t, false, seeded, client.Config{})
 	cms := cl.typed()
 	var progress []Progress
-	p := New(cms.List, Options{PageSize: pageSize, ListOptions: client.ListOptions{ResourceVersion: "0"},
+	p := mustNew(t, cms.List, Options{PageSize: pageSize, ListOptions: client.ListOptions{ResourceVersion: "0"},
 		Progress: func(pr Progress) { progress = append(progress, pr) }})
 	got, err := collectKeys(t.Context(), p)
 	if err != nil {
@@ -57,7 +57,7 @@ func TestFakeSelectors(t *testing.T) {
 			cms := cl.typed()
 			var progress []Progress
 			var counts []*int64
-			p := New(cms.List, Options{PageSize: pageSize, ListOptions: tt.opts, Progress: func(pr Progress) { progress = append(progress, pr) }})
+			p := mustNew(t, cms.List, Options{PageSize: pageSize, ListOptions: tt.opts, Progress: func(pr Progress) { progress = append(progress, pr) }})
 			var got []string
 			for pg, err := range p.Pages(t.Context()) {
 				if err != nil {
@@ -95,7 +95,7 @@ func TestFakeInvalidVersions(t *testing.T) {
 	for _, opts := range tests {
 		t.Run(fmt.Sprintf("%q_%q_%q", opts.ResourceVersion, opts.ResourceVersionMatch, opts.Continue), func(t *testing.T) {
 			before, _ := cl.cut.counts()
-			_, err := New(cl.typed().List, Options{ListOptions: opts}).ListAll(t.Context())
+			_, err := New(cl.typed().List, Options{ListOptions: opts})
 			if !errors.Is(err, client.ErrInvalidOptions) {
 				t.Errorf("error %v, want invalid options", err)
 			}
@@ -115,7 +115,7 @@ func TestFakeExactVersion(t *testing.T) {
 	rv := cl.srv.CurrentResourceVersion()
 	want := snapshot(t, cms.List, rv, client.ListOptions{})
 	cl.mutate(t)
-	p := New(cms.List, Options{PageSize: pageSize, ListOptions: client.ListOptions{ResourceVersion: rv, ResourceVersionMatch: client.MatchExact}})
+	p := mustNew(t, cms.List, Options{PageSize: pageSize, ListOptions: client.ListOptions{ResourceVersion: rv, ResourceVersionMatch: client.MatchExact}})
 	got, err := collectKeys(t.Context(), p)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +135,7 @@ func TestFakeShardSelector(t *testing.T) {
 	cl := startCluster(t, false, seeded, client.Config{})
 	cms := cl.typed()
 	sel := client.ShardSelector{Key: client.ShardByUID, Ranges: client.SplitHashSpace(2)[:1]}
-	p := New(cms.List, Options{PageSize: 3, ListOptions: client.ListOptions{ShardSelector: sel}})
+	p := mustNew(t, cms.List, Options{PageSize: 3, ListOptions: client.ListOptions{ShardSelector: sel}})
 	all, err := p.ListAll(t.Context())
 	if err != nil {
 		t.Fatal(err)

@@ -75,7 +75,7 @@ func testSnapshot[T client.Object](t *testing.T, cl *cluster, list ListFunc[T], 
 			cl.mutate(t)
 		}
 	}}
-	pg := New(rec.List, Options{PageSize: pageSize, ReadAhead: p.readAhead})
+	pg := mustNew(t, rec.List, Options{PageSize: pageSize, ReadAhead: p.readAhead})
 	got, err := collectKeys(t.Context(), pg)
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +105,7 @@ func TestFakeWatchFromSnapshot(t *testing.T) {
 			cl.mutate(t)
 		}
 	}}
-	p := New(rec.List, Options{PageSize: pageSize})
+	p := mustNew(t, rec.List, Options{PageSize: pageSize})
 	if _, err := p.ListAll(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func testExpired[T client.Object](t *testing.T, cl *cluster, list ListFunc[T], p
 			cl.srv.Compact()
 		}
 	}}
-	pg := New(rec.List, Options{PageSize: pageSize, ReadAhead: p.readAhead, OnExpired: p.policy})
+	pg := mustNew(t, rec.List, Options{PageSize: pageSize, ReadAhead: p.readAhead, OnExpired: p.policy})
 	got, err := collectKeys(t.Context(), pg)
 	after := snapshot(t, list, "", client.ListOptions{})
 	firstPage := before[:pageSize]
@@ -207,7 +207,7 @@ func testExpired[T client.Object](t *testing.T, cl *cluster, list ListFunc[T], p
 
 	// ListAll under the same policy returns the new state (or the error).
 	rec = &recorded[T]{list: list, after: rec.after}
-	all, err := New(rec.List, Options{PageSize: pageSize, OnExpired: p.policy}).ListAll(t.Context())
+	all, err := mustNew(t, rec.List, Options{PageSize: pageSize, OnExpired: p.policy}).ListAll(t.Context())
 	switch p.policy {
 	case ReturnExpired:
 		if !errors.Is(err, client.ErrExpired) {
@@ -254,7 +254,7 @@ func TestFakeFailuresBetweenPages(t *testing.T) {
 					cl.srv.Faults().FailNext(tt.failures, tt.code, 0)
 				}
 			}}
-			got, err := collectKeys(t.Context(), New(rec.List, Options{PageSize: pageSize}))
+			got, err := collectKeys(t.Context(), mustNew(t, rec.List, Options{PageSize: pageSize}))
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("error %v, want %v", err, tt.wantErr)
 			}
@@ -312,7 +312,7 @@ func TestFakeDroppedConnection(t *testing.T) {
 					cl.cut.cutNext(tt.cuts)
 				}
 			}}
-			got, err := collectKeys(t.Context(), New(rec.List, Options{PageSize: pageSize, PageRetries: tt.retries}))
+			got, err := collectKeys(t.Context(), mustNew(t, rec.List, Options{PageSize: pageSize, PageRetries: tt.retries}))
 			_, broken := cl.cut.counts()
 			if broken != tt.cuts {
 				t.Errorf("%d responses broken, want %d", broken, tt.cuts)

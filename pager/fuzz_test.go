@@ -54,7 +54,7 @@ func (s *scripted) list(_ context.Context, _ client.ListOptions) (*client.List[o
 	case 3:
 		return nil, statusError(http.StatusInternalServerError, metav1.StatusReasonInternalError, "etcd", "")
 	case 4:
-		return nil, lostConnection
+		return nil, errLostConnection
 	}
 	return nil, nil
 }
@@ -75,7 +75,7 @@ func FuzzPager(f *testing.F) {
 		}}
 		synctest.Test(t, func(t *testing.T) {
 			s := &scripted{script: script}
-			p := New(s.list, opts)
+			p := mustNew(t, s.list, opts)
 			items := 0
 			var err error
 			for _, ierr := range p.Items(t.Context()) {
@@ -97,7 +97,7 @@ func FuzzPager(f *testing.F) {
 			}
 
 			s = &scripted{script: script}
-			p = New(s.list, opts)
+			p = mustNew(t, s.list, opts)
 			all, err := p.ListAll(t.Context())
 			if err == nil && len(all.Items) != p.Snapshot().Items {
 				t.Errorf("ListAll: %d items, Snapshot %+v", len(all.Items), p.Snapshot())

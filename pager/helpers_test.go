@@ -17,6 +17,16 @@ import (
 	"github.com/kubewire/kubewire/internal/testing/fixture"
 )
 
+// mustNew is New for options the test knows are valid.
+func mustNew[T client.Object](t testing.TB, list ListFunc[T], opts Options) *Pager[T] {
+	t.Helper()
+	p, err := New(list, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // obj is a small object: what a metadata-only list returns.
 type obj = *metav1.PartialObjectMetadata
 

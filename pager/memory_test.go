@@ -28,7 +28,7 @@ func peakWhileIterating(t *testing.T, n, readAhead int) uint64 {
 		m := &memList{n: n, quiet: true}
 		base := liveHeap()
 		seen := 0
-		for _, err := range New(m.list, Options{ReadAhead: readAhead}).Items(t.Context()) {
+		for _, err := range mustNew(t, m.list, Options{ReadAhead: readAhead}).Items(t.Context()) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func TestMemoryIndependentOfTotal(t *testing.T) {
 	t.Run("ListAll", func(t *testing.T) {
 		m := &memList{n: 100_000, quiet: true}
 		base := liveHeap()
-		all, err := New(m.list, Options{}).ListAll(context.Background())
+		all, err := mustNew(t, m.list, Options{}).ListAll(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

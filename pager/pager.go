@@ -101,6 +101,7 @@ type Snapshot struct {
 type Pager[T client.Object] struct {
 	list ListFunc[T]
 	opts Options
+	s    settings // opts checked, with defaults
 
 	running atomic.Bool
 	mu      sync.Mutex // guards snap
@@ -110,11 +111,21 @@ type Pager[T client.Object] struct {
 // New returns a Pager reading pages with list, typically a Resource's
 // List method:
 //
-//	p := pager.New(pods.List, pager.Options{PageSize: 200})
+//	p, err := pager.New(pods.List, pager.Options{PageSize: 200})
 //
-// Options are checked when a list starts, before any request.
-func New[T client.Object](list ListFunc[T], opts Options) *Pager[T] {
-	return &Pager[T]{list: list, opts: opts}
+// It fails with an error matching client.ErrInvalidOptions when list is
+// nil or opts are invalid (a negative page size, a continue token, a
+// resourceVersion combination the API concepts refuse, a selector that
+// carries an error), so that no list fails for its options later.
+func New[T client.Object](list ListFunc[T], opts Options) (*Pager[T], error) {
+	if list == nil {
+		return nil, invalid("New was given no list function")
+	}
+	s, err := opts.resolve()
+	if err != nil {
+		return nil, err
+	}
+	return &Pager[T]{list: list, opts: opts, s: s}, nil
 }
 
 // Snapshot describes the list read most recently (or being read): its
@@ -174,11 +185,7 @@ func capacityFor[T client.Object](pg *Page[T]) int {
 // resets its Snapshot.
 func (p *Pager[T]) begin() (*fetcher[T], error) {
 	if p.list == nil {
-		return nil, errors.New("pager: no list function (New was given nil)")
-	}
-	s, err := p.opts.resolve()
-	if err != nil {
-		return nil, err
+		return nil, errors.New("pager: a Pager is made with New")
 	}
 	if !p.running.CompareAndSwap(false, true) {
 		return nil, errors.New("pager: this Pager is already listing: use one Pager per concurrent list")
@@ -186,7 +193,7 @@ func (p *Pager[T]) begin() (*fetcher[T], error) {
 	p.mu.Lock()
 	p.snap = Snapshot{}
 	p.mu.Unlock()
-	return &fetcher[T]{list: p.list, s: s}, nil
+	return &fetcher[T]{list: p.list, s: p.s}, nil
 }
 
 // end releases the Pager for the next list.

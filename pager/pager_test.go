@@ -13,7 +13,7 @@ import (
 	"github.com/kubewire/kubewire/client"
 )
 
-func TestInvalidOptionsRejectedBeforeAnyRequest(t *testing.T) {
+func TestInvalidOptionsRejectedByNew(t *testing.T) {
 	tests := []struct {
 		name string
 		opts Options
@@ -34,18 +34,9 @@ func TestInvalidOptionsRejectedBeforeAnyRequest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := &memList{n: 10}
-			p := New(m.list, tt.opts)
-			_, err := collect(t.Context(), p)
-			if !errors.Is(err, client.ErrInvalidOptions) {
-				t.Errorf("Items: error %v, want one matching client.ErrInvalidOptions", err)
-			}
-			for _, err := range p.Pages(t.Context()) {
-				if !errors.Is(err, client.ErrInvalidOptions) {
-					t.Errorf("Pages: error %v, want one matching client.ErrInvalidOptions", err)
-				}
-			}
-			if _, err := p.ListAll(t.Context()); !errors.Is(err, client.ErrInvalidOptions) {
-				t.Errorf("ListAll: error %v, want one matching client.ErrInvalidOptions", err)
+			p, err := New(m.list, tt.opts)
+			if !errors.Is(err, client.ErrInvalidOptions) || p != nil {
+				t.Errorf("New = %v, %v; want nil and an error matching client.ErrInvalidOptions", p, err)
 			}
 			if n := len(m.requests()); n != 0 {
 				t.Errorf("%d requests were sent", n)
@@ -74,7 +65,7 @@ func TestValidVersionsAreSentOnTheFirstPageOnly(t *testing.T) {
 			m := &memList{n: 5}
 			opts := tt.opts
 			opts.Limit = 3
-			got, err := collect(t.Context(), New(m.list, Options{ListOptions: opts}))
+			got, err := collect(t.Context(), mustNew(t, m.list, Options{ListOptions: opts}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,7 +108,7 @@ func TestItemsAndPages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := &memList{n: tt.n}
-			p := New(m.list, tt.opts)
+			p := mustNew(t, m.list, tt.opts)
 			got, err := collect(t.Context(), p)
 			if err != nil {
 				t.Fatal(err)
@@ -184,7 +175,7 @@ func TestProgress(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []Progress
-			p := New(tt.m.list, Options{PageSize: 4, ListOptions: tt.opts, Progress: func(pr Progress) { got = append(got, pr) }})
+			p := mustNew(t, tt.m.list, Options{PageSize: 4, ListOptions: tt.opts, Progress: func(pr Progress) { got = append(got, pr) }})
 			if _, err := collect(t.Context(), p); err != nil {
 				t.Fatal(err)
 			}
@@ -217,7 +208,7 @@ func TestHostileListMeta(t *testing.T) {
 				return l, err
 			}
 			var last Progress
-			all, err := New(list, Options{PageSize: 4, Progress: func(pr Progress) { last = pr }}).ListAll(t.Context())
+			all, err := mustNew(t, list, Options{PageSize: 4, Progress: func(pr Progress) { last = pr }}).ListAll(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -257,7 +248,7 @@ func TestBadServerAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := collect(t.Context(), New(tt.list, Options{ListOptions: tt.opts}))
+			got, err := collect(t.Context(), mustNew(t, tt.list, Options{ListOptions: tt.opts}))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -270,14 +261,17 @@ func TestBadServerAnswers(t *testing.T) {
 }
 
 func TestNilListFunc(t *testing.T) {
-	if _, err := New[obj](nil, Options{}).ListAll(t.Context()); err == nil {
-		t.Error("no error for a nil list function")
+	if _, err := New[obj](nil, Options{}); !errors.Is(err, client.ErrInvalidOptions) {
+		t.Errorf("New(nil) error %v, want one matching client.ErrInvalidOptions", err)
+	}
+	if _, err := new(Pager[obj]).ListAll(t.Context()); err == nil {
+		t.Error("no error from a Pager not made by New")
 	}
 }
 
 func TestOneListAtATime(t *testing.T) {
 	m := &memList{n: 10}
-	p := New(m.list, Options{PageSize: 3})
+	p := mustNew(t, m.list, Options{PageSize: 3})
 	for _, err := range p.Pages(t.Context()) {
 		if err != nil {
 			t.Fatal(err)
@@ -301,7 +295,7 @@ func TestServerErrorEndsTheList(t *testing.T) {
 				}
 				return nil
 			}}
-			got, err := collect(t.Context(), New(m.list, Options{PageSize: 3, ReadAhead: ra}))
+			got, err := collect(t.Context(), mustNew(t, m.list, Options{PageSize: 3, ReadAhead: ra}))
 			if !errors.Is(err, client.ErrForbidden) {
 				t.Errorf("error %v, want forbidden", err)
 			}

@@ -59,7 +59,7 @@ func TestNoGoroutineLeftBehind(t *testing.T) {
 							}
 							return m.list(ctx, o)
 						}
-						p := New(list, Options{PageSize: 3, ReadAhead: ra})
+						p := mustNew(t, list, Options{PageSize: 3, ReadAhead: ra})
 						var err error
 						seen := 0
 						if pages {
@@ -158,7 +158,7 @@ func TestReadAheadIsBounded(t *testing.T) {
 				}
 				ahead := max(ra, 0)
 				received := 0
-				for _, err := range New(list, Options{PageSize: size, ReadAhead: ra}).Pages(t.Context()) {
+				for _, err := range mustNew(t, list, Options{PageSize: size, ReadAhead: ra}).Pages(t.Context()) {
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -196,7 +196,7 @@ func TestReadAheadOverlapsWaiting(t *testing.T) {
 					return m.list(ctx, o)
 				}
 				start := time.Now()
-				for _, err := range New(list, Options{PageSize: 10, ReadAhead: tt.readAhead}).Pages(t.Context()) {
+				for _, err := range mustNew(t, list, Options{PageSize: 10, ReadAhead: tt.readAhead}).Pages(t.Context()) {
 					if err != nil {
 						t.Fatal(err)
 					}

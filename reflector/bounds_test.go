@@ -76,7 +76,7 @@ func TestCollectionLargerThanOneAnswer(t *testing.T) {
 				}
 				opts := tt.opts
 				opts.Logger = testLogger(t)
-				r := reflector.New(e.res, st, opts)
+				r := newReflector(t, e.res, st, opts)
 				stop := start(t, r)
 				waitInSync(t, st, e.obs, time.Minute)
 				e.changeSome(t)

@@ -4,7 +4,7 @@
 // resource versions and failing servers. The informer builds its cache on
 // it; most programs use the informer rather than this package.
 //
-//	r := reflector.New(client.For[*corev1.Pod](c), store, reflector.Options{})
+//	r, err := reflector.New(client.For[*corev1.Pod](c), store, reflector.Options{})
 //	err := r.Run(ctx) // until ctx ends
 //
 // # States

@@ -308,7 +308,7 @@ func (e *env) changeSome(t *testing.T) {
 // run starts r until the test ends (or stop is called).
 func (e *env) run(t *testing.T, st reflector.Store[*corev1.ConfigMap], opts reflector.Options) (*reflector.Reflector[*corev1.ConfigMap], func()) {
 	t.Helper()
-	r := reflector.New(e.res, st, opts)
+	r := newReflector(t, e.res, st, opts)
 	return r, start(t, r)
 }
 

@@ -52,7 +52,10 @@ func Example() {
 		panic(err)
 	}
 	store := &synced{done: make(chan struct{})}
-	r := reflector.New(client.For[*corev1.ConfigMap](c).Namespace("default"), store, reflector.Options{})
+	r, err := reflector.New(client.For[*corev1.ConfigMap](c).Namespace("default"), store, reflector.Options{})
+	if err != nil {
+		panic(err)
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
@@ -90,10 +93,13 @@ func ExampleTransformStore() {
 		cm.Data = nil
 		return cm
 	})
-	r := reflector.New(client.For[*corev1.ConfigMap](c).Namespace("default"), trimmed, reflector.Options{
+	r, err := reflector.New(client.For[*corev1.ConfigMap](c).Namespace("default"), trimmed, reflector.Options{
 		DisableWatchList:     true, // list, then watch
 		InitialListFromCache: true, // the first list: resourceVersion=0
 	})
+	if err != nil {
+		panic(err)
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)

@@ -329,7 +329,7 @@ func runFault(t *testing.T, tt faultCase) {
 	}
 	opts := tt.opts
 	opts.Logger = testLogger(t)
-	r := reflector.New(src, st, opts)
+	r := newReflector(t, src, st, opts)
 	stop := start(t, r)
 	if tt.settle != nil {
 		tt.settle(t, e)

@@ -13,6 +13,7 @@ import (
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/fake/fakeclient"
+	"github.com/kubewire/kubewire/reflector"
 )
 
 // mapStore is a minimal Store: objects by namespace/name.
@@ -101,6 +102,16 @@ func (s *mapStore[T]) versions() map[string]string {
 		m[k] = o.GetResourceVersion()
 	}
 	return m
+}
+
+// newReflector is reflector.New for options the test knows are valid.
+func newReflector[T client.Object](t testing.TB, src reflector.Source[T], store reflector.Store[T], opts reflector.Options) *reflector.Reflector[T] {
+	t.Helper()
+	r, err := reflector.New(src, store, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // serverVersions lists the collection: key → resourceVersion.

@@ -35,7 +35,6 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 	if fromCache {
 		lo.ResourceVersion = "0" // from the watch cache, in one response
 	}
-	p := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: r.opts.PageSize, OnExpired: pager.RestartPaged})
 	items := 0
 	fail := func(err error) (State, error) {
 		r.store.Abort()
@@ -43,6 +42,10 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		return r.onFailure(ctx, Listing, err), err
 	}
 	r.begin()
+	p, err := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: r.opts.PageSize, OnExpired: pager.RestartPaged})
+	if err != nil { // checked by New: not expected
+		return fail(err)
+	}
 	for obj, err := range p.Items(ctx) {
 		if errors.Is(err, pager.ErrRestarted) {
 			r.log.Debug("reflector: list restarted", "resource", r.name, "error", err)

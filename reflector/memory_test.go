@@ -60,7 +60,7 @@ func TestRelistPeakHeap(t *testing.T) {
 				t.Fatal(err)
 			}
 			st := newHeapStore(n / 40)
-			r := reflector.New(client.For[*corev1.ConfigMap](c).Namespace("default"), st, tt.opts)
+			r := newReflector(t, client.For[*corev1.ConfigMap](c).Namespace("default"), st, tt.opts)
 
 			base := liveHeap()
 			ctx, cancel := context.WithCancel(context.Background())
@@ -124,6 +124,7 @@ type heapStore struct {
 	samples  int
 	peak     int64
 	ends     int
+	ended    chan struct{} // a token at every End
 }
 
 type heapEntry struct {
@@ -132,7 +133,7 @@ type heapEntry struct {
 }
 
 func newHeapStore(every int) *heapStore {
-	return &heapStore{every: every, objs: map[string]*heapEntry{}}
+	return &heapStore{every: every, objs: map[string]*heapEntry{}, ended: make(chan struct{}, 16)}
 }
 
 func (h *heapStore) sample(on bool) {
@@ -185,6 +186,10 @@ func (h *heapStore) End(string) {
 	}
 	h.measure()
 	h.ends++
+	select {
+	case h.ended <- struct{}{}:
+	default:
+	}
 }
 
 func (h *heapStore) Abort() {}
@@ -216,7 +221,8 @@ func (h *heapStore) count() int {
 // waitEnds waits for the nth End.
 func (h *heapStore) waitEnds(t *testing.T, n int) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
+	guard := time.NewTimer(time.Minute) // a hang fails; nothing is timed
+	defer guard.Stop()
 	for {
 		h.mu.Lock()
 		ends := h.ends
@@ -224,9 +230,10 @@ func (h *heapStore) waitEnds(t *testing.T, n int) {
 		if ends >= n {
 			return
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-h.ended:
+		case <-guard.C:
 			t.Fatalf("%d full states after a minute, want %d", ends, n)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }

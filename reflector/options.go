@@ -1,6 +1,8 @@
 package reflector
 
 import (
+	"cmp"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -18,7 +20,8 @@ const (
 	DefaultHealthyPeriod    = 2 * time.Minute
 )
 
-// Options configure a Reflector. The zero value asks for the defaults.
+// Options configure a Reflector. The zero value asks for the defaults;
+// New refuses values no caller can mean (see Validate).
 type Options struct {
 	// LabelSelector and FieldSelector restrict the collection.
 	LabelSelector client.Selector
@@ -100,6 +103,58 @@ type Options struct {
 	// source's Client (Resource.Client().Logger()) when the source has
 	// one, so that one logger serves the whole program; otherwise none.
 	Logger *slog.Logger
+}
+
+// Validate reports options a Reflector cannot run with: a selector that
+// carries an error (client.LabelSelector's builders record one), a shard
+// selector the client cannot send, a negative page size or duration
+// (IdleTimeout excepted: negative turns it off), an InitialBackoff longer
+// than MaxBackoff. The error matches client.ErrInvalidOptions. New calls
+// it; an informer.Factory calls it for its base options.
+func (o Options) Validate() error {
+	for _, sel := range []struct {
+		what string
+		s    client.Selector
+	}{{"LabelSelector", o.LabelSelector}, {"FieldSelector", o.FieldSelector}} {
+		if e, ok := sel.s.(interface{ Err() error }); ok && e.Err() != nil {
+			return fmt.Errorf("reflector: %s: %w", sel.what, invalid{e.Err()})
+		}
+	}
+	if err := o.ShardSelector.Validate(); err != nil {
+		return fmt.Errorf("reflector: ShardSelector: %w", err)
+	}
+	if o.PageSize < 0 {
+		return invalidf("PageSize %d is negative", o.PageSize)
+	}
+	for _, d := range []struct {
+		what string
+		d    time.Duration
+	}{
+		{"WatchListTimeout", o.WatchListTimeout}, {"WatchTimeout", o.WatchTimeout},
+		{"InitialBackoff", o.InitialBackoff}, {"MaxBackoff", o.MaxBackoff},
+		{"HealthyPeriod", o.HealthyPeriod}, {"MaxServerWait", o.MaxServerWait},
+	} {
+		if d.d < 0 {
+			return invalidf("%s %v is negative", d.what, d.d)
+		}
+	}
+	initial, maxWait := cmp.Or(o.InitialBackoff, DefaultInitialBackoff), cmp.Or(o.MaxBackoff, DefaultMaxBackoff)
+	if initial > maxWait {
+		return invalidf("InitialBackoff %v is longer than MaxBackoff %v", initial, maxWait)
+	}
+	return nil
+}
+
+// invalid is an error about options: it matches client.ErrInvalidOptions
+// and wraps the cause.
+type invalid struct{ error }
+
+func (e invalid) Unwrap() error { return e.error }
+
+func (e invalid) Is(target error) bool { return target == client.ErrInvalidOptions }
+
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("reflector: %w", invalid{fmt.Errorf(format, args...)})
 }
 
 // Metrics receives a Reflector's measurements, for a metrics library of

@@ -284,3 +284,43 @@ func (m *recordingMetrics) WatchEnded(_ time.Duration, events int, err error) {
 func (m *recordingMetrics) BackingOff(wait time.Duration, cause error) {
 	m.add("backing-off %v %s", wait, errName(cause))
 }
+
+// New refuses options it cannot run with, so that Run never fails for
+// them.
+func TestInvalidOptions(t *testing.T) {
+	_, res := memServer(t, 0)
+	st := newMapStore[*corev1.ConfigMap]()
+	tests := []struct {
+		name  string
+		src   reflector.Source[*corev1.ConfigMap]
+		store reflector.Store[*corev1.ConfigMap]
+		opts  reflector.Options
+	}{
+		{"nil source", nil, st, reflector.Options{}},
+		{"nil store", res, nil, reflector.Options{}},
+		{"label selector with an error", res, st, reflector.Options{LabelSelector: client.LabelSelector{}.Equals("bad key!", "x")}},
+		{"field selector with an error", res, st, reflector.Options{FieldSelector: client.FieldSelector{}.Equals("", "x")}},
+		{"shard selector of an unknown key", res, st, reflector.Options{ShardSelector: client.ShardSelector{Key: "object.metadata.name", Ranges: []client.HashRange{{}}}}},
+		{"empty shard range", res, st, reflector.Options{ShardSelector: client.ShardSelector{Key: client.ShardByUID, Ranges: []client.HashRange{{Start: 5, End: 5}}}}},
+		{"negative page size", res, st, reflector.Options{PageSize: -1}},
+		{"negative WatchListTimeout", res, st, reflector.Options{WatchListTimeout: -time.Second}},
+		{"negative WatchTimeout", res, st, reflector.Options{WatchTimeout: -time.Second}},
+		{"negative InitialBackoff", res, st, reflector.Options{InitialBackoff: -time.Second}},
+		{"negative MaxBackoff", res, st, reflector.Options{MaxBackoff: -time.Second}},
+		{"negative HealthyPeriod", res, st, reflector.Options{HealthyPeriod: -time.Second}},
+		{"negative MaxServerWait", res, st, reflector.Options{MaxServerWait: -time.Second}},
+		{"InitialBackoff over the default MaxBackoff", res, st, reflector.Options{InitialBackoff: time.Hour}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := reflector.New(tt.src, tt.store, tt.opts)
+			if !errors.Is(err, client.ErrInvalidOptions) || r != nil {
+				t.Errorf("New = %v, %v; want nil and an error matching client.ErrInvalidOptions", r, err)
+			}
+		})
+	}
+	// Negative IdleTimeout is documented: no idle timeout.
+	if _, err := reflector.New(res, st, reflector.Options{IdleTimeout: -1}); err != nil {
+		t.Errorf("IdleTimeout -1: %v", err)
+	}
+}

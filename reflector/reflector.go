@@ -87,8 +87,17 @@ type Reflector[T client.Object] struct {
 	strays    int                  // objects outside sel since it was set or a full state began
 }
 
-// New returns a Reflector that feeds store from src.
-func New[T client.Object](src Source[T], store Store[T], opts Options) *Reflector[T] {
+// New returns a Reflector that feeds store from src. It fails with an
+// error matching client.ErrInvalidOptions when src or store is nil or
+// opts are invalid (see Options.Validate), so that Run never fails for
+// its options.
+func New[T client.Object](src Source[T], store Store[T], opts Options) (*Reflector[T], error) {
+	if src == nil || store == nil {
+		return nil, invalidf("New needs a Source and a Store (got %T and %T)", src, store)
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	if opts.WatchListTimeout <= 0 {
 		opts.WatchListTimeout = DefaultWatchListTimeout
 	}
@@ -121,7 +130,7 @@ func New[T client.Object](src Source[T], store Store[T], opts Options) *Reflecto
 	r.store = shardFiltered[T]{store, r}
 	r.health.init()
 	r.shard.latest, r.shard.wake = opts.ShardSelector, make(chan struct{}, 1)
-	return r
+	return r, nil
 }
 
 // nameOf names the collection src reads, for errors and logs.
@@ -157,8 +166,9 @@ func (r *Reflector[T]) Relists() int64 { return r.relists.Load() }
 // Run keeps the store in step with the server until ctx ends, through
 // dropped watches, expired resource versions and server failures, and
 // then returns ctx's error, after every goroutine it started has ended.
-// It returns early only for options the client rejects
-// (client.ErrInvalidOptions). Failures the server keeps answering are
+// New checked the options, so Run does not fail for them (it would
+// return early with an error matching client.ErrInvalidOptions if the
+// client refused a request's options anyway). Failures the server keeps answering are
 // reported by Err and WaitForSync, and logged, while Run retries. Run
 // may be called once.
 func (r *Reflector[T]) Run(ctx context.Context) error {

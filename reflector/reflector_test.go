@@ -50,7 +50,7 @@ func TestInitialSyncWatchList(t *testing.T) {
 	_, res := netServer(t, 25)
 	src := &countingSource{Resource: res}
 	st := newMapStore[*corev1.ConfigMap]()
-	r := reflector.New(src, st, reflector.Options{})
+	r := newReflector(t, src, st, reflector.Options{})
 	start(t, r)
 	waitInSync(t, st, res, 10*time.Second)
 	create(t, res, 100)
@@ -68,7 +68,7 @@ func TestRunLeavesNoGoroutine(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, res := memServer(t, 5)
 		st := newMapStore[*corev1.ConfigMap]()
-		r := reflector.New(res, st, reflector.Options{})
+		r := newReflector(t, res, st, reflector.Options{})
 		stop := start(t, r)
 		waitInSync(t, st, res, time.Minute)
 		s.Faults().DropWatches()

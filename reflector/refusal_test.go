@@ -209,7 +209,7 @@ func TestResourceNotServed(t *testing.T) {
 		}
 		gvr := client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
 		st := newMapStore[*unstructured.Unstructured]()
-		r := reflector.New(client.Dynamic(c, gvr).Namespace("default"), st, reflector.Options{})
+		r := newReflector(t, client.Dynamic(c, gvr).Namespace("default"), st, reflector.Options{})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- r.Run(ctx) }()

@@ -229,7 +229,7 @@ func TestShardSelectorChanges(t *testing.T) {
 // and changes nothing.
 func TestShardSelectorInvalid(t *testing.T) {
 	e := newEnv(t, 1, fake.Options{})
-	r := reflector.New(e.res, newMapStore[*corev1.ConfigMap](), reflector.Options{})
+	r := newReflector(t, e.res, newMapStore[*corev1.ConfigMap](), reflector.Options{})
 	bad := client.ShardSelector{Key: "object.metadata.name", Ranges: client.SplitHashSpace(2)}
 	if err := r.SetShardSelector(bad); err == nil {
 		t.Error("SetShardSelector took a selector on metadata.name")

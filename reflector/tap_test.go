@@ -46,6 +46,9 @@ type tap struct {
 	// hang counts the next watch requests that get no answer until their
 	// ctx ends.
 	hang int
+	// delivered is when a watch body last returned bytes: the client's
+	// idle timer restarts at each event, so a stall begins there.
+	delivered time.Time
 }
 
 // setRefuse answers the requests f returns a Status for with it (nil:
@@ -212,7 +215,19 @@ func (b *stallBody) Read(p []byte) (int, error) {
 	if berr := b.broken(); berr != nil {
 		return 0, berr
 	}
+	if n > 0 {
+		b.tp.mu.Lock()
+		b.tp.delivered = time.Now()
+		b.tp.mu.Unlock()
+	}
 	return n, err
+}
+
+// lastDelivery is when a watch body last returned bytes.
+func (tp *tap) lastDelivery() time.Time {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	return tp.delivered
 }
 
 func (b *stallBody) Close() error {

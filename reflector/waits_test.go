@@ -231,8 +231,11 @@ func TestDefaultIdleTimeout(t *testing.T) {
 				create(t, e.obs, 50) // the watch delivers: its end is not a failure
 				waitInSync(t, st, e.obs, time.Minute)
 				n := len(e.tap.requests("watch", "watch-list"))
-				stalled := time.Now()
 				tt.stall(e)
+				// The idle timer starts at the watch's last event, not
+				// when this goroutine saw the store in sync (up to one
+				// poll later): measure from the last bytes delivered.
+				stalled := e.tap.lastDelivery()
 				if tt.name == "no answer" {
 					stalled = e.tap.waitRequests(t, n+1, "watch", "watch-list")[n].at
 					n++

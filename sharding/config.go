@@ -3,7 +3,6 @@ package sharding
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -26,8 +25,14 @@ const (
 const maxSlots = 1024
 
 // ErrInvalidConfig is matched by the errors New returns for a Config it
-// cannot run with.
-var ErrInvalidConfig = errors.New("invalid sharding config")
+// cannot run with. They match client.ErrInvalidOptions
+// too, as every constructor's errors about its options do.
+var ErrInvalidConfig error = invalidConfig{}
+
+type invalidConfig struct{}
+
+func (invalidConfig) Error() string        { return "invalid sharding config" }
+func (invalidConfig) Is(target error) bool { return target == client.ErrInvalidOptions }
 
 // Config says which ring a member joins, as whom, how the hash space is
 // cut, and with what timing. Only Namespace and Name are required; the
@@ -122,6 +127,8 @@ func (c Config) validate() error {
 	switch {
 	case c.Namespace == "" || c.Name == "":
 		return invalid("the ring needs a namespace and a name (got %q/%q)", c.Namespace, c.Name)
+	case !validName(c.Namespace) || strings.Contains(c.Namespace, ".") || len(c.Namespace) > 63:
+		return invalid("namespace %q is not a DNS label", c.Namespace)
 	case !validName(c.Name) || len(c.Name) > 63:
 		return invalid("ring name %q is not a DNS label", c.Name)
 	case !validName(c.Identity) || len(leaseName(c.Name, c.Identity)) > 253:

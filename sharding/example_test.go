@@ -3,7 +3,6 @@ package sharding_test
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
@@ -59,10 +58,13 @@ func ExampleMember() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	for m.Status().Acting < 4 {
-		time.Sleep(10 * time.Millisecond)
+	sel := <-p.last
+	// Parts come as the member acts on its slots: wait for the part of
+	// all four.
+	for st := m.Status(); st.Acting < 4 || !st.Selector.Equal(sel); st = m.Status() {
+		sel = <-p.last
 	}
-	fmt.Println(m.Status().Members, <-p.last)
+	fmt.Println(m.Status().Members, sel)
 	cancel()
 	fmt.Println(<-done, m.Ready() != nil)
 	// Output:

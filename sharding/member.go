@@ -94,6 +94,9 @@ type Status struct {
 // through c. It fails with an error matching ErrInvalidConfig for a
 // Config it cannot run with. It sends nothing; Run does.
 func New(c *client.Client, cfg Config) (*Member, error) {
+	if c == nil {
+		return nil, invalid("New needs a client")
+	}
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -186,12 +189,16 @@ func (m *Member) Run(ctx context.Context) error {
 	// The view decides when the member may act: after a failure, it
 	// retries at least every RetryPeriod rather than backing off for
 	// up to half a minute.
-	r := reflector.New(m.leases, m.view, reflector.Options{
+	r, err := reflector.New(m.leases, m.view, reflector.Options{
 		LabelSelector:  client.MatchLabels(map[string]string{RingLabel: m.cfg.Name}),
 		Name:           "the leases of ring " + m.cfg.Name,
 		InitialBackoff: m.cfg.RetryPeriod / 4,
 		MaxBackoff:     m.cfg.RetryPeriod,
 	})
+	if err != nil { // from a Config New checked: not expected
+		stop()
+		return fmt.Errorf("sharding: ring %s: %w", m.cfg.Name, err)
+	}
 	var rg sync.WaitGroup
 	rg.Go(func() { _ = r.Run(rctx) })
 	defer func() {

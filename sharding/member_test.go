@@ -215,10 +215,16 @@ func TestConfigErrors(t *testing.T) {
 		{Namespace: "default", Name: "ring", Slots: 2000},
 		{Namespace: "default", Name: "ring", Key: "object.metadata.name"},
 		{Namespace: "default", Name: "ring", LeaseDuration: time.Second, RenewDeadline: 2 * time.Second},
+		{Namespace: "Default", Name: "ring"},
+		{Namespace: "a.b", Name: "ring"},
+		{Namespace: "default", Name: "ring", DrainTimeout: -time.Second},
 	} {
-		if _, err := sharding.New(c, cfg); !errors.Is(err, sharding.ErrInvalidConfig) {
+		if _, err := sharding.New(c, cfg); !errors.Is(err, sharding.ErrInvalidConfig) || !errors.Is(err, client.ErrInvalidOptions) {
 			t.Errorf("New(%+v) = %v, want ErrInvalidConfig", cfg, err)
 		}
+	}
+	if _, err := sharding.New(nil, sharding.Config{Namespace: "default", Name: "ring"}); !errors.Is(err, sharding.ErrInvalidConfig) {
+		t.Errorf("New(nil, ...) = %v, want ErrInvalidConfig", err)
 	}
 	m, err := sharding.New(c, sharding.Config{Namespace: "default", Name: "ring"})
 	if err != nil || m.Identity() == "" || m.Key() != client.ShardByUID {

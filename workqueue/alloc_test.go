@@ -15,7 +15,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 	for i := range keys {
 		keys[i] = fmt.Sprintf("default/pod-%d", i)
 	}
-	q := New[string](Options{})
+	q := mustNew[string](t, Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cycle := func() {
@@ -83,7 +83,7 @@ func BenchmarkQueue(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	b.Run("add-add-get-done", func(b *testing.B) {
-		q := New[string](Options{})
+		q := mustNew[string](b, Options{})
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {
 			k := keys[i%len(keys)]
@@ -94,7 +94,7 @@ func BenchmarkQueue(b *testing.B) {
 		}
 	})
 	b.Run("parallel", func(b *testing.B) {
-		q := New[string](Options{})
+		q := mustNew[string](b, Options{})
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			for i := 0; pb.Next(); i++ {
@@ -106,7 +106,7 @@ func BenchmarkQueue(b *testing.B) {
 		})
 	})
 	b.Run("add-after", func(b *testing.B) {
-		q := New[string](Options{})
+		q := mustNew[string](b, Options{})
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {
 			q.AddAfter(keys[i%len(keys)], time.Hour)

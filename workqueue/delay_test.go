@@ -37,7 +37,7 @@ func TestAddAfterOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				q := New[string](Options{})
+				q := mustNew[string](t, Options{})
 				work := time.Duration(0)
 				if tc.name == "queued when due: handed out once" {
 					work = time.Second
@@ -67,7 +67,7 @@ func TestAddAfterOrder(t *testing.T) {
 func TestAddAfterOneTimer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		before := runtime.NumGoroutine()
-		q := New[int](Options{})
+		q := mustNew[int](t, Options{})
 		for i := range 10000 {
 			q.AddAfter(i, time.Duration(1+i%100)*time.Millisecond)
 		}
@@ -89,7 +89,7 @@ func TestAddAfterOneTimer(t *testing.T) {
 // come out at their earliest times.
 func TestAddAfterEarlierAgain(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := New[int](Options{})
+		q := mustNew[int](t, Options{})
 		for i := range 10000 {
 			q.AddAfter(i%10, time.Duration(20000-i)*time.Second)
 			q.mu.Lock()

@@ -1,7 +1,7 @@
 // Package workqueue is the work queue of a controller: keys of objects to
 // reconcile, handed to a pool of workers.
 //
-//	q := workqueue.New[string](workqueue.Options{})
+//	q, err := workqueue.New[string](workqueue.Options{}) // err: options no caller can mean
 //	defer q.ShutDown()
 //	// event handlers: q.Add(namespace + "/" + name)
 //	for { // each worker

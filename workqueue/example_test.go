@@ -10,7 +10,10 @@ import (
 )
 
 func Example() {
-	q := workqueue.New[string](workqueue.Options{})
+	q, err := workqueue.New[string](workqueue.Options{})
+	if err != nil {
+		panic(err)
+	}
 	ctx := context.Background()
 
 	// An event handler adds the keys of changed objects; "default/web"

@@ -7,6 +7,16 @@ import (
 	"time"
 )
 
+// mustNew is New for options the test knows are valid.
+func mustNew[K comparable](t testing.TB, opts Options) *Queue[K] {
+	t.Helper()
+	q, err := New[K](opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
 // tryGet returns the key Get hands out, or false if none is queued. It
 // is for tests where no other goroutine takes keys.
 func tryGet[K comparable](t *testing.T, q *Queue[K]) (K, bool) {

@@ -12,7 +12,7 @@ import (
 func TestMetrics(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m := &recorder{}
-		q := New[string](Options{Metrics: m})
+		q := mustNew[string](t, Options{Metrics: m})
 		unfinished := func(wantTotal, wantLongest time.Duration) {
 			t.Helper()
 			if total, longest := q.UnfinishedWork(); total != wantTotal || longest != wantLongest {
@@ -61,7 +61,7 @@ func TestMetrics(t *testing.T) {
 // TestNoMetricsNoClock: without Metrics, no start times are kept.
 func TestNoMetricsNoClock(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := New[string](Options{})
+		q := mustNew[string](t, Options{})
 		q.Add("a")
 		k, _ := q.Get(context.Background())
 		time.Sleep(time.Second)

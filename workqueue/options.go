@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
@@ -61,19 +62,34 @@ type Options struct {
 	Metrics Metrics
 }
 
-// withDefaults fills in the defaults and panics on values no caller can
-// mean (a programmer error, like a negative slice length).
-func (o Options) withDefaults() Options {
+// ErrInvalidOptions is matched by the error New returns for Options no
+// caller can mean.
+var ErrInvalidOptions = errors.New("invalid workqueue options")
+
+// Validate reports Options no caller can mean: a negative delay, a
+// Multiplier below 1, a Jitter outside [0, 1), a negative or NaN rate.
+// The error matches ErrInvalidOptions. New calls it; a controller calls
+// it when it is made, long before its first queue.
+func (o Options) Validate() error {
 	switch {
 	case o.BaseDelay < 0, o.MaxDelay < 0:
-		panic(fmt.Sprintf("workqueue: negative delay in Options (BaseDelay %v, MaxDelay %v)", o.BaseDelay, o.MaxDelay))
+		return invalid("negative delay (BaseDelay %v, MaxDelay %v)", o.BaseDelay, o.MaxDelay)
 	case o.Multiplier != 0 && !(o.Multiplier >= 1):
-		panic(fmt.Sprintf("workqueue: Options.Multiplier %v is below 1: delays would shrink", o.Multiplier))
+		return invalid("Multiplier %v is below 1: delays would shrink", o.Multiplier)
 	case !(o.Jitter >= 0 && o.Jitter < 1):
-		panic(fmt.Sprintf("workqueue: Options.Jitter %v is outside [0, 1)", o.Jitter))
+		return invalid("Jitter %v is outside [0, 1)", o.Jitter)
 	case !(o.QPS >= 0), o.Burst < 0:
-		panic(fmt.Sprintf("workqueue: negative rate in Options (QPS %v, Burst %d)", o.QPS, o.Burst))
+		return invalid("negative rate (QPS %v, Burst %d)", o.QPS, o.Burst)
 	}
+	return nil
+}
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("workqueue: %s: %w", fmt.Sprintf(format, args...), ErrInvalidOptions)
+}
+
+// withDefaults fills in the defaults of valid Options.
+func (o Options) withDefaults() Options {
 	if o.BaseDelay == 0 {
 		o.BaseDelay = DefaultBaseDelay
 	}

@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -32,7 +33,8 @@ func TestOptionsDefaults(t *testing.T) {
 	}
 }
 
-func TestOptionsThatPanic(t *testing.T) {
+// Options no caller can mean are an error from New, and from Validate.
+func TestInvalidOptions(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		opts Options
@@ -42,25 +44,27 @@ func TestOptionsThatPanic(t *testing.T) {
 		{"Multiplier below 1", Options{Multiplier: 0.5}},
 		{"Multiplier NaN", Options{Multiplier: math.NaN()}},
 		{"Jitter 1", Options{Jitter: 1}},
+		{"Jitter 2", Options{Jitter: 2}},
 		{"negative Jitter", Options{Jitter: -0.1}},
 		{"negative QPS", Options{QPS: -1}},
 		{"QPS NaN", Options{QPS: math.NaN()}},
 		{"negative Burst", Options{Burst: -1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			defer func() {
-				if recover() == nil {
-					t.Error("New did not panic")
-				}
-			}()
-			New[string](tc.opts)
+			q, err := New[string](tc.opts)
+			if !errors.Is(err, ErrInvalidOptions) || q != nil {
+				t.Errorf("New = %v, %v; want nil and an error matching ErrInvalidOptions", q, err)
+			}
+			if err := tc.opts.Validate(); !errors.Is(err, ErrInvalidOptions) {
+				t.Errorf("Validate = %v, want an error matching ErrInvalidOptions", err)
+			}
 		})
 	}
 }
 
 // TestNoOverallBucket: QPS +Inf turns the bucket off.
 func TestNoOverallBucket(t *testing.T) {
-	q := New[int](Options{QPS: math.Inf(1)})
+	q := mustNew[int](t, Options{QPS: math.Inf(1)})
 	if q.limiter != nil {
 		t.Error("a limiter with QPS +Inf")
 	}

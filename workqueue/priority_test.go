@@ -32,7 +32,7 @@ func TestPriorityOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				q := New[string](Options{})
+				q := mustNew[string](t, Options{})
 				for _, a := range tc.adds {
 					q.AddWithOptions(a.key, AddOptions{Priority: a.prio})
 				}
@@ -48,7 +48,7 @@ func TestPriorityOrder(t *testing.T) {
 // Done at the highest priority it was added with.
 func TestPriorityWhileProcessing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := New[string](Options{})
+		q := mustNew[string](t, Options{})
 		q.Add("a")
 		k, _ := tryGet(t, q)
 		q.AddWithOptions("a", AddOptions{Priority: 2})
@@ -75,7 +75,7 @@ func TestAgingLiftsPriority(t *testing.T) {
 	} {
 		t.Run(tc.wait.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				q := New[string](Options{})
+				q := mustNew[string](t, Options{})
 				q.AddWithOptions("low", AddOptions{Priority: LowPriority})
 				time.Sleep(tc.wait)
 				q.Add("fresh")
@@ -105,7 +105,7 @@ func TestNoStarvation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				q := New[string](Options{Aging: tc.aging})
+				q := mustNew[string](t, Options{Aging: tc.aging})
 				start := time.Now()
 				q.AddWithOptions("low", AddOptions{Priority: tc.low})
 				q.Add("high-0")
@@ -139,7 +139,7 @@ func TestNoStarvation(t *testing.T) {
 // TestPrioritiesPrune: many distinct priorities do not leave many empty
 // levels behind.
 func TestPrioritiesPrune(t *testing.T) {
-	q := New[int](Options{})
+	q := mustNew[int](t, Options{})
 	for i := range 1000 {
 		q.AddWithOptions(i, AddOptions{Priority: i})
 	}
@@ -158,7 +158,7 @@ func TestPrioritiesPrune(t *testing.T) {
 // priority kept for when it is due.
 func TestAddWithOptions(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := New[string](Options{})
+		q := mustNew[string](t, Options{})
 		q.AddWithOptions("late", AddOptions{After: time.Second, Priority: 5})
 		q.AddWithOptions("retry", AddOptions{RateLimited: true, Priority: -50})
 		q.AddWithOptions("retry-after", AddOptions{RateLimited: true, After: 2 * time.Second})

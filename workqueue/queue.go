@@ -56,18 +56,22 @@ type Queue[K comparable] struct {
 	epoch   time.Time // the queue's times are nanoseconds since epoch (monotonic)
 }
 
-// New returns a queue configured by opts. New panics if opts holds a
-// value no caller can mean (a negative delay, a Jitter outside [0, 1)).
+// New returns a queue configured by opts. It fails with an error
+// matching ErrInvalidOptions when opts hold a value no caller can mean
+// (see Options.Validate).
 //
 // A queue starts no goroutine of its own: its delay timer runs a callback
 // only when a delayed key is due. A queue dropped without ShutDown is
 // garbage once its pending timer has fired and the contexts its Gets
 // waited with have ended (each keeps a context.AfterFunc registration
 // until then); ShutDown releases both at once.
-func New[K comparable](opts Options) *Queue[K] {
+func New[K comparable](opts Options) (*Queue[K], error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	q := &Queue[K]{opts: opts}
 	q.initLocked()
-	return q
+	return q, nil
 }
 
 // initLocked makes the queue's state; it runs once, from New or from the

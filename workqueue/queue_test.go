@@ -29,7 +29,7 @@ func TestDedupAndProcessing(t *testing.T) {
 		{"a key is forgotten after Done", "add a; get a; done a; empty; add a; get a"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			q := New[string](Options{})
+			q := mustNew[string](t, Options{})
 			for i, step := range strings.Split(tc.script, "; ") {
 				op, arg, _ := strings.Cut(step, " ")
 				switch op {
@@ -62,7 +62,7 @@ func TestDedupAndProcessing(t *testing.T) {
 // Done.
 func TestNeverTwoWorkers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := New[string](Options{})
+		q := mustNew[string](t, Options{})
 		q.Add("a")
 		k, _ := q.Get(context.Background())
 		got := make(chan string)
@@ -86,7 +86,7 @@ func TestNeverTwoWorkers(t *testing.T) {
 
 func TestGetEndsWithContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := New[string](Options{})
+		q := mustNew[string](t, Options{})
 		start := time.Now()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
@@ -110,7 +110,7 @@ func TestGetEndsWithContext(t *testing.T) {
 
 func TestGetWaitsForAdd(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := New[string](Options{})
+		q := mustNew[string](t, Options{})
 		start := time.Now()
 		go func() {
 			time.Sleep(3 * time.Second)
@@ -131,7 +131,7 @@ func TestGetWaitsForAdd(t *testing.T) {
 func TestWakeIsPassedOn(t *testing.T) {
 	for range 50 {
 		synctest.Test(t, func(t *testing.T) {
-			q := New[string](Options{})
+			q := mustNew[string](t, Options{})
 			type result struct {
 				key string
 				err error
@@ -186,7 +186,7 @@ func TestZeroQueue(t *testing.T) {
 // TestManyWaiters: parked Gets each take one key, none twice.
 func TestManyWaiters(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := New[int](Options{})
+		q := mustNew[int](t, Options{})
 		const n = 50
 		got := make(chan int, n)
 		var wg sync.WaitGroup

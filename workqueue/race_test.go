@@ -26,7 +26,7 @@ func TestManyProducersAndWorkers(t *testing.T) {
 	if testing.Short() {
 		adds = 4000
 	}
-	q := New[int](Options{BaseDelay: time.Microsecond, MaxDelay: time.Millisecond, Jitter: 0.5, QPS: 1e6, Burst: 1000})
+	q := mustNew[int](t, Options{BaseDelay: time.Microsecond, MaxDelay: time.Millisecond, Jitter: 0.5, QPS: 1e6, Burst: 1000})
 	var (
 		added    [keys]atomic.Int64 // plain Adds of each key, counted before the Add
 		busy     [keys]atomic.Int32 // workers processing each key

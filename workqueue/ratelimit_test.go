@@ -44,7 +44,7 @@ func TestAddRateLimitedBackoff(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				q := New[string](tc.opts)
+				q := mustNew[string](t, tc.opts)
 				got := delays(t, q, "a", len(tc.want))
 				if diff := cmp.Diff(tc.want, got); diff != "" {
 					t.Errorf("delays (-want +got):\n%s", diff)
@@ -71,7 +71,7 @@ func TestAddRateLimitedBackoff(t *testing.T) {
 // key; keys wait for the later of their own delay and their token.
 func TestOverallBucket(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := New[string](Options{QPS: 1, Burst: 2})
+		q := mustNew[string](t, Options{QPS: 1, Burst: 2})
 		for _, k := range []string{"a", "b", "c", "d"} {
 			q.AddRateLimited(k)
 		}
@@ -88,7 +88,7 @@ func TestOverallBucket(t *testing.T) {
 // TestJitterStaysWithinBounds: jittered delays are drawn around the
 // exponential value and never exceed MaxDelay.
 func TestJitterStaysWithinBounds(t *testing.T) {
-	q := New[int](Options{BaseDelay: time.Second, MaxDelay: 10 * time.Second, Jitter: 0.9, QPS: math.Inf(1)})
+	q := mustNew[int](t, Options{BaseDelay: time.Second, MaxDelay: 10 * time.Second, Jitter: 0.9, QPS: math.Inf(1)})
 	spread := false
 	for key := range 500 {
 		exp := time.Second
@@ -115,7 +115,7 @@ func TestJitterStaysWithinBounds(t *testing.T) {
 
 // TestHappyPathHasNoBackoff: keys that never fail get no backoff state.
 func TestHappyPathHasNoBackoff(t *testing.T) {
-	q := New[string](Options{})
+	q := mustNew[string](t, Options{})
 	q.Add("a")
 	drain(t, q)
 	q.Forget("a")

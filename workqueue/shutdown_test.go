@@ -61,7 +61,7 @@ func TestShutDown(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				q := New[string](Options{})
+				q := mustNew[string](t, Options{})
 				tc.run(t, q)
 				if !q.ShuttingDown() {
 					t.Error("ShuttingDown() = false")
@@ -78,7 +78,7 @@ func TestShutDown(t *testing.T) {
 // ErrShutDown at once.
 func TestShutDownWakesGets(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := New[string](Options{})
+		q := mustNew[string](t, Options{})
 		var wg sync.WaitGroup
 		for range 5 {
 			wg.Go(func() {
@@ -115,7 +115,7 @@ func TestShutDownWithDrain(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				q := New[string](Options{})
+				q := mustNew[string](t, Options{})
 				for _, k := range tc.keys {
 					q.Add(k)
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/kubewire/kubewire/internal/codegen/crdschema"
 	"github.com/kubewire/kubewire/internal/codegen/kinds"
 	"github.com/kubewire/kubewire/internal/codegen/load"
+	"github.com/kubewire/kubewire/internal/codegen/webhookcfg"
 )
 
 // header is the first line of every generated Go file; YAML files start
@@ -35,6 +36,9 @@ type options struct {
 	headerFile  string
 	header      string // the text of headerFile
 	allowFloats bool
+
+	webhookDir     string // where manifests.yaml goes; "" is config/webhook in the module root
+	webhookService string // namespace/name of the Service webhooks are called through
 }
 
 // manifest is one CustomResourceDefinition, encoded.
@@ -58,7 +62,15 @@ func generate(o options) (*output, error) {
 		}
 		apis = append(apis, api)
 	}
-	manifests, storage, err := buildCRDs(l, apis, o.allowFloats)
+	svc, err := o.service()
+	if err != nil {
+		return nil, err
+	}
+	manifests, storage, err := buildCRDs(l, apis, o.allowFloats, svc)
+	if err != nil {
+		return nil, err
+	}
+	hooks, hookOnly, err := webhookManifests(o, l, pkgs, apis, svc)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +100,13 @@ func generate(o options) (*output, error) {
 		}
 		return ""
 	}
+	for path, y := range hooks {
+		out.files[path] = y
+	}
 	for _, api := range apis {
+		if hookOnly[api.Pkg.Path] {
+			continue // a package of webhooks, not of API types
+		}
 		src, err := typesSource(o, l, api, storage[api.Pkg.Path])
 		if err != nil {
 			return nil, withTypeErrors(err, api.Pkg)
@@ -130,7 +148,7 @@ func withTypeErrors(err error, p *load.Package) error {
 // buildCRDs builds one CustomResourceDefinition per group and kind, with
 // a version per package declaring it, and says which package holds each
 // one's storage version.
-func buildCRDs(l *load.Loader, apis []*kinds.Package, allowFloats bool) ([]manifest, map[string][]manifest, error) {
+func buildCRDs(l *load.Loader, apis []*kinds.Package, allowFloats bool, svc webhookcfg.Service) ([]manifest, map[string][]manifest, error) {
 	g := &crdschema.Generator{Docs: l, AllowFloats: allowFloats}
 	byKind := map[string][]crd.Version{}
 	home := map[string]map[string]string{} // group/kind -> version -> package path
@@ -163,6 +181,9 @@ func buildCRDs(l *load.Loader, apis []*kinds.Package, allowFloats bool) ([]manif
 	for _, id := range ids {
 		c, err := crd.Build(byKind[id])
 		if err != nil {
+			return nil, nil, err
+		}
+		if err := conversionOf(c, byKind[id], svc); err != nil {
 			return nil, nil, err
 		}
 		y, err := crd.YAML(c, "# "+strings.TrimPrefix(header, "// "))

@@ -169,7 +169,21 @@ func TestGeneratedTypedClient(t *testing.T) {
 	defer cancel()
 	widgets := client.For[*shapesv1.Widget](c).Namespace("shop")
 
-	inf := informer.New(widgets, informer.Options[*shapesv1.Widget]{})
+	inf, err := informer.New(widgets, informer.Options[*shapesv1.Widget]{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := make(chan struct{}, 1) // a token after each change the handler sees
+	notify := func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}
+	inf.AddHandler(informer.HandlerFuncs[*shapesv1.Widget]{
+		Add:    func(*shapesv1.Widget, bool) { notify() },
+		Update: func(_, _ *shapesv1.Widget) { notify() },
+	}, informer.HandlerOptions{})
 	done := make(chan error, 1)
 	runCtx, stop := context.WithCancel(ctx)
 	go func() { done <- inf.Run(runCtx) }()
@@ -242,7 +256,7 @@ func TestGeneratedTypedClient(t *testing.T) {
 		select {
 		case <-ctx.Done():
 			t.Fatal("the informer did not see the writes")
-		case <-time.After(10 * time.Millisecond):
+		case <-changed:
 		}
 	}
 }

@@ -25,6 +25,8 @@ func run(args []string, stderr io.Writer) error {
 	fs.BoolVar(&o.applyConfig, "applyconfig", true, "write apply configurations into an applyconfig package under each package")
 	fs.StringVar(&o.headerFile, "header-file", "", "file whose text (a license comment) starts every generated Go file")
 	fs.BoolVar(&o.allowFloats, "allow-floats", false, "accept float fields without +kubebuilder:validation:Type=number")
+	fs.StringVar(&o.webhookDir, "webhook-dir", "", "folder for the webhook configurations, manifests.yaml (default: config/webhook in the module root of the first package)")
+	fs.StringVar(&o.webhookService, "webhook-service", "system/webhook-service", "namespace/name of the Service kube-apiserver calls webhooks and conversions through")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kubewire-gen [flags] packages...\n       kubewire-gen rbac [flags] packages...")
 		fmt.Fprintln(stderr, "\nGenerates kind info, deep copies, list types, apply configurations and CustomResourceDefinitions\nfor the API types of the packages (see go doc github.com/kubewire/kubewire/cmd/kubewire-gen).")

@@ -160,12 +160,18 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		showErrors: cfg.showErrors,
 		failures:   map[controller.Request]int{},
 	}
-	inf := informer.New(configMaps, informer.Options[*corev1.ConfigMap]{})
+	inf, err := informer.New(configMaps, informer.Options[*corev1.ConfigMap]{})
+	if err != nil {
+		return err
+	}
 	r.lister = inf.Lister()
-	ctl := controller.New("owner-team", inf, r, controller.Options{
+	ctl, err := controller.New("owner-team", inf, r, controller.Options{
 		Workers: cfg.workers,
 		Queue:   workqueue.Options{BaseDelay: 5 * time.Millisecond, MaxDelay: 2 * time.Second, Jitter: 0.2},
 	})
+	if err != nil {
+		return err
+	}
 	// The predicate decides only whether there is work; the worker reads
 	// the latest state from the cache when it gets to the Request.
 	ctl.Filter(func(e controller.Event[*corev1.ConfigMap]) bool {
@@ -453,7 +459,11 @@ func waitInStep(ctx context.Context, configMaps *client.Resource[*corev1.ConfigM
 // serverInStep lists the ConfigMaps on the server, page by page, and
 // counts them and those out of step.
 func serverInStep(ctx context.Context, configMaps *client.Resource[*corev1.ConfigMap]) (total, behind int, err error) {
-	for cm, err := range pager.New(configMaps.List, pager.Options{}).Items(ctx) {
+	p, err := pager.New(configMaps.List, pager.Options{})
+	if err != nil {
+		return 0, 0, err
+	}
+	for cm, err := range p.Items(ctx) {
 		if err != nil {
 			return 0, 0, err
 		}

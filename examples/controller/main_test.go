@@ -54,10 +54,13 @@ func TestControllerConverges(t *testing.T) {
 	reconciles, _ := strconv.Atoi(m[1])
 	updates, _ := strconv.Atoi(m[2])
 	retries, _ := strconv.Atoi(m[3])
-	// Every ConfigMap needed the annotation at the start; one update in
-	// five was refused by the webhook and retried.
-	if updates < 300 || reconciles < updates || retries < updates/8 {
-		t.Errorf("summary: %d reconciles, %d updates, %d retries; want at least 300 updates, as many reconciles, and about one retry per four updates", reconciles, updates, retries)
+	// Every ConfigMap needed the annotation at the start, unless the
+	// churn removed its label first (one step in five, every 5ms for
+	// 1.5s: at most 60), which puts it in step; one update in five was
+	// refused by the webhook and retried.
+	const minUpdates = 300 - (1500/5)/5
+	if updates < minUpdates || reconciles < updates || retries < updates/8 {
+		t.Errorf("summary: %d reconciles, %d updates, %d retries; want at least %d updates, as many reconciles, and about one retry per four updates", reconciles, updates, retries, minUpdates)
 	}
 }
 

@@ -101,7 +101,10 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	// A typed informer, from a factory as a program with several
 	// controllers would share it; the handler reports our Widget's
 	// changes in order.
-	factory := informer.NewFactory(c, informer.FactoryOptions{DropManagedFields: true})
+	factory, err := informer.NewFactory(c, informer.FactoryOptions{DropManagedFields: true})
+	if err != nil {
+		return err
+	}
 	cache := informer.Shared[*widgetv1.Widget](factory, informer.Scope{Namespace: cfg.namespace})
 	events := make(chan string, 16)
 	cache.AddHandler(handler(cfg.name, events), informer.HandlerOptions{})

@@ -138,9 +138,12 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 
 	// The informer lists (or stream-lists) the Pods, then watches them,
 	// keeping the cache and its indexes in step.
-	pods := informer.New(client.For[*corev1.Pod](c).Namespace(cfg.namespace), informer.Options[*corev1.Pod]{
+	pods, err := informer.New(client.For[*corev1.Pod](c).Namespace(cfg.namespace), informer.Options[*corev1.Pod]{
 		Indexes: indexes,
 	})
+	if err != nil {
+		return err
+	}
 	if _, err := pods.Lister().List(sel); err != nil { // parses the selector, on the empty cache
 		return fmt.Errorf("-selector: %w", err)
 	}

@@ -117,7 +117,10 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 
 	// A program's controllers share one Factory, which makes one
 	// informer per kind and scope and starts them together.
-	factory := informer.NewFactory(c, informer.FactoryOptions{DropManagedFields: true})
+	factory, err := informer.NewFactory(c, informer.FactoryOptions{DropManagedFields: true})
+	if err != nil {
+		return err
+	}
 	meta := informer.SharedMetadata(factory, pods, informer.Scope{Namespace: cfg.namespace})
 	var added, updated, deleted atomic.Int64
 	meta.AddHandler(informer.HandlerFuncs[*metav1.PartialObjectMetadata]{
@@ -201,9 +204,12 @@ func measureFull(ctx context.Context, c *client.Client, namespace string) (n int
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	before := liveHeap()
-	full := informer.New(client.For[*corev1.Pod](c).Namespace(namespace), informer.Options[*corev1.Pod]{
+	full, err := informer.New(client.For[*corev1.Pod](c).Namespace(namespace), informer.Options[*corev1.Pod]{
 		Transform: informer.DropManagedFields[*corev1.Pod],
 	})
+	if err != nil {
+		return 0, 0, err
+	}
 	done := make(chan error, 1)
 	go func() { done <- full.Run(ctx) }()
 	if err := full.WaitForSync(ctx); err != nil {

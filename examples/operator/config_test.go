@@ -30,7 +30,7 @@ type manifest struct {
 	Metadata struct {
 		Name, Namespace string
 	} `json:"metadata"`
-	RoleRef struct{ Kind, Name string } `json:"roleRef"`
+	RoleRef  struct{ Kind, Name string } `json:"roleRef"`
 	Subjects []struct {
 		Kind, Name, Namespace string
 	} `json:"subjects"`

@@ -143,7 +143,7 @@ func startReplica(ctx context.Context, cfg client.Config, id string) *replica {
 		// The replicas log only warnings and errors, so that the
 		// demonstration's own output reads well; metrics are served
 		// beside /readyz, whose address is free.
-		opts := manager.Options{Name: operatorName, HealthAddr: r.healthAddr,
+		opts := manager.Options{Name: operatorName, HealthAddr: r.healthAddr, CheckPeriod: time.Minute,
 			LeaderElection: &leaderelection.Config{Identity: id},
 			Logger:         slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 		c, err := client.New(cfg)

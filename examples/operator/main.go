@@ -60,7 +60,7 @@ const (
 
 func main() {
 	cluster := kubeconfig.BindFlags(flag.CommandLine)
-	opts := manager.Options{Name: operatorName, LeaderElection: &leaderelection.Config{}}
+	opts := manager.Options{Name: operatorName, LeaderElection: &leaderelection.Config{}, CheckPeriod: time.Minute}
 	opts.BindFlags(flag.CommandLine)
 	flag.StringVar(&opts.LeaderElection.Identity, "id", "", "identity of this replica (default: host name and a random suffix)")
 	demoMode := flag.Bool("demo", false, "run the demonstration on an embedded fake API server, not on a cluster")
@@ -89,10 +89,12 @@ func run(ctx context.Context, c *client.Client, opts manager.Options) error {
 	configMaps := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{LabelSelector: client.MatchLabels(map[string]string{managedBy: operatorName})})
 	r := &reconciler{configMaps: configMaps.Lister(), events: m.Events(),
 		widgetAPI: client.For[*v1.Widget](c), configMapAPI: client.For[*corev1.ConfigMap](c)}
-	ctl := controller.New("widgets", widgets, controller.ForObject(widgets, r.reconcile), controller.Options{Workers: 4, ReadYourWrites: true})
+	ctl, err := controller.NewFor("widgets", widgets, r.reconcile, controller.Options{Workers: 4, ReadYourWrites: true})
+	if err != nil {
+		return err
+	}
 	controller.Owns(ctl, configMaps)
 	m.Add(ctl)
-	manager.CheckCache(m, "widgets", time.Minute, widgets, r.widgetAPI.List)
 	return m.Run(ctx)
 }
 

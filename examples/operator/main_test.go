@@ -34,7 +34,8 @@ func TestDemo(t *testing.T) {
   replica-1 leads; /readyz of the standby:
     \[\+\]informers ok
     \[\+\]controller widgets ok
-    \[\+\]consistency widgets ok
+    \[\+\]consistency configmaps \(v1\) in all namespaces with labels app.kubernetes.io/managed-by=widget-operator ok
+    \[\+\]consistency widgets \(operator.kubewire.dev/v1\) in all namespaces ok
     \[\+\]leader: standing by; replica-1 leads
     readyz check passed
   5 Widgets recoloured and 5 deleted; replica-1 is stopped meanwhile

@@ -110,7 +110,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 
 	bar := &progressBar{w: stderr, tty: cfg.tty}
-	p := pager.New(pods.List, pager.Options{
+	p, err := pager.New(pods.List, pager.Options{
 		PageSize:    cfg.pageSize,
 		ListOptions: client.ListOptions{LabelSelector: client.RawSelector(cfg.selector)},
 		Progress: func(pr pager.Progress) {
@@ -120,6 +120,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			bar.update(pr)
 		},
 	})
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	byNamespace := map[string]*phaseCounts{}
 	for pod, err := range p.Items(ctx) {

@@ -109,8 +109,11 @@ func newReplica(cfg client.Config, o options) (*replica, error) {
 	}
 	configMaps := informer.Shared[*corev1.ConfigMap](m.Factory(), cmScope)
 	r := &reconciler{configMaps: configMaps.Lister(), widgetAPI: client.For[*v1.Widget](c), configMapAPI: client.For[*corev1.ConfigMap](c)}
-	ctl := controller.New("widgets", widgets, controller.ForObject(widgets, r.reconcile),
+	ctl, err := controller.NewFor("widgets", widgets, r.reconcile,
 		controller.Options{Workers: 4, ReadYourWrites: true, Shard: m.ShardKey()})
+	if err != nil {
+		return nil, err
+	}
 	controller.Owns(ctl, configMaps)
 	m.Add(ctl)
 	return &replica{m: m, widgets: widgets}, nil

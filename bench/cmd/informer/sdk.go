@@ -72,9 +72,12 @@ func newSubject(sdk, url, token, mode string, pageSize int64, c *counters) (subj
 		if err != nil {
 			return nil, err
 		}
-		inf := informer.New(client.For[*kwcorev1.Pod](cl), informer.Options[*kwcorev1.Pod]{
+		inf, err := informer.New(client.For[*kwcorev1.Pod](cl), informer.Options[*kwcorev1.Pod]{
 			Reflector: reflector.Options{DisableWatchList: mode == "list", PageSize: pageSize},
 		})
+		if err != nil {
+			return nil, err
+		}
 		reg := inf.AddHandler(informer.HandlerFuncs[*kwcorev1.Pod]{
 			Add:    func(*kwcorev1.Pod, bool) { c.adds.Add(1) },
 			Update: func(_, _ *kwcorev1.Pod) { c.update() },

@@ -183,7 +183,10 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
-	f := informer.NewFactory(c, informer.FactoryOptions{%s})
+	f, err := informer.NewFactory(c, informer.FactoryOptions{%s})
+	if err != nil {
+		panic(err)
+	}
 	informer.Shared[*corev1.ConfigMap](f, informer.Scope{})
 	go f.Run(context.Background())
 	if err := f.WaitForSync(context.Background()); err != nil {

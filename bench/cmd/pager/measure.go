@@ -78,7 +78,10 @@ func lister(variant, url, token, format string, pageSize int64) (listFunc, error
 		if variant == "kubewire-items-sync" {
 			opts.ReadAhead = kwpager.ReadAheadOff // one page held at a time
 		}
-		p := kwpager.New(client.For[*kwcorev1.Pod](c).List, opts)
+		p, err := kwpager.New(client.For[*kwcorev1.Pod](c).List, opts)
+		if err != nil {
+			return nil, err
+		}
 		if variant == "kubewire-listall" {
 			return func(ctx context.Context) (int, any, error) {
 				l, err := p.ListAll(ctx)

@@ -93,7 +93,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 		start time.Time
 		ended chan time.Time
 	}
-	ctl := controller.New("bench", pods, controller.ForObject(pods, func(ctx context.Context, p *corev1.Pod) (controller.Result, error) {
+	ctl, err := controller.NewFor("bench", pods, func(ctx context.Context, p *corev1.Pod) (controller.Result, error) {
 		time.Sleep(*work)
 		reconciles.Add(1)
 		wave.Lock()
@@ -104,7 +104,10 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 		}
 		wave.Unlock()
 		return controller.Result{}, nil
-	}), controller.Options{Workers: *workers, Shard: m.ShardKey()})
+	}, controller.Options{Workers: *workers, Shard: m.ShardKey()})
+	if err != nil {
+		return err
+	}
 	m.Add(ctl)
 
 	ctx, cancel := context.WithCancel(context.Background())

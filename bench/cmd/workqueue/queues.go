@@ -37,7 +37,8 @@ type kubewireQueue struct {
 func newKubewire() queue {
 	ctx, cancel := context.WithCancel(context.Background())
 	_ = cancel // the run ends with ShutDown; the context lives as long as the queue
-	return kubewireQueue{workqueue.New[string](workqueue.Options{}), ctx}
+	// The zero Queue is New(Options{}).
+	return kubewireQueue{new(workqueue.Queue[string]), ctx}
 }
 
 func (q kubewireQueue) Get() (string, bool) {

@@ -59,11 +59,14 @@ type Request struct {
 	Namespace, Name         string
 	DryRun                  bool
 	FieldManager, UserAgent string
+	// Warn, when set, adds a Warning header to the response (a
+	// webhook's warnings).
+	Warn func(msg string)
 }
 
 // NewRequest is the admission view of a routed write.
 func NewRequest(r *request.Request, verb string, dry bool, manager, agent string) *Request {
-	return &Request{Verb: verb, Resource: r.Res, Subresource: r.Subresource, Namespace: r.Namespace, Name: r.Name, DryRun: dry, FieldManager: manager, UserAgent: agent}
+	return &Request{Verb: verb, Resource: r.Res, Subresource: r.Subresource, Namespace: r.Namespace, Name: r.Name, DryRun: dry, FieldManager: manager, UserAgent: agent, Warn: r.Warn}
 }
 
 // Attributes are one write as admission sees it.
@@ -102,6 +105,17 @@ func (a *Attributes) ObjectMaps() (obj, old map[string]any, err error) {
 		}
 	}
 	return obj, old, nil
+}
+
+// ObjectLabels returns the labels of the object and of the old object.
+func (a *Attributes) ObjectLabels() (obj, old map[string]string) {
+	if a.Object != nil {
+		obj = a.Object.Meta.Labels
+	}
+	if a.oldObject != nil {
+		old = a.oldObject.Meta.Labels
+	}
+	return obj, old
 }
 
 // ReplaceObject replaces the write's object with m, as a mutating hook

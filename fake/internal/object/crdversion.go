@@ -12,6 +12,14 @@ type CRDVersion struct {
 	Schema  *schema.Schema // the version's structural schema
 	Columns []apiextensionsv1.CustomResourceColumnDefinition
 	Scale   *apiextensionsv1.CustomResourceSubresourceScale
+	// Convert, set when the CRD's conversion strategy is Webhook,
+	// converts objects (complete JSON) to apiVersion through the
+	// webhook, in one review.
+	Convert func(objects [][]byte, apiVersion string) ([][]byte, error)
+	// ToStorage, set with Convert, converts a draft to the storage
+	// version before it is sealed: kube-apiserver stores custom
+	// resources converted to it.
+	ToStorage func(d *Draft) (*Draft, error)
 }
 
 // StorageVersion is the version the resource's objects are stored at.

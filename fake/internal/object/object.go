@@ -117,8 +117,12 @@ func (r *Resource) DecodeProtobuf(body []byte) (*Draft, error) {
 // DraftOf decodes a stored object back into a draft the caller owns.
 func (r *Resource) DraftOf(o *Stored) (*Draft, error) {
 	if r.Custom {
+		b, err := o.JSONFor(r)
+		if err != nil {
+			return nil, err
+		}
 		var u unstructured.Unstructured
-		if err := u.UnmarshalJSON(o.JSON); err != nil {
+		if err := u.UnmarshalJSON(b); err != nil {
 			return nil, fmt.Errorf("decode stored object: %w", err)
 		}
 		return r.customDraft(u.Object)
@@ -188,6 +192,13 @@ func (d *Draft) bodyJSON() ([]byte, error) {
 
 // Seal encodes the draft into an immutable stored object at rv.
 func (d *Draft) Seal(rv uint64) (*Stored, error) {
+	if c := d.Res.CRD; c != nil && c.ToStorage != nil && d.Res.Kind.Version != c.Storage {
+		sd, err := c.ToStorage(d)
+		if err != nil {
+			return nil, err
+		}
+		*d = *sd // the draft is at the storage version from now on
+	}
 	d.Meta.ResourceVersion = ""
 	if rv > 0 { // 0 seals a dry-run create, answered without a version
 		d.Meta.ResourceVersion = strconv.FormatUint(rv, 10)

@@ -18,6 +18,58 @@ func (o *Stored) ServedJSON(r *Resource) []byte {
 	return o.CompleteJSON()
 }
 
+// needsWebhook reports whether serving o at r calls r's conversion
+// webhook.
+func (o *Stored) needsWebhook(r *Resource) bool {
+	return o.Res.Custom && r != nil && r.Kind.Version != o.Res.Kind.Version && r.CRD != nil && r.CRD.Convert != nil
+}
+
+// JSONFor is the object's complete JSON as served by r: a custom
+// resource stored at another version is converted through its CRD's
+// conversion webhook when it has one (an error is the webhook's
+// failure), else as the "None" strategy converts (JSONAs).
+func (o *Stored) JSONFor(r *Resource) ([]byte, error) {
+	if !o.Res.Custom {
+		return o.CompleteJSON(), nil
+	}
+	if !o.needsWebhook(r) {
+		return o.JSONAs(r), nil
+	}
+	out, err := r.CRD.Convert([][]byte{o.JSON}, r.Kind.APIVersion())
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// ConvertAll returns items as served by r: the custom resources its
+// CRD's conversion webhook converts are converted in one review, into
+// copies served as they are; the others are returned unchanged.
+func ConvertAll(r *Resource, items []*Stored) ([]*Stored, error) {
+	var idx []int
+	var objs [][]byte
+	for i, o := range items {
+		if o.needsWebhook(r) {
+			idx = append(idx, i)
+			objs = append(objs, o.JSON)
+		}
+	}
+	if len(idx) == 0 {
+		return items, nil
+	}
+	conv, err := r.CRD.Convert(objs, r.Kind.APIVersion())
+	if err != nil {
+		return nil, err
+	}
+	out := append([]*Stored(nil), items...)
+	for n, i := range idx {
+		c := *items[i]
+		c.Res, c.JSON = r, conv[n]
+		out[i] = &c
+	}
+	return out, nil
+}
+
 // JSONAs is a custom resource's JSON as served at r's version: objects
 // are stored at the version they were written at and converted as a CRD's
 // "None" strategy converts, by changing apiVersion.

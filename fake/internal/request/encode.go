@@ -16,6 +16,13 @@ import (
 // EncodeObject encodes one object as out asks and returns the body and its
 // content type.
 func EncodeObject(o *object.Stored, out Output, p table.Printer) ([]byte, string, error) {
+	if o.Res.Custom {
+		c, err := object.ConvertAll(out.res, []*object.Stored{o})
+		if err != nil {
+			return nil, "", err
+		}
+		o = c[0]
+	}
 	switch out.As {
 	case AsTable:
 		b, err := RenderTable(p, o.Res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, out)
@@ -38,6 +45,10 @@ func EncodeObject(o *object.Stored, out Output, p table.Printer) ([]byte, string
 
 // WriteList streams a list of items as out asks.
 func WriteList(w io.Writer, r *object.Resource, out Output, items []*object.Stored, lm metav1.ListMeta, p table.Printer) error {
+	items, err := object.ConvertAll(r, items)
+	if err != nil {
+		return err
+	}
 	switch {
 	case out.As == AsTable:
 		b, err := RenderTable(p, r, items, lm, out)

@@ -47,6 +47,8 @@ type Request struct {
 	Name        string
 	Subresource string // subresource: "status", "scale", or ""
 	Verb        string // get, list, watch, create, update, patch, delete, deletecollection
+	// Warn, when set, adds a Warning header to the response.
+	Warn func(msg string)
 }
 
 // Route parses /api/v1/... and /apis/GROUP/VERSION/... paths: lookup

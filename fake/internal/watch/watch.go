@@ -285,6 +285,12 @@ func (wt *watcher) translate(ev storage.Change) (string, *object.Stored) {
 // send writes one event, applying injected faults. It reports whether the
 // stream goes on.
 func (wt *watcher) send(typ string, o *object.Stored) bool {
+	if c, err := object.ConvertAll(wt.r.Res, []*object.Stored{o}); err != nil {
+		wt.sendError(apierr.Internal(err)) // the conversion webhook failed
+		return false
+	} else {
+		o = c[0]
+	}
 	return wt.emit(typ, func(b []byte) []byte { return wt.encodeObject(b, o) })
 }
 

@@ -60,7 +60,6 @@ func (e *Emitter) Emit(tn *types.TypeName) error {
 	name := tn.Name() + Suffix
 	e.File.P("// %s is an apply configuration of %s: every field is optional, and only the fields set are sent.", name, tn.Name())
 	e.File.P("type %s struct {", name)
-	var embeds []embedding
 	for i := range st.NumFields() {
 		f := st.Field(i)
 		tag, skip := jsonName(st.Tag(i))
@@ -70,7 +69,6 @@ func (e *Emitter) Emit(tn *types.TypeName) error {
 		if f.Embedded() && tag == "" {
 			if acType, ok := e.structAC(deref(f.Type())); ok {
 				e.File.P("%s `json:\",inline\"`", acType)
-				embeds = append(embeds, embedding{name: lastIdent(acType), typ: acType, src: deref(f.Type())})
 				continue
 			}
 		}
@@ -80,7 +78,6 @@ func (e *Emitter) Emit(tn *types.TypeName) error {
 		if f.Embedded() {
 			if acType, ok := e.structAC(deref(f.Type())); ok {
 				e.File.P("%s *%s `json:\"%s,omitempty\"`", f.Name(), acType, tag)
-				embeds = append(embeds, embedding{name: f.Name(), typ: acType, pointer: true, src: deref(f.Type())})
 				continue
 			}
 		}

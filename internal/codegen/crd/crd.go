@@ -68,8 +68,18 @@ func Build(versions []Version) (*apiextv1.CustomResourceDefinition, error) {
 		}
 		out.Spec.Versions = append(out.Spec.Versions, cv)
 	}
+	if b, err := json.Marshal(out); err != nil {
+		return nil, fmt.Errorf("%s: %w", id, err)
+	} else if len(b) > MaxBytes {
+		return nil, fmt.Errorf("%s: the CustomResourceDefinition is %d bytes of JSON, more than the %d kube-apiserver stores (etcd's default request limit); its schemas are too large", id, len(b), MaxBytes)
+	}
 	return out, nil
 }
+
+// MaxBytes bounds the JSON of a CustomResourceDefinition Build returns:
+// etcd's default --max-request-bytes (1.5 MiB), past which
+// kube-apiserver cannot store it.
+const MaxBytes = 1536 << 10
 
 func versionNames(vs []Version) string {
 	names := make([]string, len(vs))

@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -76,5 +77,23 @@ func TestBuildErrors(t *testing.T) {
 				t.Errorf("err %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A CustomResourceDefinition kube-apiserver could not store is an error
+// naming the kind, not a manifest that fails at kubectl apply.
+func TestBuildTooLarge(t *testing.T) {
+	big := schema()
+	props := map[string]apiextv1.JSONSchemaProps{}
+	for i := range 4000 {
+		props[fmt.Sprintf("field%04d", i)] = apiextv1.JSONSchemaProps{Type: "string", Description: strings.Repeat("words ", 80)}
+	}
+	big.Properties["spec"] = apiextv1.JSONSchemaProps{Type: "object", Properties: props}
+	_, err := Build([]Version{{Kind: kind("v1", false), Schema: big}})
+	if err == nil || !strings.Contains(err.Error(), "example.com/Widget: the CustomResourceDefinition is") || !strings.Contains(err.Error(), "kube-apiserver stores") {
+		t.Errorf("Build = %v, want an error saying the definition is too large", err)
+	}
+	if _, err := Build([]Version{{Kind: kind("v1", false), Schema: schema()}}); err != nil {
+		t.Errorf("a small definition: %v", err)
 	}
 }

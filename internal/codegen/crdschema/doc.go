@@ -45,5 +45,12 @@
 // +kubebuilder:validation:Schemaless with
 // +kubebuilder:pruning:PreserveUnknownFields.
 //
+// A structural schema cannot refer to one definition: a type is
+// described again at each of its uses, so a type used by two fields at
+// every one of N levels takes 2^N copies. A Generator stops past
+// MaxNodes nodes (DefaultMaxNodes, about what kube-apiserver can store)
+// with an error naming the type described most often, before the copies
+// take the machine's memory.
+//
 // A Generator is not safe for concurrent use.
 package crdschema

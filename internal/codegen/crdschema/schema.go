@@ -1,6 +1,7 @@
 package crdschema
 
 import (
+	"cmp"
 	"fmt"
 	"go/types"
 	"reflect"
@@ -22,12 +23,56 @@ type Docs interface {
 	FieldDoc(owner *types.TypeName, path string) (load.Doc, error)
 }
 
+// DefaultMaxNodes is Generator.MaxNodes when it is zero: a schema of more
+// nodes is larger, written out, than the 1.5 MiB kube-apiserver stores
+// in a CustomResourceDefinition (etcd's default request limit).
+const DefaultMaxNodes = 50_000
+
 // Generator describes Go types as schemas.
 type Generator struct {
 	Docs Docs
 	// AllowFloats accepts float fields without a
 	// +kubebuilder:validation:Type=number marker.
 	AllowFloats bool
+	// MaxNodes bounds the nodes of one schema (a Root or Type call);
+	// zero means DefaultMaxNodes. A structural schema cannot refer to a
+	// definition: a type is described again wherever it is used, so a
+	// type used twice at each of N levels takes 2^N copies. Past the
+	// bound the call stops, its memory bounded, with an error naming the
+	// type described most often.
+	MaxNodes int
+
+	nodes int                     // nodes of the schema being built
+	uses  map[*types.TypeName]int // descriptions of each named type in it
+	ats   map[*types.TypeName]string
+}
+
+// start resets the counts of one schema.
+func (g *Generator) start() {
+	g.nodes, g.uses, g.ats = 0, map[*types.TypeName]int{}, map[*types.TypeName]string{}
+}
+
+// count counts one node and fails past MaxNodes.
+func (g *Generator) count(p pos) error {
+	g.nodes++
+	limit := g.MaxNodes
+	if limit <= 0 {
+		limit = DefaultMaxNodes
+	}
+	if g.nodes <= limit {
+		return nil
+	}
+	var most *types.TypeName
+	for tn, n := range g.uses {
+		if most == nil || n > g.uses[most] || n == g.uses[most] && tn.Name() < most.Name() {
+			most = tn
+		}
+	}
+	if most == nil {
+		return p.errorf("the schema has more than %d nodes (Generator.MaxNodes)", limit)
+	}
+	return p.errorf("the schema has more than %d nodes: type %s is described %d times so far, once at every path that reaches it (such as %s): a structural schema cannot refer to one definition, so a type shared by two fields at every level doubles with each level. Reach it through fewer fields, or mark a field +kubebuilder:validation:Schemaless and +kubebuilder:pruning:PreserveUnknownFields",
+		limit, most.Name(), g.uses[most], g.ats[most])
 }
 
 // pos is where in the Go types and in the schema a node is being built.
@@ -54,6 +99,7 @@ func (p pos) errorf(format string, args ...any) error {
 // metav1.ObjectMeta): apiVersion, kind, metadata (type: object) and the
 // other fields.
 func (g *Generator) Root(tn *types.TypeName) (*Schema, error) {
+	g.start()
 	s, err := g.named(tn.Type().(*types.Named), pos{resource: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s.%s: %w", tn.Pkg().Path(), tn.Name(), err)
@@ -73,6 +119,9 @@ func (g *Generator) Root(tn *types.TypeName) (*Schema, error) {
 
 // schema describes a value of type t.
 func (g *Generator) schema(t types.Type, p pos) (*Schema, error) {
+	if err := g.count(p); err != nil {
+		return nil, err
+	}
 	switch t := t.(type) {
 	case *types.Named:
 		return g.named(t, p)
@@ -182,6 +231,9 @@ func (g *Generator) named(n *types.Named, p pos) (*Schema, error) {
 			if seen == tn {
 				return nil, p.errorf("type %s contains itself, which a structural schema cannot describe; mark the field +kubebuilder:validation:Schemaless and +kubebuilder:pruning:PreserveUnknownFields", tn.Name())
 			}
+		}
+		if g.uses[tn]++; g.ats[tn] == "" {
+			g.ats[tn] = cmp.Or(p.where, ".")
 		}
 		ms := d.Markers
 		if hasOwnJSON(n) && !ms.Has(markers.Type) && !ms.Has(markers.Schemaless) {
@@ -360,6 +412,7 @@ func (g *Generator) Type(tn *types.TypeName) (*Schema, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s is not a named type", tn.Name())
 	}
+	g.start()
 	s, err := g.named(n, pos{})
 	if err != nil {
 		return nil, fmt.Errorf("%s.%s: %w", tn.Pkg().Path(), tn.Name(), err)

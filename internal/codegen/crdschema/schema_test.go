@@ -1,8 +1,11 @@
 package crdschema
 
 import (
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"go/types"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -73,4 +76,41 @@ func jsonEqual(t *testing.T, a, b string) bool {
 	ja, _ := json.Marshal(va)
 	jb, _ := json.Marshal(vb)
 	return string(ja) == string(jb)
+}
+
+// A type shared by two fields at each of 40 levels would take 2^40
+// copies: the generator stops at MaxNodes, in bounded memory, with an
+// error naming the type described most often and a path to it; a
+// smaller bound stops it sooner; a schema within the bound is built.
+func TestSchemaSizeBound(t *testing.T) {
+	l, pkgs, err := load.Load("", "./testdata/deep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scope := pkgs[0].Types.Scope()
+	for _, tt := range []struct {
+		maxNodes int
+		maxAlloc uint64
+	}{{0, 128 << 20}, {1000, 16 << 20}} {
+		g := &Generator{Docs: l, MaxNodes: tt.maxNodes}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := g.Type(scope.Lookup("L0").(*types.TypeName))
+		runtime.ReadMemStats(&after)
+		limit := cmp.Or(tt.maxNodes, DefaultMaxNodes)
+		for _, want := range []string{fmt.Sprintf("more than %d nodes", limit), "type L40 is described", "such as .a.a.a.a.a.a.a.a", "+kubebuilder:validation:Schemaless"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("MaxNodes %d: error %v, want it to say %q", tt.maxNodes, err, want)
+			}
+		}
+		t.Logf("MaxNodes %d: %d KiB allocated before failing", tt.maxNodes, (after.TotalAlloc-before.TotalAlloc)>>10)
+		if got := after.TotalAlloc - before.TotalAlloc; got > tt.maxAlloc {
+			t.Errorf("MaxNodes %d: allocated %d MiB before failing, want at most %d MiB", tt.maxNodes, got>>20, tt.maxAlloc>>20)
+		}
+	}
+	// L30 holds 2^11 copies of L40: within the default bound.
+	g := &Generator{Docs: l}
+	if _, err := g.Type(scope.Lookup("L30").(*types.TypeName)); err != nil {
+		t.Errorf("L30: %v", err)
+	}
 }

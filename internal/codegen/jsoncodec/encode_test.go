@@ -3,6 +3,7 @@ package jsoncodec_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -112,7 +113,12 @@ func TestEncodeEdges(t *testing.T) {
 	for range 1500 {
 		deep = &shapes.Tree{Name: "n", Parent: deep}
 	}
-	zero := &shapes.Thing{ZeroVal: shapes.Zeroer{N: -1}, Cmp: shapes.Comparable{F: -0.0}}
+	zero := &shapes.Thing{ZeroVal: shapes.Zeroer{N: -1}, Cmp: shapes.Comparable{F: 0}}
+	// -0.0 is +0 in Go: negative zero is Copysign's. encoding/json's
+	// omitzero counts a struct holding it as zero (reflect.Value.IsZero
+	// does, since Go 1.22); the generated encoder must too, not compare
+	// bits.
+	negZero := &shapes.Thing{ZeroVal: shapes.Zeroer{N: -1}, Cmp: shapes.Comparable{F: math.Copysign(0, -1)}}
 	for _, tc := range []struct {
 		name string
 		v    jsonwire.Encodable
@@ -121,6 +127,7 @@ func TestEncodeEdges(t *testing.T) {
 		{"nil names", (*shapes.Names)(nil)},
 		{"empty thing", new(shapes.Thing)},
 		{"zeroes", zero},
+		{"negative zero", negZero},
 		{"cycle", cyclic},
 		{"deep", deep},
 		{"strings", &shapes.Thing{Name: strings.Join(randfill.Strings(), ""), Escaped: "<>"}},

@@ -96,6 +96,9 @@ func isItemValidation(last string) bool {
 
 // formOf says how the marker name is written, or unknown.
 func formOf(name string) form {
+	if f := webhookForm(name); f != unknown {
+		return f
+	}
 	switch name {
 	case ObjectRoot, Skip, SubresourceStat, StorageVersion, UnservedVersion, SkipVersion,
 		Optional, Required, Nullable, Enum,
@@ -130,6 +133,7 @@ func Known() []string {
 		Pattern, MinItems, MaxItems, UniqueItems, MinProperties, MaxProperties, KBEnum,
 		Format, Type, RBAC,
 	}
+	names = append(names, webhookNames()...)
 	for _, n := range names {
 		if last, ok := strings.CutPrefix(n, "kubebuilder:validation:"); ok && isItemValidation(last) {
 			names = append(names, ItemsPrefix+last)

@@ -174,6 +174,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	rep := Report{Seed: cfg.Seed, Operations: map[string]int{}, Faults: map[string]int{}}
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5eed))
+	if err := cfg.Reflector.Validate(); err != nil {
+		return rep, err
+	}
 	ks := kinds(cfg.Client, cfg.Namespaces, cfg.Names, cfg.Reflector)
 
 	runCtx, stopInformers := context.WithCancel(ctx)

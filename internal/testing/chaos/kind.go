@@ -76,7 +76,10 @@ func newKind[T client.Kinded](sp spec[T], c *client.Client, namespaces []string,
 	} {
 		opts := w.opts
 		opts.LabelSelector = w.scope.LabelSelector
-		inf := informer.New(client.For[T](c).Namespace(w.scope.Namespace), informer.Options[T]{Reflector: opts})
+		inf, err := informer.New(client.For[T](c).Namespace(w.scope.Namespace), informer.Options[T]{Reflector: opts})
+		if err != nil {
+			panic(err) // Run checked base; the rest is fixed here
+		}
 		wt := &watched[T]{label: sp.kind + " " + w.label, scope: w.scope, inf: inf}
 		tr := NewTracker[T](wt.label + " (handler from the start)")
 		inf.AddHandler(tr, informer.HandlerOptions{})

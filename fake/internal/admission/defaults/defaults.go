@@ -3,6 +3,7 @@ package defaults
 import (
 	"reflect"
 
+	admregv1 "github.com/kubewire/kubewire/api/admissionregistration/v1"
 	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
 	autoscalingv2 "github.com/kubewire/kubewire/api/autoscaling/v2"
@@ -41,7 +42,8 @@ func hasDefaults(obj any) bool {
 		*networkingv1.NetworkPolicy, *networkingv1.IngressClass,
 		*storagev1.StorageClass, *storagev1.CSIDriver,
 		*schedulingv1.PriorityClass, *discoveryv1.EndpointSlice,
-		*autoscalingv1.HorizontalPodAutoscaler, *autoscalingv2.HorizontalPodAutoscaler:
+		*autoscalingv1.HorizontalPodAutoscaler, *autoscalingv2.HorizontalPodAutoscaler,
+		*admregv1.MutatingWebhookConfiguration, *admregv1.ValidatingWebhookConfiguration:
 		return true
 	}
 	return false
@@ -92,7 +94,7 @@ func walk(v reflect.Value) {
 
 // setDefaults applies the defaults of one value's own type.
 func setDefaults(p any) {
-	if coreDefaults(p) || workloadDefaults(p) {
+	if coreDefaults(p) || workloadDefaults(p) || webhookDefaults(p) {
 		return
 	}
 	otherDefaults(p)

@@ -41,15 +41,18 @@ func NewSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c 
 	if kind == "typed" {
 		switch shape {
 		case crgen.Certificate:
-			return typed[*certv1.Certificate](cl, ropts, c), nil
+			return typed[*certv1.Certificate](cl, ropts, c)
 		case crgen.Workflow:
-			return typed[*argov1alpha1.Workflow](cl, ropts, c), nil
+			return typed[*argov1alpha1.Workflow](cl, ropts, c)
 		case crgen.Managed:
-			return typed[*rdsv1beta1.Instance](cl, ropts, c), nil
+			return typed[*rdsv1beta1.Instance](cl, ropts, c)
 		}
-		return typed[*widgetv1.Widget](cl, ropts, c), nil
+		return typed[*widgetv1.Widget](cl, ropts, c)
 	}
-	inf := informer.New(client.Dynamic(cl, GVR(shape)), informer.Options[*unstructured.Unstructured]{Reflector: ropts})
+	inf, err := informer.New(client.Dynamic(cl, GVR(shape)), informer.Options[*unstructured.Unstructured]{Reflector: ropts})
+	if err != nil {
+		return nil, err
+	}
 	inf.AddHandler(informer.HandlerFuncs[*unstructured.Unstructured]{
 		Add:    func(*unstructured.Unstructured, bool) { c.Add() },
 		Update: func(_, _ *unstructured.Unstructured) { c.Update() },
@@ -62,13 +65,16 @@ type errNotKubewire string
 func (e errNotKubewire) Error() string { return "kwside: not kubewire: " + string(e) }
 
 // typed is kubewire's informer of the generated kind T.
-func typed[T client.Kinded](cl *client.Client, ropts reflector.Options, c *run.Counters) run.Subject {
-	inf := informer.New(client.For[T](cl), informer.Options[T]{Reflector: ropts})
+func typed[T client.Kinded](cl *client.Client, ropts reflector.Options, c *run.Counters) (run.Subject, error) {
+	inf, err := informer.New(client.For[T](cl), informer.Options[T]{Reflector: ropts})
+	if err != nil {
+		return nil, err
+	}
 	inf.AddHandler(informer.HandlerFuncs[T]{
 		Add:    func(T, bool) { c.Add() },
 		Update: func(_, _ T) { c.Update() },
 	}, informer.HandlerOptions{})
-	return subject[T]{inf}
+	return subject[T]{inf}, nil
 }
 
 type subject[T client.Object] struct{ inf *informer.Informer[T] }
