@@ -66,6 +66,11 @@ func New[T client.Object](name string, primary *informer.Informer[T], r Reconcil
 	}
 	unset := unsetOf(opts)
 	opts = opts.withDefaults()
+	key, err := shardKeyOf(name, primary, opts.Shard)
+	if err != nil {
+		return nil, invalidOptions{err}
+	}
+	opts.Shard = key
 	if k, ok := any(*new(T)).(client.Kinded); ok && opts.Kind.Kind == "" {
 		opts.Kind = k.KindInfo() // generated KindInfo methods do not dereference
 	}
@@ -127,10 +132,19 @@ func (c *Controller[T]) Filter(preds ...Predicate[T]) {
 // ctrlutil.SetControllerReference) when it is of c's primary kind. It
 // panics if the primary kind is unknown (set Options.Kind for dynamic
 // and metadata-only primaries), a programming error.
+//
+// A controller sharded by namespace (client.ShardByNamespace) makes inf,
+// when it comes from a Factory sharded the same way, hold only this
+// replica's part too (informer.Informer.UseFactoryShard): an owned
+// object lives in its owner's namespace. Sharded by uid, owned objects
+// hash apart from their owners, and inf keeps every object of its Scope.
 func Owns[T, O client.Object](c *Controller[T], inf *informer.Informer[O], preds ...Predicate[O]) {
 	k := c.opts.Kind
 	if k.Kind == "" {
 		panic(fmt.Sprintf("controller %s: Owns needs the primary kind: set Options.Kind", c.name))
+	}
+	if c.opts.Shard == client.ShardByNamespace {
+		inf.UseFactoryShard()
 	}
 	c.add(newWatch(inf, preds, ownerRequests[O](k.Group, k.Kind, k.Namespaced), sourceName(registry.Kind{}, inf)))
 }

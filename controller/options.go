@@ -59,11 +59,19 @@ type Options struct {
 	// shard selectors): it reconciles only the Requests whose object
 	// falls in the part SetShard gives it (nothing until then), and
 	// Drain waits for the Reconcile calls of a part given up. Package
-	// sharding gives replicas their parts; the primary informer should
-	// hold the same part (informer.Scope.Shard). With ShardByUID a
-	// Request is matched through the primary cache: Requests of objects
-	// the cache does not hold (and did not see deleted) are dropped as
-	// another replica's.
+	// sharding gives replicas their parts. With ShardByUID a Request is
+	// matched through the primary cache: Requests of objects the cache
+	// does not hold (and did not see deleted) are dropped as another
+	// replica's.
+	//
+	// Left empty, it is the key the primary informer's cache is split
+	// by: New calls informer.Informer.UseFactoryShard, so that under a
+	// sharded manager (manager.Options.Sharding) the primary informer
+	// and the controller both take the ring's key, named once. Set, it
+	// must be the key the primary informer's cache is split by (or its
+	// Factory's); a controller reconciling a part its cache does not
+	// hold as it is refused: New returns an error matching
+	// client.ErrInvalidOptions.
 	Shard client.ShardKey
 
 	// Kind is the primary kind, needed by Owns to recognise owner

@@ -7,11 +7,32 @@ import (
 	"sync"
 
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/informer"
 )
 
 // ErrNotSharded is returned by SetShard and Drain of a controller made
 // without Options.Shard.
 var ErrNotSharded = errors.New("controller is not sharded (Options.Shard is empty)")
+
+// shardKeyOf decides the key a controller reconciles by: key
+// (Options.Shard) when set, else the one its primary informer's cache is
+// split by, which an informer of a sharded Factory takes from it
+// (informer.Informer.UseFactoryShard). A key set that the primary cache
+// is not split by is an error matching client.ErrInvalidOptions: the
+// controller would reconcile a part its cache does not hold as it (a
+// whole cache, or one split by another field). New returns it.
+func shardKeyOf[T client.Object](name string, primary *informer.Informer[T], key client.ShardKey) (client.ShardKey, error) {
+	held := primary.UseFactoryShard()
+	if key == "" || key == held {
+		return held, nil
+	}
+	holds := "the whole collection"
+	if held != "" {
+		holds = "a part split by " + string(held)
+	}
+	return key, fmt.Errorf("controller %s: Options.Shard is %s, but its primary informer holds %s; leave Options.Shard empty to take the informer's key, or split the informer by %s (informer.Scope.Shard): %w",
+		name, key, holds, key, client.ErrInvalidOptions)
+}
 
 // shardGuard is the state of a sharded controller: its part of the hash
 // space and the Requests being reconciled, so that a part given up can
@@ -50,12 +71,17 @@ func (c *Controller[T]) Shard() client.ShardSelector {
 // primary object hashes into sel (by Options.Shard: the object's uid,
 // read from the primary cache, or its namespace), from the next one a
 // worker takes. Requests outside sel are dropped when a worker takes
-// them, and never reconciled: another replica owns them. SetShard does
-// not wait for the Reconcile calls of Requests outside sel in progress:
-// Drain does. It may be called before, during and after Run, from any
-// goroutine. It fails with ErrNotSharded on a controller made without
-// Options.Shard, and with client.ErrInvalidOptions for a selector of
-// another key.
+// them, and never reconciled: another replica owns them. The objects of
+// the part gained that the primary cache already holds are queued
+// (while Run runs): their changes while the part was not this
+// controller's were dropped, and a cache that kept them (package
+// sharding keeps caches through a lost membership) tells no addition.
+// Objects the cache receives later are queued by its handlers. SetShard
+// does not wait for the Reconcile calls of Requests outside sel in
+// progress: Drain does. It may be called before, during and after Run,
+// from any goroutine. It fails with ErrNotSharded on a controller made
+// without Options.Shard, and with client.ErrInvalidOptions for a
+// selector of another key.
 func (c *Controller[T]) SetShard(sel client.ShardSelector) error {
 	if !c.Sharded() {
 		return fmt.Errorf("controller %s: %w", c.name, ErrNotSharded)
@@ -67,10 +93,32 @@ func (c *Controller[T]) SetShard(sel client.ShardSelector) error {
 		return fmt.Errorf("controller %s: shard selector on %q, the controller hashes %q: %w", c.name, sel.Key, c.opts.Shard, client.ErrInvalidOptions)
 	}
 	c.guard.mu.Lock()
+	old := c.guard.sel
 	c.guard.sel = sel
 	c.guard.mu.Unlock()
-	c.log.Debug("controller: shard changed", "shard", sel.String())
+	queued := c.queueGained(old, sel)
+	c.log.Debug("controller: shard changed", "shard", sel.String(), "queued", queued)
 	return nil
+}
+
+// queueGained queues the Requests of the primary objects cached in sel
+// and not in old, while Run runs, and returns how many.
+func (c *Controller[T]) queueGained(old, sel client.ShardSelector) int {
+	c.mu.Lock()
+	q := c.q
+	c.mu.Unlock()
+	if q == nil || sel.SelectsNothing() {
+		return 0
+	}
+	n := 0
+	for _, obj := range c.primary.inf.Store().List() {
+		h := c.opts.Shard.HashOf(obj)
+		if sel.ContainsHash(h) && !old.ContainsHash(h) {
+			q.Add(RequestFor(obj))
+			n++
+		}
+	}
+	return n
 }
 
 // Drain blocks until no Reconcile of a Request outside the controller's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -263,8 +264,138 @@ func TestShardedControllers(t *testing.T) {
 			t.Error(o)
 		}
 		x.mu.Unlock()
-		if err := newController(t, "plain", a.inf, x.reconciler("p"), controller.Options{}).SetShard(sel(q[0])); !errors.Is(err, controller.ErrNotSharded) {
+		whole := newInformer(t, client.For[*corev1.ConfigMap](e.ctl).Namespace("default"))
+		if err := newController(t, "plain", whole, x.reconciler("p"), controller.Options{}).SetShard(sel(q[0])); !errors.Is(err, controller.ErrNotSharded) {
 			t.Errorf("SetShard of an unsharded controller: %v", err)
 		}
+		// A controller takes its key from its sharded primary informer.
+		if !newController(t, "inherits", a.inf, x.reconciler("i"), controller.Options{}).Sharded() {
+			t.Error("a controller of a sharded informer is not sharded")
+		}
 	})
+}
+
+// newInformer returns an informer of src caching the whole collection.
+func newInformer(t *testing.T, src *client.Resource[*corev1.ConfigMap]) *informer.Informer[*corev1.ConfigMap] {
+	t.Helper()
+	inf, err := informer.New(src, informer.Options[*corev1.ConfigMap]{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inf
+}
+
+// A controller whose part is taken away and given back while its cache
+// keeps every object (as a sharded replica's through a lost membership):
+// the objects of the part given back are reconciled again, those
+// changed meanwhile at their new state, with no relist of the cache.
+func TestShardedControllerPartGivenBack(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t)
+		var cms []*corev1.ConfigMap
+		for i := range 20 {
+			cms = append(cms, configMap("default", fmt.Sprintf("cm-%02d", i), "v0"))
+		}
+		create(t, e.direct, cms...)
+		all := client.ShardSelector{Key: client.ShardByUID, Ranges: client.SplitHashSpace(1)}
+		x := newExclusive()
+		r := newReplica(t, e.ctl, "a", x)
+		r.setShard(t, all)
+		wait := func(what string, cond func() bool) {
+			t.Helper()
+			deadline := time.Now().Add(20 * time.Second)
+			for !cond() {
+				if time.Now().After(deadline) {
+					t.Fatalf("timed out waiting for %s", what)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		reconciled := func(n int) func() bool {
+			return func() bool {
+				for _, cm := range cms {
+					if x.reconcilers(controller.RequestFor(cm))["a"] < n {
+						return false
+					}
+				}
+				return true
+			}
+		}
+		wait("every object reconciled once", reconciled(1))
+		if err := r.ctl.SetShard(client.ShardSelector{Key: client.ShardByUID}); err != nil {
+			t.Fatal(err)
+		}
+		api := client.For[*corev1.ConfigMap](e.direct).Namespace("default")
+		changed, err := api.Get(t.Context(), cms[0].Name, client.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed = changed.DeepCopy()
+		changed.Data = map[string]string{"v": "v1"}
+		if changed, err = api.Update(t.Context(), changed, client.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		wait("the cache to hold the change", func() bool {
+			got, ok := r.inf.Store().Get("default", changed.Name)
+			return ok && got.ResourceVersion == changed.ResourceVersion
+		})
+		if err := r.ctl.SetShard(all); err != nil {
+			t.Fatal(err)
+		}
+		wait("every object reconciled again", reconciled(2))
+		if n := r.inf.Reflector().Relists(); n != 1 {
+			t.Errorf("the cache was listed %d times, want once", n)
+		}
+	})
+}
+
+// Under a sharded Factory the key is said once: the controller and its
+// primary informer take it; an owned kind's informer is split too when
+// the key is the namespace (an owned object lives in its owner's), and
+// stays whole when it is the uid.
+func TestShardKeyFromFactory(t *testing.T) {
+	e := newEnv(t)
+	for _, key := range []client.ShardKey{client.ShardByUID, client.ShardByNamespace} {
+		f := newFactory(t, e.ctl, informer.FactoryOptions{Shard: key})
+		primary := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
+		owned := informer.Shared[*corev1.Secret](f, informer.Scope{Namespace: "default"})
+		ctl := newController(t, "c", primary, controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
+			return controller.Result{}, nil
+		}), controller.Options{})
+		controller.Owns(ctl, owned)
+		if !ctl.Sharded() || ctl.Shard().Key != key || primary.ShardKey() != key {
+			t.Errorf("%s: controller sharded %v by %q, primary informer by %q", key, ctl.Sharded(), ctl.Shard().Key, primary.ShardKey())
+		}
+		want := client.ShardKey("")
+		if key == client.ShardByNamespace {
+			want = key
+		}
+		if got := owned.ShardKey(); got != want {
+			t.Errorf("%s: the owned kind's informer is split by %q, want %q", key, got, want)
+		}
+	}
+}
+
+// A controller reconciling a part by one key whose primary cache holds
+// the whole collection, or a part by another key, is refused by New with
+// an error naming both.
+func TestShardKeyMismatch(t *testing.T) {
+	e := newEnv(t)
+	noop := controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
+		return controller.Result{}, nil
+	})
+	whole := newInformer(t, client.For[*corev1.ConfigMap](e.ctl).Namespace("default"))
+	f := newFactory(t, e.ctl, informer.FactoryOptions{})
+	byNamespace := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default", Shard: client.ShardByNamespace})
+	for name, inf := range map[string]*informer.Informer[*corev1.ConfigMap]{"whole": whole, "by namespace": byNamespace} {
+		ctl, err := controller.New(name, inf, noop, controller.Options{Shard: client.ShardByUID})
+		if !errors.Is(err, client.ErrInvalidOptions) || ctl != nil {
+			t.Errorf("%s: New = %v, %v; want no controller and an error matching client.ErrInvalidOptions", name, ctl, err)
+		} else if !strings.Contains(err.Error(), string(client.ShardByUID)) {
+			t.Errorf("%s: the error does not name the key: %v", name, err)
+		}
+	}
+	if ctl := newController(t, "same", byNamespace, noop, controller.Options{Shard: client.ShardByNamespace}); ctl.Shard().Key != client.ShardByNamespace {
+		t.Errorf("a key the informer holds: the controller reconciles by %q", ctl.Shard().Key)
+	}
 }

@@ -25,7 +25,12 @@ type Scope struct {
 	// Shard, when set, makes the informer hold one part of the hash
 	// space of this field (client.ShardByUID or ShardByNamespace), the
 	// part Factory.SetShard gives; until then it holds nothing (and is
-	// synced). Package sharding gives replicas their parts.
+	// synced). Package sharding gives replicas their parts. Left empty
+	// in a sharded Factory (FactoryOptions.Shard), the informer holds
+	// the whole collection unless a controller reconciles its objects
+	// (see Informer.UseFactoryShard): that is the usual way to shard
+	// one, and Shard is for the unusual case, an informer sharded
+	// that no controller of this program reconciles from.
 	Shard client.ShardKey
 }
 
@@ -86,6 +91,13 @@ type FactoryOptions struct {
 	// object, which is often a third of a Pod's size. Controllers rarely
 	// read it.
 	DropManagedFields bool
+	// Shard is the field the replicas of this program split their
+	// objects by (client.ShardByUID or ShardByNamespace), or "" when
+	// they do not: package manager sets it from its sharding config.
+	// The informer a controller reconciles from then holds only this
+	// replica's part (Informer.UseFactoryShard, which controller.New
+	// calls), with no Scope.Shard to write.
+	Shard client.ShardKey
 	// Metrics, when set, is told about every informer the Factory makes
 	// and gives the reflector metrics of each.
 	Metrics Metrics
@@ -115,6 +127,7 @@ type runner interface {
 	Run(ctx context.Context) error
 	WaitForSync(ctx context.Context) error
 	Err() error
+	RetryNow()
 	Check(ctx context.Context) (Report, error)
 }
 
@@ -219,6 +232,7 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 	if err != nil { // NewFactory and the check above leave nothing to refuse
 		panic(fmt.Sprintf("informer: Shared: %v", err))
 	}
+	inf.factory = f
 	if cache != nil {
 		cache.inf.Store(inf)
 	}
@@ -232,6 +246,23 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 		f.startLocked(inf)
 	}
 	return inf
+}
+
+// shardLater makes inf, made without a Scope.Shard, one of the sharded
+// informers, holding the part of key given last (nothing before the
+// first).
+func (f *Factory) shardLater(r shardedRunner, key client.ShardKey, set func(client.ShardSelector) error) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	sel, ok := f.shards[key]
+	if !ok {
+		sel = client.ShardSelector{Key: key}
+	}
+	if err := set(sel); err != nil {
+		return err
+	}
+	f.sharded = append(f.sharded, r)
+	return nil
 }
 
 // SetShard gives the informers made with a Scope.Shard of sel.Key the
@@ -313,6 +344,19 @@ func (f *Factory) Run(ctx context.Context) error {
 		return err
 	}
 	return ctx.Err()
+}
+
+// RetryNow tells every informer of the factory that the server answers
+// again (see Informer.RetryNow); package sharding calls it when its
+// member's Lease write succeeds after failing, so that caches do not
+// wait out a backoff grown during an API server outage.
+func (f *Factory) RetryNow() {
+	f.mu.Lock()
+	rs := append([]runner(nil), f.order...)
+	f.mu.Unlock()
+	for _, r := range rs {
+		r.RetryNow()
+	}
 }
 
 // WaitForSync waits until every informer made so far has synced and

@@ -39,6 +39,7 @@ type Options[T client.Object] struct {
 type Informer[T client.Object] struct {
 	store     *Store[T]
 	reflector *reflector.Reflector[T]
+	factory   *Factory            // the Factory that made it, nil for New
 	src       reflector.Source[T] // for Check
 	opts      reflector.Options   // for Check: the selectors
 
@@ -81,6 +82,10 @@ func (inf *Informer[T]) Lister() Lister[T] { return inf.store.Lister() }
 
 // Reflector returns the reflector feeding the cache (for its State).
 func (inf *Informer[T]) Reflector() *reflector.Reflector[T] { return inf.reflector }
+
+// RetryNow tells the informer that the server answers again: one waiting
+// after failures tries again at once (see reflector.Reflector.RetryNow).
+func (inf *Informer[T]) RetryNow() { inf.reflector.RetryNow() }
 
 // HasSynced reports whether the cache holds a first full state. It
 // stays true once it is: see Err for whether the cache still follows the

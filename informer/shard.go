@@ -8,15 +8,45 @@ import (
 // SetShard restricts the cache to the objects sel selects, from now on
 // (see reflector.Reflector.SetShardSelector): objects leaving the shard
 // are dropped from the cache without OnDelete (they were not deleted;
-// another replica holds them now), objects entering it are delivered
-// with OnAdd (initial false) once the new part is listed, and objects
-// deleted meanwhile inside the part with OnDelete (stateUnknown). The
+// another replica holds them now) and the watch goes on; the ranges
+// sel adds are listed on their own while the watch of the rest goes on
+// (nothing cached is listed again), their objects delivered with OnAdd
+// (initial false) as they arrive. The
 // zero ShardSelector caches everything; one that selects nothing empties
 // the cache and makes no request. It does not wait; SyncedShard says
 // when the cache holds sel. It returns an error matching
 // client.ErrInvalidOptions for a selector the client cannot send.
 func (inf *Informer[T]) SetShard(sel client.ShardSelector) error {
 	return inf.reflector.SetShardSelector(sel)
+}
+
+// ShardKey returns the field the cache is split by (the key of its
+// shard selector), "" when it holds the whole collection.
+func (inf *Informer[T]) ShardKey() client.ShardKey { return inf.reflector.ShardSelector().Key }
+
+// UseFactoryShard makes an informer of a sharded Factory
+// (FactoryOptions.Shard) made without a Scope.Shard hold only this
+// replica's part from now on, as if made with Scope.Shard set to the
+// factory's key, and returns the key the informer's cache is split by:
+// its own when it has one, the factory's when it took it, "" when
+// neither it nor its factory is sharded. controller.New calls it for
+// its primary informer, so that a sharded program names its key once,
+// in its manager's sharding config. Call it before the informer runs:
+// a running informer holding the whole collection drops it and lists
+// its part when it gets one. A FactoryOptions.Shard the client refuses
+// (neither ShardByUID nor ShardByNamespace) leaves it whole. It may be
+// called from any goroutine.
+func (inf *Informer[T]) UseFactoryShard() client.ShardKey {
+	inf.mu.Lock()
+	defer inf.mu.Unlock()
+	if key := inf.ShardKey(); key != "" || inf.factory == nil || inf.factory.opts.Shard == "" {
+		return key
+	}
+	key := inf.factory.opts.Shard
+	if err := inf.factory.shardLater(inf, key, inf.reflector.SetShardSelector); err != nil {
+		return "" // a key the client refuses: the informer stays whole
+	}
+	return key
 }
 
 // Shard returns the selector the cache is restricted to (the last one

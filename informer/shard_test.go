@@ -57,6 +57,54 @@ func TestStoreReshard(t *testing.T) {
 	}
 }
 
+// A part streams in beside the rest: only its objects not received are
+// deleted at its end, its objects arrive as additions that are not part
+// of the initial list, and the store's resourceVersion keeps following
+// the watch of the rest meanwhile.
+func TestStorePart(t *testing.T) {
+	s := newStore[cm](t)
+	var got []string
+	informer.OnChange(s, func(kind string, o cm, flag bool) {
+		if o == nil {
+			got = append(got, kind)
+			return
+		}
+		got = append(got, fmt.Sprintf("%s %s %v", kind, informer.Key(o), flag))
+	})
+	w := informer.Writer(s)
+	w.Begin()
+	w.Item(obj(typedFlavour(), "held", "a", "1"))
+	w.Item(obj(typedFlavour(), "held", "b", "2"))
+	w.End("2")
+	ps, ok := w.(reflector.PartStore[cm])
+	if !ok {
+		t.Fatal("the informer's writer is not a reflector.PartStore")
+	}
+	for round, items := range [][]string{{"x", "y"}, {"x"}} {
+		ps.BeginPart(func(o cm) bool { return o.Namespace == "gained" })
+		if _, whole := s.Snapshot(); whole {
+			t.Errorf("round %d: a snapshot while a part streams in is called whole", round)
+		}
+		for _, name := range items {
+			w.Item(obj(typedFlavour(), "gained", name, "3"))
+		}
+		w.Update(obj(typedFlavour(), "held", "a", fmt.Sprint(4+round)))
+		w.End("")
+		if rv := s.ResourceVersion(); rv != fmt.Sprint(4+round) {
+			t.Errorf("round %d: resourceVersion %q after the part, want the watch's %d", round, rv, 4+round)
+		}
+		if _, whole := s.Snapshot(); !whole {
+			t.Errorf("round %d: no whole snapshot after the part ended", round)
+		}
+	}
+	want := []string{"add held/a true", "add held/b true", "synced",
+		"add gained/x false", "add gained/y false", "update held/a false",
+		"update held/a false", "delete gained/y true"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+}
+
 // counter counts what a handler is told, by key.
 type counter struct {
 	mu                    sync.Mutex
@@ -144,6 +192,11 @@ func TestInformerSetShard(t *testing.T) {
 				if n := h.deletions(); n != 0 {
 					t.Errorf("handlers were told %d deletions: %v", n, h.deletedKeys())
 				}
+				// Growing listed only the ranges gained: one full state, two
+				// lists of parts (half to all, quarter to half).
+				if n, p := inf.Reflector().Relists(), inf.Reflector().PartLists(); n != 1 || p != 2 {
+					t.Errorf("%d full states and %d lists of parts, want 1 and 2", n, p)
+				}
 				// An object that left and came back is added again.
 				for _, k := range inf.Store().ListKeys() {
 					o, _ := inf.Store().GetByKey(k)
@@ -161,4 +214,62 @@ func TestInformerSetShard(t *testing.T) {
 			})
 		})
 	}
+}
+
+// In a sharded Factory an informer holds the whole collection until a
+// controller reconciles from it (UseFactoryShard); from then on it holds
+// the factory's part, with no Scope.Shard written.
+func TestUseFactoryShard(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		_, c := newServer(t, 40, fake.Options{})
+		f := newFactory(t, c, informer.FactoryOptions{Shard: client.ShardByUID})
+		primary := informer.Shared[cm](f, informer.Scope{})
+		secondary := informer.Shared[cm](f, informer.Scope{Namespace: "default"})
+		explicit := informer.Shared[cm](f, informer.Scope{Namespace: "kube-system", Shard: client.ShardByNamespace})
+		if k := primary.ShardKey(); k != "" {
+			t.Errorf("before UseFactoryShard: ShardKey %q", k)
+		}
+		if k := primary.UseFactoryShard(); k != client.ShardByUID {
+			t.Errorf("UseFactoryShard = %q, want the factory's key", k)
+		}
+		if k := explicit.UseFactoryShard(); k != client.ShardByNamespace {
+			t.Errorf("UseFactoryShard of an informer with a Scope.Shard = %q, want its own", k)
+		}
+		plain := newInformer(t, client.For[cm](c), informer.Options[cm]{})
+		if k := plain.UseFactoryShard(); k != "" {
+			t.Errorf("UseFactoryShard of an informer of no factory = %q", k)
+		}
+		half := client.ShardSelector{Key: client.ShardByUID, Ranges: client.SplitHashSpace(2)[:1]}
+		if err := f.SetShard(half); err != nil {
+			t.Fatal(err)
+		}
+		runAll(t, f.Run)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := f.WaitForSync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		l, err := client.For[cm](c).List(ctx, client.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for _, o := range l.Items {
+			if half.Matches(o) {
+				want++
+			}
+		}
+		eventually(t, time.Minute, func() string {
+			if got, ok := primary.SyncedShard(); !ok || !got.Equal(half) {
+				return fmt.Sprintf("the primary holds %v", got)
+			}
+			if n := primary.Store().Len(); n != want {
+				return fmt.Sprintf("the primary holds %d objects, want the %d of its part", n, want)
+			}
+			return ""
+		})
+		if n := secondary.Store().Len(); n != len(l.Items) || secondary.ShardKey() != "" {
+			t.Errorf("the informer no controller reconciles from holds %d of %d objects, key %q", n, len(l.Items), secondary.ShardKey())
+		}
+	})
 }

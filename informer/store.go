@@ -30,6 +30,7 @@ type Store[T client.Object] struct {
 
 	gen       uint32 // generation of the full state being streamed (Begin..End)
 	streaming bool
+	part      func(T) bool // while a part streams in (beginPart): the objects it holds
 	// whole: the objects are exactly the state at rv. False from a
 	// stream's Begin to its End (one that broke off leaves objects of
 	// two states behind until the next End).

@@ -12,6 +12,7 @@ type writer[T client.Object] struct{ s *Store[T] }
 var (
 	_ reflector.Store[client.Object]     = writer[client.Object]{}
 	_ reflector.Resharder[client.Object] = writer[client.Object]{}
+	_ reflector.PartStore[client.Object] = writer[client.Object]{}
 )
 
 func (w writer[T]) Begin()             { w.s.begin() }
@@ -24,6 +25,7 @@ func (w writer[T]) Delete(obj T)       { w.s.delete(obj) }
 func (w writer[T]) Bookmark(rv string) { w.s.bookmark(rv) }
 
 func (w writer[T]) Reshard(keep func(T) bool) { w.s.reshard(keep) }
+func (w writer[T]) BeginPart(in func(T) bool) { w.s.beginPart(in) }
 
 // changeKind is what a writer did to the store.
 type changeKind uint8
@@ -58,6 +60,20 @@ func (s *Store[T]) begin() {
 	s.initial = !s.synced
 }
 
+// beginPart starts receiving the full state of the part of the
+// collection in selects (shard ranges gained), beside the rest, whose
+// watch events keep coming: end then deletes only the part's objects
+// not received, and the store's resourceVersion keeps following the
+// watch.
+func (s *Store[T]) beginPart(in func(T) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gen++
+	s.streaming, s.whole = true, false
+	s.part = in
+	s.initial = false
+}
+
 // item upserts one object of the full state being received; an object
 // whose resourceVersion did not change is kept as it is.
 func (s *Store[T]) item(obj T) {
@@ -71,17 +87,21 @@ func (s *Store[T]) item(obj T) {
 func (s *Store[T]) end(resourceVersion string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	part := s.part
 	if s.streaming {
 		for ns, names := range s.byNamespace {
 			for name, e := range names {
-				if e.gen != s.gen {
+				if e.gen != s.gen && (part == nil || part(e.obj)) {
 					s.remove(ns, name, e.obj)
 					s.emit(change[T]{kind: changeDelete, flag: true, obj: e.obj})
 				}
 			}
 		}
 	}
-	s.streaming, s.initial, s.whole = false, false, true
+	s.streaming, s.initial, s.part, s.whole = false, false, nil, true
+	if part != nil {
+		return // a part: the version is the watch's
+	}
 	s.rv = resourceVersion
 	if !s.synced {
 		s.synced = true
@@ -95,7 +115,7 @@ func (s *Store[T]) end(resourceVersion string) {
 func (s *Store[T]) abort() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.streaming = false
+	s.streaming, s.part = false, nil
 }
 
 // update applies an ADDED or MODIFIED watch event.
@@ -103,7 +123,7 @@ func (s *Store[T]) update(obj T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.upsert(obj, false)
-	if rv := obj.GetResourceVersion(); rv != "" && !s.streaming {
+	if rv := obj.GetResourceVersion(); rv != "" && (!s.streaming || s.part != nil) {
 		s.rv = rv
 	}
 }
@@ -119,7 +139,7 @@ func (s *Store[T]) delete(obj T) {
 	}
 	s.remove(ns, name, e.obj)
 	s.emit(change[T]{kind: changeDelete, obj: obj})
-	if rv := obj.GetResourceVersion(); rv != "" && !s.streaming {
+	if rv := obj.GetResourceVersion(); rv != "" && (!s.streaming || s.part != nil) {
 		s.rv = rv
 	}
 }

@@ -41,11 +41,14 @@
 //
 // With Options.Sharding the replicas split the work instead of electing
 // one: each joins a ring (package sharding) and runs the Runnables all
-// the time, while its sharded informers (informer.Scope{Shard:
-// m.ShardKey()}) cache and its sharded controllers
-// (controller.Options{Shard: m.ShardKey()}) reconcile only the part of
-// the hash space the ring gives it. The manager tells them their part
-// and drains the controllers before a part moves to another replica.
+// the time, while its controllers reconcile, and the informers they
+// reconcile from cache, only the part of the hash space the ring gives
+// it. The key is said once, in Options.Sharding: controller.New takes it
+// for the controller and its primary informer. The manager tells them
+// their part and drains the controllers before a part moves to another
+// replica; when the replica cannot renew its Lease in time, its
+// controllers stop but its caches keep their part, so that after an API
+// server outage it works again without listing what it held.
 //
 // # Logs and metrics
 //

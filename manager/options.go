@@ -47,12 +47,14 @@ type Options struct {
 	// Sharding, when set, splits the work between the replicas instead
 	// of electing one: each replica joins the ring Sharding names (a
 	// Lease per replica, see package sharding) and runs the Runnables
-	// all the time, its sharded controllers (controller.Options.Shard)
-	// reconciling and its sharded informers (informer.Scope.Shard)
-	// caching only the part of the hash space the ring gives it. Name
-	// defaults to Options.Name, Namespace to the client's, Identity to
-	// the host name and a random suffix, Logger to Options.Logger. It
-	// cannot be set with LeaderElection.
+	// all the time, its controllers reconciling and the informers they
+	// reconcile from caching only the part of the hash space the ring
+	// gives it. The key is named once, here (Sharding.Key, by default
+	// client.ShardByUID): it becomes Informers.Shard, and
+	// controller.New takes it from the controller's primary informer.
+	// Name defaults to Options.Name, Namespace to the client's,
+	// Identity to the host name and a random suffix, Logger to
+	// Options.Logger. It cannot be set with LeaderElection.
 	Sharding *sharding.Config
 
 	// HealthAddr, when set, is the address (such as ":8081") the manager
@@ -151,6 +153,15 @@ func (o Options) withDefaults(clientNamespace string) (Options, error) {
 		if cfg.Logger == nil {
 			cfg.Logger = o.Logger
 		}
+		if cfg.Key == "" {
+			cfg.Key = client.ShardByUID
+		}
+		// The ring's key is the Factory's: the informer a controller
+		// reconciles from holds this replica's part of it.
+		if k := o.Informers.Shard; k != "" && k != cfg.Key {
+			return o, fmt.Errorf("manager: Informers.Shard %q differs from the ring's key %q; leave it empty: %w", k, cfg.Key, ErrInvalidOptions)
+		}
+		o.Informers.Shard = cfg.Key
 		o.Sharding = &cfg
 	}
 	if le := o.LeaderElection; le != nil {

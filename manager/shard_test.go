@@ -48,7 +48,9 @@ func startSharded(t *testing.T, cfg client.Config, id string, rec *reconciles) *
 	if err != nil {
 		t.Fatal(err)
 	}
-	cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default", Shard: m.ShardKey()})
+	// The key is named once, by the ring (its default, uid): the
+	// informer and the controller take it.
+	cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
 	m.Add(newController(t, "count", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
 		rec.mu.Lock()
 		if other, ok := rec.running[req.Name]; ok {
@@ -65,7 +67,7 @@ func startSharded(t *testing.T, cfg client.Config, id string, rec *reconciles) *
 		delete(rec.running, req.Name)
 		rec.mu.Unlock()
 		return controller.Result{}, nil
-	}), controller.Options{Workers: 2, Shard: m.ShardKey()}))
+	}), controller.Options{Workers: 2}))
 	r := &shardedReplica{id: id, m: m, cms: cms, done: make(chan error, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
@@ -155,6 +157,9 @@ func TestShardedReplicas(t *testing.T) {
 
 		if _, err := manager.New(newClient(t, cfg), manager.Options{Name: "x", Sharding: &sharding.Config{}, LeaderElection: &leaderelection.Config{}}); !errors.Is(err, manager.ErrInvalidOptions) {
 			t.Errorf("Sharding with LeaderElection: %v", err)
+		}
+		if _, err := manager.New(newClient(t, cfg), manager.Options{Name: "x", Sharding: &sharding.Config{}, Informers: informer.FactoryOptions{Shard: client.ShardByNamespace}}); !errors.Is(err, manager.ErrInvalidOptions) {
+			t.Errorf("Informers.Shard other than the ring's key: %v", err)
 		}
 	})
 }

@@ -23,7 +23,12 @@
 //     within Options.WatchListTimeout, the Reflector goes to Listing and
 //     stays with list-then-watch from then on. A 401, 403, 404 or 405 is
 //     a refusal of the caller or the resource, not of streaming lists:
-//     they are tried again once it is over.
+//     they are tried again once it is over. A stream the server ends
+//     midway (kube-apiserver closes the watcher of a streaming list that
+//     falls behind the events it must send, as a busy client reading a
+//     collection that changes fast does) is read again at once as a
+//     paginated list, which the client pulls page by page; the next full
+//     state streams again.
 //   - Listing: a paginated list through package pager, streamed into the
 //     store (Begin, Item..., End) page by page, then Watching from the
 //     list's resourceVersion. With Options.InitialListFromCache the first
@@ -65,16 +70,22 @@
 //     503 and 504, which ask to come back later): a relist after the
 //     exponential wait, never the same watch again, and a persistent
 //     failure (see below).
-//   - Anything else (5xx, 429, a broken connection, a timeout, a corrupt
+//   - 429, 503 or 504 with a Retry-After (kube-apiserver answers 429,
+//     Retry-After 1s, while its watch cache initializes after a
+//     restart): the same request after exactly that wait (at most
+//     Options.MaxServerWait, default one minute); the exponential wait
+//     does not grow.
+//   - Anything else (5xx, a broken connection, a timeout, a corrupt
 //     event): the same request after the exponential wait, or after the
-//     server's Retry-After (at most Options.MaxServerWait, default one
-//     minute) when that is longer.
+//     server's Retry-After (at most Options.MaxServerWait) when that is
+//     longer.
 //
 // The exponential wait (internal/backoffpolicy, on cenkalti/backoff)
 // starts within [0.4 s, 1.2 s], about doubles each time, and never
 // exceeds Options.MaxBackoff (default 30 s), jitter included. It starts
 // over once a watch delivered an event or stayed up for
-// Options.HealthyPeriod.
+// Options.HealthyPeriod, and when RetryNow says the server answers
+// again.
 //
 // Every stall ends without options: a watch the server does not answer,
 // or that delivers nothing, bookmarks included, for Options.IdleTimeout
@@ -112,7 +123,11 @@
 // the ShardedListAndWatch feature gate), and SetShardSelector changes the
 // part while Run runs: a narrower part keeps the store (the objects
 // outside it are dropped through Resharder, not reported as deletions)
-// and resumes the watch; any other change reads a new full state.
+// and resumes the watch; a wider one lists only the ranges gained, on a
+// goroutine of its own while the watch of the rest goes on, and then
+// watches the whole part from where both were (widen.go, for a store
+// that is a Resharder and a PartStore); any other change reads a new
+// full state.
 // The selector goes with every list, streaming list and watch, and the
 // Reflector filters on its side as well (one FNV-1a hash per object), so
 // the store holds only the part even from a server that ignores the
@@ -142,9 +157,10 @@
 //
 // # Concurrency
 //
-// Run is called once and calls the Store and Metrics from its own
-// goroutine only; State, Relists, Err, WaitForSync and the shard
-// methods may be called from any goroutine.
-// Run returns after every goroutine it started has ended. The package has
-// no global state.
+// Run is called once. It calls Metrics from its own goroutine only, and
+// the Store one call at a time: from its own goroutine, and from the one
+// listing the ranges a wider shard selector gains (see PartStore).
+// State, Relists, PartLists, Err, WaitForSync and the shard methods may
+// be called from any goroutine. Run returns after every goroutine it
+// started has ended. The package has no global state.
 package reflector

@@ -79,7 +79,10 @@ func (r *Reflector[T]) afterWatch(ctx context.Context, events int, took time.Dur
 //     ask to come back later): a persistent failure (see Err), and a
 //     relist after the exponential backoff: a watch resumed from the same
 //     resourceVersion would be refused again.
-//   - anything else (5xx, 429, a lost connection, a timeout, a corrupt
+//   - 429, 503 or 504 with a Retry-After: from again after exactly that
+//     wait (at most MaxServerWait); the exponential backoff does not
+//     grow, the server paces its clients.
+//   - anything else (5xx, a lost connection, a timeout, a corrupt
 //     event): from again after the exponential backoff, or after the
 //     server's Retry-After (at most MaxServerWait) when that is longer.
 //     The same failure maxSameInRow times in a row is reported as a
@@ -130,7 +133,28 @@ func (r *Reflector[T]) onFailure(ctx context.Context, from State, err error) Sta
 		r.log.Debug("reflector: request refused; relisting after a wait", "resource", r.name, "op", opOf(from), "error", err)
 		return r.backOffThen(r.relistState(ReasonRefused), err)
 	}
+	if ra, ok := r.serverWait(err); ok && ra > 0 && paced(err) {
+		// The server paces its clients (kube-apiserver answers 429 with
+		// a Retry-After of 1s while its watch cache initializes after a
+		// restart): wait what it asked, no more, and do not grow the
+		// backoff for it.
+		return r.waitThen(r.retry(from), ra, err)
+	}
 	return r.backOffThen(r.retry(from), err)
+}
+
+// paced reports whether err is an answer asking to come back later
+// (429, 503, 504), whose Retry-After sets the wait.
+func paced(err error) bool {
+	se, ok := client.StatusOf(err)
+	if !ok {
+		return false
+	}
+	switch se.Status.Code {
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
 }
 
 // answeredNo reports whether err is an answer of the server that is not
@@ -193,31 +217,71 @@ func (r *Reflector[T]) serverWait(err error) (time.Duration, bool) {
 
 // backOffThen moves to BackingOff for the next exponential wait, or the
 // server's Retry-After (at most MaxServerWait) when that is longer, then
-// to next.
+// to next. RetryNow may cut the exponential part short, not the
+// server's.
 func (r *Reflector[T]) backOffThen(next State, cause error) State {
 	wait := r.bo.NextBackOff()
-	if ra, ok := r.serverWait(cause); ok && ra > wait {
+	ra, ok := r.serverWait(cause)
+	if ok && ra > wait {
 		wait = ra
 	}
-	return r.waitThen(next, wait, cause)
+	st := r.waitThen(next, wait, cause)
+	r.asked = 0
+	if ok {
+		r.asked = ra
+	}
+	return st
 }
 
-// waitThen moves to BackingOff for wait, then to next.
+// waitThen moves to BackingOff for wait, then to next: a wait the
+// server asked for, which RetryNow does not cut short.
 func (r *Reflector[T]) waitThen(next State, wait time.Duration, cause error) State {
-	r.next, r.wait = next, wait
+	r.next, r.wait, r.asked = next, wait, wait
 	r.metrics.BackingOff(wait, cause)
 	r.log.Debug("reflector: backing off", "resource", r.name, "wait", wait, "then", next, "error", cause)
 	return BackingOff
 }
 
 func (r *Reflector[T]) backingOff(ctx context.Context) State {
+	select {
+	case <-r.retryNow: // an old hint: the failure came after it
+	default:
+	}
+	start := time.Now()
 	t := time.NewTimer(r.wait)
 	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
+	for {
+		select {
+		case <-ctx.Done():
+			return r.next
+		case <-t.C:
+			return r.next
+		case <-r.retryNow:
+			// The server answers again: start the backoff over, and
+			// wait only what it asked for, if anything.
+			r.bo.Reset()
+			left := time.Until(start.Add(r.asked))
+			if left <= 0 {
+				r.log.Debug("reflector: retrying now, the server answers again", "resource", r.name)
+				return r.next
+			}
+			t.Reset(left)
+		}
 	}
-	return r.next
+}
+
+// RetryNow tells the Reflector that the server answers again (a caller
+// saw a request succeed after failures: package sharding calls it when
+// its member's Lease write succeeds after failing). A Reflector waiting
+// after a failure then starts its exponential backoff over and tries
+// again at once, or once the wait the server itself asked for (a
+// Retry-After) is over; otherwise RetryNow does nothing. It does not
+// block and may be called from any goroutine.
+func (r *Reflector[T]) RetryNow() {
+	select {
+	case r.retryNow <- struct{}{}:
+	default:
+	}
 }
 
 // retryAfter is the wait a Status error asks for (its

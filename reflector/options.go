@@ -162,7 +162,9 @@ func invalidf(format string, args ...any) error {
 // Run, one at a time, and must return quickly: the Reflector waits.
 type Metrics interface {
 	// ListStarted reports the start of a full state read: how (Listing
-	// or WatchListing) and why.
+	// or WatchListing) and why; or, with ReasonShardWidened, of the list
+	// of the shard ranges gained (listed on a goroutine of its own; its
+	// ListStarted and ListDone are still called on Run's).
 	ListStarted(how State, why Reason)
 	// ListDone reports its end: the objects it delivered, how long it
 	// took, and the error that ended it (nil when the state was complete).
@@ -206,8 +208,14 @@ const (
 	// resuming from the same resourceVersion would be refused again.
 	ReasonRefused Reason = "refused"
 	// ReasonShardChanged: the shard selector changed to include objects
-	// the store does not hold.
+	// the store does not hold, and they could not be listed on their own
+	// (see ReasonShardWidened).
 	ReasonShardChanged Reason = "shard-changed"
+	// ReasonShardWidened: the shard selector grew while the store was in
+	// step; only the ranges gained are listed (a list of a part, not a
+	// full state: Relists does not count it, PartLists does), while the
+	// watch of the rest goes on.
+	ReasonShardWidened Reason = "shard-widened"
 )
 
 // noMetrics is the Metrics of a Reflector without one.

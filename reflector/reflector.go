@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -64,10 +65,12 @@ type Reflector[T client.Object] struct {
 	log     *slog.Logger
 	metrics Metrics
 
-	state   atomic.Int32
-	relists atomic.Int64
-	health  health
-	shard   shardState
+	state     atomic.Int32
+	relists   atomic.Int64
+	partLists atomic.Int64
+	health    health
+	shard     shardState
+	storeMu   sync.Mutex // serializes the store calls of Run's goroutine and of a part (widen.go)
 
 	// Owned by the goroutine running Run.
 	dec       *wire.Decoder
@@ -78,6 +81,8 @@ type Reflector[T client.Object] struct {
 	bo        *backoffpolicy.Backoff
 	next      State // state after BackingOff
 	wait      time.Duration
+	asked     time.Duration // the part of wait the server asked for
+	retryNow  chan struct{} // RetryNow
 	// Failures of one kind since the last watch event; see onFailure.
 	expiredInRow, tooLargeInRow int
 	// sameInRow counts failures in a row of the same sameKind.
@@ -85,6 +90,9 @@ type Reflector[T client.Object] struct {
 	sameInRow int
 	sel       client.ShardSelector // the shard selector of requests
 	strays    int                  // objects outside sel since it was set or a full state began
+	runCtx    context.Context
+	part      *part[T] // a range gained, being listed beside the watch (widen.go)
+	floors    []floor  // parts of the store ahead of the watch's resourceVersion (widen.go)
 }
 
 // New returns a Reflector that feeds store from src. It fails with an
@@ -127,9 +135,10 @@ func New[T client.Object](src Source[T], store Store[T], opts Options) (*Reflect
 		m = opts.Metrics
 	}
 	r := &Reflector[T]{raw: store, opts: opts, src: src, name: nameOf(src, opts.Name), log: loggerOf(src, opts.Logger), metrics: m}
-	r.store = shardFiltered[T]{store, r}
+	r.store = shardFiltered[T]{lockStore[T]{store, &r.storeMu}, r}
 	r.health.init()
 	r.shard.latest, r.shard.wake = opts.ShardSelector, make(chan struct{}, 1)
+	r.retryNow = make(chan struct{}, 1)
 	return r, nil
 }
 
@@ -163,6 +172,11 @@ func (r *Reflector[T]) State() State { return State(r.state.Load()) }
 // Relists counts the full states (lists or streaming lists) Run started.
 func (r *Reflector[T]) Relists() int64 { return r.relists.Load() }
 
+// PartLists counts the lists of shard ranges gained (see
+// SetShardSelector) Run started: lists of a part of the collection, not
+// of what the store held.
+func (r *Reflector[T]) PartLists() int64 { return r.partLists.Load() }
+
 // Run keeps the store in step with the server until ctx ends, through
 // dropped watches, expired resource versions and server failures, and
 // then returns ctx's error, after every goroutine it started has ended.
@@ -177,6 +191,8 @@ func (r *Reflector[T]) Run(ctx context.Context) error {
 	r.bo = backoffpolicy.Policy{Initial: r.opts.InitialBackoff, Max: r.opts.MaxBackoff}.New()
 	defer r.health.stop()
 	defer r.state.Store(int32(Stopped))
+	r.runCtx = ctx
+	defer r.stopPart()
 	r.sel = r.ShardSelector()
 	r.takeShardChange()
 	r.setFiltering()
@@ -185,8 +201,16 @@ func (r *Reflector[T]) Run(ctx context.Context) error {
 		s = Idle
 	}
 	for ctx.Err() == nil {
+		if r.partListed() {
+			s = r.joinPart()
+		}
 		if sel, ok := r.takeShardChange(); ok {
 			s = r.reshard(sel)
+		}
+		if r.part != nil && (s == WatchListing || s == Listing) {
+			// A full state is read after all: it takes the part in.
+			r.sel = union(r.sel, r.part.sel)
+			r.stopPart()
 		}
 		r.transition(s)
 		// A shard selector change ends the attempt's context; the state
@@ -236,6 +260,7 @@ func (r *Reflector[T]) relistState(why Reason) State {
 func (r *Reflector[T]) begin() {
 	r.fed = true
 	r.strays = 0
+	r.floors = nil
 	r.store.Begin()
 }
 

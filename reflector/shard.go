@@ -73,8 +73,12 @@ type shardState struct {
 	pending   bool                 // latest is not applied yet
 	interrupt context.CancelFunc   // ends the attempt Run is making
 	wake      chan struct{}        // wakes an Idle Run
-	synced    atomic.Pointer[client.ShardSelector]
-	filtering atomic.Int32
+	// partListed: a part gained is listed and waits to join the watch
+	// (widen.go); it ends the attempt Run is making.
+	partListed bool
+	synced     atomic.Pointer[client.ShardSelector]
+	listing    atomic.Pointer[client.ShardSelector] // the part being listed (widen.go)
+	filtering  atomic.Int32
 }
 
 // SetShardSelector restricts the Reflector to sel from now on (the zero
@@ -86,6 +90,16 @@ type shardState struct {
 //     step with the server (watching), drops the objects outside sel
 //     from the store (see Resharder) and watches on from the same
 //     resourceVersion with sel: nothing is listed again;
+//   - when sel keeps some of what was selected and adds ranges, and the
+//     store is in step and takes parts (Resharder and PartStore, as the
+//     informer's does), drops what sel leaves out, lists only the
+//     ranges gained (PartLists counts these lists; Relists does not)
+//     while the watch of the ranges kept resumes from its
+//     resourceVersion, and then watches the whole of sel from where
+//     both were (see PartStore): nothing held is listed again. This
+//     relies on resourceVersions being integers that grow with every
+//     write, as kube-apiserver's are; with others, or a store without
+//     PartStore, it reads a new full state as below;
 //   - otherwise reads a new full state with sel, in which the objects
 //     already stored and unchanged are kept as they are, objects new to
 //     the store arrive as additions, and objects gone from the server
@@ -135,6 +149,17 @@ func (r *Reflector[T]) SyncedShard() (client.ShardSelector, bool) {
 	return *p, true
 }
 
+// ListingPart returns the shard ranges being listed on their own, gained
+// by the last SetShardSelector (see there), and ok false when no such
+// list is in progress.
+func (r *Reflector[T]) ListingPart() (client.ShardSelector, bool) {
+	p := r.shard.listing.Load()
+	if p == nil {
+		return client.ShardSelector{}, false
+	}
+	return *p, true
+}
+
 // ShardFiltering says where the shard selector is applied, as far as
 // the server's answers since it was set tell.
 func (r *Reflector[T]) ShardFiltering() ShardFiltering {
@@ -147,7 +172,7 @@ func (r *Reflector[T]) attempt(ctx context.Context) (context.Context, context.Ca
 	actx, cancel := context.WithCancel(ctx)
 	sh := &r.shard
 	sh.mu.Lock()
-	if sh.pending {
+	if sh.pending || sh.partListed {
 		cancel() // a change came in since the last look: take it first
 	}
 	sh.interrupt = cancel
@@ -174,29 +199,49 @@ func (r *Reflector[T]) takeShardChange() (client.ShardSelector, bool) {
 
 // reshard applies a new selector and returns the state to go on with.
 func (r *Reflector[T]) reshard(sel client.ShardSelector) State {
+	r.stopPart() // listed again below, as far as sel still holds it
 	old, was := r.sel, r.ShardFiltering()
-	r.sel, r.strays = sel, 0
-	r.setFiltering()
+	r.strays = 0
 	r.log.Debug("reflector: shard selector changed", "resource", r.name, "from", old.String(), "to", sel.String())
 	r.bo.Reset() // a new part is a fresh start, not one more failure
 	rs, canDrop := resharderOf(r.raw)
+	_, canPart := partStoreOf(r.raw)
 	if canDrop {
 		rs.Reshard(func(obj T) bool { return sel.Matches(obj) })
 	}
-	switch {
-	case sel.SelectsNothing():
-		return Idle
-	case canDrop && r.rv != "" && !old.SelectsNothing() && old.Covers(sel):
-		// The store holds the whole of a larger part at r.rv: what is
-		// left is the whole of sel there, and a watch from r.rv with sel
-		// carries on. The server that filtered (or ignored) the larger
-		// part does the same with sel: no full state will come to tell.
+	// The store holds the whole of old at r.rv (and, through the floors,
+	// more): what sel keeps of it is held, and a watch from r.rv with
+	// that carries on. The server that filtered (or ignored) old does
+	// the same with what is kept: no full state will come to tell.
+	inStep := canDrop && r.rv != "" && !old.SelectsNothing()
+	keepFiltering := func() {
 		if was == ShardOnServer || was == ShardOnClient {
 			r.shard.filtering.Store(int32(was))
 		}
+	}
+	switch {
+	case sel.SelectsNothing():
+		r.sel = sel
+		r.setFiltering()
+		return Idle
+	case inStep && old.Covers(sel):
+		r.sel = sel
+		r.setFiltering()
+		keepFiltering()
 		r.syncedShard()
 		return Watching
+	case inStep && canPart && sameKeyRanges(old, sel) && !intersect(old, sel).SelectsNothing():
+		// Wider: only the ranges gained are listed, beside the watch of
+		// what is kept (widen.go).
+		r.sel = intersect(old, sel)
+		r.setFiltering()
+		keepFiltering()
+		r.syncedShard()
+		r.startPart(minus(sel, old))
+		return Watching
 	}
+	r.sel = sel
+	r.setFiltering()
 	return r.relistState(ReasonShardChanged)
 }
 

@@ -3,9 +3,10 @@ package reflector
 import "github.com/kubewire/kubewire/client"
 
 // Store receives the collection's state from a Reflector. The informer's
-// cache implements it; a Reflector is its only writer and calls it from
-// one goroutine at a time (the one running Run), so an implementation
-// needs locking only against its own readers.
+// cache implements it; a Reflector is its only writer and makes one call
+// at a time (from the goroutine running Run, and for a PartStore from
+// the one listing a part), so an implementation needs locking only
+// against its own readers.
 //
 // A full state (a list, or the initial events of a streaming list)
 // arrives as a stream rather than as one slice, so that a relist never
@@ -25,7 +26,9 @@ import "github.com/kubewire/kubewire/client"
 // restored by End.
 //
 // A Store may also implement Resharder, so that objects leaving the
-// Reflector's shard are dropped without being reported as deletions.
+// Reflector's shard are dropped without being reported as deletions,
+// and PartStore, so that the ranges a shard selector gains are listed
+// alone (both are needed for that).
 //
 // Between full states, watch events arrive as Add, Update and Delete,
 // each object carrying its own resourceVersion, and Bookmark records a
@@ -42,4 +45,24 @@ type Store[T client.Object] interface {
 	Update(obj T)
 	Delete(obj T)
 	Bookmark(resourceVersion string)
+}
+
+// PartStore is implemented by a Store that can receive the full state of
+// a part of the collection while it keeps the rest: the shard ranges a
+// Reflector gains (see SetShardSelector). BeginPart(in) starts it, in
+// place of Begin; the Items that follow are objects for which in returns
+// true, and End deletes only the stored objects for which in returns
+// true that were not seen since BeginPart, and records no
+// resourceVersion (its argument is ""): once the part is listed, the
+// Reflector joins it to its watch and tells the store, with Bookmark,
+// the version the whole store is in step with from then on. Abort ends
+// a part as it ends a full state.
+//
+// While a part streams in, the watch of the rest goes on: Add, Update,
+// Delete and Bookmark calls for objects outside the part arrive between
+// the part's calls, from another goroutine; the Reflector still makes
+// one call at a time. Until End, the store is not in step with the
+// server for the part's objects.
+type PartStore[T client.Object] interface {
+	BeginPart(in func(obj T) bool)
 }

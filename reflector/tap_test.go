@@ -23,7 +23,8 @@ type request struct {
 	rv    string // the resourceVersion parameter; "none" when absent
 	cont  bool   // a continue token was sent
 	limit string
-	code  int // status code; 0 when the round trip failed
+	shard string // the shardSelector parameter
+	code  int    // status code; 0 when the round trip failed
 }
 
 func (r request) String() string {
@@ -81,7 +82,7 @@ func (tp *tap) breakOpenWatches(err error) {
 
 func (tp *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	q := req.URL.Query()
-	r := request{at: time.Now(), rv: "none", cont: q.Get("continue") != "", limit: q.Get("limit"), kind: req.Method}
+	r := request{at: time.Now(), rv: "none", cont: q.Get("continue") != "", limit: q.Get("limit"), shard: q.Get("shardSelector"), kind: req.Method}
 	if q.Has("resourceVersion") {
 		r.rv = q.Get("resourceVersion")
 	}

@@ -53,15 +53,17 @@ func (r *Reflector[T]) watching(ctx context.Context, w *client.Watcher[T]) (Stat
 			r.metrics.WatchEnded(took, events, err)
 			return r.afterWatch(ctx, events, took, err), err
 		}
-		switch ev.Type {
-		case client.Added:
-			r.store.Add(ev.Object)
-		case client.Modified:
-			r.store.Update(ev.Object)
-		case client.Deleted:
-			r.store.Delete(ev.Object)
-		case client.Bookmark:
+		switch {
+		case ev.Type == client.Bookmark:
 			r.store.Bookmark(ev.ResourceVersion)
+		case len(r.floors) > 0 && r.applied(ev.Object, ev.ResourceVersion):
+			// A part listed after this change (widen.go).
+		case ev.Type == client.Added:
+			r.store.Add(ev.Object)
+		case ev.Type == client.Modified:
+			r.store.Update(ev.Object)
+		case ev.Type == client.Deleted:
+			r.store.Delete(ev.Object)
 		}
 		r.metrics.WatchEvent(ev.Type)
 		r.progressed()

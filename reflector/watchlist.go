@@ -71,6 +71,17 @@ func (r *Reflector[T]) watchListing(ctx context.Context) (State, error) {
 				r.log.Debug("reflector: no end bookmark in time; using list-then-watch", "resource", r.name, "timeout", r.opts.WatchListTimeout)
 				return r.fallBack(), err
 			}
+			if items > 0 && cleanEnd(err) && ctx.Err() == nil {
+				// kube-apiserver ends the watch of a streaming list that
+				// falls behind the events it must send (its buffer for the
+				// watcher fills: a busy client, a collection changing fast);
+				// a paginated list is sent in pages the client pulls. This
+				// full state is read so, at once; the next one streams again.
+				r.log.Debug("reflector: the streaming list broke off; listing this full state in pages", "resource", r.name, "items", items, "error", err)
+				r.noteFailure(WatchListing, err, false)
+				r.rv, r.why = "", ReasonRetry
+				return Listing, err
+			}
 			return r.onFailure(ctx, WatchListing, err), err
 		}
 		switch ev.Type {

@@ -37,7 +37,13 @@
 // that cannot renew stops all work at RenewDeadline after its last
 // successful renewal was sent; the others count LeaseDuration from the
 // moment they first saw that renewal, on their own clocks, before they
-// take its slots over. Since RenewDeadline < LeaseDuration, a member
+// take its slots over. Its caches (the consumers that are not Drainers)
+// keep their part meanwhile, their watches resuming from where they
+// were: when it joins again (counting the others' Leases from then, so
+// that a server outage does not make every member look expired) it
+// claims the slots the ring still assigns to it and works on them again
+// without listing them again; only slots assigned elsewhere leave its
+// caches. Since RenewDeadline < LeaseDuration, a member
 // has stopped before anyone else starts on its slots; no slot is worked
 // on by two members at once as long as work stops within LeaseDuration -
 // RenewDeadline of its context's end. A member leaving gracefully

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -61,19 +60,61 @@ func memClient(t *testing.T, s *fake.Server) (*client.Client, *cuttable) {
 }
 
 // tracker is every member's consumer: it records the part each member
-// works on, and fails on any moment at which two members' parts meet.
+// works on, and fails on any moment at which two members' parts meet;
+// and the part each member's caches hold, and how often that changed.
 type tracker struct {
 	mu       sync.Mutex
 	parts    map[string]client.ShardSelector
+	caches   map[string]client.ShardSelector
+	recaches map[string]int // cache parts told, by member
+	retries  map[string]int // RetryNow calls, by member
 	overlaps []string
 }
 
-func newTracker() *tracker { return &tracker{parts: map[string]client.ShardSelector{}} }
+func newTracker() *tracker {
+	return &tracker{parts: map[string]client.ShardSelector{}, caches: map[string]client.ShardSelector{}, recaches: map[string]int{}, retries: map[string]int{}}
+}
 
-// consumer is one member's view of the tracker.
+// consumer is one member's worker, fenced: a sharding.Drainer.
 type consumer struct {
 	tr *tracker
 	id string
+}
+
+func (c consumer) Drain(context.Context) error { return nil }
+
+// cache is one member's cache: a consumer that is not a Drainer.
+type cache struct {
+	tr *tracker
+	id string
+}
+
+func (c cache) SetShard(sel client.ShardSelector) error {
+	c.tr.mu.Lock()
+	defer c.tr.mu.Unlock()
+	c.tr.caches[c.id] = sel
+	c.tr.recaches[c.id]++
+	return nil
+}
+
+func (c cache) RetryNow() {
+	c.tr.mu.Lock()
+	defer c.tr.mu.Unlock()
+	c.tr.retries[c.id]++
+}
+
+func (tr *tracker) retried(id string) int {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.retries[id]
+}
+
+// cache returns the part id's cache holds and how many times it was told
+// one.
+func (tr *tracker) cache(id string) (client.ShardSelector, int) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.caches[id], tr.recaches[id]
 }
 
 func (c consumer) SetShard(sel client.ShardSelector) error {
@@ -144,7 +185,7 @@ func startNode(t *testing.T, s *fake.Server, tr *tracker, id string) *node {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Add(consumer{tr, id})
+	m.Add(cache{tr, id}, consumer{tr, id})
 	ctx, cancel := context.WithCancel(context.Background())
 	n := &node{id: id, m: m, link: link, stop: cancel, done: make(chan error, 1)}
 	go func() { n.done <- m.Run(ctx) }()
@@ -187,7 +228,7 @@ func waitFor(t *testing.T, what string, cond func() bool) time.Duration {
 }
 
 // balanced reports whether the nodes' parts cover the space, each node
-// holding its share of the slots.
+// holding its share of the slots, its cache holding what it works on.
 func balanced(tr *tracker, nodes ...*node) func() bool {
 	return func() bool {
 		if !tr.covered() {
@@ -198,16 +239,10 @@ func balanced(tr *tracker, nodes ...*node) func() bool {
 			if st.Acting != st.Assigned || st.Assigned < testSlots/len(nodes) || len(st.Members) != len(nodes) {
 				return false
 			}
+			if c, _ := tr.cache(n.id); !c.Equal(tr.part(n.id)) || !st.Cache.Equal(c) {
+				return false
+			}
 		}
 		return true
 	}
-}
-
-func identities(nodes ...*node) []string {
-	var out []string
-	for _, n := range nodes {
-		out = append(out, n.id)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -18,15 +18,27 @@ import (
 // Consumer works on the part of the hash space its member holds: an
 // informer (or an informer.Factory) caches it, a controller reconciles
 // it. SetShard must not wait; it is called from the member's goroutine,
-// one call at a time, with the part the member works on from now on.
+// one call at a time, with the consumer's part from now on.
+//
+// A Consumer that is not a Drainer holds a cache: it is given the part
+// the member's caches hold, which is the part it works on and, after
+// the member lost its claims (it could not renew in time), also the
+// slots it held that are still assigned to it, so that a cache survives
+// a short loss of the API server and serves again without a relist.
 type Consumer interface {
 	SetShard(sel client.ShardSelector) error
 }
 
-// Drainer is a Consumer whose work can be waited for:
-// controller.Controller is one. Drain returns once no work outside the
-// last part given is in progress, or ctx's error when ctx ends first,
-// after cancelling that work.
+// A Consumer that also has a RetryNow method (informer.Factory and
+// informer.Informer do) is called when the member's Lease write succeeds
+// after failing: the API server answers again, and a cache waiting out
+// a backoff grown meanwhile tries again at once.
+
+// Drainer is a Consumer whose work can be waited for and must be fenced:
+// controller.Controller is one. It is given the part the member works
+// on, and nothing from the moment the member lost its claims. Drain
+// returns once no work outside the last part given is in progress, or
+// ctx's error when ctx ends first, after cancelling that work.
 type Drainer interface {
 	Consumer
 	Drain(ctx context.Context) error
@@ -48,22 +60,26 @@ type Member struct {
 	consumers []Consumer
 	started   bool
 	status    Status
+	ring      *reflector.Reflector[*coordinationv1.Lease] // Run's, nil before
 
 	// Owned by the goroutine running Run.
-	committed slotSet  // claimed in the Lease as last written
-	addRV     []uint64 // per committed slot: the resourceVersion of the write that claimed it
-	acting    slotSet  // being worked on; within committed
-	draining  slotSet  // given up, drain in progress; within committed
-	own       *coordinationv1.Lease
-	joined    bool      // a write succeeded and RenewDeadline has not passed since
-	lastRenew time.Time // when the last successful write was sent
-	joinedAt  time.Time
-	nextRenew time.Time
-	retryAt   time.Time // no write before this, after a failed one
-	drainGen  int
-	drainStop context.CancelFunc // of the drain in progress, nil when none
-	drainDone chan drainResult
-	wg        sync.WaitGroup
+	committed   slotSet                 // claimed in the Lease as last written
+	addRV       []uint64                // per committed slot: the resourceVersion of the write that claimed it
+	acting      slotSet                 // being worked on; within committed
+	draining    slotSet                 // given up, drain in progress; within committed
+	cached      slotSet                 // held by the caches: acting, and slots held before the claims were lost that are still assigned here
+	told        [2]client.ShardSelector // the parts consumers were told last: work, cache
+	own         *coordinationv1.Lease
+	joined      bool      // a write succeeded and RenewDeadline has not passed since
+	lastRenew   time.Time // when the last successful write was sent
+	joinedAt    time.Time
+	nextRenew   time.Time
+	retryAt     time.Time // no write before this, after a failed one
+	writeFailed bool      // the last write failed
+	drainGen    int
+	drainStop   context.CancelFunc // of the drain in progress, nil when none
+	drainDone   chan drainResult
+	wg          sync.WaitGroup
 }
 
 type drainResult struct {
@@ -82,12 +98,22 @@ type Status struct {
 	// Assigned, Claimed and Acting count slots: those the assignment
 	// gives it, those its Lease claims, and those it works on.
 	Assigned, Claimed, Acting int
-	// Selector is the part it works on (what its consumers were told
+	// Selector is the part it works on (what its Drainers were told
 	// last); nothing selected before it acts on any slot.
 	Selector client.ShardSelector
+	// Cached counts the slots its caches hold, and Cache is their part
+	// (what its other consumers were told last): the part it works on,
+	// and after it lost its claims, the slots it held that the ring
+	// still assigns to it, until it works on them again.
+	Cached int
+	Cache  client.ShardSelector
 	// LastRenewal is when the last successful write of its Lease was
 	// sent.
 	LastRenewal time.Time
+	// RingRelists counts the full states of the ring's Leases its watch
+	// read (reflector.Reflector.Relists): one at the start, and one for
+	// each time the server could not resume the watch.
+	RingRelists int64
 }
 
 // New returns a member of the ring cfg names, reaching the cluster
@@ -105,10 +131,11 @@ func New(c *client.Client, cfg Config) (*Member, error) {
 	m := &Member{
 		cfg: cfg, log: log, view: newView(log), name: leaseName(cfg.Name, cfg.Identity),
 		leases:    client.For[*coordinationv1.Lease](c).Namespace(cfg.Namespace),
-		committed: newSlotSet(cfg.Slots), acting: newSlotSet(cfg.Slots), draining: newSlotSet(cfg.Slots),
+		committed: newSlotSet(cfg.Slots), acting: newSlotSet(cfg.Slots), draining: newSlotSet(cfg.Slots), cached: newSlotSet(cfg.Slots),
 		addRV: make([]uint64, cfg.Slots), drainDone: make(chan drainResult, 1),
 	}
-	m.status = Status{Identity: cfg.Identity, Selector: client.ShardSelector{Key: cfg.Key}}
+	nothing := client.ShardSelector{Key: cfg.Key}
+	m.status = Status{Identity: cfg.Identity, Selector: nothing, Cache: nothing}
 	return m, nil
 }
 
@@ -136,6 +163,9 @@ func (m *Member) Status() Status {
 	defer m.mu.Unlock()
 	s := m.status
 	s.Members = slices.Clone(s.Members)
+	if m.ring != nil {
+		s.RingRelists = m.ring.Relists()
+	}
 	return s
 }
 
@@ -199,6 +229,9 @@ func (m *Member) Run(ctx context.Context) error {
 		stop()
 		return fmt.Errorf("sharding: ring %s: %w", m.cfg.Name, err)
 	}
+	m.mu.Lock()
+	m.ring = r
+	m.mu.Unlock()
 	var rg sync.WaitGroup
 	rg.Go(func() { _ = r.Run(rctx) })
 	defer func() {
@@ -211,7 +244,7 @@ func (m *Member) Run(ctx context.Context) error {
 		}
 		return fmt.Errorf("sharding: ring %s: %w", m.cfg.Name, err)
 	}
-	m.publish(consumers, m.acting.selector(m.cfg.Key))
+	m.publish(consumers, true)
 	m.loop(ctx, consumers)
 	m.leave(ctx, consumers)
 	return nil
@@ -307,14 +340,15 @@ func (m *Member) step(ctx context.Context, consumers []Consumer) time.Time {
 	}
 	if m.drainStop == nil && (len(give) > 0 || m.draining.count() > 0) {
 		for _, s := range give {
-			m.acting[s], m.draining[s] = false, true
+			m.acting[s], m.draining[s], m.cached[s] = false, true, false
 		}
-		m.publish(consumers, m.acting.selector(cfg.Key))
+		m.publish(consumers, false)
 		m.startDrain(ctx, consumers)
 	}
-	// Claim: slots assigned to us that no live member claims.
+	// Claim: slots assigned to us that no live member claims; only once
+	// joined, so that the picture of the others is fresh (see write).
 	for s := range cfg.Slots {
-		if owner[s] == me && !m.committed[s] {
+		if m.joined && owner[s] == me && !m.committed[s] {
 			if claimed, _ := claimedElsewhere(s); !claimed {
 				desired[s] = true
 			}
@@ -348,8 +382,12 @@ func (m *Member) step(ctx context.Context, consumers []Consumer) time.Time {
 			}
 		}
 		if grew {
-			m.publish(consumers, m.acting.selector(cfg.Key))
+			m.keepCached(owner, me, claimedElsewhere)
+			m.publish(consumers, false)
 		}
+	}
+	if m.keepCached(owner, me, claimedElsewhere) {
+		m.publish(consumers, false) // slots held through a lost membership moved elsewhere
 	}
 
 	assigned := 0
@@ -360,7 +398,7 @@ func (m *Member) step(ctx context.Context, consumers []Consumer) time.Time {
 	}
 	m.mu.Lock()
 	m.status.Joined, m.status.Members, m.status.LastRenewal = m.joined, members, m.lastRenew
-	m.status.Assigned, m.status.Claimed, m.status.Acting = assigned, m.committed.count(), m.acting.count()
+	m.status.Assigned, m.status.Claimed, m.status.Acting, m.status.Cached = assigned, m.committed.count(), m.acting.count(), m.cached.count()
 	m.mu.Unlock()
 
 	next = minTime(next, m.nextRenew)
@@ -404,6 +442,7 @@ func (m *Member) write(ctx context.Context, consumers []Consumer, desired slotSe
 		got, err = m.leases.Update(wctx, memberLease(m.own, cfg.Namespace, cfg.Name, cfg.Identity, cfg.LeaseDuration, desired, acquired, sent), client.UpdateOptions{})
 	}
 	if err != nil {
+		m.writeFailed = true
 		m.retryAt = time.Now().Add(cfg.RetryPeriod / 2)
 		if m.own != nil && (errors.Is(err, client.ErrConflict) || errors.Is(err, client.ErrNotFound)) {
 			// Someone else changed or deleted our Lease: what it claims
@@ -415,6 +454,17 @@ func (m *Member) write(ctx context.Context, consumers []Consumer, desired slotSe
 		m.log.Info("sharding: cannot write the lease; retrying", "error", err.Error())
 		return
 	}
+	if m.writeFailed {
+		// The server answers again: tell the caches (and the ring's own
+		// watch) not to wait out their backoff.
+		m.writeFailed = false
+		m.ringRetry()
+		for _, c := range consumers {
+			if r, ok := c.(interface{ RetryNow() }); ok {
+				r.RetryNow()
+			}
+		}
+	}
 	rv, _ := strconv.ParseUint(got.ResourceVersion, 10, 64)
 	for s := range cfg.Slots {
 		if desired[s] && !m.committed[s] {
@@ -423,10 +473,26 @@ func (m *Member) write(ctx context.Context, consumers []Consumer, desired slotSe
 	}
 	if !m.joined {
 		m.joinedAt = acquired
+		// What it saw of the others while it could not write may be
+		// stale (the server was out, or this member cut off): their
+		// Leases count from now, not from before the gap, so that it
+		// does not take as expired members that merely could not be
+		// seen. This only delays taking slots over.
+		m.view.refresh(time.Now())
 		m.log.Info("sharding: joined the ring")
 	}
 	m.committed, m.own, m.joined, m.lastRenew = desired, got, true, sent
 	m.nextRenew, m.retryAt = sent.Add(cfg.RetryPeriod), time.Time{}
+}
+
+// ringRetry tells the ring's watch that the server answers again.
+func (m *Member) ringRetry() {
+	m.mu.Lock()
+	r := m.ring
+	m.mu.Unlock()
+	if r != nil {
+		r.RetryNow()
+	}
 }
 
 // expire clears the Lease of a member that has not renewed it for its
@@ -458,9 +524,11 @@ func (m *Member) expire(ctx context.Context, r record) {
 
 // lose stops all work at once: the member's claims can no longer be
 // trusted (its renewal deadline passed, or its Lease was changed). It
-// writes a Lease without claims next.
+// writes a Lease without claims next. Its caches keep what they hold:
+// the slots still assigned to it when it joins again are worked on
+// again without a relist, the others are dropped then (keepCached).
 func (m *Member) lose(consumers []Consumer, why string) {
-	m.log.Warn("sharding: lost the claims; stopping all work and joining again", "reason", why)
+	m.log.Warn("sharding: lost the claims; stopping all work and joining again", "reason", why, "cachedSlots", m.cached.String())
 	if m.drainStop != nil {
 		m.drainStop()
 		m.drainStop = nil
@@ -468,7 +536,7 @@ func (m *Member) lose(consumers []Consumer, why string) {
 	m.drainGen++
 	n := m.cfg.Slots
 	m.acting, m.draining, m.committed, m.joined = newSlotSet(n), newSlotSet(n), newSlotSet(n), false
-	m.publish(consumers, m.acting.selector(m.cfg.Key))
+	m.publish(consumers, false)
 	done, cancel := context.WithCancel(context.Background())
 	cancel() // Drain with an ended ctx cancels the work at once, without waiting
 	for _, c := range consumers {
@@ -478,12 +546,50 @@ func (m *Member) lose(consumers []Consumer, why string) {
 	}
 }
 
-// publish tells every consumer the part sel.
-func (m *Member) publish(consumers []Consumer, sel client.ShardSelector) {
+// keepCached sets the slots the caches hold: those worked on, and of
+// those held before (through a lost membership), the ones that did not
+// move elsewhere: while the member is not joined its picture of the
+// ring is stale (the others' Leases expire one by one on its clock), so
+// it keeps them all; once joined, it drops those that the assignment
+// owner gives to another member and that another member claims. It
+// reports whether that changed.
+func (m *Member) keepCached(owner []int, me int, claimedElsewhere func(int) (bool, bool)) bool {
+	changed := false
+	for s := range m.cached {
+		want := m.acting[s]
+		if !want && m.cached[s] {
+			claimed, _ := claimedElsewhere(s)
+			want = !m.joined || s < len(owner) && owner[s] == me || !claimed
+		}
+		if want != m.cached[s] {
+			m.cached[s], changed = want, true
+		}
+	}
+	return changed
+}
+
+// publish tells the Drainers the part the member works on and the other
+// consumers the part its caches hold, each only when it changed (or
+// always, when all).
+func (m *Member) publish(consumers []Consumer, all bool) {
+	work, cache := m.acting.selector(m.cfg.Key), m.cached.selector(m.cfg.Key)
+	tellWork, tellCache := all || !work.Equal(m.told[0]), all || !cache.Equal(m.told[1])
+	m.told = [2]client.ShardSelector{work, cache}
+	// Status says the part before a consumer hears of it: one that
+	// reads Status on SetShard sees it, with its counts.
 	m.mu.Lock()
-	m.status.Selector = sel
+	m.status.Selector, m.status.Cache = work, cache
+	m.status.Acting, m.status.Cached = m.acting.count(), m.cached.count()
 	m.mu.Unlock()
 	for _, c := range consumers {
+		_, drains := c.(Drainer)
+		sel := cache
+		if drains {
+			sel = work
+		}
+		if drains && !tellWork || !drains && !tellCache {
+			continue
+		}
 		if err := c.SetShard(sel); err != nil {
 			m.log.Error("sharding: a consumer refused its part", "consumer", fmt.Sprintf("%T", c), "error", err)
 		}
@@ -523,8 +629,8 @@ func (m *Member) leave(ctx context.Context, consumers []Consumer) {
 	}
 	m.wg.Wait()
 	n := m.cfg.Slots
-	m.acting, m.draining = newSlotSet(n), newSlotSet(n)
-	m.publish(consumers, m.acting.selector(m.cfg.Key))
+	m.acting, m.draining, m.cached = newSlotSet(n), newSlotSet(n), newSlotSet(n)
+	m.publish(consumers, false)
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.cfg.DrainTimeout)
 	defer cancel()
 	drained := true

@@ -79,26 +79,91 @@ func TestRingKilledMember(t *testing.T) {
 
 // A member cut off from the server keeps working until its renew
 // deadline, then stops; the others start only after its Lease expired,
-// so no slot is ever held twice. Back on the network it joins again.
+// so no slot is ever held twice. Its cache keeps its part meanwhile.
+// Back on the network it joins again, with the same share as before
+// (the same members), and works on it again: its cache was never told
+// another part, so an informer behind it would not list anything again.
 func TestRingPartitionedMember(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := memServer(t)
 		tr := newTracker()
 		a, b, c := startNode(t, s, tr, "a"), startNode(t, s, tr, "b"), startNode(t, s, tr, "c")
 		waitFor(t, "three balanced members", balanced(tr, a, b, c))
+		before := tr.part("c")
+		_, told := tr.cache("c")
 		renewed := c.m.Status().LastRenewal
 		c.link.cut.Store(true)
 		stopped := waitFor(t, "the cut member to stop", func() bool { return tr.part("c").SelectsNothing() })
-		if at := time.Now().Sub(renewed); at > testRenew+10*time.Millisecond {
+		if at := time.Since(renewed); at > testRenew+10*time.Millisecond {
 			t.Errorf("the cut member stopped %v after its last renewal, after its renew deadline %v", at, testRenew)
 		}
 		if c.m.Ready() == nil {
 			t.Error("the cut member reports ready")
 		}
-		waitFor(t, "the others to take over", balanced(tr, a, b))
+		if held, _ := tr.cache("c"); !held.Equal(before) {
+			t.Errorf("the cut member's cache holds %v after it stopped, want %v as before", held, before)
+		}
+		waitFor(t, "the others to take over", func() bool {
+			return tr.covered() && a.m.Status().Acting+b.m.Status().Acting == testSlots
+		})
 		t.Logf("cut member stopped after %v", stopped)
 		c.link.cut.Store(false)
 		waitFor(t, "the member to join again", balanced(tr, a, b, c))
+		if !tr.part("c").Equal(before) {
+			t.Errorf("c works on %v after it joined again, %v before", tr.part("c"), before)
+		}
+		if _, n := tr.cache("c"); n != told {
+			t.Errorf("c's cache was told %d parts during the partition, want none", n-told)
+		}
+		tr.check(t)
+	})
+}
+
+// The API server out for longer than a lease: every member stops
+// working at its renew deadline, and none takes another's slots for
+// expired when the server is back; each works on its own share again,
+// its cache never told another part.
+func TestRingServerOutage(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := memServer(t)
+		tr := newTracker()
+		nodes := []*node{startNode(t, s, tr, "a"), startNode(t, s, tr, "b"), startNode(t, s, tr, "c")}
+		waitFor(t, "three balanced members", balanced(tr, nodes...))
+		parts, told := map[string]client.ShardSelector{}, map[string]int{}
+		for _, n := range nodes {
+			parts[n.id] = tr.part(n.id)
+			_, told[n.id] = tr.cache(n.id)
+			n.link.cut.Store(true)
+		}
+		waitFor(t, "every member to stop", func() bool {
+			for _, n := range nodes {
+				if !tr.part(n.id).SelectsNothing() {
+					return false
+				}
+			}
+			return true
+		})
+		time.Sleep(3 * testLease)
+		back := time.Now()
+		for _, n := range nodes {
+			n.link.cut.Store(false)
+		}
+		took := waitFor(t, "the ring to work again", balanced(tr, nodes...))
+		t.Logf("every part worked on again %v after the server came back", took)
+		if took > testLease {
+			t.Errorf("the parts were worked on again %v after the server came back, want less than a lease duration (%v)", time.Since(back), testLease)
+		}
+		for _, n := range nodes {
+			if !tr.part(n.id).Equal(parts[n.id]) {
+				t.Errorf("%s works on %v, %v before the outage", n.id, tr.part(n.id), parts[n.id])
+			}
+			if _, k := tr.cache(n.id); k != told[n.id] {
+				t.Errorf("%s's cache was told %d parts, want none", n.id, k-told[n.id])
+			}
+			if tr.retried(n.id) == 0 {
+				t.Errorf("%s's cache was not told to retry when the server answered again", n.id)
+			}
+		}
 		tr.check(t)
 	})
 }

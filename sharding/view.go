@@ -141,6 +141,18 @@ func (v *view) Bookmark(rv string) {
 	v.mu.Unlock()
 }
 
+// refresh counts every record as seen at now at the earliest: the
+// member could not see the ring for a while.
+func (v *view) refresh(now time.Time) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, r := range v.recs {
+		if r.since.Before(now) {
+			r.since = now
+		}
+	}
+}
+
 // snapshot returns copies of the records and the resourceVersion they are
 // in step with, forgetting deleted records whose claims expired.
 func (v *view) snapshot(now time.Time, fallback time.Duration) ([]record, uint64) {

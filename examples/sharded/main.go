@@ -102,15 +102,15 @@ func newReplica(cfg client.Config, o options) (*replica, error) {
 	if err != nil {
 		return nil, err
 	}
-	widgets := informer.Shared[*v1.Widget](m.Factory(), informer.Scope{Shard: m.ShardKey()})
-	cmScope := informer.Scope{LabelSelector: client.MatchLabels(map[string]string{managedBy: operatorName})}
-	if o.byNamespace { // a ConfigMap's namespace is its Widget's
-		cmScope.Shard = m.ShardKey()
-	}
-	configMaps := informer.Shared[*corev1.ConfigMap](m.Factory(), cmScope)
+	// The key is said once, above: the controller's informer holds this
+	// replica's part of it, and the controller reconciles that part. By
+	// namespace, the ConfigMaps it owns (in their Widget's namespace)
+	// are split the same way; by uid, each replica caches all of them.
+	widgets := informer.Shared[*v1.Widget](m.Factory(), informer.Scope{})
+	configMaps := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{LabelSelector: client.MatchLabels(map[string]string{managedBy: operatorName})})
 	r := &reconciler{configMaps: configMaps.Lister(), widgetAPI: client.For[*v1.Widget](c), configMapAPI: client.For[*corev1.ConfigMap](c)}
 	ctl, err := controller.NewFor("widgets", widgets, r.reconcile,
-		controller.Options{Workers: 4, ReadYourWrites: true, Shard: m.ShardKey()})
+		controller.Options{Workers: 4, ReadYourWrites: true})
 	if err != nil {
 		return nil, err
 	}

@@ -23,11 +23,19 @@ import (
 )
 
 // A child is one replica of the controller under test, in a process of
-// its own so that its live heap is its own. It talks to the parent in
-// lines: it writes "status {...}" every 100 ms, and answers "measure"
-// with "heap {...}", "go" with "done {...}" once it has reconciled every
-// object of its cache once more, and stops on "stop" or at the end of
-// its standard input.
+// its own so that its live heap is its own (and it can be killed). It
+// talks to the parent in lines: it writes "status {...}" every 100 ms,
+// and answers "measure" with "heap {...}", "go" with "done {...}" once it
+// has reconciled every object of its cache once more, starts counting
+// what it takes over on "track" (see status.Pending), and stops on "stop"
+// or at the end of its standard input.
+
+// The replicas' Lease timings, sharded or leader-elected alike.
+const (
+	childLease = 4 * time.Second
+	childRenew = 3 * time.Second
+	childRetry = 500 * time.Millisecond
+)
 
 // status is what a child reports about itself.
 type status struct {
@@ -42,8 +50,81 @@ type status struct {
 	Reconciles int64  `json:"reconciles"` // Reconcile calls so far
 	OnServer   bool   `json:"on_server"`  // the server applied the shard selector
 	Filtering  string `json:"filtering"`  // where the selector was applied
-	Err        string `json:"err,omitempty"`
+	// After "track": the Pods it has to reconcile to take over a dead
+	// replica's work and has not yet: sharded, those its cache received
+	// since (its part grew); leader-elected, while it leads, every Pod
+	// of its cache. -1 before "track", and for a standby.
+	Pending int    `json:"pending"`
+	Gained  int    `json:"gained"` // sharded: Pods its cache received since "track"
+	Err     string `json:"err,omitempty"`
 }
+
+// takeover records, after "track", the Pods a replica received and
+// reconciled.
+type takeover struct {
+	sync.Mutex
+	on     bool
+	gained map[string]bool
+	done   map[string]bool
+}
+
+func (tk *takeover) start() {
+	tk.Lock()
+	defer tk.Unlock()
+	tk.on, tk.gained, tk.done = true, map[string]bool{}, map[string]bool{}
+}
+
+func (tk *takeover) received(key string) {
+	tk.Lock()
+	defer tk.Unlock()
+	if tk.on {
+		tk.gained[key] = true
+	}
+}
+
+func (tk *takeover) reconciled(key string) {
+	tk.Lock()
+	defer tk.Unlock()
+	if tk.on {
+		tk.done[key] = true
+	}
+}
+
+// pending counts what is left: of the Pods received (sharded), or of
+// keys (leader-elected, while leading); -1 when not tracking.
+func (tk *takeover) pending(sharded, leading bool, keys func() []string) (pending, gained int) {
+	tk.Lock()
+	defer tk.Unlock()
+	if !tk.on || !sharded && !leading {
+		return -1, 0
+	}
+	if sharded {
+		for k := range tk.gained {
+			if !tk.done[k] {
+				pending++
+			}
+		}
+		return pending, len(tk.gained)
+	}
+	for _, k := range keys() {
+		if !tk.done[k] {
+			pending++
+		}
+	}
+	return pending, 0
+}
+
+// gains tells a takeover the Pods a cache receives (not those of its
+// first list).
+type gains struct{ tk *takeover }
+
+func (g gains) OnAdd(p *corev1.Pod, initial bool) {
+	if !initial {
+		g.tk.received(informer.Key(p))
+	}
+}
+func (g gains) OnUpdate(_, _ *corev1.Pod)      {}
+func (g gains) OnDelete(_ *corev1.Pod, _ bool) {}
 
 // heap is the live heap a child holds for its cache.
 type heap struct {
@@ -75,18 +156,21 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	opts := manager.Options{Name: "bench-controller"}
-	const lease, renew, retry = 4 * time.Second, 3 * time.Second, 500 * time.Millisecond
 	if *mode == "sharded" {
-		opts.Sharding = &sharding.Config{Namespace: "default", Identity: *id, LeaseDuration: lease, RenewDeadline: renew, RetryPeriod: retry}
+		opts.Sharding = &sharding.Config{Namespace: "default", Identity: *id, LeaseDuration: childLease, RenewDeadline: childRenew, RetryPeriod: childRetry}
 	} else {
-		opts.LeaderElection = &leaderelection.Config{Namespace: "default", Identity: *id, LeaseDuration: lease, RenewDeadline: renew, RetryPeriod: retry}
+		opts.LeaderElection = &leaderelection.Config{Namespace: "default", Identity: *id, LeaseDuration: childLease, RenewDeadline: childRenew, RetryPeriod: childRetry}
 	}
 	m, err := manager.New(c, opts)
 	if err != nil {
 		return err
 	}
-	pods := informer.Shared[*corev1.Pod](m.Factory(), informer.Scope{Shard: m.ShardKey()})
+	// Sharded, the key is the ring's, said once in opts.Sharding: the
+	// controller makes its informer hold the replica's part.
+	pods := informer.Shared[*corev1.Pod](m.Factory(), informer.Scope{})
 	var reconciles atomic.Int64
+	tk := &takeover{}
+	pods.AddHandler(gains{tk}, informer.HandlerOptions{})
 	var wave struct {
 		sync.Mutex
 		left  int
@@ -96,6 +180,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 	ctl, err := controller.NewFor("bench", pods, func(ctx context.Context, p *corev1.Pod) (controller.Result, error) {
 		time.Sleep(*work)
 		reconciles.Add(1)
+		tk.reconciled(informer.Key(p))
 		wave.Lock()
 		if wave.left > 0 {
 			if wave.left--; wave.left == 0 {
@@ -104,7 +189,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 		}
 		wave.Unlock()
 		return controller.Result{}, nil
-	}, controller.Options{Workers: *workers, Shard: m.ShardKey()})
+	}, controller.Options{Workers: *workers})
 	if err != nil {
 		return err
 	}
@@ -127,6 +212,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 	report := func() status {
 		st := status{ID: *id, Leader: m.IsLeader(), Cached: pods.Store().Len(), Queued: ctl.Len(), Reconciles: reconciles.Load(),
 			OnServer: pods.ShardedOnServer(), Filtering: pods.Reflector().ShardFiltering().String()}
+		st.Pending, st.Gained = tk.pending(*mode == "sharded", st.Leader, pods.Store().ListKeys)
 		if mb := m.Member(); mb != nil {
 			ms := mb.Status()
 			st.Members, st.Acting, st.Assigned = len(ms.Members), ms.Acting, ms.Assigned
@@ -173,6 +259,8 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 			}
 			end := <-ended
 			say("done", done{Count: len(keys), Seconds: end.Sub(start).Seconds()})
+		case "track":
+			tk.start()
 		case "stop":
 			return stop(cancel, runErr)
 		}

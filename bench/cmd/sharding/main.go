@@ -6,6 +6,7 @@
 //	cd bench && go run ./cmd/sharding            # 20,000 realistic Pods; 1, 2, 3, 5 replicas; leader election with 3; 3 rounds
 //	cd bench && go run ./cmd/sharding -quick     # a smoke test: one round on 2,000 small Pods (seconds)
 //	cd bench && go run ./cmd/sharding -ignore-shard-selector   # a server without the ShardedListAndWatch gate
+//	cd bench && go run ./cmd/sharding -heal      # the takeover of a replica killed with SIGKILL, sharded against leader-elected
 //
 // Every replica is a child process (this binary, re-executed) running a
 // manager with one informer of every Pod and one controller whose
@@ -23,6 +24,16 @@
 //     more, at once; reconciles per second is the number of Pods over
 //     the time of the slowest replica. Target: at least 0.8*N times one
 //     replica's.
+//
+// With -heal it measures healing instead: -heal-replicas replicas
+// (3), sharded, then leader-elected, each child's Lease 4 s; once
+// settled one replica is killed with SIGKILL (the leader, leader-elected)
+// and the time runs until every Pod of its work is reconciled by a
+// survivor: sharded, the Pods of the slots the survivors gain (listed
+// and reconciled once its Lease expired); leader-elected, every Pod (the
+// new leader's cache is warm, its controller starts once it leads).
+// Targets: sharded within the lease duration + 5 s (issue 32), and no
+// slower than leader election.
 //
 // Every configuration runs -rounds times, the configurations in
 // alternating order (forward, then backward), each in fresh child
@@ -70,6 +81,8 @@ func main() {
 	quick := flag.Bool("quick", false, "smoke test: 2,000 small Pods, 1, 2 and 3 replicas, leader election with 2")
 	rounds := flag.Int("rounds", 3, "runs of every configuration, in alternating order; the medians are reported")
 	jsonOut := flag.String("json", "", "also write the results to this JSON file")
+	healMode := flag.Bool("heal", false, "instead: time the takeover of a replica killed with SIGKILL, sharded against leader-elected (-heal-replicas of each)")
+	healReplicas := flag.Int("heal-replicas", 3, "replicas of -heal")
 	flag.Parse()
 	cfg := config{objects: *objects, leader: *leader, work: *work, workers: *workers, ignore: *ignore, rounds: *rounds, out: os.Stdout, log: os.Stderr}
 	if *quick {
@@ -89,7 +102,12 @@ func main() {
 		os.Exit(1)
 	}
 	cfg.spawn = func(args []string) *exec.Cmd { return exec.Command(self, append([]string{"child"}, args...)...) }
-	rep, err := run(cfg)
+	var rep any
+	if *healMode {
+		rep, err = healMain(cfg, *healReplicas)
+	} else {
+		rep, err = run(cfg)
+	}
 	if err == nil && *jsonOut != "" {
 		var b []byte
 		if b, err = json.MarshalIndent(rep, "", "  "); err == nil {
@@ -120,18 +138,11 @@ type config struct {
 // ones) so that a slow phase of the machine falls on every configuration
 // alike; ratios are taken within a round, then the medians reported.
 func run(cfg config) (*report, error) {
-	namespaces := []string{"default"}
-	for i := range 20 { // podgen's namespaces
-		namespaces = append(namespaces, fmt.Sprintf("team-%d", i))
-	}
-	srv := fake.Start(fake.Options{Namespaces: namespaces, IgnoreShardSelector: cfg.ignore,
-		Controllers: fake.ControllersManual}) // the Pods' owners do not exist: no garbage collector
-	defer srv.Close()
-	start := time.Now()
-	if err := seed(srv, cfg.shape, cfg.objects); err != nil {
+	srv, err := seededServer(cfg)
+	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(cfg.log, "sharding: %d %s Pods seeded in %v\n", cfg.objects, cfg.shape, time.Since(start).Round(time.Millisecond))
+	defer srv.Close()
 	server := "fake, sharding lists and watches"
 	if cfg.ignore {
 		server = "fake, ignoring shard selectors"
@@ -188,6 +199,23 @@ func run(cfg config) (*report, error) {
 	return rep, nil
 }
 
+// seededServer starts the fake server with cfg.objects Pods.
+func seededServer(cfg config) (*fake.Server, error) {
+	namespaces := []string{"default"}
+	for i := range 20 { // podgen's namespaces
+		namespaces = append(namespaces, fmt.Sprintf("team-%d", i))
+	}
+	srv := fake.Start(fake.Options{Namespaces: namespaces, IgnoreShardSelector: cfg.ignore,
+		Controllers: fake.ControllersManual}) // the Pods' owners do not exist: no garbage collector
+	start := time.Now()
+	if err := seed(srv, cfg.shape, cfg.objects); err != nil {
+		srv.Close()
+		return nil, err
+	}
+	fmt.Fprintf(cfg.log, "sharding: %d %s Pods seeded in %v\n", cfg.objects, cfg.shape, time.Since(start).Round(time.Millisecond))
+	return srv, nil
+}
+
 // seed stores n Pods made by podgen in srv.
 func seed(srv *fake.Server, shape podgen.Shape, n int) error {
 	var g errgroup.Group
@@ -242,14 +270,6 @@ func machine() string {
 		}
 	}
 	return fmt.Sprintf("%d CPUs (%s), %s %s/%s", runtime.NumCPU(), cpu, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-}
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, " ")
 }
 
 func joinFloats(v []float64, prec int) string {

@@ -70,3 +70,41 @@ func TestBench(t *testing.T) {
 		}
 	}
 }
+
+// TestHeal runs -heal on a few Pods: a killed replica's work must be
+// taken over, sharded and leader-elected, with a report of both. The
+// targets are not checked here.
+func TestHeal(t *testing.T) {
+	cfg := config{
+		objects: 400, shape: podgen.Small, work: time.Millisecond, workers: 4, rounds: 1,
+		out: io.Discard, log: io.Discard,
+		spawn: func(args []string) *exec.Cmd {
+			cmd := exec.Command(os.Args[0], args...)
+			cmd.Env = append(os.Environ(), "KUBEWIRE_BENCH_SHARDING_CHILD=1")
+			return cmd
+		},
+	}
+	if testing.Verbose() {
+		cfg.out, cfg.log = os.Stdout, os.Stderr
+	}
+	rep, err := healMain(cfg, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Runs) != 2 || len(rep.Checks) != 2 {
+		t.Fatalf("%d runs and %d checks, want 2 and 2", len(rep.Runs), len(rep.Checks))
+	}
+	for _, r := range rep.Runs {
+		switch {
+		case r.Mode == "sharded" && (r.Pods == 0 || r.Pods >= cfg.objects):
+			t.Errorf("sharded: the survivors took %d Pods over, want the dead replica's part of %d", r.Pods, cfg.objects)
+		case r.Mode == "leader" && r.Pods != cfg.objects:
+			t.Errorf("leader-elected: the new leader reconciled %d Pods, want all %d", r.Pods, cfg.objects)
+		}
+		// The Lease runs from the last renewal the others saw, at most a
+		// retry period before the kill.
+		if r.Seconds < (childLease - childRetry).Seconds() {
+			t.Errorf("%s: taken over %.2fs after the kill, before the Lease could expire", r.Mode, r.Seconds)
+		}
+	}
+}

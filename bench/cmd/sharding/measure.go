@@ -38,8 +38,49 @@ func measure(cfg config, srv *fake.Server, n int, mode string, run int) (*result
 		}
 		kids = append(kids, k)
 	}
-	// Settled: the ring (or the election) is done, every cache holds its
-	// part, the initial reconciles are over.
+	if err := waitSettled(ctx, cfg, kids, n, mode); err != nil {
+		return nil, err
+	}
+	r.Settled = time.Since(start).Seconds()
+	for i, k := range kids {
+		h, err := k.measureHeap(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r.Cached = append(r.Cached, h.Cached)
+		r.HeapMB = append(r.HeapMB, float64(h.Live-min(h.Baseline, h.Live))/(1<<20))
+		if st, ok := k.lastStatus(); ok && i == 0 {
+			r.Filtering = st.Filtering
+		}
+	}
+	// The wave: all at once.
+	dones := make([]done, len(kids))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, k := range kids {
+		g.Go(func() error {
+			d, err := k.wave(gctx)
+			dones[i] = d
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	slowest := 0.0
+	for _, d := range dones {
+		r.Reconciled += d.Count
+		slowest = max(slowest, d.Seconds)
+	}
+	if r.Reconciled != cfg.objects {
+		return nil, fmt.Errorf("the wave reconciled %d Pods, want %d", r.Reconciled, cfg.objects)
+	}
+	r.PerSecond = float64(r.Reconciled) / slowest
+	return r, nil
+}
+
+// waitSettled waits until the ring (or the election) is done, every
+// cache holds its part, and the initial reconciles are over.
+func waitSettled(ctx context.Context, cfg config, kids []*child, n int, mode string) error {
 	var last []status
 	settled := func() bool {
 		sts := make([]status, len(kids))
@@ -76,50 +117,16 @@ func measure(cfg config, srv *fake.Server, n int, mode string, run int) (*result
 	}
 	for !settled() {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("not settled: %w; last status %+v", err, last)
+			return fmt.Errorf("not settled: %w; last status %+v", err, last)
 		}
 		for _, k := range kids {
 			if err := k.failed(); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
-	r.Settled = time.Since(start).Seconds()
-	for i, k := range kids {
-		h, err := k.measureHeap(ctx)
-		if err != nil {
-			return nil, err
-		}
-		r.Cached = append(r.Cached, h.Cached)
-		r.HeapMB = append(r.HeapMB, float64(h.Live-min(h.Baseline, h.Live))/(1<<20))
-		if i == 0 {
-			r.Filtering = last[0].Filtering
-		}
-	}
-	// The wave: all at once.
-	dones := make([]done, len(kids))
-	g, gctx := errgroup.WithContext(ctx)
-	for i, k := range kids {
-		g.Go(func() error {
-			d, err := k.wave(gctx)
-			dones[i] = d
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	slowest := 0.0
-	for _, d := range dones {
-		r.Reconciled += d.Count
-		slowest = max(slowest, d.Seconds)
-	}
-	if r.Reconciled != cfg.objects {
-		return nil, fmt.Errorf("the wave reconciled %d Pods, want %d", r.Reconciled, cfg.objects)
-	}
-	r.PerSecond = float64(r.Reconciled) / slowest
-	return r, nil
+	return nil
 }
 
 // child is one replica process.
