@@ -15,12 +15,15 @@
 // of a list. A burst is drained before the next one starts (a sentinel
 // key added after it reaches a worker), so the queue holds at most one
 // burst (bursts alternate between two sets of keys, so a key is never
-// still in flight from the burst before). An item is one
+// still in flight from the burst before; one a worker still holds from
+// two bursts before, descheduled with many workers on few cores, absorbs
+// the adds of the later burst, as a work queue must). An item is one
 // Add; items per second are the adds of the run over its time, from the
 // workers' start to their end after ShutDown. Allocations per item are
 // runtime.MemStats Mallocs over the run divided by its adds (the harness
 // allocates nothing per burst). gets/add shows how many adds became
-// reconciles: 0.5 when every duplicate is absorbed. The SDKs alternate
+// reconciles: 0.5 when every duplicate is absorbed (a little under when a
+// held key absorbed a later burst's adds). The SDKs alternate
 // run by run, and each figure is the median of the rounds.
 package main
 
@@ -53,6 +56,12 @@ type config struct {
 	keys      int
 	rounds    int
 	out       io.Writer
+	// check records, per key, the last burst that added it and the last
+	// one a Get saw, and fails a run in which a key was not handed out
+	// after its last add (an earlier add can be absorbed by a later one
+	// while a worker holds the key, so only the last is exact). For
+	// tests: it costs an atomic operation or two per add and per get.
+	check bool
 }
 
 // result is one run of one SDK.
@@ -233,6 +242,12 @@ func sum(cs []counter) int64 {
 // scheduling itself and reading the clock).
 const sentinel = "burst-done"
 
+// keyIndex is the i of a key "default/pod-%06d" made by run.
+func keyIndex(k string) int {
+	i, _ := strconv.Atoi(k[len("default/pod-"):])
+	return i
+}
+
 // measure runs the workload once on a fresh queue of s: bursts of adds,
 // each drained before the next. Bursts alternate between two sets of
 // keys, so that a burst's keys are never those of the burst before,
@@ -244,6 +259,10 @@ func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
 	bursts := max(1, cfg.adds/(2*burst))
 	per := burst / cfg.producers
 	gets := make([]counter, workers)
+	var added, handed []atomic.Int32 // per key index (check): a burst's number + 1
+	if cfg.check {
+		added, handed = make([]atomic.Int32, 2*burst), make([]atomic.Int32, 2*burst)
+	}
 	drained := make(chan struct{}, 1)
 	var working sync.WaitGroup
 	runtime.GC()
@@ -256,6 +275,12 @@ func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
 				k, ok := q.Get()
 				if !ok {
 					return
+				}
+				if cfg.check && k != sentinel {
+					// Gets of one key are serialized by Done, and added
+					// only grows: handed only grows too.
+					i := keyIndex(k)
+					handed[i].Store(added[i].Load())
 				}
 				q.Done(k)
 				if len(k) == len(sentinel) && k == sentinel {
@@ -274,7 +299,10 @@ func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
 		starts[p] = make(chan int)
 		go func() {
 			for b := range starts[p] {
-				for _, k := range keys[b%2][p*per : (p+1)*per] {
+				for j, k := range keys[b%2][p*per : (p+1)*per] {
+					if cfg.check {
+						added[2*(p*per+j)+b%2].Store(int32(b + 1))
+					}
 					q.Add(k)
 					q.Add(k) // a duplicate: the key is still queued (or, rarely, just handed out)
 				}
@@ -308,8 +336,10 @@ func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
 	working.Wait()
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
-	if n, want := sum(gets), int64(bursts*per*cfg.producers); n < want {
-		return result{}, fmt.Errorf("%s: %d gets for %d distinct keys added", s.name, n, want)
+	for i := range added {
+		if a, h := added[i].Load(), handed[i].Load(); a != h {
+			return result{}, fmt.Errorf("%s, %d workers: key %d added in burst %d, last handed out for burst %d", s.name, workers, i, a-1, h-1)
+		}
 	}
 	return result{seconds: elapsed.Seconds(), adds: bursts * 2 * per * cfg.producers, gets: int(sum(gets)), mallocs: after.Mallocs - before.Mallocs}, nil
 }
