@@ -3,9 +3,11 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 
 	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
+	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/types"
 	"github.com/kubewire/kubewire/codec"
@@ -207,7 +209,16 @@ func deleteBody(dryRun bool, grace *int64, prop Propagation, pre *Preconditions)
 			o.Preconditions.ResourceVersion = &rv
 		}
 	}
-	return codec.EncodeJSON(&o)
+	// A direct call, not codec.EncodeJSON(&o): in an interface,
+	// DeleteOptions would keep all its codec methods in every binary.
+	e := jsonwire.NewEncoder(make([]byte, 0, 256))
+	if err := o.EncodeJSON(e); err != nil {
+		return nil, fmt.Errorf("client: encode DeleteOptions: %w", err)
+	}
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("client: encode DeleteOptions: %w", err)
+	}
+	return e.Bytes(), nil
 }
 
 // GetScale reads the scale subresource of the object name (Deployments,

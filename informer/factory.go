@@ -52,12 +52,15 @@ func (s Scope) Validate() error {
 
 // describe names an informer of s reading res (the source's String,
 // which says the namespace), for Checks.
-func (s Scope) describe(res string, typ reflect.Type) string {
+func (s Scope) describe(res string, obj any) string {
 	name := res
-	switch typ {
-	case reflect.TypeFor[*metav1.PartialObjectMetadata]():
+	// A type switch, not reflect.TypeFor: a type made into a
+	// reflect.Type keeps all its codec methods in every binary, and
+	// these two would cost a program caching neither about 60 kB.
+	switch obj.(type) {
+	case *metav1.PartialObjectMetadata:
 		name += ", metadata only"
-	case reflect.TypeFor[*unstructured.Unstructured]():
+	case *unstructured.Unstructured:
 		name += ", dynamic"
 	}
 	if s.LabelSelector != nil && s.LabelSelector.String() != "" {
@@ -238,7 +241,7 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 	}
 	f.informers[k] = inf
 	f.order = append(f.order, inf)
-	f.names = append(f.names, named{scope.describe(src.String(), reflect.TypeFor[T]()), inf})
+	f.names = append(f.names, named{scope.describe(src.String(), *new(T)), inf})
 	if scope.Shard != "" {
 		f.sharded = append(f.sharded, inf)
 	}

@@ -48,7 +48,7 @@ type Manager struct {
 	factory  *informer.Factory
 	recorder *events.Recorder
 	elector  *leaderelection.Elector
-	member   *sharding.Member
+	member   sharding.Ring // nil without Options.Sharding
 	metrics  *metrics.Metrics
 	log      *slog.Logger
 
@@ -83,16 +83,25 @@ func New(c *client.Client, opts Options) (*Manager, error) {
 		opts.Informers.Metrics = mx.Informers()
 	}
 	m := &Manager{opts: opts, c: c, metrics: mx, log: opts.Logger.With("manager", opts.Name)}
+	if sh := opts.Sharding; sh != nil {
+		defaults := sharding.Config{Name: opts.Name, Namespace: c.Namespace(), Logger: opts.Logger}
+		if m.member, err = sh.Join(c, defaults); err != nil {
+			return nil, fmt.Errorf("manager: %w", err)
+		}
+		// The ring's key is the Factory's: the informer a controller
+		// reconciles from holds this replica's part of it.
+		key := m.member.Key()
+		if k := opts.Informers.Shard; k != "" && k != key {
+			return nil, fmt.Errorf("manager: Informers.Shard %q differs from the ring's key %q; leave it empty: %w", k, key, ErrInvalidOptions)
+		}
+		opts.Informers.Shard = key
+		m.opts.Informers.Shard = key
+	}
 	if m.factory, err = informer.NewFactory(c, opts.Informers); err != nil {
 		return nil, fmt.Errorf("manager: Options.Informers: %w", err)
 	}
 	if m.recorder, err = events.NewRecorder(c, opts.Events); err != nil {
 		return nil, fmt.Errorf("manager: %w", err)
-	}
-	if sh := opts.Sharding; sh != nil {
-		if m.member, err = sharding.New(c, *sh); err != nil {
-			return nil, fmt.Errorf("manager: %w", err)
-		}
 	}
 	if le := opts.LeaderElection; le != nil {
 		le.Callbacks.OnStartedLeading = m.lead
@@ -121,8 +130,11 @@ func (m *Manager) Events() *events.Recorder { return m.recorder }
 func (m *Manager) Elector() *leaderelection.Elector { return m.elector }
 
 // Member returns the replica's membership of its ring, nil without
-// Options.Sharding.
-func (m *Manager) Member() *sharding.Member { return m.member }
+// Options.Sharding (or when its Join made another sharding.Ring).
+func (m *Manager) Member() *sharding.Member {
+	mem, _ := m.member.(*sharding.Member)
+	return mem
+}
 
 // ShardKey returns the field the ring splits objects by (for
 // informer.Scope.Shard and controller.Options.Shard), "" without

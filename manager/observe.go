@@ -32,7 +32,7 @@ func (m *Manager) observe() error {
 		}
 	}
 	if m.member != nil {
-		if err := m.metrics.AddShardingMember(m.opts.Sharding.Name, m.member); err != nil {
+		if err := m.metrics.AddShardingMember(m.member.Ring(), m.member); err != nil {
 			return err
 		}
 	}

@@ -158,6 +158,11 @@ func TestShardedReplicas(t *testing.T) {
 		if _, err := manager.New(newClient(t, cfg), manager.Options{Name: "x", Sharding: &sharding.Config{}, LeaderElection: &leaderelection.Config{}}); !errors.Is(err, manager.ErrInvalidOptions) {
 			t.Errorf("Sharding with LeaderElection: %v", err)
 		}
+		// A nil *sharding.Config in the interface field is no sharding.
+		var none *sharding.Config
+		if m, err := manager.New(newClient(t, cfg), manager.Options{Name: "x", Sharding: none, LeaderElection: &leaderelection.Config{}}); err != nil || m.Member() != nil || m.ShardKey() != "" {
+			t.Errorf("nil Sharding: %v", err)
+		}
 		if _, err := manager.New(newClient(t, cfg), manager.Options{Name: "x", Sharding: &sharding.Config{}, Informers: informer.FactoryOptions{Shard: client.ShardByNamespace}}); !errors.Is(err, manager.ErrInvalidOptions) {
 			t.Errorf("Informers.Shard other than the ring's key: %v", err)
 		}

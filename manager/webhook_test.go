@@ -122,3 +122,24 @@ func TestWebhookServerThatCannotStartEndsRun(t *testing.T) {
 		t.Errorf("Run: %v", err)
 	}
 }
+
+// A nil *webhook.Server in Options.Webhook (an interface) is no webhook
+// server: no /readyz line, and Run does not call it.
+func TestNilWebhookServerIsNone(t *testing.T) {
+	_, cfg := newServer(t)
+	var srv *webhook.Server
+	m, err := manager.New(newClient(t, cfg), manager.Options{Name: "webhooks", Webhook: srv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := readyz(t, m); strings.Contains(body, "webhook") {
+		t.Errorf("/readyz has a webhook line:\n%s", body)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
