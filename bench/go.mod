@@ -6,6 +6,7 @@ replace github.com/kubewire/kubewire => ../
 
 require (
 	github.com/go-logr/logr v1.4.3
+	github.com/google/go-cmp v0.7.0
 	github.com/kubewire/kubewire v0.0.0-00010101000000-000000000000
 	golang.org/x/sync v0.24.0
 	k8s.io/api v0.36.3

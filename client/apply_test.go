@@ -138,7 +138,7 @@ func TestApplyStatusUserKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	req, body := rec.last(t)
-	if req.URL.Path != "/apis/example.com/v1/namespaces/shop/widgets/w1/status" || req.Header.Get("Accept") != "application/json" {
+	if req.URL.Path != "/apis/example.com/v1/namespaces/shop/widgets/w1/status" || req.Header.Get("Accept") != "application/cbor, application/json" {
 		t.Errorf("request %s, Accept %s", req.URL, req.Header.Get("Accept"))
 	}
 	var sent map[string]any

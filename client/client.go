@@ -45,6 +45,15 @@ type Client struct {
 	jsonWrites sync.Map
 	// protobufWritesOff is Config.JSONWrites.
 	protobufWritesOff bool
+	// cborOff is Config.DisableCBOR; cborServed remembers the resources
+	// the server answered in CBOR, cborRefused those that refused a CBOR
+	// body (415), keyed like jsonOnly (see cbor.go).
+	cborOff     bool
+	cborServed  sync.Map
+	cborRefused sync.Map
+	// reflected remembers the kinds For warned about (see slowcodec.go),
+	// keyed by reflect.Type.
+	reflected sync.Map
 
 	discoveryMu    sync.Mutex
 	discoveryCache *discoveryState
@@ -120,6 +129,7 @@ func New(cfg Config) (*Client, error) {
 		maxEvent:  cfg.MaxWatchEventBytes,
 
 		protobufWritesOff: cfg.JSONWrites,
+		cborOff:           cfg.DisableCBOR,
 	}
 	buffered := &http.Client{Transport: &bufferingTransport{limit: maxBody, bodies: &c.bodies, next: next}, CheckRedirect: keepRedirect}
 	c.retry = newRetryClient(buffered, cfg.Retry.withDefaults())

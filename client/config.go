@@ -79,6 +79,15 @@ type Config struct {
 	// Reads are unaffected.
 	JSONWrites bool
 
+	// DisableCBOR keeps reads and writes of resources without protobuf
+	// (custom resources, dynamic reads) on JSON. By default the client
+	// offers CBOR before JSON (KEP-4222: kube-apiserver serves it with the
+	// CBORServingAndStorage feature gate, alpha through v1.36, and answers
+	// JSON otherwise), and once a resource has been served as CBOR writes
+	// its create and update bodies as CBOR too, falling back to JSON for
+	// good after a 406 or a 415.
+	DisableCBOR bool
+
 	// PingAfter and PingTimeout configure the health check of HTTP/2
 	// connections: one that has received no frame for PingAfter (default
 	// 30s) gets a PING, and no answer within PingTimeout (default 15s)

@@ -25,9 +25,15 @@
 // and updates of built-in kinds send protobuf bodies (in their envelope);
 // a 415 makes the client repeat the write as JSON and write that
 // resource as JSON from then on (Config.JSONWrites sends JSON always).
-// Patches and custom resources are JSON. Custom resources are typed the
+// Resources without protobuf (custom resources, dynamic reads) offer CBOR
+// first (application/cbor, KEP-4222), which kube-apiserver serves with
+// the CBORServingAndStorage feature gate; others answer JSON. Once a
+// resource has been answered in CBOR its creates and updates are CBOR,
+// falling back to JSON for good on a 415 (Config.DisableCBOR keeps
+// everything on JSON). Patches are JSON. Custom resources are typed the
 // same way as built-in kinds: kubewire-gen gives a user's struct a
-// KindInfo method whose Protobuf is false, so For asks for JSON only.
+// KindInfo method whose Protobuf is false, and one-pass JSON and CBOR
+// decoders.
 //
 // Apply sends an ApplyConfiguration as a server-side apply: the generated
 // apply configurations (api/<group>/<version>/applyconfig, and the

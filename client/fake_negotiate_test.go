@@ -90,8 +90,10 @@ func TestFakeNotAcceptableFallback(t *testing.T) {
 				}
 				return names(l.Items), nil
 			},
-			path:    "/apis/example.com/v1/namespaces/default/widgets",
-			accepts: []string{"application/json", "application/json"},
+			path: "/apis/example.com/v1/namespaces/default/widgets",
+			// CBOR first (the fake serves JSON, as a kube-apiserver
+			// without CBORServingAndStorage does).
+			accepts: []string{"application/cbor, application/json", "application/cbor, application/json"},
 		},
 		{
 			name:  "pods with protobuf refused",

@@ -89,6 +89,8 @@ func TestTables(t *testing.T) {
 	})
 }
 
+// Dynamic reads of a custom resource offer CBOR first and read the JSON
+// a server without CBOR answers.
 func TestDynamicReadsCustomResourcesAsJSON(t *testing.T) {
 	fx := load(t, "lists/widgets.json")
 	c, rec := newServer(t, func(w http.ResponseWriter, r *http.Request) { serve(w, fx) })
@@ -100,7 +102,7 @@ func TestDynamicReadsCustomResourcesAsJSON(t *testing.T) {
 		t.Errorf("list: kind %q, %d items", list.Kind, len(list.Items))
 	}
 	req, _ := rec.last(t)
-	if req.Header.Get("Accept") != codec.MediaTypeJSON || req.URL.Path != "/apis/example.com/v1/namespaces/fixtures/widgets" {
+	if req.Header.Get("Accept") != "application/cbor, application/json" || req.URL.Path != "/apis/example.com/v1/namespaces/fixtures/widgets" {
 		t.Errorf("request: Accept %q path %q", req.Header.Get("Accept"), req.URL.Path)
 	}
 }

@@ -10,8 +10,9 @@ import (
 
 // Content negotiation. Built-in kinds are read with
 // "application/vnd.kubernetes.protobuf, application/json": the server
-// answers protobuf where it can and JSON otherwise (custom resources,
-// aggregated APIs), and the decoder follows the answer's Content-Type.
+// answers protobuf where it can and JSON otherwise (aggregated APIs),
+// and the decoder follows the answer's Content-Type. Resources without
+// protobuf offer CBOR first instead (see cbor.go).
 // A server (or proxy) that still answers 406 Not Acceptable gets the same
 // request again with JSON only, and the client remembers that resource as
 // JSON-only for the rest of its life.
@@ -62,15 +63,18 @@ func (c *Client) useProtobuf(info *resourceInfo) bool {
 // answer, for metadata reads) and, on a 406 to a protobuf Accept, once
 // more with JSON.
 func (c *Client) negotiated(ctx context.Context, info *resourceInfo, req *request, as string) (*response, error) {
-	proto := c.useProtobuf(info)
-	req.accept = codec.AcceptFor(proto, as)
+	accept, binary := c.acceptFor(info, as)
+	req.accept = accept
 	resp, err := c.do(ctx, req)
-	if proto && errors.Is(err, ErrNotAcceptable) {
+	if binary && errors.Is(err, ErrNotAcceptable) {
 		c.jsonOnly.Store(info.gvr, true)
-		c.Logger().Debug("client: server refused protobuf; using JSON for this resource",
-			"resource", info.gvr.String())
+		c.Logger().Debug("client: server refused protobuf or CBOR; using JSON for this resource",
+			"resource", info.gvr.String(), "accept", accept)
 		req.accept = codec.AcceptFor(false, as)
 		resp, err = c.do(ctx, req)
+	}
+	if err == nil {
+		c.notedContentType(info, resp.contentType)
 	}
 	return resp, err
 }

@@ -94,9 +94,19 @@ type Resource[T Object] struct {
 // namespaced as the kind is.
 //
 //	pods := client.For[*corev1.Pod](c).Namespace("default")
+//
+// T's JSON (every custom resource's, and a built-in kind's when protobuf
+// is refused) is decoded by its generated DecodeJSON method: every kind
+// of api/... has one, and kubewire-gen writes one for users' kinds. A
+// type without it (a KindInfo written by hand, a type from a module
+// kubewire-gen did not run on) decodes through encoding/json instead:
+// correct, but several times slower and, in an informer's cache, without
+// sharing repeated strings and maps between objects. For logs a warning
+// through the Client's Logger the first time it meets such a type.
 func For[T Kinded](c *Client) *Resource[T] {
 	var zero T
 	k := zero.KindInfo() // generated KindInfo methods do not dereference
+	warnIfReflected[T](c, k.Protobuf)
 	return &Resource[T]{
 		c: c,
 		info: resourceInfo{

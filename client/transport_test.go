@@ -220,10 +220,14 @@ func TestGzip(t *testing.T) {
 		}
 	})
 	t.Run("bounded", func(t *testing.T) {
-		c, _ := newServerConfig(t, Config{QPS: -1, MaxResponseBytes: 100}, handler)
+		c, rec := newServerConfig(t, Config{QPS: -1, MaxResponseBytes: 100}, handler)
 		_, err := For[*corev1.Pod](c).Namespace("fixtures").Get(context.Background(), "web-1", GetOptions{})
 		if !errors.Is(err, codec.ErrTooLarge) {
 			t.Fatalf("err = %v, want codec.ErrTooLarge", err)
+		}
+		// The same request would be answered as large again.
+		if n := rec.count(); n != 1 {
+			t.Errorf("%d requests, want 1 (no retry)", n)
 		}
 	})
 	t.Run("exactly at the bound", func(t *testing.T) {

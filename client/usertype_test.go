@@ -1,12 +1,17 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
 )
@@ -27,7 +32,7 @@ func (*widget) KindInfo() registry.Kind {
 		Resource: "widgets", SingularResource: "widget", Namespaced: true}
 }
 
-// A user's kind asks for JSON only (the server has no protobuf for it),
+// A user's kind asks for CBOR or JSON, never protobuf (the server has none for it),
 // and its writes carry apiVersion and kind although the value leaves
 // TypeMeta empty: the server refuses a body without them.
 func TestUserKindIsJSONWithTypeMeta(t *testing.T) {
@@ -51,8 +56,8 @@ func TestUserKindIsJSONWithTypeMeta(t *testing.T) {
 		t.Errorf("Get = %+v", got)
 	}
 	req, _ := rec.last(t)
-	if a := req.Header.Get("Accept"); a != "application/json" {
-		t.Errorf("Accept = %q, want application/json only", a)
+	if a := req.Header.Get("Accept"); a != "application/cbor, application/json" {
+		t.Errorf("Accept = %q, want CBOR or JSON (no protobuf)", a)
 	}
 
 	w := &widget{ObjectMeta: metav1.ObjectMeta{Name: "w1"}}
@@ -90,5 +95,40 @@ func TestUserKindIsJSONWithTypeMeta(t *testing.T) {
 	json.Unmarshal(body, &sent)
 	if sent["apiVersion"] != "autoscaling/v1" || sent["kind"] != "Scale" {
 		t.Errorf("scale body %s: want apiVersion autoscaling/v1, kind Scale", body)
+	}
+}
+
+// A kind without a generated JSON decoder works, but For says once per
+// type and Client, through the Logger at level Warn, that it decodes by
+// reflection, naming the type and the fix. Generated kinds, and built-in
+// kinds riding protobuf, are not warned about.
+func TestForWarnsOnceAboutReflectedKinds(t *testing.T) {
+	var logged bytes.Buffer
+	c, err := New(Config{Host: "https://example.invalid", Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	For[*widget](c)
+	For[*widget](c).Namespace("shop")
+	For[*corev1.Pod](c)
+	For[*apiextensionsv1.CustomResourceDefinition](c)
+	lines := strings.Split(strings.TrimSpace(logged.String()), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("logged %d lines, want 1:\n%s", len(lines), logged.String())
+	}
+	for _, want := range []string{"level=WARN", "*client.widget", "encoding/json", "kubewire-gen"} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("warning %q does not say %q", lines[0], want)
+		}
+	}
+	// Another Client warns again: the memory is the Client's, not global.
+	logged.Reset()
+	c2, err := New(Config{Host: "https://example.invalid", Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	For[*widget](c2)
+	if n := strings.Count(logged.String(), "level=WARN"); n != 1 {
+		t.Errorf("second client logged %d warnings, want 1", n)
 	}
 }

@@ -133,10 +133,10 @@ func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T]
 		return nil, err
 	}
 	req := &request{method: "GET", path: p, query: q}
-	proto := r.c.useProtobuf(&r.info)
-	req.accept = codec.AcceptFor(proto, as)
+	accept, binary := r.c.acceptFor(&r.info, as)
+	req.accept = accept
 	resp, err := r.c.stream(wctx, req)
-	if proto && errors.Is(err, ErrNotAcceptable) {
+	if binary && errors.Is(err, ErrNotAcceptable) {
 		r.c.jsonOnly.Store(r.info.gvr, true)
 		req.accept = codec.AcceptFor(false, as)
 		resp, err = r.c.stream(wctx, req)
@@ -144,6 +144,7 @@ func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T]
 	if err != nil {
 		return fail(err)
 	}
+	r.c.notedContentType(&r.info, resp.Header.Get("Content-Type"))
 	events, err := newEventReader(resp, opts.Decoder, r.c.maxEvent)
 	if err != nil {
 		resp.Body.Close()

@@ -92,6 +92,9 @@ func (r *Resource[T]) send(ctx context.Context, method, p string, q url.Values, 
 		r.c.Logger().Debug("client: server refused a protobuf body; writing JSON to this resource",
 			"resource", r.info.gvr.String())
 	}
+	if got, done, err := r.sendCBOR(ctx, &request{method: method, path: p, query: q}, obj); done {
+		return got, err
+	}
 	body, err := codec.EncodeJSON(obj)
 	if err != nil {
 		return zero, errorf("%s %s: %w", method, p, err)

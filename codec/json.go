@@ -12,8 +12,8 @@ import (
 
 // Decode decodes a response body into v according to its Content-Type:
 // JSON with encoding/json, YAML through JSON (so that both give the same
-// values), and protobuf through the envelope into v's Unmarshal method
-// (see DecodeProtobuf). Parameters such as as=Table do not change the
+// values), CBOR (see DecodeCBOR), and protobuf through the envelope into
+// v's Unmarshal method (see DecodeProtobuf). Parameters such as as=Table do not change the
 // decoding; a watch stream (stream=watch) is not a body and is an error,
 // as is any other media type, such as the text/html of a proxy's error
 // page. Every failure to decode the body matches ErrMalformed.
@@ -34,8 +34,8 @@ func DecodeAs(mt MediaType, body []byte, v any) error {
 	return DecodeAsWith(nil, mt, body, v)
 }
 
-// DecodeAsWith is DecodeAs interning the strings of JSON bodies through
-// table (see DecodeJSONWith).
+// DecodeAsWith is DecodeAs interning the strings of JSON and CBOR bodies
+// through table (see DecodeJSONWith).
 func DecodeAsWith(table *wire.Decoder, mt MediaType, body []byte, v any) error {
 	err := decodeAs(table, mt, body, v)
 	if mt.IsProtobuf() {
@@ -76,9 +76,11 @@ func decodeAs(table *wire.Decoder, mt MediaType, body []byte, v any) error {
 			return fmt.Errorf("codec: cannot decode protobuf into %s: it has no Unmarshal([]byte) error method", typeName(v))
 		}
 		return DecodeProtobuf(body, u)
+	case mt.IsCBOR():
+		return DecodeCBORWith(table, body, v)
 	}
 	return malformed("body", -1, errors.ErrUnsupported,
-		"unsupported content type %q, want JSON, YAML or protobuf", truncate(mt.String()))
+		"unsupported content type %q, want JSON, CBOR, YAML or protobuf", truncate(mt.String()))
 }
 
 // DecodeJSON decodes a JSON body into v: through v's generated DecodeJSON

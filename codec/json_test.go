@@ -96,7 +96,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"bad yaml", "application/yaml", "a: [1, 2\nb: c", &m,
 			"codec: yaml: invalid YAML: yaml: line 1: did not find expected ',' or ']'", true, nil},
 		{"html", "text/html", "<html>", &m,
-			`codec: body: unsupported content type "text/html", want JSON, YAML or protobuf: unsupported operation`, true, errors.ErrUnsupported},
+			`codec: body: unsupported content type "text/html", want JSON, CBOR, YAML or protobuf: unsupported operation`, true, errors.ErrUnsupported},
 		{"watch", MediaTypeProtobufWatch, "", &m,
 			`codec: body: "application/vnd.kubernetes.protobuf;stream=watch" is a watch stream: read it with NewFrameReader or NewJSONStream: unsupported operation`, true, errors.ErrUnsupported},
 		{"bad content type", "application", "{}", &m, `codec: media type at byte 11: "application": missing "/" after the type`, true, nil},

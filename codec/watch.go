@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/runtime"
@@ -13,7 +14,8 @@ import (
 )
 
 // WatchDecoder reads the events of a watch response, framed as protobuf
-// (application/vnd.kubernetes.protobuf;stream=watch) or as a JSON stream,
+// (application/vnd.kubernetes.protobuf;stream=watch), as a JSON stream or
+// as a CBOR sequence (application/cbor-seq),
 // and decodes each event's object into the caller's type.
 //
 // Call Next for each event, then Decode to get its object. Objects are
@@ -23,12 +25,14 @@ import (
 type WatchDecoder struct {
 	frames *FrameReader
 	json   *JSONStream
+	cbor   *CBORStream
 	dec    *wire.Decoder
 	jdec   *jsonwire.Decoder // for JSON streams, interning through dec
 
 	eventType string
-	raw       []byte // the current object: JSON, or the envelope's raw message
+	raw       []byte // the current object: JSON, CBOR, or the envelope's raw message
 	protobuf  bool
+	cdec      *cborwire.Decoder // for CBOR streams, interning through dec
 	env       runtime.Unknown
 }
 
@@ -61,6 +65,8 @@ func NewWatchDecoder(contentType string, body io.Reader, opts WatchOptions) (*Wa
 		w.frames = NewFrameReader(body, opts.StreamOptions)
 	case mt.IsJSON():
 		w.json = NewJSONStream(body, opts.StreamOptions)
+	case mt.IsCBORSequence(), mt.IsCBOR():
+		w.cbor = NewCBORStream(body, opts.StreamOptions)
 	default:
 		return nil, malformed("watch", -1, errors.ErrUnsupported, "unsupported watch content type %q", truncate(contentType))
 	}
@@ -73,8 +79,12 @@ func NewWatchDecoder(contentType string, body io.Reader, opts WatchOptions) (*Wa
 // the stream Next returns io.EOF.
 func (w *WatchDecoder) Next() (string, error) {
 	w.eventType, w.raw = "", nil
-	if w.json != nil {
-		typ, obj, err := w.json.Next()
+	if w.json != nil || w.cbor != nil {
+		next := w.json.Next
+		if w.cbor != nil {
+			next = w.cbor.Next
+		}
+		typ, obj, err := next()
 		if err != nil {
 			return "", err
 		}
@@ -107,9 +117,12 @@ func (w *WatchDecoder) Next() (string, error) {
 func (w *WatchDecoder) statusError() error {
 	st := new(metav1.Status)
 	var err error
-	if w.protobuf {
+	switch {
+	case w.protobuf:
 		err = st.UnmarshalProto(w.dec, w.raw)
-	} else {
+	case w.cbor != nil:
+		err = DecodeCBOR(w.raw, st)
+	default:
 		err = DecodeJSON(w.raw, st)
 	}
 	if err != nil {
@@ -173,6 +186,17 @@ func (w *WatchDecoder) IsProtobuf() bool { return w.frames != nil }
 func (w *WatchDecoder) Decode(v any) error {
 	if w.raw == nil {
 		return errors.New("codec: Decode called without a current event")
+	}
+	if w.cbor != nil {
+		if dv, ok := v.(cborwire.Decodable); ok {
+			if w.cdec == nil {
+				w.cdec = cborwire.NewDecoder(nil, w.dec)
+			}
+			w.cdec.Reset(w.raw) // the stream's Decoder, not a new one per event
+			w.cdec.SetErr(dv.DecodeCBOR(w.cdec))
+			return cborError(w.cdec.End(), v)
+		}
+		return DecodeCBORWith(w.dec, w.raw, v)
 	}
 	if !w.protobuf {
 		return DecodeJSONWith(w.dec, w.raw, v)

@@ -33,8 +33,11 @@
 //     store (Begin, Item..., End) page by page, then Watching from the
 //     list's resourceVersion. With Options.InitialListFromCache the first
 //     list asks for resourceVersion "0" (the API server's watch cache, one
-//     response). An expired continue token makes the pager list again
-//     without a limit (the store sees Abort, then Begin). While the
+//     response); if that answer is larger than Config.MaxResponseBytes it
+//     lists again at once in pages. An expired continue token makes the
+//     pager list again from the start, in pages (the store sees Abort,
+//     then Begin): no other full state is read in one answer, so a
+//     collection of any size syncs with default options. While the
 //     server forbids the watch (403) but may allow the list, full states
 //     are read this way.
 //   - Watching: watch events are applied (Add, Update, Delete, Bookmark),

@@ -135,7 +135,7 @@ func TestFaults(t *testing.T) {
 			wantRelists: 2,
 		},
 		{
-			name: "410 on continue: the pager lists again without a limit",
+			name: "410 on continue: the pager lists again from the start, in pages",
 			opts: reflector.Options{DisableWatchList: true, PageSize: 5},
 			wrap: func(e *env) reflector.Source[*corev1.ConfigMap] {
 				return &compactingSource{Resource: e.res, s: e.s, afterFirstPage: true}
@@ -143,8 +143,8 @@ func TestFaults(t *testing.T) {
 			wantRelists: 1,
 			check: func(t *testing.T, e *env, st *checkStore) {
 				l := e.tap.requests("list")
-				if len(l) < 3 || l[1].code != http.StatusGone || !l[1].cont || l[2].limit != "" || l[2].cont {
-					t.Errorf("lists %v, want a page, a continue answered 410, an unpaged list", l)
+				if len(l) < 3 || l[1].code != http.StatusGone || !l[1].cont || l[2].limit != "5" || l[2].cont {
+					t.Errorf("lists %v, want a page, a continue answered 410, a first page again", l)
 				}
 				if st.begins != 2 || st.aborted != 1 {
 					t.Errorf("%d streams begun, %d aborted; want 2 and 1", st.begins, st.aborted)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/pager"
 )
 
@@ -14,9 +15,12 @@ import (
 // listing runs a paginated list, streamed into the store page by page:
 // Listing → Watching from the list's resourceVersion; otherwise as
 // onFailure says (a relist at once on 410, Listing again after
-// BackingOff, a refusal being a persistent failure). An expired continue token is the pager's to recover from
-// (it lists again, without a limit); the store sees Abort and a new
-// Begin.
+// BackingOff, a refusal being a persistent failure). An expired continue
+// token is the pager's to recover from: it lists again from the start, in
+// pages, so that no collection is ever read in one unpaged answer that
+// Config.MaxResponseBytes may refuse; the store sees Abort and a new
+// Begin. The one read that is not paged, InitialListFromCache's, falls
+// back to a paged consistent list at once when its answer is too large.
 func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 	r.relists.Add(1)
 	r.metrics.ListStarted(Listing, r.why)
@@ -27,7 +31,8 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		ShardSelector: r.sel,
 		Decoder:       r.dec,
 	}
-	if r.opts.InitialListFromCache && !r.fed {
+	fromCache := r.opts.InitialListFromCache && !r.fed
+	if fromCache {
 		lo.ResourceVersion = "0" // from the watch cache, in one response
 	}
 	items := 0
@@ -37,7 +42,7 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		return r.onFailure(ctx, Listing, err), err
 	}
 	r.begin()
-	p, err := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: r.opts.PageSize})
+	p, err := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: r.opts.PageSize, OnExpired: pager.RestartPaged})
 	if err != nil { // checked by New: not expected
 		return fail(err)
 	}
@@ -50,6 +55,13 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 			continue
 		}
 		if err != nil {
+			if fromCache && items == 0 && errors.Is(err, codec.ErrTooLarge) {
+				// begin set r.fed: the next list is a paged consistent read.
+				r.log.Debug("reflector: the list from the cache is too large for one answer; listing in pages", "resource", r.name, "error", err)
+				r.store.Abort()
+				r.metrics.ListDone(Listing, 0, time.Since(start), err)
+				return Listing, nil
+			}
 			return fail(err)
 		}
 		r.store.Item(obj)

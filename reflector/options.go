@@ -51,7 +51,9 @@ type Options struct {
 	// the watch that follows delivers every change since. It applies only
 	// while the store has received nothing: later lists (after a 410, a
 	// streaming list given up midway, a failure) are consistent reads, so
-	// that no object goes back to an older version.
+	// that no object goes back to an older version. An answer larger than
+	// the client's Config.MaxResponseBytes is not an error: the Reflector
+	// lists again at once, in pages.
 	InitialListFromCache bool
 
 	// WatchTimeout is the base of each watch's timeoutSeconds; the value

@@ -108,6 +108,11 @@ func (d *Decoder) anyObject(share bool) map[string]any {
 	if d.err != nil {
 		return nil
 	}
+	if share && len(kv) == 0 {
+		if m := d.Table.EmptyMap(); m != nil {
+			return m
+		}
+	}
 	var key wire.JSONKey
 	if share && len(kv) > 0 {
 		var v any

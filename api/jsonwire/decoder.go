@@ -32,6 +32,9 @@ type Decoder struct {
 	pairs  []pair
 	strs   []string
 	floats bool // Any gives float64 for every number
+	// counted is one past the offset of the array or object a Reuse
+	// function scanned (0: none), and count its elements, for Count.
+	counted, count int
 }
 
 // NewDecoder returns a Decoder reading data, interning through table
@@ -42,7 +45,7 @@ func NewDecoder(data []byte, table *wire.Decoder) *Decoder {
 
 // Reset makes d read data, keeping its scratch buffers and tables.
 func (d *Decoder) Reset(data []byte) {
-	d.buf, d.pos, d.err, d.depth = data, 0, nil, 0
+	d.buf, d.pos, d.err, d.depth, d.counted = data, 0, nil, 0, 0
 }
 
 // Err returns the first error met, or nil.

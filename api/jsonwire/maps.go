@@ -27,7 +27,7 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 		return
 	}
 	if *m == nil {
-		*m = make(M)
+		*m = make(M, d.Count())
 	}
 	for i := 0; d.NextField(i); i++ {
 		k := K(d.intern(d.key))

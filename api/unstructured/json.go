@@ -2,8 +2,6 @@ package unstructured
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
 
 	"github.com/kubewire/kubewire/api/jsonwire"
 	"github.com/kubewire/kubewire/api/wire"
@@ -89,32 +87,9 @@ func (l *UnstructuredList) DecodeJSON(d *jsonwire.Decoder) error {
 	if d.Err() != nil {
 		return d.Err()
 	}
-	raw := m["items"]
-	delete(m, "items")
-	var items []Unstructured
-	switch raw := raw.(type) {
-	case nil:
-	case []any:
-		items = make([]Unstructured, len(raw))
-		apiVersion, _ := m["apiVersion"].(string)
-		kind, _ := m["kind"].(string)
-		kind = strings.TrimSuffix(kind, "List")
-		for i, item := range raw {
-			obj, ok := item.(map[string]any)
-			if !ok {
-				d.SetErr(&listError{msg: fmt.Sprintf("list item %d is %s, not an object", i, jsonKind(item))})
-				return d.Err()
-			}
-			if _, ok := obj["apiVersion"]; !ok && apiVersion != "" {
-				obj["apiVersion"] = apiVersion
-			}
-			if _, ok := obj["kind"]; !ok && kind != "" {
-				obj["kind"] = kind
-			}
-			items[i].Object = obj
-		}
-	default:
-		d.SetErr(&listError{msg: fmt.Sprintf("the list's items are %s, not an array", jsonKind(raw))})
+	items, err := listItems(m)
+	if err != nil {
+		d.SetErr(err)
 		return d.Err()
 	}
 	l.Object, l.Items = m, items

@@ -49,6 +49,10 @@ type Decoder struct {
 	scratch []byte
 	json    *jsonTable // collections shared by JSON decoders
 	boxes   *[boxSlots]any
+	// bases are recent values CompactBytes kept whole, which later values
+	// may be Deltas of; nextBase counts them.
+	bases    [deltaBases][]byte
+	nextBase int
 }
 
 // String returns b as a string, reusing an equal string this Decoder
@@ -98,8 +102,15 @@ func internHash(b []byte) uint64 {
 			h = (h ^ uint64(c)) * 0x100000001b3
 		}
 	}
-	h *= 0x9e3779b97f4a7c15
-	return h ^ h>>29
+	// Mix every input bit into every output bit (murmur3's finalizer):
+	// the table's slots take the low bits, and without a full mix, values
+	// that differ only in their last byte ("image:v1.4.0", "image:v1.4.1")
+	// all fell into one slot and evicted each other.
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
 }
 
 // UniqueString returns b as a new string without consulting the table: for

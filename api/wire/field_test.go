@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"fmt"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -57,5 +58,19 @@ func TestInternSharesEqualStrings(t *testing.T) {
 		if got := d.String([]byte(s)); got != s {
 			t.Fatalf("String(%q) = %q", s, got)
 		}
+	}
+}
+
+// Values that differ only in their last bytes (image tags, names with a
+// counter) land in different slots, so that a few of them can all be
+// shared at once.
+func TestInternHashSpreadsLastBytes(t *testing.T) {
+	slots := map[uint64]bool{}
+	for i := range 64 {
+		h := internHash([]byte(fmt.Sprintf("registry.example.com/widget:v1.4.%02d", i)))
+		slots[h&(internSlots-1)] = true
+	}
+	if len(slots) < 60 {
+		t.Errorf("64 strings differing in their last two bytes fall into %d slots", len(slots))
 	}
 }

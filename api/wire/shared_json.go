@@ -19,6 +19,7 @@ type jsonTable struct {
 	seed1, seed2 maphash.Seed
 	seen         [seenSlots]uint64
 	shared       map[JSONKey]any
+	empty        map[string]any
 }
 
 // SharedJSON returns the value a JSON decoder stored with ShareJSON for
@@ -45,6 +46,84 @@ func (d *Decoder) SharedJSON(span []byte) (v any, key JSONKey, ok bool) {
 	return nil, k, false
 }
 
+// EmptyMap returns the empty map a ReadOnly Decoder gives every empty
+// JSON object of Unstructured values (each would otherwise cost a map
+// header of its own: the leaves of a managedFields entry are all empty
+// objects), and nil when d is not ReadOnly.
+func (d *Decoder) EmptyMap() map[string]any {
+	if d == nil || !d.ReadOnly {
+		return nil
+	}
+	if d.json == nil {
+		d.json = &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), shared: make(map[JSONKey]any, 64)}
+	}
+	if d.json.empty == nil {
+		d.json.empty = map[string]any{}
+	}
+	return d.json.empty
+}
+
+// KeyOf returns the key SharedJSON would use for the bytes b, for
+// decoders that compute the key of a value from its parts (CBOR, whose
+// maps come with their keys in any order: see Then and Plus). It
+// returns the zero key when d is not ReadOnly.
+func (d *Decoder) KeyOf(b []byte) JSONKey {
+	if d == nil || !d.ReadOnly {
+		return JSONKey{}
+	}
+	t := d.jsonTable()
+	return JSONKey{maphash.Bytes(t.seed1, b), maphash.Bytes(t.seed2, b)}
+}
+
+// Then combines k with the key of what follows it (an array's elements,
+// in order).
+func (k JSONKey) Then(o JSONKey) JSONKey {
+	return JSONKey{mix64(k.a*0x9e3779b97f4a7c15 ^ o.a), mix64(k.b*0xc2b2ae3d27d4eb4f ^ o.b)}
+}
+
+// Plus combines k with o in either order (the entries of a map).
+func (k JSONKey) Plus(o JSONKey) JSONKey { return JSONKey{k.a + o.a, k.b + o.b} }
+
+// Mixed returns k mixed with a small number n (a kind and a length), so
+// that a map's sum of entries and an array's chain of elements are
+// keys unlike their parts.
+func (k JSONKey) Mixed(n uint64) JSONKey {
+	return JSONKey{mix64(k.a ^ n*0xff51afd7ed558ccd), mix64(k.b ^ n*0xc4ceb9fe1a85ec53)}
+}
+
+func mix64(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
+}
+
+// SharedKey is SharedJSON for a key the caller computed: it returns the
+// value stored under k, or, when there is none, k itself to store the
+// value under from its second sighting on (the zero key before).
+func (d *Decoder) SharedKey(k JSONKey) (v any, key JSONKey, ok bool) {
+	if d == nil || !d.ReadOnly || k == (JSONKey{}) {
+		return nil, JSONKey{}, false
+	}
+	t := d.jsonTable()
+	if v, ok := t.shared[k]; ok {
+		return v, k, true
+	}
+	if slot := &t.seen[k.a&(seenSlots-1)]; *slot != k.b {
+		*slot = k.b
+		return nil, JSONKey{}, false
+	}
+	return nil, k, false
+}
+
+func (d *Decoder) jsonTable() *jsonTable {
+	if d.json == nil {
+		d.json = &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), shared: make(map[JSONKey]any, 64)}
+	}
+	return d.json
+}
+
 // ShareJSON stores v, decoded from the span SharedJSON gave key for, for
 // later decodes of the same bytes.
 func (d *Decoder) ShareJSON(k JSONKey, v any) {
@@ -59,15 +138,17 @@ func (d *Decoder) ShareJSON(k JSONKey, v any) {
 }
 
 // Boxed strings: a string stored in an any (a JSON value of Unstructured)
-// needs a header of its own on the heap; equal short values can share it.
+// needs a header of its own on the heap; equal values can share it (long
+// ones too: an annotation holding a runbook URL or a provider's JSON
+// repeats across objects as well as a label does).
 const (
 	boxSlots  = 4096
-	maxBoxLen = 64
+	maxBoxLen = maxInternLen
 )
 
 // StringValue returns b as an any holding a string, reusing the box of an
 // equal string returned before when the table still has it. Strings
-// longer than 64 bytes get a box of their own.
+// longer than maxInternLen (256 bytes) get a box of their own.
 func (d *Decoder) StringValue(b []byte) any {
 	if len(b) == 0 {
 		return ""

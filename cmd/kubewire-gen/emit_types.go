@@ -59,6 +59,9 @@ func typesSource(o options, l *load.Loader, api *kinds.Package, crds []manifest)
 	if err := jsonCodecs(f, append(copied, lists...)); err != nil {
 		return nil, err
 	}
+	if err := cborCodecs(f, append(copied, lists...)); err != nil {
+		return nil, err
+	}
 	crdManifests(f, crds)
 	return f.Bytes(o.fileHeader())
 }
@@ -199,9 +202,11 @@ func stringSlice(s []string) string {
 }
 
 func hasMethod(t types.Type, name string) bool {
-	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, name)
+	obj, index, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, name)
 	_, ok := obj.(*types.Func)
-	return ok
+	// A method promoted from an embedded field decodes that field, not t:
+	// a PodTemplateSpec has ObjectMeta's DecodeCBOR that way.
+	return ok && len(index) == 1
 }
 
 // listTypes makes the list types of the kinds whose package declares

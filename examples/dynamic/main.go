@@ -2,16 +2,17 @@
 // Kubernetes documentation (stable.example.com/v1), through the dynamic
 // client: objects are *unstructured.Unstructured (JSON maps read and
 // changed with unstructured.NestedString, SetNestedField and friends),
-// found through discovery (client.DynamicFor), and sent as JSON, the only
-// encoding custom resources have.
+// found through discovery (client.DynamicFor), and sent as JSON, or as
+// CBOR once a kube-apiserver with CBORServingAndStorage answered CBOR.
 //
 // It lists CronTabs with a label selector, creates one, reads it, updates
 // it (with RetryOnConflict), writes its status subresource, patches it
 // (a merge patch works, a strategic merge patch is refused with 415:
 // custom resources have no merge keys), reads its metadata only, and
 // deletes it. Every request is traced as it goes on the wire (method,
-// path, Accept, status and Content-Type): the dynamic client asks for
-// JSON only. The metadata-only client asks for protobuf first, with JSON
+// path, Accept, status and Content-Type): the dynamic client offers CBOR
+// before JSON (the fake server, like kube-apiserver without
+// CBORServingAndStorage, answers JSON). The metadata-only client asks for protobuf first, with JSON
 // as the fallback in the same Accept header, and decodes whichever
 // answer comes, following its Content-Type: kube-apiserver converts a
 // custom resource's metadata to protobuf, the fake server answers JSON.

@@ -37,37 +37,37 @@ const want = `dynamic: CronTab (stable.example.com/v1) on an embedded fake serve
         answer: 200 application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList
   discovery: CronTab is served as crontabs.v1.stable.example.com (namespaced)
       GET /apis/stable.example.com/v1/crontabs?labelSelector=app%3Dcheckout&limit=500
-        Accept: application/json
+        Accept: application/cbor, application/json
         answer: 200 application/json
   list app=checkout: 50 CronTabs in all namespaces; the first: shop/checkout-backup-00025 "0 */4 * * *", shop/checkout-backup-00049 "0 */4 * * *", shop/checkout-backup-00081 "0 */4 * * *"
       GET /apis/stable.example.com/v1/namespaces/default/crontabs/nightly-report
-        Accept: application/json
+        Accept: application/cbor, application/json
         answer: 404 application/json
       POST /apis/stable.example.com/v1/namespaces/default/crontabs
-        Accept: application/json
+        Accept: application/cbor, application/json
         answer: 201 application/json
   create: default/nightly-report, generation 1
       GET /apis/stable.example.com/v1/namespaces/default/crontabs/nightly-report
-        Accept: application/json
+        Accept: application/cbor, application/json
         answer: 200 application/json
   get: image registry.example.com/shop/reports:2.3.0, replicas 1
       GET /apis/stable.example.com/v1/namespaces/default/crontabs/nightly-report
-        Accept: application/json
+        Accept: application/cbor, application/json
         answer: 200 application/json
       PUT /apis/stable.example.com/v1/namespaces/default/crontabs/nightly-report
-        Accept: application/json
+        Accept: application/cbor, application/json
         answer: 200 application/json
   update: replicas 3, generation 2
       PUT /apis/stable.example.com/v1/namespaces/default/crontabs/nightly-report/status
-        Accept: application/json
+        Accept: application/cbor, application/json
         answer: 200 application/json
   update status: lastScheduleTime 2026-10-01T02:00:00Z, generation still 2
       PATCH /apis/stable.example.com/v1/namespaces/default/crontabs/nightly-report
-        Accept: application/json
+        Accept: application/cbor, application/json
         answer: 200 application/json
   patch (merge): cronSpec "30 2 * * *"
       PATCH /apis/stable.example.com/v1/namespaces/default/crontabs/nightly-report
-        Accept: application/json
+        Accept: application/cbor, application/json
         answer: 415 application/json
   patch (strategic): refused, ErrUnsupportedMediaType: custom resources have no merge keys
       GET /apis/stable.example.com/v1/namespaces/default/crontabs/nightly-report
@@ -75,10 +75,10 @@ const want = `dynamic: CronTab (stable.example.com/v1) on an embedded fake serve
         answer: 200 application/json
   metadata only: PartialObjectMetadata default/nightly-report, label app=reports
       DELETE /apis/stable.example.com/v1/namespaces/default/crontabs/nightly-report
-        Accept: application/json
+        Accept: application/cbor, application/json
         answer: 200 application/json
       GET /apis/stable.example.com/v1/namespaces/default/crontabs/nightly-report
-        Accept: application/json
+        Accept: application/cbor, application/json
         answer: 404 application/json
   delete: gone: crontabs.stable.example.com "nightly-report" not found
 `

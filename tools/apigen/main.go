@@ -49,6 +49,9 @@ func run(out string) error {
 		if err := g.emitJSON(pm); err != nil {
 			return err
 		}
+		if err := g.emitCBOR(pm); err != nil {
+			return err
+		}
 		kinds := kindsFor(pm, discovered)
 		if err := g.emitKinds(pm, kinds); err != nil {
 			return err

@@ -16,67 +16,88 @@ func (m *Rule) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "apiGroups":
-			if d.Null() {
-				m.APIGroups = nil
-			} else if d.OpenArray("[]string") {
-				s1 := m.APIGroups[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(string))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.APIGroups); !ok {
+				if d.Null() {
+					m.APIGroups = nil
+				} else if d.OpenArray("[]string") {
+					s2 := m.APIGroups[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s1[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(string))
+						}
+						jsonwire.String(d, &s2[i])
+					}
+					if len(s2) == 0 {
+						s2 = []string{}
+					}
+					m.APIGroups = s2
 				}
-				if len(s1) == 0 {
-					s1 = []string{}
-				}
-				m.APIGroups = s1
+				jsonwire.Keep(d, k1, m.APIGroups)
 			}
 		case "apiVersions":
-			if d.Null() {
-				m.APIVersions = nil
-			} else if d.OpenArray("[]string") {
-				s2 := m.APIVersions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(string))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.APIVersions); !ok {
+				if d.Null() {
+					m.APIVersions = nil
+				} else if d.OpenArray("[]string") {
+					s4 := m.APIVersions[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s2[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(string))
+						}
+						jsonwire.String(d, &s4[i])
+					}
+					if len(s4) == 0 {
+						s4 = []string{}
+					}
+					m.APIVersions = s4
 				}
-				if len(s2) == 0 {
-					s2 = []string{}
-				}
-				m.APIVersions = s2
+				jsonwire.Keep(d, k3, m.APIVersions)
 			}
 		case "resources":
-			if d.Null() {
-				m.Resources = nil
-			} else if d.OpenArray("[]string") {
-				s3 := m.Resources[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(string))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else if d.OpenArray("[]string") {
+					s6 := m.Resources[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s3[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(string))
+						}
+						jsonwire.String(d, &s6[i])
+					}
+					if len(s6) == 0 {
+						s6 = []string{}
+					}
+					m.Resources = s6
 				}
-				if len(s3) == 0 {
-					s3 = []string{}
-				}
-				m.Resources = s3
+				jsonwire.Keep(d, k5, m.Resources)
 			}
 		case "scope":
-			if d.Null() {
-				m.Scope = nil
-			} else {
-				if m.Scope == nil {
-					m.Scope = new(ScopeType)
+			if k7, ok := jsonwire.ReusePtr(d, &m.Scope); !ok {
+				if d.Null() {
+					m.Scope = nil
+				} else {
+					if m.Scope == nil {
+						m.Scope = new(ScopeType)
+					}
+					jsonwire.String(d, m.Scope)
 				}
-				jsonwire.String(d, m.Scope)
+				jsonwire.Keep(d, k7, m.Scope)
 			}
 		default:
 			d.Skip()
@@ -121,31 +142,40 @@ func (m *ValidatingAdmissionPolicyStatus) DecodeJSON(d *jsonwire.Decoder) error 
 		case "observedGeneration":
 			jsonwire.Int(d, &m.ObservedGeneration)
 		case "typeChecking":
-			if d.Null() {
-				m.TypeChecking = nil
-			} else {
-				if m.TypeChecking == nil {
-					m.TypeChecking = new(TypeChecking)
+			if k8, ok := jsonwire.ReusePtr(d, &m.TypeChecking); !ok {
+				if d.Null() {
+					m.TypeChecking = nil
+				} else {
+					if m.TypeChecking == nil {
+						m.TypeChecking = new(TypeChecking)
+					}
+					(*m.TypeChecking).DecodeJSON(d)
 				}
-				(*m.TypeChecking).DecodeJSON(d)
+				jsonwire.Keep(d, k8, m.TypeChecking)
 			}
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]metav1.Condition") {
-				s4 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(metav1.Condition))
+			if k9, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]metav1.Condition") {
+					s10 := m.Conditions[:0]
+					if n := d.Count(); cap(s10) < n {
+						s10 = make([]metav1.Condition, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s10) {
+							s10 = s10[:i+1]
+						} else {
+							s10 = append(s10, *new(metav1.Condition))
+						}
+						s10[i].DecodeJSON(d)
+					}
+					if len(s10) == 0 {
+						s10 = []metav1.Condition{}
+					}
+					m.Conditions = s10
 				}
-				if len(s4) == 0 {
-					s4 = []metav1.Condition{}
-				}
-				m.Conditions = s4
+				jsonwire.Keep(d, k9, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -163,22 +193,28 @@ func (m *TypeChecking) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "expressionWarnings":
-			if d.Null() {
-				m.ExpressionWarnings = nil
-			} else if d.OpenArray("[]ExpressionWarning") {
-				s5 := m.ExpressionWarnings[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(ExpressionWarning))
+			if k11, ok := jsonwire.ReuseSlice(d, &m.ExpressionWarnings); !ok {
+				if d.Null() {
+					m.ExpressionWarnings = nil
+				} else if d.OpenArray("[]ExpressionWarning") {
+					s12 := m.ExpressionWarnings[:0]
+					if n := d.Count(); cap(s12) < n {
+						s12 = make([]ExpressionWarning, 0, n)
 					}
-					s5[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s12) {
+							s12 = s12[:i+1]
+						} else {
+							s12 = append(s12, *new(ExpressionWarning))
+						}
+						s12[i].DecodeJSON(d)
+					}
+					if len(s12) == 0 {
+						s12 = []ExpressionWarning{}
+					}
+					m.ExpressionWarnings = s12
 				}
-				if len(s5) == 0 {
-					s5 = []ExpressionWarning{}
-				}
-				m.ExpressionWarnings = s5
+				jsonwire.Keep(d, k11, m.ExpressionWarnings)
 			}
 		default:
 			d.Skip()
@@ -221,22 +257,28 @@ func (m *ValidatingAdmissionPolicyList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ValidatingAdmissionPolicy") {
-				s6 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(ValidatingAdmissionPolicy))
+			if k13, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ValidatingAdmissionPolicy") {
+					s14 := m.Items[:0]
+					if n := d.Count(); cap(s14) < n {
+						s14 = make([]ValidatingAdmissionPolicy, 0, n)
 					}
-					s6[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s14) {
+							s14 = s14[:i+1]
+						} else {
+							s14 = append(s14, *new(ValidatingAdmissionPolicy))
+						}
+						s14[i].DecodeJSON(d)
+					}
+					if len(s14) == 0 {
+						s14 = []ValidatingAdmissionPolicy{}
+					}
+					m.Items = s14
 				}
-				if len(s6) == 0 {
-					s6 = []ValidatingAdmissionPolicy{}
-				}
-				m.Items = s6
+				jsonwire.Keep(d, k13, m.Items)
 			}
 		default:
 			d.Skip()
@@ -254,103 +296,136 @@ func (m *ValidatingAdmissionPolicySpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "paramKind":
-			if d.Null() {
-				m.ParamKind = nil
-			} else {
-				if m.ParamKind == nil {
-					m.ParamKind = new(ParamKind)
+			if k15, ok := jsonwire.ReusePtr(d, &m.ParamKind); !ok {
+				if d.Null() {
+					m.ParamKind = nil
+				} else {
+					if m.ParamKind == nil {
+						m.ParamKind = new(ParamKind)
+					}
+					(*m.ParamKind).DecodeJSON(d)
 				}
-				(*m.ParamKind).DecodeJSON(d)
+				jsonwire.Keep(d, k15, m.ParamKind)
 			}
 		case "matchConstraints":
-			if d.Null() {
-				m.MatchConstraints = nil
-			} else {
-				if m.MatchConstraints == nil {
-					m.MatchConstraints = new(MatchResources)
+			if k16, ok := jsonwire.ReusePtr(d, &m.MatchConstraints); !ok {
+				if d.Null() {
+					m.MatchConstraints = nil
+				} else {
+					if m.MatchConstraints == nil {
+						m.MatchConstraints = new(MatchResources)
+					}
+					(*m.MatchConstraints).DecodeJSON(d)
 				}
-				(*m.MatchConstraints).DecodeJSON(d)
+				jsonwire.Keep(d, k16, m.MatchConstraints)
 			}
 		case "validations":
-			if d.Null() {
-				m.Validations = nil
-			} else if d.OpenArray("[]Validation") {
-				s7 := m.Validations[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(Validation))
+			if k17, ok := jsonwire.ReuseSlice(d, &m.Validations); !ok {
+				if d.Null() {
+					m.Validations = nil
+				} else if d.OpenArray("[]Validation") {
+					s18 := m.Validations[:0]
+					if n := d.Count(); cap(s18) < n {
+						s18 = make([]Validation, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s18) {
+							s18 = s18[:i+1]
+						} else {
+							s18 = append(s18, *new(Validation))
+						}
+						s18[i].DecodeJSON(d)
+					}
+					if len(s18) == 0 {
+						s18 = []Validation{}
+					}
+					m.Validations = s18
 				}
-				if len(s7) == 0 {
-					s7 = []Validation{}
-				}
-				m.Validations = s7
+				jsonwire.Keep(d, k17, m.Validations)
 			}
 		case "failurePolicy":
-			if d.Null() {
-				m.FailurePolicy = nil
-			} else {
-				if m.FailurePolicy == nil {
-					m.FailurePolicy = new(FailurePolicyType)
+			if k19, ok := jsonwire.ReusePtr(d, &m.FailurePolicy); !ok {
+				if d.Null() {
+					m.FailurePolicy = nil
+				} else {
+					if m.FailurePolicy == nil {
+						m.FailurePolicy = new(FailurePolicyType)
+					}
+					jsonwire.String(d, m.FailurePolicy)
 				}
-				jsonwire.String(d, m.FailurePolicy)
+				jsonwire.Keep(d, k19, m.FailurePolicy)
 			}
 		case "auditAnnotations":
-			if d.Null() {
-				m.AuditAnnotations = nil
-			} else if d.OpenArray("[]AuditAnnotation") {
-				s8 := m.AuditAnnotations[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(AuditAnnotation))
+			if k20, ok := jsonwire.ReuseSlice(d, &m.AuditAnnotations); !ok {
+				if d.Null() {
+					m.AuditAnnotations = nil
+				} else if d.OpenArray("[]AuditAnnotation") {
+					s21 := m.AuditAnnotations[:0]
+					if n := d.Count(); cap(s21) < n {
+						s21 = make([]AuditAnnotation, 0, n)
 					}
-					s8[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s21) {
+							s21 = s21[:i+1]
+						} else {
+							s21 = append(s21, *new(AuditAnnotation))
+						}
+						s21[i].DecodeJSON(d)
+					}
+					if len(s21) == 0 {
+						s21 = []AuditAnnotation{}
+					}
+					m.AuditAnnotations = s21
 				}
-				if len(s8) == 0 {
-					s8 = []AuditAnnotation{}
-				}
-				m.AuditAnnotations = s8
+				jsonwire.Keep(d, k20, m.AuditAnnotations)
 			}
 		case "matchConditions":
-			if d.Null() {
-				m.MatchConditions = nil
-			} else if d.OpenArray("[]MatchCondition") {
-				s9 := m.MatchConditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(MatchCondition))
+			if k22, ok := jsonwire.ReuseSlice(d, &m.MatchConditions); !ok {
+				if d.Null() {
+					m.MatchConditions = nil
+				} else if d.OpenArray("[]MatchCondition") {
+					s23 := m.MatchConditions[:0]
+					if n := d.Count(); cap(s23) < n {
+						s23 = make([]MatchCondition, 0, n)
 					}
-					s9[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s23) {
+							s23 = s23[:i+1]
+						} else {
+							s23 = append(s23, *new(MatchCondition))
+						}
+						s23[i].DecodeJSON(d)
+					}
+					if len(s23) == 0 {
+						s23 = []MatchCondition{}
+					}
+					m.MatchConditions = s23
 				}
-				if len(s9) == 0 {
-					s9 = []MatchCondition{}
-				}
-				m.MatchConditions = s9
+				jsonwire.Keep(d, k22, m.MatchConditions)
 			}
 		case "variables":
-			if d.Null() {
-				m.Variables = nil
-			} else if d.OpenArray("[]Variable") {
-				s10 := m.Variables[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(Variable))
+			if k24, ok := jsonwire.ReuseSlice(d, &m.Variables); !ok {
+				if d.Null() {
+					m.Variables = nil
+				} else if d.OpenArray("[]Variable") {
+					s25 := m.Variables[:0]
+					if n := d.Count(); cap(s25) < n {
+						s25 = make([]Variable, 0, n)
 					}
-					s10[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s25) {
+							s25 = s25[:i+1]
+						} else {
+							s25 = append(s25, *new(Variable))
+						}
+						s25[i].DecodeJSON(d)
+					}
+					if len(s25) == 0 {
+						s25 = []Variable{}
+					}
+					m.Variables = s25
 				}
-				if len(s10) == 0 {
-					s10 = []Variable{}
-				}
-				m.Variables = s10
+				jsonwire.Keep(d, k24, m.Variables)
 			}
 		default:
 			d.Skip()
@@ -391,13 +466,16 @@ func (m *Validation) DecodeJSON(d *jsonwire.Decoder) error {
 		case "message":
 			jsonwire.String(d, &m.Message)
 		case "reason":
-			if d.Null() {
-				m.Reason = nil
-			} else {
-				if m.Reason == nil {
-					m.Reason = new(metav1.StatusReason)
+			if k26, ok := jsonwire.ReusePtr(d, &m.Reason); !ok {
+				if d.Null() {
+					m.Reason = nil
+				} else {
+					if m.Reason == nil {
+						m.Reason = new(metav1.StatusReason)
+					}
+					jsonwire.String(d, m.Reason)
 				}
-				jsonwire.String(d, m.Reason)
+				jsonwire.Keep(d, k26, m.Reason)
 			}
 		case "messageExpression":
 			jsonwire.String(d, &m.MessageExpression)
@@ -484,22 +562,28 @@ func (m *ValidatingAdmissionPolicyBindingList) DecodeJSON(d *jsonwire.Decoder) e
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ValidatingAdmissionPolicyBinding") {
-				s11 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(ValidatingAdmissionPolicyBinding))
+			if k27, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ValidatingAdmissionPolicyBinding") {
+					s28 := m.Items[:0]
+					if n := d.Count(); cap(s28) < n {
+						s28 = make([]ValidatingAdmissionPolicyBinding, 0, n)
 					}
-					s11[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s28) {
+							s28 = s28[:i+1]
+						} else {
+							s28 = append(s28, *new(ValidatingAdmissionPolicyBinding))
+						}
+						s28[i].DecodeJSON(d)
+					}
+					if len(s28) == 0 {
+						s28 = []ValidatingAdmissionPolicyBinding{}
+					}
+					m.Items = s28
 				}
-				if len(s11) == 0 {
-					s11 = []ValidatingAdmissionPolicyBinding{}
-				}
-				m.Items = s11
+				jsonwire.Keep(d, k27, m.Items)
 			}
 		default:
 			d.Skip()
@@ -519,40 +603,52 @@ func (m *ValidatingAdmissionPolicyBindingSpec) DecodeJSON(d *jsonwire.Decoder) e
 		case "policyName":
 			jsonwire.String(d, &m.PolicyName)
 		case "paramRef":
-			if d.Null() {
-				m.ParamRef = nil
-			} else {
-				if m.ParamRef == nil {
-					m.ParamRef = new(ParamRef)
+			if k29, ok := jsonwire.ReusePtr(d, &m.ParamRef); !ok {
+				if d.Null() {
+					m.ParamRef = nil
+				} else {
+					if m.ParamRef == nil {
+						m.ParamRef = new(ParamRef)
+					}
+					(*m.ParamRef).DecodeJSON(d)
 				}
-				(*m.ParamRef).DecodeJSON(d)
+				jsonwire.Keep(d, k29, m.ParamRef)
 			}
 		case "matchResources":
-			if d.Null() {
-				m.MatchResources = nil
-			} else {
-				if m.MatchResources == nil {
-					m.MatchResources = new(MatchResources)
+			if k30, ok := jsonwire.ReusePtr(d, &m.MatchResources); !ok {
+				if d.Null() {
+					m.MatchResources = nil
+				} else {
+					if m.MatchResources == nil {
+						m.MatchResources = new(MatchResources)
+					}
+					(*m.MatchResources).DecodeJSON(d)
 				}
-				(*m.MatchResources).DecodeJSON(d)
+				jsonwire.Keep(d, k30, m.MatchResources)
 			}
 		case "validationActions":
-			if d.Null() {
-				m.ValidationActions = nil
-			} else if d.OpenArray("[]ValidationAction") {
-				s12 := m.ValidationActions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(ValidationAction))
+			if k31, ok := jsonwire.ReuseSlice(d, &m.ValidationActions); !ok {
+				if d.Null() {
+					m.ValidationActions = nil
+				} else if d.OpenArray("[]ValidationAction") {
+					s32 := m.ValidationActions[:0]
+					if n := d.Count(); cap(s32) < n {
+						s32 = make([]ValidationAction, 0, n)
 					}
-					jsonwire.String(d, &s12[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s32) {
+							s32 = s32[:i+1]
+						} else {
+							s32 = append(s32, *new(ValidationAction))
+						}
+						jsonwire.String(d, &s32[i])
+					}
+					if len(s32) == 0 {
+						s32 = []ValidationAction{}
+					}
+					m.ValidationActions = s32
 				}
-				if len(s12) == 0 {
-					s12 = []ValidationAction{}
-				}
-				m.ValidationActions = s12
+				jsonwire.Keep(d, k31, m.ValidationActions)
 			}
 		default:
 			d.Skip()
@@ -574,22 +670,28 @@ func (m *ParamRef) DecodeJSON(d *jsonwire.Decoder) error {
 		case "namespace":
 			jsonwire.String(d, &m.Namespace)
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k33, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k33, m.Selector)
 			}
 		case "parameterNotFoundAction":
-			if d.Null() {
-				m.ParameterNotFoundAction = nil
-			} else {
-				if m.ParameterNotFoundAction == nil {
-					m.ParameterNotFoundAction = new(ParameterNotFoundActionType)
+			if k34, ok := jsonwire.ReusePtr(d, &m.ParameterNotFoundAction); !ok {
+				if d.Null() {
+					m.ParameterNotFoundAction = nil
+				} else {
+					if m.ParameterNotFoundAction == nil {
+						m.ParameterNotFoundAction = new(ParameterNotFoundActionType)
+					}
+					jsonwire.String(d, m.ParameterNotFoundAction)
 				}
-				jsonwire.String(d, m.ParameterNotFoundAction)
+				jsonwire.Keep(d, k34, m.ParameterNotFoundAction)
 			}
 		default:
 			d.Skip()
@@ -607,67 +709,88 @@ func (m *MatchResources) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "namespaceSelector":
-			if d.Null() {
-				m.NamespaceSelector = nil
-			} else {
-				if m.NamespaceSelector == nil {
-					m.NamespaceSelector = new(metav1.LabelSelector)
+			if k35, ok := jsonwire.ReusePtr(d, &m.NamespaceSelector); !ok {
+				if d.Null() {
+					m.NamespaceSelector = nil
+				} else {
+					if m.NamespaceSelector == nil {
+						m.NamespaceSelector = new(metav1.LabelSelector)
+					}
+					(*m.NamespaceSelector).DecodeJSON(d)
 				}
-				(*m.NamespaceSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k35, m.NamespaceSelector)
 			}
 		case "objectSelector":
-			if d.Null() {
-				m.ObjectSelector = nil
-			} else {
-				if m.ObjectSelector == nil {
-					m.ObjectSelector = new(metav1.LabelSelector)
+			if k36, ok := jsonwire.ReusePtr(d, &m.ObjectSelector); !ok {
+				if d.Null() {
+					m.ObjectSelector = nil
+				} else {
+					if m.ObjectSelector == nil {
+						m.ObjectSelector = new(metav1.LabelSelector)
+					}
+					(*m.ObjectSelector).DecodeJSON(d)
 				}
-				(*m.ObjectSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k36, m.ObjectSelector)
 			}
 		case "resourceRules":
-			if d.Null() {
-				m.ResourceRules = nil
-			} else if d.OpenArray("[]NamedRuleWithOperations") {
-				s13 := m.ResourceRules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s13) {
-						s13 = s13[:i+1]
-					} else {
-						s13 = append(s13, *new(NamedRuleWithOperations))
+			if k37, ok := jsonwire.ReuseSlice(d, &m.ResourceRules); !ok {
+				if d.Null() {
+					m.ResourceRules = nil
+				} else if d.OpenArray("[]NamedRuleWithOperations") {
+					s38 := m.ResourceRules[:0]
+					if n := d.Count(); cap(s38) < n {
+						s38 = make([]NamedRuleWithOperations, 0, n)
 					}
-					s13[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s38) {
+							s38 = s38[:i+1]
+						} else {
+							s38 = append(s38, *new(NamedRuleWithOperations))
+						}
+						s38[i].DecodeJSON(d)
+					}
+					if len(s38) == 0 {
+						s38 = []NamedRuleWithOperations{}
+					}
+					m.ResourceRules = s38
 				}
-				if len(s13) == 0 {
-					s13 = []NamedRuleWithOperations{}
-				}
-				m.ResourceRules = s13
+				jsonwire.Keep(d, k37, m.ResourceRules)
 			}
 		case "excludeResourceRules":
-			if d.Null() {
-				m.ExcludeResourceRules = nil
-			} else if d.OpenArray("[]NamedRuleWithOperations") {
-				s14 := m.ExcludeResourceRules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s14) {
-						s14 = s14[:i+1]
-					} else {
-						s14 = append(s14, *new(NamedRuleWithOperations))
+			if k39, ok := jsonwire.ReuseSlice(d, &m.ExcludeResourceRules); !ok {
+				if d.Null() {
+					m.ExcludeResourceRules = nil
+				} else if d.OpenArray("[]NamedRuleWithOperations") {
+					s40 := m.ExcludeResourceRules[:0]
+					if n := d.Count(); cap(s40) < n {
+						s40 = make([]NamedRuleWithOperations, 0, n)
 					}
-					s14[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s40) {
+							s40 = s40[:i+1]
+						} else {
+							s40 = append(s40, *new(NamedRuleWithOperations))
+						}
+						s40[i].DecodeJSON(d)
+					}
+					if len(s40) == 0 {
+						s40 = []NamedRuleWithOperations{}
+					}
+					m.ExcludeResourceRules = s40
 				}
-				if len(s14) == 0 {
-					s14 = []NamedRuleWithOperations{}
-				}
-				m.ExcludeResourceRules = s14
+				jsonwire.Keep(d, k39, m.ExcludeResourceRules)
 			}
 		case "matchPolicy":
-			if d.Null() {
-				m.MatchPolicy = nil
-			} else {
-				if m.MatchPolicy == nil {
-					m.MatchPolicy = new(MatchPolicyType)
+			if k41, ok := jsonwire.ReusePtr(d, &m.MatchPolicy); !ok {
+				if d.Null() {
+					m.MatchPolicy = nil
+				} else {
+					if m.MatchPolicy == nil {
+						m.MatchPolicy = new(MatchPolicyType)
+					}
+					jsonwire.String(d, m.MatchPolicy)
 				}
-				jsonwire.String(d, m.MatchPolicy)
+				jsonwire.Keep(d, k41, m.MatchPolicy)
 			}
 		default:
 			d.Skip()
@@ -685,103 +808,136 @@ func (m *NamedRuleWithOperations) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "resourceNames":
-			if d.Null() {
-				m.ResourceNames = nil
-			} else if d.OpenArray("[]string") {
-				s15 := m.ResourceNames[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s15) {
-						s15 = s15[:i+1]
-					} else {
-						s15 = append(s15, *new(string))
+			if k42, ok := jsonwire.ReuseSlice(d, &m.ResourceNames); !ok {
+				if d.Null() {
+					m.ResourceNames = nil
+				} else if d.OpenArray("[]string") {
+					s43 := m.ResourceNames[:0]
+					if n := d.Count(); cap(s43) < n {
+						s43 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s15[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s43) {
+							s43 = s43[:i+1]
+						} else {
+							s43 = append(s43, *new(string))
+						}
+						jsonwire.String(d, &s43[i])
+					}
+					if len(s43) == 0 {
+						s43 = []string{}
+					}
+					m.ResourceNames = s43
 				}
-				if len(s15) == 0 {
-					s15 = []string{}
-				}
-				m.ResourceNames = s15
+				jsonwire.Keep(d, k42, m.ResourceNames)
 			}
 		case "operations":
-			if d.Null() {
-				m.RuleWithOperations.Operations = nil
-			} else if d.OpenArray("[]OperationType") {
-				s16 := m.RuleWithOperations.Operations[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s16) {
-						s16 = s16[:i+1]
-					} else {
-						s16 = append(s16, *new(OperationType))
+			if k44, ok := jsonwire.ReuseSlice(d, &m.RuleWithOperations.Operations); !ok {
+				if d.Null() {
+					m.RuleWithOperations.Operations = nil
+				} else if d.OpenArray("[]OperationType") {
+					s45 := m.RuleWithOperations.Operations[:0]
+					if n := d.Count(); cap(s45) < n {
+						s45 = make([]OperationType, 0, n)
 					}
-					jsonwire.String(d, &s16[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s45) {
+							s45 = s45[:i+1]
+						} else {
+							s45 = append(s45, *new(OperationType))
+						}
+						jsonwire.String(d, &s45[i])
+					}
+					if len(s45) == 0 {
+						s45 = []OperationType{}
+					}
+					m.RuleWithOperations.Operations = s45
 				}
-				if len(s16) == 0 {
-					s16 = []OperationType{}
-				}
-				m.RuleWithOperations.Operations = s16
+				jsonwire.Keep(d, k44, m.RuleWithOperations.Operations)
 			}
 		case "apiGroups":
-			if d.Null() {
-				m.RuleWithOperations.Rule.APIGroups = nil
-			} else if d.OpenArray("[]string") {
-				s17 := m.RuleWithOperations.Rule.APIGroups[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s17) {
-						s17 = s17[:i+1]
-					} else {
-						s17 = append(s17, *new(string))
+			if k46, ok := jsonwire.ReuseSlice(d, &m.RuleWithOperations.Rule.APIGroups); !ok {
+				if d.Null() {
+					m.RuleWithOperations.Rule.APIGroups = nil
+				} else if d.OpenArray("[]string") {
+					s47 := m.RuleWithOperations.Rule.APIGroups[:0]
+					if n := d.Count(); cap(s47) < n {
+						s47 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s17[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s47) {
+							s47 = s47[:i+1]
+						} else {
+							s47 = append(s47, *new(string))
+						}
+						jsonwire.String(d, &s47[i])
+					}
+					if len(s47) == 0 {
+						s47 = []string{}
+					}
+					m.RuleWithOperations.Rule.APIGroups = s47
 				}
-				if len(s17) == 0 {
-					s17 = []string{}
-				}
-				m.RuleWithOperations.Rule.APIGroups = s17
+				jsonwire.Keep(d, k46, m.RuleWithOperations.Rule.APIGroups)
 			}
 		case "apiVersions":
-			if d.Null() {
-				m.RuleWithOperations.Rule.APIVersions = nil
-			} else if d.OpenArray("[]string") {
-				s18 := m.RuleWithOperations.Rule.APIVersions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s18) {
-						s18 = s18[:i+1]
-					} else {
-						s18 = append(s18, *new(string))
+			if k48, ok := jsonwire.ReuseSlice(d, &m.RuleWithOperations.Rule.APIVersions); !ok {
+				if d.Null() {
+					m.RuleWithOperations.Rule.APIVersions = nil
+				} else if d.OpenArray("[]string") {
+					s49 := m.RuleWithOperations.Rule.APIVersions[:0]
+					if n := d.Count(); cap(s49) < n {
+						s49 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s18[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s49) {
+							s49 = s49[:i+1]
+						} else {
+							s49 = append(s49, *new(string))
+						}
+						jsonwire.String(d, &s49[i])
+					}
+					if len(s49) == 0 {
+						s49 = []string{}
+					}
+					m.RuleWithOperations.Rule.APIVersions = s49
 				}
-				if len(s18) == 0 {
-					s18 = []string{}
-				}
-				m.RuleWithOperations.Rule.APIVersions = s18
+				jsonwire.Keep(d, k48, m.RuleWithOperations.Rule.APIVersions)
 			}
 		case "resources":
-			if d.Null() {
-				m.RuleWithOperations.Rule.Resources = nil
-			} else if d.OpenArray("[]string") {
-				s19 := m.RuleWithOperations.Rule.Resources[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s19) {
-						s19 = s19[:i+1]
-					} else {
-						s19 = append(s19, *new(string))
+			if k50, ok := jsonwire.ReuseSlice(d, &m.RuleWithOperations.Rule.Resources); !ok {
+				if d.Null() {
+					m.RuleWithOperations.Rule.Resources = nil
+				} else if d.OpenArray("[]string") {
+					s51 := m.RuleWithOperations.Rule.Resources[:0]
+					if n := d.Count(); cap(s51) < n {
+						s51 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s19[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s51) {
+							s51 = s51[:i+1]
+						} else {
+							s51 = append(s51, *new(string))
+						}
+						jsonwire.String(d, &s51[i])
+					}
+					if len(s51) == 0 {
+						s51 = []string{}
+					}
+					m.RuleWithOperations.Rule.Resources = s51
 				}
-				if len(s19) == 0 {
-					s19 = []string{}
-				}
-				m.RuleWithOperations.Rule.Resources = s19
+				jsonwire.Keep(d, k50, m.RuleWithOperations.Rule.Resources)
 			}
 		case "scope":
-			if d.Null() {
-				m.RuleWithOperations.Rule.Scope = nil
-			} else {
-				if m.RuleWithOperations.Rule.Scope == nil {
-					m.RuleWithOperations.Rule.Scope = new(ScopeType)
+			if k52, ok := jsonwire.ReusePtr(d, &m.RuleWithOperations.Rule.Scope); !ok {
+				if d.Null() {
+					m.RuleWithOperations.Rule.Scope = nil
+				} else {
+					if m.RuleWithOperations.Rule.Scope == nil {
+						m.RuleWithOperations.Rule.Scope = new(ScopeType)
+					}
+					jsonwire.String(d, m.RuleWithOperations.Rule.Scope)
 				}
-				jsonwire.String(d, m.RuleWithOperations.Rule.Scope)
+				jsonwire.Keep(d, k52, m.RuleWithOperations.Rule.Scope)
 			}
 		default:
 			d.Skip()
@@ -805,22 +961,28 @@ func (m *ValidatingWebhookConfiguration) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "webhooks":
-			if d.Null() {
-				m.Webhooks = nil
-			} else if d.OpenArray("[]ValidatingWebhook") {
-				s20 := m.Webhooks[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s20) {
-						s20 = s20[:i+1]
-					} else {
-						s20 = append(s20, *new(ValidatingWebhook))
+			if k53, ok := jsonwire.ReuseSlice(d, &m.Webhooks); !ok {
+				if d.Null() {
+					m.Webhooks = nil
+				} else if d.OpenArray("[]ValidatingWebhook") {
+					s54 := m.Webhooks[:0]
+					if n := d.Count(); cap(s54) < n {
+						s54 = make([]ValidatingWebhook, 0, n)
 					}
-					s20[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s54) {
+							s54 = s54[:i+1]
+						} else {
+							s54 = append(s54, *new(ValidatingWebhook))
+						}
+						s54[i].DecodeJSON(d)
+					}
+					if len(s54) == 0 {
+						s54 = []ValidatingWebhook{}
+					}
+					m.Webhooks = s54
 				}
-				if len(s20) == 0 {
-					s20 = []ValidatingWebhook{}
-				}
-				m.Webhooks = s20
+				jsonwire.Keep(d, k53, m.Webhooks)
 			}
 		default:
 			d.Skip()
@@ -844,22 +1006,28 @@ func (m *ValidatingWebhookConfigurationList) DecodeJSON(d *jsonwire.Decoder) err
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ValidatingWebhookConfiguration") {
-				s21 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s21) {
-						s21 = s21[:i+1]
-					} else {
-						s21 = append(s21, *new(ValidatingWebhookConfiguration))
+			if k55, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ValidatingWebhookConfiguration") {
+					s56 := m.Items[:0]
+					if n := d.Count(); cap(s56) < n {
+						s56 = make([]ValidatingWebhookConfiguration, 0, n)
 					}
-					s21[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s56) {
+							s56 = s56[:i+1]
+						} else {
+							s56 = append(s56, *new(ValidatingWebhookConfiguration))
+						}
+						s56[i].DecodeJSON(d)
+					}
+					if len(s56) == 0 {
+						s56 = []ValidatingWebhookConfiguration{}
+					}
+					m.Items = s56
 				}
-				if len(s21) == 0 {
-					s21 = []ValidatingWebhookConfiguration{}
-				}
-				m.Items = s21
+				jsonwire.Keep(d, k55, m.Items)
 			}
 		default:
 			d.Skip()
@@ -883,22 +1051,28 @@ func (m *MutatingWebhookConfiguration) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "webhooks":
-			if d.Null() {
-				m.Webhooks = nil
-			} else if d.OpenArray("[]MutatingWebhook") {
-				s22 := m.Webhooks[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s22) {
-						s22 = s22[:i+1]
-					} else {
-						s22 = append(s22, *new(MutatingWebhook))
+			if k57, ok := jsonwire.ReuseSlice(d, &m.Webhooks); !ok {
+				if d.Null() {
+					m.Webhooks = nil
+				} else if d.OpenArray("[]MutatingWebhook") {
+					s58 := m.Webhooks[:0]
+					if n := d.Count(); cap(s58) < n {
+						s58 = make([]MutatingWebhook, 0, n)
 					}
-					s22[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s58) {
+							s58 = s58[:i+1]
+						} else {
+							s58 = append(s58, *new(MutatingWebhook))
+						}
+						s58[i].DecodeJSON(d)
+					}
+					if len(s58) == 0 {
+						s58 = []MutatingWebhook{}
+					}
+					m.Webhooks = s58
 				}
-				if len(s22) == 0 {
-					s22 = []MutatingWebhook{}
-				}
-				m.Webhooks = s22
+				jsonwire.Keep(d, k57, m.Webhooks)
 			}
 		default:
 			d.Skip()
@@ -922,22 +1096,28 @@ func (m *MutatingWebhookConfigurationList) DecodeJSON(d *jsonwire.Decoder) error
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]MutatingWebhookConfiguration") {
-				s23 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s23) {
-						s23 = s23[:i+1]
-					} else {
-						s23 = append(s23, *new(MutatingWebhookConfiguration))
+			if k59, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]MutatingWebhookConfiguration") {
+					s60 := m.Items[:0]
+					if n := d.Count(); cap(s60) < n {
+						s60 = make([]MutatingWebhookConfiguration, 0, n)
 					}
-					s23[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s60) {
+							s60 = s60[:i+1]
+						} else {
+							s60 = append(s60, *new(MutatingWebhookConfiguration))
+						}
+						s60[i].DecodeJSON(d)
+					}
+					if len(s60) == 0 {
+						s60 = []MutatingWebhookConfiguration{}
+					}
+					m.Items = s60
 				}
-				if len(s23) == 0 {
-					s23 = []MutatingWebhookConfiguration{}
-				}
-				m.Items = s23
+				jsonwire.Keep(d, k59, m.Items)
 			}
 		default:
 			d.Skip()
@@ -959,112 +1139,148 @@ func (m *ValidatingWebhook) DecodeJSON(d *jsonwire.Decoder) error {
 		case "clientConfig":
 			m.ClientConfig.DecodeJSON(d)
 		case "rules":
-			if d.Null() {
-				m.Rules = nil
-			} else if d.OpenArray("[]RuleWithOperations") {
-				s24 := m.Rules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s24) {
-						s24 = s24[:i+1]
-					} else {
-						s24 = append(s24, *new(RuleWithOperations))
+			if k61, ok := jsonwire.ReuseSlice(d, &m.Rules); !ok {
+				if d.Null() {
+					m.Rules = nil
+				} else if d.OpenArray("[]RuleWithOperations") {
+					s62 := m.Rules[:0]
+					if n := d.Count(); cap(s62) < n {
+						s62 = make([]RuleWithOperations, 0, n)
 					}
-					s24[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s62) {
+							s62 = s62[:i+1]
+						} else {
+							s62 = append(s62, *new(RuleWithOperations))
+						}
+						s62[i].DecodeJSON(d)
+					}
+					if len(s62) == 0 {
+						s62 = []RuleWithOperations{}
+					}
+					m.Rules = s62
 				}
-				if len(s24) == 0 {
-					s24 = []RuleWithOperations{}
-				}
-				m.Rules = s24
+				jsonwire.Keep(d, k61, m.Rules)
 			}
 		case "failurePolicy":
-			if d.Null() {
-				m.FailurePolicy = nil
-			} else {
-				if m.FailurePolicy == nil {
-					m.FailurePolicy = new(FailurePolicyType)
+			if k63, ok := jsonwire.ReusePtr(d, &m.FailurePolicy); !ok {
+				if d.Null() {
+					m.FailurePolicy = nil
+				} else {
+					if m.FailurePolicy == nil {
+						m.FailurePolicy = new(FailurePolicyType)
+					}
+					jsonwire.String(d, m.FailurePolicy)
 				}
-				jsonwire.String(d, m.FailurePolicy)
+				jsonwire.Keep(d, k63, m.FailurePolicy)
 			}
 		case "matchPolicy":
-			if d.Null() {
-				m.MatchPolicy = nil
-			} else {
-				if m.MatchPolicy == nil {
-					m.MatchPolicy = new(MatchPolicyType)
+			if k64, ok := jsonwire.ReusePtr(d, &m.MatchPolicy); !ok {
+				if d.Null() {
+					m.MatchPolicy = nil
+				} else {
+					if m.MatchPolicy == nil {
+						m.MatchPolicy = new(MatchPolicyType)
+					}
+					jsonwire.String(d, m.MatchPolicy)
 				}
-				jsonwire.String(d, m.MatchPolicy)
+				jsonwire.Keep(d, k64, m.MatchPolicy)
 			}
 		case "namespaceSelector":
-			if d.Null() {
-				m.NamespaceSelector = nil
-			} else {
-				if m.NamespaceSelector == nil {
-					m.NamespaceSelector = new(metav1.LabelSelector)
+			if k65, ok := jsonwire.ReusePtr(d, &m.NamespaceSelector); !ok {
+				if d.Null() {
+					m.NamespaceSelector = nil
+				} else {
+					if m.NamespaceSelector == nil {
+						m.NamespaceSelector = new(metav1.LabelSelector)
+					}
+					(*m.NamespaceSelector).DecodeJSON(d)
 				}
-				(*m.NamespaceSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k65, m.NamespaceSelector)
 			}
 		case "objectSelector":
-			if d.Null() {
-				m.ObjectSelector = nil
-			} else {
-				if m.ObjectSelector == nil {
-					m.ObjectSelector = new(metav1.LabelSelector)
+			if k66, ok := jsonwire.ReusePtr(d, &m.ObjectSelector); !ok {
+				if d.Null() {
+					m.ObjectSelector = nil
+				} else {
+					if m.ObjectSelector == nil {
+						m.ObjectSelector = new(metav1.LabelSelector)
+					}
+					(*m.ObjectSelector).DecodeJSON(d)
 				}
-				(*m.ObjectSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k66, m.ObjectSelector)
 			}
 		case "sideEffects":
-			if d.Null() {
-				m.SideEffects = nil
-			} else {
-				if m.SideEffects == nil {
-					m.SideEffects = new(SideEffectClass)
+			if k67, ok := jsonwire.ReusePtr(d, &m.SideEffects); !ok {
+				if d.Null() {
+					m.SideEffects = nil
+				} else {
+					if m.SideEffects == nil {
+						m.SideEffects = new(SideEffectClass)
+					}
+					jsonwire.String(d, m.SideEffects)
 				}
-				jsonwire.String(d, m.SideEffects)
+				jsonwire.Keep(d, k67, m.SideEffects)
 			}
 		case "timeoutSeconds":
-			if d.Null() {
-				m.TimeoutSeconds = nil
-			} else {
-				if m.TimeoutSeconds == nil {
-					m.TimeoutSeconds = new(int32)
+			if k68, ok := jsonwire.ReusePtr(d, &m.TimeoutSeconds); !ok {
+				if d.Null() {
+					m.TimeoutSeconds = nil
+				} else {
+					if m.TimeoutSeconds == nil {
+						m.TimeoutSeconds = new(int32)
+					}
+					jsonwire.Int(d, m.TimeoutSeconds)
 				}
-				jsonwire.Int(d, m.TimeoutSeconds)
+				jsonwire.Keep(d, k68, m.TimeoutSeconds)
 			}
 		case "admissionReviewVersions":
-			if d.Null() {
-				m.AdmissionReviewVersions = nil
-			} else if d.OpenArray("[]string") {
-				s25 := m.AdmissionReviewVersions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s25) {
-						s25 = s25[:i+1]
-					} else {
-						s25 = append(s25, *new(string))
+			if k69, ok := jsonwire.ReuseSlice(d, &m.AdmissionReviewVersions); !ok {
+				if d.Null() {
+					m.AdmissionReviewVersions = nil
+				} else if d.OpenArray("[]string") {
+					s70 := m.AdmissionReviewVersions[:0]
+					if n := d.Count(); cap(s70) < n {
+						s70 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s25[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s70) {
+							s70 = s70[:i+1]
+						} else {
+							s70 = append(s70, *new(string))
+						}
+						jsonwire.String(d, &s70[i])
+					}
+					if len(s70) == 0 {
+						s70 = []string{}
+					}
+					m.AdmissionReviewVersions = s70
 				}
-				if len(s25) == 0 {
-					s25 = []string{}
-				}
-				m.AdmissionReviewVersions = s25
+				jsonwire.Keep(d, k69, m.AdmissionReviewVersions)
 			}
 		case "matchConditions":
-			if d.Null() {
-				m.MatchConditions = nil
-			} else if d.OpenArray("[]MatchCondition") {
-				s26 := m.MatchConditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s26) {
-						s26 = s26[:i+1]
-					} else {
-						s26 = append(s26, *new(MatchCondition))
+			if k71, ok := jsonwire.ReuseSlice(d, &m.MatchConditions); !ok {
+				if d.Null() {
+					m.MatchConditions = nil
+				} else if d.OpenArray("[]MatchCondition") {
+					s72 := m.MatchConditions[:0]
+					if n := d.Count(); cap(s72) < n {
+						s72 = make([]MatchCondition, 0, n)
 					}
-					s26[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s72) {
+							s72 = s72[:i+1]
+						} else {
+							s72 = append(s72, *new(MatchCondition))
+						}
+						s72[i].DecodeJSON(d)
+					}
+					if len(s72) == 0 {
+						s72 = []MatchCondition{}
+					}
+					m.MatchConditions = s72
 				}
-				if len(s26) == 0 {
-					s26 = []MatchCondition{}
-				}
-				m.MatchConditions = s26
+				jsonwire.Keep(d, k71, m.MatchConditions)
 			}
 		default:
 			d.Skip()
@@ -1086,121 +1302,160 @@ func (m *MutatingWebhook) DecodeJSON(d *jsonwire.Decoder) error {
 		case "clientConfig":
 			m.ClientConfig.DecodeJSON(d)
 		case "rules":
-			if d.Null() {
-				m.Rules = nil
-			} else if d.OpenArray("[]RuleWithOperations") {
-				s27 := m.Rules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s27) {
-						s27 = s27[:i+1]
-					} else {
-						s27 = append(s27, *new(RuleWithOperations))
+			if k73, ok := jsonwire.ReuseSlice(d, &m.Rules); !ok {
+				if d.Null() {
+					m.Rules = nil
+				} else if d.OpenArray("[]RuleWithOperations") {
+					s74 := m.Rules[:0]
+					if n := d.Count(); cap(s74) < n {
+						s74 = make([]RuleWithOperations, 0, n)
 					}
-					s27[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s74) {
+							s74 = s74[:i+1]
+						} else {
+							s74 = append(s74, *new(RuleWithOperations))
+						}
+						s74[i].DecodeJSON(d)
+					}
+					if len(s74) == 0 {
+						s74 = []RuleWithOperations{}
+					}
+					m.Rules = s74
 				}
-				if len(s27) == 0 {
-					s27 = []RuleWithOperations{}
-				}
-				m.Rules = s27
+				jsonwire.Keep(d, k73, m.Rules)
 			}
 		case "failurePolicy":
-			if d.Null() {
-				m.FailurePolicy = nil
-			} else {
-				if m.FailurePolicy == nil {
-					m.FailurePolicy = new(FailurePolicyType)
+			if k75, ok := jsonwire.ReusePtr(d, &m.FailurePolicy); !ok {
+				if d.Null() {
+					m.FailurePolicy = nil
+				} else {
+					if m.FailurePolicy == nil {
+						m.FailurePolicy = new(FailurePolicyType)
+					}
+					jsonwire.String(d, m.FailurePolicy)
 				}
-				jsonwire.String(d, m.FailurePolicy)
+				jsonwire.Keep(d, k75, m.FailurePolicy)
 			}
 		case "matchPolicy":
-			if d.Null() {
-				m.MatchPolicy = nil
-			} else {
-				if m.MatchPolicy == nil {
-					m.MatchPolicy = new(MatchPolicyType)
+			if k76, ok := jsonwire.ReusePtr(d, &m.MatchPolicy); !ok {
+				if d.Null() {
+					m.MatchPolicy = nil
+				} else {
+					if m.MatchPolicy == nil {
+						m.MatchPolicy = new(MatchPolicyType)
+					}
+					jsonwire.String(d, m.MatchPolicy)
 				}
-				jsonwire.String(d, m.MatchPolicy)
+				jsonwire.Keep(d, k76, m.MatchPolicy)
 			}
 		case "namespaceSelector":
-			if d.Null() {
-				m.NamespaceSelector = nil
-			} else {
-				if m.NamespaceSelector == nil {
-					m.NamespaceSelector = new(metav1.LabelSelector)
+			if k77, ok := jsonwire.ReusePtr(d, &m.NamespaceSelector); !ok {
+				if d.Null() {
+					m.NamespaceSelector = nil
+				} else {
+					if m.NamespaceSelector == nil {
+						m.NamespaceSelector = new(metav1.LabelSelector)
+					}
+					(*m.NamespaceSelector).DecodeJSON(d)
 				}
-				(*m.NamespaceSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k77, m.NamespaceSelector)
 			}
 		case "objectSelector":
-			if d.Null() {
-				m.ObjectSelector = nil
-			} else {
-				if m.ObjectSelector == nil {
-					m.ObjectSelector = new(metav1.LabelSelector)
+			if k78, ok := jsonwire.ReusePtr(d, &m.ObjectSelector); !ok {
+				if d.Null() {
+					m.ObjectSelector = nil
+				} else {
+					if m.ObjectSelector == nil {
+						m.ObjectSelector = new(metav1.LabelSelector)
+					}
+					(*m.ObjectSelector).DecodeJSON(d)
 				}
-				(*m.ObjectSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k78, m.ObjectSelector)
 			}
 		case "sideEffects":
-			if d.Null() {
-				m.SideEffects = nil
-			} else {
-				if m.SideEffects == nil {
-					m.SideEffects = new(SideEffectClass)
+			if k79, ok := jsonwire.ReusePtr(d, &m.SideEffects); !ok {
+				if d.Null() {
+					m.SideEffects = nil
+				} else {
+					if m.SideEffects == nil {
+						m.SideEffects = new(SideEffectClass)
+					}
+					jsonwire.String(d, m.SideEffects)
 				}
-				jsonwire.String(d, m.SideEffects)
+				jsonwire.Keep(d, k79, m.SideEffects)
 			}
 		case "timeoutSeconds":
-			if d.Null() {
-				m.TimeoutSeconds = nil
-			} else {
-				if m.TimeoutSeconds == nil {
-					m.TimeoutSeconds = new(int32)
+			if k80, ok := jsonwire.ReusePtr(d, &m.TimeoutSeconds); !ok {
+				if d.Null() {
+					m.TimeoutSeconds = nil
+				} else {
+					if m.TimeoutSeconds == nil {
+						m.TimeoutSeconds = new(int32)
+					}
+					jsonwire.Int(d, m.TimeoutSeconds)
 				}
-				jsonwire.Int(d, m.TimeoutSeconds)
+				jsonwire.Keep(d, k80, m.TimeoutSeconds)
 			}
 		case "admissionReviewVersions":
-			if d.Null() {
-				m.AdmissionReviewVersions = nil
-			} else if d.OpenArray("[]string") {
-				s28 := m.AdmissionReviewVersions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s28) {
-						s28 = s28[:i+1]
-					} else {
-						s28 = append(s28, *new(string))
+			if k81, ok := jsonwire.ReuseSlice(d, &m.AdmissionReviewVersions); !ok {
+				if d.Null() {
+					m.AdmissionReviewVersions = nil
+				} else if d.OpenArray("[]string") {
+					s82 := m.AdmissionReviewVersions[:0]
+					if n := d.Count(); cap(s82) < n {
+						s82 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s28[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s82) {
+							s82 = s82[:i+1]
+						} else {
+							s82 = append(s82, *new(string))
+						}
+						jsonwire.String(d, &s82[i])
+					}
+					if len(s82) == 0 {
+						s82 = []string{}
+					}
+					m.AdmissionReviewVersions = s82
 				}
-				if len(s28) == 0 {
-					s28 = []string{}
-				}
-				m.AdmissionReviewVersions = s28
+				jsonwire.Keep(d, k81, m.AdmissionReviewVersions)
 			}
 		case "reinvocationPolicy":
-			if d.Null() {
-				m.ReinvocationPolicy = nil
-			} else {
-				if m.ReinvocationPolicy == nil {
-					m.ReinvocationPolicy = new(ReinvocationPolicyType)
+			if k83, ok := jsonwire.ReusePtr(d, &m.ReinvocationPolicy); !ok {
+				if d.Null() {
+					m.ReinvocationPolicy = nil
+				} else {
+					if m.ReinvocationPolicy == nil {
+						m.ReinvocationPolicy = new(ReinvocationPolicyType)
+					}
+					jsonwire.String(d, m.ReinvocationPolicy)
 				}
-				jsonwire.String(d, m.ReinvocationPolicy)
+				jsonwire.Keep(d, k83, m.ReinvocationPolicy)
 			}
 		case "matchConditions":
-			if d.Null() {
-				m.MatchConditions = nil
-			} else if d.OpenArray("[]MatchCondition") {
-				s29 := m.MatchConditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s29) {
-						s29 = s29[:i+1]
-					} else {
-						s29 = append(s29, *new(MatchCondition))
+			if k84, ok := jsonwire.ReuseSlice(d, &m.MatchConditions); !ok {
+				if d.Null() {
+					m.MatchConditions = nil
+				} else if d.OpenArray("[]MatchCondition") {
+					s85 := m.MatchConditions[:0]
+					if n := d.Count(); cap(s85) < n {
+						s85 = make([]MatchCondition, 0, n)
 					}
-					s29[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s85) {
+							s85 = s85[:i+1]
+						} else {
+							s85 = append(s85, *new(MatchCondition))
+						}
+						s85[i].DecodeJSON(d)
+					}
+					if len(s85) == 0 {
+						s85 = []MatchCondition{}
+					}
+					m.MatchConditions = s85
 				}
-				if len(s29) == 0 {
-					s29 = []MatchCondition{}
-				}
-				m.MatchConditions = s29
+				jsonwire.Keep(d, k84, m.MatchConditions)
 			}
 		default:
 			d.Skip()
@@ -1247,22 +1502,28 @@ func (m *MutatingAdmissionPolicyList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]MutatingAdmissionPolicy") {
-				s30 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s30) {
-						s30 = s30[:i+1]
-					} else {
-						s30 = append(s30, *new(MutatingAdmissionPolicy))
+			if k86, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]MutatingAdmissionPolicy") {
+					s87 := m.Items[:0]
+					if n := d.Count(); cap(s87) < n {
+						s87 = make([]MutatingAdmissionPolicy, 0, n)
 					}
-					s30[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s87) {
+							s87 = s87[:i+1]
+						} else {
+							s87 = append(s87, *new(MutatingAdmissionPolicy))
+						}
+						s87[i].DecodeJSON(d)
+					}
+					if len(s87) == 0 {
+						s87 = []MutatingAdmissionPolicy{}
+					}
+					m.Items = s87
 				}
-				if len(s30) == 0 {
-					s30 = []MutatingAdmissionPolicy{}
-				}
-				m.Items = s30
+				jsonwire.Keep(d, k86, m.Items)
 			}
 		default:
 			d.Skip()
@@ -1280,85 +1541,112 @@ func (m *MutatingAdmissionPolicySpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "paramKind":
-			if d.Null() {
-				m.ParamKind = nil
-			} else {
-				if m.ParamKind == nil {
-					m.ParamKind = new(ParamKind)
+			if k88, ok := jsonwire.ReusePtr(d, &m.ParamKind); !ok {
+				if d.Null() {
+					m.ParamKind = nil
+				} else {
+					if m.ParamKind == nil {
+						m.ParamKind = new(ParamKind)
+					}
+					(*m.ParamKind).DecodeJSON(d)
 				}
-				(*m.ParamKind).DecodeJSON(d)
+				jsonwire.Keep(d, k88, m.ParamKind)
 			}
 		case "matchConstraints":
-			if d.Null() {
-				m.MatchConstraints = nil
-			} else {
-				if m.MatchConstraints == nil {
-					m.MatchConstraints = new(MatchResources)
+			if k89, ok := jsonwire.ReusePtr(d, &m.MatchConstraints); !ok {
+				if d.Null() {
+					m.MatchConstraints = nil
+				} else {
+					if m.MatchConstraints == nil {
+						m.MatchConstraints = new(MatchResources)
+					}
+					(*m.MatchConstraints).DecodeJSON(d)
 				}
-				(*m.MatchConstraints).DecodeJSON(d)
+				jsonwire.Keep(d, k89, m.MatchConstraints)
 			}
 		case "variables":
-			if d.Null() {
-				m.Variables = nil
-			} else if d.OpenArray("[]Variable") {
-				s31 := m.Variables[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s31) {
-						s31 = s31[:i+1]
-					} else {
-						s31 = append(s31, *new(Variable))
+			if k90, ok := jsonwire.ReuseSlice(d, &m.Variables); !ok {
+				if d.Null() {
+					m.Variables = nil
+				} else if d.OpenArray("[]Variable") {
+					s91 := m.Variables[:0]
+					if n := d.Count(); cap(s91) < n {
+						s91 = make([]Variable, 0, n)
 					}
-					s31[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s91) {
+							s91 = s91[:i+1]
+						} else {
+							s91 = append(s91, *new(Variable))
+						}
+						s91[i].DecodeJSON(d)
+					}
+					if len(s91) == 0 {
+						s91 = []Variable{}
+					}
+					m.Variables = s91
 				}
-				if len(s31) == 0 {
-					s31 = []Variable{}
-				}
-				m.Variables = s31
+				jsonwire.Keep(d, k90, m.Variables)
 			}
 		case "mutations":
-			if d.Null() {
-				m.Mutations = nil
-			} else if d.OpenArray("[]Mutation") {
-				s32 := m.Mutations[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s32) {
-						s32 = s32[:i+1]
-					} else {
-						s32 = append(s32, *new(Mutation))
+			if k92, ok := jsonwire.ReuseSlice(d, &m.Mutations); !ok {
+				if d.Null() {
+					m.Mutations = nil
+				} else if d.OpenArray("[]Mutation") {
+					s93 := m.Mutations[:0]
+					if n := d.Count(); cap(s93) < n {
+						s93 = make([]Mutation, 0, n)
 					}
-					s32[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s93) {
+							s93 = s93[:i+1]
+						} else {
+							s93 = append(s93, *new(Mutation))
+						}
+						s93[i].DecodeJSON(d)
+					}
+					if len(s93) == 0 {
+						s93 = []Mutation{}
+					}
+					m.Mutations = s93
 				}
-				if len(s32) == 0 {
-					s32 = []Mutation{}
-				}
-				m.Mutations = s32
+				jsonwire.Keep(d, k92, m.Mutations)
 			}
 		case "failurePolicy":
-			if d.Null() {
-				m.FailurePolicy = nil
-			} else {
-				if m.FailurePolicy == nil {
-					m.FailurePolicy = new(FailurePolicyType)
+			if k94, ok := jsonwire.ReusePtr(d, &m.FailurePolicy); !ok {
+				if d.Null() {
+					m.FailurePolicy = nil
+				} else {
+					if m.FailurePolicy == nil {
+						m.FailurePolicy = new(FailurePolicyType)
+					}
+					jsonwire.String(d, m.FailurePolicy)
 				}
-				jsonwire.String(d, m.FailurePolicy)
+				jsonwire.Keep(d, k94, m.FailurePolicy)
 			}
 		case "matchConditions":
-			if d.Null() {
-				m.MatchConditions = nil
-			} else if d.OpenArray("[]MatchCondition") {
-				s33 := m.MatchConditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s33) {
-						s33 = s33[:i+1]
-					} else {
-						s33 = append(s33, *new(MatchCondition))
+			if k95, ok := jsonwire.ReuseSlice(d, &m.MatchConditions); !ok {
+				if d.Null() {
+					m.MatchConditions = nil
+				} else if d.OpenArray("[]MatchCondition") {
+					s96 := m.MatchConditions[:0]
+					if n := d.Count(); cap(s96) < n {
+						s96 = make([]MatchCondition, 0, n)
 					}
-					s33[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s96) {
+							s96 = s96[:i+1]
+						} else {
+							s96 = append(s96, *new(MatchCondition))
+						}
+						s96[i].DecodeJSON(d)
+					}
+					if len(s96) == 0 {
+						s96 = []MatchCondition{}
+					}
+					m.MatchConditions = s96
 				}
-				if len(s33) == 0 {
-					s33 = []MatchCondition{}
-				}
-				m.MatchConditions = s33
+				jsonwire.Keep(d, k95, m.MatchConditions)
 			}
 		case "reinvocationPolicy":
 			jsonwire.String(d, &m.ReinvocationPolicy)
@@ -1380,22 +1668,28 @@ func (m *Mutation) DecodeJSON(d *jsonwire.Decoder) error {
 		case "patchType":
 			jsonwire.String(d, &m.PatchType)
 		case "applyConfiguration":
-			if d.Null() {
-				m.ApplyConfiguration = nil
-			} else {
-				if m.ApplyConfiguration == nil {
-					m.ApplyConfiguration = new(ApplyConfiguration)
+			if k97, ok := jsonwire.ReusePtr(d, &m.ApplyConfiguration); !ok {
+				if d.Null() {
+					m.ApplyConfiguration = nil
+				} else {
+					if m.ApplyConfiguration == nil {
+						m.ApplyConfiguration = new(ApplyConfiguration)
+					}
+					(*m.ApplyConfiguration).DecodeJSON(d)
 				}
-				(*m.ApplyConfiguration).DecodeJSON(d)
+				jsonwire.Keep(d, k97, m.ApplyConfiguration)
 			}
 		case "jsonPatch":
-			if d.Null() {
-				m.JSONPatch = nil
-			} else {
-				if m.JSONPatch == nil {
-					m.JSONPatch = new(JSONPatch)
+			if k98, ok := jsonwire.ReusePtr(d, &m.JSONPatch); !ok {
+				if d.Null() {
+					m.JSONPatch = nil
+				} else {
+					if m.JSONPatch == nil {
+						m.JSONPatch = new(JSONPatch)
+					}
+					(*m.JSONPatch).DecodeJSON(d)
 				}
-				(*m.JSONPatch).DecodeJSON(d)
+				jsonwire.Keep(d, k98, m.JSONPatch)
 			}
 		default:
 			d.Skip()
@@ -1476,22 +1770,28 @@ func (m *MutatingAdmissionPolicyBindingList) DecodeJSON(d *jsonwire.Decoder) err
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]MutatingAdmissionPolicyBinding") {
-				s34 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s34) {
-						s34 = s34[:i+1]
-					} else {
-						s34 = append(s34, *new(MutatingAdmissionPolicyBinding))
+			if k99, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]MutatingAdmissionPolicyBinding") {
+					s100 := m.Items[:0]
+					if n := d.Count(); cap(s100) < n {
+						s100 = make([]MutatingAdmissionPolicyBinding, 0, n)
 					}
-					s34[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s100) {
+							s100 = s100[:i+1]
+						} else {
+							s100 = append(s100, *new(MutatingAdmissionPolicyBinding))
+						}
+						s100[i].DecodeJSON(d)
+					}
+					if len(s100) == 0 {
+						s100 = []MutatingAdmissionPolicyBinding{}
+					}
+					m.Items = s100
 				}
-				if len(s34) == 0 {
-					s34 = []MutatingAdmissionPolicyBinding{}
-				}
-				m.Items = s34
+				jsonwire.Keep(d, k99, m.Items)
 			}
 		default:
 			d.Skip()
@@ -1511,22 +1811,28 @@ func (m *MutatingAdmissionPolicyBindingSpec) DecodeJSON(d *jsonwire.Decoder) err
 		case "policyName":
 			jsonwire.String(d, &m.PolicyName)
 		case "paramRef":
-			if d.Null() {
-				m.ParamRef = nil
-			} else {
-				if m.ParamRef == nil {
-					m.ParamRef = new(ParamRef)
+			if k101, ok := jsonwire.ReusePtr(d, &m.ParamRef); !ok {
+				if d.Null() {
+					m.ParamRef = nil
+				} else {
+					if m.ParamRef == nil {
+						m.ParamRef = new(ParamRef)
+					}
+					(*m.ParamRef).DecodeJSON(d)
 				}
-				(*m.ParamRef).DecodeJSON(d)
+				jsonwire.Keep(d, k101, m.ParamRef)
 			}
 		case "matchResources":
-			if d.Null() {
-				m.MatchResources = nil
-			} else {
-				if m.MatchResources == nil {
-					m.MatchResources = new(MatchResources)
+			if k102, ok := jsonwire.ReusePtr(d, &m.MatchResources); !ok {
+				if d.Null() {
+					m.MatchResources = nil
+				} else {
+					if m.MatchResources == nil {
+						m.MatchResources = new(MatchResources)
+					}
+					(*m.MatchResources).DecodeJSON(d)
 				}
-				(*m.MatchResources).DecodeJSON(d)
+				jsonwire.Keep(d, k102, m.MatchResources)
 			}
 		default:
 			d.Skip()
@@ -1544,85 +1850,112 @@ func (m *RuleWithOperations) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "operations":
-			if d.Null() {
-				m.Operations = nil
-			} else if d.OpenArray("[]OperationType") {
-				s35 := m.Operations[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s35) {
-						s35 = s35[:i+1]
-					} else {
-						s35 = append(s35, *new(OperationType))
+			if k103, ok := jsonwire.ReuseSlice(d, &m.Operations); !ok {
+				if d.Null() {
+					m.Operations = nil
+				} else if d.OpenArray("[]OperationType") {
+					s104 := m.Operations[:0]
+					if n := d.Count(); cap(s104) < n {
+						s104 = make([]OperationType, 0, n)
 					}
-					jsonwire.String(d, &s35[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s104) {
+							s104 = s104[:i+1]
+						} else {
+							s104 = append(s104, *new(OperationType))
+						}
+						jsonwire.String(d, &s104[i])
+					}
+					if len(s104) == 0 {
+						s104 = []OperationType{}
+					}
+					m.Operations = s104
 				}
-				if len(s35) == 0 {
-					s35 = []OperationType{}
-				}
-				m.Operations = s35
+				jsonwire.Keep(d, k103, m.Operations)
 			}
 		case "apiGroups":
-			if d.Null() {
-				m.Rule.APIGroups = nil
-			} else if d.OpenArray("[]string") {
-				s36 := m.Rule.APIGroups[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s36) {
-						s36 = s36[:i+1]
-					} else {
-						s36 = append(s36, *new(string))
+			if k105, ok := jsonwire.ReuseSlice(d, &m.Rule.APIGroups); !ok {
+				if d.Null() {
+					m.Rule.APIGroups = nil
+				} else if d.OpenArray("[]string") {
+					s106 := m.Rule.APIGroups[:0]
+					if n := d.Count(); cap(s106) < n {
+						s106 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s36[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s106) {
+							s106 = s106[:i+1]
+						} else {
+							s106 = append(s106, *new(string))
+						}
+						jsonwire.String(d, &s106[i])
+					}
+					if len(s106) == 0 {
+						s106 = []string{}
+					}
+					m.Rule.APIGroups = s106
 				}
-				if len(s36) == 0 {
-					s36 = []string{}
-				}
-				m.Rule.APIGroups = s36
+				jsonwire.Keep(d, k105, m.Rule.APIGroups)
 			}
 		case "apiVersions":
-			if d.Null() {
-				m.Rule.APIVersions = nil
-			} else if d.OpenArray("[]string") {
-				s37 := m.Rule.APIVersions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s37) {
-						s37 = s37[:i+1]
-					} else {
-						s37 = append(s37, *new(string))
+			if k107, ok := jsonwire.ReuseSlice(d, &m.Rule.APIVersions); !ok {
+				if d.Null() {
+					m.Rule.APIVersions = nil
+				} else if d.OpenArray("[]string") {
+					s108 := m.Rule.APIVersions[:0]
+					if n := d.Count(); cap(s108) < n {
+						s108 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s37[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s108) {
+							s108 = s108[:i+1]
+						} else {
+							s108 = append(s108, *new(string))
+						}
+						jsonwire.String(d, &s108[i])
+					}
+					if len(s108) == 0 {
+						s108 = []string{}
+					}
+					m.Rule.APIVersions = s108
 				}
-				if len(s37) == 0 {
-					s37 = []string{}
-				}
-				m.Rule.APIVersions = s37
+				jsonwire.Keep(d, k107, m.Rule.APIVersions)
 			}
 		case "resources":
-			if d.Null() {
-				m.Rule.Resources = nil
-			} else if d.OpenArray("[]string") {
-				s38 := m.Rule.Resources[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s38) {
-						s38 = s38[:i+1]
-					} else {
-						s38 = append(s38, *new(string))
+			if k109, ok := jsonwire.ReuseSlice(d, &m.Rule.Resources); !ok {
+				if d.Null() {
+					m.Rule.Resources = nil
+				} else if d.OpenArray("[]string") {
+					s110 := m.Rule.Resources[:0]
+					if n := d.Count(); cap(s110) < n {
+						s110 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s38[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s110) {
+							s110 = s110[:i+1]
+						} else {
+							s110 = append(s110, *new(string))
+						}
+						jsonwire.String(d, &s110[i])
+					}
+					if len(s110) == 0 {
+						s110 = []string{}
+					}
+					m.Rule.Resources = s110
 				}
-				if len(s38) == 0 {
-					s38 = []string{}
-				}
-				m.Rule.Resources = s38
+				jsonwire.Keep(d, k109, m.Rule.Resources)
 			}
 		case "scope":
-			if d.Null() {
-				m.Rule.Scope = nil
-			} else {
-				if m.Rule.Scope == nil {
-					m.Rule.Scope = new(ScopeType)
+			if k111, ok := jsonwire.ReusePtr(d, &m.Rule.Scope); !ok {
+				if d.Null() {
+					m.Rule.Scope = nil
+				} else {
+					if m.Rule.Scope == nil {
+						m.Rule.Scope = new(ScopeType)
+					}
+					jsonwire.String(d, m.Rule.Scope)
 				}
-				jsonwire.String(d, m.Rule.Scope)
+				jsonwire.Keep(d, k111, m.Rule.Scope)
 			}
 		default:
 			d.Skip()
@@ -1640,22 +1973,28 @@ func (m *WebhookClientConfig) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "url":
-			if d.Null() {
-				m.URL = nil
-			} else {
-				if m.URL == nil {
-					m.URL = new(string)
+			if k112, ok := jsonwire.ReusePtr(d, &m.URL); !ok {
+				if d.Null() {
+					m.URL = nil
+				} else {
+					if m.URL == nil {
+						m.URL = new(string)
+					}
+					jsonwire.String(d, m.URL)
 				}
-				jsonwire.String(d, m.URL)
+				jsonwire.Keep(d, k112, m.URL)
 			}
 		case "service":
-			if d.Null() {
-				m.Service = nil
-			} else {
-				if m.Service == nil {
-					m.Service = new(ServiceReference)
+			if k113, ok := jsonwire.ReusePtr(d, &m.Service); !ok {
+				if d.Null() {
+					m.Service = nil
+				} else {
+					if m.Service == nil {
+						m.Service = new(ServiceReference)
+					}
+					(*m.Service).DecodeJSON(d)
 				}
-				(*m.Service).DecodeJSON(d)
+				jsonwire.Keep(d, k113, m.Service)
 			}
 		case "caBundle":
 			jsonwire.Bytes(d, &m.CABundle)
@@ -1679,22 +2018,28 @@ func (m *ServiceReference) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "path":
-			if d.Null() {
-				m.Path = nil
-			} else {
-				if m.Path == nil {
-					m.Path = new(string)
+			if k114, ok := jsonwire.ReusePtr(d, &m.Path); !ok {
+				if d.Null() {
+					m.Path = nil
+				} else {
+					if m.Path == nil {
+						m.Path = new(string)
+					}
+					jsonwire.String(d, m.Path)
 				}
-				jsonwire.String(d, m.Path)
+				jsonwire.Keep(d, k114, m.Path)
 			}
 		case "port":
-			if d.Null() {
-				m.Port = nil
-			} else {
-				if m.Port == nil {
-					m.Port = new(int32)
+			if k115, ok := jsonwire.ReusePtr(d, &m.Port); !ok {
+				if d.Null() {
+					m.Port = nil
+				} else {
+					if m.Port == nil {
+						m.Port = new(int32)
+					}
+					jsonwire.Int(d, m.Port)
 				}
-				jsonwire.Int(d, m.Port)
+				jsonwire.Keep(d, k115, m.Port)
 			}
 		default:
 			d.Skip()

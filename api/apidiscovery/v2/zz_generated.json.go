@@ -22,22 +22,28 @@ func (m *APIGroupDiscoveryList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]APIGroupDiscovery") {
-				s1 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(APIGroupDiscovery))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]APIGroupDiscovery") {
+					s2 := m.Items[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]APIGroupDiscovery, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(APIGroupDiscovery))
+						}
+						s2[i].DecodeJSON(d)
+					}
+					if len(s2) == 0 {
+						s2 = []APIGroupDiscovery{}
+					}
+					m.Items = s2
 				}
-				if len(s1) == 0 {
-					s1 = []APIGroupDiscovery{}
-				}
-				m.Items = s1
+				jsonwire.Keep(d, k1, m.Items)
 			}
 		default:
 			d.Skip()
@@ -61,22 +67,28 @@ func (m *APIGroupDiscovery) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "versions":
-			if d.Null() {
-				m.Versions = nil
-			} else if d.OpenArray("[]APIVersionDiscovery") {
-				s2 := m.Versions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(APIVersionDiscovery))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.Versions); !ok {
+				if d.Null() {
+					m.Versions = nil
+				} else if d.OpenArray("[]APIVersionDiscovery") {
+					s4 := m.Versions[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]APIVersionDiscovery, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(APIVersionDiscovery))
+						}
+						s4[i].DecodeJSON(d)
+					}
+					if len(s4) == 0 {
+						s4 = []APIVersionDiscovery{}
+					}
+					m.Versions = s4
 				}
-				if len(s2) == 0 {
-					s2 = []APIVersionDiscovery{}
-				}
-				m.Versions = s2
+				jsonwire.Keep(d, k3, m.Versions)
 			}
 		default:
 			d.Skip()
@@ -96,22 +108,28 @@ func (m *APIVersionDiscovery) DecodeJSON(d *jsonwire.Decoder) error {
 		case "version":
 			jsonwire.String(d, &m.Version)
 		case "resources":
-			if d.Null() {
-				m.Resources = nil
-			} else if d.OpenArray("[]APIResourceDiscovery") {
-				s3 := m.Resources[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(APIResourceDiscovery))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else if d.OpenArray("[]APIResourceDiscovery") {
+					s6 := m.Resources[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]APIResourceDiscovery, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(APIResourceDiscovery))
+						}
+						s6[i].DecodeJSON(d)
+					}
+					if len(s6) == 0 {
+						s6 = []APIResourceDiscovery{}
+					}
+					m.Resources = s6
 				}
-				if len(s3) == 0 {
-					s3 = []APIResourceDiscovery{}
-				}
-				m.Resources = s3
+				jsonwire.Keep(d, k5, m.Resources)
 			}
 		case "freshness":
 			jsonwire.String(d, &m.Freshness)
@@ -133,89 +151,116 @@ func (m *APIResourceDiscovery) DecodeJSON(d *jsonwire.Decoder) error {
 		case "resource":
 			jsonwire.String(d, &m.Resource)
 		case "responseKind":
-			if d.Null() {
-				m.ResponseKind = nil
-			} else {
-				if m.ResponseKind == nil {
-					m.ResponseKind = new(metav1.GroupVersionKind)
+			if k7, ok := jsonwire.ReusePtr(d, &m.ResponseKind); !ok {
+				if d.Null() {
+					m.ResponseKind = nil
+				} else {
+					if m.ResponseKind == nil {
+						m.ResponseKind = new(metav1.GroupVersionKind)
+					}
+					(*m.ResponseKind).DecodeJSON(d)
 				}
-				(*m.ResponseKind).DecodeJSON(d)
+				jsonwire.Keep(d, k7, m.ResponseKind)
 			}
 		case "scope":
 			jsonwire.String(d, &m.Scope)
 		case "singularResource":
 			jsonwire.String(d, &m.SingularResource)
 		case "verbs":
-			if d.Null() {
-				m.Verbs = nil
-			} else if d.OpenArray("[]string") {
-				s4 := m.Verbs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(string))
+			if k8, ok := jsonwire.ReuseSlice(d, &m.Verbs); !ok {
+				if d.Null() {
+					m.Verbs = nil
+				} else if d.OpenArray("[]string") {
+					s9 := m.Verbs[:0]
+					if n := d.Count(); cap(s9) < n {
+						s9 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s4[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s9) {
+							s9 = s9[:i+1]
+						} else {
+							s9 = append(s9, *new(string))
+						}
+						jsonwire.String(d, &s9[i])
+					}
+					if len(s9) == 0 {
+						s9 = []string{}
+					}
+					m.Verbs = s9
 				}
-				if len(s4) == 0 {
-					s4 = []string{}
-				}
-				m.Verbs = s4
+				jsonwire.Keep(d, k8, m.Verbs)
 			}
 		case "shortNames":
-			if d.Null() {
-				m.ShortNames = nil
-			} else if d.OpenArray("[]string") {
-				s5 := m.ShortNames[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(string))
+			if k10, ok := jsonwire.ReuseSlice(d, &m.ShortNames); !ok {
+				if d.Null() {
+					m.ShortNames = nil
+				} else if d.OpenArray("[]string") {
+					s11 := m.ShortNames[:0]
+					if n := d.Count(); cap(s11) < n {
+						s11 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s5[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s11) {
+							s11 = s11[:i+1]
+						} else {
+							s11 = append(s11, *new(string))
+						}
+						jsonwire.String(d, &s11[i])
+					}
+					if len(s11) == 0 {
+						s11 = []string{}
+					}
+					m.ShortNames = s11
 				}
-				if len(s5) == 0 {
-					s5 = []string{}
-				}
-				m.ShortNames = s5
+				jsonwire.Keep(d, k10, m.ShortNames)
 			}
 		case "categories":
-			if d.Null() {
-				m.Categories = nil
-			} else if d.OpenArray("[]string") {
-				s6 := m.Categories[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(string))
+			if k12, ok := jsonwire.ReuseSlice(d, &m.Categories); !ok {
+				if d.Null() {
+					m.Categories = nil
+				} else if d.OpenArray("[]string") {
+					s13 := m.Categories[:0]
+					if n := d.Count(); cap(s13) < n {
+						s13 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s6[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s13) {
+							s13 = s13[:i+1]
+						} else {
+							s13 = append(s13, *new(string))
+						}
+						jsonwire.String(d, &s13[i])
+					}
+					if len(s13) == 0 {
+						s13 = []string{}
+					}
+					m.Categories = s13
 				}
-				if len(s6) == 0 {
-					s6 = []string{}
-				}
-				m.Categories = s6
+				jsonwire.Keep(d, k12, m.Categories)
 			}
 		case "subresources":
-			if d.Null() {
-				m.Subresources = nil
-			} else if d.OpenArray("[]APISubresourceDiscovery") {
-				s7 := m.Subresources[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(APISubresourceDiscovery))
+			if k14, ok := jsonwire.ReuseSlice(d, &m.Subresources); !ok {
+				if d.Null() {
+					m.Subresources = nil
+				} else if d.OpenArray("[]APISubresourceDiscovery") {
+					s15 := m.Subresources[:0]
+					if n := d.Count(); cap(s15) < n {
+						s15 = make([]APISubresourceDiscovery, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s15) {
+							s15 = s15[:i+1]
+						} else {
+							s15 = append(s15, *new(APISubresourceDiscovery))
+						}
+						s15[i].DecodeJSON(d)
+					}
+					if len(s15) == 0 {
+						s15 = []APISubresourceDiscovery{}
+					}
+					m.Subresources = s15
 				}
-				if len(s7) == 0 {
-					s7 = []APISubresourceDiscovery{}
-				}
-				m.Subresources = s7
+				jsonwire.Keep(d, k14, m.Subresources)
 			}
 		default:
 			d.Skip()
@@ -235,49 +280,64 @@ func (m *APISubresourceDiscovery) DecodeJSON(d *jsonwire.Decoder) error {
 		case "subresource":
 			jsonwire.String(d, &m.Subresource)
 		case "responseKind":
-			if d.Null() {
-				m.ResponseKind = nil
-			} else {
-				if m.ResponseKind == nil {
-					m.ResponseKind = new(metav1.GroupVersionKind)
+			if k16, ok := jsonwire.ReusePtr(d, &m.ResponseKind); !ok {
+				if d.Null() {
+					m.ResponseKind = nil
+				} else {
+					if m.ResponseKind == nil {
+						m.ResponseKind = new(metav1.GroupVersionKind)
+					}
+					(*m.ResponseKind).DecodeJSON(d)
 				}
-				(*m.ResponseKind).DecodeJSON(d)
+				jsonwire.Keep(d, k16, m.ResponseKind)
 			}
 		case "acceptedTypes":
-			if d.Null() {
-				m.AcceptedTypes = nil
-			} else if d.OpenArray("[]metav1.GroupVersionKind") {
-				s8 := m.AcceptedTypes[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(metav1.GroupVersionKind))
+			if k17, ok := jsonwire.ReuseSlice(d, &m.AcceptedTypes); !ok {
+				if d.Null() {
+					m.AcceptedTypes = nil
+				} else if d.OpenArray("[]metav1.GroupVersionKind") {
+					s18 := m.AcceptedTypes[:0]
+					if n := d.Count(); cap(s18) < n {
+						s18 = make([]metav1.GroupVersionKind, 0, n)
 					}
-					s8[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s18) {
+							s18 = s18[:i+1]
+						} else {
+							s18 = append(s18, *new(metav1.GroupVersionKind))
+						}
+						s18[i].DecodeJSON(d)
+					}
+					if len(s18) == 0 {
+						s18 = []metav1.GroupVersionKind{}
+					}
+					m.AcceptedTypes = s18
 				}
-				if len(s8) == 0 {
-					s8 = []metav1.GroupVersionKind{}
-				}
-				m.AcceptedTypes = s8
+				jsonwire.Keep(d, k17, m.AcceptedTypes)
 			}
 		case "verbs":
-			if d.Null() {
-				m.Verbs = nil
-			} else if d.OpenArray("[]string") {
-				s9 := m.Verbs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(string))
+			if k19, ok := jsonwire.ReuseSlice(d, &m.Verbs); !ok {
+				if d.Null() {
+					m.Verbs = nil
+				} else if d.OpenArray("[]string") {
+					s20 := m.Verbs[:0]
+					if n := d.Count(); cap(s20) < n {
+						s20 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s9[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s20) {
+							s20 = s20[:i+1]
+						} else {
+							s20 = append(s20, *new(string))
+						}
+						jsonwire.String(d, &s20[i])
+					}
+					if len(s20) == 0 {
+						s20 = []string{}
+					}
+					m.Verbs = s20
 				}
-				if len(s9) == 0 {
-					s9 = []string{}
-				}
-				m.Verbs = s9
+				jsonwire.Keep(d, k19, m.Verbs)
 			}
 		default:
 			d.Skip()

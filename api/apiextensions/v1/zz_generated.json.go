@@ -22,31 +22,40 @@ func (m *CustomResourceDefinitionSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "scope":
 			jsonwire.String(d, &m.Scope)
 		case "versions":
-			if d.Null() {
-				m.Versions = nil
-			} else if d.OpenArray("[]CustomResourceDefinitionVersion") {
-				s1 := m.Versions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(CustomResourceDefinitionVersion))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Versions); !ok {
+				if d.Null() {
+					m.Versions = nil
+				} else if d.OpenArray("[]CustomResourceDefinitionVersion") {
+					s2 := m.Versions[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]CustomResourceDefinitionVersion, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(CustomResourceDefinitionVersion))
+						}
+						s2[i].DecodeJSON(d)
+					}
+					if len(s2) == 0 {
+						s2 = []CustomResourceDefinitionVersion{}
+					}
+					m.Versions = s2
 				}
-				if len(s1) == 0 {
-					s1 = []CustomResourceDefinitionVersion{}
-				}
-				m.Versions = s1
+				jsonwire.Keep(d, k1, m.Versions)
 			}
 		case "conversion":
-			if d.Null() {
-				m.Conversion = nil
-			} else {
-				if m.Conversion == nil {
-					m.Conversion = new(CustomResourceConversion)
+			if k3, ok := jsonwire.ReusePtr(d, &m.Conversion); !ok {
+				if d.Null() {
+					m.Conversion = nil
+				} else {
+					if m.Conversion == nil {
+						m.Conversion = new(CustomResourceConversion)
+					}
+					(*m.Conversion).DecodeJSON(d)
 				}
-				(*m.Conversion).DecodeJSON(d)
+				jsonwire.Keep(d, k3, m.Conversion)
 			}
 		case "preserveUnknownFields":
 			jsonwire.Bool(d, &m.PreserveUnknownFields)
@@ -68,13 +77,16 @@ func (m *CustomResourceConversion) DecodeJSON(d *jsonwire.Decoder) error {
 		case "strategy":
 			jsonwire.String(d, &m.Strategy)
 		case "webhook":
-			if d.Null() {
-				m.Webhook = nil
-			} else {
-				if m.Webhook == nil {
-					m.Webhook = new(WebhookConversion)
+			if k4, ok := jsonwire.ReusePtr(d, &m.Webhook); !ok {
+				if d.Null() {
+					m.Webhook = nil
+				} else {
+					if m.Webhook == nil {
+						m.Webhook = new(WebhookConversion)
+					}
+					(*m.Webhook).DecodeJSON(d)
 				}
-				(*m.Webhook).DecodeJSON(d)
+				jsonwire.Keep(d, k4, m.Webhook)
 			}
 		default:
 			d.Skip()
@@ -92,31 +104,40 @@ func (m *WebhookConversion) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "clientConfig":
-			if d.Null() {
-				m.ClientConfig = nil
-			} else {
-				if m.ClientConfig == nil {
-					m.ClientConfig = new(WebhookClientConfig)
+			if k5, ok := jsonwire.ReusePtr(d, &m.ClientConfig); !ok {
+				if d.Null() {
+					m.ClientConfig = nil
+				} else {
+					if m.ClientConfig == nil {
+						m.ClientConfig = new(WebhookClientConfig)
+					}
+					(*m.ClientConfig).DecodeJSON(d)
 				}
-				(*m.ClientConfig).DecodeJSON(d)
+				jsonwire.Keep(d, k5, m.ClientConfig)
 			}
 		case "conversionReviewVersions":
-			if d.Null() {
-				m.ConversionReviewVersions = nil
-			} else if d.OpenArray("[]string") {
-				s2 := m.ConversionReviewVersions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(string))
+			if k6, ok := jsonwire.ReuseSlice(d, &m.ConversionReviewVersions); !ok {
+				if d.Null() {
+					m.ConversionReviewVersions = nil
+				} else if d.OpenArray("[]string") {
+					s7 := m.ConversionReviewVersions[:0]
+					if n := d.Count(); cap(s7) < n {
+						s7 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s2[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s7) {
+							s7 = s7[:i+1]
+						} else {
+							s7 = append(s7, *new(string))
+						}
+						jsonwire.String(d, &s7[i])
+					}
+					if len(s7) == 0 {
+						s7 = []string{}
+					}
+					m.ConversionReviewVersions = s7
 				}
-				if len(s2) == 0 {
-					s2 = []string{}
-				}
-				m.ConversionReviewVersions = s2
+				jsonwire.Keep(d, k6, m.ConversionReviewVersions)
 			}
 		default:
 			d.Skip()
@@ -134,22 +155,28 @@ func (m *WebhookClientConfig) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "url":
-			if d.Null() {
-				m.URL = nil
-			} else {
-				if m.URL == nil {
-					m.URL = new(string)
+			if k8, ok := jsonwire.ReusePtr(d, &m.URL); !ok {
+				if d.Null() {
+					m.URL = nil
+				} else {
+					if m.URL == nil {
+						m.URL = new(string)
+					}
+					jsonwire.String(d, m.URL)
 				}
-				jsonwire.String(d, m.URL)
+				jsonwire.Keep(d, k8, m.URL)
 			}
 		case "service":
-			if d.Null() {
-				m.Service = nil
-			} else {
-				if m.Service == nil {
-					m.Service = new(ServiceReference)
+			if k9, ok := jsonwire.ReusePtr(d, &m.Service); !ok {
+				if d.Null() {
+					m.Service = nil
+				} else {
+					if m.Service == nil {
+						m.Service = new(ServiceReference)
+					}
+					(*m.Service).DecodeJSON(d)
 				}
-				(*m.Service).DecodeJSON(d)
+				jsonwire.Keep(d, k9, m.Service)
 			}
 		case "caBundle":
 			jsonwire.Bytes(d, &m.CABundle)
@@ -173,22 +200,28 @@ func (m *ServiceReference) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "path":
-			if d.Null() {
-				m.Path = nil
-			} else {
-				if m.Path == nil {
-					m.Path = new(string)
+			if k10, ok := jsonwire.ReusePtr(d, &m.Path); !ok {
+				if d.Null() {
+					m.Path = nil
+				} else {
+					if m.Path == nil {
+						m.Path = new(string)
+					}
+					jsonwire.String(d, m.Path)
 				}
-				jsonwire.String(d, m.Path)
+				jsonwire.Keep(d, k10, m.Path)
 			}
 		case "port":
-			if d.Null() {
-				m.Port = nil
-			} else {
-				if m.Port == nil {
-					m.Port = new(int32)
+			if k11, ok := jsonwire.ReusePtr(d, &m.Port); !ok {
+				if d.Null() {
+					m.Port = nil
+				} else {
+					if m.Port == nil {
+						m.Port = new(int32)
+					}
+					jsonwire.Int(d, m.Port)
 				}
-				jsonwire.Int(d, m.Port)
+				jsonwire.Keep(d, k11, m.Port)
 			}
 		default:
 			d.Skip()
@@ -214,67 +247,88 @@ func (m *CustomResourceDefinitionVersion) DecodeJSON(d *jsonwire.Decoder) error 
 		case "deprecated":
 			jsonwire.Bool(d, &m.Deprecated)
 		case "deprecationWarning":
-			if d.Null() {
-				m.DeprecationWarning = nil
-			} else {
-				if m.DeprecationWarning == nil {
-					m.DeprecationWarning = new(string)
+			if k12, ok := jsonwire.ReusePtr(d, &m.DeprecationWarning); !ok {
+				if d.Null() {
+					m.DeprecationWarning = nil
+				} else {
+					if m.DeprecationWarning == nil {
+						m.DeprecationWarning = new(string)
+					}
+					jsonwire.String(d, m.DeprecationWarning)
 				}
-				jsonwire.String(d, m.DeprecationWarning)
+				jsonwire.Keep(d, k12, m.DeprecationWarning)
 			}
 		case "schema":
-			if d.Null() {
-				m.Schema = nil
-			} else {
-				if m.Schema == nil {
-					m.Schema = new(CustomResourceValidation)
+			if k13, ok := jsonwire.ReusePtr(d, &m.Schema); !ok {
+				if d.Null() {
+					m.Schema = nil
+				} else {
+					if m.Schema == nil {
+						m.Schema = new(CustomResourceValidation)
+					}
+					(*m.Schema).DecodeJSON(d)
 				}
-				(*m.Schema).DecodeJSON(d)
+				jsonwire.Keep(d, k13, m.Schema)
 			}
 		case "subresources":
-			if d.Null() {
-				m.Subresources = nil
-			} else {
-				if m.Subresources == nil {
-					m.Subresources = new(CustomResourceSubresources)
+			if k14, ok := jsonwire.ReusePtr(d, &m.Subresources); !ok {
+				if d.Null() {
+					m.Subresources = nil
+				} else {
+					if m.Subresources == nil {
+						m.Subresources = new(CustomResourceSubresources)
+					}
+					(*m.Subresources).DecodeJSON(d)
 				}
-				(*m.Subresources).DecodeJSON(d)
+				jsonwire.Keep(d, k14, m.Subresources)
 			}
 		case "additionalPrinterColumns":
-			if d.Null() {
-				m.AdditionalPrinterColumns = nil
-			} else if d.OpenArray("[]CustomResourceColumnDefinition") {
-				s3 := m.AdditionalPrinterColumns[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(CustomResourceColumnDefinition))
+			if k15, ok := jsonwire.ReuseSlice(d, &m.AdditionalPrinterColumns); !ok {
+				if d.Null() {
+					m.AdditionalPrinterColumns = nil
+				} else if d.OpenArray("[]CustomResourceColumnDefinition") {
+					s16 := m.AdditionalPrinterColumns[:0]
+					if n := d.Count(); cap(s16) < n {
+						s16 = make([]CustomResourceColumnDefinition, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s16) {
+							s16 = s16[:i+1]
+						} else {
+							s16 = append(s16, *new(CustomResourceColumnDefinition))
+						}
+						s16[i].DecodeJSON(d)
+					}
+					if len(s16) == 0 {
+						s16 = []CustomResourceColumnDefinition{}
+					}
+					m.AdditionalPrinterColumns = s16
 				}
-				if len(s3) == 0 {
-					s3 = []CustomResourceColumnDefinition{}
-				}
-				m.AdditionalPrinterColumns = s3
+				jsonwire.Keep(d, k15, m.AdditionalPrinterColumns)
 			}
 		case "selectableFields":
-			if d.Null() {
-				m.SelectableFields = nil
-			} else if d.OpenArray("[]SelectableField") {
-				s4 := m.SelectableFields[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(SelectableField))
+			if k17, ok := jsonwire.ReuseSlice(d, &m.SelectableFields); !ok {
+				if d.Null() {
+					m.SelectableFields = nil
+				} else if d.OpenArray("[]SelectableField") {
+					s18 := m.SelectableFields[:0]
+					if n := d.Count(); cap(s18) < n {
+						s18 = make([]SelectableField, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s18) {
+							s18 = s18[:i+1]
+						} else {
+							s18 = append(s18, *new(SelectableField))
+						}
+						s18[i].DecodeJSON(d)
+					}
+					if len(s18) == 0 {
+						s18 = []SelectableField{}
+					}
+					m.SelectableFields = s18
 				}
-				if len(s4) == 0 {
-					s4 = []SelectableField{}
-				}
-				m.SelectableFields = s4
+				jsonwire.Keep(d, k17, m.SelectableFields)
 			}
 		default:
 			d.Skip()
@@ -340,44 +394,56 @@ func (m *CustomResourceDefinitionNames) DecodeJSON(d *jsonwire.Decoder) error {
 		case "singular":
 			jsonwire.String(d, &m.Singular)
 		case "shortNames":
-			if d.Null() {
-				m.ShortNames = nil
-			} else if d.OpenArray("[]string") {
-				s5 := m.ShortNames[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(string))
+			if k19, ok := jsonwire.ReuseSlice(d, &m.ShortNames); !ok {
+				if d.Null() {
+					m.ShortNames = nil
+				} else if d.OpenArray("[]string") {
+					s20 := m.ShortNames[:0]
+					if n := d.Count(); cap(s20) < n {
+						s20 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s5[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s20) {
+							s20 = s20[:i+1]
+						} else {
+							s20 = append(s20, *new(string))
+						}
+						jsonwire.String(d, &s20[i])
+					}
+					if len(s20) == 0 {
+						s20 = []string{}
+					}
+					m.ShortNames = s20
 				}
-				if len(s5) == 0 {
-					s5 = []string{}
-				}
-				m.ShortNames = s5
+				jsonwire.Keep(d, k19, m.ShortNames)
 			}
 		case "kind":
 			jsonwire.String(d, &m.Kind)
 		case "listKind":
 			jsonwire.String(d, &m.ListKind)
 		case "categories":
-			if d.Null() {
-				m.Categories = nil
-			} else if d.OpenArray("[]string") {
-				s6 := m.Categories[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(string))
+			if k21, ok := jsonwire.ReuseSlice(d, &m.Categories); !ok {
+				if d.Null() {
+					m.Categories = nil
+				} else if d.OpenArray("[]string") {
+					s22 := m.Categories[:0]
+					if n := d.Count(); cap(s22) < n {
+						s22 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s6[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s22) {
+							s22 = s22[:i+1]
+						} else {
+							s22 = append(s22, *new(string))
+						}
+						jsonwire.String(d, &s22[i])
+					}
+					if len(s22) == 0 {
+						s22 = []string{}
+					}
+					m.Categories = s22
 				}
-				if len(s6) == 0 {
-					s6 = []string{}
-				}
-				m.Categories = s6
+				jsonwire.Keep(d, k21, m.Categories)
 			}
 		default:
 			d.Skip()
@@ -422,42 +488,54 @@ func (m *CustomResourceDefinitionStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]CustomResourceDefinitionCondition") {
-				s7 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(CustomResourceDefinitionCondition))
+			if k23, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]CustomResourceDefinitionCondition") {
+					s24 := m.Conditions[:0]
+					if n := d.Count(); cap(s24) < n {
+						s24 = make([]CustomResourceDefinitionCondition, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s24) {
+							s24 = s24[:i+1]
+						} else {
+							s24 = append(s24, *new(CustomResourceDefinitionCondition))
+						}
+						s24[i].DecodeJSON(d)
+					}
+					if len(s24) == 0 {
+						s24 = []CustomResourceDefinitionCondition{}
+					}
+					m.Conditions = s24
 				}
-				if len(s7) == 0 {
-					s7 = []CustomResourceDefinitionCondition{}
-				}
-				m.Conditions = s7
+				jsonwire.Keep(d, k23, m.Conditions)
 			}
 		case "acceptedNames":
 			m.AcceptedNames.DecodeJSON(d)
 		case "storedVersions":
-			if d.Null() {
-				m.StoredVersions = nil
-			} else if d.OpenArray("[]string") {
-				s8 := m.StoredVersions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(string))
+			if k25, ok := jsonwire.ReuseSlice(d, &m.StoredVersions); !ok {
+				if d.Null() {
+					m.StoredVersions = nil
+				} else if d.OpenArray("[]string") {
+					s26 := m.StoredVersions[:0]
+					if n := d.Count(); cap(s26) < n {
+						s26 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s8[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s26) {
+							s26 = s26[:i+1]
+						} else {
+							s26 = append(s26, *new(string))
+						}
+						jsonwire.String(d, &s26[i])
+					}
+					if len(s26) == 0 {
+						s26 = []string{}
+					}
+					m.StoredVersions = s26
 				}
-				if len(s8) == 0 {
-					s8 = []string{}
-				}
-				m.StoredVersions = s8
+				jsonwire.Keep(d, k25, m.StoredVersions)
 			}
 		case "observedGeneration":
 			jsonwire.Int(d, &m.ObservedGeneration)
@@ -508,22 +586,28 @@ func (m *CustomResourceDefinitionList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]CustomResourceDefinition") {
-				s9 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(CustomResourceDefinition))
+			if k27, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]CustomResourceDefinition") {
+					s28 := m.Items[:0]
+					if n := d.Count(); cap(s28) < n {
+						s28 = make([]CustomResourceDefinition, 0, n)
 					}
-					s9[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s28) {
+							s28 = s28[:i+1]
+						} else {
+							s28 = append(s28, *new(CustomResourceDefinition))
+						}
+						s28[i].DecodeJSON(d)
+					}
+					if len(s28) == 0 {
+						s28 = []CustomResourceDefinition{}
+					}
+					m.Items = s28
 				}
-				if len(s9) == 0 {
-					s9 = []CustomResourceDefinition{}
-				}
-				m.Items = s9
+				jsonwire.Keep(d, k27, m.Items)
 			}
 		default:
 			d.Skip()
@@ -541,13 +625,16 @@ func (m *CustomResourceValidation) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "openAPIV3Schema":
-			if d.Null() {
-				m.OpenAPIV3Schema = nil
-			} else {
-				if m.OpenAPIV3Schema == nil {
-					m.OpenAPIV3Schema = new(JSONSchemaProps)
+			if k29, ok := jsonwire.ReusePtr(d, &m.OpenAPIV3Schema); !ok {
+				if d.Null() {
+					m.OpenAPIV3Schema = nil
+				} else {
+					if m.OpenAPIV3Schema == nil {
+						m.OpenAPIV3Schema = new(JSONSchemaProps)
+					}
+					(*m.OpenAPIV3Schema).DecodeJSON(d)
 				}
-				(*m.OpenAPIV3Schema).DecodeJSON(d)
+				jsonwire.Keep(d, k29, m.OpenAPIV3Schema)
 			}
 		default:
 			d.Skip()
@@ -565,22 +652,28 @@ func (m *CustomResourceSubresources) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "status":
-			if d.Null() {
-				m.Status = nil
-			} else {
-				if m.Status == nil {
-					m.Status = new(CustomResourceSubresourceStatus)
+			if k30, ok := jsonwire.ReusePtr(d, &m.Status); !ok {
+				if d.Null() {
+					m.Status = nil
+				} else {
+					if m.Status == nil {
+						m.Status = new(CustomResourceSubresourceStatus)
+					}
+					(*m.Status).DecodeJSON(d)
 				}
-				(*m.Status).DecodeJSON(d)
+				jsonwire.Keep(d, k30, m.Status)
 			}
 		case "scale":
-			if d.Null() {
-				m.Scale = nil
-			} else {
-				if m.Scale == nil {
-					m.Scale = new(CustomResourceSubresourceScale)
+			if k31, ok := jsonwire.ReusePtr(d, &m.Scale); !ok {
+				if d.Null() {
+					m.Scale = nil
+				} else {
+					if m.Scale == nil {
+						m.Scale = new(CustomResourceSubresourceScale)
+					}
+					(*m.Scale).DecodeJSON(d)
 				}
-				(*m.Scale).DecodeJSON(d)
+				jsonwire.Keep(d, k31, m.Scale)
 			}
 		default:
 			d.Skip()
@@ -617,13 +710,16 @@ func (m *CustomResourceSubresourceScale) DecodeJSON(d *jsonwire.Decoder) error {
 		case "statusReplicasPath":
 			jsonwire.String(d, &m.StatusReplicasPath)
 		case "labelSelectorPath":
-			if d.Null() {
-				m.LabelSelectorPath = nil
-			} else {
-				if m.LabelSelectorPath == nil {
-					m.LabelSelectorPath = new(string)
+			if k32, ok := jsonwire.ReusePtr(d, &m.LabelSelectorPath); !ok {
+				if d.Null() {
+					m.LabelSelectorPath = nil
+				} else {
+					if m.LabelSelectorPath == nil {
+						m.LabelSelectorPath = new(string)
+					}
+					jsonwire.String(d, m.LabelSelectorPath)
 				}
-				jsonwire.String(d, m.LabelSelectorPath)
+				jsonwire.Keep(d, k32, m.LabelSelectorPath)
 			}
 		default:
 			d.Skip()
@@ -645,22 +741,28 @@ func (m *ConversionReview) DecodeJSON(d *jsonwire.Decoder) error {
 		case "apiVersion":
 			jsonwire.String(d, &m.TypeMeta.APIVersion)
 		case "request":
-			if d.Null() {
-				m.Request = nil
-			} else {
-				if m.Request == nil {
-					m.Request = new(ConversionRequest)
+			if k33, ok := jsonwire.ReusePtr(d, &m.Request); !ok {
+				if d.Null() {
+					m.Request = nil
+				} else {
+					if m.Request == nil {
+						m.Request = new(ConversionRequest)
+					}
+					(*m.Request).DecodeJSON(d)
 				}
-				(*m.Request).DecodeJSON(d)
+				jsonwire.Keep(d, k33, m.Request)
 			}
 		case "response":
-			if d.Null() {
-				m.Response = nil
-			} else {
-				if m.Response == nil {
-					m.Response = new(ConversionResponse)
+			if k34, ok := jsonwire.ReusePtr(d, &m.Response); !ok {
+				if d.Null() {
+					m.Response = nil
+				} else {
+					if m.Response == nil {
+						m.Response = new(ConversionResponse)
+					}
+					(*m.Response).DecodeJSON(d)
 				}
-				(*m.Response).DecodeJSON(d)
+				jsonwire.Keep(d, k34, m.Response)
 			}
 		default:
 			d.Skip()
@@ -682,22 +784,28 @@ func (m *ConversionRequest) DecodeJSON(d *jsonwire.Decoder) error {
 		case "desiredAPIVersion":
 			jsonwire.String(d, &m.DesiredAPIVersion)
 		case "objects":
-			if d.Null() {
-				m.Objects = nil
-			} else if d.OpenArray("[]runtime.RawExtension") {
-				s10 := m.Objects[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(runtime.RawExtension))
+			if k35, ok := jsonwire.ReuseSlice(d, &m.Objects); !ok {
+				if d.Null() {
+					m.Objects = nil
+				} else if d.OpenArray("[]runtime.RawExtension") {
+					s36 := m.Objects[:0]
+					if n := d.Count(); cap(s36) < n {
+						s36 = make([]runtime.RawExtension, 0, n)
 					}
-					s10[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s36) {
+							s36 = s36[:i+1]
+						} else {
+							s36 = append(s36, *new(runtime.RawExtension))
+						}
+						s36[i].DecodeJSON(d)
+					}
+					if len(s36) == 0 {
+						s36 = []runtime.RawExtension{}
+					}
+					m.Objects = s36
 				}
-				if len(s10) == 0 {
-					s10 = []runtime.RawExtension{}
-				}
-				m.Objects = s10
+				jsonwire.Keep(d, k35, m.Objects)
 			}
 		default:
 			d.Skip()
@@ -717,22 +825,28 @@ func (m *ConversionResponse) DecodeJSON(d *jsonwire.Decoder) error {
 		case "uid":
 			jsonwire.String(d, &m.UID)
 		case "convertedObjects":
-			if d.Null() {
-				m.ConvertedObjects = nil
-			} else if d.OpenArray("[]runtime.RawExtension") {
-				s11 := m.ConvertedObjects[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(runtime.RawExtension))
+			if k37, ok := jsonwire.ReuseSlice(d, &m.ConvertedObjects); !ok {
+				if d.Null() {
+					m.ConvertedObjects = nil
+				} else if d.OpenArray("[]runtime.RawExtension") {
+					s38 := m.ConvertedObjects[:0]
+					if n := d.Count(); cap(s38) < n {
+						s38 = make([]runtime.RawExtension, 0, n)
 					}
-					s11[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s38) {
+							s38 = s38[:i+1]
+						} else {
+							s38 = append(s38, *new(runtime.RawExtension))
+						}
+						s38[i].DecodeJSON(d)
+					}
+					if len(s38) == 0 {
+						s38 = []runtime.RawExtension{}
+					}
+					m.ConvertedObjects = s38
 				}
-				if len(s11) == 0 {
-					s11 = []runtime.RawExtension{}
-				}
-				m.ConvertedObjects = s11
+				jsonwire.Keep(d, k37, m.ConvertedObjects)
 			}
 		case "result":
 			m.Result.DecodeJSON(d)
@@ -756,13 +870,16 @@ func (m *JSONSchemaProps) DecodeJSON(d *jsonwire.Decoder) error {
 		case "$schema":
 			jsonwire.String(d, &m.Schema)
 		case "$ref":
-			if d.Null() {
-				m.Ref = nil
-			} else {
-				if m.Ref == nil {
-					m.Ref = new(string)
+			if k39, ok := jsonwire.ReusePtr(d, &m.Ref); !ok {
+				if d.Null() {
+					m.Ref = nil
+				} else {
+					if m.Ref == nil {
+						m.Ref = new(string)
+					}
+					jsonwire.String(d, m.Ref)
 				}
-				jsonwire.String(d, m.Ref)
+				jsonwire.Keep(d, k39, m.Ref)
 			}
 		case "description":
 			jsonwire.String(d, &m.Description)
@@ -773,309 +890,408 @@ func (m *JSONSchemaProps) DecodeJSON(d *jsonwire.Decoder) error {
 		case "title":
 			jsonwire.String(d, &m.Title)
 		case "default":
-			if d.Null() {
-				m.Default = nil
-			} else {
-				if m.Default == nil {
-					m.Default = new(JSON)
+			if k40, ok := jsonwire.ReusePtr(d, &m.Default); !ok {
+				if d.Null() {
+					m.Default = nil
+				} else {
+					if m.Default == nil {
+						m.Default = new(JSON)
+					}
+					jsonwire.ViaUnmarshaler(d, m.Default, "JSON")
 				}
-				jsonwire.ViaUnmarshaler(d, m.Default, "JSON")
+				jsonwire.Keep(d, k40, m.Default)
 			}
 		case "maximum":
-			if d.Null() {
-				m.Maximum = nil
-			} else {
-				if m.Maximum == nil {
-					m.Maximum = new(float64)
+			if k41, ok := jsonwire.ReusePtr(d, &m.Maximum); !ok {
+				if d.Null() {
+					m.Maximum = nil
+				} else {
+					if m.Maximum == nil {
+						m.Maximum = new(float64)
+					}
+					jsonwire.Float(d, m.Maximum)
 				}
-				jsonwire.Float(d, m.Maximum)
+				jsonwire.Keep(d, k41, m.Maximum)
 			}
 		case "exclusiveMaximum":
 			jsonwire.Bool(d, &m.ExclusiveMaximum)
 		case "minimum":
-			if d.Null() {
-				m.Minimum = nil
-			} else {
-				if m.Minimum == nil {
-					m.Minimum = new(float64)
+			if k42, ok := jsonwire.ReusePtr(d, &m.Minimum); !ok {
+				if d.Null() {
+					m.Minimum = nil
+				} else {
+					if m.Minimum == nil {
+						m.Minimum = new(float64)
+					}
+					jsonwire.Float(d, m.Minimum)
 				}
-				jsonwire.Float(d, m.Minimum)
+				jsonwire.Keep(d, k42, m.Minimum)
 			}
 		case "exclusiveMinimum":
 			jsonwire.Bool(d, &m.ExclusiveMinimum)
 		case "maxLength":
-			if d.Null() {
-				m.MaxLength = nil
-			} else {
-				if m.MaxLength == nil {
-					m.MaxLength = new(int64)
+			if k43, ok := jsonwire.ReusePtr(d, &m.MaxLength); !ok {
+				if d.Null() {
+					m.MaxLength = nil
+				} else {
+					if m.MaxLength == nil {
+						m.MaxLength = new(int64)
+					}
+					jsonwire.Int(d, m.MaxLength)
 				}
-				jsonwire.Int(d, m.MaxLength)
+				jsonwire.Keep(d, k43, m.MaxLength)
 			}
 		case "minLength":
-			if d.Null() {
-				m.MinLength = nil
-			} else {
-				if m.MinLength == nil {
-					m.MinLength = new(int64)
+			if k44, ok := jsonwire.ReusePtr(d, &m.MinLength); !ok {
+				if d.Null() {
+					m.MinLength = nil
+				} else {
+					if m.MinLength == nil {
+						m.MinLength = new(int64)
+					}
+					jsonwire.Int(d, m.MinLength)
 				}
-				jsonwire.Int(d, m.MinLength)
+				jsonwire.Keep(d, k44, m.MinLength)
 			}
 		case "pattern":
 			jsonwire.String(d, &m.Pattern)
 		case "maxItems":
-			if d.Null() {
-				m.MaxItems = nil
-			} else {
-				if m.MaxItems == nil {
-					m.MaxItems = new(int64)
+			if k45, ok := jsonwire.ReusePtr(d, &m.MaxItems); !ok {
+				if d.Null() {
+					m.MaxItems = nil
+				} else {
+					if m.MaxItems == nil {
+						m.MaxItems = new(int64)
+					}
+					jsonwire.Int(d, m.MaxItems)
 				}
-				jsonwire.Int(d, m.MaxItems)
+				jsonwire.Keep(d, k45, m.MaxItems)
 			}
 		case "minItems":
-			if d.Null() {
-				m.MinItems = nil
-			} else {
-				if m.MinItems == nil {
-					m.MinItems = new(int64)
+			if k46, ok := jsonwire.ReusePtr(d, &m.MinItems); !ok {
+				if d.Null() {
+					m.MinItems = nil
+				} else {
+					if m.MinItems == nil {
+						m.MinItems = new(int64)
+					}
+					jsonwire.Int(d, m.MinItems)
 				}
-				jsonwire.Int(d, m.MinItems)
+				jsonwire.Keep(d, k46, m.MinItems)
 			}
 		case "uniqueItems":
 			jsonwire.Bool(d, &m.UniqueItems)
 		case "multipleOf":
-			if d.Null() {
-				m.MultipleOf = nil
-			} else {
-				if m.MultipleOf == nil {
-					m.MultipleOf = new(float64)
+			if k47, ok := jsonwire.ReusePtr(d, &m.MultipleOf); !ok {
+				if d.Null() {
+					m.MultipleOf = nil
+				} else {
+					if m.MultipleOf == nil {
+						m.MultipleOf = new(float64)
+					}
+					jsonwire.Float(d, m.MultipleOf)
 				}
-				jsonwire.Float(d, m.MultipleOf)
+				jsonwire.Keep(d, k47, m.MultipleOf)
 			}
 		case "enum":
-			if d.Null() {
-				m.Enum = nil
-			} else if d.OpenArray("[]JSON") {
-				s12 := m.Enum[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(JSON))
+			if k48, ok := jsonwire.ReuseSlice(d, &m.Enum); !ok {
+				if d.Null() {
+					m.Enum = nil
+				} else if d.OpenArray("[]JSON") {
+					s49 := m.Enum[:0]
+					if n := d.Count(); cap(s49) < n {
+						s49 = make([]JSON, 0, n)
 					}
-					jsonwire.ViaUnmarshaler(d, &s12[i], "JSON")
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s49) {
+							s49 = s49[:i+1]
+						} else {
+							s49 = append(s49, *new(JSON))
+						}
+						jsonwire.ViaUnmarshaler(d, &s49[i], "JSON")
+					}
+					if len(s49) == 0 {
+						s49 = []JSON{}
+					}
+					m.Enum = s49
 				}
-				if len(s12) == 0 {
-					s12 = []JSON{}
-				}
-				m.Enum = s12
+				jsonwire.Keep(d, k48, m.Enum)
 			}
 		case "maxProperties":
-			if d.Null() {
-				m.MaxProperties = nil
-			} else {
-				if m.MaxProperties == nil {
-					m.MaxProperties = new(int64)
+			if k50, ok := jsonwire.ReusePtr(d, &m.MaxProperties); !ok {
+				if d.Null() {
+					m.MaxProperties = nil
+				} else {
+					if m.MaxProperties == nil {
+						m.MaxProperties = new(int64)
+					}
+					jsonwire.Int(d, m.MaxProperties)
 				}
-				jsonwire.Int(d, m.MaxProperties)
+				jsonwire.Keep(d, k50, m.MaxProperties)
 			}
 		case "minProperties":
-			if d.Null() {
-				m.MinProperties = nil
-			} else {
-				if m.MinProperties == nil {
-					m.MinProperties = new(int64)
+			if k51, ok := jsonwire.ReusePtr(d, &m.MinProperties); !ok {
+				if d.Null() {
+					m.MinProperties = nil
+				} else {
+					if m.MinProperties == nil {
+						m.MinProperties = new(int64)
+					}
+					jsonwire.Int(d, m.MinProperties)
 				}
-				jsonwire.Int(d, m.MinProperties)
+				jsonwire.Keep(d, k51, m.MinProperties)
 			}
 		case "required":
-			if d.Null() {
-				m.Required = nil
-			} else if d.OpenArray("[]string") {
-				s13 := m.Required[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s13) {
-						s13 = s13[:i+1]
-					} else {
-						s13 = append(s13, *new(string))
+			if k52, ok := jsonwire.ReuseSlice(d, &m.Required); !ok {
+				if d.Null() {
+					m.Required = nil
+				} else if d.OpenArray("[]string") {
+					s53 := m.Required[:0]
+					if n := d.Count(); cap(s53) < n {
+						s53 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s13[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s53) {
+							s53 = s53[:i+1]
+						} else {
+							s53 = append(s53, *new(string))
+						}
+						jsonwire.String(d, &s53[i])
+					}
+					if len(s53) == 0 {
+						s53 = []string{}
+					}
+					m.Required = s53
 				}
-				if len(s13) == 0 {
-					s13 = []string{}
-				}
-				m.Required = s13
+				jsonwire.Keep(d, k52, m.Required)
 			}
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else {
-				if m.Items == nil {
-					m.Items = new(JSONSchemaPropsOrArray)
+			if k54, ok := jsonwire.ReusePtr(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else {
+					if m.Items == nil {
+						m.Items = new(JSONSchemaPropsOrArray)
+					}
+					jsonwire.ViaUnmarshaler(d, m.Items, "JSONSchemaPropsOrArray")
 				}
-				jsonwire.ViaUnmarshaler(d, m.Items, "JSONSchemaPropsOrArray")
+				jsonwire.Keep(d, k54, m.Items)
 			}
 		case "allOf":
-			if d.Null() {
-				m.AllOf = nil
-			} else if d.OpenArray("[]JSONSchemaProps") {
-				s14 := m.AllOf[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s14) {
-						s14 = s14[:i+1]
-					} else {
-						s14 = append(s14, *new(JSONSchemaProps))
+			if k55, ok := jsonwire.ReuseSlice(d, &m.AllOf); !ok {
+				if d.Null() {
+					m.AllOf = nil
+				} else if d.OpenArray("[]JSONSchemaProps") {
+					s56 := m.AllOf[:0]
+					if n := d.Count(); cap(s56) < n {
+						s56 = make([]JSONSchemaProps, 0, n)
 					}
-					s14[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s56) {
+							s56 = s56[:i+1]
+						} else {
+							s56 = append(s56, *new(JSONSchemaProps))
+						}
+						s56[i].DecodeJSON(d)
+					}
+					if len(s56) == 0 {
+						s56 = []JSONSchemaProps{}
+					}
+					m.AllOf = s56
 				}
-				if len(s14) == 0 {
-					s14 = []JSONSchemaProps{}
-				}
-				m.AllOf = s14
+				jsonwire.Keep(d, k55, m.AllOf)
 			}
 		case "oneOf":
-			if d.Null() {
-				m.OneOf = nil
-			} else if d.OpenArray("[]JSONSchemaProps") {
-				s15 := m.OneOf[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s15) {
-						s15 = s15[:i+1]
-					} else {
-						s15 = append(s15, *new(JSONSchemaProps))
+			if k57, ok := jsonwire.ReuseSlice(d, &m.OneOf); !ok {
+				if d.Null() {
+					m.OneOf = nil
+				} else if d.OpenArray("[]JSONSchemaProps") {
+					s58 := m.OneOf[:0]
+					if n := d.Count(); cap(s58) < n {
+						s58 = make([]JSONSchemaProps, 0, n)
 					}
-					s15[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s58) {
+							s58 = s58[:i+1]
+						} else {
+							s58 = append(s58, *new(JSONSchemaProps))
+						}
+						s58[i].DecodeJSON(d)
+					}
+					if len(s58) == 0 {
+						s58 = []JSONSchemaProps{}
+					}
+					m.OneOf = s58
 				}
-				if len(s15) == 0 {
-					s15 = []JSONSchemaProps{}
-				}
-				m.OneOf = s15
+				jsonwire.Keep(d, k57, m.OneOf)
 			}
 		case "anyOf":
-			if d.Null() {
-				m.AnyOf = nil
-			} else if d.OpenArray("[]JSONSchemaProps") {
-				s16 := m.AnyOf[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s16) {
-						s16 = s16[:i+1]
-					} else {
-						s16 = append(s16, *new(JSONSchemaProps))
+			if k59, ok := jsonwire.ReuseSlice(d, &m.AnyOf); !ok {
+				if d.Null() {
+					m.AnyOf = nil
+				} else if d.OpenArray("[]JSONSchemaProps") {
+					s60 := m.AnyOf[:0]
+					if n := d.Count(); cap(s60) < n {
+						s60 = make([]JSONSchemaProps, 0, n)
 					}
-					s16[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s60) {
+							s60 = s60[:i+1]
+						} else {
+							s60 = append(s60, *new(JSONSchemaProps))
+						}
+						s60[i].DecodeJSON(d)
+					}
+					if len(s60) == 0 {
+						s60 = []JSONSchemaProps{}
+					}
+					m.AnyOf = s60
 				}
-				if len(s16) == 0 {
-					s16 = []JSONSchemaProps{}
-				}
-				m.AnyOf = s16
+				jsonwire.Keep(d, k59, m.AnyOf)
 			}
 		case "not":
-			if d.Null() {
-				m.Not = nil
-			} else {
-				if m.Not == nil {
-					m.Not = new(JSONSchemaProps)
+			if k61, ok := jsonwire.ReusePtr(d, &m.Not); !ok {
+				if d.Null() {
+					m.Not = nil
+				} else {
+					if m.Not == nil {
+						m.Not = new(JSONSchemaProps)
+					}
+					(*m.Not).DecodeJSON(d)
 				}
-				(*m.Not).DecodeJSON(d)
+				jsonwire.Keep(d, k61, m.Not)
 			}
 		case "properties":
-			jsonwire.Map(d, &m.Properties, "map[string]JSONSchemaProps", func(d *jsonwire.Decoder, v *JSONSchemaProps) {
-				(*v).DecodeJSON(d)
-			})
+			if k62, ok := jsonwire.ReuseMap(d, &m.Properties); !ok {
+				jsonwire.Map(d, &m.Properties, "map[string]JSONSchemaProps", func(d *jsonwire.Decoder, v *JSONSchemaProps) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k62, m.Properties)
+			}
 		case "additionalProperties":
-			if d.Null() {
-				m.AdditionalProperties = nil
-			} else {
-				if m.AdditionalProperties == nil {
-					m.AdditionalProperties = new(JSONSchemaPropsOrBool)
+			if k63, ok := jsonwire.ReusePtr(d, &m.AdditionalProperties); !ok {
+				if d.Null() {
+					m.AdditionalProperties = nil
+				} else {
+					if m.AdditionalProperties == nil {
+						m.AdditionalProperties = new(JSONSchemaPropsOrBool)
+					}
+					jsonwire.ViaUnmarshaler(d, m.AdditionalProperties, "JSONSchemaPropsOrBool")
 				}
-				jsonwire.ViaUnmarshaler(d, m.AdditionalProperties, "JSONSchemaPropsOrBool")
+				jsonwire.Keep(d, k63, m.AdditionalProperties)
 			}
 		case "patternProperties":
-			jsonwire.Map(d, &m.PatternProperties, "map[string]JSONSchemaProps", func(d *jsonwire.Decoder, v *JSONSchemaProps) {
-				(*v).DecodeJSON(d)
-			})
+			if k64, ok := jsonwire.ReuseMap(d, &m.PatternProperties); !ok {
+				jsonwire.Map(d, &m.PatternProperties, "map[string]JSONSchemaProps", func(d *jsonwire.Decoder, v *JSONSchemaProps) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k64, m.PatternProperties)
+			}
 		case "dependencies":
 			m.Dependencies.DecodeJSON(d)
 		case "additionalItems":
-			if d.Null() {
-				m.AdditionalItems = nil
-			} else {
-				if m.AdditionalItems == nil {
-					m.AdditionalItems = new(JSONSchemaPropsOrBool)
+			if k65, ok := jsonwire.ReusePtr(d, &m.AdditionalItems); !ok {
+				if d.Null() {
+					m.AdditionalItems = nil
+				} else {
+					if m.AdditionalItems == nil {
+						m.AdditionalItems = new(JSONSchemaPropsOrBool)
+					}
+					jsonwire.ViaUnmarshaler(d, m.AdditionalItems, "JSONSchemaPropsOrBool")
 				}
-				jsonwire.ViaUnmarshaler(d, m.AdditionalItems, "JSONSchemaPropsOrBool")
+				jsonwire.Keep(d, k65, m.AdditionalItems)
 			}
 		case "definitions":
 			m.Definitions.DecodeJSON(d)
 		case "externalDocs":
-			if d.Null() {
-				m.ExternalDocs = nil
-			} else {
-				if m.ExternalDocs == nil {
-					m.ExternalDocs = new(ExternalDocumentation)
+			if k66, ok := jsonwire.ReusePtr(d, &m.ExternalDocs); !ok {
+				if d.Null() {
+					m.ExternalDocs = nil
+				} else {
+					if m.ExternalDocs == nil {
+						m.ExternalDocs = new(ExternalDocumentation)
+					}
+					(*m.ExternalDocs).DecodeJSON(d)
 				}
-				(*m.ExternalDocs).DecodeJSON(d)
+				jsonwire.Keep(d, k66, m.ExternalDocs)
 			}
 		case "example":
-			if d.Null() {
-				m.Example = nil
-			} else {
-				if m.Example == nil {
-					m.Example = new(JSON)
+			if k67, ok := jsonwire.ReusePtr(d, &m.Example); !ok {
+				if d.Null() {
+					m.Example = nil
+				} else {
+					if m.Example == nil {
+						m.Example = new(JSON)
+					}
+					jsonwire.ViaUnmarshaler(d, m.Example, "JSON")
 				}
-				jsonwire.ViaUnmarshaler(d, m.Example, "JSON")
+				jsonwire.Keep(d, k67, m.Example)
 			}
 		case "nullable":
 			jsonwire.Bool(d, &m.Nullable)
 		case "x-kubernetes-preserve-unknown-fields":
-			if d.Null() {
-				m.XPreserveUnknownFields = nil
-			} else {
-				if m.XPreserveUnknownFields == nil {
-					m.XPreserveUnknownFields = new(bool)
+			if k68, ok := jsonwire.ReusePtr(d, &m.XPreserveUnknownFields); !ok {
+				if d.Null() {
+					m.XPreserveUnknownFields = nil
+				} else {
+					if m.XPreserveUnknownFields == nil {
+						m.XPreserveUnknownFields = new(bool)
+					}
+					jsonwire.Bool(d, m.XPreserveUnknownFields)
 				}
-				jsonwire.Bool(d, m.XPreserveUnknownFields)
+				jsonwire.Keep(d, k68, m.XPreserveUnknownFields)
 			}
 		case "x-kubernetes-embedded-resource":
 			jsonwire.Bool(d, &m.XEmbeddedResource)
 		case "x-kubernetes-int-or-string":
 			jsonwire.Bool(d, &m.XIntOrString)
 		case "x-kubernetes-list-map-keys":
-			if d.Null() {
-				m.XListMapKeys = nil
-			} else if d.OpenArray("[]string") {
-				s17 := m.XListMapKeys[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s17) {
-						s17 = s17[:i+1]
-					} else {
-						s17 = append(s17, *new(string))
+			if k69, ok := jsonwire.ReuseSlice(d, &m.XListMapKeys); !ok {
+				if d.Null() {
+					m.XListMapKeys = nil
+				} else if d.OpenArray("[]string") {
+					s70 := m.XListMapKeys[:0]
+					if n := d.Count(); cap(s70) < n {
+						s70 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s17[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s70) {
+							s70 = s70[:i+1]
+						} else {
+							s70 = append(s70, *new(string))
+						}
+						jsonwire.String(d, &s70[i])
+					}
+					if len(s70) == 0 {
+						s70 = []string{}
+					}
+					m.XListMapKeys = s70
 				}
-				if len(s17) == 0 {
-					s17 = []string{}
-				}
-				m.XListMapKeys = s17
+				jsonwire.Keep(d, k69, m.XListMapKeys)
 			}
 		case "x-kubernetes-list-type":
-			if d.Null() {
-				m.XListType = nil
-			} else {
-				if m.XListType == nil {
-					m.XListType = new(string)
+			if k71, ok := jsonwire.ReusePtr(d, &m.XListType); !ok {
+				if d.Null() {
+					m.XListType = nil
+				} else {
+					if m.XListType == nil {
+						m.XListType = new(string)
+					}
+					jsonwire.String(d, m.XListType)
 				}
-				jsonwire.String(d, m.XListType)
+				jsonwire.Keep(d, k71, m.XListType)
 			}
 		case "x-kubernetes-map-type":
-			if d.Null() {
-				m.XMapType = nil
-			} else {
-				if m.XMapType == nil {
-					m.XMapType = new(string)
+			if k72, ok := jsonwire.ReusePtr(d, &m.XMapType); !ok {
+				if d.Null() {
+					m.XMapType = nil
+				} else {
+					if m.XMapType == nil {
+						m.XMapType = new(string)
+					}
+					jsonwire.String(d, m.XMapType)
 				}
-				jsonwire.String(d, m.XMapType)
+				jsonwire.Keep(d, k72, m.XMapType)
 			}
 		case "x-kubernetes-validations":
 			m.XValidations.DecodeJSON(d)
@@ -1089,22 +1305,28 @@ func (m *JSONSchemaProps) DecodeJSON(d *jsonwire.Decoder) error {
 // DecodeJSON reads m from d: one JSON value, as encoding/json would
 // decode it but matching keys case-sensitively.
 func (m *ValidationRules) DecodeJSON(d *jsonwire.Decoder) error {
-	if d.Null() {
-		(*m) = nil
-	} else if d.OpenArray("[]ValidationRule") {
-		s18 := (*m)[:0]
-		for i := 0; d.NextElem(i); i++ {
-			if i < cap(s18) {
-				s18 = s18[:i+1]
-			} else {
-				s18 = append(s18, *new(ValidationRule))
+	if k73, ok := jsonwire.ReuseSlice(d, m); !ok {
+		if d.Null() {
+			(*m) = nil
+		} else if d.OpenArray("[]ValidationRule") {
+			s74 := (*m)[:0]
+			if n := d.Count(); cap(s74) < n {
+				s74 = make([]ValidationRule, 0, n)
 			}
-			s18[i].DecodeJSON(d)
+			for i := 0; d.NextElem(i); i++ {
+				if i < cap(s74) {
+					s74 = s74[:i+1]
+				} else {
+					s74 = append(s74, *new(ValidationRule))
+				}
+				s74[i].DecodeJSON(d)
+			}
+			if len(s74) == 0 {
+				s74 = []ValidationRule{}
+			}
+			(*m) = s74
 		}
-		if len(s18) == 0 {
-			s18 = []ValidationRule{}
-		}
-		(*m) = s18
+		jsonwire.Keep(d, k73, (*m))
 	}
 	return d.Err()
 }
@@ -1124,24 +1346,30 @@ func (m *ValidationRule) DecodeJSON(d *jsonwire.Decoder) error {
 		case "messageExpression":
 			jsonwire.String(d, &m.MessageExpression)
 		case "reason":
-			if d.Null() {
-				m.Reason = nil
-			} else {
-				if m.Reason == nil {
-					m.Reason = new(FieldValueErrorReason)
+			if k75, ok := jsonwire.ReusePtr(d, &m.Reason); !ok {
+				if d.Null() {
+					m.Reason = nil
+				} else {
+					if m.Reason == nil {
+						m.Reason = new(FieldValueErrorReason)
+					}
+					jsonwire.String(d, m.Reason)
 				}
-				jsonwire.String(d, m.Reason)
+				jsonwire.Keep(d, k75, m.Reason)
 			}
 		case "fieldPath":
 			jsonwire.String(d, &m.FieldPath)
 		case "optionalOldSelf":
-			if d.Null() {
-				m.OptionalOldSelf = nil
-			} else {
-				if m.OptionalOldSelf == nil {
-					m.OptionalOldSelf = new(bool)
+			if k76, ok := jsonwire.ReusePtr(d, &m.OptionalOldSelf); !ok {
+				if d.Null() {
+					m.OptionalOldSelf = nil
+				} else {
+					if m.OptionalOldSelf == nil {
+						m.OptionalOldSelf = new(bool)
+					}
+					jsonwire.Bool(d, m.OptionalOldSelf)
 				}
-				jsonwire.Bool(d, m.OptionalOldSelf)
+				jsonwire.Keep(d, k76, m.OptionalOldSelf)
 			}
 		default:
 			d.Skip()
@@ -1153,18 +1381,24 @@ func (m *ValidationRule) DecodeJSON(d *jsonwire.Decoder) error {
 // DecodeJSON reads m from d: one JSON value, as encoding/json would
 // decode it but matching keys case-sensitively.
 func (m *JSONSchemaDependencies) DecodeJSON(d *jsonwire.Decoder) error {
-	jsonwire.Map(d, m, "map[string]JSONSchemaPropsOrStringArray", func(d *jsonwire.Decoder, v *JSONSchemaPropsOrStringArray) {
-		jsonwire.ViaUnmarshaler(d, v, "JSONSchemaPropsOrStringArray")
-	})
+	if k77, ok := jsonwire.ReuseMap(d, m); !ok {
+		jsonwire.Map(d, m, "map[string]JSONSchemaPropsOrStringArray", func(d *jsonwire.Decoder, v *JSONSchemaPropsOrStringArray) {
+			jsonwire.ViaUnmarshaler(d, v, "JSONSchemaPropsOrStringArray")
+		})
+		jsonwire.Keep(d, k77, (*m))
+	}
 	return d.Err()
 }
 
 // DecodeJSON reads m from d: one JSON value, as encoding/json would
 // decode it but matching keys case-sensitively.
 func (m *JSONSchemaDefinitions) DecodeJSON(d *jsonwire.Decoder) error {
-	jsonwire.Map(d, m, "map[string]JSONSchemaProps", func(d *jsonwire.Decoder, v *JSONSchemaProps) {
-		(*v).DecodeJSON(d)
-	})
+	if k78, ok := jsonwire.ReuseMap(d, m); !ok {
+		jsonwire.Map(d, m, "map[string]JSONSchemaProps", func(d *jsonwire.Decoder, v *JSONSchemaProps) {
+			(*v).DecodeJSON(d)
+		})
+		jsonwire.Keep(d, k78, (*m))
+	}
 	return d.Err()
 }
 

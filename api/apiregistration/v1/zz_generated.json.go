@@ -21,22 +21,28 @@ func (m *APIServiceList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]APIService") {
-				s1 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(APIService))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]APIService") {
+					s2 := m.Items[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]APIService, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(APIService))
+						}
+						s2[i].DecodeJSON(d)
+					}
+					if len(s2) == 0 {
+						s2 = []APIService{}
+					}
+					m.Items = s2
 				}
-				if len(s1) == 0 {
-					s1 = []APIService{}
-				}
-				m.Items = s1
+				jsonwire.Keep(d, k1, m.Items)
 			}
 		default:
 			d.Skip()
@@ -58,13 +64,16 @@ func (m *ServiceReference) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "port":
-			if d.Null() {
-				m.Port = nil
-			} else {
-				if m.Port == nil {
-					m.Port = new(int32)
+			if k3, ok := jsonwire.ReusePtr(d, &m.Port); !ok {
+				if d.Null() {
+					m.Port = nil
+				} else {
+					if m.Port == nil {
+						m.Port = new(int32)
+					}
+					jsonwire.Int(d, m.Port)
 				}
-				jsonwire.Int(d, m.Port)
+				jsonwire.Keep(d, k3, m.Port)
 			}
 		default:
 			d.Skip()
@@ -82,13 +91,16 @@ func (m *APIServiceSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "service":
-			if d.Null() {
-				m.Service = nil
-			} else {
-				if m.Service == nil {
-					m.Service = new(ServiceReference)
+			if k4, ok := jsonwire.ReusePtr(d, &m.Service); !ok {
+				if d.Null() {
+					m.Service = nil
+				} else {
+					if m.Service == nil {
+						m.Service = new(ServiceReference)
+					}
+					(*m.Service).DecodeJSON(d)
 				}
-				(*m.Service).DecodeJSON(d)
+				jsonwire.Keep(d, k4, m.Service)
 			}
 		case "group":
 			jsonwire.String(d, &m.Group)
@@ -143,22 +155,28 @@ func (m *APIServiceStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]APIServiceCondition") {
-				s2 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(APIServiceCondition))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]APIServiceCondition") {
+					s6 := m.Conditions[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]APIServiceCondition, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(APIServiceCondition))
+						}
+						s6[i].DecodeJSON(d)
+					}
+					if len(s6) == 0 {
+						s6 = []APIServiceCondition{}
+					}
+					m.Conditions = s6
 				}
-				if len(s2) == 0 {
-					s2 = []APIServiceCondition{}
-				}
-				m.Conditions = s2
+				jsonwire.Keep(d, k5, m.Conditions)
 			}
 		default:
 			d.Skip()

@@ -45,13 +45,16 @@ func (m *StatefulSetUpdateStrategy) DecodeJSON(d *jsonwire.Decoder) error {
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "rollingUpdate":
-			if d.Null() {
-				m.RollingUpdate = nil
-			} else {
-				if m.RollingUpdate == nil {
-					m.RollingUpdate = new(RollingUpdateStatefulSetStrategy)
+			if k1, ok := jsonwire.ReusePtr(d, &m.RollingUpdate); !ok {
+				if d.Null() {
+					m.RollingUpdate = nil
+				} else {
+					if m.RollingUpdate == nil {
+						m.RollingUpdate = new(RollingUpdateStatefulSetStrategy)
+					}
+					(*m.RollingUpdate).DecodeJSON(d)
 				}
-				(*m.RollingUpdate).DecodeJSON(d)
+				jsonwire.Keep(d, k1, m.RollingUpdate)
 			}
 		default:
 			d.Skip()
@@ -69,22 +72,28 @@ func (m *RollingUpdateStatefulSetStrategy) DecodeJSON(d *jsonwire.Decoder) error
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "partition":
-			if d.Null() {
-				m.Partition = nil
-			} else {
-				if m.Partition == nil {
-					m.Partition = new(int32)
+			if k2, ok := jsonwire.ReusePtr(d, &m.Partition); !ok {
+				if d.Null() {
+					m.Partition = nil
+				} else {
+					if m.Partition == nil {
+						m.Partition = new(int32)
+					}
+					jsonwire.Int(d, m.Partition)
 				}
-				jsonwire.Int(d, m.Partition)
+				jsonwire.Keep(d, k2, m.Partition)
 			}
 		case "maxUnavailable":
-			if d.Null() {
-				m.MaxUnavailable = nil
-			} else {
-				if m.MaxUnavailable == nil {
-					m.MaxUnavailable = new(intstr.IntOrString)
+			if k3, ok := jsonwire.ReusePtr(d, &m.MaxUnavailable); !ok {
+				if d.Null() {
+					m.MaxUnavailable = nil
+				} else {
+					if m.MaxUnavailable == nil {
+						m.MaxUnavailable = new(intstr.IntOrString)
+					}
+					(*m.MaxUnavailable).DecodeJSON(d)
 				}
-				(*m.MaxUnavailable).DecodeJSON(d)
+				jsonwire.Keep(d, k3, m.MaxUnavailable)
 			}
 		default:
 			d.Skip()
@@ -138,42 +147,54 @@ func (m *StatefulSetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "replicas":
-			if d.Null() {
-				m.Replicas = nil
-			} else {
-				if m.Replicas == nil {
-					m.Replicas = new(int32)
+			if k4, ok := jsonwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					jsonwire.Int(d, m.Replicas)
 				}
-				jsonwire.Int(d, m.Replicas)
+				jsonwire.Keep(d, k4, m.Replicas)
 			}
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k5, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k5, m.Selector)
 			}
 		case "template":
 			m.Template.DecodeJSON(d)
 		case "volumeClaimTemplates":
-			if d.Null() {
-				m.VolumeClaimTemplates = nil
-			} else if d.OpenArray("[]corev1.PersistentVolumeClaim") {
-				s1 := m.VolumeClaimTemplates[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(corev1.PersistentVolumeClaim))
+			if k6, ok := jsonwire.ReuseSlice(d, &m.VolumeClaimTemplates); !ok {
+				if d.Null() {
+					m.VolumeClaimTemplates = nil
+				} else if d.OpenArray("[]corev1.PersistentVolumeClaim") {
+					s7 := m.VolumeClaimTemplates[:0]
+					if n := d.Count(); cap(s7) < n {
+						s7 = make([]corev1.PersistentVolumeClaim, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s7) {
+							s7 = s7[:i+1]
+						} else {
+							s7 = append(s7, *new(corev1.PersistentVolumeClaim))
+						}
+						s7[i].DecodeJSON(d)
+					}
+					if len(s7) == 0 {
+						s7 = []corev1.PersistentVolumeClaim{}
+					}
+					m.VolumeClaimTemplates = s7
 				}
-				if len(s1) == 0 {
-					s1 = []corev1.PersistentVolumeClaim{}
-				}
-				m.VolumeClaimTemplates = s1
+				jsonwire.Keep(d, k6, m.VolumeClaimTemplates)
 			}
 		case "serviceName":
 			jsonwire.String(d, &m.ServiceName)
@@ -182,33 +203,42 @@ func (m *StatefulSetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "updateStrategy":
 			m.UpdateStrategy.DecodeJSON(d)
 		case "revisionHistoryLimit":
-			if d.Null() {
-				m.RevisionHistoryLimit = nil
-			} else {
-				if m.RevisionHistoryLimit == nil {
-					m.RevisionHistoryLimit = new(int32)
+			if k8, ok := jsonwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
+				if d.Null() {
+					m.RevisionHistoryLimit = nil
+				} else {
+					if m.RevisionHistoryLimit == nil {
+						m.RevisionHistoryLimit = new(int32)
+					}
+					jsonwire.Int(d, m.RevisionHistoryLimit)
 				}
-				jsonwire.Int(d, m.RevisionHistoryLimit)
+				jsonwire.Keep(d, k8, m.RevisionHistoryLimit)
 			}
 		case "minReadySeconds":
 			jsonwire.Int(d, &m.MinReadySeconds)
 		case "persistentVolumeClaimRetentionPolicy":
-			if d.Null() {
-				m.PersistentVolumeClaimRetentionPolicy = nil
-			} else {
-				if m.PersistentVolumeClaimRetentionPolicy == nil {
-					m.PersistentVolumeClaimRetentionPolicy = new(StatefulSetPersistentVolumeClaimRetentionPolicy)
+			if k9, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeClaimRetentionPolicy); !ok {
+				if d.Null() {
+					m.PersistentVolumeClaimRetentionPolicy = nil
+				} else {
+					if m.PersistentVolumeClaimRetentionPolicy == nil {
+						m.PersistentVolumeClaimRetentionPolicy = new(StatefulSetPersistentVolumeClaimRetentionPolicy)
+					}
+					(*m.PersistentVolumeClaimRetentionPolicy).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeClaimRetentionPolicy).DecodeJSON(d)
+				jsonwire.Keep(d, k9, m.PersistentVolumeClaimRetentionPolicy)
 			}
 		case "ordinals":
-			if d.Null() {
-				m.Ordinals = nil
-			} else {
-				if m.Ordinals == nil {
-					m.Ordinals = new(StatefulSetOrdinals)
+			if k10, ok := jsonwire.ReusePtr(d, &m.Ordinals); !ok {
+				if d.Null() {
+					m.Ordinals = nil
+				} else {
+					if m.Ordinals == nil {
+						m.Ordinals = new(StatefulSetOrdinals)
+					}
+					(*m.Ordinals).DecodeJSON(d)
 				}
-				(*m.Ordinals).DecodeJSON(d)
+				jsonwire.Keep(d, k10, m.Ordinals)
 			}
 		default:
 			d.Skip()
@@ -240,31 +270,40 @@ func (m *StatefulSetStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "updateRevision":
 			jsonwire.String(d, &m.UpdateRevision)
 		case "collisionCount":
-			if d.Null() {
-				m.CollisionCount = nil
-			} else {
-				if m.CollisionCount == nil {
-					m.CollisionCount = new(int32)
+			if k11, ok := jsonwire.ReusePtr(d, &m.CollisionCount); !ok {
+				if d.Null() {
+					m.CollisionCount = nil
+				} else {
+					if m.CollisionCount == nil {
+						m.CollisionCount = new(int32)
+					}
+					jsonwire.Int(d, m.CollisionCount)
 				}
-				jsonwire.Int(d, m.CollisionCount)
+				jsonwire.Keep(d, k11, m.CollisionCount)
 			}
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]StatefulSetCondition") {
-				s2 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(StatefulSetCondition))
+			if k12, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]StatefulSetCondition") {
+					s13 := m.Conditions[:0]
+					if n := d.Count(); cap(s13) < n {
+						s13 = make([]StatefulSetCondition, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s13) {
+							s13 = s13[:i+1]
+						} else {
+							s13 = append(s13, *new(StatefulSetCondition))
+						}
+						s13[i].DecodeJSON(d)
+					}
+					if len(s13) == 0 {
+						s13 = []StatefulSetCondition{}
+					}
+					m.Conditions = s13
 				}
-				if len(s2) == 0 {
-					s2 = []StatefulSetCondition{}
-				}
-				m.Conditions = s2
+				jsonwire.Keep(d, k12, m.Conditions)
 			}
 		case "availableReplicas":
 			jsonwire.Int(d, &m.AvailableReplicas)
@@ -315,22 +354,28 @@ func (m *StatefulSetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]StatefulSet") {
-				s3 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(StatefulSet))
+			if k14, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]StatefulSet") {
+					s15 := m.Items[:0]
+					if n := d.Count(); cap(s15) < n {
+						s15 = make([]StatefulSet, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s15) {
+							s15 = s15[:i+1]
+						} else {
+							s15 = append(s15, *new(StatefulSet))
+						}
+						s15[i].DecodeJSON(d)
+					}
+					if len(s15) == 0 {
+						s15 = []StatefulSet{}
+					}
+					m.Items = s15
 				}
-				if len(s3) == 0 {
-					s3 = []StatefulSet{}
-				}
-				m.Items = s3
+				jsonwire.Keep(d, k14, m.Items)
 			}
 		default:
 			d.Skip()
@@ -373,22 +418,28 @@ func (m *DeploymentSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "replicas":
-			if d.Null() {
-				m.Replicas = nil
-			} else {
-				if m.Replicas == nil {
-					m.Replicas = new(int32)
+			if k16, ok := jsonwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					jsonwire.Int(d, m.Replicas)
 				}
-				jsonwire.Int(d, m.Replicas)
+				jsonwire.Keep(d, k16, m.Replicas)
 			}
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k17, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k17, m.Selector)
 			}
 		case "template":
 			m.Template.DecodeJSON(d)
@@ -397,24 +448,30 @@ func (m *DeploymentSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "minReadySeconds":
 			jsonwire.Int(d, &m.MinReadySeconds)
 		case "revisionHistoryLimit":
-			if d.Null() {
-				m.RevisionHistoryLimit = nil
-			} else {
-				if m.RevisionHistoryLimit == nil {
-					m.RevisionHistoryLimit = new(int32)
+			if k18, ok := jsonwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
+				if d.Null() {
+					m.RevisionHistoryLimit = nil
+				} else {
+					if m.RevisionHistoryLimit == nil {
+						m.RevisionHistoryLimit = new(int32)
+					}
+					jsonwire.Int(d, m.RevisionHistoryLimit)
 				}
-				jsonwire.Int(d, m.RevisionHistoryLimit)
+				jsonwire.Keep(d, k18, m.RevisionHistoryLimit)
 			}
 		case "paused":
 			jsonwire.Bool(d, &m.Paused)
 		case "progressDeadlineSeconds":
-			if d.Null() {
-				m.ProgressDeadlineSeconds = nil
-			} else {
-				if m.ProgressDeadlineSeconds == nil {
-					m.ProgressDeadlineSeconds = new(int32)
+			if k19, ok := jsonwire.ReusePtr(d, &m.ProgressDeadlineSeconds); !ok {
+				if d.Null() {
+					m.ProgressDeadlineSeconds = nil
+				} else {
+					if m.ProgressDeadlineSeconds == nil {
+						m.ProgressDeadlineSeconds = new(int32)
+					}
+					jsonwire.Int(d, m.ProgressDeadlineSeconds)
 				}
-				jsonwire.Int(d, m.ProgressDeadlineSeconds)
+				jsonwire.Keep(d, k19, m.ProgressDeadlineSeconds)
 			}
 		default:
 			d.Skip()
@@ -434,13 +491,16 @@ func (m *DeploymentStrategy) DecodeJSON(d *jsonwire.Decoder) error {
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "rollingUpdate":
-			if d.Null() {
-				m.RollingUpdate = nil
-			} else {
-				if m.RollingUpdate == nil {
-					m.RollingUpdate = new(RollingUpdateDeployment)
+			if k20, ok := jsonwire.ReusePtr(d, &m.RollingUpdate); !ok {
+				if d.Null() {
+					m.RollingUpdate = nil
+				} else {
+					if m.RollingUpdate == nil {
+						m.RollingUpdate = new(RollingUpdateDeployment)
+					}
+					(*m.RollingUpdate).DecodeJSON(d)
 				}
-				(*m.RollingUpdate).DecodeJSON(d)
+				jsonwire.Keep(d, k20, m.RollingUpdate)
 			}
 		default:
 			d.Skip()
@@ -458,22 +518,28 @@ func (m *RollingUpdateDeployment) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "maxUnavailable":
-			if d.Null() {
-				m.MaxUnavailable = nil
-			} else {
-				if m.MaxUnavailable == nil {
-					m.MaxUnavailable = new(intstr.IntOrString)
+			if k21, ok := jsonwire.ReusePtr(d, &m.MaxUnavailable); !ok {
+				if d.Null() {
+					m.MaxUnavailable = nil
+				} else {
+					if m.MaxUnavailable == nil {
+						m.MaxUnavailable = new(intstr.IntOrString)
+					}
+					(*m.MaxUnavailable).DecodeJSON(d)
 				}
-				(*m.MaxUnavailable).DecodeJSON(d)
+				jsonwire.Keep(d, k21, m.MaxUnavailable)
 			}
 		case "maxSurge":
-			if d.Null() {
-				m.MaxSurge = nil
-			} else {
-				if m.MaxSurge == nil {
-					m.MaxSurge = new(intstr.IntOrString)
+			if k22, ok := jsonwire.ReusePtr(d, &m.MaxSurge); !ok {
+				if d.Null() {
+					m.MaxSurge = nil
+				} else {
+					if m.MaxSurge == nil {
+						m.MaxSurge = new(intstr.IntOrString)
+					}
+					(*m.MaxSurge).DecodeJSON(d)
 				}
-				(*m.MaxSurge).DecodeJSON(d)
+				jsonwire.Keep(d, k22, m.MaxSurge)
 			}
 		default:
 			d.Skip()
@@ -503,40 +569,52 @@ func (m *DeploymentStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "unavailableReplicas":
 			jsonwire.Int(d, &m.UnavailableReplicas)
 		case "terminatingReplicas":
-			if d.Null() {
-				m.TerminatingReplicas = nil
-			} else {
-				if m.TerminatingReplicas == nil {
-					m.TerminatingReplicas = new(int32)
+			if k23, ok := jsonwire.ReusePtr(d, &m.TerminatingReplicas); !ok {
+				if d.Null() {
+					m.TerminatingReplicas = nil
+				} else {
+					if m.TerminatingReplicas == nil {
+						m.TerminatingReplicas = new(int32)
+					}
+					jsonwire.Int(d, m.TerminatingReplicas)
 				}
-				jsonwire.Int(d, m.TerminatingReplicas)
+				jsonwire.Keep(d, k23, m.TerminatingReplicas)
 			}
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]DeploymentCondition") {
-				s4 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(DeploymentCondition))
+			if k24, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]DeploymentCondition") {
+					s25 := m.Conditions[:0]
+					if n := d.Count(); cap(s25) < n {
+						s25 = make([]DeploymentCondition, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s25) {
+							s25 = s25[:i+1]
+						} else {
+							s25 = append(s25, *new(DeploymentCondition))
+						}
+						s25[i].DecodeJSON(d)
+					}
+					if len(s25) == 0 {
+						s25 = []DeploymentCondition{}
+					}
+					m.Conditions = s25
 				}
-				if len(s4) == 0 {
-					s4 = []DeploymentCondition{}
-				}
-				m.Conditions = s4
+				jsonwire.Keep(d, k24, m.Conditions)
 			}
 		case "collisionCount":
-			if d.Null() {
-				m.CollisionCount = nil
-			} else {
-				if m.CollisionCount == nil {
-					m.CollisionCount = new(int32)
+			if k26, ok := jsonwire.ReusePtr(d, &m.CollisionCount); !ok {
+				if d.Null() {
+					m.CollisionCount = nil
+				} else {
+					if m.CollisionCount == nil {
+						m.CollisionCount = new(int32)
+					}
+					jsonwire.Int(d, m.CollisionCount)
 				}
-				jsonwire.Int(d, m.CollisionCount)
+				jsonwire.Keep(d, k26, m.CollisionCount)
 			}
 		default:
 			d.Skip()
@@ -587,22 +665,28 @@ func (m *DeploymentList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Deployment") {
-				s5 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(Deployment))
+			if k27, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Deployment") {
+					s28 := m.Items[:0]
+					if n := d.Count(); cap(s28) < n {
+						s28 = make([]Deployment, 0, n)
 					}
-					s5[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s28) {
+							s28 = s28[:i+1]
+						} else {
+							s28 = append(s28, *new(Deployment))
+						}
+						s28[i].DecodeJSON(d)
+					}
+					if len(s28) == 0 {
+						s28 = []Deployment{}
+					}
+					m.Items = s28
 				}
-				if len(s5) == 0 {
-					s5 = []Deployment{}
-				}
-				m.Items = s5
+				jsonwire.Keep(d, k27, m.Items)
 			}
 		default:
 			d.Skip()
@@ -622,13 +706,16 @@ func (m *DaemonSetUpdateStrategy) DecodeJSON(d *jsonwire.Decoder) error {
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "rollingUpdate":
-			if d.Null() {
-				m.RollingUpdate = nil
-			} else {
-				if m.RollingUpdate == nil {
-					m.RollingUpdate = new(RollingUpdateDaemonSet)
+			if k29, ok := jsonwire.ReusePtr(d, &m.RollingUpdate); !ok {
+				if d.Null() {
+					m.RollingUpdate = nil
+				} else {
+					if m.RollingUpdate == nil {
+						m.RollingUpdate = new(RollingUpdateDaemonSet)
+					}
+					(*m.RollingUpdate).DecodeJSON(d)
 				}
-				(*m.RollingUpdate).DecodeJSON(d)
+				jsonwire.Keep(d, k29, m.RollingUpdate)
 			}
 		default:
 			d.Skip()
@@ -646,22 +733,28 @@ func (m *RollingUpdateDaemonSet) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "maxUnavailable":
-			if d.Null() {
-				m.MaxUnavailable = nil
-			} else {
-				if m.MaxUnavailable == nil {
-					m.MaxUnavailable = new(intstr.IntOrString)
+			if k30, ok := jsonwire.ReusePtr(d, &m.MaxUnavailable); !ok {
+				if d.Null() {
+					m.MaxUnavailable = nil
+				} else {
+					if m.MaxUnavailable == nil {
+						m.MaxUnavailable = new(intstr.IntOrString)
+					}
+					(*m.MaxUnavailable).DecodeJSON(d)
 				}
-				(*m.MaxUnavailable).DecodeJSON(d)
+				jsonwire.Keep(d, k30, m.MaxUnavailable)
 			}
 		case "maxSurge":
-			if d.Null() {
-				m.MaxSurge = nil
-			} else {
-				if m.MaxSurge == nil {
-					m.MaxSurge = new(intstr.IntOrString)
+			if k31, ok := jsonwire.ReusePtr(d, &m.MaxSurge); !ok {
+				if d.Null() {
+					m.MaxSurge = nil
+				} else {
+					if m.MaxSurge == nil {
+						m.MaxSurge = new(intstr.IntOrString)
+					}
+					(*m.MaxSurge).DecodeJSON(d)
 				}
-				(*m.MaxSurge).DecodeJSON(d)
+				jsonwire.Keep(d, k31, m.MaxSurge)
 			}
 		default:
 			d.Skip()
@@ -679,13 +772,16 @@ func (m *DaemonSetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k32, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k32, m.Selector)
 			}
 		case "template":
 			m.Template.DecodeJSON(d)
@@ -694,13 +790,16 @@ func (m *DaemonSetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "minReadySeconds":
 			jsonwire.Int(d, &m.MinReadySeconds)
 		case "revisionHistoryLimit":
-			if d.Null() {
-				m.RevisionHistoryLimit = nil
-			} else {
-				if m.RevisionHistoryLimit == nil {
-					m.RevisionHistoryLimit = new(int32)
+			if k33, ok := jsonwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
+				if d.Null() {
+					m.RevisionHistoryLimit = nil
+				} else {
+					if m.RevisionHistoryLimit == nil {
+						m.RevisionHistoryLimit = new(int32)
+					}
+					jsonwire.Int(d, m.RevisionHistoryLimit)
 				}
-				jsonwire.Int(d, m.RevisionHistoryLimit)
+				jsonwire.Keep(d, k33, m.RevisionHistoryLimit)
 			}
 		default:
 			d.Skip()
@@ -734,31 +833,40 @@ func (m *DaemonSetStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "numberUnavailable":
 			jsonwire.Int(d, &m.NumberUnavailable)
 		case "collisionCount":
-			if d.Null() {
-				m.CollisionCount = nil
-			} else {
-				if m.CollisionCount == nil {
-					m.CollisionCount = new(int32)
+			if k34, ok := jsonwire.ReusePtr(d, &m.CollisionCount); !ok {
+				if d.Null() {
+					m.CollisionCount = nil
+				} else {
+					if m.CollisionCount == nil {
+						m.CollisionCount = new(int32)
+					}
+					jsonwire.Int(d, m.CollisionCount)
 				}
-				jsonwire.Int(d, m.CollisionCount)
+				jsonwire.Keep(d, k34, m.CollisionCount)
 			}
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]DaemonSetCondition") {
-				s6 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(DaemonSetCondition))
+			if k35, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]DaemonSetCondition") {
+					s36 := m.Conditions[:0]
+					if n := d.Count(); cap(s36) < n {
+						s36 = make([]DaemonSetCondition, 0, n)
 					}
-					s6[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s36) {
+							s36 = s36[:i+1]
+						} else {
+							s36 = append(s36, *new(DaemonSetCondition))
+						}
+						s36[i].DecodeJSON(d)
+					}
+					if len(s36) == 0 {
+						s36 = []DaemonSetCondition{}
+					}
+					m.Conditions = s36
 				}
-				if len(s6) == 0 {
-					s6 = []DaemonSetCondition{}
-				}
-				m.Conditions = s6
+				jsonwire.Keep(d, k35, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -832,22 +940,28 @@ func (m *DaemonSetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]DaemonSet") {
-				s7 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(DaemonSet))
+			if k37, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]DaemonSet") {
+					s38 := m.Items[:0]
+					if n := d.Count(); cap(s38) < n {
+						s38 = make([]DaemonSet, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s38) {
+							s38 = s38[:i+1]
+						} else {
+							s38 = append(s38, *new(DaemonSet))
+						}
+						s38[i].DecodeJSON(d)
+					}
+					if len(s38) == 0 {
+						s38 = []DaemonSet{}
+					}
+					m.Items = s38
 				}
-				if len(s7) == 0 {
-					s7 = []DaemonSet{}
-				}
-				m.Items = s7
+				jsonwire.Keep(d, k37, m.Items)
 			}
 		default:
 			d.Skip()
@@ -896,22 +1010,28 @@ func (m *ReplicaSetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ReplicaSet") {
-				s8 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(ReplicaSet))
+			if k39, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ReplicaSet") {
+					s40 := m.Items[:0]
+					if n := d.Count(); cap(s40) < n {
+						s40 = make([]ReplicaSet, 0, n)
 					}
-					s8[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s40) {
+							s40 = s40[:i+1]
+						} else {
+							s40 = append(s40, *new(ReplicaSet))
+						}
+						s40[i].DecodeJSON(d)
+					}
+					if len(s40) == 0 {
+						s40 = []ReplicaSet{}
+					}
+					m.Items = s40
 				}
-				if len(s8) == 0 {
-					s8 = []ReplicaSet{}
-				}
-				m.Items = s8
+				jsonwire.Keep(d, k39, m.Items)
 			}
 		default:
 			d.Skip()
@@ -929,24 +1049,30 @@ func (m *ReplicaSetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "replicas":
-			if d.Null() {
-				m.Replicas = nil
-			} else {
-				if m.Replicas == nil {
-					m.Replicas = new(int32)
+			if k41, ok := jsonwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					jsonwire.Int(d, m.Replicas)
 				}
-				jsonwire.Int(d, m.Replicas)
+				jsonwire.Keep(d, k41, m.Replicas)
 			}
 		case "minReadySeconds":
 			jsonwire.Int(d, &m.MinReadySeconds)
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k42, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k42, m.Selector)
 			}
 		case "template":
 			m.Template.DecodeJSON(d)
@@ -974,33 +1100,42 @@ func (m *ReplicaSetStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "availableReplicas":
 			jsonwire.Int(d, &m.AvailableReplicas)
 		case "terminatingReplicas":
-			if d.Null() {
-				m.TerminatingReplicas = nil
-			} else {
-				if m.TerminatingReplicas == nil {
-					m.TerminatingReplicas = new(int32)
+			if k43, ok := jsonwire.ReusePtr(d, &m.TerminatingReplicas); !ok {
+				if d.Null() {
+					m.TerminatingReplicas = nil
+				} else {
+					if m.TerminatingReplicas == nil {
+						m.TerminatingReplicas = new(int32)
+					}
+					jsonwire.Int(d, m.TerminatingReplicas)
 				}
-				jsonwire.Int(d, m.TerminatingReplicas)
+				jsonwire.Keep(d, k43, m.TerminatingReplicas)
 			}
 		case "observedGeneration":
 			jsonwire.Int(d, &m.ObservedGeneration)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]ReplicaSetCondition") {
-				s9 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(ReplicaSetCondition))
+			if k44, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]ReplicaSetCondition") {
+					s45 := m.Conditions[:0]
+					if n := d.Count(); cap(s45) < n {
+						s45 = make([]ReplicaSetCondition, 0, n)
 					}
-					s9[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s45) {
+							s45 = s45[:i+1]
+						} else {
+							s45 = append(s45, *new(ReplicaSetCondition))
+						}
+						s45[i].DecodeJSON(d)
+					}
+					if len(s45) == 0 {
+						s45 = []ReplicaSetCondition{}
+					}
+					m.Conditions = s45
 				}
-				if len(s9) == 0 {
-					s9 = []ReplicaSetCondition{}
-				}
-				m.Conditions = s9
+				jsonwire.Keep(d, k44, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -1074,22 +1209,28 @@ func (m *ControllerRevisionList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ControllerRevision") {
-				s10 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(ControllerRevision))
+			if k46, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ControllerRevision") {
+					s47 := m.Items[:0]
+					if n := d.Count(); cap(s47) < n {
+						s47 = make([]ControllerRevision, 0, n)
 					}
-					s10[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s47) {
+							s47 = s47[:i+1]
+						} else {
+							s47 = append(s47, *new(ControllerRevision))
+						}
+						s47[i].DecodeJSON(d)
+					}
+					if len(s47) == 0 {
+						s47 = []ControllerRevision{}
+					}
+					m.Items = s47
 				}
-				if len(s10) == 0 {
-					s10 = []ControllerRevision{}
-				}
-				m.Items = s10
+				jsonwire.Keep(d, k46, m.Items)
 			}
 		default:
 			d.Skip()

@@ -42,22 +42,28 @@ func (m *TokenReviewSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "token":
 			jsonwire.String(d, &m.Token)
 		case "audiences":
-			if d.Null() {
-				m.Audiences = nil
-			} else if d.OpenArray("[]string") {
-				s1 := m.Audiences[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(string))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Audiences); !ok {
+				if d.Null() {
+					m.Audiences = nil
+				} else if d.OpenArray("[]string") {
+					s2 := m.Audiences[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s1[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(string))
+						}
+						jsonwire.String(d, &s2[i])
+					}
+					if len(s2) == 0 {
+						s2 = []string{}
+					}
+					m.Audiences = s2
 				}
-				if len(s1) == 0 {
-					s1 = []string{}
-				}
-				m.Audiences = s1
+				jsonwire.Keep(d, k1, m.Audiences)
 			}
 		default:
 			d.Skip()
@@ -79,22 +85,28 @@ func (m *TokenReviewStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "user":
 			m.User.DecodeJSON(d)
 		case "audiences":
-			if d.Null() {
-				m.Audiences = nil
-			} else if d.OpenArray("[]string") {
-				s2 := m.Audiences[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(string))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.Audiences); !ok {
+				if d.Null() {
+					m.Audiences = nil
+				} else if d.OpenArray("[]string") {
+					s4 := m.Audiences[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s2[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(string))
+						}
+						jsonwire.String(d, &s4[i])
+					}
+					if len(s4) == 0 {
+						s4 = []string{}
+					}
+					m.Audiences = s4
 				}
-				if len(s2) == 0 {
-					s2 = []string{}
-				}
-				m.Audiences = s2
+				jsonwire.Keep(d, k3, m.Audiences)
 			}
 		case "error":
 			jsonwire.String(d, &m.Error)
@@ -118,27 +130,36 @@ func (m *UserInfo) DecodeJSON(d *jsonwire.Decoder) error {
 		case "uid":
 			jsonwire.String(d, &m.UID)
 		case "groups":
-			if d.Null() {
-				m.Groups = nil
-			} else if d.OpenArray("[]string") {
-				s3 := m.Groups[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(string))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Groups); !ok {
+				if d.Null() {
+					m.Groups = nil
+				} else if d.OpenArray("[]string") {
+					s6 := m.Groups[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s3[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(string))
+						}
+						jsonwire.String(d, &s6[i])
+					}
+					if len(s6) == 0 {
+						s6 = []string{}
+					}
+					m.Groups = s6
 				}
-				if len(s3) == 0 {
-					s3 = []string{}
-				}
-				m.Groups = s3
+				jsonwire.Keep(d, k5, m.Groups)
 			}
 		case "extra":
-			jsonwire.Map(d, &m.Extra, "map[string]ExtraValue", func(d *jsonwire.Decoder, v *ExtraValue) {
-				(*v).DecodeJSON(d)
-			})
+			if k7, ok := jsonwire.ReuseMap(d, &m.Extra); !ok {
+				jsonwire.Map(d, &m.Extra, "map[string]ExtraValue", func(d *jsonwire.Decoder, v *ExtraValue) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k7, m.Extra)
+			}
 		default:
 			d.Skip()
 		}
@@ -149,22 +170,28 @@ func (m *UserInfo) DecodeJSON(d *jsonwire.Decoder) error {
 // DecodeJSON reads m from d: one JSON value, as encoding/json would
 // decode it but matching keys case-sensitively.
 func (m *ExtraValue) DecodeJSON(d *jsonwire.Decoder) error {
-	if d.Null() {
-		(*m) = nil
-	} else if d.OpenArray("[]string") {
-		s4 := (*m)[:0]
-		for i := 0; d.NextElem(i); i++ {
-			if i < cap(s4) {
-				s4 = s4[:i+1]
-			} else {
-				s4 = append(s4, *new(string))
+	if k8, ok := jsonwire.ReuseSlice(d, m); !ok {
+		if d.Null() {
+			(*m) = nil
+		} else if d.OpenArray("[]string") {
+			s9 := (*m)[:0]
+			if n := d.Count(); cap(s9) < n {
+				s9 = make([]string, 0, n)
 			}
-			jsonwire.String(d, &s4[i])
+			for i := 0; d.NextElem(i); i++ {
+				if i < cap(s9) {
+					s9 = s9[:i+1]
+				} else {
+					s9 = append(s9, *new(string))
+				}
+				jsonwire.String(d, &s9[i])
+			}
+			if len(s9) == 0 {
+				s9 = []string{}
+			}
+			(*m) = s9
 		}
-		if len(s4) == 0 {
-			s4 = []string{}
-		}
-		(*m) = s4
+		jsonwire.Keep(d, k8, (*m))
 	}
 	return d.Err()
 }
@@ -203,40 +230,52 @@ func (m *TokenRequestSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "audiences":
-			if d.Null() {
-				m.Audiences = nil
-			} else if d.OpenArray("[]string") {
-				s5 := m.Audiences[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(string))
+			if k10, ok := jsonwire.ReuseSlice(d, &m.Audiences); !ok {
+				if d.Null() {
+					m.Audiences = nil
+				} else if d.OpenArray("[]string") {
+					s11 := m.Audiences[:0]
+					if n := d.Count(); cap(s11) < n {
+						s11 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s5[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s11) {
+							s11 = s11[:i+1]
+						} else {
+							s11 = append(s11, *new(string))
+						}
+						jsonwire.String(d, &s11[i])
+					}
+					if len(s11) == 0 {
+						s11 = []string{}
+					}
+					m.Audiences = s11
 				}
-				if len(s5) == 0 {
-					s5 = []string{}
-				}
-				m.Audiences = s5
+				jsonwire.Keep(d, k10, m.Audiences)
 			}
 		case "expirationSeconds":
-			if d.Null() {
-				m.ExpirationSeconds = nil
-			} else {
-				if m.ExpirationSeconds == nil {
-					m.ExpirationSeconds = new(int64)
+			if k12, ok := jsonwire.ReusePtr(d, &m.ExpirationSeconds); !ok {
+				if d.Null() {
+					m.ExpirationSeconds = nil
+				} else {
+					if m.ExpirationSeconds == nil {
+						m.ExpirationSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.ExpirationSeconds)
 				}
-				jsonwire.Int(d, m.ExpirationSeconds)
+				jsonwire.Keep(d, k12, m.ExpirationSeconds)
 			}
 		case "boundObjectRef":
-			if d.Null() {
-				m.BoundObjectRef = nil
-			} else {
-				if m.BoundObjectRef == nil {
-					m.BoundObjectRef = new(BoundObjectReference)
+			if k13, ok := jsonwire.ReusePtr(d, &m.BoundObjectRef); !ok {
+				if d.Null() {
+					m.BoundObjectRef = nil
+				} else {
+					if m.BoundObjectRef == nil {
+						m.BoundObjectRef = new(BoundObjectReference)
+					}
+					(*m.BoundObjectRef).DecodeJSON(d)
 				}
-				(*m.BoundObjectRef).DecodeJSON(d)
+				jsonwire.Keep(d, k13, m.BoundObjectRef)
 			}
 		default:
 			d.Skip()

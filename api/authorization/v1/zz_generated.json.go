@@ -105,22 +105,28 @@ func (m *ResourceAttributes) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "fieldSelector":
-			if d.Null() {
-				m.FieldSelector = nil
-			} else {
-				if m.FieldSelector == nil {
-					m.FieldSelector = new(FieldSelectorAttributes)
+			if k1, ok := jsonwire.ReusePtr(d, &m.FieldSelector); !ok {
+				if d.Null() {
+					m.FieldSelector = nil
+				} else {
+					if m.FieldSelector == nil {
+						m.FieldSelector = new(FieldSelectorAttributes)
+					}
+					(*m.FieldSelector).DecodeJSON(d)
 				}
-				(*m.FieldSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k1, m.FieldSelector)
 			}
 		case "labelSelector":
-			if d.Null() {
-				m.LabelSelector = nil
-			} else {
-				if m.LabelSelector == nil {
-					m.LabelSelector = new(LabelSelectorAttributes)
+			if k2, ok := jsonwire.ReusePtr(d, &m.LabelSelector); !ok {
+				if d.Null() {
+					m.LabelSelector = nil
+				} else {
+					if m.LabelSelector == nil {
+						m.LabelSelector = new(LabelSelectorAttributes)
+					}
+					(*m.LabelSelector).DecodeJSON(d)
 				}
-				(*m.LabelSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k2, m.LabelSelector)
 			}
 		default:
 			d.Skip()
@@ -140,22 +146,28 @@ func (m *LabelSelectorAttributes) DecodeJSON(d *jsonwire.Decoder) error {
 		case "rawSelector":
 			jsonwire.String(d, &m.RawSelector)
 		case "requirements":
-			if d.Null() {
-				m.Requirements = nil
-			} else if d.OpenArray("[]metav1.LabelSelectorRequirement") {
-				s1 := m.Requirements[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(metav1.LabelSelectorRequirement))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.Requirements); !ok {
+				if d.Null() {
+					m.Requirements = nil
+				} else if d.OpenArray("[]metav1.LabelSelectorRequirement") {
+					s4 := m.Requirements[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]metav1.LabelSelectorRequirement, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(metav1.LabelSelectorRequirement))
+						}
+						s4[i].DecodeJSON(d)
+					}
+					if len(s4) == 0 {
+						s4 = []metav1.LabelSelectorRequirement{}
+					}
+					m.Requirements = s4
 				}
-				if len(s1) == 0 {
-					s1 = []metav1.LabelSelectorRequirement{}
-				}
-				m.Requirements = s1
+				jsonwire.Keep(d, k3, m.Requirements)
 			}
 		default:
 			d.Skip()
@@ -175,22 +187,28 @@ func (m *FieldSelectorAttributes) DecodeJSON(d *jsonwire.Decoder) error {
 		case "rawSelector":
 			jsonwire.String(d, &m.RawSelector)
 		case "requirements":
-			if d.Null() {
-				m.Requirements = nil
-			} else if d.OpenArray("[]metav1.FieldSelectorRequirement") {
-				s2 := m.Requirements[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(metav1.FieldSelectorRequirement))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Requirements); !ok {
+				if d.Null() {
+					m.Requirements = nil
+				} else if d.OpenArray("[]metav1.FieldSelectorRequirement") {
+					s6 := m.Requirements[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]metav1.FieldSelectorRequirement, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(metav1.FieldSelectorRequirement))
+						}
+						s6[i].DecodeJSON(d)
+					}
+					if len(s6) == 0 {
+						s6 = []metav1.FieldSelectorRequirement{}
+					}
+					m.Requirements = s6
 				}
-				if len(s2) == 0 {
-					s2 = []metav1.FieldSelectorRequirement{}
-				}
-				m.Requirements = s2
+				jsonwire.Keep(d, k5, m.Requirements)
 			}
 		default:
 			d.Skip()
@@ -227,47 +245,62 @@ func (m *SubjectAccessReviewSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "resourceAttributes":
-			if d.Null() {
-				m.ResourceAttributes = nil
-			} else {
-				if m.ResourceAttributes == nil {
-					m.ResourceAttributes = new(ResourceAttributes)
+			if k7, ok := jsonwire.ReusePtr(d, &m.ResourceAttributes); !ok {
+				if d.Null() {
+					m.ResourceAttributes = nil
+				} else {
+					if m.ResourceAttributes == nil {
+						m.ResourceAttributes = new(ResourceAttributes)
+					}
+					(*m.ResourceAttributes).DecodeJSON(d)
 				}
-				(*m.ResourceAttributes).DecodeJSON(d)
+				jsonwire.Keep(d, k7, m.ResourceAttributes)
 			}
 		case "nonResourceAttributes":
-			if d.Null() {
-				m.NonResourceAttributes = nil
-			} else {
-				if m.NonResourceAttributes == nil {
-					m.NonResourceAttributes = new(NonResourceAttributes)
+			if k8, ok := jsonwire.ReusePtr(d, &m.NonResourceAttributes); !ok {
+				if d.Null() {
+					m.NonResourceAttributes = nil
+				} else {
+					if m.NonResourceAttributes == nil {
+						m.NonResourceAttributes = new(NonResourceAttributes)
+					}
+					(*m.NonResourceAttributes).DecodeJSON(d)
 				}
-				(*m.NonResourceAttributes).DecodeJSON(d)
+				jsonwire.Keep(d, k8, m.NonResourceAttributes)
 			}
 		case "user":
 			jsonwire.String(d, &m.User)
 		case "groups":
-			if d.Null() {
-				m.Groups = nil
-			} else if d.OpenArray("[]string") {
-				s3 := m.Groups[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(string))
+			if k9, ok := jsonwire.ReuseSlice(d, &m.Groups); !ok {
+				if d.Null() {
+					m.Groups = nil
+				} else if d.OpenArray("[]string") {
+					s10 := m.Groups[:0]
+					if n := d.Count(); cap(s10) < n {
+						s10 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s3[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s10) {
+							s10 = s10[:i+1]
+						} else {
+							s10 = append(s10, *new(string))
+						}
+						jsonwire.String(d, &s10[i])
+					}
+					if len(s10) == 0 {
+						s10 = []string{}
+					}
+					m.Groups = s10
 				}
-				if len(s3) == 0 {
-					s3 = []string{}
-				}
-				m.Groups = s3
+				jsonwire.Keep(d, k9, m.Groups)
 			}
 		case "extra":
-			jsonwire.Map(d, &m.Extra, "map[string]ExtraValue", func(d *jsonwire.Decoder, v *ExtraValue) {
-				(*v).DecodeJSON(d)
-			})
+			if k11, ok := jsonwire.ReuseMap(d, &m.Extra); !ok {
+				jsonwire.Map(d, &m.Extra, "map[string]ExtraValue", func(d *jsonwire.Decoder, v *ExtraValue) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k11, m.Extra)
+			}
 		case "uid":
 			jsonwire.String(d, &m.UID)
 		default:
@@ -280,22 +313,28 @@ func (m *SubjectAccessReviewSpec) DecodeJSON(d *jsonwire.Decoder) error {
 // DecodeJSON reads m from d: one JSON value, as encoding/json would
 // decode it but matching keys case-sensitively.
 func (m *ExtraValue) DecodeJSON(d *jsonwire.Decoder) error {
-	if d.Null() {
-		(*m) = nil
-	} else if d.OpenArray("[]string") {
-		s4 := (*m)[:0]
-		for i := 0; d.NextElem(i); i++ {
-			if i < cap(s4) {
-				s4 = s4[:i+1]
-			} else {
-				s4 = append(s4, *new(string))
+	if k12, ok := jsonwire.ReuseSlice(d, m); !ok {
+		if d.Null() {
+			(*m) = nil
+		} else if d.OpenArray("[]string") {
+			s13 := (*m)[:0]
+			if n := d.Count(); cap(s13) < n {
+				s13 = make([]string, 0, n)
 			}
-			jsonwire.String(d, &s4[i])
+			for i := 0; d.NextElem(i); i++ {
+				if i < cap(s13) {
+					s13 = s13[:i+1]
+				} else {
+					s13 = append(s13, *new(string))
+				}
+				jsonwire.String(d, &s13[i])
+			}
+			if len(s13) == 0 {
+				s13 = []string{}
+			}
+			(*m) = s13
 		}
-		if len(s4) == 0 {
-			s4 = []string{}
-		}
-		(*m) = s4
+		jsonwire.Keep(d, k12, (*m))
 	}
 	return d.Err()
 }
@@ -309,22 +348,28 @@ func (m *SelfSubjectAccessReviewSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "resourceAttributes":
-			if d.Null() {
-				m.ResourceAttributes = nil
-			} else {
-				if m.ResourceAttributes == nil {
-					m.ResourceAttributes = new(ResourceAttributes)
+			if k14, ok := jsonwire.ReusePtr(d, &m.ResourceAttributes); !ok {
+				if d.Null() {
+					m.ResourceAttributes = nil
+				} else {
+					if m.ResourceAttributes == nil {
+						m.ResourceAttributes = new(ResourceAttributes)
+					}
+					(*m.ResourceAttributes).DecodeJSON(d)
 				}
-				(*m.ResourceAttributes).DecodeJSON(d)
+				jsonwire.Keep(d, k14, m.ResourceAttributes)
 			}
 		case "nonResourceAttributes":
-			if d.Null() {
-				m.NonResourceAttributes = nil
-			} else {
-				if m.NonResourceAttributes == nil {
-					m.NonResourceAttributes = new(NonResourceAttributes)
+			if k15, ok := jsonwire.ReusePtr(d, &m.NonResourceAttributes); !ok {
+				if d.Null() {
+					m.NonResourceAttributes = nil
+				} else {
+					if m.NonResourceAttributes == nil {
+						m.NonResourceAttributes = new(NonResourceAttributes)
+					}
+					(*m.NonResourceAttributes).DecodeJSON(d)
 				}
-				(*m.NonResourceAttributes).DecodeJSON(d)
+				jsonwire.Keep(d, k15, m.NonResourceAttributes)
 			}
 		default:
 			d.Skip()
@@ -407,40 +452,52 @@ func (m *SubjectRulesReviewStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "resourceRules":
-			if d.Null() {
-				m.ResourceRules = nil
-			} else if d.OpenArray("[]ResourceRule") {
-				s5 := m.ResourceRules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(ResourceRule))
+			if k16, ok := jsonwire.ReuseSlice(d, &m.ResourceRules); !ok {
+				if d.Null() {
+					m.ResourceRules = nil
+				} else if d.OpenArray("[]ResourceRule") {
+					s17 := m.ResourceRules[:0]
+					if n := d.Count(); cap(s17) < n {
+						s17 = make([]ResourceRule, 0, n)
 					}
-					s5[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s17) {
+							s17 = s17[:i+1]
+						} else {
+							s17 = append(s17, *new(ResourceRule))
+						}
+						s17[i].DecodeJSON(d)
+					}
+					if len(s17) == 0 {
+						s17 = []ResourceRule{}
+					}
+					m.ResourceRules = s17
 				}
-				if len(s5) == 0 {
-					s5 = []ResourceRule{}
-				}
-				m.ResourceRules = s5
+				jsonwire.Keep(d, k16, m.ResourceRules)
 			}
 		case "nonResourceRules":
-			if d.Null() {
-				m.NonResourceRules = nil
-			} else if d.OpenArray("[]NonResourceRule") {
-				s6 := m.NonResourceRules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(NonResourceRule))
+			if k18, ok := jsonwire.ReuseSlice(d, &m.NonResourceRules); !ok {
+				if d.Null() {
+					m.NonResourceRules = nil
+				} else if d.OpenArray("[]NonResourceRule") {
+					s19 := m.NonResourceRules[:0]
+					if n := d.Count(); cap(s19) < n {
+						s19 = make([]NonResourceRule, 0, n)
 					}
-					s6[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s19) {
+							s19 = s19[:i+1]
+						} else {
+							s19 = append(s19, *new(NonResourceRule))
+						}
+						s19[i].DecodeJSON(d)
+					}
+					if len(s19) == 0 {
+						s19 = []NonResourceRule{}
+					}
+					m.NonResourceRules = s19
 				}
-				if len(s6) == 0 {
-					s6 = []NonResourceRule{}
-				}
-				m.NonResourceRules = s6
+				jsonwire.Keep(d, k18, m.NonResourceRules)
 			}
 		case "incomplete":
 			jsonwire.Bool(d, &m.Incomplete)
@@ -462,76 +519,100 @@ func (m *ResourceRule) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "verbs":
-			if d.Null() {
-				m.Verbs = nil
-			} else if d.OpenArray("[]string") {
-				s7 := m.Verbs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(string))
+			if k20, ok := jsonwire.ReuseSlice(d, &m.Verbs); !ok {
+				if d.Null() {
+					m.Verbs = nil
+				} else if d.OpenArray("[]string") {
+					s21 := m.Verbs[:0]
+					if n := d.Count(); cap(s21) < n {
+						s21 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s7[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s21) {
+							s21 = s21[:i+1]
+						} else {
+							s21 = append(s21, *new(string))
+						}
+						jsonwire.String(d, &s21[i])
+					}
+					if len(s21) == 0 {
+						s21 = []string{}
+					}
+					m.Verbs = s21
 				}
-				if len(s7) == 0 {
-					s7 = []string{}
-				}
-				m.Verbs = s7
+				jsonwire.Keep(d, k20, m.Verbs)
 			}
 		case "apiGroups":
-			if d.Null() {
-				m.APIGroups = nil
-			} else if d.OpenArray("[]string") {
-				s8 := m.APIGroups[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(string))
+			if k22, ok := jsonwire.ReuseSlice(d, &m.APIGroups); !ok {
+				if d.Null() {
+					m.APIGroups = nil
+				} else if d.OpenArray("[]string") {
+					s23 := m.APIGroups[:0]
+					if n := d.Count(); cap(s23) < n {
+						s23 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s8[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s23) {
+							s23 = s23[:i+1]
+						} else {
+							s23 = append(s23, *new(string))
+						}
+						jsonwire.String(d, &s23[i])
+					}
+					if len(s23) == 0 {
+						s23 = []string{}
+					}
+					m.APIGroups = s23
 				}
-				if len(s8) == 0 {
-					s8 = []string{}
-				}
-				m.APIGroups = s8
+				jsonwire.Keep(d, k22, m.APIGroups)
 			}
 		case "resources":
-			if d.Null() {
-				m.Resources = nil
-			} else if d.OpenArray("[]string") {
-				s9 := m.Resources[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(string))
+			if k24, ok := jsonwire.ReuseSlice(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else if d.OpenArray("[]string") {
+					s25 := m.Resources[:0]
+					if n := d.Count(); cap(s25) < n {
+						s25 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s9[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s25) {
+							s25 = s25[:i+1]
+						} else {
+							s25 = append(s25, *new(string))
+						}
+						jsonwire.String(d, &s25[i])
+					}
+					if len(s25) == 0 {
+						s25 = []string{}
+					}
+					m.Resources = s25
 				}
-				if len(s9) == 0 {
-					s9 = []string{}
-				}
-				m.Resources = s9
+				jsonwire.Keep(d, k24, m.Resources)
 			}
 		case "resourceNames":
-			if d.Null() {
-				m.ResourceNames = nil
-			} else if d.OpenArray("[]string") {
-				s10 := m.ResourceNames[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(string))
+			if k26, ok := jsonwire.ReuseSlice(d, &m.ResourceNames); !ok {
+				if d.Null() {
+					m.ResourceNames = nil
+				} else if d.OpenArray("[]string") {
+					s27 := m.ResourceNames[:0]
+					if n := d.Count(); cap(s27) < n {
+						s27 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s10[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s27) {
+							s27 = s27[:i+1]
+						} else {
+							s27 = append(s27, *new(string))
+						}
+						jsonwire.String(d, &s27[i])
+					}
+					if len(s27) == 0 {
+						s27 = []string{}
+					}
+					m.ResourceNames = s27
 				}
-				if len(s10) == 0 {
-					s10 = []string{}
-				}
-				m.ResourceNames = s10
+				jsonwire.Keep(d, k26, m.ResourceNames)
 			}
 		default:
 			d.Skip()
@@ -549,40 +630,52 @@ func (m *NonResourceRule) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "verbs":
-			if d.Null() {
-				m.Verbs = nil
-			} else if d.OpenArray("[]string") {
-				s11 := m.Verbs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(string))
+			if k28, ok := jsonwire.ReuseSlice(d, &m.Verbs); !ok {
+				if d.Null() {
+					m.Verbs = nil
+				} else if d.OpenArray("[]string") {
+					s29 := m.Verbs[:0]
+					if n := d.Count(); cap(s29) < n {
+						s29 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s11[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s29) {
+							s29 = s29[:i+1]
+						} else {
+							s29 = append(s29, *new(string))
+						}
+						jsonwire.String(d, &s29[i])
+					}
+					if len(s29) == 0 {
+						s29 = []string{}
+					}
+					m.Verbs = s29
 				}
-				if len(s11) == 0 {
-					s11 = []string{}
-				}
-				m.Verbs = s11
+				jsonwire.Keep(d, k28, m.Verbs)
 			}
 		case "nonResourceURLs":
-			if d.Null() {
-				m.NonResourceURLs = nil
-			} else if d.OpenArray("[]string") {
-				s12 := m.NonResourceURLs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(string))
+			if k30, ok := jsonwire.ReuseSlice(d, &m.NonResourceURLs); !ok {
+				if d.Null() {
+					m.NonResourceURLs = nil
+				} else if d.OpenArray("[]string") {
+					s31 := m.NonResourceURLs[:0]
+					if n := d.Count(); cap(s31) < n {
+						s31 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s12[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s31) {
+							s31 = s31[:i+1]
+						} else {
+							s31 = append(s31, *new(string))
+						}
+						jsonwire.String(d, &s31[i])
+					}
+					if len(s31) == 0 {
+						s31 = []string{}
+					}
+					m.NonResourceURLs = s31
 				}
-				if len(s12) == 0 {
-					s12 = []string{}
-				}
-				m.NonResourceURLs = s12
+				jsonwire.Keep(d, k30, m.NonResourceURLs)
 			}
 		default:
 			d.Skip()

@@ -40,24 +40,30 @@ func (m *HorizontalPodAutoscalerSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "scaleTargetRef":
 			m.ScaleTargetRef.DecodeJSON(d)
 		case "minReplicas":
-			if d.Null() {
-				m.MinReplicas = nil
-			} else {
-				if m.MinReplicas == nil {
-					m.MinReplicas = new(int32)
+			if k1, ok := jsonwire.ReusePtr(d, &m.MinReplicas); !ok {
+				if d.Null() {
+					m.MinReplicas = nil
+				} else {
+					if m.MinReplicas == nil {
+						m.MinReplicas = new(int32)
+					}
+					jsonwire.Int(d, m.MinReplicas)
 				}
-				jsonwire.Int(d, m.MinReplicas)
+				jsonwire.Keep(d, k1, m.MinReplicas)
 			}
 		case "maxReplicas":
 			jsonwire.Int(d, &m.MaxReplicas)
 		case "targetCPUUtilizationPercentage":
-			if d.Null() {
-				m.TargetCPUUtilizationPercentage = nil
-			} else {
-				if m.TargetCPUUtilizationPercentage == nil {
-					m.TargetCPUUtilizationPercentage = new(int32)
+			if k2, ok := jsonwire.ReusePtr(d, &m.TargetCPUUtilizationPercentage); !ok {
+				if d.Null() {
+					m.TargetCPUUtilizationPercentage = nil
+				} else {
+					if m.TargetCPUUtilizationPercentage == nil {
+						m.TargetCPUUtilizationPercentage = new(int32)
+					}
+					jsonwire.Int(d, m.TargetCPUUtilizationPercentage)
 				}
-				jsonwire.Int(d, m.TargetCPUUtilizationPercentage)
+				jsonwire.Keep(d, k2, m.TargetCPUUtilizationPercentage)
 			}
 		default:
 			d.Skip()
@@ -75,35 +81,44 @@ func (m *HorizontalPodAutoscalerStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "observedGeneration":
-			if d.Null() {
-				m.ObservedGeneration = nil
-			} else {
-				if m.ObservedGeneration == nil {
-					m.ObservedGeneration = new(int64)
+			if k3, ok := jsonwire.ReusePtr(d, &m.ObservedGeneration); !ok {
+				if d.Null() {
+					m.ObservedGeneration = nil
+				} else {
+					if m.ObservedGeneration == nil {
+						m.ObservedGeneration = new(int64)
+					}
+					jsonwire.Int(d, m.ObservedGeneration)
 				}
-				jsonwire.Int(d, m.ObservedGeneration)
+				jsonwire.Keep(d, k3, m.ObservedGeneration)
 			}
 		case "lastScaleTime":
-			if d.Null() {
-				m.LastScaleTime = nil
-			} else {
-				if m.LastScaleTime == nil {
-					m.LastScaleTime = new(metav1.Time)
+			if k4, ok := jsonwire.ReusePtr(d, &m.LastScaleTime); !ok {
+				if d.Null() {
+					m.LastScaleTime = nil
+				} else {
+					if m.LastScaleTime == nil {
+						m.LastScaleTime = new(metav1.Time)
+					}
+					(*m.LastScaleTime).DecodeJSON(d)
 				}
-				(*m.LastScaleTime).DecodeJSON(d)
+				jsonwire.Keep(d, k4, m.LastScaleTime)
 			}
 		case "currentReplicas":
 			jsonwire.Int(d, &m.CurrentReplicas)
 		case "desiredReplicas":
 			jsonwire.Int(d, &m.DesiredReplicas)
 		case "currentCPUUtilizationPercentage":
-			if d.Null() {
-				m.CurrentCPUUtilizationPercentage = nil
-			} else {
-				if m.CurrentCPUUtilizationPercentage == nil {
-					m.CurrentCPUUtilizationPercentage = new(int32)
+			if k5, ok := jsonwire.ReusePtr(d, &m.CurrentCPUUtilizationPercentage); !ok {
+				if d.Null() {
+					m.CurrentCPUUtilizationPercentage = nil
+				} else {
+					if m.CurrentCPUUtilizationPercentage == nil {
+						m.CurrentCPUUtilizationPercentage = new(int32)
+					}
+					jsonwire.Int(d, m.CurrentCPUUtilizationPercentage)
 				}
-				jsonwire.Int(d, m.CurrentCPUUtilizationPercentage)
+				jsonwire.Keep(d, k5, m.CurrentCPUUtilizationPercentage)
 			}
 		default:
 			d.Skip()
@@ -152,22 +167,28 @@ func (m *HorizontalPodAutoscalerList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]HorizontalPodAutoscaler") {
-				s1 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(HorizontalPodAutoscaler))
+			if k6, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]HorizontalPodAutoscaler") {
+					s7 := m.Items[:0]
+					if n := d.Count(); cap(s7) < n {
+						s7 = make([]HorizontalPodAutoscaler, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s7) {
+							s7 = s7[:i+1]
+						} else {
+							s7 = append(s7, *new(HorizontalPodAutoscaler))
+						}
+						s7[i].DecodeJSON(d)
+					}
+					if len(s7) == 0 {
+						s7 = []HorizontalPodAutoscaler{}
+					}
+					m.Items = s7
 				}
-				if len(s1) == 0 {
-					s1 = []HorizontalPodAutoscaler{}
-				}
-				m.Items = s1
+				jsonwire.Keep(d, k6, m.Items)
 			}
 		default:
 			d.Skip()
@@ -248,49 +269,64 @@ func (m *MetricSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "object":
-			if d.Null() {
-				m.Object = nil
-			} else {
-				if m.Object == nil {
-					m.Object = new(ObjectMetricSource)
+			if k8, ok := jsonwire.ReusePtr(d, &m.Object); !ok {
+				if d.Null() {
+					m.Object = nil
+				} else {
+					if m.Object == nil {
+						m.Object = new(ObjectMetricSource)
+					}
+					(*m.Object).DecodeJSON(d)
 				}
-				(*m.Object).DecodeJSON(d)
+				jsonwire.Keep(d, k8, m.Object)
 			}
 		case "pods":
-			if d.Null() {
-				m.Pods = nil
-			} else {
-				if m.Pods == nil {
-					m.Pods = new(PodsMetricSource)
+			if k9, ok := jsonwire.ReusePtr(d, &m.Pods); !ok {
+				if d.Null() {
+					m.Pods = nil
+				} else {
+					if m.Pods == nil {
+						m.Pods = new(PodsMetricSource)
+					}
+					(*m.Pods).DecodeJSON(d)
 				}
-				(*m.Pods).DecodeJSON(d)
+				jsonwire.Keep(d, k9, m.Pods)
 			}
 		case "resource":
-			if d.Null() {
-				m.Resource = nil
-			} else {
-				if m.Resource == nil {
-					m.Resource = new(ResourceMetricSource)
+			if k10, ok := jsonwire.ReusePtr(d, &m.Resource); !ok {
+				if d.Null() {
+					m.Resource = nil
+				} else {
+					if m.Resource == nil {
+						m.Resource = new(ResourceMetricSource)
+					}
+					(*m.Resource).DecodeJSON(d)
 				}
-				(*m.Resource).DecodeJSON(d)
+				jsonwire.Keep(d, k10, m.Resource)
 			}
 		case "containerResource":
-			if d.Null() {
-				m.ContainerResource = nil
-			} else {
-				if m.ContainerResource == nil {
-					m.ContainerResource = new(ContainerResourceMetricSource)
+			if k11, ok := jsonwire.ReusePtr(d, &m.ContainerResource); !ok {
+				if d.Null() {
+					m.ContainerResource = nil
+				} else {
+					if m.ContainerResource == nil {
+						m.ContainerResource = new(ContainerResourceMetricSource)
+					}
+					(*m.ContainerResource).DecodeJSON(d)
 				}
-				(*m.ContainerResource).DecodeJSON(d)
+				jsonwire.Keep(d, k11, m.ContainerResource)
 			}
 		case "external":
-			if d.Null() {
-				m.External = nil
-			} else {
-				if m.External == nil {
-					m.External = new(ExternalMetricSource)
+			if k12, ok := jsonwire.ReusePtr(d, &m.External); !ok {
+				if d.Null() {
+					m.External = nil
+				} else {
+					if m.External == nil {
+						m.External = new(ExternalMetricSource)
+					}
+					(*m.External).DecodeJSON(d)
 				}
-				(*m.External).DecodeJSON(d)
+				jsonwire.Keep(d, k12, m.External)
 			}
 		default:
 			d.Skip()
@@ -314,22 +350,28 @@ func (m *ObjectMetricSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "targetValue":
 			m.TargetValue.DecodeJSON(d)
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k13, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k13, m.Selector)
 			}
 		case "averageValue":
-			if d.Null() {
-				m.AverageValue = nil
-			} else {
-				if m.AverageValue == nil {
-					m.AverageValue = new(quantity.Quantity)
+			if k14, ok := jsonwire.ReusePtr(d, &m.AverageValue); !ok {
+				if d.Null() {
+					m.AverageValue = nil
+				} else {
+					if m.AverageValue == nil {
+						m.AverageValue = new(quantity.Quantity)
+					}
+					(*m.AverageValue).DecodeJSON(d)
 				}
-				(*m.AverageValue).DecodeJSON(d)
+				jsonwire.Keep(d, k14, m.AverageValue)
 			}
 		default:
 			d.Skip()
@@ -351,13 +393,16 @@ func (m *PodsMetricSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "targetAverageValue":
 			m.TargetAverageValue.DecodeJSON(d)
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k15, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k15, m.Selector)
 			}
 		default:
 			d.Skip()
@@ -377,22 +422,28 @@ func (m *ResourceMetricSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "targetAverageUtilization":
-			if d.Null() {
-				m.TargetAverageUtilization = nil
-			} else {
-				if m.TargetAverageUtilization == nil {
-					m.TargetAverageUtilization = new(int32)
+			if k16, ok := jsonwire.ReusePtr(d, &m.TargetAverageUtilization); !ok {
+				if d.Null() {
+					m.TargetAverageUtilization = nil
+				} else {
+					if m.TargetAverageUtilization == nil {
+						m.TargetAverageUtilization = new(int32)
+					}
+					jsonwire.Int(d, m.TargetAverageUtilization)
 				}
-				jsonwire.Int(d, m.TargetAverageUtilization)
+				jsonwire.Keep(d, k16, m.TargetAverageUtilization)
 			}
 		case "targetAverageValue":
-			if d.Null() {
-				m.TargetAverageValue = nil
-			} else {
-				if m.TargetAverageValue == nil {
-					m.TargetAverageValue = new(quantity.Quantity)
+			if k17, ok := jsonwire.ReusePtr(d, &m.TargetAverageValue); !ok {
+				if d.Null() {
+					m.TargetAverageValue = nil
+				} else {
+					if m.TargetAverageValue == nil {
+						m.TargetAverageValue = new(quantity.Quantity)
+					}
+					(*m.TargetAverageValue).DecodeJSON(d)
 				}
-				(*m.TargetAverageValue).DecodeJSON(d)
+				jsonwire.Keep(d, k17, m.TargetAverageValue)
 			}
 		default:
 			d.Skip()
@@ -412,22 +463,28 @@ func (m *ContainerResourceMetricSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "targetAverageUtilization":
-			if d.Null() {
-				m.TargetAverageUtilization = nil
-			} else {
-				if m.TargetAverageUtilization == nil {
-					m.TargetAverageUtilization = new(int32)
+			if k18, ok := jsonwire.ReusePtr(d, &m.TargetAverageUtilization); !ok {
+				if d.Null() {
+					m.TargetAverageUtilization = nil
+				} else {
+					if m.TargetAverageUtilization == nil {
+						m.TargetAverageUtilization = new(int32)
+					}
+					jsonwire.Int(d, m.TargetAverageUtilization)
 				}
-				jsonwire.Int(d, m.TargetAverageUtilization)
+				jsonwire.Keep(d, k18, m.TargetAverageUtilization)
 			}
 		case "targetAverageValue":
-			if d.Null() {
-				m.TargetAverageValue = nil
-			} else {
-				if m.TargetAverageValue == nil {
-					m.TargetAverageValue = new(quantity.Quantity)
+			if k19, ok := jsonwire.ReusePtr(d, &m.TargetAverageValue); !ok {
+				if d.Null() {
+					m.TargetAverageValue = nil
+				} else {
+					if m.TargetAverageValue == nil {
+						m.TargetAverageValue = new(quantity.Quantity)
+					}
+					(*m.TargetAverageValue).DecodeJSON(d)
 				}
-				(*m.TargetAverageValue).DecodeJSON(d)
+				jsonwire.Keep(d, k19, m.TargetAverageValue)
 			}
 		case "container":
 			jsonwire.String(d, &m.Container)
@@ -449,31 +506,40 @@ func (m *ExternalMetricSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metricName":
 			jsonwire.String(d, &m.MetricName)
 		case "metricSelector":
-			if d.Null() {
-				m.MetricSelector = nil
-			} else {
-				if m.MetricSelector == nil {
-					m.MetricSelector = new(metav1.LabelSelector)
+			if k20, ok := jsonwire.ReusePtr(d, &m.MetricSelector); !ok {
+				if d.Null() {
+					m.MetricSelector = nil
+				} else {
+					if m.MetricSelector == nil {
+						m.MetricSelector = new(metav1.LabelSelector)
+					}
+					(*m.MetricSelector).DecodeJSON(d)
 				}
-				(*m.MetricSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k20, m.MetricSelector)
 			}
 		case "targetValue":
-			if d.Null() {
-				m.TargetValue = nil
-			} else {
-				if m.TargetValue == nil {
-					m.TargetValue = new(quantity.Quantity)
+			if k21, ok := jsonwire.ReusePtr(d, &m.TargetValue); !ok {
+				if d.Null() {
+					m.TargetValue = nil
+				} else {
+					if m.TargetValue == nil {
+						m.TargetValue = new(quantity.Quantity)
+					}
+					(*m.TargetValue).DecodeJSON(d)
 				}
-				(*m.TargetValue).DecodeJSON(d)
+				jsonwire.Keep(d, k21, m.TargetValue)
 			}
 		case "targetAverageValue":
-			if d.Null() {
-				m.TargetAverageValue = nil
-			} else {
-				if m.TargetAverageValue == nil {
-					m.TargetAverageValue = new(quantity.Quantity)
+			if k22, ok := jsonwire.ReusePtr(d, &m.TargetAverageValue); !ok {
+				if d.Null() {
+					m.TargetAverageValue = nil
+				} else {
+					if m.TargetAverageValue == nil {
+						m.TargetAverageValue = new(quantity.Quantity)
+					}
+					(*m.TargetAverageValue).DecodeJSON(d)
 				}
-				(*m.TargetAverageValue).DecodeJSON(d)
+				jsonwire.Keep(d, k22, m.TargetAverageValue)
 			}
 		default:
 			d.Skip()
@@ -493,49 +559,64 @@ func (m *MetricStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "object":
-			if d.Null() {
-				m.Object = nil
-			} else {
-				if m.Object == nil {
-					m.Object = new(ObjectMetricStatus)
+			if k23, ok := jsonwire.ReusePtr(d, &m.Object); !ok {
+				if d.Null() {
+					m.Object = nil
+				} else {
+					if m.Object == nil {
+						m.Object = new(ObjectMetricStatus)
+					}
+					(*m.Object).DecodeJSON(d)
 				}
-				(*m.Object).DecodeJSON(d)
+				jsonwire.Keep(d, k23, m.Object)
 			}
 		case "pods":
-			if d.Null() {
-				m.Pods = nil
-			} else {
-				if m.Pods == nil {
-					m.Pods = new(PodsMetricStatus)
+			if k24, ok := jsonwire.ReusePtr(d, &m.Pods); !ok {
+				if d.Null() {
+					m.Pods = nil
+				} else {
+					if m.Pods == nil {
+						m.Pods = new(PodsMetricStatus)
+					}
+					(*m.Pods).DecodeJSON(d)
 				}
-				(*m.Pods).DecodeJSON(d)
+				jsonwire.Keep(d, k24, m.Pods)
 			}
 		case "resource":
-			if d.Null() {
-				m.Resource = nil
-			} else {
-				if m.Resource == nil {
-					m.Resource = new(ResourceMetricStatus)
+			if k25, ok := jsonwire.ReusePtr(d, &m.Resource); !ok {
+				if d.Null() {
+					m.Resource = nil
+				} else {
+					if m.Resource == nil {
+						m.Resource = new(ResourceMetricStatus)
+					}
+					(*m.Resource).DecodeJSON(d)
 				}
-				(*m.Resource).DecodeJSON(d)
+				jsonwire.Keep(d, k25, m.Resource)
 			}
 		case "containerResource":
-			if d.Null() {
-				m.ContainerResource = nil
-			} else {
-				if m.ContainerResource == nil {
-					m.ContainerResource = new(ContainerResourceMetricStatus)
+			if k26, ok := jsonwire.ReusePtr(d, &m.ContainerResource); !ok {
+				if d.Null() {
+					m.ContainerResource = nil
+				} else {
+					if m.ContainerResource == nil {
+						m.ContainerResource = new(ContainerResourceMetricStatus)
+					}
+					(*m.ContainerResource).DecodeJSON(d)
 				}
-				(*m.ContainerResource).DecodeJSON(d)
+				jsonwire.Keep(d, k26, m.ContainerResource)
 			}
 		case "external":
-			if d.Null() {
-				m.External = nil
-			} else {
-				if m.External == nil {
-					m.External = new(ExternalMetricStatus)
+			if k27, ok := jsonwire.ReusePtr(d, &m.External); !ok {
+				if d.Null() {
+					m.External = nil
+				} else {
+					if m.External == nil {
+						m.External = new(ExternalMetricStatus)
+					}
+					(*m.External).DecodeJSON(d)
 				}
-				(*m.External).DecodeJSON(d)
+				jsonwire.Keep(d, k27, m.External)
 			}
 		default:
 			d.Skip()
@@ -584,22 +665,28 @@ func (m *ObjectMetricStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "currentValue":
 			m.CurrentValue.DecodeJSON(d)
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k28, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k28, m.Selector)
 			}
 		case "averageValue":
-			if d.Null() {
-				m.AverageValue = nil
-			} else {
-				if m.AverageValue == nil {
-					m.AverageValue = new(quantity.Quantity)
+			if k29, ok := jsonwire.ReusePtr(d, &m.AverageValue); !ok {
+				if d.Null() {
+					m.AverageValue = nil
+				} else {
+					if m.AverageValue == nil {
+						m.AverageValue = new(quantity.Quantity)
+					}
+					(*m.AverageValue).DecodeJSON(d)
 				}
-				(*m.AverageValue).DecodeJSON(d)
+				jsonwire.Keep(d, k29, m.AverageValue)
 			}
 		default:
 			d.Skip()
@@ -621,13 +708,16 @@ func (m *PodsMetricStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "currentAverageValue":
 			m.CurrentAverageValue.DecodeJSON(d)
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k30, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k30, m.Selector)
 			}
 		default:
 			d.Skip()
@@ -647,13 +737,16 @@ func (m *ResourceMetricStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "currentAverageUtilization":
-			if d.Null() {
-				m.CurrentAverageUtilization = nil
-			} else {
-				if m.CurrentAverageUtilization == nil {
-					m.CurrentAverageUtilization = new(int32)
+			if k31, ok := jsonwire.ReusePtr(d, &m.CurrentAverageUtilization); !ok {
+				if d.Null() {
+					m.CurrentAverageUtilization = nil
+				} else {
+					if m.CurrentAverageUtilization == nil {
+						m.CurrentAverageUtilization = new(int32)
+					}
+					jsonwire.Int(d, m.CurrentAverageUtilization)
 				}
-				jsonwire.Int(d, m.CurrentAverageUtilization)
+				jsonwire.Keep(d, k31, m.CurrentAverageUtilization)
 			}
 		case "currentAverageValue":
 			m.CurrentAverageValue.DecodeJSON(d)
@@ -675,13 +768,16 @@ func (m *ContainerResourceMetricStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "currentAverageUtilization":
-			if d.Null() {
-				m.CurrentAverageUtilization = nil
-			} else {
-				if m.CurrentAverageUtilization == nil {
-					m.CurrentAverageUtilization = new(int32)
+			if k32, ok := jsonwire.ReusePtr(d, &m.CurrentAverageUtilization); !ok {
+				if d.Null() {
+					m.CurrentAverageUtilization = nil
+				} else {
+					if m.CurrentAverageUtilization == nil {
+						m.CurrentAverageUtilization = new(int32)
+					}
+					jsonwire.Int(d, m.CurrentAverageUtilization)
 				}
-				jsonwire.Int(d, m.CurrentAverageUtilization)
+				jsonwire.Keep(d, k32, m.CurrentAverageUtilization)
 			}
 		case "currentAverageValue":
 			m.CurrentAverageValue.DecodeJSON(d)
@@ -705,24 +801,30 @@ func (m *ExternalMetricStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metricName":
 			jsonwire.String(d, &m.MetricName)
 		case "metricSelector":
-			if d.Null() {
-				m.MetricSelector = nil
-			} else {
-				if m.MetricSelector == nil {
-					m.MetricSelector = new(metav1.LabelSelector)
+			if k33, ok := jsonwire.ReusePtr(d, &m.MetricSelector); !ok {
+				if d.Null() {
+					m.MetricSelector = nil
+				} else {
+					if m.MetricSelector == nil {
+						m.MetricSelector = new(metav1.LabelSelector)
+					}
+					(*m.MetricSelector).DecodeJSON(d)
 				}
-				(*m.MetricSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k33, m.MetricSelector)
 			}
 		case "currentValue":
 			m.CurrentValue.DecodeJSON(d)
 		case "currentAverageValue":
-			if d.Null() {
-				m.CurrentAverageValue = nil
-			} else {
-				if m.CurrentAverageValue == nil {
-					m.CurrentAverageValue = new(quantity.Quantity)
+			if k34, ok := jsonwire.ReusePtr(d, &m.CurrentAverageValue); !ok {
+				if d.Null() {
+					m.CurrentAverageValue = nil
+				} else {
+					if m.CurrentAverageValue == nil {
+						m.CurrentAverageValue = new(quantity.Quantity)
+					}
+					(*m.CurrentAverageValue).DecodeJSON(d)
 				}
-				(*m.CurrentAverageValue).DecodeJSON(d)
+				jsonwire.Keep(d, k34, m.CurrentAverageValue)
 			}
 		default:
 			d.Skip()

@@ -44,42 +44,54 @@ func (m *HorizontalPodAutoscalerSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "scaleTargetRef":
 			m.ScaleTargetRef.DecodeJSON(d)
 		case "minReplicas":
-			if d.Null() {
-				m.MinReplicas = nil
-			} else {
-				if m.MinReplicas == nil {
-					m.MinReplicas = new(int32)
+			if k1, ok := jsonwire.ReusePtr(d, &m.MinReplicas); !ok {
+				if d.Null() {
+					m.MinReplicas = nil
+				} else {
+					if m.MinReplicas == nil {
+						m.MinReplicas = new(int32)
+					}
+					jsonwire.Int(d, m.MinReplicas)
 				}
-				jsonwire.Int(d, m.MinReplicas)
+				jsonwire.Keep(d, k1, m.MinReplicas)
 			}
 		case "maxReplicas":
 			jsonwire.Int(d, &m.MaxReplicas)
 		case "metrics":
-			if d.Null() {
-				m.Metrics = nil
-			} else if d.OpenArray("[]MetricSpec") {
-				s1 := m.Metrics[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(MetricSpec))
+			if k2, ok := jsonwire.ReuseSlice(d, &m.Metrics); !ok {
+				if d.Null() {
+					m.Metrics = nil
+				} else if d.OpenArray("[]MetricSpec") {
+					s3 := m.Metrics[:0]
+					if n := d.Count(); cap(s3) < n {
+						s3 = make([]MetricSpec, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s3) {
+							s3 = s3[:i+1]
+						} else {
+							s3 = append(s3, *new(MetricSpec))
+						}
+						s3[i].DecodeJSON(d)
+					}
+					if len(s3) == 0 {
+						s3 = []MetricSpec{}
+					}
+					m.Metrics = s3
 				}
-				if len(s1) == 0 {
-					s1 = []MetricSpec{}
-				}
-				m.Metrics = s1
+				jsonwire.Keep(d, k2, m.Metrics)
 			}
 		case "behavior":
-			if d.Null() {
-				m.Behavior = nil
-			} else {
-				if m.Behavior == nil {
-					m.Behavior = new(HorizontalPodAutoscalerBehavior)
+			if k4, ok := jsonwire.ReusePtr(d, &m.Behavior); !ok {
+				if d.Null() {
+					m.Behavior = nil
+				} else {
+					if m.Behavior == nil {
+						m.Behavior = new(HorizontalPodAutoscalerBehavior)
+					}
+					(*m.Behavior).DecodeJSON(d)
 				}
-				(*m.Behavior).DecodeJSON(d)
+				jsonwire.Keep(d, k4, m.Behavior)
 			}
 		default:
 			d.Skip()
@@ -120,49 +132,64 @@ func (m *MetricSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "object":
-			if d.Null() {
-				m.Object = nil
-			} else {
-				if m.Object == nil {
-					m.Object = new(ObjectMetricSource)
+			if k5, ok := jsonwire.ReusePtr(d, &m.Object); !ok {
+				if d.Null() {
+					m.Object = nil
+				} else {
+					if m.Object == nil {
+						m.Object = new(ObjectMetricSource)
+					}
+					(*m.Object).DecodeJSON(d)
 				}
-				(*m.Object).DecodeJSON(d)
+				jsonwire.Keep(d, k5, m.Object)
 			}
 		case "pods":
-			if d.Null() {
-				m.Pods = nil
-			} else {
-				if m.Pods == nil {
-					m.Pods = new(PodsMetricSource)
+			if k6, ok := jsonwire.ReusePtr(d, &m.Pods); !ok {
+				if d.Null() {
+					m.Pods = nil
+				} else {
+					if m.Pods == nil {
+						m.Pods = new(PodsMetricSource)
+					}
+					(*m.Pods).DecodeJSON(d)
 				}
-				(*m.Pods).DecodeJSON(d)
+				jsonwire.Keep(d, k6, m.Pods)
 			}
 		case "resource":
-			if d.Null() {
-				m.Resource = nil
-			} else {
-				if m.Resource == nil {
-					m.Resource = new(ResourceMetricSource)
+			if k7, ok := jsonwire.ReusePtr(d, &m.Resource); !ok {
+				if d.Null() {
+					m.Resource = nil
+				} else {
+					if m.Resource == nil {
+						m.Resource = new(ResourceMetricSource)
+					}
+					(*m.Resource).DecodeJSON(d)
 				}
-				(*m.Resource).DecodeJSON(d)
+				jsonwire.Keep(d, k7, m.Resource)
 			}
 		case "containerResource":
-			if d.Null() {
-				m.ContainerResource = nil
-			} else {
-				if m.ContainerResource == nil {
-					m.ContainerResource = new(ContainerResourceMetricSource)
+			if k8, ok := jsonwire.ReusePtr(d, &m.ContainerResource); !ok {
+				if d.Null() {
+					m.ContainerResource = nil
+				} else {
+					if m.ContainerResource == nil {
+						m.ContainerResource = new(ContainerResourceMetricSource)
+					}
+					(*m.ContainerResource).DecodeJSON(d)
 				}
-				(*m.ContainerResource).DecodeJSON(d)
+				jsonwire.Keep(d, k8, m.ContainerResource)
 			}
 		case "external":
-			if d.Null() {
-				m.External = nil
-			} else {
-				if m.External == nil {
-					m.External = new(ExternalMetricSource)
+			if k9, ok := jsonwire.ReusePtr(d, &m.External); !ok {
+				if d.Null() {
+					m.External = nil
+				} else {
+					if m.External == nil {
+						m.External = new(ExternalMetricSource)
+					}
+					(*m.External).DecodeJSON(d)
 				}
-				(*m.External).DecodeJSON(d)
+				jsonwire.Keep(d, k9, m.External)
 			}
 		default:
 			d.Skip()
@@ -180,22 +207,28 @@ func (m *HorizontalPodAutoscalerBehavior) DecodeJSON(d *jsonwire.Decoder) error 
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "scaleUp":
-			if d.Null() {
-				m.ScaleUp = nil
-			} else {
-				if m.ScaleUp == nil {
-					m.ScaleUp = new(HPAScalingRules)
+			if k10, ok := jsonwire.ReusePtr(d, &m.ScaleUp); !ok {
+				if d.Null() {
+					m.ScaleUp = nil
+				} else {
+					if m.ScaleUp == nil {
+						m.ScaleUp = new(HPAScalingRules)
+					}
+					(*m.ScaleUp).DecodeJSON(d)
 				}
-				(*m.ScaleUp).DecodeJSON(d)
+				jsonwire.Keep(d, k10, m.ScaleUp)
 			}
 		case "scaleDown":
-			if d.Null() {
-				m.ScaleDown = nil
-			} else {
-				if m.ScaleDown == nil {
-					m.ScaleDown = new(HPAScalingRules)
+			if k11, ok := jsonwire.ReusePtr(d, &m.ScaleDown); !ok {
+				if d.Null() {
+					m.ScaleDown = nil
+				} else {
+					if m.ScaleDown == nil {
+						m.ScaleDown = new(HPAScalingRules)
+					}
+					(*m.ScaleDown).DecodeJSON(d)
 				}
-				(*m.ScaleDown).DecodeJSON(d)
+				jsonwire.Keep(d, k11, m.ScaleDown)
 			}
 		default:
 			d.Skip()
@@ -213,49 +246,64 @@ func (m *HPAScalingRules) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "stabilizationWindowSeconds":
-			if d.Null() {
-				m.StabilizationWindowSeconds = nil
-			} else {
-				if m.StabilizationWindowSeconds == nil {
-					m.StabilizationWindowSeconds = new(int32)
+			if k12, ok := jsonwire.ReusePtr(d, &m.StabilizationWindowSeconds); !ok {
+				if d.Null() {
+					m.StabilizationWindowSeconds = nil
+				} else {
+					if m.StabilizationWindowSeconds == nil {
+						m.StabilizationWindowSeconds = new(int32)
+					}
+					jsonwire.Int(d, m.StabilizationWindowSeconds)
 				}
-				jsonwire.Int(d, m.StabilizationWindowSeconds)
+				jsonwire.Keep(d, k12, m.StabilizationWindowSeconds)
 			}
 		case "selectPolicy":
-			if d.Null() {
-				m.SelectPolicy = nil
-			} else {
-				if m.SelectPolicy == nil {
-					m.SelectPolicy = new(ScalingPolicySelect)
+			if k13, ok := jsonwire.ReusePtr(d, &m.SelectPolicy); !ok {
+				if d.Null() {
+					m.SelectPolicy = nil
+				} else {
+					if m.SelectPolicy == nil {
+						m.SelectPolicy = new(ScalingPolicySelect)
+					}
+					jsonwire.String(d, m.SelectPolicy)
 				}
-				jsonwire.String(d, m.SelectPolicy)
+				jsonwire.Keep(d, k13, m.SelectPolicy)
 			}
 		case "policies":
-			if d.Null() {
-				m.Policies = nil
-			} else if d.OpenArray("[]HPAScalingPolicy") {
-				s2 := m.Policies[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(HPAScalingPolicy))
+			if k14, ok := jsonwire.ReuseSlice(d, &m.Policies); !ok {
+				if d.Null() {
+					m.Policies = nil
+				} else if d.OpenArray("[]HPAScalingPolicy") {
+					s15 := m.Policies[:0]
+					if n := d.Count(); cap(s15) < n {
+						s15 = make([]HPAScalingPolicy, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s15) {
+							s15 = s15[:i+1]
+						} else {
+							s15 = append(s15, *new(HPAScalingPolicy))
+						}
+						s15[i].DecodeJSON(d)
+					}
+					if len(s15) == 0 {
+						s15 = []HPAScalingPolicy{}
+					}
+					m.Policies = s15
 				}
-				if len(s2) == 0 {
-					s2 = []HPAScalingPolicy{}
-				}
-				m.Policies = s2
+				jsonwire.Keep(d, k14, m.Policies)
 			}
 		case "tolerance":
-			if d.Null() {
-				m.Tolerance = nil
-			} else {
-				if m.Tolerance == nil {
-					m.Tolerance = new(quantity.Quantity)
+			if k16, ok := jsonwire.ReusePtr(d, &m.Tolerance); !ok {
+				if d.Null() {
+					m.Tolerance = nil
+				} else {
+					if m.Tolerance == nil {
+						m.Tolerance = new(quantity.Quantity)
+					}
+					(*m.Tolerance).DecodeJSON(d)
 				}
-				(*m.Tolerance).DecodeJSON(d)
+				jsonwire.Keep(d, k16, m.Tolerance)
 			}
 		default:
 			d.Skip()
@@ -395,13 +443,16 @@ func (m *MetricIdentifier) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k17, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k17, m.Selector)
 			}
 		default:
 			d.Skip()
@@ -421,31 +472,40 @@ func (m *MetricTarget) DecodeJSON(d *jsonwire.Decoder) error {
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "value":
-			if d.Null() {
-				m.Value = nil
-			} else {
-				if m.Value == nil {
-					m.Value = new(quantity.Quantity)
+			if k18, ok := jsonwire.ReusePtr(d, &m.Value); !ok {
+				if d.Null() {
+					m.Value = nil
+				} else {
+					if m.Value == nil {
+						m.Value = new(quantity.Quantity)
+					}
+					(*m.Value).DecodeJSON(d)
 				}
-				(*m.Value).DecodeJSON(d)
+				jsonwire.Keep(d, k18, m.Value)
 			}
 		case "averageValue":
-			if d.Null() {
-				m.AverageValue = nil
-			} else {
-				if m.AverageValue == nil {
-					m.AverageValue = new(quantity.Quantity)
+			if k19, ok := jsonwire.ReusePtr(d, &m.AverageValue); !ok {
+				if d.Null() {
+					m.AverageValue = nil
+				} else {
+					if m.AverageValue == nil {
+						m.AverageValue = new(quantity.Quantity)
+					}
+					(*m.AverageValue).DecodeJSON(d)
 				}
-				(*m.AverageValue).DecodeJSON(d)
+				jsonwire.Keep(d, k19, m.AverageValue)
 			}
 		case "averageUtilization":
-			if d.Null() {
-				m.AverageUtilization = nil
-			} else {
-				if m.AverageUtilization == nil {
-					m.AverageUtilization = new(int32)
+			if k20, ok := jsonwire.ReusePtr(d, &m.AverageUtilization); !ok {
+				if d.Null() {
+					m.AverageUtilization = nil
+				} else {
+					if m.AverageUtilization == nil {
+						m.AverageUtilization = new(int32)
+					}
+					jsonwire.Int(d, m.AverageUtilization)
 				}
-				jsonwire.Int(d, m.AverageUtilization)
+				jsonwire.Keep(d, k20, m.AverageUtilization)
 			}
 		default:
 			d.Skip()
@@ -463,62 +523,80 @@ func (m *HorizontalPodAutoscalerStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "observedGeneration":
-			if d.Null() {
-				m.ObservedGeneration = nil
-			} else {
-				if m.ObservedGeneration == nil {
-					m.ObservedGeneration = new(int64)
+			if k21, ok := jsonwire.ReusePtr(d, &m.ObservedGeneration); !ok {
+				if d.Null() {
+					m.ObservedGeneration = nil
+				} else {
+					if m.ObservedGeneration == nil {
+						m.ObservedGeneration = new(int64)
+					}
+					jsonwire.Int(d, m.ObservedGeneration)
 				}
-				jsonwire.Int(d, m.ObservedGeneration)
+				jsonwire.Keep(d, k21, m.ObservedGeneration)
 			}
 		case "lastScaleTime":
-			if d.Null() {
-				m.LastScaleTime = nil
-			} else {
-				if m.LastScaleTime == nil {
-					m.LastScaleTime = new(metav1.Time)
+			if k22, ok := jsonwire.ReusePtr(d, &m.LastScaleTime); !ok {
+				if d.Null() {
+					m.LastScaleTime = nil
+				} else {
+					if m.LastScaleTime == nil {
+						m.LastScaleTime = new(metav1.Time)
+					}
+					(*m.LastScaleTime).DecodeJSON(d)
 				}
-				(*m.LastScaleTime).DecodeJSON(d)
+				jsonwire.Keep(d, k22, m.LastScaleTime)
 			}
 		case "currentReplicas":
 			jsonwire.Int(d, &m.CurrentReplicas)
 		case "desiredReplicas":
 			jsonwire.Int(d, &m.DesiredReplicas)
 		case "currentMetrics":
-			if d.Null() {
-				m.CurrentMetrics = nil
-			} else if d.OpenArray("[]MetricStatus") {
-				s3 := m.CurrentMetrics[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(MetricStatus))
+			if k23, ok := jsonwire.ReuseSlice(d, &m.CurrentMetrics); !ok {
+				if d.Null() {
+					m.CurrentMetrics = nil
+				} else if d.OpenArray("[]MetricStatus") {
+					s24 := m.CurrentMetrics[:0]
+					if n := d.Count(); cap(s24) < n {
+						s24 = make([]MetricStatus, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s24) {
+							s24 = s24[:i+1]
+						} else {
+							s24 = append(s24, *new(MetricStatus))
+						}
+						s24[i].DecodeJSON(d)
+					}
+					if len(s24) == 0 {
+						s24 = []MetricStatus{}
+					}
+					m.CurrentMetrics = s24
 				}
-				if len(s3) == 0 {
-					s3 = []MetricStatus{}
-				}
-				m.CurrentMetrics = s3
+				jsonwire.Keep(d, k23, m.CurrentMetrics)
 			}
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]HorizontalPodAutoscalerCondition") {
-				s4 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(HorizontalPodAutoscalerCondition))
+			if k25, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]HorizontalPodAutoscalerCondition") {
+					s26 := m.Conditions[:0]
+					if n := d.Count(); cap(s26) < n {
+						s26 = make([]HorizontalPodAutoscalerCondition, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s26) {
+							s26 = s26[:i+1]
+						} else {
+							s26 = append(s26, *new(HorizontalPodAutoscalerCondition))
+						}
+						s26[i].DecodeJSON(d)
+					}
+					if len(s26) == 0 {
+						s26 = []HorizontalPodAutoscalerCondition{}
+					}
+					m.Conditions = s26
 				}
-				if len(s4) == 0 {
-					s4 = []HorizontalPodAutoscalerCondition{}
-				}
-				m.Conditions = s4
+				jsonwire.Keep(d, k25, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -563,49 +641,64 @@ func (m *MetricStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "object":
-			if d.Null() {
-				m.Object = nil
-			} else {
-				if m.Object == nil {
-					m.Object = new(ObjectMetricStatus)
+			if k27, ok := jsonwire.ReusePtr(d, &m.Object); !ok {
+				if d.Null() {
+					m.Object = nil
+				} else {
+					if m.Object == nil {
+						m.Object = new(ObjectMetricStatus)
+					}
+					(*m.Object).DecodeJSON(d)
 				}
-				(*m.Object).DecodeJSON(d)
+				jsonwire.Keep(d, k27, m.Object)
 			}
 		case "pods":
-			if d.Null() {
-				m.Pods = nil
-			} else {
-				if m.Pods == nil {
-					m.Pods = new(PodsMetricStatus)
+			if k28, ok := jsonwire.ReusePtr(d, &m.Pods); !ok {
+				if d.Null() {
+					m.Pods = nil
+				} else {
+					if m.Pods == nil {
+						m.Pods = new(PodsMetricStatus)
+					}
+					(*m.Pods).DecodeJSON(d)
 				}
-				(*m.Pods).DecodeJSON(d)
+				jsonwire.Keep(d, k28, m.Pods)
 			}
 		case "resource":
-			if d.Null() {
-				m.Resource = nil
-			} else {
-				if m.Resource == nil {
-					m.Resource = new(ResourceMetricStatus)
+			if k29, ok := jsonwire.ReusePtr(d, &m.Resource); !ok {
+				if d.Null() {
+					m.Resource = nil
+				} else {
+					if m.Resource == nil {
+						m.Resource = new(ResourceMetricStatus)
+					}
+					(*m.Resource).DecodeJSON(d)
 				}
-				(*m.Resource).DecodeJSON(d)
+				jsonwire.Keep(d, k29, m.Resource)
 			}
 		case "containerResource":
-			if d.Null() {
-				m.ContainerResource = nil
-			} else {
-				if m.ContainerResource == nil {
-					m.ContainerResource = new(ContainerResourceMetricStatus)
+			if k30, ok := jsonwire.ReusePtr(d, &m.ContainerResource); !ok {
+				if d.Null() {
+					m.ContainerResource = nil
+				} else {
+					if m.ContainerResource == nil {
+						m.ContainerResource = new(ContainerResourceMetricStatus)
+					}
+					(*m.ContainerResource).DecodeJSON(d)
 				}
-				(*m.ContainerResource).DecodeJSON(d)
+				jsonwire.Keep(d, k30, m.ContainerResource)
 			}
 		case "external":
-			if d.Null() {
-				m.External = nil
-			} else {
-				if m.External == nil {
-					m.External = new(ExternalMetricStatus)
+			if k31, ok := jsonwire.ReusePtr(d, &m.External); !ok {
+				if d.Null() {
+					m.External = nil
+				} else {
+					if m.External == nil {
+						m.External = new(ExternalMetricStatus)
+					}
+					(*m.External).DecodeJSON(d)
 				}
-				(*m.External).DecodeJSON(d)
+				jsonwire.Keep(d, k31, m.External)
 			}
 		default:
 			d.Skip()
@@ -722,31 +815,40 @@ func (m *MetricValueStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "value":
-			if d.Null() {
-				m.Value = nil
-			} else {
-				if m.Value == nil {
-					m.Value = new(quantity.Quantity)
+			if k32, ok := jsonwire.ReusePtr(d, &m.Value); !ok {
+				if d.Null() {
+					m.Value = nil
+				} else {
+					if m.Value == nil {
+						m.Value = new(quantity.Quantity)
+					}
+					(*m.Value).DecodeJSON(d)
 				}
-				(*m.Value).DecodeJSON(d)
+				jsonwire.Keep(d, k32, m.Value)
 			}
 		case "averageValue":
-			if d.Null() {
-				m.AverageValue = nil
-			} else {
-				if m.AverageValue == nil {
-					m.AverageValue = new(quantity.Quantity)
+			if k33, ok := jsonwire.ReusePtr(d, &m.AverageValue); !ok {
+				if d.Null() {
+					m.AverageValue = nil
+				} else {
+					if m.AverageValue == nil {
+						m.AverageValue = new(quantity.Quantity)
+					}
+					(*m.AverageValue).DecodeJSON(d)
 				}
-				(*m.AverageValue).DecodeJSON(d)
+				jsonwire.Keep(d, k33, m.AverageValue)
 			}
 		case "averageUtilization":
-			if d.Null() {
-				m.AverageUtilization = nil
-			} else {
-				if m.AverageUtilization == nil {
-					m.AverageUtilization = new(int32)
+			if k34, ok := jsonwire.ReusePtr(d, &m.AverageUtilization); !ok {
+				if d.Null() {
+					m.AverageUtilization = nil
+				} else {
+					if m.AverageUtilization == nil {
+						m.AverageUtilization = new(int32)
+					}
+					jsonwire.Int(d, m.AverageUtilization)
 				}
-				jsonwire.Int(d, m.AverageUtilization)
+				jsonwire.Keep(d, k34, m.AverageUtilization)
 			}
 		default:
 			d.Skip()
@@ -770,22 +872,28 @@ func (m *HorizontalPodAutoscalerList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]HorizontalPodAutoscaler") {
-				s5 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(HorizontalPodAutoscaler))
+			if k35, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]HorizontalPodAutoscaler") {
+					s36 := m.Items[:0]
+					if n := d.Count(); cap(s36) < n {
+						s36 = make([]HorizontalPodAutoscaler, 0, n)
 					}
-					s5[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s36) {
+							s36 = s36[:i+1]
+						} else {
+							s36 = append(s36, *new(HorizontalPodAutoscaler))
+						}
+						s36[i].DecodeJSON(d)
+					}
+					if len(s36) == 0 {
+						s36 = []HorizontalPodAutoscaler{}
+					}
+					m.Items = s36
 				}
-				if len(s5) == 0 {
-					s5 = []HorizontalPodAutoscaler{}
-				}
-				m.Items = s5
+				jsonwire.Keep(d, k35, m.Items)
 			}
 		default:
 			d.Skip()

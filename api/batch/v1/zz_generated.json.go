@@ -49,22 +49,28 @@ func (m *JobList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Job") {
-				s1 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(Job))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Job") {
+					s2 := m.Items[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]Job, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(Job))
+						}
+						s2[i].DecodeJSON(d)
+					}
+					if len(s2) == 0 {
+						s2 = []Job{}
+					}
+					m.Items = s2
 				}
-				if len(s1) == 0 {
-					s1 = []Job{}
-				}
-				m.Items = s1
+				jsonwire.Keep(d, k1, m.Items)
 			}
 		default:
 			d.Skip()
@@ -82,33 +88,42 @@ func (m *PodFailurePolicyOnExitCodesRequirement) DecodeJSON(d *jsonwire.Decoder)
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "containerName":
-			if d.Null() {
-				m.ContainerName = nil
-			} else {
-				if m.ContainerName == nil {
-					m.ContainerName = new(string)
+			if k3, ok := jsonwire.ReusePtr(d, &m.ContainerName); !ok {
+				if d.Null() {
+					m.ContainerName = nil
+				} else {
+					if m.ContainerName == nil {
+						m.ContainerName = new(string)
+					}
+					jsonwire.String(d, m.ContainerName)
 				}
-				jsonwire.String(d, m.ContainerName)
+				jsonwire.Keep(d, k3, m.ContainerName)
 			}
 		case "operator":
 			jsonwire.String(d, &m.Operator)
 		case "values":
-			if d.Null() {
-				m.Values = nil
-			} else if d.OpenArray("[]int32") {
-				s2 := m.Values[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(int32))
+			if k4, ok := jsonwire.ReuseSlice(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if d.OpenArray("[]int32") {
+					s5 := m.Values[:0]
+					if n := d.Count(); cap(s5) < n {
+						s5 = make([]int32, 0, n)
 					}
-					jsonwire.Int(d, &s2[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s5) {
+							s5 = s5[:i+1]
+						} else {
+							s5 = append(s5, *new(int32))
+						}
+						jsonwire.Int(d, &s5[i])
+					}
+					if len(s5) == 0 {
+						s5 = []int32{}
+					}
+					m.Values = s5
 				}
-				if len(s2) == 0 {
-					s2 = []int32{}
-				}
-				m.Values = s2
+				jsonwire.Keep(d, k4, m.Values)
 			}
 		default:
 			d.Skip()
@@ -147,31 +162,40 @@ func (m *PodFailurePolicyRule) DecodeJSON(d *jsonwire.Decoder) error {
 		case "action":
 			jsonwire.String(d, &m.Action)
 		case "onExitCodes":
-			if d.Null() {
-				m.OnExitCodes = nil
-			} else {
-				if m.OnExitCodes == nil {
-					m.OnExitCodes = new(PodFailurePolicyOnExitCodesRequirement)
+			if k6, ok := jsonwire.ReusePtr(d, &m.OnExitCodes); !ok {
+				if d.Null() {
+					m.OnExitCodes = nil
+				} else {
+					if m.OnExitCodes == nil {
+						m.OnExitCodes = new(PodFailurePolicyOnExitCodesRequirement)
+					}
+					(*m.OnExitCodes).DecodeJSON(d)
 				}
-				(*m.OnExitCodes).DecodeJSON(d)
+				jsonwire.Keep(d, k6, m.OnExitCodes)
 			}
 		case "onPodConditions":
-			if d.Null() {
-				m.OnPodConditions = nil
-			} else if d.OpenArray("[]PodFailurePolicyOnPodConditionsPattern") {
-				s3 := m.OnPodConditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(PodFailurePolicyOnPodConditionsPattern))
+			if k7, ok := jsonwire.ReuseSlice(d, &m.OnPodConditions); !ok {
+				if d.Null() {
+					m.OnPodConditions = nil
+				} else if d.OpenArray("[]PodFailurePolicyOnPodConditionsPattern") {
+					s8 := m.OnPodConditions[:0]
+					if n := d.Count(); cap(s8) < n {
+						s8 = make([]PodFailurePolicyOnPodConditionsPattern, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s8) {
+							s8 = s8[:i+1]
+						} else {
+							s8 = append(s8, *new(PodFailurePolicyOnPodConditionsPattern))
+						}
+						s8[i].DecodeJSON(d)
+					}
+					if len(s8) == 0 {
+						s8 = []PodFailurePolicyOnPodConditionsPattern{}
+					}
+					m.OnPodConditions = s8
 				}
-				if len(s3) == 0 {
-					s3 = []PodFailurePolicyOnPodConditionsPattern{}
-				}
-				m.OnPodConditions = s3
+				jsonwire.Keep(d, k7, m.OnPodConditions)
 			}
 		default:
 			d.Skip()
@@ -189,22 +213,28 @@ func (m *PodFailurePolicy) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "rules":
-			if d.Null() {
-				m.Rules = nil
-			} else if d.OpenArray("[]PodFailurePolicyRule") {
-				s4 := m.Rules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(PodFailurePolicyRule))
+			if k9, ok := jsonwire.ReuseSlice(d, &m.Rules); !ok {
+				if d.Null() {
+					m.Rules = nil
+				} else if d.OpenArray("[]PodFailurePolicyRule") {
+					s10 := m.Rules[:0]
+					if n := d.Count(); cap(s10) < n {
+						s10 = make([]PodFailurePolicyRule, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s10) {
+							s10 = s10[:i+1]
+						} else {
+							s10 = append(s10, *new(PodFailurePolicyRule))
+						}
+						s10[i].DecodeJSON(d)
+					}
+					if len(s10) == 0 {
+						s10 = []PodFailurePolicyRule{}
+					}
+					m.Rules = s10
 				}
-				if len(s4) == 0 {
-					s4 = []PodFailurePolicyRule{}
-				}
-				m.Rules = s4
+				jsonwire.Keep(d, k9, m.Rules)
 			}
 		default:
 			d.Skip()
@@ -222,22 +252,28 @@ func (m *SuccessPolicy) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "rules":
-			if d.Null() {
-				m.Rules = nil
-			} else if d.OpenArray("[]SuccessPolicyRule") {
-				s5 := m.Rules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(SuccessPolicyRule))
+			if k11, ok := jsonwire.ReuseSlice(d, &m.Rules); !ok {
+				if d.Null() {
+					m.Rules = nil
+				} else if d.OpenArray("[]SuccessPolicyRule") {
+					s12 := m.Rules[:0]
+					if n := d.Count(); cap(s12) < n {
+						s12 = make([]SuccessPolicyRule, 0, n)
 					}
-					s5[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s12) {
+							s12 = s12[:i+1]
+						} else {
+							s12 = append(s12, *new(SuccessPolicyRule))
+						}
+						s12[i].DecodeJSON(d)
+					}
+					if len(s12) == 0 {
+						s12 = []SuccessPolicyRule{}
+					}
+					m.Rules = s12
 				}
-				if len(s5) == 0 {
-					s5 = []SuccessPolicyRule{}
-				}
-				m.Rules = s5
+				jsonwire.Keep(d, k11, m.Rules)
 			}
 		default:
 			d.Skip()
@@ -255,22 +291,28 @@ func (m *SuccessPolicyRule) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "succeededIndexes":
-			if d.Null() {
-				m.SucceededIndexes = nil
-			} else {
-				if m.SucceededIndexes == nil {
-					m.SucceededIndexes = new(string)
+			if k13, ok := jsonwire.ReusePtr(d, &m.SucceededIndexes); !ok {
+				if d.Null() {
+					m.SucceededIndexes = nil
+				} else {
+					if m.SucceededIndexes == nil {
+						m.SucceededIndexes = new(string)
+					}
+					jsonwire.String(d, m.SucceededIndexes)
 				}
-				jsonwire.String(d, m.SucceededIndexes)
+				jsonwire.Keep(d, k13, m.SucceededIndexes)
 			}
 		case "succeededCount":
-			if d.Null() {
-				m.SucceededCount = nil
-			} else {
-				if m.SucceededCount == nil {
-					m.SucceededCount = new(int32)
+			if k14, ok := jsonwire.ReusePtr(d, &m.SucceededCount); !ok {
+				if d.Null() {
+					m.SucceededCount = nil
+				} else {
+					if m.SucceededCount == nil {
+						m.SucceededCount = new(int32)
+					}
+					jsonwire.Int(d, m.SucceededCount)
 				}
-				jsonwire.Int(d, m.SucceededCount)
+				jsonwire.Keep(d, k14, m.SucceededCount)
 			}
 		default:
 			d.Skip()
@@ -288,141 +330,186 @@ func (m *JobSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "parallelism":
-			if d.Null() {
-				m.Parallelism = nil
-			} else {
-				if m.Parallelism == nil {
-					m.Parallelism = new(int32)
+			if k15, ok := jsonwire.ReusePtr(d, &m.Parallelism); !ok {
+				if d.Null() {
+					m.Parallelism = nil
+				} else {
+					if m.Parallelism == nil {
+						m.Parallelism = new(int32)
+					}
+					jsonwire.Int(d, m.Parallelism)
 				}
-				jsonwire.Int(d, m.Parallelism)
+				jsonwire.Keep(d, k15, m.Parallelism)
 			}
 		case "completions":
-			if d.Null() {
-				m.Completions = nil
-			} else {
-				if m.Completions == nil {
-					m.Completions = new(int32)
+			if k16, ok := jsonwire.ReusePtr(d, &m.Completions); !ok {
+				if d.Null() {
+					m.Completions = nil
+				} else {
+					if m.Completions == nil {
+						m.Completions = new(int32)
+					}
+					jsonwire.Int(d, m.Completions)
 				}
-				jsonwire.Int(d, m.Completions)
+				jsonwire.Keep(d, k16, m.Completions)
 			}
 		case "activeDeadlineSeconds":
-			if d.Null() {
-				m.ActiveDeadlineSeconds = nil
-			} else {
-				if m.ActiveDeadlineSeconds == nil {
-					m.ActiveDeadlineSeconds = new(int64)
+			if k17, ok := jsonwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+				if d.Null() {
+					m.ActiveDeadlineSeconds = nil
+				} else {
+					if m.ActiveDeadlineSeconds == nil {
+						m.ActiveDeadlineSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.ActiveDeadlineSeconds)
 				}
-				jsonwire.Int(d, m.ActiveDeadlineSeconds)
+				jsonwire.Keep(d, k17, m.ActiveDeadlineSeconds)
 			}
 		case "podFailurePolicy":
-			if d.Null() {
-				m.PodFailurePolicy = nil
-			} else {
-				if m.PodFailurePolicy == nil {
-					m.PodFailurePolicy = new(PodFailurePolicy)
+			if k18, ok := jsonwire.ReusePtr(d, &m.PodFailurePolicy); !ok {
+				if d.Null() {
+					m.PodFailurePolicy = nil
+				} else {
+					if m.PodFailurePolicy == nil {
+						m.PodFailurePolicy = new(PodFailurePolicy)
+					}
+					(*m.PodFailurePolicy).DecodeJSON(d)
 				}
-				(*m.PodFailurePolicy).DecodeJSON(d)
+				jsonwire.Keep(d, k18, m.PodFailurePolicy)
 			}
 		case "successPolicy":
-			if d.Null() {
-				m.SuccessPolicy = nil
-			} else {
-				if m.SuccessPolicy == nil {
-					m.SuccessPolicy = new(SuccessPolicy)
+			if k19, ok := jsonwire.ReusePtr(d, &m.SuccessPolicy); !ok {
+				if d.Null() {
+					m.SuccessPolicy = nil
+				} else {
+					if m.SuccessPolicy == nil {
+						m.SuccessPolicy = new(SuccessPolicy)
+					}
+					(*m.SuccessPolicy).DecodeJSON(d)
 				}
-				(*m.SuccessPolicy).DecodeJSON(d)
+				jsonwire.Keep(d, k19, m.SuccessPolicy)
 			}
 		case "backoffLimit":
-			if d.Null() {
-				m.BackoffLimit = nil
-			} else {
-				if m.BackoffLimit == nil {
-					m.BackoffLimit = new(int32)
+			if k20, ok := jsonwire.ReusePtr(d, &m.BackoffLimit); !ok {
+				if d.Null() {
+					m.BackoffLimit = nil
+				} else {
+					if m.BackoffLimit == nil {
+						m.BackoffLimit = new(int32)
+					}
+					jsonwire.Int(d, m.BackoffLimit)
 				}
-				jsonwire.Int(d, m.BackoffLimit)
+				jsonwire.Keep(d, k20, m.BackoffLimit)
 			}
 		case "backoffLimitPerIndex":
-			if d.Null() {
-				m.BackoffLimitPerIndex = nil
-			} else {
-				if m.BackoffLimitPerIndex == nil {
-					m.BackoffLimitPerIndex = new(int32)
+			if k21, ok := jsonwire.ReusePtr(d, &m.BackoffLimitPerIndex); !ok {
+				if d.Null() {
+					m.BackoffLimitPerIndex = nil
+				} else {
+					if m.BackoffLimitPerIndex == nil {
+						m.BackoffLimitPerIndex = new(int32)
+					}
+					jsonwire.Int(d, m.BackoffLimitPerIndex)
 				}
-				jsonwire.Int(d, m.BackoffLimitPerIndex)
+				jsonwire.Keep(d, k21, m.BackoffLimitPerIndex)
 			}
 		case "maxFailedIndexes":
-			if d.Null() {
-				m.MaxFailedIndexes = nil
-			} else {
-				if m.MaxFailedIndexes == nil {
-					m.MaxFailedIndexes = new(int32)
+			if k22, ok := jsonwire.ReusePtr(d, &m.MaxFailedIndexes); !ok {
+				if d.Null() {
+					m.MaxFailedIndexes = nil
+				} else {
+					if m.MaxFailedIndexes == nil {
+						m.MaxFailedIndexes = new(int32)
+					}
+					jsonwire.Int(d, m.MaxFailedIndexes)
 				}
-				jsonwire.Int(d, m.MaxFailedIndexes)
+				jsonwire.Keep(d, k22, m.MaxFailedIndexes)
 			}
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k23, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k23, m.Selector)
 			}
 		case "manualSelector":
-			if d.Null() {
-				m.ManualSelector = nil
-			} else {
-				if m.ManualSelector == nil {
-					m.ManualSelector = new(bool)
+			if k24, ok := jsonwire.ReusePtr(d, &m.ManualSelector); !ok {
+				if d.Null() {
+					m.ManualSelector = nil
+				} else {
+					if m.ManualSelector == nil {
+						m.ManualSelector = new(bool)
+					}
+					jsonwire.Bool(d, m.ManualSelector)
 				}
-				jsonwire.Bool(d, m.ManualSelector)
+				jsonwire.Keep(d, k24, m.ManualSelector)
 			}
 		case "template":
 			m.Template.DecodeJSON(d)
 		case "ttlSecondsAfterFinished":
-			if d.Null() {
-				m.TTLSecondsAfterFinished = nil
-			} else {
-				if m.TTLSecondsAfterFinished == nil {
-					m.TTLSecondsAfterFinished = new(int32)
+			if k25, ok := jsonwire.ReusePtr(d, &m.TTLSecondsAfterFinished); !ok {
+				if d.Null() {
+					m.TTLSecondsAfterFinished = nil
+				} else {
+					if m.TTLSecondsAfterFinished == nil {
+						m.TTLSecondsAfterFinished = new(int32)
+					}
+					jsonwire.Int(d, m.TTLSecondsAfterFinished)
 				}
-				jsonwire.Int(d, m.TTLSecondsAfterFinished)
+				jsonwire.Keep(d, k25, m.TTLSecondsAfterFinished)
 			}
 		case "completionMode":
-			if d.Null() {
-				m.CompletionMode = nil
-			} else {
-				if m.CompletionMode == nil {
-					m.CompletionMode = new(CompletionMode)
+			if k26, ok := jsonwire.ReusePtr(d, &m.CompletionMode); !ok {
+				if d.Null() {
+					m.CompletionMode = nil
+				} else {
+					if m.CompletionMode == nil {
+						m.CompletionMode = new(CompletionMode)
+					}
+					jsonwire.String(d, m.CompletionMode)
 				}
-				jsonwire.String(d, m.CompletionMode)
+				jsonwire.Keep(d, k26, m.CompletionMode)
 			}
 		case "suspend":
-			if d.Null() {
-				m.Suspend = nil
-			} else {
-				if m.Suspend == nil {
-					m.Suspend = new(bool)
+			if k27, ok := jsonwire.ReusePtr(d, &m.Suspend); !ok {
+				if d.Null() {
+					m.Suspend = nil
+				} else {
+					if m.Suspend == nil {
+						m.Suspend = new(bool)
+					}
+					jsonwire.Bool(d, m.Suspend)
 				}
-				jsonwire.Bool(d, m.Suspend)
+				jsonwire.Keep(d, k27, m.Suspend)
 			}
 		case "podReplacementPolicy":
-			if d.Null() {
-				m.PodReplacementPolicy = nil
-			} else {
-				if m.PodReplacementPolicy == nil {
-					m.PodReplacementPolicy = new(PodReplacementPolicy)
+			if k28, ok := jsonwire.ReusePtr(d, &m.PodReplacementPolicy); !ok {
+				if d.Null() {
+					m.PodReplacementPolicy = nil
+				} else {
+					if m.PodReplacementPolicy == nil {
+						m.PodReplacementPolicy = new(PodReplacementPolicy)
+					}
+					jsonwire.String(d, m.PodReplacementPolicy)
 				}
-				jsonwire.String(d, m.PodReplacementPolicy)
+				jsonwire.Keep(d, k28, m.PodReplacementPolicy)
 			}
 		case "managedBy":
-			if d.Null() {
-				m.ManagedBy = nil
-			} else {
-				if m.ManagedBy == nil {
-					m.ManagedBy = new(string)
+			if k29, ok := jsonwire.ReusePtr(d, &m.ManagedBy); !ok {
+				if d.Null() {
+					m.ManagedBy = nil
+				} else {
+					if m.ManagedBy == nil {
+						m.ManagedBy = new(string)
+					}
+					jsonwire.String(d, m.ManagedBy)
 				}
-				jsonwire.String(d, m.ManagedBy)
+				jsonwire.Keep(d, k29, m.ManagedBy)
 			}
 		default:
 			d.Skip()
@@ -440,40 +527,52 @@ func (m *JobStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]JobCondition") {
-				s6 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(JobCondition))
+			if k30, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]JobCondition") {
+					s31 := m.Conditions[:0]
+					if n := d.Count(); cap(s31) < n {
+						s31 = make([]JobCondition, 0, n)
 					}
-					s6[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s31) {
+							s31 = s31[:i+1]
+						} else {
+							s31 = append(s31, *new(JobCondition))
+						}
+						s31[i].DecodeJSON(d)
+					}
+					if len(s31) == 0 {
+						s31 = []JobCondition{}
+					}
+					m.Conditions = s31
 				}
-				if len(s6) == 0 {
-					s6 = []JobCondition{}
-				}
-				m.Conditions = s6
+				jsonwire.Keep(d, k30, m.Conditions)
 			}
 		case "startTime":
-			if d.Null() {
-				m.StartTime = nil
-			} else {
-				if m.StartTime == nil {
-					m.StartTime = new(metav1.Time)
+			if k32, ok := jsonwire.ReusePtr(d, &m.StartTime); !ok {
+				if d.Null() {
+					m.StartTime = nil
+				} else {
+					if m.StartTime == nil {
+						m.StartTime = new(metav1.Time)
+					}
+					(*m.StartTime).DecodeJSON(d)
 				}
-				(*m.StartTime).DecodeJSON(d)
+				jsonwire.Keep(d, k32, m.StartTime)
 			}
 		case "completionTime":
-			if d.Null() {
-				m.CompletionTime = nil
-			} else {
-				if m.CompletionTime == nil {
-					m.CompletionTime = new(metav1.Time)
+			if k33, ok := jsonwire.ReusePtr(d, &m.CompletionTime); !ok {
+				if d.Null() {
+					m.CompletionTime = nil
+				} else {
+					if m.CompletionTime == nil {
+						m.CompletionTime = new(metav1.Time)
+					}
+					(*m.CompletionTime).DecodeJSON(d)
 				}
-				(*m.CompletionTime).DecodeJSON(d)
+				jsonwire.Keep(d, k33, m.CompletionTime)
 			}
 		case "active":
 			jsonwire.Int(d, &m.Active)
@@ -482,42 +581,54 @@ func (m *JobStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "failed":
 			jsonwire.Int(d, &m.Failed)
 		case "terminating":
-			if d.Null() {
-				m.Terminating = nil
-			} else {
-				if m.Terminating == nil {
-					m.Terminating = new(int32)
+			if k34, ok := jsonwire.ReusePtr(d, &m.Terminating); !ok {
+				if d.Null() {
+					m.Terminating = nil
+				} else {
+					if m.Terminating == nil {
+						m.Terminating = new(int32)
+					}
+					jsonwire.Int(d, m.Terminating)
 				}
-				jsonwire.Int(d, m.Terminating)
+				jsonwire.Keep(d, k34, m.Terminating)
 			}
 		case "completedIndexes":
 			jsonwire.String(d, &m.CompletedIndexes)
 		case "failedIndexes":
-			if d.Null() {
-				m.FailedIndexes = nil
-			} else {
-				if m.FailedIndexes == nil {
-					m.FailedIndexes = new(string)
+			if k35, ok := jsonwire.ReusePtr(d, &m.FailedIndexes); !ok {
+				if d.Null() {
+					m.FailedIndexes = nil
+				} else {
+					if m.FailedIndexes == nil {
+						m.FailedIndexes = new(string)
+					}
+					jsonwire.String(d, m.FailedIndexes)
 				}
-				jsonwire.String(d, m.FailedIndexes)
+				jsonwire.Keep(d, k35, m.FailedIndexes)
 			}
 		case "uncountedTerminatedPods":
-			if d.Null() {
-				m.UncountedTerminatedPods = nil
-			} else {
-				if m.UncountedTerminatedPods == nil {
-					m.UncountedTerminatedPods = new(UncountedTerminatedPods)
+			if k36, ok := jsonwire.ReusePtr(d, &m.UncountedTerminatedPods); !ok {
+				if d.Null() {
+					m.UncountedTerminatedPods = nil
+				} else {
+					if m.UncountedTerminatedPods == nil {
+						m.UncountedTerminatedPods = new(UncountedTerminatedPods)
+					}
+					(*m.UncountedTerminatedPods).DecodeJSON(d)
 				}
-				(*m.UncountedTerminatedPods).DecodeJSON(d)
+				jsonwire.Keep(d, k36, m.UncountedTerminatedPods)
 			}
 		case "ready":
-			if d.Null() {
-				m.Ready = nil
-			} else {
-				if m.Ready == nil {
-					m.Ready = new(int32)
+			if k37, ok := jsonwire.ReusePtr(d, &m.Ready); !ok {
+				if d.Null() {
+					m.Ready = nil
+				} else {
+					if m.Ready == nil {
+						m.Ready = new(int32)
+					}
+					jsonwire.Int(d, m.Ready)
 				}
-				jsonwire.Int(d, m.Ready)
+				jsonwire.Keep(d, k37, m.Ready)
 			}
 		default:
 			d.Skip()
@@ -535,40 +646,52 @@ func (m *UncountedTerminatedPods) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "succeeded":
-			if d.Null() {
-				m.Succeeded = nil
-			} else if d.OpenArray("[]types.UID") {
-				s7 := m.Succeeded[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(types.UID))
+			if k38, ok := jsonwire.ReuseSlice(d, &m.Succeeded); !ok {
+				if d.Null() {
+					m.Succeeded = nil
+				} else if d.OpenArray("[]types.UID") {
+					s39 := m.Succeeded[:0]
+					if n := d.Count(); cap(s39) < n {
+						s39 = make([]types.UID, 0, n)
 					}
-					jsonwire.String(d, &s7[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s39) {
+							s39 = s39[:i+1]
+						} else {
+							s39 = append(s39, *new(types.UID))
+						}
+						jsonwire.String(d, &s39[i])
+					}
+					if len(s39) == 0 {
+						s39 = []types.UID{}
+					}
+					m.Succeeded = s39
 				}
-				if len(s7) == 0 {
-					s7 = []types.UID{}
-				}
-				m.Succeeded = s7
+				jsonwire.Keep(d, k38, m.Succeeded)
 			}
 		case "failed":
-			if d.Null() {
-				m.Failed = nil
-			} else if d.OpenArray("[]types.UID") {
-				s8 := m.Failed[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(types.UID))
+			if k40, ok := jsonwire.ReuseSlice(d, &m.Failed); !ok {
+				if d.Null() {
+					m.Failed = nil
+				} else if d.OpenArray("[]types.UID") {
+					s41 := m.Failed[:0]
+					if n := d.Count(); cap(s41) < n {
+						s41 = make([]types.UID, 0, n)
 					}
-					jsonwire.String(d, &s8[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s41) {
+							s41 = s41[:i+1]
+						} else {
+							s41 = append(s41, *new(types.UID))
+						}
+						jsonwire.String(d, &s41[i])
+					}
+					if len(s41) == 0 {
+						s41 = []types.UID{}
+					}
+					m.Failed = s41
 				}
-				if len(s8) == 0 {
-					s8 = []types.UID{}
-				}
-				m.Failed = s8
+				jsonwire.Keep(d, k40, m.Failed)
 			}
 		default:
 			d.Skip()
@@ -663,22 +786,28 @@ func (m *CronJobList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]CronJob") {
-				s9 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(CronJob))
+			if k42, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]CronJob") {
+					s43 := m.Items[:0]
+					if n := d.Count(); cap(s43) < n {
+						s43 = make([]CronJob, 0, n)
 					}
-					s9[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s43) {
+							s43 = s43[:i+1]
+						} else {
+							s43 = append(s43, *new(CronJob))
+						}
+						s43[i].DecodeJSON(d)
+					}
+					if len(s43) == 0 {
+						s43 = []CronJob{}
+					}
+					m.Items = s43
 				}
-				if len(s9) == 0 {
-					s9 = []CronJob{}
-				}
-				m.Items = s9
+				jsonwire.Keep(d, k42, m.Items)
 			}
 		default:
 			d.Skip()
@@ -698,53 +827,68 @@ func (m *CronJobSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "schedule":
 			jsonwire.String(d, &m.Schedule)
 		case "timeZone":
-			if d.Null() {
-				m.TimeZone = nil
-			} else {
-				if m.TimeZone == nil {
-					m.TimeZone = new(string)
+			if k44, ok := jsonwire.ReusePtr(d, &m.TimeZone); !ok {
+				if d.Null() {
+					m.TimeZone = nil
+				} else {
+					if m.TimeZone == nil {
+						m.TimeZone = new(string)
+					}
+					jsonwire.String(d, m.TimeZone)
 				}
-				jsonwire.String(d, m.TimeZone)
+				jsonwire.Keep(d, k44, m.TimeZone)
 			}
 		case "startingDeadlineSeconds":
-			if d.Null() {
-				m.StartingDeadlineSeconds = nil
-			} else {
-				if m.StartingDeadlineSeconds == nil {
-					m.StartingDeadlineSeconds = new(int64)
+			if k45, ok := jsonwire.ReusePtr(d, &m.StartingDeadlineSeconds); !ok {
+				if d.Null() {
+					m.StartingDeadlineSeconds = nil
+				} else {
+					if m.StartingDeadlineSeconds == nil {
+						m.StartingDeadlineSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.StartingDeadlineSeconds)
 				}
-				jsonwire.Int(d, m.StartingDeadlineSeconds)
+				jsonwire.Keep(d, k45, m.StartingDeadlineSeconds)
 			}
 		case "concurrencyPolicy":
 			jsonwire.String(d, &m.ConcurrencyPolicy)
 		case "suspend":
-			if d.Null() {
-				m.Suspend = nil
-			} else {
-				if m.Suspend == nil {
-					m.Suspend = new(bool)
+			if k46, ok := jsonwire.ReusePtr(d, &m.Suspend); !ok {
+				if d.Null() {
+					m.Suspend = nil
+				} else {
+					if m.Suspend == nil {
+						m.Suspend = new(bool)
+					}
+					jsonwire.Bool(d, m.Suspend)
 				}
-				jsonwire.Bool(d, m.Suspend)
+				jsonwire.Keep(d, k46, m.Suspend)
 			}
 		case "jobTemplate":
 			m.JobTemplate.DecodeJSON(d)
 		case "successfulJobsHistoryLimit":
-			if d.Null() {
-				m.SuccessfulJobsHistoryLimit = nil
-			} else {
-				if m.SuccessfulJobsHistoryLimit == nil {
-					m.SuccessfulJobsHistoryLimit = new(int32)
+			if k47, ok := jsonwire.ReusePtr(d, &m.SuccessfulJobsHistoryLimit); !ok {
+				if d.Null() {
+					m.SuccessfulJobsHistoryLimit = nil
+				} else {
+					if m.SuccessfulJobsHistoryLimit == nil {
+						m.SuccessfulJobsHistoryLimit = new(int32)
+					}
+					jsonwire.Int(d, m.SuccessfulJobsHistoryLimit)
 				}
-				jsonwire.Int(d, m.SuccessfulJobsHistoryLimit)
+				jsonwire.Keep(d, k47, m.SuccessfulJobsHistoryLimit)
 			}
 		case "failedJobsHistoryLimit":
-			if d.Null() {
-				m.FailedJobsHistoryLimit = nil
-			} else {
-				if m.FailedJobsHistoryLimit == nil {
-					m.FailedJobsHistoryLimit = new(int32)
+			if k48, ok := jsonwire.ReusePtr(d, &m.FailedJobsHistoryLimit); !ok {
+				if d.Null() {
+					m.FailedJobsHistoryLimit = nil
+				} else {
+					if m.FailedJobsHistoryLimit == nil {
+						m.FailedJobsHistoryLimit = new(int32)
+					}
+					jsonwire.Int(d, m.FailedJobsHistoryLimit)
 				}
-				jsonwire.Int(d, m.FailedJobsHistoryLimit)
+				jsonwire.Keep(d, k48, m.FailedJobsHistoryLimit)
 			}
 		default:
 			d.Skip()
@@ -762,40 +906,52 @@ func (m *CronJobStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "active":
-			if d.Null() {
-				m.Active = nil
-			} else if d.OpenArray("[]corev1.ObjectReference") {
-				s10 := m.Active[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(corev1.ObjectReference))
+			if k49, ok := jsonwire.ReuseSlice(d, &m.Active); !ok {
+				if d.Null() {
+					m.Active = nil
+				} else if d.OpenArray("[]corev1.ObjectReference") {
+					s50 := m.Active[:0]
+					if n := d.Count(); cap(s50) < n {
+						s50 = make([]corev1.ObjectReference, 0, n)
 					}
-					s10[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s50) {
+							s50 = s50[:i+1]
+						} else {
+							s50 = append(s50, *new(corev1.ObjectReference))
+						}
+						s50[i].DecodeJSON(d)
+					}
+					if len(s50) == 0 {
+						s50 = []corev1.ObjectReference{}
+					}
+					m.Active = s50
 				}
-				if len(s10) == 0 {
-					s10 = []corev1.ObjectReference{}
-				}
-				m.Active = s10
+				jsonwire.Keep(d, k49, m.Active)
 			}
 		case "lastScheduleTime":
-			if d.Null() {
-				m.LastScheduleTime = nil
-			} else {
-				if m.LastScheduleTime == nil {
-					m.LastScheduleTime = new(metav1.Time)
+			if k51, ok := jsonwire.ReusePtr(d, &m.LastScheduleTime); !ok {
+				if d.Null() {
+					m.LastScheduleTime = nil
+				} else {
+					if m.LastScheduleTime == nil {
+						m.LastScheduleTime = new(metav1.Time)
+					}
+					(*m.LastScheduleTime).DecodeJSON(d)
 				}
-				(*m.LastScheduleTime).DecodeJSON(d)
+				jsonwire.Keep(d, k51, m.LastScheduleTime)
 			}
 		case "lastSuccessfulTime":
-			if d.Null() {
-				m.LastSuccessfulTime = nil
-			} else {
-				if m.LastSuccessfulTime == nil {
-					m.LastSuccessfulTime = new(metav1.Time)
+			if k52, ok := jsonwire.ReusePtr(d, &m.LastSuccessfulTime); !ok {
+				if d.Null() {
+					m.LastSuccessfulTime = nil
+				} else {
+					if m.LastSuccessfulTime == nil {
+						m.LastSuccessfulTime = new(metav1.Time)
+					}
+					(*m.LastSuccessfulTime).DecodeJSON(d)
 				}
-				(*m.LastSuccessfulTime).DecodeJSON(d)
+				jsonwire.Keep(d, k52, m.LastSuccessfulTime)
 			}
 		default:
 			d.Skip()

@@ -44,58 +44,76 @@ func (m *CertificateSigningRequestSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "signerName":
 			jsonwire.String(d, &m.SignerName)
 		case "expirationSeconds":
-			if d.Null() {
-				m.ExpirationSeconds = nil
-			} else {
-				if m.ExpirationSeconds == nil {
-					m.ExpirationSeconds = new(int32)
+			if k1, ok := jsonwire.ReusePtr(d, &m.ExpirationSeconds); !ok {
+				if d.Null() {
+					m.ExpirationSeconds = nil
+				} else {
+					if m.ExpirationSeconds == nil {
+						m.ExpirationSeconds = new(int32)
+					}
+					jsonwire.Int(d, m.ExpirationSeconds)
 				}
-				jsonwire.Int(d, m.ExpirationSeconds)
+				jsonwire.Keep(d, k1, m.ExpirationSeconds)
 			}
 		case "usages":
-			if d.Null() {
-				m.Usages = nil
-			} else if d.OpenArray("[]KeyUsage") {
-				s1 := m.Usages[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(KeyUsage))
+			if k2, ok := jsonwire.ReuseSlice(d, &m.Usages); !ok {
+				if d.Null() {
+					m.Usages = nil
+				} else if d.OpenArray("[]KeyUsage") {
+					s3 := m.Usages[:0]
+					if n := d.Count(); cap(s3) < n {
+						s3 = make([]KeyUsage, 0, n)
 					}
-					jsonwire.String(d, &s1[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s3) {
+							s3 = s3[:i+1]
+						} else {
+							s3 = append(s3, *new(KeyUsage))
+						}
+						jsonwire.String(d, &s3[i])
+					}
+					if len(s3) == 0 {
+						s3 = []KeyUsage{}
+					}
+					m.Usages = s3
 				}
-				if len(s1) == 0 {
-					s1 = []KeyUsage{}
-				}
-				m.Usages = s1
+				jsonwire.Keep(d, k2, m.Usages)
 			}
 		case "username":
 			jsonwire.String(d, &m.Username)
 		case "uid":
 			jsonwire.String(d, &m.UID)
 		case "groups":
-			if d.Null() {
-				m.Groups = nil
-			} else if d.OpenArray("[]string") {
-				s2 := m.Groups[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(string))
+			if k4, ok := jsonwire.ReuseSlice(d, &m.Groups); !ok {
+				if d.Null() {
+					m.Groups = nil
+				} else if d.OpenArray("[]string") {
+					s5 := m.Groups[:0]
+					if n := d.Count(); cap(s5) < n {
+						s5 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s2[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s5) {
+							s5 = s5[:i+1]
+						} else {
+							s5 = append(s5, *new(string))
+						}
+						jsonwire.String(d, &s5[i])
+					}
+					if len(s5) == 0 {
+						s5 = []string{}
+					}
+					m.Groups = s5
 				}
-				if len(s2) == 0 {
-					s2 = []string{}
-				}
-				m.Groups = s2
+				jsonwire.Keep(d, k4, m.Groups)
 			}
 		case "extra":
-			jsonwire.Map(d, &m.Extra, "map[string]ExtraValue", func(d *jsonwire.Decoder, v *ExtraValue) {
-				(*v).DecodeJSON(d)
-			})
+			if k6, ok := jsonwire.ReuseMap(d, &m.Extra); !ok {
+				jsonwire.Map(d, &m.Extra, "map[string]ExtraValue", func(d *jsonwire.Decoder, v *ExtraValue) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k6, m.Extra)
+			}
 		default:
 			d.Skip()
 		}
@@ -106,22 +124,28 @@ func (m *CertificateSigningRequestSpec) DecodeJSON(d *jsonwire.Decoder) error {
 // DecodeJSON reads m from d: one JSON value, as encoding/json would
 // decode it but matching keys case-sensitively.
 func (m *ExtraValue) DecodeJSON(d *jsonwire.Decoder) error {
-	if d.Null() {
-		(*m) = nil
-	} else if d.OpenArray("[]string") {
-		s3 := (*m)[:0]
-		for i := 0; d.NextElem(i); i++ {
-			if i < cap(s3) {
-				s3 = s3[:i+1]
-			} else {
-				s3 = append(s3, *new(string))
+	if k7, ok := jsonwire.ReuseSlice(d, m); !ok {
+		if d.Null() {
+			(*m) = nil
+		} else if d.OpenArray("[]string") {
+			s8 := (*m)[:0]
+			if n := d.Count(); cap(s8) < n {
+				s8 = make([]string, 0, n)
 			}
-			jsonwire.String(d, &s3[i])
+			for i := 0; d.NextElem(i); i++ {
+				if i < cap(s8) {
+					s8 = s8[:i+1]
+				} else {
+					s8 = append(s8, *new(string))
+				}
+				jsonwire.String(d, &s8[i])
+			}
+			if len(s8) == 0 {
+				s8 = []string{}
+			}
+			(*m) = s8
 		}
-		if len(s3) == 0 {
-			s3 = []string{}
-		}
-		(*m) = s3
+		jsonwire.Keep(d, k7, (*m))
 	}
 	return d.Err()
 }
@@ -135,22 +159,28 @@ func (m *CertificateSigningRequestStatus) DecodeJSON(d *jsonwire.Decoder) error 
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]CertificateSigningRequestCondition") {
-				s4 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(CertificateSigningRequestCondition))
+			if k9, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]CertificateSigningRequestCondition") {
+					s10 := m.Conditions[:0]
+					if n := d.Count(); cap(s10) < n {
+						s10 = make([]CertificateSigningRequestCondition, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s10) {
+							s10 = s10[:i+1]
+						} else {
+							s10 = append(s10, *new(CertificateSigningRequestCondition))
+						}
+						s10[i].DecodeJSON(d)
+					}
+					if len(s10) == 0 {
+						s10 = []CertificateSigningRequestCondition{}
+					}
+					m.Conditions = s10
 				}
-				if len(s4) == 0 {
-					s4 = []CertificateSigningRequestCondition{}
-				}
-				m.Conditions = s4
+				jsonwire.Keep(d, k9, m.Conditions)
 			}
 		case "certificate":
 			jsonwire.Bytes(d, &m.Certificate)
@@ -203,22 +233,28 @@ func (m *CertificateSigningRequestList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]CertificateSigningRequest") {
-				s5 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(CertificateSigningRequest))
+			if k11, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]CertificateSigningRequest") {
+					s12 := m.Items[:0]
+					if n := d.Count(); cap(s12) < n {
+						s12 = make([]CertificateSigningRequest, 0, n)
 					}
-					s5[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s12) {
+							s12 = s12[:i+1]
+						} else {
+							s12 = append(s12, *new(CertificateSigningRequest))
+						}
+						s12[i].DecodeJSON(d)
+					}
+					if len(s12) == 0 {
+						s12 = []CertificateSigningRequest{}
+					}
+					m.Items = s12
 				}
-				if len(s5) == 0 {
-					s5 = []CertificateSigningRequest{}
-				}
-				m.Items = s5
+				jsonwire.Keep(d, k11, m.Items)
 			}
 		default:
 			d.Skip()

@@ -39,67 +39,88 @@ func (m *LeaseSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "holderIdentity":
-			if d.Null() {
-				m.HolderIdentity = nil
-			} else {
-				if m.HolderIdentity == nil {
-					m.HolderIdentity = new(string)
+			if k1, ok := jsonwire.ReusePtr(d, &m.HolderIdentity); !ok {
+				if d.Null() {
+					m.HolderIdentity = nil
+				} else {
+					if m.HolderIdentity == nil {
+						m.HolderIdentity = new(string)
+					}
+					jsonwire.String(d, m.HolderIdentity)
 				}
-				jsonwire.String(d, m.HolderIdentity)
+				jsonwire.Keep(d, k1, m.HolderIdentity)
 			}
 		case "leaseDurationSeconds":
-			if d.Null() {
-				m.LeaseDurationSeconds = nil
-			} else {
-				if m.LeaseDurationSeconds == nil {
-					m.LeaseDurationSeconds = new(int32)
+			if k2, ok := jsonwire.ReusePtr(d, &m.LeaseDurationSeconds); !ok {
+				if d.Null() {
+					m.LeaseDurationSeconds = nil
+				} else {
+					if m.LeaseDurationSeconds == nil {
+						m.LeaseDurationSeconds = new(int32)
+					}
+					jsonwire.Int(d, m.LeaseDurationSeconds)
 				}
-				jsonwire.Int(d, m.LeaseDurationSeconds)
+				jsonwire.Keep(d, k2, m.LeaseDurationSeconds)
 			}
 		case "acquireTime":
-			if d.Null() {
-				m.AcquireTime = nil
-			} else {
-				if m.AcquireTime == nil {
-					m.AcquireTime = new(metav1.MicroTime)
+			if k3, ok := jsonwire.ReusePtr(d, &m.AcquireTime); !ok {
+				if d.Null() {
+					m.AcquireTime = nil
+				} else {
+					if m.AcquireTime == nil {
+						m.AcquireTime = new(metav1.MicroTime)
+					}
+					(*m.AcquireTime).DecodeJSON(d)
 				}
-				(*m.AcquireTime).DecodeJSON(d)
+				jsonwire.Keep(d, k3, m.AcquireTime)
 			}
 		case "renewTime":
-			if d.Null() {
-				m.RenewTime = nil
-			} else {
-				if m.RenewTime == nil {
-					m.RenewTime = new(metav1.MicroTime)
+			if k4, ok := jsonwire.ReusePtr(d, &m.RenewTime); !ok {
+				if d.Null() {
+					m.RenewTime = nil
+				} else {
+					if m.RenewTime == nil {
+						m.RenewTime = new(metav1.MicroTime)
+					}
+					(*m.RenewTime).DecodeJSON(d)
 				}
-				(*m.RenewTime).DecodeJSON(d)
+				jsonwire.Keep(d, k4, m.RenewTime)
 			}
 		case "leaseTransitions":
-			if d.Null() {
-				m.LeaseTransitions = nil
-			} else {
-				if m.LeaseTransitions == nil {
-					m.LeaseTransitions = new(int32)
+			if k5, ok := jsonwire.ReusePtr(d, &m.LeaseTransitions); !ok {
+				if d.Null() {
+					m.LeaseTransitions = nil
+				} else {
+					if m.LeaseTransitions == nil {
+						m.LeaseTransitions = new(int32)
+					}
+					jsonwire.Int(d, m.LeaseTransitions)
 				}
-				jsonwire.Int(d, m.LeaseTransitions)
+				jsonwire.Keep(d, k5, m.LeaseTransitions)
 			}
 		case "strategy":
-			if d.Null() {
-				m.Strategy = nil
-			} else {
-				if m.Strategy == nil {
-					m.Strategy = new(CoordinatedLeaseStrategy)
+			if k6, ok := jsonwire.ReusePtr(d, &m.Strategy); !ok {
+				if d.Null() {
+					m.Strategy = nil
+				} else {
+					if m.Strategy == nil {
+						m.Strategy = new(CoordinatedLeaseStrategy)
+					}
+					jsonwire.String(d, m.Strategy)
 				}
-				jsonwire.String(d, m.Strategy)
+				jsonwire.Keep(d, k6, m.Strategy)
 			}
 		case "preferredHolder":
-			if d.Null() {
-				m.PreferredHolder = nil
-			} else {
-				if m.PreferredHolder == nil {
-					m.PreferredHolder = new(string)
+			if k7, ok := jsonwire.ReusePtr(d, &m.PreferredHolder); !ok {
+				if d.Null() {
+					m.PreferredHolder = nil
+				} else {
+					if m.PreferredHolder == nil {
+						m.PreferredHolder = new(string)
+					}
+					jsonwire.String(d, m.PreferredHolder)
 				}
-				jsonwire.String(d, m.PreferredHolder)
+				jsonwire.Keep(d, k7, m.PreferredHolder)
 			}
 		default:
 			d.Skip()
@@ -123,22 +144,28 @@ func (m *LeaseList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Lease") {
-				s1 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(Lease))
+			if k8, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Lease") {
+					s9 := m.Items[:0]
+					if n := d.Count(); cap(s9) < n {
+						s9 = make([]Lease, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s9) {
+							s9 = s9[:i+1]
+						} else {
+							s9 = append(s9, *new(Lease))
+						}
+						s9[i].DecodeJSON(d)
+					}
+					if len(s9) == 0 {
+						s9 = []Lease{}
+					}
+					m.Items = s9
 				}
-				if len(s1) == 0 {
-					s1 = []Lease{}
-				}
-				m.Items = s1
+				jsonwire.Keep(d, k8, m.Items)
 			}
 		default:
 			d.Skip()

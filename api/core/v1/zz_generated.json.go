@@ -21,274 +21,364 @@ func (m *Volume) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "hostPath":
-			if d.Null() {
-				m.VolumeSource.HostPath = nil
-			} else {
-				if m.VolumeSource.HostPath == nil {
-					m.VolumeSource.HostPath = new(HostPathVolumeSource)
+			if k1, ok := jsonwire.ReusePtr(d, &m.VolumeSource.HostPath); !ok {
+				if d.Null() {
+					m.VolumeSource.HostPath = nil
+				} else {
+					if m.VolumeSource.HostPath == nil {
+						m.VolumeSource.HostPath = new(HostPathVolumeSource)
+					}
+					(*m.VolumeSource.HostPath).DecodeJSON(d)
 				}
-				(*m.VolumeSource.HostPath).DecodeJSON(d)
+				jsonwire.Keep(d, k1, m.VolumeSource.HostPath)
 			}
 		case "emptyDir":
-			if d.Null() {
-				m.VolumeSource.EmptyDir = nil
-			} else {
-				if m.VolumeSource.EmptyDir == nil {
-					m.VolumeSource.EmptyDir = new(EmptyDirVolumeSource)
+			if k2, ok := jsonwire.ReusePtr(d, &m.VolumeSource.EmptyDir); !ok {
+				if d.Null() {
+					m.VolumeSource.EmptyDir = nil
+				} else {
+					if m.VolumeSource.EmptyDir == nil {
+						m.VolumeSource.EmptyDir = new(EmptyDirVolumeSource)
+					}
+					(*m.VolumeSource.EmptyDir).DecodeJSON(d)
 				}
-				(*m.VolumeSource.EmptyDir).DecodeJSON(d)
+				jsonwire.Keep(d, k2, m.VolumeSource.EmptyDir)
 			}
 		case "gcePersistentDisk":
-			if d.Null() {
-				m.VolumeSource.GCEPersistentDisk = nil
-			} else {
-				if m.VolumeSource.GCEPersistentDisk == nil {
-					m.VolumeSource.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+			if k3, ok := jsonwire.ReusePtr(d, &m.VolumeSource.GCEPersistentDisk); !ok {
+				if d.Null() {
+					m.VolumeSource.GCEPersistentDisk = nil
+				} else {
+					if m.VolumeSource.GCEPersistentDisk == nil {
+						m.VolumeSource.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+					}
+					(*m.VolumeSource.GCEPersistentDisk).DecodeJSON(d)
 				}
-				(*m.VolumeSource.GCEPersistentDisk).DecodeJSON(d)
+				jsonwire.Keep(d, k3, m.VolumeSource.GCEPersistentDisk)
 			}
 		case "awsElasticBlockStore":
-			if d.Null() {
-				m.VolumeSource.AWSElasticBlockStore = nil
-			} else {
-				if m.VolumeSource.AWSElasticBlockStore == nil {
-					m.VolumeSource.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+			if k4, ok := jsonwire.ReusePtr(d, &m.VolumeSource.AWSElasticBlockStore); !ok {
+				if d.Null() {
+					m.VolumeSource.AWSElasticBlockStore = nil
+				} else {
+					if m.VolumeSource.AWSElasticBlockStore == nil {
+						m.VolumeSource.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+					}
+					(*m.VolumeSource.AWSElasticBlockStore).DecodeJSON(d)
 				}
-				(*m.VolumeSource.AWSElasticBlockStore).DecodeJSON(d)
+				jsonwire.Keep(d, k4, m.VolumeSource.AWSElasticBlockStore)
 			}
 		case "gitRepo":
-			if d.Null() {
-				m.VolumeSource.GitRepo = nil
-			} else {
-				if m.VolumeSource.GitRepo == nil {
-					m.VolumeSource.GitRepo = new(GitRepoVolumeSource)
+			if k5, ok := jsonwire.ReusePtr(d, &m.VolumeSource.GitRepo); !ok {
+				if d.Null() {
+					m.VolumeSource.GitRepo = nil
+				} else {
+					if m.VolumeSource.GitRepo == nil {
+						m.VolumeSource.GitRepo = new(GitRepoVolumeSource)
+					}
+					(*m.VolumeSource.GitRepo).DecodeJSON(d)
 				}
-				(*m.VolumeSource.GitRepo).DecodeJSON(d)
+				jsonwire.Keep(d, k5, m.VolumeSource.GitRepo)
 			}
 		case "secret":
-			if d.Null() {
-				m.VolumeSource.Secret = nil
-			} else {
-				if m.VolumeSource.Secret == nil {
-					m.VolumeSource.Secret = new(SecretVolumeSource)
+			if k6, ok := jsonwire.ReusePtr(d, &m.VolumeSource.Secret); !ok {
+				if d.Null() {
+					m.VolumeSource.Secret = nil
+				} else {
+					if m.VolumeSource.Secret == nil {
+						m.VolumeSource.Secret = new(SecretVolumeSource)
+					}
+					(*m.VolumeSource.Secret).DecodeJSON(d)
 				}
-				(*m.VolumeSource.Secret).DecodeJSON(d)
+				jsonwire.Keep(d, k6, m.VolumeSource.Secret)
 			}
 		case "nfs":
-			if d.Null() {
-				m.VolumeSource.NFS = nil
-			} else {
-				if m.VolumeSource.NFS == nil {
-					m.VolumeSource.NFS = new(NFSVolumeSource)
+			if k7, ok := jsonwire.ReusePtr(d, &m.VolumeSource.NFS); !ok {
+				if d.Null() {
+					m.VolumeSource.NFS = nil
+				} else {
+					if m.VolumeSource.NFS == nil {
+						m.VolumeSource.NFS = new(NFSVolumeSource)
+					}
+					(*m.VolumeSource.NFS).DecodeJSON(d)
 				}
-				(*m.VolumeSource.NFS).DecodeJSON(d)
+				jsonwire.Keep(d, k7, m.VolumeSource.NFS)
 			}
 		case "iscsi":
-			if d.Null() {
-				m.VolumeSource.ISCSI = nil
-			} else {
-				if m.VolumeSource.ISCSI == nil {
-					m.VolumeSource.ISCSI = new(ISCSIVolumeSource)
+			if k8, ok := jsonwire.ReusePtr(d, &m.VolumeSource.ISCSI); !ok {
+				if d.Null() {
+					m.VolumeSource.ISCSI = nil
+				} else {
+					if m.VolumeSource.ISCSI == nil {
+						m.VolumeSource.ISCSI = new(ISCSIVolumeSource)
+					}
+					(*m.VolumeSource.ISCSI).DecodeJSON(d)
 				}
-				(*m.VolumeSource.ISCSI).DecodeJSON(d)
+				jsonwire.Keep(d, k8, m.VolumeSource.ISCSI)
 			}
 		case "glusterfs":
-			if d.Null() {
-				m.VolumeSource.Glusterfs = nil
-			} else {
-				if m.VolumeSource.Glusterfs == nil {
-					m.VolumeSource.Glusterfs = new(GlusterfsVolumeSource)
+			if k9, ok := jsonwire.ReusePtr(d, &m.VolumeSource.Glusterfs); !ok {
+				if d.Null() {
+					m.VolumeSource.Glusterfs = nil
+				} else {
+					if m.VolumeSource.Glusterfs == nil {
+						m.VolumeSource.Glusterfs = new(GlusterfsVolumeSource)
+					}
+					(*m.VolumeSource.Glusterfs).DecodeJSON(d)
 				}
-				(*m.VolumeSource.Glusterfs).DecodeJSON(d)
+				jsonwire.Keep(d, k9, m.VolumeSource.Glusterfs)
 			}
 		case "persistentVolumeClaim":
-			if d.Null() {
-				m.VolumeSource.PersistentVolumeClaim = nil
-			} else {
-				if m.VolumeSource.PersistentVolumeClaim == nil {
-					m.VolumeSource.PersistentVolumeClaim = new(PersistentVolumeClaimVolumeSource)
+			if k10, ok := jsonwire.ReusePtr(d, &m.VolumeSource.PersistentVolumeClaim); !ok {
+				if d.Null() {
+					m.VolumeSource.PersistentVolumeClaim = nil
+				} else {
+					if m.VolumeSource.PersistentVolumeClaim == nil {
+						m.VolumeSource.PersistentVolumeClaim = new(PersistentVolumeClaimVolumeSource)
+					}
+					(*m.VolumeSource.PersistentVolumeClaim).DecodeJSON(d)
 				}
-				(*m.VolumeSource.PersistentVolumeClaim).DecodeJSON(d)
+				jsonwire.Keep(d, k10, m.VolumeSource.PersistentVolumeClaim)
 			}
 		case "rbd":
-			if d.Null() {
-				m.VolumeSource.RBD = nil
-			} else {
-				if m.VolumeSource.RBD == nil {
-					m.VolumeSource.RBD = new(RBDVolumeSource)
+			if k11, ok := jsonwire.ReusePtr(d, &m.VolumeSource.RBD); !ok {
+				if d.Null() {
+					m.VolumeSource.RBD = nil
+				} else {
+					if m.VolumeSource.RBD == nil {
+						m.VolumeSource.RBD = new(RBDVolumeSource)
+					}
+					(*m.VolumeSource.RBD).DecodeJSON(d)
 				}
-				(*m.VolumeSource.RBD).DecodeJSON(d)
+				jsonwire.Keep(d, k11, m.VolumeSource.RBD)
 			}
 		case "flexVolume":
-			if d.Null() {
-				m.VolumeSource.FlexVolume = nil
-			} else {
-				if m.VolumeSource.FlexVolume == nil {
-					m.VolumeSource.FlexVolume = new(FlexVolumeSource)
+			if k12, ok := jsonwire.ReusePtr(d, &m.VolumeSource.FlexVolume); !ok {
+				if d.Null() {
+					m.VolumeSource.FlexVolume = nil
+				} else {
+					if m.VolumeSource.FlexVolume == nil {
+						m.VolumeSource.FlexVolume = new(FlexVolumeSource)
+					}
+					(*m.VolumeSource.FlexVolume).DecodeJSON(d)
 				}
-				(*m.VolumeSource.FlexVolume).DecodeJSON(d)
+				jsonwire.Keep(d, k12, m.VolumeSource.FlexVolume)
 			}
 		case "cinder":
-			if d.Null() {
-				m.VolumeSource.Cinder = nil
-			} else {
-				if m.VolumeSource.Cinder == nil {
-					m.VolumeSource.Cinder = new(CinderVolumeSource)
+			if k13, ok := jsonwire.ReusePtr(d, &m.VolumeSource.Cinder); !ok {
+				if d.Null() {
+					m.VolumeSource.Cinder = nil
+				} else {
+					if m.VolumeSource.Cinder == nil {
+						m.VolumeSource.Cinder = new(CinderVolumeSource)
+					}
+					(*m.VolumeSource.Cinder).DecodeJSON(d)
 				}
-				(*m.VolumeSource.Cinder).DecodeJSON(d)
+				jsonwire.Keep(d, k13, m.VolumeSource.Cinder)
 			}
 		case "cephfs":
-			if d.Null() {
-				m.VolumeSource.CephFS = nil
-			} else {
-				if m.VolumeSource.CephFS == nil {
-					m.VolumeSource.CephFS = new(CephFSVolumeSource)
+			if k14, ok := jsonwire.ReusePtr(d, &m.VolumeSource.CephFS); !ok {
+				if d.Null() {
+					m.VolumeSource.CephFS = nil
+				} else {
+					if m.VolumeSource.CephFS == nil {
+						m.VolumeSource.CephFS = new(CephFSVolumeSource)
+					}
+					(*m.VolumeSource.CephFS).DecodeJSON(d)
 				}
-				(*m.VolumeSource.CephFS).DecodeJSON(d)
+				jsonwire.Keep(d, k14, m.VolumeSource.CephFS)
 			}
 		case "flocker":
-			if d.Null() {
-				m.VolumeSource.Flocker = nil
-			} else {
-				if m.VolumeSource.Flocker == nil {
-					m.VolumeSource.Flocker = new(FlockerVolumeSource)
+			if k15, ok := jsonwire.ReusePtr(d, &m.VolumeSource.Flocker); !ok {
+				if d.Null() {
+					m.VolumeSource.Flocker = nil
+				} else {
+					if m.VolumeSource.Flocker == nil {
+						m.VolumeSource.Flocker = new(FlockerVolumeSource)
+					}
+					(*m.VolumeSource.Flocker).DecodeJSON(d)
 				}
-				(*m.VolumeSource.Flocker).DecodeJSON(d)
+				jsonwire.Keep(d, k15, m.VolumeSource.Flocker)
 			}
 		case "downwardAPI":
-			if d.Null() {
-				m.VolumeSource.DownwardAPI = nil
-			} else {
-				if m.VolumeSource.DownwardAPI == nil {
-					m.VolumeSource.DownwardAPI = new(DownwardAPIVolumeSource)
+			if k16, ok := jsonwire.ReusePtr(d, &m.VolumeSource.DownwardAPI); !ok {
+				if d.Null() {
+					m.VolumeSource.DownwardAPI = nil
+				} else {
+					if m.VolumeSource.DownwardAPI == nil {
+						m.VolumeSource.DownwardAPI = new(DownwardAPIVolumeSource)
+					}
+					(*m.VolumeSource.DownwardAPI).DecodeJSON(d)
 				}
-				(*m.VolumeSource.DownwardAPI).DecodeJSON(d)
+				jsonwire.Keep(d, k16, m.VolumeSource.DownwardAPI)
 			}
 		case "fc":
-			if d.Null() {
-				m.VolumeSource.FC = nil
-			} else {
-				if m.VolumeSource.FC == nil {
-					m.VolumeSource.FC = new(FCVolumeSource)
+			if k17, ok := jsonwire.ReusePtr(d, &m.VolumeSource.FC); !ok {
+				if d.Null() {
+					m.VolumeSource.FC = nil
+				} else {
+					if m.VolumeSource.FC == nil {
+						m.VolumeSource.FC = new(FCVolumeSource)
+					}
+					(*m.VolumeSource.FC).DecodeJSON(d)
 				}
-				(*m.VolumeSource.FC).DecodeJSON(d)
+				jsonwire.Keep(d, k17, m.VolumeSource.FC)
 			}
 		case "azureFile":
-			if d.Null() {
-				m.VolumeSource.AzureFile = nil
-			} else {
-				if m.VolumeSource.AzureFile == nil {
-					m.VolumeSource.AzureFile = new(AzureFileVolumeSource)
+			if k18, ok := jsonwire.ReusePtr(d, &m.VolumeSource.AzureFile); !ok {
+				if d.Null() {
+					m.VolumeSource.AzureFile = nil
+				} else {
+					if m.VolumeSource.AzureFile == nil {
+						m.VolumeSource.AzureFile = new(AzureFileVolumeSource)
+					}
+					(*m.VolumeSource.AzureFile).DecodeJSON(d)
 				}
-				(*m.VolumeSource.AzureFile).DecodeJSON(d)
+				jsonwire.Keep(d, k18, m.VolumeSource.AzureFile)
 			}
 		case "configMap":
-			if d.Null() {
-				m.VolumeSource.ConfigMap = nil
-			} else {
-				if m.VolumeSource.ConfigMap == nil {
-					m.VolumeSource.ConfigMap = new(ConfigMapVolumeSource)
+			if k19, ok := jsonwire.ReusePtr(d, &m.VolumeSource.ConfigMap); !ok {
+				if d.Null() {
+					m.VolumeSource.ConfigMap = nil
+				} else {
+					if m.VolumeSource.ConfigMap == nil {
+						m.VolumeSource.ConfigMap = new(ConfigMapVolumeSource)
+					}
+					(*m.VolumeSource.ConfigMap).DecodeJSON(d)
 				}
-				(*m.VolumeSource.ConfigMap).DecodeJSON(d)
+				jsonwire.Keep(d, k19, m.VolumeSource.ConfigMap)
 			}
 		case "vsphereVolume":
-			if d.Null() {
-				m.VolumeSource.VsphereVolume = nil
-			} else {
-				if m.VolumeSource.VsphereVolume == nil {
-					m.VolumeSource.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+			if k20, ok := jsonwire.ReusePtr(d, &m.VolumeSource.VsphereVolume); !ok {
+				if d.Null() {
+					m.VolumeSource.VsphereVolume = nil
+				} else {
+					if m.VolumeSource.VsphereVolume == nil {
+						m.VolumeSource.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+					}
+					(*m.VolumeSource.VsphereVolume).DecodeJSON(d)
 				}
-				(*m.VolumeSource.VsphereVolume).DecodeJSON(d)
+				jsonwire.Keep(d, k20, m.VolumeSource.VsphereVolume)
 			}
 		case "quobyte":
-			if d.Null() {
-				m.VolumeSource.Quobyte = nil
-			} else {
-				if m.VolumeSource.Quobyte == nil {
-					m.VolumeSource.Quobyte = new(QuobyteVolumeSource)
+			if k21, ok := jsonwire.ReusePtr(d, &m.VolumeSource.Quobyte); !ok {
+				if d.Null() {
+					m.VolumeSource.Quobyte = nil
+				} else {
+					if m.VolumeSource.Quobyte == nil {
+						m.VolumeSource.Quobyte = new(QuobyteVolumeSource)
+					}
+					(*m.VolumeSource.Quobyte).DecodeJSON(d)
 				}
-				(*m.VolumeSource.Quobyte).DecodeJSON(d)
+				jsonwire.Keep(d, k21, m.VolumeSource.Quobyte)
 			}
 		case "azureDisk":
-			if d.Null() {
-				m.VolumeSource.AzureDisk = nil
-			} else {
-				if m.VolumeSource.AzureDisk == nil {
-					m.VolumeSource.AzureDisk = new(AzureDiskVolumeSource)
+			if k22, ok := jsonwire.ReusePtr(d, &m.VolumeSource.AzureDisk); !ok {
+				if d.Null() {
+					m.VolumeSource.AzureDisk = nil
+				} else {
+					if m.VolumeSource.AzureDisk == nil {
+						m.VolumeSource.AzureDisk = new(AzureDiskVolumeSource)
+					}
+					(*m.VolumeSource.AzureDisk).DecodeJSON(d)
 				}
-				(*m.VolumeSource.AzureDisk).DecodeJSON(d)
+				jsonwire.Keep(d, k22, m.VolumeSource.AzureDisk)
 			}
 		case "photonPersistentDisk":
-			if d.Null() {
-				m.VolumeSource.PhotonPersistentDisk = nil
-			} else {
-				if m.VolumeSource.PhotonPersistentDisk == nil {
-					m.VolumeSource.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+			if k23, ok := jsonwire.ReusePtr(d, &m.VolumeSource.PhotonPersistentDisk); !ok {
+				if d.Null() {
+					m.VolumeSource.PhotonPersistentDisk = nil
+				} else {
+					if m.VolumeSource.PhotonPersistentDisk == nil {
+						m.VolumeSource.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+					}
+					(*m.VolumeSource.PhotonPersistentDisk).DecodeJSON(d)
 				}
-				(*m.VolumeSource.PhotonPersistentDisk).DecodeJSON(d)
+				jsonwire.Keep(d, k23, m.VolumeSource.PhotonPersistentDisk)
 			}
 		case "projected":
-			if d.Null() {
-				m.VolumeSource.Projected = nil
-			} else {
-				if m.VolumeSource.Projected == nil {
-					m.VolumeSource.Projected = new(ProjectedVolumeSource)
+			if k24, ok := jsonwire.ReusePtr(d, &m.VolumeSource.Projected); !ok {
+				if d.Null() {
+					m.VolumeSource.Projected = nil
+				} else {
+					if m.VolumeSource.Projected == nil {
+						m.VolumeSource.Projected = new(ProjectedVolumeSource)
+					}
+					(*m.VolumeSource.Projected).DecodeJSON(d)
 				}
-				(*m.VolumeSource.Projected).DecodeJSON(d)
+				jsonwire.Keep(d, k24, m.VolumeSource.Projected)
 			}
 		case "portworxVolume":
-			if d.Null() {
-				m.VolumeSource.PortworxVolume = nil
-			} else {
-				if m.VolumeSource.PortworxVolume == nil {
-					m.VolumeSource.PortworxVolume = new(PortworxVolumeSource)
+			if k25, ok := jsonwire.ReusePtr(d, &m.VolumeSource.PortworxVolume); !ok {
+				if d.Null() {
+					m.VolumeSource.PortworxVolume = nil
+				} else {
+					if m.VolumeSource.PortworxVolume == nil {
+						m.VolumeSource.PortworxVolume = new(PortworxVolumeSource)
+					}
+					(*m.VolumeSource.PortworxVolume).DecodeJSON(d)
 				}
-				(*m.VolumeSource.PortworxVolume).DecodeJSON(d)
+				jsonwire.Keep(d, k25, m.VolumeSource.PortworxVolume)
 			}
 		case "scaleIO":
-			if d.Null() {
-				m.VolumeSource.ScaleIO = nil
-			} else {
-				if m.VolumeSource.ScaleIO == nil {
-					m.VolumeSource.ScaleIO = new(ScaleIOVolumeSource)
+			if k26, ok := jsonwire.ReusePtr(d, &m.VolumeSource.ScaleIO); !ok {
+				if d.Null() {
+					m.VolumeSource.ScaleIO = nil
+				} else {
+					if m.VolumeSource.ScaleIO == nil {
+						m.VolumeSource.ScaleIO = new(ScaleIOVolumeSource)
+					}
+					(*m.VolumeSource.ScaleIO).DecodeJSON(d)
 				}
-				(*m.VolumeSource.ScaleIO).DecodeJSON(d)
+				jsonwire.Keep(d, k26, m.VolumeSource.ScaleIO)
 			}
 		case "storageos":
-			if d.Null() {
-				m.VolumeSource.StorageOS = nil
-			} else {
-				if m.VolumeSource.StorageOS == nil {
-					m.VolumeSource.StorageOS = new(StorageOSVolumeSource)
+			if k27, ok := jsonwire.ReusePtr(d, &m.VolumeSource.StorageOS); !ok {
+				if d.Null() {
+					m.VolumeSource.StorageOS = nil
+				} else {
+					if m.VolumeSource.StorageOS == nil {
+						m.VolumeSource.StorageOS = new(StorageOSVolumeSource)
+					}
+					(*m.VolumeSource.StorageOS).DecodeJSON(d)
 				}
-				(*m.VolumeSource.StorageOS).DecodeJSON(d)
+				jsonwire.Keep(d, k27, m.VolumeSource.StorageOS)
 			}
 		case "csi":
-			if d.Null() {
-				m.VolumeSource.CSI = nil
-			} else {
-				if m.VolumeSource.CSI == nil {
-					m.VolumeSource.CSI = new(CSIVolumeSource)
+			if k28, ok := jsonwire.ReusePtr(d, &m.VolumeSource.CSI); !ok {
+				if d.Null() {
+					m.VolumeSource.CSI = nil
+				} else {
+					if m.VolumeSource.CSI == nil {
+						m.VolumeSource.CSI = new(CSIVolumeSource)
+					}
+					(*m.VolumeSource.CSI).DecodeJSON(d)
 				}
-				(*m.VolumeSource.CSI).DecodeJSON(d)
+				jsonwire.Keep(d, k28, m.VolumeSource.CSI)
 			}
 		case "ephemeral":
-			if d.Null() {
-				m.VolumeSource.Ephemeral = nil
-			} else {
-				if m.VolumeSource.Ephemeral == nil {
-					m.VolumeSource.Ephemeral = new(EphemeralVolumeSource)
+			if k29, ok := jsonwire.ReusePtr(d, &m.VolumeSource.Ephemeral); !ok {
+				if d.Null() {
+					m.VolumeSource.Ephemeral = nil
+				} else {
+					if m.VolumeSource.Ephemeral == nil {
+						m.VolumeSource.Ephemeral = new(EphemeralVolumeSource)
+					}
+					(*m.VolumeSource.Ephemeral).DecodeJSON(d)
 				}
-				(*m.VolumeSource.Ephemeral).DecodeJSON(d)
+				jsonwire.Keep(d, k29, m.VolumeSource.Ephemeral)
 			}
 		case "image":
-			if d.Null() {
-				m.VolumeSource.Image = nil
-			} else {
-				if m.VolumeSource.Image == nil {
-					m.VolumeSource.Image = new(ImageVolumeSource)
+			if k30, ok := jsonwire.ReusePtr(d, &m.VolumeSource.Image); !ok {
+				if d.Null() {
+					m.VolumeSource.Image = nil
+				} else {
+					if m.VolumeSource.Image == nil {
+						m.VolumeSource.Image = new(ImageVolumeSource)
+					}
+					(*m.VolumeSource.Image).DecodeJSON(d)
 				}
-				(*m.VolumeSource.Image).DecodeJSON(d)
+				jsonwire.Keep(d, k30, m.VolumeSource.Image)
 			}
 		default:
 			d.Skip()
@@ -306,274 +396,364 @@ func (m *VolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "hostPath":
-			if d.Null() {
-				m.HostPath = nil
-			} else {
-				if m.HostPath == nil {
-					m.HostPath = new(HostPathVolumeSource)
+			if k31, ok := jsonwire.ReusePtr(d, &m.HostPath); !ok {
+				if d.Null() {
+					m.HostPath = nil
+				} else {
+					if m.HostPath == nil {
+						m.HostPath = new(HostPathVolumeSource)
+					}
+					(*m.HostPath).DecodeJSON(d)
 				}
-				(*m.HostPath).DecodeJSON(d)
+				jsonwire.Keep(d, k31, m.HostPath)
 			}
 		case "emptyDir":
-			if d.Null() {
-				m.EmptyDir = nil
-			} else {
-				if m.EmptyDir == nil {
-					m.EmptyDir = new(EmptyDirVolumeSource)
+			if k32, ok := jsonwire.ReusePtr(d, &m.EmptyDir); !ok {
+				if d.Null() {
+					m.EmptyDir = nil
+				} else {
+					if m.EmptyDir == nil {
+						m.EmptyDir = new(EmptyDirVolumeSource)
+					}
+					(*m.EmptyDir).DecodeJSON(d)
 				}
-				(*m.EmptyDir).DecodeJSON(d)
+				jsonwire.Keep(d, k32, m.EmptyDir)
 			}
 		case "gcePersistentDisk":
-			if d.Null() {
-				m.GCEPersistentDisk = nil
-			} else {
-				if m.GCEPersistentDisk == nil {
-					m.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+			if k33, ok := jsonwire.ReusePtr(d, &m.GCEPersistentDisk); !ok {
+				if d.Null() {
+					m.GCEPersistentDisk = nil
+				} else {
+					if m.GCEPersistentDisk == nil {
+						m.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+					}
+					(*m.GCEPersistentDisk).DecodeJSON(d)
 				}
-				(*m.GCEPersistentDisk).DecodeJSON(d)
+				jsonwire.Keep(d, k33, m.GCEPersistentDisk)
 			}
 		case "awsElasticBlockStore":
-			if d.Null() {
-				m.AWSElasticBlockStore = nil
-			} else {
-				if m.AWSElasticBlockStore == nil {
-					m.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+			if k34, ok := jsonwire.ReusePtr(d, &m.AWSElasticBlockStore); !ok {
+				if d.Null() {
+					m.AWSElasticBlockStore = nil
+				} else {
+					if m.AWSElasticBlockStore == nil {
+						m.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+					}
+					(*m.AWSElasticBlockStore).DecodeJSON(d)
 				}
-				(*m.AWSElasticBlockStore).DecodeJSON(d)
+				jsonwire.Keep(d, k34, m.AWSElasticBlockStore)
 			}
 		case "gitRepo":
-			if d.Null() {
-				m.GitRepo = nil
-			} else {
-				if m.GitRepo == nil {
-					m.GitRepo = new(GitRepoVolumeSource)
+			if k35, ok := jsonwire.ReusePtr(d, &m.GitRepo); !ok {
+				if d.Null() {
+					m.GitRepo = nil
+				} else {
+					if m.GitRepo == nil {
+						m.GitRepo = new(GitRepoVolumeSource)
+					}
+					(*m.GitRepo).DecodeJSON(d)
 				}
-				(*m.GitRepo).DecodeJSON(d)
+				jsonwire.Keep(d, k35, m.GitRepo)
 			}
 		case "secret":
-			if d.Null() {
-				m.Secret = nil
-			} else {
-				if m.Secret == nil {
-					m.Secret = new(SecretVolumeSource)
+			if k36, ok := jsonwire.ReusePtr(d, &m.Secret); !ok {
+				if d.Null() {
+					m.Secret = nil
+				} else {
+					if m.Secret == nil {
+						m.Secret = new(SecretVolumeSource)
+					}
+					(*m.Secret).DecodeJSON(d)
 				}
-				(*m.Secret).DecodeJSON(d)
+				jsonwire.Keep(d, k36, m.Secret)
 			}
 		case "nfs":
-			if d.Null() {
-				m.NFS = nil
-			} else {
-				if m.NFS == nil {
-					m.NFS = new(NFSVolumeSource)
+			if k37, ok := jsonwire.ReusePtr(d, &m.NFS); !ok {
+				if d.Null() {
+					m.NFS = nil
+				} else {
+					if m.NFS == nil {
+						m.NFS = new(NFSVolumeSource)
+					}
+					(*m.NFS).DecodeJSON(d)
 				}
-				(*m.NFS).DecodeJSON(d)
+				jsonwire.Keep(d, k37, m.NFS)
 			}
 		case "iscsi":
-			if d.Null() {
-				m.ISCSI = nil
-			} else {
-				if m.ISCSI == nil {
-					m.ISCSI = new(ISCSIVolumeSource)
+			if k38, ok := jsonwire.ReusePtr(d, &m.ISCSI); !ok {
+				if d.Null() {
+					m.ISCSI = nil
+				} else {
+					if m.ISCSI == nil {
+						m.ISCSI = new(ISCSIVolumeSource)
+					}
+					(*m.ISCSI).DecodeJSON(d)
 				}
-				(*m.ISCSI).DecodeJSON(d)
+				jsonwire.Keep(d, k38, m.ISCSI)
 			}
 		case "glusterfs":
-			if d.Null() {
-				m.Glusterfs = nil
-			} else {
-				if m.Glusterfs == nil {
-					m.Glusterfs = new(GlusterfsVolumeSource)
+			if k39, ok := jsonwire.ReusePtr(d, &m.Glusterfs); !ok {
+				if d.Null() {
+					m.Glusterfs = nil
+				} else {
+					if m.Glusterfs == nil {
+						m.Glusterfs = new(GlusterfsVolumeSource)
+					}
+					(*m.Glusterfs).DecodeJSON(d)
 				}
-				(*m.Glusterfs).DecodeJSON(d)
+				jsonwire.Keep(d, k39, m.Glusterfs)
 			}
 		case "persistentVolumeClaim":
-			if d.Null() {
-				m.PersistentVolumeClaim = nil
-			} else {
-				if m.PersistentVolumeClaim == nil {
-					m.PersistentVolumeClaim = new(PersistentVolumeClaimVolumeSource)
+			if k40, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeClaim); !ok {
+				if d.Null() {
+					m.PersistentVolumeClaim = nil
+				} else {
+					if m.PersistentVolumeClaim == nil {
+						m.PersistentVolumeClaim = new(PersistentVolumeClaimVolumeSource)
+					}
+					(*m.PersistentVolumeClaim).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeClaim).DecodeJSON(d)
+				jsonwire.Keep(d, k40, m.PersistentVolumeClaim)
 			}
 		case "rbd":
-			if d.Null() {
-				m.RBD = nil
-			} else {
-				if m.RBD == nil {
-					m.RBD = new(RBDVolumeSource)
+			if k41, ok := jsonwire.ReusePtr(d, &m.RBD); !ok {
+				if d.Null() {
+					m.RBD = nil
+				} else {
+					if m.RBD == nil {
+						m.RBD = new(RBDVolumeSource)
+					}
+					(*m.RBD).DecodeJSON(d)
 				}
-				(*m.RBD).DecodeJSON(d)
+				jsonwire.Keep(d, k41, m.RBD)
 			}
 		case "flexVolume":
-			if d.Null() {
-				m.FlexVolume = nil
-			} else {
-				if m.FlexVolume == nil {
-					m.FlexVolume = new(FlexVolumeSource)
+			if k42, ok := jsonwire.ReusePtr(d, &m.FlexVolume); !ok {
+				if d.Null() {
+					m.FlexVolume = nil
+				} else {
+					if m.FlexVolume == nil {
+						m.FlexVolume = new(FlexVolumeSource)
+					}
+					(*m.FlexVolume).DecodeJSON(d)
 				}
-				(*m.FlexVolume).DecodeJSON(d)
+				jsonwire.Keep(d, k42, m.FlexVolume)
 			}
 		case "cinder":
-			if d.Null() {
-				m.Cinder = nil
-			} else {
-				if m.Cinder == nil {
-					m.Cinder = new(CinderVolumeSource)
+			if k43, ok := jsonwire.ReusePtr(d, &m.Cinder); !ok {
+				if d.Null() {
+					m.Cinder = nil
+				} else {
+					if m.Cinder == nil {
+						m.Cinder = new(CinderVolumeSource)
+					}
+					(*m.Cinder).DecodeJSON(d)
 				}
-				(*m.Cinder).DecodeJSON(d)
+				jsonwire.Keep(d, k43, m.Cinder)
 			}
 		case "cephfs":
-			if d.Null() {
-				m.CephFS = nil
-			} else {
-				if m.CephFS == nil {
-					m.CephFS = new(CephFSVolumeSource)
+			if k44, ok := jsonwire.ReusePtr(d, &m.CephFS); !ok {
+				if d.Null() {
+					m.CephFS = nil
+				} else {
+					if m.CephFS == nil {
+						m.CephFS = new(CephFSVolumeSource)
+					}
+					(*m.CephFS).DecodeJSON(d)
 				}
-				(*m.CephFS).DecodeJSON(d)
+				jsonwire.Keep(d, k44, m.CephFS)
 			}
 		case "flocker":
-			if d.Null() {
-				m.Flocker = nil
-			} else {
-				if m.Flocker == nil {
-					m.Flocker = new(FlockerVolumeSource)
+			if k45, ok := jsonwire.ReusePtr(d, &m.Flocker); !ok {
+				if d.Null() {
+					m.Flocker = nil
+				} else {
+					if m.Flocker == nil {
+						m.Flocker = new(FlockerVolumeSource)
+					}
+					(*m.Flocker).DecodeJSON(d)
 				}
-				(*m.Flocker).DecodeJSON(d)
+				jsonwire.Keep(d, k45, m.Flocker)
 			}
 		case "downwardAPI":
-			if d.Null() {
-				m.DownwardAPI = nil
-			} else {
-				if m.DownwardAPI == nil {
-					m.DownwardAPI = new(DownwardAPIVolumeSource)
+			if k46, ok := jsonwire.ReusePtr(d, &m.DownwardAPI); !ok {
+				if d.Null() {
+					m.DownwardAPI = nil
+				} else {
+					if m.DownwardAPI == nil {
+						m.DownwardAPI = new(DownwardAPIVolumeSource)
+					}
+					(*m.DownwardAPI).DecodeJSON(d)
 				}
-				(*m.DownwardAPI).DecodeJSON(d)
+				jsonwire.Keep(d, k46, m.DownwardAPI)
 			}
 		case "fc":
-			if d.Null() {
-				m.FC = nil
-			} else {
-				if m.FC == nil {
-					m.FC = new(FCVolumeSource)
+			if k47, ok := jsonwire.ReusePtr(d, &m.FC); !ok {
+				if d.Null() {
+					m.FC = nil
+				} else {
+					if m.FC == nil {
+						m.FC = new(FCVolumeSource)
+					}
+					(*m.FC).DecodeJSON(d)
 				}
-				(*m.FC).DecodeJSON(d)
+				jsonwire.Keep(d, k47, m.FC)
 			}
 		case "azureFile":
-			if d.Null() {
-				m.AzureFile = nil
-			} else {
-				if m.AzureFile == nil {
-					m.AzureFile = new(AzureFileVolumeSource)
+			if k48, ok := jsonwire.ReusePtr(d, &m.AzureFile); !ok {
+				if d.Null() {
+					m.AzureFile = nil
+				} else {
+					if m.AzureFile == nil {
+						m.AzureFile = new(AzureFileVolumeSource)
+					}
+					(*m.AzureFile).DecodeJSON(d)
 				}
-				(*m.AzureFile).DecodeJSON(d)
+				jsonwire.Keep(d, k48, m.AzureFile)
 			}
 		case "configMap":
-			if d.Null() {
-				m.ConfigMap = nil
-			} else {
-				if m.ConfigMap == nil {
-					m.ConfigMap = new(ConfigMapVolumeSource)
+			if k49, ok := jsonwire.ReusePtr(d, &m.ConfigMap); !ok {
+				if d.Null() {
+					m.ConfigMap = nil
+				} else {
+					if m.ConfigMap == nil {
+						m.ConfigMap = new(ConfigMapVolumeSource)
+					}
+					(*m.ConfigMap).DecodeJSON(d)
 				}
-				(*m.ConfigMap).DecodeJSON(d)
+				jsonwire.Keep(d, k49, m.ConfigMap)
 			}
 		case "vsphereVolume":
-			if d.Null() {
-				m.VsphereVolume = nil
-			} else {
-				if m.VsphereVolume == nil {
-					m.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+			if k50, ok := jsonwire.ReusePtr(d, &m.VsphereVolume); !ok {
+				if d.Null() {
+					m.VsphereVolume = nil
+				} else {
+					if m.VsphereVolume == nil {
+						m.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+					}
+					(*m.VsphereVolume).DecodeJSON(d)
 				}
-				(*m.VsphereVolume).DecodeJSON(d)
+				jsonwire.Keep(d, k50, m.VsphereVolume)
 			}
 		case "quobyte":
-			if d.Null() {
-				m.Quobyte = nil
-			} else {
-				if m.Quobyte == nil {
-					m.Quobyte = new(QuobyteVolumeSource)
+			if k51, ok := jsonwire.ReusePtr(d, &m.Quobyte); !ok {
+				if d.Null() {
+					m.Quobyte = nil
+				} else {
+					if m.Quobyte == nil {
+						m.Quobyte = new(QuobyteVolumeSource)
+					}
+					(*m.Quobyte).DecodeJSON(d)
 				}
-				(*m.Quobyte).DecodeJSON(d)
+				jsonwire.Keep(d, k51, m.Quobyte)
 			}
 		case "azureDisk":
-			if d.Null() {
-				m.AzureDisk = nil
-			} else {
-				if m.AzureDisk == nil {
-					m.AzureDisk = new(AzureDiskVolumeSource)
+			if k52, ok := jsonwire.ReusePtr(d, &m.AzureDisk); !ok {
+				if d.Null() {
+					m.AzureDisk = nil
+				} else {
+					if m.AzureDisk == nil {
+						m.AzureDisk = new(AzureDiskVolumeSource)
+					}
+					(*m.AzureDisk).DecodeJSON(d)
 				}
-				(*m.AzureDisk).DecodeJSON(d)
+				jsonwire.Keep(d, k52, m.AzureDisk)
 			}
 		case "photonPersistentDisk":
-			if d.Null() {
-				m.PhotonPersistentDisk = nil
-			} else {
-				if m.PhotonPersistentDisk == nil {
-					m.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+			if k53, ok := jsonwire.ReusePtr(d, &m.PhotonPersistentDisk); !ok {
+				if d.Null() {
+					m.PhotonPersistentDisk = nil
+				} else {
+					if m.PhotonPersistentDisk == nil {
+						m.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+					}
+					(*m.PhotonPersistentDisk).DecodeJSON(d)
 				}
-				(*m.PhotonPersistentDisk).DecodeJSON(d)
+				jsonwire.Keep(d, k53, m.PhotonPersistentDisk)
 			}
 		case "projected":
-			if d.Null() {
-				m.Projected = nil
-			} else {
-				if m.Projected == nil {
-					m.Projected = new(ProjectedVolumeSource)
+			if k54, ok := jsonwire.ReusePtr(d, &m.Projected); !ok {
+				if d.Null() {
+					m.Projected = nil
+				} else {
+					if m.Projected == nil {
+						m.Projected = new(ProjectedVolumeSource)
+					}
+					(*m.Projected).DecodeJSON(d)
 				}
-				(*m.Projected).DecodeJSON(d)
+				jsonwire.Keep(d, k54, m.Projected)
 			}
 		case "portworxVolume":
-			if d.Null() {
-				m.PortworxVolume = nil
-			} else {
-				if m.PortworxVolume == nil {
-					m.PortworxVolume = new(PortworxVolumeSource)
+			if k55, ok := jsonwire.ReusePtr(d, &m.PortworxVolume); !ok {
+				if d.Null() {
+					m.PortworxVolume = nil
+				} else {
+					if m.PortworxVolume == nil {
+						m.PortworxVolume = new(PortworxVolumeSource)
+					}
+					(*m.PortworxVolume).DecodeJSON(d)
 				}
-				(*m.PortworxVolume).DecodeJSON(d)
+				jsonwire.Keep(d, k55, m.PortworxVolume)
 			}
 		case "scaleIO":
-			if d.Null() {
-				m.ScaleIO = nil
-			} else {
-				if m.ScaleIO == nil {
-					m.ScaleIO = new(ScaleIOVolumeSource)
+			if k56, ok := jsonwire.ReusePtr(d, &m.ScaleIO); !ok {
+				if d.Null() {
+					m.ScaleIO = nil
+				} else {
+					if m.ScaleIO == nil {
+						m.ScaleIO = new(ScaleIOVolumeSource)
+					}
+					(*m.ScaleIO).DecodeJSON(d)
 				}
-				(*m.ScaleIO).DecodeJSON(d)
+				jsonwire.Keep(d, k56, m.ScaleIO)
 			}
 		case "storageos":
-			if d.Null() {
-				m.StorageOS = nil
-			} else {
-				if m.StorageOS == nil {
-					m.StorageOS = new(StorageOSVolumeSource)
+			if k57, ok := jsonwire.ReusePtr(d, &m.StorageOS); !ok {
+				if d.Null() {
+					m.StorageOS = nil
+				} else {
+					if m.StorageOS == nil {
+						m.StorageOS = new(StorageOSVolumeSource)
+					}
+					(*m.StorageOS).DecodeJSON(d)
 				}
-				(*m.StorageOS).DecodeJSON(d)
+				jsonwire.Keep(d, k57, m.StorageOS)
 			}
 		case "csi":
-			if d.Null() {
-				m.CSI = nil
-			} else {
-				if m.CSI == nil {
-					m.CSI = new(CSIVolumeSource)
+			if k58, ok := jsonwire.ReusePtr(d, &m.CSI); !ok {
+				if d.Null() {
+					m.CSI = nil
+				} else {
+					if m.CSI == nil {
+						m.CSI = new(CSIVolumeSource)
+					}
+					(*m.CSI).DecodeJSON(d)
 				}
-				(*m.CSI).DecodeJSON(d)
+				jsonwire.Keep(d, k58, m.CSI)
 			}
 		case "ephemeral":
-			if d.Null() {
-				m.Ephemeral = nil
-			} else {
-				if m.Ephemeral == nil {
-					m.Ephemeral = new(EphemeralVolumeSource)
+			if k59, ok := jsonwire.ReusePtr(d, &m.Ephemeral); !ok {
+				if d.Null() {
+					m.Ephemeral = nil
+				} else {
+					if m.Ephemeral == nil {
+						m.Ephemeral = new(EphemeralVolumeSource)
+					}
+					(*m.Ephemeral).DecodeJSON(d)
 				}
-				(*m.Ephemeral).DecodeJSON(d)
+				jsonwire.Keep(d, k59, m.Ephemeral)
 			}
 		case "image":
-			if d.Null() {
-				m.Image = nil
-			} else {
-				if m.Image == nil {
-					m.Image = new(ImageVolumeSource)
+			if k60, ok := jsonwire.ReusePtr(d, &m.Image); !ok {
+				if d.Null() {
+					m.Image = nil
+				} else {
+					if m.Image == nil {
+						m.Image = new(ImageVolumeSource)
+					}
+					(*m.Image).DecodeJSON(d)
 				}
-				(*m.Image).DecodeJSON(d)
+				jsonwire.Keep(d, k60, m.Image)
 			}
 		default:
 			d.Skip()
@@ -610,202 +790,268 @@ func (m *PersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "gcePersistentDisk":
-			if d.Null() {
-				m.GCEPersistentDisk = nil
-			} else {
-				if m.GCEPersistentDisk == nil {
-					m.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+			if k61, ok := jsonwire.ReusePtr(d, &m.GCEPersistentDisk); !ok {
+				if d.Null() {
+					m.GCEPersistentDisk = nil
+				} else {
+					if m.GCEPersistentDisk == nil {
+						m.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+					}
+					(*m.GCEPersistentDisk).DecodeJSON(d)
 				}
-				(*m.GCEPersistentDisk).DecodeJSON(d)
+				jsonwire.Keep(d, k61, m.GCEPersistentDisk)
 			}
 		case "awsElasticBlockStore":
-			if d.Null() {
-				m.AWSElasticBlockStore = nil
-			} else {
-				if m.AWSElasticBlockStore == nil {
-					m.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+			if k62, ok := jsonwire.ReusePtr(d, &m.AWSElasticBlockStore); !ok {
+				if d.Null() {
+					m.AWSElasticBlockStore = nil
+				} else {
+					if m.AWSElasticBlockStore == nil {
+						m.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+					}
+					(*m.AWSElasticBlockStore).DecodeJSON(d)
 				}
-				(*m.AWSElasticBlockStore).DecodeJSON(d)
+				jsonwire.Keep(d, k62, m.AWSElasticBlockStore)
 			}
 		case "hostPath":
-			if d.Null() {
-				m.HostPath = nil
-			} else {
-				if m.HostPath == nil {
-					m.HostPath = new(HostPathVolumeSource)
+			if k63, ok := jsonwire.ReusePtr(d, &m.HostPath); !ok {
+				if d.Null() {
+					m.HostPath = nil
+				} else {
+					if m.HostPath == nil {
+						m.HostPath = new(HostPathVolumeSource)
+					}
+					(*m.HostPath).DecodeJSON(d)
 				}
-				(*m.HostPath).DecodeJSON(d)
+				jsonwire.Keep(d, k63, m.HostPath)
 			}
 		case "glusterfs":
-			if d.Null() {
-				m.Glusterfs = nil
-			} else {
-				if m.Glusterfs == nil {
-					m.Glusterfs = new(GlusterfsPersistentVolumeSource)
+			if k64, ok := jsonwire.ReusePtr(d, &m.Glusterfs); !ok {
+				if d.Null() {
+					m.Glusterfs = nil
+				} else {
+					if m.Glusterfs == nil {
+						m.Glusterfs = new(GlusterfsPersistentVolumeSource)
+					}
+					(*m.Glusterfs).DecodeJSON(d)
 				}
-				(*m.Glusterfs).DecodeJSON(d)
+				jsonwire.Keep(d, k64, m.Glusterfs)
 			}
 		case "nfs":
-			if d.Null() {
-				m.NFS = nil
-			} else {
-				if m.NFS == nil {
-					m.NFS = new(NFSVolumeSource)
+			if k65, ok := jsonwire.ReusePtr(d, &m.NFS); !ok {
+				if d.Null() {
+					m.NFS = nil
+				} else {
+					if m.NFS == nil {
+						m.NFS = new(NFSVolumeSource)
+					}
+					(*m.NFS).DecodeJSON(d)
 				}
-				(*m.NFS).DecodeJSON(d)
+				jsonwire.Keep(d, k65, m.NFS)
 			}
 		case "rbd":
-			if d.Null() {
-				m.RBD = nil
-			} else {
-				if m.RBD == nil {
-					m.RBD = new(RBDPersistentVolumeSource)
+			if k66, ok := jsonwire.ReusePtr(d, &m.RBD); !ok {
+				if d.Null() {
+					m.RBD = nil
+				} else {
+					if m.RBD == nil {
+						m.RBD = new(RBDPersistentVolumeSource)
+					}
+					(*m.RBD).DecodeJSON(d)
 				}
-				(*m.RBD).DecodeJSON(d)
+				jsonwire.Keep(d, k66, m.RBD)
 			}
 		case "iscsi":
-			if d.Null() {
-				m.ISCSI = nil
-			} else {
-				if m.ISCSI == nil {
-					m.ISCSI = new(ISCSIPersistentVolumeSource)
+			if k67, ok := jsonwire.ReusePtr(d, &m.ISCSI); !ok {
+				if d.Null() {
+					m.ISCSI = nil
+				} else {
+					if m.ISCSI == nil {
+						m.ISCSI = new(ISCSIPersistentVolumeSource)
+					}
+					(*m.ISCSI).DecodeJSON(d)
 				}
-				(*m.ISCSI).DecodeJSON(d)
+				jsonwire.Keep(d, k67, m.ISCSI)
 			}
 		case "cinder":
-			if d.Null() {
-				m.Cinder = nil
-			} else {
-				if m.Cinder == nil {
-					m.Cinder = new(CinderPersistentVolumeSource)
+			if k68, ok := jsonwire.ReusePtr(d, &m.Cinder); !ok {
+				if d.Null() {
+					m.Cinder = nil
+				} else {
+					if m.Cinder == nil {
+						m.Cinder = new(CinderPersistentVolumeSource)
+					}
+					(*m.Cinder).DecodeJSON(d)
 				}
-				(*m.Cinder).DecodeJSON(d)
+				jsonwire.Keep(d, k68, m.Cinder)
 			}
 		case "cephfs":
-			if d.Null() {
-				m.CephFS = nil
-			} else {
-				if m.CephFS == nil {
-					m.CephFS = new(CephFSPersistentVolumeSource)
+			if k69, ok := jsonwire.ReusePtr(d, &m.CephFS); !ok {
+				if d.Null() {
+					m.CephFS = nil
+				} else {
+					if m.CephFS == nil {
+						m.CephFS = new(CephFSPersistentVolumeSource)
+					}
+					(*m.CephFS).DecodeJSON(d)
 				}
-				(*m.CephFS).DecodeJSON(d)
+				jsonwire.Keep(d, k69, m.CephFS)
 			}
 		case "fc":
-			if d.Null() {
-				m.FC = nil
-			} else {
-				if m.FC == nil {
-					m.FC = new(FCVolumeSource)
+			if k70, ok := jsonwire.ReusePtr(d, &m.FC); !ok {
+				if d.Null() {
+					m.FC = nil
+				} else {
+					if m.FC == nil {
+						m.FC = new(FCVolumeSource)
+					}
+					(*m.FC).DecodeJSON(d)
 				}
-				(*m.FC).DecodeJSON(d)
+				jsonwire.Keep(d, k70, m.FC)
 			}
 		case "flocker":
-			if d.Null() {
-				m.Flocker = nil
-			} else {
-				if m.Flocker == nil {
-					m.Flocker = new(FlockerVolumeSource)
+			if k71, ok := jsonwire.ReusePtr(d, &m.Flocker); !ok {
+				if d.Null() {
+					m.Flocker = nil
+				} else {
+					if m.Flocker == nil {
+						m.Flocker = new(FlockerVolumeSource)
+					}
+					(*m.Flocker).DecodeJSON(d)
 				}
-				(*m.Flocker).DecodeJSON(d)
+				jsonwire.Keep(d, k71, m.Flocker)
 			}
 		case "flexVolume":
-			if d.Null() {
-				m.FlexVolume = nil
-			} else {
-				if m.FlexVolume == nil {
-					m.FlexVolume = new(FlexPersistentVolumeSource)
+			if k72, ok := jsonwire.ReusePtr(d, &m.FlexVolume); !ok {
+				if d.Null() {
+					m.FlexVolume = nil
+				} else {
+					if m.FlexVolume == nil {
+						m.FlexVolume = new(FlexPersistentVolumeSource)
+					}
+					(*m.FlexVolume).DecodeJSON(d)
 				}
-				(*m.FlexVolume).DecodeJSON(d)
+				jsonwire.Keep(d, k72, m.FlexVolume)
 			}
 		case "azureFile":
-			if d.Null() {
-				m.AzureFile = nil
-			} else {
-				if m.AzureFile == nil {
-					m.AzureFile = new(AzureFilePersistentVolumeSource)
+			if k73, ok := jsonwire.ReusePtr(d, &m.AzureFile); !ok {
+				if d.Null() {
+					m.AzureFile = nil
+				} else {
+					if m.AzureFile == nil {
+						m.AzureFile = new(AzureFilePersistentVolumeSource)
+					}
+					(*m.AzureFile).DecodeJSON(d)
 				}
-				(*m.AzureFile).DecodeJSON(d)
+				jsonwire.Keep(d, k73, m.AzureFile)
 			}
 		case "vsphereVolume":
-			if d.Null() {
-				m.VsphereVolume = nil
-			} else {
-				if m.VsphereVolume == nil {
-					m.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+			if k74, ok := jsonwire.ReusePtr(d, &m.VsphereVolume); !ok {
+				if d.Null() {
+					m.VsphereVolume = nil
+				} else {
+					if m.VsphereVolume == nil {
+						m.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+					}
+					(*m.VsphereVolume).DecodeJSON(d)
 				}
-				(*m.VsphereVolume).DecodeJSON(d)
+				jsonwire.Keep(d, k74, m.VsphereVolume)
 			}
 		case "quobyte":
-			if d.Null() {
-				m.Quobyte = nil
-			} else {
-				if m.Quobyte == nil {
-					m.Quobyte = new(QuobyteVolumeSource)
+			if k75, ok := jsonwire.ReusePtr(d, &m.Quobyte); !ok {
+				if d.Null() {
+					m.Quobyte = nil
+				} else {
+					if m.Quobyte == nil {
+						m.Quobyte = new(QuobyteVolumeSource)
+					}
+					(*m.Quobyte).DecodeJSON(d)
 				}
-				(*m.Quobyte).DecodeJSON(d)
+				jsonwire.Keep(d, k75, m.Quobyte)
 			}
 		case "azureDisk":
-			if d.Null() {
-				m.AzureDisk = nil
-			} else {
-				if m.AzureDisk == nil {
-					m.AzureDisk = new(AzureDiskVolumeSource)
+			if k76, ok := jsonwire.ReusePtr(d, &m.AzureDisk); !ok {
+				if d.Null() {
+					m.AzureDisk = nil
+				} else {
+					if m.AzureDisk == nil {
+						m.AzureDisk = new(AzureDiskVolumeSource)
+					}
+					(*m.AzureDisk).DecodeJSON(d)
 				}
-				(*m.AzureDisk).DecodeJSON(d)
+				jsonwire.Keep(d, k76, m.AzureDisk)
 			}
 		case "photonPersistentDisk":
-			if d.Null() {
-				m.PhotonPersistentDisk = nil
-			} else {
-				if m.PhotonPersistentDisk == nil {
-					m.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+			if k77, ok := jsonwire.ReusePtr(d, &m.PhotonPersistentDisk); !ok {
+				if d.Null() {
+					m.PhotonPersistentDisk = nil
+				} else {
+					if m.PhotonPersistentDisk == nil {
+						m.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+					}
+					(*m.PhotonPersistentDisk).DecodeJSON(d)
 				}
-				(*m.PhotonPersistentDisk).DecodeJSON(d)
+				jsonwire.Keep(d, k77, m.PhotonPersistentDisk)
 			}
 		case "portworxVolume":
-			if d.Null() {
-				m.PortworxVolume = nil
-			} else {
-				if m.PortworxVolume == nil {
-					m.PortworxVolume = new(PortworxVolumeSource)
+			if k78, ok := jsonwire.ReusePtr(d, &m.PortworxVolume); !ok {
+				if d.Null() {
+					m.PortworxVolume = nil
+				} else {
+					if m.PortworxVolume == nil {
+						m.PortworxVolume = new(PortworxVolumeSource)
+					}
+					(*m.PortworxVolume).DecodeJSON(d)
 				}
-				(*m.PortworxVolume).DecodeJSON(d)
+				jsonwire.Keep(d, k78, m.PortworxVolume)
 			}
 		case "scaleIO":
-			if d.Null() {
-				m.ScaleIO = nil
-			} else {
-				if m.ScaleIO == nil {
-					m.ScaleIO = new(ScaleIOPersistentVolumeSource)
+			if k79, ok := jsonwire.ReusePtr(d, &m.ScaleIO); !ok {
+				if d.Null() {
+					m.ScaleIO = nil
+				} else {
+					if m.ScaleIO == nil {
+						m.ScaleIO = new(ScaleIOPersistentVolumeSource)
+					}
+					(*m.ScaleIO).DecodeJSON(d)
 				}
-				(*m.ScaleIO).DecodeJSON(d)
+				jsonwire.Keep(d, k79, m.ScaleIO)
 			}
 		case "local":
-			if d.Null() {
-				m.Local = nil
-			} else {
-				if m.Local == nil {
-					m.Local = new(LocalVolumeSource)
+			if k80, ok := jsonwire.ReusePtr(d, &m.Local); !ok {
+				if d.Null() {
+					m.Local = nil
+				} else {
+					if m.Local == nil {
+						m.Local = new(LocalVolumeSource)
+					}
+					(*m.Local).DecodeJSON(d)
 				}
-				(*m.Local).DecodeJSON(d)
+				jsonwire.Keep(d, k80, m.Local)
 			}
 		case "storageos":
-			if d.Null() {
-				m.StorageOS = nil
-			} else {
-				if m.StorageOS == nil {
-					m.StorageOS = new(StorageOSPersistentVolumeSource)
+			if k81, ok := jsonwire.ReusePtr(d, &m.StorageOS); !ok {
+				if d.Null() {
+					m.StorageOS = nil
+				} else {
+					if m.StorageOS == nil {
+						m.StorageOS = new(StorageOSPersistentVolumeSource)
+					}
+					(*m.StorageOS).DecodeJSON(d)
 				}
-				(*m.StorageOS).DecodeJSON(d)
+				jsonwire.Keep(d, k81, m.StorageOS)
 			}
 		case "csi":
-			if d.Null() {
-				m.CSI = nil
-			} else {
-				if m.CSI == nil {
-					m.CSI = new(CSIPersistentVolumeSource)
+			if k82, ok := jsonwire.ReusePtr(d, &m.CSI); !ok {
+				if d.Null() {
+					m.CSI = nil
+				} else {
+					if m.CSI == nil {
+						m.CSI = new(CSIPersistentVolumeSource)
+					}
+					(*m.CSI).DecodeJSON(d)
 				}
-				(*m.CSI).DecodeJSON(d)
+				jsonwire.Keep(d, k82, m.CSI)
 			}
 		default:
 			d.Skip()
@@ -850,278 +1096,368 @@ func (m *PersistentVolumeSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "capacity":
 			m.Capacity.DecodeJSON(d)
 		case "gcePersistentDisk":
-			if d.Null() {
-				m.PersistentVolumeSource.GCEPersistentDisk = nil
-			} else {
-				if m.PersistentVolumeSource.GCEPersistentDisk == nil {
-					m.PersistentVolumeSource.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+			if k83, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.GCEPersistentDisk); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.GCEPersistentDisk = nil
+				} else {
+					if m.PersistentVolumeSource.GCEPersistentDisk == nil {
+						m.PersistentVolumeSource.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+					}
+					(*m.PersistentVolumeSource.GCEPersistentDisk).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.GCEPersistentDisk).DecodeJSON(d)
+				jsonwire.Keep(d, k83, m.PersistentVolumeSource.GCEPersistentDisk)
 			}
 		case "awsElasticBlockStore":
-			if d.Null() {
-				m.PersistentVolumeSource.AWSElasticBlockStore = nil
-			} else {
-				if m.PersistentVolumeSource.AWSElasticBlockStore == nil {
-					m.PersistentVolumeSource.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+			if k84, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.AWSElasticBlockStore); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.AWSElasticBlockStore = nil
+				} else {
+					if m.PersistentVolumeSource.AWSElasticBlockStore == nil {
+						m.PersistentVolumeSource.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+					}
+					(*m.PersistentVolumeSource.AWSElasticBlockStore).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.AWSElasticBlockStore).DecodeJSON(d)
+				jsonwire.Keep(d, k84, m.PersistentVolumeSource.AWSElasticBlockStore)
 			}
 		case "hostPath":
-			if d.Null() {
-				m.PersistentVolumeSource.HostPath = nil
-			} else {
-				if m.PersistentVolumeSource.HostPath == nil {
-					m.PersistentVolumeSource.HostPath = new(HostPathVolumeSource)
+			if k85, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.HostPath); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.HostPath = nil
+				} else {
+					if m.PersistentVolumeSource.HostPath == nil {
+						m.PersistentVolumeSource.HostPath = new(HostPathVolumeSource)
+					}
+					(*m.PersistentVolumeSource.HostPath).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.HostPath).DecodeJSON(d)
+				jsonwire.Keep(d, k85, m.PersistentVolumeSource.HostPath)
 			}
 		case "glusterfs":
-			if d.Null() {
-				m.PersistentVolumeSource.Glusterfs = nil
-			} else {
-				if m.PersistentVolumeSource.Glusterfs == nil {
-					m.PersistentVolumeSource.Glusterfs = new(GlusterfsPersistentVolumeSource)
+			if k86, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.Glusterfs); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.Glusterfs = nil
+				} else {
+					if m.PersistentVolumeSource.Glusterfs == nil {
+						m.PersistentVolumeSource.Glusterfs = new(GlusterfsPersistentVolumeSource)
+					}
+					(*m.PersistentVolumeSource.Glusterfs).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.Glusterfs).DecodeJSON(d)
+				jsonwire.Keep(d, k86, m.PersistentVolumeSource.Glusterfs)
 			}
 		case "nfs":
-			if d.Null() {
-				m.PersistentVolumeSource.NFS = nil
-			} else {
-				if m.PersistentVolumeSource.NFS == nil {
-					m.PersistentVolumeSource.NFS = new(NFSVolumeSource)
+			if k87, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.NFS); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.NFS = nil
+				} else {
+					if m.PersistentVolumeSource.NFS == nil {
+						m.PersistentVolumeSource.NFS = new(NFSVolumeSource)
+					}
+					(*m.PersistentVolumeSource.NFS).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.NFS).DecodeJSON(d)
+				jsonwire.Keep(d, k87, m.PersistentVolumeSource.NFS)
 			}
 		case "rbd":
-			if d.Null() {
-				m.PersistentVolumeSource.RBD = nil
-			} else {
-				if m.PersistentVolumeSource.RBD == nil {
-					m.PersistentVolumeSource.RBD = new(RBDPersistentVolumeSource)
+			if k88, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.RBD); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.RBD = nil
+				} else {
+					if m.PersistentVolumeSource.RBD == nil {
+						m.PersistentVolumeSource.RBD = new(RBDPersistentVolumeSource)
+					}
+					(*m.PersistentVolumeSource.RBD).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.RBD).DecodeJSON(d)
+				jsonwire.Keep(d, k88, m.PersistentVolumeSource.RBD)
 			}
 		case "iscsi":
-			if d.Null() {
-				m.PersistentVolumeSource.ISCSI = nil
-			} else {
-				if m.PersistentVolumeSource.ISCSI == nil {
-					m.PersistentVolumeSource.ISCSI = new(ISCSIPersistentVolumeSource)
+			if k89, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.ISCSI); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.ISCSI = nil
+				} else {
+					if m.PersistentVolumeSource.ISCSI == nil {
+						m.PersistentVolumeSource.ISCSI = new(ISCSIPersistentVolumeSource)
+					}
+					(*m.PersistentVolumeSource.ISCSI).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.ISCSI).DecodeJSON(d)
+				jsonwire.Keep(d, k89, m.PersistentVolumeSource.ISCSI)
 			}
 		case "cinder":
-			if d.Null() {
-				m.PersistentVolumeSource.Cinder = nil
-			} else {
-				if m.PersistentVolumeSource.Cinder == nil {
-					m.PersistentVolumeSource.Cinder = new(CinderPersistentVolumeSource)
+			if k90, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.Cinder); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.Cinder = nil
+				} else {
+					if m.PersistentVolumeSource.Cinder == nil {
+						m.PersistentVolumeSource.Cinder = new(CinderPersistentVolumeSource)
+					}
+					(*m.PersistentVolumeSource.Cinder).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.Cinder).DecodeJSON(d)
+				jsonwire.Keep(d, k90, m.PersistentVolumeSource.Cinder)
 			}
 		case "cephfs":
-			if d.Null() {
-				m.PersistentVolumeSource.CephFS = nil
-			} else {
-				if m.PersistentVolumeSource.CephFS == nil {
-					m.PersistentVolumeSource.CephFS = new(CephFSPersistentVolumeSource)
+			if k91, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.CephFS); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.CephFS = nil
+				} else {
+					if m.PersistentVolumeSource.CephFS == nil {
+						m.PersistentVolumeSource.CephFS = new(CephFSPersistentVolumeSource)
+					}
+					(*m.PersistentVolumeSource.CephFS).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.CephFS).DecodeJSON(d)
+				jsonwire.Keep(d, k91, m.PersistentVolumeSource.CephFS)
 			}
 		case "fc":
-			if d.Null() {
-				m.PersistentVolumeSource.FC = nil
-			} else {
-				if m.PersistentVolumeSource.FC == nil {
-					m.PersistentVolumeSource.FC = new(FCVolumeSource)
+			if k92, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.FC); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.FC = nil
+				} else {
+					if m.PersistentVolumeSource.FC == nil {
+						m.PersistentVolumeSource.FC = new(FCVolumeSource)
+					}
+					(*m.PersistentVolumeSource.FC).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.FC).DecodeJSON(d)
+				jsonwire.Keep(d, k92, m.PersistentVolumeSource.FC)
 			}
 		case "flocker":
-			if d.Null() {
-				m.PersistentVolumeSource.Flocker = nil
-			} else {
-				if m.PersistentVolumeSource.Flocker == nil {
-					m.PersistentVolumeSource.Flocker = new(FlockerVolumeSource)
+			if k93, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.Flocker); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.Flocker = nil
+				} else {
+					if m.PersistentVolumeSource.Flocker == nil {
+						m.PersistentVolumeSource.Flocker = new(FlockerVolumeSource)
+					}
+					(*m.PersistentVolumeSource.Flocker).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.Flocker).DecodeJSON(d)
+				jsonwire.Keep(d, k93, m.PersistentVolumeSource.Flocker)
 			}
 		case "flexVolume":
-			if d.Null() {
-				m.PersistentVolumeSource.FlexVolume = nil
-			} else {
-				if m.PersistentVolumeSource.FlexVolume == nil {
-					m.PersistentVolumeSource.FlexVolume = new(FlexPersistentVolumeSource)
+			if k94, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.FlexVolume); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.FlexVolume = nil
+				} else {
+					if m.PersistentVolumeSource.FlexVolume == nil {
+						m.PersistentVolumeSource.FlexVolume = new(FlexPersistentVolumeSource)
+					}
+					(*m.PersistentVolumeSource.FlexVolume).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.FlexVolume).DecodeJSON(d)
+				jsonwire.Keep(d, k94, m.PersistentVolumeSource.FlexVolume)
 			}
 		case "azureFile":
-			if d.Null() {
-				m.PersistentVolumeSource.AzureFile = nil
-			} else {
-				if m.PersistentVolumeSource.AzureFile == nil {
-					m.PersistentVolumeSource.AzureFile = new(AzureFilePersistentVolumeSource)
+			if k95, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.AzureFile); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.AzureFile = nil
+				} else {
+					if m.PersistentVolumeSource.AzureFile == nil {
+						m.PersistentVolumeSource.AzureFile = new(AzureFilePersistentVolumeSource)
+					}
+					(*m.PersistentVolumeSource.AzureFile).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.AzureFile).DecodeJSON(d)
+				jsonwire.Keep(d, k95, m.PersistentVolumeSource.AzureFile)
 			}
 		case "vsphereVolume":
-			if d.Null() {
-				m.PersistentVolumeSource.VsphereVolume = nil
-			} else {
-				if m.PersistentVolumeSource.VsphereVolume == nil {
-					m.PersistentVolumeSource.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+			if k96, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.VsphereVolume); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.VsphereVolume = nil
+				} else {
+					if m.PersistentVolumeSource.VsphereVolume == nil {
+						m.PersistentVolumeSource.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+					}
+					(*m.PersistentVolumeSource.VsphereVolume).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.VsphereVolume).DecodeJSON(d)
+				jsonwire.Keep(d, k96, m.PersistentVolumeSource.VsphereVolume)
 			}
 		case "quobyte":
-			if d.Null() {
-				m.PersistentVolumeSource.Quobyte = nil
-			} else {
-				if m.PersistentVolumeSource.Quobyte == nil {
-					m.PersistentVolumeSource.Quobyte = new(QuobyteVolumeSource)
+			if k97, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.Quobyte); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.Quobyte = nil
+				} else {
+					if m.PersistentVolumeSource.Quobyte == nil {
+						m.PersistentVolumeSource.Quobyte = new(QuobyteVolumeSource)
+					}
+					(*m.PersistentVolumeSource.Quobyte).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.Quobyte).DecodeJSON(d)
+				jsonwire.Keep(d, k97, m.PersistentVolumeSource.Quobyte)
 			}
 		case "azureDisk":
-			if d.Null() {
-				m.PersistentVolumeSource.AzureDisk = nil
-			} else {
-				if m.PersistentVolumeSource.AzureDisk == nil {
-					m.PersistentVolumeSource.AzureDisk = new(AzureDiskVolumeSource)
+			if k98, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.AzureDisk); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.AzureDisk = nil
+				} else {
+					if m.PersistentVolumeSource.AzureDisk == nil {
+						m.PersistentVolumeSource.AzureDisk = new(AzureDiskVolumeSource)
+					}
+					(*m.PersistentVolumeSource.AzureDisk).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.AzureDisk).DecodeJSON(d)
+				jsonwire.Keep(d, k98, m.PersistentVolumeSource.AzureDisk)
 			}
 		case "photonPersistentDisk":
-			if d.Null() {
-				m.PersistentVolumeSource.PhotonPersistentDisk = nil
-			} else {
-				if m.PersistentVolumeSource.PhotonPersistentDisk == nil {
-					m.PersistentVolumeSource.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+			if k99, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.PhotonPersistentDisk); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.PhotonPersistentDisk = nil
+				} else {
+					if m.PersistentVolumeSource.PhotonPersistentDisk == nil {
+						m.PersistentVolumeSource.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+					}
+					(*m.PersistentVolumeSource.PhotonPersistentDisk).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.PhotonPersistentDisk).DecodeJSON(d)
+				jsonwire.Keep(d, k99, m.PersistentVolumeSource.PhotonPersistentDisk)
 			}
 		case "portworxVolume":
-			if d.Null() {
-				m.PersistentVolumeSource.PortworxVolume = nil
-			} else {
-				if m.PersistentVolumeSource.PortworxVolume == nil {
-					m.PersistentVolumeSource.PortworxVolume = new(PortworxVolumeSource)
+			if k100, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.PortworxVolume); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.PortworxVolume = nil
+				} else {
+					if m.PersistentVolumeSource.PortworxVolume == nil {
+						m.PersistentVolumeSource.PortworxVolume = new(PortworxVolumeSource)
+					}
+					(*m.PersistentVolumeSource.PortworxVolume).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.PortworxVolume).DecodeJSON(d)
+				jsonwire.Keep(d, k100, m.PersistentVolumeSource.PortworxVolume)
 			}
 		case "scaleIO":
-			if d.Null() {
-				m.PersistentVolumeSource.ScaleIO = nil
-			} else {
-				if m.PersistentVolumeSource.ScaleIO == nil {
-					m.PersistentVolumeSource.ScaleIO = new(ScaleIOPersistentVolumeSource)
+			if k101, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.ScaleIO); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.ScaleIO = nil
+				} else {
+					if m.PersistentVolumeSource.ScaleIO == nil {
+						m.PersistentVolumeSource.ScaleIO = new(ScaleIOPersistentVolumeSource)
+					}
+					(*m.PersistentVolumeSource.ScaleIO).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.ScaleIO).DecodeJSON(d)
+				jsonwire.Keep(d, k101, m.PersistentVolumeSource.ScaleIO)
 			}
 		case "local":
-			if d.Null() {
-				m.PersistentVolumeSource.Local = nil
-			} else {
-				if m.PersistentVolumeSource.Local == nil {
-					m.PersistentVolumeSource.Local = new(LocalVolumeSource)
+			if k102, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.Local); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.Local = nil
+				} else {
+					if m.PersistentVolumeSource.Local == nil {
+						m.PersistentVolumeSource.Local = new(LocalVolumeSource)
+					}
+					(*m.PersistentVolumeSource.Local).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.Local).DecodeJSON(d)
+				jsonwire.Keep(d, k102, m.PersistentVolumeSource.Local)
 			}
 		case "storageos":
-			if d.Null() {
-				m.PersistentVolumeSource.StorageOS = nil
-			} else {
-				if m.PersistentVolumeSource.StorageOS == nil {
-					m.PersistentVolumeSource.StorageOS = new(StorageOSPersistentVolumeSource)
+			if k103, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.StorageOS); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.StorageOS = nil
+				} else {
+					if m.PersistentVolumeSource.StorageOS == nil {
+						m.PersistentVolumeSource.StorageOS = new(StorageOSPersistentVolumeSource)
+					}
+					(*m.PersistentVolumeSource.StorageOS).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.StorageOS).DecodeJSON(d)
+				jsonwire.Keep(d, k103, m.PersistentVolumeSource.StorageOS)
 			}
 		case "csi":
-			if d.Null() {
-				m.PersistentVolumeSource.CSI = nil
-			} else {
-				if m.PersistentVolumeSource.CSI == nil {
-					m.PersistentVolumeSource.CSI = new(CSIPersistentVolumeSource)
+			if k104, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeSource.CSI); !ok {
+				if d.Null() {
+					m.PersistentVolumeSource.CSI = nil
+				} else {
+					if m.PersistentVolumeSource.CSI == nil {
+						m.PersistentVolumeSource.CSI = new(CSIPersistentVolumeSource)
+					}
+					(*m.PersistentVolumeSource.CSI).DecodeJSON(d)
 				}
-				(*m.PersistentVolumeSource.CSI).DecodeJSON(d)
+				jsonwire.Keep(d, k104, m.PersistentVolumeSource.CSI)
 			}
 		case "accessModes":
-			if d.Null() {
-				m.AccessModes = nil
-			} else if d.OpenArray("[]PersistentVolumeAccessMode") {
-				s1 := m.AccessModes[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(PersistentVolumeAccessMode))
+			if k105, ok := jsonwire.ReuseSlice(d, &m.AccessModes); !ok {
+				if d.Null() {
+					m.AccessModes = nil
+				} else if d.OpenArray("[]PersistentVolumeAccessMode") {
+					s106 := m.AccessModes[:0]
+					if n := d.Count(); cap(s106) < n {
+						s106 = make([]PersistentVolumeAccessMode, 0, n)
 					}
-					jsonwire.String(d, &s1[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s106) {
+							s106 = s106[:i+1]
+						} else {
+							s106 = append(s106, *new(PersistentVolumeAccessMode))
+						}
+						jsonwire.String(d, &s106[i])
+					}
+					if len(s106) == 0 {
+						s106 = []PersistentVolumeAccessMode{}
+					}
+					m.AccessModes = s106
 				}
-				if len(s1) == 0 {
-					s1 = []PersistentVolumeAccessMode{}
-				}
-				m.AccessModes = s1
+				jsonwire.Keep(d, k105, m.AccessModes)
 			}
 		case "claimRef":
-			if d.Null() {
-				m.ClaimRef = nil
-			} else {
-				if m.ClaimRef == nil {
-					m.ClaimRef = new(ObjectReference)
+			if k107, ok := jsonwire.ReusePtr(d, &m.ClaimRef); !ok {
+				if d.Null() {
+					m.ClaimRef = nil
+				} else {
+					if m.ClaimRef == nil {
+						m.ClaimRef = new(ObjectReference)
+					}
+					(*m.ClaimRef).DecodeJSON(d)
 				}
-				(*m.ClaimRef).DecodeJSON(d)
+				jsonwire.Keep(d, k107, m.ClaimRef)
 			}
 		case "persistentVolumeReclaimPolicy":
 			jsonwire.String(d, &m.PersistentVolumeReclaimPolicy)
 		case "storageClassName":
 			jsonwire.String(d, &m.StorageClassName)
 		case "mountOptions":
-			if d.Null() {
-				m.MountOptions = nil
-			} else if d.OpenArray("[]string") {
-				s2 := m.MountOptions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(string))
+			if k108, ok := jsonwire.ReuseSlice(d, &m.MountOptions); !ok {
+				if d.Null() {
+					m.MountOptions = nil
+				} else if d.OpenArray("[]string") {
+					s109 := m.MountOptions[:0]
+					if n := d.Count(); cap(s109) < n {
+						s109 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s2[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s109) {
+							s109 = s109[:i+1]
+						} else {
+							s109 = append(s109, *new(string))
+						}
+						jsonwire.String(d, &s109[i])
+					}
+					if len(s109) == 0 {
+						s109 = []string{}
+					}
+					m.MountOptions = s109
 				}
-				if len(s2) == 0 {
-					s2 = []string{}
-				}
-				m.MountOptions = s2
+				jsonwire.Keep(d, k108, m.MountOptions)
 			}
 		case "volumeMode":
-			if d.Null() {
-				m.VolumeMode = nil
-			} else {
-				if m.VolumeMode == nil {
-					m.VolumeMode = new(PersistentVolumeMode)
+			if k110, ok := jsonwire.ReusePtr(d, &m.VolumeMode); !ok {
+				if d.Null() {
+					m.VolumeMode = nil
+				} else {
+					if m.VolumeMode == nil {
+						m.VolumeMode = new(PersistentVolumeMode)
+					}
+					jsonwire.String(d, m.VolumeMode)
 				}
-				jsonwire.String(d, m.VolumeMode)
+				jsonwire.Keep(d, k110, m.VolumeMode)
 			}
 		case "nodeAffinity":
-			if d.Null() {
-				m.NodeAffinity = nil
-			} else {
-				if m.NodeAffinity == nil {
-					m.NodeAffinity = new(VolumeNodeAffinity)
+			if k111, ok := jsonwire.ReusePtr(d, &m.NodeAffinity); !ok {
+				if d.Null() {
+					m.NodeAffinity = nil
+				} else {
+					if m.NodeAffinity == nil {
+						m.NodeAffinity = new(VolumeNodeAffinity)
+					}
+					(*m.NodeAffinity).DecodeJSON(d)
 				}
-				(*m.NodeAffinity).DecodeJSON(d)
+				jsonwire.Keep(d, k111, m.NodeAffinity)
 			}
 		case "volumeAttributesClassName":
-			if d.Null() {
-				m.VolumeAttributesClassName = nil
-			} else {
-				if m.VolumeAttributesClassName == nil {
-					m.VolumeAttributesClassName = new(string)
+			if k112, ok := jsonwire.ReusePtr(d, &m.VolumeAttributesClassName); !ok {
+				if d.Null() {
+					m.VolumeAttributesClassName = nil
+				} else {
+					if m.VolumeAttributesClassName == nil {
+						m.VolumeAttributesClassName = new(string)
+					}
+					jsonwire.String(d, m.VolumeAttributesClassName)
 				}
-				jsonwire.String(d, m.VolumeAttributesClassName)
+				jsonwire.Keep(d, k112, m.VolumeAttributesClassName)
 			}
 		default:
 			d.Skip()
@@ -1139,13 +1475,16 @@ func (m *VolumeNodeAffinity) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "required":
-			if d.Null() {
-				m.Required = nil
-			} else {
-				if m.Required == nil {
-					m.Required = new(NodeSelector)
+			if k113, ok := jsonwire.ReusePtr(d, &m.Required); !ok {
+				if d.Null() {
+					m.Required = nil
+				} else {
+					if m.Required == nil {
+						m.Required = new(NodeSelector)
+					}
+					(*m.Required).DecodeJSON(d)
 				}
-				(*m.Required).DecodeJSON(d)
+				jsonwire.Keep(d, k113, m.Required)
 			}
 		default:
 			d.Skip()
@@ -1169,13 +1508,16 @@ func (m *PersistentVolumeStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "reason":
 			jsonwire.String(d, &m.Reason)
 		case "lastPhaseTransitionTime":
-			if d.Null() {
-				m.LastPhaseTransitionTime = nil
-			} else {
-				if m.LastPhaseTransitionTime == nil {
-					m.LastPhaseTransitionTime = new(metav1.Time)
+			if k114, ok := jsonwire.ReusePtr(d, &m.LastPhaseTransitionTime); !ok {
+				if d.Null() {
+					m.LastPhaseTransitionTime = nil
+				} else {
+					if m.LastPhaseTransitionTime == nil {
+						m.LastPhaseTransitionTime = new(metav1.Time)
+					}
+					(*m.LastPhaseTransitionTime).DecodeJSON(d)
 				}
-				(*m.LastPhaseTransitionTime).DecodeJSON(d)
+				jsonwire.Keep(d, k114, m.LastPhaseTransitionTime)
 			}
 		default:
 			d.Skip()
@@ -1199,22 +1541,28 @@ func (m *PersistentVolumeList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]PersistentVolume") {
-				s3 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(PersistentVolume))
+			if k115, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]PersistentVolume") {
+					s116 := m.Items[:0]
+					if n := d.Count(); cap(s116) < n {
+						s116 = make([]PersistentVolume, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s116) {
+							s116 = s116[:i+1]
+						} else {
+							s116 = append(s116, *new(PersistentVolume))
+						}
+						s116[i].DecodeJSON(d)
+					}
+					if len(s116) == 0 {
+						s116 = []PersistentVolume{}
+					}
+					m.Items = s116
 				}
-				if len(s3) == 0 {
-					s3 = []PersistentVolume{}
-				}
-				m.Items = s3
+				jsonwire.Keep(d, k115, m.Items)
 			}
 		default:
 			d.Skip()
@@ -1263,22 +1611,28 @@ func (m *PersistentVolumeClaimList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]PersistentVolumeClaim") {
-				s4 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(PersistentVolumeClaim))
+			if k117, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]PersistentVolumeClaim") {
+					s118 := m.Items[:0]
+					if n := d.Count(); cap(s118) < n {
+						s118 = make([]PersistentVolumeClaim, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s118) {
+							s118 = s118[:i+1]
+						} else {
+							s118 = append(s118, *new(PersistentVolumeClaim))
+						}
+						s118[i].DecodeJSON(d)
+					}
+					if len(s118) == 0 {
+						s118 = []PersistentVolumeClaim{}
+					}
+					m.Items = s118
 				}
-				if len(s4) == 0 {
-					s4 = []PersistentVolumeClaim{}
-				}
-				m.Items = s4
+				jsonwire.Keep(d, k117, m.Items)
 			}
 		default:
 			d.Skip()
@@ -1296,80 +1650,104 @@ func (m *PersistentVolumeClaimSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "accessModes":
-			if d.Null() {
-				m.AccessModes = nil
-			} else if d.OpenArray("[]PersistentVolumeAccessMode") {
-				s5 := m.AccessModes[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(PersistentVolumeAccessMode))
+			if k119, ok := jsonwire.ReuseSlice(d, &m.AccessModes); !ok {
+				if d.Null() {
+					m.AccessModes = nil
+				} else if d.OpenArray("[]PersistentVolumeAccessMode") {
+					s120 := m.AccessModes[:0]
+					if n := d.Count(); cap(s120) < n {
+						s120 = make([]PersistentVolumeAccessMode, 0, n)
 					}
-					jsonwire.String(d, &s5[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s120) {
+							s120 = s120[:i+1]
+						} else {
+							s120 = append(s120, *new(PersistentVolumeAccessMode))
+						}
+						jsonwire.String(d, &s120[i])
+					}
+					if len(s120) == 0 {
+						s120 = []PersistentVolumeAccessMode{}
+					}
+					m.AccessModes = s120
 				}
-				if len(s5) == 0 {
-					s5 = []PersistentVolumeAccessMode{}
-				}
-				m.AccessModes = s5
+				jsonwire.Keep(d, k119, m.AccessModes)
 			}
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k121, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k121, m.Selector)
 			}
 		case "resources":
 			m.Resources.DecodeJSON(d)
 		case "volumeName":
 			jsonwire.String(d, &m.VolumeName)
 		case "storageClassName":
-			if d.Null() {
-				m.StorageClassName = nil
-			} else {
-				if m.StorageClassName == nil {
-					m.StorageClassName = new(string)
+			if k122, ok := jsonwire.ReusePtr(d, &m.StorageClassName); !ok {
+				if d.Null() {
+					m.StorageClassName = nil
+				} else {
+					if m.StorageClassName == nil {
+						m.StorageClassName = new(string)
+					}
+					jsonwire.String(d, m.StorageClassName)
 				}
-				jsonwire.String(d, m.StorageClassName)
+				jsonwire.Keep(d, k122, m.StorageClassName)
 			}
 		case "volumeMode":
-			if d.Null() {
-				m.VolumeMode = nil
-			} else {
-				if m.VolumeMode == nil {
-					m.VolumeMode = new(PersistentVolumeMode)
+			if k123, ok := jsonwire.ReusePtr(d, &m.VolumeMode); !ok {
+				if d.Null() {
+					m.VolumeMode = nil
+				} else {
+					if m.VolumeMode == nil {
+						m.VolumeMode = new(PersistentVolumeMode)
+					}
+					jsonwire.String(d, m.VolumeMode)
 				}
-				jsonwire.String(d, m.VolumeMode)
+				jsonwire.Keep(d, k123, m.VolumeMode)
 			}
 		case "dataSource":
-			if d.Null() {
-				m.DataSource = nil
-			} else {
-				if m.DataSource == nil {
-					m.DataSource = new(TypedLocalObjectReference)
+			if k124, ok := jsonwire.ReusePtr(d, &m.DataSource); !ok {
+				if d.Null() {
+					m.DataSource = nil
+				} else {
+					if m.DataSource == nil {
+						m.DataSource = new(TypedLocalObjectReference)
+					}
+					(*m.DataSource).DecodeJSON(d)
 				}
-				(*m.DataSource).DecodeJSON(d)
+				jsonwire.Keep(d, k124, m.DataSource)
 			}
 		case "dataSourceRef":
-			if d.Null() {
-				m.DataSourceRef = nil
-			} else {
-				if m.DataSourceRef == nil {
-					m.DataSourceRef = new(TypedObjectReference)
+			if k125, ok := jsonwire.ReusePtr(d, &m.DataSourceRef); !ok {
+				if d.Null() {
+					m.DataSourceRef = nil
+				} else {
+					if m.DataSourceRef == nil {
+						m.DataSourceRef = new(TypedObjectReference)
+					}
+					(*m.DataSourceRef).DecodeJSON(d)
 				}
-				(*m.DataSourceRef).DecodeJSON(d)
+				jsonwire.Keep(d, k125, m.DataSourceRef)
 			}
 		case "volumeAttributesClassName":
-			if d.Null() {
-				m.VolumeAttributesClassName = nil
-			} else {
-				if m.VolumeAttributesClassName == nil {
-					m.VolumeAttributesClassName = new(string)
+			if k126, ok := jsonwire.ReusePtr(d, &m.VolumeAttributesClassName); !ok {
+				if d.Null() {
+					m.VolumeAttributesClassName = nil
+				} else {
+					if m.VolumeAttributesClassName == nil {
+						m.VolumeAttributesClassName = new(string)
+					}
+					jsonwire.String(d, m.VolumeAttributesClassName)
 				}
-				jsonwire.String(d, m.VolumeAttributesClassName)
+				jsonwire.Keep(d, k126, m.VolumeAttributesClassName)
 			}
 		default:
 			d.Skip()
@@ -1387,26 +1765,32 @@ func (m *TypedObjectReference) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "apiGroup":
-			if d.Null() {
-				m.APIGroup = nil
-			} else {
-				if m.APIGroup == nil {
-					m.APIGroup = new(string)
+			if k127, ok := jsonwire.ReusePtr(d, &m.APIGroup); !ok {
+				if d.Null() {
+					m.APIGroup = nil
+				} else {
+					if m.APIGroup == nil {
+						m.APIGroup = new(string)
+					}
+					jsonwire.String(d, m.APIGroup)
 				}
-				jsonwire.String(d, m.APIGroup)
+				jsonwire.Keep(d, k127, m.APIGroup)
 			}
 		case "kind":
 			jsonwire.String(d, &m.Kind)
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "namespace":
-			if d.Null() {
-				m.Namespace = nil
-			} else {
-				if m.Namespace == nil {
-					m.Namespace = new(string)
+			if k128, ok := jsonwire.ReusePtr(d, &m.Namespace); !ok {
+				if d.Null() {
+					m.Namespace = nil
+				} else {
+					if m.Namespace == nil {
+						m.Namespace = new(string)
+					}
+					jsonwire.String(d, m.Namespace)
 				}
-				jsonwire.String(d, m.Namespace)
+				jsonwire.Keep(d, k128, m.Namespace)
 			}
 		default:
 			d.Skip()
@@ -1472,64 +1856,82 @@ func (m *PersistentVolumeClaimStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "phase":
 			jsonwire.String(d, &m.Phase)
 		case "accessModes":
-			if d.Null() {
-				m.AccessModes = nil
-			} else if d.OpenArray("[]PersistentVolumeAccessMode") {
-				s6 := m.AccessModes[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(PersistentVolumeAccessMode))
+			if k129, ok := jsonwire.ReuseSlice(d, &m.AccessModes); !ok {
+				if d.Null() {
+					m.AccessModes = nil
+				} else if d.OpenArray("[]PersistentVolumeAccessMode") {
+					s130 := m.AccessModes[:0]
+					if n := d.Count(); cap(s130) < n {
+						s130 = make([]PersistentVolumeAccessMode, 0, n)
 					}
-					jsonwire.String(d, &s6[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s130) {
+							s130 = s130[:i+1]
+						} else {
+							s130 = append(s130, *new(PersistentVolumeAccessMode))
+						}
+						jsonwire.String(d, &s130[i])
+					}
+					if len(s130) == 0 {
+						s130 = []PersistentVolumeAccessMode{}
+					}
+					m.AccessModes = s130
 				}
-				if len(s6) == 0 {
-					s6 = []PersistentVolumeAccessMode{}
-				}
-				m.AccessModes = s6
+				jsonwire.Keep(d, k129, m.AccessModes)
 			}
 		case "capacity":
 			m.Capacity.DecodeJSON(d)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]PersistentVolumeClaimCondition") {
-				s7 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(PersistentVolumeClaimCondition))
+			if k131, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]PersistentVolumeClaimCondition") {
+					s132 := m.Conditions[:0]
+					if n := d.Count(); cap(s132) < n {
+						s132 = make([]PersistentVolumeClaimCondition, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s132) {
+							s132 = s132[:i+1]
+						} else {
+							s132 = append(s132, *new(PersistentVolumeClaimCondition))
+						}
+						s132[i].DecodeJSON(d)
+					}
+					if len(s132) == 0 {
+						s132 = []PersistentVolumeClaimCondition{}
+					}
+					m.Conditions = s132
 				}
-				if len(s7) == 0 {
-					s7 = []PersistentVolumeClaimCondition{}
-				}
-				m.Conditions = s7
+				jsonwire.Keep(d, k131, m.Conditions)
 			}
 		case "allocatedResources":
 			m.AllocatedResources.DecodeJSON(d)
 		case "allocatedResourceStatuses":
 			jsonwire.StringMap(d, &m.AllocatedResourceStatuses)
 		case "currentVolumeAttributesClassName":
-			if d.Null() {
-				m.CurrentVolumeAttributesClassName = nil
-			} else {
-				if m.CurrentVolumeAttributesClassName == nil {
-					m.CurrentVolumeAttributesClassName = new(string)
+			if k133, ok := jsonwire.ReusePtr(d, &m.CurrentVolumeAttributesClassName); !ok {
+				if d.Null() {
+					m.CurrentVolumeAttributesClassName = nil
+				} else {
+					if m.CurrentVolumeAttributesClassName == nil {
+						m.CurrentVolumeAttributesClassName = new(string)
+					}
+					jsonwire.String(d, m.CurrentVolumeAttributesClassName)
 				}
-				jsonwire.String(d, m.CurrentVolumeAttributesClassName)
+				jsonwire.Keep(d, k133, m.CurrentVolumeAttributesClassName)
 			}
 		case "modifyVolumeStatus":
-			if d.Null() {
-				m.ModifyVolumeStatus = nil
-			} else {
-				if m.ModifyVolumeStatus == nil {
-					m.ModifyVolumeStatus = new(ModifyVolumeStatus)
+			if k134, ok := jsonwire.ReusePtr(d, &m.ModifyVolumeStatus); !ok {
+				if d.Null() {
+					m.ModifyVolumeStatus = nil
+				} else {
+					if m.ModifyVolumeStatus == nil {
+						m.ModifyVolumeStatus = new(ModifyVolumeStatus)
+					}
+					(*m.ModifyVolumeStatus).DecodeJSON(d)
 				}
-				(*m.ModifyVolumeStatus).DecodeJSON(d)
+				jsonwire.Keep(d, k134, m.ModifyVolumeStatus)
 			}
 		default:
 			d.Skip()
@@ -1549,13 +1951,16 @@ func (m *HostPathVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "path":
 			jsonwire.String(d, &m.Path)
 		case "type":
-			if d.Null() {
-				m.Type = nil
-			} else {
-				if m.Type == nil {
-					m.Type = new(HostPathType)
+			if k135, ok := jsonwire.ReusePtr(d, &m.Type); !ok {
+				if d.Null() {
+					m.Type = nil
+				} else {
+					if m.Type == nil {
+						m.Type = new(HostPathType)
+					}
+					jsonwire.String(d, m.Type)
 				}
-				jsonwire.String(d, m.Type)
+				jsonwire.Keep(d, k135, m.Type)
 			}
 		default:
 			d.Skip()
@@ -1575,13 +1980,16 @@ func (m *EmptyDirVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "medium":
 			jsonwire.String(d, &m.Medium)
 		case "sizeLimit":
-			if d.Null() {
-				m.SizeLimit = nil
-			} else {
-				if m.SizeLimit == nil {
-					m.SizeLimit = new(quantity.Quantity)
+			if k136, ok := jsonwire.ReusePtr(d, &m.SizeLimit); !ok {
+				if d.Null() {
+					m.SizeLimit = nil
+				} else {
+					if m.SizeLimit == nil {
+						m.SizeLimit = new(quantity.Quantity)
+					}
+					(*m.SizeLimit).DecodeJSON(d)
 				}
-				(*m.SizeLimit).DecodeJSON(d)
+				jsonwire.Keep(d, k136, m.SizeLimit)
 			}
 		default:
 			d.Skip()
@@ -1626,13 +2034,16 @@ func (m *GlusterfsPersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error 
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
 		case "endpointsNamespace":
-			if d.Null() {
-				m.EndpointsNamespace = nil
-			} else {
-				if m.EndpointsNamespace == nil {
-					m.EndpointsNamespace = new(string)
+			if k137, ok := jsonwire.ReusePtr(d, &m.EndpointsNamespace); !ok {
+				if d.Null() {
+					m.EndpointsNamespace = nil
+				} else {
+					if m.EndpointsNamespace == nil {
+						m.EndpointsNamespace = new(string)
+					}
+					jsonwire.String(d, m.EndpointsNamespace)
 				}
-				jsonwire.String(d, m.EndpointsNamespace)
+				jsonwire.Keep(d, k137, m.EndpointsNamespace)
 			}
 		default:
 			d.Skip()
@@ -1650,22 +2061,28 @@ func (m *RBDVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "monitors":
-			if d.Null() {
-				m.CephMonitors = nil
-			} else if d.OpenArray("[]string") {
-				s8 := m.CephMonitors[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(string))
+			if k138, ok := jsonwire.ReuseSlice(d, &m.CephMonitors); !ok {
+				if d.Null() {
+					m.CephMonitors = nil
+				} else if d.OpenArray("[]string") {
+					s139 := m.CephMonitors[:0]
+					if n := d.Count(); cap(s139) < n {
+						s139 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s8[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s139) {
+							s139 = s139[:i+1]
+						} else {
+							s139 = append(s139, *new(string))
+						}
+						jsonwire.String(d, &s139[i])
+					}
+					if len(s139) == 0 {
+						s139 = []string{}
+					}
+					m.CephMonitors = s139
 				}
-				if len(s8) == 0 {
-					s8 = []string{}
-				}
-				m.CephMonitors = s8
+				jsonwire.Keep(d, k138, m.CephMonitors)
 			}
 		case "image":
 			jsonwire.String(d, &m.RBDImage)
@@ -1678,13 +2095,16 @@ func (m *RBDVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "keyring":
 			jsonwire.String(d, &m.Keyring)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(LocalObjectReference)
+			if k140, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(LocalObjectReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k140, m.SecretRef)
 			}
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
@@ -1704,22 +2124,28 @@ func (m *RBDPersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "monitors":
-			if d.Null() {
-				m.CephMonitors = nil
-			} else if d.OpenArray("[]string") {
-				s9 := m.CephMonitors[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(string))
+			if k141, ok := jsonwire.ReuseSlice(d, &m.CephMonitors); !ok {
+				if d.Null() {
+					m.CephMonitors = nil
+				} else if d.OpenArray("[]string") {
+					s142 := m.CephMonitors[:0]
+					if n := d.Count(); cap(s142) < n {
+						s142 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s9[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s142) {
+							s142 = s142[:i+1]
+						} else {
+							s142 = append(s142, *new(string))
+						}
+						jsonwire.String(d, &s142[i])
+					}
+					if len(s142) == 0 {
+						s142 = []string{}
+					}
+					m.CephMonitors = s142
 				}
-				if len(s9) == 0 {
-					s9 = []string{}
-				}
-				m.CephMonitors = s9
+				jsonwire.Keep(d, k141, m.CephMonitors)
 			}
 		case "image":
 			jsonwire.String(d, &m.RBDImage)
@@ -1732,13 +2158,16 @@ func (m *RBDPersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "keyring":
 			jsonwire.String(d, &m.Keyring)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(SecretReference)
+			if k143, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(SecretReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k143, m.SecretRef)
 			}
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
@@ -1764,13 +2193,16 @@ func (m *CinderVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(LocalObjectReference)
+			if k144, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(LocalObjectReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k144, m.SecretRef)
 			}
 		default:
 			d.Skip()
@@ -1794,13 +2226,16 @@ func (m *CinderPersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(SecretReference)
+			if k145, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(SecretReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k145, m.SecretRef)
 			}
 		default:
 			d.Skip()
@@ -1818,22 +2253,28 @@ func (m *CephFSVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "monitors":
-			if d.Null() {
-				m.Monitors = nil
-			} else if d.OpenArray("[]string") {
-				s10 := m.Monitors[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(string))
+			if k146, ok := jsonwire.ReuseSlice(d, &m.Monitors); !ok {
+				if d.Null() {
+					m.Monitors = nil
+				} else if d.OpenArray("[]string") {
+					s147 := m.Monitors[:0]
+					if n := d.Count(); cap(s147) < n {
+						s147 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s10[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s147) {
+							s147 = s147[:i+1]
+						} else {
+							s147 = append(s147, *new(string))
+						}
+						jsonwire.String(d, &s147[i])
+					}
+					if len(s147) == 0 {
+						s147 = []string{}
+					}
+					m.Monitors = s147
 				}
-				if len(s10) == 0 {
-					s10 = []string{}
-				}
-				m.Monitors = s10
+				jsonwire.Keep(d, k146, m.Monitors)
 			}
 		case "path":
 			jsonwire.String(d, &m.Path)
@@ -1842,13 +2283,16 @@ func (m *CephFSVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "secretFile":
 			jsonwire.String(d, &m.SecretFile)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(LocalObjectReference)
+			if k148, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(LocalObjectReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k148, m.SecretRef)
 			}
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
@@ -1887,22 +2331,28 @@ func (m *CephFSPersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "monitors":
-			if d.Null() {
-				m.Monitors = nil
-			} else if d.OpenArray("[]string") {
-				s11 := m.Monitors[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(string))
+			if k149, ok := jsonwire.ReuseSlice(d, &m.Monitors); !ok {
+				if d.Null() {
+					m.Monitors = nil
+				} else if d.OpenArray("[]string") {
+					s150 := m.Monitors[:0]
+					if n := d.Count(); cap(s150) < n {
+						s150 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s11[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s150) {
+							s150 = s150[:i+1]
+						} else {
+							s150 = append(s150, *new(string))
+						}
+						jsonwire.String(d, &s150[i])
+					}
+					if len(s150) == 0 {
+						s150 = []string{}
+					}
+					m.Monitors = s150
 				}
-				if len(s11) == 0 {
-					s11 = []string{}
-				}
-				m.Monitors = s11
+				jsonwire.Keep(d, k149, m.Monitors)
 			}
 		case "path":
 			jsonwire.String(d, &m.Path)
@@ -1911,13 +2361,16 @@ func (m *CephFSPersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "secretFile":
 			jsonwire.String(d, &m.SecretFile)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(SecretReference)
+			if k151, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(SecretReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k151, m.SecretRef)
 			}
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
@@ -2010,13 +2463,16 @@ func (m *FlexPersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "fsType":
 			jsonwire.String(d, &m.FSType)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(SecretReference)
+			if k152, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(SecretReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k152, m.SecretRef)
 			}
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
@@ -2042,13 +2498,16 @@ func (m *FlexVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "fsType":
 			jsonwire.String(d, &m.FSType)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(LocalObjectReference)
+			if k153, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(LocalObjectReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k153, m.SecretRef)
 			}
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
@@ -2116,40 +2575,52 @@ func (m *SecretVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "secretName":
 			jsonwire.String(d, &m.SecretName)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]KeyToPath") {
-				s12 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(KeyToPath))
+			if k154, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]KeyToPath") {
+					s155 := m.Items[:0]
+					if n := d.Count(); cap(s155) < n {
+						s155 = make([]KeyToPath, 0, n)
 					}
-					s12[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s155) {
+							s155 = s155[:i+1]
+						} else {
+							s155 = append(s155, *new(KeyToPath))
+						}
+						s155[i].DecodeJSON(d)
+					}
+					if len(s155) == 0 {
+						s155 = []KeyToPath{}
+					}
+					m.Items = s155
 				}
-				if len(s12) == 0 {
-					s12 = []KeyToPath{}
-				}
-				m.Items = s12
+				jsonwire.Keep(d, k154, m.Items)
 			}
 		case "defaultMode":
-			if d.Null() {
-				m.DefaultMode = nil
-			} else {
-				if m.DefaultMode == nil {
-					m.DefaultMode = new(int32)
+			if k156, ok := jsonwire.ReusePtr(d, &m.DefaultMode); !ok {
+				if d.Null() {
+					m.DefaultMode = nil
+				} else {
+					if m.DefaultMode == nil {
+						m.DefaultMode = new(int32)
+					}
+					jsonwire.Int(d, m.DefaultMode)
 				}
-				jsonwire.Int(d, m.DefaultMode)
+				jsonwire.Keep(d, k156, m.DefaultMode)
 			}
 		case "optional":
-			if d.Null() {
-				m.Optional = nil
-			} else {
-				if m.Optional == nil {
-					m.Optional = new(bool)
+			if k157, ok := jsonwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = new(bool)
+					}
+					jsonwire.Bool(d, m.Optional)
 				}
-				jsonwire.Bool(d, m.Optional)
+				jsonwire.Keep(d, k157, m.Optional)
 			}
 		default:
 			d.Skip()
@@ -2169,31 +2640,40 @@ func (m *SecretProjection) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.LocalObjectReference.Name)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]KeyToPath") {
-				s13 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s13) {
-						s13 = s13[:i+1]
-					} else {
-						s13 = append(s13, *new(KeyToPath))
+			if k158, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]KeyToPath") {
+					s159 := m.Items[:0]
+					if n := d.Count(); cap(s159) < n {
+						s159 = make([]KeyToPath, 0, n)
 					}
-					s13[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s159) {
+							s159 = s159[:i+1]
+						} else {
+							s159 = append(s159, *new(KeyToPath))
+						}
+						s159[i].DecodeJSON(d)
+					}
+					if len(s159) == 0 {
+						s159 = []KeyToPath{}
+					}
+					m.Items = s159
 				}
-				if len(s13) == 0 {
-					s13 = []KeyToPath{}
-				}
-				m.Items = s13
+				jsonwire.Keep(d, k158, m.Items)
 			}
 		case "optional":
-			if d.Null() {
-				m.Optional = nil
-			} else {
-				if m.Optional == nil {
-					m.Optional = new(bool)
+			if k160, ok := jsonwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = new(bool)
+					}
+					jsonwire.Bool(d, m.Optional)
 				}
-				jsonwire.Bool(d, m.Optional)
+				jsonwire.Keep(d, k160, m.Optional)
 			}
 		default:
 			d.Skip()
@@ -2244,44 +2724,56 @@ func (m *ISCSIVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
 		case "portals":
-			if d.Null() {
-				m.Portals = nil
-			} else if d.OpenArray("[]string") {
-				s14 := m.Portals[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s14) {
-						s14 = s14[:i+1]
-					} else {
-						s14 = append(s14, *new(string))
+			if k161, ok := jsonwire.ReuseSlice(d, &m.Portals); !ok {
+				if d.Null() {
+					m.Portals = nil
+				} else if d.OpenArray("[]string") {
+					s162 := m.Portals[:0]
+					if n := d.Count(); cap(s162) < n {
+						s162 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s14[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s162) {
+							s162 = s162[:i+1]
+						} else {
+							s162 = append(s162, *new(string))
+						}
+						jsonwire.String(d, &s162[i])
+					}
+					if len(s162) == 0 {
+						s162 = []string{}
+					}
+					m.Portals = s162
 				}
-				if len(s14) == 0 {
-					s14 = []string{}
-				}
-				m.Portals = s14
+				jsonwire.Keep(d, k161, m.Portals)
 			}
 		case "chapAuthDiscovery":
 			jsonwire.Bool(d, &m.DiscoveryCHAPAuth)
 		case "chapAuthSession":
 			jsonwire.Bool(d, &m.SessionCHAPAuth)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(LocalObjectReference)
+			if k163, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(LocalObjectReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k163, m.SecretRef)
 			}
 		case "initiatorName":
-			if d.Null() {
-				m.InitiatorName = nil
-			} else {
-				if m.InitiatorName == nil {
-					m.InitiatorName = new(string)
+			if k164, ok := jsonwire.ReusePtr(d, &m.InitiatorName); !ok {
+				if d.Null() {
+					m.InitiatorName = nil
+				} else {
+					if m.InitiatorName == nil {
+						m.InitiatorName = new(string)
+					}
+					jsonwire.String(d, m.InitiatorName)
 				}
-				jsonwire.String(d, m.InitiatorName)
+				jsonwire.Keep(d, k164, m.InitiatorName)
 			}
 		default:
 			d.Skip()
@@ -2311,44 +2803,56 @@ func (m *ISCSIPersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
 		case "portals":
-			if d.Null() {
-				m.Portals = nil
-			} else if d.OpenArray("[]string") {
-				s15 := m.Portals[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s15) {
-						s15 = s15[:i+1]
-					} else {
-						s15 = append(s15, *new(string))
+			if k165, ok := jsonwire.ReuseSlice(d, &m.Portals); !ok {
+				if d.Null() {
+					m.Portals = nil
+				} else if d.OpenArray("[]string") {
+					s166 := m.Portals[:0]
+					if n := d.Count(); cap(s166) < n {
+						s166 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s15[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s166) {
+							s166 = s166[:i+1]
+						} else {
+							s166 = append(s166, *new(string))
+						}
+						jsonwire.String(d, &s166[i])
+					}
+					if len(s166) == 0 {
+						s166 = []string{}
+					}
+					m.Portals = s166
 				}
-				if len(s15) == 0 {
-					s15 = []string{}
-				}
-				m.Portals = s15
+				jsonwire.Keep(d, k165, m.Portals)
 			}
 		case "chapAuthDiscovery":
 			jsonwire.Bool(d, &m.DiscoveryCHAPAuth)
 		case "chapAuthSession":
 			jsonwire.Bool(d, &m.SessionCHAPAuth)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(SecretReference)
+			if k167, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(SecretReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k167, m.SecretRef)
 			}
 		case "initiatorName":
-			if d.Null() {
-				m.InitiatorName = nil
-			} else {
-				if m.InitiatorName == nil {
-					m.InitiatorName = new(string)
+			if k168, ok := jsonwire.ReusePtr(d, &m.InitiatorName); !ok {
+				if d.Null() {
+					m.InitiatorName = nil
+				} else {
+					if m.InitiatorName == nil {
+						m.InitiatorName = new(string)
+					}
+					jsonwire.String(d, m.InitiatorName)
 				}
-				jsonwire.String(d, m.InitiatorName)
+				jsonwire.Keep(d, k168, m.InitiatorName)
 			}
 		default:
 			d.Skip()
@@ -2366,53 +2870,68 @@ func (m *FCVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "targetWWNs":
-			if d.Null() {
-				m.TargetWWNs = nil
-			} else if d.OpenArray("[]string") {
-				s16 := m.TargetWWNs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s16) {
-						s16 = s16[:i+1]
-					} else {
-						s16 = append(s16, *new(string))
+			if k169, ok := jsonwire.ReuseSlice(d, &m.TargetWWNs); !ok {
+				if d.Null() {
+					m.TargetWWNs = nil
+				} else if d.OpenArray("[]string") {
+					s170 := m.TargetWWNs[:0]
+					if n := d.Count(); cap(s170) < n {
+						s170 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s16[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s170) {
+							s170 = s170[:i+1]
+						} else {
+							s170 = append(s170, *new(string))
+						}
+						jsonwire.String(d, &s170[i])
+					}
+					if len(s170) == 0 {
+						s170 = []string{}
+					}
+					m.TargetWWNs = s170
 				}
-				if len(s16) == 0 {
-					s16 = []string{}
-				}
-				m.TargetWWNs = s16
+				jsonwire.Keep(d, k169, m.TargetWWNs)
 			}
 		case "lun":
-			if d.Null() {
-				m.Lun = nil
-			} else {
-				if m.Lun == nil {
-					m.Lun = new(int32)
+			if k171, ok := jsonwire.ReusePtr(d, &m.Lun); !ok {
+				if d.Null() {
+					m.Lun = nil
+				} else {
+					if m.Lun == nil {
+						m.Lun = new(int32)
+					}
+					jsonwire.Int(d, m.Lun)
 				}
-				jsonwire.Int(d, m.Lun)
+				jsonwire.Keep(d, k171, m.Lun)
 			}
 		case "fsType":
 			jsonwire.String(d, &m.FSType)
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
 		case "wwids":
-			if d.Null() {
-				m.WWIDs = nil
-			} else if d.OpenArray("[]string") {
-				s17 := m.WWIDs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s17) {
-						s17 = s17[:i+1]
-					} else {
-						s17 = append(s17, *new(string))
+			if k172, ok := jsonwire.ReuseSlice(d, &m.WWIDs); !ok {
+				if d.Null() {
+					m.WWIDs = nil
+				} else if d.OpenArray("[]string") {
+					s173 := m.WWIDs[:0]
+					if n := d.Count(); cap(s173) < n {
+						s173 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s17[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s173) {
+							s173 = s173[:i+1]
+						} else {
+							s173 = append(s173, *new(string))
+						}
+						jsonwire.String(d, &s173[i])
+					}
+					if len(s173) == 0 {
+						s173 = []string{}
+					}
+					m.WWIDs = s173
 				}
-				if len(s17) == 0 {
-					s17 = []string{}
-				}
-				m.WWIDs = s17
+				jsonwire.Keep(d, k172, m.WWIDs)
 			}
 		default:
 			d.Skip()
@@ -2457,13 +2976,16 @@ func (m *AzureFilePersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error 
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
 		case "secretNamespace":
-			if d.Null() {
-				m.SecretNamespace = nil
-			} else {
-				if m.SecretNamespace == nil {
-					m.SecretNamespace = new(string)
+			if k174, ok := jsonwire.ReusePtr(d, &m.SecretNamespace); !ok {
+				if d.Null() {
+					m.SecretNamespace = nil
+				} else {
+					if m.SecretNamespace == nil {
+						m.SecretNamespace = new(string)
+					}
+					jsonwire.String(d, m.SecretNamespace)
 				}
-				jsonwire.String(d, m.SecretNamespace)
+				jsonwire.Keep(d, k174, m.SecretNamespace)
 			}
 		default:
 			d.Skip()
@@ -2527,40 +3049,52 @@ func (m *AzureDiskVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "diskURI":
 			jsonwire.String(d, &m.DataDiskURI)
 		case "cachingMode":
-			if d.Null() {
-				m.CachingMode = nil
-			} else {
-				if m.CachingMode == nil {
-					m.CachingMode = new(AzureDataDiskCachingMode)
+			if k175, ok := jsonwire.ReusePtr(d, &m.CachingMode); !ok {
+				if d.Null() {
+					m.CachingMode = nil
+				} else {
+					if m.CachingMode == nil {
+						m.CachingMode = new(AzureDataDiskCachingMode)
+					}
+					jsonwire.String(d, m.CachingMode)
 				}
-				jsonwire.String(d, m.CachingMode)
+				jsonwire.Keep(d, k175, m.CachingMode)
 			}
 		case "fsType":
-			if d.Null() {
-				m.FSType = nil
-			} else {
-				if m.FSType == nil {
-					m.FSType = new(string)
+			if k176, ok := jsonwire.ReusePtr(d, &m.FSType); !ok {
+				if d.Null() {
+					m.FSType = nil
+				} else {
+					if m.FSType == nil {
+						m.FSType = new(string)
+					}
+					jsonwire.String(d, m.FSType)
 				}
-				jsonwire.String(d, m.FSType)
+				jsonwire.Keep(d, k176, m.FSType)
 			}
 		case "readOnly":
-			if d.Null() {
-				m.ReadOnly = nil
-			} else {
-				if m.ReadOnly == nil {
-					m.ReadOnly = new(bool)
+			if k177, ok := jsonwire.ReusePtr(d, &m.ReadOnly); !ok {
+				if d.Null() {
+					m.ReadOnly = nil
+				} else {
+					if m.ReadOnly == nil {
+						m.ReadOnly = new(bool)
+					}
+					jsonwire.Bool(d, m.ReadOnly)
 				}
-				jsonwire.Bool(d, m.ReadOnly)
+				jsonwire.Keep(d, k177, m.ReadOnly)
 			}
 		case "kind":
-			if d.Null() {
-				m.Kind = nil
-			} else {
-				if m.Kind == nil {
-					m.Kind = new(AzureDataDiskKind)
+			if k178, ok := jsonwire.ReusePtr(d, &m.Kind); !ok {
+				if d.Null() {
+					m.Kind = nil
+				} else {
+					if m.Kind == nil {
+						m.Kind = new(AzureDataDiskKind)
+					}
+					jsonwire.String(d, m.Kind)
 				}
-				jsonwire.String(d, m.Kind)
+				jsonwire.Keep(d, k178, m.Kind)
 			}
 		default:
 			d.Skip()
@@ -2603,13 +3137,16 @@ func (m *ScaleIOVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "system":
 			jsonwire.String(d, &m.System)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(LocalObjectReference)
+			if k179, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(LocalObjectReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k179, m.SecretRef)
 			}
 		case "sslEnabled":
 			jsonwire.Bool(d, &m.SSLEnabled)
@@ -2645,13 +3182,16 @@ func (m *ScaleIOPersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "system":
 			jsonwire.String(d, &m.System)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(SecretReference)
+			if k180, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(SecretReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k180, m.SecretRef)
 			}
 		case "sslEnabled":
 			jsonwire.Bool(d, &m.SSLEnabled)
@@ -2691,13 +3231,16 @@ func (m *StorageOSVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(LocalObjectReference)
+			if k181, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(LocalObjectReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k181, m.SecretRef)
 			}
 		default:
 			d.Skip()
@@ -2723,13 +3266,16 @@ func (m *StorageOSPersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error 
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(ObjectReference)
+			if k182, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(ObjectReference)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k182, m.SecretRef)
 			}
 		default:
 			d.Skip()
@@ -2749,40 +3295,52 @@ func (m *ConfigMapVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.LocalObjectReference.Name)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]KeyToPath") {
-				s18 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s18) {
-						s18 = s18[:i+1]
-					} else {
-						s18 = append(s18, *new(KeyToPath))
+			if k183, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]KeyToPath") {
+					s184 := m.Items[:0]
+					if n := d.Count(); cap(s184) < n {
+						s184 = make([]KeyToPath, 0, n)
 					}
-					s18[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s184) {
+							s184 = s184[:i+1]
+						} else {
+							s184 = append(s184, *new(KeyToPath))
+						}
+						s184[i].DecodeJSON(d)
+					}
+					if len(s184) == 0 {
+						s184 = []KeyToPath{}
+					}
+					m.Items = s184
 				}
-				if len(s18) == 0 {
-					s18 = []KeyToPath{}
-				}
-				m.Items = s18
+				jsonwire.Keep(d, k183, m.Items)
 			}
 		case "defaultMode":
-			if d.Null() {
-				m.DefaultMode = nil
-			} else {
-				if m.DefaultMode == nil {
-					m.DefaultMode = new(int32)
+			if k185, ok := jsonwire.ReusePtr(d, &m.DefaultMode); !ok {
+				if d.Null() {
+					m.DefaultMode = nil
+				} else {
+					if m.DefaultMode == nil {
+						m.DefaultMode = new(int32)
+					}
+					jsonwire.Int(d, m.DefaultMode)
 				}
-				jsonwire.Int(d, m.DefaultMode)
+				jsonwire.Keep(d, k185, m.DefaultMode)
 			}
 		case "optional":
-			if d.Null() {
-				m.Optional = nil
-			} else {
-				if m.Optional == nil {
-					m.Optional = new(bool)
+			if k186, ok := jsonwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = new(bool)
+					}
+					jsonwire.Bool(d, m.Optional)
 				}
-				jsonwire.Bool(d, m.Optional)
+				jsonwire.Keep(d, k186, m.Optional)
 			}
 		default:
 			d.Skip()
@@ -2802,31 +3360,40 @@ func (m *ConfigMapProjection) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.LocalObjectReference.Name)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]KeyToPath") {
-				s19 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s19) {
-						s19 = s19[:i+1]
-					} else {
-						s19 = append(s19, *new(KeyToPath))
+			if k187, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]KeyToPath") {
+					s188 := m.Items[:0]
+					if n := d.Count(); cap(s188) < n {
+						s188 = make([]KeyToPath, 0, n)
 					}
-					s19[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s188) {
+							s188 = s188[:i+1]
+						} else {
+							s188 = append(s188, *new(KeyToPath))
+						}
+						s188[i].DecodeJSON(d)
+					}
+					if len(s188) == 0 {
+						s188 = []KeyToPath{}
+					}
+					m.Items = s188
 				}
-				if len(s19) == 0 {
-					s19 = []KeyToPath{}
-				}
-				m.Items = s19
+				jsonwire.Keep(d, k187, m.Items)
 			}
 		case "optional":
-			if d.Null() {
-				m.Optional = nil
-			} else {
-				if m.Optional == nil {
-					m.Optional = new(bool)
+			if k189, ok := jsonwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = new(bool)
+					}
+					jsonwire.Bool(d, m.Optional)
 				}
-				jsonwire.Bool(d, m.Optional)
+				jsonwire.Keep(d, k189, m.Optional)
 			}
 		default:
 			d.Skip()
@@ -2846,13 +3413,16 @@ func (m *ServiceAccountTokenProjection) DecodeJSON(d *jsonwire.Decoder) error {
 		case "audience":
 			jsonwire.String(d, &m.Audience)
 		case "expirationSeconds":
-			if d.Null() {
-				m.ExpirationSeconds = nil
-			} else {
-				if m.ExpirationSeconds == nil {
-					m.ExpirationSeconds = new(int64)
+			if k190, ok := jsonwire.ReusePtr(d, &m.ExpirationSeconds); !ok {
+				if d.Null() {
+					m.ExpirationSeconds = nil
+				} else {
+					if m.ExpirationSeconds == nil {
+						m.ExpirationSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.ExpirationSeconds)
 				}
-				jsonwire.Int(d, m.ExpirationSeconds)
+				jsonwire.Keep(d, k190, m.ExpirationSeconds)
 			}
 		case "path":
 			jsonwire.String(d, &m.Path)
@@ -2872,40 +3442,52 @@ func (m *ClusterTrustBundleProjection) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "name":
-			if d.Null() {
-				m.Name = nil
-			} else {
-				if m.Name == nil {
-					m.Name = new(string)
+			if k191, ok := jsonwire.ReusePtr(d, &m.Name); !ok {
+				if d.Null() {
+					m.Name = nil
+				} else {
+					if m.Name == nil {
+						m.Name = new(string)
+					}
+					jsonwire.String(d, m.Name)
 				}
-				jsonwire.String(d, m.Name)
+				jsonwire.Keep(d, k191, m.Name)
 			}
 		case "signerName":
-			if d.Null() {
-				m.SignerName = nil
-			} else {
-				if m.SignerName == nil {
-					m.SignerName = new(string)
+			if k192, ok := jsonwire.ReusePtr(d, &m.SignerName); !ok {
+				if d.Null() {
+					m.SignerName = nil
+				} else {
+					if m.SignerName == nil {
+						m.SignerName = new(string)
+					}
+					jsonwire.String(d, m.SignerName)
 				}
-				jsonwire.String(d, m.SignerName)
+				jsonwire.Keep(d, k192, m.SignerName)
 			}
 		case "labelSelector":
-			if d.Null() {
-				m.LabelSelector = nil
-			} else {
-				if m.LabelSelector == nil {
-					m.LabelSelector = new(metav1.LabelSelector)
+			if k193, ok := jsonwire.ReusePtr(d, &m.LabelSelector); !ok {
+				if d.Null() {
+					m.LabelSelector = nil
+				} else {
+					if m.LabelSelector == nil {
+						m.LabelSelector = new(metav1.LabelSelector)
+					}
+					(*m.LabelSelector).DecodeJSON(d)
 				}
-				(*m.LabelSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k193, m.LabelSelector)
 			}
 		case "optional":
-			if d.Null() {
-				m.Optional = nil
-			} else {
-				if m.Optional == nil {
-					m.Optional = new(bool)
+			if k194, ok := jsonwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = new(bool)
+					}
+					jsonwire.Bool(d, m.Optional)
 				}
-				jsonwire.Bool(d, m.Optional)
+				jsonwire.Keep(d, k194, m.Optional)
 			}
 		case "path":
 			jsonwire.String(d, &m.Path)
@@ -2929,13 +3511,16 @@ func (m *PodCertificateProjection) DecodeJSON(d *jsonwire.Decoder) error {
 		case "keyType":
 			jsonwire.String(d, &m.KeyType)
 		case "maxExpirationSeconds":
-			if d.Null() {
-				m.MaxExpirationSeconds = nil
-			} else {
-				if m.MaxExpirationSeconds == nil {
-					m.MaxExpirationSeconds = new(int32)
+			if k195, ok := jsonwire.ReusePtr(d, &m.MaxExpirationSeconds); !ok {
+				if d.Null() {
+					m.MaxExpirationSeconds = nil
+				} else {
+					if m.MaxExpirationSeconds == nil {
+						m.MaxExpirationSeconds = new(int32)
+					}
+					jsonwire.Int(d, m.MaxExpirationSeconds)
 				}
-				jsonwire.Int(d, m.MaxExpirationSeconds)
+				jsonwire.Keep(d, k195, m.MaxExpirationSeconds)
 			}
 		case "credentialBundlePath":
 			jsonwire.String(d, &m.CredentialBundlePath)
@@ -2961,31 +3546,40 @@ func (m *ProjectedVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "sources":
-			if d.Null() {
-				m.Sources = nil
-			} else if d.OpenArray("[]VolumeProjection") {
-				s20 := m.Sources[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s20) {
-						s20 = s20[:i+1]
-					} else {
-						s20 = append(s20, *new(VolumeProjection))
+			if k196, ok := jsonwire.ReuseSlice(d, &m.Sources); !ok {
+				if d.Null() {
+					m.Sources = nil
+				} else if d.OpenArray("[]VolumeProjection") {
+					s197 := m.Sources[:0]
+					if n := d.Count(); cap(s197) < n {
+						s197 = make([]VolumeProjection, 0, n)
 					}
-					s20[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s197) {
+							s197 = s197[:i+1]
+						} else {
+							s197 = append(s197, *new(VolumeProjection))
+						}
+						s197[i].DecodeJSON(d)
+					}
+					if len(s197) == 0 {
+						s197 = []VolumeProjection{}
+					}
+					m.Sources = s197
 				}
-				if len(s20) == 0 {
-					s20 = []VolumeProjection{}
-				}
-				m.Sources = s20
+				jsonwire.Keep(d, k196, m.Sources)
 			}
 		case "defaultMode":
-			if d.Null() {
-				m.DefaultMode = nil
-			} else {
-				if m.DefaultMode == nil {
-					m.DefaultMode = new(int32)
+			if k198, ok := jsonwire.ReusePtr(d, &m.DefaultMode); !ok {
+				if d.Null() {
+					m.DefaultMode = nil
+				} else {
+					if m.DefaultMode == nil {
+						m.DefaultMode = new(int32)
+					}
+					jsonwire.Int(d, m.DefaultMode)
 				}
-				jsonwire.Int(d, m.DefaultMode)
+				jsonwire.Keep(d, k198, m.DefaultMode)
 			}
 		default:
 			d.Skip()
@@ -3003,58 +3597,76 @@ func (m *VolumeProjection) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "secret":
-			if d.Null() {
-				m.Secret = nil
-			} else {
-				if m.Secret == nil {
-					m.Secret = new(SecretProjection)
+			if k199, ok := jsonwire.ReusePtr(d, &m.Secret); !ok {
+				if d.Null() {
+					m.Secret = nil
+				} else {
+					if m.Secret == nil {
+						m.Secret = new(SecretProjection)
+					}
+					(*m.Secret).DecodeJSON(d)
 				}
-				(*m.Secret).DecodeJSON(d)
+				jsonwire.Keep(d, k199, m.Secret)
 			}
 		case "downwardAPI":
-			if d.Null() {
-				m.DownwardAPI = nil
-			} else {
-				if m.DownwardAPI == nil {
-					m.DownwardAPI = new(DownwardAPIProjection)
+			if k200, ok := jsonwire.ReusePtr(d, &m.DownwardAPI); !ok {
+				if d.Null() {
+					m.DownwardAPI = nil
+				} else {
+					if m.DownwardAPI == nil {
+						m.DownwardAPI = new(DownwardAPIProjection)
+					}
+					(*m.DownwardAPI).DecodeJSON(d)
 				}
-				(*m.DownwardAPI).DecodeJSON(d)
+				jsonwire.Keep(d, k200, m.DownwardAPI)
 			}
 		case "configMap":
-			if d.Null() {
-				m.ConfigMap = nil
-			} else {
-				if m.ConfigMap == nil {
-					m.ConfigMap = new(ConfigMapProjection)
+			if k201, ok := jsonwire.ReusePtr(d, &m.ConfigMap); !ok {
+				if d.Null() {
+					m.ConfigMap = nil
+				} else {
+					if m.ConfigMap == nil {
+						m.ConfigMap = new(ConfigMapProjection)
+					}
+					(*m.ConfigMap).DecodeJSON(d)
 				}
-				(*m.ConfigMap).DecodeJSON(d)
+				jsonwire.Keep(d, k201, m.ConfigMap)
 			}
 		case "serviceAccountToken":
-			if d.Null() {
-				m.ServiceAccountToken = nil
-			} else {
-				if m.ServiceAccountToken == nil {
-					m.ServiceAccountToken = new(ServiceAccountTokenProjection)
+			if k202, ok := jsonwire.ReusePtr(d, &m.ServiceAccountToken); !ok {
+				if d.Null() {
+					m.ServiceAccountToken = nil
+				} else {
+					if m.ServiceAccountToken == nil {
+						m.ServiceAccountToken = new(ServiceAccountTokenProjection)
+					}
+					(*m.ServiceAccountToken).DecodeJSON(d)
 				}
-				(*m.ServiceAccountToken).DecodeJSON(d)
+				jsonwire.Keep(d, k202, m.ServiceAccountToken)
 			}
 		case "clusterTrustBundle":
-			if d.Null() {
-				m.ClusterTrustBundle = nil
-			} else {
-				if m.ClusterTrustBundle == nil {
-					m.ClusterTrustBundle = new(ClusterTrustBundleProjection)
+			if k203, ok := jsonwire.ReusePtr(d, &m.ClusterTrustBundle); !ok {
+				if d.Null() {
+					m.ClusterTrustBundle = nil
+				} else {
+					if m.ClusterTrustBundle == nil {
+						m.ClusterTrustBundle = new(ClusterTrustBundleProjection)
+					}
+					(*m.ClusterTrustBundle).DecodeJSON(d)
 				}
-				(*m.ClusterTrustBundle).DecodeJSON(d)
+				jsonwire.Keep(d, k203, m.ClusterTrustBundle)
 			}
 		case "podCertificate":
-			if d.Null() {
-				m.PodCertificate = nil
-			} else {
-				if m.PodCertificate == nil {
-					m.PodCertificate = new(PodCertificateProjection)
+			if k204, ok := jsonwire.ReusePtr(d, &m.PodCertificate); !ok {
+				if d.Null() {
+					m.PodCertificate = nil
+				} else {
+					if m.PodCertificate == nil {
+						m.PodCertificate = new(PodCertificateProjection)
+					}
+					(*m.PodCertificate).DecodeJSON(d)
 				}
-				(*m.PodCertificate).DecodeJSON(d)
+				jsonwire.Keep(d, k204, m.PodCertificate)
 			}
 		default:
 			d.Skip()
@@ -3076,13 +3688,16 @@ func (m *KeyToPath) DecodeJSON(d *jsonwire.Decoder) error {
 		case "path":
 			jsonwire.String(d, &m.Path)
 		case "mode":
-			if d.Null() {
-				m.Mode = nil
-			} else {
-				if m.Mode == nil {
-					m.Mode = new(int32)
+			if k205, ok := jsonwire.ReusePtr(d, &m.Mode); !ok {
+				if d.Null() {
+					m.Mode = nil
+				} else {
+					if m.Mode == nil {
+						m.Mode = new(int32)
+					}
+					jsonwire.Int(d, m.Mode)
 				}
-				jsonwire.Int(d, m.Mode)
+				jsonwire.Keep(d, k205, m.Mode)
 			}
 		default:
 			d.Skip()
@@ -3102,13 +3717,16 @@ func (m *LocalVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "path":
 			jsonwire.String(d, &m.Path)
 		case "fsType":
-			if d.Null() {
-				m.FSType = nil
-			} else {
-				if m.FSType == nil {
-					m.FSType = new(string)
+			if k206, ok := jsonwire.ReusePtr(d, &m.FSType); !ok {
+				if d.Null() {
+					m.FSType = nil
+				} else {
+					if m.FSType == nil {
+						m.FSType = new(string)
+					}
+					jsonwire.String(d, m.FSType)
 				}
-				jsonwire.String(d, m.FSType)
+				jsonwire.Keep(d, k206, m.FSType)
 			}
 		default:
 			d.Skip()
@@ -3136,49 +3754,64 @@ func (m *CSIPersistentVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "volumeAttributes":
 			jsonwire.StringMap(d, &m.VolumeAttributes)
 		case "controllerPublishSecretRef":
-			if d.Null() {
-				m.ControllerPublishSecretRef = nil
-			} else {
-				if m.ControllerPublishSecretRef == nil {
-					m.ControllerPublishSecretRef = new(SecretReference)
+			if k207, ok := jsonwire.ReusePtr(d, &m.ControllerPublishSecretRef); !ok {
+				if d.Null() {
+					m.ControllerPublishSecretRef = nil
+				} else {
+					if m.ControllerPublishSecretRef == nil {
+						m.ControllerPublishSecretRef = new(SecretReference)
+					}
+					(*m.ControllerPublishSecretRef).DecodeJSON(d)
 				}
-				(*m.ControllerPublishSecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k207, m.ControllerPublishSecretRef)
 			}
 		case "nodeStageSecretRef":
-			if d.Null() {
-				m.NodeStageSecretRef = nil
-			} else {
-				if m.NodeStageSecretRef == nil {
-					m.NodeStageSecretRef = new(SecretReference)
+			if k208, ok := jsonwire.ReusePtr(d, &m.NodeStageSecretRef); !ok {
+				if d.Null() {
+					m.NodeStageSecretRef = nil
+				} else {
+					if m.NodeStageSecretRef == nil {
+						m.NodeStageSecretRef = new(SecretReference)
+					}
+					(*m.NodeStageSecretRef).DecodeJSON(d)
 				}
-				(*m.NodeStageSecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k208, m.NodeStageSecretRef)
 			}
 		case "nodePublishSecretRef":
-			if d.Null() {
-				m.NodePublishSecretRef = nil
-			} else {
-				if m.NodePublishSecretRef == nil {
-					m.NodePublishSecretRef = new(SecretReference)
+			if k209, ok := jsonwire.ReusePtr(d, &m.NodePublishSecretRef); !ok {
+				if d.Null() {
+					m.NodePublishSecretRef = nil
+				} else {
+					if m.NodePublishSecretRef == nil {
+						m.NodePublishSecretRef = new(SecretReference)
+					}
+					(*m.NodePublishSecretRef).DecodeJSON(d)
 				}
-				(*m.NodePublishSecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k209, m.NodePublishSecretRef)
 			}
 		case "controllerExpandSecretRef":
-			if d.Null() {
-				m.ControllerExpandSecretRef = nil
-			} else {
-				if m.ControllerExpandSecretRef == nil {
-					m.ControllerExpandSecretRef = new(SecretReference)
+			if k210, ok := jsonwire.ReusePtr(d, &m.ControllerExpandSecretRef); !ok {
+				if d.Null() {
+					m.ControllerExpandSecretRef = nil
+				} else {
+					if m.ControllerExpandSecretRef == nil {
+						m.ControllerExpandSecretRef = new(SecretReference)
+					}
+					(*m.ControllerExpandSecretRef).DecodeJSON(d)
 				}
-				(*m.ControllerExpandSecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k210, m.ControllerExpandSecretRef)
 			}
 		case "nodeExpandSecretRef":
-			if d.Null() {
-				m.NodeExpandSecretRef = nil
-			} else {
-				if m.NodeExpandSecretRef == nil {
-					m.NodeExpandSecretRef = new(SecretReference)
+			if k211, ok := jsonwire.ReusePtr(d, &m.NodeExpandSecretRef); !ok {
+				if d.Null() {
+					m.NodeExpandSecretRef = nil
+				} else {
+					if m.NodeExpandSecretRef == nil {
+						m.NodeExpandSecretRef = new(SecretReference)
+					}
+					(*m.NodeExpandSecretRef).DecodeJSON(d)
 				}
-				(*m.NodeExpandSecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k211, m.NodeExpandSecretRef)
 			}
 		default:
 			d.Skip()
@@ -3198,33 +3831,42 @@ func (m *CSIVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "driver":
 			jsonwire.String(d, &m.Driver)
 		case "readOnly":
-			if d.Null() {
-				m.ReadOnly = nil
-			} else {
-				if m.ReadOnly == nil {
-					m.ReadOnly = new(bool)
+			if k212, ok := jsonwire.ReusePtr(d, &m.ReadOnly); !ok {
+				if d.Null() {
+					m.ReadOnly = nil
+				} else {
+					if m.ReadOnly == nil {
+						m.ReadOnly = new(bool)
+					}
+					jsonwire.Bool(d, m.ReadOnly)
 				}
-				jsonwire.Bool(d, m.ReadOnly)
+				jsonwire.Keep(d, k212, m.ReadOnly)
 			}
 		case "fsType":
-			if d.Null() {
-				m.FSType = nil
-			} else {
-				if m.FSType == nil {
-					m.FSType = new(string)
+			if k213, ok := jsonwire.ReusePtr(d, &m.FSType); !ok {
+				if d.Null() {
+					m.FSType = nil
+				} else {
+					if m.FSType == nil {
+						m.FSType = new(string)
+					}
+					jsonwire.String(d, m.FSType)
 				}
-				jsonwire.String(d, m.FSType)
+				jsonwire.Keep(d, k213, m.FSType)
 			}
 		case "volumeAttributes":
 			jsonwire.StringMap(d, &m.VolumeAttributes)
 		case "nodePublishSecretRef":
-			if d.Null() {
-				m.NodePublishSecretRef = nil
-			} else {
-				if m.NodePublishSecretRef == nil {
-					m.NodePublishSecretRef = new(LocalObjectReference)
+			if k214, ok := jsonwire.ReusePtr(d, &m.NodePublishSecretRef); !ok {
+				if d.Null() {
+					m.NodePublishSecretRef = nil
+				} else {
+					if m.NodePublishSecretRef == nil {
+						m.NodePublishSecretRef = new(LocalObjectReference)
+					}
+					(*m.NodePublishSecretRef).DecodeJSON(d)
 				}
-				(*m.NodePublishSecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k214, m.NodePublishSecretRef)
 			}
 		default:
 			d.Skip()
@@ -3242,13 +3884,16 @@ func (m *EphemeralVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "volumeClaimTemplate":
-			if d.Null() {
-				m.VolumeClaimTemplate = nil
-			} else {
-				if m.VolumeClaimTemplate == nil {
-					m.VolumeClaimTemplate = new(PersistentVolumeClaimTemplate)
+			if k215, ok := jsonwire.ReusePtr(d, &m.VolumeClaimTemplate); !ok {
+				if d.Null() {
+					m.VolumeClaimTemplate = nil
+				} else {
+					if m.VolumeClaimTemplate == nil {
+						m.VolumeClaimTemplate = new(PersistentVolumeClaimTemplate)
+					}
+					(*m.VolumeClaimTemplate).DecodeJSON(d)
 				}
-				(*m.VolumeClaimTemplate).DecodeJSON(d)
+				jsonwire.Keep(d, k215, m.VolumeClaimTemplate)
 			}
 		default:
 			d.Skip()
@@ -3314,26 +3959,32 @@ func (m *VolumeMount) DecodeJSON(d *jsonwire.Decoder) error {
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
 		case "recursiveReadOnly":
-			if d.Null() {
-				m.RecursiveReadOnly = nil
-			} else {
-				if m.RecursiveReadOnly == nil {
-					m.RecursiveReadOnly = new(RecursiveReadOnlyMode)
+			if k216, ok := jsonwire.ReusePtr(d, &m.RecursiveReadOnly); !ok {
+				if d.Null() {
+					m.RecursiveReadOnly = nil
+				} else {
+					if m.RecursiveReadOnly == nil {
+						m.RecursiveReadOnly = new(RecursiveReadOnlyMode)
+					}
+					jsonwire.String(d, m.RecursiveReadOnly)
 				}
-				jsonwire.String(d, m.RecursiveReadOnly)
+				jsonwire.Keep(d, k216, m.RecursiveReadOnly)
 			}
 		case "mountPath":
 			jsonwire.String(d, &m.MountPath)
 		case "subPath":
 			jsonwire.String(d, &m.SubPath)
 		case "mountPropagation":
-			if d.Null() {
-				m.MountPropagation = nil
-			} else {
-				if m.MountPropagation == nil {
-					m.MountPropagation = new(MountPropagationMode)
+			if k217, ok := jsonwire.ReusePtr(d, &m.MountPropagation); !ok {
+				if d.Null() {
+					m.MountPropagation = nil
+				} else {
+					if m.MountPropagation == nil {
+						m.MountPropagation = new(MountPropagationMode)
+					}
+					jsonwire.String(d, m.MountPropagation)
 				}
-				jsonwire.String(d, m.MountPropagation)
+				jsonwire.Keep(d, k217, m.MountPropagation)
 			}
 		case "subPathExpr":
 			jsonwire.String(d, &m.SubPathExpr)
@@ -3376,13 +4027,16 @@ func (m *EnvVar) DecodeJSON(d *jsonwire.Decoder) error {
 		case "value":
 			jsonwire.String(d, &m.Value)
 		case "valueFrom":
-			if d.Null() {
-				m.ValueFrom = nil
-			} else {
-				if m.ValueFrom == nil {
-					m.ValueFrom = new(EnvVarSource)
+			if k218, ok := jsonwire.ReusePtr(d, &m.ValueFrom); !ok {
+				if d.Null() {
+					m.ValueFrom = nil
+				} else {
+					if m.ValueFrom == nil {
+						m.ValueFrom = new(EnvVarSource)
+					}
+					(*m.ValueFrom).DecodeJSON(d)
 				}
-				(*m.ValueFrom).DecodeJSON(d)
+				jsonwire.Keep(d, k218, m.ValueFrom)
 			}
 		default:
 			d.Skip()
@@ -3400,49 +4054,64 @@ func (m *EnvVarSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "fieldRef":
-			if d.Null() {
-				m.FieldRef = nil
-			} else {
-				if m.FieldRef == nil {
-					m.FieldRef = new(ObjectFieldSelector)
+			if k219, ok := jsonwire.ReusePtr(d, &m.FieldRef); !ok {
+				if d.Null() {
+					m.FieldRef = nil
+				} else {
+					if m.FieldRef == nil {
+						m.FieldRef = new(ObjectFieldSelector)
+					}
+					(*m.FieldRef).DecodeJSON(d)
 				}
-				(*m.FieldRef).DecodeJSON(d)
+				jsonwire.Keep(d, k219, m.FieldRef)
 			}
 		case "resourceFieldRef":
-			if d.Null() {
-				m.ResourceFieldRef = nil
-			} else {
-				if m.ResourceFieldRef == nil {
-					m.ResourceFieldRef = new(ResourceFieldSelector)
+			if k220, ok := jsonwire.ReusePtr(d, &m.ResourceFieldRef); !ok {
+				if d.Null() {
+					m.ResourceFieldRef = nil
+				} else {
+					if m.ResourceFieldRef == nil {
+						m.ResourceFieldRef = new(ResourceFieldSelector)
+					}
+					(*m.ResourceFieldRef).DecodeJSON(d)
 				}
-				(*m.ResourceFieldRef).DecodeJSON(d)
+				jsonwire.Keep(d, k220, m.ResourceFieldRef)
 			}
 		case "configMapKeyRef":
-			if d.Null() {
-				m.ConfigMapKeyRef = nil
-			} else {
-				if m.ConfigMapKeyRef == nil {
-					m.ConfigMapKeyRef = new(ConfigMapKeySelector)
+			if k221, ok := jsonwire.ReusePtr(d, &m.ConfigMapKeyRef); !ok {
+				if d.Null() {
+					m.ConfigMapKeyRef = nil
+				} else {
+					if m.ConfigMapKeyRef == nil {
+						m.ConfigMapKeyRef = new(ConfigMapKeySelector)
+					}
+					(*m.ConfigMapKeyRef).DecodeJSON(d)
 				}
-				(*m.ConfigMapKeyRef).DecodeJSON(d)
+				jsonwire.Keep(d, k221, m.ConfigMapKeyRef)
 			}
 		case "secretKeyRef":
-			if d.Null() {
-				m.SecretKeyRef = nil
-			} else {
-				if m.SecretKeyRef == nil {
-					m.SecretKeyRef = new(SecretKeySelector)
+			if k222, ok := jsonwire.ReusePtr(d, &m.SecretKeyRef); !ok {
+				if d.Null() {
+					m.SecretKeyRef = nil
+				} else {
+					if m.SecretKeyRef == nil {
+						m.SecretKeyRef = new(SecretKeySelector)
+					}
+					(*m.SecretKeyRef).DecodeJSON(d)
 				}
-				(*m.SecretKeyRef).DecodeJSON(d)
+				jsonwire.Keep(d, k222, m.SecretKeyRef)
 			}
 		case "fileKeyRef":
-			if d.Null() {
-				m.FileKeyRef = nil
-			} else {
-				if m.FileKeyRef == nil {
-					m.FileKeyRef = new(FileKeySelector)
+			if k223, ok := jsonwire.ReusePtr(d, &m.FileKeyRef); !ok {
+				if d.Null() {
+					m.FileKeyRef = nil
+				} else {
+					if m.FileKeyRef == nil {
+						m.FileKeyRef = new(FileKeySelector)
+					}
+					(*m.FileKeyRef).DecodeJSON(d)
 				}
-				(*m.FileKeyRef).DecodeJSON(d)
+				jsonwire.Keep(d, k223, m.FileKeyRef)
 			}
 		default:
 			d.Skip()
@@ -3466,13 +4135,16 @@ func (m *FileKeySelector) DecodeJSON(d *jsonwire.Decoder) error {
 		case "key":
 			jsonwire.String(d, &m.Key)
 		case "optional":
-			if d.Null() {
-				m.Optional = nil
-			} else {
-				if m.Optional == nil {
-					m.Optional = new(bool)
+			if k224, ok := jsonwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = new(bool)
+					}
+					jsonwire.Bool(d, m.Optional)
 				}
-				jsonwire.Bool(d, m.Optional)
+				jsonwire.Keep(d, k224, m.Optional)
 			}
 		default:
 			d.Skip()
@@ -3534,13 +4206,16 @@ func (m *ConfigMapKeySelector) DecodeJSON(d *jsonwire.Decoder) error {
 		case "key":
 			jsonwire.String(d, &m.Key)
 		case "optional":
-			if d.Null() {
-				m.Optional = nil
-			} else {
-				if m.Optional == nil {
-					m.Optional = new(bool)
+			if k225, ok := jsonwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = new(bool)
+					}
+					jsonwire.Bool(d, m.Optional)
 				}
-				jsonwire.Bool(d, m.Optional)
+				jsonwire.Keep(d, k225, m.Optional)
 			}
 		default:
 			d.Skip()
@@ -3562,13 +4237,16 @@ func (m *SecretKeySelector) DecodeJSON(d *jsonwire.Decoder) error {
 		case "key":
 			jsonwire.String(d, &m.Key)
 		case "optional":
-			if d.Null() {
-				m.Optional = nil
-			} else {
-				if m.Optional == nil {
-					m.Optional = new(bool)
+			if k226, ok := jsonwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = new(bool)
+					}
+					jsonwire.Bool(d, m.Optional)
 				}
-				jsonwire.Bool(d, m.Optional)
+				jsonwire.Keep(d, k226, m.Optional)
 			}
 		default:
 			d.Skip()
@@ -3588,22 +4266,28 @@ func (m *EnvFromSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "prefix":
 			jsonwire.String(d, &m.Prefix)
 		case "configMapRef":
-			if d.Null() {
-				m.ConfigMapRef = nil
-			} else {
-				if m.ConfigMapRef == nil {
-					m.ConfigMapRef = new(ConfigMapEnvSource)
+			if k227, ok := jsonwire.ReusePtr(d, &m.ConfigMapRef); !ok {
+				if d.Null() {
+					m.ConfigMapRef = nil
+				} else {
+					if m.ConfigMapRef == nil {
+						m.ConfigMapRef = new(ConfigMapEnvSource)
+					}
+					(*m.ConfigMapRef).DecodeJSON(d)
 				}
-				(*m.ConfigMapRef).DecodeJSON(d)
+				jsonwire.Keep(d, k227, m.ConfigMapRef)
 			}
 		case "secretRef":
-			if d.Null() {
-				m.SecretRef = nil
-			} else {
-				if m.SecretRef == nil {
-					m.SecretRef = new(SecretEnvSource)
+			if k228, ok := jsonwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(SecretEnvSource)
+					}
+					(*m.SecretRef).DecodeJSON(d)
 				}
-				(*m.SecretRef).DecodeJSON(d)
+				jsonwire.Keep(d, k228, m.SecretRef)
 			}
 		default:
 			d.Skip()
@@ -3623,13 +4307,16 @@ func (m *ConfigMapEnvSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.LocalObjectReference.Name)
 		case "optional":
-			if d.Null() {
-				m.Optional = nil
-			} else {
-				if m.Optional == nil {
-					m.Optional = new(bool)
+			if k229, ok := jsonwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = new(bool)
+					}
+					jsonwire.Bool(d, m.Optional)
 				}
-				jsonwire.Bool(d, m.Optional)
+				jsonwire.Keep(d, k229, m.Optional)
 			}
 		default:
 			d.Skip()
@@ -3649,13 +4336,16 @@ func (m *SecretEnvSource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.LocalObjectReference.Name)
 		case "optional":
-			if d.Null() {
-				m.Optional = nil
-			} else {
-				if m.Optional == nil {
-					m.Optional = new(bool)
+			if k230, ok := jsonwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = new(bool)
+					}
+					jsonwire.Bool(d, m.Optional)
 				}
-				jsonwire.Bool(d, m.Optional)
+				jsonwire.Keep(d, k230, m.Optional)
 			}
 		default:
 			d.Skip()
@@ -3700,22 +4390,28 @@ func (m *HTTPGetAction) DecodeJSON(d *jsonwire.Decoder) error {
 		case "scheme":
 			jsonwire.String(d, &m.Scheme)
 		case "httpHeaders":
-			if d.Null() {
-				m.HTTPHeaders = nil
-			} else if d.OpenArray("[]HTTPHeader") {
-				s21 := m.HTTPHeaders[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s21) {
-						s21 = s21[:i+1]
-					} else {
-						s21 = append(s21, *new(HTTPHeader))
+			if k231, ok := jsonwire.ReuseSlice(d, &m.HTTPHeaders); !ok {
+				if d.Null() {
+					m.HTTPHeaders = nil
+				} else if d.OpenArray("[]HTTPHeader") {
+					s232 := m.HTTPHeaders[:0]
+					if n := d.Count(); cap(s232) < n {
+						s232 = make([]HTTPHeader, 0, n)
 					}
-					s21[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s232) {
+							s232 = s232[:i+1]
+						} else {
+							s232 = append(s232, *new(HTTPHeader))
+						}
+						s232[i].DecodeJSON(d)
+					}
+					if len(s232) == 0 {
+						s232 = []HTTPHeader{}
+					}
+					m.HTTPHeaders = s232
 				}
-				if len(s21) == 0 {
-					s21 = []HTTPHeader{}
-				}
-				m.HTTPHeaders = s21
+				jsonwire.Keep(d, k231, m.HTTPHeaders)
 			}
 		default:
 			d.Skip()
@@ -3754,13 +4450,16 @@ func (m *GRPCAction) DecodeJSON(d *jsonwire.Decoder) error {
 		case "port":
 			jsonwire.Int(d, &m.Port)
 		case "service":
-			if d.Null() {
-				m.Service = nil
-			} else {
-				if m.Service == nil {
-					m.Service = new(string)
+			if k233, ok := jsonwire.ReusePtr(d, &m.Service); !ok {
+				if d.Null() {
+					m.Service = nil
+				} else {
+					if m.Service == nil {
+						m.Service = new(string)
+					}
+					jsonwire.String(d, m.Service)
 				}
-				jsonwire.String(d, m.Service)
+				jsonwire.Keep(d, k233, m.Service)
 			}
 		default:
 			d.Skip()
@@ -3778,22 +4477,28 @@ func (m *ExecAction) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "command":
-			if d.Null() {
-				m.Command = nil
-			} else if d.OpenArray("[]string") {
-				s22 := m.Command[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s22) {
-						s22 = s22[:i+1]
-					} else {
-						s22 = append(s22, *new(string))
+			if k234, ok := jsonwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if d.OpenArray("[]string") {
+					s235 := m.Command[:0]
+					if n := d.Count(); cap(s235) < n {
+						s235 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s22[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s235) {
+							s235 = s235[:i+1]
+						} else {
+							s235 = append(s235, *new(string))
+						}
+						jsonwire.String(d, &s235[i])
+					}
+					if len(s235) == 0 {
+						s235 = []string{}
+					}
+					m.Command = s235
 				}
-				if len(s22) == 0 {
-					s22 = []string{}
-				}
-				m.Command = s22
+				jsonwire.Keep(d, k234, m.Command)
 			}
 		default:
 			d.Skip()
@@ -3828,40 +4533,52 @@ func (m *Probe) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "exec":
-			if d.Null() {
-				m.ProbeHandler.Exec = nil
-			} else {
-				if m.ProbeHandler.Exec == nil {
-					m.ProbeHandler.Exec = new(ExecAction)
+			if k236, ok := jsonwire.ReusePtr(d, &m.ProbeHandler.Exec); !ok {
+				if d.Null() {
+					m.ProbeHandler.Exec = nil
+				} else {
+					if m.ProbeHandler.Exec == nil {
+						m.ProbeHandler.Exec = new(ExecAction)
+					}
+					(*m.ProbeHandler.Exec).DecodeJSON(d)
 				}
-				(*m.ProbeHandler.Exec).DecodeJSON(d)
+				jsonwire.Keep(d, k236, m.ProbeHandler.Exec)
 			}
 		case "httpGet":
-			if d.Null() {
-				m.ProbeHandler.HTTPGet = nil
-			} else {
-				if m.ProbeHandler.HTTPGet == nil {
-					m.ProbeHandler.HTTPGet = new(HTTPGetAction)
+			if k237, ok := jsonwire.ReusePtr(d, &m.ProbeHandler.HTTPGet); !ok {
+				if d.Null() {
+					m.ProbeHandler.HTTPGet = nil
+				} else {
+					if m.ProbeHandler.HTTPGet == nil {
+						m.ProbeHandler.HTTPGet = new(HTTPGetAction)
+					}
+					(*m.ProbeHandler.HTTPGet).DecodeJSON(d)
 				}
-				(*m.ProbeHandler.HTTPGet).DecodeJSON(d)
+				jsonwire.Keep(d, k237, m.ProbeHandler.HTTPGet)
 			}
 		case "tcpSocket":
-			if d.Null() {
-				m.ProbeHandler.TCPSocket = nil
-			} else {
-				if m.ProbeHandler.TCPSocket == nil {
-					m.ProbeHandler.TCPSocket = new(TCPSocketAction)
+			if k238, ok := jsonwire.ReusePtr(d, &m.ProbeHandler.TCPSocket); !ok {
+				if d.Null() {
+					m.ProbeHandler.TCPSocket = nil
+				} else {
+					if m.ProbeHandler.TCPSocket == nil {
+						m.ProbeHandler.TCPSocket = new(TCPSocketAction)
+					}
+					(*m.ProbeHandler.TCPSocket).DecodeJSON(d)
 				}
-				(*m.ProbeHandler.TCPSocket).DecodeJSON(d)
+				jsonwire.Keep(d, k238, m.ProbeHandler.TCPSocket)
 			}
 		case "grpc":
-			if d.Null() {
-				m.ProbeHandler.GRPC = nil
-			} else {
-				if m.ProbeHandler.GRPC == nil {
-					m.ProbeHandler.GRPC = new(GRPCAction)
+			if k239, ok := jsonwire.ReusePtr(d, &m.ProbeHandler.GRPC); !ok {
+				if d.Null() {
+					m.ProbeHandler.GRPC = nil
+				} else {
+					if m.ProbeHandler.GRPC == nil {
+						m.ProbeHandler.GRPC = new(GRPCAction)
+					}
+					(*m.ProbeHandler.GRPC).DecodeJSON(d)
 				}
-				(*m.ProbeHandler.GRPC).DecodeJSON(d)
+				jsonwire.Keep(d, k239, m.ProbeHandler.GRPC)
 			}
 		case "initialDelaySeconds":
 			jsonwire.Int(d, &m.InitialDelaySeconds)
@@ -3874,13 +4591,16 @@ func (m *Probe) DecodeJSON(d *jsonwire.Decoder) error {
 		case "failureThreshold":
 			jsonwire.Int(d, &m.FailureThreshold)
 		case "terminationGracePeriodSeconds":
-			if d.Null() {
-				m.TerminationGracePeriodSeconds = nil
-			} else {
-				if m.TerminationGracePeriodSeconds == nil {
-					m.TerminationGracePeriodSeconds = new(int64)
+			if k240, ok := jsonwire.ReusePtr(d, &m.TerminationGracePeriodSeconds); !ok {
+				if d.Null() {
+					m.TerminationGracePeriodSeconds = nil
+				} else {
+					if m.TerminationGracePeriodSeconds == nil {
+						m.TerminationGracePeriodSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.TerminationGracePeriodSeconds)
 				}
-				jsonwire.Int(d, m.TerminationGracePeriodSeconds)
+				jsonwire.Keep(d, k240, m.TerminationGracePeriodSeconds)
 			}
 		default:
 			d.Skip()
@@ -3917,40 +4637,52 @@ func (m *Capabilities) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "add":
-			if d.Null() {
-				m.Add = nil
-			} else if d.OpenArray("[]Capability") {
-				s23 := m.Add[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s23) {
-						s23 = s23[:i+1]
-					} else {
-						s23 = append(s23, *new(Capability))
+			if k241, ok := jsonwire.ReuseSlice(d, &m.Add); !ok {
+				if d.Null() {
+					m.Add = nil
+				} else if d.OpenArray("[]Capability") {
+					s242 := m.Add[:0]
+					if n := d.Count(); cap(s242) < n {
+						s242 = make([]Capability, 0, n)
 					}
-					jsonwire.String(d, &s23[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s242) {
+							s242 = s242[:i+1]
+						} else {
+							s242 = append(s242, *new(Capability))
+						}
+						jsonwire.String(d, &s242[i])
+					}
+					if len(s242) == 0 {
+						s242 = []Capability{}
+					}
+					m.Add = s242
 				}
-				if len(s23) == 0 {
-					s23 = []Capability{}
-				}
-				m.Add = s23
+				jsonwire.Keep(d, k241, m.Add)
 			}
 		case "drop":
-			if d.Null() {
-				m.Drop = nil
-			} else if d.OpenArray("[]Capability") {
-				s24 := m.Drop[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s24) {
-						s24 = s24[:i+1]
-					} else {
-						s24 = append(s24, *new(Capability))
+			if k243, ok := jsonwire.ReuseSlice(d, &m.Drop); !ok {
+				if d.Null() {
+					m.Drop = nil
+				} else if d.OpenArray("[]Capability") {
+					s244 := m.Drop[:0]
+					if n := d.Count(); cap(s244) < n {
+						s244 = make([]Capability, 0, n)
 					}
-					jsonwire.String(d, &s24[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s244) {
+							s244 = s244[:i+1]
+						} else {
+							s244 = append(s244, *new(Capability))
+						}
+						jsonwire.String(d, &s244[i])
+					}
+					if len(s244) == 0 {
+						s244 = []Capability{}
+					}
+					m.Drop = s244
 				}
-				if len(s24) == 0 {
-					s24 = []Capability{}
-				}
-				m.Drop = s24
+				jsonwire.Keep(d, k243, m.Drop)
 			}
 		default:
 			d.Skip()
@@ -3972,22 +4704,28 @@ func (m *ResourceRequirements) DecodeJSON(d *jsonwire.Decoder) error {
 		case "requests":
 			m.Requests.DecodeJSON(d)
 		case "claims":
-			if d.Null() {
-				m.Claims = nil
-			} else if d.OpenArray("[]ResourceClaim") {
-				s25 := m.Claims[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s25) {
-						s25 = s25[:i+1]
-					} else {
-						s25 = append(s25, *new(ResourceClaim))
+			if k245, ok := jsonwire.ReuseSlice(d, &m.Claims); !ok {
+				if d.Null() {
+					m.Claims = nil
+				} else if d.OpenArray("[]ResourceClaim") {
+					s246 := m.Claims[:0]
+					if n := d.Count(); cap(s246) < n {
+						s246 = make([]ResourceClaim, 0, n)
 					}
-					s25[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s246) {
+							s246 = s246[:i+1]
+						} else {
+							s246 = append(s246, *new(ResourceClaim))
+						}
+						s246[i].DecodeJSON(d)
+					}
+					if len(s246) == 0 {
+						s246 = []ResourceClaim{}
+					}
+					m.Claims = s246
 				}
-				if len(s25) == 0 {
-					s25 = []ResourceClaim{}
-				}
-				m.Claims = s25
+				jsonwire.Keep(d, k245, m.Claims)
 			}
 		default:
 			d.Skip()
@@ -4047,215 +4785,284 @@ func (m *Container) DecodeJSON(d *jsonwire.Decoder) error {
 		case "image":
 			jsonwire.String(d, &m.Image)
 		case "command":
-			if d.Null() {
-				m.Command = nil
-			} else if d.OpenArray("[]string") {
-				s26 := m.Command[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s26) {
-						s26 = s26[:i+1]
-					} else {
-						s26 = append(s26, *new(string))
+			if k247, ok := jsonwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if d.OpenArray("[]string") {
+					s248 := m.Command[:0]
+					if n := d.Count(); cap(s248) < n {
+						s248 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s26[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s248) {
+							s248 = s248[:i+1]
+						} else {
+							s248 = append(s248, *new(string))
+						}
+						jsonwire.String(d, &s248[i])
+					}
+					if len(s248) == 0 {
+						s248 = []string{}
+					}
+					m.Command = s248
 				}
-				if len(s26) == 0 {
-					s26 = []string{}
-				}
-				m.Command = s26
+				jsonwire.Keep(d, k247, m.Command)
 			}
 		case "args":
-			if d.Null() {
-				m.Args = nil
-			} else if d.OpenArray("[]string") {
-				s27 := m.Args[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s27) {
-						s27 = s27[:i+1]
-					} else {
-						s27 = append(s27, *new(string))
+			if k249, ok := jsonwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if d.OpenArray("[]string") {
+					s250 := m.Args[:0]
+					if n := d.Count(); cap(s250) < n {
+						s250 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s27[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s250) {
+							s250 = s250[:i+1]
+						} else {
+							s250 = append(s250, *new(string))
+						}
+						jsonwire.String(d, &s250[i])
+					}
+					if len(s250) == 0 {
+						s250 = []string{}
+					}
+					m.Args = s250
 				}
-				if len(s27) == 0 {
-					s27 = []string{}
-				}
-				m.Args = s27
+				jsonwire.Keep(d, k249, m.Args)
 			}
 		case "workingDir":
 			jsonwire.String(d, &m.WorkingDir)
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]ContainerPort") {
-				s28 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s28) {
-						s28 = s28[:i+1]
-					} else {
-						s28 = append(s28, *new(ContainerPort))
+			if k251, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]ContainerPort") {
+					s252 := m.Ports[:0]
+					if n := d.Count(); cap(s252) < n {
+						s252 = make([]ContainerPort, 0, n)
 					}
-					s28[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s252) {
+							s252 = s252[:i+1]
+						} else {
+							s252 = append(s252, *new(ContainerPort))
+						}
+						s252[i].DecodeJSON(d)
+					}
+					if len(s252) == 0 {
+						s252 = []ContainerPort{}
+					}
+					m.Ports = s252
 				}
-				if len(s28) == 0 {
-					s28 = []ContainerPort{}
-				}
-				m.Ports = s28
+				jsonwire.Keep(d, k251, m.Ports)
 			}
 		case "envFrom":
-			if d.Null() {
-				m.EnvFrom = nil
-			} else if d.OpenArray("[]EnvFromSource") {
-				s29 := m.EnvFrom[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s29) {
-						s29 = s29[:i+1]
-					} else {
-						s29 = append(s29, *new(EnvFromSource))
+			if k253, ok := jsonwire.ReuseSlice(d, &m.EnvFrom); !ok {
+				if d.Null() {
+					m.EnvFrom = nil
+				} else if d.OpenArray("[]EnvFromSource") {
+					s254 := m.EnvFrom[:0]
+					if n := d.Count(); cap(s254) < n {
+						s254 = make([]EnvFromSource, 0, n)
 					}
-					s29[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s254) {
+							s254 = s254[:i+1]
+						} else {
+							s254 = append(s254, *new(EnvFromSource))
+						}
+						s254[i].DecodeJSON(d)
+					}
+					if len(s254) == 0 {
+						s254 = []EnvFromSource{}
+					}
+					m.EnvFrom = s254
 				}
-				if len(s29) == 0 {
-					s29 = []EnvFromSource{}
-				}
-				m.EnvFrom = s29
+				jsonwire.Keep(d, k253, m.EnvFrom)
 			}
 		case "env":
-			if d.Null() {
-				m.Env = nil
-			} else if d.OpenArray("[]EnvVar") {
-				s30 := m.Env[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s30) {
-						s30 = s30[:i+1]
-					} else {
-						s30 = append(s30, *new(EnvVar))
+			if k255, ok := jsonwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if d.OpenArray("[]EnvVar") {
+					s256 := m.Env[:0]
+					if n := d.Count(); cap(s256) < n {
+						s256 = make([]EnvVar, 0, n)
 					}
-					s30[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s256) {
+							s256 = s256[:i+1]
+						} else {
+							s256 = append(s256, *new(EnvVar))
+						}
+						s256[i].DecodeJSON(d)
+					}
+					if len(s256) == 0 {
+						s256 = []EnvVar{}
+					}
+					m.Env = s256
 				}
-				if len(s30) == 0 {
-					s30 = []EnvVar{}
-				}
-				m.Env = s30
+				jsonwire.Keep(d, k255, m.Env)
 			}
 		case "resources":
 			m.Resources.DecodeJSON(d)
 		case "resizePolicy":
-			if d.Null() {
-				m.ResizePolicy = nil
-			} else if d.OpenArray("[]ContainerResizePolicy") {
-				s31 := m.ResizePolicy[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s31) {
-						s31 = s31[:i+1]
-					} else {
-						s31 = append(s31, *new(ContainerResizePolicy))
+			if k257, ok := jsonwire.ReuseSlice(d, &m.ResizePolicy); !ok {
+				if d.Null() {
+					m.ResizePolicy = nil
+				} else if d.OpenArray("[]ContainerResizePolicy") {
+					s258 := m.ResizePolicy[:0]
+					if n := d.Count(); cap(s258) < n {
+						s258 = make([]ContainerResizePolicy, 0, n)
 					}
-					s31[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s258) {
+							s258 = s258[:i+1]
+						} else {
+							s258 = append(s258, *new(ContainerResizePolicy))
+						}
+						s258[i].DecodeJSON(d)
+					}
+					if len(s258) == 0 {
+						s258 = []ContainerResizePolicy{}
+					}
+					m.ResizePolicy = s258
 				}
-				if len(s31) == 0 {
-					s31 = []ContainerResizePolicy{}
-				}
-				m.ResizePolicy = s31
+				jsonwire.Keep(d, k257, m.ResizePolicy)
 			}
 		case "restartPolicy":
-			if d.Null() {
-				m.RestartPolicy = nil
-			} else {
-				if m.RestartPolicy == nil {
-					m.RestartPolicy = new(ContainerRestartPolicy)
+			if k259, ok := jsonwire.ReusePtr(d, &m.RestartPolicy); !ok {
+				if d.Null() {
+					m.RestartPolicy = nil
+				} else {
+					if m.RestartPolicy == nil {
+						m.RestartPolicy = new(ContainerRestartPolicy)
+					}
+					jsonwire.String(d, m.RestartPolicy)
 				}
-				jsonwire.String(d, m.RestartPolicy)
+				jsonwire.Keep(d, k259, m.RestartPolicy)
 			}
 		case "restartPolicyRules":
-			if d.Null() {
-				m.RestartPolicyRules = nil
-			} else if d.OpenArray("[]ContainerRestartRule") {
-				s32 := m.RestartPolicyRules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s32) {
-						s32 = s32[:i+1]
-					} else {
-						s32 = append(s32, *new(ContainerRestartRule))
+			if k260, ok := jsonwire.ReuseSlice(d, &m.RestartPolicyRules); !ok {
+				if d.Null() {
+					m.RestartPolicyRules = nil
+				} else if d.OpenArray("[]ContainerRestartRule") {
+					s261 := m.RestartPolicyRules[:0]
+					if n := d.Count(); cap(s261) < n {
+						s261 = make([]ContainerRestartRule, 0, n)
 					}
-					s32[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s261) {
+							s261 = s261[:i+1]
+						} else {
+							s261 = append(s261, *new(ContainerRestartRule))
+						}
+						s261[i].DecodeJSON(d)
+					}
+					if len(s261) == 0 {
+						s261 = []ContainerRestartRule{}
+					}
+					m.RestartPolicyRules = s261
 				}
-				if len(s32) == 0 {
-					s32 = []ContainerRestartRule{}
-				}
-				m.RestartPolicyRules = s32
+				jsonwire.Keep(d, k260, m.RestartPolicyRules)
 			}
 		case "volumeMounts":
-			if d.Null() {
-				m.VolumeMounts = nil
-			} else if d.OpenArray("[]VolumeMount") {
-				s33 := m.VolumeMounts[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s33) {
-						s33 = s33[:i+1]
-					} else {
-						s33 = append(s33, *new(VolumeMount))
+			if k262, ok := jsonwire.ReuseSlice(d, &m.VolumeMounts); !ok {
+				if d.Null() {
+					m.VolumeMounts = nil
+				} else if d.OpenArray("[]VolumeMount") {
+					s263 := m.VolumeMounts[:0]
+					if n := d.Count(); cap(s263) < n {
+						s263 = make([]VolumeMount, 0, n)
 					}
-					s33[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s263) {
+							s263 = s263[:i+1]
+						} else {
+							s263 = append(s263, *new(VolumeMount))
+						}
+						s263[i].DecodeJSON(d)
+					}
+					if len(s263) == 0 {
+						s263 = []VolumeMount{}
+					}
+					m.VolumeMounts = s263
 				}
-				if len(s33) == 0 {
-					s33 = []VolumeMount{}
-				}
-				m.VolumeMounts = s33
+				jsonwire.Keep(d, k262, m.VolumeMounts)
 			}
 		case "volumeDevices":
-			if d.Null() {
-				m.VolumeDevices = nil
-			} else if d.OpenArray("[]VolumeDevice") {
-				s34 := m.VolumeDevices[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s34) {
-						s34 = s34[:i+1]
-					} else {
-						s34 = append(s34, *new(VolumeDevice))
+			if k264, ok := jsonwire.ReuseSlice(d, &m.VolumeDevices); !ok {
+				if d.Null() {
+					m.VolumeDevices = nil
+				} else if d.OpenArray("[]VolumeDevice") {
+					s265 := m.VolumeDevices[:0]
+					if n := d.Count(); cap(s265) < n {
+						s265 = make([]VolumeDevice, 0, n)
 					}
-					s34[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s265) {
+							s265 = s265[:i+1]
+						} else {
+							s265 = append(s265, *new(VolumeDevice))
+						}
+						s265[i].DecodeJSON(d)
+					}
+					if len(s265) == 0 {
+						s265 = []VolumeDevice{}
+					}
+					m.VolumeDevices = s265
 				}
-				if len(s34) == 0 {
-					s34 = []VolumeDevice{}
-				}
-				m.VolumeDevices = s34
+				jsonwire.Keep(d, k264, m.VolumeDevices)
 			}
 		case "livenessProbe":
-			if d.Null() {
-				m.LivenessProbe = nil
-			} else {
-				if m.LivenessProbe == nil {
-					m.LivenessProbe = new(Probe)
+			if k266, ok := jsonwire.ReusePtr(d, &m.LivenessProbe); !ok {
+				if d.Null() {
+					m.LivenessProbe = nil
+				} else {
+					if m.LivenessProbe == nil {
+						m.LivenessProbe = new(Probe)
+					}
+					(*m.LivenessProbe).DecodeJSON(d)
 				}
-				(*m.LivenessProbe).DecodeJSON(d)
+				jsonwire.Keep(d, k266, m.LivenessProbe)
 			}
 		case "readinessProbe":
-			if d.Null() {
-				m.ReadinessProbe = nil
-			} else {
-				if m.ReadinessProbe == nil {
-					m.ReadinessProbe = new(Probe)
+			if k267, ok := jsonwire.ReusePtr(d, &m.ReadinessProbe); !ok {
+				if d.Null() {
+					m.ReadinessProbe = nil
+				} else {
+					if m.ReadinessProbe == nil {
+						m.ReadinessProbe = new(Probe)
+					}
+					(*m.ReadinessProbe).DecodeJSON(d)
 				}
-				(*m.ReadinessProbe).DecodeJSON(d)
+				jsonwire.Keep(d, k267, m.ReadinessProbe)
 			}
 		case "startupProbe":
-			if d.Null() {
-				m.StartupProbe = nil
-			} else {
-				if m.StartupProbe == nil {
-					m.StartupProbe = new(Probe)
+			if k268, ok := jsonwire.ReusePtr(d, &m.StartupProbe); !ok {
+				if d.Null() {
+					m.StartupProbe = nil
+				} else {
+					if m.StartupProbe == nil {
+						m.StartupProbe = new(Probe)
+					}
+					(*m.StartupProbe).DecodeJSON(d)
 				}
-				(*m.StartupProbe).DecodeJSON(d)
+				jsonwire.Keep(d, k268, m.StartupProbe)
 			}
 		case "lifecycle":
-			if d.Null() {
-				m.Lifecycle = nil
-			} else {
-				if m.Lifecycle == nil {
-					m.Lifecycle = new(Lifecycle)
+			if k269, ok := jsonwire.ReusePtr(d, &m.Lifecycle); !ok {
+				if d.Null() {
+					m.Lifecycle = nil
+				} else {
+					if m.Lifecycle == nil {
+						m.Lifecycle = new(Lifecycle)
+					}
+					(*m.Lifecycle).DecodeJSON(d)
 				}
-				(*m.Lifecycle).DecodeJSON(d)
+				jsonwire.Keep(d, k269, m.Lifecycle)
 			}
 		case "terminationMessagePath":
 			jsonwire.String(d, &m.TerminationMessagePath)
@@ -4264,13 +5071,16 @@ func (m *Container) DecodeJSON(d *jsonwire.Decoder) error {
 		case "imagePullPolicy":
 			jsonwire.String(d, &m.ImagePullPolicy)
 		case "securityContext":
-			if d.Null() {
-				m.SecurityContext = nil
-			} else {
-				if m.SecurityContext == nil {
-					m.SecurityContext = new(SecurityContext)
+			if k270, ok := jsonwire.ReusePtr(d, &m.SecurityContext); !ok {
+				if d.Null() {
+					m.SecurityContext = nil
+				} else {
+					if m.SecurityContext == nil {
+						m.SecurityContext = new(SecurityContext)
+					}
+					(*m.SecurityContext).DecodeJSON(d)
 				}
-				(*m.SecurityContext).DecodeJSON(d)
+				jsonwire.Keep(d, k270, m.SecurityContext)
 			}
 		case "stdin":
 			jsonwire.Bool(d, &m.Stdin)
@@ -4294,40 +5104,52 @@ func (m *ProbeHandler) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "exec":
-			if d.Null() {
-				m.Exec = nil
-			} else {
-				if m.Exec == nil {
-					m.Exec = new(ExecAction)
+			if k271, ok := jsonwire.ReusePtr(d, &m.Exec); !ok {
+				if d.Null() {
+					m.Exec = nil
+				} else {
+					if m.Exec == nil {
+						m.Exec = new(ExecAction)
+					}
+					(*m.Exec).DecodeJSON(d)
 				}
-				(*m.Exec).DecodeJSON(d)
+				jsonwire.Keep(d, k271, m.Exec)
 			}
 		case "httpGet":
-			if d.Null() {
-				m.HTTPGet = nil
-			} else {
-				if m.HTTPGet == nil {
-					m.HTTPGet = new(HTTPGetAction)
+			if k272, ok := jsonwire.ReusePtr(d, &m.HTTPGet); !ok {
+				if d.Null() {
+					m.HTTPGet = nil
+				} else {
+					if m.HTTPGet == nil {
+						m.HTTPGet = new(HTTPGetAction)
+					}
+					(*m.HTTPGet).DecodeJSON(d)
 				}
-				(*m.HTTPGet).DecodeJSON(d)
+				jsonwire.Keep(d, k272, m.HTTPGet)
 			}
 		case "tcpSocket":
-			if d.Null() {
-				m.TCPSocket = nil
-			} else {
-				if m.TCPSocket == nil {
-					m.TCPSocket = new(TCPSocketAction)
+			if k273, ok := jsonwire.ReusePtr(d, &m.TCPSocket); !ok {
+				if d.Null() {
+					m.TCPSocket = nil
+				} else {
+					if m.TCPSocket == nil {
+						m.TCPSocket = new(TCPSocketAction)
+					}
+					(*m.TCPSocket).DecodeJSON(d)
 				}
-				(*m.TCPSocket).DecodeJSON(d)
+				jsonwire.Keep(d, k273, m.TCPSocket)
 			}
 		case "grpc":
-			if d.Null() {
-				m.GRPC = nil
-			} else {
-				if m.GRPC == nil {
-					m.GRPC = new(GRPCAction)
+			if k274, ok := jsonwire.ReusePtr(d, &m.GRPC); !ok {
+				if d.Null() {
+					m.GRPC = nil
+				} else {
+					if m.GRPC == nil {
+						m.GRPC = new(GRPCAction)
+					}
+					(*m.GRPC).DecodeJSON(d)
 				}
-				(*m.GRPC).DecodeJSON(d)
+				jsonwire.Keep(d, k274, m.GRPC)
 			}
 		default:
 			d.Skip()
@@ -4345,40 +5167,52 @@ func (m *LifecycleHandler) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "exec":
-			if d.Null() {
-				m.Exec = nil
-			} else {
-				if m.Exec == nil {
-					m.Exec = new(ExecAction)
+			if k275, ok := jsonwire.ReusePtr(d, &m.Exec); !ok {
+				if d.Null() {
+					m.Exec = nil
+				} else {
+					if m.Exec == nil {
+						m.Exec = new(ExecAction)
+					}
+					(*m.Exec).DecodeJSON(d)
 				}
-				(*m.Exec).DecodeJSON(d)
+				jsonwire.Keep(d, k275, m.Exec)
 			}
 		case "httpGet":
-			if d.Null() {
-				m.HTTPGet = nil
-			} else {
-				if m.HTTPGet == nil {
-					m.HTTPGet = new(HTTPGetAction)
+			if k276, ok := jsonwire.ReusePtr(d, &m.HTTPGet); !ok {
+				if d.Null() {
+					m.HTTPGet = nil
+				} else {
+					if m.HTTPGet == nil {
+						m.HTTPGet = new(HTTPGetAction)
+					}
+					(*m.HTTPGet).DecodeJSON(d)
 				}
-				(*m.HTTPGet).DecodeJSON(d)
+				jsonwire.Keep(d, k276, m.HTTPGet)
 			}
 		case "tcpSocket":
-			if d.Null() {
-				m.TCPSocket = nil
-			} else {
-				if m.TCPSocket == nil {
-					m.TCPSocket = new(TCPSocketAction)
+			if k277, ok := jsonwire.ReusePtr(d, &m.TCPSocket); !ok {
+				if d.Null() {
+					m.TCPSocket = nil
+				} else {
+					if m.TCPSocket == nil {
+						m.TCPSocket = new(TCPSocketAction)
+					}
+					(*m.TCPSocket).DecodeJSON(d)
 				}
-				(*m.TCPSocket).DecodeJSON(d)
+				jsonwire.Keep(d, k277, m.TCPSocket)
 			}
 		case "sleep":
-			if d.Null() {
-				m.Sleep = nil
-			} else {
-				if m.Sleep == nil {
-					m.Sleep = new(SleepAction)
+			if k278, ok := jsonwire.ReusePtr(d, &m.Sleep); !ok {
+				if d.Null() {
+					m.Sleep = nil
+				} else {
+					if m.Sleep == nil {
+						m.Sleep = new(SleepAction)
+					}
+					(*m.Sleep).DecodeJSON(d)
 				}
-				(*m.Sleep).DecodeJSON(d)
+				jsonwire.Keep(d, k278, m.Sleep)
 			}
 		default:
 			d.Skip()
@@ -4396,31 +5230,40 @@ func (m *Lifecycle) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "postStart":
-			if d.Null() {
-				m.PostStart = nil
-			} else {
-				if m.PostStart == nil {
-					m.PostStart = new(LifecycleHandler)
+			if k279, ok := jsonwire.ReusePtr(d, &m.PostStart); !ok {
+				if d.Null() {
+					m.PostStart = nil
+				} else {
+					if m.PostStart == nil {
+						m.PostStart = new(LifecycleHandler)
+					}
+					(*m.PostStart).DecodeJSON(d)
 				}
-				(*m.PostStart).DecodeJSON(d)
+				jsonwire.Keep(d, k279, m.PostStart)
 			}
 		case "preStop":
-			if d.Null() {
-				m.PreStop = nil
-			} else {
-				if m.PreStop == nil {
-					m.PreStop = new(LifecycleHandler)
+			if k280, ok := jsonwire.ReusePtr(d, &m.PreStop); !ok {
+				if d.Null() {
+					m.PreStop = nil
+				} else {
+					if m.PreStop == nil {
+						m.PreStop = new(LifecycleHandler)
+					}
+					(*m.PreStop).DecodeJSON(d)
 				}
-				(*m.PreStop).DecodeJSON(d)
+				jsonwire.Keep(d, k280, m.PreStop)
 			}
 		case "stopSignal":
-			if d.Null() {
-				m.StopSignal = nil
-			} else {
-				if m.StopSignal == nil {
-					m.StopSignal = new(Signal)
+			if k281, ok := jsonwire.ReusePtr(d, &m.StopSignal); !ok {
+				if d.Null() {
+					m.StopSignal = nil
+				} else {
+					if m.StopSignal == nil {
+						m.StopSignal = new(Signal)
+					}
+					jsonwire.String(d, m.StopSignal)
 				}
-				jsonwire.String(d, m.StopSignal)
+				jsonwire.Keep(d, k281, m.StopSignal)
 			}
 		default:
 			d.Skip()
@@ -4503,31 +5346,40 @@ func (m *ContainerState) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "waiting":
-			if d.Null() {
-				m.Waiting = nil
-			} else {
-				if m.Waiting == nil {
-					m.Waiting = new(ContainerStateWaiting)
+			if k282, ok := jsonwire.ReusePtr(d, &m.Waiting); !ok {
+				if d.Null() {
+					m.Waiting = nil
+				} else {
+					if m.Waiting == nil {
+						m.Waiting = new(ContainerStateWaiting)
+					}
+					(*m.Waiting).DecodeJSON(d)
 				}
-				(*m.Waiting).DecodeJSON(d)
+				jsonwire.Keep(d, k282, m.Waiting)
 			}
 		case "running":
-			if d.Null() {
-				m.Running = nil
-			} else {
-				if m.Running == nil {
-					m.Running = new(ContainerStateRunning)
+			if k283, ok := jsonwire.ReusePtr(d, &m.Running); !ok {
+				if d.Null() {
+					m.Running = nil
+				} else {
+					if m.Running == nil {
+						m.Running = new(ContainerStateRunning)
+					}
+					(*m.Running).DecodeJSON(d)
 				}
-				(*m.Running).DecodeJSON(d)
+				jsonwire.Keep(d, k283, m.Running)
 			}
 		case "terminated":
-			if d.Null() {
-				m.Terminated = nil
-			} else {
-				if m.Terminated == nil {
-					m.Terminated = new(ContainerStateTerminated)
+			if k284, ok := jsonwire.ReusePtr(d, &m.Terminated); !ok {
+				if d.Null() {
+					m.Terminated = nil
+				} else {
+					if m.Terminated == nil {
+						m.Terminated = new(ContainerStateTerminated)
+					}
+					(*m.Terminated).DecodeJSON(d)
 				}
-				(*m.Terminated).DecodeJSON(d)
+				jsonwire.Keep(d, k284, m.Terminated)
 			}
 		default:
 			d.Skip()
@@ -4561,78 +5413,102 @@ func (m *ContainerStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "containerID":
 			jsonwire.UniqueString(d, &m.ContainerID)
 		case "started":
-			if d.Null() {
-				m.Started = nil
-			} else {
-				if m.Started == nil {
-					m.Started = new(bool)
+			if k285, ok := jsonwire.ReusePtr(d, &m.Started); !ok {
+				if d.Null() {
+					m.Started = nil
+				} else {
+					if m.Started == nil {
+						m.Started = new(bool)
+					}
+					jsonwire.Bool(d, m.Started)
 				}
-				jsonwire.Bool(d, m.Started)
+				jsonwire.Keep(d, k285, m.Started)
 			}
 		case "allocatedResources":
 			m.AllocatedResources.DecodeJSON(d)
 		case "resources":
-			if d.Null() {
-				m.Resources = nil
-			} else {
-				if m.Resources == nil {
-					m.Resources = new(ResourceRequirements)
+			if k286, ok := jsonwire.ReusePtr(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else {
+					if m.Resources == nil {
+						m.Resources = new(ResourceRequirements)
+					}
+					(*m.Resources).DecodeJSON(d)
 				}
-				(*m.Resources).DecodeJSON(d)
+				jsonwire.Keep(d, k286, m.Resources)
 			}
 		case "volumeMounts":
-			if d.Null() {
-				m.VolumeMounts = nil
-			} else if d.OpenArray("[]VolumeMountStatus") {
-				s35 := m.VolumeMounts[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s35) {
-						s35 = s35[:i+1]
-					} else {
-						s35 = append(s35, *new(VolumeMountStatus))
+			if k287, ok := jsonwire.ReuseSlice(d, &m.VolumeMounts); !ok {
+				if d.Null() {
+					m.VolumeMounts = nil
+				} else if d.OpenArray("[]VolumeMountStatus") {
+					s288 := m.VolumeMounts[:0]
+					if n := d.Count(); cap(s288) < n {
+						s288 = make([]VolumeMountStatus, 0, n)
 					}
-					s35[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s288) {
+							s288 = s288[:i+1]
+						} else {
+							s288 = append(s288, *new(VolumeMountStatus))
+						}
+						s288[i].DecodeJSON(d)
+					}
+					if len(s288) == 0 {
+						s288 = []VolumeMountStatus{}
+					}
+					m.VolumeMounts = s288
 				}
-				if len(s35) == 0 {
-					s35 = []VolumeMountStatus{}
-				}
-				m.VolumeMounts = s35
+				jsonwire.Keep(d, k287, m.VolumeMounts)
 			}
 		case "user":
-			if d.Null() {
-				m.User = nil
-			} else {
-				if m.User == nil {
-					m.User = new(ContainerUser)
+			if k289, ok := jsonwire.ReusePtr(d, &m.User); !ok {
+				if d.Null() {
+					m.User = nil
+				} else {
+					if m.User == nil {
+						m.User = new(ContainerUser)
+					}
+					(*m.User).DecodeJSON(d)
 				}
-				(*m.User).DecodeJSON(d)
+				jsonwire.Keep(d, k289, m.User)
 			}
 		case "allocatedResourcesStatus":
-			if d.Null() {
-				m.AllocatedResourcesStatus = nil
-			} else if d.OpenArray("[]ResourceStatus") {
-				s36 := m.AllocatedResourcesStatus[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s36) {
-						s36 = s36[:i+1]
-					} else {
-						s36 = append(s36, *new(ResourceStatus))
+			if k290, ok := jsonwire.ReuseSlice(d, &m.AllocatedResourcesStatus); !ok {
+				if d.Null() {
+					m.AllocatedResourcesStatus = nil
+				} else if d.OpenArray("[]ResourceStatus") {
+					s291 := m.AllocatedResourcesStatus[:0]
+					if n := d.Count(); cap(s291) < n {
+						s291 = make([]ResourceStatus, 0, n)
 					}
-					s36[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s291) {
+							s291 = s291[:i+1]
+						} else {
+							s291 = append(s291, *new(ResourceStatus))
+						}
+						s291[i].DecodeJSON(d)
+					}
+					if len(s291) == 0 {
+						s291 = []ResourceStatus{}
+					}
+					m.AllocatedResourcesStatus = s291
 				}
-				if len(s36) == 0 {
-					s36 = []ResourceStatus{}
-				}
-				m.AllocatedResourcesStatus = s36
+				jsonwire.Keep(d, k290, m.AllocatedResourcesStatus)
 			}
 		case "stopSignal":
-			if d.Null() {
-				m.StopSignal = nil
-			} else {
-				if m.StopSignal == nil {
-					m.StopSignal = new(Signal)
+			if k292, ok := jsonwire.ReusePtr(d, &m.StopSignal); !ok {
+				if d.Null() {
+					m.StopSignal = nil
+				} else {
+					if m.StopSignal == nil {
+						m.StopSignal = new(Signal)
+					}
+					jsonwire.String(d, m.StopSignal)
 				}
-				jsonwire.String(d, m.StopSignal)
+				jsonwire.Keep(d, k292, m.StopSignal)
 			}
 		default:
 			d.Skip()
@@ -4652,22 +5528,28 @@ func (m *ResourceStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "resources":
-			if d.Null() {
-				m.Resources = nil
-			} else if d.OpenArray("[]ResourceHealth") {
-				s37 := m.Resources[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s37) {
-						s37 = s37[:i+1]
-					} else {
-						s37 = append(s37, *new(ResourceHealth))
+			if k293, ok := jsonwire.ReuseSlice(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else if d.OpenArray("[]ResourceHealth") {
+					s294 := m.Resources[:0]
+					if n := d.Count(); cap(s294) < n {
+						s294 = make([]ResourceHealth, 0, n)
 					}
-					s37[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s294) {
+							s294 = s294[:i+1]
+						} else {
+							s294 = append(s294, *new(ResourceHealth))
+						}
+						s294[i].DecodeJSON(d)
+					}
+					if len(s294) == 0 {
+						s294 = []ResourceHealth{}
+					}
+					m.Resources = s294
 				}
-				if len(s37) == 0 {
-					s37 = []ResourceHealth{}
-				}
-				m.Resources = s37
+				jsonwire.Keep(d, k293, m.Resources)
 			}
 		default:
 			d.Skip()
@@ -4689,13 +5571,16 @@ func (m *ResourceHealth) DecodeJSON(d *jsonwire.Decoder) error {
 		case "health":
 			jsonwire.String(d, &m.Health)
 		case "message":
-			if d.Null() {
-				m.Message = nil
-			} else {
-				if m.Message == nil {
-					m.Message = new(string)
+			if k295, ok := jsonwire.ReusePtr(d, &m.Message); !ok {
+				if d.Null() {
+					m.Message = nil
+				} else {
+					if m.Message == nil {
+						m.Message = new(string)
+					}
+					jsonwire.String(d, m.Message)
 				}
-				jsonwire.String(d, m.Message)
+				jsonwire.Keep(d, k295, m.Message)
 			}
 		default:
 			d.Skip()
@@ -4713,13 +5598,16 @@ func (m *ContainerUser) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "linux":
-			if d.Null() {
-				m.Linux = nil
-			} else {
-				if m.Linux == nil {
-					m.Linux = new(LinuxContainerUser)
+			if k296, ok := jsonwire.ReusePtr(d, &m.Linux); !ok {
+				if d.Null() {
+					m.Linux = nil
+				} else {
+					if m.Linux == nil {
+						m.Linux = new(LinuxContainerUser)
+					}
+					(*m.Linux).DecodeJSON(d)
 				}
-				(*m.Linux).DecodeJSON(d)
+				jsonwire.Keep(d, k296, m.Linux)
 			}
 		default:
 			d.Skip()
@@ -4741,22 +5629,28 @@ func (m *LinuxContainerUser) DecodeJSON(d *jsonwire.Decoder) error {
 		case "gid":
 			jsonwire.Int(d, &m.GID)
 		case "supplementalGroups":
-			if d.Null() {
-				m.SupplementalGroups = nil
-			} else if d.OpenArray("[]int64") {
-				s38 := m.SupplementalGroups[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s38) {
-						s38 = s38[:i+1]
-					} else {
-						s38 = append(s38, *new(int64))
+			if k297, ok := jsonwire.ReuseSlice(d, &m.SupplementalGroups); !ok {
+				if d.Null() {
+					m.SupplementalGroups = nil
+				} else if d.OpenArray("[]int64") {
+					s298 := m.SupplementalGroups[:0]
+					if n := d.Count(); cap(s298) < n {
+						s298 = make([]int64, 0, n)
 					}
-					jsonwire.Int(d, &s38[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s298) {
+							s298 = s298[:i+1]
+						} else {
+							s298 = append(s298, *new(int64))
+						}
+						jsonwire.Int(d, &s298[i])
+					}
+					if len(s298) == 0 {
+						s298 = []int64{}
+					}
+					m.SupplementalGroups = s298
 				}
-				if len(s38) == 0 {
-					s38 = []int64{}
-				}
-				m.SupplementalGroups = s38
+				jsonwire.Keep(d, k297, m.SupplementalGroups)
 			}
 		default:
 			d.Skip()
@@ -4809,22 +5703,28 @@ func (m *VolumeMountStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "readOnly":
 			jsonwire.Bool(d, &m.ReadOnly)
 		case "recursiveReadOnly":
-			if d.Null() {
-				m.RecursiveReadOnly = nil
-			} else {
-				if m.RecursiveReadOnly == nil {
-					m.RecursiveReadOnly = new(RecursiveReadOnlyMode)
+			if k299, ok := jsonwire.ReusePtr(d, &m.RecursiveReadOnly); !ok {
+				if d.Null() {
+					m.RecursiveReadOnly = nil
+				} else {
+					if m.RecursiveReadOnly == nil {
+						m.RecursiveReadOnly = new(RecursiveReadOnlyMode)
+					}
+					jsonwire.String(d, m.RecursiveReadOnly)
 				}
-				jsonwire.String(d, m.RecursiveReadOnly)
+				jsonwire.Keep(d, k299, m.RecursiveReadOnly)
 			}
 		case "volumeStatus":
-			if d.Null() {
-				m.VolumeStatus = nil
-			} else {
-				if m.VolumeStatus == nil {
-					m.VolumeStatus = new(VolumeStatus)
+			if k300, ok := jsonwire.ReusePtr(d, &m.VolumeStatus); !ok {
+				if d.Null() {
+					m.VolumeStatus = nil
+				} else {
+					if m.VolumeStatus == nil {
+						m.VolumeStatus = new(VolumeStatus)
+					}
+					(*m.VolumeStatus).DecodeJSON(d)
 				}
-				(*m.VolumeStatus).DecodeJSON(d)
+				jsonwire.Keep(d, k300, m.VolumeStatus)
 			}
 		default:
 			d.Skip()
@@ -4842,13 +5742,16 @@ func (m *VolumeStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "image":
-			if d.Null() {
-				m.Image = nil
-			} else {
-				if m.Image == nil {
-					m.Image = new(ImageVolumeStatus)
+			if k301, ok := jsonwire.ReusePtr(d, &m.Image); !ok {
+				if d.Null() {
+					m.Image = nil
+				} else {
+					if m.Image == nil {
+						m.Image = new(ImageVolumeStatus)
+					}
+					(*m.Image).DecodeJSON(d)
 				}
-				(*m.Image).DecodeJSON(d)
+				jsonwire.Keep(d, k301, m.Image)
 			}
 		default:
 			d.Skip()
@@ -4885,13 +5788,16 @@ func (m *ContainerRestartRule) DecodeJSON(d *jsonwire.Decoder) error {
 		case "action":
 			jsonwire.String(d, &m.Action)
 		case "exitCodes":
-			if d.Null() {
-				m.ExitCodes = nil
-			} else {
-				if m.ExitCodes == nil {
-					m.ExitCodes = new(ContainerRestartRuleOnExitCodes)
+			if k302, ok := jsonwire.ReusePtr(d, &m.ExitCodes); !ok {
+				if d.Null() {
+					m.ExitCodes = nil
+				} else {
+					if m.ExitCodes == nil {
+						m.ExitCodes = new(ContainerRestartRuleOnExitCodes)
+					}
+					(*m.ExitCodes).DecodeJSON(d)
 				}
-				(*m.ExitCodes).DecodeJSON(d)
+				jsonwire.Keep(d, k302, m.ExitCodes)
 			}
 		default:
 			d.Skip()
@@ -4911,22 +5817,28 @@ func (m *ContainerRestartRuleOnExitCodes) DecodeJSON(d *jsonwire.Decoder) error 
 		case "operator":
 			jsonwire.String(d, &m.Operator)
 		case "values":
-			if d.Null() {
-				m.Values = nil
-			} else if d.OpenArray("[]int32") {
-				s39 := m.Values[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s39) {
-						s39 = s39[:i+1]
-					} else {
-						s39 = append(s39, *new(int32))
+			if k303, ok := jsonwire.ReuseSlice(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if d.OpenArray("[]int32") {
+					s304 := m.Values[:0]
+					if n := d.Count(); cap(s304) < n {
+						s304 = make([]int32, 0, n)
 					}
-					jsonwire.Int(d, &s39[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s304) {
+							s304 = s304[:i+1]
+						} else {
+							s304 = append(s304, *new(int32))
+						}
+						jsonwire.Int(d, &s304[i])
+					}
+					if len(s304) == 0 {
+						s304 = []int32{}
+					}
+					m.Values = s304
 				}
-				if len(s39) == 0 {
-					s39 = []int32{}
-				}
-				m.Values = s39
+				jsonwire.Keep(d, k303, m.Values)
 			}
 		default:
 			d.Skip()
@@ -4944,22 +5856,28 @@ func (m *NodeSelector) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "nodeSelectorTerms":
-			if d.Null() {
-				m.NodeSelectorTerms = nil
-			} else if d.OpenArray("[]NodeSelectorTerm") {
-				s40 := m.NodeSelectorTerms[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s40) {
-						s40 = s40[:i+1]
-					} else {
-						s40 = append(s40, *new(NodeSelectorTerm))
+			if k305, ok := jsonwire.ReuseSlice(d, &m.NodeSelectorTerms); !ok {
+				if d.Null() {
+					m.NodeSelectorTerms = nil
+				} else if d.OpenArray("[]NodeSelectorTerm") {
+					s306 := m.NodeSelectorTerms[:0]
+					if n := d.Count(); cap(s306) < n {
+						s306 = make([]NodeSelectorTerm, 0, n)
 					}
-					s40[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s306) {
+							s306 = s306[:i+1]
+						} else {
+							s306 = append(s306, *new(NodeSelectorTerm))
+						}
+						s306[i].DecodeJSON(d)
+					}
+					if len(s306) == 0 {
+						s306 = []NodeSelectorTerm{}
+					}
+					m.NodeSelectorTerms = s306
 				}
-				if len(s40) == 0 {
-					s40 = []NodeSelectorTerm{}
-				}
-				m.NodeSelectorTerms = s40
+				jsonwire.Keep(d, k305, m.NodeSelectorTerms)
 			}
 		default:
 			d.Skip()
@@ -4977,40 +5895,52 @@ func (m *NodeSelectorTerm) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "matchExpressions":
-			if d.Null() {
-				m.MatchExpressions = nil
-			} else if d.OpenArray("[]NodeSelectorRequirement") {
-				s41 := m.MatchExpressions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s41) {
-						s41 = s41[:i+1]
-					} else {
-						s41 = append(s41, *new(NodeSelectorRequirement))
+			if k307, ok := jsonwire.ReuseSlice(d, &m.MatchExpressions); !ok {
+				if d.Null() {
+					m.MatchExpressions = nil
+				} else if d.OpenArray("[]NodeSelectorRequirement") {
+					s308 := m.MatchExpressions[:0]
+					if n := d.Count(); cap(s308) < n {
+						s308 = make([]NodeSelectorRequirement, 0, n)
 					}
-					s41[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s308) {
+							s308 = s308[:i+1]
+						} else {
+							s308 = append(s308, *new(NodeSelectorRequirement))
+						}
+						s308[i].DecodeJSON(d)
+					}
+					if len(s308) == 0 {
+						s308 = []NodeSelectorRequirement{}
+					}
+					m.MatchExpressions = s308
 				}
-				if len(s41) == 0 {
-					s41 = []NodeSelectorRequirement{}
-				}
-				m.MatchExpressions = s41
+				jsonwire.Keep(d, k307, m.MatchExpressions)
 			}
 		case "matchFields":
-			if d.Null() {
-				m.MatchFields = nil
-			} else if d.OpenArray("[]NodeSelectorRequirement") {
-				s42 := m.MatchFields[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s42) {
-						s42 = s42[:i+1]
-					} else {
-						s42 = append(s42, *new(NodeSelectorRequirement))
+			if k309, ok := jsonwire.ReuseSlice(d, &m.MatchFields); !ok {
+				if d.Null() {
+					m.MatchFields = nil
+				} else if d.OpenArray("[]NodeSelectorRequirement") {
+					s310 := m.MatchFields[:0]
+					if n := d.Count(); cap(s310) < n {
+						s310 = make([]NodeSelectorRequirement, 0, n)
 					}
-					s42[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s310) {
+							s310 = s310[:i+1]
+						} else {
+							s310 = append(s310, *new(NodeSelectorRequirement))
+						}
+						s310[i].DecodeJSON(d)
+					}
+					if len(s310) == 0 {
+						s310 = []NodeSelectorRequirement{}
+					}
+					m.MatchFields = s310
 				}
-				if len(s42) == 0 {
-					s42 = []NodeSelectorRequirement{}
-				}
-				m.MatchFields = s42
+				jsonwire.Keep(d, k309, m.MatchFields)
 			}
 		default:
 			d.Skip()
@@ -5032,22 +5962,28 @@ func (m *NodeSelectorRequirement) DecodeJSON(d *jsonwire.Decoder) error {
 		case "operator":
 			jsonwire.String(d, &m.Operator)
 		case "values":
-			if d.Null() {
-				m.Values = nil
-			} else if d.OpenArray("[]string") {
-				s43 := m.Values[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s43) {
-						s43 = s43[:i+1]
-					} else {
-						s43 = append(s43, *new(string))
+			if k311, ok := jsonwire.ReuseSlice(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if d.OpenArray("[]string") {
+					s312 := m.Values[:0]
+					if n := d.Count(); cap(s312) < n {
+						s312 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s43[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s312) {
+							s312 = s312[:i+1]
+						} else {
+							s312 = append(s312, *new(string))
+						}
+						jsonwire.String(d, &s312[i])
+					}
+					if len(s312) == 0 {
+						s312 = []string{}
+					}
+					m.Values = s312
 				}
-				if len(s43) == 0 {
-					s43 = []string{}
-				}
-				m.Values = s43
+				jsonwire.Keep(d, k311, m.Values)
 			}
 		default:
 			d.Skip()
@@ -5065,22 +6001,28 @@ func (m *TopologySelectorTerm) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "matchLabelExpressions":
-			if d.Null() {
-				m.MatchLabelExpressions = nil
-			} else if d.OpenArray("[]TopologySelectorLabelRequirement") {
-				s44 := m.MatchLabelExpressions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s44) {
-						s44 = s44[:i+1]
-					} else {
-						s44 = append(s44, *new(TopologySelectorLabelRequirement))
+			if k313, ok := jsonwire.ReuseSlice(d, &m.MatchLabelExpressions); !ok {
+				if d.Null() {
+					m.MatchLabelExpressions = nil
+				} else if d.OpenArray("[]TopologySelectorLabelRequirement") {
+					s314 := m.MatchLabelExpressions[:0]
+					if n := d.Count(); cap(s314) < n {
+						s314 = make([]TopologySelectorLabelRequirement, 0, n)
 					}
-					s44[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s314) {
+							s314 = s314[:i+1]
+						} else {
+							s314 = append(s314, *new(TopologySelectorLabelRequirement))
+						}
+						s314[i].DecodeJSON(d)
+					}
+					if len(s314) == 0 {
+						s314 = []TopologySelectorLabelRequirement{}
+					}
+					m.MatchLabelExpressions = s314
 				}
-				if len(s44) == 0 {
-					s44 = []TopologySelectorLabelRequirement{}
-				}
-				m.MatchLabelExpressions = s44
+				jsonwire.Keep(d, k313, m.MatchLabelExpressions)
 			}
 		default:
 			d.Skip()
@@ -5100,22 +6042,28 @@ func (m *TopologySelectorLabelRequirement) DecodeJSON(d *jsonwire.Decoder) error
 		case "key":
 			jsonwire.String(d, &m.Key)
 		case "values":
-			if d.Null() {
-				m.Values = nil
-			} else if d.OpenArray("[]string") {
-				s45 := m.Values[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s45) {
-						s45 = s45[:i+1]
-					} else {
-						s45 = append(s45, *new(string))
+			if k315, ok := jsonwire.ReuseSlice(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if d.OpenArray("[]string") {
+					s316 := m.Values[:0]
+					if n := d.Count(); cap(s316) < n {
+						s316 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s45[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s316) {
+							s316 = s316[:i+1]
+						} else {
+							s316 = append(s316, *new(string))
+						}
+						jsonwire.String(d, &s316[i])
+					}
+					if len(s316) == 0 {
+						s316 = []string{}
+					}
+					m.Values = s316
 				}
-				if len(s45) == 0 {
-					s45 = []string{}
-				}
-				m.Values = s45
+				jsonwire.Keep(d, k315, m.Values)
 			}
 		default:
 			d.Skip()
@@ -5133,31 +6081,40 @@ func (m *Affinity) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "nodeAffinity":
-			if d.Null() {
-				m.NodeAffinity = nil
-			} else {
-				if m.NodeAffinity == nil {
-					m.NodeAffinity = new(NodeAffinity)
+			if k317, ok := jsonwire.ReusePtr(d, &m.NodeAffinity); !ok {
+				if d.Null() {
+					m.NodeAffinity = nil
+				} else {
+					if m.NodeAffinity == nil {
+						m.NodeAffinity = new(NodeAffinity)
+					}
+					(*m.NodeAffinity).DecodeJSON(d)
 				}
-				(*m.NodeAffinity).DecodeJSON(d)
+				jsonwire.Keep(d, k317, m.NodeAffinity)
 			}
 		case "podAffinity":
-			if d.Null() {
-				m.PodAffinity = nil
-			} else {
-				if m.PodAffinity == nil {
-					m.PodAffinity = new(PodAffinity)
+			if k318, ok := jsonwire.ReusePtr(d, &m.PodAffinity); !ok {
+				if d.Null() {
+					m.PodAffinity = nil
+				} else {
+					if m.PodAffinity == nil {
+						m.PodAffinity = new(PodAffinity)
+					}
+					(*m.PodAffinity).DecodeJSON(d)
 				}
-				(*m.PodAffinity).DecodeJSON(d)
+				jsonwire.Keep(d, k318, m.PodAffinity)
 			}
 		case "podAntiAffinity":
-			if d.Null() {
-				m.PodAntiAffinity = nil
-			} else {
-				if m.PodAntiAffinity == nil {
-					m.PodAntiAffinity = new(PodAntiAffinity)
+			if k319, ok := jsonwire.ReusePtr(d, &m.PodAntiAffinity); !ok {
+				if d.Null() {
+					m.PodAntiAffinity = nil
+				} else {
+					if m.PodAntiAffinity == nil {
+						m.PodAntiAffinity = new(PodAntiAffinity)
+					}
+					(*m.PodAntiAffinity).DecodeJSON(d)
 				}
-				(*m.PodAntiAffinity).DecodeJSON(d)
+				jsonwire.Keep(d, k319, m.PodAntiAffinity)
 			}
 		default:
 			d.Skip()
@@ -5175,40 +6132,52 @@ func (m *PodAffinity) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "requiredDuringSchedulingIgnoredDuringExecution":
-			if d.Null() {
-				m.RequiredDuringSchedulingIgnoredDuringExecution = nil
-			} else if d.OpenArray("[]PodAffinityTerm") {
-				s46 := m.RequiredDuringSchedulingIgnoredDuringExecution[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s46) {
-						s46 = s46[:i+1]
-					} else {
-						s46 = append(s46, *new(PodAffinityTerm))
+			if k320, ok := jsonwire.ReuseSlice(d, &m.RequiredDuringSchedulingIgnoredDuringExecution); !ok {
+				if d.Null() {
+					m.RequiredDuringSchedulingIgnoredDuringExecution = nil
+				} else if d.OpenArray("[]PodAffinityTerm") {
+					s321 := m.RequiredDuringSchedulingIgnoredDuringExecution[:0]
+					if n := d.Count(); cap(s321) < n {
+						s321 = make([]PodAffinityTerm, 0, n)
 					}
-					s46[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s321) {
+							s321 = s321[:i+1]
+						} else {
+							s321 = append(s321, *new(PodAffinityTerm))
+						}
+						s321[i].DecodeJSON(d)
+					}
+					if len(s321) == 0 {
+						s321 = []PodAffinityTerm{}
+					}
+					m.RequiredDuringSchedulingIgnoredDuringExecution = s321
 				}
-				if len(s46) == 0 {
-					s46 = []PodAffinityTerm{}
-				}
-				m.RequiredDuringSchedulingIgnoredDuringExecution = s46
+				jsonwire.Keep(d, k320, m.RequiredDuringSchedulingIgnoredDuringExecution)
 			}
 		case "preferredDuringSchedulingIgnoredDuringExecution":
-			if d.Null() {
-				m.PreferredDuringSchedulingIgnoredDuringExecution = nil
-			} else if d.OpenArray("[]WeightedPodAffinityTerm") {
-				s47 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s47) {
-						s47 = s47[:i+1]
-					} else {
-						s47 = append(s47, *new(WeightedPodAffinityTerm))
+			if k322, ok := jsonwire.ReuseSlice(d, &m.PreferredDuringSchedulingIgnoredDuringExecution); !ok {
+				if d.Null() {
+					m.PreferredDuringSchedulingIgnoredDuringExecution = nil
+				} else if d.OpenArray("[]WeightedPodAffinityTerm") {
+					s323 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
+					if n := d.Count(); cap(s323) < n {
+						s323 = make([]WeightedPodAffinityTerm, 0, n)
 					}
-					s47[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s323) {
+							s323 = s323[:i+1]
+						} else {
+							s323 = append(s323, *new(WeightedPodAffinityTerm))
+						}
+						s323[i].DecodeJSON(d)
+					}
+					if len(s323) == 0 {
+						s323 = []WeightedPodAffinityTerm{}
+					}
+					m.PreferredDuringSchedulingIgnoredDuringExecution = s323
 				}
-				if len(s47) == 0 {
-					s47 = []WeightedPodAffinityTerm{}
-				}
-				m.PreferredDuringSchedulingIgnoredDuringExecution = s47
+				jsonwire.Keep(d, k322, m.PreferredDuringSchedulingIgnoredDuringExecution)
 			}
 		default:
 			d.Skip()
@@ -5226,40 +6195,52 @@ func (m *PodAntiAffinity) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "requiredDuringSchedulingIgnoredDuringExecution":
-			if d.Null() {
-				m.RequiredDuringSchedulingIgnoredDuringExecution = nil
-			} else if d.OpenArray("[]PodAffinityTerm") {
-				s48 := m.RequiredDuringSchedulingIgnoredDuringExecution[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s48) {
-						s48 = s48[:i+1]
-					} else {
-						s48 = append(s48, *new(PodAffinityTerm))
+			if k324, ok := jsonwire.ReuseSlice(d, &m.RequiredDuringSchedulingIgnoredDuringExecution); !ok {
+				if d.Null() {
+					m.RequiredDuringSchedulingIgnoredDuringExecution = nil
+				} else if d.OpenArray("[]PodAffinityTerm") {
+					s325 := m.RequiredDuringSchedulingIgnoredDuringExecution[:0]
+					if n := d.Count(); cap(s325) < n {
+						s325 = make([]PodAffinityTerm, 0, n)
 					}
-					s48[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s325) {
+							s325 = s325[:i+1]
+						} else {
+							s325 = append(s325, *new(PodAffinityTerm))
+						}
+						s325[i].DecodeJSON(d)
+					}
+					if len(s325) == 0 {
+						s325 = []PodAffinityTerm{}
+					}
+					m.RequiredDuringSchedulingIgnoredDuringExecution = s325
 				}
-				if len(s48) == 0 {
-					s48 = []PodAffinityTerm{}
-				}
-				m.RequiredDuringSchedulingIgnoredDuringExecution = s48
+				jsonwire.Keep(d, k324, m.RequiredDuringSchedulingIgnoredDuringExecution)
 			}
 		case "preferredDuringSchedulingIgnoredDuringExecution":
-			if d.Null() {
-				m.PreferredDuringSchedulingIgnoredDuringExecution = nil
-			} else if d.OpenArray("[]WeightedPodAffinityTerm") {
-				s49 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s49) {
-						s49 = s49[:i+1]
-					} else {
-						s49 = append(s49, *new(WeightedPodAffinityTerm))
+			if k326, ok := jsonwire.ReuseSlice(d, &m.PreferredDuringSchedulingIgnoredDuringExecution); !ok {
+				if d.Null() {
+					m.PreferredDuringSchedulingIgnoredDuringExecution = nil
+				} else if d.OpenArray("[]WeightedPodAffinityTerm") {
+					s327 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
+					if n := d.Count(); cap(s327) < n {
+						s327 = make([]WeightedPodAffinityTerm, 0, n)
 					}
-					s49[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s327) {
+							s327 = s327[:i+1]
+						} else {
+							s327 = append(s327, *new(WeightedPodAffinityTerm))
+						}
+						s327[i].DecodeJSON(d)
+					}
+					if len(s327) == 0 {
+						s327 = []WeightedPodAffinityTerm{}
+					}
+					m.PreferredDuringSchedulingIgnoredDuringExecution = s327
 				}
-				if len(s49) == 0 {
-					s49 = []WeightedPodAffinityTerm{}
-				}
-				m.PreferredDuringSchedulingIgnoredDuringExecution = s49
+				jsonwire.Keep(d, k326, m.PreferredDuringSchedulingIgnoredDuringExecution)
 			}
 		default:
 			d.Skip()
@@ -5296,78 +6277,102 @@ func (m *PodAffinityTerm) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "labelSelector":
-			if d.Null() {
-				m.LabelSelector = nil
-			} else {
-				if m.LabelSelector == nil {
-					m.LabelSelector = new(metav1.LabelSelector)
+			if k328, ok := jsonwire.ReusePtr(d, &m.LabelSelector); !ok {
+				if d.Null() {
+					m.LabelSelector = nil
+				} else {
+					if m.LabelSelector == nil {
+						m.LabelSelector = new(metav1.LabelSelector)
+					}
+					(*m.LabelSelector).DecodeJSON(d)
 				}
-				(*m.LabelSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k328, m.LabelSelector)
 			}
 		case "namespaces":
-			if d.Null() {
-				m.Namespaces = nil
-			} else if d.OpenArray("[]string") {
-				s50 := m.Namespaces[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s50) {
-						s50 = s50[:i+1]
-					} else {
-						s50 = append(s50, *new(string))
+			if k329, ok := jsonwire.ReuseSlice(d, &m.Namespaces); !ok {
+				if d.Null() {
+					m.Namespaces = nil
+				} else if d.OpenArray("[]string") {
+					s330 := m.Namespaces[:0]
+					if n := d.Count(); cap(s330) < n {
+						s330 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s50[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s330) {
+							s330 = s330[:i+1]
+						} else {
+							s330 = append(s330, *new(string))
+						}
+						jsonwire.String(d, &s330[i])
+					}
+					if len(s330) == 0 {
+						s330 = []string{}
+					}
+					m.Namespaces = s330
 				}
-				if len(s50) == 0 {
-					s50 = []string{}
-				}
-				m.Namespaces = s50
+				jsonwire.Keep(d, k329, m.Namespaces)
 			}
 		case "topologyKey":
 			jsonwire.String(d, &m.TopologyKey)
 		case "namespaceSelector":
-			if d.Null() {
-				m.NamespaceSelector = nil
-			} else {
-				if m.NamespaceSelector == nil {
-					m.NamespaceSelector = new(metav1.LabelSelector)
+			if k331, ok := jsonwire.ReusePtr(d, &m.NamespaceSelector); !ok {
+				if d.Null() {
+					m.NamespaceSelector = nil
+				} else {
+					if m.NamespaceSelector == nil {
+						m.NamespaceSelector = new(metav1.LabelSelector)
+					}
+					(*m.NamespaceSelector).DecodeJSON(d)
 				}
-				(*m.NamespaceSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k331, m.NamespaceSelector)
 			}
 		case "matchLabelKeys":
-			if d.Null() {
-				m.MatchLabelKeys = nil
-			} else if d.OpenArray("[]string") {
-				s51 := m.MatchLabelKeys[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s51) {
-						s51 = s51[:i+1]
-					} else {
-						s51 = append(s51, *new(string))
+			if k332, ok := jsonwire.ReuseSlice(d, &m.MatchLabelKeys); !ok {
+				if d.Null() {
+					m.MatchLabelKeys = nil
+				} else if d.OpenArray("[]string") {
+					s333 := m.MatchLabelKeys[:0]
+					if n := d.Count(); cap(s333) < n {
+						s333 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s51[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s333) {
+							s333 = s333[:i+1]
+						} else {
+							s333 = append(s333, *new(string))
+						}
+						jsonwire.String(d, &s333[i])
+					}
+					if len(s333) == 0 {
+						s333 = []string{}
+					}
+					m.MatchLabelKeys = s333
 				}
-				if len(s51) == 0 {
-					s51 = []string{}
-				}
-				m.MatchLabelKeys = s51
+				jsonwire.Keep(d, k332, m.MatchLabelKeys)
 			}
 		case "mismatchLabelKeys":
-			if d.Null() {
-				m.MismatchLabelKeys = nil
-			} else if d.OpenArray("[]string") {
-				s52 := m.MismatchLabelKeys[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s52) {
-						s52 = s52[:i+1]
-					} else {
-						s52 = append(s52, *new(string))
+			if k334, ok := jsonwire.ReuseSlice(d, &m.MismatchLabelKeys); !ok {
+				if d.Null() {
+					m.MismatchLabelKeys = nil
+				} else if d.OpenArray("[]string") {
+					s335 := m.MismatchLabelKeys[:0]
+					if n := d.Count(); cap(s335) < n {
+						s335 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s52[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s335) {
+							s335 = s335[:i+1]
+						} else {
+							s335 = append(s335, *new(string))
+						}
+						jsonwire.String(d, &s335[i])
+					}
+					if len(s335) == 0 {
+						s335 = []string{}
+					}
+					m.MismatchLabelKeys = s335
 				}
-				if len(s52) == 0 {
-					s52 = []string{}
-				}
-				m.MismatchLabelKeys = s52
+				jsonwire.Keep(d, k334, m.MismatchLabelKeys)
 			}
 		default:
 			d.Skip()
@@ -5385,31 +6390,40 @@ func (m *NodeAffinity) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "requiredDuringSchedulingIgnoredDuringExecution":
-			if d.Null() {
-				m.RequiredDuringSchedulingIgnoredDuringExecution = nil
-			} else {
-				if m.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-					m.RequiredDuringSchedulingIgnoredDuringExecution = new(NodeSelector)
+			if k336, ok := jsonwire.ReusePtr(d, &m.RequiredDuringSchedulingIgnoredDuringExecution); !ok {
+				if d.Null() {
+					m.RequiredDuringSchedulingIgnoredDuringExecution = nil
+				} else {
+					if m.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+						m.RequiredDuringSchedulingIgnoredDuringExecution = new(NodeSelector)
+					}
+					(*m.RequiredDuringSchedulingIgnoredDuringExecution).DecodeJSON(d)
 				}
-				(*m.RequiredDuringSchedulingIgnoredDuringExecution).DecodeJSON(d)
+				jsonwire.Keep(d, k336, m.RequiredDuringSchedulingIgnoredDuringExecution)
 			}
 		case "preferredDuringSchedulingIgnoredDuringExecution":
-			if d.Null() {
-				m.PreferredDuringSchedulingIgnoredDuringExecution = nil
-			} else if d.OpenArray("[]PreferredSchedulingTerm") {
-				s53 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s53) {
-						s53 = s53[:i+1]
-					} else {
-						s53 = append(s53, *new(PreferredSchedulingTerm))
+			if k337, ok := jsonwire.ReuseSlice(d, &m.PreferredDuringSchedulingIgnoredDuringExecution); !ok {
+				if d.Null() {
+					m.PreferredDuringSchedulingIgnoredDuringExecution = nil
+				} else if d.OpenArray("[]PreferredSchedulingTerm") {
+					s338 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
+					if n := d.Count(); cap(s338) < n {
+						s338 = make([]PreferredSchedulingTerm, 0, n)
 					}
-					s53[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s338) {
+							s338 = s338[:i+1]
+						} else {
+							s338 = append(s338, *new(PreferredSchedulingTerm))
+						}
+						s338[i].DecodeJSON(d)
+					}
+					if len(s338) == 0 {
+						s338 = []PreferredSchedulingTerm{}
+					}
+					m.PreferredDuringSchedulingIgnoredDuringExecution = s338
 				}
-				if len(s53) == 0 {
-					s53 = []PreferredSchedulingTerm{}
-				}
-				m.PreferredDuringSchedulingIgnoredDuringExecution = s53
+				jsonwire.Keep(d, k337, m.PreferredDuringSchedulingIgnoredDuringExecution)
 			}
 		default:
 			d.Skip()
@@ -5452,13 +6466,16 @@ func (m *Taint) DecodeJSON(d *jsonwire.Decoder) error {
 		case "effect":
 			jsonwire.String(d, &m.Effect)
 		case "timeAdded":
-			if d.Null() {
-				m.TimeAdded = nil
-			} else {
-				if m.TimeAdded == nil {
-					m.TimeAdded = new(metav1.Time)
+			if k339, ok := jsonwire.ReusePtr(d, &m.TimeAdded); !ok {
+				if d.Null() {
+					m.TimeAdded = nil
+				} else {
+					if m.TimeAdded == nil {
+						m.TimeAdded = new(metav1.Time)
+					}
+					(*m.TimeAdded).DecodeJSON(d)
 				}
-				(*m.TimeAdded).DecodeJSON(d)
+				jsonwire.Keep(d, k339, m.TimeAdded)
 			}
 		default:
 			d.Skip()
@@ -5484,13 +6501,16 @@ func (m *Toleration) DecodeJSON(d *jsonwire.Decoder) error {
 		case "effect":
 			jsonwire.String(d, &m.Effect)
 		case "tolerationSeconds":
-			if d.Null() {
-				m.TolerationSeconds = nil
-			} else {
-				if m.TolerationSeconds == nil {
-					m.TolerationSeconds = new(int64)
+			if k340, ok := jsonwire.ReusePtr(d, &m.TolerationSeconds); !ok {
+				if d.Null() {
+					m.TolerationSeconds = nil
+				} else {
+					if m.TolerationSeconds == nil {
+						m.TolerationSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.TolerationSeconds)
 				}
-				jsonwire.Int(d, m.TolerationSeconds)
+				jsonwire.Keep(d, k340, m.TolerationSeconds)
 			}
 		default:
 			d.Skip()
@@ -5525,96 +6545,126 @@ func (m *PodSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "volumes":
-			if d.Null() {
-				m.Volumes = nil
-			} else if d.OpenArray("[]Volume") {
-				s54 := m.Volumes[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s54) {
-						s54 = s54[:i+1]
-					} else {
-						s54 = append(s54, *new(Volume))
+			if k341, ok := jsonwire.ReuseSlice(d, &m.Volumes); !ok {
+				if d.Null() {
+					m.Volumes = nil
+				} else if d.OpenArray("[]Volume") {
+					s342 := m.Volumes[:0]
+					if n := d.Count(); cap(s342) < n {
+						s342 = make([]Volume, 0, n)
 					}
-					s54[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s342) {
+							s342 = s342[:i+1]
+						} else {
+							s342 = append(s342, *new(Volume))
+						}
+						s342[i].DecodeJSON(d)
+					}
+					if len(s342) == 0 {
+						s342 = []Volume{}
+					}
+					m.Volumes = s342
 				}
-				if len(s54) == 0 {
-					s54 = []Volume{}
-				}
-				m.Volumes = s54
+				jsonwire.Keep(d, k341, m.Volumes)
 			}
 		case "initContainers":
-			if d.Null() {
-				m.InitContainers = nil
-			} else if d.OpenArray("[]Container") {
-				s55 := m.InitContainers[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s55) {
-						s55 = s55[:i+1]
-					} else {
-						s55 = append(s55, *new(Container))
+			if k343, ok := jsonwire.ReuseSlice(d, &m.InitContainers); !ok {
+				if d.Null() {
+					m.InitContainers = nil
+				} else if d.OpenArray("[]Container") {
+					s344 := m.InitContainers[:0]
+					if n := d.Count(); cap(s344) < n {
+						s344 = make([]Container, 0, n)
 					}
-					s55[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s344) {
+							s344 = s344[:i+1]
+						} else {
+							s344 = append(s344, *new(Container))
+						}
+						s344[i].DecodeJSON(d)
+					}
+					if len(s344) == 0 {
+						s344 = []Container{}
+					}
+					m.InitContainers = s344
 				}
-				if len(s55) == 0 {
-					s55 = []Container{}
-				}
-				m.InitContainers = s55
+				jsonwire.Keep(d, k343, m.InitContainers)
 			}
 		case "containers":
-			if d.Null() {
-				m.Containers = nil
-			} else if d.OpenArray("[]Container") {
-				s56 := m.Containers[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s56) {
-						s56 = s56[:i+1]
-					} else {
-						s56 = append(s56, *new(Container))
+			if k345, ok := jsonwire.ReuseSlice(d, &m.Containers); !ok {
+				if d.Null() {
+					m.Containers = nil
+				} else if d.OpenArray("[]Container") {
+					s346 := m.Containers[:0]
+					if n := d.Count(); cap(s346) < n {
+						s346 = make([]Container, 0, n)
 					}
-					s56[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s346) {
+							s346 = s346[:i+1]
+						} else {
+							s346 = append(s346, *new(Container))
+						}
+						s346[i].DecodeJSON(d)
+					}
+					if len(s346) == 0 {
+						s346 = []Container{}
+					}
+					m.Containers = s346
 				}
-				if len(s56) == 0 {
-					s56 = []Container{}
-				}
-				m.Containers = s56
+				jsonwire.Keep(d, k345, m.Containers)
 			}
 		case "ephemeralContainers":
-			if d.Null() {
-				m.EphemeralContainers = nil
-			} else if d.OpenArray("[]EphemeralContainer") {
-				s57 := m.EphemeralContainers[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s57) {
-						s57 = s57[:i+1]
-					} else {
-						s57 = append(s57, *new(EphemeralContainer))
+			if k347, ok := jsonwire.ReuseSlice(d, &m.EphemeralContainers); !ok {
+				if d.Null() {
+					m.EphemeralContainers = nil
+				} else if d.OpenArray("[]EphemeralContainer") {
+					s348 := m.EphemeralContainers[:0]
+					if n := d.Count(); cap(s348) < n {
+						s348 = make([]EphemeralContainer, 0, n)
 					}
-					s57[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s348) {
+							s348 = s348[:i+1]
+						} else {
+							s348 = append(s348, *new(EphemeralContainer))
+						}
+						s348[i].DecodeJSON(d)
+					}
+					if len(s348) == 0 {
+						s348 = []EphemeralContainer{}
+					}
+					m.EphemeralContainers = s348
 				}
-				if len(s57) == 0 {
-					s57 = []EphemeralContainer{}
-				}
-				m.EphemeralContainers = s57
+				jsonwire.Keep(d, k347, m.EphemeralContainers)
 			}
 		case "restartPolicy":
 			jsonwire.String(d, &m.RestartPolicy)
 		case "terminationGracePeriodSeconds":
-			if d.Null() {
-				m.TerminationGracePeriodSeconds = nil
-			} else {
-				if m.TerminationGracePeriodSeconds == nil {
-					m.TerminationGracePeriodSeconds = new(int64)
+			if k349, ok := jsonwire.ReusePtr(d, &m.TerminationGracePeriodSeconds); !ok {
+				if d.Null() {
+					m.TerminationGracePeriodSeconds = nil
+				} else {
+					if m.TerminationGracePeriodSeconds == nil {
+						m.TerminationGracePeriodSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.TerminationGracePeriodSeconds)
 				}
-				jsonwire.Int(d, m.TerminationGracePeriodSeconds)
+				jsonwire.Keep(d, k349, m.TerminationGracePeriodSeconds)
 			}
 		case "activeDeadlineSeconds":
-			if d.Null() {
-				m.ActiveDeadlineSeconds = nil
-			} else {
-				if m.ActiveDeadlineSeconds == nil {
-					m.ActiveDeadlineSeconds = new(int64)
+			if k350, ok := jsonwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+				if d.Null() {
+					m.ActiveDeadlineSeconds = nil
+				} else {
+					if m.ActiveDeadlineSeconds == nil {
+						m.ActiveDeadlineSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.ActiveDeadlineSeconds)
 				}
-				jsonwire.Int(d, m.ActiveDeadlineSeconds)
+				jsonwire.Keep(d, k350, m.ActiveDeadlineSeconds)
 			}
 		case "dnsPolicy":
 			jsonwire.String(d, &m.DNSPolicy)
@@ -5625,13 +6675,16 @@ func (m *PodSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "serviceAccount":
 			jsonwire.String(d, &m.DeprecatedServiceAccount)
 		case "automountServiceAccountToken":
-			if d.Null() {
-				m.AutomountServiceAccountToken = nil
-			} else {
-				if m.AutomountServiceAccountToken == nil {
-					m.AutomountServiceAccountToken = new(bool)
+			if k351, ok := jsonwire.ReusePtr(d, &m.AutomountServiceAccountToken); !ok {
+				if d.Null() {
+					m.AutomountServiceAccountToken = nil
+				} else {
+					if m.AutomountServiceAccountToken == nil {
+						m.AutomountServiceAccountToken = new(bool)
+					}
+					jsonwire.Bool(d, m.AutomountServiceAccountToken)
 				}
-				jsonwire.Bool(d, m.AutomountServiceAccountToken)
+				jsonwire.Keep(d, k351, m.AutomountServiceAccountToken)
 			}
 		case "nodeName":
 			jsonwire.String(d, &m.NodeName)
@@ -5642,266 +6695,350 @@ func (m *PodSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "hostIPC":
 			jsonwire.Bool(d, &m.HostIPC)
 		case "shareProcessNamespace":
-			if d.Null() {
-				m.ShareProcessNamespace = nil
-			} else {
-				if m.ShareProcessNamespace == nil {
-					m.ShareProcessNamespace = new(bool)
+			if k352, ok := jsonwire.ReusePtr(d, &m.ShareProcessNamespace); !ok {
+				if d.Null() {
+					m.ShareProcessNamespace = nil
+				} else {
+					if m.ShareProcessNamespace == nil {
+						m.ShareProcessNamespace = new(bool)
+					}
+					jsonwire.Bool(d, m.ShareProcessNamespace)
 				}
-				jsonwire.Bool(d, m.ShareProcessNamespace)
+				jsonwire.Keep(d, k352, m.ShareProcessNamespace)
 			}
 		case "securityContext":
-			if d.Null() {
-				m.SecurityContext = nil
-			} else {
-				if m.SecurityContext == nil {
-					m.SecurityContext = new(PodSecurityContext)
+			if k353, ok := jsonwire.ReusePtr(d, &m.SecurityContext); !ok {
+				if d.Null() {
+					m.SecurityContext = nil
+				} else {
+					if m.SecurityContext == nil {
+						m.SecurityContext = new(PodSecurityContext)
+					}
+					(*m.SecurityContext).DecodeJSON(d)
 				}
-				(*m.SecurityContext).DecodeJSON(d)
+				jsonwire.Keep(d, k353, m.SecurityContext)
 			}
 		case "imagePullSecrets":
-			if d.Null() {
-				m.ImagePullSecrets = nil
-			} else if d.OpenArray("[]LocalObjectReference") {
-				s58 := m.ImagePullSecrets[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s58) {
-						s58 = s58[:i+1]
-					} else {
-						s58 = append(s58, *new(LocalObjectReference))
+			if k354, ok := jsonwire.ReuseSlice(d, &m.ImagePullSecrets); !ok {
+				if d.Null() {
+					m.ImagePullSecrets = nil
+				} else if d.OpenArray("[]LocalObjectReference") {
+					s355 := m.ImagePullSecrets[:0]
+					if n := d.Count(); cap(s355) < n {
+						s355 = make([]LocalObjectReference, 0, n)
 					}
-					s58[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s355) {
+							s355 = s355[:i+1]
+						} else {
+							s355 = append(s355, *new(LocalObjectReference))
+						}
+						s355[i].DecodeJSON(d)
+					}
+					if len(s355) == 0 {
+						s355 = []LocalObjectReference{}
+					}
+					m.ImagePullSecrets = s355
 				}
-				if len(s58) == 0 {
-					s58 = []LocalObjectReference{}
-				}
-				m.ImagePullSecrets = s58
+				jsonwire.Keep(d, k354, m.ImagePullSecrets)
 			}
 		case "hostname":
 			jsonwire.String(d, &m.Hostname)
 		case "subdomain":
 			jsonwire.String(d, &m.Subdomain)
 		case "affinity":
-			if d.Null() {
-				m.Affinity = nil
-			} else {
-				if m.Affinity == nil {
-					m.Affinity = new(Affinity)
+			if k356, ok := jsonwire.ReusePtr(d, &m.Affinity); !ok {
+				if d.Null() {
+					m.Affinity = nil
+				} else {
+					if m.Affinity == nil {
+						m.Affinity = new(Affinity)
+					}
+					(*m.Affinity).DecodeJSON(d)
 				}
-				(*m.Affinity).DecodeJSON(d)
+				jsonwire.Keep(d, k356, m.Affinity)
 			}
 		case "schedulerName":
 			jsonwire.String(d, &m.SchedulerName)
 		case "tolerations":
-			if d.Null() {
-				m.Tolerations = nil
-			} else if d.OpenArray("[]Toleration") {
-				s59 := m.Tolerations[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s59) {
-						s59 = s59[:i+1]
-					} else {
-						s59 = append(s59, *new(Toleration))
+			if k357, ok := jsonwire.ReuseSlice(d, &m.Tolerations); !ok {
+				if d.Null() {
+					m.Tolerations = nil
+				} else if d.OpenArray("[]Toleration") {
+					s358 := m.Tolerations[:0]
+					if n := d.Count(); cap(s358) < n {
+						s358 = make([]Toleration, 0, n)
 					}
-					s59[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s358) {
+							s358 = s358[:i+1]
+						} else {
+							s358 = append(s358, *new(Toleration))
+						}
+						s358[i].DecodeJSON(d)
+					}
+					if len(s358) == 0 {
+						s358 = []Toleration{}
+					}
+					m.Tolerations = s358
 				}
-				if len(s59) == 0 {
-					s59 = []Toleration{}
-				}
-				m.Tolerations = s59
+				jsonwire.Keep(d, k357, m.Tolerations)
 			}
 		case "hostAliases":
-			if d.Null() {
-				m.HostAliases = nil
-			} else if d.OpenArray("[]HostAlias") {
-				s60 := m.HostAliases[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s60) {
-						s60 = s60[:i+1]
-					} else {
-						s60 = append(s60, *new(HostAlias))
+			if k359, ok := jsonwire.ReuseSlice(d, &m.HostAliases); !ok {
+				if d.Null() {
+					m.HostAliases = nil
+				} else if d.OpenArray("[]HostAlias") {
+					s360 := m.HostAliases[:0]
+					if n := d.Count(); cap(s360) < n {
+						s360 = make([]HostAlias, 0, n)
 					}
-					s60[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s360) {
+							s360 = s360[:i+1]
+						} else {
+							s360 = append(s360, *new(HostAlias))
+						}
+						s360[i].DecodeJSON(d)
+					}
+					if len(s360) == 0 {
+						s360 = []HostAlias{}
+					}
+					m.HostAliases = s360
 				}
-				if len(s60) == 0 {
-					s60 = []HostAlias{}
-				}
-				m.HostAliases = s60
+				jsonwire.Keep(d, k359, m.HostAliases)
 			}
 		case "priorityClassName":
 			jsonwire.String(d, &m.PriorityClassName)
 		case "priority":
-			if d.Null() {
-				m.Priority = nil
-			} else {
-				if m.Priority == nil {
-					m.Priority = new(int32)
+			if k361, ok := jsonwire.ReusePtr(d, &m.Priority); !ok {
+				if d.Null() {
+					m.Priority = nil
+				} else {
+					if m.Priority == nil {
+						m.Priority = new(int32)
+					}
+					jsonwire.Int(d, m.Priority)
 				}
-				jsonwire.Int(d, m.Priority)
+				jsonwire.Keep(d, k361, m.Priority)
 			}
 		case "dnsConfig":
-			if d.Null() {
-				m.DNSConfig = nil
-			} else {
-				if m.DNSConfig == nil {
-					m.DNSConfig = new(PodDNSConfig)
+			if k362, ok := jsonwire.ReusePtr(d, &m.DNSConfig); !ok {
+				if d.Null() {
+					m.DNSConfig = nil
+				} else {
+					if m.DNSConfig == nil {
+						m.DNSConfig = new(PodDNSConfig)
+					}
+					(*m.DNSConfig).DecodeJSON(d)
 				}
-				(*m.DNSConfig).DecodeJSON(d)
+				jsonwire.Keep(d, k362, m.DNSConfig)
 			}
 		case "readinessGates":
-			if d.Null() {
-				m.ReadinessGates = nil
-			} else if d.OpenArray("[]PodReadinessGate") {
-				s61 := m.ReadinessGates[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s61) {
-						s61 = s61[:i+1]
-					} else {
-						s61 = append(s61, *new(PodReadinessGate))
+			if k363, ok := jsonwire.ReuseSlice(d, &m.ReadinessGates); !ok {
+				if d.Null() {
+					m.ReadinessGates = nil
+				} else if d.OpenArray("[]PodReadinessGate") {
+					s364 := m.ReadinessGates[:0]
+					if n := d.Count(); cap(s364) < n {
+						s364 = make([]PodReadinessGate, 0, n)
 					}
-					s61[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s364) {
+							s364 = s364[:i+1]
+						} else {
+							s364 = append(s364, *new(PodReadinessGate))
+						}
+						s364[i].DecodeJSON(d)
+					}
+					if len(s364) == 0 {
+						s364 = []PodReadinessGate{}
+					}
+					m.ReadinessGates = s364
 				}
-				if len(s61) == 0 {
-					s61 = []PodReadinessGate{}
-				}
-				m.ReadinessGates = s61
+				jsonwire.Keep(d, k363, m.ReadinessGates)
 			}
 		case "runtimeClassName":
-			if d.Null() {
-				m.RuntimeClassName = nil
-			} else {
-				if m.RuntimeClassName == nil {
-					m.RuntimeClassName = new(string)
+			if k365, ok := jsonwire.ReusePtr(d, &m.RuntimeClassName); !ok {
+				if d.Null() {
+					m.RuntimeClassName = nil
+				} else {
+					if m.RuntimeClassName == nil {
+						m.RuntimeClassName = new(string)
+					}
+					jsonwire.String(d, m.RuntimeClassName)
 				}
-				jsonwire.String(d, m.RuntimeClassName)
+				jsonwire.Keep(d, k365, m.RuntimeClassName)
 			}
 		case "enableServiceLinks":
-			if d.Null() {
-				m.EnableServiceLinks = nil
-			} else {
-				if m.EnableServiceLinks == nil {
-					m.EnableServiceLinks = new(bool)
+			if k366, ok := jsonwire.ReusePtr(d, &m.EnableServiceLinks); !ok {
+				if d.Null() {
+					m.EnableServiceLinks = nil
+				} else {
+					if m.EnableServiceLinks == nil {
+						m.EnableServiceLinks = new(bool)
+					}
+					jsonwire.Bool(d, m.EnableServiceLinks)
 				}
-				jsonwire.Bool(d, m.EnableServiceLinks)
+				jsonwire.Keep(d, k366, m.EnableServiceLinks)
 			}
 		case "preemptionPolicy":
-			if d.Null() {
-				m.PreemptionPolicy = nil
-			} else {
-				if m.PreemptionPolicy == nil {
-					m.PreemptionPolicy = new(PreemptionPolicy)
+			if k367, ok := jsonwire.ReusePtr(d, &m.PreemptionPolicy); !ok {
+				if d.Null() {
+					m.PreemptionPolicy = nil
+				} else {
+					if m.PreemptionPolicy == nil {
+						m.PreemptionPolicy = new(PreemptionPolicy)
+					}
+					jsonwire.String(d, m.PreemptionPolicy)
 				}
-				jsonwire.String(d, m.PreemptionPolicy)
+				jsonwire.Keep(d, k367, m.PreemptionPolicy)
 			}
 		case "overhead":
 			m.Overhead.DecodeJSON(d)
 		case "topologySpreadConstraints":
-			if d.Null() {
-				m.TopologySpreadConstraints = nil
-			} else if d.OpenArray("[]TopologySpreadConstraint") {
-				s62 := m.TopologySpreadConstraints[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s62) {
-						s62 = s62[:i+1]
-					} else {
-						s62 = append(s62, *new(TopologySpreadConstraint))
+			if k368, ok := jsonwire.ReuseSlice(d, &m.TopologySpreadConstraints); !ok {
+				if d.Null() {
+					m.TopologySpreadConstraints = nil
+				} else if d.OpenArray("[]TopologySpreadConstraint") {
+					s369 := m.TopologySpreadConstraints[:0]
+					if n := d.Count(); cap(s369) < n {
+						s369 = make([]TopologySpreadConstraint, 0, n)
 					}
-					s62[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s369) {
+							s369 = s369[:i+1]
+						} else {
+							s369 = append(s369, *new(TopologySpreadConstraint))
+						}
+						s369[i].DecodeJSON(d)
+					}
+					if len(s369) == 0 {
+						s369 = []TopologySpreadConstraint{}
+					}
+					m.TopologySpreadConstraints = s369
 				}
-				if len(s62) == 0 {
-					s62 = []TopologySpreadConstraint{}
-				}
-				m.TopologySpreadConstraints = s62
+				jsonwire.Keep(d, k368, m.TopologySpreadConstraints)
 			}
 		case "setHostnameAsFQDN":
-			if d.Null() {
-				m.SetHostnameAsFQDN = nil
-			} else {
-				if m.SetHostnameAsFQDN == nil {
-					m.SetHostnameAsFQDN = new(bool)
+			if k370, ok := jsonwire.ReusePtr(d, &m.SetHostnameAsFQDN); !ok {
+				if d.Null() {
+					m.SetHostnameAsFQDN = nil
+				} else {
+					if m.SetHostnameAsFQDN == nil {
+						m.SetHostnameAsFQDN = new(bool)
+					}
+					jsonwire.Bool(d, m.SetHostnameAsFQDN)
 				}
-				jsonwire.Bool(d, m.SetHostnameAsFQDN)
+				jsonwire.Keep(d, k370, m.SetHostnameAsFQDN)
 			}
 		case "os":
-			if d.Null() {
-				m.OS = nil
-			} else {
-				if m.OS == nil {
-					m.OS = new(PodOS)
+			if k371, ok := jsonwire.ReusePtr(d, &m.OS); !ok {
+				if d.Null() {
+					m.OS = nil
+				} else {
+					if m.OS == nil {
+						m.OS = new(PodOS)
+					}
+					(*m.OS).DecodeJSON(d)
 				}
-				(*m.OS).DecodeJSON(d)
+				jsonwire.Keep(d, k371, m.OS)
 			}
 		case "hostUsers":
-			if d.Null() {
-				m.HostUsers = nil
-			} else {
-				if m.HostUsers == nil {
-					m.HostUsers = new(bool)
+			if k372, ok := jsonwire.ReusePtr(d, &m.HostUsers); !ok {
+				if d.Null() {
+					m.HostUsers = nil
+				} else {
+					if m.HostUsers == nil {
+						m.HostUsers = new(bool)
+					}
+					jsonwire.Bool(d, m.HostUsers)
 				}
-				jsonwire.Bool(d, m.HostUsers)
+				jsonwire.Keep(d, k372, m.HostUsers)
 			}
 		case "schedulingGates":
-			if d.Null() {
-				m.SchedulingGates = nil
-			} else if d.OpenArray("[]PodSchedulingGate") {
-				s63 := m.SchedulingGates[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s63) {
-						s63 = s63[:i+1]
-					} else {
-						s63 = append(s63, *new(PodSchedulingGate))
+			if k373, ok := jsonwire.ReuseSlice(d, &m.SchedulingGates); !ok {
+				if d.Null() {
+					m.SchedulingGates = nil
+				} else if d.OpenArray("[]PodSchedulingGate") {
+					s374 := m.SchedulingGates[:0]
+					if n := d.Count(); cap(s374) < n {
+						s374 = make([]PodSchedulingGate, 0, n)
 					}
-					s63[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s374) {
+							s374 = s374[:i+1]
+						} else {
+							s374 = append(s374, *new(PodSchedulingGate))
+						}
+						s374[i].DecodeJSON(d)
+					}
+					if len(s374) == 0 {
+						s374 = []PodSchedulingGate{}
+					}
+					m.SchedulingGates = s374
 				}
-				if len(s63) == 0 {
-					s63 = []PodSchedulingGate{}
-				}
-				m.SchedulingGates = s63
+				jsonwire.Keep(d, k373, m.SchedulingGates)
 			}
 		case "resourceClaims":
-			if d.Null() {
-				m.ResourceClaims = nil
-			} else if d.OpenArray("[]PodResourceClaim") {
-				s64 := m.ResourceClaims[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s64) {
-						s64 = s64[:i+1]
-					} else {
-						s64 = append(s64, *new(PodResourceClaim))
+			if k375, ok := jsonwire.ReuseSlice(d, &m.ResourceClaims); !ok {
+				if d.Null() {
+					m.ResourceClaims = nil
+				} else if d.OpenArray("[]PodResourceClaim") {
+					s376 := m.ResourceClaims[:0]
+					if n := d.Count(); cap(s376) < n {
+						s376 = make([]PodResourceClaim, 0, n)
 					}
-					s64[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s376) {
+							s376 = s376[:i+1]
+						} else {
+							s376 = append(s376, *new(PodResourceClaim))
+						}
+						s376[i].DecodeJSON(d)
+					}
+					if len(s376) == 0 {
+						s376 = []PodResourceClaim{}
+					}
+					m.ResourceClaims = s376
 				}
-				if len(s64) == 0 {
-					s64 = []PodResourceClaim{}
-				}
-				m.ResourceClaims = s64
+				jsonwire.Keep(d, k375, m.ResourceClaims)
 			}
 		case "resources":
-			if d.Null() {
-				m.Resources = nil
-			} else {
-				if m.Resources == nil {
-					m.Resources = new(ResourceRequirements)
+			if k377, ok := jsonwire.ReusePtr(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else {
+					if m.Resources == nil {
+						m.Resources = new(ResourceRequirements)
+					}
+					(*m.Resources).DecodeJSON(d)
 				}
-				(*m.Resources).DecodeJSON(d)
+				jsonwire.Keep(d, k377, m.Resources)
 			}
 		case "hostnameOverride":
-			if d.Null() {
-				m.HostnameOverride = nil
-			} else {
-				if m.HostnameOverride == nil {
-					m.HostnameOverride = new(string)
+			if k378, ok := jsonwire.ReusePtr(d, &m.HostnameOverride); !ok {
+				if d.Null() {
+					m.HostnameOverride = nil
+				} else {
+					if m.HostnameOverride == nil {
+						m.HostnameOverride = new(string)
+					}
+					jsonwire.String(d, m.HostnameOverride)
 				}
-				jsonwire.String(d, m.HostnameOverride)
+				jsonwire.Keep(d, k378, m.HostnameOverride)
 			}
 		case "schedulingGroup":
-			if d.Null() {
-				m.SchedulingGroup = nil
-			} else {
-				if m.SchedulingGroup == nil {
-					m.SchedulingGroup = new(PodSchedulingGroup)
+			if k379, ok := jsonwire.ReusePtr(d, &m.SchedulingGroup); !ok {
+				if d.Null() {
+					m.SchedulingGroup = nil
+				} else {
+					if m.SchedulingGroup == nil {
+						m.SchedulingGroup = new(PodSchedulingGroup)
+					}
+					(*m.SchedulingGroup).DecodeJSON(d)
 				}
-				(*m.SchedulingGroup).DecodeJSON(d)
+				jsonwire.Keep(d, k379, m.SchedulingGroup)
 			}
 		default:
 			d.Skip()
@@ -5921,22 +7058,28 @@ func (m *PodResourceClaim) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "resourceClaimName":
-			if d.Null() {
-				m.ResourceClaimName = nil
-			} else {
-				if m.ResourceClaimName == nil {
-					m.ResourceClaimName = new(string)
+			if k380, ok := jsonwire.ReusePtr(d, &m.ResourceClaimName); !ok {
+				if d.Null() {
+					m.ResourceClaimName = nil
+				} else {
+					if m.ResourceClaimName == nil {
+						m.ResourceClaimName = new(string)
+					}
+					jsonwire.String(d, m.ResourceClaimName)
 				}
-				jsonwire.String(d, m.ResourceClaimName)
+				jsonwire.Keep(d, k380, m.ResourceClaimName)
 			}
 		case "resourceClaimTemplateName":
-			if d.Null() {
-				m.ResourceClaimTemplateName = nil
-			} else {
-				if m.ResourceClaimTemplateName == nil {
-					m.ResourceClaimTemplateName = new(string)
+			if k381, ok := jsonwire.ReusePtr(d, &m.ResourceClaimTemplateName); !ok {
+				if d.Null() {
+					m.ResourceClaimTemplateName = nil
+				} else {
+					if m.ResourceClaimTemplateName == nil {
+						m.ResourceClaimTemplateName = new(string)
+					}
+					jsonwire.String(d, m.ResourceClaimTemplateName)
 				}
-				jsonwire.String(d, m.ResourceClaimTemplateName)
+				jsonwire.Keep(d, k381, m.ResourceClaimTemplateName)
 			}
 		default:
 			d.Skip()
@@ -5956,13 +7099,16 @@ func (m *PodResourceClaimStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "resourceClaimName":
-			if d.Null() {
-				m.ResourceClaimName = nil
-			} else {
-				if m.ResourceClaimName == nil {
-					m.ResourceClaimName = new(string)
+			if k382, ok := jsonwire.ReusePtr(d, &m.ResourceClaimName); !ok {
+				if d.Null() {
+					m.ResourceClaimName = nil
+				} else {
+					if m.ResourceClaimName == nil {
+						m.ResourceClaimName = new(string)
+					}
+					jsonwire.String(d, m.ResourceClaimName)
 				}
-				jsonwire.String(d, m.ResourceClaimName)
+				jsonwire.Keep(d, k382, m.ResourceClaimName)
 			}
 		default:
 			d.Skip()
@@ -5980,22 +7126,28 @@ func (m *PodExtendedResourceClaimStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "requestMappings":
-			if d.Null() {
-				m.RequestMappings = nil
-			} else if d.OpenArray("[]ContainerExtendedResourceRequest") {
-				s65 := m.RequestMappings[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s65) {
-						s65 = s65[:i+1]
-					} else {
-						s65 = append(s65, *new(ContainerExtendedResourceRequest))
+			if k383, ok := jsonwire.ReuseSlice(d, &m.RequestMappings); !ok {
+				if d.Null() {
+					m.RequestMappings = nil
+				} else if d.OpenArray("[]ContainerExtendedResourceRequest") {
+					s384 := m.RequestMappings[:0]
+					if n := d.Count(); cap(s384) < n {
+						s384 = make([]ContainerExtendedResourceRequest, 0, n)
 					}
-					s65[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s384) {
+							s384 = s384[:i+1]
+						} else {
+							s384 = append(s384, *new(ContainerExtendedResourceRequest))
+						}
+						s384[i].DecodeJSON(d)
+					}
+					if len(s384) == 0 {
+						s384 = []ContainerExtendedResourceRequest{}
+					}
+					m.RequestMappings = s384
 				}
-				if len(s65) == 0 {
-					s65 = []ContainerExtendedResourceRequest{}
-				}
-				m.RequestMappings = s65
+				jsonwire.Keep(d, k383, m.RequestMappings)
 			}
 		case "resourceClaimName":
 			jsonwire.String(d, &m.ResourceClaimName)
@@ -6070,13 +7222,16 @@ func (m *PodSchedulingGroup) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "podGroupName":
-			if d.Null() {
-				m.PodGroupName = nil
-			} else {
-				if m.PodGroupName == nil {
-					m.PodGroupName = new(string)
+			if k385, ok := jsonwire.ReusePtr(d, &m.PodGroupName); !ok {
+				if d.Null() {
+					m.PodGroupName = nil
+				} else {
+					if m.PodGroupName == nil {
+						m.PodGroupName = new(string)
+					}
+					jsonwire.String(d, m.PodGroupName)
 				}
-				jsonwire.String(d, m.PodGroupName)
+				jsonwire.Keep(d, k385, m.PodGroupName)
 			}
 		default:
 			d.Skip()
@@ -6100,58 +7255,76 @@ func (m *TopologySpreadConstraint) DecodeJSON(d *jsonwire.Decoder) error {
 		case "whenUnsatisfiable":
 			jsonwire.String(d, &m.WhenUnsatisfiable)
 		case "labelSelector":
-			if d.Null() {
-				m.LabelSelector = nil
-			} else {
-				if m.LabelSelector == nil {
-					m.LabelSelector = new(metav1.LabelSelector)
+			if k386, ok := jsonwire.ReusePtr(d, &m.LabelSelector); !ok {
+				if d.Null() {
+					m.LabelSelector = nil
+				} else {
+					if m.LabelSelector == nil {
+						m.LabelSelector = new(metav1.LabelSelector)
+					}
+					(*m.LabelSelector).DecodeJSON(d)
 				}
-				(*m.LabelSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k386, m.LabelSelector)
 			}
 		case "minDomains":
-			if d.Null() {
-				m.MinDomains = nil
-			} else {
-				if m.MinDomains == nil {
-					m.MinDomains = new(int32)
+			if k387, ok := jsonwire.ReusePtr(d, &m.MinDomains); !ok {
+				if d.Null() {
+					m.MinDomains = nil
+				} else {
+					if m.MinDomains == nil {
+						m.MinDomains = new(int32)
+					}
+					jsonwire.Int(d, m.MinDomains)
 				}
-				jsonwire.Int(d, m.MinDomains)
+				jsonwire.Keep(d, k387, m.MinDomains)
 			}
 		case "nodeAffinityPolicy":
-			if d.Null() {
-				m.NodeAffinityPolicy = nil
-			} else {
-				if m.NodeAffinityPolicy == nil {
-					m.NodeAffinityPolicy = new(NodeInclusionPolicy)
+			if k388, ok := jsonwire.ReusePtr(d, &m.NodeAffinityPolicy); !ok {
+				if d.Null() {
+					m.NodeAffinityPolicy = nil
+				} else {
+					if m.NodeAffinityPolicy == nil {
+						m.NodeAffinityPolicy = new(NodeInclusionPolicy)
+					}
+					jsonwire.String(d, m.NodeAffinityPolicy)
 				}
-				jsonwire.String(d, m.NodeAffinityPolicy)
+				jsonwire.Keep(d, k388, m.NodeAffinityPolicy)
 			}
 		case "nodeTaintsPolicy":
-			if d.Null() {
-				m.NodeTaintsPolicy = nil
-			} else {
-				if m.NodeTaintsPolicy == nil {
-					m.NodeTaintsPolicy = new(NodeInclusionPolicy)
+			if k389, ok := jsonwire.ReusePtr(d, &m.NodeTaintsPolicy); !ok {
+				if d.Null() {
+					m.NodeTaintsPolicy = nil
+				} else {
+					if m.NodeTaintsPolicy == nil {
+						m.NodeTaintsPolicy = new(NodeInclusionPolicy)
+					}
+					jsonwire.String(d, m.NodeTaintsPolicy)
 				}
-				jsonwire.String(d, m.NodeTaintsPolicy)
+				jsonwire.Keep(d, k389, m.NodeTaintsPolicy)
 			}
 		case "matchLabelKeys":
-			if d.Null() {
-				m.MatchLabelKeys = nil
-			} else if d.OpenArray("[]string") {
-				s66 := m.MatchLabelKeys[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s66) {
-						s66 = s66[:i+1]
-					} else {
-						s66 = append(s66, *new(string))
+			if k390, ok := jsonwire.ReuseSlice(d, &m.MatchLabelKeys); !ok {
+				if d.Null() {
+					m.MatchLabelKeys = nil
+				} else if d.OpenArray("[]string") {
+					s391 := m.MatchLabelKeys[:0]
+					if n := d.Count(); cap(s391) < n {
+						s391 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s66[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s391) {
+							s391 = s391[:i+1]
+						} else {
+							s391 = append(s391, *new(string))
+						}
+						jsonwire.String(d, &s391[i])
+					}
+					if len(s391) == 0 {
+						s391 = []string{}
+					}
+					m.MatchLabelKeys = s391
 				}
-				if len(s66) == 0 {
-					s66 = []string{}
-				}
-				m.MatchLabelKeys = s66
+				jsonwire.Keep(d, k390, m.MatchLabelKeys)
 			}
 		default:
 			d.Skip()
@@ -6171,22 +7344,28 @@ func (m *HostAlias) DecodeJSON(d *jsonwire.Decoder) error {
 		case "ip":
 			jsonwire.String(d, &m.IP)
 		case "hostnames":
-			if d.Null() {
-				m.Hostnames = nil
-			} else if d.OpenArray("[]string") {
-				s67 := m.Hostnames[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s67) {
-						s67 = s67[:i+1]
-					} else {
-						s67 = append(s67, *new(string))
+			if k392, ok := jsonwire.ReuseSlice(d, &m.Hostnames); !ok {
+				if d.Null() {
+					m.Hostnames = nil
+				} else if d.OpenArray("[]string") {
+					s393 := m.Hostnames[:0]
+					if n := d.Count(); cap(s393) < n {
+						s393 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s67[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s393) {
+							s393 = s393[:i+1]
+						} else {
+							s393 = append(s393, *new(string))
+						}
+						jsonwire.String(d, &s393[i])
+					}
+					if len(s393) == 0 {
+						s393 = []string{}
+					}
+					m.Hostnames = s393
 				}
-				if len(s67) == 0 {
-					s67 = []string{}
-				}
-				m.Hostnames = s67
+				jsonwire.Keep(d, k392, m.Hostnames)
 			}
 		default:
 			d.Skip()
@@ -6204,139 +7383,184 @@ func (m *PodSecurityContext) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "seLinuxOptions":
-			if d.Null() {
-				m.SELinuxOptions = nil
-			} else {
-				if m.SELinuxOptions == nil {
-					m.SELinuxOptions = new(SELinuxOptions)
+			if k394, ok := jsonwire.ReusePtr(d, &m.SELinuxOptions); !ok {
+				if d.Null() {
+					m.SELinuxOptions = nil
+				} else {
+					if m.SELinuxOptions == nil {
+						m.SELinuxOptions = new(SELinuxOptions)
+					}
+					(*m.SELinuxOptions).DecodeJSON(d)
 				}
-				(*m.SELinuxOptions).DecodeJSON(d)
+				jsonwire.Keep(d, k394, m.SELinuxOptions)
 			}
 		case "windowsOptions":
-			if d.Null() {
-				m.WindowsOptions = nil
-			} else {
-				if m.WindowsOptions == nil {
-					m.WindowsOptions = new(WindowsSecurityContextOptions)
+			if k395, ok := jsonwire.ReusePtr(d, &m.WindowsOptions); !ok {
+				if d.Null() {
+					m.WindowsOptions = nil
+				} else {
+					if m.WindowsOptions == nil {
+						m.WindowsOptions = new(WindowsSecurityContextOptions)
+					}
+					(*m.WindowsOptions).DecodeJSON(d)
 				}
-				(*m.WindowsOptions).DecodeJSON(d)
+				jsonwire.Keep(d, k395, m.WindowsOptions)
 			}
 		case "runAsUser":
-			if d.Null() {
-				m.RunAsUser = nil
-			} else {
-				if m.RunAsUser == nil {
-					m.RunAsUser = new(int64)
+			if k396, ok := jsonwire.ReusePtr(d, &m.RunAsUser); !ok {
+				if d.Null() {
+					m.RunAsUser = nil
+				} else {
+					if m.RunAsUser == nil {
+						m.RunAsUser = new(int64)
+					}
+					jsonwire.Int(d, m.RunAsUser)
 				}
-				jsonwire.Int(d, m.RunAsUser)
+				jsonwire.Keep(d, k396, m.RunAsUser)
 			}
 		case "runAsGroup":
-			if d.Null() {
-				m.RunAsGroup = nil
-			} else {
-				if m.RunAsGroup == nil {
-					m.RunAsGroup = new(int64)
+			if k397, ok := jsonwire.ReusePtr(d, &m.RunAsGroup); !ok {
+				if d.Null() {
+					m.RunAsGroup = nil
+				} else {
+					if m.RunAsGroup == nil {
+						m.RunAsGroup = new(int64)
+					}
+					jsonwire.Int(d, m.RunAsGroup)
 				}
-				jsonwire.Int(d, m.RunAsGroup)
+				jsonwire.Keep(d, k397, m.RunAsGroup)
 			}
 		case "runAsNonRoot":
-			if d.Null() {
-				m.RunAsNonRoot = nil
-			} else {
-				if m.RunAsNonRoot == nil {
-					m.RunAsNonRoot = new(bool)
+			if k398, ok := jsonwire.ReusePtr(d, &m.RunAsNonRoot); !ok {
+				if d.Null() {
+					m.RunAsNonRoot = nil
+				} else {
+					if m.RunAsNonRoot == nil {
+						m.RunAsNonRoot = new(bool)
+					}
+					jsonwire.Bool(d, m.RunAsNonRoot)
 				}
-				jsonwire.Bool(d, m.RunAsNonRoot)
+				jsonwire.Keep(d, k398, m.RunAsNonRoot)
 			}
 		case "supplementalGroups":
-			if d.Null() {
-				m.SupplementalGroups = nil
-			} else if d.OpenArray("[]int64") {
-				s68 := m.SupplementalGroups[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s68) {
-						s68 = s68[:i+1]
-					} else {
-						s68 = append(s68, *new(int64))
+			if k399, ok := jsonwire.ReuseSlice(d, &m.SupplementalGroups); !ok {
+				if d.Null() {
+					m.SupplementalGroups = nil
+				} else if d.OpenArray("[]int64") {
+					s400 := m.SupplementalGroups[:0]
+					if n := d.Count(); cap(s400) < n {
+						s400 = make([]int64, 0, n)
 					}
-					jsonwire.Int(d, &s68[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s400) {
+							s400 = s400[:i+1]
+						} else {
+							s400 = append(s400, *new(int64))
+						}
+						jsonwire.Int(d, &s400[i])
+					}
+					if len(s400) == 0 {
+						s400 = []int64{}
+					}
+					m.SupplementalGroups = s400
 				}
-				if len(s68) == 0 {
-					s68 = []int64{}
-				}
-				m.SupplementalGroups = s68
+				jsonwire.Keep(d, k399, m.SupplementalGroups)
 			}
 		case "supplementalGroupsPolicy":
-			if d.Null() {
-				m.SupplementalGroupsPolicy = nil
-			} else {
-				if m.SupplementalGroupsPolicy == nil {
-					m.SupplementalGroupsPolicy = new(SupplementalGroupsPolicy)
+			if k401, ok := jsonwire.ReusePtr(d, &m.SupplementalGroupsPolicy); !ok {
+				if d.Null() {
+					m.SupplementalGroupsPolicy = nil
+				} else {
+					if m.SupplementalGroupsPolicy == nil {
+						m.SupplementalGroupsPolicy = new(SupplementalGroupsPolicy)
+					}
+					jsonwire.String(d, m.SupplementalGroupsPolicy)
 				}
-				jsonwire.String(d, m.SupplementalGroupsPolicy)
+				jsonwire.Keep(d, k401, m.SupplementalGroupsPolicy)
 			}
 		case "fsGroup":
-			if d.Null() {
-				m.FSGroup = nil
-			} else {
-				if m.FSGroup == nil {
-					m.FSGroup = new(int64)
+			if k402, ok := jsonwire.ReusePtr(d, &m.FSGroup); !ok {
+				if d.Null() {
+					m.FSGroup = nil
+				} else {
+					if m.FSGroup == nil {
+						m.FSGroup = new(int64)
+					}
+					jsonwire.Int(d, m.FSGroup)
 				}
-				jsonwire.Int(d, m.FSGroup)
+				jsonwire.Keep(d, k402, m.FSGroup)
 			}
 		case "sysctls":
-			if d.Null() {
-				m.Sysctls = nil
-			} else if d.OpenArray("[]Sysctl") {
-				s69 := m.Sysctls[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s69) {
-						s69 = s69[:i+1]
-					} else {
-						s69 = append(s69, *new(Sysctl))
+			if k403, ok := jsonwire.ReuseSlice(d, &m.Sysctls); !ok {
+				if d.Null() {
+					m.Sysctls = nil
+				} else if d.OpenArray("[]Sysctl") {
+					s404 := m.Sysctls[:0]
+					if n := d.Count(); cap(s404) < n {
+						s404 = make([]Sysctl, 0, n)
 					}
-					s69[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s404) {
+							s404 = s404[:i+1]
+						} else {
+							s404 = append(s404, *new(Sysctl))
+						}
+						s404[i].DecodeJSON(d)
+					}
+					if len(s404) == 0 {
+						s404 = []Sysctl{}
+					}
+					m.Sysctls = s404
 				}
-				if len(s69) == 0 {
-					s69 = []Sysctl{}
-				}
-				m.Sysctls = s69
+				jsonwire.Keep(d, k403, m.Sysctls)
 			}
 		case "fsGroupChangePolicy":
-			if d.Null() {
-				m.FSGroupChangePolicy = nil
-			} else {
-				if m.FSGroupChangePolicy == nil {
-					m.FSGroupChangePolicy = new(PodFSGroupChangePolicy)
+			if k405, ok := jsonwire.ReusePtr(d, &m.FSGroupChangePolicy); !ok {
+				if d.Null() {
+					m.FSGroupChangePolicy = nil
+				} else {
+					if m.FSGroupChangePolicy == nil {
+						m.FSGroupChangePolicy = new(PodFSGroupChangePolicy)
+					}
+					jsonwire.String(d, m.FSGroupChangePolicy)
 				}
-				jsonwire.String(d, m.FSGroupChangePolicy)
+				jsonwire.Keep(d, k405, m.FSGroupChangePolicy)
 			}
 		case "seccompProfile":
-			if d.Null() {
-				m.SeccompProfile = nil
-			} else {
-				if m.SeccompProfile == nil {
-					m.SeccompProfile = new(SeccompProfile)
+			if k406, ok := jsonwire.ReusePtr(d, &m.SeccompProfile); !ok {
+				if d.Null() {
+					m.SeccompProfile = nil
+				} else {
+					if m.SeccompProfile == nil {
+						m.SeccompProfile = new(SeccompProfile)
+					}
+					(*m.SeccompProfile).DecodeJSON(d)
 				}
-				(*m.SeccompProfile).DecodeJSON(d)
+				jsonwire.Keep(d, k406, m.SeccompProfile)
 			}
 		case "appArmorProfile":
-			if d.Null() {
-				m.AppArmorProfile = nil
-			} else {
-				if m.AppArmorProfile == nil {
-					m.AppArmorProfile = new(AppArmorProfile)
+			if k407, ok := jsonwire.ReusePtr(d, &m.AppArmorProfile); !ok {
+				if d.Null() {
+					m.AppArmorProfile = nil
+				} else {
+					if m.AppArmorProfile == nil {
+						m.AppArmorProfile = new(AppArmorProfile)
+					}
+					(*m.AppArmorProfile).DecodeJSON(d)
 				}
-				(*m.AppArmorProfile).DecodeJSON(d)
+				jsonwire.Keep(d, k407, m.AppArmorProfile)
 			}
 		case "seLinuxChangePolicy":
-			if d.Null() {
-				m.SELinuxChangePolicy = nil
-			} else {
-				if m.SELinuxChangePolicy == nil {
-					m.SELinuxChangePolicy = new(PodSELinuxChangePolicy)
+			if k408, ok := jsonwire.ReusePtr(d, &m.SELinuxChangePolicy); !ok {
+				if d.Null() {
+					m.SELinuxChangePolicy = nil
+				} else {
+					if m.SELinuxChangePolicy == nil {
+						m.SELinuxChangePolicy = new(PodSELinuxChangePolicy)
+					}
+					jsonwire.String(d, m.SELinuxChangePolicy)
 				}
-				jsonwire.String(d, m.SELinuxChangePolicy)
+				jsonwire.Keep(d, k408, m.SELinuxChangePolicy)
 			}
 		default:
 			d.Skip()
@@ -6356,13 +7580,16 @@ func (m *SeccompProfile) DecodeJSON(d *jsonwire.Decoder) error {
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "localhostProfile":
-			if d.Null() {
-				m.LocalhostProfile = nil
-			} else {
-				if m.LocalhostProfile == nil {
-					m.LocalhostProfile = new(string)
+			if k409, ok := jsonwire.ReusePtr(d, &m.LocalhostProfile); !ok {
+				if d.Null() {
+					m.LocalhostProfile = nil
+				} else {
+					if m.LocalhostProfile == nil {
+						m.LocalhostProfile = new(string)
+					}
+					jsonwire.String(d, m.LocalhostProfile)
 				}
-				jsonwire.String(d, m.LocalhostProfile)
+				jsonwire.Keep(d, k409, m.LocalhostProfile)
 			}
 		default:
 			d.Skip()
@@ -6382,13 +7609,16 @@ func (m *AppArmorProfile) DecodeJSON(d *jsonwire.Decoder) error {
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "localhostProfile":
-			if d.Null() {
-				m.LocalhostProfile = nil
-			} else {
-				if m.LocalhostProfile == nil {
-					m.LocalhostProfile = new(string)
+			if k410, ok := jsonwire.ReusePtr(d, &m.LocalhostProfile); !ok {
+				if d.Null() {
+					m.LocalhostProfile = nil
+				} else {
+					if m.LocalhostProfile == nil {
+						m.LocalhostProfile = new(string)
+					}
+					jsonwire.String(d, m.LocalhostProfile)
 				}
-				jsonwire.String(d, m.LocalhostProfile)
+				jsonwire.Keep(d, k410, m.LocalhostProfile)
 			}
 		default:
 			d.Skip()
@@ -6406,58 +7636,76 @@ func (m *PodDNSConfig) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "nameservers":
-			if d.Null() {
-				m.Nameservers = nil
-			} else if d.OpenArray("[]string") {
-				s70 := m.Nameservers[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s70) {
-						s70 = s70[:i+1]
-					} else {
-						s70 = append(s70, *new(string))
+			if k411, ok := jsonwire.ReuseSlice(d, &m.Nameservers); !ok {
+				if d.Null() {
+					m.Nameservers = nil
+				} else if d.OpenArray("[]string") {
+					s412 := m.Nameservers[:0]
+					if n := d.Count(); cap(s412) < n {
+						s412 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s70[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s412) {
+							s412 = s412[:i+1]
+						} else {
+							s412 = append(s412, *new(string))
+						}
+						jsonwire.String(d, &s412[i])
+					}
+					if len(s412) == 0 {
+						s412 = []string{}
+					}
+					m.Nameservers = s412
 				}
-				if len(s70) == 0 {
-					s70 = []string{}
-				}
-				m.Nameservers = s70
+				jsonwire.Keep(d, k411, m.Nameservers)
 			}
 		case "searches":
-			if d.Null() {
-				m.Searches = nil
-			} else if d.OpenArray("[]string") {
-				s71 := m.Searches[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s71) {
-						s71 = s71[:i+1]
-					} else {
-						s71 = append(s71, *new(string))
+			if k413, ok := jsonwire.ReuseSlice(d, &m.Searches); !ok {
+				if d.Null() {
+					m.Searches = nil
+				} else if d.OpenArray("[]string") {
+					s414 := m.Searches[:0]
+					if n := d.Count(); cap(s414) < n {
+						s414 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s71[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s414) {
+							s414 = s414[:i+1]
+						} else {
+							s414 = append(s414, *new(string))
+						}
+						jsonwire.String(d, &s414[i])
+					}
+					if len(s414) == 0 {
+						s414 = []string{}
+					}
+					m.Searches = s414
 				}
-				if len(s71) == 0 {
-					s71 = []string{}
-				}
-				m.Searches = s71
+				jsonwire.Keep(d, k413, m.Searches)
 			}
 		case "options":
-			if d.Null() {
-				m.Options = nil
-			} else if d.OpenArray("[]PodDNSConfigOption") {
-				s72 := m.Options[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s72) {
-						s72 = s72[:i+1]
-					} else {
-						s72 = append(s72, *new(PodDNSConfigOption))
+			if k415, ok := jsonwire.ReuseSlice(d, &m.Options); !ok {
+				if d.Null() {
+					m.Options = nil
+				} else if d.OpenArray("[]PodDNSConfigOption") {
+					s416 := m.Options[:0]
+					if n := d.Count(); cap(s416) < n {
+						s416 = make([]PodDNSConfigOption, 0, n)
 					}
-					s72[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s416) {
+							s416 = s416[:i+1]
+						} else {
+							s416 = append(s416, *new(PodDNSConfigOption))
+						}
+						s416[i].DecodeJSON(d)
+					}
+					if len(s416) == 0 {
+						s416 = []PodDNSConfigOption{}
+					}
+					m.Options = s416
 				}
-				if len(s72) == 0 {
-					s72 = []PodDNSConfigOption{}
-				}
-				m.Options = s72
+				jsonwire.Keep(d, k415, m.Options)
 			}
 		default:
 			d.Skip()
@@ -6477,13 +7725,16 @@ func (m *PodDNSConfigOption) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "value":
-			if d.Null() {
-				m.Value = nil
-			} else {
-				if m.Value == nil {
-					m.Value = new(string)
+			if k417, ok := jsonwire.ReusePtr(d, &m.Value); !ok {
+				if d.Null() {
+					m.Value = nil
+				} else {
+					if m.Value == nil {
+						m.Value = new(string)
+					}
+					jsonwire.String(d, m.Value)
 				}
-				jsonwire.String(d, m.Value)
+				jsonwire.Keep(d, k417, m.Value)
 			}
 		default:
 			d.Skip()
@@ -6539,215 +7790,284 @@ func (m *EphemeralContainerCommon) DecodeJSON(d *jsonwire.Decoder) error {
 		case "image":
 			jsonwire.String(d, &m.Image)
 		case "command":
-			if d.Null() {
-				m.Command = nil
-			} else if d.OpenArray("[]string") {
-				s73 := m.Command[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s73) {
-						s73 = s73[:i+1]
-					} else {
-						s73 = append(s73, *new(string))
+			if k418, ok := jsonwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if d.OpenArray("[]string") {
+					s419 := m.Command[:0]
+					if n := d.Count(); cap(s419) < n {
+						s419 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s73[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s419) {
+							s419 = s419[:i+1]
+						} else {
+							s419 = append(s419, *new(string))
+						}
+						jsonwire.String(d, &s419[i])
+					}
+					if len(s419) == 0 {
+						s419 = []string{}
+					}
+					m.Command = s419
 				}
-				if len(s73) == 0 {
-					s73 = []string{}
-				}
-				m.Command = s73
+				jsonwire.Keep(d, k418, m.Command)
 			}
 		case "args":
-			if d.Null() {
-				m.Args = nil
-			} else if d.OpenArray("[]string") {
-				s74 := m.Args[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s74) {
-						s74 = s74[:i+1]
-					} else {
-						s74 = append(s74, *new(string))
+			if k420, ok := jsonwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if d.OpenArray("[]string") {
+					s421 := m.Args[:0]
+					if n := d.Count(); cap(s421) < n {
+						s421 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s74[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s421) {
+							s421 = s421[:i+1]
+						} else {
+							s421 = append(s421, *new(string))
+						}
+						jsonwire.String(d, &s421[i])
+					}
+					if len(s421) == 0 {
+						s421 = []string{}
+					}
+					m.Args = s421
 				}
-				if len(s74) == 0 {
-					s74 = []string{}
-				}
-				m.Args = s74
+				jsonwire.Keep(d, k420, m.Args)
 			}
 		case "workingDir":
 			jsonwire.String(d, &m.WorkingDir)
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]ContainerPort") {
-				s75 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s75) {
-						s75 = s75[:i+1]
-					} else {
-						s75 = append(s75, *new(ContainerPort))
+			if k422, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]ContainerPort") {
+					s423 := m.Ports[:0]
+					if n := d.Count(); cap(s423) < n {
+						s423 = make([]ContainerPort, 0, n)
 					}
-					s75[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s423) {
+							s423 = s423[:i+1]
+						} else {
+							s423 = append(s423, *new(ContainerPort))
+						}
+						s423[i].DecodeJSON(d)
+					}
+					if len(s423) == 0 {
+						s423 = []ContainerPort{}
+					}
+					m.Ports = s423
 				}
-				if len(s75) == 0 {
-					s75 = []ContainerPort{}
-				}
-				m.Ports = s75
+				jsonwire.Keep(d, k422, m.Ports)
 			}
 		case "envFrom":
-			if d.Null() {
-				m.EnvFrom = nil
-			} else if d.OpenArray("[]EnvFromSource") {
-				s76 := m.EnvFrom[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s76) {
-						s76 = s76[:i+1]
-					} else {
-						s76 = append(s76, *new(EnvFromSource))
+			if k424, ok := jsonwire.ReuseSlice(d, &m.EnvFrom); !ok {
+				if d.Null() {
+					m.EnvFrom = nil
+				} else if d.OpenArray("[]EnvFromSource") {
+					s425 := m.EnvFrom[:0]
+					if n := d.Count(); cap(s425) < n {
+						s425 = make([]EnvFromSource, 0, n)
 					}
-					s76[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s425) {
+							s425 = s425[:i+1]
+						} else {
+							s425 = append(s425, *new(EnvFromSource))
+						}
+						s425[i].DecodeJSON(d)
+					}
+					if len(s425) == 0 {
+						s425 = []EnvFromSource{}
+					}
+					m.EnvFrom = s425
 				}
-				if len(s76) == 0 {
-					s76 = []EnvFromSource{}
-				}
-				m.EnvFrom = s76
+				jsonwire.Keep(d, k424, m.EnvFrom)
 			}
 		case "env":
-			if d.Null() {
-				m.Env = nil
-			} else if d.OpenArray("[]EnvVar") {
-				s77 := m.Env[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s77) {
-						s77 = s77[:i+1]
-					} else {
-						s77 = append(s77, *new(EnvVar))
+			if k426, ok := jsonwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if d.OpenArray("[]EnvVar") {
+					s427 := m.Env[:0]
+					if n := d.Count(); cap(s427) < n {
+						s427 = make([]EnvVar, 0, n)
 					}
-					s77[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s427) {
+							s427 = s427[:i+1]
+						} else {
+							s427 = append(s427, *new(EnvVar))
+						}
+						s427[i].DecodeJSON(d)
+					}
+					if len(s427) == 0 {
+						s427 = []EnvVar{}
+					}
+					m.Env = s427
 				}
-				if len(s77) == 0 {
-					s77 = []EnvVar{}
-				}
-				m.Env = s77
+				jsonwire.Keep(d, k426, m.Env)
 			}
 		case "resources":
 			m.Resources.DecodeJSON(d)
 		case "resizePolicy":
-			if d.Null() {
-				m.ResizePolicy = nil
-			} else if d.OpenArray("[]ContainerResizePolicy") {
-				s78 := m.ResizePolicy[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s78) {
-						s78 = s78[:i+1]
-					} else {
-						s78 = append(s78, *new(ContainerResizePolicy))
+			if k428, ok := jsonwire.ReuseSlice(d, &m.ResizePolicy); !ok {
+				if d.Null() {
+					m.ResizePolicy = nil
+				} else if d.OpenArray("[]ContainerResizePolicy") {
+					s429 := m.ResizePolicy[:0]
+					if n := d.Count(); cap(s429) < n {
+						s429 = make([]ContainerResizePolicy, 0, n)
 					}
-					s78[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s429) {
+							s429 = s429[:i+1]
+						} else {
+							s429 = append(s429, *new(ContainerResizePolicy))
+						}
+						s429[i].DecodeJSON(d)
+					}
+					if len(s429) == 0 {
+						s429 = []ContainerResizePolicy{}
+					}
+					m.ResizePolicy = s429
 				}
-				if len(s78) == 0 {
-					s78 = []ContainerResizePolicy{}
-				}
-				m.ResizePolicy = s78
+				jsonwire.Keep(d, k428, m.ResizePolicy)
 			}
 		case "restartPolicy":
-			if d.Null() {
-				m.RestartPolicy = nil
-			} else {
-				if m.RestartPolicy == nil {
-					m.RestartPolicy = new(ContainerRestartPolicy)
+			if k430, ok := jsonwire.ReusePtr(d, &m.RestartPolicy); !ok {
+				if d.Null() {
+					m.RestartPolicy = nil
+				} else {
+					if m.RestartPolicy == nil {
+						m.RestartPolicy = new(ContainerRestartPolicy)
+					}
+					jsonwire.String(d, m.RestartPolicy)
 				}
-				jsonwire.String(d, m.RestartPolicy)
+				jsonwire.Keep(d, k430, m.RestartPolicy)
 			}
 		case "restartPolicyRules":
-			if d.Null() {
-				m.RestartPolicyRules = nil
-			} else if d.OpenArray("[]ContainerRestartRule") {
-				s79 := m.RestartPolicyRules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s79) {
-						s79 = s79[:i+1]
-					} else {
-						s79 = append(s79, *new(ContainerRestartRule))
+			if k431, ok := jsonwire.ReuseSlice(d, &m.RestartPolicyRules); !ok {
+				if d.Null() {
+					m.RestartPolicyRules = nil
+				} else if d.OpenArray("[]ContainerRestartRule") {
+					s432 := m.RestartPolicyRules[:0]
+					if n := d.Count(); cap(s432) < n {
+						s432 = make([]ContainerRestartRule, 0, n)
 					}
-					s79[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s432) {
+							s432 = s432[:i+1]
+						} else {
+							s432 = append(s432, *new(ContainerRestartRule))
+						}
+						s432[i].DecodeJSON(d)
+					}
+					if len(s432) == 0 {
+						s432 = []ContainerRestartRule{}
+					}
+					m.RestartPolicyRules = s432
 				}
-				if len(s79) == 0 {
-					s79 = []ContainerRestartRule{}
-				}
-				m.RestartPolicyRules = s79
+				jsonwire.Keep(d, k431, m.RestartPolicyRules)
 			}
 		case "volumeMounts":
-			if d.Null() {
-				m.VolumeMounts = nil
-			} else if d.OpenArray("[]VolumeMount") {
-				s80 := m.VolumeMounts[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s80) {
-						s80 = s80[:i+1]
-					} else {
-						s80 = append(s80, *new(VolumeMount))
+			if k433, ok := jsonwire.ReuseSlice(d, &m.VolumeMounts); !ok {
+				if d.Null() {
+					m.VolumeMounts = nil
+				} else if d.OpenArray("[]VolumeMount") {
+					s434 := m.VolumeMounts[:0]
+					if n := d.Count(); cap(s434) < n {
+						s434 = make([]VolumeMount, 0, n)
 					}
-					s80[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s434) {
+							s434 = s434[:i+1]
+						} else {
+							s434 = append(s434, *new(VolumeMount))
+						}
+						s434[i].DecodeJSON(d)
+					}
+					if len(s434) == 0 {
+						s434 = []VolumeMount{}
+					}
+					m.VolumeMounts = s434
 				}
-				if len(s80) == 0 {
-					s80 = []VolumeMount{}
-				}
-				m.VolumeMounts = s80
+				jsonwire.Keep(d, k433, m.VolumeMounts)
 			}
 		case "volumeDevices":
-			if d.Null() {
-				m.VolumeDevices = nil
-			} else if d.OpenArray("[]VolumeDevice") {
-				s81 := m.VolumeDevices[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s81) {
-						s81 = s81[:i+1]
-					} else {
-						s81 = append(s81, *new(VolumeDevice))
+			if k435, ok := jsonwire.ReuseSlice(d, &m.VolumeDevices); !ok {
+				if d.Null() {
+					m.VolumeDevices = nil
+				} else if d.OpenArray("[]VolumeDevice") {
+					s436 := m.VolumeDevices[:0]
+					if n := d.Count(); cap(s436) < n {
+						s436 = make([]VolumeDevice, 0, n)
 					}
-					s81[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s436) {
+							s436 = s436[:i+1]
+						} else {
+							s436 = append(s436, *new(VolumeDevice))
+						}
+						s436[i].DecodeJSON(d)
+					}
+					if len(s436) == 0 {
+						s436 = []VolumeDevice{}
+					}
+					m.VolumeDevices = s436
 				}
-				if len(s81) == 0 {
-					s81 = []VolumeDevice{}
-				}
-				m.VolumeDevices = s81
+				jsonwire.Keep(d, k435, m.VolumeDevices)
 			}
 		case "livenessProbe":
-			if d.Null() {
-				m.LivenessProbe = nil
-			} else {
-				if m.LivenessProbe == nil {
-					m.LivenessProbe = new(Probe)
+			if k437, ok := jsonwire.ReusePtr(d, &m.LivenessProbe); !ok {
+				if d.Null() {
+					m.LivenessProbe = nil
+				} else {
+					if m.LivenessProbe == nil {
+						m.LivenessProbe = new(Probe)
+					}
+					(*m.LivenessProbe).DecodeJSON(d)
 				}
-				(*m.LivenessProbe).DecodeJSON(d)
+				jsonwire.Keep(d, k437, m.LivenessProbe)
 			}
 		case "readinessProbe":
-			if d.Null() {
-				m.ReadinessProbe = nil
-			} else {
-				if m.ReadinessProbe == nil {
-					m.ReadinessProbe = new(Probe)
+			if k438, ok := jsonwire.ReusePtr(d, &m.ReadinessProbe); !ok {
+				if d.Null() {
+					m.ReadinessProbe = nil
+				} else {
+					if m.ReadinessProbe == nil {
+						m.ReadinessProbe = new(Probe)
+					}
+					(*m.ReadinessProbe).DecodeJSON(d)
 				}
-				(*m.ReadinessProbe).DecodeJSON(d)
+				jsonwire.Keep(d, k438, m.ReadinessProbe)
 			}
 		case "startupProbe":
-			if d.Null() {
-				m.StartupProbe = nil
-			} else {
-				if m.StartupProbe == nil {
-					m.StartupProbe = new(Probe)
+			if k439, ok := jsonwire.ReusePtr(d, &m.StartupProbe); !ok {
+				if d.Null() {
+					m.StartupProbe = nil
+				} else {
+					if m.StartupProbe == nil {
+						m.StartupProbe = new(Probe)
+					}
+					(*m.StartupProbe).DecodeJSON(d)
 				}
-				(*m.StartupProbe).DecodeJSON(d)
+				jsonwire.Keep(d, k439, m.StartupProbe)
 			}
 		case "lifecycle":
-			if d.Null() {
-				m.Lifecycle = nil
-			} else {
-				if m.Lifecycle == nil {
-					m.Lifecycle = new(Lifecycle)
+			if k440, ok := jsonwire.ReusePtr(d, &m.Lifecycle); !ok {
+				if d.Null() {
+					m.Lifecycle = nil
+				} else {
+					if m.Lifecycle == nil {
+						m.Lifecycle = new(Lifecycle)
+					}
+					(*m.Lifecycle).DecodeJSON(d)
 				}
-				(*m.Lifecycle).DecodeJSON(d)
+				jsonwire.Keep(d, k440, m.Lifecycle)
 			}
 		case "terminationMessagePath":
 			jsonwire.String(d, &m.TerminationMessagePath)
@@ -6756,13 +8076,16 @@ func (m *EphemeralContainerCommon) DecodeJSON(d *jsonwire.Decoder) error {
 		case "imagePullPolicy":
 			jsonwire.String(d, &m.ImagePullPolicy)
 		case "securityContext":
-			if d.Null() {
-				m.SecurityContext = nil
-			} else {
-				if m.SecurityContext == nil {
-					m.SecurityContext = new(SecurityContext)
+			if k441, ok := jsonwire.ReusePtr(d, &m.SecurityContext); !ok {
+				if d.Null() {
+					m.SecurityContext = nil
+				} else {
+					if m.SecurityContext == nil {
+						m.SecurityContext = new(SecurityContext)
+					}
+					(*m.SecurityContext).DecodeJSON(d)
 				}
-				(*m.SecurityContext).DecodeJSON(d)
+				jsonwire.Keep(d, k441, m.SecurityContext)
 			}
 		case "stdin":
 			jsonwire.Bool(d, &m.Stdin)
@@ -6790,215 +8113,284 @@ func (m *EphemeralContainer) DecodeJSON(d *jsonwire.Decoder) error {
 		case "image":
 			jsonwire.String(d, &m.EphemeralContainerCommon.Image)
 		case "command":
-			if d.Null() {
-				m.EphemeralContainerCommon.Command = nil
-			} else if d.OpenArray("[]string") {
-				s82 := m.EphemeralContainerCommon.Command[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s82) {
-						s82 = s82[:i+1]
-					} else {
-						s82 = append(s82, *new(string))
+			if k442, ok := jsonwire.ReuseSlice(d, &m.EphemeralContainerCommon.Command); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.Command = nil
+				} else if d.OpenArray("[]string") {
+					s443 := m.EphemeralContainerCommon.Command[:0]
+					if n := d.Count(); cap(s443) < n {
+						s443 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s82[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s443) {
+							s443 = s443[:i+1]
+						} else {
+							s443 = append(s443, *new(string))
+						}
+						jsonwire.String(d, &s443[i])
+					}
+					if len(s443) == 0 {
+						s443 = []string{}
+					}
+					m.EphemeralContainerCommon.Command = s443
 				}
-				if len(s82) == 0 {
-					s82 = []string{}
-				}
-				m.EphemeralContainerCommon.Command = s82
+				jsonwire.Keep(d, k442, m.EphemeralContainerCommon.Command)
 			}
 		case "args":
-			if d.Null() {
-				m.EphemeralContainerCommon.Args = nil
-			} else if d.OpenArray("[]string") {
-				s83 := m.EphemeralContainerCommon.Args[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s83) {
-						s83 = s83[:i+1]
-					} else {
-						s83 = append(s83, *new(string))
+			if k444, ok := jsonwire.ReuseSlice(d, &m.EphemeralContainerCommon.Args); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.Args = nil
+				} else if d.OpenArray("[]string") {
+					s445 := m.EphemeralContainerCommon.Args[:0]
+					if n := d.Count(); cap(s445) < n {
+						s445 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s83[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s445) {
+							s445 = s445[:i+1]
+						} else {
+							s445 = append(s445, *new(string))
+						}
+						jsonwire.String(d, &s445[i])
+					}
+					if len(s445) == 0 {
+						s445 = []string{}
+					}
+					m.EphemeralContainerCommon.Args = s445
 				}
-				if len(s83) == 0 {
-					s83 = []string{}
-				}
-				m.EphemeralContainerCommon.Args = s83
+				jsonwire.Keep(d, k444, m.EphemeralContainerCommon.Args)
 			}
 		case "workingDir":
 			jsonwire.String(d, &m.EphemeralContainerCommon.WorkingDir)
 		case "ports":
-			if d.Null() {
-				m.EphemeralContainerCommon.Ports = nil
-			} else if d.OpenArray("[]ContainerPort") {
-				s84 := m.EphemeralContainerCommon.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s84) {
-						s84 = s84[:i+1]
-					} else {
-						s84 = append(s84, *new(ContainerPort))
+			if k446, ok := jsonwire.ReuseSlice(d, &m.EphemeralContainerCommon.Ports); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.Ports = nil
+				} else if d.OpenArray("[]ContainerPort") {
+					s447 := m.EphemeralContainerCommon.Ports[:0]
+					if n := d.Count(); cap(s447) < n {
+						s447 = make([]ContainerPort, 0, n)
 					}
-					s84[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s447) {
+							s447 = s447[:i+1]
+						} else {
+							s447 = append(s447, *new(ContainerPort))
+						}
+						s447[i].DecodeJSON(d)
+					}
+					if len(s447) == 0 {
+						s447 = []ContainerPort{}
+					}
+					m.EphemeralContainerCommon.Ports = s447
 				}
-				if len(s84) == 0 {
-					s84 = []ContainerPort{}
-				}
-				m.EphemeralContainerCommon.Ports = s84
+				jsonwire.Keep(d, k446, m.EphemeralContainerCommon.Ports)
 			}
 		case "envFrom":
-			if d.Null() {
-				m.EphemeralContainerCommon.EnvFrom = nil
-			} else if d.OpenArray("[]EnvFromSource") {
-				s85 := m.EphemeralContainerCommon.EnvFrom[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s85) {
-						s85 = s85[:i+1]
-					} else {
-						s85 = append(s85, *new(EnvFromSource))
+			if k448, ok := jsonwire.ReuseSlice(d, &m.EphemeralContainerCommon.EnvFrom); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.EnvFrom = nil
+				} else if d.OpenArray("[]EnvFromSource") {
+					s449 := m.EphemeralContainerCommon.EnvFrom[:0]
+					if n := d.Count(); cap(s449) < n {
+						s449 = make([]EnvFromSource, 0, n)
 					}
-					s85[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s449) {
+							s449 = s449[:i+1]
+						} else {
+							s449 = append(s449, *new(EnvFromSource))
+						}
+						s449[i].DecodeJSON(d)
+					}
+					if len(s449) == 0 {
+						s449 = []EnvFromSource{}
+					}
+					m.EphemeralContainerCommon.EnvFrom = s449
 				}
-				if len(s85) == 0 {
-					s85 = []EnvFromSource{}
-				}
-				m.EphemeralContainerCommon.EnvFrom = s85
+				jsonwire.Keep(d, k448, m.EphemeralContainerCommon.EnvFrom)
 			}
 		case "env":
-			if d.Null() {
-				m.EphemeralContainerCommon.Env = nil
-			} else if d.OpenArray("[]EnvVar") {
-				s86 := m.EphemeralContainerCommon.Env[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s86) {
-						s86 = s86[:i+1]
-					} else {
-						s86 = append(s86, *new(EnvVar))
+			if k450, ok := jsonwire.ReuseSlice(d, &m.EphemeralContainerCommon.Env); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.Env = nil
+				} else if d.OpenArray("[]EnvVar") {
+					s451 := m.EphemeralContainerCommon.Env[:0]
+					if n := d.Count(); cap(s451) < n {
+						s451 = make([]EnvVar, 0, n)
 					}
-					s86[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s451) {
+							s451 = s451[:i+1]
+						} else {
+							s451 = append(s451, *new(EnvVar))
+						}
+						s451[i].DecodeJSON(d)
+					}
+					if len(s451) == 0 {
+						s451 = []EnvVar{}
+					}
+					m.EphemeralContainerCommon.Env = s451
 				}
-				if len(s86) == 0 {
-					s86 = []EnvVar{}
-				}
-				m.EphemeralContainerCommon.Env = s86
+				jsonwire.Keep(d, k450, m.EphemeralContainerCommon.Env)
 			}
 		case "resources":
 			m.EphemeralContainerCommon.Resources.DecodeJSON(d)
 		case "resizePolicy":
-			if d.Null() {
-				m.EphemeralContainerCommon.ResizePolicy = nil
-			} else if d.OpenArray("[]ContainerResizePolicy") {
-				s87 := m.EphemeralContainerCommon.ResizePolicy[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s87) {
-						s87 = s87[:i+1]
-					} else {
-						s87 = append(s87, *new(ContainerResizePolicy))
+			if k452, ok := jsonwire.ReuseSlice(d, &m.EphemeralContainerCommon.ResizePolicy); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.ResizePolicy = nil
+				} else if d.OpenArray("[]ContainerResizePolicy") {
+					s453 := m.EphemeralContainerCommon.ResizePolicy[:0]
+					if n := d.Count(); cap(s453) < n {
+						s453 = make([]ContainerResizePolicy, 0, n)
 					}
-					s87[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s453) {
+							s453 = s453[:i+1]
+						} else {
+							s453 = append(s453, *new(ContainerResizePolicy))
+						}
+						s453[i].DecodeJSON(d)
+					}
+					if len(s453) == 0 {
+						s453 = []ContainerResizePolicy{}
+					}
+					m.EphemeralContainerCommon.ResizePolicy = s453
 				}
-				if len(s87) == 0 {
-					s87 = []ContainerResizePolicy{}
-				}
-				m.EphemeralContainerCommon.ResizePolicy = s87
+				jsonwire.Keep(d, k452, m.EphemeralContainerCommon.ResizePolicy)
 			}
 		case "restartPolicy":
-			if d.Null() {
-				m.EphemeralContainerCommon.RestartPolicy = nil
-			} else {
-				if m.EphemeralContainerCommon.RestartPolicy == nil {
-					m.EphemeralContainerCommon.RestartPolicy = new(ContainerRestartPolicy)
+			if k454, ok := jsonwire.ReusePtr(d, &m.EphemeralContainerCommon.RestartPolicy); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.RestartPolicy = nil
+				} else {
+					if m.EphemeralContainerCommon.RestartPolicy == nil {
+						m.EphemeralContainerCommon.RestartPolicy = new(ContainerRestartPolicy)
+					}
+					jsonwire.String(d, m.EphemeralContainerCommon.RestartPolicy)
 				}
-				jsonwire.String(d, m.EphemeralContainerCommon.RestartPolicy)
+				jsonwire.Keep(d, k454, m.EphemeralContainerCommon.RestartPolicy)
 			}
 		case "restartPolicyRules":
-			if d.Null() {
-				m.EphemeralContainerCommon.RestartPolicyRules = nil
-			} else if d.OpenArray("[]ContainerRestartRule") {
-				s88 := m.EphemeralContainerCommon.RestartPolicyRules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s88) {
-						s88 = s88[:i+1]
-					} else {
-						s88 = append(s88, *new(ContainerRestartRule))
+			if k455, ok := jsonwire.ReuseSlice(d, &m.EphemeralContainerCommon.RestartPolicyRules); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.RestartPolicyRules = nil
+				} else if d.OpenArray("[]ContainerRestartRule") {
+					s456 := m.EphemeralContainerCommon.RestartPolicyRules[:0]
+					if n := d.Count(); cap(s456) < n {
+						s456 = make([]ContainerRestartRule, 0, n)
 					}
-					s88[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s456) {
+							s456 = s456[:i+1]
+						} else {
+							s456 = append(s456, *new(ContainerRestartRule))
+						}
+						s456[i].DecodeJSON(d)
+					}
+					if len(s456) == 0 {
+						s456 = []ContainerRestartRule{}
+					}
+					m.EphemeralContainerCommon.RestartPolicyRules = s456
 				}
-				if len(s88) == 0 {
-					s88 = []ContainerRestartRule{}
-				}
-				m.EphemeralContainerCommon.RestartPolicyRules = s88
+				jsonwire.Keep(d, k455, m.EphemeralContainerCommon.RestartPolicyRules)
 			}
 		case "volumeMounts":
-			if d.Null() {
-				m.EphemeralContainerCommon.VolumeMounts = nil
-			} else if d.OpenArray("[]VolumeMount") {
-				s89 := m.EphemeralContainerCommon.VolumeMounts[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s89) {
-						s89 = s89[:i+1]
-					} else {
-						s89 = append(s89, *new(VolumeMount))
+			if k457, ok := jsonwire.ReuseSlice(d, &m.EphemeralContainerCommon.VolumeMounts); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.VolumeMounts = nil
+				} else if d.OpenArray("[]VolumeMount") {
+					s458 := m.EphemeralContainerCommon.VolumeMounts[:0]
+					if n := d.Count(); cap(s458) < n {
+						s458 = make([]VolumeMount, 0, n)
 					}
-					s89[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s458) {
+							s458 = s458[:i+1]
+						} else {
+							s458 = append(s458, *new(VolumeMount))
+						}
+						s458[i].DecodeJSON(d)
+					}
+					if len(s458) == 0 {
+						s458 = []VolumeMount{}
+					}
+					m.EphemeralContainerCommon.VolumeMounts = s458
 				}
-				if len(s89) == 0 {
-					s89 = []VolumeMount{}
-				}
-				m.EphemeralContainerCommon.VolumeMounts = s89
+				jsonwire.Keep(d, k457, m.EphemeralContainerCommon.VolumeMounts)
 			}
 		case "volumeDevices":
-			if d.Null() {
-				m.EphemeralContainerCommon.VolumeDevices = nil
-			} else if d.OpenArray("[]VolumeDevice") {
-				s90 := m.EphemeralContainerCommon.VolumeDevices[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s90) {
-						s90 = s90[:i+1]
-					} else {
-						s90 = append(s90, *new(VolumeDevice))
+			if k459, ok := jsonwire.ReuseSlice(d, &m.EphemeralContainerCommon.VolumeDevices); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.VolumeDevices = nil
+				} else if d.OpenArray("[]VolumeDevice") {
+					s460 := m.EphemeralContainerCommon.VolumeDevices[:0]
+					if n := d.Count(); cap(s460) < n {
+						s460 = make([]VolumeDevice, 0, n)
 					}
-					s90[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s460) {
+							s460 = s460[:i+1]
+						} else {
+							s460 = append(s460, *new(VolumeDevice))
+						}
+						s460[i].DecodeJSON(d)
+					}
+					if len(s460) == 0 {
+						s460 = []VolumeDevice{}
+					}
+					m.EphemeralContainerCommon.VolumeDevices = s460
 				}
-				if len(s90) == 0 {
-					s90 = []VolumeDevice{}
-				}
-				m.EphemeralContainerCommon.VolumeDevices = s90
+				jsonwire.Keep(d, k459, m.EphemeralContainerCommon.VolumeDevices)
 			}
 		case "livenessProbe":
-			if d.Null() {
-				m.EphemeralContainerCommon.LivenessProbe = nil
-			} else {
-				if m.EphemeralContainerCommon.LivenessProbe == nil {
-					m.EphemeralContainerCommon.LivenessProbe = new(Probe)
+			if k461, ok := jsonwire.ReusePtr(d, &m.EphemeralContainerCommon.LivenessProbe); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.LivenessProbe = nil
+				} else {
+					if m.EphemeralContainerCommon.LivenessProbe == nil {
+						m.EphemeralContainerCommon.LivenessProbe = new(Probe)
+					}
+					(*m.EphemeralContainerCommon.LivenessProbe).DecodeJSON(d)
 				}
-				(*m.EphemeralContainerCommon.LivenessProbe).DecodeJSON(d)
+				jsonwire.Keep(d, k461, m.EphemeralContainerCommon.LivenessProbe)
 			}
 		case "readinessProbe":
-			if d.Null() {
-				m.EphemeralContainerCommon.ReadinessProbe = nil
-			} else {
-				if m.EphemeralContainerCommon.ReadinessProbe == nil {
-					m.EphemeralContainerCommon.ReadinessProbe = new(Probe)
+			if k462, ok := jsonwire.ReusePtr(d, &m.EphemeralContainerCommon.ReadinessProbe); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.ReadinessProbe = nil
+				} else {
+					if m.EphemeralContainerCommon.ReadinessProbe == nil {
+						m.EphemeralContainerCommon.ReadinessProbe = new(Probe)
+					}
+					(*m.EphemeralContainerCommon.ReadinessProbe).DecodeJSON(d)
 				}
-				(*m.EphemeralContainerCommon.ReadinessProbe).DecodeJSON(d)
+				jsonwire.Keep(d, k462, m.EphemeralContainerCommon.ReadinessProbe)
 			}
 		case "startupProbe":
-			if d.Null() {
-				m.EphemeralContainerCommon.StartupProbe = nil
-			} else {
-				if m.EphemeralContainerCommon.StartupProbe == nil {
-					m.EphemeralContainerCommon.StartupProbe = new(Probe)
+			if k463, ok := jsonwire.ReusePtr(d, &m.EphemeralContainerCommon.StartupProbe); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.StartupProbe = nil
+				} else {
+					if m.EphemeralContainerCommon.StartupProbe == nil {
+						m.EphemeralContainerCommon.StartupProbe = new(Probe)
+					}
+					(*m.EphemeralContainerCommon.StartupProbe).DecodeJSON(d)
 				}
-				(*m.EphemeralContainerCommon.StartupProbe).DecodeJSON(d)
+				jsonwire.Keep(d, k463, m.EphemeralContainerCommon.StartupProbe)
 			}
 		case "lifecycle":
-			if d.Null() {
-				m.EphemeralContainerCommon.Lifecycle = nil
-			} else {
-				if m.EphemeralContainerCommon.Lifecycle == nil {
-					m.EphemeralContainerCommon.Lifecycle = new(Lifecycle)
+			if k464, ok := jsonwire.ReusePtr(d, &m.EphemeralContainerCommon.Lifecycle); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.Lifecycle = nil
+				} else {
+					if m.EphemeralContainerCommon.Lifecycle == nil {
+						m.EphemeralContainerCommon.Lifecycle = new(Lifecycle)
+					}
+					(*m.EphemeralContainerCommon.Lifecycle).DecodeJSON(d)
 				}
-				(*m.EphemeralContainerCommon.Lifecycle).DecodeJSON(d)
+				jsonwire.Keep(d, k464, m.EphemeralContainerCommon.Lifecycle)
 			}
 		case "terminationMessagePath":
 			jsonwire.String(d, &m.EphemeralContainerCommon.TerminationMessagePath)
@@ -7007,13 +8399,16 @@ func (m *EphemeralContainer) DecodeJSON(d *jsonwire.Decoder) error {
 		case "imagePullPolicy":
 			jsonwire.String(d, &m.EphemeralContainerCommon.ImagePullPolicy)
 		case "securityContext":
-			if d.Null() {
-				m.EphemeralContainerCommon.SecurityContext = nil
-			} else {
-				if m.EphemeralContainerCommon.SecurityContext == nil {
-					m.EphemeralContainerCommon.SecurityContext = new(SecurityContext)
+			if k465, ok := jsonwire.ReusePtr(d, &m.EphemeralContainerCommon.SecurityContext); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.SecurityContext = nil
+				} else {
+					if m.EphemeralContainerCommon.SecurityContext == nil {
+						m.EphemeralContainerCommon.SecurityContext = new(SecurityContext)
+					}
+					(*m.EphemeralContainerCommon.SecurityContext).DecodeJSON(d)
 				}
-				(*m.EphemeralContainerCommon.SecurityContext).DecodeJSON(d)
+				jsonwire.Keep(d, k465, m.EphemeralContainerCommon.SecurityContext)
 			}
 		case "stdin":
 			jsonwire.Bool(d, &m.EphemeralContainerCommon.Stdin)
@@ -7043,22 +8438,28 @@ func (m *PodStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "phase":
 			jsonwire.String(d, &m.Phase)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]PodCondition") {
-				s91 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s91) {
-						s91 = s91[:i+1]
-					} else {
-						s91 = append(s91, *new(PodCondition))
+			if k466, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]PodCondition") {
+					s467 := m.Conditions[:0]
+					if n := d.Count(); cap(s467) < n {
+						s467 = make([]PodCondition, 0, n)
 					}
-					s91[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s467) {
+							s467 = s467[:i+1]
+						} else {
+							s467 = append(s467, *new(PodCondition))
+						}
+						s467[i].DecodeJSON(d)
+					}
+					if len(s467) == 0 {
+						s467 = []PodCondition{}
+					}
+					m.Conditions = s467
 				}
-				if len(s91) == 0 {
-					s91 = []PodCondition{}
-				}
-				m.Conditions = s91
+				jsonwire.Keep(d, k466, m.Conditions)
 			}
 		case "message":
 			jsonwire.String(d, &m.Message)
@@ -7069,165 +8470,216 @@ func (m *PodStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "hostIP":
 			jsonwire.String(d, &m.HostIP)
 		case "hostIPs":
-			if d.Null() {
-				m.HostIPs = nil
-			} else if d.OpenArray("[]HostIP") {
-				s92 := m.HostIPs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s92) {
-						s92 = s92[:i+1]
-					} else {
-						s92 = append(s92, *new(HostIP))
+			if k468, ok := jsonwire.ReuseSlice(d, &m.HostIPs); !ok {
+				if d.Null() {
+					m.HostIPs = nil
+				} else if d.OpenArray("[]HostIP") {
+					s469 := m.HostIPs[:0]
+					if n := d.Count(); cap(s469) < n {
+						s469 = make([]HostIP, 0, n)
 					}
-					s92[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s469) {
+							s469 = s469[:i+1]
+						} else {
+							s469 = append(s469, *new(HostIP))
+						}
+						s469[i].DecodeJSON(d)
+					}
+					if len(s469) == 0 {
+						s469 = []HostIP{}
+					}
+					m.HostIPs = s469
 				}
-				if len(s92) == 0 {
-					s92 = []HostIP{}
-				}
-				m.HostIPs = s92
+				jsonwire.Keep(d, k468, m.HostIPs)
 			}
 		case "podIP":
 			jsonwire.UniqueString(d, &m.PodIP)
 		case "podIPs":
-			if d.Null() {
-				m.PodIPs = nil
-			} else if d.OpenArray("[]PodIP") {
-				s93 := m.PodIPs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s93) {
-						s93 = s93[:i+1]
-					} else {
-						s93 = append(s93, *new(PodIP))
+			if k470, ok := jsonwire.ReuseSlice(d, &m.PodIPs); !ok {
+				if d.Null() {
+					m.PodIPs = nil
+				} else if d.OpenArray("[]PodIP") {
+					s471 := m.PodIPs[:0]
+					if n := d.Count(); cap(s471) < n {
+						s471 = make([]PodIP, 0, n)
 					}
-					s93[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s471) {
+							s471 = s471[:i+1]
+						} else {
+							s471 = append(s471, *new(PodIP))
+						}
+						s471[i].DecodeJSON(d)
+					}
+					if len(s471) == 0 {
+						s471 = []PodIP{}
+					}
+					m.PodIPs = s471
 				}
-				if len(s93) == 0 {
-					s93 = []PodIP{}
-				}
-				m.PodIPs = s93
+				jsonwire.Keep(d, k470, m.PodIPs)
 			}
 		case "startTime":
-			if d.Null() {
-				m.StartTime = nil
-			} else {
-				if m.StartTime == nil {
-					m.StartTime = new(metav1.Time)
+			if k472, ok := jsonwire.ReusePtr(d, &m.StartTime); !ok {
+				if d.Null() {
+					m.StartTime = nil
+				} else {
+					if m.StartTime == nil {
+						m.StartTime = new(metav1.Time)
+					}
+					(*m.StartTime).DecodeJSON(d)
 				}
-				(*m.StartTime).DecodeJSON(d)
+				jsonwire.Keep(d, k472, m.StartTime)
 			}
 		case "initContainerStatuses":
-			if d.Null() {
-				m.InitContainerStatuses = nil
-			} else if d.OpenArray("[]ContainerStatus") {
-				s94 := m.InitContainerStatuses[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s94) {
-						s94 = s94[:i+1]
-					} else {
-						s94 = append(s94, *new(ContainerStatus))
+			if k473, ok := jsonwire.ReuseSlice(d, &m.InitContainerStatuses); !ok {
+				if d.Null() {
+					m.InitContainerStatuses = nil
+				} else if d.OpenArray("[]ContainerStatus") {
+					s474 := m.InitContainerStatuses[:0]
+					if n := d.Count(); cap(s474) < n {
+						s474 = make([]ContainerStatus, 0, n)
 					}
-					s94[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s474) {
+							s474 = s474[:i+1]
+						} else {
+							s474 = append(s474, *new(ContainerStatus))
+						}
+						s474[i].DecodeJSON(d)
+					}
+					if len(s474) == 0 {
+						s474 = []ContainerStatus{}
+					}
+					m.InitContainerStatuses = s474
 				}
-				if len(s94) == 0 {
-					s94 = []ContainerStatus{}
-				}
-				m.InitContainerStatuses = s94
+				jsonwire.Keep(d, k473, m.InitContainerStatuses)
 			}
 		case "containerStatuses":
-			if d.Null() {
-				m.ContainerStatuses = nil
-			} else if d.OpenArray("[]ContainerStatus") {
-				s95 := m.ContainerStatuses[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s95) {
-						s95 = s95[:i+1]
-					} else {
-						s95 = append(s95, *new(ContainerStatus))
+			if k475, ok := jsonwire.ReuseSlice(d, &m.ContainerStatuses); !ok {
+				if d.Null() {
+					m.ContainerStatuses = nil
+				} else if d.OpenArray("[]ContainerStatus") {
+					s476 := m.ContainerStatuses[:0]
+					if n := d.Count(); cap(s476) < n {
+						s476 = make([]ContainerStatus, 0, n)
 					}
-					s95[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s476) {
+							s476 = s476[:i+1]
+						} else {
+							s476 = append(s476, *new(ContainerStatus))
+						}
+						s476[i].DecodeJSON(d)
+					}
+					if len(s476) == 0 {
+						s476 = []ContainerStatus{}
+					}
+					m.ContainerStatuses = s476
 				}
-				if len(s95) == 0 {
-					s95 = []ContainerStatus{}
-				}
-				m.ContainerStatuses = s95
+				jsonwire.Keep(d, k475, m.ContainerStatuses)
 			}
 		case "qosClass":
 			jsonwire.String(d, &m.QOSClass)
 		case "ephemeralContainerStatuses":
-			if d.Null() {
-				m.EphemeralContainerStatuses = nil
-			} else if d.OpenArray("[]ContainerStatus") {
-				s96 := m.EphemeralContainerStatuses[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s96) {
-						s96 = s96[:i+1]
-					} else {
-						s96 = append(s96, *new(ContainerStatus))
+			if k477, ok := jsonwire.ReuseSlice(d, &m.EphemeralContainerStatuses); !ok {
+				if d.Null() {
+					m.EphemeralContainerStatuses = nil
+				} else if d.OpenArray("[]ContainerStatus") {
+					s478 := m.EphemeralContainerStatuses[:0]
+					if n := d.Count(); cap(s478) < n {
+						s478 = make([]ContainerStatus, 0, n)
 					}
-					s96[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s478) {
+							s478 = s478[:i+1]
+						} else {
+							s478 = append(s478, *new(ContainerStatus))
+						}
+						s478[i].DecodeJSON(d)
+					}
+					if len(s478) == 0 {
+						s478 = []ContainerStatus{}
+					}
+					m.EphemeralContainerStatuses = s478
 				}
-				if len(s96) == 0 {
-					s96 = []ContainerStatus{}
-				}
-				m.EphemeralContainerStatuses = s96
+				jsonwire.Keep(d, k477, m.EphemeralContainerStatuses)
 			}
 		case "resize":
 			jsonwire.String(d, &m.Resize)
 		case "resourceClaimStatuses":
-			if d.Null() {
-				m.ResourceClaimStatuses = nil
-			} else if d.OpenArray("[]PodResourceClaimStatus") {
-				s97 := m.ResourceClaimStatuses[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s97) {
-						s97 = s97[:i+1]
-					} else {
-						s97 = append(s97, *new(PodResourceClaimStatus))
+			if k479, ok := jsonwire.ReuseSlice(d, &m.ResourceClaimStatuses); !ok {
+				if d.Null() {
+					m.ResourceClaimStatuses = nil
+				} else if d.OpenArray("[]PodResourceClaimStatus") {
+					s480 := m.ResourceClaimStatuses[:0]
+					if n := d.Count(); cap(s480) < n {
+						s480 = make([]PodResourceClaimStatus, 0, n)
 					}
-					s97[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s480) {
+							s480 = s480[:i+1]
+						} else {
+							s480 = append(s480, *new(PodResourceClaimStatus))
+						}
+						s480[i].DecodeJSON(d)
+					}
+					if len(s480) == 0 {
+						s480 = []PodResourceClaimStatus{}
+					}
+					m.ResourceClaimStatuses = s480
 				}
-				if len(s97) == 0 {
-					s97 = []PodResourceClaimStatus{}
-				}
-				m.ResourceClaimStatuses = s97
+				jsonwire.Keep(d, k479, m.ResourceClaimStatuses)
 			}
 		case "extendedResourceClaimStatus":
-			if d.Null() {
-				m.ExtendedResourceClaimStatus = nil
-			} else {
-				if m.ExtendedResourceClaimStatus == nil {
-					m.ExtendedResourceClaimStatus = new(PodExtendedResourceClaimStatus)
+			if k481, ok := jsonwire.ReusePtr(d, &m.ExtendedResourceClaimStatus); !ok {
+				if d.Null() {
+					m.ExtendedResourceClaimStatus = nil
+				} else {
+					if m.ExtendedResourceClaimStatus == nil {
+						m.ExtendedResourceClaimStatus = new(PodExtendedResourceClaimStatus)
+					}
+					(*m.ExtendedResourceClaimStatus).DecodeJSON(d)
 				}
-				(*m.ExtendedResourceClaimStatus).DecodeJSON(d)
+				jsonwire.Keep(d, k481, m.ExtendedResourceClaimStatus)
 			}
 		case "allocatedResources":
 			m.AllocatedResources.DecodeJSON(d)
 		case "resources":
-			if d.Null() {
-				m.Resources = nil
-			} else {
-				if m.Resources == nil {
-					m.Resources = new(ResourceRequirements)
+			if k482, ok := jsonwire.ReusePtr(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else {
+					if m.Resources == nil {
+						m.Resources = new(ResourceRequirements)
+					}
+					(*m.Resources).DecodeJSON(d)
 				}
-				(*m.Resources).DecodeJSON(d)
+				jsonwire.Keep(d, k482, m.Resources)
 			}
 		case "nodeAllocatableResourceClaimStatuses":
-			if d.Null() {
-				m.NodeAllocatableResourceClaimStatuses = nil
-			} else if d.OpenArray("[]NodeAllocatableResourceClaimStatus") {
-				s98 := m.NodeAllocatableResourceClaimStatuses[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s98) {
-						s98 = s98[:i+1]
-					} else {
-						s98 = append(s98, *new(NodeAllocatableResourceClaimStatus))
+			if k483, ok := jsonwire.ReuseSlice(d, &m.NodeAllocatableResourceClaimStatuses); !ok {
+				if d.Null() {
+					m.NodeAllocatableResourceClaimStatuses = nil
+				} else if d.OpenArray("[]NodeAllocatableResourceClaimStatus") {
+					s484 := m.NodeAllocatableResourceClaimStatuses[:0]
+					if n := d.Count(); cap(s484) < n {
+						s484 = make([]NodeAllocatableResourceClaimStatus, 0, n)
 					}
-					s98[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s484) {
+							s484 = s484[:i+1]
+						} else {
+							s484 = append(s484, *new(NodeAllocatableResourceClaimStatus))
+						}
+						s484[i].DecodeJSON(d)
+					}
+					if len(s484) == 0 {
+						s484 = []NodeAllocatableResourceClaimStatus{}
+					}
+					m.NodeAllocatableResourceClaimStatuses = s484
 				}
-				if len(s98) == 0 {
-					s98 = []NodeAllocatableResourceClaimStatus{}
-				}
-				m.NodeAllocatableResourceClaimStatuses = s98
+				jsonwire.Keep(d, k483, m.NodeAllocatableResourceClaimStatuses)
 			}
 		default:
 			d.Skip()
@@ -7299,22 +8751,28 @@ func (m *PodList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Pod") {
-				s99 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s99) {
-						s99 = s99[:i+1]
-					} else {
-						s99 = append(s99, *new(Pod))
+			if k485, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Pod") {
+					s486 := m.Items[:0]
+					if n := d.Count(); cap(s486) < n {
+						s486 = make([]Pod, 0, n)
 					}
-					s99[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s486) {
+							s486 = s486[:i+1]
+						} else {
+							s486 = append(s486, *new(Pod))
+						}
+						s486[i].DecodeJSON(d)
+					}
+					if len(s486) == 0 {
+						s486 = []Pod{}
+					}
+					m.Items = s486
 				}
-				if len(s99) == 0 {
-					s99 = []Pod{}
-				}
-				m.Items = s99
+				jsonwire.Keep(d, k485, m.Items)
 			}
 		default:
 			d.Skip()
@@ -7380,22 +8838,28 @@ func (m *PodTemplateList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]PodTemplate") {
-				s100 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s100) {
-						s100 = s100[:i+1]
-					} else {
-						s100 = append(s100, *new(PodTemplate))
+			if k487, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]PodTemplate") {
+					s488 := m.Items[:0]
+					if n := d.Count(); cap(s488) < n {
+						s488 = make([]PodTemplate, 0, n)
 					}
-					s100[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s488) {
+							s488 = s488[:i+1]
+						} else {
+							s488 = append(s488, *new(PodTemplate))
+						}
+						s488[i].DecodeJSON(d)
+					}
+					if len(s488) == 0 {
+						s488 = []PodTemplate{}
+					}
+					m.Items = s488
 				}
-				if len(s100) == 0 {
-					s100 = []PodTemplate{}
-				}
-				m.Items = s100
+				jsonwire.Keep(d, k487, m.Items)
 			}
 		default:
 			d.Skip()
@@ -7413,26 +8877,32 @@ func (m *ReplicationControllerSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "replicas":
-			if d.Null() {
-				m.Replicas = nil
-			} else {
-				if m.Replicas == nil {
-					m.Replicas = new(int32)
+			if k489, ok := jsonwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					jsonwire.Int(d, m.Replicas)
 				}
-				jsonwire.Int(d, m.Replicas)
+				jsonwire.Keep(d, k489, m.Replicas)
 			}
 		case "minReadySeconds":
 			jsonwire.Int(d, &m.MinReadySeconds)
 		case "selector":
 			jsonwire.StringMap(d, &m.Selector)
 		case "template":
-			if d.Null() {
-				m.Template = nil
-			} else {
-				if m.Template == nil {
-					m.Template = new(PodTemplateSpec)
+			if k490, ok := jsonwire.ReusePtr(d, &m.Template); !ok {
+				if d.Null() {
+					m.Template = nil
+				} else {
+					if m.Template == nil {
+						m.Template = new(PodTemplateSpec)
+					}
+					(*m.Template).DecodeJSON(d)
 				}
-				(*m.Template).DecodeJSON(d)
+				jsonwire.Keep(d, k490, m.Template)
 			}
 		default:
 			d.Skip()
@@ -7460,22 +8930,28 @@ func (m *ReplicationControllerStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "observedGeneration":
 			jsonwire.Int(d, &m.ObservedGeneration)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]ReplicationControllerCondition") {
-				s101 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s101) {
-						s101 = s101[:i+1]
-					} else {
-						s101 = append(s101, *new(ReplicationControllerCondition))
+			if k491, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]ReplicationControllerCondition") {
+					s492 := m.Conditions[:0]
+					if n := d.Count(); cap(s492) < n {
+						s492 = make([]ReplicationControllerCondition, 0, n)
 					}
-					s101[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s492) {
+							s492 = s492[:i+1]
+						} else {
+							s492 = append(s492, *new(ReplicationControllerCondition))
+						}
+						s492[i].DecodeJSON(d)
+					}
+					if len(s492) == 0 {
+						s492 = []ReplicationControllerCondition{}
+					}
+					m.Conditions = s492
 				}
-				if len(s101) == 0 {
-					s101 = []ReplicationControllerCondition{}
-				}
-				m.Conditions = s101
+				jsonwire.Keep(d, k491, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -7549,22 +9025,28 @@ func (m *ReplicationControllerList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ReplicationController") {
-				s102 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s102) {
-						s102 = s102[:i+1]
-					} else {
-						s102 = append(s102, *new(ReplicationController))
+			if k493, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ReplicationController") {
+					s494 := m.Items[:0]
+					if n := d.Count(); cap(s494) < n {
+						s494 = make([]ReplicationController, 0, n)
 					}
-					s102[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s494) {
+							s494 = s494[:i+1]
+						} else {
+							s494 = append(s494, *new(ReplicationController))
+						}
+						s494[i].DecodeJSON(d)
+					}
+					if len(s494) == 0 {
+						s494 = []ReplicationController{}
+					}
+					m.Items = s494
 				}
-				if len(s102) == 0 {
-					s102 = []ReplicationController{}
-				}
-				m.Items = s102
+				jsonwire.Keep(d, k493, m.Items)
 			}
 		default:
 			d.Skip()
@@ -7582,13 +9064,16 @@ func (m *SessionAffinityConfig) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "clientIP":
-			if d.Null() {
-				m.ClientIP = nil
-			} else {
-				if m.ClientIP == nil {
-					m.ClientIP = new(ClientIPConfig)
+			if k495, ok := jsonwire.ReusePtr(d, &m.ClientIP); !ok {
+				if d.Null() {
+					m.ClientIP = nil
+				} else {
+					if m.ClientIP == nil {
+						m.ClientIP = new(ClientIPConfig)
+					}
+					(*m.ClientIP).DecodeJSON(d)
 				}
-				(*m.ClientIP).DecodeJSON(d)
+				jsonwire.Keep(d, k495, m.ClientIP)
 			}
 		default:
 			d.Skip()
@@ -7606,13 +9091,16 @@ func (m *ClientIPConfig) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "timeoutSeconds":
-			if d.Null() {
-				m.TimeoutSeconds = nil
-			} else {
-				if m.TimeoutSeconds == nil {
-					m.TimeoutSeconds = new(int32)
+			if k496, ok := jsonwire.ReusePtr(d, &m.TimeoutSeconds); !ok {
+				if d.Null() {
+					m.TimeoutSeconds = nil
+				} else {
+					if m.TimeoutSeconds == nil {
+						m.TimeoutSeconds = new(int32)
+					}
+					jsonwire.Int(d, m.TimeoutSeconds)
 				}
-				jsonwire.Int(d, m.TimeoutSeconds)
+				jsonwire.Keep(d, k496, m.TimeoutSeconds)
 			}
 		default:
 			d.Skip()
@@ -7632,22 +9120,28 @@ func (m *ServiceStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "loadBalancer":
 			m.LoadBalancer.DecodeJSON(d)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]metav1.Condition") {
-				s103 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s103) {
-						s103 = s103[:i+1]
-					} else {
-						s103 = append(s103, *new(metav1.Condition))
+			if k497, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]metav1.Condition") {
+					s498 := m.Conditions[:0]
+					if n := d.Count(); cap(s498) < n {
+						s498 = make([]metav1.Condition, 0, n)
 					}
-					s103[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s498) {
+							s498 = s498[:i+1]
+						} else {
+							s498 = append(s498, *new(metav1.Condition))
+						}
+						s498[i].DecodeJSON(d)
+					}
+					if len(s498) == 0 {
+						s498 = []metav1.Condition{}
+					}
+					m.Conditions = s498
 				}
-				if len(s103) == 0 {
-					s103 = []metav1.Condition{}
-				}
-				m.Conditions = s103
+				jsonwire.Keep(d, k497, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -7665,22 +9159,28 @@ func (m *LoadBalancerStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "ingress":
-			if d.Null() {
-				m.Ingress = nil
-			} else if d.OpenArray("[]LoadBalancerIngress") {
-				s104 := m.Ingress[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s104) {
-						s104 = s104[:i+1]
-					} else {
-						s104 = append(s104, *new(LoadBalancerIngress))
+			if k499, ok := jsonwire.ReuseSlice(d, &m.Ingress); !ok {
+				if d.Null() {
+					m.Ingress = nil
+				} else if d.OpenArray("[]LoadBalancerIngress") {
+					s500 := m.Ingress[:0]
+					if n := d.Count(); cap(s500) < n {
+						s500 = make([]LoadBalancerIngress, 0, n)
 					}
-					s104[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s500) {
+							s500 = s500[:i+1]
+						} else {
+							s500 = append(s500, *new(LoadBalancerIngress))
+						}
+						s500[i].DecodeJSON(d)
+					}
+					if len(s500) == 0 {
+						s500 = []LoadBalancerIngress{}
+					}
+					m.Ingress = s500
 				}
-				if len(s104) == 0 {
-					s104 = []LoadBalancerIngress{}
-				}
-				m.Ingress = s104
+				jsonwire.Keep(d, k499, m.Ingress)
 			}
 		default:
 			d.Skip()
@@ -7702,31 +9202,40 @@ func (m *LoadBalancerIngress) DecodeJSON(d *jsonwire.Decoder) error {
 		case "hostname":
 			jsonwire.String(d, &m.Hostname)
 		case "ipMode":
-			if d.Null() {
-				m.IPMode = nil
-			} else {
-				if m.IPMode == nil {
-					m.IPMode = new(LoadBalancerIPMode)
+			if k501, ok := jsonwire.ReusePtr(d, &m.IPMode); !ok {
+				if d.Null() {
+					m.IPMode = nil
+				} else {
+					if m.IPMode == nil {
+						m.IPMode = new(LoadBalancerIPMode)
+					}
+					jsonwire.String(d, m.IPMode)
 				}
-				jsonwire.String(d, m.IPMode)
+				jsonwire.Keep(d, k501, m.IPMode)
 			}
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]PortStatus") {
-				s105 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s105) {
-						s105 = s105[:i+1]
-					} else {
-						s105 = append(s105, *new(PortStatus))
+			if k502, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]PortStatus") {
+					s503 := m.Ports[:0]
+					if n := d.Count(); cap(s503) < n {
+						s503 = make([]PortStatus, 0, n)
 					}
-					s105[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s503) {
+							s503 = s503[:i+1]
+						} else {
+							s503 = append(s503, *new(PortStatus))
+						}
+						s503[i].DecodeJSON(d)
+					}
+					if len(s503) == 0 {
+						s503 = []PortStatus{}
+					}
+					m.Ports = s503
 				}
-				if len(s105) == 0 {
-					s105 = []PortStatus{}
-				}
-				m.Ports = s105
+				jsonwire.Keep(d, k502, m.Ports)
 			}
 		default:
 			d.Skip()
@@ -7744,86 +9253,110 @@ func (m *ServiceSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]ServicePort") {
-				s106 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s106) {
-						s106 = s106[:i+1]
-					} else {
-						s106 = append(s106, *new(ServicePort))
+			if k504, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]ServicePort") {
+					s505 := m.Ports[:0]
+					if n := d.Count(); cap(s505) < n {
+						s505 = make([]ServicePort, 0, n)
 					}
-					s106[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s505) {
+							s505 = s505[:i+1]
+						} else {
+							s505 = append(s505, *new(ServicePort))
+						}
+						s505[i].DecodeJSON(d)
+					}
+					if len(s505) == 0 {
+						s505 = []ServicePort{}
+					}
+					m.Ports = s505
 				}
-				if len(s106) == 0 {
-					s106 = []ServicePort{}
-				}
-				m.Ports = s106
+				jsonwire.Keep(d, k504, m.Ports)
 			}
 		case "selector":
 			jsonwire.StringMap(d, &m.Selector)
 		case "clusterIP":
 			jsonwire.String(d, &m.ClusterIP)
 		case "clusterIPs":
-			if d.Null() {
-				m.ClusterIPs = nil
-			} else if d.OpenArray("[]string") {
-				s107 := m.ClusterIPs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s107) {
-						s107 = s107[:i+1]
-					} else {
-						s107 = append(s107, *new(string))
+			if k506, ok := jsonwire.ReuseSlice(d, &m.ClusterIPs); !ok {
+				if d.Null() {
+					m.ClusterIPs = nil
+				} else if d.OpenArray("[]string") {
+					s507 := m.ClusterIPs[:0]
+					if n := d.Count(); cap(s507) < n {
+						s507 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s107[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s507) {
+							s507 = s507[:i+1]
+						} else {
+							s507 = append(s507, *new(string))
+						}
+						jsonwire.String(d, &s507[i])
+					}
+					if len(s507) == 0 {
+						s507 = []string{}
+					}
+					m.ClusterIPs = s507
 				}
-				if len(s107) == 0 {
-					s107 = []string{}
-				}
-				m.ClusterIPs = s107
+				jsonwire.Keep(d, k506, m.ClusterIPs)
 			}
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "externalIPs":
-			if d.Null() {
-				m.ExternalIPs = nil
-			} else if d.OpenArray("[]string") {
-				s108 := m.ExternalIPs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s108) {
-						s108 = s108[:i+1]
-					} else {
-						s108 = append(s108, *new(string))
+			if k508, ok := jsonwire.ReuseSlice(d, &m.ExternalIPs); !ok {
+				if d.Null() {
+					m.ExternalIPs = nil
+				} else if d.OpenArray("[]string") {
+					s509 := m.ExternalIPs[:0]
+					if n := d.Count(); cap(s509) < n {
+						s509 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s108[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s509) {
+							s509 = s509[:i+1]
+						} else {
+							s509 = append(s509, *new(string))
+						}
+						jsonwire.String(d, &s509[i])
+					}
+					if len(s509) == 0 {
+						s509 = []string{}
+					}
+					m.ExternalIPs = s509
 				}
-				if len(s108) == 0 {
-					s108 = []string{}
-				}
-				m.ExternalIPs = s108
+				jsonwire.Keep(d, k508, m.ExternalIPs)
 			}
 		case "sessionAffinity":
 			jsonwire.String(d, &m.SessionAffinity)
 		case "loadBalancerIP":
 			jsonwire.String(d, &m.LoadBalancerIP)
 		case "loadBalancerSourceRanges":
-			if d.Null() {
-				m.LoadBalancerSourceRanges = nil
-			} else if d.OpenArray("[]string") {
-				s109 := m.LoadBalancerSourceRanges[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s109) {
-						s109 = s109[:i+1]
-					} else {
-						s109 = append(s109, *new(string))
+			if k510, ok := jsonwire.ReuseSlice(d, &m.LoadBalancerSourceRanges); !ok {
+				if d.Null() {
+					m.LoadBalancerSourceRanges = nil
+				} else if d.OpenArray("[]string") {
+					s511 := m.LoadBalancerSourceRanges[:0]
+					if n := d.Count(); cap(s511) < n {
+						s511 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s109[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s511) {
+							s511 = s511[:i+1]
+						} else {
+							s511 = append(s511, *new(string))
+						}
+						jsonwire.String(d, &s511[i])
+					}
+					if len(s511) == 0 {
+						s511 = []string{}
+					}
+					m.LoadBalancerSourceRanges = s511
 				}
-				if len(s109) == 0 {
-					s109 = []string{}
-				}
-				m.LoadBalancerSourceRanges = s109
+				jsonwire.Keep(d, k510, m.LoadBalancerSourceRanges)
 			}
 		case "externalName":
 			jsonwire.String(d, &m.ExternalName)
@@ -7834,76 +9367,100 @@ func (m *ServiceSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "publishNotReadyAddresses":
 			jsonwire.Bool(d, &m.PublishNotReadyAddresses)
 		case "sessionAffinityConfig":
-			if d.Null() {
-				m.SessionAffinityConfig = nil
-			} else {
-				if m.SessionAffinityConfig == nil {
-					m.SessionAffinityConfig = new(SessionAffinityConfig)
+			if k512, ok := jsonwire.ReusePtr(d, &m.SessionAffinityConfig); !ok {
+				if d.Null() {
+					m.SessionAffinityConfig = nil
+				} else {
+					if m.SessionAffinityConfig == nil {
+						m.SessionAffinityConfig = new(SessionAffinityConfig)
+					}
+					(*m.SessionAffinityConfig).DecodeJSON(d)
 				}
-				(*m.SessionAffinityConfig).DecodeJSON(d)
+				jsonwire.Keep(d, k512, m.SessionAffinityConfig)
 			}
 		case "ipFamilies":
-			if d.Null() {
-				m.IPFamilies = nil
-			} else if d.OpenArray("[]IPFamily") {
-				s110 := m.IPFamilies[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s110) {
-						s110 = s110[:i+1]
-					} else {
-						s110 = append(s110, *new(IPFamily))
+			if k513, ok := jsonwire.ReuseSlice(d, &m.IPFamilies); !ok {
+				if d.Null() {
+					m.IPFamilies = nil
+				} else if d.OpenArray("[]IPFamily") {
+					s514 := m.IPFamilies[:0]
+					if n := d.Count(); cap(s514) < n {
+						s514 = make([]IPFamily, 0, n)
 					}
-					jsonwire.String(d, &s110[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s514) {
+							s514 = s514[:i+1]
+						} else {
+							s514 = append(s514, *new(IPFamily))
+						}
+						jsonwire.String(d, &s514[i])
+					}
+					if len(s514) == 0 {
+						s514 = []IPFamily{}
+					}
+					m.IPFamilies = s514
 				}
-				if len(s110) == 0 {
-					s110 = []IPFamily{}
-				}
-				m.IPFamilies = s110
+				jsonwire.Keep(d, k513, m.IPFamilies)
 			}
 		case "ipFamilyPolicy":
-			if d.Null() {
-				m.IPFamilyPolicy = nil
-			} else {
-				if m.IPFamilyPolicy == nil {
-					m.IPFamilyPolicy = new(IPFamilyPolicy)
+			if k515, ok := jsonwire.ReusePtr(d, &m.IPFamilyPolicy); !ok {
+				if d.Null() {
+					m.IPFamilyPolicy = nil
+				} else {
+					if m.IPFamilyPolicy == nil {
+						m.IPFamilyPolicy = new(IPFamilyPolicy)
+					}
+					jsonwire.String(d, m.IPFamilyPolicy)
 				}
-				jsonwire.String(d, m.IPFamilyPolicy)
+				jsonwire.Keep(d, k515, m.IPFamilyPolicy)
 			}
 		case "allocateLoadBalancerNodePorts":
-			if d.Null() {
-				m.AllocateLoadBalancerNodePorts = nil
-			} else {
-				if m.AllocateLoadBalancerNodePorts == nil {
-					m.AllocateLoadBalancerNodePorts = new(bool)
+			if k516, ok := jsonwire.ReusePtr(d, &m.AllocateLoadBalancerNodePorts); !ok {
+				if d.Null() {
+					m.AllocateLoadBalancerNodePorts = nil
+				} else {
+					if m.AllocateLoadBalancerNodePorts == nil {
+						m.AllocateLoadBalancerNodePorts = new(bool)
+					}
+					jsonwire.Bool(d, m.AllocateLoadBalancerNodePorts)
 				}
-				jsonwire.Bool(d, m.AllocateLoadBalancerNodePorts)
+				jsonwire.Keep(d, k516, m.AllocateLoadBalancerNodePorts)
 			}
 		case "loadBalancerClass":
-			if d.Null() {
-				m.LoadBalancerClass = nil
-			} else {
-				if m.LoadBalancerClass == nil {
-					m.LoadBalancerClass = new(string)
+			if k517, ok := jsonwire.ReusePtr(d, &m.LoadBalancerClass); !ok {
+				if d.Null() {
+					m.LoadBalancerClass = nil
+				} else {
+					if m.LoadBalancerClass == nil {
+						m.LoadBalancerClass = new(string)
+					}
+					jsonwire.String(d, m.LoadBalancerClass)
 				}
-				jsonwire.String(d, m.LoadBalancerClass)
+				jsonwire.Keep(d, k517, m.LoadBalancerClass)
 			}
 		case "internalTrafficPolicy":
-			if d.Null() {
-				m.InternalTrafficPolicy = nil
-			} else {
-				if m.InternalTrafficPolicy == nil {
-					m.InternalTrafficPolicy = new(ServiceInternalTrafficPolicy)
+			if k518, ok := jsonwire.ReusePtr(d, &m.InternalTrafficPolicy); !ok {
+				if d.Null() {
+					m.InternalTrafficPolicy = nil
+				} else {
+					if m.InternalTrafficPolicy == nil {
+						m.InternalTrafficPolicy = new(ServiceInternalTrafficPolicy)
+					}
+					jsonwire.String(d, m.InternalTrafficPolicy)
 				}
-				jsonwire.String(d, m.InternalTrafficPolicy)
+				jsonwire.Keep(d, k518, m.InternalTrafficPolicy)
 			}
 		case "trafficDistribution":
-			if d.Null() {
-				m.TrafficDistribution = nil
-			} else {
-				if m.TrafficDistribution == nil {
-					m.TrafficDistribution = new(string)
+			if k519, ok := jsonwire.ReusePtr(d, &m.TrafficDistribution); !ok {
+				if d.Null() {
+					m.TrafficDistribution = nil
+				} else {
+					if m.TrafficDistribution == nil {
+						m.TrafficDistribution = new(string)
+					}
+					jsonwire.String(d, m.TrafficDistribution)
 				}
-				jsonwire.String(d, m.TrafficDistribution)
+				jsonwire.Keep(d, k519, m.TrafficDistribution)
 			}
 		default:
 			d.Skip()
@@ -7925,13 +9482,16 @@ func (m *ServicePort) DecodeJSON(d *jsonwire.Decoder) error {
 		case "protocol":
 			jsonwire.String(d, &m.Protocol)
 		case "appProtocol":
-			if d.Null() {
-				m.AppProtocol = nil
-			} else {
-				if m.AppProtocol == nil {
-					m.AppProtocol = new(string)
+			if k520, ok := jsonwire.ReusePtr(d, &m.AppProtocol); !ok {
+				if d.Null() {
+					m.AppProtocol = nil
+				} else {
+					if m.AppProtocol == nil {
+						m.AppProtocol = new(string)
+					}
+					jsonwire.String(d, m.AppProtocol)
 				}
-				jsonwire.String(d, m.AppProtocol)
+				jsonwire.Keep(d, k520, m.AppProtocol)
 			}
 		case "port":
 			jsonwire.Int(d, &m.Port)
@@ -7986,22 +9546,28 @@ func (m *ServiceList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Service") {
-				s111 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s111) {
-						s111 = s111[:i+1]
-					} else {
-						s111 = append(s111, *new(Service))
+			if k521, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Service") {
+					s522 := m.Items[:0]
+					if n := d.Count(); cap(s522) < n {
+						s522 = make([]Service, 0, n)
 					}
-					s111[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s522) {
+							s522 = s522[:i+1]
+						} else {
+							s522 = append(s522, *new(Service))
+						}
+						s522[i].DecodeJSON(d)
+					}
+					if len(s522) == 0 {
+						s522 = []Service{}
+					}
+					m.Items = s522
 				}
-				if len(s111) == 0 {
-					s111 = []Service{}
-				}
-				m.Items = s111
+				jsonwire.Keep(d, k521, m.Items)
 			}
 		default:
 			d.Skip()
@@ -8025,49 +9591,64 @@ func (m *ServiceAccount) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "secrets":
-			if d.Null() {
-				m.Secrets = nil
-			} else if d.OpenArray("[]ObjectReference") {
-				s112 := m.Secrets[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s112) {
-						s112 = s112[:i+1]
-					} else {
-						s112 = append(s112, *new(ObjectReference))
+			if k523, ok := jsonwire.ReuseSlice(d, &m.Secrets); !ok {
+				if d.Null() {
+					m.Secrets = nil
+				} else if d.OpenArray("[]ObjectReference") {
+					s524 := m.Secrets[:0]
+					if n := d.Count(); cap(s524) < n {
+						s524 = make([]ObjectReference, 0, n)
 					}
-					s112[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s524) {
+							s524 = s524[:i+1]
+						} else {
+							s524 = append(s524, *new(ObjectReference))
+						}
+						s524[i].DecodeJSON(d)
+					}
+					if len(s524) == 0 {
+						s524 = []ObjectReference{}
+					}
+					m.Secrets = s524
 				}
-				if len(s112) == 0 {
-					s112 = []ObjectReference{}
-				}
-				m.Secrets = s112
+				jsonwire.Keep(d, k523, m.Secrets)
 			}
 		case "imagePullSecrets":
-			if d.Null() {
-				m.ImagePullSecrets = nil
-			} else if d.OpenArray("[]LocalObjectReference") {
-				s113 := m.ImagePullSecrets[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s113) {
-						s113 = s113[:i+1]
-					} else {
-						s113 = append(s113, *new(LocalObjectReference))
+			if k525, ok := jsonwire.ReuseSlice(d, &m.ImagePullSecrets); !ok {
+				if d.Null() {
+					m.ImagePullSecrets = nil
+				} else if d.OpenArray("[]LocalObjectReference") {
+					s526 := m.ImagePullSecrets[:0]
+					if n := d.Count(); cap(s526) < n {
+						s526 = make([]LocalObjectReference, 0, n)
 					}
-					s113[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s526) {
+							s526 = s526[:i+1]
+						} else {
+							s526 = append(s526, *new(LocalObjectReference))
+						}
+						s526[i].DecodeJSON(d)
+					}
+					if len(s526) == 0 {
+						s526 = []LocalObjectReference{}
+					}
+					m.ImagePullSecrets = s526
 				}
-				if len(s113) == 0 {
-					s113 = []LocalObjectReference{}
-				}
-				m.ImagePullSecrets = s113
+				jsonwire.Keep(d, k525, m.ImagePullSecrets)
 			}
 		case "automountServiceAccountToken":
-			if d.Null() {
-				m.AutomountServiceAccountToken = nil
-			} else {
-				if m.AutomountServiceAccountToken == nil {
-					m.AutomountServiceAccountToken = new(bool)
+			if k527, ok := jsonwire.ReusePtr(d, &m.AutomountServiceAccountToken); !ok {
+				if d.Null() {
+					m.AutomountServiceAccountToken = nil
+				} else {
+					if m.AutomountServiceAccountToken == nil {
+						m.AutomountServiceAccountToken = new(bool)
+					}
+					jsonwire.Bool(d, m.AutomountServiceAccountToken)
 				}
-				jsonwire.Bool(d, m.AutomountServiceAccountToken)
+				jsonwire.Keep(d, k527, m.AutomountServiceAccountToken)
 			}
 		default:
 			d.Skip()
@@ -8091,22 +9672,28 @@ func (m *ServiceAccountList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ServiceAccount") {
-				s114 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s114) {
-						s114 = s114[:i+1]
-					} else {
-						s114 = append(s114, *new(ServiceAccount))
+			if k528, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ServiceAccount") {
+					s529 := m.Items[:0]
+					if n := d.Count(); cap(s529) < n {
+						s529 = make([]ServiceAccount, 0, n)
 					}
-					s114[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s529) {
+							s529 = s529[:i+1]
+						} else {
+							s529 = append(s529, *new(ServiceAccount))
+						}
+						s529[i].DecodeJSON(d)
+					}
+					if len(s529) == 0 {
+						s529 = []ServiceAccount{}
+					}
+					m.Items = s529
 				}
-				if len(s114) == 0 {
-					s114 = []ServiceAccount{}
-				}
-				m.Items = s114
+				jsonwire.Keep(d, k528, m.Items)
 			}
 		default:
 			d.Skip()
@@ -8130,22 +9717,28 @@ func (m *Endpoints) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "subsets":
-			if d.Null() {
-				m.Subsets = nil
-			} else if d.OpenArray("[]EndpointSubset") {
-				s115 := m.Subsets[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s115) {
-						s115 = s115[:i+1]
-					} else {
-						s115 = append(s115, *new(EndpointSubset))
+			if k530, ok := jsonwire.ReuseSlice(d, &m.Subsets); !ok {
+				if d.Null() {
+					m.Subsets = nil
+				} else if d.OpenArray("[]EndpointSubset") {
+					s531 := m.Subsets[:0]
+					if n := d.Count(); cap(s531) < n {
+						s531 = make([]EndpointSubset, 0, n)
 					}
-					s115[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s531) {
+							s531 = s531[:i+1]
+						} else {
+							s531 = append(s531, *new(EndpointSubset))
+						}
+						s531[i].DecodeJSON(d)
+					}
+					if len(s531) == 0 {
+						s531 = []EndpointSubset{}
+					}
+					m.Subsets = s531
 				}
-				if len(s115) == 0 {
-					s115 = []EndpointSubset{}
-				}
-				m.Subsets = s115
+				jsonwire.Keep(d, k530, m.Subsets)
 			}
 		default:
 			d.Skip()
@@ -8163,58 +9756,76 @@ func (m *EndpointSubset) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "addresses":
-			if d.Null() {
-				m.Addresses = nil
-			} else if d.OpenArray("[]EndpointAddress") {
-				s116 := m.Addresses[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s116) {
-						s116 = s116[:i+1]
-					} else {
-						s116 = append(s116, *new(EndpointAddress))
+			if k532, ok := jsonwire.ReuseSlice(d, &m.Addresses); !ok {
+				if d.Null() {
+					m.Addresses = nil
+				} else if d.OpenArray("[]EndpointAddress") {
+					s533 := m.Addresses[:0]
+					if n := d.Count(); cap(s533) < n {
+						s533 = make([]EndpointAddress, 0, n)
 					}
-					s116[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s533) {
+							s533 = s533[:i+1]
+						} else {
+							s533 = append(s533, *new(EndpointAddress))
+						}
+						s533[i].DecodeJSON(d)
+					}
+					if len(s533) == 0 {
+						s533 = []EndpointAddress{}
+					}
+					m.Addresses = s533
 				}
-				if len(s116) == 0 {
-					s116 = []EndpointAddress{}
-				}
-				m.Addresses = s116
+				jsonwire.Keep(d, k532, m.Addresses)
 			}
 		case "notReadyAddresses":
-			if d.Null() {
-				m.NotReadyAddresses = nil
-			} else if d.OpenArray("[]EndpointAddress") {
-				s117 := m.NotReadyAddresses[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s117) {
-						s117 = s117[:i+1]
-					} else {
-						s117 = append(s117, *new(EndpointAddress))
+			if k534, ok := jsonwire.ReuseSlice(d, &m.NotReadyAddresses); !ok {
+				if d.Null() {
+					m.NotReadyAddresses = nil
+				} else if d.OpenArray("[]EndpointAddress") {
+					s535 := m.NotReadyAddresses[:0]
+					if n := d.Count(); cap(s535) < n {
+						s535 = make([]EndpointAddress, 0, n)
 					}
-					s117[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s535) {
+							s535 = s535[:i+1]
+						} else {
+							s535 = append(s535, *new(EndpointAddress))
+						}
+						s535[i].DecodeJSON(d)
+					}
+					if len(s535) == 0 {
+						s535 = []EndpointAddress{}
+					}
+					m.NotReadyAddresses = s535
 				}
-				if len(s117) == 0 {
-					s117 = []EndpointAddress{}
-				}
-				m.NotReadyAddresses = s117
+				jsonwire.Keep(d, k534, m.NotReadyAddresses)
 			}
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]EndpointPort") {
-				s118 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s118) {
-						s118 = s118[:i+1]
-					} else {
-						s118 = append(s118, *new(EndpointPort))
+			if k536, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]EndpointPort") {
+					s537 := m.Ports[:0]
+					if n := d.Count(); cap(s537) < n {
+						s537 = make([]EndpointPort, 0, n)
 					}
-					s118[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s537) {
+							s537 = s537[:i+1]
+						} else {
+							s537 = append(s537, *new(EndpointPort))
+						}
+						s537[i].DecodeJSON(d)
+					}
+					if len(s537) == 0 {
+						s537 = []EndpointPort{}
+					}
+					m.Ports = s537
 				}
-				if len(s118) == 0 {
-					s118 = []EndpointPort{}
-				}
-				m.Ports = s118
+				jsonwire.Keep(d, k536, m.Ports)
 			}
 		default:
 			d.Skip()
@@ -8236,22 +9847,28 @@ func (m *EndpointAddress) DecodeJSON(d *jsonwire.Decoder) error {
 		case "hostname":
 			jsonwire.String(d, &m.Hostname)
 		case "nodeName":
-			if d.Null() {
-				m.NodeName = nil
-			} else {
-				if m.NodeName == nil {
-					m.NodeName = new(string)
+			if k538, ok := jsonwire.ReusePtr(d, &m.NodeName); !ok {
+				if d.Null() {
+					m.NodeName = nil
+				} else {
+					if m.NodeName == nil {
+						m.NodeName = new(string)
+					}
+					jsonwire.String(d, m.NodeName)
 				}
-				jsonwire.String(d, m.NodeName)
+				jsonwire.Keep(d, k538, m.NodeName)
 			}
 		case "targetRef":
-			if d.Null() {
-				m.TargetRef = nil
-			} else {
-				if m.TargetRef == nil {
-					m.TargetRef = new(ObjectReference)
+			if k539, ok := jsonwire.ReusePtr(d, &m.TargetRef); !ok {
+				if d.Null() {
+					m.TargetRef = nil
+				} else {
+					if m.TargetRef == nil {
+						m.TargetRef = new(ObjectReference)
+					}
+					(*m.TargetRef).DecodeJSON(d)
 				}
-				(*m.TargetRef).DecodeJSON(d)
+				jsonwire.Keep(d, k539, m.TargetRef)
 			}
 		default:
 			d.Skip()
@@ -8275,13 +9892,16 @@ func (m *EndpointPort) DecodeJSON(d *jsonwire.Decoder) error {
 		case "protocol":
 			jsonwire.String(d, &m.Protocol)
 		case "appProtocol":
-			if d.Null() {
-				m.AppProtocol = nil
-			} else {
-				if m.AppProtocol == nil {
-					m.AppProtocol = new(string)
+			if k540, ok := jsonwire.ReusePtr(d, &m.AppProtocol); !ok {
+				if d.Null() {
+					m.AppProtocol = nil
+				} else {
+					if m.AppProtocol == nil {
+						m.AppProtocol = new(string)
+					}
+					jsonwire.String(d, m.AppProtocol)
 				}
-				jsonwire.String(d, m.AppProtocol)
+				jsonwire.Keep(d, k540, m.AppProtocol)
 			}
 		default:
 			d.Skip()
@@ -8305,22 +9925,28 @@ func (m *EndpointsList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Endpoints") {
-				s119 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s119) {
-						s119 = s119[:i+1]
-					} else {
-						s119 = append(s119, *new(Endpoints))
+			if k541, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Endpoints") {
+					s542 := m.Items[:0]
+					if n := d.Count(); cap(s542) < n {
+						s542 = make([]Endpoints, 0, n)
 					}
-					s119[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s542) {
+							s542 = s542[:i+1]
+						} else {
+							s542 = append(s542, *new(Endpoints))
+						}
+						s542[i].DecodeJSON(d)
+					}
+					if len(s542) == 0 {
+						s542 = []Endpoints{}
+					}
+					m.Items = s542
 				}
-				if len(s119) == 0 {
-					s119 = []Endpoints{}
-				}
-				m.Items = s119
+				jsonwire.Keep(d, k541, m.Items)
 			}
 		default:
 			d.Skip()
@@ -8340,53 +9966,68 @@ func (m *NodeSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "podCIDR":
 			jsonwire.String(d, &m.PodCIDR)
 		case "podCIDRs":
-			if d.Null() {
-				m.PodCIDRs = nil
-			} else if d.OpenArray("[]string") {
-				s120 := m.PodCIDRs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s120) {
-						s120 = s120[:i+1]
-					} else {
-						s120 = append(s120, *new(string))
+			if k543, ok := jsonwire.ReuseSlice(d, &m.PodCIDRs); !ok {
+				if d.Null() {
+					m.PodCIDRs = nil
+				} else if d.OpenArray("[]string") {
+					s544 := m.PodCIDRs[:0]
+					if n := d.Count(); cap(s544) < n {
+						s544 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s120[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s544) {
+							s544 = s544[:i+1]
+						} else {
+							s544 = append(s544, *new(string))
+						}
+						jsonwire.String(d, &s544[i])
+					}
+					if len(s544) == 0 {
+						s544 = []string{}
+					}
+					m.PodCIDRs = s544
 				}
-				if len(s120) == 0 {
-					s120 = []string{}
-				}
-				m.PodCIDRs = s120
+				jsonwire.Keep(d, k543, m.PodCIDRs)
 			}
 		case "providerID":
 			jsonwire.String(d, &m.ProviderID)
 		case "unschedulable":
 			jsonwire.Bool(d, &m.Unschedulable)
 		case "taints":
-			if d.Null() {
-				m.Taints = nil
-			} else if d.OpenArray("[]Taint") {
-				s121 := m.Taints[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s121) {
-						s121 = s121[:i+1]
-					} else {
-						s121 = append(s121, *new(Taint))
+			if k545, ok := jsonwire.ReuseSlice(d, &m.Taints); !ok {
+				if d.Null() {
+					m.Taints = nil
+				} else if d.OpenArray("[]Taint") {
+					s546 := m.Taints[:0]
+					if n := d.Count(); cap(s546) < n {
+						s546 = make([]Taint, 0, n)
 					}
-					s121[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s546) {
+							s546 = s546[:i+1]
+						} else {
+							s546 = append(s546, *new(Taint))
+						}
+						s546[i].DecodeJSON(d)
+					}
+					if len(s546) == 0 {
+						s546 = []Taint{}
+					}
+					m.Taints = s546
 				}
-				if len(s121) == 0 {
-					s121 = []Taint{}
-				}
-				m.Taints = s121
+				jsonwire.Keep(d, k545, m.Taints)
 			}
 		case "configSource":
-			if d.Null() {
-				m.ConfigSource = nil
-			} else {
-				if m.ConfigSource == nil {
-					m.ConfigSource = new(NodeConfigSource)
+			if k547, ok := jsonwire.ReusePtr(d, &m.ConfigSource); !ok {
+				if d.Null() {
+					m.ConfigSource = nil
+				} else {
+					if m.ConfigSource == nil {
+						m.ConfigSource = new(NodeConfigSource)
+					}
+					(*m.ConfigSource).DecodeJSON(d)
 				}
-				(*m.ConfigSource).DecodeJSON(d)
+				jsonwire.Keep(d, k547, m.ConfigSource)
 			}
 		case "externalID":
 			jsonwire.String(d, &m.DoNotUseExternalID)
@@ -8406,13 +10047,16 @@ func (m *NodeConfigSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "configMap":
-			if d.Null() {
-				m.ConfigMap = nil
-			} else {
-				if m.ConfigMap == nil {
-					m.ConfigMap = new(ConfigMapNodeConfigSource)
+			if k548, ok := jsonwire.ReusePtr(d, &m.ConfigMap); !ok {
+				if d.Null() {
+					m.ConfigMap = nil
+				} else {
+					if m.ConfigMap == nil {
+						m.ConfigMap = new(ConfigMapNodeConfigSource)
+					}
+					(*m.ConfigMap).DecodeJSON(d)
 				}
-				(*m.ConfigMap).DecodeJSON(d)
+				jsonwire.Keep(d, k548, m.ConfigMap)
 			}
 		default:
 			d.Skip()
@@ -8489,22 +10133,28 @@ func (m *NodeRuntimeHandlerFeatures) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "recursiveReadOnlyMounts":
-			if d.Null() {
-				m.RecursiveReadOnlyMounts = nil
-			} else {
-				if m.RecursiveReadOnlyMounts == nil {
-					m.RecursiveReadOnlyMounts = new(bool)
+			if k549, ok := jsonwire.ReusePtr(d, &m.RecursiveReadOnlyMounts); !ok {
+				if d.Null() {
+					m.RecursiveReadOnlyMounts = nil
+				} else {
+					if m.RecursiveReadOnlyMounts == nil {
+						m.RecursiveReadOnlyMounts = new(bool)
+					}
+					jsonwire.Bool(d, m.RecursiveReadOnlyMounts)
 				}
-				jsonwire.Bool(d, m.RecursiveReadOnlyMounts)
+				jsonwire.Keep(d, k549, m.RecursiveReadOnlyMounts)
 			}
 		case "userNamespaces":
-			if d.Null() {
-				m.UserNamespaces = nil
-			} else {
-				if m.UserNamespaces == nil {
-					m.UserNamespaces = new(bool)
+			if k550, ok := jsonwire.ReusePtr(d, &m.UserNamespaces); !ok {
+				if d.Null() {
+					m.UserNamespaces = nil
+				} else {
+					if m.UserNamespaces == nil {
+						m.UserNamespaces = new(bool)
+					}
+					jsonwire.Bool(d, m.UserNamespaces)
 				}
-				jsonwire.Bool(d, m.UserNamespaces)
+				jsonwire.Keep(d, k550, m.UserNamespaces)
 			}
 		default:
 			d.Skip()
@@ -8524,13 +10174,16 @@ func (m *NodeRuntimeHandler) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "features":
-			if d.Null() {
-				m.Features = nil
-			} else {
-				if m.Features == nil {
-					m.Features = new(NodeRuntimeHandlerFeatures)
+			if k551, ok := jsonwire.ReusePtr(d, &m.Features); !ok {
+				if d.Null() {
+					m.Features = nil
+				} else {
+					if m.Features == nil {
+						m.Features = new(NodeRuntimeHandlerFeatures)
+					}
+					(*m.Features).DecodeJSON(d)
 				}
-				(*m.Features).DecodeJSON(d)
+				jsonwire.Keep(d, k551, m.Features)
 			}
 		default:
 			d.Skip()
@@ -8548,13 +10201,16 @@ func (m *NodeFeatures) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "supplementalGroupsPolicy":
-			if d.Null() {
-				m.SupplementalGroupsPolicy = nil
-			} else {
-				if m.SupplementalGroupsPolicy == nil {
-					m.SupplementalGroupsPolicy = new(bool)
+			if k552, ok := jsonwire.ReusePtr(d, &m.SupplementalGroupsPolicy); !ok {
+				if d.Null() {
+					m.SupplementalGroupsPolicy = nil
+				} else {
+					if m.SupplementalGroupsPolicy == nil {
+						m.SupplementalGroupsPolicy = new(bool)
+					}
+					jsonwire.Bool(d, m.SupplementalGroupsPolicy)
 				}
-				jsonwire.Bool(d, m.SupplementalGroupsPolicy)
+				jsonwire.Keep(d, k552, m.SupplementalGroupsPolicy)
 			}
 		default:
 			d.Skip()
@@ -8592,13 +10248,16 @@ func (m *NodeSystemInfo) DecodeJSON(d *jsonwire.Decoder) error {
 		case "architecture":
 			jsonwire.String(d, &m.Architecture)
 		case "swap":
-			if d.Null() {
-				m.Swap = nil
-			} else {
-				if m.Swap == nil {
-					m.Swap = new(NodeSwapStatus)
+			if k553, ok := jsonwire.ReusePtr(d, &m.Swap); !ok {
+				if d.Null() {
+					m.Swap = nil
+				} else {
+					if m.Swap == nil {
+						m.Swap = new(NodeSwapStatus)
+					}
+					(*m.Swap).DecodeJSON(d)
 				}
-				(*m.Swap).DecodeJSON(d)
+				jsonwire.Keep(d, k553, m.Swap)
 			}
 		default:
 			d.Skip()
@@ -8616,13 +10275,16 @@ func (m *NodeSwapStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "capacity":
-			if d.Null() {
-				m.Capacity = nil
-			} else {
-				if m.Capacity == nil {
-					m.Capacity = new(int64)
+			if k554, ok := jsonwire.ReusePtr(d, &m.Capacity); !ok {
+				if d.Null() {
+					m.Capacity = nil
+				} else {
+					if m.Capacity == nil {
+						m.Capacity = new(int64)
+					}
+					jsonwire.Int(d, m.Capacity)
 				}
-				jsonwire.Int(d, m.Capacity)
+				jsonwire.Keep(d, k554, m.Capacity)
 			}
 		default:
 			d.Skip()
@@ -8640,31 +10302,40 @@ func (m *NodeConfigStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "assigned":
-			if d.Null() {
-				m.Assigned = nil
-			} else {
-				if m.Assigned == nil {
-					m.Assigned = new(NodeConfigSource)
+			if k555, ok := jsonwire.ReusePtr(d, &m.Assigned); !ok {
+				if d.Null() {
+					m.Assigned = nil
+				} else {
+					if m.Assigned == nil {
+						m.Assigned = new(NodeConfigSource)
+					}
+					(*m.Assigned).DecodeJSON(d)
 				}
-				(*m.Assigned).DecodeJSON(d)
+				jsonwire.Keep(d, k555, m.Assigned)
 			}
 		case "active":
-			if d.Null() {
-				m.Active = nil
-			} else {
-				if m.Active == nil {
-					m.Active = new(NodeConfigSource)
+			if k556, ok := jsonwire.ReusePtr(d, &m.Active); !ok {
+				if d.Null() {
+					m.Active = nil
+				} else {
+					if m.Active == nil {
+						m.Active = new(NodeConfigSource)
+					}
+					(*m.Active).DecodeJSON(d)
 				}
-				(*m.Active).DecodeJSON(d)
+				jsonwire.Keep(d, k556, m.Active)
 			}
 		case "lastKnownGood":
-			if d.Null() {
-				m.LastKnownGood = nil
-			} else {
-				if m.LastKnownGood == nil {
-					m.LastKnownGood = new(NodeConfigSource)
+			if k557, ok := jsonwire.ReusePtr(d, &m.LastKnownGood); !ok {
+				if d.Null() {
+					m.LastKnownGood = nil
+				} else {
+					if m.LastKnownGood == nil {
+						m.LastKnownGood = new(NodeConfigSource)
+					}
+					(*m.LastKnownGood).DecodeJSON(d)
 				}
-				(*m.LastKnownGood).DecodeJSON(d)
+				jsonwire.Keep(d, k557, m.LastKnownGood)
 			}
 		case "error":
 			jsonwire.String(d, &m.Error)
@@ -8690,152 +10361,200 @@ func (m *NodeStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "phase":
 			jsonwire.String(d, &m.Phase)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]NodeCondition") {
-				s122 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s122) {
-						s122 = s122[:i+1]
-					} else {
-						s122 = append(s122, *new(NodeCondition))
+			if k558, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]NodeCondition") {
+					s559 := m.Conditions[:0]
+					if n := d.Count(); cap(s559) < n {
+						s559 = make([]NodeCondition, 0, n)
 					}
-					s122[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s559) {
+							s559 = s559[:i+1]
+						} else {
+							s559 = append(s559, *new(NodeCondition))
+						}
+						s559[i].DecodeJSON(d)
+					}
+					if len(s559) == 0 {
+						s559 = []NodeCondition{}
+					}
+					m.Conditions = s559
 				}
-				if len(s122) == 0 {
-					s122 = []NodeCondition{}
-				}
-				m.Conditions = s122
+				jsonwire.Keep(d, k558, m.Conditions)
 			}
 		case "addresses":
-			if d.Null() {
-				m.Addresses = nil
-			} else if d.OpenArray("[]NodeAddress") {
-				s123 := m.Addresses[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s123) {
-						s123 = s123[:i+1]
-					} else {
-						s123 = append(s123, *new(NodeAddress))
+			if k560, ok := jsonwire.ReuseSlice(d, &m.Addresses); !ok {
+				if d.Null() {
+					m.Addresses = nil
+				} else if d.OpenArray("[]NodeAddress") {
+					s561 := m.Addresses[:0]
+					if n := d.Count(); cap(s561) < n {
+						s561 = make([]NodeAddress, 0, n)
 					}
-					s123[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s561) {
+							s561 = s561[:i+1]
+						} else {
+							s561 = append(s561, *new(NodeAddress))
+						}
+						s561[i].DecodeJSON(d)
+					}
+					if len(s561) == 0 {
+						s561 = []NodeAddress{}
+					}
+					m.Addresses = s561
 				}
-				if len(s123) == 0 {
-					s123 = []NodeAddress{}
-				}
-				m.Addresses = s123
+				jsonwire.Keep(d, k560, m.Addresses)
 			}
 		case "daemonEndpoints":
 			m.DaemonEndpoints.DecodeJSON(d)
 		case "nodeInfo":
 			m.NodeInfo.DecodeJSON(d)
 		case "images":
-			if d.Null() {
-				m.Images = nil
-			} else if d.OpenArray("[]ContainerImage") {
-				s124 := m.Images[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s124) {
-						s124 = s124[:i+1]
-					} else {
-						s124 = append(s124, *new(ContainerImage))
+			if k562, ok := jsonwire.ReuseSlice(d, &m.Images); !ok {
+				if d.Null() {
+					m.Images = nil
+				} else if d.OpenArray("[]ContainerImage") {
+					s563 := m.Images[:0]
+					if n := d.Count(); cap(s563) < n {
+						s563 = make([]ContainerImage, 0, n)
 					}
-					s124[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s563) {
+							s563 = s563[:i+1]
+						} else {
+							s563 = append(s563, *new(ContainerImage))
+						}
+						s563[i].DecodeJSON(d)
+					}
+					if len(s563) == 0 {
+						s563 = []ContainerImage{}
+					}
+					m.Images = s563
 				}
-				if len(s124) == 0 {
-					s124 = []ContainerImage{}
-				}
-				m.Images = s124
+				jsonwire.Keep(d, k562, m.Images)
 			}
 		case "volumesInUse":
-			if d.Null() {
-				m.VolumesInUse = nil
-			} else if d.OpenArray("[]UniqueVolumeName") {
-				s125 := m.VolumesInUse[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s125) {
-						s125 = s125[:i+1]
-					} else {
-						s125 = append(s125, *new(UniqueVolumeName))
+			if k564, ok := jsonwire.ReuseSlice(d, &m.VolumesInUse); !ok {
+				if d.Null() {
+					m.VolumesInUse = nil
+				} else if d.OpenArray("[]UniqueVolumeName") {
+					s565 := m.VolumesInUse[:0]
+					if n := d.Count(); cap(s565) < n {
+						s565 = make([]UniqueVolumeName, 0, n)
 					}
-					jsonwire.String(d, &s125[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s565) {
+							s565 = s565[:i+1]
+						} else {
+							s565 = append(s565, *new(UniqueVolumeName))
+						}
+						jsonwire.String(d, &s565[i])
+					}
+					if len(s565) == 0 {
+						s565 = []UniqueVolumeName{}
+					}
+					m.VolumesInUse = s565
 				}
-				if len(s125) == 0 {
-					s125 = []UniqueVolumeName{}
-				}
-				m.VolumesInUse = s125
+				jsonwire.Keep(d, k564, m.VolumesInUse)
 			}
 		case "volumesAttached":
-			if d.Null() {
-				m.VolumesAttached = nil
-			} else if d.OpenArray("[]AttachedVolume") {
-				s126 := m.VolumesAttached[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s126) {
-						s126 = s126[:i+1]
-					} else {
-						s126 = append(s126, *new(AttachedVolume))
+			if k566, ok := jsonwire.ReuseSlice(d, &m.VolumesAttached); !ok {
+				if d.Null() {
+					m.VolumesAttached = nil
+				} else if d.OpenArray("[]AttachedVolume") {
+					s567 := m.VolumesAttached[:0]
+					if n := d.Count(); cap(s567) < n {
+						s567 = make([]AttachedVolume, 0, n)
 					}
-					s126[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s567) {
+							s567 = s567[:i+1]
+						} else {
+							s567 = append(s567, *new(AttachedVolume))
+						}
+						s567[i].DecodeJSON(d)
+					}
+					if len(s567) == 0 {
+						s567 = []AttachedVolume{}
+					}
+					m.VolumesAttached = s567
 				}
-				if len(s126) == 0 {
-					s126 = []AttachedVolume{}
-				}
-				m.VolumesAttached = s126
+				jsonwire.Keep(d, k566, m.VolumesAttached)
 			}
 		case "config":
-			if d.Null() {
-				m.Config = nil
-			} else {
-				if m.Config == nil {
-					m.Config = new(NodeConfigStatus)
+			if k568, ok := jsonwire.ReusePtr(d, &m.Config); !ok {
+				if d.Null() {
+					m.Config = nil
+				} else {
+					if m.Config == nil {
+						m.Config = new(NodeConfigStatus)
+					}
+					(*m.Config).DecodeJSON(d)
 				}
-				(*m.Config).DecodeJSON(d)
+				jsonwire.Keep(d, k568, m.Config)
 			}
 		case "runtimeHandlers":
-			if d.Null() {
-				m.RuntimeHandlers = nil
-			} else if d.OpenArray("[]NodeRuntimeHandler") {
-				s127 := m.RuntimeHandlers[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s127) {
-						s127 = s127[:i+1]
-					} else {
-						s127 = append(s127, *new(NodeRuntimeHandler))
+			if k569, ok := jsonwire.ReuseSlice(d, &m.RuntimeHandlers); !ok {
+				if d.Null() {
+					m.RuntimeHandlers = nil
+				} else if d.OpenArray("[]NodeRuntimeHandler") {
+					s570 := m.RuntimeHandlers[:0]
+					if n := d.Count(); cap(s570) < n {
+						s570 = make([]NodeRuntimeHandler, 0, n)
 					}
-					s127[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s570) {
+							s570 = s570[:i+1]
+						} else {
+							s570 = append(s570, *new(NodeRuntimeHandler))
+						}
+						s570[i].DecodeJSON(d)
+					}
+					if len(s570) == 0 {
+						s570 = []NodeRuntimeHandler{}
+					}
+					m.RuntimeHandlers = s570
 				}
-				if len(s127) == 0 {
-					s127 = []NodeRuntimeHandler{}
-				}
-				m.RuntimeHandlers = s127
+				jsonwire.Keep(d, k569, m.RuntimeHandlers)
 			}
 		case "features":
-			if d.Null() {
-				m.Features = nil
-			} else {
-				if m.Features == nil {
-					m.Features = new(NodeFeatures)
+			if k571, ok := jsonwire.ReusePtr(d, &m.Features); !ok {
+				if d.Null() {
+					m.Features = nil
+				} else {
+					if m.Features == nil {
+						m.Features = new(NodeFeatures)
+					}
+					(*m.Features).DecodeJSON(d)
 				}
-				(*m.Features).DecodeJSON(d)
+				jsonwire.Keep(d, k571, m.Features)
 			}
 		case "declaredFeatures":
-			if d.Null() {
-				m.DeclaredFeatures = nil
-			} else if d.OpenArray("[]string") {
-				s128 := m.DeclaredFeatures[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s128) {
-						s128 = s128[:i+1]
-					} else {
-						s128 = append(s128, *new(string))
+			if k572, ok := jsonwire.ReuseSlice(d, &m.DeclaredFeatures); !ok {
+				if d.Null() {
+					m.DeclaredFeatures = nil
+				} else if d.OpenArray("[]string") {
+					s573 := m.DeclaredFeatures[:0]
+					if n := d.Count(); cap(s573) < n {
+						s573 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s128[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s573) {
+							s573 = s573[:i+1]
+						} else {
+							s573 = append(s573, *new(string))
+						}
+						jsonwire.String(d, &s573[i])
+					}
+					if len(s573) == 0 {
+						s573 = []string{}
+					}
+					m.DeclaredFeatures = s573
 				}
-				if len(s128) == 0 {
-					s128 = []string{}
-				}
-				m.DeclaredFeatures = s128
+				jsonwire.Keep(d, k572, m.DeclaredFeatures)
 			}
 		default:
 			d.Skip()
@@ -8872,22 +10591,28 @@ func (m *AvoidPods) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "preferAvoidPods":
-			if d.Null() {
-				m.PreferAvoidPods = nil
-			} else if d.OpenArray("[]PreferAvoidPodsEntry") {
-				s129 := m.PreferAvoidPods[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s129) {
-						s129 = s129[:i+1]
-					} else {
-						s129 = append(s129, *new(PreferAvoidPodsEntry))
+			if k574, ok := jsonwire.ReuseSlice(d, &m.PreferAvoidPods); !ok {
+				if d.Null() {
+					m.PreferAvoidPods = nil
+				} else if d.OpenArray("[]PreferAvoidPodsEntry") {
+					s575 := m.PreferAvoidPods[:0]
+					if n := d.Count(); cap(s575) < n {
+						s575 = make([]PreferAvoidPodsEntry, 0, n)
 					}
-					s129[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s575) {
+							s575 = s575[:i+1]
+						} else {
+							s575 = append(s575, *new(PreferAvoidPodsEntry))
+						}
+						s575[i].DecodeJSON(d)
+					}
+					if len(s575) == 0 {
+						s575 = []PreferAvoidPodsEntry{}
+					}
+					m.PreferAvoidPods = s575
 				}
-				if len(s129) == 0 {
-					s129 = []PreferAvoidPodsEntry{}
-				}
-				m.PreferAvoidPods = s129
+				jsonwire.Keep(d, k574, m.PreferAvoidPods)
 			}
 		default:
 			d.Skip()
@@ -8928,13 +10653,16 @@ func (m *PodSignature) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "podController":
-			if d.Null() {
-				m.PodController = nil
-			} else {
-				if m.PodController == nil {
-					m.PodController = new(metav1.OwnerReference)
+			if k576, ok := jsonwire.ReusePtr(d, &m.PodController); !ok {
+				if d.Null() {
+					m.PodController = nil
+				} else {
+					if m.PodController == nil {
+						m.PodController = new(metav1.OwnerReference)
+					}
+					(*m.PodController).DecodeJSON(d)
 				}
-				(*m.PodController).DecodeJSON(d)
+				jsonwire.Keep(d, k576, m.PodController)
 			}
 		default:
 			d.Skip()
@@ -8952,22 +10680,28 @@ func (m *ContainerImage) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "names":
-			if d.Null() {
-				m.Names = nil
-			} else if d.OpenArray("[]string") {
-				s130 := m.Names[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s130) {
-						s130 = s130[:i+1]
-					} else {
-						s130 = append(s130, *new(string))
+			if k577, ok := jsonwire.ReuseSlice(d, &m.Names); !ok {
+				if d.Null() {
+					m.Names = nil
+				} else if d.OpenArray("[]string") {
+					s578 := m.Names[:0]
+					if n := d.Count(); cap(s578) < n {
+						s578 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s130[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s578) {
+							s578 = s578[:i+1]
+						} else {
+							s578 = append(s578, *new(string))
+						}
+						jsonwire.String(d, &s578[i])
+					}
+					if len(s578) == 0 {
+						s578 = []string{}
+					}
+					m.Names = s578
 				}
-				if len(s130) == 0 {
-					s130 = []string{}
-				}
-				m.Names = s130
+				jsonwire.Keep(d, k577, m.Names)
 			}
 		case "sizeBytes":
 			jsonwire.Int(d, &m.SizeBytes)
@@ -9027,9 +10761,12 @@ func (m *NodeAddress) DecodeJSON(d *jsonwire.Decoder) error {
 // DecodeJSON reads m from d: one JSON value, as encoding/json would
 // decode it but matching keys case-sensitively.
 func (m *ResourceList) DecodeJSON(d *jsonwire.Decoder) error {
-	jsonwire.Map(d, m, "map[ResourceName]quantity.Quantity", func(d *jsonwire.Decoder, v *quantity.Quantity) {
-		(*v).DecodeJSON(d)
-	})
+	if k579, ok := jsonwire.ReuseMap(d, m); !ok {
+		jsonwire.Map(d, m, "map[ResourceName]quantity.Quantity", func(d *jsonwire.Decoder, v *quantity.Quantity) {
+			(*v).DecodeJSON(d)
+		})
+		jsonwire.Keep(d, k579, (*m))
+	}
 	return d.Err()
 }
 
@@ -9073,22 +10810,28 @@ func (m *NodeList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Node") {
-				s131 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s131) {
-						s131 = s131[:i+1]
-					} else {
-						s131 = append(s131, *new(Node))
+			if k580, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Node") {
+					s581 := m.Items[:0]
+					if n := d.Count(); cap(s581) < n {
+						s581 = make([]Node, 0, n)
 					}
-					s131[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s581) {
+							s581 = s581[:i+1]
+						} else {
+							s581 = append(s581, *new(Node))
+						}
+						s581[i].DecodeJSON(d)
+					}
+					if len(s581) == 0 {
+						s581 = []Node{}
+					}
+					m.Items = s581
 				}
-				if len(s131) == 0 {
-					s131 = []Node{}
-				}
-				m.Items = s131
+				jsonwire.Keep(d, k580, m.Items)
 			}
 		default:
 			d.Skip()
@@ -9106,22 +10849,28 @@ func (m *NamespaceSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "finalizers":
-			if d.Null() {
-				m.Finalizers = nil
-			} else if d.OpenArray("[]FinalizerName") {
-				s132 := m.Finalizers[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s132) {
-						s132 = s132[:i+1]
-					} else {
-						s132 = append(s132, *new(FinalizerName))
+			if k582, ok := jsonwire.ReuseSlice(d, &m.Finalizers); !ok {
+				if d.Null() {
+					m.Finalizers = nil
+				} else if d.OpenArray("[]FinalizerName") {
+					s583 := m.Finalizers[:0]
+					if n := d.Count(); cap(s583) < n {
+						s583 = make([]FinalizerName, 0, n)
 					}
-					jsonwire.String(d, &s132[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s583) {
+							s583 = s583[:i+1]
+						} else {
+							s583 = append(s583, *new(FinalizerName))
+						}
+						jsonwire.String(d, &s583[i])
+					}
+					if len(s583) == 0 {
+						s583 = []FinalizerName{}
+					}
+					m.Finalizers = s583
 				}
-				if len(s132) == 0 {
-					s132 = []FinalizerName{}
-				}
-				m.Finalizers = s132
+				jsonwire.Keep(d, k582, m.Finalizers)
 			}
 		default:
 			d.Skip()
@@ -9141,22 +10890,28 @@ func (m *NamespaceStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "phase":
 			jsonwire.String(d, &m.Phase)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]NamespaceCondition") {
-				s133 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s133) {
-						s133 = s133[:i+1]
-					} else {
-						s133 = append(s133, *new(NamespaceCondition))
+			if k584, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]NamespaceCondition") {
+					s585 := m.Conditions[:0]
+					if n := d.Count(); cap(s585) < n {
+						s585 = make([]NamespaceCondition, 0, n)
 					}
-					s133[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s585) {
+							s585 = s585[:i+1]
+						} else {
+							s585 = append(s585, *new(NamespaceCondition))
+						}
+						s585[i].DecodeJSON(d)
+					}
+					if len(s585) == 0 {
+						s585 = []NamespaceCondition{}
+					}
+					m.Conditions = s585
 				}
-				if len(s133) == 0 {
-					s133 = []NamespaceCondition{}
-				}
-				m.Conditions = s133
+				jsonwire.Keep(d, k584, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -9230,22 +10985,28 @@ func (m *NamespaceList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Namespace") {
-				s134 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s134) {
-						s134 = s134[:i+1]
-					} else {
-						s134 = append(s134, *new(Namespace))
+			if k586, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Namespace") {
+					s587 := m.Items[:0]
+					if n := d.Count(); cap(s587) < n {
+						s587 = make([]Namespace, 0, n)
 					}
-					s134[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s587) {
+							s587 = s587[:i+1]
+						} else {
+							s587 = append(s587, *new(Namespace))
+						}
+						s587[i].DecodeJSON(d)
+					}
+					if len(s587) == 0 {
+						s587 = []Namespace{}
+					}
+					m.Items = s587
 				}
-				if len(s134) == 0 {
-					s134 = []Namespace{}
-				}
-				m.Items = s134
+				jsonwire.Keep(d, k586, m.Items)
 			}
 		default:
 			d.Skip()
@@ -9286,13 +11047,16 @@ func (m *Preconditions) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "uid":
-			if d.Null() {
-				m.UID = nil
-			} else {
-				if m.UID == nil {
-					m.UID = new(types.UID)
+			if k588, ok := jsonwire.ReusePtr(d, &m.UID); !ok {
+				if d.Null() {
+					m.UID = nil
+				} else {
+					if m.UID == nil {
+						m.UID = new(types.UID)
+					}
+					jsonwire.String(d, m.UID)
 				}
-				jsonwire.String(d, m.UID)
+				jsonwire.Keep(d, k588, m.UID)
 			}
 		default:
 			d.Skip()
@@ -9320,53 +11084,68 @@ func (m *PodLogOptions) DecodeJSON(d *jsonwire.Decoder) error {
 		case "previous":
 			jsonwire.Bool(d, &m.Previous)
 		case "sinceSeconds":
-			if d.Null() {
-				m.SinceSeconds = nil
-			} else {
-				if m.SinceSeconds == nil {
-					m.SinceSeconds = new(int64)
+			if k589, ok := jsonwire.ReusePtr(d, &m.SinceSeconds); !ok {
+				if d.Null() {
+					m.SinceSeconds = nil
+				} else {
+					if m.SinceSeconds == nil {
+						m.SinceSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.SinceSeconds)
 				}
-				jsonwire.Int(d, m.SinceSeconds)
+				jsonwire.Keep(d, k589, m.SinceSeconds)
 			}
 		case "sinceTime":
-			if d.Null() {
-				m.SinceTime = nil
-			} else {
-				if m.SinceTime == nil {
-					m.SinceTime = new(metav1.Time)
+			if k590, ok := jsonwire.ReusePtr(d, &m.SinceTime); !ok {
+				if d.Null() {
+					m.SinceTime = nil
+				} else {
+					if m.SinceTime == nil {
+						m.SinceTime = new(metav1.Time)
+					}
+					(*m.SinceTime).DecodeJSON(d)
 				}
-				(*m.SinceTime).DecodeJSON(d)
+				jsonwire.Keep(d, k590, m.SinceTime)
 			}
 		case "timestamps":
 			jsonwire.Bool(d, &m.Timestamps)
 		case "tailLines":
-			if d.Null() {
-				m.TailLines = nil
-			} else {
-				if m.TailLines == nil {
-					m.TailLines = new(int64)
+			if k591, ok := jsonwire.ReusePtr(d, &m.TailLines); !ok {
+				if d.Null() {
+					m.TailLines = nil
+				} else {
+					if m.TailLines == nil {
+						m.TailLines = new(int64)
+					}
+					jsonwire.Int(d, m.TailLines)
 				}
-				jsonwire.Int(d, m.TailLines)
+				jsonwire.Keep(d, k591, m.TailLines)
 			}
 		case "limitBytes":
-			if d.Null() {
-				m.LimitBytes = nil
-			} else {
-				if m.LimitBytes == nil {
-					m.LimitBytes = new(int64)
+			if k592, ok := jsonwire.ReusePtr(d, &m.LimitBytes); !ok {
+				if d.Null() {
+					m.LimitBytes = nil
+				} else {
+					if m.LimitBytes == nil {
+						m.LimitBytes = new(int64)
+					}
+					jsonwire.Int(d, m.LimitBytes)
 				}
-				jsonwire.Int(d, m.LimitBytes)
+				jsonwire.Keep(d, k592, m.LimitBytes)
 			}
 		case "insecureSkipTLSVerifyBackend":
 			jsonwire.Bool(d, &m.InsecureSkipTLSVerifyBackend)
 		case "stream":
-			if d.Null() {
-				m.Stream = nil
-			} else {
-				if m.Stream == nil {
-					m.Stream = new(string)
+			if k593, ok := jsonwire.ReusePtr(d, &m.Stream); !ok {
+				if d.Null() {
+					m.Stream = nil
+				} else {
+					if m.Stream == nil {
+						m.Stream = new(string)
+					}
+					jsonwire.String(d, m.Stream)
 				}
-				jsonwire.String(d, m.Stream)
+				jsonwire.Keep(d, k593, m.Stream)
 			}
 		default:
 			d.Skip()
@@ -9427,22 +11206,28 @@ func (m *PodExecOptions) DecodeJSON(d *jsonwire.Decoder) error {
 		case "container":
 			jsonwire.String(d, &m.Container)
 		case "command":
-			if d.Null() {
-				m.Command = nil
-			} else if d.OpenArray("[]string") {
-				s135 := m.Command[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s135) {
-						s135 = s135[:i+1]
-					} else {
-						s135 = append(s135, *new(string))
+			if k594, ok := jsonwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if d.OpenArray("[]string") {
+					s595 := m.Command[:0]
+					if n := d.Count(); cap(s595) < n {
+						s595 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s135[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s595) {
+							s595 = s595[:i+1]
+						} else {
+							s595 = append(s595, *new(string))
+						}
+						jsonwire.String(d, &s595[i])
+					}
+					if len(s595) == 0 {
+						s595 = []string{}
+					}
+					m.Command = s595
 				}
-				if len(s135) == 0 {
-					s135 = []string{}
-				}
-				m.Command = s135
+				jsonwire.Keep(d, k594, m.Command)
 			}
 		default:
 			d.Skip()
@@ -9464,22 +11249,28 @@ func (m *PodPortForwardOptions) DecodeJSON(d *jsonwire.Decoder) error {
 		case "apiVersion":
 			jsonwire.String(d, &m.TypeMeta.APIVersion)
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]int32") {
-				s136 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s136) {
-						s136 = s136[:i+1]
-					} else {
-						s136 = append(s136, *new(int32))
+			if k596, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]int32") {
+					s597 := m.Ports[:0]
+					if n := d.Count(); cap(s597) < n {
+						s597 = make([]int32, 0, n)
 					}
-					jsonwire.Int(d, &s136[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s597) {
+							s597 = s597[:i+1]
+						} else {
+							s597 = append(s597, *new(int32))
+						}
+						jsonwire.Int(d, &s597[i])
+					}
+					if len(s597) == 0 {
+						s597 = []int32{}
+					}
+					m.Ports = s597
 				}
-				if len(s136) == 0 {
-					s136 = []int32{}
-				}
-				m.Ports = s136
+				jsonwire.Keep(d, k596, m.Ports)
 			}
 		default:
 			d.Skip()
@@ -9606,13 +11397,16 @@ func (m *TypedLocalObjectReference) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "apiGroup":
-			if d.Null() {
-				m.APIGroup = nil
-			} else {
-				if m.APIGroup == nil {
-					m.APIGroup = new(string)
+			if k598, ok := jsonwire.ReusePtr(d, &m.APIGroup); !ok {
+				if d.Null() {
+					m.APIGroup = nil
+				} else {
+					if m.APIGroup == nil {
+						m.APIGroup = new(string)
+					}
+					jsonwire.String(d, m.APIGroup)
 				}
-				jsonwire.String(d, m.APIGroup)
+				jsonwire.Keep(d, k598, m.APIGroup)
 			}
 		case "kind":
 			jsonwire.String(d, &m.Kind)
@@ -9698,24 +11492,30 @@ func (m *Event) DecodeJSON(d *jsonwire.Decoder) error {
 		case "eventTime":
 			m.EventTime.DecodeJSON(d)
 		case "series":
-			if d.Null() {
-				m.Series = nil
-			} else {
-				if m.Series == nil {
-					m.Series = new(EventSeries)
+			if k599, ok := jsonwire.ReusePtr(d, &m.Series); !ok {
+				if d.Null() {
+					m.Series = nil
+				} else {
+					if m.Series == nil {
+						m.Series = new(EventSeries)
+					}
+					(*m.Series).DecodeJSON(d)
 				}
-				(*m.Series).DecodeJSON(d)
+				jsonwire.Keep(d, k599, m.Series)
 			}
 		case "action":
 			jsonwire.String(d, &m.Action)
 		case "related":
-			if d.Null() {
-				m.Related = nil
-			} else {
-				if m.Related == nil {
-					m.Related = new(ObjectReference)
+			if k600, ok := jsonwire.ReusePtr(d, &m.Related); !ok {
+				if d.Null() {
+					m.Related = nil
+				} else {
+					if m.Related == nil {
+						m.Related = new(ObjectReference)
+					}
+					(*m.Related).DecodeJSON(d)
 				}
-				(*m.Related).DecodeJSON(d)
+				jsonwire.Keep(d, k600, m.Related)
 			}
 		case "reportingComponent":
 			jsonwire.String(d, &m.ReportingController)
@@ -9762,22 +11562,28 @@ func (m *EventList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Event") {
-				s137 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s137) {
-						s137 = s137[:i+1]
-					} else {
-						s137 = append(s137, *new(Event))
+			if k601, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Event") {
+					s602 := m.Items[:0]
+					if n := d.Count(); cap(s602) < n {
+						s602 = make([]Event, 0, n)
 					}
-					s137[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s602) {
+							s602 = s602[:i+1]
+						} else {
+							s602 = append(s602, *new(Event))
+						}
+						s602[i].DecodeJSON(d)
+					}
+					if len(s602) == 0 {
+						s602 = []Event{}
+					}
+					m.Items = s602
 				}
-				if len(s137) == 0 {
-					s137 = []Event{}
-				}
-				m.Items = s137
+				jsonwire.Keep(d, k601, m.Items)
 			}
 		default:
 			d.Skip()
@@ -9801,22 +11607,28 @@ func (m *List) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]runtime.RawExtension") {
-				s138 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s138) {
-						s138 = s138[:i+1]
-					} else {
-						s138 = append(s138, *new(runtime.RawExtension))
+			if k603, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]runtime.RawExtension") {
+					s604 := m.Items[:0]
+					if n := d.Count(); cap(s604) < n {
+						s604 = make([]runtime.RawExtension, 0, n)
 					}
-					s138[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s604) {
+							s604 = s604[:i+1]
+						} else {
+							s604 = append(s604, *new(runtime.RawExtension))
+						}
+						s604[i].DecodeJSON(d)
+					}
+					if len(s604) == 0 {
+						s604 = []runtime.RawExtension{}
+					}
+					m.Items = s604
 				}
-				if len(s138) == 0 {
-					s138 = []runtime.RawExtension{}
-				}
-				m.Items = s138
+				jsonwire.Keep(d, k603, m.Items)
 			}
 		default:
 			d.Skip()
@@ -9861,22 +11673,28 @@ func (m *LimitRangeSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "limits":
-			if d.Null() {
-				m.Limits = nil
-			} else if d.OpenArray("[]LimitRangeItem") {
-				s139 := m.Limits[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s139) {
-						s139 = s139[:i+1]
-					} else {
-						s139 = append(s139, *new(LimitRangeItem))
+			if k605, ok := jsonwire.ReuseSlice(d, &m.Limits); !ok {
+				if d.Null() {
+					m.Limits = nil
+				} else if d.OpenArray("[]LimitRangeItem") {
+					s606 := m.Limits[:0]
+					if n := d.Count(); cap(s606) < n {
+						s606 = make([]LimitRangeItem, 0, n)
 					}
-					s139[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s606) {
+							s606 = s606[:i+1]
+						} else {
+							s606 = append(s606, *new(LimitRangeItem))
+						}
+						s606[i].DecodeJSON(d)
+					}
+					if len(s606) == 0 {
+						s606 = []LimitRangeItem{}
+					}
+					m.Limits = s606
 				}
-				if len(s139) == 0 {
-					s139 = []LimitRangeItem{}
-				}
-				m.Limits = s139
+				jsonwire.Keep(d, k605, m.Limits)
 			}
 		default:
 			d.Skip()
@@ -9923,22 +11741,28 @@ func (m *LimitRangeList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]LimitRange") {
-				s140 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s140) {
-						s140 = s140[:i+1]
-					} else {
-						s140 = append(s140, *new(LimitRange))
+			if k607, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]LimitRange") {
+					s608 := m.Items[:0]
+					if n := d.Count(); cap(s608) < n {
+						s608 = make([]LimitRange, 0, n)
 					}
-					s140[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s608) {
+							s608 = s608[:i+1]
+						} else {
+							s608 = append(s608, *new(LimitRange))
+						}
+						s608[i].DecodeJSON(d)
+					}
+					if len(s608) == 0 {
+						s608 = []LimitRange{}
+					}
+					m.Items = s608
 				}
-				if len(s140) == 0 {
-					s140 = []LimitRange{}
-				}
-				m.Items = s140
+				jsonwire.Keep(d, k607, m.Items)
 			}
 		default:
 			d.Skip()
@@ -9958,31 +11782,40 @@ func (m *ResourceQuotaSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "hard":
 			m.Hard.DecodeJSON(d)
 		case "scopes":
-			if d.Null() {
-				m.Scopes = nil
-			} else if d.OpenArray("[]ResourceQuotaScope") {
-				s141 := m.Scopes[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s141) {
-						s141 = s141[:i+1]
-					} else {
-						s141 = append(s141, *new(ResourceQuotaScope))
+			if k609, ok := jsonwire.ReuseSlice(d, &m.Scopes); !ok {
+				if d.Null() {
+					m.Scopes = nil
+				} else if d.OpenArray("[]ResourceQuotaScope") {
+					s610 := m.Scopes[:0]
+					if n := d.Count(); cap(s610) < n {
+						s610 = make([]ResourceQuotaScope, 0, n)
 					}
-					jsonwire.String(d, &s141[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s610) {
+							s610 = s610[:i+1]
+						} else {
+							s610 = append(s610, *new(ResourceQuotaScope))
+						}
+						jsonwire.String(d, &s610[i])
+					}
+					if len(s610) == 0 {
+						s610 = []ResourceQuotaScope{}
+					}
+					m.Scopes = s610
 				}
-				if len(s141) == 0 {
-					s141 = []ResourceQuotaScope{}
-				}
-				m.Scopes = s141
+				jsonwire.Keep(d, k609, m.Scopes)
 			}
 		case "scopeSelector":
-			if d.Null() {
-				m.ScopeSelector = nil
-			} else {
-				if m.ScopeSelector == nil {
-					m.ScopeSelector = new(ScopeSelector)
+			if k611, ok := jsonwire.ReusePtr(d, &m.ScopeSelector); !ok {
+				if d.Null() {
+					m.ScopeSelector = nil
+				} else {
+					if m.ScopeSelector == nil {
+						m.ScopeSelector = new(ScopeSelector)
+					}
+					(*m.ScopeSelector).DecodeJSON(d)
 				}
-				(*m.ScopeSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k611, m.ScopeSelector)
 			}
 		default:
 			d.Skip()
@@ -10000,22 +11833,28 @@ func (m *ScopeSelector) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "matchExpressions":
-			if d.Null() {
-				m.MatchExpressions = nil
-			} else if d.OpenArray("[]ScopedResourceSelectorRequirement") {
-				s142 := m.MatchExpressions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s142) {
-						s142 = s142[:i+1]
-					} else {
-						s142 = append(s142, *new(ScopedResourceSelectorRequirement))
+			if k612, ok := jsonwire.ReuseSlice(d, &m.MatchExpressions); !ok {
+				if d.Null() {
+					m.MatchExpressions = nil
+				} else if d.OpenArray("[]ScopedResourceSelectorRequirement") {
+					s613 := m.MatchExpressions[:0]
+					if n := d.Count(); cap(s613) < n {
+						s613 = make([]ScopedResourceSelectorRequirement, 0, n)
 					}
-					s142[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s613) {
+							s613 = s613[:i+1]
+						} else {
+							s613 = append(s613, *new(ScopedResourceSelectorRequirement))
+						}
+						s613[i].DecodeJSON(d)
+					}
+					if len(s613) == 0 {
+						s613 = []ScopedResourceSelectorRequirement{}
+					}
+					m.MatchExpressions = s613
 				}
-				if len(s142) == 0 {
-					s142 = []ScopedResourceSelectorRequirement{}
-				}
-				m.MatchExpressions = s142
+				jsonwire.Keep(d, k612, m.MatchExpressions)
 			}
 		default:
 			d.Skip()
@@ -10037,22 +11876,28 @@ func (m *ScopedResourceSelectorRequirement) DecodeJSON(d *jsonwire.Decoder) erro
 		case "operator":
 			jsonwire.String(d, &m.Operator)
 		case "values":
-			if d.Null() {
-				m.Values = nil
-			} else if d.OpenArray("[]string") {
-				s143 := m.Values[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s143) {
-						s143 = s143[:i+1]
-					} else {
-						s143 = append(s143, *new(string))
+			if k614, ok := jsonwire.ReuseSlice(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if d.OpenArray("[]string") {
+					s615 := m.Values[:0]
+					if n := d.Count(); cap(s615) < n {
+						s615 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s143[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s615) {
+							s615 = s615[:i+1]
+						} else {
+							s615 = append(s615, *new(string))
+						}
+						jsonwire.String(d, &s615[i])
+					}
+					if len(s615) == 0 {
+						s615 = []string{}
+					}
+					m.Values = s615
 				}
-				if len(s143) == 0 {
-					s143 = []string{}
-				}
-				m.Values = s143
+				jsonwire.Keep(d, k614, m.Values)
 			}
 		default:
 			d.Skip()
@@ -10120,22 +11965,28 @@ func (m *ResourceQuotaList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ResourceQuota") {
-				s144 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s144) {
-						s144 = s144[:i+1]
-					} else {
-						s144 = append(s144, *new(ResourceQuota))
+			if k616, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ResourceQuota") {
+					s617 := m.Items[:0]
+					if n := d.Count(); cap(s617) < n {
+						s617 = make([]ResourceQuota, 0, n)
 					}
-					s144[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s617) {
+							s617 = s617[:i+1]
+						} else {
+							s617 = append(s617, *new(ResourceQuota))
+						}
+						s617[i].DecodeJSON(d)
+					}
+					if len(s617) == 0 {
+						s617 = []ResourceQuota{}
+					}
+					m.Items = s617
 				}
-				if len(s144) == 0 {
-					s144 = []ResourceQuota{}
-				}
-				m.Items = s144
+				jsonwire.Keep(d, k616, m.Items)
 			}
 		default:
 			d.Skip()
@@ -10159,18 +12010,24 @@ func (m *Secret) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "immutable":
-			if d.Null() {
-				m.Immutable = nil
-			} else {
-				if m.Immutable == nil {
-					m.Immutable = new(bool)
+			if k618, ok := jsonwire.ReusePtr(d, &m.Immutable); !ok {
+				if d.Null() {
+					m.Immutable = nil
+				} else {
+					if m.Immutable == nil {
+						m.Immutable = new(bool)
+					}
+					jsonwire.Bool(d, m.Immutable)
 				}
-				jsonwire.Bool(d, m.Immutable)
+				jsonwire.Keep(d, k618, m.Immutable)
 			}
 		case "data":
-			jsonwire.Map(d, &m.Data, "map[string][]byte", func(d *jsonwire.Decoder, v *[]byte) {
-				jsonwire.Bytes(d, v)
-			})
+			if k619, ok := jsonwire.ReuseMap(d, &m.Data); !ok {
+				jsonwire.Map(d, &m.Data, "map[string][]byte", func(d *jsonwire.Decoder, v *[]byte) {
+					jsonwire.Bytes(d, v)
+				})
+				jsonwire.Keep(d, k619, m.Data)
+			}
 		case "stringData":
 			jsonwire.StringMap(d, &m.StringData)
 		case "type":
@@ -10197,22 +12054,28 @@ func (m *SecretList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Secret") {
-				s145 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s145) {
-						s145 = s145[:i+1]
-					} else {
-						s145 = append(s145, *new(Secret))
+			if k620, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Secret") {
+					s621 := m.Items[:0]
+					if n := d.Count(); cap(s621) < n {
+						s621 = make([]Secret, 0, n)
 					}
-					s145[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s621) {
+							s621 = s621[:i+1]
+						} else {
+							s621 = append(s621, *new(Secret))
+						}
+						s621[i].DecodeJSON(d)
+					}
+					if len(s621) == 0 {
+						s621 = []Secret{}
+					}
+					m.Items = s621
 				}
-				if len(s145) == 0 {
-					s145 = []Secret{}
-				}
-				m.Items = s145
+				jsonwire.Keep(d, k620, m.Items)
 			}
 		default:
 			d.Skip()
@@ -10236,20 +12099,26 @@ func (m *ConfigMap) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "immutable":
-			if d.Null() {
-				m.Immutable = nil
-			} else {
-				if m.Immutable == nil {
-					m.Immutable = new(bool)
+			if k622, ok := jsonwire.ReusePtr(d, &m.Immutable); !ok {
+				if d.Null() {
+					m.Immutable = nil
+				} else {
+					if m.Immutable == nil {
+						m.Immutable = new(bool)
+					}
+					jsonwire.Bool(d, m.Immutable)
 				}
-				jsonwire.Bool(d, m.Immutable)
+				jsonwire.Keep(d, k622, m.Immutable)
 			}
 		case "data":
 			jsonwire.StringMap(d, &m.Data)
 		case "binaryData":
-			jsonwire.Map(d, &m.BinaryData, "map[string][]byte", func(d *jsonwire.Decoder, v *[]byte) {
-				jsonwire.Bytes(d, v)
-			})
+			if k623, ok := jsonwire.ReuseMap(d, &m.BinaryData); !ok {
+				jsonwire.Map(d, &m.BinaryData, "map[string][]byte", func(d *jsonwire.Decoder, v *[]byte) {
+					jsonwire.Bytes(d, v)
+				})
+				jsonwire.Keep(d, k623, m.BinaryData)
+			}
 		default:
 			d.Skip()
 		}
@@ -10272,22 +12141,28 @@ func (m *ConfigMapList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ConfigMap") {
-				s146 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s146) {
-						s146 = s146[:i+1]
-					} else {
-						s146 = append(s146, *new(ConfigMap))
+			if k624, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ConfigMap") {
+					s625 := m.Items[:0]
+					if n := d.Count(); cap(s625) < n {
+						s625 = make([]ConfigMap, 0, n)
 					}
-					s146[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s625) {
+							s625 = s625[:i+1]
+						} else {
+							s625 = append(s625, *new(ConfigMap))
+						}
+						s625[i].DecodeJSON(d)
+					}
+					if len(s625) == 0 {
+						s625 = []ConfigMap{}
+					}
+					m.Items = s625
 				}
-				if len(s146) == 0 {
-					s146 = []ConfigMap{}
-				}
-				m.Items = s146
+				jsonwire.Keep(d, k624, m.Items)
 			}
 		default:
 			d.Skip()
@@ -10334,22 +12209,28 @@ func (m *ComponentStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]ComponentCondition") {
-				s147 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s147) {
-						s147 = s147[:i+1]
-					} else {
-						s147 = append(s147, *new(ComponentCondition))
+			if k626, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]ComponentCondition") {
+					s627 := m.Conditions[:0]
+					if n := d.Count(); cap(s627) < n {
+						s627 = make([]ComponentCondition, 0, n)
 					}
-					s147[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s627) {
+							s627 = s627[:i+1]
+						} else {
+							s627 = append(s627, *new(ComponentCondition))
+						}
+						s627[i].DecodeJSON(d)
+					}
+					if len(s627) == 0 {
+						s627 = []ComponentCondition{}
+					}
+					m.Conditions = s627
 				}
-				if len(s147) == 0 {
-					s147 = []ComponentCondition{}
-				}
-				m.Conditions = s147
+				jsonwire.Keep(d, k626, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -10373,22 +12254,28 @@ func (m *ComponentStatusList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ComponentStatus") {
-				s148 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s148) {
-						s148 = s148[:i+1]
-					} else {
-						s148 = append(s148, *new(ComponentStatus))
+			if k628, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ComponentStatus") {
+					s629 := m.Items[:0]
+					if n := d.Count(); cap(s629) < n {
+						s629 = make([]ComponentStatus, 0, n)
 					}
-					s148[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s629) {
+							s629 = s629[:i+1]
+						} else {
+							s629 = append(s629, *new(ComponentStatus))
+						}
+						s629[i].DecodeJSON(d)
+					}
+					if len(s629) == 0 {
+						s629 = []ComponentStatus{}
+					}
+					m.Items = s629
 				}
-				if len(s148) == 0 {
-					s148 = []ComponentStatus{}
-				}
-				m.Items = s148
+				jsonwire.Keep(d, k628, m.Items)
 			}
 		default:
 			d.Skip()
@@ -10406,31 +12293,40 @@ func (m *DownwardAPIVolumeSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]DownwardAPIVolumeFile") {
-				s149 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s149) {
-						s149 = s149[:i+1]
-					} else {
-						s149 = append(s149, *new(DownwardAPIVolumeFile))
+			if k630, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]DownwardAPIVolumeFile") {
+					s631 := m.Items[:0]
+					if n := d.Count(); cap(s631) < n {
+						s631 = make([]DownwardAPIVolumeFile, 0, n)
 					}
-					s149[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s631) {
+							s631 = s631[:i+1]
+						} else {
+							s631 = append(s631, *new(DownwardAPIVolumeFile))
+						}
+						s631[i].DecodeJSON(d)
+					}
+					if len(s631) == 0 {
+						s631 = []DownwardAPIVolumeFile{}
+					}
+					m.Items = s631
 				}
-				if len(s149) == 0 {
-					s149 = []DownwardAPIVolumeFile{}
-				}
-				m.Items = s149
+				jsonwire.Keep(d, k630, m.Items)
 			}
 		case "defaultMode":
-			if d.Null() {
-				m.DefaultMode = nil
-			} else {
-				if m.DefaultMode == nil {
-					m.DefaultMode = new(int32)
+			if k632, ok := jsonwire.ReusePtr(d, &m.DefaultMode); !ok {
+				if d.Null() {
+					m.DefaultMode = nil
+				} else {
+					if m.DefaultMode == nil {
+						m.DefaultMode = new(int32)
+					}
+					jsonwire.Int(d, m.DefaultMode)
 				}
-				jsonwire.Int(d, m.DefaultMode)
+				jsonwire.Keep(d, k632, m.DefaultMode)
 			}
 		default:
 			d.Skip()
@@ -10450,31 +12346,40 @@ func (m *DownwardAPIVolumeFile) DecodeJSON(d *jsonwire.Decoder) error {
 		case "path":
 			jsonwire.String(d, &m.Path)
 		case "fieldRef":
-			if d.Null() {
-				m.FieldRef = nil
-			} else {
-				if m.FieldRef == nil {
-					m.FieldRef = new(ObjectFieldSelector)
+			if k633, ok := jsonwire.ReusePtr(d, &m.FieldRef); !ok {
+				if d.Null() {
+					m.FieldRef = nil
+				} else {
+					if m.FieldRef == nil {
+						m.FieldRef = new(ObjectFieldSelector)
+					}
+					(*m.FieldRef).DecodeJSON(d)
 				}
-				(*m.FieldRef).DecodeJSON(d)
+				jsonwire.Keep(d, k633, m.FieldRef)
 			}
 		case "resourceFieldRef":
-			if d.Null() {
-				m.ResourceFieldRef = nil
-			} else {
-				if m.ResourceFieldRef == nil {
-					m.ResourceFieldRef = new(ResourceFieldSelector)
+			if k634, ok := jsonwire.ReusePtr(d, &m.ResourceFieldRef); !ok {
+				if d.Null() {
+					m.ResourceFieldRef = nil
+				} else {
+					if m.ResourceFieldRef == nil {
+						m.ResourceFieldRef = new(ResourceFieldSelector)
+					}
+					(*m.ResourceFieldRef).DecodeJSON(d)
 				}
-				(*m.ResourceFieldRef).DecodeJSON(d)
+				jsonwire.Keep(d, k634, m.ResourceFieldRef)
 			}
 		case "mode":
-			if d.Null() {
-				m.Mode = nil
-			} else {
-				if m.Mode == nil {
-					m.Mode = new(int32)
+			if k635, ok := jsonwire.ReusePtr(d, &m.Mode); !ok {
+				if d.Null() {
+					m.Mode = nil
+				} else {
+					if m.Mode == nil {
+						m.Mode = new(int32)
+					}
+					jsonwire.Int(d, m.Mode)
 				}
-				jsonwire.Int(d, m.Mode)
+				jsonwire.Keep(d, k635, m.Mode)
 			}
 		default:
 			d.Skip()
@@ -10492,22 +12397,28 @@ func (m *DownwardAPIProjection) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]DownwardAPIVolumeFile") {
-				s150 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s150) {
-						s150 = s150[:i+1]
-					} else {
-						s150 = append(s150, *new(DownwardAPIVolumeFile))
+			if k636, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]DownwardAPIVolumeFile") {
+					s637 := m.Items[:0]
+					if n := d.Count(); cap(s637) < n {
+						s637 = make([]DownwardAPIVolumeFile, 0, n)
 					}
-					s150[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s637) {
+							s637 = s637[:i+1]
+						} else {
+							s637 = append(s637, *new(DownwardAPIVolumeFile))
+						}
+						s637[i].DecodeJSON(d)
+					}
+					if len(s637) == 0 {
+						s637 = []DownwardAPIVolumeFile{}
+					}
+					m.Items = s637
 				}
-				if len(s150) == 0 {
-					s150 = []DownwardAPIVolumeFile{}
-				}
-				m.Items = s150
+				jsonwire.Keep(d, k636, m.Items)
 			}
 		default:
 			d.Skip()
@@ -10525,112 +12436,148 @@ func (m *SecurityContext) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "capabilities":
-			if d.Null() {
-				m.Capabilities = nil
-			} else {
-				if m.Capabilities == nil {
-					m.Capabilities = new(Capabilities)
+			if k638, ok := jsonwire.ReusePtr(d, &m.Capabilities); !ok {
+				if d.Null() {
+					m.Capabilities = nil
+				} else {
+					if m.Capabilities == nil {
+						m.Capabilities = new(Capabilities)
+					}
+					(*m.Capabilities).DecodeJSON(d)
 				}
-				(*m.Capabilities).DecodeJSON(d)
+				jsonwire.Keep(d, k638, m.Capabilities)
 			}
 		case "privileged":
-			if d.Null() {
-				m.Privileged = nil
-			} else {
-				if m.Privileged == nil {
-					m.Privileged = new(bool)
+			if k639, ok := jsonwire.ReusePtr(d, &m.Privileged); !ok {
+				if d.Null() {
+					m.Privileged = nil
+				} else {
+					if m.Privileged == nil {
+						m.Privileged = new(bool)
+					}
+					jsonwire.Bool(d, m.Privileged)
 				}
-				jsonwire.Bool(d, m.Privileged)
+				jsonwire.Keep(d, k639, m.Privileged)
 			}
 		case "seLinuxOptions":
-			if d.Null() {
-				m.SELinuxOptions = nil
-			} else {
-				if m.SELinuxOptions == nil {
-					m.SELinuxOptions = new(SELinuxOptions)
+			if k640, ok := jsonwire.ReusePtr(d, &m.SELinuxOptions); !ok {
+				if d.Null() {
+					m.SELinuxOptions = nil
+				} else {
+					if m.SELinuxOptions == nil {
+						m.SELinuxOptions = new(SELinuxOptions)
+					}
+					(*m.SELinuxOptions).DecodeJSON(d)
 				}
-				(*m.SELinuxOptions).DecodeJSON(d)
+				jsonwire.Keep(d, k640, m.SELinuxOptions)
 			}
 		case "windowsOptions":
-			if d.Null() {
-				m.WindowsOptions = nil
-			} else {
-				if m.WindowsOptions == nil {
-					m.WindowsOptions = new(WindowsSecurityContextOptions)
+			if k641, ok := jsonwire.ReusePtr(d, &m.WindowsOptions); !ok {
+				if d.Null() {
+					m.WindowsOptions = nil
+				} else {
+					if m.WindowsOptions == nil {
+						m.WindowsOptions = new(WindowsSecurityContextOptions)
+					}
+					(*m.WindowsOptions).DecodeJSON(d)
 				}
-				(*m.WindowsOptions).DecodeJSON(d)
+				jsonwire.Keep(d, k641, m.WindowsOptions)
 			}
 		case "runAsUser":
-			if d.Null() {
-				m.RunAsUser = nil
-			} else {
-				if m.RunAsUser == nil {
-					m.RunAsUser = new(int64)
+			if k642, ok := jsonwire.ReusePtr(d, &m.RunAsUser); !ok {
+				if d.Null() {
+					m.RunAsUser = nil
+				} else {
+					if m.RunAsUser == nil {
+						m.RunAsUser = new(int64)
+					}
+					jsonwire.Int(d, m.RunAsUser)
 				}
-				jsonwire.Int(d, m.RunAsUser)
+				jsonwire.Keep(d, k642, m.RunAsUser)
 			}
 		case "runAsGroup":
-			if d.Null() {
-				m.RunAsGroup = nil
-			} else {
-				if m.RunAsGroup == nil {
-					m.RunAsGroup = new(int64)
+			if k643, ok := jsonwire.ReusePtr(d, &m.RunAsGroup); !ok {
+				if d.Null() {
+					m.RunAsGroup = nil
+				} else {
+					if m.RunAsGroup == nil {
+						m.RunAsGroup = new(int64)
+					}
+					jsonwire.Int(d, m.RunAsGroup)
 				}
-				jsonwire.Int(d, m.RunAsGroup)
+				jsonwire.Keep(d, k643, m.RunAsGroup)
 			}
 		case "runAsNonRoot":
-			if d.Null() {
-				m.RunAsNonRoot = nil
-			} else {
-				if m.RunAsNonRoot == nil {
-					m.RunAsNonRoot = new(bool)
+			if k644, ok := jsonwire.ReusePtr(d, &m.RunAsNonRoot); !ok {
+				if d.Null() {
+					m.RunAsNonRoot = nil
+				} else {
+					if m.RunAsNonRoot == nil {
+						m.RunAsNonRoot = new(bool)
+					}
+					jsonwire.Bool(d, m.RunAsNonRoot)
 				}
-				jsonwire.Bool(d, m.RunAsNonRoot)
+				jsonwire.Keep(d, k644, m.RunAsNonRoot)
 			}
 		case "readOnlyRootFilesystem":
-			if d.Null() {
-				m.ReadOnlyRootFilesystem = nil
-			} else {
-				if m.ReadOnlyRootFilesystem == nil {
-					m.ReadOnlyRootFilesystem = new(bool)
+			if k645, ok := jsonwire.ReusePtr(d, &m.ReadOnlyRootFilesystem); !ok {
+				if d.Null() {
+					m.ReadOnlyRootFilesystem = nil
+				} else {
+					if m.ReadOnlyRootFilesystem == nil {
+						m.ReadOnlyRootFilesystem = new(bool)
+					}
+					jsonwire.Bool(d, m.ReadOnlyRootFilesystem)
 				}
-				jsonwire.Bool(d, m.ReadOnlyRootFilesystem)
+				jsonwire.Keep(d, k645, m.ReadOnlyRootFilesystem)
 			}
 		case "allowPrivilegeEscalation":
-			if d.Null() {
-				m.AllowPrivilegeEscalation = nil
-			} else {
-				if m.AllowPrivilegeEscalation == nil {
-					m.AllowPrivilegeEscalation = new(bool)
+			if k646, ok := jsonwire.ReusePtr(d, &m.AllowPrivilegeEscalation); !ok {
+				if d.Null() {
+					m.AllowPrivilegeEscalation = nil
+				} else {
+					if m.AllowPrivilegeEscalation == nil {
+						m.AllowPrivilegeEscalation = new(bool)
+					}
+					jsonwire.Bool(d, m.AllowPrivilegeEscalation)
 				}
-				jsonwire.Bool(d, m.AllowPrivilegeEscalation)
+				jsonwire.Keep(d, k646, m.AllowPrivilegeEscalation)
 			}
 		case "procMount":
-			if d.Null() {
-				m.ProcMount = nil
-			} else {
-				if m.ProcMount == nil {
-					m.ProcMount = new(ProcMountType)
+			if k647, ok := jsonwire.ReusePtr(d, &m.ProcMount); !ok {
+				if d.Null() {
+					m.ProcMount = nil
+				} else {
+					if m.ProcMount == nil {
+						m.ProcMount = new(ProcMountType)
+					}
+					jsonwire.String(d, m.ProcMount)
 				}
-				jsonwire.String(d, m.ProcMount)
+				jsonwire.Keep(d, k647, m.ProcMount)
 			}
 		case "seccompProfile":
-			if d.Null() {
-				m.SeccompProfile = nil
-			} else {
-				if m.SeccompProfile == nil {
-					m.SeccompProfile = new(SeccompProfile)
+			if k648, ok := jsonwire.ReusePtr(d, &m.SeccompProfile); !ok {
+				if d.Null() {
+					m.SeccompProfile = nil
+				} else {
+					if m.SeccompProfile == nil {
+						m.SeccompProfile = new(SeccompProfile)
+					}
+					(*m.SeccompProfile).DecodeJSON(d)
 				}
-				(*m.SeccompProfile).DecodeJSON(d)
+				jsonwire.Keep(d, k648, m.SeccompProfile)
 			}
 		case "appArmorProfile":
-			if d.Null() {
-				m.AppArmorProfile = nil
-			} else {
-				if m.AppArmorProfile == nil {
-					m.AppArmorProfile = new(AppArmorProfile)
+			if k649, ok := jsonwire.ReusePtr(d, &m.AppArmorProfile); !ok {
+				if d.Null() {
+					m.AppArmorProfile = nil
+				} else {
+					if m.AppArmorProfile == nil {
+						m.AppArmorProfile = new(AppArmorProfile)
+					}
+					(*m.AppArmorProfile).DecodeJSON(d)
 				}
-				(*m.AppArmorProfile).DecodeJSON(d)
+				jsonwire.Keep(d, k649, m.AppArmorProfile)
 			}
 		default:
 			d.Skip()
@@ -10671,40 +12618,52 @@ func (m *WindowsSecurityContextOptions) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "gmsaCredentialSpecName":
-			if d.Null() {
-				m.GMSACredentialSpecName = nil
-			} else {
-				if m.GMSACredentialSpecName == nil {
-					m.GMSACredentialSpecName = new(string)
+			if k650, ok := jsonwire.ReusePtr(d, &m.GMSACredentialSpecName); !ok {
+				if d.Null() {
+					m.GMSACredentialSpecName = nil
+				} else {
+					if m.GMSACredentialSpecName == nil {
+						m.GMSACredentialSpecName = new(string)
+					}
+					jsonwire.String(d, m.GMSACredentialSpecName)
 				}
-				jsonwire.String(d, m.GMSACredentialSpecName)
+				jsonwire.Keep(d, k650, m.GMSACredentialSpecName)
 			}
 		case "gmsaCredentialSpec":
-			if d.Null() {
-				m.GMSACredentialSpec = nil
-			} else {
-				if m.GMSACredentialSpec == nil {
-					m.GMSACredentialSpec = new(string)
+			if k651, ok := jsonwire.ReusePtr(d, &m.GMSACredentialSpec); !ok {
+				if d.Null() {
+					m.GMSACredentialSpec = nil
+				} else {
+					if m.GMSACredentialSpec == nil {
+						m.GMSACredentialSpec = new(string)
+					}
+					jsonwire.String(d, m.GMSACredentialSpec)
 				}
-				jsonwire.String(d, m.GMSACredentialSpec)
+				jsonwire.Keep(d, k651, m.GMSACredentialSpec)
 			}
 		case "runAsUserName":
-			if d.Null() {
-				m.RunAsUserName = nil
-			} else {
-				if m.RunAsUserName == nil {
-					m.RunAsUserName = new(string)
+			if k652, ok := jsonwire.ReusePtr(d, &m.RunAsUserName); !ok {
+				if d.Null() {
+					m.RunAsUserName = nil
+				} else {
+					if m.RunAsUserName == nil {
+						m.RunAsUserName = new(string)
+					}
+					jsonwire.String(d, m.RunAsUserName)
 				}
-				jsonwire.String(d, m.RunAsUserName)
+				jsonwire.Keep(d, k652, m.RunAsUserName)
 			}
 		case "hostProcess":
-			if d.Null() {
-				m.HostProcess = nil
-			} else {
-				if m.HostProcess == nil {
-					m.HostProcess = new(bool)
+			if k653, ok := jsonwire.ReusePtr(d, &m.HostProcess); !ok {
+				if d.Null() {
+					m.HostProcess = nil
+				} else {
+					if m.HostProcess == nil {
+						m.HostProcess = new(bool)
+					}
+					jsonwire.Bool(d, m.HostProcess)
 				}
-				jsonwire.Bool(d, m.HostProcess)
+				jsonwire.Keep(d, k653, m.HostProcess)
 			}
 		default:
 			d.Skip()
@@ -10770,13 +12729,16 @@ func (m *PortStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "protocol":
 			jsonwire.String(d, &m.Protocol)
 		case "error":
-			if d.Null() {
-				m.Error = nil
-			} else {
-				if m.Error == nil {
-					m.Error = new(string)
+			if k654, ok := jsonwire.ReusePtr(d, &m.Error); !ok {
+				if d.Null() {
+					m.Error = nil
+				} else {
+					if m.Error == nil {
+						m.Error = new(string)
+					}
+					jsonwire.String(d, m.Error)
 				}
-				jsonwire.String(d, m.Error)
+				jsonwire.Keep(d, k654, m.Error)
 			}
 		default:
 			d.Skip()
@@ -10815,27 +12777,36 @@ func (m *NodeAllocatableResourceClaimStatus) DecodeJSON(d *jsonwire.Decoder) err
 		case "resourceClaimName":
 			jsonwire.String(d, &m.ResourceClaimName)
 		case "containers":
-			if d.Null() {
-				m.Containers = nil
-			} else if d.OpenArray("[]string") {
-				s151 := m.Containers[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s151) {
-						s151 = s151[:i+1]
-					} else {
-						s151 = append(s151, *new(string))
+			if k655, ok := jsonwire.ReuseSlice(d, &m.Containers); !ok {
+				if d.Null() {
+					m.Containers = nil
+				} else if d.OpenArray("[]string") {
+					s656 := m.Containers[:0]
+					if n := d.Count(); cap(s656) < n {
+						s656 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s151[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s656) {
+							s656 = s656[:i+1]
+						} else {
+							s656 = append(s656, *new(string))
+						}
+						jsonwire.String(d, &s656[i])
+					}
+					if len(s656) == 0 {
+						s656 = []string{}
+					}
+					m.Containers = s656
 				}
-				if len(s151) == 0 {
-					s151 = []string{}
-				}
-				m.Containers = s151
+				jsonwire.Keep(d, k655, m.Containers)
 			}
 		case "resources":
-			jsonwire.Map(d, &m.Resources, "map[ResourceName]quantity.Quantity", func(d *jsonwire.Decoder, v *quantity.Quantity) {
-				(*v).DecodeJSON(d)
-			})
+			if k657, ok := jsonwire.ReuseMap(d, &m.Resources); !ok {
+				jsonwire.Map(d, &m.Resources, "map[ResourceName]quantity.Quantity", func(d *jsonwire.Decoder, v *quantity.Quantity) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k657, m.Resources)
+			}
 		default:
 			d.Skip()
 		}

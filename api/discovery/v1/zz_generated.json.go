@@ -24,40 +24,52 @@ func (m *EndpointSlice) DecodeJSON(d *jsonwire.Decoder) error {
 		case "addressType":
 			jsonwire.String(d, &m.AddressType)
 		case "endpoints":
-			if d.Null() {
-				m.Endpoints = nil
-			} else if d.OpenArray("[]Endpoint") {
-				s1 := m.Endpoints[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(Endpoint))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Endpoints); !ok {
+				if d.Null() {
+					m.Endpoints = nil
+				} else if d.OpenArray("[]Endpoint") {
+					s2 := m.Endpoints[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]Endpoint, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(Endpoint))
+						}
+						s2[i].DecodeJSON(d)
+					}
+					if len(s2) == 0 {
+						s2 = []Endpoint{}
+					}
+					m.Endpoints = s2
 				}
-				if len(s1) == 0 {
-					s1 = []Endpoint{}
-				}
-				m.Endpoints = s1
+				jsonwire.Keep(d, k1, m.Endpoints)
 			}
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]EndpointPort") {
-				s2 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(EndpointPort))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]EndpointPort") {
+					s4 := m.Ports[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]EndpointPort, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(EndpointPort))
+						}
+						s4[i].DecodeJSON(d)
+					}
+					if len(s4) == 0 {
+						s4 = []EndpointPort{}
+					}
+					m.Ports = s4
 				}
-				if len(s2) == 0 {
-					s2 = []EndpointPort{}
-				}
-				m.Ports = s2
+				jsonwire.Keep(d, k3, m.Ports)
 			}
 		default:
 			d.Skip()
@@ -75,71 +87,92 @@ func (m *Endpoint) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "addresses":
-			if d.Null() {
-				m.Addresses = nil
-			} else if d.OpenArray("[]string") {
-				s3 := m.Addresses[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(string))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Addresses); !ok {
+				if d.Null() {
+					m.Addresses = nil
+				} else if d.OpenArray("[]string") {
+					s6 := m.Addresses[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s3[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(string))
+						}
+						jsonwire.String(d, &s6[i])
+					}
+					if len(s6) == 0 {
+						s6 = []string{}
+					}
+					m.Addresses = s6
 				}
-				if len(s3) == 0 {
-					s3 = []string{}
-				}
-				m.Addresses = s3
+				jsonwire.Keep(d, k5, m.Addresses)
 			}
 		case "conditions":
 			m.Conditions.DecodeJSON(d)
 		case "hostname":
-			if d.Null() {
-				m.Hostname = nil
-			} else {
-				if m.Hostname == nil {
-					m.Hostname = new(string)
+			if k7, ok := jsonwire.ReusePtr(d, &m.Hostname); !ok {
+				if d.Null() {
+					m.Hostname = nil
+				} else {
+					if m.Hostname == nil {
+						m.Hostname = new(string)
+					}
+					jsonwire.String(d, m.Hostname)
 				}
-				jsonwire.String(d, m.Hostname)
+				jsonwire.Keep(d, k7, m.Hostname)
 			}
 		case "targetRef":
-			if d.Null() {
-				m.TargetRef = nil
-			} else {
-				if m.TargetRef == nil {
-					m.TargetRef = new(corev1.ObjectReference)
+			if k8, ok := jsonwire.ReusePtr(d, &m.TargetRef); !ok {
+				if d.Null() {
+					m.TargetRef = nil
+				} else {
+					if m.TargetRef == nil {
+						m.TargetRef = new(corev1.ObjectReference)
+					}
+					(*m.TargetRef).DecodeJSON(d)
 				}
-				(*m.TargetRef).DecodeJSON(d)
+				jsonwire.Keep(d, k8, m.TargetRef)
 			}
 		case "deprecatedTopology":
 			jsonwire.StringMap(d, &m.DeprecatedTopology)
 		case "nodeName":
-			if d.Null() {
-				m.NodeName = nil
-			} else {
-				if m.NodeName == nil {
-					m.NodeName = new(string)
+			if k9, ok := jsonwire.ReusePtr(d, &m.NodeName); !ok {
+				if d.Null() {
+					m.NodeName = nil
+				} else {
+					if m.NodeName == nil {
+						m.NodeName = new(string)
+					}
+					jsonwire.String(d, m.NodeName)
 				}
-				jsonwire.String(d, m.NodeName)
+				jsonwire.Keep(d, k9, m.NodeName)
 			}
 		case "zone":
-			if d.Null() {
-				m.Zone = nil
-			} else {
-				if m.Zone == nil {
-					m.Zone = new(string)
+			if k10, ok := jsonwire.ReusePtr(d, &m.Zone); !ok {
+				if d.Null() {
+					m.Zone = nil
+				} else {
+					if m.Zone == nil {
+						m.Zone = new(string)
+					}
+					jsonwire.String(d, m.Zone)
 				}
-				jsonwire.String(d, m.Zone)
+				jsonwire.Keep(d, k10, m.Zone)
 			}
 		case "hints":
-			if d.Null() {
-				m.Hints = nil
-			} else {
-				if m.Hints == nil {
-					m.Hints = new(EndpointHints)
+			if k11, ok := jsonwire.ReusePtr(d, &m.Hints); !ok {
+				if d.Null() {
+					m.Hints = nil
+				} else {
+					if m.Hints == nil {
+						m.Hints = new(EndpointHints)
+					}
+					(*m.Hints).DecodeJSON(d)
 				}
-				(*m.Hints).DecodeJSON(d)
+				jsonwire.Keep(d, k11, m.Hints)
 			}
 		default:
 			d.Skip()
@@ -157,31 +190,40 @@ func (m *EndpointConditions) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "ready":
-			if d.Null() {
-				m.Ready = nil
-			} else {
-				if m.Ready == nil {
-					m.Ready = new(bool)
+			if k12, ok := jsonwire.ReusePtr(d, &m.Ready); !ok {
+				if d.Null() {
+					m.Ready = nil
+				} else {
+					if m.Ready == nil {
+						m.Ready = new(bool)
+					}
+					jsonwire.Bool(d, m.Ready)
 				}
-				jsonwire.Bool(d, m.Ready)
+				jsonwire.Keep(d, k12, m.Ready)
 			}
 		case "serving":
-			if d.Null() {
-				m.Serving = nil
-			} else {
-				if m.Serving == nil {
-					m.Serving = new(bool)
+			if k13, ok := jsonwire.ReusePtr(d, &m.Serving); !ok {
+				if d.Null() {
+					m.Serving = nil
+				} else {
+					if m.Serving == nil {
+						m.Serving = new(bool)
+					}
+					jsonwire.Bool(d, m.Serving)
 				}
-				jsonwire.Bool(d, m.Serving)
+				jsonwire.Keep(d, k13, m.Serving)
 			}
 		case "terminating":
-			if d.Null() {
-				m.Terminating = nil
-			} else {
-				if m.Terminating == nil {
-					m.Terminating = new(bool)
+			if k14, ok := jsonwire.ReusePtr(d, &m.Terminating); !ok {
+				if d.Null() {
+					m.Terminating = nil
+				} else {
+					if m.Terminating == nil {
+						m.Terminating = new(bool)
+					}
+					jsonwire.Bool(d, m.Terminating)
 				}
-				jsonwire.Bool(d, m.Terminating)
+				jsonwire.Keep(d, k14, m.Terminating)
 			}
 		default:
 			d.Skip()
@@ -199,40 +241,52 @@ func (m *EndpointHints) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "forZones":
-			if d.Null() {
-				m.ForZones = nil
-			} else if d.OpenArray("[]ForZone") {
-				s4 := m.ForZones[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(ForZone))
+			if k15, ok := jsonwire.ReuseSlice(d, &m.ForZones); !ok {
+				if d.Null() {
+					m.ForZones = nil
+				} else if d.OpenArray("[]ForZone") {
+					s16 := m.ForZones[:0]
+					if n := d.Count(); cap(s16) < n {
+						s16 = make([]ForZone, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s16) {
+							s16 = s16[:i+1]
+						} else {
+							s16 = append(s16, *new(ForZone))
+						}
+						s16[i].DecodeJSON(d)
+					}
+					if len(s16) == 0 {
+						s16 = []ForZone{}
+					}
+					m.ForZones = s16
 				}
-				if len(s4) == 0 {
-					s4 = []ForZone{}
-				}
-				m.ForZones = s4
+				jsonwire.Keep(d, k15, m.ForZones)
 			}
 		case "forNodes":
-			if d.Null() {
-				m.ForNodes = nil
-			} else if d.OpenArray("[]ForNode") {
-				s5 := m.ForNodes[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(ForNode))
+			if k17, ok := jsonwire.ReuseSlice(d, &m.ForNodes); !ok {
+				if d.Null() {
+					m.ForNodes = nil
+				} else if d.OpenArray("[]ForNode") {
+					s18 := m.ForNodes[:0]
+					if n := d.Count(); cap(s18) < n {
+						s18 = make([]ForNode, 0, n)
 					}
-					s5[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s18) {
+							s18 = s18[:i+1]
+						} else {
+							s18 = append(s18, *new(ForNode))
+						}
+						s18[i].DecodeJSON(d)
+					}
+					if len(s18) == 0 {
+						s18 = []ForNode{}
+					}
+					m.ForNodes = s18
 				}
-				if len(s5) == 0 {
-					s5 = []ForNode{}
-				}
-				m.ForNodes = s5
+				jsonwire.Keep(d, k17, m.ForNodes)
 			}
 		default:
 			d.Skip()
@@ -284,40 +338,52 @@ func (m *EndpointPort) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "name":
-			if d.Null() {
-				m.Name = nil
-			} else {
-				if m.Name == nil {
-					m.Name = new(string)
+			if k19, ok := jsonwire.ReusePtr(d, &m.Name); !ok {
+				if d.Null() {
+					m.Name = nil
+				} else {
+					if m.Name == nil {
+						m.Name = new(string)
+					}
+					jsonwire.String(d, m.Name)
 				}
-				jsonwire.String(d, m.Name)
+				jsonwire.Keep(d, k19, m.Name)
 			}
 		case "protocol":
-			if d.Null() {
-				m.Protocol = nil
-			} else {
-				if m.Protocol == nil {
-					m.Protocol = new(corev1.Protocol)
+			if k20, ok := jsonwire.ReusePtr(d, &m.Protocol); !ok {
+				if d.Null() {
+					m.Protocol = nil
+				} else {
+					if m.Protocol == nil {
+						m.Protocol = new(corev1.Protocol)
+					}
+					jsonwire.String(d, m.Protocol)
 				}
-				jsonwire.String(d, m.Protocol)
+				jsonwire.Keep(d, k20, m.Protocol)
 			}
 		case "port":
-			if d.Null() {
-				m.Port = nil
-			} else {
-				if m.Port == nil {
-					m.Port = new(int32)
+			if k21, ok := jsonwire.ReusePtr(d, &m.Port); !ok {
+				if d.Null() {
+					m.Port = nil
+				} else {
+					if m.Port == nil {
+						m.Port = new(int32)
+					}
+					jsonwire.Int(d, m.Port)
 				}
-				jsonwire.Int(d, m.Port)
+				jsonwire.Keep(d, k21, m.Port)
 			}
 		case "appProtocol":
-			if d.Null() {
-				m.AppProtocol = nil
-			} else {
-				if m.AppProtocol == nil {
-					m.AppProtocol = new(string)
+			if k22, ok := jsonwire.ReusePtr(d, &m.AppProtocol); !ok {
+				if d.Null() {
+					m.AppProtocol = nil
+				} else {
+					if m.AppProtocol == nil {
+						m.AppProtocol = new(string)
+					}
+					jsonwire.String(d, m.AppProtocol)
 				}
-				jsonwire.String(d, m.AppProtocol)
+				jsonwire.Keep(d, k22, m.AppProtocol)
 			}
 		default:
 			d.Skip()
@@ -341,22 +407,28 @@ func (m *EndpointSliceList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]EndpointSlice") {
-				s6 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(EndpointSlice))
+			if k23, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]EndpointSlice") {
+					s24 := m.Items[:0]
+					if n := d.Count(); cap(s24) < n {
+						s24 = make([]EndpointSlice, 0, n)
 					}
-					s6[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s24) {
+							s24 = s24[:i+1]
+						} else {
+							s24 = append(s24, *new(EndpointSlice))
+						}
+						s24[i].DecodeJSON(d)
+					}
+					if len(s24) == 0 {
+						s24 = []EndpointSlice{}
+					}
+					m.Items = s24
 				}
-				if len(s6) == 0 {
-					s6 = []EndpointSlice{}
-				}
-				m.Items = s6
+				jsonwire.Keep(d, k23, m.Items)
 			}
 		default:
 			d.Skip()

@@ -24,13 +24,16 @@ func (m *Event) DecodeJSON(d *jsonwire.Decoder) error {
 		case "eventTime":
 			m.EventTime.DecodeJSON(d)
 		case "series":
-			if d.Null() {
-				m.Series = nil
-			} else {
-				if m.Series == nil {
-					m.Series = new(EventSeries)
+			if k1, ok := jsonwire.ReusePtr(d, &m.Series); !ok {
+				if d.Null() {
+					m.Series = nil
+				} else {
+					if m.Series == nil {
+						m.Series = new(EventSeries)
+					}
+					(*m.Series).DecodeJSON(d)
 				}
-				(*m.Series).DecodeJSON(d)
+				jsonwire.Keep(d, k1, m.Series)
 			}
 		case "reportingController":
 			jsonwire.String(d, &m.ReportingController)
@@ -43,13 +46,16 @@ func (m *Event) DecodeJSON(d *jsonwire.Decoder) error {
 		case "regarding":
 			m.Regarding.DecodeJSON(d)
 		case "related":
-			if d.Null() {
-				m.Related = nil
-			} else {
-				if m.Related == nil {
-					m.Related = new(corev1.ObjectReference)
+			if k2, ok := jsonwire.ReusePtr(d, &m.Related); !ok {
+				if d.Null() {
+					m.Related = nil
+				} else {
+					if m.Related == nil {
+						m.Related = new(corev1.ObjectReference)
+					}
+					(*m.Related).DecodeJSON(d)
 				}
-				(*m.Related).DecodeJSON(d)
+				jsonwire.Keep(d, k2, m.Related)
 			}
 		case "note":
 			jsonwire.String(d, &m.Note)
@@ -104,22 +110,28 @@ func (m *EventList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Event") {
-				s1 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(Event))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Event") {
+					s4 := m.Items[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]Event, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(Event))
+						}
+						s4[i].DecodeJSON(d)
+					}
+					if len(s4) == 0 {
+						s4 = []Event{}
+					}
+					m.Items = s4
 				}
-				if len(s1) == 0 {
-					s1 = []Event{}
-				}
-				m.Items = s1
+				jsonwire.Keep(d, k3, m.Items)
 			}
 		default:
 			d.Skip()

@@ -46,22 +46,28 @@ func (m *FlowSchemaList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]FlowSchema") {
-				s1 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(FlowSchema))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]FlowSchema") {
+					s2 := m.Items[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]FlowSchema, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(FlowSchema))
+						}
+						s2[i].DecodeJSON(d)
+					}
+					if len(s2) == 0 {
+						s2 = []FlowSchema{}
+					}
+					m.Items = s2
 				}
-				if len(s1) == 0 {
-					s1 = []FlowSchema{}
-				}
-				m.Items = s1
+				jsonwire.Keep(d, k1, m.Items)
 			}
 		default:
 			d.Skip()
@@ -83,31 +89,40 @@ func (m *FlowSchemaSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "matchingPrecedence":
 			jsonwire.Int(d, &m.MatchingPrecedence)
 		case "distinguisherMethod":
-			if d.Null() {
-				m.DistinguisherMethod = nil
-			} else {
-				if m.DistinguisherMethod == nil {
-					m.DistinguisherMethod = new(FlowDistinguisherMethod)
+			if k3, ok := jsonwire.ReusePtr(d, &m.DistinguisherMethod); !ok {
+				if d.Null() {
+					m.DistinguisherMethod = nil
+				} else {
+					if m.DistinguisherMethod == nil {
+						m.DistinguisherMethod = new(FlowDistinguisherMethod)
+					}
+					(*m.DistinguisherMethod).DecodeJSON(d)
 				}
-				(*m.DistinguisherMethod).DecodeJSON(d)
+				jsonwire.Keep(d, k3, m.DistinguisherMethod)
 			}
 		case "rules":
-			if d.Null() {
-				m.Rules = nil
-			} else if d.OpenArray("[]PolicyRulesWithSubjects") {
-				s2 := m.Rules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(PolicyRulesWithSubjects))
+			if k4, ok := jsonwire.ReuseSlice(d, &m.Rules); !ok {
+				if d.Null() {
+					m.Rules = nil
+				} else if d.OpenArray("[]PolicyRulesWithSubjects") {
+					s5 := m.Rules[:0]
+					if n := d.Count(); cap(s5) < n {
+						s5 = make([]PolicyRulesWithSubjects, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s5) {
+							s5 = s5[:i+1]
+						} else {
+							s5 = append(s5, *new(PolicyRulesWithSubjects))
+						}
+						s5[i].DecodeJSON(d)
+					}
+					if len(s5) == 0 {
+						s5 = []PolicyRulesWithSubjects{}
+					}
+					m.Rules = s5
 				}
-				if len(s2) == 0 {
-					s2 = []PolicyRulesWithSubjects{}
-				}
-				m.Rules = s2
+				jsonwire.Keep(d, k4, m.Rules)
 			}
 		default:
 			d.Skip()
@@ -159,58 +174,76 @@ func (m *PolicyRulesWithSubjects) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "subjects":
-			if d.Null() {
-				m.Subjects = nil
-			} else if d.OpenArray("[]Subject") {
-				s3 := m.Subjects[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(Subject))
+			if k6, ok := jsonwire.ReuseSlice(d, &m.Subjects); !ok {
+				if d.Null() {
+					m.Subjects = nil
+				} else if d.OpenArray("[]Subject") {
+					s7 := m.Subjects[:0]
+					if n := d.Count(); cap(s7) < n {
+						s7 = make([]Subject, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s7) {
+							s7 = s7[:i+1]
+						} else {
+							s7 = append(s7, *new(Subject))
+						}
+						s7[i].DecodeJSON(d)
+					}
+					if len(s7) == 0 {
+						s7 = []Subject{}
+					}
+					m.Subjects = s7
 				}
-				if len(s3) == 0 {
-					s3 = []Subject{}
-				}
-				m.Subjects = s3
+				jsonwire.Keep(d, k6, m.Subjects)
 			}
 		case "resourceRules":
-			if d.Null() {
-				m.ResourceRules = nil
-			} else if d.OpenArray("[]ResourcePolicyRule") {
-				s4 := m.ResourceRules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(ResourcePolicyRule))
+			if k8, ok := jsonwire.ReuseSlice(d, &m.ResourceRules); !ok {
+				if d.Null() {
+					m.ResourceRules = nil
+				} else if d.OpenArray("[]ResourcePolicyRule") {
+					s9 := m.ResourceRules[:0]
+					if n := d.Count(); cap(s9) < n {
+						s9 = make([]ResourcePolicyRule, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s9) {
+							s9 = s9[:i+1]
+						} else {
+							s9 = append(s9, *new(ResourcePolicyRule))
+						}
+						s9[i].DecodeJSON(d)
+					}
+					if len(s9) == 0 {
+						s9 = []ResourcePolicyRule{}
+					}
+					m.ResourceRules = s9
 				}
-				if len(s4) == 0 {
-					s4 = []ResourcePolicyRule{}
-				}
-				m.ResourceRules = s4
+				jsonwire.Keep(d, k8, m.ResourceRules)
 			}
 		case "nonResourceRules":
-			if d.Null() {
-				m.NonResourceRules = nil
-			} else if d.OpenArray("[]NonResourcePolicyRule") {
-				s5 := m.NonResourceRules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(NonResourcePolicyRule))
+			if k10, ok := jsonwire.ReuseSlice(d, &m.NonResourceRules); !ok {
+				if d.Null() {
+					m.NonResourceRules = nil
+				} else if d.OpenArray("[]NonResourcePolicyRule") {
+					s11 := m.NonResourceRules[:0]
+					if n := d.Count(); cap(s11) < n {
+						s11 = make([]NonResourcePolicyRule, 0, n)
 					}
-					s5[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s11) {
+							s11 = s11[:i+1]
+						} else {
+							s11 = append(s11, *new(NonResourcePolicyRule))
+						}
+						s11[i].DecodeJSON(d)
+					}
+					if len(s11) == 0 {
+						s11 = []NonResourcePolicyRule{}
+					}
+					m.NonResourceRules = s11
 				}
-				if len(s5) == 0 {
-					s5 = []NonResourcePolicyRule{}
-				}
-				m.NonResourceRules = s5
+				jsonwire.Keep(d, k10, m.NonResourceRules)
 			}
 		default:
 			d.Skip()
@@ -230,31 +263,40 @@ func (m *Subject) DecodeJSON(d *jsonwire.Decoder) error {
 		case "kind":
 			jsonwire.String(d, &m.Kind)
 		case "user":
-			if d.Null() {
-				m.User = nil
-			} else {
-				if m.User == nil {
-					m.User = new(UserSubject)
+			if k12, ok := jsonwire.ReusePtr(d, &m.User); !ok {
+				if d.Null() {
+					m.User = nil
+				} else {
+					if m.User == nil {
+						m.User = new(UserSubject)
+					}
+					(*m.User).DecodeJSON(d)
 				}
-				(*m.User).DecodeJSON(d)
+				jsonwire.Keep(d, k12, m.User)
 			}
 		case "group":
-			if d.Null() {
-				m.Group = nil
-			} else {
-				if m.Group == nil {
-					m.Group = new(GroupSubject)
+			if k13, ok := jsonwire.ReusePtr(d, &m.Group); !ok {
+				if d.Null() {
+					m.Group = nil
+				} else {
+					if m.Group == nil {
+						m.Group = new(GroupSubject)
+					}
+					(*m.Group).DecodeJSON(d)
 				}
-				(*m.Group).DecodeJSON(d)
+				jsonwire.Keep(d, k13, m.Group)
 			}
 		case "serviceAccount":
-			if d.Null() {
-				m.ServiceAccount = nil
-			} else {
-				if m.ServiceAccount == nil {
-					m.ServiceAccount = new(ServiceAccountSubject)
+			if k14, ok := jsonwire.ReusePtr(d, &m.ServiceAccount); !ok {
+				if d.Null() {
+					m.ServiceAccount = nil
+				} else {
+					if m.ServiceAccount == nil {
+						m.ServiceAccount = new(ServiceAccountSubject)
+					}
+					(*m.ServiceAccount).DecodeJSON(d)
 				}
-				(*m.ServiceAccount).DecodeJSON(d)
+				jsonwire.Keep(d, k14, m.ServiceAccount)
 			}
 		default:
 			d.Skip()
@@ -325,78 +367,102 @@ func (m *ResourcePolicyRule) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "verbs":
-			if d.Null() {
-				m.Verbs = nil
-			} else if d.OpenArray("[]string") {
-				s6 := m.Verbs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(string))
+			if k15, ok := jsonwire.ReuseSlice(d, &m.Verbs); !ok {
+				if d.Null() {
+					m.Verbs = nil
+				} else if d.OpenArray("[]string") {
+					s16 := m.Verbs[:0]
+					if n := d.Count(); cap(s16) < n {
+						s16 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s6[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s16) {
+							s16 = s16[:i+1]
+						} else {
+							s16 = append(s16, *new(string))
+						}
+						jsonwire.String(d, &s16[i])
+					}
+					if len(s16) == 0 {
+						s16 = []string{}
+					}
+					m.Verbs = s16
 				}
-				if len(s6) == 0 {
-					s6 = []string{}
-				}
-				m.Verbs = s6
+				jsonwire.Keep(d, k15, m.Verbs)
 			}
 		case "apiGroups":
-			if d.Null() {
-				m.APIGroups = nil
-			} else if d.OpenArray("[]string") {
-				s7 := m.APIGroups[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(string))
+			if k17, ok := jsonwire.ReuseSlice(d, &m.APIGroups); !ok {
+				if d.Null() {
+					m.APIGroups = nil
+				} else if d.OpenArray("[]string") {
+					s18 := m.APIGroups[:0]
+					if n := d.Count(); cap(s18) < n {
+						s18 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s7[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s18) {
+							s18 = s18[:i+1]
+						} else {
+							s18 = append(s18, *new(string))
+						}
+						jsonwire.String(d, &s18[i])
+					}
+					if len(s18) == 0 {
+						s18 = []string{}
+					}
+					m.APIGroups = s18
 				}
-				if len(s7) == 0 {
-					s7 = []string{}
-				}
-				m.APIGroups = s7
+				jsonwire.Keep(d, k17, m.APIGroups)
 			}
 		case "resources":
-			if d.Null() {
-				m.Resources = nil
-			} else if d.OpenArray("[]string") {
-				s8 := m.Resources[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(string))
+			if k19, ok := jsonwire.ReuseSlice(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else if d.OpenArray("[]string") {
+					s20 := m.Resources[:0]
+					if n := d.Count(); cap(s20) < n {
+						s20 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s8[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s20) {
+							s20 = s20[:i+1]
+						} else {
+							s20 = append(s20, *new(string))
+						}
+						jsonwire.String(d, &s20[i])
+					}
+					if len(s20) == 0 {
+						s20 = []string{}
+					}
+					m.Resources = s20
 				}
-				if len(s8) == 0 {
-					s8 = []string{}
-				}
-				m.Resources = s8
+				jsonwire.Keep(d, k19, m.Resources)
 			}
 		case "clusterScope":
 			jsonwire.Bool(d, &m.ClusterScope)
 		case "namespaces":
-			if d.Null() {
-				m.Namespaces = nil
-			} else if d.OpenArray("[]string") {
-				s9 := m.Namespaces[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(string))
+			if k21, ok := jsonwire.ReuseSlice(d, &m.Namespaces); !ok {
+				if d.Null() {
+					m.Namespaces = nil
+				} else if d.OpenArray("[]string") {
+					s22 := m.Namespaces[:0]
+					if n := d.Count(); cap(s22) < n {
+						s22 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s9[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s22) {
+							s22 = s22[:i+1]
+						} else {
+							s22 = append(s22, *new(string))
+						}
+						jsonwire.String(d, &s22[i])
+					}
+					if len(s22) == 0 {
+						s22 = []string{}
+					}
+					m.Namespaces = s22
 				}
-				if len(s9) == 0 {
-					s9 = []string{}
-				}
-				m.Namespaces = s9
+				jsonwire.Keep(d, k21, m.Namespaces)
 			}
 		default:
 			d.Skip()
@@ -414,40 +480,52 @@ func (m *NonResourcePolicyRule) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "verbs":
-			if d.Null() {
-				m.Verbs = nil
-			} else if d.OpenArray("[]string") {
-				s10 := m.Verbs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(string))
+			if k23, ok := jsonwire.ReuseSlice(d, &m.Verbs); !ok {
+				if d.Null() {
+					m.Verbs = nil
+				} else if d.OpenArray("[]string") {
+					s24 := m.Verbs[:0]
+					if n := d.Count(); cap(s24) < n {
+						s24 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s10[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s24) {
+							s24 = s24[:i+1]
+						} else {
+							s24 = append(s24, *new(string))
+						}
+						jsonwire.String(d, &s24[i])
+					}
+					if len(s24) == 0 {
+						s24 = []string{}
+					}
+					m.Verbs = s24
 				}
-				if len(s10) == 0 {
-					s10 = []string{}
-				}
-				m.Verbs = s10
+				jsonwire.Keep(d, k23, m.Verbs)
 			}
 		case "nonResourceURLs":
-			if d.Null() {
-				m.NonResourceURLs = nil
-			} else if d.OpenArray("[]string") {
-				s11 := m.NonResourceURLs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(string))
+			if k25, ok := jsonwire.ReuseSlice(d, &m.NonResourceURLs); !ok {
+				if d.Null() {
+					m.NonResourceURLs = nil
+				} else if d.OpenArray("[]string") {
+					s26 := m.NonResourceURLs[:0]
+					if n := d.Count(); cap(s26) < n {
+						s26 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s11[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s26) {
+							s26 = s26[:i+1]
+						} else {
+							s26 = append(s26, *new(string))
+						}
+						jsonwire.String(d, &s26[i])
+					}
+					if len(s26) == 0 {
+						s26 = []string{}
+					}
+					m.NonResourceURLs = s26
 				}
-				if len(s11) == 0 {
-					s11 = []string{}
-				}
-				m.NonResourceURLs = s11
+				jsonwire.Keep(d, k25, m.NonResourceURLs)
 			}
 		default:
 			d.Skip()
@@ -465,22 +543,28 @@ func (m *FlowSchemaStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]FlowSchemaCondition") {
-				s12 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(FlowSchemaCondition))
+			if k27, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]FlowSchemaCondition") {
+					s28 := m.Conditions[:0]
+					if n := d.Count(); cap(s28) < n {
+						s28 = make([]FlowSchemaCondition, 0, n)
 					}
-					s12[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s28) {
+							s28 = s28[:i+1]
+						} else {
+							s28 = append(s28, *new(FlowSchemaCondition))
+						}
+						s28[i].DecodeJSON(d)
+					}
+					if len(s28) == 0 {
+						s28 = []FlowSchemaCondition{}
+					}
+					m.Conditions = s28
 				}
-				if len(s12) == 0 {
-					s12 = []FlowSchemaCondition{}
-				}
-				m.Conditions = s12
+				jsonwire.Keep(d, k27, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -554,22 +638,28 @@ func (m *PriorityLevelConfigurationList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]PriorityLevelConfiguration") {
-				s13 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s13) {
-						s13 = s13[:i+1]
-					} else {
-						s13 = append(s13, *new(PriorityLevelConfiguration))
+			if k29, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]PriorityLevelConfiguration") {
+					s30 := m.Items[:0]
+					if n := d.Count(); cap(s30) < n {
+						s30 = make([]PriorityLevelConfiguration, 0, n)
 					}
-					s13[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s30) {
+							s30 = s30[:i+1]
+						} else {
+							s30 = append(s30, *new(PriorityLevelConfiguration))
+						}
+						s30[i].DecodeJSON(d)
+					}
+					if len(s30) == 0 {
+						s30 = []PriorityLevelConfiguration{}
+					}
+					m.Items = s30
 				}
-				if len(s13) == 0 {
-					s13 = []PriorityLevelConfiguration{}
-				}
-				m.Items = s13
+				jsonwire.Keep(d, k29, m.Items)
 			}
 		default:
 			d.Skip()
@@ -589,22 +679,28 @@ func (m *PriorityLevelConfigurationSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "limited":
-			if d.Null() {
-				m.Limited = nil
-			} else {
-				if m.Limited == nil {
-					m.Limited = new(LimitedPriorityLevelConfiguration)
+			if k31, ok := jsonwire.ReusePtr(d, &m.Limited); !ok {
+				if d.Null() {
+					m.Limited = nil
+				} else {
+					if m.Limited == nil {
+						m.Limited = new(LimitedPriorityLevelConfiguration)
+					}
+					(*m.Limited).DecodeJSON(d)
 				}
-				(*m.Limited).DecodeJSON(d)
+				jsonwire.Keep(d, k31, m.Limited)
 			}
 		case "exempt":
-			if d.Null() {
-				m.Exempt = nil
-			} else {
-				if m.Exempt == nil {
-					m.Exempt = new(ExemptPriorityLevelConfiguration)
+			if k32, ok := jsonwire.ReusePtr(d, &m.Exempt); !ok {
+				if d.Null() {
+					m.Exempt = nil
+				} else {
+					if m.Exempt == nil {
+						m.Exempt = new(ExemptPriorityLevelConfiguration)
+					}
+					(*m.Exempt).DecodeJSON(d)
 				}
-				(*m.Exempt).DecodeJSON(d)
+				jsonwire.Keep(d, k32, m.Exempt)
 			}
 		default:
 			d.Skip()
@@ -622,33 +718,42 @@ func (m *LimitedPriorityLevelConfiguration) DecodeJSON(d *jsonwire.Decoder) erro
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "nominalConcurrencyShares":
-			if d.Null() {
-				m.NominalConcurrencyShares = nil
-			} else {
-				if m.NominalConcurrencyShares == nil {
-					m.NominalConcurrencyShares = new(int32)
+			if k33, ok := jsonwire.ReusePtr(d, &m.NominalConcurrencyShares); !ok {
+				if d.Null() {
+					m.NominalConcurrencyShares = nil
+				} else {
+					if m.NominalConcurrencyShares == nil {
+						m.NominalConcurrencyShares = new(int32)
+					}
+					jsonwire.Int(d, m.NominalConcurrencyShares)
 				}
-				jsonwire.Int(d, m.NominalConcurrencyShares)
+				jsonwire.Keep(d, k33, m.NominalConcurrencyShares)
 			}
 		case "limitResponse":
 			m.LimitResponse.DecodeJSON(d)
 		case "lendablePercent":
-			if d.Null() {
-				m.LendablePercent = nil
-			} else {
-				if m.LendablePercent == nil {
-					m.LendablePercent = new(int32)
+			if k34, ok := jsonwire.ReusePtr(d, &m.LendablePercent); !ok {
+				if d.Null() {
+					m.LendablePercent = nil
+				} else {
+					if m.LendablePercent == nil {
+						m.LendablePercent = new(int32)
+					}
+					jsonwire.Int(d, m.LendablePercent)
 				}
-				jsonwire.Int(d, m.LendablePercent)
+				jsonwire.Keep(d, k34, m.LendablePercent)
 			}
 		case "borrowingLimitPercent":
-			if d.Null() {
-				m.BorrowingLimitPercent = nil
-			} else {
-				if m.BorrowingLimitPercent == nil {
-					m.BorrowingLimitPercent = new(int32)
+			if k35, ok := jsonwire.ReusePtr(d, &m.BorrowingLimitPercent); !ok {
+				if d.Null() {
+					m.BorrowingLimitPercent = nil
+				} else {
+					if m.BorrowingLimitPercent == nil {
+						m.BorrowingLimitPercent = new(int32)
+					}
+					jsonwire.Int(d, m.BorrowingLimitPercent)
 				}
-				jsonwire.Int(d, m.BorrowingLimitPercent)
+				jsonwire.Keep(d, k35, m.BorrowingLimitPercent)
 			}
 		default:
 			d.Skip()
@@ -666,22 +771,28 @@ func (m *ExemptPriorityLevelConfiguration) DecodeJSON(d *jsonwire.Decoder) error
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "nominalConcurrencyShares":
-			if d.Null() {
-				m.NominalConcurrencyShares = nil
-			} else {
-				if m.NominalConcurrencyShares == nil {
-					m.NominalConcurrencyShares = new(int32)
+			if k36, ok := jsonwire.ReusePtr(d, &m.NominalConcurrencyShares); !ok {
+				if d.Null() {
+					m.NominalConcurrencyShares = nil
+				} else {
+					if m.NominalConcurrencyShares == nil {
+						m.NominalConcurrencyShares = new(int32)
+					}
+					jsonwire.Int(d, m.NominalConcurrencyShares)
 				}
-				jsonwire.Int(d, m.NominalConcurrencyShares)
+				jsonwire.Keep(d, k36, m.NominalConcurrencyShares)
 			}
 		case "lendablePercent":
-			if d.Null() {
-				m.LendablePercent = nil
-			} else {
-				if m.LendablePercent == nil {
-					m.LendablePercent = new(int32)
+			if k37, ok := jsonwire.ReusePtr(d, &m.LendablePercent); !ok {
+				if d.Null() {
+					m.LendablePercent = nil
+				} else {
+					if m.LendablePercent == nil {
+						m.LendablePercent = new(int32)
+					}
+					jsonwire.Int(d, m.LendablePercent)
 				}
-				jsonwire.Int(d, m.LendablePercent)
+				jsonwire.Keep(d, k37, m.LendablePercent)
 			}
 		default:
 			d.Skip()
@@ -701,13 +812,16 @@ func (m *LimitResponse) DecodeJSON(d *jsonwire.Decoder) error {
 		case "type":
 			jsonwire.String(d, &m.Type)
 		case "queuing":
-			if d.Null() {
-				m.Queuing = nil
-			} else {
-				if m.Queuing == nil {
-					m.Queuing = new(QueuingConfiguration)
+			if k38, ok := jsonwire.ReusePtr(d, &m.Queuing); !ok {
+				if d.Null() {
+					m.Queuing = nil
+				} else {
+					if m.Queuing == nil {
+						m.Queuing = new(QueuingConfiguration)
+					}
+					(*m.Queuing).DecodeJSON(d)
 				}
-				(*m.Queuing).DecodeJSON(d)
+				jsonwire.Keep(d, k38, m.Queuing)
 			}
 		default:
 			d.Skip()
@@ -746,22 +860,28 @@ func (m *PriorityLevelConfigurationStatus) DecodeJSON(d *jsonwire.Decoder) error
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]PriorityLevelConfigurationCondition") {
-				s14 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s14) {
-						s14 = s14[:i+1]
-					} else {
-						s14 = append(s14, *new(PriorityLevelConfigurationCondition))
+			if k39, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]PriorityLevelConfigurationCondition") {
+					s40 := m.Conditions[:0]
+					if n := d.Count(); cap(s40) < n {
+						s40 = make([]PriorityLevelConfigurationCondition, 0, n)
 					}
-					s14[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s40) {
+							s40 = s40[:i+1]
+						} else {
+							s40 = append(s40, *new(PriorityLevelConfigurationCondition))
+						}
+						s40[i].DecodeJSON(d)
+					}
+					if len(s40) == 0 {
+						s40 = []PriorityLevelConfigurationCondition{}
+					}
+					m.Conditions = s40
 				}
-				if len(s14) == 0 {
-					s14 = []PriorityLevelConfigurationCondition{}
-				}
-				m.Conditions = s14
+				jsonwire.Keep(d, k39, m.Conditions)
 			}
 		default:
 			d.Skip()

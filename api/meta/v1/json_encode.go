@@ -44,8 +44,12 @@ func encodeTime(e *jsonwire.Encoder, t time.Time, layout string) {
 // EncodeJSON appends f as MarshalJSON writes it (and encoding/json after
 // it: compacted, HTML characters escaped); a nil f is null.
 func (f *FieldsV1) EncodeJSON(e *jsonwire.Encoder) error {
-	if f == nil || len(f.Raw) == 0 {
+	if f == nil || f.size() == 0 {
 		e.Null()
+		return e.Err()
+	}
+	if f.compact != nil {
+		e.RawJSON(f.compact.Bytes(), f)
 		return e.Err()
 	}
 	e.RawJSON(f.Raw, f)

@@ -49,7 +49,9 @@ func decodeTime(d *jsonwire.Decoder, t *time.Time, layout, typ string) error {
 
 // DecodeJSON reads f as UnmarshalJSON does; equal values decoded through
 // the Decoder's Table share one backing array (managedFields repeat
-// across the objects of a list or a watch), as on the protobuf path.
+// across the objects of a list or a watch), and a ReadOnly Table keeps
+// values that differ from an earlier one in a few places compactly, as
+// on the protobuf path (see FieldsV1).
 func (f *FieldsV1) DecodeJSON(d *jsonwire.Decoder) error {
 	at := d.Offset()
 	raw := d.Raw()
@@ -67,6 +69,6 @@ func (f *FieldsV1) DecodeJSON(d *jsonwire.Decoder) error {
 		}
 		raw = buf.Bytes()
 	}
-	f.Raw = d.Table.SharedBytes(raw)
+	f.setDecoded(d.Table, raw)
 	return nil
 }

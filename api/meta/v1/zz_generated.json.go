@@ -122,22 +122,28 @@ func (m *ListMeta) DecodeJSON(d *jsonwire.Decoder) error {
 		case "continue":
 			jsonwire.UniqueString(d, &m.Continue)
 		case "remainingItemCount":
-			if d.Null() {
-				m.RemainingItemCount = nil
-			} else {
-				if m.RemainingItemCount == nil {
-					m.RemainingItemCount = new(int64)
+			if k1, ok := jsonwire.ReusePtr(d, &m.RemainingItemCount); !ok {
+				if d.Null() {
+					m.RemainingItemCount = nil
+				} else {
+					if m.RemainingItemCount == nil {
+						m.RemainingItemCount = new(int64)
+					}
+					jsonwire.Int(d, m.RemainingItemCount)
 				}
-				jsonwire.Int(d, m.RemainingItemCount)
+				jsonwire.Keep(d, k1, m.RemainingItemCount)
 			}
 		case "shardInfo":
-			if d.Null() {
-				m.ShardInfo = nil
-			} else {
-				if m.ShardInfo == nil {
-					m.ShardInfo = new(ShardInfo)
+			if k2, ok := jsonwire.ReusePtr(d, &m.ShardInfo); !ok {
+				if d.Null() {
+					m.ShardInfo = nil
+				} else {
+					if m.ShardInfo == nil {
+						m.ShardInfo = new(ShardInfo)
+					}
+					(*m.ShardInfo).DecodeJSON(d)
 				}
-				(*m.ShardInfo).DecodeJSON(d)
+				jsonwire.Keep(d, k2, m.ShardInfo)
 			}
 		default:
 			d.Skip()
@@ -188,80 +194,104 @@ func (m *ObjectMeta) DecodeJSON(d *jsonwire.Decoder) error {
 		case "creationTimestamp":
 			m.CreationTimestamp.DecodeJSON(d)
 		case "deletionTimestamp":
-			if d.Null() {
-				m.DeletionTimestamp = nil
-			} else {
-				if m.DeletionTimestamp == nil {
-					m.DeletionTimestamp = new(Time)
+			if k3, ok := jsonwire.ReusePtr(d, &m.DeletionTimestamp); !ok {
+				if d.Null() {
+					m.DeletionTimestamp = nil
+				} else {
+					if m.DeletionTimestamp == nil {
+						m.DeletionTimestamp = new(Time)
+					}
+					(*m.DeletionTimestamp).DecodeJSON(d)
 				}
-				(*m.DeletionTimestamp).DecodeJSON(d)
+				jsonwire.Keep(d, k3, m.DeletionTimestamp)
 			}
 		case "deletionGracePeriodSeconds":
-			if d.Null() {
-				m.DeletionGracePeriodSeconds = nil
-			} else {
-				if m.DeletionGracePeriodSeconds == nil {
-					m.DeletionGracePeriodSeconds = new(int64)
+			if k4, ok := jsonwire.ReusePtr(d, &m.DeletionGracePeriodSeconds); !ok {
+				if d.Null() {
+					m.DeletionGracePeriodSeconds = nil
+				} else {
+					if m.DeletionGracePeriodSeconds == nil {
+						m.DeletionGracePeriodSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.DeletionGracePeriodSeconds)
 				}
-				jsonwire.Int(d, m.DeletionGracePeriodSeconds)
+				jsonwire.Keep(d, k4, m.DeletionGracePeriodSeconds)
 			}
 		case "labels":
 			jsonwire.StringMap(d, &m.Labels)
 		case "annotations":
 			jsonwire.StringMap(d, &m.Annotations)
 		case "ownerReferences":
-			if d.Null() {
-				m.OwnerReferences = nil
-			} else if d.OpenArray("[]OwnerReference") {
-				s1 := m.OwnerReferences[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(OwnerReference))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.OwnerReferences); !ok {
+				if d.Null() {
+					m.OwnerReferences = nil
+				} else if d.OpenArray("[]OwnerReference") {
+					s6 := m.OwnerReferences[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]OwnerReference, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(OwnerReference))
+						}
+						s6[i].DecodeJSON(d)
+					}
+					if len(s6) == 0 {
+						s6 = []OwnerReference{}
+					}
+					m.OwnerReferences = s6
 				}
-				if len(s1) == 0 {
-					s1 = []OwnerReference{}
-				}
-				m.OwnerReferences = s1
+				jsonwire.Keep(d, k5, m.OwnerReferences)
 			}
 		case "finalizers":
-			if d.Null() {
-				m.Finalizers = nil
-			} else if d.OpenArray("[]string") {
-				s2 := m.Finalizers[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(string))
+			if k7, ok := jsonwire.ReuseSlice(d, &m.Finalizers); !ok {
+				if d.Null() {
+					m.Finalizers = nil
+				} else if d.OpenArray("[]string") {
+					s8 := m.Finalizers[:0]
+					if n := d.Count(); cap(s8) < n {
+						s8 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s2[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s8) {
+							s8 = s8[:i+1]
+						} else {
+							s8 = append(s8, *new(string))
+						}
+						jsonwire.String(d, &s8[i])
+					}
+					if len(s8) == 0 {
+						s8 = []string{}
+					}
+					m.Finalizers = s8
 				}
-				if len(s2) == 0 {
-					s2 = []string{}
-				}
-				m.Finalizers = s2
+				jsonwire.Keep(d, k7, m.Finalizers)
 			}
 		case "managedFields":
-			if d.Null() {
-				m.ManagedFields = nil
-			} else if d.OpenArray("[]ManagedFieldsEntry") {
-				s3 := m.ManagedFields[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(ManagedFieldsEntry))
+			if k9, ok := jsonwire.ReuseSlice(d, &m.ManagedFields); !ok {
+				if d.Null() {
+					m.ManagedFields = nil
+				} else if d.OpenArray("[]ManagedFieldsEntry") {
+					s10 := m.ManagedFields[:0]
+					if n := d.Count(); cap(s10) < n {
+						s10 = make([]ManagedFieldsEntry, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s10) {
+							s10 = s10[:i+1]
+						} else {
+							s10 = append(s10, *new(ManagedFieldsEntry))
+						}
+						s10[i].DecodeJSON(d)
+					}
+					if len(s10) == 0 {
+						s10 = []ManagedFieldsEntry{}
+					}
+					m.ManagedFields = s10
 				}
-				if len(s3) == 0 {
-					s3 = []ManagedFieldsEntry{}
-				}
-				m.ManagedFields = s3
+				jsonwire.Keep(d, k9, m.ManagedFields)
 			}
 		default:
 			d.Skip()
@@ -287,22 +317,28 @@ func (m *OwnerReference) DecodeJSON(d *jsonwire.Decoder) error {
 		case "uid":
 			jsonwire.String(d, &m.UID)
 		case "controller":
-			if d.Null() {
-				m.Controller = nil
-			} else {
-				if m.Controller == nil {
-					m.Controller = new(bool)
+			if k11, ok := jsonwire.ReusePtr(d, &m.Controller); !ok {
+				if d.Null() {
+					m.Controller = nil
+				} else {
+					if m.Controller == nil {
+						m.Controller = new(bool)
+					}
+					jsonwire.Bool(d, m.Controller)
 				}
-				jsonwire.Bool(d, m.Controller)
+				jsonwire.Keep(d, k11, m.Controller)
 			}
 		case "blockOwnerDeletion":
-			if d.Null() {
-				m.BlockOwnerDeletion = nil
-			} else {
-				if m.BlockOwnerDeletion == nil {
-					m.BlockOwnerDeletion = new(bool)
+			if k12, ok := jsonwire.ReusePtr(d, &m.BlockOwnerDeletion); !ok {
+				if d.Null() {
+					m.BlockOwnerDeletion = nil
+				} else {
+					if m.BlockOwnerDeletion == nil {
+						m.BlockOwnerDeletion = new(bool)
+					}
+					jsonwire.Bool(d, m.BlockOwnerDeletion)
 				}
-				jsonwire.Bool(d, m.BlockOwnerDeletion)
+				jsonwire.Keep(d, k12, m.BlockOwnerDeletion)
 			}
 		default:
 			d.Skip()
@@ -336,26 +372,32 @@ func (m *ListOptions) DecodeJSON(d *jsonwire.Decoder) error {
 		case "resourceVersionMatch":
 			jsonwire.String(d, &m.ResourceVersionMatch)
 		case "timeoutSeconds":
-			if d.Null() {
-				m.TimeoutSeconds = nil
-			} else {
-				if m.TimeoutSeconds == nil {
-					m.TimeoutSeconds = new(int64)
+			if k13, ok := jsonwire.ReusePtr(d, &m.TimeoutSeconds); !ok {
+				if d.Null() {
+					m.TimeoutSeconds = nil
+				} else {
+					if m.TimeoutSeconds == nil {
+						m.TimeoutSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.TimeoutSeconds)
 				}
-				jsonwire.Int(d, m.TimeoutSeconds)
+				jsonwire.Keep(d, k13, m.TimeoutSeconds)
 			}
 		case "limit":
 			jsonwire.Int(d, &m.Limit)
 		case "continue":
 			jsonwire.String(d, &m.Continue)
 		case "sendInitialEvents":
-			if d.Null() {
-				m.SendInitialEvents = nil
-			} else {
-				if m.SendInitialEvents == nil {
-					m.SendInitialEvents = new(bool)
+			if k14, ok := jsonwire.ReusePtr(d, &m.SendInitialEvents); !ok {
+				if d.Null() {
+					m.SendInitialEvents = nil
+				} else {
+					if m.SendInitialEvents == nil {
+						m.SendInitialEvents = new(bool)
+					}
+					jsonwire.Bool(d, m.SendInitialEvents)
 				}
-				jsonwire.Bool(d, m.SendInitialEvents)
+				jsonwire.Keep(d, k14, m.SendInitialEvents)
 			}
 		case "shardSelector":
 			jsonwire.String(d, &m.ShardSelector)
@@ -400,67 +442,88 @@ func (m *DeleteOptions) DecodeJSON(d *jsonwire.Decoder) error {
 		case "apiVersion":
 			jsonwire.String(d, &m.TypeMeta.APIVersion)
 		case "gracePeriodSeconds":
-			if d.Null() {
-				m.GracePeriodSeconds = nil
-			} else {
-				if m.GracePeriodSeconds == nil {
-					m.GracePeriodSeconds = new(int64)
+			if k15, ok := jsonwire.ReusePtr(d, &m.GracePeriodSeconds); !ok {
+				if d.Null() {
+					m.GracePeriodSeconds = nil
+				} else {
+					if m.GracePeriodSeconds == nil {
+						m.GracePeriodSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.GracePeriodSeconds)
 				}
-				jsonwire.Int(d, m.GracePeriodSeconds)
+				jsonwire.Keep(d, k15, m.GracePeriodSeconds)
 			}
 		case "preconditions":
-			if d.Null() {
-				m.Preconditions = nil
-			} else {
-				if m.Preconditions == nil {
-					m.Preconditions = new(Preconditions)
+			if k16, ok := jsonwire.ReusePtr(d, &m.Preconditions); !ok {
+				if d.Null() {
+					m.Preconditions = nil
+				} else {
+					if m.Preconditions == nil {
+						m.Preconditions = new(Preconditions)
+					}
+					(*m.Preconditions).DecodeJSON(d)
 				}
-				(*m.Preconditions).DecodeJSON(d)
+				jsonwire.Keep(d, k16, m.Preconditions)
 			}
 		case "orphanDependents":
-			if d.Null() {
-				m.OrphanDependents = nil
-			} else {
-				if m.OrphanDependents == nil {
-					m.OrphanDependents = new(bool)
+			if k17, ok := jsonwire.ReusePtr(d, &m.OrphanDependents); !ok {
+				if d.Null() {
+					m.OrphanDependents = nil
+				} else {
+					if m.OrphanDependents == nil {
+						m.OrphanDependents = new(bool)
+					}
+					jsonwire.Bool(d, m.OrphanDependents)
 				}
-				jsonwire.Bool(d, m.OrphanDependents)
+				jsonwire.Keep(d, k17, m.OrphanDependents)
 			}
 		case "propagationPolicy":
-			if d.Null() {
-				m.PropagationPolicy = nil
-			} else {
-				if m.PropagationPolicy == nil {
-					m.PropagationPolicy = new(DeletionPropagation)
+			if k18, ok := jsonwire.ReusePtr(d, &m.PropagationPolicy); !ok {
+				if d.Null() {
+					m.PropagationPolicy = nil
+				} else {
+					if m.PropagationPolicy == nil {
+						m.PropagationPolicy = new(DeletionPropagation)
+					}
+					jsonwire.String(d, m.PropagationPolicy)
 				}
-				jsonwire.String(d, m.PropagationPolicy)
+				jsonwire.Keep(d, k18, m.PropagationPolicy)
 			}
 		case "dryRun":
-			if d.Null() {
-				m.DryRun = nil
-			} else if d.OpenArray("[]string") {
-				s4 := m.DryRun[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(string))
+			if k19, ok := jsonwire.ReuseSlice(d, &m.DryRun); !ok {
+				if d.Null() {
+					m.DryRun = nil
+				} else if d.OpenArray("[]string") {
+					s20 := m.DryRun[:0]
+					if n := d.Count(); cap(s20) < n {
+						s20 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s4[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s20) {
+							s20 = s20[:i+1]
+						} else {
+							s20 = append(s20, *new(string))
+						}
+						jsonwire.String(d, &s20[i])
+					}
+					if len(s20) == 0 {
+						s20 = []string{}
+					}
+					m.DryRun = s20
 				}
-				if len(s4) == 0 {
-					s4 = []string{}
-				}
-				m.DryRun = s4
+				jsonwire.Keep(d, k19, m.DryRun)
 			}
 		case "ignoreStoreReadErrorWithClusterBreakingPotential":
-			if d.Null() {
-				m.IgnoreStoreReadErrorWithClusterBreakingPotential = nil
-			} else {
-				if m.IgnoreStoreReadErrorWithClusterBreakingPotential == nil {
-					m.IgnoreStoreReadErrorWithClusterBreakingPotential = new(bool)
+			if k21, ok := jsonwire.ReusePtr(d, &m.IgnoreStoreReadErrorWithClusterBreakingPotential); !ok {
+				if d.Null() {
+					m.IgnoreStoreReadErrorWithClusterBreakingPotential = nil
+				} else {
+					if m.IgnoreStoreReadErrorWithClusterBreakingPotential == nil {
+						m.IgnoreStoreReadErrorWithClusterBreakingPotential = new(bool)
+					}
+					jsonwire.Bool(d, m.IgnoreStoreReadErrorWithClusterBreakingPotential)
 				}
-				jsonwire.Bool(d, m.IgnoreStoreReadErrorWithClusterBreakingPotential)
+				jsonwire.Keep(d, k21, m.IgnoreStoreReadErrorWithClusterBreakingPotential)
 			}
 		default:
 			d.Skip()
@@ -482,22 +545,28 @@ func (m *CreateOptions) DecodeJSON(d *jsonwire.Decoder) error {
 		case "apiVersion":
 			jsonwire.String(d, &m.TypeMeta.APIVersion)
 		case "dryRun":
-			if d.Null() {
-				m.DryRun = nil
-			} else if d.OpenArray("[]string") {
-				s5 := m.DryRun[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(string))
+			if k22, ok := jsonwire.ReuseSlice(d, &m.DryRun); !ok {
+				if d.Null() {
+					m.DryRun = nil
+				} else if d.OpenArray("[]string") {
+					s23 := m.DryRun[:0]
+					if n := d.Count(); cap(s23) < n {
+						s23 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s5[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s23) {
+							s23 = s23[:i+1]
+						} else {
+							s23 = append(s23, *new(string))
+						}
+						jsonwire.String(d, &s23[i])
+					}
+					if len(s23) == 0 {
+						s23 = []string{}
+					}
+					m.DryRun = s23
 				}
-				if len(s5) == 0 {
-					s5 = []string{}
-				}
-				m.DryRun = s5
+				jsonwire.Keep(d, k22, m.DryRun)
 			}
 		case "fieldManager":
 			jsonwire.String(d, &m.FieldManager)
@@ -523,31 +592,40 @@ func (m *PatchOptions) DecodeJSON(d *jsonwire.Decoder) error {
 		case "apiVersion":
 			jsonwire.String(d, &m.TypeMeta.APIVersion)
 		case "dryRun":
-			if d.Null() {
-				m.DryRun = nil
-			} else if d.OpenArray("[]string") {
-				s6 := m.DryRun[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(string))
+			if k24, ok := jsonwire.ReuseSlice(d, &m.DryRun); !ok {
+				if d.Null() {
+					m.DryRun = nil
+				} else if d.OpenArray("[]string") {
+					s25 := m.DryRun[:0]
+					if n := d.Count(); cap(s25) < n {
+						s25 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s6[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s25) {
+							s25 = s25[:i+1]
+						} else {
+							s25 = append(s25, *new(string))
+						}
+						jsonwire.String(d, &s25[i])
+					}
+					if len(s25) == 0 {
+						s25 = []string{}
+					}
+					m.DryRun = s25
 				}
-				if len(s6) == 0 {
-					s6 = []string{}
-				}
-				m.DryRun = s6
+				jsonwire.Keep(d, k24, m.DryRun)
 			}
 		case "force":
-			if d.Null() {
-				m.Force = nil
-			} else {
-				if m.Force == nil {
-					m.Force = new(bool)
+			if k26, ok := jsonwire.ReusePtr(d, &m.Force); !ok {
+				if d.Null() {
+					m.Force = nil
+				} else {
+					if m.Force == nil {
+						m.Force = new(bool)
+					}
+					jsonwire.Bool(d, m.Force)
 				}
-				jsonwire.Bool(d, m.Force)
+				jsonwire.Keep(d, k26, m.Force)
 			}
 		case "fieldManager":
 			jsonwire.String(d, &m.FieldManager)
@@ -573,22 +651,28 @@ func (m *ApplyOptions) DecodeJSON(d *jsonwire.Decoder) error {
 		case "apiVersion":
 			jsonwire.String(d, &m.TypeMeta.APIVersion)
 		case "dryRun":
-			if d.Null() {
-				m.DryRun = nil
-			} else if d.OpenArray("[]string") {
-				s7 := m.DryRun[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(string))
+			if k27, ok := jsonwire.ReuseSlice(d, &m.DryRun); !ok {
+				if d.Null() {
+					m.DryRun = nil
+				} else if d.OpenArray("[]string") {
+					s28 := m.DryRun[:0]
+					if n := d.Count(); cap(s28) < n {
+						s28 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s7[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s28) {
+							s28 = s28[:i+1]
+						} else {
+							s28 = append(s28, *new(string))
+						}
+						jsonwire.String(d, &s28[i])
+					}
+					if len(s28) == 0 {
+						s28 = []string{}
+					}
+					m.DryRun = s28
 				}
-				if len(s7) == 0 {
-					s7 = []string{}
-				}
-				m.DryRun = s7
+				jsonwire.Keep(d, k27, m.DryRun)
 			}
 		case "force":
 			jsonwire.Bool(d, &m.Force)
@@ -614,22 +698,28 @@ func (m *UpdateOptions) DecodeJSON(d *jsonwire.Decoder) error {
 		case "apiVersion":
 			jsonwire.String(d, &m.TypeMeta.APIVersion)
 		case "dryRun":
-			if d.Null() {
-				m.DryRun = nil
-			} else if d.OpenArray("[]string") {
-				s8 := m.DryRun[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(string))
+			if k29, ok := jsonwire.ReuseSlice(d, &m.DryRun); !ok {
+				if d.Null() {
+					m.DryRun = nil
+				} else if d.OpenArray("[]string") {
+					s30 := m.DryRun[:0]
+					if n := d.Count(); cap(s30) < n {
+						s30 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s8[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s30) {
+							s30 = s30[:i+1]
+						} else {
+							s30 = append(s30, *new(string))
+						}
+						jsonwire.String(d, &s30[i])
+					}
+					if len(s30) == 0 {
+						s30 = []string{}
+					}
+					m.DryRun = s30
 				}
-				if len(s8) == 0 {
-					s8 = []string{}
-				}
-				m.DryRun = s8
+				jsonwire.Keep(d, k29, m.DryRun)
 			}
 		case "fieldManager":
 			jsonwire.String(d, &m.FieldManager)
@@ -651,22 +741,28 @@ func (m *Preconditions) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "uid":
-			if d.Null() {
-				m.UID = nil
-			} else {
-				if m.UID == nil {
-					m.UID = new(types.UID)
+			if k31, ok := jsonwire.ReusePtr(d, &m.UID); !ok {
+				if d.Null() {
+					m.UID = nil
+				} else {
+					if m.UID == nil {
+						m.UID = new(types.UID)
+					}
+					jsonwire.String(d, m.UID)
 				}
-				jsonwire.String(d, m.UID)
+				jsonwire.Keep(d, k31, m.UID)
 			}
 		case "resourceVersion":
-			if d.Null() {
-				m.ResourceVersion = nil
-			} else {
-				if m.ResourceVersion == nil {
-					m.ResourceVersion = new(string)
+			if k32, ok := jsonwire.ReusePtr(d, &m.ResourceVersion); !ok {
+				if d.Null() {
+					m.ResourceVersion = nil
+				} else {
+					if m.ResourceVersion == nil {
+						m.ResourceVersion = new(string)
+					}
+					jsonwire.String(d, m.ResourceVersion)
 				}
-				jsonwire.String(d, m.ResourceVersion)
+				jsonwire.Keep(d, k32, m.ResourceVersion)
 			}
 		default:
 			d.Skip()
@@ -696,13 +792,16 @@ func (m *Status) DecodeJSON(d *jsonwire.Decoder) error {
 		case "reason":
 			jsonwire.String(d, &m.Reason)
 		case "details":
-			if d.Null() {
-				m.Details = nil
-			} else {
-				if m.Details == nil {
-					m.Details = new(StatusDetails)
+			if k33, ok := jsonwire.ReusePtr(d, &m.Details); !ok {
+				if d.Null() {
+					m.Details = nil
+				} else {
+					if m.Details == nil {
+						m.Details = new(StatusDetails)
+					}
+					(*m.Details).DecodeJSON(d)
 				}
-				(*m.Details).DecodeJSON(d)
+				jsonwire.Keep(d, k33, m.Details)
 			}
 		case "code":
 			jsonwire.Int(d, &m.Code)
@@ -730,22 +829,28 @@ func (m *StatusDetails) DecodeJSON(d *jsonwire.Decoder) error {
 		case "uid":
 			jsonwire.String(d, &m.UID)
 		case "causes":
-			if d.Null() {
-				m.Causes = nil
-			} else if d.OpenArray("[]StatusCause") {
-				s9 := m.Causes[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(StatusCause))
+			if k34, ok := jsonwire.ReuseSlice(d, &m.Causes); !ok {
+				if d.Null() {
+					m.Causes = nil
+				} else if d.OpenArray("[]StatusCause") {
+					s35 := m.Causes[:0]
+					if n := d.Count(); cap(s35) < n {
+						s35 = make([]StatusCause, 0, n)
 					}
-					s9[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s35) {
+							s35 = s35[:i+1]
+						} else {
+							s35 = append(s35, *new(StatusCause))
+						}
+						s35[i].DecodeJSON(d)
+					}
+					if len(s35) == 0 {
+						s35 = []StatusCause{}
+					}
+					m.Causes = s35
 				}
-				if len(s9) == 0 {
-					s9 = []StatusCause{}
-				}
-				m.Causes = s9
+				jsonwire.Keep(d, k34, m.Causes)
 			}
 		case "retryAfterSeconds":
 			jsonwire.Int(d, &m.RetryAfterSeconds)
@@ -792,22 +897,28 @@ func (m *List) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]runtime.RawExtension") {
-				s10 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(runtime.RawExtension))
+			if k36, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]runtime.RawExtension") {
+					s37 := m.Items[:0]
+					if n := d.Count(); cap(s37) < n {
+						s37 = make([]runtime.RawExtension, 0, n)
 					}
-					s10[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s37) {
+							s37 = s37[:i+1]
+						} else {
+							s37 = append(s37, *new(runtime.RawExtension))
+						}
+						s37[i].DecodeJSON(d)
+					}
+					if len(s37) == 0 {
+						s37 = []runtime.RawExtension{}
+					}
+					m.Items = s37
 				}
-				if len(s10) == 0 {
-					s10 = []runtime.RawExtension{}
-				}
-				m.Items = s10
+				jsonwire.Keep(d, k36, m.Items)
 			}
 		default:
 			d.Skip()
@@ -829,40 +940,52 @@ func (m *APIVersions) DecodeJSON(d *jsonwire.Decoder) error {
 		case "apiVersion":
 			jsonwire.String(d, &m.TypeMeta.APIVersion)
 		case "versions":
-			if d.Null() {
-				m.Versions = nil
-			} else if d.OpenArray("[]string") {
-				s11 := m.Versions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(string))
+			if k38, ok := jsonwire.ReuseSlice(d, &m.Versions); !ok {
+				if d.Null() {
+					m.Versions = nil
+				} else if d.OpenArray("[]string") {
+					s39 := m.Versions[:0]
+					if n := d.Count(); cap(s39) < n {
+						s39 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s11[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s39) {
+							s39 = s39[:i+1]
+						} else {
+							s39 = append(s39, *new(string))
+						}
+						jsonwire.String(d, &s39[i])
+					}
+					if len(s39) == 0 {
+						s39 = []string{}
+					}
+					m.Versions = s39
 				}
-				if len(s11) == 0 {
-					s11 = []string{}
-				}
-				m.Versions = s11
+				jsonwire.Keep(d, k38, m.Versions)
 			}
 		case "serverAddressByClientCIDRs":
-			if d.Null() {
-				m.ServerAddressByClientCIDRs = nil
-			} else if d.OpenArray("[]ServerAddressByClientCIDR") {
-				s12 := m.ServerAddressByClientCIDRs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(ServerAddressByClientCIDR))
+			if k40, ok := jsonwire.ReuseSlice(d, &m.ServerAddressByClientCIDRs); !ok {
+				if d.Null() {
+					m.ServerAddressByClientCIDRs = nil
+				} else if d.OpenArray("[]ServerAddressByClientCIDR") {
+					s41 := m.ServerAddressByClientCIDRs[:0]
+					if n := d.Count(); cap(s41) < n {
+						s41 = make([]ServerAddressByClientCIDR, 0, n)
 					}
-					s12[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s41) {
+							s41 = s41[:i+1]
+						} else {
+							s41 = append(s41, *new(ServerAddressByClientCIDR))
+						}
+						s41[i].DecodeJSON(d)
+					}
+					if len(s41) == 0 {
+						s41 = []ServerAddressByClientCIDR{}
+					}
+					m.ServerAddressByClientCIDRs = s41
 				}
-				if len(s12) == 0 {
-					s12 = []ServerAddressByClientCIDR{}
-				}
-				m.ServerAddressByClientCIDRs = s12
+				jsonwire.Keep(d, k40, m.ServerAddressByClientCIDRs)
 			}
 		default:
 			d.Skip()
@@ -884,22 +1007,28 @@ func (m *APIGroupList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "apiVersion":
 			jsonwire.String(d, &m.TypeMeta.APIVersion)
 		case "groups":
-			if d.Null() {
-				m.Groups = nil
-			} else if d.OpenArray("[]APIGroup") {
-				s13 := m.Groups[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s13) {
-						s13 = s13[:i+1]
-					} else {
-						s13 = append(s13, *new(APIGroup))
+			if k42, ok := jsonwire.ReuseSlice(d, &m.Groups); !ok {
+				if d.Null() {
+					m.Groups = nil
+				} else if d.OpenArray("[]APIGroup") {
+					s43 := m.Groups[:0]
+					if n := d.Count(); cap(s43) < n {
+						s43 = make([]APIGroup, 0, n)
 					}
-					s13[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s43) {
+							s43 = s43[:i+1]
+						} else {
+							s43 = append(s43, *new(APIGroup))
+						}
+						s43[i].DecodeJSON(d)
+					}
+					if len(s43) == 0 {
+						s43 = []APIGroup{}
+					}
+					m.Groups = s43
 				}
-				if len(s13) == 0 {
-					s13 = []APIGroup{}
-				}
-				m.Groups = s13
+				jsonwire.Keep(d, k42, m.Groups)
 			}
 		default:
 			d.Skip()
@@ -923,42 +1052,54 @@ func (m *APIGroup) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "versions":
-			if d.Null() {
-				m.Versions = nil
-			} else if d.OpenArray("[]GroupVersionForDiscovery") {
-				s14 := m.Versions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s14) {
-						s14 = s14[:i+1]
-					} else {
-						s14 = append(s14, *new(GroupVersionForDiscovery))
+			if k44, ok := jsonwire.ReuseSlice(d, &m.Versions); !ok {
+				if d.Null() {
+					m.Versions = nil
+				} else if d.OpenArray("[]GroupVersionForDiscovery") {
+					s45 := m.Versions[:0]
+					if n := d.Count(); cap(s45) < n {
+						s45 = make([]GroupVersionForDiscovery, 0, n)
 					}
-					s14[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s45) {
+							s45 = s45[:i+1]
+						} else {
+							s45 = append(s45, *new(GroupVersionForDiscovery))
+						}
+						s45[i].DecodeJSON(d)
+					}
+					if len(s45) == 0 {
+						s45 = []GroupVersionForDiscovery{}
+					}
+					m.Versions = s45
 				}
-				if len(s14) == 0 {
-					s14 = []GroupVersionForDiscovery{}
-				}
-				m.Versions = s14
+				jsonwire.Keep(d, k44, m.Versions)
 			}
 		case "preferredVersion":
 			m.PreferredVersion.DecodeJSON(d)
 		case "serverAddressByClientCIDRs":
-			if d.Null() {
-				m.ServerAddressByClientCIDRs = nil
-			} else if d.OpenArray("[]ServerAddressByClientCIDR") {
-				s15 := m.ServerAddressByClientCIDRs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s15) {
-						s15 = s15[:i+1]
-					} else {
-						s15 = append(s15, *new(ServerAddressByClientCIDR))
+			if k46, ok := jsonwire.ReuseSlice(d, &m.ServerAddressByClientCIDRs); !ok {
+				if d.Null() {
+					m.ServerAddressByClientCIDRs = nil
+				} else if d.OpenArray("[]ServerAddressByClientCIDR") {
+					s47 := m.ServerAddressByClientCIDRs[:0]
+					if n := d.Count(); cap(s47) < n {
+						s47 = make([]ServerAddressByClientCIDR, 0, n)
 					}
-					s15[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s47) {
+							s47 = s47[:i+1]
+						} else {
+							s47 = append(s47, *new(ServerAddressByClientCIDR))
+						}
+						s47[i].DecodeJSON(d)
+					}
+					if len(s47) == 0 {
+						s47 = []ServerAddressByClientCIDR{}
+					}
+					m.ServerAddressByClientCIDRs = s47
 				}
-				if len(s15) == 0 {
-					s15 = []ServerAddressByClientCIDR{}
-				}
-				m.ServerAddressByClientCIDRs = s15
+				jsonwire.Keep(d, k46, m.ServerAddressByClientCIDRs)
 			}
 		default:
 			d.Skip()
@@ -1028,40 +1169,52 @@ func (m *APIResource) DecodeJSON(d *jsonwire.Decoder) error {
 		case "verbs":
 			m.Verbs.DecodeJSON(d)
 		case "shortNames":
-			if d.Null() {
-				m.ShortNames = nil
-			} else if d.OpenArray("[]string") {
-				s16 := m.ShortNames[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s16) {
-						s16 = s16[:i+1]
-					} else {
-						s16 = append(s16, *new(string))
+			if k48, ok := jsonwire.ReuseSlice(d, &m.ShortNames); !ok {
+				if d.Null() {
+					m.ShortNames = nil
+				} else if d.OpenArray("[]string") {
+					s49 := m.ShortNames[:0]
+					if n := d.Count(); cap(s49) < n {
+						s49 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s16[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s49) {
+							s49 = s49[:i+1]
+						} else {
+							s49 = append(s49, *new(string))
+						}
+						jsonwire.String(d, &s49[i])
+					}
+					if len(s49) == 0 {
+						s49 = []string{}
+					}
+					m.ShortNames = s49
 				}
-				if len(s16) == 0 {
-					s16 = []string{}
-				}
-				m.ShortNames = s16
+				jsonwire.Keep(d, k48, m.ShortNames)
 			}
 		case "categories":
-			if d.Null() {
-				m.Categories = nil
-			} else if d.OpenArray("[]string") {
-				s17 := m.Categories[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s17) {
-						s17 = s17[:i+1]
-					} else {
-						s17 = append(s17, *new(string))
+			if k50, ok := jsonwire.ReuseSlice(d, &m.Categories); !ok {
+				if d.Null() {
+					m.Categories = nil
+				} else if d.OpenArray("[]string") {
+					s51 := m.Categories[:0]
+					if n := d.Count(); cap(s51) < n {
+						s51 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s17[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s51) {
+							s51 = s51[:i+1]
+						} else {
+							s51 = append(s51, *new(string))
+						}
+						jsonwire.String(d, &s51[i])
+					}
+					if len(s51) == 0 {
+						s51 = []string{}
+					}
+					m.Categories = s51
 				}
-				if len(s17) == 0 {
-					s17 = []string{}
-				}
-				m.Categories = s17
+				jsonwire.Keep(d, k50, m.Categories)
 			}
 		case "storageVersionHash":
 			jsonwire.String(d, &m.StorageVersionHash)
@@ -1075,22 +1228,28 @@ func (m *APIResource) DecodeJSON(d *jsonwire.Decoder) error {
 // DecodeJSON reads m from d: one JSON value, as encoding/json would
 // decode it but matching keys case-sensitively.
 func (m *Verbs) DecodeJSON(d *jsonwire.Decoder) error {
-	if d.Null() {
-		(*m) = nil
-	} else if d.OpenArray("[]string") {
-		s18 := (*m)[:0]
-		for i := 0; d.NextElem(i); i++ {
-			if i < cap(s18) {
-				s18 = s18[:i+1]
-			} else {
-				s18 = append(s18, *new(string))
+	if k52, ok := jsonwire.ReuseSlice(d, m); !ok {
+		if d.Null() {
+			(*m) = nil
+		} else if d.OpenArray("[]string") {
+			s53 := (*m)[:0]
+			if n := d.Count(); cap(s53) < n {
+				s53 = make([]string, 0, n)
 			}
-			jsonwire.String(d, &s18[i])
+			for i := 0; d.NextElem(i); i++ {
+				if i < cap(s53) {
+					s53 = s53[:i+1]
+				} else {
+					s53 = append(s53, *new(string))
+				}
+				jsonwire.String(d, &s53[i])
+			}
+			if len(s53) == 0 {
+				s53 = []string{}
+			}
+			(*m) = s53
 		}
-		if len(s18) == 0 {
-			s18 = []string{}
-		}
-		(*m) = s18
+		jsonwire.Keep(d, k52, (*m))
 	}
 	return d.Err()
 }
@@ -1110,22 +1269,28 @@ func (m *APIResourceList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "groupVersion":
 			jsonwire.String(d, &m.GroupVersion)
 		case "resources":
-			if d.Null() {
-				m.APIResources = nil
-			} else if d.OpenArray("[]APIResource") {
-				s19 := m.APIResources[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s19) {
-						s19 = s19[:i+1]
-					} else {
-						s19 = append(s19, *new(APIResource))
+			if k54, ok := jsonwire.ReuseSlice(d, &m.APIResources); !ok {
+				if d.Null() {
+					m.APIResources = nil
+				} else if d.OpenArray("[]APIResource") {
+					s55 := m.APIResources[:0]
+					if n := d.Count(); cap(s55) < n {
+						s55 = make([]APIResource, 0, n)
 					}
-					s19[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s55) {
+							s55 = s55[:i+1]
+						} else {
+							s55 = append(s55, *new(APIResource))
+						}
+						s55[i].DecodeJSON(d)
+					}
+					if len(s55) == 0 {
+						s55 = []APIResource{}
+					}
+					m.APIResources = s55
 				}
-				if len(s19) == 0 {
-					s19 = []APIResource{}
-				}
-				m.APIResources = s19
+				jsonwire.Keep(d, k54, m.APIResources)
 			}
 		default:
 			d.Skip()
@@ -1143,22 +1308,28 @@ func (m *RootPaths) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "paths":
-			if d.Null() {
-				m.Paths = nil
-			} else if d.OpenArray("[]string") {
-				s20 := m.Paths[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s20) {
-						s20 = s20[:i+1]
-					} else {
-						s20 = append(s20, *new(string))
+			if k56, ok := jsonwire.ReuseSlice(d, &m.Paths); !ok {
+				if d.Null() {
+					m.Paths = nil
+				} else if d.OpenArray("[]string") {
+					s57 := m.Paths[:0]
+					if n := d.Count(); cap(s57) < n {
+						s57 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s20[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s57) {
+							s57 = s57[:i+1]
+						} else {
+							s57 = append(s57, *new(string))
+						}
+						jsonwire.String(d, &s57[i])
+					}
+					if len(s57) == 0 {
+						s57 = []string{}
+					}
+					m.Paths = s57
 				}
-				if len(s20) == 0 {
-					s20 = []string{}
-				}
-				m.Paths = s20
+				jsonwire.Keep(d, k56, m.Paths)
 			}
 		default:
 			d.Skip()
@@ -1193,22 +1364,28 @@ func (m *LabelSelector) DecodeJSON(d *jsonwire.Decoder) error {
 		case "matchLabels":
 			jsonwire.StringMap(d, &m.MatchLabels)
 		case "matchExpressions":
-			if d.Null() {
-				m.MatchExpressions = nil
-			} else if d.OpenArray("[]LabelSelectorRequirement") {
-				s21 := m.MatchExpressions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s21) {
-						s21 = s21[:i+1]
-					} else {
-						s21 = append(s21, *new(LabelSelectorRequirement))
+			if k58, ok := jsonwire.ReuseSlice(d, &m.MatchExpressions); !ok {
+				if d.Null() {
+					m.MatchExpressions = nil
+				} else if d.OpenArray("[]LabelSelectorRequirement") {
+					s59 := m.MatchExpressions[:0]
+					if n := d.Count(); cap(s59) < n {
+						s59 = make([]LabelSelectorRequirement, 0, n)
 					}
-					s21[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s59) {
+							s59 = s59[:i+1]
+						} else {
+							s59 = append(s59, *new(LabelSelectorRequirement))
+						}
+						s59[i].DecodeJSON(d)
+					}
+					if len(s59) == 0 {
+						s59 = []LabelSelectorRequirement{}
+					}
+					m.MatchExpressions = s59
 				}
-				if len(s21) == 0 {
-					s21 = []LabelSelectorRequirement{}
-				}
-				m.MatchExpressions = s21
+				jsonwire.Keep(d, k58, m.MatchExpressions)
 			}
 		default:
 			d.Skip()
@@ -1230,22 +1407,28 @@ func (m *LabelSelectorRequirement) DecodeJSON(d *jsonwire.Decoder) error {
 		case "operator":
 			jsonwire.String(d, &m.Operator)
 		case "values":
-			if d.Null() {
-				m.Values = nil
-			} else if d.OpenArray("[]string") {
-				s22 := m.Values[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s22) {
-						s22 = s22[:i+1]
-					} else {
-						s22 = append(s22, *new(string))
+			if k60, ok := jsonwire.ReuseSlice(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if d.OpenArray("[]string") {
+					s61 := m.Values[:0]
+					if n := d.Count(); cap(s61) < n {
+						s61 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s22[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s61) {
+							s61 = s61[:i+1]
+						} else {
+							s61 = append(s61, *new(string))
+						}
+						jsonwire.String(d, &s61[i])
+					}
+					if len(s61) == 0 {
+						s61 = []string{}
+					}
+					m.Values = s61
 				}
-				if len(s22) == 0 {
-					s22 = []string{}
-				}
-				m.Values = s22
+				jsonwire.Keep(d, k60, m.Values)
 			}
 		default:
 			d.Skip()
@@ -1267,22 +1450,28 @@ func (m *FieldSelectorRequirement) DecodeJSON(d *jsonwire.Decoder) error {
 		case "operator":
 			jsonwire.String(d, &m.Operator)
 		case "values":
-			if d.Null() {
-				m.Values = nil
-			} else if d.OpenArray("[]string") {
-				s23 := m.Values[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s23) {
-						s23 = s23[:i+1]
-					} else {
-						s23 = append(s23, *new(string))
+			if k62, ok := jsonwire.ReuseSlice(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if d.OpenArray("[]string") {
+					s63 := m.Values[:0]
+					if n := d.Count(); cap(s63) < n {
+						s63 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s23[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s63) {
+							s63 = s63[:i+1]
+						} else {
+							s63 = append(s63, *new(string))
+						}
+						jsonwire.String(d, &s63[i])
+					}
+					if len(s63) == 0 {
+						s63 = []string{}
+					}
+					m.Values = s63
 				}
-				if len(s23) == 0 {
-					s23 = []string{}
-				}
-				m.Values = s23
+				jsonwire.Keep(d, k62, m.Values)
 			}
 		default:
 			d.Skip()
@@ -1306,24 +1495,30 @@ func (m *ManagedFieldsEntry) DecodeJSON(d *jsonwire.Decoder) error {
 		case "apiVersion":
 			jsonwire.String(d, &m.APIVersion)
 		case "time":
-			if d.Null() {
-				m.Time = nil
-			} else {
-				if m.Time == nil {
-					m.Time = new(Time)
+			if k64, ok := jsonwire.ReusePtr(d, &m.Time); !ok {
+				if d.Null() {
+					m.Time = nil
+				} else {
+					if m.Time == nil {
+						m.Time = new(Time)
+					}
+					(*m.Time).DecodeJSON(d)
 				}
-				(*m.Time).DecodeJSON(d)
+				jsonwire.Keep(d, k64, m.Time)
 			}
 		case "fieldsType":
 			jsonwire.String(d, &m.FieldsType)
 		case "fieldsV1":
-			if d.Null() {
-				m.FieldsV1 = nil
-			} else {
-				if m.FieldsV1 == nil {
-					m.FieldsV1 = new(FieldsV1)
+			if k65, ok := jsonwire.ReusePtr(d, &m.FieldsV1); !ok {
+				if d.Null() {
+					m.FieldsV1 = nil
+				} else {
+					if m.FieldsV1 == nil {
+						m.FieldsV1 = new(FieldsV1)
+					}
+					(*m.FieldsV1).DecodeJSON(d)
 				}
-				(*m.FieldsV1).DecodeJSON(d)
+				jsonwire.Keep(d, k65, m.FieldsV1)
 			}
 		case "subresource":
 			jsonwire.String(d, &m.Subresource)
@@ -1349,40 +1544,52 @@ func (m *Table) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "columnDefinitions":
-			if d.Null() {
-				m.ColumnDefinitions = nil
-			} else if d.OpenArray("[]TableColumnDefinition") {
-				s24 := m.ColumnDefinitions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s24) {
-						s24 = s24[:i+1]
-					} else {
-						s24 = append(s24, *new(TableColumnDefinition))
+			if k66, ok := jsonwire.ReuseSlice(d, &m.ColumnDefinitions); !ok {
+				if d.Null() {
+					m.ColumnDefinitions = nil
+				} else if d.OpenArray("[]TableColumnDefinition") {
+					s67 := m.ColumnDefinitions[:0]
+					if n := d.Count(); cap(s67) < n {
+						s67 = make([]TableColumnDefinition, 0, n)
 					}
-					s24[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s67) {
+							s67 = s67[:i+1]
+						} else {
+							s67 = append(s67, *new(TableColumnDefinition))
+						}
+						s67[i].DecodeJSON(d)
+					}
+					if len(s67) == 0 {
+						s67 = []TableColumnDefinition{}
+					}
+					m.ColumnDefinitions = s67
 				}
-				if len(s24) == 0 {
-					s24 = []TableColumnDefinition{}
-				}
-				m.ColumnDefinitions = s24
+				jsonwire.Keep(d, k66, m.ColumnDefinitions)
 			}
 		case "rows":
-			if d.Null() {
-				m.Rows = nil
-			} else if d.OpenArray("[]TableRow") {
-				s25 := m.Rows[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s25) {
-						s25 = s25[:i+1]
-					} else {
-						s25 = append(s25, *new(TableRow))
+			if k68, ok := jsonwire.ReuseSlice(d, &m.Rows); !ok {
+				if d.Null() {
+					m.Rows = nil
+				} else if d.OpenArray("[]TableRow") {
+					s69 := m.Rows[:0]
+					if n := d.Count(); cap(s69) < n {
+						s69 = make([]TableRow, 0, n)
 					}
-					s25[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s69) {
+							s69 = s69[:i+1]
+						} else {
+							s69 = append(s69, *new(TableRow))
+						}
+						s69[i].DecodeJSON(d)
+					}
+					if len(s69) == 0 {
+						s69 = []TableRow{}
+					}
+					m.Rows = s69
 				}
-				if len(s25) == 0 {
-					s25 = []TableRow{}
-				}
-				m.Rows = s25
+				jsonwire.Keep(d, k68, m.Rows)
 			}
 		default:
 			d.Skip()
@@ -1425,40 +1632,52 @@ func (m *TableRow) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "cells":
-			if d.Null() {
-				m.Cells = nil
-			} else if d.OpenArray("[]interface{}") {
-				s26 := m.Cells[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s26) {
-						s26 = s26[:i+1]
-					} else {
-						s26 = append(s26, *new(interface{}))
+			if k70, ok := jsonwire.ReuseSlice(d, &m.Cells); !ok {
+				if d.Null() {
+					m.Cells = nil
+				} else if d.OpenArray("[]interface{}") {
+					s71 := m.Cells[:0]
+					if n := d.Count(); cap(s71) < n {
+						s71 = make([]interface{}, 0, n)
 					}
-					s26[i] = d.Interface()
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s71) {
+							s71 = s71[:i+1]
+						} else {
+							s71 = append(s71, *new(interface{}))
+						}
+						s71[i] = d.Interface()
+					}
+					if len(s71) == 0 {
+						s71 = []interface{}{}
+					}
+					m.Cells = s71
 				}
-				if len(s26) == 0 {
-					s26 = []interface{}{}
-				}
-				m.Cells = s26
+				jsonwire.Keep(d, k70, m.Cells)
 			}
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]TableRowCondition") {
-				s27 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s27) {
-						s27 = s27[:i+1]
-					} else {
-						s27 = append(s27, *new(TableRowCondition))
+			if k72, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]TableRowCondition") {
+					s73 := m.Conditions[:0]
+					if n := d.Count(); cap(s73) < n {
+						s73 = make([]TableRowCondition, 0, n)
 					}
-					s27[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s73) {
+							s73 = s73[:i+1]
+						} else {
+							s73 = append(s73, *new(TableRowCondition))
+						}
+						s73[i].DecodeJSON(d)
+					}
+					if len(s73) == 0 {
+						s73 = []TableRowCondition{}
+					}
+					m.Conditions = s73
 				}
-				if len(s27) == 0 {
-					s27 = []TableRowCondition{}
-				}
-				m.Conditions = s27
+				jsonwire.Keep(d, k72, m.Conditions)
 			}
 		case "object":
 			m.Object.DecodeJSON(d)
@@ -1549,22 +1768,28 @@ func (m *PartialObjectMetadataList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]PartialObjectMetadata") {
-				s28 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s28) {
-						s28 = s28[:i+1]
-					} else {
-						s28 = append(s28, *new(PartialObjectMetadata))
+			if k74, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]PartialObjectMetadata") {
+					s75 := m.Items[:0]
+					if n := d.Count(); cap(s75) < n {
+						s75 = make([]PartialObjectMetadata, 0, n)
 					}
-					s28[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s75) {
+							s75 = s75[:i+1]
+						} else {
+							s75 = append(s75, *new(PartialObjectMetadata))
+						}
+						s75[i].DecodeJSON(d)
+					}
+					if len(s75) == 0 {
+						s75 = []PartialObjectMetadata{}
+					}
+					m.Items = s75
 				}
-				if len(s28) == 0 {
-					s28 = []PartialObjectMetadata{}
-				}
-				m.Items = s28
+				jsonwire.Keep(d, k74, m.Items)
 			}
 		default:
 			d.Skip()

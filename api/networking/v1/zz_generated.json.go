@@ -43,58 +43,76 @@ func (m *NetworkPolicySpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "podSelector":
 			m.PodSelector.DecodeJSON(d)
 		case "ingress":
-			if d.Null() {
-				m.Ingress = nil
-			} else if d.OpenArray("[]NetworkPolicyIngressRule") {
-				s1 := m.Ingress[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(NetworkPolicyIngressRule))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Ingress); !ok {
+				if d.Null() {
+					m.Ingress = nil
+				} else if d.OpenArray("[]NetworkPolicyIngressRule") {
+					s2 := m.Ingress[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]NetworkPolicyIngressRule, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(NetworkPolicyIngressRule))
+						}
+						s2[i].DecodeJSON(d)
+					}
+					if len(s2) == 0 {
+						s2 = []NetworkPolicyIngressRule{}
+					}
+					m.Ingress = s2
 				}
-				if len(s1) == 0 {
-					s1 = []NetworkPolicyIngressRule{}
-				}
-				m.Ingress = s1
+				jsonwire.Keep(d, k1, m.Ingress)
 			}
 		case "egress":
-			if d.Null() {
-				m.Egress = nil
-			} else if d.OpenArray("[]NetworkPolicyEgressRule") {
-				s2 := m.Egress[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(NetworkPolicyEgressRule))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.Egress); !ok {
+				if d.Null() {
+					m.Egress = nil
+				} else if d.OpenArray("[]NetworkPolicyEgressRule") {
+					s4 := m.Egress[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]NetworkPolicyEgressRule, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(NetworkPolicyEgressRule))
+						}
+						s4[i].DecodeJSON(d)
+					}
+					if len(s4) == 0 {
+						s4 = []NetworkPolicyEgressRule{}
+					}
+					m.Egress = s4
 				}
-				if len(s2) == 0 {
-					s2 = []NetworkPolicyEgressRule{}
-				}
-				m.Egress = s2
+				jsonwire.Keep(d, k3, m.Egress)
 			}
 		case "policyTypes":
-			if d.Null() {
-				m.PolicyTypes = nil
-			} else if d.OpenArray("[]PolicyType") {
-				s3 := m.PolicyTypes[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(PolicyType))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.PolicyTypes); !ok {
+				if d.Null() {
+					m.PolicyTypes = nil
+				} else if d.OpenArray("[]PolicyType") {
+					s6 := m.PolicyTypes[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]PolicyType, 0, n)
 					}
-					jsonwire.String(d, &s3[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(PolicyType))
+						}
+						jsonwire.String(d, &s6[i])
+					}
+					if len(s6) == 0 {
+						s6 = []PolicyType{}
+					}
+					m.PolicyTypes = s6
 				}
-				if len(s3) == 0 {
-					s3 = []PolicyType{}
-				}
-				m.PolicyTypes = s3
+				jsonwire.Keep(d, k5, m.PolicyTypes)
 			}
 		default:
 			d.Skip()
@@ -112,40 +130,52 @@ func (m *NetworkPolicyIngressRule) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]NetworkPolicyPort") {
-				s4 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(NetworkPolicyPort))
+			if k7, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]NetworkPolicyPort") {
+					s8 := m.Ports[:0]
+					if n := d.Count(); cap(s8) < n {
+						s8 = make([]NetworkPolicyPort, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s8) {
+							s8 = s8[:i+1]
+						} else {
+							s8 = append(s8, *new(NetworkPolicyPort))
+						}
+						s8[i].DecodeJSON(d)
+					}
+					if len(s8) == 0 {
+						s8 = []NetworkPolicyPort{}
+					}
+					m.Ports = s8
 				}
-				if len(s4) == 0 {
-					s4 = []NetworkPolicyPort{}
-				}
-				m.Ports = s4
+				jsonwire.Keep(d, k7, m.Ports)
 			}
 		case "from":
-			if d.Null() {
-				m.From = nil
-			} else if d.OpenArray("[]NetworkPolicyPeer") {
-				s5 := m.From[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(NetworkPolicyPeer))
+			if k9, ok := jsonwire.ReuseSlice(d, &m.From); !ok {
+				if d.Null() {
+					m.From = nil
+				} else if d.OpenArray("[]NetworkPolicyPeer") {
+					s10 := m.From[:0]
+					if n := d.Count(); cap(s10) < n {
+						s10 = make([]NetworkPolicyPeer, 0, n)
 					}
-					s5[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s10) {
+							s10 = s10[:i+1]
+						} else {
+							s10 = append(s10, *new(NetworkPolicyPeer))
+						}
+						s10[i].DecodeJSON(d)
+					}
+					if len(s10) == 0 {
+						s10 = []NetworkPolicyPeer{}
+					}
+					m.From = s10
 				}
-				if len(s5) == 0 {
-					s5 = []NetworkPolicyPeer{}
-				}
-				m.From = s5
+				jsonwire.Keep(d, k9, m.From)
 			}
 		default:
 			d.Skip()
@@ -163,40 +193,52 @@ func (m *NetworkPolicyEgressRule) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]NetworkPolicyPort") {
-				s6 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(NetworkPolicyPort))
+			if k11, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]NetworkPolicyPort") {
+					s12 := m.Ports[:0]
+					if n := d.Count(); cap(s12) < n {
+						s12 = make([]NetworkPolicyPort, 0, n)
 					}
-					s6[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s12) {
+							s12 = s12[:i+1]
+						} else {
+							s12 = append(s12, *new(NetworkPolicyPort))
+						}
+						s12[i].DecodeJSON(d)
+					}
+					if len(s12) == 0 {
+						s12 = []NetworkPolicyPort{}
+					}
+					m.Ports = s12
 				}
-				if len(s6) == 0 {
-					s6 = []NetworkPolicyPort{}
-				}
-				m.Ports = s6
+				jsonwire.Keep(d, k11, m.Ports)
 			}
 		case "to":
-			if d.Null() {
-				m.To = nil
-			} else if d.OpenArray("[]NetworkPolicyPeer") {
-				s7 := m.To[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(NetworkPolicyPeer))
+			if k13, ok := jsonwire.ReuseSlice(d, &m.To); !ok {
+				if d.Null() {
+					m.To = nil
+				} else if d.OpenArray("[]NetworkPolicyPeer") {
+					s14 := m.To[:0]
+					if n := d.Count(); cap(s14) < n {
+						s14 = make([]NetworkPolicyPeer, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s14) {
+							s14 = s14[:i+1]
+						} else {
+							s14 = append(s14, *new(NetworkPolicyPeer))
+						}
+						s14[i].DecodeJSON(d)
+					}
+					if len(s14) == 0 {
+						s14 = []NetworkPolicyPeer{}
+					}
+					m.To = s14
 				}
-				if len(s7) == 0 {
-					s7 = []NetworkPolicyPeer{}
-				}
-				m.To = s7
+				jsonwire.Keep(d, k13, m.To)
 			}
 		default:
 			d.Skip()
@@ -214,31 +256,40 @@ func (m *NetworkPolicyPort) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "protocol":
-			if d.Null() {
-				m.Protocol = nil
-			} else {
-				if m.Protocol == nil {
-					m.Protocol = new(corev1.Protocol)
+			if k15, ok := jsonwire.ReusePtr(d, &m.Protocol); !ok {
+				if d.Null() {
+					m.Protocol = nil
+				} else {
+					if m.Protocol == nil {
+						m.Protocol = new(corev1.Protocol)
+					}
+					jsonwire.String(d, m.Protocol)
 				}
-				jsonwire.String(d, m.Protocol)
+				jsonwire.Keep(d, k15, m.Protocol)
 			}
 		case "port":
-			if d.Null() {
-				m.Port = nil
-			} else {
-				if m.Port == nil {
-					m.Port = new(intstr.IntOrString)
+			if k16, ok := jsonwire.ReusePtr(d, &m.Port); !ok {
+				if d.Null() {
+					m.Port = nil
+				} else {
+					if m.Port == nil {
+						m.Port = new(intstr.IntOrString)
+					}
+					(*m.Port).DecodeJSON(d)
 				}
-				(*m.Port).DecodeJSON(d)
+				jsonwire.Keep(d, k16, m.Port)
 			}
 		case "endPort":
-			if d.Null() {
-				m.EndPort = nil
-			} else {
-				if m.EndPort == nil {
-					m.EndPort = new(int32)
+			if k17, ok := jsonwire.ReusePtr(d, &m.EndPort); !ok {
+				if d.Null() {
+					m.EndPort = nil
+				} else {
+					if m.EndPort == nil {
+						m.EndPort = new(int32)
+					}
+					jsonwire.Int(d, m.EndPort)
 				}
-				jsonwire.Int(d, m.EndPort)
+				jsonwire.Keep(d, k17, m.EndPort)
 			}
 		default:
 			d.Skip()
@@ -258,22 +309,28 @@ func (m *IPBlock) DecodeJSON(d *jsonwire.Decoder) error {
 		case "cidr":
 			jsonwire.String(d, &m.CIDR)
 		case "except":
-			if d.Null() {
-				m.Except = nil
-			} else if d.OpenArray("[]string") {
-				s8 := m.Except[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(string))
+			if k18, ok := jsonwire.ReuseSlice(d, &m.Except); !ok {
+				if d.Null() {
+					m.Except = nil
+				} else if d.OpenArray("[]string") {
+					s19 := m.Except[:0]
+					if n := d.Count(); cap(s19) < n {
+						s19 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s8[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s19) {
+							s19 = s19[:i+1]
+						} else {
+							s19 = append(s19, *new(string))
+						}
+						jsonwire.String(d, &s19[i])
+					}
+					if len(s19) == 0 {
+						s19 = []string{}
+					}
+					m.Except = s19
 				}
-				if len(s8) == 0 {
-					s8 = []string{}
-				}
-				m.Except = s8
+				jsonwire.Keep(d, k18, m.Except)
 			}
 		default:
 			d.Skip()
@@ -291,31 +348,40 @@ func (m *NetworkPolicyPeer) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "podSelector":
-			if d.Null() {
-				m.PodSelector = nil
-			} else {
-				if m.PodSelector == nil {
-					m.PodSelector = new(metav1.LabelSelector)
+			if k20, ok := jsonwire.ReusePtr(d, &m.PodSelector); !ok {
+				if d.Null() {
+					m.PodSelector = nil
+				} else {
+					if m.PodSelector == nil {
+						m.PodSelector = new(metav1.LabelSelector)
+					}
+					(*m.PodSelector).DecodeJSON(d)
 				}
-				(*m.PodSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k20, m.PodSelector)
 			}
 		case "namespaceSelector":
-			if d.Null() {
-				m.NamespaceSelector = nil
-			} else {
-				if m.NamespaceSelector == nil {
-					m.NamespaceSelector = new(metav1.LabelSelector)
+			if k21, ok := jsonwire.ReusePtr(d, &m.NamespaceSelector); !ok {
+				if d.Null() {
+					m.NamespaceSelector = nil
+				} else {
+					if m.NamespaceSelector == nil {
+						m.NamespaceSelector = new(metav1.LabelSelector)
+					}
+					(*m.NamespaceSelector).DecodeJSON(d)
 				}
-				(*m.NamespaceSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k21, m.NamespaceSelector)
 			}
 		case "ipBlock":
-			if d.Null() {
-				m.IPBlock = nil
-			} else {
-				if m.IPBlock == nil {
-					m.IPBlock = new(IPBlock)
+			if k22, ok := jsonwire.ReusePtr(d, &m.IPBlock); !ok {
+				if d.Null() {
+					m.IPBlock = nil
+				} else {
+					if m.IPBlock == nil {
+						m.IPBlock = new(IPBlock)
+					}
+					(*m.IPBlock).DecodeJSON(d)
 				}
-				(*m.IPBlock).DecodeJSON(d)
+				jsonwire.Keep(d, k22, m.IPBlock)
 			}
 		default:
 			d.Skip()
@@ -339,22 +405,28 @@ func (m *NetworkPolicyList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]NetworkPolicy") {
-				s9 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(NetworkPolicy))
+			if k23, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]NetworkPolicy") {
+					s24 := m.Items[:0]
+					if n := d.Count(); cap(s24) < n {
+						s24 = make([]NetworkPolicy, 0, n)
 					}
-					s9[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s24) {
+							s24 = s24[:i+1]
+						} else {
+							s24 = append(s24, *new(NetworkPolicy))
+						}
+						s24[i].DecodeJSON(d)
+					}
+					if len(s24) == 0 {
+						s24 = []NetworkPolicy{}
+					}
+					m.Items = s24
 				}
-				if len(s9) == 0 {
-					s9 = []NetworkPolicy{}
-				}
-				m.Items = s9
+				jsonwire.Keep(d, k23, m.Items)
 			}
 		default:
 			d.Skip()
@@ -403,22 +475,28 @@ func (m *IngressList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Ingress") {
-				s10 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(Ingress))
+			if k25, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Ingress") {
+					s26 := m.Items[:0]
+					if n := d.Count(); cap(s26) < n {
+						s26 = make([]Ingress, 0, n)
 					}
-					s10[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s26) {
+							s26 = s26[:i+1]
+						} else {
+							s26 = append(s26, *new(Ingress))
+						}
+						s26[i].DecodeJSON(d)
+					}
+					if len(s26) == 0 {
+						s26 = []Ingress{}
+					}
+					m.Items = s26
 				}
-				if len(s10) == 0 {
-					s10 = []Ingress{}
-				}
-				m.Items = s10
+				jsonwire.Keep(d, k25, m.Items)
 			}
 		default:
 			d.Skip()
@@ -436,58 +514,76 @@ func (m *IngressSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "ingressClassName":
-			if d.Null() {
-				m.IngressClassName = nil
-			} else {
-				if m.IngressClassName == nil {
-					m.IngressClassName = new(string)
+			if k27, ok := jsonwire.ReusePtr(d, &m.IngressClassName); !ok {
+				if d.Null() {
+					m.IngressClassName = nil
+				} else {
+					if m.IngressClassName == nil {
+						m.IngressClassName = new(string)
+					}
+					jsonwire.String(d, m.IngressClassName)
 				}
-				jsonwire.String(d, m.IngressClassName)
+				jsonwire.Keep(d, k27, m.IngressClassName)
 			}
 		case "defaultBackend":
-			if d.Null() {
-				m.DefaultBackend = nil
-			} else {
-				if m.DefaultBackend == nil {
-					m.DefaultBackend = new(IngressBackend)
+			if k28, ok := jsonwire.ReusePtr(d, &m.DefaultBackend); !ok {
+				if d.Null() {
+					m.DefaultBackend = nil
+				} else {
+					if m.DefaultBackend == nil {
+						m.DefaultBackend = new(IngressBackend)
+					}
+					(*m.DefaultBackend).DecodeJSON(d)
 				}
-				(*m.DefaultBackend).DecodeJSON(d)
+				jsonwire.Keep(d, k28, m.DefaultBackend)
 			}
 		case "tls":
-			if d.Null() {
-				m.TLS = nil
-			} else if d.OpenArray("[]IngressTLS") {
-				s11 := m.TLS[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(IngressTLS))
+			if k29, ok := jsonwire.ReuseSlice(d, &m.TLS); !ok {
+				if d.Null() {
+					m.TLS = nil
+				} else if d.OpenArray("[]IngressTLS") {
+					s30 := m.TLS[:0]
+					if n := d.Count(); cap(s30) < n {
+						s30 = make([]IngressTLS, 0, n)
 					}
-					s11[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s30) {
+							s30 = s30[:i+1]
+						} else {
+							s30 = append(s30, *new(IngressTLS))
+						}
+						s30[i].DecodeJSON(d)
+					}
+					if len(s30) == 0 {
+						s30 = []IngressTLS{}
+					}
+					m.TLS = s30
 				}
-				if len(s11) == 0 {
-					s11 = []IngressTLS{}
-				}
-				m.TLS = s11
+				jsonwire.Keep(d, k29, m.TLS)
 			}
 		case "rules":
-			if d.Null() {
-				m.Rules = nil
-			} else if d.OpenArray("[]IngressRule") {
-				s12 := m.Rules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(IngressRule))
+			if k31, ok := jsonwire.ReuseSlice(d, &m.Rules); !ok {
+				if d.Null() {
+					m.Rules = nil
+				} else if d.OpenArray("[]IngressRule") {
+					s32 := m.Rules[:0]
+					if n := d.Count(); cap(s32) < n {
+						s32 = make([]IngressRule, 0, n)
 					}
-					s12[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s32) {
+							s32 = s32[:i+1]
+						} else {
+							s32 = append(s32, *new(IngressRule))
+						}
+						s32[i].DecodeJSON(d)
+					}
+					if len(s32) == 0 {
+						s32 = []IngressRule{}
+					}
+					m.Rules = s32
 				}
-				if len(s12) == 0 {
-					s12 = []IngressRule{}
-				}
-				m.Rules = s12
+				jsonwire.Keep(d, k31, m.Rules)
 			}
 		default:
 			d.Skip()
@@ -505,22 +601,28 @@ func (m *IngressTLS) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "hosts":
-			if d.Null() {
-				m.Hosts = nil
-			} else if d.OpenArray("[]string") {
-				s13 := m.Hosts[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s13) {
-						s13 = s13[:i+1]
-					} else {
-						s13 = append(s13, *new(string))
+			if k33, ok := jsonwire.ReuseSlice(d, &m.Hosts); !ok {
+				if d.Null() {
+					m.Hosts = nil
+				} else if d.OpenArray("[]string") {
+					s34 := m.Hosts[:0]
+					if n := d.Count(); cap(s34) < n {
+						s34 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s13[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s34) {
+							s34 = s34[:i+1]
+						} else {
+							s34 = append(s34, *new(string))
+						}
+						jsonwire.String(d, &s34[i])
+					}
+					if len(s34) == 0 {
+						s34 = []string{}
+					}
+					m.Hosts = s34
 				}
-				if len(s13) == 0 {
-					s13 = []string{}
-				}
-				m.Hosts = s13
+				jsonwire.Keep(d, k33, m.Hosts)
 			}
 		case "secretName":
 			jsonwire.String(d, &m.SecretName)
@@ -557,22 +659,28 @@ func (m *IngressLoadBalancerStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "ingress":
-			if d.Null() {
-				m.Ingress = nil
-			} else if d.OpenArray("[]IngressLoadBalancerIngress") {
-				s14 := m.Ingress[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s14) {
-						s14 = s14[:i+1]
-					} else {
-						s14 = append(s14, *new(IngressLoadBalancerIngress))
+			if k35, ok := jsonwire.ReuseSlice(d, &m.Ingress); !ok {
+				if d.Null() {
+					m.Ingress = nil
+				} else if d.OpenArray("[]IngressLoadBalancerIngress") {
+					s36 := m.Ingress[:0]
+					if n := d.Count(); cap(s36) < n {
+						s36 = make([]IngressLoadBalancerIngress, 0, n)
 					}
-					s14[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s36) {
+							s36 = s36[:i+1]
+						} else {
+							s36 = append(s36, *new(IngressLoadBalancerIngress))
+						}
+						s36[i].DecodeJSON(d)
+					}
+					if len(s36) == 0 {
+						s36 = []IngressLoadBalancerIngress{}
+					}
+					m.Ingress = s36
 				}
-				if len(s14) == 0 {
-					s14 = []IngressLoadBalancerIngress{}
-				}
-				m.Ingress = s14
+				jsonwire.Keep(d, k35, m.Ingress)
 			}
 		default:
 			d.Skip()
@@ -594,22 +702,28 @@ func (m *IngressLoadBalancerIngress) DecodeJSON(d *jsonwire.Decoder) error {
 		case "hostname":
 			jsonwire.String(d, &m.Hostname)
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]IngressPortStatus") {
-				s15 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s15) {
-						s15 = s15[:i+1]
-					} else {
-						s15 = append(s15, *new(IngressPortStatus))
+			if k37, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]IngressPortStatus") {
+					s38 := m.Ports[:0]
+					if n := d.Count(); cap(s38) < n {
+						s38 = make([]IngressPortStatus, 0, n)
 					}
-					s15[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s38) {
+							s38 = s38[:i+1]
+						} else {
+							s38 = append(s38, *new(IngressPortStatus))
+						}
+						s38[i].DecodeJSON(d)
+					}
+					if len(s38) == 0 {
+						s38 = []IngressPortStatus{}
+					}
+					m.Ports = s38
 				}
-				if len(s15) == 0 {
-					s15 = []IngressPortStatus{}
-				}
-				m.Ports = s15
+				jsonwire.Keep(d, k37, m.Ports)
 			}
 		default:
 			d.Skip()
@@ -631,13 +745,16 @@ func (m *IngressPortStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "protocol":
 			jsonwire.String(d, &m.Protocol)
 		case "error":
-			if d.Null() {
-				m.Error = nil
-			} else {
-				if m.Error == nil {
-					m.Error = new(string)
+			if k39, ok := jsonwire.ReusePtr(d, &m.Error); !ok {
+				if d.Null() {
+					m.Error = nil
+				} else {
+					if m.Error == nil {
+						m.Error = new(string)
+					}
+					jsonwire.String(d, m.Error)
 				}
-				jsonwire.String(d, m.Error)
+				jsonwire.Keep(d, k39, m.Error)
 			}
 		default:
 			d.Skip()
@@ -657,13 +774,16 @@ func (m *IngressRule) DecodeJSON(d *jsonwire.Decoder) error {
 		case "host":
 			jsonwire.String(d, &m.Host)
 		case "http":
-			if d.Null() {
-				m.IngressRuleValue.HTTP = nil
-			} else {
-				if m.IngressRuleValue.HTTP == nil {
-					m.IngressRuleValue.HTTP = new(HTTPIngressRuleValue)
+			if k40, ok := jsonwire.ReusePtr(d, &m.IngressRuleValue.HTTP); !ok {
+				if d.Null() {
+					m.IngressRuleValue.HTTP = nil
+				} else {
+					if m.IngressRuleValue.HTTP == nil {
+						m.IngressRuleValue.HTTP = new(HTTPIngressRuleValue)
+					}
+					(*m.IngressRuleValue.HTTP).DecodeJSON(d)
 				}
-				(*m.IngressRuleValue.HTTP).DecodeJSON(d)
+				jsonwire.Keep(d, k40, m.IngressRuleValue.HTTP)
 			}
 		default:
 			d.Skip()
@@ -681,13 +801,16 @@ func (m *IngressRuleValue) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "http":
-			if d.Null() {
-				m.HTTP = nil
-			} else {
-				if m.HTTP == nil {
-					m.HTTP = new(HTTPIngressRuleValue)
+			if k41, ok := jsonwire.ReusePtr(d, &m.HTTP); !ok {
+				if d.Null() {
+					m.HTTP = nil
+				} else {
+					if m.HTTP == nil {
+						m.HTTP = new(HTTPIngressRuleValue)
+					}
+					(*m.HTTP).DecodeJSON(d)
 				}
-				(*m.HTTP).DecodeJSON(d)
+				jsonwire.Keep(d, k41, m.HTTP)
 			}
 		default:
 			d.Skip()
@@ -705,22 +828,28 @@ func (m *HTTPIngressRuleValue) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "paths":
-			if d.Null() {
-				m.Paths = nil
-			} else if d.OpenArray("[]HTTPIngressPath") {
-				s16 := m.Paths[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s16) {
-						s16 = s16[:i+1]
-					} else {
-						s16 = append(s16, *new(HTTPIngressPath))
+			if k42, ok := jsonwire.ReuseSlice(d, &m.Paths); !ok {
+				if d.Null() {
+					m.Paths = nil
+				} else if d.OpenArray("[]HTTPIngressPath") {
+					s43 := m.Paths[:0]
+					if n := d.Count(); cap(s43) < n {
+						s43 = make([]HTTPIngressPath, 0, n)
 					}
-					s16[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s43) {
+							s43 = s43[:i+1]
+						} else {
+							s43 = append(s43, *new(HTTPIngressPath))
+						}
+						s43[i].DecodeJSON(d)
+					}
+					if len(s43) == 0 {
+						s43 = []HTTPIngressPath{}
+					}
+					m.Paths = s43
 				}
-				if len(s16) == 0 {
-					s16 = []HTTPIngressPath{}
-				}
-				m.Paths = s16
+				jsonwire.Keep(d, k42, m.Paths)
 			}
 		default:
 			d.Skip()
@@ -740,13 +869,16 @@ func (m *HTTPIngressPath) DecodeJSON(d *jsonwire.Decoder) error {
 		case "path":
 			jsonwire.String(d, &m.Path)
 		case "pathType":
-			if d.Null() {
-				m.PathType = nil
-			} else {
-				if m.PathType == nil {
-					m.PathType = new(PathType)
+			if k44, ok := jsonwire.ReusePtr(d, &m.PathType); !ok {
+				if d.Null() {
+					m.PathType = nil
+				} else {
+					if m.PathType == nil {
+						m.PathType = new(PathType)
+					}
+					jsonwire.String(d, m.PathType)
 				}
-				jsonwire.String(d, m.PathType)
+				jsonwire.Keep(d, k44, m.PathType)
 			}
 		case "backend":
 			m.Backend.DecodeJSON(d)
@@ -766,22 +898,28 @@ func (m *IngressBackend) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "service":
-			if d.Null() {
-				m.Service = nil
-			} else {
-				if m.Service == nil {
-					m.Service = new(IngressServiceBackend)
+			if k45, ok := jsonwire.ReusePtr(d, &m.Service); !ok {
+				if d.Null() {
+					m.Service = nil
+				} else {
+					if m.Service == nil {
+						m.Service = new(IngressServiceBackend)
+					}
+					(*m.Service).DecodeJSON(d)
 				}
-				(*m.Service).DecodeJSON(d)
+				jsonwire.Keep(d, k45, m.Service)
 			}
 		case "resource":
-			if d.Null() {
-				m.Resource = nil
-			} else {
-				if m.Resource == nil {
-					m.Resource = new(corev1.TypedLocalObjectReference)
+			if k46, ok := jsonwire.ReusePtr(d, &m.Resource); !ok {
+				if d.Null() {
+					m.Resource = nil
+				} else {
+					if m.Resource == nil {
+						m.Resource = new(corev1.TypedLocalObjectReference)
+					}
+					(*m.Resource).DecodeJSON(d)
 				}
-				(*m.Resource).DecodeJSON(d)
+				jsonwire.Keep(d, k46, m.Resource)
 			}
 		default:
 			d.Skip()
@@ -862,13 +1000,16 @@ func (m *IngressClassSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "controller":
 			jsonwire.String(d, &m.Controller)
 		case "parameters":
-			if d.Null() {
-				m.Parameters = nil
-			} else {
-				if m.Parameters == nil {
-					m.Parameters = new(IngressClassParametersReference)
+			if k47, ok := jsonwire.ReusePtr(d, &m.Parameters); !ok {
+				if d.Null() {
+					m.Parameters = nil
+				} else {
+					if m.Parameters == nil {
+						m.Parameters = new(IngressClassParametersReference)
+					}
+					(*m.Parameters).DecodeJSON(d)
 				}
-				(*m.Parameters).DecodeJSON(d)
+				jsonwire.Keep(d, k47, m.Parameters)
 			}
 		default:
 			d.Skip()
@@ -886,35 +1027,44 @@ func (m *IngressClassParametersReference) DecodeJSON(d *jsonwire.Decoder) error 
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "apiGroup":
-			if d.Null() {
-				m.APIGroup = nil
-			} else {
-				if m.APIGroup == nil {
-					m.APIGroup = new(string)
+			if k48, ok := jsonwire.ReusePtr(d, &m.APIGroup); !ok {
+				if d.Null() {
+					m.APIGroup = nil
+				} else {
+					if m.APIGroup == nil {
+						m.APIGroup = new(string)
+					}
+					jsonwire.String(d, m.APIGroup)
 				}
-				jsonwire.String(d, m.APIGroup)
+				jsonwire.Keep(d, k48, m.APIGroup)
 			}
 		case "kind":
 			jsonwire.String(d, &m.Kind)
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "scope":
-			if d.Null() {
-				m.Scope = nil
-			} else {
-				if m.Scope == nil {
-					m.Scope = new(string)
+			if k49, ok := jsonwire.ReusePtr(d, &m.Scope); !ok {
+				if d.Null() {
+					m.Scope = nil
+				} else {
+					if m.Scope == nil {
+						m.Scope = new(string)
+					}
+					jsonwire.String(d, m.Scope)
 				}
-				jsonwire.String(d, m.Scope)
+				jsonwire.Keep(d, k49, m.Scope)
 			}
 		case "namespace":
-			if d.Null() {
-				m.Namespace = nil
-			} else {
-				if m.Namespace == nil {
-					m.Namespace = new(string)
+			if k50, ok := jsonwire.ReusePtr(d, &m.Namespace); !ok {
+				if d.Null() {
+					m.Namespace = nil
+				} else {
+					if m.Namespace == nil {
+						m.Namespace = new(string)
+					}
+					jsonwire.String(d, m.Namespace)
 				}
-				jsonwire.String(d, m.Namespace)
+				jsonwire.Keep(d, k50, m.Namespace)
 			}
 		default:
 			d.Skip()
@@ -938,22 +1088,28 @@ func (m *IngressClassList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]IngressClass") {
-				s17 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s17) {
-						s17 = s17[:i+1]
-					} else {
-						s17 = append(s17, *new(IngressClass))
+			if k51, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]IngressClass") {
+					s52 := m.Items[:0]
+					if n := d.Count(); cap(s52) < n {
+						s52 = make([]IngressClass, 0, n)
 					}
-					s17[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s52) {
+							s52 = s52[:i+1]
+						} else {
+							s52 = append(s52, *new(IngressClass))
+						}
+						s52[i].DecodeJSON(d)
+					}
+					if len(s52) == 0 {
+						s52 = []IngressClass{}
+					}
+					m.Items = s52
 				}
-				if len(s17) == 0 {
-					s17 = []IngressClass{}
-				}
-				m.Items = s17
+				jsonwire.Keep(d, k51, m.Items)
 			}
 		default:
 			d.Skip()
@@ -994,13 +1150,16 @@ func (m *IPAddressSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "parentRef":
-			if d.Null() {
-				m.ParentRef = nil
-			} else {
-				if m.ParentRef == nil {
-					m.ParentRef = new(ParentReference)
+			if k53, ok := jsonwire.ReusePtr(d, &m.ParentRef); !ok {
+				if d.Null() {
+					m.ParentRef = nil
+				} else {
+					if m.ParentRef == nil {
+						m.ParentRef = new(ParentReference)
+					}
+					(*m.ParentRef).DecodeJSON(d)
 				}
-				(*m.ParentRef).DecodeJSON(d)
+				jsonwire.Keep(d, k53, m.ParentRef)
 			}
 		default:
 			d.Skip()
@@ -1047,22 +1206,28 @@ func (m *IPAddressList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]IPAddress") {
-				s18 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s18) {
-						s18 = s18[:i+1]
-					} else {
-						s18 = append(s18, *new(IPAddress))
+			if k54, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]IPAddress") {
+					s55 := m.Items[:0]
+					if n := d.Count(); cap(s55) < n {
+						s55 = make([]IPAddress, 0, n)
 					}
-					s18[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s55) {
+							s55 = s55[:i+1]
+						} else {
+							s55 = append(s55, *new(IPAddress))
+						}
+						s55[i].DecodeJSON(d)
+					}
+					if len(s55) == 0 {
+						s55 = []IPAddress{}
+					}
+					m.Items = s55
 				}
-				if len(s18) == 0 {
-					s18 = []IPAddress{}
-				}
-				m.Items = s18
+				jsonwire.Keep(d, k54, m.Items)
 			}
 		default:
 			d.Skip()
@@ -1105,22 +1270,28 @@ func (m *ServiceCIDRSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "cidrs":
-			if d.Null() {
-				m.CIDRs = nil
-			} else if d.OpenArray("[]string") {
-				s19 := m.CIDRs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s19) {
-						s19 = s19[:i+1]
-					} else {
-						s19 = append(s19, *new(string))
+			if k56, ok := jsonwire.ReuseSlice(d, &m.CIDRs); !ok {
+				if d.Null() {
+					m.CIDRs = nil
+				} else if d.OpenArray("[]string") {
+					s57 := m.CIDRs[:0]
+					if n := d.Count(); cap(s57) < n {
+						s57 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s19[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s57) {
+							s57 = s57[:i+1]
+						} else {
+							s57 = append(s57, *new(string))
+						}
+						jsonwire.String(d, &s57[i])
+					}
+					if len(s57) == 0 {
+						s57 = []string{}
+					}
+					m.CIDRs = s57
 				}
-				if len(s19) == 0 {
-					s19 = []string{}
-				}
-				m.CIDRs = s19
+				jsonwire.Keep(d, k56, m.CIDRs)
 			}
 		default:
 			d.Skip()
@@ -1138,22 +1309,28 @@ func (m *ServiceCIDRStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]metav1.Condition") {
-				s20 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s20) {
-						s20 = s20[:i+1]
-					} else {
-						s20 = append(s20, *new(metav1.Condition))
+			if k58, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]metav1.Condition") {
+					s59 := m.Conditions[:0]
+					if n := d.Count(); cap(s59) < n {
+						s59 = make([]metav1.Condition, 0, n)
 					}
-					s20[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s59) {
+							s59 = s59[:i+1]
+						} else {
+							s59 = append(s59, *new(metav1.Condition))
+						}
+						s59[i].DecodeJSON(d)
+					}
+					if len(s59) == 0 {
+						s59 = []metav1.Condition{}
+					}
+					m.Conditions = s59
 				}
-				if len(s20) == 0 {
-					s20 = []metav1.Condition{}
-				}
-				m.Conditions = s20
+				jsonwire.Keep(d, k58, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -1177,22 +1354,28 @@ func (m *ServiceCIDRList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ServiceCIDR") {
-				s21 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s21) {
-						s21 = s21[:i+1]
-					} else {
-						s21 = append(s21, *new(ServiceCIDR))
+			if k60, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ServiceCIDR") {
+					s61 := m.Items[:0]
+					if n := d.Count(); cap(s61) < n {
+						s61 = make([]ServiceCIDR, 0, n)
 					}
-					s21[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s61) {
+							s61 = s61[:i+1]
+						} else {
+							s61 = append(s61, *new(ServiceCIDR))
+						}
+						s61[i].DecodeJSON(d)
+					}
+					if len(s61) == 0 {
+						s61 = []ServiceCIDR{}
+					}
+					m.Items = s61
 				}
-				if len(s21) == 0 {
-					s21 = []ServiceCIDR{}
-				}
-				m.Items = s21
+				jsonwire.Keep(d, k60, m.Items)
 			}
 		default:
 			d.Skip()

@@ -24,22 +24,28 @@ func (m *RuntimeClass) DecodeJSON(d *jsonwire.Decoder) error {
 		case "handler":
 			jsonwire.String(d, &m.Handler)
 		case "overhead":
-			if d.Null() {
-				m.Overhead = nil
-			} else {
-				if m.Overhead == nil {
-					m.Overhead = new(Overhead)
+			if k1, ok := jsonwire.ReusePtr(d, &m.Overhead); !ok {
+				if d.Null() {
+					m.Overhead = nil
+				} else {
+					if m.Overhead == nil {
+						m.Overhead = new(Overhead)
+					}
+					(*m.Overhead).DecodeJSON(d)
 				}
-				(*m.Overhead).DecodeJSON(d)
+				jsonwire.Keep(d, k1, m.Overhead)
 			}
 		case "scheduling":
-			if d.Null() {
-				m.Scheduling = nil
-			} else {
-				if m.Scheduling == nil {
-					m.Scheduling = new(Scheduling)
+			if k2, ok := jsonwire.ReusePtr(d, &m.Scheduling); !ok {
+				if d.Null() {
+					m.Scheduling = nil
+				} else {
+					if m.Scheduling == nil {
+						m.Scheduling = new(Scheduling)
+					}
+					(*m.Scheduling).DecodeJSON(d)
 				}
-				(*m.Scheduling).DecodeJSON(d)
+				jsonwire.Keep(d, k2, m.Scheduling)
 			}
 		default:
 			d.Skip()
@@ -76,22 +82,28 @@ func (m *Scheduling) DecodeJSON(d *jsonwire.Decoder) error {
 		case "nodeSelector":
 			jsonwire.StringMap(d, &m.NodeSelector)
 		case "tolerations":
-			if d.Null() {
-				m.Tolerations = nil
-			} else if d.OpenArray("[]corev1.Toleration") {
-				s1 := m.Tolerations[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(corev1.Toleration))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.Tolerations); !ok {
+				if d.Null() {
+					m.Tolerations = nil
+				} else if d.OpenArray("[]corev1.Toleration") {
+					s4 := m.Tolerations[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]corev1.Toleration, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(corev1.Toleration))
+						}
+						s4[i].DecodeJSON(d)
+					}
+					if len(s4) == 0 {
+						s4 = []corev1.Toleration{}
+					}
+					m.Tolerations = s4
 				}
-				if len(s1) == 0 {
-					s1 = []corev1.Toleration{}
-				}
-				m.Tolerations = s1
+				jsonwire.Keep(d, k3, m.Tolerations)
 			}
 		default:
 			d.Skip()
@@ -115,22 +127,28 @@ func (m *RuntimeClassList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]RuntimeClass") {
-				s2 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(RuntimeClass))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]RuntimeClass") {
+					s6 := m.Items[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]RuntimeClass, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(RuntimeClass))
+						}
+						s6[i].DecodeJSON(d)
+					}
+					if len(s6) == 0 {
+						s6 = []RuntimeClass{}
+					}
+					m.Items = s6
 				}
-				if len(s2) == 0 {
-					s2 = []RuntimeClass{}
-				}
-				m.Items = s2
+				jsonwire.Keep(d, k5, m.Items)
 			}
 		default:
 			d.Skip()

@@ -17,40 +17,52 @@ func (m *PodDisruptionBudgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "minAvailable":
-			if d.Null() {
-				m.MinAvailable = nil
-			} else {
-				if m.MinAvailable == nil {
-					m.MinAvailable = new(intstr.IntOrString)
+			if k1, ok := jsonwire.ReusePtr(d, &m.MinAvailable); !ok {
+				if d.Null() {
+					m.MinAvailable = nil
+				} else {
+					if m.MinAvailable == nil {
+						m.MinAvailable = new(intstr.IntOrString)
+					}
+					(*m.MinAvailable).DecodeJSON(d)
 				}
-				(*m.MinAvailable).DecodeJSON(d)
+				jsonwire.Keep(d, k1, m.MinAvailable)
 			}
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k2, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k2, m.Selector)
 			}
 		case "maxUnavailable":
-			if d.Null() {
-				m.MaxUnavailable = nil
-			} else {
-				if m.MaxUnavailable == nil {
-					m.MaxUnavailable = new(intstr.IntOrString)
+			if k3, ok := jsonwire.ReusePtr(d, &m.MaxUnavailable); !ok {
+				if d.Null() {
+					m.MaxUnavailable = nil
+				} else {
+					if m.MaxUnavailable == nil {
+						m.MaxUnavailable = new(intstr.IntOrString)
+					}
+					(*m.MaxUnavailable).DecodeJSON(d)
 				}
-				(*m.MaxUnavailable).DecodeJSON(d)
+				jsonwire.Keep(d, k3, m.MaxUnavailable)
 			}
 		case "unhealthyPodEvictionPolicy":
-			if d.Null() {
-				m.UnhealthyPodEvictionPolicy = nil
-			} else {
-				if m.UnhealthyPodEvictionPolicy == nil {
-					m.UnhealthyPodEvictionPolicy = new(UnhealthyPodEvictionPolicyType)
+			if k4, ok := jsonwire.ReusePtr(d, &m.UnhealthyPodEvictionPolicy); !ok {
+				if d.Null() {
+					m.UnhealthyPodEvictionPolicy = nil
+				} else {
+					if m.UnhealthyPodEvictionPolicy == nil {
+						m.UnhealthyPodEvictionPolicy = new(UnhealthyPodEvictionPolicyType)
+					}
+					jsonwire.String(d, m.UnhealthyPodEvictionPolicy)
 				}
-				jsonwire.String(d, m.UnhealthyPodEvictionPolicy)
+				jsonwire.Keep(d, k4, m.UnhealthyPodEvictionPolicy)
 			}
 		default:
 			d.Skip()
@@ -70,9 +82,12 @@ func (m *PodDisruptionBudgetStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "observedGeneration":
 			jsonwire.Int(d, &m.ObservedGeneration)
 		case "disruptedPods":
-			jsonwire.Map(d, &m.DisruptedPods, "map[string]metav1.Time", func(d *jsonwire.Decoder, v *metav1.Time) {
-				(*v).DecodeJSON(d)
-			})
+			if k5, ok := jsonwire.ReuseMap(d, &m.DisruptedPods); !ok {
+				jsonwire.Map(d, &m.DisruptedPods, "map[string]metav1.Time", func(d *jsonwire.Decoder, v *metav1.Time) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k5, m.DisruptedPods)
+			}
 		case "disruptionsAllowed":
 			jsonwire.Int(d, &m.DisruptionsAllowed)
 		case "currentHealthy":
@@ -82,22 +97,28 @@ func (m *PodDisruptionBudgetStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "expectedPods":
 			jsonwire.Int(d, &m.ExpectedPods)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]metav1.Condition") {
-				s1 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(metav1.Condition))
+			if k6, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]metav1.Condition") {
+					s7 := m.Conditions[:0]
+					if n := d.Count(); cap(s7) < n {
+						s7 = make([]metav1.Condition, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s7) {
+							s7 = s7[:i+1]
+						} else {
+							s7 = append(s7, *new(metav1.Condition))
+						}
+						s7[i].DecodeJSON(d)
+					}
+					if len(s7) == 0 {
+						s7 = []metav1.Condition{}
+					}
+					m.Conditions = s7
 				}
-				if len(s1) == 0 {
-					s1 = []metav1.Condition{}
-				}
-				m.Conditions = s1
+				jsonwire.Keep(d, k6, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -146,22 +167,28 @@ func (m *PodDisruptionBudgetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]PodDisruptionBudget") {
-				s2 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(PodDisruptionBudget))
+			if k8, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]PodDisruptionBudget") {
+					s9 := m.Items[:0]
+					if n := d.Count(); cap(s9) < n {
+						s9 = make([]PodDisruptionBudget, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s9) {
+							s9 = s9[:i+1]
+						} else {
+							s9 = append(s9, *new(PodDisruptionBudget))
+						}
+						s9[i].DecodeJSON(d)
+					}
+					if len(s9) == 0 {
+						s9 = []PodDisruptionBudget{}
+					}
+					m.Items = s9
 				}
-				if len(s2) == 0 {
-					s2 = []PodDisruptionBudget{}
-				}
-				m.Items = s2
+				jsonwire.Keep(d, k8, m.Items)
 			}
 		default:
 			d.Skip()
@@ -185,13 +212,16 @@ func (m *Eviction) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "deleteOptions":
-			if d.Null() {
-				m.DeleteOptions = nil
-			} else {
-				if m.DeleteOptions == nil {
-					m.DeleteOptions = new(metav1.DeleteOptions)
+			if k10, ok := jsonwire.ReusePtr(d, &m.DeleteOptions); !ok {
+				if d.Null() {
+					m.DeleteOptions = nil
+				} else {
+					if m.DeleteOptions == nil {
+						m.DeleteOptions = new(metav1.DeleteOptions)
+					}
+					(*m.DeleteOptions).DecodeJSON(d)
 				}
-				(*m.DeleteOptions).DecodeJSON(d)
+				jsonwire.Keep(d, k10, m.DeleteOptions)
 			}
 		default:
 			d.Skip()

@@ -16,94 +16,124 @@ func (m *PolicyRule) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "verbs":
-			if d.Null() {
-				m.Verbs = nil
-			} else if d.OpenArray("[]string") {
-				s1 := m.Verbs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(string))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Verbs); !ok {
+				if d.Null() {
+					m.Verbs = nil
+				} else if d.OpenArray("[]string") {
+					s2 := m.Verbs[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s1[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(string))
+						}
+						jsonwire.String(d, &s2[i])
+					}
+					if len(s2) == 0 {
+						s2 = []string{}
+					}
+					m.Verbs = s2
 				}
-				if len(s1) == 0 {
-					s1 = []string{}
-				}
-				m.Verbs = s1
+				jsonwire.Keep(d, k1, m.Verbs)
 			}
 		case "apiGroups":
-			if d.Null() {
-				m.APIGroups = nil
-			} else if d.OpenArray("[]string") {
-				s2 := m.APIGroups[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(string))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.APIGroups); !ok {
+				if d.Null() {
+					m.APIGroups = nil
+				} else if d.OpenArray("[]string") {
+					s4 := m.APIGroups[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s2[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(string))
+						}
+						jsonwire.String(d, &s4[i])
+					}
+					if len(s4) == 0 {
+						s4 = []string{}
+					}
+					m.APIGroups = s4
 				}
-				if len(s2) == 0 {
-					s2 = []string{}
-				}
-				m.APIGroups = s2
+				jsonwire.Keep(d, k3, m.APIGroups)
 			}
 		case "resources":
-			if d.Null() {
-				m.Resources = nil
-			} else if d.OpenArray("[]string") {
-				s3 := m.Resources[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(string))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else if d.OpenArray("[]string") {
+					s6 := m.Resources[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s3[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(string))
+						}
+						jsonwire.String(d, &s6[i])
+					}
+					if len(s6) == 0 {
+						s6 = []string{}
+					}
+					m.Resources = s6
 				}
-				if len(s3) == 0 {
-					s3 = []string{}
-				}
-				m.Resources = s3
+				jsonwire.Keep(d, k5, m.Resources)
 			}
 		case "resourceNames":
-			if d.Null() {
-				m.ResourceNames = nil
-			} else if d.OpenArray("[]string") {
-				s4 := m.ResourceNames[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(string))
+			if k7, ok := jsonwire.ReuseSlice(d, &m.ResourceNames); !ok {
+				if d.Null() {
+					m.ResourceNames = nil
+				} else if d.OpenArray("[]string") {
+					s8 := m.ResourceNames[:0]
+					if n := d.Count(); cap(s8) < n {
+						s8 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s4[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s8) {
+							s8 = s8[:i+1]
+						} else {
+							s8 = append(s8, *new(string))
+						}
+						jsonwire.String(d, &s8[i])
+					}
+					if len(s8) == 0 {
+						s8 = []string{}
+					}
+					m.ResourceNames = s8
 				}
-				if len(s4) == 0 {
-					s4 = []string{}
-				}
-				m.ResourceNames = s4
+				jsonwire.Keep(d, k7, m.ResourceNames)
 			}
 		case "nonResourceURLs":
-			if d.Null() {
-				m.NonResourceURLs = nil
-			} else if d.OpenArray("[]string") {
-				s5 := m.NonResourceURLs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(string))
+			if k9, ok := jsonwire.ReuseSlice(d, &m.NonResourceURLs); !ok {
+				if d.Null() {
+					m.NonResourceURLs = nil
+				} else if d.OpenArray("[]string") {
+					s10 := m.NonResourceURLs[:0]
+					if n := d.Count(); cap(s10) < n {
+						s10 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s5[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s10) {
+							s10 = s10[:i+1]
+						} else {
+							s10 = append(s10, *new(string))
+						}
+						jsonwire.String(d, &s10[i])
+					}
+					if len(s10) == 0 {
+						s10 = []string{}
+					}
+					m.NonResourceURLs = s10
 				}
-				if len(s5) == 0 {
-					s5 = []string{}
-				}
-				m.NonResourceURLs = s5
+				jsonwire.Keep(d, k9, m.NonResourceURLs)
 			}
 		default:
 			d.Skip()
@@ -171,22 +201,28 @@ func (m *Role) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "rules":
-			if d.Null() {
-				m.Rules = nil
-			} else if d.OpenArray("[]PolicyRule") {
-				s6 := m.Rules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(PolicyRule))
+			if k11, ok := jsonwire.ReuseSlice(d, &m.Rules); !ok {
+				if d.Null() {
+					m.Rules = nil
+				} else if d.OpenArray("[]PolicyRule") {
+					s12 := m.Rules[:0]
+					if n := d.Count(); cap(s12) < n {
+						s12 = make([]PolicyRule, 0, n)
 					}
-					s6[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s12) {
+							s12 = s12[:i+1]
+						} else {
+							s12 = append(s12, *new(PolicyRule))
+						}
+						s12[i].DecodeJSON(d)
+					}
+					if len(s12) == 0 {
+						s12 = []PolicyRule{}
+					}
+					m.Rules = s12
 				}
-				if len(s6) == 0 {
-					s6 = []PolicyRule{}
-				}
-				m.Rules = s6
+				jsonwire.Keep(d, k11, m.Rules)
 			}
 		default:
 			d.Skip()
@@ -210,22 +246,28 @@ func (m *RoleBinding) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "subjects":
-			if d.Null() {
-				m.Subjects = nil
-			} else if d.OpenArray("[]Subject") {
-				s7 := m.Subjects[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(Subject))
+			if k13, ok := jsonwire.ReuseSlice(d, &m.Subjects); !ok {
+				if d.Null() {
+					m.Subjects = nil
+				} else if d.OpenArray("[]Subject") {
+					s14 := m.Subjects[:0]
+					if n := d.Count(); cap(s14) < n {
+						s14 = make([]Subject, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s14) {
+							s14 = s14[:i+1]
+						} else {
+							s14 = append(s14, *new(Subject))
+						}
+						s14[i].DecodeJSON(d)
+					}
+					if len(s14) == 0 {
+						s14 = []Subject{}
+					}
+					m.Subjects = s14
 				}
-				if len(s7) == 0 {
-					s7 = []Subject{}
-				}
-				m.Subjects = s7
+				jsonwire.Keep(d, k13, m.Subjects)
 			}
 		case "roleRef":
 			m.RoleRef.DecodeJSON(d)
@@ -251,22 +293,28 @@ func (m *RoleBindingList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]RoleBinding") {
-				s8 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(RoleBinding))
+			if k15, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]RoleBinding") {
+					s16 := m.Items[:0]
+					if n := d.Count(); cap(s16) < n {
+						s16 = make([]RoleBinding, 0, n)
 					}
-					s8[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s16) {
+							s16 = s16[:i+1]
+						} else {
+							s16 = append(s16, *new(RoleBinding))
+						}
+						s16[i].DecodeJSON(d)
+					}
+					if len(s16) == 0 {
+						s16 = []RoleBinding{}
+					}
+					m.Items = s16
 				}
-				if len(s8) == 0 {
-					s8 = []RoleBinding{}
-				}
-				m.Items = s8
+				jsonwire.Keep(d, k15, m.Items)
 			}
 		default:
 			d.Skip()
@@ -290,22 +338,28 @@ func (m *RoleList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Role") {
-				s9 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(Role))
+			if k17, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Role") {
+					s18 := m.Items[:0]
+					if n := d.Count(); cap(s18) < n {
+						s18 = make([]Role, 0, n)
 					}
-					s9[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s18) {
+							s18 = s18[:i+1]
+						} else {
+							s18 = append(s18, *new(Role))
+						}
+						s18[i].DecodeJSON(d)
+					}
+					if len(s18) == 0 {
+						s18 = []Role{}
+					}
+					m.Items = s18
 				}
-				if len(s9) == 0 {
-					s9 = []Role{}
-				}
-				m.Items = s9
+				jsonwire.Keep(d, k17, m.Items)
 			}
 		default:
 			d.Skip()
@@ -329,31 +383,40 @@ func (m *ClusterRole) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "rules":
-			if d.Null() {
-				m.Rules = nil
-			} else if d.OpenArray("[]PolicyRule") {
-				s10 := m.Rules[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(PolicyRule))
+			if k19, ok := jsonwire.ReuseSlice(d, &m.Rules); !ok {
+				if d.Null() {
+					m.Rules = nil
+				} else if d.OpenArray("[]PolicyRule") {
+					s20 := m.Rules[:0]
+					if n := d.Count(); cap(s20) < n {
+						s20 = make([]PolicyRule, 0, n)
 					}
-					s10[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s20) {
+							s20 = s20[:i+1]
+						} else {
+							s20 = append(s20, *new(PolicyRule))
+						}
+						s20[i].DecodeJSON(d)
+					}
+					if len(s20) == 0 {
+						s20 = []PolicyRule{}
+					}
+					m.Rules = s20
 				}
-				if len(s10) == 0 {
-					s10 = []PolicyRule{}
-				}
-				m.Rules = s10
+				jsonwire.Keep(d, k19, m.Rules)
 			}
 		case "aggregationRule":
-			if d.Null() {
-				m.AggregationRule = nil
-			} else {
-				if m.AggregationRule == nil {
-					m.AggregationRule = new(AggregationRule)
+			if k21, ok := jsonwire.ReusePtr(d, &m.AggregationRule); !ok {
+				if d.Null() {
+					m.AggregationRule = nil
+				} else {
+					if m.AggregationRule == nil {
+						m.AggregationRule = new(AggregationRule)
+					}
+					(*m.AggregationRule).DecodeJSON(d)
 				}
-				(*m.AggregationRule).DecodeJSON(d)
+				jsonwire.Keep(d, k21, m.AggregationRule)
 			}
 		default:
 			d.Skip()
@@ -371,22 +434,28 @@ func (m *AggregationRule) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "clusterRoleSelectors":
-			if d.Null() {
-				m.ClusterRoleSelectors = nil
-			} else if d.OpenArray("[]metav1.LabelSelector") {
-				s11 := m.ClusterRoleSelectors[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(metav1.LabelSelector))
+			if k22, ok := jsonwire.ReuseSlice(d, &m.ClusterRoleSelectors); !ok {
+				if d.Null() {
+					m.ClusterRoleSelectors = nil
+				} else if d.OpenArray("[]metav1.LabelSelector") {
+					s23 := m.ClusterRoleSelectors[:0]
+					if n := d.Count(); cap(s23) < n {
+						s23 = make([]metav1.LabelSelector, 0, n)
 					}
-					s11[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s23) {
+							s23 = s23[:i+1]
+						} else {
+							s23 = append(s23, *new(metav1.LabelSelector))
+						}
+						s23[i].DecodeJSON(d)
+					}
+					if len(s23) == 0 {
+						s23 = []metav1.LabelSelector{}
+					}
+					m.ClusterRoleSelectors = s23
 				}
-				if len(s11) == 0 {
-					s11 = []metav1.LabelSelector{}
-				}
-				m.ClusterRoleSelectors = s11
+				jsonwire.Keep(d, k22, m.ClusterRoleSelectors)
 			}
 		default:
 			d.Skip()
@@ -410,22 +479,28 @@ func (m *ClusterRoleBinding) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "subjects":
-			if d.Null() {
-				m.Subjects = nil
-			} else if d.OpenArray("[]Subject") {
-				s12 := m.Subjects[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(Subject))
+			if k24, ok := jsonwire.ReuseSlice(d, &m.Subjects); !ok {
+				if d.Null() {
+					m.Subjects = nil
+				} else if d.OpenArray("[]Subject") {
+					s25 := m.Subjects[:0]
+					if n := d.Count(); cap(s25) < n {
+						s25 = make([]Subject, 0, n)
 					}
-					s12[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s25) {
+							s25 = s25[:i+1]
+						} else {
+							s25 = append(s25, *new(Subject))
+						}
+						s25[i].DecodeJSON(d)
+					}
+					if len(s25) == 0 {
+						s25 = []Subject{}
+					}
+					m.Subjects = s25
 				}
-				if len(s12) == 0 {
-					s12 = []Subject{}
-				}
-				m.Subjects = s12
+				jsonwire.Keep(d, k24, m.Subjects)
 			}
 		case "roleRef":
 			m.RoleRef.DecodeJSON(d)
@@ -451,22 +526,28 @@ func (m *ClusterRoleBindingList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ClusterRoleBinding") {
-				s13 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s13) {
-						s13 = s13[:i+1]
-					} else {
-						s13 = append(s13, *new(ClusterRoleBinding))
+			if k26, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ClusterRoleBinding") {
+					s27 := m.Items[:0]
+					if n := d.Count(); cap(s27) < n {
+						s27 = make([]ClusterRoleBinding, 0, n)
 					}
-					s13[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s27) {
+							s27 = s27[:i+1]
+						} else {
+							s27 = append(s27, *new(ClusterRoleBinding))
+						}
+						s27[i].DecodeJSON(d)
+					}
+					if len(s27) == 0 {
+						s27 = []ClusterRoleBinding{}
+					}
+					m.Items = s27
 				}
-				if len(s13) == 0 {
-					s13 = []ClusterRoleBinding{}
-				}
-				m.Items = s13
+				jsonwire.Keep(d, k26, m.Items)
 			}
 		default:
 			d.Skip()
@@ -490,22 +571,28 @@ func (m *ClusterRoleList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ClusterRole") {
-				s14 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s14) {
-						s14 = s14[:i+1]
-					} else {
-						s14 = append(s14, *new(ClusterRole))
+			if k28, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ClusterRole") {
+					s29 := m.Items[:0]
+					if n := d.Count(); cap(s29) < n {
+						s29 = make([]ClusterRole, 0, n)
 					}
-					s14[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s29) {
+							s29 = s29[:i+1]
+						} else {
+							s29 = append(s29, *new(ClusterRole))
+						}
+						s29[i].DecodeJSON(d)
+					}
+					if len(s29) == 0 {
+						s29 = []ClusterRole{}
+					}
+					m.Items = s29
 				}
-				if len(s14) == 0 {
-					s14 = []ClusterRole{}
-				}
-				m.Items = s14
+				jsonwire.Keep(d, k28, m.Items)
 			}
 		default:
 			d.Skip()

@@ -47,76 +47,100 @@ func (m *ResourceSliceSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "pool":
 			m.Pool.DecodeJSON(d)
 		case "nodeName":
-			if d.Null() {
-				m.NodeName = nil
-			} else {
-				if m.NodeName == nil {
-					m.NodeName = new(string)
+			if k1, ok := jsonwire.ReusePtr(d, &m.NodeName); !ok {
+				if d.Null() {
+					m.NodeName = nil
+				} else {
+					if m.NodeName == nil {
+						m.NodeName = new(string)
+					}
+					jsonwire.String(d, m.NodeName)
 				}
-				jsonwire.String(d, m.NodeName)
+				jsonwire.Keep(d, k1, m.NodeName)
 			}
 		case "nodeSelector":
-			if d.Null() {
-				m.NodeSelector = nil
-			} else {
-				if m.NodeSelector == nil {
-					m.NodeSelector = new(corev1.NodeSelector)
+			if k2, ok := jsonwire.ReusePtr(d, &m.NodeSelector); !ok {
+				if d.Null() {
+					m.NodeSelector = nil
+				} else {
+					if m.NodeSelector == nil {
+						m.NodeSelector = new(corev1.NodeSelector)
+					}
+					(*m.NodeSelector).DecodeJSON(d)
 				}
-				(*m.NodeSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k2, m.NodeSelector)
 			}
 		case "allNodes":
-			if d.Null() {
-				m.AllNodes = nil
-			} else {
-				if m.AllNodes == nil {
-					m.AllNodes = new(bool)
+			if k3, ok := jsonwire.ReusePtr(d, &m.AllNodes); !ok {
+				if d.Null() {
+					m.AllNodes = nil
+				} else {
+					if m.AllNodes == nil {
+						m.AllNodes = new(bool)
+					}
+					jsonwire.Bool(d, m.AllNodes)
 				}
-				jsonwire.Bool(d, m.AllNodes)
+				jsonwire.Keep(d, k3, m.AllNodes)
 			}
 		case "devices":
-			if d.Null() {
-				m.Devices = nil
-			} else if d.OpenArray("[]Device") {
-				s1 := m.Devices[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(Device))
+			if k4, ok := jsonwire.ReuseSlice(d, &m.Devices); !ok {
+				if d.Null() {
+					m.Devices = nil
+				} else if d.OpenArray("[]Device") {
+					s5 := m.Devices[:0]
+					if n := d.Count(); cap(s5) < n {
+						s5 = make([]Device, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s5) {
+							s5 = s5[:i+1]
+						} else {
+							s5 = append(s5, *new(Device))
+						}
+						s5[i].DecodeJSON(d)
+					}
+					if len(s5) == 0 {
+						s5 = []Device{}
+					}
+					m.Devices = s5
 				}
-				if len(s1) == 0 {
-					s1 = []Device{}
-				}
-				m.Devices = s1
+				jsonwire.Keep(d, k4, m.Devices)
 			}
 		case "perDeviceNodeSelection":
-			if d.Null() {
-				m.PerDeviceNodeSelection = nil
-			} else {
-				if m.PerDeviceNodeSelection == nil {
-					m.PerDeviceNodeSelection = new(bool)
+			if k6, ok := jsonwire.ReusePtr(d, &m.PerDeviceNodeSelection); !ok {
+				if d.Null() {
+					m.PerDeviceNodeSelection = nil
+				} else {
+					if m.PerDeviceNodeSelection == nil {
+						m.PerDeviceNodeSelection = new(bool)
+					}
+					jsonwire.Bool(d, m.PerDeviceNodeSelection)
 				}
-				jsonwire.Bool(d, m.PerDeviceNodeSelection)
+				jsonwire.Keep(d, k6, m.PerDeviceNodeSelection)
 			}
 		case "sharedCounters":
-			if d.Null() {
-				m.SharedCounters = nil
-			} else if d.OpenArray("[]CounterSet") {
-				s2 := m.SharedCounters[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(CounterSet))
+			if k7, ok := jsonwire.ReuseSlice(d, &m.SharedCounters); !ok {
+				if d.Null() {
+					m.SharedCounters = nil
+				} else if d.OpenArray("[]CounterSet") {
+					s8 := m.SharedCounters[:0]
+					if n := d.Count(); cap(s8) < n {
+						s8 = make([]CounterSet, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s8) {
+							s8 = s8[:i+1]
+						} else {
+							s8 = append(s8, *new(CounterSet))
+						}
+						s8[i].DecodeJSON(d)
+					}
+					if len(s8) == 0 {
+						s8 = []CounterSet{}
+					}
+					m.SharedCounters = s8
 				}
-				if len(s2) == 0 {
-					s2 = []CounterSet{}
-				}
-				m.SharedCounters = s2
+				jsonwire.Keep(d, k7, m.SharedCounters)
 			}
 		default:
 			d.Skip()
@@ -136,9 +160,12 @@ func (m *CounterSet) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "counters":
-			jsonwire.Map(d, &m.Counters, "map[string]Counter", func(d *jsonwire.Decoder, v *Counter) {
-				(*v).DecodeJSON(d)
-			})
+			if k9, ok := jsonwire.ReuseMap(d, &m.Counters); !ok {
+				jsonwire.Map(d, &m.Counters, "map[string]Counter", func(d *jsonwire.Decoder, v *Counter) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k9, m.Counters)
+			}
 		default:
 			d.Skip()
 		}
@@ -178,134 +205,182 @@ func (m *Device) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "attributes":
-			jsonwire.Map(d, &m.Attributes, "map[QualifiedName]DeviceAttribute", func(d *jsonwire.Decoder, v *DeviceAttribute) {
-				(*v).DecodeJSON(d)
-			})
+			if k10, ok := jsonwire.ReuseMap(d, &m.Attributes); !ok {
+				jsonwire.Map(d, &m.Attributes, "map[QualifiedName]DeviceAttribute", func(d *jsonwire.Decoder, v *DeviceAttribute) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k10, m.Attributes)
+			}
 		case "capacity":
-			jsonwire.Map(d, &m.Capacity, "map[QualifiedName]DeviceCapacity", func(d *jsonwire.Decoder, v *DeviceCapacity) {
-				(*v).DecodeJSON(d)
-			})
+			if k11, ok := jsonwire.ReuseMap(d, &m.Capacity); !ok {
+				jsonwire.Map(d, &m.Capacity, "map[QualifiedName]DeviceCapacity", func(d *jsonwire.Decoder, v *DeviceCapacity) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k11, m.Capacity)
+			}
 		case "consumesCounters":
-			if d.Null() {
-				m.ConsumesCounters = nil
-			} else if d.OpenArray("[]DeviceCounterConsumption") {
-				s3 := m.ConsumesCounters[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(DeviceCounterConsumption))
+			if k12, ok := jsonwire.ReuseSlice(d, &m.ConsumesCounters); !ok {
+				if d.Null() {
+					m.ConsumesCounters = nil
+				} else if d.OpenArray("[]DeviceCounterConsumption") {
+					s13 := m.ConsumesCounters[:0]
+					if n := d.Count(); cap(s13) < n {
+						s13 = make([]DeviceCounterConsumption, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s13) {
+							s13 = s13[:i+1]
+						} else {
+							s13 = append(s13, *new(DeviceCounterConsumption))
+						}
+						s13[i].DecodeJSON(d)
+					}
+					if len(s13) == 0 {
+						s13 = []DeviceCounterConsumption{}
+					}
+					m.ConsumesCounters = s13
 				}
-				if len(s3) == 0 {
-					s3 = []DeviceCounterConsumption{}
-				}
-				m.ConsumesCounters = s3
+				jsonwire.Keep(d, k12, m.ConsumesCounters)
 			}
 		case "nodeName":
-			if d.Null() {
-				m.NodeName = nil
-			} else {
-				if m.NodeName == nil {
-					m.NodeName = new(string)
+			if k14, ok := jsonwire.ReusePtr(d, &m.NodeName); !ok {
+				if d.Null() {
+					m.NodeName = nil
+				} else {
+					if m.NodeName == nil {
+						m.NodeName = new(string)
+					}
+					jsonwire.String(d, m.NodeName)
 				}
-				jsonwire.String(d, m.NodeName)
+				jsonwire.Keep(d, k14, m.NodeName)
 			}
 		case "nodeSelector":
-			if d.Null() {
-				m.NodeSelector = nil
-			} else {
-				if m.NodeSelector == nil {
-					m.NodeSelector = new(corev1.NodeSelector)
+			if k15, ok := jsonwire.ReusePtr(d, &m.NodeSelector); !ok {
+				if d.Null() {
+					m.NodeSelector = nil
+				} else {
+					if m.NodeSelector == nil {
+						m.NodeSelector = new(corev1.NodeSelector)
+					}
+					(*m.NodeSelector).DecodeJSON(d)
 				}
-				(*m.NodeSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k15, m.NodeSelector)
 			}
 		case "allNodes":
-			if d.Null() {
-				m.AllNodes = nil
-			} else {
-				if m.AllNodes == nil {
-					m.AllNodes = new(bool)
+			if k16, ok := jsonwire.ReusePtr(d, &m.AllNodes); !ok {
+				if d.Null() {
+					m.AllNodes = nil
+				} else {
+					if m.AllNodes == nil {
+						m.AllNodes = new(bool)
+					}
+					jsonwire.Bool(d, m.AllNodes)
 				}
-				jsonwire.Bool(d, m.AllNodes)
+				jsonwire.Keep(d, k16, m.AllNodes)
 			}
 		case "taints":
-			if d.Null() {
-				m.Taints = nil
-			} else if d.OpenArray("[]DeviceTaint") {
-				s4 := m.Taints[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(DeviceTaint))
+			if k17, ok := jsonwire.ReuseSlice(d, &m.Taints); !ok {
+				if d.Null() {
+					m.Taints = nil
+				} else if d.OpenArray("[]DeviceTaint") {
+					s18 := m.Taints[:0]
+					if n := d.Count(); cap(s18) < n {
+						s18 = make([]DeviceTaint, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s18) {
+							s18 = s18[:i+1]
+						} else {
+							s18 = append(s18, *new(DeviceTaint))
+						}
+						s18[i].DecodeJSON(d)
+					}
+					if len(s18) == 0 {
+						s18 = []DeviceTaint{}
+					}
+					m.Taints = s18
 				}
-				if len(s4) == 0 {
-					s4 = []DeviceTaint{}
-				}
-				m.Taints = s4
+				jsonwire.Keep(d, k17, m.Taints)
 			}
 		case "bindsToNode":
-			if d.Null() {
-				m.BindsToNode = nil
-			} else {
-				if m.BindsToNode == nil {
-					m.BindsToNode = new(bool)
+			if k19, ok := jsonwire.ReusePtr(d, &m.BindsToNode); !ok {
+				if d.Null() {
+					m.BindsToNode = nil
+				} else {
+					if m.BindsToNode == nil {
+						m.BindsToNode = new(bool)
+					}
+					jsonwire.Bool(d, m.BindsToNode)
 				}
-				jsonwire.Bool(d, m.BindsToNode)
+				jsonwire.Keep(d, k19, m.BindsToNode)
 			}
 		case "bindingConditions":
-			if d.Null() {
-				m.BindingConditions = nil
-			} else if d.OpenArray("[]string") {
-				s5 := m.BindingConditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(string))
+			if k20, ok := jsonwire.ReuseSlice(d, &m.BindingConditions); !ok {
+				if d.Null() {
+					m.BindingConditions = nil
+				} else if d.OpenArray("[]string") {
+					s21 := m.BindingConditions[:0]
+					if n := d.Count(); cap(s21) < n {
+						s21 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s5[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s21) {
+							s21 = s21[:i+1]
+						} else {
+							s21 = append(s21, *new(string))
+						}
+						jsonwire.String(d, &s21[i])
+					}
+					if len(s21) == 0 {
+						s21 = []string{}
+					}
+					m.BindingConditions = s21
 				}
-				if len(s5) == 0 {
-					s5 = []string{}
-				}
-				m.BindingConditions = s5
+				jsonwire.Keep(d, k20, m.BindingConditions)
 			}
 		case "bindingFailureConditions":
-			if d.Null() {
-				m.BindingFailureConditions = nil
-			} else if d.OpenArray("[]string") {
-				s6 := m.BindingFailureConditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(string))
+			if k22, ok := jsonwire.ReuseSlice(d, &m.BindingFailureConditions); !ok {
+				if d.Null() {
+					m.BindingFailureConditions = nil
+				} else if d.OpenArray("[]string") {
+					s23 := m.BindingFailureConditions[:0]
+					if n := d.Count(); cap(s23) < n {
+						s23 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s6[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s23) {
+							s23 = s23[:i+1]
+						} else {
+							s23 = append(s23, *new(string))
+						}
+						jsonwire.String(d, &s23[i])
+					}
+					if len(s23) == 0 {
+						s23 = []string{}
+					}
+					m.BindingFailureConditions = s23
 				}
-				if len(s6) == 0 {
-					s6 = []string{}
-				}
-				m.BindingFailureConditions = s6
+				jsonwire.Keep(d, k22, m.BindingFailureConditions)
 			}
 		case "allowMultipleAllocations":
-			if d.Null() {
-				m.AllowMultipleAllocations = nil
-			} else {
-				if m.AllowMultipleAllocations == nil {
-					m.AllowMultipleAllocations = new(bool)
+			if k24, ok := jsonwire.ReusePtr(d, &m.AllowMultipleAllocations); !ok {
+				if d.Null() {
+					m.AllowMultipleAllocations = nil
+				} else {
+					if m.AllowMultipleAllocations == nil {
+						m.AllowMultipleAllocations = new(bool)
+					}
+					jsonwire.Bool(d, m.AllowMultipleAllocations)
 				}
-				jsonwire.Bool(d, m.AllowMultipleAllocations)
+				jsonwire.Keep(d, k24, m.AllowMultipleAllocations)
 			}
 		case "nodeAllocatableResourceMappings":
-			jsonwire.Map(d, &m.NodeAllocatableResourceMappings, "map[corev1.ResourceName]NodeAllocatableResourceMapping", func(d *jsonwire.Decoder, v *NodeAllocatableResourceMapping) {
-				(*v).DecodeJSON(d)
-			})
+			if k25, ok := jsonwire.ReuseMap(d, &m.NodeAllocatableResourceMappings); !ok {
+				jsonwire.Map(d, &m.NodeAllocatableResourceMappings, "map[corev1.ResourceName]NodeAllocatableResourceMapping", func(d *jsonwire.Decoder, v *NodeAllocatableResourceMapping) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k25, m.NodeAllocatableResourceMappings)
+			}
 		default:
 			d.Skip()
 		}
@@ -322,22 +397,28 @@ func (m *NodeAllocatableResourceMapping) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "capacityKey":
-			if d.Null() {
-				m.CapacityKey = nil
-			} else {
-				if m.CapacityKey == nil {
-					m.CapacityKey = new(QualifiedName)
+			if k26, ok := jsonwire.ReusePtr(d, &m.CapacityKey); !ok {
+				if d.Null() {
+					m.CapacityKey = nil
+				} else {
+					if m.CapacityKey == nil {
+						m.CapacityKey = new(QualifiedName)
+					}
+					jsonwire.String(d, m.CapacityKey)
 				}
-				jsonwire.String(d, m.CapacityKey)
+				jsonwire.Keep(d, k26, m.CapacityKey)
 			}
 		case "allocationMultiplier":
-			if d.Null() {
-				m.AllocationMultiplier = nil
-			} else {
-				if m.AllocationMultiplier == nil {
-					m.AllocationMultiplier = new(quantity.Quantity)
+			if k27, ok := jsonwire.ReusePtr(d, &m.AllocationMultiplier); !ok {
+				if d.Null() {
+					m.AllocationMultiplier = nil
+				} else {
+					if m.AllocationMultiplier == nil {
+						m.AllocationMultiplier = new(quantity.Quantity)
+					}
+					(*m.AllocationMultiplier).DecodeJSON(d)
 				}
-				(*m.AllocationMultiplier).DecodeJSON(d)
+				jsonwire.Keep(d, k27, m.AllocationMultiplier)
 			}
 		default:
 			d.Skip()
@@ -357,9 +438,12 @@ func (m *DeviceCounterConsumption) DecodeJSON(d *jsonwire.Decoder) error {
 		case "counterSet":
 			jsonwire.String(d, &m.CounterSet)
 		case "counters":
-			jsonwire.Map(d, &m.Counters, "map[string]Counter", func(d *jsonwire.Decoder, v *Counter) {
-				(*v).DecodeJSON(d)
-			})
+			if k28, ok := jsonwire.ReuseMap(d, &m.Counters); !ok {
+				jsonwire.Map(d, &m.Counters, "map[string]Counter", func(d *jsonwire.Decoder, v *Counter) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k28, m.Counters)
+			}
 		default:
 			d.Skip()
 		}
@@ -378,13 +462,16 @@ func (m *DeviceCapacity) DecodeJSON(d *jsonwire.Decoder) error {
 		case "value":
 			m.Value.DecodeJSON(d)
 		case "requestPolicy":
-			if d.Null() {
-				m.RequestPolicy = nil
-			} else {
-				if m.RequestPolicy == nil {
-					m.RequestPolicy = new(CapacityRequestPolicy)
+			if k29, ok := jsonwire.ReusePtr(d, &m.RequestPolicy); !ok {
+				if d.Null() {
+					m.RequestPolicy = nil
+				} else {
+					if m.RequestPolicy == nil {
+						m.RequestPolicy = new(CapacityRequestPolicy)
+					}
+					(*m.RequestPolicy).DecodeJSON(d)
 				}
-				(*m.RequestPolicy).DecodeJSON(d)
+				jsonwire.Keep(d, k29, m.RequestPolicy)
 			}
 		default:
 			d.Skip()
@@ -419,40 +506,52 @@ func (m *CapacityRequestPolicy) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "default":
-			if d.Null() {
-				m.Default = nil
-			} else {
-				if m.Default == nil {
-					m.Default = new(quantity.Quantity)
+			if k30, ok := jsonwire.ReusePtr(d, &m.Default); !ok {
+				if d.Null() {
+					m.Default = nil
+				} else {
+					if m.Default == nil {
+						m.Default = new(quantity.Quantity)
+					}
+					(*m.Default).DecodeJSON(d)
 				}
-				(*m.Default).DecodeJSON(d)
+				jsonwire.Keep(d, k30, m.Default)
 			}
 		case "validValues":
-			if d.Null() {
-				m.ValidValues = nil
-			} else if d.OpenArray("[]quantity.Quantity") {
-				s7 := m.ValidValues[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(quantity.Quantity))
+			if k31, ok := jsonwire.ReuseSlice(d, &m.ValidValues); !ok {
+				if d.Null() {
+					m.ValidValues = nil
+				} else if d.OpenArray("[]quantity.Quantity") {
+					s32 := m.ValidValues[:0]
+					if n := d.Count(); cap(s32) < n {
+						s32 = make([]quantity.Quantity, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s32) {
+							s32 = s32[:i+1]
+						} else {
+							s32 = append(s32, *new(quantity.Quantity))
+						}
+						s32[i].DecodeJSON(d)
+					}
+					if len(s32) == 0 {
+						s32 = []quantity.Quantity{}
+					}
+					m.ValidValues = s32
 				}
-				if len(s7) == 0 {
-					s7 = []quantity.Quantity{}
-				}
-				m.ValidValues = s7
+				jsonwire.Keep(d, k31, m.ValidValues)
 			}
 		case "validRange":
-			if d.Null() {
-				m.ValidRange = nil
-			} else {
-				if m.ValidRange == nil {
-					m.ValidRange = new(CapacityRequestPolicyRange)
+			if k33, ok := jsonwire.ReusePtr(d, &m.ValidRange); !ok {
+				if d.Null() {
+					m.ValidRange = nil
+				} else {
+					if m.ValidRange == nil {
+						m.ValidRange = new(CapacityRequestPolicyRange)
+					}
+					(*m.ValidRange).DecodeJSON(d)
 				}
-				(*m.ValidRange).DecodeJSON(d)
+				jsonwire.Keep(d, k33, m.ValidRange)
 			}
 		default:
 			d.Skip()
@@ -470,31 +569,40 @@ func (m *CapacityRequestPolicyRange) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "min":
-			if d.Null() {
-				m.Min = nil
-			} else {
-				if m.Min == nil {
-					m.Min = new(quantity.Quantity)
+			if k34, ok := jsonwire.ReusePtr(d, &m.Min); !ok {
+				if d.Null() {
+					m.Min = nil
+				} else {
+					if m.Min == nil {
+						m.Min = new(quantity.Quantity)
+					}
+					(*m.Min).DecodeJSON(d)
 				}
-				(*m.Min).DecodeJSON(d)
+				jsonwire.Keep(d, k34, m.Min)
 			}
 		case "max":
-			if d.Null() {
-				m.Max = nil
-			} else {
-				if m.Max == nil {
-					m.Max = new(quantity.Quantity)
+			if k35, ok := jsonwire.ReusePtr(d, &m.Max); !ok {
+				if d.Null() {
+					m.Max = nil
+				} else {
+					if m.Max == nil {
+						m.Max = new(quantity.Quantity)
+					}
+					(*m.Max).DecodeJSON(d)
 				}
-				(*m.Max).DecodeJSON(d)
+				jsonwire.Keep(d, k35, m.Max)
 			}
 		case "step":
-			if d.Null() {
-				m.Step = nil
-			} else {
-				if m.Step == nil {
-					m.Step = new(quantity.Quantity)
+			if k36, ok := jsonwire.ReusePtr(d, &m.Step); !ok {
+				if d.Null() {
+					m.Step = nil
+				} else {
+					if m.Step == nil {
+						m.Step = new(quantity.Quantity)
+					}
+					(*m.Step).DecodeJSON(d)
 				}
-				(*m.Step).DecodeJSON(d)
+				jsonwire.Keep(d, k36, m.Step)
 			}
 		default:
 			d.Skip()
@@ -512,112 +620,148 @@ func (m *DeviceAttribute) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "int":
-			if d.Null() {
-				m.IntValue = nil
-			} else {
-				if m.IntValue == nil {
-					m.IntValue = new(int64)
+			if k37, ok := jsonwire.ReusePtr(d, &m.IntValue); !ok {
+				if d.Null() {
+					m.IntValue = nil
+				} else {
+					if m.IntValue == nil {
+						m.IntValue = new(int64)
+					}
+					jsonwire.Int(d, m.IntValue)
 				}
-				jsonwire.Int(d, m.IntValue)
+				jsonwire.Keep(d, k37, m.IntValue)
 			}
 		case "bool":
-			if d.Null() {
-				m.BoolValue = nil
-			} else {
-				if m.BoolValue == nil {
-					m.BoolValue = new(bool)
+			if k38, ok := jsonwire.ReusePtr(d, &m.BoolValue); !ok {
+				if d.Null() {
+					m.BoolValue = nil
+				} else {
+					if m.BoolValue == nil {
+						m.BoolValue = new(bool)
+					}
+					jsonwire.Bool(d, m.BoolValue)
 				}
-				jsonwire.Bool(d, m.BoolValue)
+				jsonwire.Keep(d, k38, m.BoolValue)
 			}
 		case "string":
-			if d.Null() {
-				m.StringValue = nil
-			} else {
-				if m.StringValue == nil {
-					m.StringValue = new(string)
+			if k39, ok := jsonwire.ReusePtr(d, &m.StringValue); !ok {
+				if d.Null() {
+					m.StringValue = nil
+				} else {
+					if m.StringValue == nil {
+						m.StringValue = new(string)
+					}
+					jsonwire.String(d, m.StringValue)
 				}
-				jsonwire.String(d, m.StringValue)
+				jsonwire.Keep(d, k39, m.StringValue)
 			}
 		case "version":
-			if d.Null() {
-				m.VersionValue = nil
-			} else {
-				if m.VersionValue == nil {
-					m.VersionValue = new(string)
+			if k40, ok := jsonwire.ReusePtr(d, &m.VersionValue); !ok {
+				if d.Null() {
+					m.VersionValue = nil
+				} else {
+					if m.VersionValue == nil {
+						m.VersionValue = new(string)
+					}
+					jsonwire.String(d, m.VersionValue)
 				}
-				jsonwire.String(d, m.VersionValue)
+				jsonwire.Keep(d, k40, m.VersionValue)
 			}
 		case "ints":
-			if d.Null() {
-				m.IntValues = nil
-			} else if d.OpenArray("[]int64") {
-				s8 := m.IntValues[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(int64))
+			if k41, ok := jsonwire.ReuseSlice(d, &m.IntValues); !ok {
+				if d.Null() {
+					m.IntValues = nil
+				} else if d.OpenArray("[]int64") {
+					s42 := m.IntValues[:0]
+					if n := d.Count(); cap(s42) < n {
+						s42 = make([]int64, 0, n)
 					}
-					jsonwire.Int(d, &s8[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s42) {
+							s42 = s42[:i+1]
+						} else {
+							s42 = append(s42, *new(int64))
+						}
+						jsonwire.Int(d, &s42[i])
+					}
+					if len(s42) == 0 {
+						s42 = []int64{}
+					}
+					m.IntValues = s42
 				}
-				if len(s8) == 0 {
-					s8 = []int64{}
-				}
-				m.IntValues = s8
+				jsonwire.Keep(d, k41, m.IntValues)
 			}
 		case "bools":
-			if d.Null() {
-				m.BoolValues = nil
-			} else if d.OpenArray("[]bool") {
-				s9 := m.BoolValues[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(bool))
+			if k43, ok := jsonwire.ReuseSlice(d, &m.BoolValues); !ok {
+				if d.Null() {
+					m.BoolValues = nil
+				} else if d.OpenArray("[]bool") {
+					s44 := m.BoolValues[:0]
+					if n := d.Count(); cap(s44) < n {
+						s44 = make([]bool, 0, n)
 					}
-					jsonwire.Bool(d, &s9[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s44) {
+							s44 = s44[:i+1]
+						} else {
+							s44 = append(s44, *new(bool))
+						}
+						jsonwire.Bool(d, &s44[i])
+					}
+					if len(s44) == 0 {
+						s44 = []bool{}
+					}
+					m.BoolValues = s44
 				}
-				if len(s9) == 0 {
-					s9 = []bool{}
-				}
-				m.BoolValues = s9
+				jsonwire.Keep(d, k43, m.BoolValues)
 			}
 		case "strings":
-			if d.Null() {
-				m.StringValues = nil
-			} else if d.OpenArray("[]string") {
-				s10 := m.StringValues[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(string))
+			if k45, ok := jsonwire.ReuseSlice(d, &m.StringValues); !ok {
+				if d.Null() {
+					m.StringValues = nil
+				} else if d.OpenArray("[]string") {
+					s46 := m.StringValues[:0]
+					if n := d.Count(); cap(s46) < n {
+						s46 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s10[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s46) {
+							s46 = s46[:i+1]
+						} else {
+							s46 = append(s46, *new(string))
+						}
+						jsonwire.String(d, &s46[i])
+					}
+					if len(s46) == 0 {
+						s46 = []string{}
+					}
+					m.StringValues = s46
 				}
-				if len(s10) == 0 {
-					s10 = []string{}
-				}
-				m.StringValues = s10
+				jsonwire.Keep(d, k45, m.StringValues)
 			}
 		case "versions":
-			if d.Null() {
-				m.VersionValues = nil
-			} else if d.OpenArray("[]string") {
-				s11 := m.VersionValues[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(string))
+			if k47, ok := jsonwire.ReuseSlice(d, &m.VersionValues); !ok {
+				if d.Null() {
+					m.VersionValues = nil
+				} else if d.OpenArray("[]string") {
+					s48 := m.VersionValues[:0]
+					if n := d.Count(); cap(s48) < n {
+						s48 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s11[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s48) {
+							s48 = s48[:i+1]
+						} else {
+							s48 = append(s48, *new(string))
+						}
+						jsonwire.String(d, &s48[i])
+					}
+					if len(s48) == 0 {
+						s48 = []string{}
+					}
+					m.VersionValues = s48
 				}
-				if len(s11) == 0 {
-					s11 = []string{}
-				}
-				m.VersionValues = s11
+				jsonwire.Keep(d, k47, m.VersionValues)
 			}
 		default:
 			d.Skip()
@@ -641,13 +785,16 @@ func (m *DeviceTaint) DecodeJSON(d *jsonwire.Decoder) error {
 		case "effect":
 			jsonwire.String(d, &m.Effect)
 		case "timeAdded":
-			if d.Null() {
-				m.TimeAdded = nil
-			} else {
-				if m.TimeAdded == nil {
-					m.TimeAdded = new(metav1.Time)
+			if k49, ok := jsonwire.ReusePtr(d, &m.TimeAdded); !ok {
+				if d.Null() {
+					m.TimeAdded = nil
+				} else {
+					if m.TimeAdded == nil {
+						m.TimeAdded = new(metav1.Time)
+					}
+					(*m.TimeAdded).DecodeJSON(d)
 				}
-				(*m.TimeAdded).DecodeJSON(d)
+				jsonwire.Keep(d, k49, m.TimeAdded)
 			}
 		default:
 			d.Skip()
@@ -671,22 +818,28 @@ func (m *ResourceSliceList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ResourceSlice") {
-				s12 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(ResourceSlice))
+			if k50, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ResourceSlice") {
+					s51 := m.Items[:0]
+					if n := d.Count(); cap(s51) < n {
+						s51 = make([]ResourceSlice, 0, n)
 					}
-					s12[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s51) {
+							s51 = s51[:i+1]
+						} else {
+							s51 = append(s51, *new(ResourceSlice))
+						}
+						s51[i].DecodeJSON(d)
+					}
+					if len(s51) == 0 {
+						s51 = []ResourceSlice{}
+					}
+					m.Items = s51
 				}
-				if len(s12) == 0 {
-					s12 = []ResourceSlice{}
-				}
-				m.Items = s12
+				jsonwire.Keep(d, k50, m.Items)
 			}
 		default:
 			d.Skip()
@@ -746,58 +899,76 @@ func (m *DeviceClaim) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "requests":
-			if d.Null() {
-				m.Requests = nil
-			} else if d.OpenArray("[]DeviceRequest") {
-				s13 := m.Requests[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s13) {
-						s13 = s13[:i+1]
-					} else {
-						s13 = append(s13, *new(DeviceRequest))
+			if k52, ok := jsonwire.ReuseSlice(d, &m.Requests); !ok {
+				if d.Null() {
+					m.Requests = nil
+				} else if d.OpenArray("[]DeviceRequest") {
+					s53 := m.Requests[:0]
+					if n := d.Count(); cap(s53) < n {
+						s53 = make([]DeviceRequest, 0, n)
 					}
-					s13[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s53) {
+							s53 = s53[:i+1]
+						} else {
+							s53 = append(s53, *new(DeviceRequest))
+						}
+						s53[i].DecodeJSON(d)
+					}
+					if len(s53) == 0 {
+						s53 = []DeviceRequest{}
+					}
+					m.Requests = s53
 				}
-				if len(s13) == 0 {
-					s13 = []DeviceRequest{}
-				}
-				m.Requests = s13
+				jsonwire.Keep(d, k52, m.Requests)
 			}
 		case "constraints":
-			if d.Null() {
-				m.Constraints = nil
-			} else if d.OpenArray("[]DeviceConstraint") {
-				s14 := m.Constraints[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s14) {
-						s14 = s14[:i+1]
-					} else {
-						s14 = append(s14, *new(DeviceConstraint))
+			if k54, ok := jsonwire.ReuseSlice(d, &m.Constraints); !ok {
+				if d.Null() {
+					m.Constraints = nil
+				} else if d.OpenArray("[]DeviceConstraint") {
+					s55 := m.Constraints[:0]
+					if n := d.Count(); cap(s55) < n {
+						s55 = make([]DeviceConstraint, 0, n)
 					}
-					s14[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s55) {
+							s55 = s55[:i+1]
+						} else {
+							s55 = append(s55, *new(DeviceConstraint))
+						}
+						s55[i].DecodeJSON(d)
+					}
+					if len(s55) == 0 {
+						s55 = []DeviceConstraint{}
+					}
+					m.Constraints = s55
 				}
-				if len(s14) == 0 {
-					s14 = []DeviceConstraint{}
-				}
-				m.Constraints = s14
+				jsonwire.Keep(d, k54, m.Constraints)
 			}
 		case "config":
-			if d.Null() {
-				m.Config = nil
-			} else if d.OpenArray("[]DeviceClaimConfiguration") {
-				s15 := m.Config[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s15) {
-						s15 = s15[:i+1]
-					} else {
-						s15 = append(s15, *new(DeviceClaimConfiguration))
+			if k56, ok := jsonwire.ReuseSlice(d, &m.Config); !ok {
+				if d.Null() {
+					m.Config = nil
+				} else if d.OpenArray("[]DeviceClaimConfiguration") {
+					s57 := m.Config[:0]
+					if n := d.Count(); cap(s57) < n {
+						s57 = make([]DeviceClaimConfiguration, 0, n)
 					}
-					s15[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s57) {
+							s57 = s57[:i+1]
+						} else {
+							s57 = append(s57, *new(DeviceClaimConfiguration))
+						}
+						s57[i].DecodeJSON(d)
+					}
+					if len(s57) == 0 {
+						s57 = []DeviceClaimConfiguration{}
+					}
+					m.Config = s57
 				}
-				if len(s15) == 0 {
-					s15 = []DeviceClaimConfiguration{}
-				}
-				m.Config = s15
+				jsonwire.Keep(d, k56, m.Config)
 			}
 		default:
 			d.Skip()
@@ -817,31 +988,40 @@ func (m *DeviceRequest) DecodeJSON(d *jsonwire.Decoder) error {
 		case "name":
 			jsonwire.String(d, &m.Name)
 		case "exactly":
-			if d.Null() {
-				m.Exactly = nil
-			} else {
-				if m.Exactly == nil {
-					m.Exactly = new(ExactDeviceRequest)
+			if k58, ok := jsonwire.ReusePtr(d, &m.Exactly); !ok {
+				if d.Null() {
+					m.Exactly = nil
+				} else {
+					if m.Exactly == nil {
+						m.Exactly = new(ExactDeviceRequest)
+					}
+					(*m.Exactly).DecodeJSON(d)
 				}
-				(*m.Exactly).DecodeJSON(d)
+				jsonwire.Keep(d, k58, m.Exactly)
 			}
 		case "firstAvailable":
-			if d.Null() {
-				m.FirstAvailable = nil
-			} else if d.OpenArray("[]DeviceSubRequest") {
-				s16 := m.FirstAvailable[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s16) {
-						s16 = s16[:i+1]
-					} else {
-						s16 = append(s16, *new(DeviceSubRequest))
+			if k59, ok := jsonwire.ReuseSlice(d, &m.FirstAvailable); !ok {
+				if d.Null() {
+					m.FirstAvailable = nil
+				} else if d.OpenArray("[]DeviceSubRequest") {
+					s60 := m.FirstAvailable[:0]
+					if n := d.Count(); cap(s60) < n {
+						s60 = make([]DeviceSubRequest, 0, n)
 					}
-					s16[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s60) {
+							s60 = s60[:i+1]
+						} else {
+							s60 = append(s60, *new(DeviceSubRequest))
+						}
+						s60[i].DecodeJSON(d)
+					}
+					if len(s60) == 0 {
+						s60 = []DeviceSubRequest{}
+					}
+					m.FirstAvailable = s60
 				}
-				if len(s16) == 0 {
-					s16 = []DeviceSubRequest{}
-				}
-				m.FirstAvailable = s16
+				jsonwire.Keep(d, k59, m.FirstAvailable)
 			}
 		default:
 			d.Skip()
@@ -861,62 +1041,80 @@ func (m *ExactDeviceRequest) DecodeJSON(d *jsonwire.Decoder) error {
 		case "deviceClassName":
 			jsonwire.String(d, &m.DeviceClassName)
 		case "selectors":
-			if d.Null() {
-				m.Selectors = nil
-			} else if d.OpenArray("[]DeviceSelector") {
-				s17 := m.Selectors[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s17) {
-						s17 = s17[:i+1]
-					} else {
-						s17 = append(s17, *new(DeviceSelector))
+			if k61, ok := jsonwire.ReuseSlice(d, &m.Selectors); !ok {
+				if d.Null() {
+					m.Selectors = nil
+				} else if d.OpenArray("[]DeviceSelector") {
+					s62 := m.Selectors[:0]
+					if n := d.Count(); cap(s62) < n {
+						s62 = make([]DeviceSelector, 0, n)
 					}
-					s17[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s62) {
+							s62 = s62[:i+1]
+						} else {
+							s62 = append(s62, *new(DeviceSelector))
+						}
+						s62[i].DecodeJSON(d)
+					}
+					if len(s62) == 0 {
+						s62 = []DeviceSelector{}
+					}
+					m.Selectors = s62
 				}
-				if len(s17) == 0 {
-					s17 = []DeviceSelector{}
-				}
-				m.Selectors = s17
+				jsonwire.Keep(d, k61, m.Selectors)
 			}
 		case "allocationMode":
 			jsonwire.String(d, &m.AllocationMode)
 		case "count":
 			jsonwire.Int(d, &m.Count)
 		case "adminAccess":
-			if d.Null() {
-				m.AdminAccess = nil
-			} else {
-				if m.AdminAccess == nil {
-					m.AdminAccess = new(bool)
+			if k63, ok := jsonwire.ReusePtr(d, &m.AdminAccess); !ok {
+				if d.Null() {
+					m.AdminAccess = nil
+				} else {
+					if m.AdminAccess == nil {
+						m.AdminAccess = new(bool)
+					}
+					jsonwire.Bool(d, m.AdminAccess)
 				}
-				jsonwire.Bool(d, m.AdminAccess)
+				jsonwire.Keep(d, k63, m.AdminAccess)
 			}
 		case "tolerations":
-			if d.Null() {
-				m.Tolerations = nil
-			} else if d.OpenArray("[]DeviceToleration") {
-				s18 := m.Tolerations[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s18) {
-						s18 = s18[:i+1]
-					} else {
-						s18 = append(s18, *new(DeviceToleration))
+			if k64, ok := jsonwire.ReuseSlice(d, &m.Tolerations); !ok {
+				if d.Null() {
+					m.Tolerations = nil
+				} else if d.OpenArray("[]DeviceToleration") {
+					s65 := m.Tolerations[:0]
+					if n := d.Count(); cap(s65) < n {
+						s65 = make([]DeviceToleration, 0, n)
 					}
-					s18[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s65) {
+							s65 = s65[:i+1]
+						} else {
+							s65 = append(s65, *new(DeviceToleration))
+						}
+						s65[i].DecodeJSON(d)
+					}
+					if len(s65) == 0 {
+						s65 = []DeviceToleration{}
+					}
+					m.Tolerations = s65
 				}
-				if len(s18) == 0 {
-					s18 = []DeviceToleration{}
-				}
-				m.Tolerations = s18
+				jsonwire.Keep(d, k64, m.Tolerations)
 			}
 		case "capacity":
-			if d.Null() {
-				m.Capacity = nil
-			} else {
-				if m.Capacity == nil {
-					m.Capacity = new(CapacityRequirements)
+			if k66, ok := jsonwire.ReusePtr(d, &m.Capacity); !ok {
+				if d.Null() {
+					m.Capacity = nil
+				} else {
+					if m.Capacity == nil {
+						m.Capacity = new(CapacityRequirements)
+					}
+					(*m.Capacity).DecodeJSON(d)
 				}
-				(*m.Capacity).DecodeJSON(d)
+				jsonwire.Keep(d, k66, m.Capacity)
 			}
 		default:
 			d.Skip()
@@ -938,53 +1136,68 @@ func (m *DeviceSubRequest) DecodeJSON(d *jsonwire.Decoder) error {
 		case "deviceClassName":
 			jsonwire.String(d, &m.DeviceClassName)
 		case "selectors":
-			if d.Null() {
-				m.Selectors = nil
-			} else if d.OpenArray("[]DeviceSelector") {
-				s19 := m.Selectors[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s19) {
-						s19 = s19[:i+1]
-					} else {
-						s19 = append(s19, *new(DeviceSelector))
+			if k67, ok := jsonwire.ReuseSlice(d, &m.Selectors); !ok {
+				if d.Null() {
+					m.Selectors = nil
+				} else if d.OpenArray("[]DeviceSelector") {
+					s68 := m.Selectors[:0]
+					if n := d.Count(); cap(s68) < n {
+						s68 = make([]DeviceSelector, 0, n)
 					}
-					s19[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s68) {
+							s68 = s68[:i+1]
+						} else {
+							s68 = append(s68, *new(DeviceSelector))
+						}
+						s68[i].DecodeJSON(d)
+					}
+					if len(s68) == 0 {
+						s68 = []DeviceSelector{}
+					}
+					m.Selectors = s68
 				}
-				if len(s19) == 0 {
-					s19 = []DeviceSelector{}
-				}
-				m.Selectors = s19
+				jsonwire.Keep(d, k67, m.Selectors)
 			}
 		case "allocationMode":
 			jsonwire.String(d, &m.AllocationMode)
 		case "count":
 			jsonwire.Int(d, &m.Count)
 		case "tolerations":
-			if d.Null() {
-				m.Tolerations = nil
-			} else if d.OpenArray("[]DeviceToleration") {
-				s20 := m.Tolerations[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s20) {
-						s20 = s20[:i+1]
-					} else {
-						s20 = append(s20, *new(DeviceToleration))
+			if k69, ok := jsonwire.ReuseSlice(d, &m.Tolerations); !ok {
+				if d.Null() {
+					m.Tolerations = nil
+				} else if d.OpenArray("[]DeviceToleration") {
+					s70 := m.Tolerations[:0]
+					if n := d.Count(); cap(s70) < n {
+						s70 = make([]DeviceToleration, 0, n)
 					}
-					s20[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s70) {
+							s70 = s70[:i+1]
+						} else {
+							s70 = append(s70, *new(DeviceToleration))
+						}
+						s70[i].DecodeJSON(d)
+					}
+					if len(s70) == 0 {
+						s70 = []DeviceToleration{}
+					}
+					m.Tolerations = s70
 				}
-				if len(s20) == 0 {
-					s20 = []DeviceToleration{}
-				}
-				m.Tolerations = s20
+				jsonwire.Keep(d, k69, m.Tolerations)
 			}
 		case "capacity":
-			if d.Null() {
-				m.Capacity = nil
-			} else {
-				if m.Capacity == nil {
-					m.Capacity = new(CapacityRequirements)
+			if k71, ok := jsonwire.ReusePtr(d, &m.Capacity); !ok {
+				if d.Null() {
+					m.Capacity = nil
+				} else {
+					if m.Capacity == nil {
+						m.Capacity = new(CapacityRequirements)
+					}
+					(*m.Capacity).DecodeJSON(d)
 				}
-				(*m.Capacity).DecodeJSON(d)
+				jsonwire.Keep(d, k71, m.Capacity)
 			}
 		default:
 			d.Skip()
@@ -1002,9 +1215,12 @@ func (m *CapacityRequirements) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "requests":
-			jsonwire.Map(d, &m.Requests, "map[QualifiedName]quantity.Quantity", func(d *jsonwire.Decoder, v *quantity.Quantity) {
-				(*v).DecodeJSON(d)
-			})
+			if k72, ok := jsonwire.ReuseMap(d, &m.Requests); !ok {
+				jsonwire.Map(d, &m.Requests, "map[QualifiedName]quantity.Quantity", func(d *jsonwire.Decoder, v *quantity.Quantity) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k72, m.Requests)
+			}
 		default:
 			d.Skip()
 		}
@@ -1021,13 +1237,16 @@ func (m *DeviceSelector) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "cel":
-			if d.Null() {
-				m.CEL = nil
-			} else {
-				if m.CEL == nil {
-					m.CEL = new(CELDeviceSelector)
+			if k73, ok := jsonwire.ReusePtr(d, &m.CEL); !ok {
+				if d.Null() {
+					m.CEL = nil
+				} else {
+					if m.CEL == nil {
+						m.CEL = new(CELDeviceSelector)
+					}
+					(*m.CEL).DecodeJSON(d)
 				}
-				(*m.CEL).DecodeJSON(d)
+				jsonwire.Keep(d, k73, m.CEL)
 			}
 		default:
 			d.Skip()
@@ -1062,40 +1281,52 @@ func (m *DeviceConstraint) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "requests":
-			if d.Null() {
-				m.Requests = nil
-			} else if d.OpenArray("[]string") {
-				s21 := m.Requests[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s21) {
-						s21 = s21[:i+1]
-					} else {
-						s21 = append(s21, *new(string))
+			if k74, ok := jsonwire.ReuseSlice(d, &m.Requests); !ok {
+				if d.Null() {
+					m.Requests = nil
+				} else if d.OpenArray("[]string") {
+					s75 := m.Requests[:0]
+					if n := d.Count(); cap(s75) < n {
+						s75 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s21[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s75) {
+							s75 = s75[:i+1]
+						} else {
+							s75 = append(s75, *new(string))
+						}
+						jsonwire.String(d, &s75[i])
+					}
+					if len(s75) == 0 {
+						s75 = []string{}
+					}
+					m.Requests = s75
 				}
-				if len(s21) == 0 {
-					s21 = []string{}
-				}
-				m.Requests = s21
+				jsonwire.Keep(d, k74, m.Requests)
 			}
 		case "matchAttribute":
-			if d.Null() {
-				m.MatchAttribute = nil
-			} else {
-				if m.MatchAttribute == nil {
-					m.MatchAttribute = new(FullyQualifiedName)
+			if k76, ok := jsonwire.ReusePtr(d, &m.MatchAttribute); !ok {
+				if d.Null() {
+					m.MatchAttribute = nil
+				} else {
+					if m.MatchAttribute == nil {
+						m.MatchAttribute = new(FullyQualifiedName)
+					}
+					jsonwire.String(d, m.MatchAttribute)
 				}
-				jsonwire.String(d, m.MatchAttribute)
+				jsonwire.Keep(d, k76, m.MatchAttribute)
 			}
 		case "distinctAttribute":
-			if d.Null() {
-				m.DistinctAttribute = nil
-			} else {
-				if m.DistinctAttribute == nil {
-					m.DistinctAttribute = new(FullyQualifiedName)
+			if k77, ok := jsonwire.ReusePtr(d, &m.DistinctAttribute); !ok {
+				if d.Null() {
+					m.DistinctAttribute = nil
+				} else {
+					if m.DistinctAttribute == nil {
+						m.DistinctAttribute = new(FullyQualifiedName)
+					}
+					jsonwire.String(d, m.DistinctAttribute)
 				}
-				jsonwire.String(d, m.DistinctAttribute)
+				jsonwire.Keep(d, k77, m.DistinctAttribute)
 			}
 		default:
 			d.Skip()
@@ -1113,31 +1344,40 @@ func (m *DeviceClaimConfiguration) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "requests":
-			if d.Null() {
-				m.Requests = nil
-			} else if d.OpenArray("[]string") {
-				s22 := m.Requests[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s22) {
-						s22 = s22[:i+1]
-					} else {
-						s22 = append(s22, *new(string))
+			if k78, ok := jsonwire.ReuseSlice(d, &m.Requests); !ok {
+				if d.Null() {
+					m.Requests = nil
+				} else if d.OpenArray("[]string") {
+					s79 := m.Requests[:0]
+					if n := d.Count(); cap(s79) < n {
+						s79 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s22[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s79) {
+							s79 = s79[:i+1]
+						} else {
+							s79 = append(s79, *new(string))
+						}
+						jsonwire.String(d, &s79[i])
+					}
+					if len(s79) == 0 {
+						s79 = []string{}
+					}
+					m.Requests = s79
 				}
-				if len(s22) == 0 {
-					s22 = []string{}
-				}
-				m.Requests = s22
+				jsonwire.Keep(d, k78, m.Requests)
 			}
 		case "opaque":
-			if d.Null() {
-				m.DeviceConfiguration.Opaque = nil
-			} else {
-				if m.DeviceConfiguration.Opaque == nil {
-					m.DeviceConfiguration.Opaque = new(OpaqueDeviceConfiguration)
+			if k80, ok := jsonwire.ReusePtr(d, &m.DeviceConfiguration.Opaque); !ok {
+				if d.Null() {
+					m.DeviceConfiguration.Opaque = nil
+				} else {
+					if m.DeviceConfiguration.Opaque == nil {
+						m.DeviceConfiguration.Opaque = new(OpaqueDeviceConfiguration)
+					}
+					(*m.DeviceConfiguration.Opaque).DecodeJSON(d)
 				}
-				(*m.DeviceConfiguration.Opaque).DecodeJSON(d)
+				jsonwire.Keep(d, k80, m.DeviceConfiguration.Opaque)
 			}
 		default:
 			d.Skip()
@@ -1155,13 +1395,16 @@ func (m *DeviceConfiguration) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "opaque":
-			if d.Null() {
-				m.Opaque = nil
-			} else {
-				if m.Opaque == nil {
-					m.Opaque = new(OpaqueDeviceConfiguration)
+			if k81, ok := jsonwire.ReusePtr(d, &m.Opaque); !ok {
+				if d.Null() {
+					m.Opaque = nil
+				} else {
+					if m.Opaque == nil {
+						m.Opaque = new(OpaqueDeviceConfiguration)
+					}
+					(*m.Opaque).DecodeJSON(d)
 				}
-				(*m.Opaque).DecodeJSON(d)
+				jsonwire.Keep(d, k81, m.Opaque)
 			}
 		default:
 			d.Skip()
@@ -1206,13 +1449,16 @@ func (m *DeviceToleration) DecodeJSON(d *jsonwire.Decoder) error {
 		case "effect":
 			jsonwire.String(d, &m.Effect)
 		case "tolerationSeconds":
-			if d.Null() {
-				m.TolerationSeconds = nil
-			} else {
-				if m.TolerationSeconds == nil {
-					m.TolerationSeconds = new(int64)
+			if k82, ok := jsonwire.ReusePtr(d, &m.TolerationSeconds); !ok {
+				if d.Null() {
+					m.TolerationSeconds = nil
+				} else {
+					if m.TolerationSeconds == nil {
+						m.TolerationSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.TolerationSeconds)
 				}
-				jsonwire.Int(d, m.TolerationSeconds)
+				jsonwire.Keep(d, k82, m.TolerationSeconds)
 			}
 		default:
 			d.Skip()
@@ -1230,49 +1476,64 @@ func (m *ResourceClaimStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "allocation":
-			if d.Null() {
-				m.Allocation = nil
-			} else {
-				if m.Allocation == nil {
-					m.Allocation = new(AllocationResult)
+			if k83, ok := jsonwire.ReusePtr(d, &m.Allocation); !ok {
+				if d.Null() {
+					m.Allocation = nil
+				} else {
+					if m.Allocation == nil {
+						m.Allocation = new(AllocationResult)
+					}
+					(*m.Allocation).DecodeJSON(d)
 				}
-				(*m.Allocation).DecodeJSON(d)
+				jsonwire.Keep(d, k83, m.Allocation)
 			}
 		case "reservedFor":
-			if d.Null() {
-				m.ReservedFor = nil
-			} else if d.OpenArray("[]ResourceClaimConsumerReference") {
-				s23 := m.ReservedFor[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s23) {
-						s23 = s23[:i+1]
-					} else {
-						s23 = append(s23, *new(ResourceClaimConsumerReference))
+			if k84, ok := jsonwire.ReuseSlice(d, &m.ReservedFor); !ok {
+				if d.Null() {
+					m.ReservedFor = nil
+				} else if d.OpenArray("[]ResourceClaimConsumerReference") {
+					s85 := m.ReservedFor[:0]
+					if n := d.Count(); cap(s85) < n {
+						s85 = make([]ResourceClaimConsumerReference, 0, n)
 					}
-					s23[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s85) {
+							s85 = s85[:i+1]
+						} else {
+							s85 = append(s85, *new(ResourceClaimConsumerReference))
+						}
+						s85[i].DecodeJSON(d)
+					}
+					if len(s85) == 0 {
+						s85 = []ResourceClaimConsumerReference{}
+					}
+					m.ReservedFor = s85
 				}
-				if len(s23) == 0 {
-					s23 = []ResourceClaimConsumerReference{}
-				}
-				m.ReservedFor = s23
+				jsonwire.Keep(d, k84, m.ReservedFor)
 			}
 		case "devices":
-			if d.Null() {
-				m.Devices = nil
-			} else if d.OpenArray("[]AllocatedDeviceStatus") {
-				s24 := m.Devices[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s24) {
-						s24 = s24[:i+1]
-					} else {
-						s24 = append(s24, *new(AllocatedDeviceStatus))
+			if k86, ok := jsonwire.ReuseSlice(d, &m.Devices); !ok {
+				if d.Null() {
+					m.Devices = nil
+				} else if d.OpenArray("[]AllocatedDeviceStatus") {
+					s87 := m.Devices[:0]
+					if n := d.Count(); cap(s87) < n {
+						s87 = make([]AllocatedDeviceStatus, 0, n)
 					}
-					s24[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s87) {
+							s87 = s87[:i+1]
+						} else {
+							s87 = append(s87, *new(AllocatedDeviceStatus))
+						}
+						s87[i].DecodeJSON(d)
+					}
+					if len(s87) == 0 {
+						s87 = []AllocatedDeviceStatus{}
+					}
+					m.Devices = s87
 				}
-				if len(s24) == 0 {
-					s24 = []AllocatedDeviceStatus{}
-				}
-				m.Devices = s24
+				jsonwire.Keep(d, k86, m.Devices)
 			}
 		default:
 			d.Skip()
@@ -1315,22 +1576,28 @@ func (m *AllocationResult) DecodeJSON(d *jsonwire.Decoder) error {
 		case "devices":
 			m.Devices.DecodeJSON(d)
 		case "nodeSelector":
-			if d.Null() {
-				m.NodeSelector = nil
-			} else {
-				if m.NodeSelector == nil {
-					m.NodeSelector = new(corev1.NodeSelector)
+			if k88, ok := jsonwire.ReusePtr(d, &m.NodeSelector); !ok {
+				if d.Null() {
+					m.NodeSelector = nil
+				} else {
+					if m.NodeSelector == nil {
+						m.NodeSelector = new(corev1.NodeSelector)
+					}
+					(*m.NodeSelector).DecodeJSON(d)
 				}
-				(*m.NodeSelector).DecodeJSON(d)
+				jsonwire.Keep(d, k88, m.NodeSelector)
 			}
 		case "allocationTimestamp":
-			if d.Null() {
-				m.AllocationTimestamp = nil
-			} else {
-				if m.AllocationTimestamp == nil {
-					m.AllocationTimestamp = new(metav1.Time)
+			if k89, ok := jsonwire.ReusePtr(d, &m.AllocationTimestamp); !ok {
+				if d.Null() {
+					m.AllocationTimestamp = nil
+				} else {
+					if m.AllocationTimestamp == nil {
+						m.AllocationTimestamp = new(metav1.Time)
+					}
+					(*m.AllocationTimestamp).DecodeJSON(d)
 				}
-				(*m.AllocationTimestamp).DecodeJSON(d)
+				jsonwire.Keep(d, k89, m.AllocationTimestamp)
 			}
 		default:
 			d.Skip()
@@ -1348,40 +1615,52 @@ func (m *DeviceAllocationResult) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "results":
-			if d.Null() {
-				m.Results = nil
-			} else if d.OpenArray("[]DeviceRequestAllocationResult") {
-				s25 := m.Results[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s25) {
-						s25 = s25[:i+1]
-					} else {
-						s25 = append(s25, *new(DeviceRequestAllocationResult))
+			if k90, ok := jsonwire.ReuseSlice(d, &m.Results); !ok {
+				if d.Null() {
+					m.Results = nil
+				} else if d.OpenArray("[]DeviceRequestAllocationResult") {
+					s91 := m.Results[:0]
+					if n := d.Count(); cap(s91) < n {
+						s91 = make([]DeviceRequestAllocationResult, 0, n)
 					}
-					s25[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s91) {
+							s91 = s91[:i+1]
+						} else {
+							s91 = append(s91, *new(DeviceRequestAllocationResult))
+						}
+						s91[i].DecodeJSON(d)
+					}
+					if len(s91) == 0 {
+						s91 = []DeviceRequestAllocationResult{}
+					}
+					m.Results = s91
 				}
-				if len(s25) == 0 {
-					s25 = []DeviceRequestAllocationResult{}
-				}
-				m.Results = s25
+				jsonwire.Keep(d, k90, m.Results)
 			}
 		case "config":
-			if d.Null() {
-				m.Config = nil
-			} else if d.OpenArray("[]DeviceAllocationConfiguration") {
-				s26 := m.Config[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s26) {
-						s26 = s26[:i+1]
-					} else {
-						s26 = append(s26, *new(DeviceAllocationConfiguration))
+			if k92, ok := jsonwire.ReuseSlice(d, &m.Config); !ok {
+				if d.Null() {
+					m.Config = nil
+				} else if d.OpenArray("[]DeviceAllocationConfiguration") {
+					s93 := m.Config[:0]
+					if n := d.Count(); cap(s93) < n {
+						s93 = make([]DeviceAllocationConfiguration, 0, n)
 					}
-					s26[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s93) {
+							s93 = s93[:i+1]
+						} else {
+							s93 = append(s93, *new(DeviceAllocationConfiguration))
+						}
+						s93[i].DecodeJSON(d)
+					}
+					if len(s93) == 0 {
+						s93 = []DeviceAllocationConfiguration{}
+					}
+					m.Config = s93
 				}
-				if len(s26) == 0 {
-					s26 = []DeviceAllocationConfiguration{}
-				}
-				m.Config = s26
+				jsonwire.Keep(d, k92, m.Config)
 			}
 		default:
 			d.Skip()
@@ -1407,81 +1686,108 @@ func (m *DeviceRequestAllocationResult) DecodeJSON(d *jsonwire.Decoder) error {
 		case "device":
 			jsonwire.String(d, &m.Device)
 		case "adminAccess":
-			if d.Null() {
-				m.AdminAccess = nil
-			} else {
-				if m.AdminAccess == nil {
-					m.AdminAccess = new(bool)
+			if k94, ok := jsonwire.ReusePtr(d, &m.AdminAccess); !ok {
+				if d.Null() {
+					m.AdminAccess = nil
+				} else {
+					if m.AdminAccess == nil {
+						m.AdminAccess = new(bool)
+					}
+					jsonwire.Bool(d, m.AdminAccess)
 				}
-				jsonwire.Bool(d, m.AdminAccess)
+				jsonwire.Keep(d, k94, m.AdminAccess)
 			}
 		case "tolerations":
-			if d.Null() {
-				m.Tolerations = nil
-			} else if d.OpenArray("[]DeviceToleration") {
-				s27 := m.Tolerations[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s27) {
-						s27 = s27[:i+1]
-					} else {
-						s27 = append(s27, *new(DeviceToleration))
+			if k95, ok := jsonwire.ReuseSlice(d, &m.Tolerations); !ok {
+				if d.Null() {
+					m.Tolerations = nil
+				} else if d.OpenArray("[]DeviceToleration") {
+					s96 := m.Tolerations[:0]
+					if n := d.Count(); cap(s96) < n {
+						s96 = make([]DeviceToleration, 0, n)
 					}
-					s27[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s96) {
+							s96 = s96[:i+1]
+						} else {
+							s96 = append(s96, *new(DeviceToleration))
+						}
+						s96[i].DecodeJSON(d)
+					}
+					if len(s96) == 0 {
+						s96 = []DeviceToleration{}
+					}
+					m.Tolerations = s96
 				}
-				if len(s27) == 0 {
-					s27 = []DeviceToleration{}
-				}
-				m.Tolerations = s27
+				jsonwire.Keep(d, k95, m.Tolerations)
 			}
 		case "bindingConditions":
-			if d.Null() {
-				m.BindingConditions = nil
-			} else if d.OpenArray("[]string") {
-				s28 := m.BindingConditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s28) {
-						s28 = s28[:i+1]
-					} else {
-						s28 = append(s28, *new(string))
+			if k97, ok := jsonwire.ReuseSlice(d, &m.BindingConditions); !ok {
+				if d.Null() {
+					m.BindingConditions = nil
+				} else if d.OpenArray("[]string") {
+					s98 := m.BindingConditions[:0]
+					if n := d.Count(); cap(s98) < n {
+						s98 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s28[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s98) {
+							s98 = s98[:i+1]
+						} else {
+							s98 = append(s98, *new(string))
+						}
+						jsonwire.String(d, &s98[i])
+					}
+					if len(s98) == 0 {
+						s98 = []string{}
+					}
+					m.BindingConditions = s98
 				}
-				if len(s28) == 0 {
-					s28 = []string{}
-				}
-				m.BindingConditions = s28
+				jsonwire.Keep(d, k97, m.BindingConditions)
 			}
 		case "bindingFailureConditions":
-			if d.Null() {
-				m.BindingFailureConditions = nil
-			} else if d.OpenArray("[]string") {
-				s29 := m.BindingFailureConditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s29) {
-						s29 = s29[:i+1]
-					} else {
-						s29 = append(s29, *new(string))
+			if k99, ok := jsonwire.ReuseSlice(d, &m.BindingFailureConditions); !ok {
+				if d.Null() {
+					m.BindingFailureConditions = nil
+				} else if d.OpenArray("[]string") {
+					s100 := m.BindingFailureConditions[:0]
+					if n := d.Count(); cap(s100) < n {
+						s100 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s29[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s100) {
+							s100 = s100[:i+1]
+						} else {
+							s100 = append(s100, *new(string))
+						}
+						jsonwire.String(d, &s100[i])
+					}
+					if len(s100) == 0 {
+						s100 = []string{}
+					}
+					m.BindingFailureConditions = s100
 				}
-				if len(s29) == 0 {
-					s29 = []string{}
-				}
-				m.BindingFailureConditions = s29
+				jsonwire.Keep(d, k99, m.BindingFailureConditions)
 			}
 		case "shareID":
-			if d.Null() {
-				m.ShareID = nil
-			} else {
-				if m.ShareID == nil {
-					m.ShareID = new(types.UID)
+			if k101, ok := jsonwire.ReusePtr(d, &m.ShareID); !ok {
+				if d.Null() {
+					m.ShareID = nil
+				} else {
+					if m.ShareID == nil {
+						m.ShareID = new(types.UID)
+					}
+					jsonwire.String(d, m.ShareID)
 				}
-				jsonwire.String(d, m.ShareID)
+				jsonwire.Keep(d, k101, m.ShareID)
 			}
 		case "consumedCapacity":
-			jsonwire.Map(d, &m.ConsumedCapacity, "map[QualifiedName]quantity.Quantity", func(d *jsonwire.Decoder, v *quantity.Quantity) {
-				(*v).DecodeJSON(d)
-			})
+			if k102, ok := jsonwire.ReuseMap(d, &m.ConsumedCapacity); !ok {
+				jsonwire.Map(d, &m.ConsumedCapacity, "map[QualifiedName]quantity.Quantity", func(d *jsonwire.Decoder, v *quantity.Quantity) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k102, m.ConsumedCapacity)
+			}
 		default:
 			d.Skip()
 		}
@@ -1500,31 +1806,40 @@ func (m *DeviceAllocationConfiguration) DecodeJSON(d *jsonwire.Decoder) error {
 		case "source":
 			jsonwire.String(d, &m.Source)
 		case "requests":
-			if d.Null() {
-				m.Requests = nil
-			} else if d.OpenArray("[]string") {
-				s30 := m.Requests[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s30) {
-						s30 = s30[:i+1]
-					} else {
-						s30 = append(s30, *new(string))
+			if k103, ok := jsonwire.ReuseSlice(d, &m.Requests); !ok {
+				if d.Null() {
+					m.Requests = nil
+				} else if d.OpenArray("[]string") {
+					s104 := m.Requests[:0]
+					if n := d.Count(); cap(s104) < n {
+						s104 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s30[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s104) {
+							s104 = s104[:i+1]
+						} else {
+							s104 = append(s104, *new(string))
+						}
+						jsonwire.String(d, &s104[i])
+					}
+					if len(s104) == 0 {
+						s104 = []string{}
+					}
+					m.Requests = s104
 				}
-				if len(s30) == 0 {
-					s30 = []string{}
-				}
-				m.Requests = s30
+				jsonwire.Keep(d, k103, m.Requests)
 			}
 		case "opaque":
-			if d.Null() {
-				m.DeviceConfiguration.Opaque = nil
-			} else {
-				if m.DeviceConfiguration.Opaque == nil {
-					m.DeviceConfiguration.Opaque = new(OpaqueDeviceConfiguration)
+			if k105, ok := jsonwire.ReusePtr(d, &m.DeviceConfiguration.Opaque); !ok {
+				if d.Null() {
+					m.DeviceConfiguration.Opaque = nil
+				} else {
+					if m.DeviceConfiguration.Opaque == nil {
+						m.DeviceConfiguration.Opaque = new(OpaqueDeviceConfiguration)
+					}
+					(*m.DeviceConfiguration.Opaque).DecodeJSON(d)
 				}
-				(*m.DeviceConfiguration.Opaque).DecodeJSON(d)
+				jsonwire.Keep(d, k105, m.DeviceConfiguration.Opaque)
 			}
 		default:
 			d.Skip()
@@ -1548,22 +1863,28 @@ func (m *ResourceClaimList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ResourceClaim") {
-				s31 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s31) {
-						s31 = s31[:i+1]
-					} else {
-						s31 = append(s31, *new(ResourceClaim))
+			if k106, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ResourceClaim") {
+					s107 := m.Items[:0]
+					if n := d.Count(); cap(s107) < n {
+						s107 = make([]ResourceClaim, 0, n)
 					}
-					s31[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s107) {
+							s107 = s107[:i+1]
+						} else {
+							s107 = append(s107, *new(ResourceClaim))
+						}
+						s107[i].DecodeJSON(d)
+					}
+					if len(s107) == 0 {
+						s107 = []ResourceClaim{}
+					}
+					m.Items = s107
 				}
-				if len(s31) == 0 {
-					s31 = []ResourceClaim{}
-				}
-				m.Items = s31
+				jsonwire.Keep(d, k106, m.Items)
 			}
 		default:
 			d.Skip()
@@ -1604,49 +1925,64 @@ func (m *DeviceClassSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "selectors":
-			if d.Null() {
-				m.Selectors = nil
-			} else if d.OpenArray("[]DeviceSelector") {
-				s32 := m.Selectors[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s32) {
-						s32 = s32[:i+1]
-					} else {
-						s32 = append(s32, *new(DeviceSelector))
+			if k108, ok := jsonwire.ReuseSlice(d, &m.Selectors); !ok {
+				if d.Null() {
+					m.Selectors = nil
+				} else if d.OpenArray("[]DeviceSelector") {
+					s109 := m.Selectors[:0]
+					if n := d.Count(); cap(s109) < n {
+						s109 = make([]DeviceSelector, 0, n)
 					}
-					s32[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s109) {
+							s109 = s109[:i+1]
+						} else {
+							s109 = append(s109, *new(DeviceSelector))
+						}
+						s109[i].DecodeJSON(d)
+					}
+					if len(s109) == 0 {
+						s109 = []DeviceSelector{}
+					}
+					m.Selectors = s109
 				}
-				if len(s32) == 0 {
-					s32 = []DeviceSelector{}
-				}
-				m.Selectors = s32
+				jsonwire.Keep(d, k108, m.Selectors)
 			}
 		case "config":
-			if d.Null() {
-				m.Config = nil
-			} else if d.OpenArray("[]DeviceClassConfiguration") {
-				s33 := m.Config[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s33) {
-						s33 = s33[:i+1]
-					} else {
-						s33 = append(s33, *new(DeviceClassConfiguration))
+			if k110, ok := jsonwire.ReuseSlice(d, &m.Config); !ok {
+				if d.Null() {
+					m.Config = nil
+				} else if d.OpenArray("[]DeviceClassConfiguration") {
+					s111 := m.Config[:0]
+					if n := d.Count(); cap(s111) < n {
+						s111 = make([]DeviceClassConfiguration, 0, n)
 					}
-					s33[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s111) {
+							s111 = s111[:i+1]
+						} else {
+							s111 = append(s111, *new(DeviceClassConfiguration))
+						}
+						s111[i].DecodeJSON(d)
+					}
+					if len(s111) == 0 {
+						s111 = []DeviceClassConfiguration{}
+					}
+					m.Config = s111
 				}
-				if len(s33) == 0 {
-					s33 = []DeviceClassConfiguration{}
-				}
-				m.Config = s33
+				jsonwire.Keep(d, k110, m.Config)
 			}
 		case "extendedResourceName":
-			if d.Null() {
-				m.ExtendedResourceName = nil
-			} else {
-				if m.ExtendedResourceName == nil {
-					m.ExtendedResourceName = new(string)
+			if k112, ok := jsonwire.ReusePtr(d, &m.ExtendedResourceName); !ok {
+				if d.Null() {
+					m.ExtendedResourceName = nil
+				} else {
+					if m.ExtendedResourceName == nil {
+						m.ExtendedResourceName = new(string)
+					}
+					jsonwire.String(d, m.ExtendedResourceName)
 				}
-				jsonwire.String(d, m.ExtendedResourceName)
+				jsonwire.Keep(d, k112, m.ExtendedResourceName)
 			}
 		default:
 			d.Skip()
@@ -1664,13 +2000,16 @@ func (m *DeviceClassConfiguration) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "opaque":
-			if d.Null() {
-				m.DeviceConfiguration.Opaque = nil
-			} else {
-				if m.DeviceConfiguration.Opaque == nil {
-					m.DeviceConfiguration.Opaque = new(OpaqueDeviceConfiguration)
+			if k113, ok := jsonwire.ReusePtr(d, &m.DeviceConfiguration.Opaque); !ok {
+				if d.Null() {
+					m.DeviceConfiguration.Opaque = nil
+				} else {
+					if m.DeviceConfiguration.Opaque == nil {
+						m.DeviceConfiguration.Opaque = new(OpaqueDeviceConfiguration)
+					}
+					(*m.DeviceConfiguration.Opaque).DecodeJSON(d)
 				}
-				(*m.DeviceConfiguration.Opaque).DecodeJSON(d)
+				jsonwire.Keep(d, k113, m.DeviceConfiguration.Opaque)
 			}
 		default:
 			d.Skip()
@@ -1694,22 +2033,28 @@ func (m *DeviceClassList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]DeviceClass") {
-				s34 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s34) {
-						s34 = s34[:i+1]
-					} else {
-						s34 = append(s34, *new(DeviceClass))
+			if k114, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]DeviceClass") {
+					s115 := m.Items[:0]
+					if n := d.Count(); cap(s115) < n {
+						s115 = make([]DeviceClass, 0, n)
 					}
-					s34[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s115) {
+							s115 = s115[:i+1]
+						} else {
+							s115 = append(s115, *new(DeviceClass))
+						}
+						s115[i].DecodeJSON(d)
+					}
+					if len(s115) == 0 {
+						s115 = []DeviceClass{}
+					}
+					m.Items = s115
 				}
-				if len(s34) == 0 {
-					s34 = []DeviceClass{}
-				}
-				m.Items = s34
+				jsonwire.Keep(d, k114, m.Items)
 			}
 		default:
 			d.Skip()
@@ -1775,22 +2120,28 @@ func (m *ResourceClaimTemplateList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]ResourceClaimTemplate") {
-				s35 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s35) {
-						s35 = s35[:i+1]
-					} else {
-						s35 = append(s35, *new(ResourceClaimTemplate))
+			if k116, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]ResourceClaimTemplate") {
+					s117 := m.Items[:0]
+					if n := d.Count(); cap(s117) < n {
+						s117 = make([]ResourceClaimTemplate, 0, n)
 					}
-					s35[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s117) {
+							s117 = s117[:i+1]
+						} else {
+							s117 = append(s117, *new(ResourceClaimTemplate))
+						}
+						s117[i].DecodeJSON(d)
+					}
+					if len(s117) == 0 {
+						s117 = []ResourceClaimTemplate{}
+					}
+					m.Items = s117
 				}
-				if len(s35) == 0 {
-					s35 = []ResourceClaimTemplate{}
-				}
-				m.Items = s35
+				jsonwire.Keep(d, k116, m.Items)
 			}
 		default:
 			d.Skip()
@@ -1814,49 +2165,64 @@ func (m *AllocatedDeviceStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "device":
 			jsonwire.String(d, &m.Device)
 		case "shareID":
-			if d.Null() {
-				m.ShareID = nil
-			} else {
-				if m.ShareID == nil {
-					m.ShareID = new(string)
+			if k118, ok := jsonwire.ReusePtr(d, &m.ShareID); !ok {
+				if d.Null() {
+					m.ShareID = nil
+				} else {
+					if m.ShareID == nil {
+						m.ShareID = new(string)
+					}
+					jsonwire.String(d, m.ShareID)
 				}
-				jsonwire.String(d, m.ShareID)
+				jsonwire.Keep(d, k118, m.ShareID)
 			}
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]metav1.Condition") {
-				s36 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s36) {
-						s36 = s36[:i+1]
-					} else {
-						s36 = append(s36, *new(metav1.Condition))
+			if k119, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]metav1.Condition") {
+					s120 := m.Conditions[:0]
+					if n := d.Count(); cap(s120) < n {
+						s120 = make([]metav1.Condition, 0, n)
 					}
-					s36[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s120) {
+							s120 = s120[:i+1]
+						} else {
+							s120 = append(s120, *new(metav1.Condition))
+						}
+						s120[i].DecodeJSON(d)
+					}
+					if len(s120) == 0 {
+						s120 = []metav1.Condition{}
+					}
+					m.Conditions = s120
 				}
-				if len(s36) == 0 {
-					s36 = []metav1.Condition{}
-				}
-				m.Conditions = s36
+				jsonwire.Keep(d, k119, m.Conditions)
 			}
 		case "data":
-			if d.Null() {
-				m.Data = nil
-			} else {
-				if m.Data == nil {
-					m.Data = new(runtime.RawExtension)
+			if k121, ok := jsonwire.ReusePtr(d, &m.Data); !ok {
+				if d.Null() {
+					m.Data = nil
+				} else {
+					if m.Data == nil {
+						m.Data = new(runtime.RawExtension)
+					}
+					(*m.Data).DecodeJSON(d)
 				}
-				(*m.Data).DecodeJSON(d)
+				jsonwire.Keep(d, k121, m.Data)
 			}
 		case "networkData":
-			if d.Null() {
-				m.NetworkData = nil
-			} else {
-				if m.NetworkData == nil {
-					m.NetworkData = new(NetworkDeviceData)
+			if k122, ok := jsonwire.ReusePtr(d, &m.NetworkData); !ok {
+				if d.Null() {
+					m.NetworkData = nil
+				} else {
+					if m.NetworkData == nil {
+						m.NetworkData = new(NetworkDeviceData)
+					}
+					(*m.NetworkData).DecodeJSON(d)
 				}
-				(*m.NetworkData).DecodeJSON(d)
+				jsonwire.Keep(d, k122, m.NetworkData)
 			}
 		default:
 			d.Skip()
@@ -1876,22 +2242,28 @@ func (m *NetworkDeviceData) DecodeJSON(d *jsonwire.Decoder) error {
 		case "interfaceName":
 			jsonwire.String(d, &m.InterfaceName)
 		case "ips":
-			if d.Null() {
-				m.IPs = nil
-			} else if d.OpenArray("[]string") {
-				s37 := m.IPs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s37) {
-						s37 = s37[:i+1]
-					} else {
-						s37 = append(s37, *new(string))
+			if k123, ok := jsonwire.ReuseSlice(d, &m.IPs); !ok {
+				if d.Null() {
+					m.IPs = nil
+				} else if d.OpenArray("[]string") {
+					s124 := m.IPs[:0]
+					if n := d.Count(); cap(s124) < n {
+						s124 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s37[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s124) {
+							s124 = s124[:i+1]
+						} else {
+							s124 = append(s124, *new(string))
+						}
+						jsonwire.String(d, &s124[i])
+					}
+					if len(s124) == 0 {
+						s124 = []string{}
+					}
+					m.IPs = s124
 				}
-				if len(s37) == 0 {
-					s37 = []string{}
-				}
-				m.IPs = s37
+				jsonwire.Keep(d, k123, m.IPs)
 			}
 		case "hardwareAddress":
 			jsonwire.String(d, &m.HardwareAddress)

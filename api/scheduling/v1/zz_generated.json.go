@@ -28,13 +28,16 @@ func (m *PriorityClass) DecodeJSON(d *jsonwire.Decoder) error {
 		case "description":
 			jsonwire.String(d, &m.Description)
 		case "preemptionPolicy":
-			if d.Null() {
-				m.PreemptionPolicy = nil
-			} else {
-				if m.PreemptionPolicy == nil {
-					m.PreemptionPolicy = new(corev1.PreemptionPolicy)
+			if k1, ok := jsonwire.ReusePtr(d, &m.PreemptionPolicy); !ok {
+				if d.Null() {
+					m.PreemptionPolicy = nil
+				} else {
+					if m.PreemptionPolicy == nil {
+						m.PreemptionPolicy = new(corev1.PreemptionPolicy)
+					}
+					jsonwire.String(d, m.PreemptionPolicy)
 				}
-				jsonwire.String(d, m.PreemptionPolicy)
+				jsonwire.Keep(d, k1, m.PreemptionPolicy)
 			}
 		default:
 			d.Skip()
@@ -58,22 +61,28 @@ func (m *PriorityClassList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]PriorityClass") {
-				s1 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(PriorityClass))
+			if k2, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]PriorityClass") {
+					s3 := m.Items[:0]
+					if n := d.Count(); cap(s3) < n {
+						s3 = make([]PriorityClass, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s3) {
+							s3 = s3[:i+1]
+						} else {
+							s3 = append(s3, *new(PriorityClass))
+						}
+						s3[i].DecodeJSON(d)
+					}
+					if len(s3) == 0 {
+						s3 = []PriorityClass{}
+					}
+					m.Items = s3
 				}
-				if len(s1) == 0 {
-					s1 = []PriorityClass{}
-				}
-				m.Items = s1
+				jsonwire.Keep(d, k2, m.Items)
 			}
 		default:
 			d.Skip()

@@ -28,67 +28,88 @@ func (m *StorageClass) DecodeJSON(d *jsonwire.Decoder) error {
 		case "parameters":
 			jsonwire.StringMap(d, &m.Parameters)
 		case "reclaimPolicy":
-			if d.Null() {
-				m.ReclaimPolicy = nil
-			} else {
-				if m.ReclaimPolicy == nil {
-					m.ReclaimPolicy = new(corev1.PersistentVolumeReclaimPolicy)
+			if k1, ok := jsonwire.ReusePtr(d, &m.ReclaimPolicy); !ok {
+				if d.Null() {
+					m.ReclaimPolicy = nil
+				} else {
+					if m.ReclaimPolicy == nil {
+						m.ReclaimPolicy = new(corev1.PersistentVolumeReclaimPolicy)
+					}
+					jsonwire.String(d, m.ReclaimPolicy)
 				}
-				jsonwire.String(d, m.ReclaimPolicy)
+				jsonwire.Keep(d, k1, m.ReclaimPolicy)
 			}
 		case "mountOptions":
-			if d.Null() {
-				m.MountOptions = nil
-			} else if d.OpenArray("[]string") {
-				s1 := m.MountOptions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(string))
+			if k2, ok := jsonwire.ReuseSlice(d, &m.MountOptions); !ok {
+				if d.Null() {
+					m.MountOptions = nil
+				} else if d.OpenArray("[]string") {
+					s3 := m.MountOptions[:0]
+					if n := d.Count(); cap(s3) < n {
+						s3 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s1[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s3) {
+							s3 = s3[:i+1]
+						} else {
+							s3 = append(s3, *new(string))
+						}
+						jsonwire.String(d, &s3[i])
+					}
+					if len(s3) == 0 {
+						s3 = []string{}
+					}
+					m.MountOptions = s3
 				}
-				if len(s1) == 0 {
-					s1 = []string{}
-				}
-				m.MountOptions = s1
+				jsonwire.Keep(d, k2, m.MountOptions)
 			}
 		case "allowVolumeExpansion":
-			if d.Null() {
-				m.AllowVolumeExpansion = nil
-			} else {
-				if m.AllowVolumeExpansion == nil {
-					m.AllowVolumeExpansion = new(bool)
+			if k4, ok := jsonwire.ReusePtr(d, &m.AllowVolumeExpansion); !ok {
+				if d.Null() {
+					m.AllowVolumeExpansion = nil
+				} else {
+					if m.AllowVolumeExpansion == nil {
+						m.AllowVolumeExpansion = new(bool)
+					}
+					jsonwire.Bool(d, m.AllowVolumeExpansion)
 				}
-				jsonwire.Bool(d, m.AllowVolumeExpansion)
+				jsonwire.Keep(d, k4, m.AllowVolumeExpansion)
 			}
 		case "volumeBindingMode":
-			if d.Null() {
-				m.VolumeBindingMode = nil
-			} else {
-				if m.VolumeBindingMode == nil {
-					m.VolumeBindingMode = new(VolumeBindingMode)
+			if k5, ok := jsonwire.ReusePtr(d, &m.VolumeBindingMode); !ok {
+				if d.Null() {
+					m.VolumeBindingMode = nil
+				} else {
+					if m.VolumeBindingMode == nil {
+						m.VolumeBindingMode = new(VolumeBindingMode)
+					}
+					jsonwire.String(d, m.VolumeBindingMode)
 				}
-				jsonwire.String(d, m.VolumeBindingMode)
+				jsonwire.Keep(d, k5, m.VolumeBindingMode)
 			}
 		case "allowedTopologies":
-			if d.Null() {
-				m.AllowedTopologies = nil
-			} else if d.OpenArray("[]corev1.TopologySelectorTerm") {
-				s2 := m.AllowedTopologies[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(corev1.TopologySelectorTerm))
+			if k6, ok := jsonwire.ReuseSlice(d, &m.AllowedTopologies); !ok {
+				if d.Null() {
+					m.AllowedTopologies = nil
+				} else if d.OpenArray("[]corev1.TopologySelectorTerm") {
+					s7 := m.AllowedTopologies[:0]
+					if n := d.Count(); cap(s7) < n {
+						s7 = make([]corev1.TopologySelectorTerm, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s7) {
+							s7 = s7[:i+1]
+						} else {
+							s7 = append(s7, *new(corev1.TopologySelectorTerm))
+						}
+						s7[i].DecodeJSON(d)
+					}
+					if len(s7) == 0 {
+						s7 = []corev1.TopologySelectorTerm{}
+					}
+					m.AllowedTopologies = s7
 				}
-				if len(s2) == 0 {
-					s2 = []corev1.TopologySelectorTerm{}
-				}
-				m.AllowedTopologies = s2
+				jsonwire.Keep(d, k6, m.AllowedTopologies)
 			}
 		default:
 			d.Skip()
@@ -112,22 +133,28 @@ func (m *StorageClassList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]StorageClass") {
-				s3 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(StorageClass))
+			if k8, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]StorageClass") {
+					s9 := m.Items[:0]
+					if n := d.Count(); cap(s9) < n {
+						s9 = make([]StorageClass, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s9) {
+							s9 = s9[:i+1]
+						} else {
+							s9 = append(s9, *new(StorageClass))
+						}
+						s9[i].DecodeJSON(d)
+					}
+					if len(s9) == 0 {
+						s9 = []StorageClass{}
+					}
+					m.Items = s9
 				}
-				if len(s3) == 0 {
-					s3 = []StorageClass{}
-				}
-				m.Items = s3
+				jsonwire.Keep(d, k8, m.Items)
 			}
 		default:
 			d.Skip()
@@ -176,22 +203,28 @@ func (m *VolumeAttachmentList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]VolumeAttachment") {
-				s4 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(VolumeAttachment))
+			if k10, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]VolumeAttachment") {
+					s11 := m.Items[:0]
+					if n := d.Count(); cap(s11) < n {
+						s11 = make([]VolumeAttachment, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s11) {
+							s11 = s11[:i+1]
+						} else {
+							s11 = append(s11, *new(VolumeAttachment))
+						}
+						s11[i].DecodeJSON(d)
+					}
+					if len(s11) == 0 {
+						s11 = []VolumeAttachment{}
+					}
+					m.Items = s11
 				}
-				if len(s4) == 0 {
-					s4 = []VolumeAttachment{}
-				}
-				m.Items = s4
+				jsonwire.Keep(d, k10, m.Items)
 			}
 		default:
 			d.Skip()
@@ -230,22 +263,28 @@ func (m *VolumeAttachmentSource) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "persistentVolumeName":
-			if d.Null() {
-				m.PersistentVolumeName = nil
-			} else {
-				if m.PersistentVolumeName == nil {
-					m.PersistentVolumeName = new(string)
+			if k12, ok := jsonwire.ReusePtr(d, &m.PersistentVolumeName); !ok {
+				if d.Null() {
+					m.PersistentVolumeName = nil
+				} else {
+					if m.PersistentVolumeName == nil {
+						m.PersistentVolumeName = new(string)
+					}
+					jsonwire.String(d, m.PersistentVolumeName)
 				}
-				jsonwire.String(d, m.PersistentVolumeName)
+				jsonwire.Keep(d, k12, m.PersistentVolumeName)
 			}
 		case "inlineVolumeSpec":
-			if d.Null() {
-				m.InlineVolumeSpec = nil
-			} else {
-				if m.InlineVolumeSpec == nil {
-					m.InlineVolumeSpec = new(corev1.PersistentVolumeSpec)
+			if k13, ok := jsonwire.ReusePtr(d, &m.InlineVolumeSpec); !ok {
+				if d.Null() {
+					m.InlineVolumeSpec = nil
+				} else {
+					if m.InlineVolumeSpec == nil {
+						m.InlineVolumeSpec = new(corev1.PersistentVolumeSpec)
+					}
+					(*m.InlineVolumeSpec).DecodeJSON(d)
 				}
-				(*m.InlineVolumeSpec).DecodeJSON(d)
+				jsonwire.Keep(d, k13, m.InlineVolumeSpec)
 			}
 		default:
 			d.Skip()
@@ -267,22 +306,28 @@ func (m *VolumeAttachmentStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "attachmentMetadata":
 			jsonwire.StringMap(d, &m.AttachmentMetadata)
 		case "attachError":
-			if d.Null() {
-				m.AttachError = nil
-			} else {
-				if m.AttachError == nil {
-					m.AttachError = new(VolumeError)
+			if k14, ok := jsonwire.ReusePtr(d, &m.AttachError); !ok {
+				if d.Null() {
+					m.AttachError = nil
+				} else {
+					if m.AttachError == nil {
+						m.AttachError = new(VolumeError)
+					}
+					(*m.AttachError).DecodeJSON(d)
 				}
-				(*m.AttachError).DecodeJSON(d)
+				jsonwire.Keep(d, k14, m.AttachError)
 			}
 		case "detachError":
-			if d.Null() {
-				m.DetachError = nil
-			} else {
-				if m.DetachError == nil {
-					m.DetachError = new(VolumeError)
+			if k15, ok := jsonwire.ReusePtr(d, &m.DetachError); !ok {
+				if d.Null() {
+					m.DetachError = nil
+				} else {
+					if m.DetachError == nil {
+						m.DetachError = new(VolumeError)
+					}
+					(*m.DetachError).DecodeJSON(d)
 				}
-				(*m.DetachError).DecodeJSON(d)
+				jsonwire.Keep(d, k15, m.DetachError)
 			}
 		default:
 			d.Skip()
@@ -304,13 +349,16 @@ func (m *VolumeError) DecodeJSON(d *jsonwire.Decoder) error {
 		case "message":
 			jsonwire.String(d, &m.Message)
 		case "errorCode":
-			if d.Null() {
-				m.ErrorCode = nil
-			} else {
-				if m.ErrorCode == nil {
-					m.ErrorCode = new(int32)
+			if k16, ok := jsonwire.ReusePtr(d, &m.ErrorCode); !ok {
+				if d.Null() {
+					m.ErrorCode = nil
+				} else {
+					if m.ErrorCode == nil {
+						m.ErrorCode = new(int32)
+					}
+					jsonwire.Int(d, m.ErrorCode)
 				}
-				jsonwire.Int(d, m.ErrorCode)
+				jsonwire.Keep(d, k16, m.ErrorCode)
 			}
 		default:
 			d.Skip()
@@ -357,22 +405,28 @@ func (m *CSIDriverList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]CSIDriver") {
-				s5 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(CSIDriver))
+			if k17, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]CSIDriver") {
+					s18 := m.Items[:0]
+					if n := d.Count(); cap(s18) < n {
+						s18 = make([]CSIDriver, 0, n)
 					}
-					s5[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s18) {
+							s18 = s18[:i+1]
+						} else {
+							s18 = append(s18, *new(CSIDriver))
+						}
+						s18[i].DecodeJSON(d)
+					}
+					if len(s18) == 0 {
+						s18 = []CSIDriver{}
+					}
+					m.Items = s18
 				}
-				if len(s5) == 0 {
-					s5 = []CSIDriver{}
-				}
-				m.Items = s5
+				jsonwire.Keep(d, k17, m.Items)
 			}
 		default:
 			d.Skip()
@@ -390,121 +444,160 @@ func (m *CSIDriverSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "attachRequired":
-			if d.Null() {
-				m.AttachRequired = nil
-			} else {
-				if m.AttachRequired == nil {
-					m.AttachRequired = new(bool)
+			if k19, ok := jsonwire.ReusePtr(d, &m.AttachRequired); !ok {
+				if d.Null() {
+					m.AttachRequired = nil
+				} else {
+					if m.AttachRequired == nil {
+						m.AttachRequired = new(bool)
+					}
+					jsonwire.Bool(d, m.AttachRequired)
 				}
-				jsonwire.Bool(d, m.AttachRequired)
+				jsonwire.Keep(d, k19, m.AttachRequired)
 			}
 		case "podInfoOnMount":
-			if d.Null() {
-				m.PodInfoOnMount = nil
-			} else {
-				if m.PodInfoOnMount == nil {
-					m.PodInfoOnMount = new(bool)
+			if k20, ok := jsonwire.ReusePtr(d, &m.PodInfoOnMount); !ok {
+				if d.Null() {
+					m.PodInfoOnMount = nil
+				} else {
+					if m.PodInfoOnMount == nil {
+						m.PodInfoOnMount = new(bool)
+					}
+					jsonwire.Bool(d, m.PodInfoOnMount)
 				}
-				jsonwire.Bool(d, m.PodInfoOnMount)
+				jsonwire.Keep(d, k20, m.PodInfoOnMount)
 			}
 		case "volumeLifecycleModes":
-			if d.Null() {
-				m.VolumeLifecycleModes = nil
-			} else if d.OpenArray("[]VolumeLifecycleMode") {
-				s6 := m.VolumeLifecycleModes[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(VolumeLifecycleMode))
+			if k21, ok := jsonwire.ReuseSlice(d, &m.VolumeLifecycleModes); !ok {
+				if d.Null() {
+					m.VolumeLifecycleModes = nil
+				} else if d.OpenArray("[]VolumeLifecycleMode") {
+					s22 := m.VolumeLifecycleModes[:0]
+					if n := d.Count(); cap(s22) < n {
+						s22 = make([]VolumeLifecycleMode, 0, n)
 					}
-					jsonwire.String(d, &s6[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s22) {
+							s22 = s22[:i+1]
+						} else {
+							s22 = append(s22, *new(VolumeLifecycleMode))
+						}
+						jsonwire.String(d, &s22[i])
+					}
+					if len(s22) == 0 {
+						s22 = []VolumeLifecycleMode{}
+					}
+					m.VolumeLifecycleModes = s22
 				}
-				if len(s6) == 0 {
-					s6 = []VolumeLifecycleMode{}
-				}
-				m.VolumeLifecycleModes = s6
+				jsonwire.Keep(d, k21, m.VolumeLifecycleModes)
 			}
 		case "storageCapacity":
-			if d.Null() {
-				m.StorageCapacity = nil
-			} else {
-				if m.StorageCapacity == nil {
-					m.StorageCapacity = new(bool)
+			if k23, ok := jsonwire.ReusePtr(d, &m.StorageCapacity); !ok {
+				if d.Null() {
+					m.StorageCapacity = nil
+				} else {
+					if m.StorageCapacity == nil {
+						m.StorageCapacity = new(bool)
+					}
+					jsonwire.Bool(d, m.StorageCapacity)
 				}
-				jsonwire.Bool(d, m.StorageCapacity)
+				jsonwire.Keep(d, k23, m.StorageCapacity)
 			}
 		case "fsGroupPolicy":
-			if d.Null() {
-				m.FSGroupPolicy = nil
-			} else {
-				if m.FSGroupPolicy == nil {
-					m.FSGroupPolicy = new(FSGroupPolicy)
+			if k24, ok := jsonwire.ReusePtr(d, &m.FSGroupPolicy); !ok {
+				if d.Null() {
+					m.FSGroupPolicy = nil
+				} else {
+					if m.FSGroupPolicy == nil {
+						m.FSGroupPolicy = new(FSGroupPolicy)
+					}
+					jsonwire.String(d, m.FSGroupPolicy)
 				}
-				jsonwire.String(d, m.FSGroupPolicy)
+				jsonwire.Keep(d, k24, m.FSGroupPolicy)
 			}
 		case "tokenRequests":
-			if d.Null() {
-				m.TokenRequests = nil
-			} else if d.OpenArray("[]TokenRequest") {
-				s7 := m.TokenRequests[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(TokenRequest))
+			if k25, ok := jsonwire.ReuseSlice(d, &m.TokenRequests); !ok {
+				if d.Null() {
+					m.TokenRequests = nil
+				} else if d.OpenArray("[]TokenRequest") {
+					s26 := m.TokenRequests[:0]
+					if n := d.Count(); cap(s26) < n {
+						s26 = make([]TokenRequest, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s26) {
+							s26 = s26[:i+1]
+						} else {
+							s26 = append(s26, *new(TokenRequest))
+						}
+						s26[i].DecodeJSON(d)
+					}
+					if len(s26) == 0 {
+						s26 = []TokenRequest{}
+					}
+					m.TokenRequests = s26
 				}
-				if len(s7) == 0 {
-					s7 = []TokenRequest{}
-				}
-				m.TokenRequests = s7
+				jsonwire.Keep(d, k25, m.TokenRequests)
 			}
 		case "requiresRepublish":
-			if d.Null() {
-				m.RequiresRepublish = nil
-			} else {
-				if m.RequiresRepublish == nil {
-					m.RequiresRepublish = new(bool)
+			if k27, ok := jsonwire.ReusePtr(d, &m.RequiresRepublish); !ok {
+				if d.Null() {
+					m.RequiresRepublish = nil
+				} else {
+					if m.RequiresRepublish == nil {
+						m.RequiresRepublish = new(bool)
+					}
+					jsonwire.Bool(d, m.RequiresRepublish)
 				}
-				jsonwire.Bool(d, m.RequiresRepublish)
+				jsonwire.Keep(d, k27, m.RequiresRepublish)
 			}
 		case "seLinuxMount":
-			if d.Null() {
-				m.SELinuxMount = nil
-			} else {
-				if m.SELinuxMount == nil {
-					m.SELinuxMount = new(bool)
+			if k28, ok := jsonwire.ReusePtr(d, &m.SELinuxMount); !ok {
+				if d.Null() {
+					m.SELinuxMount = nil
+				} else {
+					if m.SELinuxMount == nil {
+						m.SELinuxMount = new(bool)
+					}
+					jsonwire.Bool(d, m.SELinuxMount)
 				}
-				jsonwire.Bool(d, m.SELinuxMount)
+				jsonwire.Keep(d, k28, m.SELinuxMount)
 			}
 		case "nodeAllocatableUpdatePeriodSeconds":
-			if d.Null() {
-				m.NodeAllocatableUpdatePeriodSeconds = nil
-			} else {
-				if m.NodeAllocatableUpdatePeriodSeconds == nil {
-					m.NodeAllocatableUpdatePeriodSeconds = new(int64)
+			if k29, ok := jsonwire.ReusePtr(d, &m.NodeAllocatableUpdatePeriodSeconds); !ok {
+				if d.Null() {
+					m.NodeAllocatableUpdatePeriodSeconds = nil
+				} else {
+					if m.NodeAllocatableUpdatePeriodSeconds == nil {
+						m.NodeAllocatableUpdatePeriodSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.NodeAllocatableUpdatePeriodSeconds)
 				}
-				jsonwire.Int(d, m.NodeAllocatableUpdatePeriodSeconds)
+				jsonwire.Keep(d, k29, m.NodeAllocatableUpdatePeriodSeconds)
 			}
 		case "serviceAccountTokenInSecrets":
-			if d.Null() {
-				m.ServiceAccountTokenInSecrets = nil
-			} else {
-				if m.ServiceAccountTokenInSecrets == nil {
-					m.ServiceAccountTokenInSecrets = new(bool)
+			if k30, ok := jsonwire.ReusePtr(d, &m.ServiceAccountTokenInSecrets); !ok {
+				if d.Null() {
+					m.ServiceAccountTokenInSecrets = nil
+				} else {
+					if m.ServiceAccountTokenInSecrets == nil {
+						m.ServiceAccountTokenInSecrets = new(bool)
+					}
+					jsonwire.Bool(d, m.ServiceAccountTokenInSecrets)
 				}
-				jsonwire.Bool(d, m.ServiceAccountTokenInSecrets)
+				jsonwire.Keep(d, k30, m.ServiceAccountTokenInSecrets)
 			}
 		case "preventPodSchedulingIfMissing":
-			if d.Null() {
-				m.PreventPodSchedulingIfMissing = nil
-			} else {
-				if m.PreventPodSchedulingIfMissing == nil {
-					m.PreventPodSchedulingIfMissing = new(bool)
+			if k31, ok := jsonwire.ReusePtr(d, &m.PreventPodSchedulingIfMissing); !ok {
+				if d.Null() {
+					m.PreventPodSchedulingIfMissing = nil
+				} else {
+					if m.PreventPodSchedulingIfMissing == nil {
+						m.PreventPodSchedulingIfMissing = new(bool)
+					}
+					jsonwire.Bool(d, m.PreventPodSchedulingIfMissing)
 				}
-				jsonwire.Bool(d, m.PreventPodSchedulingIfMissing)
+				jsonwire.Keep(d, k31, m.PreventPodSchedulingIfMissing)
 			}
 		default:
 			d.Skip()
@@ -524,13 +617,16 @@ func (m *TokenRequest) DecodeJSON(d *jsonwire.Decoder) error {
 		case "audience":
 			jsonwire.String(d, &m.Audience)
 		case "expirationSeconds":
-			if d.Null() {
-				m.ExpirationSeconds = nil
-			} else {
-				if m.ExpirationSeconds == nil {
-					m.ExpirationSeconds = new(int64)
+			if k32, ok := jsonwire.ReusePtr(d, &m.ExpirationSeconds); !ok {
+				if d.Null() {
+					m.ExpirationSeconds = nil
+				} else {
+					if m.ExpirationSeconds == nil {
+						m.ExpirationSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.ExpirationSeconds)
 				}
-				jsonwire.Int(d, m.ExpirationSeconds)
+				jsonwire.Keep(d, k32, m.ExpirationSeconds)
 			}
 		default:
 			d.Skip()
@@ -571,22 +667,28 @@ func (m *CSINodeSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "drivers":
-			if d.Null() {
-				m.Drivers = nil
-			} else if d.OpenArray("[]CSINodeDriver") {
-				s8 := m.Drivers[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(CSINodeDriver))
+			if k33, ok := jsonwire.ReuseSlice(d, &m.Drivers); !ok {
+				if d.Null() {
+					m.Drivers = nil
+				} else if d.OpenArray("[]CSINodeDriver") {
+					s34 := m.Drivers[:0]
+					if n := d.Count(); cap(s34) < n {
+						s34 = make([]CSINodeDriver, 0, n)
 					}
-					s8[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s34) {
+							s34 = s34[:i+1]
+						} else {
+							s34 = append(s34, *new(CSINodeDriver))
+						}
+						s34[i].DecodeJSON(d)
+					}
+					if len(s34) == 0 {
+						s34 = []CSINodeDriver{}
+					}
+					m.Drivers = s34
 				}
-				if len(s8) == 0 {
-					s8 = []CSINodeDriver{}
-				}
-				m.Drivers = s8
+				jsonwire.Keep(d, k33, m.Drivers)
 			}
 		default:
 			d.Skip()
@@ -608,31 +710,40 @@ func (m *CSINodeDriver) DecodeJSON(d *jsonwire.Decoder) error {
 		case "nodeID":
 			jsonwire.String(d, &m.NodeID)
 		case "topologyKeys":
-			if d.Null() {
-				m.TopologyKeys = nil
-			} else if d.OpenArray("[]string") {
-				s9 := m.TopologyKeys[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(string))
+			if k35, ok := jsonwire.ReuseSlice(d, &m.TopologyKeys); !ok {
+				if d.Null() {
+					m.TopologyKeys = nil
+				} else if d.OpenArray("[]string") {
+					s36 := m.TopologyKeys[:0]
+					if n := d.Count(); cap(s36) < n {
+						s36 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s9[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s36) {
+							s36 = s36[:i+1]
+						} else {
+							s36 = append(s36, *new(string))
+						}
+						jsonwire.String(d, &s36[i])
+					}
+					if len(s36) == 0 {
+						s36 = []string{}
+					}
+					m.TopologyKeys = s36
 				}
-				if len(s9) == 0 {
-					s9 = []string{}
-				}
-				m.TopologyKeys = s9
+				jsonwire.Keep(d, k35, m.TopologyKeys)
 			}
 		case "allocatable":
-			if d.Null() {
-				m.Allocatable = nil
-			} else {
-				if m.Allocatable == nil {
-					m.Allocatable = new(VolumeNodeResources)
+			if k37, ok := jsonwire.ReusePtr(d, &m.Allocatable); !ok {
+				if d.Null() {
+					m.Allocatable = nil
+				} else {
+					if m.Allocatable == nil {
+						m.Allocatable = new(VolumeNodeResources)
+					}
+					(*m.Allocatable).DecodeJSON(d)
 				}
-				(*m.Allocatable).DecodeJSON(d)
+				jsonwire.Keep(d, k37, m.Allocatable)
 			}
 		default:
 			d.Skip()
@@ -650,13 +761,16 @@ func (m *VolumeNodeResources) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "count":
-			if d.Null() {
-				m.Count = nil
-			} else {
-				if m.Count == nil {
-					m.Count = new(int32)
+			if k38, ok := jsonwire.ReusePtr(d, &m.Count); !ok {
+				if d.Null() {
+					m.Count = nil
+				} else {
+					if m.Count == nil {
+						m.Count = new(int32)
+					}
+					jsonwire.Int(d, m.Count)
 				}
-				jsonwire.Int(d, m.Count)
+				jsonwire.Keep(d, k38, m.Count)
 			}
 		default:
 			d.Skip()
@@ -680,22 +794,28 @@ func (m *CSINodeList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]CSINode") {
-				s10 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(CSINode))
+			if k39, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]CSINode") {
+					s40 := m.Items[:0]
+					if n := d.Count(); cap(s40) < n {
+						s40 = make([]CSINode, 0, n)
 					}
-					s10[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s40) {
+							s40 = s40[:i+1]
+						} else {
+							s40 = append(s40, *new(CSINode))
+						}
+						s40[i].DecodeJSON(d)
+					}
+					if len(s40) == 0 {
+						s40 = []CSINode{}
+					}
+					m.Items = s40
 				}
-				if len(s10) == 0 {
-					s10 = []CSINode{}
-				}
-				m.Items = s10
+				jsonwire.Keep(d, k39, m.Items)
 			}
 		default:
 			d.Skip()
@@ -719,33 +839,42 @@ func (m *CSIStorageCapacity) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeJSON(d)
 		case "nodeTopology":
-			if d.Null() {
-				m.NodeTopology = nil
-			} else {
-				if m.NodeTopology == nil {
-					m.NodeTopology = new(metav1.LabelSelector)
+			if k41, ok := jsonwire.ReusePtr(d, &m.NodeTopology); !ok {
+				if d.Null() {
+					m.NodeTopology = nil
+				} else {
+					if m.NodeTopology == nil {
+						m.NodeTopology = new(metav1.LabelSelector)
+					}
+					(*m.NodeTopology).DecodeJSON(d)
 				}
-				(*m.NodeTopology).DecodeJSON(d)
+				jsonwire.Keep(d, k41, m.NodeTopology)
 			}
 		case "storageClassName":
 			jsonwire.String(d, &m.StorageClassName)
 		case "capacity":
-			if d.Null() {
-				m.Capacity = nil
-			} else {
-				if m.Capacity == nil {
-					m.Capacity = new(quantity.Quantity)
+			if k42, ok := jsonwire.ReusePtr(d, &m.Capacity); !ok {
+				if d.Null() {
+					m.Capacity = nil
+				} else {
+					if m.Capacity == nil {
+						m.Capacity = new(quantity.Quantity)
+					}
+					(*m.Capacity).DecodeJSON(d)
 				}
-				(*m.Capacity).DecodeJSON(d)
+				jsonwire.Keep(d, k42, m.Capacity)
 			}
 		case "maximumVolumeSize":
-			if d.Null() {
-				m.MaximumVolumeSize = nil
-			} else {
-				if m.MaximumVolumeSize == nil {
-					m.MaximumVolumeSize = new(quantity.Quantity)
+			if k43, ok := jsonwire.ReusePtr(d, &m.MaximumVolumeSize); !ok {
+				if d.Null() {
+					m.MaximumVolumeSize = nil
+				} else {
+					if m.MaximumVolumeSize == nil {
+						m.MaximumVolumeSize = new(quantity.Quantity)
+					}
+					(*m.MaximumVolumeSize).DecodeJSON(d)
 				}
-				(*m.MaximumVolumeSize).DecodeJSON(d)
+				jsonwire.Keep(d, k43, m.MaximumVolumeSize)
 			}
 		default:
 			d.Skip()
@@ -769,22 +898,28 @@ func (m *CSIStorageCapacityList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]CSIStorageCapacity") {
-				s11 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(CSIStorageCapacity))
+			if k44, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]CSIStorageCapacity") {
+					s45 := m.Items[:0]
+					if n := d.Count(); cap(s45) < n {
+						s45 = make([]CSIStorageCapacity, 0, n)
 					}
-					s11[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s45) {
+							s45 = s45[:i+1]
+						} else {
+							s45 = append(s45, *new(CSIStorageCapacity))
+						}
+						s45[i].DecodeJSON(d)
+					}
+					if len(s45) == 0 {
+						s45 = []CSIStorageCapacity{}
+					}
+					m.Items = s45
 				}
-				if len(s11) == 0 {
-					s11 = []CSIStorageCapacity{}
-				}
-				m.Items = s11
+				jsonwire.Keep(d, k44, m.Items)
 			}
 		default:
 			d.Skip()
@@ -833,22 +968,28 @@ func (m *VolumeAttributesClassList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]VolumeAttributesClass") {
-				s12 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(VolumeAttributesClass))
+			if k46, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]VolumeAttributesClass") {
+					s47 := m.Items[:0]
+					if n := d.Count(); cap(s47) < n {
+						s47 = make([]VolumeAttributesClass, 0, n)
 					}
-					s12[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s47) {
+							s47 = s47[:i+1]
+						} else {
+							s47 = append(s47, *new(VolumeAttributesClass))
+						}
+						s47[i].DecodeJSON(d)
+					}
+					if len(s47) == 0 {
+						s47 = []VolumeAttributesClass{}
+					}
+					m.Items = s47
 				}
-				if len(s12) == 0 {
-					s12 = []VolumeAttributesClass{}
-				}
-				m.Items = s12
+				jsonwire.Keep(d, k46, m.Items)
 			}
 		default:
 			d.Skip()

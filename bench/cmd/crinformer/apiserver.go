@@ -16,18 +16,20 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
 
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/kwside"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
 	"github.com/kubewire/kubewire/client"
 	"golang.org/x/sync/errgroup"
 )
 
-// In kube-apiserver mode the Widgets live in a real etcd and
+// In kube-apiserver mode the objects live in a real etcd and
 // kube-apiserver v1.36.3, run by the e2e module's cmd/cluster: the CRD is
 // created through the API and, once Established, every object is created
 // through it (so the server writes its own managedFields). The children
@@ -45,8 +47,11 @@ type cluster struct {
 	}
 }
 
-func startCluster(e2eDir string, logw io.Writer) (*cluster, error) {
+func startCluster(e2eDir string, cbor bool, logw io.Writer) (*cluster, error) {
 	cmd := exec.Command("go", "run", "./cmd/cluster")
+	if cbor {
+		cmd.Args = append(cmd.Args, "-apiserver-flags", "--feature-gates=CBORServingAndStorage=true")
+	}
 	cmd.Dir = e2eDir
 	cmd.Stderr = logw
 	c := &cluster{cmd: cmd}
@@ -88,9 +93,9 @@ func (c *cluster) Close() error {
 }
 
 // startAPIServer starts a cluster, fronts it with a counting proxy, and
-// creates the Widget CRD and n Widgets of shape through its API.
-func startAPIServer(n int, shape crgen.Shape, e2eDir string, logw io.Writer) (*server, time.Duration, error) {
-	cl, err := startCluster(e2eDir, logw)
+// creates the CRD of shape's kind and n objects of shape through its API.
+func startAPIServer(n int, shape crgen.Shape, e2eDir string, cbor bool, logw io.Writer) (*server, time.Duration, error) {
+	cl, err := startCluster(e2eDir, cbor, logw)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -111,7 +116,7 @@ func startAPIServer(n int, shape crgen.Shape, e2eDir string, logw io.Writer) (*s
 		FlushInterval: -1, // watch events pass at once
 		ErrorLog:      log.New(io.Discard, "", 0),
 	}
-	s := &server{cluster: cl, token: cl.info.Token, front: newFront(proxy)}
+	s := &server{cluster: cl, gvr: kwside.GVR(shape), token: cl.info.Token, front: newFront(proxy, shape.Kind().Resource)}
 	s.local, err = client.New(client.Config{Host: cl.info.URL, BearerToken: cl.info.Token, TLS: client.TLSConfig{CAData: ca}, QPS: -1})
 	if err != nil {
 		s.Close()
@@ -127,18 +132,24 @@ func startAPIServer(n int, shape crgen.Shape, e2eDir string, logw io.Writer) (*s
 	return s, took, nil
 }
 
-// widgetCRD is the Widget's CustomResourceDefinition: namespaced, one
-// version, a schema that keeps every field.
-func widgetCRD() *apiextensionsv1.CustomResourceDefinition {
+// crdFor is the CustomResourceDefinition of shape's kind: one version,
+// no subresources (objects are created with their status), a schema that
+// keeps every field.
+func crdFor(shape crgen.Shape) *apiextensionsv1.CustomResourceDefinition {
 	preserve := true
+	k := shape.Kind()
+	scope := "Cluster"
+	if k.Namespaced {
+		scope = "Namespaced"
+	}
 	return &apiextensionsv1.CustomResourceDefinition{
-		ObjectMeta: metav1.ObjectMeta{Name: "widgets.example.com"},
+		ObjectMeta: metav1.ObjectMeta{Name: k.Resource + "." + k.Group},
 		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
-			Group: "example.com",
-			Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: "widgets", Singular: "widget", Kind: "Widget", ListKind: "WidgetList"},
-			Scope: "Namespaced",
+			Group: k.Group,
+			Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: k.Resource, Singular: strings.ToLower(k.Kind), Kind: k.Kind, ListKind: k.Kind + "List"},
+			Scope: apiextensionsv1.ResourceScope(scope),
 			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
-				Name: "v1", Served: true, Storage: true,
+				Name: k.Version, Served: true, Storage: true,
 				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{
 					Type: "object", XPreserveUnknownFields: &preserve,
 				}},
@@ -149,11 +160,12 @@ func widgetCRD() *apiextensionsv1.CustomResourceDefinition {
 
 func (s *server) seedThroughAPI(ctx context.Context, shape crgen.Shape, n int) error {
 	crds := client.For[*apiextensionsv1.CustomResourceDefinition](s.local)
-	if _, err := crds.Create(ctx, widgetCRD(), client.CreateOptions{}); err != nil && !errors.Is(err, client.ErrAlreadyExists) {
+	crd := crdFor(shape)
+	if _, err := crds.Create(ctx, crd, client.CreateOptions{}); err != nil && !errors.Is(err, client.ErrAlreadyExists) {
 		return fmt.Errorf("creating the CRD: %w", err)
 	}
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
-		crd, err := crds.Get(ctx, "widgets.example.com", client.GetOptions{})
+		crd, err := crds.Get(ctx, crd.Name, client.GetOptions{})
 		if err != nil {
 			return err
 		}
@@ -165,7 +177,7 @@ func (s *server) seedThroughAPI(ctx context.Context, shape crgen.Shape, n int) e
 			break
 		}
 		if time.Now().After(deadline) {
-			return errors.New("the Widget CRD is not Established after a minute")
+			return fmt.Errorf("the CRD %s is not Established after a minute", crd.Name)
 		}
 	}
 	for _, ns := range crgen.Namespaces() {
@@ -174,7 +186,7 @@ func (s *server) seedThroughAPI(ctx context.Context, shape crgen.Shape, n int) e
 			return err
 		}
 	}
-	dyn := client.Dynamic(s.local, widgets)
+	dyn := client.Dynamic(s.local, s.gvr)
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(8)
 	for i := range n {
@@ -182,7 +194,7 @@ func (s *server) seedThroughAPI(ctx context.Context, shape crgen.Shape, n int) e
 			obj := &unstructured.Unstructured{Object: crgen.Object(shape, i)}
 			obj.SetManagedFields(nil) // the server writes its own
 			if _, err := dyn.Namespace(obj.GetNamespace()).Create(ctx, obj, client.CreateOptions{FieldManager: "widget-operator"}); err != nil {
-				return fmt.Errorf("creating widget %d: %w", i, err)
+				return fmt.Errorf("creating %s %d: %w", shape, i, err)
 			}
 			return nil
 		})

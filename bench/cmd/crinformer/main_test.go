@@ -6,13 +6,14 @@ import (
 	"os/exec"
 	"testing"
 
+	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/run"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
 )
 
 // TestMain runs the child when the test binary is re-executed as one.
 func TestMain(m *testing.M) {
 	if os.Getenv("KUBEWIRE_BENCH_CRINFORMER_CHILD") == "1" {
-		if err := childMain(os.Args[1:], os.Stdin, os.Stdout); err != nil {
+		if err := run.Main(os.Args[1:], os.Stdin, os.Stdout, newSubject); err != nil {
 			os.Stderr.WriteString("crinformer child: " + err.Error() + "\n")
 			os.Exit(1)
 		}
@@ -32,7 +33,7 @@ func TestBothSDKsSync(t *testing.T) {
 	cfg := config{
 		objects: []int{objects}, shapes: shapes, kinds: []string{"typed", "dynamic"}, mode: "watchlist",
 		rounds: 1, updates: 2 * objects, out: io.Discard, log: io.Discard,
-		spawn: func(args []string) *exec.Cmd {
+		spawn: func(_ string, args []string) *exec.Cmd {
 			cmd := exec.Command(os.Args[0], args...)
 			cmd.Env = append(os.Environ(), "KUBEWIRE_BENCH_CRINFORMER_CHILD=1")
 			return cmd
@@ -41,7 +42,7 @@ func TestBothSDKsSync(t *testing.T) {
 	if testing.Verbose() {
 		cfg.log = os.Stderr
 	}
-	rep, err := run(cfg)
+	rep, err := runAll(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

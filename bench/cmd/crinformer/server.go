@@ -4,25 +4,29 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/kwside"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
 	"golang.org/x/sync/errgroup"
 )
 
-// server is the fake API server both SDKs read, holding Widgets, served
-// over loopback HTTP through front, which counts the Widget requests of
-// each kind and can answer the next plain Widget watch with a prepared
-// stream of events.
+// server is the fake API server both SDKs read, holding objects of one
+// shape, served over loopback HTTP through front, which counts the
+// requests of their resource of each kind and can answer the next plain
+// watch of it with a prepared stream of events.
 type server struct {
+	gvr     client.GroupVersionResource
 	fake    *fake.Server // nil in kube-apiserver mode
 	cluster *cluster     // nil in fake mode
 	token   string
@@ -31,23 +35,23 @@ type server struct {
 	local   *client.Client // not through front
 }
 
-var widgets = client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
-
-// requests counts the Widget reads of one phase.
+// requests counts the reads of the resource in one phase.
 type requests struct {
 	Lists      int `json:"lists"`
 	WatchLists int `json:"watch_lists"`
 	Watches    int `json:"watches"`
 	Replayed   int `json:"replayed"`
+	CBOR       int `json:"cbor"` // answers in CBOR (a body or a watch stream)
 }
 
 func (r requests) String() string {
-	return fmt.Sprintf("%d lists, %d watch-lists, %d watches (%d replayed)", r.Lists, r.WatchLists, r.Watches, r.Replayed)
+	return fmt.Sprintf("%d lists, %d watch-lists, %d watches (%d replayed), %d in CBOR", r.Lists, r.WatchLists, r.Watches, r.Replayed, r.CBOR)
 }
 
 type front struct {
-	h    http.Handler
-	done chan struct{}
+	h        http.Handler
+	resource string // the path's last element for the collection, "/widgets"
+	done     chan struct{}
 
 	mu      sync.Mutex
 	n       requests
@@ -55,8 +59,8 @@ type front struct {
 	watches map[*http.Request]context.CancelFunc
 }
 
-func newFront(h http.Handler) *front {
-	return &front{h: h, done: make(chan struct{}), watches: map[*http.Request]context.CancelFunc{}}
+func newFront(h http.Handler, resource string) *front {
+	return &front{h: h, resource: "/" + resource, done: make(chan struct{}), watches: map[*http.Request]context.CancelFunc{}}
 }
 
 // dropWatches ends every watch front is passing on, as a server's
@@ -81,11 +85,32 @@ func (f *front) serveWatch(w http.ResponseWriter, req *http.Request) {
 		delete(f.watches, req)
 		f.mu.Unlock()
 	}()
-	f.h.ServeHTTP(w, req.WithContext(ctx))
+	f.h.ServeHTTP(&mediaWriter{ResponseWriter: w, f: f}, req.WithContext(ctx))
+}
+
+// mediaWriter counts the answers front passes on in CBOR.
+type mediaWriter struct {
+	http.ResponseWriter
+	f *front
+}
+
+func (m *mediaWriter) WriteHeader(code int) {
+	if strings.HasPrefix(m.Header().Get("Content-Type"), "application/cbor") {
+		m.f.mu.Lock()
+		m.f.n.CBOR++
+		m.f.mu.Unlock()
+	}
+	m.ResponseWriter.WriteHeader(code)
+}
+
+func (m *mediaWriter) Flush() {
+	if fl, ok := m.ResponseWriter.(http.Flusher); ok {
+		fl.Flush()
+	}
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if req.Method == http.MethodGet && strings.HasSuffix(req.URL.Path, "/widgets") {
+	if req.Method == http.MethodGet && strings.HasSuffix(req.URL.Path, f.resource) {
 		q := req.URL.Query()
 		watch := q.Get("watch") == "true" || q.Get("watch") == "1"
 		var replay []byte
@@ -112,7 +137,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 	}
-	f.h.ServeHTTP(w, req)
+	f.h.ServeHTTP(&mediaWriter{ResponseWriter: w, f: f}, req)
 }
 
 // serveReplay answers a watch with stream (JSON events), then holds it
@@ -152,15 +177,16 @@ func (f *front) armReplay(stream []byte) {
 	f.replay = stream
 }
 
-// startServer starts a fake API server with the Widget resource and n
-// Widgets of a shape, and returns it with the time seeding took.
+// startServer starts a fake API server with the resource of a shape and
+// n objects of it, and returns it with the time seeding took.
 func startServer(n int, shape crgen.Shape) (*server, time.Duration, error) {
 	fs := fake.New(fake.Options{Namespaces: crgen.Namespaces(), HistoryLimit: 2*n + 1000, BookmarkInterval: time.Hour,
 		Controllers: fake.ControllersManual}) // measure the informers, not the fake's controllers
-	if err := fs.AddCustomResource(fake.CustomResource{Group: "example.com", Version: "v1", Kind: "Widget", Resource: "widgets", Namespaced: true}); err != nil {
+	k := shape.Kind()
+	if err := fs.AddCustomResource(fake.CustomResource{Group: k.Group, Version: k.Version, Kind: k.Kind, Resource: k.Resource, Namespaced: k.Namespaced}); err != nil {
 		return nil, 0, err
 	}
-	s := &server{fake: fs, token: fs.Token(), front: newFront(fs)}
+	s := &server{fake: fs, gvr: kwside.GVR(shape), token: fs.Token(), front: newFront(fs, k.Resource)}
 	var err error
 	s.local, err = client.New(client.Config{Host: "http://fake", BearerToken: fs.Token(), Transport: fs.RoundTripper(), QPS: -1})
 	if err != nil {
@@ -181,7 +207,37 @@ func startServer(n int, shape crgen.Shape) (*server, time.Duration, error) {
 	return s, took, nil
 }
 
-func (s *server) URL() string   { return s.http.URL }
+func (s *server) URL() string { return s.http.URL }
+
+// transferFloor is the median time of three unpaged GETs of the whole
+// collection through front, asking for accept, each body read to its
+// end: the least a full state read costs from this server.
+func (s *server) transferFloor(ctx context.Context, accept string) (time.Duration, error) {
+	k := s.gvr
+	path := "/apis/" + k.Group + "/" + k.Version + "/" + k.Resource
+	var times []time.Duration
+	for range 3 {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.http.URL+path, nil)
+		if err != nil {
+			return 0, err
+		}
+		req.Header.Set("Authorization", "Bearer "+s.token)
+		req.Header.Set("Accept", accept)
+		start := time.Now()
+		resp, err := s.http.Client().Do(req)
+		if err != nil {
+			return 0, err
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || n == 0 {
+			return 0, fmt.Errorf("transfer floor: GET %s: %s, %d bytes, %v", path, resp.Status, n, err)
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	return times[1], nil
+}
 func (s *server) Token() string { return s.token }
 
 func (s *server) Close() {
@@ -207,7 +263,7 @@ func (s *server) dropWatches() {
 }
 
 // eventStream returns m MODIFIED events in kube-apiserver's JSON watch
-// form: the first p Widgets (p = min(n, m/2)) get label "tier" set to
+// form: the first p objects (p = min(n, m/2)) get label "tier" set to
 // "frontend", then "backend", pass after pass, with resource versions
 // above anything the server reaches during the run. Every child of a
 // server reads the same bytes. m is rounded down to a multiple of 2p.
@@ -217,21 +273,35 @@ func (s *server) eventStream(ctx context.Context, n, m int) ([]byte, int, error)
 		return nil, 0, fmt.Errorf("no updates in %d events over %d objects", m, n)
 	}
 	m -= m % (2 * p)
-	list, err := client.Dynamic(s.local, widgets).List(ctx, client.ListOptions{Limit: int64(p)})
-	if err != nil {
-		return nil, 0, err
+	// In pages: 10,000 large objects in one answer would be over the
+	// client's MaxResponseBytes.
+	var items []*unstructured.Unstructured
+	var rv string
+	for opts := (client.ListOptions{Limit: 500}); len(items) < p; {
+		page, err := client.Dynamic(s.local, s.gvr).List(ctx, opts)
+		if err != nil {
+			return nil, 0, err
+		}
+		if rv == "" {
+			rv = page.ResourceVersion
+		}
+		items = append(items, page.Items...)
+		if opts.Continue = page.Continue; opts.Continue == "" {
+			break
+		}
 	}
-	if len(list.Items) != p {
-		return nil, 0, fmt.Errorf("listed %d objects, want %d", len(list.Items), p)
+	if len(items) < p {
+		return nil, 0, fmt.Errorf("listed %d objects, want %d", len(items), p)
 	}
-	base, err := strconv.ParseUint(list.ResourceVersion, 10, 64)
+	items = items[:p]
+	base, err := strconv.ParseUint(rv, 10, 64)
 	if err != nil {
 		return nil, 0, err
 	}
 	base += 1_000_000
 	var out []byte
 	for k := range m {
-		obj := list.Items[k%p].DeepCopy()
+		obj := items[k%p].DeepCopy()
 		labels := obj.GetLabels()
 		labels["tier"] = "frontend"
 		if k/p%2 == 1 {

@@ -8,6 +8,12 @@ import (
 
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/api/wire"
+	argov1alpha1 "github.com/kubewire/kubewire/bench/internal/crds/argo/v1alpha1"
+	argoup "github.com/kubewire/kubewire/bench/internal/crds/argo/v1alpha1/upstream"
+	certv1 "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1"
+	certup "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1/upstream"
+	rdsv1beta1 "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1"
+	rdsup "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1/upstream"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
 	"github.com/kubewire/kubewire/bench/internal/widget"
 	widgetv1 "github.com/kubewire/kubewire/bench/internal/widget/v1"
@@ -21,7 +27,7 @@ import (
 // over client-go, for Pods and every custom-resource shape.
 const jsonDecodeGoal = 0.35
 
-// crList returns the JSON of a WidgetList of n objects of a shape, with the
+// crList returns the JSON of a list of n objects of a shape, with the
 // fields the server sets, as kube-apiserver writes it.
 func crList(shape crgen.Shape, n int) []byte {
 	items := make([]any, n)
@@ -34,7 +40,8 @@ func crList(shape crgen.Shape, n int) []byte {
 		m["creationTimestamp"] = "2026-01-02T03:04:05Z"
 		items[i] = o
 	}
-	b, err := json.Marshal(map[string]any{"apiVersion": "example.com/v1", "kind": "WidgetList",
+	k := shape.Kind()
+	b, err := json.Marshal(map[string]any{"apiVersion": k.APIVersion(), "kind": k.Kind + "List",
 		"metadata": map[string]any{"resourceVersion": "200000"}, "items": items})
 	if err != nil {
 		panic(err)
@@ -42,26 +49,42 @@ func crList(shape crgen.Shape, n int) []byte {
 	return b
 }
 
-// crDecoders are, for typed objects, kubewire's generated Widget decoder
-// (plain, and through the ReadOnly table informers use) against the
-// apimachinery JSON serializer controller-runtime decodes with; for
-// dynamic ones, kubewire's Unstructured against apimachinery's.
-func crDecoders(kind string) (kw []decoder, up decoder) {
+// typedLists are, per shape, kubewire's generated list type and the
+// upstream one with its scheme, for the typed rows.
+func typedLists(shape crgen.Shape) (kw func() any, up func() runtime.Object, addToScheme func(*runtime.Scheme) error) {
+	switch shape {
+	case crgen.Certificate:
+		return func() any { return new(certv1.CertificateList) }, func() runtime.Object { return new(certup.CertificateList) }, certup.AddToScheme
+	case crgen.Workflow:
+		return func() any { return new(argov1alpha1.WorkflowList) }, func() runtime.Object { return new(argoup.WorkflowList) }, argoup.AddToScheme
+	case crgen.Managed:
+		return func() any { return new(rdsv1beta1.InstanceList) }, func() runtime.Object { return new(rdsup.InstanceList) }, rdsup.AddToScheme
+	}
+	return func() any { return new(widgetv1.WidgetList) }, func() runtime.Object { return new(widget.UpstreamList) }, widget.AddToScheme
+}
+
+// crDecoders are, for typed objects, kubewire's generated decoder of the
+// shape's kind (plain, and through the ReadOnly table informers use)
+// against the apimachinery JSON serializer controller-runtime decodes
+// with, over the same struct; for dynamic ones, kubewire's Unstructured
+// against apimachinery's.
+func crDecoders(kind string, shape crgen.Shape) (kw []decoder, up decoder) {
 	if kind == "typed" {
+		kwList, upList, addToScheme := typedLists(shape)
 		scheme := runtime.NewScheme()
-		if err := widget.AddToScheme(scheme); err != nil {
+		if err := addToScheme(scheme); err != nil {
 			panic(err)
 		}
 		deser := serializer.NewCodecFactory(scheme).UniversalDeserializer()
 		list := func(d *wire.Decoder, b []byte) (any, error) {
-			l := new(widgetv1.WidgetList)
+			l := kwList()
 			return l, codec.DecodeJSONWith(d, b, l)
 		}
 		return []decoder{
 				{"plain", func(b []byte) (any, error) { return list(nil, b) }},
 				{"read-only", func(b []byte) (any, error) { return list(&wire.Decoder{ReadOnly: true}, b) }},
 			}, decoder{"apimachinery", func(b []byte) (any, error) {
-				obj, _, err := deser.Decode(b, nil, new(widget.UpstreamList))
+				obj, _, err := deser.Decode(b, nil, upList())
 				return obj, err
 			}}
 	}
@@ -86,7 +109,7 @@ func crRows(w io.Writer, n, rounds int) {
 	for _, shape := range crgen.Shapes {
 		input := crList(shape, n)
 		for _, kind := range []string{"typed", "dynamic"} {
-			kws, up := crDecoders(kind)
+			kws, up := crDecoders(kind, shape)
 			size := float64(len(input)) / float64(n)
 			for _, kw := range kws {
 				k, u := measurePair(kw, up, input, n, rounds)

@@ -37,6 +37,7 @@ func main() {
 	pods := flag.Int("pods", 1000, "Pods in the list")
 	rounds := flag.Int("rounds", 5, "timed rounds per pair; the median is reported")
 	crs := flag.Int("crs", 1000, "custom resources per list in the CR rows (0: none)")
+	cborRowsOn := flag.Bool("cbor", true, "also measure CBOR decoding of the CR lists (against kubewire's JSON and apimachinery's CBOR)")
 	benchtime := flag.Duration("benchtime", 300*time.Millisecond, "time per timed run")
 	testing.Init()
 	flag.Parse()
@@ -80,6 +81,9 @@ func main() {
 	}
 	if *crs > 0 {
 		crRows(os.Stdout, *crs, *rounds)
+		if *cborRowsOn {
+			cborRows(os.Stdout, *crs, *rounds)
+		}
 	}
 }
 

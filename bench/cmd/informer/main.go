@@ -272,7 +272,7 @@ func run(cfg config) (*report, error) {
 				}
 				rep.runs[sc] = runs
 				rep.Scenarios = append(rep.Scenarios, scenarioReport{scenario: sc, Seed: seedTook.Seconds(), Events: m, Runs: runs,
-					Figures: figures(sc, median(runs["kubewire"]), median(runs["client-go"]))})
+					Figures: figures(sc, cfg.server, median(runs["kubewire"]), median(runs["client-go"]))})
 			}
 			srv.Close()
 		}
@@ -448,8 +448,18 @@ func median(rs []result) result {
 	}
 }
 
+// heapGoal is the goal for heap per cached Pod: the benchmark issue's
+// against the fake, issue 31's against kube-apiserver (whose kubelet-like
+// status writes give every Pod a managedFields entry of its own).
+func heapGoal(server string) float64 {
+	if server == "kube-apiserver" {
+		return 0.5
+	}
+	return 0.6
+}
+
 // figures turns the medians into table rows.
-func figures(sc scenario, kw, cg result) []figure {
+func figures(sc scenario, server string, kw, cg result) []figure {
 	var fs []figure
 	lower := func(name, unit string, k, c float64, goal float64) {
 		f := figure{Name: name, Unit: unit, Kubewire: k, ClientGo: c, Ratio: k / c}
@@ -470,7 +480,7 @@ func figures(sc scenario, kw, cg result) []figure {
 	}
 	lower("sync time", "s", kw.Sync.Seconds, cg.Sync.Seconds, syncGoal)
 	lower("CPU time (sync)", "s", kw.Sync.CPUSeconds, cg.Sync.CPUSeconds, 0)
-	lower("heap per cached Pod", "B", kw.Sync.HeapPerPod, cg.Sync.HeapPerPod, 0.6)
+	lower("heap per cached Pod", "B", kw.Sync.HeapPerPod, cg.Sync.HeapPerPod, heapGoal(server))
 	lower("allocs per Pod (sync)", "", kw.Sync.AllocsPerPod, cg.Sync.AllocsPerPod, 0.5)
 	lower("bytes allocated per Pod (sync)", "B", kw.Sync.BytesPerPod, cg.Sync.BytesPerPod, 0)
 	lower("peak RSS (sync)", "MiB", mib(kw.Sync.PeakRSS), mib(cg.Sync.PeakRSS), 0.7)
@@ -496,16 +506,27 @@ func (rep *report) print(w io.Writer) {
 	fmt.Fprintf(w, "\nInformer, kubewire vs client-go v0.36.3, protobuf, from %s, median of %d rounds; %s\n\n", server, rep.Rounds, rep.Machine)
 	tw := newTable(w)
 	tw.row("pods", "shape", "mode", "figure", "kubewire", "client-go", "ratio", "goal", "")
+	var verdicts []string
 	for _, s := range rep.Scenarios {
 		for _, f := range s.Figures {
 			met := ""
 			if f.Met != nil {
 				met = map[bool]string{true: "met", false: "MISSED"}[*f.Met]
+				v := f.Ratio
+				if f.Absolute {
+					v = f.Kubewire
+				}
+				verdicts = append(verdicts, fmt.Sprintf("%s: %s, %d %s Pods, %s, %s: %.2f (goal %s)",
+					map[bool]string{true: "PASS", false: "FAIL"}[*f.Met], f.Name, s.Pods, s.Shape, s.Mode, server, v, f.Goal))
 			}
 			tw.row(strconv.Itoa(s.Pods), s.Shape, s.Mode, f.Name, format(f.Kubewire, f.Unit), format(f.ClientGo, f.Unit), fmt.Sprintf("%.2f", f.Ratio), f.Goal, met)
 		}
 	}
 	tw.flush()
+	fmt.Fprintln(w)
+	for _, v := range verdicts {
+		fmt.Fprintln(w, v)
+	}
 }
 
 func format(v float64, unit string) string {

@@ -12,14 +12,18 @@
 // queue), and P producers add bursts of keys, each key twice in a row
 // (the second add is a duplicate of a key still queued, or now and then
 // of one just handed out), as an informer's handlers do for the objects
-// of a list. A burst is drained before the next one starts, so the queue
-// holds at most one burst (bursts alternate between two sets of keys, so
-// a key is never still in flight from the burst before). An item is one
+// of a list. A burst is drained before the next one starts (a sentinel
+// key added after it reaches a worker), so the queue holds at most one
+// burst (bursts alternate between two sets of keys, so a key is never
+// still in flight from the burst before; one a worker still holds from
+// two bursts before, descheduled with many workers on few cores, absorbs
+// the adds of the later burst, as a work queue must). An item is one
 // Add; items per second are the adds of the run over its time, from the
 // workers' start to their end after ShutDown. Allocations per item are
 // runtime.MemStats Mallocs over the run divided by its adds (the harness
 // allocates nothing per burst). gets/add shows how many adds became
-// reconciles: 0.5 when every duplicate is absorbed. The SDKs alternate
+// reconciles: 0.5 when every duplicate is absorbed (a little under when a
+// held key absorbed a later burst's adds). The SDKs alternate
 // run by run, and each figure is the median of the rounds.
 package main
 
@@ -52,6 +56,12 @@ type config struct {
 	keys      int
 	rounds    int
 	out       io.Writer
+	// check records, per key, the last burst that added it and the last
+	// one a Get saw, and fails a run in which a key was not handed out
+	// after its last add (an earlier add can be absorbed by a later one
+	// while a worker holds the key, so only the last is exact). For
+	// tests: it costs an atomic operation or two per add and per get.
+	check bool
 }
 
 // result is one run of one SDK.
@@ -223,16 +233,37 @@ func sum(cs []counter) int64 {
 	return n
 }
 
+// sentinel marks the end of a burst: main adds it once the producers
+// are done, and the worker that gets it (every key of the burst queued
+// before it has then been handed out, the queues being FIFO) tells main.
+// An event rather than main polling the workers' counters: on two cores
+// a polling loop takes a core's share from the goroutines measured (a
+// CPU profile of the one-worker run had 45% of the process's time in it,
+// scheduling itself and reading the clock).
+const sentinel = "burst-done"
+
+// keyIndex is the i of a key "default/pod-%06d" made by run.
+func keyIndex(k string) int {
+	i, _ := strconv.Atoi(k[len("default/pod-"):])
+	return i
+}
+
 // measure runs the workload once on a fresh queue of s: bursts of adds,
 // each drained before the next. Bursts alternate between two sets of
 // keys, so that a burst's keys are never those of the burst before,
-// which may still be finishing.
+// which may still be finishing (a duplicate add of a key being processed
+// queues it again behind the sentinel).
 func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
 	q := s.make()
 	burst := len(keys[0])
 	bursts := max(1, cfg.adds/(2*burst))
 	per := burst / cfg.producers
 	gets := make([]counter, workers)
+	var added, handed []atomic.Int32 // per key index (check): a burst's number + 1
+	if cfg.check {
+		added, handed = make([]atomic.Int32, 2*burst), make([]atomic.Int32, 2*burst)
+	}
+	drained := make(chan struct{}, 1)
 	var working sync.WaitGroup
 	runtime.GC()
 	var before, after runtime.MemStats
@@ -245,7 +276,17 @@ func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
 				if !ok {
 					return
 				}
+				if cfg.check && k != sentinel {
+					// Gets of one key are serialized by Done, and added
+					// only grows: handed only grows too.
+					i := keyIndex(k)
+					handed[i].Store(added[i].Load())
+				}
 				q.Done(k)
+				if len(k) == len(sentinel) && k == sentinel {
+					drained <- struct{}{}
+					continue
+				}
 				gets[w].n.Add(1)
 			}
 		})
@@ -258,7 +299,10 @@ func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
 		starts[p] = make(chan int)
 		go func() {
 			for b := range starts[p] {
-				for _, k := range keys[b%2][p*per : (p+1)*per] {
+				for j, k := range keys[b%2][p*per : (p+1)*per] {
+					if cfg.check {
+						added[2*(p*per+j)+b%2].Store(int32(b + 1))
+					}
 					q.Add(k)
 					q.Add(k) // a duplicate: the key is still queued (or, rarely, just handed out)
 				}
@@ -271,32 +315,31 @@ func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
 			close(c)
 		}
 	}()
+	stuck := time.NewTimer(time.Hour)
+	defer stuck.Stop()
 	for b := range bursts {
 		producing.Add(cfg.producers)
 		for _, c := range starts {
 			c <- b
 		}
 		producing.Wait()
-		// Drained: every key of the burst handed out (at least once each),
-		// none queued. Check the cheap counters first; yield meanwhile.
-		want, last, since := int64((b+1)*per*cfg.producers), int64(-1), time.Now()
-		for {
-			n := sum(gets)
-			if n >= want && q.Len() == 0 {
-				break
-			}
-			if n != last {
-				last, since = n, time.Now()
-			} else if time.Since(since) > 10*time.Second {
-				q.ShutDown()
-				return result{}, fmt.Errorf("%s: burst %d stuck at %d of %d gets", s.name, b, n, want)
-			}
-			runtime.Gosched()
+		q.Add(sentinel)
+		stuck.Reset(10 * time.Second)
+		select {
+		case <-drained:
+		case <-stuck.C:
+			q.ShutDown()
+			return result{}, fmt.Errorf("%s: burst %d not drained after 10s (%d gets)", s.name, b, sum(gets))
 		}
 	}
 	q.ShutDown()
 	working.Wait()
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
+	for i := range added {
+		if a, h := added[i].Load(), handed[i].Load(); a != h {
+			return result{}, fmt.Errorf("%s, %d workers: key %d added in burst %d, last handed out for burst %d", s.name, workers, i, a-1, h-1)
+		}
+	}
 	return result{seconds: elapsed.Seconds(), adds: bursts * 2 * per * cfg.producers, gets: int(sum(gets)), mallocs: after.Mallocs - before.Mallocs}, nil
 }

@@ -8,11 +8,11 @@ import (
 )
 
 // TestBothQueues runs the benchmark briefly: both queues must take every
-// burst (measure fails if a burst does not drain), absorb duplicates and
-// report figures. Throughput targets are not checked here: they are
+// burst (measure fails if a burst does not drain), hand out every key
+// after its last add (cfg.check), absorb duplicates and report figures. Throughput targets are not checked here: they are
 // timing, which a test on a shared machine cannot promise.
 func TestBothQueues(t *testing.T) {
-	cfg := config{workers: []int{1, 8, 64}, producers: 4, adds: 200_000, keys: 2000, rounds: 2, out: io.Discard}
+	cfg := config{workers: []int{1, 8, 64}, producers: 4, adds: 200_000, keys: 2000, rounds: 2, out: io.Discard, check: true}
 	if testing.Short() {
 		cfg.adds, cfg.rounds = 20_000, 1
 	}
@@ -25,7 +25,9 @@ func TestBothQueues(t *testing.T) {
 	}
 	for _, w := range cfg.workers {
 		for i, r := range rows[w] {
-			if r.itemsPerSecond <= 0 || r.getsPerAdd < 0.5 || r.getsPerAdd > 1 {
+			// Under 0.5 gets per add only when a key held by a worker
+			// absorbed a later burst's adds: a little, never by half.
+			if r.itemsPerSecond <= 0 || r.getsPerAdd < 0.45 || r.getsPerAdd > 1 {
 				t.Errorf("%s, %d workers: %+v", sdks[i].name, w, r)
 			}
 		}

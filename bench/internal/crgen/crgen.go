@@ -1,6 +1,7 @@
-// Package crgen makes the custom resources of the CR benchmarks: Widgets
-// of three shapes, as JSON-shaped maps that the fake server stores and
-// both SDKs read.
+// Package crgen makes the custom resources of the CR benchmarks, as
+// JSON-shaped maps that the fake server stores and both SDKs read:
+// Widgets of three shapes, and three held-out kinds modelled on widely
+// used CRDs (package crds).
 //
 //   - Small (about 1 KB of JSON as served): labels, an annotation, a few
 //     spec scalars, a phase.
@@ -10,6 +11,11 @@
 //   - Large (about 30 KB): an Argo Workflow or Crossplane composite: the
 //     typical object plus 28 steps with commands, env and inputs, and a
 //     status node per step.
+//   - Certificate (about 3 KB): a cert-manager Certificate made by
+//     ingress-shim for an Ingress (see certificate.go).
+//   - Workflow (about 20 KB): an Argo CI Workflow, run (workflow.go).
+//   - Managed (about 8 KB): a Crossplane RDS Instance, provisioned
+//     (managed.go).
 //
 // Values repeat across objects the way they do in a cluster (label
 // values from small sets, the same images and commands) and differ where
@@ -21,19 +27,31 @@ import (
 	"strconv"
 )
 
-// Shape is the size class of the objects.
+// Shape is the kind and size class of the objects.
 type Shape int
 
 const (
 	Small Shape = iota
 	Typical
 	Large
+	Certificate
+	Workflow
+	Managed
 )
 
-// Shapes are all shapes, smallest first.
-var Shapes = []Shape{Small, Typical, Large}
+// Shapes are all shapes: the Widgets smallest first, then the held-out
+// kinds.
+var Shapes = []Shape{Small, Typical, Large, Certificate, Workflow, Managed}
 
-func (s Shape) String() string { return [...]string{"small", "typical", "large"}[s] }
+// WidgetShapes are the Widget's shapes.
+var WidgetShapes = []Shape{Small, Typical, Large}
+
+// HeldOut are the held-out kinds.
+var HeldOut = []Shape{Certificate, Workflow, Managed}
+
+func (s Shape) String() string {
+	return [...]string{"small", "typical", "large", "certificate", "workflow", "managed"}[s]
+}
 
 // ParseShape is the inverse of String.
 func ParseShape(s string) (Shape, error) {
@@ -42,7 +60,29 @@ func ParseShape(s string) (Shape, error) {
 			return sh, nil
 		}
 	}
-	return 0, fmt.Errorf("bad shape %q (small, typical, large)", s)
+	return 0, fmt.Errorf("bad shape %q (small, typical, large, certificate, workflow, managed)", s)
+}
+
+// Kind is the resource of a shape's objects.
+type Kind struct {
+	Group, Version, Kind, Resource string
+	Namespaced                     bool
+}
+
+// APIVersion is group/version.
+func (k Kind) APIVersion() string { return k.Group + "/" + k.Version }
+
+// Kind returns the resource of s's objects.
+func (s Shape) Kind() Kind {
+	switch s {
+	case Certificate:
+		return Kind{"cert-manager.io", "v1", "Certificate", "certificates", true}
+	case Workflow:
+		return Kind{"argoproj.io", "v1alpha1", "Workflow", "workflows", true}
+	case Managed:
+		return Kind{"rds.aws.upbound.io", "v1beta1", "Instance", "instances", false}
+	}
+	return Kind{"example.com", "v1", "Widget", "widgets", true}
 }
 
 // Namespaces are the namespaces objects are spread over.
@@ -54,9 +94,21 @@ func Namespaces() []string {
 	return ns
 }
 
-// Object returns Widget number i of the shape, without the fields the
+// Object returns object number i of the shape, without the fields the
 // server sets (uid, resourceVersion, creationTimestamp, generation).
 func Object(shape Shape, i int) map[string]any {
+	switch shape {
+	case Certificate:
+		return certificate(i)
+	case Workflow:
+		return workflow(i)
+	case Managed:
+		return managed(i)
+	}
+	return widget(shape, i)
+}
+
+func widget(shape Shape, i int) map[string]any {
 	app := fmt.Sprintf("app-%d", i%50)
 	name := fmt.Sprintf("widget-%06d", i)
 	labels := map[string]any{"app.kubernetes.io/name": app, "app.kubernetes.io/managed-by": "widget-operator", "tier": []string{"frontend", "backend", "cache"}[i%3]}

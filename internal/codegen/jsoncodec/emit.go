@@ -170,12 +170,14 @@ func (e *emitter) value(target string, t types.Type, owner, goName string) error
 		return e.basic(target, u, owner, goName)
 	case *types.Pointer:
 		elem := u.Elem()
+		key := e.reuse("ReusePtr", target)
 		e.p("if d.Null() {\n%s = nil\n} else {", target)
 		e.p("if %s == nil {\n%s = new(%s)\n}", target, target, e.typeString(elem))
 		if err := e.value("(*"+target+")", elem, owner, goName); err != nil {
 			return err
 		}
 		e.p("}")
+		e.keep(key, target)
 		return nil
 	case *types.Slice:
 		if b, ok := u.Elem().(*types.Basic); ok && b.Kind() == types.Byte {
@@ -227,12 +229,16 @@ func (e *emitter) basic(target string, b *types.Basic, owner, goName string) err
 }
 
 func (e *emitter) slice(target string, t types.Type, u *types.Slice, owner, goName string) error {
+	key := e.reuse("ReuseSlice", target)
 	e.vars++
 	s := "s" + strconv.Itoa(e.vars)
 	e.p("if d.Null() {\n%s = nil\n} else if d.OpenArray(%q) {", target, e.typeString(t))
 	// As encoding/json: elements within the old capacity are decoded
 	// into (a duplicate member merges), an empty array is an empty slice.
+	// The elements are counted first, so that the slice is made once and
+	// keeps no spare capacity.
 	e.p("%s := %s[:0]", s, target)
+	e.p("if n := d.Count(); cap(%s) < n {\n%s = make(%s, 0, n)\n}", s, s, e.typeString(t))
 	e.p("for i := 0; d.NextElem(i); i++ {")
 	e.p("if i < cap(%s) {\n%s = %s[:i+1]\n} else {\n%s = append(%s, *new(%s))\n}", s, s, s, s, s, e.typeString(u.Elem()))
 	if err := e.value(s+"[i]", u.Elem(), owner, goName); err != nil {
@@ -241,7 +247,23 @@ func (e *emitter) slice(target string, t types.Type, u *types.Slice, owner, goNa
 	e.p("}")
 	e.p("if len(%s) == 0 {\n%s = %s{}\n}", s, s, e.typeString(t))
 	e.p("%s = %s\n}", target, s)
+	e.keep(key, target)
 	return nil
+}
+
+// reuse opens the block that decodes target unless a ReadOnly Table
+// gives it the value decoded earlier from the same bytes (fn is
+// ReuseSlice, ReuseMap or ReusePtr); keep closes it. It returns the name
+// of the key for keep.
+func (e *emitter) reuse(fn, target string) string {
+	e.vars++
+	key := "k" + strconv.Itoa(e.vars)
+	e.p("if %s, ok := %s.%s(d, %s); !ok {", key, e.rt(), fn, addr(target))
+	return key
+}
+
+func (e *emitter) keep(key, target string) {
+	e.p("%s.Keep(d, %s, %s)\n}", e.rt(), key, target)
 }
 
 func (e *emitter) mapValue(target string, t types.Type, u *types.Map, owner, goName string) error {
@@ -259,11 +281,13 @@ func (e *emitter) mapValue(target string, t types.Type, u *types.Map, owner, goN
 			return nil
 		}
 	}
+	key := e.reuse("ReuseMap", target)
 	e.p("%s.Map(d, %s, %q, func(d *%s.Decoder, v *%s) {", rt, addr(target), e.typeString(t), rt, e.typeString(u.Elem()))
 	if err := e.value("(*v)", u.Elem(), owner, goName); err != nil {
 		return err
 	}
 	e.p("})")
+	e.keep(key, target)
 	return nil
 }
 
@@ -281,10 +305,13 @@ func (e *emitter) hasUnmarshalJSON(n *types.Named) bool {
 	return hasMethod(n, "UnmarshalJSON")
 }
 
+// hasMethod reports whether *n has a method of that name of its own: a
+// method promoted from an embedded field (a PodTemplateSpec has
+// ObjectMeta's decoders that way) decodes that field, not n.
 func hasMethod(n *types.Named, name string) bool {
 	ms := types.NewMethodSet(types.NewPointer(n))
 	for i := 0; i < ms.Len(); i++ {
-		if ms.At(i).Obj().Name() == name {
+		if sel := ms.At(i); sel.Obj().Name() == name && len(sel.Index()) == 1 {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@
 package v1
 
 import (
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
@@ -311,22 +312,28 @@ func (m *NodeStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "finishedAt":
 			jsonwire.String(d, &m.Finished)
 		case "outputs":
-			if d.Null() {
-				m.Outputs = nil
-			} else if d.OpenArray("[]Param") {
-				s1 := m.Outputs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(Param))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Outputs); !ok {
+				if d.Null() {
+					m.Outputs = nil
+				} else if d.OpenArray("[]Param") {
+					s2 := m.Outputs[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]Param, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(Param))
+						}
+						s2[i].DecodeJSON(d)
+					}
+					if len(s2) == 0 {
+						s2 = []Param{}
+					}
+					m.Outputs = s2
 				}
-				if len(s1) == 0 {
-					s1 = []Param{}
-				}
-				m.Outputs = s1
+				jsonwire.Keep(d, k1, m.Outputs)
 			}
 		case "message":
 			jsonwire.String(d, &m.Message)
@@ -430,13 +437,16 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "replicas":
-			if d.Null() {
-				m.Replicas = nil
-			} else {
-				if m.Replicas == nil {
-					m.Replicas = new(int32)
+			if k3, ok := jsonwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					jsonwire.Int(d, m.Replicas)
 				}
-				jsonwire.Int(d, m.Replicas)
+				jsonwire.Keep(d, k3, m.Replicas)
 			}
 		case "color":
 			jsonwire.String(d, &m.Color)
@@ -449,49 +459,64 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "selector":
 			jsonwire.StringMap(d, &m.Selector)
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]WidgetPort") {
-				s2 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(WidgetPort))
+			if k4, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]WidgetPort") {
+					s5 := m.Ports[:0]
+					if n := d.Count(); cap(s5) < n {
+						s5 = make([]WidgetPort, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s5) {
+							s5 = s5[:i+1]
+						} else {
+							s5 = append(s5, *new(WidgetPort))
+						}
+						s5[i].DecodeJSON(d)
+					}
+					if len(s5) == 0 {
+						s5 = []WidgetPort{}
+					}
+					m.Ports = s5
 				}
-				if len(s2) == 0 {
-					s2 = []WidgetPort{}
-				}
-				m.Ports = s2
+				jsonwire.Keep(d, k4, m.Ports)
 			}
 		case "template":
-			if d.Null() {
-				m.Template = nil
-			} else {
-				if m.Template == nil {
-					m.Template = new(WidgetTemplate)
+			if k6, ok := jsonwire.ReusePtr(d, &m.Template); !ok {
+				if d.Null() {
+					m.Template = nil
+				} else {
+					if m.Template == nil {
+						m.Template = new(WidgetTemplate)
+					}
+					(*m.Template).DecodeJSON(d)
 				}
-				(*m.Template).DecodeJSON(d)
+				jsonwire.Keep(d, k6, m.Template)
 			}
 		case "steps":
-			if d.Null() {
-				m.Steps = nil
-			} else if d.OpenArray("[]WidgetStep") {
-				s3 := m.Steps[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(WidgetStep))
+			if k7, ok := jsonwire.ReuseSlice(d, &m.Steps); !ok {
+				if d.Null() {
+					m.Steps = nil
+				} else if d.OpenArray("[]WidgetStep") {
+					s8 := m.Steps[:0]
+					if n := d.Count(); cap(s8) < n {
+						s8 = make([]WidgetStep, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s8) {
+							s8 = s8[:i+1]
+						} else {
+							s8 = append(s8, *new(WidgetStep))
+						}
+						s8[i].DecodeJSON(d)
+					}
+					if len(s8) == 0 {
+						s8 = []WidgetStep{}
+					}
+					m.Steps = s8
 				}
-				if len(s3) == 0 {
-					s3 = []WidgetStep{}
-				}
-				m.Steps = s3
+				jsonwire.Keep(d, k7, m.Steps)
 			}
 		default:
 			d.Skip()
@@ -515,27 +540,36 @@ func (m *WidgetStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "message":
 			jsonwire.String(d, &m.Message)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]metav1.Condition") {
-				s4 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(metav1.Condition))
+			if k9, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]metav1.Condition") {
+					s10 := m.Conditions[:0]
+					if n := d.Count(); cap(s10) < n {
+						s10 = make([]metav1.Condition, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s10) {
+							s10 = s10[:i+1]
+						} else {
+							s10 = append(s10, *new(metav1.Condition))
+						}
+						s10[i].DecodeJSON(d)
+					}
+					if len(s10) == 0 {
+						s10 = []metav1.Condition{}
+					}
+					m.Conditions = s10
 				}
-				if len(s4) == 0 {
-					s4 = []metav1.Condition{}
-				}
-				m.Conditions = s4
+				jsonwire.Keep(d, k9, m.Conditions)
 			}
 		case "nodes":
-			jsonwire.Map(d, &m.Nodes, "map[string]NodeStatus", func(d *jsonwire.Decoder, v *NodeStatus) {
-				(*v).DecodeJSON(d)
-			})
+			if k11, ok := jsonwire.ReuseMap(d, &m.Nodes); !ok {
+				jsonwire.Map(d, &m.Nodes, "map[string]NodeStatus", func(d *jsonwire.Decoder, v *NodeStatus) {
+					(*v).DecodeJSON(d)
+				})
+				jsonwire.Keep(d, k11, m.Nodes)
+			}
 		default:
 			d.Skip()
 		}
@@ -556,98 +590,128 @@ func (m *WidgetStep) DecodeJSON(d *jsonwire.Decoder) error {
 		case "image":
 			jsonwire.String(d, &m.Image)
 		case "command":
-			if d.Null() {
-				m.Command = nil
-			} else if d.OpenArray("[]string") {
-				s5 := m.Command[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(string))
+			if k12, ok := jsonwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if d.OpenArray("[]string") {
+					s13 := m.Command[:0]
+					if n := d.Count(); cap(s13) < n {
+						s13 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s5[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s13) {
+							s13 = s13[:i+1]
+						} else {
+							s13 = append(s13, *new(string))
+						}
+						jsonwire.String(d, &s13[i])
+					}
+					if len(s13) == 0 {
+						s13 = []string{}
+					}
+					m.Command = s13
 				}
-				if len(s5) == 0 {
-					s5 = []string{}
-				}
-				m.Command = s5
+				jsonwire.Keep(d, k12, m.Command)
 			}
 		case "args":
-			if d.Null() {
-				m.Args = nil
-			} else if d.OpenArray("[]string") {
-				s6 := m.Args[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(string))
+			if k14, ok := jsonwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if d.OpenArray("[]string") {
+					s15 := m.Args[:0]
+					if n := d.Count(); cap(s15) < n {
+						s15 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s6[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s15) {
+							s15 = s15[:i+1]
+						} else {
+							s15 = append(s15, *new(string))
+						}
+						jsonwire.String(d, &s15[i])
+					}
+					if len(s15) == 0 {
+						s15 = []string{}
+					}
+					m.Args = s15
 				}
-				if len(s6) == 0 {
-					s6 = []string{}
-				}
-				m.Args = s6
+				jsonwire.Keep(d, k14, m.Args)
 			}
 		case "env":
-			if d.Null() {
-				m.Env = nil
-			} else if d.OpenArray("[]Param") {
-				s7 := m.Env[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(Param))
+			if k16, ok := jsonwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if d.OpenArray("[]Param") {
+					s17 := m.Env[:0]
+					if n := d.Count(); cap(s17) < n {
+						s17 = make([]Param, 0, n)
 					}
-					s7[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s17) {
+							s17 = s17[:i+1]
+						} else {
+							s17 = append(s17, *new(Param))
+						}
+						s17[i].DecodeJSON(d)
+					}
+					if len(s17) == 0 {
+						s17 = []Param{}
+					}
+					m.Env = s17
 				}
-				if len(s7) == 0 {
-					s7 = []Param{}
-				}
-				m.Env = s7
+				jsonwire.Keep(d, k16, m.Env)
 			}
 		case "dependsOn":
-			if d.Null() {
-				m.DependsOn = nil
-			} else if d.OpenArray("[]string") {
-				s8 := m.DependsOn[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new(string))
+			if k18, ok := jsonwire.ReuseSlice(d, &m.DependsOn); !ok {
+				if d.Null() {
+					m.DependsOn = nil
+				} else if d.OpenArray("[]string") {
+					s19 := m.DependsOn[:0]
+					if n := d.Count(); cap(s19) < n {
+						s19 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s8[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s19) {
+							s19 = s19[:i+1]
+						} else {
+							s19 = append(s19, *new(string))
+						}
+						jsonwire.String(d, &s19[i])
+					}
+					if len(s19) == 0 {
+						s19 = []string{}
+					}
+					m.DependsOn = s19
 				}
-				if len(s8) == 0 {
-					s8 = []string{}
-				}
-				m.DependsOn = s8
+				jsonwire.Keep(d, k18, m.DependsOn)
 			}
 		case "timeoutSeconds":
 			jsonwire.Int(d, &m.TimeoutSeconds)
 		case "retryLimit":
 			jsonwire.Int(d, &m.RetryLimit)
 		case "inputs":
-			if d.Null() {
-				m.Inputs = nil
-			} else if d.OpenArray("[]Param") {
-				s9 := m.Inputs[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s9) {
-						s9 = s9[:i+1]
-					} else {
-						s9 = append(s9, *new(Param))
+			if k20, ok := jsonwire.ReuseSlice(d, &m.Inputs); !ok {
+				if d.Null() {
+					m.Inputs = nil
+				} else if d.OpenArray("[]Param") {
+					s21 := m.Inputs[:0]
+					if n := d.Count(); cap(s21) < n {
+						s21 = make([]Param, 0, n)
 					}
-					s9[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s21) {
+							s21 = s21[:i+1]
+						} else {
+							s21 = append(s21, *new(Param))
+						}
+						s21[i].DecodeJSON(d)
+					}
+					if len(s21) == 0 {
+						s21 = []Param{}
+					}
+					m.Inputs = s21
 				}
-				if len(s9) == 0 {
-					s9 = []Param{}
-				}
-				m.Inputs = s9
+				jsonwire.Keep(d, k20, m.Inputs)
 			}
 		case "resources":
 			m.Resources.DecodeJSON(d)
@@ -673,40 +737,52 @@ func (m *WidgetTemplate) DecodeJSON(d *jsonwire.Decoder) error {
 		case "serviceAccount":
 			jsonwire.String(d, &m.ServiceAccount)
 		case "args":
-			if d.Null() {
-				m.Args = nil
-			} else if d.OpenArray("[]string") {
-				s10 := m.Args[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s10) {
-						s10 = s10[:i+1]
-					} else {
-						s10 = append(s10, *new(string))
+			if k22, ok := jsonwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if d.OpenArray("[]string") {
+					s23 := m.Args[:0]
+					if n := d.Count(); cap(s23) < n {
+						s23 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s10[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s23) {
+							s23 = s23[:i+1]
+						} else {
+							s23 = append(s23, *new(string))
+						}
+						jsonwire.String(d, &s23[i])
+					}
+					if len(s23) == 0 {
+						s23 = []string{}
+					}
+					m.Args = s23
 				}
-				if len(s10) == 0 {
-					s10 = []string{}
-				}
-				m.Args = s10
+				jsonwire.Keep(d, k22, m.Args)
 			}
 		case "env":
-			if d.Null() {
-				m.Env = nil
-			} else if d.OpenArray("[]Param") {
-				s11 := m.Env[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s11) {
-						s11 = s11[:i+1]
-					} else {
-						s11 = append(s11, *new(Param))
+			if k24, ok := jsonwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if d.OpenArray("[]Param") {
+					s25 := m.Env[:0]
+					if n := d.Count(); cap(s25) < n {
+						s25 = make([]Param, 0, n)
 					}
-					s11[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s25) {
+							s25 = s25[:i+1]
+						} else {
+							s25 = append(s25, *new(Param))
+						}
+						s25[i].DecodeJSON(d)
+					}
+					if len(s25) == 0 {
+						s25 = []Param{}
+					}
+					m.Env = s25
 				}
-				if len(s11) == 0 {
-					s11 = []Param{}
-				}
-				m.Env = s11
+				jsonwire.Keep(d, k24, m.Env)
 			}
 		case "resources":
 			m.Resources.DecodeJSON(d)
@@ -732,22 +808,28 @@ func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Widget") {
-				s12 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(Widget))
+			if k26, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Widget") {
+					s27 := m.Items[:0]
+					if n := d.Count(); cap(s27) < n {
+						s27 = make([]Widget, 0, n)
 					}
-					s12[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s27) {
+							s27 = s27[:i+1]
+						} else {
+							s27 = append(s27, *new(Widget))
+						}
+						s27[i].DecodeJSON(d)
+					}
+					if len(s27) == 0 {
+						s27 = []Widget{}
+					}
+					m.Items = s27
 				}
-				if len(s12) == 0 {
-					s12 = []Widget{}
-				}
-				m.Items = s12
+				jsonwire.Keep(d, k26, m.Items)
 			}
 		default:
 			d.Skip()
@@ -1216,6 +1298,561 @@ func (m *WidgetList) EncodeJSON(e *jsonwire.Encoder) error {
 	e.Byte('}')
 	e.Leave()
 	return e.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n1, ok := d.OpenMap("NodeStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n1); i++ {
+		switch string(d.Key()) {
+		case "id":
+			cborwire.String(d, &m.ID)
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "phase":
+			cborwire.String(d, &m.Phase)
+		case "startedAt":
+			cborwire.String(d, &m.Started)
+		case "finishedAt":
+			cborwire.String(d, &m.Finished)
+		case "outputs":
+			if k2, ok := cborwire.ReuseSlice(d, &m.Outputs); !ok {
+				if d.Null() {
+					m.Outputs = nil
+				} else if n4, ok := d.OpenArray("[]Param"); ok {
+					s3 := m.Outputs[:0]
+					if cap(s3) < n4 {
+						s3 = make([]Param, 0, n4)
+					}
+					for i := 0; d.NextElem(i, n4); i++ {
+						if i < cap(s3) {
+							s3 = s3[:i+1]
+						} else {
+							s3 = append(s3, *new(Param))
+						}
+						s3[i].DecodeCBOR(d)
+					}
+					if len(s3) == 0 {
+						s3 = []Param{}
+					}
+					m.Outputs = s3
+				}
+				cborwire.Keep(d, k2, m.Outputs)
+			}
+		case "message":
+			cborwire.String(d, &m.Message)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Param) DecodeCBOR(d *cborwire.Decoder) error {
+	n5, ok := d.OpenMap("Param")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n5); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "value":
+			cborwire.String(d, &m.Value)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Resources) DecodeCBOR(d *cborwire.Decoder) error {
+	n6, ok := d.OpenMap("Resources")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n6); i++ {
+		switch string(d.Key()) {
+		case "requests":
+			cborwire.StringMap(d, &m.Requests)
+		case "limits":
+			cborwire.StringMap(d, &m.Limits)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
+	n7, ok := d.OpenMap("Widget")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n7); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			m.Status.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetPort) DecodeCBOR(d *cborwire.Decoder) error {
+	n8, ok := d.OpenMap("WidgetPort")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n8); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "port":
+			cborwire.Int(d, &m.Port)
+		case "protocol":
+			cborwire.String(d, &m.Protocol)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n9, ok := d.OpenMap("WidgetSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n9); i++ {
+		switch string(d.Key()) {
+		case "replicas":
+			if k10, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					cborwire.Int(d, m.Replicas)
+				}
+				cborwire.Keep(d, k10, m.Replicas)
+			}
+		case "color":
+			cborwire.String(d, &m.Color)
+		case "size":
+			cborwire.String(d, &m.Size)
+		case "image":
+			cborwire.String(d, &m.Image)
+		case "paused":
+			cborwire.Bool(d, &m.Paused)
+		case "selector":
+			cborwire.StringMap(d, &m.Selector)
+		case "ports":
+			if k11, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if n13, ok := d.OpenArray("[]WidgetPort"); ok {
+					s12 := m.Ports[:0]
+					if cap(s12) < n13 {
+						s12 = make([]WidgetPort, 0, n13)
+					}
+					for i := 0; d.NextElem(i, n13); i++ {
+						if i < cap(s12) {
+							s12 = s12[:i+1]
+						} else {
+							s12 = append(s12, *new(WidgetPort))
+						}
+						s12[i].DecodeCBOR(d)
+					}
+					if len(s12) == 0 {
+						s12 = []WidgetPort{}
+					}
+					m.Ports = s12
+				}
+				cborwire.Keep(d, k11, m.Ports)
+			}
+		case "template":
+			if k14, ok := cborwire.ReusePtr(d, &m.Template); !ok {
+				if d.Null() {
+					m.Template = nil
+				} else {
+					if m.Template == nil {
+						m.Template = new(WidgetTemplate)
+					}
+					(*m.Template).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k14, m.Template)
+			}
+		case "steps":
+			if k15, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
+				if d.Null() {
+					m.Steps = nil
+				} else if n17, ok := d.OpenArray("[]WidgetStep"); ok {
+					s16 := m.Steps[:0]
+					if cap(s16) < n17 {
+						s16 = make([]WidgetStep, 0, n17)
+					}
+					for i := 0; d.NextElem(i, n17); i++ {
+						if i < cap(s16) {
+							s16 = s16[:i+1]
+						} else {
+							s16 = append(s16, *new(WidgetStep))
+						}
+						s16[i].DecodeCBOR(d)
+					}
+					if len(s16) == 0 {
+						s16 = []WidgetStep{}
+					}
+					m.Steps = s16
+				}
+				cborwire.Keep(d, k15, m.Steps)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n18, ok := d.OpenMap("WidgetStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n18); i++ {
+		switch string(d.Key()) {
+		case "phase":
+			cborwire.String(d, &m.Phase)
+		case "observedGeneration":
+			cborwire.Int(d, &m.ObservedGeneration)
+		case "message":
+			cborwire.String(d, &m.Message)
+		case "conditions":
+			if k19, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n21, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s20 := m.Conditions[:0]
+					if cap(s20) < n21 {
+						s20 = make([]metav1.Condition, 0, n21)
+					}
+					for i := 0; d.NextElem(i, n21); i++ {
+						if i < cap(s20) {
+							s20 = s20[:i+1]
+						} else {
+							s20 = append(s20, *new(metav1.Condition))
+						}
+						s20[i].DecodeCBOR(d)
+					}
+					if len(s20) == 0 {
+						s20 = []metav1.Condition{}
+					}
+					m.Conditions = s20
+				}
+				cborwire.Keep(d, k19, m.Conditions)
+			}
+		case "nodes":
+			if k22, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
+				cborwire.Map(d, &m.Nodes, "map[string]NodeStatus", func(d *cborwire.Decoder, v *NodeStatus) {
+					(*v).DecodeCBOR(d)
+				})
+				cborwire.Keep(d, k22, m.Nodes)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
+	n23, ok := d.OpenMap("WidgetStep")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n23); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "image":
+			cborwire.String(d, &m.Image)
+		case "command":
+			if k24, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if n26, ok := d.OpenArray("[]string"); ok {
+					s25 := m.Command[:0]
+					if cap(s25) < n26 {
+						s25 = make([]string, 0, n26)
+					}
+					for i := 0; d.NextElem(i, n26); i++ {
+						if i < cap(s25) {
+							s25 = s25[:i+1]
+						} else {
+							s25 = append(s25, *new(string))
+						}
+						cborwire.String(d, &s25[i])
+					}
+					if len(s25) == 0 {
+						s25 = []string{}
+					}
+					m.Command = s25
+				}
+				cborwire.Keep(d, k24, m.Command)
+			}
+		case "args":
+			if k27, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if n29, ok := d.OpenArray("[]string"); ok {
+					s28 := m.Args[:0]
+					if cap(s28) < n29 {
+						s28 = make([]string, 0, n29)
+					}
+					for i := 0; d.NextElem(i, n29); i++ {
+						if i < cap(s28) {
+							s28 = s28[:i+1]
+						} else {
+							s28 = append(s28, *new(string))
+						}
+						cborwire.String(d, &s28[i])
+					}
+					if len(s28) == 0 {
+						s28 = []string{}
+					}
+					m.Args = s28
+				}
+				cborwire.Keep(d, k27, m.Args)
+			}
+		case "env":
+			if k30, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if n32, ok := d.OpenArray("[]Param"); ok {
+					s31 := m.Env[:0]
+					if cap(s31) < n32 {
+						s31 = make([]Param, 0, n32)
+					}
+					for i := 0; d.NextElem(i, n32); i++ {
+						if i < cap(s31) {
+							s31 = s31[:i+1]
+						} else {
+							s31 = append(s31, *new(Param))
+						}
+						s31[i].DecodeCBOR(d)
+					}
+					if len(s31) == 0 {
+						s31 = []Param{}
+					}
+					m.Env = s31
+				}
+				cborwire.Keep(d, k30, m.Env)
+			}
+		case "dependsOn":
+			if k33, ok := cborwire.ReuseSlice(d, &m.DependsOn); !ok {
+				if d.Null() {
+					m.DependsOn = nil
+				} else if n35, ok := d.OpenArray("[]string"); ok {
+					s34 := m.DependsOn[:0]
+					if cap(s34) < n35 {
+						s34 = make([]string, 0, n35)
+					}
+					for i := 0; d.NextElem(i, n35); i++ {
+						if i < cap(s34) {
+							s34 = s34[:i+1]
+						} else {
+							s34 = append(s34, *new(string))
+						}
+						cborwire.String(d, &s34[i])
+					}
+					if len(s34) == 0 {
+						s34 = []string{}
+					}
+					m.DependsOn = s34
+				}
+				cborwire.Keep(d, k33, m.DependsOn)
+			}
+		case "timeoutSeconds":
+			cborwire.Int(d, &m.TimeoutSeconds)
+		case "retryLimit":
+			cborwire.Int(d, &m.RetryLimit)
+		case "inputs":
+			if k36, ok := cborwire.ReuseSlice(d, &m.Inputs); !ok {
+				if d.Null() {
+					m.Inputs = nil
+				} else if n38, ok := d.OpenArray("[]Param"); ok {
+					s37 := m.Inputs[:0]
+					if cap(s37) < n38 {
+						s37 = make([]Param, 0, n38)
+					}
+					for i := 0; d.NextElem(i, n38); i++ {
+						if i < cap(s37) {
+							s37 = s37[:i+1]
+						} else {
+							s37 = append(s37, *new(Param))
+						}
+						s37[i].DecodeCBOR(d)
+					}
+					if len(s37) == 0 {
+						s37 = []Param{}
+					}
+					m.Inputs = s37
+				}
+				cborwire.Keep(d, k36, m.Inputs)
+			}
+		case "resources":
+			m.Resources.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
+	n39, ok := d.OpenMap("WidgetTemplate")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n39); i++ {
+		switch string(d.Key()) {
+		case "labels":
+			cborwire.StringMap(d, &m.Labels)
+		case "annotations":
+			cborwire.StringMap(d, &m.Annotations)
+		case "serviceAccount":
+			cborwire.String(d, &m.ServiceAccount)
+		case "args":
+			if k40, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if n42, ok := d.OpenArray("[]string"); ok {
+					s41 := m.Args[:0]
+					if cap(s41) < n42 {
+						s41 = make([]string, 0, n42)
+					}
+					for i := 0; d.NextElem(i, n42); i++ {
+						if i < cap(s41) {
+							s41 = s41[:i+1]
+						} else {
+							s41 = append(s41, *new(string))
+						}
+						cborwire.String(d, &s41[i])
+					}
+					if len(s41) == 0 {
+						s41 = []string{}
+					}
+					m.Args = s41
+				}
+				cborwire.Keep(d, k40, m.Args)
+			}
+		case "env":
+			if k43, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if n45, ok := d.OpenArray("[]Param"); ok {
+					s44 := m.Env[:0]
+					if cap(s44) < n45 {
+						s44 = make([]Param, 0, n45)
+					}
+					for i := 0; d.NextElem(i, n45); i++ {
+						if i < cap(s44) {
+							s44 = s44[:i+1]
+						} else {
+							s44 = append(s44, *new(Param))
+						}
+						s44[i].DecodeCBOR(d)
+					}
+					if len(s44) == 0 {
+						s44 = []Param{}
+					}
+					m.Env = s44
+				}
+				cborwire.Keep(d, k43, m.Env)
+			}
+		case "resources":
+			m.Resources.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
+	n46, ok := d.OpenMap("WidgetList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n46); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k47, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n49, ok := d.OpenArray("[]Widget"); ok {
+					s48 := m.Items[:0]
+					if cap(s48) < n49 {
+						s48 = make([]Widget, 0, n49)
+					}
+					for i := 0; d.NextElem(i, n49); i++ {
+						if i < cap(s48) {
+							s48 = s48[:i+1]
+						} else {
+							s48 = append(s48, *new(Widget))
+						}
+						s48[i].DecodeCBOR(d)
+					}
+					if len(s48) == 0 {
+						s48 = []Widget{}
+					}
+					m.Items = s48
+				}
+				cborwire.Keep(d, k47, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }
 
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests

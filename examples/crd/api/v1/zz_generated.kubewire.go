@@ -3,6 +3,7 @@
 package v1
 
 import (
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/quantity"
@@ -159,24 +160,30 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "image":
 			jsonwire.String(d, &m.Image)
 		case "replicas":
-			if d.Null() {
-				m.Replicas = nil
-			} else {
-				if m.Replicas == nil {
-					m.Replicas = new(int32)
+			if k1, ok := jsonwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					jsonwire.Int(d, m.Replicas)
 				}
-				jsonwire.Int(d, m.Replicas)
+				jsonwire.Keep(d, k1, m.Replicas)
 			}
 		case "size":
 			jsonwire.String(d, &m.Size)
 		case "memory":
-			if d.Null() {
-				m.Memory = nil
-			} else {
-				if m.Memory == nil {
-					m.Memory = new(quantity.Quantity)
+			if k2, ok := jsonwire.ReusePtr(d, &m.Memory); !ok {
+				if d.Null() {
+					m.Memory = nil
+				} else {
+					if m.Memory == nil {
+						m.Memory = new(quantity.Quantity)
+					}
+					(*m.Memory).DecodeJSON(d)
 				}
-				(*m.Memory).DecodeJSON(d)
+				jsonwire.Keep(d, k2, m.Memory)
 			}
 		default:
 			d.Skip()
@@ -202,22 +209,28 @@ func (m *WidgetStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "observedGeneration":
 			jsonwire.Int(d, &m.ObservedGeneration)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]metav1.Condition") {
-				s1 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(metav1.Condition))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]metav1.Condition") {
+					s4 := m.Conditions[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]metav1.Condition, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(metav1.Condition))
+						}
+						s4[i].DecodeJSON(d)
+					}
+					if len(s4) == 0 {
+						s4 = []metav1.Condition{}
+					}
+					m.Conditions = s4
 				}
-				if len(s1) == 0 {
-					s1 = []metav1.Condition{}
-				}
-				m.Conditions = s1
+				jsonwire.Keep(d, k3, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -241,22 +254,28 @@ func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Widget") {
-				s2 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(Widget))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Widget") {
+					s6 := m.Items[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]Widget, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(Widget))
+						}
+						s6[i].DecodeJSON(d)
+					}
+					if len(s6) == 0 {
+						s6 = []Widget{}
+					}
+					m.Items = s6
 				}
-				if len(s2) == 0 {
-					s2 = []Widget{}
-				}
-				m.Items = s2
+				jsonwire.Keep(d, k5, m.Items)
 			}
 		default:
 			d.Skip()
@@ -415,6 +434,170 @@ func (m *WidgetList) EncodeJSON(e *jsonwire.Encoder) error {
 	e.Byte('}')
 	e.Leave()
 	return e.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
+	n1, ok := d.OpenMap("Widget")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n1); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			m.Status.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n2, ok := d.OpenMap("WidgetSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n2); i++ {
+		switch string(d.Key()) {
+		case "image":
+			cborwire.String(d, &m.Image)
+		case "replicas":
+			if k3, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					cborwire.Int(d, m.Replicas)
+				}
+				cborwire.Keep(d, k3, m.Replicas)
+			}
+		case "size":
+			cborwire.String(d, &m.Size)
+		case "memory":
+			if k4, ok := cborwire.ReusePtr(d, &m.Memory); !ok {
+				if d.Null() {
+					m.Memory = nil
+				} else {
+					if m.Memory == nil {
+						m.Memory = new(quantity.Quantity)
+					}
+					cborwire.ViaJSON(d, m.Memory, "Quantity")
+				}
+				cborwire.Keep(d, k4, m.Memory)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n5, ok := d.OpenMap("WidgetStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n5); i++ {
+		switch string(d.Key()) {
+		case "replicas":
+			cborwire.Int(d, &m.Replicas)
+		case "readyReplicas":
+			cborwire.Int(d, &m.ReadyReplicas)
+		case "selector":
+			cborwire.String(d, &m.Selector)
+		case "observedGeneration":
+			cborwire.Int(d, &m.ObservedGeneration)
+		case "conditions":
+			if k6, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n8, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s7 := m.Conditions[:0]
+					if cap(s7) < n8 {
+						s7 = make([]metav1.Condition, 0, n8)
+					}
+					for i := 0; d.NextElem(i, n8); i++ {
+						if i < cap(s7) {
+							s7 = s7[:i+1]
+						} else {
+							s7 = append(s7, *new(metav1.Condition))
+						}
+						s7[i].DecodeCBOR(d)
+					}
+					if len(s7) == 0 {
+						s7 = []metav1.Condition{}
+					}
+					m.Conditions = s7
+				}
+				cborwire.Keep(d, k6, m.Conditions)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
+	n9, ok := d.OpenMap("WidgetList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n9); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k10, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n12, ok := d.OpenArray("[]Widget"); ok {
+					s11 := m.Items[:0]
+					if cap(s11) < n12 {
+						s11 = make([]Widget, 0, n12)
+					}
+					for i := 0; d.NextElem(i, n12); i++ {
+						if i < cap(s11) {
+							s11 = s11[:i+1]
+						} else {
+							s11 = append(s11, *new(Widget))
+						}
+						s11[i].DecodeCBOR(d)
+					}
+					if len(s11) == 0 {
+						s11 = []Widget{}
+					}
+					m.Items = s11
+				}
+				cborwire.Keep(d, k10, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }
 
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests

@@ -3,6 +3,7 @@
 package v2
 
 import (
+	"github.com/kubewire/kubewire/api/cborwire"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -212,44 +213,56 @@ func (m *CronJobSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "schedule":
 			m.Schedule.DecodeJSON(d)
 		case "startingDeadlineSeconds":
-			if d.Null() {
-				m.StartingDeadlineSeconds = nil
-			} else {
-				if m.StartingDeadlineSeconds == nil {
-					m.StartingDeadlineSeconds = new(int64)
+			if k1, ok := jsonwire.ReusePtr(d, &m.StartingDeadlineSeconds); !ok {
+				if d.Null() {
+					m.StartingDeadlineSeconds = nil
+				} else {
+					if m.StartingDeadlineSeconds == nil {
+						m.StartingDeadlineSeconds = new(int64)
+					}
+					jsonwire.Int(d, m.StartingDeadlineSeconds)
 				}
-				jsonwire.Int(d, m.StartingDeadlineSeconds)
+				jsonwire.Keep(d, k1, m.StartingDeadlineSeconds)
 			}
 		case "concurrencyPolicy":
 			jsonwire.String(d, &m.ConcurrencyPolicy)
 		case "suspend":
-			if d.Null() {
-				m.Suspend = nil
-			} else {
-				if m.Suspend == nil {
-					m.Suspend = new(bool)
+			if k2, ok := jsonwire.ReusePtr(d, &m.Suspend); !ok {
+				if d.Null() {
+					m.Suspend = nil
+				} else {
+					if m.Suspend == nil {
+						m.Suspend = new(bool)
+					}
+					jsonwire.Bool(d, m.Suspend)
 				}
-				jsonwire.Bool(d, m.Suspend)
+				jsonwire.Keep(d, k2, m.Suspend)
 			}
 		case "jobTemplate":
 			m.JobTemplate.DecodeJSON(d)
 		case "successfulJobsHistoryLimit":
-			if d.Null() {
-				m.SuccessfulJobsHistoryLimit = nil
-			} else {
-				if m.SuccessfulJobsHistoryLimit == nil {
-					m.SuccessfulJobsHistoryLimit = new(int32)
+			if k3, ok := jsonwire.ReusePtr(d, &m.SuccessfulJobsHistoryLimit); !ok {
+				if d.Null() {
+					m.SuccessfulJobsHistoryLimit = nil
+				} else {
+					if m.SuccessfulJobsHistoryLimit == nil {
+						m.SuccessfulJobsHistoryLimit = new(int32)
+					}
+					jsonwire.Int(d, m.SuccessfulJobsHistoryLimit)
 				}
-				jsonwire.Int(d, m.SuccessfulJobsHistoryLimit)
+				jsonwire.Keep(d, k3, m.SuccessfulJobsHistoryLimit)
 			}
 		case "failedJobsHistoryLimit":
-			if d.Null() {
-				m.FailedJobsHistoryLimit = nil
-			} else {
-				if m.FailedJobsHistoryLimit == nil {
-					m.FailedJobsHistoryLimit = new(int32)
+			if k4, ok := jsonwire.ReusePtr(d, &m.FailedJobsHistoryLimit); !ok {
+				if d.Null() {
+					m.FailedJobsHistoryLimit = nil
+				} else {
+					if m.FailedJobsHistoryLimit == nil {
+						m.FailedJobsHistoryLimit = new(int32)
+					}
+					jsonwire.Int(d, m.FailedJobsHistoryLimit)
 				}
-				jsonwire.Int(d, m.FailedJobsHistoryLimit)
+				jsonwire.Keep(d, k4, m.FailedJobsHistoryLimit)
 			}
 		default:
 			d.Skip()
@@ -267,49 +280,64 @@ func (m *CronJobStatus) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "active":
-			if d.Null() {
-				m.Active = nil
-			} else if d.OpenArray("[]corev1.ObjectReference") {
-				s1 := m.Active[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(corev1.ObjectReference))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Active); !ok {
+				if d.Null() {
+					m.Active = nil
+				} else if d.OpenArray("[]corev1.ObjectReference") {
+					s6 := m.Active[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]corev1.ObjectReference, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(corev1.ObjectReference))
+						}
+						s6[i].DecodeJSON(d)
+					}
+					if len(s6) == 0 {
+						s6 = []corev1.ObjectReference{}
+					}
+					m.Active = s6
 				}
-				if len(s1) == 0 {
-					s1 = []corev1.ObjectReference{}
-				}
-				m.Active = s1
+				jsonwire.Keep(d, k5, m.Active)
 			}
 		case "lastScheduleTime":
-			if d.Null() {
-				m.LastScheduleTime = nil
-			} else {
-				if m.LastScheduleTime == nil {
-					m.LastScheduleTime = new(metav1.Time)
+			if k7, ok := jsonwire.ReusePtr(d, &m.LastScheduleTime); !ok {
+				if d.Null() {
+					m.LastScheduleTime = nil
+				} else {
+					if m.LastScheduleTime == nil {
+						m.LastScheduleTime = new(metav1.Time)
+					}
+					(*m.LastScheduleTime).DecodeJSON(d)
 				}
-				(*m.LastScheduleTime).DecodeJSON(d)
+				jsonwire.Keep(d, k7, m.LastScheduleTime)
 			}
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]metav1.Condition") {
-				s2 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(metav1.Condition))
+			if k8, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]metav1.Condition") {
+					s9 := m.Conditions[:0]
+					if n := d.Count(); cap(s9) < n {
+						s9 = make([]metav1.Condition, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s9) {
+							s9 = s9[:i+1]
+						} else {
+							s9 = append(s9, *new(metav1.Condition))
+						}
+						s9[i].DecodeJSON(d)
+					}
+					if len(s9) == 0 {
+						s9 = []metav1.Condition{}
+					}
+					m.Conditions = s9
 				}
-				if len(s2) == 0 {
-					s2 = []metav1.Condition{}
-				}
-				m.Conditions = s2
+				jsonwire.Keep(d, k8, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -327,49 +355,64 @@ func (m *CronSchedule) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "minute":
-			if d.Null() {
-				m.Minute = nil
-			} else {
-				if m.Minute == nil {
-					m.Minute = new(CronField)
+			if k10, ok := jsonwire.ReusePtr(d, &m.Minute); !ok {
+				if d.Null() {
+					m.Minute = nil
+				} else {
+					if m.Minute == nil {
+						m.Minute = new(CronField)
+					}
+					jsonwire.String(d, m.Minute)
 				}
-				jsonwire.String(d, m.Minute)
+				jsonwire.Keep(d, k10, m.Minute)
 			}
 		case "hour":
-			if d.Null() {
-				m.Hour = nil
-			} else {
-				if m.Hour == nil {
-					m.Hour = new(CronField)
+			if k11, ok := jsonwire.ReusePtr(d, &m.Hour); !ok {
+				if d.Null() {
+					m.Hour = nil
+				} else {
+					if m.Hour == nil {
+						m.Hour = new(CronField)
+					}
+					jsonwire.String(d, m.Hour)
 				}
-				jsonwire.String(d, m.Hour)
+				jsonwire.Keep(d, k11, m.Hour)
 			}
 		case "dayOfMonth":
-			if d.Null() {
-				m.DayOfMonth = nil
-			} else {
-				if m.DayOfMonth == nil {
-					m.DayOfMonth = new(CronField)
+			if k12, ok := jsonwire.ReusePtr(d, &m.DayOfMonth); !ok {
+				if d.Null() {
+					m.DayOfMonth = nil
+				} else {
+					if m.DayOfMonth == nil {
+						m.DayOfMonth = new(CronField)
+					}
+					jsonwire.String(d, m.DayOfMonth)
 				}
-				jsonwire.String(d, m.DayOfMonth)
+				jsonwire.Keep(d, k12, m.DayOfMonth)
 			}
 		case "month":
-			if d.Null() {
-				m.Month = nil
-			} else {
-				if m.Month == nil {
-					m.Month = new(CronField)
+			if k13, ok := jsonwire.ReusePtr(d, &m.Month); !ok {
+				if d.Null() {
+					m.Month = nil
+				} else {
+					if m.Month == nil {
+						m.Month = new(CronField)
+					}
+					jsonwire.String(d, m.Month)
 				}
-				jsonwire.String(d, m.Month)
+				jsonwire.Keep(d, k13, m.Month)
 			}
 		case "dayOfWeek":
-			if d.Null() {
-				m.DayOfWeek = nil
-			} else {
-				if m.DayOfWeek == nil {
-					m.DayOfWeek = new(CronField)
+			if k14, ok := jsonwire.ReusePtr(d, &m.DayOfWeek); !ok {
+				if d.Null() {
+					m.DayOfWeek = nil
+				} else {
+					if m.DayOfWeek == nil {
+						m.DayOfWeek = new(CronField)
+					}
+					jsonwire.String(d, m.DayOfWeek)
 				}
-				jsonwire.String(d, m.DayOfWeek)
+				jsonwire.Keep(d, k14, m.DayOfWeek)
 			}
 		default:
 			d.Skip()
@@ -393,22 +436,28 @@ func (m *CronJobList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]CronJob") {
-				s3 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(CronJob))
+			if k15, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]CronJob") {
+					s16 := m.Items[:0]
+					if n := d.Count(); cap(s16) < n {
+						s16 = make([]CronJob, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s16) {
+							s16 = s16[:i+1]
+						} else {
+							s16 = append(s16, *new(CronJob))
+						}
+						s16[i].DecodeJSON(d)
+					}
+					if len(s16) == 0 {
+						s16 = []CronJob{}
+					}
+					m.Items = s16
 				}
-				if len(s3) == 0 {
-					s3 = []CronJob{}
-				}
-				m.Items = s3
+				jsonwire.Keep(d, k15, m.Items)
 			}
 		default:
 			d.Skip()
@@ -649,4 +698,298 @@ func (m *CronJobList) EncodeJSON(e *jsonwire.Encoder) error {
 	e.Byte('}')
 	e.Leave()
 	return e.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CronJob) DecodeCBOR(d *cborwire.Decoder) error {
+	n1, ok := d.OpenMap("CronJob")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n1); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			m.Status.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n2, ok := d.OpenMap("CronJobSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n2); i++ {
+		switch string(d.Key()) {
+		case "schedule":
+			m.Schedule.DecodeCBOR(d)
+		case "startingDeadlineSeconds":
+			if k3, ok := cborwire.ReusePtr(d, &m.StartingDeadlineSeconds); !ok {
+				if d.Null() {
+					m.StartingDeadlineSeconds = nil
+				} else {
+					if m.StartingDeadlineSeconds == nil {
+						m.StartingDeadlineSeconds = new(int64)
+					}
+					cborwire.Int(d, m.StartingDeadlineSeconds)
+				}
+				cborwire.Keep(d, k3, m.StartingDeadlineSeconds)
+			}
+		case "concurrencyPolicy":
+			cborwire.String(d, &m.ConcurrencyPolicy)
+		case "suspend":
+			if k4, ok := cborwire.ReusePtr(d, &m.Suspend); !ok {
+				if d.Null() {
+					m.Suspend = nil
+				} else {
+					if m.Suspend == nil {
+						m.Suspend = new(bool)
+					}
+					cborwire.Bool(d, m.Suspend)
+				}
+				cborwire.Keep(d, k4, m.Suspend)
+			}
+		case "jobTemplate":
+			cborwire.ViaJSON(d, &m.JobTemplate, "JobTemplateSpec")
+		case "successfulJobsHistoryLimit":
+			if k5, ok := cborwire.ReusePtr(d, &m.SuccessfulJobsHistoryLimit); !ok {
+				if d.Null() {
+					m.SuccessfulJobsHistoryLimit = nil
+				} else {
+					if m.SuccessfulJobsHistoryLimit == nil {
+						m.SuccessfulJobsHistoryLimit = new(int32)
+					}
+					cborwire.Int(d, m.SuccessfulJobsHistoryLimit)
+				}
+				cborwire.Keep(d, k5, m.SuccessfulJobsHistoryLimit)
+			}
+		case "failedJobsHistoryLimit":
+			if k6, ok := cborwire.ReusePtr(d, &m.FailedJobsHistoryLimit); !ok {
+				if d.Null() {
+					m.FailedJobsHistoryLimit = nil
+				} else {
+					if m.FailedJobsHistoryLimit == nil {
+						m.FailedJobsHistoryLimit = new(int32)
+					}
+					cborwire.Int(d, m.FailedJobsHistoryLimit)
+				}
+				cborwire.Keep(d, k6, m.FailedJobsHistoryLimit)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n7, ok := d.OpenMap("CronJobStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n7); i++ {
+		switch string(d.Key()) {
+		case "active":
+			if k8, ok := cborwire.ReuseSlice(d, &m.Active); !ok {
+				if d.Null() {
+					m.Active = nil
+				} else if n10, ok := d.OpenArray("[]corev1.ObjectReference"); ok {
+					s9 := m.Active[:0]
+					if cap(s9) < n10 {
+						s9 = make([]corev1.ObjectReference, 0, n10)
+					}
+					for i := 0; d.NextElem(i, n10); i++ {
+						if i < cap(s9) {
+							s9 = s9[:i+1]
+						} else {
+							s9 = append(s9, *new(corev1.ObjectReference))
+						}
+						cborwire.ViaJSON(d, &s9[i], "ObjectReference")
+					}
+					if len(s9) == 0 {
+						s9 = []corev1.ObjectReference{}
+					}
+					m.Active = s9
+				}
+				cborwire.Keep(d, k8, m.Active)
+			}
+		case "lastScheduleTime":
+			if k11, ok := cborwire.ReusePtr(d, &m.LastScheduleTime); !ok {
+				if d.Null() {
+					m.LastScheduleTime = nil
+				} else {
+					if m.LastScheduleTime == nil {
+						m.LastScheduleTime = new(metav1.Time)
+					}
+					(*m.LastScheduleTime).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k11, m.LastScheduleTime)
+			}
+		case "conditions":
+			if k12, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n14, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s13 := m.Conditions[:0]
+					if cap(s13) < n14 {
+						s13 = make([]metav1.Condition, 0, n14)
+					}
+					for i := 0; d.NextElem(i, n14); i++ {
+						if i < cap(s13) {
+							s13 = s13[:i+1]
+						} else {
+							s13 = append(s13, *new(metav1.Condition))
+						}
+						s13[i].DecodeCBOR(d)
+					}
+					if len(s13) == 0 {
+						s13 = []metav1.Condition{}
+					}
+					m.Conditions = s13
+				}
+				cborwire.Keep(d, k12, m.Conditions)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
+	n15, ok := d.OpenMap("CronSchedule")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n15); i++ {
+		switch string(d.Key()) {
+		case "minute":
+			if k16, ok := cborwire.ReusePtr(d, &m.Minute); !ok {
+				if d.Null() {
+					m.Minute = nil
+				} else {
+					if m.Minute == nil {
+						m.Minute = new(CronField)
+					}
+					cborwire.String(d, m.Minute)
+				}
+				cborwire.Keep(d, k16, m.Minute)
+			}
+		case "hour":
+			if k17, ok := cborwire.ReusePtr(d, &m.Hour); !ok {
+				if d.Null() {
+					m.Hour = nil
+				} else {
+					if m.Hour == nil {
+						m.Hour = new(CronField)
+					}
+					cborwire.String(d, m.Hour)
+				}
+				cborwire.Keep(d, k17, m.Hour)
+			}
+		case "dayOfMonth":
+			if k18, ok := cborwire.ReusePtr(d, &m.DayOfMonth); !ok {
+				if d.Null() {
+					m.DayOfMonth = nil
+				} else {
+					if m.DayOfMonth == nil {
+						m.DayOfMonth = new(CronField)
+					}
+					cborwire.String(d, m.DayOfMonth)
+				}
+				cborwire.Keep(d, k18, m.DayOfMonth)
+			}
+		case "month":
+			if k19, ok := cborwire.ReusePtr(d, &m.Month); !ok {
+				if d.Null() {
+					m.Month = nil
+				} else {
+					if m.Month == nil {
+						m.Month = new(CronField)
+					}
+					cborwire.String(d, m.Month)
+				}
+				cborwire.Keep(d, k19, m.Month)
+			}
+		case "dayOfWeek":
+			if k20, ok := cborwire.ReusePtr(d, &m.DayOfWeek); !ok {
+				if d.Null() {
+					m.DayOfWeek = nil
+				} else {
+					if m.DayOfWeek == nil {
+						m.DayOfWeek = new(CronField)
+					}
+					cborwire.String(d, m.DayOfWeek)
+				}
+				cborwire.Keep(d, k20, m.DayOfWeek)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
+	n21, ok := d.OpenMap("CronJobList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n21); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k22, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n24, ok := d.OpenArray("[]CronJob"); ok {
+					s23 := m.Items[:0]
+					if cap(s23) < n24 {
+						s23 = make([]CronJob, 0, n24)
+					}
+					for i := 0; d.NextElem(i, n24); i++ {
+						if i < cap(s23) {
+							s23 = s23[:i+1]
+						} else {
+							s23 = append(s23, *new(CronJob))
+						}
+						s23[i].DecodeCBOR(d)
+					}
+					if len(s23) == 0 {
+						s23 = []CronJob{}
+					}
+					m.Items = s23
+				}
+				cborwire.Keep(d, k22, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }

@@ -3,6 +3,7 @@
 package v1
 
 import (
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
@@ -182,22 +183,28 @@ func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Widget") {
-				s1 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(Widget))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Widget") {
+					s2 := m.Items[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]Widget, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(Widget))
+						}
+						s2[i].DecodeJSON(d)
+					}
+					if len(s2) == 0 {
+						s2 = []Widget{}
+					}
+					m.Items = s2
 				}
-				if len(s1) == 0 {
-					s1 = []Widget{}
-				}
-				m.Items = s1
+				jsonwire.Keep(d, k1, m.Items)
 			}
 		default:
 			d.Skip()
@@ -321,6 +328,118 @@ func (m *WidgetList) EncodeJSON(e *jsonwire.Encoder) error {
 	e.Byte('}')
 	e.Leave()
 	return e.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
+	n1, ok := d.OpenMap("Widget")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n1); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			m.Status.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n2, ok := d.OpenMap("WidgetSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n2); i++ {
+		switch string(d.Key()) {
+		case "color":
+			cborwire.String(d, &m.Color)
+		case "size":
+			cborwire.Int(d, &m.Size)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n3, ok := d.OpenMap("WidgetStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n3); i++ {
+		switch string(d.Key()) {
+		case "configMap":
+			cborwire.String(d, &m.ConfigMap)
+		case "observedGeneration":
+			cborwire.Int(d, &m.ObservedGeneration)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
+	n4, ok := d.OpenMap("WidgetList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n4); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k5, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n7, ok := d.OpenArray("[]Widget"); ok {
+					s6 := m.Items[:0]
+					if cap(s6) < n7 {
+						s6 = make([]Widget, 0, n7)
+					}
+					for i := 0; d.NextElem(i, n7); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(Widget))
+						}
+						s6[i].DecodeCBOR(d)
+					}
+					if len(s6) == 0 {
+						s6 = []Widget{}
+					}
+					m.Items = s6
+				}
+				cborwire.Keep(d, k5, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }
 
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests

@@ -3,6 +3,7 @@
 package v1
 
 import (
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
@@ -156,33 +157,42 @@ func (m *GadgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "schedule":
 			jsonwire.String(d, &m.Schedule)
 		case "replicas":
-			if d.Null() {
-				m.Replicas = nil
-			} else {
-				if m.Replicas == nil {
-					m.Replicas = new(int32)
+			if k1, ok := jsonwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					jsonwire.Int(d, m.Replicas)
 				}
-				jsonwire.Int(d, m.Replicas)
+				jsonwire.Keep(d, k1, m.Replicas)
 			}
 		case "color":
 			jsonwire.String(d, &m.Color)
 		case "tags":
-			if d.Null() {
-				m.Tags = nil
-			} else if d.OpenArray("[]string") {
-				s1 := m.Tags[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(string))
+			if k2, ok := jsonwire.ReuseSlice(d, &m.Tags); !ok {
+				if d.Null() {
+					m.Tags = nil
+				} else if d.OpenArray("[]string") {
+					s3 := m.Tags[:0]
+					if n := d.Count(); cap(s3) < n {
+						s3 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s1[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s3) {
+							s3 = s3[:i+1]
+						} else {
+							s3 = append(s3, *new(string))
+						}
+						jsonwire.String(d, &s3[i])
+					}
+					if len(s3) == 0 {
+						s3 = []string{}
+					}
+					m.Tags = s3
 				}
-				if len(s1) == 0 {
-					s1 = []string{}
-				}
-				m.Tags = s1
+				jsonwire.Keep(d, k2, m.Tags)
 			}
 		default:
 			d.Skip()
@@ -202,22 +212,28 @@ func (m *GadgetStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "ready":
 			jsonwire.Bool(d, &m.Ready)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]metav1.Condition") {
-				s2 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(metav1.Condition))
+			if k4, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]metav1.Condition") {
+					s5 := m.Conditions[:0]
+					if n := d.Count(); cap(s5) < n {
+						s5 = make([]metav1.Condition, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s5) {
+							s5 = s5[:i+1]
+						} else {
+							s5 = append(s5, *new(metav1.Condition))
+						}
+						s5[i].DecodeJSON(d)
+					}
+					if len(s5) == 0 {
+						s5 = []metav1.Condition{}
+					}
+					m.Conditions = s5
 				}
-				if len(s2) == 0 {
-					s2 = []metav1.Condition{}
-				}
-				m.Conditions = s2
+				jsonwire.Keep(d, k4, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -241,22 +257,28 @@ func (m *GadgetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Gadget") {
-				s3 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(Gadget))
+			if k6, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Gadget") {
+					s7 := m.Items[:0]
+					if n := d.Count(); cap(s7) < n {
+						s7 = make([]Gadget, 0, n)
 					}
-					s3[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s7) {
+							s7 = s7[:i+1]
+						} else {
+							s7 = append(s7, *new(Gadget))
+						}
+						s7[i].DecodeJSON(d)
+					}
+					if len(s7) == 0 {
+						s7 = []Gadget{}
+					}
+					m.Items = s7
 				}
-				if len(s3) == 0 {
-					s3 = []Gadget{}
-				}
-				m.Items = s3
+				jsonwire.Keep(d, k6, m.Items)
 			}
 		default:
 			d.Skip()
@@ -403,6 +425,176 @@ func (m *GadgetList) EncodeJSON(e *jsonwire.Encoder) error {
 	e.Byte('}')
 	e.Leave()
 	return e.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
+	n1, ok := d.OpenMap("Gadget")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n1); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			m.Status.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n2, ok := d.OpenMap("GadgetSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n2); i++ {
+		switch string(d.Key()) {
+		case "schedule":
+			cborwire.String(d, &m.Schedule)
+		case "replicas":
+			if k3, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					cborwire.Int(d, m.Replicas)
+				}
+				cborwire.Keep(d, k3, m.Replicas)
+			}
+		case "color":
+			cborwire.String(d, &m.Color)
+		case "tags":
+			if k4, ok := cborwire.ReuseSlice(d, &m.Tags); !ok {
+				if d.Null() {
+					m.Tags = nil
+				} else if n6, ok := d.OpenArray("[]string"); ok {
+					s5 := m.Tags[:0]
+					if cap(s5) < n6 {
+						s5 = make([]string, 0, n6)
+					}
+					for i := 0; d.NextElem(i, n6); i++ {
+						if i < cap(s5) {
+							s5 = s5[:i+1]
+						} else {
+							s5 = append(s5, *new(string))
+						}
+						cborwire.String(d, &s5[i])
+					}
+					if len(s5) == 0 {
+						s5 = []string{}
+					}
+					m.Tags = s5
+				}
+				cborwire.Keep(d, k4, m.Tags)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n7, ok := d.OpenMap("GadgetStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n7); i++ {
+		switch string(d.Key()) {
+		case "ready":
+			cborwire.Bool(d, &m.Ready)
+		case "conditions":
+			if k8, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n10, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s9 := m.Conditions[:0]
+					if cap(s9) < n10 {
+						s9 = make([]metav1.Condition, 0, n10)
+					}
+					for i := 0; d.NextElem(i, n10); i++ {
+						if i < cap(s9) {
+							s9 = s9[:i+1]
+						} else {
+							s9 = append(s9, *new(metav1.Condition))
+						}
+						s9[i].DecodeCBOR(d)
+					}
+					if len(s9) == 0 {
+						s9 = []metav1.Condition{}
+					}
+					m.Conditions = s9
+				}
+				cborwire.Keep(d, k8, m.Conditions)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
+	n11, ok := d.OpenMap("GadgetList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n11); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k12, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n14, ok := d.OpenArray("[]Gadget"); ok {
+					s13 := m.Items[:0]
+					if cap(s13) < n14 {
+						s13 = make([]Gadget, 0, n14)
+					}
+					for i := 0; d.NextElem(i, n14); i++ {
+						if i < cap(s13) {
+							s13 = s13[:i+1]
+						} else {
+							s13 = append(s13, *new(Gadget))
+						}
+						s13[i].DecodeCBOR(d)
+					}
+					if len(s13) == 0 {
+						s13 = []Gadget{}
+					}
+					m.Items = s13
+				}
+				cborwire.Keep(d, k12, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }
 
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests

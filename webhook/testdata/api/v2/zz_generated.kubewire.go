@@ -3,6 +3,7 @@
 package v2
 
 import (
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
@@ -181,13 +182,16 @@ func (m *GadgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "schedule":
 			m.Schedule.DecodeJSON(d)
 		case "replicas":
-			if d.Null() {
-				m.Replicas = nil
-			} else {
-				if m.Replicas == nil {
-					m.Replicas = new(int32)
+			if k1, ok := jsonwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					jsonwire.Int(d, m.Replicas)
 				}
-				jsonwire.Int(d, m.Replicas)
+				jsonwire.Keep(d, k1, m.Replicas)
 			}
 		case "paint":
 			jsonwire.String(d, &m.Paint)
@@ -224,49 +228,64 @@ func (m *Schedule) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "minute":
-			if d.Null() {
-				m.Minute = nil
-			} else {
-				if m.Minute == nil {
-					m.Minute = new(string)
+			if k2, ok := jsonwire.ReusePtr(d, &m.Minute); !ok {
+				if d.Null() {
+					m.Minute = nil
+				} else {
+					if m.Minute == nil {
+						m.Minute = new(string)
+					}
+					jsonwire.String(d, m.Minute)
 				}
-				jsonwire.String(d, m.Minute)
+				jsonwire.Keep(d, k2, m.Minute)
 			}
 		case "hour":
-			if d.Null() {
-				m.Hour = nil
-			} else {
-				if m.Hour == nil {
-					m.Hour = new(string)
+			if k3, ok := jsonwire.ReusePtr(d, &m.Hour); !ok {
+				if d.Null() {
+					m.Hour = nil
+				} else {
+					if m.Hour == nil {
+						m.Hour = new(string)
+					}
+					jsonwire.String(d, m.Hour)
 				}
-				jsonwire.String(d, m.Hour)
+				jsonwire.Keep(d, k3, m.Hour)
 			}
 		case "dayOfMonth":
-			if d.Null() {
-				m.DayOfMonth = nil
-			} else {
-				if m.DayOfMonth == nil {
-					m.DayOfMonth = new(string)
+			if k4, ok := jsonwire.ReusePtr(d, &m.DayOfMonth); !ok {
+				if d.Null() {
+					m.DayOfMonth = nil
+				} else {
+					if m.DayOfMonth == nil {
+						m.DayOfMonth = new(string)
+					}
+					jsonwire.String(d, m.DayOfMonth)
 				}
-				jsonwire.String(d, m.DayOfMonth)
+				jsonwire.Keep(d, k4, m.DayOfMonth)
 			}
 		case "month":
-			if d.Null() {
-				m.Month = nil
-			} else {
-				if m.Month == nil {
-					m.Month = new(string)
+			if k5, ok := jsonwire.ReusePtr(d, &m.Month); !ok {
+				if d.Null() {
+					m.Month = nil
+				} else {
+					if m.Month == nil {
+						m.Month = new(string)
+					}
+					jsonwire.String(d, m.Month)
 				}
-				jsonwire.String(d, m.Month)
+				jsonwire.Keep(d, k5, m.Month)
 			}
 		case "dayOfWeek":
-			if d.Null() {
-				m.DayOfWeek = nil
-			} else {
-				if m.DayOfWeek == nil {
-					m.DayOfWeek = new(string)
+			if k6, ok := jsonwire.ReusePtr(d, &m.DayOfWeek); !ok {
+				if d.Null() {
+					m.DayOfWeek = nil
+				} else {
+					if m.DayOfWeek == nil {
+						m.DayOfWeek = new(string)
+					}
+					jsonwire.String(d, m.DayOfWeek)
 				}
-				jsonwire.String(d, m.DayOfWeek)
+				jsonwire.Keep(d, k6, m.DayOfWeek)
 			}
 		default:
 			d.Skip()
@@ -290,22 +309,28 @@ func (m *GadgetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Gadget") {
-				s1 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(Gadget))
+			if k7, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Gadget") {
+					s8 := m.Items[:0]
+					if n := d.Count(); cap(s8) < n {
+						s8 = make([]Gadget, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s8) {
+							s8 = s8[:i+1]
+						} else {
+							s8 = append(s8, *new(Gadget))
+						}
+						s8[i].DecodeJSON(d)
+					}
+					if len(s8) == 0 {
+						s8 = []Gadget{}
+					}
+					m.Items = s8
 				}
-				if len(s1) == 0 {
-					s1 = []Gadget{}
-				}
-				m.Items = s1
+				jsonwire.Keep(d, k7, m.Items)
 			}
 		default:
 			d.Skip()
@@ -489,4 +514,202 @@ func (m *GadgetList) EncodeJSON(e *jsonwire.Encoder) error {
 	e.Byte('}')
 	e.Leave()
 	return e.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
+	n1, ok := d.OpenMap("Gadget")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n1); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			m.Status.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n2, ok := d.OpenMap("GadgetSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n2); i++ {
+		switch string(d.Key()) {
+		case "schedule":
+			m.Schedule.DecodeCBOR(d)
+		case "replicas":
+			if k3, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					cborwire.Int(d, m.Replicas)
+				}
+				cborwire.Keep(d, k3, m.Replicas)
+			}
+		case "paint":
+			cborwire.String(d, &m.Paint)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n4, ok := d.OpenMap("GadgetStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n4); i++ {
+		switch string(d.Key()) {
+		case "ready":
+			cborwire.Bool(d, &m.Ready)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
+	n5, ok := d.OpenMap("Schedule")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n5); i++ {
+		switch string(d.Key()) {
+		case "minute":
+			if k6, ok := cborwire.ReusePtr(d, &m.Minute); !ok {
+				if d.Null() {
+					m.Minute = nil
+				} else {
+					if m.Minute == nil {
+						m.Minute = new(string)
+					}
+					cborwire.String(d, m.Minute)
+				}
+				cborwire.Keep(d, k6, m.Minute)
+			}
+		case "hour":
+			if k7, ok := cborwire.ReusePtr(d, &m.Hour); !ok {
+				if d.Null() {
+					m.Hour = nil
+				} else {
+					if m.Hour == nil {
+						m.Hour = new(string)
+					}
+					cborwire.String(d, m.Hour)
+				}
+				cborwire.Keep(d, k7, m.Hour)
+			}
+		case "dayOfMonth":
+			if k8, ok := cborwire.ReusePtr(d, &m.DayOfMonth); !ok {
+				if d.Null() {
+					m.DayOfMonth = nil
+				} else {
+					if m.DayOfMonth == nil {
+						m.DayOfMonth = new(string)
+					}
+					cborwire.String(d, m.DayOfMonth)
+				}
+				cborwire.Keep(d, k8, m.DayOfMonth)
+			}
+		case "month":
+			if k9, ok := cborwire.ReusePtr(d, &m.Month); !ok {
+				if d.Null() {
+					m.Month = nil
+				} else {
+					if m.Month == nil {
+						m.Month = new(string)
+					}
+					cborwire.String(d, m.Month)
+				}
+				cborwire.Keep(d, k9, m.Month)
+			}
+		case "dayOfWeek":
+			if k10, ok := cborwire.ReusePtr(d, &m.DayOfWeek); !ok {
+				if d.Null() {
+					m.DayOfWeek = nil
+				} else {
+					if m.DayOfWeek == nil {
+						m.DayOfWeek = new(string)
+					}
+					cborwire.String(d, m.DayOfWeek)
+				}
+				cborwire.Keep(d, k10, m.DayOfWeek)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
+	n11, ok := d.OpenMap("GadgetList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n11); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k12, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n14, ok := d.OpenArray("[]Gadget"); ok {
+					s13 := m.Items[:0]
+					if cap(s13) < n14 {
+						s13 = make([]Gadget, 0, n14)
+					}
+					for i := 0; d.NextElem(i, n14); i++ {
+						if i < cap(s13) {
+							s13 = s13[:i+1]
+						} else {
+							s13 = append(s13, *new(Gadget))
+						}
+						s13[i].DecodeCBOR(d)
+					}
+					if len(s13) == 0 {
+						s13 = []Gadget{}
+					}
+					m.Items = s13
+				}
+				cborwire.Keep(d, k12, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }

@@ -3,6 +3,7 @@
 package alpha
 
 import (
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
@@ -145,22 +146,28 @@ func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Widget") {
-				s1 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(Widget))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Widget") {
+					s2 := m.Items[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]Widget, 0, n)
 					}
-					s1[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(Widget))
+						}
+						s2[i].DecodeJSON(d)
+					}
+					if len(s2) == 0 {
+						s2 = []Widget{}
+					}
+					m.Items = s2
 				}
-				if len(s1) == 0 {
-					s1 = []Widget{}
-				}
-				m.Items = s1
+				jsonwire.Keep(d, k1, m.Items)
 			}
 		default:
 			d.Skip()
@@ -256,4 +263,92 @@ func (m *WidgetList) EncodeJSON(e *jsonwire.Encoder) error {
 	e.Byte('}')
 	e.Leave()
 	return e.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
+	n1, ok := d.OpenMap("Widget")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n1); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n2, ok := d.OpenMap("WidgetSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n2); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
+	n3, ok := d.OpenMap("WidgetList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n3); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k4, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n6, ok := d.OpenArray("[]Widget"); ok {
+					s5 := m.Items[:0]
+					if cap(s5) < n6 {
+						s5 = make([]Widget, 0, n6)
+					}
+					for i := 0; d.NextElem(i, n6); i++ {
+						if i < cap(s5) {
+							s5 = s5[:i+1]
+						} else {
+							s5 = append(s5, *new(Widget))
+						}
+						s5[i].DecodeCBOR(d)
+					}
+					if len(s5) == 0 {
+						s5 = []Widget{}
+					}
+					m.Items = s5
+				}
+				cborwire.Keep(d, k4, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }

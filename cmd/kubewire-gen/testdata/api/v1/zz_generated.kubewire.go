@@ -4,6 +4,7 @@ package v1
 
 import (
 	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
+	"github.com/kubewire/kubewire/api/cborwire"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -420,22 +421,28 @@ func (m *Defaults) DecodeJSON(d *jsonwire.Decoder) error {
 		case "retries":
 			jsonwire.Int(d, &m.Retries)
 		case "names":
-			if d.Null() {
-				m.Names = nil
-			} else if d.OpenArray("[]string") {
-				s1 := m.Names[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s1) {
-						s1 = s1[:i+1]
-					} else {
-						s1 = append(s1, *new(string))
+			if k1, ok := jsonwire.ReuseSlice(d, &m.Names); !ok {
+				if d.Null() {
+					m.Names = nil
+				} else if d.OpenArray("[]string") {
+					s2 := m.Names[:0]
+					if n := d.Count(); cap(s2) < n {
+						s2 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s1[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s2) {
+							s2 = s2[:i+1]
+						} else {
+							s2 = append(s2, *new(string))
+						}
+						jsonwire.String(d, &s2[i])
+					}
+					if len(s2) == 0 {
+						s2 = []string{}
+					}
+					m.Names = s2
 				}
-				if len(s1) == 0 {
-					s1 = []string{}
-				}
-				m.Names = s1
+				jsonwire.Keep(d, k1, m.Names)
 			}
 		case "weights":
 			jsonwire.StringMap(d, &m.Weights)
@@ -484,22 +491,28 @@ func (m *GadgetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Gadget") {
-				s2 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s2) {
-						s2 = s2[:i+1]
-					} else {
-						s2 = append(s2, *new(Gadget))
+			if k3, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Gadget") {
+					s4 := m.Items[:0]
+					if n := d.Count(); cap(s4) < n {
+						s4 = make([]Gadget, 0, n)
 					}
-					s2[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(Gadget))
+						}
+						s4[i].DecodeJSON(d)
+					}
+					if len(s4) == 0 {
+						s4 = []Gadget{}
+					}
+					m.Items = s4
 				}
-				if len(s2) == 0 {
-					s2 = []Gadget{}
-				}
-				m.Items = s2
+				jsonwire.Keep(d, k3, m.Items)
 			}
 		default:
 			d.Skip()
@@ -517,22 +530,28 @@ func (m *GadgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "parts":
-			if d.Null() {
-				m.Parts = nil
-			} else if d.OpenArray("[]string") {
-				s3 := m.Parts[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s3) {
-						s3 = s3[:i+1]
-					} else {
-						s3 = append(s3, *new(string))
+			if k5, ok := jsonwire.ReuseSlice(d, &m.Parts); !ok {
+				if d.Null() {
+					m.Parts = nil
+				} else if d.OpenArray("[]string") {
+					s6 := m.Parts[:0]
+					if n := d.Count(); cap(s6) < n {
+						s6 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s3[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s6) {
+							s6 = s6[:i+1]
+						} else {
+							s6 = append(s6, *new(string))
+						}
+						jsonwire.String(d, &s6[i])
+					}
+					if len(s6) == 0 {
+						s6 = []string{}
+					}
+					m.Parts = s6
 				}
-				if len(s3) == 0 {
-					s3 = []string{}
-				}
-				m.Parts = s3
+				jsonwire.Keep(d, k5, m.Parts)
 			}
 		default:
 			d.Skip()
@@ -594,22 +613,28 @@ func (m *Tree) DecodeJSON(d *jsonwire.Decoder) error {
 	for i := 0; d.NextField(i); i++ {
 		switch string(d.Key()) {
 		case "children":
-			if d.Null() {
-				m.Children = nil
-			} else if d.OpenArray("[]Tree") {
-				s4 := m.Children[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s4) {
-						s4 = s4[:i+1]
-					} else {
-						s4 = append(s4, *new(Tree))
+			if k7, ok := jsonwire.ReuseSlice(d, &m.Children); !ok {
+				if d.Null() {
+					m.Children = nil
+				} else if d.OpenArray("[]Tree") {
+					s8 := m.Children[:0]
+					if n := d.Count(); cap(s8) < n {
+						s8 = make([]Tree, 0, n)
 					}
-					s4[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s8) {
+							s8 = s8[:i+1]
+						} else {
+							s8 = append(s8, *new(Tree))
+						}
+						s8[i].DecodeJSON(d)
+					}
+					if len(s8) == 0 {
+						s8 = []Tree{}
+					}
+					m.Children = s8
 				}
-				if len(s4) == 0 {
-					s4 = []Tree{}
-				}
-				m.Children = s4
+				jsonwire.Keep(d, k7, m.Children)
 			}
 		default:
 			d.Skip()
@@ -656,31 +681,40 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "size":
 			jsonwire.String(d, &m.Size)
 		case "replicas":
-			if d.Null() {
-				m.Replicas = nil
-			} else {
-				if m.Replicas == nil {
-					m.Replicas = new(int32)
+			if k9, ok := jsonwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					jsonwire.Int(d, m.Replicas)
 				}
-				jsonwire.Int(d, m.Replicas)
+				jsonwire.Keep(d, k9, m.Replicas)
 			}
 		case "minSize":
-			if d.Null() {
-				m.MinSize = nil
-			} else {
-				if m.MinSize == nil {
-					m.MinSize = new(int64)
+			if k10, ok := jsonwire.ReusePtr(d, &m.MinSize); !ok {
+				if d.Null() {
+					m.MinSize = nil
+				} else {
+					if m.MinSize == nil {
+						m.MinSize = new(int64)
+					}
+					jsonwire.Int(d, m.MinSize)
 				}
-				jsonwire.Int(d, m.MinSize)
+				jsonwire.Keep(d, k10, m.MinSize)
 			}
 		case "maxSize":
-			if d.Null() {
-				m.MaxSize = nil
-			} else {
-				if m.MaxSize == nil {
-					m.MaxSize = new(int64)
+			if k11, ok := jsonwire.ReusePtr(d, &m.MaxSize); !ok {
+				if d.Null() {
+					m.MaxSize = nil
+				} else {
+					if m.MaxSize == nil {
+						m.MaxSize = new(int64)
+					}
+					jsonwire.Int(d, m.MaxSize)
 				}
-				jsonwire.Int(d, m.MaxSize)
+				jsonwire.Keep(d, k11, m.MaxSize)
 			}
 		case "step":
 			jsonwire.Int(d, &m.Step)
@@ -693,128 +727,170 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "level":
 			jsonwire.Int(d, &m.Level)
 		case "note":
-			if d.Null() {
-				m.Note = nil
-			} else {
-				if m.Note == nil {
-					m.Note = new(string)
+			if k12, ok := jsonwire.ReusePtr(d, &m.Note); !ok {
+				if d.Null() {
+					m.Note = nil
+				} else {
+					if m.Note == nil {
+						m.Note = new(string)
+					}
+					jsonwire.String(d, m.Note)
 				}
-				jsonwire.String(d, m.Note)
+				jsonwire.Keep(d, k12, m.Note)
 			}
 		case "color":
 			jsonwire.String(d, &m.Color)
 		case "shade":
 			jsonwire.String(d, &m.Shade)
 		case "tags":
-			if d.Null() {
-				m.Tags = nil
-			} else if d.OpenArray("[]string") {
-				s5 := m.Tags[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s5) {
-						s5 = s5[:i+1]
-					} else {
-						s5 = append(s5, *new(string))
+			if k13, ok := jsonwire.ReuseSlice(d, &m.Tags); !ok {
+				if d.Null() {
+					m.Tags = nil
+				} else if d.OpenArray("[]string") {
+					s14 := m.Tags[:0]
+					if n := d.Count(); cap(s14) < n {
+						s14 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s5[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s14) {
+							s14 = s14[:i+1]
+						} else {
+							s14 = append(s14, *new(string))
+						}
+						jsonwire.String(d, &s14[i])
+					}
+					if len(s14) == 0 {
+						s14 = []string{}
+					}
+					m.Tags = s14
 				}
-				if len(s5) == 0 {
-					s5 = []string{}
-				}
-				m.Tags = s5
+				jsonwire.Keep(d, k13, m.Tags)
 			}
 		case "ports":
-			if d.Null() {
-				m.Ports = nil
-			} else if d.OpenArray("[]Port") {
-				s6 := m.Ports[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s6) {
-						s6 = s6[:i+1]
-					} else {
-						s6 = append(s6, *new(Port))
+			if k15, ok := jsonwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if d.OpenArray("[]Port") {
+					s16 := m.Ports[:0]
+					if n := d.Count(); cap(s16) < n {
+						s16 = make([]Port, 0, n)
 					}
-					s6[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s16) {
+							s16 = s16[:i+1]
+						} else {
+							s16 = append(s16, *new(Port))
+						}
+						s16[i].DecodeJSON(d)
+					}
+					if len(s16) == 0 {
+						s16 = []Port{}
+					}
+					m.Ports = s16
 				}
-				if len(s6) == 0 {
-					s6 = []Port{}
-				}
-				m.Ports = s6
+				jsonwire.Keep(d, k15, m.Ports)
 			}
 		case "zones":
-			if d.Null() {
-				m.Zones = nil
-			} else if d.OpenArray("[]string") {
-				s7 := m.Zones[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s7) {
-						s7 = s7[:i+1]
-					} else {
-						s7 = append(s7, *new(string))
+			if k17, ok := jsonwire.ReuseSlice(d, &m.Zones); !ok {
+				if d.Null() {
+					m.Zones = nil
+				} else if d.OpenArray("[]string") {
+					s18 := m.Zones[:0]
+					if n := d.Count(); cap(s18) < n {
+						s18 = make([]string, 0, n)
 					}
-					jsonwire.String(d, &s7[i])
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s18) {
+							s18 = s18[:i+1]
+						} else {
+							s18 = append(s18, *new(string))
+						}
+						jsonwire.String(d, &s18[i])
+					}
+					if len(s18) == 0 {
+						s18 = []string{}
+					}
+					m.Zones = s18
 				}
-				if len(s7) == 0 {
-					s7 = []string{}
-				}
-				m.Zones = s7
+				jsonwire.Keep(d, k17, m.Zones)
 			}
 		case "matrix":
-			if d.Null() {
-				m.Matrix = nil
-			} else if d.OpenArray("[][]int32") {
-				s8 := m.Matrix[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s8) {
-						s8 = s8[:i+1]
-					} else {
-						s8 = append(s8, *new([]int32))
+			if k19, ok := jsonwire.ReuseSlice(d, &m.Matrix); !ok {
+				if d.Null() {
+					m.Matrix = nil
+				} else if d.OpenArray("[][]int32") {
+					s20 := m.Matrix[:0]
+					if n := d.Count(); cap(s20) < n {
+						s20 = make([][]int32, 0, n)
 					}
-					if d.Null() {
-						s8[i] = nil
-					} else if d.OpenArray("[]int32") {
-						s9 := s8[i][:0]
-						for i := 0; d.NextElem(i); i++ {
-							if i < cap(s9) {
-								s9 = s9[:i+1]
-							} else {
-								s9 = append(s9, *new(int32))
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s20) {
+							s20 = s20[:i+1]
+						} else {
+							s20 = append(s20, *new([]int32))
+						}
+						if k21, ok := jsonwire.ReuseSlice(d, &s20[i]); !ok {
+							if d.Null() {
+								s20[i] = nil
+							} else if d.OpenArray("[]int32") {
+								s22 := s20[i][:0]
+								if n := d.Count(); cap(s22) < n {
+									s22 = make([]int32, 0, n)
+								}
+								for i := 0; d.NextElem(i); i++ {
+									if i < cap(s22) {
+										s22 = s22[:i+1]
+									} else {
+										s22 = append(s22, *new(int32))
+									}
+									jsonwire.Int(d, &s22[i])
+								}
+								if len(s22) == 0 {
+									s22 = []int32{}
+								}
+								s20[i] = s22
 							}
-							jsonwire.Int(d, &s9[i])
+							jsonwire.Keep(d, k21, s20[i])
 						}
-						if len(s9) == 0 {
-							s9 = []int32{}
-						}
-						s8[i] = s9
 					}
+					if len(s20) == 0 {
+						s20 = [][]int32{}
+					}
+					m.Matrix = s20
 				}
-				if len(s8) == 0 {
-					s8 = [][]int32{}
-				}
-				m.Matrix = s8
+				jsonwire.Keep(d, k19, m.Matrix)
 			}
 		case "labels":
 			jsonwire.StringMap(d, &m.Labels)
 		case "routes":
-			jsonwire.Map(d, &m.Routes, "map[string][]Port", func(d *jsonwire.Decoder, v *[]Port) {
-				if d.Null() {
-					(*v) = nil
-				} else if d.OpenArray("[]Port") {
-					s10 := (*v)[:0]
-					for i := 0; d.NextElem(i); i++ {
-						if i < cap(s10) {
-							s10 = s10[:i+1]
-						} else {
-							s10 = append(s10, *new(Port))
+			if k23, ok := jsonwire.ReuseMap(d, &m.Routes); !ok {
+				jsonwire.Map(d, &m.Routes, "map[string][]Port", func(d *jsonwire.Decoder, v *[]Port) {
+					if k24, ok := jsonwire.ReuseSlice(d, v); !ok {
+						if d.Null() {
+							(*v) = nil
+						} else if d.OpenArray("[]Port") {
+							s25 := (*v)[:0]
+							if n := d.Count(); cap(s25) < n {
+								s25 = make([]Port, 0, n)
+							}
+							for i := 0; d.NextElem(i); i++ {
+								if i < cap(s25) {
+									s25 = s25[:i+1]
+								} else {
+									s25 = append(s25, *new(Port))
+								}
+								s25[i].DecodeJSON(d)
+							}
+							if len(s25) == 0 {
+								s25 = []Port{}
+							}
+							(*v) = s25
 						}
-						s10[i].DecodeJSON(d)
+						jsonwire.Keep(d, k24, (*v))
 					}
-					if len(s10) == 0 {
-						s10 = []Port{}
-					}
-					(*v) = s10
-				}
-			})
+				})
+				jsonwire.Keep(d, k23, m.Routes)
+			}
 		case "data":
 			jsonwire.Bytes(d, &m.Data)
 		case "ratio":
@@ -826,22 +902,28 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "big":
 			jsonwire.Uint(d, &m.Big)
 		case "timeout":
-			if d.Null() {
-				m.Timeout = nil
-			} else {
-				if m.Timeout == nil {
-					m.Timeout = new(metav1.Duration)
+			if k26, ok := jsonwire.ReusePtr(d, &m.Timeout); !ok {
+				if d.Null() {
+					m.Timeout = nil
+				} else {
+					if m.Timeout == nil {
+						m.Timeout = new(metav1.Duration)
+					}
+					jsonwire.ViaUnmarshaler(d, m.Timeout, "Duration")
 				}
-				jsonwire.ViaUnmarshaler(d, m.Timeout, "Duration")
+				jsonwire.Keep(d, k26, m.Timeout)
 			}
 		case "deadline":
-			if d.Null() {
-				m.Deadline = nil
-			} else {
-				if m.Deadline == nil {
-					m.Deadline = new(metav1.Time)
+			if k27, ok := jsonwire.ReusePtr(d, &m.Deadline); !ok {
+				if d.Null() {
+					m.Deadline = nil
+				} else {
+					if m.Deadline == nil {
+						m.Deadline = new(metav1.Time)
+					}
+					(*m.Deadline).DecodeJSON(d)
 				}
-				(*m.Deadline).DecodeJSON(d)
+				jsonwire.Keep(d, k27, m.Deadline)
 			}
 		case "memory":
 			m.Memory.DecodeJSON(d)
@@ -852,64 +934,85 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 		case "threshold":
 			jsonwire.String(d, &m.Threshold)
 		case "template":
-			if d.Null() {
-				m.Template = nil
-			} else {
-				if m.Template == nil {
-					m.Template = new(corev1.PodTemplateSpec)
+			if k28, ok := jsonwire.ReusePtr(d, &m.Template); !ok {
+				if d.Null() {
+					m.Template = nil
+				} else {
+					if m.Template == nil {
+						m.Template = new(corev1.PodTemplateSpec)
+					}
+					(*m.Template).DecodeJSON(d)
 				}
-				(*m.Template).DecodeJSON(d)
+				jsonwire.Keep(d, k28, m.Template)
 			}
 		case "selector":
-			if d.Null() {
-				m.Selector = nil
-			} else {
-				if m.Selector == nil {
-					m.Selector = new(metav1.LabelSelector)
+			if k29, ok := jsonwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeJSON(d)
 				}
-				(*m.Selector).DecodeJSON(d)
+				jsonwire.Keep(d, k29, m.Selector)
 			}
 		case "extra":
 			m.Extra.DecodeJSON(d)
 		case "object":
-			if d.Null() {
-				m.Object = nil
-			} else {
-				if m.Object == nil {
-					m.Object = new(runtime.RawExtension)
+			if k30, ok := jsonwire.ReusePtr(d, &m.Object); !ok {
+				if d.Null() {
+					m.Object = nil
+				} else {
+					if m.Object == nil {
+						m.Object = new(runtime.RawExtension)
+					}
+					(*m.Object).DecodeJSON(d)
 				}
-				(*m.Object).DecodeJSON(d)
+				jsonwire.Keep(d, k30, m.Object)
 			}
 		case "thing":
-			if d.Null() {
-				m.Thing = nil
-			} else {
-				if m.Thing == nil {
-					m.Thing = new(Thing)
+			if k31, ok := jsonwire.ReusePtr(d, &m.Thing); !ok {
+				if d.Null() {
+					m.Thing = nil
+				} else {
+					if m.Thing == nil {
+						m.Thing = new(Thing)
+					}
+					(*m.Thing).DecodeJSON(d)
 				}
-				(*m.Thing).DecodeJSON(d)
+				jsonwire.Keep(d, k31, m.Thing)
 			}
 		case "config":
-			if d.Null() {
-				m.Config = nil
-			} else {
-				if m.Config == nil {
-					m.Config = new(apiextensionsv1.JSON)
+			if k32, ok := jsonwire.ReusePtr(d, &m.Config); !ok {
+				if d.Null() {
+					m.Config = nil
+				} else {
+					if m.Config == nil {
+						m.Config = new(apiextensionsv1.JSON)
+					}
+					jsonwire.ViaUnmarshaler(d, m.Config, "JSON")
 				}
-				jsonwire.ViaUnmarshaler(d, m.Config, "JSON")
+				jsonwire.Keep(d, k32, m.Config)
 			}
 		case "values":
-			jsonwire.Map(d, &m.Values, "map[string]any", func(d *jsonwire.Decoder, v *any) {
-				(*v) = d.Interface()
-			})
+			if k33, ok := jsonwire.ReuseMap(d, &m.Values); !ok {
+				jsonwire.Map(d, &m.Values, "map[string]any", func(d *jsonwire.Decoder, v *any) {
+					(*v) = d.Interface()
+				})
+				jsonwire.Keep(d, k33, m.Values)
+			}
 		case "free":
-			if d.Null() {
-				m.Free = nil
-			} else {
-				if m.Free == nil {
-					m.Free = new(Tree)
+			if k34, ok := jsonwire.ReusePtr(d, &m.Free); !ok {
+				if d.Null() {
+					m.Free = nil
+				} else {
+					if m.Free == nil {
+						m.Free = new(Tree)
+					}
+					(*m.Free).DecodeJSON(d)
 				}
-				(*m.Free).DecodeJSON(d)
+				jsonwire.Keep(d, k34, m.Free)
 			}
 		case "anonymous":
 			if d.OpenObject("WidgetSpec.Anonymous") {
@@ -923,13 +1026,16 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 				}
 			}
 		case "defaults":
-			if d.Null() {
-				m.Defaults = nil
-			} else {
-				if m.Defaults == nil {
-					m.Defaults = new(Defaults)
+			if k35, ok := jsonwire.ReusePtr(d, &m.Defaults); !ok {
+				if d.Null() {
+					m.Defaults = nil
+				} else {
+					if m.Defaults == nil {
+						m.Defaults = new(Defaults)
+					}
+					(*m.Defaults).DecodeJSON(d)
 				}
-				(*m.Defaults).DecodeJSON(d)
+				jsonwire.Keep(d, k35, m.Defaults)
 			}
 		case "immutable":
 			jsonwire.String(d, &m.Immutable)
@@ -938,22 +1044,28 @@ func (m *WidgetSpec) DecodeJSON(d *jsonwire.Decoder) error {
 				for i := 0; d.NextField(i); i++ {
 					switch string(d.Key()) {
 					case "by":
-						if d.Null() {
-							m.Stamp.By = nil
-						} else if d.OpenArray("[]string") {
-							s11 := m.Stamp.By[:0]
-							for i := 0; d.NextElem(i); i++ {
-								if i < cap(s11) {
-									s11 = s11[:i+1]
-								} else {
-									s11 = append(s11, *new(string))
+						if k36, ok := jsonwire.ReuseSlice(d, &m.Stamp.By); !ok {
+							if d.Null() {
+								m.Stamp.By = nil
+							} else if d.OpenArray("[]string") {
+								s37 := m.Stamp.By[:0]
+								if n := d.Count(); cap(s37) < n {
+									s37 = make([]string, 0, n)
 								}
-								jsonwire.String(d, &s11[i])
+								for i := 0; d.NextElem(i); i++ {
+									if i < cap(s37) {
+										s37 = s37[:i+1]
+									} else {
+										s37 = append(s37, *new(string))
+									}
+									jsonwire.String(d, &s37[i])
+								}
+								if len(s37) == 0 {
+									s37 = []string{}
+								}
+								m.Stamp.By = s37
 							}
-							if len(s11) == 0 {
-								s11 = []string{}
-							}
-							m.Stamp.By = s11
+							jsonwire.Keep(d, k36, m.Stamp.By)
 						}
 					default:
 						d.Skip()
@@ -982,22 +1094,28 @@ func (m *WidgetStatus) DecodeJSON(d *jsonwire.Decoder) error {
 		case "observedGeneration":
 			jsonwire.Int(d, &m.ObservedGeneration)
 		case "conditions":
-			if d.Null() {
-				m.Conditions = nil
-			} else if d.OpenArray("[]metav1.Condition") {
-				s12 := m.Conditions[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s12) {
-						s12 = s12[:i+1]
-					} else {
-						s12 = append(s12, *new(metav1.Condition))
+			if k38, ok := jsonwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if d.OpenArray("[]metav1.Condition") {
+					s39 := m.Conditions[:0]
+					if n := d.Count(); cap(s39) < n {
+						s39 = make([]metav1.Condition, 0, n)
 					}
-					s12[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s39) {
+							s39 = s39[:i+1]
+						} else {
+							s39 = append(s39, *new(metav1.Condition))
+						}
+						s39[i].DecodeJSON(d)
+					}
+					if len(s39) == 0 {
+						s39 = []metav1.Condition{}
+					}
+					m.Conditions = s39
 				}
-				if len(s12) == 0 {
-					s12 = []metav1.Condition{}
-				}
-				m.Conditions = s12
+				jsonwire.Keep(d, k38, m.Conditions)
 			}
 		case "lastUpdate":
 			m.LastUpdate.DecodeJSON(d)
@@ -1023,22 +1141,28 @@ func (m *WidgetList) DecodeJSON(d *jsonwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeJSON(d)
 		case "items":
-			if d.Null() {
-				m.Items = nil
-			} else if d.OpenArray("[]Widget") {
-				s13 := m.Items[:0]
-				for i := 0; d.NextElem(i); i++ {
-					if i < cap(s13) {
-						s13 = s13[:i+1]
-					} else {
-						s13 = append(s13, *new(Widget))
+			if k40, ok := jsonwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if d.OpenArray("[]Widget") {
+					s41 := m.Items[:0]
+					if n := d.Count(); cap(s41) < n {
+						s41 = make([]Widget, 0, n)
 					}
-					s13[i].DecodeJSON(d)
+					for i := 0; d.NextElem(i); i++ {
+						if i < cap(s41) {
+							s41 = s41[:i+1]
+						} else {
+							s41 = append(s41, *new(Widget))
+						}
+						s41[i].DecodeJSON(d)
+					}
+					if len(s41) == 0 {
+						s41 = []Widget{}
+					}
+					m.Items = s41
 				}
-				if len(s13) == 0 {
-					s13 = []Widget{}
-				}
-				m.Items = s13
+				jsonwire.Keep(d, k40, m.Items)
 			}
 		default:
 			d.Skip()
@@ -1652,6 +1776,796 @@ func (m *WidgetList) EncodeJSON(e *jsonwire.Encoder) error {
 	e.Byte('}')
 	e.Leave()
 	return e.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CommonSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n1, ok := d.OpenMap("CommonSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n1); i++ {
+		switch string(d.Key()) {
+		case "paused":
+			cborwire.Bool(d, &m.Paused)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Defaults) DecodeCBOR(d *cborwire.Decoder) error {
+	n2, ok := d.OpenMap("Defaults")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n2); i++ {
+		switch string(d.Key()) {
+		case "retries":
+			cborwire.Int(d, &m.Retries)
+		case "names":
+			if k3, ok := cborwire.ReuseSlice(d, &m.Names); !ok {
+				if d.Null() {
+					m.Names = nil
+				} else if n5, ok := d.OpenArray("[]string"); ok {
+					s4 := m.Names[:0]
+					if cap(s4) < n5 {
+						s4 = make([]string, 0, n5)
+					}
+					for i := 0; d.NextElem(i, n5); i++ {
+						if i < cap(s4) {
+							s4 = s4[:i+1]
+						} else {
+							s4 = append(s4, *new(string))
+						}
+						cborwire.String(d, &s4[i])
+					}
+					if len(s4) == 0 {
+						s4 = []string{}
+					}
+					m.Names = s4
+				}
+				cborwire.Keep(d, k3, m.Names)
+			}
+		case "weights":
+			cborwire.StringMap(d, &m.Weights)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
+	n6, ok := d.OpenMap("Gadget")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n6); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
+	n7, ok := d.OpenMap("GadgetList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n7); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k8, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n10, ok := d.OpenArray("[]Gadget"); ok {
+					s9 := m.Items[:0]
+					if cap(s9) < n10 {
+						s9 = make([]Gadget, 0, n10)
+					}
+					for i := 0; d.NextElem(i, n10); i++ {
+						if i < cap(s9) {
+							s9 = s9[:i+1]
+						} else {
+							s9 = append(s9, *new(Gadget))
+						}
+						s9[i].DecodeCBOR(d)
+					}
+					if len(s9) == 0 {
+						s9 = []Gadget{}
+					}
+					m.Items = s9
+				}
+				cborwire.Keep(d, k8, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n11, ok := d.OpenMap("GadgetSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n11); i++ {
+		switch string(d.Key()) {
+		case "parts":
+			if k12, ok := cborwire.ReuseSlice(d, &m.Parts); !ok {
+				if d.Null() {
+					m.Parts = nil
+				} else if n14, ok := d.OpenArray("[]string"); ok {
+					s13 := m.Parts[:0]
+					if cap(s13) < n14 {
+						s13 = make([]string, 0, n14)
+					}
+					for i := 0; d.NextElem(i, n14); i++ {
+						if i < cap(s13) {
+							s13 = s13[:i+1]
+						} else {
+							s13 = append(s13, *new(string))
+						}
+						cborwire.String(d, &s13[i])
+					}
+					if len(s13) == 0 {
+						s13 = []string{}
+					}
+					m.Parts = s13
+				}
+				cborwire.Keep(d, k12, m.Parts)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Port) DecodeCBOR(d *cborwire.Decoder) error {
+	n15, ok := d.OpenMap("Port")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n15); i++ {
+		switch string(d.Key()) {
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "port":
+			cborwire.Int(d, &m.Port)
+		case "protocol":
+			cborwire.String(d, &m.Protocol)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Thing) DecodeCBOR(d *cborwire.Decoder) error {
+	n16, ok := d.OpenMap("Thing")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n16); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "data":
+			cborwire.StringMap(d, &m.Data)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Tree) DecodeCBOR(d *cborwire.Decoder) error {
+	n17, ok := d.OpenMap("Tree")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n17); i++ {
+		switch string(d.Key()) {
+		case "children":
+			if k18, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
+				if d.Null() {
+					m.Children = nil
+				} else if n20, ok := d.OpenArray("[]Tree"); ok {
+					s19 := m.Children[:0]
+					if cap(s19) < n20 {
+						s19 = make([]Tree, 0, n20)
+					}
+					for i := 0; d.NextElem(i, n20); i++ {
+						if i < cap(s19) {
+							s19 = s19[:i+1]
+						} else {
+							s19 = append(s19, *new(Tree))
+						}
+						s19[i].DecodeCBOR(d)
+					}
+					if len(s19) == 0 {
+						s19 = []Tree{}
+					}
+					m.Children = s19
+				}
+				cborwire.Keep(d, k18, m.Children)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
+	n21, ok := d.OpenMap("Widget")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n21); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			m.Status.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n22, ok := d.OpenMap("WidgetSpec")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n22); i++ {
+		switch string(d.Key()) {
+		case "paused":
+			cborwire.Bool(d, &m.CommonSpec.Paused)
+		case "size":
+			cborwire.String(d, &m.Size)
+		case "replicas":
+			if k23, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = new(int32)
+					}
+					cborwire.Int(d, m.Replicas)
+				}
+				cborwire.Keep(d, k23, m.Replicas)
+			}
+		case "minSize":
+			if k24, ok := cborwire.ReusePtr(d, &m.MinSize); !ok {
+				if d.Null() {
+					m.MinSize = nil
+				} else {
+					if m.MinSize == nil {
+						m.MinSize = new(int64)
+					}
+					cborwire.Int(d, m.MinSize)
+				}
+				cborwire.Keep(d, k24, m.MinSize)
+			}
+		case "maxSize":
+			if k25, ok := cborwire.ReusePtr(d, &m.MaxSize); !ok {
+				if d.Null() {
+					m.MaxSize = nil
+				} else {
+					if m.MaxSize == nil {
+						m.MaxSize = new(int64)
+					}
+					cborwire.Int(d, m.MaxSize)
+				}
+				cborwire.Keep(d, k25, m.MaxSize)
+			}
+		case "step":
+			cborwire.Int(d, &m.Step)
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "owner":
+			cborwire.String(d, &m.Owner)
+		case "mode":
+			cborwire.String(d, &m.Mode)
+		case "level":
+			cborwire.Int(d, &m.Level)
+		case "note":
+			if k26, ok := cborwire.ReusePtr(d, &m.Note); !ok {
+				if d.Null() {
+					m.Note = nil
+				} else {
+					if m.Note == nil {
+						m.Note = new(string)
+					}
+					cborwire.String(d, m.Note)
+				}
+				cborwire.Keep(d, k26, m.Note)
+			}
+		case "color":
+			cborwire.String(d, &m.Color)
+		case "shade":
+			cborwire.String(d, &m.Shade)
+		case "tags":
+			if k27, ok := cborwire.ReuseSlice(d, &m.Tags); !ok {
+				if d.Null() {
+					m.Tags = nil
+				} else if n29, ok := d.OpenArray("[]string"); ok {
+					s28 := m.Tags[:0]
+					if cap(s28) < n29 {
+						s28 = make([]string, 0, n29)
+					}
+					for i := 0; d.NextElem(i, n29); i++ {
+						if i < cap(s28) {
+							s28 = s28[:i+1]
+						} else {
+							s28 = append(s28, *new(string))
+						}
+						cborwire.String(d, &s28[i])
+					}
+					if len(s28) == 0 {
+						s28 = []string{}
+					}
+					m.Tags = s28
+				}
+				cborwire.Keep(d, k27, m.Tags)
+			}
+		case "ports":
+			if k30, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if n32, ok := d.OpenArray("[]Port"); ok {
+					s31 := m.Ports[:0]
+					if cap(s31) < n32 {
+						s31 = make([]Port, 0, n32)
+					}
+					for i := 0; d.NextElem(i, n32); i++ {
+						if i < cap(s31) {
+							s31 = s31[:i+1]
+						} else {
+							s31 = append(s31, *new(Port))
+						}
+						s31[i].DecodeCBOR(d)
+					}
+					if len(s31) == 0 {
+						s31 = []Port{}
+					}
+					m.Ports = s31
+				}
+				cborwire.Keep(d, k30, m.Ports)
+			}
+		case "zones":
+			if k33, ok := cborwire.ReuseSlice(d, &m.Zones); !ok {
+				if d.Null() {
+					m.Zones = nil
+				} else if n35, ok := d.OpenArray("[]string"); ok {
+					s34 := m.Zones[:0]
+					if cap(s34) < n35 {
+						s34 = make([]string, 0, n35)
+					}
+					for i := 0; d.NextElem(i, n35); i++ {
+						if i < cap(s34) {
+							s34 = s34[:i+1]
+						} else {
+							s34 = append(s34, *new(string))
+						}
+						cborwire.String(d, &s34[i])
+					}
+					if len(s34) == 0 {
+						s34 = []string{}
+					}
+					m.Zones = s34
+				}
+				cborwire.Keep(d, k33, m.Zones)
+			}
+		case "matrix":
+			if k36, ok := cborwire.ReuseSlice(d, &m.Matrix); !ok {
+				if d.Null() {
+					m.Matrix = nil
+				} else if n38, ok := d.OpenArray("[][]int32"); ok {
+					s37 := m.Matrix[:0]
+					if cap(s37) < n38 {
+						s37 = make([][]int32, 0, n38)
+					}
+					for i := 0; d.NextElem(i, n38); i++ {
+						if i < cap(s37) {
+							s37 = s37[:i+1]
+						} else {
+							s37 = append(s37, *new([]int32))
+						}
+						if k39, ok := cborwire.ReuseSlice(d, &s37[i]); !ok {
+							if d.Null() {
+								s37[i] = nil
+							} else if n41, ok := d.OpenArray("[]int32"); ok {
+								s40 := s37[i][:0]
+								if cap(s40) < n41 {
+									s40 = make([]int32, 0, n41)
+								}
+								for i := 0; d.NextElem(i, n41); i++ {
+									if i < cap(s40) {
+										s40 = s40[:i+1]
+									} else {
+										s40 = append(s40, *new(int32))
+									}
+									cborwire.Int(d, &s40[i])
+								}
+								if len(s40) == 0 {
+									s40 = []int32{}
+								}
+								s37[i] = s40
+							}
+							cborwire.Keep(d, k39, s37[i])
+						}
+					}
+					if len(s37) == 0 {
+						s37 = [][]int32{}
+					}
+					m.Matrix = s37
+				}
+				cborwire.Keep(d, k36, m.Matrix)
+			}
+		case "labels":
+			cborwire.StringMap(d, &m.Labels)
+		case "routes":
+			if k42, ok := cborwire.ReuseMap(d, &m.Routes); !ok {
+				cborwire.Map(d, &m.Routes, "map[string][]Port", func(d *cborwire.Decoder, v *[]Port) {
+					if k43, ok := cborwire.ReuseSlice(d, v); !ok {
+						if d.Null() {
+							(*v) = nil
+						} else if n45, ok := d.OpenArray("[]Port"); ok {
+							s44 := (*v)[:0]
+							if cap(s44) < n45 {
+								s44 = make([]Port, 0, n45)
+							}
+							for i := 0; d.NextElem(i, n45); i++ {
+								if i < cap(s44) {
+									s44 = s44[:i+1]
+								} else {
+									s44 = append(s44, *new(Port))
+								}
+								s44[i].DecodeCBOR(d)
+							}
+							if len(s44) == 0 {
+								s44 = []Port{}
+							}
+							(*v) = s44
+						}
+						cborwire.Keep(d, k43, (*v))
+					}
+				})
+				cborwire.Keep(d, k42, m.Routes)
+			}
+		case "data":
+			cborwire.Bytes(d, &m.Data)
+		case "ratio":
+			cborwire.Float(d, &m.Ratio)
+		case "enabled":
+			cborwire.Bool(d, &m.Enabled)
+		case "count":
+			cborwire.Int(d, &m.Count)
+		case "big":
+			cborwire.Uint(d, &m.Big)
+		case "timeout":
+			if k46, ok := cborwire.ReusePtr(d, &m.Timeout); !ok {
+				if d.Null() {
+					m.Timeout = nil
+				} else {
+					if m.Timeout == nil {
+						m.Timeout = new(metav1.Duration)
+					}
+					(*m.Timeout).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k46, m.Timeout)
+			}
+		case "deadline":
+			if k47, ok := cborwire.ReusePtr(d, &m.Deadline); !ok {
+				if d.Null() {
+					m.Deadline = nil
+				} else {
+					if m.Deadline == nil {
+						m.Deadline = new(metav1.Time)
+					}
+					(*m.Deadline).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k47, m.Deadline)
+			}
+		case "memory":
+			cborwire.ViaJSON(d, &m.Memory, "Quantity")
+		case "limits":
+			cborwire.ViaJSON(d, &m.Limits, "ResourceList")
+		case "target":
+			cborwire.ViaJSON(d, &m.Target, "IntOrString")
+		case "threshold":
+			cborwire.String(d, &m.Threshold)
+		case "template":
+			if k48, ok := cborwire.ReusePtr(d, &m.Template); !ok {
+				if d.Null() {
+					m.Template = nil
+				} else {
+					if m.Template == nil {
+						m.Template = new(corev1.PodTemplateSpec)
+					}
+					cborwire.ViaJSON(d, m.Template, "PodTemplateSpec")
+				}
+				cborwire.Keep(d, k48, m.Template)
+			}
+		case "selector":
+			if k49, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
+				if d.Null() {
+					m.Selector = nil
+				} else {
+					if m.Selector == nil {
+						m.Selector = new(metav1.LabelSelector)
+					}
+					(*m.Selector).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k49, m.Selector)
+			}
+		case "extra":
+			cborwire.ViaJSON(d, &m.Extra, "RawExtension")
+		case "object":
+			if k50, ok := cborwire.ReusePtr(d, &m.Object); !ok {
+				if d.Null() {
+					m.Object = nil
+				} else {
+					if m.Object == nil {
+						m.Object = new(runtime.RawExtension)
+					}
+					cborwire.ViaJSON(d, m.Object, "RawExtension")
+				}
+				cborwire.Keep(d, k50, m.Object)
+			}
+		case "thing":
+			if k51, ok := cborwire.ReusePtr(d, &m.Thing); !ok {
+				if d.Null() {
+					m.Thing = nil
+				} else {
+					if m.Thing == nil {
+						m.Thing = new(Thing)
+					}
+					(*m.Thing).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k51, m.Thing)
+			}
+		case "config":
+			if k52, ok := cborwire.ReusePtr(d, &m.Config); !ok {
+				if d.Null() {
+					m.Config = nil
+				} else {
+					if m.Config == nil {
+						m.Config = new(apiextensionsv1.JSON)
+					}
+					cborwire.ViaUnmarshaler(d, m.Config, "JSON")
+				}
+				cborwire.Keep(d, k52, m.Config)
+			}
+		case "values":
+			if k53, ok := cborwire.ReuseMap(d, &m.Values); !ok {
+				cborwire.Map(d, &m.Values, "map[string]any", func(d *cborwire.Decoder, v *any) {
+					(*v) = d.Any()
+				})
+				cborwire.Keep(d, k53, m.Values)
+			}
+		case "free":
+			if k54, ok := cborwire.ReusePtr(d, &m.Free); !ok {
+				if d.Null() {
+					m.Free = nil
+				} else {
+					if m.Free == nil {
+						m.Free = new(Tree)
+					}
+					(*m.Free).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k54, m.Free)
+			}
+		case "anonymous":
+			if n55, ok := d.OpenMap("WidgetSpec.Anonymous"); ok {
+				for i := 0; d.NextKey(i, n55); i++ {
+					switch string(d.Key()) {
+					case "inner":
+						cborwire.String(d, &m.Anonymous.Inner)
+					default:
+						d.Skip()
+					}
+				}
+			}
+		case "defaults":
+			if k56, ok := cborwire.ReusePtr(d, &m.Defaults); !ok {
+				if d.Null() {
+					m.Defaults = nil
+				} else {
+					if m.Defaults == nil {
+						m.Defaults = new(Defaults)
+					}
+					(*m.Defaults).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k56, m.Defaults)
+			}
+		case "immutable":
+			cborwire.String(d, &m.Immutable)
+		case "stamp":
+			if n57, ok := d.OpenMap("WidgetSpec.Stamp"); ok {
+				for i := 0; d.NextKey(i, n57); i++ {
+					switch string(d.Key()) {
+					case "by":
+						if k58, ok := cborwire.ReuseSlice(d, &m.Stamp.By); !ok {
+							if d.Null() {
+								m.Stamp.By = nil
+							} else if n60, ok := d.OpenArray("[]string"); ok {
+								s59 := m.Stamp.By[:0]
+								if cap(s59) < n60 {
+									s59 = make([]string, 0, n60)
+								}
+								for i := 0; d.NextElem(i, n60); i++ {
+									if i < cap(s59) {
+										s59 = s59[:i+1]
+									} else {
+										s59 = append(s59, *new(string))
+									}
+									cborwire.String(d, &s59[i])
+								}
+								if len(s59) == 0 {
+									s59 = []string{}
+								}
+								m.Stamp.By = s59
+							}
+							cborwire.Keep(d, k58, m.Stamp.By)
+						}
+					default:
+						d.Skip()
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n61, ok := d.OpenMap("WidgetStatus")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n61); i++ {
+		switch string(d.Key()) {
+		case "replicas":
+			cborwire.Int(d, &m.Replicas)
+		case "selector":
+			cborwire.String(d, &m.Selector)
+		case "observedGeneration":
+			cborwire.Int(d, &m.ObservedGeneration)
+		case "conditions":
+			if k62, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n64, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s63 := m.Conditions[:0]
+					if cap(s63) < n64 {
+						s63 = make([]metav1.Condition, 0, n64)
+					}
+					for i := 0; d.NextElem(i, n64); i++ {
+						if i < cap(s63) {
+							s63 = s63[:i+1]
+						} else {
+							s63 = append(s63, *new(metav1.Condition))
+						}
+						s63[i].DecodeCBOR(d)
+					}
+					if len(s63) == 0 {
+						s63 = []metav1.Condition{}
+					}
+					m.Conditions = s63
+				}
+				cborwire.Keep(d, k62, m.Conditions)
+			}
+		case "lastUpdate":
+			m.LastUpdate.DecodeCBOR(d)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
+	n65, ok := d.OpenMap("WidgetList")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n65); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if k66, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n68, ok := d.OpenArray("[]Widget"); ok {
+					s67 := m.Items[:0]
+					if cap(s67) < n68 {
+						s67 = make([]Widget, 0, n68)
+					}
+					for i := 0; d.NextElem(i, n68); i++ {
+						if i < cap(s67) {
+							s67 = s67[:i+1]
+						} else {
+							s67 = append(s67, *new(Widget))
+						}
+						s67[i].DecodeCBOR(d)
+					}
+					if len(s67) == 0 {
+						s67 = []Widget{}
+					}
+					m.Items = s67
+				}
+				cborwire.Keep(d, k66, m.Items)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
 }
 
 // CustomResourceDefinitions returns the CustomResourceDefinition manifests

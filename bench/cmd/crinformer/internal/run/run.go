@@ -1,4 +1,9 @@
-package main
+// Package run is the child process of the CR informer benchmark: it
+// runs one SDK's informer, driven by commands on its standard input, and
+// writes its figures on its standard output. It imports no SDK: the
+// caller passes the constructor of the informer measured, so that a child
+// of kubewire links no client-go and one of client-go no kubewire.
+package run
 
 import (
 	"bufio"
@@ -17,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kubewire/kubewire/bench/internal/crgen"
 	"github.com/kubewire/kubewire/bench/internal/procstat"
 )
 
@@ -28,9 +34,9 @@ import (
 //	"events M"   -> "ready", then, once M updates reached the handler, "events {...}"
 //	(stdin ends) -> exit
 
-// syncFigures are measured from the informer's start to a synced cache
+// SyncFigures are measured from the informer's start to a synced cache
 // whose handler has seen every object.
-type syncFigures struct {
+type SyncFigures struct {
 	Items           int     `json:"items"`
 	Seconds         float64 `json:"seconds"`
 	CPUSeconds      float64 `json:"cpu_seconds"`
@@ -41,18 +47,33 @@ type syncFigures struct {
 	PeakLive        uint64  `json:"peak_live"`
 }
 
-type eventsFigures struct {
+// EventsFigures are measured over the events phase.
+type EventsFigures struct {
 	Events  int     `json:"events"`
 	Seconds float64 `json:"seconds"` // first to last update reaching the handler
 }
 
-func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
+// Subject is one SDK's informer of a shape's kind with one counting
+// handler.
+type Subject interface {
+	Run(ctx context.Context)
+	WaitSynced(ctx context.Context) error
+}
+
+// NewSubject builds the informer of sdk for kind ("typed" or "dynamic")
+// and shape, whose handler counts into c.
+type NewSubject func(sdk, kind string, shape crgen.Shape, url, token, mode string, c *Counters) (Subject, error)
+
+// Main runs the child: args are its flags.
+func Main(args []string, stdin io.Reader, stdout io.Writer, newSubject NewSubject) error {
 	fs := flag.NewFlagSet("child", flag.ContinueOnError)
 	sdk := fs.String("sdk", "", "kubewire or client-go")
 	kind := fs.String("kind", "typed", "typed or dynamic")
+	shapeName := fs.String("shape", "typical", "the objects' shape (its kind's types)")
 	url := fs.String("url", "", "the server's URL")
 	token := fs.String("token", "", "the server's token")
 	mode := fs.String("mode", "watchlist", "watchlist or list")
+	format := fs.String("format", "json", "what kubewire reads: json or cbor (client-go's comes from its feature gates)")
 	objects := fs.Int("objects", 0, "objects the server holds")
 	profile := fs.String("profile", "", "write a CPU profile of the sync and a heap profile after it to files starting with this")
 	if err := fs.Parse(args); err != nil {
@@ -60,8 +81,12 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c := newCounters()
-	sub, err := newSubject(*sdk, *kind, *url, *token, *mode, c)
+	shape, err := crgen.ParseShape(*shapeName)
+	if err != nil {
+		return err
+	}
+	c := NewCounters()
+	sub, err := newSubject(*sdk, *kind, shape, *url, *token, *mode+"/"+*format, c)
 	if err != nil {
 		return err
 	}
@@ -93,20 +118,20 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 	stopCPU := startCPUProfile(*profile)
 	cpu0 := procstat.CPUTime()
 	start := time.Now()
-	go sub.run(ctx)
+	go sub.Run(ctx)
 	syncCtx, cancelSync := context.WithTimeout(ctx, 10*time.Minute)
-	err = sub.waitSynced(syncCtx)
+	err = sub.WaitSynced(syncCtx)
 	cancelSync()
 	if err != nil {
 		return fmt.Errorf("waiting for sync: %w", err)
 	}
 	took := time.Since(start)
-	if err := waitFor("handler adds", 5*time.Minute, func() bool { return c.adds.Load() >= int64(*objects) }); err != nil {
+	if err := waitFor("handler adds", 5*time.Minute, func() bool { return c.Adds.Load() >= int64(*objects) }); err != nil {
 		return err
 	}
 	runtime.ReadMemStats(&m1)
 	stopCPU()
-	sf := syncFigures{Items: int(c.adds.Load()), Seconds: took.Seconds(), CPUSeconds: (procstat.CPUTime() - cpu0).Seconds()}
+	sf := SyncFigures{Items: int(c.Adds.Load()), Seconds: took.Seconds(), CPUSeconds: (procstat.CPUTime() - cpu0).Seconds()}
 	n := float64(max(*objects, 1))
 	sf.HeapPerObject = (float64(procstat.LiveAfterGC()) - float64(base)) / n
 	sf.AllocsPerObject = float64(m1.Mallocs-m0.Mallocs) / n
@@ -138,7 +163,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 		if err := waitFor("updates", 5*time.Minute, func() bool { return c.last.Load() != 0 }); err != nil {
 			return err
 		}
-		ef := eventsFigures{Events: int(c.updates.Load() - b), Seconds: float64(c.last.Load()-c.first.Load()) / 1e9}
+		ef := EventsFigures{Events: int(c.updates.Load() - b), Seconds: float64(c.last.Load()-c.first.Load()) / 1e9}
 		if err := say("events", ef); err != nil {
 			return err
 		}

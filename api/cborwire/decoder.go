@@ -1,0 +1,761 @@
+package cborwire
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"unicode/utf8"
+
+	"github.com/kubewire/kubewire/api/wire"
+)
+
+// DefaultMaxDepth bounds the nesting of arrays and maps, as the JSON
+// decoders and kube-apiserver's CBOR decoder (10,000 levels) do.
+const DefaultMaxDepth = 10000
+
+// Major types of RFC 8949.
+const (
+	majorUint   = 0
+	majorNegint = 1
+	majorBytes  = 2
+	majorText   = 3
+	majorArray  = 4
+	majorMap    = 5
+	majorTag    = 6
+	majorSimple = 7
+)
+
+// Simple values and the break code.
+const (
+	valFalse     = 0xf4
+	valTrue      = 0xf5
+	valNull      = 0xf6
+	valUndefined = 0xf7
+	valBreak     = 0xff
+)
+
+// TagSelfDescribed is the tag kube-apiserver puts around every object it
+// encodes (0xd9d9f7, "this is CBOR"); decoders skip it.
+const TagSelfDescribed = 55799
+
+// Decoder reads one CBOR data item from a byte slice, item by item, for
+// generated decoders and Unstructured. Errors are sticky: after the
+// first, every read is a no-op and Err returns it, so generated code
+// checks once per object.
+//
+// It reads what kube-apiserver writes (KEP-4222): maps whose keys are
+// byte or text strings, strings as byte or text strings, integers,
+// floats of any width, true, false and null, definite or indefinite
+// lengths, and tags, which it skips (the self-described tag heads every
+// object). Strings it returns through the String helpers come from Table
+// (when set), which may hand the same string to many objects; byte
+// slices never alias the input. A Decoder is not safe for concurrent use.
+type Decoder struct {
+	// Table interns strings and, when ReadOnly, shares equal values
+	// across the decodes it serves; nil interns nothing.
+	Table *wire.Decoder
+
+	buf   []byte
+	pos   int
+	err   error
+	depth int
+
+	key     []byte // the current map key
+	pairs   []pair
+	stack   []any
+	strBuf  []byte    // indefinite strings, joined
+	jsonBuf []byte    // transcoding scratch
+	members []member  // transcoding: the members of the maps being read
+	sorted  []byte    // transcoding: a map's members, sorted
+	scans   []scanned // the maps and arrays of the last item Reuse scanned
+	scanEnd int       // where that item ends
+
+	truncated bool // the error is the input ending too soon
+}
+
+// NewDecoder returns a Decoder reading data, interning through table
+// (which may be nil).
+func NewDecoder(data []byte, table *wire.Decoder) *Decoder {
+	return &Decoder{buf: data, Table: table}
+}
+
+// Reset makes d read data, keeping its scratch buffers and table.
+func (d *Decoder) Reset(data []byte) {
+	d.buf, d.pos, d.err, d.depth, d.truncated = data, 0, nil, 0, false
+	d.scans, d.scanEnd = d.scans[:0], 0
+}
+
+// Err returns the first error met, or nil.
+func (d *Decoder) Err() error { return d.err }
+
+// Offset returns the byte offset of the next unread byte.
+func (d *Decoder) Offset() int { return d.pos }
+
+// End checks that nothing follows the item read and returns Err.
+func (d *Decoder) End() error {
+	if d.err == nil && d.pos < len(d.buf) {
+		d.syntax("data after the item")
+	}
+	return d.err
+}
+
+// SetErr records err as the Decoder's error unless one is recorded
+// already; later reads are no-ops.
+func (d *Decoder) SetErr(err error) {
+	if d.err == nil && err != nil {
+		d.err = err
+		d.pos = len(d.buf)
+	}
+}
+
+// SyntaxError is input that is not well-formed CBOR.
+type SyntaxError struct {
+	Offset int64
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("cborwire: malformed CBOR at byte %d: %s", e.Offset, e.Msg)
+}
+
+// Is makes every SyntaxError match wire.ErrMalformed.
+func (e *SyntaxError) Is(target error) bool { return target == wire.ErrMalformed }
+
+// TypeError is a well-formed item that does not fit the Go value it is
+// decoded into.
+type TypeError struct {
+	Offset int64
+	Value  string // what was found: "byte string", "integer 300", "map"...
+	Type   string // the Go type
+}
+
+func (e *TypeError) Error() string {
+	return fmt.Sprintf("cborwire: cannot decode %s at byte %d into Go value of type %s", e.Value, e.Offset, e.Type)
+}
+
+// Is makes every TypeError match wire.ErrMalformed.
+func (e *TypeError) Is(target error) bool { return target == wire.ErrMalformed }
+
+// short records a syntax error caused by the input ending too soon:
+// more bytes could make the item whole (see ItemEnd).
+func (d *Decoder) short(msg string) {
+	if d.err == nil {
+		d.truncated = true
+	}
+	d.syntax(msg)
+}
+
+func (d *Decoder) syntax(msg string) {
+	if d.err == nil {
+		d.err = &SyntaxError{Offset: int64(d.pos), Msg: msg}
+	}
+	d.pos = len(d.buf)
+}
+
+// Invalid records that the item read from offset at could not be
+// decoded into typ because of err.
+func (d *Decoder) Invalid(at int, typ string, err error) {
+	if d.err == nil {
+		d.err = &TypeError{Offset: int64(at), Value: "value (" + err.Error() + ")", Type: typ}
+		d.pos = len(d.buf)
+	}
+}
+
+// head reads the head of the item at d.pos: its major type and
+// argument; indefinite reports an indefinite length (additional
+// information 31 of a string, array or map). It consumes the head only;
+// callers skip tags first.
+func (d *Decoder) head() (major byte, arg uint64, indefinite, ok bool) {
+	if d.err != nil {
+		return 0, 0, false, false
+	}
+	if d.pos >= len(d.buf) {
+		d.short("unexpected end of input")
+		return 0, 0, false, false
+	}
+	ib := d.buf[d.pos]
+	major, info := ib>>5, ib&0x1f
+	d.pos++
+	switch {
+	case info < 24:
+		arg = uint64(info)
+	case info == 24:
+		if !d.need(1) {
+			return 0, 0, false, false
+		}
+		arg = uint64(d.buf[d.pos])
+		d.pos++
+	case info == 25:
+		if !d.need(2) {
+			return 0, 0, false, false
+		}
+		arg = uint64(binary.BigEndian.Uint16(d.buf[d.pos:]))
+		d.pos += 2
+	case info == 26:
+		if !d.need(4) {
+			return 0, 0, false, false
+		}
+		arg = uint64(binary.BigEndian.Uint32(d.buf[d.pos:]))
+		d.pos += 4
+	case info == 27:
+		if !d.need(8) {
+			return 0, 0, false, false
+		}
+		arg = binary.BigEndian.Uint64(d.buf[d.pos:])
+		d.pos += 8
+	case info == 31 && (major == majorBytes || major == majorText || major == majorArray || major == majorMap):
+		return major, 0, true, true
+	default:
+		d.pos--
+		d.syntax("reserved additional information")
+		return 0, 0, false, false
+	}
+	return major, arg, false, true
+}
+
+func (d *Decoder) need(n int) bool {
+	if len(d.buf)-d.pos < n {
+		d.short("unexpected end of input")
+		return false
+	}
+	return true
+}
+
+// peek returns the first byte of the next item after any tags, 0 at
+// the end, without consuming anything.
+func (d *Decoder) peek() byte {
+	if d.err != nil {
+		return 0
+	}
+	if p := d.nextAfterTags(d.pos); p < len(d.buf) {
+		return d.buf[p]
+	}
+	return 0
+}
+
+// skipTags consumes the tags before the next item. Tags carry no
+// meaning for the values kube-apiserver sends: the self-described tag
+// heads every object, and the "expected later encoding" tags of byte
+// strings are read by Bytes.
+func (d *Decoder) skipTags() {
+	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag && d.err == nil {
+		d.skipTagsSlow()
+	}
+}
+
+func (d *Decoder) skipTagsSlow() {
+	d.pos = d.nextAfterTags(d.pos)
+	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag {
+		d.syntax("tag with reserved additional information")
+	}
+}
+
+// nextAfterTags returns the offset of the first non-tag head from start.
+func (d *Decoder) nextAfterTags(start int) int {
+	p := start
+	for p < len(d.buf) && d.buf[p]>>5 == majorTag {
+		switch info := d.buf[p] & 0x1f; {
+		case info < 24:
+			p++
+		case info == 24:
+			p += 2
+		case info == 25:
+			p += 3
+		case info == 26:
+			p += 5
+		case info == 27:
+			p += 9
+		default:
+			return p
+		}
+	}
+	return min(p, len(d.buf))
+}
+
+// kindAt names the kind of the item at d.pos, for errors.
+func (d *Decoder) kindAt() string {
+	p := d.nextAfterTags(d.pos)
+	if p >= len(d.buf) {
+		return "end of input"
+	}
+	switch b := d.buf[p]; {
+	case b>>5 == majorUint || b>>5 == majorNegint:
+		return "integer"
+	case b>>5 == majorBytes:
+		return "byte string"
+	case b>>5 == majorText:
+		return "text string"
+	case b>>5 == majorArray:
+		return "array"
+	case b>>5 == majorMap:
+		return "map"
+	case b == valFalse || b == valTrue:
+		return "bool"
+	case b == valNull || b == valUndefined:
+		return "null"
+	case b == 0xf9 || b == 0xfa || b == 0xfb:
+		return "float"
+	}
+	return "simple value"
+}
+
+// Fail records a type error for the item at the current offset, skipping
+// it so that syntax errors in it still win. typ names the Go type.
+func (d *Decoder) Fail(typ string) {
+	at := d.pos
+	found := d.kindAt()
+	d.Skip()
+	if d.err == nil {
+		d.err = &TypeError{Offset: int64(at), Value: found, Type: typ}
+		d.pos = len(d.buf)
+	}
+}
+
+func (d *Decoder) enter() bool {
+	d.depth++
+	if d.depth > DefaultMaxDepth {
+		d.syntax("exceeded max depth")
+		return false
+	}
+	return true
+}
+
+// Null consumes a null (or undefined) item and reports true, or reports
+// false and consumes nothing but tags.
+func (d *Decoder) Null() bool {
+	d.skipTags()
+	if d.pos < len(d.buf) && (d.buf[d.pos] == valNull || d.buf[d.pos] == valUndefined) {
+		d.pos++
+		return true
+	}
+	return false
+}
+
+// OpenMap starts reading a map into a value of Go type typ: it returns
+// the number of entries (-1 for an indefinite length) and true; for
+// null it returns false (the caller leaves its value unchanged); other
+// items are a type error. Read the entries with NextKey.
+func (d *Decoder) OpenMap(typ string) (n int, ok bool) {
+	if d.Null() {
+		return 0, false
+	}
+	if d.err != nil {
+		return 0, false
+	}
+	if d.pos >= len(d.buf) || d.buf[d.pos]>>5 != majorMap {
+		d.Fail(typ)
+		return 0, false
+	}
+	_, arg, indefinite, ok := d.head()
+	if !ok || !d.enter() {
+		return 0, false
+	}
+	if indefinite {
+		return -1, true
+	}
+	if arg > uint64(len(d.buf)-d.pos)/2 { // every entry takes two bytes at least
+		d.short("map longer than the input")
+		return 0, false
+	}
+	return int(arg), true
+}
+
+// NextKey moves to entry i (from 0) of a map of n entries opened by
+// OpenMap: it reports true with Key set, positioned at the value, which
+// the caller must read or Skip; or it ends the map and reports false.
+// Keys must be strings.
+func (d *Decoder) NextKey(i, n int) bool {
+	if d.err != nil {
+		return false
+	}
+	if n >= 0 {
+		if i >= n {
+			d.depth--
+			return false
+		}
+	} else if d.pos < len(d.buf) && d.buf[d.pos] == valBreak {
+		d.pos++
+		d.depth--
+		return false
+	}
+	b, ok := d.stringBytes("map key")
+	if !ok {
+		if d.err == nil {
+			d.syntax("map key is not a string")
+		}
+		return false
+	}
+	d.key = b
+	return true
+}
+
+// Key returns the current entry's key. It is valid until the next read.
+func (d *Decoder) Key() []byte { return d.key }
+
+// OpenArray starts reading an array, like OpenMap. Read the elements
+// with NextElem.
+func (d *Decoder) OpenArray(typ string) (n int, ok bool) {
+	if d.Null() {
+		return 0, false
+	}
+	if d.err != nil {
+		return 0, false
+	}
+	if d.pos >= len(d.buf) || d.buf[d.pos]>>5 != majorArray {
+		d.Fail(typ)
+		return 0, false
+	}
+	_, arg, indefinite, ok := d.head()
+	if !ok || !d.enter() {
+		return 0, false
+	}
+	if indefinite {
+		return -1, true
+	}
+	if arg > uint64(len(d.buf)-d.pos) { // every element takes a byte at least
+		d.short("array longer than the input")
+		return 0, false
+	}
+	return int(arg), true
+}
+
+// NextElem moves to element i of an array of n elements opened by
+// OpenArray, like NextKey.
+func (d *Decoder) NextElem(i, n int) bool {
+	if d.err != nil {
+		return false
+	}
+	if n >= 0 {
+		if i >= n {
+			d.depth--
+			return false
+		}
+		return true
+	}
+	if d.pos < len(d.buf) && d.buf[d.pos] == valBreak {
+		d.pos++
+		d.depth--
+		return false
+	}
+	if d.pos >= len(d.buf) {
+		d.short("unexpected end of input in an indefinite array")
+		return false
+	}
+	return true
+}
+
+// stringBytes reads a byte or text string (a definite one without
+// copying, an indefinite one joined into scratch) and returns its bytes,
+// valid until the next read; ok is false for null and on error (other
+// items are a type error for typ).
+func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
+	// The common case: a short definite byte or ASCII text string.
+	if p := d.pos; p < len(d.buf) && d.err == nil {
+		if c := d.buf[p]; c>>5 == majorBytes || c>>5 == majorText {
+			if n := int(c & 0x1f); n < 24 && p+1+n <= len(d.buf) {
+				b = d.buf[p+1 : p+1+n]
+				if ascii(b) {
+					d.pos = p + 1 + n
+					return b, true
+				}
+			}
+		}
+	}
+	d.skipTags()
+	if d.err != nil || d.pos >= len(d.buf) {
+		if d.err == nil {
+			d.short("unexpected end of input")
+		}
+		return nil, false
+	}
+	c := d.buf[d.pos]
+	if c == valNull || c == valUndefined {
+		d.pos++
+		return nil, false
+	}
+	major := c >> 5
+	if major != majorBytes && major != majorText {
+		d.Fail(typ)
+		return nil, false
+	}
+	start := d.pos
+	_, arg, indefinite, ok := d.head()
+	if !ok {
+		return nil, false
+	}
+	if !indefinite {
+		if arg > uint64(len(d.buf)-d.pos) {
+			d.pos = start
+			d.short("string longer than the input")
+			return nil, false
+		}
+		b = d.buf[d.pos : d.pos+int(arg)]
+		d.pos += int(arg)
+		if !utf8.Valid(b) {
+			if major == majorText {
+				d.pos = start
+				d.syntax("text string is not valid UTF-8")
+				return nil, false
+			}
+			b = d.validUTF8(b)
+		}
+		return b, true
+	}
+	// Chunks of the same major type, definite, up to a break.
+	out := d.strBuf[:0]
+	for {
+		if d.pos >= len(d.buf) {
+			d.short("unexpected end of input in an indefinite string")
+			return nil, false
+		}
+		if d.buf[d.pos] == valBreak {
+			d.pos++
+			break
+		}
+		if d.buf[d.pos]>>5 != major {
+			d.syntax("chunk of another type in an indefinite string")
+			return nil, false
+		}
+		_, n, indef, ok := d.head()
+		if !ok {
+			return nil, false
+		}
+		if indef || n > uint64(len(d.buf)-d.pos) {
+			d.syntax("bad chunk in an indefinite string")
+			return nil, false
+		}
+		out = append(out, d.buf[d.pos:d.pos+int(n)]...)
+		d.pos += int(n)
+	}
+	d.strBuf = out
+	if !utf8.Valid(out) {
+		if major == majorText {
+			d.syntax("text string is not valid UTF-8")
+			return nil, false
+		}
+		out = d.validUTF8(bytes.Clone(out))
+	}
+	return out, true
+}
+
+// ascii reports whether b is all ASCII (valid UTF-8 as it is).
+func ascii(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// validUTF8 returns b with each byte that is not part of valid UTF-8
+// replaced by U+FFFD, in the string scratch buffer: a byte string holds
+// a Go string of kube-apiserver's, and the JSON path replaces such bytes
+// (as encoding/json does), so both paths give the same string.
+func (d *Decoder) validUTF8(b []byte) []byte {
+	out := d.strBuf[:0]
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			out = utf8.AppendRune(out, utf8.RuneError)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	d.strBuf = out
+	return out
+}
+
+// integer reads an integer item: its value as an int64 when it fits
+// (ok64), else as a uint64 (a major-0 value over MaxInt64). ok is false
+// for null; other items are a type error for typ.
+func (d *Decoder) integer(typ string) (v int64, u uint64, fits, ok bool) {
+	if d.Null() || d.err != nil {
+		return 0, 0, false, false
+	}
+	at := d.pos
+	if d.pos >= len(d.buf) {
+		d.short("unexpected end of input")
+		return 0, 0, false, false
+	}
+	switch d.buf[d.pos] >> 5 {
+	case majorUint:
+		_, arg, _, ok := d.head()
+		if !ok {
+			return 0, 0, false, false
+		}
+		if arg > math.MaxInt64 {
+			return 0, arg, false, true
+		}
+		return int64(arg), arg, true, true
+	case majorNegint:
+		_, arg, _, ok := d.head()
+		if !ok {
+			return 0, 0, false, false
+		}
+		if arg > math.MaxInt64 {
+			d.err = &TypeError{Offset: int64(at), Value: "integer below -2^63", Type: typ}
+			d.pos = len(d.buf)
+			return 0, 0, false, false
+		}
+		return -1 - int64(arg), 0, true, true
+	}
+	d.Fail(typ)
+	return 0, 0, false, false
+}
+
+// float reads a float item of any width, or an integer as a float; ok is
+// false for null.
+func (d *Decoder) float(typ string) (f float64, ok bool) {
+	if d.Null() || d.err != nil {
+		return 0, false
+	}
+	if d.pos >= len(d.buf) {
+		d.short("unexpected end of input")
+		return 0, false
+	}
+	switch c := d.buf[d.pos]; {
+	case c == 0xf9:
+		if !d.need(3) {
+			return 0, false
+		}
+		f = float64(halfToFloat32(binary.BigEndian.Uint16(d.buf[d.pos+1:])))
+		d.pos += 3
+	case c == 0xfa:
+		if !d.need(5) {
+			return 0, false
+		}
+		f = float64(math.Float32frombits(binary.BigEndian.Uint32(d.buf[d.pos+1:])))
+		d.pos += 5
+	case c == 0xfb:
+		if !d.need(9) {
+			return 0, false
+		}
+		f = math.Float64frombits(binary.BigEndian.Uint64(d.buf[d.pos+1:]))
+		d.pos += 9
+	case c>>5 == majorUint || c>>5 == majorNegint:
+		v, u, fits, ok := d.integer(typ)
+		if !ok {
+			return 0, false
+		}
+		if fits {
+			return float64(v), true
+		}
+		return float64(u), true
+	default:
+		d.Fail(typ)
+		return 0, false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		d.pos -= 3 // an approximate offset
+		d.syntax("NaN and infinities are not allowed")
+		return 0, false
+	}
+	return f, true
+}
+
+// halfToFloat32 converts an IEEE 754 half-precision value.
+func halfToFloat32(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	exp := uint32(h>>10) & 0x1f
+	frac := uint32(h & 0x3ff)
+	switch exp {
+	case 0:
+		if frac == 0 {
+			return math.Float32frombits(sign)
+		}
+		// Subnormal: normalize.
+		e := uint32(127 - 15 + 1)
+		for frac&0x400 == 0 {
+			frac <<= 1
+			e--
+		}
+		frac &= 0x3ff
+		return math.Float32frombits(sign | e<<23 | frac<<13)
+	case 0x1f:
+		return math.Float32frombits(sign | 0xff<<23 | frac<<13)
+	}
+	return math.Float32frombits(sign | (exp+127-15)<<23 | frac<<13)
+}
+
+// Skip reads and discards one item, checking that it is well formed.
+func (d *Decoder) Skip() {
+	if d.err != nil {
+		return
+	}
+	d.skipTags()
+	if d.pos >= len(d.buf) {
+		d.short("unexpected end of input")
+		return
+	}
+	switch c := d.buf[d.pos]; c >> 5 {
+	case majorUint, majorNegint:
+		d.head()
+	case majorBytes, majorText:
+		d.stringBytes("string")
+	case majorArray:
+		n, ok := d.OpenArray("array")
+		for i := 0; ok && d.NextElem(i, n); i++ {
+			d.Skip()
+		}
+	case majorMap:
+		n, ok := d.OpenMap("map")
+		for i := 0; ok && d.NextKey(i, n); i++ {
+			d.Skip()
+		}
+	case majorSimple:
+		switch {
+		case c == valFalse || c == valTrue || c == valNull || c == valUndefined:
+			d.pos++
+		case c == 0xf9 || c == 0xfa || c == 0xfb:
+			d.float("float")
+		case c == valBreak:
+			d.syntax("unexpected break")
+		default:
+			d.syntax("simple values other than false, true, null and undefined are not allowed")
+		}
+	}
+}
+
+// Raw reads one item and returns its bytes (tags included), which alias
+// the input.
+func (d *Decoder) Raw() []byte {
+	start := d.pos
+	d.Skip()
+	if d.err != nil {
+		return nil
+	}
+	return d.buf[start:d.pos]
+}
+
+// Decodable is a type with a generated (or hand-written) CBOR decoder.
+type Decodable interface {
+	DecodeCBOR(*Decoder) error
+}
+
+// Decode decodes data, one CBOR item (kube-apiserver heads it with the
+// self-described tag), into v, interning through table (which may be
+// nil).
+func Decode(data []byte, v Decodable, table *wire.Decoder) error {
+	d := Decoder{buf: data, Table: table}
+	d.SetErr(v.DecodeCBOR(&d))
+	return d.End()
+}
+
+// ItemEnd returns the length of the CBOR item at the start of b, checked
+// to be well formed, or 0 and a nil error when b ends before the item
+// does (a stream reader then reads more). Other problems are errors
+// matching wire.ErrMalformed.
+func ItemEnd(b []byte) (int, error) {
+	d := Decoder{buf: b}
+	d.Skip()
+	if d.err != nil {
+		if d.truncated {
+			return 0, nil
+		}
+		return 0, d.err
+	}
+	return d.pos, nil
+}

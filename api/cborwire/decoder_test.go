@@ -1,0 +1,240 @@
+package cborwire
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kubewire/kubewire/api/jsonwire"
+	"github.com/kubewire/kubewire/api/wire"
+)
+
+// Values written by FromJSON read back as the JSON path reads the JSON.
+func TestRoundTripJSON(t *testing.T) {
+	for _, js := range []string{
+		`{"a":1,"b":-17,"c":1.5,"d":"x","e":true,"f":false,"g":null,"h":[1,[2,[]],{}],"i":{"j":{"k":"v"}}}`,
+		`{"big":9223372036854775807,"small":-9223372036854775808,"beyond":18446744073709551615,"tiny":1e-300,"huge":1.7976931348623157e308}`,
+		`{"text":"héllo ✓ \"q\" \\ \t\n\u0000","":"empty key"}`,
+		`[]`, `"s"`, `0`, `null`,
+	} {
+		t.Run(js, func(t *testing.T) {
+			cb, err := FromJSON([]byte(js))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := jsonwire.NewDecoder([]byte(js), nil).Any()
+			d := NewDecoder(cb, nil)
+			got := d.Any()
+			if err := d.End(); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-json +cbor):\n%s", diff)
+			}
+			back, err := ToJSON(cb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again := jsonwire.NewDecoder(back, nil).Any(); !cmp.Equal(want, again) {
+				t.Errorf("ToJSON = %s, reads as %v, want %v", back, again, want)
+			}
+		})
+	}
+}
+
+// item builds CBOR by hand: heads and raw bytes.
+func item(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+
+func h(major byte, n uint64) []byte { return appendHead(nil, major, n) }
+
+func bstr(s string) []byte { return append(h(majorBytes, uint64(len(s))), s...) }
+
+// What kube-apiserver sends: byte strings, shuffled keys, tags, half
+// floats, indefinite lengths; all read as the values they stand for.
+func TestKubeAPIServerForms(t *testing.T) {
+	cb := item([]byte{0xd9, 0xd9, 0xf7}, h(majorMap, 4),
+		bstr("half"), []byte{0xf9, 0x3e, 0x00}, // 1.5
+		bstr("text"), h(majorText, 2), []byte("ok"),
+		bstr("indef"), []byte{0x5f}, bstr("ab"), bstr("c"), []byte{0xff},
+		bstr("list"), []byte{0x9f, 0x01, 0x20, 0xff}, // [1, -1]
+	)
+	d := NewDecoder(cb, nil)
+	got := d.Any()
+	if err := d.End(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"half": 1.5, "text": "ok", "indef": "abc", "list": []any{int64(1), int64(-1)}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// Through a ReadOnly table, maps of equal content are one map from the
+// second sighting on, whatever the order of their keys.
+func TestSharesMapsWhateverTheKeyOrder(t *testing.T) {
+	labels := func(order ...string) []byte {
+		b := h(majorMap, uint64(len(order)))
+		for _, k := range order {
+			b = append(b, bstr(k)...)
+			b = append(b, bstr("v-"+k)...)
+		}
+		return b
+	}
+	obj := func(name string, l []byte) []byte {
+		return item(h(majorMap, 2), bstr("name"), bstr(name), bstr("labels"), l)
+	}
+	table := &wire.Decoder{ReadOnly: true}
+	var got []map[string]any
+	for i, l := range [][]byte{labels("a", "b", "c"), labels("c", "a", "b"), labels("b", "c", "a"), labels("a", "b", "d")} {
+		d := NewDecoder(obj(string(rune('w'+i)), l), table)
+		got = append(got, d.AnyObject()["labels"].(map[string]any))
+		if d.Err() != nil {
+			t.Fatal(d.Err())
+		}
+	}
+	same := func(a, b map[string]any) bool {
+		return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	}
+	if !same(got[1], got[2]) {
+		t.Error("equal maps in another key order are not shared")
+	}
+	if same(got[2], got[3]) {
+		t.Error("different maps are shared")
+	}
+	var plain []map[string]any
+	for _, l := range [][]byte{labels("a", "b", "c"), labels("a", "b", "c")} {
+		plain = append(plain, NewDecoder(obj("x", l), nil).AnyObject()["labels"].(map[string]any))
+	}
+	if same(plain[0], plain[1]) {
+		t.Error("a plain decode shares maps")
+	}
+}
+
+// Bad input is an error matching wire.ErrMalformed, never a panic or a
+// huge allocation.
+func TestMalformed(t *testing.T) {
+	for name, in := range map[string][]byte{
+		"empty":               {},
+		"truncated head":      {0x19, 0x01},
+		"truncated string":    {0x45, 'a', 'b'},
+		"reserved info":       {0x1c},
+		"huge array":          {0x9b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+		"huge map":            {0xbb, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+		"invalid utf-8 text":  {0x62, 0xff, 0xfe},
+		"nan":                 {0xf9, 0x7e, 0x00},
+		"infinity":            {0xfb, 0x7f, 0xf0, 0, 0, 0, 0, 0, 0},
+		"non-string key":      {0xa1, 0x01, 0x02},
+		"duplicate key":       item(h(majorMap, 2), bstr("a"), []byte{1}, bstr("a"), []byte{2}),
+		"stray break":         {0xff},
+		"unfinished array":    {0x9f, 0x01},
+		"mixed chunks":        {0x5f, 0x61, 'a', 0xff},
+		"simple value 16":     {0xf0},
+		"deep":                bytes.Repeat([]byte{0x81}, DefaultMaxDepth+1),
+		"trailing data":       {0x01, 0x02},
+		"integer below -2^63": {0x3b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := NewDecoder(in, nil)
+			d.Any()
+			err := d.End()
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !errors.Is(err, wire.ErrMalformed) {
+				t.Errorf("%v does not match wire.ErrMalformed", err)
+			}
+			if _, err := ToJSON(in); err == nil {
+				t.Error("ToJSON: no error")
+			}
+		})
+	}
+}
+
+// Whatever the bytes, decoding ends without a panic; what decodes reads
+// the same after a trip through JSON, and read-only decodes equal plain
+// ones.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte{0xd9, 0xd9, 0xf7, 0xa1, 0x41, 'a', 0x82, 0x01, 0xf9, 0x3e, 0x00})
+	f.Add(item(h(majorMap, 2), bstr("x"), []byte{0x5f, 0x41, 'a', 0xff}, bstr("y"), []byte{0xbf, 0x41, 'k', 0xf6, 0xff}))
+	f.Add([]byte(strings.Repeat("\x81", 100)))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		d := NewDecoder(in, nil)
+		v := d.Any()
+		if d.End() != nil {
+			return
+		}
+		ro := NewDecoder(in, &wire.Decoder{ReadOnly: true})
+		if v2 := ro.Any(); ro.End() != nil || !equal(v, v2) {
+			t.Fatalf("read-only decode differs: %v vs %v (%v)", v, v2, ro.Err())
+		}
+		js, err := ToJSON(in)
+		if err != nil {
+			t.Fatalf("decoded but does not transcode: %v", err)
+		}
+		jd := jsonwire.NewDecoder(js, nil)
+		back := jd.Any()
+		if jd.End() != nil || !equal(numbers(v), numbers(back)) {
+			t.Fatalf("through JSON %s: %v, want %v", js, back, v)
+		}
+	})
+}
+
+// numbers makes every number a float64: CBOR keeps a float with an
+// integral value a float (2.0), which JSON writes as 2, read back as an
+// integer.
+func numbers(v any) any {
+	switch v := v.(type) {
+	case int64:
+		return float64(v)
+	case []any:
+		out := make([]any, len(v))
+		for i := range v {
+			out[i] = numbers(v[i])
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = numbers(e)
+		}
+		return out
+	}
+	return v
+}
+
+// equal compares decoded values (go-cmp is too slow for the fuzzer on
+// values nested thousands deep), floats up to formatting.
+func equal(a, b any) bool {
+	switch a := a.(type) {
+	case float64:
+		b, ok := b.(float64)
+		return ok && (a == b || math.Abs(a-b) <= 1e-12*math.Abs(a))
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !equal(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for k, v := range a {
+			if w, ok := b[k]; !ok || !equal(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}

@@ -1,0 +1,17 @@
+// Package cborwire is the small runtime that kubewire's generated CBOR
+// decoders run on, the CBOR counterpart of package jsonwire: a one-pass,
+// reflection-free reader of the CBOR kube-apiserver sends for custom
+// resources when it serves CBOR (KEP-4222, behind the
+// CBORServingAndStorage feature gate), helpers for each kind of field,
+// a reader of untyped values for Unstructured, a transcoder to JSON for
+// types without a CBOR decoder, and a writer of request bodies.
+//
+// Decoding gives the values the JSON path gives for the same object:
+// unknown keys are skipped, null leaves a non-pointer field unchanged
+// and clears a pointer, slice or map, keys match field names exactly.
+// kube-apiserver writes strings (and map keys) as byte strings, shuffles
+// the order of map keys, and heads every object with the self-described
+// tag; all of that is read as it comes. Through a ReadOnly wire.Decoder,
+// values that repeat across objects are shared as on the other paths,
+// recognized whatever the order of their keys.
+package cborwire

@@ -1,0 +1,83 @@
+// Package kwside is kubewire's side of the CR informer benchmark: the
+// informers of every shape's kind, typed (the types kubewire-gen wrote)
+// and dynamic (Unstructured). It imports no client-go, so that the child
+// process measuring kubewire (cmd/crinformer/kwchild) holds what a
+// kubewire program holds.
+package kwside
+
+import (
+	"context"
+	"strings"
+
+	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/run"
+	argov1alpha1 "github.com/kubewire/kubewire/bench/internal/crds/argo/v1alpha1"
+	certv1 "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1"
+	rdsv1beta1 "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1"
+	"github.com/kubewire/kubewire/bench/internal/crgen"
+	widgetv1 "github.com/kubewire/kubewire/bench/internal/widget/v1"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/reflector"
+)
+
+// GVR is the resource of a shape's objects.
+func GVR(shape crgen.Shape) client.GroupVersionResource {
+	k := shape.Kind()
+	return client.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Resource}
+}
+
+// NewSubject is run.NewSubject for kubewire; it refuses other SDKs.
+func NewSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c *run.Counters) (run.Subject, error) {
+	if sdk != "kubewire" {
+		return nil, errNotKubewire(sdk)
+	}
+	mode, format, _ := strings.Cut(mode, "/")
+	cl, err := client.New(client.Config{Host: url, BearerToken: token, QPS: -1, DisableCBOR: format != "cbor"})
+	if err != nil {
+		return nil, err
+	}
+	ropts := reflector.Options{DisableWatchList: mode == "list"}
+	if kind == "typed" {
+		switch shape {
+		case crgen.Certificate:
+			return typed[*certv1.Certificate](cl, ropts, c)
+		case crgen.Workflow:
+			return typed[*argov1alpha1.Workflow](cl, ropts, c)
+		case crgen.Managed:
+			return typed[*rdsv1beta1.Instance](cl, ropts, c)
+		}
+		return typed[*widgetv1.Widget](cl, ropts, c)
+	}
+	inf, err := informer.New(client.Dynamic(cl, GVR(shape)), informer.Options[*unstructured.Unstructured]{Reflector: ropts})
+	if err != nil {
+		return nil, err
+	}
+	inf.AddHandler(informer.HandlerFuncs[*unstructured.Unstructured]{
+		Add:    func(*unstructured.Unstructured, bool) { c.Add() },
+		Update: func(_, _ *unstructured.Unstructured) { c.Update() },
+	}, informer.HandlerOptions{})
+	return subject[*unstructured.Unstructured]{inf}, nil
+}
+
+type errNotKubewire string
+
+func (e errNotKubewire) Error() string { return "kwside: not kubewire: " + string(e) }
+
+// typed is kubewire's informer of the generated kind T.
+func typed[T client.Kinded](cl *client.Client, ropts reflector.Options, c *run.Counters) (run.Subject, error) {
+	inf, err := informer.New(client.For[T](cl), informer.Options[T]{Reflector: ropts})
+	if err != nil {
+		return nil, err
+	}
+	inf.AddHandler(informer.HandlerFuncs[T]{
+		Add:    func(T, bool) { c.Add() },
+		Update: func(_, _ T) { c.Update() },
+	}, informer.HandlerOptions{})
+	return subject[T]{inf}, nil
+}
+
+type subject[T client.Object] struct{ inf *informer.Informer[T] }
+
+func (s subject[T]) Run(ctx context.Context)              { _ = s.inf.Run(ctx) }
+func (s subject[T]) WaitSynced(ctx context.Context) error { return s.inf.WaitForSync(ctx) }

@@ -1,0 +1,151 @@
+package client
+
+import (
+	"context"
+	"errors"
+
+	"github.com/kubewire/kubewire/api/cborwire"
+	"github.com/kubewire/kubewire/codec"
+)
+
+// CBOR (KEP-4222). Reads of a resource without protobuf (every custom
+// resource, and dynamic reads) offer "application/cbor,
+// application/json": kube-apiserver with the CBORServingAndStorage
+// feature gate answers CBOR, which decodes faster than JSON, and any
+// other server answers JSON. A 406 to that Accept list is retried with
+// JSON alone and the resource read as JSON from then on, as for
+// protobuf. Once a resource has been answered in CBOR, its create and
+// update bodies are CBOR too; a 415 sends the write again as JSON and
+// keeps that resource's writes on JSON. Patches and metadata or table
+// reads (as=...) stay JSON.
+
+// acceptCBOROrJSON is the Accept header of reads offering CBOR.
+const acceptCBOROrJSON = codec.MediaTypeCBOR + ", " + codec.MediaTypeJSON
+
+// useCBOR reports whether reads of info may offer CBOR.
+func (c *Client) useCBOR(info *resourceInfo, as string) bool {
+	if c.cborOff || info.protobuf || as != "" {
+		return false
+	}
+	_, jsonOnly := c.jsonOnly.Load(info.gvr)
+	return !jsonOnly
+}
+
+// acceptFor is the Accept header of a read of info, converted as as
+// says, and whether it offers protobuf or CBOR (a 406 then asks again
+// with JSON alone).
+func (c *Client) acceptFor(info *resourceInfo, as string) (accept string, binary bool) {
+	if c.useCBOR(info, as) {
+		return acceptCBOROrJSON, true
+	}
+	proto := c.useProtobuf(info)
+	return codec.AcceptFor(proto, as), proto
+}
+
+// notedContentType remembers that info's server answers in CBOR.
+func (c *Client) notedContentType(info *resourceInfo, contentType string) {
+	if info.protobuf || c.cborOff {
+		return
+	}
+	if mt, err := codec.ParseMediaType(contentType); err == nil && (mt.IsCBOR() || mt.IsCBORSequence()) {
+		if _, seen := c.cborServed.Load(info.gvr); !seen {
+			c.cborServed.Store(info.gvr, true)
+			c.Logger().Debug("client: the server answers CBOR; writing CBOR to this resource", "resource", info.gvr.String())
+		}
+	}
+}
+
+// cborBody returns obj's CBOR request body when r writes CBOR: a resource
+// without protobuf its server has answered in CBOR, and has not refused
+// a CBOR body.
+func (r *Resource[T]) cborBody(obj T) (body []byte, ok bool, err error) {
+	if r.c.cborOff || r.info.protobuf || r.info.as != "" {
+		return nil, false, nil
+	}
+	if _, served := r.c.cborServed.Load(r.info.gvr); !served {
+		return nil, false, nil
+	}
+	if _, refused := r.c.cborRefused.Load(r.info.gvr); refused {
+		return nil, false, nil
+	}
+	js, err := codec.EncodeJSON(obj)
+	if err != nil {
+		return nil, false, err
+	}
+	if r.info.kind != "" {
+		js = codec.WithTypeMeta(js, r.info.bodyAPIVersion(), r.info.kind)
+	}
+	body, err = cborwire.FromJSON(js)
+	return body, err == nil, err
+}
+
+// sendCBOR writes obj as CBOR when r writes CBOR; done reports whether
+// it did (got and err are then the answer), false after a 415, which is
+// remembered.
+func (r *Resource[T]) sendCBOR(ctx context.Context, req *request, obj T) (got T, done bool, err error) {
+	body, ok, err := r.cborBody(obj)
+	if err != nil || !ok {
+		return got, err != nil, err
+	}
+	req.contentType, req.body = codec.MediaTypeCBOR, body
+	got, err = r.read(ctx, req)
+	if !errors.Is(err, ErrUnsupportedMediaType) {
+		return got, true, err
+	}
+	r.c.cborRefused.Store(r.info.gvr, true)
+	r.c.Logger().Debug("client: server refused a CBOR body; writing JSON to this resource", "resource", r.info.gvr.String())
+	return got, false, nil
+}
+
+// DecodeCBOR reads a list in one pass, each item through its generated
+// CBOR decoder (through its JSON decoder when it has none). A null item
+// is an empty object.
+func (l *jsonList[T]) DecodeCBOR(d *cborwire.Decoder) error {
+	n, ok := d.OpenMap("List")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n); i++ {
+		switch string(d.Key()) {
+		case "apiVersion":
+			cborwire.String(d, &l.APIVersion)
+		case "kind":
+			cborwire.String(d, &l.Kind)
+		case "metadata":
+			l.ListMeta.DecodeCBOR(d)
+		case "items":
+			l.decodeCBORItems(d)
+		default:
+			d.Skip()
+		}
+	}
+	if d.Err() != nil || l.Kind == "Status" {
+		l.Items = nil // DecodeAs turns a Status into a *StatusError
+		return d.Err()
+	}
+	if l.Items == nil {
+		l.Items = []T{}
+	}
+	return nil
+}
+
+func (l *jsonList[T]) decodeCBORItems(d *cborwire.Decoder) {
+	if d.Null() {
+		l.Items = nil
+		return
+	}
+	n, ok := d.OpenArray("items")
+	if !ok {
+		return
+	}
+	l.Items = make([]T, 0, max(n, 0))
+	for i := 0; d.NextElem(i, n); i++ {
+		item := l.newObj()
+		if dv, ok := any(item).(cborwire.Decodable); ok {
+			dv.DecodeCBOR(d)
+		} else if raw := d.Raw(); d.Err() == nil {
+			d.SetErr(codec.DecodeCBORWith(d.Table, raw, item))
+		}
+		l.Items = append(l.Items, item)
+	}
+}

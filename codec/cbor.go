@@ -1,0 +1,206 @@
+package codec
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/kubewire/kubewire/api/cborwire"
+	"github.com/kubewire/kubewire/api/wire"
+)
+
+// CBOR (KEP-4222): kube-apiserver serves custom resources as CBOR when
+// started with the CBORServingAndStorage feature gate (alpha through
+// v1.36), to clients that offer application/cbor; watch streams are CBOR
+// sequences (application/cbor-seq), events one after another.
+
+// Media types of CBOR.
+const (
+	MediaTypeCBOR         = "application/cbor"
+	MediaTypeCBORSequence = "application/cbor-seq"
+)
+
+// IsCBOR reports whether m is application/cbor.
+func (m MediaType) IsCBOR() bool { return m.Type == "application" && m.Subtype == "cbor" }
+
+// IsCBORSequence reports whether m is application/cbor-seq, the media
+// type of a CBOR watch stream.
+func (m MediaType) IsCBORSequence() bool { return m.Type == "application" && m.Subtype == "cbor-seq" }
+
+// DecodeCBOR decodes a CBOR body into v: through v's generated DecodeCBOR
+// method when it has one (Unstructured, the types of api/meta/v1, and the
+// types kubewire-gen writes), in one pass; otherwise through its JSON
+// decoder, after transcoding the body to JSON. Both give the values the
+// JSON of the same object gives. Errors match ErrMalformed.
+func DecodeCBOR(body []byte, v any) error { return DecodeCBORWith(nil, body, v) }
+
+// DecodeCBORWith is DecodeCBOR interning strings, and sharing values
+// when table is ReadOnly, through table (which may be nil).
+func DecodeCBORWith(table *wire.Decoder, body []byte, v any) error {
+	if dv, ok := v.(cborwire.Decodable); ok {
+		return cborError(cborwire.Decode(body, dv, table), v)
+	}
+	js, err := cborwire.ToJSON(body)
+	if err != nil {
+		return cborError(err, v)
+	}
+	return DecodeJSONWith(table, js, v)
+}
+
+// cborError turns a cborwire error into a malformed error.
+func cborError(err error, v any) error {
+	var syn *cborwire.SyntaxError
+	var typ *cborwire.TypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &syn):
+		return malformed("cbor", syn.Offset, err, "invalid CBOR")
+	case errors.As(err, &typ):
+		return malformed("cbor", typ.Offset, err, "cannot decode into %s", typeName(v))
+	}
+	return malformed("cbor", -1, err, "cannot decode into %s", typeName(v))
+}
+
+// EncodeCBOR returns the CBOR of v as a request body: v's JSON (see
+// EncodeJSON) written as CBOR (see cborwire.FromJSON), the self-described
+// tag first.
+func EncodeCBOR(v any) ([]byte, error) {
+	js, err := EncodeJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	b, err := cborwire.FromJSON(js)
+	if err != nil {
+		return nil, fmt.Errorf("codec: encode cbor: %w", err)
+	}
+	return b, nil
+}
+
+// initialCBORBuffer is a CBORStream's first buffer.
+const initialCBORBuffer = 16 << 10
+
+// CBORStream splits a CBOR watch stream (application/cbor-seq) into its
+// events, maps of the form {"type": "ADDED", "object": {...}} with their
+// keys in any order. A CBORStream is not safe for concurrent use.
+type CBORStream struct {
+	r      io.Reader
+	max    int
+	buf    []byte
+	pos    int   // start of unread data in buf
+	end    int   // end of data in buf
+	offset int64 // stream offset of buf[0]
+	err    error // sticky
+}
+
+// NewCBORStream returns a CBORStream reading from r. StreamOptions.MaxSize
+// bounds one event, its wrapper included.
+func NewCBORStream(r io.Reader, opts StreamOptions) *CBORStream {
+	return &CBORStream{r: r, max: opts.maxSize()}
+}
+
+// Next returns the next event's type and its object's CBOR bytes (its
+// tag included), which alias the stream's buffer until the next call. At
+// the end of the stream, between events, it returns io.EOF. Malformed
+// events, events without a string "type" or with no "object", and events
+// over the size limit (ErrTooLarge) are errors matching ErrMalformed;
+// after an error, Next returns it again.
+func (c *CBORStream) Next() (eventType string, object []byte, err error) {
+	if c.err != nil {
+		return "", nil, c.err
+	}
+	eventType, object, err = c.next()
+	if err != nil {
+		c.err = err
+	}
+	return eventType, object, err
+}
+
+func (c *CBORStream) next() (string, []byte, error) {
+	empty := 0
+	for {
+		if c.pos < c.end {
+			n, err := cborwire.ItemEnd(c.buf[c.pos:c.end])
+			if err != nil {
+				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), err, "malformed event")
+			}
+			if n > 0 {
+				if n > c.max {
+					return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event of %d bytes, over the limit of %d bytes", n, c.max)
+				}
+				ev := c.buf[c.pos : c.pos+n]
+				at := c.offset + int64(c.pos)
+				c.pos += n
+				return splitCBOREvent(ev, at)
+			}
+			if c.end-c.pos > c.max {
+				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event longer than the limit of %d bytes", c.max)
+			}
+		}
+		// Read more: keep the unread part at the start of the buffer.
+		if c.pos > 0 {
+			c.offset += int64(c.pos)
+			c.end = copy(c.buf, c.buf[c.pos:c.end])
+			c.pos = 0
+		}
+		if c.end == len(c.buf) {
+			size := max(initialCBORBuffer, 2*len(c.buf))
+			size = min(size, c.max+1)
+			if size <= len(c.buf) {
+				return "", nil, malformed("cbor watch event", c.offset, ErrTooLarge, "event longer than the limit of %d bytes", c.max)
+			}
+			grown := make([]byte, size)
+			copy(grown, c.buf[:c.end])
+			c.buf = grown
+		}
+		n, err := c.r.Read(c.buf[c.end:])
+		c.end += n
+		switch {
+		case err == io.EOF && c.end == c.pos:
+			return "", nil, io.EOF
+		case err == io.EOF:
+			return "", nil, malformed("cbor watch event", c.offset+int64(c.end), io.ErrUnexpectedEOF, "stream ended in the middle of an event")
+		case err != nil:
+			return "", nil, fmt.Errorf("codec: reading the watch stream: %w", err)
+		case n == 0:
+			if empty++; empty >= maxEmptyReads {
+				return "", nil, io.ErrNoProgress
+			}
+		default:
+			empty = 0
+		}
+	}
+}
+
+// splitCBOREvent finds the type and the object of an event (a well
+// formed item, checked by ItemEnd).
+func splitCBOREvent(ev []byte, at int64) (string, []byte, error) {
+	d := cborwire.NewDecoder(ev, nil)
+	n, ok := d.OpenMap("watch event")
+	var typ string
+	var object []byte
+	for i := 0; ok && d.NextKey(i, n); i++ {
+		switch string(d.Key()) {
+		case "type":
+			b, isString := d.StringBytes("string")
+			if !isString {
+				return "", nil, malformed("cbor watch event", at, nil, "event type is not a string")
+			}
+			typ = eventTypeString(b)
+		case "object":
+			if object != nil {
+				return "", nil, malformed("cbor watch event", at, nil, "event with two objects")
+			}
+			object = d.Raw()
+		default:
+			d.Skip()
+		}
+	}
+	if err := d.Err(); err != nil {
+		return "", nil, malformed("cbor watch event", at, err, "malformed event")
+	}
+	if typ == "" || object == nil {
+		return "", nil, malformed("cbor watch event", at, nil, "event without a type or an object")
+	}
+	return typ, object, nil
+}

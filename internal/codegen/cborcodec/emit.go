@@ -1,0 +1,349 @@
+// Package cborcodec writes one-pass CBOR decoders for Go types: a
+// DecodeCBOR method per type reading the CBOR kube-apiserver sends for
+// custom resources when it serves CBOR (KEP-4222), over the runtime in
+// api/cborwire, the counterpart of internal/codegen/jsoncodec's JSON
+// decoders. It reads the members a JSON decoder reads (the same keys,
+// the same rules for embedded structs: jsoncodec.DecodedMembers), and
+// gives the same values for the same object.
+//
+// A type the output uses without generating it is read through its own
+// DecodeCBOR method when it has one (every type of api/meta/v1), else
+// through its DecodeJSON method after transcoding the item to JSON
+// (cborwire.ViaJSON: the built-in API types other than meta/v1, a
+// Quantity), else through UnmarshalJSON. Generated decoders are what
+// pays off on the read path of a cache; the transcoding keeps the rarer
+// types correct without a second generated decoder for each.
+package cborcodec
+
+import (
+	"bytes"
+	"fmt"
+	"go/types"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/kubewire/kubewire/internal/codegen/jsoncodec"
+)
+
+// RuntimePath is the import path of the package the emitted code calls.
+const RuntimePath = "github.com/kubewire/kubewire/api/cborwire"
+
+// Config says how emitted code refers to what it does not generate. The
+// zero Config suits types of one package decoded on their own.
+type Config struct {
+	// Qualifier renders packages in type expressions, as for
+	// types.TypeString; it returns "" for the output's own package.
+	Qualifier types.Qualifier
+	// Runtime returns the name under which the output imports
+	// RuntimePath; it is called once per use.
+	Runtime func() string
+	// HasDecoder reports whether a named type the output uses but does
+	// not generate has a DecodeCBOR(*cborwire.Decoder) error method.
+	// Nil looks at the method set.
+	HasDecoder func(*types.Named) bool
+	// HasJSONDecoder reports whether a named type has a DecodeJSON
+	// method, to read it through. Nil looks at the method set.
+	HasJSONDecoder func(*types.Named) bool
+	// HasUnmarshalJSON reports whether a named type has its own JSON
+	// form (an UnmarshalJSON method). Nil looks at the method set.
+	HasUnmarshalJSON func(*types.Named) bool
+	// Unique reports string fields whose values differ in every object:
+	// they are not offered to the intern table.
+	Unique func(typeName, field string) bool
+}
+
+// Supported reports whether Emit can write a decoder for n: a struct,
+// map or slice whose own JSON form is not hand-written.
+func Supported(n *types.Named, cfg Config) bool {
+	e := &emitter{cfg: cfg}
+	if e.hasUnmarshalJSON(n) {
+		return false
+	}
+	switch n.Underlying().(type) {
+	case *types.Struct, *types.Map, *types.Slice:
+		return true
+	}
+	return false
+}
+
+// Emit writes a DecodeCBOR method for each named type. It writes
+// declarations only; the caller writes the package clause and imports.
+func Emit(w io.Writer, named []*types.Named, cfg Config) error {
+	if cfg.Qualifier == nil && len(named) > 0 {
+		own := named[0].Obj().Pkg()
+		cfg.Qualifier = func(p *types.Package) string {
+			if p == own {
+				return ""
+			}
+			return p.Name()
+		}
+	}
+	e := &emitter{cfg: cfg, gen: map[*types.Named]bool{}}
+	for _, n := range named {
+		e.gen[n] = true
+	}
+	for _, n := range named {
+		if err := e.method(n); err != nil {
+			return fmt.Errorf("cborcodec: %s: %w", n.Obj().Name(), err)
+		}
+	}
+	_, err := w.Write(e.out.Bytes())
+	return err
+}
+
+type emitter struct {
+	cfg  Config
+	gen  map[*types.Named]bool
+	out  bytes.Buffer
+	vars int
+}
+
+func (e *emitter) p(format string, args ...any) {
+	fmt.Fprintf(&e.out, format, args...)
+	e.out.WriteByte('\n')
+}
+
+func (e *emitter) rt() string {
+	if e.cfg.Runtime != nil {
+		return e.cfg.Runtime()
+	}
+	return "cborwire"
+}
+
+func (e *emitter) typeString(t types.Type) string {
+	q := e.cfg.Qualifier
+	if q == nil {
+		q = func(p *types.Package) string { return p.Name() }
+	}
+	return types.TypeString(t, q)
+}
+
+func (e *emitter) newVar(prefix string) string {
+	e.vars++
+	return prefix + strconv.Itoa(e.vars)
+}
+
+func (e *emitter) method(n *types.Named) error {
+	name := n.Obj().Name()
+	e.p("// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the")
+	e.p("// same value from JSON.")
+	e.p("func (m *%s) DecodeCBOR(d *%s.Decoder) error {", name, e.rt())
+	switch u := n.Underlying().(type) {
+	case *types.Struct:
+		count := e.newVar("n")
+		e.p("%s, ok := d.OpenMap(%q)\nif !ok {\nreturn d.Err()\n}", count, name)
+		if err := e.fields("m", name, count, u); err != nil {
+			return err
+		}
+	case *types.Map, *types.Slice:
+		if err := e.value("(*m)", u, name, ""); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("unsupported kind %s", u)
+	}
+	e.p("return d.Err()\n}\n")
+	return nil
+}
+
+// fields writes the loop over an open map's entries that sets the
+// fields of the struct u at target; count names the entry count.
+func (e *emitter) fields(target, name, count string, u *types.Struct) error {
+	e.p("for i := 0; d.NextKey(i, %s); i++ {", count)
+	e.p("switch string(d.Key()) {")
+	for _, f := range jsoncodec.DecodedMembers(name, u) {
+		e.p("case %q:", f.Name)
+		for _, a := range f.Allocs {
+			sel := target + "." + strings.Join(a.Path, ".")
+			e.p("if %s == nil {\n%s = new(%s)\n}", sel, sel, e.typeString(a.Type))
+		}
+		if err := e.value(target+"."+strings.Join(f.Path, "."), f.Type, f.Owner, f.GoName); err != nil {
+			return fmt.Errorf("field %s: %w", f.GoName, err)
+		}
+	}
+	e.p("default:\nd.Skip()")
+	e.p("}\n}")
+	return nil
+}
+
+// value writes the statements that read one item into target, an
+// addressable expression of type t.
+func (e *emitter) value(target string, t types.Type, owner, goName string) error {
+	rt := e.rt()
+	if n, ok := t.(*types.Named); ok {
+		switch {
+		case e.gen[n] || e.hasDecoder(n):
+			e.p("%s.DecodeCBOR(d)", target)
+			return nil
+		case e.hasJSONDecoder(n):
+			e.p("%s.ViaJSON(d, %s, %q)", rt, addr(target), n.Obj().Name())
+			return nil
+		case e.hasUnmarshalJSON(n):
+			e.p("%s.ViaUnmarshaler(d, %s, %q)", rt, addr(target), n.Obj().Name())
+			return nil
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return e.basic(target, u, owner, goName)
+	case *types.Pointer:
+		key := e.reuse("ReusePtr", target)
+		e.p("if d.Null() {\n%s = nil\n} else {", target)
+		e.p("if %s == nil {\n%s = new(%s)\n}", target, target, e.typeString(u.Elem()))
+		if err := e.value("(*"+target+")", u.Elem(), owner, goName); err != nil {
+			return err
+		}
+		e.p("}")
+		e.keep(key, target)
+		return nil
+	case *types.Slice:
+		if b, ok := u.Elem().(*types.Basic); ok && b.Kind() == types.Byte {
+			e.p("%s.Bytes(d, %s)", rt, addr(target))
+			return nil
+		}
+		return e.slice(target, t, u, owner, goName)
+	case *types.Map:
+		return e.mapValue(target, t, u, owner, goName)
+	case *types.Interface:
+		if u.Empty() {
+			e.p("%s = d.Any()", target)
+			return nil
+		}
+	case *types.Struct:
+		count := e.newVar("n")
+		e.p("if %s, ok := d.OpenMap(%q); ok {", count, owner+"."+goName)
+		if err := e.fields(target, owner+"."+goName, count, u); err != nil {
+			return err
+		}
+		e.p("}")
+		return nil
+	}
+	return fmt.Errorf("unsupported type %s", t)
+}
+
+func (e *emitter) basic(target string, b *types.Basic, owner, goName string) error {
+	rt := e.rt()
+	switch {
+	case b.Kind() == types.String:
+		fn := "String"
+		if e.cfg.Unique != nil && e.cfg.Unique(owner, goName) {
+			fn = "UniqueString"
+		}
+		e.p("%s.%s(d, %s)", rt, fn, addr(target))
+	case b.Kind() == types.Bool:
+		e.p("%s.Bool(d, %s)", rt, addr(target))
+	case b.Info()&types.IsUnsigned != 0:
+		e.p("%s.Uint(d, %s)", rt, addr(target))
+	case b.Info()&types.IsInteger != 0:
+		e.p("%s.Int(d, %s)", rt, addr(target))
+	case b.Info()&types.IsFloat != 0:
+		e.p("%s.Float(d, %s)", rt, addr(target))
+	default:
+		return fmt.Errorf("unsupported basic type %s", b)
+	}
+	return nil
+}
+
+func (e *emitter) slice(target string, t types.Type, u *types.Slice, owner, goName string) error {
+	key := e.reuse("ReuseSlice", target)
+	s, count := e.newVar("s"), e.newVar("n")
+	e.p("if d.Null() {\n%s = nil\n} else if %s, ok := d.OpenArray(%q); ok {", target, count, e.typeString(t))
+	// As the JSON decoders: elements within the old capacity are decoded
+	// into, an empty array is an empty slice. A definite length sizes
+	// the slice at once.
+	e.p("%s := %s[:0]", s, target)
+	e.p("if cap(%s) < %s {\n%s = make(%s, 0, %s)\n}", s, count, s, e.typeString(t), count)
+	e.p("for i := 0; d.NextElem(i, %s); i++ {", count)
+	e.p("if i < cap(%s) {\n%s = %s[:i+1]\n} else {\n%s = append(%s, *new(%s))\n}", s, s, s, s, s, e.typeString(u.Elem()))
+	if err := e.value(s+"[i]", u.Elem(), owner, goName); err != nil {
+		return err
+	}
+	e.p("}")
+	e.p("if len(%s) == 0 {\n%s = %s{}\n}", s, s, e.typeString(t))
+	e.p("%s = %s\n}", target, s)
+	e.keep(key, target)
+	return nil
+}
+
+func (e *emitter) mapValue(target string, t types.Type, u *types.Map, owner, goName string) error {
+	if k, ok := u.Key().Underlying().(*types.Basic); !ok || k.Kind() != types.String {
+		return fmt.Errorf("map key %s is not a string", u.Key())
+	}
+	rt := e.rt()
+	stringValues := false
+	if v, ok := u.Elem().(*types.Basic); ok && v.Kind() == types.String {
+		stringValues = true
+	}
+	if v, ok := u.Elem().(*types.Named); ok && !e.gen[v] && !e.hasDecoder(v) && !e.hasJSONDecoder(v) && !e.hasUnmarshalJSON(v) {
+		if b, ok := v.Underlying().(*types.Basic); ok && b.Kind() == types.String {
+			stringValues = true
+		}
+	}
+	if stringValues {
+		e.p("%s.StringMap(d, %s)", rt, addr(target))
+		return nil
+	}
+	key := e.reuse("ReuseMap", target)
+	e.p("%s.Map(d, %s, %q, func(d *%s.Decoder, v *%s) {", rt, addr(target), e.typeString(t), rt, e.typeString(u.Elem()))
+	if err := e.value("(*v)", u.Elem(), owner, goName); err != nil {
+		return err
+	}
+	e.p("})")
+	e.keep(key, target)
+	return nil
+}
+
+// reuse opens the block that decodes target unless a ReadOnly Table
+// gives it the value decoded earlier from an equal item; keep closes it.
+func (e *emitter) reuse(fn, target string) string {
+	key := e.newVar("k")
+	e.p("if %s, ok := %s.%s(d, %s); !ok {", key, e.rt(), fn, addr(target))
+	return key
+}
+
+func (e *emitter) keep(key, target string) {
+	e.p("%s.Keep(d, %s, %s)\n}", e.rt(), key, target)
+}
+
+func (e *emitter) hasDecoder(n *types.Named) bool {
+	if e.cfg.HasDecoder != nil {
+		return e.cfg.HasDecoder(n)
+	}
+	return hasMethod(n, "DecodeCBOR")
+}
+
+func (e *emitter) hasJSONDecoder(n *types.Named) bool {
+	if e.cfg.HasJSONDecoder != nil {
+		return e.cfg.HasJSONDecoder(n)
+	}
+	return hasMethod(n, "DecodeJSON")
+}
+
+func (e *emitter) hasUnmarshalJSON(n *types.Named) bool {
+	if e.cfg.HasUnmarshalJSON != nil {
+		return e.cfg.HasUnmarshalJSON(n)
+	}
+	return hasMethod(n, "UnmarshalJSON")
+}
+
+// hasMethod reports whether *n has a method of that name of its own: a
+// method promoted from an embedded field (a PodTemplateSpec has
+// ObjectMeta's decoders that way) decodes that field, not n.
+func hasMethod(n *types.Named, name string) bool {
+	ms := types.NewMethodSet(types.NewPointer(n))
+	for i := 0; i < ms.Len(); i++ {
+		if sel := ms.At(i); sel.Obj().Name() == name && len(sel.Index()) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// addr returns the address of an addressable expression: "(*p)" is p.
+func addr(target string) string {
+	if strings.HasPrefix(target, "(*") && strings.HasSuffix(target, ")") && !strings.ContainsAny(target[2:len(target)-1], "()") {
+		return target[2 : len(target)-1]
+	}
+	return "&" + target
+}
