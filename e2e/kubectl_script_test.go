@@ -76,6 +76,18 @@ spec:
     command: ["sleep", "3600"]
 `
 
+// placedPodYAML is a Pod on a node that does not exist.
+const placedPodYAML = `apiVersion: v1
+kind: Pod
+metadata:
+  name: placed
+spec:
+  nodeName: no-such-node
+  containers:
+  - name: main
+    image: busybox:1.36
+`
+
 const crontabCRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -195,6 +207,20 @@ func kubectlScript() []kubectlStep {
 		kn("get", "secret", "s1", "-o", "yaml"),
 		kn("get", "secrets"),
 		kn("get", "all"),
+
+		// a Pod's logs and streams: no kubelet runs beside either server
+		kn("logs", "tool"),
+		kn("logs", "tool", "-c", "nope"),
+		kn("logs", "missing"),
+		kc("exec", "-n", kubectlNS, "tool", "--", "ls"),
+		kc("exec", "-n", kubectlNS, "missing", "--", "ls"),
+		kn("attach", "tool", "--pod-running-timeout=2s"),
+		kn("cp", "tool:/etc/hostname", "hostname-copy"),
+		kn("port-forward", "pod/tool", "18080:80"),
+		kn("create", "-f", "-").in(placedPodYAML),
+		kn("logs", "placed"),
+		kc("exec", "-n", kubectlNS, "placed", "--", "ls"),
+		kn("delete", "pod", "placed", "--grace-period=0", "--force"),
 
 		// a watch while things change
 		{watch: true, args: []string{"get", "configmaps", "-w", "--output-watch-events", "-n", kubectlNS, "-l", "watched=yes"}, lines: 5, during: []kubectlStep{

@@ -193,9 +193,12 @@
 //   - Subresources: discovery lists every one kube-apiserver serves, but
 //     the fake serves status, scale, /finalize, pods/binding,
 //     pods/eviction (disruption budgets are not checked) and
-//     serviceaccounts/token (a JWT signed by no key) only: pods/log,
-//     exec, attach, portforward, proxy, ephemeralcontainers, resize and
-//     the review kinds answer 404.
+//     serviceaccounts/token (a JWT signed by no key), and pods/log,
+//     exec, attach and portforward as kube-apiserver answers them with no
+//     kubelet to reach (a Pod with no node: an empty log, 400 "does not
+//     have a host assigned"; a Pod on a Node: 500 saying the fake runs no
+//     containers); proxy, ephemeralcontainers, resize and the review
+//     kinds answer 404.
 //   - OpenAPI: /openapi/v2 in JSON only (a protobuf-only Accept gets
 //     406) and without custom resources.
 //   - Tables of the built-in kinds without a printer here

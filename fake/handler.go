@@ -74,6 +74,9 @@ func (s *Server) serveRouted(w http.ResponseWriter, req *http.Request, r *reques
 	case "binding", "eviction", "token":
 		s.servePostSubresource(w, req, r)
 		return
+	case "log", "exec", "attach", "portforward":
+		s.servePodConnect(w, req, r)
+		return
 	}
 	switch r.Verb {
 	case "get":

@@ -40,6 +40,20 @@ func postSubresource(r *object.Resource, sub string) bool {
 	return false
 }
 
+// connectSubresource reports whether sub is one of a Pod's streaming
+// subresources (pods/log and the ones kube-apiserver proxies to a
+// kubelet).
+func connectSubresource(r *object.Resource, sub string) bool {
+	if r.Custom || r.Kind.Group != "" || r.Kind.Resource != "pods" {
+		return false
+	}
+	switch sub {
+	case "log", "exec", "attach", "portforward":
+		return true
+	}
+	return false
+}
+
 // Request is a routed API request.
 type Request struct {
 	Res         *object.Resource
@@ -92,7 +106,7 @@ func Route(req *http.Request, lookup func(group, version, resource string) *obje
 	}
 	if len(parts) > 2 {
 		r.Subresource = parts[2]
-		if !(r.Subresource == "status" && r.Res.Status) && !(r.Subresource == "scale" && r.Res.Scale) && !(r.Subresource == "finalize" && r.Res.Kind.Group == "" && r.Res.Kind.Resource == "namespaces") && !postSubresource(r.Res, r.Subresource) {
+		if !(r.Subresource == "status" && r.Res.Status) && !(r.Subresource == "scale" && r.Res.Scale) && !(r.Subresource == "finalize" && r.Res.Kind.Group == "" && r.Res.Kind.Resource == "namespaces") && !postSubresource(r.Res, r.Subresource) && !connectSubresource(r.Res, r.Subresource) {
 			return nil, notFound()
 		}
 	}
@@ -100,6 +114,22 @@ func Route(req *http.Request, lookup func(group, version, resource string) *obje
 		return nil, notFound()
 	}
 	collection := r.Name == ""
+	if connectSubresource(r.Res, r.Subresource) {
+		// pods/log is read with GET; exec, attach and portforward are
+		// reached with GET (WebSocket) or POST (SPDY), as a create.
+		switch {
+		case req.Method == http.MethodGet && !watchPath:
+			r.Verb = "get"
+		case req.Method == http.MethodPost && r.Subresource != "log":
+			r.Verb = "create"
+		default:
+			return nil, apierr.MethodNotAllowed()
+		}
+		if r.Namespace == "" || r.Name == "" {
+			return nil, notFound()
+		}
+		return r, nil
+	}
 	switch req.Method {
 	case http.MethodGet:
 		switch {
