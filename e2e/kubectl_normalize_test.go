@@ -24,6 +24,11 @@ var kubectlVolatile = []struct {
 	// The random suffix of the token volume the ServiceAccount admission
 	// plugin adds to a Pod.
 	{regexp.MustCompile(`kube-api-access-[a-z0-9]{5}\b`), "kube-api-access-<x>"},
+	// The admin each server authenticates its kubeconfig's token as
+	// (envtest's static token user, the fake's own).
+	{regexp.MustCompile(`\b(envtest-admin|kubewire-fake:admin)\b`), "<admin>"},
+	// Service account tokens (JWTs).
+	{regexp.MustCompile(`\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`), "<token>"},
 	// kubectl diff's temporary folders and the times of their files.
 	{regexp.MustCompile(`/tmp/(LIVE|MERGED)-\d+/`), "/tmp/$1-<n>/"},
 	{regexp.MustCompile(`\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)? [+-]\d{4}`), "<time>"},

@@ -88,6 +88,27 @@ spec:
     image: busybox:1.36
 `
 
+const accessReviewYAML = `apiVersion: authorization.k8s.io/v1
+kind: SelfSubjectAccessReview
+spec:
+  resourceAttributes:
+    namespace: kubectl-e2e
+    verb: patch
+    group: apps
+    resource: deployments
+    subresource: scale
+`
+
+const subjectReviewYAML = `apiVersion: authorization.k8s.io/v1
+kind: SubjectAccessReview
+spec:
+  user: envtest-admin
+  groups: ["system:masters"]
+  nonResourceAttributes:
+    path: /metrics
+    verb: get
+`
+
 const crontabCRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -229,6 +250,21 @@ func kubectlScript() []kubectlStep {
 			kn("annotate", "configmap", "w1", "x=y"),
 			kn("delete", "configmap", "w1"),
 		}},
+
+		// who the user is and what it may do; a service account's token
+		kc("auth", "can-i", "create", "pods"),
+		kn("auth", "can-i", "delete", "nodes"),
+		kc("auth", "can-i", "get", "/healthz"),
+		kn("auth", "can-i", "--list"),
+		kc("auth", "whoami"),
+		kc("auth", "whoami", "-o", "yaml"),
+		// (kubectl validates create-only kinds against OpenAPI v2 in
+		// protobuf, which the fake does not serve)
+		kc("create", "--validate=false", "-f", "-", "-o", "yaml").in(accessReviewYAML),
+		kc("create", "--validate=false", "-f", "-", "-o", "yaml").in(subjectReviewYAML),
+		kn("create", "token", "default"),
+		kn("create", "token", "default", "--duration=10m", "--audience=api", "-o", "yaml"),
+		kn("create", "token", "missing"),
 
 		// custom resources
 		kc("apply", "-f", "-").in(crontabCRD),

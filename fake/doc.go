@@ -197,8 +197,15 @@
 //     exec, attach and portforward as kube-apiserver answers them with no
 //     kubelet to reach (a Pod with no node: an empty log, 400 "does not
 //     have a host assigned"; a Pod on a Node: 500 saying the fake runs no
-//     containers); proxy, ephemeralcontainers, resize and the review
-//     kinds answer 404.
+//     containers); proxy, ephemeralcontainers and resize answer
+//     404.
+//   - Reviews: selfsubjectaccessreviews, subjectaccessreviews,
+//     selfsubjectrulesreviews, selfsubjectreviews and tokenreviews answer
+//     as kube-apiserver answers an admin in system:masters (the fake's
+//     token is user kubewire-fake:admin): every access review, for any
+//     subject, is allowed (no RBAC is evaluated); a TokenReview
+//     authenticates the fake's own token only (not the tokens of
+//     serviceaccounts/token). localsubjectaccessreviews answer 404.
 //   - OpenAPI: /openapi/v2 in JSON only (a protobuf-only Accept gets
 //     406) and without custom resources.
 //   - Tables of the built-in kinds without a printer here

@@ -30,7 +30,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		request.WriteError(w, req, fail)
 		return
 	}
-	if s.disc.Serve(w, req) {
+	if s.disc.Serve(w, req) || s.serveReview(w, req) {
 		return
 	}
 	r, err := request.Route(req, s.lookup, s.isBuiltinGroup)

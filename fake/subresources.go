@@ -40,13 +40,13 @@ func (s *Server) servePostSubresource(w http.ResponseWriter, req *http.Request, 
 	}
 	switch r.Subresource {
 	case "binding":
-		aerr = s.bindPod(r, body, dry)
+		aerr = s.bindPod(req, r, body, dry)
 	case "eviction":
-		aerr = s.evictPod(r, body, dry)
+		aerr = s.evictPod(req, r, body, dry)
 	case "token":
-		var out []byte
-		if out, aerr = s.serviceAccountToken(req, r, body); aerr == nil {
-			s.writeBody(w, req, http.StatusCreated, "application/json", out)
+		var tr *authenticationv1.TokenRequest
+		if tr, aerr = s.serviceAccountToken(req, r, body); aerr == nil {
+			s.writeTyped(w, req, http.StatusCreated, "authentication.k8s.io/v1", "TokenRequest", tr)
 			return
 		}
 	}
@@ -58,10 +58,10 @@ func (s *Server) servePostSubresource(w http.ResponseWriter, req *http.Request, 
 }
 
 // bindPod assigns a Pod to the node a Binding names, once.
-func (s *Server) bindPod(r *request.Request, body []byte, dry bool) *apierr.Error {
+func (s *Server) bindPod(req *http.Request, r *request.Request, body []byte, dry bool) *apierr.Error {
 	var b corev1.Binding
-	if err := json.Unmarshal(body, &b); err != nil {
-		return apierr.BadRequest("Binding in version \"v1\" cannot be handled as a Binding: " + err.Error())
+	if aerr := s.decodeBodyAs(req, body, "v1", "Binding", &b); aerr != nil {
+		return aerr
 	}
 	res := r.Res
 	_, _, err := s.write(res, object.Key(r.Namespace, r.Name), dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
@@ -110,11 +110,11 @@ func (s *Server) bindPod(r *request.Request, body []byte, dry bool) *apierr.Erro
 
 // evictPod deletes a Pod as an eviction does (with its own grace
 // period; disruption budgets are not checked).
-func (s *Server) evictPod(r *request.Request, body []byte, dry bool) *apierr.Error {
+func (s *Server) evictPod(req *http.Request, r *request.Request, body []byte, dry bool) *apierr.Error {
 	var e policyv1.Eviction
 	if len(body) > 0 {
-		if err := json.Unmarshal(body, &e); err != nil {
-			return apierr.BadRequest("Eviction in version \"v1\" cannot be handled as a Eviction: " + err.Error())
+		if aerr := s.decodeBodyAs(req, body, "v1", "Eviction", &e); aerr != nil {
+			return aerr
 		}
 	}
 	opts := &request.DeleteOptions{}
@@ -166,21 +166,25 @@ func (s *Server) evictPod(r *request.Request, body []byte, dry bool) *apierr.Err
 // serviceAccountToken answers a TokenRequest with a token shaped like
 // kube-apiserver's (a JWT the fake does not sign with a real key: it
 // authenticates nothing).
-func (s *Server) serviceAccountToken(req *http.Request, r *request.Request, body []byte) ([]byte, *apierr.Error) {
+func (s *Server) serviceAccountToken(req *http.Request, r *request.Request, body []byte) (*authenticationv1.TokenRequest, *apierr.Error) {
 	sa := s.store.Get(r.Res, object.Key(r.Namespace, r.Name))
 	if sa == nil {
 		return nil, apierr.NotFound(r.Res.Kind, r.Name)
 	}
 	var tr authenticationv1.TokenRequest
 	if len(body) > 0 {
-		if err := json.Unmarshal(body, &tr); err != nil {
-			return nil, apierr.BadRequest("TokenRequest in version \"v1\" cannot be handled as a TokenRequest: " + err.Error())
+		if aerr := s.decodeBodyAs(req, body, "v1", "TokenRequest", &tr); aerr != nil {
+			return nil, aerr
 		}
 	}
-	var sent struct {
-		Spec map[string]json.RawMessage `json:"spec"`
+	// The fields the request set, as its managed fields record them.
+	fields := map[string]any{"f:expirationSeconds": map[string]any{}}
+	if len(tr.Spec.Audiences) > 0 {
+		fields["f:audiences"] = map[string]any{}
 	}
-	_ = json.Unmarshal(body, &sent)
+	if tr.Spec.BoundObjectRef != nil {
+		fields["f:boundObjectRef"] = map[string]any{}
+	}
 	if tr.Spec.ExpirationSeconds == nil {
 		secs := int64(3600)
 		tr.Spec.ExpirationSeconds = &secs
@@ -190,10 +194,6 @@ func (s *Server) serviceAccountToken(req *http.Request, r *request.Request, body
 	}
 	now := s.nowTime()
 	exp := metav1.NewTime(now.Add(time.Duration(*tr.Spec.ExpirationSeconds) * time.Second))
-	fields := map[string]any{"f:expirationSeconds": map[string]any{}}
-	for k := range sent.Spec {
-		fields["f:"+k] = map[string]any{}
-	}
 	fv1, _ := json.Marshal(map[string]any{"f:spec": fields})
 	tr.TypeMeta = metav1.TypeMeta{Kind: "TokenRequest", APIVersion: "authentication.k8s.io/v1"}
 	tr.ObjectMeta = metav1.ObjectMeta{Name: r.Name, Namespace: r.Namespace, UID: metav1ObjectUID(sa), CreationTimestamp: now,
@@ -211,11 +211,7 @@ func (s *Server) serviceAccountToken(req *http.Request, r *request.Request, body
 		Token:               enc.EncodeToString([]byte(`{"alg":"RS256","kid":"kubewire-fake"}`)) + "." + enc.EncodeToString(claims) + "." + enc.EncodeToString(sig),
 		ExpirationTimestamp: exp,
 	}
-	out, err := json.Marshal(&tr)
-	if err != nil {
-		return nil, apierr.Internal(err)
-	}
-	return out, nil
+	return &tr, nil
 }
 
 func metav1ObjectUID(o *object.Stored) types.UID { return types.UID(o.UID) }

@@ -246,7 +246,7 @@ func (h *webhookHooks) review(w *webhookSpec, a *admission.Attributes, res *obje
 		"uid": newReviewUID(), "kind": gvk(res), "resource": gvr(res),
 		"requestKind": gvk(a.Resource), "requestResource": gvr(a.Resource),
 		"namespace": a.Namespace, "operation": a.Operation, "dryRun": a.DryRun, "options": options,
-		"userInfo": map[string]any{"username": "kubewire-fake:admin", "groups": []string{"system:masters", "system:authenticated"}},
+		"userInfo": adminUser(),
 		"object":   obj, "oldObject": old,
 	}
 	if a.Name != "" {

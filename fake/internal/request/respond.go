@@ -118,6 +118,11 @@ func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobu
 	return o, nil
 }
 
+// PlainFormat picks the encoding of an object that is not stored (a
+// review, a TokenRequest): what the client accepts among JSON, YAML
+// and protobuf, else JSON.
+func PlainFormat(req *http.Request) Format { return statusFormat(req) }
+
 // statusFormat picks the encoding of a Status body: what the client
 // accepts among JSON, YAML and protobuf, else JSON.
 func statusFormat(req *http.Request) Format {
