@@ -109,6 +109,17 @@ spec:
     verb: get
 `
 
+const localReviewYAML = `apiVersion: authorization.k8s.io/v1
+kind: LocalSubjectAccessReview
+spec:
+  user: jane
+  groups: ["system:masters"]
+  resourceAttributes:
+    namespace: kubectl-e2e
+    verb: list
+    resource: secrets
+`
+
 const crontabCRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -262,6 +273,7 @@ func kubectlScript() []kubectlStep {
 		// protobuf, which the fake does not serve)
 		kc("create", "--validate=false", "-f", "-", "-o", "yaml").in(accessReviewYAML),
 		kc("create", "--validate=false", "-f", "-", "-o", "yaml").in(subjectReviewYAML),
+		kn("create", "--validate=false", "-f", "-", "-o", "yaml").in(localReviewYAML),
 		kn("create", "token", "default"),
 		kn("create", "token", "default", "--duration=10m", "--audience=api", "-o", "yaml"),
 		kn("create", "token", "missing"),

@@ -200,12 +200,14 @@
 //     containers); proxy, ephemeralcontainers and resize answer
 //     404.
 //   - Reviews: selfsubjectaccessreviews, subjectaccessreviews,
-//     selfsubjectrulesreviews, selfsubjectreviews and tokenreviews answer
-//     as kube-apiserver answers an admin in system:masters (the fake's
-//     token is user kubewire-fake:admin): every access review, for any
-//     subject, is allowed (no RBAC is evaluated); a TokenReview
-//     authenticates the fake's own token only (not the tokens of
-//     serviceaccounts/token). localsubjectaccessreviews answer 404.
+//     localsubjectaccessreviews, selfsubjectrulesreviews,
+//     selfsubjectreviews and tokenreviews answer as kube-apiserver
+//     answers an admin in system:masters (the fake's token is user
+//     kubewire-fake:admin): every access review, for any subject, is
+//     allowed (no RBAC is evaluated); a TokenReview authenticates the
+//     fake's own token only (not the tokens of serviceaccounts/token); a
+//     review's metadata is not checked to be empty, and its attributes'
+//     selectors are not validated.
 //   - OpenAPI: /openapi/v2 in JSON only (a protobuf-only Accept gets
 //     406) and without custom resources.
 //   - Tables of the built-in kinds without a printer here

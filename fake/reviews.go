@@ -2,6 +2,7 @@ package fake
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	authenticationv1 "github.com/kubewire/kubewire/api/authentication/v1"
@@ -32,8 +33,19 @@ func adminUser() authenticationv1.UserInfo {
 // serveReview serves the review kinds' paths; it reports whether the
 // path was one.
 func (s *Server) serveReview(w http.ResponseWriter, req *http.Request) bool {
-	var group, kind string
-	switch strings.TrimSuffix(req.URL.Path, "/") {
+	var group, kind, ns string
+	path := strings.TrimSuffix(req.URL.Path, "/")
+	if rest, ok := strings.CutPrefix(path, "/apis/authorization.k8s.io/v1/namespaces/"); ok {
+		if n, ok := strings.CutSuffix(rest, "/localsubjectaccessreviews"); ok && n != "" && !strings.Contains(n, "/") {
+			ns, path = n, "/apis/authorization.k8s.io/v1/localsubjectaccessreviews"
+		}
+	}
+	switch path {
+	case "/apis/authorization.k8s.io/v1/localsubjectaccessreviews":
+		if ns == "" {
+			return false
+		}
+		group, kind = "authorization.k8s.io", "LocalSubjectAccessReview"
 	case "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews":
 		group, kind = "authorization.k8s.io", "SelfSubjectAccessReview"
 	case "/apis/authorization.k8s.io/v1/subjectaccessreviews":
@@ -56,7 +68,7 @@ func (s *Server) serveReview(w http.ResponseWriter, req *http.Request) bool {
 		request.WriteError(w, req, aerr)
 		return true
 	}
-	out, aerr := s.review(req, body, group, kind)
+	out, aerr := s.review(req, body, group, kind, ns)
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
 		return true
@@ -66,8 +78,36 @@ func (s *Server) serveReview(w http.ResponseWriter, req *http.Request) bool {
 }
 
 // review decodes a review, validates it and fills in its status.
-func (s *Server) review(req *http.Request, body []byte, group, kind string) (any, *apierr.Error) {
+func (s *Server) review(req *http.Request, body []byte, group, kind, ns string) (any, *apierr.Error) {
 	switch kind {
+	case "LocalSubjectAccessReview":
+		var r authorizationv1.LocalSubjectAccessReview
+		if aerr := s.decodeBodyAs(req, body, "v1", kind, &r); aerr != nil {
+			return nil, aerr
+		}
+		r.TypeMeta = metav1.TypeMeta{Kind: kind, APIVersion: group + "/v1"}
+		switch r.Namespace {
+		case "":
+			r.Namespace = ns
+		case ns:
+		default:
+			return nil, apierr.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
+		}
+		c := attributeErrors(r.Spec.ResourceAttributes != nil, r.Spec.NonResourceAttributes)
+		if r.Spec.User == "" && len(r.Spec.Groups) == 0 {
+			c = append(c, apierr.Cause{Type: "FieldValueInvalid", Field: "spec.user", Message: `Invalid value: "": at least one of user or group must be specified`})
+		}
+		if a := r.Spec.ResourceAttributes; a != nil && a.Namespace != r.Namespace {
+			c = append(c, apierr.Cause{Type: "FieldValueInvalid", Field: "spec.resourceAttributes.namespace", Message: "Invalid value: " + strconv.Quote(a.Namespace) + ": must match metadata.namespace"})
+		}
+		if a := r.Spec.NonResourceAttributes; a != nil {
+			c = append(c, apierr.Cause{Type: "FieldValueInvalid", Field: "spec.nonResourceAttributes", Message: "Invalid value: " + nonResourceValue(a) + ": disallowed on this kind of request"})
+		}
+		if len(c) > 0 {
+			return nil, apierr.Invalid(group, kind, "", c...)
+		}
+		r.Status = authorizationv1.SubjectAccessReviewStatus{Allowed: true}
+		return &r, nil
 	case "SelfSubjectAccessReview":
 		var r authorizationv1.SelfSubjectAccessReview
 		if aerr := s.decodeBodyAs(req, body, "v1", kind, &r); aerr != nil {
