@@ -248,6 +248,10 @@ func kubectlScript() []kubectlStep {
 		kc("exec", "-n", kubectlNS, "missing", "--", "ls"),
 		kn("attach", "tool", "--pod-running-timeout=2s"),
 		kn("cp", "tool:/etc/hostname", "hostname-copy"),
+		kc("get", "--raw", "/api/v1/namespaces/"+kubectlNS+"/pods/missing/log?tailLines=-2"),
+		kc("get", "--raw", "/api/v1/namespaces/"+kubectlNS+"/pods/tool/log?limitBytes=0&sinceSeconds=0&stream=All"),
+		kc("get", "--raw", "/api/v1/namespaces/"+kubectlNS+"/pods/tool/log?tailLines=abc"),
+		kc("get", "--raw", "/api/v1/watch/namespaces/"+kubectlNS+"/pods/tool/log"),
 		kn("port-forward", "pod/tool", "18080:80"),
 		kn("create", "-f", "-").in(placedPodYAML),
 		kn("logs", "placed"),
@@ -268,6 +272,7 @@ func kubectlScript() []kubectlStep {
 		kc("auth", "can-i", "get", "/healthz"),
 		kn("auth", "can-i", "--list"),
 		kc("auth", "whoami"),
+		kc("get", "--raw", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"),
 		kc("auth", "whoami", "-o", "yaml"),
 		// (kubectl validates create-only kinds against OpenAPI v2 in
 		// protobuf, which the fake does not serve)

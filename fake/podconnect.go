@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,12 @@ const kubeletPort = 10250
 var preferredAddressTypes = []corev1.NodeAddressType{"Hostname", "InternalDNS", "InternalIP", "ExternalDNS", "ExternalIP"}
 
 func (s *Server) servePodConnect(w http.ResponseWriter, req *http.Request, r *request.Request) {
+	if r.Subresource == "log" {
+		if aerr := logOptions(req.URL.Query(), r.Name); aerr != nil {
+			request.WriteError(w, req, aerr)
+			return
+		}
+	}
 	pod, aerr := s.connectPod(r)
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
@@ -157,4 +164,39 @@ func (s *Server) kubeletAddress(pods *object.Resource, name string) (string, *ap
 		port = kubeletPort
 	}
 	return net.JoinHostPort(host, strconv.Itoa(port)), nil
+}
+
+// logOptions validates a log request's options as kube-apiserver does
+// before it looks up the Pod: a value that is not a number is a 400, a
+// number out of range a 422.
+func logOptions(q url.Values, pod string) *apierr.Error {
+	nums := map[string]int64{}
+	for _, name := range []string{"tailLines", "limitBytes", "sinceSeconds"} {
+		if !q.Has(name) {
+			continue
+		}
+		n, err := strconv.ParseInt(q.Get(name), 10, 64)
+		if err != nil {
+			return apierr.BadRequest(err.Error())
+		}
+		nums[name] = n
+	}
+	var c []apierr.Cause
+	if n, ok := nums["tailLines"]; ok && n < 0 {
+		c = append(c, apierr.Cause{Type: "FieldValueInvalid", Field: "tailLines", Message: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", n)})
+	}
+	if n, ok := nums["limitBytes"]; ok && n < 1 {
+		c = append(c, apierr.Cause{Type: "FieldValueInvalid", Field: "limitBytes", Message: fmt.Sprintf("Invalid value: %d: must be greater than 0", n)})
+	}
+	if n, ok := nums["sinceSeconds"]; ok && n < 1 && !q.Has("sinceTime") {
+		c = append(c, apierr.Cause{Type: "FieldValueInvalid", Field: "sinceSeconds", Message: fmt.Sprintf("Invalid value: %d: must be greater than 0", n)})
+	}
+	if q.Has("stream") {
+		// kube-apiserver v1.36 serves split streams behind an alpha gate.
+		c = append(c, apierr.Cause{Type: "FieldValueForbidden", Field: "stream", Message: "Forbidden: may not be specified"})
+	}
+	if len(c) > 0 {
+		return apierr.Invalid("", "PodLogOptions", pod, c...)
+	}
+	return nil
 }

@@ -42,6 +42,11 @@ func TestPodConnect(t *testing.T) {
 		{"exec on a node", "POST", ns + "pods/run/exec?command=ls", 500, "", "error dialing backend: " + noKubelet},
 		{"portforward on a node", "GET", ns + "pods/run/portforward?ports=80", 500, "", "error dialing backend: " + noKubelet},
 		{"post a log", "POST", ns + "pods/one/log", 405, "MethodNotAllowed", "the server does not allow this method on the requested resource"},
+		{"negative tail", "GET", ns + "pods/missing/log?tailLines=-2", 422, "Invalid", `PodLogOptions "missing" is invalid: tailLines: Invalid value: -2: must be greater than or equal to 0`},
+		{"bad limits", "GET", ns + "pods/one/log?limitBytes=0&sinceSeconds=0&stream=All", 422, "Invalid",
+			`PodLogOptions "one" is invalid: [limitBytes: Invalid value: 0: must be greater than 0, sinceSeconds: Invalid value: 0: must be greater than 0, stream: Forbidden: may not be specified]`},
+		{"a tail that is no number", "GET", ns + "pods/one/log?tailLines=abc", 400, "BadRequest", `strconv.ParseInt: parsing "abc": invalid syntax`},
+		{"watch a log", "GET", "/api/v1/watch/namespaces/default/pods/one/log", 404, "NotFound", "the server could not find the requested resource"},
 		{"log of a configmap", "GET", ns + "configmaps/one/log", 404, "NotFound", "the server could not find the requested resource"},
 	}
 	for _, st := range steps {

@@ -118,7 +118,9 @@ func Route(req *http.Request, lookup func(group, version, resource string) *obje
 		// pods/log is read with GET; exec, attach and portforward are
 		// reached with GET (WebSocket) or POST (SPDY), as a create.
 		switch {
-		case req.Method == http.MethodGet && !watchPath:
+		case watchPath:
+			return nil, notFound()
+		case req.Method == http.MethodGet:
 			r.Verb = "get"
 		case req.Method == http.MethodPost && r.Subresource != "log":
 			r.Verb = "create"
