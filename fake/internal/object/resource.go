@@ -43,6 +43,9 @@ type Resource struct {
 	// ReplicaSets).
 	AnnotationsInGeneration bool
 	Fields                  []string // selectable fields beyond metadata.name/namespace
+	// fieldLabels is the field selector conversion of a built-in kind
+	// that registers one; nil for the others.
+	fieldLabels *fieldLabels
 	// ReturnsDeleted: an immediate DELETE answers with the deleted object
 	// rather than a Success Status (ReturnDeletedObject in the registry).
 	ReturnsDeleted bool
@@ -80,7 +83,10 @@ func NewBuiltin(k registry.Kind, newTyped func() Typed, builtins *fieldpath.Buil
 		builtins: builtins,
 		NewTyped: newTyped,
 		Status:   slices.Contains(k.Subresources, "status"),
-		Fields:   builtinFields()[k.APIVersion()+"/"+k.Kind],
+	}
+	if fl, ok := builtinFieldLabels()[k.APIVersion()+"/"+k.Kind]; ok {
+		r.fieldLabels = &fl
+		r.Fields = fl.selectableBeyondMeta()
 	}
 	r.ReturnsDeleted = returnDeletedObject[k.Group+"/"+k.Resource]
 	r.Generation = generationKinds[r.Key()]
@@ -105,11 +111,3 @@ func Builtin(k registry.Kind, builtins *fieldpath.Builtins) (*Resource, bool) {
 
 // Key is the resource's identity in maps: "group/resource".
 func (r *Resource) Key() string { return r.Kind.Group + "/" + r.Kind.Resource }
-
-// Selectable reports whether a field selector may use field.
-func (r *Resource) Selectable(field string) bool {
-	if field == "metadata.name" || (field == "metadata.namespace" && r.Kind.Namespaced) {
-		return true
-	}
-	return slices.Contains(r.Fields, field)
-}

@@ -1,19 +1,16 @@
 package request
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/shard"
-	"github.com/kubewire/kubewire/internal/runtime/selector"
 )
 
 // ListOptions are the query parameters of list and watch requests.
@@ -22,8 +19,8 @@ type ListOptions struct {
 	RVMatch           string
 	Limit             int64
 	Continue          string
-	labels            selector.Labels
-	fields            selector.Fields
+	labels            labelSelector
+	fields            fieldSelector
 	AllowBookmarks    bool
 	SendInitialEvents *bool
 	Timeout           time.Duration // 0 when unset
@@ -31,26 +28,17 @@ type ListOptions struct {
 	Shard *shard.Selector // nil: everything
 }
 
-func (o *ListOptions) HasSelectors() bool { return !o.labels.Empty() || !o.fields.Empty() }
+func (o *ListOptions) HasSelectors() bool { return len(o.labels) > 0 || len(o.fields) > 0 }
 
 // Matches applies the selectors to an object.
 func (o *ListOptions) Matches(obj *object.Stored) bool {
-	if !o.Shard.Matches(obj) || !o.labels.Matches(obj.Labels) {
-		return false
-	}
-	if o.fields.Empty() {
-		return true
-	}
-	values := make(map[string]string, 4)
-	for _, t := range o.fields.Terms() {
-		values[t.Field] = obj.FieldValue(t.Field)
-	}
-	return o.fields.Matches(values)
+	return o.Shard.Matches(obj) && o.labels.matches(obj.Labels) && o.fields.matches(obj)
 }
 
-// ParseListOptions reads and validates list or watch options the way
-// kube-apiserver does: option syntax errors are 400, invalid combinations
-// 422 naming ListOptions.
+// ParseListOptions reads and validates list or watch options in
+// kube-apiserver's order: the parameters' syntax (400), their
+// combinations (422 naming ListOptions), the field selector's labels
+// against the kind (400), the resource version (400).
 func ParseListOptions(q url.Values, r *object.Resource, watch bool) (*ListOptions, *apierr.Error) {
 	o := &ListOptions{RV: q.Get("resourceVersion"), RVMatch: q.Get("resourceVersionMatch"), Continue: q.Get("continue")}
 	var err error
@@ -60,20 +48,6 @@ func ParseListOptions(q url.Values, r *object.Resource, watch bool) (*ListOption
 		}
 		o.Limit = max(o.Limit, 0)
 	}
-	if o.labels, err = selector.ParseLabels(q.Get("labelSelector")); err != nil {
-		return nil, apierr.BadRequest(selectorMessage(err))
-	}
-	if o.fields, err = selector.ParseFields(q.Get("fieldSelector")); err != nil {
-		return nil, apierr.BadRequest(selectorMessage(err))
-	}
-	if err := o.fields.Check(r.Selectable); err != nil {
-		return nil, unknownFieldSelector(r, o.fields)
-	}
-	o.AllowBookmarks = isTrue(q.Get("allowWatchBookmarks"))
-	if v, ok := q["sendInitialEvents"]; ok && len(v) > 0 {
-		b := isTrue(v[0])
-		o.SendInitialEvents = &b
-	}
 	if v := q.Get("timeoutSeconds"); v != "" {
 		secs, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
@@ -82,62 +56,36 @@ func ParseListOptions(q url.Values, r *object.Resource, watch bool) (*ListOption
 		secs = max(secs, 0)
 		o.Timeout = time.Duration(secs) * time.Second
 	}
+	if o.labels, err = parseLabelSelector(q.Get("labelSelector"), newLabelRules()); err != nil {
+		return nil, apierr.BadRequest(err.Error())
+	}
+	fieldTerms, err := splitFieldSelector(q.Get("fieldSelector"))
+	if err != nil {
+		return nil, apierr.BadRequest(err.Error())
+	}
+	o.AllowBookmarks = isTrue(q.Get("allowWatchBookmarks"))
+	if v, ok := q["sendInitialEvents"]; ok && len(v) > 0 {
+		b := isTrue(v[0])
+		o.SendInitialEvents = &b
+	}
+	var invalid *apierr.Error
+	if watch {
+		invalid = o.validateWatch()
+	} else {
+		invalid = o.validateList()
+	}
+	if invalid != nil {
+		return nil, invalid
+	}
+	if o.fields, err = convertFieldLabels(fieldTerms, r); err != nil {
+		return nil, apierr.BadRequest(err.Error())
+	}
 	if o.RV != "" {
 		if _, err := strconv.ParseUint(o.RV, 10, 64); err != nil {
 			return nil, apierr.BadRequest(fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: strconv.ParseUint: parsing %q: invalid syntax", o.RV, o.RV))
 		}
 	}
-	if watch {
-		return o, o.validateWatch()
-	}
-	return o, o.validateList()
-}
-
-// unknownFieldSelector is the 400 of a field selector on a field the
-// resource does not index: kinds with field label conversions of their
-// own name the field, the others list what they take.
-func unknownFieldSelector(r *object.Resource, f selector.Fields) *apierr.Error {
-	field := ""
-	for _, t := range f.Terms() {
-		if !r.Selectable(t.Field) {
-			field = t.Field
-			break
-		}
-	}
-	if len(r.Fields) > 0 && !r.Custom {
-		return apierr.BadRequest("field label not supported: " + field)
-	}
-	known := []string{strconv.Quote("metadata.name")}
-	if r.Kind.Namespaced {
-		known = append(known, strconv.Quote("metadata.namespace"))
-	}
-	for _, f := range r.Fields {
-		known = append(known, strconv.Quote(f))
-	}
-	return apierr.BadRequest(fmt.Sprintf("%q is not a known field selector: only %s", field, strings.Join(known, ", ")))
-}
-
-func selectorMessage(err error) string {
-	msg := err.Error()
-	if u := errors.Unwrap(err); u != nil {
-		if after, ok := cutPrefix(msg, u.Error()+": "); ok {
-			msg = after
-		}
-	}
-	// kube-apiserver quotes what it found in single quotes.
-	if before, rest, ok := strings.Cut(msg, `found "`); ok {
-		if lit, after, ok := strings.Cut(rest, `", expected`); ok {
-			msg = before + "found '" + lit + "' expected" + after
-		}
-	}
-	return msg
-}
-
-func cutPrefix(s, prefix string) (string, bool) {
-	if len(s) >= len(prefix) && s[:len(prefix)] == prefix {
-		return s[len(prefix):], true
-	}
-	return s, false
+	return o, nil
 }
 
 const (
