@@ -1,7 +1,6 @@
 package fake
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -71,14 +70,19 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		if err != nil {
 			return "", nil, err
 		}
-		if d.Meta.ResourceVersion != "" && d.Meta.ResourceVersion != strconv.FormatUint(cur.RV, 10) {
-			return "", nil, apierr.Conflict(res.Kind, r.Name)
-		}
-		if d.Meta.Name != r.Name {
-			return "", nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.Meta.Name, r.Name))
+		if res.Kind.Namespaced && d.Meta.Namespace == "" {
+			d.Meta.Namespace = r.Namespace
 		}
 		if res.Kind.Namespaced && d.Meta.Namespace != r.Namespace {
 			return "", nil, apierr.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
+		}
+		if aerr := checkURLName(d.Meta.Name, r.Name); aerr != nil {
+			return "", nil, aerr
+		}
+		if sentRV, aerr := writtenResourceVersion(d.Meta.ResourceVersion); aerr != nil {
+			return "", nil, aerr
+		} else if sentRV != 0 && sentRV != cur.RV {
+			return "", nil, apierr.Conflict(res.Kind, r.Name)
 		}
 		managed := d.Meta.ManagedFields
 		next, err := s.mergeUpdate(old, d, r.Subresource == "status")

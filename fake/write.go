@@ -114,12 +114,6 @@ func quote(s string) string {
 // An update that changes nothing keeps the resource version.
 func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOptions) (writeResult, *apierr.Error) {
 	res := d.Res
-	if d.Meta.Name == "" {
-		d.Meta.Name = r.Name
-	}
-	if d.Meta.Name != r.Name {
-		return writeResult{}, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.Meta.Name, r.Name))
-	}
 	if res.Kind.Namespaced {
 		if d.Meta.Namespace != "" && d.Meta.Namespace != r.Namespace {
 			return writeResult{}, apierr.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
@@ -127,6 +121,9 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		d.Meta.Namespace = r.Namespace
 	} else {
 		d.Meta.Namespace = ""
+	}
+	if aerr := checkURLName(d.Meta.Name, r.Name); aerr != nil {
+		return writeResult{}, aerr
 	}
 	code := http.StatusOK
 	sent := d.Meta.ManagedFields
@@ -138,11 +135,15 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 			// The uid an update names is a precondition of its write.
 			return "", nil, uidPreconditionFailed(res, cur, string(d.Meta.UID))
 		}
-		if d.Meta.ResourceVersion == "" && res.Custom {
+		sentRV, aerr := writtenResourceVersion(d.Meta.ResourceVersion)
+		if aerr != nil {
+			return "", nil, aerr
+		}
+		if sentRV == 0 && res.Custom {
 			// Custom resources allow no unconditional update.
 			return "", nil, apierr.Invalid(res.Kind.Group, res.Kind.Resource, r.Name, apierr.Cause{Type: "FieldValueInvalid", Field: "metadata.resourceVersion", Message: "Invalid value: 0: must be specified for an update"})
 		}
-		if d.Meta.ResourceVersion != "" && d.Meta.ResourceVersion != fmt.Sprint(cur.RV) {
+		if sentRV != 0 && sentRV != cur.RV {
 			return "", nil, apierr.Conflict(res.Kind, r.Name)
 		}
 		old, err := res.DraftOf(cur)
