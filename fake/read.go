@@ -24,9 +24,9 @@ func (s *Server) serveGet(w http.ResponseWriter, req *http.Request, r *request.R
 		return
 	}
 	if rv := req.URL.Query().Get("resourceVersion"); rv != "" {
-		n, err := strconv.ParseUint(rv, 10, 64)
-		if err != nil {
-			request.WriteError(w, req, apierr.BadRequest(fmt.Sprintf("invalid resource version %q: the value must be a decimal number", rv)))
+		n, aerr := getResourceVersion(r.Res, rv)
+		if aerr != nil {
+			request.WriteError(w, req, aerr)
 			return
 		}
 		if cur := s.store.CurrentRV(); n > cur || s.faults.takeTooLarge() {
