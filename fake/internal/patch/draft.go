@@ -114,6 +114,13 @@ func (pr *Patcher) Patch(r *request.Request, old *object.Draft, pt string, body 
 		// object (JSON and merge patches) or the patch map (strategic
 		// merge) as the invalid value, in a 422.
 		bad := string(b)
+		if pt == TypeJSON {
+			if orig, err := old.CompleteJSON(); err == nil {
+				if written := jsonPatchedAsWritten(orig, body); written != nil {
+					bad = string(written)
+				}
+			}
+		}
 		if pt == TypeMerge {
 			if orig, err := old.CompleteJSON(); err == nil {
 				var p any
