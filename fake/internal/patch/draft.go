@@ -109,7 +109,7 @@ func (pr *Patcher) Patch(r *request.Request, old *object.Draft, pt string, body 
 		}
 		return nil, apierr.New(http.StatusUnprocessableEntity, "Invalid", err.Error(), nil)
 	}
-	d, aerr := pr.decode(r.Res, result, unknown, o.Level, func(b []byte, detail string) *apierr.Error {
+	d, aerr := pr.decode(r.Res, result, unknown, o.Level, func(b []byte, detail string, cause error) *apierr.Error {
 		// kube-apiserver names the field "patch" and shows the patched
 		// object (JSON and merge patches) or the patch map (strategic
 		// merge) as the invalid value, in a 422.
@@ -131,6 +131,9 @@ func (pr *Patcher) Patch(r *request.Request, old *object.Draft, pt string, body 
 		}
 		if pt == TypeStrategic {
 			bad = fmt.Sprintf("%+v", smp)
+			if msg := unstructuredTypeError(cause); msg != "" {
+				detail = msg
+			}
 		}
 		return apierr.Invalid("", "", "", apierr.Cause{Type: metav1.CauseTypeFieldValueInvalid, Field: "patch",
 			Message: "Invalid value: " + strconv.Quote(bad) + ": " + detail})
@@ -160,14 +163,14 @@ func strategicError(err error) *apierr.Error {
 // invalid, when set, makes the error for a result that does not decode
 // (or has unknown fields under Strict validation), given the result's
 // JSON and the decoding error; nil gives a 400 as for a request body.
-func (pr *Patcher) decode(res *object.Resource, result any, unknown *[]string, level request.Validation, invalid func(b []byte, detail string) *apierr.Error) (*object.Draft, *apierr.Error) {
+func (pr *Patcher) decode(res *object.Resource, result any, unknown *[]string, level request.Validation, invalid func(b []byte, detail string, cause error) *apierr.Error) (*object.Draft, *apierr.Error) {
 	b, err := json.Marshal(result)
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
 	fail := func(err error) *apierr.Error {
 		if invalid != nil {
-			return invalid(b, strings.TrimPrefix(err.Error(), object.ErrBadBody.Error()+": "))
+			return invalid(b, strings.TrimPrefix(err.Error(), object.ErrBadBody.Error()+": "), err)
 		}
 		return request.CannotHandle(res, err)
 	}
