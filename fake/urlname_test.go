@@ -41,3 +41,18 @@ func TestWriteNameAndResourceVersionChecks(t *testing.T) {
 	// "0" names no version: the update is unconditional.
 	c.mustDo(http.StatusOK, "PUT", testCMs+"/n", `{"metadata":{"name":"n","resourceVersion":"0"},"data":{"a":"b"}}`)
 }
+
+// A create's deletionTimestamp and deletionGracePeriodSeconds are wiped
+// before managedFields are recorded: nobody owns them.
+func TestCreateWipesSystemFields(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	got := string(c.mustDo(http.StatusCreated, "POST", testCMs, `{"metadata":{"name":"w","deletionGracePeriodSeconds":30,"deletionTimestamp":"2026-01-02T03:04:05Z","uid":"u1"},"data":{"a":"b"}}`))
+	for _, bad := range []string{"deletionGracePeriodSeconds", "deletionTimestamp", `"u1"`} {
+		if strings.Contains(got, bad) {
+			t.Errorf("created object still has %s: %s", bad, got)
+		}
+	}
+	if !strings.Contains(got, `"fieldsV1":{"f:data":{".":{},"f:a":{}}}`) {
+		t.Errorf("managedFields: %s", got)
+	}
+}

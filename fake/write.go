@@ -276,6 +276,7 @@ func (s *Server) serveCreate(w http.ResponseWriter, req *http.Request, r *reques
 		return
 	}
 	s.serveWrite(w, req, r, request.CreateOptions, func(d *object.Draft, o request.WriteOptions) (writeResult, *apierr.Error) {
+		wipeSystemFields(d.Meta)
 		if err := managedfields.RecordUpdate(s.endpoint(r.Res, ""), nil, d.Meta.ManagedFields, d, o.Manager); err != nil {
 			return writeResult{}, apierr.Internal(err)
 		}
