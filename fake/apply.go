@@ -1,11 +1,9 @@
 package fake
 
 import (
-	"fmt"
 
 	"github.com/kubewire/kubewire/fake/internal/admission"
 	"github.com/kubewire/kubewire/fake/internal/admission/validation"
-	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/request"
 	"github.com/kubewire/kubewire/fake/internal/storage"
@@ -17,14 +15,8 @@ func (s *Server) applyCreate(r *request.Request, call *admission.Request, applie
 	if err != nil {
 		return "", nil, err
 	}
-	if d.Meta.Name == "" {
-		d.Meta.Name = r.Name
-	}
-	if d.Meta.Name != r.Name {
-		return "", nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", d.Meta.Name, r.Name))
-	}
-	if r.Res.Kind.Namespaced {
-		d.Meta.Namespace = r.Namespace
+	if aerr := checkApplyCreateMeta(r, d.Meta); aerr != nil {
+		return "", nil, aerr
 	}
 	if aerr := validation.Name(d); aerr != nil {
 		return "", nil, aerr

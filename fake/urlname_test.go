@@ -56,3 +56,30 @@ func TestCreateWipesSystemFields(t *testing.T) {
 		t.Errorf("managedFields: %s", got)
 	}
 }
+
+// A server-side apply that creates checks the object as kube-apiserver's
+// patch handler does (e2e TestFuzzFidelity's reports).
+func TestApplyCreateChecksMetadata(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	const ct = "application/apply-patch+yaml"
+	for _, tt := range []struct {
+		name, body string
+		code       int
+		want       string
+	}{
+		{"no name", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":""}}`, http.StatusBadRequest,
+			`the name of the object (a based on URL) was undeterminable: name must be provided`},
+		{"another namespace", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"web"}}`, http.StatusBadRequest,
+			`the namespace of the provided object does not match the namespace sent on the request`},
+		{"a uid", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","uid":"/data"}}`, http.StatusConflict,
+			`Operation cannot be fulfilled on configmaps \"a\": uid mismatch: the provided object specified uid /data, and no existing object was found`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(c.mustPatch(tt.code, testCMs+"/a?fieldManager=m", ct, tt.body))
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("got %s\nwant it to contain %s", got, tt.want)
+			}
+		})
+	}
+	c.mustPatch(http.StatusCreated, testCMs+"/a?fieldManager=m", ct, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"default"}}`)
+}
