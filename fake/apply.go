@@ -1,7 +1,6 @@
 package fake
 
 import (
-
 	"github.com/kubewire/kubewire/fake/internal/admission"
 	"github.com/kubewire/kubewire/fake/internal/admission/validation"
 	"github.com/kubewire/kubewire/fake/internal/object"
