@@ -2,12 +2,9 @@ package patch
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"maps"
 	"net/http"
 	"reflect"
-	"slices"
 	"strings"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -64,7 +61,7 @@ func checkApplied(res *object.Resource, applied map[string]any) *apierr.Error {
 			return apierr.BadRequest("metadata.managedFields must be nil")
 		}
 	}
-	var unknown []string
+	var unknown, typeErrs []string
 	if res.Custom {
 		if res.CRD != nil {
 			unknown = res.CRD.Schema.Prune(schemaCopy(applied))
@@ -73,38 +70,29 @@ func checkApplied(res *object.Resource, applied map[string]any) *apierr.Error {
 		b, _ := json.Marshal(applied)
 		t := res.NewTyped()
 		unknown = object.UnknownFieldPaths(b, reflect.TypeOf(t))
-		var typeErr *json.UnmarshalTypeError
-		if err := json.Unmarshal(b, t); errors.As(err, &typeErr) && typeErr.Type.Kind() == reflect.String && len(unknown) == 0 {
-			field := typeErr.Field
-			v, ok := object.JSONPathValue(applied, "."+field)
-			if m, isMap := v.(map[string]any); ok && isMap {
-				// A map of strings: name the entry that is not one.
-				for _, k := range slices.Sorted(maps.Keys(m)) {
-					if _, isString := m[k].(string); !isString {
-						field, v = field+"."+k, m[k]
-						break
-					}
-				}
-			}
-			if ok {
-				name, _, _ := unstructured.NestedFieldNoCopy(applied, "metadata", "name")
-				return apierr.InternalMessage(fmt.Sprintf("failed to create typed patch object (/%v; %s): .%s: expected string, got &value.valueUnstructured{Value:%v}", name, GvkString(apiVersion, kind), field, v))
-			}
-		}
+		typeErrs = applyTypeErrors(applied, reflect.TypeOf(t).Elem(), res.FieldType())
 	}
-	if len(unknown) > 0 {
-		name, _, _ := unstructured.NestedFieldNoCopy(applied, "metadata", "name")
-		msg := "." + unknown[0] + ": field not declared in schema"
-		if len(unknown) > 1 {
-			lines := []string{"errors:"}
-			for _, u := range unknown {
-				lines = append(lines, "  ."+u+": field not declared in schema")
-			}
-			msg = strings.Join(lines, "\n")
+	for _, u := range unknown {
+		typeErrs = append(typeErrs, "."+u+": field not declared in schema")
+	}
+	if len(typeErrs) > 0 {
+		msg := typeErrs[0]
+		if len(typeErrs) > 1 {
+			msg = "errors:\n  " + strings.Join(typeErrs, "\n  ")
 		}
-		return apierr.InternalMessage(fmt.Sprintf("failed to create typed patch object (/%v; %s): %s", name, GvkString(apiVersion, kind), msg))
+		return apierr.InternalMessage(fmt.Sprintf("failed to create typed patch object (%s; %s): %s", appliedNamespacedName(applied), GvkString(apiVersion, kind), msg))
 	}
 	return nil
+}
+
+// appliedNamespacedName prints the applied object's namespace and name
+// as kube-apiserver's metadata accessor reads them ("" when not a
+// string).
+func appliedNamespacedName(applied map[string]any) string {
+	meta, _ := applied["metadata"].(map[string]any)
+	ns, _ := meta["namespace"].(string)
+	name, _ := meta["name"].(string)
+	return ns + "/" + name
 }
 
 // schemaCopy deep-copies a decoded object, for pruning a copy.

@@ -1,0 +1,34 @@
+package fake
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// An applied configuration with a value of the wrong type is refused
+// before anything merges, as kube-apiserver v1.36.3's field manager
+// refuses it (e2e TestFuzzFidelity's reports).
+func TestApplyTypeErrorsAsKubeAPIServer(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	const ct = "application/apply-patch+yaml"
+	for _, tt := range []struct{ name, path, body, want string }{
+		{"string for an integer", testCMs + "/t1", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"generation":"Not_Valid!","name":"t1"}}`,
+			`failed to create typed patch object (/t1; /v1, Kind=ConfigMap): .metadata.generation: expected numeric (int or float), got string`},
+		{"number for a name", testCMs + "/t2", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":7}}`,
+			`failed to create typed patch object (/; /v1, Kind=ConfigMap): .metadata.name: expected string, got \u0026value.valueUnstructured{Value:7}`},
+		{"number in a set", testCMs + "/t3", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"t3","finalizers":[7]}}`,
+			`.metadata.finalizers[=7]: expected string, got \u0026value.valueUnstructured{Value:7}`},
+		{"string for a boolean", testCMs + "/t4", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"t4"},"immutable":"x"}`,
+			`.immutable: expected boolean, got \u0026{x}`},
+		{"keyed item without its key", "/api/v1/namespaces/default/serviceaccounts/t5", `{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"t5"},"secrets":[{"namespace":"a"}]}`,
+			`failed to create typed patch object (/t5; /v1, Kind=ServiceAccount): .secrets: element 0: associative list with keys has an element that omits all key fields [\"name\"] (and doesn't have default values for any key fields)`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(c.mustPatch(http.StatusInternalServerError, tt.path+"?fieldManager=m", ct, tt.body))
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("got %s\nwant it to contain %s", got, tt.want)
+			}
+		})
+	}
+}
