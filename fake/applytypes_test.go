@@ -23,6 +23,8 @@ func TestApplyTypeErrorsAsKubeAPIServer(t *testing.T) {
 			`.immutable: expected boolean, got \u0026{x}`},
 		{"keyed item without its key", "/api/v1/namespaces/default/serviceaccounts/t5", `{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"t5"},"secrets":[{"namespace":"a"}]}`,
 			`failed to create typed patch object (/t5; /v1, Kind=ServiceAccount): .secrets: element 0: associative list with keys has an element that omits all key fields [\"name\"] (and doesn't have default values for any key fields)`},
+		{"item keyed by a required field's default", testCMs + "/t6", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"t6","ownerReferences":[{"blockOwnerDeletion":""}]}}`,
+			`.metadata.ownerReferences[uid=\"\"].blockOwnerDeletion: expected boolean, got \u0026{}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := string(c.mustPatch(http.StatusInternalServerError, tt.path+"?fieldManager=m", ct, tt.body))
@@ -30,5 +32,16 @@ func TestApplyTypeErrorsAsKubeAPIServer(t *testing.T) {
 				t.Errorf("got %s\nwant it to contain %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// A required key field's default keys the item: the apply reaches
+// validation.
+func TestApplyKeysItemByRequiredDefault(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	got := string(c.mustPatch(http.StatusUnprocessableEntity, testCMs+"/o?fieldManager=m", "application/apply-patch+yaml",
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"o","ownerReferences":[{"controller":true}]}}`))
+	if !strings.Contains(got, "metadata.ownerReferences.uid") {
+		t.Errorf("got %s", got)
 	}
 }

@@ -147,7 +147,7 @@ func (w *applyTypeWalker) walk(v any, rt reflect.Type, ft *fieldpath.Type, path 
 		for i, item := range l {
 			elem := "[" + strconv.Itoa(i) + "]"
 			if associative {
-				pe, msg := itemPath(ft, item)
+				pe, msg := itemPath(ft, rt.Elem(), item)
 				if msg != "" {
 					w.fail(path, "element %d: %s", i, msg)
 					return
@@ -160,18 +160,31 @@ func (w *applyTypeWalker) walk(v any, rt reflect.Type, ft *fieldpath.Type, path 
 }
 
 // itemPath is an associative list item's path element, or the reason
-// it has none.
-func itemPath(ft *fieldpath.Type, item any) (fieldpath.PathElement, string) {
+// it has none. A key field the item omits takes its schema default:
+// recorded, or the zero value of a required field (kube-apiserver's
+// OpenAPI gives those one).
+func itemPath(ft *fieldpath.Type, elem reflect.Type, item any) (fieldpath.PathElement, string) {
 	if len(ft.Keys) > 0 {
-		switch item.(type) {
-		case nil:
+		m, isMap := item.(map[string]any)
+		switch {
+		case item == nil:
 			return "", "associative list with keys may not have a null element"
-		case map[string]any:
-		default:
+		case !isMap:
 			return "", "associative list with keys may not have non-map elements"
 		}
 		if pe, ok := ft.ItemElement(item); ok {
 			return pe, ""
+		}
+		keys := map[string]any{}
+		for _, k := range ft.Keys {
+			if v, ok := m[k]; ok {
+				keys[k] = v
+			} else if d, ok := requiredZero(elem, k); ok {
+				keys[k] = d
+			}
+		}
+		if len(keys) > 0 {
+			return fieldpath.Key(keys), ""
 		}
 		quoted := make([]string, len(ft.Keys))
 		for i, k := range ft.Keys {
@@ -218,4 +231,35 @@ func jsonFields(rt reflect.Type) map[string]reflect.Type {
 		out[name] = f.Type
 	}
 	return out
+}
+
+// requiredZero is the zero value of a struct's required scalar field
+// (no omitempty, not a pointer), named by its JSON name.
+func requiredZero(rt reflect.Type, name string) (any, bool) {
+	for rt.Kind() == reflect.Pointer {
+		rt = rt.Elem()
+	}
+	if rt.Kind() != reflect.Struct {
+		return nil, false
+	}
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		tagName, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tagName != name {
+			continue
+		}
+		if strings.Contains(opts, "omitempty") || f.Type.Kind() == reflect.Pointer {
+			return nil, false
+		}
+		switch scalarClass(f.Type) {
+		case "string":
+			return "", true
+		case "numeric":
+			return int64(0), true
+		case "boolean":
+			return false, true
+		}
+		return nil, false
+	}
+	return nil, false
 }
