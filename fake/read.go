@@ -30,7 +30,7 @@ func (s *Server) serveGet(w http.ResponseWriter, req *http.Request, r *request.R
 			return
 		}
 		if cur := s.store.CurrentRV(); n > cur || s.faults.takeTooLarge() {
-			request.WriteError(w, req, apierr.TooLargeRV(n, cur))
+			request.WriteError(w, req, tooLargeRV(r.Res, n, cur))
 			return
 		}
 	}
@@ -141,13 +141,13 @@ func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.
 			at = uint64(tok.RV)
 		}
 		exactGone = ""
-	case opts.RV == "0":
+	case opts.RV == "0" && watchCached(r.Res):
 		limit = 0 // served from the watch cache: the limit is ignored
 	case opts.RV != "":
 		n, _ := strconv.ParseUint(opts.RV, 10, 64)
 		cur := s.store.CurrentRV()
 		if n > cur || s.faults.takeTooLarge() {
-			return nil, lm, apierr.TooLargeRV(n, cur)
+			return nil, lm, tooLargeRV(r.Res, n, cur)
 		}
 		if opts.RVMatch == request.MatchExact || (opts.RVMatch == "" && limit > 0) {
 			at = n

@@ -37,8 +37,27 @@ func getResourceVersion(res *object.Resource, rv string) (uint64, *apierr.Error)
 		return n, nil
 	}
 	msg := "resourceVersion: Invalid value: " + strconv.Quote(rv) + ": " + err.Error()
-	if !res.Custom && res.Kind.Resource == "events" && (res.Kind.Group == "" || res.Kind.Group == "events.k8s.io") {
+	if !watchCached(res) {
 		return 0, apierr.BadRequest("invalid resource version: " + msg)
 	}
 	return 0, apierr.New(http.StatusInternalServerError, "", msg, nil)
+}
+
+// watchCached reports whether kube-apiserver serves the resource's reads
+// from its watch cache: every resource but Events, whose cache it
+// disables by default.
+func watchCached(res *object.Resource) bool {
+	return res.Custom || res.Kind.Resource != "events" || (res.Kind.Group != "" && res.Kind.Group != "events.k8s.io")
+}
+
+// tooLargeRV is the 504 of a read at a resource version the store has
+// not reached: the watch cache asks to retry after a second, the etcd
+// store (Events) does not.
+func tooLargeRV(res *object.Resource, requested, current uint64) *apierr.Error {
+	e := apierr.TooLargeRV(requested, current)
+	if !watchCached(res) {
+		e.RetryAfter = 0
+		e.Status.Details.RetryAfterSeconds = 0
+	}
+	return e
 }

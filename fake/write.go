@@ -65,11 +65,7 @@ func (s *Server) create(d *object.Draft, ns string, dry bool, call *admission.Re
 		}
 		if dry {
 			// kube-apiserver answers a dry-run create without a
-			// resource version, and of a built-in kind without
-			// managedFields (a custom resource's keeps them).
-			if !r.Custom {
-				d.Meta.ManagedFields = nil
-			}
+			// resource version; managedFields are kept.
 			rv = 0
 		}
 		next, err := d.Seal(rv)

@@ -1,0 +1,23 @@
+package fake
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// A dry-run create answers the object with its managedFields (when the
+// body sets fields) and without a resource version, as kube-apiserver
+// v1.36.3 does (e2e TestFuzzFidelity's reports).
+func TestDryRunCreateKeepsManagedFields(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	got := string(c.mustDo(http.StatusCreated, "POST", testCMs+"?dryRun=All&fieldManager=m", `{"metadata":{"name":"d"},"data":{"a":"1"}}`))
+	if !strings.Contains(got, `"managedFields":[{"manager":"m","operation":"Update"`) || strings.Contains(got, "resourceVersion") {
+		t.Errorf("dry-run create: %s", got)
+	}
+	got = string(c.mustDo(http.StatusCreated, "POST", testCMs+"?dryRun=All&fieldManager=m", `{"metadata":{"name":"e"}}`))
+	if strings.Contains(got, "managedFields") {
+		t.Errorf("dry-run create of no fields: %s", got)
+	}
+	c.mustDo(http.StatusNotFound, "GET", testCMs+"/d", "")
+}
