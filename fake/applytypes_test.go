@@ -45,3 +45,20 @@ func TestApplyKeysItemByRequiredDefault(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// Timestamps are parsed as kube-apiserver parses them: RFC 3339 for a
+// Time, with microseconds for a MicroTime, "" refused (e2e
+// TestFuzzFidelity's reports).
+func TestTimestampsParsedAsKubeAPIServer(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	got := string(c.mustDo(http.StatusBadRequest, "POST", testCMs, `{"metadata":{"creationTimestamp":"","name":"t"}}`))
+	if want := `ConfigMap in version \"v1\" cannot be handled as a ConfigMap: parsing time \"\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"\" as \"2006\"`; !strings.Contains(got, want) {
+		t.Errorf("create: got %s\nwant it to contain %s", got, want)
+	}
+	got = string(c.mustPatch(http.StatusInternalServerError, "/api/v1/namespaces/default/events/ev?fieldManager=m", "application/apply-patch+yaml",
+		`{"apiVersion":"v1","kind":"Event","metadata":{"name":"ev"},"involvedObject":{"kind":"Pod","name":"p","namespace":"default"},"series":{"lastObservedTime":"2026-01-02T03:04:05Z"}}`))
+	if want := `failed to convert new object (/ev; /v1, Kind=Event) to proper version: unable to convert unstructured object to /v1, Kind=Event: parsing time \"2026-01-02T03:04:05Z\" as \"2006-01-02T15:04:05.000000Z07:00\": cannot parse \"Z\" as \".000000\"`; !strings.Contains(got, want) {
+		t.Errorf("apply: got %s\nwant it to contain %s", got, want)
+	}
+	c.mustDo(http.StatusCreated, "POST", testCMs, `{"metadata":{"creationTimestamp":null,"name":"ok"}}`)
+}

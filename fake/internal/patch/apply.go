@@ -148,6 +148,13 @@ func (pr *Patcher) Apply(r *request.Request, old *object.Draft, applied map[stri
 	if merged == nil {
 		merged = live
 	}
+	if !res.Custom {
+		if terr := object.TimeParseError(reflect.TypeOf(res.NewTyped()).Elem(), merged); terr != nil {
+			gvk := GvkString(res.Kind.APIVersion(), res.Kind.Kind)
+			return nil, apierr.InternalMessage(fmt.Sprintf("failed to convert new object (%s; %s) to proper version: unable to convert unstructured object to %s: %v",
+				appliedNamespacedName(applied), gvk, gvk, terr))
+		}
+	}
 	d, aerr := pr.decode(res, merged, unknown, o.Level, nil)
 	if aerr != nil {
 		return nil, aerr

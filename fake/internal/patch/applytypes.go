@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kubewire/kubewire/fake/internal/fieldpath"
+	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // kube-apiserver's field manager reads an applied configuration as a
@@ -108,7 +109,7 @@ func (w *applyTypeWalker) walk(v any, rt reflect.Type, ft *fieldpath.Type, path 
 			w.fail(path, "expected map, got %s", valueString(v))
 			return
 		}
-		fields := jsonFields(rt)
+		fields := object.JSONFields(rt)
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			f, ok := fields[k]
 			if !ok {
@@ -204,35 +205,6 @@ func itemPath(ft *fieldpath.Type, elem reflect.Type, item any) (fieldpath.PathEl
 	return pe, ""
 }
 
-// jsonFields maps a struct's JSON field names to their Go types,
-// embedded inline structs included.
-func jsonFields(rt reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := range rt.NumField() {
-		f := rt.Field(i)
-		tag := f.Tag.Get("json")
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "-" || (!f.IsExported() && !f.Anonymous) {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			et := f.Type
-			for et.Kind() == reflect.Pointer {
-				et = et.Elem()
-			}
-			if et.Kind() == reflect.Struct && (strings.Contains(opts, "inline") || tag == "" || name == "") {
-				maps.Copy(out, jsonFields(et))
-				continue
-			}
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
-}
-
 // requiredZero is the zero value of a struct's required scalar field
 // (no omitempty, not a pointer), named by its JSON name.
 func requiredZero(rt reflect.Type, name string) (any, bool) {
@@ -242,24 +214,21 @@ func requiredZero(rt reflect.Type, name string) (any, bool) {
 	if rt.Kind() != reflect.Struct {
 		return nil, false
 	}
-	for i := range rt.NumField() {
-		f := rt.Field(i)
-		tagName, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if tagName != name {
-			continue
-		}
-		if strings.Contains(opts, "omitempty") || f.Type.Kind() == reflect.Pointer {
-			return nil, false
-		}
-		switch scalarClass(f.Type) {
-		case "string":
-			return "", true
-		case "numeric":
-			return int64(0), true
-		case "boolean":
-			return false, true
-		}
+	f, ok := object.JSONField(rt, name)
+	if !ok {
 		return nil, false
+	}
+	_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if strings.Contains(opts, "omitempty") || f.Type.Kind() == reflect.Pointer {
+		return nil, false
+	}
+	switch scalarClass(f.Type) {
+	case "string":
+		return "", true
+	case "numeric":
+		return int64(0), true
+	case "boolean":
+		return false, true
 	}
 	return nil, false
 }

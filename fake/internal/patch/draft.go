@@ -178,6 +178,9 @@ func (pr *Patcher) decode(res *object.Resource, result any, unknown *[]string, l
 	if ae, ok := err.(*apierr.Error); ok {
 		return nil, ae
 	}
+	if err == nil && !res.Custom {
+		err = object.TimeParseError(reflect.TypeOf(d.Typed).Elem(), result)
+	}
 	if err != nil {
 		return nil, fail(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -98,6 +99,9 @@ func DecodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *obje
 	}
 	if ae, ok := err.(*apierr.Error); ok {
 		return nil, ae
+	}
+	if err == nil && !r.Custom && !mt.IsProtobuf() {
+		err = timeParseError(d, body, mt.IsYAML())
 	}
 	if err != nil {
 		return nil, CannotHandle(r, err)
@@ -255,4 +259,21 @@ func YAMLError(err error) string {
 		msg = prefix + msg
 	}
 	return msg
+}
+
+// timeParseError checks a built-in body's timestamps as kube-apiserver
+// parses them (object.TimeParseError).
+func timeParseError(d *object.Draft, body []byte, isYAML bool) error {
+	if isYAML {
+		j, err := codec.YAMLToJSON(body)
+		if err != nil {
+			return nil
+		}
+		body = j
+	}
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return nil
+	}
+	return object.TimeParseError(reflect.TypeOf(d.Typed).Elem(), v)
 }
