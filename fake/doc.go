@@ -111,7 +111,13 @@
 //     Server.CollectGarbage, as on a cluster without them.
 //   - Lists: limit and continue over a consistent snapshot,
 //     remainingItemCount, every row of the resourceVersion /
-//     resourceVersionMatch table, label and field selectors.
+//     resourceVersionMatch table (Events, which kube-apiserver reads
+//     from etcd rather than its watch cache, honour limit at
+//     resourceVersion=0), label and field selectors read with
+//     kube-apiserver's grammar and refused in its words, and each
+//     built-in kind's field label conversion (Services' spec.clusterIP
+//     and spec.type, Pods' status.podIPs and spec.host, Jobs' own
+//     wording, metadata only for kinds that register none).
 //   - Watches in JSON and protobuf framing, from any kept resource
 //     version, bookmarks, watch-lists with the initial-events-end
 //     bookmark, timeoutSeconds, 410 ERROR events for compacted versions.
@@ -223,10 +229,21 @@
 //     at the others by changing apiVersion; with Webhook, converted to
 //     the storage version when written, as kube-apiserver does); a CRD's
 //     objects are deleted with it even if finalizers hold them.
-//   - Server-side apply: fields of the wrong type (YAML's y, yes, on and
-//     off are booleans) answer kube-apiserver's 500 only for unknown
-//     fields; the kubectl last-applied annotation is not reconciled with
-//     apply; entries of other API versions are not converted.
+//   - Server-side apply: the applied configuration is checked against
+//     the kind's types as kube-apiserver's field manager checks it
+//     (values of the wrong type, unknown fields and list items without
+//     their keys answer its 500), but a key field's default is known only
+//     when recorded or when the field is required (its zero value), so a
+//     conflict on an item whose key the applier left to its default
+//     (a Service port's protocol) may be reported where kube-apiserver
+//     sees none; the kubectl last-applied annotation is not reconciled
+//     with apply; entries of other API versions are not converted.
+//   - Error causes: metadata errors (ownerReferences, finalizers) are
+//     reported once per update where kube-apiserver repeats them for
+//     each validation pass of the kind (two to four times); a strategic
+//     merge patch result that does not convert is worded as
+//     kube-apiserver's unstructured converter words it except for types
+//     with their own decoders (quantities, int-or-strings).
 //   - Compaction: kube-apiserver v1.36 serves watches (and, from its
 //     cache snapshots, Exact lists and continue tokens) from its watch
 //     cache, so after an etcd compaction the resource versions its cache
