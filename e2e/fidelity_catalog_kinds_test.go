@@ -86,6 +86,8 @@ func kindsScenario(c *catalog) {
 	c.post("bind it", ns+"pods/unbound/binding", `{"apiVersion":"v1","kind":"Binding","metadata":{"name":"unbound"},"target":{"kind":"Node","name":"node-b"}}`)
 	c.post("bind it again", ns+"pods/unbound/binding", `{"apiVersion":"v1","kind":"Binding","metadata":{"name":"unbound"},"target":{"kind":"Node","name":"node-c"}}`)
 	c.get("bound pod", ns+"pods/unbound")
+	c.patch("pod status podIP alone", ns+"pods/unbound/status", ctMerge, `{"status":{"podIP":"10.0.0.7"}}`)
+	c.patch("pod status podIP unlike podIPs", ns+"pods/unbound/status", ctMerge, `{"status":{"podIP":"10.0.0.9","podIPs":[{"ip":"10.0.0.8"}]}}`)
 	c.post("evict it", ns+"pods/unbound/eviction", `{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"unbound"}}`)
 	c.get("evicted pod terminating", ns+"pods/unbound")
 	c.post("evict a missing pod", ns+"pods/missing/eviction", `{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"missing"}}`)

@@ -238,7 +238,7 @@
 //     (a Service port's protocol) may be reported where kube-apiserver
 //     sees none; the kubectl last-applied annotation is not reconciled
 //     with apply; entries of other API versions are not converted.
-//   - Error causes: metadata errors (ownerReferences, finalizers) are
+//   - Error causes: metadata errors (ownerReferences) are
 //     reported once per update where kube-apiserver repeats them for
 //     each validation pass of the kind (two to four times); a strategic
 //     merge patch result that does not convert is worded as

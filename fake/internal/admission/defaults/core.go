@@ -26,6 +26,8 @@ func coreDefaults(p any) bool {
 		if o.Optional == nil {
 			o.Optional = ptr(false)
 		}
+	case *corev1.PodStatus:
+		podIPsConverted(o)
 	case *corev1.ObjectFieldSelector:
 		setIfEmpty(&o.APIVersion, "v1")
 	case *corev1.Probe:
