@@ -21,3 +21,20 @@ func TestDryRunCreateKeepsManagedFields(t *testing.T) {
 	}
 	c.mustDo(http.StatusNotFound, "GET", testCMs+"/d", "")
 }
+
+// A generateName longer than 58 characters is cut to 58 before the 5
+// random characters are added, as kube-apiserver cuts it.
+func TestGenerateNameCut(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	base := strings.Repeat("a", 70)
+	got := string(c.mustDo(http.StatusCreated, "POST", testCMs, `{"metadata":{"generateName":"`+base+`"}}`))
+	i := strings.Index(got, `"name":"`)
+	if i < 0 {
+		t.Fatalf("no name: %s", got)
+	}
+	name := got[i+len(`"name":"`):]
+	name = name[:strings.IndexByte(name, '"')]
+	if len(name) != 63 || !strings.HasPrefix(name, base[:58]) || strings.HasPrefix(name, base[:59]) {
+		t.Errorf("generated name %q (%d characters)", name, len(name))
+	}
+}

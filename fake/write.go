@@ -41,7 +41,7 @@ func (s *Server) create(d *object.Draft, ns string, dry bool, call *admission.Re
 		d.Meta.Namespace = ""
 	}
 	if d.Meta.Name == "" && d.Meta.GenerateName != "" {
-		d.Meta.Name = d.Meta.GenerateName + object.RandomSuffix()
+		d.Meta.Name = generatedName(d.Meta.GenerateName)
 	}
 	if aerr := validation.Name(d); aerr != nil {
 		return writeResult{}, aerr
