@@ -62,3 +62,17 @@ func TestTimestampsParsedAsKubeAPIServer(t *testing.T) {
 	}
 	c.mustDo(http.StatusCreated, "POST", testCMs, `{"metadata":{"creationTimestamp":null,"name":"ok"}}`)
 }
+
+// An applied port without a protocol is the TCP port, as kube-apiserver
+// keys it: a second manager applying the same port conflicts with no
+// one (e2e TestFuzzFidelity's reports).
+func TestApplyKeysPortByDefaultProtocol(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	svc := "/api/v1/namespaces/default/services/s"
+	const ct = "application/apply-patch+yaml"
+	got := string(c.mustPatch(http.StatusCreated, svc+"?fieldManager=a", ct, `{"apiVersion":"v1","kind":"Service","metadata":{"name":"s"},"spec":{"ports":[{"port":80}],"selector":{"app":"x"}}}`))
+	if !strings.Contains(got, `"k:{\"port\":80,\"protocol\":\"TCP\"}"`) {
+		t.Errorf("first apply's managedFields: %s", got)
+	}
+	c.mustPatch(http.StatusOK, svc+"?fieldManager=b", ct, `{"apiVersion":"v1","kind":"Service","metadata":{"name":"s"},"spec":{"ports":[{"appProtocol":"example.com","port":80}],"selector":{"app":"x"}}}`)
+}

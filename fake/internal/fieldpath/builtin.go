@@ -71,7 +71,7 @@ func (b *Builtins) build(name string) *Type {
 	if !ok {
 		return nil
 	}
-	t := &Type{Kind: Object, Atomic: d.atomic, Fields: map[string]*Type{}}
+	t := &Type{Kind: Object, Atomic: d.atomic, Fields: map[string]*Type{}, Defaults: keyDefaults(name)}
 	b.defs[name] = t // before the fields: types may be recursive
 	for f, s := range d.fields {
 		t.Fields[f] = b.fromShape(&s)
