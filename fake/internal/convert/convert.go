@@ -1,0 +1,59 @@
+package convert
+
+import (
+	"fmt"
+
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	eventsv1 "github.com/kubewire/kubewire/api/events/v1"
+)
+
+// A shared kind is one kind served under several group/versions and
+// stored once, at its storage version.
+type shared struct {
+	storage  string   // the apiVersion objects are stored at
+	versions []string // every apiVersion that serves the kind
+}
+
+// kinds are the shared kinds by "group/resource" of each version that
+// serves them.
+var kinds = map[string]shared{
+	"/events":              eventsShared,
+	"events.k8s.io/events": eventsShared,
+}
+
+var eventsShared = shared{storage: "v1", versions: []string{"v1", "events.k8s.io/v1"}}
+
+// Storage returns the apiVersion the objects of group/resource are
+// stored at and a name for their shared store, or false when the
+// resource is served under one group/version only.
+func Storage(group, resource string) (apiVersion, store string, ok bool) {
+	k, ok := kinds[group+"/"+resource]
+	if !ok {
+		return "", "", false
+	}
+	return k.storage, "shared:" + k.storage + "/" + resource, true
+}
+
+// To converts obj (a pointer to a generated type of package api) to the
+// kind's type at apiVersion. obj is not changed; the result shares no
+// memory with it but for strings. An object already at apiVersion is
+// returned as it is.
+func To(obj any, apiVersion string) (any, error) {
+	switch o := obj.(type) {
+	case *corev1.Event:
+		if apiVersion == "v1" {
+			return o, nil
+		}
+		if apiVersion == "events.k8s.io/v1" {
+			return CoreToEvent(o), nil
+		}
+	case *eventsv1.Event:
+		if apiVersion == "events.k8s.io/v1" {
+			return o, nil
+		}
+		if apiVersion == "v1" {
+			return EventToCore(o), nil
+		}
+	}
+	return nil, fmt.Errorf("no conversion of %T to %s", obj, apiVersion)
+}
