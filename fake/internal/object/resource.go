@@ -60,6 +60,11 @@ type Resource struct {
 	// CRD is what a custom resource's CustomResourceDefinition says of
 	// its version; nil for built-in kinds.
 	CRD *CRDVersion
+
+	// hub, for a built-in kind served under several versions and
+	// stored once, is the resource of its storage version (nil for that
+	// resource itself); see LinkVersions.
+	hub *Resource
 }
 
 // FieldType returns the shape of the kind's objects for field
