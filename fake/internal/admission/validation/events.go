@@ -34,7 +34,7 @@ func eventKinds(rules map[string]kindRule) {
 			if !strict {
 				return e
 			}
-			e.addAll(v.objectMeta(d.Meta, true, subdomainName, false))
+			e.addAll(v.objectMeta(d.Meta, true, subdomainName, true))
 			e.addAll(eventSeries(ev))
 			if ev.EventTime.IsZero() {
 				e.required("eventTime", "")
@@ -63,7 +63,7 @@ func eventKinds(rules map[string]kindRule) {
 				return e
 			}
 			was, _ := eventOf(old)
-			e.addAll(v.objectMetaUpdate(d.Meta, old.Meta, false))
+			e.addAll(v.objectMetaUpdate(d.Meta, old.Meta, true))
 			if !reflect.DeepEqual(eventSeriesValue(ev.Series), eventSeriesValue(was.Series)) {
 				e.addAll(eventSeries(ev))
 			}

@@ -32,7 +32,7 @@ func hpaKinds(rules map[string]kindRule) {
 	rules["autoscaling/horizontalpodautoscalers"] = kindRule{
 		create: func(v *Validator, d *object.Draft) errs {
 			spec, ok := hpaSpec(d)
-			e := v.objectMeta(d.Meta, true, subdomainName, false)
+			e := v.objectMeta(d.Meta, true, subdomainName, true)
 			if ok {
 				e.addAll(v.hpaSpec(spec, hpaOptionsFor(spec, nil)))
 			}
@@ -41,7 +41,7 @@ func hpaKinds(rules map[string]kindRule) {
 		update: func(v *Validator, d, old *object.Draft) errs {
 			spec, ok := hpaSpec(d)
 			was, wasOK := hpaSpec(old)
-			e := v.objectMetaUpdate(d.Meta, old.Meta, false)
+			e := v.objectMetaUpdate(d.Meta, old.Meta, true)
 			if ok && wasOK {
 				e.addAll(v.hpaSpec(spec, hpaOptionsFor(spec, was)))
 			}
