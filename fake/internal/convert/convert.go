@@ -7,31 +7,15 @@ import (
 	eventsv1 "github.com/kubewire/kubewire/api/events/v1"
 )
 
-// A shared kind is one kind served under several group/versions and
-// stored once, at its storage version.
-type shared struct {
-	storage  string   // the apiVersion objects are stored at
-	versions []string // every apiVersion that serves the kind
-}
-
-// kinds are the shared kinds by "group/resource" of each version that
-// serves them.
-var kinds = map[string]shared{
-	"/events":              eventsShared,
-	"events.k8s.io/events": eventsShared,
-}
-
-var eventsShared = shared{storage: "v1", versions: []string{"v1", "events.k8s.io/v1"}}
-
 // Storage returns the apiVersion the objects of group/resource are
-// stored at and a name for their shared store, or false when the
-// resource is served under one group/version only.
+// stored at and a name for the store every version of the kind shares,
+// or false when the resource is served under one group/version only.
 func Storage(group, resource string) (apiVersion, store string, ok bool) {
-	k, ok := kinds[group+"/"+resource]
-	if !ok {
-		return "", "", false
+	switch group + "/" + resource {
+	case "/events", "events.k8s.io/events":
+		return "v1", "shared:v1/events", true
 	}
-	return k.storage, "shared:" + k.storage + "/" + resource, true
+	return "", "", false
 }
 
 // To converts obj (a pointer to a generated type of package api) to the
