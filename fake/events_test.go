@@ -121,3 +121,19 @@ func mustJSON(t *testing.T, b []byte, v any) {
 		t.Fatalf("decode %s: %v", b, err)
 	}
 }
+
+// Events have no garbage collection policy: deleting one with
+// propagationPolicy=Orphan or Foreground deletes it at once, through
+// either API.
+func TestEventsDeleteIgnoresPropagation(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	c.mustDo(http.StatusCreated, "POST", eventsAPI, recorderEvt)
+	b := c.mustDo(http.StatusOK, "DELETE", eventsAPI+"/pod-a.1?propagationPolicy=Orphan", "")
+	if !strings.Contains(string(b), `"kind":"Status"`) || !strings.Contains(string(b), `"status":"Success"`) {
+		t.Fatalf("delete with Orphan: %s", b)
+	}
+	c.mustDo(http.StatusNotFound, "GET", coreEvents+"/pod-a.1", "")
+	c.mustDo(http.StatusCreated, "POST", eventsAPI, recorderEvt)
+	c.mustDo(http.StatusOK, "DELETE", coreEvents+"/pod-a.1?propagationPolicy=Foreground", "")
+	c.mustDo(http.StatusNotFound, "GET", eventsAPI+"/pod-a.1", "")
+}
