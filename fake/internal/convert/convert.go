@@ -3,6 +3,8 @@ package convert
 import (
 	"fmt"
 
+	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
+	autoscalingv2 "github.com/kubewire/kubewire/api/autoscaling/v2"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	eventsv1 "github.com/kubewire/kubewire/api/events/v1"
 )
@@ -14,6 +16,8 @@ func Storage(group, resource string) (apiVersion, store string, ok bool) {
 	switch group + "/" + resource {
 	case "/events", "events.k8s.io/events":
 		return "v1", "shared:v1/events", true
+	case "autoscaling/horizontalpodautoscalers":
+		return "autoscaling/v2", "shared:autoscaling/v2/horizontalpodautoscalers", true
 	}
 	return "", "", false
 }
@@ -37,6 +41,20 @@ func To(obj any, apiVersion string) (any, error) {
 		}
 		if apiVersion == "v1" {
 			return EventToCore(o), nil
+		}
+	case *autoscalingv2.HorizontalPodAutoscaler:
+		if apiVersion == "autoscaling/v2" {
+			return o, nil
+		}
+		if apiVersion == "autoscaling/v1" {
+			return HPAToV1(o), nil
+		}
+	case *autoscalingv1.HorizontalPodAutoscaler:
+		if apiVersion == "autoscaling/v1" {
+			return o, nil
+		}
+		if apiVersion == "autoscaling/v2" {
+			return HPAToV2(o), nil
 		}
 	}
 	return nil, fmt.Errorf("no conversion of %T to %s", obj, apiVersion)

@@ -8,6 +8,7 @@ import (
 	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
 	autoscalingv2 "github.com/kubewire/kubewire/api/autoscaling/v2"
 	"github.com/kubewire/kubewire/api/quantity"
+	"github.com/kubewire/kubewire/fake/internal/convert"
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
@@ -50,23 +51,15 @@ func hpaKinds(rules map[string]kindRule) {
 	}
 }
 
-// hpaSpec is the draft's spec in autoscaling/v2 form; an autoscaling/v1
-// spec's CPU target is its one Resource metric.
+// hpaSpec is the draft's spec in autoscaling/v2 form, as kube-apiserver
+// converts an autoscaling/v1 object (its CPU target and the metrics its
+// annotation keeps) before validating it.
 func hpaSpec(d *object.Draft) (*autoscalingv2.HorizontalPodAutoscalerSpec, bool) {
 	switch t := d.Typed.(type) {
 	case *autoscalingv2.HorizontalPodAutoscaler:
 		return &t.Spec, true
 	case *autoscalingv1.HorizontalPodAutoscaler:
-		s := &autoscalingv2.HorizontalPodAutoscalerSpec{
-			ScaleTargetRef: autoscalingv2.CrossVersionObjectReference{Kind: t.Spec.ScaleTargetRef.Kind, Name: t.Spec.ScaleTargetRef.Name, APIVersion: t.Spec.ScaleTargetRef.APIVersion},
-			MinReplicas:    t.Spec.MinReplicas,
-			MaxReplicas:    t.Spec.MaxReplicas,
-		}
-		if p := t.Spec.TargetCPUUtilizationPercentage; p != nil {
-			s.Metrics = []autoscalingv2.MetricSpec{{Type: "Resource", Resource: &autoscalingv2.ResourceMetricSource{
-				Name: "cpu", Target: autoscalingv2.MetricTarget{Type: "Utilization", AverageUtilization: p}}}}
-		}
-		return s, true
+		return &convert.HPAToV2(t).Spec, true
 	}
 	return nil, false
 }
