@@ -65,6 +65,9 @@ type Resource struct {
 	// stored once, is the resource of its storage version (nil for that
 	// resource itself); see LinkVersions.
 	hub *Resource
+	// versions are the resources sharing a store with this one, this
+	// one included (nil when it shares none).
+	versions []*Resource
 }
 
 // FieldType returns the shape of the kind's objects for field

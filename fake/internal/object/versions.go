@@ -1,6 +1,7 @@
 package object
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/kubewire/kubewire/fake/internal/convert"
@@ -35,11 +36,48 @@ func LinkVersions(rs []*Resource) {
 			hubs[store] = r
 		}
 	}
+	shared := map[*StorageKey][]*Resource{}
 	for _, r := range rs {
-		if h := hubs[r.Storage.Name]; h != nil && h != r && h.Storage == r.Storage {
-			r.hub = h
+		if h := hubs[r.Storage.Name]; h != nil && h.Storage == r.Storage {
+			shared[r.Storage] = append(shared[r.Storage], r)
+			if h != r {
+				r.hub = h
+			}
 		}
 	}
+	for _, r := range rs {
+		r.versions = shared[r.Storage]
+	}
+}
+
+// AtVersion is the resource serving r's kind at apiVersion, nil when
+// none shares r's store.
+func (r *Resource) AtVersion(apiVersion string) *Resource {
+	for _, v := range r.versions {
+		if v.Kind.APIVersion() == apiVersion {
+			return v
+		}
+	}
+	return nil
+}
+
+// ConvertMap converts an object of r's kind (decoded JSON, complete) to
+// resource to's version, as to serves it.
+func (r *Resource) ConvertMap(obj map[string]any, to *Resource) (map[string]any, error) {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	d, _, err := r.DecodeJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	t, err := to.convertTyped(d.Typed)
+	if err != nil {
+		return nil, err
+	}
+	c := &Draft{Res: to, Typed: t, Meta: t.GetObjectMeta()}
+	return c.ObjectMap()
 }
 
 // converts reports whether serving o at r converts it between versions.
@@ -106,4 +144,26 @@ func (r *Resource) InternalGroup() string {
 		return r.hub.Kind.Group
 	}
 	return r.Kind.Group
+}
+
+// ThroughStorage gives a draft of a shared kind written at a version
+// other than its storage version the form kube-apiserver answers with:
+// converted to the storage version and back, as kube-apiserver converts
+// a request to its internal form and its answer from it (autoscaling/v1's
+// CPU target defaulted, its round-trip annotations rebuilt). A draft
+// that does not convert is left as it is.
+func (d *Draft) ThroughStorage() {
+	h := d.Res.hub
+	if h == nil || d.Res.Custom {
+		return
+	}
+	t, err := h.convertTyped(d.Typed)
+	if err != nil {
+		return
+	}
+	back, err := d.Res.convertTyped(t)
+	if err != nil {
+		return
+	}
+	d.Typed, d.Meta = back, back.GetObjectMeta()
 }
