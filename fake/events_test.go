@@ -137,3 +137,22 @@ func TestEventsDeleteIgnoresPropagation(t *testing.T) {
 	c.mustDo(http.StatusOK, "DELETE", coreEvents+"/pod-a.1?propagationPolicy=Foreground", "")
 	c.mustDo(http.StatusNotFound, "GET", eventsAPI+"/pod-a.1", "")
 }
+
+// Tables of events.k8s.io/v1 Events are printed as core/v1's, from the
+// one stored event.
+func TestEventsTableThroughEventsAPI(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	c.mustDo(http.StatusCreated, "POST", eventsAPI, recorderEvt)
+	_, b := c.do("GET", eventsAPI, "application/json;as=Table;v=v1;g=meta.k8s.io", "")
+	var table struct {
+		Columns []struct{ Name string } `json:"columnDefinitions"`
+		Rows    []struct{ Cells []any } `json:"rows"`
+	}
+	mustJSON(t, b, &table)
+	if len(table.Columns) < 7 || table.Columns[0].Name != "Last Seen" || len(table.Rows) != 1 {
+		t.Fatalf("events.k8s.io Table: %s", b)
+	}
+	if cells := table.Rows[0].Cells; cells[3] != "pod/pod-a" || cells[6] != "started the pod" {
+		t.Fatalf("cells %v", cells)
+	}
+}

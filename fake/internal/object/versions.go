@@ -167,3 +167,13 @@ func (d *Draft) ThroughStorage() {
 	}
 	d.Typed, d.Meta = back, back.GetObjectMeta()
 }
+
+// StorageResource is the resource of the version r's objects are stored
+// at: r itself but for the other versions of a kind stored once, whose
+// Tables kube-apiserver prints from the one internal form.
+func (r *Resource) StorageResource() *Resource {
+	if r.hub != nil {
+		return r.hub
+	}
+	return r
+}
