@@ -3,6 +3,7 @@ package validation
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	autoscalingv1 "github.com/kubewire/kubewire/api/autoscaling/v1"
@@ -246,7 +247,7 @@ func (v *Validator) metricSpec(m autoscalingv2.MetricSpec, path string, o hpaRef
 	switch typ {
 	case "Object", "Pods", "Resource", "External", "ContainerResource":
 		expected = strings.ToLower(typ[:1]) + typ[1:]
-		if !slicesContains(present, expected) {
+		if !slices.Contains(present, expected) {
 			e.required(child(path, expected), "must populate information for the given metric source")
 		}
 	default:
@@ -260,15 +261,6 @@ func (v *Validator) metricSpec(m autoscalingv2.MetricSpec, path string, o hpaRef
 		}
 	}
 	return e
-}
-
-func slicesContains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func utilizationOrValue(t autoscalingv2.MetricTarget, path string) errs {
@@ -332,7 +324,7 @@ func scalingRules(r *autoscalingv2.HPAScalingRules, path string) errs {
 	if w := r.StabilizationWindowSeconds; w != nil && *w > hpaMaxStabilizationSeconds {
 		e.invalid(child(path, "stabilizationWindowSeconds"), int64(*w), fmt.Sprintf("must be less than or equal to %d", hpaMaxStabilizationSeconds))
 	}
-	if p := r.SelectPolicy; p != nil && !slicesContains(selectPolicies, string(*p)) {
+	if p := r.SelectPolicy; p != nil && !slices.Contains(selectPolicies, string(*p)) {
 		e.notSupported(child(path, "selectPolicy"), string(*p), selectPolicies...)
 	}
 	if len(r.Policies) == 0 {
@@ -376,10 +368,10 @@ func (v *Validator) containerResourceName(name, path string) errs {
 	}
 	hugePages := strings.HasPrefix(name, "hugepages-")
 	if !strings.Contains(name, "/") {
-		if !hugePages && !slicesContains(standardResources, name) {
+		if !hugePages && !slices.Contains(standardResources, name) {
 			e.invalid(path, name, "must be a standard resource type or fully qualified")
 		}
-		if !hugePages && !slicesContains(standardResources[:3], name) {
+		if !hugePages && !slices.Contains(standardResources[:3], name) {
 			e.invalid(path, name, "must be a standard resource for containers")
 		}
 		return e
