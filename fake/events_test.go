@@ -156,3 +156,21 @@ func TestEventsTableThroughEventsAPI(t *testing.T) {
 		t.Fatalf("cells %v", cells)
 	}
 }
+
+// In protobuf, an event written through core/v1 is served through
+// events.k8s.io/v1 as that API's message.
+func TestEventsProtobufAcrossAPIs(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	c.mustDo(http.StatusCreated, "POST", coreEvents, `{"metadata":{"name":"old"},"involvedObject":{"kind":"Pod","name":"p","namespace":"default"},"message":"m","count":2}`)
+	resp, b := c.do("GET", eventsAPI+"/old", codec.MediaTypeProtobuf, "")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+	var ev eventsv1.Event
+	if err := codec.DecodeProtobuf(b, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Note != "m" || ev.DeprecatedCount != 2 || ev.Regarding.Name != "p" {
+		t.Fatalf("protobuf events.k8s.io view: %+v", ev)
+	}
+}
