@@ -186,8 +186,8 @@
 // What still differs from kube-apiserver, by class, beyond the catalog:
 //
 //   - Defaulting: quantities are not rounded to milli-units, pod-level
-//     resources get no defaults, and fields behind feature gates kube-apiserver v1.36
-//     leaves off by default are not defaulted.
+//     resources get no defaults, and fields behind feature gates
+//     kube-apiserver v1.36 leaves off by default are not defaulted.
 //   - Admission: LimitRanger, ResourceQuota, PodSecurity and the
 //     validating admission policies are not run; webhooks are called
 //     while the server holds its storage's lock for updates, patches and
