@@ -76,3 +76,12 @@ func TestApplyKeysPortByDefaultProtocol(t *testing.T) {
 	}
 	c.mustPatch(http.StatusOK, svc+"?fieldManager=b", ct, `{"apiVersion":"v1","kind":"Service","metadata":{"name":"s"},"spec":{"ports":[{"appProtocol":"example.com","port":80}],"selector":{"app":"x"}}}`)
 }
+
+// Types with their own decoders (a CRD schema's default and enum values)
+// take any value: applying a CRD is not refused by the type check.
+func TestApplyTypeCheckLeavesOwnDecodersAlone(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	c.mustPatch(http.StatusCreated, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.example.com?fieldManager=m", "application/apply-patch+yaml",
+		`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"things.example.com"},"spec":{"group":"example.com","names":{"kind":"Thing","plural":"things"},"scope":"Namespaced",`+
+			`"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"mode":{"type":"string","default":"Allow","enum":["Allow","Forbid"]}}}}}]}}`)
+}

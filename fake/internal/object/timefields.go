@@ -1,6 +1,7 @@
 package object
 
 import (
+	"encoding/json"
 	"maps"
 	"reflect"
 	"slices"
@@ -43,6 +44,9 @@ func TimeParseError(rt reflect.Type, v any) error {
 		}
 		_, err := time.Parse(l, s)
 		return err
+	}
+	if reflect.PointerTo(rt).Implements(reflect.TypeFor[json.Unmarshaler]()) {
+		return nil // a type with its own decoder reads its own value
 	}
 	switch rt.Kind() {
 	case reflect.Struct:

@@ -102,6 +102,11 @@ func (w *applyTypeWalker) walk(v any, rt reflect.Type, ft *fieldpath.Type, path 
 		}
 		return
 	}
+	if reflect.PointerTo(rt).Implements(unmarshalerType) {
+		// A type with its own decoder (apiextensions' JSON, a raw
+		// extension) takes any value here.
+		return
+	}
 	switch rt.Kind() {
 	case reflect.Struct:
 		m, ok := v.(map[string]any)
