@@ -62,6 +62,8 @@ func (st *Strategy) PrepareCreate(d *object.Draft, api bool) {
 	case *corev1.PersistentVolume:
 		now := st.Now()
 		o.Status.LastPhaseTransitionTime = &now
+	case *corev1.PersistentVolumeClaim:
+		preparePVC(&o.Spec, nil)
 	case *coordinationv1.Lease:
 		// Behind CoordinatedLeaderElection, off by default in v1.36.
 		o.Spec.Strategy, o.Spec.PreferredHolder = nil, nil
@@ -111,6 +113,10 @@ func (st *Strategy) PrepareUpdate(old, d *object.Draft) {
 			now := st.Now()
 			o.Status.LastPhaseTransitionTime = &now
 		}
+	case *corev1.PersistentVolumeClaim:
+		prev := old.Typed.(*corev1.PersistentVolumeClaim)
+		preparePVC(&o.Spec, &prev.Spec)
+		normalizeDataSources(&prev.Spec)
 	case *coordinationv1.Lease:
 		// Behind CoordinatedLeaderElection: an update keeps only those
 		// the stored Lease has.
