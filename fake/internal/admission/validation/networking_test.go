@@ -4,7 +4,9 @@ import "testing"
 
 func TestNetworkingRules(t *testing.T) {
 	const np, ing, eps = "networking.k8s.io/v1/networkpolicies", "networking.k8s.io/v1/ingresses", "discovery.k8s.io/v1/endpointslices"
-	obj := func(name, body string) string { return `{"metadata":{"name":"` + name + `",` + meta + `},` + body + `}` }
+	obj := func(name, body string) string {
+		return `{"metadata":{"name":"` + name + `",` + meta + `},` + body + `}`
+	}
 	runKindCases(t, []kindCase{
 		{name: "network policy", resource: np,
 			obj: obj("n", `"spec":{"podSelector":{},"policyTypes":["Ingress","Egress"],"egress":[{"ports":[{"protocol":"TCP","port":80,"endPort":90}],"to":[{"ipBlock":{"cidr":"10.0.0.0/8","except":["10.1.0.0/16"]}}]}]}`)},
