@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -61,17 +60,14 @@ func jobKinds(rules map[string]kindRule) {
 
 // immutableJobTemplate is kube-apiserver's check that the template of a
 // Job that is not suspended stays as it was (a suspended Job's may
-// change in ways not checked here). The value is printed as the
-// template's v1 JSON, where kube-apiserver prints its internal form.
+// change in ways not checked here), printed in its internal form.
 func immutableJobTemplate(n, o *batchv1.JobSpec) errs {
 	var e errs
 	if o.Suspend != nil && *o.Suspend {
 		return e
 	}
-	nb, err1 := json.Marshal(&n.Template)
-	ob, err2 := json.Marshal(&o.Template)
-	if err1 == nil && err2 == nil && string(nb) != string(ob) {
-		e.invalid("spec.template", json.RawMessage(nb), "field is immutable")
+	if nt := internalForm(&n.Template); !sameJSON(nt, internalForm(&o.Template)) {
+		e.invalid("spec.template", nt, "field is immutable")
 	}
 	return e
 }

@@ -209,9 +209,10 @@ func TestKindRules(t *testing.T) {
 				"FieldValueForbidden spec.ephemeralContainers: Forbidden: cannot be set on create",
 			}},
 		{name: "pod update checks the new spec", resource: "/v1/pods",
-			old:  pod(`{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
-			obj:  pod(`{"name":"c","image":"","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
-			want: []string{"FieldValueRequired spec.containers[0].image: Required value"}},
+			old: pod(`{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
+			obj: pod(`{"name":"c","image":"","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
+			// Once as every spec's container, once as an update's.
+			want: []string{"FieldValueRequired spec.containers[0].image: Required value", "FieldValueRequired spec.containers[0].image: Required value"}},
 
 		{name: "service", resource: "/v1/services",
 			obj: service(`"type":"NodePort","ports":[{"name":"http","port":80,"targetPort":"web","protocol":"TCP","nodePort":30080},{"name":"dns","port":53,"targetPort":53,"protocol":"UDP"}],"selector":{"app":"a"}`)},
@@ -481,8 +482,8 @@ func TestJobTemplateImmutable(t *testing.T) {
 	}
 	causes := aerr.Status.Details.Causes
 	if len(causes) != 1 || causes[0].Field != "spec.template" || causes[0].Type != "FieldValueInvalid" ||
-		!strings.HasPrefix(causes[0].Message, `Invalid value: {"metadata":{"labels":{`) || !strings.HasSuffix(causes[0].Message, `: field is immutable`) ||
-		!strings.Contains(causes[0].Message, `"restartPolicy":"OnFailure"`) {
+		!strings.HasPrefix(causes[0].Message, `Invalid value: {"labels":{`) || !strings.HasSuffix(causes[0].Message, `: field is immutable`) ||
+		!strings.Contains(causes[0].Message, `"RestartPolicy":"OnFailure","TerminationGracePeriodSeconds":30,`) {
 		t.Errorf("causes %+v", causes)
 	}
 	suspended := draft(t, "batch/v1/jobs", job(`"suspend":true`, `"restartPolicy":"Never"`))

@@ -11,10 +11,11 @@ import (
 )
 
 // Pods and pod specs, as pkg/apis/core/validation checks them: the
-// checks of containers, ports, policies and the names a spec holds.
-// kube-apiserver checks more (volumes, probes, security contexts,
-// resources, affinity, and which fields an update may change); those
-// are not written here yet.
+// checks of containers and init containers, ports, policies,
+// tolerations and the names a spec holds, and (podupdate.go) which
+// fields a Pod update may change. kube-apiserver checks more (volumes,
+// probes, security contexts, resources, affinity); those are not
+// written here yet.
 
 var (
 	portNameCharset   = regexp.MustCompile(`^[-a-z0-9]+$`)
@@ -35,8 +36,10 @@ func podKinds(rules map[string]kindRule) {
 			return e
 		},
 		update: func(v *Validator, d, old *object.Draft) errs {
+			n, o := d.Typed.(*corev1.Pod), old.Typed.(*corev1.Pod)
 			e := v.objectMetaUpdate(d.Meta, old.Meta, true)
-			e.addAll(v.podMetadataAndSpec(d.Typed.(*corev1.Pod)))
+			e.addAll(v.podMetadataAndSpec(n))
+			e.addAll(v.podSpecUpdate(&n.Spec, &o.Spec))
 			return e
 		},
 	}
@@ -66,6 +69,7 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 		e.required(child(path, "terminationGracePeriodSeconds"), "")
 	}
 	e.addAll(v.containers(s.Containers, child(path, "containers")))
+	e.addAll(v.initContainers(s.InitContainers, s.Containers, child(path, "initContainers")))
 	e.addAll(v.ephemeralContainers(s, child(path, "ephemeralContainers")))
 	switch s.RestartPolicy {
 	case "Always", "OnFailure", "Never":
@@ -105,6 +109,7 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 			e.invalid(child(path, "subdomain"), s.Subdomain, msg)
 		}
 	}
+	e.addAll(v.tolerations(s.Tolerations, child(path, "tolerations")))
 	return e
 }
 
