@@ -45,3 +45,11 @@ func normalizeDataSources(s *corev1.PersistentVolumeClaimSpec) {
 		s.DataSource = &corev1.TypedLocalObjectReference{APIGroup: copyGroup(r.APIGroup), Kind: r.Kind, Name: r.Name}
 	}
 }
+
+// keepSecretNames keeps only the name of each secret a ServiceAccount
+// references, as kube-apiserver's ServiceAccount strategy does.
+func keepSecretNames(sa *corev1.ServiceAccount) {
+	for i, s := range sa.Secrets {
+		sa.Secrets[i] = corev1.ObjectReference{Name: s.Name}
+	}
+}
