@@ -20,6 +20,16 @@ func coreDefaults(p any) bool {
 		containerDefaults(&o.ImagePullPolicy, o.Image, &o.TerminationMessagePath, &o.TerminationMessagePolicy)
 	case *corev1.EphemeralContainerCommon:
 		containerDefaults(&o.ImagePullPolicy, o.Image, &o.TerminationMessagePath, &o.TerminationMessagePolicy)
+	case *corev1.ImageVolumeSource:
+		// As a container's image: latest (or untagged) is always
+		// pulled; an empty reference does not parse, so has no tag.
+		if o.PullPolicy == "" {
+			if o.Reference != "" && imageTag(o.Reference) == "latest" {
+				o.PullPolicy = "Always"
+			} else {
+				o.PullPolicy = "IfNotPresent"
+			}
+		}
 	case *corev1.ContainerPort:
 		setIfEmpty(&o.Protocol, "TCP")
 	case *corev1.FileKeySelector:

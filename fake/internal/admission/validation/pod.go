@@ -68,9 +68,12 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 	if s.TerminationGracePeriodSeconds == nil {
 		e.required(child(path, "terminationGracePeriodSeconds"), "")
 	}
-	e.addAll(v.containers(s.Containers, child(path, "containers")))
-	e.addAll(v.initContainers(s.InitContainers, s.Containers, child(path, "initContainers")))
-	e.addAll(v.ephemeralContainers(s, child(path, "ephemeralContainers")))
+	// A Pod's spec is at "spec", a template's deeper.
+	vols, ve := v.volumes(s.Volumes, child(path, "volumes"), path == "spec")
+	e.addAll(ve)
+	e.addAll(v.containers(s.Containers, child(path, "containers"), vols))
+	e.addAll(v.initContainers(s.InitContainers, s.Containers, child(path, "initContainers"), vols))
+	e.addAll(v.ephemeralContainers(s, child(path, "ephemeralContainers"), vols))
 	switch s.RestartPolicy {
 	case "Always", "OnFailure", "Never":
 	case "":
@@ -115,7 +118,7 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 
 // containers is kube-apiserver's validateContainers for the checks
 // written here: each container's own, then unique names.
-func (v *Validator) containers(list []corev1.Container, path string) errs {
+func (v *Validator) containers(list []corev1.Container, path string, vols map[string]bool) errs {
 	var e errs
 	if len(list) == 0 {
 		e.required(path, "")
@@ -125,7 +128,7 @@ func (v *Validator) containers(list []corev1.Container, path string) errs {
 	for i := range list {
 		ctr := &list[i]
 		p := index(path, i)
-		e.addAll(v.container(ctr, p))
+		e.addAll(v.container(ctr, p, vols))
 		if names[ctr.Name] {
 			e.duplicate(child(p, "name"), ctr.Name)
 		}
@@ -134,13 +137,13 @@ func (v *Validator) containers(list []corev1.Container, path string) errs {
 	return e
 }
 
-func (v *Validator) container(ctr *corev1.Container, path string) errs {
-	return v.containerCommon(ctr.Name, ctr.Image, ctr.TerminationMessagePolicy, ctr.Ports, ctr.ImagePullPolicy, path)
+func (v *Validator) container(ctr *corev1.Container, path string, vols map[string]bool) errs {
+	return v.containerCommon(ctr.Name, ctr.Image, ctr.TerminationMessagePolicy, ctr.Ports, ctr.VolumeMounts, ctr.ImagePullPolicy, path, vols)
 }
 
 // containerCommon is kube-apiserver's validateContainerCommon for the
 // checks written here, on the fields every kind of container has.
-func (v *Validator) containerCommon(name, image string, msgPolicy corev1.TerminationMessagePolicy, ports []corev1.ContainerPort, pull corev1.PullPolicy, path string) errs {
+func (v *Validator) containerCommon(name, image string, msgPolicy corev1.TerminationMessagePolicy, ports []corev1.ContainerPort, mounts []corev1.VolumeMount, pull corev1.PullPolicy, path string, vols map[string]bool) errs {
 	var e errs
 	if name == "" {
 		e.required(child(path, "name"), "")
@@ -160,6 +163,7 @@ func (v *Validator) containerCommon(name, image string, msgPolicy corev1.Termina
 		e.notSupported(child(path, "terminationMessagePolicy"), msgPolicy, "File", "FallbackToLogsOnError")
 	}
 	e.addAll(containerPorts(ports, child(path, "ports")))
+	e.addAll(volumeMounts(mounts, vols, child(path, "volumeMounts")))
 	switch pull {
 	case "Always", "IfNotPresent", "Never":
 	case "":
@@ -183,7 +187,7 @@ var ephemeralAllowed = map[string]bool{
 // for the checks written here: each one's common checks, a name unique
 // across all containers, a target that is another container, and only
 // the allowed fields set (in the order of the type's fields).
-func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string) errs {
+func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string, vols map[string]bool) errs {
 	var e errs
 	others, all := map[string]bool{}, map[string]bool{}
 	for _, list := range [][]corev1.Container{s.Containers, s.InitContainers} {
@@ -195,7 +199,7 @@ func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string) errs {
 		ec := &s.EphemeralContainers[i]
 		c := &ec.EphemeralContainerCommon
 		p := index(path, i)
-		e.addAll(v.containerCommon(c.Name, c.Image, c.TerminationMessagePolicy, c.Ports, c.ImagePullPolicy, p))
+		e.addAll(v.containerCommon(c.Name, c.Image, c.TerminationMessagePolicy, c.Ports, c.VolumeMounts, c.ImagePullPolicy, p, vols))
 		if len(c.Image) != len(strings.TrimSpace(c.Image)) {
 			e.invalid(child(p, "image"), c.Image, "must not have leading or trailing whitespace")
 		}

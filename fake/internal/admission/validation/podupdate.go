@@ -172,7 +172,7 @@ func (v *Validator) tolerations(list []corev1.Toleration, path string) errs {
 // each one's common checks, a restart policy of Always if any, names
 // unique across all containers, and no probes or lifecycle unless it
 // restarts (a sidecar).
-func (v *Validator) initContainers(list, regular []corev1.Container, path string) errs {
+func (v *Validator) initContainers(list, regular []corev1.Container, path string, vols map[string]bool) errs {
 	var e errs
 	names := map[string]bool{}
 	for _, c := range regular {
@@ -181,7 +181,7 @@ func (v *Validator) initContainers(list, regular []corev1.Container, path string
 	for i := range list {
 		ctr := &list[i]
 		p := index(path, i)
-		e.addAll(v.container(ctr, p))
+		e.addAll(v.container(ctr, p, vols))
 		always := false
 		if r := ctr.RestartPolicy; r != nil {
 			always = *r == "Always"
