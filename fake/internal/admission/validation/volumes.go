@@ -402,7 +402,6 @@ func (v *Validator) storageOSSource(s *corev1.StorageOSVolumeSource, p string) e
 	return e
 }
 
-
 // volumeMounts is ValidateVolumeMounts for the checks written here: a
 // name naming a valid volume, a unique mount path, relative sub paths.
 func volumeMounts(mounts []corev1.VolumeMount, vols map[string]bool, p string) errs {
