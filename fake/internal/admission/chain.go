@@ -164,6 +164,11 @@ func (c *Chain) Validate(d, old *object.Draft, call *Request) *apierr.Error {
 	if call == nil {
 		return nil
 	}
+	if old == nil && call.Subresource == "" {
+		if aerr := overheadWithoutClass(d); aerr != nil {
+			return aerr
+		}
+	}
 	var a *Attributes
 	for _, h := range c.Hooks {
 		if a == nil {

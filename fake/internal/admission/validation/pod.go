@@ -71,9 +71,14 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 	// A Pod's spec is at "spec", a template's deeper.
 	vols, ve := v.volumes(s.Volumes, child(path, "volumes"), path == "spec")
 	e.addAll(ve)
-	e.addAll(v.containers(s.Containers, child(path, "containers"), vols))
-	e.addAll(v.initContainers(s.InitContainers, s.Containers, child(path, "initContainers"), vols))
-	e.addAll(v.ephemeralContainers(s, child(path, "ephemeralContainers"), vols))
+	e.addAll(v.podResourceClaims(s.ResourceClaims, child(path, "resourceClaims")))
+	names := podNames{volumes: vols, claims: map[string]bool{}}
+	for _, c := range s.ResourceClaims {
+		names.claims[c.Name] = true
+	}
+	e.addAll(v.containers(s.Containers, child(path, "containers"), names))
+	e.addAll(v.initContainers(s.InitContainers, s.Containers, child(path, "initContainers"), names))
+	e.addAll(v.ephemeralContainers(s, child(path, "ephemeralContainers"), names))
 	switch s.RestartPolicy {
 	case "Always", "OnFailure", "Never":
 	case "":
@@ -89,6 +94,7 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 		e.notSupported(child(path, "dnsPolicy"), s.DNSPolicy, "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
 	}
 	e.addAll(v.labels(s.NodeSelector, child(path, "nodeSelector")))
+	e.addAll(v.hostnameOverride(s, path))
 	if s.ServiceAccountName != "" {
 		for _, msg := range v.patterns.subdomainErrors(s.ServiceAccountName, "characters") {
 			e.invalid(child(path, "serviceAccountName"), s.ServiceAccountName, msg)
@@ -113,37 +119,54 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 		}
 	}
 	e.addAll(v.tolerations(s.Tolerations, child(path, "tolerations")))
+	e.addAll(v.podSpecTail(s, path))
 	return e
 }
 
 // containers is kube-apiserver's validateContainers for the checks
 // written here: each container's own, then unique names.
-func (v *Validator) containers(list []corev1.Container, path string, vols map[string]bool) errs {
+func (v *Validator) containers(list []corev1.Container, path string, names podNames) errs {
 	var e errs
 	if len(list) == 0 {
 		e.required(path, "")
 		return e
 	}
-	names := map[string]bool{}
+	taken := map[string]bool{}
 	for i := range list {
 		ctr := &list[i]
 		p := index(path, i)
-		e.addAll(v.container(ctr, p, vols))
-		if names[ctr.Name] {
+		e.addAll(v.container(ctr, p, names))
+		if taken[ctr.Name] {
 			e.duplicate(child(p, "name"), ctr.Name)
 		}
-		names[ctr.Name] = true
+		taken[ctr.Name] = true
 	}
 	return e
 }
 
-func (v *Validator) container(ctr *corev1.Container, path string, vols map[string]bool) errs {
-	return v.containerCommon(ctr.Name, ctr.Image, ctr.TerminationMessagePolicy, ctr.Ports, ctr.VolumeMounts, ctr.ImagePullPolicy, path, vols)
+func (v *Validator) container(ctr *corev1.Container, path string, names podNames) errs {
+	return v.containerCommon(containerFields{ctr.Name, ctr.Image, ctr.TerminationMessagePolicy, ctr.Ports, ctr.VolumeMounts, ctr.ImagePullPolicy, &ctr.Resources}, path, names)
 }
 
 // containerCommon is kube-apiserver's validateContainerCommon for the
 // checks written here, on the fields every kind of container has.
-func (v *Validator) containerCommon(name, image string, msgPolicy corev1.TerminationMessagePolicy, ports []corev1.ContainerPort, mounts []corev1.VolumeMount, pull corev1.PullPolicy, path string, vols map[string]bool) errs {
+// containerFields are the fields every kind of container has that
+// containerCommon checks.
+type containerFields struct {
+	name, image string
+	msgPolicy   corev1.TerminationMessagePolicy
+	ports       []corev1.ContainerPort
+	mounts      []corev1.VolumeMount
+	pull        corev1.PullPolicy
+	resources   *corev1.ResourceRequirements
+}
+
+// podNames are the names a pod spec's containers may refer to: its
+// valid volumes and its resource claims.
+type podNames struct{ volumes, claims map[string]bool }
+
+func (v *Validator) containerCommon(c containerFields, path string, names podNames) errs {
+	name, image, msgPolicy, ports, pull := c.name, c.image, c.msgPolicy, c.ports, c.pull
 	var e errs
 	if name == "" {
 		e.required(child(path, "name"), "")
@@ -163,7 +186,7 @@ func (v *Validator) containerCommon(name, image string, msgPolicy corev1.Termina
 		e.notSupported(child(path, "terminationMessagePolicy"), msgPolicy, "File", "FallbackToLogsOnError")
 	}
 	e.addAll(containerPorts(ports, child(path, "ports")))
-	e.addAll(volumeMounts(mounts, vols, child(path, "volumeMounts")))
+	e.addAll(volumeMounts(c.mounts, names.volumes, child(path, "volumeMounts")))
 	switch pull {
 	case "Always", "IfNotPresent", "Never":
 	case "":
@@ -171,6 +194,7 @@ func (v *Validator) containerCommon(name, image string, msgPolicy corev1.Termina
 	default:
 		e.notSupported(child(path, "imagePullPolicy"), pull, "Always", "IfNotPresent", "Never")
 	}
+	e.addAll(v.resourceRequirements(c.resources, names.claims, child(path, "resources")))
 	return e
 }
 
@@ -187,7 +211,7 @@ var ephemeralAllowed = map[string]bool{
 // for the checks written here: each one's common checks, a name unique
 // across all containers, a target that is another container, and only
 // the allowed fields set (in the order of the type's fields).
-func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string, vols map[string]bool) errs {
+func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string, names podNames) errs {
 	var e errs
 	others, all := map[string]bool{}, map[string]bool{}
 	for _, list := range [][]corev1.Container{s.Containers, s.InitContainers} {
@@ -199,7 +223,7 @@ func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string, vols map
 		ec := &s.EphemeralContainers[i]
 		c := &ec.EphemeralContainerCommon
 		p := index(path, i)
-		e.addAll(v.containerCommon(c.Name, c.Image, c.TerminationMessagePolicy, c.Ports, c.VolumeMounts, c.ImagePullPolicy, p, vols))
+		e.addAll(v.containerCommon(containerFields{c.Name, c.Image, c.TerminationMessagePolicy, c.Ports, c.VolumeMounts, c.ImagePullPolicy, &c.Resources}, p, names))
 		if len(c.Image) != len(strings.TrimSpace(c.Image)) {
 			e.invalid(child(p, "image"), c.Image, "must not have leading or trailing whitespace")
 		}

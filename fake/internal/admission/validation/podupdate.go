@@ -172,26 +172,26 @@ func (v *Validator) tolerations(list []corev1.Toleration, path string) errs {
 // each one's common checks, a restart policy of Always if any, names
 // unique across all containers, and no probes or lifecycle unless it
 // restarts (a sidecar).
-func (v *Validator) initContainers(list, regular []corev1.Container, path string, vols map[string]bool) errs {
+func (v *Validator) initContainers(list, regular []corev1.Container, path string, names podNames) errs {
 	var e errs
-	names := map[string]bool{}
+	taken := map[string]bool{}
 	for _, c := range regular {
-		names[c.Name] = true
+		taken[c.Name] = true
 	}
 	for i := range list {
 		ctr := &list[i]
 		p := index(path, i)
-		e.addAll(v.container(ctr, p, vols))
+		e.addAll(v.container(ctr, p, names))
 		always := false
 		if r := ctr.RestartPolicy; r != nil {
 			always = *r == "Always"
 		} else if len(ctr.RestartPolicyRules) > 0 {
 			e.required(child(p, "restartPolicy"), "must specify restartPolicy when restart rules are used")
 		}
-		if names[ctr.Name] {
+		if taken[ctr.Name] {
 			e.duplicate(child(p, "name"), ctr.Name)
 		} else if ctr.Name != "" {
-			names[ctr.Name] = true
+			taken[ctr.Name] = true
 		}
 		if !always {
 			for _, f := range []struct {
