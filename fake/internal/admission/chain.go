@@ -211,10 +211,11 @@ func (c *Chain) AdmitCreate(d *object.Draft, call *Request, view storage.View) *
 	d.Meta.CreationTimestamp = c.Now()
 	d.Meta.DeletionTimestamp, d.Meta.DeletionGracePeriodSeconds = nil, nil
 	d.Meta.SelfLink = ""
+	// Kinds whose spec changes count generations start at 1; the
+	// others keep what the body says, as kube-apiserver's strategies
+	// leave it (and validation refuses a negative one).
 	if r.Generation {
 		d.Meta.Generation = 1
-	} else {
-		d.Meta.Generation = 0
 	}
 	c.Strategy.PrepareCreate(d, call != nil)
 	return nil

@@ -112,3 +112,55 @@ func (v *Validator) podResourceClaims(claims []corev1.PodResourceClaim, path str
 	}
 	return e
 }
+
+// topologySpread is validateTopologySpreadConstraints (a matchLabelKeys
+// key also in the label selector is not reported here).
+func (v *Validator) topologySpread(list []corev1.TopologySpreadConstraint, path string) errs {
+	var e errs
+	for i, c := range list {
+		p := index(path, i)
+		if c.MaxSkew <= 0 {
+			e.invalid(child(p, "maxSkew"), c.MaxSkew, "must be greater than zero")
+		}
+		if c.TopologyKey == "" {
+			e.required(child(p, "topologyKey"), "can not be empty")
+		}
+		if c.WhenUnsatisfiable != "DoNotSchedule" && c.WhenUnsatisfiable != "ScheduleAnyway" {
+			e.notSupported(child(p, "whenUnsatisfiable"), string(c.WhenUnsatisfiable), "DoNotSchedule", "ScheduleAnyway")
+		}
+		for _, r := range list[i+1:] {
+			if r.TopologyKey == c.TopologyKey && r.WhenUnsatisfiable == c.WhenUnsatisfiable {
+				e.duplicate(child(p, "{topologyKey, whenUnsatisfiable}"), "{"+c.TopologyKey+", "+string(c.WhenUnsatisfiable)+"}")
+				break
+			}
+		}
+		if m := c.MinDomains; m != nil {
+			if *m <= 0 {
+				e.invalid(child(p, "minDomains"), *m, "must be greater than zero")
+			}
+			if c.WhenUnsatisfiable != "DoNotSchedule" {
+				e.invalid(child(p, "minDomains"), *m, "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not "+string(c.WhenUnsatisfiable))
+			}
+		}
+		for _, f := range []struct {
+			name   string
+			policy *corev1.NodeInclusionPolicy
+		}{{"nodeAffinityPolicy", c.NodeAffinityPolicy}, {"nodeTaintsPolicy", c.NodeTaintsPolicy}} {
+			if f.policy != nil && *f.policy != "Honor" && *f.policy != "Ignore" {
+				e.notSupported(child(p, f.name), string(*f.policy), "Honor", "Ignore")
+			}
+		}
+		if len(c.MatchLabelKeys) > 0 {
+			if c.LabelSelector == nil {
+				e.forbidden(child(p, "matchLabelKeys"), "must not be specified when labelSelector is not set")
+			}
+			for j, k := range c.MatchLabelKeys {
+				for _, msg := range v.patterns.labelKeyErrors(k) {
+					e.invalid(index(child(p, "matchLabelKeys"), j), k, msg)
+				}
+			}
+		}
+		e.addAll(v.labelSelector(c.LabelSelector, child(p, "labelSelector"), false))
+	}
+	return e
+}
