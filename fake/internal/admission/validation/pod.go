@@ -94,6 +94,7 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 		e.notSupported(child(path, "dnsPolicy"), s.DNSPolicy, "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
 	}
 	e.addAll(v.labels(s.NodeSelector, child(path, "nodeSelector")))
+	e.addAll(v.podSecurityContext(s, path))
 	e.addAll(v.topologySpread(s.TopologySpreadConstraints, child(path, "topologySpreadConstraints")))
 	e.addAll(v.hostnameOverride(s, path))
 	if s.ServiceAccountName != "" {

@@ -1,0 +1,52 @@
+package validation_test
+
+import "testing"
+
+func TestPodSpecFields(t *testing.T) {
+	const res = "/v1/pods"
+	const idMsg = "must be between 0 and 2147483647, inclusive"
+	runKindCases(t, []kindCase{
+		{name: "resources and overhead", resource: res,
+			obj: podWith(`"overhead":{"k1":"1"},"containers":[` + podContainer + `,"resources":{"requests":{"cpu":"2","example.com/foo":"1500m"},"limits":{"cpu":"1","example.com/foo":"2"}}}]`),
+			want: []string{
+				`FieldValueInvalid spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1`,
+				`FieldValueInvalid spec.containers[0].resources.requests[example.com/foo]: Invalid value: "1500m": must be an integer`,
+				`FieldValueInvalid spec.containers[0].resources.requests: Invalid value: "1500m": must be equal to example.com/foo limit of 2`,
+				`FieldValueInvalid spec.overhead.limits[k1]: Invalid value: "k1": must be a standard resource type or fully qualified`,
+				`FieldValueInvalid spec.overhead.limits[k1]: Invalid value: "k1": must be a standard resource for containers`,
+			}},
+		{name: "resource claims", resource: res,
+			obj: podWith(`"containers":[` + podContainer + `,"resources":{"claims":[{"name":"x","request":"R"},{"name":""}]}}],"resourceClaims":[{"name":"x"}]`),
+			want: []string{
+				"FieldValueInvalid spec.resourceClaims[0]: Invalid value: {\"Name\":\"x\",\"ResourceClaimName\":null,\"ResourceClaimTemplateName\":null}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
+				`FieldValueInvalid spec.containers[0].resources.claims[0].request: Invalid value: "R": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+				"FieldValueRequired spec.containers[0].resources.claims[1]: Required value",
+			}},
+		{name: "topology spread constraints", resource: res,
+			obj: podWith(`"containers":[` + podContainer + `}],"topologySpreadConstraints":[{"maxSkew":0,"topologyKey":"","whenUnsatisfiable":"","matchLabelKeys":["a"]},{"maxSkew":1,"topologyKey":"k","whenUnsatisfiable":"ScheduleAnyway","minDomains":2}]`),
+			want: []string{
+				"FieldValueInvalid spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero",
+				"FieldValueRequired spec.topologySpreadConstraints[0].topologyKey: Required value: can not be empty",
+				`FieldValueNotSupported spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "": supported values: "DoNotSchedule", "ScheduleAnyway"`,
+				"FieldValueForbidden spec.topologySpreadConstraints[0].matchLabelKeys: Forbidden: must not be specified when labelSelector is not set",
+				"FieldValueInvalid spec.topologySpreadConstraints[1].minDomains: Invalid value: 2: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway",
+			}},
+		{name: "security context", resource: res,
+			obj: podWith(`"containers":[` + podContainer + `}],"securityContext":{"fsGroup":-1,"runAsUser":-2,"seccompProfile":{"type":"RuntimeDefault","localhostProfile":"a"},"appArmorProfile":{"type":"Localhost","localhostProfile":" a"},"supplementalGroupsPolicy":"Y","seLinuxChangePolicy":"MountOption"}`),
+			want: []string{
+				"FieldValueInvalid spec.securityContext.fsGroup: Invalid value: -1: " + idMsg,
+				"FieldValueInvalid spec.securityContext.runAsUser: Invalid value: -2: " + idMsg,
+				`FieldValueInvalid spec.securityContext.seccompProfile.localhostProfile: Invalid value: {"Type":"RuntimeDefault","LocalhostProfile":"a"}: can only be set when seccomp type is Localhost`,
+				`FieldValueInvalid spec.securityContext.appArmorProfile.localhostProfile: Invalid value: " a": must not be padded with whitespace`,
+				`FieldValueNotSupported spec.securityContext.supplementalGroupsPolicy: Unsupported value: "Y": supported values: "Merge", "Strict"`,
+				`FieldValueNotSupported spec.securityContext.seLinuxChangePolicy: Unsupported value: "MountOption": supported values: "Recursive"`,
+			}},
+		{name: "classes, OS and hostname override", resource: res,
+			obj: podWith(`"containers":[` + podContainer + `}],"os":{"name":"bsd"},"hostnameOverride":"h","setHostnameAsFQDN":true,"preemptionPolicy":"Q"`),
+			want: []string{
+				"FieldValueForbidden spec.hostnameOverride: Forbidden: may not be specified when setHostnameAsFQDN is true",
+				`FieldValueNotSupported spec.preemptionPolicy: Unsupported value: "Q": supported values: "PreemptLowerPriority", "Never"`,
+				`FieldValueNotSupported spec.os: Unsupported value: "bsd": supported values: "linux", "windows"`,
+			}},
+	})
+}
