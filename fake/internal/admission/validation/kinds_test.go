@@ -215,7 +215,7 @@ func TestKindRules(t *testing.T) {
 			want: []string{"FieldValueRequired spec.containers[0].image: Required value", "FieldValueRequired spec.containers[0].image: Required value"}},
 
 		{name: "service", resource: "/v1/services",
-			obj: service(`"type":"NodePort","ports":[{"name":"http","port":80,"targetPort":"web","protocol":"TCP","nodePort":30080},{"name":"dns","port":53,"targetPort":53,"protocol":"UDP"}],"selector":{"app":"a"}`)},
+			obj: service(`"type":"NodePort","externalTrafficPolicy":"Cluster","ports":[{"name":"http","port":80,"targetPort":"web","protocol":"TCP","nodePort":30080},{"name":"dns","port":53,"targetPort":53,"protocol":"UDP"}],"selector":{"app":"a"}`)},
 		{name: "service without ports", resource: "/v1/services",
 			obj:  service(`"type":"ClusterIP"`),
 			want: []string{"FieldValueRequired spec.ports: Required value"}},
@@ -240,9 +240,13 @@ func TestKindRules(t *testing.T) {
 		{name: "service type", resource: "/v1/services",
 			obj:  service(`"type":"Internal","ports":[{"port":80,"targetPort":80,"protocol":"TCP"}]`),
 			want: []string{`FieldValueNotSupported spec.type: Unsupported value: "Internal": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"`}},
-		{name: "service name not a DNS-1035 label", resource: "/v1/services",
-			obj:  `{"metadata":{"name":"1svc",` + meta + `},"spec":{"type":"ClusterIP","sessionAffinity":"None","ports":[{"port":80,"targetPort":80,"protocol":"TCP"}]}}`,
-			want: []string{`FieldValueInvalid metadata.name: Invalid value: "1svc": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`}},
+		// RelaxedServiceNameValidation (on in v1.36): DNS labels, a
+		// leading digit allowed.
+		{name: "service name with a leading digit", resource: "/v1/services",
+			obj: `{"metadata":{"name":"1svc",` + meta + `},"spec":{"type":"ClusterIP","sessionAffinity":"None","ports":[{"port":80,"targetPort":80,"protocol":"TCP"}]}}`},
+		{name: "service name not a DNS label", resource: "/v1/services",
+			obj:  `{"metadata":{"name":"svc.a",` + meta + `},"spec":{"type":"ClusterIP","sessionAffinity":"None","ports":[{"port":80,"targetPort":80,"protocol":"TCP"}]}}`,
+			want: []string{`FieldValueInvalid metadata.name: Invalid value: "svc.a": must not contain dots`}},
 
 		{name: "deployment", resource: "apps/v1/deployments",
 			obj: deployment(`"replicas":2,"selector":{"matchLabels":{"app":"a"},"matchExpressions":[{"key":"tier","operator":"NotIn","values":["db"]}]}`, `{"app":"a"}`, `"restartPolicy":"Always"`)},
