@@ -163,4 +163,3 @@ func serviceTraffic(s *corev1.Service) errs {
 	}
 	return e
 }
-
