@@ -142,6 +142,7 @@ func (v *Validator) containers(list []corev1.Container, path string, names podNa
 			e.duplicate(child(p, "name"), ctr.Name)
 		}
 		taken[ctr.Name] = true
+		e.addAll(containerProbes(ctr, p))
 	}
 	return e
 }

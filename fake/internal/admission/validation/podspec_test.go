@@ -41,6 +41,15 @@ func TestPodSpecFields(t *testing.T) {
 				`FieldValueNotSupported spec.securityContext.supplementalGroupsPolicy: Unsupported value: "Y": supported values: "Merge", "Strict"`,
 				`FieldValueNotSupported spec.securityContext.seLinuxChangePolicy: Unsupported value: "MountOption": supported values: "Recursive"`,
 			}},
+		{name: "probes", resource: res,
+			obj: podWith(`"containers":[` + podContainer + `,"livenessProbe":{"successThreshold":2,"periodSeconds":-1},"readinessProbe":{"exec":{"command":["x"]},"httpGet":{"path":"/","port":"http","scheme":"HTTP"},"terminationGracePeriodSeconds":5}}]`),
+			want: []string{
+				"FieldValueRequired spec.containers[0].livenessProbe: Required value: must specify a handler type",
+				"FieldValueInvalid spec.containers[0].livenessProbe.periodSeconds: Invalid value: -1: must be greater than or equal to 0",
+				"FieldValueInvalid spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
+				"FieldValueForbidden spec.containers[0].readinessProbe.httpGet: Forbidden: may not specify more than 1 handler type",
+				"FieldValueInvalid spec.containers[0].readinessProbe.terminationGracePeriodSeconds: Invalid value: 5: must not be set for readinessProbes",
+			}},
 		{name: "classes, OS and hostname override", resource: res,
 			obj: podWith(`"containers":[` + podContainer + `}],"os":{"name":"bsd"},"hostnameOverride":"h","setHostnameAsFQDN":true,"preemptionPolicy":"Q"`),
 			want: []string{

@@ -193,7 +193,9 @@ func (v *Validator) initContainers(list, regular []corev1.Container, path string
 		} else if ctr.Name != "" {
 			taken[ctr.Name] = true
 		}
-		if !always {
+		if always {
+			e.addAll(containerProbes(ctr, p))
+		} else {
 			for _, f := range []struct {
 				name string
 				set  bool
