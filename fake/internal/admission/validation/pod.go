@@ -79,6 +79,7 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 	e.addAll(v.containers(s.Containers, child(path, "containers"), names))
 	e.addAll(v.initContainers(s.InitContainers, s.Containers, child(path, "initContainers"), names))
 	e.addAll(v.ephemeralContainers(s, child(path, "ephemeralContainers"), names))
+	e.addAll(v.podResources(s, path))
 	switch s.RestartPolicy {
 	case "Always", "OnFailure", "Never":
 	case "":

@@ -62,13 +62,57 @@ func (v *Validator) containerResourceName(n, p string) errs {
 }
 
 func (v *Validator) resourceRequirements(r *corev1.ResourceRequirements, claimNames map[string]bool, p string) errs {
+	return v.requirements(r, claimNames, p, v.containerResourceName)
+}
+
+// podResources is validatePodResources for the checks written here:
+// claims refused, names cpu, memory or huge pages (the requests are not
+// compared with the containers' aggregates here).
+func (v *Validator) podResources(s *corev1.PodSpec, path string) errs {
+	var e errs
+	r := s.Resources
+	if r == nil {
+		return e
+	}
+	p := child(path, "resources")
+	if s.OS != nil && s.OS.Name == "windows" {
+		e.forbidden(p, "may not be set for a windows pod")
+		return e
+	}
+	if r.Claims != nil {
+		e.forbidden(child(p, "claims"), "claims may not be set for Resources at pod-level")
+	}
+	e.addAll(v.requirements(r, nil, p, v.podResourceName))
+	return e
+}
+
+// podResourceName is validatePodResourceName.
+func (v *Validator) podResourceName(n, p string) errs {
+	var e errs
+	if msgs := v.patterns.labelKeyErrors(n); len(msgs) > 0 {
+		for _, msg := range msgs {
+			e.invalid(p, n, msg)
+		}
+		return e
+	}
+	if !strings.Contains(n, "/") && !standardResources[n] && !strings.HasPrefix(n, "hugepages-") && !strings.HasPrefix(n, "requests.hugepages-") {
+		e.invalid(p, n, "must be a standard resource type or fully qualified")
+		return e
+	}
+	if n != "cpu" && n != "memory" && !hugePages(n) {
+		e.notSupported(p, n, "cpu", "hugepages-", "memory")
+	}
+	return e
+}
+
+func (v *Validator) requirements(r *corev1.ResourceRequirements, claimNames map[string]bool, p string, nameErrs func(n, p string) errs) errs {
 	var e errs
 	limPath, reqPath := child(p, "limits"), child(p, "requests")
 	cpuOrMemory, huge := false, false
 	for _, n := range sortedResourceNames(r.Limits) {
 		q := r.Limits[corev1.ResourceName(n)]
 		kp := key(limPath, n)
-		e.addAll(v.containerResourceName(n, kp))
+		e.addAll(nameErrs(n, kp))
 		e.addAll(v.quantityValue(n, q.String(), q.Sign(), q.MilliValue(), kp))
 		huge = huge || hugePages(n)
 		cpuOrMemory = cpuOrMemory || n == "cpu" || n == "memory"
@@ -76,7 +120,7 @@ func (v *Validator) resourceRequirements(r *corev1.ResourceRequirements, claimNa
 	for _, n := range sortedResourceNames(r.Requests) {
 		q := r.Requests[corev1.ResourceName(n)]
 		kp := key(reqPath, n)
-		e.addAll(v.containerResourceName(n, kp))
+		e.addAll(nameErrs(n, kp))
 		e.addAll(v.quantityValue(n, q.String(), q.Sign(), q.MilliValue(), kp))
 		overcommit := nativeResource(n) && !hugePages(n)
 		if lim, ok := r.Limits[corev1.ResourceName(n)]; ok {
