@@ -52,3 +52,20 @@ func TestPersistentVolumeClaimRules(t *testing.T) {
 			obj: pvc(`"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1024Mi"}},"volumeMode":"Filesystem"`)},
 	})
 }
+
+// A StatefulSet's claim templates are checked as claims, and mounted as
+// PVC volumes of its template.
+func TestStatefulSetClaimTemplates(t *testing.T) {
+	runKindCases(t, []kindCase{
+		{name: "claim template", resource: "apps/v1/statefulsets",
+			obj: statefulSet(`"serviceName":"db","volumeClaimTemplates":[{"metadata":{"name":"data"},"spec":{`+pvcValid+`}}]`, `"restartPolicy":"Always"`)},
+		{name: "claim template without name or spec", resource: "apps/v1/statefulsets",
+			obj: statefulSet(`"serviceName":"db","volumeClaimTemplates":[{"spec":{"volumeMode":"Filesystem"}}]`, `"restartPolicy":"Always"`),
+			want: []string{
+				"FieldValueRequired spec.volumeClaimTemplates[0].spec.accessModes: Required value: at least 1 access mode is required",
+				"FieldValueRequired spec.volumeClaimTemplates[0].spec.resources[storage]: Required value",
+				"FieldValueRequired spec.template.spec.volumes[0].persistentVolumeClaim.claimName: Required value",
+				"FieldValueRequired spec.template.spec.volumes[0].name: Required value",
+			}},
+	})
+}
