@@ -15,12 +15,11 @@ import (
 
 // Jobs and CronJobs, as pkg/apis/batch/validation checks them: the counts and limits,
 // the completion mode, the template as a pod spec with restartPolicy
-// OnFailure or Never, and a selector that selects the template. Not
-// written here yet: the generated selector's labels, pod failure and
-// success policies, the indexed-completion limits, and the fields an
-// update may not change besides the selector and the template of a Job
-// that is not suspended (completions, the completion mode, ...); of a
-// CronJob's schedule, only the number of fields.
+// OnFailure or Never, a selector that selects the template, managedBy,
+// the success policy, and (jobupdate.go) the fields an update may not
+// change. Not written here yet: the generated selector's labels, pod
+// failure policies, the indexed-completion limits, a suspended Job's
+// template changes; of a CronJob's schedule, only the number of fields.
 
 func jobKinds(rules map[string]kindRule) {
 	rules["batch/cronjobs"] = kindRule{
@@ -51,8 +50,10 @@ func jobKinds(rules map[string]kindRule) {
 			e := v.job(d)
 			e.addAll(v.objectMetaUpdate(d.Meta, old.Meta, true))
 			e.addAll(v.jobSpec(&n.Spec))
+			e.addAll(jobCompletionsUpdate(&n.Spec, &o.Spec))
 			e.addAll(immutableSelector(n.Spec.Selector, o.Spec.Selector))
 			e.addAll(immutableJobTemplate(&n.Spec, &o.Spec))
+			e.addAll(jobImmutableFields(&n.Spec, &o.Spec))
 			return e
 		},
 	}
@@ -127,6 +128,7 @@ func (v *Validator) jobSpecFields(s *batchv1.JobSpec, path string) errs {
 			e.required(child(path, "backoffLimitPerIndex"), "when maxFailedIndexes is specified")
 		}
 	}
+	e.addAll(v.jobManagedBy(s, path))
 	indexed := s.CompletionMode != nil && *s.CompletionMode == "Indexed"
 	if m := s.CompletionMode; m != nil {
 		if *m != "NonIndexed" && *m != "Indexed" {
@@ -144,6 +146,7 @@ func (v *Validator) jobSpecFields(s *batchv1.JobSpec, path string) errs {
 			e.invalid(child(path, "maxFailedIndexes"), int64(*s.MaxFailedIndexes), "requires indexed completion mode")
 		}
 	}
+	e.addAll(jobSuccessPolicy(s, path))
 	e.addAll(v.podTemplate(&s.Template, child(path, "template")))
 	rpPath := child(path, "template.spec.restartPolicy")
 	switch rp := s.Template.Spec.RestartPolicy; {
