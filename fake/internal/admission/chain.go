@@ -164,6 +164,11 @@ func (c *Chain) Validate(d, old *object.Draft, call *Request) *apierr.Error {
 	if call == nil {
 		return nil
 	}
+	if call.Warn != nil && call.Subresource == "" {
+		for _, w := range validation.Warnings(d, old) {
+			call.Warn(w)
+		}
+	}
 	if old == nil && call.Subresource == "" {
 		if aerr := overheadWithoutClass(d); aerr != nil {
 			return aerr
