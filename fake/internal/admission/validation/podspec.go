@@ -1,6 +1,11 @@
 package validation
 
-import corev1 "github.com/kubewire/kubewire/api/core/v1"
+import (
+	"regexp"
+	"strings"
+
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+)
 
 // The pod spec checks kube-apiserver's ValidatePodSpec runs after the
 // tolerations (host aliases, classes, preemption policy, overhead and
@@ -161,6 +166,89 @@ func (v *Validator) topologySpread(list []corev1.TopologySpreadConstraint, path 
 			}
 		}
 		e.addAll(v.labelSelector(c.LabelSelector, child(p, "labelSelector"), false))
+	}
+	return e
+}
+
+const (
+	dnsLabelUnderscoreFmt     = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+	dnsSubdomainUnderscoreFmt = dnsLabelUnderscoreFmt + "(\\." + dnsLabelUnderscoreFmt + ")*"
+)
+
+var dnsSubdomainUnderscore = regexp.MustCompile("^" + dnsSubdomainUnderscoreFmt + "$")
+
+// podDNSConfig is validatePodDNSConfig (searches may hold underscores:
+// RelaxedDNSSearchValidation is on in v1.36).
+func podDNSConfig(s *corev1.PodSpec, path string) errs {
+	var e errs
+	p := child(path, "dnsConfig")
+	c := s.DNSConfig
+	if s.DNSPolicy == "None" {
+		if c == nil {
+			e.required(p, "must provide `dnsConfig` when `dnsPolicy` is None")
+			return e
+		}
+		if len(c.Nameservers) == 0 {
+			e.required(child(p, "nameservers"), "must provide at least one DNS nameserver when `dnsPolicy` is None")
+			return e
+		}
+	}
+	if c == nil {
+		return e
+	}
+	if len(c.Nameservers) > 3 {
+		e.invalid(child(p, "nameservers"), c.Nameservers, "must not have more than 3 nameservers")
+	}
+	for i, ns := range c.Nameservers {
+		for _, msg := range ipLegacyErrors(ns) {
+			e.invalid(index(child(p, "nameservers"), i), ns, msg)
+		}
+	}
+	if len(c.Searches) > 32 {
+		e.invalid(child(p, "searches"), c.Searches, "must not have more than 32 search paths")
+	}
+	if len(strings.Join(c.Searches, " ")) > 2048 {
+		e.invalid(child(p, "searches"), c.Searches, "must not have more than 2048 characters (including spaces) in the search list")
+	}
+	for i, search := range c.Searches {
+		if search == "." {
+			continue
+		}
+		search = strings.TrimSuffix(search, ".")
+		sp := index(child(p, "searches"), i)
+		if len(search) > 253 {
+			e.invalid(sp, search, "must be no more than 253 characters")
+		}
+		if !dnsSubdomainUnderscore.MatchString(search) {
+			e.invalid(sp, search, regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character", dnsSubdomainUnderscoreFmt, "example.com"))
+		}
+	}
+	for i, o := range c.Options {
+		if o.Name == "" {
+			e.required(index(child(p, "options"), i), "must not be empty")
+		}
+	}
+	return e
+}
+
+// podGates are validateReadinessGates and validateSchedulingGates.
+func (v *Validator) podGates(s *corev1.PodSpec, path string) errs {
+	var e errs
+	for i, g := range s.ReadinessGates {
+		for _, msg := range v.patterns.labelKeyErrors(string(g.ConditionType)) {
+			e.invalid(child(index(child(path, "readinessGates"), i), "conditionType"), string(g.ConditionType), msg)
+		}
+	}
+	seen := map[string]bool{}
+	for i, g := range s.SchedulingGates {
+		p := index(child(path, "schedulingGates"), i)
+		for _, msg := range v.patterns.labelKeyErrors(g.Name) {
+			e.invalid(p, g.Name, msg)
+		}
+		if seen[g.Name] {
+			e.duplicate(p, g.Name)
+		}
+		seen[g.Name] = true
 	}
 	return e
 }

@@ -50,6 +50,16 @@ func TestPodSpecFields(t *testing.T) {
 				"FieldValueForbidden spec.containers[0].readinessProbe.httpGet: Forbidden: may not specify more than 1 handler type",
 				"FieldValueInvalid spec.containers[0].readinessProbe.terminationGracePeriodSeconds: Invalid value: 5: must not be set for readinessProbes",
 			}},
+		{name: "DNS config and gates", resource: res,
+			obj: podWith(`"containers":[` + podContainer + `}],"dnsConfig":{"nameservers":["x"],"searches":["_a.b.","."],"options":[{}]},"schedulingGates":[{"name":"g"},{"name":"g"}]`),
+			want: []string{
+				`FieldValueInvalid spec.dnsConfig.nameservers[0]: Invalid value: "x": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)`,
+				"FieldValueRequired spec.dnsConfig.options[0]: Required value: must not be empty",
+				`FieldValueDuplicate spec.schedulingGates[1]: Duplicate value: "g"`,
+			}},
+		{name: "DNS policy None without config", resource: res,
+			obj:  `{"metadata":{"name":"p",` + meta + `},"spec":{"restartPolicy":"Always","dnsPolicy":"None","terminationGracePeriodSeconds":30,"containers":[` + podContainer + `}]}}`,
+			want: []string{"FieldValueRequired spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None"}},
 		{name: "classes, OS and hostname override", resource: res,
 			obj: podWith(`"containers":[` + podContainer + `}],"os":{"name":"bsd"},"hostnameOverride":"h","setHostnameAsFQDN":true,"preemptionPolicy":"Q"`),
 			want: []string{
