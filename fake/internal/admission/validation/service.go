@@ -29,8 +29,13 @@ func serviceKinds(rules map[string]kindRule) {
 			return e
 		},
 		update: func(v *Validator, d, old *object.Draft) errs {
+			n, o := d.Typed.(*corev1.Service), old.Typed.(*corev1.Service)
+			if e := serviceClusterIPs(n, o); !e.empty() {
+				return e
+			}
 			e := v.objectMetaUpdate(d.Meta, old.Meta, true)
-			e.addAll(v.service(d.Typed.(*corev1.Service), old.Typed.(*corev1.Service)))
+			e.addAll(serviceClusterIPsUpdate(n, o))
+			e.addAll(v.service(n, o))
 			return e
 		},
 	}

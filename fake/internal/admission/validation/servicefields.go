@@ -163,3 +163,42 @@ func serviceTraffic(s *corev1.Service) errs {
 	}
 	return e
 }
+
+// serviceClusterIPsUpdate is validateUpgradeDowngradeClusterIPs: the
+// stored cluster IPs stay, but for a secondary one released with a
+// SingleStack policy or added.
+func serviceClusterIPsUpdate(s, old *corev1.Service) errs {
+	var e errs
+	if s.Spec.Type == "ExternalName" || old.Spec.Type == "ExternalName" || headlessClusterIP(old) && headlessClusterIP(s) {
+		return e
+	}
+	n, o := s.Spec.ClusterIPs, old.Spec.ClusterIPs
+	const first = "spec.clusterIPs[0]"
+	switch {
+	case len(o) == len(n):
+		for i, ip := range o {
+			if ip != n[i] {
+				e.invalid(index("spec.clusterIPs", i), n, "may not change once set")
+			}
+		}
+	case len(o) > len(n):
+		if len(n) == 0 {
+			e.invalid(first, n, "primary clusterIP can not be unset")
+		}
+		if len(o) > 0 && len(n) > 0 && n[0] != o[0] {
+			e.invalid(first, n, "may not change once set")
+		}
+		if len(n) == 1 && (s.Spec.IPFamilyPolicy == nil || *s.Spec.IPFamilyPolicy != "SingleStack") {
+			e.invalid("spec.ipFamilyPolicy", s.Spec.IPFamilyPolicy, "must be set to 'SingleStack' when releasing the secondary clusterIP")
+		}
+	default:
+		if len(o) > 0 && n[0] != o[0] {
+			e.invalid(first, n, "may not change once set")
+		}
+	}
+	return e
+}
+
+func headlessClusterIP(s *corev1.Service) bool {
+	return s.Spec.Type == "ClusterIP" && s.Spec.ClusterIP == "None"
+}
