@@ -151,7 +151,7 @@ func (v *Validator) containers(list []corev1.Container, path string, names podNa
 }
 
 func (v *Validator) container(ctr *corev1.Container, path string, names podNames) errs {
-	return v.containerCommon(containerFields{ctr.Name, ctr.Image, ctr.TerminationMessagePolicy, ctr.Ports, ctr.VolumeMounts, ctr.ImagePullPolicy, &ctr.Resources}, path, names)
+	return v.containerCommon(containerFields{ctr.Name, ctr.Image, ctr.TerminationMessagePolicy, ctr.Ports, ctr.Env, ctr.EnvFrom, ctr.VolumeMounts, ctr.ImagePullPolicy, &ctr.Resources}, path, names)
 }
 
 // containerCommon is kube-apiserver's validateContainerCommon for the
@@ -162,6 +162,8 @@ type containerFields struct {
 	name, image string
 	msgPolicy   corev1.TerminationMessagePolicy
 	ports       []corev1.ContainerPort
+	env         []corev1.EnvVar
+	envFrom     []corev1.EnvFromSource
 	mounts      []corev1.VolumeMount
 	pull        corev1.PullPolicy
 	resources   *corev1.ResourceRequirements
@@ -192,6 +194,8 @@ func (v *Validator) containerCommon(c containerFields, path string, names podNam
 		e.notSupported(child(path, "terminationMessagePolicy"), msgPolicy, "File", "FallbackToLogsOnError")
 	}
 	e.addAll(containerPorts(ports, child(path, "ports")))
+	e.addAll(v.env(c.env, child(path, "env")))
+	e.addAll(v.envFrom(c.envFrom, child(path, "envFrom")))
 	e.addAll(volumeMounts(c.mounts, names.volumes, child(path, "volumeMounts")))
 	switch pull {
 	case "Always", "IfNotPresent", "Never":
@@ -229,7 +233,7 @@ func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string, names po
 		ec := &s.EphemeralContainers[i]
 		c := &ec.EphemeralContainerCommon
 		p := index(path, i)
-		e.addAll(v.containerCommon(containerFields{c.Name, c.Image, c.TerminationMessagePolicy, c.Ports, c.VolumeMounts, c.ImagePullPolicy, &c.Resources}, p, names))
+		e.addAll(v.containerCommon(containerFields{c.Name, c.Image, c.TerminationMessagePolicy, c.Ports, c.Env, c.EnvFrom, c.VolumeMounts, c.ImagePullPolicy, &c.Resources}, p, names))
 		if len(c.Image) != len(strings.TrimSpace(c.Image)) {
 			e.invalid(child(p, "image"), c.Image, "must not have leading or trailing whitespace")
 		}

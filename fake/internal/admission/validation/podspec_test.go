@@ -50,6 +50,14 @@ func TestPodSpecFields(t *testing.T) {
 				"FieldValueForbidden spec.containers[0].readinessProbe.httpGet: Forbidden: may not specify more than 1 handler type",
 				"FieldValueInvalid spec.containers[0].readinessProbe.terminationGracePeriodSeconds: Invalid value: 5: must not be set for readinessProbes",
 			}},
+		{name: "env and envFrom", resource: res,
+			obj: podWith(`"containers":[` + podContainer + `,"env":[{"name":"A=B"},{"name":"C","value":"x","valueFrom":{"secretKeyRef":{"name":"s","key":"a b"}}}],"envFrom":[{"prefix":"p"}]}]`),
+			want: []string{
+				`FieldValueInvalid spec.containers[0].env[0].name: Invalid value: "A=B": a valid environment variable name must consist only of printable ASCII characters other than '='`,
+				`FieldValueInvalid spec.containers[0].env[1].valueFrom.secretKeyRef.key: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
+				"FieldValueInvalid spec.containers[0].env[1].valueFrom: Invalid value: \"\": may not be specified when `value` is not empty",
+				"FieldValueInvalid spec.containers[0].envFrom: Invalid value: \"\": must specify one of: `configMapRef` or `secretRef`",
+			}},
 		{name: "DNS config and gates", resource: res,
 			obj: podWith(`"containers":[` + podContainer + `}],"dnsConfig":{"nameservers":["x"],"searches":["_a.b.","."],"options":[{}]},"schedulingGates":[{"name":"g"},{"name":"g"}]`),
 			want: []string{
