@@ -96,6 +96,7 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 	}
 	e.addAll(v.labels(s.NodeSelector, child(path, "nodeSelector")))
 	e.addAll(v.podSecurityContext(s, path))
+	e.addAll(v.affinity(s.Affinity, child(path, "affinity")))
 	e.addAll(podDNSConfig(s, path))
 	e.addAll(v.podGates(s, path))
 	e.addAll(v.topologySpread(s.TopologySpreadConstraints, child(path, "topologySpreadConstraints")))

@@ -58,6 +58,15 @@ func TestPodSpecFields(t *testing.T) {
 				"FieldValueInvalid spec.containers[0].env[1].valueFrom: Invalid value: \"\": may not be specified when `value` is not empty",
 				"FieldValueInvalid spec.containers[0].envFrom: Invalid value: \"\": must specify one of: `configMapRef` or `secretRef`",
 			}},
+		{name: "affinity", resource: res,
+			obj: podWith(`"containers":[` + podContainer + `}],"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"k","operator":"In"}],"matchFields":[{"key":"x","operator":"In","values":["a"]}]}]},` +
+				`"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":0,"preference":{}}]},"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"topologyKey":"k"}],"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":101,"podAffinityTerm":{"topologyKey":"k"}}]}}`),
+			want: []string{
+				"FieldValueRequired spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+				`FieldValueInvalid spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].key: Invalid value: "x": not a valid field selector key`,
+				"FieldValueInvalid spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100",
+				"FieldValueInvalid spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 101: must be in the range 1-100",
+			}},
 		{name: "DNS config and gates", resource: res,
 			obj: podWith(`"containers":[` + podContainer + `}],"dnsConfig":{"nameservers":["x"],"searches":["_a.b.","."],"options":[{}]},"schedulingGates":[{"name":"g"},{"name":"g"}]`),
 			want: []string{
