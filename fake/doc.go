@@ -49,7 +49,8 @@
 //     being deleted; of built-in kinds: Pods and pod templates
 //     (containers, init and ephemeral containers, names, images, ports,
 //     policies, volumes and their sources' required fields, volume
-//     mounts, probes, resources and pod-level resources, overhead,
+//     mounts, env and envFrom, probes and lifecycle hooks, affinity,
+//     resources and pod-level resources, overhead,
 //     resource claims, security contexts, tolerations, topology spread
 //     constraints, DNS config, readiness and scheduling gates, host
 //     aliases, classes, OS, hostname override) and which fields a Pod
@@ -192,8 +193,9 @@
 //     matching webhook is called once); nothing creates
 //     the kube-root-ca.crt ConfigMap a Pod's token volume names.
 //   - Validation of built-in kinds is partial: of the kinds above, pod
-//     affinity, lifecycle hooks, env and envFrom, sysctls, Windows and
-//     Linux-only security options, projected, downwardAPI, CSI and
+//     affinity's matchLabelKeys, the stop signal, env's field, resource
+//     and file selectors, sysctls, Windows and Linux-only security
+//     options, projected, downwardAPI, CSI and
 //     ephemeral volume sources, the container restart policy rules, the
 //     pod-level resources' consistency with the containers', the
 //     changes a scheduling-gated Pod may make to its node selector and

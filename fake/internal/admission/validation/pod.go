@@ -72,7 +72,7 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 	vols, ve := v.volumes(s.Volumes, child(path, "volumes"), path == "spec")
 	e.addAll(ve)
 	e.addAll(v.podResourceClaims(s.ResourceClaims, child(path, "resourceClaims")))
-	names := podNames{volumes: vols, claims: map[string]bool{}}
+	names := podContext{volumes: vols, claims: map[string]bool{}, grace: s.TerminationGracePeriodSeconds}
 	for _, c := range s.ResourceClaims {
 		names.claims[c.Name] = true
 	}
@@ -131,7 +131,7 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 
 // containers is kube-apiserver's validateContainers for the checks
 // written here: each container's own, then unique names.
-func (v *Validator) containers(list []corev1.Container, path string, names podNames) errs {
+func (v *Validator) containers(list []corev1.Container, path string, names podContext) errs {
 	var e errs
 	if len(list) == 0 {
 		e.required(path, "")
@@ -146,12 +146,12 @@ func (v *Validator) containers(list []corev1.Container, path string, names podNa
 			e.duplicate(child(p, "name"), ctr.Name)
 		}
 		taken[ctr.Name] = true
-		e.addAll(containerProbes(ctr, p))
+		e.addAll(containerProbes(ctr, names.grace, p))
 	}
 	return e
 }
 
-func (v *Validator) container(ctr *corev1.Container, path string, names podNames) errs {
+func (v *Validator) container(ctr *corev1.Container, path string, names podContext) errs {
 	return v.containerCommon(containerFields{ctr.Name, ctr.Image, ctr.TerminationMessagePolicy, ctr.Ports, ctr.Env, ctr.EnvFrom, ctr.VolumeMounts, ctr.ImagePullPolicy, &ctr.Resources}, path, names)
 }
 
@@ -170,11 +170,14 @@ type containerFields struct {
 	resources   *corev1.ResourceRequirements
 }
 
-// podNames are the names a pod spec's containers may refer to: its
-// valid volumes and its resource claims.
-type podNames struct{ volumes, claims map[string]bool }
+// podContext is what a pod spec's containers are checked against: its
+// valid volumes, its resource claims, its termination grace period.
+type podContext struct {
+	volumes, claims map[string]bool
+	grace           *int64
+}
 
-func (v *Validator) containerCommon(c containerFields, path string, names podNames) errs {
+func (v *Validator) containerCommon(c containerFields, path string, names podContext) errs {
 	name, image, msgPolicy, ports, pull := c.name, c.image, c.msgPolicy, c.ports, c.pull
 	var e errs
 	if name == "" {
@@ -222,7 +225,7 @@ var ephemeralAllowed = map[string]bool{
 // for the checks written here: each one's common checks, a name unique
 // across all containers, a target that is another container, and only
 // the allowed fields set (in the order of the type's fields).
-func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string, names podNames) errs {
+func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string, names podContext) errs {
 	var e errs
 	others, all := map[string]bool{}, map[string]bool{}
 	for _, list := range [][]corev1.Container{s.Containers, s.InitContainers} {

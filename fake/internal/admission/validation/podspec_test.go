@@ -67,6 +67,12 @@ func TestPodSpecFields(t *testing.T) {
 				"FieldValueInvalid spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100",
 				"FieldValueInvalid spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 101: must be in the range 1-100",
 			}},
+		{name: "lifecycle hooks", resource: res,
+			obj: podWith(`"containers":[` + podContainer + `,"lifecycle":{"postStart":{},"preStop":{"sleep":{"seconds":31}}}}]`),
+			want: []string{
+				"FieldValueRequired spec.containers[0].lifecycle.postStart: Required value: must specify a handler type",
+				"FieldValueInvalid spec.containers[0].lifecycle.preStop.sleep: Invalid value: 31: must be non-negative and less than terminationGracePeriodSeconds (30)",
+			}},
 		{name: "DNS config and gates", resource: res,
 			obj: podWith(`"containers":[` + podContainer + `}],"dnsConfig":{"nameservers":["x"],"searches":["_a.b.","."],"options":[{}]},"schedulingGates":[{"name":"g"},{"name":"g"}]`),
 			want: []string{

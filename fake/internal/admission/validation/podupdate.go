@@ -172,7 +172,7 @@ func (v *Validator) tolerations(list []corev1.Toleration, path string) errs {
 // each one's common checks, a restart policy of Always if any, names
 // unique across all containers, and no probes or lifecycle unless it
 // restarts (a sidecar).
-func (v *Validator) initContainers(list, regular []corev1.Container, path string, names podNames) errs {
+func (v *Validator) initContainers(list, regular []corev1.Container, path string, names podContext) errs {
 	var e errs
 	taken := map[string]bool{}
 	for _, c := range regular {
@@ -194,7 +194,7 @@ func (v *Validator) initContainers(list, regular []corev1.Container, path string
 			taken[ctr.Name] = true
 		}
 		if always {
-			e.addAll(containerProbes(ctr, p))
+			e.addAll(containerProbes(ctr, names.grace, p))
 		} else {
 			for _, f := range []struct {
 				name string

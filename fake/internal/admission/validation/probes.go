@@ -1,6 +1,8 @@
 package validation
 
 import (
+	"fmt"
+
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/intstr"
 )
@@ -23,7 +25,8 @@ func probe(pr *corev1.Probe, p string, kind probeKind) errs {
 	if pr == nil {
 		return e
 	}
-	e.addAll(probeHandler(&pr.ProbeHandler, p))
+	h := &pr.ProbeHandler
+	e.addAll(handler(handlerFields{h.Exec, h.HTTPGet, h.TCPSocket, h.GRPC, nil}, nil, p))
 	for _, f := range []struct {
 		name  string
 		value int32
@@ -49,7 +52,18 @@ func probe(pr *corev1.Probe, p string, kind probeKind) errs {
 	return e
 }
 
-func probeHandler(h *corev1.ProbeHandler, p string) errs {
+// handlerFields are a probe's or lifecycle hook's handlers.
+type handlerFields struct {
+	Exec      *corev1.ExecAction
+	HTTPGet   *corev1.HTTPGetAction
+	TCPSocket *corev1.TCPSocketAction
+	GRPC      *corev1.GRPCAction
+	Sleep     *corev1.SleepAction
+}
+
+// handler is validateHandler: exactly one handler and its fields; a
+// sleep within the grace period (zero allowed in v1.36).
+func handler(h handlerFields, grace *int64, p string) errs {
 	var e errs
 	n := 0
 	one := func(set bool, name string, check func() errs) {
@@ -86,15 +100,40 @@ func probeHandler(h *corev1.ProbeHandler, p string) errs {
 	one(h.GRPC != nil, "grpc", func() errs {
 		return portNumOrName(intstr.IntOrString{Type: intstr.Int, IntVal: h.GRPC.Port}, child(child(p, "grpc"), "port"))
 	})
+	one(h.Sleep != nil, "sleep", func() errs {
+		var e errs
+		if grace != nil && (h.Sleep.Seconds < 0 || h.Sleep.Seconds > *grace) {
+			e.invalid(child(p, "sleep"), h.Sleep.Seconds, fmt.Sprintf("must be non-negative and less than terminationGracePeriodSeconds (%d)", *grace))
+		}
+		return e
+	})
 	if n == 0 {
 		e.required(p, "must specify a handler type")
 	}
 	return e
 }
 
-// containerProbes are a container's three probes.
-func containerProbes(c *corev1.Container, p string) errs {
+// lifecycle is validateLifecycle for its hooks (the stop signal is not
+// checked here).
+func lifecycle(l *corev1.Lifecycle, grace *int64, p string) errs {
 	var e errs
+	for _, hook := range []struct {
+		name string
+		h    *corev1.LifecycleHandler
+	}{{"postStart", l.PostStart}, {"preStop", l.PreStop}} {
+		if h := hook.h; h != nil {
+			e.addAll(handler(handlerFields{h.Exec, h.HTTPGet, h.TCPSocket, nil, h.Sleep}, grace, child(p, hook.name)))
+		}
+	}
+	return e
+}
+
+// containerProbes are a container's lifecycle hooks and three probes.
+func containerProbes(c *corev1.Container, grace *int64, p string) errs {
+	var e errs
+	if c.Lifecycle != nil {
+		e.addAll(lifecycle(c.Lifecycle, grace, child(p, "lifecycle")))
+	}
 	e.addAll(probe(c.LivenessProbe, child(p, "livenessProbe"), livenessProbe))
 	e.addAll(probe(c.ReadinessProbe, child(p, "readinessProbe"), readinessProbe))
 	e.addAll(probe(c.StartupProbe, child(p, "startupProbe"), startupProbe))
