@@ -41,13 +41,13 @@ func jobKinds(rules map[string]kindRule) {
 	}
 	rules["batch/jobs"] = kindRule{
 		create: func(v *Validator, d *object.Draft) errs {
-			return v.job(d)
+			return v.job(d, nil)
 		},
 		// kube-apiserver checks the Job, then the update, which checks
 		// the spec again.
 		update: func(v *Validator, d, old *object.Draft) errs {
 			n, o := d.Typed.(*batchv1.Job), old.Typed.(*batchv1.Job)
-			e := v.job(d)
+			e := v.job(d, old)
 			e.addAll(v.objectMetaUpdate(d.Meta, old.Meta, true))
 			e.addAll(v.jobSpec(&n.Spec))
 			e.addAll(jobCompletionsUpdate(&n.Spec, &o.Spec))
@@ -73,9 +73,57 @@ func immutableJobTemplate(n, o *batchv1.JobSpec) errs {
 	return e
 }
 
-func (v *Validator) job(d *object.Draft) errs {
+// job is ValidateJob; old is the stored Job on an update.
+func (v *Validator) job(d, old *object.Draft) errs {
 	e := v.objectMeta(d.Meta, true, subdomainName, true)
+	prefixed := true
+	if old != nil {
+		l := old.Typed.(*batchv1.Job).Spec.Template.Labels
+		_, name := l["batch.kubernetes.io/job-name"]
+		_, uid := l["batch.kubernetes.io/controller-uid"]
+		prefixed = name && uid
+	}
+	e.addAll(generatedSelector(d.Typed.(*batchv1.Job), prefixed))
 	e.addAll(v.jobSpec(&d.Typed.(*batchv1.Job).Spec))
+	return e
+}
+
+// generatedSelector is validateGeneratedSelector: unless the selector
+// is manual, the template has the labels the generated selector
+// matches (the batch.kubernetes.io ones when the stored Job has them),
+// and the selector matches them.
+func generatedSelector(j *batchv1.Job, prefixed bool) errs {
+	var e errs
+	s := &j.Spec
+	if s.ManualSelector != nil && *s.ManualSelector || s.Selector == nil {
+		return e
+	}
+	if j.UID == "" {
+		e.required("metadata.uid", "")
+	}
+	uid := string(j.UID)
+	want := map[string]string{}
+	keys := []string{"controller-uid", "job-name"}
+	if prefixed {
+		keys = append(keys, "batch.kubernetes.io/controller-uid", "batch.kubernetes.io/job-name")
+	}
+	for _, k := range keys {
+		value := uid
+		if strings.HasSuffix(k, "job-name") {
+			value = j.Name
+		}
+		want[k] = value
+		p := key("spec.template.metadata.labels", k)
+		switch got, ok := s.Template.Labels[k]; {
+		case !ok:
+			e.required(p, "must be '"+value+"'")
+		case got != value:
+			e.invalid(p, s.Template.Labels, "must be '"+value+"'")
+		}
+	}
+	if !selects(s.Selector, want) {
+		e.invalid("spec.selector", s.Selector, "`selector` not auto-generated")
+	}
 	return e
 }
 

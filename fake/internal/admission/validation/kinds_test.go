@@ -309,9 +309,14 @@ func TestKindRules(t *testing.T) {
 				`FieldValueNotSupported spec.completionMode: Unsupported value: "Sequential": supported values: "NonIndexed", "Indexed"`,
 				"FieldValueInvalid spec.maxFailedIndexes: Invalid value: 2: requires indexed completion mode",
 			}},
+		// As the strategy prepares it: the generated labels added.
 		{name: "job template not selected", resource: "batch/v1/jobs",
-			obj:  `{"metadata":{"name":"j",` + meta + `},"spec":{"selector":{"matchLabels":{"job-name":"other"}},` + template(`{"job-name":"j"}`, `"restartPolicy":"Never"`) + `}}`,
-			want: []string{"FieldValueInvalid spec.template.metadata.labels: Invalid value: {\"job-name\":\"j\"}: `selector` does not match template `labels`"}},
+			obj: `{"metadata":{"name":"j",` + meta + `},"spec":{"selector":{"matchLabels":{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","job-name":"other"}},` +
+				template(`{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","batch.kubernetes.io/job-name":"j","controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","job-name":"j"}`, `"restartPolicy":"Never"`) + `}}`,
+			want: []string{
+				"FieldValueInvalid spec.selector: Invalid value: {\"matchLabels\":{\"batch.kubernetes.io/controller-uid\":\"6a2b4c1e-0000-4000-8000-000000000001\",\"job-name\":\"other\"}}: `selector` not auto-generated",
+				"FieldValueInvalid spec.template.metadata.labels: Invalid value: {\"batch.kubernetes.io/controller-uid\":\"6a2b4c1e-0000-4000-8000-000000000001\",\"batch.kubernetes.io/job-name\":\"j\",\"controller-uid\":\"6a2b4c1e-0000-4000-8000-000000000001\",\"job-name\":\"j\"}: `selector` does not match template `labels`",
+			}},
 		{name: "job update checks the spec twice", resource: "batch/v1/jobs",
 			old: job(``, `"restartPolicy":"Never"`),
 			obj: job(`"ttlSecondsAfterFinished":-5`, `"restartPolicy":"Never"`),
@@ -445,14 +450,14 @@ func template(labels, podSpec string) string {
 	return `"template":{"metadata":{"labels":` + labels + `},"spec":{"containers":[{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30,` + podSpec + `}}`
 }
 
-// job is a Job with its generated selector, with these spec fields and
-// pod spec fields.
+// job is a Job with its generated selector and the template labels
+// that go with it, with these spec fields and pod spec fields.
 func job(spec, podSpec string) string {
 	if spec != "" {
 		spec += ","
 	}
 	return `{"metadata":{"name":"j",` + meta + `},"spec":{` + spec + `"selector":{"matchLabels":{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001"}},` +
-		template(`{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","job-name":"j"}`, podSpec) + `}}`
+		template(`{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","batch.kubernetes.io/job-name":"j","controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","job-name":"j"}`, podSpec) + `}}`
 }
 
 // cronJob is a CronJob with these spec fields and job spec fields, and
