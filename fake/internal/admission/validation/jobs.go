@@ -19,7 +19,7 @@ import (
 // the success policy, and (jobupdate.go) the fields an update may not
 // change. Not written here yet: the generated selector's labels, pod
 // failure policies, the indexed-completion limits, a suspended Job's
-// template changes; of a CronJob's schedule, only the number of fields.
+// template changes; a CronJob's schedule is parsed as kube-apiserver's cron parser does.
 
 func jobKinds(rules map[string]kindRule) {
 	rules["batch/cronjobs"] = kindRule{
@@ -253,9 +253,11 @@ func (v *Validator) cronJobSpec(s, old *batchv1.CronJobSpec) errs {
 // fake does not have), and no time zone in it.
 func scheduleFormat(schedule string, allowTZ bool, tz *string) errs {
 	var e errs
-	if !strings.HasPrefix(schedule, "@") && !strings.HasPrefix(schedule, "TZ=") && !strings.HasPrefix(schedule, "CRON_TZ=") {
-		if fields := strings.Fields(schedule); len(fields) != 5 {
+	if !strings.HasPrefix(schedule, "TZ=") && !strings.HasPrefix(schedule, "CRON_TZ=") {
+		if fields := strings.Fields(schedule); !strings.HasPrefix(schedule, "@") && len(fields) != 5 {
 			e.invalid("spec.schedule", schedule, fmt.Sprintf("expected exactly 5 fields, found %d: %s", len(fields), fields))
+		} else if msg := cronError(schedule); msg != "" {
+			e.invalid("spec.schedule", schedule, msg)
 		}
 	}
 	switch {
