@@ -64,8 +64,9 @@
 //     Jobs and CronJobs (counts, limits, completion mode, managedBy,
 //     success policy, template, restart policy, selector, the fields a
 //     Job update may not change, a running Job's template in
-//     kube-apiserver's internal form; a schedule's fields, time zone and
-//     concurrency policy), PersistentVolumeClaims (access modes,
+//     kube-apiserver's internal form, the generated selector's labels; a
+//     schedule parsed as kube-apiserver's cron parser does, its time zone
+//     and concurrency policy), PersistentVolumeClaims (access modes,
 //     storage request, classes, volume mode, data sources, the spec an
 //     update may not change with its diff), NetworkPolicies (selectors,
 //     ports, peers, ipBlock CIDRs, policy types), Ingresses (rules,
@@ -201,10 +202,8 @@
 //     changes a scheduling-gated Pod may make to its node selector and
 //     affinity; Services' source ranges, load balancer class, session
 //     affinity config and update-only rules; a claim's changes once
-//     bound beyond its storage request; Jobs' generated selector labels,
-//     pod failure policies, indexed-completion limits and a suspended
-//     Job's template; and cron syntax within a schedule's five fields
-//     are not checked. kube-apiserver walks resource maps in Go's
+//     bound beyond its storage request; Jobs' pod failure policies, indexed-completion limits and a suspended
+//     Job's template are not checked. kube-apiserver walks resource maps in Go's
 //     random order, the fake in sorted order, so causes of several bad
 //     resource names may come in another order. Events and the other
 //     kinds get metadata and replicas checks only, so invalid specs of
