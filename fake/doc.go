@@ -202,10 +202,11 @@
 //     changes a scheduling-gated Pod may make to its node selector and
 //     affinity; Services' source ranges, load balancer class, session
 //     affinity config and update-only rules; a claim's changes once
-//     bound beyond its storage request; Jobs' pod failure policies, indexed-completion limits and a suspended
-//     Job's template are not checked. kube-apiserver walks resource maps in Go's
-//     random order, the fake in sorted order, so causes of several bad
-//     resource names may come in another order. Events and the other
+//     bound beyond its storage request; Jobs' pod failure policies,
+//     indexed-completion limits and a suspended Job's template are not
+//     checked. kube-apiserver walks resource maps in Go's random order,
+//     the fake in sorted order, so causes of several bad resource names
+//     may come in another order. Events and the other
 //     kinds get metadata and replicas checks only, so invalid specs of
 //     those are stored.
 //     Duplicate fields are not reported in YAML bodies.
