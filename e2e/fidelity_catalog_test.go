@@ -123,6 +123,7 @@ func fidelityCatalog() []*step {
 	validateScenario(c)
 	watchScenario(c)
 	webhookScenario(c)
+	versionsScenario(c)
 	return c.steps
 }
 

@@ -74,14 +74,37 @@
 //     addresses per type, ports, hints),
 //     ConfigMaps and Secrets (keys, size, immutability, typed Secrets'
 //     required keys), ServiceAccounts, Leases, PodDisruptionBudgets, RBAC
-//     roles and bindings, with kube-apiserver's causes (each as often as
-//     it reports it), and the other kinds' spec.replicas; the warnings
-//     of the Service and EndpointSlice strategies; the RuntimeClass
-//     admission plugin (a Pod's class must exist, its overhead and node
-//     selector apply) and the Priority plugin's preemption policy; of
+//     roles and bindings, Events (core/v1's lenient rules,
+//     events.k8s.io/v1's required reporter fields and the fields its
+//     updates may not change, under the core/v1 field names
+//     kube-apiserver reports) and HorizontalPodAutoscalers (counts,
+//     scale target, metrics by type, behavior policies; autoscaling/v1
+//     ones checked in their v2 form), ReplicationControllers, with
+//     kube-apiserver's causes (each as often as it reports it); the
+//     warnings of the Service and EndpointSlice strategies; the
+//     RuntimeClass admission plugin (a Pod's class must exist, its
+//     overhead and node selector apply) and the Priority plugin's
+//     preemption policy; of
 //     CustomResourceDefinitions and custom resources (below). The uid an
 //     update names is a precondition of its write (409), as on
 //     kube-apiserver.
+//   - Kinds served under several group/versions and stored once, as on
+//     kube-apiserver (fake/internal/convert): core/v1 and
+//     events.k8s.io/v1 Events are one store, and autoscaling/v2 and
+//     autoscaling/v1 HorizontalPodAutoscalers another. Objects are kept
+//     at the storage version (core/v1; autoscaling/v2) and converted
+//     field by field on every read at the other (get, list, watch,
+//     Tables, the object an update, patch or apply starts from):
+//     regarding is involvedObject, note is message, deprecatedSource,
+//     deprecatedCount and the deprecated timestamps are source, count
+//     and the timestamps; autoscaling/v1 keeps what it has no field for
+//     in kube-apiserver's round-trip annotations. Field selectors of
+//     either Events API select the one stored event; errors name the
+//     internal kind (Event of the core group); field ownership follows
+//     kube-apiserver's field manager (entries of the other Events API are
+//     dropped on a write, entries of the other autoscaling version lose
+//     what the write changed). Events have no garbage collection policy:
+//     a delete's propagation policy deletes them at once.
 //   - CustomResourceDefinitions through the API, as kube-apiserver's
 //     controllers handle them but at once: creating or updating a CRD
 //     serves its served versions before the write is answered, then
@@ -180,12 +203,14 @@
 // kube-apiserver does). The e2e cluster runs no kube-controller-manager
 // and no kubelet, so the fake is compared with ControllersManual, and the
 // 3 requests whose answer depends on those controllers are left out.
+// Its versions scenario reads, lists, selects, patches, applies and
+// deletes Events and autoscalers through each version that serves them
+// (466 requests compared in all, every one identical).
 // What still differs from kube-apiserver, by class, beyond the catalog:
 //
 //   - Defaulting: quantities are not rounded to milli-units, pod-level
-//     resources get no defaults, autoscalers' behavior gets no default
-//     policies, and fields behind feature gates kube-apiserver v1.36
-//     leaves off by default are not defaulted.
+//     resources get no defaults, and fields behind feature gates
+//     kube-apiserver v1.36 leaves off by default are not defaulted.
 //   - Admission: LimitRanger, ResourceQuota, PodSecurity and the
 //     validating admission policies are not run; webhooks are called
 //     while the server holds its storage's lock for updates, patches and
@@ -206,9 +231,11 @@
 //     indexed-completion limits and a suspended Job's template are not
 //     checked. kube-apiserver walks resource maps in Go's random order,
 //     the fake in sorted order, so causes of several bad resource names
-//     may come in another order. Events and the other
-//     kinds get metadata and replicas checks only, so invalid specs of
-//     those are stored.
+//     may come in another order. An autoscaler's status writes are
+//     checked like its spec writes and its create drops a
+//     metadata.generation kube-apiserver keeps. The kinds not named
+//     above get metadata checks only, so invalid specs of those are
+//     stored.
 //     Duplicate fields are not reported in YAML bodies.
 //   - Deletion: a Pod deleted with a zero grace period gives watchers one
 //     DELETED event (kube-apiserver sends MODIFIED, then DELETED).
@@ -251,7 +278,9 @@
 //   - Server-side apply: fields of the wrong type (YAML's y, yes, on and
 //     off are booleans) answer kube-apiserver's 500 only for unknown
 //     fields; the kubectl last-applied annotation is not reconciled with
-//     apply; entries of other API versions are not converted.
+//     apply; entries of other versions of a custom resource are not
+//     converted, and an apply's conflicts with entries of another
+//     version of a kind are computed at the apply's version.
 //   - Compaction: kube-apiserver v1.36 serves watches (and, from its
 //     cache snapshots, Exact lists and continue tokens) from its watch
 //     cache, so after an etcd compaction the resource versions its cache

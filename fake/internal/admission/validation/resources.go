@@ -18,7 +18,7 @@ import (
 
 var (
 	standardContainerResources = map[string]bool{"cpu": true, "memory": true, "ephemeral-storage": true}
-	standardResources          = map[string]bool{
+	standardResourceSet        = map[string]bool{
 		"cpu": true, "memory": true, "ephemeral-storage": true, "requests.cpu": true, "requests.memory": true,
 		"requests.ephemeral-storage": true, "limits.cpu": true, "limits.memory": true, "limits.ephemeral-storage": true,
 		"pods": true, "resourcequotas": true, "services": true, "replicationcontrollers": true, "secrets": true,
@@ -41,14 +41,14 @@ func (v *Validator) extendedResource(n string) bool {
 	return !nativeResource(n) && !strings.HasPrefix(n, "requests.") && len(v.patterns.labelKeyErrors("requests."+n)) == 0
 }
 
-// containerResourceName is validateContainerResourceName.
-func (v *Validator) containerResourceName(n, p string) errs {
+// containerResourceNameErrors is validateContainerResourceName.
+func (v *Validator) containerResourceNameErrors(n, p string) errs {
 	var e errs
 	if msgs := v.patterns.labelKeyErrors(n); len(msgs) > 0 {
 		for _, msg := range msgs {
 			e.invalid(p, n, msg)
 		}
-	} else if !strings.Contains(n, "/") && !standardResources[n] && !strings.HasPrefix(n, "hugepages-") && !strings.HasPrefix(n, "requests.hugepages-") {
+	} else if !strings.Contains(n, "/") && !standardResourceSet[n] && !strings.HasPrefix(n, "hugepages-") && !strings.HasPrefix(n, "requests.hugepages-") {
 		e.invalid(p, n, "must be a standard resource type or fully qualified")
 	}
 	if !strings.Contains(n, "/") {
@@ -62,7 +62,7 @@ func (v *Validator) containerResourceName(n, p string) errs {
 }
 
 func (v *Validator) resourceRequirements(r *corev1.ResourceRequirements, claimNames map[string]bool, p string) errs {
-	return v.requirements(r, claimNames, p, v.containerResourceName)
+	return v.requirements(r, claimNames, p, v.containerResourceNameErrors)
 }
 
 // podResources is validatePodResources for the checks written here:
@@ -95,7 +95,7 @@ func (v *Validator) podResourceName(n, p string) errs {
 		}
 		return e
 	}
-	if !strings.Contains(n, "/") && !standardResources[n] && !strings.HasPrefix(n, "hugepages-") && !strings.HasPrefix(n, "requests.hugepages-") {
+	if !strings.Contains(n, "/") && !standardResourceSet[n] && !strings.HasPrefix(n, "hugepages-") && !strings.HasPrefix(n, "requests.hugepages-") {
 		e.invalid(p, n, "must be a standard resource type or fully qualified")
 		return e
 	}

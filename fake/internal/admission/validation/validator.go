@@ -58,7 +58,7 @@ func (v *Validator) Validate(d, old *object.Draft) *apierr.Error {
 		}
 	}
 	if len(causes) > 0 {
-		return apierr.Invalid(k.Group, k.Kind, d.Meta.Name, causes...)
+		return apierr.Invalid(d.Res.InternalGroup(), k.Kind, d.Meta.Name, causes...)
 	}
 	return nil
 }
