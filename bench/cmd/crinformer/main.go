@@ -259,7 +259,7 @@ func runAll(cfg config) (*report, error) {
 					}
 				}
 				rep.Scenarios = append(rep.Scenarios, scenarioReport{scenario: sc, JSONBytes: jsonBytes, Runs: runs, FloorSeconds: floor,
-					Figures: figures(sc, floor, median(runs["kubewire"]), median(runs["client-go"]))})
+					Figures: figures(sc, floor, eventsLabel(cfg.kwFormat, cfg.cgFormat), median(runs["kubewire"]), median(runs["client-go"]))})
 			}
 			srv.Close()
 		}
@@ -389,11 +389,22 @@ const (
 	goalEvents      = 3.0
 )
 
+// eventsLabel names the watch-events row by the formats the two sides
+// read: "JSON watch events/s to a handler", or when they differ
+// "CBOR watch events/s to a handler (client-go: JSON)".
+func eventsLabel(kwFormat, cgFormat string) string {
+	label := strings.ToUpper(kwFormat) + " watch events/s to a handler"
+	if cgFormat != kwFormat {
+		label += " (client-go: " + strings.ToUpper(cgFormat) + ")"
+	}
+	return label
+}
+
 // figures are the rows of a scenario. With a transfer floor (against
 // kube-apiserver), the sync-time goal is issue 31's: at most 0.4 of
 // client-go's time, or at most 1.5 times the floor, whichever the server
 // allows; both figures are printed.
-func figures(sc scenario, floor float64, kw, cg result) []figure {
+func figures(sc scenario, floor float64, events string, kw, cg result) []figure {
 	var fs []figure
 	add := func(name, unit string, k, c, goal float64, atLeast bool) {
 		f := figure{Name: name, Unit: unit, Kubewire: k, ClientGo: c, Ratio: k / c}
@@ -430,7 +441,7 @@ func figures(sc scenario, floor float64, kw, cg result) []figure {
 	add("allocs per object (sync)", "", kw.Sync.AllocsPerObject, cg.Sync.AllocsPerObject, goalAllocs, false)
 	add("bytes allocated per object (sync)", "B", kw.Sync.BytesPerObject, cg.Sync.BytesPerObject, 0, false)
 	add("peak RSS (sync)", "MiB", mib(kw.Sync.PeakRSS), mib(cg.Sync.PeakRSS), goalRSS, false)
-	add("JSON watch events/s to a handler", "/s", kw.EventsPerSec, cg.EventsPerSec, goalEvents, true)
+	add(events, "/s", kw.EventsPerSec, cg.EventsPerSec, goalEvents, true)
 	return fs
 }
 

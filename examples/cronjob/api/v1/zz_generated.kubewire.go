@@ -10,7 +10,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the CronJob kind to kubewire's clients: resource cronjobs.batch.tutorial.kubewire.dev/v1, namespaced, served as JSON only.
+// KindInfo describes the CronJob kind to kubewire's clients: resource cronjobs.batch.tutorial.kubewire.dev/v1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*CronJob) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "batch.tutorial.kubewire.dev", Version: "v1", Kind: "CronJob", ListKind: "CronJobList",

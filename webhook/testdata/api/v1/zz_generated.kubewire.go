@@ -9,7 +9,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Gadget kind to kubewire's clients: resource gadgets.test.kubewire.dev/v1, namespaced, served as JSON only.
+// KindInfo describes the Gadget kind to kubewire's clients: resource gadgets.test.kubewire.dev/v1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Gadget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "test.kubewire.dev", Version: "v1", Kind: "Gadget", ListKind: "GadgetList",

@@ -10,7 +10,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Workflow kind to kubewire's clients: resource workflows.argoproj.io/v1alpha1, namespaced, served as JSON only.
+// KindInfo describes the Workflow kind to kubewire's clients: resource workflows.argoproj.io/v1alpha1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Workflow) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "argoproj.io", Version: "v1alpha1", Kind: "Workflow", ListKind: "WorkflowList",

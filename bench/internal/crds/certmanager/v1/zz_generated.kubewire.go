@@ -9,7 +9,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Certificate kind to kubewire's clients: resource certificates.cert-manager.io/v1, namespaced, served as JSON only.
+// KindInfo describes the Certificate kind to kubewire's clients: resource certificates.cert-manager.io/v1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Certificate) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "cert-manager.io", Version: "v1", Kind: "Certificate", ListKind: "CertificateList",

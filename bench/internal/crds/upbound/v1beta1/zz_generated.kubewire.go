@@ -9,7 +9,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Instance kind to kubewire's clients: resource instances.rds.aws.upbound.io/v1beta1, cluster-scoped, served as JSON only.
+// KindInfo describes the Instance kind to kubewire's clients: resource instances.rds.aws.upbound.io/v1beta1, cluster-scoped, not served as protobuf (reads offer CBOR, then JSON).
 func (*Instance) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "rds.aws.upbound.io", Version: "v1beta1", Kind: "Instance", ListKind: "InstanceList",

@@ -12,7 +12,7 @@ import (
 	"github.com/kubewire/kubewire/api/runtime"
 )
 
-// KindInfo describes the Gadget kind to kubewire's clients: resource gadgetries.shapes.kubewire.dev/v1, cluster-scoped, served as JSON only.
+// KindInfo describes the Gadget kind to kubewire's clients: resource gadgetries.shapes.kubewire.dev/v1, cluster-scoped, not served as protobuf (reads offer CBOR, then JSON).
 func (*Gadget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "shapes.kubewire.dev", Version: "v1", Kind: "Gadget", ListKind: "GadgetList",
@@ -21,7 +21,7 @@ func (*Gadget) KindInfo() registry.Kind {
 	}
 }
 
-// KindInfo describes the Widget kind to kubewire's clients: resource widgets.shapes.kubewire.dev/v1, namespaced, served as JSON only.
+// KindInfo describes the Widget kind to kubewire's clients: resource widgets.shapes.kubewire.dev/v1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Widget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "shapes.kubewire.dev", Version: "v1", Kind: "Widget", ListKind: "WidgetList",
