@@ -13,7 +13,7 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 		return
 	}
 	if *m == nil {
-		*m = make(M, max(n, 0))
+		*m = make(M, min(max(n, 0), maxMapHint))
 	}
 	for i := 0; d.NextKey(i, n); i++ {
 		k := K(d.intern(d.key))

@@ -138,6 +138,7 @@ func (d *Decoder) mapToJSON(e *jsonwire.Encoder) {
 	var prev []byte
 	for i := 0; ; i++ {
 		var key []byte
+		safe := true // key needs no escaping
 		if p := d.pos; n >= 0 && i < n && p < len(d.buf) && (d.buf[p]>>5 == majorBytes || d.buf[p]>>5 == majorText) && d.buf[p]&0x1f < 24 {
 			if end := p + 1 + int(d.buf[p]&0x1f); end <= len(d.buf) && jsonSafe(d.buf[p+1:end]) {
 				key = d.buf[p+1 : end]
@@ -149,6 +150,7 @@ func (d *Decoder) mapToJSON(e *jsonwire.Encoder) {
 				break
 			}
 			key = d.key
+			safe = jsonSafe(key)
 		}
 		if i > 0 {
 			e.Byte(',')
@@ -168,7 +170,7 @@ func (d *Decoder) mapToJSON(e *jsonwire.Encoder) {
 			sorted = bytes.Compare(prev, key) < 0
 		}
 		prev = d.memberKey(m)
-		if jsonSafe(key) {
+		if safe {
 			e.Byte('"')
 			e.LiteralBytes(key)
 			e.Literal(`":`)
