@@ -530,7 +530,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n8, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s7 := m.Conditions[:0]
 					if cap(s7) < n8 {
-						s7 = make([]metav1.Condition, 0, n8)
+						s7 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n8))
 					}
 					for i := 0; d.NextElem(i, n8); i++ {
 						if i < cap(s7) {
@@ -576,7 +576,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n12, ok := d.OpenArray("[]Widget"); ok {
 					s11 := m.Items[:0]
 					if cap(s11) < n12 {
-						s11 = make([]Widget, 0, n12)
+						s11 = make([]Widget, 0, cborwire.SliceCap[Widget](n12))
 					}
 					for i := 0; d.NextElem(i, n12); i++ {
 						if i < cap(s11) {
