@@ -159,11 +159,18 @@ func (d *Decoder) StringValue(b []byte) any {
 	if d.boxes == nil {
 		d.boxes = new([boxSlots]any)
 	}
-	slot := &d.boxes[internHash(b)&(boxSlots-1)]
-	if s, ok := (*slot).(string); ok && s == string(b) {
-		return *slot
+	// Two-way set-associative, as the string table: two values repeated
+	// on every object that fall into one set both keep their box.
+	set := internHash(b) & (boxSlots - 1) &^ 1
+	first, second := &d.boxes[set], &d.boxes[set+1]
+	if s, ok := (*first).(string); ok && s == string(b) {
+		return *first
+	}
+	if s, ok := (*second).(string); ok && s == string(b) {
+		*first, *second = *second, *first
+		return *first
 	}
 	v := any(d.String(b))
-	*slot = v
+	*first, *second = v, *first
 	return v
 }
