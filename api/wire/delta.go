@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
+	"unsafe"
 )
 
 // Delta is a byte string held as a few edits of another one, a base
@@ -16,9 +17,15 @@ import (
 // A Delta is immutable and safe for concurrent use.
 type Delta struct {
 	base []byte // shared, never modified
-	ops  []byte // copy: uvarint(n<<1), uvarint(offset in base); literal: uvarint(n<<1|1), n bytes
-	n    int    // the value's length
+	// ops: copy: uvarint(n<<1), uvarint(offset in base); literal:
+	// uvarint(n<<1|1), n bytes. A string, not a slice: 48 bytes a Delta,
+	// not 64 (one of these is kept per unique managedFields entry).
+	ops string
+	n   int // the value's length
 }
+
+// opsBytes returns x.ops as bytes to read, without a copy.
+func (x *Delta) opsBytes() []byte { return unsafe.Slice(unsafe.StringData(x.ops), len(x.ops)) }
 
 // Len returns the length of the value.
 func (x *Delta) Len() int { return x.n }
@@ -28,7 +35,7 @@ func (x *Delta) Bytes() []byte { return x.AppendTo(make([]byte, 0, x.n)) }
 
 // AppendTo appends the value to b.
 func (x *Delta) AppendTo(b []byte) []byte {
-	for ops := x.ops; len(ops) > 0; {
+	for ops := x.opsBytes(); len(ops) > 0; {
 		v, k := binary.Uvarint(ops)
 		ops = ops[k:]
 		n := int(v >> 1)
@@ -49,7 +56,7 @@ func (x *Delta) Equal(b []byte) bool {
 	if len(b) != x.n {
 		return false
 	}
-	for ops := x.ops; len(ops) > 0; {
+	for ops := x.opsBytes(); len(ops) > 0; {
 		v, k := binary.Uvarint(ops)
 		ops = ops[k:]
 		n := int(v >> 1)
@@ -183,7 +190,7 @@ func (d *Decoder) delta(b []byte) *Delta {
 	if len(ops) > limit {
 		return nil
 	}
-	return &Delta{base: base, ops: bytes.Clone(ops), n: len(b)}
+	return &Delta{base: base, ops: string(ops), n: len(b)}
 }
 
 func appendLiteral(ops, lit []byte) []byte {
