@@ -154,7 +154,11 @@ func (d *Decoder) anyArray() any {
 		return nil
 	}
 	var key wire.JSONKey
-	if len(elems) > 0 {
+	if len(elems) == 0 {
+		if v := d.Table.EmptyArray(); v != nil {
+			return v
+		}
+	} else {
 		var v any
 		var found bool
 		if v, key, found = d.shared(d.buf[start:d.pos]); found {

@@ -20,6 +20,7 @@ type jsonTable struct {
 	seen         [seenSlots]uint64
 	shared       map[JSONKey]any
 	empty        map[string]any
+	emptyArray   any // a []any{}
 }
 
 // SharedJSON returns the value a JSON decoder stored with ShareJSON for
@@ -61,6 +62,21 @@ func (d *Decoder) EmptyMap() map[string]any {
 		d.json.empty = map[string]any{}
 	}
 	return d.json.empty
+}
+
+// EmptyArray returns the boxed empty array a ReadOnly Decoder gives every
+// empty JSON array of Unstructured values (each would otherwise cost a
+// 24-byte box of its own), and nil when d is not ReadOnly. Its capacity
+// is zero, so that appending to it never writes into the shared value.
+func (d *Decoder) EmptyArray() any {
+	if d == nil || !d.ReadOnly {
+		return nil
+	}
+	t := d.jsonTable()
+	if t.emptyArray == nil {
+		t.emptyArray = []any{}
+	}
+	return t.emptyArray
 }
 
 // KeyOf returns the key SharedJSON would use for the bytes b, for
