@@ -95,9 +95,9 @@ func FuzzCompactBytes(f *testing.F) {
 }
 
 // TestDeltaSize: one Delta is kept per unique managedFields entry of a
-// cache; it stays in the 48-byte size class.
+// cache; it stays in the 32-byte size class.
 func TestDeltaSize(t *testing.T) {
-	if n := unsafe.Sizeof(Delta{}); n > 48 {
-		t.Fatalf("Delta is %d bytes, want at most 48", n)
+	if n := unsafe.Sizeof(Delta{}); n > 32 {
+		t.Fatalf("Delta is %d bytes, want at most 32", n)
 	}
 }
