@@ -4,6 +4,9 @@ import (
 	"github.com/kubewire/kubewire/api/wire"
 )
 
+// maxMapHint caps the size a map is made with from a head's count.
+const maxMapHint = 1024
+
 type pair struct {
 	key string
 	val any
@@ -124,6 +127,9 @@ func (d *Decoder) anyMap(share bool) (map[string]any, wire.JSONKey) {
 		return nil, wire.JSONKey{}
 	}
 	keyed := d.Table != nil && d.Table.ReadOnly
+	if !keyed && n >= 0 {
+		return d.anyMapDirect(n), wire.JSONKey{}
+	}
 	base := len(d.pairs)
 	var sum wire.JSONKey
 	for i := 0; ; i++ {
@@ -191,6 +197,32 @@ func (d *Decoder) anyMap(share bool) (map[string]any, wire.JSONKey) {
 		d.Table.ShareJSON(store, m)
 	}
 	return m, key
+}
+
+// anyMapDirect reads the entries of a map of n entries, opened, straight
+// into a map sized from the head: without sharing, nothing needs the
+// entries gathered first. The size hint is capped: a head may claim
+// more entries than it has, and a map slot outweighs the two bytes an
+// entry takes at least.
+func (d *Decoder) anyMapDirect(n int) map[string]any {
+	m := make(map[string]any, min(n, maxMapHint))
+	for i := 0; d.NextKey(i, n); i++ {
+		k := d.intern(d.key)
+		v, _ := d.anyValue(false)
+		if d.err != nil {
+			return nil
+		}
+		m[k] = v
+	}
+	if d.err != nil {
+		return nil
+	}
+	if len(m) != n {
+		// kube-apiserver refuses such maps; the JSON path keeps the last.
+		d.syntax("map with a duplicate key")
+		return nil
+	}
+	return m
 }
 
 func (d *Decoder) anyArray(share bool) ([]any, wire.JSONKey) {

@@ -58,15 +58,16 @@ type Decoder struct {
 	err   error
 	depth int
 
-	key     []byte // the current map key
-	pairs   []pair
-	stack   []any
-	strBuf  []byte    // indefinite strings, joined
-	jsonBuf []byte    // transcoding scratch
-	members []member  // transcoding: the members of the maps being read
-	sorted  []byte    // transcoding: a map's members, sorted
-	scans   []scanned // the maps and arrays of the last item Reuse scanned
-	scanEnd int       // where that item ends
+	key        []byte // the current map key
+	pairs      []pair
+	stack      []any
+	strBuf     []byte    // indefinite strings, joined
+	jsonBuf    []byte    // transcoding scratch
+	members    []member  // transcoding: the members of the maps being read
+	keyScratch []byte    // transcoding: keys joined from indefinite strings
+	sorted     []byte    // transcoding: a map's members, sorted
+	scans      []scanned // the maps and arrays of the last item Reuse scanned
+	scanEnd    int       // where that item ends
 
 	truncated bool // the error is the input ending too soon
 }

@@ -2,9 +2,12 @@ package cborwire
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,6 +46,75 @@ func TestRoundTripJSON(t *testing.T) {
 				t.Errorf("ToJSON = %s, reads as %v, want %v", back, again, want)
 			}
 		})
+	}
+}
+
+// shuffledMap is a map of n entries in reverse key order, as
+// kube-apiserver shuffles them, keys like managedFields' ("f:..." and
+// "k:{...}" that need escaping) as byte strings, values empty maps or,
+// when nested, maps of the same kind; every fourth key is an indefinite
+// string.
+func shuffledMap(n int, nested bool) []byte {
+	b := h(majorMap, uint64(n))
+	for i := n - 1; i >= 0; i-- {
+		key := fieldsKey(i)
+		if i%4 == 0 {
+			b = append(b, 0x5f)
+			b = append(b, bstr(key[:2])...)
+			b = append(b, bstr(key[2:])...)
+			b = append(b, 0xff)
+		} else {
+			b = append(b, bstr(key)...)
+		}
+		if nested && i%2 == 0 {
+			b = append(b, shuffledMap(3, false)...)
+		} else {
+			b = append(b, 0xa0)
+		}
+	}
+	return b
+}
+
+// fieldsKey is shuffledMap's key i.
+func fieldsKey(i int) string {
+	if i%3 == 1 {
+		return fmt.Sprintf(`k:{"name":"c%d","<&>":"é"}`, i)
+	}
+	return fmt.Sprintf("f:field%02d", i)
+}
+
+// ToJSON writes maps with their keys sorted and escaped as encoding/json
+// writes the same map, whatever the order and form of the keys.
+func TestToJSONSortsAsEncodingJSON(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 12, 13, 40} {
+		for _, nested := range []bool{false, true} {
+			in := shuffledMap(n, nested)
+			d := NewDecoder(in, nil)
+			v := d.Any()
+			if err := d.End(); err != nil {
+				t.Fatal(err)
+			}
+			want, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ToJSON(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%d entries, nested %t: ToJSON = %s, want %s", n, nested, got, want)
+			}
+			// The same key twice is an error, in small and large maps.
+			if n > 0 {
+				dup := append(h(majorMap, uint64(n+1)), in[len(h(majorMap, uint64(n))):]...)
+				dup = append(dup, bstr(fieldsKey(n-1))...) // first in the map
+				dup = append(dup, 0xa0)
+				if _, err := ToJSON(dup); err == nil || !errors.Is(err, wire.ErrMalformed) {
+					t.Errorf("%d entries and a duplicate: ToJSON error %v, want malformed", n, err)
+				}
+			}
+		}
 	}
 }
 
@@ -161,6 +233,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte{0xd9, 0xd9, 0xf7, 0xa1, 0x41, 'a', 0x82, 0x01, 0xf9, 0x3e, 0x00})
 	f.Add(item(h(majorMap, 2), bstr("x"), []byte{0x5f, 0x41, 'a', 0xff}, bstr("y"), []byte{0xbf, 0x41, 'k', 0xf6, 0xff}))
 	f.Add([]byte(strings.Repeat("\x81", 100)))
+	f.Add(shuffledMap(20, true))
+	f.Add(shuffledMap(5, false))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		d := NewDecoder(in, nil)
 		v := d.Any()
@@ -174,6 +248,11 @@ func FuzzDecode(f *testing.F) {
 		js, err := ToJSON(in)
 		if err != nil {
 			t.Fatalf("decoded but does not transcode: %v", err)
+		}
+		// Keys sorted and escaped as encoding/json writes them (floats
+		// aside: an integer beyond int64 reads as a float64).
+		if want, err := json.Marshal(v); err == nil && !hasFloat(v) && !bytes.Equal(js, want) {
+			t.Fatalf("ToJSON = %s, encoding/json writes %s", js, want)
 		}
 		jd := jsonwire.NewDecoder(js, nil)
 		back := jd.Any()
@@ -204,6 +283,23 @@ func numbers(v any) any {
 		return out
 	}
 	return v
+}
+
+// hasFloat reports whether v holds a float64.
+func hasFloat(v any) bool {
+	switch v := v.(type) {
+	case float64:
+		return true
+	case []any:
+		return slices.ContainsFunc(v, hasFloat)
+	case map[string]any:
+		for _, e := range v {
+			if hasFloat(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // equal compares decoded values (go-cmp is too slow for the fuzzer on

@@ -12,13 +12,24 @@ import (
 // valid until the next read; ok is false for null and on error (other
 // items are a type error for typ).
 func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
-	// The common case: a short definite byte or ASCII text string.
+	// The common case: a definite byte or text string shorter than 64 KiB
+	// (a one-, two- or three-byte head), valid UTF-8 as it is.
 	if p := d.pos; p < len(d.buf) && d.err == nil {
 		if c := d.buf[p]; c>>5 == majorBytes || c>>5 == majorText {
-			if n := int(c & 0x1f); n < 24 && p+1+n <= len(d.buf) {
-				b = d.buf[p+1 : p+1+n]
-				if ascii(b) {
-					d.pos = p + 1 + n
+			n, h := int(c&0x1f), 1
+			switch {
+			case n < 24:
+			case n == 24 && p+1 < len(d.buf):
+				n, h = int(d.buf[p+1]), 2
+			case n == 25 && p+2 < len(d.buf):
+				n, h = int(binary.BigEndian.Uint16(d.buf[p+1:])), 3
+			default:
+				n = -1
+			}
+			if end := p + h + n; n >= 0 && end <= len(d.buf) {
+				b = d.buf[p+h : end]
+				if ascii(b) || utf8.Valid(b) {
+					d.pos = end
 					return b, true
 				}
 			}
@@ -101,14 +112,20 @@ func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
 	return out, true
 }
 
-// ascii reports whether b is all ASCII (valid UTF-8 as it is).
+// ascii reports whether b is all ASCII (valid UTF-8 as it is), eight
+// bytes at a time.
 func ascii(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
 			return false
 		}
+		b = b[8:]
 	}
-	return true
+	var or byte
+	for _, c := range b {
+		or |= c
+	}
+	return or < 0x80
 }
 
 // validUTF8 returns b with each byte that is not part of valid UTF-8

@@ -34,11 +34,23 @@ func (d *Decoder) transcodeItem() ([]byte, bool) {
 	return d.jsonBuf, d.err == nil
 }
 
-// member is a map entry being transcoded: its key, and where its JSON
-// (the key, a colon and the value) starts and ends in the output.
+// member is a map entry being transcoded: where its key lies (in the
+// input, or for a key joined from an indefinite string in the Decoder's
+// key scratch) and where its JSON (the key, a colon and the value) starts
+// and ends in the output. Offsets, not slices: a member holds no
+// pointer, so growing and clearing the members costs no write barriers.
 type member struct {
-	key        []byte
-	start, end int
+	keyStart, keyEnd int
+	start, end       int
+	scratch          bool // the key is in d.keyScratch
+}
+
+// memberKey returns m's key bytes.
+func (d *Decoder) memberKey(m member) []byte {
+	if m.scratch {
+		return d.keyScratch[m.keyStart:m.keyEnd]
+	}
+	return d.buf[m.keyStart:m.keyEnd]
 }
 
 func (d *Decoder) toJSON(e *jsonwire.Encoder) {
@@ -80,45 +92,12 @@ func (d *Decoder) toJSON(e *jsonwire.Encoder) {
 		}
 		e.Byte(']')
 	case majorMap:
-		n, ok := d.OpenMap("map")
-		if !ok {
+		if c == 0xa0 { // an empty map: a managedFields leaf
+			d.pos++
+			e.Literal("{}")
 			return
 		}
-		start := e.Len()
-		e.Byte('{')
-		base := len(d.members)
-		for i := 0; d.NextKey(i, n); i++ {
-			if i > 0 {
-				e.Byte(',')
-			}
-			key := d.key
-			if !aliases(d.buf, key) { // an indefinite key, in scratch
-				key = bytes.Clone(key)
-			}
-			m := member{key: key, start: e.Len()}
-			e.String(unsafe.String(unsafe.SliceData(d.key), len(d.key)))
-			e.Byte(':')
-			d.toJSON(e)
-			m.end = e.Len()
-			d.members = append(d.members, m)
-		}
-		e.Byte('}')
-		members := d.members[base:]
-		if d.err == nil && len(members) > 1 {
-			dup := false
-			if slices.IsSortedFunc(members, cmpMember) {
-				for i := 1; i < len(members); i++ {
-					dup = dup || bytes.Equal(members[i].key, members[i-1].key)
-				}
-			} else {
-				d.sorted, dup = sortMembers(e, start, members, d.sorted[:0])
-			}
-			if dup {
-				d.syntax("map with a duplicate key")
-			}
-		}
-		clear(members)
-		d.members = d.members[:base]
+		d.mapToJSON(e)
 	case majorSimple:
 		switch {
 		case c == valTrue:
@@ -143,27 +122,133 @@ func (d *Decoder) toJSON(e *jsonwire.Encoder) {
 	}
 }
 
-func cmpMember(a, b member) int { return bytes.Compare(a.key, b.key) }
+// mapToJSON transcodes the map at d.pos, its keys sorted. Keys that are
+// short strings needing no escape (every managedFields key but the
+// "k:{...}" ones) are copied without going through NextKey and the
+// encoder's escaping.
+func (d *Decoder) mapToJSON(e *jsonwire.Encoder) {
+	n, ok := d.OpenMap("map")
+	if !ok {
+		return
+	}
+	start := e.Len()
+	e.Byte('{')
+	base, scratchBase := len(d.members), len(d.keyScratch)
+	sorted := true
+	var prev []byte
+	for i := 0; ; i++ {
+		var key []byte
+		safe := true // key needs no escaping
+		if p := d.pos; n >= 0 && i < n && p < len(d.buf) && (d.buf[p]>>5 == majorBytes || d.buf[p]>>5 == majorText) && d.buf[p]&0x1f < 24 {
+			if end := p + 1 + int(d.buf[p]&0x1f); end <= len(d.buf) && jsonSafe(d.buf[p+1:end]) {
+				key = d.buf[p+1 : end]
+				d.pos = end
+			}
+		}
+		if key == nil {
+			if !d.NextKey(i, n) {
+				break
+			}
+			key = d.key
+			safe = jsonSafe(key)
+		}
+		if i > 0 {
+			e.Byte(',')
+		}
+		m := member{start: e.Len()}
+		switch {
+		case len(key) == 0:
+		case aliases(d.buf, key):
+			m.keyStart = int(uintptr(unsafe.Pointer(unsafe.SliceData(key))) - uintptr(unsafe.Pointer(unsafe.SliceData(d.buf))))
+			m.keyEnd = m.keyStart + len(key)
+		default: // an indefinite key, joined in scratch
+			m.scratch, m.keyStart = true, len(d.keyScratch)
+			d.keyScratch = append(d.keyScratch, key...)
+			m.keyEnd = len(d.keyScratch)
+		}
+		if sorted && i > 0 {
+			sorted = bytes.Compare(prev, key) < 0
+		}
+		prev = d.memberKey(m)
+		if safe {
+			e.Byte('"')
+			e.LiteralBytes(key)
+			e.Literal(`":`)
+		} else {
+			e.String(unsafe.String(unsafe.SliceData(key), len(key)))
+			e.Byte(':')
+		}
+		d.toJSON(e)
+		m.end = e.Len()
+		d.members = append(d.members, m)
+	}
+	e.Byte('}')
+	if members := d.members[base:]; d.err == nil && !sorted {
+		var dup bool
+		d.sorted, dup = d.sortMembers(e, start, members, d.sorted[:0])
+		if dup {
+			d.syntax("map with a duplicate key")
+		}
+	}
+	d.members = d.members[:base]
+	d.keyScratch = d.keyScratch[:scratchBase]
+}
+
+// jsonSafe reports whether b needs no escaping in a JSON string as
+// encoding/json writes it: printable ASCII other than ", \\, <, > and &.
+func jsonSafe(b []byte) bool {
+	for _, c := range b {
+		var mask uint64 = jsonSafeLow
+		if c >= 64 {
+			mask = jsonSafeHigh
+		}
+		if c >= 0x80 || mask&(1<<(c&63)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// The bytes jsonSafe accepts, as bit sets of 0-63 and 64-127.
+const (
+	jsonSafeLow  = 0xafffffbb00000000
+	jsonSafeHigh = 0xffffffffefffffff
+)
 
 // sortMembers rewrites the object that starts at start in e's buffer with
 // its members in the order of their keys' bytes, as encoding/json writes
 // a map, through scratch, which it returns for reuse; dup reports two
 // members with the same key.
-func sortMembers(e *jsonwire.Encoder, start int, members []member, scratch []byte) (_ []byte, dup bool) {
+func (d *Decoder) sortMembers(e *jsonwire.Encoder, start int, members []member, scratch []byte) (_ []byte, dup bool) {
 	buf := e.Bytes()
-	// Sorting indexes is faster than moving members around.
-	order := make([]int32, 0, 32)[:0]
-	for i := range members {
-		order = append(order, int32(i))
+	if len(members) > 12 {
+		slices.SortFunc(members, func(a, b member) int { return bytes.Compare(d.memberKey(a), d.memberKey(b)) })
+		for i := 1; i < len(members); i++ {
+			dup = dup || bytes.Equal(d.memberKey(members[i-1]), d.memberKey(members[i]))
+		}
 	}
-	slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(members[a].key, members[b].key) })
+	// Insertion sort for the small maps most are (a managedFields level,
+	// an object's fields); members hold no pointers to move.
+	for i := 1; i < len(members) && len(members) <= 12; i++ {
+		m, k := members[i], d.memberKey(members[i])
+		j := i
+		for ; j > 0; j-- {
+			c := bytes.Compare(d.memberKey(members[j-1]), k)
+			if c == 0 {
+				dup = true
+			}
+			if c <= 0 {
+				break
+			}
+			members[j] = members[j-1]
+		}
+		members[j] = m
+	}
 	sorted := append(scratch, '{')
-	for i, k := range order {
+	for i, m := range members {
 		if i > 0 {
 			sorted = append(sorted, ',')
-			dup = dup || bytes.Equal(members[k].key, members[order[i-1]].key)
 		}
-		m := members[k]
 		sorted = append(sorted, buf[m.start:m.end]...)
 	}
 	sorted = append(sorted, '}')

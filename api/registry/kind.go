@@ -15,8 +15,9 @@ type Kind struct {
 	Subresources     []string
 	// Protobuf reports whether the server can encode objects of this kind
 	// as protobuf: true for the built-in kinds, false for custom
-	// resources, which the server serves as JSON only. Typed clients ask
-	// for protobuf only when it is set.
+	// resources, which the server serves as JSON or, with kube-apiserver's
+	// CBORServingAndStorage gate, as CBOR. Typed clients ask for protobuf
+	// only when it is set; otherwise their reads offer CBOR, then JSON.
 	Protobuf bool
 }
 

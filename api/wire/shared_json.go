@@ -1,6 +1,9 @@
 package wire
 
-import "hash/maphash"
+import (
+	"encoding/binary"
+	"hash/maphash"
+)
 
 // seenSlots is the size of the direct-mapped cache of spans seen once: a
 // fixed 64 KiB, where a set would grow by some 30 bytes for every
@@ -17,10 +20,12 @@ type JSONKey struct{ a, b uint64 }
 
 type jsonTable struct {
 	seed1, seed2 maphash.Seed
-	seen         [seenSlots]uint64
-	shared       map[JSONKey]any
-	empty        map[string]any
-	emptyArray   any // a []any{}
+	// short1 and short2 seed shortKey, drawn from seed1 and seed2.
+	short1, short2 uint64
+	seen           [seenSlots]uint64
+	shared         map[JSONKey]any
+	empty          map[string]any
+	emptyArray     any // a []any{}
 }
 
 // SharedJSON returns the value a JSON decoder stored with ShareJSON for
@@ -34,7 +39,7 @@ func (d *Decoder) SharedJSON(span []byte) (v any, key JSONKey, ok bool) {
 		return nil, JSONKey{}, false
 	}
 	if d.json == nil {
-		d.json = &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), shared: make(map[JSONKey]any, 64)}
+		d.json = newJSONTable()
 	}
 	k := JSONKey{maphash.Bytes(d.json.seed1, span), maphash.Bytes(d.json.seed2, span)}
 	if v, ok := d.json.shared[k]; ok {
@@ -56,7 +61,7 @@ func (d *Decoder) EmptyMap() map[string]any {
 		return nil
 	}
 	if d.json == nil {
-		d.json = &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), shared: make(map[JSONKey]any, 64)}
+		d.json = newJSONTable()
 	}
 	if d.json.empty == nil {
 		d.json.empty = map[string]any{}
@@ -79,16 +84,39 @@ func (d *Decoder) EmptyArray() any {
 	return t.emptyArray
 }
 
-// KeyOf returns the key SharedJSON would use for the bytes b, for
-// decoders that compute the key of a value from its parts (CBOR, whose
-// maps come with their keys in any order: see Then and Plus). It
-// returns the zero key when d is not ReadOnly.
+// KeyOf returns a key for the bytes b, for decoders that compute the key
+// of a value from its parts (CBOR, whose maps come with their keys in
+// any order: see Then and Plus), one call per map entry. It returns the
+// zero key when d is not ReadOnly.
 func (d *Decoder) KeyOf(b []byte) JSONKey {
 	if d == nil || !d.ReadOnly {
 		return JSONKey{}
 	}
 	t := d.jsonTable()
+	if len(b) <= 16 {
+		return t.shortKey(b)
+	}
 	return JSONKey{maphash.Bytes(t.seed1, b), maphash.Bytes(t.seed2, b)}
+}
+
+// shortKey is KeyOf for up to 16 bytes (most map entries: a key and a
+// scalar), without maphash's per-call cost: two words that, with the
+// length, determine the bytes, mixed under the table's two random seeds.
+func (t *jsonTable) shortKey(b []byte) JSONKey {
+	var lo, hi uint64
+	switch n := len(b); {
+	case n >= 8: // the first and the last eight bytes overlap
+		lo, hi = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
+	case n >= 4:
+		lo, hi = uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
+	case n > 0:
+		lo = uint64(b[0])<<16 | uint64(b[n/2])<<8 | uint64(b[n-1])
+	}
+	n := uint64(len(b))
+	return JSONKey{
+		mix64(mix64(lo^t.short1) ^ hi ^ n*0x9e3779b97f4a7c15),
+		mix64(mix64(hi^t.short2) ^ lo ^ n*0xc2b2ae3d27d4eb4f),
+	}
 }
 
 // Then combines k with the key of what follows it (an array's elements,
@@ -133,9 +161,15 @@ func (d *Decoder) SharedKey(k JSONKey) (v any, key JSONKey, ok bool) {
 	return nil, k, false
 }
 
+func newJSONTable() *jsonTable {
+	t := &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), shared: make(map[JSONKey]any, 64)}
+	t.short1, t.short2 = maphash.String(t.seed1, "short"), maphash.String(t.seed2, "short")
+	return t
+}
+
 func (d *Decoder) jsonTable() *jsonTable {
 	if d.json == nil {
-		d.json = &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), shared: make(map[JSONKey]any, 64)}
+		d.json = newJSONTable()
 	}
 	return d.json
 }

@@ -23,7 +23,8 @@
 //
 //   - zz_generated.kubewire.go: for each kind, a KindInfo method (group,
 //     version, resource, scope, verbs, short names, categories,
-//     subresources; Protobuf is false, so client.For asks for JSON only),
+//     subresources; Protobuf is false, so client.For's reads offer CBOR,
+//     then JSON),
 //     the KindList type when the package has none, DeepCopyInto and
 //     DeepCopy for every struct, map and slice type (except those with
 //     hand-written DeepCopyInto), and, in the package of a storage

@@ -167,7 +167,7 @@ func kindInfo(f *gofile.File, api *kinds.Package) {
 		if k.Namespaced {
 			scope = "namespaced"
 		}
-		f.P("// KindInfo describes the %s kind to kubewire's clients: resource %s.%s, %s, %s.", k.Kind, k.Plural, k.APIVersion(), scope, "served as JSON only")
+		f.P("// KindInfo describes the %s kind to kubewire's clients: resource %s.%s, %s, %s.", k.Kind, k.Plural, k.APIVersion(), scope, "not served as protobuf (reads offer CBOR, then JSON)")
 		f.P("func (*%s) KindInfo() %s.Kind {", k.Type.Name(), reg)
 		f.P("return %s.Kind{", reg)
 		f.P("Group: %q, Version: %q, Kind: %q, ListKind: %q,", k.Group, k.Version, k.Kind, k.ListKind)

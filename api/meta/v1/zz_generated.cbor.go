@@ -236,7 +236,7 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n15, ok := d.OpenArray("[]OwnerReference"); ok {
 					s14 := m.OwnerReferences[:0]
 					if cap(s14) < n15 {
-						s14 = make([]OwnerReference, 0, n15)
+						s14 = make([]OwnerReference, 0, cborwire.SliceCap[OwnerReference](n15))
 					}
 					for i := 0; d.NextElem(i, n15); i++ {
 						if i < cap(s14) {
@@ -260,7 +260,7 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n18, ok := d.OpenArray("[]string"); ok {
 					s17 := m.Finalizers[:0]
 					if cap(s17) < n18 {
-						s17 = make([]string, 0, n18)
+						s17 = make([]string, 0, cborwire.SliceCap[string](n18))
 					}
 					for i := 0; d.NextElem(i, n18); i++ {
 						if i < cap(s17) {
@@ -284,7 +284,7 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n21, ok := d.OpenArray("[]ManagedFieldsEntry"); ok {
 					s20 := m.ManagedFields[:0]
 					if cap(s20) < n21 {
-						s20 = make([]ManagedFieldsEntry, 0, n21)
+						s20 = make([]ManagedFieldsEntry, 0, cborwire.SliceCap[ManagedFieldsEntry](n21))
 					}
 					for i := 0; d.NextElem(i, n21); i++ {
 						if i < cap(s20) {
@@ -508,7 +508,7 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n36, ok := d.OpenArray("[]string"); ok {
 					s35 := m.DryRun[:0]
 					if cap(s35) < n36 {
-						s35 = make([]string, 0, n36)
+						s35 = make([]string, 0, cborwire.SliceCap[string](n36))
 					}
 					for i := 0; d.NextElem(i, n36); i++ {
 						if i < cap(s35) {
@@ -564,7 +564,7 @@ func (m *CreateOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n41, ok := d.OpenArray("[]string"); ok {
 					s40 := m.DryRun[:0]
 					if cap(s40) < n41 {
-						s40 = make([]string, 0, n41)
+						s40 = make([]string, 0, cborwire.SliceCap[string](n41))
 					}
 					for i := 0; d.NextElem(i, n41); i++ {
 						if i < cap(s40) {
@@ -612,7 +612,7 @@ func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n45, ok := d.OpenArray("[]string"); ok {
 					s44 := m.DryRun[:0]
 					if cap(s44) < n45 {
-						s44 = make([]string, 0, n45)
+						s44 = make([]string, 0, cborwire.SliceCap[string](n45))
 					}
 					for i := 0; d.NextElem(i, n45); i++ {
 						if i < cap(s44) {
@@ -672,7 +672,7 @@ func (m *ApplyOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n50, ok := d.OpenArray("[]string"); ok {
 					s49 := m.DryRun[:0]
 					if cap(s49) < n50 {
-						s49 = make([]string, 0, n50)
+						s49 = make([]string, 0, cborwire.SliceCap[string](n50))
 					}
 					for i := 0; d.NextElem(i, n50); i++ {
 						if i < cap(s49) {
@@ -720,7 +720,7 @@ func (m *UpdateOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n54, ok := d.OpenArray("[]string"); ok {
 					s53 := m.DryRun[:0]
 					if cap(s53) < n54 {
-						s53 = make([]string, 0, n54)
+						s53 = make([]string, 0, cborwire.SliceCap[string](n54))
 					}
 					for i := 0; d.NextElem(i, n54); i++ {
 						if i < cap(s53) {
@@ -854,7 +854,7 @@ func (m *StatusDetails) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n63, ok := d.OpenArray("[]StatusCause"); ok {
 					s62 := m.Causes[:0]
 					if cap(s62) < n63 {
-						s62 = make([]StatusCause, 0, n63)
+						s62 = make([]StatusCause, 0, cborwire.SliceCap[StatusCause](n63))
 					}
 					for i := 0; d.NextElem(i, n63); i++ {
 						if i < cap(s62) {
@@ -924,7 +924,7 @@ func (m *List) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n68, ok := d.OpenArray("[]runtime.RawExtension"); ok {
 					s67 := m.Items[:0]
 					if cap(s67) < n68 {
-						s67 = make([]runtime.RawExtension, 0, n68)
+						s67 = make([]runtime.RawExtension, 0, cborwire.SliceCap[runtime.RawExtension](n68))
 					}
 					for i := 0; d.NextElem(i, n68); i++ {
 						if i < cap(s67) {
@@ -968,7 +968,7 @@ func (m *APIVersions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n72, ok := d.OpenArray("[]string"); ok {
 					s71 := m.Versions[:0]
 					if cap(s71) < n72 {
-						s71 = make([]string, 0, n72)
+						s71 = make([]string, 0, cborwire.SliceCap[string](n72))
 					}
 					for i := 0; d.NextElem(i, n72); i++ {
 						if i < cap(s71) {
@@ -992,7 +992,7 @@ func (m *APIVersions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n75, ok := d.OpenArray("[]ServerAddressByClientCIDR"); ok {
 					s74 := m.ServerAddressByClientCIDRs[:0]
 					if cap(s74) < n75 {
-						s74 = make([]ServerAddressByClientCIDR, 0, n75)
+						s74 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](n75))
 					}
 					for i := 0; d.NextElem(i, n75); i++ {
 						if i < cap(s74) {
@@ -1036,7 +1036,7 @@ func (m *APIGroupList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n79, ok := d.OpenArray("[]APIGroup"); ok {
 					s78 := m.Groups[:0]
 					if cap(s78) < n79 {
-						s78 = make([]APIGroup, 0, n79)
+						s78 = make([]APIGroup, 0, cborwire.SliceCap[APIGroup](n79))
 					}
 					for i := 0; d.NextElem(i, n79); i++ {
 						if i < cap(s78) {
@@ -1082,7 +1082,7 @@ func (m *APIGroup) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n83, ok := d.OpenArray("[]GroupVersionForDiscovery"); ok {
 					s82 := m.Versions[:0]
 					if cap(s82) < n83 {
-						s82 = make([]GroupVersionForDiscovery, 0, n83)
+						s82 = make([]GroupVersionForDiscovery, 0, cborwire.SliceCap[GroupVersionForDiscovery](n83))
 					}
 					for i := 0; d.NextElem(i, n83); i++ {
 						if i < cap(s82) {
@@ -1108,7 +1108,7 @@ func (m *APIGroup) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n86, ok := d.OpenArray("[]ServerAddressByClientCIDR"); ok {
 					s85 := m.ServerAddressByClientCIDRs[:0]
 					if cap(s85) < n86 {
-						s85 = make([]ServerAddressByClientCIDR, 0, n86)
+						s85 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](n86))
 					}
 					for i := 0; d.NextElem(i, n86); i++ {
 						if i < cap(s85) {
@@ -1202,7 +1202,7 @@ func (m *APIResource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n92, ok := d.OpenArray("[]string"); ok {
 					s91 := m.ShortNames[:0]
 					if cap(s91) < n92 {
-						s91 = make([]string, 0, n92)
+						s91 = make([]string, 0, cborwire.SliceCap[string](n92))
 					}
 					for i := 0; d.NextElem(i, n92); i++ {
 						if i < cap(s91) {
@@ -1226,7 +1226,7 @@ func (m *APIResource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n95, ok := d.OpenArray("[]string"); ok {
 					s94 := m.Categories[:0]
 					if cap(s94) < n95 {
-						s94 = make([]string, 0, n95)
+						s94 = make([]string, 0, cborwire.SliceCap[string](n95))
 					}
 					for i := 0; d.NextElem(i, n95); i++ {
 						if i < cap(s94) {
@@ -1261,7 +1261,7 @@ func (m *Verbs) DecodeCBOR(d *cborwire.Decoder) error {
 		} else if n98, ok := d.OpenArray("[]string"); ok {
 			s97 := (*m)[:0]
 			if cap(s97) < n98 {
-				s97 = make([]string, 0, n98)
+				s97 = make([]string, 0, cborwire.SliceCap[string](n98))
 			}
 			for i := 0; d.NextElem(i, n98); i++ {
 				if i < cap(s97) {
@@ -1303,7 +1303,7 @@ func (m *APIResourceList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n102, ok := d.OpenArray("[]APIResource"); ok {
 					s101 := m.APIResources[:0]
 					if cap(s101) < n102 {
-						s101 = make([]APIResource, 0, n102)
+						s101 = make([]APIResource, 0, cborwire.SliceCap[APIResource](n102))
 					}
 					for i := 0; d.NextElem(i, n102); i++ {
 						if i < cap(s101) {
@@ -1343,7 +1343,7 @@ func (m *RootPaths) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n106, ok := d.OpenArray("[]string"); ok {
 					s105 := m.Paths[:0]
 					if cap(s105) < n106 {
-						s105 = make([]string, 0, n106)
+						s105 = make([]string, 0, cborwire.SliceCap[string](n106))
 					}
 					for i := 0; d.NextElem(i, n106); i++ {
 						if i < cap(s105) {
@@ -1401,7 +1401,7 @@ func (m *LabelSelector) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n111, ok := d.OpenArray("[]LabelSelectorRequirement"); ok {
 					s110 := m.MatchExpressions[:0]
 					if cap(s110) < n111 {
-						s110 = make([]LabelSelectorRequirement, 0, n111)
+						s110 = make([]LabelSelectorRequirement, 0, cborwire.SliceCap[LabelSelectorRequirement](n111))
 					}
 					for i := 0; d.NextElem(i, n111); i++ {
 						if i < cap(s110) {
@@ -1445,7 +1445,7 @@ func (m *LabelSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n115, ok := d.OpenArray("[]string"); ok {
 					s114 := m.Values[:0]
 					if cap(s114) < n115 {
-						s114 = make([]string, 0, n115)
+						s114 = make([]string, 0, cborwire.SliceCap[string](n115))
 					}
 					for i := 0; d.NextElem(i, n115); i++ {
 						if i < cap(s114) {
@@ -1489,7 +1489,7 @@ func (m *FieldSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n119, ok := d.OpenArray("[]string"); ok {
 					s118 := m.Values[:0]
 					if cap(s118) < n119 {
-						s118 = make([]string, 0, n119)
+						s118 = make([]string, 0, cborwire.SliceCap[string](n119))
 					}
 					for i := 0; d.NextElem(i, n119); i++ {
 						if i < cap(s118) {
@@ -1585,7 +1585,7 @@ func (m *Table) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n126, ok := d.OpenArray("[]TableColumnDefinition"); ok {
 					s125 := m.ColumnDefinitions[:0]
 					if cap(s125) < n126 {
-						s125 = make([]TableColumnDefinition, 0, n126)
+						s125 = make([]TableColumnDefinition, 0, cborwire.SliceCap[TableColumnDefinition](n126))
 					}
 					for i := 0; d.NextElem(i, n126); i++ {
 						if i < cap(s125) {
@@ -1609,7 +1609,7 @@ func (m *Table) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n129, ok := d.OpenArray("[]TableRow"); ok {
 					s128 := m.Rows[:0]
 					if cap(s128) < n129 {
-						s128 = make([]TableRow, 0, n129)
+						s128 = make([]TableRow, 0, cborwire.SliceCap[TableRow](n129))
 					}
 					for i := 0; d.NextElem(i, n129); i++ {
 						if i < cap(s128) {
@@ -1675,7 +1675,7 @@ func (m *TableRow) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n134, ok := d.OpenArray("[]interface{}"); ok {
 					s133 := m.Cells[:0]
 					if cap(s133) < n134 {
-						s133 = make([]interface{}, 0, n134)
+						s133 = make([]interface{}, 0, cborwire.SliceCap[interface{}](n134))
 					}
 					for i := 0; d.NextElem(i, n134); i++ {
 						if i < cap(s133) {
@@ -1699,7 +1699,7 @@ func (m *TableRow) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n137, ok := d.OpenArray("[]TableRowCondition"); ok {
 					s136 := m.Conditions[:0]
 					if cap(s136) < n137 {
-						s136 = make([]TableRowCondition, 0, n137)
+						s136 = make([]TableRowCondition, 0, cborwire.SliceCap[TableRowCondition](n137))
 					}
 					for i := 0; d.NextElem(i, n137); i++ {
 						if i < cap(s136) {
@@ -1815,7 +1815,7 @@ func (m *PartialObjectMetadataList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n144, ok := d.OpenArray("[]PartialObjectMetadata"); ok {
 					s143 := m.Items[:0]
 					if cap(s143) < n144 {
-						s143 = make([]PartialObjectMetadata, 0, n144)
+						s143 = make([]PartialObjectMetadata, 0, cborwire.SliceCap[PartialObjectMetadata](n144))
 					}
 					for i := 0; d.NextElem(i, n144); i++ {
 						if i < cap(s143) {

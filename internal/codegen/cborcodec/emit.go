@@ -251,9 +251,10 @@ func (e *emitter) slice(target string, t types.Type, u *types.Slice, owner, goNa
 	e.p("if d.Null() {\n%s = nil\n} else if %s, ok := d.OpenArray(%q); ok {", target, count, e.typeString(t))
 	// As the JSON decoders: elements within the old capacity are decoded
 	// into, an empty array is an empty slice. A definite length sizes
-	// the slice at once.
+	// the slice at once, up to a bound (a head may claim more elements
+	// than follow).
 	e.p("%s := %s[:0]", s, target)
-	e.p("if cap(%s) < %s {\n%s = make(%s, 0, %s)\n}", s, count, s, e.typeString(t), count)
+	e.p("if cap(%s) < %s {\n%s = make(%s, 0, %s.SliceCap[%s](%s))\n}", s, count, s, e.typeString(t), e.rt(), e.typeString(u.Elem()), count)
 	e.p("for i := 0; d.NextElem(i, %s); i++ {", count)
 	e.p("if i < cap(%s) {\n%s = %s[:i+1]\n} else {\n%s = append(%s, *new(%s))\n}", s, s, s, s, s, e.typeString(u.Elem()))
 	if err := e.value(s+"[i]", u.Elem(), owner, goName); err != nil {

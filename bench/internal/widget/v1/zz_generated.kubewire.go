@@ -9,7 +9,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Widget kind to kubewire's clients: resource widgets.example.com/v1, namespaced, served as JSON only.
+// KindInfo describes the Widget kind to kubewire's clients: resource widgets.example.com/v1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Widget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "example.com", Version: "v1", Kind: "Widget", ListKind: "WidgetList",
@@ -1326,7 +1326,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n4, ok := d.OpenArray("[]Param"); ok {
 					s3 := m.Outputs[:0]
 					if cap(s3) < n4 {
-						s3 = make([]Param, 0, n4)
+						s3 = make([]Param, 0, cborwire.SliceCap[Param](n4))
 					}
 					for i := 0; d.NextElem(i, n4); i++ {
 						if i < cap(s3) {
@@ -1478,7 +1478,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n13, ok := d.OpenArray("[]WidgetPort"); ok {
 					s12 := m.Ports[:0]
 					if cap(s12) < n13 {
-						s12 = make([]WidgetPort, 0, n13)
+						s12 = make([]WidgetPort, 0, cborwire.SliceCap[WidgetPort](n13))
 					}
 					for i := 0; d.NextElem(i, n13); i++ {
 						if i < cap(s12) {
@@ -1514,7 +1514,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n17, ok := d.OpenArray("[]WidgetStep"); ok {
 					s16 := m.Steps[:0]
 					if cap(s16) < n17 {
-						s16 = make([]WidgetStep, 0, n17)
+						s16 = make([]WidgetStep, 0, cborwire.SliceCap[WidgetStep](n17))
 					}
 					for i := 0; d.NextElem(i, n17); i++ {
 						if i < cap(s16) {
@@ -1560,7 +1560,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n21, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s20 := m.Conditions[:0]
 					if cap(s20) < n21 {
-						s20 = make([]metav1.Condition, 0, n21)
+						s20 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n21))
 					}
 					for i := 0; d.NextElem(i, n21); i++ {
 						if i < cap(s20) {
@@ -1611,7 +1611,7 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n26, ok := d.OpenArray("[]string"); ok {
 					s25 := m.Command[:0]
 					if cap(s25) < n26 {
-						s25 = make([]string, 0, n26)
+						s25 = make([]string, 0, cborwire.SliceCap[string](n26))
 					}
 					for i := 0; d.NextElem(i, n26); i++ {
 						if i < cap(s25) {
@@ -1635,7 +1635,7 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n29, ok := d.OpenArray("[]string"); ok {
 					s28 := m.Args[:0]
 					if cap(s28) < n29 {
-						s28 = make([]string, 0, n29)
+						s28 = make([]string, 0, cborwire.SliceCap[string](n29))
 					}
 					for i := 0; d.NextElem(i, n29); i++ {
 						if i < cap(s28) {
@@ -1659,7 +1659,7 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n32, ok := d.OpenArray("[]Param"); ok {
 					s31 := m.Env[:0]
 					if cap(s31) < n32 {
-						s31 = make([]Param, 0, n32)
+						s31 = make([]Param, 0, cborwire.SliceCap[Param](n32))
 					}
 					for i := 0; d.NextElem(i, n32); i++ {
 						if i < cap(s31) {
@@ -1683,7 +1683,7 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n35, ok := d.OpenArray("[]string"); ok {
 					s34 := m.DependsOn[:0]
 					if cap(s34) < n35 {
-						s34 = make([]string, 0, n35)
+						s34 = make([]string, 0, cborwire.SliceCap[string](n35))
 					}
 					for i := 0; d.NextElem(i, n35); i++ {
 						if i < cap(s34) {
@@ -1711,7 +1711,7 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n38, ok := d.OpenArray("[]Param"); ok {
 					s37 := m.Inputs[:0]
 					if cap(s37) < n38 {
-						s37 = make([]Param, 0, n38)
+						s37 = make([]Param, 0, cborwire.SliceCap[Param](n38))
 					}
 					for i := 0; d.NextElem(i, n38); i++ {
 						if i < cap(s37) {
@@ -1759,7 +1759,7 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n42, ok := d.OpenArray("[]string"); ok {
 					s41 := m.Args[:0]
 					if cap(s41) < n42 {
-						s41 = make([]string, 0, n42)
+						s41 = make([]string, 0, cborwire.SliceCap[string](n42))
 					}
 					for i := 0; d.NextElem(i, n42); i++ {
 						if i < cap(s41) {
@@ -1783,7 +1783,7 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n45, ok := d.OpenArray("[]Param"); ok {
 					s44 := m.Env[:0]
 					if cap(s44) < n45 {
-						s44 = make([]Param, 0, n45)
+						s44 = make([]Param, 0, cborwire.SliceCap[Param](n45))
 					}
 					for i := 0; d.NextElem(i, n45); i++ {
 						if i < cap(s44) {
@@ -1831,7 +1831,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n49, ok := d.OpenArray("[]Widget"); ok {
 					s48 := m.Items[:0]
 					if cap(s48) < n49 {
-						s48 = make([]Widget, 0, n49)
+						s48 = make([]Widget, 0, cborwire.SliceCap[Widget](n49))
 					}
 					for i := 0; d.NextElem(i, n49); i++ {
 						if i < cap(s48) {

@@ -10,7 +10,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Widget kind to kubewire's clients: resource widgets.examples.kubewire.dev/v1, namespaced, served as JSON only.
+// KindInfo describes the Widget kind to kubewire's clients: resource widgets.examples.kubewire.dev/v1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Widget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "examples.kubewire.dev", Version: "v1", Kind: "Widget", ListKind: "WidgetList",
@@ -530,7 +530,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n8, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s7 := m.Conditions[:0]
 					if cap(s7) < n8 {
-						s7 = make([]metav1.Condition, 0, n8)
+						s7 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n8))
 					}
 					for i := 0; d.NextElem(i, n8); i++ {
 						if i < cap(s7) {
@@ -576,7 +576,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n12, ok := d.OpenArray("[]Widget"); ok {
 					s11 := m.Items[:0]
 					if cap(s11) < n12 {
-						s11 = make([]Widget, 0, n12)
+						s11 = make([]Widget, 0, cborwire.SliceCap[Widget](n12))
 					}
 					for i := 0; d.NextElem(i, n12); i++ {
 						if i < cap(s11) {

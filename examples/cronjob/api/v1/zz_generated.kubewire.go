@@ -10,7 +10,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the CronJob kind to kubewire's clients: resource cronjobs.batch.tutorial.kubewire.dev/v1, namespaced, served as JSON only.
+// KindInfo describes the CronJob kind to kubewire's clients: resource cronjobs.batch.tutorial.kubewire.dev/v1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*CronJob) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "batch.tutorial.kubewire.dev", Version: "v1", Kind: "CronJob", ListKind: "CronJobList",
@@ -644,7 +644,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n10, ok := d.OpenArray("[]corev1.ObjectReference"); ok {
 					s9 := m.Active[:0]
 					if cap(s9) < n10 {
-						s9 = make([]corev1.ObjectReference, 0, n10)
+						s9 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](n10))
 					}
 					for i := 0; d.NextElem(i, n10); i++ {
 						if i < cap(s9) {
@@ -680,7 +680,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n14, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s13 := m.Conditions[:0]
 					if cap(s13) < n14 {
-						s13 = make([]metav1.Condition, 0, n14)
+						s13 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n14))
 					}
 					for i := 0; d.NextElem(i, n14); i++ {
 						if i < cap(s13) {
@@ -726,7 +726,7 @@ func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n18, ok := d.OpenArray("[]CronJob"); ok {
 					s17 := m.Items[:0]
 					if cap(s17) < n18 {
-						s17 = make([]CronJob, 0, n18)
+						s17 = make([]CronJob, 0, cborwire.SliceCap[CronJob](n18))
 					}
 					for i := 0; d.NextElem(i, n18); i++ {
 						if i < cap(s17) {

@@ -9,7 +9,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Widget kind to kubewire's clients: resource widgets.operator.kubewire.dev/v1, namespaced, served as JSON only.
+// KindInfo describes the Widget kind to kubewire's clients: resource widgets.operator.kubewire.dev/v1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Widget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "operator.kubewire.dev", Version: "v1", Kind: "Widget", ListKind: "WidgetList",
@@ -418,7 +418,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n7, ok := d.OpenArray("[]Widget"); ok {
 					s6 := m.Items[:0]
 					if cap(s6) < n7 {
-						s6 = make([]Widget, 0, n7)
+						s6 = make([]Widget, 0, cborwire.SliceCap[Widget](n7))
 					}
 					for i := 0; d.NextElem(i, n7); i++ {
 						if i < cap(s6) {

@@ -9,7 +9,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Gadget kind to kubewire's clients: resource gadgets.test.kubewire.dev/v1, namespaced, served as JSON only.
+// KindInfo describes the Gadget kind to kubewire's clients: resource gadgets.test.kubewire.dev/v1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Gadget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "test.kubewire.dev", Version: "v1", Kind: "Gadget", ListKind: "GadgetList",
@@ -485,7 +485,7 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n6, ok := d.OpenArray("[]string"); ok {
 					s5 := m.Tags[:0]
 					if cap(s5) < n6 {
-						s5 = make([]string, 0, n6)
+						s5 = make([]string, 0, cborwire.SliceCap[string](n6))
 					}
 					for i := 0; d.NextElem(i, n6); i++ {
 						if i < cap(s5) {
@@ -527,7 +527,7 @@ func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n10, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s9 := m.Conditions[:0]
 					if cap(s9) < n10 {
-						s9 = make([]metav1.Condition, 0, n10)
+						s9 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n10))
 					}
 					for i := 0; d.NextElem(i, n10); i++ {
 						if i < cap(s9) {
@@ -573,7 +573,7 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n14, ok := d.OpenArray("[]Gadget"); ok {
 					s13 := m.Items[:0]
 					if cap(s13) < n14 {
-						s13 = make([]Gadget, 0, n14)
+						s13 = make([]Gadget, 0, cborwire.SliceCap[Gadget](n14))
 					}
 					for i := 0; d.NextElem(i, n14); i++ {
 						if i < cap(s13) {

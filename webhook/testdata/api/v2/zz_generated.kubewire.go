@@ -9,7 +9,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Gadget kind to kubewire's clients: resource gadgets.test.kubewire.dev/v2, namespaced, served as JSON only.
+// KindInfo describes the Gadget kind to kubewire's clients: resource gadgets.test.kubewire.dev/v2, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Gadget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "test.kubewire.dev", Version: "v2", Kind: "Gadget", ListKind: "GadgetList",
@@ -690,7 +690,7 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n14, ok := d.OpenArray("[]Gadget"); ok {
 					s13 := m.Items[:0]
 					if cap(s13) < n14 {
-						s13 = make([]Gadget, 0, n14)
+						s13 = make([]Gadget, 0, cborwire.SliceCap[Gadget](n14))
 					}
 					for i := 0; d.NextElem(i, n14); i++ {
 						if i < cap(s13) {

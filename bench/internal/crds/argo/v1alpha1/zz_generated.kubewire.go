@@ -10,7 +10,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Workflow kind to kubewire's clients: resource workflows.argoproj.io/v1alpha1, namespaced, served as JSON only.
+// KindInfo describes the Workflow kind to kubewire's clients: resource workflows.argoproj.io/v1alpha1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Workflow) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "argoproj.io", Version: "v1alpha1", Kind: "Workflow", ListKind: "WorkflowList",
@@ -3795,7 +3795,7 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n7, ok := d.OpenArray("[]Parameter"); ok {
 					s6 := m.Parameters[:0]
 					if cap(s6) < n7 {
-						s6 = make([]Parameter, 0, n7)
+						s6 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n7))
 					}
 					for i := 0; d.NextElem(i, n7); i++ {
 						if i < cap(s6) {
@@ -3819,7 +3819,7 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n10, ok := d.OpenArray("[]Artifact"); ok {
 					s9 := m.Artifacts[:0]
 					if cap(s9) < n10 {
-						s9 = make([]Artifact, 0, n10)
+						s9 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n10))
 					}
 					for i := 0; d.NextElem(i, n10); i++ {
 						if i < cap(s9) {
@@ -4019,7 +4019,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n24, ok := d.OpenArray("[]string"); ok {
 					s23 := m.Command[:0]
 					if cap(s23) < n24 {
-						s23 = make([]string, 0, n24)
+						s23 = make([]string, 0, cborwire.SliceCap[string](n24))
 					}
 					for i := 0; d.NextElem(i, n24); i++ {
 						if i < cap(s23) {
@@ -4043,7 +4043,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n27, ok := d.OpenArray("[]string"); ok {
 					s26 := m.Args[:0]
 					if cap(s26) < n27 {
-						s26 = make([]string, 0, n27)
+						s26 = make([]string, 0, cborwire.SliceCap[string](n27))
 					}
 					for i := 0; d.NextElem(i, n27); i++ {
 						if i < cap(s26) {
@@ -4067,7 +4067,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n30, ok := d.OpenArray("[]EnvVar"); ok {
 					s29 := m.Env[:0]
 					if cap(s29) < n30 {
-						s29 = make([]EnvVar, 0, n30)
+						s29 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](n30))
 					}
 					for i := 0; d.NextElem(i, n30); i++ {
 						if i < cap(s29) {
@@ -4139,7 +4139,7 @@ func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n35, ok := d.OpenArray("[]string"); ok {
 					s34 := m.Dependencies[:0]
 					if cap(s34) < n35 {
-						s34 = make([]string, 0, n35)
+						s34 = make([]string, 0, cborwire.SliceCap[string](n35))
 					}
 					for i := 0; d.NextElem(i, n35); i++ {
 						if i < cap(s34) {
@@ -4185,7 +4185,7 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n39, ok := d.OpenArray("[]DAGTask"); ok {
 					s38 := m.Tasks[:0]
 					if cap(s38) < n39 {
-						s38 = make([]DAGTask, 0, n39)
+						s38 = make([]DAGTask, 0, cborwire.SliceCap[DAGTask](n39))
 					}
 					for i := 0; d.NextElem(i, n39); i++ {
 						if i < cap(s38) {
@@ -4257,7 +4257,7 @@ func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n45, ok := d.OpenArray("[]Parameter"); ok {
 					s44 := m.Parameters[:0]
 					if cap(s44) < n45 {
-						s44 = make([]Parameter, 0, n45)
+						s44 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n45))
 					}
 					for i := 0; d.NextElem(i, n45); i++ {
 						if i < cap(s44) {
@@ -4281,7 +4281,7 @@ func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n48, ok := d.OpenArray("[]Artifact"); ok {
 					s47 := m.Artifacts[:0]
 					if cap(s47) < n48 {
-						s47 = make([]Artifact, 0, n48)
+						s47 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n48))
 					}
 					for i := 0; d.NextElem(i, n48); i++ {
 						if i < cap(s47) {
@@ -4400,7 +4400,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n56, ok := d.OpenArray("[]string"); ok {
 					s55 := m.Children[:0]
 					if cap(s55) < n56 {
-						s55 = make([]string, 0, n56)
+						s55 = make([]string, 0, cborwire.SliceCap[string](n56))
 					}
 					for i := 0; d.NextElem(i, n56); i++ {
 						if i < cap(s55) {
@@ -4424,7 +4424,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n59, ok := d.OpenArray("[]string"); ok {
 					s58 := m.OutboundNodes[:0]
 					if cap(s58) < n59 {
-						s58 = make([]string, 0, n59)
+						s58 = make([]string, 0, cborwire.SliceCap[string](n59))
 					}
 					for i := 0; d.NextElem(i, n59); i++ {
 						if i < cap(s58) {
@@ -4482,7 +4482,7 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n64, ok := d.OpenArray("[]Parameter"); ok {
 					s63 := m.Parameters[:0]
 					if cap(s63) < n64 {
-						s63 = make([]Parameter, 0, n64)
+						s63 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n64))
 					}
 					for i := 0; d.NextElem(i, n64); i++ {
 						if i < cap(s63) {
@@ -4506,7 +4506,7 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n67, ok := d.OpenArray("[]Artifact"); ok {
 					s66 := m.Artifacts[:0]
 					if cap(s66) < n67 {
-						s66 = make([]Artifact, 0, n67)
+						s66 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n67))
 					}
 					for i := 0; d.NextElem(i, n67); i++ {
 						if i < cap(s66) {
@@ -4608,7 +4608,7 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n76, ok := d.OpenArray("[]string"); ok {
 					s75 := m.Enum[:0]
 					if cap(s75) < n76 {
-						s75 = make([]string, 0, n76)
+						s75 = make([]string, 0, cborwire.SliceCap[string](n76))
 					}
 					for i := 0; d.NextElem(i, n76); i++ {
 						if i < cap(s75) {
@@ -4850,7 +4850,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n93, ok := d.OpenArray("[][]WorkflowStep"); ok {
 					s92 := m.Steps[:0]
 					if cap(s92) < n93 {
-						s92 = make([][]WorkflowStep, 0, n93)
+						s92 = make([][]WorkflowStep, 0, cborwire.SliceCap[[]WorkflowStep](n93))
 					}
 					for i := 0; d.NextElem(i, n93); i++ {
 						if i < cap(s92) {
@@ -4864,7 +4864,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 							} else if n96, ok := d.OpenArray("[]WorkflowStep"); ok {
 								s95 := s92[i][:0]
 								if cap(s95) < n96 {
-									s95 = make([]WorkflowStep, 0, n96)
+									s95 = make([]WorkflowStep, 0, cborwire.SliceCap[WorkflowStep](n96))
 								}
 								for i := 0; d.NextElem(i, n96); i++ {
 									if i < cap(s95) {
@@ -5024,7 +5024,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n107, ok := d.OpenArray("[]Template"); ok {
 					s106 := m.Templates[:0]
 					if cap(s106) < n107 {
-						s106 = make([]Template, 0, n107)
+						s106 = make([]Template, 0, cborwire.SliceCap[Template](n107))
 					}
 					for i := 0; d.NextElem(i, n107); i++ {
 						if i < cap(s106) {
@@ -5163,7 +5163,7 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n118, ok := d.OpenArray("[]Condition"); ok {
 					s117 := m.Conditions[:0]
 					if cap(s117) < n118 {
-						s117 = make([]Condition, 0, n118)
+						s117 = make([]Condition, 0, cborwire.SliceCap[Condition](n118))
 					}
 					for i := 0; d.NextElem(i, n118); i++ {
 						if i < cap(s117) {
@@ -5303,7 +5303,7 @@ func (m *WorkflowList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n129, ok := d.OpenArray("[]Workflow"); ok {
 					s128 := m.Items[:0]
 					if cap(s128) < n129 {
-						s128 = make([]Workflow, 0, n129)
+						s128 = make([]Workflow, 0, cborwire.SliceCap[Workflow](n129))
 					}
 					for i := 0; d.NextElem(i, n129); i++ {
 						if i < cap(s128) {

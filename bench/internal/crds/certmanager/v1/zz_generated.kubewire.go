@@ -9,7 +9,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Certificate kind to kubewire's clients: resource certificates.cert-manager.io/v1, namespaced, served as JSON only.
+// KindInfo describes the Certificate kind to kubewire's clients: resource certificates.cert-manager.io/v1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Certificate) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "cert-manager.io", Version: "v1", Kind: "Certificate", ListKind: "CertificateList",
@@ -1616,7 +1616,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n13, ok := d.OpenArray("[]string"); ok {
 					s12 := m.DNSNames[:0]
 					if cap(s12) < n13 {
-						s12 = make([]string, 0, n13)
+						s12 = make([]string, 0, cborwire.SliceCap[string](n13))
 					}
 					for i := 0; d.NextElem(i, n13); i++ {
 						if i < cap(s12) {
@@ -1640,7 +1640,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n16, ok := d.OpenArray("[]string"); ok {
 					s15 := m.IPAddresses[:0]
 					if cap(s15) < n16 {
-						s15 = make([]string, 0, n16)
+						s15 = make([]string, 0, cborwire.SliceCap[string](n16))
 					}
 					for i := 0; d.NextElem(i, n16); i++ {
 						if i < cap(s15) {
@@ -1664,7 +1664,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n19, ok := d.OpenArray("[]string"); ok {
 					s18 := m.URIs[:0]
 					if cap(s18) < n19 {
-						s18 = make([]string, 0, n19)
+						s18 = make([]string, 0, cborwire.SliceCap[string](n19))
 					}
 					for i := 0; d.NextElem(i, n19); i++ {
 						if i < cap(s18) {
@@ -1688,7 +1688,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n22, ok := d.OpenArray("[]string"); ok {
 					s21 := m.EmailAddresses[:0]
 					if cap(s21) < n22 {
-						s21 = make([]string, 0, n22)
+						s21 = make([]string, 0, cborwire.SliceCap[string](n22))
 					}
 					for i := 0; d.NextElem(i, n22); i++ {
 						if i < cap(s21) {
@@ -1730,7 +1730,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n26, ok := d.OpenArray("[]KeyUsage"); ok {
 					s25 := m.Usages[:0]
 					if cap(s25) < n26 {
-						s25 = make([]KeyUsage, 0, n26)
+						s25 = make([]KeyUsage, 0, cborwire.SliceCap[KeyUsage](n26))
 					}
 					for i := 0; d.NextElem(i, n26); i++ {
 						if i < cap(s25) {
@@ -1790,7 +1790,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n32, ok := d.OpenArray("[]CertificateAdditionalOutputFormat"); ok {
 					s31 := m.AdditionalOutputFormats[:0]
 					if cap(s31) < n32 {
-						s31 = make([]CertificateAdditionalOutputFormat, 0, n32)
+						s31 = make([]CertificateAdditionalOutputFormat, 0, cborwire.SliceCap[CertificateAdditionalOutputFormat](n32))
 					}
 					for i := 0; d.NextElem(i, n32); i++ {
 						if i < cap(s31) {
@@ -1830,7 +1830,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n36, ok := d.OpenArray("[]CertificateCondition"); ok {
 					s35 := m.Conditions[:0]
 					if cap(s35) < n36 {
-						s35 = make([]CertificateCondition, 0, n36)
+						s35 = make([]CertificateCondition, 0, cborwire.SliceCap[CertificateCondition](n36))
 					}
 					for i := 0; d.NextElem(i, n36); i++ {
 						if i < cap(s35) {
@@ -1976,7 +1976,7 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n48, ok := d.OpenArray("[]string"); ok {
 					s47 := m.Organizations[:0]
 					if cap(s47) < n48 {
-						s47 = make([]string, 0, n48)
+						s47 = make([]string, 0, cborwire.SliceCap[string](n48))
 					}
 					for i := 0; d.NextElem(i, n48); i++ {
 						if i < cap(s47) {
@@ -2000,7 +2000,7 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n51, ok := d.OpenArray("[]string"); ok {
 					s50 := m.Countries[:0]
 					if cap(s50) < n51 {
-						s50 = make([]string, 0, n51)
+						s50 = make([]string, 0, cborwire.SliceCap[string](n51))
 					}
 					for i := 0; d.NextElem(i, n51); i++ {
 						if i < cap(s50) {
@@ -2024,7 +2024,7 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n54, ok := d.OpenArray("[]string"); ok {
 					s53 := m.OrganizationalUnits[:0]
 					if cap(s53) < n54 {
-						s53 = make([]string, 0, n54)
+						s53 = make([]string, 0, cborwire.SliceCap[string](n54))
 					}
 					for i := 0; d.NextElem(i, n54); i++ {
 						if i < cap(s53) {
@@ -2048,7 +2048,7 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n57, ok := d.OpenArray("[]string"); ok {
 					s56 := m.Localities[:0]
 					if cap(s56) < n57 {
-						s56 = make([]string, 0, n57)
+						s56 = make([]string, 0, cborwire.SliceCap[string](n57))
 					}
 					for i := 0; d.NextElem(i, n57); i++ {
 						if i < cap(s56) {
@@ -2072,7 +2072,7 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n60, ok := d.OpenArray("[]string"); ok {
 					s59 := m.Provinces[:0]
 					if cap(s59) < n60 {
-						s59 = make([]string, 0, n60)
+						s59 = make([]string, 0, cborwire.SliceCap[string](n60))
 					}
 					for i := 0; d.NextElem(i, n60); i++ {
 						if i < cap(s59) {
@@ -2120,7 +2120,7 @@ func (m *CertificateList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n64, ok := d.OpenArray("[]Certificate"); ok {
 					s63 := m.Items[:0]
 					if cap(s63) < n64 {
-						s63 = make([]Certificate, 0, n64)
+						s63 = make([]Certificate, 0, cborwire.SliceCap[Certificate](n64))
 					}
 					for i := 0; d.NextElem(i, n64); i++ {
 						if i < cap(s63) {

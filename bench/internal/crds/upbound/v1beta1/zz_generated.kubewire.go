@@ -9,7 +9,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Instance kind to kubewire's clients: resource instances.rds.aws.upbound.io/v1beta1, cluster-scoped, served as JSON only.
+// KindInfo describes the Instance kind to kubewire's clients: resource instances.rds.aws.upbound.io/v1beta1, cluster-scoped, not served as protobuf (reads offer CBOR, then JSON).
 func (*Instance) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "rds.aws.upbound.io", Version: "v1beta1", Kind: "Instance", ListKind: "InstanceList",
@@ -4488,7 +4488,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n25, ok := d.OpenArray("[]*string"); ok {
 					s24 := m.EnabledCloudwatchLogsExports[:0]
 					if cap(s24) < n25 {
-						s24 = make([]*string, 0, n25)
+						s24 = make([]*string, 0, cborwire.SliceCap[*string](n25))
 					}
 					for i := 0; d.NextElem(i, n25); i++ {
 						if i < cap(s24) {
@@ -4654,7 +4654,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n40, ok := d.OpenArray("[]ListenerEndpointObservation"); ok {
 					s39 := m.ListenerEndpoint[:0]
 					if cap(s39) < n40 {
-						s39 = make([]ListenerEndpointObservation, 0, n40)
+						s39 = make([]ListenerEndpointObservation, 0, cborwire.SliceCap[ListenerEndpointObservation](n40))
 					}
 					for i := 0; d.NextElem(i, n40); i++ {
 						if i < cap(s39) {
@@ -4690,7 +4690,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n44, ok := d.OpenArray("[]MasterUserSecretObservation"); ok {
 					s43 := m.MasterUserSecret[:0]
 					if cap(s43) < n44 {
-						s43 = make([]MasterUserSecretObservation, 0, n44)
+						s43 = make([]MasterUserSecretObservation, 0, cborwire.SliceCap[MasterUserSecretObservation](n44))
 					}
 					for i := 0; d.NextElem(i, n44); i++ {
 						if i < cap(s43) {
@@ -4834,7 +4834,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n57, ok := d.OpenArray("[]*string"); ok {
 					s56 := m.Replicas[:0]
 					if cap(s56) < n57 {
-						s56 = make([]*string, 0, n57)
+						s56 = make([]*string, 0, cborwire.SliceCap[*string](n57))
 					}
 					for i := 0; d.NextElem(i, n57); i++ {
 						if i < cap(s56) {
@@ -4986,7 +4986,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n72, ok := d.OpenArray("[]*string"); ok {
 					s71 := m.VPCSecurityGroupIds[:0]
 					if cap(s71) < n72 {
-						s71 = make([]*string, 0, n72)
+						s71 = make([]*string, 0, cborwire.SliceCap[*string](n72))
 					}
 					for i := 0; d.NextElem(i, n72); i++ {
 						if i < cap(s71) {
@@ -5216,7 +5216,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n92, ok := d.OpenArray("[]*string"); ok {
 					s91 := m.EnabledCloudwatchLogsExports[:0]
 					if cap(s91) < n92 {
-						s91 = make([]*string, 0, n92)
+						s91 = make([]*string, 0, cborwire.SliceCap[*string](n92))
 					}
 					for i := 0; d.NextElem(i, n92); i++ {
 						if i < cap(s91) {
@@ -5567,7 +5567,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n123, ok := d.OpenArray("[]Reference"); ok {
 					s122 := m.VPCSecurityGroupIDRefs[:0]
 					if cap(s122) < n123 {
-						s122 = make([]Reference, 0, n123)
+						s122 = make([]Reference, 0, cborwire.SliceCap[Reference](n123))
 					}
 					for i := 0; d.NextElem(i, n123); i++ {
 						if i < cap(s122) {
@@ -5603,7 +5603,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n127, ok := d.OpenArray("[]*string"); ok {
 					s126 := m.VPCSecurityGroupIds[:0]
 					if cap(s126) < n127 {
-						s126 = make([]*string, 0, n127)
+						s126 = make([]*string, 0, cborwire.SliceCap[*string](n127))
 					}
 					for i := 0; d.NextElem(i, n127); i++ {
 						if i < cap(s126) {
@@ -5677,7 +5677,7 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n134, ok := d.OpenArray("[]string"); ok {
 					s133 := m.ResourceSpec.ManagementPolicies[:0]
 					if cap(s133) < n134 {
-						s133 = make([]string, 0, n134)
+						s133 = make([]string, 0, cborwire.SliceCap[string](n134))
 					}
 					for i := 0; d.NextElem(i, n134); i++ {
 						if i < cap(s133) {
@@ -5723,7 +5723,7 @@ func (m *InstanceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n138, ok := d.OpenArray("[]Condition"); ok {
 					s137 := m.ResourceStatus.Conditions[:0]
 					if cap(s137) < n138 {
-						s137 = make([]Condition, 0, n138)
+						s137 = make([]Condition, 0, cborwire.SliceCap[Condition](n138))
 					}
 					for i := 0; d.NextElem(i, n138); i++ {
 						if i < cap(s137) {
@@ -5965,7 +5965,7 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n157, ok := d.OpenArray("[]string"); ok {
 					s156 := m.ManagementPolicies[:0]
 					if cap(s156) < n157 {
-						s156 = make([]string, 0, n157)
+						s156 = make([]string, 0, cborwire.SliceCap[string](n157))
 					}
 					for i := 0; d.NextElem(i, n157); i++ {
 						if i < cap(s156) {
@@ -6007,7 +6007,7 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n161, ok := d.OpenArray("[]Condition"); ok {
 					s160 := m.Conditions[:0]
 					if cap(s160) < n161 {
-						s160 = make([]Condition, 0, n161)
+						s160 = make([]Condition, 0, cborwire.SliceCap[Condition](n161))
 					}
 					for i := 0; d.NextElem(i, n161); i++ {
 						if i < cap(s160) {
@@ -6139,7 +6139,7 @@ func (m *InstanceList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n170, ok := d.OpenArray("[]Instance"); ok {
 					s169 := m.Items[:0]
 					if cap(s169) < n170 {
-						s169 = make([]Instance, 0, n170)
+						s169 = make([]Instance, 0, cborwire.SliceCap[Instance](n170))
 					}
 					for i := 0; d.NextElem(i, n170); i++ {
 						if i < cap(s169) {

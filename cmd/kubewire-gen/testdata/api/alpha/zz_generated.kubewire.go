@@ -9,7 +9,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Widget kind to kubewire's clients: resource widgets.shapes.kubewire.dev/v1alpha1, namespaced, served as JSON only.
+// KindInfo describes the Widget kind to kubewire's clients: resource widgets.shapes.kubewire.dev/v1alpha1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Widget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "shapes.kubewire.dev", Version: "v1alpha1", Kind: "Widget", ListKind: "WidgetList",
@@ -329,7 +329,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n6, ok := d.OpenArray("[]Widget"); ok {
 					s5 := m.Items[:0]
 					if cap(s5) < n6 {
-						s5 = make([]Widget, 0, n6)
+						s5 = make([]Widget, 0, cborwire.SliceCap[Widget](n6))
 					}
 					for i := 0; d.NextElem(i, n6); i++ {
 						if i < cap(s5) {

@@ -12,7 +12,7 @@ import (
 	"github.com/kubewire/kubewire/api/runtime"
 )
 
-// KindInfo describes the Gadget kind to kubewire's clients: resource gadgetries.shapes.kubewire.dev/v1, cluster-scoped, served as JSON only.
+// KindInfo describes the Gadget kind to kubewire's clients: resource gadgetries.shapes.kubewire.dev/v1, cluster-scoped, not served as protobuf (reads offer CBOR, then JSON).
 func (*Gadget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "shapes.kubewire.dev", Version: "v1", Kind: "Gadget", ListKind: "GadgetList",
@@ -21,7 +21,7 @@ func (*Gadget) KindInfo() registry.Kind {
 	}
 }
 
-// KindInfo describes the Widget kind to kubewire's clients: resource widgets.shapes.kubewire.dev/v1, namespaced, served as JSON only.
+// KindInfo describes the Widget kind to kubewire's clients: resource widgets.shapes.kubewire.dev/v1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Widget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "shapes.kubewire.dev", Version: "v1", Kind: "Widget", ListKind: "WidgetList",
@@ -1814,7 +1814,7 @@ func (m *Defaults) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n5, ok := d.OpenArray("[]string"); ok {
 					s4 := m.Names[:0]
 					if cap(s4) < n5 {
-						s4 = make([]string, 0, n5)
+						s4 = make([]string, 0, cborwire.SliceCap[string](n5))
 					}
 					for i := 0; d.NextElem(i, n5); i++ {
 						if i < cap(s4) {
@@ -1886,7 +1886,7 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n10, ok := d.OpenArray("[]Gadget"); ok {
 					s9 := m.Items[:0]
 					if cap(s9) < n10 {
-						s9 = make([]Gadget, 0, n10)
+						s9 = make([]Gadget, 0, cborwire.SliceCap[Gadget](n10))
 					}
 					for i := 0; d.NextElem(i, n10); i++ {
 						if i < cap(s9) {
@@ -1926,7 +1926,7 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n14, ok := d.OpenArray("[]string"); ok {
 					s13 := m.Parts[:0]
 					if cap(s13) < n14 {
-						s13 = make([]string, 0, n14)
+						s13 = make([]string, 0, cborwire.SliceCap[string](n14))
 					}
 					for i := 0; d.NextElem(i, n14); i++ {
 						if i < cap(s13) {
@@ -2012,7 +2012,7 @@ func (m *Tree) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n20, ok := d.OpenArray("[]Tree"); ok {
 					s19 := m.Children[:0]
 					if cap(s19) < n20 {
-						s19 = make([]Tree, 0, n20)
+						s19 = make([]Tree, 0, cborwire.SliceCap[Tree](n20))
 					}
 					for i := 0; d.NextElem(i, n20); i++ {
 						if i < cap(s19) {
@@ -2144,7 +2144,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n29, ok := d.OpenArray("[]string"); ok {
 					s28 := m.Tags[:0]
 					if cap(s28) < n29 {
-						s28 = make([]string, 0, n29)
+						s28 = make([]string, 0, cborwire.SliceCap[string](n29))
 					}
 					for i := 0; d.NextElem(i, n29); i++ {
 						if i < cap(s28) {
@@ -2168,7 +2168,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n32, ok := d.OpenArray("[]Port"); ok {
 					s31 := m.Ports[:0]
 					if cap(s31) < n32 {
-						s31 = make([]Port, 0, n32)
+						s31 = make([]Port, 0, cborwire.SliceCap[Port](n32))
 					}
 					for i := 0; d.NextElem(i, n32); i++ {
 						if i < cap(s31) {
@@ -2192,7 +2192,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n35, ok := d.OpenArray("[]string"); ok {
 					s34 := m.Zones[:0]
 					if cap(s34) < n35 {
-						s34 = make([]string, 0, n35)
+						s34 = make([]string, 0, cborwire.SliceCap[string](n35))
 					}
 					for i := 0; d.NextElem(i, n35); i++ {
 						if i < cap(s34) {
@@ -2216,7 +2216,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n38, ok := d.OpenArray("[][]int32"); ok {
 					s37 := m.Matrix[:0]
 					if cap(s37) < n38 {
-						s37 = make([][]int32, 0, n38)
+						s37 = make([][]int32, 0, cborwire.SliceCap[[]int32](n38))
 					}
 					for i := 0; d.NextElem(i, n38); i++ {
 						if i < cap(s37) {
@@ -2230,7 +2230,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 							} else if n41, ok := d.OpenArray("[]int32"); ok {
 								s40 := s37[i][:0]
 								if cap(s40) < n41 {
-									s40 = make([]int32, 0, n41)
+									s40 = make([]int32, 0, cborwire.SliceCap[int32](n41))
 								}
 								for i := 0; d.NextElem(i, n41); i++ {
 									if i < cap(s40) {
@@ -2266,7 +2266,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 						} else if n45, ok := d.OpenArray("[]Port"); ok {
 							s44 := (*v)[:0]
 							if cap(s44) < n45 {
-								s44 = make([]Port, 0, n45)
+								s44 = make([]Port, 0, cborwire.SliceCap[Port](n45))
 							}
 							for i := 0; d.NextElem(i, n45); i++ {
 								if i < cap(s44) {
@@ -2445,7 +2445,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 							} else if n60, ok := d.OpenArray("[]string"); ok {
 								s59 := m.Stamp.By[:0]
 								if cap(s59) < n60 {
-									s59 = make([]string, 0, n60)
+									s59 = make([]string, 0, cborwire.SliceCap[string](n60))
 								}
 								for i := 0; d.NextElem(i, n60); i++ {
 									if i < cap(s59) {
@@ -2496,7 +2496,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n64, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s63 := m.Conditions[:0]
 					if cap(s63) < n64 {
-						s63 = make([]metav1.Condition, 0, n64)
+						s63 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n64))
 					}
 					for i := 0; d.NextElem(i, n64); i++ {
 						if i < cap(s63) {
@@ -2544,7 +2544,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n68, ok := d.OpenArray("[]Widget"); ok {
 					s67 := m.Items[:0]
 					if cap(s67) < n68 {
-						s67 = make([]Widget, 0, n68)
+						s67 = make([]Widget, 0, cborwire.SliceCap[Widget](n68))
 					}
 					for i := 0; d.NextElem(i, n68); i++ {
 						if i < cap(s67) {

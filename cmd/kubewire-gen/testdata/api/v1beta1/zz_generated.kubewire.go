@@ -9,7 +9,7 @@ import (
 	"github.com/kubewire/kubewire/api/registry"
 )
 
-// KindInfo describes the Widget kind to kubewire's clients: resource widgets.shapes.kubewire.dev/v1beta1, namespaced, served as JSON only.
+// KindInfo describes the Widget kind to kubewire's clients: resource widgets.shapes.kubewire.dev/v1beta1, namespaced, not served as protobuf (reads offer CBOR, then JSON).
 func (*Widget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "shapes.kubewire.dev", Version: "v1beta1", Kind: "Widget", ListKind: "WidgetList",
@@ -406,7 +406,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n7, ok := d.OpenArray("[]Widget"); ok {
 					s6 := m.Items[:0]
 					if cap(s6) < n7 {
-						s6 = make([]Widget, 0, n7)
+						s6 = make([]Widget, 0, cborwire.SliceCap[Widget](n7))
 					}
 					for i := 0; d.NextElem(i, n7); i++ {
 						if i < cap(s6) {
