@@ -122,6 +122,7 @@ func fidelityCatalog() []*step {
 	kindsScenario(c)
 	watchScenario(c)
 	webhookScenario(c)
+	versionsScenario(c)
 	return c.steps
 }
 

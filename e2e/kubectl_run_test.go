@@ -69,9 +69,24 @@ func (r kubectlRunner) cmd(ctx context.Context, st kubectlStep) *exec.Cmd {
 		cmd.Env = append(cmd.Env, "KUBE_EDITOR="+editor)
 	}
 	if st.stdin != "" {
-		cmd.Stdin = strings.NewReader(st.stdin)
+		stdin := st.stdin
+		if st.uidOf != "" {
+			stdin = strings.ReplaceAll(stdin, "${UID}", r.uid(ctx, st.uidOf))
+		}
+		cmd.Stdin = strings.NewReader(stdin)
 	}
 	return cmd
+}
+
+// uid is the uid of obj ("pod/tool") in the script's namespace on this
+// server.
+func (r kubectlRunner) uid(ctx context.Context, obj string) string {
+	cmd := r.cmd(ctx, kc("get", obj, "-n", kubectlNS, "-o", "jsonpath={.metadata.uid}"))
+	out, err := cmd.Output()
+	if err != nil {
+		r.t.Fatalf("uid of %s: %v", obj, err)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func (r kubectlRunner) one(st kubectlStep) kubectlResult {

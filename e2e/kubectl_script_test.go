@@ -7,6 +7,9 @@ const kubectlNS = "kubectl-e2e"
 type kubectlStep struct {
 	args  []string
 	stdin string // sent on standard input (apply -f -, create -f -)
+	// uidOf names an object of the script's namespace ("pod/tool")
+	// whose uid replaces ${UID} in stdin, as each server assigned it.
+	uidOf string
 	// edit is a sed script KUBE_EDITOR applies to the file kubectl edit
 	// opens.
 	edit string
@@ -24,6 +27,9 @@ func kc(args ...string) kubectlStep { return kubectlStep{args: args} }
 func kn(args ...string) kubectlStep { return kc(append(args, "-n", kubectlNS)...) }
 
 func (s kubectlStep) in(stdin string) kubectlStep { s.stdin = stdin; return s }
+
+// about sends stdin with ${UID} replaced by the uid of obj.
+func (s kubectlStep) about(obj string) kubectlStep { s.uidOf = obj; return s }
 
 const cm2YAML = `apiVersion: v1
 kind: ConfigMap
@@ -61,6 +67,66 @@ metadata:
   name: cm3
 data:
   mode: slow
+`
+
+const recordedEventYAML = `apiVersion: events.k8s.io/v1
+kind: Event
+metadata:
+  name: tool.recorded
+eventTime: "2026-01-01T00:00:00.000000Z"
+action: Checking
+reason: Checked
+note: checked by the operator
+reportingController: example.com/operator
+reportingInstance: operator-0
+type: Normal
+regarding:
+  apiVersion: v1
+  kind: Pod
+  name: tool
+  namespace: kubectl-e2e
+  uid: ${UID}
+`
+
+const legacyEventYAML = `apiVersion: v1
+kind: Event
+metadata:
+  name: tool.legacy
+involvedObject:
+  apiVersion: v1
+  kind: Pod
+  name: tool
+  namespace: kubectl-e2e
+  uid: ${UID}
+reason: Pulled
+message: image already present
+source:
+  component: kubelet
+  host: node-1
+count: 2
+type: Warning
+firstTimestamp: "2026-01-01T00:00:00Z"
+lastTimestamp: "2026-01-01T00:05:00Z"
+`
+
+const hpaYAML = `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: web
+  minReplicas: 2
+  maxReplicas: 5
+  metrics:
+  - type: Resource
+    resource:
+      name: cpu
+      target:
+        type: Utilization
+        averageUtilization: 70
 `
 
 const podYAML = `apiVersion: v1
@@ -239,6 +305,25 @@ func kubectlScript() []kubectlStep {
 		kn("get", "secret", "s1", "-o", "yaml"),
 		kn("get", "secrets"),
 		kn("get", "all"),
+
+		// Events about the Pod, one written through events.k8s.io/v1 (as
+		// an operator's recorder writes them), one through core/v1 (as a
+		// kubelet does): both APIs serve both, and kubectl shows both
+		kn("create", "--validate=false", "-f", "-").in(recordedEventYAML).about("pod/tool"),
+		kn("create", "--validate=false", "-f", "-").in(legacyEventYAML).about("pod/tool"),
+		kn("get", "events"),
+		kc("get", "events", "-A", "--field-selector", "involvedObject.name=tool"),
+		kn("get", "events", "--field-selector", "reason=Pulled"),
+		kn("get", "event", "tool.recorded", "-o", "yaml"),
+		kn("get", "events.v1.events.k8s.io", "tool.legacy", "-o", "yaml"),
+		kn("events"),
+		kn("events", "--for", "pod/tool"),
+		kn("describe", "pod", "tool"),
+
+		// an autoscaling/v2 HorizontalPodAutoscaler
+		kn("create", "--validate=false", "-f", "-").in(hpaYAML),
+		kn("get", "hpa"),
+		kn("get", "hpa", "web", "-o", "wide"),
 
 		// a Pod's logs and streams: no kubelet runs beside either server
 		kn("logs", "tool"),

@@ -27,7 +27,8 @@ func (s *Server) CollectGarbage() { s.ctrl.Collect() }
 // ControllersBackground mode.
 func (s *Server) settle() { s.ctrl.Settle() }
 
-// storedResources returns one resource for each storage in use.
+// storedResources returns one resource for each storage in use (the
+// storage version's, for a kind stored once under several versions).
 func (s *Server) storedResources() []*object.Resource {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -36,7 +37,7 @@ func (s *Server) storedResources() []*object.Resource {
 	for _, r := range s.resources {
 		if !seen[r.Storage] {
 			seen[r.Storage] = true
-			out = append(out, r)
+			out = append(out, r.StorageResource())
 		}
 	}
 	return out

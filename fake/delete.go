@@ -31,6 +31,11 @@ func orphansByDefault(r *object.Resource) bool {
 // the other), Background removes both; without a policy the finalizers
 // already there decide, then the resource's default.
 func gcFinalizers(r *object.Resource, fins []string, o *request.DeleteOptions) []string {
+	if r.InternalGroup() == "" && r.Kind.Resource == "events" && !r.Custom {
+		// Events have no garbage collection policy: a delete's
+		// propagation policy leaves their finalizers as they are.
+		return fins
+	}
 	has := func(f string) bool { return slices.Contains(fins, f) }
 	orphan, foreground := false, false
 	switch {

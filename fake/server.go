@@ -213,12 +213,15 @@ func New(opts Options) *Server {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.ctrl = &controllers.Manager{Store: s.store, Cluster: controllerHost{s}, Background: opts.Controllers == ControllersBackground, Context: s.ctx, Goroutines: &s.bg}
 	s.faults.init()
+	var builtins []*object.Resource
 	for _, k := range registry.All() {
 		if r, ok := object.Builtin(k, &s.builtins); ok {
 			s.resources[k.Group+"/"+k.Version+"/"+k.Resource] = r
 			s.builtinGroups[k.Group] = true
+			builtins = append(builtins, r)
 		}
 	}
+	object.LinkVersions(builtins)
 	for _, ns := range opts.Namespaces {
 		if err := s.createNamespace(ns); err != nil {
 			panic(fmt.Sprintf("fake: create namespace %q: %v", ns, err)) // only a bad Options.Namespaces entry gets here

@@ -208,9 +208,7 @@ func (c *Chain) AdmitCreate(d *object.Draft, call *Request, view storage.View) *
 	d.Meta.SelfLink = ""
 	if r.Generation {
 		d.Meta.Generation = 1
-	} else {
-		d.Meta.Generation = 0
-	}
+	} // else kube-apiserver keeps the generation the request sent
 	c.Strategy.PrepareCreate(d, call != nil)
 	return nil
 }

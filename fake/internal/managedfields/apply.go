@@ -50,15 +50,7 @@ func (ep Endpoint) Apply(empty, live, config map[string]any, managed Managed, ma
 	if len(conflicts) > 0 && !force {
 		return nil, nil, conflicts
 	}
-	for other, e := range managed {
-		if other == id {
-			continue
-		}
-		e.Fields = e.Fields.Difference(changed).Difference(c.Removed)
-		if e.Fields.Empty() {
-			delete(managed, other)
-		}
-	}
+	ep.disown(live, merged, managed, id, c)
 	entry.Fields = strip(entry.Fields)
 	if entry.Fields.Empty() {
 		delete(managed, id)

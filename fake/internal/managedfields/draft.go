@@ -10,6 +10,16 @@ import (
 // "status").
 func ForResource(r *object.Resource, sub string, now metav1.Time) Endpoint {
 	ep := Endpoint{Type: r.FieldType(), APIVersion: r.Kind.APIVersion(), Subresource: sub, Now: now}
+	if !r.Custom {
+		ep.View = func(obj map[string]any, apiVersion string) (map[string]any, *fieldpath.Type, bool) {
+			to := r.AtVersion(apiVersion)
+			if to == nil {
+				return nil, nil, false
+			}
+			m, err := r.ConvertMap(obj, to)
+			return m, to.FieldType(), err == nil
+		}
+	}
 	switch {
 	case sub == "status":
 		ep.Reset = statusReset(r)

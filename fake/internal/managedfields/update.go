@@ -22,6 +22,9 @@ type Endpoint struct {
 	Reset *fieldpath.Set
 	// Now is the time of the write.
 	Now metav1.Time
+	// View shows the objects at the other versions of a kind stored once
+	// under several (nil for the others).
+	View VersionView
 }
 
 // MaxUpdateManagers is how many Update entries an object keeps; older
@@ -76,12 +79,7 @@ func (ep Endpoint) Update(live, next map[string]any, managed Managed, manager st
 func (ep Endpoint) update(live, next map[string]any, managed Managed, manager string) {
 	c := ep.compare(live, next)
 	changed := c.Modified.Union(c.Added)
-	for id, e := range managed {
-		e.Fields = e.Fields.Difference(changed).Difference(c.Removed)
-		if e.Fields.Empty() {
-			delete(managed, id)
-		}
-	}
+	ep.disown(live, next, managed, "", c)
 	own := strip(changed)
 	if own.Empty() {
 		return

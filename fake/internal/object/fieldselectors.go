@@ -43,13 +43,7 @@ func typedFields(t Typed) map[string]string {
 			"status.nominatedNodeName": o.Status.NominatedNodeName,
 		}
 	case *corev1.Event:
-		ref := o.InvolvedObject
-		return map[string]string{
-			"involvedObject.kind": ref.Kind, "involvedObject.namespace": ref.Namespace, "involvedObject.name": ref.Name,
-			"involvedObject.uid": string(ref.UID), "involvedObject.apiVersion": ref.APIVersion,
-			"involvedObject.resourceVersion": ref.ResourceVersion, "involvedObject.fieldPath": ref.FieldPath,
-			"reason": o.Reason, "reportingComponent": o.ReportingController, "source": o.Source.Component, "type": o.Type,
-		}
+		return eventFields(o)
 	case *eventsv1.Event:
 		ref := o.Regarding
 		return map[string]string{

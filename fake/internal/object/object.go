@@ -134,6 +134,10 @@ func (r *Resource) DraftOf(o *Stored) (*Draft, error) {
 		}
 		return d, err
 	}
+	o, err := o.servedAs(r)
+	if err != nil {
+		return nil, err
+	}
 	t := r.NewTyped()
 	if err := t.Unmarshal(o.PB); err != nil {
 		return nil, fmt.Errorf("decode stored object: %w", err)
@@ -210,6 +214,13 @@ func (d *Draft) bodyJSON() ([]byte, error) {
 
 // Seal encodes the draft into an immutable stored object at rv.
 func (d *Draft) Seal(rv uint64) (*Stored, error) {
+	if err := d.toHub(); err != nil {
+		return nil, err
+	}
+	return d.seal(rv)
+}
+
+func (d *Draft) seal(rv uint64) (*Stored, error) {
 	if c := d.Res.CRD; c != nil && c.ToStorage != nil && d.Res.Kind.Version != c.Storage {
 		sd, err := c.ToStorage(d)
 		if err != nil {

@@ -15,6 +15,9 @@ func (o *Stored) ServedJSON(r *Resource) []byte {
 	if o.Res.Custom {
 		return o.JSONAs(r)
 	}
+	if c, err := o.servedAs(r); err == nil {
+		return c.CompleteJSON()
+	}
 	return o.CompleteJSON()
 }
 
@@ -30,7 +33,11 @@ func (o *Stored) needsWebhook(r *Resource) bool {
 // failure), else as the "None" strategy converts (JSONAs).
 func (o *Stored) JSONFor(r *Resource) ([]byte, error) {
 	if !o.Res.Custom {
-		return o.CompleteJSON(), nil
+		c, err := o.servedAs(r)
+		if err != nil {
+			return nil, err
+		}
+		return c.CompleteJSON(), nil
 	}
 	if !o.needsWebhook(r) {
 		return o.JSONAs(r), nil
@@ -42,10 +49,26 @@ func (o *Stored) JSONFor(r *Resource) ([]byte, error) {
 	return out[0], nil
 }
 
-// ConvertAll returns items as served by r: the custom resources its
-// CRD's conversion webhook converts are converted in one review, into
-// copies served as they are; the others are returned unchanged.
+// ConvertAll returns items as served by r: built-ins stored at another
+// version of their kind are converted (see LinkVersions), the custom
+// resources its CRD's conversion webhook converts are converted in one
+// review, into copies served as they are; the others are returned
+// unchanged.
 func ConvertAll(r *Resource, items []*Stored) ([]*Stored, error) {
+	copied := false // items may be the store's: copy before changing
+	for i, o := range items {
+		if !o.converts(r) {
+			continue
+		}
+		c, err := o.servedAs(r)
+		if err != nil {
+			return nil, err
+		}
+		if !copied {
+			items, copied = append([]*Stored(nil), items...), true
+		}
+		items[i] = c
+	}
 	var idx []int
 	var objs [][]byte
 	for i, o := range items {

@@ -60,6 +60,14 @@ type Resource struct {
 	// CRD is what a custom resource's CustomResourceDefinition says of
 	// its version; nil for built-in kinds.
 	CRD *CRDVersion
+
+	// hub, for a built-in kind served under several versions and
+	// stored once, is the resource of its storage version (nil for that
+	// resource itself); see LinkVersions.
+	hub *Resource
+	// versions are the resources sharing a store with this one, this
+	// one included (nil when it shares none).
+	versions []*Resource
 }
 
 // FieldType returns the shape of the kind's objects for field

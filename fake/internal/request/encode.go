@@ -16,13 +16,13 @@ import (
 // EncodeObject encodes one object as out asks and returns the body and its
 // content type.
 func EncodeObject(o *object.Stored, out Output, p table.Printer) ([]byte, string, error) {
-	if o.Res.Custom {
-		c, err := object.ConvertAll(out.res, []*object.Stored{o})
-		if err != nil {
-			return nil, "", err
-		}
-		o = c[0]
+	// served as out's resource: converted from another version of its
+	// kind (a custom resource's, or a kind stored once under several)
+	c, err := object.ConvertAll(out.res, []*object.Stored{o})
+	if err != nil {
+		return nil, "", err
 	}
+	o = c[0]
 	switch out.As {
 	case AsTable:
 		b, err := RenderTable(p, o.Res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, out)

@@ -64,9 +64,10 @@ func (p Printer) Render(r *object.Resource, items []*object.Stored, lm metav1.Li
 		Rows: make([]row, 0, len(items)),
 	}
 	builtin := !r.Custom && r.CRD == nil
+	printed := r.StorageResource() // prints every version of a kind alike
 	var recorded []metav1.TableColumnDefinition
 	if builtin {
-		recorded = p.Columns(r.Key())
+		recorded = p.Columns(printed.Key())
 	}
 	defaultConvertor := len(recorded) == 2 && recorded[1].Name == "Created At"
 	switch {
@@ -76,7 +77,7 @@ func (p Printer) Render(r *object.Resource, items []*object.Stored, lm metav1.Li
 		t.Columns = recorded
 	}
 	now := p.Now()
-	printed := false
+	hasCells := false
 	for i, o := range items {
 		cells := []any{o.Name, humanAge(now.Sub(o.Created))}
 		var conds []rowCondition
@@ -86,11 +87,11 @@ func (p Printer) Render(r *object.Resource, items []*object.Stored, lm metav1.Li
 		case defaultConvertor:
 			cells = []any{o.Name, o.Created.UTC().Format(time.RFC3339)}
 		case len(recorded) > 0:
-			if d, err := r.DraftOf(o); err == nil {
+			if d, err := printed.DraftOf(o); err == nil {
 				if c, rc, ok := builtinCells(d.Typed, now); ok {
 					cells, conds = c, rc
 					if i == 0 {
-						printed = true
+						hasCells = true
 					}
 				}
 			}
@@ -109,7 +110,7 @@ func (p Printer) Render(r *object.Resource, items []*object.Stored, lm metav1.Li
 		}
 		t.Rows = append(t.Rows, row{Cells: cells, Conditions: conds, Object: obj})
 	}
-	if len(recorded) > 0 && (printed || len(items) == 0 && p.hasPrinter(r)) {
+	if len(recorded) > 0 && (hasCells || len(items) == 0 && p.hasPrinter(printed)) {
 		t.Columns = recorded
 	}
 	if out.NoHeaders {

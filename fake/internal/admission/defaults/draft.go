@@ -44,4 +44,5 @@ func Draft(d *object.Draft) {
 		}
 	}
 	Apply(d.Typed)
+	d.ThroughStorage()
 }

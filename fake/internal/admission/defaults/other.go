@@ -88,5 +88,6 @@ func otherDefaults(p any) {
 				},
 			}}
 		}
+		defaultHPABehavior(o.Spec.Behavior)
 	}
 }

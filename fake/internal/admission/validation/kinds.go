@@ -19,7 +19,7 @@ type kindRule struct {
 // "group/resource"; a file per group of kinds.
 func kindRules() map[string]kindRule {
 	rules := map[string]kindRule{}
-	for _, add := range []func(map[string]kindRule){coreKinds, podKinds, serviceKinds, workloadKinds, statefulSetKinds, jobKinds, otherKinds} {
+	for _, add := range []func(map[string]kindRule){coreKinds, podKinds, serviceKinds, workloadKinds, statefulSetKinds, jobKinds, otherKinds, eventKinds, hpaKinds} {
 		add(rules)
 	}
 	return rules

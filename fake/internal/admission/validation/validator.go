@@ -59,7 +59,7 @@ func (v *Validator) Validate(d, old *object.Draft) *apierr.Error {
 		causes = append(causes, kindCauses(d, old)...)
 	}
 	if len(causes) > 0 {
-		return apierr.Invalid(k.Group, k.Kind, d.Meta.Name, causes...)
+		return apierr.Invalid(d.Res.InternalGroup(), k.Kind, d.Meta.Name, causes...)
 	}
 	return nil
 }
