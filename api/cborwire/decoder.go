@@ -65,6 +65,8 @@ type Decoder struct {
 	jsonBuf    []byte    // transcoding scratch
 	members    []member  // transcoding: the members of the maps being read
 	keyScratch []byte    // transcoding: keys joined from indefinite strings
+	order      []int32   // transcoding: a map's members, in key order
+	sortKeys   [][]byte  // transcoding: a map's keys, while sorting
 	sorted     []byte    // transcoding: a map's members, sorted
 	scans      []scanned // the maps and arrays of the last item Reuse scanned
 	scanEnd    int       // where that item ends

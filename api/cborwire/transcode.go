@@ -221,38 +221,39 @@ const (
 // members with the same key.
 func (d *Decoder) sortMembers(e *jsonwire.Encoder, start int, members []member, scratch []byte) (_ []byte, dup bool) {
 	buf := e.Bytes()
-	if len(members) > 12 {
-		slices.SortFunc(members, func(a, b member) int { return bytes.Compare(d.memberKey(a), d.memberKey(b)) })
-		for i := 1; i < len(members); i++ {
-			dup = dup || bytes.Equal(d.memberKey(members[i-1]), d.memberKey(members[i]))
-		}
+	// Sort indexes, not members: moving 4-byte indexes beats moving the
+	// members. Small maps (most: a managedFields level, an object's
+	// fields) by insertion, larger ones by slices.SortFunc.
+	order := d.order[:0]
+	keys := d.sortKeys[:0]
+	for i, m := range members {
+		order = append(order, int32(i))
+		keys = append(keys, d.memberKey(m))
 	}
-	// Insertion sort for the small maps most are (a managedFields level,
-	// an object's fields); members hold no pointers to move.
-	for i := 1; i < len(members) && len(members) <= 12; i++ {
-		m, k := members[i], d.memberKey(members[i])
-		j := i
-		for ; j > 0; j-- {
-			c := bytes.Compare(d.memberKey(members[j-1]), k)
-			if c == 0 {
-				dup = true
+	if len(order) > 12 {
+		slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(keys[a], keys[b]) })
+	} else {
+		for i := 1; i < len(order); i++ {
+			o := order[i]
+			j := i
+			for ; j > 0 && bytes.Compare(keys[order[j-1]], keys[o]) > 0; j-- {
+				order[j] = order[j-1]
 			}
-			if c <= 0 {
-				break
-			}
-			members[j] = members[j-1]
+			order[j] = o
 		}
-		members[j] = m
 	}
 	sorted := append(scratch, '{')
-	for i, m := range members {
+	for i, k := range order {
 		if i > 0 {
 			sorted = append(sorted, ',')
+			dup = dup || bytes.Equal(keys[k], keys[order[i-1]])
 		}
-		sorted = append(sorted, buf[m.start:m.end]...)
+		sorted = append(sorted, buf[members[k].start:members[k].end]...)
 	}
 	sorted = append(sorted, '}')
 	copy(buf[start:], sorted)
+	clear(keys)
+	d.order, d.sortKeys = order[:0], keys[:0]
 	return sorted[:0], dup
 }
 
