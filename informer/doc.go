@@ -113,10 +113,12 @@
 // Objects are decoded by the reflector through one long-lived read-only
 // decoder that shares equal strings and maps across objects; the store
 // keeps objects grouped by namespace (so the namespace index costs
-// nothing) and keys index sets by the objects' own namespace and name
-// strings. A relist streams into the store, keeping objects whose
-// resourceVersion did not change, so it never holds two copies of the
-// collection. Options.Transform (or FactoryOptions.DropManagedFields)
+// nothing), each namespace's in a table of the objects themselves (about
+// 9 bytes a slot, no key strings: names are read from the objects), and
+// keys index sets by the objects' own namespace and name strings. A
+// relist streams into the store, keeping objects whose resourceVersion
+// did not change, so it never holds two copies of the collection (it
+// keeps a set of the keys not yet received meanwhile). Options.Transform (or FactoryOptions.DropManagedFields)
 // drops what a program does not read before it is cached.
 //
 // # Ownership and concurrency

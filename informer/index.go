@@ -88,8 +88,8 @@ func (s *Store[T]) AddIndexes(indexes map[string]IndexFunc[T]) error {
 	for name, fn := range indexes {
 		ix := &index[T]{fn: fn, sets: map[string]map[objKey]struct{}{}}
 		for ns, names := range s.byNamespace {
-			for n, e := range names {
-				ix.add(objKey{ns, n}, e.obj)
+			for obj := range names.all() {
+				ix.add(objKey{ns, obj.GetName()}, obj)
 			}
 		}
 		s.indexes[name] = ix
@@ -104,9 +104,12 @@ func (s *Store[T]) ByIndex(indexName, value string) ([]T, error) {
 	defer s.mu.RUnlock()
 	if indexName == NamespaceIndex {
 		names := s.byNamespace[value]
-		out := make([]T, 0, len(names))
-		for _, e := range names {
-			out = append(out, e.obj)
+		if names == nil {
+			return []T{}, nil
+		}
+		out := make([]T, 0, names.n)
+		for obj := range names.all() {
+			out = append(out, obj)
 		}
 		return out, nil
 	}
@@ -117,7 +120,8 @@ func (s *Store[T]) ByIndex(indexName, value string) ([]T, error) {
 	set := ix.sets[value]
 	out := make([]T, 0, len(set))
 	for k := range set {
-		out = append(out, s.byNamespace[k.namespace][k.name].obj)
+		obj, _ := s.byNamespace[k.namespace].get(s.seed, k.name)
+		out = append(out, obj)
 	}
 	return out, nil
 }
@@ -129,9 +133,12 @@ func (s *Store[T]) IndexKeys(indexName, value string) ([]string, error) {
 	defer s.mu.RUnlock()
 	if indexName == NamespaceIndex {
 		names := s.byNamespace[value]
-		out := make([]string, 0, len(names))
-		for n := range names {
-			out = append(out, key(value, n))
+		if names == nil {
+			return []string{}, nil
+		}
+		out := make([]string, 0, names.n)
+		for obj := range names.all() {
+			out = append(out, key(value, obj.GetName()))
 		}
 		return out, nil
 	}
@@ -171,7 +178,10 @@ func (s *Store[T]) IndexCount(indexName, value string) (int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if indexName == NamespaceIndex {
-		return len(s.byNamespace[value]), nil
+		if names := s.byNamespace[value]; names != nil {
+			return names.n, nil
+		}
+		return 0, nil
 	}
 	ix := s.indexes[indexName]
 	if ix == nil {

@@ -176,8 +176,8 @@ func (inf *Informer[T]) AddHandler(h Handler[T], opts HandlerOptions) *Registrat
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, names := range s.byNamespace {
-		for _, e := range names {
-			r.q.push(change[T]{kind: changeAdd, flag: true, obj: e.obj})
+		for obj := range names.all() {
+			r.q.push(change[T]{kind: changeAdd, flag: true, obj: obj})
 		}
 	}
 	if s.synced {
@@ -209,8 +209,8 @@ func (inf *Informer[T]) queueResync(r *Registration[T]) {
 		return
 	}
 	for _, names := range s.byNamespace {
-		for _, e := range names {
-			r.q.push(change[T]{kind: changeUpdate, old: e.obj, obj: e.obj})
+		for obj := range names.all() {
+			r.q.push(change[T]{kind: changeUpdate, old: obj, obj: obj})
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package informer
 
 import (
+	"hash/maphash"
 	"strings"
 	"sync"
 
@@ -22,13 +23,17 @@ const NamespaceIndex = "namespace"
 // Slices returned are the caller's.
 type Store[T client.Object] struct {
 	mu sync.RWMutex
-	// byNamespace holds the objects: namespace → name → entry. Grouping by
-	// namespace serves NamespaceIndex without a second set of keys.
-	byNamespace map[string]map[string]entry[T]
+	// byNamespace holds the objects: namespace → name → object. Grouping
+	// by namespace serves NamespaceIndex without a second set of keys.
+	byNamespace map[string]*nameTable[T]
+	seed        maphash.Seed // of the name tables' hashes
 	count       int
 	indexes     map[string]*index[T]
 
-	gen       uint32 // generation of the full state being streamed (Begin..End)
+	// stale holds, while a full state streams into a store that had
+	// objects, the keys of those not received (nor written) since its
+	// Begin: what End deletes. The first full state needs none.
+	stale     map[objKey]struct{}
 	streaming bool
 	part      func(T) bool // while a part streams in (beginPart): the objects it holds
 	// whole: the objects are exactly the state at rv. False from a
@@ -46,16 +51,12 @@ type Store[T client.Object] struct {
 	notify func(change[T])
 }
 
-type entry[T client.Object] struct {
-	obj T
-	gen uint32
-}
-
 // newStore returns an empty Store with the given indexes (beside
 // NamespaceIndex); indexes may be nil.
 func newStore[T client.Object](indexes map[string]IndexFunc[T]) (*Store[T], error) {
 	s := &Store[T]{
-		byNamespace: map[string]map[string]entry[T]{},
+		byNamespace: map[string]*nameTable[T]{},
+		seed:        maphash.MakeSeed(),
 		indexes:     map[string]*index[T]{},
 		syncedC:     make(chan struct{}),
 	}
@@ -89,8 +90,7 @@ func SplitKey(k string) (namespace, name string) {
 func (s *Store[T]) Get(namespace, name string) (T, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	e, ok := s.byNamespace[namespace][name]
-	return e.obj, ok
+	return s.byNamespace[namespace].get(s.seed, name)
 }
 
 // GetByKey returns the cached object with the given Key.
@@ -109,8 +109,8 @@ func (s *Store[T]) List() []T {
 	defer s.mu.RUnlock()
 	out := make([]T, 0, s.count)
 	for _, names := range s.byNamespace {
-		for _, e := range names {
-			out = append(out, e.obj)
+		for obj := range names.all() {
+			out = append(out, obj)
 		}
 	}
 	return out
@@ -122,8 +122,8 @@ func (s *Store[T]) ListKeys() []string {
 	defer s.mu.RUnlock()
 	out := make([]string, 0, s.count)
 	for ns, names := range s.byNamespace {
-		for name := range names {
-			out = append(out, key(ns, name))
+		for obj := range names.all() {
+			out = append(out, key(ns, obj.GetName()))
 		}
 	}
 	return out
@@ -170,8 +170,8 @@ func (s *Store[T]) Snapshot() (snap Snapshot[T], ok bool) {
 	}
 	items := make([]T, 0, s.count)
 	for _, names := range s.byNamespace {
-		for _, e := range names {
-			items = append(items, e.obj)
+		for obj := range names.all() {
+			items = append(items, obj)
 		}
 	}
 	return Snapshot[T]{ResourceVersion: s.rv, Items: items}, true

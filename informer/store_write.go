@@ -55,7 +55,7 @@ type change[T client.Object] struct {
 func (s *Store[T]) begin() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.gen++
+	s.markStale()
 	s.streaming, s.whole = true, false
 	s.initial = !s.synced
 }
@@ -68,7 +68,7 @@ func (s *Store[T]) begin() {
 func (s *Store[T]) beginPart(in func(T) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.gen++
+	s.markStale()
 	s.streaming, s.whole = true, false
 	s.part = in
 	s.initial = false
@@ -89,15 +89,15 @@ func (s *Store[T]) end(resourceVersion string) {
 	defer s.mu.Unlock()
 	part := s.part
 	if s.streaming {
-		for ns, names := range s.byNamespace {
-			for name, e := range names {
-				if e.gen != s.gen && (part == nil || part(e.obj)) {
-					s.remove(ns, name, e.obj)
-					s.emit(change[T]{kind: changeDelete, flag: true, obj: e.obj})
-				}
+		for k := range s.stale {
+			obj, ok := s.byNamespace[k.namespace].get(s.seed, k.name)
+			if ok && (part == nil || part(obj)) {
+				s.remove(k.namespace, k.name, obj)
+				s.emit(change[T]{kind: changeDelete, flag: true, obj: obj})
 			}
 		}
 	}
+	s.stale = nil
 	s.streaming, s.initial, s.part, s.whole = false, false, nil, true
 	if part != nil {
 		return // a part: the version is the watch's
@@ -115,7 +115,7 @@ func (s *Store[T]) end(resourceVersion string) {
 func (s *Store[T]) abort() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.streaming, s.part = false, nil
+	s.streaming, s.part, s.stale = false, nil, nil
 }
 
 // update applies an ADDED or MODIFIED watch event.
@@ -133,11 +133,11 @@ func (s *Store[T]) delete(obj T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ns, name := obj.GetNamespace(), obj.GetName()
-	e, ok := s.byNamespace[ns][name]
+	old, ok := s.byNamespace[ns].get(s.seed, name)
 	if !ok {
 		return
 	}
-	s.remove(ns, name, e.obj)
+	s.remove(ns, name, old)
 	s.emit(change[T]{kind: changeDelete, obj: obj})
 	if rv := obj.GetResourceVersion(); rv != "" && (!s.streaming || s.part != nil) {
 		s.rv = rv
@@ -149,12 +149,16 @@ func (s *Store[T]) delete(obj T) {
 func (s *Store[T]) reshard(keep func(T) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for ns, names := range s.byNamespace {
-		for name, e := range names {
-			if !keep(e.obj) {
-				s.remove(ns, name, e.obj)
+	var drop []T
+	for _, names := range s.byNamespace {
+		for obj := range names.all() {
+			if !keep(obj) {
+				drop = append(drop, obj)
 			}
 		}
+	}
+	for _, obj := range drop {
+		s.remove(obj.GetNamespace(), obj.GetName(), obj)
 	}
 }
 
@@ -171,33 +175,33 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 	ns, name := obj.GetNamespace(), obj.GetName()
 	names := s.byNamespace[ns]
 	if names == nil {
-		names = map[string]entry[T]{}
+		names = &nameTable[T]{}
 		s.byNamespace[ns] = names
 	}
-	old, ok := names[name]
-	if ok && old.obj.GetResourceVersion() == obj.GetResourceVersion() && obj.GetResourceVersion() != "" {
+	k := objKey{ns, name}
+	old, ok := names.get(s.seed, name)
+	if ok && old.GetResourceVersion() == obj.GetResourceVersion() && obj.GetResourceVersion() != "" {
 		// Unchanged: keep the stored object (a relist then holds one copy).
 		if streamed {
-			old.gen = s.gen
-			names[name] = old
+			s.received(k)
 		}
 		return
 	}
-	if ok && streamed && !sameUID(old.obj, obj) {
+	if ok && streamed && !sameUID(old, obj) {
 		// Deleted and created again while no watch was open: tell
 		// handlers both, not an update between two different objects.
-		s.remove(ns, name, old.obj)
-		s.emit(change[T]{kind: changeDelete, flag: true, obj: old.obj})
+		s.remove(ns, name, old)
+		s.emit(change[T]{kind: changeDelete, flag: true, obj: old})
 		s.upsert(obj, streamed)
 		return
 	}
-	names[name] = entry[T]{obj: obj, gen: s.gen}
-	k := objKey{ns, name}
+	names.put(s.seed, obj)
+	s.received(k)
 	if ok {
 		for _, ix := range s.indexes {
-			ix.update(k, old.obj, obj)
+			ix.update(k, old, obj)
 		}
-		s.emit(change[T]{kind: changeUpdate, old: old.obj, obj: obj})
+		s.emit(change[T]{kind: changeUpdate, old: old, obj: obj})
 		return
 	}
 	s.count++
@@ -210,14 +214,38 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 // remove deletes namespace/name (stored as obj) under s.mu.
 func (s *Store[T]) remove(ns, name string, obj T) {
 	names := s.byNamespace[ns]
-	delete(names, name)
-	if len(names) == 0 {
+	names.remove(s.seed, name)
+	if names.n == 0 {
 		delete(s.byNamespace, ns)
 	}
 	s.count--
 	k := objKey{ns, name}
+	s.received(k)
 	for _, ix := range s.indexes {
 		ix.remove(k, obj)
+	}
+}
+
+// markStale starts a full state: every object cached is stale until the
+// stream (or a watch event) writes it again.
+func (s *Store[T]) markStale() {
+	s.stale = nil
+	if s.count == 0 {
+		return
+	}
+	s.stale = make(map[objKey]struct{}, s.count)
+	for ns, names := range s.byNamespace {
+		for obj := range names.all() {
+			s.stale[objKey{ns, obj.GetName()}] = struct{}{}
+		}
+	}
+}
+
+// received records that namespace/name was written (or removed) since
+// the full state being streamed began: End leaves it alone.
+func (s *Store[T]) received(k objKey) {
+	if s.stale != nil {
+		delete(s.stale, k)
 	}
 }
 

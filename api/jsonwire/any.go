@@ -131,7 +131,10 @@ func (d *Decoder) anyObject(share bool) map[string]any {
 	return m
 }
 
-func (d *Decoder) anyArray() []any {
+// anyArray reads an array as an any holding a []any. Through a ReadOnly
+// Table an array decoded before from the same bytes comes back in the
+// same any, so that its slice header is boxed once, not once per object.
+func (d *Decoder) anyArray() any {
 	start := d.pos
 	if !d.enter() {
 		return nil
@@ -151,21 +154,26 @@ func (d *Decoder) anyArray() []any {
 		return nil
 	}
 	var key wire.JSONKey
-	if len(elems) > 0 {
+	if len(elems) == 0 {
+		if v := d.Table.EmptyArray(); v != nil {
+			return v
+		}
+	} else {
 		var v any
 		var found bool
 		if v, key, found = d.shared(d.buf[start:d.pos]); found {
-			if s, ok := v.([]any); ok {
-				return s
+			if _, ok := v.([]any); ok {
+				return v
 			}
 		}
 	}
 	out := make([]any, len(elems))
 	copy(out, elems)
+	var boxed any = out
 	if key != (wire.JSONKey{}) {
-		d.Table.ShareJSON(key, out)
+		d.Table.ShareJSON(key, boxed)
 	}
-	return out
+	return boxed
 }
 
 // boxString returns b as an any holding a string, sharing the box of an

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -113,5 +114,42 @@ func TestAnySharing(t *testing.T) {
 	a["top"] = 1
 	if _, ok := c["top"]; ok {
 		t.Error("top-level maps are shared")
+	}
+}
+
+// Through a ReadOnly table, empty arrays are one boxed []any of capacity
+// zero (appending to one cannot reach another object), and an array is
+// boxed once: the third decode holds the very any the second kept.
+func TestAnyArraySharing(t *testing.T) {
+	table := &wire.Decoder{ReadOnly: true}
+	decode := func(table *wire.Decoder) map[string]any {
+		d := jsonwire.NewDecoder([]byte(`{"a":[],"b":[],"ports":[80,443]}`), table)
+		m := d.AnyObject()
+		if d.Err() != nil {
+			t.Fatal(d.Err())
+		}
+		return m
+	}
+	x, y := decode(table), decode(table)
+	ea, eb := x["a"].([]any), y["b"].([]any)
+	if ea == nil || len(ea) != 0 || cap(ea) != 0 || eb == nil || len(eb) != 0 {
+		t.Fatalf("empty arrays: %#v, %#v", ea, eb)
+	}
+	if unsafe.SliceData(ea) != unsafe.SliceData(eb) {
+		t.Error("empty arrays are not shared")
+	}
+	_ = append(ea, "x")
+	if len(y["a"].([]any)) != 0 {
+		t.Error("appending to a shared empty array reached another object")
+	}
+	z := decode(table)
+	py, pz := y["ports"], z["ports"]
+	if (*[2]unsafe.Pointer)(unsafe.Pointer(&py))[1] != (*[2]unsafe.Pointer)(unsafe.Pointer(&pz))[1] {
+		t.Error("a shared array is boxed again for each object")
+	}
+	// Without ReadOnly nothing is shared.
+	p, q := decode(nil), decode(nil)
+	if unsafe.SliceData(p["ports"].([]any)) == unsafe.SliceData(q["ports"].([]any)) {
+		t.Error("arrays shared without a ReadOnly table")
 	}
 }

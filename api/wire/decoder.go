@@ -67,22 +67,24 @@ func (d *Decoder) String(b []byte) string {
 	if d.strings == nil {
 		d.strings = new([internSlots]string)
 	}
-	// Two-way: a string may sit in either of two slots, so that a few
-	// unique strings do not evict a repeated one.
-	h := internHash(b)
-	first, second := &d.strings[h&(internSlots-1)], &d.strings[(h>>32)&(internSlots-1)]
+	// Two-way set-associative, least recently used out: a string sits in
+	// one of the two slots of its set, the more recently used first, so
+	// that a unique string evicts the staler of the two and a repeated
+	// string survives unique ones passing through its set. (With two
+	// independent slots per string, a newcomer pushed the string it
+	// displaced into a slot that string is never looked up in: two keys
+	// sharing a slot then missed on every object.)
+	set := internHash(b) & (internSlots - 1) &^ 1
+	first, second := &d.strings[set], &d.strings[set+1]
 	if *first == string(b) {
 		return *first
 	}
 	if *second == string(b) {
-		return *second
+		*first, *second = *second, *first
+		return *first
 	}
 	s := string(b)
-	if *first == "" {
-		*first = s
-	} else {
-		*first, *second = s, *first
-	}
+	*first, *second = s, *first
 	return s
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
+	"unsafe"
 )
 
 // Delta is a byte string held as a few edits of another one, a base
@@ -15,20 +16,33 @@ import (
 //
 // A Delta is immutable and safe for concurrent use.
 type Delta struct {
-	base []byte // shared, never modified
-	ops  []byte // copy: uvarint(n<<1), uvarint(offset in base); literal: uvarint(n<<1|1), n bytes
-	n    int    // the value's length
+	// base is the start of the shared base, never modified; its length
+	// is not kept: ops only copy from within it.
+	base *byte
+	// ops: copy: uvarint(n<<1), uvarint(offset in base); literal:
+	// uvarint(n<<1|1), n bytes. A string, not a slice.
+	ops string
+	n   uint32 // the value's length (at most maxInternBytes)
+	// 32 bytes a Delta: one is kept per unique managedFields entry.
+}
+
+// opsBytes returns x.ops as bytes to read, without a copy.
+func (x *Delta) opsBytes() []byte { return unsafe.Slice(unsafe.StringData(x.ops), len(x.ops)) }
+
+// baseBytes returns n bytes of the base from off.
+func (x *Delta) baseBytes(off uint64, n int) []byte {
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(x.base), uintptr(off))), n)
 }
 
 // Len returns the length of the value.
-func (x *Delta) Len() int { return x.n }
+func (x *Delta) Len() int { return int(x.n) }
 
 // Bytes returns the value in a new slice.
-func (x *Delta) Bytes() []byte { return x.AppendTo(make([]byte, 0, x.n)) }
+func (x *Delta) Bytes() []byte { return x.AppendTo(make([]byte, 0, int(x.n))) }
 
 // AppendTo appends the value to b.
 func (x *Delta) AppendTo(b []byte) []byte {
-	for ops := x.ops; len(ops) > 0; {
+	for ops := x.opsBytes(); len(ops) > 0; {
 		v, k := binary.Uvarint(ops)
 		ops = ops[k:]
 		n := int(v >> 1)
@@ -39,17 +53,17 @@ func (x *Delta) AppendTo(b []byte) []byte {
 		}
 		off, k := binary.Uvarint(ops)
 		ops = ops[k:]
-		b = append(b, x.base[off:int(off)+n]...)
+		b = append(b, x.baseBytes(off, n)...)
 	}
 	return b
 }
 
 // Equal reports whether the value is b.
 func (x *Delta) Equal(b []byte) bool {
-	if len(b) != x.n {
+	if len(b) != int(x.n) {
 		return false
 	}
-	for ops := x.ops; len(ops) > 0; {
+	for ops := x.opsBytes(); len(ops) > 0; {
 		v, k := binary.Uvarint(ops)
 		ops = ops[k:]
 		n := int(v >> 1)
@@ -59,7 +73,7 @@ func (x *Delta) Equal(b []byte) bool {
 		} else {
 			off, k := binary.Uvarint(ops)
 			ops = ops[k:]
-			part = x.base[off : int(off)+n]
+			part = x.baseBytes(off, n)
 		}
 		if !bytes.Equal(part, b[:n]) {
 			return false
@@ -183,7 +197,7 @@ func (d *Decoder) delta(b []byte) *Delta {
 	if len(ops) > limit {
 		return nil
 	}
-	return &Delta{base: base, ops: bytes.Clone(ops), n: len(b)}
+	return &Delta{base: unsafe.SliceData(base), ops: string(ops), n: uint32(len(b))}
 }
 
 func appendLiteral(ops, lit []byte) []byte {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // kubeletFields is the shape of the managedFields entry a kubelet writes
@@ -91,4 +92,12 @@ func FuzzCompactBytes(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDeltaSize: one Delta is kept per unique managedFields entry of a
+// cache; it stays in the 32-byte size class.
+func TestDeltaSize(t *testing.T) {
+	if n := unsafe.Sizeof(Delta{}); n > 32 {
+		t.Fatalf("Delta is %d bytes, want at most 32", n)
+	}
 }

@@ -25,6 +25,7 @@ type jsonTable struct {
 	seen           [seenSlots]uint64
 	shared         map[JSONKey]any
 	empty          map[string]any
+	emptyArray     any // a []any{}
 }
 
 // SharedJSON returns the value a JSON decoder stored with ShareJSON for
@@ -66,6 +67,21 @@ func (d *Decoder) EmptyMap() map[string]any {
 		d.json.empty = map[string]any{}
 	}
 	return d.json.empty
+}
+
+// EmptyArray returns the boxed empty array a ReadOnly Decoder gives every
+// empty JSON array of Unstructured values (each would otherwise cost a
+// 24-byte box of its own), and nil when d is not ReadOnly. Its capacity
+// is zero, so that appending to it never writes into the shared value.
+func (d *Decoder) EmptyArray() any {
+	if d == nil || !d.ReadOnly {
+		return nil
+	}
+	t := d.jsonTable()
+	if t.emptyArray == nil {
+		t.emptyArray = []any{}
+	}
+	return t.emptyArray
 }
 
 // KeyOf returns a key for the bytes b, for decoders that compute the key
@@ -193,11 +209,18 @@ func (d *Decoder) StringValue(b []byte) any {
 	if d.boxes == nil {
 		d.boxes = new([boxSlots]any)
 	}
-	slot := &d.boxes[internHash(b)&(boxSlots-1)]
-	if s, ok := (*slot).(string); ok && s == string(b) {
-		return *slot
+	// Two-way set-associative, as the string table: two values repeated
+	// on every object that fall into one set both keep their box.
+	set := internHash(b) & (boxSlots - 1) &^ 1
+	first, second := &d.boxes[set], &d.boxes[set+1]
+	if s, ok := (*first).(string); ok && s == string(b) {
+		return *first
+	}
+	if s, ok := (*second).(string); ok && s == string(b) {
+		*first, *second = *second, *first
+		return *first
 	}
 	v := any(d.String(b))
-	*slot = v
+	*first, *second = v, *first
 	return v
 }
