@@ -54,6 +54,16 @@ func connectSubresource(r *object.Resource, sub string) bool {
 	return false
 }
 
+// PodSpecSubresource reports whether sub is one of the Pod
+// subresources read with GET and written with PUT or PATCH that change
+// one part of the spec: ephemeralcontainers and resize.
+func PodSpecSubresource(r *object.Resource, sub string) bool {
+	if r.Custom || r.Kind.Group != "" || r.Kind.Resource != "pods" {
+		return false
+	}
+	return sub == "ephemeralcontainers" || sub == "resize"
+}
+
 // Request is a routed API request.
 type Request struct {
 	Res         *object.Resource
@@ -106,7 +116,7 @@ func Route(req *http.Request, lookup func(group, version, resource string) *obje
 	}
 	if len(parts) > 2 {
 		r.Subresource = parts[2]
-		if !(r.Subresource == "status" && r.Res.Status) && !(r.Subresource == "scale" && r.Res.Scale) && !(r.Subresource == "finalize" && r.Res.Kind.Group == "" && r.Res.Kind.Resource == "namespaces") && !postSubresource(r.Res, r.Subresource) && !connectSubresource(r.Res, r.Subresource) {
+		if !(r.Subresource == "status" && r.Res.Status) && !(r.Subresource == "scale" && r.Res.Scale) && !(r.Subresource == "finalize" && r.Res.Kind.Group == "" && r.Res.Kind.Resource == "namespaces") && !postSubresource(r.Res, r.Subresource) && !connectSubresource(r.Res, r.Subresource) && !PodSpecSubresource(r.Res, r.Subresource) {
 			return nil, notFound()
 		}
 	}
@@ -161,7 +171,7 @@ func Route(req *http.Request, lookup func(group, version, resource string) *obje
 			r.Verb = "delete"
 		}
 	}
-	if r.Verb == "" || (watchPath && r.Verb != "watch") || r.Subresource == "finalize" && r.Verb != "update" || postSubresource(r.Res, r.Subresource) && r.Verb != "create" {
+	if r.Verb == "" || (watchPath && r.Verb != "watch") || r.Subresource == "finalize" && r.Verb != "update" || postSubresource(r.Res, r.Subresource) && r.Verb != "create" || PodSpecSubresource(r.Res, r.Subresource) && r.Verb != "get" && r.Verb != "update" && r.Verb != "patch" {
 		return nil, apierr.MethodNotAllowed()
 	}
 	if r.Res.Kind.Namespaced && r.Namespace == "" && !collection {
