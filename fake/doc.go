@@ -216,15 +216,20 @@
 //   - Controllers: no Deployment, ReplicaSet, Job or other workload
 //     controller runs (nothing creates Pods); a Terminating namespace
 //     gets no status conditions.
-//   - Subresources: discovery lists every one kube-apiserver serves, but
-//     the fake serves status, scale, /finalize, pods/binding,
-//     pods/eviction (disruption budgets are not checked) and
-//     serviceaccounts/token (a JWT signed by no key), and pods/log,
-//     exec, attach and portforward as kube-apiserver answers them with no
-//     kubelet to reach (a Pod with no node: an empty log, 400 "does not
-//     have a host assigned"; a Pod on a Node: 500 saying the fake runs no
-//     containers); proxy, ephemeralcontainers and resize answer
-//     404.
+//   - Subresources: discovery lists every one kube-apiserver serves and
+//     the fake serves them all: status, scale, /finalize, pods/binding,
+//     pods/eviction (disruption budgets are not checked),
+//     serviceaccounts/token (a JWT signed by no key),
+//     pods/ephemeralcontainers and pods/resize (the spec changes and is
+//     validated as kube-apiserver's strategies do; a changed ephemeral
+//     container's message has no field diff, the Pod-level resources and
+//     init-container resize feature gates are taken as off), and
+//     pods/log, exec, attach, portforward and pods, services and nodes
+//     /proxy as kube-apiserver answers them with nothing to reach (a Pod
+//     with no node: an empty log, 400 "does not have a host assigned"; a
+//     Pod on a Node: 500 saying the fake runs no containers; a proxy
+//     whose Pod, Endpoints or Node has an address: 503 "error trying to
+//     reach service"; Node hostnames are not resolved).
 //   - Reviews: selfsubjectaccessreviews, subjectaccessreviews,
 //     localsubjectaccessreviews, selfsubjectrulesreviews,
 //     selfsubjectreviews and tokenreviews answer as kube-apiserver

@@ -70,6 +70,7 @@ type Request struct {
 	Namespace   string // namespace from the path ("" for cluster-scoped or all namespaces)
 	Name        string
 	Subresource string // subresource: "status", "scale", or ""
+	ProxyPath   string // a proxy request's path after .../proxy/
 	Verb        string // get, list, watch, create, update, patch, delete, deletecollection
 	// Warn, when set, adds a Warning header to the response.
 	Warn func(msg string)
@@ -104,6 +105,7 @@ func Route(req *http.Request, lookup func(group, version, resource string) *obje
 	if len(parts) >= 3 && parts[0] == "namespaces" && parts[2] != "status" && parts[2] != "finalize" {
 		r.Namespace, parts = parts[1], parts[2:]
 	}
+	parts, r.ProxyPath = proxyPath(parts)
 	if len(parts) > 3 || parts[0] == "" {
 		return nil, notFound()
 	}
@@ -116,7 +118,7 @@ func Route(req *http.Request, lookup func(group, version, resource string) *obje
 	}
 	if len(parts) > 2 {
 		r.Subresource = parts[2]
-		if !(r.Subresource == "status" && r.Res.Status) && !(r.Subresource == "scale" && r.Res.Scale) && !(r.Subresource == "finalize" && r.Res.Kind.Group == "" && r.Res.Kind.Resource == "namespaces") && !postSubresource(r.Res, r.Subresource) && !connectSubresource(r.Res, r.Subresource) && !PodSpecSubresource(r.Res, r.Subresource) {
+		if !(r.Subresource == "status" && r.Res.Status) && !(r.Subresource == "scale" && r.Res.Scale) && !(r.Subresource == "finalize" && r.Res.Kind.Group == "" && r.Res.Kind.Resource == "namespaces") && !postSubresource(r.Res, r.Subresource) && !connectSubresource(r.Res, r.Subresource) && !PodSpecSubresource(r.Res, r.Subresource) && !ProxySubresource(r.Res, r.Subresource) {
 			return nil, notFound()
 		}
 	}
@@ -124,6 +126,15 @@ func Route(req *http.Request, lookup func(group, version, resource string) *obje
 		return nil, notFound()
 	}
 	collection := r.Name == ""
+	if ProxySubresource(r.Res, r.Subresource) {
+		if watchPath || r.Res.Kind.Namespaced && r.Namespace == "" {
+			return nil, notFound()
+		}
+		if r.Verb = proxyVerb(req.Method); r.Verb == "" {
+			return nil, apierr.MethodNotAllowed()
+		}
+		return r, nil
+	}
 	if connectSubresource(r.Res, r.Subresource) {
 		// pods/log is read with GET; exec, attach and portforward are
 		// reached with GET (WebSocket) or POST (SPDY), as a create.
