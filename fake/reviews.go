@@ -208,11 +208,13 @@ func adminRules() authorizationv1.SubjectRulesReviewStatus {
 }
 
 // reviewToken authenticates a token as the fake would a request
-// carrying it: its own token is the admin; any other is not
+// carrying it: its own token is the admin, a token of
+// serviceaccounts/token its ServiceAccount; any other is not
 // authenticated.
 func (s *Server) reviewToken(token string, audiences []string) authenticationv1.TokenReviewStatus {
 	if token != s.opts.Token {
-		return authenticationv1.TokenReviewStatus{}
+		st, _ := s.reviewServiceAccountToken(token, audiences)
+		return st
 	}
 	if len(audiences) == 0 {
 		audiences = []string{"https://kubernetes.default.svc"}
