@@ -1,8 +1,8 @@
 package fake
 
 import (
-	"crypto/ed25519"
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
