@@ -101,6 +101,8 @@ func kindsScenario(c *catalog) {
 	c.get("evicted pod terminating", ns+"pods/unbound")
 	c.post("evict a missing pod", ns+"pods/missing/eviction", `{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"missing"}}`)
 	c.post("request a token", ns+"serviceaccounts/default/token", `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{}}`)
+	c.post("review a token that is no JWT", "/apis/authentication.k8s.io/v1/tokenreviews", `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","spec":{"token":"not-a-token"}}`)
+	c.post("review a JWT no key signed", "/apis/authentication.k8s.io/v1/tokenreviews", `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","spec":{"token":"eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJodHRwczovL2t1YmVybmV0ZXMuZGVmYXVsdC5zdmMifQ.c2ln","audiences":["vault"]}}`)
 	c.post("request a token for a missing account", ns+"serviceaccounts/missing/token", `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":600}}`)
 	c.del("delete job without policy", batch+"jobs/once", "")
 	c.del("delete claim", ns+"persistentvolumeclaims/data", "")

@@ -163,6 +163,7 @@ func (s *Server) review(req *http.Request, body []byte, group, kind, ns string) 
 			return nil, apierr.BadRequest("token is required for TokenReview in authentication")
 		}
 		r.Status = s.reviewToken(r.Spec.Token, r.Spec.Audiences)
+		r.ManagedFields = tokenReviewFields(req, &r, s.nowTime())
 		return &r, nil
 	}
 }
@@ -213,8 +214,7 @@ func adminRules() authorizationv1.SubjectRulesReviewStatus {
 // authenticated.
 func (s *Server) reviewToken(token string, audiences []string) authenticationv1.TokenReviewStatus {
 	if token != s.opts.Token {
-		st, _ := s.reviewServiceAccountToken(token, audiences)
-		return st
+		return s.reviewServiceAccountToken(token, audiences)
 	}
 	if len(audiences) == 0 {
 		audiences = []string{"https://kubernetes.default.svc"}

@@ -16,6 +16,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
+	"github.com/kubewire/kubewire/fake/internal/request"
 )
 
 // ServiceAccount tokens: serviceaccounts/token issues a JWT signed with
@@ -76,40 +77,32 @@ func (s *Server) signToken(c *tokenClaims) (string, error) {
 	return signed + "." + enc.EncodeToString(ed25519.Sign(s.saKey, []byte(signed))), nil
 }
 
-// verifyToken returns the claims of a token this Server signed, or
-// false.
-func (s *Server) verifyToken(token string) (*tokenClaims, bool) {
-	parts := strings.Split(token, ".")
-	if len(parts) != 3 {
-		return nil, false
-	}
-	enc := base64.RawURLEncoding
-	sig, err := enc.DecodeString(parts[2])
-	if err != nil || !ed25519.Verify(s.saKey.Public().(ed25519.PublicKey), []byte(parts[0]+"."+parts[1]), sig) {
-		return nil, false
-	}
-	payload, err := enc.DecodeString(parts[1])
-	if err != nil {
-		return nil, false
-	}
-	var c tokenClaims
-	if json.Unmarshal(payload, &c) != nil {
-		return nil, false
-	}
-	return &c, true
-}
-
 // reviewServiceAccountToken authenticates a service account token for
 // the audiences a TokenReview names (kube-apiserver's own when it names
-// none), or reports false.
-func (s *Server) reviewServiceAccountToken(token string, audiences []string) (authenticationv1.TokenReviewStatus, bool) {
-	c, ok := s.verifyToken(token)
-	if !ok || c.Issuer != serviceAccountIssuer {
-		return authenticationv1.TokenReviewStatus{}, false
+// none). A token it refuses gets kube-apiserver's error text, checked in
+// kube-apiserver's order: signature, lifetime, the ServiceAccount and a
+// bound Pod, audiences.
+func (s *Server) reviewServiceAccountToken(token string, audiences []string) authenticationv1.TokenReviewStatus {
+	c, reason := s.tokenClaimsOf(token)
+	if c == nil {
+		return tokenRefused(reason)
 	}
 	now := s.nowTime().Unix()
 	if now >= c.Expiry || now < c.NotBefore {
-		return authenticationv1.TokenReviewStatus{}, false
+		return tokenRefused("service account token has expired")
+	}
+	ns, sa := c.K8s.Namespace, c.K8s.ServiceAccount
+	if uid, ok := s.storedUID("serviceaccounts", ns, sa.Name); !ok {
+		return tokenRefused(fmt.Sprintf("service account %s/%s has been deleted", ns, sa.Name))
+	} else if uid != sa.UID {
+		return tokenRefused(fmt.Sprintf("service account UID (%s) does not match claim (%s)", uid, sa.UID))
+	}
+	if p := c.K8s.Pod; p != nil {
+		if uid, ok := s.storedUID("pods", ns, p.Name); !ok {
+			return tokenRefused(fmt.Sprintf("pod %s/%s has been deleted", ns, p.Name))
+		} else if uid != p.UID {
+			return tokenRefused(fmt.Sprintf("pod UID (%s) does not match service account pod ref claim (%s)", uid, p.UID))
+		}
 	}
 	if len(audiences) == 0 {
 		audiences = []string{serviceAccountIssuer}
@@ -121,12 +114,7 @@ func (s *Server) reviewServiceAccountToken(token string, audiences []string) (au
 		}
 	}
 	if len(matched) == 0 {
-		return authenticationv1.TokenReviewStatus{}, false
-	}
-	ns, sa := c.K8s.Namespace, c.K8s.ServiceAccount
-	if !s.storedWithUID("serviceaccounts", ns, sa) || c.K8s.Pod != nil && !s.storedWithUID("pods", ns, *c.K8s.Pod) {
-		// A deleted (or deleted and recreated) object voids its tokens.
-		return authenticationv1.TokenReviewStatus{}, false
+		return tokenRefused(fmt.Sprintf("token audiences %q is invalid for the target audiences %q", c.Audience, audiences))
 	}
 	user := authenticationv1.UserInfo{
 		Username: "system:serviceaccount:" + ns + ":" + sa.Name,
@@ -144,18 +132,55 @@ func (s *Server) reviewServiceAccountToken(token string, audiences []string) (au
 			user.Extra["authentication.kubernetes.io/node-uid"] = authenticationv1.ExtraValue{n.UID}
 		}
 	}
-	return authenticationv1.TokenReviewStatus{Authenticated: true, User: user, Audiences: matched}, true
+	return authenticationv1.TokenReviewStatus{Authenticated: true, User: user, Audiences: matched}
 }
 
-// storedWithUID reports whether the core object ns/ref.Name is stored
-// with ref.UID.
-func (s *Server) storedWithUID(resource, ns string, ref tokenRef) bool {
+// tokenClaimsOf is the claims of a token this Server signed, or why the
+// token is refused ("" when it is no service account token of this
+// issuer at all).
+func (s *Server) tokenClaimsOf(token string) (*tokenClaims, string) {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return nil, ""
+	}
+	enc := base64.RawURLEncoding
+	payload, err := enc.DecodeString(parts[1])
+	if err != nil {
+		return nil, ""
+	}
+	var c tokenClaims
+	if json.Unmarshal(payload, &c) != nil || c.Issuer != serviceAccountIssuer {
+		return nil, ""
+	}
+	sig, err := enc.DecodeString(parts[2])
+	if err != nil || !ed25519.Verify(s.saKey.Public().(ed25519.PublicKey), []byte(parts[0]+"."+parts[1]), sig) {
+		// kube-apiserver's JOSE library's words for a bad signature.
+		return nil, "go-jose/go-jose: error in cryptographic primitive"
+	}
+	return &c, ""
+}
+
+// tokenRefused is the status of a token no authenticator accepted:
+// kube-apiserver's union of authenticators adds the reason of the one
+// that recognised the token.
+func tokenRefused(reason string) authenticationv1.TokenReviewStatus {
+	if reason == "" {
+		return authenticationv1.TokenReviewStatus{Error: "invalid bearer token"}
+	}
+	return authenticationv1.TokenReviewStatus{Error: "[invalid bearer token, " + reason + "]"}
+}
+
+// storedUID is the uid of the stored core object ns/name, if any.
+func (s *Server) storedUID(resource, ns, name string) (string, bool) {
 	res := s.lookup("", "v1", resource)
 	if res == nil {
-		return false
+		return "", false
 	}
-	o := s.store.Get(res, object.Key(ns, ref.Name))
-	return o != nil && o.UID == ref.UID
+	o := s.store.Get(res, object.Key(ns, name))
+	if o == nil {
+		return "", false
+	}
+	return o.UID, true
 }
 
 // boundPod is the Pod a TokenRequest binds its token to, checked as
@@ -180,4 +205,16 @@ func (s *Server) boundPod(ns, sa, name, uid string) (*corev1.Pod, *apierr.Error)
 			&metav1.StatusDetails{Name: name, Kind: "Pod"})
 	}
 	return pod, nil
+}
+
+// tokenReviewFields is the managed fields entry kube-apiserver records
+// on the TokenReview it answers: the spec fields the request set.
+func tokenReviewFields(req *http.Request, r *authenticationv1.TokenReview, now metav1.Time) []metav1.ManagedFieldsEntry {
+	fields := map[string]any{"f:token": map[string]any{}}
+	if len(r.Spec.Audiences) > 0 {
+		fields["f:audiences"] = map[string]any{}
+	}
+	fv1, _ := json.Marshal(map[string]any{"f:spec": fields})
+	return []metav1.ManagedFieldsEntry{{Manager: request.WriteManager(req), Operation: "Update", APIVersion: "authentication.k8s.io/v1", Time: &now,
+		FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(string(fv1))}}
 }

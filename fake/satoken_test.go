@@ -69,12 +69,12 @@ func TestServiceAccountTokenReview(t *testing.T) {
 	if got := review(plain); !got.Authenticated || !reflect.DeepEqual(got.Audiences, []string{"https://kubernetes.default.svc"}) {
 		t.Errorf("review of a default token: %+v", got)
 	}
-	if got := review(plain, "vault"); got.Authenticated {
-		t.Errorf("a token for the API server authenticated for vault: %+v", got)
+	if got := review(plain, "vault"); got.Authenticated || got.Error != `[invalid bearer token, token audiences ["https://kubernetes.default.svc"] is invalid for the target audiences ["vault"]]` {
+		t.Errorf("a token for the API server reviewed for vault: %+v", got)
 	}
 	parts := strings.Split(plain, ".")
 	forged := parts[0] + "." + parts[1] + "." + strings.Repeat("A", len(parts[2]))
-	if got := review(forged); got.Authenticated {
+	if got := review(forged); got.Authenticated || got.Error != "[invalid bearer token, go-jose/go-jose: error in cryptographic primitive]" {
 		t.Errorf("a token with a forged signature authenticated: %+v", got)
 	}
 	_, other := newTestServer(t, Options{})
@@ -94,13 +94,13 @@ func TestServiceAccountTokenReview(t *testing.T) {
 	c.mustDo(http.StatusConflict, "POST", ns+"serviceaccounts/sa/token", `{"spec":{"boundObjectRef":{"kind":"Pod","apiVersion":"v1","name":"p","uid":"wrong"}}}`)
 
 	clock = clock.Add(11 * time.Minute)
-	if got := review(bound, "vault"); got.Authenticated {
+	if got := review(bound, "vault"); got.Authenticated || got.Error != "[invalid bearer token, service account token has expired]" {
 		t.Errorf("an expired token authenticated: %+v", got)
 	}
 	c.mustDo(http.StatusOK, "DELETE", ns+"serviceaccounts/sa", "")
 	c.mustDo(http.StatusCreated, "POST", ns+"serviceaccounts", `{"metadata":{"name":"sa"}}`)
-	if got := review(plain); got.Authenticated {
-		t.Errorf("a token of a deleted ServiceAccount authenticated: %+v", got)
+	if got := review(plain); got.Authenticated || !strings.HasPrefix(got.Error, "[invalid bearer token, service account UID (") {
+		t.Errorf("a token of a deleted ServiceAccount: %+v", got)
 	}
 }
 
