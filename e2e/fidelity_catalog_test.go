@@ -120,6 +120,7 @@ func fidelityCatalog() []*step {
 	subresourceScenario(c)
 	mediaScenario(c)
 	kindsScenario(c)
+	validateScenario(c)
 	watchScenario(c)
 	webhookScenario(c)
 	versionsScenario(c)

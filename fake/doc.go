@@ -43,19 +43,35 @@
 //     and patches start from).
 //   - Validation of every object's metadata with kube-apiserver's rules
 //     and messages: names per kind (DNS subdomains, DNS labels for
-//     Namespaces, RFC 1035 labels for Services, path segments for RBAC),
+//     Namespaces and Services, path segments for RBAC),
 //     generateName, label keys and values, annotations, finalizer names,
 //     ownerReferences, an immutable uid, no new finalizers on an object
 //     being deleted; of built-in kinds: Pods and pod templates
-//     (containers, names, images, ports, policies), Services (ports,
-//     selector, type, ExternalName), Deployments, ReplicaSets and
-//     DaemonSets (selector, template, strategy, limits, an immutable
-//     selector),
+//     (containers, init and ephemeral containers, names, images, ports,
+//     policies, volumes and their sources' required fields, volume
+//     mounts, env and envFrom, probes and lifecycle hooks, affinity,
+//     resources and pod-level resources, overhead,
+//     resource claims, security contexts, tolerations, topology spread
+//     constraints, DNS config, readiness and scheduling gates, host
+//     aliases, classes, OS, hostname override) and which fields a Pod
+//     update may change (kube-apiserver's Forbidden with the unified
+//     diff of its internal specs), Services (ports, selector, type,
+//     ExternalName, cluster IPs and IP families, external IPs, traffic
+//     policies), Deployments, ReplicaSets and DaemonSets (selector,
+//     template, strategy, limits, an immutable selector),
 //     StatefulSets (policies, counts, service name, selector, template,
-//     the spec fields an update may not change),
-//     Jobs and CronJobs (counts, limits, completion mode, template,
-//     restart policy, selector; a schedule's fields, time zone and
-//     concurrency policy),
+//     claim templates, the spec fields an update may not change),
+//     Jobs and CronJobs (counts, limits, completion mode, managedBy,
+//     success policy, template, restart policy, selector, the fields a
+//     Job update may not change, a running Job's template in
+//     kube-apiserver's internal form, the generated selector's labels; a
+//     schedule parsed as kube-apiserver's cron parser does, its time zone
+//     and concurrency policy), PersistentVolumeClaims (access modes,
+//     storage request, classes, volume mode, data sources, the spec an
+//     update may not change with its diff), NetworkPolicies (selectors,
+//     ports, peers, ipBlock CIDRs, policy types), Ingresses (rules,
+//     hosts, paths, backends, TLS, class), EndpointSlices (address type,
+//     addresses per type, ports, hints),
 //     ConfigMaps and Secrets (keys, size, immutability, typed Secrets'
 //     required keys), ServiceAccounts, Leases, PodDisruptionBudgets, RBAC
 //     roles and bindings, Events (core/v1's lenient rules,
@@ -63,8 +79,12 @@
 //     updates may not change, under the core/v1 field names
 //     kube-apiserver reports) and HorizontalPodAutoscalers (counts,
 //     scale target, metrics by type, behavior policies; autoscaling/v1
-//     ones checked in their v2 form), with kube-apiserver's causes (each
-//     as often as it reports it), and the other kinds' spec.replicas; of
+//     ones checked in their v2 form), ReplicationControllers, with
+//     kube-apiserver's causes (each as often as it reports it); the
+//     warnings of the Service and EndpointSlice strategies; the
+//     RuntimeClass admission plugin (a Pod's class must exist, its
+//     overhead and node selector apply) and the Priority plugin's
+//     preemption policy; of
 //     CustomResourceDefinitions and custom resources (below). The uid an
 //     update names is a precondition of its write (409), as on
 //     kube-apiserver.
@@ -199,17 +219,23 @@
 //     matching webhook is called once); nothing creates
 //     the kube-root-ca.crt ConfigMap a Pod's token volume names.
 //   - Validation of built-in kinds is partial: of the kinds above, pod
-//     volumes, probes, security contexts, resources and affinity,
-//     Services' cluster IPs and traffic policies, which Pod fields an
-//     update may change, StatefulSets' volume claim templates, Jobs'
-//     generated selector labels and a suspended Job's template, and cron
-//     syntax within a schedule's five fields are not checked (a running
-//     Job's changed template is refused, printed as v1 JSON where
-//     kube-apiserver prints its internal form); an autoscaler's status
-//     writes are checked like its spec writes and its create drops a
-//     metadata.generation kube-apiserver keeps; Ingresses,
-//     EndpointSlices and the other kinds get metadata and replicas
-//     checks only, so invalid specs of those are stored.
+//     affinity's matchLabelKeys, the stop signal, env's field, resource
+//     and file selectors, sysctls, Windows and Linux-only security
+//     options, projected, downwardAPI, CSI and
+//     ephemeral volume sources, the container restart policy rules, the
+//     pod-level resources' consistency with the containers', the
+//     changes a scheduling-gated Pod may make to its node selector and
+//     affinity; Services' source ranges, load balancer class, session
+//     affinity config and update-only rules; a claim's changes once
+//     bound beyond its storage request; Jobs' pod failure policies,
+//     indexed-completion limits and a suspended Job's template are not
+//     checked. kube-apiserver walks resource maps in Go's random order,
+//     the fake in sorted order, so causes of several bad resource names
+//     may come in another order. An autoscaler's status writes are
+//     checked like its spec writes and its create drops a
+//     metadata.generation kube-apiserver keeps. The kinds not named
+//     above get metadata checks only, so invalid specs of those are
+//     stored.
 //     Duplicate fields are not reported in YAML bodies.
 //   - Deletion: a Pod deleted with a zero grace period gives watchers one
 //     DELETED event (kube-apiserver sends MODIFIED, then DELETED).

@@ -30,10 +30,10 @@ func TestScaleGet(t *testing.T) {
 			`{"metadata":{"name":"d"},"spec":{"replicas":0,"selector":{"matchLabels":{"app":"db"}},"template":{"metadata":{"labels":{"app":"db"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`,
 			autoscalingv1.ScaleSpec{Replicas: 0}, autoscalingv1.ScaleStatus{Selector: "app=db"}},
 		{"replicationcontroller", "/api/v1/namespaces/default/replicationcontrollers",
-			`{"metadata":{"name":"d"},"spec":{"replicas":5,"selector":{"b":"2","a":"1"}}}`,
+			`{"metadata":{"name":"d"},"spec":{"replicas":5,"selector":{"b":"2","a":"1"},"template":{"metadata":{"labels":{"a":"1","b":"2"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`,
 			autoscalingv1.ScaleSpec{Replicas: 5}, autoscalingv1.ScaleStatus{Selector: "a=1,b=2"}},
 		{"replicationcontroller selector from template", "/api/v1/namespaces/default/replicationcontrollers",
-			`{"metadata":{"name":"d"},"spec":{"replicas":2,"template":{"metadata":{"labels":{"app":"x"}}}}}`,
+			`{"metadata":{"name":"d"},"spec":{"replicas":2,"template":{"metadata":{"labels":{"app":"x"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`,
 			autoscalingv1.ScaleSpec{Replicas: 2}, autoscalingv1.ScaleStatus{Selector: "app=x"}},
 	}
 	for _, tt := range tests {

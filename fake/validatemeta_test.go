@@ -15,7 +15,7 @@ func TestMetadataValidation(t *testing.T) {
 		name, path, body, want string
 	}{
 		{"namespace with a dot", "/api/v1/namespaces", `{"metadata":{"name":"a.b"}}`, `metadata.name: Invalid value: \"a.b\": must not contain dots`},
-		{"service not a DNS-1035 label", "/api/v1/namespaces/default/services", `{"metadata":{"name":"1svc"},"spec":{"ports":[{"port":80}]}}`, `a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character`},
+		{"service not a DNS label", "/api/v1/namespaces/default/services", `{"metadata":{"name":"Svc_1"},"spec":{"ports":[{"port":80}]}}`, `a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'`},
 		{"configmap name too long", testCMs, `{"metadata":{"name":"` + strings.Repeat("a", 254) + `"}}`, `must be no more than 253 characters`},
 		{"label value too long", testCMs, `{"metadata":{"name":"l","labels":{"a":"` + long + `"}}}`, `metadata.labels: Invalid value: \"` + long + `\": must be no more than 63 bytes`},
 		{"label key", testCMs, `{"metadata":{"name":"l","labels":{"a b":"c"}}}`, `metadata.labels: Invalid value: \"a b\": name part must consist of alphanumeric characters`},

@@ -164,6 +164,16 @@ func (c *Chain) Validate(d, old *object.Draft, call *Request) *apierr.Error {
 	if call == nil {
 		return nil
 	}
+	if call.Warn != nil && call.Subresource == "" {
+		for _, w := range validation.Warnings(d, old) {
+			call.Warn(w)
+		}
+	}
+	if old == nil && call.Subresource == "" {
+		if aerr := overheadWithoutClass(d); aerr != nil {
+			return aerr
+		}
+	}
 	var a *Attributes
 	for _, h := range c.Hooks {
 		if a == nil {
@@ -206,9 +216,12 @@ func (c *Chain) AdmitCreate(d *object.Draft, call *Request, view storage.View) *
 	d.Meta.CreationTimestamp = c.Now()
 	d.Meta.DeletionTimestamp, d.Meta.DeletionGracePeriodSeconds = nil, nil
 	d.Meta.SelfLink = ""
+	// Kinds whose spec changes count generations start at 1; the
+	// others keep what the body says, as kube-apiserver's strategies
+	// leave it (and validation refuses a negative one).
 	if r.Generation {
 		d.Meta.Generation = 1
-	} // else kube-apiserver keeps the generation the request sent
+	}
 	c.Strategy.PrepareCreate(d, call != nil)
 	return nil
 }

@@ -86,7 +86,7 @@ func (c *Chain) admitPod(res *object.Resource, p *corev1.Pod, view storage.View)
 			p.Spec.Tolerations = append(p.Spec.Tolerations, corev1.Toleration{Key: key, Operator: "Exists", Effect: "NoExecute", TolerationSeconds: &secs})
 		}
 	}
-	return nil
+	return c.admitRuntimeClass(res, p, view)
 }
 
 // tolerates reports whether a toleration tolerates the taint key:effect.
@@ -192,8 +192,9 @@ func (c *Chain) admitPriority(res *object.Resource, p *corev1.Pod, view storage.
 		return apierr.Forbidden(res.Kind, p.Name, fmt.Sprintf("the integer value of priority (%d) must not be provided in pod spec; priority admission controller computed %d from the given PriorityClass name", *p.Spec.Priority, value))
 	}
 	p.Spec.Priority = &value
-	if p.Spec.PreemptionPolicy == nil {
-		p.Spec.PreemptionPolicy = &policy
+	if pp := p.Spec.PreemptionPolicy; pp != nil && *pp != policy {
+		return apierr.Forbidden(res.Kind, p.Name, fmt.Sprintf("the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name", *pp, policy))
 	}
+	p.Spec.PreemptionPolicy = &policy
 	return nil
 }

@@ -2,6 +2,7 @@ package defaults
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
@@ -20,6 +21,16 @@ func coreDefaults(p any) bool {
 		containerDefaults(&o.ImagePullPolicy, o.Image, &o.TerminationMessagePath, &o.TerminationMessagePolicy)
 	case *corev1.EphemeralContainerCommon:
 		containerDefaults(&o.ImagePullPolicy, o.Image, &o.TerminationMessagePath, &o.TerminationMessagePolicy)
+	case *corev1.ImageVolumeSource:
+		// As a container's image: latest (or untagged) is always
+		// pulled; an empty reference does not parse, so has no tag.
+		if o.PullPolicy == "" {
+			if imageTag(o.Reference) == "latest" && imageReference.MatchString(o.Reference) {
+				o.PullPolicy = "Always"
+			} else {
+				o.PullPolicy = "IfNotPresent"
+			}
+		}
 	case *corev1.ContainerPort:
 		setIfEmpty(&o.Protocol, "TCP")
 	case *corev1.FileKeySelector:
@@ -228,7 +239,8 @@ func podSpecDefaults(s *corev1.PodSpec) {
 // digest) are always pulled, others if not present.
 func containerDefaults(pull *corev1.PullPolicy, image string, msgPath *string, msgPolicy *corev1.TerminationMessagePolicy) {
 	if *pull == "" {
-		if tag := imageTag(image); tag == "latest" {
+		// An image that is not a valid reference has no tag.
+		if tag := imageTag(image); tag == "latest" && imageReference.MatchString(image) {
 			*pull = "Always"
 		} else {
 			*pull = "IfNotPresent"
@@ -320,3 +332,20 @@ func limitRangeItemDefaults(o *corev1.LimitRangeItem) {
 		}
 	}
 }
+
+// imageReference is the grammar of a container image reference (an
+// optional registry host and port, lower-case path components, a tag
+// and a digest), as kube-apiserver's defaulting parses it.
+var imageReference = func() *regexp.Regexp {
+	const (
+		alnum      = `[a-z0-9]+`
+		separator  = `(?:[._]|__|[-]+)`
+		component  = alnum + `(?:` + separator + alnum + `)*`
+		domainPart = `(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])`
+		host       = `(?:` + domainPart + `(?:\.` + domainPart + `)*|\[[a-fA-F0-9:]+\])`
+		name       = `(?:` + host + `(?::[0-9]+)?/)?` + component + `(?:/` + component + `)*`
+		tag        = `[\w][\w.-]{0,127}`
+		digest     = `[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}`
+	)
+	return regexp.MustCompile(`^` + name + `(?::` + tag + `)?(?:@` + digest + `)?$`)
+}()

@@ -62,6 +62,10 @@ func (st *Strategy) PrepareCreate(d *object.Draft, api bool) {
 	case *corev1.PersistentVolume:
 		now := st.Now()
 		o.Status.LastPhaseTransitionTime = &now
+	case *corev1.PersistentVolumeClaim:
+		preparePVC(&o.Spec, nil)
+	case *corev1.ServiceAccount:
+		keepSecretNames(o)
 	case *coordinationv1.Lease:
 		// Behind CoordinatedLeaderElection, off by default in v1.36.
 		o.Spec.Strategy, o.Spec.PreferredHolder = nil, nil
@@ -111,6 +115,14 @@ func (st *Strategy) PrepareUpdate(old, d *object.Draft) {
 			now := st.Now()
 			o.Status.LastPhaseTransitionTime = &now
 		}
+	case *corev1.ServiceAccount:
+		keepSecretNames(o)
+	case *corev1.Pod:
+		preparePodUpdate(o, old.Typed.(*corev1.Pod))
+	case *corev1.PersistentVolumeClaim:
+		prev := old.Typed.(*corev1.PersistentVolumeClaim)
+		preparePVC(&o.Spec, &prev.Spec)
+		normalizeDataSources(&prev.Spec)
 	case *coordinationv1.Lease:
 		// Behind CoordinatedLeaderElection: an update keeps only those
 		// the stored Lease has.

@@ -79,6 +79,7 @@ func (st *Strategy) allocateService(svc, old *corev1.Service) {
 	sp := &svc.Spec
 	if old != nil {
 		op := &old.Spec
+		normalizeClusterIPs(sp, op)
 		if sp.ClusterIP == "" && len(sp.ClusterIPs) == 0 {
 			sp.ClusterIP, sp.ClusterIPs = op.ClusterIP, op.ClusterIPs
 		}

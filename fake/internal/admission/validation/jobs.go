@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -16,12 +15,11 @@ import (
 
 // Jobs and CronJobs, as pkg/apis/batch/validation checks them: the counts and limits,
 // the completion mode, the template as a pod spec with restartPolicy
-// OnFailure or Never, and a selector that selects the template. Not
-// written here yet: the generated selector's labels, pod failure and
-// success policies, the indexed-completion limits, and the fields an
-// update may not change besides the selector and the template of a Job
-// that is not suspended (completions, the completion mode, ...); of a
-// CronJob's schedule, only the number of fields.
+// OnFailure or Never, a selector that selects the template, managedBy,
+// the success policy, and (jobupdate.go) the fields an update may not
+// change. Not written here yet: the generated selector's labels, pod
+// failure policies, the indexed-completion limits, a suspended Job's
+// template changes; a CronJob's schedule is parsed as kube-apiserver's cron parser does.
 
 func jobKinds(rules map[string]kindRule) {
 	rules["batch/cronjobs"] = kindRule{
@@ -43,17 +41,19 @@ func jobKinds(rules map[string]kindRule) {
 	}
 	rules["batch/jobs"] = kindRule{
 		create: func(v *Validator, d *object.Draft) errs {
-			return v.job(d)
+			return v.job(d, nil)
 		},
 		// kube-apiserver checks the Job, then the update, which checks
 		// the spec again.
 		update: func(v *Validator, d, old *object.Draft) errs {
 			n, o := d.Typed.(*batchv1.Job), old.Typed.(*batchv1.Job)
-			e := v.job(d)
+			e := v.job(d, old)
 			e.addAll(v.objectMetaUpdate(d.Meta, old.Meta, true))
 			e.addAll(v.jobSpec(&n.Spec))
+			e.addAll(jobCompletionsUpdate(&n.Spec, &o.Spec))
 			e.addAll(immutableSelector(n.Spec.Selector, o.Spec.Selector))
 			e.addAll(immutableJobTemplate(&n.Spec, &o.Spec))
+			e.addAll(jobImmutableFields(&n.Spec, &o.Spec))
 			return e
 		},
 	}
@@ -61,24 +61,69 @@ func jobKinds(rules map[string]kindRule) {
 
 // immutableJobTemplate is kube-apiserver's check that the template of a
 // Job that is not suspended stays as it was (a suspended Job's may
-// change in ways not checked here). The value is printed as the
-// template's v1 JSON, where kube-apiserver prints its internal form.
+// change in ways not checked here), printed in its internal form.
 func immutableJobTemplate(n, o *batchv1.JobSpec) errs {
 	var e errs
 	if o.Suspend != nil && *o.Suspend {
 		return e
 	}
-	nb, err1 := json.Marshal(&n.Template)
-	ob, err2 := json.Marshal(&o.Template)
-	if err1 == nil && err2 == nil && string(nb) != string(ob) {
-		e.invalid("spec.template", json.RawMessage(nb), "field is immutable")
+	if nt := internalForm(&n.Template); !sameJSON(nt, internalForm(&o.Template)) {
+		e.invalid("spec.template", nt, "field is immutable")
 	}
 	return e
 }
 
-func (v *Validator) job(d *object.Draft) errs {
+// job is ValidateJob; old is the stored Job on an update.
+func (v *Validator) job(d, old *object.Draft) errs {
 	e := v.objectMeta(d.Meta, true, subdomainName, true)
+	prefixed := true
+	if old != nil {
+		l := old.Typed.(*batchv1.Job).Spec.Template.Labels
+		_, name := l["batch.kubernetes.io/job-name"]
+		_, uid := l["batch.kubernetes.io/controller-uid"]
+		prefixed = name && uid
+	}
+	e.addAll(generatedSelector(d.Typed.(*batchv1.Job), prefixed))
 	e.addAll(v.jobSpec(&d.Typed.(*batchv1.Job).Spec))
+	return e
+}
+
+// generatedSelector is validateGeneratedSelector: unless the selector
+// is manual, the template has the labels the generated selector
+// matches (the batch.kubernetes.io ones when the stored Job has them),
+// and the selector matches them.
+func generatedSelector(j *batchv1.Job, prefixed bool) errs {
+	var e errs
+	s := &j.Spec
+	if s.ManualSelector != nil && *s.ManualSelector || s.Selector == nil {
+		return e
+	}
+	if j.UID == "" {
+		e.required("metadata.uid", "")
+	}
+	uid := string(j.UID)
+	want := map[string]string{}
+	keys := []string{"controller-uid", "job-name"}
+	if prefixed {
+		keys = append(keys, "batch.kubernetes.io/controller-uid", "batch.kubernetes.io/job-name")
+	}
+	for _, k := range keys {
+		value := uid
+		if strings.HasSuffix(k, "job-name") {
+			value = j.Name
+		}
+		want[k] = value
+		p := key("spec.template.metadata.labels", k)
+		switch got, ok := s.Template.Labels[k]; {
+		case !ok:
+			e.required(p, "must be '"+value+"'")
+		case got != value:
+			e.invalid(p, s.Template.Labels, "must be '"+value+"'")
+		}
+	}
+	if !selects(s.Selector, want) {
+		e.invalid("spec.selector", s.Selector, "`selector` not auto-generated")
+	}
 	return e
 }
 
@@ -131,6 +176,7 @@ func (v *Validator) jobSpecFields(s *batchv1.JobSpec, path string) errs {
 			e.required(child(path, "backoffLimitPerIndex"), "when maxFailedIndexes is specified")
 		}
 	}
+	e.addAll(v.jobManagedBy(s, path))
 	indexed := s.CompletionMode != nil && *s.CompletionMode == "Indexed"
 	if m := s.CompletionMode; m != nil {
 		if *m != "NonIndexed" && *m != "Indexed" {
@@ -148,6 +194,7 @@ func (v *Validator) jobSpecFields(s *batchv1.JobSpec, path string) errs {
 			e.invalid(child(path, "maxFailedIndexes"), int64(*s.MaxFailedIndexes), "requires indexed completion mode")
 		}
 	}
+	e.addAll(jobSuccessPolicy(s, path))
 	e.addAll(v.podTemplate(&s.Template, child(path, "template")))
 	rpPath := child(path, "template.spec.restartPolicy")
 	switch rp := s.Template.Spec.RestartPolicy; {
@@ -206,9 +253,11 @@ func (v *Validator) cronJobSpec(s, old *batchv1.CronJobSpec) errs {
 // fake does not have), and no time zone in it.
 func scheduleFormat(schedule string, allowTZ bool, tz *string) errs {
 	var e errs
-	if !strings.HasPrefix(schedule, "@") && !strings.HasPrefix(schedule, "TZ=") && !strings.HasPrefix(schedule, "CRON_TZ=") {
-		if fields := strings.Fields(schedule); len(fields) != 5 {
+	if !strings.HasPrefix(schedule, "TZ=") && !strings.HasPrefix(schedule, "CRON_TZ=") {
+		if fields := strings.Fields(schedule); !strings.HasPrefix(schedule, "@") && len(fields) != 5 {
 			e.invalid("spec.schedule", schedule, fmt.Sprintf("expected exactly 5 fields, found %d: %s", len(fields), fields))
+		} else if msg := cronError(schedule); msg != "" {
+			e.invalid("spec.schedule", schedule, msg)
 		}
 	}
 	switch {

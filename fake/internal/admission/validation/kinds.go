@@ -1,8 +1,6 @@
 package validation
 
 import (
-	corev1 "github.com/kubewire/kubewire/api/core/v1"
-	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
@@ -19,7 +17,7 @@ type kindRule struct {
 // "group/resource"; a file per group of kinds.
 func kindRules() map[string]kindRule {
 	rules := map[string]kindRule{}
-	for _, add := range []func(map[string]kindRule){coreKinds, podKinds, serviceKinds, workloadKinds, statefulSetKinds, jobKinds, otherKinds, eventKinds, hpaKinds} {
+	for _, add := range []func(map[string]kindRule){coreKinds, podKinds, serviceKinds, workloadKinds, statefulSetKinds, jobKinds, otherKinds, pvcKinds, networkingKinds, discoveryKinds, rcKinds, eventKinds, hpaKinds} {
 		add(rules)
 	}
 	return rules
@@ -42,19 +40,4 @@ func (v *Validator) builtin(rule kindRule, d, old *object.Draft) errs {
 	e.addAll(v.objectMetaUpdate(d.Meta, old.Meta, false))
 	e.addAll(rule.update(v, d, old))
 	return e
-}
-
-// kindCauses are the rules of the built-in kinds whose validation is not
-// written here yet beyond metadata.
-func kindCauses(d, old *object.Draft) []apierr.Cause {
-	var causes []apierr.Cause
-	nonNegativeReplicas := func(field string, v *int32) {
-		if v != nil && *v < 0 {
-			causes = append(causes, InvalidCause(field, int64(*v), "must be greater than or equal to 0"))
-		}
-	}
-	if o, ok := d.Typed.(*corev1.ReplicationController); ok {
-		nonNegativeReplicas("spec.replicas", o.Spec.Replicas)
-	}
-	return causes
 }

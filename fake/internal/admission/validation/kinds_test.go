@@ -209,12 +209,13 @@ func TestKindRules(t *testing.T) {
 				"FieldValueForbidden spec.ephemeralContainers: Forbidden: cannot be set on create",
 			}},
 		{name: "pod update checks the new spec", resource: "/v1/pods",
-			old:  pod(`{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
-			obj:  pod(`{"name":"c","image":"","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
-			want: []string{"FieldValueRequired spec.containers[0].image: Required value"}},
+			old: pod(`{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
+			obj: pod(`{"name":"c","image":"","imagePullPolicy":"Always","terminationMessagePolicy":"File"}`),
+			// Once as every spec's container, once as an update's.
+			want: []string{"FieldValueRequired spec.containers[0].image: Required value", "FieldValueRequired spec.containers[0].image: Required value"}},
 
 		{name: "service", resource: "/v1/services",
-			obj: service(`"type":"NodePort","ports":[{"name":"http","port":80,"targetPort":"web","protocol":"TCP","nodePort":30080},{"name":"dns","port":53,"targetPort":53,"protocol":"UDP"}],"selector":{"app":"a"}`)},
+			obj: service(`"type":"NodePort","externalTrafficPolicy":"Cluster","ports":[{"name":"http","port":80,"targetPort":"web","protocol":"TCP","nodePort":30080},{"name":"dns","port":53,"targetPort":53,"protocol":"UDP"}],"selector":{"app":"a"}`)},
 		{name: "service without ports", resource: "/v1/services",
 			obj:  service(`"type":"ClusterIP"`),
 			want: []string{"FieldValueRequired spec.ports: Required value"}},
@@ -239,9 +240,13 @@ func TestKindRules(t *testing.T) {
 		{name: "service type", resource: "/v1/services",
 			obj:  service(`"type":"Internal","ports":[{"port":80,"targetPort":80,"protocol":"TCP"}]`),
 			want: []string{`FieldValueNotSupported spec.type: Unsupported value: "Internal": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"`}},
-		{name: "service name not a DNS-1035 label", resource: "/v1/services",
-			obj:  `{"metadata":{"name":"1svc",` + meta + `},"spec":{"type":"ClusterIP","sessionAffinity":"None","ports":[{"port":80,"targetPort":80,"protocol":"TCP"}]}}`,
-			want: []string{`FieldValueInvalid metadata.name: Invalid value: "1svc": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`}},
+		// RelaxedServiceNameValidation (on in v1.36): DNS labels, a
+		// leading digit allowed.
+		{name: "service name with a leading digit", resource: "/v1/services",
+			obj: `{"metadata":{"name":"1svc",` + meta + `},"spec":{"type":"ClusterIP","sessionAffinity":"None","ports":[{"port":80,"targetPort":80,"protocol":"TCP"}]}}`},
+		{name: "service name not a DNS label", resource: "/v1/services",
+			obj:  `{"metadata":{"name":"svc.a",` + meta + `},"spec":{"type":"ClusterIP","sessionAffinity":"None","ports":[{"port":80,"targetPort":80,"protocol":"TCP"}]}}`,
+			want: []string{`FieldValueInvalid metadata.name: Invalid value: "svc.a": must not contain dots`}},
 
 		{name: "deployment", resource: "apps/v1/deployments",
 			obj: deployment(`"replicas":2,"selector":{"matchLabels":{"app":"a"},"matchExpressions":[{"key":"tier","operator":"NotIn","values":["db"]}]}`, `{"app":"a"}`, `"restartPolicy":"Always"`)},
@@ -304,9 +309,14 @@ func TestKindRules(t *testing.T) {
 				`FieldValueNotSupported spec.completionMode: Unsupported value: "Sequential": supported values: "NonIndexed", "Indexed"`,
 				"FieldValueInvalid spec.maxFailedIndexes: Invalid value: 2: requires indexed completion mode",
 			}},
+		// As the strategy prepares it: the generated labels added.
 		{name: "job template not selected", resource: "batch/v1/jobs",
-			obj:  `{"metadata":{"name":"j",` + meta + `},"spec":{"selector":{"matchLabels":{"job-name":"other"}},` + template(`{"job-name":"j"}`, `"restartPolicy":"Never"`) + `}}`,
-			want: []string{"FieldValueInvalid spec.template.metadata.labels: Invalid value: {\"job-name\":\"j\"}: `selector` does not match template `labels`"}},
+			obj: `{"metadata":{"name":"j",` + meta + `},"spec":{"selector":{"matchLabels":{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","job-name":"other"}},` +
+				template(`{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","batch.kubernetes.io/job-name":"j","controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","job-name":"j"}`, `"restartPolicy":"Never"`) + `}}`,
+			want: []string{
+				"FieldValueInvalid spec.selector: Invalid value: {\"matchLabels\":{\"batch.kubernetes.io/controller-uid\":\"6a2b4c1e-0000-4000-8000-000000000001\",\"job-name\":\"other\"}}: `selector` not auto-generated",
+				"FieldValueInvalid spec.template.metadata.labels: Invalid value: {\"batch.kubernetes.io/controller-uid\":\"6a2b4c1e-0000-4000-8000-000000000001\",\"batch.kubernetes.io/job-name\":\"j\",\"controller-uid\":\"6a2b4c1e-0000-4000-8000-000000000001\",\"job-name\":\"j\"}: `selector` does not match template `labels`",
+			}},
 		{name: "job update checks the spec twice", resource: "batch/v1/jobs",
 			old: job(``, `"restartPolicy":"Never"`),
 			obj: job(`"ttlSecondsAfterFinished":-5`, `"restartPolicy":"Never"`),
@@ -440,14 +450,14 @@ func template(labels, podSpec string) string {
 	return `"template":{"metadata":{"labels":` + labels + `},"spec":{"containers":[{"name":"c","image":"i","imagePullPolicy":"Always","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30,` + podSpec + `}}`
 }
 
-// job is a Job with its generated selector, with these spec fields and
-// pod spec fields.
+// job is a Job with its generated selector and the template labels
+// that go with it, with these spec fields and pod spec fields.
 func job(spec, podSpec string) string {
 	if spec != "" {
 		spec += ","
 	}
 	return `{"metadata":{"name":"j",` + meta + `},"spec":{` + spec + `"selector":{"matchLabels":{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001"}},` +
-		template(`{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","job-name":"j"}`, podSpec) + `}}`
+		template(`{"batch.kubernetes.io/controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","batch.kubernetes.io/job-name":"j","controller-uid":"6a2b4c1e-0000-4000-8000-000000000001","job-name":"j"}`, podSpec) + `}}`
 }
 
 // cronJob is a CronJob with these spec fields and job spec fields, and
@@ -481,8 +491,8 @@ func TestJobTemplateImmutable(t *testing.T) {
 	}
 	causes := aerr.Status.Details.Causes
 	if len(causes) != 1 || causes[0].Field != "spec.template" || causes[0].Type != "FieldValueInvalid" ||
-		!strings.HasPrefix(causes[0].Message, `Invalid value: {"metadata":{"labels":{`) || !strings.HasSuffix(causes[0].Message, `: field is immutable`) ||
-		!strings.Contains(causes[0].Message, `"restartPolicy":"OnFailure"`) {
+		!strings.HasPrefix(causes[0].Message, `Invalid value: {"labels":{`) || !strings.HasSuffix(causes[0].Message, `: field is immutable`) ||
+		!strings.Contains(causes[0].Message, `"RestartPolicy":"OnFailure","TerminationGracePeriodSeconds":30,`) {
 		t.Errorf("causes %+v", causes)
 	}
 	suspended := draft(t, "batch/v1/jobs", job(`"suspend":true`, `"restartPolicy":"Never"`))

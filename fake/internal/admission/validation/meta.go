@@ -22,7 +22,6 @@ import (
 const (
 	dnsLabelFmt      = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 	dnsSubdomainFmt  = dnsLabelFmt + "(\\." + dnsLabelFmt + ")*"
-	dns1035LabelFmt  = "[a-z]([-a-z0-9]*[a-z0-9])?"
 	labelKeyFmt      = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 	labelValueFmt    = "(" + labelKeyFmt + ")?"
 	annotationsLimit = 256 << 10
@@ -30,14 +29,13 @@ const (
 
 // metaPatterns are the compiled patterns of the metadata rules.
 type metaPatterns struct {
-	label, subdomain, dns1035, labelKey, labelValue *regexp.Regexp
+	label, subdomain, labelKey, labelValue *regexp.Regexp
 }
 
 func newPatterns() *metaPatterns {
 	return &metaPatterns{
 		label:      regexp.MustCompile("^" + dnsLabelFmt + "$"),
 		subdomain:  regexp.MustCompile("^" + dnsSubdomainFmt + "$"),
-		dns1035:    regexp.MustCompile("^" + dns1035LabelFmt + "$"),
 		labelKey:   regexp.MustCompile("^" + labelKeyFmt + "$"),
 		labelValue: regexp.MustCompile("^" + labelValueFmt + "$"),
 	}
@@ -83,17 +81,6 @@ func (p *metaPatterns) labelErrors(v string) []string {
 		} else {
 			errs = append(errs, regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", dnsLabelFmt, "my-name", "123-abc"))
 		}
-	}
-	return errs
-}
-
-func (p *metaPatterns) dns1035Errors(v string) []string {
-	var errs []string
-	if len(v) > 63 {
-		errs = append(errs, "must be no more than 63 characters")
-	}
-	if !p.dns1035.MatchString(v) {
-		errs = append(errs, regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", dns1035LabelFmt, "my-name", "abc-123"))
 	}
 	return errs
 }
@@ -166,7 +153,9 @@ func (p *metaPatterns) nameErrors(r *object.Resource, name string, prefix bool) 
 	case r.Kind.Group == "" && r.Kind.Resource == "namespaces":
 		return p.labelErrors(name)
 	case r.Kind.Group == "" && r.Kind.Resource == "services":
-		return p.dns1035Errors(name)
+		// DNS labels, as RelaxedServiceNameValidation (on in v1.36)
+		// allows: a leading digit is fine.
+		return p.labelErrors(name)
 	case r.Kind.Group == "rbac.authorization.k8s.io":
 		return pathSegmentErrors(name, prefix)
 	}
@@ -327,13 +316,6 @@ func labelName(p *metaPatterns, name string, prefix bool) []string {
 		name = maskTrailingDash(name)
 	}
 	return p.labelErrors(name)
-}
-
-func dns1035Name(p *metaPatterns, name string, prefix bool) []string {
-	if prefix {
-		name = maskTrailingDash(name)
-	}
-	return p.dns1035Errors(name)
 }
 
 func pathSegmentName(_ *metaPatterns, name string, prefix bool) []string {

@@ -11,10 +11,11 @@ import (
 )
 
 // Pods and pod specs, as pkg/apis/core/validation checks them: the
-// checks of containers, ports, policies and the names a spec holds.
-// kube-apiserver checks more (volumes, probes, security contexts,
-// resources, affinity, and which fields an update may change); those
-// are not written here yet.
+// checks of containers and init containers, ports, policies,
+// tolerations and the names a spec holds, and (podupdate.go) which
+// fields a Pod update may change. kube-apiserver checks more (volumes,
+// probes, security contexts, resources, affinity); those are not
+// written here yet.
 
 var (
 	portNameCharset   = regexp.MustCompile(`^[-a-z0-9]+$`)
@@ -35,8 +36,10 @@ func podKinds(rules map[string]kindRule) {
 			return e
 		},
 		update: func(v *Validator, d, old *object.Draft) errs {
+			n, o := d.Typed.(*corev1.Pod), old.Typed.(*corev1.Pod)
 			e := v.objectMetaUpdate(d.Meta, old.Meta, true)
-			e.addAll(v.podMetadataAndSpec(d.Typed.(*corev1.Pod)))
+			e.addAll(v.podMetadataAndSpec(n))
+			e.addAll(v.podSpecUpdate(&n.Spec, &o.Spec))
 			return e
 		},
 	}
@@ -65,8 +68,18 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 	if s.TerminationGracePeriodSeconds == nil {
 		e.required(child(path, "terminationGracePeriodSeconds"), "")
 	}
-	e.addAll(v.containers(s.Containers, child(path, "containers")))
-	e.addAll(v.ephemeralContainers(s, child(path, "ephemeralContainers")))
+	// A Pod's spec is at "spec", a template's deeper.
+	vols, ve := v.volumes(s.Volumes, child(path, "volumes"), path == "spec")
+	e.addAll(ve)
+	e.addAll(v.podResourceClaims(s.ResourceClaims, child(path, "resourceClaims")))
+	names := podContext{volumes: vols, claims: map[string]bool{}, grace: s.TerminationGracePeriodSeconds}
+	for _, c := range s.ResourceClaims {
+		names.claims[c.Name] = true
+	}
+	e.addAll(v.containers(s.Containers, child(path, "containers"), names))
+	e.addAll(v.initContainers(s.InitContainers, s.Containers, child(path, "initContainers"), names))
+	e.addAll(v.ephemeralContainers(s, child(path, "ephemeralContainers"), names))
+	e.addAll(v.podResources(s, path))
 	switch s.RestartPolicy {
 	case "Always", "OnFailure", "Never":
 	case "":
@@ -82,6 +95,12 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 		e.notSupported(child(path, "dnsPolicy"), s.DNSPolicy, "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
 	}
 	e.addAll(v.labels(s.NodeSelector, child(path, "nodeSelector")))
+	e.addAll(v.podSecurityContext(s, path))
+	e.addAll(v.affinity(s.Affinity, child(path, "affinity")))
+	e.addAll(podDNSConfig(s, path))
+	e.addAll(v.podGates(s, path))
+	e.addAll(v.topologySpread(s.TopologySpreadConstraints, child(path, "topologySpreadConstraints")))
+	e.addAll(v.hostnameOverride(s, path))
 	if s.ServiceAccountName != "" {
 		for _, msg := range v.patterns.subdomainErrors(s.ServiceAccountName, "characters") {
 			e.invalid(child(path, "serviceAccountName"), s.ServiceAccountName, msg)
@@ -105,37 +124,61 @@ func (v *Validator) podSpec(s *corev1.PodSpec, path string) errs {
 			e.invalid(child(path, "subdomain"), s.Subdomain, msg)
 		}
 	}
+	e.addAll(v.tolerations(s.Tolerations, child(path, "tolerations")))
+	e.addAll(v.podSpecTail(s, path))
 	return e
 }
 
 // containers is kube-apiserver's validateContainers for the checks
 // written here: each container's own, then unique names.
-func (v *Validator) containers(list []corev1.Container, path string) errs {
+func (v *Validator) containers(list []corev1.Container, path string, names podContext) errs {
 	var e errs
 	if len(list) == 0 {
 		e.required(path, "")
 		return e
 	}
-	names := map[string]bool{}
+	taken := map[string]bool{}
 	for i := range list {
 		ctr := &list[i]
 		p := index(path, i)
-		e.addAll(v.container(ctr, p))
-		if names[ctr.Name] {
+		e.addAll(v.container(ctr, p, names))
+		if taken[ctr.Name] {
 			e.duplicate(child(p, "name"), ctr.Name)
 		}
-		names[ctr.Name] = true
+		taken[ctr.Name] = true
+		e.addAll(containerProbes(ctr, names.grace, p))
 	}
 	return e
 }
 
-func (v *Validator) container(ctr *corev1.Container, path string) errs {
-	return v.containerCommon(ctr.Name, ctr.Image, ctr.TerminationMessagePolicy, ctr.Ports, ctr.ImagePullPolicy, path)
+func (v *Validator) container(ctr *corev1.Container, path string, names podContext) errs {
+	return v.containerCommon(containerFields{ctr.Name, ctr.Image, ctr.TerminationMessagePolicy, ctr.Ports, ctr.Env, ctr.EnvFrom, ctr.VolumeMounts, ctr.ImagePullPolicy, &ctr.Resources}, path, names)
 }
 
 // containerCommon is kube-apiserver's validateContainerCommon for the
 // checks written here, on the fields every kind of container has.
-func (v *Validator) containerCommon(name, image string, msgPolicy corev1.TerminationMessagePolicy, ports []corev1.ContainerPort, pull corev1.PullPolicy, path string) errs {
+// containerFields are the fields every kind of container has that
+// containerCommon checks.
+type containerFields struct {
+	name, image string
+	msgPolicy   corev1.TerminationMessagePolicy
+	ports       []corev1.ContainerPort
+	env         []corev1.EnvVar
+	envFrom     []corev1.EnvFromSource
+	mounts      []corev1.VolumeMount
+	pull        corev1.PullPolicy
+	resources   *corev1.ResourceRequirements
+}
+
+// podContext is what a pod spec's containers are checked against: its
+// valid volumes, its resource claims, its termination grace period.
+type podContext struct {
+	volumes, claims map[string]bool
+	grace           *int64
+}
+
+func (v *Validator) containerCommon(c containerFields, path string, names podContext) errs {
+	name, image, msgPolicy, ports, pull := c.name, c.image, c.msgPolicy, c.ports, c.pull
 	var e errs
 	if name == "" {
 		e.required(child(path, "name"), "")
@@ -155,6 +198,9 @@ func (v *Validator) containerCommon(name, image string, msgPolicy corev1.Termina
 		e.notSupported(child(path, "terminationMessagePolicy"), msgPolicy, "File", "FallbackToLogsOnError")
 	}
 	e.addAll(containerPorts(ports, child(path, "ports")))
+	e.addAll(v.env(c.env, child(path, "env")))
+	e.addAll(v.envFrom(c.envFrom, child(path, "envFrom")))
+	e.addAll(volumeMounts(c.mounts, names.volumes, child(path, "volumeMounts")))
 	switch pull {
 	case "Always", "IfNotPresent", "Never":
 	case "":
@@ -162,6 +208,7 @@ func (v *Validator) containerCommon(name, image string, msgPolicy corev1.Termina
 	default:
 		e.notSupported(child(path, "imagePullPolicy"), pull, "Always", "IfNotPresent", "Never")
 	}
+	e.addAll(v.resourceRequirements(c.resources, names.claims, child(path, "resources")))
 	return e
 }
 
@@ -178,7 +225,7 @@ var ephemeralAllowed = map[string]bool{
 // for the checks written here: each one's common checks, a name unique
 // across all containers, a target that is another container, and only
 // the allowed fields set (in the order of the type's fields).
-func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string) errs {
+func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string, names podContext) errs {
 	var e errs
 	others, all := map[string]bool{}, map[string]bool{}
 	for _, list := range [][]corev1.Container{s.Containers, s.InitContainers} {
@@ -190,7 +237,7 @@ func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string) errs {
 		ec := &s.EphemeralContainers[i]
 		c := &ec.EphemeralContainerCommon
 		p := index(path, i)
-		e.addAll(v.containerCommon(c.Name, c.Image, c.TerminationMessagePolicy, c.Ports, c.ImagePullPolicy, p))
+		e.addAll(v.containerCommon(containerFields{c.Name, c.Image, c.TerminationMessagePolicy, c.Ports, c.Env, c.EnvFrom, c.VolumeMounts, c.ImagePullPolicy, &c.Resources}, p, names))
 		if len(c.Image) != len(strings.TrimSpace(c.Image)) {
 			e.invalid(child(p, "image"), c.Image, "must not have leading or trailing whitespace")
 		}

@@ -9,22 +9,33 @@ import (
 )
 
 // Services, as pkg/apis/core/validation checks them: ports, selector,
-// type, session affinity and ExternalName. kube-apiserver checks more
-// (cluster IPs and IP families, external IPs, source ranges, traffic
-// policies, load balancer class, and which of them an update may
-// change); those are not written here yet.
+// type, session affinity, ExternalName, and (servicefields.go) cluster
+// IPs and IP families, external IPs and traffic policies. kube-apiserver
+// checks more (source ranges, load balancer class, session affinity
+// config, and which of them an update may change); those are not
+// written here yet.
 
 func serviceKinds(rules map[string]kindRule) {
 	rules["/services"] = kindRule{
 		create: func(v *Validator, d *object.Draft) errs {
 			s := d.Typed.(*corev1.Service)
-			e := v.objectMeta(&s.ObjectMeta, true, dns1035Name, true)
-			e.addAll(v.service(s))
+			// kube-apiserver's address allocation runs before
+			// validation and refuses bad cluster IPs and families alone.
+			if e := serviceClusterIPs(s, nil); !e.empty() {
+				return e
+			}
+			e := v.objectMeta(&s.ObjectMeta, true, labelName, true)
+			e.addAll(v.service(s, nil))
 			return e
 		},
 		update: func(v *Validator, d, old *object.Draft) errs {
+			n, o := d.Typed.(*corev1.Service), old.Typed.(*corev1.Service)
+			if e := serviceClusterIPs(n, o); !e.empty() {
+				return e
+			}
 			e := v.objectMetaUpdate(d.Meta, old.Meta, true)
-			e.addAll(v.service(d.Typed.(*corev1.Service)))
+			e.addAll(serviceClusterIPsUpdate(n, o))
+			e.addAll(v.service(n, o))
 			return e
 		},
 	}
@@ -34,7 +45,9 @@ func headless(s *corev1.Service) bool {
 	return len(s.Spec.ClusterIPs) == 1 && s.Spec.ClusterIPs[0] == "None"
 }
 
-func (v *Validator) service(s *corev1.Service) errs {
+// service is validateService for the checks written here; old is the
+// stored Service on an update.
+func (v *Validator) service(s, old *corev1.Service) errs {
 	var e errs
 	sp := &s.Spec
 	if len(sp.Ports) == 0 && !headless(s) && sp.Type != "ExternalName" {
@@ -77,6 +90,8 @@ func (v *Validator) service(s *corev1.Service) errs {
 	default:
 		e.notSupported("spec.sessionAffinity", sp.SessionAffinity, "ClientIP", "None")
 	}
+	e.addAll(serviceClusterIPs(s, old))
+	e.addAll(serviceExternalIPs(s, old))
 	switch sp.Type {
 	case "ClusterIP", "NodePort", "LoadBalancer", "ExternalName":
 	case "":
@@ -114,6 +129,7 @@ func (v *Validator) service(s *corev1.Service) errs {
 		}
 		ports[k] = true
 	}
+	e.addAll(serviceTraffic(s))
 	return e
 }
 

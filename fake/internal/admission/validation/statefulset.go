@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/intstr"
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
@@ -80,6 +81,13 @@ func (v *Validator) statefulSetSpec(s *appsv1.StatefulSetSpec, update, skipTempl
 			}
 		}
 	}
+	if !update {
+		// Claim templates cannot change, so an update tolerates
+		// stored invalid ones.
+		for i := range s.VolumeClaimTemplates {
+			e.addAll(v.pvcSpec(&s.VolumeClaimTemplates[i].Spec, child(index("spec.volumeClaimTemplates", i), "spec"), false))
+		}
+	}
 	nonNegative(&e, "spec.replicas", int64(int32Value(s.Replicas)))
 	nonNegative(&e, "spec.minReadySeconds", int64(s.MinReadySeconds))
 	if s.Ordinals != nil {
@@ -112,6 +120,7 @@ func (v *Validator) statefulSetSpec(s *appsv1.StatefulSetSpec, update, skipTempl
 		if !skipTemplate {
 			// The controller sets each Pod's hostname and subdomain.
 			t.Spec.Hostname, t.Spec.Subdomain = "", ""
+			t.Spec.Volumes = withClaimVolumes(t.Spec.Volumes, s.VolumeClaimTemplates)
 			e.addAll(v.podTemplate(&t, "spec.template"))
 		}
 		// kube-apiserver checks the template's labels and annotations
@@ -161,4 +170,29 @@ func statefulSetStrategyValue(s *appsv1.StatefulSetUpdateStrategy) any {
 		Type          appsv1.StatefulSetUpdateStrategyType
 		RollingUpdate *statefulSetRollingUpdate
 	}{s.Type, ru}
+}
+
+// withClaimVolumes is a template's volumes as kube-apiserver validates
+// them: a PVC volume for each claim template first (Go map order on
+// kube-apiserver, template order here), then the template's own volumes
+// whose names no claim template takes.
+func withClaimVolumes(vols []corev1.Volume, claims []corev1.PersistentVolumeClaim) []corev1.Volume {
+	if len(claims) == 0 {
+		return vols
+	}
+	out := make([]corev1.Volume, 0, len(vols)+len(claims))
+	names := map[string]bool{}
+	for _, c := range claims {
+		if names[c.Name] {
+			continue
+		}
+		names[c.Name] = true
+		out = append(out, corev1.Volume{Name: c.Name, VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: c.Name}}})
+	}
+	for _, v := range vols {
+		if !names[v.Name] {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -33,7 +33,7 @@ type RuleEvaluator interface {
 
 // Validate checks an object about to be stored (old is the stored one,
 // nil for a create): metadata as kube-apiserver checks every object's,
-// what the fake checks of built-in kinds (see kindCauses), and
+// what the fake checks of built-in kinds (see kindRules), and
 // CustomResourceDefinitions and custom resources against their rules.
 func (v *Validator) Validate(d, old *object.Draft) *apierr.Error {
 	k := d.Res.Kind
@@ -56,7 +56,6 @@ func (v *Validator) Validate(d, old *object.Draft) *apierr.Error {
 		if old != nil {
 			causes = append(causes, immutableMeta(d.Meta, old.Meta)...)
 		}
-		causes = append(causes, kindCauses(d, old)...)
 	}
 	if len(causes) > 0 {
 		return apierr.Invalid(d.Res.InternalGroup(), k.Kind, d.Meta.Name, causes...)
