@@ -99,7 +99,7 @@ func (s *Server) reviewServiceAccountToken(token string, audiences []string) aut
 	}
 	if p := c.K8s.Pod; p != nil {
 		if uid, ok := s.storedUID("pods", ns, p.Name); !ok {
-			return tokenRefused(fmt.Sprintf("pod %s/%s has been deleted", ns, p.Name))
+			return tokenRefused("service account token has been invalidated")
 		} else if uid != p.UID {
 			return tokenRefused(fmt.Sprintf("pod UID (%s) does not match service account pod ref claim (%s)", uid, p.UID))
 		}
