@@ -83,6 +83,17 @@ func kindsScenario(c *catalog) {
 	// Resources within the LimitRange, so that its admission (not run by
 	// the fake) changes nothing: these rows are about binding and eviction.
 	c.post("create unscheduled pod", ns+"pods", `{"metadata":{"name":"unbound"},"spec":{"containers":[{"name":"c","image":"busybox:1","resources":{"requests":{"cpu":"100m","memory":"32Mi"},"limits":{"cpu":"1","memory":"64Mi"}}}]}}`)
+	smp := "application/strategic-merge-patch+json"
+	c.patch("add an ephemeral container", ns+"pods/unbound/ephemeralcontainers", smp, `{"spec":{"ephemeralContainers":[{"name":"debugger","image":"busybox:1","stdin":true,"tty":true,"targetContainerName":"c"}]}}`)
+	c.get("read ephemeral containers", ns+"pods/unbound/ephemeralcontainers")
+	c.patch("ephemeral container with a taken name", ns+"pods/unbound/ephemeralcontainers", smp, `{"spec":{"ephemeralContainers":[{"name":"c","image":"busybox:1"}]}}`)
+	c.patch("ephemeral container with a port and no image", ns+"pods/unbound/ephemeralcontainers", smp, `{"spec":{"ephemeralContainers":[{"name":"e2","ports":[{"containerPort":80}]}]}}`)
+	c.patch("resize cpu", ns+"pods/unbound/resize", smp, `{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"200m"}}}]}}`)
+	c.patch("resize another resource", ns+"pods/unbound/resize", smp, `{"spec":{"containers":[{"name":"c","resources":{"requests":{"ephemeral-storage":"1Gi"}}}]}}`)
+	c.patch("resize removing a request", ns+"pods/unbound/resize", smp, `{"spec":{"containers":[{"name":"c","resources":{"requests":{"memory":null}}}]}}`)
+	c.get("proxy to a pod without an address", ns+"pods/unbound/proxy/")
+	c.get("proxy to a missing pod", ns+"pods/missing/proxy/healthz")
+	c.get("proxy with a bad scheme", ns+"pods/ftp:unbound:80/proxy/")
 	c.post("bind it", ns+"pods/unbound/binding", `{"apiVersion":"v1","kind":"Binding","metadata":{"name":"unbound"},"target":{"kind":"Node","name":"node-b"}}`)
 	c.post("bind it again", ns+"pods/unbound/binding", `{"apiVersion":"v1","kind":"Binding","metadata":{"name":"unbound"},"target":{"kind":"Node","name":"node-c"}}`)
 	c.get("bound pod", ns+"pods/unbound")
@@ -92,6 +103,8 @@ func kindsScenario(c *catalog) {
 	c.get("evicted pod terminating", ns+"pods/unbound")
 	c.post("evict a missing pod", ns+"pods/missing/eviction", `{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"missing"}}`)
 	c.post("request a token", ns+"serviceaccounts/default/token", `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{}}`)
+	c.post("review a token that is no JWT", "/apis/authentication.k8s.io/v1/tokenreviews", `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","spec":{"token":"not-a-token"}}`)
+	c.post("review a JWT no key signed", "/apis/authentication.k8s.io/v1/tokenreviews", `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","spec":{"token":"eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJodHRwczovL2t1YmVybmV0ZXMuZGVmYXVsdC5zdmMifQ.c2ln","audiences":["vault"]}}`)
 	c.post("request a token for a missing account", ns+"serviceaccounts/missing/token", `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":600}}`)
 	c.del("delete job without policy", batch+"jobs/once", "")
 	c.del("delete claim", ns+"persistentvolumeclaims/data", "")

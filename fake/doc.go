@@ -248,22 +248,31 @@
 //   - Controllers: no Deployment, ReplicaSet, Job or other workload
 //     controller runs (nothing creates Pods); a Terminating namespace
 //     gets no status conditions.
-//   - Subresources: discovery lists every one kube-apiserver serves, but
-//     the fake serves status, scale, /finalize, pods/binding,
-//     pods/eviction (disruption budgets are not checked) and
-//     serviceaccounts/token (a JWT signed by no key), and pods/log,
-//     exec, attach and portforward as kube-apiserver answers them with no
-//     kubelet to reach (a Pod with no node: an empty log, 400 "does not
-//     have a host assigned"; a Pod on a Node: 500 saying the fake runs no
-//     containers); proxy, ephemeralcontainers and resize answer
-//     404.
+//   - Subresources: discovery lists every one kube-apiserver serves and
+//     the fake serves them all: status, scale, /finalize, pods/binding,
+//     pods/eviction (disruption budgets are not checked),
+//     serviceaccounts/token (a JWT signed with an Ed25519 key the Server
+//     makes at start, not kube-apiserver's RS256/ES256),
+//     pods/ephemeralcontainers and pods/resize (the spec changes and is
+//     validated as kube-apiserver's strategies do; a changed ephemeral
+//     container's message has no field diff, the Pod-level resources and
+//     init-container resize feature gates are taken as off), and
+//     pods/log, exec, attach, portforward and pods, services and nodes
+//     /proxy as kube-apiserver answers them with nothing to reach (a Pod
+//     with no node: an empty log, 400 "does not have a host assigned"; a
+//     Pod on a Node: 500 saying the fake runs no containers; a proxy
+//     whose Pod, Endpoints or Node has an address: 503 "error trying to
+//     reach service"; Node hostnames are not resolved).
 //   - Reviews: selfsubjectaccessreviews, subjectaccessreviews,
 //     localsubjectaccessreviews, selfsubjectrulesreviews,
 //     selfsubjectreviews and tokenreviews answer as kube-apiserver
 //     answers an admin in system:masters (the fake's token is user
 //     kubewire-fake:admin): every access review, for any subject, is
 //     allowed (no RBAC is evaluated); a TokenReview authenticates the
-//     fake's own token only (not the tokens of serviceaccounts/token); a
+//     fake's own token and the tokens serviceaccounts/token issued (as
+//     the ServiceAccount, while it and a bound Pod exist with the uids
+//     they name, for a matching audience, until expiry); a token it
+//     does not authenticate gets an empty status with no error text; a
 //     review's metadata is not checked to be empty, and its attributes'
 //     selectors are not validated.
 //   - OpenAPI: /openapi/v2 in JSON only (a protobuf-only Accept gets

@@ -77,6 +77,9 @@ func (s *Server) serveRouted(w http.ResponseWriter, req *http.Request, r *reques
 	case "log", "exec", "attach", "portforward":
 		s.servePodConnect(w, req, r)
 		return
+	case "proxy":
+		s.serveProxy(w, req, r)
+		return
 	}
 	switch r.Verb {
 	case "get":

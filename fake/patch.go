@@ -85,7 +85,11 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 			return "", nil, apierr.Conflict(res.Kind, r.Name)
 		}
 		managed := d.Meta.ManagedFields
-		next, err := s.mergeUpdate(old, d, r.Subresource == "status")
+		narrowed, err := prepareSubresourceUpdate(r.Subresource, old, d)
+		if err != nil {
+			return "", nil, err
+		}
+		next, err := s.mergeUpdate(old, narrowed, r.Subresource == "status")
 		if err != nil {
 			return "", nil, err
 		}

@@ -163,6 +163,7 @@ func (s *Server) review(req *http.Request, body []byte, group, kind, ns string) 
 			return nil, apierr.BadRequest("token is required for TokenReview in authentication")
 		}
 		r.Status = s.reviewToken(r.Spec.Token, r.Spec.Audiences)
+		r.ManagedFields = tokenReviewFields(req, &r, s.nowTime())
 		return &r, nil
 	}
 }
@@ -208,11 +209,12 @@ func adminRules() authorizationv1.SubjectRulesReviewStatus {
 }
 
 // reviewToken authenticates a token as the fake would a request
-// carrying it: its own token is the admin; any other is not
+// carrying it: its own token is the admin, a token of
+// serviceaccounts/token its ServiceAccount; any other is not
 // authenticated.
 func (s *Server) reviewToken(token string, audiences []string) authenticationv1.TokenReviewStatus {
 	if token != s.opts.Token {
-		return authenticationv1.TokenReviewStatus{}
+		return s.reviewServiceAccountToken(token, audiences)
 	}
 	if len(audiences) == 0 {
 		audiences = []string{"https://kubernetes.default.svc"}

@@ -45,7 +45,7 @@ func TestReviews(t *testing.T) {
 			`{"kind":"SelfSubjectReview","status":{"userInfo":{"username":"kubewire-fake:admin","uid":"kubewire-fake:admin","groups":["system:masters","system:authenticated"]}}}`},
 		{"the server's token", authn + "tokenreviews", `{"spec":{"token":"` + s.Token() + `"}}`, 201,
 			`{"status":{"authenticated":true,"user":{"username":"kubewire-fake:admin"},"audiences":["https://kubernetes.default.svc"]}}`},
-		{"another token", authn + "tokenreviews", `{"spec":{"token":"nope"}}`, 201, `{"spec":{"token":"nope"},"status":{}}`},
+		{"another token", authn + "tokenreviews", `{"spec":{"token":"nope"}}`, 201, `{"spec":{"token":"nope"},"status":{"user":{},"error":"invalid bearer token"}}`},
 		{"no token", authn + "tokenreviews", `{"spec":{}}`, 400, `{"message":"token is required for TokenReview in authentication"}`},
 		{"not JSON", authn + "tokenreviews", `{`, 400, `{"reason":"BadRequest"}`},
 	}

@@ -2,6 +2,7 @@ package fake
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -137,6 +138,7 @@ type OptionalValue struct {
 // returns after every goroutine the server started has exited.
 type Server struct {
 	opts   Options
+	saKey  ed25519.PrivateKey // signs serviceaccounts/token tokens
 	store  *storage.Store
 	faults faults
 
@@ -190,7 +192,7 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: storage.New(opts.HistoryLimit), resources: map[string]*object.Resource{}, builtinGroups: map[string]bool{}}
+	s := &Server{opts: opts, store: storage.New(opts.HistoryLimit), resources: map[string]*object.Resource{}, builtinGroups: map[string]bool{}, saKey: newServiceAccountKey()}
 	var rules validation.RuleEvaluator
 	if opts.Rules != nil {
 		rules = optionalRules{opts.Rules}

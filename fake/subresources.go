@@ -1,8 +1,6 @@
 package fake
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -163,9 +161,9 @@ func (s *Server) evictPod(req *http.Request, r *request.Request, body []byte, dr
 	return aerr
 }
 
-// serviceAccountToken answers a TokenRequest with a token shaped like
-// kube-apiserver's (a JWT the fake does not sign with a real key: it
-// authenticates nothing).
+// serviceAccountToken answers a TokenRequest with a JWT shaped like
+// kube-apiserver's, signed with the Server's key (see satoken.go), which
+// the fake's TokenReview authenticates as the ServiceAccount.
 func (s *Server) serviceAccountToken(req *http.Request, r *request.Request, body []byte) (*authenticationv1.TokenRequest, *apierr.Error) {
 	sa := s.store.Get(r.Res, object.Key(r.Namespace, r.Name))
 	if sa == nil {
@@ -199,18 +197,29 @@ func (s *Server) serviceAccountToken(req *http.Request, r *request.Request, body
 	tr.ObjectMeta = metav1.ObjectMeta{Name: r.Name, Namespace: r.Namespace, UID: metav1ObjectUID(sa), CreationTimestamp: now,
 		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: request.WriteManager(req), Operation: "Update", APIVersion: "authentication.k8s.io/v1", Time: &now,
 			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(string(fv1)), Subresource: "token"}}}
-	claims, _ := json.Marshal(map[string]any{
-		"aud": tr.Spec.Audiences, "exp": exp.Unix(), "iat": now.Unix(), "nbf": now.Unix(),
-		"iss": "https://kubernetes.default.svc", "sub": "system:serviceaccount:" + r.Namespace + ":" + r.Name,
-		"kubernetes.io": map[string]any{"namespace": r.Namespace, "serviceaccount": map[string]string{"name": r.Name, "uid": sa.UID}},
-	})
-	sig := make([]byte, 256)
-	_, _ = rand.Read(sig)
-	enc := base64.RawURLEncoding
-	tr.Status = authenticationv1.TokenRequestStatus{
-		Token:               enc.EncodeToString([]byte(`{"alg":"RS256","kid":"kubewire-fake"}`)) + "." + enc.EncodeToString(claims) + "." + enc.EncodeToString(sig),
-		ExpirationTimestamp: exp,
+	var claims tokenClaims
+	claims.Audience, claims.Expiry, claims.IssuedAt, claims.NotBefore = tr.Spec.Audiences, exp.Unix(), now.Unix(), now.Unix()
+	claims.Issuer, claims.ID, claims.Subject = serviceAccountIssuer, newTokenID(), "system:serviceaccount:"+r.Namespace+":"+r.Name
+	claims.K8s.Namespace, claims.K8s.ServiceAccount = r.Namespace, tokenRef{Name: r.Name, UID: sa.UID}
+	if ref := tr.Spec.BoundObjectRef; ref != nil && ref.Kind == "Pod" {
+		pod, aerr := s.boundPod(r.Namespace, r.Name, ref.Name, string(ref.UID))
+		if aerr != nil {
+			return nil, aerr
+		}
+		claims.K8s.Pod = &tokenRef{Name: pod.Name, UID: string(pod.UID)}
+		if pod.Spec.NodeName != "" {
+			// A missing Node still gives its name (without a uid).
+			claims.K8s.Node = &tokenRef{Name: pod.Spec.NodeName}
+			if node := s.store.Get(s.lookup("", "v1", "nodes"), object.Key("", pod.Spec.NodeName)); node != nil {
+				claims.K8s.Node.UID = node.UID
+			}
+		}
 	}
+	token, err := s.signToken(&claims)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	tr.Status = authenticationv1.TokenRequestStatus{Token: token, ExpirationTimestamp: exp}
 	return &tr, nil
 }
 

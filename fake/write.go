@@ -146,7 +146,11 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if err != nil {
 			return "", nil, err
 		}
-		next, err := s.mergeUpdate(old, d, r.Subresource == "status")
+		narrowed, err := prepareSubresourceUpdate(r.Subresource, old, d)
+		if err != nil {
+			return "", nil, err
+		}
+		next, err := s.mergeUpdate(old, narrowed, r.Subresource == "status")
 		if err != nil {
 			return "", nil, err
 		}

@@ -158,7 +158,11 @@ func (c *Chain) Mutate(d, old *object.Draft, call *Request) *apierr.Error {
 // one, nil for a create), then runs the validating hooks on a write
 // through the API (call set).
 func (c *Chain) Validate(d, old *object.Draft, call *Request) *apierr.Error {
-	if aerr := c.Validator.Validate(d, old); aerr != nil {
+	validate := c.Validator.Validate
+	if call != nil && old != nil && (call.Subresource == "ephemeralcontainers" || call.Subresource == "resize") {
+		validate = c.Validator.ValidatePodSubresourceUpdate
+	}
+	if aerr := validate(d, old); aerr != nil {
 		return aerr
 	}
 	if call == nil {

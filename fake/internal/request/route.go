@@ -54,12 +54,23 @@ func connectSubresource(r *object.Resource, sub string) bool {
 	return false
 }
 
+// PodSpecSubresource reports whether sub is one of the Pod
+// subresources read with GET and written with PUT or PATCH that change
+// one part of the spec: ephemeralcontainers and resize.
+func PodSpecSubresource(r *object.Resource, sub string) bool {
+	if r.Custom || r.Kind.Group != "" || r.Kind.Resource != "pods" {
+		return false
+	}
+	return sub == "ephemeralcontainers" || sub == "resize"
+}
+
 // Request is a routed API request.
 type Request struct {
 	Res         *object.Resource
 	Namespace   string // namespace from the path ("" for cluster-scoped or all namespaces)
 	Name        string
 	Subresource string // subresource: "status", "scale", or ""
+	ProxyPath   string // a proxy request's path after .../proxy/
 	Verb        string // get, list, watch, create, update, patch, delete, deletecollection
 	// Warn, when set, adds a Warning header to the response.
 	Warn func(msg string)
@@ -94,6 +105,7 @@ func Route(req *http.Request, lookup func(group, version, resource string) *obje
 	if len(parts) >= 3 && parts[0] == "namespaces" && parts[2] != "status" && parts[2] != "finalize" {
 		r.Namespace, parts = parts[1], parts[2:]
 	}
+	parts, r.ProxyPath = proxyPath(parts)
 	if len(parts) > 3 || parts[0] == "" {
 		return nil, notFound()
 	}
@@ -106,7 +118,7 @@ func Route(req *http.Request, lookup func(group, version, resource string) *obje
 	}
 	if len(parts) > 2 {
 		r.Subresource = parts[2]
-		if !(r.Subresource == "status" && r.Res.Status) && !(r.Subresource == "scale" && r.Res.Scale) && !(r.Subresource == "finalize" && r.Res.Kind.Group == "" && r.Res.Kind.Resource == "namespaces") && !postSubresource(r.Res, r.Subresource) && !connectSubresource(r.Res, r.Subresource) {
+		if !(r.Subresource == "status" && r.Res.Status) && !(r.Subresource == "scale" && r.Res.Scale) && !(r.Subresource == "finalize" && r.Res.Kind.Group == "" && r.Res.Kind.Resource == "namespaces") && !postSubresource(r.Res, r.Subresource) && !connectSubresource(r.Res, r.Subresource) && !PodSpecSubresource(r.Res, r.Subresource) && !ProxySubresource(r.Res, r.Subresource) {
 			return nil, notFound()
 		}
 	}
@@ -114,6 +126,15 @@ func Route(req *http.Request, lookup func(group, version, resource string) *obje
 		return nil, notFound()
 	}
 	collection := r.Name == ""
+	if ProxySubresource(r.Res, r.Subresource) {
+		if watchPath || r.Res.Kind.Namespaced && r.Namespace == "" {
+			return nil, notFound()
+		}
+		if r.Verb = proxyVerb(req.Method); r.Verb == "" {
+			return nil, apierr.MethodNotAllowed()
+		}
+		return r, nil
+	}
 	if connectSubresource(r.Res, r.Subresource) {
 		// pods/log is read with GET; exec, attach and portforward are
 		// reached with GET (WebSocket) or POST (SPDY), as a create.
@@ -161,7 +182,7 @@ func Route(req *http.Request, lookup func(group, version, resource string) *obje
 			r.Verb = "delete"
 		}
 	}
-	if r.Verb == "" || (watchPath && r.Verb != "watch") || r.Subresource == "finalize" && r.Verb != "update" || postSubresource(r.Res, r.Subresource) && r.Verb != "create" {
+	if r.Verb == "" || (watchPath && r.Verb != "watch") || r.Subresource == "finalize" && r.Verb != "update" || postSubresource(r.Res, r.Subresource) && r.Verb != "create" || PodSpecSubresource(r.Res, r.Subresource) && r.Verb != "get" && r.Verb != "update" && r.Verb != "patch" {
 		return nil, apierr.MethodNotAllowed()
 	}
 	if r.Res.Kind.Namespaced && r.Namespace == "" && !collection {
