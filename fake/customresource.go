@@ -7,7 +7,8 @@ import (
 
 // CustomResource describes a custom resource to serve, as a
 // CustomResourceDefinition would. Objects of custom resources are stored
-// and served as JSON only, as kube-apiserver does.
+// and served as JSON, as kube-apiserver does by default (it serves CBOR
+// only behind its CBORServingAndStorage feature gate).
 type CustomResource struct {
 	Group, Version string
 	Kind, ListKind string // ListKind defaults to Kind + "List"

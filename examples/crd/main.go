@@ -10,8 +10,8 @@
 // from the cache, DeepCopy, UpdateStatus), changes its replicas with a
 // typed server-side apply that sends only that field, reads its scale
 // subresource, and deletes it, printing what the informer's handler
-// sees after each step. The typed client asks for JSON only: custom
-// resources have no protobuf.
+// sees after each step. Custom resources have no protobuf: the typed
+// client offers CBOR, then JSON, and reads whichever the server answers.
 //
 // By default it runs against kubewire's in-memory API server (package
 // fake), which serves Widgets as the definition says. With KUBECONFIG
