@@ -81,7 +81,11 @@
 //     scale target, metrics by type, behavior policies; autoscaling/v1
 //     ones checked in their v2 form), ReplicationControllers, with
 //     kube-apiserver's causes (each as often as it reports it); the
-//     warnings of the Service and EndpointSlice strategies; the
+//     warnings of the Service and EndpointSlice strategies and the
+//     name warning of Pods and the workloads that make them (a name
+//     that is not a DNS label); the IP allocator's refusal of families
+//     the fake's single-stack IPv4 cluster lacks (RequireDualStack,
+//     an IPv6 family or cluster IP), before validation as there; the
 //     RuntimeClass admission plugin (a Pod's class must exist, its
 //     overhead and node selector apply) and the Priority plugin's
 //     preemption policy; of

@@ -162,6 +162,11 @@ func (c *Chain) Validate(d, old *object.Draft, call *Request) *apierr.Error {
 	if call != nil && old != nil && (call.Subresource == "ephemeralcontainers" || call.Subresource == "resize") {
 		validate = c.Validator.ValidatePodSubresourceUpdate
 	}
+	if call != nil && call.Subresource == "" {
+		if aerr := c.Validator.ServiceFamilies(d, old); aerr != nil {
+			return aerr
+		}
+	}
 	if aerr := validate(d, old); aerr != nil {
 		return aerr
 	}
@@ -169,7 +174,7 @@ func (c *Chain) Validate(d, old *object.Draft, call *Request) *apierr.Error {
 		return nil
 	}
 	if call.Warn != nil && call.Subresource == "" {
-		for _, w := range validation.Warnings(d, old) {
+		for _, w := range c.Validator.Warnings(d, old) {
 			call.Warn(w)
 		}
 	}
