@@ -152,7 +152,7 @@ func (v *Validator) containers(list []corev1.Container, path string, names podCo
 }
 
 func (v *Validator) container(ctr *corev1.Container, path string, names podContext) errs {
-	return v.containerCommon(containerFields{ctr.Name, ctr.Image, ctr.TerminationMessagePolicy, ctr.Ports, ctr.Env, ctr.EnvFrom, ctr.VolumeMounts, ctr.ImagePullPolicy, &ctr.Resources}, path, names)
+	return v.containerCommon(containerFields{ctr.Name, ctr.Image, ctr.TerminationMessagePolicy, ctr.Ports, ctr.Env, ctr.EnvFrom, ctr.VolumeMounts, ctr.ImagePullPolicy, &ctr.Resources, ctr.SecurityContext}, path, names)
 }
 
 // containerCommon is kube-apiserver's validateContainerCommon for the
@@ -168,6 +168,7 @@ type containerFields struct {
 	mounts      []corev1.VolumeMount
 	pull        corev1.PullPolicy
 	resources   *corev1.ResourceRequirements
+	security    *corev1.SecurityContext
 }
 
 // podContext is what a pod spec's containers are checked against: its
@@ -209,6 +210,7 @@ func (v *Validator) containerCommon(c containerFields, path string, names podCon
 		e.notSupported(child(path, "imagePullPolicy"), pull, "Always", "IfNotPresent", "Never")
 	}
 	e.addAll(v.resourceRequirements(c.resources, names.claims, child(path, "resources")))
+	e.addAll(containerSecurityContext(c.security, child(path, "securityContext")))
 	return e
 }
 
@@ -237,7 +239,7 @@ func (v *Validator) ephemeralContainers(s *corev1.PodSpec, path string, names po
 		ec := &s.EphemeralContainers[i]
 		c := &ec.EphemeralContainerCommon
 		p := index(path, i)
-		e.addAll(v.containerCommon(containerFields{c.Name, c.Image, c.TerminationMessagePolicy, c.Ports, c.Env, c.EnvFrom, c.VolumeMounts, c.ImagePullPolicy, &c.Resources}, p, names))
+		e.addAll(v.containerCommon(containerFields{c.Name, c.Image, c.TerminationMessagePolicy, c.Ports, c.Env, c.EnvFrom, c.VolumeMounts, c.ImagePullPolicy, &c.Resources, c.SecurityContext}, p, names))
 		if len(c.Image) != len(strings.TrimSpace(c.Image)) {
 			e.invalid(child(p, "image"), c.Image, "must not have leading or trailing whitespace")
 		}

@@ -41,6 +41,12 @@ func TestPodSpecFields(t *testing.T) {
 				`FieldValueNotSupported spec.securityContext.supplementalGroupsPolicy: Unsupported value: "Y": supported values: "Merge", "Strict"`,
 				`FieldValueNotSupported spec.securityContext.seLinuxChangePolicy: Unsupported value: "MountOption": supported values: "Recursive"`,
 			}},
+		{name: "container security context", resource: res,
+			obj: podWith(`"containers":[` + podContainer + `,"securityContext":{"runAsUser":-1,"runAsGroup":2147483648}}]`),
+			want: []string{
+				"FieldValueInvalid spec.containers[0].securityContext.runAsUser: Invalid value: -1: " + idMsg,
+				"FieldValueInvalid spec.containers[0].securityContext.runAsGroup: Invalid value: 2147483648: " + idMsg,
+			}},
 		{name: "probes", resource: res,
 			obj: podWith(`"containers":[` + podContainer + `,"livenessProbe":{"successThreshold":2,"periodSeconds":-1},"readinessProbe":{"exec":{"command":["x"]},"httpGet":{"path":"/","port":"http","scheme":"HTTP"},"terminationGracePeriodSeconds":5}}]`),
 			want: []string{

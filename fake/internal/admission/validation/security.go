@@ -112,3 +112,19 @@ func appArmorProfile(ap *corev1.AppArmorProfile, p string) errs {
 	}
 	return e
 }
+
+// containerSecurityContext is ValidateSecurityContext for the checks
+// written here: the user and group IDs in range.
+func containerSecurityContext(sc *corev1.SecurityContext, p string) errs {
+	var e errs
+	if sc == nil {
+		return e
+	}
+	if u := sc.RunAsUser; u != nil && !validID(*u) {
+		e.invalid(child(p, "runAsUser"), *u, idRangeMsg)
+	}
+	if g := sc.RunAsGroup; g != nil && !validID(*g) {
+		e.invalid(child(p, "runAsGroup"), *g, idRangeMsg)
+	}
+	return e
+}
