@@ -221,7 +221,8 @@ func (s *Server) mergeUpdate(old, d *object.Draft, statusOnly bool) (*object.Dra
 	}
 	d.Meta.Generation = old.Meta.Generation
 	d.Meta.SelfLink = ""
-	if res.Generation && !statusOnly && (!object.SpecEqual(old, d) || res.AnnotationsInGeneration && !maps.Equal(old.Meta.Annotations, d.Meta.Annotations)) {
+	if res.Generation && !statusOnly && (!object.SpecEqual(old, d) || res.AnnotationsInGeneration && !maps.Equal(old.Meta.Annotations, d.Meta.Annotations) ||
+		res.LabelsInGeneration && !maps.Equal(old.Meta.Labels, d.Meta.Labels)) {
 		d.Meta.Generation++
 	}
 	return d, nil

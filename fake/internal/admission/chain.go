@@ -223,7 +223,11 @@ func (c *Chain) AdmitCreate(d *object.Draft, call *Request, view storage.View) *
 	}
 	d.Meta.UID = object.NewUID()
 	d.Meta.CreationTimestamp = c.Now()
-	d.Meta.DeletionTimestamp, d.Meta.DeletionGracePeriodSeconds = nil, nil
+	// A create through server-side apply keeps the deletion fields its
+	// configuration set, as kube-apiserver's apply-create does.
+	if call == nil || call.Verb != "patch" {
+		d.Meta.DeletionTimestamp, d.Meta.DeletionGracePeriodSeconds = nil, nil
+	}
 	d.Meta.SelfLink = ""
 	// Kinds whose spec changes count generations start at 1; the
 	// others keep what the body says, as kube-apiserver's strategies

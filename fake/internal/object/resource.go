@@ -42,7 +42,11 @@ type Resource struct {
 	// generation (Deployments, whose annotations are copied to their
 	// ReplicaSets).
 	AnnotationsInGeneration bool
-	Fields                  []string // selectable fields beyond metadata.name/namespace
+	// LabelsInGeneration: a change of labels alone is a new generation
+	// (EndpointSlices, whose strategy counts everything but the other
+	// metadata).
+	LabelsInGeneration bool
+	Fields             []string // selectable fields beyond metadata.name/namespace
 	// fieldLabels is the field selector conversion of a built-in kind
 	// that registers one; nil for the others.
 	fieldLabels *fieldLabels
@@ -99,6 +103,7 @@ func NewBuiltin(k registry.Kind, newTyped func() Typed, builtins *fieldpath.Buil
 	r.ReturnsDeleted = returnDeletedObject[k.Group+"/"+k.Resource]
 	r.Generation = generationKinds[r.Key()]
 	r.AnnotationsInGeneration = k.Group == "apps" && k.Kind == "Deployment"
+	r.LabelsInGeneration = k.Group == "discovery.k8s.io" && k.Kind == "EndpointSlice"
 	r.Scale = slices.Contains(k.Subresources, "scale") && scalable(newTyped())
 	r.JSONPrefix = []byte(`{"kind":` + strconv.Quote(k.Kind) + `,"apiVersion":` + strconv.Quote(k.APIVersion()) + `,`)
 	return r
