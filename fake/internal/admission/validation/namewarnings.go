@@ -24,24 +24,15 @@ func (v *Validator) Warnings(d, old *object.Draft) []string {
 
 func (v *Validator) nameWarning(d *object.Draft) []string {
 	var used string
-	var name string
-	switch o := d.Typed.(type) {
+	switch d.Typed.(type) {
 	case *corev1.Pod:
-		used, name = "the Pod's hostname", o.Name
-	case *appsv1.Deployment:
-		used, name = "Pod names and hostnames", o.Name
-	case *appsv1.ReplicaSet:
-		used, name = "Pod names and hostnames", o.Name
-	case *batchv1.Job:
-		used, name = "Pod names and hostnames", o.Name
-	case *batchv1.CronJob:
-		used, name = "Pod names and hostnames", o.Name
-	case *corev1.ReplicationController:
-		used, name = "Pod names and hostnames", o.Name
+		used = "the Pod's hostname"
+	case *appsv1.Deployment, *appsv1.ReplicaSet, *batchv1.Job, *batchv1.CronJob, *corev1.ReplicationController:
+		used = "Pod names and hostnames"
 	default:
 		return nil
 	}
-	msgs := v.patterns.labelErrors(name)
+	msgs := v.patterns.labelErrors(d.Meta.Name)
 	if len(msgs) == 0 {
 		return nil
 	}
