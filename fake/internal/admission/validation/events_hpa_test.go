@@ -1,12 +1,8 @@
 package validation_test
 
 import (
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/kubewire/kubewire/fake/internal/admission/validation"
-	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
 // newEvent is an events.k8s.io/v1 Event kube-apiserver accepts, with
@@ -23,11 +19,7 @@ func hpa(spec string) string {
 // Events and autoscalers, on objects kube-apiserver v1.36.3 accepts and
 // refuses (its causes as the fuzzer recorded them).
 func TestEventAndAutoscalerRules(t *testing.T) {
-	tests := []struct {
-		name, resource string
-		old, obj       string
-		want           []string
-	}{
+	tests := []kindCase{
 		{name: "events.k8s.io event", resource: "events.k8s.io/v1/events", obj: newEvent("")},
 		{name: "events.k8s.io event without its reporter", resource: "events.k8s.io/v1/events",
 			obj: `{"metadata":{"name":"e",` + meta + `},"eventTime":"2026-01-01T00:00:00.000000Z","type":"Info","deprecatedCount":2}`,
@@ -101,23 +93,5 @@ func TestEventAndAutoscalerRules(t *testing.T) {
 			obj:  `{"metadata":{"name":"h",` + meta + `},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"d"},"maxReplicas":3,"targetCPUUtilizationPercentage":0}}`,
 			want: []string{"FieldValueInvalid spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0"}},
 	}
-	v := validation.New(nil)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := draft(t, tt.resource, tt.obj)
-			var old *object.Draft
-			if tt.old != "" {
-				old = draft(t, tt.resource, tt.old)
-			}
-			var got []string
-			if aerr := v.Validate(d, old); aerr != nil {
-				for _, c := range aerr.Status.Details.Causes {
-					got = append(got, string(c.Type)+" "+c.Field+": "+c.Message)
-				}
-			}
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("causes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
-			}
-		})
-	}
+	runKindCases(t, tests)
 }

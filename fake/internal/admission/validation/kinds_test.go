@@ -19,11 +19,7 @@ const meta = `"namespace":"default","uid":"6a2b4c1e-0000-4000-8000-000000000001"
 // accepts and refuses: each cause as "reason field: message", in the
 // order its validation finds them.
 func TestKindRules(t *testing.T) {
-	tests := []struct {
-		name, resource string // resource is group/version/resource
-		old, obj       string // old is empty for a create
-		want           []string
-	}{
+	tests := []kindCase{
 		{name: "lease", resource: "coordination.k8s.io/v1/leases",
 			obj: `{"metadata":{"name":"l",` + meta + `},"spec":{"holderIdentity":"a","leaseDurationSeconds":15,"leaseTransitions":0}}`},
 		{name: "lease duration not positive", resource: "coordination.k8s.io/v1/leases",
@@ -385,28 +381,7 @@ func TestKindRules(t *testing.T) {
 			obj:  daemonSet(`"selector":{"matchLabels":{"app":"a"}},"updateStrategy":{"type":"Everywhere"}`, `{"app":"a"}`),
 			want: []string{`FieldValueNotSupported spec.updateStrategy: Unsupported value: {"Type":"Everywhere","RollingUpdate":null}: supported values: "RollingUpdate", "OnDelete"`}},
 	}
-	v := validation.New(nil)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := draft(t, tt.resource, tt.obj)
-			var old *object.Draft
-			if tt.old != "" {
-				old = draft(t, tt.resource, tt.old)
-			}
-			var got []string
-			if aerr := v.Validate(d, old); aerr != nil {
-				if aerr.Status.Code != 422 || aerr.Status.Reason != "Invalid" {
-					t.Fatalf("status %d %s, want 422 Invalid", aerr.Status.Code, aerr.Status.Reason)
-				}
-				for _, c := range aerr.Status.Details.Causes {
-					got = append(got, string(c.Type)+" "+c.Field+": "+c.Message)
-				}
-			}
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("causes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
-			}
-		})
-	}
+	runKindCases(t, tests)
 }
 
 func draft(t *testing.T, resource, obj string) *object.Draft {
