@@ -40,14 +40,8 @@ func (s *server) streamFloor(ctx context.Context, accept string) (time.Duration,
 func (s *server) streamOnce(ctx context.Context, path, accept string) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.http.URL+path, nil)
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	req.Header.Set("Accept", accept)
 	start := time.Now()
-	resp, err := s.http.Client().Do(req)
+	resp, err := s.rawGet(ctx, path, accept)
 	if err != nil {
 		return 0, err
 	}
