@@ -1,0 +1,230 @@
+package wire
+
+import "unsafe"
+
+// The Decoder's fixed-size tables (interned strings, boxed strings, spans
+// seen once) are two-way set-associative caches that start small and
+// double when a larger one would have paid for itself: an informer of
+// ten objects keeps a few KiB of tables rather than the 200 KiB or more
+// that large collections need, and a large collection whose repeats fit
+// a small table does not grow the string tables either.
+//
+// A table knows it is too small by its ghosts: every set remembers a tag
+// of the entry it evicted last. A miss on that tag is a repeat the table
+// lost for want of room; its cost (a copy an object now holds) adds up,
+// and the table doubles once the losses since its last growth reach a
+// share of its own size. Unique values passing through (names, times)
+// evict entries that never come back, which costs nothing and grows
+// nothing.
+const (
+	firstSets = 64 // sets of a new table: 128 entries
+	// growthShare: a table doubles once the bytes it lost since it last
+	// grew reach 1/growthShare of its size. A ghost is one per set, so
+	// the losses counted are a part of the real ones.
+	growthShare = 8
+	// missesPerSlot: a table doubles after this many misses a slot.
+	missesPerSlot = 8
+)
+
+// growth is the ghosts and the losses of one table.
+type growth struct {
+	ghosts []uint32 // per set: the tag of the entry evicted last, 0 for none
+	lost   int      // bytes lost to evictions since the table last grew
+	misses int      // misses since the table last grew
+}
+
+// tagOf is the ghost tag of a hash: its high half, never 0.
+func tagOf(h uint64) uint32 { return uint32(h>>32) | 1 }
+
+// missed records a miss of the entry tagged tag in set, which costs cost
+// bytes when the set had evicted it, and reports whether the table, of
+// size bytes and at most maxSets sets, should double now: when its
+// losses reached 1/growthShare of its size, or after missesPerSlot
+// misses a slot since it last grew, whatever they were. Ghosts see a
+// repeat lost once between two of its sightings, not one pushed out by a
+// dozen others (3,000 label values taking turns through 128 slots): the
+// misses' count grows the table with the volume of what it takes, which
+// is small for a small informer.
+func (g *growth) missed(set int, tag uint32, cost, size, maxSets int) (grow bool) {
+	if len(g.ghosts) >= maxSets {
+		return false
+	}
+	g.misses++
+	if g.ghosts[set] == tag {
+		g.ghosts[set] = 0
+		g.lost += cost
+	}
+	return g.lost*growthShare >= size || g.misses >= missesPerSlot*2*len(g.ghosts)
+}
+
+// bytesOf returns the bytes of s, read-only, without a copy.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// stringTable interns strings; the more recently used of a set is first.
+type stringTable struct {
+	slots []string
+	growth
+}
+
+func (t *stringTable) reset(sets int) {
+	t.slots, t.ghosts, t.lost, t.misses = make([]string, 2*sets), make([]uint32, sets), 0, 0
+}
+
+func (t *stringTable) intern(b []byte) string {
+	if t.slots == nil {
+		t.reset(firstSets)
+	}
+	h := internHash(b)
+	set := int(h & uint64(len(t.ghosts)-1))
+	pair := t.slots[2*set : 2*set+2 : 2*set+2]
+	if pair[0] == string(b) {
+		return pair[0]
+	}
+	if pair[1] == string(b) {
+		pair[0], pair[1] = pair[1], pair[0]
+		return pair[0]
+	}
+	// A copy in a typed field costs its bytes (the header is in the struct).
+	if grow := t.missed(set, tagOf(h), len(b), 16*len(t.slots), maxStringSets); grow {
+		t.grow()
+		set = int(h & uint64(len(t.ghosts)-1))
+		pair = t.slots[2*set : 2*set+2 : 2*set+2]
+	}
+	if pair[1] != "" {
+		t.ghosts[set] = tagOf(internHash(bytesOf(pair[1])))
+	}
+	s := string(b)
+	pair[0], pair[1] = s, pair[0]
+	return s
+}
+
+// grow doubles the table, keeping its entries in their order: each set
+// splits into two, so that nothing is evicted.
+func (t *stringTable) grow() {
+	old := t.slots
+	t.reset(2 * len(t.ghosts))
+	for i := 0; i < len(old); i += 2 {
+		for _, s := range [2]string{old[i+1], old[i]} {
+			if s != "" {
+				set := int(internHash(bytesOf(s)) & uint64(len(t.ghosts)-1))
+				t.slots[2*set+1], t.slots[2*set] = t.slots[2*set], s
+			}
+		}
+	}
+}
+
+// boxTable is stringTable for strings boxed in an any (JSON values of
+// Unstructured), so that equal values share one box.
+type boxTable struct {
+	slots []any
+	growth
+}
+
+func (t *boxTable) reset(sets int) {
+	t.slots, t.ghosts, t.lost, t.misses = make([]any, 2*sets), make([]uint32, sets), 0, 0
+}
+
+func boxed(v any) string { s, _ := v.(string); return s }
+
+func (t *boxTable) box(d *Decoder, b []byte) any {
+	if t.slots == nil {
+		t.reset(firstSets)
+	}
+	h := internHash(b)
+	set := int(h & uint64(len(t.ghosts)-1))
+	pair := t.slots[2*set : 2*set+2 : 2*set+2]
+	if s, ok := pair[0].(string); ok && s == string(b) {
+		return pair[0]
+	}
+	if s, ok := pair[1].(string); ok && s == string(b) {
+		pair[0], pair[1] = pair[1], pair[0]
+		return pair[0]
+	}
+	// A box of its own costs 16 bytes and, interned or not, a string.
+	if grow := t.missed(set, tagOf(h), 16+len(b), 16*len(t.slots), maxBoxSets); grow {
+		t.grow()
+		set = int(h & uint64(len(t.ghosts)-1))
+		pair = t.slots[2*set : 2*set+2 : 2*set+2]
+	}
+	if pair[1] != nil {
+		t.ghosts[set] = tagOf(internHash(bytesOf(boxed(pair[1]))))
+	}
+	v := any(d.String(b))
+	pair[0], pair[1] = v, pair[0]
+	return v
+}
+
+func (t *boxTable) grow() {
+	old := t.slots
+	t.reset(2 * len(t.ghosts))
+	for i := 0; i < len(old); i += 2 {
+		for _, v := range [2]any{old[i+1], old[i]} {
+			if v != nil {
+				set := int(internHash(bytesOf(boxed(v))) & uint64(len(t.ghosts)-1))
+				t.slots[2*set+1], t.slots[2*set] = t.slots[2*set], v
+			}
+		}
+	}
+}
+
+// seenTable holds the keys of spans seen once (their key.b, in the set
+// of their key.a): a span is shared from its second sighting on, since
+// most spans seen once (an object's metadata) never repeat. Its growth's
+// lost counts the spans taken since it last grew.
+type seenTable struct {
+	slots []uint64
+	growth
+}
+
+func (t *seenTable) reset(sets int) {
+	t.slots, t.ghosts, t.lost = make([]uint64, 2*sets), make([]uint32, sets), 0
+}
+
+// sighted records a sighting of k and reports whether k was seen before
+// (then it is forgotten here: the caller stores the value).
+//
+// The table grows with what passes through it, not by its ghosts: a
+// span lost here costs a whole collection decoded again (a label set is
+// hundreds of bytes), and the spans seen once between two sightings of
+// a repeated one (every object's own metadata) evict it from a table
+// much smaller than their number, ghosts included. It doubles once it
+// has taken twice as many spans as it has slots, up to maxSeenSets.
+func (t *seenTable) sighted(k JSONKey) bool {
+	if t.slots == nil {
+		t.reset(firstSets)
+	}
+	set := int(k.a & uint64(len(t.ghosts)-1))
+	pair := t.slots[2*set : 2*set+2 : 2*set+2]
+	switch k.b {
+	case pair[0]:
+		pair[0], pair[1] = pair[1], 0
+		return true
+	case pair[1]:
+		pair[1] = 0
+		return true
+	}
+	if t.ghosts[set] == tagOf(k.b) { // seen before, evicted since
+		t.ghosts[set] = 0
+		return true
+	}
+	if t.lost++; t.lost >= 2*len(t.slots) && len(t.ghosts) < maxSeenSets {
+		// Keys are not kept whole, so that a bigger table starts empty,
+		// which costs a sighting of what this one held.
+		t.reset(2 * len(t.ghosts))
+		set = int(k.a & uint64(len(t.ghosts)-1))
+		pair = t.slots[2*set : 2*set+2 : 2*set+2]
+	}
+	t.insert(set, k.b)
+	return false
+}
+
+func (t *seenTable) insert(set int, b uint64) {
+	pair := t.slots[2*set : 2*set+2 : 2*set+2]
+	if pair[0] == b || pair[1] == b {
+		return
+	}
+	if pair[1] != 0 {
+		t.ghosts[set] = tagOf(pair[1])
+	}
+	pair[0], pair[1] = b, pair[0]
+}
