@@ -26,7 +26,7 @@ type jsonTable struct {
 	// short1 and short2 seed shortKey, drawn from seed1 and seed2.
 	short1, short2 uint64
 	seen           seenTable
-	shared         map[JSONKey]any
+	shared         sharedTable
 	empty          map[string]any
 	emptyArray     any // a []any{}
 }
@@ -50,10 +50,10 @@ func (d *Decoder) SharedJSON(span []byte) (v any, key JSONKey, ok bool) {
 // lookup returns the value shared under k, or the key to store it under
 // when it is worth keeping: from its second sighting on.
 func (t *jsonTable) lookup(k JSONKey) (v any, key JSONKey, ok bool) {
-	if v, ok := t.shared[k]; ok {
+	if v, ok := t.shared.get(k); ok {
 		return v, k, true
 	}
-	if t.seen.sighted(k) {
+	if t.shared.wasSwept(k) || t.seen.sighted(k) {
 		return nil, k, false
 	}
 	return nil, JSONKey{}, false
@@ -180,11 +180,7 @@ func (d *Decoder) ShareJSON(k JSONKey, v any) {
 		return
 	}
 	t := d.json
-	if t.shared == nil || len(t.shared) >= maxSharedEntries {
-		// A new map, not a cleared one: a cleared map keeps its room.
-		t.shared = make(map[JSONKey]any)
-	}
-	t.shared[k] = v
+	t.shared.put(k, v)
 }
 
 // Boxed strings: a string stored in an any (a JSON value of Unstructured)

@@ -228,3 +228,86 @@ func (t *seenTable) insert(set int, b uint64) {
 	}
 	pair[0], pair[1] = b, pair[0]
 }
+
+// sharedValue is a value a ReadOnly Decoder shares, and whether it was
+// used since the table was last swept.
+type sharedValue struct {
+	v    any
+	used bool
+}
+
+// sharedTable holds the collections a ReadOnly Decoder shares (JSON
+// spans, CBOR values), by key. A value is stored at its second sighting,
+// and many are never used after it: a time an object's condition and the
+// next object's status both hold, a pointer to a value two objects have.
+// A map that kept everything kept one such entry a Certificate (300 KiB
+// at 5,000 objects, more than the cache's Certificates saved by being
+// shared). So the table is swept when it reaches its limit: what was not
+// used since the last sweep goes, its key into the swept filter. The
+// limit doubles when a sweep frees less than a quarter of it (most
+// values are in use), or when swept keys keep coming back (values that
+// repeat every few hundred objects, swept between two uses).
+type sharedTable struct {
+	m       map[JSONKey]sharedValue
+	limit   int
+	swept   []uint32 // tags of swept keys, in the slot of their key.a
+	regrets int      // swept keys seen again since the limit last doubled
+}
+
+const firstSharedLimit = 256
+
+func (t *sharedTable) get(k JSONKey) (any, bool) {
+	e, ok := t.m[k]
+	if ok && !e.used {
+		t.m[k] = sharedValue{e.v, true}
+	}
+	return e.v, ok
+}
+
+// wasSwept reports whether k is a key a sweep removed (then forgotten):
+// a value to store again at once.
+func (t *sharedTable) wasSwept(k JSONKey) bool {
+	if t.swept == nil {
+		return false
+	}
+	slot := &t.swept[k.a&uint64(len(t.swept)-1)]
+	if *slot != tagOf(k.b) {
+		return false
+	}
+	*slot = 0
+	if t.regrets++; t.regrets*8 >= t.limit && t.limit < maxSharedEntries {
+		t.limit, t.regrets = 2*t.limit, 0
+	}
+	return true
+}
+
+func (t *sharedTable) put(k JSONKey, v any) {
+	if t.m == nil {
+		t.m, t.limit = make(map[JSONKey]sharedValue), firstSharedLimit
+	}
+	if len(t.m) >= t.limit {
+		t.sweep()
+	}
+	t.m[k] = sharedValue{v, false}
+}
+
+func (t *sharedTable) sweep() {
+	if len(t.swept) != t.limit {
+		t.swept = make([]uint32, t.limit)
+	}
+	before := len(t.m)
+	for k, e := range t.m {
+		if e.used {
+			t.m[k] = sharedValue{e.v, false}
+			continue
+		}
+		delete(t.m, k)
+		t.swept[k.a&uint64(len(t.swept)-1)] = tagOf(k.b)
+	}
+	if freed := before - len(t.m); freed*4 < t.limit && t.limit < maxSharedEntries {
+		t.limit, t.regrets = 2*t.limit, 0
+	}
+	if len(t.m) >= t.limit { // at maxSharedEntries, everything in use
+		clear(t.m)
+	}
+}

@@ -96,7 +96,8 @@ func TestSeenTableGrowsWithSpans(t *testing.T) {
 			d.ShareJSON(k, i%300)
 		}
 	}
-	if want := 3000 - 2*300; shared < want*9/10 {
+	// Some go while the shared table learns their period (see below).
+	if want := 3000 - 2*300; shared < want*8/10 {
 		t.Errorf("%d of %d later sightings shared", shared, want)
 	}
 }
@@ -118,5 +119,41 @@ func TestStringTableGrowKeepsEntries(t *testing.T) {
 		if got := d.String([]byte(s)); data(got) != data(s) {
 			t.Errorf("%q lost when the table grew", s)
 		}
+	}
+}
+
+// Values seen exactly twice (a time two objects hold) do not pile up in
+// the shared table, and values used again and again stay shared.
+func TestSharedTableSweepsValuesNotUsedAgain(t *testing.T) {
+	d := Decoder{ReadOnly: true}
+	share := func(span []byte, v int) bool {
+		got, k, ok := d.SharedJSON(span)
+		if ok {
+			if got.(int) != v {
+				t.Fatalf("span %s: shared value %v, want %d", span, got, v)
+			}
+			return true
+		}
+		if k != (JSONKey{}) {
+			d.ShareJSON(k, v)
+		}
+		return false
+	}
+	hits := 0
+	const objects = 20_000
+	for i := range objects {
+		// Each object's time is the next one's too: seen twice, stored
+		// at its second sighting, never used.
+		share(fmt.Appendf(nil, `"t-%d"`, i), i)
+		share(fmt.Appendf(nil, `"t-%d"`, i+1), i+1)
+		if share(fmt.Appendf(nil, `{"app":"app-%d"}`, i%100), i%100) && i >= objects/2 {
+			hits++
+		}
+	}
+	if n := len(d.json.shared.m); n > 1024 {
+		t.Errorf("%d values held after %d objects, want at most 1024", n, objects)
+	}
+	if want := objects / 2; hits < want*99/100 {
+		t.Errorf("%d of the last %d label sets shared", hits, want)
 	}
 }
