@@ -148,7 +148,7 @@ func (g *generator) emitTypes(pm *pkgModel) error {
 					f.p("\t%s %s %s", fld.Name(), f.typeString(fld.Type()), tag)
 				}
 			}
-			if t.unknown {
+			if t.proto {
 				f.p("\tUnknownFields %s.UnknownFields `json:\"-\"`", f.wire())
 			}
 			f.p("}\n")

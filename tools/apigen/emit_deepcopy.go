@@ -18,7 +18,7 @@ func (g *generator) emitDeepCopy(pm *pkgModel) error {
 				fld := u.Field(i)
 				f.copyValue("out."+fld.Name(), "in."+fld.Name(), fld.Type(), 0)
 			}
-			if t.unknown {
+			if t.proto {
 				f.p("out.UnknownFields = in.UnknownFields.DeepCopy()")
 			}
 			f.p("}\n")

@@ -234,11 +234,7 @@ func (f *file) emitStructProto(t *typeModel) error {
 			return fmt.Errorf("field %s: %w", pf.goName, err)
 		}
 	}
-	if t.unknown {
-		f.p("return n + m.UnknownFields.Len()\n}\n")
-	} else {
-		f.p("return n\n}\n")
-	}
+	f.p("return n + m.UnknownFields.Len()\n}\n")
 
 	// Append.
 	f.p("// AppendProto appends m's protobuf encoding to b.")
@@ -248,11 +244,7 @@ func (f *file) emitStructProto(t *typeModel) error {
 			return fmt.Errorf("field %s: %w", pf.goName, err)
 		}
 	}
-	if t.unknown {
-		f.p("return m.UnknownFields.AppendTo(b)\n}\n")
-	} else {
-		f.p("return b\n}\n")
-	}
+	f.p("return m.UnknownFields.AppendTo(b)\n}\n")
 
 	// Decode.
 	pw, w := f.protowire(), f.wire()
@@ -262,21 +254,16 @@ func (f *file) emitStructProto(t *typeModel) error {
 		f.p("// %s can contain itself: bound the nesting, and so the stack.", name)
 		f.p("if d == nil {\nd = new(%s.Decoder)\n}\nif err := d.Enter(%q); err != nil {\nreturn err\n}\ndefer d.Leave()", w, name)
 	}
-	usesField := t.unknown // the field's bytes, from its tag: kept unknown, or a map's
 	for _, pf := range fields {
 		if _, isMap := pf.typ.Underlying().(*types.Map); isMap {
 			f.p("var done%d bool // map field %d, decoded whole by a ReadOnly Decoder", pf.tag.num, pf.tag.num)
-			usesField = true
 		}
 	}
 	f.p("for len(b) > 0 {")
 	// One-byte tags (fields 1 to 15) are read inline: most fields are.
 	f.p("var num %s.Number\nvar typ %s.Type\nn := 1", pw, pw)
 	f.p("if c := b[0]; c < 0x80 && c >= 0x08 {\nnum, typ = %s.Number(c>>3), %s.Type(c&7)\n} else if num, typ, n = %s.ConsumeTag(b); n < 0 {\nreturn %s.Error(%q, 0, n)\n}", pw, pw, pw, w, name)
-	if usesField {
-		f.p("field := b")
-	}
-	f.p("b = b[n:]")
+	f.p("field := b\nb = b[n:]")
 	f.preread = f.gen.hasBytesField(fields)
 	if f.preread {
 		f.p("// Most fields are length-delimited: read the value once, inline when short.")
@@ -294,9 +281,7 @@ func (f *file) emitStructProto(t *typeModel) error {
 	f.p("default:")
 	f.p("n = %s.SkipField(num, typ, b)", w)
 	f.p("if n < 0 {\nreturn %s.Error(%q, num, n)\n}", w, name)
-	if t.unknown {
-		f.p("m.UnknownFields.Append(field[:len(field)-len(b)+n])")
-	}
+	f.p("m.UnknownFields.Append(field[:len(field)-len(b)+n])")
 	f.p("b = b[n:]")
 	f.p("}\n}\nreturn nil\n}\n")
 	return nil

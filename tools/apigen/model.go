@@ -39,20 +39,6 @@ type typeModel struct {
 	wrapper bool
 	// proto is set for structs with at least one protobuf field.
 	proto bool
-	// unknown is set for proto structs that keep the protobuf fields they
-	// do not know in an UnknownFields field (all but dropsUnknown).
-	unknown bool
-}
-
-// dropsUnknown lists the proto structs without an UnknownFields field,
-// by upstream package and name. TypeMeta is embedded in every object,
-// where its 8 bytes are all it would add: the server never sends it as a
-// message of its own but inside runtime.Unknown, whose two fields it
-// holds, so it has nothing unknown to keep; the 8 bytes took a
-// cert-manager Certificate to 648 bytes, past the 640-byte size class
-// (704), 64 bytes an object of the cache.
-var dropsUnknown = map[[2]string]bool{
-	{"k8s.io/apimachinery/pkg/apis/meta/v1", "TypeMeta"}: true,
 }
 
 // protoTag is one parsed `protobuf:"..."` struct tag.
@@ -184,7 +170,6 @@ func (pm *pkgModel) addType(obj *types.TypeName) {
 				t.proto = true
 			}
 		}
-		t.unknown = t.proto && !dropsUnknown[[2]string{pm.cfg.upstream, name}]
 	case *types.Slice:
 		t.wrapper = !isBytes(u) && hasMethod(named, "Marshal")
 	case *types.Map, *types.Basic:

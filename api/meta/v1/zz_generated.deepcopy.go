@@ -74,6 +74,7 @@ func (in *GroupVersionKind) DeepCopy() *GroupVersionKind {
 // DeepCopyInto copies in into out; afterwards they share no memory.
 func (in *TypeMeta) DeepCopyInto(out *TypeMeta) {
 	*out = *in
+	out.UnknownFields = in.UnknownFields.DeepCopy()
 }
 
 // DeepCopy returns a copy of in that shares no memory with it.

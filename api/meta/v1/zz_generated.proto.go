@@ -355,14 +355,14 @@ func (m *TypeMeta) Unmarshal(b []byte) error {
 func (m *TypeMeta) Size() (n int) {
 	n += 1 + protowire.SizeBytes(len(m.Kind))
 	n += 1 + protowire.SizeBytes(len(m.APIVersion))
-	return n
+	return n + m.UnknownFields.Len()
 }
 
 // AppendProto appends m's protobuf encoding to b.
 func (m *TypeMeta) AppendProto(b []byte) []byte {
 	b = protowire.AppendString(append(b, 0x0a), string(m.Kind))
 	b = protowire.AppendString(append(b, 0x12), string(m.APIVersion))
-	return b
+	return m.UnknownFields.AppendTo(b)
 }
 
 // UnmarshalProto merges the message encoded in b into m.
@@ -376,6 +376,7 @@ func (m *TypeMeta) UnmarshalProto(d *wire.Decoder, b []byte) error {
 		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return wire.Error("TypeMeta", 0, n)
 		}
+		field := b
 		b = b[n:]
 		// Most fields are length-delimited: read the value once, inline when short.
 		var value []byte
@@ -409,6 +410,7 @@ func (m *TypeMeta) UnmarshalProto(d *wire.Decoder, b []byte) error {
 			if n < 0 {
 				return wire.Error("TypeMeta", num, n)
 			}
+			m.UnknownFields.Append(field[:len(field)-len(b)+n])
 			b = b[n:]
 		}
 	}

@@ -41,8 +41,9 @@ type GroupVersionKind struct {
 
 // TypeMeta mirrors k8s.io/apimachinery/pkg/apis/meta/v1.TypeMeta.
 type TypeMeta struct {
-	Kind       string `json:"kind,omitempty"`
-	APIVersion string `json:"apiVersion,omitempty"`
+	Kind          string             `json:"kind,omitempty"`
+	APIVersion    string             `json:"apiVersion,omitempty"`
+	UnknownFields wire.UnknownFields `json:"-"`
 }
 
 // ListMeta mirrors k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta.
