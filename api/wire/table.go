@@ -167,8 +167,8 @@ func (t *boxTable) grow() {
 	}
 }
 
-// seenTable holds the keys of spans seen once (their key.b, in the set
-// of their key.a): a span is shared from its second sighting on, since
+// seenTable holds the keys of spans seen once (their key.b, which also
+// picks their set): a span is shared from its second sighting on, since
 // most spans seen once (an object's metadata) never repeat. Its growth's
 // lost counts the spans taken since it last grew.
 type seenTable struct {
@@ -188,12 +188,13 @@ func (t *seenTable) reset(sets int) {
 // hundreds of bytes), and the spans seen once between two sightings of
 // a repeated one (every object's own metadata) evict it from a table
 // much smaller than their number, ghosts included. It doubles once it
-// has taken twice as many spans as it has slots, up to maxSeenSets.
+// has taken twice as many spans as it has slots, up to maxSeenSets,
+// keeping what it holds.
 func (t *seenTable) sighted(k JSONKey) bool {
 	if t.slots == nil {
 		t.reset(firstSets)
 	}
-	set := int(k.a & uint64(len(t.ghosts)-1))
+	set := int(k.b & uint64(len(t.ghosts)-1))
 	pair := t.slots[2*set : 2*set+2 : 2*set+2]
 	switch k.b {
 	case pair[0]:
@@ -208,11 +209,8 @@ func (t *seenTable) sighted(k JSONKey) bool {
 		return true
 	}
 	if t.lost++; t.lost >= 2*len(t.slots) && len(t.ghosts) < maxSeenSets {
-		// Keys are not kept whole, so that a bigger table starts empty,
-		// which costs a sighting of what this one held.
-		t.reset(2 * len(t.ghosts))
-		set = int(k.a & uint64(len(t.ghosts)-1))
-		pair = t.slots[2*set : 2*set+2 : 2*set+2]
+		t.grow()
+		set = int(k.b & uint64(len(t.ghosts)-1))
 	}
 	t.insert(set, k.b)
 	return false
@@ -220,13 +218,22 @@ func (t *seenTable) sighted(k JSONKey) bool {
 
 func (t *seenTable) insert(set int, b uint64) {
 	pair := t.slots[2*set : 2*set+2 : 2*set+2]
-	if pair[0] == b || pair[1] == b {
-		return
-	}
 	if pair[1] != 0 {
 		t.ghosts[set] = tagOf(pair[1])
 	}
 	pair[0], pair[1] = b, pair[0]
+}
+
+func (t *seenTable) grow() {
+	old := t.slots
+	t.reset(2 * len(t.ghosts))
+	for i := 0; i < len(old); i += 2 {
+		for _, b := range [2]uint64{old[i+1], old[i]} {
+			if b != 0 {
+				t.insert(int(b&uint64(len(t.ghosts)-1)), b)
+			}
+		}
+	}
 }
 
 // sharedValue is a value a ReadOnly Decoder shares, and whether it was
