@@ -2,20 +2,19 @@ package wire
 
 import "unsafe"
 
-// The Decoder's fixed-size tables (interned strings, boxed strings, spans
-// seen once) are two-way set-associative caches that start small and
-// double when a larger one would have paid for itself: an informer of
-// ten objects keeps a few KiB of tables rather than the 200 KiB or more
-// that large collections need, and a large collection whose repeats fit
-// a small table does not grow the string tables either.
+// The Decoder's fixed-layout tables (interned strings, boxed strings,
+// spans seen once) are two-way set-associative caches that start small
+// and double, up to their old fixed size, with what passes through them:
+// an informer of ten objects keeps a few KiB of tables rather than the
+// ~200 KiB they took from the first string on.
 //
-// A table knows it is too small by its ghosts: every set remembers a tag
-// of the entry it evicted last. A miss on that tag is a repeat the table
-// lost for want of room; its cost (a copy an object now holds) adds up,
-// and the table doubles once the losses since its last growth reach a
-// share of its own size. Unique values passing through (names, times)
-// evict entries that never come back, which costs nothing and grows
-// nothing.
+// The string tables double after missesPerSlot misses a slot (the volume
+// of distinct values, small for a small informer), or sooner when their
+// ghosts show they are too small: every set remembers a tag of the entry
+// it evicted last, and a miss on that tag is a repeat lost for want of
+// room, its cost (a copy an object now holds) counted. The seen table
+// grows by volume alone (see sighted); shared values are swept instead
+// (see sharedTable).
 const (
 	firstSets = 64 // sets of a new table: 128 entries
 	// growthShare: a table doubles once the bytes it lost since it last
