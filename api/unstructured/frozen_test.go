@@ -77,7 +77,7 @@ func TestFreezeValues(t *testing.T) {
 			"e": map[string]any{}, "nm": map[string]any(nil), "na": []any(nil),
 			"deep": map[string]any{"x": map[string]any{"y": map[string]any{"z": []any{map[string]any{"": "empty key"}}}}},
 		},
-		"metadata": {"metadata": map[string]any{"name": "w1", "namespace": "ns", "resourceVersion": "17", "uid": "u-1"}},
+		"metadata":     {"metadata": map[string]any{"name": "w1", "namespace": "ns", "resourceVersion": "17", "uid": "u-1"}},
 		"odd metadata": {"metadata": map[string]any{"name": int64(3)}},
 	}
 	for name, m := range cases {
