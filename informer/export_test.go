@@ -8,7 +8,7 @@ import (
 // NewStore and Writer let tests fill a Store by hand, as the reflector
 // does.
 func NewStore[T client.Object](indexes map[string]IndexFunc[T]) (*Store[T], error) {
-	return newStore(indexes)
+	return newStore(indexes, false)
 }
 
 func Writer[T client.Object](s *Store[T]) reflector.Store[T] { return writer[T]{s} }

@@ -3,9 +3,10 @@ package informer
 import (
 	"hash/maphash"
 	"iter"
-
-	"github.com/kubewire/kubewire/client"
 )
+
+// hasName is what a nameTable holds: a cached object, or its compact form.
+type hasName interface{ GetName() string }
 
 // nameTable holds one namespace's objects by name. It is an
 // open-addressing table of the objects themselves (linear probing), with
@@ -14,7 +15,7 @@ import (
 // where a Go map[string]entry costs a 16-byte key and a 16-byte value
 // (plus its control byte), which for small objects is a tenth of what a
 // cached object takes. Not safe for concurrent use: the Store locks.
-type nameTable[T client.Object] struct {
+type nameTable[T hasName] struct {
 	ctrl []uint8 // emptySlot, or tagBit | seven bits of the hash
 	objs []T
 	n    int
@@ -134,9 +135,13 @@ func (t *nameTable[T]) resize(seed maphash.Seed, slots int) {
 	}
 }
 
-// all yields every object. The table must not change while it runs.
+// all yields every object (none from a nil table). The table must not
+// change while it runs.
 func (t *nameTable[T]) all() iter.Seq[T] {
 	return func(yield func(T) bool) {
+		if t == nil {
+			return
+		}
 		for i, c := range t.ctrl {
 			if c != emptySlot && !yield(t.objs[i]) {
 				return

@@ -90,7 +90,7 @@ func (s *Store[T]) end(resourceVersion string) {
 	part := s.part
 	if s.streaming {
 		for k := range s.stale {
-			obj, ok := s.byNamespace[k.namespace].get(s.seed, k.name)
+			obj, ok := s.objs.get(k.namespace, k.name)
 			if ok && (part == nil || part(obj)) {
 				s.remove(k.namespace, k.name, obj)
 				s.emit(change[T]{kind: changeDelete, flag: true, obj: obj})
@@ -133,7 +133,7 @@ func (s *Store[T]) delete(obj T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ns, name := obj.GetNamespace(), obj.GetName()
-	old, ok := s.byNamespace[ns].get(s.seed, name)
+	old, ok := s.objs.get(ns, name)
 	if !ok {
 		return
 	}
@@ -150,11 +150,9 @@ func (s *Store[T]) reshard(keep func(T) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var drop []T
-	for _, names := range s.byNamespace {
-		for obj := range names.all() {
-			if !keep(obj) {
-				drop = append(drop, obj)
-			}
+	for _, obj := range s.objs.all() {
+		if !keep(obj) {
+			drop = append(drop, obj)
 		}
 	}
 	for _, obj := range drop {
@@ -173,21 +171,23 @@ func (s *Store[T]) bookmark(resourceVersion string) {
 // state being received.
 func (s *Store[T]) upsert(obj T, streamed bool) {
 	ns, name := obj.GetNamespace(), obj.GetName()
-	names := s.byNamespace[ns]
-	if names == nil {
-		names = &nameTable[T]{}
-		s.byNamespace[ns] = names
-	}
 	k := objKey{ns, name}
-	old, ok := names.get(s.seed, name)
-	if ok && old.GetResourceVersion() == obj.GetResourceVersion() && obj.GetResourceVersion() != "" {
+	rv, uid, ok := s.objs.version(ns, name)
+	if ok && rv == obj.GetResourceVersion() && rv != "" {
 		// Unchanged: keep the stored object (a relist then holds one copy).
 		if streamed {
 			s.received(k)
 		}
 		return
 	}
-	if ok && streamed && !sameUID(old, obj) {
+	var old T
+	if ok {
+		// The object replaced, for handlers and indexes (a frozen
+		// store builds it: the one cost of keeping objects frozen on
+		// the write path).
+		old, _ = s.objs.get(ns, name)
+	}
+	if ok && streamed && !sameUID(uid, string(obj.GetUID())) {
 		// Deleted and created again while no watch was open: tell
 		// handlers both, not an update between two different objects.
 		s.remove(ns, name, old)
@@ -195,7 +195,7 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 		s.upsert(obj, streamed)
 		return
 	}
-	names.put(s.seed, obj)
+	s.objs.put(obj)
 	s.received(k)
 	if ok {
 		for _, ix := range s.indexes {
@@ -213,11 +213,7 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 
 // remove deletes namespace/name (stored as obj) under s.mu.
 func (s *Store[T]) remove(ns, name string, obj T) {
-	names := s.byNamespace[ns]
-	names.remove(s.seed, name)
-	if names.n == 0 {
-		delete(s.byNamespace, ns)
-	}
+	s.objs.remove(ns, name)
 	s.count--
 	k := objKey{ns, name}
 	s.received(k)
@@ -234,10 +230,8 @@ func (s *Store[T]) markStale() {
 		return
 	}
 	s.stale = make(map[objKey]struct{}, s.count)
-	for ns, names := range s.byNamespace {
-		for obj := range names.all() {
-			s.stale[objKey{ns, obj.GetName()}] = struct{}{}
-		}
+	for ns, name := range s.objs.names() {
+		s.stale[objKey{ns, name}] = struct{}{}
 	}
 }
 
@@ -249,11 +243,9 @@ func (s *Store[T]) received(k objKey) {
 	}
 }
 
-// sameUID reports whether a and b have the same UID, or either has none.
-func sameUID[T client.Object](a, b T) bool {
-	x, y := a.GetUID(), b.GetUID()
-	return x == "" || y == "" || x == y
-}
+// sameUID reports whether two objects' UIDs are the same, or either has
+// none.
+func sameUID(x, y string) bool { return x == "" || y == "" || x == y }
 
 func (s *Store[T]) emit(c change[T]) {
 	if s.notify != nil {
