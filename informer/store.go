@@ -19,7 +19,10 @@ const NamespaceIndex = "namespace"
 // Any number of goroutines may read a Store while the reflector writes
 // it. Objects returned by its methods are shared with the cache and with
 // every other reader: they must not be modified; call DeepCopy first.
-// Slices returned are the caller's.
+// The exception is a dynamic informer's compact cache (the default for
+// *unstructured.Unstructured, see Options.KeepDecoded): it returns a new
+// object on every read, the caller's own. Slices returned are the
+// caller's.
 type Store[T client.Object] struct {
 	mu sync.RWMutex
 	// objs holds the objects: namespace → name → object. Grouping by
@@ -148,7 +151,8 @@ func (s *Store[T]) ResourceVersion() string {
 
 // Snapshot is the contents of a Store at one instant: its objects and
 // the resourceVersion they are the state of. The objects are shared with
-// the cache (do not modify them); the slice is the caller's.
+// the cache (do not modify them) unless the Store builds them on every
+// read (see Store); the slice is the caller's.
 type Snapshot[T client.Object] struct {
 	ResourceVersion string
 	Items           []T
