@@ -20,3 +20,9 @@ func OnChange[T client.Object](s *Store[T], fn func(kind string, obj T, flag boo
 	names := map[changeKind]string{changeAdd: "add", changeUpdate: "update", changeDelete: "delete", changeSynced: "synced"}
 	s.notify = func(c change[T]) { fn(names[c.kind], c.obj, c.flag) }
 }
+
+// NewDecodedStore is NewStore keeping decoded objects also for
+// Unstructured (Options.KeepDecoded).
+func NewDecodedStore[T client.Object](indexes map[string]IndexFunc[T]) (*Store[T], error) {
+	return newStore(indexes, true)
+}
