@@ -118,7 +118,7 @@
 // keys index sets by the objects' own namespace and name strings. A
 // relist streams into the store, keeping objects whose resourceVersion
 // did not change, so it never holds two copies of the collection (it
-// keeps a set of the keys not yet received meanwhile).
+// marks the objects not yet received meanwhile with one bit each).
 // Options.Transform (or FactoryOptions.DropManagedFields) drops what a
 // program does not read before it is cached.
 //

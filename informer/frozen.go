@@ -143,6 +143,24 @@ func (f *frozenShelf) namesIn(ns string) iter.Seq[string] {
 	}
 }
 
+func (f *frozenShelf) markStale() {
+	for _, t := range f.tables {
+		t.markStale()
+	}
+}
+
+func (f *frozenShelf) unmark(ns, name string) { f.tables[ns].unmark(f.seed, name) }
+
+func (f *frozenShelf) takeStale() []objKey {
+	var out []objKey
+	for ns, t := range f.tables {
+		for _, e := range t.takeStale() {
+			out = append(out, objKey{ns, e.GetName()})
+		}
+	}
+	return out
+}
+
 func (f *frozenShelf) namespaces() iter.Seq[string] {
 	return func(yield func(string) bool) {
 		for ns := range f.tables {

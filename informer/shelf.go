@@ -32,6 +32,12 @@ type shelf[T client.Object] interface {
 	names() iter.Seq2[string, string]
 	namesIn(ns string) iter.Seq[string]
 	namespaces() iter.Seq[string]
+	// markStale marks every object stale until put writes it or unmark
+	// is called; takeStale returns the keys still marked and drops the
+	// marks (also when none are left).
+	markStale()
+	unmark(ns, name string)
+	takeStale() []objKey
 }
 
 // decodedShelf keeps the objects as they are: reads share them.
@@ -123,6 +129,24 @@ func (d *decodedShelf[T]) namesIn(ns string) iter.Seq[string] {
 			}
 		}
 	}
+}
+
+func (d *decodedShelf[T]) markStale() {
+	for _, t := range d.tables {
+		t.markStale()
+	}
+}
+
+func (d *decodedShelf[T]) unmark(ns, name string) { d.tables[ns].unmark(d.seed, name) }
+
+func (d *decodedShelf[T]) takeStale() []objKey {
+	var out []objKey
+	for ns, t := range d.tables {
+		for _, obj := range t.takeStale() {
+			out = append(out, objKey{ns, obj.GetName()})
+		}
+	}
+	return out
 }
 
 func (d *decodedShelf[T]) namespaces() iter.Seq[string] {

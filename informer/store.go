@@ -31,10 +31,9 @@ type Store[T client.Object] struct {
 	count   int
 	indexes map[string]*index[T]
 
-	// stale holds, while a full state streams into a store that had
-	// objects, the keys of those not received (nor written) since its
-	// Begin: what End deletes. The first full state needs none.
-	stale     map[objKey]struct{}
+	// streaming: a full state streams in. The objects not received
+	// (nor written) since its Begin are marked stale in objs: what End
+	// deletes.
 	streaming bool
 	part      func(T) bool // while a part streams in (beginPart): the objects it holds
 	// whole: the objects are exactly the state at rv. False from a

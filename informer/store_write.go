@@ -89,7 +89,7 @@ func (s *Store[T]) end(resourceVersion string) {
 	defer s.mu.Unlock()
 	part := s.part
 	if s.streaming {
-		for k := range s.stale {
+		for _, k := range s.objs.takeStale() {
 			obj, ok := s.objs.get(k.namespace, k.name)
 			if ok && (part == nil || part(obj)) {
 				s.remove(k.namespace, k.name, obj)
@@ -97,7 +97,6 @@ func (s *Store[T]) end(resourceVersion string) {
 			}
 		}
 	}
-	s.stale = nil
 	s.streaming, s.initial, s.part, s.whole = false, false, nil, true
 	if part != nil {
 		return // a part: the version is the watch's
@@ -115,7 +114,8 @@ func (s *Store[T]) end(resourceVersion string) {
 func (s *Store[T]) abort() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.streaming, s.part, s.stale = false, nil, nil
+	s.objs.takeStale()
+	s.streaming, s.part = false, nil
 }
 
 // update applies an ADDED or MODIFIED watch event.
@@ -176,7 +176,7 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 	if ok && rv == obj.GetResourceVersion() && rv != "" {
 		// Unchanged: keep the stored object (a relist then holds one copy).
 		if streamed {
-			s.received(k)
+			s.objs.unmark(ns, name)
 		}
 		return
 	}
@@ -196,7 +196,6 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 		return
 	}
 	s.objs.put(obj)
-	s.received(k)
 	if ok {
 		for _, ix := range s.indexes {
 			ix.update(k, old, obj)
@@ -216,7 +215,6 @@ func (s *Store[T]) remove(ns, name string, obj T) {
 	s.objs.remove(ns, name)
 	s.count--
 	k := objKey{ns, name}
-	s.received(k)
 	for _, ix := range s.indexes {
 		ix.remove(k, obj)
 	}
@@ -224,24 +222,7 @@ func (s *Store[T]) remove(ns, name string, obj T) {
 
 // markStale starts a full state: every object cached is stale until the
 // stream (or a watch event) writes it again.
-func (s *Store[T]) markStale() {
-	s.stale = nil
-	if s.count == 0 {
-		return
-	}
-	s.stale = make(map[objKey]struct{}, s.count)
-	for ns, name := range s.objs.names() {
-		s.stale[objKey{ns, name}] = struct{}{}
-	}
-}
-
-// received records that namespace/name was written (or removed) since
-// the full state being streamed began: End leaves it alone.
-func (s *Store[T]) received(k objKey) {
-	if s.stale != nil {
-		delete(s.stale, k)
-	}
-}
+func (s *Store[T]) markStale() { s.objs.markStale() }
 
 // sameUID reports whether two objects' UIDs are the same, or either has
 // none.
