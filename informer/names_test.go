@@ -21,7 +21,7 @@ func TestNameTableAgainstMap(t *testing.T) {
 		seed := maphash.MakeSeed()
 		var tab nameTable[*corev1.ConfigMap]
 		model := map[string]*corev1.ConfigMap{}
-		var stale map[string]bool // nil: not marking
+		var stale map[string]bool  // nil: not marking
 		names := 1 + rng.IntN(300) // few names: many replaces and removes
 		for step := range 20000 {
 			name := fmt.Sprintf("cm-%d", rng.IntN(names))
