@@ -2,6 +2,7 @@ package informer_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -180,5 +181,27 @@ func TestDynamicUpdateOldObject(t *testing.T) {
 	}
 	if p := <-updates; p.old != before || p.new != up.GetResourceVersion() {
 		t.Errorf("update: old color %q (want %q), new rv %s (want %s)", p.old, before, p.new, up.GetResourceVersion())
+	}
+}
+
+// FactoryOptions.KeepDecoded reaches the Factory's dynamic informers.
+func TestFactoryKeepDecoded(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		t.Run(fmt.Sprint("KeepDecoded=", keep), func(t *testing.T) { testFactoryKeepDecoded(t, keep) })
+	}
+}
+
+func testFactoryKeepDecoded(t *testing.T, keep bool) {
+	c := gizmoServer(t)
+	f := newFactory(t, c, informer.FactoryOptions{KeepDecoded: keep})
+	inf := informer.SharedDynamic(f, gizmoGVR, informer.Scope{})
+	runAll(t, f.Run)
+	if err := inf.WaitForSync(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := inf.Store().Get("default", "g-0001")
+	b, _ := inf.Store().Get("default", "g-0001")
+	if shared := a == b; shared != keep {
+		t.Errorf("KeepDecoded %v: two Gets return the same object: %v", keep, shared)
 	}
 }
