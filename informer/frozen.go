@@ -3,6 +3,7 @@ package informer
 import (
 	"hash/maphash"
 	"iter"
+	"sync"
 
 	"github.com/kubewire/kubewire/api/unstructured"
 )
@@ -49,6 +50,14 @@ func (f *frozenShelf) get(ns, name string) (*unstructured.Unstructured, bool) {
 		return nil, false
 	}
 	return e.thaw(), true
+}
+
+func (f *frozenShelf) getLater(ns, name string) (*unstructured.Unstructured, func() *unstructured.Unstructured) {
+	e, ok := f.tables[ns].get(f.seed, name)
+	if !ok {
+		return nil, nil
+	}
+	return nil, sync.OnceValue(e.thaw)
 }
 
 func (f *frozenShelf) version(ns, name string) (rv, uid string, ok bool) {

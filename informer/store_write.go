@@ -45,7 +45,10 @@ type change[T client.Object] struct {
 	// unknown" for changeDelete.
 	flag bool
 	old  T // changeUpdate only
-	obj  T
+	// buildOld, when set, builds old instead (from a frozen store): in
+	// the handler's goroutine, on delivery, not under the store's lock.
+	buildOld func() T
+	obj      T
 }
 
 // The methods below write the store, for the one writer (a Reflector,
@@ -181,13 +184,18 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 		return
 	}
 	var old T
+	var buildOld func() T
+	recreated := ok && streamed && !sameUID(uid, string(obj.GetUID()))
 	if ok {
-		// The object replaced, for handlers and indexes (a frozen
-		// store builds it: the one cost of keeping objects frozen on
-		// the write path).
-		old, _ = s.objs.get(ns, name)
+		// The object replaced, for handlers and indexes. A frozen store
+		// builds it (the one cost of keeping objects frozen on the write
+		// path): for handlers on delivery, for indexes now.
+		old, buildOld = s.objs.getLater(ns, name)
+		if buildOld != nil && (recreated || len(s.indexes) > 0) {
+			old, buildOld = buildOld(), nil
+		}
 	}
-	if ok && streamed && !sameUID(uid, string(obj.GetUID())) {
+	if recreated {
 		// Deleted and created again while no watch was open: tell
 		// handlers both, not an update between two different objects.
 		s.remove(ns, name, old)
@@ -200,7 +208,7 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 		for _, ix := range s.indexes {
 			ix.update(k, old, obj)
 		}
-		s.emit(change[T]{kind: changeUpdate, old: old, obj: obj})
+		s.emit(change[T]{kind: changeUpdate, old: old, buildOld: buildOld, obj: obj})
 		return
 	}
 	s.count++
