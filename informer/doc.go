@@ -143,8 +143,9 @@
 // read, as controller-runtime's cache does by default. Handlers receive
 // the objects the informer decoded, shared by every handler (do not
 // modify them); the old object of an update from a compact cache is
-// rebuilt from it, equal to the object handlers were given before, not
-// the same pointer.
+// built from it when the update is delivered, in the handler's
+// goroutine, once for all handlers: equal to the object handlers were
+// given before, not the same pointer, and shared like it.
 // The Store only reads: the informer's reflector is its one writer.
 // Every method is safe for concurrent use. Run is called once and returns
 // after every goroutine it started has ended (a handler call in progress
