@@ -145,7 +145,8 @@
 // modify them); the old object of an update from a compact cache is
 // built from it when the update is delivered, in the handler's
 // goroutine, once for all handlers: equal to the object handlers were
-// given before, not the same pointer, and shared like it.
+// given before, not the same pointer, read-only like it, and sharing
+// with the new object the values that did not change.
 // The Store only reads: the informer's reflector is its one writer.
 // Every method is safe for concurrent use. Run is called once and returns
 // after every goroutine it started has ended (a handler call in progress

@@ -52,12 +52,15 @@ func (f *frozenShelf) get(ns, name string) (*unstructured.Unstructured, bool) {
 	return e.thaw(), true
 }
 
-func (f *frozenShelf) getLater(ns, name string) (*unstructured.Unstructured, func() *unstructured.Unstructured) {
+func (f *frozenShelf) getLater(ns, name string, next *unstructured.Unstructured) (*unstructured.Unstructured, func() *unstructured.Unstructured) {
 	e, ok := f.tables[ns].get(f.seed, name)
-	if !ok {
+	switch {
+	case !ok:
 		return nil, nil
+	case e.kept != nil:
+		return nil, sync.OnceValue(e.thaw)
 	}
-	return nil, sync.OnceValue(e.thaw)
+	return nil, sync.OnceValue(func() *unstructured.Unstructured { return e.frozen.ThawBeside(next) })
 }
 
 func (f *frozenShelf) version(ns, name string) (rv, uid string, ok bool) {

@@ -15,10 +15,11 @@ type shelf[T client.Object] interface {
 	// get returns the object namespace/name. A frozenShelf builds a new
 	// one on every call, the caller's to keep and modify.
 	get(ns, name string) (T, bool)
-	// getLater is get for an object that may never be read: a
-	// decodedShelf returns it, a frozenShelf a function building it
-	// (once, however often called).
-	getLater(ns, name string) (obj T, build func() T)
+	// getLater is get for an object about to be replaced by next, which
+	// may never be read: a decodedShelf returns it, a frozenShelf a
+	// function building it (once, however often called), read-only:
+	// sharing with next what did not change.
+	getLater(ns, name string, next T) (obj T, build func() T)
 	// version returns the stored object's resourceVersion and uid
 	// without building it.
 	version(ns, name string) (rv, uid string, ok bool)
@@ -58,7 +59,7 @@ func (d *decodedShelf[T]) get(ns, name string) (T, bool) {
 	return d.tables[ns].get(d.seed, name)
 }
 
-func (d *decodedShelf[T]) getLater(ns, name string) (T, func() T) {
+func (d *decodedShelf[T]) getLater(ns, name string, _ T) (T, func() T) {
 	obj, _ := d.tables[ns].get(d.seed, name)
 	return obj, nil
 }

@@ -189,8 +189,9 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 	if ok {
 		// The object replaced, for handlers and indexes. A frozen store
 		// builds it (the one cost of keeping objects frozen on the write
-		// path): for handlers on delivery, for indexes now.
-		old, buildOld = s.objs.getLater(ns, name)
+		// path): for handlers on delivery, sharing with obj what did not
+		// change, for indexes now.
+		old, buildOld = s.objs.getLater(ns, name, obj)
 		if buildOld != nil && (recreated || len(s.indexes) > 0) {
 			old, buildOld = buildOld(), nil
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -21,6 +22,11 @@ func roundTrip(t *testing.T, u *Unstructured) Frozen {
 	got := f.Thaw()
 	if diff := cmp.Diff(u.Object, got.Object); diff != "" {
 		t.Fatalf("Thaw(Freeze(x)) differs from x (-want +got):\n%s", diff)
+	}
+	for _, like := range []*Unstructured{u, {Object: map[string]any{"metadata": map[string]any{}}}} {
+		if diff := cmp.Diff(u.Object, f.ThawBeside(like).Object); diff != "" {
+			t.Fatalf("ThawBeside differs from x (-want +got):\n%s", diff)
+		}
 	}
 	if (u.Object == nil) != (got.Object == nil) {
 		t.Fatalf("nil Object: want %v, got %v", u.Object == nil, got.Object == nil)
@@ -179,3 +185,35 @@ func BenchmarkFreeze(b *testing.B) {
 		_, buf, _ = Freeze(&u, buf)
 	}
 }
+
+// ThawBeside gives the frozen object back exactly, sharing with the
+// other version what the two have in common.
+func TestThawBeside(t *testing.T) {
+	var old Unstructured
+	if err := json.Unmarshal(readFixture(t, "objects/widget-w1.json.body"), &old); err != nil {
+		t.Fatal(err)
+	}
+	old.Object["list"] = []any{"a", map[string]any{"b": int64(1)}, nil, 1.5, json.Number("7"), map[string]any(nil), []any(nil), true}
+	f := roundTrip(t, &old)
+	next := old.DeepCopy()
+	next.SetResourceVersion("999")
+	next.SetLabels(map[string]string{"tier": "other"})
+	got := f.ThawBeside(next)
+	if diff := cmp.Diff(old.Object, got.Object); diff != "" {
+		t.Fatalf("ThawBeside differs from the frozen object (-want +got):\n%s", diff)
+	}
+	if mapPointer(got.Object["spec"]) != mapPointer(next.Object["spec"]) {
+		t.Error("an unchanged subtree was built again, not shared")
+	}
+	if mapPointer(got.Object["metadata"]) == mapPointer(next.Object["metadata"]) {
+		t.Error("a changed subtree was shared")
+	}
+	// Against unrelated and odd versions it still gives the object back.
+	for _, like := range []*Unstructured{nil, {}, {Object: map[string]any{"list": "x", "spec": []any{}, "metadata": int64(1)}}} {
+		if diff := cmp.Diff(old.Object, f.ThawBeside(like).Object); diff != "" {
+			t.Fatalf("beside %v (-want +got):\n%s", like, diff)
+		}
+	}
+}
+
+func mapPointer(v any) uintptr { return reflect.ValueOf(v).Pointer() }
