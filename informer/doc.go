@@ -127,8 +127,9 @@
 // string encoding its JSON tree (unstructured.Frozen), with its name,
 // resourceVersion and uid readable without decoding. A decoded object is
 // a Go map per JSON object (336 bytes for up to 8 entries, however little
-// they hold) and a box per value; the frozen form takes a third to a
-// half of that. Options.KeepDecoded (FactoryOptions.KeepDecoded) keeps
+// they hold) and a box per value, even with repeated values shared
+// between objects; the frozen form takes half to two thirds of that
+// (a Certificate 2.5 kB instead of 5.1 kB). Options.KeepDecoded (FactoryOptions.KeepDecoded) keeps
 // the decoded maps instead, for a program that reads the whole cache in
 // a hot loop.
 //

@@ -9,8 +9,8 @@ import (
 )
 
 // frozenShelf keeps a dynamic informer's objects in their compact form
-// (unstructured.Frozen: one string per object, about a third of the
-// decoded maps' heap) and builds a new Unstructured on every read.
+// (unstructured.Frozen: one string per object, half to two thirds of
+// the decoded maps' heap) and builds a new Unstructured on every read.
 type frozenShelf struct {
 	seed   maphash.Seed
 	tables map[string]*nameTable[frozenEntry]

@@ -35,8 +35,8 @@ type Options[T client.Object] struct {
 	// keeps cached objects as decoded maps that every read shares
 	// (read-only), instead of the default compact form from which every
 	// read (Get, List, ByIndex, Snapshot, listers) builds a new object
-	// the caller owns. The compact form holds an object in about a third
-	// of the heap; building one costs about as much as a DeepCopy. Set it
+	// the caller owns. The compact form holds an object in half to two
+	// thirds of the heap; building one costs about as much as a DeepCopy. Set it
 	// for a program that reads the whole cache in a hot loop and has the
 	// memory. Set for any other T it is an error: those informers always
 	// keep decoded objects.
