@@ -26,3 +26,18 @@ func OnChange[T client.Object](s *Store[T], fn func(kind string, obj T, flag boo
 func NewDecodedStore[T client.Object](indexes map[string]IndexFunc[T]) (*Store[T], error) {
 	return newStore(indexes, true)
 }
+
+// OnUpdate makes s call fn with the old and new object of every update,
+// the old one built as a handler receives it.
+func OnUpdate[T client.Object](s *Store[T], fn func(old, obj T)) {
+	s.notify = func(c change[T]) {
+		if c.kind != changeUpdate {
+			return
+		}
+		old := c.old
+		if c.buildOld != nil {
+			old = c.buildOld()
+		}
+		fn(old, c.obj)
+	}
+}

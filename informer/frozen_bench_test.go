@@ -74,6 +74,39 @@ func BenchmarkDynamicReads(b *testing.B) {
 				i++
 			}
 		})
+		b.Run(mode.name+"/Event", func(b *testing.B) {
+			// A MODIFIED event end to end but for the network: decode,
+			// apply, and the handler's old object built.
+			var next [2][][]byte
+			for v := range next {
+				next[v] = make([][]byte, 1000)
+				for i := range next[v] {
+					o := objs[(i*7919)%n].DeepCopy()
+					o.SetResourceVersion(fmt.Sprint(v+4, "-", i))
+					o.SetLabels(map[string]string{"tier": fmt.Sprint(v)})
+					next[v][i], _ = o.MarshalJSON()
+				}
+			}
+			var olds int
+			informer.OnUpdate(s, func(old, _ *unstructured.Unstructured) {
+				if old.GetName() != "" {
+					olds++
+				}
+			})
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				o := new(unstructured.Unstructured)
+				if err := o.UnmarshalJSON(next[(i/1000)%2][i%1000]); err != nil {
+					b.Fatal(err)
+				}
+				w.Update(o)
+				i++
+			}
+			if olds == 0 {
+				b.Fatal("no update reached the handler")
+			}
+		})
 		b.Run(mode.name+"/List", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
