@@ -28,12 +28,12 @@ func TestCollectionLargerThanOneAnswer(t *testing.T) {
 	}{
 		{
 			name:      "list from the watch cache",
-			opts:      reflector.Options{DisableWatchList: true, InitialListFromCache: true, PageSize: 5},
+			opts:      reflector.Options{InitialListFromCache: true, PageSize: 5},
 			fromCache: 1, // refused, then pages
 		},
 		{
 			name: "continue token expired after the first page",
-			opts: reflector.Options{DisableWatchList: true, PageSize: 5},
+			opts: reflector.Options{PageSize: 5},
 			onItem: func(e *env, n int) {
 				if n == 5 {
 					e.once.Do(func() { compact(e) })
@@ -42,7 +42,7 @@ func TestCollectionLargerThanOneAnswer(t *testing.T) {
 		},
 		{
 			name: "streaming list refused, continue token expired",
-			opts: reflector.Options{PageSize: 5},
+			opts: reflector.Options{WatchList: true, PageSize: 5},
 			onItem: func(e *env, n int) {
 				if n == 5 {
 					e.once.Do(func() {

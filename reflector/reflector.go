@@ -187,7 +187,7 @@ func (r *Reflector[T]) PartLists() int64 { return r.partLists.Load() }
 // may be called once.
 func (r *Reflector[T]) Run(ctx context.Context) error {
 	r.dec = &wire.Decoder{ReadOnly: true}
-	r.watchList = !r.opts.DisableWatchList
+	r.watchList = r.opts.WatchList
 	r.bo = backoffpolicy.Policy{Initial: r.opts.InitialBackoff, Max: r.opts.MaxBackoff}.New()
 	defer r.health.stop()
 	defer r.state.Store(int32(Stopped))
