@@ -84,7 +84,7 @@ func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, e
 		// costs a read system call or two per event; at 64 KiB one call
 		// takes several. HTTP/2 buffers a stream's data itself.
 		ReadBufferSize: 64 << 10,
-		HTTP2:              http2Config(cfg),
+		HTTP2:          http2Config(cfg),
 	}
 	return t, nil
 }
