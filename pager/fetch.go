@@ -24,6 +24,7 @@ import (
 // A fetcher is used by one goroutine at a time.
 type fetcher[T client.Object] struct {
 	list ListFunc[T]
+	body BodyFunc[T] // instead of list: pages whose items decode later
 	s    settings
 
 	cont         string // token of the next request; "" for a first page
@@ -65,9 +66,15 @@ func (f *fetcher[T]) next(ctx context.Context) (*Page[T], error) {
 			opts.ResourceVersion, opts.ResourceVersionMatch = "", ""
 			opts.Continue = f.cont
 		}
-		l, err := f.call(ctx, opts)
+		l, body, err := f.call(ctx, opts)
 		if err == nil {
-			return f.accept(l, first, opts)
+			pg, err := f.accept(l, first, opts)
+			if pg != nil {
+				pg.body = body
+			} else if body != nil {
+				body.Release()
+			}
+			return pg, err
 		}
 		if first || !errors.Is(err, client.ErrExpired) {
 			f.done = true
@@ -146,14 +153,29 @@ const (
 // configured number of retries. The server's own answers, decoding
 // errors, bad options and context errors are not retried: the first are
 // the client's to retry (client.Resource.List does, by its RetryPolicy).
-func (f *fetcher[T]) call(ctx context.Context, opts client.ListOptions) (*client.List[T], error) {
+func (f *fetcher[T]) call(ctx context.Context, opts client.ListOptions) (*client.List[T], *client.ListBody[T], error) {
 	lost := func(err error) bool { return errors.Is(err, client.ErrConnectionLost) }
 	p := backoffpolicy.Policy{Initial: pageRetryInitial, Max: pageRetryMax}
-	return backoffpolicy.Retry(ctx, p, f.s.pageRetries, lost, func() (*client.List[T], error) {
+	if f.body != nil {
+		b, err := backoffpolicy.Retry(ctx, p, f.s.pageRetries, lost, func() (*client.ListBody[T], error) {
+			b, err := f.body(ctx, opts)
+			if err == nil && b == nil {
+				return nil, errors.New("the list function returned neither a list nor an error")
+			}
+			return b, err
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		// The metadata only; Page.decode reads the items.
+		return &client.List[T]{TypeMeta: b.TypeMeta, ListMeta: b.ListMeta}, b, nil
+	}
+	l, err := backoffpolicy.Retry(ctx, p, f.s.pageRetries, lost, func() (*client.List[T], error) {
 		l, err := f.list(ctx, opts)
 		if err == nil && l == nil {
 			return nil, errors.New("the list function returned neither a list nor an error")
 		}
 		return l, err
 	})
+	return l, nil, err
 }

@@ -39,6 +39,11 @@ func (p *Pager[T]) Pages(ctx context.Context) iter.Seq2[*Page[T], error] {
 		}
 		for {
 			pg, err := src.next(ctx)
+			if err == nil && pg != nil {
+				// Here, on the caller's goroutine, while the read-ahead
+				// goroutine asks for the next page.
+				err = pg.decode()
+			}
 			if err != nil {
 				yield(nil, err)
 				return
@@ -163,8 +168,14 @@ func (ra *readAhead[T]) next(ctx context.Context) (*Page[T], error) {
 	}
 }
 
-// stop cancels the goroutine's requests and waits for it to return.
+// stop cancels the goroutine's requests and waits for it to return;
+// the bodies of pages fetched and never handed over are released.
 func (ra *readAhead[T]) stop() {
 	ra.cancel()
 	<-ra.done
+	for r := range ra.pages {
+		if r.page != nil && r.page.body != nil {
+			r.page.body.Release()
+		}
+	}
 }

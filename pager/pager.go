@@ -47,6 +47,8 @@ type Page[T client.Object] struct {
 	// served at a resourceVersion other than the first page's: together
 	// with the pages before them they are not one snapshot.
 	Inconsistent bool
+
+	body *client.ListBody[T] // items not decoded yet (NewSplit)
 }
 
 // Progress is what a list has read so far, reported to
@@ -100,6 +102,7 @@ type Snapshot struct {
 // goroutine between lists and needs no closing.
 type Pager[T client.Object] struct {
 	list ListFunc[T]
+	body BodyFunc[T] // set by NewSplit
 	opts Options
 	s    settings // opts checked, with defaults
 
@@ -153,6 +156,9 @@ func (p *Pager[T]) ListAll(ctx context.Context) (*client.List[T], error) {
 	var out *client.List[T]
 	for {
 		pg, err := f.next(ctx)
+		if err == nil && pg != nil {
+			err = pg.decode()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +190,7 @@ func capacityFor[T client.Object](pg *Page[T]) int {
 // begin starts a list: it checks the options, claims the Pager and
 // resets its Snapshot.
 func (p *Pager[T]) begin() (*fetcher[T], error) {
-	if p.list == nil {
+	if p.list == nil && p.body == nil {
 		return nil, errors.New("pager: a Pager is made with New")
 	}
 	if !p.running.CompareAndSwap(false, true) {
@@ -193,7 +199,7 @@ func (p *Pager[T]) begin() (*fetcher[T], error) {
 	p.mu.Lock()
 	p.snap = Snapshot{}
 	p.mu.Unlock()
-	return &fetcher[T]{list: p.list, s: p.s}, nil
+	return &fetcher[T]{list: p.list, body: p.body, s: p.s}, nil
 }
 
 // end releases the Pager for the next list.

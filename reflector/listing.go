@@ -42,7 +42,17 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		return r.onFailure(ctx, Listing, err), err
 	}
 	r.begin()
-	p, err := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: r.opts.PageSize, OnExpired: pager.RestartPaged})
+	popts := pager.Options{ListOptions: lo, PageSize: r.opts.PageSize, OnExpired: pager.RestartPaged}
+	var p *pager.Pager[T]
+	var err error
+	if res, ok := r.src.(*client.Resource[T]); ok {
+		// Each page's items decode here while the pager's read-ahead
+		// asks for the next page. Only for a Resource itself: a Source
+		// that wraps one (embedding it) has its own List to be called.
+		p, err = pager.NewSplit(res.ListBody, popts)
+	} else {
+		p, err = pager.New(r.src.List, popts)
+	}
 	if err != nil { // checked by New: not expected
 		return fail(err)
 	}
