@@ -77,7 +77,10 @@ func (b *ListBody[T]) Release() {
 }
 
 func (b *ListBody[T]) decode() (*List[T], error) {
-	defer b.Release()
+	defer func() {
+		b.resp.release()
+		b.resp = nil
+	}()
 	list, err := b.r.decodeList(b.resp, b.dec)
 	if err != nil {
 		return nil, decodeError(b.req, err)

@@ -18,7 +18,6 @@ import (
 // comes after its items), then the same items; every buffer recycled
 // and poisoned, nothing decoded points into one.
 func TestListBodyReadsWhatListReads(t *testing.T) {
-	widgets := GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
 	pods := GroupVersionResource{Version: "v1", Resource: "pods"}
 	type lister struct {
 		list func(*Client) (string, metav1.ListMeta, error)
@@ -100,6 +99,7 @@ func TestListBodyReadsWhatListReads(t *testing.T) {
 		{"lists/pods-page2.json", typed},
 		{"lists/pods.json", dynamic(pods)},
 		{"lists/widgets.json", dynamic(widgets)},
+		{"cbor/widgets.cbor", dynamic(widgets)}, // decoded whole in ListBody
 		{"meta/pods-partial.pb", meta},
 		{"meta/pods-partial.json", meta},
 		{"errors/notfound.json", typed},
