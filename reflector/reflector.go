@@ -78,6 +78,7 @@ type Reflector[T client.Object] struct {
 	rv        string // last resourceVersion seen; "" means a relist is due
 	why       Reason // why the next full state is read
 	fed       bool   // the store has been given a stream (Begin) since Run started
+	pageSize  int64  // the page size of lists, once a page was too large; 0: Options.PageSize
 	bo        *backoffpolicy.Backoff
 	next      State // state after BackingOff
 	wait      time.Duration
