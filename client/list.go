@@ -34,7 +34,20 @@ type protoObject interface {
 // List reads the collection (one page when opts.Limit is set; follow
 // Continue for the next, or use package pager).
 func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], error) {
-	req, resp, err := r.listResponse(ctx, opts)
+	p, err := r.collectionPath("list")
+	if err != nil {
+		return nil, err
+	}
+	q, err := opts.query()
+	if err != nil {
+		return nil, err
+	}
+	as := r.info.as
+	if as != "" {
+		as = as + "List"
+	}
+	req := &request{method: "GET", path: p, query: q}
+	resp, err := r.c.negotiated(ctx, &r.info, req, as)
 	if err != nil {
 		return nil, err
 	}
@@ -47,25 +60,6 @@ func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], err
 		return nil, requestError(req, nil, err)
 	}
 	return list, nil
-}
-
-// listResponse sends a list request and reads its answer to the end.
-func (r *Resource[T]) listResponse(ctx context.Context, opts ListOptions) (*request, *response, error) {
-	p, err := r.collectionPath("list")
-	if err != nil {
-		return nil, nil, err
-	}
-	q, err := opts.query()
-	if err != nil {
-		return nil, nil, err
-	}
-	as := r.info.as
-	if as != "" {
-		as = as + "List"
-	}
-	req := &request{method: "GET", path: p, query: q}
-	resp, err := r.c.negotiated(ctx, &r.info, req, as)
-	return req, resp, err
 }
 
 // decodeList decodes a list body of any content type into a List[T].

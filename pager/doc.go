@@ -37,10 +37,7 @@
 // caller's included), whatever the size of the list: a goroutine fetches
 // the next page while the caller handles the current one. The goroutine
 // is stopped, and waited for, before the range statement ends. ListAll
-// holds the whole list by design. A Pager made by NewSplit from a
-// Resource's ListBody fetches pages whose items are not decoded yet and
-// decodes each on the caller's goroutine once handed over, so that the
-// next request runs while this page decodes (the reflector lists so).
+// holds the whole list by design.
 //
 // # Errors and retries
 //

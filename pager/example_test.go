@@ -174,31 +174,3 @@ func Example() {
 	// 1000 items in 4 pages; one snapshot: true
 	// map[back:500 front:500]
 }
-
-// Read a list whose pages decode while the next page is being fetched:
-// the server's work for page k+1 overlaps the decoding of page k.
-func ExampleNewSplit() {
-	srv, c, err := startExample()
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer srv.Close()
-	cms := client.For[*corev1.ConfigMap](c).Namespace("default")
-	p, err := pager.NewSplit(cms.ListBody, pager.Options{PageSize: 2})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	n := 0
-	for _, err := range p.Items(context.Background()) {
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		n++
-	}
-	fmt.Println(n, "ConfigMaps in", p.Snapshot().Pages, "pages")
-	// Output:
-	// 5 ConfigMaps in 3 pages
-}

@@ -24,7 +24,6 @@ import (
 // A fetcher is used by one goroutine at a time.
 type fetcher[T client.Object] struct {
 	list ListFunc[T]
-	body BodyFunc[T] // instead of list: pages whose items decode later
 	s    settings
 
 	cont         string // token of the next request; "" for a first page
@@ -66,15 +65,9 @@ func (f *fetcher[T]) next(ctx context.Context) (*Page[T], error) {
 			opts.ResourceVersion, opts.ResourceVersionMatch = "", ""
 			opts.Continue = f.cont
 		}
-		l, body, err := f.call(ctx, opts)
+		l, err := f.call(ctx, opts)
 		if err == nil {
-			pg, err := f.accept(l, first, opts)
-			if pg != nil {
-				pg.body = body
-			} else if body != nil {
-				body.Release()
-			}
-			return pg, err
+			return f.accept(l, first, opts)
 		}
 		if first || !errors.Is(err, client.ErrExpired) {
 			f.done = true
@@ -153,29 +146,14 @@ const (
 // configured number of retries. The server's own answers, decoding
 // errors, bad options and context errors are not retried: the first are
 // the client's to retry (client.Resource.List does, by its RetryPolicy).
-func (f *fetcher[T]) call(ctx context.Context, opts client.ListOptions) (*client.List[T], *client.ListBody[T], error) {
+func (f *fetcher[T]) call(ctx context.Context, opts client.ListOptions) (*client.List[T], error) {
 	lost := func(err error) bool { return errors.Is(err, client.ErrConnectionLost) }
 	p := backoffpolicy.Policy{Initial: pageRetryInitial, Max: pageRetryMax}
-	if f.body != nil {
-		b, err := backoffpolicy.Retry(ctx, p, f.s.pageRetries, lost, func() (*client.ListBody[T], error) {
-			b, err := f.body(ctx, opts)
-			if err == nil && b == nil {
-				return nil, errors.New("the list function returned neither a list nor an error")
-			}
-			return b, err
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		// The metadata only; Page.decode reads the items.
-		return &client.List[T]{TypeMeta: b.TypeMeta, ListMeta: b.ListMeta}, b, nil
-	}
-	l, err := backoffpolicy.Retry(ctx, p, f.s.pageRetries, lost, func() (*client.List[T], error) {
+	return backoffpolicy.Retry(ctx, p, f.s.pageRetries, lost, func() (*client.List[T], error) {
 		l, err := f.list(ctx, opts)
 		if err == nil && l == nil {
 			return nil, errors.New("the list function returned neither a list nor an error")
 		}
 		return l, err
 	})
-	return l, nil, err
 }

@@ -39,11 +39,6 @@ func (p *Pager[T]) Pages(ctx context.Context) iter.Seq2[*Page[T], error] {
 		}
 		for {
 			pg, err := src.next(ctx)
-			if err == nil && pg != nil {
-				// Here, on the caller's goroutine, while the read-ahead
-				// goroutine asks for the next page.
-				err = pg.decode()
-			}
 			if err != nil {
 				yield(nil, err)
 				return
@@ -168,14 +163,8 @@ func (ra *readAhead[T]) next(ctx context.Context) (*Page[T], error) {
 	}
 }
 
-// stop cancels the goroutine's requests and waits for it to return;
-// the bodies of pages fetched and never handed over are released.
+// stop cancels the goroutine's requests and waits for it to return.
 func (ra *readAhead[T]) stop() {
 	ra.cancel()
 	<-ra.done
-	for r := range ra.pages {
-		if r.page != nil && r.page.body != nil {
-			r.page.body.Release()
-		}
-	}
 }

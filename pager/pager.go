@@ -47,8 +47,6 @@ type Page[T client.Object] struct {
 	// served at a resourceVersion other than the first page's: together
 	// with the pages before them they are not one snapshot.
 	Inconsistent bool
-
-	body *client.ListBody[T] // items not decoded yet (NewSplit)
 }
 
 // Progress is what a list has read so far, reported to
@@ -102,7 +100,6 @@ type Snapshot struct {
 // goroutine between lists and needs no closing.
 type Pager[T client.Object] struct {
 	list ListFunc[T]
-	body BodyFunc[T] // set by NewSplit
 	opts Options
 	s    settings // opts checked, with defaults
 
@@ -156,9 +153,6 @@ func (p *Pager[T]) ListAll(ctx context.Context) (*client.List[T], error) {
 	var out *client.List[T]
 	for {
 		pg, err := f.next(ctx)
-		if err == nil && pg != nil {
-			err = pg.decode()
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +184,7 @@ func capacityFor[T client.Object](pg *Page[T]) int {
 // begin starts a list: it checks the options, claims the Pager and
 // resets its Snapshot.
 func (p *Pager[T]) begin() (*fetcher[T], error) {
-	if p.list == nil && p.body == nil {
+	if p.list == nil {
 		return nil, errors.New("pager: a Pager is made with New")
 	}
 	if !p.running.CompareAndSwap(false, true) {
@@ -199,7 +193,7 @@ func (p *Pager[T]) begin() (*fetcher[T], error) {
 	p.mu.Lock()
 	p.snap = Snapshot{}
 	p.mu.Unlock()
-	return &fetcher[T]{list: p.list, body: p.body, s: p.s}, nil
+	return &fetcher[T]{list: p.list, s: p.s}, nil
 }
 
 // end releases the Pager for the next list.

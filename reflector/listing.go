@@ -46,17 +46,7 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 	}
 	r.begin()
 	pageSize := cmp.Or(r.pageSize, r.opts.PageSize, pager.DefaultPageSize)
-	popts := pager.Options{ListOptions: lo, PageSize: pageSize, OnExpired: pager.RestartPaged}
-	var p *pager.Pager[T]
-	var err error
-	if res, ok := r.src.(*client.Resource[T]); ok {
-		// Each page's items decode here while the pager's read-ahead
-		// asks for the next page. Only for a Resource itself: a Source
-		// that wraps one (embedding it) has its own List to be called.
-		p, err = pager.NewSplit(res.ListBody, popts)
-	} else {
-		p, err = pager.New(r.src.List, popts)
-	}
+	p, err := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: pageSize, OnExpired: pager.RestartPaged})
 	if err != nil { // checked by New: not expected
 		return fail(err)
 	}
