@@ -290,7 +290,9 @@ func TestFaults(t *testing.T) {
 			fake: fake.Options{BookmarkInterval: 10 * time.Second},
 			opts: reflector.Options{IdleTimeout: 30 * time.Second},
 			fault: func(t *testing.T, e *env) {
-				n := len(e.tap.requests("watch"))
+				// The list syncs the store; the watch after it may not be
+				// open yet.
+				n := len(e.tap.waitRequests(t, 1, "watch"))
 				e.tap.stallOpenWatches()
 				stalled := time.Now()
 				create(t, e.obs, 100070)
