@@ -71,6 +71,10 @@ func TestRetryNowAfterOutage(t *testing.T) {
 		if err := r.WaitForSync(t.Context()); err != nil {
 			t.Fatal(err)
 		}
+		// A change seen through the watch: the server holds the watch
+		// that DropWatches below drops (the list alone syncs the store).
+		create(t, e.obs, 1000)
+		waitInSync(t, st, e.obs, time.Minute)
 		src.set(true)
 		e.s.Faults().DropWatches()
 		time.Sleep(3 * time.Minute) // the backoff reaches MaxBackoff
