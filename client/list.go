@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"strings"
 
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -168,6 +169,7 @@ func (r *Resource[T]) decodeProtoList(body []byte, d *wire.Decoder) (*List[T], e
 		return nil, errorf("cannot decode a protobuf %s into %T", u.Kind, r.newObj())
 	}
 	list := &List[T]{TypeMeta: metav1.TypeMeta{APIVersion: u.APIVersion, Kind: u.Kind}}
+	itemKind := strings.TrimSuffix(u.Kind, "List")
 	b := u.Raw
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
@@ -194,6 +196,11 @@ func (r *Resource[T]) decodeProtoList(body []byte, d *wire.Decoder) (*List[T], e
 			obj := r.newObj()
 			if err := any(obj).(protoObject).UnmarshalProto(d, v); err != nil {
 				return nil, err
+			}
+			if m, ok := any(obj).(*metav1.PartialObjectMetadata); ok && m.Kind == "" {
+				// A protobuf item carries no kind, its JSON twin and a watch
+				// event's object do: the cache holds the same either way.
+				m.APIVersion, m.Kind = u.APIVersion, itemKind
 			}
 			list.Items = append(list.Items, obj)
 		default:

@@ -40,6 +40,11 @@ func TestMetadataList(t *testing.T) {
 				if it.Namespace != "fixtures" || it.ResourceVersion == "" {
 					t.Errorf("item %s: namespace %q resourceVersion %q", it.Name, it.Namespace, it.ResourceVersion)
 				}
+				// The JSON items carry their kind, the protobuf ones do not:
+				// both read as the JSON says.
+				if it.Kind != "PartialObjectMetadata" || it.APIVersion != "meta.k8s.io/v1" {
+					t.Errorf("item %s: kind %q apiVersion %q, want PartialObjectMetadata meta.k8s.io/v1", it.Name, it.Kind, it.APIVersion)
+				}
 			}
 			if diff := cmp.Diff(tc.want, names); diff != "" {
 				t.Errorf("names (-want +got):\n%s", diff)

@@ -90,6 +90,7 @@ type CBORStream struct {
 	pos    int   // start of unread data in buf
 	end    int   // end of data in buf
 	offset int64 // stream offset of buf[0]
+	eof    bool  // r returned io.EOF: what is buffered is all there is
 	err    error // sticky
 }
 
@@ -137,6 +138,12 @@ func (c *CBORStream) next() (string, []byte, error) {
 				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event longer than the limit of %d bytes", c.max)
 			}
 		}
+		if c.eof {
+			if c.pos == c.end {
+				return "", nil, io.EOF
+			}
+			return "", nil, malformed("cbor watch event", c.offset+int64(c.end), io.ErrUnexpectedEOF, "stream ended in the middle of an event")
+		}
 		// Read more: keep the unread part at the start of the buffer.
 		if c.pos > 0 {
 			c.offset += int64(c.pos)
@@ -156,10 +163,8 @@ func (c *CBORStream) next() (string, []byte, error) {
 		n, err := c.r.Read(c.buf[c.end:])
 		c.end += n
 		switch {
-		case err == io.EOF && c.end == c.pos:
-			return "", nil, io.EOF
-		case err == io.EOF:
-			return "", nil, malformed("cbor watch event", c.offset+int64(c.end), io.ErrUnexpectedEOF, "stream ended in the middle of an event")
+		case err == io.EOF: // the bytes read with it may end an event
+			c.eof = true
 		case err != nil:
 			return "", nil, fmt.Errorf("codec: reading the watch stream: %w", err)
 		case n == 0:

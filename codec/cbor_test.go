@@ -24,6 +24,8 @@ func TestCBORWatchStream(t *testing.T) {
 		"whole":        bytes.NewReader(body),
 		"byte by byte": iotest.OneByteReader(bytes.NewReader(body)),
 		"half":         iotest.HalfReader(bytes.NewReader(body)),
+		// The last bytes come with io.EOF, as an HTTP body may send them.
+		"data+EOF": iotest.DataErrReader(bytes.NewReader(body)),
 	} {
 		t.Run(name, func(t *testing.T) {
 			w, err := NewWatchDecoder("application/cbor-seq", r, WatchOptions{ReadOnly: true})

@@ -144,8 +144,8 @@ func TestInformer(t *testing.T) {
 				name string
 				opts reflector.Options
 			}{
-				{"watch-list", reflector.Options{}},
-				{"list-then-watch", reflector.Options{DisableWatchList: true, PageSize: 10}},
+				{"watch-list", reflector.Options{WatchList: true}},
+				{"list-then-watch", reflector.Options{PageSize: 10}},
 			} {
 				t.Run(mode.name, func(t *testing.T) {
 					testInformer(t, tgt, mode.opts)
@@ -190,10 +190,10 @@ func testInformer(t *testing.T, tgt clientTarget, ropts reflector.Options) {
 	view := tracker.Versions
 	converge(t, res, inf, view)
 	watchLists, lists := src.counts()
-	if ropts.DisableWatchList && (watchLists != 0 || lists != 1) {
+	if !ropts.WatchList && (watchLists != 0 || lists != 1) {
 		t.Errorf("list-then-watch made %d streaming lists and %d lists, want 0 and 1", watchLists, lists)
 	}
-	if !ropts.DisableWatchList && (watchLists != 1 || lists != 0) {
+	if ropts.WatchList && (watchLists != 1 || lists != 0) {
 		t.Errorf("the initial sync made %d streaming lists and %d lists, want 1 and 0 (the end bookmark came)", watchLists, lists)
 	}
 

@@ -111,6 +111,6 @@ func ExampleInformer_WaitForSync_refused() {
 	cancel()
 	<-done
 	// Output:
-	// true reflector: cannot watch widgets (example.com/v1) in namespace default: the server responded with status 404 Not Found and a text/plain body: 404 page not found
+	// true reflector: cannot list widgets (example.com/v1) in namespace default: the server responded with status 404 Not Found and a text/plain body: 404 page not found
 	// <nil> <nil>
 }

@@ -20,8 +20,8 @@ var modes = []struct {
 	name string
 	opts reflector.Options
 }{
-	{"watch-list", reflector.Options{}},
-	{"list-then-watch", reflector.Options{DisableWatchList: true, PageSize: 7}},
+	{"watch-list", reflector.Options{WatchList: true}},
+	{"list-then-watch", reflector.Options{PageSize: 7}},
 }
 
 // Without faults, a handler sees exactly the server's history: the

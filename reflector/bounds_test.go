@@ -2,6 +2,8 @@ package reflector_test
 
 import (
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 	"testing/synctest"
 	"time"
 
@@ -28,12 +30,12 @@ func TestCollectionLargerThanOneAnswer(t *testing.T) {
 	}{
 		{
 			name:      "list from the watch cache",
-			opts:      reflector.Options{DisableWatchList: true, InitialListFromCache: true, PageSize: 5},
+			opts:      reflector.Options{InitialListFromCache: true, PageSize: 5},
 			fromCache: 1, // refused, then pages
 		},
 		{
 			name: "continue token expired after the first page",
-			opts: reflector.Options{DisableWatchList: true, PageSize: 5},
+			opts: reflector.Options{PageSize: 5},
 			onItem: func(e *env, n int) {
 				if n == 5 {
 					e.once.Do(func() { compact(e) })
@@ -42,7 +44,7 @@ func TestCollectionLargerThanOneAnswer(t *testing.T) {
 		},
 		{
 			name: "streaming list refused, continue token expired",
-			opts: reflector.Options{PageSize: 5},
+			opts: reflector.Options{WatchList: true, PageSize: 5},
 			onItem: func(e *env, n int) {
 				if n == 5 {
 					e.once.Do(func() {
@@ -119,4 +121,46 @@ func pageBytes(t *testing.T, e *env) int64 {
 		n += int64(o.Size())
 	}
 	return n + 200 // the list's envelope and metadata
+}
+
+// Objects too large for the default page size in one answer: a page the
+// client refuses makes the Reflector list again at once in pages half as
+// long, until one fits, and it syncs without backing off.
+func TestPagesLargerThanOneAnswer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 40, fake.Options{})
+		// The client refuses any answer holding more than about 15 of the
+		// 40 ConfigMaps: pages of 500, 250, ..., 31 are refused.
+		cfg := fakeclient.Config(e.s)
+		cfg.Host, cfg.TLS, cfg.Transport = "http://fake", client.TLSConfig{}, e.tap
+		cfg.MaxResponseBytes = 15 * pageBytes(t, e) / 5
+		c, err := client.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.res = client.For[*corev1.ConfigMap](c).Namespace("default")
+		st := newCheckStore(e.obs)
+		r := newReflector(t, e.res, st, reflector.Options{Logger: testLogger(t)})
+		stop := start(t, r)
+		waitInSync(t, st, e.obs, time.Minute)
+		e.changeSome(t)
+		waitInSync(t, st, e.obs, time.Minute)
+		if err := r.Err(); err != nil {
+			t.Errorf("Err() = %v after the sync, want nil", err)
+		}
+		stop()
+		st.verify(t)
+		var limits []string
+		for _, l := range e.tap.requests("list") {
+			limits = append(limits, l.limit)
+		}
+		want := []string{"500", "250", "125", "62", "31", "15", "15", "15"}
+		if diff := cmp.Diff(want, limits); diff != "" {
+			t.Errorf("list limits (-want +got):\n%s", diff)
+		}
+		lists, watches := e.tap.requests("list"), e.tap.requests("watch")
+		if len(watches) == 0 || !watches[0].at.Equal(lists[0].at) {
+			t.Errorf("the sync waited before its watch:\n%v", e.tap.requests())
+		}
+	})
 }

@@ -11,7 +11,11 @@
 //
 // A Reflector is an explicit state machine (State); Run moves between
 // the states below, each in its own file (watchlist.go, listing.go,
-// watching.go; failure.go holds the transitions out of a failure):
+// watching.go; failure.go holds the transitions out of a failure). A
+// full state is read with a paginated list (Listing) unless
+// Options.WatchList asks for streaming lists (WatchListing): on
+// kube-apiserver v1.36.3 the pages arrive sooner than the same
+// collection streamed as events.
 //
 //   - WatchListing: a streaming list, a watch with sendInitialEvents=true,
 //     allowWatchBookmarks, resourceVersionMatch=NotOlderThan and an empty

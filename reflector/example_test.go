@@ -94,7 +94,6 @@ func ExampleTransformStore() {
 		return cm
 	})
 	r, err := reflector.New(client.For[*corev1.ConfigMap](c).Namespace("default"), trimmed, reflector.Options{
-		DisableWatchList:     true, // list, then watch
 		InitialListFromCache: true, // the first list: resourceVersion=0
 	})
 	if err != nil {

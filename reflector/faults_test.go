@@ -55,6 +55,7 @@ func TestFaults(t *testing.T) {
 	tests := []faultCase{
 		{
 			name:        "watch-list refused (400), remembered",
+			opts:        reflector.Options{WatchList: true},
 			setup:       func(e *env) { e.s.Faults().SetWatchList(fake.WatchListRefused) },
 			fault:       dropWatches,
 			wantRelists: 1,
@@ -69,7 +70,7 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name:        "watch-list without end bookmark falls back after WatchListTimeout",
-			opts:        reflector.Options{WatchListTimeout: 10 * time.Second},
+			opts:        reflector.Options{WatchList: true, WatchListTimeout: 10 * time.Second},
 			setup:       func(e *env) { e.s.Faults().SetWatchList(fake.WatchListNoEndBookmark) },
 			fault:       dropWatches,
 			wantRelists: 2, // the hung streaming list, then a list
@@ -120,23 +121,25 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name:        "corrupt frame in a streaming list",
+			opts:        reflector.Options{WatchList: true},
 			setup:       func(e *env) { e.s.Faults().CorruptNextEvent() },
 			wantRelists: 2,
 		},
 		{
 			name:        "410 on watch (compacted while dropped), watch-list",
+			opts:        reflector.Options{WatchList: true},
 			fault:       compactWhileDropped,
 			wantRelists: 2,
 		},
 		{
 			name:        "410 on watch (compacted while dropped), list-then-watch",
-			opts:        reflector.Options{DisableWatchList: true},
+			opts:        reflector.Options{},
 			fault:       compactWhileDropped,
 			wantRelists: 2,
 		},
 		{
 			name: "410 on continue: the pager lists again from the start, in pages",
-			opts: reflector.Options{DisableWatchList: true, PageSize: 5},
+			opts: reflector.Options{PageSize: 5},
 			wrap: func(e *env) reflector.Source[*corev1.ConfigMap] {
 				return &compactingSource{Resource: e.res, s: e.s, afterFirstPage: true}
 			},
@@ -153,7 +156,7 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name: "compaction between the initial list and its watch",
-			opts: reflector.Options{DisableWatchList: true, PageSize: 5},
+			opts: reflector.Options{PageSize: 5},
 			wrap: func(e *env) reflector.Source[*corev1.ConfigMap] {
 				return &compactingSource{Resource: e.res, s: e.s}
 			},
@@ -161,6 +164,7 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name: "compaction during the streaming list",
+			opts: reflector.Options{WatchList: true},
 			n:    200,
 			onItem: func(e *env, n int) {
 				if n == 5 {
@@ -176,7 +180,7 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name:        "410 answering a list: relist at once, then back off",
-			opts:        reflector.Options{DisableWatchList: true},
+			opts:        reflector.Options{},
 			setup:       func(e *env) { e.s.Faults().FailNext(2, http.StatusGone, 0) },
 			settle:      waitFor(3, "list"),
 			wantRelists: 3,
@@ -189,6 +193,7 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name:        "429 storm on the streaming list",
+			opts:        reflector.Options{WatchList: true},
 			setup:       func(e *env) { e.s.Faults().FailNext(3, http.StatusTooManyRequests, 2*time.Second) },
 			settle:      waitFor(4, "watch-list"),
 			wantRelists: 1,
@@ -196,7 +201,7 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name:        "429 storm on the list, retried by the client",
-			opts:        reflector.Options{DisableWatchList: true},
+			opts:        reflector.Options{},
 			setup:       func(e *env) { e.s.Faults().FailNext(3, http.StatusTooManyRequests, 2*time.Second) },
 			settle:      waitFor(4, "list"),
 			wantRelists: 1,
@@ -204,7 +209,7 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name:        "429 storm on the list, longer than the client retries",
-			opts:        reflector.Options{DisableWatchList: true},
+			opts:        reflector.Options{},
 			setup:       func(e *env) { e.s.Faults().FailNext(12, http.StatusTooManyRequests, time.Second) },
 			settle:      waitFor(13, "list"),
 			wantRelists: 2, // the client gave up after 10 tries; the Reflector listed again
@@ -223,6 +228,7 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name:   "5xx on the streaming list and on a resumed watch",
+			opts:   reflector.Options{WatchList: true},
 			setup:  func(e *env) { e.s.Faults().FailNext(2, http.StatusInternalServerError, 0) },
 			settle: waitFor(3, "watch-list"),
 			fault: func(t *testing.T, e *env) {
@@ -236,7 +242,7 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name:        "5xx on the list, retried by the client",
-			opts:        reflector.Options{DisableWatchList: true},
+			opts:        reflector.Options{},
 			setup:       func(e *env) { e.s.Faults().FailNext(3, http.StatusServiceUnavailable, 0) },
 			settle:      waitFor(4, "list"),
 			wantRelists: 1,
@@ -266,6 +272,7 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name: "too large resource version that lasts: relist",
+			opts: reflector.Options{WatchList: true},
 			fault: func(t *testing.T, e *env) {
 				e.s.Faults().TooLargeResourceVersionNext(6)
 				e.s.Faults().DropWatches()
@@ -283,7 +290,9 @@ func TestFaults(t *testing.T) {
 			fake: fake.Options{BookmarkInterval: 10 * time.Second},
 			opts: reflector.Options{IdleTimeout: 30 * time.Second},
 			fault: func(t *testing.T, e *env) {
-				n := len(e.tap.requests("watch"))
+				// The list syncs the store; the watch after it may not be
+				// open yet.
+				n := len(e.tap.waitRequests(t, 1, "watch"))
 				e.tap.stallOpenWatches()
 				stalled := time.Now()
 				create(t, e.obs, 100070)

@@ -1,6 +1,7 @@
 package reflector
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -20,7 +21,9 @@ import (
 // pages, so that no collection is ever read in one unpaged answer that
 // Config.MaxResponseBytes may refuse; the store sees Abort and a new
 // Begin. The one read that is not paged, InitialListFromCache's, falls
-// back to a paged consistent list at once when its answer is too large.
+// back to a paged consistent list at once when its answer is too large;
+// a page too large for Config.MaxResponseBytes (objects of a megabyte,
+// 500 to a page) makes it list again at once in pages half as long.
 func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 	r.relists.Add(1)
 	r.metrics.ListStarted(Listing, r.why)
@@ -42,7 +45,8 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		return r.onFailure(ctx, Listing, err), err
 	}
 	r.begin()
-	p, err := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: r.opts.PageSize, OnExpired: pager.RestartPaged})
+	pageSize := cmp.Or(r.pageSize, r.opts.PageSize, pager.DefaultPageSize)
+	p, err := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: pageSize, OnExpired: pager.RestartPaged})
 	if err != nil { // checked by New: not expected
 		return fail(err)
 	}
@@ -60,6 +64,16 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 				r.log.Debug("reflector: the list from the cache is too large for one answer; listing in pages", "resource", r.name, "error", err)
 				r.store.Abort()
 				r.metrics.ListDone(Listing, 0, time.Since(start), err)
+				return Listing, nil
+			}
+			if !fromCache && pageSize > 1 && errors.Is(err, codec.ErrTooLarge) {
+				// Objects this large do not fit the page size in one
+				// answer: list again at once, in pages half as long (for
+				// the lists after too), down to one object per page.
+				r.pageSize = pageSize / 2
+				r.log.Debug("reflector: a page is too large for one answer; listing in smaller pages", "resource", r.name, "pageSize", r.pageSize, "error", err)
+				r.store.Abort()
+				r.metrics.ListDone(Listing, items, time.Since(start), err)
 				return Listing, nil
 			}
 			return fail(err)

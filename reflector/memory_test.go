@@ -35,8 +35,8 @@ func TestRelistPeakHeap(t *testing.T) {
 		name string
 		opts reflector.Options
 	}{
-		{"watch-list", reflector.Options{}},
-		{"list-then-watch", reflector.Options{DisableWatchList: true}},
+		{"watch-list", reflector.Options{WatchList: true}},
+		{"list-then-watch", reflector.Options{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := fake.New(fake.Options{})

@@ -34,13 +34,26 @@ type Options struct {
 	// nothing makes no request (the Idle state).
 	ShardSelector client.ShardSelector
 
-	// DisableWatchList starts with list-then-watch instead of a streaming
-	// list.
+	// WatchList reads full states with streaming lists (a watch with
+	// sendInitialEvents, KEP-3157) instead of paginated lists; the
+	// Reflector falls back to paginated lists for good when the server
+	// refuses them or sends no end bookmark in time. Off by default:
+	// kube-apiserver v1.36.3 sends a collection as a streaming list more
+	// slowly than as pages (5,000 custom resources: 1.5-2.1x the time of
+	// one unpaged GET, pages of 500 about 1.0-1.3x; Pods alike), and a
+	// paginated list, streamed into the store page by page, holds no more
+	// than two pages on either side. Both modes deliver every change: the
+	// watch starts at the full state's resourceVersion, and a 410 relists.
+	WatchList bool
+	// DisableWatchList asks for paginated lists, the default.
+	//
+	// Deprecated: paginated lists are the default; setting it together
+	// with WatchList is an error.
 	DisableWatchList bool
 	// WatchListTimeout is how long a streaming list may take to send its
 	// end bookmark before the Reflector gives up on streaming lists and
 	// falls back to list-then-watch for good (default
-	// DefaultWatchListTimeout).
+	// DefaultWatchListTimeout). Used with WatchList.
 	WatchListTimeout time.Duration
 	// PageSize is the page size of list-then-watch (default: the pager's).
 	PageSize int64
@@ -107,7 +120,8 @@ type Options struct {
 
 // Validate reports options a Reflector cannot run with: a selector that
 // carries an error (client.LabelSelector's builders record one), a shard
-// selector the client cannot send, a negative page size or duration
+// selector the client cannot send, WatchList with DisableWatchList, a
+// negative page size or duration
 // (IdleTimeout excepted: negative turns it off), an InitialBackoff longer
 // than MaxBackoff. The error matches client.ErrInvalidOptions. New calls
 // it; an informer.Factory calls it for its base options.
@@ -122,6 +136,9 @@ func (o Options) Validate() error {
 	}
 	if err := o.ShardSelector.Validate(); err != nil {
 		return fmt.Errorf("reflector: ShardSelector: %w", err)
+	}
+	if o.WatchList && o.DisableWatchList {
+		return invalidf("WatchList and DisableWatchList are both set")
 	}
 	if o.PageSize < 0 {
 		return invalidf("PageSize %d is negative", o.PageSize)

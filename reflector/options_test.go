@@ -34,7 +34,7 @@ func TestTransform(t *testing.T) {
 					cm.Annotations = map[string]string{"transformed": "yes"}
 					return cm
 				})
-				_, stop := e.run(t, trimmed, reflector.Options{DisableWatchList: !watchList})
+				_, stop := e.run(t, trimmed, reflector.Options{WatchList: watchList})
 				waitFor := func() {
 					t.Helper()
 					deadline := time.Now().Add(time.Minute)
@@ -124,24 +124,24 @@ func TestInitialListFromCache(t *testing.T) {
 	}{
 		{
 			name:      "list-then-watch",
-			opts:      reflector.Options{DisableWatchList: true, InitialListFromCache: true, PageSize: 5},
+			opts:      reflector.Options{InitialListFromCache: true, PageSize: 5},
 			wantFirst: request{rv: "0", limit: "5"},
 		},
 		{
 			name:      "after a refused streaming list",
-			opts:      reflector.Options{InitialListFromCache: true, PageSize: 5},
+			opts:      reflector.Options{WatchList: true, InitialListFromCache: true, PageSize: 5},
 			setup:     func(s *fake.Server) { s.Faults().SetWatchList(fake.WatchListRefused) },
 			wantFirst: request{rv: "0", limit: "5"},
 		},
 		{
 			name:      "after a streaming list given up midway",
-			opts:      reflector.Options{InitialListFromCache: true, PageSize: 5, WatchListTimeout: 5 * time.Second},
+			opts:      reflector.Options{WatchList: true, InitialListFromCache: true, PageSize: 5, WatchListTimeout: 5 * time.Second},
 			setup:     func(s *fake.Server) { s.Faults().SetWatchList(fake.WatchListNoEndBookmark) },
 			wantFirst: request{rv: "none", limit: "5"},
 		},
 		{
 			name:      "off",
-			opts:      reflector.Options{DisableWatchList: true, PageSize: 5},
+			opts:      reflector.Options{PageSize: 5},
 			wantFirst: request{rv: "none", limit: "5"},
 		},
 	}
@@ -189,7 +189,7 @@ func TestMetrics(t *testing.T) {
 		e.s.Faults().SetWatchList(fake.WatchListRefused)
 		st := newCheckStore(e.obs)
 		m := &recordingMetrics{}
-		_, stop := e.run(t, st, reflector.Options{Metrics: m})
+		_, stop := e.run(t, st, reflector.Options{WatchList: true, Metrics: m})
 		waitInSync(t, st, e.obs, time.Minute)
 		create(t, e.obs, 100)
 		waitInSync(t, st, e.obs, time.Minute)
@@ -303,6 +303,7 @@ func TestInvalidOptions(t *testing.T) {
 		{"shard selector of an unknown key", res, st, reflector.Options{ShardSelector: client.ShardSelector{Key: "object.metadata.name", Ranges: []client.HashRange{{}}}}},
 		{"empty shard range", res, st, reflector.Options{ShardSelector: client.ShardSelector{Key: client.ShardByUID, Ranges: []client.HashRange{{Start: 5, End: 5}}}}},
 		{"negative page size", res, st, reflector.Options{PageSize: -1}},
+		{"WatchList with DisableWatchList", res, st, reflector.Options{WatchList: true, DisableWatchList: true}},
 		{"negative WatchListTimeout", res, st, reflector.Options{WatchListTimeout: -time.Second}},
 		{"negative WatchTimeout", res, st, reflector.Options{WatchTimeout: -time.Second}},
 		{"negative InitialBackoff", res, st, reflector.Options{InitialBackoff: -time.Second}},

@@ -82,7 +82,7 @@ func TestBrokenStreamingListListedInPages(t *testing.T) {
 		e := newEnv(t, 50, fake.Options{})
 		st := newCheckStore(e.obs)
 		e.s.Faults().DropWatchesAfter(10)
-		r, stop := e.run(t, st, reflector.Options{})
+		r, stop := e.run(t, st, reflector.Options{WatchList: true})
 		defer stop()
 		if err := r.WaitForSync(t.Context()); err != nil {
 			t.Fatal(err)

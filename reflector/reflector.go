@@ -78,6 +78,7 @@ type Reflector[T client.Object] struct {
 	rv        string // last resourceVersion seen; "" means a relist is due
 	why       Reason // why the next full state is read
 	fed       bool   // the store has been given a stream (Begin) since Run started
+	pageSize  int64  // the page size of lists, once a page was too large; 0: Options.PageSize
 	bo        *backoffpolicy.Backoff
 	next      State // state after BackingOff
 	wait      time.Duration
@@ -187,7 +188,7 @@ func (r *Reflector[T]) PartLists() int64 { return r.partLists.Load() }
 // may be called once.
 func (r *Reflector[T]) Run(ctx context.Context) error {
 	r.dec = &wire.Decoder{ReadOnly: true}
-	r.watchList = !r.opts.DisableWatchList
+	r.watchList = r.opts.WatchList
 	r.bo = backoffpolicy.Policy{Initial: r.opts.InitialBackoff, Max: r.opts.MaxBackoff}.New()
 	defer r.health.stop()
 	defer r.state.Store(int32(Stopped))

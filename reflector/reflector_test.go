@@ -50,7 +50,7 @@ func TestInitialSyncWatchList(t *testing.T) {
 	_, res := netServer(t, 25)
 	src := &countingSource{Resource: res}
 	st := newMapStore[*corev1.ConfigMap]()
-	r := newReflector(t, src, st, reflector.Options{})
+	r := newReflector(t, src, st, reflector.Options{WatchList: true})
 	start(t, r)
 	waitInSync(t, st, res, 10*time.Second)
 	create(t, res, 100)

@@ -100,7 +100,7 @@ func TestWatchForbidden(t *testing.T) {
 				e := newLoggedEnv(t, 20, fake.Options{}, slog.New(logs))
 				e.tap.setRefuse(refuseWatches(func() *metav1.Status { return forbidden("watch") }))
 				st := newCheckStore(e.obs)
-				r, stop := e.run(t, st, reflector.Options{DisableWatchList: !watchList})
+				r, stop := e.run(t, st, reflector.Options{WatchList: watchList})
 
 				ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
 				defer cancel()
@@ -174,7 +174,7 @@ func TestWatchBadRequestRelists(t *testing.T) {
 			return nil
 		})
 		st := newCheckStore(e.obs)
-		r, stop := e.run(t, st, reflector.Options{DisableWatchList: true})
+		r, stop := e.run(t, st, reflector.Options{})
 		time.Sleep(2 * time.Minute)
 		err := r.WaitForSync(t.Context())
 		stop()
@@ -209,7 +209,7 @@ func TestResourceNotServed(t *testing.T) {
 		}
 		gvr := client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
 		st := newMapStore[*unstructured.Unstructured]()
-		r := newReflector(t, client.Dynamic(c, gvr).Namespace("default"), st, reflector.Options{})
+		r := newReflector(t, client.Dynamic(c, gvr).Namespace("default"), st, reflector.Options{WatchList: true})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- r.Run(ctx) }()

@@ -71,6 +71,10 @@ func TestRetryNowAfterOutage(t *testing.T) {
 		if err := r.WaitForSync(t.Context()); err != nil {
 			t.Fatal(err)
 		}
+		// A change seen through the watch: the server holds the watch
+		// that DropWatches below drops (the list alone syncs the store).
+		create(t, e.obs, 1000)
+		waitInSync(t, st, e.obs, time.Minute)
 		src.set(true)
 		e.s.Faults().DropWatches()
 		time.Sleep(3 * time.Minute) // the backoff reaches MaxBackoff
@@ -94,11 +98,16 @@ func TestRetryNowAfterOutage(t *testing.T) {
 func TestRetryNowKeepsServerWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 5, fake.Options{})
-		r, stop := e.run(t, newMapStore[*corev1.ConfigMap](), reflector.Options{})
+		st := newCheckStore(e.obs)
+		r, stop := e.run(t, st, reflector.Options{})
 		defer stop()
 		if err := r.WaitForSync(t.Context()); err != nil {
 			t.Fatal(err)
 		}
+		// A change seen through the watch: the server holds the watch
+		// that DropWatches below drops (the list alone syncs the store).
+		create(t, e.obs, 1000)
+		waitInSync(t, st, e.obs, time.Minute)
 		watches := len(e.tap.requests("watch"))
 		e.s.Faults().FailNext(1, http.StatusTooManyRequests, 5*time.Second)
 		e.s.Faults().DropWatches()

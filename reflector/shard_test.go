@@ -112,7 +112,7 @@ func TestShardSelectorChanges(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				e := newEnv(t, 40, fake.Options{IgnoreShardSelector: !tc.serverShards})
 				st := &shardStore{mapStore: newMapStore[*corev1.ConfigMap]()}
-				r, stop := e.run(t, st, reflector.Options{ShardSelector: half, DisableWatchList: !tc.watchList})
+				r, stop := e.run(t, st, reflector.Options{ShardSelector: half, WatchList: tc.watchList})
 				defer stop()
 				settled := func(s client.ShardSelector) {
 					t.Helper()

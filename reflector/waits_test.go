@@ -103,6 +103,10 @@ func TestBackoffNeverPassesMax(t *testing.T) {
 		st := newCheckStore(e.obs)
 		_, stop := e.run(t, st, reflector.Options{MaxBackoff: 30 * time.Second})
 		waitInSync(t, st, e.obs, time.Minute)
+		// A change seen through the watch: the server holds the watch
+		// that DropWatches below drops (the list alone syncs the store).
+		create(t, e.obs, 1000)
+		waitInSync(t, st, e.obs, time.Minute)
 		n := len(e.tap.requests("watch"))
 		const failures = 30
 		e.tap.setRefuse(refuseNextWatches(failures, func() *metav1.Status {

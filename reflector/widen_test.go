@@ -294,7 +294,7 @@ func TestShardSelectorWidens(t *testing.T) {
 				e := newEnv(t, 60, fake.Options{IgnoreShardSelector: !tc.serverShards})
 				st := newPartStore(e.obs)
 				src := &gatedSource{Resource: e.res}
-				r := newReflector(t, src, st, reflector.Options{ShardSelector: sel(q[0]), DisableWatchList: !tc.watchList})
+				r := newReflector(t, src, st, reflector.Options{ShardSelector: sel(q[0]), WatchList: tc.watchList})
 				defer start(t, r)()
 				if err := r.WaitForSync(t.Context()); err != nil {
 					t.Fatal(err)

@@ -65,7 +65,7 @@ func main() {
 	objects := flag.String("objects", "10000,50000", "objects in the server, comma-separated sizes")
 	shapes := flag.String("shapes", "small,typical,large,certificate,workflow,managed", "object shapes: the Widget's (small, typical, large) and the held-out kinds (certificate, workflow, managed)")
 	kinds := flag.String("kinds", "typed,dynamic", "typed (vs controller-runtime), dynamic (vs dynamicinformer)")
-	mode := flag.String("mode", "watchlist", "initial list mode of both SDKs: watchlist or list")
+	mode := flag.String("mode", "default", "initial list mode: default (each SDK's own: kubewire's paginated lists, client-go v0.36.3's watch-list), or watchlist or list for both SDKs")
 	kwFormat := flag.String("format", "json", "what kubewire reads: json (CBOR turned off) or cbor (its default: CBOR where the server serves it); cbor starts kube-apiserver with CBORServingAndStorage")
 	cgFormat := flag.String("cgformat", "json", "what client-go and controller-runtime read: json, or cbor (the ClientsAllowCBOR and ClientsPreferCBOR gates)")
 	rounds := flag.Int("rounds", 3, "runs of each SDK per scenario, alternating; the median is reported")
@@ -89,6 +89,10 @@ func main() {
 	}
 	cfg := config{rounds: *rounds, updates: *updates, mode: *mode, profile: *profile, server: *serverKind, e2eDir: *e2eDir, out: os.Stdout, log: os.Stderr,
 		kwFormat: *kwFormat, cgFormat: *cgFormat, reads: *reads}
+	if m := *mode; m != "default" && m != "watchlist" && m != "list" {
+		fmt.Fprintln(os.Stderr, "crinformer: -mode is default, watchlist or list")
+		os.Exit(2)
+	}
 	for _, f := range []string{*kwFormat, *cgFormat} {
 		if f != "json" && f != "cbor" {
 			fmt.Fprintln(os.Stderr, "crinformer: -format and -cgformat are json or cbor")
@@ -288,6 +292,28 @@ func runAll(cfg config) (*report, error) {
 	return rep, nil
 }
 
+// sdkMode is how sdk reads its initial list in the run's mode: in
+// "default" mode each SDK's own default, kubewire's reflector paginated
+// lists and client-go v0.36.3 watch-list (its WatchListClient gate is on
+// by default since v1.35).
+func sdkMode(mode, sdk string) string {
+	if mode != "default" {
+		return mode
+	}
+	if sdk == "kubewire" {
+		return "list"
+	}
+	return "watchlist"
+}
+
+// modeName names a run's mode in the report's title.
+func modeName(mode string) string {
+	if mode == "default" {
+		return "default mode (kubewire: " + sdkMode(mode, "kubewire") + ", client-go: " + sdkMode(mode, "client-go") + ")"
+	}
+	return mode + " mode"
+}
+
 // runChild runs one SDK's informer in a child process through sync and
 // the events phase, and checks from the server's counts that it synced
 // in the mode asked for and took the events from one resumed watch.
@@ -297,13 +323,16 @@ func runChild(cfg config, srv *server, sdk string, sc scenario, round int, strea
 	if sdk != "kubewire" {
 		format = cfg.cgFormat
 	}
-	args := []string{"-sdk", sdk, "-kind", sc.Kind, "-shape", sc.Shape, "-url", srv.URL(), "-token", srv.Token(), "-mode", cfg.mode, "-objects", strconv.Itoa(sc.Objects), "-format", format}
+	mode := sdkMode(cfg.mode, sdk)
+	args := []string{"-sdk", sdk, "-kind", sc.Kind, "-shape", sc.Shape, "-url", srv.URL(), "-token", srv.Token(), "-mode", mode, "-objects", strconv.Itoa(sc.Objects), "-format", format}
 	if cfg.profile != "" {
 		args = append(args, "-profile", filepath.Join(cfg.profile, fmt.Sprintf("%d-%s-%s-%s-%d", sc.Objects, sc.Shape, sc.Kind, sdk, round+1)))
 	}
 	cmd := cfg.spawn(sdk, args)
-	cmd.Env = append(cmd.Environ(), "KUBE_FEATURE_WatchListClient="+strconv.FormatBool(cfg.mode == "watchlist"),
-		"KUBE_FEATURE_ClientsAllowCBOR="+strconv.FormatBool(format == "cbor"), "KUBE_FEATURE_ClientsPreferCBOR="+strconv.FormatBool(format == "cbor"))
+	cmd.Env = append(cmd.Environ(), "KUBE_FEATURE_ClientsAllowCBOR="+strconv.FormatBool(format == "cbor"), "KUBE_FEATURE_ClientsPreferCBOR="+strconv.FormatBool(format == "cbor"))
+	if cfg.mode != "default" { // else client-go's own default
+		cmd.Env = append(cmd.Env, "KUBE_FEATURE_WatchListClient="+strconv.FormatBool(mode == "watchlist"))
+	}
 	cmd.Stderr = cfg.log
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -343,8 +372,8 @@ func runChild(cfg config, srv *server, sdk string, sc scenario, round int, strea
 	if r.Sync.Items != sc.Objects {
 		return r, fmt.Errorf("handler saw %d adds, want %d", r.Sync.Items, sc.Objects)
 	}
-	if n := r.SyncReq; cfg.mode == "watchlist" && (n.WatchLists == 0 || n.Lists > 0) || cfg.mode == "list" && (n.Lists == 0 || n.WatchLists > 0) {
-		return r, fmt.Errorf("sync in %s mode: server saw %v", cfg.mode, n)
+	if n := r.SyncReq; mode == "watchlist" && (n.WatchLists == 0 || n.Lists > 0) || mode == "list" && (n.Lists == 0 || n.WatchLists > 0) {
+		return r, fmt.Errorf("sync in %s mode: server saw %v", mode, n)
 	}
 	if _, err := fmt.Fprintf(stdin, "events %d\n", m); err != nil {
 		return r, err
@@ -473,7 +502,7 @@ func figures(sc scenario, floor, streamFloor float64, events string, kw, cg resu
 
 func (rep *report) print(w io.Writer) {
 	baseline := map[string]string{"typed": "controller-runtime v0.24 cache", "dynamic": "client-go dynamicinformer"}
-	fmt.Fprintf(w, "\nCustom-resource informers, kubewire (%s) vs client-go v0.36.3 (typed: controller-runtime v0.24; %s), %s mode, %s, median of %d rounds; %s\n\n", rep.KwFormat, rep.CgFormat, rep.Mode, serverName[rep.Server], rep.Rounds, rep.Machine)
+	fmt.Fprintf(w, "\nCustom-resource informers, kubewire (%s) vs client-go v0.36.3 (typed: controller-runtime v0.24; %s), %s, %s, median of %d rounds; %s\n\n", rep.KwFormat, rep.CgFormat, modeName(rep.Mode), serverName[rep.Server], rep.Rounds, rep.Machine)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "objects\tshape\tkind\tfigure\tkubewire\tclient-go\tratio\tgoal\t\t")
 	var verdicts []string

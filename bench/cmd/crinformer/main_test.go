@@ -26,12 +26,18 @@ func TestMain(m *testing.M) {
 // both kinds, must cache every object in the mode asked for and take
 // every event from one resumed watch (run checks it).
 func TestBothSDKsSync(t *testing.T) {
+	for _, mode := range []string{"default", "watchlist", "list"} {
+		t.Run(mode, func(t *testing.T) { testBothSDKsSync(t, mode) })
+	}
+}
+
+func testBothSDKsSync(t *testing.T, mode string) {
 	objects, shapes := 1000, crgen.Shapes
-	if testing.Short() {
+	if testing.Short() || mode != "default" {
 		objects, shapes = 200, []crgen.Shape{crgen.Typical}
 	}
 	cfg := config{
-		objects: []int{objects}, shapes: shapes, kinds: []string{"typed", "dynamic"}, mode: "watchlist",
+		objects: []int{objects}, shapes: shapes, kinds: []string{"typed", "dynamic"}, mode: mode,
 		rounds: 1, updates: 2 * objects, out: io.Discard, log: io.Discard,
 		spawn: func(_ string, args []string) *exec.Cmd {
 			cmd := exec.Command(os.Args[0], args...)

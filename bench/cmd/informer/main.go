@@ -26,7 +26,7 @@
 //     list; in list mode a list and no watch-list. (client-go's mode is
 //     its WatchListClient feature gate, set through the child's
 //     KUBE_FEATURE_WatchListClient environment variable; kubewire's is
-//     reflector.Options.DisableWatchList.)
+//     reflector.Options.WatchList.)
 //   - relist: the server writes an object the informers do not watch (a
 //     ConfigMap), compacts its history and drops every watch, so the
 //     informers' watches come back to 410 Gone and they relist every Pod.

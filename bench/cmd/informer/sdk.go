@@ -73,7 +73,7 @@ func newSubject(sdk, url, token, mode string, pageSize int64, c *counters) (subj
 			return nil, err
 		}
 		inf, err := informer.New(client.For[*kwcorev1.Pod](cl), informer.Options[*kwcorev1.Pod]{
-			Reflector: reflector.Options{DisableWatchList: mode == "list", PageSize: pageSize},
+			Reflector: reflector.Options{WatchList: mode == "watchlist", PageSize: pageSize},
 		})
 		if err != nil {
 			return nil, err

@@ -63,16 +63,17 @@ type watched[T client.Kinded] struct {
 
 func newKind[T client.Kinded](sp spec[T], c *client.Client, namespaces []string, names int, base reflector.Options) *kindRun[T] {
 	k := &kindRun[T]{spec: sp, c: c, namespaces: namespaces, names: names}
-	list := base
-	list.DisableWatchList, list.PageSize = true, 5
+	stream, list := base, base
+	stream.WatchList, stream.DisableWatchList = true, false
+	list.WatchList, list.PageSize = false, 5
 	for _, w := range []struct {
 		label string
 		scope informer.Scope
 		opts  reflector.Options
 	}{
-		{"all namespaces, streaming list", informer.Scope{}, base},
+		{"all namespaces, streaming list", informer.Scope{}, stream},
 		{"namespace " + namespaces[0] + ", paged list", informer.Scope{Namespace: namespaces[0]}, list},
-		{"group a, streaming list", informer.Scope{LabelSelector: client.MatchLabels(map[string]string{groupLabel: "a"})}, base},
+		{"group a, streaming list", informer.Scope{LabelSelector: client.MatchLabels(map[string]string{groupLabel: "a"})}, stream},
 	} {
 		opts := w.opts
 		opts.LabelSelector = w.scope.LabelSelector

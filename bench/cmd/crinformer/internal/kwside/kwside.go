@@ -37,7 +37,7 @@ func NewSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c 
 	if err != nil {
 		return nil, err
 	}
-	ropts := reflector.Options{DisableWatchList: mode == "list"}
+	ropts := reflector.Options{WatchList: mode == "watchlist"}
 	if kind == "typed" {
 		switch shape {
 		case crgen.Certificate:
