@@ -242,7 +242,18 @@ func (r *Reflector[T]) reshard(sel client.ShardSelector) State {
 	}
 	r.sel = sel
 	r.setFiltering()
+	if selectsEverything(sel) {
+		// No object can stray from sel, so its full state will not show
+		// where it is applied: what the server did with old still holds.
+		keepFiltering()
+	}
 	return r.relistState(ReasonShardChanged)
+}
+
+// selectsEverything reports whether sel's ranges cover the whole hash
+// space.
+func selectsEverything(sel client.ShardSelector) bool {
+	return !sel.IsZero() && sel.Covers(client.ShardSelector{Key: sel.Key, Ranges: []client.HashRange{{}}})
 }
 
 // setFiltering resets ShardFiltering for a new selector.
@@ -305,7 +316,7 @@ func (r *Reflector[T]) fullStateFiltered(items int, shardInfo string) {
 			return
 		}
 	}
-	if items > 0 {
+	if items > 0 && !selectsEverything(r.sel) {
 		r.shard.filtering.Store(int32(ShardOnServer))
 	}
 }

@@ -238,3 +238,30 @@ func TestShardSelectorInvalid(t *testing.T) {
 		t.Errorf("ShardSelector = %v after a refused change", r.ShardSelector())
 	}
 }
+
+// TestShardSelectorOfEverything: a selector covering the whole hash
+// space lets no object stray, so a server without the gate is not taken
+// for one that filters.
+func TestShardSelectorOfEverything(t *testing.T) {
+	all := client.ShardSelector{Key: client.ShardByUID, Ranges: client.SplitHashSpace(4)}
+	for _, serverShards := range []bool{false, true} {
+		t.Run(fmt.Sprintf("server shards %v", serverShards), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, 20, fake.Options{IgnoreShardSelector: !serverShards})
+				st := &shardStore{mapStore: newMapStore[*corev1.ConfigMap]()}
+				r, stop := e.run(t, st, reflector.Options{ShardSelector: all})
+				defer stop()
+				if err := r.WaitForSync(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+				got := r.ShardFiltering()
+				if !serverShards && got == reflector.ShardOnServer {
+					t.Errorf("ShardFiltering = %v for a server that ignores the selector", got)
+				}
+				if len(st.keys()) != 20 {
+					t.Errorf("store holds %d objects, want 20", len(st.keys()))
+				}
+			})
+		})
+	}
+}
