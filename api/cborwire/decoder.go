@@ -61,6 +61,7 @@ type Decoder struct {
 	key        []byte // the current map key
 	pairs      []pair
 	stack      []any
+	strs       []string  // StringMap: the keys and values of the maps being read
 	strBuf     []byte    // indefinite strings, joined
 	jsonBuf    []byte    // transcoding scratch
 	members    []member  // transcoding: the members of the maps being read

@@ -15,7 +15,7 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 		return
 	}
 	if *m == nil {
-		*m = make(M, min(max(n, 0), maxMapHint))
+		*m = make(M, MapCap(n))
 	}
 	for i := 0; d.NextKey(i, n); i++ {
 		k := K(d.intern(d.key))
@@ -31,13 +31,49 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 // StringMap reads a map of strings (labels, annotations, selectors) into
 // *m, sized to fit, keys and values interned; null sets *m to nil.
 // Through a ReadOnly Table, equal maps (whatever the order of their
-// keys) are one shared map.
+// keys) are one shared map. The pairs are gathered in scratch first, so
+// that the map is made once at its size and no value escapes through a
+// callback.
 func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
-	if k, ok := ReuseMap(d, m); !ok {
-		Map(d, m, "map[string]string", func(d *Decoder, v *V) { String(d, v) })
+	k, ok := ReuseMap(d, m)
+	if ok {
+		return
+	}
+	if d.Null() {
+		*m = nil
+		return
+	}
+	n, ok := d.OpenMap("map[string]string")
+	if !ok {
+		return
+	}
+	base := len(d.strs)
+	for i := 0; d.NextKey(i, n); i++ {
+		key := d.intern(d.key)
+		var v string
+		if b, ok := d.stringBytes("string"); ok {
+			v = d.intern(b)
+		}
+		d.strs = append(d.strs, key, v)
+	}
+	kv := d.strs[base:]
+	if d.err == nil {
+		if *m == nil {
+			*m = make(M, len(kv)/2)
+		}
+		for i := 0; i < len(kv); i += 2 {
+			(*m)[K(kv[i])] = V(kv[i+1])
+		}
 		Keep(d, k, *m)
 	}
+	clear(kv)
+	d.strs = d.strs[:base]
 }
+
+// MapCap is the size hint to make a map with for a map whose head says n
+// entries (-1: an indefinite length), bounded as a head may claim more
+// entries than follow.
+func MapCap(n int) int { return min(max(n, 0), maxMapHint) }
 
 // maxPrealloc bounds the bytes a slice is made with from a head's count:
 // a head may claim as many elements as there are bytes left, and an

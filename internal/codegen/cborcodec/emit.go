@@ -285,12 +285,26 @@ func (e *emitter) mapValue(target string, t types.Type, u *types.Map, owner, goN
 		e.p("%s.StringMap(d, %s)", rt, addr(target))
 		return nil
 	}
+	// The loop is written out, not a call of cborwire.Map with a
+	// callback: a value passed to a callback escapes, one allocation per
+	// entry.
 	key := e.reuse("ReuseMap", target)
-	e.p("%s.Map(d, %s, %q, func(d *%s.Decoder, v *%s) {", rt, addr(target), e.typeString(t), rt, e.typeString(u.Elem()))
-	if err := e.value("(*v)", u.Elem(), owner, goName); err != nil {
+	count, k, v := e.newVar("n"), e.newVar("key"), e.newVar("v")
+	e.p("if d.Null() {\n%s = nil\n} else if %s, ok := d.OpenMap(%q); ok {", target, count, e.typeString(t))
+	e.p("if %s == nil {\n%s = make(%s, %s.MapCap(%s))\n}", target, target, e.typeString(t), rt, count)
+	e.p("for i := 0; d.NextKey(i, %s); i++ {", count)
+	if kt := e.typeString(u.Key()); kt == "string" {
+		e.p("%s := d.InternString(d.Key())", k)
+	} else {
+		e.p("%s := %s(d.InternString(d.Key()))", k, kt)
+	}
+	e.p("var %s %s", v, e.typeString(u.Elem()))
+	if err := e.value(v, u.Elem(), owner, goName); err != nil {
 		return err
 	}
-	e.p("})")
+	e.p("if d.Err() != nil {\nbreak\n}")
+	e.p("%s[%s] = %s", target, k, v)
+	e.p("}\n}")
 	e.keep(key, target)
 	return nil
 }

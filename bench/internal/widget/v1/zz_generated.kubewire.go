@@ -1579,9 +1579,22 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 			}
 		case "nodes":
 			if k22, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
-				cborwire.Map(d, &m.Nodes, "map[string]NodeStatus", func(d *cborwire.Decoder, v *NodeStatus) {
-					(*v).DecodeCBOR(d)
-				})
+				if d.Null() {
+					m.Nodes = nil
+				} else if n23, ok := d.OpenMap("map[string]NodeStatus"); ok {
+					if m.Nodes == nil {
+						m.Nodes = make(map[string]NodeStatus, cborwire.MapCap(n23))
+					}
+					for i := 0; d.NextKey(i, n23); i++ {
+						key24 := d.InternString(d.Key())
+						var v25 NodeStatus
+						v25.DecodeCBOR(d)
+						if d.Err() != nil {
+							break
+						}
+						m.Nodes[key24] = v25
+					}
+				}
 				cborwire.Keep(d, k22, m.Nodes)
 			}
 		default:
@@ -1594,46 +1607,22 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
-	n23, ok := d.OpenMap("WidgetStep")
+	n26, ok := d.OpenMap("WidgetStep")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n23); i++ {
+	for i := 0; d.NextKey(i, n26); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "image":
 			cborwire.String(d, &m.Image)
 		case "command":
-			if k24, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+			if k27, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
 				if d.Null() {
 					m.Command = nil
-				} else if n26, ok := d.OpenArray("[]string"); ok {
-					s25 := m.Command[:0]
-					if cap(s25) < n26 {
-						s25 = make([]string, 0, cborwire.SliceCap[string](n26))
-					}
-					for i := 0; d.NextElem(i, n26); i++ {
-						if i < cap(s25) {
-							s25 = s25[:i+1]
-						} else {
-							s25 = append(s25, *new(string))
-						}
-						cborwire.String(d, &s25[i])
-					}
-					if len(s25) == 0 {
-						s25 = []string{}
-					}
-					m.Command = s25
-				}
-				cborwire.Keep(d, k24, m.Command)
-			}
-		case "args":
-			if k27, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
-				if d.Null() {
-					m.Args = nil
 				} else if n29, ok := d.OpenArray("[]string"); ok {
-					s28 := m.Args[:0]
+					s28 := m.Command[:0]
 					if cap(s28) < n29 {
 						s28 = make([]string, 0, cborwire.SliceCap[string](n29))
 					}
@@ -1648,85 +1637,109 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 					if len(s28) == 0 {
 						s28 = []string{}
 					}
-					m.Args = s28
+					m.Command = s28
 				}
-				cborwire.Keep(d, k27, m.Args)
+				cborwire.Keep(d, k27, m.Command)
 			}
-		case "env":
-			if k30, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+		case "args":
+			if k30, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
 				if d.Null() {
-					m.Env = nil
-				} else if n32, ok := d.OpenArray("[]Param"); ok {
-					s31 := m.Env[:0]
+					m.Args = nil
+				} else if n32, ok := d.OpenArray("[]string"); ok {
+					s31 := m.Args[:0]
 					if cap(s31) < n32 {
-						s31 = make([]Param, 0, cborwire.SliceCap[Param](n32))
+						s31 = make([]string, 0, cborwire.SliceCap[string](n32))
 					}
 					for i := 0; d.NextElem(i, n32); i++ {
 						if i < cap(s31) {
 							s31 = s31[:i+1]
 						} else {
-							s31 = append(s31, *new(Param))
+							s31 = append(s31, *new(string))
 						}
-						s31[i].DecodeCBOR(d)
+						cborwire.String(d, &s31[i])
 					}
 					if len(s31) == 0 {
-						s31 = []Param{}
+						s31 = []string{}
 					}
-					m.Env = s31
+					m.Args = s31
 				}
-				cborwire.Keep(d, k30, m.Env)
+				cborwire.Keep(d, k30, m.Args)
 			}
-		case "dependsOn":
-			if k33, ok := cborwire.ReuseSlice(d, &m.DependsOn); !ok {
+		case "env":
+			if k33, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
 				if d.Null() {
-					m.DependsOn = nil
-				} else if n35, ok := d.OpenArray("[]string"); ok {
-					s34 := m.DependsOn[:0]
+					m.Env = nil
+				} else if n35, ok := d.OpenArray("[]Param"); ok {
+					s34 := m.Env[:0]
 					if cap(s34) < n35 {
-						s34 = make([]string, 0, cborwire.SliceCap[string](n35))
+						s34 = make([]Param, 0, cborwire.SliceCap[Param](n35))
 					}
 					for i := 0; d.NextElem(i, n35); i++ {
 						if i < cap(s34) {
 							s34 = s34[:i+1]
 						} else {
-							s34 = append(s34, *new(string))
+							s34 = append(s34, *new(Param))
 						}
-						cborwire.String(d, &s34[i])
+						s34[i].DecodeCBOR(d)
 					}
 					if len(s34) == 0 {
-						s34 = []string{}
+						s34 = []Param{}
 					}
-					m.DependsOn = s34
+					m.Env = s34
 				}
-				cborwire.Keep(d, k33, m.DependsOn)
+				cborwire.Keep(d, k33, m.Env)
+			}
+		case "dependsOn":
+			if k36, ok := cborwire.ReuseSlice(d, &m.DependsOn); !ok {
+				if d.Null() {
+					m.DependsOn = nil
+				} else if n38, ok := d.OpenArray("[]string"); ok {
+					s37 := m.DependsOn[:0]
+					if cap(s37) < n38 {
+						s37 = make([]string, 0, cborwire.SliceCap[string](n38))
+					}
+					for i := 0; d.NextElem(i, n38); i++ {
+						if i < cap(s37) {
+							s37 = s37[:i+1]
+						} else {
+							s37 = append(s37, *new(string))
+						}
+						cborwire.String(d, &s37[i])
+					}
+					if len(s37) == 0 {
+						s37 = []string{}
+					}
+					m.DependsOn = s37
+				}
+				cborwire.Keep(d, k36, m.DependsOn)
 			}
 		case "timeoutSeconds":
 			cborwire.Int(d, &m.TimeoutSeconds)
 		case "retryLimit":
 			cborwire.Int(d, &m.RetryLimit)
 		case "inputs":
-			if k36, ok := cborwire.ReuseSlice(d, &m.Inputs); !ok {
+			if k39, ok := cborwire.ReuseSlice(d, &m.Inputs); !ok {
 				if d.Null() {
 					m.Inputs = nil
-				} else if n38, ok := d.OpenArray("[]Param"); ok {
-					s37 := m.Inputs[:0]
-					if cap(s37) < n38 {
-						s37 = make([]Param, 0, cborwire.SliceCap[Param](n38))
+				} else if n41, ok := d.OpenArray("[]Param"); ok {
+					s40 := m.Inputs[:0]
+					if cap(s40) < n41 {
+						s40 = make([]Param, 0, cborwire.SliceCap[Param](n41))
 					}
-					for i := 0; d.NextElem(i, n38); i++ {
-						if i < cap(s37) {
-							s37 = s37[:i+1]
+					for i := 0; d.NextElem(i, n41); i++ {
+						if i < cap(s40) {
+							s40 = s40[:i+1]
 						} else {
-							s37 = append(s37, *new(Param))
+							s40 = append(s40, *new(Param))
 						}
-						s37[i].DecodeCBOR(d)
+						s40[i].DecodeCBOR(d)
 					}
-					if len(s37) == 0 {
-						s37 = []Param{}
+					if len(s40) == 0 {
+						s40 = []Param{}
 					}
-					m.Inputs = s37
+					m.Inputs = s40
 				}
-				cborwire.Keep(d, k36, m.Inputs)
+				cborwire.Keep(d, k39, m.Inputs)
 			}
 		case "resources":
 			m.Resources.DecodeCBOR(d)
@@ -1740,11 +1753,11 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
-	n39, ok := d.OpenMap("WidgetTemplate")
+	n42, ok := d.OpenMap("WidgetTemplate")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n39); i++ {
+	for i := 0; d.NextKey(i, n42); i++ {
 		switch string(d.Key()) {
 		case "labels":
 			cborwire.StringMap(d, &m.Labels)
@@ -1753,52 +1766,52 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 		case "serviceAccount":
 			cborwire.String(d, &m.ServiceAccount)
 		case "args":
-			if k40, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+			if k43, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
 				if d.Null() {
 					m.Args = nil
-				} else if n42, ok := d.OpenArray("[]string"); ok {
-					s41 := m.Args[:0]
-					if cap(s41) < n42 {
-						s41 = make([]string, 0, cborwire.SliceCap[string](n42))
-					}
-					for i := 0; d.NextElem(i, n42); i++ {
-						if i < cap(s41) {
-							s41 = s41[:i+1]
-						} else {
-							s41 = append(s41, *new(string))
-						}
-						cborwire.String(d, &s41[i])
-					}
-					if len(s41) == 0 {
-						s41 = []string{}
-					}
-					m.Args = s41
-				}
-				cborwire.Keep(d, k40, m.Args)
-			}
-		case "env":
-			if k43, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
-				if d.Null() {
-					m.Env = nil
-				} else if n45, ok := d.OpenArray("[]Param"); ok {
-					s44 := m.Env[:0]
+				} else if n45, ok := d.OpenArray("[]string"); ok {
+					s44 := m.Args[:0]
 					if cap(s44) < n45 {
-						s44 = make([]Param, 0, cborwire.SliceCap[Param](n45))
+						s44 = make([]string, 0, cborwire.SliceCap[string](n45))
 					}
 					for i := 0; d.NextElem(i, n45); i++ {
 						if i < cap(s44) {
 							s44 = s44[:i+1]
 						} else {
-							s44 = append(s44, *new(Param))
+							s44 = append(s44, *new(string))
 						}
-						s44[i].DecodeCBOR(d)
+						cborwire.String(d, &s44[i])
 					}
 					if len(s44) == 0 {
-						s44 = []Param{}
+						s44 = []string{}
 					}
-					m.Env = s44
+					m.Args = s44
 				}
-				cborwire.Keep(d, k43, m.Env)
+				cborwire.Keep(d, k43, m.Args)
+			}
+		case "env":
+			if k46, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if n48, ok := d.OpenArray("[]Param"); ok {
+					s47 := m.Env[:0]
+					if cap(s47) < n48 {
+						s47 = make([]Param, 0, cborwire.SliceCap[Param](n48))
+					}
+					for i := 0; d.NextElem(i, n48); i++ {
+						if i < cap(s47) {
+							s47 = s47[:i+1]
+						} else {
+							s47 = append(s47, *new(Param))
+						}
+						s47[i].DecodeCBOR(d)
+					}
+					if len(s47) == 0 {
+						s47 = []Param{}
+					}
+					m.Env = s47
+				}
+				cborwire.Keep(d, k46, m.Env)
 			}
 		case "resources":
 			m.Resources.DecodeCBOR(d)
@@ -1812,11 +1825,11 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n46, ok := d.OpenMap("WidgetList")
+	n49, ok := d.OpenMap("WidgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n46); i++ {
+	for i := 0; d.NextKey(i, n49); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1825,28 +1838,28 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k47, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k50, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n49, ok := d.OpenArray("[]Widget"); ok {
-					s48 := m.Items[:0]
-					if cap(s48) < n49 {
-						s48 = make([]Widget, 0, cborwire.SliceCap[Widget](n49))
+				} else if n52, ok := d.OpenArray("[]Widget"); ok {
+					s51 := m.Items[:0]
+					if cap(s51) < n52 {
+						s51 = make([]Widget, 0, cborwire.SliceCap[Widget](n52))
 					}
-					for i := 0; d.NextElem(i, n49); i++ {
-						if i < cap(s48) {
-							s48 = s48[:i+1]
+					for i := 0; d.NextElem(i, n52); i++ {
+						if i < cap(s51) {
+							s51 = s51[:i+1]
 						} else {
-							s48 = append(s48, *new(Widget))
+							s51 = append(s51, *new(Widget))
 						}
-						s48[i].DecodeCBOR(d)
+						s51[i].DecodeCBOR(d)
 					}
-					if len(s48) == 0 {
-						s48 = []Widget{}
+					if len(s51) == 0 {
+						s51 = []Widget{}
 					}
-					m.Items = s48
+					m.Items = s51
 				}
-				cborwire.Keep(d, k47, m.Items)
+				cborwire.Keep(d, k50, m.Items)
 			}
 		default:
 			d.Skip()

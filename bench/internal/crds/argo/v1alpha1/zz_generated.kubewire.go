@@ -3854,17 +3854,43 @@ func (m *ArtGCStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		switch string(d.Key()) {
 		case "strategiesProcessed":
 			if k12, ok := cborwire.ReuseMap(d, &m.StrategiesProcessed); !ok {
-				cborwire.Map(d, &m.StrategiesProcessed, "map[string]bool", func(d *cborwire.Decoder, v *bool) {
-					cborwire.Bool(d, v)
-				})
+				if d.Null() {
+					m.StrategiesProcessed = nil
+				} else if n13, ok := d.OpenMap("map[string]bool"); ok {
+					if m.StrategiesProcessed == nil {
+						m.StrategiesProcessed = make(map[string]bool, cborwire.MapCap(n13))
+					}
+					for i := 0; d.NextKey(i, n13); i++ {
+						key14 := d.InternString(d.Key())
+						var v15 bool
+						cborwire.Bool(d, &v15)
+						if d.Err() != nil {
+							break
+						}
+						m.StrategiesProcessed[key14] = v15
+					}
+				}
 				cborwire.Keep(d, k12, m.StrategiesProcessed)
 			}
 		case "podsRecouped":
-			if k13, ok := cborwire.ReuseMap(d, &m.PodsRecouped); !ok {
-				cborwire.Map(d, &m.PodsRecouped, "map[string]bool", func(d *cborwire.Decoder, v *bool) {
-					cborwire.Bool(d, v)
-				})
-				cborwire.Keep(d, k13, m.PodsRecouped)
+			if k16, ok := cborwire.ReuseMap(d, &m.PodsRecouped); !ok {
+				if d.Null() {
+					m.PodsRecouped = nil
+				} else if n17, ok := d.OpenMap("map[string]bool"); ok {
+					if m.PodsRecouped == nil {
+						m.PodsRecouped = make(map[string]bool, cborwire.MapCap(n17))
+					}
+					for i := 0; d.NextKey(i, n17); i++ {
+						key18 := d.InternString(d.Key())
+						var v19 bool
+						cborwire.Bool(d, &v19)
+						if d.Err() != nil {
+							break
+						}
+						m.PodsRecouped[key18] = v19
+					}
+				}
+				cborwire.Keep(d, k16, m.PodsRecouped)
 			}
 		case "notSpecified":
 			cborwire.Bool(d, &m.NotSpecified)
@@ -3878,11 +3904,11 @@ func (m *ArtGCStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
-	n14, ok := d.OpenMap("Artifact")
+	n20, ok := d.OpenMap("Artifact")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n14); i++ {
+	for i := 0; d.NextKey(i, n20); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -3891,7 +3917,7 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 		case "optional":
 			cborwire.Bool(d, &m.Optional)
 		case "s3":
-			if k15, ok := cborwire.ReusePtr(d, &m.S3); !ok {
+			if k21, ok := cborwire.ReusePtr(d, &m.S3); !ok {
 				if d.Null() {
 					m.S3 = nil
 				} else {
@@ -3900,10 +3926,10 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.S3).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k15, m.S3)
+				cborwire.Keep(d, k21, m.S3)
 			}
 		case "archive":
-			if k16, ok := cborwire.ReusePtr(d, &m.Archive); !ok {
+			if k22, ok := cborwire.ReusePtr(d, &m.Archive); !ok {
 				if d.Null() {
 					m.Archive = nil
 				} else {
@@ -3912,7 +3938,7 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Archive).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k16, m.Archive)
+				cborwire.Keep(d, k22, m.Archive)
 			}
 		default:
 			d.Skip()
@@ -3924,11 +3950,11 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ArtifactRepositoryRefStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n17, ok := d.OpenMap("ArtifactRepositoryRefStatus")
+	n23, ok := d.OpenMap("ArtifactRepositoryRefStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n17); i++ {
+	for i := 0; d.NextKey(i, n23); i++ {
 		switch string(d.Key()) {
 		case "configMap":
 			cborwire.String(d, &m.ConfigMap)
@@ -3948,16 +3974,16 @@ func (m *ArtifactRepositoryRefStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
-	n18, ok := d.OpenMap("Backoff")
+	n24, ok := d.OpenMap("Backoff")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n18); i++ {
+	for i := 0; d.NextKey(i, n24); i++ {
 		switch string(d.Key()) {
 		case "duration":
 			cborwire.String(d, &m.Duration)
 		case "factor":
-			if k19, ok := cborwire.ReusePtr(d, &m.Factor); !ok {
+			if k25, ok := cborwire.ReusePtr(d, &m.Factor); !ok {
 				if d.Null() {
 					m.Factor = nil
 				} else {
@@ -3966,7 +3992,7 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.Factor, "IntOrString")
 				}
-				cborwire.Keep(d, k19, m.Factor)
+				cborwire.Keep(d, k25, m.Factor)
 			}
 		case "maxDuration":
 			cborwire.String(d, &m.MaxDuration)
@@ -3980,11 +4006,11 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
-	n20, ok := d.OpenMap("Condition")
+	n26, ok := d.OpenMap("Condition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n20); i++ {
+	for i := 0; d.NextKey(i, n26); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
@@ -4002,87 +4028,87 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
-	n21, ok := d.OpenMap("Container")
+	n27, ok := d.OpenMap("Container")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n21); i++ {
+	for i := 0; d.NextKey(i, n27); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "image":
 			cborwire.String(d, &m.Image)
 		case "command":
-			if k22, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+			if k28, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
 				if d.Null() {
 					m.Command = nil
-				} else if n24, ok := d.OpenArray("[]string"); ok {
-					s23 := m.Command[:0]
-					if cap(s23) < n24 {
-						s23 = make([]string, 0, cborwire.SliceCap[string](n24))
-					}
-					for i := 0; d.NextElem(i, n24); i++ {
-						if i < cap(s23) {
-							s23 = s23[:i+1]
-						} else {
-							s23 = append(s23, *new(string))
-						}
-						cborwire.String(d, &s23[i])
-					}
-					if len(s23) == 0 {
-						s23 = []string{}
-					}
-					m.Command = s23
-				}
-				cborwire.Keep(d, k22, m.Command)
-			}
-		case "args":
-			if k25, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
-				if d.Null() {
-					m.Args = nil
-				} else if n27, ok := d.OpenArray("[]string"); ok {
-					s26 := m.Args[:0]
-					if cap(s26) < n27 {
-						s26 = make([]string, 0, cborwire.SliceCap[string](n27))
-					}
-					for i := 0; d.NextElem(i, n27); i++ {
-						if i < cap(s26) {
-							s26 = s26[:i+1]
-						} else {
-							s26 = append(s26, *new(string))
-						}
-						cborwire.String(d, &s26[i])
-					}
-					if len(s26) == 0 {
-						s26 = []string{}
-					}
-					m.Args = s26
-				}
-				cborwire.Keep(d, k25, m.Args)
-			}
-		case "env":
-			if k28, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
-				if d.Null() {
-					m.Env = nil
-				} else if n30, ok := d.OpenArray("[]EnvVar"); ok {
-					s29 := m.Env[:0]
+				} else if n30, ok := d.OpenArray("[]string"); ok {
+					s29 := m.Command[:0]
 					if cap(s29) < n30 {
-						s29 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](n30))
+						s29 = make([]string, 0, cborwire.SliceCap[string](n30))
 					}
 					for i := 0; d.NextElem(i, n30); i++ {
 						if i < cap(s29) {
 							s29 = s29[:i+1]
 						} else {
-							s29 = append(s29, *new(EnvVar))
+							s29 = append(s29, *new(string))
 						}
-						s29[i].DecodeCBOR(d)
+						cborwire.String(d, &s29[i])
 					}
 					if len(s29) == 0 {
-						s29 = []EnvVar{}
+						s29 = []string{}
 					}
-					m.Env = s29
+					m.Command = s29
 				}
-				cborwire.Keep(d, k28, m.Env)
+				cborwire.Keep(d, k28, m.Command)
+			}
+		case "args":
+			if k31, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if n33, ok := d.OpenArray("[]string"); ok {
+					s32 := m.Args[:0]
+					if cap(s32) < n33 {
+						s32 = make([]string, 0, cborwire.SliceCap[string](n33))
+					}
+					for i := 0; d.NextElem(i, n33); i++ {
+						if i < cap(s32) {
+							s32 = s32[:i+1]
+						} else {
+							s32 = append(s32, *new(string))
+						}
+						cborwire.String(d, &s32[i])
+					}
+					if len(s32) == 0 {
+						s32 = []string{}
+					}
+					m.Args = s32
+				}
+				cborwire.Keep(d, k31, m.Args)
+			}
+		case "env":
+			if k34, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if n36, ok := d.OpenArray("[]EnvVar"); ok {
+					s35 := m.Env[:0]
+					if cap(s35) < n36 {
+						s35 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](n36))
+					}
+					for i := 0; d.NextElem(i, n36); i++ {
+						if i < cap(s35) {
+							s35 = s35[:i+1]
+						} else {
+							s35 = append(s35, *new(EnvVar))
+						}
+						s35[i].DecodeCBOR(d)
+					}
+					if len(s35) == 0 {
+						s35 = []EnvVar{}
+					}
+					m.Env = s35
+				}
+				cborwire.Keep(d, k34, m.Env)
 			}
 		case "resources":
 			m.Resources.DecodeCBOR(d)
@@ -4100,11 +4126,11 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ContinueOn) DecodeCBOR(d *cborwire.Decoder) error {
-	n31, ok := d.OpenMap("ContinueOn")
+	n37, ok := d.OpenMap("ContinueOn")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n31); i++ {
+	for i := 0; d.NextKey(i, n37); i++ {
 		switch string(d.Key()) {
 		case "error":
 			cborwire.Bool(d, &m.Error)
@@ -4120,11 +4146,11 @@ func (m *ContinueOn) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
-	n32, ok := d.OpenMap("DAGTask")
+	n38, ok := d.OpenMap("DAGTask")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n32); i++ {
+	for i := 0; d.NextKey(i, n38); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4133,28 +4159,28 @@ func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
 		case "arguments":
 			m.Arguments.DecodeCBOR(d)
 		case "dependencies":
-			if k33, ok := cborwire.ReuseSlice(d, &m.Dependencies); !ok {
+			if k39, ok := cborwire.ReuseSlice(d, &m.Dependencies); !ok {
 				if d.Null() {
 					m.Dependencies = nil
-				} else if n35, ok := d.OpenArray("[]string"); ok {
-					s34 := m.Dependencies[:0]
-					if cap(s34) < n35 {
-						s34 = make([]string, 0, cborwire.SliceCap[string](n35))
+				} else if n41, ok := d.OpenArray("[]string"); ok {
+					s40 := m.Dependencies[:0]
+					if cap(s40) < n41 {
+						s40 = make([]string, 0, cborwire.SliceCap[string](n41))
 					}
-					for i := 0; d.NextElem(i, n35); i++ {
-						if i < cap(s34) {
-							s34 = s34[:i+1]
+					for i := 0; d.NextElem(i, n41); i++ {
+						if i < cap(s40) {
+							s40 = s40[:i+1]
 						} else {
-							s34 = append(s34, *new(string))
+							s40 = append(s40, *new(string))
 						}
-						cborwire.String(d, &s34[i])
+						cborwire.String(d, &s40[i])
 					}
-					if len(s34) == 0 {
-						s34 = []string{}
+					if len(s40) == 0 {
+						s40 = []string{}
 					}
-					m.Dependencies = s34
+					m.Dependencies = s40
 				}
-				cborwire.Keep(d, k33, m.Dependencies)
+				cborwire.Keep(d, k39, m.Dependencies)
 			}
 		case "depends":
 			cborwire.String(d, &m.Depends)
@@ -4170,40 +4196,40 @@ func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
-	n36, ok := d.OpenMap("DAGTemplate")
+	n42, ok := d.OpenMap("DAGTemplate")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n36); i++ {
+	for i := 0; d.NextKey(i, n42); i++ {
 		switch string(d.Key()) {
 		case "target":
 			cborwire.String(d, &m.Target)
 		case "tasks":
-			if k37, ok := cborwire.ReuseSlice(d, &m.Tasks); !ok {
+			if k43, ok := cborwire.ReuseSlice(d, &m.Tasks); !ok {
 				if d.Null() {
 					m.Tasks = nil
-				} else if n39, ok := d.OpenArray("[]DAGTask"); ok {
-					s38 := m.Tasks[:0]
-					if cap(s38) < n39 {
-						s38 = make([]DAGTask, 0, cborwire.SliceCap[DAGTask](n39))
+				} else if n45, ok := d.OpenArray("[]DAGTask"); ok {
+					s44 := m.Tasks[:0]
+					if cap(s44) < n45 {
+						s44 = make([]DAGTask, 0, cborwire.SliceCap[DAGTask](n45))
 					}
-					for i := 0; d.NextElem(i, n39); i++ {
-						if i < cap(s38) {
-							s38 = s38[:i+1]
+					for i := 0; d.NextElem(i, n45); i++ {
+						if i < cap(s44) {
+							s44 = s44[:i+1]
 						} else {
-							s38 = append(s38, *new(DAGTask))
+							s44 = append(s44, *new(DAGTask))
 						}
-						s38[i].DecodeCBOR(d)
+						s44[i].DecodeCBOR(d)
 					}
-					if len(s38) == 0 {
-						s38 = []DAGTask{}
+					if len(s44) == 0 {
+						s44 = []DAGTask{}
 					}
-					m.Tasks = s38
+					m.Tasks = s44
 				}
-				cborwire.Keep(d, k37, m.Tasks)
+				cborwire.Keep(d, k43, m.Tasks)
 			}
 		case "failFast":
-			if k40, ok := cborwire.ReusePtr(d, &m.FailFast); !ok {
+			if k46, ok := cborwire.ReusePtr(d, &m.FailFast); !ok {
 				if d.Null() {
 					m.FailFast = nil
 				} else {
@@ -4212,7 +4238,7 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.FailFast)
 				}
-				cborwire.Keep(d, k40, m.FailFast)
+				cborwire.Keep(d, k46, m.FailFast)
 			}
 		default:
 			d.Skip()
@@ -4224,11 +4250,11 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
-	n41, ok := d.OpenMap("EnvVar")
+	n47, ok := d.OpenMap("EnvVar")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n41); i++ {
+	for i := 0; d.NextKey(i, n47); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4244,59 +4270,59 @@ func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
-	n42, ok := d.OpenMap("Inputs")
+	n48, ok := d.OpenMap("Inputs")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n42); i++ {
+	for i := 0; d.NextKey(i, n48); i++ {
 		switch string(d.Key()) {
 		case "parameters":
-			if k43, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+			if k49, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
 				if d.Null() {
 					m.Parameters = nil
-				} else if n45, ok := d.OpenArray("[]Parameter"); ok {
-					s44 := m.Parameters[:0]
-					if cap(s44) < n45 {
-						s44 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n45))
+				} else if n51, ok := d.OpenArray("[]Parameter"); ok {
+					s50 := m.Parameters[:0]
+					if cap(s50) < n51 {
+						s50 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n51))
 					}
-					for i := 0; d.NextElem(i, n45); i++ {
-						if i < cap(s44) {
-							s44 = s44[:i+1]
+					for i := 0; d.NextElem(i, n51); i++ {
+						if i < cap(s50) {
+							s50 = s50[:i+1]
 						} else {
-							s44 = append(s44, *new(Parameter))
+							s50 = append(s50, *new(Parameter))
 						}
-						s44[i].DecodeCBOR(d)
+						s50[i].DecodeCBOR(d)
 					}
-					if len(s44) == 0 {
-						s44 = []Parameter{}
+					if len(s50) == 0 {
+						s50 = []Parameter{}
 					}
-					m.Parameters = s44
+					m.Parameters = s50
 				}
-				cborwire.Keep(d, k43, m.Parameters)
+				cborwire.Keep(d, k49, m.Parameters)
 			}
 		case "artifacts":
-			if k46, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+			if k52, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
 				if d.Null() {
 					m.Artifacts = nil
-				} else if n48, ok := d.OpenArray("[]Artifact"); ok {
-					s47 := m.Artifacts[:0]
-					if cap(s47) < n48 {
-						s47 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n48))
+				} else if n54, ok := d.OpenArray("[]Artifact"); ok {
+					s53 := m.Artifacts[:0]
+					if cap(s53) < n54 {
+						s53 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n54))
 					}
-					for i := 0; d.NextElem(i, n48); i++ {
-						if i < cap(s47) {
-							s47 = s47[:i+1]
+					for i := 0; d.NextElem(i, n54); i++ {
+						if i < cap(s53) {
+							s53 = s53[:i+1]
 						} else {
-							s47 = append(s47, *new(Artifact))
+							s53 = append(s53, *new(Artifact))
 						}
-						s47[i].DecodeCBOR(d)
+						s53[i].DecodeCBOR(d)
 					}
-					if len(s47) == 0 {
-						s47 = []Artifact{}
+					if len(s53) == 0 {
+						s53 = []Artifact{}
 					}
-					m.Artifacts = s47
+					m.Artifacts = s53
 				}
-				cborwire.Keep(d, k46, m.Artifacts)
+				cborwire.Keep(d, k52, m.Artifacts)
 			}
 		default:
 			d.Skip()
@@ -4308,11 +4334,11 @@ func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Metadata) DecodeCBOR(d *cborwire.Decoder) error {
-	n49, ok := d.OpenMap("Metadata")
+	n55, ok := d.OpenMap("Metadata")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n49); i++ {
+	for i := 0; d.NextKey(i, n55); i++ {
 		switch string(d.Key()) {
 		case "annotations":
 			cborwire.StringMap(d, &m.Annotations)
@@ -4328,11 +4354,11 @@ func (m *Metadata) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n50, ok := d.OpenMap("NodeStatus")
+	n56, ok := d.OpenMap("NodeStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n50); i++ {
+	for i := 0; d.NextKey(i, n56); i++ {
 		switch string(d.Key()) {
 		case "id":
 			cborwire.String(d, &m.ID)
@@ -4361,16 +4387,29 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "progress":
 			cborwire.String(d, &m.Progress)
 		case "resourcesDuration":
-			if k51, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
-				cborwire.Map(d, &m.ResourcesDuration, "map[string]int64", func(d *cborwire.Decoder, v *int64) {
-					cborwire.Int(d, v)
-				})
-				cborwire.Keep(d, k51, m.ResourcesDuration)
+			if k57, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
+				if d.Null() {
+					m.ResourcesDuration = nil
+				} else if n58, ok := d.OpenMap("map[string]int64"); ok {
+					if m.ResourcesDuration == nil {
+						m.ResourcesDuration = make(map[string]int64, cborwire.MapCap(n58))
+					}
+					for i := 0; d.NextKey(i, n58); i++ {
+						key59 := d.InternString(d.Key())
+						var v60 int64
+						cborwire.Int(d, &v60)
+						if d.Err() != nil {
+							break
+						}
+						m.ResourcesDuration[key59] = v60
+					}
+				}
+				cborwire.Keep(d, k57, m.ResourcesDuration)
 			}
 		case "podIP":
 			cborwire.String(d, &m.PodIP)
 		case "inputs":
-			if k52, ok := cborwire.ReusePtr(d, &m.Inputs); !ok {
+			if k61, ok := cborwire.ReusePtr(d, &m.Inputs); !ok {
 				if d.Null() {
 					m.Inputs = nil
 				} else {
@@ -4379,10 +4418,10 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Inputs).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k52, m.Inputs)
+				cborwire.Keep(d, k61, m.Inputs)
 			}
 		case "outputs":
-			if k53, ok := cborwire.ReusePtr(d, &m.Outputs); !ok {
+			if k62, ok := cborwire.ReusePtr(d, &m.Outputs); !ok {
 				if d.Null() {
 					m.Outputs = nil
 				} else {
@@ -4391,55 +4430,55 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Outputs).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k53, m.Outputs)
+				cborwire.Keep(d, k62, m.Outputs)
 			}
 		case "children":
-			if k54, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
+			if k63, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
 				if d.Null() {
 					m.Children = nil
-				} else if n56, ok := d.OpenArray("[]string"); ok {
-					s55 := m.Children[:0]
-					if cap(s55) < n56 {
-						s55 = make([]string, 0, cborwire.SliceCap[string](n56))
+				} else if n65, ok := d.OpenArray("[]string"); ok {
+					s64 := m.Children[:0]
+					if cap(s64) < n65 {
+						s64 = make([]string, 0, cborwire.SliceCap[string](n65))
 					}
-					for i := 0; d.NextElem(i, n56); i++ {
-						if i < cap(s55) {
-							s55 = s55[:i+1]
+					for i := 0; d.NextElem(i, n65); i++ {
+						if i < cap(s64) {
+							s64 = s64[:i+1]
 						} else {
-							s55 = append(s55, *new(string))
+							s64 = append(s64, *new(string))
 						}
-						cborwire.String(d, &s55[i])
+						cborwire.String(d, &s64[i])
 					}
-					if len(s55) == 0 {
-						s55 = []string{}
+					if len(s64) == 0 {
+						s64 = []string{}
 					}
-					m.Children = s55
+					m.Children = s64
 				}
-				cborwire.Keep(d, k54, m.Children)
+				cborwire.Keep(d, k63, m.Children)
 			}
 		case "outboundNodes":
-			if k57, ok := cborwire.ReuseSlice(d, &m.OutboundNodes); !ok {
+			if k66, ok := cborwire.ReuseSlice(d, &m.OutboundNodes); !ok {
 				if d.Null() {
 					m.OutboundNodes = nil
-				} else if n59, ok := d.OpenArray("[]string"); ok {
-					s58 := m.OutboundNodes[:0]
-					if cap(s58) < n59 {
-						s58 = make([]string, 0, cborwire.SliceCap[string](n59))
+				} else if n68, ok := d.OpenArray("[]string"); ok {
+					s67 := m.OutboundNodes[:0]
+					if cap(s67) < n68 {
+						s67 = make([]string, 0, cborwire.SliceCap[string](n68))
 					}
-					for i := 0; d.NextElem(i, n59); i++ {
-						if i < cap(s58) {
-							s58 = s58[:i+1]
+					for i := 0; d.NextElem(i, n68); i++ {
+						if i < cap(s67) {
+							s67 = s67[:i+1]
 						} else {
-							s58 = append(s58, *new(string))
+							s67 = append(s67, *new(string))
 						}
-						cborwire.String(d, &s58[i])
+						cborwire.String(d, &s67[i])
 					}
-					if len(s58) == 0 {
-						s58 = []string{}
+					if len(s67) == 0 {
+						s67 = []string{}
 					}
-					m.OutboundNodes = s58
+					m.OutboundNodes = s67
 				}
-				cborwire.Keep(d, k57, m.OutboundNodes)
+				cborwire.Keep(d, k66, m.OutboundNodes)
 			}
 		case "hostNodeName":
 			cborwire.String(d, &m.HostNodeName)
@@ -4453,11 +4492,11 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *NoneStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n60, ok := d.OpenMap("NoneStrategy")
+	n69, ok := d.OpenMap("NoneStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n60); i++ {
+	for i := 0; d.NextKey(i, n69); i++ {
 		switch string(d.Key()) {
 		default:
 			d.Skip()
@@ -4469,62 +4508,62 @@ func (m *NoneStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
-	n61, ok := d.OpenMap("Outputs")
+	n70, ok := d.OpenMap("Outputs")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n61); i++ {
+	for i := 0; d.NextKey(i, n70); i++ {
 		switch string(d.Key()) {
 		case "parameters":
-			if k62, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+			if k71, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
 				if d.Null() {
 					m.Parameters = nil
-				} else if n64, ok := d.OpenArray("[]Parameter"); ok {
-					s63 := m.Parameters[:0]
-					if cap(s63) < n64 {
-						s63 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n64))
+				} else if n73, ok := d.OpenArray("[]Parameter"); ok {
+					s72 := m.Parameters[:0]
+					if cap(s72) < n73 {
+						s72 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n73))
 					}
-					for i := 0; d.NextElem(i, n64); i++ {
-						if i < cap(s63) {
-							s63 = s63[:i+1]
+					for i := 0; d.NextElem(i, n73); i++ {
+						if i < cap(s72) {
+							s72 = s72[:i+1]
 						} else {
-							s63 = append(s63, *new(Parameter))
+							s72 = append(s72, *new(Parameter))
 						}
-						s63[i].DecodeCBOR(d)
+						s72[i].DecodeCBOR(d)
 					}
-					if len(s63) == 0 {
-						s63 = []Parameter{}
+					if len(s72) == 0 {
+						s72 = []Parameter{}
 					}
-					m.Parameters = s63
+					m.Parameters = s72
 				}
-				cborwire.Keep(d, k62, m.Parameters)
+				cborwire.Keep(d, k71, m.Parameters)
 			}
 		case "artifacts":
-			if k65, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+			if k74, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
 				if d.Null() {
 					m.Artifacts = nil
-				} else if n67, ok := d.OpenArray("[]Artifact"); ok {
-					s66 := m.Artifacts[:0]
-					if cap(s66) < n67 {
-						s66 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n67))
+				} else if n76, ok := d.OpenArray("[]Artifact"); ok {
+					s75 := m.Artifacts[:0]
+					if cap(s75) < n76 {
+						s75 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n76))
 					}
-					for i := 0; d.NextElem(i, n67); i++ {
-						if i < cap(s66) {
-							s66 = s66[:i+1]
+					for i := 0; d.NextElem(i, n76); i++ {
+						if i < cap(s75) {
+							s75 = s75[:i+1]
 						} else {
-							s66 = append(s66, *new(Artifact))
+							s75 = append(s75, *new(Artifact))
 						}
-						s66[i].DecodeCBOR(d)
+						s75[i].DecodeCBOR(d)
 					}
-					if len(s66) == 0 {
-						s66 = []Artifact{}
+					if len(s75) == 0 {
+						s75 = []Artifact{}
 					}
-					m.Artifacts = s66
+					m.Artifacts = s75
 				}
-				cborwire.Keep(d, k65, m.Artifacts)
+				cborwire.Keep(d, k74, m.Artifacts)
 			}
 		case "result":
-			if k68, ok := cborwire.ReusePtr(d, &m.Result); !ok {
+			if k77, ok := cborwire.ReusePtr(d, &m.Result); !ok {
 				if d.Null() {
 					m.Result = nil
 				} else {
@@ -4533,10 +4572,10 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Result)
 				}
-				cborwire.Keep(d, k68, m.Result)
+				cborwire.Keep(d, k77, m.Result)
 			}
 		case "exitCode":
-			if k69, ok := cborwire.ReusePtr(d, &m.ExitCode); !ok {
+			if k78, ok := cborwire.ReusePtr(d, &m.ExitCode); !ok {
 				if d.Null() {
 					m.ExitCode = nil
 				} else {
@@ -4545,7 +4584,7 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ExitCode)
 				}
-				cborwire.Keep(d, k69, m.ExitCode)
+				cborwire.Keep(d, k78, m.ExitCode)
 			}
 		default:
 			d.Skip()
@@ -4557,16 +4596,16 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
-	n70, ok := d.OpenMap("Parameter")
+	n79, ok := d.OpenMap("Parameter")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n70); i++ {
+	for i := 0; d.NextKey(i, n79); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "default":
-			if k71, ok := cborwire.ReusePtr(d, &m.Default); !ok {
+			if k80, ok := cborwire.ReusePtr(d, &m.Default); !ok {
 				if d.Null() {
 					m.Default = nil
 				} else {
@@ -4575,10 +4614,10 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Default)
 				}
-				cborwire.Keep(d, k71, m.Default)
+				cborwire.Keep(d, k80, m.Default)
 			}
 		case "value":
-			if k72, ok := cborwire.ReusePtr(d, &m.Value); !ok {
+			if k81, ok := cborwire.ReusePtr(d, &m.Value); !ok {
 				if d.Null() {
 					m.Value = nil
 				} else {
@@ -4587,10 +4626,10 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Value)
 				}
-				cborwire.Keep(d, k72, m.Value)
+				cborwire.Keep(d, k81, m.Value)
 			}
 		case "valueFrom":
-			if k73, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
+			if k82, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
 				if d.Null() {
 					m.ValueFrom = nil
 				} else {
@@ -4599,34 +4638,34 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ValueFrom).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k73, m.ValueFrom)
+				cborwire.Keep(d, k82, m.ValueFrom)
 			}
 		case "enum":
-			if k74, ok := cborwire.ReuseSlice(d, &m.Enum); !ok {
+			if k83, ok := cborwire.ReuseSlice(d, &m.Enum); !ok {
 				if d.Null() {
 					m.Enum = nil
-				} else if n76, ok := d.OpenArray("[]string"); ok {
-					s75 := m.Enum[:0]
-					if cap(s75) < n76 {
-						s75 = make([]string, 0, cborwire.SliceCap[string](n76))
+				} else if n85, ok := d.OpenArray("[]string"); ok {
+					s84 := m.Enum[:0]
+					if cap(s84) < n85 {
+						s84 = make([]string, 0, cborwire.SliceCap[string](n85))
 					}
-					for i := 0; d.NextElem(i, n76); i++ {
-						if i < cap(s75) {
-							s75 = s75[:i+1]
+					for i := 0; d.NextElem(i, n85); i++ {
+						if i < cap(s84) {
+							s84 = s84[:i+1]
 						} else {
-							s75 = append(s75, *new(string))
+							s84 = append(s84, *new(string))
 						}
-						cborwire.String(d, &s75[i])
+						cborwire.String(d, &s84[i])
 					}
-					if len(s75) == 0 {
-						s75 = []string{}
+					if len(s84) == 0 {
+						s84 = []string{}
 					}
-					m.Enum = s75
+					m.Enum = s84
 				}
-				cborwire.Keep(d, k74, m.Enum)
+				cborwire.Keep(d, k83, m.Enum)
 			}
 		case "description":
-			if k77, ok := cborwire.ReusePtr(d, &m.Description); !ok {
+			if k86, ok := cborwire.ReusePtr(d, &m.Description); !ok {
 				if d.Null() {
 					m.Description = nil
 				} else {
@@ -4635,7 +4674,7 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Description)
 				}
-				cborwire.Keep(d, k77, m.Description)
+				cborwire.Keep(d, k86, m.Description)
 			}
 		default:
 			d.Skip()
@@ -4647,11 +4686,11 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PodGC) DecodeCBOR(d *cborwire.Decoder) error {
-	n78, ok := d.OpenMap("PodGC")
+	n87, ok := d.OpenMap("PodGC")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n78); i++ {
+	for i := 0; d.NextKey(i, n87); i++ {
 		switch string(d.Key()) {
 		case "strategy":
 			cborwire.String(d, &m.Strategy)
@@ -4665,11 +4704,11 @@ func (m *PodGC) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
-	n79, ok := d.OpenMap("ResourceRequirements")
+	n88, ok := d.OpenMap("ResourceRequirements")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n79); i++ {
+	for i := 0; d.NextKey(i, n88); i++ {
 		switch string(d.Key()) {
 		case "limits":
 			cborwire.StringMap(d, &m.Limits)
@@ -4685,14 +4724,14 @@ func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n80, ok := d.OpenMap("RetryStrategy")
+	n89, ok := d.OpenMap("RetryStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n80); i++ {
+	for i := 0; d.NextKey(i, n89); i++ {
 		switch string(d.Key()) {
 		case "limit":
-			if k81, ok := cborwire.ReusePtr(d, &m.Limit); !ok {
+			if k90, ok := cborwire.ReusePtr(d, &m.Limit); !ok {
 				if d.Null() {
 					m.Limit = nil
 				} else {
@@ -4701,12 +4740,12 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.Limit, "IntOrString")
 				}
-				cborwire.Keep(d, k81, m.Limit)
+				cborwire.Keep(d, k90, m.Limit)
 			}
 		case "retryPolicy":
 			cborwire.String(d, &m.RetryPolicy)
 		case "backoff":
-			if k82, ok := cborwire.ReusePtr(d, &m.Backoff); !ok {
+			if k91, ok := cborwire.ReusePtr(d, &m.Backoff); !ok {
 				if d.Null() {
 					m.Backoff = nil
 				} else {
@@ -4715,7 +4754,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Backoff).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k82, m.Backoff)
+				cborwire.Keep(d, k91, m.Backoff)
 			}
 		default:
 			d.Skip()
@@ -4727,11 +4766,11 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *S3Artifact) DecodeCBOR(d *cborwire.Decoder) error {
-	n83, ok := d.OpenMap("S3Artifact")
+	n92, ok := d.OpenMap("S3Artifact")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n83); i++ {
+	for i := 0; d.NextKey(i, n92); i++ {
 		switch string(d.Key()) {
 		case "endpoint":
 			cborwire.String(d, &m.Endpoint)
@@ -4749,14 +4788,14 @@ func (m *S3Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n84, ok := d.OpenMap("TTLStrategy")
+	n93, ok := d.OpenMap("TTLStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n84); i++ {
+	for i := 0; d.NextKey(i, n93); i++ {
 		switch string(d.Key()) {
 		case "secondsAfterCompletion":
-			if k85, ok := cborwire.ReusePtr(d, &m.SecondsAfterCompletion); !ok {
+			if k94, ok := cborwire.ReusePtr(d, &m.SecondsAfterCompletion); !ok {
 				if d.Null() {
 					m.SecondsAfterCompletion = nil
 				} else {
@@ -4765,10 +4804,10 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SecondsAfterCompletion)
 				}
-				cborwire.Keep(d, k85, m.SecondsAfterCompletion)
+				cborwire.Keep(d, k94, m.SecondsAfterCompletion)
 			}
 		case "secondsAfterSuccess":
-			if k86, ok := cborwire.ReusePtr(d, &m.SecondsAfterSuccess); !ok {
+			if k95, ok := cborwire.ReusePtr(d, &m.SecondsAfterSuccess); !ok {
 				if d.Null() {
 					m.SecondsAfterSuccess = nil
 				} else {
@@ -4777,10 +4816,10 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SecondsAfterSuccess)
 				}
-				cborwire.Keep(d, k86, m.SecondsAfterSuccess)
+				cborwire.Keep(d, k95, m.SecondsAfterSuccess)
 			}
 		case "secondsAfterFailure":
-			if k87, ok := cborwire.ReusePtr(d, &m.SecondsAfterFailure); !ok {
+			if k96, ok := cborwire.ReusePtr(d, &m.SecondsAfterFailure); !ok {
 				if d.Null() {
 					m.SecondsAfterFailure = nil
 				} else {
@@ -4789,7 +4828,7 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SecondsAfterFailure)
 				}
-				cborwire.Keep(d, k87, m.SecondsAfterFailure)
+				cborwire.Keep(d, k96, m.SecondsAfterFailure)
 			}
 		default:
 			d.Skip()
@@ -4801,14 +4840,14 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n88, ok := d.OpenMap("TarStrategy")
+	n97, ok := d.OpenMap("TarStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n88); i++ {
+	for i := 0; d.NextKey(i, n97); i++ {
 		switch string(d.Key()) {
 		case "compressionLevel":
-			if k89, ok := cborwire.ReusePtr(d, &m.CompressionLevel); !ok {
+			if k98, ok := cborwire.ReusePtr(d, &m.CompressionLevel); !ok {
 				if d.Null() {
 					m.CompressionLevel = nil
 				} else {
@@ -4817,7 +4856,7 @@ func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.CompressionLevel)
 				}
-				cborwire.Keep(d, k89, m.CompressionLevel)
+				cborwire.Keep(d, k98, m.CompressionLevel)
 			}
 		default:
 			d.Skip()
@@ -4829,11 +4868,11 @@ func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
-	n90, ok := d.OpenMap("Template")
+	n99, ok := d.OpenMap("Template")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n90); i++ {
+	for i := 0; d.NextKey(i, n99); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4844,53 +4883,53 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.Metadata.DecodeCBOR(d)
 		case "steps":
-			if k91, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
+			if k100, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
 				if d.Null() {
 					m.Steps = nil
-				} else if n93, ok := d.OpenArray("[][]WorkflowStep"); ok {
-					s92 := m.Steps[:0]
-					if cap(s92) < n93 {
-						s92 = make([][]WorkflowStep, 0, cborwire.SliceCap[[]WorkflowStep](n93))
+				} else if n102, ok := d.OpenArray("[][]WorkflowStep"); ok {
+					s101 := m.Steps[:0]
+					if cap(s101) < n102 {
+						s101 = make([][]WorkflowStep, 0, cborwire.SliceCap[[]WorkflowStep](n102))
 					}
-					for i := 0; d.NextElem(i, n93); i++ {
-						if i < cap(s92) {
-							s92 = s92[:i+1]
+					for i := 0; d.NextElem(i, n102); i++ {
+						if i < cap(s101) {
+							s101 = s101[:i+1]
 						} else {
-							s92 = append(s92, *new([]WorkflowStep))
+							s101 = append(s101, *new([]WorkflowStep))
 						}
-						if k94, ok := cborwire.ReuseSlice(d, &s92[i]); !ok {
+						if k103, ok := cborwire.ReuseSlice(d, &s101[i]); !ok {
 							if d.Null() {
-								s92[i] = nil
-							} else if n96, ok := d.OpenArray("[]WorkflowStep"); ok {
-								s95 := s92[i][:0]
-								if cap(s95) < n96 {
-									s95 = make([]WorkflowStep, 0, cborwire.SliceCap[WorkflowStep](n96))
+								s101[i] = nil
+							} else if n105, ok := d.OpenArray("[]WorkflowStep"); ok {
+								s104 := s101[i][:0]
+								if cap(s104) < n105 {
+									s104 = make([]WorkflowStep, 0, cborwire.SliceCap[WorkflowStep](n105))
 								}
-								for i := 0; d.NextElem(i, n96); i++ {
-									if i < cap(s95) {
-										s95 = s95[:i+1]
+								for i := 0; d.NextElem(i, n105); i++ {
+									if i < cap(s104) {
+										s104 = s104[:i+1]
 									} else {
-										s95 = append(s95, *new(WorkflowStep))
+										s104 = append(s104, *new(WorkflowStep))
 									}
-									s95[i].DecodeCBOR(d)
+									s104[i].DecodeCBOR(d)
 								}
-								if len(s95) == 0 {
-									s95 = []WorkflowStep{}
+								if len(s104) == 0 {
+									s104 = []WorkflowStep{}
 								}
-								s92[i] = s95
+								s101[i] = s104
 							}
-							cborwire.Keep(d, k94, s92[i])
+							cborwire.Keep(d, k103, s101[i])
 						}
 					}
-					if len(s92) == 0 {
-						s92 = [][]WorkflowStep{}
+					if len(s101) == 0 {
+						s101 = [][]WorkflowStep{}
 					}
-					m.Steps = s92
+					m.Steps = s101
 				}
-				cborwire.Keep(d, k91, m.Steps)
+				cborwire.Keep(d, k100, m.Steps)
 			}
 		case "dag":
-			if k97, ok := cborwire.ReusePtr(d, &m.DAG); !ok {
+			if k106, ok := cborwire.ReusePtr(d, &m.DAG); !ok {
 				if d.Null() {
 					m.DAG = nil
 				} else {
@@ -4899,10 +4938,10 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.DAG).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k97, m.DAG)
+				cborwire.Keep(d, k106, m.DAG)
 			}
 		case "container":
-			if k98, ok := cborwire.ReusePtr(d, &m.Container); !ok {
+			if k107, ok := cborwire.ReusePtr(d, &m.Container); !ok {
 				if d.Null() {
 					m.Container = nil
 				} else {
@@ -4911,10 +4950,10 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Container).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k98, m.Container)
+				cborwire.Keep(d, k107, m.Container)
 			}
 		case "retryStrategy":
-			if k99, ok := cborwire.ReusePtr(d, &m.RetryStrategy); !ok {
+			if k108, ok := cborwire.ReusePtr(d, &m.RetryStrategy); !ok {
 				if d.Null() {
 					m.RetryStrategy = nil
 				} else {
@@ -4923,10 +4962,10 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RetryStrategy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k99, m.RetryStrategy)
+				cborwire.Keep(d, k108, m.RetryStrategy)
 			}
 		case "activeDeadlineSeconds":
-			if k100, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+			if k109, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
 				if d.Null() {
 					m.ActiveDeadlineSeconds = nil
 				} else {
@@ -4935,7 +4974,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.ActiveDeadlineSeconds, "IntOrString")
 				}
-				cborwire.Keep(d, k100, m.ActiveDeadlineSeconds)
+				cborwire.Keep(d, k109, m.ActiveDeadlineSeconds)
 			}
 		case "timeout":
 			cborwire.String(d, &m.Timeout)
@@ -4951,11 +4990,11 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
-	n101, ok := d.OpenMap("ValueFrom")
+	n110, ok := d.OpenMap("ValueFrom")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n101); i++ {
+	for i := 0; d.NextKey(i, n110); i++ {
 		switch string(d.Key()) {
 		case "path":
 			cborwire.String(d, &m.Path)
@@ -4964,7 +5003,7 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 		case "parameter":
 			cborwire.String(d, &m.Parameter)
 		case "default":
-			if k102, ok := cborwire.ReusePtr(d, &m.Default); !ok {
+			if k111, ok := cborwire.ReusePtr(d, &m.Default); !ok {
 				if d.Null() {
 					m.Default = nil
 				} else {
@@ -4973,7 +5012,7 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Default)
 				}
-				cborwire.Keep(d, k102, m.Default)
+				cborwire.Keep(d, k111, m.Default)
 			}
 		default:
 			d.Skip()
@@ -4985,11 +5024,11 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Workflow) DecodeCBOR(d *cborwire.Decoder) error {
-	n103, ok := d.OpenMap("Workflow")
+	n112, ok := d.OpenMap("Workflow")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n103); i++ {
+	for i := 0; d.NextKey(i, n112); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -5011,35 +5050,35 @@ func (m *Workflow) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n104, ok := d.OpenMap("WorkflowSpec")
+	n113, ok := d.OpenMap("WorkflowSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n104); i++ {
+	for i := 0; d.NextKey(i, n113); i++ {
 		switch string(d.Key()) {
 		case "templates":
-			if k105, ok := cborwire.ReuseSlice(d, &m.Templates); !ok {
+			if k114, ok := cborwire.ReuseSlice(d, &m.Templates); !ok {
 				if d.Null() {
 					m.Templates = nil
-				} else if n107, ok := d.OpenArray("[]Template"); ok {
-					s106 := m.Templates[:0]
-					if cap(s106) < n107 {
-						s106 = make([]Template, 0, cborwire.SliceCap[Template](n107))
+				} else if n116, ok := d.OpenArray("[]Template"); ok {
+					s115 := m.Templates[:0]
+					if cap(s115) < n116 {
+						s115 = make([]Template, 0, cborwire.SliceCap[Template](n116))
 					}
-					for i := 0; d.NextElem(i, n107); i++ {
-						if i < cap(s106) {
-							s106 = s106[:i+1]
+					for i := 0; d.NextElem(i, n116); i++ {
+						if i < cap(s115) {
+							s115 = s115[:i+1]
 						} else {
-							s106 = append(s106, *new(Template))
+							s115 = append(s115, *new(Template))
 						}
-						s106[i].DecodeCBOR(d)
+						s115[i].DecodeCBOR(d)
 					}
-					if len(s106) == 0 {
-						s106 = []Template{}
+					if len(s115) == 0 {
+						s115 = []Template{}
 					}
-					m.Templates = s106
+					m.Templates = s115
 				}
-				cborwire.Keep(d, k105, m.Templates)
+				cborwire.Keep(d, k114, m.Templates)
 			}
 		case "entrypoint":
 			cborwire.String(d, &m.Entrypoint)
@@ -5048,7 +5087,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "serviceAccountName":
 			cborwire.String(d, &m.ServiceAccountName)
 		case "parallelism":
-			if k108, ok := cborwire.ReusePtr(d, &m.Parallelism); !ok {
+			if k117, ok := cborwire.ReusePtr(d, &m.Parallelism); !ok {
 				if d.Null() {
 					m.Parallelism = nil
 				} else {
@@ -5057,10 +5096,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Parallelism)
 				}
-				cborwire.Keep(d, k108, m.Parallelism)
+				cborwire.Keep(d, k117, m.Parallelism)
 			}
 		case "activeDeadlineSeconds":
-			if k109, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+			if k118, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
 				if d.Null() {
 					m.ActiveDeadlineSeconds = nil
 				} else {
@@ -5069,10 +5108,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.ActiveDeadlineSeconds)
 				}
-				cborwire.Keep(d, k109, m.ActiveDeadlineSeconds)
+				cborwire.Keep(d, k118, m.ActiveDeadlineSeconds)
 			}
 		case "podGC":
-			if k110, ok := cborwire.ReusePtr(d, &m.PodGC); !ok {
+			if k119, ok := cborwire.ReusePtr(d, &m.PodGC); !ok {
 				if d.Null() {
 					m.PodGC = nil
 				} else {
@@ -5081,10 +5120,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PodGC).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k110, m.PodGC)
+				cborwire.Keep(d, k119, m.PodGC)
 			}
 		case "ttlStrategy":
-			if k111, ok := cborwire.ReusePtr(d, &m.TTLStrategy); !ok {
+			if k120, ok := cborwire.ReusePtr(d, &m.TTLStrategy); !ok {
 				if d.Null() {
 					m.TTLStrategy = nil
 				} else {
@@ -5093,10 +5132,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.TTLStrategy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k111, m.TTLStrategy)
+				cborwire.Keep(d, k120, m.TTLStrategy)
 			}
 		case "podMetadata":
-			if k112, ok := cborwire.ReusePtr(d, &m.PodMetadata); !ok {
+			if k121, ok := cborwire.ReusePtr(d, &m.PodMetadata); !ok {
 				if d.Null() {
 					m.PodMetadata = nil
 				} else {
@@ -5105,10 +5144,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PodMetadata).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k112, m.PodMetadata)
+				cborwire.Keep(d, k121, m.PodMetadata)
 			}
 		case "workflowTemplateRef":
-			if k113, ok := cborwire.ReusePtr(d, &m.WorkflowTemplateRef); !ok {
+			if k122, ok := cborwire.ReusePtr(d, &m.WorkflowTemplateRef); !ok {
 				if d.Null() {
 					m.WorkflowTemplateRef = nil
 				} else {
@@ -5117,7 +5156,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.WorkflowTemplateRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k113, m.WorkflowTemplateRef)
+				cborwire.Keep(d, k122, m.WorkflowTemplateRef)
 			}
 		case "nodeSelector":
 			cborwire.StringMap(d, &m.NodeSelector)
@@ -5131,11 +5170,11 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n114, ok := d.OpenMap("WorkflowStatus")
+	n123, ok := d.OpenMap("WorkflowStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n114); i++ {
+	for i := 0; d.NextKey(i, n123); i++ {
 		switch string(d.Key()) {
 		case "phase":
 			cborwire.String(d, &m.Phase)
@@ -5150,45 +5189,71 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "message":
 			cborwire.String(d, &m.Message)
 		case "nodes":
-			if k115, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
-				cborwire.Map(d, &m.Nodes, "map[string]NodeStatus", func(d *cborwire.Decoder, v *NodeStatus) {
-					(*v).DecodeCBOR(d)
-				})
-				cborwire.Keep(d, k115, m.Nodes)
+			if k124, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
+				if d.Null() {
+					m.Nodes = nil
+				} else if n125, ok := d.OpenMap("map[string]NodeStatus"); ok {
+					if m.Nodes == nil {
+						m.Nodes = make(map[string]NodeStatus, cborwire.MapCap(n125))
+					}
+					for i := 0; d.NextKey(i, n125); i++ {
+						key126 := d.InternString(d.Key())
+						var v127 NodeStatus
+						v127.DecodeCBOR(d)
+						if d.Err() != nil {
+							break
+						}
+						m.Nodes[key126] = v127
+					}
+				}
+				cborwire.Keep(d, k124, m.Nodes)
 			}
 		case "conditions":
-			if k116, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k128, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n118, ok := d.OpenArray("[]Condition"); ok {
-					s117 := m.Conditions[:0]
-					if cap(s117) < n118 {
-						s117 = make([]Condition, 0, cborwire.SliceCap[Condition](n118))
+				} else if n130, ok := d.OpenArray("[]Condition"); ok {
+					s129 := m.Conditions[:0]
+					if cap(s129) < n130 {
+						s129 = make([]Condition, 0, cborwire.SliceCap[Condition](n130))
 					}
-					for i := 0; d.NextElem(i, n118); i++ {
-						if i < cap(s117) {
-							s117 = s117[:i+1]
+					for i := 0; d.NextElem(i, n130); i++ {
+						if i < cap(s129) {
+							s129 = s129[:i+1]
 						} else {
-							s117 = append(s117, *new(Condition))
+							s129 = append(s129, *new(Condition))
 						}
-						s117[i].DecodeCBOR(d)
+						s129[i].DecodeCBOR(d)
 					}
-					if len(s117) == 0 {
-						s117 = []Condition{}
+					if len(s129) == 0 {
+						s129 = []Condition{}
 					}
-					m.Conditions = s117
+					m.Conditions = s129
 				}
-				cborwire.Keep(d, k116, m.Conditions)
+				cborwire.Keep(d, k128, m.Conditions)
 			}
 		case "resourcesDuration":
-			if k119, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
-				cborwire.Map(d, &m.ResourcesDuration, "map[string]int64", func(d *cborwire.Decoder, v *int64) {
-					cborwire.Int(d, v)
-				})
-				cborwire.Keep(d, k119, m.ResourcesDuration)
+			if k131, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
+				if d.Null() {
+					m.ResourcesDuration = nil
+				} else if n132, ok := d.OpenMap("map[string]int64"); ok {
+					if m.ResourcesDuration == nil {
+						m.ResourcesDuration = make(map[string]int64, cborwire.MapCap(n132))
+					}
+					for i := 0; d.NextKey(i, n132); i++ {
+						key133 := d.InternString(d.Key())
+						var v134 int64
+						cborwire.Int(d, &v134)
+						if d.Err() != nil {
+							break
+						}
+						m.ResourcesDuration[key133] = v134
+					}
+				}
+				cborwire.Keep(d, k131, m.ResourcesDuration)
 			}
 		case "artifactRepositoryRef":
-			if k120, ok := cborwire.ReusePtr(d, &m.ArtifactRepositoryRef); !ok {
+			if k135, ok := cborwire.ReusePtr(d, &m.ArtifactRepositoryRef); !ok {
 				if d.Null() {
 					m.ArtifactRepositoryRef = nil
 				} else {
@@ -5197,10 +5262,10 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ArtifactRepositoryRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k120, m.ArtifactRepositoryRef)
+				cborwire.Keep(d, k135, m.ArtifactRepositoryRef)
 			}
 		case "artifactGCStatus":
-			if k121, ok := cborwire.ReusePtr(d, &m.ArtifactGCStatus); !ok {
+			if k136, ok := cborwire.ReusePtr(d, &m.ArtifactGCStatus); !ok {
 				if d.Null() {
 					m.ArtifactGCStatus = nil
 				} else {
@@ -5209,14 +5274,27 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ArtifactGCStatus).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k121, m.ArtifactGCStatus)
+				cborwire.Keep(d, k136, m.ArtifactGCStatus)
 			}
 		case "taskResultsCompletionStatus":
-			if k122, ok := cborwire.ReuseMap(d, &m.TaskResultsCompletionStatus); !ok {
-				cborwire.Map(d, &m.TaskResultsCompletionStatus, "map[string]bool", func(d *cborwire.Decoder, v *bool) {
-					cborwire.Bool(d, v)
-				})
-				cborwire.Keep(d, k122, m.TaskResultsCompletionStatus)
+			if k137, ok := cborwire.ReuseMap(d, &m.TaskResultsCompletionStatus); !ok {
+				if d.Null() {
+					m.TaskResultsCompletionStatus = nil
+				} else if n138, ok := d.OpenMap("map[string]bool"); ok {
+					if m.TaskResultsCompletionStatus == nil {
+						m.TaskResultsCompletionStatus = make(map[string]bool, cborwire.MapCap(n138))
+					}
+					for i := 0; d.NextKey(i, n138); i++ {
+						key139 := d.InternString(d.Key())
+						var v140 bool
+						cborwire.Bool(d, &v140)
+						if d.Err() != nil {
+							break
+						}
+						m.TaskResultsCompletionStatus[key139] = v140
+					}
+				}
+				cborwire.Keep(d, k137, m.TaskResultsCompletionStatus)
 			}
 		default:
 			d.Skip()
@@ -5228,11 +5306,11 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
-	n123, ok := d.OpenMap("WorkflowStep")
+	n141, ok := d.OpenMap("WorkflowStep")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n123); i++ {
+	for i := 0; d.NextKey(i, n141); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -5243,7 +5321,7 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 		case "when":
 			cborwire.String(d, &m.When)
 		case "continueOn":
-			if k124, ok := cborwire.ReusePtr(d, &m.ContinueOn); !ok {
+			if k142, ok := cborwire.ReusePtr(d, &m.ContinueOn); !ok {
 				if d.Null() {
 					m.ContinueOn = nil
 				} else {
@@ -5252,7 +5330,7 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ContinueOn).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k124, m.ContinueOn)
+				cborwire.Keep(d, k142, m.ContinueOn)
 			}
 		default:
 			d.Skip()
@@ -5264,11 +5342,11 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowTemplateRef) DecodeCBOR(d *cborwire.Decoder) error {
-	n125, ok := d.OpenMap("WorkflowTemplateRef")
+	n143, ok := d.OpenMap("WorkflowTemplateRef")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n125); i++ {
+	for i := 0; d.NextKey(i, n143); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -5284,11 +5362,11 @@ func (m *WorkflowTemplateRef) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowList) DecodeCBOR(d *cborwire.Decoder) error {
-	n126, ok := d.OpenMap("WorkflowList")
+	n144, ok := d.OpenMap("WorkflowList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n126); i++ {
+	for i := 0; d.NextKey(i, n144); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -5297,28 +5375,28 @@ func (m *WorkflowList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k127, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k145, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n129, ok := d.OpenArray("[]Workflow"); ok {
-					s128 := m.Items[:0]
-					if cap(s128) < n129 {
-						s128 = make([]Workflow, 0, cborwire.SliceCap[Workflow](n129))
+				} else if n147, ok := d.OpenArray("[]Workflow"); ok {
+					s146 := m.Items[:0]
+					if cap(s146) < n147 {
+						s146 = make([]Workflow, 0, cborwire.SliceCap[Workflow](n147))
 					}
-					for i := 0; d.NextElem(i, n129); i++ {
-						if i < cap(s128) {
-							s128 = s128[:i+1]
+					for i := 0; d.NextElem(i, n147); i++ {
+						if i < cap(s146) {
+							s146 = s146[:i+1]
 						} else {
-							s128 = append(s128, *new(Workflow))
+							s146 = append(s146, *new(Workflow))
 						}
-						s128[i].DecodeCBOR(d)
+						s146[i].DecodeCBOR(d)
 					}
-					if len(s128) == 0 {
-						s128 = []Workflow{}
+					if len(s146) == 0 {
+						s146 = []Workflow{}
 					}
-					m.Items = s128
+					m.Items = s146
 				}
-				cborwire.Keep(d, k127, m.Items)
+				cborwire.Keep(d, k145, m.Items)
 			}
 		default:
 			d.Skip()

@@ -2259,31 +2259,44 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 			cborwire.StringMap(d, &m.Labels)
 		case "routes":
 			if k42, ok := cborwire.ReuseMap(d, &m.Routes); !ok {
-				cborwire.Map(d, &m.Routes, "map[string][]Port", func(d *cborwire.Decoder, v *[]Port) {
-					if k43, ok := cborwire.ReuseSlice(d, v); !ok {
-						if d.Null() {
-							(*v) = nil
-						} else if n45, ok := d.OpenArray("[]Port"); ok {
-							s44 := (*v)[:0]
-							if cap(s44) < n45 {
-								s44 = make([]Port, 0, cborwire.SliceCap[Port](n45))
-							}
-							for i := 0; d.NextElem(i, n45); i++ {
-								if i < cap(s44) {
-									s44 = s44[:i+1]
-								} else {
-									s44 = append(s44, *new(Port))
-								}
-								s44[i].DecodeCBOR(d)
-							}
-							if len(s44) == 0 {
-								s44 = []Port{}
-							}
-							(*v) = s44
-						}
-						cborwire.Keep(d, k43, (*v))
+				if d.Null() {
+					m.Routes = nil
+				} else if n43, ok := d.OpenMap("map[string][]Port"); ok {
+					if m.Routes == nil {
+						m.Routes = make(map[string][]Port, cborwire.MapCap(n43))
 					}
-				})
+					for i := 0; d.NextKey(i, n43); i++ {
+						key44 := d.InternString(d.Key())
+						var v45 []Port
+						if k46, ok := cborwire.ReuseSlice(d, &v45); !ok {
+							if d.Null() {
+								v45 = nil
+							} else if n48, ok := d.OpenArray("[]Port"); ok {
+								s47 := v45[:0]
+								if cap(s47) < n48 {
+									s47 = make([]Port, 0, cborwire.SliceCap[Port](n48))
+								}
+								for i := 0; d.NextElem(i, n48); i++ {
+									if i < cap(s47) {
+										s47 = s47[:i+1]
+									} else {
+										s47 = append(s47, *new(Port))
+									}
+									s47[i].DecodeCBOR(d)
+								}
+								if len(s47) == 0 {
+									s47 = []Port{}
+								}
+								v45 = s47
+							}
+							cborwire.Keep(d, k46, v45)
+						}
+						if d.Err() != nil {
+							break
+						}
+						m.Routes[key44] = v45
+					}
+				}
 				cborwire.Keep(d, k42, m.Routes)
 			}
 		case "data":
@@ -2297,7 +2310,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "big":
 			cborwire.Uint(d, &m.Big)
 		case "timeout":
-			if k46, ok := cborwire.ReusePtr(d, &m.Timeout); !ok {
+			if k49, ok := cborwire.ReusePtr(d, &m.Timeout); !ok {
 				if d.Null() {
 					m.Timeout = nil
 				} else {
@@ -2306,10 +2319,10 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Timeout).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k46, m.Timeout)
+				cborwire.Keep(d, k49, m.Timeout)
 			}
 		case "deadline":
-			if k47, ok := cborwire.ReusePtr(d, &m.Deadline); !ok {
+			if k50, ok := cborwire.ReusePtr(d, &m.Deadline); !ok {
 				if d.Null() {
 					m.Deadline = nil
 				} else {
@@ -2318,7 +2331,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Deadline).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k47, m.Deadline)
+				cborwire.Keep(d, k50, m.Deadline)
 			}
 		case "memory":
 			cborwire.ViaJSON(d, &m.Memory, "Quantity")
@@ -2329,7 +2342,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "threshold":
 			cborwire.String(d, &m.Threshold)
 		case "template":
-			if k48, ok := cborwire.ReusePtr(d, &m.Template); !ok {
+			if k51, ok := cborwire.ReusePtr(d, &m.Template); !ok {
 				if d.Null() {
 					m.Template = nil
 				} else {
@@ -2338,10 +2351,10 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.Template, "PodTemplateSpec")
 				}
-				cborwire.Keep(d, k48, m.Template)
+				cborwire.Keep(d, k51, m.Template)
 			}
 		case "selector":
-			if k49, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
+			if k52, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
 				if d.Null() {
 					m.Selector = nil
 				} else {
@@ -2350,12 +2363,12 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k49, m.Selector)
+				cborwire.Keep(d, k52, m.Selector)
 			}
 		case "extra":
 			cborwire.ViaJSON(d, &m.Extra, "RawExtension")
 		case "object":
-			if k50, ok := cborwire.ReusePtr(d, &m.Object); !ok {
+			if k53, ok := cborwire.ReusePtr(d, &m.Object); !ok {
 				if d.Null() {
 					m.Object = nil
 				} else {
@@ -2364,10 +2377,10 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.Object, "RawExtension")
 				}
-				cborwire.Keep(d, k50, m.Object)
+				cborwire.Keep(d, k53, m.Object)
 			}
 		case "thing":
-			if k51, ok := cborwire.ReusePtr(d, &m.Thing); !ok {
+			if k54, ok := cborwire.ReusePtr(d, &m.Thing); !ok {
 				if d.Null() {
 					m.Thing = nil
 				} else {
@@ -2376,10 +2389,10 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Thing).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k51, m.Thing)
+				cborwire.Keep(d, k54, m.Thing)
 			}
 		case "config":
-			if k52, ok := cborwire.ReusePtr(d, &m.Config); !ok {
+			if k55, ok := cborwire.ReusePtr(d, &m.Config); !ok {
 				if d.Null() {
 					m.Config = nil
 				} else {
@@ -2388,17 +2401,30 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaUnmarshaler(d, m.Config, "JSON")
 				}
-				cborwire.Keep(d, k52, m.Config)
+				cborwire.Keep(d, k55, m.Config)
 			}
 		case "values":
-			if k53, ok := cborwire.ReuseMap(d, &m.Values); !ok {
-				cborwire.Map(d, &m.Values, "map[string]any", func(d *cborwire.Decoder, v *any) {
-					(*v) = d.Any()
-				})
-				cborwire.Keep(d, k53, m.Values)
+			if k56, ok := cborwire.ReuseMap(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if n57, ok := d.OpenMap("map[string]any"); ok {
+					if m.Values == nil {
+						m.Values = make(map[string]any, cborwire.MapCap(n57))
+					}
+					for i := 0; d.NextKey(i, n57); i++ {
+						key58 := d.InternString(d.Key())
+						var v59 any
+						v59 = d.Any()
+						if d.Err() != nil {
+							break
+						}
+						m.Values[key58] = v59
+					}
+				}
+				cborwire.Keep(d, k56, m.Values)
 			}
 		case "free":
-			if k54, ok := cborwire.ReusePtr(d, &m.Free); !ok {
+			if k60, ok := cborwire.ReusePtr(d, &m.Free); !ok {
 				if d.Null() {
 					m.Free = nil
 				} else {
@@ -2407,11 +2433,11 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Free).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k54, m.Free)
+				cborwire.Keep(d, k60, m.Free)
 			}
 		case "anonymous":
-			if n55, ok := d.OpenMap("WidgetSpec.Anonymous"); ok {
-				for i := 0; d.NextKey(i, n55); i++ {
+			if n61, ok := d.OpenMap("WidgetSpec.Anonymous"); ok {
+				for i := 0; d.NextKey(i, n61); i++ {
 					switch string(d.Key()) {
 					case "inner":
 						cborwire.String(d, &m.Anonymous.Inner)
@@ -2421,7 +2447,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				}
 			}
 		case "defaults":
-			if k56, ok := cborwire.ReusePtr(d, &m.Defaults); !ok {
+			if k62, ok := cborwire.ReusePtr(d, &m.Defaults); !ok {
 				if d.Null() {
 					m.Defaults = nil
 				} else {
@@ -2430,37 +2456,37 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Defaults).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k56, m.Defaults)
+				cborwire.Keep(d, k62, m.Defaults)
 			}
 		case "immutable":
 			cborwire.String(d, &m.Immutable)
 		case "stamp":
-			if n57, ok := d.OpenMap("WidgetSpec.Stamp"); ok {
-				for i := 0; d.NextKey(i, n57); i++ {
+			if n63, ok := d.OpenMap("WidgetSpec.Stamp"); ok {
+				for i := 0; d.NextKey(i, n63); i++ {
 					switch string(d.Key()) {
 					case "by":
-						if k58, ok := cborwire.ReuseSlice(d, &m.Stamp.By); !ok {
+						if k64, ok := cborwire.ReuseSlice(d, &m.Stamp.By); !ok {
 							if d.Null() {
 								m.Stamp.By = nil
-							} else if n60, ok := d.OpenArray("[]string"); ok {
-								s59 := m.Stamp.By[:0]
-								if cap(s59) < n60 {
-									s59 = make([]string, 0, cborwire.SliceCap[string](n60))
+							} else if n66, ok := d.OpenArray("[]string"); ok {
+								s65 := m.Stamp.By[:0]
+								if cap(s65) < n66 {
+									s65 = make([]string, 0, cborwire.SliceCap[string](n66))
 								}
-								for i := 0; d.NextElem(i, n60); i++ {
-									if i < cap(s59) {
-										s59 = s59[:i+1]
+								for i := 0; d.NextElem(i, n66); i++ {
+									if i < cap(s65) {
+										s65 = s65[:i+1]
 									} else {
-										s59 = append(s59, *new(string))
+										s65 = append(s65, *new(string))
 									}
-									cborwire.String(d, &s59[i])
+									cborwire.String(d, &s65[i])
 								}
-								if len(s59) == 0 {
-									s59 = []string{}
+								if len(s65) == 0 {
+									s65 = []string{}
 								}
-								m.Stamp.By = s59
+								m.Stamp.By = s65
 							}
-							cborwire.Keep(d, k58, m.Stamp.By)
+							cborwire.Keep(d, k64, m.Stamp.By)
 						}
 					default:
 						d.Skip()
@@ -2477,11 +2503,11 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n61, ok := d.OpenMap("WidgetStatus")
+	n67, ok := d.OpenMap("WidgetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n61); i++ {
+	for i := 0; d.NextKey(i, n67); i++ {
 		switch string(d.Key()) {
 		case "replicas":
 			cborwire.Int(d, &m.Replicas)
@@ -2490,28 +2516,28 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "observedGeneration":
 			cborwire.Int(d, &m.ObservedGeneration)
 		case "conditions":
-			if k62, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k68, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n64, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s63 := m.Conditions[:0]
-					if cap(s63) < n64 {
-						s63 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n64))
+				} else if n70, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s69 := m.Conditions[:0]
+					if cap(s69) < n70 {
+						s69 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n70))
 					}
-					for i := 0; d.NextElem(i, n64); i++ {
-						if i < cap(s63) {
-							s63 = s63[:i+1]
+					for i := 0; d.NextElem(i, n70); i++ {
+						if i < cap(s69) {
+							s69 = s69[:i+1]
 						} else {
-							s63 = append(s63, *new(metav1.Condition))
+							s69 = append(s69, *new(metav1.Condition))
 						}
-						s63[i].DecodeCBOR(d)
+						s69[i].DecodeCBOR(d)
 					}
-					if len(s63) == 0 {
-						s63 = []metav1.Condition{}
+					if len(s69) == 0 {
+						s69 = []metav1.Condition{}
 					}
-					m.Conditions = s63
+					m.Conditions = s69
 				}
-				cborwire.Keep(d, k62, m.Conditions)
+				cborwire.Keep(d, k68, m.Conditions)
 			}
 		case "lastUpdate":
 			m.LastUpdate.DecodeCBOR(d)
@@ -2525,11 +2551,11 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n65, ok := d.OpenMap("WidgetList")
+	n71, ok := d.OpenMap("WidgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n65); i++ {
+	for i := 0; d.NextKey(i, n71); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -2538,28 +2564,28 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k66, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k72, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n68, ok := d.OpenArray("[]Widget"); ok {
-					s67 := m.Items[:0]
-					if cap(s67) < n68 {
-						s67 = make([]Widget, 0, cborwire.SliceCap[Widget](n68))
+				} else if n74, ok := d.OpenArray("[]Widget"); ok {
+					s73 := m.Items[:0]
+					if cap(s73) < n74 {
+						s73 = make([]Widget, 0, cborwire.SliceCap[Widget](n74))
 					}
-					for i := 0; d.NextElem(i, n68); i++ {
-						if i < cap(s67) {
-							s67 = s67[:i+1]
+					for i := 0; d.NextElem(i, n74); i++ {
+						if i < cap(s73) {
+							s73 = s73[:i+1]
 						} else {
-							s67 = append(s67, *new(Widget))
+							s73 = append(s73, *new(Widget))
 						}
-						s67[i].DecodeCBOR(d)
+						s73[i].DecodeCBOR(d)
 					}
-					if len(s67) == 0 {
-						s67 = []Widget{}
+					if len(s73) == 0 {
+						s73 = []Widget{}
 					}
-					m.Items = s67
+					m.Items = s73
 				}
-				cborwire.Keep(d, k66, m.Items)
+				cborwire.Keep(d, k72, m.Items)
 			}
 		default:
 			d.Skip()
