@@ -88,3 +88,31 @@ func SliceCap[E any](n int) int {
 	size := max(int(unsafe.Sizeof(e)), 1)
 	return max(min(n, maxPrealloc/size), 0)
 }
+
+// Grow returns s with one more element (zero, or what a slice decoded
+// into held there), for element len(s) of an array of n elements (-1:
+// indefinite) whose elements start at offset at. When s is full it
+// grows to the elements still to come, estimated from the input left at
+// the bytes per element read so far and bounded by n, so that a list
+// of 1,000 large items is made once more, not in a run of doublings
+// after SliceCap's first bound. The estimate is trusted up to twice the
+// input's length in bytes of elements: beyond, it grows as append does.
+func Grow[S ~[]E, E any](d *Decoder, s S, n, at int) S {
+	have := len(s)
+	if have < cap(s) {
+		return s[:have+1]
+	}
+	if n < 0 || have == 0 || n <= have {
+		return append(s, *new(E))
+	}
+	var e E
+	size := max(int(unsafe.Sizeof(e)), 1)
+	per := max((d.pos-at)/have, 1)
+	want := min(n, have+(len(d.buf)-d.pos)/per+1)
+	if want <= have || want > (2*len(d.buf)+maxPrealloc)/size {
+		return append(s, *new(E))
+	}
+	out := make(S, have+1, want)
+	copy(out, s)
+	return out
+}

@@ -51,6 +51,14 @@ func ReusePtr[T any](d *Decoder, p **T) (wire.JSONKey, bool) {
 	return reuse(d, p)
 }
 
+// ReuseValue is ReuseSlice for a value that decoding replaces whole
+// (FieldsV1: the JSON transcoded from an equal item, held as the first
+// decode held it), so that equal items, however their maps' keys were
+// shuffled, are transcoded once.
+func ReuseValue[T any](d *Decoder, p *T) (wire.JSONKey, bool) {
+	return reuse(d, p)
+}
+
 func reuse[T any](d *Decoder, p *T) (wire.JSONKey, bool) {
 	if d.Table == nil || !d.Table.ReadOnly || d.err != nil {
 		return wire.JSONKey{}, false
@@ -110,7 +118,8 @@ func (d *Decoder) scannedKey(start int) (wire.JSONKey, int, bool) {
 // Keep stores v, decoded from the item a Reuse function returned key
 // for, for later decodes of equal items. It does nothing after an error.
 func Keep[T any](d *Decoder, key wire.JSONKey, v T) {
-	if d.err == nil {
+	// Boxing v into an any allocates; most calls have nothing to keep.
+	if d.err == nil && key != (wire.JSONKey{}) {
 		d.Table.ShareJSON(key, v)
 	}
 }

@@ -253,10 +253,12 @@ func (e *emitter) slice(target string, t types.Type, u *types.Slice, owner, goNa
 	// into, an empty array is an empty slice. A definite length sizes
 	// the slice at once, up to a bound (a head may claim more elements
 	// than follow).
+	at := e.newVar("at")
 	e.p("%s := %s[:0]", s, target)
 	e.p("if cap(%s) < %s {\n%s = make(%s, 0, %s.SliceCap[%s](%s))\n}", s, count, s, e.typeString(t), e.rt(), e.typeString(u.Elem()), count)
+	e.p("%s := d.Offset()", at)
 	e.p("for i := 0; d.NextElem(i, %s); i++ {", count)
-	e.p("if i < cap(%s) {\n%s = %s[:i+1]\n} else {\n%s = append(%s, *new(%s))\n}", s, s, s, s, s, e.typeString(u.Elem()))
+	e.p("%s = %s.Grow(d, %s, %s, %s)", s, e.rt(), s, count, at)
 	if err := e.value(s+"[i]", u.Elem(), owner, goName); err != nil {
 		return err
 	}

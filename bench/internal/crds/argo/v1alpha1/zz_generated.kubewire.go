@@ -3797,12 +3797,9 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s6) < n7 {
 						s6 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n7))
 					}
+					at8 := d.Offset()
 					for i := 0; d.NextElem(i, n7); i++ {
-						if i < cap(s6) {
-							s6 = s6[:i+1]
-						} else {
-							s6 = append(s6, *new(Parameter))
-						}
+						s6 = cborwire.Grow(d, s6, n7, at8)
 						s6[i].DecodeCBOR(d)
 					}
 					if len(s6) == 0 {
@@ -3813,28 +3810,25 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k5, m.Parameters)
 			}
 		case "artifacts":
-			if k8, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+			if k9, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
 				if d.Null() {
 					m.Artifacts = nil
-				} else if n10, ok := d.OpenArray("[]Artifact"); ok {
-					s9 := m.Artifacts[:0]
-					if cap(s9) < n10 {
-						s9 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n10))
+				} else if n11, ok := d.OpenArray("[]Artifact"); ok {
+					s10 := m.Artifacts[:0]
+					if cap(s10) < n11 {
+						s10 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n11))
 					}
-					for i := 0; d.NextElem(i, n10); i++ {
-						if i < cap(s9) {
-							s9 = s9[:i+1]
-						} else {
-							s9 = append(s9, *new(Artifact))
-						}
-						s9[i].DecodeCBOR(d)
+					at12 := d.Offset()
+					for i := 0; d.NextElem(i, n11); i++ {
+						s10 = cborwire.Grow(d, s10, n11, at12)
+						s10[i].DecodeCBOR(d)
 					}
-					if len(s9) == 0 {
-						s9 = []Artifact{}
+					if len(s10) == 0 {
+						s10 = []Artifact{}
 					}
-					m.Artifacts = s9
+					m.Artifacts = s10
 				}
-				cborwire.Keep(d, k8, m.Artifacts)
+				cborwire.Keep(d, k9, m.Artifacts)
 			}
 		default:
 			d.Skip()
@@ -3846,51 +3840,51 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ArtGCStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n11, ok := d.OpenMap("ArtGCStatus")
+	n13, ok := d.OpenMap("ArtGCStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n11); i++ {
+	for i := 0; d.NextKey(i, n13); i++ {
 		switch string(d.Key()) {
 		case "strategiesProcessed":
-			if k12, ok := cborwire.ReuseMap(d, &m.StrategiesProcessed); !ok {
+			if k14, ok := cborwire.ReuseMap(d, &m.StrategiesProcessed); !ok {
 				if d.Null() {
 					m.StrategiesProcessed = nil
-				} else if n13, ok := d.OpenMap("map[string]bool"); ok {
+				} else if n15, ok := d.OpenMap("map[string]bool"); ok {
 					if m.StrategiesProcessed == nil {
-						m.StrategiesProcessed = make(map[string]bool, cborwire.MapCap(n13))
+						m.StrategiesProcessed = make(map[string]bool, cborwire.MapCap(n15))
 					}
-					for i := 0; d.NextKey(i, n13); i++ {
-						key14 := d.InternString(d.Key())
-						var v15 bool
-						cborwire.Bool(d, &v15)
+					for i := 0; d.NextKey(i, n15); i++ {
+						key16 := d.InternString(d.Key())
+						var v17 bool
+						cborwire.Bool(d, &v17)
 						if d.Err() != nil {
 							break
 						}
-						m.StrategiesProcessed[key14] = v15
+						m.StrategiesProcessed[key16] = v17
 					}
 				}
-				cborwire.Keep(d, k12, m.StrategiesProcessed)
+				cborwire.Keep(d, k14, m.StrategiesProcessed)
 			}
 		case "podsRecouped":
-			if k16, ok := cborwire.ReuseMap(d, &m.PodsRecouped); !ok {
+			if k18, ok := cborwire.ReuseMap(d, &m.PodsRecouped); !ok {
 				if d.Null() {
 					m.PodsRecouped = nil
-				} else if n17, ok := d.OpenMap("map[string]bool"); ok {
+				} else if n19, ok := d.OpenMap("map[string]bool"); ok {
 					if m.PodsRecouped == nil {
-						m.PodsRecouped = make(map[string]bool, cborwire.MapCap(n17))
+						m.PodsRecouped = make(map[string]bool, cborwire.MapCap(n19))
 					}
-					for i := 0; d.NextKey(i, n17); i++ {
-						key18 := d.InternString(d.Key())
-						var v19 bool
-						cborwire.Bool(d, &v19)
+					for i := 0; d.NextKey(i, n19); i++ {
+						key20 := d.InternString(d.Key())
+						var v21 bool
+						cborwire.Bool(d, &v21)
 						if d.Err() != nil {
 							break
 						}
-						m.PodsRecouped[key18] = v19
+						m.PodsRecouped[key20] = v21
 					}
 				}
-				cborwire.Keep(d, k16, m.PodsRecouped)
+				cborwire.Keep(d, k18, m.PodsRecouped)
 			}
 		case "notSpecified":
 			cborwire.Bool(d, &m.NotSpecified)
@@ -3904,11 +3898,11 @@ func (m *ArtGCStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
-	n20, ok := d.OpenMap("Artifact")
+	n22, ok := d.OpenMap("Artifact")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n20); i++ {
+	for i := 0; d.NextKey(i, n22); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -3917,7 +3911,7 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 		case "optional":
 			cborwire.Bool(d, &m.Optional)
 		case "s3":
-			if k21, ok := cborwire.ReusePtr(d, &m.S3); !ok {
+			if k23, ok := cborwire.ReusePtr(d, &m.S3); !ok {
 				if d.Null() {
 					m.S3 = nil
 				} else {
@@ -3926,10 +3920,10 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.S3).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k21, m.S3)
+				cborwire.Keep(d, k23, m.S3)
 			}
 		case "archive":
-			if k22, ok := cborwire.ReusePtr(d, &m.Archive); !ok {
+			if k24, ok := cborwire.ReusePtr(d, &m.Archive); !ok {
 				if d.Null() {
 					m.Archive = nil
 				} else {
@@ -3938,7 +3932,7 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Archive).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k22, m.Archive)
+				cborwire.Keep(d, k24, m.Archive)
 			}
 		default:
 			d.Skip()
@@ -3950,11 +3944,11 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ArtifactRepositoryRefStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n23, ok := d.OpenMap("ArtifactRepositoryRefStatus")
+	n25, ok := d.OpenMap("ArtifactRepositoryRefStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n23); i++ {
+	for i := 0; d.NextKey(i, n25); i++ {
 		switch string(d.Key()) {
 		case "configMap":
 			cborwire.String(d, &m.ConfigMap)
@@ -3974,16 +3968,16 @@ func (m *ArtifactRepositoryRefStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
-	n24, ok := d.OpenMap("Backoff")
+	n26, ok := d.OpenMap("Backoff")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n24); i++ {
+	for i := 0; d.NextKey(i, n26); i++ {
 		switch string(d.Key()) {
 		case "duration":
 			cborwire.String(d, &m.Duration)
 		case "factor":
-			if k25, ok := cborwire.ReusePtr(d, &m.Factor); !ok {
+			if k27, ok := cborwire.ReusePtr(d, &m.Factor); !ok {
 				if d.Null() {
 					m.Factor = nil
 				} else {
@@ -3992,7 +3986,7 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.Factor, "IntOrString")
 				}
-				cborwire.Keep(d, k25, m.Factor)
+				cborwire.Keep(d, k27, m.Factor)
 			}
 		case "maxDuration":
 			cborwire.String(d, &m.MaxDuration)
@@ -4006,11 +4000,11 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
-	n26, ok := d.OpenMap("Condition")
+	n28, ok := d.OpenMap("Condition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n26); i++ {
+	for i := 0; d.NextKey(i, n28); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
@@ -4028,87 +4022,78 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
-	n27, ok := d.OpenMap("Container")
+	n29, ok := d.OpenMap("Container")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n27); i++ {
+	for i := 0; d.NextKey(i, n29); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "image":
 			cborwire.String(d, &m.Image)
 		case "command":
-			if k28, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+			if k30, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
 				if d.Null() {
 					m.Command = nil
-				} else if n30, ok := d.OpenArray("[]string"); ok {
-					s29 := m.Command[:0]
-					if cap(s29) < n30 {
-						s29 = make([]string, 0, cborwire.SliceCap[string](n30))
+				} else if n32, ok := d.OpenArray("[]string"); ok {
+					s31 := m.Command[:0]
+					if cap(s31) < n32 {
+						s31 = make([]string, 0, cborwire.SliceCap[string](n32))
 					}
-					for i := 0; d.NextElem(i, n30); i++ {
-						if i < cap(s29) {
-							s29 = s29[:i+1]
-						} else {
-							s29 = append(s29, *new(string))
-						}
-						cborwire.String(d, &s29[i])
+					at33 := d.Offset()
+					for i := 0; d.NextElem(i, n32); i++ {
+						s31 = cborwire.Grow(d, s31, n32, at33)
+						cborwire.String(d, &s31[i])
 					}
-					if len(s29) == 0 {
-						s29 = []string{}
+					if len(s31) == 0 {
+						s31 = []string{}
 					}
-					m.Command = s29
+					m.Command = s31
 				}
-				cborwire.Keep(d, k28, m.Command)
+				cborwire.Keep(d, k30, m.Command)
 			}
 		case "args":
-			if k31, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+			if k34, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
 				if d.Null() {
 					m.Args = nil
-				} else if n33, ok := d.OpenArray("[]string"); ok {
-					s32 := m.Args[:0]
-					if cap(s32) < n33 {
-						s32 = make([]string, 0, cborwire.SliceCap[string](n33))
-					}
-					for i := 0; d.NextElem(i, n33); i++ {
-						if i < cap(s32) {
-							s32 = s32[:i+1]
-						} else {
-							s32 = append(s32, *new(string))
-						}
-						cborwire.String(d, &s32[i])
-					}
-					if len(s32) == 0 {
-						s32 = []string{}
-					}
-					m.Args = s32
-				}
-				cborwire.Keep(d, k31, m.Args)
-			}
-		case "env":
-			if k34, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
-				if d.Null() {
-					m.Env = nil
-				} else if n36, ok := d.OpenArray("[]EnvVar"); ok {
-					s35 := m.Env[:0]
+				} else if n36, ok := d.OpenArray("[]string"); ok {
+					s35 := m.Args[:0]
 					if cap(s35) < n36 {
-						s35 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](n36))
+						s35 = make([]string, 0, cborwire.SliceCap[string](n36))
 					}
+					at37 := d.Offset()
 					for i := 0; d.NextElem(i, n36); i++ {
-						if i < cap(s35) {
-							s35 = s35[:i+1]
-						} else {
-							s35 = append(s35, *new(EnvVar))
-						}
-						s35[i].DecodeCBOR(d)
+						s35 = cborwire.Grow(d, s35, n36, at37)
+						cborwire.String(d, &s35[i])
 					}
 					if len(s35) == 0 {
-						s35 = []EnvVar{}
+						s35 = []string{}
 					}
-					m.Env = s35
+					m.Args = s35
 				}
-				cborwire.Keep(d, k34, m.Env)
+				cborwire.Keep(d, k34, m.Args)
+			}
+		case "env":
+			if k38, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if n40, ok := d.OpenArray("[]EnvVar"); ok {
+					s39 := m.Env[:0]
+					if cap(s39) < n40 {
+						s39 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](n40))
+					}
+					at41 := d.Offset()
+					for i := 0; d.NextElem(i, n40); i++ {
+						s39 = cborwire.Grow(d, s39, n40, at41)
+						s39[i].DecodeCBOR(d)
+					}
+					if len(s39) == 0 {
+						s39 = []EnvVar{}
+					}
+					m.Env = s39
+				}
+				cborwire.Keep(d, k38, m.Env)
 			}
 		case "resources":
 			m.Resources.DecodeCBOR(d)
@@ -4126,11 +4111,11 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ContinueOn) DecodeCBOR(d *cborwire.Decoder) error {
-	n37, ok := d.OpenMap("ContinueOn")
+	n42, ok := d.OpenMap("ContinueOn")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n37); i++ {
+	for i := 0; d.NextKey(i, n42); i++ {
 		switch string(d.Key()) {
 		case "error":
 			cborwire.Bool(d, &m.Error)
@@ -4146,11 +4131,11 @@ func (m *ContinueOn) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
-	n38, ok := d.OpenMap("DAGTask")
+	n43, ok := d.OpenMap("DAGTask")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n38); i++ {
+	for i := 0; d.NextKey(i, n43); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4159,28 +4144,25 @@ func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
 		case "arguments":
 			m.Arguments.DecodeCBOR(d)
 		case "dependencies":
-			if k39, ok := cborwire.ReuseSlice(d, &m.Dependencies); !ok {
+			if k44, ok := cborwire.ReuseSlice(d, &m.Dependencies); !ok {
 				if d.Null() {
 					m.Dependencies = nil
-				} else if n41, ok := d.OpenArray("[]string"); ok {
-					s40 := m.Dependencies[:0]
-					if cap(s40) < n41 {
-						s40 = make([]string, 0, cborwire.SliceCap[string](n41))
+				} else if n46, ok := d.OpenArray("[]string"); ok {
+					s45 := m.Dependencies[:0]
+					if cap(s45) < n46 {
+						s45 = make([]string, 0, cborwire.SliceCap[string](n46))
 					}
-					for i := 0; d.NextElem(i, n41); i++ {
-						if i < cap(s40) {
-							s40 = s40[:i+1]
-						} else {
-							s40 = append(s40, *new(string))
-						}
-						cborwire.String(d, &s40[i])
+					at47 := d.Offset()
+					for i := 0; d.NextElem(i, n46); i++ {
+						s45 = cborwire.Grow(d, s45, n46, at47)
+						cborwire.String(d, &s45[i])
 					}
-					if len(s40) == 0 {
-						s40 = []string{}
+					if len(s45) == 0 {
+						s45 = []string{}
 					}
-					m.Dependencies = s40
+					m.Dependencies = s45
 				}
-				cborwire.Keep(d, k39, m.Dependencies)
+				cborwire.Keep(d, k44, m.Dependencies)
 			}
 		case "depends":
 			cborwire.String(d, &m.Depends)
@@ -4196,40 +4178,37 @@ func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
-	n42, ok := d.OpenMap("DAGTemplate")
+	n48, ok := d.OpenMap("DAGTemplate")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n42); i++ {
+	for i := 0; d.NextKey(i, n48); i++ {
 		switch string(d.Key()) {
 		case "target":
 			cborwire.String(d, &m.Target)
 		case "tasks":
-			if k43, ok := cborwire.ReuseSlice(d, &m.Tasks); !ok {
+			if k49, ok := cborwire.ReuseSlice(d, &m.Tasks); !ok {
 				if d.Null() {
 					m.Tasks = nil
-				} else if n45, ok := d.OpenArray("[]DAGTask"); ok {
-					s44 := m.Tasks[:0]
-					if cap(s44) < n45 {
-						s44 = make([]DAGTask, 0, cborwire.SliceCap[DAGTask](n45))
+				} else if n51, ok := d.OpenArray("[]DAGTask"); ok {
+					s50 := m.Tasks[:0]
+					if cap(s50) < n51 {
+						s50 = make([]DAGTask, 0, cborwire.SliceCap[DAGTask](n51))
 					}
-					for i := 0; d.NextElem(i, n45); i++ {
-						if i < cap(s44) {
-							s44 = s44[:i+1]
-						} else {
-							s44 = append(s44, *new(DAGTask))
-						}
-						s44[i].DecodeCBOR(d)
+					at52 := d.Offset()
+					for i := 0; d.NextElem(i, n51); i++ {
+						s50 = cborwire.Grow(d, s50, n51, at52)
+						s50[i].DecodeCBOR(d)
 					}
-					if len(s44) == 0 {
-						s44 = []DAGTask{}
+					if len(s50) == 0 {
+						s50 = []DAGTask{}
 					}
-					m.Tasks = s44
+					m.Tasks = s50
 				}
-				cborwire.Keep(d, k43, m.Tasks)
+				cborwire.Keep(d, k49, m.Tasks)
 			}
 		case "failFast":
-			if k46, ok := cborwire.ReusePtr(d, &m.FailFast); !ok {
+			if k53, ok := cborwire.ReusePtr(d, &m.FailFast); !ok {
 				if d.Null() {
 					m.FailFast = nil
 				} else {
@@ -4238,7 +4217,7 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.FailFast)
 				}
-				cborwire.Keep(d, k46, m.FailFast)
+				cborwire.Keep(d, k53, m.FailFast)
 			}
 		default:
 			d.Skip()
@@ -4250,11 +4229,11 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
-	n47, ok := d.OpenMap("EnvVar")
+	n54, ok := d.OpenMap("EnvVar")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n47); i++ {
+	for i := 0; d.NextKey(i, n54); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4270,59 +4249,53 @@ func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
-	n48, ok := d.OpenMap("Inputs")
+	n55, ok := d.OpenMap("Inputs")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n48); i++ {
+	for i := 0; d.NextKey(i, n55); i++ {
 		switch string(d.Key()) {
 		case "parameters":
-			if k49, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+			if k56, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
 				if d.Null() {
 					m.Parameters = nil
-				} else if n51, ok := d.OpenArray("[]Parameter"); ok {
-					s50 := m.Parameters[:0]
-					if cap(s50) < n51 {
-						s50 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n51))
+				} else if n58, ok := d.OpenArray("[]Parameter"); ok {
+					s57 := m.Parameters[:0]
+					if cap(s57) < n58 {
+						s57 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n58))
 					}
-					for i := 0; d.NextElem(i, n51); i++ {
-						if i < cap(s50) {
-							s50 = s50[:i+1]
-						} else {
-							s50 = append(s50, *new(Parameter))
-						}
-						s50[i].DecodeCBOR(d)
+					at59 := d.Offset()
+					for i := 0; d.NextElem(i, n58); i++ {
+						s57 = cborwire.Grow(d, s57, n58, at59)
+						s57[i].DecodeCBOR(d)
 					}
-					if len(s50) == 0 {
-						s50 = []Parameter{}
+					if len(s57) == 0 {
+						s57 = []Parameter{}
 					}
-					m.Parameters = s50
+					m.Parameters = s57
 				}
-				cborwire.Keep(d, k49, m.Parameters)
+				cborwire.Keep(d, k56, m.Parameters)
 			}
 		case "artifacts":
-			if k52, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+			if k60, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
 				if d.Null() {
 					m.Artifacts = nil
-				} else if n54, ok := d.OpenArray("[]Artifact"); ok {
-					s53 := m.Artifacts[:0]
-					if cap(s53) < n54 {
-						s53 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n54))
+				} else if n62, ok := d.OpenArray("[]Artifact"); ok {
+					s61 := m.Artifacts[:0]
+					if cap(s61) < n62 {
+						s61 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n62))
 					}
-					for i := 0; d.NextElem(i, n54); i++ {
-						if i < cap(s53) {
-							s53 = s53[:i+1]
-						} else {
-							s53 = append(s53, *new(Artifact))
-						}
-						s53[i].DecodeCBOR(d)
+					at63 := d.Offset()
+					for i := 0; d.NextElem(i, n62); i++ {
+						s61 = cborwire.Grow(d, s61, n62, at63)
+						s61[i].DecodeCBOR(d)
 					}
-					if len(s53) == 0 {
-						s53 = []Artifact{}
+					if len(s61) == 0 {
+						s61 = []Artifact{}
 					}
-					m.Artifacts = s53
+					m.Artifacts = s61
 				}
-				cborwire.Keep(d, k52, m.Artifacts)
+				cborwire.Keep(d, k60, m.Artifacts)
 			}
 		default:
 			d.Skip()
@@ -4334,11 +4307,11 @@ func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Metadata) DecodeCBOR(d *cborwire.Decoder) error {
-	n55, ok := d.OpenMap("Metadata")
+	n64, ok := d.OpenMap("Metadata")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n55); i++ {
+	for i := 0; d.NextKey(i, n64); i++ {
 		switch string(d.Key()) {
 		case "annotations":
 			cborwire.StringMap(d, &m.Annotations)
@@ -4354,11 +4327,11 @@ func (m *Metadata) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n56, ok := d.OpenMap("NodeStatus")
+	n65, ok := d.OpenMap("NodeStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n56); i++ {
+	for i := 0; d.NextKey(i, n65); i++ {
 		switch string(d.Key()) {
 		case "id":
 			cborwire.String(d, &m.ID)
@@ -4387,29 +4360,29 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "progress":
 			cborwire.String(d, &m.Progress)
 		case "resourcesDuration":
-			if k57, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
+			if k66, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
 				if d.Null() {
 					m.ResourcesDuration = nil
-				} else if n58, ok := d.OpenMap("map[string]int64"); ok {
+				} else if n67, ok := d.OpenMap("map[string]int64"); ok {
 					if m.ResourcesDuration == nil {
-						m.ResourcesDuration = make(map[string]int64, cborwire.MapCap(n58))
+						m.ResourcesDuration = make(map[string]int64, cborwire.MapCap(n67))
 					}
-					for i := 0; d.NextKey(i, n58); i++ {
-						key59 := d.InternString(d.Key())
-						var v60 int64
-						cborwire.Int(d, &v60)
+					for i := 0; d.NextKey(i, n67); i++ {
+						key68 := d.InternString(d.Key())
+						var v69 int64
+						cborwire.Int(d, &v69)
 						if d.Err() != nil {
 							break
 						}
-						m.ResourcesDuration[key59] = v60
+						m.ResourcesDuration[key68] = v69
 					}
 				}
-				cborwire.Keep(d, k57, m.ResourcesDuration)
+				cborwire.Keep(d, k66, m.ResourcesDuration)
 			}
 		case "podIP":
 			cborwire.String(d, &m.PodIP)
 		case "inputs":
-			if k61, ok := cborwire.ReusePtr(d, &m.Inputs); !ok {
+			if k70, ok := cborwire.ReusePtr(d, &m.Inputs); !ok {
 				if d.Null() {
 					m.Inputs = nil
 				} else {
@@ -4418,10 +4391,10 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Inputs).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k61, m.Inputs)
+				cborwire.Keep(d, k70, m.Inputs)
 			}
 		case "outputs":
-			if k62, ok := cborwire.ReusePtr(d, &m.Outputs); !ok {
+			if k71, ok := cborwire.ReusePtr(d, &m.Outputs); !ok {
 				if d.Null() {
 					m.Outputs = nil
 				} else {
@@ -4430,55 +4403,49 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Outputs).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k62, m.Outputs)
+				cborwire.Keep(d, k71, m.Outputs)
 			}
 		case "children":
-			if k63, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
+			if k72, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
 				if d.Null() {
 					m.Children = nil
-				} else if n65, ok := d.OpenArray("[]string"); ok {
-					s64 := m.Children[:0]
-					if cap(s64) < n65 {
-						s64 = make([]string, 0, cborwire.SliceCap[string](n65))
+				} else if n74, ok := d.OpenArray("[]string"); ok {
+					s73 := m.Children[:0]
+					if cap(s73) < n74 {
+						s73 = make([]string, 0, cborwire.SliceCap[string](n74))
 					}
-					for i := 0; d.NextElem(i, n65); i++ {
-						if i < cap(s64) {
-							s64 = s64[:i+1]
-						} else {
-							s64 = append(s64, *new(string))
-						}
-						cborwire.String(d, &s64[i])
+					at75 := d.Offset()
+					for i := 0; d.NextElem(i, n74); i++ {
+						s73 = cborwire.Grow(d, s73, n74, at75)
+						cborwire.String(d, &s73[i])
 					}
-					if len(s64) == 0 {
-						s64 = []string{}
+					if len(s73) == 0 {
+						s73 = []string{}
 					}
-					m.Children = s64
+					m.Children = s73
 				}
-				cborwire.Keep(d, k63, m.Children)
+				cborwire.Keep(d, k72, m.Children)
 			}
 		case "outboundNodes":
-			if k66, ok := cborwire.ReuseSlice(d, &m.OutboundNodes); !ok {
+			if k76, ok := cborwire.ReuseSlice(d, &m.OutboundNodes); !ok {
 				if d.Null() {
 					m.OutboundNodes = nil
-				} else if n68, ok := d.OpenArray("[]string"); ok {
-					s67 := m.OutboundNodes[:0]
-					if cap(s67) < n68 {
-						s67 = make([]string, 0, cborwire.SliceCap[string](n68))
+				} else if n78, ok := d.OpenArray("[]string"); ok {
+					s77 := m.OutboundNodes[:0]
+					if cap(s77) < n78 {
+						s77 = make([]string, 0, cborwire.SliceCap[string](n78))
 					}
-					for i := 0; d.NextElem(i, n68); i++ {
-						if i < cap(s67) {
-							s67 = s67[:i+1]
-						} else {
-							s67 = append(s67, *new(string))
-						}
-						cborwire.String(d, &s67[i])
+					at79 := d.Offset()
+					for i := 0; d.NextElem(i, n78); i++ {
+						s77 = cborwire.Grow(d, s77, n78, at79)
+						cborwire.String(d, &s77[i])
 					}
-					if len(s67) == 0 {
-						s67 = []string{}
+					if len(s77) == 0 {
+						s77 = []string{}
 					}
-					m.OutboundNodes = s67
+					m.OutboundNodes = s77
 				}
-				cborwire.Keep(d, k66, m.OutboundNodes)
+				cborwire.Keep(d, k76, m.OutboundNodes)
 			}
 		case "hostNodeName":
 			cborwire.String(d, &m.HostNodeName)
@@ -4492,11 +4459,11 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *NoneStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n69, ok := d.OpenMap("NoneStrategy")
+	n80, ok := d.OpenMap("NoneStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n69); i++ {
+	for i := 0; d.NextKey(i, n80); i++ {
 		switch string(d.Key()) {
 		default:
 			d.Skip()
@@ -4508,62 +4475,56 @@ func (m *NoneStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
-	n70, ok := d.OpenMap("Outputs")
+	n81, ok := d.OpenMap("Outputs")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n70); i++ {
+	for i := 0; d.NextKey(i, n81); i++ {
 		switch string(d.Key()) {
 		case "parameters":
-			if k71, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+			if k82, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
 				if d.Null() {
 					m.Parameters = nil
-				} else if n73, ok := d.OpenArray("[]Parameter"); ok {
-					s72 := m.Parameters[:0]
-					if cap(s72) < n73 {
-						s72 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n73))
+				} else if n84, ok := d.OpenArray("[]Parameter"); ok {
+					s83 := m.Parameters[:0]
+					if cap(s83) < n84 {
+						s83 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n84))
 					}
-					for i := 0; d.NextElem(i, n73); i++ {
-						if i < cap(s72) {
-							s72 = s72[:i+1]
-						} else {
-							s72 = append(s72, *new(Parameter))
-						}
-						s72[i].DecodeCBOR(d)
+					at85 := d.Offset()
+					for i := 0; d.NextElem(i, n84); i++ {
+						s83 = cborwire.Grow(d, s83, n84, at85)
+						s83[i].DecodeCBOR(d)
 					}
-					if len(s72) == 0 {
-						s72 = []Parameter{}
+					if len(s83) == 0 {
+						s83 = []Parameter{}
 					}
-					m.Parameters = s72
+					m.Parameters = s83
 				}
-				cborwire.Keep(d, k71, m.Parameters)
+				cborwire.Keep(d, k82, m.Parameters)
 			}
 		case "artifacts":
-			if k74, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+			if k86, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
 				if d.Null() {
 					m.Artifacts = nil
-				} else if n76, ok := d.OpenArray("[]Artifact"); ok {
-					s75 := m.Artifacts[:0]
-					if cap(s75) < n76 {
-						s75 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n76))
+				} else if n88, ok := d.OpenArray("[]Artifact"); ok {
+					s87 := m.Artifacts[:0]
+					if cap(s87) < n88 {
+						s87 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n88))
 					}
-					for i := 0; d.NextElem(i, n76); i++ {
-						if i < cap(s75) {
-							s75 = s75[:i+1]
-						} else {
-							s75 = append(s75, *new(Artifact))
-						}
-						s75[i].DecodeCBOR(d)
+					at89 := d.Offset()
+					for i := 0; d.NextElem(i, n88); i++ {
+						s87 = cborwire.Grow(d, s87, n88, at89)
+						s87[i].DecodeCBOR(d)
 					}
-					if len(s75) == 0 {
-						s75 = []Artifact{}
+					if len(s87) == 0 {
+						s87 = []Artifact{}
 					}
-					m.Artifacts = s75
+					m.Artifacts = s87
 				}
-				cborwire.Keep(d, k74, m.Artifacts)
+				cborwire.Keep(d, k86, m.Artifacts)
 			}
 		case "result":
-			if k77, ok := cborwire.ReusePtr(d, &m.Result); !ok {
+			if k90, ok := cborwire.ReusePtr(d, &m.Result); !ok {
 				if d.Null() {
 					m.Result = nil
 				} else {
@@ -4572,10 +4533,10 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Result)
 				}
-				cborwire.Keep(d, k77, m.Result)
+				cborwire.Keep(d, k90, m.Result)
 			}
 		case "exitCode":
-			if k78, ok := cborwire.ReusePtr(d, &m.ExitCode); !ok {
+			if k91, ok := cborwire.ReusePtr(d, &m.ExitCode); !ok {
 				if d.Null() {
 					m.ExitCode = nil
 				} else {
@@ -4584,7 +4545,7 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ExitCode)
 				}
-				cborwire.Keep(d, k78, m.ExitCode)
+				cborwire.Keep(d, k91, m.ExitCode)
 			}
 		default:
 			d.Skip()
@@ -4596,16 +4557,16 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
-	n79, ok := d.OpenMap("Parameter")
+	n92, ok := d.OpenMap("Parameter")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n79); i++ {
+	for i := 0; d.NextKey(i, n92); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "default":
-			if k80, ok := cborwire.ReusePtr(d, &m.Default); !ok {
+			if k93, ok := cborwire.ReusePtr(d, &m.Default); !ok {
 				if d.Null() {
 					m.Default = nil
 				} else {
@@ -4614,10 +4575,10 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Default)
 				}
-				cborwire.Keep(d, k80, m.Default)
+				cborwire.Keep(d, k93, m.Default)
 			}
 		case "value":
-			if k81, ok := cborwire.ReusePtr(d, &m.Value); !ok {
+			if k94, ok := cborwire.ReusePtr(d, &m.Value); !ok {
 				if d.Null() {
 					m.Value = nil
 				} else {
@@ -4626,10 +4587,10 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Value)
 				}
-				cborwire.Keep(d, k81, m.Value)
+				cborwire.Keep(d, k94, m.Value)
 			}
 		case "valueFrom":
-			if k82, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
+			if k95, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
 				if d.Null() {
 					m.ValueFrom = nil
 				} else {
@@ -4638,34 +4599,31 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ValueFrom).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k82, m.ValueFrom)
+				cborwire.Keep(d, k95, m.ValueFrom)
 			}
 		case "enum":
-			if k83, ok := cborwire.ReuseSlice(d, &m.Enum); !ok {
+			if k96, ok := cborwire.ReuseSlice(d, &m.Enum); !ok {
 				if d.Null() {
 					m.Enum = nil
-				} else if n85, ok := d.OpenArray("[]string"); ok {
-					s84 := m.Enum[:0]
-					if cap(s84) < n85 {
-						s84 = make([]string, 0, cborwire.SliceCap[string](n85))
+				} else if n98, ok := d.OpenArray("[]string"); ok {
+					s97 := m.Enum[:0]
+					if cap(s97) < n98 {
+						s97 = make([]string, 0, cborwire.SliceCap[string](n98))
 					}
-					for i := 0; d.NextElem(i, n85); i++ {
-						if i < cap(s84) {
-							s84 = s84[:i+1]
-						} else {
-							s84 = append(s84, *new(string))
-						}
-						cborwire.String(d, &s84[i])
+					at99 := d.Offset()
+					for i := 0; d.NextElem(i, n98); i++ {
+						s97 = cborwire.Grow(d, s97, n98, at99)
+						cborwire.String(d, &s97[i])
 					}
-					if len(s84) == 0 {
-						s84 = []string{}
+					if len(s97) == 0 {
+						s97 = []string{}
 					}
-					m.Enum = s84
+					m.Enum = s97
 				}
-				cborwire.Keep(d, k83, m.Enum)
+				cborwire.Keep(d, k96, m.Enum)
 			}
 		case "description":
-			if k86, ok := cborwire.ReusePtr(d, &m.Description); !ok {
+			if k100, ok := cborwire.ReusePtr(d, &m.Description); !ok {
 				if d.Null() {
 					m.Description = nil
 				} else {
@@ -4674,7 +4632,7 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Description)
 				}
-				cborwire.Keep(d, k86, m.Description)
+				cborwire.Keep(d, k100, m.Description)
 			}
 		default:
 			d.Skip()
@@ -4686,11 +4644,11 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PodGC) DecodeCBOR(d *cborwire.Decoder) error {
-	n87, ok := d.OpenMap("PodGC")
+	n101, ok := d.OpenMap("PodGC")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n87); i++ {
+	for i := 0; d.NextKey(i, n101); i++ {
 		switch string(d.Key()) {
 		case "strategy":
 			cborwire.String(d, &m.Strategy)
@@ -4704,11 +4662,11 @@ func (m *PodGC) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
-	n88, ok := d.OpenMap("ResourceRequirements")
+	n102, ok := d.OpenMap("ResourceRequirements")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n88); i++ {
+	for i := 0; d.NextKey(i, n102); i++ {
 		switch string(d.Key()) {
 		case "limits":
 			cborwire.StringMap(d, &m.Limits)
@@ -4724,14 +4682,14 @@ func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n89, ok := d.OpenMap("RetryStrategy")
+	n103, ok := d.OpenMap("RetryStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n89); i++ {
+	for i := 0; d.NextKey(i, n103); i++ {
 		switch string(d.Key()) {
 		case "limit":
-			if k90, ok := cborwire.ReusePtr(d, &m.Limit); !ok {
+			if k104, ok := cborwire.ReusePtr(d, &m.Limit); !ok {
 				if d.Null() {
 					m.Limit = nil
 				} else {
@@ -4740,12 +4698,12 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.Limit, "IntOrString")
 				}
-				cborwire.Keep(d, k90, m.Limit)
+				cborwire.Keep(d, k104, m.Limit)
 			}
 		case "retryPolicy":
 			cborwire.String(d, &m.RetryPolicy)
 		case "backoff":
-			if k91, ok := cborwire.ReusePtr(d, &m.Backoff); !ok {
+			if k105, ok := cborwire.ReusePtr(d, &m.Backoff); !ok {
 				if d.Null() {
 					m.Backoff = nil
 				} else {
@@ -4754,7 +4712,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Backoff).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k91, m.Backoff)
+				cborwire.Keep(d, k105, m.Backoff)
 			}
 		default:
 			d.Skip()
@@ -4766,11 +4724,11 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *S3Artifact) DecodeCBOR(d *cborwire.Decoder) error {
-	n92, ok := d.OpenMap("S3Artifact")
+	n106, ok := d.OpenMap("S3Artifact")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n92); i++ {
+	for i := 0; d.NextKey(i, n106); i++ {
 		switch string(d.Key()) {
 		case "endpoint":
 			cborwire.String(d, &m.Endpoint)
@@ -4788,14 +4746,14 @@ func (m *S3Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n93, ok := d.OpenMap("TTLStrategy")
+	n107, ok := d.OpenMap("TTLStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n93); i++ {
+	for i := 0; d.NextKey(i, n107); i++ {
 		switch string(d.Key()) {
 		case "secondsAfterCompletion":
-			if k94, ok := cborwire.ReusePtr(d, &m.SecondsAfterCompletion); !ok {
+			if k108, ok := cborwire.ReusePtr(d, &m.SecondsAfterCompletion); !ok {
 				if d.Null() {
 					m.SecondsAfterCompletion = nil
 				} else {
@@ -4804,10 +4762,10 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SecondsAfterCompletion)
 				}
-				cborwire.Keep(d, k94, m.SecondsAfterCompletion)
+				cborwire.Keep(d, k108, m.SecondsAfterCompletion)
 			}
 		case "secondsAfterSuccess":
-			if k95, ok := cborwire.ReusePtr(d, &m.SecondsAfterSuccess); !ok {
+			if k109, ok := cborwire.ReusePtr(d, &m.SecondsAfterSuccess); !ok {
 				if d.Null() {
 					m.SecondsAfterSuccess = nil
 				} else {
@@ -4816,10 +4774,10 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SecondsAfterSuccess)
 				}
-				cborwire.Keep(d, k95, m.SecondsAfterSuccess)
+				cborwire.Keep(d, k109, m.SecondsAfterSuccess)
 			}
 		case "secondsAfterFailure":
-			if k96, ok := cborwire.ReusePtr(d, &m.SecondsAfterFailure); !ok {
+			if k110, ok := cborwire.ReusePtr(d, &m.SecondsAfterFailure); !ok {
 				if d.Null() {
 					m.SecondsAfterFailure = nil
 				} else {
@@ -4828,7 +4786,7 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SecondsAfterFailure)
 				}
-				cborwire.Keep(d, k96, m.SecondsAfterFailure)
+				cborwire.Keep(d, k110, m.SecondsAfterFailure)
 			}
 		default:
 			d.Skip()
@@ -4840,14 +4798,14 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n97, ok := d.OpenMap("TarStrategy")
+	n111, ok := d.OpenMap("TarStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n97); i++ {
+	for i := 0; d.NextKey(i, n111); i++ {
 		switch string(d.Key()) {
 		case "compressionLevel":
-			if k98, ok := cborwire.ReusePtr(d, &m.CompressionLevel); !ok {
+			if k112, ok := cborwire.ReusePtr(d, &m.CompressionLevel); !ok {
 				if d.Null() {
 					m.CompressionLevel = nil
 				} else {
@@ -4856,7 +4814,7 @@ func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.CompressionLevel)
 				}
-				cborwire.Keep(d, k98, m.CompressionLevel)
+				cborwire.Keep(d, k112, m.CompressionLevel)
 			}
 		default:
 			d.Skip()
@@ -4868,11 +4826,11 @@ func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
-	n99, ok := d.OpenMap("Template")
+	n113, ok := d.OpenMap("Template")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n99); i++ {
+	for i := 0; d.NextKey(i, n113); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4883,53 +4841,47 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.Metadata.DecodeCBOR(d)
 		case "steps":
-			if k100, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
+			if k114, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
 				if d.Null() {
 					m.Steps = nil
-				} else if n102, ok := d.OpenArray("[][]WorkflowStep"); ok {
-					s101 := m.Steps[:0]
-					if cap(s101) < n102 {
-						s101 = make([][]WorkflowStep, 0, cborwire.SliceCap[[]WorkflowStep](n102))
+				} else if n116, ok := d.OpenArray("[][]WorkflowStep"); ok {
+					s115 := m.Steps[:0]
+					if cap(s115) < n116 {
+						s115 = make([][]WorkflowStep, 0, cborwire.SliceCap[[]WorkflowStep](n116))
 					}
-					for i := 0; d.NextElem(i, n102); i++ {
-						if i < cap(s101) {
-							s101 = s101[:i+1]
-						} else {
-							s101 = append(s101, *new([]WorkflowStep))
-						}
-						if k103, ok := cborwire.ReuseSlice(d, &s101[i]); !ok {
+					at117 := d.Offset()
+					for i := 0; d.NextElem(i, n116); i++ {
+						s115 = cborwire.Grow(d, s115, n116, at117)
+						if k118, ok := cborwire.ReuseSlice(d, &s115[i]); !ok {
 							if d.Null() {
-								s101[i] = nil
-							} else if n105, ok := d.OpenArray("[]WorkflowStep"); ok {
-								s104 := s101[i][:0]
-								if cap(s104) < n105 {
-									s104 = make([]WorkflowStep, 0, cborwire.SliceCap[WorkflowStep](n105))
+								s115[i] = nil
+							} else if n120, ok := d.OpenArray("[]WorkflowStep"); ok {
+								s119 := s115[i][:0]
+								if cap(s119) < n120 {
+									s119 = make([]WorkflowStep, 0, cborwire.SliceCap[WorkflowStep](n120))
 								}
-								for i := 0; d.NextElem(i, n105); i++ {
-									if i < cap(s104) {
-										s104 = s104[:i+1]
-									} else {
-										s104 = append(s104, *new(WorkflowStep))
-									}
-									s104[i].DecodeCBOR(d)
+								at121 := d.Offset()
+								for i := 0; d.NextElem(i, n120); i++ {
+									s119 = cborwire.Grow(d, s119, n120, at121)
+									s119[i].DecodeCBOR(d)
 								}
-								if len(s104) == 0 {
-									s104 = []WorkflowStep{}
+								if len(s119) == 0 {
+									s119 = []WorkflowStep{}
 								}
-								s101[i] = s104
+								s115[i] = s119
 							}
-							cborwire.Keep(d, k103, s101[i])
+							cborwire.Keep(d, k118, s115[i])
 						}
 					}
-					if len(s101) == 0 {
-						s101 = [][]WorkflowStep{}
+					if len(s115) == 0 {
+						s115 = [][]WorkflowStep{}
 					}
-					m.Steps = s101
+					m.Steps = s115
 				}
-				cborwire.Keep(d, k100, m.Steps)
+				cborwire.Keep(d, k114, m.Steps)
 			}
 		case "dag":
-			if k106, ok := cborwire.ReusePtr(d, &m.DAG); !ok {
+			if k122, ok := cborwire.ReusePtr(d, &m.DAG); !ok {
 				if d.Null() {
 					m.DAG = nil
 				} else {
@@ -4938,10 +4890,10 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.DAG).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k106, m.DAG)
+				cborwire.Keep(d, k122, m.DAG)
 			}
 		case "container":
-			if k107, ok := cborwire.ReusePtr(d, &m.Container); !ok {
+			if k123, ok := cborwire.ReusePtr(d, &m.Container); !ok {
 				if d.Null() {
 					m.Container = nil
 				} else {
@@ -4950,10 +4902,10 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Container).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k107, m.Container)
+				cborwire.Keep(d, k123, m.Container)
 			}
 		case "retryStrategy":
-			if k108, ok := cborwire.ReusePtr(d, &m.RetryStrategy); !ok {
+			if k124, ok := cborwire.ReusePtr(d, &m.RetryStrategy); !ok {
 				if d.Null() {
 					m.RetryStrategy = nil
 				} else {
@@ -4962,10 +4914,10 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RetryStrategy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k108, m.RetryStrategy)
+				cborwire.Keep(d, k124, m.RetryStrategy)
 			}
 		case "activeDeadlineSeconds":
-			if k109, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+			if k125, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
 				if d.Null() {
 					m.ActiveDeadlineSeconds = nil
 				} else {
@@ -4974,7 +4926,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.ActiveDeadlineSeconds, "IntOrString")
 				}
-				cborwire.Keep(d, k109, m.ActiveDeadlineSeconds)
+				cborwire.Keep(d, k125, m.ActiveDeadlineSeconds)
 			}
 		case "timeout":
 			cborwire.String(d, &m.Timeout)
@@ -4990,11 +4942,11 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
-	n110, ok := d.OpenMap("ValueFrom")
+	n126, ok := d.OpenMap("ValueFrom")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n110); i++ {
+	for i := 0; d.NextKey(i, n126); i++ {
 		switch string(d.Key()) {
 		case "path":
 			cborwire.String(d, &m.Path)
@@ -5003,7 +4955,7 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 		case "parameter":
 			cborwire.String(d, &m.Parameter)
 		case "default":
-			if k111, ok := cborwire.ReusePtr(d, &m.Default); !ok {
+			if k127, ok := cborwire.ReusePtr(d, &m.Default); !ok {
 				if d.Null() {
 					m.Default = nil
 				} else {
@@ -5012,7 +4964,7 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Default)
 				}
-				cborwire.Keep(d, k111, m.Default)
+				cborwire.Keep(d, k127, m.Default)
 			}
 		default:
 			d.Skip()
@@ -5024,11 +4976,11 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Workflow) DecodeCBOR(d *cborwire.Decoder) error {
-	n112, ok := d.OpenMap("Workflow")
+	n128, ok := d.OpenMap("Workflow")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n112); i++ {
+	for i := 0; d.NextKey(i, n128); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -5050,35 +5002,32 @@ func (m *Workflow) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n113, ok := d.OpenMap("WorkflowSpec")
+	n129, ok := d.OpenMap("WorkflowSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n113); i++ {
+	for i := 0; d.NextKey(i, n129); i++ {
 		switch string(d.Key()) {
 		case "templates":
-			if k114, ok := cborwire.ReuseSlice(d, &m.Templates); !ok {
+			if k130, ok := cborwire.ReuseSlice(d, &m.Templates); !ok {
 				if d.Null() {
 					m.Templates = nil
-				} else if n116, ok := d.OpenArray("[]Template"); ok {
-					s115 := m.Templates[:0]
-					if cap(s115) < n116 {
-						s115 = make([]Template, 0, cborwire.SliceCap[Template](n116))
+				} else if n132, ok := d.OpenArray("[]Template"); ok {
+					s131 := m.Templates[:0]
+					if cap(s131) < n132 {
+						s131 = make([]Template, 0, cborwire.SliceCap[Template](n132))
 					}
-					for i := 0; d.NextElem(i, n116); i++ {
-						if i < cap(s115) {
-							s115 = s115[:i+1]
-						} else {
-							s115 = append(s115, *new(Template))
-						}
-						s115[i].DecodeCBOR(d)
+					at133 := d.Offset()
+					for i := 0; d.NextElem(i, n132); i++ {
+						s131 = cborwire.Grow(d, s131, n132, at133)
+						s131[i].DecodeCBOR(d)
 					}
-					if len(s115) == 0 {
-						s115 = []Template{}
+					if len(s131) == 0 {
+						s131 = []Template{}
 					}
-					m.Templates = s115
+					m.Templates = s131
 				}
-				cborwire.Keep(d, k114, m.Templates)
+				cborwire.Keep(d, k130, m.Templates)
 			}
 		case "entrypoint":
 			cborwire.String(d, &m.Entrypoint)
@@ -5087,7 +5036,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "serviceAccountName":
 			cborwire.String(d, &m.ServiceAccountName)
 		case "parallelism":
-			if k117, ok := cborwire.ReusePtr(d, &m.Parallelism); !ok {
+			if k134, ok := cborwire.ReusePtr(d, &m.Parallelism); !ok {
 				if d.Null() {
 					m.Parallelism = nil
 				} else {
@@ -5096,10 +5045,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Parallelism)
 				}
-				cborwire.Keep(d, k117, m.Parallelism)
+				cborwire.Keep(d, k134, m.Parallelism)
 			}
 		case "activeDeadlineSeconds":
-			if k118, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+			if k135, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
 				if d.Null() {
 					m.ActiveDeadlineSeconds = nil
 				} else {
@@ -5108,10 +5057,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.ActiveDeadlineSeconds)
 				}
-				cborwire.Keep(d, k118, m.ActiveDeadlineSeconds)
+				cborwire.Keep(d, k135, m.ActiveDeadlineSeconds)
 			}
 		case "podGC":
-			if k119, ok := cborwire.ReusePtr(d, &m.PodGC); !ok {
+			if k136, ok := cborwire.ReusePtr(d, &m.PodGC); !ok {
 				if d.Null() {
 					m.PodGC = nil
 				} else {
@@ -5120,10 +5069,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PodGC).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k119, m.PodGC)
+				cborwire.Keep(d, k136, m.PodGC)
 			}
 		case "ttlStrategy":
-			if k120, ok := cborwire.ReusePtr(d, &m.TTLStrategy); !ok {
+			if k137, ok := cborwire.ReusePtr(d, &m.TTLStrategy); !ok {
 				if d.Null() {
 					m.TTLStrategy = nil
 				} else {
@@ -5132,10 +5081,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.TTLStrategy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k120, m.TTLStrategy)
+				cborwire.Keep(d, k137, m.TTLStrategy)
 			}
 		case "podMetadata":
-			if k121, ok := cborwire.ReusePtr(d, &m.PodMetadata); !ok {
+			if k138, ok := cborwire.ReusePtr(d, &m.PodMetadata); !ok {
 				if d.Null() {
 					m.PodMetadata = nil
 				} else {
@@ -5144,10 +5093,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PodMetadata).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k121, m.PodMetadata)
+				cborwire.Keep(d, k138, m.PodMetadata)
 			}
 		case "workflowTemplateRef":
-			if k122, ok := cborwire.ReusePtr(d, &m.WorkflowTemplateRef); !ok {
+			if k139, ok := cborwire.ReusePtr(d, &m.WorkflowTemplateRef); !ok {
 				if d.Null() {
 					m.WorkflowTemplateRef = nil
 				} else {
@@ -5156,7 +5105,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.WorkflowTemplateRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k122, m.WorkflowTemplateRef)
+				cborwire.Keep(d, k139, m.WorkflowTemplateRef)
 			}
 		case "nodeSelector":
 			cborwire.StringMap(d, &m.NodeSelector)
@@ -5170,11 +5119,11 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n123, ok := d.OpenMap("WorkflowStatus")
+	n140, ok := d.OpenMap("WorkflowStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n123); i++ {
+	for i := 0; d.NextKey(i, n140); i++ {
 		switch string(d.Key()) {
 		case "phase":
 			cborwire.String(d, &m.Phase)
@@ -5189,71 +5138,68 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "message":
 			cborwire.String(d, &m.Message)
 		case "nodes":
-			if k124, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
+			if k141, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
 				if d.Null() {
 					m.Nodes = nil
-				} else if n125, ok := d.OpenMap("map[string]NodeStatus"); ok {
+				} else if n142, ok := d.OpenMap("map[string]NodeStatus"); ok {
 					if m.Nodes == nil {
-						m.Nodes = make(map[string]NodeStatus, cborwire.MapCap(n125))
+						m.Nodes = make(map[string]NodeStatus, cborwire.MapCap(n142))
 					}
-					for i := 0; d.NextKey(i, n125); i++ {
-						key126 := d.InternString(d.Key())
-						var v127 NodeStatus
-						v127.DecodeCBOR(d)
+					for i := 0; d.NextKey(i, n142); i++ {
+						key143 := d.InternString(d.Key())
+						var v144 NodeStatus
+						v144.DecodeCBOR(d)
 						if d.Err() != nil {
 							break
 						}
-						m.Nodes[key126] = v127
+						m.Nodes[key143] = v144
 					}
 				}
-				cborwire.Keep(d, k124, m.Nodes)
+				cborwire.Keep(d, k141, m.Nodes)
 			}
 		case "conditions":
-			if k128, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k145, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n130, ok := d.OpenArray("[]Condition"); ok {
-					s129 := m.Conditions[:0]
-					if cap(s129) < n130 {
-						s129 = make([]Condition, 0, cborwire.SliceCap[Condition](n130))
+				} else if n147, ok := d.OpenArray("[]Condition"); ok {
+					s146 := m.Conditions[:0]
+					if cap(s146) < n147 {
+						s146 = make([]Condition, 0, cborwire.SliceCap[Condition](n147))
 					}
-					for i := 0; d.NextElem(i, n130); i++ {
-						if i < cap(s129) {
-							s129 = s129[:i+1]
-						} else {
-							s129 = append(s129, *new(Condition))
-						}
-						s129[i].DecodeCBOR(d)
+					at148 := d.Offset()
+					for i := 0; d.NextElem(i, n147); i++ {
+						s146 = cborwire.Grow(d, s146, n147, at148)
+						s146[i].DecodeCBOR(d)
 					}
-					if len(s129) == 0 {
-						s129 = []Condition{}
+					if len(s146) == 0 {
+						s146 = []Condition{}
 					}
-					m.Conditions = s129
+					m.Conditions = s146
 				}
-				cborwire.Keep(d, k128, m.Conditions)
+				cborwire.Keep(d, k145, m.Conditions)
 			}
 		case "resourcesDuration":
-			if k131, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
+			if k149, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
 				if d.Null() {
 					m.ResourcesDuration = nil
-				} else if n132, ok := d.OpenMap("map[string]int64"); ok {
+				} else if n150, ok := d.OpenMap("map[string]int64"); ok {
 					if m.ResourcesDuration == nil {
-						m.ResourcesDuration = make(map[string]int64, cborwire.MapCap(n132))
+						m.ResourcesDuration = make(map[string]int64, cborwire.MapCap(n150))
 					}
-					for i := 0; d.NextKey(i, n132); i++ {
-						key133 := d.InternString(d.Key())
-						var v134 int64
-						cborwire.Int(d, &v134)
+					for i := 0; d.NextKey(i, n150); i++ {
+						key151 := d.InternString(d.Key())
+						var v152 int64
+						cborwire.Int(d, &v152)
 						if d.Err() != nil {
 							break
 						}
-						m.ResourcesDuration[key133] = v134
+						m.ResourcesDuration[key151] = v152
 					}
 				}
-				cborwire.Keep(d, k131, m.ResourcesDuration)
+				cborwire.Keep(d, k149, m.ResourcesDuration)
 			}
 		case "artifactRepositoryRef":
-			if k135, ok := cborwire.ReusePtr(d, &m.ArtifactRepositoryRef); !ok {
+			if k153, ok := cborwire.ReusePtr(d, &m.ArtifactRepositoryRef); !ok {
 				if d.Null() {
 					m.ArtifactRepositoryRef = nil
 				} else {
@@ -5262,10 +5208,10 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ArtifactRepositoryRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k135, m.ArtifactRepositoryRef)
+				cborwire.Keep(d, k153, m.ArtifactRepositoryRef)
 			}
 		case "artifactGCStatus":
-			if k136, ok := cborwire.ReusePtr(d, &m.ArtifactGCStatus); !ok {
+			if k154, ok := cborwire.ReusePtr(d, &m.ArtifactGCStatus); !ok {
 				if d.Null() {
 					m.ArtifactGCStatus = nil
 				} else {
@@ -5274,27 +5220,27 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ArtifactGCStatus).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k136, m.ArtifactGCStatus)
+				cborwire.Keep(d, k154, m.ArtifactGCStatus)
 			}
 		case "taskResultsCompletionStatus":
-			if k137, ok := cborwire.ReuseMap(d, &m.TaskResultsCompletionStatus); !ok {
+			if k155, ok := cborwire.ReuseMap(d, &m.TaskResultsCompletionStatus); !ok {
 				if d.Null() {
 					m.TaskResultsCompletionStatus = nil
-				} else if n138, ok := d.OpenMap("map[string]bool"); ok {
+				} else if n156, ok := d.OpenMap("map[string]bool"); ok {
 					if m.TaskResultsCompletionStatus == nil {
-						m.TaskResultsCompletionStatus = make(map[string]bool, cborwire.MapCap(n138))
+						m.TaskResultsCompletionStatus = make(map[string]bool, cborwire.MapCap(n156))
 					}
-					for i := 0; d.NextKey(i, n138); i++ {
-						key139 := d.InternString(d.Key())
-						var v140 bool
-						cborwire.Bool(d, &v140)
+					for i := 0; d.NextKey(i, n156); i++ {
+						key157 := d.InternString(d.Key())
+						var v158 bool
+						cborwire.Bool(d, &v158)
 						if d.Err() != nil {
 							break
 						}
-						m.TaskResultsCompletionStatus[key139] = v140
+						m.TaskResultsCompletionStatus[key157] = v158
 					}
 				}
-				cborwire.Keep(d, k137, m.TaskResultsCompletionStatus)
+				cborwire.Keep(d, k155, m.TaskResultsCompletionStatus)
 			}
 		default:
 			d.Skip()
@@ -5306,11 +5252,11 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
-	n141, ok := d.OpenMap("WorkflowStep")
+	n159, ok := d.OpenMap("WorkflowStep")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n141); i++ {
+	for i := 0; d.NextKey(i, n159); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -5321,7 +5267,7 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 		case "when":
 			cborwire.String(d, &m.When)
 		case "continueOn":
-			if k142, ok := cborwire.ReusePtr(d, &m.ContinueOn); !ok {
+			if k160, ok := cborwire.ReusePtr(d, &m.ContinueOn); !ok {
 				if d.Null() {
 					m.ContinueOn = nil
 				} else {
@@ -5330,7 +5276,7 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ContinueOn).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k142, m.ContinueOn)
+				cborwire.Keep(d, k160, m.ContinueOn)
 			}
 		default:
 			d.Skip()
@@ -5342,11 +5288,11 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowTemplateRef) DecodeCBOR(d *cborwire.Decoder) error {
-	n143, ok := d.OpenMap("WorkflowTemplateRef")
+	n161, ok := d.OpenMap("WorkflowTemplateRef")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n143); i++ {
+	for i := 0; d.NextKey(i, n161); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -5362,11 +5308,11 @@ func (m *WorkflowTemplateRef) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowList) DecodeCBOR(d *cborwire.Decoder) error {
-	n144, ok := d.OpenMap("WorkflowList")
+	n162, ok := d.OpenMap("WorkflowList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n144); i++ {
+	for i := 0; d.NextKey(i, n162); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -5375,28 +5321,25 @@ func (m *WorkflowList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k145, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k163, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n147, ok := d.OpenArray("[]Workflow"); ok {
-					s146 := m.Items[:0]
-					if cap(s146) < n147 {
-						s146 = make([]Workflow, 0, cborwire.SliceCap[Workflow](n147))
+				} else if n165, ok := d.OpenArray("[]Workflow"); ok {
+					s164 := m.Items[:0]
+					if cap(s164) < n165 {
+						s164 = make([]Workflow, 0, cborwire.SliceCap[Workflow](n165))
 					}
-					for i := 0; d.NextElem(i, n147); i++ {
-						if i < cap(s146) {
-							s146 = s146[:i+1]
-						} else {
-							s146 = append(s146, *new(Workflow))
-						}
-						s146[i].DecodeCBOR(d)
+					at166 := d.Offset()
+					for i := 0; d.NextElem(i, n165); i++ {
+						s164 = cborwire.Grow(d, s164, n165, at166)
+						s164[i].DecodeCBOR(d)
 					}
-					if len(s146) == 0 {
-						s146 = []Workflow{}
+					if len(s164) == 0 {
+						s164 = []Workflow{}
 					}
-					m.Items = s146
+					m.Items = s164
 				}
-				cborwire.Keep(d, k145, m.Items)
+				cborwire.Keep(d, k163, m.Items)
 			}
 		default:
 			d.Skip()

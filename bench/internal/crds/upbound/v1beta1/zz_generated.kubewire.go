@@ -4503,13 +4503,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s27) < n28 {
 						s27 = make([]*string, 0, cborwire.SliceCap[*string](n28))
 					}
+					at29 := d.Offset()
 					for i := 0; d.NextElem(i, n28); i++ {
-						if i < cap(s27) {
-							s27 = s27[:i+1]
-						} else {
-							s27 = append(s27, *new(*string))
-						}
-						if k29, ok := cborwire.ReusePtr(d, &s27[i]); !ok {
+						s27 = cborwire.Grow(d, s27, n28, at29)
+						if k30, ok := cborwire.ReusePtr(d, &s27[i]); !ok {
 							if d.Null() {
 								s27[i] = nil
 							} else {
@@ -4518,7 +4515,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 								}
 								cborwire.String(d, s27[i])
 							}
-							cborwire.Keep(d, k29, s27[i])
+							cborwire.Keep(d, k30, s27[i])
 						}
 					}
 					if len(s27) == 0 {
@@ -4529,7 +4526,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k26, m.EnabledCloudwatchLogsExports)
 			}
 		case "endpoint":
-			if k30, ok := cborwire.ReusePtr(d, &m.Endpoint); !ok {
+			if k31, ok := cborwire.ReusePtr(d, &m.Endpoint); !ok {
 				if d.Null() {
 					m.Endpoint = nil
 				} else {
@@ -4538,10 +4535,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Endpoint)
 				}
-				cborwire.Keep(d, k30, m.Endpoint)
+				cborwire.Keep(d, k31, m.Endpoint)
 			}
 		case "engine":
-			if k31, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
+			if k32, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
 				if d.Null() {
 					m.Engine = nil
 				} else {
@@ -4550,10 +4547,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Engine)
 				}
-				cborwire.Keep(d, k31, m.Engine)
+				cborwire.Keep(d, k32, m.Engine)
 			}
 		case "engineVersion":
-			if k32, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
+			if k33, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
 				if d.Null() {
 					m.EngineVersion = nil
 				} else {
@@ -4562,10 +4559,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.EngineVersion)
 				}
-				cborwire.Keep(d, k32, m.EngineVersion)
+				cborwire.Keep(d, k33, m.EngineVersion)
 			}
 		case "engineVersionActual":
-			if k33, ok := cborwire.ReusePtr(d, &m.EngineVersionActual); !ok {
+			if k34, ok := cborwire.ReusePtr(d, &m.EngineVersionActual); !ok {
 				if d.Null() {
 					m.EngineVersionActual = nil
 				} else {
@@ -4574,10 +4571,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.EngineVersionActual)
 				}
-				cborwire.Keep(d, k33, m.EngineVersionActual)
+				cborwire.Keep(d, k34, m.EngineVersionActual)
 			}
 		case "hostedZoneId":
-			if k34, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
+			if k35, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
 				if d.Null() {
 					m.HostedZoneID = nil
 				} else {
@@ -4586,10 +4583,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.HostedZoneID)
 				}
-				cborwire.Keep(d, k34, m.HostedZoneID)
+				cborwire.Keep(d, k35, m.HostedZoneID)
 			}
 		case "iamDatabaseAuthenticationEnabled":
-			if k35, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
+			if k36, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
 				if d.Null() {
 					m.IAMDatabaseAuthenticationEnabled = nil
 				} else {
@@ -4598,10 +4595,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
 				}
-				cborwire.Keep(d, k35, m.IAMDatabaseAuthenticationEnabled)
+				cborwire.Keep(d, k36, m.IAMDatabaseAuthenticationEnabled)
 			}
 		case "id":
-			if k36, ok := cborwire.ReusePtr(d, &m.ID); !ok {
+			if k37, ok := cborwire.ReusePtr(d, &m.ID); !ok {
 				if d.Null() {
 					m.ID = nil
 				} else {
@@ -4610,10 +4607,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ID)
 				}
-				cborwire.Keep(d, k36, m.ID)
+				cborwire.Keep(d, k37, m.ID)
 			}
 		case "instanceClass":
-			if k37, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
+			if k38, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
 				if d.Null() {
 					m.InstanceClass = nil
 				} else {
@@ -4622,10 +4619,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.InstanceClass)
 				}
-				cborwire.Keep(d, k37, m.InstanceClass)
+				cborwire.Keep(d, k38, m.InstanceClass)
 			}
 		case "iops":
-			if k38, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
+			if k39, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
 				if d.Null() {
 					m.Iops = nil
 				} else {
@@ -4634,10 +4631,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Iops)
 				}
-				cborwire.Keep(d, k38, m.Iops)
+				cborwire.Keep(d, k39, m.Iops)
 			}
 		case "kmsKeyId":
-			if k39, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
+			if k40, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
 				if d.Null() {
 					m.KMSKeyID = nil
 				} else {
@@ -4646,10 +4643,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.KMSKeyID)
 				}
-				cborwire.Keep(d, k39, m.KMSKeyID)
+				cborwire.Keep(d, k40, m.KMSKeyID)
 			}
 		case "latestRestorableTime":
-			if k40, ok := cborwire.ReusePtr(d, &m.LatestRestorableTime); !ok {
+			if k41, ok := cborwire.ReusePtr(d, &m.LatestRestorableTime); !ok {
 				if d.Null() {
 					m.LatestRestorableTime = nil
 				} else {
@@ -4658,34 +4655,31 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.LatestRestorableTime)
 				}
-				cborwire.Keep(d, k40, m.LatestRestorableTime)
+				cborwire.Keep(d, k41, m.LatestRestorableTime)
 			}
 		case "listenerEndpoint":
-			if k41, ok := cborwire.ReuseSlice(d, &m.ListenerEndpoint); !ok {
+			if k42, ok := cborwire.ReuseSlice(d, &m.ListenerEndpoint); !ok {
 				if d.Null() {
 					m.ListenerEndpoint = nil
-				} else if n43, ok := d.OpenArray("[]ListenerEndpointObservation"); ok {
-					s42 := m.ListenerEndpoint[:0]
-					if cap(s42) < n43 {
-						s42 = make([]ListenerEndpointObservation, 0, cborwire.SliceCap[ListenerEndpointObservation](n43))
+				} else if n44, ok := d.OpenArray("[]ListenerEndpointObservation"); ok {
+					s43 := m.ListenerEndpoint[:0]
+					if cap(s43) < n44 {
+						s43 = make([]ListenerEndpointObservation, 0, cborwire.SliceCap[ListenerEndpointObservation](n44))
 					}
-					for i := 0; d.NextElem(i, n43); i++ {
-						if i < cap(s42) {
-							s42 = s42[:i+1]
-						} else {
-							s42 = append(s42, *new(ListenerEndpointObservation))
-						}
-						s42[i].DecodeCBOR(d)
+					at45 := d.Offset()
+					for i := 0; d.NextElem(i, n44); i++ {
+						s43 = cborwire.Grow(d, s43, n44, at45)
+						s43[i].DecodeCBOR(d)
 					}
-					if len(s42) == 0 {
-						s42 = []ListenerEndpointObservation{}
+					if len(s43) == 0 {
+						s43 = []ListenerEndpointObservation{}
 					}
-					m.ListenerEndpoint = s42
+					m.ListenerEndpoint = s43
 				}
-				cborwire.Keep(d, k41, m.ListenerEndpoint)
+				cborwire.Keep(d, k42, m.ListenerEndpoint)
 			}
 		case "maintenanceWindow":
-			if k44, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
+			if k46, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
 				if d.Null() {
 					m.MaintenanceWindow = nil
 				} else {
@@ -4694,34 +4688,31 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.MaintenanceWindow)
 				}
-				cborwire.Keep(d, k44, m.MaintenanceWindow)
+				cborwire.Keep(d, k46, m.MaintenanceWindow)
 			}
 		case "masterUserSecret":
-			if k45, ok := cborwire.ReuseSlice(d, &m.MasterUserSecret); !ok {
+			if k47, ok := cborwire.ReuseSlice(d, &m.MasterUserSecret); !ok {
 				if d.Null() {
 					m.MasterUserSecret = nil
-				} else if n47, ok := d.OpenArray("[]MasterUserSecretObservation"); ok {
-					s46 := m.MasterUserSecret[:0]
-					if cap(s46) < n47 {
-						s46 = make([]MasterUserSecretObservation, 0, cborwire.SliceCap[MasterUserSecretObservation](n47))
+				} else if n49, ok := d.OpenArray("[]MasterUserSecretObservation"); ok {
+					s48 := m.MasterUserSecret[:0]
+					if cap(s48) < n49 {
+						s48 = make([]MasterUserSecretObservation, 0, cborwire.SliceCap[MasterUserSecretObservation](n49))
 					}
-					for i := 0; d.NextElem(i, n47); i++ {
-						if i < cap(s46) {
-							s46 = s46[:i+1]
-						} else {
-							s46 = append(s46, *new(MasterUserSecretObservation))
-						}
-						s46[i].DecodeCBOR(d)
+					at50 := d.Offset()
+					for i := 0; d.NextElem(i, n49); i++ {
+						s48 = cborwire.Grow(d, s48, n49, at50)
+						s48[i].DecodeCBOR(d)
 					}
-					if len(s46) == 0 {
-						s46 = []MasterUserSecretObservation{}
+					if len(s48) == 0 {
+						s48 = []MasterUserSecretObservation{}
 					}
-					m.MasterUserSecret = s46
+					m.MasterUserSecret = s48
 				}
-				cborwire.Keep(d, k45, m.MasterUserSecret)
+				cborwire.Keep(d, k47, m.MasterUserSecret)
 			}
 		case "maxAllocatedStorage":
-			if k48, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
+			if k51, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
 				if d.Null() {
 					m.MaxAllocatedStorage = nil
 				} else {
@@ -4730,10 +4721,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.MaxAllocatedStorage)
 				}
-				cborwire.Keep(d, k48, m.MaxAllocatedStorage)
+				cborwire.Keep(d, k51, m.MaxAllocatedStorage)
 			}
 		case "monitoringInterval":
-			if k49, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
+			if k52, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
 				if d.Null() {
 					m.MonitoringInterval = nil
 				} else {
@@ -4742,10 +4733,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.MonitoringInterval)
 				}
-				cborwire.Keep(d, k49, m.MonitoringInterval)
+				cborwire.Keep(d, k52, m.MonitoringInterval)
 			}
 		case "multiAz":
-			if k50, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
+			if k53, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
 				if d.Null() {
 					m.MultiAz = nil
 				} else {
@@ -4754,10 +4745,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.MultiAz)
 				}
-				cborwire.Keep(d, k50, m.MultiAz)
+				cborwire.Keep(d, k53, m.MultiAz)
 			}
 		case "networkType":
-			if k51, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
+			if k54, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
 				if d.Null() {
 					m.NetworkType = nil
 				} else {
@@ -4766,10 +4757,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.NetworkType)
 				}
-				cborwire.Keep(d, k51, m.NetworkType)
+				cborwire.Keep(d, k54, m.NetworkType)
 			}
 		case "parameterGroupName":
-			if k52, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
+			if k55, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
 				if d.Null() {
 					m.ParameterGroupName = nil
 				} else {
@@ -4778,10 +4769,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ParameterGroupName)
 				}
-				cborwire.Keep(d, k52, m.ParameterGroupName)
+				cborwire.Keep(d, k55, m.ParameterGroupName)
 			}
 		case "performanceInsightsEnabled":
-			if k53, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
+			if k56, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
 				if d.Null() {
 					m.PerformanceInsightsEnabled = nil
 				} else {
@@ -4790,10 +4781,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.PerformanceInsightsEnabled)
 				}
-				cborwire.Keep(d, k53, m.PerformanceInsightsEnabled)
+				cborwire.Keep(d, k56, m.PerformanceInsightsEnabled)
 			}
 		case "performanceInsightsKmsKeyId":
-			if k54, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsKMSKeyID); !ok {
+			if k57, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsKMSKeyID); !ok {
 				if d.Null() {
 					m.PerformanceInsightsKMSKeyID = nil
 				} else {
@@ -4802,10 +4793,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.PerformanceInsightsKMSKeyID)
 				}
-				cborwire.Keep(d, k54, m.PerformanceInsightsKMSKeyID)
+				cborwire.Keep(d, k57, m.PerformanceInsightsKMSKeyID)
 			}
 		case "performanceInsightsRetentionPeriod":
-			if k55, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
+			if k58, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
 				if d.Null() {
 					m.PerformanceInsightsRetentionPeriod = nil
 				} else {
@@ -4814,10 +4805,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.PerformanceInsightsRetentionPeriod)
 				}
-				cborwire.Keep(d, k55, m.PerformanceInsightsRetentionPeriod)
+				cborwire.Keep(d, k58, m.PerformanceInsightsRetentionPeriod)
 			}
 		case "port":
-			if k56, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+			if k59, ok := cborwire.ReusePtr(d, &m.Port); !ok {
 				if d.Null() {
 					m.Port = nil
 				} else {
@@ -4826,10 +4817,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Port)
 				}
-				cborwire.Keep(d, k56, m.Port)
+				cborwire.Keep(d, k59, m.Port)
 			}
 		case "publiclyAccessible":
-			if k57, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
+			if k60, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
 				if d.Null() {
 					m.PubliclyAccessible = nil
 				} else {
@@ -4838,44 +4829,41 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.PubliclyAccessible)
 				}
-				cborwire.Keep(d, k57, m.PubliclyAccessible)
+				cborwire.Keep(d, k60, m.PubliclyAccessible)
 			}
 		case "replicas":
-			if k58, ok := cborwire.ReuseSlice(d, &m.Replicas); !ok {
+			if k61, ok := cborwire.ReuseSlice(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
-				} else if n60, ok := d.OpenArray("[]*string"); ok {
-					s59 := m.Replicas[:0]
-					if cap(s59) < n60 {
-						s59 = make([]*string, 0, cborwire.SliceCap[*string](n60))
+				} else if n63, ok := d.OpenArray("[]*string"); ok {
+					s62 := m.Replicas[:0]
+					if cap(s62) < n63 {
+						s62 = make([]*string, 0, cborwire.SliceCap[*string](n63))
 					}
-					for i := 0; d.NextElem(i, n60); i++ {
-						if i < cap(s59) {
-							s59 = s59[:i+1]
-						} else {
-							s59 = append(s59, *new(*string))
-						}
-						if k61, ok := cborwire.ReusePtr(d, &s59[i]); !ok {
+					at64 := d.Offset()
+					for i := 0; d.NextElem(i, n63); i++ {
+						s62 = cborwire.Grow(d, s62, n63, at64)
+						if k65, ok := cborwire.ReusePtr(d, &s62[i]); !ok {
 							if d.Null() {
-								s59[i] = nil
+								s62[i] = nil
 							} else {
-								if s59[i] == nil {
-									s59[i] = new(string)
+								if s62[i] == nil {
+									s62[i] = new(string)
 								}
-								cborwire.String(d, s59[i])
+								cborwire.String(d, s62[i])
 							}
-							cborwire.Keep(d, k61, s59[i])
+							cborwire.Keep(d, k65, s62[i])
 						}
 					}
-					if len(s59) == 0 {
-						s59 = []*string{}
+					if len(s62) == 0 {
+						s62 = []*string{}
 					}
-					m.Replicas = s59
+					m.Replicas = s62
 				}
-				cborwire.Keep(d, k58, m.Replicas)
+				cborwire.Keep(d, k61, m.Replicas)
 			}
 		case "resourceId":
-			if k62, ok := cborwire.ReusePtr(d, &m.ResourceID); !ok {
+			if k66, ok := cborwire.ReusePtr(d, &m.ResourceID); !ok {
 				if d.Null() {
 					m.ResourceID = nil
 				} else {
@@ -4884,10 +4872,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ResourceID)
 				}
-				cborwire.Keep(d, k62, m.ResourceID)
+				cborwire.Keep(d, k66, m.ResourceID)
 			}
 		case "skipFinalSnapshot":
-			if k63, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
+			if k67, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
 				if d.Null() {
 					m.SkipFinalSnapshot = nil
 				} else {
@@ -4896,10 +4884,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.SkipFinalSnapshot)
 				}
-				cborwire.Keep(d, k63, m.SkipFinalSnapshot)
+				cborwire.Keep(d, k67, m.SkipFinalSnapshot)
 			}
 		case "status":
-			if k64, ok := cborwire.ReusePtr(d, &m.Status); !ok {
+			if k68, ok := cborwire.ReusePtr(d, &m.Status); !ok {
 				if d.Null() {
 					m.Status = nil
 				} else {
@@ -4908,10 +4896,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Status)
 				}
-				cborwire.Keep(d, k64, m.Status)
+				cborwire.Keep(d, k68, m.Status)
 			}
 		case "storageEncrypted":
-			if k65, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
+			if k69, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
 				if d.Null() {
 					m.StorageEncrypted = nil
 				} else {
@@ -4920,10 +4908,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.StorageEncrypted)
 				}
-				cborwire.Keep(d, k65, m.StorageEncrypted)
+				cborwire.Keep(d, k69, m.StorageEncrypted)
 			}
 		case "storageThroughput":
-			if k66, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
+			if k70, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
 				if d.Null() {
 					m.StorageThroughput = nil
 				} else {
@@ -4932,10 +4920,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.StorageThroughput)
 				}
-				cborwire.Keep(d, k66, m.StorageThroughput)
+				cborwire.Keep(d, k70, m.StorageThroughput)
 			}
 		case "storageType":
-			if k67, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
+			if k71, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
 				if d.Null() {
 					m.StorageType = nil
 				} else {
@@ -4944,70 +4932,70 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.StorageType)
 				}
-				cborwire.Keep(d, k67, m.StorageType)
+				cborwire.Keep(d, k71, m.StorageType)
 			}
 		case "tags":
-			if k68, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
+			if k72, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
 				if d.Null() {
 					m.Tags = nil
-				} else if n69, ok := d.OpenMap("map[string]*string"); ok {
+				} else if n73, ok := d.OpenMap("map[string]*string"); ok {
 					if m.Tags == nil {
-						m.Tags = make(map[string]*string, cborwire.MapCap(n69))
+						m.Tags = make(map[string]*string, cborwire.MapCap(n73))
 					}
-					for i := 0; d.NextKey(i, n69); i++ {
-						key70 := d.InternString(d.Key())
-						var v71 *string
-						if k72, ok := cborwire.ReusePtr(d, &v71); !ok {
+					for i := 0; d.NextKey(i, n73); i++ {
+						key74 := d.InternString(d.Key())
+						var v75 *string
+						if k76, ok := cborwire.ReusePtr(d, &v75); !ok {
 							if d.Null() {
-								v71 = nil
+								v75 = nil
 							} else {
-								if v71 == nil {
-									v71 = new(string)
+								if v75 == nil {
+									v75 = new(string)
 								}
-								cborwire.String(d, v71)
+								cborwire.String(d, v75)
 							}
-							cborwire.Keep(d, k72, v71)
+							cborwire.Keep(d, k76, v75)
 						}
 						if d.Err() != nil {
 							break
 						}
-						m.Tags[key70] = v71
+						m.Tags[key74] = v75
 					}
 				}
-				cborwire.Keep(d, k68, m.Tags)
+				cborwire.Keep(d, k72, m.Tags)
 			}
 		case "tagsAll":
-			if k73, ok := cborwire.ReuseMap(d, &m.TagsAll); !ok {
+			if k77, ok := cborwire.ReuseMap(d, &m.TagsAll); !ok {
 				if d.Null() {
 					m.TagsAll = nil
-				} else if n74, ok := d.OpenMap("map[string]*string"); ok {
+				} else if n78, ok := d.OpenMap("map[string]*string"); ok {
 					if m.TagsAll == nil {
-						m.TagsAll = make(map[string]*string, cborwire.MapCap(n74))
+						m.TagsAll = make(map[string]*string, cborwire.MapCap(n78))
 					}
-					for i := 0; d.NextKey(i, n74); i++ {
-						key75 := d.InternString(d.Key())
-						var v76 *string
-						if k77, ok := cborwire.ReusePtr(d, &v76); !ok {
+					for i := 0; d.NextKey(i, n78); i++ {
+						key79 := d.InternString(d.Key())
+						var v80 *string
+						if k81, ok := cborwire.ReusePtr(d, &v80); !ok {
 							if d.Null() {
-								v76 = nil
+								v80 = nil
 							} else {
-								if v76 == nil {
-									v76 = new(string)
+								if v80 == nil {
+									v80 = new(string)
 								}
-								cborwire.String(d, v76)
+								cborwire.String(d, v80)
 							}
-							cborwire.Keep(d, k77, v76)
+							cborwire.Keep(d, k81, v80)
 						}
 						if d.Err() != nil {
 							break
 						}
-						m.TagsAll[key75] = v76
+						m.TagsAll[key79] = v80
 					}
 				}
-				cborwire.Keep(d, k73, m.TagsAll)
+				cborwire.Keep(d, k77, m.TagsAll)
 			}
 		case "username":
-			if k78, ok := cborwire.ReusePtr(d, &m.Username); !ok {
+			if k82, ok := cborwire.ReusePtr(d, &m.Username); !ok {
 				if d.Null() {
 					m.Username = nil
 				} else {
@@ -5016,41 +5004,38 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Username)
 				}
-				cborwire.Keep(d, k78, m.Username)
+				cborwire.Keep(d, k82, m.Username)
 			}
 		case "vpcSecurityGroupIds":
-			if k79, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
+			if k83, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
 				if d.Null() {
 					m.VPCSecurityGroupIds = nil
-				} else if n81, ok := d.OpenArray("[]*string"); ok {
-					s80 := m.VPCSecurityGroupIds[:0]
-					if cap(s80) < n81 {
-						s80 = make([]*string, 0, cborwire.SliceCap[*string](n81))
+				} else if n85, ok := d.OpenArray("[]*string"); ok {
+					s84 := m.VPCSecurityGroupIds[:0]
+					if cap(s84) < n85 {
+						s84 = make([]*string, 0, cborwire.SliceCap[*string](n85))
 					}
-					for i := 0; d.NextElem(i, n81); i++ {
-						if i < cap(s80) {
-							s80 = s80[:i+1]
-						} else {
-							s80 = append(s80, *new(*string))
-						}
-						if k82, ok := cborwire.ReusePtr(d, &s80[i]); !ok {
+					at86 := d.Offset()
+					for i := 0; d.NextElem(i, n85); i++ {
+						s84 = cborwire.Grow(d, s84, n85, at86)
+						if k87, ok := cborwire.ReusePtr(d, &s84[i]); !ok {
 							if d.Null() {
-								s80[i] = nil
+								s84[i] = nil
 							} else {
-								if s80[i] == nil {
-									s80[i] = new(string)
+								if s84[i] == nil {
+									s84[i] = new(string)
 								}
-								cborwire.String(d, s80[i])
+								cborwire.String(d, s84[i])
 							}
-							cborwire.Keep(d, k82, s80[i])
+							cborwire.Keep(d, k87, s84[i])
 						}
 					}
-					if len(s80) == 0 {
-						s80 = []*string{}
+					if len(s84) == 0 {
+						s84 = []*string{}
 					}
-					m.VPCSecurityGroupIds = s80
+					m.VPCSecurityGroupIds = s84
 				}
-				cborwire.Keep(d, k79, m.VPCSecurityGroupIds)
+				cborwire.Keep(d, k83, m.VPCSecurityGroupIds)
 			}
 		default:
 			d.Skip()
@@ -5062,14 +5047,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
-	n83, ok := d.OpenMap("InstanceParameters")
+	n88, ok := d.OpenMap("InstanceParameters")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n83); i++ {
+	for i := 0; d.NextKey(i, n88); i++ {
 		switch string(d.Key()) {
 		case "allocatedStorage":
-			if k84, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
+			if k89, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
 				if d.Null() {
 					m.AllocatedStorage = nil
 				} else {
@@ -5078,10 +5063,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.AllocatedStorage)
 				}
-				cborwire.Keep(d, k84, m.AllocatedStorage)
+				cborwire.Keep(d, k89, m.AllocatedStorage)
 			}
 		case "allowMajorVersionUpgrade":
-			if k85, ok := cborwire.ReusePtr(d, &m.AllowMajorVersionUpgrade); !ok {
+			if k90, ok := cborwire.ReusePtr(d, &m.AllowMajorVersionUpgrade); !ok {
 				if d.Null() {
 					m.AllowMajorVersionUpgrade = nil
 				} else {
@@ -5090,10 +5075,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AllowMajorVersionUpgrade)
 				}
-				cborwire.Keep(d, k85, m.AllowMajorVersionUpgrade)
+				cborwire.Keep(d, k90, m.AllowMajorVersionUpgrade)
 			}
 		case "applyImmediately":
-			if k86, ok := cborwire.ReusePtr(d, &m.ApplyImmediately); !ok {
+			if k91, ok := cborwire.ReusePtr(d, &m.ApplyImmediately); !ok {
 				if d.Null() {
 					m.ApplyImmediately = nil
 				} else {
@@ -5102,10 +5087,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.ApplyImmediately)
 				}
-				cborwire.Keep(d, k86, m.ApplyImmediately)
+				cborwire.Keep(d, k91, m.ApplyImmediately)
 			}
 		case "autoGeneratePassword":
-			if k87, ok := cborwire.ReusePtr(d, &m.AutoGeneratePassword); !ok {
+			if k92, ok := cborwire.ReusePtr(d, &m.AutoGeneratePassword); !ok {
 				if d.Null() {
 					m.AutoGeneratePassword = nil
 				} else {
@@ -5114,10 +5099,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AutoGeneratePassword)
 				}
-				cborwire.Keep(d, k87, m.AutoGeneratePassword)
+				cborwire.Keep(d, k92, m.AutoGeneratePassword)
 			}
 		case "autoMinorVersionUpgrade":
-			if k88, ok := cborwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
+			if k93, ok := cborwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
 				if d.Null() {
 					m.AutoMinorVersionUpgrade = nil
 				} else {
@@ -5126,10 +5111,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AutoMinorVersionUpgrade)
 				}
-				cborwire.Keep(d, k88, m.AutoMinorVersionUpgrade)
+				cborwire.Keep(d, k93, m.AutoMinorVersionUpgrade)
 			}
 		case "availabilityZone":
-			if k89, ok := cborwire.ReusePtr(d, &m.AvailabilityZone); !ok {
+			if k94, ok := cborwire.ReusePtr(d, &m.AvailabilityZone); !ok {
 				if d.Null() {
 					m.AvailabilityZone = nil
 				} else {
@@ -5138,10 +5123,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.AvailabilityZone)
 				}
-				cborwire.Keep(d, k89, m.AvailabilityZone)
+				cborwire.Keep(d, k94, m.AvailabilityZone)
 			}
 		case "backupRetentionPeriod":
-			if k90, ok := cborwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
+			if k95, ok := cborwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
 				if d.Null() {
 					m.BackupRetentionPeriod = nil
 				} else {
@@ -5150,10 +5135,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.BackupRetentionPeriod)
 				}
-				cborwire.Keep(d, k90, m.BackupRetentionPeriod)
+				cborwire.Keep(d, k95, m.BackupRetentionPeriod)
 			}
 		case "backupWindow":
-			if k91, ok := cborwire.ReusePtr(d, &m.BackupWindow); !ok {
+			if k96, ok := cborwire.ReusePtr(d, &m.BackupWindow); !ok {
 				if d.Null() {
 					m.BackupWindow = nil
 				} else {
@@ -5162,10 +5147,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.BackupWindow)
 				}
-				cborwire.Keep(d, k91, m.BackupWindow)
+				cborwire.Keep(d, k96, m.BackupWindow)
 			}
 		case "caCertIdentifier":
-			if k92, ok := cborwire.ReusePtr(d, &m.CACertIdentifier); !ok {
+			if k97, ok := cborwire.ReusePtr(d, &m.CACertIdentifier); !ok {
 				if d.Null() {
 					m.CACertIdentifier = nil
 				} else {
@@ -5174,10 +5159,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.CACertIdentifier)
 				}
-				cborwire.Keep(d, k92, m.CACertIdentifier)
+				cborwire.Keep(d, k97, m.CACertIdentifier)
 			}
 		case "copyTagsToSnapshot":
-			if k93, ok := cborwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
+			if k98, ok := cborwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
 				if d.Null() {
 					m.CopyTagsToSnapshot = nil
 				} else {
@@ -5186,10 +5171,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.CopyTagsToSnapshot)
 				}
-				cborwire.Keep(d, k93, m.CopyTagsToSnapshot)
+				cborwire.Keep(d, k98, m.CopyTagsToSnapshot)
 			}
 		case "dbName":
-			if k94, ok := cborwire.ReusePtr(d, &m.DBName); !ok {
+			if k99, ok := cborwire.ReusePtr(d, &m.DBName); !ok {
 				if d.Null() {
 					m.DBName = nil
 				} else {
@@ -5198,10 +5183,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DBName)
 				}
-				cborwire.Keep(d, k94, m.DBName)
+				cborwire.Keep(d, k99, m.DBName)
 			}
 		case "dbSubnetGroupName":
-			if k95, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
+			if k100, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
 				if d.Null() {
 					m.DBSubnetGroupName = nil
 				} else {
@@ -5210,10 +5195,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DBSubnetGroupName)
 				}
-				cborwire.Keep(d, k95, m.DBSubnetGroupName)
+				cborwire.Keep(d, k100, m.DBSubnetGroupName)
 			}
 		case "dbSubnetGroupNameRef":
-			if k96, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupNameRef); !ok {
+			if k101, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupNameRef); !ok {
 				if d.Null() {
 					m.DBSubnetGroupNameRef = nil
 				} else {
@@ -5222,10 +5207,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.DBSubnetGroupNameRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k96, m.DBSubnetGroupNameRef)
+				cborwire.Keep(d, k101, m.DBSubnetGroupNameRef)
 			}
 		case "deleteAutomatedBackups":
-			if k97, ok := cborwire.ReusePtr(d, &m.DeleteAutomatedBackups); !ok {
+			if k102, ok := cborwire.ReusePtr(d, &m.DeleteAutomatedBackups); !ok {
 				if d.Null() {
 					m.DeleteAutomatedBackups = nil
 				} else {
@@ -5234,10 +5219,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.DeleteAutomatedBackups)
 				}
-				cborwire.Keep(d, k97, m.DeleteAutomatedBackups)
+				cborwire.Keep(d, k102, m.DeleteAutomatedBackups)
 			}
 		case "deletionProtection":
-			if k98, ok := cborwire.ReusePtr(d, &m.DeletionProtection); !ok {
+			if k103, ok := cborwire.ReusePtr(d, &m.DeletionProtection); !ok {
 				if d.Null() {
 					m.DeletionProtection = nil
 				} else {
@@ -5246,44 +5231,41 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.DeletionProtection)
 				}
-				cborwire.Keep(d, k98, m.DeletionProtection)
+				cborwire.Keep(d, k103, m.DeletionProtection)
 			}
 		case "enabledCloudwatchLogsExports":
-			if k99, ok := cborwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
+			if k104, ok := cborwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
 				if d.Null() {
 					m.EnabledCloudwatchLogsExports = nil
-				} else if n101, ok := d.OpenArray("[]*string"); ok {
-					s100 := m.EnabledCloudwatchLogsExports[:0]
-					if cap(s100) < n101 {
-						s100 = make([]*string, 0, cborwire.SliceCap[*string](n101))
+				} else if n106, ok := d.OpenArray("[]*string"); ok {
+					s105 := m.EnabledCloudwatchLogsExports[:0]
+					if cap(s105) < n106 {
+						s105 = make([]*string, 0, cborwire.SliceCap[*string](n106))
 					}
-					for i := 0; d.NextElem(i, n101); i++ {
-						if i < cap(s100) {
-							s100 = s100[:i+1]
-						} else {
-							s100 = append(s100, *new(*string))
-						}
-						if k102, ok := cborwire.ReusePtr(d, &s100[i]); !ok {
+					at107 := d.Offset()
+					for i := 0; d.NextElem(i, n106); i++ {
+						s105 = cborwire.Grow(d, s105, n106, at107)
+						if k108, ok := cborwire.ReusePtr(d, &s105[i]); !ok {
 							if d.Null() {
-								s100[i] = nil
+								s105[i] = nil
 							} else {
-								if s100[i] == nil {
-									s100[i] = new(string)
+								if s105[i] == nil {
+									s105[i] = new(string)
 								}
-								cborwire.String(d, s100[i])
+								cborwire.String(d, s105[i])
 							}
-							cborwire.Keep(d, k102, s100[i])
+							cborwire.Keep(d, k108, s105[i])
 						}
 					}
-					if len(s100) == 0 {
-						s100 = []*string{}
+					if len(s105) == 0 {
+						s105 = []*string{}
 					}
-					m.EnabledCloudwatchLogsExports = s100
+					m.EnabledCloudwatchLogsExports = s105
 				}
-				cborwire.Keep(d, k99, m.EnabledCloudwatchLogsExports)
+				cborwire.Keep(d, k104, m.EnabledCloudwatchLogsExports)
 			}
 		case "engine":
-			if k103, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
+			if k109, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
 				if d.Null() {
 					m.Engine = nil
 				} else {
@@ -5292,10 +5274,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Engine)
 				}
-				cborwire.Keep(d, k103, m.Engine)
+				cborwire.Keep(d, k109, m.Engine)
 			}
 		case "engineVersion":
-			if k104, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
+			if k110, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
 				if d.Null() {
 					m.EngineVersion = nil
 				} else {
@@ -5304,10 +5286,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.EngineVersion)
 				}
-				cborwire.Keep(d, k104, m.EngineVersion)
+				cborwire.Keep(d, k110, m.EngineVersion)
 			}
 		case "finalSnapshotIdentifier":
-			if k105, ok := cborwire.ReusePtr(d, &m.FinalSnapshotIdentifier); !ok {
+			if k111, ok := cborwire.ReusePtr(d, &m.FinalSnapshotIdentifier); !ok {
 				if d.Null() {
 					m.FinalSnapshotIdentifier = nil
 				} else {
@@ -5316,10 +5298,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.FinalSnapshotIdentifier)
 				}
-				cborwire.Keep(d, k105, m.FinalSnapshotIdentifier)
+				cborwire.Keep(d, k111, m.FinalSnapshotIdentifier)
 			}
 		case "iamDatabaseAuthenticationEnabled":
-			if k106, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
+			if k112, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
 				if d.Null() {
 					m.IAMDatabaseAuthenticationEnabled = nil
 				} else {
@@ -5328,10 +5310,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
 				}
-				cborwire.Keep(d, k106, m.IAMDatabaseAuthenticationEnabled)
+				cborwire.Keep(d, k112, m.IAMDatabaseAuthenticationEnabled)
 			}
 		case "instanceClass":
-			if k107, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
+			if k113, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
 				if d.Null() {
 					m.InstanceClass = nil
 				} else {
@@ -5340,10 +5322,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.InstanceClass)
 				}
-				cborwire.Keep(d, k107, m.InstanceClass)
+				cborwire.Keep(d, k113, m.InstanceClass)
 			}
 		case "iops":
-			if k108, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
+			if k114, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
 				if d.Null() {
 					m.Iops = nil
 				} else {
@@ -5352,10 +5334,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Iops)
 				}
-				cborwire.Keep(d, k108, m.Iops)
+				cborwire.Keep(d, k114, m.Iops)
 			}
 		case "kmsKeyId":
-			if k109, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
+			if k115, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
 				if d.Null() {
 					m.KMSKeyID = nil
 				} else {
@@ -5364,10 +5346,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.KMSKeyID)
 				}
-				cborwire.Keep(d, k109, m.KMSKeyID)
+				cborwire.Keep(d, k115, m.KMSKeyID)
 			}
 		case "maintenanceWindow":
-			if k110, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
+			if k116, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
 				if d.Null() {
 					m.MaintenanceWindow = nil
 				} else {
@@ -5376,10 +5358,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.MaintenanceWindow)
 				}
-				cborwire.Keep(d, k110, m.MaintenanceWindow)
+				cborwire.Keep(d, k116, m.MaintenanceWindow)
 			}
 		case "manageMasterUserPassword":
-			if k111, ok := cborwire.ReusePtr(d, &m.ManageMasterUserPassword); !ok {
+			if k117, ok := cborwire.ReusePtr(d, &m.ManageMasterUserPassword); !ok {
 				if d.Null() {
 					m.ManageMasterUserPassword = nil
 				} else {
@@ -5388,10 +5370,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.ManageMasterUserPassword)
 				}
-				cborwire.Keep(d, k111, m.ManageMasterUserPassword)
+				cborwire.Keep(d, k117, m.ManageMasterUserPassword)
 			}
 		case "maxAllocatedStorage":
-			if k112, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
+			if k118, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
 				if d.Null() {
 					m.MaxAllocatedStorage = nil
 				} else {
@@ -5400,10 +5382,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.MaxAllocatedStorage)
 				}
-				cborwire.Keep(d, k112, m.MaxAllocatedStorage)
+				cborwire.Keep(d, k118, m.MaxAllocatedStorage)
 			}
 		case "monitoringInterval":
-			if k113, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
+			if k119, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
 				if d.Null() {
 					m.MonitoringInterval = nil
 				} else {
@@ -5412,10 +5394,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.MonitoringInterval)
 				}
-				cborwire.Keep(d, k113, m.MonitoringInterval)
+				cborwire.Keep(d, k119, m.MonitoringInterval)
 			}
 		case "multiAz":
-			if k114, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
+			if k120, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
 				if d.Null() {
 					m.MultiAz = nil
 				} else {
@@ -5424,10 +5406,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.MultiAz)
 				}
-				cborwire.Keep(d, k114, m.MultiAz)
+				cborwire.Keep(d, k120, m.MultiAz)
 			}
 		case "networkType":
-			if k115, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
+			if k121, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
 				if d.Null() {
 					m.NetworkType = nil
 				} else {
@@ -5436,10 +5418,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.NetworkType)
 				}
-				cborwire.Keep(d, k115, m.NetworkType)
+				cborwire.Keep(d, k121, m.NetworkType)
 			}
 		case "parameterGroupName":
-			if k116, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
+			if k122, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
 				if d.Null() {
 					m.ParameterGroupName = nil
 				} else {
@@ -5448,10 +5430,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ParameterGroupName)
 				}
-				cborwire.Keep(d, k116, m.ParameterGroupName)
+				cborwire.Keep(d, k122, m.ParameterGroupName)
 			}
 		case "passwordSecretRef":
-			if k117, ok := cborwire.ReusePtr(d, &m.PasswordSecretRef); !ok {
+			if k123, ok := cborwire.ReusePtr(d, &m.PasswordSecretRef); !ok {
 				if d.Null() {
 					m.PasswordSecretRef = nil
 				} else {
@@ -5460,10 +5442,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PasswordSecretRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k117, m.PasswordSecretRef)
+				cborwire.Keep(d, k123, m.PasswordSecretRef)
 			}
 		case "performanceInsightsEnabled":
-			if k118, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
+			if k124, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
 				if d.Null() {
 					m.PerformanceInsightsEnabled = nil
 				} else {
@@ -5472,10 +5454,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.PerformanceInsightsEnabled)
 				}
-				cborwire.Keep(d, k118, m.PerformanceInsightsEnabled)
+				cborwire.Keep(d, k124, m.PerformanceInsightsEnabled)
 			}
 		case "performanceInsightsRetentionPeriod":
-			if k119, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
+			if k125, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
 				if d.Null() {
 					m.PerformanceInsightsRetentionPeriod = nil
 				} else {
@@ -5484,10 +5466,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.PerformanceInsightsRetentionPeriod)
 				}
-				cborwire.Keep(d, k119, m.PerformanceInsightsRetentionPeriod)
+				cborwire.Keep(d, k125, m.PerformanceInsightsRetentionPeriod)
 			}
 		case "port":
-			if k120, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+			if k126, ok := cborwire.ReusePtr(d, &m.Port); !ok {
 				if d.Null() {
 					m.Port = nil
 				} else {
@@ -5496,10 +5478,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Port)
 				}
-				cborwire.Keep(d, k120, m.Port)
+				cborwire.Keep(d, k126, m.Port)
 			}
 		case "publiclyAccessible":
-			if k121, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
+			if k127, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
 				if d.Null() {
 					m.PubliclyAccessible = nil
 				} else {
@@ -5508,10 +5490,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.PubliclyAccessible)
 				}
-				cborwire.Keep(d, k121, m.PubliclyAccessible)
+				cborwire.Keep(d, k127, m.PubliclyAccessible)
 			}
 		case "region":
-			if k122, ok := cborwire.ReusePtr(d, &m.Region); !ok {
+			if k128, ok := cborwire.ReusePtr(d, &m.Region); !ok {
 				if d.Null() {
 					m.Region = nil
 				} else {
@@ -5520,10 +5502,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Region)
 				}
-				cborwire.Keep(d, k122, m.Region)
+				cborwire.Keep(d, k128, m.Region)
 			}
 		case "skipFinalSnapshot":
-			if k123, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
+			if k129, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
 				if d.Null() {
 					m.SkipFinalSnapshot = nil
 				} else {
@@ -5532,10 +5514,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.SkipFinalSnapshot)
 				}
-				cborwire.Keep(d, k123, m.SkipFinalSnapshot)
+				cborwire.Keep(d, k129, m.SkipFinalSnapshot)
 			}
 		case "storageEncrypted":
-			if k124, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
+			if k130, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
 				if d.Null() {
 					m.StorageEncrypted = nil
 				} else {
@@ -5544,10 +5526,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.StorageEncrypted)
 				}
-				cborwire.Keep(d, k124, m.StorageEncrypted)
+				cborwire.Keep(d, k130, m.StorageEncrypted)
 			}
 		case "storageThroughput":
-			if k125, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
+			if k131, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
 				if d.Null() {
 					m.StorageThroughput = nil
 				} else {
@@ -5556,10 +5538,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.StorageThroughput)
 				}
-				cborwire.Keep(d, k125, m.StorageThroughput)
+				cborwire.Keep(d, k131, m.StorageThroughput)
 			}
 		case "storageType":
-			if k126, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
+			if k132, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
 				if d.Null() {
 					m.StorageType = nil
 				} else {
@@ -5568,40 +5550,40 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.StorageType)
 				}
-				cborwire.Keep(d, k126, m.StorageType)
+				cborwire.Keep(d, k132, m.StorageType)
 			}
 		case "tags":
-			if k127, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
+			if k133, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
 				if d.Null() {
 					m.Tags = nil
-				} else if n128, ok := d.OpenMap("map[string]*string"); ok {
+				} else if n134, ok := d.OpenMap("map[string]*string"); ok {
 					if m.Tags == nil {
-						m.Tags = make(map[string]*string, cborwire.MapCap(n128))
+						m.Tags = make(map[string]*string, cborwire.MapCap(n134))
 					}
-					for i := 0; d.NextKey(i, n128); i++ {
-						key129 := d.InternString(d.Key())
-						var v130 *string
-						if k131, ok := cborwire.ReusePtr(d, &v130); !ok {
+					for i := 0; d.NextKey(i, n134); i++ {
+						key135 := d.InternString(d.Key())
+						var v136 *string
+						if k137, ok := cborwire.ReusePtr(d, &v136); !ok {
 							if d.Null() {
-								v130 = nil
+								v136 = nil
 							} else {
-								if v130 == nil {
-									v130 = new(string)
+								if v136 == nil {
+									v136 = new(string)
 								}
-								cborwire.String(d, v130)
+								cborwire.String(d, v136)
 							}
-							cborwire.Keep(d, k131, v130)
+							cborwire.Keep(d, k137, v136)
 						}
 						if d.Err() != nil {
 							break
 						}
-						m.Tags[key129] = v130
+						m.Tags[key135] = v136
 					}
 				}
-				cborwire.Keep(d, k127, m.Tags)
+				cborwire.Keep(d, k133, m.Tags)
 			}
 		case "username":
-			if k132, ok := cborwire.ReusePtr(d, &m.Username); !ok {
+			if k138, ok := cborwire.ReusePtr(d, &m.Username); !ok {
 				if d.Null() {
 					m.Username = nil
 				} else {
@@ -5610,34 +5592,31 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Username)
 				}
-				cborwire.Keep(d, k132, m.Username)
+				cborwire.Keep(d, k138, m.Username)
 			}
 		case "vpcSecurityGroupIdRefs":
-			if k133, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIDRefs); !ok {
+			if k139, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIDRefs); !ok {
 				if d.Null() {
 					m.VPCSecurityGroupIDRefs = nil
-				} else if n135, ok := d.OpenArray("[]Reference"); ok {
-					s134 := m.VPCSecurityGroupIDRefs[:0]
-					if cap(s134) < n135 {
-						s134 = make([]Reference, 0, cborwire.SliceCap[Reference](n135))
+				} else if n141, ok := d.OpenArray("[]Reference"); ok {
+					s140 := m.VPCSecurityGroupIDRefs[:0]
+					if cap(s140) < n141 {
+						s140 = make([]Reference, 0, cborwire.SliceCap[Reference](n141))
 					}
-					for i := 0; d.NextElem(i, n135); i++ {
-						if i < cap(s134) {
-							s134 = s134[:i+1]
-						} else {
-							s134 = append(s134, *new(Reference))
-						}
-						s134[i].DecodeCBOR(d)
+					at142 := d.Offset()
+					for i := 0; d.NextElem(i, n141); i++ {
+						s140 = cborwire.Grow(d, s140, n141, at142)
+						s140[i].DecodeCBOR(d)
 					}
-					if len(s134) == 0 {
-						s134 = []Reference{}
+					if len(s140) == 0 {
+						s140 = []Reference{}
 					}
-					m.VPCSecurityGroupIDRefs = s134
+					m.VPCSecurityGroupIDRefs = s140
 				}
-				cborwire.Keep(d, k133, m.VPCSecurityGroupIDRefs)
+				cborwire.Keep(d, k139, m.VPCSecurityGroupIDRefs)
 			}
 		case "vpcSecurityGroupIdSelector":
-			if k136, ok := cborwire.ReusePtr(d, &m.VPCSecurityGroupIDSelector); !ok {
+			if k143, ok := cborwire.ReusePtr(d, &m.VPCSecurityGroupIDSelector); !ok {
 				if d.Null() {
 					m.VPCSecurityGroupIDSelector = nil
 				} else {
@@ -5646,41 +5625,38 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VPCSecurityGroupIDSelector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k136, m.VPCSecurityGroupIDSelector)
+				cborwire.Keep(d, k143, m.VPCSecurityGroupIDSelector)
 			}
 		case "vpcSecurityGroupIds":
-			if k137, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
+			if k144, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
 				if d.Null() {
 					m.VPCSecurityGroupIds = nil
-				} else if n139, ok := d.OpenArray("[]*string"); ok {
-					s138 := m.VPCSecurityGroupIds[:0]
-					if cap(s138) < n139 {
-						s138 = make([]*string, 0, cborwire.SliceCap[*string](n139))
+				} else if n146, ok := d.OpenArray("[]*string"); ok {
+					s145 := m.VPCSecurityGroupIds[:0]
+					if cap(s145) < n146 {
+						s145 = make([]*string, 0, cborwire.SliceCap[*string](n146))
 					}
-					for i := 0; d.NextElem(i, n139); i++ {
-						if i < cap(s138) {
-							s138 = s138[:i+1]
-						} else {
-							s138 = append(s138, *new(*string))
-						}
-						if k140, ok := cborwire.ReusePtr(d, &s138[i]); !ok {
+					at147 := d.Offset()
+					for i := 0; d.NextElem(i, n146); i++ {
+						s145 = cborwire.Grow(d, s145, n146, at147)
+						if k148, ok := cborwire.ReusePtr(d, &s145[i]); !ok {
 							if d.Null() {
-								s138[i] = nil
+								s145[i] = nil
 							} else {
-								if s138[i] == nil {
-									s138[i] = new(string)
+								if s145[i] == nil {
+									s145[i] = new(string)
 								}
-								cborwire.String(d, s138[i])
+								cborwire.String(d, s145[i])
 							}
-							cborwire.Keep(d, k140, s138[i])
+							cborwire.Keep(d, k148, s145[i])
 						}
 					}
-					if len(s138) == 0 {
-						s138 = []*string{}
+					if len(s145) == 0 {
+						s145 = []*string{}
 					}
-					m.VPCSecurityGroupIds = s138
+					m.VPCSecurityGroupIds = s145
 				}
-				cborwire.Keep(d, k137, m.VPCSecurityGroupIds)
+				cborwire.Keep(d, k144, m.VPCSecurityGroupIds)
 			}
 		default:
 			d.Skip()
@@ -5692,14 +5668,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n141, ok := d.OpenMap("InstanceSpec")
+	n149, ok := d.OpenMap("InstanceSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n141); i++ {
+	for i := 0; d.NextKey(i, n149); i++ {
 		switch string(d.Key()) {
 		case "writeConnectionSecretToRef":
-			if k142, ok := cborwire.ReusePtr(d, &m.ResourceSpec.WriteConnectionSecretToReference); !ok {
+			if k150, ok := cborwire.ReusePtr(d, &m.ResourceSpec.WriteConnectionSecretToReference); !ok {
 				if d.Null() {
 					m.ResourceSpec.WriteConnectionSecretToReference = nil
 				} else {
@@ -5708,10 +5684,10 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ResourceSpec.WriteConnectionSecretToReference).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k142, m.ResourceSpec.WriteConnectionSecretToReference)
+				cborwire.Keep(d, k150, m.ResourceSpec.WriteConnectionSecretToReference)
 			}
 		case "providerConfigRef":
-			if k143, ok := cborwire.ReusePtr(d, &m.ResourceSpec.ProviderConfigReference); !ok {
+			if k151, ok := cborwire.ReusePtr(d, &m.ResourceSpec.ProviderConfigReference); !ok {
 				if d.Null() {
 					m.ResourceSpec.ProviderConfigReference = nil
 				} else {
@@ -5720,31 +5696,28 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ResourceSpec.ProviderConfigReference).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k143, m.ResourceSpec.ProviderConfigReference)
+				cborwire.Keep(d, k151, m.ResourceSpec.ProviderConfigReference)
 			}
 		case "managementPolicies":
-			if k144, ok := cborwire.ReuseSlice(d, &m.ResourceSpec.ManagementPolicies); !ok {
+			if k152, ok := cborwire.ReuseSlice(d, &m.ResourceSpec.ManagementPolicies); !ok {
 				if d.Null() {
 					m.ResourceSpec.ManagementPolicies = nil
-				} else if n146, ok := d.OpenArray("[]string"); ok {
-					s145 := m.ResourceSpec.ManagementPolicies[:0]
-					if cap(s145) < n146 {
-						s145 = make([]string, 0, cborwire.SliceCap[string](n146))
+				} else if n154, ok := d.OpenArray("[]string"); ok {
+					s153 := m.ResourceSpec.ManagementPolicies[:0]
+					if cap(s153) < n154 {
+						s153 = make([]string, 0, cborwire.SliceCap[string](n154))
 					}
-					for i := 0; d.NextElem(i, n146); i++ {
-						if i < cap(s145) {
-							s145 = s145[:i+1]
-						} else {
-							s145 = append(s145, *new(string))
-						}
-						cborwire.String(d, &s145[i])
+					at155 := d.Offset()
+					for i := 0; d.NextElem(i, n154); i++ {
+						s153 = cborwire.Grow(d, s153, n154, at155)
+						cborwire.String(d, &s153[i])
 					}
-					if len(s145) == 0 {
-						s145 = []string{}
+					if len(s153) == 0 {
+						s153 = []string{}
 					}
-					m.ResourceSpec.ManagementPolicies = s145
+					m.ResourceSpec.ManagementPolicies = s153
 				}
-				cborwire.Keep(d, k144, m.ResourceSpec.ManagementPolicies)
+				cborwire.Keep(d, k152, m.ResourceSpec.ManagementPolicies)
 			}
 		case "deletionPolicy":
 			cborwire.String(d, &m.ResourceSpec.DeletionPolicy)
@@ -5762,35 +5735,32 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n147, ok := d.OpenMap("InstanceStatus")
+	n156, ok := d.OpenMap("InstanceStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n147); i++ {
+	for i := 0; d.NextKey(i, n156); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if k148, ok := cborwire.ReuseSlice(d, &m.ResourceStatus.Conditions); !ok {
+			if k157, ok := cborwire.ReuseSlice(d, &m.ResourceStatus.Conditions); !ok {
 				if d.Null() {
 					m.ResourceStatus.Conditions = nil
-				} else if n150, ok := d.OpenArray("[]Condition"); ok {
-					s149 := m.ResourceStatus.Conditions[:0]
-					if cap(s149) < n150 {
-						s149 = make([]Condition, 0, cborwire.SliceCap[Condition](n150))
+				} else if n159, ok := d.OpenArray("[]Condition"); ok {
+					s158 := m.ResourceStatus.Conditions[:0]
+					if cap(s158) < n159 {
+						s158 = make([]Condition, 0, cborwire.SliceCap[Condition](n159))
 					}
-					for i := 0; d.NextElem(i, n150); i++ {
-						if i < cap(s149) {
-							s149 = s149[:i+1]
-						} else {
-							s149 = append(s149, *new(Condition))
-						}
-						s149[i].DecodeCBOR(d)
+					at160 := d.Offset()
+					for i := 0; d.NextElem(i, n159); i++ {
+						s158 = cborwire.Grow(d, s158, n159, at160)
+						s158[i].DecodeCBOR(d)
 					}
-					if len(s149) == 0 {
-						s149 = []Condition{}
+					if len(s158) == 0 {
+						s158 = []Condition{}
 					}
-					m.ResourceStatus.Conditions = s149
+					m.ResourceStatus.Conditions = s158
 				}
-				cborwire.Keep(d, k148, m.ResourceStatus.Conditions)
+				cborwire.Keep(d, k157, m.ResourceStatus.Conditions)
 			}
 		case "observedGeneration":
 			cborwire.Int(d, &m.ResourceStatus.ObservedGeneration)
@@ -5806,14 +5776,14 @@ func (m *InstanceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
-	n151, ok := d.OpenMap("ListenerEndpointObservation")
+	n161, ok := d.OpenMap("ListenerEndpointObservation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n151); i++ {
+	for i := 0; d.NextKey(i, n161); i++ {
 		switch string(d.Key()) {
 		case "address":
-			if k152, ok := cborwire.ReusePtr(d, &m.Address); !ok {
+			if k162, ok := cborwire.ReusePtr(d, &m.Address); !ok {
 				if d.Null() {
 					m.Address = nil
 				} else {
@@ -5822,10 +5792,10 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Address)
 				}
-				cborwire.Keep(d, k152, m.Address)
+				cborwire.Keep(d, k162, m.Address)
 			}
 		case "hostedZoneId":
-			if k153, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
+			if k163, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
 				if d.Null() {
 					m.HostedZoneID = nil
 				} else {
@@ -5834,10 +5804,10 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.HostedZoneID)
 				}
-				cborwire.Keep(d, k153, m.HostedZoneID)
+				cborwire.Keep(d, k163, m.HostedZoneID)
 			}
 		case "port":
-			if k154, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+			if k164, ok := cborwire.ReusePtr(d, &m.Port); !ok {
 				if d.Null() {
 					m.Port = nil
 				} else {
@@ -5846,7 +5816,7 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Port)
 				}
-				cborwire.Keep(d, k154, m.Port)
+				cborwire.Keep(d, k164, m.Port)
 			}
 		default:
 			d.Skip()
@@ -5858,14 +5828,14 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
-	n155, ok := d.OpenMap("MasterUserSecretObservation")
+	n165, ok := d.OpenMap("MasterUserSecretObservation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n155); i++ {
+	for i := 0; d.NextKey(i, n165); i++ {
 		switch string(d.Key()) {
 		case "kmsKeyId":
-			if k156, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
+			if k166, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
 				if d.Null() {
 					m.KMSKeyID = nil
 				} else {
@@ -5874,10 +5844,10 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.KMSKeyID)
 				}
-				cborwire.Keep(d, k156, m.KMSKeyID)
+				cborwire.Keep(d, k166, m.KMSKeyID)
 			}
 		case "secretArn":
-			if k157, ok := cborwire.ReusePtr(d, &m.SecretArn); !ok {
+			if k167, ok := cborwire.ReusePtr(d, &m.SecretArn); !ok {
 				if d.Null() {
 					m.SecretArn = nil
 				} else {
@@ -5886,10 +5856,10 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.SecretArn)
 				}
-				cborwire.Keep(d, k157, m.SecretArn)
+				cborwire.Keep(d, k167, m.SecretArn)
 			}
 		case "secretStatus":
-			if k158, ok := cborwire.ReusePtr(d, &m.SecretStatus); !ok {
+			if k168, ok := cborwire.ReusePtr(d, &m.SecretStatus); !ok {
 				if d.Null() {
 					m.SecretStatus = nil
 				} else {
@@ -5898,7 +5868,7 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.SecretStatus)
 				}
-				cborwire.Keep(d, k158, m.SecretStatus)
+				cborwire.Keep(d, k168, m.SecretStatus)
 			}
 		default:
 			d.Skip()
@@ -5910,14 +5880,14 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
-	n159, ok := d.OpenMap("Policy")
+	n169, ok := d.OpenMap("Policy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n159); i++ {
+	for i := 0; d.NextKey(i, n169); i++ {
 		switch string(d.Key()) {
 		case "resolve":
-			if k160, ok := cborwire.ReusePtr(d, &m.Resolve); !ok {
+			if k170, ok := cborwire.ReusePtr(d, &m.Resolve); !ok {
 				if d.Null() {
 					m.Resolve = nil
 				} else {
@@ -5926,10 +5896,10 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Resolve)
 				}
-				cborwire.Keep(d, k160, m.Resolve)
+				cborwire.Keep(d, k170, m.Resolve)
 			}
 		case "resolution":
-			if k161, ok := cborwire.ReusePtr(d, &m.Resolution); !ok {
+			if k171, ok := cborwire.ReusePtr(d, &m.Resolution); !ok {
 				if d.Null() {
 					m.Resolution = nil
 				} else {
@@ -5938,7 +5908,7 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Resolution)
 				}
-				cborwire.Keep(d, k161, m.Resolution)
+				cborwire.Keep(d, k171, m.Resolution)
 			}
 		default:
 			d.Skip()
@@ -5950,16 +5920,16 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
-	n162, ok := d.OpenMap("Reference")
+	n172, ok := d.OpenMap("Reference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n162); i++ {
+	for i := 0; d.NextKey(i, n172); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "policy":
-			if k163, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
+			if k173, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
 				if d.Null() {
 					m.Policy = nil
 				} else {
@@ -5968,7 +5938,7 @@ func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Policy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k163, m.Policy)
+				cborwire.Keep(d, k173, m.Policy)
 			}
 		default:
 			d.Skip()
@@ -5980,14 +5950,14 @@ func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n164, ok := d.OpenMap("ResourceSpec")
+	n174, ok := d.OpenMap("ResourceSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n164); i++ {
+	for i := 0; d.NextKey(i, n174); i++ {
 		switch string(d.Key()) {
 		case "writeConnectionSecretToRef":
-			if k165, ok := cborwire.ReusePtr(d, &m.WriteConnectionSecretToReference); !ok {
+			if k175, ok := cborwire.ReusePtr(d, &m.WriteConnectionSecretToReference); !ok {
 				if d.Null() {
 					m.WriteConnectionSecretToReference = nil
 				} else {
@@ -5996,10 +5966,10 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.WriteConnectionSecretToReference).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k165, m.WriteConnectionSecretToReference)
+				cborwire.Keep(d, k175, m.WriteConnectionSecretToReference)
 			}
 		case "providerConfigRef":
-			if k166, ok := cborwire.ReusePtr(d, &m.ProviderConfigReference); !ok {
+			if k176, ok := cborwire.ReusePtr(d, &m.ProviderConfigReference); !ok {
 				if d.Null() {
 					m.ProviderConfigReference = nil
 				} else {
@@ -6008,31 +5978,28 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ProviderConfigReference).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k166, m.ProviderConfigReference)
+				cborwire.Keep(d, k176, m.ProviderConfigReference)
 			}
 		case "managementPolicies":
-			if k167, ok := cborwire.ReuseSlice(d, &m.ManagementPolicies); !ok {
+			if k177, ok := cborwire.ReuseSlice(d, &m.ManagementPolicies); !ok {
 				if d.Null() {
 					m.ManagementPolicies = nil
-				} else if n169, ok := d.OpenArray("[]string"); ok {
-					s168 := m.ManagementPolicies[:0]
-					if cap(s168) < n169 {
-						s168 = make([]string, 0, cborwire.SliceCap[string](n169))
+				} else if n179, ok := d.OpenArray("[]string"); ok {
+					s178 := m.ManagementPolicies[:0]
+					if cap(s178) < n179 {
+						s178 = make([]string, 0, cborwire.SliceCap[string](n179))
 					}
-					for i := 0; d.NextElem(i, n169); i++ {
-						if i < cap(s168) {
-							s168 = s168[:i+1]
-						} else {
-							s168 = append(s168, *new(string))
-						}
-						cborwire.String(d, &s168[i])
+					at180 := d.Offset()
+					for i := 0; d.NextElem(i, n179); i++ {
+						s178 = cborwire.Grow(d, s178, n179, at180)
+						cborwire.String(d, &s178[i])
 					}
-					if len(s168) == 0 {
-						s168 = []string{}
+					if len(s178) == 0 {
+						s178 = []string{}
 					}
-					m.ManagementPolicies = s168
+					m.ManagementPolicies = s178
 				}
-				cborwire.Keep(d, k167, m.ManagementPolicies)
+				cborwire.Keep(d, k177, m.ManagementPolicies)
 			}
 		case "deletionPolicy":
 			cborwire.String(d, &m.DeletionPolicy)
@@ -6046,35 +6013,32 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n170, ok := d.OpenMap("ResourceStatus")
+	n181, ok := d.OpenMap("ResourceStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n170); i++ {
+	for i := 0; d.NextKey(i, n181); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if k171, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k182, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n173, ok := d.OpenArray("[]Condition"); ok {
-					s172 := m.Conditions[:0]
-					if cap(s172) < n173 {
-						s172 = make([]Condition, 0, cborwire.SliceCap[Condition](n173))
+				} else if n184, ok := d.OpenArray("[]Condition"); ok {
+					s183 := m.Conditions[:0]
+					if cap(s183) < n184 {
+						s183 = make([]Condition, 0, cborwire.SliceCap[Condition](n184))
 					}
-					for i := 0; d.NextElem(i, n173); i++ {
-						if i < cap(s172) {
-							s172 = s172[:i+1]
-						} else {
-							s172 = append(s172, *new(Condition))
-						}
-						s172[i].DecodeCBOR(d)
+					at185 := d.Offset()
+					for i := 0; d.NextElem(i, n184); i++ {
+						s183 = cborwire.Grow(d, s183, n184, at185)
+						s183[i].DecodeCBOR(d)
 					}
-					if len(s172) == 0 {
-						s172 = []Condition{}
+					if len(s183) == 0 {
+						s183 = []Condition{}
 					}
-					m.Conditions = s172
+					m.Conditions = s183
 				}
-				cborwire.Keep(d, k171, m.Conditions)
+				cborwire.Keep(d, k182, m.Conditions)
 			}
 		case "observedGeneration":
 			cborwire.Int(d, &m.ObservedGeneration)
@@ -6088,11 +6052,11 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SecretKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n174, ok := d.OpenMap("SecretKeySelector")
+	n186, ok := d.OpenMap("SecretKeySelector")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n174); i++ {
+	for i := 0; d.NextKey(i, n186); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.SecretReference.Name)
@@ -6110,11 +6074,11 @@ func (m *SecretKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SecretReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n175, ok := d.OpenMap("SecretReference")
+	n187, ok := d.OpenMap("SecretReference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n175); i++ {
+	for i := 0; d.NextKey(i, n187); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -6130,16 +6094,16 @@ func (m *SecretReference) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
-	n176, ok := d.OpenMap("Selector")
+	n188, ok := d.OpenMap("Selector")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n176); i++ {
+	for i := 0; d.NextKey(i, n188); i++ {
 		switch string(d.Key()) {
 		case "matchLabels":
 			cborwire.StringMap(d, &m.MatchLabels)
 		case "matchControllerRef":
-			if k177, ok := cborwire.ReusePtr(d, &m.MatchControllerRef); !ok {
+			if k189, ok := cborwire.ReusePtr(d, &m.MatchControllerRef); !ok {
 				if d.Null() {
 					m.MatchControllerRef = nil
 				} else {
@@ -6148,10 +6112,10 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.MatchControllerRef)
 				}
-				cborwire.Keep(d, k177, m.MatchControllerRef)
+				cborwire.Keep(d, k189, m.MatchControllerRef)
 			}
 		case "policy":
-			if k178, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
+			if k190, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
 				if d.Null() {
 					m.Policy = nil
 				} else {
@@ -6160,7 +6124,7 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Policy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k178, m.Policy)
+				cborwire.Keep(d, k190, m.Policy)
 			}
 		default:
 			d.Skip()
@@ -6172,11 +6136,11 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceList) DecodeCBOR(d *cborwire.Decoder) error {
-	n179, ok := d.OpenMap("InstanceList")
+	n191, ok := d.OpenMap("InstanceList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n179); i++ {
+	for i := 0; d.NextKey(i, n191); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -6185,28 +6149,25 @@ func (m *InstanceList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k180, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k192, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n182, ok := d.OpenArray("[]Instance"); ok {
-					s181 := m.Items[:0]
-					if cap(s181) < n182 {
-						s181 = make([]Instance, 0, cborwire.SliceCap[Instance](n182))
+				} else if n194, ok := d.OpenArray("[]Instance"); ok {
+					s193 := m.Items[:0]
+					if cap(s193) < n194 {
+						s193 = make([]Instance, 0, cborwire.SliceCap[Instance](n194))
 					}
-					for i := 0; d.NextElem(i, n182); i++ {
-						if i < cap(s181) {
-							s181 = s181[:i+1]
-						} else {
-							s181 = append(s181, *new(Instance))
-						}
-						s181[i].DecodeCBOR(d)
+					at195 := d.Offset()
+					for i := 0; d.NextElem(i, n194); i++ {
+						s193 = cborwire.Grow(d, s193, n194, at195)
+						s193[i].DecodeCBOR(d)
 					}
-					if len(s181) == 0 {
-						s181 = []Instance{}
+					if len(s193) == 0 {
+						s193 = []Instance{}
 					}
-					m.Items = s181
+					m.Items = s193
 				}
-				cborwire.Keep(d, k180, m.Items)
+				cborwire.Keep(d, k192, m.Items)
 			}
 		default:
 			d.Skip()
