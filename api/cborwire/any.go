@@ -77,7 +77,7 @@ func (d *Decoder) anyValue(keyed bool) (any, wire.JSONKey) {
 			k = d.Table.KeyOf(d.buf[start:d.pos])
 		}
 		if d.Table == nil {
-			return string(b), k
+			return d.plainString(b), k
 		}
 		return d.Table.StringValue(b), k
 	case majorArray:

@@ -62,6 +62,7 @@ type Decoder struct {
 	pairs      []pair
 	stack      []any
 	strs       []string  // StringMap: the keys and values of the maps being read
+	arena      []byte    // plainString: what is left of the current chunk
 	strBuf     []byte    // indefinite strings, joined
 	jsonBuf    []byte    // transcoding scratch
 	members    []member  // transcoding: the members of the maps being read
@@ -85,6 +86,7 @@ func NewDecoder(data []byte, table *wire.Decoder) *Decoder {
 func (d *Decoder) Reset(data []byte) {
 	d.buf, d.pos, d.err, d.depth, d.truncated = data, 0, nil, 0, false
 	d.scans, d.scanEnd = d.scans[:0], 0
+	d.arena = nil // a chunk never holds the strings of two decodes
 }
 
 // Err returns the first error met, or nil.

@@ -12,7 +12,7 @@ import (
 // intern returns b as a string, through the Table when there is one.
 func (d *Decoder) intern(b []byte) string {
 	if d.Table == nil {
-		return string(b)
+		return d.plainString(b)
 	}
 	return d.Table.String(b)
 }
@@ -28,7 +28,11 @@ func String[T ~string](d *Decoder, p *T) {
 // into *p without offering it to the Table.
 func UniqueString[T ~string](d *Decoder, p *T) {
 	if b, ok := d.stringBytes("string"); ok {
-		*p = T(b)
+		if d.Table == nil {
+			*p = T(d.plainString(b))
+		} else {
+			*p = T(b)
+		}
 	}
 }
 
