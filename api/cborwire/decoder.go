@@ -46,8 +46,9 @@ const TagSelfDescribed = 55799
 // floats of any width, true, false and null, definite or indefinite
 // lengths, and tags, which it skips (the self-described tag heads every
 // object). Strings it returns through the String helpers come from Table
-// (when set), which may hand the same string to many objects; byte
-// slices never alias the input. A Decoder is not safe for concurrent use.
+// (when set), which may hand the same string to many objects, or else
+// from chunks holding several strings of the same decode; byte slices
+// never alias the input. A Decoder is not safe for concurrent use.
 type Decoder struct {
 	// Table interns strings and, when ReadOnly, shares equal values
 	// across the decodes it serves; nil interns nothing.
