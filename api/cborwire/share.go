@@ -51,14 +51,6 @@ func ReusePtr[T any](d *Decoder, p **T) (wire.JSONKey, bool) {
 	return reuse(d, p)
 }
 
-// ReuseValue is ReuseSlice for a value that decoding replaces whole
-// (FieldsV1: the JSON transcoded from an equal item, held as the first
-// decode held it), so that equal items, however their maps' keys were
-// shuffled, are transcoded once.
-func ReuseValue[T any](d *Decoder, p *T) (wire.JSONKey, bool) {
-	return reuse(d, p)
-}
-
 func reuse[T any](d *Decoder, p *T) (wire.JSONKey, bool) {
 	if d.Table == nil || !d.Table.ReadOnly || d.err != nil {
 		return wire.JSONKey{}, false

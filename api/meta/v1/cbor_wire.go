@@ -70,19 +70,10 @@ func (f *FieldsV1) DecodeCBOR(d *cborwire.Decoder) error {
 	if d.Null() {
 		return d.Err()
 	}
-	// Entries repeat across objects (a status writer's, a controller's):
-	// through a ReadOnly table an equal item, found by its content
-	// whatever order its keys came in, gives the value held before,
-	// without transcoding again.
-	k, ok := cborwire.ReuseValue(d, f)
-	if ok {
-		return nil
-	}
 	js, ok := d.TranscodeJSON()
 	if !ok {
 		return d.Err()
 	}
 	f.setDecoded(d.Table, js)
-	cborwire.Keep(d, k, *f)
 	return nil
 }
