@@ -104,6 +104,11 @@ type FactoryOptions struct {
 	// Metrics, when set, is told about every informer the Factory makes
 	// and gives the reflector metrics of each.
 	Metrics Metrics
+	// KeepDecoded makes the dynamic informers (SharedDynamic) keep
+	// decoded objects that reads share, read-only, rather than the
+	// compact form that reads build new objects from; see
+	// Options.KeepDecoded. Other informers always keep decoded objects.
+	KeepDecoded bool
 }
 
 // Factory shares informers: asking it twice for the same type (or
@@ -227,6 +232,9 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 		}
 	}
 	opts := Options[T]{Reflector: ropts}
+	if _, dynamic := any(*new(T)).(*unstructured.Unstructured); dynamic {
+		opts.KeepDecoded = f.opts.KeepDecoded
+	}
 	if f.opts.DropManagedFields {
 		opts.Transform = DropManagedFields[T]
 	}

@@ -162,7 +162,11 @@ func (r *Registration[T]) deliver(c change[T]) {
 	case changeAdd:
 		r.handler.OnAdd(c.obj, c.flag)
 	case changeUpdate:
-		r.handler.OnUpdate(c.old, c.obj)
+		old := c.old
+		if c.buildOld != nil {
+			old = c.buildOld()
+		}
+		r.handler.OnUpdate(old, c.obj)
 	case changeDelete:
 		r.handler.OnDelete(c.obj, c.flag)
 	case changeSynced:

@@ -87,10 +87,8 @@ func (s *Store[T]) AddIndexes(indexes map[string]IndexFunc[T]) error {
 	}
 	for name, fn := range indexes {
 		ix := &index[T]{fn: fn, sets: map[string]map[objKey]struct{}{}}
-		for ns, names := range s.byNamespace {
-			for obj := range names.all() {
-				ix.add(objKey{ns, obj.GetName()}, obj)
-			}
+		for ns, obj := range s.objs.all() {
+			ix.add(objKey{ns, obj.GetName()}, obj)
 		}
 		s.indexes[name] = ix
 	}
@@ -103,12 +101,8 @@ func (s *Store[T]) ByIndex(indexName, value string) ([]T, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if indexName == NamespaceIndex {
-		names := s.byNamespace[value]
-		if names == nil {
-			return []T{}, nil
-		}
-		out := make([]T, 0, names.n)
-		for obj := range names.all() {
+		out := make([]T, 0, s.objs.count(value))
+		for obj := range s.objs.objects(value) {
 			out = append(out, obj)
 		}
 		return out, nil
@@ -120,7 +114,7 @@ func (s *Store[T]) ByIndex(indexName, value string) ([]T, error) {
 	set := ix.sets[value]
 	out := make([]T, 0, len(set))
 	for k := range set {
-		obj, _ := s.byNamespace[k.namespace].get(s.seed, k.name)
+		obj, _ := s.objs.get(k.namespace, k.name)
 		out = append(out, obj)
 	}
 	return out, nil
@@ -132,13 +126,9 @@ func (s *Store[T]) IndexKeys(indexName, value string) ([]string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if indexName == NamespaceIndex {
-		names := s.byNamespace[value]
-		if names == nil {
-			return []string{}, nil
-		}
-		out := make([]string, 0, names.n)
-		for obj := range names.all() {
-			out = append(out, key(value, obj.GetName()))
+		out := make([]string, 0, s.objs.count(value))
+		for name := range s.objs.namesIn(value) {
+			out = append(out, key(value, name))
 		}
 		return out, nil
 	}
@@ -178,10 +168,7 @@ func (s *Store[T]) IndexCount(indexName, value string) (int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if indexName == NamespaceIndex {
-		if names := s.byNamespace[value]; names != nil {
-			return names.n, nil
-		}
-		return 0, nil
+		return s.objs.count(value), nil
 	}
 	ix := s.indexes[indexName]
 	if ix == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/reflector"
 )
@@ -30,6 +31,16 @@ type Options[T client.Object] struct {
 	// must not modify maps or slices in place: the decoder shares equal
 	// maps (labels, for example) between objects.
 	Transform func(T) T
+	// KeepDecoded, for an informer of *unstructured.Unstructured only,
+	// keeps cached objects as decoded maps that every read shares
+	// (read-only), instead of the default compact form from which every
+	// read (Get, List, ByIndex, Snapshot, listers) builds a new object
+	// the caller owns. The compact form holds an object in half to two
+	// thirds of the heap; building one costs about as much as a DeepCopy. Set it
+	// for a program that reads the whole cache in a hot loop and has the
+	// memory. Set for any other T it is an error: those informers always
+	// keep decoded objects.
+	KeepDecoded bool
 }
 
 // Informer keeps an indexed cache of a collection in step with the
@@ -57,10 +68,14 @@ type Informer[T client.Object] struct {
 // a *client.Resource[T] (typed, dynamic or metadata-only; namespaced
 // with Namespace(ns) or across namespaces). It fails with an error
 // matching client.ErrInvalidOptions when src is nil, opts.Indexes names
-// NamespaceIndex or has a nil function, or opts.Reflector is invalid
+// NamespaceIndex or has a nil function, opts.KeepDecoded is set for a T
+// other than *unstructured.Unstructured, or opts.Reflector is invalid
 // (see reflector.Options.Validate): Run never fails for its options.
 func New[T client.Object](src reflector.Source[T], opts Options[T]) (*Informer[T], error) {
-	store, err := newStore(opts.Indexes)
+	if _, dynamic := any(*new(T)).(*unstructured.Unstructured); opts.KeepDecoded && !dynamic {
+		return nil, fmt.Errorf("informer: Options.KeepDecoded is for informers of *unstructured.Unstructured, not %T: %w", *new(T), client.ErrInvalidOptions)
+	}
+	store, err := newStore(opts.Indexes, opts.KeepDecoded)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", err, client.ErrInvalidOptions)
 	}
@@ -175,10 +190,8 @@ func (inf *Informer[T]) AddHandler(h Handler[T], opts HandlerOptions) *Registrat
 	s := inf.store
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, names := range s.byNamespace {
-		for obj := range names.all() {
-			r.q.push(change[T]{kind: changeAdd, flag: true, obj: obj})
-		}
+	for _, obj := range s.objs.all() {
+		r.q.push(change[T]{kind: changeAdd, flag: true, obj: obj})
 	}
 	if s.synced {
 		r.q.push(change[T]{kind: changeSynced})
@@ -208,10 +221,8 @@ func (inf *Informer[T]) queueResync(r *Registration[T]) {
 	if !s.synced {
 		return
 	}
-	for _, names := range s.byNamespace {
-		for obj := range names.all() {
-			r.q.push(change[T]{kind: changeUpdate, old: obj, obj: obj})
-		}
+	for _, obj := range s.objs.all() {
+		r.q.push(change[T]{kind: changeUpdate, old: obj, obj: obj})
 	}
 }
 

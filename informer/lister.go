@@ -7,8 +7,9 @@ import (
 
 // Lister reads an informer's cache with label-selector queries, the way
 // a controller reads the server, without a request. The objects returned
-// are the cache's: do not modify them (DeepCopy first). A Lister is a
-// small value; copy it freely.
+// are the cache's: do not modify them (DeepCopy first), unless the cache
+// builds them on every read (a dynamic informer's, see Store). A Lister
+// is a small value; copy it freely.
 type Lister[T client.Object] struct {
 	store *Store[T]
 }

@@ -122,7 +122,7 @@ func TestDynamicCRCacheShares(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			c := gizmoServer(t)
 			inf := newInformer(t, client.Dynamic(c, client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gizmos"}),
-				informer.Options[*unstructured.Unstructured]{Reflector: reflector.Options{DisableWatchList: mode.list}})
+				informer.Options[*unstructured.Unstructured]{Reflector: reflector.Options{DisableWatchList: mode.list}, KeepDecoded: true})
 			syncInformer(t, inf)
 			// g-0003, g-0015, g-0027 have equal labels, spec and status: a
 			// value is shared from its second sighting on.

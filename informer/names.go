@@ -3,9 +3,10 @@ package informer
 import (
 	"hash/maphash"
 	"iter"
-
-	"github.com/kubewire/kubewire/client"
 )
+
+// hasName is what a nameTable holds: a cached object, or its compact form.
+type hasName interface{ GetName() string }
 
 // nameTable holds one namespace's objects by name. It is an
 // open-addressing table of the objects themselves (linear probing), with
@@ -14,10 +15,14 @@ import (
 // where a Go map[string]entry costs a 16-byte key and a 16-byte value
 // (plus its control byte), which for small objects is a tenth of what a
 // cached object takes. Not safe for concurrent use: the Store locks.
-type nameTable[T client.Object] struct {
+type nameTable[T hasName] struct {
 	ctrl []uint8 // emptySlot, or tagBit | seven bits of the hash
 	objs []T
-	n    int
+	// stale, while a full state streams in, has a bit per slot set for
+	// the objects not written since it began (see markStale); nil
+	// otherwise. One bit an object, where a set of keys costs ~40 bytes.
+	stale []uint64
+	n     int
 }
 
 const (
@@ -77,6 +82,7 @@ func (t *nameTable[T]) put(seed maphash.Seed, obj T) (old T, replaced bool) {
 	}
 	h := maphash.String(seed, name)
 	i, ok := t.findHash(h, name)
+	t.setStale(i, false)
 	if ok {
 		old, t.objs[i] = t.objs[i], obj
 		return old, true
@@ -104,11 +110,13 @@ func (t *nameTable[T]) remove(seed maphash.Seed, name string) {
 		// lies (cyclically) in (i, j].
 		if i < j && (home <= i || home > j) || j < i && home <= i && home > j {
 			t.ctrl[i], t.objs[i] = t.ctrl[j], t.objs[j]
+			t.setStale(i, t.isStale(j))
 			i = j
 		}
 	}
 	var zero T
 	t.ctrl[i], t.objs[i] = emptySlot, zero
+	t.setStale(i, false)
 	t.n--
 	if len(t.ctrl) > 8 && t.n*8 <= len(t.ctrl) {
 		t.resize(seed, slotsFor(t.n)*2)
@@ -117,9 +125,11 @@ func (t *nameTable[T]) remove(seed maphash.Seed, name string) {
 
 // resize moves the objects into a table of slots slots.
 func (t *nameTable[T]) resize(seed maphash.Seed, slots int) {
-	old := t.objs
-	oldCtrl := t.ctrl
+	old, oldCtrl, oldStale := t.objs, t.ctrl, t.stale
 	t.ctrl, t.objs = make([]uint8, slots), make([]T, slots)
+	if oldStale != nil {
+		t.stale = make([]uint64, (slots+63)/64)
+	}
 	mask := slots - 1
 	for k, c := range oldCtrl {
 		if c == emptySlot {
@@ -131,12 +141,66 @@ func (t *nameTable[T]) resize(seed maphash.Seed, slots int) {
 			i = (i + 1) & mask
 		}
 		t.ctrl[i], t.objs[i] = c, old[k]
+		if oldStale != nil && oldStale[k/64]&(1<<(k%64)) != 0 {
+			t.setStale(i, true)
+		}
 	}
 }
 
-// all yields every object. The table must not change while it runs.
+// markStale marks every object stale, until put writes it again or
+// unmark is called.
+func (t *nameTable[T]) markStale() {
+	t.stale = make([]uint64, (len(t.ctrl)+63)/64)
+	for i, c := range t.ctrl {
+		if c != emptySlot {
+			t.setStale(i, true)
+		}
+	}
+}
+
+// unmark records that name was received unchanged.
+func (t *nameTable[T]) unmark(seed maphash.Seed, name string) {
+	if t == nil || t.stale == nil || t.n == 0 {
+		return
+	}
+	if i, ok := t.find(seed, name); ok {
+		t.setStale(i, false)
+	}
+}
+
+// takeStale returns the objects still marked stale and drops the marks.
+func (t *nameTable[T]) takeStale() []T {
+	var out []T
+	for i, c := range t.ctrl {
+		if c != emptySlot && t.isStale(i) {
+			out = append(out, t.objs[i])
+		}
+	}
+	t.stale = nil
+	return out
+}
+
+func (t *nameTable[T]) isStale(i int) bool {
+	return t.stale != nil && t.stale[i/64]&(1<<(i%64)) != 0
+}
+
+func (t *nameTable[T]) setStale(i int, stale bool) {
+	switch {
+	case t.stale == nil:
+	case stale:
+		t.stale[i/64] |= 1 << (i % 64)
+	default:
+		t.stale[i/64] &^= 1 << (i % 64)
+	}
+}
+
+// all yields every object (none from a nil table). The table must not
+// change while it runs.
 func (t *nameTable[T]) all() iter.Seq[T] {
 	return func(yield func(T) bool) {
+		if t == nil {
+			return
+		}
 		for i, c := range t.ctrl {
 			if c != emptySlot && !yield(t.objs[i]) {
 				return

@@ -13,16 +13,47 @@ import (
 
 // TestNameTableAgainstMap runs random puts and removes on a nameTable
 // and on a Go map side by side (growth, shrinking, the backward shift of
-// probe runs on removal) and compares every lookup and the contents.
+// probe runs on removal, stale marks following their objects) and
+// compares every lookup, the contents and the stale set.
 func TestNameTableAgainstMap(t *testing.T) {
 	for _, seedN := range []uint64{1, 2, 3} {
 		rng := rand.New(rand.NewPCG(seedN, 99))
 		seed := maphash.MakeSeed()
 		var tab nameTable[*corev1.ConfigMap]
 		model := map[string]*corev1.ConfigMap{}
+		var stale map[string]bool  // nil: not marking
 		names := 1 + rng.IntN(300) // few names: many replaces and removes
 		for step := range 20000 {
 			name := fmt.Sprintf("cm-%d", rng.IntN(names))
+			if rng.IntN(500) == 0 { // a relist begins or ends
+				if stale == nil {
+					tab.markStale()
+					stale = map[string]bool{}
+					for n := range model {
+						stale[n] = true
+					}
+				} else {
+					var got, want []string
+					for _, o := range tab.takeStale() {
+						got = append(got, o.Name)
+					}
+					for n, s := range stale {
+						if s {
+							want = append(want, n)
+						}
+					}
+					slices.Sort(got)
+					slices.Sort(want)
+					if !slices.Equal(got, want) {
+						t.Fatalf("seed %d step %d: stale %v, want %v", seedN, step, got, want)
+					}
+					stale = nil
+				}
+			}
+			if stale != nil && rng.IntN(5) == 0 {
+				tab.unmark(seed, name)
+				delete(stale, name)
+			}
 			switch rng.IntN(3) {
 			case 0, 1:
 				o := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: fmt.Sprint(step)}}
@@ -32,9 +63,11 @@ func TestNameTableAgainstMap(t *testing.T) {
 					t.Fatalf("seed %d step %d: put %s replaced %v %p, want %v %p", seedN, step, name, replaced, old, had, want)
 				}
 				model[name] = o
+				delete(stale, name)
 			case 2:
 				tab.remove(seed, name)
 				delete(model, name)
+				delete(stale, name)
 			}
 			if tab.n != len(model) {
 				t.Fatalf("seed %d step %d: %d objects, want %d", seedN, step, tab.n, len(model))

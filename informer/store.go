@@ -1,7 +1,6 @@
 package informer
 
 import (
-	"hash/maphash"
 	"strings"
 	"sync"
 
@@ -20,20 +19,21 @@ const NamespaceIndex = "namespace"
 // Any number of goroutines may read a Store while the reflector writes
 // it. Objects returned by its methods are shared with the cache and with
 // every other reader: they must not be modified; call DeepCopy first.
-// Slices returned are the caller's.
+// The exception is a dynamic informer's compact cache (the default for
+// *unstructured.Unstructured, see Options.KeepDecoded): it returns a new
+// object on every read, the caller's own. Slices returned are the
+// caller's.
 type Store[T client.Object] struct {
 	mu sync.RWMutex
-	// byNamespace holds the objects: namespace → name → object. Grouping
-	// by namespace serves NamespaceIndex without a second set of keys.
-	byNamespace map[string]*nameTable[T]
-	seed        maphash.Seed // of the name tables' hashes
-	count       int
-	indexes     map[string]*index[T]
+	// objs holds the objects: namespace → name → object. Grouping by
+	// namespace serves NamespaceIndex without a second set of keys.
+	objs    shelf[T]
+	count   int
+	indexes map[string]*index[T]
 
-	// stale holds, while a full state streams into a store that had
-	// objects, the keys of those not received (nor written) since its
-	// Begin: what End deletes. The first full state needs none.
-	stale     map[objKey]struct{}
+	// streaming: a full state streams in. The objects not received
+	// (nor written) since its Begin are marked stale in objs: what End
+	// deletes.
 	streaming bool
 	part      func(T) bool // while a part streams in (beginPart): the objects it holds
 	// whole: the objects are exactly the state at rv. False from a
@@ -52,13 +52,16 @@ type Store[T client.Object] struct {
 }
 
 // newStore returns an empty Store with the given indexes (beside
-// NamespaceIndex); indexes may be nil.
-func newStore[T client.Object](indexes map[string]IndexFunc[T]) (*Store[T], error) {
+// NamespaceIndex); indexes may be nil. A Store of Unstructured objects
+// keeps them frozen unless keepDecoded.
+func newStore[T client.Object](indexes map[string]IndexFunc[T], keepDecoded bool) (*Store[T], error) {
 	s := &Store[T]{
-		byNamespace: map[string]*nameTable[T]{},
-		seed:        maphash.MakeSeed(),
-		indexes:     map[string]*index[T]{},
-		syncedC:     make(chan struct{}),
+		objs:    newDecodedShelf[T](),
+		indexes: map[string]*index[T]{},
+		syncedC: make(chan struct{}),
+	}
+	if f, ok := any(newFrozenShelf()).(shelf[T]); ok && !keepDecoded {
+		s.objs = f
 	}
 	if err := s.AddIndexes(indexes); err != nil {
 		return nil, err
@@ -90,7 +93,7 @@ func SplitKey(k string) (namespace, name string) {
 func (s *Store[T]) Get(namespace, name string) (T, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.byNamespace[namespace].get(s.seed, name)
+	return s.objs.get(namespace, name)
 }
 
 // GetByKey returns the cached object with the given Key.
@@ -108,10 +111,8 @@ func (s *Store[T]) List() []T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]T, 0, s.count)
-	for _, names := range s.byNamespace {
-		for obj := range names.all() {
-			out = append(out, obj)
-		}
+	for _, obj := range s.objs.all() {
+		out = append(out, obj)
 	}
 	return out
 }
@@ -121,10 +122,8 @@ func (s *Store[T]) ListKeys() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]string, 0, s.count)
-	for ns, names := range s.byNamespace {
-		for obj := range names.all() {
-			out = append(out, key(ns, obj.GetName()))
-		}
+	for ns, name := range s.objs.names() {
+		out = append(out, key(ns, name))
 	}
 	return out
 }
@@ -133,8 +132,8 @@ func (s *Store[T]) ListKeys() []string {
 func (s *Store[T]) Namespaces() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]string, 0, len(s.byNamespace))
-	for ns := range s.byNamespace {
+	var out []string
+	for ns := range s.objs.namespaces() {
 		out = append(out, ns)
 	}
 	return out
@@ -151,7 +150,8 @@ func (s *Store[T]) ResourceVersion() string {
 
 // Snapshot is the contents of a Store at one instant: its objects and
 // the resourceVersion they are the state of. The objects are shared with
-// the cache (do not modify them); the slice is the caller's.
+// the cache (do not modify them) unless the Store builds them on every
+// read (see Store); the slice is the caller's.
 type Snapshot[T client.Object] struct {
 	ResourceVersion string
 	Items           []T
@@ -169,10 +169,8 @@ func (s *Store[T]) Snapshot() (snap Snapshot[T], ok bool) {
 		return Snapshot[T]{}, false
 	}
 	items := make([]T, 0, s.count)
-	for _, names := range s.byNamespace {
-		for obj := range names.all() {
-			items = append(items, obj)
-		}
+	for _, obj := range s.objs.all() {
+		items = append(items, obj)
 	}
 	return Snapshot[T]{ResourceVersion: s.rv, Items: items}, true
 }

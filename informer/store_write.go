@@ -45,7 +45,10 @@ type change[T client.Object] struct {
 	// unknown" for changeDelete.
 	flag bool
 	old  T // changeUpdate only
-	obj  T
+	// buildOld, when set, builds old instead (from a frozen store): in
+	// the handler's goroutine, on delivery, not under the store's lock.
+	buildOld func() T
+	obj      T
 }
 
 // The methods below write the store, for the one writer (a Reflector,
@@ -89,15 +92,14 @@ func (s *Store[T]) end(resourceVersion string) {
 	defer s.mu.Unlock()
 	part := s.part
 	if s.streaming {
-		for k := range s.stale {
-			obj, ok := s.byNamespace[k.namespace].get(s.seed, k.name)
+		for _, k := range s.objs.takeStale() {
+			obj, ok := s.objs.get(k.namespace, k.name)
 			if ok && (part == nil || part(obj)) {
 				s.remove(k.namespace, k.name, obj)
 				s.emit(change[T]{kind: changeDelete, flag: true, obj: obj})
 			}
 		}
 	}
-	s.stale = nil
 	s.streaming, s.initial, s.part, s.whole = false, false, nil, true
 	if part != nil {
 		return // a part: the version is the watch's
@@ -115,7 +117,8 @@ func (s *Store[T]) end(resourceVersion string) {
 func (s *Store[T]) abort() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.streaming, s.part, s.stale = false, nil, nil
+	s.objs.takeStale()
+	s.streaming, s.part = false, nil
 }
 
 // update applies an ADDED or MODIFIED watch event.
@@ -133,7 +136,7 @@ func (s *Store[T]) delete(obj T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ns, name := obj.GetNamespace(), obj.GetName()
-	old, ok := s.byNamespace[ns].get(s.seed, name)
+	old, ok := s.objs.get(ns, name)
 	if !ok {
 		return
 	}
@@ -150,11 +153,9 @@ func (s *Store[T]) reshard(keep func(T) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var drop []T
-	for _, names := range s.byNamespace {
-		for obj := range names.all() {
-			if !keep(obj) {
-				drop = append(drop, obj)
-			}
+	for _, obj := range s.objs.all() {
+		if !keep(obj) {
+			drop = append(drop, obj)
 		}
 	}
 	for _, obj := range drop {
@@ -173,21 +174,29 @@ func (s *Store[T]) bookmark(resourceVersion string) {
 // state being received.
 func (s *Store[T]) upsert(obj T, streamed bool) {
 	ns, name := obj.GetNamespace(), obj.GetName()
-	names := s.byNamespace[ns]
-	if names == nil {
-		names = &nameTable[T]{}
-		s.byNamespace[ns] = names
-	}
 	k := objKey{ns, name}
-	old, ok := names.get(s.seed, name)
-	if ok && old.GetResourceVersion() == obj.GetResourceVersion() && obj.GetResourceVersion() != "" {
+	rv, uid, ok := s.objs.version(ns, name)
+	if ok && rv == obj.GetResourceVersion() && rv != "" {
 		// Unchanged: keep the stored object (a relist then holds one copy).
 		if streamed {
-			s.received(k)
+			s.objs.unmark(ns, name)
 		}
 		return
 	}
-	if ok && streamed && !sameUID(old, obj) {
+	var old T
+	var buildOld func() T
+	recreated := ok && streamed && !sameUID(uid, string(obj.GetUID()))
+	if ok {
+		// The object replaced, for handlers and indexes. A frozen store
+		// builds it (the one cost of keeping objects frozen on the write
+		// path): for handlers on delivery, sharing with obj what did not
+		// change, for indexes now.
+		old, buildOld = s.objs.getLater(ns, name, obj)
+		if buildOld != nil && (recreated || len(s.indexes) > 0) {
+			old, buildOld = buildOld(), nil
+		}
+	}
+	if recreated {
 		// Deleted and created again while no watch was open: tell
 		// handlers both, not an update between two different objects.
 		s.remove(ns, name, old)
@@ -195,13 +204,12 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 		s.upsert(obj, streamed)
 		return
 	}
-	names.put(s.seed, obj)
-	s.received(k)
+	s.objs.put(obj)
 	if ok {
 		for _, ix := range s.indexes {
 			ix.update(k, old, obj)
 		}
-		s.emit(change[T]{kind: changeUpdate, old: old, obj: obj})
+		s.emit(change[T]{kind: changeUpdate, old: old, buildOld: buildOld, obj: obj})
 		return
 	}
 	s.count++
@@ -213,14 +221,9 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 
 // remove deletes namespace/name (stored as obj) under s.mu.
 func (s *Store[T]) remove(ns, name string, obj T) {
-	names := s.byNamespace[ns]
-	names.remove(s.seed, name)
-	if names.n == 0 {
-		delete(s.byNamespace, ns)
-	}
+	s.objs.remove(ns, name)
 	s.count--
 	k := objKey{ns, name}
-	s.received(k)
 	for _, ix := range s.indexes {
 		ix.remove(k, obj)
 	}
@@ -228,32 +231,11 @@ func (s *Store[T]) remove(ns, name string, obj T) {
 
 // markStale starts a full state: every object cached is stale until the
 // stream (or a watch event) writes it again.
-func (s *Store[T]) markStale() {
-	s.stale = nil
-	if s.count == 0 {
-		return
-	}
-	s.stale = make(map[objKey]struct{}, s.count)
-	for ns, names := range s.byNamespace {
-		for obj := range names.all() {
-			s.stale[objKey{ns, obj.GetName()}] = struct{}{}
-		}
-	}
-}
+func (s *Store[T]) markStale() { s.objs.markStale() }
 
-// received records that namespace/name was written (or removed) since
-// the full state being streamed began: End leaves it alone.
-func (s *Store[T]) received(k objKey) {
-	if s.stale != nil {
-		delete(s.stale, k)
-	}
-}
-
-// sameUID reports whether a and b have the same UID, or either has none.
-func sameUID[T client.Object](a, b T) bool {
-	x, y := a.GetUID(), b.GetUID()
-	return x == "" || y == "" || x == y
-}
+// sameUID reports whether two objects' UIDs are the same, or either has
+// none.
+func sameUID(x, y string) bool { return x == "" || y == "" || x == y }
 
 func (s *Store[T]) emit(c change[T]) {
 	if s.notify != nil {

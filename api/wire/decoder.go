@@ -8,15 +8,17 @@ import (
 
 // Interning limits. Strings longer than maxInternLen are rarely repeated
 // (annotations holding JSON, for example); byte slices up to
-// maxInternBytes are (managedFields). The string table is a direct-mapped
-// cache of internSlots entries: a lookup is a hash of at most 24 bytes and
-// one compare, far cheaper than a map, and a collision only costs a copy.
+// maxInternBytes are (managedFields). The string table is a two-way
+// set-associative cache of at most internSlots entries (see table.go):
+// a lookup is a hash of at most 24 bytes and one or two compares, far
+// cheaper than a map, and a collision only costs a copy.
 const (
 	maxInternLen     = 256
 	maxInternBytes   = 4096
 	maxInternEntries = 1 << 16
 	maxSharedBytes   = 1 << 13 // values of up to maxInternBytes: 32 MiB at most
 	internSlots      = 8192
+	maxStringSets    = internSlots / 2
 )
 
 // Decoder holds the state of one or more protobuf decodes: a table of the
@@ -41,14 +43,14 @@ type Decoder struct {
 	MaxDepth int
 
 	depth   int
-	strings *[internSlots]string
+	strings stringTable
 	bytes   map[uint64][]byte // by maphash of the content, under seed
 	seed    maphash.Seed
 	shared  map[string]any
 	memo    map[string]any
 	scratch []byte
 	json    *jsonTable // collections shared by JSON decoders
-	boxes   *[boxSlots]any
+	boxes   boxTable
 	// bases are recent values CompactBytes kept whole, which later values
 	// may be Deltas of; nextBase counts them.
 	bases    [deltaBases][]byte
@@ -64,41 +66,24 @@ func (d *Decoder) String(b []byte) string {
 	if d == nil || len(b) > maxInternLen {
 		return string(b)
 	}
-	if d.strings == nil {
-		d.strings = new([internSlots]string)
-	}
-	// Two-way set-associative, least recently used out: a string sits in
-	// one of the two slots of its set, the more recently used first, so
-	// that a unique string evicts the staler of the two and a repeated
-	// string survives unique ones passing through its set. (With two
-	// independent slots per string, a newcomer pushed the string it
-	// displaced into a slot that string is never looked up in: two keys
-	// sharing a slot then missed on every object.)
-	set := internHash(b) & (internSlots - 1) &^ 1
-	first, second := &d.strings[set], &d.strings[set+1]
-	if *first == string(b) {
-		return *first
-	}
-	if *second == string(b) {
-		*first, *second = *second, *first
-		return *first
-	}
-	s := string(b)
-	*first, *second = s, *first
-	return s
+	return d.strings.intern(b)
 }
 
-// internHash mixes the length and up to 24 bytes of b (its start, middle
-// and end), enough to tell apart the short strings of Kubernetes objects.
+// internHash mixes the length and every byte of b. (It once read only
+// 24 bytes, the start, middle and end; strings that differ elsewhere,
+// "widget widget-001375 is serving" and "...376...", then fell into one
+// set, and the tables took each for a repeat of the other.)
 func internHash(b []byte) uint64 {
 	n := len(b)
 	h := uint64(n) * 0x9e3779b97f4a7c15
 	if n >= 8 {
-		h ^= binary.LittleEndian.Uint64(b)
-		h *= 0xff51afd7ed558ccd
-		h ^= binary.LittleEndian.Uint64(b[n-8:])
-		h *= 0xc4ceb9fe1a85ec53
-		h ^= binary.LittleEndian.Uint64(b[n/2-4:])
+		// Words of eight bytes, the last one overlapping its predecessor.
+		last := binary.LittleEndian.Uint64(b[n-8:])
+		for i := 0; i+8 < n; i += 8 {
+			h = (h ^ binary.LittleEndian.Uint64(b[i:])) * 0xff51afd7ed558ccd
+			h ^= h >> 29
+		}
+		h ^= last
 	} else {
 		for _, c := range b {
 			h = (h ^ uint64(c)) * 0x100000001b3

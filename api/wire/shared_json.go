@@ -5,11 +5,14 @@ import (
 	"hash/maphash"
 )
 
-// seenSlots is the size of the direct-mapped cache of spans seen once: a
-// fixed 64 KiB, where a set would grow by some 30 bytes for every
-// unique span (an object's metadata, its annotations) until cleared. A
-// collision only means a span waits for one more sighting.
-const seenSlots = 1 << 13
+// seenSlots bounds the cache of spans seen once (8 bytes a slot), where
+// a set would grow by some 30 bytes for every unique span (an object's
+// metadata, its annotations) until cleared. A collision only means a
+// span waits for one more sighting.
+const (
+	seenSlots   = 1 << 13
+	maxSeenSets = seenSlots / 2
+)
 
 // JSONKey identifies a JSON span by two keyed 64-bit hashes: 128 bits, so
 // that two different spans of one stream get the same key with a chance
@@ -22,8 +25,8 @@ type jsonTable struct {
 	seed1, seed2 maphash.Seed
 	// short1 and short2 seed shortKey, drawn from seed1 and seed2.
 	short1, short2 uint64
-	seen           [seenSlots]uint64
-	shared         map[JSONKey]any
+	seen           seenTable
+	shared         sharedTable
 	empty          map[string]any
 	emptyArray     any // a []any{}
 }
@@ -41,15 +44,19 @@ func (d *Decoder) SharedJSON(span []byte) (v any, key JSONKey, ok bool) {
 	if d.json == nil {
 		d.json = newJSONTable()
 	}
-	k := JSONKey{maphash.Bytes(d.json.seed1, span), maphash.Bytes(d.json.seed2, span)}
-	if v, ok := d.json.shared[k]; ok {
+	return d.json.lookup(JSONKey{maphash.Bytes(d.json.seed1, span), maphash.Bytes(d.json.seed2, span)})
+}
+
+// lookup returns the value shared under k, or the key to store it under
+// when it is worth keeping: from its second sighting on.
+func (t *jsonTable) lookup(k JSONKey) (v any, key JSONKey, ok bool) {
+	if v, ok := t.shared.get(k); ok {
 		return v, k, true
 	}
-	if slot := &d.json.seen[k.a&(seenSlots-1)]; *slot != k.b {
-		*slot = k.b
-		return nil, JSONKey{}, false
+	if t.shared.wasSwept(k) || t.seen.sighted(k) {
+		return nil, k, false
 	}
-	return nil, k, false
+	return nil, JSONKey{}, false
 }
 
 // EmptyMap returns the empty map a ReadOnly Decoder gives every empty
@@ -150,19 +157,11 @@ func (d *Decoder) SharedKey(k JSONKey) (v any, key JSONKey, ok bool) {
 	if d == nil || !d.ReadOnly || k == (JSONKey{}) {
 		return nil, JSONKey{}, false
 	}
-	t := d.jsonTable()
-	if v, ok := t.shared[k]; ok {
-		return v, k, true
-	}
-	if slot := &t.seen[k.a&(seenSlots-1)]; *slot != k.b {
-		*slot = k.b
-		return nil, JSONKey{}, false
-	}
-	return nil, k, false
+	return d.jsonTable().lookup(k)
 }
 
 func newJSONTable() *jsonTable {
-	t := &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), shared: make(map[JSONKey]any, 64)}
+	t := &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed()}
 	t.short1, t.short2 = maphash.String(t.seed1, "short"), maphash.String(t.seed2, "short")
 	return t
 }
@@ -181,10 +180,7 @@ func (d *Decoder) ShareJSON(k JSONKey, v any) {
 		return
 	}
 	t := d.json
-	if len(t.shared) >= maxSharedEntries {
-		clear(t.shared)
-	}
-	t.shared[k] = v
+	t.shared.put(k, v)
 }
 
 // Boxed strings: a string stored in an any (a JSON value of Unstructured)
@@ -192,8 +188,9 @@ func (d *Decoder) ShareJSON(k JSONKey, v any) {
 // ones too: an annotation holding a runbook URL or a provider's JSON
 // repeats across objects as well as a label does).
 const (
-	boxSlots  = 4096
-	maxBoxLen = maxInternLen
+	boxSlots   = 4096
+	maxBoxSets = boxSlots / 2
+	maxBoxLen  = maxInternLen
 )
 
 // StringValue returns b as an any holding a string, reusing the box of an
@@ -206,21 +203,5 @@ func (d *Decoder) StringValue(b []byte) any {
 	if d == nil || len(b) > maxBoxLen {
 		return string(b)
 	}
-	if d.boxes == nil {
-		d.boxes = new([boxSlots]any)
-	}
-	// Two-way set-associative, as the string table: two values repeated
-	// on every object that fall into one set both keep their box.
-	set := internHash(b) & (boxSlots - 1) &^ 1
-	first, second := &d.boxes[set], &d.boxes[set+1]
-	if s, ok := (*first).(string); ok && s == string(b) {
-		return *first
-	}
-	if s, ok := (*second).(string); ok && s == string(b) {
-		*first, *second = *second, *first
-		return *first
-	}
-	v := any(d.String(b))
-	*first, *second = v, *first
-	return v
+	return d.boxes.box(d, b)
 }

@@ -75,6 +75,7 @@ func main() {
 	profile := flag.String("profile", "", "write CPU and heap profiles of every child's sync into this directory")
 	serverKind := flag.String("server", "fake", "fake (in this process), or kube-apiserver (a real one with etcd, run by ../e2e's cmd/cluster; the CRD and objects created through its API; default matrix 10000 objects)")
 	e2eDir := flag.String("e2e", "../e2e", "the e2e module's directory, for -server kube-apiserver")
+	reads := flag.Bool("reads", false, "also measure, in this process, the read cost of the dynamic caches (Get, List per object; no goal)")
 	flag.Parse()
 	if *serverKind == "kube-apiserver" {
 		set := map[string]bool{}
@@ -87,7 +88,7 @@ func main() {
 		os.Exit(2)
 	}
 	cfg := config{rounds: *rounds, updates: *updates, mode: *mode, profile: *profile, server: *serverKind, e2eDir: *e2eDir, out: os.Stdout, log: os.Stderr,
-		kwFormat: *kwFormat, cgFormat: *cgFormat}
+		kwFormat: *kwFormat, cgFormat: *cgFormat, reads: *reads}
 	for _, f := range []string{*kwFormat, *cgFormat} {
 		if f != "json" && f != "cbor" {
 			fmt.Fprintln(os.Stderr, "crinformer: -format and -cgformat are json or cbor")
@@ -150,6 +151,7 @@ type config struct {
 	spawn    func(sdk string, args []string) *exec.Cmd
 	kwFormat string // json or cbor
 	cgFormat string
+	reads    bool // measureReads after each server's scenarios
 	out, log io.Writer
 }
 
@@ -272,6 +274,12 @@ func runAll(cfg config) (*report, error) {
 				}
 				rep.Scenarios = append(rep.Scenarios, scenarioReport{scenario: sc, JSONBytes: jsonBytes, Runs: runs, FloorSeconds: floor, StreamFloorSeconds: streamFloor,
 					Figures: figures(sc, floor, streamFloor, eventsLabel(cfg.kwFormat, cfg.cgFormat), median(runs["kubewire"]), median(runs["client-go"]))})
+			}
+			if cfg.reads {
+				if err := measureReads(cfg.log, srv, n, shape.String()); err != nil {
+					srv.Close()
+					return nil, err
+				}
 			}
 			srv.Close()
 		}
