@@ -77,7 +77,7 @@ func (d *Decoder) anyValue(keyed bool) (any, wire.JSONKey) {
 			k = d.Table.KeyOf(d.buf[start:d.pos])
 		}
 		if d.Table == nil {
-			return string(b), k
+			return d.plainString(b), k
 		}
 		return d.Table.StringValue(b), k
 	case majorArray:
@@ -225,7 +225,11 @@ func (d *Decoder) anyMapDirect(n int) map[string]any {
 	return m
 }
 
-func (d *Decoder) anyArray(share bool) ([]any, wire.JSONKey) {
+// anyArray reads an array as an any holding a []any. With share, an
+// array decoded before from an equal item comes back in the same any, so
+// its slice header is boxed once, not once per object that holds it (as
+// on the JSON path); empty arrays share one box.
+func (d *Decoder) anyArray(share bool) (any, wire.JSONKey) {
 	n, ok := d.OpenArray("[]any")
 	if !ok {
 		return nil, wire.JSONKey{}
@@ -252,18 +256,24 @@ func (d *Decoder) anyArray(share bool) ([]any, wire.JSONKey) {
 	if keyed {
 		key = chain.Mixed('a'<<32 | uint64(len(elems)))
 	}
+	if share && len(elems) == 0 {
+		if v := d.Table.EmptyArray(); v != nil {
+			return v, key
+		}
+	}
 	var store wire.JSONKey
 	if share && len(elems) > 0 {
 		v, sk, found := d.Table.SharedKey(key)
-		if s, ok := v.([]any); found && ok {
-			return s, key
+		if _, ok := v.([]any); found && ok {
+			return v, key
 		}
 		store = sk
 	}
 	out := make([]any, len(elems))
 	copy(out, elems)
+	var boxed any = out
 	if store != (wire.JSONKey{}) {
-		d.Table.ShareJSON(store, out)
+		d.Table.ShareJSON(store, boxed)
 	}
-	return out, key
+	return boxed, key
 }

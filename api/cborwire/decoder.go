@@ -46,8 +46,9 @@ const TagSelfDescribed = 55799
 // floats of any width, true, false and null, definite or indefinite
 // lengths, and tags, which it skips (the self-described tag heads every
 // object). Strings it returns through the String helpers come from Table
-// (when set), which may hand the same string to many objects; byte
-// slices never alias the input. A Decoder is not safe for concurrent use.
+// (when set), which may hand the same string to many objects, or else
+// from chunks holding several strings of the same decode; byte slices
+// never alias the input. A Decoder is not safe for concurrent use.
 type Decoder struct {
 	// Table interns strings and, when ReadOnly, shares equal values
 	// across the decodes it serves; nil interns nothing.
@@ -61,6 +62,8 @@ type Decoder struct {
 	key        []byte // the current map key
 	pairs      []pair
 	stack      []any
+	strs       []string  // StringMap: the keys and values of the maps being read
+	arena      []byte    // plainString: what is left of the current chunk
 	strBuf     []byte    // indefinite strings, joined
 	jsonBuf    []byte    // transcoding scratch
 	members    []member  // transcoding: the members of the maps being read
@@ -84,6 +87,7 @@ func NewDecoder(data []byte, table *wire.Decoder) *Decoder {
 func (d *Decoder) Reset(data []byte) {
 	d.buf, d.pos, d.err, d.depth, d.truncated = data, 0, nil, 0, false
 	d.scans, d.scanEnd = d.scans[:0], 0
+	d.arena = nil // a chunk never holds the strings of two decodes
 }
 
 // Err returns the first error met, or nil.

@@ -15,7 +15,7 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 		return
 	}
 	if *m == nil {
-		*m = make(M, min(max(n, 0), maxMapHint))
+		*m = make(M, MapCap(n))
 	}
 	for i := 0; d.NextKey(i, n); i++ {
 		k := K(d.intern(d.key))
@@ -31,13 +31,49 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 // StringMap reads a map of strings (labels, annotations, selectors) into
 // *m, sized to fit, keys and values interned; null sets *m to nil.
 // Through a ReadOnly Table, equal maps (whatever the order of their
-// keys) are one shared map.
+// keys) are one shared map. The pairs are gathered in scratch first, so
+// that the map is made once at its size and no value escapes through a
+// callback.
 func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
-	if k, ok := ReuseMap(d, m); !ok {
-		Map(d, m, "map[string]string", func(d *Decoder, v *V) { String(d, v) })
+	k, ok := ReuseMap(d, m)
+	if ok {
+		return
+	}
+	if d.Null() {
+		*m = nil
+		return
+	}
+	n, ok := d.OpenMap("map[string]string")
+	if !ok {
+		return
+	}
+	base := len(d.strs)
+	for i := 0; d.NextKey(i, n); i++ {
+		key := d.intern(d.key)
+		var v string
+		if b, ok := d.stringBytes("string"); ok {
+			v = d.intern(b)
+		}
+		d.strs = append(d.strs, key, v)
+	}
+	kv := d.strs[base:]
+	if d.err == nil {
+		if *m == nil {
+			*m = make(M, len(kv)/2)
+		}
+		for i := 0; i < len(kv); i += 2 {
+			(*m)[K(kv[i])] = V(kv[i+1])
+		}
 		Keep(d, k, *m)
 	}
+	clear(kv)
+	d.strs = d.strs[:base]
 }
+
+// MapCap is the size hint to make a map with for a map whose head says n
+// entries (-1: an indefinite length), bounded as a head may claim more
+// entries than follow.
+func MapCap(n int) int { return min(max(n, 0), maxMapHint) }
 
 // maxPrealloc bounds the bytes a slice is made with from a head's count:
 // a head may claim as many elements as there are bytes left, and an
@@ -51,4 +87,32 @@ func SliceCap[E any](n int) int {
 	var e E
 	size := max(int(unsafe.Sizeof(e)), 1)
 	return max(min(n, maxPrealloc/size), 0)
+}
+
+// Grow returns s with one more element (zero, or what a slice decoded
+// into held there), for element len(s) of an array of n elements (-1:
+// indefinite) whose elements start at offset at. When s is full it
+// grows to the elements still to come, estimated from the input left at
+// the bytes per element read so far and bounded by n, so that a list
+// of 1,000 large items is made once more, not in a run of doublings
+// after SliceCap's first bound. The estimate is trusted up to twice the
+// input's length in bytes of elements: beyond, it grows as append does.
+func Grow[S ~[]E, E any](d *Decoder, s S, n, at int) S {
+	have := len(s)
+	if have < cap(s) {
+		return s[:have+1]
+	}
+	if n < 0 || have == 0 || n <= have {
+		return append(s, *new(E))
+	}
+	var e E
+	size := max(int(unsafe.Sizeof(e)), 1)
+	per := max((d.pos-at)/have, 1)
+	want := min(n, have+(len(d.buf)-d.pos)/per+1)
+	if want <= have || want > (2*len(d.buf)+maxPrealloc)/size {
+		return append(s, *new(E))
+	}
+	out := make(S, have+1, want)
+	copy(out, s)
+	return out
 }

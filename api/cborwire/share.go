@@ -110,7 +110,8 @@ func (d *Decoder) scannedKey(start int) (wire.JSONKey, int, bool) {
 // Keep stores v, decoded from the item a Reuse function returned key
 // for, for later decodes of equal items. It does nothing after an error.
 func Keep[T any](d *Decoder, key wire.JSONKey, v T) {
-	if d.err == nil {
+	// Boxing v into an any allocates; most calls have nothing to keep.
+	if d.err == nil && key != (wire.JSONKey{}) {
 		d.Table.ShareJSON(key, v)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math"
-	"strconv"
 	"unsafe"
 
 	"github.com/kubewire/kubewire/api/jsonwire"
@@ -13,7 +12,7 @@ import (
 // intern returns b as a string, through the Table when there is one.
 func (d *Decoder) intern(b []byte) string {
 	if d.Table == nil {
-		return string(b)
+		return d.plainString(b)
 	}
 	return d.Table.String(b)
 }
@@ -29,7 +28,11 @@ func String[T ~string](d *Decoder, p *T) {
 // into *p without offering it to the Table.
 func UniqueString[T ~string](d *Decoder, p *T) {
 	if b, ok := d.stringBytes("string"); ok {
-		*p = T(b)
+		if d.Table == nil {
+			*p = T(d.plainString(b))
+		} else {
+			*p = T(b)
+		}
 	}
 }
 
@@ -69,34 +72,56 @@ func Bool[T ~bool](d *Decoder, p *T) {
 func Int[T ~int | ~int8 | ~int16 | ~int32 | ~int64](d *Decoder, p *T) {
 	bits := int(unsafe.Sizeof(*p)) * 8
 	at := d.pos
-	v, _, fits, ok := d.integer("int" + strconv.Itoa(bits))
+	v, _, fits, ok := d.integer(intType(bits, false))
 	if !ok {
 		return
 	}
 	if !fits || bits < 64 && (v < -1<<(bits-1) || v >= 1<<(bits-1)) {
-		d.failAt(at, "integer out of range", "int"+strconv.Itoa(bits))
+		d.failAt(at, "integer out of range", intType(bits, false))
 		return
 	}
 	*p = T(v)
+}
+
+// intType names an integer type of a width, for errors: a constant, as
+// a name built per call would be an allocation per integer read.
+func intType(bits int, unsigned bool) string {
+	switch {
+	case unsigned && bits == 8:
+		return "uint8"
+	case unsigned && bits == 16:
+		return "uint16"
+	case unsigned && bits == 32:
+		return "uint32"
+	case unsigned:
+		return "uint64"
+	case bits == 8:
+		return "int8"
+	case bits == 16:
+		return "int16"
+	case bits == 32:
+		return "int32"
+	}
+	return "int64"
 }
 
 // Uint reads a non-negative integer into *p; null leaves it unchanged.
 func Uint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr](d *Decoder, p *T) {
 	bits := int(unsafe.Sizeof(*p)) * 8
 	at := d.pos
-	v, u, fits, ok := d.integer("uint" + strconv.Itoa(bits))
+	v, u, fits, ok := d.integer(intType(bits, true))
 	if !ok {
 		return
 	}
 	if fits {
 		if v < 0 {
-			d.failAt(at, "negative integer", "uint"+strconv.Itoa(bits))
+			d.failAt(at, "negative integer", intType(bits, true))
 			return
 		}
 		u = uint64(v)
 	}
 	if bits < 64 && u >= 1<<bits {
-		d.failAt(at, "integer out of range", "uint"+strconv.Itoa(bits))
+		d.failAt(at, "integer out of range", intType(bits, true))
 		return
 	}
 	*p = T(u)

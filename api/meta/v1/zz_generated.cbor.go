@@ -238,12 +238,9 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s14) < n15 {
 						s14 = make([]OwnerReference, 0, cborwire.SliceCap[OwnerReference](n15))
 					}
+					at16 := d.Offset()
 					for i := 0; d.NextElem(i, n15); i++ {
-						if i < cap(s14) {
-							s14 = s14[:i+1]
-						} else {
-							s14 = append(s14, *new(OwnerReference))
-						}
+						s14 = cborwire.Grow(d, s14, n15, at16)
 						s14[i].DecodeCBOR(d)
 					}
 					if len(s14) == 0 {
@@ -254,52 +251,46 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k13, m.OwnerReferences)
 			}
 		case "finalizers":
-			if k16, ok := cborwire.ReuseSlice(d, &m.Finalizers); !ok {
+			if k17, ok := cborwire.ReuseSlice(d, &m.Finalizers); !ok {
 				if d.Null() {
 					m.Finalizers = nil
-				} else if n18, ok := d.OpenArray("[]string"); ok {
-					s17 := m.Finalizers[:0]
-					if cap(s17) < n18 {
-						s17 = make([]string, 0, cborwire.SliceCap[string](n18))
+				} else if n19, ok := d.OpenArray("[]string"); ok {
+					s18 := m.Finalizers[:0]
+					if cap(s18) < n19 {
+						s18 = make([]string, 0, cborwire.SliceCap[string](n19))
 					}
-					for i := 0; d.NextElem(i, n18); i++ {
-						if i < cap(s17) {
-							s17 = s17[:i+1]
-						} else {
-							s17 = append(s17, *new(string))
-						}
-						cborwire.String(d, &s17[i])
+					at20 := d.Offset()
+					for i := 0; d.NextElem(i, n19); i++ {
+						s18 = cborwire.Grow(d, s18, n19, at20)
+						cborwire.String(d, &s18[i])
 					}
-					if len(s17) == 0 {
-						s17 = []string{}
+					if len(s18) == 0 {
+						s18 = []string{}
 					}
-					m.Finalizers = s17
+					m.Finalizers = s18
 				}
-				cborwire.Keep(d, k16, m.Finalizers)
+				cborwire.Keep(d, k17, m.Finalizers)
 			}
 		case "managedFields":
-			if k19, ok := cborwire.ReuseSlice(d, &m.ManagedFields); !ok {
+			if k21, ok := cborwire.ReuseSlice(d, &m.ManagedFields); !ok {
 				if d.Null() {
 					m.ManagedFields = nil
-				} else if n21, ok := d.OpenArray("[]ManagedFieldsEntry"); ok {
-					s20 := m.ManagedFields[:0]
-					if cap(s20) < n21 {
-						s20 = make([]ManagedFieldsEntry, 0, cborwire.SliceCap[ManagedFieldsEntry](n21))
+				} else if n23, ok := d.OpenArray("[]ManagedFieldsEntry"); ok {
+					s22 := m.ManagedFields[:0]
+					if cap(s22) < n23 {
+						s22 = make([]ManagedFieldsEntry, 0, cborwire.SliceCap[ManagedFieldsEntry](n23))
 					}
-					for i := 0; d.NextElem(i, n21); i++ {
-						if i < cap(s20) {
-							s20 = s20[:i+1]
-						} else {
-							s20 = append(s20, *new(ManagedFieldsEntry))
-						}
-						s20[i].DecodeCBOR(d)
+					at24 := d.Offset()
+					for i := 0; d.NextElem(i, n23); i++ {
+						s22 = cborwire.Grow(d, s22, n23, at24)
+						s22[i].DecodeCBOR(d)
 					}
-					if len(s20) == 0 {
-						s20 = []ManagedFieldsEntry{}
+					if len(s22) == 0 {
+						s22 = []ManagedFieldsEntry{}
 					}
-					m.ManagedFields = s20
+					m.ManagedFields = s22
 				}
-				cborwire.Keep(d, k19, m.ManagedFields)
+				cborwire.Keep(d, k21, m.ManagedFields)
 			}
 		default:
 			d.Skip()
@@ -311,11 +302,11 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n22, ok := d.OpenMap("OwnerReference")
+	n25, ok := d.OpenMap("OwnerReference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n22); i++ {
+	for i := 0; d.NextKey(i, n25); i++ {
 		switch string(d.Key()) {
 		case "apiVersion":
 			cborwire.String(d, &m.APIVersion)
@@ -326,7 +317,7 @@ func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
 		case "uid":
 			cborwire.String(d, &m.UID)
 		case "controller":
-			if k23, ok := cborwire.ReusePtr(d, &m.Controller); !ok {
+			if k26, ok := cborwire.ReusePtr(d, &m.Controller); !ok {
 				if d.Null() {
 					m.Controller = nil
 				} else {
@@ -335,10 +326,10 @@ func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.Controller)
 				}
-				cborwire.Keep(d, k23, m.Controller)
+				cborwire.Keep(d, k26, m.Controller)
 			}
 		case "blockOwnerDeletion":
-			if k24, ok := cborwire.ReusePtr(d, &m.BlockOwnerDeletion); !ok {
+			if k27, ok := cborwire.ReusePtr(d, &m.BlockOwnerDeletion); !ok {
 				if d.Null() {
 					m.BlockOwnerDeletion = nil
 				} else {
@@ -347,7 +338,7 @@ func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.BlockOwnerDeletion)
 				}
-				cborwire.Keep(d, k24, m.BlockOwnerDeletion)
+				cborwire.Keep(d, k27, m.BlockOwnerDeletion)
 			}
 		default:
 			d.Skip()
@@ -359,11 +350,11 @@ func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n25, ok := d.OpenMap("ListOptions")
+	n28, ok := d.OpenMap("ListOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n25); i++ {
+	for i := 0; d.NextKey(i, n28); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -382,7 +373,7 @@ func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
 		case "resourceVersionMatch":
 			cborwire.String(d, &m.ResourceVersionMatch)
 		case "timeoutSeconds":
-			if k26, ok := cborwire.ReusePtr(d, &m.TimeoutSeconds); !ok {
+			if k29, ok := cborwire.ReusePtr(d, &m.TimeoutSeconds); !ok {
 				if d.Null() {
 					m.TimeoutSeconds = nil
 				} else {
@@ -391,14 +382,14 @@ func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.TimeoutSeconds)
 				}
-				cborwire.Keep(d, k26, m.TimeoutSeconds)
+				cborwire.Keep(d, k29, m.TimeoutSeconds)
 			}
 		case "limit":
 			cborwire.Int(d, &m.Limit)
 		case "continue":
 			cborwire.String(d, &m.Continue)
 		case "sendInitialEvents":
-			if k27, ok := cborwire.ReusePtr(d, &m.SendInitialEvents); !ok {
+			if k30, ok := cborwire.ReusePtr(d, &m.SendInitialEvents); !ok {
 				if d.Null() {
 					m.SendInitialEvents = nil
 				} else {
@@ -407,7 +398,7 @@ func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.SendInitialEvents)
 				}
-				cborwire.Keep(d, k27, m.SendInitialEvents)
+				cborwire.Keep(d, k30, m.SendInitialEvents)
 			}
 		case "shardSelector":
 			cborwire.String(d, &m.ShardSelector)
@@ -421,11 +412,11 @@ func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GetOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n28, ok := d.OpenMap("GetOptions")
+	n31, ok := d.OpenMap("GetOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n28); i++ {
+	for i := 0; d.NextKey(i, n31); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -443,18 +434,18 @@ func (m *GetOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n29, ok := d.OpenMap("DeleteOptions")
+	n32, ok := d.OpenMap("DeleteOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n29); i++ {
+	for i := 0; d.NextKey(i, n32); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "gracePeriodSeconds":
-			if k30, ok := cborwire.ReusePtr(d, &m.GracePeriodSeconds); !ok {
+			if k33, ok := cborwire.ReusePtr(d, &m.GracePeriodSeconds); !ok {
 				if d.Null() {
 					m.GracePeriodSeconds = nil
 				} else {
@@ -463,10 +454,10 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.GracePeriodSeconds)
 				}
-				cborwire.Keep(d, k30, m.GracePeriodSeconds)
+				cborwire.Keep(d, k33, m.GracePeriodSeconds)
 			}
 		case "preconditions":
-			if k31, ok := cborwire.ReusePtr(d, &m.Preconditions); !ok {
+			if k34, ok := cborwire.ReusePtr(d, &m.Preconditions); !ok {
 				if d.Null() {
 					m.Preconditions = nil
 				} else {
@@ -475,10 +466,10 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Preconditions).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k31, m.Preconditions)
+				cborwire.Keep(d, k34, m.Preconditions)
 			}
 		case "orphanDependents":
-			if k32, ok := cborwire.ReusePtr(d, &m.OrphanDependents); !ok {
+			if k35, ok := cborwire.ReusePtr(d, &m.OrphanDependents); !ok {
 				if d.Null() {
 					m.OrphanDependents = nil
 				} else {
@@ -487,10 +478,10 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.OrphanDependents)
 				}
-				cborwire.Keep(d, k32, m.OrphanDependents)
+				cborwire.Keep(d, k35, m.OrphanDependents)
 			}
 		case "propagationPolicy":
-			if k33, ok := cborwire.ReusePtr(d, &m.PropagationPolicy); !ok {
+			if k36, ok := cborwire.ReusePtr(d, &m.PropagationPolicy); !ok {
 				if d.Null() {
 					m.PropagationPolicy = nil
 				} else {
@@ -499,34 +490,31 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.PropagationPolicy)
 				}
-				cborwire.Keep(d, k33, m.PropagationPolicy)
+				cborwire.Keep(d, k36, m.PropagationPolicy)
 			}
 		case "dryRun":
-			if k34, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
+			if k37, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
 				if d.Null() {
 					m.DryRun = nil
-				} else if n36, ok := d.OpenArray("[]string"); ok {
-					s35 := m.DryRun[:0]
-					if cap(s35) < n36 {
-						s35 = make([]string, 0, cborwire.SliceCap[string](n36))
+				} else if n39, ok := d.OpenArray("[]string"); ok {
+					s38 := m.DryRun[:0]
+					if cap(s38) < n39 {
+						s38 = make([]string, 0, cborwire.SliceCap[string](n39))
 					}
-					for i := 0; d.NextElem(i, n36); i++ {
-						if i < cap(s35) {
-							s35 = s35[:i+1]
-						} else {
-							s35 = append(s35, *new(string))
-						}
-						cborwire.String(d, &s35[i])
+					at40 := d.Offset()
+					for i := 0; d.NextElem(i, n39); i++ {
+						s38 = cborwire.Grow(d, s38, n39, at40)
+						cborwire.String(d, &s38[i])
 					}
-					if len(s35) == 0 {
-						s35 = []string{}
+					if len(s38) == 0 {
+						s38 = []string{}
 					}
-					m.DryRun = s35
+					m.DryRun = s38
 				}
-				cborwire.Keep(d, k34, m.DryRun)
+				cborwire.Keep(d, k37, m.DryRun)
 			}
 		case "ignoreStoreReadErrorWithClusterBreakingPotential":
-			if k37, ok := cborwire.ReusePtr(d, &m.IgnoreStoreReadErrorWithClusterBreakingPotential); !ok {
+			if k41, ok := cborwire.ReusePtr(d, &m.IgnoreStoreReadErrorWithClusterBreakingPotential); !ok {
 				if d.Null() {
 					m.IgnoreStoreReadErrorWithClusterBreakingPotential = nil
 				} else {
@@ -535,7 +523,7 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.IgnoreStoreReadErrorWithClusterBreakingPotential)
 				}
-				cborwire.Keep(d, k37, m.IgnoreStoreReadErrorWithClusterBreakingPotential)
+				cborwire.Keep(d, k41, m.IgnoreStoreReadErrorWithClusterBreakingPotential)
 			}
 		default:
 			d.Skip()
@@ -547,55 +535,7 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CreateOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n38, ok := d.OpenMap("CreateOptions")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextKey(i, n38); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "dryRun":
-			if k39, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
-				if d.Null() {
-					m.DryRun = nil
-				} else if n41, ok := d.OpenArray("[]string"); ok {
-					s40 := m.DryRun[:0]
-					if cap(s40) < n41 {
-						s40 = make([]string, 0, cborwire.SliceCap[string](n41))
-					}
-					for i := 0; d.NextElem(i, n41); i++ {
-						if i < cap(s40) {
-							s40 = s40[:i+1]
-						} else {
-							s40 = append(s40, *new(string))
-						}
-						cborwire.String(d, &s40[i])
-					}
-					if len(s40) == 0 {
-						s40 = []string{}
-					}
-					m.DryRun = s40
-				}
-				cborwire.Keep(d, k39, m.DryRun)
-			}
-		case "fieldManager":
-			cborwire.String(d, &m.FieldManager)
-		case "fieldValidation":
-			cborwire.String(d, &m.FieldValidation)
-		default:
-			d.Skip()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n42, ok := d.OpenMap("PatchOptions")
+	n42, ok := d.OpenMap("CreateOptions")
 	if !ok {
 		return d.Err()
 	}
@@ -614,12 +554,9 @@ func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s44) < n45 {
 						s44 = make([]string, 0, cborwire.SliceCap[string](n45))
 					}
+					at46 := d.Offset()
 					for i := 0; d.NextElem(i, n45); i++ {
-						if i < cap(s44) {
-							s44 = s44[:i+1]
-						} else {
-							s44 = append(s44, *new(string))
-						}
+						s44 = cborwire.Grow(d, s44, n45, at46)
 						cborwire.String(d, &s44[i])
 					}
 					if len(s44) == 0 {
@@ -628,18 +565,6 @@ func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DryRun = s44
 				}
 				cborwire.Keep(d, k43, m.DryRun)
-			}
-		case "force":
-			if k46, ok := cborwire.ReusePtr(d, &m.Force); !ok {
-				if d.Null() {
-					m.Force = nil
-				} else {
-					if m.Force == nil {
-						m.Force = new(bool)
-					}
-					cborwire.Bool(d, m.Force)
-				}
-				cborwire.Keep(d, k46, m.Force)
 			}
 		case "fieldManager":
 			cborwire.String(d, &m.FieldManager)
@@ -654,8 +579,8 @@ func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *ApplyOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n47, ok := d.OpenMap("ApplyOptions")
+func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
+	n47, ok := d.OpenMap("PatchOptions")
 	if !ok {
 		return d.Err()
 	}
@@ -674,12 +599,9 @@ func (m *ApplyOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s49) < n50 {
 						s49 = make([]string, 0, cborwire.SliceCap[string](n50))
 					}
+					at51 := d.Offset()
 					for i := 0; d.NextElem(i, n50); i++ {
-						if i < cap(s49) {
-							s49 = s49[:i+1]
-						} else {
-							s49 = append(s49, *new(string))
-						}
+						s49 = cborwire.Grow(d, s49, n50, at51)
 						cborwire.String(d, &s49[i])
 					}
 					if len(s49) == 0 {
@@ -688,6 +610,63 @@ func (m *ApplyOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DryRun = s49
 				}
 				cborwire.Keep(d, k48, m.DryRun)
+			}
+		case "force":
+			if k52, ok := cborwire.ReusePtr(d, &m.Force); !ok {
+				if d.Null() {
+					m.Force = nil
+				} else {
+					if m.Force == nil {
+						m.Force = new(bool)
+					}
+					cborwire.Bool(d, m.Force)
+				}
+				cborwire.Keep(d, k52, m.Force)
+			}
+		case "fieldManager":
+			cborwire.String(d, &m.FieldManager)
+		case "fieldValidation":
+			cborwire.String(d, &m.FieldValidation)
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ApplyOptions) DecodeCBOR(d *cborwire.Decoder) error {
+	n53, ok := d.OpenMap("ApplyOptions")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n53); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "dryRun":
+			if k54, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
+				if d.Null() {
+					m.DryRun = nil
+				} else if n56, ok := d.OpenArray("[]string"); ok {
+					s55 := m.DryRun[:0]
+					if cap(s55) < n56 {
+						s55 = make([]string, 0, cborwire.SliceCap[string](n56))
+					}
+					at57 := d.Offset()
+					for i := 0; d.NextElem(i, n56); i++ {
+						s55 = cborwire.Grow(d, s55, n56, at57)
+						cborwire.String(d, &s55[i])
+					}
+					if len(s55) == 0 {
+						s55 = []string{}
+					}
+					m.DryRun = s55
+				}
+				cborwire.Keep(d, k54, m.DryRun)
 			}
 		case "force":
 			cborwire.Bool(d, &m.Force)
@@ -703,39 +682,36 @@ func (m *ApplyOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *UpdateOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n51, ok := d.OpenMap("UpdateOptions")
+	n58, ok := d.OpenMap("UpdateOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n51); i++ {
+	for i := 0; d.NextKey(i, n58); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "dryRun":
-			if k52, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
+			if k59, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
 				if d.Null() {
 					m.DryRun = nil
-				} else if n54, ok := d.OpenArray("[]string"); ok {
-					s53 := m.DryRun[:0]
-					if cap(s53) < n54 {
-						s53 = make([]string, 0, cborwire.SliceCap[string](n54))
+				} else if n61, ok := d.OpenArray("[]string"); ok {
+					s60 := m.DryRun[:0]
+					if cap(s60) < n61 {
+						s60 = make([]string, 0, cborwire.SliceCap[string](n61))
 					}
-					for i := 0; d.NextElem(i, n54); i++ {
-						if i < cap(s53) {
-							s53 = s53[:i+1]
-						} else {
-							s53 = append(s53, *new(string))
-						}
-						cborwire.String(d, &s53[i])
+					at62 := d.Offset()
+					for i := 0; d.NextElem(i, n61); i++ {
+						s60 = cborwire.Grow(d, s60, n61, at62)
+						cborwire.String(d, &s60[i])
 					}
-					if len(s53) == 0 {
-						s53 = []string{}
+					if len(s60) == 0 {
+						s60 = []string{}
 					}
-					m.DryRun = s53
+					m.DryRun = s60
 				}
-				cborwire.Keep(d, k52, m.DryRun)
+				cborwire.Keep(d, k59, m.DryRun)
 			}
 		case "fieldManager":
 			cborwire.String(d, &m.FieldManager)
@@ -751,14 +727,14 @@ func (m *UpdateOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
-	n55, ok := d.OpenMap("Preconditions")
+	n63, ok := d.OpenMap("Preconditions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n55); i++ {
+	for i := 0; d.NextKey(i, n63); i++ {
 		switch string(d.Key()) {
 		case "uid":
-			if k56, ok := cborwire.ReusePtr(d, &m.UID); !ok {
+			if k64, ok := cborwire.ReusePtr(d, &m.UID); !ok {
 				if d.Null() {
 					m.UID = nil
 				} else {
@@ -767,10 +743,10 @@ func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.UID)
 				}
-				cborwire.Keep(d, k56, m.UID)
+				cborwire.Keep(d, k64, m.UID)
 			}
 		case "resourceVersion":
-			if k57, ok := cborwire.ReusePtr(d, &m.ResourceVersion); !ok {
+			if k65, ok := cborwire.ReusePtr(d, &m.ResourceVersion); !ok {
 				if d.Null() {
 					m.ResourceVersion = nil
 				} else {
@@ -779,7 +755,7 @@ func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ResourceVersion)
 				}
-				cborwire.Keep(d, k57, m.ResourceVersion)
+				cborwire.Keep(d, k65, m.ResourceVersion)
 			}
 		default:
 			d.Skip()
@@ -791,11 +767,11 @@ func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Status) DecodeCBOR(d *cborwire.Decoder) error {
-	n58, ok := d.OpenMap("Status")
+	n66, ok := d.OpenMap("Status")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n58); i++ {
+	for i := 0; d.NextKey(i, n66); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -810,7 +786,7 @@ func (m *Status) DecodeCBOR(d *cborwire.Decoder) error {
 		case "reason":
 			cborwire.String(d, &m.Reason)
 		case "details":
-			if k59, ok := cborwire.ReusePtr(d, &m.Details); !ok {
+			if k67, ok := cborwire.ReusePtr(d, &m.Details); !ok {
 				if d.Null() {
 					m.Details = nil
 				} else {
@@ -819,7 +795,7 @@ func (m *Status) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Details).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k59, m.Details)
+				cborwire.Keep(d, k67, m.Details)
 			}
 		case "code":
 			cborwire.Int(d, &m.Code)
@@ -833,11 +809,11 @@ func (m *Status) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *StatusDetails) DecodeCBOR(d *cborwire.Decoder) error {
-	n60, ok := d.OpenMap("StatusDetails")
+	n68, ok := d.OpenMap("StatusDetails")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n60); i++ {
+	for i := 0; d.NextKey(i, n68); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -848,28 +824,25 @@ func (m *StatusDetails) DecodeCBOR(d *cborwire.Decoder) error {
 		case "uid":
 			cborwire.String(d, &m.UID)
 		case "causes":
-			if k61, ok := cborwire.ReuseSlice(d, &m.Causes); !ok {
+			if k69, ok := cborwire.ReuseSlice(d, &m.Causes); !ok {
 				if d.Null() {
 					m.Causes = nil
-				} else if n63, ok := d.OpenArray("[]StatusCause"); ok {
-					s62 := m.Causes[:0]
-					if cap(s62) < n63 {
-						s62 = make([]StatusCause, 0, cborwire.SliceCap[StatusCause](n63))
+				} else if n71, ok := d.OpenArray("[]StatusCause"); ok {
+					s70 := m.Causes[:0]
+					if cap(s70) < n71 {
+						s70 = make([]StatusCause, 0, cborwire.SliceCap[StatusCause](n71))
 					}
-					for i := 0; d.NextElem(i, n63); i++ {
-						if i < cap(s62) {
-							s62 = s62[:i+1]
-						} else {
-							s62 = append(s62, *new(StatusCause))
-						}
-						s62[i].DecodeCBOR(d)
+					at72 := d.Offset()
+					for i := 0; d.NextElem(i, n71); i++ {
+						s70 = cborwire.Grow(d, s70, n71, at72)
+						s70[i].DecodeCBOR(d)
 					}
-					if len(s62) == 0 {
-						s62 = []StatusCause{}
+					if len(s70) == 0 {
+						s70 = []StatusCause{}
 					}
-					m.Causes = s62
+					m.Causes = s70
 				}
-				cborwire.Keep(d, k61, m.Causes)
+				cborwire.Keep(d, k69, m.Causes)
 			}
 		case "retryAfterSeconds":
 			cborwire.Int(d, &m.RetryAfterSeconds)
@@ -883,11 +856,11 @@ func (m *StatusDetails) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *StatusCause) DecodeCBOR(d *cborwire.Decoder) error {
-	n64, ok := d.OpenMap("StatusCause")
+	n73, ok := d.OpenMap("StatusCause")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n64); i++ {
+	for i := 0; d.NextKey(i, n73); i++ {
 		switch string(d.Key()) {
 		case "reason":
 			cborwire.String(d, &m.Type)
@@ -905,11 +878,11 @@ func (m *StatusCause) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *List) DecodeCBOR(d *cborwire.Decoder) error {
-	n65, ok := d.OpenMap("List")
+	n74, ok := d.OpenMap("List")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n65); i++ {
+	for i := 0; d.NextKey(i, n74); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -918,28 +891,25 @@ func (m *List) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k66, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k75, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n68, ok := d.OpenArray("[]runtime.RawExtension"); ok {
-					s67 := m.Items[:0]
-					if cap(s67) < n68 {
-						s67 = make([]runtime.RawExtension, 0, cborwire.SliceCap[runtime.RawExtension](n68))
+				} else if n77, ok := d.OpenArray("[]runtime.RawExtension"); ok {
+					s76 := m.Items[:0]
+					if cap(s76) < n77 {
+						s76 = make([]runtime.RawExtension, 0, cborwire.SliceCap[runtime.RawExtension](n77))
 					}
-					for i := 0; d.NextElem(i, n68); i++ {
-						if i < cap(s67) {
-							s67 = s67[:i+1]
-						} else {
-							s67 = append(s67, *new(runtime.RawExtension))
-						}
-						cborwire.ViaJSON(d, &s67[i], "RawExtension")
+					at78 := d.Offset()
+					for i := 0; d.NextElem(i, n77); i++ {
+						s76 = cborwire.Grow(d, s76, n77, at78)
+						cborwire.ViaJSON(d, &s76[i], "RawExtension")
 					}
-					if len(s67) == 0 {
-						s67 = []runtime.RawExtension{}
+					if len(s76) == 0 {
+						s76 = []runtime.RawExtension{}
 					}
-					m.Items = s67
+					m.Items = s76
 				}
-				cborwire.Keep(d, k66, m.Items)
+				cborwire.Keep(d, k75, m.Items)
 			}
 		default:
 			d.Skip()
@@ -951,156 +921,37 @@ func (m *List) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *APIVersions) DecodeCBOR(d *cborwire.Decoder) error {
-	n69, ok := d.OpenMap("APIVersions")
+	n79, ok := d.OpenMap("APIVersions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n69); i++ {
+	for i := 0; d.NextKey(i, n79); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "versions":
-			if k70, ok := cborwire.ReuseSlice(d, &m.Versions); !ok {
+			if k80, ok := cborwire.ReuseSlice(d, &m.Versions); !ok {
 				if d.Null() {
 					m.Versions = nil
-				} else if n72, ok := d.OpenArray("[]string"); ok {
-					s71 := m.Versions[:0]
-					if cap(s71) < n72 {
-						s71 = make([]string, 0, cborwire.SliceCap[string](n72))
+				} else if n82, ok := d.OpenArray("[]string"); ok {
+					s81 := m.Versions[:0]
+					if cap(s81) < n82 {
+						s81 = make([]string, 0, cborwire.SliceCap[string](n82))
 					}
-					for i := 0; d.NextElem(i, n72); i++ {
-						if i < cap(s71) {
-							s71 = s71[:i+1]
-						} else {
-							s71 = append(s71, *new(string))
-						}
-						cborwire.String(d, &s71[i])
+					at83 := d.Offset()
+					for i := 0; d.NextElem(i, n82); i++ {
+						s81 = cborwire.Grow(d, s81, n82, at83)
+						cborwire.String(d, &s81[i])
 					}
-					if len(s71) == 0 {
-						s71 = []string{}
+					if len(s81) == 0 {
+						s81 = []string{}
 					}
-					m.Versions = s71
+					m.Versions = s81
 				}
-				cborwire.Keep(d, k70, m.Versions)
+				cborwire.Keep(d, k80, m.Versions)
 			}
-		case "serverAddressByClientCIDRs":
-			if k73, ok := cborwire.ReuseSlice(d, &m.ServerAddressByClientCIDRs); !ok {
-				if d.Null() {
-					m.ServerAddressByClientCIDRs = nil
-				} else if n75, ok := d.OpenArray("[]ServerAddressByClientCIDR"); ok {
-					s74 := m.ServerAddressByClientCIDRs[:0]
-					if cap(s74) < n75 {
-						s74 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](n75))
-					}
-					for i := 0; d.NextElem(i, n75); i++ {
-						if i < cap(s74) {
-							s74 = s74[:i+1]
-						} else {
-							s74 = append(s74, *new(ServerAddressByClientCIDR))
-						}
-						s74[i].DecodeCBOR(d)
-					}
-					if len(s74) == 0 {
-						s74 = []ServerAddressByClientCIDR{}
-					}
-					m.ServerAddressByClientCIDRs = s74
-				}
-				cborwire.Keep(d, k73, m.ServerAddressByClientCIDRs)
-			}
-		default:
-			d.Skip()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *APIGroupList) DecodeCBOR(d *cborwire.Decoder) error {
-	n76, ok := d.OpenMap("APIGroupList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextKey(i, n76); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "groups":
-			if k77, ok := cborwire.ReuseSlice(d, &m.Groups); !ok {
-				if d.Null() {
-					m.Groups = nil
-				} else if n79, ok := d.OpenArray("[]APIGroup"); ok {
-					s78 := m.Groups[:0]
-					if cap(s78) < n79 {
-						s78 = make([]APIGroup, 0, cborwire.SliceCap[APIGroup](n79))
-					}
-					for i := 0; d.NextElem(i, n79); i++ {
-						if i < cap(s78) {
-							s78 = s78[:i+1]
-						} else {
-							s78 = append(s78, *new(APIGroup))
-						}
-						s78[i].DecodeCBOR(d)
-					}
-					if len(s78) == 0 {
-						s78 = []APIGroup{}
-					}
-					m.Groups = s78
-				}
-				cborwire.Keep(d, k77, m.Groups)
-			}
-		default:
-			d.Skip()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *APIGroup) DecodeCBOR(d *cborwire.Decoder) error {
-	n80, ok := d.OpenMap("APIGroup")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextKey(i, n80); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "versions":
-			if k81, ok := cborwire.ReuseSlice(d, &m.Versions); !ok {
-				if d.Null() {
-					m.Versions = nil
-				} else if n83, ok := d.OpenArray("[]GroupVersionForDiscovery"); ok {
-					s82 := m.Versions[:0]
-					if cap(s82) < n83 {
-						s82 = make([]GroupVersionForDiscovery, 0, cborwire.SliceCap[GroupVersionForDiscovery](n83))
-					}
-					for i := 0; d.NextElem(i, n83); i++ {
-						if i < cap(s82) {
-							s82 = s82[:i+1]
-						} else {
-							s82 = append(s82, *new(GroupVersionForDiscovery))
-						}
-						s82[i].DecodeCBOR(d)
-					}
-					if len(s82) == 0 {
-						s82 = []GroupVersionForDiscovery{}
-					}
-					m.Versions = s82
-				}
-				cborwire.Keep(d, k81, m.Versions)
-			}
-		case "preferredVersion":
-			m.PreferredVersion.DecodeCBOR(d)
 		case "serverAddressByClientCIDRs":
 			if k84, ok := cborwire.ReuseSlice(d, &m.ServerAddressByClientCIDRs); !ok {
 				if d.Null() {
@@ -1110,12 +961,9 @@ func (m *APIGroup) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s85) < n86 {
 						s85 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](n86))
 					}
+					at87 := d.Offset()
 					for i := 0; d.NextElem(i, n86); i++ {
-						if i < cap(s85) {
-							s85 = s85[:i+1]
-						} else {
-							s85 = append(s85, *new(ServerAddressByClientCIDR))
-						}
+						s85 = cborwire.Grow(d, s85, n86, at87)
 						s85[i].DecodeCBOR(d)
 					}
 					if len(s85) == 0 {
@@ -1134,12 +982,119 @@ func (m *APIGroup) DecodeCBOR(d *cborwire.Decoder) error {
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *ServerAddressByClientCIDR) DecodeCBOR(d *cborwire.Decoder) error {
-	n87, ok := d.OpenMap("ServerAddressByClientCIDR")
+func (m *APIGroupList) DecodeCBOR(d *cborwire.Decoder) error {
+	n88, ok := d.OpenMap("APIGroupList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n87); i++ {
+	for i := 0; d.NextKey(i, n88); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "groups":
+			if k89, ok := cborwire.ReuseSlice(d, &m.Groups); !ok {
+				if d.Null() {
+					m.Groups = nil
+				} else if n91, ok := d.OpenArray("[]APIGroup"); ok {
+					s90 := m.Groups[:0]
+					if cap(s90) < n91 {
+						s90 = make([]APIGroup, 0, cborwire.SliceCap[APIGroup](n91))
+					}
+					at92 := d.Offset()
+					for i := 0; d.NextElem(i, n91); i++ {
+						s90 = cborwire.Grow(d, s90, n91, at92)
+						s90[i].DecodeCBOR(d)
+					}
+					if len(s90) == 0 {
+						s90 = []APIGroup{}
+					}
+					m.Groups = s90
+				}
+				cborwire.Keep(d, k89, m.Groups)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *APIGroup) DecodeCBOR(d *cborwire.Decoder) error {
+	n93, ok := d.OpenMap("APIGroup")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n93); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "name":
+			cborwire.String(d, &m.Name)
+		case "versions":
+			if k94, ok := cborwire.ReuseSlice(d, &m.Versions); !ok {
+				if d.Null() {
+					m.Versions = nil
+				} else if n96, ok := d.OpenArray("[]GroupVersionForDiscovery"); ok {
+					s95 := m.Versions[:0]
+					if cap(s95) < n96 {
+						s95 = make([]GroupVersionForDiscovery, 0, cborwire.SliceCap[GroupVersionForDiscovery](n96))
+					}
+					at97 := d.Offset()
+					for i := 0; d.NextElem(i, n96); i++ {
+						s95 = cborwire.Grow(d, s95, n96, at97)
+						s95[i].DecodeCBOR(d)
+					}
+					if len(s95) == 0 {
+						s95 = []GroupVersionForDiscovery{}
+					}
+					m.Versions = s95
+				}
+				cborwire.Keep(d, k94, m.Versions)
+			}
+		case "preferredVersion":
+			m.PreferredVersion.DecodeCBOR(d)
+		case "serverAddressByClientCIDRs":
+			if k98, ok := cborwire.ReuseSlice(d, &m.ServerAddressByClientCIDRs); !ok {
+				if d.Null() {
+					m.ServerAddressByClientCIDRs = nil
+				} else if n100, ok := d.OpenArray("[]ServerAddressByClientCIDR"); ok {
+					s99 := m.ServerAddressByClientCIDRs[:0]
+					if cap(s99) < n100 {
+						s99 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](n100))
+					}
+					at101 := d.Offset()
+					for i := 0; d.NextElem(i, n100); i++ {
+						s99 = cborwire.Grow(d, s99, n100, at101)
+						s99[i].DecodeCBOR(d)
+					}
+					if len(s99) == 0 {
+						s99 = []ServerAddressByClientCIDR{}
+					}
+					m.ServerAddressByClientCIDRs = s99
+				}
+				cborwire.Keep(d, k98, m.ServerAddressByClientCIDRs)
+			}
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ServerAddressByClientCIDR) DecodeCBOR(d *cborwire.Decoder) error {
+	n102, ok := d.OpenMap("ServerAddressByClientCIDR")
+	if !ok {
+		return d.Err()
+	}
+	for i := 0; d.NextKey(i, n102); i++ {
 		switch string(d.Key()) {
 		case "clientCIDR":
 			cborwire.String(d, &m.ClientCIDR)
@@ -1155,11 +1110,11 @@ func (m *ServerAddressByClientCIDR) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GroupVersionForDiscovery) DecodeCBOR(d *cborwire.Decoder) error {
-	n88, ok := d.OpenMap("GroupVersionForDiscovery")
+	n103, ok := d.OpenMap("GroupVersionForDiscovery")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n88); i++ {
+	for i := 0; d.NextKey(i, n103); i++ {
 		switch string(d.Key()) {
 		case "groupVersion":
 			cborwire.String(d, &m.GroupVersion)
@@ -1175,11 +1130,11 @@ func (m *GroupVersionForDiscovery) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *APIResource) DecodeCBOR(d *cborwire.Decoder) error {
-	n89, ok := d.OpenMap("APIResource")
+	n104, ok := d.OpenMap("APIResource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n89); i++ {
+	for i := 0; d.NextKey(i, n104); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -1196,52 +1151,46 @@ func (m *APIResource) DecodeCBOR(d *cborwire.Decoder) error {
 		case "verbs":
 			m.Verbs.DecodeCBOR(d)
 		case "shortNames":
-			if k90, ok := cborwire.ReuseSlice(d, &m.ShortNames); !ok {
+			if k105, ok := cborwire.ReuseSlice(d, &m.ShortNames); !ok {
 				if d.Null() {
 					m.ShortNames = nil
-				} else if n92, ok := d.OpenArray("[]string"); ok {
-					s91 := m.ShortNames[:0]
-					if cap(s91) < n92 {
-						s91 = make([]string, 0, cborwire.SliceCap[string](n92))
+				} else if n107, ok := d.OpenArray("[]string"); ok {
+					s106 := m.ShortNames[:0]
+					if cap(s106) < n107 {
+						s106 = make([]string, 0, cborwire.SliceCap[string](n107))
 					}
-					for i := 0; d.NextElem(i, n92); i++ {
-						if i < cap(s91) {
-							s91 = s91[:i+1]
-						} else {
-							s91 = append(s91, *new(string))
-						}
-						cborwire.String(d, &s91[i])
+					at108 := d.Offset()
+					for i := 0; d.NextElem(i, n107); i++ {
+						s106 = cborwire.Grow(d, s106, n107, at108)
+						cborwire.String(d, &s106[i])
 					}
-					if len(s91) == 0 {
-						s91 = []string{}
+					if len(s106) == 0 {
+						s106 = []string{}
 					}
-					m.ShortNames = s91
+					m.ShortNames = s106
 				}
-				cborwire.Keep(d, k90, m.ShortNames)
+				cborwire.Keep(d, k105, m.ShortNames)
 			}
 		case "categories":
-			if k93, ok := cborwire.ReuseSlice(d, &m.Categories); !ok {
+			if k109, ok := cborwire.ReuseSlice(d, &m.Categories); !ok {
 				if d.Null() {
 					m.Categories = nil
-				} else if n95, ok := d.OpenArray("[]string"); ok {
-					s94 := m.Categories[:0]
-					if cap(s94) < n95 {
-						s94 = make([]string, 0, cborwire.SliceCap[string](n95))
+				} else if n111, ok := d.OpenArray("[]string"); ok {
+					s110 := m.Categories[:0]
+					if cap(s110) < n111 {
+						s110 = make([]string, 0, cborwire.SliceCap[string](n111))
 					}
-					for i := 0; d.NextElem(i, n95); i++ {
-						if i < cap(s94) {
-							s94 = s94[:i+1]
-						} else {
-							s94 = append(s94, *new(string))
-						}
-						cborwire.String(d, &s94[i])
+					at112 := d.Offset()
+					for i := 0; d.NextElem(i, n111); i++ {
+						s110 = cborwire.Grow(d, s110, n111, at112)
+						cborwire.String(d, &s110[i])
 					}
-					if len(s94) == 0 {
-						s94 = []string{}
+					if len(s110) == 0 {
+						s110 = []string{}
 					}
-					m.Categories = s94
+					m.Categories = s110
 				}
-				cborwire.Keep(d, k93, m.Categories)
+				cborwire.Keep(d, k109, m.Categories)
 			}
 		case "storageVersionHash":
 			cborwire.String(d, &m.StorageVersionHash)
@@ -1255,28 +1204,25 @@ func (m *APIResource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Verbs) DecodeCBOR(d *cborwire.Decoder) error {
-	if k96, ok := cborwire.ReuseSlice(d, m); !ok {
+	if k113, ok := cborwire.ReuseSlice(d, m); !ok {
 		if d.Null() {
 			(*m) = nil
-		} else if n98, ok := d.OpenArray("[]string"); ok {
-			s97 := (*m)[:0]
-			if cap(s97) < n98 {
-				s97 = make([]string, 0, cborwire.SliceCap[string](n98))
+		} else if n115, ok := d.OpenArray("[]string"); ok {
+			s114 := (*m)[:0]
+			if cap(s114) < n115 {
+				s114 = make([]string, 0, cborwire.SliceCap[string](n115))
 			}
-			for i := 0; d.NextElem(i, n98); i++ {
-				if i < cap(s97) {
-					s97 = s97[:i+1]
-				} else {
-					s97 = append(s97, *new(string))
-				}
-				cborwire.String(d, &s97[i])
+			at116 := d.Offset()
+			for i := 0; d.NextElem(i, n115); i++ {
+				s114 = cborwire.Grow(d, s114, n115, at116)
+				cborwire.String(d, &s114[i])
 			}
-			if len(s97) == 0 {
-				s97 = []string{}
+			if len(s114) == 0 {
+				s114 = []string{}
 			}
-			(*m) = s97
+			(*m) = s114
 		}
-		cborwire.Keep(d, k96, (*m))
+		cborwire.Keep(d, k113, (*m))
 	}
 	return d.Err()
 }
@@ -1284,11 +1230,11 @@ func (m *Verbs) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *APIResourceList) DecodeCBOR(d *cborwire.Decoder) error {
-	n99, ok := d.OpenMap("APIResourceList")
+	n117, ok := d.OpenMap("APIResourceList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n99); i++ {
+	for i := 0; d.NextKey(i, n117); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1297,28 +1243,25 @@ func (m *APIResourceList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "groupVersion":
 			cborwire.String(d, &m.GroupVersion)
 		case "resources":
-			if k100, ok := cborwire.ReuseSlice(d, &m.APIResources); !ok {
+			if k118, ok := cborwire.ReuseSlice(d, &m.APIResources); !ok {
 				if d.Null() {
 					m.APIResources = nil
-				} else if n102, ok := d.OpenArray("[]APIResource"); ok {
-					s101 := m.APIResources[:0]
-					if cap(s101) < n102 {
-						s101 = make([]APIResource, 0, cborwire.SliceCap[APIResource](n102))
+				} else if n120, ok := d.OpenArray("[]APIResource"); ok {
+					s119 := m.APIResources[:0]
+					if cap(s119) < n120 {
+						s119 = make([]APIResource, 0, cborwire.SliceCap[APIResource](n120))
 					}
-					for i := 0; d.NextElem(i, n102); i++ {
-						if i < cap(s101) {
-							s101 = s101[:i+1]
-						} else {
-							s101 = append(s101, *new(APIResource))
-						}
-						s101[i].DecodeCBOR(d)
+					at121 := d.Offset()
+					for i := 0; d.NextElem(i, n120); i++ {
+						s119 = cborwire.Grow(d, s119, n120, at121)
+						s119[i].DecodeCBOR(d)
 					}
-					if len(s101) == 0 {
-						s101 = []APIResource{}
+					if len(s119) == 0 {
+						s119 = []APIResource{}
 					}
-					m.APIResources = s101
+					m.APIResources = s119
 				}
-				cborwire.Keep(d, k100, m.APIResources)
+				cborwire.Keep(d, k118, m.APIResources)
 			}
 		default:
 			d.Skip()
@@ -1330,35 +1273,32 @@ func (m *APIResourceList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RootPaths) DecodeCBOR(d *cborwire.Decoder) error {
-	n103, ok := d.OpenMap("RootPaths")
+	n122, ok := d.OpenMap("RootPaths")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n103); i++ {
+	for i := 0; d.NextKey(i, n122); i++ {
 		switch string(d.Key()) {
 		case "paths":
-			if k104, ok := cborwire.ReuseSlice(d, &m.Paths); !ok {
+			if k123, ok := cborwire.ReuseSlice(d, &m.Paths); !ok {
 				if d.Null() {
 					m.Paths = nil
-				} else if n106, ok := d.OpenArray("[]string"); ok {
-					s105 := m.Paths[:0]
-					if cap(s105) < n106 {
-						s105 = make([]string, 0, cborwire.SliceCap[string](n106))
+				} else if n125, ok := d.OpenArray("[]string"); ok {
+					s124 := m.Paths[:0]
+					if cap(s124) < n125 {
+						s124 = make([]string, 0, cborwire.SliceCap[string](n125))
 					}
-					for i := 0; d.NextElem(i, n106); i++ {
-						if i < cap(s105) {
-							s105 = s105[:i+1]
-						} else {
-							s105 = append(s105, *new(string))
-						}
-						cborwire.String(d, &s105[i])
+					at126 := d.Offset()
+					for i := 0; d.NextElem(i, n125); i++ {
+						s124 = cborwire.Grow(d, s124, n125, at126)
+						cborwire.String(d, &s124[i])
 					}
-					if len(s105) == 0 {
-						s105 = []string{}
+					if len(s124) == 0 {
+						s124 = []string{}
 					}
-					m.Paths = s105
+					m.Paths = s124
 				}
-				cborwire.Keep(d, k104, m.Paths)
+				cborwire.Keep(d, k123, m.Paths)
 			}
 		default:
 			d.Skip()
@@ -1370,11 +1310,11 @@ func (m *RootPaths) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Patch) DecodeCBOR(d *cborwire.Decoder) error {
-	n107, ok := d.OpenMap("Patch")
+	n127, ok := d.OpenMap("Patch")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n107); i++ {
+	for i := 0; d.NextKey(i, n127); i++ {
 		switch string(d.Key()) {
 		default:
 			d.Skip()
@@ -1386,37 +1326,34 @@ func (m *Patch) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *LabelSelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n108, ok := d.OpenMap("LabelSelector")
+	n128, ok := d.OpenMap("LabelSelector")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n108); i++ {
+	for i := 0; d.NextKey(i, n128); i++ {
 		switch string(d.Key()) {
 		case "matchLabels":
 			cborwire.StringMap(d, &m.MatchLabels)
 		case "matchExpressions":
-			if k109, ok := cborwire.ReuseSlice(d, &m.MatchExpressions); !ok {
+			if k129, ok := cborwire.ReuseSlice(d, &m.MatchExpressions); !ok {
 				if d.Null() {
 					m.MatchExpressions = nil
-				} else if n111, ok := d.OpenArray("[]LabelSelectorRequirement"); ok {
-					s110 := m.MatchExpressions[:0]
-					if cap(s110) < n111 {
-						s110 = make([]LabelSelectorRequirement, 0, cborwire.SliceCap[LabelSelectorRequirement](n111))
+				} else if n131, ok := d.OpenArray("[]LabelSelectorRequirement"); ok {
+					s130 := m.MatchExpressions[:0]
+					if cap(s130) < n131 {
+						s130 = make([]LabelSelectorRequirement, 0, cborwire.SliceCap[LabelSelectorRequirement](n131))
 					}
-					for i := 0; d.NextElem(i, n111); i++ {
-						if i < cap(s110) {
-							s110 = s110[:i+1]
-						} else {
-							s110 = append(s110, *new(LabelSelectorRequirement))
-						}
-						s110[i].DecodeCBOR(d)
+					at132 := d.Offset()
+					for i := 0; d.NextElem(i, n131); i++ {
+						s130 = cborwire.Grow(d, s130, n131, at132)
+						s130[i].DecodeCBOR(d)
 					}
-					if len(s110) == 0 {
-						s110 = []LabelSelectorRequirement{}
+					if len(s130) == 0 {
+						s130 = []LabelSelectorRequirement{}
 					}
-					m.MatchExpressions = s110
+					m.MatchExpressions = s130
 				}
-				cborwire.Keep(d, k109, m.MatchExpressions)
+				cborwire.Keep(d, k129, m.MatchExpressions)
 			}
 		default:
 			d.Skip()
@@ -1428,39 +1365,36 @@ func (m *LabelSelector) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *LabelSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
-	n112, ok := d.OpenMap("LabelSelectorRequirement")
+	n133, ok := d.OpenMap("LabelSelectorRequirement")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n112); i++ {
+	for i := 0; d.NextKey(i, n133); i++ {
 		switch string(d.Key()) {
 		case "key":
 			cborwire.String(d, &m.Key)
 		case "operator":
 			cborwire.String(d, &m.Operator)
 		case "values":
-			if k113, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
+			if k134, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
 				if d.Null() {
 					m.Values = nil
-				} else if n115, ok := d.OpenArray("[]string"); ok {
-					s114 := m.Values[:0]
-					if cap(s114) < n115 {
-						s114 = make([]string, 0, cborwire.SliceCap[string](n115))
+				} else if n136, ok := d.OpenArray("[]string"); ok {
+					s135 := m.Values[:0]
+					if cap(s135) < n136 {
+						s135 = make([]string, 0, cborwire.SliceCap[string](n136))
 					}
-					for i := 0; d.NextElem(i, n115); i++ {
-						if i < cap(s114) {
-							s114 = s114[:i+1]
-						} else {
-							s114 = append(s114, *new(string))
-						}
-						cborwire.String(d, &s114[i])
+					at137 := d.Offset()
+					for i := 0; d.NextElem(i, n136); i++ {
+						s135 = cborwire.Grow(d, s135, n136, at137)
+						cborwire.String(d, &s135[i])
 					}
-					if len(s114) == 0 {
-						s114 = []string{}
+					if len(s135) == 0 {
+						s135 = []string{}
 					}
-					m.Values = s114
+					m.Values = s135
 				}
-				cborwire.Keep(d, k113, m.Values)
+				cborwire.Keep(d, k134, m.Values)
 			}
 		default:
 			d.Skip()
@@ -1472,39 +1406,36 @@ func (m *LabelSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *FieldSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
-	n116, ok := d.OpenMap("FieldSelectorRequirement")
+	n138, ok := d.OpenMap("FieldSelectorRequirement")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n116); i++ {
+	for i := 0; d.NextKey(i, n138); i++ {
 		switch string(d.Key()) {
 		case "key":
 			cborwire.String(d, &m.Key)
 		case "operator":
 			cborwire.String(d, &m.Operator)
 		case "values":
-			if k117, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
+			if k139, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
 				if d.Null() {
 					m.Values = nil
-				} else if n119, ok := d.OpenArray("[]string"); ok {
-					s118 := m.Values[:0]
-					if cap(s118) < n119 {
-						s118 = make([]string, 0, cborwire.SliceCap[string](n119))
+				} else if n141, ok := d.OpenArray("[]string"); ok {
+					s140 := m.Values[:0]
+					if cap(s140) < n141 {
+						s140 = make([]string, 0, cborwire.SliceCap[string](n141))
 					}
-					for i := 0; d.NextElem(i, n119); i++ {
-						if i < cap(s118) {
-							s118 = s118[:i+1]
-						} else {
-							s118 = append(s118, *new(string))
-						}
-						cborwire.String(d, &s118[i])
+					at142 := d.Offset()
+					for i := 0; d.NextElem(i, n141); i++ {
+						s140 = cborwire.Grow(d, s140, n141, at142)
+						cborwire.String(d, &s140[i])
 					}
-					if len(s118) == 0 {
-						s118 = []string{}
+					if len(s140) == 0 {
+						s140 = []string{}
 					}
-					m.Values = s118
+					m.Values = s140
 				}
-				cborwire.Keep(d, k117, m.Values)
+				cborwire.Keep(d, k139, m.Values)
 			}
 		default:
 			d.Skip()
@@ -1516,11 +1447,11 @@ func (m *FieldSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
-	n120, ok := d.OpenMap("ManagedFieldsEntry")
+	n143, ok := d.OpenMap("ManagedFieldsEntry")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n120); i++ {
+	for i := 0; d.NextKey(i, n143); i++ {
 		switch string(d.Key()) {
 		case "manager":
 			cborwire.String(d, &m.Manager)
@@ -1529,7 +1460,7 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 		case "apiVersion":
 			cborwire.String(d, &m.APIVersion)
 		case "time":
-			if k121, ok := cborwire.ReusePtr(d, &m.Time); !ok {
+			if k144, ok := cborwire.ReusePtr(d, &m.Time); !ok {
 				if d.Null() {
 					m.Time = nil
 				} else {
@@ -1538,12 +1469,12 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Time).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k121, m.Time)
+				cborwire.Keep(d, k144, m.Time)
 			}
 		case "fieldsType":
 			cborwire.String(d, &m.FieldsType)
 		case "fieldsV1":
-			if k122, ok := cborwire.ReusePtr(d, &m.FieldsV1); !ok {
+			if k145, ok := cborwire.ReusePtr(d, &m.FieldsV1); !ok {
 				if d.Null() {
 					m.FieldsV1 = nil
 				} else {
@@ -1552,7 +1483,7 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.FieldsV1).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k122, m.FieldsV1)
+				cborwire.Keep(d, k145, m.FieldsV1)
 			}
 		case "subresource":
 			cborwire.String(d, &m.Subresource)
@@ -1566,11 +1497,11 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Table) DecodeCBOR(d *cborwire.Decoder) error {
-	n123, ok := d.OpenMap("Table")
+	n146, ok := d.OpenMap("Table")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n123); i++ {
+	for i := 0; d.NextKey(i, n146); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1579,52 +1510,46 @@ func (m *Table) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "columnDefinitions":
-			if k124, ok := cborwire.ReuseSlice(d, &m.ColumnDefinitions); !ok {
+			if k147, ok := cborwire.ReuseSlice(d, &m.ColumnDefinitions); !ok {
 				if d.Null() {
 					m.ColumnDefinitions = nil
-				} else if n126, ok := d.OpenArray("[]TableColumnDefinition"); ok {
-					s125 := m.ColumnDefinitions[:0]
-					if cap(s125) < n126 {
-						s125 = make([]TableColumnDefinition, 0, cborwire.SliceCap[TableColumnDefinition](n126))
+				} else if n149, ok := d.OpenArray("[]TableColumnDefinition"); ok {
+					s148 := m.ColumnDefinitions[:0]
+					if cap(s148) < n149 {
+						s148 = make([]TableColumnDefinition, 0, cborwire.SliceCap[TableColumnDefinition](n149))
 					}
-					for i := 0; d.NextElem(i, n126); i++ {
-						if i < cap(s125) {
-							s125 = s125[:i+1]
-						} else {
-							s125 = append(s125, *new(TableColumnDefinition))
-						}
-						s125[i].DecodeCBOR(d)
+					at150 := d.Offset()
+					for i := 0; d.NextElem(i, n149); i++ {
+						s148 = cborwire.Grow(d, s148, n149, at150)
+						s148[i].DecodeCBOR(d)
 					}
-					if len(s125) == 0 {
-						s125 = []TableColumnDefinition{}
+					if len(s148) == 0 {
+						s148 = []TableColumnDefinition{}
 					}
-					m.ColumnDefinitions = s125
+					m.ColumnDefinitions = s148
 				}
-				cborwire.Keep(d, k124, m.ColumnDefinitions)
+				cborwire.Keep(d, k147, m.ColumnDefinitions)
 			}
 		case "rows":
-			if k127, ok := cborwire.ReuseSlice(d, &m.Rows); !ok {
+			if k151, ok := cborwire.ReuseSlice(d, &m.Rows); !ok {
 				if d.Null() {
 					m.Rows = nil
-				} else if n129, ok := d.OpenArray("[]TableRow"); ok {
-					s128 := m.Rows[:0]
-					if cap(s128) < n129 {
-						s128 = make([]TableRow, 0, cborwire.SliceCap[TableRow](n129))
+				} else if n153, ok := d.OpenArray("[]TableRow"); ok {
+					s152 := m.Rows[:0]
+					if cap(s152) < n153 {
+						s152 = make([]TableRow, 0, cborwire.SliceCap[TableRow](n153))
 					}
-					for i := 0; d.NextElem(i, n129); i++ {
-						if i < cap(s128) {
-							s128 = s128[:i+1]
-						} else {
-							s128 = append(s128, *new(TableRow))
-						}
-						s128[i].DecodeCBOR(d)
+					at154 := d.Offset()
+					for i := 0; d.NextElem(i, n153); i++ {
+						s152 = cborwire.Grow(d, s152, n153, at154)
+						s152[i].DecodeCBOR(d)
 					}
-					if len(s128) == 0 {
-						s128 = []TableRow{}
+					if len(s152) == 0 {
+						s152 = []TableRow{}
 					}
-					m.Rows = s128
+					m.Rows = s152
 				}
-				cborwire.Keep(d, k127, m.Rows)
+				cborwire.Keep(d, k151, m.Rows)
 			}
 		default:
 			d.Skip()
@@ -1636,11 +1561,11 @@ func (m *Table) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TableColumnDefinition) DecodeCBOR(d *cborwire.Decoder) error {
-	n130, ok := d.OpenMap("TableColumnDefinition")
+	n155, ok := d.OpenMap("TableColumnDefinition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n130); i++ {
+	for i := 0; d.NextKey(i, n155); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -1662,59 +1587,53 @@ func (m *TableColumnDefinition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TableRow) DecodeCBOR(d *cborwire.Decoder) error {
-	n131, ok := d.OpenMap("TableRow")
+	n156, ok := d.OpenMap("TableRow")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n131); i++ {
+	for i := 0; d.NextKey(i, n156); i++ {
 		switch string(d.Key()) {
 		case "cells":
-			if k132, ok := cborwire.ReuseSlice(d, &m.Cells); !ok {
+			if k157, ok := cborwire.ReuseSlice(d, &m.Cells); !ok {
 				if d.Null() {
 					m.Cells = nil
-				} else if n134, ok := d.OpenArray("[]interface{}"); ok {
-					s133 := m.Cells[:0]
-					if cap(s133) < n134 {
-						s133 = make([]interface{}, 0, cborwire.SliceCap[interface{}](n134))
+				} else if n159, ok := d.OpenArray("[]interface{}"); ok {
+					s158 := m.Cells[:0]
+					if cap(s158) < n159 {
+						s158 = make([]interface{}, 0, cborwire.SliceCap[interface{}](n159))
 					}
-					for i := 0; d.NextElem(i, n134); i++ {
-						if i < cap(s133) {
-							s133 = s133[:i+1]
-						} else {
-							s133 = append(s133, *new(interface{}))
-						}
-						s133[i] = d.Any()
+					at160 := d.Offset()
+					for i := 0; d.NextElem(i, n159); i++ {
+						s158 = cborwire.Grow(d, s158, n159, at160)
+						s158[i] = d.Any()
 					}
-					if len(s133) == 0 {
-						s133 = []interface{}{}
+					if len(s158) == 0 {
+						s158 = []interface{}{}
 					}
-					m.Cells = s133
+					m.Cells = s158
 				}
-				cborwire.Keep(d, k132, m.Cells)
+				cborwire.Keep(d, k157, m.Cells)
 			}
 		case "conditions":
-			if k135, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k161, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n137, ok := d.OpenArray("[]TableRowCondition"); ok {
-					s136 := m.Conditions[:0]
-					if cap(s136) < n137 {
-						s136 = make([]TableRowCondition, 0, cborwire.SliceCap[TableRowCondition](n137))
+				} else if n163, ok := d.OpenArray("[]TableRowCondition"); ok {
+					s162 := m.Conditions[:0]
+					if cap(s162) < n163 {
+						s162 = make([]TableRowCondition, 0, cborwire.SliceCap[TableRowCondition](n163))
 					}
-					for i := 0; d.NextElem(i, n137); i++ {
-						if i < cap(s136) {
-							s136 = s136[:i+1]
-						} else {
-							s136 = append(s136, *new(TableRowCondition))
-						}
-						s136[i].DecodeCBOR(d)
+					at164 := d.Offset()
+					for i := 0; d.NextElem(i, n163); i++ {
+						s162 = cborwire.Grow(d, s162, n163, at164)
+						s162[i].DecodeCBOR(d)
 					}
-					if len(s136) == 0 {
-						s136 = []TableRowCondition{}
+					if len(s162) == 0 {
+						s162 = []TableRowCondition{}
 					}
-					m.Conditions = s136
+					m.Conditions = s162
 				}
-				cborwire.Keep(d, k135, m.Conditions)
+				cborwire.Keep(d, k161, m.Conditions)
 			}
 		case "object":
 			cborwire.ViaJSON(d, &m.Object, "RawExtension")
@@ -1728,11 +1647,11 @@ func (m *TableRow) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TableRowCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n138, ok := d.OpenMap("TableRowCondition")
+	n165, ok := d.OpenMap("TableRowCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n138); i++ {
+	for i := 0; d.NextKey(i, n165); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
@@ -1752,11 +1671,11 @@ func (m *TableRowCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TableOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n139, ok := d.OpenMap("TableOptions")
+	n166, ok := d.OpenMap("TableOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n139); i++ {
+	for i := 0; d.NextKey(i, n166); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1774,11 +1693,11 @@ func (m *TableOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PartialObjectMetadata) DecodeCBOR(d *cborwire.Decoder) error {
-	n140, ok := d.OpenMap("PartialObjectMetadata")
+	n167, ok := d.OpenMap("PartialObjectMetadata")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n140); i++ {
+	for i := 0; d.NextKey(i, n167); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1796,11 +1715,11 @@ func (m *PartialObjectMetadata) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PartialObjectMetadataList) DecodeCBOR(d *cborwire.Decoder) error {
-	n141, ok := d.OpenMap("PartialObjectMetadataList")
+	n168, ok := d.OpenMap("PartialObjectMetadataList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n141); i++ {
+	for i := 0; d.NextKey(i, n168); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1809,28 +1728,25 @@ func (m *PartialObjectMetadataList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k142, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k169, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n144, ok := d.OpenArray("[]PartialObjectMetadata"); ok {
-					s143 := m.Items[:0]
-					if cap(s143) < n144 {
-						s143 = make([]PartialObjectMetadata, 0, cborwire.SliceCap[PartialObjectMetadata](n144))
+				} else if n171, ok := d.OpenArray("[]PartialObjectMetadata"); ok {
+					s170 := m.Items[:0]
+					if cap(s170) < n171 {
+						s170 = make([]PartialObjectMetadata, 0, cborwire.SliceCap[PartialObjectMetadata](n171))
 					}
-					for i := 0; d.NextElem(i, n144); i++ {
-						if i < cap(s143) {
-							s143 = s143[:i+1]
-						} else {
-							s143 = append(s143, *new(PartialObjectMetadata))
-						}
-						s143[i].DecodeCBOR(d)
+					at172 := d.Offset()
+					for i := 0; d.NextElem(i, n171); i++ {
+						s170 = cborwire.Grow(d, s170, n171, at172)
+						s170[i].DecodeCBOR(d)
 					}
-					if len(s143) == 0 {
-						s143 = []PartialObjectMetadata{}
+					if len(s170) == 0 {
+						s170 = []PartialObjectMetadata{}
 					}
-					m.Items = s143
+					m.Items = s170
 				}
-				cborwire.Keep(d, k142, m.Items)
+				cborwire.Keep(d, k169, m.Items)
 			}
 		default:
 			d.Skip()
@@ -1842,11 +1758,11 @@ func (m *PartialObjectMetadataList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
-	n145, ok := d.OpenMap("Condition")
+	n173, ok := d.OpenMap("Condition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n145); i++ {
+	for i := 0; d.NextKey(i, n173); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
@@ -1870,11 +1786,11 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WatchEvent) DecodeCBOR(d *cborwire.Decoder) error {
-	n146, ok := d.OpenMap("WatchEvent")
+	n174, ok := d.OpenMap("WatchEvent")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n146); i++ {
+	for i := 0; d.NextKey(i, n174); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)

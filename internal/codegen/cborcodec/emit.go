@@ -253,10 +253,12 @@ func (e *emitter) slice(target string, t types.Type, u *types.Slice, owner, goNa
 	// into, an empty array is an empty slice. A definite length sizes
 	// the slice at once, up to a bound (a head may claim more elements
 	// than follow).
+	at := e.newVar("at")
 	e.p("%s := %s[:0]", s, target)
 	e.p("if cap(%s) < %s {\n%s = make(%s, 0, %s.SliceCap[%s](%s))\n}", s, count, s, e.typeString(t), e.rt(), e.typeString(u.Elem()), count)
+	e.p("%s := d.Offset()", at)
 	e.p("for i := 0; d.NextElem(i, %s); i++ {", count)
-	e.p("if i < cap(%s) {\n%s = %s[:i+1]\n} else {\n%s = append(%s, *new(%s))\n}", s, s, s, s, s, e.typeString(u.Elem()))
+	e.p("%s = %s.Grow(d, %s, %s, %s)", s, e.rt(), s, count, at)
 	if err := e.value(s+"[i]", u.Elem(), owner, goName); err != nil {
 		return err
 	}
@@ -285,12 +287,26 @@ func (e *emitter) mapValue(target string, t types.Type, u *types.Map, owner, goN
 		e.p("%s.StringMap(d, %s)", rt, addr(target))
 		return nil
 	}
+	// The loop is written out, not a call of cborwire.Map with a
+	// callback: a value passed to a callback escapes, one allocation per
+	// entry.
 	key := e.reuse("ReuseMap", target)
-	e.p("%s.Map(d, %s, %q, func(d *%s.Decoder, v *%s) {", rt, addr(target), e.typeString(t), rt, e.typeString(u.Elem()))
-	if err := e.value("(*v)", u.Elem(), owner, goName); err != nil {
+	count, k, v := e.newVar("n"), e.newVar("key"), e.newVar("v")
+	e.p("if d.Null() {\n%s = nil\n} else if %s, ok := d.OpenMap(%q); ok {", target, count, e.typeString(t))
+	e.p("if %s == nil {\n%s = make(%s, %s.MapCap(%s))\n}", target, target, e.typeString(t), rt, count)
+	e.p("for i := 0; d.NextKey(i, %s); i++ {", count)
+	if kt := e.typeString(u.Key()); kt == "string" {
+		e.p("%s := d.InternString(d.Key())", k)
+	} else {
+		e.p("%s := %s(d.InternString(d.Key()))", k, kt)
+	}
+	e.p("var %s %s", v, e.typeString(u.Elem()))
+	if err := e.value(v, u.Elem(), owner, goName); err != nil {
 		return err
 	}
-	e.p("})")
+	e.p("if d.Err() != nil {\nbreak\n}")
+	e.p("%s[%s] = %s", target, k, v)
+	e.p("}\n}")
 	e.keep(key, target)
 	return nil
 }

@@ -1328,12 +1328,9 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s3) < n4 {
 						s3 = make([]Param, 0, cborwire.SliceCap[Param](n4))
 					}
+					at5 := d.Offset()
 					for i := 0; d.NextElem(i, n4); i++ {
-						if i < cap(s3) {
-							s3 = s3[:i+1]
-						} else {
-							s3 = append(s3, *new(Param))
-						}
+						s3 = cborwire.Grow(d, s3, n4, at5)
 						s3[i].DecodeCBOR(d)
 					}
 					if len(s3) == 0 {
@@ -1355,11 +1352,11 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Param) DecodeCBOR(d *cborwire.Decoder) error {
-	n5, ok := d.OpenMap("Param")
+	n6, ok := d.OpenMap("Param")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n5); i++ {
+	for i := 0; d.NextKey(i, n6); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -1375,11 +1372,11 @@ func (m *Param) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Resources) DecodeCBOR(d *cborwire.Decoder) error {
-	n6, ok := d.OpenMap("Resources")
+	n7, ok := d.OpenMap("Resources")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n6); i++ {
+	for i := 0; d.NextKey(i, n7); i++ {
 		switch string(d.Key()) {
 		case "requests":
 			cborwire.StringMap(d, &m.Requests)
@@ -1395,11 +1392,11 @@ func (m *Resources) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("Widget")
+	n8, ok := d.OpenMap("Widget")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n7); i++ {
+	for i := 0; d.NextKey(i, n8); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1421,11 +1418,11 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetPort) DecodeCBOR(d *cborwire.Decoder) error {
-	n8, ok := d.OpenMap("WidgetPort")
+	n9, ok := d.OpenMap("WidgetPort")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n8); i++ {
+	for i := 0; d.NextKey(i, n9); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -1443,14 +1440,14 @@ func (m *WidgetPort) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n9, ok := d.OpenMap("WidgetSpec")
+	n10, ok := d.OpenMap("WidgetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n9); i++ {
+	for i := 0; d.NextKey(i, n10); i++ {
 		switch string(d.Key()) {
 		case "replicas":
-			if k10, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+			if k11, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
 				} else {
@@ -1459,7 +1456,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Replicas)
 				}
-				cborwire.Keep(d, k10, m.Replicas)
+				cborwire.Keep(d, k11, m.Replicas)
 			}
 		case "color":
 			cborwire.String(d, &m.Color)
@@ -1472,31 +1469,28 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "selector":
 			cborwire.StringMap(d, &m.Selector)
 		case "ports":
-			if k11, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
+			if k12, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
 				if d.Null() {
 					m.Ports = nil
-				} else if n13, ok := d.OpenArray("[]WidgetPort"); ok {
-					s12 := m.Ports[:0]
-					if cap(s12) < n13 {
-						s12 = make([]WidgetPort, 0, cborwire.SliceCap[WidgetPort](n13))
+				} else if n14, ok := d.OpenArray("[]WidgetPort"); ok {
+					s13 := m.Ports[:0]
+					if cap(s13) < n14 {
+						s13 = make([]WidgetPort, 0, cborwire.SliceCap[WidgetPort](n14))
 					}
-					for i := 0; d.NextElem(i, n13); i++ {
-						if i < cap(s12) {
-							s12 = s12[:i+1]
-						} else {
-							s12 = append(s12, *new(WidgetPort))
-						}
-						s12[i].DecodeCBOR(d)
+					at15 := d.Offset()
+					for i := 0; d.NextElem(i, n14); i++ {
+						s13 = cborwire.Grow(d, s13, n14, at15)
+						s13[i].DecodeCBOR(d)
 					}
-					if len(s12) == 0 {
-						s12 = []WidgetPort{}
+					if len(s13) == 0 {
+						s13 = []WidgetPort{}
 					}
-					m.Ports = s12
+					m.Ports = s13
 				}
-				cborwire.Keep(d, k11, m.Ports)
+				cborwire.Keep(d, k12, m.Ports)
 			}
 		case "template":
-			if k14, ok := cborwire.ReusePtr(d, &m.Template); !ok {
+			if k16, ok := cborwire.ReusePtr(d, &m.Template); !ok {
 				if d.Null() {
 					m.Template = nil
 				} else {
@@ -1505,31 +1499,28 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Template).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k14, m.Template)
+				cborwire.Keep(d, k16, m.Template)
 			}
 		case "steps":
-			if k15, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
+			if k17, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
 				if d.Null() {
 					m.Steps = nil
-				} else if n17, ok := d.OpenArray("[]WidgetStep"); ok {
-					s16 := m.Steps[:0]
-					if cap(s16) < n17 {
-						s16 = make([]WidgetStep, 0, cborwire.SliceCap[WidgetStep](n17))
+				} else if n19, ok := d.OpenArray("[]WidgetStep"); ok {
+					s18 := m.Steps[:0]
+					if cap(s18) < n19 {
+						s18 = make([]WidgetStep, 0, cborwire.SliceCap[WidgetStep](n19))
 					}
-					for i := 0; d.NextElem(i, n17); i++ {
-						if i < cap(s16) {
-							s16 = s16[:i+1]
-						} else {
-							s16 = append(s16, *new(WidgetStep))
-						}
-						s16[i].DecodeCBOR(d)
+					at20 := d.Offset()
+					for i := 0; d.NextElem(i, n19); i++ {
+						s18 = cborwire.Grow(d, s18, n19, at20)
+						s18[i].DecodeCBOR(d)
 					}
-					if len(s16) == 0 {
-						s16 = []WidgetStep{}
+					if len(s18) == 0 {
+						s18 = []WidgetStep{}
 					}
-					m.Steps = s16
+					m.Steps = s18
 				}
-				cborwire.Keep(d, k15, m.Steps)
+				cborwire.Keep(d, k17, m.Steps)
 			}
 		default:
 			d.Skip()
@@ -1541,11 +1532,11 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n18, ok := d.OpenMap("WidgetStatus")
+	n21, ok := d.OpenMap("WidgetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n18); i++ {
+	for i := 0; d.NextKey(i, n21); i++ {
 		switch string(d.Key()) {
 		case "phase":
 			cborwire.String(d, &m.Phase)
@@ -1554,35 +1545,45 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "message":
 			cborwire.String(d, &m.Message)
 		case "conditions":
-			if k19, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k22, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n21, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s20 := m.Conditions[:0]
-					if cap(s20) < n21 {
-						s20 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n21))
+				} else if n24, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s23 := m.Conditions[:0]
+					if cap(s23) < n24 {
+						s23 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n24))
 					}
-					for i := 0; d.NextElem(i, n21); i++ {
-						if i < cap(s20) {
-							s20 = s20[:i+1]
-						} else {
-							s20 = append(s20, *new(metav1.Condition))
-						}
-						s20[i].DecodeCBOR(d)
+					at25 := d.Offset()
+					for i := 0; d.NextElem(i, n24); i++ {
+						s23 = cborwire.Grow(d, s23, n24, at25)
+						s23[i].DecodeCBOR(d)
 					}
-					if len(s20) == 0 {
-						s20 = []metav1.Condition{}
+					if len(s23) == 0 {
+						s23 = []metav1.Condition{}
 					}
-					m.Conditions = s20
+					m.Conditions = s23
 				}
-				cborwire.Keep(d, k19, m.Conditions)
+				cborwire.Keep(d, k22, m.Conditions)
 			}
 		case "nodes":
-			if k22, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
-				cborwire.Map(d, &m.Nodes, "map[string]NodeStatus", func(d *cborwire.Decoder, v *NodeStatus) {
-					(*v).DecodeCBOR(d)
-				})
-				cborwire.Keep(d, k22, m.Nodes)
+			if k26, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
+				if d.Null() {
+					m.Nodes = nil
+				} else if n27, ok := d.OpenMap("map[string]NodeStatus"); ok {
+					if m.Nodes == nil {
+						m.Nodes = make(map[string]NodeStatus, cborwire.MapCap(n27))
+					}
+					for i := 0; d.NextKey(i, n27); i++ {
+						key28 := d.InternString(d.Key())
+						var v29 NodeStatus
+						v29.DecodeCBOR(d)
+						if d.Err() != nil {
+							break
+						}
+						m.Nodes[key28] = v29
+					}
+				}
+				cborwire.Keep(d, k26, m.Nodes)
 			}
 		default:
 			d.Skip()
@@ -1594,139 +1595,124 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
-	n23, ok := d.OpenMap("WidgetStep")
+	n30, ok := d.OpenMap("WidgetStep")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n23); i++ {
+	for i := 0; d.NextKey(i, n30); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "image":
 			cborwire.String(d, &m.Image)
 		case "command":
-			if k24, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+			if k31, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
 				if d.Null() {
 					m.Command = nil
-				} else if n26, ok := d.OpenArray("[]string"); ok {
-					s25 := m.Command[:0]
-					if cap(s25) < n26 {
-						s25 = make([]string, 0, cborwire.SliceCap[string](n26))
+				} else if n33, ok := d.OpenArray("[]string"); ok {
+					s32 := m.Command[:0]
+					if cap(s32) < n33 {
+						s32 = make([]string, 0, cborwire.SliceCap[string](n33))
 					}
-					for i := 0; d.NextElem(i, n26); i++ {
-						if i < cap(s25) {
-							s25 = s25[:i+1]
-						} else {
-							s25 = append(s25, *new(string))
-						}
-						cborwire.String(d, &s25[i])
+					at34 := d.Offset()
+					for i := 0; d.NextElem(i, n33); i++ {
+						s32 = cborwire.Grow(d, s32, n33, at34)
+						cborwire.String(d, &s32[i])
 					}
-					if len(s25) == 0 {
-						s25 = []string{}
+					if len(s32) == 0 {
+						s32 = []string{}
 					}
-					m.Command = s25
+					m.Command = s32
 				}
-				cborwire.Keep(d, k24, m.Command)
+				cborwire.Keep(d, k31, m.Command)
 			}
 		case "args":
-			if k27, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+			if k35, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
 				if d.Null() {
 					m.Args = nil
-				} else if n29, ok := d.OpenArray("[]string"); ok {
-					s28 := m.Args[:0]
-					if cap(s28) < n29 {
-						s28 = make([]string, 0, cborwire.SliceCap[string](n29))
+				} else if n37, ok := d.OpenArray("[]string"); ok {
+					s36 := m.Args[:0]
+					if cap(s36) < n37 {
+						s36 = make([]string, 0, cborwire.SliceCap[string](n37))
 					}
-					for i := 0; d.NextElem(i, n29); i++ {
-						if i < cap(s28) {
-							s28 = s28[:i+1]
-						} else {
-							s28 = append(s28, *new(string))
-						}
-						cborwire.String(d, &s28[i])
+					at38 := d.Offset()
+					for i := 0; d.NextElem(i, n37); i++ {
+						s36 = cborwire.Grow(d, s36, n37, at38)
+						cborwire.String(d, &s36[i])
 					}
-					if len(s28) == 0 {
-						s28 = []string{}
+					if len(s36) == 0 {
+						s36 = []string{}
 					}
-					m.Args = s28
+					m.Args = s36
 				}
-				cborwire.Keep(d, k27, m.Args)
+				cborwire.Keep(d, k35, m.Args)
 			}
 		case "env":
-			if k30, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+			if k39, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
 				if d.Null() {
 					m.Env = nil
-				} else if n32, ok := d.OpenArray("[]Param"); ok {
-					s31 := m.Env[:0]
-					if cap(s31) < n32 {
-						s31 = make([]Param, 0, cborwire.SliceCap[Param](n32))
+				} else if n41, ok := d.OpenArray("[]Param"); ok {
+					s40 := m.Env[:0]
+					if cap(s40) < n41 {
+						s40 = make([]Param, 0, cborwire.SliceCap[Param](n41))
 					}
-					for i := 0; d.NextElem(i, n32); i++ {
-						if i < cap(s31) {
-							s31 = s31[:i+1]
-						} else {
-							s31 = append(s31, *new(Param))
-						}
-						s31[i].DecodeCBOR(d)
+					at42 := d.Offset()
+					for i := 0; d.NextElem(i, n41); i++ {
+						s40 = cborwire.Grow(d, s40, n41, at42)
+						s40[i].DecodeCBOR(d)
 					}
-					if len(s31) == 0 {
-						s31 = []Param{}
+					if len(s40) == 0 {
+						s40 = []Param{}
 					}
-					m.Env = s31
+					m.Env = s40
 				}
-				cborwire.Keep(d, k30, m.Env)
+				cborwire.Keep(d, k39, m.Env)
 			}
 		case "dependsOn":
-			if k33, ok := cborwire.ReuseSlice(d, &m.DependsOn); !ok {
+			if k43, ok := cborwire.ReuseSlice(d, &m.DependsOn); !ok {
 				if d.Null() {
 					m.DependsOn = nil
-				} else if n35, ok := d.OpenArray("[]string"); ok {
-					s34 := m.DependsOn[:0]
-					if cap(s34) < n35 {
-						s34 = make([]string, 0, cborwire.SliceCap[string](n35))
+				} else if n45, ok := d.OpenArray("[]string"); ok {
+					s44 := m.DependsOn[:0]
+					if cap(s44) < n45 {
+						s44 = make([]string, 0, cborwire.SliceCap[string](n45))
 					}
-					for i := 0; d.NextElem(i, n35); i++ {
-						if i < cap(s34) {
-							s34 = s34[:i+1]
-						} else {
-							s34 = append(s34, *new(string))
-						}
-						cborwire.String(d, &s34[i])
+					at46 := d.Offset()
+					for i := 0; d.NextElem(i, n45); i++ {
+						s44 = cborwire.Grow(d, s44, n45, at46)
+						cborwire.String(d, &s44[i])
 					}
-					if len(s34) == 0 {
-						s34 = []string{}
+					if len(s44) == 0 {
+						s44 = []string{}
 					}
-					m.DependsOn = s34
+					m.DependsOn = s44
 				}
-				cborwire.Keep(d, k33, m.DependsOn)
+				cborwire.Keep(d, k43, m.DependsOn)
 			}
 		case "timeoutSeconds":
 			cborwire.Int(d, &m.TimeoutSeconds)
 		case "retryLimit":
 			cborwire.Int(d, &m.RetryLimit)
 		case "inputs":
-			if k36, ok := cborwire.ReuseSlice(d, &m.Inputs); !ok {
+			if k47, ok := cborwire.ReuseSlice(d, &m.Inputs); !ok {
 				if d.Null() {
 					m.Inputs = nil
-				} else if n38, ok := d.OpenArray("[]Param"); ok {
-					s37 := m.Inputs[:0]
-					if cap(s37) < n38 {
-						s37 = make([]Param, 0, cborwire.SliceCap[Param](n38))
+				} else if n49, ok := d.OpenArray("[]Param"); ok {
+					s48 := m.Inputs[:0]
+					if cap(s48) < n49 {
+						s48 = make([]Param, 0, cborwire.SliceCap[Param](n49))
 					}
-					for i := 0; d.NextElem(i, n38); i++ {
-						if i < cap(s37) {
-							s37 = s37[:i+1]
-						} else {
-							s37 = append(s37, *new(Param))
-						}
-						s37[i].DecodeCBOR(d)
+					at50 := d.Offset()
+					for i := 0; d.NextElem(i, n49); i++ {
+						s48 = cborwire.Grow(d, s48, n49, at50)
+						s48[i].DecodeCBOR(d)
 					}
-					if len(s37) == 0 {
-						s37 = []Param{}
+					if len(s48) == 0 {
+						s48 = []Param{}
 					}
-					m.Inputs = s37
+					m.Inputs = s48
 				}
-				cborwire.Keep(d, k36, m.Inputs)
+				cborwire.Keep(d, k47, m.Inputs)
 			}
 		case "resources":
 			m.Resources.DecodeCBOR(d)
@@ -1740,11 +1726,11 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
-	n39, ok := d.OpenMap("WidgetTemplate")
+	n51, ok := d.OpenMap("WidgetTemplate")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n39); i++ {
+	for i := 0; d.NextKey(i, n51); i++ {
 		switch string(d.Key()) {
 		case "labels":
 			cborwire.StringMap(d, &m.Labels)
@@ -1753,52 +1739,46 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 		case "serviceAccount":
 			cborwire.String(d, &m.ServiceAccount)
 		case "args":
-			if k40, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+			if k52, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
 				if d.Null() {
 					m.Args = nil
-				} else if n42, ok := d.OpenArray("[]string"); ok {
-					s41 := m.Args[:0]
-					if cap(s41) < n42 {
-						s41 = make([]string, 0, cborwire.SliceCap[string](n42))
+				} else if n54, ok := d.OpenArray("[]string"); ok {
+					s53 := m.Args[:0]
+					if cap(s53) < n54 {
+						s53 = make([]string, 0, cborwire.SliceCap[string](n54))
 					}
-					for i := 0; d.NextElem(i, n42); i++ {
-						if i < cap(s41) {
-							s41 = s41[:i+1]
-						} else {
-							s41 = append(s41, *new(string))
-						}
-						cborwire.String(d, &s41[i])
+					at55 := d.Offset()
+					for i := 0; d.NextElem(i, n54); i++ {
+						s53 = cborwire.Grow(d, s53, n54, at55)
+						cborwire.String(d, &s53[i])
 					}
-					if len(s41) == 0 {
-						s41 = []string{}
+					if len(s53) == 0 {
+						s53 = []string{}
 					}
-					m.Args = s41
+					m.Args = s53
 				}
-				cborwire.Keep(d, k40, m.Args)
+				cborwire.Keep(d, k52, m.Args)
 			}
 		case "env":
-			if k43, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+			if k56, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
 				if d.Null() {
 					m.Env = nil
-				} else if n45, ok := d.OpenArray("[]Param"); ok {
-					s44 := m.Env[:0]
-					if cap(s44) < n45 {
-						s44 = make([]Param, 0, cborwire.SliceCap[Param](n45))
+				} else if n58, ok := d.OpenArray("[]Param"); ok {
+					s57 := m.Env[:0]
+					if cap(s57) < n58 {
+						s57 = make([]Param, 0, cborwire.SliceCap[Param](n58))
 					}
-					for i := 0; d.NextElem(i, n45); i++ {
-						if i < cap(s44) {
-							s44 = s44[:i+1]
-						} else {
-							s44 = append(s44, *new(Param))
-						}
-						s44[i].DecodeCBOR(d)
+					at59 := d.Offset()
+					for i := 0; d.NextElem(i, n58); i++ {
+						s57 = cborwire.Grow(d, s57, n58, at59)
+						s57[i].DecodeCBOR(d)
 					}
-					if len(s44) == 0 {
-						s44 = []Param{}
+					if len(s57) == 0 {
+						s57 = []Param{}
 					}
-					m.Env = s44
+					m.Env = s57
 				}
-				cborwire.Keep(d, k43, m.Env)
+				cborwire.Keep(d, k56, m.Env)
 			}
 		case "resources":
 			m.Resources.DecodeCBOR(d)
@@ -1812,11 +1792,11 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n46, ok := d.OpenMap("WidgetList")
+	n60, ok := d.OpenMap("WidgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n46); i++ {
+	for i := 0; d.NextKey(i, n60); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1825,28 +1805,25 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k47, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k61, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n49, ok := d.OpenArray("[]Widget"); ok {
-					s48 := m.Items[:0]
-					if cap(s48) < n49 {
-						s48 = make([]Widget, 0, cborwire.SliceCap[Widget](n49))
+				} else if n63, ok := d.OpenArray("[]Widget"); ok {
+					s62 := m.Items[:0]
+					if cap(s62) < n63 {
+						s62 = make([]Widget, 0, cborwire.SliceCap[Widget](n63))
 					}
-					for i := 0; d.NextElem(i, n49); i++ {
-						if i < cap(s48) {
-							s48 = s48[:i+1]
-						} else {
-							s48 = append(s48, *new(Widget))
-						}
-						s48[i].DecodeCBOR(d)
+					at64 := d.Offset()
+					for i := 0; d.NextElem(i, n63); i++ {
+						s62 = cborwire.Grow(d, s62, n63, at64)
+						s62[i].DecodeCBOR(d)
 					}
-					if len(s48) == 0 {
-						s48 = []Widget{}
+					if len(s62) == 0 {
+						s62 = []Widget{}
 					}
-					m.Items = s48
+					m.Items = s62
 				}
-				cborwire.Keep(d, k47, m.Items)
+				cborwire.Keep(d, k61, m.Items)
 			}
 		default:
 			d.Skip()

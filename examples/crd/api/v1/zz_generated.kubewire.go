@@ -532,12 +532,9 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s7) < n8 {
 						s7 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n8))
 					}
+					at9 := d.Offset()
 					for i := 0; d.NextElem(i, n8); i++ {
-						if i < cap(s7) {
-							s7 = s7[:i+1]
-						} else {
-							s7 = append(s7, *new(metav1.Condition))
-						}
+						s7 = cborwire.Grow(d, s7, n8, at9)
 						s7[i].DecodeCBOR(d)
 					}
 					if len(s7) == 0 {
@@ -557,11 +554,11 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n9, ok := d.OpenMap("WidgetList")
+	n10, ok := d.OpenMap("WidgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n9); i++ {
+	for i := 0; d.NextKey(i, n10); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -570,28 +567,25 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k10, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k11, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n12, ok := d.OpenArray("[]Widget"); ok {
-					s11 := m.Items[:0]
-					if cap(s11) < n12 {
-						s11 = make([]Widget, 0, cborwire.SliceCap[Widget](n12))
+				} else if n13, ok := d.OpenArray("[]Widget"); ok {
+					s12 := m.Items[:0]
+					if cap(s12) < n13 {
+						s12 = make([]Widget, 0, cborwire.SliceCap[Widget](n13))
 					}
-					for i := 0; d.NextElem(i, n12); i++ {
-						if i < cap(s11) {
-							s11 = s11[:i+1]
-						} else {
-							s11 = append(s11, *new(Widget))
-						}
-						s11[i].DecodeCBOR(d)
+					at14 := d.Offset()
+					for i := 0; d.NextElem(i, n13); i++ {
+						s12 = cborwire.Grow(d, s12, n13, at14)
+						s12[i].DecodeCBOR(d)
 					}
-					if len(s11) == 0 {
-						s11 = []Widget{}
+					if len(s12) == 0 {
+						s12 = []Widget{}
 					}
-					m.Items = s11
+					m.Items = s12
 				}
-				cborwire.Keep(d, k10, m.Items)
+				cborwire.Keep(d, k11, m.Items)
 			}
 		default:
 			d.Skip()

@@ -646,12 +646,9 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s9) < n10 {
 						s9 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](n10))
 					}
+					at11 := d.Offset()
 					for i := 0; d.NextElem(i, n10); i++ {
-						if i < cap(s9) {
-							s9 = s9[:i+1]
-						} else {
-							s9 = append(s9, *new(corev1.ObjectReference))
-						}
+						s9 = cborwire.Grow(d, s9, n10, at11)
 						cborwire.ViaJSON(d, &s9[i], "ObjectReference")
 					}
 					if len(s9) == 0 {
@@ -662,7 +659,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k8, m.Active)
 			}
 		case "lastScheduleTime":
-			if k11, ok := cborwire.ReusePtr(d, &m.LastScheduleTime); !ok {
+			if k12, ok := cborwire.ReusePtr(d, &m.LastScheduleTime); !ok {
 				if d.Null() {
 					m.LastScheduleTime = nil
 				} else {
@@ -671,31 +668,28 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastScheduleTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k11, m.LastScheduleTime)
+				cborwire.Keep(d, k12, m.LastScheduleTime)
 			}
 		case "conditions":
-			if k12, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k13, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n14, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s13 := m.Conditions[:0]
-					if cap(s13) < n14 {
-						s13 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n14))
+				} else if n15, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s14 := m.Conditions[:0]
+					if cap(s14) < n15 {
+						s14 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n15))
 					}
-					for i := 0; d.NextElem(i, n14); i++ {
-						if i < cap(s13) {
-							s13 = s13[:i+1]
-						} else {
-							s13 = append(s13, *new(metav1.Condition))
-						}
-						s13[i].DecodeCBOR(d)
+					at16 := d.Offset()
+					for i := 0; d.NextElem(i, n15); i++ {
+						s14 = cborwire.Grow(d, s14, n15, at16)
+						s14[i].DecodeCBOR(d)
 					}
-					if len(s13) == 0 {
-						s13 = []metav1.Condition{}
+					if len(s14) == 0 {
+						s14 = []metav1.Condition{}
 					}
-					m.Conditions = s13
+					m.Conditions = s14
 				}
-				cborwire.Keep(d, k12, m.Conditions)
+				cborwire.Keep(d, k13, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -707,11 +701,11 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
-	n15, ok := d.OpenMap("CronJobList")
+	n17, ok := d.OpenMap("CronJobList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n15); i++ {
+	for i := 0; d.NextKey(i, n17); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -720,28 +714,25 @@ func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k16, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k18, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n18, ok := d.OpenArray("[]CronJob"); ok {
-					s17 := m.Items[:0]
-					if cap(s17) < n18 {
-						s17 = make([]CronJob, 0, cborwire.SliceCap[CronJob](n18))
+				} else if n20, ok := d.OpenArray("[]CronJob"); ok {
+					s19 := m.Items[:0]
+					if cap(s19) < n20 {
+						s19 = make([]CronJob, 0, cborwire.SliceCap[CronJob](n20))
 					}
-					for i := 0; d.NextElem(i, n18); i++ {
-						if i < cap(s17) {
-							s17 = s17[:i+1]
-						} else {
-							s17 = append(s17, *new(CronJob))
-						}
-						s17[i].DecodeCBOR(d)
+					at21 := d.Offset()
+					for i := 0; d.NextElem(i, n20); i++ {
+						s19 = cborwire.Grow(d, s19, n20, at21)
+						s19[i].DecodeCBOR(d)
 					}
-					if len(s17) == 0 {
-						s17 = []CronJob{}
+					if len(s19) == 0 {
+						s19 = []CronJob{}
 					}
-					m.Items = s17
+					m.Items = s19
 				}
-				cborwire.Keep(d, k16, m.Items)
+				cborwire.Keep(d, k18, m.Items)
 			}
 		default:
 			d.Skip()

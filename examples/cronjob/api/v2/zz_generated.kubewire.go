@@ -814,12 +814,9 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s9) < n10 {
 						s9 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](n10))
 					}
+					at11 := d.Offset()
 					for i := 0; d.NextElem(i, n10); i++ {
-						if i < cap(s9) {
-							s9 = s9[:i+1]
-						} else {
-							s9 = append(s9, *new(corev1.ObjectReference))
-						}
+						s9 = cborwire.Grow(d, s9, n10, at11)
 						cborwire.ViaJSON(d, &s9[i], "ObjectReference")
 					}
 					if len(s9) == 0 {
@@ -830,7 +827,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k8, m.Active)
 			}
 		case "lastScheduleTime":
-			if k11, ok := cborwire.ReusePtr(d, &m.LastScheduleTime); !ok {
+			if k12, ok := cborwire.ReusePtr(d, &m.LastScheduleTime); !ok {
 				if d.Null() {
 					m.LastScheduleTime = nil
 				} else {
@@ -839,31 +836,28 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastScheduleTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k11, m.LastScheduleTime)
+				cborwire.Keep(d, k12, m.LastScheduleTime)
 			}
 		case "conditions":
-			if k12, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k13, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n14, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s13 := m.Conditions[:0]
-					if cap(s13) < n14 {
-						s13 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n14))
+				} else if n15, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s14 := m.Conditions[:0]
+					if cap(s14) < n15 {
+						s14 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n15))
 					}
-					for i := 0; d.NextElem(i, n14); i++ {
-						if i < cap(s13) {
-							s13 = s13[:i+1]
-						} else {
-							s13 = append(s13, *new(metav1.Condition))
-						}
-						s13[i].DecodeCBOR(d)
+					at16 := d.Offset()
+					for i := 0; d.NextElem(i, n15); i++ {
+						s14 = cborwire.Grow(d, s14, n15, at16)
+						s14[i].DecodeCBOR(d)
 					}
-					if len(s13) == 0 {
-						s13 = []metav1.Condition{}
+					if len(s14) == 0 {
+						s14 = []metav1.Condition{}
 					}
-					m.Conditions = s13
+					m.Conditions = s14
 				}
-				cborwire.Keep(d, k12, m.Conditions)
+				cborwire.Keep(d, k13, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -875,14 +869,14 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
-	n15, ok := d.OpenMap("CronSchedule")
+	n17, ok := d.OpenMap("CronSchedule")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n15); i++ {
+	for i := 0; d.NextKey(i, n17); i++ {
 		switch string(d.Key()) {
 		case "minute":
-			if k16, ok := cborwire.ReusePtr(d, &m.Minute); !ok {
+			if k18, ok := cborwire.ReusePtr(d, &m.Minute); !ok {
 				if d.Null() {
 					m.Minute = nil
 				} else {
@@ -891,10 +885,10 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Minute)
 				}
-				cborwire.Keep(d, k16, m.Minute)
+				cborwire.Keep(d, k18, m.Minute)
 			}
 		case "hour":
-			if k17, ok := cborwire.ReusePtr(d, &m.Hour); !ok {
+			if k19, ok := cborwire.ReusePtr(d, &m.Hour); !ok {
 				if d.Null() {
 					m.Hour = nil
 				} else {
@@ -903,10 +897,10 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Hour)
 				}
-				cborwire.Keep(d, k17, m.Hour)
+				cborwire.Keep(d, k19, m.Hour)
 			}
 		case "dayOfMonth":
-			if k18, ok := cborwire.ReusePtr(d, &m.DayOfMonth); !ok {
+			if k20, ok := cborwire.ReusePtr(d, &m.DayOfMonth); !ok {
 				if d.Null() {
 					m.DayOfMonth = nil
 				} else {
@@ -915,10 +909,10 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DayOfMonth)
 				}
-				cborwire.Keep(d, k18, m.DayOfMonth)
+				cborwire.Keep(d, k20, m.DayOfMonth)
 			}
 		case "month":
-			if k19, ok := cborwire.ReusePtr(d, &m.Month); !ok {
+			if k21, ok := cborwire.ReusePtr(d, &m.Month); !ok {
 				if d.Null() {
 					m.Month = nil
 				} else {
@@ -927,10 +921,10 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Month)
 				}
-				cborwire.Keep(d, k19, m.Month)
+				cborwire.Keep(d, k21, m.Month)
 			}
 		case "dayOfWeek":
-			if k20, ok := cborwire.ReusePtr(d, &m.DayOfWeek); !ok {
+			if k22, ok := cborwire.ReusePtr(d, &m.DayOfWeek); !ok {
 				if d.Null() {
 					m.DayOfWeek = nil
 				} else {
@@ -939,7 +933,7 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DayOfWeek)
 				}
-				cborwire.Keep(d, k20, m.DayOfWeek)
+				cborwire.Keep(d, k22, m.DayOfWeek)
 			}
 		default:
 			d.Skip()
@@ -951,11 +945,11 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
-	n21, ok := d.OpenMap("CronJobList")
+	n23, ok := d.OpenMap("CronJobList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n21); i++ {
+	for i := 0; d.NextKey(i, n23); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -964,28 +958,25 @@ func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k22, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k24, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n24, ok := d.OpenArray("[]CronJob"); ok {
-					s23 := m.Items[:0]
-					if cap(s23) < n24 {
-						s23 = make([]CronJob, 0, cborwire.SliceCap[CronJob](n24))
+				} else if n26, ok := d.OpenArray("[]CronJob"); ok {
+					s25 := m.Items[:0]
+					if cap(s25) < n26 {
+						s25 = make([]CronJob, 0, cborwire.SliceCap[CronJob](n26))
 					}
-					for i := 0; d.NextElem(i, n24); i++ {
-						if i < cap(s23) {
-							s23 = s23[:i+1]
-						} else {
-							s23 = append(s23, *new(CronJob))
-						}
-						s23[i].DecodeCBOR(d)
+					at27 := d.Offset()
+					for i := 0; d.NextElem(i, n26); i++ {
+						s25 = cborwire.Grow(d, s25, n26, at27)
+						s25[i].DecodeCBOR(d)
 					}
-					if len(s23) == 0 {
-						s23 = []CronJob{}
+					if len(s25) == 0 {
+						s25 = []CronJob{}
 					}
-					m.Items = s23
+					m.Items = s25
 				}
-				cborwire.Keep(d, k22, m.Items)
+				cborwire.Keep(d, k24, m.Items)
 			}
 		default:
 			d.Skip()

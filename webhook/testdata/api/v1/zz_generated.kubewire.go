@@ -487,12 +487,9 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s5) < n6 {
 						s5 = make([]string, 0, cborwire.SliceCap[string](n6))
 					}
+					at7 := d.Offset()
 					for i := 0; d.NextElem(i, n6); i++ {
-						if i < cap(s5) {
-							s5 = s5[:i+1]
-						} else {
-							s5 = append(s5, *new(string))
-						}
+						s5 = cborwire.Grow(d, s5, n6, at7)
 						cborwire.String(d, &s5[i])
 					}
 					if len(s5) == 0 {
@@ -512,37 +509,34 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("GadgetStatus")
+	n8, ok := d.OpenMap("GadgetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n7); i++ {
+	for i := 0; d.NextKey(i, n8); i++ {
 		switch string(d.Key()) {
 		case "ready":
 			cborwire.Bool(d, &m.Ready)
 		case "conditions":
-			if k8, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k9, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n10, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s9 := m.Conditions[:0]
-					if cap(s9) < n10 {
-						s9 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n10))
+				} else if n11, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s10 := m.Conditions[:0]
+					if cap(s10) < n11 {
+						s10 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n11))
 					}
-					for i := 0; d.NextElem(i, n10); i++ {
-						if i < cap(s9) {
-							s9 = s9[:i+1]
-						} else {
-							s9 = append(s9, *new(metav1.Condition))
-						}
-						s9[i].DecodeCBOR(d)
+					at12 := d.Offset()
+					for i := 0; d.NextElem(i, n11); i++ {
+						s10 = cborwire.Grow(d, s10, n11, at12)
+						s10[i].DecodeCBOR(d)
 					}
-					if len(s9) == 0 {
-						s9 = []metav1.Condition{}
+					if len(s10) == 0 {
+						s10 = []metav1.Condition{}
 					}
-					m.Conditions = s9
+					m.Conditions = s10
 				}
-				cborwire.Keep(d, k8, m.Conditions)
+				cborwire.Keep(d, k9, m.Conditions)
 			}
 		default:
 			d.Skip()
@@ -554,11 +548,11 @@ func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n11, ok := d.OpenMap("GadgetList")
+	n13, ok := d.OpenMap("GadgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n11); i++ {
+	for i := 0; d.NextKey(i, n13); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -567,28 +561,25 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k12, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k14, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n14, ok := d.OpenArray("[]Gadget"); ok {
-					s13 := m.Items[:0]
-					if cap(s13) < n14 {
-						s13 = make([]Gadget, 0, cborwire.SliceCap[Gadget](n14))
+				} else if n16, ok := d.OpenArray("[]Gadget"); ok {
+					s15 := m.Items[:0]
+					if cap(s15) < n16 {
+						s15 = make([]Gadget, 0, cborwire.SliceCap[Gadget](n16))
 					}
-					for i := 0; d.NextElem(i, n14); i++ {
-						if i < cap(s13) {
-							s13 = s13[:i+1]
-						} else {
-							s13 = append(s13, *new(Gadget))
-						}
-						s13[i].DecodeCBOR(d)
+					at17 := d.Offset()
+					for i := 0; d.NextElem(i, n16); i++ {
+						s15 = cborwire.Grow(d, s15, n16, at17)
+						s15[i].DecodeCBOR(d)
 					}
-					if len(s13) == 0 {
-						s13 = []Gadget{}
+					if len(s15) == 0 {
+						s15 = []Gadget{}
 					}
-					m.Items = s13
+					m.Items = s15
 				}
-				cborwire.Keep(d, k12, m.Items)
+				cborwire.Keep(d, k14, m.Items)
 			}
 		default:
 			d.Skip()

@@ -692,12 +692,9 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s13) < n14 {
 						s13 = make([]Gadget, 0, cborwire.SliceCap[Gadget](n14))
 					}
+					at15 := d.Offset()
 					for i := 0; d.NextElem(i, n14); i++ {
-						if i < cap(s13) {
-							s13 = s13[:i+1]
-						} else {
-							s13 = append(s13, *new(Gadget))
-						}
+						s13 = cborwire.Grow(d, s13, n14, at15)
 						s13[i].DecodeCBOR(d)
 					}
 					if len(s13) == 0 {

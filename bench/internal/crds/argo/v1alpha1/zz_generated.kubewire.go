@@ -3797,12 +3797,9 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s6) < n7 {
 						s6 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n7))
 					}
+					at8 := d.Offset()
 					for i := 0; d.NextElem(i, n7); i++ {
-						if i < cap(s6) {
-							s6 = s6[:i+1]
-						} else {
-							s6 = append(s6, *new(Parameter))
-						}
+						s6 = cborwire.Grow(d, s6, n7, at8)
 						s6[i].DecodeCBOR(d)
 					}
 					if len(s6) == 0 {
@@ -3813,28 +3810,25 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k5, m.Parameters)
 			}
 		case "artifacts":
-			if k8, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+			if k9, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
 				if d.Null() {
 					m.Artifacts = nil
-				} else if n10, ok := d.OpenArray("[]Artifact"); ok {
-					s9 := m.Artifacts[:0]
-					if cap(s9) < n10 {
-						s9 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n10))
+				} else if n11, ok := d.OpenArray("[]Artifact"); ok {
+					s10 := m.Artifacts[:0]
+					if cap(s10) < n11 {
+						s10 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n11))
 					}
-					for i := 0; d.NextElem(i, n10); i++ {
-						if i < cap(s9) {
-							s9 = s9[:i+1]
-						} else {
-							s9 = append(s9, *new(Artifact))
-						}
-						s9[i].DecodeCBOR(d)
+					at12 := d.Offset()
+					for i := 0; d.NextElem(i, n11); i++ {
+						s10 = cborwire.Grow(d, s10, n11, at12)
+						s10[i].DecodeCBOR(d)
 					}
-					if len(s9) == 0 {
-						s9 = []Artifact{}
+					if len(s10) == 0 {
+						s10 = []Artifact{}
 					}
-					m.Artifacts = s9
+					m.Artifacts = s10
 				}
-				cborwire.Keep(d, k8, m.Artifacts)
+				cborwire.Keep(d, k9, m.Artifacts)
 			}
 		default:
 			d.Skip()
@@ -3846,25 +3840,51 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ArtGCStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n11, ok := d.OpenMap("ArtGCStatus")
+	n13, ok := d.OpenMap("ArtGCStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n11); i++ {
+	for i := 0; d.NextKey(i, n13); i++ {
 		switch string(d.Key()) {
 		case "strategiesProcessed":
-			if k12, ok := cborwire.ReuseMap(d, &m.StrategiesProcessed); !ok {
-				cborwire.Map(d, &m.StrategiesProcessed, "map[string]bool", func(d *cborwire.Decoder, v *bool) {
-					cborwire.Bool(d, v)
-				})
-				cborwire.Keep(d, k12, m.StrategiesProcessed)
+			if k14, ok := cborwire.ReuseMap(d, &m.StrategiesProcessed); !ok {
+				if d.Null() {
+					m.StrategiesProcessed = nil
+				} else if n15, ok := d.OpenMap("map[string]bool"); ok {
+					if m.StrategiesProcessed == nil {
+						m.StrategiesProcessed = make(map[string]bool, cborwire.MapCap(n15))
+					}
+					for i := 0; d.NextKey(i, n15); i++ {
+						key16 := d.InternString(d.Key())
+						var v17 bool
+						cborwire.Bool(d, &v17)
+						if d.Err() != nil {
+							break
+						}
+						m.StrategiesProcessed[key16] = v17
+					}
+				}
+				cborwire.Keep(d, k14, m.StrategiesProcessed)
 			}
 		case "podsRecouped":
-			if k13, ok := cborwire.ReuseMap(d, &m.PodsRecouped); !ok {
-				cborwire.Map(d, &m.PodsRecouped, "map[string]bool", func(d *cborwire.Decoder, v *bool) {
-					cborwire.Bool(d, v)
-				})
-				cborwire.Keep(d, k13, m.PodsRecouped)
+			if k18, ok := cborwire.ReuseMap(d, &m.PodsRecouped); !ok {
+				if d.Null() {
+					m.PodsRecouped = nil
+				} else if n19, ok := d.OpenMap("map[string]bool"); ok {
+					if m.PodsRecouped == nil {
+						m.PodsRecouped = make(map[string]bool, cborwire.MapCap(n19))
+					}
+					for i := 0; d.NextKey(i, n19); i++ {
+						key20 := d.InternString(d.Key())
+						var v21 bool
+						cborwire.Bool(d, &v21)
+						if d.Err() != nil {
+							break
+						}
+						m.PodsRecouped[key20] = v21
+					}
+				}
+				cborwire.Keep(d, k18, m.PodsRecouped)
 			}
 		case "notSpecified":
 			cborwire.Bool(d, &m.NotSpecified)
@@ -3878,11 +3898,11 @@ func (m *ArtGCStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
-	n14, ok := d.OpenMap("Artifact")
+	n22, ok := d.OpenMap("Artifact")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n14); i++ {
+	for i := 0; d.NextKey(i, n22); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -3891,7 +3911,7 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 		case "optional":
 			cborwire.Bool(d, &m.Optional)
 		case "s3":
-			if k15, ok := cborwire.ReusePtr(d, &m.S3); !ok {
+			if k23, ok := cborwire.ReusePtr(d, &m.S3); !ok {
 				if d.Null() {
 					m.S3 = nil
 				} else {
@@ -3900,10 +3920,10 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.S3).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k15, m.S3)
+				cborwire.Keep(d, k23, m.S3)
 			}
 		case "archive":
-			if k16, ok := cborwire.ReusePtr(d, &m.Archive); !ok {
+			if k24, ok := cborwire.ReusePtr(d, &m.Archive); !ok {
 				if d.Null() {
 					m.Archive = nil
 				} else {
@@ -3912,7 +3932,7 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Archive).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k16, m.Archive)
+				cborwire.Keep(d, k24, m.Archive)
 			}
 		default:
 			d.Skip()
@@ -3924,11 +3944,11 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ArtifactRepositoryRefStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n17, ok := d.OpenMap("ArtifactRepositoryRefStatus")
+	n25, ok := d.OpenMap("ArtifactRepositoryRefStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n17); i++ {
+	for i := 0; d.NextKey(i, n25); i++ {
 		switch string(d.Key()) {
 		case "configMap":
 			cborwire.String(d, &m.ConfigMap)
@@ -3948,16 +3968,16 @@ func (m *ArtifactRepositoryRefStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
-	n18, ok := d.OpenMap("Backoff")
+	n26, ok := d.OpenMap("Backoff")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n18); i++ {
+	for i := 0; d.NextKey(i, n26); i++ {
 		switch string(d.Key()) {
 		case "duration":
 			cborwire.String(d, &m.Duration)
 		case "factor":
-			if k19, ok := cborwire.ReusePtr(d, &m.Factor); !ok {
+			if k27, ok := cborwire.ReusePtr(d, &m.Factor); !ok {
 				if d.Null() {
 					m.Factor = nil
 				} else {
@@ -3966,7 +3986,7 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.Factor, "IntOrString")
 				}
-				cborwire.Keep(d, k19, m.Factor)
+				cborwire.Keep(d, k27, m.Factor)
 			}
 		case "maxDuration":
 			cborwire.String(d, &m.MaxDuration)
@@ -3980,11 +4000,11 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
-	n20, ok := d.OpenMap("Condition")
+	n28, ok := d.OpenMap("Condition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n20); i++ {
+	for i := 0; d.NextKey(i, n28); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
@@ -4002,87 +4022,78 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
-	n21, ok := d.OpenMap("Container")
+	n29, ok := d.OpenMap("Container")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n21); i++ {
+	for i := 0; d.NextKey(i, n29); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "image":
 			cborwire.String(d, &m.Image)
 		case "command":
-			if k22, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+			if k30, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
 				if d.Null() {
 					m.Command = nil
-				} else if n24, ok := d.OpenArray("[]string"); ok {
-					s23 := m.Command[:0]
-					if cap(s23) < n24 {
-						s23 = make([]string, 0, cborwire.SliceCap[string](n24))
+				} else if n32, ok := d.OpenArray("[]string"); ok {
+					s31 := m.Command[:0]
+					if cap(s31) < n32 {
+						s31 = make([]string, 0, cborwire.SliceCap[string](n32))
 					}
-					for i := 0; d.NextElem(i, n24); i++ {
-						if i < cap(s23) {
-							s23 = s23[:i+1]
-						} else {
-							s23 = append(s23, *new(string))
-						}
-						cborwire.String(d, &s23[i])
+					at33 := d.Offset()
+					for i := 0; d.NextElem(i, n32); i++ {
+						s31 = cborwire.Grow(d, s31, n32, at33)
+						cborwire.String(d, &s31[i])
 					}
-					if len(s23) == 0 {
-						s23 = []string{}
+					if len(s31) == 0 {
+						s31 = []string{}
 					}
-					m.Command = s23
+					m.Command = s31
 				}
-				cborwire.Keep(d, k22, m.Command)
+				cborwire.Keep(d, k30, m.Command)
 			}
 		case "args":
-			if k25, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+			if k34, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
 				if d.Null() {
 					m.Args = nil
-				} else if n27, ok := d.OpenArray("[]string"); ok {
-					s26 := m.Args[:0]
-					if cap(s26) < n27 {
-						s26 = make([]string, 0, cborwire.SliceCap[string](n27))
+				} else if n36, ok := d.OpenArray("[]string"); ok {
+					s35 := m.Args[:0]
+					if cap(s35) < n36 {
+						s35 = make([]string, 0, cborwire.SliceCap[string](n36))
 					}
-					for i := 0; d.NextElem(i, n27); i++ {
-						if i < cap(s26) {
-							s26 = s26[:i+1]
-						} else {
-							s26 = append(s26, *new(string))
-						}
-						cborwire.String(d, &s26[i])
+					at37 := d.Offset()
+					for i := 0; d.NextElem(i, n36); i++ {
+						s35 = cborwire.Grow(d, s35, n36, at37)
+						cborwire.String(d, &s35[i])
 					}
-					if len(s26) == 0 {
-						s26 = []string{}
+					if len(s35) == 0 {
+						s35 = []string{}
 					}
-					m.Args = s26
+					m.Args = s35
 				}
-				cborwire.Keep(d, k25, m.Args)
+				cborwire.Keep(d, k34, m.Args)
 			}
 		case "env":
-			if k28, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+			if k38, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
 				if d.Null() {
 					m.Env = nil
-				} else if n30, ok := d.OpenArray("[]EnvVar"); ok {
-					s29 := m.Env[:0]
-					if cap(s29) < n30 {
-						s29 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](n30))
+				} else if n40, ok := d.OpenArray("[]EnvVar"); ok {
+					s39 := m.Env[:0]
+					if cap(s39) < n40 {
+						s39 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](n40))
 					}
-					for i := 0; d.NextElem(i, n30); i++ {
-						if i < cap(s29) {
-							s29 = s29[:i+1]
-						} else {
-							s29 = append(s29, *new(EnvVar))
-						}
-						s29[i].DecodeCBOR(d)
+					at41 := d.Offset()
+					for i := 0; d.NextElem(i, n40); i++ {
+						s39 = cborwire.Grow(d, s39, n40, at41)
+						s39[i].DecodeCBOR(d)
 					}
-					if len(s29) == 0 {
-						s29 = []EnvVar{}
+					if len(s39) == 0 {
+						s39 = []EnvVar{}
 					}
-					m.Env = s29
+					m.Env = s39
 				}
-				cborwire.Keep(d, k28, m.Env)
+				cborwire.Keep(d, k38, m.Env)
 			}
 		case "resources":
 			m.Resources.DecodeCBOR(d)
@@ -4100,11 +4111,11 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ContinueOn) DecodeCBOR(d *cborwire.Decoder) error {
-	n31, ok := d.OpenMap("ContinueOn")
+	n42, ok := d.OpenMap("ContinueOn")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n31); i++ {
+	for i := 0; d.NextKey(i, n42); i++ {
 		switch string(d.Key()) {
 		case "error":
 			cborwire.Bool(d, &m.Error)
@@ -4120,11 +4131,11 @@ func (m *ContinueOn) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
-	n32, ok := d.OpenMap("DAGTask")
+	n43, ok := d.OpenMap("DAGTask")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n32); i++ {
+	for i := 0; d.NextKey(i, n43); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4133,28 +4144,25 @@ func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
 		case "arguments":
 			m.Arguments.DecodeCBOR(d)
 		case "dependencies":
-			if k33, ok := cborwire.ReuseSlice(d, &m.Dependencies); !ok {
+			if k44, ok := cborwire.ReuseSlice(d, &m.Dependencies); !ok {
 				if d.Null() {
 					m.Dependencies = nil
-				} else if n35, ok := d.OpenArray("[]string"); ok {
-					s34 := m.Dependencies[:0]
-					if cap(s34) < n35 {
-						s34 = make([]string, 0, cborwire.SliceCap[string](n35))
+				} else if n46, ok := d.OpenArray("[]string"); ok {
+					s45 := m.Dependencies[:0]
+					if cap(s45) < n46 {
+						s45 = make([]string, 0, cborwire.SliceCap[string](n46))
 					}
-					for i := 0; d.NextElem(i, n35); i++ {
-						if i < cap(s34) {
-							s34 = s34[:i+1]
-						} else {
-							s34 = append(s34, *new(string))
-						}
-						cborwire.String(d, &s34[i])
+					at47 := d.Offset()
+					for i := 0; d.NextElem(i, n46); i++ {
+						s45 = cborwire.Grow(d, s45, n46, at47)
+						cborwire.String(d, &s45[i])
 					}
-					if len(s34) == 0 {
-						s34 = []string{}
+					if len(s45) == 0 {
+						s45 = []string{}
 					}
-					m.Dependencies = s34
+					m.Dependencies = s45
 				}
-				cborwire.Keep(d, k33, m.Dependencies)
+				cborwire.Keep(d, k44, m.Dependencies)
 			}
 		case "depends":
 			cborwire.String(d, &m.Depends)
@@ -4170,40 +4178,37 @@ func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
-	n36, ok := d.OpenMap("DAGTemplate")
+	n48, ok := d.OpenMap("DAGTemplate")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n36); i++ {
+	for i := 0; d.NextKey(i, n48); i++ {
 		switch string(d.Key()) {
 		case "target":
 			cborwire.String(d, &m.Target)
 		case "tasks":
-			if k37, ok := cborwire.ReuseSlice(d, &m.Tasks); !ok {
+			if k49, ok := cborwire.ReuseSlice(d, &m.Tasks); !ok {
 				if d.Null() {
 					m.Tasks = nil
-				} else if n39, ok := d.OpenArray("[]DAGTask"); ok {
-					s38 := m.Tasks[:0]
-					if cap(s38) < n39 {
-						s38 = make([]DAGTask, 0, cborwire.SliceCap[DAGTask](n39))
+				} else if n51, ok := d.OpenArray("[]DAGTask"); ok {
+					s50 := m.Tasks[:0]
+					if cap(s50) < n51 {
+						s50 = make([]DAGTask, 0, cborwire.SliceCap[DAGTask](n51))
 					}
-					for i := 0; d.NextElem(i, n39); i++ {
-						if i < cap(s38) {
-							s38 = s38[:i+1]
-						} else {
-							s38 = append(s38, *new(DAGTask))
-						}
-						s38[i].DecodeCBOR(d)
+					at52 := d.Offset()
+					for i := 0; d.NextElem(i, n51); i++ {
+						s50 = cborwire.Grow(d, s50, n51, at52)
+						s50[i].DecodeCBOR(d)
 					}
-					if len(s38) == 0 {
-						s38 = []DAGTask{}
+					if len(s50) == 0 {
+						s50 = []DAGTask{}
 					}
-					m.Tasks = s38
+					m.Tasks = s50
 				}
-				cborwire.Keep(d, k37, m.Tasks)
+				cborwire.Keep(d, k49, m.Tasks)
 			}
 		case "failFast":
-			if k40, ok := cborwire.ReusePtr(d, &m.FailFast); !ok {
+			if k53, ok := cborwire.ReusePtr(d, &m.FailFast); !ok {
 				if d.Null() {
 					m.FailFast = nil
 				} else {
@@ -4212,7 +4217,7 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.FailFast)
 				}
-				cborwire.Keep(d, k40, m.FailFast)
+				cborwire.Keep(d, k53, m.FailFast)
 			}
 		default:
 			d.Skip()
@@ -4224,11 +4229,11 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
-	n41, ok := d.OpenMap("EnvVar")
+	n54, ok := d.OpenMap("EnvVar")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n41); i++ {
+	for i := 0; d.NextKey(i, n54); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4244,59 +4249,53 @@ func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
-	n42, ok := d.OpenMap("Inputs")
+	n55, ok := d.OpenMap("Inputs")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n42); i++ {
+	for i := 0; d.NextKey(i, n55); i++ {
 		switch string(d.Key()) {
 		case "parameters":
-			if k43, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+			if k56, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
 				if d.Null() {
 					m.Parameters = nil
-				} else if n45, ok := d.OpenArray("[]Parameter"); ok {
-					s44 := m.Parameters[:0]
-					if cap(s44) < n45 {
-						s44 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n45))
+				} else if n58, ok := d.OpenArray("[]Parameter"); ok {
+					s57 := m.Parameters[:0]
+					if cap(s57) < n58 {
+						s57 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n58))
 					}
-					for i := 0; d.NextElem(i, n45); i++ {
-						if i < cap(s44) {
-							s44 = s44[:i+1]
-						} else {
-							s44 = append(s44, *new(Parameter))
-						}
-						s44[i].DecodeCBOR(d)
+					at59 := d.Offset()
+					for i := 0; d.NextElem(i, n58); i++ {
+						s57 = cborwire.Grow(d, s57, n58, at59)
+						s57[i].DecodeCBOR(d)
 					}
-					if len(s44) == 0 {
-						s44 = []Parameter{}
+					if len(s57) == 0 {
+						s57 = []Parameter{}
 					}
-					m.Parameters = s44
+					m.Parameters = s57
 				}
-				cborwire.Keep(d, k43, m.Parameters)
+				cborwire.Keep(d, k56, m.Parameters)
 			}
 		case "artifacts":
-			if k46, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+			if k60, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
 				if d.Null() {
 					m.Artifacts = nil
-				} else if n48, ok := d.OpenArray("[]Artifact"); ok {
-					s47 := m.Artifacts[:0]
-					if cap(s47) < n48 {
-						s47 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n48))
+				} else if n62, ok := d.OpenArray("[]Artifact"); ok {
+					s61 := m.Artifacts[:0]
+					if cap(s61) < n62 {
+						s61 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n62))
 					}
-					for i := 0; d.NextElem(i, n48); i++ {
-						if i < cap(s47) {
-							s47 = s47[:i+1]
-						} else {
-							s47 = append(s47, *new(Artifact))
-						}
-						s47[i].DecodeCBOR(d)
+					at63 := d.Offset()
+					for i := 0; d.NextElem(i, n62); i++ {
+						s61 = cborwire.Grow(d, s61, n62, at63)
+						s61[i].DecodeCBOR(d)
 					}
-					if len(s47) == 0 {
-						s47 = []Artifact{}
+					if len(s61) == 0 {
+						s61 = []Artifact{}
 					}
-					m.Artifacts = s47
+					m.Artifacts = s61
 				}
-				cborwire.Keep(d, k46, m.Artifacts)
+				cborwire.Keep(d, k60, m.Artifacts)
 			}
 		default:
 			d.Skip()
@@ -4308,11 +4307,11 @@ func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Metadata) DecodeCBOR(d *cborwire.Decoder) error {
-	n49, ok := d.OpenMap("Metadata")
+	n64, ok := d.OpenMap("Metadata")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n49); i++ {
+	for i := 0; d.NextKey(i, n64); i++ {
 		switch string(d.Key()) {
 		case "annotations":
 			cborwire.StringMap(d, &m.Annotations)
@@ -4328,11 +4327,11 @@ func (m *Metadata) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n50, ok := d.OpenMap("NodeStatus")
+	n65, ok := d.OpenMap("NodeStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n50); i++ {
+	for i := 0; d.NextKey(i, n65); i++ {
 		switch string(d.Key()) {
 		case "id":
 			cborwire.String(d, &m.ID)
@@ -4361,16 +4360,29 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "progress":
 			cborwire.String(d, &m.Progress)
 		case "resourcesDuration":
-			if k51, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
-				cborwire.Map(d, &m.ResourcesDuration, "map[string]int64", func(d *cborwire.Decoder, v *int64) {
-					cborwire.Int(d, v)
-				})
-				cborwire.Keep(d, k51, m.ResourcesDuration)
+			if k66, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
+				if d.Null() {
+					m.ResourcesDuration = nil
+				} else if n67, ok := d.OpenMap("map[string]int64"); ok {
+					if m.ResourcesDuration == nil {
+						m.ResourcesDuration = make(map[string]int64, cborwire.MapCap(n67))
+					}
+					for i := 0; d.NextKey(i, n67); i++ {
+						key68 := d.InternString(d.Key())
+						var v69 int64
+						cborwire.Int(d, &v69)
+						if d.Err() != nil {
+							break
+						}
+						m.ResourcesDuration[key68] = v69
+					}
+				}
+				cborwire.Keep(d, k66, m.ResourcesDuration)
 			}
 		case "podIP":
 			cborwire.String(d, &m.PodIP)
 		case "inputs":
-			if k52, ok := cborwire.ReusePtr(d, &m.Inputs); !ok {
+			if k70, ok := cborwire.ReusePtr(d, &m.Inputs); !ok {
 				if d.Null() {
 					m.Inputs = nil
 				} else {
@@ -4379,10 +4391,10 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Inputs).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k52, m.Inputs)
+				cborwire.Keep(d, k70, m.Inputs)
 			}
 		case "outputs":
-			if k53, ok := cborwire.ReusePtr(d, &m.Outputs); !ok {
+			if k71, ok := cborwire.ReusePtr(d, &m.Outputs); !ok {
 				if d.Null() {
 					m.Outputs = nil
 				} else {
@@ -4391,55 +4403,49 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Outputs).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k53, m.Outputs)
+				cborwire.Keep(d, k71, m.Outputs)
 			}
 		case "children":
-			if k54, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
+			if k72, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
 				if d.Null() {
 					m.Children = nil
-				} else if n56, ok := d.OpenArray("[]string"); ok {
-					s55 := m.Children[:0]
-					if cap(s55) < n56 {
-						s55 = make([]string, 0, cborwire.SliceCap[string](n56))
+				} else if n74, ok := d.OpenArray("[]string"); ok {
+					s73 := m.Children[:0]
+					if cap(s73) < n74 {
+						s73 = make([]string, 0, cborwire.SliceCap[string](n74))
 					}
-					for i := 0; d.NextElem(i, n56); i++ {
-						if i < cap(s55) {
-							s55 = s55[:i+1]
-						} else {
-							s55 = append(s55, *new(string))
-						}
-						cborwire.String(d, &s55[i])
+					at75 := d.Offset()
+					for i := 0; d.NextElem(i, n74); i++ {
+						s73 = cborwire.Grow(d, s73, n74, at75)
+						cborwire.String(d, &s73[i])
 					}
-					if len(s55) == 0 {
-						s55 = []string{}
+					if len(s73) == 0 {
+						s73 = []string{}
 					}
-					m.Children = s55
+					m.Children = s73
 				}
-				cborwire.Keep(d, k54, m.Children)
+				cborwire.Keep(d, k72, m.Children)
 			}
 		case "outboundNodes":
-			if k57, ok := cborwire.ReuseSlice(d, &m.OutboundNodes); !ok {
+			if k76, ok := cborwire.ReuseSlice(d, &m.OutboundNodes); !ok {
 				if d.Null() {
 					m.OutboundNodes = nil
-				} else if n59, ok := d.OpenArray("[]string"); ok {
-					s58 := m.OutboundNodes[:0]
-					if cap(s58) < n59 {
-						s58 = make([]string, 0, cborwire.SliceCap[string](n59))
+				} else if n78, ok := d.OpenArray("[]string"); ok {
+					s77 := m.OutboundNodes[:0]
+					if cap(s77) < n78 {
+						s77 = make([]string, 0, cborwire.SliceCap[string](n78))
 					}
-					for i := 0; d.NextElem(i, n59); i++ {
-						if i < cap(s58) {
-							s58 = s58[:i+1]
-						} else {
-							s58 = append(s58, *new(string))
-						}
-						cborwire.String(d, &s58[i])
+					at79 := d.Offset()
+					for i := 0; d.NextElem(i, n78); i++ {
+						s77 = cborwire.Grow(d, s77, n78, at79)
+						cborwire.String(d, &s77[i])
 					}
-					if len(s58) == 0 {
-						s58 = []string{}
+					if len(s77) == 0 {
+						s77 = []string{}
 					}
-					m.OutboundNodes = s58
+					m.OutboundNodes = s77
 				}
-				cborwire.Keep(d, k57, m.OutboundNodes)
+				cborwire.Keep(d, k76, m.OutboundNodes)
 			}
 		case "hostNodeName":
 			cborwire.String(d, &m.HostNodeName)
@@ -4453,11 +4459,11 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *NoneStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n60, ok := d.OpenMap("NoneStrategy")
+	n80, ok := d.OpenMap("NoneStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n60); i++ {
+	for i := 0; d.NextKey(i, n80); i++ {
 		switch string(d.Key()) {
 		default:
 			d.Skip()
@@ -4469,62 +4475,56 @@ func (m *NoneStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
-	n61, ok := d.OpenMap("Outputs")
+	n81, ok := d.OpenMap("Outputs")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n61); i++ {
+	for i := 0; d.NextKey(i, n81); i++ {
 		switch string(d.Key()) {
 		case "parameters":
-			if k62, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+			if k82, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
 				if d.Null() {
 					m.Parameters = nil
-				} else if n64, ok := d.OpenArray("[]Parameter"); ok {
-					s63 := m.Parameters[:0]
-					if cap(s63) < n64 {
-						s63 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n64))
+				} else if n84, ok := d.OpenArray("[]Parameter"); ok {
+					s83 := m.Parameters[:0]
+					if cap(s83) < n84 {
+						s83 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n84))
 					}
-					for i := 0; d.NextElem(i, n64); i++ {
-						if i < cap(s63) {
-							s63 = s63[:i+1]
-						} else {
-							s63 = append(s63, *new(Parameter))
-						}
-						s63[i].DecodeCBOR(d)
+					at85 := d.Offset()
+					for i := 0; d.NextElem(i, n84); i++ {
+						s83 = cborwire.Grow(d, s83, n84, at85)
+						s83[i].DecodeCBOR(d)
 					}
-					if len(s63) == 0 {
-						s63 = []Parameter{}
+					if len(s83) == 0 {
+						s83 = []Parameter{}
 					}
-					m.Parameters = s63
+					m.Parameters = s83
 				}
-				cborwire.Keep(d, k62, m.Parameters)
+				cborwire.Keep(d, k82, m.Parameters)
 			}
 		case "artifacts":
-			if k65, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+			if k86, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
 				if d.Null() {
 					m.Artifacts = nil
-				} else if n67, ok := d.OpenArray("[]Artifact"); ok {
-					s66 := m.Artifacts[:0]
-					if cap(s66) < n67 {
-						s66 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n67))
+				} else if n88, ok := d.OpenArray("[]Artifact"); ok {
+					s87 := m.Artifacts[:0]
+					if cap(s87) < n88 {
+						s87 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n88))
 					}
-					for i := 0; d.NextElem(i, n67); i++ {
-						if i < cap(s66) {
-							s66 = s66[:i+1]
-						} else {
-							s66 = append(s66, *new(Artifact))
-						}
-						s66[i].DecodeCBOR(d)
+					at89 := d.Offset()
+					for i := 0; d.NextElem(i, n88); i++ {
+						s87 = cborwire.Grow(d, s87, n88, at89)
+						s87[i].DecodeCBOR(d)
 					}
-					if len(s66) == 0 {
-						s66 = []Artifact{}
+					if len(s87) == 0 {
+						s87 = []Artifact{}
 					}
-					m.Artifacts = s66
+					m.Artifacts = s87
 				}
-				cborwire.Keep(d, k65, m.Artifacts)
+				cborwire.Keep(d, k86, m.Artifacts)
 			}
 		case "result":
-			if k68, ok := cborwire.ReusePtr(d, &m.Result); !ok {
+			if k90, ok := cborwire.ReusePtr(d, &m.Result); !ok {
 				if d.Null() {
 					m.Result = nil
 				} else {
@@ -4533,10 +4533,10 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Result)
 				}
-				cborwire.Keep(d, k68, m.Result)
+				cborwire.Keep(d, k90, m.Result)
 			}
 		case "exitCode":
-			if k69, ok := cborwire.ReusePtr(d, &m.ExitCode); !ok {
+			if k91, ok := cborwire.ReusePtr(d, &m.ExitCode); !ok {
 				if d.Null() {
 					m.ExitCode = nil
 				} else {
@@ -4545,7 +4545,7 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ExitCode)
 				}
-				cborwire.Keep(d, k69, m.ExitCode)
+				cborwire.Keep(d, k91, m.ExitCode)
 			}
 		default:
 			d.Skip()
@@ -4557,16 +4557,16 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
-	n70, ok := d.OpenMap("Parameter")
+	n92, ok := d.OpenMap("Parameter")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n70); i++ {
+	for i := 0; d.NextKey(i, n92); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "default":
-			if k71, ok := cborwire.ReusePtr(d, &m.Default); !ok {
+			if k93, ok := cborwire.ReusePtr(d, &m.Default); !ok {
 				if d.Null() {
 					m.Default = nil
 				} else {
@@ -4575,10 +4575,10 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Default)
 				}
-				cborwire.Keep(d, k71, m.Default)
+				cborwire.Keep(d, k93, m.Default)
 			}
 		case "value":
-			if k72, ok := cborwire.ReusePtr(d, &m.Value); !ok {
+			if k94, ok := cborwire.ReusePtr(d, &m.Value); !ok {
 				if d.Null() {
 					m.Value = nil
 				} else {
@@ -4587,10 +4587,10 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Value)
 				}
-				cborwire.Keep(d, k72, m.Value)
+				cborwire.Keep(d, k94, m.Value)
 			}
 		case "valueFrom":
-			if k73, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
+			if k95, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
 				if d.Null() {
 					m.ValueFrom = nil
 				} else {
@@ -4599,34 +4599,31 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ValueFrom).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k73, m.ValueFrom)
+				cborwire.Keep(d, k95, m.ValueFrom)
 			}
 		case "enum":
-			if k74, ok := cborwire.ReuseSlice(d, &m.Enum); !ok {
+			if k96, ok := cborwire.ReuseSlice(d, &m.Enum); !ok {
 				if d.Null() {
 					m.Enum = nil
-				} else if n76, ok := d.OpenArray("[]string"); ok {
-					s75 := m.Enum[:0]
-					if cap(s75) < n76 {
-						s75 = make([]string, 0, cborwire.SliceCap[string](n76))
+				} else if n98, ok := d.OpenArray("[]string"); ok {
+					s97 := m.Enum[:0]
+					if cap(s97) < n98 {
+						s97 = make([]string, 0, cborwire.SliceCap[string](n98))
 					}
-					for i := 0; d.NextElem(i, n76); i++ {
-						if i < cap(s75) {
-							s75 = s75[:i+1]
-						} else {
-							s75 = append(s75, *new(string))
-						}
-						cborwire.String(d, &s75[i])
+					at99 := d.Offset()
+					for i := 0; d.NextElem(i, n98); i++ {
+						s97 = cborwire.Grow(d, s97, n98, at99)
+						cborwire.String(d, &s97[i])
 					}
-					if len(s75) == 0 {
-						s75 = []string{}
+					if len(s97) == 0 {
+						s97 = []string{}
 					}
-					m.Enum = s75
+					m.Enum = s97
 				}
-				cborwire.Keep(d, k74, m.Enum)
+				cborwire.Keep(d, k96, m.Enum)
 			}
 		case "description":
-			if k77, ok := cborwire.ReusePtr(d, &m.Description); !ok {
+			if k100, ok := cborwire.ReusePtr(d, &m.Description); !ok {
 				if d.Null() {
 					m.Description = nil
 				} else {
@@ -4635,7 +4632,7 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Description)
 				}
-				cborwire.Keep(d, k77, m.Description)
+				cborwire.Keep(d, k100, m.Description)
 			}
 		default:
 			d.Skip()
@@ -4647,11 +4644,11 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PodGC) DecodeCBOR(d *cborwire.Decoder) error {
-	n78, ok := d.OpenMap("PodGC")
+	n101, ok := d.OpenMap("PodGC")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n78); i++ {
+	for i := 0; d.NextKey(i, n101); i++ {
 		switch string(d.Key()) {
 		case "strategy":
 			cborwire.String(d, &m.Strategy)
@@ -4665,11 +4662,11 @@ func (m *PodGC) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
-	n79, ok := d.OpenMap("ResourceRequirements")
+	n102, ok := d.OpenMap("ResourceRequirements")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n79); i++ {
+	for i := 0; d.NextKey(i, n102); i++ {
 		switch string(d.Key()) {
 		case "limits":
 			cborwire.StringMap(d, &m.Limits)
@@ -4685,14 +4682,14 @@ func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n80, ok := d.OpenMap("RetryStrategy")
+	n103, ok := d.OpenMap("RetryStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n80); i++ {
+	for i := 0; d.NextKey(i, n103); i++ {
 		switch string(d.Key()) {
 		case "limit":
-			if k81, ok := cborwire.ReusePtr(d, &m.Limit); !ok {
+			if k104, ok := cborwire.ReusePtr(d, &m.Limit); !ok {
 				if d.Null() {
 					m.Limit = nil
 				} else {
@@ -4701,12 +4698,12 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.Limit, "IntOrString")
 				}
-				cborwire.Keep(d, k81, m.Limit)
+				cborwire.Keep(d, k104, m.Limit)
 			}
 		case "retryPolicy":
 			cborwire.String(d, &m.RetryPolicy)
 		case "backoff":
-			if k82, ok := cborwire.ReusePtr(d, &m.Backoff); !ok {
+			if k105, ok := cborwire.ReusePtr(d, &m.Backoff); !ok {
 				if d.Null() {
 					m.Backoff = nil
 				} else {
@@ -4715,7 +4712,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Backoff).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k82, m.Backoff)
+				cborwire.Keep(d, k105, m.Backoff)
 			}
 		default:
 			d.Skip()
@@ -4727,11 +4724,11 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *S3Artifact) DecodeCBOR(d *cborwire.Decoder) error {
-	n83, ok := d.OpenMap("S3Artifact")
+	n106, ok := d.OpenMap("S3Artifact")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n83); i++ {
+	for i := 0; d.NextKey(i, n106); i++ {
 		switch string(d.Key()) {
 		case "endpoint":
 			cborwire.String(d, &m.Endpoint)
@@ -4749,14 +4746,14 @@ func (m *S3Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n84, ok := d.OpenMap("TTLStrategy")
+	n107, ok := d.OpenMap("TTLStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n84); i++ {
+	for i := 0; d.NextKey(i, n107); i++ {
 		switch string(d.Key()) {
 		case "secondsAfterCompletion":
-			if k85, ok := cborwire.ReusePtr(d, &m.SecondsAfterCompletion); !ok {
+			if k108, ok := cborwire.ReusePtr(d, &m.SecondsAfterCompletion); !ok {
 				if d.Null() {
 					m.SecondsAfterCompletion = nil
 				} else {
@@ -4765,10 +4762,10 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SecondsAfterCompletion)
 				}
-				cborwire.Keep(d, k85, m.SecondsAfterCompletion)
+				cborwire.Keep(d, k108, m.SecondsAfterCompletion)
 			}
 		case "secondsAfterSuccess":
-			if k86, ok := cborwire.ReusePtr(d, &m.SecondsAfterSuccess); !ok {
+			if k109, ok := cborwire.ReusePtr(d, &m.SecondsAfterSuccess); !ok {
 				if d.Null() {
 					m.SecondsAfterSuccess = nil
 				} else {
@@ -4777,10 +4774,10 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SecondsAfterSuccess)
 				}
-				cborwire.Keep(d, k86, m.SecondsAfterSuccess)
+				cborwire.Keep(d, k109, m.SecondsAfterSuccess)
 			}
 		case "secondsAfterFailure":
-			if k87, ok := cborwire.ReusePtr(d, &m.SecondsAfterFailure); !ok {
+			if k110, ok := cborwire.ReusePtr(d, &m.SecondsAfterFailure); !ok {
 				if d.Null() {
 					m.SecondsAfterFailure = nil
 				} else {
@@ -4789,7 +4786,7 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SecondsAfterFailure)
 				}
-				cborwire.Keep(d, k87, m.SecondsAfterFailure)
+				cborwire.Keep(d, k110, m.SecondsAfterFailure)
 			}
 		default:
 			d.Skip()
@@ -4801,14 +4798,14 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n88, ok := d.OpenMap("TarStrategy")
+	n111, ok := d.OpenMap("TarStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n88); i++ {
+	for i := 0; d.NextKey(i, n111); i++ {
 		switch string(d.Key()) {
 		case "compressionLevel":
-			if k89, ok := cborwire.ReusePtr(d, &m.CompressionLevel); !ok {
+			if k112, ok := cborwire.ReusePtr(d, &m.CompressionLevel); !ok {
 				if d.Null() {
 					m.CompressionLevel = nil
 				} else {
@@ -4817,7 +4814,7 @@ func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.CompressionLevel)
 				}
-				cborwire.Keep(d, k89, m.CompressionLevel)
+				cborwire.Keep(d, k112, m.CompressionLevel)
 			}
 		default:
 			d.Skip()
@@ -4829,11 +4826,11 @@ func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
-	n90, ok := d.OpenMap("Template")
+	n113, ok := d.OpenMap("Template")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n90); i++ {
+	for i := 0; d.NextKey(i, n113); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4844,53 +4841,47 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.Metadata.DecodeCBOR(d)
 		case "steps":
-			if k91, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
+			if k114, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
 				if d.Null() {
 					m.Steps = nil
-				} else if n93, ok := d.OpenArray("[][]WorkflowStep"); ok {
-					s92 := m.Steps[:0]
-					if cap(s92) < n93 {
-						s92 = make([][]WorkflowStep, 0, cborwire.SliceCap[[]WorkflowStep](n93))
+				} else if n116, ok := d.OpenArray("[][]WorkflowStep"); ok {
+					s115 := m.Steps[:0]
+					if cap(s115) < n116 {
+						s115 = make([][]WorkflowStep, 0, cborwire.SliceCap[[]WorkflowStep](n116))
 					}
-					for i := 0; d.NextElem(i, n93); i++ {
-						if i < cap(s92) {
-							s92 = s92[:i+1]
-						} else {
-							s92 = append(s92, *new([]WorkflowStep))
-						}
-						if k94, ok := cborwire.ReuseSlice(d, &s92[i]); !ok {
+					at117 := d.Offset()
+					for i := 0; d.NextElem(i, n116); i++ {
+						s115 = cborwire.Grow(d, s115, n116, at117)
+						if k118, ok := cborwire.ReuseSlice(d, &s115[i]); !ok {
 							if d.Null() {
-								s92[i] = nil
-							} else if n96, ok := d.OpenArray("[]WorkflowStep"); ok {
-								s95 := s92[i][:0]
-								if cap(s95) < n96 {
-									s95 = make([]WorkflowStep, 0, cborwire.SliceCap[WorkflowStep](n96))
+								s115[i] = nil
+							} else if n120, ok := d.OpenArray("[]WorkflowStep"); ok {
+								s119 := s115[i][:0]
+								if cap(s119) < n120 {
+									s119 = make([]WorkflowStep, 0, cborwire.SliceCap[WorkflowStep](n120))
 								}
-								for i := 0; d.NextElem(i, n96); i++ {
-									if i < cap(s95) {
-										s95 = s95[:i+1]
-									} else {
-										s95 = append(s95, *new(WorkflowStep))
-									}
-									s95[i].DecodeCBOR(d)
+								at121 := d.Offset()
+								for i := 0; d.NextElem(i, n120); i++ {
+									s119 = cborwire.Grow(d, s119, n120, at121)
+									s119[i].DecodeCBOR(d)
 								}
-								if len(s95) == 0 {
-									s95 = []WorkflowStep{}
+								if len(s119) == 0 {
+									s119 = []WorkflowStep{}
 								}
-								s92[i] = s95
+								s115[i] = s119
 							}
-							cborwire.Keep(d, k94, s92[i])
+							cborwire.Keep(d, k118, s115[i])
 						}
 					}
-					if len(s92) == 0 {
-						s92 = [][]WorkflowStep{}
+					if len(s115) == 0 {
+						s115 = [][]WorkflowStep{}
 					}
-					m.Steps = s92
+					m.Steps = s115
 				}
-				cborwire.Keep(d, k91, m.Steps)
+				cborwire.Keep(d, k114, m.Steps)
 			}
 		case "dag":
-			if k97, ok := cborwire.ReusePtr(d, &m.DAG); !ok {
+			if k122, ok := cborwire.ReusePtr(d, &m.DAG); !ok {
 				if d.Null() {
 					m.DAG = nil
 				} else {
@@ -4899,10 +4890,10 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.DAG).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k97, m.DAG)
+				cborwire.Keep(d, k122, m.DAG)
 			}
 		case "container":
-			if k98, ok := cborwire.ReusePtr(d, &m.Container); !ok {
+			if k123, ok := cborwire.ReusePtr(d, &m.Container); !ok {
 				if d.Null() {
 					m.Container = nil
 				} else {
@@ -4911,10 +4902,10 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Container).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k98, m.Container)
+				cborwire.Keep(d, k123, m.Container)
 			}
 		case "retryStrategy":
-			if k99, ok := cborwire.ReusePtr(d, &m.RetryStrategy); !ok {
+			if k124, ok := cborwire.ReusePtr(d, &m.RetryStrategy); !ok {
 				if d.Null() {
 					m.RetryStrategy = nil
 				} else {
@@ -4923,10 +4914,10 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RetryStrategy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k99, m.RetryStrategy)
+				cborwire.Keep(d, k124, m.RetryStrategy)
 			}
 		case "activeDeadlineSeconds":
-			if k100, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+			if k125, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
 				if d.Null() {
 					m.ActiveDeadlineSeconds = nil
 				} else {
@@ -4935,7 +4926,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.ActiveDeadlineSeconds, "IntOrString")
 				}
-				cborwire.Keep(d, k100, m.ActiveDeadlineSeconds)
+				cborwire.Keep(d, k125, m.ActiveDeadlineSeconds)
 			}
 		case "timeout":
 			cborwire.String(d, &m.Timeout)
@@ -4951,11 +4942,11 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
-	n101, ok := d.OpenMap("ValueFrom")
+	n126, ok := d.OpenMap("ValueFrom")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n101); i++ {
+	for i := 0; d.NextKey(i, n126); i++ {
 		switch string(d.Key()) {
 		case "path":
 			cborwire.String(d, &m.Path)
@@ -4964,7 +4955,7 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 		case "parameter":
 			cborwire.String(d, &m.Parameter)
 		case "default":
-			if k102, ok := cborwire.ReusePtr(d, &m.Default); !ok {
+			if k127, ok := cborwire.ReusePtr(d, &m.Default); !ok {
 				if d.Null() {
 					m.Default = nil
 				} else {
@@ -4973,7 +4964,7 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Default)
 				}
-				cborwire.Keep(d, k102, m.Default)
+				cborwire.Keep(d, k127, m.Default)
 			}
 		default:
 			d.Skip()
@@ -4985,11 +4976,11 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Workflow) DecodeCBOR(d *cborwire.Decoder) error {
-	n103, ok := d.OpenMap("Workflow")
+	n128, ok := d.OpenMap("Workflow")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n103); i++ {
+	for i := 0; d.NextKey(i, n128); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -5011,35 +5002,32 @@ func (m *Workflow) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n104, ok := d.OpenMap("WorkflowSpec")
+	n129, ok := d.OpenMap("WorkflowSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n104); i++ {
+	for i := 0; d.NextKey(i, n129); i++ {
 		switch string(d.Key()) {
 		case "templates":
-			if k105, ok := cborwire.ReuseSlice(d, &m.Templates); !ok {
+			if k130, ok := cborwire.ReuseSlice(d, &m.Templates); !ok {
 				if d.Null() {
 					m.Templates = nil
-				} else if n107, ok := d.OpenArray("[]Template"); ok {
-					s106 := m.Templates[:0]
-					if cap(s106) < n107 {
-						s106 = make([]Template, 0, cborwire.SliceCap[Template](n107))
+				} else if n132, ok := d.OpenArray("[]Template"); ok {
+					s131 := m.Templates[:0]
+					if cap(s131) < n132 {
+						s131 = make([]Template, 0, cborwire.SliceCap[Template](n132))
 					}
-					for i := 0; d.NextElem(i, n107); i++ {
-						if i < cap(s106) {
-							s106 = s106[:i+1]
-						} else {
-							s106 = append(s106, *new(Template))
-						}
-						s106[i].DecodeCBOR(d)
+					at133 := d.Offset()
+					for i := 0; d.NextElem(i, n132); i++ {
+						s131 = cborwire.Grow(d, s131, n132, at133)
+						s131[i].DecodeCBOR(d)
 					}
-					if len(s106) == 0 {
-						s106 = []Template{}
+					if len(s131) == 0 {
+						s131 = []Template{}
 					}
-					m.Templates = s106
+					m.Templates = s131
 				}
-				cborwire.Keep(d, k105, m.Templates)
+				cborwire.Keep(d, k130, m.Templates)
 			}
 		case "entrypoint":
 			cborwire.String(d, &m.Entrypoint)
@@ -5048,7 +5036,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "serviceAccountName":
 			cborwire.String(d, &m.ServiceAccountName)
 		case "parallelism":
-			if k108, ok := cborwire.ReusePtr(d, &m.Parallelism); !ok {
+			if k134, ok := cborwire.ReusePtr(d, &m.Parallelism); !ok {
 				if d.Null() {
 					m.Parallelism = nil
 				} else {
@@ -5057,10 +5045,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Parallelism)
 				}
-				cborwire.Keep(d, k108, m.Parallelism)
+				cborwire.Keep(d, k134, m.Parallelism)
 			}
 		case "activeDeadlineSeconds":
-			if k109, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+			if k135, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
 				if d.Null() {
 					m.ActiveDeadlineSeconds = nil
 				} else {
@@ -5069,10 +5057,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.ActiveDeadlineSeconds)
 				}
-				cborwire.Keep(d, k109, m.ActiveDeadlineSeconds)
+				cborwire.Keep(d, k135, m.ActiveDeadlineSeconds)
 			}
 		case "podGC":
-			if k110, ok := cborwire.ReusePtr(d, &m.PodGC); !ok {
+			if k136, ok := cborwire.ReusePtr(d, &m.PodGC); !ok {
 				if d.Null() {
 					m.PodGC = nil
 				} else {
@@ -5081,10 +5069,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PodGC).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k110, m.PodGC)
+				cborwire.Keep(d, k136, m.PodGC)
 			}
 		case "ttlStrategy":
-			if k111, ok := cborwire.ReusePtr(d, &m.TTLStrategy); !ok {
+			if k137, ok := cborwire.ReusePtr(d, &m.TTLStrategy); !ok {
 				if d.Null() {
 					m.TTLStrategy = nil
 				} else {
@@ -5093,10 +5081,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.TTLStrategy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k111, m.TTLStrategy)
+				cborwire.Keep(d, k137, m.TTLStrategy)
 			}
 		case "podMetadata":
-			if k112, ok := cborwire.ReusePtr(d, &m.PodMetadata); !ok {
+			if k138, ok := cborwire.ReusePtr(d, &m.PodMetadata); !ok {
 				if d.Null() {
 					m.PodMetadata = nil
 				} else {
@@ -5105,10 +5093,10 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PodMetadata).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k112, m.PodMetadata)
+				cborwire.Keep(d, k138, m.PodMetadata)
 			}
 		case "workflowTemplateRef":
-			if k113, ok := cborwire.ReusePtr(d, &m.WorkflowTemplateRef); !ok {
+			if k139, ok := cborwire.ReusePtr(d, &m.WorkflowTemplateRef); !ok {
 				if d.Null() {
 					m.WorkflowTemplateRef = nil
 				} else {
@@ -5117,7 +5105,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.WorkflowTemplateRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k113, m.WorkflowTemplateRef)
+				cborwire.Keep(d, k139, m.WorkflowTemplateRef)
 			}
 		case "nodeSelector":
 			cborwire.StringMap(d, &m.NodeSelector)
@@ -5131,11 +5119,11 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n114, ok := d.OpenMap("WorkflowStatus")
+	n140, ok := d.OpenMap("WorkflowStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n114); i++ {
+	for i := 0; d.NextKey(i, n140); i++ {
 		switch string(d.Key()) {
 		case "phase":
 			cborwire.String(d, &m.Phase)
@@ -5150,45 +5138,68 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "message":
 			cborwire.String(d, &m.Message)
 		case "nodes":
-			if k115, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
-				cborwire.Map(d, &m.Nodes, "map[string]NodeStatus", func(d *cborwire.Decoder, v *NodeStatus) {
-					(*v).DecodeCBOR(d)
-				})
-				cborwire.Keep(d, k115, m.Nodes)
+			if k141, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
+				if d.Null() {
+					m.Nodes = nil
+				} else if n142, ok := d.OpenMap("map[string]NodeStatus"); ok {
+					if m.Nodes == nil {
+						m.Nodes = make(map[string]NodeStatus, cborwire.MapCap(n142))
+					}
+					for i := 0; d.NextKey(i, n142); i++ {
+						key143 := d.InternString(d.Key())
+						var v144 NodeStatus
+						v144.DecodeCBOR(d)
+						if d.Err() != nil {
+							break
+						}
+						m.Nodes[key143] = v144
+					}
+				}
+				cborwire.Keep(d, k141, m.Nodes)
 			}
 		case "conditions":
-			if k116, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k145, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n118, ok := d.OpenArray("[]Condition"); ok {
-					s117 := m.Conditions[:0]
-					if cap(s117) < n118 {
-						s117 = make([]Condition, 0, cborwire.SliceCap[Condition](n118))
+				} else if n147, ok := d.OpenArray("[]Condition"); ok {
+					s146 := m.Conditions[:0]
+					if cap(s146) < n147 {
+						s146 = make([]Condition, 0, cborwire.SliceCap[Condition](n147))
 					}
-					for i := 0; d.NextElem(i, n118); i++ {
-						if i < cap(s117) {
-							s117 = s117[:i+1]
-						} else {
-							s117 = append(s117, *new(Condition))
-						}
-						s117[i].DecodeCBOR(d)
+					at148 := d.Offset()
+					for i := 0; d.NextElem(i, n147); i++ {
+						s146 = cborwire.Grow(d, s146, n147, at148)
+						s146[i].DecodeCBOR(d)
 					}
-					if len(s117) == 0 {
-						s117 = []Condition{}
+					if len(s146) == 0 {
+						s146 = []Condition{}
 					}
-					m.Conditions = s117
+					m.Conditions = s146
 				}
-				cborwire.Keep(d, k116, m.Conditions)
+				cborwire.Keep(d, k145, m.Conditions)
 			}
 		case "resourcesDuration":
-			if k119, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
-				cborwire.Map(d, &m.ResourcesDuration, "map[string]int64", func(d *cborwire.Decoder, v *int64) {
-					cborwire.Int(d, v)
-				})
-				cborwire.Keep(d, k119, m.ResourcesDuration)
+			if k149, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
+				if d.Null() {
+					m.ResourcesDuration = nil
+				} else if n150, ok := d.OpenMap("map[string]int64"); ok {
+					if m.ResourcesDuration == nil {
+						m.ResourcesDuration = make(map[string]int64, cborwire.MapCap(n150))
+					}
+					for i := 0; d.NextKey(i, n150); i++ {
+						key151 := d.InternString(d.Key())
+						var v152 int64
+						cborwire.Int(d, &v152)
+						if d.Err() != nil {
+							break
+						}
+						m.ResourcesDuration[key151] = v152
+					}
+				}
+				cborwire.Keep(d, k149, m.ResourcesDuration)
 			}
 		case "artifactRepositoryRef":
-			if k120, ok := cborwire.ReusePtr(d, &m.ArtifactRepositoryRef); !ok {
+			if k153, ok := cborwire.ReusePtr(d, &m.ArtifactRepositoryRef); !ok {
 				if d.Null() {
 					m.ArtifactRepositoryRef = nil
 				} else {
@@ -5197,10 +5208,10 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ArtifactRepositoryRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k120, m.ArtifactRepositoryRef)
+				cborwire.Keep(d, k153, m.ArtifactRepositoryRef)
 			}
 		case "artifactGCStatus":
-			if k121, ok := cborwire.ReusePtr(d, &m.ArtifactGCStatus); !ok {
+			if k154, ok := cborwire.ReusePtr(d, &m.ArtifactGCStatus); !ok {
 				if d.Null() {
 					m.ArtifactGCStatus = nil
 				} else {
@@ -5209,14 +5220,27 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ArtifactGCStatus).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k121, m.ArtifactGCStatus)
+				cborwire.Keep(d, k154, m.ArtifactGCStatus)
 			}
 		case "taskResultsCompletionStatus":
-			if k122, ok := cborwire.ReuseMap(d, &m.TaskResultsCompletionStatus); !ok {
-				cborwire.Map(d, &m.TaskResultsCompletionStatus, "map[string]bool", func(d *cborwire.Decoder, v *bool) {
-					cborwire.Bool(d, v)
-				})
-				cborwire.Keep(d, k122, m.TaskResultsCompletionStatus)
+			if k155, ok := cborwire.ReuseMap(d, &m.TaskResultsCompletionStatus); !ok {
+				if d.Null() {
+					m.TaskResultsCompletionStatus = nil
+				} else if n156, ok := d.OpenMap("map[string]bool"); ok {
+					if m.TaskResultsCompletionStatus == nil {
+						m.TaskResultsCompletionStatus = make(map[string]bool, cborwire.MapCap(n156))
+					}
+					for i := 0; d.NextKey(i, n156); i++ {
+						key157 := d.InternString(d.Key())
+						var v158 bool
+						cborwire.Bool(d, &v158)
+						if d.Err() != nil {
+							break
+						}
+						m.TaskResultsCompletionStatus[key157] = v158
+					}
+				}
+				cborwire.Keep(d, k155, m.TaskResultsCompletionStatus)
 			}
 		default:
 			d.Skip()
@@ -5228,11 +5252,11 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
-	n123, ok := d.OpenMap("WorkflowStep")
+	n159, ok := d.OpenMap("WorkflowStep")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n123); i++ {
+	for i := 0; d.NextKey(i, n159); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -5243,7 +5267,7 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 		case "when":
 			cborwire.String(d, &m.When)
 		case "continueOn":
-			if k124, ok := cborwire.ReusePtr(d, &m.ContinueOn); !ok {
+			if k160, ok := cborwire.ReusePtr(d, &m.ContinueOn); !ok {
 				if d.Null() {
 					m.ContinueOn = nil
 				} else {
@@ -5252,7 +5276,7 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ContinueOn).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k124, m.ContinueOn)
+				cborwire.Keep(d, k160, m.ContinueOn)
 			}
 		default:
 			d.Skip()
@@ -5264,11 +5288,11 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowTemplateRef) DecodeCBOR(d *cborwire.Decoder) error {
-	n125, ok := d.OpenMap("WorkflowTemplateRef")
+	n161, ok := d.OpenMap("WorkflowTemplateRef")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n125); i++ {
+	for i := 0; d.NextKey(i, n161); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -5284,11 +5308,11 @@ func (m *WorkflowTemplateRef) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowList) DecodeCBOR(d *cborwire.Decoder) error {
-	n126, ok := d.OpenMap("WorkflowList")
+	n162, ok := d.OpenMap("WorkflowList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n126); i++ {
+	for i := 0; d.NextKey(i, n162); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -5297,28 +5321,25 @@ func (m *WorkflowList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k127, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k163, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n129, ok := d.OpenArray("[]Workflow"); ok {
-					s128 := m.Items[:0]
-					if cap(s128) < n129 {
-						s128 = make([]Workflow, 0, cborwire.SliceCap[Workflow](n129))
+				} else if n165, ok := d.OpenArray("[]Workflow"); ok {
+					s164 := m.Items[:0]
+					if cap(s164) < n165 {
+						s164 = make([]Workflow, 0, cborwire.SliceCap[Workflow](n165))
 					}
-					for i := 0; d.NextElem(i, n129); i++ {
-						if i < cap(s128) {
-							s128 = s128[:i+1]
-						} else {
-							s128 = append(s128, *new(Workflow))
-						}
-						s128[i].DecodeCBOR(d)
+					at166 := d.Offset()
+					for i := 0; d.NextElem(i, n165); i++ {
+						s164 = cborwire.Grow(d, s164, n165, at166)
+						s164[i].DecodeCBOR(d)
 					}
-					if len(s128) == 0 {
-						s128 = []Workflow{}
+					if len(s164) == 0 {
+						s164 = []Workflow{}
 					}
-					m.Items = s128
+					m.Items = s164
 				}
-				cborwire.Keep(d, k127, m.Items)
+				cborwire.Keep(d, k163, m.Items)
 			}
 		default:
 			d.Skip()

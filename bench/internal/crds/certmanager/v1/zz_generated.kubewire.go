@@ -1618,12 +1618,9 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s12) < n13 {
 						s12 = make([]string, 0, cborwire.SliceCap[string](n13))
 					}
+					at14 := d.Offset()
 					for i := 0; d.NextElem(i, n13); i++ {
-						if i < cap(s12) {
-							s12 = s12[:i+1]
-						} else {
-							s12 = append(s12, *new(string))
-						}
+						s12 = cborwire.Grow(d, s12, n13, at14)
 						cborwire.String(d, &s12[i])
 					}
 					if len(s12) == 0 {
@@ -1634,81 +1631,72 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k11, m.DNSNames)
 			}
 		case "ipAddresses":
-			if k14, ok := cborwire.ReuseSlice(d, &m.IPAddresses); !ok {
+			if k15, ok := cborwire.ReuseSlice(d, &m.IPAddresses); !ok {
 				if d.Null() {
 					m.IPAddresses = nil
-				} else if n16, ok := d.OpenArray("[]string"); ok {
-					s15 := m.IPAddresses[:0]
-					if cap(s15) < n16 {
-						s15 = make([]string, 0, cborwire.SliceCap[string](n16))
+				} else if n17, ok := d.OpenArray("[]string"); ok {
+					s16 := m.IPAddresses[:0]
+					if cap(s16) < n17 {
+						s16 = make([]string, 0, cborwire.SliceCap[string](n17))
 					}
-					for i := 0; d.NextElem(i, n16); i++ {
-						if i < cap(s15) {
-							s15 = s15[:i+1]
-						} else {
-							s15 = append(s15, *new(string))
-						}
-						cborwire.String(d, &s15[i])
+					at18 := d.Offset()
+					for i := 0; d.NextElem(i, n17); i++ {
+						s16 = cborwire.Grow(d, s16, n17, at18)
+						cborwire.String(d, &s16[i])
 					}
-					if len(s15) == 0 {
-						s15 = []string{}
+					if len(s16) == 0 {
+						s16 = []string{}
 					}
-					m.IPAddresses = s15
+					m.IPAddresses = s16
 				}
-				cborwire.Keep(d, k14, m.IPAddresses)
+				cborwire.Keep(d, k15, m.IPAddresses)
 			}
 		case "uris":
-			if k17, ok := cborwire.ReuseSlice(d, &m.URIs); !ok {
+			if k19, ok := cborwire.ReuseSlice(d, &m.URIs); !ok {
 				if d.Null() {
 					m.URIs = nil
-				} else if n19, ok := d.OpenArray("[]string"); ok {
-					s18 := m.URIs[:0]
-					if cap(s18) < n19 {
-						s18 = make([]string, 0, cborwire.SliceCap[string](n19))
+				} else if n21, ok := d.OpenArray("[]string"); ok {
+					s20 := m.URIs[:0]
+					if cap(s20) < n21 {
+						s20 = make([]string, 0, cborwire.SliceCap[string](n21))
 					}
-					for i := 0; d.NextElem(i, n19); i++ {
-						if i < cap(s18) {
-							s18 = s18[:i+1]
-						} else {
-							s18 = append(s18, *new(string))
-						}
-						cborwire.String(d, &s18[i])
+					at22 := d.Offset()
+					for i := 0; d.NextElem(i, n21); i++ {
+						s20 = cborwire.Grow(d, s20, n21, at22)
+						cborwire.String(d, &s20[i])
 					}
-					if len(s18) == 0 {
-						s18 = []string{}
+					if len(s20) == 0 {
+						s20 = []string{}
 					}
-					m.URIs = s18
+					m.URIs = s20
 				}
-				cborwire.Keep(d, k17, m.URIs)
+				cborwire.Keep(d, k19, m.URIs)
 			}
 		case "emailAddresses":
-			if k20, ok := cborwire.ReuseSlice(d, &m.EmailAddresses); !ok {
+			if k23, ok := cborwire.ReuseSlice(d, &m.EmailAddresses); !ok {
 				if d.Null() {
 					m.EmailAddresses = nil
-				} else if n22, ok := d.OpenArray("[]string"); ok {
-					s21 := m.EmailAddresses[:0]
-					if cap(s21) < n22 {
-						s21 = make([]string, 0, cborwire.SliceCap[string](n22))
+				} else if n25, ok := d.OpenArray("[]string"); ok {
+					s24 := m.EmailAddresses[:0]
+					if cap(s24) < n25 {
+						s24 = make([]string, 0, cborwire.SliceCap[string](n25))
 					}
-					for i := 0; d.NextElem(i, n22); i++ {
-						if i < cap(s21) {
-							s21 = s21[:i+1]
-						} else {
-							s21 = append(s21, *new(string))
-						}
-						cborwire.String(d, &s21[i])
+					at26 := d.Offset()
+					for i := 0; d.NextElem(i, n25); i++ {
+						s24 = cborwire.Grow(d, s24, n25, at26)
+						cborwire.String(d, &s24[i])
 					}
-					if len(s21) == 0 {
-						s21 = []string{}
+					if len(s24) == 0 {
+						s24 = []string{}
 					}
-					m.EmailAddresses = s21
+					m.EmailAddresses = s24
 				}
-				cborwire.Keep(d, k20, m.EmailAddresses)
+				cborwire.Keep(d, k23, m.EmailAddresses)
 			}
 		case "secretName":
 			cborwire.String(d, &m.SecretName)
 		case "secretTemplate":
-			if k23, ok := cborwire.ReusePtr(d, &m.SecretTemplate); !ok {
+			if k27, ok := cborwire.ReusePtr(d, &m.SecretTemplate); !ok {
 				if d.Null() {
 					m.SecretTemplate = nil
 				} else {
@@ -1717,38 +1705,35 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SecretTemplate).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k23, m.SecretTemplate)
+				cborwire.Keep(d, k27, m.SecretTemplate)
 			}
 		case "issuerRef":
 			m.IssuerRef.DecodeCBOR(d)
 		case "isCA":
 			cborwire.Bool(d, &m.IsCA)
 		case "usages":
-			if k24, ok := cborwire.ReuseSlice(d, &m.Usages); !ok {
+			if k28, ok := cborwire.ReuseSlice(d, &m.Usages); !ok {
 				if d.Null() {
 					m.Usages = nil
-				} else if n26, ok := d.OpenArray("[]KeyUsage"); ok {
-					s25 := m.Usages[:0]
-					if cap(s25) < n26 {
-						s25 = make([]KeyUsage, 0, cborwire.SliceCap[KeyUsage](n26))
+				} else if n30, ok := d.OpenArray("[]KeyUsage"); ok {
+					s29 := m.Usages[:0]
+					if cap(s29) < n30 {
+						s29 = make([]KeyUsage, 0, cborwire.SliceCap[KeyUsage](n30))
 					}
-					for i := 0; d.NextElem(i, n26); i++ {
-						if i < cap(s25) {
-							s25 = s25[:i+1]
-						} else {
-							s25 = append(s25, *new(KeyUsage))
-						}
-						cborwire.String(d, &s25[i])
+					at31 := d.Offset()
+					for i := 0; d.NextElem(i, n30); i++ {
+						s29 = cborwire.Grow(d, s29, n30, at31)
+						cborwire.String(d, &s29[i])
 					}
-					if len(s25) == 0 {
-						s25 = []KeyUsage{}
+					if len(s29) == 0 {
+						s29 = []KeyUsage{}
 					}
-					m.Usages = s25
+					m.Usages = s29
 				}
-				cborwire.Keep(d, k24, m.Usages)
+				cborwire.Keep(d, k28, m.Usages)
 			}
 		case "privateKey":
-			if k27, ok := cborwire.ReusePtr(d, &m.PrivateKey); !ok {
+			if k32, ok := cborwire.ReusePtr(d, &m.PrivateKey); !ok {
 				if d.Null() {
 					m.PrivateKey = nil
 				} else {
@@ -1757,10 +1742,10 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PrivateKey).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k27, m.PrivateKey)
+				cborwire.Keep(d, k32, m.PrivateKey)
 			}
 		case "encodeUsagesInRequest":
-			if k28, ok := cborwire.ReusePtr(d, &m.EncodeUsagesInRequest); !ok {
+			if k33, ok := cborwire.ReusePtr(d, &m.EncodeUsagesInRequest); !ok {
 				if d.Null() {
 					m.EncodeUsagesInRequest = nil
 				} else {
@@ -1769,10 +1754,10 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.EncodeUsagesInRequest)
 				}
-				cborwire.Keep(d, k28, m.EncodeUsagesInRequest)
+				cborwire.Keep(d, k33, m.EncodeUsagesInRequest)
 			}
 		case "revisionHistoryLimit":
-			if k29, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
+			if k34, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
 				if d.Null() {
 					m.RevisionHistoryLimit = nil
 				} else {
@@ -1781,31 +1766,28 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
-				cborwire.Keep(d, k29, m.RevisionHistoryLimit)
+				cborwire.Keep(d, k34, m.RevisionHistoryLimit)
 			}
 		case "additionalOutputFormats":
-			if k30, ok := cborwire.ReuseSlice(d, &m.AdditionalOutputFormats); !ok {
+			if k35, ok := cborwire.ReuseSlice(d, &m.AdditionalOutputFormats); !ok {
 				if d.Null() {
 					m.AdditionalOutputFormats = nil
-				} else if n32, ok := d.OpenArray("[]CertificateAdditionalOutputFormat"); ok {
-					s31 := m.AdditionalOutputFormats[:0]
-					if cap(s31) < n32 {
-						s31 = make([]CertificateAdditionalOutputFormat, 0, cborwire.SliceCap[CertificateAdditionalOutputFormat](n32))
+				} else if n37, ok := d.OpenArray("[]CertificateAdditionalOutputFormat"); ok {
+					s36 := m.AdditionalOutputFormats[:0]
+					if cap(s36) < n37 {
+						s36 = make([]CertificateAdditionalOutputFormat, 0, cborwire.SliceCap[CertificateAdditionalOutputFormat](n37))
 					}
-					for i := 0; d.NextElem(i, n32); i++ {
-						if i < cap(s31) {
-							s31 = s31[:i+1]
-						} else {
-							s31 = append(s31, *new(CertificateAdditionalOutputFormat))
-						}
-						s31[i].DecodeCBOR(d)
+					at38 := d.Offset()
+					for i := 0; d.NextElem(i, n37); i++ {
+						s36 = cborwire.Grow(d, s36, n37, at38)
+						s36[i].DecodeCBOR(d)
 					}
-					if len(s31) == 0 {
-						s31 = []CertificateAdditionalOutputFormat{}
+					if len(s36) == 0 {
+						s36 = []CertificateAdditionalOutputFormat{}
 					}
-					m.AdditionalOutputFormats = s31
+					m.AdditionalOutputFormats = s36
 				}
-				cborwire.Keep(d, k30, m.AdditionalOutputFormats)
+				cborwire.Keep(d, k35, m.AdditionalOutputFormats)
 			}
 		default:
 			d.Skip()
@@ -1817,38 +1799,35 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n33, ok := d.OpenMap("CertificateStatus")
+	n39, ok := d.OpenMap("CertificateStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n33); i++ {
+	for i := 0; d.NextKey(i, n39); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if k34, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k40, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n36, ok := d.OpenArray("[]CertificateCondition"); ok {
-					s35 := m.Conditions[:0]
-					if cap(s35) < n36 {
-						s35 = make([]CertificateCondition, 0, cborwire.SliceCap[CertificateCondition](n36))
+				} else if n42, ok := d.OpenArray("[]CertificateCondition"); ok {
+					s41 := m.Conditions[:0]
+					if cap(s41) < n42 {
+						s41 = make([]CertificateCondition, 0, cborwire.SliceCap[CertificateCondition](n42))
 					}
-					for i := 0; d.NextElem(i, n36); i++ {
-						if i < cap(s35) {
-							s35 = s35[:i+1]
-						} else {
-							s35 = append(s35, *new(CertificateCondition))
-						}
-						s35[i].DecodeCBOR(d)
+					at43 := d.Offset()
+					for i := 0; d.NextElem(i, n42); i++ {
+						s41 = cborwire.Grow(d, s41, n42, at43)
+						s41[i].DecodeCBOR(d)
 					}
-					if len(s35) == 0 {
-						s35 = []CertificateCondition{}
+					if len(s41) == 0 {
+						s41 = []CertificateCondition{}
 					}
-					m.Conditions = s35
+					m.Conditions = s41
 				}
-				cborwire.Keep(d, k34, m.Conditions)
+				cborwire.Keep(d, k40, m.Conditions)
 			}
 		case "lastFailureTime":
-			if k37, ok := cborwire.ReusePtr(d, &m.LastFailureTime); !ok {
+			if k44, ok := cborwire.ReusePtr(d, &m.LastFailureTime); !ok {
 				if d.Null() {
 					m.LastFailureTime = nil
 				} else {
@@ -1857,10 +1836,10 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastFailureTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k37, m.LastFailureTime)
+				cborwire.Keep(d, k44, m.LastFailureTime)
 			}
 		case "notBefore":
-			if k38, ok := cborwire.ReusePtr(d, &m.NotBefore); !ok {
+			if k45, ok := cborwire.ReusePtr(d, &m.NotBefore); !ok {
 				if d.Null() {
 					m.NotBefore = nil
 				} else {
@@ -1869,10 +1848,10 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.NotBefore).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k38, m.NotBefore)
+				cborwire.Keep(d, k45, m.NotBefore)
 			}
 		case "notAfter":
-			if k39, ok := cborwire.ReusePtr(d, &m.NotAfter); !ok {
+			if k46, ok := cborwire.ReusePtr(d, &m.NotAfter); !ok {
 				if d.Null() {
 					m.NotAfter = nil
 				} else {
@@ -1881,10 +1860,10 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.NotAfter).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k39, m.NotAfter)
+				cborwire.Keep(d, k46, m.NotAfter)
 			}
 		case "renewalTime":
-			if k40, ok := cborwire.ReusePtr(d, &m.RenewalTime); !ok {
+			if k47, ok := cborwire.ReusePtr(d, &m.RenewalTime); !ok {
 				if d.Null() {
 					m.RenewalTime = nil
 				} else {
@@ -1893,10 +1872,10 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RenewalTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k40, m.RenewalTime)
+				cborwire.Keep(d, k47, m.RenewalTime)
 			}
 		case "revision":
-			if k41, ok := cborwire.ReusePtr(d, &m.Revision); !ok {
+			if k48, ok := cborwire.ReusePtr(d, &m.Revision); !ok {
 				if d.Null() {
 					m.Revision = nil
 				} else {
@@ -1905,10 +1884,10 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Revision)
 				}
-				cborwire.Keep(d, k41, m.Revision)
+				cborwire.Keep(d, k48, m.Revision)
 			}
 		case "nextPrivateKeySecretName":
-			if k42, ok := cborwire.ReusePtr(d, &m.NextPrivateKeySecretName); !ok {
+			if k49, ok := cborwire.ReusePtr(d, &m.NextPrivateKeySecretName); !ok {
 				if d.Null() {
 					m.NextPrivateKeySecretName = nil
 				} else {
@@ -1917,10 +1896,10 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.NextPrivateKeySecretName)
 				}
-				cborwire.Keep(d, k42, m.NextPrivateKeySecretName)
+				cborwire.Keep(d, k49, m.NextPrivateKeySecretName)
 			}
 		case "failedIssuanceAttempts":
-			if k43, ok := cborwire.ReusePtr(d, &m.FailedIssuanceAttempts); !ok {
+			if k50, ok := cborwire.ReusePtr(d, &m.FailedIssuanceAttempts); !ok {
 				if d.Null() {
 					m.FailedIssuanceAttempts = nil
 				} else {
@@ -1929,7 +1908,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.FailedIssuanceAttempts)
 				}
-				cborwire.Keep(d, k43, m.FailedIssuanceAttempts)
+				cborwire.Keep(d, k50, m.FailedIssuanceAttempts)
 			}
 		default:
 			d.Skip()
@@ -1941,11 +1920,11 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n44, ok := d.OpenMap("ObjectReference")
+	n51, ok := d.OpenMap("ObjectReference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n44); i++ {
+	for i := 0; d.NextKey(i, n51); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -1963,131 +1942,116 @@ func (m *ObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
-	n45, ok := d.OpenMap("X509Subject")
+	n52, ok := d.OpenMap("X509Subject")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n45); i++ {
+	for i := 0; d.NextKey(i, n52); i++ {
 		switch string(d.Key()) {
 		case "organizations":
-			if k46, ok := cborwire.ReuseSlice(d, &m.Organizations); !ok {
+			if k53, ok := cborwire.ReuseSlice(d, &m.Organizations); !ok {
 				if d.Null() {
 					m.Organizations = nil
-				} else if n48, ok := d.OpenArray("[]string"); ok {
-					s47 := m.Organizations[:0]
-					if cap(s47) < n48 {
-						s47 = make([]string, 0, cborwire.SliceCap[string](n48))
+				} else if n55, ok := d.OpenArray("[]string"); ok {
+					s54 := m.Organizations[:0]
+					if cap(s54) < n55 {
+						s54 = make([]string, 0, cborwire.SliceCap[string](n55))
 					}
-					for i := 0; d.NextElem(i, n48); i++ {
-						if i < cap(s47) {
-							s47 = s47[:i+1]
-						} else {
-							s47 = append(s47, *new(string))
-						}
-						cborwire.String(d, &s47[i])
+					at56 := d.Offset()
+					for i := 0; d.NextElem(i, n55); i++ {
+						s54 = cborwire.Grow(d, s54, n55, at56)
+						cborwire.String(d, &s54[i])
 					}
-					if len(s47) == 0 {
-						s47 = []string{}
+					if len(s54) == 0 {
+						s54 = []string{}
 					}
-					m.Organizations = s47
+					m.Organizations = s54
 				}
-				cborwire.Keep(d, k46, m.Organizations)
+				cborwire.Keep(d, k53, m.Organizations)
 			}
 		case "countries":
-			if k49, ok := cborwire.ReuseSlice(d, &m.Countries); !ok {
+			if k57, ok := cborwire.ReuseSlice(d, &m.Countries); !ok {
 				if d.Null() {
 					m.Countries = nil
-				} else if n51, ok := d.OpenArray("[]string"); ok {
-					s50 := m.Countries[:0]
-					if cap(s50) < n51 {
-						s50 = make([]string, 0, cborwire.SliceCap[string](n51))
+				} else if n59, ok := d.OpenArray("[]string"); ok {
+					s58 := m.Countries[:0]
+					if cap(s58) < n59 {
+						s58 = make([]string, 0, cborwire.SliceCap[string](n59))
 					}
-					for i := 0; d.NextElem(i, n51); i++ {
-						if i < cap(s50) {
-							s50 = s50[:i+1]
-						} else {
-							s50 = append(s50, *new(string))
-						}
-						cborwire.String(d, &s50[i])
+					at60 := d.Offset()
+					for i := 0; d.NextElem(i, n59); i++ {
+						s58 = cborwire.Grow(d, s58, n59, at60)
+						cborwire.String(d, &s58[i])
 					}
-					if len(s50) == 0 {
-						s50 = []string{}
+					if len(s58) == 0 {
+						s58 = []string{}
 					}
-					m.Countries = s50
+					m.Countries = s58
 				}
-				cborwire.Keep(d, k49, m.Countries)
+				cborwire.Keep(d, k57, m.Countries)
 			}
 		case "organizationalUnits":
-			if k52, ok := cborwire.ReuseSlice(d, &m.OrganizationalUnits); !ok {
+			if k61, ok := cborwire.ReuseSlice(d, &m.OrganizationalUnits); !ok {
 				if d.Null() {
 					m.OrganizationalUnits = nil
-				} else if n54, ok := d.OpenArray("[]string"); ok {
-					s53 := m.OrganizationalUnits[:0]
-					if cap(s53) < n54 {
-						s53 = make([]string, 0, cborwire.SliceCap[string](n54))
+				} else if n63, ok := d.OpenArray("[]string"); ok {
+					s62 := m.OrganizationalUnits[:0]
+					if cap(s62) < n63 {
+						s62 = make([]string, 0, cborwire.SliceCap[string](n63))
 					}
-					for i := 0; d.NextElem(i, n54); i++ {
-						if i < cap(s53) {
-							s53 = s53[:i+1]
-						} else {
-							s53 = append(s53, *new(string))
-						}
-						cborwire.String(d, &s53[i])
+					at64 := d.Offset()
+					for i := 0; d.NextElem(i, n63); i++ {
+						s62 = cborwire.Grow(d, s62, n63, at64)
+						cborwire.String(d, &s62[i])
 					}
-					if len(s53) == 0 {
-						s53 = []string{}
+					if len(s62) == 0 {
+						s62 = []string{}
 					}
-					m.OrganizationalUnits = s53
+					m.OrganizationalUnits = s62
 				}
-				cborwire.Keep(d, k52, m.OrganizationalUnits)
+				cborwire.Keep(d, k61, m.OrganizationalUnits)
 			}
 		case "localities":
-			if k55, ok := cborwire.ReuseSlice(d, &m.Localities); !ok {
+			if k65, ok := cborwire.ReuseSlice(d, &m.Localities); !ok {
 				if d.Null() {
 					m.Localities = nil
-				} else if n57, ok := d.OpenArray("[]string"); ok {
-					s56 := m.Localities[:0]
-					if cap(s56) < n57 {
-						s56 = make([]string, 0, cborwire.SliceCap[string](n57))
+				} else if n67, ok := d.OpenArray("[]string"); ok {
+					s66 := m.Localities[:0]
+					if cap(s66) < n67 {
+						s66 = make([]string, 0, cborwire.SliceCap[string](n67))
 					}
-					for i := 0; d.NextElem(i, n57); i++ {
-						if i < cap(s56) {
-							s56 = s56[:i+1]
-						} else {
-							s56 = append(s56, *new(string))
-						}
-						cborwire.String(d, &s56[i])
+					at68 := d.Offset()
+					for i := 0; d.NextElem(i, n67); i++ {
+						s66 = cborwire.Grow(d, s66, n67, at68)
+						cborwire.String(d, &s66[i])
 					}
-					if len(s56) == 0 {
-						s56 = []string{}
+					if len(s66) == 0 {
+						s66 = []string{}
 					}
-					m.Localities = s56
+					m.Localities = s66
 				}
-				cborwire.Keep(d, k55, m.Localities)
+				cborwire.Keep(d, k65, m.Localities)
 			}
 		case "provinces":
-			if k58, ok := cborwire.ReuseSlice(d, &m.Provinces); !ok {
+			if k69, ok := cborwire.ReuseSlice(d, &m.Provinces); !ok {
 				if d.Null() {
 					m.Provinces = nil
-				} else if n60, ok := d.OpenArray("[]string"); ok {
-					s59 := m.Provinces[:0]
-					if cap(s59) < n60 {
-						s59 = make([]string, 0, cborwire.SliceCap[string](n60))
+				} else if n71, ok := d.OpenArray("[]string"); ok {
+					s70 := m.Provinces[:0]
+					if cap(s70) < n71 {
+						s70 = make([]string, 0, cborwire.SliceCap[string](n71))
 					}
-					for i := 0; d.NextElem(i, n60); i++ {
-						if i < cap(s59) {
-							s59 = s59[:i+1]
-						} else {
-							s59 = append(s59, *new(string))
-						}
-						cborwire.String(d, &s59[i])
+					at72 := d.Offset()
+					for i := 0; d.NextElem(i, n71); i++ {
+						s70 = cborwire.Grow(d, s70, n71, at72)
+						cborwire.String(d, &s70[i])
 					}
-					if len(s59) == 0 {
-						s59 = []string{}
+					if len(s70) == 0 {
+						s70 = []string{}
 					}
-					m.Provinces = s59
+					m.Provinces = s70
 				}
-				cborwire.Keep(d, k58, m.Provinces)
+				cborwire.Keep(d, k69, m.Provinces)
 			}
 		case "serialNumber":
 			cborwire.String(d, &m.SerialNumber)
@@ -2101,11 +2065,11 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CertificateList) DecodeCBOR(d *cborwire.Decoder) error {
-	n61, ok := d.OpenMap("CertificateList")
+	n73, ok := d.OpenMap("CertificateList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n61); i++ {
+	for i := 0; d.NextKey(i, n73); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -2114,28 +2078,25 @@ func (m *CertificateList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k62, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k74, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n64, ok := d.OpenArray("[]Certificate"); ok {
-					s63 := m.Items[:0]
-					if cap(s63) < n64 {
-						s63 = make([]Certificate, 0, cborwire.SliceCap[Certificate](n64))
+				} else if n76, ok := d.OpenArray("[]Certificate"); ok {
+					s75 := m.Items[:0]
+					if cap(s75) < n76 {
+						s75 = make([]Certificate, 0, cborwire.SliceCap[Certificate](n76))
 					}
-					for i := 0; d.NextElem(i, n64); i++ {
-						if i < cap(s63) {
-							s63 = s63[:i+1]
-						} else {
-							s63 = append(s63, *new(Certificate))
-						}
-						s63[i].DecodeCBOR(d)
+					at77 := d.Offset()
+					for i := 0; d.NextElem(i, n76); i++ {
+						s75 = cborwire.Grow(d, s75, n76, at77)
+						s75[i].DecodeCBOR(d)
 					}
-					if len(s63) == 0 {
-						s63 = []Certificate{}
+					if len(s75) == 0 {
+						s75 = []Certificate{}
 					}
-					m.Items = s63
+					m.Items = s75
 				}
-				cborwire.Keep(d, k62, m.Items)
+				cborwire.Keep(d, k74, m.Items)
 			}
 		default:
 			d.Skip()

@@ -4306,19 +4306,32 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 			}
 		case "tags":
 			if k8, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
-				cborwire.Map(d, &m.Tags, "map[string]*string", func(d *cborwire.Decoder, v **string) {
-					if k9, ok := cborwire.ReusePtr(d, v); !ok {
-						if d.Null() {
-							(*v) = nil
-						} else {
-							if (*v) == nil {
-								(*v) = new(string)
-							}
-							cborwire.String(d, &(*(*v)))
-						}
-						cborwire.Keep(d, k9, (*v))
+				if d.Null() {
+					m.Tags = nil
+				} else if n9, ok := d.OpenMap("map[string]*string"); ok {
+					if m.Tags == nil {
+						m.Tags = make(map[string]*string, cborwire.MapCap(n9))
 					}
-				})
+					for i := 0; d.NextKey(i, n9); i++ {
+						key10 := d.InternString(d.Key())
+						var v11 *string
+						if k12, ok := cborwire.ReusePtr(d, &v11); !ok {
+							if d.Null() {
+								v11 = nil
+							} else {
+								if v11 == nil {
+									v11 = new(string)
+								}
+								cborwire.String(d, v11)
+							}
+							cborwire.Keep(d, k12, v11)
+						}
+						if d.Err() != nil {
+							break
+						}
+						m.Tags[key10] = v11
+					}
+				}
 				cborwire.Keep(d, k8, m.Tags)
 			}
 		default:
@@ -4331,14 +4344,14 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
-	n10, ok := d.OpenMap("InstanceObservation")
+	n13, ok := d.OpenMap("InstanceObservation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n10); i++ {
+	for i := 0; d.NextKey(i, n13); i++ {
 		switch string(d.Key()) {
 		case "address":
-			if k11, ok := cborwire.ReusePtr(d, &m.Address); !ok {
+			if k14, ok := cborwire.ReusePtr(d, &m.Address); !ok {
 				if d.Null() {
 					m.Address = nil
 				} else {
@@ -4347,10 +4360,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Address)
 				}
-				cborwire.Keep(d, k11, m.Address)
+				cborwire.Keep(d, k14, m.Address)
 			}
 		case "allocatedStorage":
-			if k12, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
+			if k15, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
 				if d.Null() {
 					m.AllocatedStorage = nil
 				} else {
@@ -4359,10 +4372,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.AllocatedStorage)
 				}
-				cborwire.Keep(d, k12, m.AllocatedStorage)
+				cborwire.Keep(d, k15, m.AllocatedStorage)
 			}
 		case "arn":
-			if k13, ok := cborwire.ReusePtr(d, &m.Arn); !ok {
+			if k16, ok := cborwire.ReusePtr(d, &m.Arn); !ok {
 				if d.Null() {
 					m.Arn = nil
 				} else {
@@ -4371,10 +4384,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Arn)
 				}
-				cborwire.Keep(d, k13, m.Arn)
+				cborwire.Keep(d, k16, m.Arn)
 			}
 		case "autoMinorVersionUpgrade":
-			if k14, ok := cborwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
+			if k17, ok := cborwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
 				if d.Null() {
 					m.AutoMinorVersionUpgrade = nil
 				} else {
@@ -4383,10 +4396,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AutoMinorVersionUpgrade)
 				}
-				cborwire.Keep(d, k14, m.AutoMinorVersionUpgrade)
+				cborwire.Keep(d, k17, m.AutoMinorVersionUpgrade)
 			}
 		case "availabilityZone":
-			if k15, ok := cborwire.ReusePtr(d, &m.AvailabilityZone); !ok {
+			if k18, ok := cborwire.ReusePtr(d, &m.AvailabilityZone); !ok {
 				if d.Null() {
 					m.AvailabilityZone = nil
 				} else {
@@ -4395,10 +4408,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.AvailabilityZone)
 				}
-				cborwire.Keep(d, k15, m.AvailabilityZone)
+				cborwire.Keep(d, k18, m.AvailabilityZone)
 			}
 		case "backupRetentionPeriod":
-			if k16, ok := cborwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
+			if k19, ok := cborwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
 				if d.Null() {
 					m.BackupRetentionPeriod = nil
 				} else {
@@ -4407,10 +4420,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.BackupRetentionPeriod)
 				}
-				cborwire.Keep(d, k16, m.BackupRetentionPeriod)
+				cborwire.Keep(d, k19, m.BackupRetentionPeriod)
 			}
 		case "backupWindow":
-			if k17, ok := cborwire.ReusePtr(d, &m.BackupWindow); !ok {
+			if k20, ok := cborwire.ReusePtr(d, &m.BackupWindow); !ok {
 				if d.Null() {
 					m.BackupWindow = nil
 				} else {
@@ -4419,10 +4432,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.BackupWindow)
 				}
-				cborwire.Keep(d, k17, m.BackupWindow)
+				cborwire.Keep(d, k20, m.BackupWindow)
 			}
 		case "caCertIdentifier":
-			if k18, ok := cborwire.ReusePtr(d, &m.CACertIdentifier); !ok {
+			if k21, ok := cborwire.ReusePtr(d, &m.CACertIdentifier); !ok {
 				if d.Null() {
 					m.CACertIdentifier = nil
 				} else {
@@ -4431,10 +4444,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.CACertIdentifier)
 				}
-				cborwire.Keep(d, k18, m.CACertIdentifier)
+				cborwire.Keep(d, k21, m.CACertIdentifier)
 			}
 		case "copyTagsToSnapshot":
-			if k19, ok := cborwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
+			if k22, ok := cborwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
 				if d.Null() {
 					m.CopyTagsToSnapshot = nil
 				} else {
@@ -4443,10 +4456,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.CopyTagsToSnapshot)
 				}
-				cborwire.Keep(d, k19, m.CopyTagsToSnapshot)
+				cborwire.Keep(d, k22, m.CopyTagsToSnapshot)
 			}
 		case "dbName":
-			if k20, ok := cborwire.ReusePtr(d, &m.DBName); !ok {
+			if k23, ok := cborwire.ReusePtr(d, &m.DBName); !ok {
 				if d.Null() {
 					m.DBName = nil
 				} else {
@@ -4455,10 +4468,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DBName)
 				}
-				cborwire.Keep(d, k20, m.DBName)
+				cborwire.Keep(d, k23, m.DBName)
 			}
 		case "dbSubnetGroupName":
-			if k21, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
+			if k24, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
 				if d.Null() {
 					m.DBSubnetGroupName = nil
 				} else {
@@ -4467,10 +4480,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DBSubnetGroupName)
 				}
-				cborwire.Keep(d, k21, m.DBSubnetGroupName)
+				cborwire.Keep(d, k24, m.DBSubnetGroupName)
 			}
 		case "deletionProtection":
-			if k22, ok := cborwire.ReusePtr(d, &m.DeletionProtection); !ok {
+			if k25, ok := cborwire.ReusePtr(d, &m.DeletionProtection); !ok {
 				if d.Null() {
 					m.DeletionProtection = nil
 				} else {
@@ -4479,44 +4492,41 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.DeletionProtection)
 				}
-				cborwire.Keep(d, k22, m.DeletionProtection)
+				cborwire.Keep(d, k25, m.DeletionProtection)
 			}
 		case "enabledCloudwatchLogsExports":
-			if k23, ok := cborwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
+			if k26, ok := cborwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
 				if d.Null() {
 					m.EnabledCloudwatchLogsExports = nil
-				} else if n25, ok := d.OpenArray("[]*string"); ok {
-					s24 := m.EnabledCloudwatchLogsExports[:0]
-					if cap(s24) < n25 {
-						s24 = make([]*string, 0, cborwire.SliceCap[*string](n25))
+				} else if n28, ok := d.OpenArray("[]*string"); ok {
+					s27 := m.EnabledCloudwatchLogsExports[:0]
+					if cap(s27) < n28 {
+						s27 = make([]*string, 0, cborwire.SliceCap[*string](n28))
 					}
-					for i := 0; d.NextElem(i, n25); i++ {
-						if i < cap(s24) {
-							s24 = s24[:i+1]
-						} else {
-							s24 = append(s24, *new(*string))
-						}
-						if k26, ok := cborwire.ReusePtr(d, &s24[i]); !ok {
+					at29 := d.Offset()
+					for i := 0; d.NextElem(i, n28); i++ {
+						s27 = cborwire.Grow(d, s27, n28, at29)
+						if k30, ok := cborwire.ReusePtr(d, &s27[i]); !ok {
 							if d.Null() {
-								s24[i] = nil
+								s27[i] = nil
 							} else {
-								if s24[i] == nil {
-									s24[i] = new(string)
+								if s27[i] == nil {
+									s27[i] = new(string)
 								}
-								cborwire.String(d, s24[i])
+								cborwire.String(d, s27[i])
 							}
-							cborwire.Keep(d, k26, s24[i])
+							cborwire.Keep(d, k30, s27[i])
 						}
 					}
-					if len(s24) == 0 {
-						s24 = []*string{}
+					if len(s27) == 0 {
+						s27 = []*string{}
 					}
-					m.EnabledCloudwatchLogsExports = s24
+					m.EnabledCloudwatchLogsExports = s27
 				}
-				cborwire.Keep(d, k23, m.EnabledCloudwatchLogsExports)
+				cborwire.Keep(d, k26, m.EnabledCloudwatchLogsExports)
 			}
 		case "endpoint":
-			if k27, ok := cborwire.ReusePtr(d, &m.Endpoint); !ok {
+			if k31, ok := cborwire.ReusePtr(d, &m.Endpoint); !ok {
 				if d.Null() {
 					m.Endpoint = nil
 				} else {
@@ -4525,10 +4535,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Endpoint)
 				}
-				cborwire.Keep(d, k27, m.Endpoint)
+				cborwire.Keep(d, k31, m.Endpoint)
 			}
 		case "engine":
-			if k28, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
+			if k32, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
 				if d.Null() {
 					m.Engine = nil
 				} else {
@@ -4537,10 +4547,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Engine)
 				}
-				cborwire.Keep(d, k28, m.Engine)
+				cborwire.Keep(d, k32, m.Engine)
 			}
 		case "engineVersion":
-			if k29, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
+			if k33, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
 				if d.Null() {
 					m.EngineVersion = nil
 				} else {
@@ -4549,10 +4559,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.EngineVersion)
 				}
-				cborwire.Keep(d, k29, m.EngineVersion)
+				cborwire.Keep(d, k33, m.EngineVersion)
 			}
 		case "engineVersionActual":
-			if k30, ok := cborwire.ReusePtr(d, &m.EngineVersionActual); !ok {
+			if k34, ok := cborwire.ReusePtr(d, &m.EngineVersionActual); !ok {
 				if d.Null() {
 					m.EngineVersionActual = nil
 				} else {
@@ -4561,10 +4571,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.EngineVersionActual)
 				}
-				cborwire.Keep(d, k30, m.EngineVersionActual)
+				cborwire.Keep(d, k34, m.EngineVersionActual)
 			}
 		case "hostedZoneId":
-			if k31, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
+			if k35, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
 				if d.Null() {
 					m.HostedZoneID = nil
 				} else {
@@ -4573,10 +4583,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.HostedZoneID)
 				}
-				cborwire.Keep(d, k31, m.HostedZoneID)
+				cborwire.Keep(d, k35, m.HostedZoneID)
 			}
 		case "iamDatabaseAuthenticationEnabled":
-			if k32, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
+			if k36, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
 				if d.Null() {
 					m.IAMDatabaseAuthenticationEnabled = nil
 				} else {
@@ -4585,10 +4595,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
 				}
-				cborwire.Keep(d, k32, m.IAMDatabaseAuthenticationEnabled)
+				cborwire.Keep(d, k36, m.IAMDatabaseAuthenticationEnabled)
 			}
 		case "id":
-			if k33, ok := cborwire.ReusePtr(d, &m.ID); !ok {
+			if k37, ok := cborwire.ReusePtr(d, &m.ID); !ok {
 				if d.Null() {
 					m.ID = nil
 				} else {
@@ -4597,10 +4607,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ID)
 				}
-				cborwire.Keep(d, k33, m.ID)
+				cborwire.Keep(d, k37, m.ID)
 			}
 		case "instanceClass":
-			if k34, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
+			if k38, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
 				if d.Null() {
 					m.InstanceClass = nil
 				} else {
@@ -4609,10 +4619,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.InstanceClass)
 				}
-				cborwire.Keep(d, k34, m.InstanceClass)
+				cborwire.Keep(d, k38, m.InstanceClass)
 			}
 		case "iops":
-			if k35, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
+			if k39, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
 				if d.Null() {
 					m.Iops = nil
 				} else {
@@ -4621,10 +4631,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Iops)
 				}
-				cborwire.Keep(d, k35, m.Iops)
+				cborwire.Keep(d, k39, m.Iops)
 			}
 		case "kmsKeyId":
-			if k36, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
+			if k40, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
 				if d.Null() {
 					m.KMSKeyID = nil
 				} else {
@@ -4633,10 +4643,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.KMSKeyID)
 				}
-				cborwire.Keep(d, k36, m.KMSKeyID)
+				cborwire.Keep(d, k40, m.KMSKeyID)
 			}
 		case "latestRestorableTime":
-			if k37, ok := cborwire.ReusePtr(d, &m.LatestRestorableTime); !ok {
+			if k41, ok := cborwire.ReusePtr(d, &m.LatestRestorableTime); !ok {
 				if d.Null() {
 					m.LatestRestorableTime = nil
 				} else {
@@ -4645,34 +4655,31 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.LatestRestorableTime)
 				}
-				cborwire.Keep(d, k37, m.LatestRestorableTime)
+				cborwire.Keep(d, k41, m.LatestRestorableTime)
 			}
 		case "listenerEndpoint":
-			if k38, ok := cborwire.ReuseSlice(d, &m.ListenerEndpoint); !ok {
+			if k42, ok := cborwire.ReuseSlice(d, &m.ListenerEndpoint); !ok {
 				if d.Null() {
 					m.ListenerEndpoint = nil
-				} else if n40, ok := d.OpenArray("[]ListenerEndpointObservation"); ok {
-					s39 := m.ListenerEndpoint[:0]
-					if cap(s39) < n40 {
-						s39 = make([]ListenerEndpointObservation, 0, cborwire.SliceCap[ListenerEndpointObservation](n40))
+				} else if n44, ok := d.OpenArray("[]ListenerEndpointObservation"); ok {
+					s43 := m.ListenerEndpoint[:0]
+					if cap(s43) < n44 {
+						s43 = make([]ListenerEndpointObservation, 0, cborwire.SliceCap[ListenerEndpointObservation](n44))
 					}
-					for i := 0; d.NextElem(i, n40); i++ {
-						if i < cap(s39) {
-							s39 = s39[:i+1]
-						} else {
-							s39 = append(s39, *new(ListenerEndpointObservation))
-						}
-						s39[i].DecodeCBOR(d)
+					at45 := d.Offset()
+					for i := 0; d.NextElem(i, n44); i++ {
+						s43 = cborwire.Grow(d, s43, n44, at45)
+						s43[i].DecodeCBOR(d)
 					}
-					if len(s39) == 0 {
-						s39 = []ListenerEndpointObservation{}
+					if len(s43) == 0 {
+						s43 = []ListenerEndpointObservation{}
 					}
-					m.ListenerEndpoint = s39
+					m.ListenerEndpoint = s43
 				}
-				cborwire.Keep(d, k38, m.ListenerEndpoint)
+				cborwire.Keep(d, k42, m.ListenerEndpoint)
 			}
 		case "maintenanceWindow":
-			if k41, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
+			if k46, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
 				if d.Null() {
 					m.MaintenanceWindow = nil
 				} else {
@@ -4681,34 +4688,31 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.MaintenanceWindow)
 				}
-				cborwire.Keep(d, k41, m.MaintenanceWindow)
+				cborwire.Keep(d, k46, m.MaintenanceWindow)
 			}
 		case "masterUserSecret":
-			if k42, ok := cborwire.ReuseSlice(d, &m.MasterUserSecret); !ok {
+			if k47, ok := cborwire.ReuseSlice(d, &m.MasterUserSecret); !ok {
 				if d.Null() {
 					m.MasterUserSecret = nil
-				} else if n44, ok := d.OpenArray("[]MasterUserSecretObservation"); ok {
-					s43 := m.MasterUserSecret[:0]
-					if cap(s43) < n44 {
-						s43 = make([]MasterUserSecretObservation, 0, cborwire.SliceCap[MasterUserSecretObservation](n44))
+				} else if n49, ok := d.OpenArray("[]MasterUserSecretObservation"); ok {
+					s48 := m.MasterUserSecret[:0]
+					if cap(s48) < n49 {
+						s48 = make([]MasterUserSecretObservation, 0, cborwire.SliceCap[MasterUserSecretObservation](n49))
 					}
-					for i := 0; d.NextElem(i, n44); i++ {
-						if i < cap(s43) {
-							s43 = s43[:i+1]
-						} else {
-							s43 = append(s43, *new(MasterUserSecretObservation))
-						}
-						s43[i].DecodeCBOR(d)
+					at50 := d.Offset()
+					for i := 0; d.NextElem(i, n49); i++ {
+						s48 = cborwire.Grow(d, s48, n49, at50)
+						s48[i].DecodeCBOR(d)
 					}
-					if len(s43) == 0 {
-						s43 = []MasterUserSecretObservation{}
+					if len(s48) == 0 {
+						s48 = []MasterUserSecretObservation{}
 					}
-					m.MasterUserSecret = s43
+					m.MasterUserSecret = s48
 				}
-				cborwire.Keep(d, k42, m.MasterUserSecret)
+				cborwire.Keep(d, k47, m.MasterUserSecret)
 			}
 		case "maxAllocatedStorage":
-			if k45, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
+			if k51, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
 				if d.Null() {
 					m.MaxAllocatedStorage = nil
 				} else {
@@ -4717,10 +4721,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.MaxAllocatedStorage)
 				}
-				cborwire.Keep(d, k45, m.MaxAllocatedStorage)
+				cborwire.Keep(d, k51, m.MaxAllocatedStorage)
 			}
 		case "monitoringInterval":
-			if k46, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
+			if k52, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
 				if d.Null() {
 					m.MonitoringInterval = nil
 				} else {
@@ -4729,10 +4733,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.MonitoringInterval)
 				}
-				cborwire.Keep(d, k46, m.MonitoringInterval)
+				cborwire.Keep(d, k52, m.MonitoringInterval)
 			}
 		case "multiAz":
-			if k47, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
+			if k53, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
 				if d.Null() {
 					m.MultiAz = nil
 				} else {
@@ -4741,10 +4745,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.MultiAz)
 				}
-				cborwire.Keep(d, k47, m.MultiAz)
+				cborwire.Keep(d, k53, m.MultiAz)
 			}
 		case "networkType":
-			if k48, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
+			if k54, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
 				if d.Null() {
 					m.NetworkType = nil
 				} else {
@@ -4753,10 +4757,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.NetworkType)
 				}
-				cborwire.Keep(d, k48, m.NetworkType)
+				cborwire.Keep(d, k54, m.NetworkType)
 			}
 		case "parameterGroupName":
-			if k49, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
+			if k55, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
 				if d.Null() {
 					m.ParameterGroupName = nil
 				} else {
@@ -4765,10 +4769,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ParameterGroupName)
 				}
-				cborwire.Keep(d, k49, m.ParameterGroupName)
+				cborwire.Keep(d, k55, m.ParameterGroupName)
 			}
 		case "performanceInsightsEnabled":
-			if k50, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
+			if k56, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
 				if d.Null() {
 					m.PerformanceInsightsEnabled = nil
 				} else {
@@ -4777,10 +4781,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.PerformanceInsightsEnabled)
 				}
-				cborwire.Keep(d, k50, m.PerformanceInsightsEnabled)
+				cborwire.Keep(d, k56, m.PerformanceInsightsEnabled)
 			}
 		case "performanceInsightsKmsKeyId":
-			if k51, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsKMSKeyID); !ok {
+			if k57, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsKMSKeyID); !ok {
 				if d.Null() {
 					m.PerformanceInsightsKMSKeyID = nil
 				} else {
@@ -4789,10 +4793,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.PerformanceInsightsKMSKeyID)
 				}
-				cborwire.Keep(d, k51, m.PerformanceInsightsKMSKeyID)
+				cborwire.Keep(d, k57, m.PerformanceInsightsKMSKeyID)
 			}
 		case "performanceInsightsRetentionPeriod":
-			if k52, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
+			if k58, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
 				if d.Null() {
 					m.PerformanceInsightsRetentionPeriod = nil
 				} else {
@@ -4801,10 +4805,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.PerformanceInsightsRetentionPeriod)
 				}
-				cborwire.Keep(d, k52, m.PerformanceInsightsRetentionPeriod)
+				cborwire.Keep(d, k58, m.PerformanceInsightsRetentionPeriod)
 			}
 		case "port":
-			if k53, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+			if k59, ok := cborwire.ReusePtr(d, &m.Port); !ok {
 				if d.Null() {
 					m.Port = nil
 				} else {
@@ -4813,10 +4817,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Port)
 				}
-				cborwire.Keep(d, k53, m.Port)
+				cborwire.Keep(d, k59, m.Port)
 			}
 		case "publiclyAccessible":
-			if k54, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
+			if k60, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
 				if d.Null() {
 					m.PubliclyAccessible = nil
 				} else {
@@ -4825,44 +4829,41 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.PubliclyAccessible)
 				}
-				cborwire.Keep(d, k54, m.PubliclyAccessible)
+				cborwire.Keep(d, k60, m.PubliclyAccessible)
 			}
 		case "replicas":
-			if k55, ok := cborwire.ReuseSlice(d, &m.Replicas); !ok {
+			if k61, ok := cborwire.ReuseSlice(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
-				} else if n57, ok := d.OpenArray("[]*string"); ok {
-					s56 := m.Replicas[:0]
-					if cap(s56) < n57 {
-						s56 = make([]*string, 0, cborwire.SliceCap[*string](n57))
+				} else if n63, ok := d.OpenArray("[]*string"); ok {
+					s62 := m.Replicas[:0]
+					if cap(s62) < n63 {
+						s62 = make([]*string, 0, cborwire.SliceCap[*string](n63))
 					}
-					for i := 0; d.NextElem(i, n57); i++ {
-						if i < cap(s56) {
-							s56 = s56[:i+1]
-						} else {
-							s56 = append(s56, *new(*string))
-						}
-						if k58, ok := cborwire.ReusePtr(d, &s56[i]); !ok {
+					at64 := d.Offset()
+					for i := 0; d.NextElem(i, n63); i++ {
+						s62 = cborwire.Grow(d, s62, n63, at64)
+						if k65, ok := cborwire.ReusePtr(d, &s62[i]); !ok {
 							if d.Null() {
-								s56[i] = nil
+								s62[i] = nil
 							} else {
-								if s56[i] == nil {
-									s56[i] = new(string)
+								if s62[i] == nil {
+									s62[i] = new(string)
 								}
-								cborwire.String(d, s56[i])
+								cborwire.String(d, s62[i])
 							}
-							cborwire.Keep(d, k58, s56[i])
+							cborwire.Keep(d, k65, s62[i])
 						}
 					}
-					if len(s56) == 0 {
-						s56 = []*string{}
+					if len(s62) == 0 {
+						s62 = []*string{}
 					}
-					m.Replicas = s56
+					m.Replicas = s62
 				}
-				cborwire.Keep(d, k55, m.Replicas)
+				cborwire.Keep(d, k61, m.Replicas)
 			}
 		case "resourceId":
-			if k59, ok := cborwire.ReusePtr(d, &m.ResourceID); !ok {
+			if k66, ok := cborwire.ReusePtr(d, &m.ResourceID); !ok {
 				if d.Null() {
 					m.ResourceID = nil
 				} else {
@@ -4871,10 +4872,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ResourceID)
 				}
-				cborwire.Keep(d, k59, m.ResourceID)
+				cborwire.Keep(d, k66, m.ResourceID)
 			}
 		case "skipFinalSnapshot":
-			if k60, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
+			if k67, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
 				if d.Null() {
 					m.SkipFinalSnapshot = nil
 				} else {
@@ -4883,10 +4884,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.SkipFinalSnapshot)
 				}
-				cborwire.Keep(d, k60, m.SkipFinalSnapshot)
+				cborwire.Keep(d, k67, m.SkipFinalSnapshot)
 			}
 		case "status":
-			if k61, ok := cborwire.ReusePtr(d, &m.Status); !ok {
+			if k68, ok := cborwire.ReusePtr(d, &m.Status); !ok {
 				if d.Null() {
 					m.Status = nil
 				} else {
@@ -4895,10 +4896,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Status)
 				}
-				cborwire.Keep(d, k61, m.Status)
+				cborwire.Keep(d, k68, m.Status)
 			}
 		case "storageEncrypted":
-			if k62, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
+			if k69, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
 				if d.Null() {
 					m.StorageEncrypted = nil
 				} else {
@@ -4907,10 +4908,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.StorageEncrypted)
 				}
-				cborwire.Keep(d, k62, m.StorageEncrypted)
+				cborwire.Keep(d, k69, m.StorageEncrypted)
 			}
 		case "storageThroughput":
-			if k63, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
+			if k70, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
 				if d.Null() {
 					m.StorageThroughput = nil
 				} else {
@@ -4919,10 +4920,10 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.StorageThroughput)
 				}
-				cborwire.Keep(d, k63, m.StorageThroughput)
+				cborwire.Keep(d, k70, m.StorageThroughput)
 			}
 		case "storageType":
-			if k64, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
+			if k71, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
 				if d.Null() {
 					m.StorageType = nil
 				} else {
@@ -4931,44 +4932,70 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.StorageType)
 				}
-				cborwire.Keep(d, k64, m.StorageType)
+				cborwire.Keep(d, k71, m.StorageType)
 			}
 		case "tags":
-			if k65, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
-				cborwire.Map(d, &m.Tags, "map[string]*string", func(d *cborwire.Decoder, v **string) {
-					if k66, ok := cborwire.ReusePtr(d, v); !ok {
-						if d.Null() {
-							(*v) = nil
-						} else {
-							if (*v) == nil {
-								(*v) = new(string)
-							}
-							cborwire.String(d, &(*(*v)))
-						}
-						cborwire.Keep(d, k66, (*v))
+			if k72, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
+				if d.Null() {
+					m.Tags = nil
+				} else if n73, ok := d.OpenMap("map[string]*string"); ok {
+					if m.Tags == nil {
+						m.Tags = make(map[string]*string, cborwire.MapCap(n73))
 					}
-				})
-				cborwire.Keep(d, k65, m.Tags)
+					for i := 0; d.NextKey(i, n73); i++ {
+						key74 := d.InternString(d.Key())
+						var v75 *string
+						if k76, ok := cborwire.ReusePtr(d, &v75); !ok {
+							if d.Null() {
+								v75 = nil
+							} else {
+								if v75 == nil {
+									v75 = new(string)
+								}
+								cborwire.String(d, v75)
+							}
+							cborwire.Keep(d, k76, v75)
+						}
+						if d.Err() != nil {
+							break
+						}
+						m.Tags[key74] = v75
+					}
+				}
+				cborwire.Keep(d, k72, m.Tags)
 			}
 		case "tagsAll":
-			if k67, ok := cborwire.ReuseMap(d, &m.TagsAll); !ok {
-				cborwire.Map(d, &m.TagsAll, "map[string]*string", func(d *cborwire.Decoder, v **string) {
-					if k68, ok := cborwire.ReusePtr(d, v); !ok {
-						if d.Null() {
-							(*v) = nil
-						} else {
-							if (*v) == nil {
-								(*v) = new(string)
-							}
-							cborwire.String(d, &(*(*v)))
-						}
-						cborwire.Keep(d, k68, (*v))
+			if k77, ok := cborwire.ReuseMap(d, &m.TagsAll); !ok {
+				if d.Null() {
+					m.TagsAll = nil
+				} else if n78, ok := d.OpenMap("map[string]*string"); ok {
+					if m.TagsAll == nil {
+						m.TagsAll = make(map[string]*string, cborwire.MapCap(n78))
 					}
-				})
-				cborwire.Keep(d, k67, m.TagsAll)
+					for i := 0; d.NextKey(i, n78); i++ {
+						key79 := d.InternString(d.Key())
+						var v80 *string
+						if k81, ok := cborwire.ReusePtr(d, &v80); !ok {
+							if d.Null() {
+								v80 = nil
+							} else {
+								if v80 == nil {
+									v80 = new(string)
+								}
+								cborwire.String(d, v80)
+							}
+							cborwire.Keep(d, k81, v80)
+						}
+						if d.Err() != nil {
+							break
+						}
+						m.TagsAll[key79] = v80
+					}
+				}
+				cborwire.Keep(d, k77, m.TagsAll)
 			}
 		case "username":
-			if k69, ok := cborwire.ReusePtr(d, &m.Username); !ok {
+			if k82, ok := cborwire.ReusePtr(d, &m.Username); !ok {
 				if d.Null() {
 					m.Username = nil
 				} else {
@@ -4977,41 +5004,38 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Username)
 				}
-				cborwire.Keep(d, k69, m.Username)
+				cborwire.Keep(d, k82, m.Username)
 			}
 		case "vpcSecurityGroupIds":
-			if k70, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
+			if k83, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
 				if d.Null() {
 					m.VPCSecurityGroupIds = nil
-				} else if n72, ok := d.OpenArray("[]*string"); ok {
-					s71 := m.VPCSecurityGroupIds[:0]
-					if cap(s71) < n72 {
-						s71 = make([]*string, 0, cborwire.SliceCap[*string](n72))
+				} else if n85, ok := d.OpenArray("[]*string"); ok {
+					s84 := m.VPCSecurityGroupIds[:0]
+					if cap(s84) < n85 {
+						s84 = make([]*string, 0, cborwire.SliceCap[*string](n85))
 					}
-					for i := 0; d.NextElem(i, n72); i++ {
-						if i < cap(s71) {
-							s71 = s71[:i+1]
-						} else {
-							s71 = append(s71, *new(*string))
-						}
-						if k73, ok := cborwire.ReusePtr(d, &s71[i]); !ok {
+					at86 := d.Offset()
+					for i := 0; d.NextElem(i, n85); i++ {
+						s84 = cborwire.Grow(d, s84, n85, at86)
+						if k87, ok := cborwire.ReusePtr(d, &s84[i]); !ok {
 							if d.Null() {
-								s71[i] = nil
+								s84[i] = nil
 							} else {
-								if s71[i] == nil {
-									s71[i] = new(string)
+								if s84[i] == nil {
+									s84[i] = new(string)
 								}
-								cborwire.String(d, s71[i])
+								cborwire.String(d, s84[i])
 							}
-							cborwire.Keep(d, k73, s71[i])
+							cborwire.Keep(d, k87, s84[i])
 						}
 					}
-					if len(s71) == 0 {
-						s71 = []*string{}
+					if len(s84) == 0 {
+						s84 = []*string{}
 					}
-					m.VPCSecurityGroupIds = s71
+					m.VPCSecurityGroupIds = s84
 				}
-				cborwire.Keep(d, k70, m.VPCSecurityGroupIds)
+				cborwire.Keep(d, k83, m.VPCSecurityGroupIds)
 			}
 		default:
 			d.Skip()
@@ -5023,14 +5047,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
-	n74, ok := d.OpenMap("InstanceParameters")
+	n88, ok := d.OpenMap("InstanceParameters")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n74); i++ {
+	for i := 0; d.NextKey(i, n88); i++ {
 		switch string(d.Key()) {
 		case "allocatedStorage":
-			if k75, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
+			if k89, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
 				if d.Null() {
 					m.AllocatedStorage = nil
 				} else {
@@ -5039,10 +5063,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.AllocatedStorage)
 				}
-				cborwire.Keep(d, k75, m.AllocatedStorage)
+				cborwire.Keep(d, k89, m.AllocatedStorage)
 			}
 		case "allowMajorVersionUpgrade":
-			if k76, ok := cborwire.ReusePtr(d, &m.AllowMajorVersionUpgrade); !ok {
+			if k90, ok := cborwire.ReusePtr(d, &m.AllowMajorVersionUpgrade); !ok {
 				if d.Null() {
 					m.AllowMajorVersionUpgrade = nil
 				} else {
@@ -5051,10 +5075,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AllowMajorVersionUpgrade)
 				}
-				cborwire.Keep(d, k76, m.AllowMajorVersionUpgrade)
+				cborwire.Keep(d, k90, m.AllowMajorVersionUpgrade)
 			}
 		case "applyImmediately":
-			if k77, ok := cborwire.ReusePtr(d, &m.ApplyImmediately); !ok {
+			if k91, ok := cborwire.ReusePtr(d, &m.ApplyImmediately); !ok {
 				if d.Null() {
 					m.ApplyImmediately = nil
 				} else {
@@ -5063,10 +5087,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.ApplyImmediately)
 				}
-				cborwire.Keep(d, k77, m.ApplyImmediately)
+				cborwire.Keep(d, k91, m.ApplyImmediately)
 			}
 		case "autoGeneratePassword":
-			if k78, ok := cborwire.ReusePtr(d, &m.AutoGeneratePassword); !ok {
+			if k92, ok := cborwire.ReusePtr(d, &m.AutoGeneratePassword); !ok {
 				if d.Null() {
 					m.AutoGeneratePassword = nil
 				} else {
@@ -5075,10 +5099,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AutoGeneratePassword)
 				}
-				cborwire.Keep(d, k78, m.AutoGeneratePassword)
+				cborwire.Keep(d, k92, m.AutoGeneratePassword)
 			}
 		case "autoMinorVersionUpgrade":
-			if k79, ok := cborwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
+			if k93, ok := cborwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
 				if d.Null() {
 					m.AutoMinorVersionUpgrade = nil
 				} else {
@@ -5087,10 +5111,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AutoMinorVersionUpgrade)
 				}
-				cborwire.Keep(d, k79, m.AutoMinorVersionUpgrade)
+				cborwire.Keep(d, k93, m.AutoMinorVersionUpgrade)
 			}
 		case "availabilityZone":
-			if k80, ok := cborwire.ReusePtr(d, &m.AvailabilityZone); !ok {
+			if k94, ok := cborwire.ReusePtr(d, &m.AvailabilityZone); !ok {
 				if d.Null() {
 					m.AvailabilityZone = nil
 				} else {
@@ -5099,10 +5123,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.AvailabilityZone)
 				}
-				cborwire.Keep(d, k80, m.AvailabilityZone)
+				cborwire.Keep(d, k94, m.AvailabilityZone)
 			}
 		case "backupRetentionPeriod":
-			if k81, ok := cborwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
+			if k95, ok := cborwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
 				if d.Null() {
 					m.BackupRetentionPeriod = nil
 				} else {
@@ -5111,10 +5135,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.BackupRetentionPeriod)
 				}
-				cborwire.Keep(d, k81, m.BackupRetentionPeriod)
+				cborwire.Keep(d, k95, m.BackupRetentionPeriod)
 			}
 		case "backupWindow":
-			if k82, ok := cborwire.ReusePtr(d, &m.BackupWindow); !ok {
+			if k96, ok := cborwire.ReusePtr(d, &m.BackupWindow); !ok {
 				if d.Null() {
 					m.BackupWindow = nil
 				} else {
@@ -5123,10 +5147,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.BackupWindow)
 				}
-				cborwire.Keep(d, k82, m.BackupWindow)
+				cborwire.Keep(d, k96, m.BackupWindow)
 			}
 		case "caCertIdentifier":
-			if k83, ok := cborwire.ReusePtr(d, &m.CACertIdentifier); !ok {
+			if k97, ok := cborwire.ReusePtr(d, &m.CACertIdentifier); !ok {
 				if d.Null() {
 					m.CACertIdentifier = nil
 				} else {
@@ -5135,10 +5159,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.CACertIdentifier)
 				}
-				cborwire.Keep(d, k83, m.CACertIdentifier)
+				cborwire.Keep(d, k97, m.CACertIdentifier)
 			}
 		case "copyTagsToSnapshot":
-			if k84, ok := cborwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
+			if k98, ok := cborwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
 				if d.Null() {
 					m.CopyTagsToSnapshot = nil
 				} else {
@@ -5147,10 +5171,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.CopyTagsToSnapshot)
 				}
-				cborwire.Keep(d, k84, m.CopyTagsToSnapshot)
+				cborwire.Keep(d, k98, m.CopyTagsToSnapshot)
 			}
 		case "dbName":
-			if k85, ok := cborwire.ReusePtr(d, &m.DBName); !ok {
+			if k99, ok := cborwire.ReusePtr(d, &m.DBName); !ok {
 				if d.Null() {
 					m.DBName = nil
 				} else {
@@ -5159,10 +5183,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DBName)
 				}
-				cborwire.Keep(d, k85, m.DBName)
+				cborwire.Keep(d, k99, m.DBName)
 			}
 		case "dbSubnetGroupName":
-			if k86, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
+			if k100, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
 				if d.Null() {
 					m.DBSubnetGroupName = nil
 				} else {
@@ -5171,10 +5195,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DBSubnetGroupName)
 				}
-				cborwire.Keep(d, k86, m.DBSubnetGroupName)
+				cborwire.Keep(d, k100, m.DBSubnetGroupName)
 			}
 		case "dbSubnetGroupNameRef":
-			if k87, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupNameRef); !ok {
+			if k101, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupNameRef); !ok {
 				if d.Null() {
 					m.DBSubnetGroupNameRef = nil
 				} else {
@@ -5183,10 +5207,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.DBSubnetGroupNameRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k87, m.DBSubnetGroupNameRef)
+				cborwire.Keep(d, k101, m.DBSubnetGroupNameRef)
 			}
 		case "deleteAutomatedBackups":
-			if k88, ok := cborwire.ReusePtr(d, &m.DeleteAutomatedBackups); !ok {
+			if k102, ok := cborwire.ReusePtr(d, &m.DeleteAutomatedBackups); !ok {
 				if d.Null() {
 					m.DeleteAutomatedBackups = nil
 				} else {
@@ -5195,10 +5219,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.DeleteAutomatedBackups)
 				}
-				cborwire.Keep(d, k88, m.DeleteAutomatedBackups)
+				cborwire.Keep(d, k102, m.DeleteAutomatedBackups)
 			}
 		case "deletionProtection":
-			if k89, ok := cborwire.ReusePtr(d, &m.DeletionProtection); !ok {
+			if k103, ok := cborwire.ReusePtr(d, &m.DeletionProtection); !ok {
 				if d.Null() {
 					m.DeletionProtection = nil
 				} else {
@@ -5207,44 +5231,41 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.DeletionProtection)
 				}
-				cborwire.Keep(d, k89, m.DeletionProtection)
+				cborwire.Keep(d, k103, m.DeletionProtection)
 			}
 		case "enabledCloudwatchLogsExports":
-			if k90, ok := cborwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
+			if k104, ok := cborwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
 				if d.Null() {
 					m.EnabledCloudwatchLogsExports = nil
-				} else if n92, ok := d.OpenArray("[]*string"); ok {
-					s91 := m.EnabledCloudwatchLogsExports[:0]
-					if cap(s91) < n92 {
-						s91 = make([]*string, 0, cborwire.SliceCap[*string](n92))
+				} else if n106, ok := d.OpenArray("[]*string"); ok {
+					s105 := m.EnabledCloudwatchLogsExports[:0]
+					if cap(s105) < n106 {
+						s105 = make([]*string, 0, cborwire.SliceCap[*string](n106))
 					}
-					for i := 0; d.NextElem(i, n92); i++ {
-						if i < cap(s91) {
-							s91 = s91[:i+1]
-						} else {
-							s91 = append(s91, *new(*string))
-						}
-						if k93, ok := cborwire.ReusePtr(d, &s91[i]); !ok {
+					at107 := d.Offset()
+					for i := 0; d.NextElem(i, n106); i++ {
+						s105 = cborwire.Grow(d, s105, n106, at107)
+						if k108, ok := cborwire.ReusePtr(d, &s105[i]); !ok {
 							if d.Null() {
-								s91[i] = nil
+								s105[i] = nil
 							} else {
-								if s91[i] == nil {
-									s91[i] = new(string)
+								if s105[i] == nil {
+									s105[i] = new(string)
 								}
-								cborwire.String(d, s91[i])
+								cborwire.String(d, s105[i])
 							}
-							cborwire.Keep(d, k93, s91[i])
+							cborwire.Keep(d, k108, s105[i])
 						}
 					}
-					if len(s91) == 0 {
-						s91 = []*string{}
+					if len(s105) == 0 {
+						s105 = []*string{}
 					}
-					m.EnabledCloudwatchLogsExports = s91
+					m.EnabledCloudwatchLogsExports = s105
 				}
-				cborwire.Keep(d, k90, m.EnabledCloudwatchLogsExports)
+				cborwire.Keep(d, k104, m.EnabledCloudwatchLogsExports)
 			}
 		case "engine":
-			if k94, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
+			if k109, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
 				if d.Null() {
 					m.Engine = nil
 				} else {
@@ -5253,10 +5274,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Engine)
 				}
-				cborwire.Keep(d, k94, m.Engine)
+				cborwire.Keep(d, k109, m.Engine)
 			}
 		case "engineVersion":
-			if k95, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
+			if k110, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
 				if d.Null() {
 					m.EngineVersion = nil
 				} else {
@@ -5265,10 +5286,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.EngineVersion)
 				}
-				cborwire.Keep(d, k95, m.EngineVersion)
+				cborwire.Keep(d, k110, m.EngineVersion)
 			}
 		case "finalSnapshotIdentifier":
-			if k96, ok := cborwire.ReusePtr(d, &m.FinalSnapshotIdentifier); !ok {
+			if k111, ok := cborwire.ReusePtr(d, &m.FinalSnapshotIdentifier); !ok {
 				if d.Null() {
 					m.FinalSnapshotIdentifier = nil
 				} else {
@@ -5277,10 +5298,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.FinalSnapshotIdentifier)
 				}
-				cborwire.Keep(d, k96, m.FinalSnapshotIdentifier)
+				cborwire.Keep(d, k111, m.FinalSnapshotIdentifier)
 			}
 		case "iamDatabaseAuthenticationEnabled":
-			if k97, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
+			if k112, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
 				if d.Null() {
 					m.IAMDatabaseAuthenticationEnabled = nil
 				} else {
@@ -5289,10 +5310,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
 				}
-				cborwire.Keep(d, k97, m.IAMDatabaseAuthenticationEnabled)
+				cborwire.Keep(d, k112, m.IAMDatabaseAuthenticationEnabled)
 			}
 		case "instanceClass":
-			if k98, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
+			if k113, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
 				if d.Null() {
 					m.InstanceClass = nil
 				} else {
@@ -5301,10 +5322,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.InstanceClass)
 				}
-				cborwire.Keep(d, k98, m.InstanceClass)
+				cborwire.Keep(d, k113, m.InstanceClass)
 			}
 		case "iops":
-			if k99, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
+			if k114, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
 				if d.Null() {
 					m.Iops = nil
 				} else {
@@ -5313,10 +5334,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Iops)
 				}
-				cborwire.Keep(d, k99, m.Iops)
+				cborwire.Keep(d, k114, m.Iops)
 			}
 		case "kmsKeyId":
-			if k100, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
+			if k115, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
 				if d.Null() {
 					m.KMSKeyID = nil
 				} else {
@@ -5325,10 +5346,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.KMSKeyID)
 				}
-				cborwire.Keep(d, k100, m.KMSKeyID)
+				cborwire.Keep(d, k115, m.KMSKeyID)
 			}
 		case "maintenanceWindow":
-			if k101, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
+			if k116, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
 				if d.Null() {
 					m.MaintenanceWindow = nil
 				} else {
@@ -5337,10 +5358,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.MaintenanceWindow)
 				}
-				cborwire.Keep(d, k101, m.MaintenanceWindow)
+				cborwire.Keep(d, k116, m.MaintenanceWindow)
 			}
 		case "manageMasterUserPassword":
-			if k102, ok := cborwire.ReusePtr(d, &m.ManageMasterUserPassword); !ok {
+			if k117, ok := cborwire.ReusePtr(d, &m.ManageMasterUserPassword); !ok {
 				if d.Null() {
 					m.ManageMasterUserPassword = nil
 				} else {
@@ -5349,10 +5370,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.ManageMasterUserPassword)
 				}
-				cborwire.Keep(d, k102, m.ManageMasterUserPassword)
+				cborwire.Keep(d, k117, m.ManageMasterUserPassword)
 			}
 		case "maxAllocatedStorage":
-			if k103, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
+			if k118, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
 				if d.Null() {
 					m.MaxAllocatedStorage = nil
 				} else {
@@ -5361,10 +5382,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.MaxAllocatedStorage)
 				}
-				cborwire.Keep(d, k103, m.MaxAllocatedStorage)
+				cborwire.Keep(d, k118, m.MaxAllocatedStorage)
 			}
 		case "monitoringInterval":
-			if k104, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
+			if k119, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
 				if d.Null() {
 					m.MonitoringInterval = nil
 				} else {
@@ -5373,10 +5394,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.MonitoringInterval)
 				}
-				cborwire.Keep(d, k104, m.MonitoringInterval)
+				cborwire.Keep(d, k119, m.MonitoringInterval)
 			}
 		case "multiAz":
-			if k105, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
+			if k120, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
 				if d.Null() {
 					m.MultiAz = nil
 				} else {
@@ -5385,10 +5406,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.MultiAz)
 				}
-				cborwire.Keep(d, k105, m.MultiAz)
+				cborwire.Keep(d, k120, m.MultiAz)
 			}
 		case "networkType":
-			if k106, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
+			if k121, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
 				if d.Null() {
 					m.NetworkType = nil
 				} else {
@@ -5397,10 +5418,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.NetworkType)
 				}
-				cborwire.Keep(d, k106, m.NetworkType)
+				cborwire.Keep(d, k121, m.NetworkType)
 			}
 		case "parameterGroupName":
-			if k107, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
+			if k122, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
 				if d.Null() {
 					m.ParameterGroupName = nil
 				} else {
@@ -5409,10 +5430,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ParameterGroupName)
 				}
-				cborwire.Keep(d, k107, m.ParameterGroupName)
+				cborwire.Keep(d, k122, m.ParameterGroupName)
 			}
 		case "passwordSecretRef":
-			if k108, ok := cborwire.ReusePtr(d, &m.PasswordSecretRef); !ok {
+			if k123, ok := cborwire.ReusePtr(d, &m.PasswordSecretRef); !ok {
 				if d.Null() {
 					m.PasswordSecretRef = nil
 				} else {
@@ -5421,10 +5442,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PasswordSecretRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k108, m.PasswordSecretRef)
+				cborwire.Keep(d, k123, m.PasswordSecretRef)
 			}
 		case "performanceInsightsEnabled":
-			if k109, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
+			if k124, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
 				if d.Null() {
 					m.PerformanceInsightsEnabled = nil
 				} else {
@@ -5433,10 +5454,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.PerformanceInsightsEnabled)
 				}
-				cborwire.Keep(d, k109, m.PerformanceInsightsEnabled)
+				cborwire.Keep(d, k124, m.PerformanceInsightsEnabled)
 			}
 		case "performanceInsightsRetentionPeriod":
-			if k110, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
+			if k125, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
 				if d.Null() {
 					m.PerformanceInsightsRetentionPeriod = nil
 				} else {
@@ -5445,10 +5466,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.PerformanceInsightsRetentionPeriod)
 				}
-				cborwire.Keep(d, k110, m.PerformanceInsightsRetentionPeriod)
+				cborwire.Keep(d, k125, m.PerformanceInsightsRetentionPeriod)
 			}
 		case "port":
-			if k111, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+			if k126, ok := cborwire.ReusePtr(d, &m.Port); !ok {
 				if d.Null() {
 					m.Port = nil
 				} else {
@@ -5457,10 +5478,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Port)
 				}
-				cborwire.Keep(d, k111, m.Port)
+				cborwire.Keep(d, k126, m.Port)
 			}
 		case "publiclyAccessible":
-			if k112, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
+			if k127, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
 				if d.Null() {
 					m.PubliclyAccessible = nil
 				} else {
@@ -5469,10 +5490,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.PubliclyAccessible)
 				}
-				cborwire.Keep(d, k112, m.PubliclyAccessible)
+				cborwire.Keep(d, k127, m.PubliclyAccessible)
 			}
 		case "region":
-			if k113, ok := cborwire.ReusePtr(d, &m.Region); !ok {
+			if k128, ok := cborwire.ReusePtr(d, &m.Region); !ok {
 				if d.Null() {
 					m.Region = nil
 				} else {
@@ -5481,10 +5502,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Region)
 				}
-				cborwire.Keep(d, k113, m.Region)
+				cborwire.Keep(d, k128, m.Region)
 			}
 		case "skipFinalSnapshot":
-			if k114, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
+			if k129, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
 				if d.Null() {
 					m.SkipFinalSnapshot = nil
 				} else {
@@ -5493,10 +5514,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.SkipFinalSnapshot)
 				}
-				cborwire.Keep(d, k114, m.SkipFinalSnapshot)
+				cborwire.Keep(d, k129, m.SkipFinalSnapshot)
 			}
 		case "storageEncrypted":
-			if k115, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
+			if k130, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
 				if d.Null() {
 					m.StorageEncrypted = nil
 				} else {
@@ -5505,10 +5526,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.StorageEncrypted)
 				}
-				cborwire.Keep(d, k115, m.StorageEncrypted)
+				cborwire.Keep(d, k130, m.StorageEncrypted)
 			}
 		case "storageThroughput":
-			if k116, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
+			if k131, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
 				if d.Null() {
 					m.StorageThroughput = nil
 				} else {
@@ -5517,10 +5538,10 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.StorageThroughput)
 				}
-				cborwire.Keep(d, k116, m.StorageThroughput)
+				cborwire.Keep(d, k131, m.StorageThroughput)
 			}
 		case "storageType":
-			if k117, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
+			if k132, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
 				if d.Null() {
 					m.StorageType = nil
 				} else {
@@ -5529,27 +5550,40 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.StorageType)
 				}
-				cborwire.Keep(d, k117, m.StorageType)
+				cborwire.Keep(d, k132, m.StorageType)
 			}
 		case "tags":
-			if k118, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
-				cborwire.Map(d, &m.Tags, "map[string]*string", func(d *cborwire.Decoder, v **string) {
-					if k119, ok := cborwire.ReusePtr(d, v); !ok {
-						if d.Null() {
-							(*v) = nil
-						} else {
-							if (*v) == nil {
-								(*v) = new(string)
-							}
-							cborwire.String(d, &(*(*v)))
-						}
-						cborwire.Keep(d, k119, (*v))
+			if k133, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
+				if d.Null() {
+					m.Tags = nil
+				} else if n134, ok := d.OpenMap("map[string]*string"); ok {
+					if m.Tags == nil {
+						m.Tags = make(map[string]*string, cborwire.MapCap(n134))
 					}
-				})
-				cborwire.Keep(d, k118, m.Tags)
+					for i := 0; d.NextKey(i, n134); i++ {
+						key135 := d.InternString(d.Key())
+						var v136 *string
+						if k137, ok := cborwire.ReusePtr(d, &v136); !ok {
+							if d.Null() {
+								v136 = nil
+							} else {
+								if v136 == nil {
+									v136 = new(string)
+								}
+								cborwire.String(d, v136)
+							}
+							cborwire.Keep(d, k137, v136)
+						}
+						if d.Err() != nil {
+							break
+						}
+						m.Tags[key135] = v136
+					}
+				}
+				cborwire.Keep(d, k133, m.Tags)
 			}
 		case "username":
-			if k120, ok := cborwire.ReusePtr(d, &m.Username); !ok {
+			if k138, ok := cborwire.ReusePtr(d, &m.Username); !ok {
 				if d.Null() {
 					m.Username = nil
 				} else {
@@ -5558,34 +5592,31 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Username)
 				}
-				cborwire.Keep(d, k120, m.Username)
+				cborwire.Keep(d, k138, m.Username)
 			}
 		case "vpcSecurityGroupIdRefs":
-			if k121, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIDRefs); !ok {
+			if k139, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIDRefs); !ok {
 				if d.Null() {
 					m.VPCSecurityGroupIDRefs = nil
-				} else if n123, ok := d.OpenArray("[]Reference"); ok {
-					s122 := m.VPCSecurityGroupIDRefs[:0]
-					if cap(s122) < n123 {
-						s122 = make([]Reference, 0, cborwire.SliceCap[Reference](n123))
+				} else if n141, ok := d.OpenArray("[]Reference"); ok {
+					s140 := m.VPCSecurityGroupIDRefs[:0]
+					if cap(s140) < n141 {
+						s140 = make([]Reference, 0, cborwire.SliceCap[Reference](n141))
 					}
-					for i := 0; d.NextElem(i, n123); i++ {
-						if i < cap(s122) {
-							s122 = s122[:i+1]
-						} else {
-							s122 = append(s122, *new(Reference))
-						}
-						s122[i].DecodeCBOR(d)
+					at142 := d.Offset()
+					for i := 0; d.NextElem(i, n141); i++ {
+						s140 = cborwire.Grow(d, s140, n141, at142)
+						s140[i].DecodeCBOR(d)
 					}
-					if len(s122) == 0 {
-						s122 = []Reference{}
+					if len(s140) == 0 {
+						s140 = []Reference{}
 					}
-					m.VPCSecurityGroupIDRefs = s122
+					m.VPCSecurityGroupIDRefs = s140
 				}
-				cborwire.Keep(d, k121, m.VPCSecurityGroupIDRefs)
+				cborwire.Keep(d, k139, m.VPCSecurityGroupIDRefs)
 			}
 		case "vpcSecurityGroupIdSelector":
-			if k124, ok := cborwire.ReusePtr(d, &m.VPCSecurityGroupIDSelector); !ok {
+			if k143, ok := cborwire.ReusePtr(d, &m.VPCSecurityGroupIDSelector); !ok {
 				if d.Null() {
 					m.VPCSecurityGroupIDSelector = nil
 				} else {
@@ -5594,41 +5625,38 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VPCSecurityGroupIDSelector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k124, m.VPCSecurityGroupIDSelector)
+				cborwire.Keep(d, k143, m.VPCSecurityGroupIDSelector)
 			}
 		case "vpcSecurityGroupIds":
-			if k125, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
+			if k144, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
 				if d.Null() {
 					m.VPCSecurityGroupIds = nil
-				} else if n127, ok := d.OpenArray("[]*string"); ok {
-					s126 := m.VPCSecurityGroupIds[:0]
-					if cap(s126) < n127 {
-						s126 = make([]*string, 0, cborwire.SliceCap[*string](n127))
+				} else if n146, ok := d.OpenArray("[]*string"); ok {
+					s145 := m.VPCSecurityGroupIds[:0]
+					if cap(s145) < n146 {
+						s145 = make([]*string, 0, cborwire.SliceCap[*string](n146))
 					}
-					for i := 0; d.NextElem(i, n127); i++ {
-						if i < cap(s126) {
-							s126 = s126[:i+1]
-						} else {
-							s126 = append(s126, *new(*string))
-						}
-						if k128, ok := cborwire.ReusePtr(d, &s126[i]); !ok {
+					at147 := d.Offset()
+					for i := 0; d.NextElem(i, n146); i++ {
+						s145 = cborwire.Grow(d, s145, n146, at147)
+						if k148, ok := cborwire.ReusePtr(d, &s145[i]); !ok {
 							if d.Null() {
-								s126[i] = nil
+								s145[i] = nil
 							} else {
-								if s126[i] == nil {
-									s126[i] = new(string)
+								if s145[i] == nil {
+									s145[i] = new(string)
 								}
-								cborwire.String(d, s126[i])
+								cborwire.String(d, s145[i])
 							}
-							cborwire.Keep(d, k128, s126[i])
+							cborwire.Keep(d, k148, s145[i])
 						}
 					}
-					if len(s126) == 0 {
-						s126 = []*string{}
+					if len(s145) == 0 {
+						s145 = []*string{}
 					}
-					m.VPCSecurityGroupIds = s126
+					m.VPCSecurityGroupIds = s145
 				}
-				cborwire.Keep(d, k125, m.VPCSecurityGroupIds)
+				cborwire.Keep(d, k144, m.VPCSecurityGroupIds)
 			}
 		default:
 			d.Skip()
@@ -5640,14 +5668,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n129, ok := d.OpenMap("InstanceSpec")
+	n149, ok := d.OpenMap("InstanceSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n129); i++ {
+	for i := 0; d.NextKey(i, n149); i++ {
 		switch string(d.Key()) {
 		case "writeConnectionSecretToRef":
-			if k130, ok := cborwire.ReusePtr(d, &m.ResourceSpec.WriteConnectionSecretToReference); !ok {
+			if k150, ok := cborwire.ReusePtr(d, &m.ResourceSpec.WriteConnectionSecretToReference); !ok {
 				if d.Null() {
 					m.ResourceSpec.WriteConnectionSecretToReference = nil
 				} else {
@@ -5656,10 +5684,10 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ResourceSpec.WriteConnectionSecretToReference).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k130, m.ResourceSpec.WriteConnectionSecretToReference)
+				cborwire.Keep(d, k150, m.ResourceSpec.WriteConnectionSecretToReference)
 			}
 		case "providerConfigRef":
-			if k131, ok := cborwire.ReusePtr(d, &m.ResourceSpec.ProviderConfigReference); !ok {
+			if k151, ok := cborwire.ReusePtr(d, &m.ResourceSpec.ProviderConfigReference); !ok {
 				if d.Null() {
 					m.ResourceSpec.ProviderConfigReference = nil
 				} else {
@@ -5668,31 +5696,28 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ResourceSpec.ProviderConfigReference).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k131, m.ResourceSpec.ProviderConfigReference)
+				cborwire.Keep(d, k151, m.ResourceSpec.ProviderConfigReference)
 			}
 		case "managementPolicies":
-			if k132, ok := cborwire.ReuseSlice(d, &m.ResourceSpec.ManagementPolicies); !ok {
+			if k152, ok := cborwire.ReuseSlice(d, &m.ResourceSpec.ManagementPolicies); !ok {
 				if d.Null() {
 					m.ResourceSpec.ManagementPolicies = nil
-				} else if n134, ok := d.OpenArray("[]string"); ok {
-					s133 := m.ResourceSpec.ManagementPolicies[:0]
-					if cap(s133) < n134 {
-						s133 = make([]string, 0, cborwire.SliceCap[string](n134))
+				} else if n154, ok := d.OpenArray("[]string"); ok {
+					s153 := m.ResourceSpec.ManagementPolicies[:0]
+					if cap(s153) < n154 {
+						s153 = make([]string, 0, cborwire.SliceCap[string](n154))
 					}
-					for i := 0; d.NextElem(i, n134); i++ {
-						if i < cap(s133) {
-							s133 = s133[:i+1]
-						} else {
-							s133 = append(s133, *new(string))
-						}
-						cborwire.String(d, &s133[i])
+					at155 := d.Offset()
+					for i := 0; d.NextElem(i, n154); i++ {
+						s153 = cborwire.Grow(d, s153, n154, at155)
+						cborwire.String(d, &s153[i])
 					}
-					if len(s133) == 0 {
-						s133 = []string{}
+					if len(s153) == 0 {
+						s153 = []string{}
 					}
-					m.ResourceSpec.ManagementPolicies = s133
+					m.ResourceSpec.ManagementPolicies = s153
 				}
-				cborwire.Keep(d, k132, m.ResourceSpec.ManagementPolicies)
+				cborwire.Keep(d, k152, m.ResourceSpec.ManagementPolicies)
 			}
 		case "deletionPolicy":
 			cborwire.String(d, &m.ResourceSpec.DeletionPolicy)
@@ -5710,35 +5735,32 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n135, ok := d.OpenMap("InstanceStatus")
+	n156, ok := d.OpenMap("InstanceStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n135); i++ {
+	for i := 0; d.NextKey(i, n156); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if k136, ok := cborwire.ReuseSlice(d, &m.ResourceStatus.Conditions); !ok {
+			if k157, ok := cborwire.ReuseSlice(d, &m.ResourceStatus.Conditions); !ok {
 				if d.Null() {
 					m.ResourceStatus.Conditions = nil
-				} else if n138, ok := d.OpenArray("[]Condition"); ok {
-					s137 := m.ResourceStatus.Conditions[:0]
-					if cap(s137) < n138 {
-						s137 = make([]Condition, 0, cborwire.SliceCap[Condition](n138))
+				} else if n159, ok := d.OpenArray("[]Condition"); ok {
+					s158 := m.ResourceStatus.Conditions[:0]
+					if cap(s158) < n159 {
+						s158 = make([]Condition, 0, cborwire.SliceCap[Condition](n159))
 					}
-					for i := 0; d.NextElem(i, n138); i++ {
-						if i < cap(s137) {
-							s137 = s137[:i+1]
-						} else {
-							s137 = append(s137, *new(Condition))
-						}
-						s137[i].DecodeCBOR(d)
+					at160 := d.Offset()
+					for i := 0; d.NextElem(i, n159); i++ {
+						s158 = cborwire.Grow(d, s158, n159, at160)
+						s158[i].DecodeCBOR(d)
 					}
-					if len(s137) == 0 {
-						s137 = []Condition{}
+					if len(s158) == 0 {
+						s158 = []Condition{}
 					}
-					m.ResourceStatus.Conditions = s137
+					m.ResourceStatus.Conditions = s158
 				}
-				cborwire.Keep(d, k136, m.ResourceStatus.Conditions)
+				cborwire.Keep(d, k157, m.ResourceStatus.Conditions)
 			}
 		case "observedGeneration":
 			cborwire.Int(d, &m.ResourceStatus.ObservedGeneration)
@@ -5754,14 +5776,14 @@ func (m *InstanceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
-	n139, ok := d.OpenMap("ListenerEndpointObservation")
+	n161, ok := d.OpenMap("ListenerEndpointObservation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n139); i++ {
+	for i := 0; d.NextKey(i, n161); i++ {
 		switch string(d.Key()) {
 		case "address":
-			if k140, ok := cborwire.ReusePtr(d, &m.Address); !ok {
+			if k162, ok := cborwire.ReusePtr(d, &m.Address); !ok {
 				if d.Null() {
 					m.Address = nil
 				} else {
@@ -5770,10 +5792,10 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Address)
 				}
-				cborwire.Keep(d, k140, m.Address)
+				cborwire.Keep(d, k162, m.Address)
 			}
 		case "hostedZoneId":
-			if k141, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
+			if k163, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
 				if d.Null() {
 					m.HostedZoneID = nil
 				} else {
@@ -5782,10 +5804,10 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.HostedZoneID)
 				}
-				cborwire.Keep(d, k141, m.HostedZoneID)
+				cborwire.Keep(d, k163, m.HostedZoneID)
 			}
 		case "port":
-			if k142, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+			if k164, ok := cborwire.ReusePtr(d, &m.Port); !ok {
 				if d.Null() {
 					m.Port = nil
 				} else {
@@ -5794,7 +5816,7 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Port)
 				}
-				cborwire.Keep(d, k142, m.Port)
+				cborwire.Keep(d, k164, m.Port)
 			}
 		default:
 			d.Skip()
@@ -5806,14 +5828,14 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
-	n143, ok := d.OpenMap("MasterUserSecretObservation")
+	n165, ok := d.OpenMap("MasterUserSecretObservation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n143); i++ {
+	for i := 0; d.NextKey(i, n165); i++ {
 		switch string(d.Key()) {
 		case "kmsKeyId":
-			if k144, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
+			if k166, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
 				if d.Null() {
 					m.KMSKeyID = nil
 				} else {
@@ -5822,10 +5844,10 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.KMSKeyID)
 				}
-				cborwire.Keep(d, k144, m.KMSKeyID)
+				cborwire.Keep(d, k166, m.KMSKeyID)
 			}
 		case "secretArn":
-			if k145, ok := cborwire.ReusePtr(d, &m.SecretArn); !ok {
+			if k167, ok := cborwire.ReusePtr(d, &m.SecretArn); !ok {
 				if d.Null() {
 					m.SecretArn = nil
 				} else {
@@ -5834,10 +5856,10 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.SecretArn)
 				}
-				cborwire.Keep(d, k145, m.SecretArn)
+				cborwire.Keep(d, k167, m.SecretArn)
 			}
 		case "secretStatus":
-			if k146, ok := cborwire.ReusePtr(d, &m.SecretStatus); !ok {
+			if k168, ok := cborwire.ReusePtr(d, &m.SecretStatus); !ok {
 				if d.Null() {
 					m.SecretStatus = nil
 				} else {
@@ -5846,7 +5868,7 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.SecretStatus)
 				}
-				cborwire.Keep(d, k146, m.SecretStatus)
+				cborwire.Keep(d, k168, m.SecretStatus)
 			}
 		default:
 			d.Skip()
@@ -5858,14 +5880,14 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
-	n147, ok := d.OpenMap("Policy")
+	n169, ok := d.OpenMap("Policy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n147); i++ {
+	for i := 0; d.NextKey(i, n169); i++ {
 		switch string(d.Key()) {
 		case "resolve":
-			if k148, ok := cborwire.ReusePtr(d, &m.Resolve); !ok {
+			if k170, ok := cborwire.ReusePtr(d, &m.Resolve); !ok {
 				if d.Null() {
 					m.Resolve = nil
 				} else {
@@ -5874,10 +5896,10 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Resolve)
 				}
-				cborwire.Keep(d, k148, m.Resolve)
+				cborwire.Keep(d, k170, m.Resolve)
 			}
 		case "resolution":
-			if k149, ok := cborwire.ReusePtr(d, &m.Resolution); !ok {
+			if k171, ok := cborwire.ReusePtr(d, &m.Resolution); !ok {
 				if d.Null() {
 					m.Resolution = nil
 				} else {
@@ -5886,7 +5908,7 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Resolution)
 				}
-				cborwire.Keep(d, k149, m.Resolution)
+				cborwire.Keep(d, k171, m.Resolution)
 			}
 		default:
 			d.Skip()
@@ -5898,16 +5920,16 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
-	n150, ok := d.OpenMap("Reference")
+	n172, ok := d.OpenMap("Reference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n150); i++ {
+	for i := 0; d.NextKey(i, n172); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "policy":
-			if k151, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
+			if k173, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
 				if d.Null() {
 					m.Policy = nil
 				} else {
@@ -5916,7 +5938,7 @@ func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Policy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k151, m.Policy)
+				cborwire.Keep(d, k173, m.Policy)
 			}
 		default:
 			d.Skip()
@@ -5928,14 +5950,14 @@ func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n152, ok := d.OpenMap("ResourceSpec")
+	n174, ok := d.OpenMap("ResourceSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n152); i++ {
+	for i := 0; d.NextKey(i, n174); i++ {
 		switch string(d.Key()) {
 		case "writeConnectionSecretToRef":
-			if k153, ok := cborwire.ReusePtr(d, &m.WriteConnectionSecretToReference); !ok {
+			if k175, ok := cborwire.ReusePtr(d, &m.WriteConnectionSecretToReference); !ok {
 				if d.Null() {
 					m.WriteConnectionSecretToReference = nil
 				} else {
@@ -5944,10 +5966,10 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.WriteConnectionSecretToReference).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k153, m.WriteConnectionSecretToReference)
+				cborwire.Keep(d, k175, m.WriteConnectionSecretToReference)
 			}
 		case "providerConfigRef":
-			if k154, ok := cborwire.ReusePtr(d, &m.ProviderConfigReference); !ok {
+			if k176, ok := cborwire.ReusePtr(d, &m.ProviderConfigReference); !ok {
 				if d.Null() {
 					m.ProviderConfigReference = nil
 				} else {
@@ -5956,31 +5978,28 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ProviderConfigReference).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k154, m.ProviderConfigReference)
+				cborwire.Keep(d, k176, m.ProviderConfigReference)
 			}
 		case "managementPolicies":
-			if k155, ok := cborwire.ReuseSlice(d, &m.ManagementPolicies); !ok {
+			if k177, ok := cborwire.ReuseSlice(d, &m.ManagementPolicies); !ok {
 				if d.Null() {
 					m.ManagementPolicies = nil
-				} else if n157, ok := d.OpenArray("[]string"); ok {
-					s156 := m.ManagementPolicies[:0]
-					if cap(s156) < n157 {
-						s156 = make([]string, 0, cborwire.SliceCap[string](n157))
+				} else if n179, ok := d.OpenArray("[]string"); ok {
+					s178 := m.ManagementPolicies[:0]
+					if cap(s178) < n179 {
+						s178 = make([]string, 0, cborwire.SliceCap[string](n179))
 					}
-					for i := 0; d.NextElem(i, n157); i++ {
-						if i < cap(s156) {
-							s156 = s156[:i+1]
-						} else {
-							s156 = append(s156, *new(string))
-						}
-						cborwire.String(d, &s156[i])
+					at180 := d.Offset()
+					for i := 0; d.NextElem(i, n179); i++ {
+						s178 = cborwire.Grow(d, s178, n179, at180)
+						cborwire.String(d, &s178[i])
 					}
-					if len(s156) == 0 {
-						s156 = []string{}
+					if len(s178) == 0 {
+						s178 = []string{}
 					}
-					m.ManagementPolicies = s156
+					m.ManagementPolicies = s178
 				}
-				cborwire.Keep(d, k155, m.ManagementPolicies)
+				cborwire.Keep(d, k177, m.ManagementPolicies)
 			}
 		case "deletionPolicy":
 			cborwire.String(d, &m.DeletionPolicy)
@@ -5994,35 +6013,32 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n158, ok := d.OpenMap("ResourceStatus")
+	n181, ok := d.OpenMap("ResourceStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n158); i++ {
+	for i := 0; d.NextKey(i, n181); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if k159, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k182, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n161, ok := d.OpenArray("[]Condition"); ok {
-					s160 := m.Conditions[:0]
-					if cap(s160) < n161 {
-						s160 = make([]Condition, 0, cborwire.SliceCap[Condition](n161))
+				} else if n184, ok := d.OpenArray("[]Condition"); ok {
+					s183 := m.Conditions[:0]
+					if cap(s183) < n184 {
+						s183 = make([]Condition, 0, cborwire.SliceCap[Condition](n184))
 					}
-					for i := 0; d.NextElem(i, n161); i++ {
-						if i < cap(s160) {
-							s160 = s160[:i+1]
-						} else {
-							s160 = append(s160, *new(Condition))
-						}
-						s160[i].DecodeCBOR(d)
+					at185 := d.Offset()
+					for i := 0; d.NextElem(i, n184); i++ {
+						s183 = cborwire.Grow(d, s183, n184, at185)
+						s183[i].DecodeCBOR(d)
 					}
-					if len(s160) == 0 {
-						s160 = []Condition{}
+					if len(s183) == 0 {
+						s183 = []Condition{}
 					}
-					m.Conditions = s160
+					m.Conditions = s183
 				}
-				cborwire.Keep(d, k159, m.Conditions)
+				cborwire.Keep(d, k182, m.Conditions)
 			}
 		case "observedGeneration":
 			cborwire.Int(d, &m.ObservedGeneration)
@@ -6036,11 +6052,11 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SecretKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n162, ok := d.OpenMap("SecretKeySelector")
+	n186, ok := d.OpenMap("SecretKeySelector")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n162); i++ {
+	for i := 0; d.NextKey(i, n186); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.SecretReference.Name)
@@ -6058,11 +6074,11 @@ func (m *SecretKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SecretReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n163, ok := d.OpenMap("SecretReference")
+	n187, ok := d.OpenMap("SecretReference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n163); i++ {
+	for i := 0; d.NextKey(i, n187); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -6078,16 +6094,16 @@ func (m *SecretReference) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
-	n164, ok := d.OpenMap("Selector")
+	n188, ok := d.OpenMap("Selector")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n164); i++ {
+	for i := 0; d.NextKey(i, n188); i++ {
 		switch string(d.Key()) {
 		case "matchLabels":
 			cborwire.StringMap(d, &m.MatchLabels)
 		case "matchControllerRef":
-			if k165, ok := cborwire.ReusePtr(d, &m.MatchControllerRef); !ok {
+			if k189, ok := cborwire.ReusePtr(d, &m.MatchControllerRef); !ok {
 				if d.Null() {
 					m.MatchControllerRef = nil
 				} else {
@@ -6096,10 +6112,10 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.MatchControllerRef)
 				}
-				cborwire.Keep(d, k165, m.MatchControllerRef)
+				cborwire.Keep(d, k189, m.MatchControllerRef)
 			}
 		case "policy":
-			if k166, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
+			if k190, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
 				if d.Null() {
 					m.Policy = nil
 				} else {
@@ -6108,7 +6124,7 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Policy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k166, m.Policy)
+				cborwire.Keep(d, k190, m.Policy)
 			}
 		default:
 			d.Skip()
@@ -6120,11 +6136,11 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceList) DecodeCBOR(d *cborwire.Decoder) error {
-	n167, ok := d.OpenMap("InstanceList")
+	n191, ok := d.OpenMap("InstanceList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n167); i++ {
+	for i := 0; d.NextKey(i, n191); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -6133,28 +6149,25 @@ func (m *InstanceList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k168, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k192, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n170, ok := d.OpenArray("[]Instance"); ok {
-					s169 := m.Items[:0]
-					if cap(s169) < n170 {
-						s169 = make([]Instance, 0, cborwire.SliceCap[Instance](n170))
+				} else if n194, ok := d.OpenArray("[]Instance"); ok {
+					s193 := m.Items[:0]
+					if cap(s193) < n194 {
+						s193 = make([]Instance, 0, cborwire.SliceCap[Instance](n194))
 					}
-					for i := 0; d.NextElem(i, n170); i++ {
-						if i < cap(s169) {
-							s169 = s169[:i+1]
-						} else {
-							s169 = append(s169, *new(Instance))
-						}
-						s169[i].DecodeCBOR(d)
+					at195 := d.Offset()
+					for i := 0; d.NextElem(i, n194); i++ {
+						s193 = cborwire.Grow(d, s193, n194, at195)
+						s193[i].DecodeCBOR(d)
 					}
-					if len(s169) == 0 {
-						s169 = []Instance{}
+					if len(s193) == 0 {
+						s193 = []Instance{}
 					}
-					m.Items = s169
+					m.Items = s193
 				}
-				cborwire.Keep(d, k168, m.Items)
+				cborwire.Keep(d, k192, m.Items)
 			}
 		default:
 			d.Skip()

@@ -331,12 +331,9 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s5) < n6 {
 						s5 = make([]Widget, 0, cborwire.SliceCap[Widget](n6))
 					}
+					at7 := d.Offset()
 					for i := 0; d.NextElem(i, n6); i++ {
-						if i < cap(s5) {
-							s5 = s5[:i+1]
-						} else {
-							s5 = append(s5, *new(Widget))
-						}
+						s5 = cborwire.Grow(d, s5, n6, at7)
 						s5[i].DecodeCBOR(d)
 					}
 					if len(s5) == 0 {

@@ -1816,12 +1816,9 @@ func (m *Defaults) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s4) < n5 {
 						s4 = make([]string, 0, cborwire.SliceCap[string](n5))
 					}
+					at6 := d.Offset()
 					for i := 0; d.NextElem(i, n5); i++ {
-						if i < cap(s4) {
-							s4 = s4[:i+1]
-						} else {
-							s4 = append(s4, *new(string))
-						}
+						s4 = cborwire.Grow(d, s4, n5, at6)
 						cborwire.String(d, &s4[i])
 					}
 					if len(s4) == 0 {
@@ -1843,11 +1840,11 @@ func (m *Defaults) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
-	n6, ok := d.OpenMap("Gadget")
+	n7, ok := d.OpenMap("Gadget")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n6); i++ {
+	for i := 0; d.NextKey(i, n7); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1867,11 +1864,11 @@ func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("GadgetList")
+	n8, ok := d.OpenMap("GadgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n7); i++ {
+	for i := 0; d.NextKey(i, n8); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1880,28 +1877,25 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k8, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k9, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n10, ok := d.OpenArray("[]Gadget"); ok {
-					s9 := m.Items[:0]
-					if cap(s9) < n10 {
-						s9 = make([]Gadget, 0, cborwire.SliceCap[Gadget](n10))
+				} else if n11, ok := d.OpenArray("[]Gadget"); ok {
+					s10 := m.Items[:0]
+					if cap(s10) < n11 {
+						s10 = make([]Gadget, 0, cborwire.SliceCap[Gadget](n11))
 					}
-					for i := 0; d.NextElem(i, n10); i++ {
-						if i < cap(s9) {
-							s9 = s9[:i+1]
-						} else {
-							s9 = append(s9, *new(Gadget))
-						}
-						s9[i].DecodeCBOR(d)
+					at12 := d.Offset()
+					for i := 0; d.NextElem(i, n11); i++ {
+						s10 = cborwire.Grow(d, s10, n11, at12)
+						s10[i].DecodeCBOR(d)
 					}
-					if len(s9) == 0 {
-						s9 = []Gadget{}
+					if len(s10) == 0 {
+						s10 = []Gadget{}
 					}
-					m.Items = s9
+					m.Items = s10
 				}
-				cborwire.Keep(d, k8, m.Items)
+				cborwire.Keep(d, k9, m.Items)
 			}
 		default:
 			d.Skip()
@@ -1913,35 +1907,32 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n11, ok := d.OpenMap("GadgetSpec")
+	n13, ok := d.OpenMap("GadgetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n11); i++ {
+	for i := 0; d.NextKey(i, n13); i++ {
 		switch string(d.Key()) {
 		case "parts":
-			if k12, ok := cborwire.ReuseSlice(d, &m.Parts); !ok {
+			if k14, ok := cborwire.ReuseSlice(d, &m.Parts); !ok {
 				if d.Null() {
 					m.Parts = nil
-				} else if n14, ok := d.OpenArray("[]string"); ok {
-					s13 := m.Parts[:0]
-					if cap(s13) < n14 {
-						s13 = make([]string, 0, cborwire.SliceCap[string](n14))
+				} else if n16, ok := d.OpenArray("[]string"); ok {
+					s15 := m.Parts[:0]
+					if cap(s15) < n16 {
+						s15 = make([]string, 0, cborwire.SliceCap[string](n16))
 					}
-					for i := 0; d.NextElem(i, n14); i++ {
-						if i < cap(s13) {
-							s13 = s13[:i+1]
-						} else {
-							s13 = append(s13, *new(string))
-						}
-						cborwire.String(d, &s13[i])
+					at17 := d.Offset()
+					for i := 0; d.NextElem(i, n16); i++ {
+						s15 = cborwire.Grow(d, s15, n16, at17)
+						cborwire.String(d, &s15[i])
 					}
-					if len(s13) == 0 {
-						s13 = []string{}
+					if len(s15) == 0 {
+						s15 = []string{}
 					}
-					m.Parts = s13
+					m.Parts = s15
 				}
-				cborwire.Keep(d, k12, m.Parts)
+				cborwire.Keep(d, k14, m.Parts)
 			}
 		default:
 			d.Skip()
@@ -1953,11 +1944,11 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Port) DecodeCBOR(d *cborwire.Decoder) error {
-	n15, ok := d.OpenMap("Port")
+	n18, ok := d.OpenMap("Port")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n15); i++ {
+	for i := 0; d.NextKey(i, n18); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -1975,11 +1966,11 @@ func (m *Port) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Thing) DecodeCBOR(d *cborwire.Decoder) error {
-	n16, ok := d.OpenMap("Thing")
+	n19, ok := d.OpenMap("Thing")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n16); i++ {
+	for i := 0; d.NextKey(i, n19); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1999,35 +1990,32 @@ func (m *Thing) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Tree) DecodeCBOR(d *cborwire.Decoder) error {
-	n17, ok := d.OpenMap("Tree")
+	n20, ok := d.OpenMap("Tree")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n17); i++ {
+	for i := 0; d.NextKey(i, n20); i++ {
 		switch string(d.Key()) {
 		case "children":
-			if k18, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
+			if k21, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
 				if d.Null() {
 					m.Children = nil
-				} else if n20, ok := d.OpenArray("[]Tree"); ok {
-					s19 := m.Children[:0]
-					if cap(s19) < n20 {
-						s19 = make([]Tree, 0, cborwire.SliceCap[Tree](n20))
+				} else if n23, ok := d.OpenArray("[]Tree"); ok {
+					s22 := m.Children[:0]
+					if cap(s22) < n23 {
+						s22 = make([]Tree, 0, cborwire.SliceCap[Tree](n23))
 					}
-					for i := 0; d.NextElem(i, n20); i++ {
-						if i < cap(s19) {
-							s19 = s19[:i+1]
-						} else {
-							s19 = append(s19, *new(Tree))
-						}
-						s19[i].DecodeCBOR(d)
+					at24 := d.Offset()
+					for i := 0; d.NextElem(i, n23); i++ {
+						s22 = cborwire.Grow(d, s22, n23, at24)
+						s22[i].DecodeCBOR(d)
 					}
-					if len(s19) == 0 {
-						s19 = []Tree{}
+					if len(s22) == 0 {
+						s22 = []Tree{}
 					}
-					m.Children = s19
+					m.Children = s22
 				}
-				cborwire.Keep(d, k18, m.Children)
+				cborwire.Keep(d, k21, m.Children)
 			}
 		default:
 			d.Skip()
@@ -2039,11 +2027,11 @@ func (m *Tree) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
-	n21, ok := d.OpenMap("Widget")
+	n25, ok := d.OpenMap("Widget")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n21); i++ {
+	for i := 0; d.NextKey(i, n25); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -2065,18 +2053,18 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n22, ok := d.OpenMap("WidgetSpec")
+	n26, ok := d.OpenMap("WidgetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n22); i++ {
+	for i := 0; d.NextKey(i, n26); i++ {
 		switch string(d.Key()) {
 		case "paused":
 			cborwire.Bool(d, &m.CommonSpec.Paused)
 		case "size":
 			cborwire.String(d, &m.Size)
 		case "replicas":
-			if k23, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+			if k27, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
 				} else {
@@ -2085,10 +2073,10 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Replicas)
 				}
-				cborwire.Keep(d, k23, m.Replicas)
+				cborwire.Keep(d, k27, m.Replicas)
 			}
 		case "minSize":
-			if k24, ok := cborwire.ReusePtr(d, &m.MinSize); !ok {
+			if k28, ok := cborwire.ReusePtr(d, &m.MinSize); !ok {
 				if d.Null() {
 					m.MinSize = nil
 				} else {
@@ -2097,10 +2085,10 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.MinSize)
 				}
-				cborwire.Keep(d, k24, m.MinSize)
+				cborwire.Keep(d, k28, m.MinSize)
 			}
 		case "maxSize":
-			if k25, ok := cborwire.ReusePtr(d, &m.MaxSize); !ok {
+			if k29, ok := cborwire.ReusePtr(d, &m.MaxSize); !ok {
 				if d.Null() {
 					m.MaxSize = nil
 				} else {
@@ -2109,7 +2097,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.MaxSize)
 				}
-				cborwire.Keep(d, k25, m.MaxSize)
+				cborwire.Keep(d, k29, m.MaxSize)
 			}
 		case "step":
 			cborwire.Int(d, &m.Step)
@@ -2122,7 +2110,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "level":
 			cborwire.Int(d, &m.Level)
 		case "note":
-			if k26, ok := cborwire.ReusePtr(d, &m.Note); !ok {
+			if k30, ok := cborwire.ReusePtr(d, &m.Note); !ok {
 				if d.Null() {
 					m.Note = nil
 				} else {
@@ -2131,160 +2119,155 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Note)
 				}
-				cborwire.Keep(d, k26, m.Note)
+				cborwire.Keep(d, k30, m.Note)
 			}
 		case "color":
 			cborwire.String(d, &m.Color)
 		case "shade":
 			cborwire.String(d, &m.Shade)
 		case "tags":
-			if k27, ok := cborwire.ReuseSlice(d, &m.Tags); !ok {
+			if k31, ok := cborwire.ReuseSlice(d, &m.Tags); !ok {
 				if d.Null() {
 					m.Tags = nil
-				} else if n29, ok := d.OpenArray("[]string"); ok {
-					s28 := m.Tags[:0]
-					if cap(s28) < n29 {
-						s28 = make([]string, 0, cborwire.SliceCap[string](n29))
+				} else if n33, ok := d.OpenArray("[]string"); ok {
+					s32 := m.Tags[:0]
+					if cap(s32) < n33 {
+						s32 = make([]string, 0, cborwire.SliceCap[string](n33))
 					}
-					for i := 0; d.NextElem(i, n29); i++ {
-						if i < cap(s28) {
-							s28 = s28[:i+1]
-						} else {
-							s28 = append(s28, *new(string))
-						}
-						cborwire.String(d, &s28[i])
+					at34 := d.Offset()
+					for i := 0; d.NextElem(i, n33); i++ {
+						s32 = cborwire.Grow(d, s32, n33, at34)
+						cborwire.String(d, &s32[i])
 					}
-					if len(s28) == 0 {
-						s28 = []string{}
+					if len(s32) == 0 {
+						s32 = []string{}
 					}
-					m.Tags = s28
+					m.Tags = s32
 				}
-				cborwire.Keep(d, k27, m.Tags)
+				cborwire.Keep(d, k31, m.Tags)
 			}
 		case "ports":
-			if k30, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
+			if k35, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
 				if d.Null() {
 					m.Ports = nil
-				} else if n32, ok := d.OpenArray("[]Port"); ok {
-					s31 := m.Ports[:0]
-					if cap(s31) < n32 {
-						s31 = make([]Port, 0, cborwire.SliceCap[Port](n32))
+				} else if n37, ok := d.OpenArray("[]Port"); ok {
+					s36 := m.Ports[:0]
+					if cap(s36) < n37 {
+						s36 = make([]Port, 0, cborwire.SliceCap[Port](n37))
 					}
-					for i := 0; d.NextElem(i, n32); i++ {
-						if i < cap(s31) {
-							s31 = s31[:i+1]
-						} else {
-							s31 = append(s31, *new(Port))
-						}
-						s31[i].DecodeCBOR(d)
+					at38 := d.Offset()
+					for i := 0; d.NextElem(i, n37); i++ {
+						s36 = cborwire.Grow(d, s36, n37, at38)
+						s36[i].DecodeCBOR(d)
 					}
-					if len(s31) == 0 {
-						s31 = []Port{}
+					if len(s36) == 0 {
+						s36 = []Port{}
 					}
-					m.Ports = s31
+					m.Ports = s36
 				}
-				cborwire.Keep(d, k30, m.Ports)
+				cborwire.Keep(d, k35, m.Ports)
 			}
 		case "zones":
-			if k33, ok := cborwire.ReuseSlice(d, &m.Zones); !ok {
+			if k39, ok := cborwire.ReuseSlice(d, &m.Zones); !ok {
 				if d.Null() {
 					m.Zones = nil
-				} else if n35, ok := d.OpenArray("[]string"); ok {
-					s34 := m.Zones[:0]
-					if cap(s34) < n35 {
-						s34 = make([]string, 0, cborwire.SliceCap[string](n35))
+				} else if n41, ok := d.OpenArray("[]string"); ok {
+					s40 := m.Zones[:0]
+					if cap(s40) < n41 {
+						s40 = make([]string, 0, cborwire.SliceCap[string](n41))
 					}
-					for i := 0; d.NextElem(i, n35); i++ {
-						if i < cap(s34) {
-							s34 = s34[:i+1]
-						} else {
-							s34 = append(s34, *new(string))
-						}
-						cborwire.String(d, &s34[i])
+					at42 := d.Offset()
+					for i := 0; d.NextElem(i, n41); i++ {
+						s40 = cborwire.Grow(d, s40, n41, at42)
+						cborwire.String(d, &s40[i])
 					}
-					if len(s34) == 0 {
-						s34 = []string{}
+					if len(s40) == 0 {
+						s40 = []string{}
 					}
-					m.Zones = s34
+					m.Zones = s40
 				}
-				cborwire.Keep(d, k33, m.Zones)
+				cborwire.Keep(d, k39, m.Zones)
 			}
 		case "matrix":
-			if k36, ok := cborwire.ReuseSlice(d, &m.Matrix); !ok {
+			if k43, ok := cborwire.ReuseSlice(d, &m.Matrix); !ok {
 				if d.Null() {
 					m.Matrix = nil
-				} else if n38, ok := d.OpenArray("[][]int32"); ok {
-					s37 := m.Matrix[:0]
-					if cap(s37) < n38 {
-						s37 = make([][]int32, 0, cborwire.SliceCap[[]int32](n38))
+				} else if n45, ok := d.OpenArray("[][]int32"); ok {
+					s44 := m.Matrix[:0]
+					if cap(s44) < n45 {
+						s44 = make([][]int32, 0, cborwire.SliceCap[[]int32](n45))
 					}
-					for i := 0; d.NextElem(i, n38); i++ {
-						if i < cap(s37) {
-							s37 = s37[:i+1]
-						} else {
-							s37 = append(s37, *new([]int32))
-						}
-						if k39, ok := cborwire.ReuseSlice(d, &s37[i]); !ok {
+					at46 := d.Offset()
+					for i := 0; d.NextElem(i, n45); i++ {
+						s44 = cborwire.Grow(d, s44, n45, at46)
+						if k47, ok := cborwire.ReuseSlice(d, &s44[i]); !ok {
 							if d.Null() {
-								s37[i] = nil
-							} else if n41, ok := d.OpenArray("[]int32"); ok {
-								s40 := s37[i][:0]
-								if cap(s40) < n41 {
-									s40 = make([]int32, 0, cborwire.SliceCap[int32](n41))
+								s44[i] = nil
+							} else if n49, ok := d.OpenArray("[]int32"); ok {
+								s48 := s44[i][:0]
+								if cap(s48) < n49 {
+									s48 = make([]int32, 0, cborwire.SliceCap[int32](n49))
 								}
-								for i := 0; d.NextElem(i, n41); i++ {
-									if i < cap(s40) {
-										s40 = s40[:i+1]
-									} else {
-										s40 = append(s40, *new(int32))
-									}
-									cborwire.Int(d, &s40[i])
+								at50 := d.Offset()
+								for i := 0; d.NextElem(i, n49); i++ {
+									s48 = cborwire.Grow(d, s48, n49, at50)
+									cborwire.Int(d, &s48[i])
 								}
-								if len(s40) == 0 {
-									s40 = []int32{}
+								if len(s48) == 0 {
+									s48 = []int32{}
 								}
-								s37[i] = s40
+								s44[i] = s48
 							}
-							cborwire.Keep(d, k39, s37[i])
+							cborwire.Keep(d, k47, s44[i])
 						}
 					}
-					if len(s37) == 0 {
-						s37 = [][]int32{}
+					if len(s44) == 0 {
+						s44 = [][]int32{}
 					}
-					m.Matrix = s37
+					m.Matrix = s44
 				}
-				cborwire.Keep(d, k36, m.Matrix)
+				cborwire.Keep(d, k43, m.Matrix)
 			}
 		case "labels":
 			cborwire.StringMap(d, &m.Labels)
 		case "routes":
-			if k42, ok := cborwire.ReuseMap(d, &m.Routes); !ok {
-				cborwire.Map(d, &m.Routes, "map[string][]Port", func(d *cborwire.Decoder, v *[]Port) {
-					if k43, ok := cborwire.ReuseSlice(d, v); !ok {
-						if d.Null() {
-							(*v) = nil
-						} else if n45, ok := d.OpenArray("[]Port"); ok {
-							s44 := (*v)[:0]
-							if cap(s44) < n45 {
-								s44 = make([]Port, 0, cborwire.SliceCap[Port](n45))
-							}
-							for i := 0; d.NextElem(i, n45); i++ {
-								if i < cap(s44) {
-									s44 = s44[:i+1]
-								} else {
-									s44 = append(s44, *new(Port))
-								}
-								s44[i].DecodeCBOR(d)
-							}
-							if len(s44) == 0 {
-								s44 = []Port{}
-							}
-							(*v) = s44
-						}
-						cborwire.Keep(d, k43, (*v))
+			if k51, ok := cborwire.ReuseMap(d, &m.Routes); !ok {
+				if d.Null() {
+					m.Routes = nil
+				} else if n52, ok := d.OpenMap("map[string][]Port"); ok {
+					if m.Routes == nil {
+						m.Routes = make(map[string][]Port, cborwire.MapCap(n52))
 					}
-				})
-				cborwire.Keep(d, k42, m.Routes)
+					for i := 0; d.NextKey(i, n52); i++ {
+						key53 := d.InternString(d.Key())
+						var v54 []Port
+						if k55, ok := cborwire.ReuseSlice(d, &v54); !ok {
+							if d.Null() {
+								v54 = nil
+							} else if n57, ok := d.OpenArray("[]Port"); ok {
+								s56 := v54[:0]
+								if cap(s56) < n57 {
+									s56 = make([]Port, 0, cborwire.SliceCap[Port](n57))
+								}
+								at58 := d.Offset()
+								for i := 0; d.NextElem(i, n57); i++ {
+									s56 = cborwire.Grow(d, s56, n57, at58)
+									s56[i].DecodeCBOR(d)
+								}
+								if len(s56) == 0 {
+									s56 = []Port{}
+								}
+								v54 = s56
+							}
+							cborwire.Keep(d, k55, v54)
+						}
+						if d.Err() != nil {
+							break
+						}
+						m.Routes[key53] = v54
+					}
+				}
+				cborwire.Keep(d, k51, m.Routes)
 			}
 		case "data":
 			cborwire.Bytes(d, &m.Data)
@@ -2297,7 +2280,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "big":
 			cborwire.Uint(d, &m.Big)
 		case "timeout":
-			if k46, ok := cborwire.ReusePtr(d, &m.Timeout); !ok {
+			if k59, ok := cborwire.ReusePtr(d, &m.Timeout); !ok {
 				if d.Null() {
 					m.Timeout = nil
 				} else {
@@ -2306,10 +2289,10 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Timeout).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k46, m.Timeout)
+				cborwire.Keep(d, k59, m.Timeout)
 			}
 		case "deadline":
-			if k47, ok := cborwire.ReusePtr(d, &m.Deadline); !ok {
+			if k60, ok := cborwire.ReusePtr(d, &m.Deadline); !ok {
 				if d.Null() {
 					m.Deadline = nil
 				} else {
@@ -2318,7 +2301,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Deadline).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k47, m.Deadline)
+				cborwire.Keep(d, k60, m.Deadline)
 			}
 		case "memory":
 			cborwire.ViaJSON(d, &m.Memory, "Quantity")
@@ -2329,7 +2312,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "threshold":
 			cborwire.String(d, &m.Threshold)
 		case "template":
-			if k48, ok := cborwire.ReusePtr(d, &m.Template); !ok {
+			if k61, ok := cborwire.ReusePtr(d, &m.Template); !ok {
 				if d.Null() {
 					m.Template = nil
 				} else {
@@ -2338,10 +2321,10 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.Template, "PodTemplateSpec")
 				}
-				cborwire.Keep(d, k48, m.Template)
+				cborwire.Keep(d, k61, m.Template)
 			}
 		case "selector":
-			if k49, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
+			if k62, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
 				if d.Null() {
 					m.Selector = nil
 				} else {
@@ -2350,12 +2333,12 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k49, m.Selector)
+				cborwire.Keep(d, k62, m.Selector)
 			}
 		case "extra":
 			cborwire.ViaJSON(d, &m.Extra, "RawExtension")
 		case "object":
-			if k50, ok := cborwire.ReusePtr(d, &m.Object); !ok {
+			if k63, ok := cborwire.ReusePtr(d, &m.Object); !ok {
 				if d.Null() {
 					m.Object = nil
 				} else {
@@ -2364,10 +2347,10 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.Object, "RawExtension")
 				}
-				cborwire.Keep(d, k50, m.Object)
+				cborwire.Keep(d, k63, m.Object)
 			}
 		case "thing":
-			if k51, ok := cborwire.ReusePtr(d, &m.Thing); !ok {
+			if k64, ok := cborwire.ReusePtr(d, &m.Thing); !ok {
 				if d.Null() {
 					m.Thing = nil
 				} else {
@@ -2376,10 +2359,10 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Thing).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k51, m.Thing)
+				cborwire.Keep(d, k64, m.Thing)
 			}
 		case "config":
-			if k52, ok := cborwire.ReusePtr(d, &m.Config); !ok {
+			if k65, ok := cborwire.ReusePtr(d, &m.Config); !ok {
 				if d.Null() {
 					m.Config = nil
 				} else {
@@ -2388,17 +2371,30 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaUnmarshaler(d, m.Config, "JSON")
 				}
-				cborwire.Keep(d, k52, m.Config)
+				cborwire.Keep(d, k65, m.Config)
 			}
 		case "values":
-			if k53, ok := cborwire.ReuseMap(d, &m.Values); !ok {
-				cborwire.Map(d, &m.Values, "map[string]any", func(d *cborwire.Decoder, v *any) {
-					(*v) = d.Any()
-				})
-				cborwire.Keep(d, k53, m.Values)
+			if k66, ok := cborwire.ReuseMap(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if n67, ok := d.OpenMap("map[string]any"); ok {
+					if m.Values == nil {
+						m.Values = make(map[string]any, cborwire.MapCap(n67))
+					}
+					for i := 0; d.NextKey(i, n67); i++ {
+						key68 := d.InternString(d.Key())
+						var v69 any
+						v69 = d.Any()
+						if d.Err() != nil {
+							break
+						}
+						m.Values[key68] = v69
+					}
+				}
+				cborwire.Keep(d, k66, m.Values)
 			}
 		case "free":
-			if k54, ok := cborwire.ReusePtr(d, &m.Free); !ok {
+			if k70, ok := cborwire.ReusePtr(d, &m.Free); !ok {
 				if d.Null() {
 					m.Free = nil
 				} else {
@@ -2407,11 +2403,11 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Free).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k54, m.Free)
+				cborwire.Keep(d, k70, m.Free)
 			}
 		case "anonymous":
-			if n55, ok := d.OpenMap("WidgetSpec.Anonymous"); ok {
-				for i := 0; d.NextKey(i, n55); i++ {
+			if n71, ok := d.OpenMap("WidgetSpec.Anonymous"); ok {
+				for i := 0; d.NextKey(i, n71); i++ {
 					switch string(d.Key()) {
 					case "inner":
 						cborwire.String(d, &m.Anonymous.Inner)
@@ -2421,7 +2417,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				}
 			}
 		case "defaults":
-			if k56, ok := cborwire.ReusePtr(d, &m.Defaults); !ok {
+			if k72, ok := cborwire.ReusePtr(d, &m.Defaults); !ok {
 				if d.Null() {
 					m.Defaults = nil
 				} else {
@@ -2430,37 +2426,34 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Defaults).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k56, m.Defaults)
+				cborwire.Keep(d, k72, m.Defaults)
 			}
 		case "immutable":
 			cborwire.String(d, &m.Immutable)
 		case "stamp":
-			if n57, ok := d.OpenMap("WidgetSpec.Stamp"); ok {
-				for i := 0; d.NextKey(i, n57); i++ {
+			if n73, ok := d.OpenMap("WidgetSpec.Stamp"); ok {
+				for i := 0; d.NextKey(i, n73); i++ {
 					switch string(d.Key()) {
 					case "by":
-						if k58, ok := cborwire.ReuseSlice(d, &m.Stamp.By); !ok {
+						if k74, ok := cborwire.ReuseSlice(d, &m.Stamp.By); !ok {
 							if d.Null() {
 								m.Stamp.By = nil
-							} else if n60, ok := d.OpenArray("[]string"); ok {
-								s59 := m.Stamp.By[:0]
-								if cap(s59) < n60 {
-									s59 = make([]string, 0, cborwire.SliceCap[string](n60))
+							} else if n76, ok := d.OpenArray("[]string"); ok {
+								s75 := m.Stamp.By[:0]
+								if cap(s75) < n76 {
+									s75 = make([]string, 0, cborwire.SliceCap[string](n76))
 								}
-								for i := 0; d.NextElem(i, n60); i++ {
-									if i < cap(s59) {
-										s59 = s59[:i+1]
-									} else {
-										s59 = append(s59, *new(string))
-									}
-									cborwire.String(d, &s59[i])
+								at77 := d.Offset()
+								for i := 0; d.NextElem(i, n76); i++ {
+									s75 = cborwire.Grow(d, s75, n76, at77)
+									cborwire.String(d, &s75[i])
 								}
-								if len(s59) == 0 {
-									s59 = []string{}
+								if len(s75) == 0 {
+									s75 = []string{}
 								}
-								m.Stamp.By = s59
+								m.Stamp.By = s75
 							}
-							cborwire.Keep(d, k58, m.Stamp.By)
+							cborwire.Keep(d, k74, m.Stamp.By)
 						}
 					default:
 						d.Skip()
@@ -2477,11 +2470,11 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n61, ok := d.OpenMap("WidgetStatus")
+	n78, ok := d.OpenMap("WidgetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n61); i++ {
+	for i := 0; d.NextKey(i, n78); i++ {
 		switch string(d.Key()) {
 		case "replicas":
 			cborwire.Int(d, &m.Replicas)
@@ -2490,28 +2483,25 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "observedGeneration":
 			cborwire.Int(d, &m.ObservedGeneration)
 		case "conditions":
-			if k62, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if k79, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n64, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s63 := m.Conditions[:0]
-					if cap(s63) < n64 {
-						s63 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n64))
+				} else if n81, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s80 := m.Conditions[:0]
+					if cap(s80) < n81 {
+						s80 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n81))
 					}
-					for i := 0; d.NextElem(i, n64); i++ {
-						if i < cap(s63) {
-							s63 = s63[:i+1]
-						} else {
-							s63 = append(s63, *new(metav1.Condition))
-						}
-						s63[i].DecodeCBOR(d)
+					at82 := d.Offset()
+					for i := 0; d.NextElem(i, n81); i++ {
+						s80 = cborwire.Grow(d, s80, n81, at82)
+						s80[i].DecodeCBOR(d)
 					}
-					if len(s63) == 0 {
-						s63 = []metav1.Condition{}
+					if len(s80) == 0 {
+						s80 = []metav1.Condition{}
 					}
-					m.Conditions = s63
+					m.Conditions = s80
 				}
-				cborwire.Keep(d, k62, m.Conditions)
+				cborwire.Keep(d, k79, m.Conditions)
 			}
 		case "lastUpdate":
 			m.LastUpdate.DecodeCBOR(d)
@@ -2525,11 +2515,11 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n65, ok := d.OpenMap("WidgetList")
+	n83, ok := d.OpenMap("WidgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n65); i++ {
+	for i := 0; d.NextKey(i, n83); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -2538,28 +2528,25 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k66, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if k84, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n68, ok := d.OpenArray("[]Widget"); ok {
-					s67 := m.Items[:0]
-					if cap(s67) < n68 {
-						s67 = make([]Widget, 0, cborwire.SliceCap[Widget](n68))
+				} else if n86, ok := d.OpenArray("[]Widget"); ok {
+					s85 := m.Items[:0]
+					if cap(s85) < n86 {
+						s85 = make([]Widget, 0, cborwire.SliceCap[Widget](n86))
 					}
-					for i := 0; d.NextElem(i, n68); i++ {
-						if i < cap(s67) {
-							s67 = s67[:i+1]
-						} else {
-							s67 = append(s67, *new(Widget))
-						}
-						s67[i].DecodeCBOR(d)
+					at87 := d.Offset()
+					for i := 0; d.NextElem(i, n86); i++ {
+						s85 = cborwire.Grow(d, s85, n86, at87)
+						s85[i].DecodeCBOR(d)
 					}
-					if len(s67) == 0 {
-						s67 = []Widget{}
+					if len(s85) == 0 {
+						s85 = []Widget{}
 					}
-					m.Items = s67
+					m.Items = s85
 				}
-				cborwire.Keep(d, k66, m.Items)
+				cborwire.Keep(d, k84, m.Items)
 			}
 		default:
 			d.Skip()

@@ -408,12 +408,9 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 					if cap(s6) < n7 {
 						s6 = make([]Widget, 0, cborwire.SliceCap[Widget](n7))
 					}
+					at8 := d.Offset()
 					for i := 0; d.NextElem(i, n7); i++ {
-						if i < cap(s6) {
-							s6 = s6[:i+1]
-						} else {
-							s6 = append(s6, *new(Widget))
-						}
+						s6 = cborwire.Grow(d, s6, n7, at8)
 						s6[i].DecodeCBOR(d)
 					}
 					if len(s6) == 0 {
