@@ -15,6 +15,7 @@ import (
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/reflector"
 )
 
 // A handler that blocks delays neither the cache nor the other handlers,
@@ -280,7 +281,10 @@ func TestHandlerRegisteredDuringRelist(t *testing.T) {
 
 func testHandlerRegisteredDuringRelist[T client.Object](t *testing.T, f flavour[T]) {
 	synctest.Test(t, func(t *testing.T) {
-		inf := newInformer[T](t, idleSource[T]{}, informer.Options[T]{})
+		// Streaming lists: the reflector begins no full state before the
+		// watch answers, so the test is the store's only writer (a paged
+		// list begins one before its first page).
+		inf := newInformer[T](t, idleSource[T]{}, informer.Options[T]{Reflector: reflector.Options{WatchList: true}})
 		s := inf.Store()
 		w := informer.Writer(s)
 		early := &logHandler[T]{}
