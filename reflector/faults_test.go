@@ -249,6 +249,9 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name: "too large resource version: wait as Retry-After says, then resume",
+			// Streaming lists: the watch is open once the store is synced,
+			// so DropWatches finds it.
+			opts: reflector.Options{WatchList: true},
 			fault: func(t *testing.T, e *env) {
 				n := len(e.tap.requests("watch"))
 				e.s.Faults().TooLargeResourceVersionNext(2)
