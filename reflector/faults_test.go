@@ -218,6 +218,7 @@ func TestFaults(t *testing.T) {
 		{
 			name: "429 storm on a resumed watch",
 			fault: func(t *testing.T, e *env) {
+				e.tap.waitOpenWatch(t)
 				n := len(e.tap.requests("watch"))
 				e.s.Faults().FailNext(3, http.StatusTooManyRequests, 3*time.Second)
 				e.s.Faults().DropWatches()
@@ -371,6 +372,7 @@ func testLogger(t *testing.T) *slog.Logger {
 
 // dropWatches ends the open watches and waits for the next one.
 func dropWatches(t *testing.T, e *env) {
+	e.tap.waitOpenWatch(t)
 	n := len(e.tap.requests("watch"))
 	e.s.Faults().DropWatches()
 	e.tap.waitRequests(t, n+1, "watch")
@@ -400,6 +402,7 @@ func compact(e *env) {
 // compactWhileDropped compacts, drops the watches, and waits for the
 // relist that the resuming watch's 410 calls for.
 func compactWhileDropped(t *testing.T, e *env) {
+	e.tap.waitOpenWatch(t)
 	n := len(e.tap.requests("list", "watch-list"))
 	compact(e)
 	e.s.Faults().DropWatches()

@@ -125,7 +125,7 @@ func (tp *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	tp.reqs = append(tp.reqs, r)
 	if err == nil && r.kind != "list" && r.kind != req.Method {
 		tp.watches++
-		b := &stallBody{ReadCloser: resp.Body, tp: tp, n: tp.watches, closed: make(chan struct{}), ctx: req.Context()}
+		b := &stallBody{ReadCloser: resp.Body, tp: tp, n: tp.watches, code: resp.StatusCode, closed: make(chan struct{}), ctx: req.Context()}
 		tp.open = append(tp.open, b)
 		resp.Body = b
 	}
@@ -162,6 +162,33 @@ func (tp *tap) waitRequests(t *testing.T, n int, kinds ...string) []request {
 	}
 }
 
+// waitOpenWatch waits until the server holds a watch: one answered 200
+// whose body is not closed. A paged full state syncs the store before
+// its watch opens, so a fault meant for the open watch waits for this.
+func (tp *tap) waitOpenWatch(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		tp.mu.Lock()
+		open := slices.ContainsFunc(tp.open, func(b *stallBody) bool {
+			select {
+			case <-b.closed:
+				return false
+			default:
+				return b.code == http.StatusOK
+			}
+		})
+		tp.mu.Unlock()
+		if open {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no watch open:\n%v", tp.requests())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // stallOpenWatches makes every watch open now stop delivering: reads
 // block until the body is closed. Later watches are not affected.
 func (tp *tap) stallOpenWatches() {
@@ -174,6 +201,7 @@ type stallBody struct {
 	io.ReadCloser
 	tp     *tap
 	n      int
+	code   int // the answer's status
 	ctx    context.Context
 	once   sync.Once
 	closed chan struct{}

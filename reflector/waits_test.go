@@ -186,6 +186,10 @@ func TestBackoffResetsAfterDelivery(t *testing.T) {
 		st := newCheckStore(e.obs)
 		_, stop := e.run(t, st, reflector.Options{})
 		waitInSync(t, st, e.obs, time.Minute)
+		// A change seen through the watch: the server holds the watch
+		// DropWatches drops (the list alone syncs the store).
+		create(t, e.obs, 299)
+		waitInSync(t, st, e.obs, time.Minute)
 		busy := func() *metav1.Status {
 			return &metav1.Status{Code: http.StatusServiceUnavailable, Reason: "ServiceUnavailable", Message: "busy"}
 		}

@@ -130,7 +130,8 @@ type watcher struct {
 	flusher http.Flusher
 	state   State
 	buf     []byte
-	ended   bool // the stream must end (fault, or write error)
+	ended   bool            // the stream must end (fault, or write error)
+	drop    <-chan struct{} // closed by Faults.DropWatches
 }
 
 func (s *Server) Serve(w http.ResponseWriter, req *http.Request, r *request.Request) {
@@ -157,12 +158,15 @@ func (s *Server) Serve(w http.ResponseWriter, req *http.Request, r *request.Requ
 	if out.Format == request.FormatProtobuf {
 		ct = codec.MediaTypeProtobuf + ";stream=watch"
 	}
+	// Taken before the answer's headers: a DropWatches from a client
+	// that has seen them ends this watch.
+	drop := s.Faults.DropChan()
 	h := w.Header()
 	h.Set("Content-Type", ct)
 	h.Set("Cache-Control", "no-cache, private")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	wt := &watcher{s: s, r: r, opts: opts, out: out, w: w, flusher: flusher}
+	wt := &watcher{s: s, r: r, opts: opts, out: out, w: w, flusher: flusher, drop: drop}
 	wt.run(req, plan)
 }
 
@@ -193,7 +197,7 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 		defer t.Stop()
 		bookmarks = t.C
 	}
-	drop := wt.s.Faults.DropChan()
+	drop := wt.drop
 	for _, o := range p.initial {
 		if wt.visible(o) && !wt.send(storage.Added, o) {
 			return
