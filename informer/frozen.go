@@ -1,7 +1,6 @@
 package informer
 
 import (
-	"hash/maphash"
 	"iter"
 	"sync"
 
@@ -12,9 +11,8 @@ import (
 // (unstructured.Frozen: one string per object, half to two thirds of
 // the decoded maps' heap) and builds a new Unstructured on every read.
 type frozenShelf struct {
-	seed   maphash.Seed
-	tables map[string]*nameTable[frozenEntry]
-	buf    []byte // Freeze's scratch space; writes hold the Store's lock
+	namespaced[frozenEntry]
+	buf []byte // Freeze's scratch space; writes hold the Store's lock
 }
 
 // frozenEntry is one cached object: its frozen form, or, for the rare
@@ -41,11 +39,11 @@ func (e frozenEntry) thaw() *unstructured.Unstructured {
 }
 
 func newFrozenShelf() *frozenShelf {
-	return &frozenShelf{seed: maphash.MakeSeed(), tables: map[string]*nameTable[frozenEntry]{}}
+	return &frozenShelf{namespaced: newNamespaced[frozenEntry]()}
 }
 
 func (f *frozenShelf) get(ns, name string) (*unstructured.Unstructured, bool) {
-	e, ok := f.tables[ns].get(f.seed, name)
+	e, ok := f.lookup(ns, name)
 	if !ok {
 		return nil, false
 	}
@@ -53,7 +51,7 @@ func (f *frozenShelf) get(ns, name string) (*unstructured.Unstructured, bool) {
 }
 
 func (f *frozenShelf) getLater(ns, name string, next *unstructured.Unstructured) (*unstructured.Unstructured, func() *unstructured.Unstructured) {
-	e, ok := f.tables[ns].get(f.seed, name)
+	e, ok := f.lookup(ns, name)
 	switch {
 	case !ok:
 		return nil, nil
@@ -64,7 +62,7 @@ func (f *frozenShelf) getLater(ns, name string, next *unstructured.Unstructured)
 }
 
 func (f *frozenShelf) version(ns, name string) (rv, uid string, ok bool) {
-	e, ok := f.tables[ns].get(f.seed, name)
+	e, ok := f.lookup(ns, name)
 	switch {
 	case !ok:
 		return "", "", false
@@ -84,36 +82,12 @@ func (f *frozenShelf) put(obj *unstructured.Unstructured) {
 	if cap(f.buf) > 1<<20 {
 		f.buf = nil // one huge object does not pin its scratch space
 	}
-	ns := obj.GetNamespace()
-	t := f.tables[ns]
-	if t == nil {
-		t = &nameTable[frozenEntry]{}
-		f.tables[ns] = t
-	}
-	t.put(f.seed, e)
-}
-
-func (f *frozenShelf) remove(ns, name string) {
-	t := f.tables[ns]
-	if t == nil {
-		return
-	}
-	t.remove(f.seed, name)
-	if t.n == 0 {
-		delete(f.tables, ns)
-	}
-}
-
-func (f *frozenShelf) count(ns string) int {
-	if t := f.tables[ns]; t != nil {
-		return t.n
-	}
-	return 0
+	f.store(obj.GetNamespace(), e)
 }
 
 func (f *frozenShelf) objects(ns string) iter.Seq[*unstructured.Unstructured] {
 	return func(yield func(*unstructured.Unstructured) bool) {
-		for e := range f.tables[ns].all() {
+		for e := range f.entries(ns) {
 			if !yield(e.thaw()) {
 				return
 			}
@@ -123,60 +97,8 @@ func (f *frozenShelf) objects(ns string) iter.Seq[*unstructured.Unstructured] {
 
 func (f *frozenShelf) all() iter.Seq2[string, *unstructured.Unstructured] {
 	return func(yield func(string, *unstructured.Unstructured) bool) {
-		for ns, t := range f.tables {
-			for e := range t.all() {
-				if !yield(ns, e.thaw()) {
-					return
-				}
-			}
-		}
-	}
-}
-
-func (f *frozenShelf) names() iter.Seq2[string, string] {
-	return func(yield func(string, string) bool) {
-		for ns, t := range f.tables {
-			for e := range t.all() {
-				if !yield(ns, e.GetName()) {
-					return
-				}
-			}
-		}
-	}
-}
-
-func (f *frozenShelf) namesIn(ns string) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		for e := range f.tables[ns].all() {
-			if !yield(e.GetName()) {
-				return
-			}
-		}
-	}
-}
-
-func (f *frozenShelf) markStale() {
-	for _, t := range f.tables {
-		t.markStale()
-	}
-}
-
-func (f *frozenShelf) unmark(ns, name string) { f.tables[ns].unmark(f.seed, name) }
-
-func (f *frozenShelf) takeStale() []objKey {
-	var out []objKey
-	for ns, t := range f.tables {
-		for _, e := range t.takeStale() {
-			out = append(out, objKey{ns, e.GetName()})
-		}
-	}
-	return out
-}
-
-func (f *frozenShelf) namespaces() iter.Seq[string] {
-	return func(yield func(string) bool) {
-		for ns := range f.tables {
-			if !yield(ns) {
+		for ns, e := range f.each() {
+			if !yield(ns, e.thaw()) {
 				return
 			}
 		}

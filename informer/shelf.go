@@ -45,73 +45,63 @@ type shelf[T client.Object] interface {
 	takeStale() []objKey
 }
 
-// decodedShelf keeps the objects as they are: reads share them.
-type decodedShelf[T client.Object] struct {
+// namespaced keeps a shelf's entries in one nameTable per namespace:
+// the bookkeeping both shelves share, whatever their entries are.
+type namespaced[E hasName] struct {
 	seed   maphash.Seed
-	tables map[string]*nameTable[T]
+	tables map[string]*nameTable[E]
 }
 
-func newDecodedShelf[T client.Object]() *decodedShelf[T] {
-	return &decodedShelf[T]{seed: maphash.MakeSeed(), tables: map[string]*nameTable[T]{}}
+func newNamespaced[E hasName]() namespaced[E] {
+	return namespaced[E]{seed: maphash.MakeSeed(), tables: map[string]*nameTable[E]{}}
 }
 
-func (d *decodedShelf[T]) get(ns, name string) (T, bool) {
-	return d.tables[ns].get(d.seed, name)
+func (n *namespaced[E]) lookup(ns, name string) (E, bool) {
+	return n.tables[ns].get(n.seed, name)
 }
 
-func (d *decodedShelf[T]) getLater(ns, name string, _ T) (T, func() T) {
-	obj, _ := d.tables[ns].get(d.seed, name)
-	return obj, nil
-}
-
-func (d *decodedShelf[T]) version(ns, name string) (rv, uid string, ok bool) {
-	obj, ok := d.tables[ns].get(d.seed, name)
-	if !ok {
-		return "", "", false
-	}
-	return obj.GetResourceVersion(), string(obj.GetUID()), true
-}
-
-func (d *decodedShelf[T]) put(obj T) {
-	ns := obj.GetNamespace()
-	t := d.tables[ns]
+// store puts e under namespace ns, replacing the entry of the same name.
+func (n *namespaced[E]) store(ns string, e E) {
+	t := n.tables[ns]
 	if t == nil {
-		t = &nameTable[T]{}
-		d.tables[ns] = t
+		t = &nameTable[E]{}
+		n.tables[ns] = t
 	}
-	t.put(d.seed, obj)
+	t.put(n.seed, e)
 }
 
-func (d *decodedShelf[T]) remove(ns, name string) {
-	t := d.tables[ns]
+func (n *namespaced[E]) remove(ns, name string) {
+	t := n.tables[ns]
 	if t == nil {
 		return
 	}
-	t.remove(d.seed, name)
+	t.remove(n.seed, name)
 	if t.n == 0 {
-		delete(d.tables, ns)
+		delete(n.tables, ns)
 	}
 }
 
-func (d *decodedShelf[T]) count(ns string) int {
-	if t := d.tables[ns]; t != nil {
+func (n *namespaced[E]) count(ns string) int {
+	if t := n.tables[ns]; t != nil {
 		return t.n
 	}
 	return 0
 }
 
-func (d *decodedShelf[T]) objects(ns string) iter.Seq[T] {
-	if t := d.tables[ns]; t != nil {
+// entries yields namespace ns's entries.
+func (n *namespaced[E]) entries(ns string) iter.Seq[E] {
+	if t := n.tables[ns]; t != nil {
 		return t.all()
 	}
-	return func(func(T) bool) {}
+	return func(func(E) bool) {}
 }
 
-func (d *decodedShelf[T]) all() iter.Seq2[string, T] {
-	return func(yield func(string, T) bool) {
-		for ns, t := range d.tables {
-			for obj := range t.all() {
-				if !yield(ns, obj) {
+// each yields every entry with its namespace.
+func (n *namespaced[E]) each() iter.Seq2[string, E] {
+	return func(yield func(string, E) bool) {
+		for ns, t := range n.tables {
+			for e := range t.all() {
+				if !yield(ns, e) {
 					return
 				}
 			}
@@ -119,52 +109,80 @@ func (d *decodedShelf[T]) all() iter.Seq2[string, T] {
 	}
 }
 
-func (d *decodedShelf[T]) names() iter.Seq2[string, string] {
+func (n *namespaced[E]) names() iter.Seq2[string, string] {
 	return func(yield func(string, string) bool) {
-		for ns, t := range d.tables {
-			for obj := range t.all() {
-				if !yield(ns, obj.GetName()) {
-					return
-				}
-			}
-		}
-	}
-}
-
-func (d *decodedShelf[T]) namesIn(ns string) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		for obj := range d.tables[ns].all() {
-			if !yield(obj.GetName()) {
+		for ns, e := range n.each() {
+			if !yield(ns, e.GetName()) {
 				return
 			}
 		}
 	}
 }
 
-func (d *decodedShelf[T]) markStale() {
-	for _, t := range d.tables {
+func (n *namespaced[E]) namesIn(ns string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for e := range n.entries(ns) {
+			if !yield(e.GetName()) {
+				return
+			}
+		}
+	}
+}
+
+func (n *namespaced[E]) markStale() {
+	for _, t := range n.tables {
 		t.markStale()
 	}
 }
 
-func (d *decodedShelf[T]) unmark(ns, name string) { d.tables[ns].unmark(d.seed, name) }
+func (n *namespaced[E]) unmark(ns, name string) { n.tables[ns].unmark(n.seed, name) }
 
-func (d *decodedShelf[T]) takeStale() []objKey {
+func (n *namespaced[E]) takeStale() []objKey {
 	var out []objKey
-	for ns, t := range d.tables {
-		for _, obj := range t.takeStale() {
-			out = append(out, objKey{ns, obj.GetName()})
+	for ns, t := range n.tables {
+		for _, e := range t.takeStale() {
+			out = append(out, objKey{ns, e.GetName()})
 		}
 	}
 	return out
 }
 
-func (d *decodedShelf[T]) namespaces() iter.Seq[string] {
+func (n *namespaced[E]) namespaces() iter.Seq[string] {
 	return func(yield func(string) bool) {
-		for ns := range d.tables {
+		for ns := range n.tables {
 			if !yield(ns) {
 				return
 			}
 		}
 	}
 }
+
+// decodedShelf keeps the objects as they are: reads share them.
+type decodedShelf[T client.Object] struct {
+	namespaced[T]
+}
+
+func newDecodedShelf[T client.Object]() *decodedShelf[T] {
+	return &decodedShelf[T]{newNamespaced[T]()}
+}
+
+func (d *decodedShelf[T]) get(ns, name string) (T, bool) { return d.lookup(ns, name) }
+
+func (d *decodedShelf[T]) getLater(ns, name string, _ T) (T, func() T) {
+	obj, _ := d.lookup(ns, name)
+	return obj, nil
+}
+
+func (d *decodedShelf[T]) version(ns, name string) (rv, uid string, ok bool) {
+	obj, ok := d.lookup(ns, name)
+	if !ok {
+		return "", "", false
+	}
+	return obj.GetResourceVersion(), string(obj.GetUID()), true
+}
+
+func (d *decodedShelf[T]) put(obj T) { d.store(obj.GetNamespace(), obj) }
+
+func (d *decodedShelf[T]) objects(ns string) iter.Seq[T] { return d.entries(ns) }
+
+func (d *decodedShelf[T]) all() iter.Seq2[string, T] { return d.each() }
