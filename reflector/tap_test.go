@@ -167,10 +167,10 @@ func (tp *tap) waitRequests(t *testing.T, n int, kinds ...string) []request {
 // its watch opens, so a fault meant for the open watch waits for this.
 func (tp *tap) waitOpenWatch(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	eventuallyTrue(t, "a watch the server holds", func() bool {
 		tp.mu.Lock()
-		open := slices.ContainsFunc(tp.open, func(b *stallBody) bool {
+		defer tp.mu.Unlock()
+		return slices.ContainsFunc(tp.open, func(b *stallBody) bool {
 			select {
 			case <-b.closed:
 				return false
@@ -178,15 +178,7 @@ func (tp *tap) waitOpenWatch(t *testing.T) {
 				return b.code == http.StatusOK
 			}
 		})
-		tp.mu.Unlock()
-		if open {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no watch open:\n%v", tp.requests())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	})
 }
 
 // stallOpenWatches makes every watch open now stop delivering: reads
