@@ -23,6 +23,11 @@ func (m *Member) lose(consumers []Consumer, why string) {
 	m.drainGen++
 	n := m.cfg.Slots
 	m.acting, m.draining, m.committed, m.joined = newSlotSet(n), newSlotSet(n), newSlotSet(n), false
+	// Not ready before a consumer hears it stops: one that sees the
+	// empty part and then probes Ready must not be told it is joined.
+	m.mu.Lock()
+	m.status.Joined = false
+	m.mu.Unlock()
 	m.publish(consumers, false)
 	done, cancel := context.WithCancel(context.Background())
 	cancel() // Drain with an ended ctx cancels the work at once, without waiting
