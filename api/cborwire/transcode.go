@@ -2,6 +2,8 @@ package cborwire
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"slices"
 	"unsafe"
 
@@ -221,22 +223,31 @@ const (
 // members with the same key.
 func (d *Decoder) sortMembers(e *jsonwire.Encoder, start int, members []member, scratch []byte) (_ []byte, dup bool) {
 	buf := e.Bytes()
-	// Sort indexes, not members: moving 4-byte indexes beats moving the
-	// members. Small maps (most: a managedFields level, an object's
-	// fields) by insertion, larger ones by slices.SortFunc.
+	// Sort small records, not members: a record carries the first 16
+	// bytes of its key as two big-endian words, which order most keys
+	// (managedFields keys differ early: "f:spec", "f:status") without a
+	// call to bytes.Compare. Small maps (most: a managedFields level, an
+	// object's fields) by insertion, larger ones by slices.SortFunc.
 	order := d.order[:0]
-	keys := d.sortKeys[:0]
 	for i, m := range members {
-		order = append(order, int32(i))
-		keys = append(keys, d.memberKey(m))
+		order = append(order, sortKey(d.memberKey(m), int32(i)))
+	}
+	less := func(a, b keyRecord) int {
+		if a.hi != b.hi {
+			return cmp.Compare(a.hi, b.hi)
+		}
+		if a.lo != b.lo {
+			return cmp.Compare(a.lo, b.lo)
+		}
+		return bytes.Compare(d.memberKey(members[a.i]), d.memberKey(members[b.i]))
 	}
 	if len(order) > 12 {
-		slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(keys[a], keys[b]) })
+		slices.SortFunc(order, less)
 	} else {
 		for i := 1; i < len(order); i++ {
 			o := order[i]
 			j := i
-			for ; j > 0 && bytes.Compare(keys[order[j-1]], keys[o]) > 0; j-- {
+			for ; j > 0 && less(order[j-1], o) > 0; j-- {
 				order[j] = order[j-1]
 			}
 			order[j] = o
@@ -246,15 +257,28 @@ func (d *Decoder) sortMembers(e *jsonwire.Encoder, start int, members []member, 
 	for i, k := range order {
 		if i > 0 {
 			sorted = append(sorted, ',')
-			dup = dup || bytes.Equal(keys[k], keys[order[i-1]])
+			dup = dup || less(order[i-1], k) == 0
 		}
-		sorted = append(sorted, buf[members[k].start:members[k].end]...)
+		sorted = append(sorted, buf[members[k.i].start:members[k.i].end]...)
 	}
 	sorted = append(sorted, '}')
 	copy(buf[start:], sorted)
-	clear(keys)
-	d.order, d.sortKeys = order[:0], keys[:0]
+	d.order = order[:0]
 	return sorted[:0], dup
+}
+
+// keyRecord is a map member being sorted: the first 16 bytes of its key
+// (zero-padded, big-endian, so that comparing the words compares the
+// bytes) and its index.
+type keyRecord struct {
+	hi, lo uint64
+	i      int32
+}
+
+func sortKey(key []byte, i int32) keyRecord {
+	var w [16]byte
+	copy(w[:], key)
+	return keyRecord{binary.BigEndian.Uint64(w[:8]), binary.BigEndian.Uint64(w[8:]), i}
 }
 
 // aliases reports whether b lies within buf.
