@@ -7,12 +7,6 @@ import (
 // maxMapHint caps the size a map is made with from a head's count.
 const maxMapHint = 1024
 
-type pair struct {
-	key string
-	val any
-	k   wire.JSONKey // the value's key, for sharing
-}
-
 // Any reads one item into the form Unstructured holds, the form the JSON
 // path gives for the same object: maps as map[string]any sized to fit,
 // arrays as []any, integers as int64 (float64 beyond int64's range),
@@ -23,8 +17,7 @@ type pair struct {
 // kube-apiserver put their keys in. A map key that is not a string, or
 // NaN or an infinity, is an error.
 func (d *Decoder) Any() any {
-	v, _ := d.anyValue(false)
-	return v
+	return d.anyValue()
 }
 
 // AnyObject reads a map (the top of an object) into a new map that is
@@ -38,186 +31,141 @@ func (d *Decoder) AnyObject() map[string]any {
 		d.Fail("map[string]any")
 		return nil
 	}
-	v, _ := d.anyMap(false)
-	return v
+	return d.anyMap(false)
 }
 
-// anyValue reads one item; keyed asks for its sharing key (the zero key
-// when there is no ReadOnly table).
-func (d *Decoder) anyValue(keyed bool) (any, wire.JSONKey) {
+// anyValue reads one item. Through a ReadOnly Table, a map or an array
+// is shared (see sharedItem).
+func (d *Decoder) anyValue() any {
 	d.skipTags()
 	if d.err != nil {
-		return nil, wire.JSONKey{}
+		return nil
 	}
 	if d.pos >= len(d.buf) {
 		d.short("unexpected end of input")
-		return nil, wire.JSONKey{}
+		return nil
 	}
-	share := d.Table != nil && d.Table.ReadOnly
-	leaf := share && keyed // the key of a scalar is wanted
-	start := d.pos
 	switch c := d.buf[d.pos]; c >> 5 {
 	case majorUint, majorNegint:
 		v, u, fits, ok := d.integer("int64")
 		if !ok {
-			return nil, wire.JSONKey{}
+			return nil
 		}
-		var out any = v
 		if !fits { // as the JSON path: beyond int64, a float64
-			out = float64(u)
+			return float64(u)
 		}
-		return out, d.leafKey(leaf, start)
+		return v
 	case majorBytes, majorText:
 		b, ok := d.stringBytes("string")
 		if !ok {
-			return nil, wire.JSONKey{}
-		}
-		var k wire.JSONKey
-		if leaf {
-			k = d.Table.KeyOf(d.buf[start:d.pos])
+			return nil
 		}
 		if d.Table == nil {
-			return d.plainString(b), k
+			return d.plainString(b)
 		}
-		return d.Table.StringValue(b), k
+		return d.Table.StringValue(b)
 	case majorArray:
-		v, k := d.anyArray(true)
-		return v, k
+		return d.anyArray(true)
 	case majorMap:
-		m, k := d.anyMap(true)
-		return m, k
+		m := d.anyMap(true)
+		if m == nil {
+			return nil // an error: no typed nil in the any
+		}
+		return m
 	case majorSimple:
 		switch {
 		case c == valTrue:
 			d.pos++
-			return true, d.leafKey(leaf, start)
+			return true
 		case c == valFalse:
 			d.pos++
-			return false, d.leafKey(leaf, start)
+			return false
 		case c == valNull || c == valUndefined:
 			d.pos++
-			return nil, d.leafKey(leaf, start)
+			return nil
 		case c == 0xf9 || c == 0xfa || c == 0xfb:
 			f, ok := d.float("float64")
 			if !ok {
-				return nil, wire.JSONKey{}
+				return nil
 			}
-			return f, d.leafKey(leaf, start)
+			return f
 		}
 	}
 	d.Skip() // records the error
-	return nil, wire.JSONKey{}
+	return nil
 }
 
-// leafKey is the sharing key of the scalar item just read from start.
-func (d *Decoder) leafKey(share bool, start int) wire.JSONKey {
-	if !share {
-		return wire.JSONKey{}
+// sharedItem looks the map or array at d.pos up in a ReadOnly Table by
+// its content key (scannedKey: the key of a map does not depend on the
+// order of its keys). On a hit it consumes the item and returns the
+// value decoded earlier; otherwise it consumes nothing and returns the
+// key to store the value under once decoded (the zero key: not worth
+// keeping, or no table). Looking up before decoding lets an equal
+// subtree be skipped whole, as the JSON path skips an equal span; the
+// maps and arrays inside a missed item find their keys in d.scans
+// without hashing again.
+func (d *Decoder) sharedItem() (v any, store wire.JSONKey, end int, hit bool) {
+	if d.Table == nil || !d.Table.ReadOnly || d.err != nil {
+		return nil, wire.JSONKey{}, 0, false
 	}
-	return d.Table.KeyOf(d.buf[start:d.pos])
+	k, end, ok := d.scannedKey(d.pos)
+	if !ok {
+		return nil, wire.JSONKey{}, 0, false
+	}
+	v, store, found := d.Table.SharedKey(k)
+	return v, store, end, found
 }
 
-// anyMap reads a map. With share, its key is the sum of its entries'
-// (so that the order of keys does not matter), and an earlier map of the
-// same content is returned instead of a new one; the top of an object
-// is read without share.
-func (d *Decoder) anyMap(share bool) (map[string]any, wire.JSONKey) {
+// anyMap reads a map. With share (every map but the top of an object)
+// and a ReadOnly Table, an earlier map of the same content is returned
+// instead of a new one, and an empty map is the table's one empty map.
+func (d *Decoder) anyMap(share bool) map[string]any {
+	var store wire.JSONKey
+	if share && d.Table != nil && d.Table.ReadOnly {
+		if d.pos < len(d.buf) && d.buf[d.pos] == 0xa0 {
+			if m := d.Table.EmptyMap(); m != nil {
+				d.pos++
+				return m
+			}
+		}
+		v, k, end, hit := d.sharedItem()
+		if m, ok := v.(map[string]any); hit && ok {
+			d.pos = end
+			return m
+		}
+		store = k
+	}
 	n, ok := d.OpenMap("map[string]any")
 	if !ok {
-		return nil, wire.JSONKey{}
+		return nil
 	}
-	keyed := d.Table != nil && d.Table.ReadOnly
-	if !keyed && n >= 0 {
-		return d.anyMapDirect(n), wire.JSONKey{}
-	}
-	base := len(d.pairs)
-	var sum wire.JSONKey
-	for i := 0; ; i++ {
-		entry := d.pos
-		if !d.NextKey(i, n) {
-			break
-		}
-		k := d.intern(d.key)
-		if keyed {
-			// A scalar entry's key is that of its bytes, key and value
-			// together; a map's or array's combines the two keys.
-			if vs := d.nextAfterTags(d.pos); vs < len(d.buf) && d.buf[vs]>>5 != majorArray && d.buf[vs]>>5 != majorMap {
-				v, _ := d.anyValue(false)
-				if d.err != nil {
-					break
-				}
-				sum = sum.Plus(d.Table.KeyOf(d.buf[entry:d.pos]))
-				d.pairs = append(d.pairs, pair{key: k, val: v})
-				continue
-			}
-			kk := d.Table.KeyOf(d.key)
-			v, vk := d.anyValue(true)
-			sum = sum.Plus(kk.Then(vk))
-			d.pairs = append(d.pairs, pair{key: k, val: v})
-			continue
-		}
-		v, _ := d.anyValue(false)
-		d.pairs = append(d.pairs, pair{key: k, val: v})
-	}
-	kv := d.pairs[base:]
-	defer func() {
-		clear(kv)
-		d.pairs = d.pairs[:base]
-	}()
-	if d.err != nil {
-		return nil, wire.JSONKey{}
-	}
-	var key wire.JSONKey
-	if keyed {
-		key = sum.Mixed('m'<<32 | uint64(len(kv)))
-	}
-	if share && len(kv) == 0 {
-		if m := d.Table.EmptyMap(); m != nil {
-			return m, key
-		}
-	}
-	var store wire.JSONKey
-	if share && len(kv) > 0 {
-		v, sk, found := d.Table.SharedKey(key)
-		if m, ok := v.(map[string]any); found && ok {
-			return m, key
-		}
-		store = sk
-	}
-	m := make(map[string]any, len(kv))
-	for _, p := range kv {
-		m[p.key] = p.val
-	}
-	if len(m) != len(kv) {
-		// kube-apiserver refuses such maps; the JSON path keeps the last.
-		d.syntax("map with a duplicate key")
-		return nil, wire.JSONKey{}
-	}
-	if store != (wire.JSONKey{}) {
+	m := d.anyMapEntries(n)
+	if m != nil && store != (wire.JSONKey{}) {
 		d.Table.ShareJSON(store, m)
 	}
-	return m, key
+	return m
 }
 
-// anyMapDirect reads the entries of a map of n entries, opened, straight
-// into a map sized from the head: without sharing, nothing needs the
-// entries gathered first. The size hint is capped: a head may claim
-// more entries than it has, and a map slot outweighs the two bytes an
-// entry takes at least.
-func (d *Decoder) anyMapDirect(n int) map[string]any {
-	m := make(map[string]any, min(n, maxMapHint))
+// anyMapEntries reads the entries of a map of n entries (-1: an
+// indefinite length), opened, straight into a map sized from the head.
+// The size hint is capped: a head may claim more entries than it has,
+// and a map slot outweighs the two bytes an entry takes at least.
+func (d *Decoder) anyMapEntries(n int) map[string]any {
+	m := make(map[string]any, MapCap(n))
+	count := 0
 	for i := 0; d.NextKey(i, n); i++ {
 		k := d.intern(d.key)
-		v, _ := d.anyValue(false)
+		v := d.anyValue()
 		if d.err != nil {
 			return nil
 		}
 		m[k] = v
+		count++
 	}
 	if d.err != nil {
 		return nil
 	}
-	if len(m) != n {
+	if len(m) != count {
 		// kube-apiserver refuses such maps; the JSON path keeps the last.
 		d.syntax("map with a duplicate key")
 		return nil
@@ -225,24 +173,34 @@ func (d *Decoder) anyMapDirect(n int) map[string]any {
 	return m
 }
 
-// anyArray reads an array as an any holding a []any. With share, an
-// array decoded before from an equal item comes back in the same any, so
-// its slice header is boxed once, not once per object that holds it (as
-// on the JSON path); empty arrays share one box.
-func (d *Decoder) anyArray(share bool) (any, wire.JSONKey) {
+// anyArray reads an array as an any holding a []any. With share and a
+// ReadOnly Table, an array decoded before from an equal item comes back
+// in the same any, so its slice header is boxed once, not once per
+// object that holds it (as on the JSON path); empty arrays share one
+// box.
+func (d *Decoder) anyArray(share bool) any {
+	var store wire.JSONKey
+	if share && d.Table != nil && d.Table.ReadOnly {
+		if d.pos < len(d.buf) && d.buf[d.pos] == 0x80 {
+			if v := d.Table.EmptyArray(); v != nil {
+				d.pos++
+				return v
+			}
+		}
+		v, k, end, hit := d.sharedItem()
+		if _, ok := v.([]any); hit && ok {
+			d.pos = end
+			return v
+		}
+		store = k
+	}
 	n, ok := d.OpenArray("[]any")
 	if !ok {
-		return nil, wire.JSONKey{}
+		return nil
 	}
-	keyed := d.Table != nil && d.Table.ReadOnly
 	base := len(d.stack)
-	var chain wire.JSONKey
 	for i := 0; d.NextElem(i, n); i++ {
-		v, vk := d.anyValue(true)
-		if keyed {
-			chain = chain.Then(vk)
-		}
-		d.stack = append(d.stack, v)
+		d.stack = append(d.stack, d.anyValue())
 	}
 	elems := d.stack[base:]
 	defer func() {
@@ -250,24 +208,7 @@ func (d *Decoder) anyArray(share bool) (any, wire.JSONKey) {
 		d.stack = d.stack[:base]
 	}()
 	if d.err != nil {
-		return nil, wire.JSONKey{}
-	}
-	var key wire.JSONKey
-	if keyed {
-		key = chain.Mixed('a'<<32 | uint64(len(elems)))
-	}
-	if share && len(elems) == 0 {
-		if v := d.Table.EmptyArray(); v != nil {
-			return v, key
-		}
-	}
-	var store wire.JSONKey
-	if share && len(elems) > 0 {
-		v, sk, found := d.Table.SharedKey(key)
-		if _, ok := v.([]any); found && ok {
-			return v, key
-		}
-		store = sk
+		return nil
 	}
 	out := make([]any, len(elems))
 	copy(out, elems)
@@ -275,5 +216,5 @@ func (d *Decoder) anyArray(share bool) (any, wire.JSONKey) {
 	if store != (wire.JSONKey{}) {
 		d.Table.ShareJSON(store, boxed)
 	}
-	return boxed, key
+	return boxed
 }

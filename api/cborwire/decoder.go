@@ -60,7 +60,6 @@ type Decoder struct {
 	depth int
 
 	key        []byte // the current map key
-	pairs      []pair
 	stack      []any
 	strs       []string    // StringMap: the keys and values of the maps being read
 	arena      []byte      // plainString: what is left of the current chunk
@@ -72,6 +71,7 @@ type Decoder struct {
 	sorted     []byte      // transcoding: a map's members, sorted
 	scans      []scanned   // the maps and arrays of the last item Reuse scanned
 	scanEnd    int         // where that item ends
+	scanWork   int         // the bytes scanned for keys in this decode, bounded
 
 	truncated bool // the error is the input ending too soon
 }
@@ -85,7 +85,7 @@ func NewDecoder(data []byte, table *wire.Decoder) *Decoder {
 // Reset makes d read data, keeping its scratch buffers and table.
 func (d *Decoder) Reset(data []byte) {
 	d.buf, d.pos, d.err, d.depth, d.truncated = data, 0, nil, 0, false
-	d.scans, d.scanEnd = d.scans[:0], 0
+	d.scans, d.scanEnd, d.scanWork = d.scans[:0], 0, 0
 	d.arena = nil // a chunk never holds the strings of two decodes
 }
 

@@ -2,6 +2,7 @@ package cborwire
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 
 	"github.com/kubewire/kubewire/api/wire"
@@ -21,6 +22,10 @@ import (
 // maxReusedItem bounds the size of an item offered for sharing, as
 // jsonwire's bound does.
 const maxReusedItem = 32 << 10
+
+// scanBudget bounds the bytes scannedKey reads in one decode, in
+// multiples of the input's length.
+const scanBudget = 4
 
 // ReuseSlice sets *p to the slice decoded earlier, through the same
 // ReadOnly Table, from an equal item, consumes the item, and reports
@@ -93,9 +98,17 @@ func (d *Decoder) scannedKey(start int) (wire.JSONKey, int, bool) {
 	} else {
 		d.scans = d.scans[:0]
 	}
+	// Scans nested in a failed one (an item past maxReusedItem) scan
+	// again; the budget keeps the bytes scanned linear in the input
+	// whatever the nesting, where well-formed objects scan each byte
+	// about once.
+	if d.scanWork > scanBudget*len(d.buf)+maxReusedItem {
+		return wire.JSONKey{}, 0, false
+	}
 	depth := d.depth
 	k, ok := d.itemKey(start + maxReusedItem)
 	end := d.pos
+	d.scanWork += min(end, start+maxReusedItem) - start
 	d.pos, d.err, d.depth = start, nil, depth // the scan only looked
 	if !ok {
 		d.scans = d.scans[:0]
@@ -119,10 +132,16 @@ func Keep[T any](d *Decoder, key wire.JSONKey, v T) {
 // itemKey reads one item, computing a key from its content, and reports
 // false when it is malformed or passes limit (an offset). A scalar's key
 // is its bytes'; a map's is the sum of its entries' (so that the order
-// of keys does not matter), an entry's being that of the key and the
-// value's bytes together for a scalar value; an array's chains its
+// of keys does not matter), an entry's being that of the key's and the
+// value's bytes together for a scalar value, and that of the key's bytes
+// then the value's key for a map or array; an array's chains its
 // elements'. Maps and arrays are recorded in d.scans, in the order they
 // start.
+//
+// Definite strings, numbers and simple values are stepped over without
+// checking their content (UTF-8, NaN): a key only finds a value decoded
+// before from the same bytes, which were checked then, and an item not
+// found is decoded, and checked, next.
 func (d *Decoder) itemKey(limit int) (wire.JSONKey, bool) {
 	d.skipTags()
 	if d.err != nil || d.pos >= len(d.buf) || d.pos > limit {
@@ -161,18 +180,47 @@ func (d *Decoder) itemKey(limit int) (wire.JSONKey, bool) {
 		count := 0
 		for i := 0; ; i++ {
 			keyStart := d.pos // the entry's bytes, key and value, are unambiguous
+			if i < n {
+				// A definite string key: no need for NextKey's checks.
+				if ke, ok := d.stringEnd(keyStart); ok {
+					if ve, ok := d.scalarEnd(ke); ok {
+						if ve > limit {
+							return wire.JSONKey{}, false
+						}
+						d.pos = ve
+						sum = sum.Plus(d.Table.KeyOf(d.buf[keyStart:ve]))
+						count++
+						continue
+					}
+					d.pos = ke
+					kk := d.Table.KeyOf(d.buf[keyStart:ke])
+					vk, ok := d.itemKey(limit)
+					if !ok {
+						return wire.JSONKey{}, false
+					}
+					sum = sum.Plus(kk.Then(vk))
+					count++
+					continue
+				}
+			}
 			if !d.NextKey(i, n) {
 				break
 			}
-			vs := d.nextAfterTags(d.pos)
-			if vs < len(d.buf) && d.buf[vs]>>5 != majorArray && d.buf[vs]>>5 != majorMap {
+			keyEnd := d.pos
+			if ve, ok := d.scalarEnd(keyEnd); ok {
+				if ve > limit {
+					return wire.JSONKey{}, false
+				}
+				d.pos = ve
+				sum = sum.Plus(d.Table.KeyOf(d.buf[keyStart:ve]))
+			} else if vs := d.nextAfterTags(d.pos); vs < len(d.buf) && d.buf[vs]>>5 != majorArray && d.buf[vs]>>5 != majorMap {
 				d.Skip()
 				if d.err != nil || d.pos > limit {
 					return wire.JSONKey{}, false
 				}
 				sum = sum.Plus(d.Table.KeyOf(d.buf[keyStart:d.pos]))
 			} else {
-				kk := d.Table.KeyOf(d.key)
+				kk := d.Table.KeyOf(d.buf[keyStart:keyEnd])
 				vk, ok := d.itemKey(limit)
 				if !ok {
 					return wire.JSONKey{}, false
@@ -185,9 +233,86 @@ func (d *Decoder) itemKey(limit int) (wire.JSONKey, bool) {
 		d.scans[rec].end, d.scans[rec].key = d.pos, k
 		return k, d.err == nil
 	}
-	d.Skip()
+	if end, ok := d.scalarEnd(start); ok {
+		d.pos = end
+	} else {
+		d.Skip()
+	}
 	if d.err != nil {
 		return wire.JSONKey{}, false
 	}
 	return d.Table.KeyOf(d.buf[start:d.pos]), true
+}
+
+// stringEnd returns the end of the definite byte or text string at p
+// (its head under 2^32), not looking at its content, or false.
+func (d *Decoder) stringEnd(p int) (int, bool) {
+	if p >= len(d.buf) {
+		return 0, false
+	}
+	c := d.buf[p]
+	if c>>5 != majorBytes && c>>5 != majorText {
+		return 0, false
+	}
+	var n uint64
+	h := 1
+	switch info := c & 0x1f; {
+	case info < 24:
+		n = uint64(info)
+	case info == 24 && p+1 < len(d.buf):
+		n, h = uint64(d.buf[p+1]), 2
+	case info == 25 && p+2 < len(d.buf):
+		n, h = uint64(binary.BigEndian.Uint16(d.buf[p+1:])), 3
+	case info == 26 && p+4 < len(d.buf):
+		n, h = uint64(binary.BigEndian.Uint32(d.buf[p+1:])), 5
+	default:
+		return 0, false
+	}
+	if n > uint64(len(d.buf)-p-h) {
+		return 0, false
+	}
+	return p + h + int(n), true
+}
+
+// scalarEnd returns the end of the definite string, integer or simple
+// value (false, true, null, undefined, a float) at p, not looking at its
+// content, or false for anything else.
+func (d *Decoder) scalarEnd(p int) (int, bool) {
+	if p >= len(d.buf) {
+		return 0, false
+	}
+	c := d.buf[p]
+	size := 0
+	switch c >> 5 {
+	case majorBytes, majorText:
+		return d.stringEnd(p)
+	case majorUint, majorNegint:
+		switch info := c & 0x1f; {
+		case info < 24:
+			size = 1
+		case info <= 27:
+			size = 1 + 1<<(info-24)
+		default:
+			return 0, false
+		}
+	case majorSimple:
+		switch c {
+		case valFalse, valTrue, valNull, valUndefined:
+			size = 1
+		case 0xf9:
+			size = 3
+		case 0xfa:
+			size = 5
+		case 0xfb:
+			size = 9
+		default:
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	if size > len(d.buf)-p {
+		return 0, false
+	}
+	return p + size, true
 }

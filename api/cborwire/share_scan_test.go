@@ -1,0 +1,75 @@
+package cborwire
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/kubewire/kubewire/api/wire"
+)
+
+// The keys of shared items are computed by a scan that does not check
+// string contents; input a plain decode refuses is refused through a
+// ReadOnly table too, even when its twin with a byte-string key or
+// value (which decodes, U+FFFD replacing the bad bytes) was shared
+// before.
+func TestReadOnlyRefusesWhatPlainRefuses(t *testing.T) {
+	bad := "\xff\xfe"
+	text := func(s string) []byte { return append(h(majorText, uint64(len(s))), s...) }
+	nested := func(key []byte) []byte {
+		return item(h(majorMap, 2), bstr("name"), bstr("o"),
+			bstr("spec"), h(majorMap, 1), key, h(majorMap, 1), bstr("x"), h(majorUint, 1))
+	}
+	scalar := func(val []byte) []byte {
+		return item(h(majorMap, 2), bstr("name"), bstr("o"),
+			bstr("spec"), h(majorMap, 1), bstr("k"), val)
+	}
+	for _, tc := range []struct {
+		name      string
+		good, bad []byte
+	}{
+		{"map key", nested(bstr(bad)), nested(text(bad))},
+		{"string value", scalar(bstr(bad)), scalar(text(bad))},
+		{"NaN", scalar([]byte{0xfb, 0, 0, 0, 0, 0, 0, 0, 0}), scalar([]byte{0xfb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table := &wire.Decoder{ReadOnly: true}
+			for range 3 { // kept from the second sighting on
+				d := NewDecoder(tc.good, table)
+				d.AnyObject()
+				if err := d.End(); err != nil {
+					t.Fatalf("the good twin: %v", err)
+				}
+			}
+			d := NewDecoder(tc.bad, table)
+			d.AnyObject()
+			if err := d.End(); err == nil || !errors.Is(err, wire.ErrMalformed) {
+				t.Errorf("read-only decode of bad input: error %v, want malformed", err)
+			}
+		})
+	}
+}
+
+// Nesting that defeats the scan (every level holds more than
+// maxReusedItem bytes, so every level scans again) keeps the bytes
+// scanned within the budget, linear in the input, and decodes.
+func TestScanWorkIsBounded(t *testing.T) {
+	const depth, width = 3000, maxReusedItem + 10
+	var in []byte
+	for range depth {
+		in = append(in, h(majorArray, 1)...)
+	}
+	// Elements past every level's limit: each level's scan fails there.
+	in = append(in, h(majorArray, width)...)
+	in = append(in, make([]byte, width)...) // zeros: integers
+	d := NewDecoder(in, &wire.Decoder{ReadOnly: true})
+	d.Any()
+	if err := d.End(); err != nil {
+		t.Fatal(err)
+	}
+	if limit := scanBudget*len(in) + 2*maxReusedItem; d.scanWork > limit {
+		t.Errorf("scanned %d bytes of a %d-byte input, more than %d", d.scanWork, len(in), limit)
+	}
+	if d.scanWork == 0 {
+		t.Error("nothing was scanned: the test does not reach the scan")
+	}
+}
