@@ -274,9 +274,10 @@ func (d *Decoder) stringEnd(p int) (int, bool) {
 	return p + h + int(n), true
 }
 
-// scalarEnd returns the end of the definite string, integer or simple
-// value (false, true, null, undefined, a float) at p, not looking at its
-// content, or false for anything else.
+// scalarEnd returns the end of the definite string, integer, simple
+// value (false, true, null, undefined, a float) or empty map or array
+// (a managedFields leaf) at p, not looking at its content, or false for
+// anything else.
 func (d *Decoder) scalarEnd(p int) (int, bool) {
 	if p >= len(d.buf) {
 		return 0, false
@@ -286,6 +287,11 @@ func (d *Decoder) scalarEnd(p int) (int, bool) {
 	switch c >> 5 {
 	case majorBytes, majorText:
 		return d.stringEnd(p)
+	case majorArray, majorMap:
+		if c != 0x80 && c != 0xa0 {
+			return 0, false
+		}
+		size = 1 // empty: its key is that of its byte, as a scalar's
 	case majorUint, majorNegint:
 		switch info := c & 0x1f; {
 		case info < 24:
