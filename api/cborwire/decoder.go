@@ -61,17 +61,17 @@ type Decoder struct {
 
 	key        []byte // the current map key
 	stack      []any
-	strs       []string    // StringMap: the keys and values of the maps being read
-	arena      []byte      // plainString: what is left of the current chunk
-	strBuf     []byte      // indefinite strings, joined
-	jsonBuf    []byte      // transcoding scratch
-	members    []member    // transcoding: the members of the maps being read
-	keyScratch []byte      // transcoding: keys joined from indefinite strings
-	order      []keyRecord // transcoding: a map's members, in key order
-	sorted     []byte      // transcoding: a map's members, sorted
-	scans      []scanned   // the maps and arrays of the last item Reuse scanned
-	scanEnd    int         // where that item ends
-	scanWork   int         // the bytes scanned for keys in this decode, bounded
+	strs       []string  // StringMap: the keys and values of the maps being read
+	arena      []byte    // plainString: what is left of the current chunk
+	strBuf     []byte    // indefinite strings, joined
+	jsonBuf    []byte    // transcoding scratch
+	members    []member  // transcoding: the members of the maps being read
+	keyScratch []byte    // transcoding: keys joined from indefinite strings
+	order      []uint64  // transcoding: a map's members, in key order (see sortMembers)
+	sorted     []byte    // transcoding: a map's members, sorted
+	scans      []scanned // the maps and arrays of the last item Reuse scanned
+	scanEnd    int       // where that item ends
+	scanWork   int       // the bytes scanned for keys in this decode, bounded
 
 	truncated bool // the error is the input ending too soon
 }

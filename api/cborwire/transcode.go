@@ -2,7 +2,6 @@ package cborwire
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/binary"
 	"slices"
 	"unsafe"
@@ -223,43 +222,47 @@ const (
 // members with the same key.
 func (d *Decoder) sortMembers(e *jsonwire.Encoder, start int, members []member, scratch []byte) (_ []byte, dup bool) {
 	buf := e.Bytes()
-	// Sort small records, not members: a record carries the first 16
-	// bytes of its key as two big-endian words, which order most keys
-	// (managedFields keys differ early: "f:spec", "f:status") without a
-	// call to bytes.Compare. Small maps (most: a managedFields level, an
-	// object's fields) by insertion, larger ones by slices.SortFunc.
 	order := d.order[:0]
-	for i, m := range members {
-		order = append(order, sortKey(d.memberKey(m), int32(i)))
+	mask := ^uint64(0) // what of a sort word is the index
+	byKey := func(a, b uint64) int {
+		return bytes.Compare(d.memberKey(members[a&mask]), d.memberKey(members[b&mask]))
 	}
-	less := func(a, b keyRecord) int {
-		if a.hi != b.hi {
-			return cmp.Compare(a.hi, b.hi)
+	if len(members) <= indexMask {
+		mask = indexMask
+		// Sort words holding the first six bytes of a key (zero-padded,
+		// big-endian, so that comparing words compares bytes) over its
+		// index: slices.Sort compares them inline, and most keys differ
+		// early (managedFields: "f:spec", "f:status"). Keys sharing
+		// their first six bytes are then ordered by their whole bytes.
+		for i, m := range members {
+			order = append(order, keyPrefix(d.memberKey(m))<<indexBits|uint64(i))
 		}
-		if a.lo != b.lo {
-			return cmp.Compare(a.lo, b.lo)
-		}
-		return bytes.Compare(d.memberKey(members[a.i]), d.memberKey(members[b.i]))
-	}
-	if len(order) > 12 {
-		slices.SortFunc(order, less)
-	} else {
-		for i := 1; i < len(order); i++ {
-			o := order[i]
-			j := i
-			for ; j > 0 && less(order[j-1], o) > 0; j-- {
-				order[j] = order[j-1]
+		slices.Sort(order)
+		for i := 0; i < len(order); {
+			j := i + 1
+			for j < len(order) && order[j]>>indexBits == order[i]>>indexBits {
+				j++
 			}
-			order[j] = o
+			if run := order[i:j]; len(run) > 1 {
+				slices.SortFunc(run, byKey)
+			}
+			i = j
 		}
+	} else {
+		for i := range members {
+			order = append(order, uint64(i))
+		}
+		slices.SortFunc(order, byKey)
 	}
 	sorted := append(scratch, '{')
 	for i, k := range order {
 		if i > 0 {
 			sorted = append(sorted, ',')
-			dup = dup || less(order[i-1], k) == 0
+			// Keys with different prefixes differ.
+			dup = dup || (mask != indexMask || order[i-1]>>indexBits == k>>indexBits) && byKey(order[i-1], k) == 0
 		}
-		sorted = append(sorted, buf[members[k.i].start:members[k.i].end]...)
+		m := members[k&mask]
+		sorted = append(sorted, buf[m.start:m.end]...)
 	}
 	sorted = append(sorted, '}')
 	copy(buf[start:], sorted)
@@ -267,18 +270,23 @@ func (d *Decoder) sortMembers(e *jsonwire.Encoder, start int, members []member, 
 	return sorted[:0], dup
 }
 
-// keyRecord is a map member being sorted: the first 16 bytes of its key
-// (zero-padded, big-endian, so that comparing the words compares the
-// bytes) and its index.
-type keyRecord struct {
-	hi, lo uint64
-	i      int32
-}
+// A sort word: a key's first six bytes over its member's index.
+const (
+	indexBits = 16
+	indexMask = 1<<indexBits - 1
+)
 
-func sortKey(key []byte, i int32) keyRecord {
-	var w [16]byte
-	copy(w[:], key)
-	return keyRecord{binary.BigEndian.Uint64(w[:8]), binary.BigEndian.Uint64(w[8:]), i}
+// keyPrefix returns key's first six bytes, zero-padded, as a big-endian
+// number.
+func keyPrefix(key []byte) uint64 {
+	if len(key) >= 6 {
+		return uint64(binary.BigEndian.Uint32(key))<<16 | uint64(binary.BigEndian.Uint16(key[4:]))
+	}
+	var w uint64
+	for i, c := range key {
+		w |= uint64(c) << (40 - 8*i)
+	}
+	return w
 }
 
 // aliases reports whether b lies within buf.

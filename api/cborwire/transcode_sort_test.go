@@ -62,3 +62,31 @@ func sortDesc(s []string) {
 		}
 	}
 }
+
+// A map of more members than a sort word can index sorts as well.
+func TestToJSONSortsHugeMaps(t *testing.T) {
+	const n = indexMask + 100
+	m := make(map[string]any, n)
+	in := h(majorMap, n)
+	for i := n - 1; i >= 0; i-- {
+		k := string(rune('a'+i%3)) + "x" + string(rune('0'+i%10)) + string(rune('0'+i/10%10)) + string(rune('0'+i/100%10)) + string(rune('0'+i/1000%10)) + string(rune('0'+i/10000%10))
+		m[k] = int64(i)
+		in = append(in, bstr(k)...)
+		in = appendHead(in, majorUint, uint64(i))
+	}
+	want, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ToJSON(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		i := 0
+		for i < min(len(got), len(want)) && got[i] == want[i] {
+			i++
+		}
+		t.Errorf("ToJSON of %d members differs from encoding/json's at byte %d: %q vs %q", n, i, got[max(i-40, 0):min(i+40, len(got))], want[max(i-40, 0):min(i+40, len(want))])
+	}
+}
