@@ -72,6 +72,7 @@ type Decoder struct {
 	scans      []scanned // the maps and arrays of the last item Reuse scanned
 	scanEnd    int       // where that item ends
 	scanWork   int       // the bytes scanned for keys in this decode, bounded
+	scanAt     int       // the record after the one scannedKey found last
 
 	truncated bool // the error is the input ending too soon
 }
@@ -85,7 +86,7 @@ func NewDecoder(data []byte, table *wire.Decoder) *Decoder {
 // Reset makes d read data, keeping its scratch buffers and table.
 func (d *Decoder) Reset(data []byte) {
 	d.buf, d.pos, d.err, d.depth, d.truncated = data, 0, nil, 0, false
-	d.scans, d.scanEnd, d.scanWork = d.scans[:0], 0, 0
+	d.scans, d.scanEnd, d.scanWork, d.scanAt = d.scans[:0], 0, 0, 0
 	d.arena = nil // a chunk never holds the strings of two decodes
 }
 

@@ -91,12 +91,23 @@ type scanned struct {
 // item itself was not shared) find their keys without hashing again.
 func (d *Decoder) scannedKey(start int) (wire.JSONKey, int, bool) {
 	if start < d.scanEnd {
-		i, found := slices.BinarySearchFunc(d.scans, start, func(s scanned, start int) int { return cmp.Compare(s.start, start) })
-		if found {
+		// A decode asks for the items of a scan in the order they start:
+		// step forward from the last one found (past the records of an
+		// item shared whole), searching only when asked for one before.
+		i := d.scanAt
+		if i < len(d.scans) && d.scans[i].start <= start {
+			for i < len(d.scans) && d.scans[i].start < start {
+				i++
+			}
+		} else {
+			i, _ = slices.BinarySearchFunc(d.scans, start, func(s scanned, start int) int { return cmp.Compare(s.start, start) })
+		}
+		if i < len(d.scans) && d.scans[i].start == start {
+			d.scanAt = i + 1
 			return d.scans[i].key, d.scans[i].end, true
 		}
 	} else {
-		d.scans = d.scans[:0]
+		d.scans, d.scanAt = d.scans[:0], 0
 	}
 	// Scans nested in a failed one (an item past maxReusedItem) scan
 	// again; the budget keeps the bytes scanned linear in the input
@@ -111,7 +122,7 @@ func (d *Decoder) scannedKey(start int) (wire.JSONKey, int, bool) {
 	d.scanWork += min(end, start+maxReusedItem) - start
 	d.pos, d.err, d.depth = start, nil, depth // the scan only looked
 	if !ok {
-		d.scans = d.scans[:0]
+		d.scans, d.scanAt = d.scans[:0], 0
 		return wire.JSONKey{}, 0, false
 	}
 	if start >= d.scanEnd {
