@@ -86,4 +86,3 @@ func checkPageHints[T client.Object](t *testing.T, list pager.ListFunc[T], n, pa
 		t.Errorf("%d objects in %d requests (%d hints wrong); want %d in %d", len(seen), calls, mismatches, n, pages)
 	}
 }
-
