@@ -50,7 +50,13 @@ func (d *Decoder) recordCounts(open int) int {
 	m := &d.memo
 	m.counts, m.next, m.end = m.counts[:0], 0, 0
 	b := d.buf
-	// The index in m.counts of each array open at i, -1 for an object.
+	// Hostile input must not make the memo outgrow the input (an unknown
+	// field of a million empty arrays): 8 bytes a count, one count for
+	// every 64 bytes of input at most, which is far more arrays than
+	// objects of the API have.
+	budget := countBudget(len(b))
+	// The index in m.counts of each array open at i, -1 for an object
+	// (or an array past the budget).
 	stack := d.countStack[:0]
 	defer func() { d.countStack = stack[:0] }()
 	top := -1
@@ -83,8 +89,11 @@ func (d *Decoder) recordCounts(open int) int {
 		case '"':
 			i = stringEnd(b, i+1)
 		case '[':
-			top = len(m.counts)
-			m.counts = append(m.counts, arrayCount{at: uint32(i)})
+			top = -1 // past the budget: counted alone if asked
+			if len(m.counts) < budget {
+				top = len(m.counts)
+				m.counts = append(m.counts, arrayCount{at: uint32(i)})
+			}
 			stack = append(stack, top)
 		case '{':
 			top = -1
@@ -95,6 +104,10 @@ func (d *Decoder) recordCounts(open int) int {
 	m.counts = m.counts[:0]
 	return 0
 }
+
+// countBudget is the number of array counts recordCounts keeps for an
+// input of n bytes.
+func countBudget(n int) int { return 1024 + n/64 }
 
 // stringEnd returns the offset of the quote that closes the string whose
 // body starts at i, or len(b).

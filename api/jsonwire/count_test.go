@@ -86,3 +86,20 @@ func FuzzCount(f *testing.F) {
 		_ = d.End()
 	})
 }
+
+// TestCountBudget checks that a scan meeting more arrays than it keeps
+// counts for still answers every Count right.
+func TestCountBudget(t *testing.T) {
+	in := `{"items":[` + strings.Repeat(`[[],[1,2]],`, 2000) + `[3]],"after":[4,5]}`
+	if countBudget(len(in)) >= 2*2000 {
+		t.Fatalf("the input does not exceed the budget of %d", countBudget(len(in)))
+	}
+	d := NewDecoder([]byte(in), nil)
+	walkCounts(t, d, true)
+	if err := d.End(); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.memo.counts) > countBudget(len(in)) {
+		t.Errorf("%d counts kept, budget %d", len(d.memo.counts), countBudget(len(in)))
+	}
+}
