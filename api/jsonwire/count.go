@@ -99,6 +99,13 @@ func (d *Decoder) recordCounts(open int) int {
 			top = -1
 			stack = append(stack, top)
 		}
+		if len(stack) > DefaultMaxDepth {
+			// Deeper than any decode reads: count without the memo (and
+			// without a stack as deep as the input is long).
+			m.counts = m.counts[:0]
+			_, n := d.scanValue(open, len(b))
+			return n
+		}
 	}
 	// Malformed or unterminated: record nothing.
 	m.counts = m.counts[:0]

@@ -103,3 +103,20 @@ func TestCountBudget(t *testing.T) {
 		t.Errorf("%d counts kept, budget %d", len(d.memo.counts), countBudget(len(in)))
 	}
 }
+
+// TestCountDeepInput checks that counting ahead keeps no stack deeper
+// than a decode may go.
+func TestCountDeepInput(t *testing.T) {
+	n := DefaultMaxDepth * 3
+	in := "[" + strings.Repeat("[", n) + strings.Repeat("]", n) + ",1]"
+	d := NewDecoder([]byte(in), nil)
+	if !d.OpenArray("[]any") {
+		t.Fatal(d.Err())
+	}
+	if got := d.Count(); got != 2 {
+		t.Errorf("Count = %d, want 2", got)
+	}
+	if cap(d.countStack) > 2*DefaultMaxDepth+2 {
+		t.Errorf("a stack of %d for a decode limited to %d levels", cap(d.countStack), DefaultMaxDepth)
+	}
+}
