@@ -36,7 +36,10 @@ func (d *Decoder) countArray(open int) int {
 		_, n := d.scanValue(open, len(d.buf))
 		return n
 	}
-	if len(d.buf) > 1<<32-1 {
+	if len(d.buf) > 1<<32-1 || d.Table != nil && d.Table.ReadOnly {
+		// Through a ReadOnly Table each nested array is scanned anyway,
+		// to be looked up (ReuseSlice), which counts it: a memo would
+		// only cost its memory.
 		_, n := d.scanValue(open, len(d.buf))
 		return n
 	}
