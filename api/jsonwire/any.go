@@ -180,7 +180,7 @@ func (d *Decoder) anyArray() any {
 // equal short string through the Table.
 func (d *Decoder) boxString(b []byte) any {
 	if d.Table == nil {
-		return string(b)
+		return d.plainString(b)
 	}
 	return d.Table.StringValue(b)
 }

@@ -31,7 +31,12 @@ type Decoder struct {
 	stack  []any
 	pairs  []pair
 	strs   []string
-	floats bool // Any gives float64 for every number
+	floats bool   // Any gives float64 for every number
+	arena  []byte // plainString: what is left of the current chunk
+	// memo holds the element counts of the arrays the last counting
+	// scan met, for Count; countStack is its scratch.
+	memo       countMemo
+	countStack []int
 	// counted is one past the offset of the array or object a Reuse
 	// function scanned (0: none), and count its elements, for Count.
 	counted, count int
@@ -46,6 +51,8 @@ func NewDecoder(data []byte, table *wire.Decoder) *Decoder {
 // Reset makes d read data, keeping its scratch buffers and tables.
 func (d *Decoder) Reset(data []byte) {
 	d.buf, d.pos, d.err, d.depth, d.counted = data, 0, nil, 0, 0
+	d.arena = nil // a chunk never holds the strings of two decodes
+	d.memo.counts, d.memo.next, d.memo.end = d.memo.counts[:0], 0, 0
 }
 
 // Err returns the first error met, or nil.

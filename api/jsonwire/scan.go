@@ -215,6 +215,19 @@ func (d *Decoder) Skip() {
 	if d.err != nil {
 		return
 	}
+	d.skipSpace()
+	if end, _, ok := d.skipFast(d.pos); ok {
+		d.pos = end
+		return
+	}
+	d.skipSlow()
+}
+
+// skipSlow is Skip token by token, recording the first error met.
+func (d *Decoder) skipSlow() {
+	if d.err != nil {
+		return
+	}
 	switch c := d.peek(); c {
 	case '{':
 		if !d.enter() {
@@ -222,7 +235,7 @@ func (d *Decoder) Skip() {
 		}
 		d.pos++
 		for i := 0; d.NextField(i); i++ {
-			d.Skip()
+			d.skipSlow()
 		}
 	case '[':
 		if !d.enter() {
@@ -230,7 +243,7 @@ func (d *Decoder) Skip() {
 		}
 		d.pos++
 		for i := 0; d.NextElem(i); i++ {
-			d.Skip()
+			d.skipSlow()
 		}
 	case '"':
 		d.skipString()

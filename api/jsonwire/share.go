@@ -100,6 +100,9 @@ func (d *Decoder) Count() int {
 	if open < 0 || d.buf[open] != '[' && d.buf[open] != '{' {
 		return 0
 	}
+	if d.buf[open] == '[' {
+		return d.countArray(open)
+	}
 	_, n := d.scanValue(open, len(d.buf))
 	return n
 }

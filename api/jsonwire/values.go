@@ -27,7 +27,7 @@ func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
 // intern returns b as a string, through the Table when there is one.
 func (d *Decoder) intern(b []byte) string {
 	if d.Table == nil {
-		return string(b)
+		return d.plainString(b)
 	}
 	return d.Table.String(b)
 }
@@ -43,7 +43,11 @@ func String[T ~string](d *Decoder, p *T) {
 // into *p without offering it to the Table.
 func UniqueString[T ~string](d *Decoder, p *T) {
 	if b, ok := d.stringBytes("string"); ok {
-		*p = T(b)
+		if d.Table == nil {
+			*p = T(d.plainString(b))
+		} else {
+			*p = T(b)
+		}
 	}
 }
 

@@ -54,14 +54,14 @@ func decodeTime(d *jsonwire.Decoder, t *time.Time, layout, typ string) error {
 // on the protobuf path (see FieldsV1).
 func (f *FieldsV1) DecodeJSON(d *jsonwire.Decoder) error {
 	at := d.Offset()
-	raw := d.Raw()
+	raw, compact := d.RawCompact()
 	if d.Err() != nil {
 		return d.Err()
 	}
 	if string(raw) == "null" {
 		return nil
 	}
-	if bytes.ContainsAny(raw, " \t\r\n") {
+	if !compact {
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, raw); err != nil {
 			d.Invalid(at, "metav1.FieldsV1", err)
