@@ -29,7 +29,8 @@ const maxReusedItem = 32 << 10
 // It offers only values that would replace *p whole: a slice without
 // capacity, and not null.
 func ReuseSlice[S ~[]E, E any](d *Decoder, p *S) (wire.JSONKey, bool) {
-	if cap(*p) != 0 {
+	if cap(*p) != 0 { // a duplicate field: the decode merges into a copy
+		*p = wire.OwnSlice(d.Table, *p)
 		return wire.JSONKey{}, false
 	}
 	return reuse(d, p)
@@ -38,6 +39,7 @@ func ReuseSlice[S ~[]E, E any](d *Decoder, p *S) (wire.JSONKey, bool) {
 // ReuseMap is ReuseSlice for a map field, which must be nil.
 func ReuseMap[M ~map[K]V, K comparable, V any](d *Decoder, p *M) (wire.JSONKey, bool) {
 	if *p != nil {
+		*p = wire.OwnMap(d.Table, *p)
 		return wire.JSONKey{}, false
 	}
 	return reuse(d, p)
@@ -46,6 +48,7 @@ func ReuseMap[M ~map[K]V, K comparable, V any](d *Decoder, p *M) (wire.JSONKey, 
 // ReusePtr is ReuseSlice for a pointer field, which must be nil.
 func ReusePtr[T any](d *Decoder, p **T) (wire.JSONKey, bool) {
 	if *p != nil {
+		*p = wire.OwnPtr(d.Table, *p)
 		return wire.JSONKey{}, false
 	}
 	return reuse(d, p)

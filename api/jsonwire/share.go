@@ -27,7 +27,8 @@ const maxReusedSpan = 32 << 10
 // zero key: not worth keeping). It offers only values that would replace
 // *p whole: a slice without capacity, and not null.
 func ReuseSlice[S ~[]E, E any](d *Decoder, p *S) (wire.JSONKey, bool) {
-	if cap(*p) != 0 {
+	if cap(*p) != 0 { // a duplicate field: the decode merges into a copy
+		*p = wire.OwnSlice(d.Table, *p)
 		return wire.JSONKey{}, false
 	}
 	return reuse(d, p)
@@ -36,6 +37,7 @@ func ReuseSlice[S ~[]E, E any](d *Decoder, p *S) (wire.JSONKey, bool) {
 // ReuseMap is ReuseSlice for a map field, which must be nil.
 func ReuseMap[M ~map[K]V, K comparable, V any](d *Decoder, p *M) (wire.JSONKey, bool) {
 	if *p != nil {
+		*p = wire.OwnMap(d.Table, *p)
 		return wire.JSONKey{}, false
 	}
 	return reuse(d, p)
@@ -45,6 +47,7 @@ func ReuseMap[M ~map[K]V, K comparable, V any](d *Decoder, p *M) (wire.JSONKey, 
 // pointer itself is shared, whatever the JSON of its target.
 func ReusePtr[T any](d *Decoder, p **T) (wire.JSONKey, bool) {
 	if *p != nil {
+		*p = wire.OwnPtr(d.Table, *p)
 		return wire.JSONKey{}, false
 	}
 	return reuse(d, p)

@@ -166,21 +166,55 @@ func (t *boxTable) grow() {
 	}
 }
 
-// seenTable holds the keys of spans seen once (their key.b, which also
-// picks their set): a span is shared from its second sighting on, since
-// most spans seen once (an object's metadata) never repeat. Its growth's
-// lost counts the spans taken since it last grew.
+// seenTable holds the spans seen once, each with the value decoded from
+// it (its key.b picks the set): a repeated span is shared from its second
+// sighting on with the value of its first, so that a value repeating once
+// in a thousand objects costs one copy, not two. Most spans seen once
+// (an object's metadata) never repeat; the values the table keeps for
+// them are held by their objects anyway, and at most one per slot
+// outlives its object. Its growth's lost counts the spans taken since it
+// last grew.
 type seenTable struct {
-	slots []uint64
+	slots []seenEntry
 	growth
 }
 
-func (t *seenTable) reset(sets int) {
-	t.slots, t.ghosts, t.lost = make([]uint64, 2*sets), make([]uint32, sets), 0
+// seenEntry is a span seen once: its whole key (a value is handed out
+// only on a match of all 128 bits, as from the shared table) and the
+// value decoded from it.
+type seenEntry struct {
+	key JSONKey
+	v   any
 }
 
-// sighted records a sighting of k and reports whether k was seen before
-// (then it is forgotten here: the caller stores the value).
+func (t *seenTable) reset(sets int) {
+	t.slots, t.ghosts, t.lost = make([]seenEntry, 2*sets), make([]uint32, sets), 0
+}
+
+// take returns the value of k, seen once, and forgets it here (the
+// caller moves it to the shared table).
+func (t *seenTable) take(k JSONKey) (any, bool) {
+	if t.slots == nil {
+		return nil, false
+	}
+	set := int(k.b & uint64(len(t.ghosts)-1))
+	pair := t.slots[2*set : 2*set+2 : 2*set+2]
+	switch k {
+	case pair[0].key:
+		v := pair[0].v
+		pair[0], pair[1] = pair[1], seenEntry{}
+		return v, true
+	case pair[1].key:
+		v := pair[1].v
+		pair[1] = seenEntry{}
+		return v, true
+	}
+	return nil, false
+}
+
+// sighted records the first sighting of k, which v was decoded from, and
+// reports false; it reports true, keeping nothing, when k was seen and
+// evicted since (the caller stores v in the shared table at once).
 //
 // The table grows with what passes through it, not by its ghosts: a
 // span lost here costs a whole collection decoded again (a label set is
@@ -189,20 +223,11 @@ func (t *seenTable) reset(sets int) {
 // much smaller than their number, ghosts included. It doubles once it
 // has taken twice as many spans as it has slots, up to maxSeenSets,
 // keeping what it holds.
-func (t *seenTable) sighted(k JSONKey) bool {
+func (t *seenTable) sighted(k JSONKey, v any) bool {
 	if t.slots == nil {
 		t.reset(firstSets)
 	}
 	set := int(k.b & uint64(len(t.ghosts)-1))
-	pair := t.slots[2*set : 2*set+2 : 2*set+2]
-	switch k.b {
-	case pair[0]:
-		pair[0], pair[1] = pair[1], 0
-		return true
-	case pair[1]:
-		pair[1] = 0
-		return true
-	}
 	if t.ghosts[set] == tagOf(k.b) { // seen before, evicted since
 		t.ghosts[set] = 0
 		return true
@@ -211,25 +236,25 @@ func (t *seenTable) sighted(k JSONKey) bool {
 		t.grow()
 		set = int(k.b & uint64(len(t.ghosts)-1))
 	}
-	t.insert(set, k.b)
+	t.insert(set, seenEntry{k, v})
 	return false
 }
 
-func (t *seenTable) insert(set int, b uint64) {
+func (t *seenTable) insert(set int, e seenEntry) {
 	pair := t.slots[2*set : 2*set+2 : 2*set+2]
-	if pair[1] != 0 {
-		t.ghosts[set] = tagOf(pair[1])
+	if pair[1].key != (JSONKey{}) {
+		t.ghosts[set] = tagOf(pair[1].key.b)
 	}
-	pair[0], pair[1] = b, pair[0]
+	pair[0], pair[1] = e, pair[0]
 }
 
 func (t *seenTable) grow() {
 	old := t.slots
 	t.reset(2 * len(t.ghosts))
 	for i := 0; i < len(old); i += 2 {
-		for _, b := range [2]uint64{old[i+1], old[i]} {
-			if b != 0 {
-				t.insert(int(b&uint64(len(t.ghosts)-1)), b)
+		for _, e := range [2]seenEntry{old[i+1], old[i]} {
+			if e.key != (JSONKey{}) {
+				t.insert(int(e.key.b&uint64(len(t.ghosts)-1)), e)
 			}
 		}
 	}
@@ -243,8 +268,8 @@ type sharedValue struct {
 }
 
 // sharedTable holds the collections a ReadOnly Decoder shares (JSON
-// spans, CBOR values), by key. A value is stored at its second sighting,
-// and many are never used after it: a time an object's condition and the
+// spans, CBOR values), by key. A value moves here from the seen table at
+// its second sighting, and many are never used after it: a time an object's condition and the
 // next object's status both hold, a pointer to a value two objects have.
 // A map that kept everything kept one such entry a Certificate (300 KiB
 // at 5,000 objects, more than the cache's Certificates saved by being

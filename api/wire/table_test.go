@@ -27,7 +27,7 @@ func TestTablesStartSmall(t *testing.T) {
 func (d *Decoder) tableBytes() int {
 	n := 16*len(d.strings.slots) + 4*len(d.strings.ghosts) + 16*len(d.boxes.slots) + 4*len(d.boxes.ghosts)
 	if d.json != nil {
-		n += 8*len(d.json.seen.slots) + 4*len(d.json.seen.ghosts)
+		n += 32*len(d.json.seen.slots) + 4*len(d.json.seen.ghosts)
 	}
 	return n
 }
@@ -73,7 +73,7 @@ func TestStringTableGrowsOnlyForLostRepeats(t *testing.T) {
 func TestSeenTableGrowsWithSpans(t *testing.T) {
 	d := Decoder{ReadOnly: true}
 	for i := range 50_000 {
-		d.SharedJSON(fmt.Appendf(nil, `{"uid":"%d"}`, i))
+		sharedValueOf(&d, fmt.Appendf(nil, `{"uid":"%d"}`, i), i)
 	}
 	if n := len(d.json.seen.slots); n != seenSlots {
 		t.Fatalf("seen table of %d slots after 50,000 spans, want %d", n, seenSlots)
@@ -82,24 +82,34 @@ func TestSeenTableGrowsWithSpans(t *testing.T) {
 	shared := 0
 	for i := range 3000 {
 		for j := range 5 {
-			d.SharedJSON(fmt.Appendf(nil, `{"object":%d,"part":%d}`, i, j))
+			sharedValueOf(&d, fmt.Appendf(nil, `{"object":%d,"part":%d}`, i, j), i)
 		}
 		span := fmt.Appendf(nil, `{"app":"app-%d"}`, i%300)
-		v, k, ok := d.SharedJSON(span)
-		switch {
-		case ok:
+		if v, ok := sharedValueOf(&d, span, i%300); ok {
 			if v.(int) != i%300 {
-				t.Fatalf("span %s: shared value %v", span, v)
+				t.Fatalf("span %s: shared value %v, want %d", span, v, i%300)
 			}
 			shared++
-		case k != (JSONKey{}):
-			d.ShareJSON(k, i%300)
 		}
 	}
-	// Some go while the shared table learns their period (see below).
-	if want := 3000 - 2*300; shared < want*8/10 {
+	// Shared from their second sighting on (the first's value); some go
+	// while the shared table learns their period (see below).
+	if want := 3000 - 300; shared < want*8/10 {
 		t.Errorf("%d of %d later sightings shared", shared, want)
 	}
+}
+
+// sharedValueOf returns the value shared for span, or stores v for it
+// and reports false, as a decoder does.
+func sharedValueOf(d *Decoder, span []byte, v any) (any, bool) {
+	got, k, ok := d.SharedJSON(span)
+	if ok {
+		return got, true
+	}
+	if k != (JSONKey{}) {
+		d.ShareJSON(k, v)
+	}
+	return nil, false
 }
 
 // Growing keeps every string the table held.
@@ -155,5 +165,51 @@ func TestSharedTableSweepsValuesNotUsedAgain(t *testing.T) {
 	}
 	if want := objects / 2; hits < want*99/100 {
 		t.Errorf("%d of the last %d label sets shared", hits, want)
+	}
+}
+
+// A span is shared from its second sighting on with the value decoded at
+// its first (a label set repeating once in a thousand objects costs one
+// map, not two); a value is handed out only for its own span; and
+// values whose span never comes back leave the table as other spans
+// pass, which holds at most one value a slot.
+func TestSeenTableSharesFirstSighting(t *testing.T) {
+	d := Decoder{ReadOnly: true}
+	labels := []byte(`{"app":"web","tier":"frontend"}`)
+	first := &[]string{"first"}
+	if _, ok := sharedValueOf(&d, labels, first); ok {
+		t.Fatal("a span seen for the first time came back shared")
+	}
+	if _, ok := sharedValueOf(&d, []byte(`{"app":"web","tier":"backend"}`), &[]string{"other"}); ok {
+		t.Fatal("a different span got a shared value")
+	}
+	for i := range 3 {
+		v, ok := sharedValueOf(&d, labels, &[]string{"later"})
+		if !ok || v != any(first) {
+			t.Fatalf("sighting %d: %v, %v; want the first sighting's value", i+2, v, ok)
+		}
+	}
+
+	// Spans seen once: the table keeps at most one value a slot, and the
+	// first of them is gone once many others have passed.
+	once := &[]string{"once"}
+	sharedValueOf(&d, []byte(`{"uid":"once"}`), once)
+	for i := range 100_000 {
+		sharedValueOf(&d, fmt.Appendf(nil, `{"uid":"%d"}`, i), i)
+	}
+	held := 0
+	for _, e := range d.json.seen.slots {
+		if e.v != nil {
+			held++
+		}
+		if e.v == any(once) {
+			t.Error("a value seen once is still held after 100,000 other spans")
+		}
+	}
+	if n := len(d.json.seen.slots); n > seenSlots || held > n {
+		t.Errorf("seen table of %d slots holding %d values, want at most %d", n, held, seenSlots)
+	}
+	if v, ok := sharedValueOf(&d, labels, nil); !ok || v != any(first) {
+		t.Error("a shared value was lost to spans seen once")
 	}
 }
