@@ -54,7 +54,7 @@ func (t *jsonTable) lookup(k JSONKey) (v any, key JSONKey, ok bool) {
 	if v, ok := t.shared.get(k); ok {
 		return v, k, true
 	}
-	if v, ok := t.seen.take(k); ok {
+	if v, ok := t.seen.take(k); ok && v != nil {
 		t.shared.put(k, v)
 		return v, k, true
 	}
@@ -189,6 +189,9 @@ func (d *Decoder) jsonTable() *jsonTable {
 func (d *Decoder) ShareJSON(k JSONKey, v any) {
 	if d == nil || d.json == nil || k == (JSONKey{}) {
 		return
+	}
+	if d.Copied {
+		v = nil // the seen table keeps the key alone
 	}
 	d.json.keep(k, v)
 }

@@ -192,24 +192,30 @@ func (t *seenTable) reset(sets int) {
 }
 
 // take returns the value of k, seen once, and forgets it here (the
-// caller moves it to the shared table).
+// caller moves it to the shared table). A key seen without its value
+// (see Decoder.Copied) leaves its ghost, so that the value decoded now
+// goes to the shared table (see sighted).
 func (t *seenTable) take(k JSONKey) (any, bool) {
 	if t.slots == nil {
 		return nil, false
 	}
 	set := int(k.b & uint64(len(t.ghosts)-1))
 	pair := t.slots[2*set : 2*set+2 : 2*set+2]
+	var v any
 	switch k {
 	case pair[0].key:
-		v := pair[0].v
+		v = pair[0].v
 		pair[0], pair[1] = pair[1], seenEntry{}
-		return v, true
 	case pair[1].key:
-		v := pair[1].v
+		v = pair[1].v
 		pair[1] = seenEntry{}
-		return v, true
+	default:
+		return nil, false
 	}
-	return nil, false
+	if v == nil {
+		t.ghosts[set] = tagOf(k.b)
+	}
+	return v, true
 }
 
 // sighted records the first sighting of k, which v was decoded from, and

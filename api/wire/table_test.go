@@ -213,3 +213,28 @@ func TestSeenTableSharesFirstSighting(t *testing.T) {
 		t.Error("a shared value was lost to spans seen once")
 	}
 }
+
+// A Copied Decoder (whose objects are copied and dropped) holds no value
+// for a span seen once, and shares a repeated span from its third
+// sighting on, with the value of its second.
+func TestCopiedDecoderHoldsNoFirstSightings(t *testing.T) {
+	d := Decoder{ReadOnly: true, Copied: true}
+	span := []byte(`{"app":"web"}`)
+	values := []any{&[]int{1}, &[]int{2}, &[]int{3}, &[]int{4}}
+	var got []any
+	for _, v := range values {
+		if shared, ok := sharedValueOf(&d, span, v); ok {
+			got = append(got, shared)
+		} else {
+			got = append(got, v)
+		}
+		for _, e := range d.json.seen.slots {
+			if e.v != nil {
+				t.Fatalf("the seen table holds %v", e.v)
+			}
+		}
+	}
+	if got[0] != values[0] || got[1] != values[1] || got[2] != values[1] || got[3] != values[1] {
+		t.Errorf("values %v, want the first, then the second's three times", got)
+	}
+}
