@@ -62,10 +62,15 @@ func (t *jsonTable) lookup(k JSONKey) (v any, key JSONKey, ok bool) {
 }
 
 // keep stores v, decoded from the span keyed k seen for the first time
-// (as far as the tables know), in the seen table; or in the shared table
-// when k was seen before and forgotten since.
-func (t *jsonTable) keep(k JSONKey, v any) {
-	if t.shared.wasSwept(k) || t.seen.sighted(k, v) {
+// (as far as the tables know), in the seen table (the key alone when
+// copied, see Decoder.Copied); or in the shared table when k was seen
+// before and forgotten since.
+func (t *jsonTable) keep(k JSONKey, v any, copied bool) {
+	first := v
+	if copied {
+		first = nil
+	}
+	if t.shared.wasSwept(k) || t.seen.sighted(k, first) {
 		t.shared.put(k, v)
 	}
 }
@@ -190,10 +195,7 @@ func (d *Decoder) ShareJSON(k JSONKey, v any) {
 	if d == nil || d.json == nil || k == (JSONKey{}) {
 		return
 	}
-	if d.Copied {
-		v = nil // the seen table keeps the key alone
-	}
-	d.json.keep(k, v)
+	d.json.keep(k, v, d.Copied)
 }
 
 // Boxed strings: a string stored in an any (a JSON value of Unstructured)
