@@ -41,10 +41,8 @@ func (d *Decoder) SharedJSON(span []byte) (v any, key JSONKey, ok bool) {
 	if d == nil || !d.ReadOnly {
 		return nil, JSONKey{}, false
 	}
-	if d.json == nil {
-		d.json = newJSONTable()
-	}
-	return d.json.lookup(JSONKey{maphash.Bytes(d.json.seed1, span), maphash.Bytes(d.json.seed2, span)})
+	t := d.jsonTable()
+	return t.lookup(JSONKey{maphash.Bytes(d.json.seed1, span), maphash.Bytes(d.json.seed2, span)})
 }
 
 // lookup returns the value shared under k, or decoded from k's first
@@ -63,14 +61,10 @@ func (t *jsonTable) lookup(k JSONKey) (v any, key JSONKey, ok bool) {
 
 // keep stores v, decoded from the span keyed k seen for the first time
 // (as far as the tables know), in the seen table (the key alone when
-// copied, see Decoder.Copied); or in the shared table when k was seen
-// before and forgotten since.
-func (t *jsonTable) keep(k JSONKey, v any, copied bool) {
-	first := v
-	if copied {
-		first = nil
-	}
-	if t.shared.wasSwept(k) || t.seen.sighted(k, first) {
+// Copied); or in the shared table when k was seen before and forgotten
+// since.
+func (t *jsonTable) keep(k JSONKey, v any) {
+	if t.shared.wasSwept(k) || t.seen.sighted(k, v) {
 		t.shared.put(k, v)
 	}
 }
@@ -83,9 +77,7 @@ func (d *Decoder) EmptyMap() map[string]any {
 	if d == nil || !d.ReadOnly {
 		return nil
 	}
-	if d.json == nil {
-		d.json = newJSONTable()
-	}
+	d.jsonTable()
 	if d.json.empty == nil {
 		d.json.empty = map[string]any{}
 	}
@@ -185,6 +177,7 @@ func newJSONTable() *jsonTable {
 func (d *Decoder) jsonTable() *jsonTable {
 	if d.json == nil {
 		d.json = newJSONTable()
+		d.json.seen.keysOnly = d.Copied
 	}
 	return d.json
 }
@@ -195,7 +188,7 @@ func (d *Decoder) ShareJSON(k JSONKey, v any) {
 	if d == nil || d.json == nil || k == (JSONKey{}) {
 		return
 	}
-	d.json.keep(k, v, d.Copied)
+	d.json.keep(k, v)
 }
 
 // Boxed strings: a string stored in an any (a JSON value of Unstructured)

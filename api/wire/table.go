@@ -172,50 +172,72 @@ func (t *boxTable) grow() {
 // in a thousand objects costs one copy, not two. Most spans seen once
 // (an object's metadata) never repeat; the values the table keeps for
 // them are held by their objects anyway, and at most one per slot
-// outlives its object. Its growth's lost counts the spans taken since it
-// last grew.
+// outlives its object. A slot is a key.b, and, unless the table keeps
+// keys alone (see Decoder.Copied), the key.a (a value is handed out only
+// on a match of all 128 bits, as from the shared table) and the value:
+// 8 or 32 bytes. Its growth's lost counts the spans taken since it last
+// grew.
 type seenTable struct {
-	slots []seenEntry
+	keysOnly bool
+	bs       []uint64
+	as       []uint64 // nil when keysOnly
+	vals     []any    // nil when keysOnly
 	growth
 }
 
-// seenEntry is a span seen once: its whole key (a value is handed out
-// only on a match of all 128 bits, as from the shared table) and the
-// value decoded from it.
-type seenEntry struct {
-	key JSONKey
-	v   any
-}
-
 func (t *seenTable) reset(sets int) {
-	t.slots, t.ghosts, t.lost = make([]seenEntry, 2*sets), make([]uint32, sets), 0
+	t.bs, t.ghosts, t.lost = make([]uint64, 2*sets), make([]uint32, sets), 0
+	if !t.keysOnly {
+		t.as, t.vals = make([]uint64, 2*sets), make([]any, 2*sets)
+	}
 }
 
-// take returns the value of k, seen once, and forgets it here (the
+// take reports whether k was seen once, and returns the value decoded
+// then (nil when the table keeps keys alone), forgetting it here (the
 // caller moves it to the shared table). A key seen without its value
-// (see Decoder.Copied) leaves its ghost, so that the value decoded now
-// goes to the shared table (see sighted).
+// leaves its ghost, so that the value decoded now goes to the shared
+// table (see sighted).
 func (t *seenTable) take(k JSONKey) (any, bool) {
-	if t.slots == nil {
+	if t.bs == nil {
 		return nil, false
 	}
 	set := int(k.b & uint64(len(t.ghosts)-1))
-	pair := t.slots[2*set : 2*set+2 : 2*set+2]
-	var v any
-	switch k {
-	case pair[0].key:
-		v = pair[0].v
-		pair[0], pair[1] = pair[1], seenEntry{}
-	case pair[1].key:
-		v = pair[1].v
-		pair[1] = seenEntry{}
+	i := 2 * set
+	switch {
+	case t.bs[i] == k.b && t.matchA(i, k):
+	case t.bs[i+1] == k.b && t.matchA(i+1, k):
+		i++
 	default:
 		return nil, false
 	}
+	var v any
+	if !t.keysOnly {
+		v = t.vals[i]
+	}
+	if i == 2*set { // the second slot moves up
+		t.move(2*set, 2*set+1)
+	}
+	t.clear(2*set + 1)
 	if v == nil {
 		t.ghosts[set] = tagOf(k.b)
 	}
 	return v, true
+}
+
+func (t *seenTable) matchA(i int, k JSONKey) bool { return t.keysOnly || t.as[i] == k.a }
+
+func (t *seenTable) move(to, from int) {
+	t.bs[to] = t.bs[from]
+	if !t.keysOnly {
+		t.as[to], t.vals[to] = t.as[from], t.vals[from]
+	}
+}
+
+func (t *seenTable) clear(i int) {
+	t.bs[i] = 0
+	if !t.keysOnly {
+		t.as[i], t.vals[i] = 0, nil
+	}
 }
 
 // sighted records the first sighting of k, which v was decoded from, and
@@ -230,7 +252,7 @@ func (t *seenTable) take(k JSONKey) (any, bool) {
 // has taken twice as many spans as it has slots, up to maxSeenSets,
 // keeping what it holds.
 func (t *seenTable) sighted(k JSONKey, v any) bool {
-	if t.slots == nil {
+	if t.bs == nil {
 		t.reset(firstSets)
 	}
 	set := int(k.b & uint64(len(t.ghosts)-1))
@@ -238,30 +260,40 @@ func (t *seenTable) sighted(k JSONKey, v any) bool {
 		t.ghosts[set] = 0
 		return true
 	}
-	if t.lost++; t.lost >= 2*len(t.slots) && len(t.ghosts) < maxSeenSets {
+	if t.lost++; t.lost >= 2*len(t.bs) && len(t.ghosts) < maxSeenSets {
 		t.grow()
 		set = int(k.b & uint64(len(t.ghosts)-1))
 	}
-	t.insert(set, seenEntry{k, v})
+	t.insert(set, k, v)
 	return false
 }
 
-func (t *seenTable) insert(set int, e seenEntry) {
-	pair := t.slots[2*set : 2*set+2 : 2*set+2]
-	if pair[1].key != (JSONKey{}) {
-		t.ghosts[set] = tagOf(pair[1].key.b)
+func (t *seenTable) insert(set int, k JSONKey, v any) {
+	i := 2 * set
+	if t.bs[i+1] != 0 {
+		t.ghosts[set] = tagOf(t.bs[i+1])
 	}
-	pair[0], pair[1] = e, pair[0]
+	t.move(i+1, i)
+	t.bs[i] = k.b
+	if !t.keysOnly {
+		t.as[i], t.vals[i] = k.a, v
+	}
 }
 
 func (t *seenTable) grow() {
-	old := t.slots
+	bs, as, vals := t.bs, t.as, t.vals
 	t.reset(2 * len(t.ghosts))
-	for i := 0; i < len(old); i += 2 {
-		for _, e := range [2]seenEntry{old[i+1], old[i]} {
-			if e.key != (JSONKey{}) {
-				t.insert(int(e.key.b&uint64(len(t.ghosts)-1)), e)
+	for i := 0; i < len(bs); i += 2 {
+		for _, j := range [2]int{i + 1, i} {
+			if bs[j] == 0 {
+				continue
 			}
+			k := JSONKey{b: bs[j]}
+			var v any
+			if !t.keysOnly {
+				k.a, v = as[j], vals[j]
+			}
+			t.insert(int(k.b&uint64(len(t.ghosts)-1)), k, v)
 		}
 	}
 }

@@ -27,7 +27,7 @@ func TestTablesStartSmall(t *testing.T) {
 func (d *Decoder) tableBytes() int {
 	n := 16*len(d.strings.slots) + 4*len(d.strings.ghosts) + 16*len(d.boxes.slots) + 4*len(d.boxes.ghosts)
 	if d.json != nil {
-		n += 32*len(d.json.seen.slots) + 4*len(d.json.seen.ghosts)
+		n += 8*len(d.json.seen.bs) + 8*len(d.json.seen.as) + 16*len(d.json.seen.vals) + 4*len(d.json.seen.ghosts)
 	}
 	return n
 }
@@ -75,7 +75,7 @@ func TestSeenTableGrowsWithSpans(t *testing.T) {
 	for i := range 50_000 {
 		sharedValueOf(&d, fmt.Appendf(nil, `{"uid":"%d"}`, i), i)
 	}
-	if n := len(d.json.seen.slots); n != seenSlots {
+	if n := len(d.json.seen.bs); n != seenSlots {
 		t.Fatalf("seen table of %d slots after 50,000 spans, want %d", n, seenSlots)
 	}
 	// A label set every 300 objects among five unique spans per object.
@@ -198,15 +198,15 @@ func TestSeenTableSharesFirstSighting(t *testing.T) {
 		sharedValueOf(&d, fmt.Appendf(nil, `{"uid":"%d"}`, i), i)
 	}
 	held := 0
-	for _, e := range d.json.seen.slots {
-		if e.v != nil {
+	for _, v := range d.json.seen.vals {
+		if v != nil {
 			held++
 		}
-		if e.v == any(once) {
+		if v == any(once) {
 			t.Error("a value seen once is still held after 100,000 other spans")
 		}
 	}
-	if n := len(d.json.seen.slots); n > seenSlots || held > n {
+	if n := len(d.json.seen.bs); n > seenSlots || held > n {
 		t.Errorf("seen table of %d slots holding %d values, want at most %d", n, held, seenSlots)
 	}
 	if v, ok := sharedValueOf(&d, labels, nil); !ok || v != any(first) {
@@ -228,10 +228,8 @@ func TestCopiedDecoderHoldsNoFirstSightings(t *testing.T) {
 		} else {
 			got = append(got, v)
 		}
-		for _, e := range d.json.seen.slots {
-			if e.v != nil {
-				t.Fatalf("the seen table holds %v", e.v)
-			}
+		if d.json.seen.vals != nil {
+			t.Fatalf("the seen table of a Copied decoder holds values: %d slots", len(d.json.seen.vals))
 		}
 	}
 	if got[0] != values[0] || got[1] != values[1] || got[2] != values[1] || got[3] != values[1] {
