@@ -25,9 +25,10 @@ const maxReusedItem = 32 << 10
 // ReuseSlice sets *p to the slice decoded earlier, through the same
 // ReadOnly Table, from an equal item, consumes the item, and reports
 // true. Otherwise it reports false, consuming nothing, with the key Keep
-// stores the value under once decoded (the zero key: not worth keeping).
-// It offers only values that would replace *p whole: a slice without
-// capacity, and not null.
+// stores the value under once decoded (the zero key when the Table
+// does not share). It offers only values that would replace *p whole: a
+// slice without capacity, and not null; one already decoded is copied
+// first, since the decode writes into it and it may be shared.
 func ReuseSlice[S ~[]E, E any](d *Decoder, p *S) (wire.JSONKey, bool) {
 	if cap(*p) != 0 { // a duplicate field: the decode merges into a copy
 		*p = wire.OwnSlice(d.Table, *p)
