@@ -52,6 +52,15 @@ func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], err
 		return nil, err
 	}
 	defer resp.release()
+	if opts.BeforeDecode != nil {
+		hint := ""
+		if mt, err := codec.ParseMediaType(resp.contentType); err == nil {
+			hint = continueHint(mt, resp.body)
+		}
+		if err := opts.BeforeDecode(hint); err != nil {
+			return nil, err
+		}
+	}
 	list, err := r.decodeList(resp, opts.Decoder)
 	if err != nil {
 		return nil, decodeError(req, err)

@@ -80,6 +80,16 @@ type ListOptions struct {
 	// strings and maps are shared across every object it holds. A
 	// Decoder is not safe for concurrent use: give one to a single caller.
 	Decoder *wire.Decoder
+
+	// BeforeDecode (client side), when set, is called once the answer
+	// has been read whole and before its items are decoded, with the
+	// continue token read from the answer's bytes without decoding them
+	// ("" when it was not found there): package pager asks for the next
+	// page from it while this one decodes. The token is a hint; the
+	// decoded List's Continue is the one that counts. An error it returns
+	// is List's, and the answer is not decoded. It is not called for an
+	// error answer.
+	BeforeDecode func(continueHint string) error
 }
 
 // WatchOptions are the options of Watch.

@@ -175,10 +175,22 @@ type recorded[T client.Object] struct {
 func (r *recorded[T]) List(ctx context.Context, opts client.ListOptions) (*client.List[T], error) {
 	r.mu.Lock()
 	call := len(r.calls)
-	r.calls = append(r.calls, opts)
+	rec := opts
+	rec.BeforeDecode = nil
+	r.calls = append(r.calls, rec)
 	r.mu.Unlock()
+	// after runs once the answer is in, before the pager can ask for the
+	// next page: with read-ahead that is in BeforeDecode.
+	ran := false
+	if hook := opts.BeforeDecode; hook != nil && r.after != nil {
+		opts.BeforeDecode = func(hint string) error {
+			ran = true
+			r.after(call)
+			return hook(hint)
+		}
+	}
 	l, err := r.list(ctx, opts)
-	if r.after != nil {
+	if r.after != nil && !ran {
 		r.after(call)
 	}
 	return l, err

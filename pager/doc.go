@@ -35,9 +35,14 @@
 //
 // Items and Pages hold at most Options.ReadAhead+1 pages at a time (the
 // caller's included), whatever the size of the list: a goroutine fetches
-// the next page while the caller handles the current one. The goroutine
-// is stopped, and waited for, before the range statement ends. ListAll
-// holds the whole list by design.
+// the next page while the caller handles the current one. It asks for a
+// page as soon as the answer before it has arrived, while that answer
+// decodes (client.Resource.List reads the continue token from the
+// answer's bytes first: see client.ListOptions.BeforeDecode), so the
+// server works on the next page during the decode; that answer waits
+// undecoded for its turn, one more page's bytes in memory. The goroutine
+// and any request sent ahead are stopped, and waited for, before the
+// range statement ends. ListAll holds the whole list by design.
 //
 // # Errors and retries
 //

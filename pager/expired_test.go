@@ -50,9 +50,12 @@ func TestExpiredPolicies(t *testing.T) {
 			Snapshot{ResourceVersion: "100", Pages: 1, Items: 3}},
 	}
 	for _, tt := range tests {
-		for _, ra := range []int{ReadAheadOff, 2} {
+		for _, ra := range []int{ReadAheadOff, 2, 1} {
+			// ReadAhead 1 with a list function that hands over continue
+			// tokens before decoding: the next page is asked for early.
+			hinted := ra == 1
 			t.Run(tt.policy.String()+"/"+readAheadName(ra), func(t *testing.T) {
-				m := &memList{n: 10, fail: expireOnce(1, "at:3")}
+				m := &memList{n: 10, fail: expireOnce(1, "at:3"), hinted: hinted}
 				p := mustNew(t, m.list, Options{PageSize: 3, OnExpired: tt.policy, ReadAhead: ra})
 				got, err := collect(t.Context(), p)
 				if !errors.Is(err, tt.wantErr) {

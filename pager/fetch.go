@@ -35,6 +35,9 @@ type fetcher[T client.Object] struct {
 	rv           string // the snapshot's resourceVersion (its first page's)
 	done         bool   // no more pages
 	failed       error  // returned by the next call (after a page was returned)
+
+	ahead bool            // ask for the next page while this one decodes (read-ahead)
+	spec  *speculation[T] // the next page's request, in flight
 }
 
 // next returns the next page, or nil and nil after the last one. After
@@ -150,7 +153,7 @@ func (f *fetcher[T]) call(ctx context.Context, opts client.ListOptions) (*client
 	lost := func(err error) bool { return errors.Is(err, client.ErrConnectionLost) }
 	p := backoffpolicy.Policy{Initial: pageRetryInitial, Max: pageRetryMax}
 	return backoffpolicy.Retry(ctx, p, f.s.pageRetries, lost, func() (*client.List[T], error) {
-		l, err := f.list(ctx, opts)
+		l, err := f.request(ctx, opts)
 		if err == nil && l == nil {
 			return nil, errors.New("the list function returned neither a list nor an error")
 		}

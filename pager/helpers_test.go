@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
@@ -45,10 +46,20 @@ type memList struct {
 	// quiet counts requests without keeping their options, so that the
 	// test's memory does not grow with the list.
 	quiet bool
+	// hinted answers as client.Resource.List does: it calls
+	// opts.BeforeDecode with the continue token (hint, when set, says
+	// which) before it "decodes"; serve and decode are how long the
+	// server's answer and the decode take (for synctest's clock).
+	hinted        bool
+	hint          func(call int, token string) string
+	serve, decode time.Duration
 
-	mu    sync.Mutex
-	count int // requests so far
-	calls []client.ListOptions
+	mu          sync.Mutex
+	count       int // requests so far
+	calls       []client.ListOptions
+	decoding    int // answers being decoded now
+	maxDecoding int // the most decoded at once
+	canceled    int // requests whose context ended before their decode
 }
 
 func objName(i int) string { return fmt.Sprintf("obj-%06d", i) }
@@ -62,7 +73,9 @@ func (m *memList) list(ctx context.Context, opts client.ListOptions) (*client.Li
 	call := m.count
 	m.count++
 	if !m.quiet {
-		m.calls = append(m.calls, opts)
+		rec := opts
+		rec.BeforeDecode = nil // a function: compared by whether it was set, in tests that care
+		m.calls = append(m.calls, rec)
 	}
 	m.mu.Unlock()
 	if err := ctx.Err(); err != nil {
@@ -101,6 +114,39 @@ func (m *memList) list(ctx context.Context, opts client.ListOptions) (*client.Li
 			r := int64(m.n - end)
 			l.RemainingItemCount = &r
 		}
+	}
+	if m.hinted {
+		return m.decodeHinted(ctx, call, opts, l)
+	}
+	return l, nil
+}
+
+// decodeHinted is the end of a hinted answer: the server's time, the
+// hook, then the decode, counted.
+func (m *memList) decodeHinted(ctx context.Context, call int, opts client.ListOptions, l *client.List[obj]) (*client.List[obj], error) {
+	time.Sleep(m.serve)
+	if opts.BeforeDecode != nil {
+		hint := l.Continue
+		if m.hint != nil {
+			hint = m.hint(call, hint)
+		}
+		if err := opts.BeforeDecode(hint); err != nil {
+			m.mu.Lock()
+			m.canceled++
+			m.mu.Unlock()
+			return nil, err
+		}
+	}
+	m.mu.Lock()
+	m.decoding++
+	m.maxDecoding = max(m.maxDecoding, m.decoding)
+	m.mu.Unlock()
+	time.Sleep(m.decode)
+	m.mu.Lock()
+	m.decoding--
+	m.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return l, nil
 }

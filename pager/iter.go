@@ -33,6 +33,7 @@ func (p *Pager[T]) Pages(ctx context.Context) iter.Seq2[*Page[T], error] {
 			next(context.Context) (*Page[T], error)
 		} = f
 		if n := f.s.readAhead; n > 0 {
+			f.ahead = true
 			ra := startReadAhead(ctx, f, n)
 			defer ra.stop()
 			src = ra
@@ -124,6 +125,7 @@ func startReadAhead[T client.Object](ctx context.Context, f *fetcher[T], n int) 
 	go func() {
 		defer close(ra.done)
 		defer close(ra.pages)
+		defer f.dropSpeculation()
 		for {
 			pg, err := f.next(ctx)
 			if pg == nil && err == nil {

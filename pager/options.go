@@ -96,8 +96,11 @@ type Options struct {
 	// ReadAhead is how many pages are fetched, by one goroutine, ahead
 	// of the page the caller is handling in Pages and Items (default
 	// DefaultReadAhead; ReadAheadOff or any negative value: none). At
-	// most ReadAhead+1 pages are held at a time, the caller's included.
-	// ListAll never reads ahead.
+	// most ReadAhead+1 pages are held at a time, the caller's included,
+	// and the answer of the next page (undecoded) while one decodes: the
+	// next page is asked for as soon as an answer's continue token is
+	// known, before its items are decoded (see ListFunc). ListAll never
+	// reads ahead.
 	ReadAhead int
 
 	// OnExpired is what to do when a continue token expires (default

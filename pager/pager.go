@@ -16,8 +16,14 @@ import (
 // (*client.Resource[T]).List, for typed, dynamic (Unstructured) and
 // metadata-only (PartialObjectMetadata) resources alike. A ListFunc must
 // return when ctx ends: the pager waits for it before an iteration ends.
-// It may be called from a goroutine other than the caller's (read-ahead),
-// never by two goroutines at once for one list.
+// It may be called from a goroutine other than the caller's (read-ahead).
+// With read-ahead, the pager passes ListOptions.BeforeDecode: a ListFunc
+// that calls it (client.Resource.List does) with an answer's continue
+// token gets the next page's call at once, on another goroutine, while it
+// decodes; that call waits in its own BeforeDecode until this one has
+// returned, so two calls for one list never decode at once. A ListFunc
+// that calls BeforeDecode must call it for every answer it decodes; one
+// that ignores it is called one page at a time.
 type ListFunc[T client.Object] func(ctx context.Context, opts client.ListOptions) (*client.List[T], error)
 
 // ErrRestarted is matched by the error Items yields when a continue token

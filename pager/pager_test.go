@@ -3,6 +3,7 @@ package pager
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"testing"
@@ -247,16 +248,32 @@ func TestBadServerAnswers(t *testing.T) {
 			func(context.Context, client.ListOptions) (*client.List[obj], error) { return page("", "9"), nil }, nil},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := collect(t.Context(), mustNew(t, tt.list, Options{ListOptions: tt.opts}))
-			if err == nil {
-				t.Fatal("no error")
+		// hinted: the answers' tokens are also handed over before the
+		// decode, so that the pager asks for the next page early.
+		for _, hinted := range []bool{false, true} {
+			list := tt.list
+			if hinted {
+				list = func(ctx context.Context, o client.ListOptions) (*client.List[obj], error) {
+					l, err := tt.list(ctx, o)
+					if l != nil && o.BeforeDecode != nil {
+						if err := o.BeforeDecode(l.Continue); err != nil {
+							return nil, err
+						}
+					}
+					return l, err
+				}
 			}
-			t.Log(err)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("items before the error (-want +got):\n%s", diff)
-			}
-		})
+			t.Run(fmt.Sprintf("%s/hinted=%v", tt.name, hinted), func(t *testing.T) {
+				got, err := collect(t.Context(), mustNew(t, list, Options{ListOptions: tt.opts}))
+				if err == nil {
+					t.Fatal("no error")
+				}
+				t.Log(err)
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("items before the error (-want +got):\n%s", diff)
+				}
+			})
+		}
 	}
 }
 

@@ -454,14 +454,30 @@ type compactingSource struct {
 }
 
 func (c *compactingSource) List(ctx context.Context, opts client.ListOptions) (*client.List[*corev1.ConfigMap], error) {
-	l, err := c.Resource.List(ctx, opts)
-	if err == nil && (c.afterFirstPage && opts.Continue == "" || !c.afterFirstPage && l.Continue == "") {
-		c.once.Do(func() {
-			if err := c.s.Add(configMap("kube-system", 99)); err != nil {
-				panic(err)
+	if c.afterFirstPage && opts.Continue == "" {
+		// Once the first page's answer is in, before the pager can ask
+		// for the next one (with read-ahead it does so from BeforeDecode).
+		next := opts.BeforeDecode
+		opts.BeforeDecode = func(hint string) error {
+			c.compact()
+			if next != nil {
+				return next(hint)
 			}
-			c.s.Compact()
-		})
+			return nil
+		}
+	}
+	l, err := c.Resource.List(ctx, opts)
+	if err == nil && !c.afterFirstPage && l.Continue == "" {
+		c.compact()
 	}
 	return l, err
+}
+
+func (c *compactingSource) compact() {
+	c.once.Do(func() {
+		if err := c.s.Add(configMap("kube-system", 99)); err != nil {
+			panic(err)
+		}
+		c.s.Compact()
+	})
 }

@@ -13,7 +13,8 @@ import (
 
 // The Listing state: a paginated list.
 
-// listing runs a paginated list, streamed into the store page by page:
+// listing runs a paginated list, streamed into the store page by page
+// (the pager asks for each next page while the one before decodes):
 // Listing → Watching from the list's resourceVersion; otherwise as
 // onFailure says (a relist at once on 410, Listing again after
 // BackingOff, a refusal being a persistent failure). An expired continue
