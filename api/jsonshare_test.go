@@ -41,7 +41,7 @@ func TestReadOnlyJSONDecodeEqualsPlainDecode(t *testing.T) {
 }
 
 // ...and shares the slices, maps and pointers of equal values between
-// objects (from the second time a value is seen), but only equal ones,
+// objects (from the first time a value is seen), but only equal ones,
 // and never in a plain decode.
 func TestReadOnlyJSONDecodeSharesEqualValues(t *testing.T) {
 	yes := true
@@ -74,7 +74,7 @@ func TestReadOnlyJSONDecodeSharesEqualValues(t *testing.T) {
 		t.Fatalf("ReadOnly decode differs (-sent +decoded):\n%s", diff)
 	}
 	same := func(a, b any) bool { return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() }
-	b, c, d := shared.Items[1], shared.Items[2], shared.Items[3]
+	a, b, c, d := shared.Items[0], shared.Items[1], shared.Items[2], shared.Items[3]
 	for _, tc := range []struct {
 		what         string
 		equal, other any // values of b, and of c (equal) and d (different)
@@ -91,6 +91,10 @@ func TestReadOnlyJSONDecodeSharesEqualValues(t *testing.T) {
 		if tc.other != nil && same(tc.equal, tc.other) {
 			t.Errorf("different %s are shared", tc.what)
 		}
+	}
+	// The first object's values are the ones shared.
+	if !same(a.OwnerReferences, b.OwnerReferences) || !same(a.Finalizers, c.Finalizers) || !same(a.Spec.Containers, c.Spec.Containers) {
+		t.Error("the first object's values are not shared with the equal ones after it")
 	}
 	if cap(b.OwnerReferences) != 1 || cap(b.Spec.Containers[0].Args) != 1 {
 		t.Errorf("slices keep spare capacity: %d, %d", cap(b.OwnerReferences), cap(b.Spec.Containers[0].Args))

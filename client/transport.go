@@ -70,7 +70,7 @@ func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, e
 	t := &http.Transport{
 		Proxy:                 proxy,
 		ResponseHeaderTimeout: headerTimeout,
-		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:           newReadBuffers().dialer((&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext),
 		TLSClientConfig:       tlsConfig,
 		TLSHandshakeTimeout:   10 * time.Second,
 		MaxIdleConnsPerHost:   25,
@@ -79,12 +79,11 @@ func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, e
 		ForceAttemptHTTP2:     true,
 		// Compression is handled by gzipTransport.
 		DisableCompression: true,
-		// An HTTP/1.1 connection's reads go through a buffer of this size:
-		// at the default 4 KiB a watch stream of Pods (4-8 KiB frames)
-		// costs a read system call or two per event; at 64 KiB one call
-		// takes several. HTTP/2 buffers a stream's data itself.
-		ReadBufferSize: 64 << 10,
-		HTTP2:          http2Config(cfg),
+		// An HTTP/1.1 connection reads through a buffer of the default
+		// 4 KiB, over a 64 KiB one held only while it has data (see
+		// readbuf.go): one read system call takes several watch events,
+		// and an idle connection holds 4 KiB, not 64.
+		HTTP2: http2Config(cfg),
 	}
 	return t, nil
 }

@@ -187,7 +187,7 @@ func (r *Reflector[T]) PartLists() int64 { return r.partLists.Load() }
 // reported by Err and WaitForSync, and logged, while Run retries. Run
 // may be called once.
 func (r *Reflector[T]) Run(ctx context.Context) error {
-	r.dec = &wire.Decoder{ReadOnly: true}
+	r.dec = decoderFor(r.raw)
 	r.watchList = r.opts.WatchList
 	r.bo = backoffpolicy.Policy{Initial: r.opts.InitialBackoff, Max: r.opts.MaxBackoff}.New()
 	defer r.health.stop()

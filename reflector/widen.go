@@ -170,7 +170,7 @@ func (r *Reflector[T]) applied(obj T, rv string) bool {
 func (r *Reflector[T]) listPart(ctx context.Context, p *part[T]) {
 	defer close(p.done)
 	bo := backoffpolicy.Policy{Initial: r.opts.InitialBackoff, Max: r.opts.MaxBackoff}.New()
-	dec := &wire.Decoder{ReadOnly: true}
+	dec := decoderFor(r.raw)
 	for {
 		err := r.listPartOnce(ctx, p, dec)
 		if err == nil {

@@ -30,11 +30,13 @@ const scanBudget = 4
 // ReuseSlice sets *p to the slice decoded earlier, through the same
 // ReadOnly Table, from an equal item, consumes the item, and reports
 // true. Otherwise it reports false, consuming nothing, with the key Keep
-// stores the value under once decoded (the zero key: not worth keeping).
-// It offers only values that would replace *p whole: a slice without
-// capacity, and not null.
+// stores the value under once decoded (the zero key when the Table
+// does not share). It offers only values that would replace *p whole: a
+// slice without capacity, and not null; one already decoded is copied
+// first, since the decode writes into it and it may be shared.
 func ReuseSlice[S ~[]E, E any](d *Decoder, p *S) (wire.JSONKey, bool) {
-	if cap(*p) != 0 {
+	if cap(*p) != 0 { // a duplicate field: the decode merges into a copy
+		*p = wire.OwnSlice(d.Table, *p)
 		return wire.JSONKey{}, false
 	}
 	return reuse(d, p)
@@ -43,6 +45,7 @@ func ReuseSlice[S ~[]E, E any](d *Decoder, p *S) (wire.JSONKey, bool) {
 // ReuseMap is ReuseSlice for a map field, which must be nil.
 func ReuseMap[M ~map[K]V, K comparable, V any](d *Decoder, p *M) (wire.JSONKey, bool) {
 	if *p != nil {
+		*p = wire.OwnMap(d.Table, *p)
 		return wire.JSONKey{}, false
 	}
 	return reuse(d, p)
@@ -51,6 +54,7 @@ func ReuseMap[M ~map[K]V, K comparable, V any](d *Decoder, p *M) (wire.JSONKey, 
 // ReusePtr is ReuseSlice for a pointer field, which must be nil.
 func ReusePtr[T any](d *Decoder, p **T) (wire.JSONKey, bool) {
 	if *p != nil {
+		*p = wire.OwnPtr(d.Table, *p)
 		return wire.JSONKey{}, false
 	}
 	return reuse(d, p)

@@ -95,7 +95,8 @@ func TestAny(t *testing.T) {
 }
 
 // Through a ReadOnly table, equal nested objects are one map from their
-// second sighting; the top of a value never is.
+// first sighting on (the first decode's, kept for the next); the top of a
+// value never is.
 func TestAnySharing(t *testing.T) {
 	table := &wire.Decoder{ReadOnly: true}
 	decode := func() map[string]any {
@@ -104,12 +105,12 @@ func TestAnySharing(t *testing.T) {
 	}
 	a, b, c := decode(), decode(), decode()
 	spec := func(m map[string]any) map[string]any { return m["spec"].(map[string]any) }
-	spec(b)["marker"] = true // b's spec is the one kept for later decodes
-	if _, ok := spec(c)["marker"]; !ok {
-		t.Error("the third decode does not share the second's nested map")
+	spec(a)["marker"] = true // a's spec is the one kept for later decodes
+	if _, ok := spec(b)["marker"]; !ok {
+		t.Error("the second decode does not share the first's nested map")
 	}
-	if _, ok := spec(a)["marker"]; ok {
-		t.Error("the first decode shares a map it should own")
+	if _, ok := spec(c)["marker"]; !ok {
+		t.Error("the third decode does not share the first's nested map")
 	}
 	a["top"] = 1
 	if _, ok := c["top"]; ok {

@@ -28,6 +28,8 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 	}
 	if *m == nil {
 		*m = make(M, d.Count())
+	} else {
+		*m = wire.OwnMap(d.Table, *m) // a duplicate field, maybe shared
 	}
 	for i := 0; d.NextField(i); i++ {
 		k := K(d.intern(d.key))
@@ -73,6 +75,7 @@ func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 	}
 	kv := d.strs[base:]
 	if *m != nil { // a duplicate field: merge, as encoding/json does
+		*m = wire.OwnMap(d.Table, *m) // into a copy: *m may be shared
 		for i := 0; i < len(kv); i += 2 {
 			(*m)[K(kv[i])] = V(kv[i+1])
 		}

@@ -24,10 +24,13 @@ const maxReusedSpan = 32 << 10
 // ReadOnly Table, from the bytes of the value at the decoder's position,
 // consumes them, and reports true. Otherwise it reports false, consuming
 // nothing, with the key Keep stores the value under once decoded (the
-// zero key: not worth keeping). It offers only values that would replace
-// *p whole: a slice without capacity, and not null.
+// zero key when the Table does not share). It offers only values that
+// would replace *p whole: a slice without capacity, and not null; a
+// slice already decoded (a duplicate field) is copied first, since the
+// decode merges into it and it may be shared.
 func ReuseSlice[S ~[]E, E any](d *Decoder, p *S) (wire.JSONKey, bool) {
-	if cap(*p) != 0 {
+	if cap(*p) != 0 { // a duplicate field: the decode merges into a copy
+		*p = wire.OwnSlice(d.Table, *p)
 		return wire.JSONKey{}, false
 	}
 	return reuse(d, p)
@@ -36,6 +39,7 @@ func ReuseSlice[S ~[]E, E any](d *Decoder, p *S) (wire.JSONKey, bool) {
 // ReuseMap is ReuseSlice for a map field, which must be nil.
 func ReuseMap[M ~map[K]V, K comparable, V any](d *Decoder, p *M) (wire.JSONKey, bool) {
 	if *p != nil {
+		*p = wire.OwnMap(d.Table, *p)
 		return wire.JSONKey{}, false
 	}
 	return reuse(d, p)
@@ -45,6 +49,7 @@ func ReuseMap[M ~map[K]V, K comparable, V any](d *Decoder, p *M) (wire.JSONKey, 
 // pointer itself is shared, whatever the JSON of its target.
 func ReusePtr[T any](d *Decoder, p **T) (wire.JSONKey, bool) {
 	if *p != nil {
+		*p = wire.OwnPtr(d.Table, *p)
 		return wire.JSONKey{}, false
 	}
 	return reuse(d, p)

@@ -38,6 +38,13 @@ type Decoder struct {
 	// changes every object that holds it: DeepCopy first.
 	ReadOnly bool
 
+	// Copied promises that the caller copies each decoded object into a
+	// form of its own and drops it (a cache keeping objects frozen). A
+	// ReadOnly Decoder then keeps a value for sharing only once its bytes
+	// repeat: kept from their first sighting, the values of the many
+	// spans seen once would be held by the Decoder alone.
+	Copied bool
+
 	// MaxDepth bounds the nesting of recursive messages; zero means
 	// DefaultMaxDepth.
 	MaxDepth int

@@ -33,30 +33,40 @@ type jsonTable struct {
 
 // SharedJSON returns the value a JSON decoder stored with ShareJSON for
 // the same bytes (a map or slice decoded from an object or array). When
-// there is none it returns the key to store the value under, or the zero
-// key when the value is not worth keeping: a span is kept the second time
-// it is seen, since most spans seen once (an object's metadata) never
-// repeat. It reports false, with the zero key, when d is not ReadOnly.
+// there is none it returns the key to store the value under once
+// decoded: the value of a span's first sighting is kept (by a table of
+// bounded size) and given to the objects that hold the same span later.
+// It reports false, with the zero key, when d is not ReadOnly.
 func (d *Decoder) SharedJSON(span []byte) (v any, key JSONKey, ok bool) {
 	if d == nil || !d.ReadOnly {
 		return nil, JSONKey{}, false
 	}
-	if d.json == nil {
-		d.json = newJSONTable()
-	}
-	return d.json.lookup(JSONKey{maphash.Bytes(d.json.seed1, span), maphash.Bytes(d.json.seed2, span)})
+	t := d.jsonTable()
+	return t.lookup(JSONKey{maphash.Bytes(d.json.seed1, span), maphash.Bytes(d.json.seed2, span)})
 }
 
-// lookup returns the value shared under k, or the key to store it under
-// when it is worth keeping: from its second sighting on.
+// lookup returns the value shared under k, or decoded from k's first
+// sighting (which it shares from now on), or else k, to store the value
+// under once decoded.
 func (t *jsonTable) lookup(k JSONKey) (v any, key JSONKey, ok bool) {
 	if v, ok := t.shared.get(k); ok {
 		return v, k, true
 	}
-	if t.shared.wasSwept(k) || t.seen.sighted(k) {
-		return nil, k, false
+	if v, ok := t.seen.take(k); ok && v != nil {
+		t.shared.put(k, v)
+		return v, k, true
 	}
-	return nil, JSONKey{}, false
+	return nil, k, false
+}
+
+// keep stores v, decoded from the span keyed k seen for the first time
+// (as far as the tables know), in the seen table (the key alone when
+// Copied); or in the shared table when k was seen before and forgotten
+// since.
+func (t *jsonTable) keep(k JSONKey, v any) {
+	if t.shared.wasSwept(k) || t.seen.sighted(k, v) {
+		t.shared.put(k, v)
+	}
 }
 
 // EmptyMap returns the empty map a ReadOnly Decoder gives every empty
@@ -67,9 +77,7 @@ func (d *Decoder) EmptyMap() map[string]any {
 	if d == nil || !d.ReadOnly {
 		return nil
 	}
-	if d.json == nil {
-		d.json = newJSONTable()
-	}
+	d.jsonTable()
 	if d.json.empty == nil {
 		d.json.empty = map[string]any{}
 	}
@@ -152,7 +160,7 @@ func mix64(h uint64) uint64 {
 
 // SharedKey is SharedJSON for a key the caller computed: it returns the
 // value stored under k, or, when there is none, k itself to store the
-// value under from its second sighting on (the zero key before).
+// value under once decoded.
 func (d *Decoder) SharedKey(k JSONKey) (v any, key JSONKey, ok bool) {
 	if d == nil || !d.ReadOnly || k == (JSONKey{}) {
 		return nil, JSONKey{}, false
@@ -169,6 +177,7 @@ func newJSONTable() *jsonTable {
 func (d *Decoder) jsonTable() *jsonTable {
 	if d.json == nil {
 		d.json = newJSONTable()
+		d.json.seen.keysOnly = d.Copied
 	}
 	return d.json
 }
@@ -179,8 +188,7 @@ func (d *Decoder) ShareJSON(k JSONKey, v any) {
 	if d == nil || d.json == nil || k == (JSONKey{}) {
 		return
 	}
-	t := d.json
-	t.shared.put(k, v)
+	d.json.keep(k, v)
 }
 
 // Boxed strings: a string stored in an any (a JSON value of Unstructured)

@@ -166,21 +166,83 @@ func (t *boxTable) grow() {
 	}
 }
 
-// seenTable holds the keys of spans seen once (their key.b, which also
-// picks their set): a span is shared from its second sighting on, since
-// most spans seen once (an object's metadata) never repeat. Its growth's
-// lost counts the spans taken since it last grew.
+// seenTable holds the spans seen once, each with the value decoded from
+// it (its key.b picks the set): a repeated span is shared from its second
+// sighting on with the value of its first, so that a value repeating once
+// in a thousand objects costs one copy, not two. Most spans seen once
+// (an object's metadata) never repeat; the values the table keeps for
+// them are held by their objects anyway, and at most one per slot
+// outlives its object. A slot is a key.b, and, unless the table keeps
+// keys alone (see Decoder.Copied), the key.a (a value is handed out only
+// on a match of all 128 bits, as from the shared table) and the value:
+// 8 or 32 bytes. Its growth's lost counts the spans taken since it last
+// grew.
 type seenTable struct {
-	slots []uint64
+	keysOnly bool
+	bs       []uint64
+	as       []uint64 // nil when keysOnly
+	vals     []any    // nil when keysOnly
 	growth
 }
 
 func (t *seenTable) reset(sets int) {
-	t.slots, t.ghosts, t.lost = make([]uint64, 2*sets), make([]uint32, sets), 0
+	t.bs, t.ghosts, t.lost = make([]uint64, 2*sets), make([]uint32, sets), 0
+	if !t.keysOnly {
+		t.as, t.vals = make([]uint64, 2*sets), make([]any, 2*sets)
+	}
 }
 
-// sighted records a sighting of k and reports whether k was seen before
-// (then it is forgotten here: the caller stores the value).
+// take reports whether k was seen once, and returns the value decoded
+// then (nil when the table keeps keys alone), forgetting it here (the
+// caller moves it to the shared table). A key seen without its value
+// leaves its ghost, so that the value decoded now goes to the shared
+// table (see sighted).
+func (t *seenTable) take(k JSONKey) (any, bool) {
+	if t.bs == nil {
+		return nil, false
+	}
+	set := int(k.b & uint64(len(t.ghosts)-1))
+	i := 2 * set
+	switch {
+	case t.bs[i] == k.b && t.matchA(i, k):
+	case t.bs[i+1] == k.b && t.matchA(i+1, k):
+		i++
+	default:
+		return nil, false
+	}
+	var v any
+	if !t.keysOnly {
+		v = t.vals[i]
+	}
+	if i == 2*set { // the second slot moves up
+		t.move(2*set, 2*set+1)
+	}
+	t.clear(2*set + 1)
+	if v == nil {
+		t.ghosts[set] = tagOf(k.b)
+	}
+	return v, true
+}
+
+func (t *seenTable) matchA(i int, k JSONKey) bool { return t.keysOnly || t.as[i] == k.a }
+
+func (t *seenTable) move(to, from int) {
+	t.bs[to] = t.bs[from]
+	if !t.keysOnly {
+		t.as[to], t.vals[to] = t.as[from], t.vals[from]
+	}
+}
+
+func (t *seenTable) clear(i int) {
+	t.bs[i] = 0
+	if !t.keysOnly {
+		t.as[i], t.vals[i] = 0, nil
+	}
+}
+
+// sighted records the first sighting of k, which v was decoded from, and
+// reports false; it reports true, keeping nothing, when k was seen and
+// evicted since (the caller stores v in the shared table at once).
 //
 // The table grows with what passes through it, not by its ghosts: a
 // span lost here costs a whole collection decoded again (a label set is
@@ -189,48 +251,49 @@ func (t *seenTable) reset(sets int) {
 // much smaller than their number, ghosts included. It doubles once it
 // has taken twice as many spans as it has slots, up to maxSeenSets,
 // keeping what it holds.
-func (t *seenTable) sighted(k JSONKey) bool {
-	if t.slots == nil {
+func (t *seenTable) sighted(k JSONKey, v any) bool {
+	if t.bs == nil {
 		t.reset(firstSets)
 	}
 	set := int(k.b & uint64(len(t.ghosts)-1))
-	pair := t.slots[2*set : 2*set+2 : 2*set+2]
-	switch k.b {
-	case pair[0]:
-		pair[0], pair[1] = pair[1], 0
-		return true
-	case pair[1]:
-		pair[1] = 0
-		return true
-	}
 	if t.ghosts[set] == tagOf(k.b) { // seen before, evicted since
 		t.ghosts[set] = 0
 		return true
 	}
-	if t.lost++; t.lost >= 2*len(t.slots) && len(t.ghosts) < maxSeenSets {
+	if t.lost++; t.lost >= 2*len(t.bs) && len(t.ghosts) < maxSeenSets {
 		t.grow()
 		set = int(k.b & uint64(len(t.ghosts)-1))
 	}
-	t.insert(set, k.b)
+	t.insert(set, k, v)
 	return false
 }
 
-func (t *seenTable) insert(set int, b uint64) {
-	pair := t.slots[2*set : 2*set+2 : 2*set+2]
-	if pair[1] != 0 {
-		t.ghosts[set] = tagOf(pair[1])
+func (t *seenTable) insert(set int, k JSONKey, v any) {
+	i := 2 * set
+	if t.bs[i+1] != 0 {
+		t.ghosts[set] = tagOf(t.bs[i+1])
 	}
-	pair[0], pair[1] = b, pair[0]
+	t.move(i+1, i)
+	t.bs[i] = k.b
+	if !t.keysOnly {
+		t.as[i], t.vals[i] = k.a, v
+	}
 }
 
 func (t *seenTable) grow() {
-	old := t.slots
+	bs, as, vals := t.bs, t.as, t.vals
 	t.reset(2 * len(t.ghosts))
-	for i := 0; i < len(old); i += 2 {
-		for _, b := range [2]uint64{old[i+1], old[i]} {
-			if b != 0 {
-				t.insert(int(b&uint64(len(t.ghosts)-1)), b)
+	for i := 0; i < len(bs); i += 2 {
+		for _, j := range [2]int{i + 1, i} {
+			if bs[j] == 0 {
+				continue
 			}
+			k := JSONKey{b: bs[j]}
+			var v any
+			if !t.keysOnly {
+				k.a, v = as[j], vals[j]
+			}
+			t.insert(int(k.b&uint64(len(t.ghosts)-1)), k, v)
 		}
 	}
 }
@@ -243,8 +306,8 @@ type sharedValue struct {
 }
 
 // sharedTable holds the collections a ReadOnly Decoder shares (JSON
-// spans, CBOR values), by key. A value is stored at its second sighting,
-// and many are never used after it: a time an object's condition and the
+// spans, CBOR values), by key. A value moves here from the seen table at
+// its second sighting, and many are never used after it: a time an object's condition and the
 // next object's status both hold, a pointer to a value two objects have.
 // A map that kept everything kept one such entry a Certificate (300 KiB
 // at 5,000 objects, more than the cache's Certificates saved by being

@@ -27,7 +27,7 @@ func TestTablesStartSmall(t *testing.T) {
 func (d *Decoder) tableBytes() int {
 	n := 16*len(d.strings.slots) + 4*len(d.strings.ghosts) + 16*len(d.boxes.slots) + 4*len(d.boxes.ghosts)
 	if d.json != nil {
-		n += 8*len(d.json.seen.slots) + 4*len(d.json.seen.ghosts)
+		n += 8*len(d.json.seen.bs) + 8*len(d.json.seen.as) + 16*len(d.json.seen.vals) + 4*len(d.json.seen.ghosts)
 	}
 	return n
 }
@@ -73,33 +73,43 @@ func TestStringTableGrowsOnlyForLostRepeats(t *testing.T) {
 func TestSeenTableGrowsWithSpans(t *testing.T) {
 	d := Decoder{ReadOnly: true}
 	for i := range 50_000 {
-		d.SharedJSON(fmt.Appendf(nil, `{"uid":"%d"}`, i))
+		sharedValueOf(&d, fmt.Appendf(nil, `{"uid":"%d"}`, i), i)
 	}
-	if n := len(d.json.seen.slots); n != seenSlots {
+	if n := len(d.json.seen.bs); n != seenSlots {
 		t.Fatalf("seen table of %d slots after 50,000 spans, want %d", n, seenSlots)
 	}
 	// A label set every 300 objects among five unique spans per object.
 	shared := 0
 	for i := range 3000 {
 		for j := range 5 {
-			d.SharedJSON(fmt.Appendf(nil, `{"object":%d,"part":%d}`, i, j))
+			sharedValueOf(&d, fmt.Appendf(nil, `{"object":%d,"part":%d}`, i, j), i)
 		}
 		span := fmt.Appendf(nil, `{"app":"app-%d"}`, i%300)
-		v, k, ok := d.SharedJSON(span)
-		switch {
-		case ok:
+		if v, ok := sharedValueOf(&d, span, i%300); ok {
 			if v.(int) != i%300 {
-				t.Fatalf("span %s: shared value %v", span, v)
+				t.Fatalf("span %s: shared value %v, want %d", span, v, i%300)
 			}
 			shared++
-		case k != (JSONKey{}):
-			d.ShareJSON(k, i%300)
 		}
 	}
-	// Some go while the shared table learns their period (see below).
-	if want := 3000 - 2*300; shared < want*8/10 {
+	// Shared from their second sighting on (the first's value); some go
+	// while the shared table learns their period (see below).
+	if want := 3000 - 300; shared < want*8/10 {
 		t.Errorf("%d of %d later sightings shared", shared, want)
 	}
+}
+
+// sharedValueOf returns the value shared for span, or stores v for it
+// and reports false, as a decoder does.
+func sharedValueOf(d *Decoder, span []byte, v any) (any, bool) {
+	got, k, ok := d.SharedJSON(span)
+	if ok {
+		return got, true
+	}
+	if k != (JSONKey{}) {
+		d.ShareJSON(k, v)
+	}
+	return nil, false
 }
 
 // Growing keeps every string the table held.
@@ -155,5 +165,74 @@ func TestSharedTableSweepsValuesNotUsedAgain(t *testing.T) {
 	}
 	if want := objects / 2; hits < want*99/100 {
 		t.Errorf("%d of the last %d label sets shared", hits, want)
+	}
+}
+
+// A span is shared from its second sighting on with the value decoded at
+// its first (a label set repeating once in a thousand objects costs one
+// map, not two); a value is handed out only for its own span; and
+// values whose span never comes back leave the table as other spans
+// pass, which holds at most one value a slot.
+func TestSeenTableSharesFirstSighting(t *testing.T) {
+	d := Decoder{ReadOnly: true}
+	labels := []byte(`{"app":"web","tier":"frontend"}`)
+	first := &[]string{"first"}
+	if _, ok := sharedValueOf(&d, labels, first); ok {
+		t.Fatal("a span seen for the first time came back shared")
+	}
+	if _, ok := sharedValueOf(&d, []byte(`{"app":"web","tier":"backend"}`), &[]string{"other"}); ok {
+		t.Fatal("a different span got a shared value")
+	}
+	for i := range 3 {
+		v, ok := sharedValueOf(&d, labels, &[]string{"later"})
+		if !ok || v != any(first) {
+			t.Fatalf("sighting %d: %v, %v; want the first sighting's value", i+2, v, ok)
+		}
+	}
+
+	// Spans seen once: the table keeps at most one value a slot, and the
+	// first of them is gone once many others have passed.
+	once := &[]string{"once"}
+	sharedValueOf(&d, []byte(`{"uid":"once"}`), once)
+	for i := range 100_000 {
+		sharedValueOf(&d, fmt.Appendf(nil, `{"uid":"%d"}`, i), i)
+	}
+	held := 0
+	for _, v := range d.json.seen.vals {
+		if v != nil {
+			held++
+		}
+		if v == any(once) {
+			t.Error("a value seen once is still held after 100,000 other spans")
+		}
+	}
+	if n := len(d.json.seen.bs); n > seenSlots || held > n {
+		t.Errorf("seen table of %d slots holding %d values, want at most %d", n, held, seenSlots)
+	}
+	if v, ok := sharedValueOf(&d, labels, nil); !ok || v != any(first) {
+		t.Error("a shared value was lost to spans seen once")
+	}
+}
+
+// A Copied Decoder (whose objects are copied and dropped) holds no value
+// for a span seen once, and shares a repeated span from its third
+// sighting on, with the value of its second.
+func TestCopiedDecoderHoldsNoFirstSightings(t *testing.T) {
+	d := Decoder{ReadOnly: true, Copied: true}
+	span := []byte(`{"app":"web"}`)
+	values := []any{&[]int{1}, &[]int{2}, &[]int{3}, &[]int{4}}
+	var got []any
+	for _, v := range values {
+		if shared, ok := sharedValueOf(&d, span, v); ok {
+			got = append(got, shared)
+		} else {
+			got = append(got, v)
+		}
+		if d.json.seen.vals != nil {
+			t.Fatalf("the seen table of a Copied decoder holds values: %d slots", len(d.json.seen.vals))
+		}
+	}
+	if got[0] != values[0] || got[1] != values[1] || got[2] != values[1] || got[3] != values[1] {
+		t.Errorf("values %v, want the first, then the second's three times", got)
 	}
 }
