@@ -229,7 +229,9 @@ func TestInstallFails(t *testing.T) {
 	})
 	t.Run("never established", func(t *testing.T) {
 		c, _ := start(t, gate{never: "gadgets.example.com"})
-		err := Install(ctx, c, [][]byte{[]byte(manifest)}, Options{Timeout: 300 * time.Millisecond})
+		// Long enough that a loaded machine still sees the definition
+		// once before the wait ends; it never becomes established.
+		err := Install(ctx, c, [][]byte{[]byte(manifest)}, Options{Timeout: 2 * time.Second})
 		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "gadgets.example.com") || !strings.Contains(err.Error(), "last seen: conditions none yet") {
 			t.Errorf("err = %v", err)
 		}
