@@ -145,6 +145,7 @@ func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T]
 		return fail(err)
 	}
 	r.c.notedContentType(&r.info, resp.Header.Get("Content-Type"))
+	resp.Body = ctxBody{ctx: wctx, body: resp.Body}
 	events, err := newEventReader(resp, opts.Decoder, r.c.maxEvent)
 	if err != nil {
 		resp.Body.Close()
