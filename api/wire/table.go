@@ -17,6 +17,10 @@ import "unsafe"
 // (see sharedTable).
 const (
 	firstSets = 64 // sets of a new table: 128 entries
+	// maxValueSets bounds the seen table's sets that keep first-sighting
+	// values (32 bytes a slot, 8 without): 64 KiB, about 40 bytes an
+	// object at 5,000 objects had it grown to its limit with them.
+	maxValueSets = 1024
 	// growthShare: a table doubles once the bytes it lost since it last
 	// grew reach 1/growthShare of its size. A ghost is one per set, so
 	// the losses counted are a part of the real ones.
@@ -187,6 +191,7 @@ type seenTable struct {
 
 func (t *seenTable) reset(sets int) {
 	t.bs, t.ghosts, t.lost = make([]uint64, 2*sets), make([]uint32, sets), 0
+	t.as, t.vals = nil, nil
 	if !t.keysOnly {
 		t.as, t.vals = make([]uint64, 2*sets), make([]any, 2*sets)
 	}
@@ -282,6 +287,14 @@ func (t *seenTable) insert(set int, k JSONKey, v any) {
 
 func (t *seenTable) grow() {
 	bs, as, vals := t.bs, t.as, t.vals
+	hadValues := !t.keysOnly
+	if 2*len(t.ghosts) > maxValueSets {
+		// First sightings pay off in small collections, where a value
+		// repeats a few times in all; past this size the values cost
+		// more slots than they save copies, and a span is shared from
+		// its second sighting, with the value decoded then.
+		t.keysOnly = true
+	}
 	t.reset(2 * len(t.ghosts))
 	for i := 0; i < len(bs); i += 2 {
 		for _, j := range [2]int{i + 1, i} {
@@ -290,7 +303,7 @@ func (t *seenTable) grow() {
 			}
 			k := JSONKey{b: bs[j]}
 			var v any
-			if !t.keysOnly {
+			if hadValues {
 				k.a, v = as[j], vals[j]
 			}
 			t.insert(int(k.b&uint64(len(t.ghosts)-1)), k, v)
