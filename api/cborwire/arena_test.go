@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/kubewire/kubewire/api/wire"
 )
 
 // A plain decode's strings are carved from chunks no larger than its
@@ -11,7 +13,7 @@ import (
 // could hold, and two decodes through one Decoder (Reset) never share a
 // chunk.
 func TestPlainStringsFromChunks(t *testing.T) {
-	long := strings.Repeat("x", arenaMaxString+1)
+	long := strings.Repeat("x", wire.ArenaMaxString+1)
 	in := item(h(majorMap, 3), bstr("name"), bstr("widget-1"), bstr("uid"), bstr("6b3f"), bstr("long"), bstr(long))
 	d := NewDecoder(in, nil)
 	m := d.AnyObject()

@@ -9,7 +9,7 @@ import (
 )
 
 func TestPlainStringsShareChunks(t *testing.T) {
-	long := strings.Repeat("x", arenaMaxString+1)
+	long := strings.Repeat("x", wire.ArenaMaxString+1)
 	in := `["a","bc","` + long + `","d\"e",""]`
 	d := NewDecoder([]byte(in), nil)
 	var got []string
