@@ -5,6 +5,9 @@ import (
 	"time"
 )
 
+// maxPrio is the highest priority, that of no key offered.
+const maxPrio = math.MaxInt32
+
 // AddOptions say how AddWithOptions adds a key.
 type AddOptions struct {
 	// Priority ranks the key among those queued: higher first, the oldest
@@ -70,6 +73,12 @@ func (q *Queue[K]) addLocked(key K, prio int32) {
 // wantLocked marks record rec as wanted by a Get at priority prio.
 func (q *Queue[K]) wantLocked(rec int32, prio int32) {
 	r := &q.t.recs[rec]
+	if prio > q.offerPrio && q.hand.left.Load() > 0 {
+		q.recallLocked() // this key goes before those offered
+	}
+	if r.state&offered != 0 && !q.takenLocked(r) {
+		return // offered and not handed out yet: as good as queued, at the front
+	}
 	switch {
 	case r.state&queued != 0:
 		if prio > r.prio {

@@ -48,6 +48,7 @@ func (q *Queue[K]) startAgingLocked() {
 			r.queuedAt = now
 		}
 	}
+	q.hand.stamp(now)
 }
 
 // rank is the effective priority of a key of priority prio queued at

@@ -54,6 +54,13 @@ type Queue[K comparable] struct {
 
 	metrics Metrics
 	epoch   time.Time // the queue's times are nanoseconds since epoch (monotonic)
+
+	// hand holds keys taken from the queue's front for the next Gets,
+	// which take them without mu; offerPrio is the lowest priority among
+	// them, above which an add recalls them.
+	hand      handoff[K]
+	offerPrio int32
+	doneSpare []finished[K] // the other buffer of hand.dones, for reuse
 }
 
 // New returns a queue configured by opts. It fails with an error
@@ -90,11 +97,16 @@ func (q *Queue[K]) initLocked() {
 	q.inited.Store(true)
 }
 
-// lock takes the queue's lock, initializing a zero Queue first.
+// lock takes the queue's lock, initializing a zero Queue first, and
+// applies the Dones left while it was busy (see doneLater): every state
+// seen under the lock is after them.
 func (q *Queue[K]) lock() {
 	q.mu.Lock()
 	if !q.inited.Load() {
 		q.initLocked()
+	}
+	if q.hand.pending.Load() > 0 {
+		q.applyDonesLocked()
 	}
 }
 
@@ -102,12 +114,23 @@ func (q *Queue[K]) lock() {
 // readying a goroutine (and maybe a thread to run it) is the slowest part
 // of an Add, and needs no lock. The waiter is out of the list, so nothing
 // else can wake or reuse it before this send.
+//
+// It then applies the Dones left meanwhile, if the lock is free: a Done
+// leaves its key while the lock is held and then tries the lock itself,
+// so either it gets the lock or the holder of the time sees the key
+// here, after releasing it.
 func (q *Queue[K]) unlock() {
-	w := q.wakeNext
-	q.wakeNext = nil
-	q.mu.Unlock()
-	if w != nil {
-		w.wake <- struct{}{}
+	for {
+		w := q.wakeNext
+		q.wakeNext = nil
+		q.mu.Unlock()
+		if w != nil {
+			w.wake <- struct{}{}
+		}
+		if q.hand.pending.Load() == 0 || !q.mu.TryLock() {
+			return
+		}
+		q.applyDonesLocked()
 	}
 }
 
@@ -118,6 +141,9 @@ func (q *Queue[K]) lockHashing(key K) uint32 {
 	if q.inited.Load() {
 		hash := q.t.hash(key)
 		q.mu.Lock()
+		if q.hand.pending.Load() > 0 {
+			q.applyDonesLocked()
+		}
 		return hash
 	}
 	q.lock()
@@ -136,11 +162,19 @@ func (q *Queue[K]) now() int64 { return int64(time.Since(q.epoch)) }
 // after ShutDown, Get still hands out the keys queued before it.
 func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 	var zero K
+	if q.hand.left.Load() > 0 {
+		if err := ctx.Err(); err != nil {
+			return zero, err
+		}
+		if key, ok := q.hand.take(); ok {
+			return key, nil
+		}
+	}
 	woken := false // by a wake that may be for a queued key
 	q.lock()
 	for {
 		if err := ctx.Err(); err != nil {
-			if woken && q.ready > 0 {
+			if woken && q.ready+int(q.hand.left.Load()) > 0 {
 				q.wakeOneLocked() // pass the wake on
 			}
 			q.unlock()
@@ -148,8 +182,19 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 		}
 		if q.ready > 0 {
 			key := q.startLocked(q.popLocked())
+			q.offerLocked()
 			q.unlock()
 			return key, nil
+		}
+		if q.hand.left.Load() > 0 {
+			// Offered by another Get; only Gets take them, so mu
+			// is not needed, and not held while waiting for hand.mu.
+			q.unlock()
+			if key, ok := q.hand.take(); ok {
+				return key, nil
+			}
+			q.lock()
+			continue
 		}
 		if q.shutdown {
 			q.unlock()
@@ -158,7 +203,7 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 		w := q.parkLocked(ctx, ctx.Done())
 		q.unlock()
 		<-w.wake
-		q.mu.Lock()
+		q.lock()
 		if q.unparkedLocked(w) {
 			q.unlock()
 			return zero, ctx.Err()
@@ -171,9 +216,27 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 // added since Get returned it, it is queued again now. Done of a key that
 // is not being processed does nothing.
 func (q *Queue[K]) Done(key K) {
-	rec, pos, _ := q.t.lookup(key, q.lockHashing(key))
-	if rec < 0 || q.t.recs[rec].state&processing == 0 {
+	if !q.inited.Load() || q.timed {
+		q.doneLocked(key, q.lockHashing(key))
 		q.unlock()
+		return
+	}
+	hash := q.t.hash(key)
+	if !q.mu.TryLock() {
+		q.doneLater(key, hash)
+		return
+	}
+	if q.hand.pending.Load() > 0 {
+		q.applyDonesLocked()
+	}
+	q.doneLocked(key, hash)
+	q.unlock()
+}
+
+// doneLocked is Done with key's hash computed.
+func (q *Queue[K]) doneLocked(key K, hash uint32) {
+	rec, pos, _ := q.t.lookup(key, hash)
+	if rec < 0 || q.t.recs[rec].state&processing == 0 || !q.takenLocked(&q.t.recs[rec]) {
 		return
 	}
 	r := &q.t.recs[rec]
@@ -192,7 +255,6 @@ func (q *Queue[K]) Done(key K) {
 	if q.shutdown && q.ready == 0 && q.processing == 0 {
 		q.closeDrainedLocked()
 	}
-	q.unlock()
 }
 
 // Len returns how many keys are queued, waiting for Get (not those being
@@ -200,7 +262,7 @@ func (q *Queue[K]) Done(key K) {
 func (q *Queue[K]) Len() int {
 	q.lock()
 	defer q.unlock()
-	return q.ready
+	return q.ready + int(q.hand.left.Load())
 }
 
 // enqueueLocked queues record rec (neither queued nor processing) at the

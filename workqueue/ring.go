@@ -36,6 +36,17 @@ func (r *ring) push(s slot) {
 	r.high = max(r.high, r.n)
 }
 
+// pushFront puts s before the oldest slot.
+func (r *ring) pushFront(s slot) {
+	if r.n == len(r.buf) {
+		r.resize(max(minRing, 2*len(r.buf)))
+	}
+	r.head = (r.head - 1) & (len(r.buf) - 1)
+	r.buf[r.head] = s
+	r.n++
+	r.high = max(r.high, r.n)
+}
+
 // peek returns the oldest slot; the ring must not be empty.
 func (r *ring) peek() *slot { return &r.buf[r.head] }
 

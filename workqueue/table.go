@@ -12,6 +12,7 @@ const (
 	processing                   // handed out by Get, no Done yet
 	again                        // added while processing: queue it on Done
 	delayed                      // in the delay heap
+	offered                      // with processing: in the hand-off, maybe not taken yet (see handoff)
 )
 
 // record is the queue's state of one key, kept for as long as the key is
@@ -20,7 +21,7 @@ type record[K comparable] struct {
 	key K
 	// gen identifies the ring slot that queues the key (from a counter of
 	// the whole queue), so a slot left behind by a priority raise is
-	// known to be stale.
+	// known to be stale; while offered, it is the key's offer number.
 	gen       uint64
 	queuedAt  int64 // when it was queued (stamped only when timing is on)
 	startedAt int64 // when Get handed it out (stamped only with metrics)

@@ -44,7 +44,7 @@ func (q *Queue[K]) unwatchLocked(done <-chan struct{}, wt *watch) {
 
 // ctxEnded runs (in the AfterFunc's goroutine) when a watched ctx ends.
 func (q *Queue[K]) ctxEnded(done <-chan struct{}, wt *watch) {
-	q.mu.Lock()
+	q.lock()
 	defer q.unlock()
 	if q.watches[done] == wt {
 		delete(q.watches, done)
