@@ -73,7 +73,7 @@ func (q *Queue[K]) addLocked(key K, prio int32) {
 // wantLocked marks record rec as wanted by a Get at priority prio.
 func (q *Queue[K]) wantLocked(rec int32, prio int32) {
 	r := &q.t.recs[rec]
-	if prio > q.offerPrio && q.hand.left.Load() > 0 {
+	if prio > q.offerPrio && q.hand.left() > 0 {
 		q.recallLocked() // this key goes before those offered
 	}
 	if r.state&offered != 0 && !q.takenLocked(r) {

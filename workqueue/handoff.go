@@ -13,27 +13,34 @@ const maxOffer = 32
 
 // handoff holds keys taken from the front of the queue, in queue order,
 // for the next Gets: a Get that takes the queue's lock to hand out a key
-// moves the keys queued behind it here, and the Gets that follow take
-// them under the hand-off's own small lock. A key offered here is marked
-// processing|offered in its record, counted in Queue.processing and in
-// Len, and is handed to exactly one Get; it is not a key Done applies to
-// until a Get took it. Only the holder of the queue's lock fills or
-// empties the hand-off (also taking mu); Gets only take from it.
+// moves the keys queued behind it here, and the Gets that follow claim
+// them with one compare-and-swap each, without any lock. A key offered
+// here is marked processing|offered in its record, counted in
+// Queue.processing and in Len, and is handed to exactly one Get; it is
+// not a key Done applies to until a Get claimed it.
+//
+// Offers are numbered from 0 in the order they are made, and claimed in
+// that order: offer s is claimed once resolved > s. Only the holder of
+// the queue's lock makes offers (a batch at a time, when every offer of
+// the last batch is claimed and read) or recalls them; a Get claims offer
+// s by moving resolved from s to s+1, then reads its key and counts it
+// read, so a batch's keys are not overwritten while a Get reads one.
 type handoff[K comparable] struct {
-	mu   sync.Mutex
-	keys []offer[K] // keys[next:] are still to be handed out
-	next int
-	// left is len(keys)-next, read without mu to skip an empty hand-off.
-	left atomic.Int32
-	// resolved counts the offers ever handed out or recalled; offers are
-	// numbered from 0 in the order they are made, and handed out in that
-	// order, so offer s is no longer waiting once resolved > s.
-	resolved atomic.Uint64
+	_        [64]byte      // the Gets' lines apart from the queue's own state
+	resolved atomic.Uint64 // offers claimed by a Get or recalled
+	filled   atomic.Uint64 // offers made
+	read     atomic.Uint64 // offers claimed whose key was read
+	first    uint64        // the number of keys[0]'s offer
+	keys     []offer[K]    // the last batch
 
 	// dones are the keys of Done calls that found the queue's lock busy
-	// (see doneLater); pending is len(dones), read without mu.
+	// (see doneLater); pending is len(dones), read without mu by every
+	// lock and unlock of the queue, so kept off the lines Gets write.
+	_       [64]byte
+	mu      sync.Mutex // guards dones
 	dones   []finished[K]
 	pending atomic.Int32
+	_       [64]byte
 }
 
 // offer is a key in the hand-off, with what recall needs to queue it
@@ -44,52 +51,62 @@ type offer[K comparable] struct {
 	at  int64 // its ring slot's time
 }
 
-// take hands out the oldest key offered, if any.
+// left is how many offers are not claimed yet.
+func (h *handoff[K]) left() int {
+	s := h.resolved.Load() // first: filled only grows
+	return int(h.filled.Load() - s)
+}
+
+// take claims the oldest offer, if any, and returns its key.
 func (h *handoff[K]) take() (key K, ok bool) {
-	h.mu.Lock()
-	if h.next < len(h.keys) {
-		o := &h.keys[h.next]
-		key, ok = o.key, true
-		*o = offer[K]{}
-		h.next++
-		h.left.Store(int32(len(h.keys) - h.next))
-		h.resolved.Add(1)
+	for {
+		s := h.resolved.Load()
+		if s >= h.filled.Load() {
+			return key, false
+		}
+		if h.resolved.CompareAndSwap(s, s+1) {
+			// The batch of offer s stays until this read is counted.
+			o := &h.keys[s-h.first]
+			key, o.key = o.key, key
+			h.read.Add(1)
+			return key, true
+		}
 	}
-	h.mu.Unlock()
-	return key, ok
 }
 
 // waiting reports whether the offer of record r (state offered) is still
-// to be handed out. Called with the queue's lock held: a Get may take it
+// to be claimed. Called with the queue's lock held: a Get may claim it
 // right after, which is as if that Get came after the caller.
 func (h *handoff[K]) waiting(r *record[K]) bool {
 	return r.gen >= h.resolved.Load()
 }
 
 // offerLocked moves up to maxOffer more queued keys to the hand-off, if
-// it is empty, so that the next Gets take them without q.mu. The keys
-// are those popLocked would hand out next, in that order. Not with
-// metrics on: each Get there stamps its key's queue latency.
+// every key offered before was claimed and read, so that the next Gets
+// take them without q.mu. The keys are those popLocked would hand out
+// next, in that order. Not with metrics on: each Get there stamps its
+// key's queue latency.
 func (q *Queue[K]) offerLocked() {
-	if q.ready == 0 || q.timed || q.hand.left.Load() != 0 {
+	h := &q.hand
+	if q.ready == 0 || q.timed {
 		return
 	}
-	h := &q.hand
-	h.mu.Lock()
-	h.keys, h.next = h.keys[:0], 0
-	base := h.resolved.Load()
+	f := h.filled.Load()
+	if h.resolved.Load() != f || h.read.Load() != f {
+		return
+	}
+	h.keys, h.first = h.keys[:0], f
 	q.offerPrio = maxPrio
 	for n := 0; q.ready > 0 && n < maxOffer; n++ {
 		rec := q.popLocked()
 		r := &q.t.recs[rec]
 		r.state = r.state&^queued | processing | offered
-		r.gen = base + uint64(n) // its offer number; it is in no ring
+		r.gen = f + uint64(n) // its offer number; it is in no ring
 		q.processing++
 		q.offerPrio = min(q.offerPrio, r.prio)
 		h.keys = append(h.keys, offer[K]{key: r.key, rec: rec, at: r.queuedAt})
 	}
-	h.left.Store(int32(len(h.keys)))
-	h.mu.Unlock()
+	h.filled.Store(f + uint64(len(h.keys)))
 }
 
 // recallLocked puts the keys still waiting in the hand-off back at the
@@ -97,39 +114,39 @@ func (q *Queue[K]) offerLocked() {
 // priority than they have is being queued, and goes before them.
 func (q *Queue[K]) recallLocked() {
 	h := &q.hand
-	h.mu.Lock()
-	rest := h.keys[h.next:]
-	h.resolved.Add(uint64(len(rest)))
-	h.left.Store(0)
-	for i := len(rest) - 1; i >= 0; i-- {
-		o := rest[i]
+	f := h.filled.Load() // only the lock's holder changes it
+	s := h.resolved.Load()
+	for s < f && !h.resolved.CompareAndSwap(s, f) {
+		s = h.resolved.Load()
+	}
+	for i := f; i > s; i-- {
+		o := &h.keys[i-1-h.first]
 		r := &q.t.recs[o.rec]
 		r.state = r.state&^(processing|offered) | queued
 		q.processing--
 		q.ready++
-		at := o.at
-		r.queuedAt = at
+		r.queuedAt = o.at
 		lv := q.levelLocked(r.prio)
 		q.gen++
 		r.gen = q.gen
 		if lv.ring.n == 0 {
 			q.busy++
 		}
-		lv.ring.pushFront(slot{o.rec, r.gen, at})
+		lv.ring.pushFront(slot{o.rec, r.gen, o.at})
+		*o = offer[K]{}
 	}
-	clear(h.keys)
-	h.keys, h.next = h.keys[:0], 0
-	h.mu.Unlock()
+	if f > s {
+		h.read.Add(f - s)
+	}
 }
 
 // stamp sets the queue time of the keys waiting in the hand-off to now,
-// when aging starts (the queue stamps no time before).
+// when aging starts (the queue stamps no time before). Called with the
+// queue's lock held; a Get claiming one meanwhile reads only its key.
 func (h *handoff[K]) stamp(now int64) {
-	h.mu.Lock()
-	for i := h.next; i < len(h.keys); i++ {
-		h.keys[i].at = now
+	for i := h.resolved.Load(); i < h.filled.Load(); i++ {
+		h.keys[i-h.first].at = now
 	}
-	h.mu.Unlock()
 }
 
 // takenLocked reports whether record r, which is processing, was handed

@@ -32,7 +32,7 @@ func TestHandoffCountsAndOrder(t *testing.T) {
 	if first != keys[0] {
 		t.Fatalf("first Get = %q, want %q", first, keys[0])
 	}
-	if n := q.hand.left.Load(); n != maxOffer {
+	if n := q.hand.left(); n != maxOffer {
 		t.Fatalf("%d keys offered, want %d", n, maxOffer)
 	}
 	if q.Len() != len(keys)-1 {
@@ -83,11 +83,11 @@ func TestHandoffRecalledByPriority(t *testing.T) {
 	first, _ := tryGet(t, q)
 	q.Done(first)
 	q.AddWithOptions("low", AddOptions{Priority: LowPriority})
-	if q.hand.left.Load() == 0 {
+	if q.hand.left() == 0 {
 		t.Fatal("a lower priority add recalled the offered keys")
 	}
 	q.AddWithOptions("high", AddOptions{Priority: 1})
-	if q.hand.left.Load() != 0 {
+	if q.hand.left() != 0 {
 		t.Fatal("a higher priority add left the offered keys ahead of it")
 	}
 	q.AddWithOptions(keys[3], AddOptions{Priority: 2}) // raised, once recalled
@@ -110,8 +110,8 @@ func TestHandoffRecallWithAging(t *testing.T) {
 		keys := queueKeys(q, 5)
 		first, _ := tryGet(t, q)
 		q.Done(first)
-		if first != keys[0] || q.hand.left.Load() != 5 {
-			t.Fatalf("got %q, %d offered", first, q.hand.left.Load())
+		if first != keys[0] || q.hand.left() != 5 {
+			t.Fatalf("got %q, %d offered", first, q.hand.left())
 		}
 		time.Sleep(time.Second)
 		q.AddWithOptions("high", AddOptions{Priority: 5}) // recalls them

@@ -162,7 +162,7 @@ func (q *Queue[K]) now() int64 { return int64(time.Since(q.epoch)) }
 // after ShutDown, Get still hands out the keys queued before it.
 func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 	var zero K
-	if q.hand.left.Load() > 0 {
+	if q.hand.left() > 0 {
 		if err := ctx.Err(); err != nil {
 			return zero, err
 		}
@@ -174,27 +174,21 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 	q.lock()
 	for {
 		if err := ctx.Err(); err != nil {
-			if woken && q.ready+int(q.hand.left.Load()) > 0 {
+			if woken && q.ready+q.hand.left() > 0 {
 				q.wakeOneLocked() // pass the wake on
 			}
 			q.unlock()
 			return zero, err
+		}
+		if key, ok := q.hand.take(); ok { // offered by another Get: older than the queued keys
+			q.unlock()
+			return key, nil
 		}
 		if q.ready > 0 {
 			key := q.startLocked(q.popLocked())
 			q.offerLocked()
 			q.unlock()
 			return key, nil
-		}
-		if q.hand.left.Load() > 0 {
-			// Offered by another Get; only Gets take them, so mu
-			// is not needed, and not held while waiting for hand.mu.
-			q.unlock()
-			if key, ok := q.hand.take(); ok {
-				return key, nil
-			}
-			q.lock()
-			continue
 		}
 		if q.shutdown {
 			q.unlock()
@@ -262,7 +256,7 @@ func (q *Queue[K]) doneLocked(key K, hash uint32) {
 func (q *Queue[K]) Len() int {
 	q.lock()
 	defer q.unlock()
-	return q.ready + int(q.hand.left.Load())
+	return q.ready + q.hand.left()
 }
 
 // enqueueLocked queues record rec (neither queued nor processing) at the
