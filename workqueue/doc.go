@@ -88,6 +88,15 @@
 // a Go map, the queue keeps the memory of the most keys it has held at
 // once (its rings give theirs back).
 //
+// The queue has one lock, which every Add takes. Workers stay off it
+// most of the time: a Get that takes it moves up to 32 of the keys
+// queued behind its own to a hand-off, claimed in order by the next Gets
+// with one atomic operation each (they count in Len, are handed out
+// once, and an Add of one is absorbed as for any queued key; an Add of a
+// higher priority puts them back first), and a Done that finds the lock
+// busy leaves its key to the lock's holder, which applies it before
+// anything else reads the queue. With Metrics set, Gets take the lock.
+//
 // All methods are safe for concurrent use. Keys must be comparable with
 // ==, as map keys are; a key is held until it is Done (and not delayed),
 // and dropped then.
