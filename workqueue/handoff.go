@@ -81,10 +81,10 @@ func (h *handoff[K]) waiting(r *record[K]) bool {
 	return r.gen >= h.resolved.Load()
 }
 
-// offerLocked moves up to maxOffer more queued keys to the hand-off, if
-// every key offered before was claimed and read, so that the next Gets
-// take them without q.mu. The keys are those popLocked would hand out
-// next, in that order. Not with metrics on: each Get there stamps its
+// offerLocked moves up to maxOffer more queued keys of priority 0 or
+// above to the hand-off, if every key offered before was claimed and
+// read, so that the next Gets take them without q.mu. The keys are those
+// popLocked would hand out next, in that order. Not with metrics on: each Get there stamps its
 // key's queue latency.
 func (q *Queue[K]) offerLocked() {
 	h := &q.hand
@@ -98,6 +98,12 @@ func (q *Queue[K]) offerLocked() {
 	h.keys, h.first = h.keys[:0], f
 	q.offerPrio = maxPrio
 	for n := 0; q.ready > 0 && n < maxOffer; n++ {
+		if q.pickLocked().prio < 0 {
+			// Not below priority 0: those wait for the keys of every
+			// priority above, and adds at 0 would recall them over
+			// and over (controllers queue lists and resyncs below 0).
+			break
+		}
 		rec := q.popLocked()
 		r := &q.t.recs[rec]
 		r.state = r.state&^queued | processing | offered

@@ -110,7 +110,7 @@ func TestHandoffRecallWithAging(t *testing.T) {
 		keys := queueKeys(q, 5)
 		first, _ := tryGet(t, q)
 		q.Done(first)
-		if first != keys[0] || q.hand.left() != 5 {
+		if first != keys[0] || q.hand.left() != 4 { // not low: below 0
 			t.Fatalf("got %q, %d offered", first, q.hand.left())
 		}
 		time.Sleep(time.Second)
@@ -298,5 +298,23 @@ func TestNoKeyTwiceAtOnce(t *testing.T) {
 		if seen[k] != added[k].Load() {
 			t.Errorf("key %d: last handed out after %d of its %d adds", k, seen[k], added[k].Load())
 		}
+	}
+}
+
+// TestHandoffNotBelowZero: keys below priority 0 are not offered, so the
+// adds at 0 that go before them do not recall them.
+func TestHandoffNotBelowZero(t *testing.T) {
+	q := mustNew[string](t, Options{})
+	for i := range 5 {
+		q.AddWithOptions(fmt.Sprint("low", i), AddOptions{Priority: LowPriority})
+	}
+	first, _ := tryGet(t, q)
+	q.Done(first)
+	if first != "low0" || q.hand.left() != 0 {
+		t.Fatalf("got %q, %d offered", first, q.hand.left())
+	}
+	q.Add("now")
+	if got := drain(t, q); !slices.Equal(got, []string{"now", "low1", "low2", "low3", "low4"}) {
+		t.Fatalf("handed out %v", got)
 	}
 }
