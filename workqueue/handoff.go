@@ -97,8 +97,9 @@ func (q *Queue[K]) offerLocked() {
 	}
 	h.keys, h.first = h.keys[:0], f
 	q.offerPrio = maxPrio
+	below := q.levels[len(q.levels)-1].prio < 0 // levels go highest first
 	for n := 0; q.ready > 0 && n < maxOffer; n++ {
-		if q.pickLocked().prio < 0 {
+		if below && q.pickLocked().prio < 0 {
 			// Not below priority 0: those wait for the keys of every
 			// priority above, and adds at 0 would recall them over
 			// and over (controllers queue lists and resyncs below 0).
