@@ -84,8 +84,8 @@ func (h *handoff[K]) waiting(r *record[K]) bool {
 // offerLocked moves up to maxOffer more queued keys of priority 0 or
 // above to the hand-off, if every key offered before was claimed and
 // read, so that the next Gets take them without q.mu. The keys are those
-// popLocked would hand out next, in that order. Not with metrics on: each Get there stamps its
-// key's queue latency.
+// popLocked would hand out next, in that order. Not with metrics on:
+// each Get there stamps its key's queue latency.
 func (q *Queue[K]) offerLocked() {
 	h := &q.hand
 	if q.ready == 0 || q.timed {

@@ -116,8 +116,8 @@ func (q *Queue[K]) lock() {
 // else can wake or reuse it before this send.
 //
 // It then applies the Dones left meanwhile, if the lock is free: a Done
-// leaves its key while the lock is held and then tries the lock itself,
-// so either it gets the lock or the holder of the time sees the key
+// that found the lock held leaves its key, then tries the lock again, so
+// either that Done gets the lock or whoever holds it then sees the key
 // here, after releasing it.
 func (q *Queue[K]) unlock() {
 	for {
