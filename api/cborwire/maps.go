@@ -31,9 +31,9 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 // StringMap reads a map of strings (labels, annotations, selectors) into
 // *m, sized to fit, keys and values interned; null sets *m to nil.
 // Through a ReadOnly Table, equal maps (whatever the order of their
-// keys) are one shared map. The pairs are gathered in scratch first, so
-// that the map is made once at its size and no value escapes through a
-// callback.
+// keys) are one shared map. The map is made at the size the head gives
+// (an indefinite map's pairs are gathered in scratch first), once, and
+// no value escapes through a callback.
 func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 	k, ok := ReuseMap(d, m)
 	if ok {
@@ -45,6 +45,32 @@ func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 	}
 	n, ok := d.OpenMap("map[string]string")
 	if !ok {
+		return
+	}
+	if n >= 0 {
+		// A definite length gives the size: the map is made at once and
+		// filled as the pairs are read, with no scratch between (a
+		// []string scratch costs a write barrier per string while the
+		// collector runs, and clearing it as many again).
+		out := *m
+		if out == nil {
+			out = make(M, MapCap(n))
+		}
+		for i := 0; d.NextKey(i, n); i++ {
+			key := d.intern(d.key)
+			var v string
+			if b, ok := d.stringBytes("string"); ok {
+				v = d.intern(b)
+			}
+			if d.err != nil {
+				return
+			}
+			out[K(key)] = V(v)
+		}
+		if d.err == nil {
+			*m = out
+			Keep(d, k, out)
+		}
 		return
 	}
 	base := len(d.strs)
