@@ -3,6 +3,7 @@ package cborwire
 import (
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 
 	"github.com/kubewire/kubewire/api/wire"
 )
@@ -59,7 +60,13 @@ type Decoder struct {
 	err   error
 	depth int
 
-	key        []byte // the current map key
+	// The current map key: d.buf[keyStart:keyEnd], or keyJoined when it
+	// was joined or repaired in scratch (an indefinite or invalid-UTF-8
+	// string). Offsets, so that reading a key stores no pointer in the
+	// Decoder: a pointer store costs a write barrier while the collector
+	// runs, once per key.
+	keyStart, keyEnd int
+	keyJoined        []byte
 	stack      []any
 	strs       []string  // StringMap: the keys and values of the maps being read
 	arena      []byte    // plainString: what is left of the current chunk
@@ -86,6 +93,7 @@ func NewDecoder(data []byte, table *wire.Decoder) *Decoder {
 // Reset makes d read data, keeping its scratch buffers and table.
 func (d *Decoder) Reset(data []byte) {
 	d.buf, d.pos, d.err, d.depth, d.truncated = data, 0, nil, 0, false
+	d.keyStart, d.keyEnd = 0, 0
 	d.scans, d.scanEnd, d.scanWork, d.scanAt = d.scans[:0], 0, 0, 0
 	d.arena = nil // a chunk never holds the strings of two decodes
 }
@@ -390,12 +398,33 @@ func (d *Decoder) NextKey(i, n int) bool {
 		}
 		return false
 	}
-	d.key = b
+	d.setKey(b)
 	return true
 }
 
+// setKey makes b, which stringBytes returned, the current key.
+func (d *Decoder) setKey(b []byte) {
+	if len(b) > 0 && !aliases(d.buf, b) {
+		d.keyJoined = b
+		return
+	}
+	if d.keyJoined != nil {
+		d.keyJoined = nil
+	}
+	d.keyStart = 0
+	if len(b) > 0 {
+		d.keyStart = int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) - uintptr(unsafe.Pointer(unsafe.SliceData(d.buf))))
+	}
+	d.keyEnd = d.keyStart + len(b)
+}
+
 // Key returns the current entry's key. It is valid until the next read.
-func (d *Decoder) Key() []byte { return d.key }
+func (d *Decoder) Key() []byte {
+	if d.keyJoined != nil {
+		return d.keyJoined
+	}
+	return d.buf[d.keyStart:d.keyEnd]
+}
 
 // OpenArray starts reading an array, like OpenMap. Read the elements
 // with NextElem.

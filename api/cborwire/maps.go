@@ -18,7 +18,7 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 		*m = make(M, MapCap(n))
 	}
 	for i := 0; d.NextKey(i, n); i++ {
-		k := K(d.intern(d.key))
+		k := K(d.intern(d.Key()))
 		var v V
 		elem(d, &v)
 		if d.err != nil {
@@ -57,7 +57,7 @@ func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 			out = make(M, MapCap(n))
 		}
 		for i := 0; d.NextKey(i, n); i++ {
-			key := d.intern(d.key)
+			key := d.intern(d.Key())
 			var v string
 			if b, ok := d.stringBytes("string"); ok {
 				v = d.intern(b)
@@ -75,7 +75,7 @@ func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 	}
 	base := len(d.strs)
 	for i := 0; d.NextKey(i, n); i++ {
-		key := d.intern(d.key)
+		key := d.intern(d.Key())
 		var v string
 		if b, ok := d.stringBytes("string"); ok {
 			v = d.intern(b)

@@ -150,7 +150,7 @@ func (d *Decoder) mapToJSON(e *jsonwire.Encoder) {
 			if !d.NextKey(i, n) {
 				break
 			}
-			key = d.key
+			key = d.Key()
 			safe = jsonSafe(key)
 		}
 		if i > 0 {
