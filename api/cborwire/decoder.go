@@ -67,19 +67,19 @@ type Decoder struct {
 	// runs, once per key.
 	keyStart, keyEnd int
 	keyJoined        []byte
-	stack      []any
-	strs       []string  // StringMap: the keys and values of the maps being read
-	arena      []byte    // plainString: what is left of the current chunk
-	strBuf     []byte    // indefinite strings, joined
-	jsonBuf    []byte    // transcoding scratch
-	members    []member  // transcoding: the members of the maps being read
-	keyScratch []byte    // transcoding: keys joined from indefinite strings
-	order      []uint64  // transcoding: a map's members, in key order (see sortMembers)
-	sorted     []byte    // transcoding: a map's members, sorted
-	scans      []scanned // the maps and arrays of the last item Reuse scanned
-	scanEnd    int       // where that item ends
-	scanWork   int       // the bytes scanned for keys in this decode, bounded
-	scanAt     int       // the record after the one scannedKey found last
+	stack            []any
+	strs             []string  // StringMap: the keys and values of the maps being read
+	arena            []byte    // plainString: what is left of the current chunk
+	strBuf           []byte    // indefinite strings, joined
+	jsonBuf          []byte    // transcoding scratch
+	members          []member  // transcoding: the members of the maps being read
+	keyScratch       []byte    // transcoding: keys joined from indefinite strings
+	order            []uint64  // transcoding: a map's members, in key order (see sortMembers)
+	sorted           []byte    // transcoding: a map's members, sorted
+	scans            []scanned // the maps and arrays of the last item Reuse scanned
+	scanEnd          int       // where that item ends
+	scanWork         int       // the bytes scanned for keys in this decode, bounded
+	scanAt           int       // the record after the one scannedKey found last
 
 	truncated bool // the error is the input ending too soon
 }
