@@ -68,18 +68,18 @@ type Decoder struct {
 	keyStart, keyEnd int
 	keyJoined        []byte
 	stack            []any
-	strs             []string  // StringMap: the keys and values of the maps being read
-	arena            []byte    // plainString: what is left of the current chunk
-	strBuf           []byte    // indefinite strings, joined
-	jsonBuf          []byte    // transcoding scratch
-	members          []member  // transcoding: the members of the maps being read
-	keyScratch       []byte    // transcoding: keys joined from indefinite strings
-	order            []uint64  // transcoding: a map's members, in key order (see sortMembers)
-	sorted           []byte    // transcoding: a map's members, sorted
-	scans            []scanned // the maps and arrays of the last item Reuse scanned
-	scanEnd          int       // where that item ends
-	scanWork         int       // the bytes scanned for keys in this decode, bounded
-	scanAt           int       // the record after the one scannedKey found last
+	strs             []string         // StringMap: the keys and values of the maps being read
+	arena            wire.StringArena // plainString: the current chunk
+	strBuf           []byte           // indefinite strings, joined
+	jsonBuf          []byte           // transcoding scratch
+	members          []member         // transcoding: the members of the maps being read
+	keyScratch       []byte           // transcoding: keys joined from indefinite strings
+	order            []uint64         // transcoding: a map's members, in key order (see sortMembers)
+	sorted           []byte           // transcoding: a map's members, sorted
+	scans            []scanned        // the maps and arrays of the last item Reuse scanned
+	scanEnd          int              // where that item ends
+	scanWork         int              // the bytes scanned for keys in this decode, bounded
+	scanAt           int              // the record after the one scannedKey found last
 
 	truncated bool // the error is the input ending too soon
 }
@@ -95,7 +95,7 @@ func (d *Decoder) Reset(data []byte) {
 	d.buf, d.pos, d.err, d.depth, d.truncated = data, 0, nil, 0, false
 	d.keyStart, d.keyEnd = 0, 0
 	d.scans, d.scanEnd, d.scanWork, d.scanAt = d.scans[:0], 0, 0, 0
-	d.arena = nil // a chunk never holds the strings of two decodes
+	d.arena.Drop() // a chunk never holds the strings of two decodes
 }
 
 // Err returns the first error met, or nil.
