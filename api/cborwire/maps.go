@@ -106,13 +106,19 @@ func MapCap(n int) int { return min(max(n, 0), maxMapHint) }
 // element may be far larger than the byte it takes at least.
 const maxPrealloc = 64 << 10
 
+// firstPrealloc bounds the bytes of the slice SliceCap sizes: past it,
+// Grow sizes the slice from the bytes per element read so far, which a
+// few elements tell well enough. A larger first slice is garbage once
+// Grow replaces it (64 KiB per list decode of 200 small objects before).
+const firstPrealloc = 8 << 10
+
 // SliceCap is the capacity to make a []E with for an array whose head
-// says n elements: n, up to maxPrealloc bytes of elements; appends grow
-// it past that as elements actually arrive.
+// says n elements: n, up to firstPrealloc bytes of elements; Grow
+// grows it past that as elements actually arrive.
 func SliceCap[E any](n int) int {
 	var e E
 	size := max(int(unsafe.Sizeof(e)), 1)
-	return max(min(n, maxPrealloc/size), 0)
+	return max(min(n, max(firstPrealloc/size, 1)), 0)
 }
 
 // Grow returns s with one more element (zero, or what a slice decoded
