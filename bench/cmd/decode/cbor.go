@@ -39,7 +39,8 @@ func cborList(js []byte) []byte {
 
 // cborRows measures kubewire's CBOR decoding of the CR lists against its
 // JSON decoding of the same objects (plain, and read-only as informers
-// decode), with a PASS or FAIL line for the CBOR goal; and, for
+// decode), with a PASS or FAIL line for the CBOR goal, and the
+// construction floor beside them (see constructionFloor); and, for
 // reference, apimachinery's CBOR decoding (client-go and
 // controller-runtime with the ClientsAllowCBOR gate) against kubewire's.
 func cborRows(w io.Writer, n, rounds int) {
