@@ -268,6 +268,10 @@ func (r *Reflector[T]) begin() {
 // end completes a full state at resourceVersion rv.
 func (r *Reflector[T]) end(rv string) {
 	r.rv = rv
+	// The decoder's tables were sized by the full state; the watch
+	// grows them again with what its events repeat (see
+	// wire.Decoder.Release).
+	r.dec.Release()
 	r.store.End(rv)
 	r.syncedShard()
 	r.health.synced()
