@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/kwside"
 	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/run"
 )
 
@@ -155,6 +156,9 @@ func runChild(cfg config, srv *server, sdk string, sc scenario, round int, strea
 	}
 	cmd := cfg.spawn(sdk, args)
 	cmd.Env = append(cmd.Environ(), "KUBE_FEATURE_ClientsAllowCBOR="+strconv.FormatBool(format == "cbor"), "KUBE_FEATURE_ClientsPreferCBOR="+strconv.FormatBool(format == "cbor"))
+	if cfg.trace && sdk == "kubewire" {
+		cmd.Env = append(cmd.Env, kwside.TraceEnv+"=1")
+	}
 	if cfg.mode != "default" { // else client-go's own default
 		cmd.Env = append(cmd.Env, "KUBE_FEATURE_WatchListClient="+strconv.FormatBool(mode == "watchlist"))
 	}
