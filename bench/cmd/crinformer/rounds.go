@@ -50,6 +50,12 @@ func runAll(cfg config) (*report, error) {
 				return nil, err
 			}
 			fmt.Fprintf(cfg.log, "server: %d %s objects (%s) in %v\n", n, shape, shape.Kind().Kind, took.Round(time.Millisecond))
+			if cfg.settle {
+				if err := srv.settle(context.Background(), cfg.log); err != nil {
+					srv.Close()
+					return nil, err
+				}
+			}
 			stream, m, err := srv.eventStream(context.Background(), n, cfg.updates)
 			if err != nil {
 				srv.Close()

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/kubewire/kubewire/api/unstructured"
@@ -51,6 +52,9 @@ func NewSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c 
 		return nil, err
 	}
 	ropts := reflector.Options{WatchList: mode == "watchlist"}
+	if v, err := strconv.Atoi(os.Getenv("SYNC2_PAGESIZE")); err == nil { // TEMP experiment
+		ropts.PageSize = int64(v)
+	}
 	if kind == "typed" {
 		switch shape {
 		case crgen.Certificate:
@@ -95,7 +99,12 @@ type subject[T client.Object] struct {
 	trace *syncTrace // nil unless TraceEnv is set
 }
 
-func (s subject[T]) Run(ctx context.Context) { _ = s.inf.Run(ctx) }
+func (s subject[T]) Run(ctx context.Context) {
+	if s.trace != nil {
+		s.trace.note("informer Run")
+	}
+	_ = s.inf.Run(ctx)
+}
 
 func (s subject[T]) WaitSynced(ctx context.Context) error {
 	err := s.inf.WaitForSync(ctx)

@@ -15,7 +15,7 @@ import (
 // -trace), makes the child print the timeline of its sync to standard
 // error: each request sent, its headers and its last byte received, the
 // handler's adds every 500 objects, the cache synced and the watch
-// started, in milliseconds from the informer's first request. The
+// started, in milliseconds from the informer's Run. The
 // requests go through a plain http.Transport wrapped to take the times,
 // not the one client.New would build, so a traced run's own figures are
 // not the benchmark's.
@@ -116,7 +116,7 @@ func (t *syncTrace) print() {
 	}
 	t.printed = true
 	var sb strings.Builder
-	sb.WriteString("kubewire sync timeline (ms from the first request):\n")
+	sb.WriteString("kubewire sync timeline (ms from the informer's Run):\n")
 	for _, l := range t.lines {
 		fmt.Fprintf(&sb, "  %8.1f  %s\n", float64(l.at.Sub(t.start).Microseconds())/1000, l.what)
 	}
