@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/kubewire/kubewire/api/unstructured"
@@ -52,9 +51,6 @@ func NewSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c 
 		return nil, err
 	}
 	ropts := reflector.Options{WatchList: mode == "watchlist"}
-	if v, err := strconv.Atoi(os.Getenv("SYNC2_PAGESIZE")); err == nil { // TEMP experiment
-		ropts.PageSize = int64(v)
-	}
 	if kind == "typed" {
 		switch shape {
 		case crgen.Certificate:
