@@ -79,6 +79,7 @@ type Reflector[T client.Object] struct {
 	why       Reason // why the next full state is read
 	fed       bool   // the store has been given a stream (Begin) since Run started
 	pageSize  int64  // the page size of lists, once a page was too large; 0: Options.PageSize
+	inPages   bool   // list in pages from now on: the Source cannot stream lists (streamlist.go)
 	bo        *backoffpolicy.Backoff
 	next      State // state after BackingOff
 	wait      time.Duration
