@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/api/wire"
 	"github.com/kubewire/kubewire/codec"
 )
 
@@ -164,5 +165,35 @@ func TestListStreamRefusals(t *testing.T) {
 	}
 	if n := rec.count(); n != 0 {
 		t.Errorf("%d requests sent, want none", n)
+	}
+}
+
+// Objects handed over own their bytes: the read buffer is reused for the
+// rest of the answer (many reads, over a real connection), and every
+// object still equals List's once the stream has ended.
+func TestListStreamObjectsOwnTheirBytes(t *testing.T) {
+	srv, c, _ := startFakeWire(t, wireOptions{})
+	seedConfigMaps(t, srv, 1000)
+	ctx := context.Background()
+	cms := Dynamic(c, GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("default")
+	want, err := cms.List(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Items) != 1000 {
+		t.Fatalf("List returned %d items, want 1000", len(want.Items))
+	}
+	// Plain, and through a long-lived read-only Decoder as informers do.
+	for _, d := range []*wire.Decoder{nil, {ReadOnly: true}} {
+		var got []*unstructured.Unstructured
+		if _, err := cms.ListStream(ctx, ListOptions{Decoder: d}, func(u *unstructured.Unstructured) error {
+			got = append(got, u)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.Items, got); diff != "" {
+			t.Errorf("items, decoder %+v (-List +ListStream):\n%s", d, diff)
+		}
 	}
 }
