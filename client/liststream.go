@@ -117,6 +117,9 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 	if err != nil {
 		return meta, decodeError(req, err)
 	}
+	// What may follow the list (a newline) is read, so that the
+	// connection can be used again.
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
 	if err := r.checkKind(apiVersion, kind, true); err != nil {
 		return meta, requestError(req, nil, err)
 	}

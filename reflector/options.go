@@ -35,20 +35,20 @@ type Options struct {
 	ShardSelector client.ShardSelector
 
 	// WatchList reads full states with streaming lists (a watch with
-	// sendInitialEvents, KEP-3157) instead of paginated lists; the
-	// Reflector falls back to paginated lists for good when the server
-	// refuses them or sends no end bookmark in time. Off by default:
-	// kube-apiserver v1.36.3 sends a collection as a streaming list more
-	// slowly than as pages (5,000 custom resources: 1.5-2.1x the time of
-	// one unpaged GET, pages of 500 about 1.0-1.3x; Pods alike), and a
-	// paginated list, streamed into the store page by page, holds no more
-	// than two pages on either side. Both modes deliver every change: the
-	// watch starts at the full state's resourceVersion, and a 410 relists.
+	// sendInitialEvents, KEP-3157) instead of lists; the Reflector falls
+	// back to lists for good when the server refuses them or sends no
+	// end bookmark in time. Off by default: kube-apiserver v1.36.3 sends
+	// a collection as a streaming list more slowly than as one list
+	// (5,000 custom resources: 1.5-2.1x the time of one unpaged GET; Pods
+	// alike), and a list, streamed into the store as it is decoded (see
+	// ListInPages), holds little more. Both modes deliver every change:
+	// the watch starts at the full state's resourceVersion, and a 410
+	// relists.
 	WatchList bool
-	// DisableWatchList asks for paginated lists, the default.
+	// DisableWatchList asks for lists, the default.
 	//
-	// Deprecated: paginated lists are the default; setting it together
-	// with WatchList is an error.
+	// Deprecated: lists are the default; setting it together with
+	// WatchList is an error.
 	DisableWatchList bool
 	// WatchListTimeout is how long a streaming list may take to send its
 	// end bookmark before the Reflector gives up on streaming lists and
