@@ -71,6 +71,7 @@ func main() {
 	e2eDir := flag.String("e2e", "../e2e", "the e2e module's directory, for -server kube-apiserver")
 	reads := flag.Bool("reads", false, "also measure, in this process, the read cost of the dynamic caches (Get, List per object; no goal)")
 	settle := flag.Bool("settle", false, "with -server kube-apiserver: compact etcd after filling it and wait for the watch cache to see it, as on a cluster that has run for minutes (the pages after a paginated list's first are then read from etcd, not the cache)")
+	kwPages := flag.Bool("kwpages", false, "kubewire's informers list in pages of 500 (reflector.Options.ListInPages) rather than in one streamed list")
 	trace := flag.Bool("trace", false, "kubewire's children print the timeline of their sync (requests sent, headers, last bytes, handler adds, synced, watch) to standard error; its figures then go through a plain transport, not client.New's")
 	flag.Parse()
 	if *serverKind == "kube-apiserver" {
@@ -84,7 +85,7 @@ func main() {
 		os.Exit(2)
 	}
 	cfg := config{rounds: *rounds, updates: *updates, mode: *mode, profile: *profile, server: *serverKind, e2eDir: *e2eDir, out: os.Stdout, log: os.Stderr,
-		kwFormat: *kwFormat, cgFormat: *cgFormat, reads: *reads, trace: *trace, settle: *settle}
+		kwFormat: *kwFormat, cgFormat: *cgFormat, reads: *reads, trace: *trace, settle: *settle, kwPages: *kwPages}
 	if m := *mode; m != "default" && m != "watchlist" && m != "list" {
 		fmt.Fprintln(os.Stderr, "crinformer: -mode is default, watchlist or list")
 		os.Exit(2)
@@ -154,6 +155,7 @@ type config struct {
 	reads    bool // measureReads after each server's scenarios
 	trace    bool // kubewire's children print their sync's timeline
 	settle   bool // compact etcd before the rounds (kube-apiserver)
+	kwPages  bool // kubewire's children list in pages
 	out, log io.Writer
 }
 

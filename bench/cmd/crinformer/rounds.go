@@ -165,6 +165,9 @@ func runChild(cfg config, srv *server, sdk string, sc scenario, round int, strea
 	if cfg.trace && sdk == "kubewire" {
 		cmd.Env = append(cmd.Env, kwside.TraceEnv+"=1")
 	}
+	if cfg.kwPages && sdk == "kubewire" {
+		cmd.Env = append(cmd.Env, kwside.PagesEnv+"=1")
+	}
 	if cfg.mode != "default" { // else client-go's own default
 		cmd.Env = append(cmd.Env, "KUBE_FEATURE_WatchListClient="+strconv.FormatBool(mode == "watchlist"))
 	}

@@ -29,6 +29,10 @@ func GVR(shape crgen.Shape) client.GroupVersionResource {
 	return client.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Resource}
 }
 
+// PagesEnv, set to 1 in a kubewire child's environment (crinformer
+// -kwpages), makes its informer list in pages (reflector.Options.ListInPages).
+const PagesEnv = "CRINFORMER_PAGES"
+
 // NewSubject is run.NewSubject for kubewire; it refuses other SDKs.
 func NewSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c *run.Counters) (run.Subject, error) {
 	if sdk != "kubewire" {
@@ -50,7 +54,7 @@ func NewSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c 
 	if err != nil {
 		return nil, err
 	}
-	ropts := reflector.Options{WatchList: mode == "watchlist"}
+	ropts := reflector.Options{WatchList: mode == "watchlist", ListInPages: os.Getenv(PagesEnv) == "1"}
 	if kind == "typed" {
 		switch shape {
 		case crgen.Certificate:
