@@ -36,8 +36,8 @@ var ErrNotStreamable = errors.New("client: the list answer is not JSON; it canno
 // ErrNotStreamable without a request (until the server refuses protobuf
 // for it: then it is read as JSON), and when the server answers the
 // request in another format it closes the answer and returns that error.
-// The answer counts against Config.MaxResponseBytes as a whole. The
-// caller decides what to do after an error
+// The answer counts against Config.MaxResponseBytes as a whole, and
+// Config.Timeout bounds the whole read. The caller decides what to do after an error
 // (items already handed over are then the caller's to discard). Error
 // answers and failed connections before the answer are retried by the
 // client's RetryPolicy, as for List; a connection lost while the answer
@@ -62,7 +62,12 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 	if err != nil {
 		return meta, err
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	var cancel context.CancelFunc
+	if r.c.timeout > 0 { // Config.Timeout bounds the whole read
+		ctx, cancel = context.WithTimeout(ctx, r.c.timeout)
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
+	}
 	defer cancel()
 	req := &request{method: "GET", path: p, query: q}
 	req.accept, _ = r.c.acceptFor(&r.info, "")

@@ -22,10 +22,11 @@ type streamLister[T client.Object] interface {
 // having been handed nothing or Abort after the items: the options ask
 // for pages or for the cache's state (InitialListFromCache); the Source
 // cannot stream or its answers are not JSON (for now: a client learns
-// that a server refuses protobuf from a paged list), or too large for
-// one answer (then every later list is paged too); or the connection was
-// lost while the answer arrived: pages are read again one by one after
-// such a loss, where a streamed list would start over. Error answers
+// that a server refuses protobuf from a paged list), or too large or too
+// slow (Config.Timeout) for one answer (then every later list is paged
+// too); or the connection was lost while the answer arrived: pages are
+// read again one by one after such a loss, where a streamed list would
+// start over. Error answers
 // (after the client's retries, as for a page) and bad answers are the
 // Listing state's failures, as a paged list's. Otherwise it returns
 // Watching.
@@ -51,8 +52,9 @@ func (r *Reflector[T]) streamListing(ctx context.Context, lo client.ListOptions,
 			r.store.Abort()
 		}
 		switch {
-		case errors.Is(err, codec.ErrTooLarge):
-			r.inPages = true // the next answer would be as large
+		case errors.Is(err, codec.ErrTooLarge),
+			errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil: // the client's Timeout
+			r.inPages = true // the next answer would be as large, or as slow
 		case errors.Is(err, client.ErrNotStreamable), errors.Is(err, client.ErrConnectionLost):
 		default: // an error answer (after the client's retries), a bad answer, ctx
 			r.metrics.ListDone(Listing, items, time.Since(start), err)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/client"
@@ -102,4 +103,55 @@ func TestStreamedListTooLargeFallsBackToPages(t *testing.T) {
 			t.Errorf("lists with limits %q, want the streamed list then 6 pages of 10", l)
 		}
 	})
+}
+
+// A streamed list that the client's Config.Timeout cuts short is read
+// in pages, each within the bound, and later lists too.
+func TestStreamedListTimeoutFallsBackToPages(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := fake.New(fake.Options{})
+		t.Cleanup(s.Close)
+		for i := range 30 {
+			if err := s.Add(configMap("default", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cfg := fakeclient.Config(s)
+		rec := &limits{next: slowUnpaged{s.RoundTripper()}}
+		cfg.Host, cfg.TLS, cfg.Transport, cfg.Timeout = "http://fake", client.TLSConfig{}, rec, 10*time.Second
+		c, err := client.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cms := client.Dynamic(c, client.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("default")
+		st := newMapStore[*unstructured.Unstructured]()
+		r := newReflector(t, cms, st, reflector.Options{PageSize: 10})
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- r.Run(ctx) }()
+		if err := r.WaitForSync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		<-done
+		if l := rec.lists(); len(l) != 4 || l[0] != "" || l[1] != "10" {
+			t.Errorf("lists with limits %q, want the streamed list then 3 pages of 10", l)
+		}
+		if n := len(st.versions()); n != 30 {
+			t.Errorf("the store holds %d objects, want 30", n)
+		}
+	})
+}
+
+// slowUnpaged answers an unpaged list with a body that waits for its
+// request's context to end (a server slower than the client's Timeout).
+type slowUnpaged struct{ next http.RoundTripper }
+
+func (s slowUnpaged) RoundTrip(req *http.Request) (*http.Response, error) {
+	q := req.URL.Query()
+	if req.Method != http.MethodGet || q.Get("watch") != "" || q.Get("limit") != "" {
+		return s.next.RoundTrip(req)
+	}
+	<-req.Context().Done()
+	return nil, req.Context().Err()
 }
