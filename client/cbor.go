@@ -119,14 +119,7 @@ func (l *jsonList[T]) DecodeCBOR(d *cborwire.Decoder) error {
 			d.Skip()
 		}
 	}
-	if d.Err() != nil || l.Kind == "Status" {
-		l.Items = nil // DecodeAs turns a Status into a *StatusError
-		return d.Err()
-	}
-	if l.Items == nil {
-		l.Items = []T{}
-	}
-	return nil
+	return l.finish(d.Err())
 }
 
 func (l *jsonList[T]) decodeCBORItems(d *cborwire.Decoder) {

@@ -119,9 +119,16 @@ func (l *jsonList[T]) DecodeJSON(d *jsonwire.Decoder) error {
 			d.Skip()
 		}
 	}
-	if d.Err() != nil || l.Kind == "Status" {
-		l.Items = nil // DecodeAs turns a Status into a *StatusError
-		return d.Err()
+	return l.finish(d.Err())
+}
+
+// finish ends a list decode of either codec: a Status has no items
+// (DecodeAs turns it into a *StatusError), and a list that had no items
+// field still has an empty, non-nil slice.
+func (l *jsonList[T]) finish(err error) error {
+	if err != nil || l.Kind == "Status" {
+		l.Items = nil
+		return err
 	}
 	if l.Items == nil {
 		l.Items = []T{}
