@@ -154,7 +154,7 @@ func (d *Decoder) anyMapEntries(n int) map[string]any {
 	m := make(map[string]any, MapCap(n))
 	count := 0
 	for i := 0; d.NextKey(i, n); i++ {
-		k := d.intern(d.key)
+		k := d.intern(d.Key())
 		v := d.anyValue()
 		if d.err != nil {
 			return nil

@@ -1,9 +1,7 @@
 package cborwire
 
-import "github.com/kubewire/kubewire/api/wire"
-
 // plainString returns a string holding b, read before d.pos, carved from
-// the decode's chunk (see wire.CarveString).
+// the decode's chunk (see wire.StringArena).
 func (d *Decoder) plainString(b []byte) string {
-	return wire.CarveString(&d.arena, b, len(d.buf)-d.pos)
+	return d.arena.Carve(b, len(d.buf)-d.pos)
 }

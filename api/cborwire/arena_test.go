@@ -27,11 +27,11 @@ func TestPlainStringsFromChunks(t *testing.T) {
 	if gap := uintptr(unsafe.Pointer(unsafe.StringData(uid))) - uintptr(unsafe.Pointer(unsafe.StringData(name))); gap > uintptr(len(in)) {
 		t.Errorf("two short strings of one object %d bytes apart: not one chunk", gap)
 	}
-	if left := len(d.arena); left > len(in) {
+	if left := d.arena.Left(); left > len(in) {
 		t.Errorf("chunk left %d bytes for an input of %d", left, len(in))
 	}
 	d.Reset(item(h(majorMap, 1), bstr("name"), bstr("widget-2")))
-	if d.arena != nil {
+	if d.arena.Left() != 0 {
 		t.Error("Reset keeps the chunk of the last decode")
 	}
 	m2 := d.AnyObject()

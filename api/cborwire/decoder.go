@@ -3,6 +3,7 @@ package cborwire
 import (
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 
 	"github.com/kubewire/kubewire/api/wire"
 )
@@ -59,20 +60,26 @@ type Decoder struct {
 	err   error
 	depth int
 
-	key        []byte // the current map key
-	stack      []any
-	strs       []string  // StringMap: the keys and values of the maps being read
-	arena      []byte    // plainString: what is left of the current chunk
-	strBuf     []byte    // indefinite strings, joined
-	jsonBuf    []byte    // transcoding scratch
-	members    []member  // transcoding: the members of the maps being read
-	keyScratch []byte    // transcoding: keys joined from indefinite strings
-	order      []uint64  // transcoding: a map's members, in key order (see sortMembers)
-	sorted     []byte    // transcoding: a map's members, sorted
-	scans      []scanned // the maps and arrays of the last item Reuse scanned
-	scanEnd    int       // where that item ends
-	scanWork   int       // the bytes scanned for keys in this decode, bounded
-	scanAt     int       // the record after the one scannedKey found last
+	// The current map key: d.buf[keyStart:keyEnd], or keyJoined when it
+	// was joined or repaired in scratch (an indefinite or invalid-UTF-8
+	// string). Offsets, so that reading a key stores no pointer in the
+	// Decoder: a pointer store costs a write barrier while the collector
+	// runs, once per key.
+	keyStart, keyEnd int
+	keyJoined        []byte
+	stack            []any
+	strs             []string         // StringMap: the keys and values of the maps being read
+	arena            wire.StringArena // plainString: the current chunk
+	strBuf           []byte           // indefinite strings, joined
+	jsonBuf          []byte           // transcoding scratch
+	members          []member         // transcoding: the members of the maps being read
+	keyScratch       []byte           // transcoding: keys joined from indefinite strings
+	order            []uint64         // transcoding: a map's members, in key order (see sortMembers)
+	sorted           []byte           // transcoding: a map's members, sorted
+	scans            []scanned        // the maps and arrays of the last item Reuse scanned
+	scanEnd          int              // where that item ends
+	scanWork         int              // the bytes scanned for keys in this decode, bounded
+	scanAt           int              // the record after the one scannedKey found last
 
 	truncated bool // the error is the input ending too soon
 }
@@ -86,8 +93,9 @@ func NewDecoder(data []byte, table *wire.Decoder) *Decoder {
 // Reset makes d read data, keeping its scratch buffers and table.
 func (d *Decoder) Reset(data []byte) {
 	d.buf, d.pos, d.err, d.depth, d.truncated = data, 0, nil, 0, false
+	d.keyStart, d.keyEnd = 0, 0
 	d.scans, d.scanEnd, d.scanWork, d.scanAt = d.scans[:0], 0, 0, 0
-	d.arena = nil // a chunk never holds the strings of two decodes
+	d.arena.Drop() // a chunk never holds the strings of two decodes
 }
 
 // Err returns the first error met, or nil.
@@ -390,12 +398,33 @@ func (d *Decoder) NextKey(i, n int) bool {
 		}
 		return false
 	}
-	d.key = b
+	d.setKey(b)
 	return true
 }
 
+// setKey makes b, which stringBytes returned, the current key.
+func (d *Decoder) setKey(b []byte) {
+	if len(b) > 0 && !aliases(d.buf, b) {
+		d.keyJoined = b
+		return
+	}
+	if d.keyJoined != nil {
+		d.keyJoined = nil
+	}
+	d.keyStart = 0
+	if len(b) > 0 {
+		d.keyStart = int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) - uintptr(unsafe.Pointer(unsafe.SliceData(d.buf))))
+	}
+	d.keyEnd = d.keyStart + len(b)
+}
+
 // Key returns the current entry's key. It is valid until the next read.
-func (d *Decoder) Key() []byte { return d.key }
+func (d *Decoder) Key() []byte {
+	if d.keyJoined != nil {
+		return d.keyJoined
+	}
+	return d.buf[d.keyStart:d.keyEnd]
+}
 
 // OpenArray starts reading an array, like OpenMap. Read the elements
 // with NextElem.

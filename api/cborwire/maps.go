@@ -18,7 +18,7 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 		*m = make(M, MapCap(n))
 	}
 	for i := 0; d.NextKey(i, n); i++ {
-		k := K(d.intern(d.key))
+		k := K(d.intern(d.Key()))
 		var v V
 		elem(d, &v)
 		if d.err != nil {
@@ -31,9 +31,9 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 // StringMap reads a map of strings (labels, annotations, selectors) into
 // *m, sized to fit, keys and values interned; null sets *m to nil.
 // Through a ReadOnly Table, equal maps (whatever the order of their
-// keys) are one shared map. The pairs are gathered in scratch first, so
-// that the map is made once at its size and no value escapes through a
-// callback.
+// keys) are one shared map. The map is made at the size the head gives
+// (an indefinite map's pairs are gathered in scratch first), once, and
+// no value escapes through a callback.
 func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 	k, ok := ReuseMap(d, m)
 	if ok {
@@ -47,9 +47,35 @@ func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 	if !ok {
 		return
 	}
+	if n >= 0 {
+		// A definite length gives the size: the map is made at once and
+		// filled as the pairs are read, with no scratch between (a
+		// []string scratch costs a write barrier per string while the
+		// collector runs, and clearing it as many again).
+		out := *m
+		if out == nil {
+			out = make(M, MapCap(n))
+		}
+		for i := 0; d.NextKey(i, n); i++ {
+			key := d.intern(d.Key())
+			var v string
+			if b, ok := d.stringBytes("string"); ok {
+				v = d.intern(b)
+			}
+			if d.err != nil {
+				return
+			}
+			out[K(key)] = V(v)
+		}
+		if d.err == nil {
+			*m = out
+			Keep(d, k, out)
+		}
+		return
+	}
 	base := len(d.strs)
 	for i := 0; d.NextKey(i, n); i++ {
-		key := d.intern(d.key)
+		key := d.intern(d.Key())
 		var v string
 		if b, ok := d.stringBytes("string"); ok {
 			v = d.intern(b)
@@ -80,13 +106,19 @@ func MapCap(n int) int { return min(max(n, 0), maxMapHint) }
 // element may be far larger than the byte it takes at least.
 const maxPrealloc = 64 << 10
 
+// firstPrealloc bounds the bytes of the slice SliceCap sizes: past it,
+// Grow sizes the slice from the bytes per element read so far, which a
+// few elements tell well enough. A larger first slice is garbage once
+// Grow replaces it (64 KiB per list decode of 200 small objects before).
+const firstPrealloc = 8 << 10
+
 // SliceCap is the capacity to make a []E with for an array whose head
-// says n elements: n, up to maxPrealloc bytes of elements; appends grow
-// it past that as elements actually arrive.
+// says n elements: n, up to firstPrealloc bytes of elements; Grow
+// grows it past that as elements actually arrive.
 func SliceCap[E any](n int) int {
 	var e E
 	size := max(int(unsafe.Sizeof(e)), 1)
-	return max(min(n, maxPrealloc/size), 0)
+	return max(min(n, max(firstPrealloc/size, 1)), 0)
 }
 
 // Grow returns s with one more element (zero, or what a slice decoded

@@ -121,18 +121,57 @@ func (d *Decoder) scannedKey(start int) (wire.JSONKey, int, bool) {
 		return wire.JSONKey{}, 0, false
 	}
 	depth := d.depth
+	base := len(d.scans)
 	k, ok := d.itemKey(start + maxReusedItem)
 	end := d.pos
+	pastLimit := !ok && d.err == nil // too large, not malformed
 	d.scanWork += min(end, start+maxReusedItem) - start
 	d.pos, d.err, d.depth = start, nil, depth // the scan only looked
 	if !ok {
-		d.scans, d.scanAt = d.scans[:0], 0
+		if pastLimit && base == 0 {
+			d.keepCompleted()
+		} else {
+			d.scans, d.scanAt, d.scanEnd = d.scans[:0], 0, 0
+		}
 		return wire.JSONKey{}, 0, false
 	}
 	if start >= d.scanEnd {
 		d.scanEnd = end
 	}
 	return k, end, true
+}
+
+// keepCompleted keeps, of a scan that passed maxReusedItem (a list's
+// items, offered whole), the records of the maps and arrays it finished:
+// the decode of the item asks for them next, and scanning them again
+// would read up to maxReusedItem bytes twice per decode. The records
+// still open at the limit (the item, and the chain of items holding the
+// limit) are dropped, and the kept range ends where the first of those
+// inside the item starts, so that no item asked for in it lacks a
+// record.
+func (d *Decoder) keepCompleted() {
+	open := len(d.scans) // the first record still open, past the item's own
+	for i := 1; i < len(d.scans); i++ {
+		if d.scans[i].end == 0 {
+			open = i
+			break
+		}
+	}
+	d.scanEnd = 0
+	if open < len(d.scans) {
+		d.scanEnd = d.scans[open].start
+	} else {
+		for _, s := range d.scans[1:] {
+			d.scanEnd = max(d.scanEnd, s.end)
+		}
+	}
+	if len(d.scans) > 0 {
+		d.scans = append(d.scans[:0], d.scans[1:open]...)
+	}
+	d.scanAt = 0
+	if len(d.scans) == 0 {
+		d.scanEnd = 0
+	}
 }
 
 // Keep stores v, decoded from the item a Reuse function returned key

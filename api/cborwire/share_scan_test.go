@@ -2,6 +2,7 @@ package cborwire
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/kubewire/kubewire/api/wire"
@@ -71,5 +72,60 @@ func TestScanWorkIsBounded(t *testing.T) {
 	}
 	if d.scanWork == 0 {
 		t.Error("nothing was scanned: the test does not reach the scan")
+	}
+}
+
+// A list too large to share whole (its scan stops at maxReusedItem)
+// keeps the records of the objects its scan finished: the decode of
+// those objects asks for their items' keys without scanning them again,
+// gets the keys a fresh scan gives, and objects past the limit are
+// scanned when asked for.
+func TestTooLargeScanKeepsFinishedItems(t *testing.T) {
+	const objects = 2000 // about 50 KiB: past maxReusedItem
+	var in []byte
+	in = append(in, h(majorArray, objects)...)
+	var starts []int // of each object's inner map
+	for i := range objects {
+		in = append(in, h(majorMap, 2)...)
+		in = append(in, bstr("name")...)
+		in = append(in, bstr(fmt.Sprintf("o-%05d", i))...)
+		in = append(in, bstr("labels")...)
+		starts = append(starts, len(in))
+		in = append(in, item(h(majorMap, 1), bstr("app"), bstr("x"))...)
+	}
+	if len(in) <= maxReusedItem {
+		t.Fatalf("input of %d bytes does not pass the limit", len(in))
+	}
+	table := &wire.Decoder{ReadOnly: true}
+	d := NewDecoder(in, table)
+	if _, _, ok := d.scannedKey(0); ok {
+		t.Fatal("the whole list was scanned: it should pass maxReusedItem")
+	}
+	after := d.scanWork
+	fresh := func(at int) wire.JSONKey {
+		f := NewDecoder(in, table)
+		f.pos = at // as a decode asks: for the item it is at
+		k, _, ok := f.scannedKey(at)
+		if !ok {
+			t.Fatalf("fresh scan at %d failed", at)
+		}
+		return k
+	}
+	early := starts[10]
+	d.pos = early
+	k, end, ok := d.scannedKey(early)
+	if !ok || k != fresh(early) || end != early+len(item(h(majorMap, 1), bstr("app"), bstr("x"))) {
+		t.Fatalf("finished item at %d: key %v end %d ok %v, want the fresh scan's", early, k, end, ok)
+	}
+	if d.scanWork != after {
+		t.Errorf("an item the list's scan finished was scanned again (%d -> %d bytes)", after, d.scanWork)
+	}
+	late := starts[objects-1]
+	d.pos = late
+	if k, _, ok := d.scannedKey(late); !ok || k != fresh(late) {
+		t.Fatalf("item past the limit: key %v ok %v, want the fresh scan's", k, ok)
+	}
+	if d.scanWork == after {
+		t.Error("an item past the list's scan was not scanned")
 	}
 }

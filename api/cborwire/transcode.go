@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"slices"
+	"strconv"
 	"unsafe"
 
 	"github.com/kubewire/kubewire/api/jsonwire"
@@ -29,9 +30,7 @@ func ToJSON(b []byte) ([]byte, error) {
 // transcodeItem reads one item and returns its JSON, in the Decoder's
 // scratch buffer (valid until the next transcoding).
 func (d *Decoder) transcodeItem() ([]byte, bool) {
-	e := jsonwire.NewEncoder(d.jsonBuf[:0])
-	d.toJSON(e)
-	d.jsonBuf = e.Bytes()
+	d.jsonBuf = d.toJSON(d.jsonBuf[:0])
 	return d.jsonBuf, d.err == nil
 }
 
@@ -54,86 +53,106 @@ func (d *Decoder) memberKey(m member) []byte {
 	return d.buf[m.keyStart:m.keyEnd]
 }
 
-func (d *Decoder) toJSON(e *jsonwire.Encoder) {
+// toJSON appends the JSON of the item at d.pos to out and returns it.
+// The output is a value passed along, not a buffer behind a pointer:
+// each append then stores no slice in the heap, which would cost a
+// write barrier while the collector runs (the structural bytes of a
+// managedFields entry are most of what it writes).
+func (d *Decoder) toJSON(out []byte) []byte {
 	d.skipTags()
 	if d.err != nil {
-		return
+		return out
 	}
 	if d.pos >= len(d.buf) {
 		d.short("unexpected end of input")
-		return
+		return out
 	}
 	switch c := d.buf[d.pos]; c >> 5 {
 	case majorUint, majorNegint:
 		v, u, fits, ok := d.integer("integer")
 		if !ok {
-			return
+			return out
 		}
 		if fits {
-			e.Int(v)
-		} else {
-			e.Uint(u)
+			return strconv.AppendInt(out, v, 10)
 		}
+		return strconv.AppendUint(out, u, 10)
 	case majorBytes, majorText:
 		b, ok := d.stringBytes("string")
-		if ok {
-			e.String(unsafe.String(unsafe.SliceData(b), len(b)))
+		if !ok {
+			return out
 		}
+		return d.appendString(out, b)
 	case majorArray:
 		n, ok := d.OpenArray("array")
 		if !ok {
-			return
+			return out
 		}
-		e.Byte('[')
+		out = append(out, '[')
 		for i := 0; d.NextElem(i, n); i++ {
 			if i > 0 {
-				e.Byte(',')
+				out = append(out, ',')
 			}
-			d.toJSON(e)
+			out = d.toJSON(out)
 		}
-		e.Byte(']')
+		return append(out, ']')
 	case majorMap:
 		if c == 0xa0 { // an empty map: a managedFields leaf
 			d.pos++
-			e.Literal("{}")
-			return
+			return append(out, "{}"...)
 		}
-		d.mapToJSON(e)
+		return d.mapToJSON(out)
 	case majorSimple:
 		switch {
 		case c == valTrue:
 			d.pos++
-			e.Literal("true")
+			return append(out, "true"...)
 		case c == valFalse:
 			d.pos++
-			e.Literal("false")
+			return append(out, "false"...)
 		case c == valNull || c == valUndefined:
 			d.pos++
-			e.Null()
+			return append(out, "null"...)
 		case c == 0xf9 || c == 0xfa || c == 0xfb:
-			if f, ok := d.float("float64"); ok {
-				e.Float64(f)
+			f, ok := d.float("float64")
+			if !ok {
+				return out
 			}
-		default:
-			d.Skip() // reports the error
+			e := jsonwire.NewEncoder(out)
+			e.Float64(f)
+			d.SetErr(e.Err())
+			return e.Bytes()
 		}
+		d.Skip() // reports the error
 	}
-	if err := e.Err(); err != nil {
-		d.SetErr(err)
-	}
+	return out
 }
 
-// mapToJSON transcodes the map at d.pos, its keys sorted. Keys that are
-// short strings needing no escape (every managedFields key but the
-// "k:{...}" ones) are copied without going through NextKey and the
-// encoder's escaping.
-func (d *Decoder) mapToJSON(e *jsonwire.Encoder) {
+// appendString appends b as a JSON string, escaped as encoding/json
+// escapes it.
+func (d *Decoder) appendString(out, b []byte) []byte {
+	if jsonSafe(b) {
+		out = append(out, '"')
+		out = append(out, b...)
+		return append(out, '"')
+	}
+	e := jsonwire.NewEncoder(out)
+	e.String(unsafe.String(unsafe.SliceData(b), len(b)))
+	d.SetErr(e.Err())
+	return e.Bytes()
+}
+
+// mapToJSON appends the map at d.pos to out, its keys sorted, and
+// returns out. Keys that are short strings needing no escape (every
+// managedFields key but the "k:{...}" ones) are copied without going
+// through NextKey and escaping.
+func (d *Decoder) mapToJSON(out []byte) []byte {
 	n, ok := d.OpenMap("map")
 	if !ok {
-		return
+		return out
 	}
-	start := e.Len()
-	e.Byte('{')
+	start := len(out)
+	out = append(out, '{')
 	base, scratchBase := len(d.members), len(d.keyScratch)
 	sorted := true
 	var prev []byte
@@ -150,13 +169,13 @@ func (d *Decoder) mapToJSON(e *jsonwire.Encoder) {
 			if !d.NextKey(i, n) {
 				break
 			}
-			key = d.key
+			key = d.Key()
 			safe = jsonSafe(key)
 		}
 		if i > 0 {
-			e.Byte(',')
+			out = append(out, ',')
 		}
-		m := member{start: e.Len()}
+		m := member{start: len(out)}
 		switch {
 		case len(key) == 0:
 		case aliases(d.buf, key):
@@ -172,27 +191,28 @@ func (d *Decoder) mapToJSON(e *jsonwire.Encoder) {
 		}
 		prev = d.memberKey(m)
 		if safe {
-			e.Byte('"')
-			e.LiteralBytes(key)
-			e.Literal(`":`)
+			out = append(out, '"')
+			out = append(out, key...)
+			out = append(out, '"', ':')
 		} else {
-			e.String(unsafe.String(unsafe.SliceData(key), len(key)))
-			e.Byte(':')
+			out = d.appendString(out, key)
+			out = append(out, ':')
 		}
-		d.toJSON(e)
-		m.end = e.Len()
+		out = d.toJSON(out)
+		m.end = len(out)
 		d.members = append(d.members, m)
 	}
-	e.Byte('}')
+	out = append(out, '}')
 	if members := d.members[base:]; d.err == nil && !sorted {
 		var dup bool
-		d.sorted, dup = d.sortMembers(e, start, members, d.sorted[:0])
+		d.sorted, dup = d.sortMembers(out, start, members, d.sorted[:0])
 		if dup {
 			d.syntax("map with a duplicate key")
 		}
 	}
 	d.members = d.members[:base]
 	d.keyScratch = d.keyScratch[:scratchBase]
+	return out
 }
 
 // jsonSafe reports whether b needs no escaping in a JSON string as
@@ -216,12 +236,11 @@ const (
 	jsonSafeHigh = 0xffffffffefffffff
 )
 
-// sortMembers rewrites the object that starts at start in e's buffer with
+// sortMembers rewrites the object that starts at start in buf with
 // its members in the order of their keys' bytes, as encoding/json writes
 // a map, through scratch, which it returns for reuse; dup reports two
 // members with the same key.
-func (d *Decoder) sortMembers(e *jsonwire.Encoder, start int, members []member, scratch []byte) (_ []byte, dup bool) {
-	buf := e.Bytes()
+func (d *Decoder) sortMembers(buf []byte, start int, members []member, scratch []byte) (_ []byte, dup bool) {
 	order := d.order[:0]
 	mask := ^uint64(0) // what of a sort word is the index
 	byKey := func(a, b uint64) int {

@@ -35,6 +35,12 @@ func decodeTimeCBOR(d *cborwire.Decoder, t *time.Time, layout, typ string) error
 		*t = time.Time{}
 		return nil
 	}
+	if layout == time.RFC3339 {
+		if pt, ok := parseSecondsUTC(b); ok {
+			*t = pt
+			return nil
+		}
+	}
 	pt, err := time.Parse(layout, unsafe.String(unsafe.SliceData(b), len(b)))
 	if err != nil {
 		d.Invalid(at, typ, err)

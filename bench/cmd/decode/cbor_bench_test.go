@@ -24,6 +24,10 @@ func benchmarkShape(b *testing.B, shape crgen.Shape) {
 		for _, kind := range []string{"typed", "dynamic"} {
 			kwJSON, _ := crDecoders(kind, shape)
 			kwCBOR, _ := cborDecoders(kind, shape)
+			b.Run(kind+"/floor", func(b *testing.B) {
+				// the same output built without parsing: a DeepCopy
+				benchmarkDecode(b, constructionFloor(kwCBOR[0], cb), nil)
+			})
 			for i, mode := range []string{"plain", "read-only"} {
 				for _, f := range []struct {
 					name  string
