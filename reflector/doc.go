@@ -37,7 +37,8 @@
 //     collection answered in JSON (custom resources, dynamic reads) is
 //     read as one unpaged answer decoded as it arrives
 //     (client.Resource.ListStream), which kube-apiserver serves from its
-//     watch cache; others, and any with Options.ListInPages, as a
+//     watch cache; others, a Source other than a *client.Resource that
+//     is not a ListStreamer opting in, and any with Options.ListInPages, as a
 //     paginated list through package pager, page by page (the pages after
 //     the first come from etcd once its history was compacted past the
 //     collection's last write). A streamed list too large for

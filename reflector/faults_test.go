@@ -502,6 +502,9 @@ type compactingSource struct {
 	once           sync.Once
 }
 
+// StreamsLists opts the wrapper in to streamed lists (see ListStream).
+func (c *compactingSource) StreamsLists() bool { return true }
+
 // ListStream compacts once the streamed list has ended.
 func (c *compactingSource) ListStream(ctx context.Context, opts client.ListOptions, each func(*corev1.ConfigMap) error) (metav1.ListMeta, error) {
 	m, err := c.Resource.ListStream(ctx, opts, each)

@@ -67,7 +67,9 @@ type Options struct {
 	// pages after a paginated list's first come from etcd once etcd's
 	// history was compacted past the collection's last write (5,000
 	// custom resources on a compacted cluster: 3.4x the time of one
-	// unpaged GET in pages of 500). Other answers (protobuf, CBOR), and
+	// unpaged GET in pages of 500). Other answers (protobuf, CBOR),
+	// Sources that wrap a Resource without opting in (see ListStreamer),
+	// and
 	// collections over the client's Config.MaxResponseBytes, are read in
 	// pages.
 	ListInPages bool

@@ -15,11 +15,11 @@ import (
 )
 
 // Source is what a Reflector reads: a *client.Resource[T] (typed,
-// dynamic or metadata-only, namespaced or not) is one. A Source that
-// also has the method ListStream of *client.Resource (a type embedding
-// one has it too) is listed through it when its answers are JSON (see
-// Options.ListInPages): a wrapper whose List must see every list
-// defines ListStream as well, or sets ListInPages.
+// dynamic or metadata-only, namespaced or not) is one. A
+// *client.Resource[T] is listed through its ListStream when its answers
+// are JSON (see Options.ListInPages); another Source, such as a type
+// embedding a *client.Resource to wrap its List, is listed through its
+// List, in pages, unless it is a ListStreamer that opts in.
 type Source[T client.Object] interface {
 	List(ctx context.Context, opts client.ListOptions) (*client.List[T], error)
 	Watch(ctx context.Context, opts client.WatchOptions) (*client.Watcher[T], error)

@@ -10,10 +10,26 @@ import (
 	"github.com/kubewire/kubewire/codec"
 )
 
-// streamLister is a Source that can read a collection in one unpaged
-// answer decoded as it arrives: *client.Resource[T] is one.
-type streamLister[T client.Object] interface {
+// ListStreamer is a Source that reads a collection in one unpaged answer
+// decoded as it arrives, and says so with StreamsLists. A Reflector
+// lists a *client.Resource[T] through its ListStream; any other Source
+// only when it is a ListStreamer whose StreamsLists returns true. A type
+// that embeds a *client.Resource gets ListStream but not StreamsLists,
+// so its own List keeps seeing every list unless it opts in.
+type ListStreamer[T client.Object] interface {
 	ListStream(ctx context.Context, opts client.ListOptions, each func(T) error) (metav1.ListMeta, error)
+	StreamsLists() bool
+}
+
+// streamSource is the Source's ListStream when the Reflector may use it.
+func (r *Reflector[T]) streamSource() (func(context.Context, client.ListOptions, func(T) error) (metav1.ListMeta, error), bool) {
+	switch src := r.src.(type) {
+	case *client.Resource[T]:
+		return src.ListStream, true
+	case ListStreamer[T]:
+		return src.ListStream, src.StreamsLists()
+	}
+	return nil, false
 }
 
 // streamListing reads a full state as one unpaged list, lo's consistent
@@ -31,14 +47,14 @@ type streamLister[T client.Object] interface {
 // Listing state's failures, as a paged list's. Otherwise it returns
 // Watching.
 func (r *Reflector[T]) streamListing(ctx context.Context, lo client.ListOptions, fromCache bool, start time.Time) (done bool, st State, err error) {
-	src, ok := r.src.(streamLister[T])
+	listStream, ok := r.streamSource()
 	if !ok || r.opts.ListInPages || r.inPages || fromCache {
 		return false, 0, nil
 	}
 	// The store's stream begins with the first item (or the answer's
 	// end), so that a Source that cannot stream costs the store nothing.
 	begun, items := false, 0
-	meta, err := src.ListStream(ctx, lo, func(obj T) error {
+	meta, err := listStream(ctx, lo, func(obj T) error {
 		if !begun {
 			r.begin()
 			begun = true

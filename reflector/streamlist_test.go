@@ -92,6 +92,66 @@ func TestStreamedList(t *testing.T) {
 	})
 }
 
+// listCounter wraps a Resource's List, as a user's Source might; it
+// embeds the Resource, so it has ListStream too.
+type listCounter struct {
+	*client.Resource[*unstructured.Unstructured]
+	mu    sync.Mutex
+	lists int
+	opted bool // StreamsLists
+}
+
+func (c *listCounter) List(ctx context.Context, opts client.ListOptions) (*client.List[*unstructured.Unstructured], error) {
+	c.mu.Lock()
+	c.lists++
+	c.mu.Unlock()
+	return c.Resource.List(ctx, opts)
+}
+
+func (c *listCounter) StreamsLists() bool { return c.opted }
+
+// A Source that wraps a Resource's List has its List called for every
+// page: the embedded ListStream does not bypass it unless it opts in
+// with StreamsLists.
+func TestWrappedListIsNotBypassed(t *testing.T) {
+	for _, opted := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			s := fake.New(fake.Options{})
+			t.Cleanup(s.Close)
+			for i := range 25 {
+				if err := s.Add(configMap("default", i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg := fakeclient.Config(s)
+			cfg.Host, cfg.TLS, cfg.Transport = "http://fake", client.TLSConfig{}, s.RoundTripper()
+			c, err := client.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := &listCounter{Resource: client.Dynamic(c, client.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("default"), opted: opted}
+			st := newMapStore[*unstructured.Unstructured]()
+			r := newReflector(t, src, st, reflector.Options{PageSize: 10})
+			ctx, cancel := context.WithCancel(t.Context())
+			done := make(chan error, 1)
+			go func() { done <- r.Run(ctx) }()
+			if err := r.WaitForSync(ctx); err != nil {
+				t.Fatal(err)
+			}
+			cancel()
+			<-done
+			if n := len(st.versions()); n != 25 {
+				t.Errorf("the store holds %d objects, want 25", n)
+			}
+			src.mu.Lock()
+			defer src.mu.Unlock()
+			if want := map[bool]int{false: 3, true: 0}[opted]; src.lists != want {
+				t.Errorf("StreamsLists %v: the wrapper's List was called %d times, want %d", opted, src.lists, want)
+			}
+		})
+	}
+}
+
 // A collection larger than the client's MaxResponseBytes is read in pages
 // within the bound after the streamed list is refused at it.
 func TestStreamedListTooLargeFallsBackToPages(t *testing.T) {
