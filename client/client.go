@@ -250,6 +250,44 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		body: data, buf: buf, owner: &c.bodies}, nil
 }
 
+// streamedKey marks the context of a request whose 2xx answer the
+// caller reads as it arrives (doStream): bufferingTransport hands it on
+// unread.
+type streamedKey struct{}
+
+func streamed(ctx context.Context) bool { return ctx.Value(streamedKey{}) != nil }
+
+// doStream sends r as do does, with retries of error answers and failed
+// connections, and returns the open 2xx answer for the caller to read
+// and close: its body is not read whole nor bounded here.
+func (c *Client) doStream(ctx context.Context, r *request) (*http.Response, error) {
+	t := &tries{start: time.Now(), safe: safeMethod(r.method)}
+	ctx = withTries(context.WithValue(ctx, streamedKey{}, true), t)
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, c.url(r), nil)
+	if err != nil {
+		return nil, requestError(r, nil, err)
+	}
+	setHeaders(req.Header, r)
+	resp, err := c.retry.Do(req)
+	c.obs.request(c.base.Host, r.method, resp, t.start)
+	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		return nil, requestError(r, t, err)
+	}
+	if err := redirectError(r, resp); err != nil {
+		drain(resp)
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return nil, requestError(r, t, statusError(resp, data))
+	}
+	return resp, nil
+}
+
 // stream sends r once, without retries, and returns the open response for
 // the caller to read and close. A non-2xx answer is returned as an error
 // wrapping a *codec.StatusError.

@@ -42,8 +42,8 @@ func (t *bufferingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
 		// Only the start of an error answer is wanted, and a broken one
 		// is still an answer.
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
@@ -51,6 +51,10 @@ func (t *bufferingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		resp.ContentLength = int64(len(data))
 		return resp, nil
 	}
+	if streamed(req.Context()) {
+		return resp, nil // the caller reads it as it arrives (doStream)
+	}
+	defer resp.Body.Close()
 	buf := t.bodies.get()
 	data, err := readBounded(resp.Body, t.limit, resp.ContentLength, buf.b[:0])
 	if err != nil {

@@ -11,8 +11,10 @@ import (
 // events, or a list's next 64 KiB), and the buffer goes back to a pool
 // of the transport's once the HTTP/1.1 reader above it (4 KiB, the
 // default) has taken it all and the socket had no more (a full buffer
-// is kept while a list or a burst streams in). An idle watch connection then holds no
-// 64 KiB buffer of its own: that was ~60 bytes an object in an informer
+// is kept while a list or a burst streams in). A connection with nothing
+// to read waits with its reader's own buffer, and takes a pooled one
+// only when that read filled it. An idle watch connection then holds no
+// 64 KiB buffer of its own: that was ~64 bytes an object in an informer
 // of a thousand objects. HTTP/2 is read the same way, under its framer.
 const (
 	pooledReadSize = 64 << 10
@@ -51,6 +53,7 @@ type pooledReadConn struct {
 	buf     *[]byte // nil when the stream is idle
 	r, w    int     // the unread data: (*buf)[r:w]
 	err     error   // from the read that filled buf, returned once it is drained
+	busy    bool    // the last read filled its buffer: the next takes a pooled one
 }
 
 func (c *pooledReadConn) Read(p []byte) (int, error) {
@@ -64,6 +67,15 @@ func (c *pooledReadConn) Read(p []byte) (int, error) {
 			return c.Conn.Read(p)
 		}
 		if c.buf == nil {
+			if !c.busy {
+				// Idle: the read may wait for minutes (a quiet
+				// watch), so it waits with the caller's buffer,
+				// not one from the pool. A read that fills it
+				// says more is coming: the next takes one.
+				n, err := c.Conn.Read(p)
+				c.busy = n > 0 && n == len(p)
+				return n, err
+			}
 			c.buf = c.buffers.pool.Get().(*[]byte)
 		}
 		n, err := c.Conn.Read(*c.buf)
@@ -84,6 +96,7 @@ func (c *pooledReadConn) Read(p []byte) (int, error) {
 }
 
 func (c *pooledReadConn) release() {
+	c.busy = false
 	if c.buf != nil {
 		c.buffers.pool.Put(c.buf)
 		c.buf, c.r, c.w = nil, 0, 0

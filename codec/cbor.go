@@ -77,8 +77,10 @@ func EncodeCBOR(v any) ([]byte, error) {
 	return b, nil
 }
 
-// initialCBORBuffer is a CBORStream's first buffer.
-const initialCBORBuffer = 16 << 10
+// initialCBORBuffer is a CBORStream's first buffer, doubled while an
+// event does not fit: an informer of small objects holds 4 KiB for its
+// watch, not a guess made for large ones (see initialJSONBuffer).
+const initialCBORBuffer = 4 << 10
 
 // CBORStream splits a CBOR watch stream (application/cbor-seq) into its
 // events, maps of the form {"type": "ADDED", "object": {...}} with their

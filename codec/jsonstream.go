@@ -16,9 +16,12 @@ const (
 	EventError    = "ERROR"
 )
 
-// initialJSONBuffer is a JSONStream's first buffer: a few typical events
-// (1-10 KB each) per read.
-const initialJSONBuffer = 16 << 10
+// initialJSONBuffer is a JSONStream's first buffer: a few small events
+// per read. It grows to twice an event that does not fit, so that it is
+// sized by the largest event seen (up to maxRetained), not by a guess an
+// informer of small objects pays for as long as its watch is open (16
+// KiB was ~16 bytes an object in a cache of a thousand).
+const initialJSONBuffer = 4 << 10
 
 // maxEmptyReads is how many (0, nil) reads in a row are taken as a broken
 // reader, as in bufio.

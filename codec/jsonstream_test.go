@@ -279,3 +279,39 @@ func TestJSONStreamBuffer(t *testing.T) {
 		t.Errorf("buffer of %d bytes kept after the large event", cap(js.buf))
 	}
 }
+
+// A stream of small events holds a small buffer; an event larger than
+// it grows the buffer to hold it.
+func TestJSONStreamBufferSizedByEvents(t *testing.T) {
+	line := `{"type":"MODIFIED","object":{"metadata":{"name":"widget-00001"}}}` + "\n"
+	small := strings.Repeat(line, 500)
+	js := NewJSONStream(strings.NewReader(small), StreamOptions{})
+	for range 500 {
+		if _, _, err := js.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := cap(js.buf); got > 4<<10 {
+		t.Errorf("buffer of %d bytes for events of 70 bytes, want at most 4 KiB", got)
+	}
+
+	large := `{"type":"ADDED","object":{"data":"` + strings.Repeat("x", 20<<10) + `"}}` + "\n"
+	js = NewJSONStream(iotest.OneByteReader(strings.NewReader(line+line+large+line+line)), StreamOptions{})
+	var objs [][]byte
+	for {
+		_, obj, err := js.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs = append(objs, bytes.Clone(obj))
+	}
+	if len(objs) != 5 || len(objs[2]) < 20<<10 {
+		t.Fatalf("%d events, the large one lost", len(objs))
+	}
+	if got := cap(js.buf); got < 20<<10 || got > 64<<10 {
+		t.Errorf("buffer of %d bytes after a 20 KiB event, want 20-64 KiB", got)
+	}
+}

@@ -2,10 +2,14 @@ package reflector_test
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
+	"unsafe"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/wire"
@@ -77,4 +81,49 @@ func TestCopyingStoreGetsCopiedDecoder(t *testing.T) {
 			})
 		})
 	}
+}
+
+// probeEndStore is a mapStore that runs probe when a full state ends,
+// on the Reflector's goroutine, with the objects it holds.
+type probeEndStore struct {
+	*mapStore[*corev1.ConfigMap]
+	probe func(objs []*corev1.ConfigMap)
+}
+
+func (s probeEndStore) End(rv string) {
+	s.mapStore.End(rv)
+	s.mu.Lock()
+	objs := slices.Collect(maps.Values(s.objs))
+	s.mu.Unlock()
+	s.probe(objs)
+}
+
+// Once a full list is in the store, the Reflector's Decoder holds none
+// of its strings: an informer idle after its list pays nothing for the
+// string tables the list grew (they start small again with the watch).
+func TestFullStateReleasesDecoderStrings(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		_, res := memServer(t, 3)
+		src := &decoderSource{Resource: res}
+		var ends atomic.Int32
+		st := probeEndStore{mapStore: newMapStore[*corev1.ConfigMap]()}
+		st.probe = func(objs []*corev1.ConfigMap) {
+			ends.Add(1)
+			src.mu.Lock()
+			d := src.decs[0]
+			src.mu.Unlock()
+			for _, o := range objs {
+				ns := o.GetNamespace()
+				if again := d.String([]byte(ns)); unsafe.StringData(again) == unsafe.StringData(ns) {
+					t.Errorf("after the list, the decoder hands out the namespace %q its objects hold", ns)
+				}
+			}
+		}
+		stop := start(t, newReflector(t, src, st, reflector.Options{}))
+		defer stop()
+		waitInSync(t, st, res, time.Minute)
+		if ends.Load() == 0 {
+			t.Fatal("no full state ended")
+		}
+	})
 }

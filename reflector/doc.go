@@ -12,10 +12,9 @@
 // A Reflector is an explicit state machine (State); Run moves between
 // the states below, each in its own file (watchlist.go, listing.go,
 // watching.go; failure.go holds the transitions out of a failure). A
-// full state is read with a paginated list (Listing) unless
-// Options.WatchList asks for streaming lists (WatchListing): on
-// kube-apiserver v1.36.3 the pages arrive sooner than the same
-// collection streamed as events.
+// full state is read with a list (Listing) unless Options.WatchList asks
+// for streaming lists (WatchListing): on kube-apiserver v1.36.3 a list
+// arrives sooner than the same collection streamed as events.
 //
 //   - WatchListing: a streaming list, a watch with sendInitialEvents=true,
 //     allowWatchBookmarks, resourceVersionMatch=NotOlderThan and an empty
@@ -33,9 +32,18 @@
 //     collection that changes fast does) is read again at once as a
 //     paginated list, which the client pulls page by page; the next full
 //     state streams again.
-//   - Listing: a paginated list through package pager, streamed into the
-//     store (Begin, Item..., End) page by page, then Watching from the
-//     list's resourceVersion. With Options.InitialListFromCache the first
+//   - Listing: a consistent list streamed into the store (Begin,
+//     Item..., End), then Watching from the list's resourceVersion. A
+//     collection answered in JSON (custom resources, dynamic reads) is
+//     read as one unpaged answer decoded as it arrives
+//     (client.Resource.ListStream), which kube-apiserver serves from its
+//     watch cache; others, a Source other than a *client.Resource that
+//     is not a ListStreamer opting in, and any with Options.ListInPages, as a
+//     paginated list through package pager, page by page (the pages after
+//     the first come from etcd once its history was compacted past the
+//     collection's last write). A streamed list too large for
+//     Config.MaxResponseBytes, or whose connection broke midway, is read
+//     again at once in pages. With Options.InitialListFromCache the first
 //     list asks for resourceVersion "0" (the API server's watch cache, one
 //     response); if that answer is larger than Config.MaxResponseBytes it
 //     lists again at once in pages. An expired continue token makes the
@@ -142,7 +150,8 @@
 // # Memory
 //
 // A full state is streamed into the store, never collected into a slice
-// first: the pager holds a page or two, a streaming list one event. The
+// first: the pager holds a page or two, a streamed list one object's
+// bytes and a 64 KiB buffer, a streaming list one event. The
 // store keeps its object when the resourceVersion did not change (see
 // Store), so a relist holds one copy of the collection plus the objects
 // that changed. Every list and watch of a Reflector decodes through one

@@ -5,12 +5,14 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/reflector"
@@ -52,7 +54,33 @@ type faultCase struct {
 // the fake served in memory, so backoffs and timeouts take no real time
 // and the waits between requests are exact.
 func TestFaults(t *testing.T) {
-	tests := []faultCase{
+	for _, tt := range faultCases() {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) { runFault(t, tt, false) })
+		})
+	}
+}
+
+// TestFaultsStreamedLists runs the faults again with the collection's
+// answers in JSON, so that list-then-watch reads each full state as one
+// streamed list (a failed one falls back to pages at once). The faults
+// of paginated lists alone are left out.
+func TestFaultsStreamedLists(t *testing.T) {
+	pagesOnly := map[string]bool{
+		"410 on continue: the pager lists again from the start, in pages": true,
+	}
+	for _, tt := range faultCases() {
+		if pagesOnly[tt.name] {
+			continue
+		}
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) { runFault(t, tt, true) })
+		})
+	}
+}
+
+func faultCases() []faultCase {
+	return []faultCase{
 		{
 			name:        "watch-list refused (400), remembered",
 			opts:        reflector.Options{WatchList: true},
@@ -320,15 +348,33 @@ func TestFaults(t *testing.T) {
 			check:       resumedFromVersion,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) { runFault(t, tt) })
-		})
-	}
 }
 
-func runFault(t *testing.T, tt faultCase) {
+// runFault runs one fault case; streamed serves the collection in JSON
+// (learnt by the Reflector's client before it starts, so that its lists
+// are streamed).
+func runFault(t *testing.T, tt faultCase, streamed bool) {
 	e := newEnv(t, cmp.Or(tt.n, 20), tt.fake)
+	if streamed {
+		// A 406 to its protobuf Accept makes the client read ConfigMaps
+		// as JSON from then on.
+		e.s.Faults().RefuseProtobuf(true)
+		refused := false
+		e.tap.setRefuse(func(request) *metav1.Status {
+			if refused {
+				return nil
+			}
+			refused = true
+			return &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusNotAcceptable, Reason: metav1.StatusReasonNotAcceptable}
+		})
+		if _, err := e.res.List(t.Context(), client.ListOptions{Limit: 1}); err != nil {
+			t.Fatal(err)
+		}
+		e.tap.setRefuse(nil)
+		e.tap.mu.Lock()
+		e.tap.reqs = nil
+		e.tap.mu.Unlock()
+	}
 	if tt.setup != nil {
 		tt.setup(e)
 	}
@@ -360,6 +406,9 @@ func runFault(t *testing.T, tt faultCase) {
 	}
 	if tt.check != nil {
 		tt.check(t, e, st)
+	}
+	if l := e.tap.requests("list"); streamed && len(l) > 0 && !slices.ContainsFunc(l, func(r request) bool { return r.limit == "" && r.code == http.StatusOK }) {
+		t.Errorf("no list was streamed (unpaged and answered): %v", l)
 	}
 	if t.Failed() {
 		t.Logf("requests:\n%v", e.tap.requests())
@@ -451,6 +500,18 @@ type compactingSource struct {
 	s              *fake.Server
 	afterFirstPage bool
 	once           sync.Once
+}
+
+// StreamsLists opts the wrapper in to streamed lists (see ListStream).
+func (c *compactingSource) StreamsLists() bool { return true }
+
+// ListStream compacts once the streamed list has ended.
+func (c *compactingSource) ListStream(ctx context.Context, opts client.ListOptions, each func(*corev1.ConfigMap) error) (metav1.ListMeta, error) {
+	m, err := c.Resource.ListStream(ctx, opts, each)
+	if err == nil && !c.afterFirstPage {
+		c.compact()
+	}
+	return m, err
 }
 
 func (c *compactingSource) List(ctx context.Context, opts client.ListOptions) (*client.List[*corev1.ConfigMap], error) {

@@ -45,6 +45,9 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		r.metrics.ListDone(Listing, items, time.Since(start), err)
 		return r.onFailure(ctx, Listing, err), err
 	}
+	if done, st, err := r.streamListing(ctx, lo, fromCache, start); done {
+		return st, err
+	}
 	r.begin()
 	pageSize := cmp.Or(r.pageSize, r.opts.PageSize, pager.DefaultPageSize)
 	p, err := pager.New(r.src.List, pager.Options{ListOptions: lo, PageSize: pageSize, OnExpired: pager.RestartPaged})

@@ -15,7 +15,11 @@ import (
 )
 
 // Source is what a Reflector reads: a *client.Resource[T] (typed,
-// dynamic or metadata-only, namespaced or not) is one.
+// dynamic or metadata-only, namespaced or not) is one. A
+// *client.Resource[T] is listed through its ListStream when its answers
+// are JSON (see Options.ListInPages); another Source, such as a type
+// embedding a *client.Resource to wrap its List, is listed through its
+// List, in pages, unless it is a ListStreamer that opts in.
 type Source[T client.Object] interface {
 	List(ctx context.Context, opts client.ListOptions) (*client.List[T], error)
 	Watch(ctx context.Context, opts client.WatchOptions) (*client.Watcher[T], error)
@@ -79,6 +83,7 @@ type Reflector[T client.Object] struct {
 	why       Reason // why the next full state is read
 	fed       bool   // the store has been given a stream (Begin) since Run started
 	pageSize  int64  // the page size of lists, once a page was too large; 0: Options.PageSize
+	inPages   bool   // list in pages from now on: the Source cannot stream lists (streamlist.go)
 	bo        *backoffpolicy.Backoff
 	next      State // state after BackingOff
 	wait      time.Duration
@@ -268,6 +273,10 @@ func (r *Reflector[T]) begin() {
 // end completes a full state at resourceVersion rv.
 func (r *Reflector[T]) end(rv string) {
 	r.rv = rv
+	// The decoder's tables were sized by the full state; the watch
+	// grows them again with what its events repeat (see
+	// wire.Decoder.Release).
+	r.dec.Release()
 	r.store.End(rv)
 	r.syncedShard()
 	r.health.synced()

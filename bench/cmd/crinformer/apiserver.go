@@ -41,9 +41,10 @@ type cluster struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	info  struct {
-		URL    string `json:"url"`
-		Token  string `json:"token"`
-		CAFile string `json:"ca_file"`
+		URL     string `json:"url"`
+		Token   string `json:"token"`
+		CAFile  string `json:"ca_file"`
+		EtcdURL string `json:"etcd_url"`
 	}
 }
 

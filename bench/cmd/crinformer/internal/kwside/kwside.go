@@ -7,6 +7,8 @@ package kwside
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"strings"
 
 	"github.com/kubewire/kubewire/api/unstructured"
@@ -27,27 +29,42 @@ func GVR(shape crgen.Shape) client.GroupVersionResource {
 	return client.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Resource}
 }
 
+// PagesEnv, set to 1 in a kubewire child's environment (crinformer
+// -kwpages), makes its informer list in pages (reflector.Options.ListInPages).
+const PagesEnv = "CRINFORMER_PAGES"
+
 // NewSubject is run.NewSubject for kubewire; it refuses other SDKs.
 func NewSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c *run.Counters) (run.Subject, error) {
 	if sdk != "kubewire" {
 		return nil, errNotKubewire(sdk)
 	}
 	mode, format, _ := strings.Cut(mode, "/")
-	cl, err := client.New(client.Config{Host: url, BearerToken: token, QPS: -1, DisableCBOR: format != "cbor"})
+	cfg := client.Config{Host: url, BearerToken: token, QPS: -1, DisableCBOR: format != "cbor"}
+	var tr *syncTrace
+	if os.Getenv(TraceEnv) == "1" {
+		tr = newSyncTrace()
+		cfg.Transport = tr
+		c.OnAdd(func(n int64) {
+			if n%500 == 0 {
+				tr.note(fmt.Sprintf("handler add #%d", n))
+			}
+		})
+	}
+	cl, err := client.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	ropts := reflector.Options{WatchList: mode == "watchlist"}
+	ropts := reflector.Options{WatchList: mode == "watchlist", ListInPages: os.Getenv(PagesEnv) == "1"}
 	if kind == "typed" {
 		switch shape {
 		case crgen.Certificate:
-			return typed[*certv1.Certificate](cl, ropts, c)
+			return typed[*certv1.Certificate](cl, ropts, c, tr)
 		case crgen.Workflow:
-			return typed[*argov1alpha1.Workflow](cl, ropts, c)
+			return typed[*argov1alpha1.Workflow](cl, ropts, c, tr)
 		case crgen.Managed:
-			return typed[*rdsv1beta1.Instance](cl, ropts, c)
+			return typed[*rdsv1beta1.Instance](cl, ropts, c, tr)
 		}
-		return typed[*widgetv1.Widget](cl, ropts, c)
+		return typed[*widgetv1.Widget](cl, ropts, c, tr)
 	}
 	inf, err := informer.New(client.Dynamic(cl, GVR(shape)), informer.Options[*unstructured.Unstructured]{Reflector: ropts})
 	if err != nil {
@@ -57,7 +74,7 @@ func NewSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c 
 		Add:    func(*unstructured.Unstructured, bool) { c.Add() },
 		Update: func(_, _ *unstructured.Unstructured) { c.Update() },
 	}, informer.HandlerOptions{})
-	return subject[*unstructured.Unstructured]{inf}, nil
+	return subject[*unstructured.Unstructured]{inf, tr}, nil
 }
 
 type errNotKubewire string
@@ -65,7 +82,7 @@ type errNotKubewire string
 func (e errNotKubewire) Error() string { return "kwside: not kubewire: " + string(e) }
 
 // typed is kubewire's informer of the generated kind T.
-func typed[T client.Kinded](cl *client.Client, ropts reflector.Options, c *run.Counters) (run.Subject, error) {
+func typed[T client.Kinded](cl *client.Client, ropts reflector.Options, c *run.Counters, tr *syncTrace) (run.Subject, error) {
 	inf, err := informer.New(client.For[T](cl), informer.Options[T]{Reflector: ropts})
 	if err != nil {
 		return nil, err
@@ -74,10 +91,25 @@ func typed[T client.Kinded](cl *client.Client, ropts reflector.Options, c *run.C
 		Add:    func(T, bool) { c.Add() },
 		Update: func(_, _ T) { c.Update() },
 	}, informer.HandlerOptions{})
-	return subject[T]{inf}, nil
+	return subject[T]{inf, tr}, nil
 }
 
-type subject[T client.Object] struct{ inf *informer.Informer[T] }
+type subject[T client.Object] struct {
+	inf   *informer.Informer[T]
+	trace *syncTrace // nil unless TraceEnv is set
+}
 
-func (s subject[T]) Run(ctx context.Context)              { _ = s.inf.Run(ctx) }
-func (s subject[T]) WaitSynced(ctx context.Context) error { return s.inf.WaitForSync(ctx) }
+func (s subject[T]) Run(ctx context.Context) {
+	if s.trace != nil {
+		s.trace.note("informer Run")
+	}
+	_ = s.inf.Run(ctx)
+}
+
+func (s subject[T]) WaitSynced(ctx context.Context) error {
+	err := s.inf.WaitForSync(ctx)
+	if s.trace != nil && err == nil {
+		s.trace.synced()
+	}
+	return err
+}
