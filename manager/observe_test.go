@@ -103,6 +103,7 @@ func TestMetricsServed(t *testing.T) {
 	var mu sync.Mutex
 	seen := map[string]int{}
 	reconciled := make(chan string, 100)
+	holds := map[string]chan struct{}{"hold-1": make(chan struct{}), "hold-2": make(chan struct{})}
 	m.Add(newController(t, "cms", cms, controller.ForObject(cms, func(ctx context.Context, cm *corev1.ConfigMap) (controller.Result, error) {
 		mu.Lock()
 		seen[cm.Name]++
@@ -116,8 +117,29 @@ func TestMetricsServed(t *testing.T) {
 		}
 		m.Events().Eventf(cm, nil, events.Normal, "Seen", "Reconcile", "seen")
 		reconciled <- cm.Name
+		if hold, ok := holds[cm.Name]; ok {
+			select { // a barrier: see waitRecorded
+			case <-hold:
+			case <-ctx.Done():
+			}
+		}
 		return controller.Result{}, nil
 	}), controller.Options{Queue: fastQueue}))
+	// waitRecorded returns once every reconcile before it has recorded
+	// its metrics: the one worker records a reconcile's metrics after the
+	// reconciler returns (after it told the test), and before it takes
+	// the next key, so a reconcile of a barrier object that holds the
+	// worker until release is closed marks the point.
+	waitRecorded := func(barrier string) (release func()) {
+		t.Helper()
+		if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: barrier}}); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-reconciled; got != barrier {
+			t.Fatalf("reconciled %q, want the barrier %q", got, barrier)
+		}
+		return func() { close(holds[barrier]) }
+	}
 	if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "a"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -131,8 +153,10 @@ func TestMetricsServed(t *testing.T) {
 		}
 	}()
 	<-reconciled // a: the replica leads, the endpoints listen
+	release := waitRecorded("hold-1")
 	url := "http://" + m.MetricsAddr() + "/metrics"
 	before := scrape(t, url)
+	release()
 	for _, c := range []struct {
 		name   string
 		labels []string
@@ -142,7 +166,7 @@ func TestMetricsServed(t *testing.T) {
 		{"controller_runtime_reconcile_total", []string{"controller", "cms", "result", "requeue"}, 0}, // exists at zero
 		{"controller_runtime_reconcile_errors_total", []string{"controller", "cms"}, 0},
 		{"leader_election_master_status", []string{"name", "metered"}, 1},
-		{"kubewire_informer_objects", []string{"resource", "configmaps", "namespace", "default"}, 1},
+		{"kubewire_informer_objects", []string{"resource", "configmaps", "namespace", "default"}, 2}, // a and the barrier
 	} {
 		if got := sample(before, c.name, c.labels...); got != c.want {
 			t.Errorf("%s%v = %v after the first reconcile, want %v", c.name, c.labels, got, c.want)
@@ -157,7 +181,9 @@ func TestMetricsServed(t *testing.T) {
 	for range 2 {
 		<-reconciled
 	}
+	release = waitRecorded("hold-2")
 	after := scrape(t, url)
+	release()
 	for _, c := range []struct {
 		name   string
 		labels []string
