@@ -120,6 +120,14 @@ func (c *CBORStream) Next() (eventType string, object []byte, err error) {
 }
 
 func (c *CBORStream) next() (string, []byte, error) {
+	// Past a large event, move what is left to a small buffer, so that
+	// one large event does not hold its buffer for the stream's life.
+	if rest := c.end - c.pos; len(c.buf) > maxRetained && rest <= maxRetained/2 {
+		nb := make([]byte, max(2*rest, initialCBORBuffer))
+		copy(nb, c.buf[c.pos:c.end])
+		c.offset += int64(c.pos)
+		c.buf, c.pos, c.end = nb, 0, rest
+	}
 	empty := 0
 	for {
 		if c.pos < c.end {

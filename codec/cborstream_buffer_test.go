@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"testing/iotest"
 )
@@ -56,5 +59,42 @@ func TestCBORStreamBufferSizedByEvents(t *testing.T) {
 	}
 	if got := cap(c.buf); got < 20<<10 || got > 64<<10 {
 		t.Errorf("buffer of %d bytes after a 20 KiB event, want 20-64 KiB", got)
+	}
+}
+
+// After an event larger than what a stream keeps (maxRetained), the
+// stream goes back to a small buffer, and the events after it read
+// whole, at the right offsets.
+func TestCBORStreamDropsLargeBuffer(t *testing.T) {
+	small := cborEvent("widget-00001")
+	large := []byte{0xa2, 0x64}
+	large = append(large, "type"...)
+	large = append(large, 0x65)
+	large = append(large, "ADDED"...)
+	large = append(large, 0x66)
+	large = append(large, "object"...)
+	large = append(large, 0x7a) // a text string, four bytes of length
+	large = binary.BigEndian.AppendUint32(large, 3<<20)
+	large = append(large, bytes.Repeat([]byte("x"), 3<<20)...)
+	stream := bytes.Join([][]byte{small, large, small, small, []byte{0xff}}, nil)
+	c := NewCBORStream(iotest.HalfReader(bytes.NewReader(stream)), StreamOptions{})
+	var types []string
+	for range 4 {
+		typ, _, err := c.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		types = append(types, typ)
+	}
+	if want := []string{"MODIFIED", "ADDED", "MODIFIED", "MODIFIED"}; !slices.Equal(types, want) {
+		t.Errorf("types %q, want %q", types, want)
+	}
+	if got := len(c.buf); got > maxRetained {
+		t.Errorf("buffer of %d bytes kept after the large event", got)
+	}
+	// The stray byte after the last event is reported at its offset.
+	_, _, err := c.Next()
+	if err == nil || !strings.Contains(err.Error(), strconv.Itoa(len(stream)-1)) {
+		t.Errorf("after the events: %v, want an error at offset %d", err, len(stream)-1)
 	}
 }
