@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/pager"
@@ -93,13 +94,19 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		}
 		return fail(err)
 	}
+	r.listed(items, snap.ShardInfo, snap.ResourceVersion, start)
+	return Watching, nil
+}
+
+// listed ends a full state read by one list, paged or streamed: the
+// store's stream ends at rv, with the server's shard selector, if any.
+func (r *Reflector[T]) listed(items int, shard *metav1.ShardInfo, rv string, start time.Time) {
 	shardInfo := ""
-	if snap.ShardInfo != nil {
-		shardInfo = snap.ShardInfo.Selector
+	if shard != nil {
+		shardInfo = shard.Selector
 	}
 	r.fullStateFiltered(items, shardInfo)
-	r.end(snap.ResourceVersion)
+	r.end(rv)
 	r.tooLargeInRow = 0
 	r.metrics.ListDone(Listing, items, time.Since(start), nil)
-	return Watching, nil
 }

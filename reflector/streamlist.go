@@ -82,13 +82,6 @@ func (r *Reflector[T]) streamListing(ctx context.Context, lo client.ListOptions,
 	if !begun {
 		r.begin()
 	}
-	shardInfo := ""
-	if meta.ShardInfo != nil {
-		shardInfo = meta.ShardInfo.Selector
-	}
-	r.fullStateFiltered(items, shardInfo)
-	r.end(meta.ResourceVersion)
-	r.tooLargeInRow = 0
-	r.metrics.ListDone(Listing, items, time.Since(start), nil)
+	r.listed(items, meta.ShardInfo, meta.ResourceVersion, start)
 	return true, Watching, nil
 }
