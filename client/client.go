@@ -213,26 +213,9 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 		defer cancel()
 	}
-	t := &tries{start: time.Now(), safe: safeMethod(r.method)}
-	ctx = withTries(ctx, t)
-	var body any
-	if r.body != nil {
-		body = r.body
-	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, c.url(r), body)
+	resp, t, err := c.send(ctx, r)
 	if err != nil {
-		return nil, requestError(r, nil, err)
-	}
-	setHeaders(req.Header, r)
-	resp, err := c.retry.Do(req)
-	c.obs.request(c.base.Host, r.method, resp, t.start)
-	if err != nil {
-		if resp != nil {
-			// go-retryablehttp hands back the last answer with the error
-			// (ctx ended after it came): recycle its buffer.
-			resp.Body.Close()
-		}
-		return nil, requestError(r, t, err)
+		return nil, err
 	}
 	defer resp.Body.Close()
 	if err := redirectError(r, resp); err != nil {
@@ -250,6 +233,33 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		body: data, buf: buf, owner: &c.bodies}, nil
 }
 
+// send sends r through the retry policy and returns the last answer,
+// its body still to be read and closed, with the tries it took.
+func (c *Client) send(ctx context.Context, r *request) (*http.Response, *tries, error) {
+	t := &tries{start: time.Now(), safe: safeMethod(r.method)}
+	ctx = withTries(ctx, t)
+	var body any
+	if r.body != nil {
+		body = r.body
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, c.url(r), body)
+	if err != nil {
+		return nil, t, requestError(r, nil, err)
+	}
+	setHeaders(req.Header, r)
+	resp, err := c.retry.Do(req)
+	c.obs.request(c.base.Host, r.method, resp, t.start)
+	if err != nil {
+		if resp != nil {
+			// go-retryablehttp hands back the last answer with the error
+			// (ctx ended after it came): recycle its buffer.
+			resp.Body.Close()
+		}
+		return nil, t, requestError(r, t, err)
+	}
+	return resp, t, nil
+}
+
 // streamedKey marks the context of a request whose 2xx answer the
 // caller reads as it arrives (doStream): bufferingTransport hands it on
 // unread.
@@ -261,20 +271,9 @@ func streamed(ctx context.Context) bool { return ctx.Value(streamedKey{}) != nil
 // connections, and returns the open 2xx answer for the caller to read
 // and close: its body is not read whole nor bounded here.
 func (c *Client) doStream(ctx context.Context, r *request) (*http.Response, error) {
-	t := &tries{start: time.Now(), safe: safeMethod(r.method)}
-	ctx = withTries(context.WithValue(ctx, streamedKey{}, true), t)
-	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, c.url(r), nil)
+	resp, t, err := c.send(context.WithValue(ctx, streamedKey{}, true), r)
 	if err != nil {
-		return nil, requestError(r, nil, err)
-	}
-	setHeaders(req.Header, r)
-	resp, err := c.retry.Do(req)
-	c.obs.request(c.base.Host, r.method, resp, t.start)
-	if err != nil {
-		if resp != nil {
-			resp.Body.Close()
-		}
-		return nil, requestError(r, t, err)
+		return nil, err
 	}
 	if err := redirectError(r, resp); err != nil {
 		drain(resp)
