@@ -76,7 +76,16 @@ func (f *FieldsV1) DecodeCBOR(d *cborwire.Decoder) error {
 	if d.Null() {
 		return d.Err()
 	}
-	js, ok := d.TranscodeJSON()
+	var js []byte
+	var ok bool
+	if d.Table == nil || !d.Table.ReadOnly {
+		// Nothing is shared between objects: equal entries of this
+		// decode are transcoded once (a ReadOnly Table shares them
+		// through the generated ReusePtr before this is called).
+		js, ok = d.TranscodeJSONMemo()
+	} else {
+		js, ok = d.TranscodeJSON()
+	}
 	if !ok {
 		return d.Err()
 	}
