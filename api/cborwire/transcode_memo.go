@@ -289,4 +289,3 @@ func memoMix(h uint64) uint64 {
 	h *= 0xc4ceb9fe1a85ec53
 	return h ^ h>>33
 }
-
