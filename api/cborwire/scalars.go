@@ -112,21 +112,17 @@ func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
 	return out, true
 }
 
-// ascii reports whether b is all ASCII (valid UTF-8 as it is): eight
-// bytes at a time, the last word overlapping the one before, and a
-// string of four to seven bytes as two overlapping halves, so that the
-// short strings most keys and values are take no loop over bytes.
+// ascii reports whether b is all ASCII (valid UTF-8 as it is): word
+// by word, the last word overlapping the one before, and under 8 bytes
+// byte by byte.
 func ascii(b []byte) bool {
 	n := len(b)
-	switch {
-	case n >= 8:
+	if n >= 8 {
 		or := binary.LittleEndian.Uint64(b[n-8:])
-		for i := 0; i+8 <= n; i += 8 {
-			or |= binary.LittleEndian.Uint64(b[i:])
+		for i := 8; i <= n; i += 8 {
+			or |= binary.LittleEndian.Uint64(b[i-8:])
 		}
 		return or&0x8080808080808080 == 0
-	case n >= 4:
-		return (binary.LittleEndian.Uint32(b)|binary.LittleEndian.Uint32(b[n-4:]))&0x80808080 == 0
 	}
 	var or byte
 	for _, c := range b {
