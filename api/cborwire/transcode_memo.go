@@ -29,7 +29,7 @@ type memoKey struct{ a, b uint64 }
 // memoSlots is the size of the memo's table: a list's objects repeat a
 // handful of entries (one per controller writing the same fields), and a
 // slot taken by another entry only costs a transcoding.
-const memoSlots = 64
+const memoSlots = 128
 
 // memoSlot is an entry of the memo's table: a content key and where its
 // JSON lies in the memo's buffer (offsets, so that the table holds no
@@ -47,6 +47,20 @@ type jsonMemo struct {
 	short1, short2 uint64 // random seeds of the two lanes of a key
 	slots          [memoSlots]memoSlot
 	buf            []byte
+	// The maps of the item being transcoded (the item itself first), in
+	// the order they start, with their keys, and the next one to look
+	// at: while subsActive the transcoder looks each up before
+	// transcoding it, as an entry unique to its object (naming the
+	// object's owner) still repeats most of its subtrees.
+	subs       []memoSub
+	subAt      int
+	subsActive bool
+}
+
+// memoSub is a map of the item TranscodeJSONMemo keyed.
+type memoSub struct {
+	start, end int
+	key        memoKey
 }
 
 // TranscodeJSONMemo is TranscodeJSON for decodes that share nothing
@@ -64,30 +78,71 @@ func (d *Decoder) TranscodeJSONMemo() ([]byte, bool) {
 		d.memo = m
 	}
 	start := d.pos
+	m.subs = m.subs[:0]
 	k, end, ok := m.itemKey(d.buf, d.nextAfterTags(start), min(len(d.buf), start+maxMemoItem), 0)
 	if !ok {
 		return d.transcodeItem()
 	}
+	if js, found := m.lookup(k); found {
+		d.pos = end
+		return js, true
+	}
+	// The item is the first of subs: the transcoder keeps it as it
+	// keeps every map of it (see memoMapToJSON).
+	m.subAt, m.subsActive = 0, true
+	js, ok := d.transcodeItem()
+	m.subsActive = false
+	return js, ok
+}
+
+// lookup returns the JSON kept for k.
+func (m *jsonMemo) lookup(k memoKey) ([]byte, bool) {
 	slot := &m.slots[k.a%memoSlots]
 	if slot.key == k && slot.end > 0 {
-		d.pos = end
 		return m.buf[slot.start:slot.end], true
 	}
-	js, ok := d.transcodeItem()
-	if !ok || d.pos != end {
-		return js, ok
-	}
+	return nil, false
+}
+
+// keep records a sighting of the map of key k, transcoded to js: the
+// second keeps js.
+func (m *jsonMemo) keep(k memoKey, js []byte) {
+	slot := &m.slots[k.a%memoSlots]
 	switch {
 	case slot.key != k: // first sighting: it takes no slot kept
 		if slot.end <= 0 {
 			*slot = memoSlot{key: k, end: -1}
 		}
-	case len(m.buf)+len(js) <= maxMemoBytes:
+	case slot.end < 0 && len(m.buf)+len(js) <= maxMemoBytes:
 		slot.start = len(m.buf)
 		m.buf = append(m.buf, js...)
 		slot.end = len(m.buf)
 	}
-	return js, true
+}
+
+// memoMapToJSON is mapToJSON for a map of the item TranscodeJSONMemo
+// keyed: a map whose JSON the memo keeps is copied, others are
+// transcoded and offered to the memo.
+func (d *Decoder) memoMapToJSON(out []byte) []byte {
+	m := d.memo
+	for m.subAt < len(m.subs) && m.subs[m.subAt].start < d.pos {
+		m.subAt++
+	}
+	if m.subAt >= len(m.subs) || m.subs[m.subAt].start != d.pos {
+		return d.mapToJSON(out)
+	}
+	sub := m.subs[m.subAt]
+	m.subAt++
+	if js, ok := m.lookup(sub.key); ok {
+		d.pos = sub.end
+		return append(out, js...)
+	}
+	start := len(out)
+	out = d.mapToJSON(out)
+	if d.err == nil && d.pos == sub.end {
+		m.keep(sub.key, out[start:])
+	}
+	return out
 }
 
 // maxMemoBytes bounds the JSON a memo holds; past it, items not in it
@@ -138,6 +193,8 @@ func (m *jsonMemo) itemKey(b []byte, p, limit, depth int) (memoKey, int, bool) {
 	if !ok {
 		return memoKey{}, 0, false
 	}
+	rec := len(m.subs)
+	m.subs = append(m.subs, memoSub{start: p})
 	p += h
 	var sum memoKey
 	for range n {
@@ -162,7 +219,9 @@ func (m *jsonMemo) itemKey(b []byte, p, limit, depth int) (memoKey, int, bool) {
 		sum = sum.plus(m.bytesKey(b[ks:end]))
 		p = end
 	}
-	return sum.mixed('m'<<32 | uint64(n)), p, true
+	k := sum.mixed('m'<<32 | uint64(n))
+	m.subs[rec].end, m.subs[rec].key = p, k
+	return k, p, true
 }
 
 // countAt reads the definite count of the map head at p and its size.

@@ -19,7 +19,7 @@ func memoEntry(keys []string, perm []int) []byte {
 
 // An item equal to one transcoded earlier in the decode, its keys in
 // another order, gives the same JSON (from the memo, from its third
-// sighting), and each call returns bytes the caller may copy.
+// sighting; so do its maps within other items).
 func TestTranscodeJSONMemoWhateverTheKeyOrder(t *testing.T) {
 	keys := []string{"f:a", "f:replicas", `k:{"uid":"1234"}`, "f:image", "f:long-name-of-a-field-past-sixteen-bytes"}
 	r := rand.New(rand.NewPCG(3, 4))
@@ -34,6 +34,7 @@ func TestTranscodeJSONMemoWhateverTheKeyOrder(t *testing.T) {
 		in = append(in, it...)
 	}
 	d := NewDecoder(in, nil)
+	d.memo = &jsonMemo{short1: 1, short2: 2} // fixed seeds: no slot shared by chance
 	n, ok := d.OpenArray("list")
 	if !ok {
 		t.Fatal(d.Err())
@@ -60,8 +61,8 @@ func TestTranscodeJSONMemoWhateverTheKeyOrder(t *testing.T) {
 			kept++
 		}
 	}
-	if kept != 2 {
-		t.Fatalf("%d items kept, want 2 (the two seen more than once)", kept)
+	if kept != 4 {
+		t.Fatalf("%d maps kept, want 4 (the two items seen more than once and their inner maps)", kept)
 	}
 }
 
@@ -102,5 +103,44 @@ func TestTranscodeJSONMemoResets(t *testing.T) {
 	d.Reset(good)
 	if len(d.memo.buf) != 0 || d.memo.slots != ([memoSlots]memoSlot{}) {
 		t.Fatal("Reset kept the memo")
+	}
+}
+
+// A map repeated inside items that differ elsewhere (a managedFields
+// entry naming its object's owner) is copied from the memo from its
+// third sighting, and every item's JSON stays its own.
+func TestTranscodeJSONMemoSharedSubtrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	spec := []string{".", "f:replicas", "f:image", "f:template"}
+	var items [][]byte
+	for i := range 8 {
+		owner := bstr(`k:{"uid":"` + string(rune('a'+i)) + `"}`)
+		meta := item(h(majorMap, 1), bstr("f:ownerReferences"), h(majorMap, 1), owner, h(majorMap, 0))
+		inner := memoEntry(spec, r.Perm(len(spec)))[len(item(h(majorMap, 1), bstr("f:spec"))):]
+		if i%2 == 0 {
+			items = append(items, item(h(majorMap, 2), bstr("f:metadata"), meta, bstr("f:spec"), inner))
+		} else {
+			items = append(items, item(h(majorMap, 2), bstr("f:spec"), inner, bstr("f:metadata"), meta))
+		}
+	}
+	in := h(majorArray, uint64(len(items)))
+	for _, it := range items {
+		in = append(in, it...)
+	}
+	d := NewDecoder(in, nil)
+	d.memo = &jsonMemo{short1: 1, short2: 2} // fixed seeds: no slot shared by chance
+	n, _ := d.OpenArray("list")
+	for i := 0; d.NextElem(i, n); i++ {
+		got, ok := d.TranscodeJSONMemo()
+		want, err := ToJSON(items[i])
+		if !ok || err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("item %d: %s (%v), want %s (%v)", i, got, d.Err(), want, err)
+		}
+	}
+	if err := d.End(); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{".":{},"f:image":{},"f:replicas":{},"f:template":{}}`; string(d.memo.buf) != want {
+		t.Fatalf("memo holds %s, want only the repeated map %s", d.memo.buf, want)
 	}
 }
