@@ -76,16 +76,10 @@ func (f *FieldsV1) DecodeCBOR(d *cborwire.Decoder) error {
 	if d.Null() {
 		return d.Err()
 	}
-	var js []byte
-	var ok bool
-	if d.Table == nil || !d.Table.ReadOnly {
-		// Nothing is shared between objects: equal entries of this
-		// decode are transcoded once (a ReadOnly Table shares them
-		// through the generated ReusePtr before this is called).
-		js, ok = d.TranscodeJSONMemo()
-	} else {
-		js, ok = d.TranscodeJSON()
-	}
+	// Equal entries and subtrees of this decode are transcoded once (a
+	// ReadOnly Table shares whole equal entries through the generated
+	// ReusePtr before this is called; their subtrees repeat as well).
+	js, ok := d.TranscodeJSONMemo()
 	if !ok {
 		return d.Err()
 	}
