@@ -155,9 +155,13 @@ func (m *jsonMemo) reset() {
 		return
 	}
 	m.slots = [memoSlots]memoSlot{}
-	m.buf = m.buf[:0]
+	m.buf, m.subs = m.buf[:0], m.subs[:0]
+	// A stream's Decoder lives long: it keeps no large scratch.
 	if cap(m.buf) > 64<<10 {
 		m.buf = nil
+	}
+	if cap(m.subs) > 1024 {
+		m.subs = nil
 	}
 }
 
