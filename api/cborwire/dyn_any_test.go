@@ -107,7 +107,7 @@ func TestPlainDynamicHugeCountsAllocateNothing(t *testing.T) {
 	for _, in := range [][]byte{
 		{0x9b, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x01}, // array of 4 G elements
 		{0xbb, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x01}, // map of 4 G entries
-		{0x90, 0x01},                                     // array of 16 with 1
+		{0x90, 0x01}, // array of 16 with 1
 	} {
 		allocs := testing.AllocsPerRun(10, func() {
 			d := NewDecoder(in, nil)
