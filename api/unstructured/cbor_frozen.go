@@ -3,6 +3,7 @@ package unstructured
 import (
 	"bytes"
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"slices"
 	"unsafe"
@@ -18,9 +19,10 @@ import (
 // keeps its scratch space between calls. The zero CBORFreezer is ready;
 // it is not safe for concurrent use.
 type CBORFreezer struct {
-	tree []byte   // the encoding of the tree, written first
-	keys [][2]int // the key spans (in tree) of the maps being read
-	set  map[string]struct{}
+	tree  []byte   // the encoding of the tree, written first
+	keys  [][2]int // the key spans (in tree) of the maps being read
+	slots []int32  // duplicate's table of indexes into the spans, plus one
+	seed  maphash.Seed
 
 	name, rv, uid []byte // metadata's strings, spans of tree copied out
 }
@@ -191,9 +193,11 @@ func (z *CBORFreezer) insertCount(at int, tag byte, count int) {
 	}
 }
 
-// duplicate reports whether two of the spans hold equal keys.
+// duplicate reports whether two of the spans hold equal keys: pairwise
+// for a few keys, else through an open-addressing table of key hashes
+// (no key is copied or allocated).
 func (z *CBORFreezer) duplicate(spans [][2]int) bool {
-	if len(spans) <= 16 {
+	if len(spans) <= 8 {
 		for i := 1; i < len(spans); i++ {
 			a := z.tree[spans[i][0]:spans[i][1]]
 			for _, s := range spans[:i] {
@@ -204,16 +208,28 @@ func (z *CBORFreezer) duplicate(spans [][2]int) bool {
 		}
 		return false
 	}
-	if z.set == nil {
-		z.set = make(map[string]struct{}, len(spans))
+	if z.seed == (maphash.Seed{}) {
+		z.seed = maphash.MakeSeed()
 	}
-	defer clear(z.set)
-	for _, s := range spans {
+	size := 16
+	for size < 2*len(spans) {
+		size *= 2
+	}
+	z.slots = append(z.slots[:0], make([]int32, size)...)
+	for i, s := range spans {
 		k := z.tree[s[0]:s[1]]
-		if _, ok := z.set[string(k)]; ok {
-			return true
+		h := maphash.Bytes(z.seed, k)
+		for j := int(h) & (size - 1); ; j = (j + 1) & (size - 1) {
+			at := z.slots[j]
+			if at == 0 {
+				z.slots[j] = int32(i + 1)
+				break
+			}
+			o := spans[at-1]
+			if bytes.Equal(k, z.tree[o[0]:o[1]]) {
+				return true
+			}
 		}
-		z.set[string(k)] = struct{}{}
 	}
 	return false
 }

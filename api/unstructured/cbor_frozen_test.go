@@ -88,7 +88,7 @@ func TestFreezeCBORMatchesDecodeAndFreeze(t *testing.T) {
 	}
 }
 
-// A map of more than 16 keys (the duplicate check's set) with a
+// A map of more than 8 keys (the duplicate check's hash table) with a
 // duplicate among them is refused; one without is kept.
 func TestFreezeCBORManyKeys(t *testing.T) {
 	var z CBORFreezer

@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"syscall"
 	"testing"
@@ -38,12 +39,26 @@ import (
 func main() {
 	objects := flag.Int("objects", 200, "objects per list")
 	rounds := flag.Int("rounds", 3, "timed rounds; the median is reported")
+	onlyRows := flag.String("only", "", "measure one figure only, for profiles: cbor-plain, cbor-read-only, cbor-frozen")
 	only := flag.String("shapes", "", "comma-separated shapes (default: all)")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	benchtime := flag.Duration("benchtime", 300*time.Millisecond, "time per timed run")
 	testing.Init()
 	flag.Parse()
 	if err := flag.Set("test.benchtime", benchtime.String()); err != nil {
 		panic(err)
+	}
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	shapes := crgen.Shapes
 	if *only != "" {
@@ -70,6 +85,10 @@ func main() {
 		run := func(f func()) float64 { return cpuPerObject(f, *rounds) / float64(*objects) }
 		jsonPlain := run(func() { decodeJSON(js, nil) })
 		jsonRO := run(func() { decodeJSON(js, &wire.Decoder{ReadOnly: true}) })
+		if *onlyRows != "" {
+			fmt.Fprintf(tw, "%s\t%s\t%.0f\t\t\t\n", shape, *onlyRows, run(func() { namedRun(*onlyRows, js, cb, decoded) }))
+			continue
+		}
 		rows := []struct {
 			name string
 			ns   float64
@@ -116,6 +135,20 @@ func build(l *unstructured.UnstructuredList) *unstructured.UnstructuredList {
 		out.Items[i].Object = b.object(l.Items[i].Object)
 	}
 	return out
+}
+
+// namedRun runs the figure -only names once.
+func namedRun(name string, js, cb []byte, decoded *unstructured.UnstructuredList) {
+	switch name {
+	case "cbor-plain":
+		decodeList(cb, nil)
+	case "cbor-read-only":
+		decodeList(cb, &wire.Decoder{ReadOnly: true})
+	case "cbor-frozen":
+		freezeCBOR(cb)
+	default:
+		panic("unknown figure " + name)
+	}
 }
 
 // replayAll builds every item from its tape, into a list.
