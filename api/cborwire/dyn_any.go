@@ -87,7 +87,7 @@ func (d *Decoder) dynMapEntries(n int) map[string]any {
 	m := make(map[string]any, MapCap(n))
 	count := 0
 	for i := 0; d.NextKey(i, n); i++ {
-		k := d.plainString(d.Key())
+		k := d.key(d.Key())
 		v := d.dynValue()
 		if d.err != nil {
 			return nil

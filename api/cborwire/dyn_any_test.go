@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/kubewire/kubewire/api/jsonwire"
 	"github.com/kubewire/kubewire/api/wire"
@@ -119,5 +120,39 @@ func TestPlainDynamicHugeCountsAllocateNothing(t *testing.T) {
 		if allocs > 4 {
 			t.Errorf("% x: %.0f allocations", in, allocs)
 		}
+	}
+}
+
+// Keys repeated across the objects of one decode are one string; keys
+// that differ only in the middle (one hash slot) stay apart.
+func TestPlainDynamicKeysInterned(t *testing.T) {
+	long := strings.Repeat("k", 100)
+	js := `[{"spec":1,"prefix-aaaa-suffix":1,"` + long + `":1},{"spec":2,"prefix-bbbb-suffix":2,"` + long + `":2},{"spec":3,"prefix-aaaa-suffix":3}]`
+	cb, err := FromJSON([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := jsonwire.NewDecoder([]byte(js), nil).Any()
+	d := NewDecoder(cb, nil)
+	got := d.Any()
+	if err := d.End(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	keyOf := func(m any, name string) string {
+		for k := range m.(map[string]any) {
+			if k == name {
+				return k
+			}
+		}
+		t.Fatalf("no key %q in %v", name, m)
+		return ""
+	}
+	objs := got.([]any)
+	a, b := keyOf(objs[0], "spec"), keyOf(objs[2], "spec")
+	if unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Error(`the key "spec" of two objects is two strings`)
 	}
 }
