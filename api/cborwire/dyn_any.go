@@ -107,15 +107,17 @@ func (d *Decoder) dynMapEntries(n int) map[string]any {
 }
 
 // dynArray reads an array as an any holding a []any. A definite array
-// is decoded in place into its backing array (its count is bounded by
-// the bytes left, one per element); an indefinite one is gathered on
-// d.stack first.
+// is decoded in place into its backing array, made at the head's count
+// (bounded by the bytes left, one per element) when that takes at most
+// maxPrealloc bytes; a longer or indefinite one is gathered on d.stack
+// first, so a head claiming more elements than it holds presizes
+// nothing large.
 func (d *Decoder) dynArray() any {
 	n, ok := d.OpenArray("[]any")
 	if !ok {
 		return nil
 	}
-	if n >= 0 {
+	if n >= 0 && n <= maxPrealloc/16 {
 		out := d.elemSlice(n)
 		for i := 0; d.NextElem(i, n); i++ {
 			out[i] = d.dynValue()

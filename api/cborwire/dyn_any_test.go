@@ -1,7 +1,9 @@
 package cborwire
 
 import (
+	"encoding/binary"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -154,5 +156,28 @@ func TestPlainDynamicKeysInterned(t *testing.T) {
 	a, b := keyOf(objs[0], "spec"), keyOf(objs[2], "spec")
 	if unsafe.StringData(a) != unsafe.StringData(b) {
 		t.Error(`the key "spec" of two objects is two strings`)
+	}
+}
+
+// A head claiming as many elements as there are bytes left, followed by
+// one long element, allocates about the input's size, not 16 bytes (an
+// any) per claimed element.
+func TestPlainDynamicClaimedLengthIsNotPresized(t *testing.T) {
+	const n = 1 << 17
+	in := []byte{0x9a, 0, 0, 0, 0}
+	binary.BigEndian.PutUint32(in[1:], n)
+	in = append(in, 0x5a, 0, 0, 0, 0) // one byte string of n bytes
+	binary.BigEndian.PutUint32(in[len(in)-4:], n)
+	in = append(in, make([]byte, n)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d := NewDecoder(in, nil)
+	d.Any()
+	runtime.ReadMemStats(&after)
+	if d.End() == nil {
+		t.Fatal("an array shorter than its head decoded")
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4*n {
+		t.Errorf("decoding %d bytes allocated %d bytes", len(in), got)
 	}
 }
