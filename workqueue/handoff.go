@@ -1,8 +1,10 @@
 package workqueue
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // maxOffer is how many keys a Get moves to the hand-off at once: the
@@ -49,7 +51,14 @@ type offer[K comparable] struct {
 	key K
 	rec int32
 	at  int64 // its ring slot's time
+	// started is when a Get claimed it, with metrics on (notStarted
+	// until then): the claiming Get holds no lock to write it in the
+	// key's record, so the lock's holder copies it there (takenLocked).
+	started atomic.Int64
 }
+
+// notStarted is offer.started before a Get claimed the offer.
+const notStarted = math.MinInt64
 
 // left is how many offers are not claimed yet.
 func (h *handoff[K]) left() int {
@@ -57,8 +66,11 @@ func (h *handoff[K]) left() int {
 	return int(h.filled.Load() - s)
 }
 
-// take claims the oldest offer, if any, and returns its key.
-func (h *handoff[K]) take() (key K, ok bool) {
+// claim takes the oldest offer, if any, and returns its key. With
+// metrics on it records the key's queue latency and start time and
+// lowers the depth, all without the queue's lock.
+func (q *Queue[K]) claim() (key K, ok bool) {
+	h := &q.hand
 	for {
 		s := h.resolved.Load()
 		if s >= h.filled.Load() {
@@ -68,7 +80,17 @@ func (h *handoff[K]) take() (key K, ok bool) {
 			// The batch of offer s stays until this read is counted.
 			o := &h.keys[s-h.first]
 			key, o.key = o.key, key
+			var now, queuedAt int64
+			if q.timed {
+				now, queuedAt = q.now(), o.at
+				o.started.Store(now)
+			}
 			h.read.Add(1)
+			if q.timed {
+				q.depth.Add(-1)
+				q.publishDepth()
+				q.metrics.QueueLatency(time.Duration(now - queuedAt))
+			}
 			return key, true
 		}
 	}
@@ -84,16 +106,25 @@ func (h *handoff[K]) waiting(r *record[K]) bool {
 // offerLocked moves up to maxOffer more queued keys of priority 0 or
 // above to the hand-off, if every key offered before was claimed and
 // read, so that the next Gets take them without q.mu. The keys are those
-// popLocked would hand out next, in that order. Not with metrics on:
-// each Get there stamps its key's queue latency.
+// popLocked would hand out next, in that order.
 func (q *Queue[K]) offerLocked() {
 	h := &q.hand
-	if q.ready == 0 || q.timed {
+	if q.ready == 0 {
 		return
 	}
 	f := h.filled.Load()
 	if h.resolved.Load() != f || h.read.Load() != f {
 		return
+	}
+	if q.timed {
+		// The keys of the last batch still marked offered were claimed
+		// (the rest were recalled): copy their start times to their
+		// records before the batch goes.
+		for i := range h.keys {
+			if r := &q.t.recs[h.keys[i].rec]; r.state&offered != 0 {
+				q.takenLocked(r)
+			}
+		}
 	}
 	h.keys, h.first = h.keys[:0], f
 	q.offerPrio = maxPrio
@@ -112,6 +143,7 @@ func (q *Queue[K]) offerLocked() {
 		q.processing++
 		q.offerPrio = min(q.offerPrio, r.prio)
 		h.keys = append(h.keys, offer[K]{key: r.key, rec: rec, at: r.queuedAt})
+		h.keys[n].started.Store(notStarted)
 	}
 	h.filled.Store(f + uint64(len(h.keys)))
 }
@@ -158,7 +190,9 @@ func (h *handoff[K]) stamp(now int64) {
 
 // takenLocked reports whether record r, which is processing, was handed
 // out by a Get (rather than waiting in the hand-off), and if so clears
-// its offered mark.
+// its offered mark, with metrics on once its Get recorded its start time
+// (copied to r.startedAt): a Get that claimed it may still be returning
+// it, and then the mark stays until Done or the next batch (offerLocked).
 func (q *Queue[K]) takenLocked(r *record[K]) bool {
 	if r.state&offered == 0 {
 		return true
@@ -166,14 +200,31 @@ func (q *Queue[K]) takenLocked(r *record[K]) bool {
 	if q.hand.waiting(r) {
 		return false
 	}
+	if q.timed {
+		at := q.hand.startOf(r)
+		if at == notStarted {
+			return true
+		}
+		r.startedAt = at
+	}
 	r.state &^= offered
 	return true
 }
 
-// finished is a key whose Done found the queue's lock busy, with its hash.
+// startOf is when the Get that claimed record r's offer did so, or
+// notStarted if that Get has not recorded it yet. r is offered and
+// claimed, and its offer in the current batch (offerLocked clears the
+// marks of the batch before).
+func (h *handoff[K]) startOf(r *record[K]) int64 {
+	return h.keys[r.gen-h.first].started.Load()
+}
+
+// finished is a key whose Done found the queue's lock busy, with its hash
+// and, with metrics on, the time of the Done.
 type finished[K comparable] struct {
 	key  K
 	hash uint32
+	at   int64
 }
 
 // doneLater leaves key, whose Done found the queue's lock busy, for the
@@ -182,10 +233,10 @@ type finished[K comparable] struct {
 // such Dones first, so nothing sees the queue as if they had not been
 // called: an Add after Done returns queues the key anew, and the drain of
 // ShutDownWithDrain counts them done.
-func (q *Queue[K]) doneLater(key K, hash uint32) {
+func (q *Queue[K]) doneLater(key K, hash uint32, at int64) {
 	h := &q.hand
 	h.mu.Lock()
-	h.dones = append(h.dones, finished[K]{key, hash})
+	h.dones = append(h.dones, finished[K]{key, hash, at})
 	h.pending.Store(int32(len(h.dones)))
 	h.mu.Unlock()
 	if q.mu.TryLock() { // the holder may have looked at pending before the append
@@ -203,7 +254,7 @@ func (q *Queue[K]) applyDonesLocked() {
 	h.pending.Store(0)
 	h.mu.Unlock()
 	for _, d := range dones {
-		q.doneLocked(d.key, d.hash)
+		q.doneLocked(d.key, d.hash, d.at)
 	}
 	clear(dones)
 	q.doneSpare = dones[:0]

@@ -1,12 +1,19 @@
 package workqueue
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Metrics is told what a Queue does, to feed a metrics library of the
-// caller's choice (the names follow client-go's workqueue metrics). The
-// queue calls it with its lock held, so calls arrive in order and see
-// consistent values: they must be quick (a counter increment, an
-// observation) and must not call the queue.
+// caller's choice (the names follow client-go's workqueue metrics).
+// Calls come from the goroutines calling the queue, some with its lock
+// held and some without (Gets record the queue latency of keys they
+// take without the lock): they must be safe for concurrent use (as
+// Prometheus collectors are), quick (a counter increment, an
+// observation) and must not call the queue. Depth calls are made one at
+// a time, and the last one made after a change reports the depth after
+// it.
 type Metrics interface {
 	// Add: a key was added that was not queued already (the adds
 	// counter).
@@ -36,11 +43,50 @@ func (q *Queue[K]) UnfinishedWork() (total, longest time.Duration) {
 	}
 	now := q.now()
 	for i := range q.t.recs {
-		if r := &q.t.recs[i]; r.state&processing != 0 {
-			d := time.Duration(now - r.startedAt)
-			total += d
-			longest = max(longest, d)
+		r := &q.t.recs[i]
+		if r.state&processing == 0 || !q.takenLocked(r) {
+			continue // not processing, or offered and not handed out yet
 		}
+		started := r.startedAt
+		if r.state&offered != 0 { // its Get has not recorded the start yet
+			started = now
+		}
+		d := time.Duration(now - started)
+		total += d
+		longest = max(longest, d)
 	}
 	return total, longest
+}
+
+// depthGauge is the depth Metrics.Depth reports: the keys queued, those
+// in the hand-off included. Adds raise it and Gets lower it, some under
+// the queue's lock and some not (Gets taking offered keys), so it is
+// counted apart from the lock's state and published by publishDepth.
+type depthGauge struct {
+	_          [64]byte // off the lines of the queue's lock and the hand-off
+	n          atomic.Int64
+	dirty      atomic.Bool // changed since the value last published was read
+	publishing atomic.Bool // a goroutine is calling Metrics.Depth
+	_          [64]byte
+}
+
+// Add changes the depth by d; publishDepth reports it.
+func (g *depthGauge) Add(d int64) { g.n.Add(d) }
+
+// publishDepth reports the depth to Metrics.Depth after a change. Calls
+// are made one at a time: a goroutine that finds another publishing
+// leaves the change to it, which reads the depth again if it changed
+// meanwhile. So the last call reports the depth after every change made
+// before it, and no goroutine waits for another.
+func (q *Queue[K]) publishDepth() {
+	g := &q.depth
+	g.dirty.Store(true)
+	for g.publishing.CompareAndSwap(false, true) {
+		g.dirty.Store(false)
+		q.metrics.Depth(int(g.n.Load()))
+		g.publishing.Store(false)
+		if !g.dirty.Load() {
+			return
+		}
+	}
 }

@@ -52,8 +52,9 @@ type Queue[K comparable] struct {
 	retries map[K]*retry // keys with AddRateLimited since their last Forget
 	limiter *rate.Limiter
 
-	metrics Metrics
-	epoch   time.Time // the queue's times are nanoseconds since epoch (monotonic)
+	metrics      Metrics
+	epoch        time.Time // the queue's times are nanoseconds since epoch (monotonic)
+	depthChanged bool      // depth changed under the lock: unlock publishes it
 
 	// hand holds keys taken from the queue's front for the next Gets,
 	// which take them without mu; offerPrio is the lowest priority among
@@ -61,6 +62,11 @@ type Queue[K comparable] struct {
 	hand      handoff[K]
 	offerPrio int32
 	doneSpare []finished[K] // the other buffer of hand.dones, for reuse
+
+	// depth is the keys queued, offered keys included, with metrics on:
+	// kept apart from mu's state, since Gets that claim offered keys
+	// lower it without the lock (see publishDepth).
+	depth depthGauge
 }
 
 // New returns a queue configured by opts. It fails with an error
@@ -123,9 +129,14 @@ func (q *Queue[K]) unlock() {
 	for {
 		w := q.wakeNext
 		q.wakeNext = nil
+		depthChanged := q.depthChanged
+		q.depthChanged = false
 		q.mu.Unlock()
 		if w != nil {
 			w.wake <- struct{}{}
+		}
+		if depthChanged {
+			q.publishDepth()
 		}
 		if q.hand.pending.Load() == 0 || !q.mu.TryLock() {
 			return
@@ -166,7 +177,7 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 		if err := ctx.Err(); err != nil {
 			return zero, err
 		}
-		if key, ok := q.hand.take(); ok {
+		if key, ok := q.claim(); ok {
 			return key, nil
 		}
 	}
@@ -180,7 +191,7 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 			q.unlock()
 			return zero, err
 		}
-		if key, ok := q.hand.take(); ok { // offered by another Get: older than the queued keys
+		if key, ok := q.claim(); ok { // offered by another Get: older than the queued keys
 			q.unlock()
 			return key, nil
 		}
@@ -210,25 +221,36 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 // added since Get returned it, it is queued again now. Done of a key that
 // is not being processed does nothing.
 func (q *Queue[K]) Done(key K) {
-	if !q.inited.Load() || q.timed {
-		q.doneLocked(key, q.lockHashing(key))
+	if !q.inited.Load() {
+		hash := q.lockHashing(key)
+		q.doneLocked(key, hash, q.timeIfTimed())
 		q.unlock()
 		return
 	}
 	hash := q.t.hash(key)
 	if !q.mu.TryLock() {
-		q.doneLater(key, hash)
+		q.doneLater(key, hash, q.timeIfTimed())
 		return
 	}
 	if q.hand.pending.Load() > 0 {
 		q.applyDonesLocked()
 	}
-	q.doneLocked(key, hash)
+	q.doneLocked(key, hash, q.timeIfTimed())
 	q.unlock()
 }
 
-// doneLocked is Done with key's hash computed.
-func (q *Queue[K]) doneLocked(key K, hash uint32) {
+// timeIfTimed is now on the queue's clock with metrics on, else 0 (no
+// clock read).
+func (q *Queue[K]) timeIfTimed() int64 {
+	if q.timed {
+		return q.now()
+	}
+	return 0
+}
+
+// doneLocked is Done with key's hash computed, called at time at (with
+// metrics on).
+func (q *Queue[K]) doneLocked(key K, hash uint32, at int64) {
 	rec, pos, _ := q.t.lookup(key, hash)
 	if rec < 0 || q.t.recs[rec].state&processing == 0 || !q.takenLocked(&q.t.recs[rec]) {
 		return
@@ -237,7 +259,7 @@ func (q *Queue[K]) doneLocked(key K, hash uint32) {
 	r.state &^= processing
 	q.processing--
 	if q.timed {
-		q.metrics.WorkDuration(time.Duration(q.now() - r.startedAt))
+		q.metrics.WorkDuration(time.Duration(at - r.startedAt))
 	}
 	switch {
 	case r.state&again != 0:
@@ -270,7 +292,8 @@ func (q *Queue[K]) enqueueLocked(rec int32) {
 	q.pushLocked(rec)
 	q.ready++
 	if q.timed {
-		q.metrics.Depth(q.ready)
+		q.depth.Add(1)
+		q.depthChanged = true
 	}
 	q.wakeOneLocked()
 }
@@ -285,7 +308,8 @@ func (q *Queue[K]) startLocked(rec int32) K {
 		now := q.now()
 		r.startedAt = now
 		q.metrics.QueueLatency(time.Duration(now - r.queuedAt))
-		q.metrics.Depth(q.ready)
+		q.depth.Add(-1)
+		q.depthChanged = true
 	}
 	return r.key
 }

@@ -62,6 +62,9 @@ type config struct {
 	// while a worker holds the key, so only the last is exact). For
 	// tests: it costs an atomic operation or two per add and per get.
 	check bool
+	// metrics makes each queue record controller-runtime's workqueue
+	// series (see metered.go).
+	metrics bool
 }
 
 // result is one run of one SDK.
@@ -90,8 +93,9 @@ func main() {
 	only := flag.String("only", "", "run only this SDK (kubewire or client-go), for profiling")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the runs to this file")
 	memProfile := flag.String("memprofile", "", "write an allocation profile of the runs to this file")
+	metered := flag.Bool("metrics", false, "queues record Prometheus workqueue metrics, as a controller manager's do")
 	flag.Parse()
-	cfg := config{producers: *producers, adds: *adds, keys: *keys, rounds: *rounds, out: os.Stdout}
+	cfg := config{producers: *producers, adds: *adds, keys: *keys, rounds: *rounds, out: os.Stdout, metrics: *metered}
 	if *quick {
 		cfg.adds, cfg.rounds = 100_000, 1
 	}
@@ -151,8 +155,12 @@ func run(cfg config) (map[int][2]row, error) {
 	for i := range 2 * cfg.keys {
 		keys[i%2] = append(keys[i%2], fmt.Sprintf("default/pod-%06d", i))
 	}
-	fmt.Fprintf(cfg.out, "%d producers adding bursts of %d keys (each twice), %d adds per run, no work per item; %s, GOMAXPROCS %d, median of %d rounds\n\n",
-		cfg.producers, cfg.keys, max(1, cfg.adds/(2*cfg.keys))*2*(cfg.keys/cfg.producers*cfg.producers), runtime.Version(), runtime.GOMAXPROCS(0), cfg.rounds)
+	withMetrics := "no metrics"
+	if cfg.metrics {
+		withMetrics = "Prometheus workqueue metrics on"
+	}
+	fmt.Fprintf(cfg.out, "%d producers adding bursts of %d keys (each twice), %d adds per run, no work per item, %s; %s, GOMAXPROCS %d, median of %d rounds\n\n",
+		cfg.producers, cfg.keys, max(1, cfg.adds/(2*cfg.keys))*2*(cfg.keys/cfg.producers*cfg.producers), withMetrics, runtime.Version(), runtime.GOMAXPROCS(0), cfg.rounds)
 	rows := map[int][2]row{}
 	tw := tabwriter.NewWriter(cfg.out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "workers\tfigure\tkubewire\tclient-go\tratio\ttarget\t\t")
@@ -254,7 +262,7 @@ func keyIndex(k string) int {
 // which may still be finishing (a duplicate add of a key being processed
 // queues it again behind the sentinel).
 func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
-	q := s.make()
+	q := s.queueOf(cfg.metrics)
 	burst := len(keys[0])
 	bursts := max(1, cfg.adds/(2*burst))
 	per := burst / cfg.producers
