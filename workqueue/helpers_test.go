@@ -100,11 +100,15 @@ type recorded struct {
 	Works         []time.Duration
 }
 
-func (r *recorder) Add()                         { r.do(func(c *recorded) { c.Adds++ }) }
-func (r *recorder) Depth(n int)                  { r.do(func(c *recorded) { c.Depths = append(c.Depths, n) }) }
-func (r *recorder) QueueLatency(d time.Duration) { r.do(func(c *recorded) { c.Latencies = append(c.Latencies, d) }) }
-func (r *recorder) WorkDuration(d time.Duration) { r.do(func(c *recorded) { c.Works = append(c.Works, d) }) }
-func (r *recorder) Retry()                       { r.do(func(c *recorded) { c.Retries++ }) }
+func (r *recorder) Add()        { r.do(func(c *recorded) { c.Adds++ }) }
+func (r *recorder) Depth(n int) { r.do(func(c *recorded) { c.Depths = append(c.Depths, n) }) }
+func (r *recorder) QueueLatency(d time.Duration) {
+	r.do(func(c *recorded) { c.Latencies = append(c.Latencies, d) })
+}
+func (r *recorder) WorkDuration(d time.Duration) {
+	r.do(func(c *recorded) { c.Works = append(c.Works, d) })
+}
+func (r *recorder) Retry() { r.do(func(c *recorded) { c.Retries++ }) }
 
 func (r *recorder) do(f func(*recorded)) {
 	r.mu.Lock()
