@@ -109,7 +109,7 @@ func (h *handoff[K]) waiting(r *record[K]) bool {
 // popLocked would hand out next, in that order.
 func (q *Queue[K]) offerLocked() {
 	h := &q.hand
-	if q.ready == 0 {
+	if q.ready == 0 || q.noHandoff {
 		return
 	}
 	f := h.filled.Load()

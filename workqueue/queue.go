@@ -61,6 +61,7 @@ type Queue[K comparable] struct {
 	// them, above which an add recalls them.
 	hand      handoff[K]
 	offerPrio int32
+	noHandoff bool          // tests: every Get takes the lock, as before the hand-off
 	doneSpare []finished[K] // the other buffer of hand.dones, for reuse
 
 	// depth is the keys queued, offered keys included, with metrics on:
