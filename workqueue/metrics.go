@@ -75,18 +75,28 @@ func (g *depthGauge) Add(d int64) { g.n.Add(d) }
 
 // publishDepth reports the depth to Metrics.Depth after a change. Calls
 // are made one at a time: a goroutine that finds another publishing
-// leaves the change to it, which reads the depth again if it changed
-// meanwhile. So the last call reports the depth after every change made
-// before it, and no goroutine waits for another.
+// marks the depth dirty and leaves it to that one, which reads the depth
+// again when it sees the mark after it is done. So the last call
+// reports the depth after every change made before it, and no goroutine
+// waits for another.
 func (q *Queue[K]) publishDepth() {
 	g := &q.depth
-	g.dirty.Store(true)
-	for g.publishing.CompareAndSwap(false, true) {
-		g.dirty.Store(false)
-		q.metrics.Depth(int(g.n.Load()))
-		g.publishing.Store(false)
-		if !g.dirty.Load() {
-			return
+	for {
+		if g.publishing.CompareAndSwap(false, true) {
+			if g.dirty.Load() {
+				g.dirty.Store(false)
+			}
+			q.metrics.Depth(int(g.n.Load()))
+			g.publishing.Store(false)
+			if !g.dirty.Load() {
+				return
+			}
+			continue // changed while publishing, by one that left it here
 		}
+		g.dirty.Store(true)
+		if g.publishing.Load() {
+			return // the publisher sees the mark once it is done
+		}
+		// The publisher was done before the mark: publish here.
 	}
 }

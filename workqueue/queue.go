@@ -49,8 +49,9 @@ type Queue[K comparable] struct {
 	timerSet   bool        // timer is set to fire at timerAt
 	timerAt    int64
 
-	retries map[K]*retry // keys with AddRateLimited since their last Forget
-	limiter *rate.Limiter
+	retries  map[K]*retry // keys with AddRateLimited since their last Forget
+	retrying atomic.Int32 // len(retries), for Forget to skip the lock when 0
+	limiter  *rate.Limiter
 
 	metrics      Metrics
 	epoch        time.Time // the queue's times are nanoseconds since epoch (monotonic)
