@@ -258,11 +258,17 @@ func (q *Queue[K]) doneLocked(key K, hash uint32, at int64) {
 		return
 	}
 	r := &q.t.recs[rec]
-	r.state &^= processing
-	q.processing--
 	if q.timed {
-		q.metrics.WorkDuration(time.Duration(at - r.startedAt))
+		started := r.startedAt
+		if r.state&offered != 0 {
+			// Claimed by a Get still returning it: a Done from a caller
+			// the key was not handed to. It ends the key all the same.
+			started = at
+		}
+		q.metrics.WorkDuration(time.Duration(at - started))
 	}
+	r.state &^= processing | offered
+	q.processing--
 	switch {
 	case r.state&again != 0:
 		r.state &^= again
