@@ -13,7 +13,8 @@ import (
 // Prometheus collectors are), quick (a counter increment, an
 // observation) and must not call the queue. Depth calls are made one at
 // a time, and the last one made after a change reports the depth after
-// it.
+// it. The work duration of a Done that found the lock busy is measured
+// to the Done and told by the lock's holder before it lets the lock go.
 type Metrics interface {
 	// Add: a key was added that was not queued already (the adds
 	// counter).
