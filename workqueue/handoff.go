@@ -34,6 +34,11 @@ type handoff[K comparable] struct {
 	read     atomic.Uint64 // offers claimed whose key was read
 	first    uint64        // the number of keys[0]'s offer
 	keys     []offer[K]    // the last batch
+	// started[i] is when a Get claimed keys[i], with metrics on
+	// (notStarted until then; not kept without metrics): the claiming
+	// Get holds no lock to write it in the key's record, so the lock's
+	// holder copies it there (takenLocked).
+	started [maxOffer]atomic.Int64
 
 	// dones are the keys of Done calls that found the queue's lock busy
 	// (see doneLater); pending is len(dones), read without mu by every
@@ -51,13 +56,10 @@ type offer[K comparable] struct {
 	key K
 	rec int32
 	at  int64 // its ring slot's time
-	// started is when a Get claimed it, with metrics on (notStarted
-	// until then): the claiming Get holds no lock to write it in the
-	// key's record, so the lock's holder copies it there (takenLocked).
-	started atomic.Int64
 }
 
-// notStarted is offer.started before a Get claimed the offer.
+// notStarted is a start time of handoff.started before a Get claimed its
+// offer.
 const notStarted = math.MinInt64
 
 // left is how many offers are not claimed yet.
@@ -66,34 +68,40 @@ func (h *handoff[K]) left() int {
 	return int(h.filled.Load() - s)
 }
 
-// claim takes the oldest offer, if any, and returns its key. With
-// metrics on it records the key's queue latency and start time and
-// lowers the depth, all without the queue's lock.
-func (q *Queue[K]) claim() (key K, ok bool) {
-	h := &q.hand
+// take claims the oldest offer, if any, and returns its key and its
+// number. Unless timed it counts the offer read; with metrics the caller
+// stamps the offer first, then counts it (see claimedTimed).
+func (h *handoff[K]) take(timed bool) (key K, s uint64, ok bool) {
 	for {
-		s := h.resolved.Load()
+		s = h.resolved.Load()
 		if s >= h.filled.Load() {
-			return key, false
+			return key, 0, false
 		}
 		if h.resolved.CompareAndSwap(s, s+1) {
 			// The batch of offer s stays until this read is counted.
 			o := &h.keys[s-h.first]
 			key, o.key = o.key, key
-			var now, queuedAt int64
-			if q.timed {
-				now, queuedAt = q.now(), o.at
-				o.started.Store(now)
+			if !timed {
+				h.read.Add(1)
 			}
-			h.read.Add(1)
-			if q.timed {
-				q.depth.Add(-1)
-				q.publishDepth()
-				q.metrics.QueueLatency(time.Duration(now - queuedAt))
-			}
-			return key, true
+			return key, s, true
 		}
 	}
+}
+
+// claimedTimed records, with metrics on, that a Get took offer s: its
+// start time (for the lock's holder to copy to its record), one key less
+// queued and its queue latency, all without the queue's lock; then it
+// counts the offer read, which lets the batch go.
+func (q *Queue[K]) claimedTimed(s uint64) {
+	h := &q.hand
+	i := s - h.first
+	now, queuedAt := q.now(), h.keys[i].at
+	h.started[i].Store(now)
+	h.read.Add(1)
+	q.depth.Add(-1)
+	q.publishDepth()
+	q.metrics.QueueLatency(time.Duration(now - queuedAt))
 }
 
 // waiting reports whether the offer of record r (state offered) is still
@@ -143,7 +151,9 @@ func (q *Queue[K]) offerLocked() {
 		q.processing++
 		q.offerPrio = min(q.offerPrio, r.prio)
 		h.keys = append(h.keys, offer[K]{key: r.key, rec: rec, at: r.queuedAt})
-		h.keys[n].started.Store(notStarted)
+		if q.timed {
+			h.started[n].Store(notStarted)
+		}
 	}
 	h.filled.Store(f + uint64(len(h.keys)))
 }
@@ -194,9 +204,14 @@ func (h *handoff[K]) stamp(now int64) {
 // (copied to r.startedAt): a Get that claimed it may still be returning
 // it, and then the mark stays until Done or the next batch (offerLocked).
 func (q *Queue[K]) takenLocked(r *record[K]) bool {
-	if r.state&offered == 0 {
-		return true
-	}
+	return r.state&offered == 0 || q.claimedLocked(r)
+}
+
+// claimedLocked is takenLocked for a record marked offered; not inlined,
+// so that takenLocked is.
+//
+//go:noinline
+func (q *Queue[K]) claimedLocked(r *record[K]) bool {
 	if q.hand.waiting(r) {
 		return false
 	}
@@ -216,7 +231,7 @@ func (q *Queue[K]) takenLocked(r *record[K]) bool {
 // claimed, and its offer in the current batch (offerLocked clears the
 // marks of the batch before).
 func (h *handoff[K]) startOf(r *record[K]) int64 {
-	return h.keys[r.gen-h.first].started.Load()
+	return h.started[r.gen-h.first].Load()
 }
 
 // finished is a key whose Done found the queue's lock busy, with its hash

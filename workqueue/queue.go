@@ -23,19 +23,20 @@ type Queue[K comparable] struct {
 	// Read and written by every Add, Get and Done, so kept together: a
 	// critical section then touches few cache lines, and few lines move
 	// between CPUs when the lock does.
-	mu         sync.Mutex
-	inited     atomic.Bool // set, under mu, once the state below is made
-	shutdown   bool        // ShutDown was called
-	timed      bool        // metrics on: stamp queue and work times
-	aged       bool        // keys of a priority other than 0 were queued: stamp queue times
-	ready      int         // keys queued (live slots in the rings)
-	processing int         // keys handed out by Get, no Done yet
-	busy       int         // levels whose ring is not empty
-	gen        uint64      // last generation given to a ring slot
-	wakeNext   *waiter     // taken out of waiters, to be woken by unlock
-	t          table[K]    // every key queued, processing or delayed
-	levels     []*level    // queued keys by priority, highest first
-	waiters    []*waiter   // parked Get calls, most recent last
+	mu           sync.Mutex
+	inited       atomic.Bool // set, under mu, once the state below is made
+	shutdown     bool        // ShutDown was called
+	timed        bool        // metrics on: stamp queue and work times
+	aged         bool        // keys of a priority other than 0 were queued: stamp queue times
+	depthChanged bool        // metrics on: the depth changed under the lock, for unlock to publish
+	ready        int         // keys queued (live slots in the rings)
+	processing   int         // keys handed out by Get, no Done yet
+	busy         int         // levels whose ring is not empty
+	gen          uint64      // last generation given to a ring slot
+	wakeNext     *waiter     // taken out of waiters, to be woken by unlock
+	t            table[K]    // every key queued, processing or delayed
+	levels       []*level    // queued keys by priority, highest first
+	waiters      []*waiter   // parked Get calls, most recent last
 
 	opts    Options                    // with defaults, once inited
 	spare   []*waiter                  // unparked waiters, for reuse
@@ -49,13 +50,11 @@ type Queue[K comparable] struct {
 	timerSet   bool        // timer is set to fire at timerAt
 	timerAt    int64
 
-	retries  map[K]*retry // keys with AddRateLimited since their last Forget
-	retrying atomic.Int32 // len(retries), for Forget to skip the lock when 0
-	limiter  *rate.Limiter
+	retries map[K]*retry // keys with AddRateLimited since their last Forget
+	limiter *rate.Limiter
 
-	metrics      Metrics
-	epoch        time.Time // the queue's times are nanoseconds since epoch (monotonic)
-	depthChanged bool      // depth changed under the lock: unlock publishes it
+	metrics Metrics
+	epoch   time.Time // the queue's times are nanoseconds since epoch (monotonic)
 
 	// hand holds keys taken from the queue's front for the next Gets,
 	// which take them without mu; offerPrio is the lowest priority among
@@ -69,6 +68,8 @@ type Queue[K comparable] struct {
 	// kept apart from mu's state, since Gets that claim offered keys
 	// lower it without the lock (see publishDepth).
 	depth depthGauge
+
+	retrying atomic.Int32 // len(retries), for Forget to skip the lock when 0
 }
 
 // New returns a queue configured by opts. It fails with an error
@@ -132,7 +133,9 @@ func (q *Queue[K]) unlock() {
 		w := q.wakeNext
 		q.wakeNext = nil
 		depthChanged := q.depthChanged
-		q.depthChanged = false
+		if depthChanged {
+			q.depthChanged = false
+		}
 		q.mu.Unlock()
 		if w != nil {
 			w.wake <- struct{}{}
@@ -179,7 +182,10 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 		if err := ctx.Err(); err != nil {
 			return zero, err
 		}
-		if key, ok := q.claim(); ok {
+		if key, s, ok := q.hand.take(q.timed); ok {
+			if q.timed {
+				q.claimedTimed(s)
+			}
 			return key, nil
 		}
 	}
@@ -193,7 +199,10 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 			q.unlock()
 			return zero, err
 		}
-		if key, ok := q.claim(); ok { // offered by another Get: older than the queued keys
+		if key, s, ok := q.hand.take(q.timed); ok { // offered by another Get: older than the queued keys
+			if q.timed {
+				q.claimedTimed(s)
+			}
 			q.unlock()
 			return key, nil
 		}
