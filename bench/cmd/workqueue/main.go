@@ -6,6 +6,7 @@
 // allocations at most half).
 //
 //	cd bench && go run ./cmd/workqueue -rounds 5
+//	cd bench && go run ./cmd/workqueue -rounds 5 -metrics   # as a controller manager's queues run
 //
 // The workload, for each worker count W: one queue per run; W workers
 // Get and Done keys with no work in between (what is measured is the

@@ -33,6 +33,7 @@ func queueName() string { return fmt.Sprintf("bench-%d", runs.Add(1)) }
 // unfinished work gauges, stopped by ShutDown.
 type meteredKubewire struct {
 	kubewireQueue
+	reg      prometheus.Gatherer
 	stop     chan struct{}
 	stopOnce *sync.Once
 	polling  *sync.WaitGroup
@@ -47,7 +48,7 @@ func newMeteredKubewire() queue {
 	}
 	unfinished := prometheus.NewGaugeVec(prometheus.GaugeOpts{Subsystem: "workqueue", Name: "unfinished_work_seconds", Help: "unfinished"}, []string{"name", "controller"}).WithLabelValues(name, name)
 	longest := prometheus.NewGaugeVec(prometheus.GaugeOpts{Subsystem: "workqueue", Name: "longest_running_processor_seconds", Help: "longest"}, []string{"name", "controller"}).WithLabelValues(name, name)
-	kq := meteredKubewire{kubewireQueue: kubewireQueue{q, backgroundCtx}, stop: make(chan struct{}), stopOnce: new(sync.Once), polling: new(sync.WaitGroup)}
+	kq := meteredKubewire{kubewireQueue: kubewireQueue{q, backgroundCtx}, reg: m.Registry(), stop: make(chan struct{}), stopOnce: new(sync.Once), polling: new(sync.WaitGroup)}
 	kq.polling.Go(func() {
 		t := time.NewTicker(unfinishedPeriod)
 		defer t.Stop()
@@ -74,6 +75,7 @@ func (q meteredKubewire) ShutDown() {
 // promProvider is a client-go MetricsProvider with controller-runtime's
 // series, in a registry of its own.
 type promProvider struct {
+	reg                 *prometheus.Registry
 	depth               *prometheus.GaugeVec
 	adds, retries       *prometheus.CounterVec
 	latency, work       *prometheus.HistogramVec
@@ -98,6 +100,7 @@ func newPromProvider() promProvider {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Subsystem: "workqueue", Name: name, Help: name}, labels)
 	}
 	p := promProvider{
+		reg:        prometheus.NewRegistry(),
 		depth:      gauge("depth", "name", "controller", "priority"),
 		adds:       counter("adds_total"),
 		retries:    counter("retries_total"),
@@ -106,7 +109,7 @@ func newPromProvider() promProvider {
 		unfinished: gauge("unfinished_work_seconds", labels...),
 		longest:    gauge("longest_running_processor_seconds", labels...),
 	}
-	prometheus.NewRegistry().MustRegister(p.depth, p.adds, p.retries, p.latency, p.work, p.unfinished, p.longest)
+	p.reg.MustRegister(p.depth, p.adds, p.retries, p.latency, p.work, p.unfinished, p.longest)
 	return p
 }
 
@@ -138,7 +141,14 @@ func (p promProvider) NewRetriesMetric(name string) cgworkqueue.CounterMetric {
 	return p.retries.WithLabelValues(name, name)
 }
 
+// meteredClientGo is client-go's queue with its provider's registry.
+type meteredClientGo struct {
+	clientGoQueue
+	reg prometheus.Gatherer
+}
+
 func newMeteredClientGo() queue {
-	return clientGoQueue{cgworkqueue.NewTypedRateLimitingQueueWithConfig(cgworkqueue.DefaultTypedControllerRateLimiter[string](),
-		cgworkqueue.TypedRateLimitingQueueConfig[string]{Name: queueName(), MetricsProvider: newPromProvider()})}
+	p := newPromProvider()
+	return meteredClientGo{clientGoQueue{cgworkqueue.NewTypedRateLimitingQueueWithConfig(cgworkqueue.DefaultTypedControllerRateLimiter[string](),
+		cgworkqueue.TypedRateLimitingQueueConfig[string]{Name: queueName(), MetricsProvider: p})}, p.reg}
 }
