@@ -100,7 +100,8 @@
 // an offered key records its queue latency and start time itself, a Done
 // left to the holder carries its own time, and the depth is counted
 // apart from the lock, so every figure is what it would be had each call
-// taken the lock.
+// taken the lock. Forget, which a controller calls after each success,
+// takes the lock only while some key has a backoff.
 //
 // All methods are safe for concurrent use. Keys must be comparable with
 // ==, as map keys are; a key is held until it is Done (and not delayed),
