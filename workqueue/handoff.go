@@ -34,11 +34,6 @@ type handoff[K comparable] struct {
 	read     atomic.Uint64 // offers claimed whose key was read
 	first    uint64        // the number of keys[0]'s offer
 	keys     []offer[K]    // the last batch
-	// started[i] is when a Get claimed keys[i], with metrics on
-	// (notStarted until then; not kept without metrics): the claiming
-	// Get holds no lock to write it in the key's record, so the lock's
-	// holder copies it there (takenLocked).
-	started [maxOffer]atomic.Int64
 
 	// dones are the keys of Done calls that found the queue's lock busy
 	// (see doneLater); pending is len(dones), read without mu by every
@@ -97,9 +92,9 @@ func (q *Queue[K]) claimedTimed(s uint64) {
 	h := &q.hand
 	i := s - h.first
 	now, queuedAt := q.now(), h.keys[i].at
-	h.started[i].Store(now)
+	q.tm.started[i].Store(now)
 	h.read.Add(1)
-	q.depth.Add(-1)
+	q.tm.depth.Add(-1)
 	q.publishDepth()
 	q.metrics.QueueLatency(time.Duration(now - queuedAt))
 }
@@ -152,7 +147,7 @@ func (q *Queue[K]) offerLocked() {
 		q.offerPrio = min(q.offerPrio, r.prio)
 		h.keys = append(h.keys, offer[K]{key: r.key, rec: rec, at: r.queuedAt})
 		if q.timed {
-			h.started[n].Store(notStarted)
+			q.tm.started[n].Store(notStarted)
 		}
 	}
 	h.filled.Store(f + uint64(len(h.keys)))
@@ -216,7 +211,7 @@ func (q *Queue[K]) claimedLocked(r *record[K]) bool {
 		return false
 	}
 	if q.timed {
-		at := q.hand.startOf(r)
+		at := q.startOf(r)
 		if at == notStarted {
 			return true
 		}
@@ -230,8 +225,8 @@ func (q *Queue[K]) claimedLocked(r *record[K]) bool {
 // notStarted if that Get has not recorded it yet. r is offered and
 // claimed, and its offer in the current batch (offerLocked clears the
 // marks of the batch before).
-func (h *handoff[K]) startOf(r *record[K]) int64 {
-	return h.started[r.gen-h.first].Load()
+func (q *Queue[K]) startOf(r *record[K]) int64 {
+	return q.tm.started[r.gen-q.hand.first].Load()
 }
 
 // finished is a key whose Done found the queue's lock busy, with its hash

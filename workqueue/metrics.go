@@ -59,6 +59,19 @@ func (q *Queue[K]) UnfinishedWork() (total, longest time.Duration) {
 	return total, longest
 }
 
+// timedState is what a Queue keeps with metrics on only, besides the
+// times in its records.
+type timedState struct {
+	// depth is the keys queued, offered keys included: kept apart from
+	// the lock's state, since Gets that claim offered keys lower it
+	// without the lock (see publishDepth).
+	depth depthGauge
+	// started[i] is when a Get claimed hand.keys[i] (notStarted until
+	// then): the claiming Get holds no lock to write it in the key's
+	// record, so the lock's holder copies it there (takenLocked).
+	started [maxOffer]atomic.Int64
+}
+
 // depthGauge is the depth Metrics.Depth reports: the keys queued, those
 // in the hand-off included. Adds raise it and Gets lower it, some under
 // the queue's lock and some not (Gets taking offered keys), so it is
@@ -81,7 +94,7 @@ func (g *depthGauge) Add(d int64) { g.n.Add(d) }
 // reports the depth after every change made before it, and no goroutine
 // waits for another.
 func (q *Queue[K]) publishDepth() {
-	g := &q.depth
+	g := &q.tm.depth
 	for {
 		if g.publishing.CompareAndSwap(false, true) {
 			if g.dirty.Load() {

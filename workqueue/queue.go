@@ -64,10 +64,7 @@ type Queue[K comparable] struct {
 	noHandoff bool          // tests: every Get takes the lock, as before the hand-off
 	doneSpare []finished[K] // the other buffer of hand.dones, for reuse
 
-	// depth is the keys queued, offered keys included, with metrics on:
-	// kept apart from mu's state, since Gets that claim offered keys
-	// lower it without the lock (see publishDepth).
-	depth depthGauge
+	tm *timedState // with metrics on only
 
 	retrying atomic.Int32 // len(retries), for Forget to skip the lock when 0
 }
@@ -102,6 +99,9 @@ func (q *Queue[K]) initLocked() {
 	}
 	q.metrics = q.opts.Metrics
 	q.timed = q.metrics != nil
+	if q.timed {
+		q.tm = new(timedState)
+	}
 	q.epoch = time.Now()
 	q.inited.Store(true)
 }
@@ -309,7 +309,7 @@ func (q *Queue[K]) enqueueLocked(rec int32) {
 	q.pushLocked(rec)
 	q.ready++
 	if q.timed {
-		q.depth.Add(1)
+		q.tm.depth.Add(1)
 		q.depthChanged = true
 	}
 	q.wakeOneLocked()
@@ -325,7 +325,7 @@ func (q *Queue[K]) startLocked(rec int32) K {
 		now := q.now()
 		r.startedAt = now
 		q.metrics.QueueLatency(time.Duration(now - r.queuedAt))
-		q.depth.Add(-1)
+		q.tm.depth.Add(-1)
 		q.depthChanged = true
 	}
 	return r.key
