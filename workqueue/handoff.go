@@ -120,14 +120,7 @@ func (q *Queue[K]) offerLocked() {
 		return
 	}
 	if q.timed {
-		// The keys of the last batch still marked offered were claimed
-		// (the rest were recalled): copy their start times to their
-		// records before the batch goes.
-		for i := range h.keys {
-			if r := &q.t.recs[h.keys[i].rec]; r.state&offered != 0 {
-				q.takenLocked(r)
-			}
-		}
+		q.keepStartsLocked()
 	}
 	h.keys, h.first = h.keys[:0], f
 	q.offerPrio = maxPrio
@@ -151,6 +144,18 @@ func (q *Queue[K]) offerLocked() {
 		}
 	}
 	h.filled.Store(f + uint64(len(h.keys)))
+}
+
+// keepStartsLocked copies the start times of the last batch's keys still
+// marked offered, which were claimed (the others were recalled), to their
+// records before the batch goes. With metrics on only.
+func (q *Queue[K]) keepStartsLocked() {
+	h := &q.hand
+	for i := range h.keys {
+		if r := &q.t.recs[h.keys[i].rec]; r.state&offered != 0 {
+			q.takenLocked(r)
+		}
+	}
 }
 
 // recallLocked puts the keys still waiting in the hand-off back at the

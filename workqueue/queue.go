@@ -232,31 +232,25 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 // added since Get returned it, it is queued again now. Done of a key that
 // is not being processed does nothing.
 func (q *Queue[K]) Done(key K) {
+	var at int64 // with metrics on: when the work ended
+	if q.timed {
+		at = q.now()
+	}
 	if !q.inited.Load() {
-		hash := q.lockHashing(key)
-		q.doneLocked(key, hash, q.timeIfTimed())
+		q.doneLocked(key, q.lockHashing(key), at)
 		q.unlock()
 		return
 	}
 	hash := q.t.hash(key)
 	if !q.mu.TryLock() {
-		q.doneLater(key, hash, q.timeIfTimed())
+		q.doneLater(key, hash, at)
 		return
 	}
 	if q.hand.pending.Load() > 0 {
 		q.applyDonesLocked()
 	}
-	q.doneLocked(key, hash, q.timeIfTimed())
+	q.doneLocked(key, hash, at)
 	q.unlock()
-}
-
-// timeIfTimed is now on the queue's clock with metrics on, else 0 (no
-// clock read).
-func (q *Queue[K]) timeIfTimed() int64 {
-	if q.timed {
-		return q.now()
-	}
-	return 0
 }
 
 // doneLocked is Done with key's hash computed, called at time at (with
