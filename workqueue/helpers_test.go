@@ -110,6 +110,9 @@ func (r *recorder) WorkDuration(d time.Duration) {
 }
 func (r *recorder) Retry() { r.do(func(c *recorded) { c.Retries++ }) }
 
+// ConcurrentSafe: a recorder locks its own mutex (ConcurrentMetrics).
+func (r *recorder) ConcurrentSafe() {}
+
 func (r *recorder) do(f func(*recorded)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

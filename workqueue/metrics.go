@@ -6,15 +6,12 @@ import (
 )
 
 // Metrics is told what a Queue does, to feed a metrics library of the
-// caller's choice (the names follow client-go's workqueue metrics).
-// Calls come from the goroutines calling the queue, some with its lock
-// held and some without (Gets record the queue latency of keys they
-// take without the lock): they must be safe for concurrent use (as
-// Prometheus collectors are), quick (a counter increment, an
-// observation) and must not call the queue. Depth calls are made one at
-// a time, and the last one made after a change reports the depth after
-// it. The work duration of a Done that found the lock busy is measured
-// to the Done and told by the lock's holder before it lets the lock go.
+// caller's choice (the names follow client-go's workqueue metrics). Its
+// calls must be quick (a counter increment, an observation) and must
+// not call the queue. A Metrics that is not a ConcurrentMetrics is
+// called with the queue's lock held only, so calls arrive one at a time
+// and in order; Gets then take the lock, as without the hand-off (see
+// the package doc's Cost).
 type Metrics interface {
 	// Add: a key was added that was not queued already (the adds
 	// counter).
@@ -28,6 +25,21 @@ type Metrics interface {
 	WorkDuration(d time.Duration)
 	// Retry: AddAfter or AddRateLimited was called.
 	Retry()
+}
+
+// ConcurrentMetrics is a Metrics whose methods are safe for concurrent
+// use, as Prometheus collectors are (package metrics' queues are). The
+// queue then calls it from the goroutines calling the queue, some with
+// its lock held and some without: a Get taking an offered key records
+// its queue latency without the lock, and the depth is published after
+// the lock is released. Depth calls are still made one at a time, and
+// the last one made after a change reports the depth after it. The work
+// duration of a Done that found the lock busy is measured to the Done
+// and told by the lock's holder before it lets the lock go.
+type ConcurrentMetrics interface {
+	Metrics
+	// ConcurrentSafe marks the implementation; it is never called.
+	ConcurrentSafe()
 }
 
 // UnfinishedWork returns how long the keys being processed (handed out by

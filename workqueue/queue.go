@@ -61,8 +61,11 @@ type Queue[K comparable] struct {
 	// them, above which an add recalls them.
 	hand      handoff[K]
 	offerPrio int32
-	noHandoff bool          // tests: every Get takes the lock, as before the hand-off
-	doneSpare []finished[K] // the other buffer of hand.dones, for reuse
+	noHandoff bool // every Get takes the lock, as before the hand-off (lockedMetrics, tests)
+	// lockedMetrics: Metrics is not a ConcurrentMetrics, so it is called
+	// with mu held only.
+	lockedMetrics bool
+	doneSpare     []finished[K] // the other buffer of hand.dones, for reuse
 
 	tm *timedState // with metrics on only
 
@@ -101,6 +104,11 @@ func (q *Queue[K]) initLocked() {
 	q.timed = q.metrics != nil
 	if q.timed {
 		q.tm = new(timedState)
+		// A Metrics not known to be safe for concurrent use is called
+		// under the lock only: no hand-off, depth told before unlocking.
+		_, concurrent := q.metrics.(ConcurrentMetrics)
+		q.lockedMetrics = !concurrent
+		q.noHandoff = !concurrent
 	}
 	q.epoch = time.Now()
 	q.inited.Store(true)
@@ -135,6 +143,10 @@ func (q *Queue[K]) unlock() {
 		depthChanged := q.depthChanged
 		if depthChanged {
 			q.depthChanged = false
+			if q.lockedMetrics {
+				q.publishDepth()
+				depthChanged = false
+			}
 		}
 		q.mu.Unlock()
 		if w != nil {
