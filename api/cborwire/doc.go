@@ -16,5 +16,7 @@
 // recognized whatever the order of their keys (a managedFields entry's
 // FieldsV1 included, so a repeated one is transcoded to JSON once).
 // Without a Decoder table, the strings of a decode are carved from a few
-// chunks rather than allocated one by one.
+// chunks rather than allocated one by one, and so are the boxes of an
+// untyped value (string headers, numbers, short arrays); its map keys
+// are interned within the decode.
 package cborwire
