@@ -17,6 +17,9 @@ const maxMapHint = 1024
 // kube-apiserver put their keys in. A map key that is not a string, or
 // NaN or an infinity, is an error.
 func (d *Decoder) Any() any {
+	if d.Table == nil {
+		return d.dynValue()
+	}
 	return d.anyValue()
 }
 
@@ -30,6 +33,9 @@ func (d *Decoder) AnyObject() map[string]any {
 	if d.peek()>>5 != majorMap {
 		d.Fail("map[string]any")
 		return nil
+	}
+	if d.Table == nil {
+		return d.dynObject()
 	}
 	return d.anyMap(false)
 }

@@ -70,6 +70,8 @@ type Decoder struct {
 	stack            []any
 	strs             []string         // StringMap: the keys and values of the maps being read
 	arena            wire.StringArena // plainString: the current chunk
+	dyn              dynBoxes         // plain dynamic decodes: chunks of boxes
+	dynKeys          dynKeys          // plain dynamic decodes: their keys
 	strBuf           []byte           // indefinite strings, joined
 	jsonBuf          []byte           // transcoding scratch
 	members          []member         // transcoding: the members of the maps being read
@@ -98,6 +100,8 @@ func (d *Decoder) Reset(data []byte) {
 	d.scans, d.scanEnd, d.scanWork, d.scanAt = d.scans[:0], 0, 0, 0
 	d.arena.Drop() // a chunk never holds the strings of two decodes
 	d.memo.reset() // nor the memo the transcodings of two
+	d.dyn.drop()
+	d.dynKeys.drop()
 }
 
 // Err returns the first error met, or nil.

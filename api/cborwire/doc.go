@@ -19,5 +19,6 @@
 // within it) equal in content to one transcoded twice before copies that
 // JSON instead of transcoding again. Without a Decoder table, the
 // strings of a decode are carved from a few chunks rather than allocated
-// one by one.
+// one by one, and so are the boxes of an untyped value (string headers,
+// numbers, short arrays); its map keys are interned within the decode.
 package cborwire

@@ -12,4 +12,7 @@
 // An Unstructured is not safe for concurrent mutation. Objects handed out
 // by a cache are shared: do not modify them, DeepCopy them first. Decode
 // errors match wire.ErrMalformed (which codec.ErrMalformed is too).
+//
+// Frozen holds an object in one immutable string, for caches; a
+// CBORFreezer reads one from CBOR without building the maps in between.
 package unstructured

@@ -3,6 +3,7 @@ package unstructured_test
 import (
 	"fmt"
 
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/unstructured"
 )
 
@@ -21,4 +22,21 @@ func ExampleFreeze() {
 	// Output:
 	// true w1 7
 	// changed w1
+}
+
+// A cache that keeps objects frozen can read them from CBOR straight
+// into that form, without building the maps of an Unstructured.
+func ExampleCBORFreezer() {
+	cb, err := cborwire.FromJSON([]byte(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w1","resourceVersion":"7"},"spec":{"size":3}}`))
+	if err != nil {
+		panic(err)
+	}
+	var z unstructured.CBORFreezer // reused: it keeps its scratch space
+	f, err := z.Freeze(cborwire.NewDecoder(cb, nil))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(f.Name(), f.ResourceVersion(), f.Thaw().Object["spec"])
+	// Output:
+	// w1 7 map[size:3]
 }

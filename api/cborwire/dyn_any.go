@@ -1,0 +1,145 @@
+package cborwire
+
+// The plain dynamic decode (no Table): the values Any gives, built with
+// fewer allocations. Strings, large integers, floats and slice headers
+// are boxed from chunks (dynBoxes), the elements of short definite
+// arrays are decoded straight into a backing array carved from a chunk,
+// and maps are made at the size their head gives. A map head's count is
+// bounded by the bytes left (OpenMap) and the hint by maxMapHint, so a
+// hostile count presizes nothing unbounded.
+
+// dynObject reads a map as the top of an object.
+func (d *Decoder) dynObject() map[string]any {
+	n, ok := d.OpenMap("map[string]any")
+	if !ok {
+		return nil
+	}
+	return d.dynMapEntries(n)
+}
+
+// dynValue reads one item, as anyValue does without a Table.
+func (d *Decoder) dynValue() any {
+	d.skipTags()
+	if d.err != nil {
+		return nil
+	}
+	if d.pos >= len(d.buf) {
+		d.short("unexpected end of input")
+		return nil
+	}
+	switch c := d.buf[d.pos]; c >> 5 {
+	case majorUint, majorNegint:
+		v, u, fits, ok := d.integer("int64")
+		if !ok {
+			return nil
+		}
+		if !fits { // as the JSON path: beyond int64, a float64
+			return d.boxFloat(float64(u))
+		}
+		return d.boxInt(v)
+	case majorBytes, majorText:
+		b, ok := d.stringBytes("string")
+		if !ok {
+			return nil
+		}
+		if len(b) == 0 {
+			return ""
+		}
+		return d.boxString(d.plainString(b))
+	case majorArray:
+		return d.dynArray()
+	case majorMap:
+		n, ok := d.OpenMap("map[string]any")
+		if !ok {
+			return nil
+		}
+		m := d.dynMapEntries(n)
+		if m == nil {
+			return nil // an error: no typed nil in the any
+		}
+		return m
+	case majorSimple:
+		switch {
+		case c == valTrue:
+			d.pos++
+			return true
+		case c == valFalse:
+			d.pos++
+			return false
+		case c == valNull || c == valUndefined:
+			d.pos++
+			return nil
+		case c == 0xf9 || c == 0xfa || c == 0xfb:
+			f, ok := d.float("float64")
+			if !ok {
+				return nil
+			}
+			return d.boxFloat(f)
+		}
+	}
+	d.Skip() // records the error
+	return nil
+}
+
+// dynMapEntries reads the entries of an opened map of n entries (-1: an
+// indefinite length) into a map made at the head's size.
+func (d *Decoder) dynMapEntries(n int) map[string]any {
+	m := make(map[string]any, MapCap(n))
+	count := 0
+	for i := 0; d.NextKey(i, n); i++ {
+		k := d.key(d.Key())
+		v := d.dynValue()
+		if d.err != nil {
+			return nil
+		}
+		m[k] = v
+		count++
+	}
+	if d.err != nil {
+		return nil
+	}
+	if len(m) != count {
+		// kube-apiserver refuses such maps; the JSON path keeps the last.
+		d.syntax("map with a duplicate key")
+		return nil
+	}
+	return m
+}
+
+// dynArray reads an array as an any holding a []any. A definite array
+// is decoded in place into its backing array, made at the head's count
+// (bounded by the bytes left, one per element) when that takes at most
+// maxPrealloc bytes; a longer or indefinite one is gathered on d.stack
+// first, so a head claiming more elements than it holds presizes
+// nothing large.
+func (d *Decoder) dynArray() any {
+	n, ok := d.OpenArray("[]any")
+	if !ok {
+		return nil
+	}
+	if n >= 0 && n <= maxPrealloc/16 {
+		out := d.elemSlice(n)
+		for i := 0; d.NextElem(i, n); i++ {
+			out[i] = d.dynValue()
+		}
+		if d.err != nil {
+			return nil
+		}
+		return d.boxSlice(out)
+	}
+	base := len(d.stack)
+	for i := 0; d.NextElem(i, n); i++ {
+		d.stack = append(d.stack, d.dynValue())
+	}
+	elems := d.stack[base:]
+	defer func() {
+		clear(elems)
+		d.stack = d.stack[:base]
+	}()
+	if d.err != nil {
+		return nil
+	}
+	out := make([]any, len(elems))
+	copy(out, elems)
+	return d.boxSlice(out)
+}
