@@ -157,6 +157,10 @@ func (q *queueOf) QueueLatency(d time.Duration) { q.latency.Observe(d.Seconds())
 func (q *queueOf) WorkDuration(d time.Duration) { q.work.Observe(d.Seconds()) }
 func (q *queueOf) Retry()                       { q.retries.Inc() }
 
+// ConcurrentSafe: Prometheus collectors are safe for concurrent use, so
+// the queue may call them without its lock (workqueue.ConcurrentMetrics).
+func (q *queueOf) ConcurrentSafe() {}
+
 // Queue returns the workqueue.Metrics of the queue of the controller
 // name, for controller.Options.Queue.Metrics (the name and controller
 // labels are both name, as controller-runtime has them). The unfinished

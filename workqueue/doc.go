@@ -73,9 +73,11 @@
 //
 // Options.Metrics receives what client-go's workqueue metrics record:
 // adds, depth, queue latency, work duration and retries, through a small
-// interface to adapt to any metrics library; UnfinishedWork gives the
-// unfinished-work and longest-running figures on demand. With no Metrics
-// the queue reads no clock on its hot path.
+// interface to adapt to any metrics library (called under the queue's
+// lock, unless it is a ConcurrentMetrics, as package metrics' queues
+// are); UnfinishedWork gives the unfinished-work and
+// longest-running figures on demand. With no Metrics the queue reads no
+// clock on its hot path.
 //
 // # Cost
 //
@@ -95,7 +97,14 @@
 // once, and an Add of one is absorbed as for any queued key; an Add of a
 // higher priority puts them back first), and a Done that finds the lock
 // busy leaves its key to the lock's holder, which applies it before
-// anything else reads the queue. With Metrics set, Gets take the lock.
+// anything else reads the queue. With a ConcurrentMetrics as well: a
+// Get taking an offered key records its queue latency and start time itself, a Done
+// left to the holder carries its own time, and the depth is counted
+// apart from the lock, so every figure is what it would be had each call
+// taken the lock (a Metrics that is not one keeps every Get on the
+// lock, so that it is called under the lock only). Forget, which a
+// controller calls after each success, takes the lock only while some
+// key has a backoff.
 //
 // All methods are safe for concurrent use. Keys must be comparable with
 // ==, as map keys are; a key is held until it is Done (and not delayed),

@@ -1,8 +1,10 @@
 package workqueue
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // maxOffer is how many keys a Get moves to the hand-off at once: the
@@ -51,27 +53,50 @@ type offer[K comparable] struct {
 	at  int64 // its ring slot's time
 }
 
+// notStarted is a start time of handoff.started before a Get claimed its
+// offer.
+const notStarted = math.MinInt64
+
 // left is how many offers are not claimed yet.
 func (h *handoff[K]) left() int {
 	s := h.resolved.Load() // first: filled only grows
 	return int(h.filled.Load() - s)
 }
 
-// take claims the oldest offer, if any, and returns its key.
-func (h *handoff[K]) take() (key K, ok bool) {
+// take claims the oldest offer, if any, and returns its key and its
+// number. Unless timed it counts the offer read; with metrics the caller
+// stamps the offer first, then counts it (see claimedTimed).
+func (h *handoff[K]) take(timed bool) (key K, s uint64, ok bool) {
 	for {
-		s := h.resolved.Load()
+		s = h.resolved.Load()
 		if s >= h.filled.Load() {
-			return key, false
+			return key, 0, false
 		}
 		if h.resolved.CompareAndSwap(s, s+1) {
 			// The batch of offer s stays until this read is counted.
 			o := &h.keys[s-h.first]
 			key, o.key = o.key, key
-			h.read.Add(1)
-			return key, true
+			if !timed {
+				h.read.Add(1)
+			}
+			return key, s, true
 		}
 	}
+}
+
+// claimedTimed records, with metrics on, that a Get took offer s: its
+// start time (for the lock's holder to copy to its record), one key less
+// queued and its queue latency, all without the queue's lock; then it
+// counts the offer read, which lets the batch go.
+func (q *Queue[K]) claimedTimed(s uint64) {
+	h := &q.hand
+	i := s - h.first
+	now, queuedAt := q.now(), h.keys[i].at
+	q.tm.started[i].Store(now)
+	h.read.Add(1)
+	q.tm.depth.Add(-1)
+	q.publishDepth()
+	q.metrics.QueueLatency(time.Duration(now - queuedAt))
 }
 
 // waiting reports whether the offer of record r (state offered) is still
@@ -84,16 +109,18 @@ func (h *handoff[K]) waiting(r *record[K]) bool {
 // offerLocked moves up to maxOffer more queued keys of priority 0 or
 // above to the hand-off, if every key offered before was claimed and
 // read, so that the next Gets take them without q.mu. The keys are those
-// popLocked would hand out next, in that order. Not with metrics on:
-// each Get there stamps its key's queue latency.
+// popLocked would hand out next, in that order.
 func (q *Queue[K]) offerLocked() {
 	h := &q.hand
-	if q.ready == 0 || q.timed {
+	if q.ready == 0 || q.noHandoff {
 		return
 	}
 	f := h.filled.Load()
 	if h.resolved.Load() != f || h.read.Load() != f {
 		return
+	}
+	if q.timed {
+		q.keepStartsLocked()
 	}
 	h.keys, h.first = h.keys[:0], f
 	q.offerPrio = maxPrio
@@ -112,8 +139,23 @@ func (q *Queue[K]) offerLocked() {
 		q.processing++
 		q.offerPrio = min(q.offerPrio, r.prio)
 		h.keys = append(h.keys, offer[K]{key: r.key, rec: rec, at: r.queuedAt})
+		if q.timed {
+			q.tm.started[n].Store(notStarted)
+		}
 	}
 	h.filled.Store(f + uint64(len(h.keys)))
+}
+
+// keepStartsLocked copies the start times of the last batch's keys still
+// marked offered, which were claimed (the others were recalled), to their
+// records before the batch goes. With metrics on only.
+func (q *Queue[K]) keepStartsLocked() {
+	h := &q.hand
+	for i := range h.keys {
+		if r := &q.t.recs[h.keys[i].rec]; r.state&offered != 0 {
+			q.takenLocked(r)
+		}
+	}
 }
 
 // recallLocked puts the keys still waiting in the hand-off back at the
@@ -158,22 +200,46 @@ func (h *handoff[K]) stamp(now int64) {
 
 // takenLocked reports whether record r, which is processing, was handed
 // out by a Get (rather than waiting in the hand-off), and if so clears
-// its offered mark.
+// its offered mark, with metrics on once its Get recorded its start time
+// (copied to r.startedAt): a Get that claimed it may still be returning
+// it, and then the mark stays until Done or the next batch (offerLocked).
 func (q *Queue[K]) takenLocked(r *record[K]) bool {
-	if r.state&offered == 0 {
-		return true
-	}
+	return r.state&offered == 0 || q.claimedLocked(r)
+}
+
+// claimedLocked is takenLocked for a record marked offered; not inlined,
+// so that takenLocked is.
+//
+//go:noinline
+func (q *Queue[K]) claimedLocked(r *record[K]) bool {
 	if q.hand.waiting(r) {
 		return false
+	}
+	if q.timed {
+		at := q.startOf(r)
+		if at == notStarted {
+			return true
+		}
+		r.startedAt = at
 	}
 	r.state &^= offered
 	return true
 }
 
-// finished is a key whose Done found the queue's lock busy, with its hash.
+// startOf is when the Get that claimed record r's offer did so, or
+// notStarted if that Get has not recorded it yet. r is offered and
+// claimed, and its offer in the current batch (offerLocked clears the
+// marks of the batch before).
+func (q *Queue[K]) startOf(r *record[K]) int64 {
+	return q.tm.started[r.gen-q.hand.first].Load()
+}
+
+// finished is a key whose Done found the queue's lock busy, with its hash
+// and, with metrics on, the time of the Done.
 type finished[K comparable] struct {
 	key  K
 	hash uint32
+	at   int64
 }
 
 // doneLater leaves key, whose Done found the queue's lock busy, for the
@@ -182,10 +248,10 @@ type finished[K comparable] struct {
 // such Dones first, so nothing sees the queue as if they had not been
 // called: an Add after Done returns queues the key anew, and the drain of
 // ShutDownWithDrain counts them done.
-func (q *Queue[K]) doneLater(key K, hash uint32) {
+func (q *Queue[K]) doneLater(key K, hash uint32, at int64) {
 	h := &q.hand
 	h.mu.Lock()
-	h.dones = append(h.dones, finished[K]{key, hash})
+	h.dones = append(h.dones, finished[K]{key, hash, at})
 	h.pending.Store(int32(len(h.dones)))
 	h.mu.Unlock()
 	if q.mu.TryLock() { // the holder may have looked at pending before the append
@@ -203,7 +269,7 @@ func (q *Queue[K]) applyDonesLocked() {
 	h.pending.Store(0)
 	h.mu.Unlock()
 	for _, d := range dones {
-		q.doneLocked(d.key, d.hash)
+		q.doneLocked(d.key, d.hash, d.at)
 	}
 	clear(dones)
 	q.doneSpare = dones[:0]

@@ -2,6 +2,7 @@ package workqueue
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -84,16 +85,47 @@ func worker(q *Queue[string], work time.Duration) (got func() []handed, stop fun
 		}
 }
 
-// recorder is a Metrics that records what it is told.
+// recorder is a Metrics that records what it is told. The queue calls it
+// from several goroutines, as it would a Prometheus collector.
 type recorder struct {
+	mu sync.Mutex
+	r  recorded
+}
+
+// recorded is what a recorder was told.
+type recorded struct {
 	Adds, Retries int
 	Depths        []int
 	Latencies     []time.Duration
 	Works         []time.Duration
 }
 
-func (r *recorder) Add()                         { r.Adds++ }
-func (r *recorder) Depth(n int)                  { r.Depths = append(r.Depths, n) }
-func (r *recorder) QueueLatency(d time.Duration) { r.Latencies = append(r.Latencies, d) }
-func (r *recorder) WorkDuration(d time.Duration) { r.Works = append(r.Works, d) }
-func (r *recorder) Retry()                       { r.Retries++ }
+func (r *recorder) Add()        { r.do(func(c *recorded) { c.Adds++ }) }
+func (r *recorder) Depth(n int) { r.do(func(c *recorded) { c.Depths = append(c.Depths, n) }) }
+func (r *recorder) QueueLatency(d time.Duration) {
+	r.do(func(c *recorded) { c.Latencies = append(c.Latencies, d) })
+}
+func (r *recorder) WorkDuration(d time.Duration) {
+	r.do(func(c *recorded) { c.Works = append(c.Works, d) })
+}
+func (r *recorder) Retry() { r.do(func(c *recorded) { c.Retries++ }) }
+
+// ConcurrentSafe: a recorder locks its own mutex (ConcurrentMetrics).
+func (r *recorder) ConcurrentSafe() {}
+
+func (r *recorder) do(f func(*recorded)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f(&r.r)
+}
+
+// get returns a copy of what r was told so far.
+func (r *recorder) get() recorded {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := r.r
+	c.Depths = slices.Clone(c.Depths)
+	c.Latencies = slices.Clone(c.Latencies)
+	c.Works = slices.Clone(c.Works)
+	return c
+}

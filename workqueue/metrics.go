@@ -1,12 +1,17 @@
 package workqueue
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Metrics is told what a Queue does, to feed a metrics library of the
-// caller's choice (the names follow client-go's workqueue metrics). The
-// queue calls it with its lock held, so calls arrive in order and see
-// consistent values: they must be quick (a counter increment, an
-// observation) and must not call the queue.
+// caller's choice (the names follow client-go's workqueue metrics). Its
+// calls must be quick (a counter increment, an observation) and must
+// not call the queue. A Metrics that is not a ConcurrentMetrics is
+// called with the queue's lock held only, so calls arrive one at a time
+// and in order; Gets then take the lock, as without the hand-off (see
+// the package doc's Cost).
 type Metrics interface {
 	// Add: a key was added that was not queued already (the adds
 	// counter).
@@ -20,6 +25,21 @@ type Metrics interface {
 	WorkDuration(d time.Duration)
 	// Retry: AddAfter or AddRateLimited was called.
 	Retry()
+}
+
+// ConcurrentMetrics is a Metrics whose methods are safe for concurrent
+// use, as Prometheus collectors are (package metrics' queues are). The
+// queue then calls it from the goroutines calling the queue, some with
+// its lock held and some without: a Get taking an offered key records
+// its queue latency without the lock, and the depth is published after
+// the lock is released. Depth calls are still made one at a time, and
+// the last one made after a change reports the depth after it. The work
+// duration of a Done that found the lock busy is measured to the Done
+// and told by the lock's holder before it lets the lock go.
+type ConcurrentMetrics interface {
+	Metrics
+	// ConcurrentSafe marks the implementation; it is never called.
+	ConcurrentSafe()
 }
 
 // UnfinishedWork returns how long the keys being processed (handed out by
@@ -36,11 +56,73 @@ func (q *Queue[K]) UnfinishedWork() (total, longest time.Duration) {
 	}
 	now := q.now()
 	for i := range q.t.recs {
-		if r := &q.t.recs[i]; r.state&processing != 0 {
-			d := time.Duration(now - r.startedAt)
-			total += d
-			longest = max(longest, d)
+		r := &q.t.recs[i]
+		if r.state&processing == 0 || !q.takenLocked(r) {
+			continue // not processing, or offered and not handed out yet
 		}
+		started := r.startedAt
+		if r.state&offered != 0 { // its Get has not recorded the start yet
+			started = now
+		}
+		d := time.Duration(now - started)
+		total += d
+		longest = max(longest, d)
 	}
 	return total, longest
+}
+
+// timedState is what a Queue keeps with metrics on only, besides the
+// times in its records.
+type timedState struct {
+	// depth is the keys queued, offered keys included: kept apart from
+	// the lock's state, since Gets that claim offered keys lower it
+	// without the lock (see publishDepth).
+	depth depthGauge
+	// started[i] is when a Get claimed hand.keys[i] (notStarted until
+	// then): the claiming Get holds no lock to write it in the key's
+	// record, so the lock's holder copies it there (takenLocked).
+	started [maxOffer]atomic.Int64
+}
+
+// depthGauge is the depth Metrics.Depth reports: the keys queued, those
+// in the hand-off included. Adds raise it and Gets lower it, some under
+// the queue's lock and some not (Gets taking offered keys), so it is
+// counted apart from the lock's state and published by publishDepth.
+type depthGauge struct {
+	_          [64]byte // off the lines of the queue's lock and the hand-off
+	n          atomic.Int64
+	dirty      atomic.Bool // changed since the value last published was read
+	publishing atomic.Bool // a goroutine is calling Metrics.Depth
+	_          [64]byte
+}
+
+// Add changes the depth by d; publishDepth reports it.
+func (g *depthGauge) Add(d int64) { g.n.Add(d) }
+
+// publishDepth reports the depth to Metrics.Depth after a change. Calls
+// are made one at a time: a goroutine that finds another publishing
+// marks the depth dirty and leaves it to that one, which reads the depth
+// again when it sees the mark after it is done. So the last call
+// reports the depth after every change made before it, and no goroutine
+// waits for another.
+func (q *Queue[K]) publishDepth() {
+	g := &q.tm.depth
+	for {
+		if g.publishing.CompareAndSwap(false, true) {
+			if g.dirty.Load() {
+				g.dirty.Store(false)
+			}
+			q.metrics.Depth(int(g.n.Load()))
+			g.publishing.Store(false)
+			if !g.dirty.Load() {
+				return
+			}
+			continue // changed while publishing, by one that left it here
+		}
+		g.dirty.Store(true)
+		if g.publishing.Load() {
+			return // the publisher sees the mark once it is done
+		}
+		// The publisher was done before the mark: publish here.
+	}
 }

@@ -43,16 +43,14 @@ func TestMetrics(t *testing.T) {
 		q.AddAfter("c", time.Second)
 		q.AddRateLimited("d")
 		time.Sleep(time.Minute)
-		want := &recorder{
+		want := recorded{
 			Adds:      5, // a, b, a again, c and d when due
 			Retries:   2,
 			Depths:    []int{1, 2, 1, 0, 1, 2, 3},
 			Latencies: []time.Duration{2 * time.Second, 5 * time.Second},
 			Works:     []time.Duration{4 * time.Second, time.Second},
 		}
-		q.mu.Lock() // the timer's goroutine told m about c and d, under the lock
-		defer q.mu.Unlock()
-		if diff := cmp.Diff(want, m); diff != "" {
+		if diff := cmp.Diff(want, m.get()); diff != "" {
 			t.Errorf("metrics (-want +got):\n%s", diff)
 		}
 	})

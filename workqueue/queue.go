@@ -23,19 +23,20 @@ type Queue[K comparable] struct {
 	// Read and written by every Add, Get and Done, so kept together: a
 	// critical section then touches few cache lines, and few lines move
 	// between CPUs when the lock does.
-	mu         sync.Mutex
-	inited     atomic.Bool // set, under mu, once the state below is made
-	shutdown   bool        // ShutDown was called
-	timed      bool        // metrics on: stamp queue and work times
-	aged       bool        // keys of a priority other than 0 were queued: stamp queue times
-	ready      int         // keys queued (live slots in the rings)
-	processing int         // keys handed out by Get, no Done yet
-	busy       int         // levels whose ring is not empty
-	gen        uint64      // last generation given to a ring slot
-	wakeNext   *waiter     // taken out of waiters, to be woken by unlock
-	t          table[K]    // every key queued, processing or delayed
-	levels     []*level    // queued keys by priority, highest first
-	waiters    []*waiter   // parked Get calls, most recent last
+	mu           sync.Mutex
+	inited       atomic.Bool // set, under mu, once the state below is made
+	shutdown     bool        // ShutDown was called
+	timed        bool        // metrics on: stamp queue and work times
+	aged         bool        // keys of a priority other than 0 were queued: stamp queue times
+	depthChanged bool        // metrics on: the depth changed under the lock, for unlock to publish
+	ready        int         // keys queued (live slots in the rings)
+	processing   int         // keys handed out by Get, no Done yet
+	busy         int         // levels whose ring is not empty
+	gen          uint64      // last generation given to a ring slot
+	wakeNext     *waiter     // taken out of waiters, to be woken by unlock
+	t            table[K]    // every key queued, processing or delayed
+	levels       []*level    // queued keys by priority, highest first
+	waiters      []*waiter   // parked Get calls, most recent last
 
 	opts    Options                    // with defaults, once inited
 	spare   []*waiter                  // unparked waiters, for reuse
@@ -60,7 +61,15 @@ type Queue[K comparable] struct {
 	// them, above which an add recalls them.
 	hand      handoff[K]
 	offerPrio int32
-	doneSpare []finished[K] // the other buffer of hand.dones, for reuse
+	noHandoff bool // every Get takes the lock, as before the hand-off (lockedMetrics, tests)
+	// lockedMetrics: Metrics is not a ConcurrentMetrics, so it is called
+	// with mu held only.
+	lockedMetrics bool
+	doneSpare     []finished[K] // the other buffer of hand.dones, for reuse
+
+	tm *timedState // with metrics on only
+
+	retrying atomic.Int32 // len(retries), for Forget to skip the lock when 0
 }
 
 // New returns a queue configured by opts. It fails with an error
@@ -93,6 +102,14 @@ func (q *Queue[K]) initLocked() {
 	}
 	q.metrics = q.opts.Metrics
 	q.timed = q.metrics != nil
+	if q.timed {
+		q.tm = new(timedState)
+		// A Metrics not known to be safe for concurrent use is called
+		// under the lock only: no hand-off, depth told before unlocking.
+		_, concurrent := q.metrics.(ConcurrentMetrics)
+		q.lockedMetrics = !concurrent
+		q.noHandoff = !concurrent
+	}
 	q.epoch = time.Now()
 	q.inited.Store(true)
 }
@@ -123,9 +140,20 @@ func (q *Queue[K]) unlock() {
 	for {
 		w := q.wakeNext
 		q.wakeNext = nil
+		depthChanged := q.depthChanged
+		if depthChanged {
+			q.depthChanged = false
+			if q.lockedMetrics {
+				q.publishDepth()
+				depthChanged = false
+			}
+		}
 		q.mu.Unlock()
 		if w != nil {
 			w.wake <- struct{}{}
+		}
+		if depthChanged {
+			q.publishDepth()
 		}
 		if q.hand.pending.Load() == 0 || !q.mu.TryLock() {
 			return
@@ -166,7 +194,10 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 		if err := ctx.Err(); err != nil {
 			return zero, err
 		}
-		if key, ok := q.hand.take(); ok {
+		if key, s, ok := q.hand.take(q.timed); ok {
+			if q.timed {
+				q.claimedTimed(s)
+			}
 			return key, nil
 		}
 	}
@@ -180,7 +211,10 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 			q.unlock()
 			return zero, err
 		}
-		if key, ok := q.hand.take(); ok { // offered by another Get: older than the queued keys
+		if key, s, ok := q.hand.take(q.timed); ok { // offered by another Get: older than the queued keys
+			if q.timed {
+				q.claimedTimed(s)
+			}
 			q.unlock()
 			return key, nil
 		}
@@ -210,35 +244,46 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 // added since Get returned it, it is queued again now. Done of a key that
 // is not being processed does nothing.
 func (q *Queue[K]) Done(key K) {
-	if !q.inited.Load() || q.timed {
-		q.doneLocked(key, q.lockHashing(key))
+	var at int64 // with metrics on: when the work ended
+	if q.timed {
+		at = q.now()
+	}
+	if !q.inited.Load() {
+		q.doneLocked(key, q.lockHashing(key), at)
 		q.unlock()
 		return
 	}
 	hash := q.t.hash(key)
 	if !q.mu.TryLock() {
-		q.doneLater(key, hash)
+		q.doneLater(key, hash, at)
 		return
 	}
 	if q.hand.pending.Load() > 0 {
 		q.applyDonesLocked()
 	}
-	q.doneLocked(key, hash)
+	q.doneLocked(key, hash, at)
 	q.unlock()
 }
 
-// doneLocked is Done with key's hash computed.
-func (q *Queue[K]) doneLocked(key K, hash uint32) {
+// doneLocked is Done with key's hash computed, called at time at (with
+// metrics on).
+func (q *Queue[K]) doneLocked(key K, hash uint32, at int64) {
 	rec, pos, _ := q.t.lookup(key, hash)
 	if rec < 0 || q.t.recs[rec].state&processing == 0 || !q.takenLocked(&q.t.recs[rec]) {
 		return
 	}
 	r := &q.t.recs[rec]
-	r.state &^= processing
-	q.processing--
 	if q.timed {
-		q.metrics.WorkDuration(time.Duration(q.now() - r.startedAt))
+		started := r.startedAt
+		if r.state&offered != 0 {
+			// Claimed by a Get still returning it: a Done from a caller
+			// the key was not handed to. It ends the key all the same.
+			started = at
+		}
+		q.metrics.WorkDuration(time.Duration(at - started))
 	}
+	r.state &^= processing | offered
+	q.processing--
 	switch {
 	case r.state&again != 0:
 		r.state &^= again
@@ -270,7 +315,8 @@ func (q *Queue[K]) enqueueLocked(rec int32) {
 	q.pushLocked(rec)
 	q.ready++
 	if q.timed {
-		q.metrics.Depth(q.ready)
+		q.tm.depth.Add(1)
+		q.depthChanged = true
 	}
 	q.wakeOneLocked()
 }
@@ -285,7 +331,8 @@ func (q *Queue[K]) startLocked(rec int32) K {
 		now := q.now()
 		r.startedAt = now
 		q.metrics.QueueLatency(time.Duration(now - r.queuedAt))
-		q.metrics.Depth(q.ready)
+		q.tm.depth.Add(-1)
+		q.depthChanged = true
 	}
 	return r.key
 }

@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"math"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
@@ -32,8 +33,15 @@ func (q *Queue[K]) AddRateLimited(key K) {
 // was processed successfully, or when giving up on it. It does not
 // remove key from the queue.
 func (q *Queue[K]) Forget(key K) {
+	if q.inited.Load() && q.retrying.Load() == 0 {
+		// No key has a backoff: nothing to clear. Controllers call Forget
+		// after every successful reconcile, so the workers stay off the
+		// lock here while nothing fails.
+		return
+	}
 	q.lock()
 	delete(q.retries, key)
+	q.retrying.Store(int32(min(len(q.retries), math.MaxInt32)))
 	q.unlock()
 }
 
@@ -64,6 +72,7 @@ func (q *Queue[K]) backoffLocked(key K) time.Duration {
 		}}
 		r.backoff.Reset()
 		q.retries[key] = r
+		q.retrying.Store(int32(min(len(q.retries), math.MaxInt32)))
 	}
 	r.requeues++
 	// Jitter can draw above MaxInterval once the delay has reached it;

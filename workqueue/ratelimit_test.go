@@ -128,3 +128,31 @@ func TestHappyPathHasNoBackoff(t *testing.T) {
 		t.Errorf("%d keys have backoff state after Forget", len(q.retries))
 	}
 }
+
+// TestForgetWithoutBackoffs: while no key has a backoff, Forget takes no
+// lock (controllers call it after each success); once one has, Forget
+// clears it.
+func TestForgetWithoutBackoffs(t *testing.T) {
+	q := mustNew[string](t, Options{BaseDelay: time.Hour, QPS: math.Inf(1)})
+	q.lock()
+	q.Forget("a") // would wait for the lock if it took it
+	q.unlock()
+
+	q.AddRateLimited("a")
+	q.AddRateLimited("b")
+	if q.NumRequeues("a") != 1 || q.retrying.Load() != 2 {
+		t.Fatalf("after AddRateLimited: NumRequeues = %d, %d keys with a backoff", q.NumRequeues("a"), q.retrying.Load())
+	}
+	q.Forget("a")
+	if q.NumRequeues("a") != 0 || q.NumRequeues("b") != 1 || q.retrying.Load() != 1 {
+		t.Fatalf("after Forget(a): NumRequeues = %d, %d; %d keys with a backoff", q.NumRequeues("a"), q.NumRequeues("b"), q.retrying.Load())
+	}
+	q.Forget("b")
+	if q.NumRequeues("b") != 0 || q.retrying.Load() != 0 {
+		t.Fatalf("after Forget(b): NumRequeues = %d; %d keys with a backoff", q.NumRequeues("b"), q.retrying.Load())
+	}
+	q.lock()
+	q.Forget("b")
+	q.unlock()
+	q.ShutDown()
+}

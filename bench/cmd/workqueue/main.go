@@ -6,6 +6,7 @@
 // allocations at most half).
 //
 //	cd bench && go run ./cmd/workqueue -rounds 5
+//	cd bench && go run ./cmd/workqueue -rounds 5 -metrics   # as a controller manager's queues run
 //
 // The workload, for each worker count W: one queue per run; W workers
 // Get and Done keys with no work in between (what is measured is the
@@ -23,7 +24,11 @@
 // runtime.MemStats Mallocs over the run divided by its adds (the harness
 // allocates nothing per burst). gets/add shows how many adds became
 // reconciles: 0.5 when every duplicate is absorbed (a little under when a
-// held key absorbed a later burst's adds). The SDKs alternate
+// held key absorbed a later burst's adds). cpu-ns/item is the process's
+// CPU time over the run per add, and its ratio client-go's over
+// kubewire's: on a machine shared with other work it moves less than
+// items/s. With -metrics both queues record Prometheus workqueue series
+// (see metered.go). The SDKs alternate
 // run by run, and each figure is the median of the rounds.
 package main
 
@@ -39,6 +44,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"text/tabwriter"
 	"time"
 )
@@ -62,6 +68,9 @@ type config struct {
 	// while a worker holds the key, so only the last is exact). For
 	// tests: it costs an atomic operation or two per add and per get.
 	check bool
+	// metrics makes each queue record controller-runtime's workqueue
+	// series (see metered.go).
+	metrics bool
 }
 
 // result is one run of one SDK.
@@ -70,14 +79,19 @@ type result struct {
 	adds    int
 	gets    int // items handed out: fewer than adds, by the duplicates
 	mallocs uint64
+	cpu     time.Duration // the process's CPU time (user + system) over the run
 }
 
 func (r result) itemsPerSecond() float64 { return float64(r.adds) / r.seconds }
 func (r result) allocsPerItem() float64  { return float64(r.mallocs) / float64(r.adds) }
+func (r result) cpuPerItem() float64     { return float64(r.cpu.Nanoseconds()) / float64(r.adds) }
 
 // row is the median figures of one SDK at one worker count.
 type row struct {
 	itemsPerSecond, allocsPerItem, getsPerAdd float64
+	// cpuPerItem is CPU nanoseconds per add: on a machine shared with
+	// other work it moves less than items/s (no target: informational).
+	cpuPerItem float64
 }
 
 func main() {
@@ -90,8 +104,9 @@ func main() {
 	only := flag.String("only", "", "run only this SDK (kubewire or client-go), for profiling")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the runs to this file")
 	memProfile := flag.String("memprofile", "", "write an allocation profile of the runs to this file")
+	metered := flag.Bool("metrics", false, "queues record Prometheus workqueue metrics, as a controller manager's do")
 	flag.Parse()
-	cfg := config{producers: *producers, adds: *adds, keys: *keys, rounds: *rounds, out: os.Stdout}
+	cfg := config{producers: *producers, adds: *adds, keys: *keys, rounds: *rounds, out: os.Stdout, metrics: *metered}
 	if *quick {
 		cfg.adds, cfg.rounds = 100_000, 1
 	}
@@ -151,8 +166,12 @@ func run(cfg config) (map[int][2]row, error) {
 	for i := range 2 * cfg.keys {
 		keys[i%2] = append(keys[i%2], fmt.Sprintf("default/pod-%06d", i))
 	}
-	fmt.Fprintf(cfg.out, "%d producers adding bursts of %d keys (each twice), %d adds per run, no work per item; %s, GOMAXPROCS %d, median of %d rounds\n\n",
-		cfg.producers, cfg.keys, max(1, cfg.adds/(2*cfg.keys))*2*(cfg.keys/cfg.producers*cfg.producers), runtime.Version(), runtime.GOMAXPROCS(0), cfg.rounds)
+	withMetrics := "no metrics"
+	if cfg.metrics {
+		withMetrics = "Prometheus workqueue metrics on"
+	}
+	fmt.Fprintf(cfg.out, "%d producers adding bursts of %d keys (each twice), %d adds per run, no work per item, %s; %s, GOMAXPROCS %d, median of %d rounds\n\n",
+		cfg.producers, cfg.keys, max(1, cfg.adds/(2*cfg.keys))*2*(cfg.keys/cfg.producers*cfg.producers), withMetrics, runtime.Version(), runtime.GOMAXPROCS(0), cfg.rounds)
 	rows := map[int][2]row{}
 	tw := tabwriter.NewWriter(cfg.out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "workers\tfigure\tkubewire\tclient-go\tratio\ttarget\t\t")
@@ -183,9 +202,17 @@ func run(cfg config) (map[int][2]row, error) {
 		fmt.Fprintf(tw, "%d\titems/s\t%.0f\t%.0f\t%.2f\t≥ %.1f\t%s\t\n", w, kw.itemsPerSecond, cg.itemsPerSecond, tput, targetThroughput, verdict(tput >= targetThroughput))
 		fmt.Fprintf(tw, "%d\tallocs/item\t%.4f\t%.4f\t%.2f\t≤ %.1f\t%s\t\n", w, kw.allocsPerItem, cg.allocsPerItem, allocs, targetAllocations, verdict(allocs <= targetAllocations))
 		fmt.Fprintf(tw, "%d\tgets/add\t%.3f\t%.3f\t\t\t\t\n", w, kw.getsPerAdd, cg.getsPerAdd)
+		fmt.Fprintf(tw, "%d\tcpu-ns/item\t%.0f\t%.0f\t%.2f\t\t\t\n", w, kw.cpuPerItem, cg.cpuPerItem, cg.cpuPerItem/kw.cpuPerItem)
 	}
 	tw.Flush()
 	return rows, nil
+}
+
+// cpuTime is the process's CPU time so far, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // ratio is a/b, 0 when both are 0 (neither allocates).
@@ -204,13 +231,14 @@ func verdict(ok bool) string {
 }
 
 func medians(rs []result) row {
-	var tput, allocs, gets []float64
+	var tput, allocs, gets, cpu []float64
 	for _, r := range rs {
 		tput = append(tput, r.itemsPerSecond())
 		allocs = append(allocs, r.allocsPerItem())
 		gets = append(gets, float64(r.gets)/float64(r.adds))
+		cpu = append(cpu, r.cpuPerItem())
 	}
-	return row{median(tput), median(allocs), median(gets)}
+	return row{median(tput), median(allocs), median(gets), median(cpu)}
 }
 
 func median(v []float64) float64 {
@@ -254,7 +282,7 @@ func keyIndex(k string) int {
 // which may still be finishing (a duplicate add of a key being processed
 // queues it again behind the sentinel).
 func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
-	q := s.make()
+	q := s.queueOf(cfg.metrics)
 	burst := len(keys[0])
 	bursts := max(1, cfg.adds/(2*burst))
 	per := burst / cfg.producers
@@ -268,6 +296,7 @@ func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpu0 := cpuTime()
 	start := time.Now()
 	for w := range workers {
 		working.Go(func() {
@@ -335,11 +364,12 @@ func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
 	q.ShutDown()
 	working.Wait()
 	elapsed := time.Since(start)
+	cpu := cpuTime() - cpu0
 	runtime.ReadMemStats(&after)
 	for i := range added {
 		if a, h := added[i].Load(), handed[i].Load(); a != h {
 			return result{}, fmt.Errorf("%s, %d workers: key %d added in burst %d, last handed out for burst %d", s.name, workers, i, a-1, h-1)
 		}
 	}
-	return result{seconds: elapsed.Seconds(), adds: bursts * 2 * per * cfg.producers, gets: int(sum(gets)), mallocs: after.Mallocs - before.Mallocs}, nil
+	return result{seconds: elapsed.Seconds(), adds: bursts * 2 * per * cfg.producers, gets: int(sum(gets)), mallocs: after.Mallocs - before.Mallocs, cpu: cpu}, nil
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // TestBothQueues runs the benchmark briefly: both queues must take every
@@ -16,6 +18,73 @@ func TestBothQueues(t *testing.T) {
 	if testing.Short() {
 		cfg.adds, cfg.rounds = 20_000, 1
 	}
+	testBothQueues(t, cfg)
+}
+
+// TestBothQueuesWithMetrics is TestBothQueues with both queues recording
+// Prometheus workqueue metrics (-metrics).
+func TestBothQueuesWithMetrics(t *testing.T) {
+	cfg := config{workers: []int{1, 8, 64}, producers: 4, adds: 100_000, keys: 2000, rounds: 1, out: io.Discard, check: true, metrics: true}
+	if testing.Short() {
+		cfg.adds = 20_000
+	}
+	testBothQueues(t, cfg)
+}
+
+// TestMeteredQueuesRecord: the -metrics queues of both SDKs record the
+// same series: what the workload is measured with is what it says.
+func TestMeteredQueuesRecord(t *testing.T) {
+	for _, s := range sdks {
+		q := s.metered()
+		q.Add("a")
+		q.Add("a")
+		q.Add("b")
+		for range 2 {
+			k, _ := q.Get()
+			q.Done(k)
+		}
+		var reg prometheus.Gatherer
+		switch q := q.(type) {
+		case meteredKubewire:
+			reg = q.reg
+		case meteredClientGo:
+			reg = q.reg
+		default:
+			t.Fatalf("%s: metered queue %T", s.name, q)
+		}
+		families, err := reg.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]float64{}
+		for _, f := range families {
+			for _, m := range f.GetMetric() {
+				switch {
+				case m.GetCounter() != nil:
+					got[f.GetName()] = m.GetCounter().GetValue()
+				case m.GetGauge() != nil:
+					got[f.GetName()] = m.GetGauge().GetValue()
+				case m.GetHistogram() != nil:
+					got[f.GetName()] = float64(m.GetHistogram().GetSampleCount())
+				}
+			}
+		}
+		for name, want := range map[string]float64{
+			"workqueue_adds_total":             2,
+			"workqueue_depth":                  0,
+			"workqueue_queue_duration_seconds": 2,
+			"workqueue_work_duration_seconds":  2,
+			"workqueue_retries_total":          0,
+		} {
+			if v, ok := got[name]; !ok || v != want {
+				t.Errorf("%s: %s = %v (recorded: %v), want %v", s.name, name, v, ok, want)
+			}
+		}
+		q.ShutDown()
+	}
+}
+
+func testBothQueues(t *testing.T, cfg config) {
 	if testing.Verbose() {
 		cfg.out = os.Stdout
 	}

@@ -16,16 +16,29 @@ type queue interface {
 	ShutDown()
 }
 
-// sdk makes a fresh queue of one SDK for each run.
+// sdk makes a fresh queue of one SDK for each run, without metrics or
+// with them.
 type sdk struct {
-	name string
-	make func() queue
+	name          string
+	make, metered func() queue
 }
 
 var sdks = []sdk{
-	{"kubewire", newKubewire},
-	{"client-go", newClientGo},
+	{"kubewire", newKubewire, newMeteredKubewire},
+	{"client-go", newClientGo, newMeteredClientGo},
 }
+
+// queueOf makes a queue of s, with metrics if metered.
+func (s sdk) queueOf(metered bool) queue {
+	if metered {
+		return s.metered()
+	}
+	return s.make()
+}
+
+// backgroundCtx is the context of the workers' Gets: the run ends with
+// ShutDown, so it is never cancelled (but can be, as a controller's is).
+var backgroundCtx, _ = context.WithCancel(context.Background())
 
 // kubewireQueue is workqueue.Queue with its defaults; workers call Get
 // with a cancellable context, as a controller's do.
@@ -35,10 +48,8 @@ type kubewireQueue struct {
 }
 
 func newKubewire() queue {
-	ctx, cancel := context.WithCancel(context.Background())
-	_ = cancel // the run ends with ShutDown; the context lives as long as the queue
 	// The zero Queue is New(Options{}).
-	return kubewireQueue{new(workqueue.Queue[string]), ctx}
+	return kubewireQueue{new(workqueue.Queue[string]), backgroundCtx}
 }
 
 func (q kubewireQueue) Get() (string, bool) {
