@@ -13,9 +13,9 @@ import (
 )
 
 // ErrNotStreamable is returned by ListStream, before any item was handed
-// over, when the collection's answers are not JSON (protobuf, CBOR, or a
-// metadata or table view): list it in pages instead.
-var ErrNotStreamable = errors.New("client: the list answer is not JSON; it cannot be decoded as it arrives")
+// over, when the collection's answers are neither JSON nor protobuf
+// (CBOR, or a metadata or table view): list it in pages instead.
+var ErrNotStreamable = errors.New("client: the list answer is neither JSON nor protobuf; it cannot be decoded as it arrives")
 
 // ListStream reads the whole collection in one unpaged answer and hands
 // each item to each as soon as its bytes have arrived, in order, without
@@ -30,15 +30,19 @@ var ErrNotStreamable = errors.New("client: the list answer is not JSON; it canno
 // compacted past the collection's last write, within minutes on a live
 // cluster). A paginated list does not expire midway either.
 //
-// opts.Limit and opts.Continue must be empty. Only JSON answers are
-// streamed: for a resource read as protobuf, or a client that was
-// answered CBOR for it, ListStream returns an error matching
-// ErrNotStreamable without a request (until the server refuses protobuf
-// for it: then it is read as JSON), and when the server answers the
-// request in another format it closes the answer and returns that error.
+// opts.Limit and opts.Continue must be empty. JSON and protobuf
+// answers are streamed (a protobuf list's items are length-delimited
+// fields of its message, decoded one at a time as JSON items are; its
+// kind is checked before the first item). For a metadata or table view,
+// a client that was answered CBOR for the resource, or a type without
+// generated protobuf code read as protobuf, ListStream returns an error
+// matching ErrNotStreamable without a request, and when the server
+// answers in another format it closes the answer and returns that error.
+// A 406 to a protobuf or CBOR Accept is sent again asking for JSON, and
+// the resource is read as JSON from then on, as for List.
 // The answer counts against Config.MaxResponseBytes as a whole, and
-// Config.Timeout bounds the whole read. The caller decides what to do after an error
-// (items already handed over are then the caller's to discard). Error
+// Config.Timeout bounds the whole read. The caller decides what to do
+// after an error (items already handed over are then the caller's to discard). Error
 // answers and failed connections before the answer are retried by the
 // client's RetryPolicy, as for List; a connection lost while the answer
 // is read is an error matching ErrConnectionLost. An error returned by
@@ -48,7 +52,10 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 	if opts.Limit != 0 || opts.Continue != "" {
 		return meta, invalidOptions("ListStream reads the whole collection: Limit and Continue must be empty")
 	}
-	if r.info.as != "" || r.c.useProtobuf(&r.info) {
+	if r.info.as != "" {
+		return meta, ErrNotStreamable
+	}
+	if _, ok := any(r.newObj()).(protoObject); !ok && r.c.useProtobuf(&r.info) {
 		return meta, ErrNotStreamable
 	}
 	if _, cbor := r.c.cborServed.Load(r.info.gvr); cbor {
@@ -70,8 +77,16 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 	}
 	defer cancel()
 	req := &request{method: "GET", path: p, query: q}
-	req.accept, _ = r.c.acceptFor(&r.info, "")
+	accept, binary := r.c.acceptFor(&r.info, "")
+	req.accept = accept
 	resp, err := r.c.doStream(ctx, req)
+	if binary && errors.Is(err, ErrNotAcceptable) { // as negotiated does
+		r.c.jsonOnly.Store(r.info.gvr, true)
+		r.c.Logger().Debug("client: server refused protobuf or CBOR; using JSON for this resource",
+			"resource", r.info.gvr.String(), "accept", accept)
+		req.accept = codec.AcceptFor(false, "")
+		resp, err = r.c.doStream(ctx, req)
+	}
 	if err != nil {
 		return meta, err
 	}
@@ -79,12 +94,28 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 	contentType := resp.Header.Get("Content-Type")
 	r.c.notedContentType(&r.info, contentType)
 	mt, err := codec.ParseMediaType(contentType)
-	if err != nil || !mt.IsJSON() || mt.IsWatchStream() {
+	switch {
+	case err != nil || mt.IsWatchStream():
+		return meta, ErrNotStreamable
+	case mt.IsProtobuf():
+		meta, err = r.streamProtoList(resp.Body, r.c.maxBody, opts.Decoder, each)
+		if err != nil {
+			return meta, decodeError(req, err)
+		}
+		return meta, nil
+	case !mt.IsJSON():
 		return meta, ErrNotStreamable
 	}
-	s := &jsonStream{r: resp.Body, limit: r.c.maxBody}
+	return r.streamJSONList(req, resp.Body, opts, each)
+}
+
+// streamJSONList reads a JSON list answer from body, handing each item to
+// each as it arrives.
+func (r *Resource[T]) streamJSONList(req *request, body io.Reader, opts ListOptions, each func(T) error) (metav1.ListMeta, error) {
+	var meta metav1.ListMeta
+	s := &jsonStream{r: body, limit: r.c.maxBody}
 	var apiVersion, kind string
-	err = s.object(func(key string) error {
+	err := s.object(func(key string) error {
 		switch key {
 		case "items":
 			return s.array(func(item []byte) error {
@@ -124,7 +155,7 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 	}
 	// What may follow the list (a newline) is read, so that the
 	// connection can be used again.
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, 4<<10))
 	if err := r.checkKind(apiVersion, kind, true); err != nil {
 		return meta, requestError(req, nil, err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/api/wire"
 	"github.com/kubewire/kubewire/codec"
@@ -150,16 +151,21 @@ func TestListStreamFailures(t *testing.T) {
 	})
 }
 
-// Resources read as protobuf are not streamed, and no request is sent;
-// nor are paged options accepted.
+// Metadata views (as=PartialObjectMetadata) are not streamed, and no
+// request is sent; nor are paged options accepted.
 func TestListStreamRefusals(t *testing.T) {
 	c, rec := newServer(t, func(w http.ResponseWriter, r *http.Request) { http.Error(w, "unexpected", http.StatusTeapot) })
 	ctx := context.Background()
-	_, err := For[*corev1.Pod](c).ListStream(ctx, ListOptions{}, func(*corev1.Pod) error { return nil })
+	pods := GroupVersionResource{Version: "v1", Resource: "pods"}
+	_, err := Metadata(c, pods, true).ListStream(ctx, ListOptions{}, func(*metav1.PartialObjectMetadata) error { return nil })
 	if !errors.Is(err, ErrNotStreamable) {
-		t.Errorf("Pods (protobuf): got %v, want ErrNotStreamable", err)
+		t.Errorf("metadata view: got %v, want ErrNotStreamable", err)
 	}
-	_, err = Dynamic(c, GroupVersionResource{Version: "v1", Resource: "pods"}).ListStream(ctx, ListOptions{Limit: 5}, func(*unstructured.Unstructured) error { return nil })
+	_, err = For[*corev1.Pod](c).ListStream(ctx, ListOptions{Continue: "x"}, func(*corev1.Pod) error { return nil })
+	if !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("Continue set: got %v, want ErrInvalidOptions", err)
+	}
+	_, err = Dynamic(c, pods).ListStream(ctx, ListOptions{Limit: 5}, func(*unstructured.Unstructured) error { return nil })
 	if !errors.Is(err, ErrInvalidOptions) {
 		t.Errorf("Limit set: got %v, want ErrInvalidOptions", err)
 	}

@@ -78,6 +78,9 @@ func TestCollectionLargerThanOneAnswer(t *testing.T) {
 				}
 				opts := tt.opts
 				opts.Logger = testLogger(t)
+				// The pager's bounds; a streamed list too large for one
+				// answer is TestPagesLargerThanOneAnswer's.
+				opts.ListInPages = true
 				r := newReflector(t, e.res, st, opts)
 				stop := start(t, r)
 				waitInSync(t, st, e.obs, time.Minute)
@@ -123,9 +126,11 @@ func pageBytes(t *testing.T, e *env) int64 {
 	return n + 200 // the list's envelope and metadata
 }
 
-// Objects too large for the default page size in one answer: a page the
-// client refuses makes the Reflector list again at once in pages half as
-// long, until one fits, and it syncs without backing off.
+// A collection too large for one answer, of objects too large for the
+// default page size: the streamed list is refused as soon as its length
+// is read, then a page the client refuses makes the Reflector list again
+// at once in pages half as long, until one fits, and it syncs without
+// backing off; the lists after it are paged.
 func TestPagesLargerThanOneAnswer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 40, fake.Options{})
@@ -154,7 +159,7 @@ func TestPagesLargerThanOneAnswer(t *testing.T) {
 		for _, l := range e.tap.requests("list") {
 			limits = append(limits, l.limit)
 		}
-		want := []string{"500", "250", "125", "62", "31", "15", "15", "15"}
+		want := []string{"", "500", "250", "125", "62", "31", "15", "15", "15"}
 		if diff := cmp.Diff(want, limits); diff != "" {
 			t.Errorf("list limits (-want +got):\n%s", diff)
 		}

@@ -3,6 +3,7 @@ package reflector_test
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -56,15 +57,15 @@ type faultCase struct {
 func TestFaults(t *testing.T) {
 	for _, tt := range faultCases() {
 		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) { runFault(t, tt, false) })
+			synctest.Test(t, func(t *testing.T) { runFault(t, tt, listInPages) })
 		})
 	}
 }
 
-// TestFaultsStreamedLists runs the faults again with the collection's
-// answers in JSON, so that list-then-watch reads each full state as one
-// streamed list (a failed one falls back to pages at once). The faults
-// of paginated lists alone are left out.
+// TestFaultsStreamedLists runs the faults again with list-then-watch
+// reading each full state as one streamed list (a failed one falls back
+// to pages at once), the collection's answers in protobuf and in JSON.
+// The faults of paginated lists alone are left out.
 func TestFaultsStreamedLists(t *testing.T) {
 	pagesOnly := map[string]bool{
 		"410 on continue: the pager lists again from the start, in pages": true,
@@ -73,9 +74,11 @@ func TestFaultsStreamedLists(t *testing.T) {
 		if pagesOnly[tt.name] {
 			continue
 		}
-		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) { runFault(t, tt, true) })
-		})
+		for _, how := range []listedAs{streamedProtobuf, streamedJSON} {
+			t.Run(fmt.Sprintf("%s/%s", how, tt.name), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) { runFault(t, tt, how) })
+			})
+		}
 	}
 }
 
@@ -350,12 +353,22 @@ func faultCases() []faultCase {
 	}
 }
 
-// runFault runs one fault case; streamed serves the collection in JSON
-// (learnt by the Reflector's client before it starts, so that its lists
-// are streamed).
-func runFault(t *testing.T, tt faultCase, streamed bool) {
+// listedAs is how runFault's Reflector reads full states.
+type listedAs string
+
+const (
+	listInPages      listedAs = "pages"    // Options.ListInPages
+	streamedProtobuf listedAs = "protobuf" // streamed, as a typed client asks
+	streamedJSON     listedAs = "JSON"     // streamed, after a 406 to protobuf
+)
+
+// runFault runs one fault case, its full states read as how says (for
+// JSON, the Reflector's client learns that the collection is served in
+// JSON before it starts).
+func runFault(t *testing.T, tt faultCase, how listedAs) {
 	e := newEnv(t, cmp.Or(tt.n, 20), tt.fake)
-	if streamed {
+	streamed := how != listInPages
+	if how == streamedJSON {
 		// A 406 to its protobuf Accept makes the client read ConfigMaps
 		// as JSON from then on.
 		e.s.Faults().RefuseProtobuf(true)
@@ -388,6 +401,7 @@ func runFault(t *testing.T, tt faultCase, streamed bool) {
 	}
 	opts := tt.opts
 	opts.Logger = testLogger(t)
+	opts.ListInPages = how == listInPages
 	r := newReflector(t, src, st, opts)
 	stop := start(t, r)
 	if tt.settle != nil {

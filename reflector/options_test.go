@@ -153,7 +153,9 @@ func TestInitialListFromCache(t *testing.T) {
 					tt.setup(e.s)
 				}
 				st := newCheckStore(e.obs)
-				r, stop := e.run(t, st, tt.opts)
+				opts := tt.opts
+				opts.ListInPages = true // the consistent lists are paged
+				r, stop := e.run(t, st, opts)
 				waitInSync(t, st, e.obs, time.Minute)
 				first := e.tap.requests("list")
 				// A 410 relists with a consistent read, in pages.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -174,6 +175,13 @@ func TestShardSelectorChanges(t *testing.T) {
 					if err := e.obs.Delete(t.Context(), victim.Name, client.DeleteOptions{}); err != nil {
 						t.Fatal(err)
 					}
+					// When the victim is the only new object in the quarter,
+					// the store equals the server's part before the watch
+					// brought its creation and deletion: wait for them.
+					eventuallyTrue(t, "the deletion told", func() bool {
+						deletes, _ := st.counts()
+						return slices.Contains(deletes, victim.Name)
+					})
 				}
 				settled(quarter)
 				if n := len(e.tap.requests("list", "watch-list")); n != lists {

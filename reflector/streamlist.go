@@ -37,15 +37,13 @@ func (r *Reflector[T]) streamSource() (func(context.Context, client.ListOptions,
 // done is false when the list is to be read in pages instead, the store
 // having been handed nothing or Abort after the items: the options ask
 // for pages or for the cache's state (InitialListFromCache); the Source
-// cannot stream or its answers are not JSON (for now: a client learns
-// that a server refuses protobuf from a paged list), or too large or too
-// slow (Config.Timeout) for one answer (then every later list is paged
-// too); or the connection was lost while the answer arrived: pages are
-// read again one by one after such a loss, where a streamed list would
-// start over. Error answers
-// (after the client's retries, as for a page) and bad answers are the
-// Listing state's failures, as a paged list's. Otherwise it returns
-// Watching.
+// cannot stream or its answers are neither JSON nor protobuf (CBOR), or
+// too large or too slow (Config.Timeout) for one answer (then every
+// later list is paged too); or the connection was lost while the answer
+// arrived: pages are read again one by one after such a loss, where a
+// streamed list would start over. Error answers (after the client's
+// retries, as for a page) and bad answers are the Listing state's
+// failures, as a paged list's. Otherwise it returns Watching.
 func (r *Reflector[T]) streamListing(ctx context.Context, lo client.ListOptions, fromCache bool, start time.Time) (done bool, st State, err error) {
 	listStream, ok := r.streamSource()
 	if !ok || r.opts.ListInPages || r.inPages || fromCache {

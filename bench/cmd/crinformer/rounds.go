@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -90,7 +91,11 @@ func runAll(cfg config) (*report, error) {
 							// The transfer floor, measured beside each round
 							// it is compared with: the server's speed drifts
 							// with the machine's load between rounds.
-							if floor, err = srv.transferFloor(context.Background(), accept); err != nil {
+							var trace io.Writer
+							if cfg.trace {
+								trace = cfg.log
+							}
+							if floor, err = srv.transferFloor(context.Background(), accept, trace); err != nil {
 								srv.Close()
 								return nil, err
 							}

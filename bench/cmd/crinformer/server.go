@@ -212,7 +212,10 @@ func (s *server) URL() string { return s.http.URL }
 // transferFloor is the median time of three unpaged GETs of the whole
 // collection through front, asking for accept, each body read to its
 // end: the least a full state read costs from this server.
-func (s *server) transferFloor(ctx context.Context, accept string) (time.Duration, error) {
+// With trace it prints each GET's time to its headers (the server's
+// wait before the answer starts) and to its last byte, as -trace prints
+// kubewire's list.
+func (s *server) transferFloor(ctx context.Context, accept string, trace io.Writer) (time.Duration, error) {
 	k := s.gvr
 	path := "/apis/" + k.Group + "/" + k.Version + "/" + k.Resource
 	var times []time.Duration
@@ -222,12 +225,16 @@ func (s *server) transferFloor(ctx context.Context, accept string) (time.Duratio
 		if err != nil {
 			return 0, err
 		}
+		headers := time.Since(start)
 		n, err := io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		if err != nil || resp.StatusCode != http.StatusOK || n == 0 {
 			return 0, fmt.Errorf("transfer floor: GET %s: %s, %d bytes, %v", path, resp.Status, n, err)
 		}
 		times = append(times, time.Since(start))
+		if trace != nil {
+			fmt.Fprintf(trace, "floor GET %s: headers after %v, last byte after %v\n", path, headers.Round(time.Millisecond), times[len(times)-1].Round(time.Millisecond))
+		}
 	}
 	slices.Sort(times)
 	return times[1], nil

@@ -16,10 +16,12 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"time"
 
 	kwcorev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/bench/internal/etcdsettle"
 	"github.com/kubewire/kubewire/bench/internal/podgen"
 	"github.com/kubewire/kubewire/client"
 )
@@ -39,9 +41,10 @@ type cluster struct {
 	stdin io.WriteCloser
 	out   *bufio.Scanner
 	info  struct {
-		URL    string `json:"url"`
-		Token  string `json:"token"`
-		CAFile string `json:"ca_file"`
+		URL     string `json:"url"`
+		Token   string `json:"token"`
+		CAFile  string `json:"ca_file"`
+		EtcdURL string `json:"etcd_url"`
 	}
 }
 
@@ -207,4 +210,43 @@ func (s *server) seedMethod() string {
 		return "created through kube-apiserver (create, then status update)"
 	}
 	return "seeded with fake.Server.Add"
+}
+
+// settle compacts etcd after the fill, as a cluster that has run for
+// minutes is (see package etcdsettle).
+func (s *server) settle(ctx context.Context, log io.Writer) error {
+	if s.cluster == nil {
+		return errors.New("-settle needs -server kube-apiserver")
+	}
+	return etcdsettle.Settle(ctx, s.local, s.cluster.info.EtcdURL, "informer", log)
+}
+
+// transferFloor is the median time of three unpaged GETs of every Pod
+// through front, in protobuf, each body read to its end: the least a
+// full state read costs from this server. Go's transport asks for gzip
+// and unpacks it, as both SDKs' transports do.
+func (s *server) transferFloor(ctx context.Context) (time.Duration, error) {
+	const path = "/api/v1/pods"
+	var times []time.Duration
+	for range 3 {
+		start := time.Now()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.http.URL+path, nil)
+		if err != nil {
+			return 0, err
+		}
+		req.Header.Set("Authorization", "Bearer "+s.token)
+		req.Header.Set("Accept", "application/vnd.kubernetes.protobuf")
+		resp, err := s.http.Client().Do(req)
+		if err != nil {
+			return 0, err
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || n == 0 {
+			return 0, fmt.Errorf("transfer floor: GET %s: %s, %d bytes, %v", path, resp.Status, n, err)
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	return times[1], nil
 }

@@ -115,6 +115,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 	mode := fs.String("mode", "watchlist", "watchlist or list")
 	pods := fs.Int("pods", 0, "Pods the server holds")
 	pageSize := fs.Int64("pagesize", 0, "kubewire's reflector.Options.PageSize (0: the default)")
+	inPages := fs.Bool("pages", false, "kubewire lists in pages (reflector.Options.ListInPages)")
 	profile := fs.String("profile", "", "write CPU and heap profiles of each phase to files starting with this")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -123,7 +124,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c := newCounters()
-	sub, err := newSubject(*sdk, *url, *token, *mode, *pageSize, c)
+	sub, err := newSubject(*sdk, *url, *token, *mode, *pageSize, *inPages, c)
 	if err != nil {
 		return err
 	}

@@ -78,6 +78,8 @@ func main() {
 	profile := flag.String("profile", "", "write CPU and heap profiles of every child's phases into this directory")
 	serverProfile := flag.String("serverprofile", "", "write a CPU profile of this process (the fake server) to this file")
 	serverKind := flag.String("server", "fake", "fake (in this process), or kube-apiserver (a real one with etcd, run by ../e2e's cmd/cluster; default matrix 10000 realistic Pods)")
+	settle := flag.Bool("settle", false, "with -server kube-apiserver: compact etcd after filling it and wait for the watch cache to see it, as on a cluster that has run for minutes (the pages after a paginated list's first are then read from etcd, not the cache)")
+	kwPages := flag.Bool("kwpages", false, "kubewire's informers list in pages (reflector.Options.ListInPages), to compare pages with the streamed list")
 	e2eDir := flag.String("e2e", "../e2e", "the e2e module's directory, for -server kube-apiserver")
 	flag.Parse()
 	if *serverKind == "kube-apiserver" {
@@ -108,7 +110,7 @@ func main() {
 	}
 
 	cfg := config{rounds: *rounds, updates: *updates, gzip: *gzip, profile: *profile, pageSize: *pageSize, out: os.Stdout, log: os.Stderr,
-		server: *serverKind, e2eDir: *e2eDir}
+		server: *serverKind, e2eDir: *e2eDir, settle: *settle, kwPages: *kwPages}
 	if *quick {
 		*pods, *shapes, cfg.rounds, cfg.updates = "2000", "small", 1, 8000
 	}
@@ -151,6 +153,8 @@ type config struct {
 	pageSize int64
 	server   string // "fake" or "kube-apiserver"
 	e2eDir   string
+	settle   bool // compact etcd before the rounds (kube-apiserver)
+	kwPages  bool // kubewire lists in pages
 	// spawn returns the command that runs childMain with args.
 	spawn    func(args []string) *exec.Cmd
 	out, log io.Writer
@@ -181,6 +185,11 @@ type result struct {
 	RelistLive   float64 `json:"relist_peak_over_steady"`
 	RelistHeap   float64 `json:"relist_peak_heap_over_steady"`
 	EventsPerSec float64 `json:"events_per_second"`
+	// FloorSeconds is the transfer floor against kube-apiserver: one
+	// unpaged protobuf GET of every Pod, read to its end, measured just
+	// before the round (kubewire's runs only).
+	FloorSeconds  float64 `json:"floor_seconds,omitempty"`
+	SyncOverFloor float64 `json:"sync_over_floor,omitempty"`
 }
 
 func (r *result) derive() {
@@ -188,6 +197,9 @@ func (r *result) derive() {
 	r.RelistLive = ratio(r.Relist.PeakLive, r.Relist.Steady)
 	r.RelistHeap = ratio(r.Relist.PeakHeap, r.Relist.Steady)
 	r.EventsPerSec = float64(r.Events.Events) / r.Events.Seconds
+	if r.FloorSeconds > 0 {
+		r.SyncOverFloor = r.Sync.Seconds / r.FloorSeconds
+	}
 }
 
 type report struct {
@@ -242,6 +254,12 @@ func run(cfg config) (*report, error) {
 			}
 			fmt.Fprintf(cfg.log, "server: %d %s Pods %s in %v (%.0f Pods/s)\n",
 				n, shape, srv.seedMethod(), seedTook.Round(time.Millisecond), float64(n)/seedTook.Seconds())
+			if cfg.settle {
+				if err := srv.settle(context.Background(), cfg.log); err != nil {
+					srv.Close()
+					return nil, err
+				}
+			}
 			stream, m, err := srv.eventStream(context.Background(), n, cfg.updates)
 			if err != nil {
 				srv.Close()
@@ -256,11 +274,23 @@ func run(cfg config) (*report, error) {
 						order[0], order[1] = order[1], order[0]
 					}
 					for _, sdk := range order {
+						var floor time.Duration
+						if cfg.server == "kube-apiserver" && sdk == "kubewire" {
+							// The transfer floor, measured beside each round
+							// it is compared with: the server's speed drifts
+							// with the machine's load between rounds.
+							if floor, err = srv.transferFloor(context.Background()); err != nil {
+								srv.Close()
+								return nil, err
+							}
+							fmt.Fprintf(cfg.log, "%-28s round %d transfer floor (one unpaged GET, protobuf): %.3f s\n", sc, round+1, floor.Seconds())
+						}
 						r, err := runChild(cfg, srv, sdk, sc, round, stream, m)
 						if err != nil {
 							srv.Close()
 							return nil, fmt.Errorf("%s, %s, round %d: %w", sc, sdk, round+1, err)
 						}
+						r.FloorSeconds = floor.Seconds()
 						r.derive()
 						fmt.Fprintf(cfg.log, "%-28s round %d %-9s sync %6.3fs (cpu %6.3fs) %7.0f B/pod %5.1f allocs/pod rss %6.1f MiB | relist live %.2fx rss %6.1f MiB | %7.0f events/s | sync: %v; relist: %v\n",
 							sc, round+1, sdk, r.Sync.Seconds, r.Sync.CPUSeconds, r.Sync.HeapPerPod, r.Sync.AllocsPerPod, mib(r.Sync.PeakRSS),
@@ -285,6 +315,9 @@ func run(cfg config) (*report, error) {
 func runChild(cfg config, srv *server, sdk string, sc scenario, round int, stream []byte, m int) (result, error) {
 	var r result
 	args := []string{"-sdk", sdk, "-url", srv.URL(), "-token", srv.Token(), "-mode", sc.Mode, "-pods", strconv.Itoa(sc.Pods)}
+	if cfg.kwPages && sdk == "kubewire" {
+		args = append(args, "-pages")
+	}
 	if cfg.pageSize > 0 && sdk == "kubewire" {
 		args = append(args, "-pagesize", strconv.FormatInt(cfg.pageSize, 10))
 	}
@@ -443,6 +476,9 @@ func median(rs []result) result {
 		RelistLive:   pick(func(r *result) float64 { return r.RelistLive }),
 		RelistHeap:   pick(func(r *result) float64 { return r.RelistHeap }),
 		EventsPerSec: pick(func(r *result) float64 { return r.EventsPerSec }),
+		FloorSeconds: pick(func(r *result) float64 { return r.FloorSeconds }),
+		// The median of the rounds' ratios, each to the floor beside it.
+		SyncOverFloor: pick(func(r *result) float64 { return r.SyncOverFloor }),
 	}
 }
 

@@ -42,6 +42,10 @@ func figures(sc scenario, server string, kw, cg result) []figure {
 		syncGoal = 0.8
 	}
 	lower("sync time", "s", kw.Sync.Seconds, cg.Sync.Seconds, syncGoal)
+	if kw.FloorSeconds > 0 {
+		// No goal: how far the sync is from the server's own answer.
+		fs = append(fs, figure{Name: "sync time / transfer floor", Unit: "s", Kubewire: kw.Sync.Seconds, ClientGo: kw.FloorSeconds, Ratio: kw.SyncOverFloor})
+	}
 	lower("CPU time (sync)", "s", kw.Sync.CPUSeconds, cg.Sync.CPUSeconds, 0)
 	lower("heap per cached Pod", "B", kw.Sync.HeapPerPod, cg.Sync.HeapPerPod, heapGoal(server))
 	lower("allocs per Pod (sync)", "", kw.Sync.AllocsPerPod, cg.Sync.AllocsPerPod, 0.5)

@@ -65,7 +65,7 @@ type subject interface {
 // mode is "watchlist" or "list"; for client-go it is applied through
 // the WatchListClient feature gate, read from the environment
 // (KUBE_FEATURE_WatchListClient) that the driver sets for the child.
-func newSubject(sdk, url, token, mode string, pageSize int64, c *counters) (subject, error) {
+func newSubject(sdk, url, token, mode string, pageSize int64, inPages bool, c *counters) (subject, error) {
 	switch sdk {
 	case "kubewire":
 		cl, err := client.New(client.Config{Host: url, BearerToken: token, QPS: -1})
@@ -73,7 +73,7 @@ func newSubject(sdk, url, token, mode string, pageSize int64, c *counters) (subj
 			return nil, err
 		}
 		inf, err := informer.New(client.For[*kwcorev1.Pod](cl), informer.Options[*kwcorev1.Pod]{
-			Reflector: reflector.Options{WatchList: mode == "watchlist", PageSize: pageSize},
+			Reflector: reflector.Options{WatchList: mode == "watchlist", PageSize: pageSize, ListInPages: inPages},
 		})
 		if err != nil {
 			return nil, err
