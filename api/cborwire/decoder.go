@@ -82,6 +82,7 @@ type Decoder struct {
 	scanEnd          int              // where that item ends
 	scanWork         int              // the bytes scanned for keys in this decode, bounded
 	scanAt           int              // the record after the one scannedKey found last
+	memo             *jsonMemo        // TranscodeJSONMemo: this decode's transcodings
 
 	truncated bool // the error is the input ending too soon
 }
@@ -98,6 +99,7 @@ func (d *Decoder) Reset(data []byte) {
 	d.keyStart, d.keyEnd = 0, 0
 	d.scans, d.scanEnd, d.scanWork, d.scanAt = d.scans[:0], 0, 0, 0
 	d.arena.Drop() // a chunk never holds the strings of two decodes
+	d.memo.reset() // nor the memo the transcodings of two
 	d.dyn.drop()
 	d.dynKeys.drop()
 }
@@ -394,6 +396,19 @@ func (d *Decoder) NextKey(i, n int) bool {
 		d.pos++
 		d.depth--
 		return false
+	}
+	// The common case: a definite key under 24 bytes (one-byte head),
+	// ASCII, taken as offsets at once.
+	if p := d.pos; p < len(d.buf) {
+		if c := d.buf[p]; (c>>5 == majorBytes || c>>5 == majorText) && c&0x1f < 24 {
+			if end := p + 1 + int(c&0x1f); end <= len(d.buf) && ascii(d.buf[p+1:end]) {
+				if d.keyJoined != nil {
+					d.keyJoined = nil
+				}
+				d.keyStart, d.keyEnd, d.pos = p+1, end, end
+				return true
+			}
+		}
 	}
 	b, ok := d.stringBytes("map key")
 	if !ok {

@@ -241,6 +241,7 @@ func FuzzDecode(f *testing.F) {
 	bad := item(h(majorMap, 1), bstr("k"), h(majorMap, 1), []byte{0x61, 0xff}, h(majorArray, 0))
 	f.Add(item(h(majorArray, 3), twin, twin, bad))
 	f.Fuzz(func(t *testing.T, in []byte) {
+		checkMemo(t, in)
 		d := NewDecoder(in, nil)
 		v := d.Any()
 		plainErr := d.End()
@@ -343,4 +344,30 @@ func equal(a, b any) bool {
 		return true
 	}
 	return a == b
+}
+
+// checkMemo checks that TranscodeJSONMemo gives what TranscodeJSON
+// gives for in, three times in a row (kept at the second, found at the
+// third), and fails where it fails.
+func checkMemo(t *testing.T, in []byte) {
+	one := NewDecoder(in, nil)
+	want, _ := one.TranscodeJSON()
+	want = bytes.Clone(want)
+	wantErr := one.Err()
+	list := item(h(majorArray, 1), in) // a bad item: alone, as it ends the input
+	if wantErr == nil {
+		in = in[:one.Offset()] // the item, without what follows it
+		list = item(h(majorArray, 3), in, in, in)
+	}
+	d := NewDecoder(list, nil)
+	n, _ := d.OpenArray("list")
+	for i := 0; d.NextElem(i, n); i++ {
+		got, ok := d.TranscodeJSONMemo()
+		if ok && wantErr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("copy %d: TranscodeJSONMemo = %s, TranscodeJSON %s", i, got, want)
+		}
+	}
+	if err := d.End(); (err == nil) != (wantErr == nil) {
+		t.Fatalf("TranscodeJSONMemo error %v, TranscodeJSON error %v", err, wantErr)
+	}
 }

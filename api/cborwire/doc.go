@@ -15,8 +15,10 @@
 // values that repeat across objects are shared as on the other paths,
 // recognized whatever the order of their keys (a managedFields entry's
 // FieldsV1 included, so a repeated one is transcoded to JSON once).
-// Without a Decoder table, the strings of a decode are carved from a few
-// chunks rather than allocated one by one, and so are the boxes of an
-// untyped value (string headers, numbers, short arrays); its map keys
-// are interned within the decode.
+// Within one decode, with a table or without, a FieldsV1 map (or a map
+// within it) equal in content to one transcoded twice before copies that
+// JSON instead of transcoding again. Without a Decoder table, the
+// strings of a decode are carved from a few chunks rather than allocated
+// one by one, and so are the boxes of an untyped value (string headers,
+// numbers, short arrays); its map keys are interned within the decode.
 package cborwire

@@ -112,14 +112,17 @@ func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
 	return out, true
 }
 
-// ascii reports whether b is all ASCII (valid UTF-8 as it is), eight
-// bytes at a time.
+// ascii reports whether b is all ASCII (valid UTF-8 as it is): word
+// by word, the last word overlapping the one before, and under 8 bytes
+// byte by byte.
 func ascii(b []byte) bool {
-	for len(b) >= 8 {
-		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
-			return false
+	n := len(b)
+	if n >= 8 {
+		or := binary.LittleEndian.Uint64(b[n-8:])
+		for i := 8; i <= n; i += 8 {
+			or |= binary.LittleEndian.Uint64(b[i-8:])
 		}
-		b = b[8:]
+		return or&0x8080808080808080 == 0
 	}
 	var or byte
 	for _, c := range b {

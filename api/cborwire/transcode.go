@@ -101,6 +101,9 @@ func (d *Decoder) toJSON(out []byte) []byte {
 			d.pos++
 			return append(out, "{}"...)
 		}
+		if d.memo != nil && d.memo.subsActive {
+			return d.memoMapToJSON(out) // see TranscodeJSONMemo
+		}
 		return d.mapToJSON(out)
 	case majorSimple:
 		switch {

@@ -76,7 +76,10 @@ func (f *FieldsV1) DecodeCBOR(d *cborwire.Decoder) error {
 	if d.Null() {
 		return d.Err()
 	}
-	js, ok := d.TranscodeJSON()
+	// Equal entries and subtrees of this decode are transcoded once (a
+	// ReadOnly Table shares whole equal entries through the generated
+	// ReusePtr before this is called; their subtrees repeat as well).
+	js, ok := d.TranscodeJSONMemo()
 	if !ok {
 		return d.Err()
 	}
