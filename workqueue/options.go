@@ -58,7 +58,9 @@ type Options struct {
 	Aging time.Duration
 
 	// Metrics, if set, is told about the queue's activity; nil turns
-	// metrics off and the queue then reads no clock on its hot path.
+	// metrics off and the queue then reads no clock on its hot path. Only
+	// a ConcurrentMetrics is called without the queue's lock, which lets
+	// workers take keys through the hand-off (see Metrics).
 	Metrics Metrics
 }
 
