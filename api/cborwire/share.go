@@ -2,7 +2,6 @@ package cborwire
 
 import (
 	"cmp"
-	"encoding/binary"
 	"slices"
 
 	"github.com/kubewire/kubewire/api/wire"
@@ -300,79 +299,10 @@ func (d *Decoder) itemKey(limit int) (wire.JSONKey, bool) {
 
 // stringEnd returns the end of the definite byte or text string at p
 // (its head under 2^32), not looking at its content, or false.
-func (d *Decoder) stringEnd(p int) (int, bool) {
-	if p >= len(d.buf) {
-		return 0, false
-	}
-	c := d.buf[p]
-	if c>>5 != majorBytes && c>>5 != majorText {
-		return 0, false
-	}
-	var n uint64
-	h := 1
-	switch info := c & 0x1f; {
-	case info < 24:
-		n = uint64(info)
-	case info == 24 && p+1 < len(d.buf):
-		n, h = uint64(d.buf[p+1]), 2
-	case info == 25 && p+2 < len(d.buf):
-		n, h = uint64(binary.BigEndian.Uint16(d.buf[p+1:])), 3
-	case info == 26 && p+4 < len(d.buf):
-		n, h = uint64(binary.BigEndian.Uint32(d.buf[p+1:])), 5
-	default:
-		return 0, false
-	}
-	if n > uint64(len(d.buf)-p-h) {
-		return 0, false
-	}
-	return p + h + int(n), true
-}
+func (d *Decoder) stringEnd(p int) (int, bool) { return stringAt(d.buf, p, len(d.buf)) }
 
 // scalarEnd returns the end of the definite string, integer, simple
 // value (false, true, null, undefined, a float) or empty map or array
 // (a managedFields leaf) at p, not looking at its content, or false for
 // anything else.
-func (d *Decoder) scalarEnd(p int) (int, bool) {
-	if p >= len(d.buf) {
-		return 0, false
-	}
-	c := d.buf[p]
-	size := 0
-	switch c >> 5 {
-	case majorBytes, majorText:
-		return d.stringEnd(p)
-	case majorArray, majorMap:
-		if c != 0x80 && c != 0xa0 {
-			return 0, false
-		}
-		size = 1 // empty: its key is that of its byte, as a scalar's
-	case majorUint, majorNegint:
-		switch info := c & 0x1f; {
-		case info < 24:
-			size = 1
-		case info <= 27:
-			size = 1 + 1<<(info-24)
-		default:
-			return 0, false
-		}
-	case majorSimple:
-		switch c {
-		case valFalse, valTrue, valNull, valUndefined:
-			size = 1
-		case 0xf9:
-			size = 3
-		case 0xfa:
-			size = 5
-		case 0xfb:
-			size = 9
-		default:
-			return 0, false
-		}
-	default:
-		return 0, false
-	}
-	if size > len(d.buf)-p {
-		return 0, false
-	}
-	return p + size, true
-}
+func (d *Decoder) scalarEnd(p int) (int, bool) { return scalarAt(d.buf, p, len(d.buf)) }

@@ -228,7 +228,8 @@ func (m *jsonMemo) itemKey(b []byte, p, limit, depth int) (memoKey, int, bool) {
 	return k, p, true
 }
 
-// countAt reads the definite count of the map head at p and its size.
+// countAt reads the definite count (under 2^32) of the map or string
+// head at p and the head's size.
 func countAt(b []byte, p, limit int) (n, size int, ok bool) {
 	switch info := b[p] & 0x1f; {
 	case info < 24:
@@ -237,6 +238,10 @@ func countAt(b []byte, p, limit int) (n, size int, ok bool) {
 		return int(b[p+1]), 2, true
 	case info == 25 && p+2 < limit:
 		return int(binary.BigEndian.Uint16(b[p+1:])), 3, true
+	case info == 26 && p+4 < limit:
+		if v := binary.BigEndian.Uint32(b[p+1:]); uint64(v) <= uint64(limit) { // fits an int
+			return int(v), 5, true
+		}
 	}
 	return 0, 0, false
 }
