@@ -110,7 +110,7 @@ func TestHandoffRecallWithAging(t *testing.T) {
 		keys := queueKeys(q, 5)
 		first, _ := tryGet(t, q)
 		q.Done(first)
-		if first != keys[0] || q.hand.left() != 4 { // not low: below 0
+		if first != keys[0] || q.hand.left() != 5 { // k01..k04, then low
 			t.Fatalf("got %q, %d offered", first, q.hand.left())
 		}
 		time.Sleep(time.Second)
@@ -301,20 +301,46 @@ func TestNoKeyTwiceAtOnce(t *testing.T) {
 	}
 }
 
-// TestHandoffNotBelowZero: keys below priority 0 are not offered, so the
-// adds at 0 that go before them do not recall them.
-func TestHandoffNotBelowZero(t *testing.T) {
-	q := mustNew[string](t, Options{})
-	for i := range 5 {
-		q.AddWithOptions(fmt.Sprint("low", i), AddOptions{Priority: LowPriority})
+// TestHandoffBelowZero: keys below priority 0 (a controller's initial
+// list and resyncs) are offered too; an add at 0 recalls them and goes
+// first, each recall halves the next batches, and a batch claimed whole
+// doubles them again.
+func TestHandoffBelowZero(t *testing.T) {
+	q := mustNew[string](t, Options{Aging: -1})
+	var low []string
+	for i := range 100 {
+		low = append(low, fmt.Sprintf("low%02d", i))
+		q.AddWithOptions(low[i], AddOptions{Priority: LowPriority})
 	}
-	first, _ := tryGet(t, q)
-	q.Done(first)
-	if first != "low0" || q.hand.left() != 0 {
-		t.Fatalf("got %q, %d offered", first, q.hand.left())
+	var got []string
+	get := func(wantOffered int) {
+		t.Helper()
+		k, _ := tryGet(t, q)
+		q.Done(k)
+		got = append(got, k)
+		if wantOffered >= 0 && q.hand.left() != wantOffered {
+			t.Fatalf("after getting %q: %d offered, want %d", k, q.hand.left(), wantOffered)
+		}
 	}
+	get(maxOffer) // low00
 	q.Add("now")
-	if got := drain(t, q); !slices.Equal(got, []string{"now", "low1", "low2", "low3", "low4"}) {
-		t.Fatalf("handed out %v", got)
+	if q.hand.left() != 0 {
+		t.Fatalf("an add at 0 left %d keys below 0 offered ahead of it", q.hand.left())
+	}
+	get(maxOffer / 2) // now: the batch after a recall is halved
+	get(maxOffer/2 - 1)
+	q.Add("now2")
+	get(maxOffer / 4) // now2
+	for i := range maxOffer / 4 {
+		get(maxOffer/4 - 1 - i)
+	}
+	get(maxOffer / 2) // the batch was claimed whole: doubled
+	got = append(got, drain(t, q)...)
+	want := append([]string{low[0], "now", low[1], "now2"}, low[2:]...)
+	if !slices.Equal(got, want) {
+		t.Fatalf("handed out %v, want %v", got, want)
+	}
+	if q.Len() != 0 || q.processing != 0 || q.t.n != 0 {
+		t.Fatalf("after draining: Len() = %d, %d processing, %d keys held", q.Len(), q.processing, q.t.n)
 	}
 }

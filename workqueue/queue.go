@@ -61,7 +61,12 @@ type Queue[K comparable] struct {
 	// them, above which an add recalls them.
 	hand      handoff[K]
 	offerPrio int32
-	noHandoff bool // every Get takes the lock, as before the hand-off (lockedMetrics, tests)
+	// offerShrink halves the batches offered once per recall of a batch
+	// (recalled), down to one key, and grows them back one step per batch
+	// claimed whole; see offerLocked.
+	offerShrink uint8
+	recalled    bool
+	noHandoff   bool // every Get takes the lock, as before the hand-off (lockedMetrics, tests)
 	// lockedMetrics: Metrics is not a ConcurrentMetrics, so it is called
 	// with mu held only.
 	lockedMetrics bool
