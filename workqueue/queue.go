@@ -50,8 +50,9 @@ type Queue[K comparable] struct {
 	timerSet   bool        // timer is set to fire at timerAt
 	timerAt    int64
 
-	retries map[K]*retry // keys with AddRateLimited since their last Forget
-	limiter *rate.Limiter
+	retries      map[K]*retry // keys with AddRateLimited since their last Forget
+	spareRetries []*retry     // forgotten, for reuse
+	limiter      *rate.Limiter
 
 	metrics Metrics
 	epoch   time.Time // the queue's times are nanoseconds since epoch (monotonic)
@@ -75,6 +76,7 @@ type Queue[K comparable] struct {
 	tm *timedState // with metrics on only
 
 	retrying atomic.Int32 // len(retries), for Forget to skip the lock when 0
+	marks    atomic.Pointer[retryMarks]
 }
 
 // New returns a queue configured by opts. It fails with an error

@@ -14,6 +14,11 @@ type retry struct {
 	backoff  backoff.ExponentialBackOff
 }
 
+// maxSpareRetries bounds the backoff states kept for reuse once their
+// keys are forgotten: a controller whose keys fail now and then does not
+// allocate one per failure.
+const maxSpareRetries = 64
+
 // AddRateLimited adds key after its backoff delay: the first time
 // Options.BaseDelay, then Options.Multiplier times longer at each call,
 // up to Options.MaxDelay, until Forget(key). Every call also takes a
@@ -33,15 +38,21 @@ func (q *Queue[K]) AddRateLimited(key K) {
 // was processed successfully, or when giving up on it. It does not
 // remove key from the queue.
 func (q *Queue[K]) Forget(key K) {
-	if q.inited.Load() && q.retrying.Load() == 0 {
-		// No key has a backoff: nothing to clear. Controllers call Forget
+	if q.inited.Load() && !q.mayRetry(key) {
+		// key has no backoff: nothing to clear. Controllers call Forget
 		// after every successful reconcile, so the workers stay off the
-		// lock here while nothing fails.
+		// lock here unless their key failed.
 		return
 	}
 	q.lock()
-	delete(q.retries, key)
-	q.retrying.Store(int32(min(len(q.retries), math.MaxInt32)))
+	if r, ok := q.retries[key]; ok {
+		delete(q.retries, key)
+		if len(q.spareRetries) < maxSpareRetries {
+			q.spareRetries = append(q.spareRetries, r)
+		}
+		q.unmarkRetryLocked(key)
+		q.retrying.Store(int32(min(len(q.retries), math.MaxInt32)))
+	}
 	q.unlock()
 }
 
@@ -61,17 +72,26 @@ func (q *Queue[K]) NumRequeues(key K) int {
 func (q *Queue[K]) backoffLocked(key K) time.Duration {
 	r := q.retries[key]
 	if r == nil {
-		r = &retry{backoff: backoff.ExponentialBackOff{
+		if n := len(q.spareRetries); n > 0 {
+			r = q.spareRetries[n-1]
+			q.spareRetries[n-1] = nil
+			q.spareRetries = q.spareRetries[:n-1]
+			r.requeues = 0
+		} else {
+			r = new(retry)
+		}
+		r.backoff = backoff.ExponentialBackOff{
 			InitialInterval:     q.opts.BaseDelay,
 			RandomizationFactor: q.opts.Jitter,
 			Multiplier:          q.opts.Multiplier,
 			MaxInterval:         q.opts.MaxDelay,
 			MaxElapsedTime:      0, // never stop: the caller decides when to give up
 			Stop:                backoff.Stop,
-			Clock:               backoff.SystemClock,
-		}}
+			Clock:               noClock{}, // elapsed time unused: MaxElapsedTime is 0
+		}
 		r.backoff.Reset()
 		q.retries[key] = r
+		q.markRetryLocked(key)
 		q.retrying.Store(int32(min(len(q.retries), math.MaxInt32)))
 	}
 	r.requeues++
@@ -83,3 +103,10 @@ func (q *Queue[K]) backoffLocked(key K) time.Duration {
 	}
 	return d
 }
+
+// noClock is the backoff's clock: it reads the time only to stop after
+// MaxElapsedTime, which is 0 (never), so reading the system clock at each
+// AddRateLimited would be for nothing.
+type noClock struct{}
+
+func (noClock) Now() time.Time { return time.Time{} }
