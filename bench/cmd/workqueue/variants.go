@@ -22,9 +22,12 @@ type workload struct {
 	produce func(q queue, keys []string, per, p, b int, stamp func(i int)) int
 	// work is what a worker does with key i before Done, the first time
 	// it is handed out in its burst (first) or after; it returns how many
-	// adds it made and whether the key is a retry left to come back
-	// (pending counts those).
-	work func(q queue, k string, i int, first bool, pending *atomic.Int64) int
+	// adds it made.
+	work func(q queue, k string, i int, first bool) int
+	// retried reports whether key i fails once in each burst: the burst
+	// ends once each such key was handed out again (after the sentinel,
+	// the retries being delayed).
+	retried func(i int) bool
 	// lowSentinel: the sentinel is added as the burst's keys are
 	// (AddLow), so that it comes after them.
 	lowSentinel bool
@@ -34,6 +37,10 @@ type workload struct {
 
 // retryEvery: in the retry workload one key in retryEvery fails once.
 const retryEvery = 10
+
+// retries reports whether key i fails once per burst in the retry
+// workload.
+func retries(i int) bool { return (i>>1)%retryEvery == 0 }
 
 // hotShare: in the dedup workload the producers add keys of a hot set
 // this many times smaller than a burst.
@@ -62,7 +69,7 @@ var workloads = []workload{
 			}
 			return per
 		},
-		work: func(q queue, k string, i int, first bool, _ *atomic.Int64) int {
+		work: func(q queue, k string, i int, first bool) int {
 			if first && (i>>1)%2 == 0 {
 				q.Add(k)
 				return 1
@@ -80,19 +87,15 @@ var workloads = []workload{
 			}
 			return per
 		},
-		work: func(q queue, k string, i int, first bool, pending *atomic.Int64) int {
-			fails := (i>>1)%retryEvery == 0
-			if first && fails {
-				pending.Add(1)
+		work: func(q queue, k string, i int, first bool) int {
+			if first && retries(i) {
 				q.AddRateLimited(k)
 				return 1
 			}
 			q.Forget(k)
-			if fails {
-				pending.Add(-1)
-			}
 			return 0
 		},
+		retried:  retries,
 		retrying: true,
 	},
 	{
@@ -194,7 +197,9 @@ func measureWorkload(s sdk, wl workload, keys [2][]string, workers, producers in
 		handed = make([]atomic.Int32, 2*burst)
 	}
 	gets, workerAdds := make([]counter, workers), make([]counter, workers)
-	var pending atomic.Int64 // retries not handed out yet
+	// succeeded is, per key index, the burst (+1) of the last handing out
+	// after the first (the retry workload's success).
+	succeeded := make([]atomic.Int32, 2*burst)
 	drained := make(chan struct{}, 1)
 	var working sync.WaitGroup
 	runtime.GC()
@@ -221,7 +226,10 @@ func measureWorkload(s sdk, wl workload, keys [2][]string, workers, producers in
 				}
 				if wl.work != nil {
 					first := seen[i].Swap(a) != a
-					workerAdds[w].n.Add(int64(wl.work(q, k, i, first, &pending)))
+					workerAdds[w].n.Add(int64(wl.work(q, k, i, first)))
+					if !first {
+						succeeded[i].Store(a)
+					}
 				}
 				q.Done(k)
 				gets[w].n.Add(1)
@@ -262,11 +270,19 @@ func measureWorkload(s sdk, wl workload, keys [2][]string, workers, producers in
 			return fmt.Errorf("%s %s: burst %d not drained after 10s (%d gets)", wl.name, s.name, b, sum(gets))
 		}
 		// Retries come back after the sentinel: wait for them (a sleep,
-		// so as not to take a core from the workers).
-		for deadline := time.Now().Add(10 * time.Second); pending.Load() > 0; time.Sleep(20 * time.Microsecond) {
-			if time.Now().After(deadline) {
-				q.ShutDown()
-				return fmt.Errorf("%s %s: %d retries of burst %d not handed out after 10s", wl.name, s.name, pending.Load(), b)
+		// so as not to take a core from the workers). Per key, not by a
+		// count: a worker descheduled after its Get may make its key's
+		// first call after the sentinel, even in a later burst.
+		if wl.retried == nil {
+			return nil
+		}
+		for deadline, i := time.Now().Add(10*time.Second), b%2; i < 2*burst; i += 2 {
+			for wl.retried(i) && succeeded[i].Load() != int32(b+1) {
+				if time.Now().After(deadline) {
+					q.ShutDown()
+					return fmt.Errorf("%s %s: key %d of burst %d not retried after 10s", wl.name, s.name, i, b)
+				}
+				time.Sleep(20 * time.Microsecond)
 			}
 		}
 		return nil
