@@ -52,6 +52,7 @@ type Queue[K comparable] struct {
 
 	retries      map[K]*retry // keys with AddRateLimited since their last Forget
 	spareRetries []*retry     // forgotten, for reuse
+	retriesHigh  int          // the most keys in retries at once
 	limiter      *rate.Limiter
 
 	metrics Metrics

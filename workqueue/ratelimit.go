@@ -14,11 +14,6 @@ type retry struct {
 	backoff  backoff.ExponentialBackOff
 }
 
-// maxSpareRetries bounds the backoff states kept for reuse once their
-// keys are forgotten: a controller whose keys fail now and then does not
-// allocate one per failure.
-const maxSpareRetries = 64
-
 // AddRateLimited adds key after its backoff delay: the first time
 // Options.BaseDelay, then Options.Multiplier times longer at each call,
 // up to Options.MaxDelay, until Forget(key). Every call also takes a
@@ -47,7 +42,10 @@ func (q *Queue[K]) Forget(key K) {
 	q.lock()
 	if r, ok := q.retries[key]; ok {
 		delete(q.retries, key)
-		if len(q.spareRetries) < maxSpareRetries {
+		// Kept for reuse, up to the most keys that had one at once (the
+		// retries map keeps that much memory too): keys that fail now
+		// and then do not allocate a state per failure.
+		if len(q.spareRetries) < q.retriesHigh {
 			q.spareRetries = append(q.spareRetries, r)
 		}
 		q.unmarkRetryLocked(key)
@@ -91,6 +89,7 @@ func (q *Queue[K]) backoffLocked(key K) time.Duration {
 		}
 		r.backoff.Reset()
 		q.retries[key] = r
+		q.retriesHigh = max(q.retriesHigh, len(q.retries))
 		q.markRetryLocked(key)
 		q.retrying.Store(int32(min(len(q.retries), math.MaxInt32)))
 	}
