@@ -113,7 +113,7 @@ var workloads = []workload{
 	},
 	{
 		name:  "stream",
-		about: "one producer adds distinct keys one after another while the workers take them (no bursts, no pre-filled queue): each add may wake a parked worker",
+		about: fmt.Sprintf("one producer adds distinct keys one after another while the workers take them, at most %d ahead of them (no bursts, no pre-filled queue, as an informer delivers events): each add may wake a parked worker", streamAhead),
 		produce: func(q queue, keys []string, per, p, b int, stamp func(int)) int {
 			for j, k := range keys {
 				stamp(2*j + b%2)
@@ -125,10 +125,54 @@ var workloads = []workload{
 	},
 }
 
+// streamAhead is how many keys the stream workload's producer adds ahead
+// of the workers' gets at most, in steps of streamStep: the workers give
+// the producer a token every streamStep gets, and the producer waits for
+// one every streamStep adds (parked, not spinning, so that it takes no
+// core from the workers).
+const streamAhead, streamStep = 256, 32
+
+// pacer holds the stream workload's producer back.
+type pacer struct {
+	gets   atomic.Int64
+	tokens chan struct{}
+}
+
+func newPacer() *pacer {
+	p := &pacer{tokens: make(chan struct{}, 1<<16)}
+	for range streamAhead / streamStep {
+		p.tokens <- struct{}{}
+	}
+	return p
+}
+
+// got counts a get.
+func (p *pacer) got() {
+	if p.gets.Add(1)%streamStep == 0 {
+		p.tokens <- struct{}{}
+	}
+}
+
+// stamp is the stamp of burst b, waiting for a token every streamStep
+// adds; n counts the adds of the run.
+func (p *pacer) stamp(added []atomic.Int32, b int, n *int) func(int) {
+	return func(i int) {
+		added[i].Store(int32(b + 1))
+		if *n++; *n%streamStep == 0 {
+			<-p.tokens
+		}
+	}
+}
+
 // runWorkload is run for workload wl.
 func runWorkload(cfg config, wl workload) (map[int][2]row, error) {
 	if cfg.producers < 1 || cfg.keys < cfg.producers || cfg.adds < 1 || cfg.rounds < 1 {
 		return nil, fmt.Errorf("bad config: %d producers, %d adds, %d keys, %d rounds", cfg.producers, cfg.adds, cfg.keys, cfg.rounds)
+	}
+	if wl.steady && cfg.keys < 2*streamAhead {
+		// Fewer keys than that and adds are absorbed by keys still
+		// queued, so the gets may never catch up with the producer.
+		return nil, fmt.Errorf("workload %s needs at least %d keys", wl.name, 2*streamAhead)
 	}
 	var keys [2][]string
 	for i := range 2 * cfg.keys {
@@ -201,6 +245,10 @@ func measureWorkload(s sdk, wl workload, keys [2][]string, workers, producers in
 	// after the first (the retry workload's success).
 	succeeded := make([]atomic.Int32, 2*burst)
 	drained := make(chan struct{}, 1)
+	var pace *pacer
+	if wl.steady {
+		pace = newPacer()
+	}
 	var working sync.WaitGroup
 	runtime.GC()
 	var before, after runtime.MemStats
@@ -233,17 +281,25 @@ func measureWorkload(s sdk, wl workload, keys [2][]string, workers, producers in
 				}
 				q.Done(k)
 				gets[w].n.Add(1)
+				if pace != nil {
+					pace.got()
+				}
 			}
 		})
 	}
 	var producing sync.WaitGroup
 	var produced atomic.Int64
+	paced := 0 // adds of the stream workload's one producer
 	starts := make([]chan int, producers)
 	for p := range starts {
 		starts[p] = make(chan int)
 		go func() {
 			for b := range starts[p] {
-				n := wl.produce(q, keys[b%2], per, p, b, func(i int) { added[i].Store(int32(b + 1)) })
+				stamp := func(i int) { added[i].Store(int32(b + 1)) }
+				if pace != nil {
+					stamp = pace.stamp(added, b, &paced)
+				}
+				n := wl.produce(q, keys[b%2], per, p, b, stamp)
 				produced.Add(int64(n))
 				producing.Done()
 			}
