@@ -344,3 +344,50 @@ func TestHandoffBelowZero(t *testing.T) {
 		t.Fatalf("after draining: Len() = %d, %d processing, %d keys held", q.Len(), q.processing, q.t.n)
 	}
 }
+
+// TestHandoffBelowZeroMetrics: with metrics on, keys below priority 0
+// taken through the hand-off, and recalled by adds at 0, are recorded as
+// if every Get had taken the lock: one add, queue latency and work
+// duration per key, the depth back to 0, each latency as waited on the
+// (virtual) clock.
+func TestHandoffBelowZeroMetrics(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := new(recorder)
+		q := mustNew[string](t, Options{Metrics: m})
+		const n = 3 * maxOffer
+		for i := range n {
+			q.AddWithOptions(fmt.Sprint("low", i), AddOptions{Priority: LowPriority})
+		}
+		time.Sleep(time.Second)
+		handed, nows := 0, 0
+		for k := range 2 * n {
+			key, ok := tryGet(t, q)
+			if !ok {
+				break
+			}
+			handed++
+			if k%10 == 3 {
+				q.Add(fmt.Sprint("now", k)) // recalls what is offered
+				nows++
+			}
+			q.Done(key)
+		}
+		got := m.get()
+		want := n + nows
+		if handed != want || got.Adds != want || len(got.Latencies) != want || len(got.Works) != want {
+			t.Fatalf("%d handed out; metrics: %d adds, %d latencies, %d work durations; want %d each", handed, got.Adds, len(got.Latencies), len(got.Works), want)
+		}
+		if d := got.Depths[len(got.Depths)-1]; d != 0 || q.Len() != 0 {
+			t.Fatalf("drained: depth %d, Len() %d", d, q.Len())
+		}
+		waited := 0 // the lows waited a second at least, the nows nothing
+		for _, l := range got.Latencies {
+			if l >= time.Second {
+				waited++
+			}
+		}
+		if waited != n {
+			t.Fatalf("%d latencies of 1 s or more, want %d (the low keys): %v", waited, n, got.Latencies)
+		}
+	})
+}
