@@ -12,6 +12,7 @@ import (
 	argoup "github.com/kubewire/kubewire/bench/internal/crds/argo/v1alpha1/upstream"
 	argocdup "github.com/kubewire/kubewire/bench/internal/crds/argocd/v1alpha1/upstream"
 	certup "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1/upstream"
+	istioup "github.com/kubewire/kubewire/bench/internal/crds/istio/v1/upstream"
 	kyvernoup "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1/upstream"
 	monitoringup "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1/upstream"
 	rdsup "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1/upstream"
@@ -65,6 +66,8 @@ func newSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c 
 			obj, err = &monitoringup.PrometheusRule{}, monitoringup.AddToScheme(scheme)
 		case crgen.ClusterPolicy:
 			obj, err = &kyvernoup.ClusterPolicy{}, kyvernoup.AddToScheme(scheme)
+		case crgen.VirtualService:
+			obj, err = &istioup.VirtualService{}, istioup.AddToScheme(scheme)
 		default:
 			obj, err = &widget.Upstream{}, widget.AddToScheme(scheme)
 		}

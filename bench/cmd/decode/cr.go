@@ -14,6 +14,8 @@ import (
 	argocdup "github.com/kubewire/kubewire/bench/internal/crds/argocd/v1alpha1/upstream"
 	certv1 "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1"
 	certup "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1/upstream"
+	istiov1 "github.com/kubewire/kubewire/bench/internal/crds/istio/v1"
+	istioup "github.com/kubewire/kubewire/bench/internal/crds/istio/v1/upstream"
 	kyvernov1 "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1"
 	kyvernoup "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1/upstream"
 	monitoringv1 "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1"
@@ -71,6 +73,8 @@ func typedLists(shape crgen.Shape) (kw func() any, up func() runtime.Object, add
 		return func() any { return new(monitoringv1.PrometheusRuleList) }, func() runtime.Object { return new(monitoringup.PrometheusRuleList) }, monitoringup.AddToScheme
 	case crgen.ClusterPolicy:
 		return func() any { return new(kyvernov1.ClusterPolicyList) }, func() runtime.Object { return new(kyvernoup.ClusterPolicyList) }, kyvernoup.AddToScheme
+	case crgen.VirtualService:
+		return func() any { return new(istiov1.VirtualServiceList) }, func() runtime.Object { return new(istioup.VirtualServiceList) }, istioup.AddToScheme
 	}
 	return func() any { return new(widgetv1.WidgetList) }, func() runtime.Object { return new(widget.UpstreamList) }, widget.AddToScheme
 }

@@ -12,6 +12,8 @@ import (
 	argocdup "github.com/kubewire/kubewire/bench/internal/crds/argocd/v1alpha1/upstream"
 	certv1 "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1"
 	certup "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1/upstream"
+	istiov1 "github.com/kubewire/kubewire/bench/internal/crds/istio/v1"
+	istioup "github.com/kubewire/kubewire/bench/internal/crds/istio/v1/upstream"
 	kyvernov1 "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1"
 	kyvernoup "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1/upstream"
 	monitoringv1 "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1"
@@ -36,6 +38,7 @@ func TestTypesHoldEveryField(t *testing.T) {
 		crgen.Application:    {func() any { return new(argocdv1alpha1.Application) }, func() any { return new(argocdup.Application) }},
 		crgen.PrometheusRule: {func() any { return new(monitoringv1.PrometheusRule) }, func() any { return new(monitoringup.PrometheusRule) }},
 		crgen.ClusterPolicy:  {func() any { return new(kyvernov1.ClusterPolicy) }, func() any { return new(kyvernoup.ClusterPolicy) }},
+		crgen.VirtualService: {func() any { return new(istiov1.VirtualService) }, func() any { return new(istioup.VirtualService) }},
 	}
 	for _, shape := range crgen.HeldOut {
 		for _, i := range []int{0, 1, 5, 12345} {

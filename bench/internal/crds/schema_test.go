@@ -25,6 +25,7 @@ var crdFiles = map[crgen.Shape]string{
 	crgen.Application:    "argocd/v1alpha1/crd/argoproj.io_applications.yaml",
 	crgen.PrometheusRule: "monitoring/v1/crd/monitoring.coreos.com_prometheusrules.yaml",
 	crgen.ClusterPolicy:  "kyverno/v1/crd/kyverno.io_clusterpolicies.yaml",
+	crgen.VirtualService: "istio/v1/crd/networking.istio.io_virtualservices.yaml",
 }
 
 // kube-apiserver would keep every field of every held-out object crgen

@@ -22,6 +22,8 @@
 //     rules, long PromQL expressions (prometheusrule.go).
 //   - ClusterPolicy (about 8 KB, 5-11 KB): a Kyverno policy whose patterns and
 //     conditions are free-form JSON (clusterpolicy.go).
+//   - VirtualService (about 5 KB): an Istio VirtualService, small structs
+//     of integers, booleans and floats (virtualservice.go).
 //
 // Values repeat across objects the way they do in a cluster (label
 // values from small sets, the same images and commands) and differ where
@@ -46,20 +48,21 @@ const (
 	Application
 	PrometheusRule
 	ClusterPolicy
+	VirtualService
 )
 
 // Shapes are all shapes: the Widgets smallest first, then the held-out
 // kinds.
-var Shapes = []Shape{Small, Typical, Large, Certificate, Workflow, Managed, Application, PrometheusRule, ClusterPolicy}
+var Shapes = []Shape{Small, Typical, Large, Certificate, Workflow, Managed, Application, PrometheusRule, ClusterPolicy, VirtualService}
 
 // WidgetShapes are the Widget's shapes.
 var WidgetShapes = []Shape{Small, Typical, Large}
 
 // HeldOut are the held-out kinds.
-var HeldOut = []Shape{Certificate, Workflow, Managed, Application, PrometheusRule, ClusterPolicy}
+var HeldOut = []Shape{Certificate, Workflow, Managed, Application, PrometheusRule, ClusterPolicy, VirtualService}
 
 func (s Shape) String() string {
-	return [...]string{"small", "typical", "large", "certificate", "workflow", "managed", "application", "prometheusrule", "clusterpolicy"}[s]
+	return [...]string{"small", "typical", "large", "certificate", "workflow", "managed", "application", "prometheusrule", "clusterpolicy", "virtualservice"}[s]
 }
 
 // ParseShape is the inverse of String.
@@ -69,7 +72,7 @@ func ParseShape(s string) (Shape, error) {
 			return sh, nil
 		}
 	}
-	return 0, fmt.Errorf("bad shape %q (small, typical, large, certificate, workflow, managed, application, prometheusrule, clusterpolicy)", s)
+	return 0, fmt.Errorf("bad shape %q (small, typical, large, certificate, workflow, managed, application, prometheusrule, clusterpolicy, virtualservice)", s)
 }
 
 // Kind is the resource of a shape's objects.
@@ -96,6 +99,8 @@ func (s Shape) Kind() Kind {
 		return Kind{"monitoring.coreos.com", "v1", "PrometheusRule", "prometheusrules", true}
 	case ClusterPolicy:
 		return Kind{"kyverno.io", "v1", "ClusterPolicy", "clusterpolicies", false}
+	case VirtualService:
+		return Kind{"networking.istio.io", "v1", "VirtualService", "virtualservices", true}
 	}
 	return Kind{"example.com", "v1", "Widget", "widgets", true}
 }
@@ -125,6 +130,8 @@ func Object(shape Shape, i int) map[string]any {
 		return prometheusRule(i)
 	case ClusterPolicy:
 		return clusterPolicy(i)
+	case VirtualService:
+		return virtualService(i)
 	}
 	return widget(shape, i)
 }
