@@ -22,7 +22,9 @@ import (
 //   - JSON: the informer's path today, a read-only decode through a
 //     Copied table (what a reflector feeding a frozen store uses), then
 //     Freeze of each item;
-//   - CBOR, decoded: the same path for a CBOR answer;
+//   - JSON plain: a decode with no table, then Freeze of each item;
+//   - CBOR, decoded: the informer's path for a CBOR answer, and a plain
+//     decode (no table) then Freeze;
 //   - CBOR, straight: unstructured.CBORFreezer, each item read from its
 //     bytes into its frozen form with no map[string]any between (no
 //     informer reads CBOR this way yet).
@@ -48,25 +50,39 @@ func frozenRows(w io.Writer, n, rounds int) {
 			}
 			return freezeItems(l)
 		}}
+		jsonPlain := decoder{"JSON plain, Freeze each", func(b []byte) (any, error) {
+			l := new(unstructured.UnstructuredList)
+			if err := codec.DecodeJSON(b, l); err != nil {
+				return nil, err
+			}
+			return freezeItems(l)
+		}}
+		cborPlain := decoder{"CBOR plain, Freeze each", func(b []byte) (any, error) {
+			l := new(unstructured.UnstructuredList)
+			if err := codec.DecodeCBOR(b, l); err != nil {
+				return nil, err
+			}
+			return freezeItems(l)
+		}}
 		cborStraight := decoder{"CBOR straight to Frozen (CBORFreezer)", func(b []byte) (any, error) { return freezeCBORItems(b) }}
 		want := mustFreeze(jsonPath, js)
 		for _, p := range []struct {
 			dec   decoder
 			input []byte
-		}{{cborDecoded, cb}, {cborStraight, cb}} {
+		}{{jsonPlain, js}, {cborDecoded, cb}, {cborPlain, cb}, {cborStraight, cb}} {
 			if got := mustFreeze(p.dec, p.input); !sameThawed(got, want) {
 				panic(fmt.Sprintf("%s, %s: the frozen objects differ from JSON's", shape, p.dec.name))
 			}
 		}
-		var figs [3]figures
+		var figs [5]figures
 		for i, p := range []struct {
 			dec   decoder
 			input []byte
-		}{{jsonPath, js}, {cborDecoded, cb}, {cborStraight, cb}} {
+		}{{jsonPath, js}, {jsonPlain, js}, {cborDecoded, cb}, {cborPlain, cb}, {cborStraight, cb}} {
 			figs[i] = measureRounds(p.dec, p.input, n, rounds)
 		}
 		j := figs[0]
-		for i, name := range []string{jsonPath.name, cborDecoded.name, cborStraight.name} {
+		for i, name := range []string{jsonPath.name, jsonPlain.name, cborDecoded.name, cborPlain.name, cborStraight.name} {
 			f := figs[i]
 			fmt.Fprintf(tw, "%s\t%s\t%.0f ns\t%.2f\t%.1f\t%.0f B\t\n", shape, name, f.cpuNsPerPod, f.cpuNsPerPod/j.cpuNsPerPod, f.allocsPerPod, f.liveHeapPerPod)
 		}
