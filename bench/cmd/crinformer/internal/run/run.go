@@ -162,12 +162,14 @@ func Main(args []string, stdin io.Reader, stdout io.Writer, newSubject NewSubjec
 		c.last.Store(0)
 		c.firstAt.Store(b + 1)
 		c.lastAt.Store(b + int64(m))
+		stopCPU := startCPUProfileNamed(*profile, "events")
 		if err := say("ready", struct{}{}); err != nil {
 			return err
 		}
 		if err := waitFor("updates", 5*time.Minute, func() bool { return c.last.Load() != 0 }); err != nil {
 			return err
 		}
+		stopCPU()
 		ef := EventsFigures{Events: int(c.updates.Load() - b), Seconds: float64(c.last.Load()-c.first.Load()) / 1e9}
 		if err := say("events", ef); err != nil {
 			return err
@@ -199,11 +201,16 @@ func sampleLive(ctx context.Context, peak *atomic.Uint64) {
 
 // startCPUProfile profiles the CPU into prefix-sync.cpu.pprof until the
 // returned stop; the empty prefix profiles nothing.
-func startCPUProfile(prefix string) (stop func()) {
+func startCPUProfile(prefix string) (stop func()) { return startCPUProfileNamed(prefix, "sync") }
+
+// startCPUProfileNamed profiles the CPU into prefix-phase.cpu.pprof
+// until the returned stop (the events phase has one per events command,
+// the last one kept).
+func startCPUProfileNamed(prefix, phase string) (stop func()) {
 	if prefix == "" {
 		return func() {}
 	}
-	f, err := os.Create(prefix + "-sync.cpu.pprof")
+	f, err := os.Create(prefix + "-" + phase + ".cpu.pprof")
 	if err == nil {
 		err = pprof.StartCPUProfile(f)
 	}
