@@ -62,15 +62,22 @@ func TestThawBesideChanges(t *testing.T) {
 			if diff := cmp.Diff(old.Object, got.Object); diff != "" {
 				t.Fatalf("ThawBeside differs from the old version (-want +got):\n%s", diff)
 			}
-			// What is equal in next is next's own; what differs is not.
-			for _, k := range []string{"spec", "list"} {
-				nv, has := next.Object[k]
-				if !has || nv == nil {
+			// What is equal in next is next's own; what differs is not
+			// (metadata itself is always built: an update's differs).
+			gotMeta, _ := got.Object["metadata"].(map[string]any)
+			nextMeta, _ := next.Object["metadata"].(map[string]any)
+			pairs := [][3]any{
+				{"spec", got.Object["spec"], next.Object["spec"]},
+				{"list", got.Object["list"], next.Object["list"]},
+				{"labels", gotMeta["labels"], nextMeta["labels"]},
+			}
+			for _, p := range pairs {
+				if p[2] == nil || mapPointerOK(p[1]) == 0 {
 					continue
 				}
-				shared := mapPointerOK(got.Object[k]) == mapPointerOK(nv)
-				if equal := cmp.Equal(old.Object[k], nv); equal != shared {
-					t.Errorf("%s: equal %v, shared %v", k, equal, shared)
+				shared := mapPointerOK(p[1]) == mapPointerOK(p[2])
+				if equal := cmp.Equal(p[1], p[2]); equal != shared {
+					t.Errorf("%s: equal %v, shared %v", p[0], equal, shared)
 				}
 			}
 		})
