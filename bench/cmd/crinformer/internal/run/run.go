@@ -51,6 +51,10 @@ type SyncFigures struct {
 type EventsFigures struct {
 	Events  int     `json:"events"`
 	Seconds float64 `json:"seconds"` // first to last update reaching the handler
+	// CPUSeconds is the process's CPU time from the events' request to
+	// the last update reaching the handler: unlike Seconds, it does not
+	// move with how the machine's cores are shared.
+	CPUSeconds float64 `json:"cpuSeconds"`
 }
 
 // Subject is one SDK's informer of a shape's kind with one counting
@@ -163,6 +167,7 @@ func Main(args []string, stdin io.Reader, stdout io.Writer, newSubject NewSubjec
 		c.firstAt.Store(b + 1)
 		c.lastAt.Store(b + int64(m))
 		stopCPU := startCPUProfileNamed(*profile, "events")
+		cpu0 := procstat.CPUTime()
 		if err := say("ready", struct{}{}); err != nil {
 			return err
 		}
@@ -170,7 +175,7 @@ func Main(args []string, stdin io.Reader, stdout io.Writer, newSubject NewSubjec
 			return err
 		}
 		stopCPU()
-		ef := EventsFigures{Events: int(c.updates.Load() - b), Seconds: float64(c.last.Load()-c.first.Load()) / 1e9}
+		ef := EventsFigures{Events: int(c.updates.Load() - b), Seconds: float64(c.last.Load()-c.first.Load()) / 1e9, CPUSeconds: (procstat.CPUTime() - cpu0).Seconds()}
 		if err := say("events", ef); err != nil {
 			return err
 		}
