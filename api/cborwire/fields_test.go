@@ -62,3 +62,16 @@ func TestNextFieldChecksUnmatchedKeys(t *testing.T) {
 		})
 	}
 }
+
+// checkFields: generated struct decoders' key loop (NextField, SkipField)
+// reads what NextKey and Skip read from in, failing with the same error.
+func checkFields(t *testing.T, in []byte) {
+	a1, k1, err1 := readFields(in, false)
+	a2, k2, err2 := readFields(in, true)
+	if (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) {
+		t.Fatalf("NextField: %v, NextKey: %v", err1, err2)
+	}
+	if a1 != a2 || (err1 == nil && len(k1) != len(k2)) {
+		t.Fatalf("NextField read %q %q, NextKey %q %q", a1, k1, a2, k2)
+	}
+}
