@@ -40,13 +40,18 @@ func (q *Queue[K]) Add(key K) {
 // a priority. See AddOptions.
 func (q *Queue[K]) AddWithOptions(key K, o AddOptions) {
 	prio := int32(min(max(o.Priority, math.MinInt32), math.MaxInt32))
+	if !o.RateLimited && o.After <= 0 {
+		// As Add: hashed before the lock is taken.
+		hash := q.lockHashing(key)
+		if !q.shutdown {
+			q.wantLocked(q.recordLocked(key, hash), prio)
+		}
+		q.unlock()
+		return
+	}
 	q.lock()
 	defer q.unlock()
 	if q.shutdown {
-		return
-	}
-	if !o.RateLimited && o.After <= 0 {
-		q.addLocked(key, prio)
 		return
 	}
 	wait := o.After

@@ -18,6 +18,10 @@ func (q *Queue[K]) AddAfter(key K, d time.Duration) {
 	q.unlock()
 }
 
+// dueAtOnce is the longest delay addAfterLocked checks for having passed
+// before it arms the timer: a clock read costs tens of nanoseconds.
+const dueAtOnce = time.Microsecond
+
 // delayedKey is a key in the delay heap. An item whose record no longer
 // holds its due time (an earlier AddAfter replaced it) or was given to
 // another key since (life differs) is stale and skipped when it comes
@@ -41,9 +45,15 @@ func (q *Queue[K]) addAfterLocked(key K, d time.Duration, prio int32) {
 		q.addLocked(key, prio)
 		return
 	}
+	at := q.now() + int64(d)
+	if d < dueAtOnce && q.now() >= at {
+		// Passed already (a retry with a nanosecond backoff): arming the
+		// timer and running its callback would take far longer.
+		q.addLocked(key, prio)
+		return
+	}
 	rec := q.recordLocked(key, q.t.hash(key))
 	r := &q.t.recs[rec]
-	at := q.now() + int64(d)
 	if r.state&delayed != 0 {
 		r.delayPrio = max(r.delayPrio, prio)
 		if at >= r.delayAt {

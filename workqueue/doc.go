@@ -95,7 +95,9 @@
 // queued behind its own to a hand-off, claimed in order by the next Gets
 // with one atomic operation each (they count in Len, are handed out
 // once, and an Add of one is absorbed as for any queued key; an Add of a
-// higher priority puts them back first), and a Done that finds the lock
+// higher priority puts them back first and halves the next batches until
+// one is claimed whole, so that changes added at priority 0 while a list
+// drains below it put few back), and a Done that finds the lock
 // busy leaves its key to the lock's holder, which applies it before
 // anything else reads the queue. With a ConcurrentMetrics as well: a
 // Get taking an offered key records its queue latency and start time itself, a Done
@@ -103,8 +105,9 @@
 // apart from the lock, so every figure is what it would be had each call
 // taken the lock (a Metrics that is not one keeps every Get on the
 // lock, so that it is called under the lock only). Forget, which a
-// controller calls after each success, takes the lock only while some
-// key has a backoff.
+// controller calls after each success, takes the lock only for a key that
+// may have a backoff (the keys with one are counted by hash, in counts
+// read without the lock).
 //
 // All methods are safe for concurrent use. Keys must be comparable with
 // ==, as map keys are; a key is held until it is Done (and not delayed),

@@ -13,6 +13,9 @@ import (
 // recalls them (see recallLocked) costs little.
 const maxOffer = 32
 
+// maxOfferShrink bounds Queue.offerShrink: batches of one key at least.
+const maxOfferShrink = 5
+
 // handoff holds keys taken from the front of the queue, in queue order,
 // for the next Gets: a Get that takes the queue's lock to hand out a key
 // moves the keys queued behind it here, and the Gets that follow claim
@@ -106,10 +109,14 @@ func (h *handoff[K]) waiting(r *record[K]) bool {
 	return r.gen >= h.resolved.Load()
 }
 
-// offerLocked moves up to maxOffer more queued keys of priority 0 or
-// above to the hand-off, if every key offered before was claimed and
-// read, so that the next Gets take them without q.mu. The keys are those
-// popLocked would hand out next, in that order.
+// offerLocked moves up to maxOffer more queued keys to the hand-off, if
+// every key offered before was claimed and read, so that the next Gets
+// take them without q.mu. The keys are those popLocked would hand out
+// next, in that order. A batch recalled by an add of a higher priority
+// halves the next ones, and a batch claimed whole doubles them again up
+// to maxOffer: a controller drains its initial list and resyncs below
+// priority 0 while it adds changes at 0, and each such add would
+// otherwise put back up to maxOffer keys for the next Get to offer again.
 func (q *Queue[K]) offerLocked() {
 	h := &q.hand
 	if q.ready == 0 || q.noHandoff {
@@ -122,16 +129,14 @@ func (q *Queue[K]) offerLocked() {
 	if q.timed {
 		q.keepStartsLocked()
 	}
+	if q.recalled {
+		q.recalled = false
+	} else if q.offerShrink > 0 {
+		q.offerShrink-- // the last batch was claimed whole: offer more
+	}
 	h.keys, h.first = h.keys[:0], f
 	q.offerPrio = maxPrio
-	below := q.levels[len(q.levels)-1].prio < 0 // levels go highest first
-	for n := 0; q.ready > 0 && n < maxOffer; n++ {
-		if below && q.pickLocked().prio < 0 {
-			// Not below priority 0: those wait for the keys of every
-			// priority above, and adds at 0 would recall them over
-			// and over (controllers queue lists and resyncs below 0).
-			break
-		}
+	for n, most := 0, maxOffer>>q.offerShrink; q.ready > 0 && n < most; n++ {
 		rec := q.popLocked()
 		r := &q.t.recs[rec]
 		r.state = r.state&^queued | processing | offered
@@ -186,6 +191,8 @@ func (q *Queue[K]) recallLocked() {
 	}
 	if f > s {
 		h.read.Add(f - s)
+		q.recalled = true
+		q.offerShrink = min(q.offerShrink+1, maxOfferShrink)
 	}
 }
 

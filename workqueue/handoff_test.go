@@ -110,7 +110,7 @@ func TestHandoffRecallWithAging(t *testing.T) {
 		keys := queueKeys(q, 5)
 		first, _ := tryGet(t, q)
 		q.Done(first)
-		if first != keys[0] || q.hand.left() != 4 { // not low: below 0
+		if first != keys[0] || q.hand.left() != 5 { // k01..k04, then low
 			t.Fatalf("got %q, %d offered", first, q.hand.left())
 		}
 		time.Sleep(time.Second)
@@ -301,20 +301,93 @@ func TestNoKeyTwiceAtOnce(t *testing.T) {
 	}
 }
 
-// TestHandoffNotBelowZero: keys below priority 0 are not offered, so the
-// adds at 0 that go before them do not recall them.
-func TestHandoffNotBelowZero(t *testing.T) {
-	q := mustNew[string](t, Options{})
-	for i := range 5 {
-		q.AddWithOptions(fmt.Sprint("low", i), AddOptions{Priority: LowPriority})
+// TestHandoffBelowZero: keys below priority 0 (a controller's initial
+// list and resyncs) are offered too; an add at 0 recalls them and goes
+// first, each recall halves the next batches, and a batch claimed whole
+// doubles them again.
+func TestHandoffBelowZero(t *testing.T) {
+	q := mustNew[string](t, Options{Aging: -1})
+	var low []string
+	for i := range 100 {
+		low = append(low, fmt.Sprintf("low%02d", i))
+		q.AddWithOptions(low[i], AddOptions{Priority: LowPriority})
 	}
-	first, _ := tryGet(t, q)
-	q.Done(first)
-	if first != "low0" || q.hand.left() != 0 {
-		t.Fatalf("got %q, %d offered", first, q.hand.left())
+	var got []string
+	get := func(wantOffered int) {
+		t.Helper()
+		k, _ := tryGet(t, q)
+		q.Done(k)
+		got = append(got, k)
+		if wantOffered >= 0 && q.hand.left() != wantOffered {
+			t.Fatalf("after getting %q: %d offered, want %d", k, q.hand.left(), wantOffered)
+		}
 	}
+	get(maxOffer) // low00
 	q.Add("now")
-	if got := drain(t, q); !slices.Equal(got, []string{"now", "low1", "low2", "low3", "low4"}) {
-		t.Fatalf("handed out %v", got)
+	if q.hand.left() != 0 {
+		t.Fatalf("an add at 0 left %d keys below 0 offered ahead of it", q.hand.left())
 	}
+	get(maxOffer / 2) // now: the batch after a recall is halved
+	get(maxOffer/2 - 1)
+	q.Add("now2")
+	get(maxOffer / 4) // now2
+	for i := range maxOffer / 4 {
+		get(maxOffer/4 - 1 - i)
+	}
+	get(maxOffer / 2) // the batch was claimed whole: doubled
+	got = append(got, drain(t, q)...)
+	want := append([]string{low[0], "now", low[1], "now2"}, low[2:]...)
+	if !slices.Equal(got, want) {
+		t.Fatalf("handed out %v, want %v", got, want)
+	}
+	if q.Len() != 0 || q.processing != 0 || q.t.n != 0 {
+		t.Fatalf("after draining: Len() = %d, %d processing, %d keys held", q.Len(), q.processing, q.t.n)
+	}
+}
+
+// TestHandoffBelowZeroMetrics: with metrics on, keys below priority 0
+// taken through the hand-off, and recalled by adds at 0, are recorded as
+// if every Get had taken the lock: one add, queue latency and work
+// duration per key, the depth back to 0, each latency as waited on the
+// (virtual) clock.
+func TestHandoffBelowZeroMetrics(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := new(recorder)
+		q := mustNew[string](t, Options{Metrics: m})
+		const n = 3 * maxOffer
+		for i := range n {
+			q.AddWithOptions(fmt.Sprint("low", i), AddOptions{Priority: LowPriority})
+		}
+		time.Sleep(time.Second)
+		handed, nows := 0, 0
+		for k := range 2 * n {
+			key, ok := tryGet(t, q)
+			if !ok {
+				break
+			}
+			handed++
+			if k%10 == 3 {
+				q.Add(fmt.Sprint("now", k)) // recalls what is offered
+				nows++
+			}
+			q.Done(key)
+		}
+		got := m.get()
+		want := n + nows
+		if handed != want || got.Adds != want || len(got.Latencies) != want || len(got.Works) != want {
+			t.Fatalf("%d handed out; metrics: %d adds, %d latencies, %d work durations; want %d each", handed, got.Adds, len(got.Latencies), len(got.Works), want)
+		}
+		if d := got.Depths[len(got.Depths)-1]; d != 0 || q.Len() != 0 {
+			t.Fatalf("drained: depth %d, Len() %d", d, q.Len())
+		}
+		waited := 0 // the lows waited a second at least, the nows nothing
+		for _, l := range got.Latencies {
+			if l >= time.Second {
+				waited++
+			}
+		}
+		if waited != n {
+			t.Fatalf("%d latencies of 1 s or more, want %d (the low keys): %v", waited, n, got.Latencies)
+		}
+	})
 }

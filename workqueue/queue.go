@@ -50,8 +50,10 @@ type Queue[K comparable] struct {
 	timerSet   bool        // timer is set to fire at timerAt
 	timerAt    int64
 
-	retries map[K]*retry // keys with AddRateLimited since their last Forget
-	limiter *rate.Limiter
+	retries      map[K]*retry // keys with AddRateLimited since their last Forget
+	spareRetries []*retry     // forgotten, for reuse
+	retriesHigh  int          // the most keys in retries at once
+	limiter      *rate.Limiter
 
 	metrics Metrics
 	epoch   time.Time // the queue's times are nanoseconds since epoch (monotonic)
@@ -61,7 +63,12 @@ type Queue[K comparable] struct {
 	// them, above which an add recalls them.
 	hand      handoff[K]
 	offerPrio int32
-	noHandoff bool // every Get takes the lock, as before the hand-off (lockedMetrics, tests)
+	// offerShrink halves the batches offered once per recall of a batch
+	// (recalled), down to one key, and grows them back one step per batch
+	// claimed whole; see offerLocked.
+	offerShrink uint8
+	recalled    bool
+	noHandoff   bool // every Get takes the lock, as before the hand-off (lockedMetrics, tests)
 	// lockedMetrics: Metrics is not a ConcurrentMetrics, so it is called
 	// with mu held only.
 	lockedMetrics bool
@@ -70,6 +77,7 @@ type Queue[K comparable] struct {
 	tm *timedState // with metrics on only
 
 	retrying atomic.Int32 // len(retries), for Forget to skip the lock when 0
+	marks    atomic.Pointer[retryMarks]
 }
 
 // New returns a queue configured by opts. It fails with an error

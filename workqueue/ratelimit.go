@@ -33,15 +33,24 @@ func (q *Queue[K]) AddRateLimited(key K) {
 // was processed successfully, or when giving up on it. It does not
 // remove key from the queue.
 func (q *Queue[K]) Forget(key K) {
-	if q.inited.Load() && q.retrying.Load() == 0 {
-		// No key has a backoff: nothing to clear. Controllers call Forget
+	if q.inited.Load() && !q.mayRetry(key) {
+		// key has no backoff: nothing to clear. Controllers call Forget
 		// after every successful reconcile, so the workers stay off the
-		// lock here while nothing fails.
+		// lock here unless their key failed.
 		return
 	}
 	q.lock()
-	delete(q.retries, key)
-	q.retrying.Store(int32(min(len(q.retries), math.MaxInt32)))
+	if r, ok := q.retries[key]; ok {
+		delete(q.retries, key)
+		// Kept for reuse, up to the most keys that had one at once (the
+		// retries map keeps that much memory too): keys that fail now
+		// and then do not allocate a state per failure.
+		if len(q.spareRetries) < q.retriesHigh {
+			q.spareRetries = append(q.spareRetries, r)
+		}
+		q.unmarkRetryLocked(key)
+		q.retrying.Store(int32(min(len(q.retries), math.MaxInt32)))
+	}
 	q.unlock()
 }
 
@@ -61,17 +70,27 @@ func (q *Queue[K]) NumRequeues(key K) int {
 func (q *Queue[K]) backoffLocked(key K) time.Duration {
 	r := q.retries[key]
 	if r == nil {
-		r = &retry{backoff: backoff.ExponentialBackOff{
+		if n := len(q.spareRetries); n > 0 {
+			r = q.spareRetries[n-1]
+			q.spareRetries[n-1] = nil
+			q.spareRetries = q.spareRetries[:n-1]
+			r.requeues = 0
+		} else {
+			r = new(retry)
+		}
+		r.backoff = backoff.ExponentialBackOff{
 			InitialInterval:     q.opts.BaseDelay,
 			RandomizationFactor: q.opts.Jitter,
 			Multiplier:          q.opts.Multiplier,
 			MaxInterval:         q.opts.MaxDelay,
 			MaxElapsedTime:      0, // never stop: the caller decides when to give up
 			Stop:                backoff.Stop,
-			Clock:               backoff.SystemClock,
-		}}
+			Clock:               noClock{}, // elapsed time unused: MaxElapsedTime is 0
+		}
 		r.backoff.Reset()
 		q.retries[key] = r
+		q.retriesHigh = max(q.retriesHigh, len(q.retries))
+		q.markRetryLocked(key)
 		q.retrying.Store(int32(min(len(q.retries), math.MaxInt32)))
 	}
 	r.requeues++
@@ -83,3 +102,10 @@ func (q *Queue[K]) backoffLocked(key K) time.Duration {
 	}
 	return d
 }
+
+// noClock is the backoff's clock: it reads the time only to stop after
+// MaxElapsedTime, which is 0 (never), so reading the system clock at each
+// AddRateLimited would be for nothing.
+type noClock struct{}
+
+func (noClock) Now() time.Time { return time.Time{} }

@@ -44,13 +44,22 @@ func (z *CBORFreezer) Freeze(d *cborwire.Decoder) (Frozen, error) {
 	if d.Err() != nil {
 		return Frozen{}, d.Err()
 	}
-	out := make([]byte, 0, len(z.name)+len(z.rv)+len(z.uid)+3*binary.MaxVarintLen64+len(z.tree))
+	// Made at its exact size, as Freeze's string(buf) is: slack would put
+	// a small object in a larger size class for as long as it is cached.
+	size := stringSize(z.name) + stringSize(z.rv) + stringSize(z.uid) + len(z.tree)
+	out := make([]byte, 0, size)
 	out = appendString(out, string(z.name))
 	out = appendString(out, string(z.rv))
 	out = appendString(out, string(z.uid))
 	out = append(out, z.tree...)
 	// out is never written again: the Frozen's string is its bytes.
 	return Frozen{unsafe.String(unsafe.SliceData(out), len(out))}, nil
+}
+
+// stringSize is the length of appendString's encoding of s.
+func stringSize(s []byte) int {
+	var head [binary.MaxVarintLen64]byte
+	return len(binary.AppendUvarint(head[:0], uint64(len(s)))) + len(s)
 }
 
 // Where a value sits, for picking out the header's strings.

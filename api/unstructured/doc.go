@@ -13,6 +13,7 @@
 // by a cache are shared: do not modify them, DeepCopy them first. Decode
 // errors match wire.ErrMalformed (which codec.ErrMalformed is too).
 //
-// Frozen holds an object in one immutable string, for caches; a
-// CBORFreezer reads one from CBOR without building the maps in between.
+// Frozen holds an object in one immutable string, for caches, with a
+// string value repeated within the object stored once; a CBORFreezer
+// reads one from CBOR without building the maps in between.
 package unstructured

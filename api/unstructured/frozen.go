@@ -42,8 +42,15 @@ const (
 // no decoder produces (other than int, json.Number and nil maps or
 // slices), such as a []string a caller stored: such an object has no
 // frozen form and must be kept as it is. A nil obj freezes as an object
-// whose Thaw has a nil Object.
+// whose Thaw has a nil Object. A string value repeated within obj is
+// written once (see tagStringRef).
 func Freeze(obj *Unstructured, buf []byte) (f Frozen, scratch []byte, ok bool) {
+	var refs refTable
+	return freeze(obj, buf, &refs)
+}
+
+// freeze is Freeze; a nil refs writes every string in full.
+func freeze(obj *Unstructured, buf []byte, refs *refTable) (f Frozen, scratch []byte, ok bool) {
 	buf = buf[:0]
 	if obj == nil {
 		obj = &Unstructured{}
@@ -54,7 +61,7 @@ func Freeze(obj *Unstructured, buf []byte) (f Frozen, scratch []byte, ok bool) {
 	buf = appendString(buf, obj.str("metadata", "uid"))
 	if m == nil {
 		buf = append(buf, tagNilObject)
-	} else if buf, ok = appendValue(buf, m); !ok {
+	} else if buf, ok = refs.appendValue(buf, m); !ok {
 		return Frozen{}, buf, false
 	}
 	return Frozen{string(buf)}, buf, true
@@ -69,7 +76,7 @@ func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 
 func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
-func appendValue(buf []byte, v any) ([]byte, bool) {
+func (t *refTable) appendValue(buf []byte, v any) ([]byte, bool) {
 	switch v := v.(type) {
 	case nil:
 		return append(buf, tagNull), true
@@ -83,7 +90,7 @@ func appendValue(buf []byte, v any) ([]byte, bool) {
 	case float64:
 		return binary.LittleEndian.AppendUint64(append(buf, tagFloat64), math.Float64bits(v)), true
 	case string:
-		return appendString(append(buf, tagString), v), true
+		return t.appendStringValue(buf, v), true
 	case map[string]any:
 		if v == nil {
 			return append(buf, tagNilObject), true
@@ -91,7 +98,7 @@ func appendValue(buf []byte, v any) ([]byte, bool) {
 		buf = binary.AppendUvarint(append(buf, tagObject), uint64(len(v)))
 		for k, e := range v {
 			var ok bool
-			if buf, ok = appendValue(appendString(buf, k), e); !ok {
+			if buf, ok = t.appendValue(appendString(buf, k), e); !ok {
 				return buf, false
 			}
 		}
@@ -103,7 +110,7 @@ func appendValue(buf []byte, v any) ([]byte, bool) {
 		buf = binary.AppendUvarint(append(buf, tagArray), uint64(len(v)))
 		for _, e := range v {
 			var ok bool
-			if buf, ok = appendValue(buf, e); !ok {
+			if buf, ok = t.appendValue(buf, e); !ok {
 				return buf, false
 			}
 		}
@@ -223,6 +230,8 @@ func (r *reader) value() any {
 		return math.Float64frombits(bits)
 	case tagString:
 		return r.str()
+	case tagStringRef:
+		return r.stringRef(r.i - 1)
 	case tagObject:
 		n := r.count()
 		m := make(map[string]any, n)

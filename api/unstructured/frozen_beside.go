@@ -93,8 +93,13 @@ func (r *reader) matches(like any) bool {
 		r.i += 8
 		x, ok := like.(float64)
 		return ok && math.Float64bits(x) == bits
-	case tagString:
-		s := r.str()
+	case tagString, tagStringRef:
+		var s string
+		if tag == tagString {
+			s = r.str()
+		} else {
+			s = r.stringRef(r.i - 1)
+		}
 		x, ok := like.(string)
 		return ok && x == s
 	case tagNumber:

@@ -39,6 +39,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -82,6 +83,7 @@ type config struct {
 	every      time.Duration // time between two reports
 	duration   time.Duration // 0: until interrupted
 	showErrors int           // errors printed; the others are counted
+	settle     time.Duration // how long to wait for the server to be in step at the end
 }
 
 func main() {
@@ -96,6 +98,7 @@ func main() {
 	flag.DurationVar(&cfg.every, "every", time.Second, "time between two reports")
 	flag.DurationVar(&cfg.duration, "duration", 8*time.Second, "stop after this long (0: run until interrupted)")
 	flag.IntVar(&cfg.showErrors, "show-errors", 2, "errors printed; the others are counted")
+	flag.DurationVar(&cfg.settle, "settle", 10*time.Second, "at the end, how long to wait for every ConfigMap on the server to be in step")
 	flag.Parse()
 	cfg.kubeconfig = *kubeconfig
 
@@ -246,7 +249,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		fmt.Fprintf(out, "after %v", stopped.Sub(watchStart).Round(100*time.Millisecond))
 	}
 	fmt.Fprintf(out, "; waiting until every ConfigMap on the server is in step\n")
-	total, behind, err := waitInStep(ctx, configMaps, 10*time.Second)
+	total, behind, err := waitInStep(ctx, configMaps, cmp.Or(cfg.settle, 10*time.Second))
 	settled := time.Since(stopped)
 	stopRun()
 	wg.Wait()

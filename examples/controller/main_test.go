@@ -23,6 +23,7 @@ func TestControllerConverges(t *testing.T) {
 	cfg := config{
 		configMaps: 300, workers: 4, qps: 2000, churn: 5 * time.Millisecond, failEvery: 5,
 		every: 300 * time.Millisecond, duration: 1500 * time.Millisecond, showErrors: 1,
+		settle: 4 * time.Minute, // the check ends when all are in step; this only bounds a hang
 	}
 	if err := run(ctx, cfg, &out); err != nil {
 		t.Fatalf("%v; output:\n%s", err, out.String())
@@ -68,7 +69,7 @@ func TestControllerConverges(t *testing.T) {
 func TestControllerQuiet(t *testing.T) {
 	t.Setenv("KUBECONFIG", "")
 	var out bytes.Buffer
-	cfg := config{namespace: "payments", configMaps: 80, workers: 2, qps: 1000, every: time.Hour, duration: 300 * time.Millisecond}
+	cfg := config{namespace: "payments", configMaps: 80, workers: 2, qps: 1000, every: time.Hour, duration: 300 * time.Millisecond, settle: 4 * time.Minute}
 	if err := run(context.Background(), cfg, &out); err != nil {
 		t.Fatalf("%v; output:\n%s", err, out.String())
 	}

@@ -10,7 +10,11 @@ import (
 	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/kwside"
 	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/run"
 	argoup "github.com/kubewire/kubewire/bench/internal/crds/argo/v1alpha1/upstream"
+	argocdup "github.com/kubewire/kubewire/bench/internal/crds/argocd/v1alpha1/upstream"
 	certup "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1/upstream"
+	istioup "github.com/kubewire/kubewire/bench/internal/crds/istio/v1/upstream"
+	kyvernoup "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1/upstream"
+	monitoringup "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1/upstream"
 	rdsup "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1/upstream"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
 	"github.com/kubewire/kubewire/bench/internal/widget"
@@ -56,6 +60,14 @@ func newSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c 
 			obj, err = &argoup.Workflow{}, argoup.AddToScheme(scheme)
 		case crgen.Managed:
 			obj, err = &rdsup.Instance{}, rdsup.AddToScheme(scheme)
+		case crgen.Application:
+			obj, err = &argocdup.Application{}, argocdup.AddToScheme(scheme)
+		case crgen.PrometheusRule:
+			obj, err = &monitoringup.PrometheusRule{}, monitoringup.AddToScheme(scheme)
+		case crgen.ClusterPolicy:
+			obj, err = &kyvernoup.ClusterPolicy{}, kyvernoup.AddToScheme(scheme)
+		case crgen.VirtualService:
+			obj, err = &istioup.VirtualService{}, istioup.AddToScheme(scheme)
 		default:
 			obj, err = &widget.Upstream{}, widget.AddToScheme(scheme)
 		}

@@ -10,8 +10,16 @@ import (
 	"github.com/kubewire/kubewire/api/wire"
 	argov1alpha1 "github.com/kubewire/kubewire/bench/internal/crds/argo/v1alpha1"
 	argoup "github.com/kubewire/kubewire/bench/internal/crds/argo/v1alpha1/upstream"
+	argocdv1alpha1 "github.com/kubewire/kubewire/bench/internal/crds/argocd/v1alpha1"
+	argocdup "github.com/kubewire/kubewire/bench/internal/crds/argocd/v1alpha1/upstream"
 	certv1 "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1"
 	certup "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1/upstream"
+	istiov1 "github.com/kubewire/kubewire/bench/internal/crds/istio/v1"
+	istioup "github.com/kubewire/kubewire/bench/internal/crds/istio/v1/upstream"
+	kyvernov1 "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1"
+	kyvernoup "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1/upstream"
+	monitoringv1 "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1"
+	monitoringup "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1/upstream"
 	rdsv1beta1 "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1"
 	rdsup "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1/upstream"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
@@ -59,6 +67,14 @@ func typedLists(shape crgen.Shape) (kw func() any, up func() runtime.Object, add
 		return func() any { return new(argov1alpha1.WorkflowList) }, func() runtime.Object { return new(argoup.WorkflowList) }, argoup.AddToScheme
 	case crgen.Managed:
 		return func() any { return new(rdsv1beta1.InstanceList) }, func() runtime.Object { return new(rdsup.InstanceList) }, rdsup.AddToScheme
+	case crgen.Application:
+		return func() any { return new(argocdv1alpha1.ApplicationList) }, func() runtime.Object { return new(argocdup.ApplicationList) }, argocdup.AddToScheme
+	case crgen.PrometheusRule:
+		return func() any { return new(monitoringv1.PrometheusRuleList) }, func() runtime.Object { return new(monitoringup.PrometheusRuleList) }, monitoringup.AddToScheme
+	case crgen.ClusterPolicy:
+		return func() any { return new(kyvernov1.ClusterPolicyList) }, func() runtime.Object { return new(kyvernoup.ClusterPolicyList) }, kyvernoup.AddToScheme
+	case crgen.VirtualService:
+		return func() any { return new(istiov1.VirtualServiceList) }, func() runtime.Object { return new(istioup.VirtualServiceList) }, istioup.AddToScheme
 	}
 	return func() any { return new(widgetv1.WidgetList) }, func() runtime.Object { return new(widget.UpstreamList) }, widget.AddToScheme
 }

@@ -48,6 +48,7 @@ func main() {
 	rounds := flag.Int("rounds", 5, "timed rounds per pair; the median is reported")
 	crs := flag.Int("crs", 1000, "custom resources per list in the CR rows (0: none)")
 	cborRowsOn := flag.Bool("cbor", true, "also measure CBOR decoding of the CR lists (against kubewire's JSON and apimachinery's CBOR)")
+	frozenRowsOn := flag.Bool("frozen", true, "also measure the dynamic pipelines into a frozen cache (JSON, CBOR decoded, CBOR straight to Frozen)")
 	benchtime := flag.Duration("benchtime", 300*time.Millisecond, "time per timed run")
 	testing.Init()
 	flag.Parse()
@@ -94,6 +95,9 @@ func main() {
 		crRows(os.Stdout, *crs, *rounds)
 		if *cborRowsOn {
 			cborRows(os.Stdout, *crs, *rounds)
+		}
+		if *frozenRowsOn {
+			frozenRows(os.Stdout, *crs, *rounds)
 		}
 	}
 }

@@ -7,6 +7,7 @@
 //
 //	cd bench && go run ./cmd/workqueue -rounds 5
 //	cd bench && go run ./cmd/workqueue -rounds 5 -metrics   # as a controller manager's queues run
+//	cd bench && go run ./cmd/workqueue -variants all          # every workload (see variants.go)
 //
 // The workload, for each worker count W: one queue per run; W workers
 // Get and Done keys with no work in between (what is measured is the
@@ -105,7 +106,11 @@ func main() {
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the runs to this file")
 	memProfile := flag.String("memprofile", "", "write an allocation profile of the runs to this file")
 	metered := flag.Bool("metrics", false, "queues record Prometheus workqueue metrics, as a controller manager's do")
+	variants := flag.String("variants", "burst", "workloads, comma-separated: burst (the default), list, readd, retry, dedup, stream, or all")
 	flag.Parse()
+	if *variants == "all" {
+		*variants = "burst,list,readd,retry,dedup,stream"
+	}
 	cfg := config{producers: *producers, adds: *adds, keys: *keys, rounds: *rounds, out: os.Stdout, metrics: *metered}
 	if *quick {
 		cfg.adds, cfg.rounds = 100_000, 1
@@ -150,9 +155,26 @@ func main() {
 			}
 		}()
 	}
-	if _, err := run(cfg); err != nil {
-		fmt.Fprintln(os.Stderr, "workqueue:", err)
-		os.Exit(1)
+	for n, name := range strings.Split(*variants, ",") {
+		if n > 0 {
+			fmt.Fprintln(cfg.out)
+		}
+		var err error
+		switch name = strings.TrimSpace(name); name {
+		case "burst":
+			_, err = run(cfg)
+		default:
+			i := slices.IndexFunc(workloads, func(wl workload) bool { return wl.name == name })
+			if i < 0 {
+				err = fmt.Errorf("unknown workload %q", name)
+				break
+			}
+			_, err = runWorkload(cfg, workloads[i])
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "workqueue:", err)
+			os.Exit(1)
+		}
 	}
 }
 
@@ -198,14 +220,20 @@ func run(cfg config) (map[int][2]row, error) {
 		}
 		kw, cg := medians(runs[0]), medians(runs[1])
 		rows[w] = [2]row{kw, cg}
-		tput, allocs := kw.itemsPerSecond/cg.itemsPerSecond, ratio(kw.allocsPerItem, cg.allocsPerItem)
-		fmt.Fprintf(tw, "%d\titems/s\t%.0f\t%.0f\t%.2f\t≥ %.1f\t%s\t\n", w, kw.itemsPerSecond, cg.itemsPerSecond, tput, targetThroughput, verdict(tput >= targetThroughput))
-		fmt.Fprintf(tw, "%d\tallocs/item\t%.4f\t%.4f\t%.2f\t≤ %.1f\t%s\t\n", w, kw.allocsPerItem, cg.allocsPerItem, allocs, targetAllocations, verdict(allocs <= targetAllocations))
-		fmt.Fprintf(tw, "%d\tgets/add\t%.3f\t%.3f\t\t\t\t\n", w, kw.getsPerAdd, cg.getsPerAdd)
-		fmt.Fprintf(tw, "%d\tcpu-ns/item\t%.0f\t%.0f\t%.2f\t\t\t\n", w, kw.cpuPerItem, cg.cpuPerItem, cg.cpuPerItem/kw.cpuPerItem)
+		printRows(tw, w, kw, cg)
 	}
 	tw.Flush()
 	return rows, nil
+}
+
+// printRows prints the figures of both SDKs at w workers, with their
+// ratios and verdicts.
+func printRows(tw io.Writer, w int, kw, cg row) {
+	tput, allocs := kw.itemsPerSecond/cg.itemsPerSecond, ratio(kw.allocsPerItem, cg.allocsPerItem)
+	fmt.Fprintf(tw, "%d\titems/s\t%.0f\t%.0f\t%.2f\t≥ %.1f\t%s\t\n", w, kw.itemsPerSecond, cg.itemsPerSecond, tput, targetThroughput, verdict(tput >= targetThroughput))
+	fmt.Fprintf(tw, "%d\tallocs/item\t%.4f\t%.4f\t%.2f\t≤ %.1f\t%s\t\n", w, kw.allocsPerItem, cg.allocsPerItem, allocs, targetAllocations, verdict(allocs <= targetAllocations))
+	fmt.Fprintf(tw, "%d\tgets/add\t%.3f\t%.3f\t\t\t\t\n", w, kw.getsPerAdd, cg.getsPerAdd)
+	fmt.Fprintf(tw, "%d\tcpu-ns/item\t%.0f\t%.0f\t%.2f\t\t\t\n", w, kw.cpuPerItem, cg.cpuPerItem, cg.cpuPerItem/kw.cpuPerItem)
 }
 
 // cpuTime is the process's CPU time so far, user and system.

@@ -39,10 +39,14 @@ type meteredKubewire struct {
 	polling  *sync.WaitGroup
 }
 
-func newMeteredKubewire() queue {
+func newMeteredKubewire() queue { return newMeteredKubewireWith(workqueue.Options{}) }
+
+// newMeteredKubewireWith is newMeteredKubewire with opts (but Metrics).
+func newMeteredKubewireWith(opts workqueue.Options) queue {
 	m := metrics.New()
 	name := queueName()
-	q, err := workqueue.New[string](workqueue.Options{Metrics: m.Queue(name)})
+	opts.Metrics = m.Queue(name)
+	q, err := workqueue.New[string](opts)
 	if err != nil {
 		panic(err) // default options: no error
 	}
@@ -148,7 +152,12 @@ type meteredClientGo struct {
 }
 
 func newMeteredClientGo() queue {
+	return newMeteredClientGoWith(cgworkqueue.DefaultTypedControllerRateLimiter[string]())
+}
+
+// newMeteredClientGoWith is newMeteredClientGo with rate limiter rl.
+func newMeteredClientGoWith(rl cgworkqueue.TypedRateLimiter[string]) queue {
 	p := newPromProvider()
-	return meteredClientGo{clientGoQueue{cgworkqueue.NewTypedRateLimitingQueueWithConfig(cgworkqueue.DefaultTypedControllerRateLimiter[string](),
+	return meteredClientGo{clientGoQueue{cgworkqueue.NewTypedRateLimitingQueueWithConfig(rl,
 		cgworkqueue.TypedRateLimitingQueueConfig[string]{Name: queueName(), MetricsProvider: p})}, p.reg}
 }

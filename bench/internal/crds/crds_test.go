@@ -8,8 +8,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kubewire/kubewire/bench/internal/crds/argo/v1alpha1"
 	argoup "github.com/kubewire/kubewire/bench/internal/crds/argo/v1alpha1/upstream"
+	argocdv1alpha1 "github.com/kubewire/kubewire/bench/internal/crds/argocd/v1alpha1"
+	argocdup "github.com/kubewire/kubewire/bench/internal/crds/argocd/v1alpha1/upstream"
 	certv1 "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1"
 	certup "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1/upstream"
+	istiov1 "github.com/kubewire/kubewire/bench/internal/crds/istio/v1"
+	istioup "github.com/kubewire/kubewire/bench/internal/crds/istio/v1/upstream"
+	kyvernov1 "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1"
+	kyvernoup "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1/upstream"
+	monitoringv1 "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1"
+	monitoringup "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1/upstream"
 	"github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1"
 	rdsup "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1/upstream"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
@@ -24,9 +32,13 @@ import (
 // the two SDKs cache the same content.
 func TestTypesHoldEveryField(t *testing.T) {
 	types := map[crgen.Shape][2]func() any{
-		crgen.Certificate: {func() any { return new(certv1.Certificate) }, func() any { return new(certup.Certificate) }},
-		crgen.Workflow:    {func() any { return new(v1alpha1.Workflow) }, func() any { return new(argoup.Workflow) }},
-		crgen.Managed:     {func() any { return new(v1beta1.Instance) }, func() any { return new(rdsup.Instance) }},
+		crgen.Certificate:    {func() any { return new(certv1.Certificate) }, func() any { return new(certup.Certificate) }},
+		crgen.Workflow:       {func() any { return new(v1alpha1.Workflow) }, func() any { return new(argoup.Workflow) }},
+		crgen.Managed:        {func() any { return new(v1beta1.Instance) }, func() any { return new(rdsup.Instance) }},
+		crgen.Application:    {func() any { return new(argocdv1alpha1.Application) }, func() any { return new(argocdup.Application) }},
+		crgen.PrometheusRule: {func() any { return new(monitoringv1.PrometheusRule) }, func() any { return new(monitoringup.PrometheusRule) }},
+		crgen.ClusterPolicy:  {func() any { return new(kyvernov1.ClusterPolicy) }, func() any { return new(kyvernoup.ClusterPolicy) }},
+		crgen.VirtualService: {func() any { return new(istiov1.VirtualService) }, func() any { return new(istioup.VirtualService) }},
 	}
 	for _, shape := range crgen.HeldOut {
 		for _, i := range []int{0, 1, 5, 12345} {

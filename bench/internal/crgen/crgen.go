@@ -1,6 +1,6 @@
 // Package crgen makes the custom resources of the CR benchmarks, as
 // JSON-shaped maps that the fake server stores and both SDKs read:
-// Widgets of three shapes, and three held-out kinds modelled on widely
+// Widgets of three shapes, and six held-out kinds modelled on widely
 // used CRDs (package crds).
 //
 //   - Small (about 1 KB of JSON as served): labels, an annotation, a few
@@ -16,6 +16,14 @@
 //   - Workflow (about 20 KB): an Argo CI Workflow, run (workflow.go).
 //   - Managed (about 8 KB): a Crossplane RDS Instance, provisioned
 //     (managed.go).
+//   - Application (about 36 KB, 19-53 KB): an Argo CD Application of a Helm chart,
+//     synced, listing 50-200 deployed resources (application.go).
+//   - PrometheusRule (about 21 KB, 12-30 KB): a team's recording and alerting
+//     rules, long PromQL expressions (prometheusrule.go).
+//   - ClusterPolicy (about 8 KB, 5-11 KB): a Kyverno policy whose patterns and
+//     conditions are free-form JSON (clusterpolicy.go).
+//   - VirtualService (about 5 KB): an Istio VirtualService, small structs
+//     of integers, booleans and floats (virtualservice.go).
 //
 // Values repeat across objects the way they do in a cluster (label
 // values from small sets, the same images and commands) and differ where
@@ -37,20 +45,24 @@ const (
 	Certificate
 	Workflow
 	Managed
+	Application
+	PrometheusRule
+	ClusterPolicy
+	VirtualService
 )
 
 // Shapes are all shapes: the Widgets smallest first, then the held-out
 // kinds.
-var Shapes = []Shape{Small, Typical, Large, Certificate, Workflow, Managed}
+var Shapes = []Shape{Small, Typical, Large, Certificate, Workflow, Managed, Application, PrometheusRule, ClusterPolicy, VirtualService}
 
 // WidgetShapes are the Widget's shapes.
 var WidgetShapes = []Shape{Small, Typical, Large}
 
 // HeldOut are the held-out kinds.
-var HeldOut = []Shape{Certificate, Workflow, Managed}
+var HeldOut = []Shape{Certificate, Workflow, Managed, Application, PrometheusRule, ClusterPolicy, VirtualService}
 
 func (s Shape) String() string {
-	return [...]string{"small", "typical", "large", "certificate", "workflow", "managed"}[s]
+	return [...]string{"small", "typical", "large", "certificate", "workflow", "managed", "application", "prometheusrule", "clusterpolicy", "virtualservice"}[s]
 }
 
 // ParseShape is the inverse of String.
@@ -60,7 +72,7 @@ func ParseShape(s string) (Shape, error) {
 			return sh, nil
 		}
 	}
-	return 0, fmt.Errorf("bad shape %q (small, typical, large, certificate, workflow, managed)", s)
+	return 0, fmt.Errorf("bad shape %q (small, typical, large, certificate, workflow, managed, application, prometheusrule, clusterpolicy, virtualservice)", s)
 }
 
 // Kind is the resource of a shape's objects.
@@ -81,6 +93,14 @@ func (s Shape) Kind() Kind {
 		return Kind{"argoproj.io", "v1alpha1", "Workflow", "workflows", true}
 	case Managed:
 		return Kind{"rds.aws.upbound.io", "v1beta1", "Instance", "instances", false}
+	case Application:
+		return Kind{"argoproj.io", "v1alpha1", "Application", "applications", true}
+	case PrometheusRule:
+		return Kind{"monitoring.coreos.com", "v1", "PrometheusRule", "prometheusrules", true}
+	case ClusterPolicy:
+		return Kind{"kyverno.io", "v1", "ClusterPolicy", "clusterpolicies", false}
+	case VirtualService:
+		return Kind{"networking.istio.io", "v1", "VirtualService", "virtualservices", true}
 	}
 	return Kind{"example.com", "v1", "Widget", "widgets", true}
 }
@@ -104,6 +124,14 @@ func Object(shape Shape, i int) map[string]any {
 		return workflow(i)
 	case Managed:
 		return managed(i)
+	case Application:
+		return application(i)
+	case PrometheusRule:
+		return prometheusRule(i)
+	case ClusterPolicy:
+		return clusterPolicy(i)
+	case VirtualService:
+		return virtualService(i)
 	}
 	return widget(shape, i)
 }

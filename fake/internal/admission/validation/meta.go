@@ -243,7 +243,10 @@ func (v *Validator) metadataCauses(r *object.Resource, m, old *metav1.ObjectMeta
 			causes = append(causes, apierr.Cause{Type: "FieldValueInvalid", Field: "metadata.finalizers", Message: fmt.Sprintf("Invalid value: %#v: finalizer orphan and foregroundDeletion cannot be both set", m.Finalizers)})
 		}
 	}
-	if !strings.HasPrefix(r.Kind.Group, "rbac.") && !strings.HasPrefix(r.Kind.Group, "admissionregistration.") {
+	// A custom resource's unqualified finalizer (Argo CD's
+	// "resources-finalizer.argocd.argoproj.io") is only a warning on
+	// kube-apiserver (apiextensions-apiserver's validator).
+	if !r.Custom && !strings.HasPrefix(r.Kind.Group, "rbac.") && !strings.HasPrefix(r.Kind.Group, "admissionregistration.") {
 		for i, f := range m.Finalizers {
 			if !strings.Contains(f, "/") && !kubeFinalizer(f) {
 				causes = append(causes, InvalidCause(fmt.Sprintf("metadata.finalizers[%d]", i), f, "name is neither a standard finalizer name nor is it fully qualified"))

@@ -14,7 +14,11 @@ import (
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/bench/cmd/crinformer/internal/run"
 	argov1alpha1 "github.com/kubewire/kubewire/bench/internal/crds/argo/v1alpha1"
+	argocdv1alpha1 "github.com/kubewire/kubewire/bench/internal/crds/argocd/v1alpha1"
 	certv1 "github.com/kubewire/kubewire/bench/internal/crds/certmanager/v1"
+	istiov1 "github.com/kubewire/kubewire/bench/internal/crds/istio/v1"
+	kyvernov1 "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1"
+	monitoringv1 "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1"
 	rdsv1beta1 "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
 	widgetv1 "github.com/kubewire/kubewire/bench/internal/widget/v1"
@@ -63,6 +67,14 @@ func NewSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c 
 			return typed[*argov1alpha1.Workflow](cl, ropts, c, tr)
 		case crgen.Managed:
 			return typed[*rdsv1beta1.Instance](cl, ropts, c, tr)
+		case crgen.Application:
+			return typed[*argocdv1alpha1.Application](cl, ropts, c, tr)
+		case crgen.PrometheusRule:
+			return typed[*monitoringv1.PrometheusRule](cl, ropts, c, tr)
+		case crgen.ClusterPolicy:
+			return typed[*kyvernov1.ClusterPolicy](cl, ropts, c, tr)
+		case crgen.VirtualService:
+			return typed[*istiov1.VirtualService](cl, ropts, c, tr)
 		}
 		return typed[*widgetv1.Widget](cl, ropts, c, tr)
 	}

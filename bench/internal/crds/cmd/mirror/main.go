@@ -26,9 +26,11 @@ import (
 // upstreamPaths are the kubewire packages whose types have an
 // apimachinery twin of the same name and shape.
 var upstreamPaths = map[string]string{
-	"github.com/kubewire/kubewire/api/meta/v1":  "k8s.io/apimachinery/pkg/apis/meta/v1",
-	"github.com/kubewire/kubewire/api/intstr":   "k8s.io/apimachinery/pkg/util/intstr",
-	"github.com/kubewire/kubewire/api/quantity": "k8s.io/apimachinery/pkg/api/resource",
+	"github.com/kubewire/kubewire/api/meta/v1":          "k8s.io/apimachinery/pkg/apis/meta/v1",
+	"github.com/kubewire/kubewire/api/intstr":           "k8s.io/apimachinery/pkg/util/intstr",
+	"github.com/kubewire/kubewire/api/quantity":         "k8s.io/apimachinery/pkg/api/resource",
+	"github.com/kubewire/kubewire/api/runtime":          "k8s.io/apimachinery/pkg/runtime",
+	"github.com/kubewire/kubewire/api/apiextensions/v1": "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1",
 }
 
 func main() {
