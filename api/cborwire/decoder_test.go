@@ -242,6 +242,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(item(h(majorArray, 3), twin, twin, bad))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		checkMemo(t, in)
+		checkFields(t, in)
 		d := NewDecoder(in, nil)
 		v := d.Any()
 		plainErr := d.End()

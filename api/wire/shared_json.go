@@ -25,6 +25,7 @@ type jsonTable struct {
 	seed1, seed2 maphash.Seed
 	// short1 and short2 seed shortKey, drawn from seed1 and seed2.
 	short1, short2 uint64
+	mid            midSecrets // midKey's
 	seen           seenTable
 	shared         sharedTable
 	empty          map[string]any
@@ -111,6 +112,9 @@ func (d *Decoder) KeyOf(b []byte) JSONKey {
 	if len(b) <= 16 {
 		return t.shortKey(b)
 	}
+	if len(b) <= maxMidKey {
+		return t.midKey(b)
+	}
 	return JSONKey{maphash.Bytes(t.seed1, b), maphash.Bytes(t.seed2, b)}
 }
 
@@ -171,6 +175,7 @@ func (d *Decoder) SharedKey(k JSONKey) (v any, key JSONKey, ok bool) {
 func newJSONTable() *jsonTable {
 	t := &jsonTable{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed()}
 	t.short1, t.short2 = maphash.String(t.seed1, "short"), maphash.String(t.seed2, "short")
+	t.mid = newMidSecrets()
 	return t
 }
 

@@ -15,14 +15,14 @@ func (m *GroupResource) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "group":
 			cborwire.String(d, &m.Group)
 		case "resource":
 			cborwire.String(d, &m.Resource)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -35,7 +35,7 @@ func (m *GroupVersionResource) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n2); i++ {
+	for i := 0; d.NextField(i, n2); i++ {
 		switch string(d.Key()) {
 		case "group":
 			cborwire.String(d, &m.Group)
@@ -44,7 +44,7 @@ func (m *GroupVersionResource) DecodeCBOR(d *cborwire.Decoder) error {
 		case "resource":
 			cborwire.String(d, &m.Resource)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -57,14 +57,14 @@ func (m *GroupKind) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n3); i++ {
+	for i := 0; d.NextField(i, n3); i++ {
 		switch string(d.Key()) {
 		case "group":
 			cborwire.String(d, &m.Group)
 		case "kind":
 			cborwire.String(d, &m.Kind)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -77,7 +77,7 @@ func (m *GroupVersionKind) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n4); i++ {
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "group":
 			cborwire.String(d, &m.Group)
@@ -86,7 +86,7 @@ func (m *GroupVersionKind) DecodeCBOR(d *cborwire.Decoder) error {
 		case "kind":
 			cborwire.String(d, &m.Kind)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -99,14 +99,14 @@ func (m *TypeMeta) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n5); i++ {
+	for i := 0; d.NextField(i, n5); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.Kind)
 		case "apiVersion":
 			cborwire.String(d, &m.APIVersion)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -119,7 +119,7 @@ func (m *ListMeta) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n6); i++ {
+	for i := 0; d.NextField(i, n6); i++ {
 		switch string(d.Key()) {
 		case "selfLink":
 			cborwire.UniqueString(d, &m.SelfLink)
@@ -152,7 +152,7 @@ func (m *ListMeta) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k8, m.ShardInfo)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -165,12 +165,12 @@ func (m *ShardInfo) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n9); i++ {
+	for i := 0; d.NextField(i, n9); i++ {
 		switch string(d.Key()) {
 		case "selector":
 			cborwire.String(d, &m.Selector)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -183,7 +183,7 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n10); i++ {
+	for i := 0; d.NextField(i, n10); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.UniqueString(d, &m.Name)
@@ -293,7 +293,7 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k21, m.ManagedFields)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -306,7 +306,7 @@ func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n25); i++ {
+	for i := 0; d.NextField(i, n25); i++ {
 		switch string(d.Key()) {
 		case "apiVersion":
 			cborwire.String(d, &m.APIVersion)
@@ -341,7 +341,7 @@ func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k27, m.BlockOwnerDeletion)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -354,7 +354,7 @@ func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n28); i++ {
+	for i := 0; d.NextField(i, n28); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -403,7 +403,7 @@ func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
 		case "shardSelector":
 			cborwire.String(d, &m.ShardSelector)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -416,7 +416,7 @@ func (m *GetOptions) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n31); i++ {
+	for i := 0; d.NextField(i, n31); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -425,7 +425,7 @@ func (m *GetOptions) DecodeCBOR(d *cborwire.Decoder) error {
 		case "resourceVersion":
 			cborwire.String(d, &m.ResourceVersion)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -438,7 +438,7 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n32); i++ {
+	for i := 0; d.NextField(i, n32); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -526,7 +526,7 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k41, m.IgnoreStoreReadErrorWithClusterBreakingPotential)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -539,7 +539,7 @@ func (m *CreateOptions) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n42); i++ {
+	for i := 0; d.NextField(i, n42); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -571,7 +571,7 @@ func (m *CreateOptions) DecodeCBOR(d *cborwire.Decoder) error {
 		case "fieldValidation":
 			cborwire.String(d, &m.FieldValidation)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -584,7 +584,7 @@ func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n47); i++ {
+	for i := 0; d.NextField(i, n47); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -628,7 +628,7 @@ func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
 		case "fieldValidation":
 			cborwire.String(d, &m.FieldValidation)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -641,7 +641,7 @@ func (m *ApplyOptions) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n53); i++ {
+	for i := 0; d.NextField(i, n53); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -673,7 +673,7 @@ func (m *ApplyOptions) DecodeCBOR(d *cborwire.Decoder) error {
 		case "fieldManager":
 			cborwire.String(d, &m.FieldManager)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -686,7 +686,7 @@ func (m *UpdateOptions) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n58); i++ {
+	for i := 0; d.NextField(i, n58); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -718,7 +718,7 @@ func (m *UpdateOptions) DecodeCBOR(d *cborwire.Decoder) error {
 		case "fieldValidation":
 			cborwire.String(d, &m.FieldValidation)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -731,7 +731,7 @@ func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n63); i++ {
+	for i := 0; d.NextField(i, n63); i++ {
 		switch string(d.Key()) {
 		case "uid":
 			if k64, ok := cborwire.ReusePtr(d, &m.UID); !ok {
@@ -758,7 +758,7 @@ func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k65, m.ResourceVersion)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -771,7 +771,7 @@ func (m *Status) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n66); i++ {
+	for i := 0; d.NextField(i, n66); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -800,7 +800,7 @@ func (m *Status) DecodeCBOR(d *cborwire.Decoder) error {
 		case "code":
 			cborwire.Int(d, &m.Code)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -813,7 +813,7 @@ func (m *StatusDetails) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n68); i++ {
+	for i := 0; d.NextField(i, n68); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -847,7 +847,7 @@ func (m *StatusDetails) DecodeCBOR(d *cborwire.Decoder) error {
 		case "retryAfterSeconds":
 			cborwire.Int(d, &m.RetryAfterSeconds)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -860,7 +860,7 @@ func (m *StatusCause) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n73); i++ {
+	for i := 0; d.NextField(i, n73); i++ {
 		switch string(d.Key()) {
 		case "reason":
 			cborwire.String(d, &m.Type)
@@ -869,7 +869,7 @@ func (m *StatusCause) DecodeCBOR(d *cborwire.Decoder) error {
 		case "field":
 			cborwire.String(d, &m.Field)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -882,7 +882,7 @@ func (m *List) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n74); i++ {
+	for i := 0; d.NextField(i, n74); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -912,7 +912,7 @@ func (m *List) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k75, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -925,7 +925,7 @@ func (m *APIVersions) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n79); i++ {
+	for i := 0; d.NextField(i, n79); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -974,7 +974,7 @@ func (m *APIVersions) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k84, m.ServerAddressByClientCIDRs)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -987,7 +987,7 @@ func (m *APIGroupList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n88); i++ {
+	for i := 0; d.NextField(i, n88); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1015,7 +1015,7 @@ func (m *APIGroupList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k89, m.Groups)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1028,7 +1028,7 @@ func (m *APIGroup) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n93); i++ {
+	for i := 0; d.NextField(i, n93); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1081,7 +1081,7 @@ func (m *APIGroup) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k98, m.ServerAddressByClientCIDRs)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1094,14 +1094,14 @@ func (m *ServerAddressByClientCIDR) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n102); i++ {
+	for i := 0; d.NextField(i, n102); i++ {
 		switch string(d.Key()) {
 		case "clientCIDR":
 			cborwire.String(d, &m.ClientCIDR)
 		case "serverAddress":
 			cborwire.String(d, &m.ServerAddress)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1114,14 +1114,14 @@ func (m *GroupVersionForDiscovery) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n103); i++ {
+	for i := 0; d.NextField(i, n103); i++ {
 		switch string(d.Key()) {
 		case "groupVersion":
 			cborwire.String(d, &m.GroupVersion)
 		case "version":
 			cborwire.String(d, &m.Version)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1134,7 +1134,7 @@ func (m *APIResource) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n104); i++ {
+	for i := 0; d.NextField(i, n104); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -1195,7 +1195,7 @@ func (m *APIResource) DecodeCBOR(d *cborwire.Decoder) error {
 		case "storageVersionHash":
 			cborwire.String(d, &m.StorageVersionHash)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1234,7 +1234,7 @@ func (m *APIResourceList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n117); i++ {
+	for i := 0; d.NextField(i, n117); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1264,7 +1264,7 @@ func (m *APIResourceList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k118, m.APIResources)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1277,7 +1277,7 @@ func (m *RootPaths) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n122); i++ {
+	for i := 0; d.NextField(i, n122); i++ {
 		switch string(d.Key()) {
 		case "paths":
 			if k123, ok := cborwire.ReuseSlice(d, &m.Paths); !ok {
@@ -1301,7 +1301,7 @@ func (m *RootPaths) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k123, m.Paths)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1314,10 +1314,10 @@ func (m *Patch) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n127); i++ {
+	for i := 0; d.NextField(i, n127); i++ {
 		switch string(d.Key()) {
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1330,7 +1330,7 @@ func (m *LabelSelector) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n128); i++ {
+	for i := 0; d.NextField(i, n128); i++ {
 		switch string(d.Key()) {
 		case "matchLabels":
 			cborwire.StringMap(d, &m.MatchLabels)
@@ -1356,7 +1356,7 @@ func (m *LabelSelector) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k129, m.MatchExpressions)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1369,7 +1369,7 @@ func (m *LabelSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n133); i++ {
+	for i := 0; d.NextField(i, n133); i++ {
 		switch string(d.Key()) {
 		case "key":
 			cborwire.String(d, &m.Key)
@@ -1397,7 +1397,7 @@ func (m *LabelSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k134, m.Values)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1410,7 +1410,7 @@ func (m *FieldSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n138); i++ {
+	for i := 0; d.NextField(i, n138); i++ {
 		switch string(d.Key()) {
 		case "key":
 			cborwire.String(d, &m.Key)
@@ -1438,7 +1438,7 @@ func (m *FieldSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k139, m.Values)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1451,7 +1451,7 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n143); i++ {
+	for i := 0; d.NextField(i, n143); i++ {
 		switch string(d.Key()) {
 		case "manager":
 			cborwire.String(d, &m.Manager)
@@ -1488,7 +1488,7 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 		case "subresource":
 			cborwire.String(d, &m.Subresource)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1501,7 +1501,7 @@ func (m *Table) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n146); i++ {
+	for i := 0; d.NextField(i, n146); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1552,7 +1552,7 @@ func (m *Table) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k151, m.Rows)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1565,7 +1565,7 @@ func (m *TableColumnDefinition) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n155); i++ {
+	for i := 0; d.NextField(i, n155); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -1578,7 +1578,7 @@ func (m *TableColumnDefinition) DecodeCBOR(d *cborwire.Decoder) error {
 		case "priority":
 			cborwire.Int(d, &m.Priority)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1591,7 +1591,7 @@ func (m *TableRow) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n156); i++ {
+	for i := 0; d.NextField(i, n156); i++ {
 		switch string(d.Key()) {
 		case "cells":
 			if k157, ok := cborwire.ReuseSlice(d, &m.Cells); !ok {
@@ -1638,7 +1638,7 @@ func (m *TableRow) DecodeCBOR(d *cborwire.Decoder) error {
 		case "object":
 			cborwire.ViaJSON(d, &m.Object, "RawExtension")
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1651,7 +1651,7 @@ func (m *TableRowCondition) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n165); i++ {
+	for i := 0; d.NextField(i, n165); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
@@ -1662,7 +1662,7 @@ func (m *TableRowCondition) DecodeCBOR(d *cborwire.Decoder) error {
 		case "message":
 			cborwire.String(d, &m.Message)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1675,7 +1675,7 @@ func (m *TableOptions) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n166); i++ {
+	for i := 0; d.NextField(i, n166); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1684,7 +1684,7 @@ func (m *TableOptions) DecodeCBOR(d *cborwire.Decoder) error {
 		case "includeObject":
 			cborwire.String(d, &m.IncludeObject)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1697,7 +1697,7 @@ func (m *PartialObjectMetadata) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n167); i++ {
+	for i := 0; d.NextField(i, n167); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1706,7 +1706,7 @@ func (m *PartialObjectMetadata) DecodeCBOR(d *cborwire.Decoder) error {
 		case "metadata":
 			m.ObjectMeta.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1719,7 +1719,7 @@ func (m *PartialObjectMetadataList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n168); i++ {
+	for i := 0; d.NextField(i, n168); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1749,7 +1749,7 @@ func (m *PartialObjectMetadataList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k169, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1762,7 +1762,7 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n173); i++ {
+	for i := 0; d.NextField(i, n173); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
@@ -1777,7 +1777,7 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 		case "message":
 			cborwire.String(d, &m.Message)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1790,14 +1790,14 @@ func (m *WatchEvent) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n174); i++ {
+	for i := 0; d.NextField(i, n174); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
 		case "object":
 			cborwire.ViaJSON(d, &m.Object, "RawExtension")
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

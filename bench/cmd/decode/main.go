@@ -44,7 +44,7 @@ type decoder struct {
 }
 
 func main() {
-	pods := flag.Int("pods", 1000, "Pods in the list")
+	pods := flag.Int("pods", 1000, "Pods per list in the Pod rows (0: none)")
 	rounds := flag.Int("rounds", 5, "timed rounds per pair; the median is reported")
 	crs := flag.Int("crs", 1000, "custom resources per list in the CR rows (0: none)")
 	cborRowsOn := flag.Bool("cbor", true, "also measure CBOR decoding of the CR lists (against kubewire's JSON and apimachinery's CBOR)")
@@ -55,11 +55,32 @@ func main() {
 	if err := flag.Set("test.benchtime", benchtime.String()); err != nil {
 		panic(err)
 	}
+	if *pods < 0 || *crs < 0 || *pods == 0 && *crs == 0 {
+		fmt.Fprintln(os.Stderr, "decode: -pods and -crs must not be negative, and one must be above 0")
+		os.Exit(2)
+	}
+	if *pods > 0 {
+		podRows(*pods, *rounds)
+	}
+	if *crs > 0 {
+		crRows(os.Stdout, *crs, *rounds)
+		if *cborRowsOn {
+			cborRows(os.Stdout, *crs, *rounds)
+		}
+		if *frozenRowsOn {
+			frozenRows(os.Stdout, *crs, *rounds)
+		}
+	}
+}
+
+// podRows measures decoding Pod lists of both shapes, in protobuf and
+// JSON, against k8s.io/api, and prints the JSON decode goal lines.
+func podRows(pods, rounds int) {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	var podVerdicts []string
 	fmt.Fprintln(tw, "shape\tformat\twire B/pod\tkubewire mode\tfigure\tkubewire\tk8s.io/api\tratio\t")
 	for _, shape := range []podgen.Shape{podgen.Small, podgen.Realistic} {
-		enc, err := podgen.Encode(shape, *pods)
+		enc, err := podgen.Encode(shape, pods)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -72,7 +93,7 @@ func main() {
 			kws, up := decoders(format)
 			wire := float64(len(input)) / float64(enc.Pods)
 			for _, kw := range kws {
-				k, u := measurePair(kw, up, input, enc.Pods, *rounds)
+				k, u := measurePair(kw, up, input, enc.Pods, rounds)
 				row := func(figure string, a, b float64, unit string) {
 					fmt.Fprintf(tw, "%s\t%s\t%.0f\t%s\t%s\t%.0f %s\t%.0f %s\t%.2f\t\n", shape, format, wire, kw.name, figure, a, unit, b, unit, a/b)
 				}
@@ -90,15 +111,6 @@ func main() {
 	tw.Flush()
 	for _, v := range podVerdicts {
 		fmt.Println(v)
-	}
-	if *crs > 0 {
-		crRows(os.Stdout, *crs, *rounds)
-		if *cborRowsOn {
-			cborRows(os.Stdout, *crs, *rounds)
-		}
-		if *frozenRowsOn {
-			frozenRows(os.Stdout, *crs, *rounds)
-		}
 	}
 }
 

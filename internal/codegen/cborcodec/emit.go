@@ -22,6 +22,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kubewire/kubewire/internal/codegen/jsoncodec"
 )
@@ -150,9 +151,18 @@ func (e *emitter) method(n *types.Named) error {
 // fields writes the loop over an open map's entries that sets the
 // fields of the struct u at target; count names the entry count.
 func (e *emitter) fields(target, name, count string, u *types.Struct) error {
-	e.p("for i := 0; d.NextKey(i, %s); i++ {", count)
+	// NextField leaves a short key unchecked until it matches no field
+	// name (SkipField checks it), which needs names that are UTF-8.
+	members := jsoncodec.DecodedMembers(name, u)
+	next, skip := "NextField", "SkipField"
+	for _, f := range members {
+		if !utf8.ValidString(f.Name) {
+			next, skip = "NextKey", "Skip"
+		}
+	}
+	e.p("for i := 0; d.%s(i, %s); i++ {", next, count)
 	e.p("switch string(d.Key()) {")
-	for _, f := range jsoncodec.DecodedMembers(name, u) {
+	for _, f := range members {
 		e.p("case %q:", f.Name)
 		for _, a := range f.Allocs {
 			sel := target + "." + strings.Join(a.Path, ".")
@@ -162,7 +172,7 @@ func (e *emitter) fields(target, name, count string, u *types.Struct) error {
 			return fmt.Errorf("field %s: %w", f.GoName, err)
 		}
 	}
-	e.p("default:\nd.Skip()")
+	e.p("default:\nd.%s()", skip)
 	e.p("}\n}")
 	return nil
 }

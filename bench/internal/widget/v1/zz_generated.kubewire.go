@@ -1307,7 +1307,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "id":
 			cborwire.String(d, &m.ID)
@@ -1343,7 +1343,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "message":
 			cborwire.String(d, &m.Message)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1356,14 +1356,14 @@ func (m *Param) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n6); i++ {
+	for i := 0; d.NextField(i, n6); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "value":
 			cborwire.String(d, &m.Value)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1376,14 +1376,14 @@ func (m *Resources) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n7); i++ {
+	for i := 0; d.NextField(i, n7); i++ {
 		switch string(d.Key()) {
 		case "requests":
 			cborwire.StringMap(d, &m.Requests)
 		case "limits":
 			cborwire.StringMap(d, &m.Limits)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1396,7 +1396,7 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n8); i++ {
+	for i := 0; d.NextField(i, n8); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1409,7 +1409,7 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 		case "status":
 			m.Status.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1422,7 +1422,7 @@ func (m *WidgetPort) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n9); i++ {
+	for i := 0; d.NextField(i, n9); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -1431,7 +1431,7 @@ func (m *WidgetPort) DecodeCBOR(d *cborwire.Decoder) error {
 		case "protocol":
 			cborwire.String(d, &m.Protocol)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1444,7 +1444,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n10); i++ {
+	for i := 0; d.NextField(i, n10); i++ {
 		switch string(d.Key()) {
 		case "replicas":
 			if k11, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
@@ -1523,7 +1523,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k17, m.Steps)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1536,7 +1536,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n21); i++ {
+	for i := 0; d.NextField(i, n21); i++ {
 		switch string(d.Key()) {
 		case "phase":
 			cborwire.String(d, &m.Phase)
@@ -1586,7 +1586,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k26, m.Nodes)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1599,7 +1599,7 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n30); i++ {
+	for i := 0; d.NextField(i, n30); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -1717,7 +1717,7 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 		case "resources":
 			m.Resources.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1730,7 +1730,7 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n51); i++ {
+	for i := 0; d.NextField(i, n51); i++ {
 		switch string(d.Key()) {
 		case "labels":
 			cborwire.StringMap(d, &m.Labels)
@@ -1783,7 +1783,7 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 		case "resources":
 			m.Resources.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1796,7 +1796,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n60); i++ {
+	for i := 0; d.NextField(i, n60); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1826,7 +1826,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k61, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

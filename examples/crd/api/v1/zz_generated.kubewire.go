@@ -443,7 +443,7 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -456,7 +456,7 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 		case "status":
 			m.Status.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -469,7 +469,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n2); i++ {
+	for i := 0; d.NextField(i, n2); i++ {
 		switch string(d.Key()) {
 		case "image":
 			cborwire.String(d, &m.Image)
@@ -500,7 +500,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k4, m.Memory)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -513,7 +513,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n5); i++ {
+	for i := 0; d.NextField(i, n5); i++ {
 		switch string(d.Key()) {
 		case "replicas":
 			cborwire.Int(d, &m.Replicas)
@@ -545,7 +545,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k6, m.Conditions)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -558,7 +558,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n10); i++ {
+	for i := 0; d.NextField(i, n10); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -588,7 +588,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k11, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

@@ -539,7 +539,7 @@ func (m *CronJob) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -552,7 +552,7 @@ func (m *CronJob) DecodeCBOR(d *cborwire.Decoder) error {
 		case "status":
 			m.Status.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -565,7 +565,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n2); i++ {
+	for i := 0; d.NextField(i, n2); i++ {
 		switch string(d.Key()) {
 		case "schedule":
 			cborwire.String(d, &m.Schedule)
@@ -622,7 +622,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k6, m.FailedJobsHistoryLimit)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -635,7 +635,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n7); i++ {
+	for i := 0; d.NextField(i, n7); i++ {
 		switch string(d.Key()) {
 		case "active":
 			if k8, ok := cborwire.ReuseSlice(d, &m.Active); !ok {
@@ -692,7 +692,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k13, m.Conditions)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -705,7 +705,7 @@ func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n17); i++ {
+	for i := 0; d.NextField(i, n17); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -735,7 +735,7 @@ func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k18, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

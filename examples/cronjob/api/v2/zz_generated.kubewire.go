@@ -707,7 +707,7 @@ func (m *CronJob) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -720,7 +720,7 @@ func (m *CronJob) DecodeCBOR(d *cborwire.Decoder) error {
 		case "status":
 			m.Status.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -733,7 +733,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n2); i++ {
+	for i := 0; d.NextField(i, n2); i++ {
 		switch string(d.Key()) {
 		case "schedule":
 			m.Schedule.DecodeCBOR(d)
@@ -790,7 +790,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k6, m.FailedJobsHistoryLimit)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -803,7 +803,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n7); i++ {
+	for i := 0; d.NextField(i, n7); i++ {
 		switch string(d.Key()) {
 		case "active":
 			if k8, ok := cborwire.ReuseSlice(d, &m.Active); !ok {
@@ -860,7 +860,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k13, m.Conditions)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -873,7 +873,7 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n17); i++ {
+	for i := 0; d.NextField(i, n17); i++ {
 		switch string(d.Key()) {
 		case "minute":
 			if k18, ok := cborwire.ReusePtr(d, &m.Minute); !ok {
@@ -936,7 +936,7 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k22, m.DayOfWeek)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -949,7 +949,7 @@ func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n23); i++ {
+	for i := 0; d.NextField(i, n23); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -979,7 +979,7 @@ func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k24, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

@@ -434,7 +434,7 @@ func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -447,7 +447,7 @@ func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
 		case "status":
 			m.Status.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -460,7 +460,7 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n2); i++ {
+	for i := 0; d.NextField(i, n2); i++ {
 		switch string(d.Key()) {
 		case "schedule":
 			cborwire.String(d, &m.Schedule)
@@ -500,7 +500,7 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k4, m.Tags)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -513,7 +513,7 @@ func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n8); i++ {
+	for i := 0; d.NextField(i, n8); i++ {
 		switch string(d.Key()) {
 		case "ready":
 			cborwire.Bool(d, &m.Ready)
@@ -539,7 +539,7 @@ func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k9, m.Conditions)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -552,7 +552,7 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n13); i++ {
+	for i := 0; d.NextField(i, n13); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -582,7 +582,7 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k14, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

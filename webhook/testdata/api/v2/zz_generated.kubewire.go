@@ -523,7 +523,7 @@ func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -536,7 +536,7 @@ func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
 		case "status":
 			m.Status.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -549,7 +549,7 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n2); i++ {
+	for i := 0; d.NextField(i, n2); i++ {
 		switch string(d.Key()) {
 		case "schedule":
 			m.Schedule.DecodeCBOR(d)
@@ -568,7 +568,7 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "paint":
 			cborwire.String(d, &m.Paint)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -581,12 +581,12 @@ func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n4); i++ {
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "ready":
 			cborwire.Bool(d, &m.Ready)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -599,7 +599,7 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n5); i++ {
+	for i := 0; d.NextField(i, n5); i++ {
 		switch string(d.Key()) {
 		case "minute":
 			if k6, ok := cborwire.ReusePtr(d, &m.Minute); !ok {
@@ -662,7 +662,7 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k10, m.DayOfWeek)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -675,7 +675,7 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n11); i++ {
+	for i := 0; d.NextField(i, n11); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -705,7 +705,7 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k12, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

@@ -3746,7 +3746,7 @@ func (m *ArchiveStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "none":
 			if k2, ok := cborwire.ReusePtr(d, &m.None); !ok {
@@ -3773,7 +3773,7 @@ func (m *ArchiveStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k3, m.Tar)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3786,7 +3786,7 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n4); i++ {
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "parameters":
 			if k5, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
@@ -3831,7 +3831,7 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k9, m.Artifacts)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3844,7 +3844,7 @@ func (m *ArtGCStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n13); i++ {
+	for i := 0; d.NextField(i, n13); i++ {
 		switch string(d.Key()) {
 		case "strategiesProcessed":
 			if k14, ok := cborwire.ReuseMap(d, &m.StrategiesProcessed); !ok {
@@ -3889,7 +3889,7 @@ func (m *ArtGCStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "notSpecified":
 			cborwire.Bool(d, &m.NotSpecified)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3902,7 +3902,7 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n22); i++ {
+	for i := 0; d.NextField(i, n22); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -3935,7 +3935,7 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k24, m.Archive)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3948,7 +3948,7 @@ func (m *ArtifactRepositoryRefStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n25); i++ {
+	for i := 0; d.NextField(i, n25); i++ {
 		switch string(d.Key()) {
 		case "configMap":
 			cborwire.String(d, &m.ConfigMap)
@@ -3959,7 +3959,7 @@ func (m *ArtifactRepositoryRefStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "default":
 			cborwire.Bool(d, &m.Default)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3972,7 +3972,7 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n26); i++ {
+	for i := 0; d.NextField(i, n26); i++ {
 		switch string(d.Key()) {
 		case "duration":
 			cborwire.String(d, &m.Duration)
@@ -3991,7 +3991,7 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 		case "maxDuration":
 			cborwire.String(d, &m.MaxDuration)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4004,7 +4004,7 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n28); i++ {
+	for i := 0; d.NextField(i, n28); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
@@ -4013,7 +4013,7 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 		case "message":
 			cborwire.String(d, &m.Message)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4026,7 +4026,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n29); i++ {
+	for i := 0; d.NextField(i, n29); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4102,7 +4102,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 		case "workingDir":
 			cborwire.String(d, &m.WorkingDir)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4115,14 +4115,14 @@ func (m *ContinueOn) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n42); i++ {
+	for i := 0; d.NextField(i, n42); i++ {
 		switch string(d.Key()) {
 		case "error":
 			cborwire.Bool(d, &m.Error)
 		case "failed":
 			cborwire.Bool(d, &m.Failed)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4135,7 +4135,7 @@ func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n43); i++ {
+	for i := 0; d.NextField(i, n43); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4169,7 +4169,7 @@ func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
 		case "when":
 			cborwire.String(d, &m.When)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4182,7 +4182,7 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n48); i++ {
+	for i := 0; d.NextField(i, n48); i++ {
 		switch string(d.Key()) {
 		case "target":
 			cborwire.String(d, &m.Target)
@@ -4220,7 +4220,7 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k53, m.FailFast)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4233,14 +4233,14 @@ func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n54); i++ {
+	for i := 0; d.NextField(i, n54); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "value":
 			cborwire.String(d, &m.Value)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4253,7 +4253,7 @@ func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n55); i++ {
+	for i := 0; d.NextField(i, n55); i++ {
 		switch string(d.Key()) {
 		case "parameters":
 			if k56, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
@@ -4298,7 +4298,7 @@ func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k60, m.Artifacts)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4311,14 +4311,14 @@ func (m *Metadata) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n64); i++ {
+	for i := 0; d.NextField(i, n64); i++ {
 		switch string(d.Key()) {
 		case "annotations":
 			cborwire.StringMap(d, &m.Annotations)
 		case "labels":
 			cborwire.StringMap(d, &m.Labels)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4331,7 +4331,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n65); i++ {
+	for i := 0; d.NextField(i, n65); i++ {
 		switch string(d.Key()) {
 		case "id":
 			cborwire.String(d, &m.ID)
@@ -4450,7 +4450,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "hostNodeName":
 			cborwire.String(d, &m.HostNodeName)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4463,10 +4463,10 @@ func (m *NoneStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n80); i++ {
+	for i := 0; d.NextField(i, n80); i++ {
 		switch string(d.Key()) {
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4479,7 +4479,7 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n81); i++ {
+	for i := 0; d.NextField(i, n81); i++ {
 		switch string(d.Key()) {
 		case "parameters":
 			if k82, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
@@ -4548,7 +4548,7 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k91, m.ExitCode)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4561,7 +4561,7 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n92); i++ {
+	for i := 0; d.NextField(i, n92); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4635,7 +4635,7 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k100, m.Description)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4648,12 +4648,12 @@ func (m *PodGC) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n101); i++ {
+	for i := 0; d.NextField(i, n101); i++ {
 		switch string(d.Key()) {
 		case "strategy":
 			cborwire.String(d, &m.Strategy)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4666,14 +4666,14 @@ func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n102); i++ {
+	for i := 0; d.NextField(i, n102); i++ {
 		switch string(d.Key()) {
 		case "limits":
 			cborwire.StringMap(d, &m.Limits)
 		case "requests":
 			cborwire.StringMap(d, &m.Requests)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4686,7 +4686,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n103); i++ {
+	for i := 0; d.NextField(i, n103); i++ {
 		switch string(d.Key()) {
 		case "limit":
 			if k104, ok := cborwire.ReusePtr(d, &m.Limit); !ok {
@@ -4715,7 +4715,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k105, m.Backoff)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4728,7 +4728,7 @@ func (m *S3Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n106); i++ {
+	for i := 0; d.NextField(i, n106); i++ {
 		switch string(d.Key()) {
 		case "endpoint":
 			cborwire.String(d, &m.Endpoint)
@@ -4737,7 +4737,7 @@ func (m *S3Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 		case "key":
 			cborwire.String(d, &m.Key)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4750,7 +4750,7 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n107); i++ {
+	for i := 0; d.NextField(i, n107); i++ {
 		switch string(d.Key()) {
 		case "secondsAfterCompletion":
 			if k108, ok := cborwire.ReusePtr(d, &m.SecondsAfterCompletion); !ok {
@@ -4789,7 +4789,7 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k110, m.SecondsAfterFailure)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4802,7 +4802,7 @@ func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n111); i++ {
+	for i := 0; d.NextField(i, n111); i++ {
 		switch string(d.Key()) {
 		case "compressionLevel":
 			if k112, ok := cborwire.ReusePtr(d, &m.CompressionLevel); !ok {
@@ -4817,7 +4817,7 @@ func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k112, m.CompressionLevel)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4830,7 +4830,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n113); i++ {
+	for i := 0; d.NextField(i, n113); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -4933,7 +4933,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 		case "nodeSelector":
 			cborwire.StringMap(d, &m.NodeSelector)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4946,7 +4946,7 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n126); i++ {
+	for i := 0; d.NextField(i, n126); i++ {
 		switch string(d.Key()) {
 		case "path":
 			cborwire.String(d, &m.Path)
@@ -4967,7 +4967,7 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k127, m.Default)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4980,7 +4980,7 @@ func (m *Workflow) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n128); i++ {
+	for i := 0; d.NextField(i, n128); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -4993,7 +4993,7 @@ func (m *Workflow) DecodeCBOR(d *cborwire.Decoder) error {
 		case "status":
 			m.Status.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5006,7 +5006,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n129); i++ {
+	for i := 0; d.NextField(i, n129); i++ {
 		switch string(d.Key()) {
 		case "templates":
 			if k130, ok := cborwire.ReuseSlice(d, &m.Templates); !ok {
@@ -5110,7 +5110,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "nodeSelector":
 			cborwire.StringMap(d, &m.NodeSelector)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5123,7 +5123,7 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n140); i++ {
+	for i := 0; d.NextField(i, n140); i++ {
 		switch string(d.Key()) {
 		case "phase":
 			cborwire.String(d, &m.Phase)
@@ -5243,7 +5243,7 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k155, m.TaskResultsCompletionStatus)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5256,7 +5256,7 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n159); i++ {
+	for i := 0; d.NextField(i, n159); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -5279,7 +5279,7 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k160, m.ContinueOn)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5292,14 +5292,14 @@ func (m *WorkflowTemplateRef) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n161); i++ {
+	for i := 0; d.NextField(i, n161); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "clusterScope":
 			cborwire.Bool(d, &m.ClusterScope)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5312,7 +5312,7 @@ func (m *WorkflowList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n162); i++ {
+	for i := 0; d.NextField(i, n162); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -5342,7 +5342,7 @@ func (m *WorkflowList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k163, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

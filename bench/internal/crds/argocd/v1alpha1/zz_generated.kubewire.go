@@ -2757,7 +2757,7 @@ func (m *Application) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -2782,7 +2782,7 @@ func (m *Application) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k2, m.Operation)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2795,7 +2795,7 @@ func (m *ApplicationCondition) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n3); i++ {
+	for i := 0; d.NextField(i, n3); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
@@ -2814,7 +2814,7 @@ func (m *ApplicationCondition) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k4, m.LastTransitionTime)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2827,7 +2827,7 @@ func (m *ApplicationDestination) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n5); i++ {
+	for i := 0; d.NextField(i, n5); i++ {
 		switch string(d.Key()) {
 		case "server":
 			cborwire.String(d, &m.Server)
@@ -2836,7 +2836,7 @@ func (m *ApplicationDestination) DecodeCBOR(d *cborwire.Decoder) error {
 		case "name":
 			cborwire.String(d, &m.Name)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2849,7 +2849,7 @@ func (m *ApplicationSource) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n6); i++ {
+	for i := 0; d.NextField(i, n6); i++ {
 		switch string(d.Key()) {
 		case "repoURL":
 			cborwire.String(d, &m.RepoURL)
@@ -2874,7 +2874,7 @@ func (m *ApplicationSource) DecodeCBOR(d *cborwire.Decoder) error {
 		case "ref":
 			cborwire.String(d, &m.Ref)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2887,7 +2887,7 @@ func (m *ApplicationSourceHelm) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n8); i++ {
+	for i := 0; d.NextField(i, n8); i++ {
 		switch string(d.Key()) {
 		case "valueFiles":
 			if k9, ok := cborwire.ReuseSlice(d, &m.ValueFiles); !ok {
@@ -2946,7 +2946,7 @@ func (m *ApplicationSourceHelm) DecodeCBOR(d *cborwire.Decoder) error {
 		case "namespace":
 			cborwire.String(d, &m.Namespace)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2959,7 +2959,7 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n17); i++ {
+	for i := 0; d.NextField(i, n17); i++ {
 		switch string(d.Key()) {
 		case "source":
 			if k18, ok := cborwire.ReusePtr(d, &m.Source); !ok {
@@ -3044,7 +3044,7 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k28, m.RevisionHistoryLimit)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3057,7 +3057,7 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n29); i++ {
+	for i := 0; d.NextField(i, n29); i++ {
 		switch string(d.Key()) {
 		case "resources":
 			if k30, ok := cborwire.ReuseSlice(d, &m.Resources); !ok {
@@ -3171,7 +3171,7 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "controllerNamespace":
 			cborwire.String(d, &m.ControllerNamespace)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3184,7 +3184,7 @@ func (m *ApplicationSummary) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n45); i++ {
+	for i := 0; d.NextField(i, n45); i++ {
 		switch string(d.Key()) {
 		case "externalURLs":
 			if k46, ok := cborwire.ReuseSlice(d, &m.ExternalURLs); !ok {
@@ -3229,7 +3229,7 @@ func (m *ApplicationSummary) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k50, m.Images)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3242,7 +3242,7 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n54); i++ {
+	for i := 0; d.NextField(i, n54); i++ {
 		switch string(d.Key()) {
 		case "duration":
 			cborwire.String(d, &m.Duration)
@@ -3261,7 +3261,7 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 		case "maxDuration":
 			cborwire.String(d, &m.MaxDuration)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3274,14 +3274,14 @@ func (m *ComparedTo) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n56); i++ {
+	for i := 0; d.NextField(i, n56); i++ {
 		switch string(d.Key()) {
 		case "source":
 			m.Source.DecodeCBOR(d)
 		case "destination":
 			m.Destination.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3294,7 +3294,7 @@ func (m *HealthStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n57); i++ {
+	for i := 0; d.NextField(i, n57); i++ {
 		switch string(d.Key()) {
 		case "status":
 			cborwire.String(d, &m.Status)
@@ -3313,7 +3313,7 @@ func (m *HealthStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k58, m.LastTransitionTime)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3326,7 +3326,7 @@ func (m *HelmParameter) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n59); i++ {
+	for i := 0; d.NextField(i, n59); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -3335,7 +3335,7 @@ func (m *HelmParameter) DecodeCBOR(d *cborwire.Decoder) error {
 		case "forceString":
 			cborwire.Bool(d, &m.ForceString)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3348,14 +3348,14 @@ func (m *Info) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n60); i++ {
+	for i := 0; d.NextField(i, n60); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "value":
 			cborwire.String(d, &m.Value)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3368,7 +3368,7 @@ func (m *Operation) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n61); i++ {
+	for i := 0; d.NextField(i, n61); i++ {
 		switch string(d.Key()) {
 		case "sync":
 			if k62, ok := cborwire.ReusePtr(d, &m.Sync); !ok {
@@ -3387,7 +3387,7 @@ func (m *Operation) DecodeCBOR(d *cborwire.Decoder) error {
 		case "retry":
 			m.Retry.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3400,14 +3400,14 @@ func (m *OperationInitiator) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n63); i++ {
+	for i := 0; d.NextField(i, n63); i++ {
 		switch string(d.Key()) {
 		case "username":
 			cborwire.String(d, &m.Username)
 		case "automated":
 			cborwire.Bool(d, &m.Automated)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3420,7 +3420,7 @@ func (m *OperationState) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n64); i++ {
+	for i := 0; d.NextField(i, n64); i++ {
 		switch string(d.Key()) {
 		case "operation":
 			m.Operation.DecodeCBOR(d)
@@ -3457,7 +3457,7 @@ func (m *OperationState) DecodeCBOR(d *cborwire.Decoder) error {
 		case "retryCount":
 			cborwire.Int(d, &m.RetryCount)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3470,7 +3470,7 @@ func (m *ResourceIgnoreDifferences) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n67); i++ {
+	for i := 0; d.NextField(i, n67); i++ {
 		switch string(d.Key()) {
 		case "group":
 			cborwire.String(d, &m.Group)
@@ -3523,7 +3523,7 @@ func (m *ResourceIgnoreDifferences) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k72, m.JQPathExpressions)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3536,7 +3536,7 @@ func (m *ResourceResult) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n76); i++ {
+	for i := 0; d.NextField(i, n76); i++ {
 		switch string(d.Key()) {
 		case "group":
 			cborwire.String(d, &m.Group)
@@ -3557,7 +3557,7 @@ func (m *ResourceResult) DecodeCBOR(d *cborwire.Decoder) error {
 		case "syncPhase":
 			cborwire.String(d, &m.SyncPhase)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3570,7 +3570,7 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n77); i++ {
+	for i := 0; d.NextField(i, n77); i++ {
 		switch string(d.Key()) {
 		case "group":
 			cborwire.String(d, &m.Group)
@@ -3603,7 +3603,7 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "syncWave":
 			cborwire.Int(d, &m.SyncWave)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3616,7 +3616,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n79); i++ {
+	for i := 0; d.NextField(i, n79); i++ {
 		switch string(d.Key()) {
 		case "limit":
 			cborwire.Int(d, &m.Limit)
@@ -3633,7 +3633,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k80, m.Backoff)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3646,7 +3646,7 @@ func (m *RevisionHistory) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n81); i++ {
+	for i := 0; d.NextField(i, n81); i++ {
 		switch string(d.Key()) {
 		case "revision":
 			cborwire.String(d, &m.Revision)
@@ -3671,7 +3671,7 @@ func (m *RevisionHistory) DecodeCBOR(d *cborwire.Decoder) error {
 		case "initiatedBy":
 			m.InitiatedBy.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3684,7 +3684,7 @@ func (m *SyncOperation) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n83); i++ {
+	for i := 0; d.NextField(i, n83); i++ {
 		switch string(d.Key()) {
 		case "revision":
 			cborwire.String(d, &m.Revision)
@@ -3714,7 +3714,7 @@ func (m *SyncOperation) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k84, m.SyncOptions)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3727,7 +3727,7 @@ func (m *SyncOperationResult) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n88); i++ {
+	for i := 0; d.NextField(i, n88); i++ {
 		switch string(d.Key()) {
 		case "resources":
 			if k89, ok := cborwire.ReuseSlice(d, &m.Resources); !ok {
@@ -3755,7 +3755,7 @@ func (m *SyncOperationResult) DecodeCBOR(d *cborwire.Decoder) error {
 		case "source":
 			m.Source.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3768,7 +3768,7 @@ func (m *SyncPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n93); i++ {
+	for i := 0; d.NextField(i, n93); i++ {
 		switch string(d.Key()) {
 		case "automated":
 			if k94, ok := cborwire.ReusePtr(d, &m.Automated); !ok {
@@ -3816,7 +3816,7 @@ func (m *SyncPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k99, m.Retry)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3829,7 +3829,7 @@ func (m *SyncPolicyAutomated) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n100); i++ {
+	for i := 0; d.NextField(i, n100); i++ {
 		switch string(d.Key()) {
 		case "prune":
 			cborwire.Bool(d, &m.Prune)
@@ -3838,7 +3838,7 @@ func (m *SyncPolicyAutomated) DecodeCBOR(d *cborwire.Decoder) error {
 		case "allowEmpty":
 			cborwire.Bool(d, &m.AllowEmpty)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3851,7 +3851,7 @@ func (m *SyncStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n101); i++ {
+	for i := 0; d.NextField(i, n101); i++ {
 		switch string(d.Key()) {
 		case "status":
 			cborwire.String(d, &m.Status)
@@ -3860,7 +3860,7 @@ func (m *SyncStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "revision":
 			cborwire.String(d, &m.Revision)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3873,7 +3873,7 @@ func (m *ApplicationList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n102); i++ {
+	for i := 0; d.NextField(i, n102); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -3903,7 +3903,7 @@ func (m *ApplicationList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k103, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

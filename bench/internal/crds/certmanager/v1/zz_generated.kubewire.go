@@ -1443,7 +1443,7 @@ func (m *Certificate) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1456,7 +1456,7 @@ func (m *Certificate) DecodeCBOR(d *cborwire.Decoder) error {
 		case "status":
 			m.Status.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1469,12 +1469,12 @@ func (m *CertificateAdditionalOutputFormat) DecodeCBOR(d *cborwire.Decoder) erro
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n2); i++ {
+	for i := 0; d.NextField(i, n2); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1487,7 +1487,7 @@ func (m *CertificateCondition) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n3); i++ {
+	for i := 0; d.NextField(i, n3); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
@@ -1512,7 +1512,7 @@ func (m *CertificateCondition) DecodeCBOR(d *cborwire.Decoder) error {
 		case "observedGeneration":
 			cborwire.Int(d, &m.ObservedGeneration)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1525,7 +1525,7 @@ func (m *CertificatePrivateKey) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n5); i++ {
+	for i := 0; d.NextField(i, n5); i++ {
 		switch string(d.Key()) {
 		case "rotationPolicy":
 			cborwire.String(d, &m.RotationPolicy)
@@ -1536,7 +1536,7 @@ func (m *CertificatePrivateKey) DecodeCBOR(d *cborwire.Decoder) error {
 		case "size":
 			cborwire.Int(d, &m.Size)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1549,14 +1549,14 @@ func (m *CertificateSecretTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n6); i++ {
+	for i := 0; d.NextField(i, n6); i++ {
 		switch string(d.Key()) {
 		case "annotations":
 			cborwire.StringMap(d, &m.Annotations)
 		case "labels":
 			cborwire.StringMap(d, &m.Labels)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1569,7 +1569,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n7); i++ {
+	for i := 0; d.NextField(i, n7); i++ {
 		switch string(d.Key()) {
 		case "subject":
 			if k8, ok := cborwire.ReusePtr(d, &m.Subject); !ok {
@@ -1790,7 +1790,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k35, m.AdditionalOutputFormats)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1803,7 +1803,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n39); i++ {
+	for i := 0; d.NextField(i, n39); i++ {
 		switch string(d.Key()) {
 		case "conditions":
 			if k40, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
@@ -1911,7 +1911,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k50, m.FailedIssuanceAttempts)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1924,7 +1924,7 @@ func (m *ObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n51); i++ {
+	for i := 0; d.NextField(i, n51); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -1933,7 +1933,7 @@ func (m *ObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
 		case "group":
 			cborwire.String(d, &m.Group)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1946,7 +1946,7 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n52); i++ {
+	for i := 0; d.NextField(i, n52); i++ {
 		switch string(d.Key()) {
 		case "organizations":
 			if k53, ok := cborwire.ReuseSlice(d, &m.Organizations); !ok {
@@ -2056,7 +2056,7 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 		case "serialNumber":
 			cborwire.String(d, &m.SerialNumber)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2069,7 +2069,7 @@ func (m *CertificateList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n73); i++ {
+	for i := 0; d.NextField(i, n73); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -2099,7 +2099,7 @@ func (m *CertificateList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k74, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

@@ -2715,7 +2715,7 @@ func (m *Abort) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "httpStatus":
 			cborwire.Int(d, &m.HTTPStatus)
@@ -2732,7 +2732,7 @@ func (m *Abort) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k2, m.Percentage)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2745,7 +2745,7 @@ func (m *AnalysisMessage) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n3); i++ {
+	for i := 0; d.NextField(i, n3); i++ {
 		switch string(d.Key()) {
 		case "type":
 			if k4, ok := cborwire.ReusePtr(d, &m.Type); !ok {
@@ -2764,7 +2764,7 @@ func (m *AnalysisMessage) DecodeCBOR(d *cborwire.Decoder) error {
 		case "message":
 			cborwire.String(d, &m.Message)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2777,14 +2777,14 @@ func (m *AnalysisMessageType) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n5); i++ {
+	for i := 0; d.NextField(i, n5); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "code":
 			cborwire.String(d, &m.Code)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2797,7 +2797,7 @@ func (m *CorsPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n6); i++ {
+	for i := 0; d.NextField(i, n6); i++ {
 		switch string(d.Key()) {
 		case "allowOrigins":
 			if k7, ok := cborwire.ReuseSlice(d, &m.AllowOrigins); !ok {
@@ -2898,7 +2898,7 @@ func (m *CorsPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k23, m.AllowCredentials)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2911,7 +2911,7 @@ func (m *Delay) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n24); i++ {
+	for i := 0; d.NextField(i, n24); i++ {
 		switch string(d.Key()) {
 		case "fixedDelay":
 			cborwire.String(d, &m.FixedDelay)
@@ -2928,7 +2928,7 @@ func (m *Delay) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k25, m.Percentage)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2941,7 +2941,7 @@ func (m *Destination) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n26); i++ {
+	for i := 0; d.NextField(i, n26); i++ {
 		switch string(d.Key()) {
 		case "host":
 			cborwire.String(d, &m.Host)
@@ -2960,7 +2960,7 @@ func (m *Destination) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k27, m.Port)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2973,7 +2973,7 @@ func (m *HTTPFaultInjection) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n28); i++ {
+	for i := 0; d.NextField(i, n28); i++ {
 		switch string(d.Key()) {
 		case "delay":
 			if k29, ok := cborwire.ReusePtr(d, &m.Delay); !ok {
@@ -3000,7 +3000,7 @@ func (m *HTTPFaultInjection) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k30, m.Abort)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3013,7 +3013,7 @@ func (m *HTTPMatchRequest) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n31); i++ {
+	for i := 0; d.NextField(i, n31); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -3088,7 +3088,7 @@ func (m *HTTPMatchRequest) DecodeCBOR(d *cborwire.Decoder) error {
 		case "ignoreUriCase":
 			cborwire.Bool(d, &m.IgnoreURICase)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3101,7 +3101,7 @@ func (m *HTTPRetry) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n42); i++ {
+	for i := 0; d.NextField(i, n42); i++ {
 		switch string(d.Key()) {
 		case "attempts":
 			cborwire.Int(d, &m.Attempts)
@@ -3122,7 +3122,7 @@ func (m *HTTPRetry) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k43, m.RetryRemoteLocalities)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3135,14 +3135,14 @@ func (m *HTTPRewrite) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n44); i++ {
+	for i := 0; d.NextField(i, n44); i++ {
 		switch string(d.Key()) {
 		case "uri":
 			cborwire.String(d, &m.URI)
 		case "authority":
 			cborwire.String(d, &m.Authority)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3155,7 +3155,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n45); i++ {
+	for i := 0; d.NextField(i, n45); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -3288,7 +3288,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k60, m.Headers)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3301,7 +3301,7 @@ func (m *HTTPRouteDestination) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n61); i++ {
+	for i := 0; d.NextField(i, n61); i++ {
 		switch string(d.Key()) {
 		case "destination":
 			m.Destination.DecodeCBOR(d)
@@ -3320,7 +3320,7 @@ func (m *HTTPRouteDestination) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k62, m.Headers)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3333,7 +3333,7 @@ func (m *HeaderOperations) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n63); i++ {
+	for i := 0; d.NextField(i, n63); i++ {
 		switch string(d.Key()) {
 		case "set":
 			cborwire.StringMap(d, &m.Set)
@@ -3361,7 +3361,7 @@ func (m *HeaderOperations) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k64, m.Remove)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3374,7 +3374,7 @@ func (m *Headers) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n68); i++ {
+	for i := 0; d.NextField(i, n68); i++ {
 		switch string(d.Key()) {
 		case "request":
 			if k69, ok := cborwire.ReusePtr(d, &m.Request); !ok {
@@ -3401,7 +3401,7 @@ func (m *Headers) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k70, m.Response)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3414,7 +3414,7 @@ func (m *IstioCondition) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n71); i++ {
+	for i := 0; d.NextField(i, n71); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
@@ -3449,7 +3449,7 @@ func (m *IstioCondition) DecodeCBOR(d *cborwire.Decoder) error {
 		case "message":
 			cborwire.String(d, &m.Message)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3462,7 +3462,7 @@ func (m *IstioStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n74); i++ {
+	for i := 0; d.NextField(i, n74); i++ {
 		switch string(d.Key()) {
 		case "conditions":
 			if k75, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
@@ -3509,7 +3509,7 @@ func (m *IstioStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "observedGeneration":
 			cborwire.Int(d, &m.ObservedGeneration)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3522,7 +3522,7 @@ func (m *L4MatchAttributes) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n83); i++ {
+	for i := 0; d.NextField(i, n83); i++ {
 		switch string(d.Key()) {
 		case "destinationSubnets":
 			if k84, ok := cborwire.ReuseSlice(d, &m.DestinationSubnets); !ok {
@@ -3550,7 +3550,7 @@ func (m *L4MatchAttributes) DecodeCBOR(d *cborwire.Decoder) error {
 		case "sourceLabels":
 			cborwire.StringMap(d, &m.SourceLabels)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3563,12 +3563,12 @@ func (m *Percent) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n88); i++ {
+	for i := 0; d.NextField(i, n88); i++ {
 		switch string(d.Key()) {
 		case "value":
 			cborwire.Float(d, &m.Value)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3581,12 +3581,12 @@ func (m *PortSelector) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n89); i++ {
+	for i := 0; d.NextField(i, n89); i++ {
 		switch string(d.Key()) {
 		case "number":
 			cborwire.Uint(d, &m.Number)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3599,14 +3599,14 @@ func (m *RouteDestination) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n90); i++ {
+	for i := 0; d.NextField(i, n90); i++ {
 		switch string(d.Key()) {
 		case "destination":
 			m.Destination.DecodeCBOR(d)
 		case "weight":
 			cborwire.Int(d, &m.Weight)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3619,7 +3619,7 @@ func (m *StringMatch) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n91); i++ {
+	for i := 0; d.NextField(i, n91); i++ {
 		switch string(d.Key()) {
 		case "exact":
 			cborwire.String(d, &m.Exact)
@@ -3628,7 +3628,7 @@ func (m *StringMatch) DecodeCBOR(d *cborwire.Decoder) error {
 		case "regex":
 			cborwire.String(d, &m.Regex)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3641,7 +3641,7 @@ func (m *TCPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n92); i++ {
+	for i := 0; d.NextField(i, n92); i++ {
 		switch string(d.Key()) {
 		case "match":
 			if k93, ok := cborwire.ReuseSlice(d, &m.Match); !ok {
@@ -3686,7 +3686,7 @@ func (m *TCPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k97, m.Route)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3699,7 +3699,7 @@ func (m *VirtualService) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n101); i++ {
+	for i := 0; d.NextField(i, n101); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -3712,7 +3712,7 @@ func (m *VirtualService) DecodeCBOR(d *cborwire.Decoder) error {
 		case "status":
 			m.Status.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3725,7 +3725,7 @@ func (m *VirtualServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n102); i++ {
+	for i := 0; d.NextField(i, n102); i++ {
 		switch string(d.Key()) {
 		case "hosts":
 			if k103, ok := cborwire.ReuseSlice(d, &m.Hosts); !ok {
@@ -3833,7 +3833,7 @@ func (m *VirtualServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k119, m.ExportTo)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3846,7 +3846,7 @@ func (m *VirtualServiceList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n123); i++ {
+	for i := 0; d.NextField(i, n123); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -3876,7 +3876,7 @@ func (m *VirtualServiceList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k124, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

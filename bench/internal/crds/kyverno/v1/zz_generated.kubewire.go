@@ -2132,7 +2132,7 @@ func (m *AutogenStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "rules":
 			if k2, ok := cborwire.ReuseSlice(d, &m.Rules); !ok {
@@ -2156,7 +2156,7 @@ func (m *AutogenStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k2, m.Rules)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2169,7 +2169,7 @@ func (m *ClusterPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n6); i++ {
+	for i := 0; d.NextField(i, n6); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -2182,7 +2182,7 @@ func (m *ClusterPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 		case "status":
 			m.Status.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2195,14 +2195,14 @@ func (m *ConfigMapReference) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n7); i++ {
+	for i := 0; d.NextField(i, n7); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "namespace":
 			cborwire.String(d, &m.Namespace)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2215,7 +2215,7 @@ func (m *ContextAPICall) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n8); i++ {
+	for i := 0; d.NextField(i, n8); i++ {
 		switch string(d.Key()) {
 		case "urlPath":
 			cborwire.String(d, &m.URLPath)
@@ -2224,7 +2224,7 @@ func (m *ContextAPICall) DecodeCBOR(d *cborwire.Decoder) error {
 		case "jmesPath":
 			cborwire.String(d, &m.JMESPath)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2237,7 +2237,7 @@ func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n9); i++ {
+	for i := 0; d.NextField(i, n9); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -2278,7 +2278,7 @@ func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k12, m.Variable)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2291,7 +2291,7 @@ func (m *Deny) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n13); i++ {
+	for i := 0; d.NextField(i, n13); i++ {
 		switch string(d.Key()) {
 		case "conditions":
 			if k14, ok := cborwire.ReusePtr(d, &m.RawAnyAllConditions); !ok {
@@ -2306,7 +2306,7 @@ func (m *Deny) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k14, m.RawAnyAllConditions)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2319,7 +2319,7 @@ func (m *MatchResources) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n15); i++ {
+	for i := 0; d.NextField(i, n15); i++ {
 		switch string(d.Key()) {
 		case "any":
 			if k16, ok := cborwire.ReuseSlice(d, &m.Any); !ok {
@@ -2408,7 +2408,7 @@ func (m *MatchResources) DecodeCBOR(d *cborwire.Decoder) error {
 		case "resources":
 			m.ResourceDescription.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2421,7 +2421,7 @@ func (m *Mutation) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n32); i++ {
+	for i := 0; d.NextField(i, n32); i++ {
 		switch string(d.Key()) {
 		case "patchStrategicMerge":
 			if k33, ok := cborwire.ReusePtr(d, &m.RawPatchStrategicMerge); !ok {
@@ -2438,7 +2438,7 @@ func (m *Mutation) DecodeCBOR(d *cborwire.Decoder) error {
 		case "patchesJson6902":
 			cborwire.String(d, &m.PatchesJSON6902)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2451,7 +2451,7 @@ func (m *PolicyStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n34); i++ {
+	for i := 0; d.NextField(i, n34); i++ {
 		switch string(d.Key()) {
 		case "conditions":
 			if k35, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
@@ -2479,7 +2479,7 @@ func (m *PolicyStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "rulecount":
 			m.RuleCount.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2492,7 +2492,7 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n39); i++ {
+	for i := 0; d.NextField(i, n39); i++ {
 		switch string(d.Key()) {
 		case "kinds":
 			if k40, ok := cborwire.ReuseSlice(d, &m.Kinds); !ok {
@@ -2605,7 +2605,7 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k54, m.Operations)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2618,7 +2618,7 @@ func (m *ResourceFilter) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n58); i++ {
+	for i := 0; d.NextField(i, n58); i++ {
 		switch string(d.Key()) {
 		case "roles":
 			if k59, ok := cborwire.ReuseSlice(d, &m.UserInfo.Roles); !ok {
@@ -2665,7 +2665,7 @@ func (m *ResourceFilter) DecodeCBOR(d *cborwire.Decoder) error {
 		case "resources":
 			m.ResourceDescription.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2678,7 +2678,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n67); i++ {
+	for i := 0; d.NextField(i, n67); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -2766,7 +2766,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k76, m.SkipBackgroundRequests)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2779,7 +2779,7 @@ func (m *RuleCountStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n77); i++ {
+	for i := 0; d.NextField(i, n77); i++ {
 		switch string(d.Key()) {
 		case "validate":
 			cborwire.Int(d, &m.Validate)
@@ -2790,7 +2790,7 @@ func (m *RuleCountStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "verifyimages":
 			cborwire.Int(d, &m.VerifyImages)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2803,7 +2803,7 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n78); i++ {
+	for i := 0; d.NextField(i, n78); i++ {
 		switch string(d.Key()) {
 		case "rules":
 			if k79, ok := cborwire.ReuseSlice(d, &m.Rules); !ok {
@@ -2893,7 +2893,7 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "generateExisting":
 			cborwire.Bool(d, &m.GenerateExisting)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2906,7 +2906,7 @@ func (m *UserInfo) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n88); i++ {
+	for i := 0; d.NextField(i, n88); i++ {
 		switch string(d.Key()) {
 		case "roles":
 			if k89, ok := cborwire.ReuseSlice(d, &m.Roles); !ok {
@@ -2951,7 +2951,7 @@ func (m *UserInfo) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k93, m.ClusterRoles)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2964,7 +2964,7 @@ func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n97); i++ {
+	for i := 0; d.NextField(i, n97); i++ {
 		switch string(d.Key()) {
 		case "message":
 			cborwire.String(d, &m.Message)
@@ -3005,7 +3005,7 @@ func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k100, m.Deny)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3018,7 +3018,7 @@ func (m *Variable) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n101); i++ {
+	for i := 0; d.NextField(i, n101); i++ {
 		switch string(d.Key()) {
 		case "value":
 			if k102, ok := cborwire.ReusePtr(d, &m.Value); !ok {
@@ -3047,7 +3047,7 @@ func (m *Variable) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k103, m.Default)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -3060,7 +3060,7 @@ func (m *ClusterPolicyList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n104); i++ {
+	for i := 0; d.NextField(i, n104); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -3090,7 +3090,7 @@ func (m *ClusterPolicyList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k105, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

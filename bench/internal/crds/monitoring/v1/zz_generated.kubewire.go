@@ -629,7 +629,7 @@ func (m *PrometheusRule) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -640,7 +640,7 @@ func (m *PrometheusRule) DecodeCBOR(d *cborwire.Decoder) error {
 		case "spec":
 			m.Spec.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -653,7 +653,7 @@ func (m *PrometheusRuleSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n2); i++ {
+	for i := 0; d.NextField(i, n2); i++ {
 		switch string(d.Key()) {
 		case "groups":
 			if k3, ok := cborwire.ReuseSlice(d, &m.Groups); !ok {
@@ -677,7 +677,7 @@ func (m *PrometheusRuleSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k3, m.Groups)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -690,7 +690,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n7); i++ {
+	for i := 0; d.NextField(i, n7); i++ {
 		switch string(d.Key()) {
 		case "record":
 			cborwire.String(d, &m.Record)
@@ -727,7 +727,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 		case "annotations":
 			cborwire.StringMap(d, &m.Annotations)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -740,7 +740,7 @@ func (m *RuleGroup) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n10); i++ {
+	for i := 0; d.NextField(i, n10); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -806,7 +806,7 @@ func (m *RuleGroup) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k17, m.Limit)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -819,7 +819,7 @@ func (m *PrometheusRuleList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n18); i++ {
+	for i := 0; d.NextField(i, n18); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -849,7 +849,7 @@ func (m *PrometheusRuleList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k19, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

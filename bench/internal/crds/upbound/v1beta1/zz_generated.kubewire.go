@@ -4200,7 +4200,7 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "type":
 			cborwire.String(d, &m.Type)
@@ -4215,7 +4215,7 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 		case "observedGeneration":
 			cborwire.Int(d, &m.ObservedGeneration)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4228,7 +4228,7 @@ func (m *Instance) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n2); i++ {
+	for i := 0; d.NextField(i, n2); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -4241,7 +4241,7 @@ func (m *Instance) DecodeCBOR(d *cborwire.Decoder) error {
 		case "status":
 			m.Status.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4254,7 +4254,7 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n3); i++ {
+	for i := 0; d.NextField(i, n3); i++ {
 		switch string(d.Key()) {
 		case "allocatedStorage":
 			if k4, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
@@ -4335,7 +4335,7 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k8, m.Tags)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -4348,7 +4348,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n13); i++ {
+	for i := 0; d.NextField(i, n13); i++ {
 		switch string(d.Key()) {
 		case "address":
 			if k14, ok := cborwire.ReusePtr(d, &m.Address); !ok {
@@ -5038,7 +5038,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k83, m.VPCSecurityGroupIds)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5051,7 +5051,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n88); i++ {
+	for i := 0; d.NextField(i, n88); i++ {
 		switch string(d.Key()) {
 		case "allocatedStorage":
 			if k89, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
@@ -5659,7 +5659,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k144, m.VPCSecurityGroupIds)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5672,7 +5672,7 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n149); i++ {
+	for i := 0; d.NextField(i, n149); i++ {
 		switch string(d.Key()) {
 		case "writeConnectionSecretToRef":
 			if k150, ok := cborwire.ReusePtr(d, &m.ResourceSpec.WriteConnectionSecretToReference); !ok {
@@ -5726,7 +5726,7 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "initProvider":
 			m.InitProvider.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5739,7 +5739,7 @@ func (m *InstanceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n156); i++ {
+	for i := 0; d.NextField(i, n156); i++ {
 		switch string(d.Key()) {
 		case "conditions":
 			if k157, ok := cborwire.ReuseSlice(d, &m.ResourceStatus.Conditions); !ok {
@@ -5767,7 +5767,7 @@ func (m *InstanceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "atProvider":
 			m.AtProvider.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5780,7 +5780,7 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n161); i++ {
+	for i := 0; d.NextField(i, n161); i++ {
 		switch string(d.Key()) {
 		case "address":
 			if k162, ok := cborwire.ReusePtr(d, &m.Address); !ok {
@@ -5819,7 +5819,7 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k164, m.Port)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5832,7 +5832,7 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n165); i++ {
+	for i := 0; d.NextField(i, n165); i++ {
 		switch string(d.Key()) {
 		case "kmsKeyId":
 			if k166, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
@@ -5871,7 +5871,7 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k168, m.SecretStatus)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5884,7 +5884,7 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n169); i++ {
+	for i := 0; d.NextField(i, n169); i++ {
 		switch string(d.Key()) {
 		case "resolve":
 			if k170, ok := cborwire.ReusePtr(d, &m.Resolve); !ok {
@@ -5911,7 +5911,7 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k171, m.Resolution)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5924,7 +5924,7 @@ func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n172); i++ {
+	for i := 0; d.NextField(i, n172); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -5941,7 +5941,7 @@ func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k173, m.Policy)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -5954,7 +5954,7 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n174); i++ {
+	for i := 0; d.NextField(i, n174); i++ {
 		switch string(d.Key()) {
 		case "writeConnectionSecretToRef":
 			if k175, ok := cborwire.ReusePtr(d, &m.WriteConnectionSecretToReference); !ok {
@@ -6004,7 +6004,7 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 		case "deletionPolicy":
 			cborwire.String(d, &m.DeletionPolicy)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -6017,7 +6017,7 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n181); i++ {
+	for i := 0; d.NextField(i, n181); i++ {
 		switch string(d.Key()) {
 		case "conditions":
 			if k182, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
@@ -6043,7 +6043,7 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "observedGeneration":
 			cborwire.Int(d, &m.ObservedGeneration)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -6056,7 +6056,7 @@ func (m *SecretKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n186); i++ {
+	for i := 0; d.NextField(i, n186); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.SecretReference.Name)
@@ -6065,7 +6065,7 @@ func (m *SecretKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
 		case "key":
 			cborwire.String(d, &m.Key)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -6078,14 +6078,14 @@ func (m *SecretReference) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n187); i++ {
+	for i := 0; d.NextField(i, n187); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
 		case "namespace":
 			cborwire.String(d, &m.Namespace)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -6098,7 +6098,7 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n188); i++ {
+	for i := 0; d.NextField(i, n188); i++ {
 		switch string(d.Key()) {
 		case "matchLabels":
 			cborwire.StringMap(d, &m.MatchLabels)
@@ -6127,7 +6127,7 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k190, m.Policy)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -6140,7 +6140,7 @@ func (m *InstanceList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n191); i++ {
+	for i := 0; d.NextField(i, n191); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -6170,7 +6170,7 @@ func (m *InstanceList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k192, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()

@@ -1785,12 +1785,12 @@ func (m *CommonSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n1); i++ {
+	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "paused":
 			cborwire.Bool(d, &m.Paused)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1803,7 +1803,7 @@ func (m *Defaults) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n2); i++ {
+	for i := 0; d.NextField(i, n2); i++ {
 		switch string(d.Key()) {
 		case "retries":
 			cborwire.Int(d, &m.Retries)
@@ -1831,7 +1831,7 @@ func (m *Defaults) DecodeCBOR(d *cborwire.Decoder) error {
 		case "weights":
 			cborwire.StringMap(d, &m.Weights)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1844,7 +1844,7 @@ func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n7); i++ {
+	for i := 0; d.NextField(i, n7); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1855,7 +1855,7 @@ func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
 		case "spec":
 			m.Spec.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1868,7 +1868,7 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n8); i++ {
+	for i := 0; d.NextField(i, n8); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1898,7 +1898,7 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k9, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1911,7 +1911,7 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n13); i++ {
+	for i := 0; d.NextField(i, n13); i++ {
 		switch string(d.Key()) {
 		case "parts":
 			if k14, ok := cborwire.ReuseSlice(d, &m.Parts); !ok {
@@ -1935,7 +1935,7 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k14, m.Parts)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1948,7 +1948,7 @@ func (m *Port) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n18); i++ {
+	for i := 0; d.NextField(i, n18); i++ {
 		switch string(d.Key()) {
 		case "name":
 			cborwire.String(d, &m.Name)
@@ -1957,7 +1957,7 @@ func (m *Port) DecodeCBOR(d *cborwire.Decoder) error {
 		case "protocol":
 			cborwire.String(d, &m.Protocol)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1970,7 +1970,7 @@ func (m *Thing) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n19); i++ {
+	for i := 0; d.NextField(i, n19); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -1981,7 +1981,7 @@ func (m *Thing) DecodeCBOR(d *cborwire.Decoder) error {
 		case "data":
 			cborwire.StringMap(d, &m.Data)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -1994,7 +1994,7 @@ func (m *Tree) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n20); i++ {
+	for i := 0; d.NextField(i, n20); i++ {
 		switch string(d.Key()) {
 		case "children":
 			if k21, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
@@ -2018,7 +2018,7 @@ func (m *Tree) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k21, m.Children)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2031,7 +2031,7 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n25); i++ {
+	for i := 0; d.NextField(i, n25); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -2044,7 +2044,7 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 		case "status":
 			m.Status.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2057,7 +2057,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n26); i++ {
+	for i := 0; d.NextField(i, n26); i++ {
 		switch string(d.Key()) {
 		case "paused":
 			cborwire.Bool(d, &m.CommonSpec.Paused)
@@ -2407,12 +2407,12 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 			}
 		case "anonymous":
 			if n71, ok := d.OpenMap("WidgetSpec.Anonymous"); ok {
-				for i := 0; d.NextKey(i, n71); i++ {
+				for i := 0; d.NextField(i, n71); i++ {
 					switch string(d.Key()) {
 					case "inner":
 						cborwire.String(d, &m.Anonymous.Inner)
 					default:
-						d.Skip()
+						d.SkipField()
 					}
 				}
 			}
@@ -2432,7 +2432,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 			cborwire.String(d, &m.Immutable)
 		case "stamp":
 			if n73, ok := d.OpenMap("WidgetSpec.Stamp"); ok {
-				for i := 0; d.NextKey(i, n73); i++ {
+				for i := 0; d.NextField(i, n73); i++ {
 					switch string(d.Key()) {
 					case "by":
 						if k74, ok := cborwire.ReuseSlice(d, &m.Stamp.By); !ok {
@@ -2456,12 +2456,12 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 							cborwire.Keep(d, k74, m.Stamp.By)
 						}
 					default:
-						d.Skip()
+						d.SkipField()
 					}
 				}
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2474,7 +2474,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n78); i++ {
+	for i := 0; d.NextField(i, n78); i++ {
 		switch string(d.Key()) {
 		case "replicas":
 			cborwire.Int(d, &m.Replicas)
@@ -2506,7 +2506,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 		case "lastUpdate":
 			m.LastUpdate.DecodeCBOR(d)
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
@@ -2519,7 +2519,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextKey(i, n83); i++ {
+	for i := 0; d.NextField(i, n83); i++ {
 		switch string(d.Key()) {
 		case "kind":
 			cborwire.String(d, &m.TypeMeta.Kind)
@@ -2549,7 +2549,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k84, m.Items)
 			}
 		default:
-			d.Skip()
+			d.SkipField()
 		}
 	}
 	return d.Err()
