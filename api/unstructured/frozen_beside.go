@@ -17,6 +17,14 @@ func (f Frozen) ThawBeside(like *Unstructured) *Unstructured {
 	}
 	_, _, _, body := f.header()
 	r := reader{s: f.s, i: body}
+	if body < len(f.s) && f.s[body] == tagObject {
+		// The root and its metadata are not compared whole first: an
+		// update's versions always differ there (resourceVersion), and
+		// comparing would read them (managedFields and all) once more
+		// than building does.
+		r.i++
+		return &Unstructured{Object: r.objectBeside(like.Object, "metadata")}
+	}
 	m, _ := r.valueBeside(like.Object).(map[string]any)
 	return &Unstructured{Object: m}
 }
@@ -33,15 +41,8 @@ func (r *reader) valueBeside(like any) any {
 	}
 	switch r.s[r.i] {
 	case tagObject:
-		lm, _ := like.(map[string]any)
 		r.i++
-		n := r.count()
-		m := make(map[string]any, n)
-		for range n {
-			k := r.str()
-			m[k] = r.valueBeside(lm[k])
-		}
-		return m
+		return r.objectBeside(like, "")
 	case tagArray:
 		la, _ := like.([]any)
 		r.i++
@@ -57,6 +58,25 @@ func (r *reader) valueBeside(like any) any {
 		return a
 	}
 	return r.value()
+}
+
+// objectBeside builds an object (its tag read), each entry through
+// valueBeside with like's entry of the same key; the entry named build,
+// when an object, is built the same way without being compared first.
+func (r *reader) objectBeside(like any, build string) map[string]any {
+	lm, _ := like.(map[string]any)
+	n := r.count()
+	m := make(map[string]any, n)
+	for range n {
+		k := r.str()
+		if build != "" && k == build && r.i < len(r.s) && r.s[r.i] == tagObject {
+			r.i++
+			m[k] = r.objectBeside(lm[k], "")
+			continue
+		}
+		m[k] = r.valueBeside(lm[k])
+	}
+	return m
 }
 
 // matches reads one value and reports whether it equals like: the same

@@ -73,11 +73,13 @@ func (t *stringTable) reset(sets int) {
 	t.slots, t.ghosts, t.lost, t.misses = make([]string, 2*sets), make([]uint32, sets), 0, 0
 }
 
-func (t *stringTable) intern(b []byte) string {
+func (t *stringTable) intern(b []byte) string { return t.internHashed(b, internHash(b)) }
+
+// internHashed is intern for b whose internHash is h.
+func (t *stringTable) internHashed(b []byte, h uint64) string {
 	if t.slots == nil {
 		t.reset(firstSets)
 	}
-	h := internHash(b)
 	set := int(h & uint64(len(t.ghosts)-1))
 	pair := t.slots[2*set : 2*set+2 : 2*set+2]
 	if pair[0] == string(b) {
@@ -93,7 +95,8 @@ func (t *stringTable) intern(b []byte) string {
 		set = int(h & uint64(len(t.ghosts)-1))
 		pair = t.slots[2*set : 2*set+2 : 2*set+2]
 	}
-	if pair[1] != "" {
+	if pair[1] != "" && len(t.ghosts) < maxStringSets {
+		// (A table at its full size no longer reads its ghosts.)
 		t.ghosts[set] = tagOf(internHash(bytesOf(pair[1])))
 	}
 	s := string(b)
@@ -149,10 +152,13 @@ func (t *boxTable) box(d *Decoder, b []byte) any {
 		set = int(h & uint64(len(t.ghosts)-1))
 		pair = t.slots[2*set : 2*set+2 : 2*set+2]
 	}
-	if pair[1] != nil {
+	if pair[1] != nil && len(t.ghosts) < maxBoxSets {
+		// (A table at its full size no longer reads its ghosts.)
 		t.ghosts[set] = tagOf(internHash(bytesOf(boxed(pair[1]))))
 	}
-	v := any(d.String(b))
+	// Interned with the hash already taken (b is 1 to maxBoxLen bytes,
+	// which d.String would intern).
+	v := any(d.strings.internHashed(b, h))
 	pair[0], pair[1] = v, pair[0]
 	return v
 }

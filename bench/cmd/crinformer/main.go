@@ -69,7 +69,7 @@ func main() {
 	updates := flag.Int("updates", 20000, "MODIFIED events in the events phase")
 	quick := flag.Bool("quick", false, "smoke test: 1,000 typical objects, both kinds, one round, 2,000 events")
 	jsonOut := flag.String("json", "", "also write the medians and ratios to this JSON file")
-	profile := flag.String("profile", "", "write CPU and heap profiles of every child's sync into this directory")
+	profile := flag.String("profile", "", "write CPU and heap profiles of every child's sync, and a CPU profile of its events phase, into this directory")
 	serverKind := flag.String("server", "fake", "fake (in this process), or kube-apiserver (a real one with etcd, run by ../e2e's cmd/cluster; the CRD and objects created through its API; default matrix 10000 objects)")
 	e2eDir := flag.String("e2e", "../e2e", "the e2e module's directory, for -server kube-apiserver")
 	reads := flag.Bool("reads", false, "also measure, in this process, the read cost of the dynamic caches (Get, List per object; no goal)")

@@ -107,8 +107,8 @@ func runAll(cfg config) (*report, error) {
 							return nil, fmt.Errorf("%s, %s, round %d: %w", sc, sdk, round+1, err)
 						}
 						r.FloorSeconds = floor.Seconds()
-						fmt.Fprintf(cfg.log, "%-22s round %d %-9s sync %6.3fs (cpu %6.3fs) %7.0f B/object %6.1f allocs/object rss %6.1f MiB | %7.0f events/s | %v\n",
-							sc, round+1, sdk, r.Sync.Seconds, r.Sync.CPUSeconds, r.Sync.HeapPerObject, r.Sync.AllocsPerObject, mib(r.Sync.PeakRSS), r.EventsPerSec, r.SyncReq)
+						fmt.Fprintf(cfg.log, "%-22s round %d %-9s sync %6.3fs (cpu %6.3fs) %7.0f B/object %6.1f allocs/object rss %6.1f MiB | %7.0f events/s (cpu %5.1f us/event) | %v\n",
+							sc, round+1, sdk, r.Sync.Seconds, r.Sync.CPUSeconds, r.Sync.HeapPerObject, r.Sync.AllocsPerObject, mib(r.Sync.PeakRSS), r.EventsPerSec, r.Events.CPUSeconds/float64(max(r.Events.Events, 1))*1e6, r.SyncReq)
 						runs[sdk] = append(runs[sdk], r)
 					}
 				}

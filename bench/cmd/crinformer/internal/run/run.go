@@ -51,6 +51,10 @@ type SyncFigures struct {
 type EventsFigures struct {
 	Events  int     `json:"events"`
 	Seconds float64 `json:"seconds"` // first to last update reaching the handler
+	// CPUSeconds is the process's CPU time from the events' request to
+	// the last update reaching the handler: unlike Seconds, it does not
+	// move with how the machine's cores are shared.
+	CPUSeconds float64 `json:"cpuSeconds"`
 }
 
 // Subject is one SDK's informer of a shape's kind with one counting
@@ -162,13 +166,16 @@ func Main(args []string, stdin io.Reader, stdout io.Writer, newSubject NewSubjec
 		c.last.Store(0)
 		c.firstAt.Store(b + 1)
 		c.lastAt.Store(b + int64(m))
+		stopCPU := startCPUProfileNamed(*profile, "events")
+		cpu0 := procstat.CPUTime()
 		if err := say("ready", struct{}{}); err != nil {
 			return err
 		}
 		if err := waitFor("updates", 5*time.Minute, func() bool { return c.last.Load() != 0 }); err != nil {
 			return err
 		}
-		ef := EventsFigures{Events: int(c.updates.Load() - b), Seconds: float64(c.last.Load()-c.first.Load()) / 1e9}
+		stopCPU()
+		ef := EventsFigures{Events: int(c.updates.Load() - b), Seconds: float64(c.last.Load()-c.first.Load()) / 1e9, CPUSeconds: (procstat.CPUTime() - cpu0).Seconds()}
 		if err := say("events", ef); err != nil {
 			return err
 		}
@@ -199,11 +206,16 @@ func sampleLive(ctx context.Context, peak *atomic.Uint64) {
 
 // startCPUProfile profiles the CPU into prefix-sync.cpu.pprof until the
 // returned stop; the empty prefix profiles nothing.
-func startCPUProfile(prefix string) (stop func()) {
+func startCPUProfile(prefix string) (stop func()) { return startCPUProfileNamed(prefix, "sync") }
+
+// startCPUProfileNamed profiles the CPU into prefix-phase.cpu.pprof
+// until the returned stop (the events phase has one per events command,
+// the last one kept).
+func startCPUProfileNamed(prefix, phase string) (stop func()) {
 	if prefix == "" {
 		return func() {}
 	}
-	f, err := os.Create(prefix + "-sync.cpu.pprof")
+	f, err := os.Create(prefix + "-" + phase + ".cpu.pprof")
 	if err == nil {
 		err = pprof.StartCPUProfile(f)
 	}
