@@ -3,6 +3,7 @@ package quantity
 import (
 	"bytes"
 	"strconv"
+	"unicode"
 
 	"github.com/kubewire/kubewire/api/cborwire"
 )
@@ -27,7 +28,7 @@ func (q *Quantity) DecodeCBOR(d *cborwire.Decoder) error {
 		if !ok {
 			return d.Err()
 		}
-		v = bytes.TrimSpace(b)
+		v = bytes.TrimFunc(b, jsonRawSpace)
 	case d.AtInteger():
 		i, u, fits, ok := d.Integer("resource.Quantity")
 		switch {
@@ -61,4 +62,12 @@ func (q *Quantity) DecodeCBOR(d *cborwire.Decoder) error {
 	}
 	d.Table.SetMemo("Quantity", v, *q)
 	return nil
+}
+
+// jsonRawSpace reports the spaces DecodeJSON trims from a quantity: those
+// a JSON string holds as they are. Control characters and U+2028, U+2029
+// are escaped in JSON (as the transcoder writes them), so they stay and
+// the value does not parse, as it does not from JSON.
+func jsonRawSpace(r rune) bool {
+	return r >= ' ' && r != '\u2028' && r != '\u2029' && unicode.IsSpace(r)
 }
