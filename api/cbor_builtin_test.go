@@ -3,6 +3,7 @@ package api_test
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -136,6 +137,13 @@ func FuzzPodTemplateSpecCBOR(f *testing.F) {
 		var native, via corev1.PodTemplateSpec
 		nerr := cborwire.Decode(in, &native, nil)
 		verr := cborwire.Decode(in, viaJSONDecoder{&via}, nil)
+		if nerr == nil && verr != nil && strings.Contains(verr.Error(), "duplicate key") {
+			// The transcoder refuses a map with a key twice (its JSON
+			// would be ambiguous); generated decoders, meta/v1's before
+			// these, read it as the JSON decoders do, the last one
+			// winning. kube-apiserver never writes one.
+			return
+		}
 		if (nerr == nil) != (verr == nil) {
 			t.Fatalf("natively: %v; through JSON: %v", nerr, verr)
 		}
