@@ -7,19 +7,27 @@ import (
 )
 
 // cborPackages are the packages apigen writes CBOR decoders for: what
-// custom resources hold (object metadata, conditions, times). Built-in
-// kinds travel as protobuf; a custom resource's field of another built-in
-// type is read through its JSON decoder (cborwire.ViaJSON).
+// custom resources hold. Object metadata, conditions and times; and the
+// built-in types operators embed in their own kinds: a PodTemplateSpec,
+// ResourceRequirements, EnvVars, a JobTemplateSpec, an ObjectReference,
+// a Deployment's strategy. Built-in kinds themselves travel as protobuf;
+// a custom resource's field of a type of another package is read through
+// its JSON decoder (cborwire.ViaJSON).
 var cborPackages = map[string]bool{
 	"k8s.io/apimachinery/pkg/apis/meta/v1": true,
+	"k8s.io/api/core/v1":                   true,
+	"k8s.io/api/apps/v1":                   true,
+	"k8s.io/api/batch/v1":                  true,
 }
 
 // cborDecoders are the hand-written types with a DecodeCBOR method.
 var cborDecoders = map[string]bool{
-	"k8s.io/apimachinery/pkg/apis/meta/v1.Time":      true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime": true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1":  true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.Duration":  true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.Time":       true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime":  true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1":   true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.Duration":   true,
+	"k8s.io/apimachinery/pkg/api/resource.Quantity":   true,
+	"k8s.io/apimachinery/pkg/util/intstr.IntOrString": true,
 }
 
 // cborGenerated reports whether apigen writes a DecodeCBOR method for n.

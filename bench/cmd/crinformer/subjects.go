@@ -15,6 +15,7 @@ import (
 	istioup "github.com/kubewire/kubewire/bench/internal/crds/istio/v1/upstream"
 	kyvernoup "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1/upstream"
 	monitoringup "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1/upstream"
+	rolloutsup "github.com/kubewire/kubewire/bench/internal/crds/rollouts/v1alpha1/upstream"
 	rdsup "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1/upstream"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
 	"github.com/kubewire/kubewire/bench/internal/widget"
@@ -68,6 +69,8 @@ func newSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c 
 			obj, err = &kyvernoup.ClusterPolicy{}, kyvernoup.AddToScheme(scheme)
 		case crgen.VirtualService:
 			obj, err = &istioup.VirtualService{}, istioup.AddToScheme(scheme)
+		case crgen.Rollout:
+			obj, err = &rolloutsup.Rollout{}, rolloutsup.AddToScheme(scheme)
 		default:
 			obj, err = &widget.Upstream{}, widget.AddToScheme(scheme)
 		}

@@ -20,6 +20,8 @@ import (
 	kyvernoup "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1/upstream"
 	monitoringv1 "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1"
 	monitoringup "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1/upstream"
+	rolloutsv1alpha1 "github.com/kubewire/kubewire/bench/internal/crds/rollouts/v1alpha1"
+	rolloutsup "github.com/kubewire/kubewire/bench/internal/crds/rollouts/v1alpha1/upstream"
 	rdsv1beta1 "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1"
 	rdsup "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1/upstream"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
@@ -75,6 +77,8 @@ func typedLists(shape crgen.Shape) (kw func() any, up func() runtime.Object, add
 		return func() any { return new(kyvernov1.ClusterPolicyList) }, func() runtime.Object { return new(kyvernoup.ClusterPolicyList) }, kyvernoup.AddToScheme
 	case crgen.VirtualService:
 		return func() any { return new(istiov1.VirtualServiceList) }, func() runtime.Object { return new(istioup.VirtualServiceList) }, istioup.AddToScheme
+	case crgen.Rollout:
+		return func() any { return new(rolloutsv1alpha1.RolloutList) }, func() runtime.Object { return new(rolloutsup.RolloutList) }, rolloutsup.AddToScheme
 	}
 	return func() any { return new(widgetv1.WidgetList) }, func() runtime.Object { return new(widget.UpstreamList) }, widget.AddToScheme
 }

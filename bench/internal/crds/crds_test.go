@@ -18,6 +18,8 @@ import (
 	kyvernoup "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1/upstream"
 	monitoringv1 "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1"
 	monitoringup "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1/upstream"
+	rolloutsv1alpha1 "github.com/kubewire/kubewire/bench/internal/crds/rollouts/v1alpha1"
+	rolloutsup "github.com/kubewire/kubewire/bench/internal/crds/rollouts/v1alpha1/upstream"
 	"github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1"
 	rdsup "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1/upstream"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
@@ -39,6 +41,7 @@ func TestTypesHoldEveryField(t *testing.T) {
 		crgen.PrometheusRule: {func() any { return new(monitoringv1.PrometheusRule) }, func() any { return new(monitoringup.PrometheusRule) }},
 		crgen.ClusterPolicy:  {func() any { return new(kyvernov1.ClusterPolicy) }, func() any { return new(kyvernoup.ClusterPolicy) }},
 		crgen.VirtualService: {func() any { return new(istiov1.VirtualService) }, func() any { return new(istioup.VirtualService) }},
+		crgen.Rollout:        {func() any { return new(rolloutsv1alpha1.Rollout) }, func() any { return new(rolloutsup.Rollout) }},
 	}
 	for _, shape := range crgen.HeldOut {
 		for _, i := range []int{0, 1, 5, 12345} {

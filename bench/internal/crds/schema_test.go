@@ -26,6 +26,7 @@ var crdFiles = map[crgen.Shape]string{
 	crgen.PrometheusRule: "monitoring/v1/crd/monitoring.coreos.com_prometheusrules.yaml",
 	crgen.ClusterPolicy:  "kyverno/v1/crd/kyverno.io_clusterpolicies.yaml",
 	crgen.VirtualService: "istio/v1/crd/networking.istio.io_virtualservices.yaml",
+	crgen.Rollout:        "rollouts/v1alpha1/crd/argoproj.io_rollouts.yaml",
 }
 
 // kube-apiserver would keep every field of every held-out object crgen

@@ -1,6 +1,6 @@
 // Package crgen makes the custom resources of the CR benchmarks, as
 // JSON-shaped maps that the fake server stores and both SDKs read:
-// Widgets of three shapes, and six held-out kinds modelled on widely
+// Widgets of three shapes, and the held-out kinds modelled on widely
 // used CRDs (package crds).
 //
 //   - Small (about 1 KB of JSON as served): labels, an annotation, a few
@@ -24,6 +24,8 @@
 //     conditions are free-form JSON (clusterpolicy.go).
 //   - VirtualService (about 5 KB): an Istio VirtualService, small structs
 //     of integers, booleans and floats (virtualservice.go).
+//   - Rollout (about 9 KB): an Argo Rollouts Rollout, a whole
+//     PodTemplateSpec and a canary strategy of IntOrStrings (rollout.go).
 //
 // Values repeat across objects the way they do in a cluster (label
 // values from small sets, the same images and commands) and differ where
@@ -49,20 +51,21 @@ const (
 	PrometheusRule
 	ClusterPolicy
 	VirtualService
+	Rollout
 )
 
 // Shapes are all shapes: the Widgets smallest first, then the held-out
 // kinds.
-var Shapes = []Shape{Small, Typical, Large, Certificate, Workflow, Managed, Application, PrometheusRule, ClusterPolicy, VirtualService}
+var Shapes = []Shape{Small, Typical, Large, Certificate, Workflow, Managed, Application, PrometheusRule, ClusterPolicy, VirtualService, Rollout}
 
 // WidgetShapes are the Widget's shapes.
 var WidgetShapes = []Shape{Small, Typical, Large}
 
 // HeldOut are the held-out kinds.
-var HeldOut = []Shape{Certificate, Workflow, Managed, Application, PrometheusRule, ClusterPolicy, VirtualService}
+var HeldOut = []Shape{Certificate, Workflow, Managed, Application, PrometheusRule, ClusterPolicy, VirtualService, Rollout}
 
 func (s Shape) String() string {
-	return [...]string{"small", "typical", "large", "certificate", "workflow", "managed", "application", "prometheusrule", "clusterpolicy", "virtualservice"}[s]
+	return [...]string{"small", "typical", "large", "certificate", "workflow", "managed", "application", "prometheusrule", "clusterpolicy", "virtualservice", "rollout"}[s]
 }
 
 // ParseShape is the inverse of String.
@@ -72,7 +75,7 @@ func ParseShape(s string) (Shape, error) {
 			return sh, nil
 		}
 	}
-	return 0, fmt.Errorf("bad shape %q (small, typical, large, certificate, workflow, managed, application, prometheusrule, clusterpolicy, virtualservice)", s)
+	return 0, fmt.Errorf("bad shape %q (small, typical, large, certificate, workflow, managed, application, prometheusrule, clusterpolicy, virtualservice, rollout)", s)
 }
 
 // Kind is the resource of a shape's objects.
@@ -101,6 +104,8 @@ func (s Shape) Kind() Kind {
 		return Kind{"kyverno.io", "v1", "ClusterPolicy", "clusterpolicies", false}
 	case VirtualService:
 		return Kind{"networking.istio.io", "v1", "VirtualService", "virtualservices", true}
+	case Rollout:
+		return Kind{"argoproj.io", "v1alpha1", "Rollout", "rollouts", true}
 	}
 	return Kind{"example.com", "v1", "Widget", "widgets", true}
 }
@@ -132,6 +137,8 @@ func Object(shape Shape, i int) map[string]any {
 		return clusterPolicy(i)
 	case VirtualService:
 		return virtualService(i)
+	case Rollout:
+		return rollout(i)
 	}
 	return widget(shape, i)
 }

@@ -7,12 +7,13 @@
 // gives the same values for the same object.
 //
 // A type the output uses without generating it is read through its own
-// DecodeCBOR method when it has one (every type of api/meta/v1), else
-// through its DecodeJSON method after transcoding the item to JSON
-// (cborwire.ViaJSON: the built-in API types other than meta/v1, a
-// Quantity), else through UnmarshalJSON. Generated decoders are what
-// pays off on the read path of a cache; the transcoding keeps the rarer
-// types correct without a second generated decoder for each.
+// DecodeCBOR method when it has one (the types of api/meta/v1,
+// api/core/v1, api/apps/v1 and api/batch/v1, an IntOrString, a
+// Quantity), else through its DecodeJSON method after transcoding the
+// item to JSON (cborwire.ViaJSON: a RawExtension, the built-in API types
+// of other groups), else through UnmarshalJSON. Generated decoders are
+// what pays off on the read path of a cache; the transcoding keeps the
+// rarer types correct without a second generated decoder for each.
 package cborcodec
 
 import (

@@ -495,7 +495,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					if m.Memory == nil {
 						m.Memory = new(quantity.Quantity)
 					}
-					cborwire.ViaJSON(d, m.Memory, "Quantity")
+					(*m.Memory).DecodeCBOR(d)
 				}
 				cborwire.Keep(d, k4, m.Memory)
 			}

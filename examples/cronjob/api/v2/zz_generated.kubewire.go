@@ -764,7 +764,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k4, m.Suspend)
 			}
 		case "jobTemplate":
-			cborwire.ViaJSON(d, &m.JobTemplate, "JobTemplateSpec")
+			m.JobTemplate.DecodeCBOR(d)
 		case "successfulJobsHistoryLimit":
 			if k5, ok := cborwire.ReusePtr(d, &m.SuccessfulJobsHistoryLimit); !ok {
 				if d.Null() {
@@ -817,7 +817,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					at11 := d.Offset()
 					for i := 0; d.NextElem(i, n10); i++ {
 						s9 = cborwire.Grow(d, s9, n10, at11)
-						cborwire.ViaJSON(d, &s9[i], "ObjectReference")
+						s9[i].DecodeCBOR(d)
 					}
 					if len(s9) == 0 {
 						s9 = []corev1.ObjectReference{}

@@ -19,6 +19,7 @@ import (
 	istiov1 "github.com/kubewire/kubewire/bench/internal/crds/istio/v1"
 	kyvernov1 "github.com/kubewire/kubewire/bench/internal/crds/kyverno/v1"
 	monitoringv1 "github.com/kubewire/kubewire/bench/internal/crds/monitoring/v1"
+	rolloutsv1alpha1 "github.com/kubewire/kubewire/bench/internal/crds/rollouts/v1alpha1"
 	rdsv1beta1 "github.com/kubewire/kubewire/bench/internal/crds/upbound/v1beta1"
 	"github.com/kubewire/kubewire/bench/internal/crgen"
 	widgetv1 "github.com/kubewire/kubewire/bench/internal/widget/v1"
@@ -75,6 +76,8 @@ func NewSubject(sdk, kind string, shape crgen.Shape, url, token, mode string, c 
 			return typed[*kyvernov1.ClusterPolicy](cl, ropts, c, tr)
 		case crgen.VirtualService:
 			return typed[*istiov1.VirtualService](cl, ropts, c, tr)
+		case crgen.Rollout:
+			return typed[*rolloutsv1alpha1.Rollout](cl, ropts, c, tr)
 		}
 		return typed[*widgetv1.Widget](cl, ropts, c, tr)
 	}

@@ -3984,7 +3984,7 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 					if m.Factor == nil {
 						m.Factor = new(intstr.IntOrString)
 					}
-					cborwire.ViaJSON(d, m.Factor, "IntOrString")
+					(*m.Factor).DecodeCBOR(d)
 				}
 				cborwire.Keep(d, k27, m.Factor)
 			}
@@ -4696,7 +4696,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					if m.Limit == nil {
 						m.Limit = new(intstr.IntOrString)
 					}
-					cborwire.ViaJSON(d, m.Limit, "IntOrString")
+					(*m.Limit).DecodeCBOR(d)
 				}
 				cborwire.Keep(d, k104, m.Limit)
 			}
@@ -4924,7 +4924,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					if m.ActiveDeadlineSeconds == nil {
 						m.ActiveDeadlineSeconds = new(intstr.IntOrString)
 					}
-					cborwire.ViaJSON(d, m.ActiveDeadlineSeconds, "IntOrString")
+					(*m.ActiveDeadlineSeconds).DecodeCBOR(d)
 				}
 				cborwire.Keep(d, k125, m.ActiveDeadlineSeconds)
 			}

@@ -27,6 +27,7 @@ import (
 // apimachinery twin of the same name and shape.
 var upstreamPaths = map[string]string{
 	"github.com/kubewire/kubewire/api/meta/v1":          "k8s.io/apimachinery/pkg/apis/meta/v1",
+	"github.com/kubewire/kubewire/api/core/v1":          "k8s.io/api/core/v1",
 	"github.com/kubewire/kubewire/api/intstr":           "k8s.io/apimachinery/pkg/util/intstr",
 	"github.com/kubewire/kubewire/api/quantity":         "k8s.io/apimachinery/pkg/api/resource",
 	"github.com/kubewire/kubewire/api/runtime":          "k8s.io/apimachinery/pkg/runtime",

@@ -697,7 +697,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 		case "alert":
 			cborwire.String(d, &m.Alert)
 		case "expr":
-			cborwire.ViaJSON(d, &m.Expr, "IntOrString")
+			m.Expr.DecodeCBOR(d)
 		case "for":
 			if k8, ok := cborwire.ReusePtr(d, &m.For); !ok {
 				if d.Null() {

@@ -2304,11 +2304,11 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k60, m.Deadline)
 			}
 		case "memory":
-			cborwire.ViaJSON(d, &m.Memory, "Quantity")
+			m.Memory.DecodeCBOR(d)
 		case "limits":
-			cborwire.ViaJSON(d, &m.Limits, "ResourceList")
+			m.Limits.DecodeCBOR(d)
 		case "target":
-			cborwire.ViaJSON(d, &m.Target, "IntOrString")
+			m.Target.DecodeCBOR(d)
 		case "threshold":
 			cborwire.String(d, &m.Threshold)
 		case "template":
@@ -2319,7 +2319,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					if m.Template == nil {
 						m.Template = new(corev1.PodTemplateSpec)
 					}
-					cborwire.ViaJSON(d, m.Template, "PodTemplateSpec")
+					(*m.Template).DecodeCBOR(d)
 				}
 				cborwire.Keep(d, k61, m.Template)
 			}
