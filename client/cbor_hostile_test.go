@@ -1,0 +1,105 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/api/cborwire"
+	shapesv1 "github.com/kubewire/kubewire/cmd/kubewire-gen/testdata/api/v1"
+)
+
+// cborOf is the self-described CBOR of a JSON document.
+func cborOf(t testing.TB, js string) []byte {
+	t.Helper()
+	b, err := cborwire.FromJSON([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// hostileCBORBodies are answers a broken or hostile server could send as
+// application/cbor in place of one Widget, each of at most a few hundred
+// bytes.
+func hostileCBORBodies(t testing.TB) map[string][]byte {
+	good := cborOf(t, `{"apiVersion":"shapes.kubewire.dev/v1","kind":"Widget","metadata":{"name":"w","namespace":"default","resourceVersion":"5"},"spec":{"color":"red"}}`)
+	depthBomb := append([]byte{0xd9, 0xd9, 0xf7}, []byte(strings.Repeat("\x81", 200000))...)
+	depthBomb = append(depthBomb, 0x01)
+	mapBomb := []byte{0xd9, 0xd9, 0xf7}
+	for range 100000 {
+		mapBomb = append(mapBomb, 0xa1, 0x61, 'a') // {"a": {"a": ...
+	}
+	mapBomb = append(mapBomb, 0x01)
+	return map[string][]byte{
+		// The self-described tag is 55799 (d9 d9 f7); 55800 is not it.
+		"wrong self-describe tag": append([]byte{0xd9, 0xd9, 0xf8}, good[3:]...),
+		"another tag":             append([]byte{0xc1}, good[3:]...),
+		"truncated item":          good[:len(good)-7],
+		"truncated header":        good[:4],
+		"only the tag":            good[:3],
+		"empty":                   {},
+		"two items":               append(append([]byte{}, good...), good...),
+		// {_ "kind": "Widget" } then no break.
+		"indefinite map without break": append([]byte{0xd9, 0xd9, 0xf7, 0xbf, 0x64}, []byte("kind")...),
+		// A byte string of 2^62 bytes and 3 behind it.
+		"huge byte string": {0xd9, 0xd9, 0xf7, 0xa1, 0x64, 'k', 'i', 'n', 'd', 0x5b, 0x40, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3},
+		"huge text string": {0xd9, 0xd9, 0xf7, 0xa1, 0x64, 'k', 'i', 'n', 'd', 0x7b, 0x40, 0, 0, 0, 0, 0, 0, 0, 'a', 'b'},
+		"huge map":         {0xd9, 0xd9, 0xf7, 0xbb, 0x40, 0, 0, 0, 0, 0, 0, 0, 0x64, 'k', 'i', 'n', 'd'},
+		"huge array of items": {0xd9, 0xd9, 0xf7, 0xa2, 0x64, 'k', 'i', 'n', 'd', 0x66, 'W', 'i', 'd', 'g', 'e', 't',
+			0x68, 'm', 'e', 't', 'a', 'd', 'a', 't', 'a', 0xa1, 0x6a, 'f', 'i', 'n', 'a', 'l', 'i', 'z', 'e', 'r', 's', 0x9b, 0x10, 0, 0, 0, 0, 0, 0, 0, 0x61, 'x'},
+		"array depth bomb": depthBomb,
+		"map depth bomb":   mapBomb,
+		"text not utf-8":   {0xd9, 0xd9, 0xf7, 0xa1, 0x64, 'k', 'i', 'n', 'd', 0x62, 0xff, 0xfe},
+		"reserved info":    {0xd9, 0xd9, 0xf7, 0x1c},
+		"a lone break":     {0xd9, 0xd9, 0xf7, 0xff},
+	}
+}
+
+// Every hostile answer to a Get, typed (generated CBOR decoder), dynamic
+// and a user's type (transcoded to JSON), is an error matching
+// ErrMalformed, without a panic, and allocates about the body's size,
+// not what it declares.
+func TestCBORHostileObjects(t *testing.T) {
+	var body []byte
+	c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/cbor")
+		w.Write(body)
+	})
+	ctx := context.Background()
+	gets := map[string]func() error{
+		"typed": func() error {
+			_, err := For[*shapesv1.Widget](c).Namespace("default").Get(ctx, "w", GetOptions{})
+			return err
+		},
+		"dynamic": func() error {
+			_, err := Dynamic(c, GroupVersionResource{Group: "shapes.kubewire.dev", Version: "v1", Resource: "widgets"}).Namespace("default").Get(ctx, "w", GetOptions{})
+			return err
+		},
+		"user type": func() error {
+			_, err := For[*richWidget](c).Namespace("default").Get(ctx, "w", GetOptions{})
+			return err
+		},
+	}
+	for name, b := range hostileCBORBodies(t) {
+		for how, get := range gets {
+			t.Run(name+"/"+how, func(t *testing.T) {
+				body = b
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				err := get()
+				runtime.ReadMemStats(&after)
+				if !errors.Is(err, ErrMalformed) {
+					t.Fatalf("Get = %v, want an error matching ErrMalformed", err)
+				}
+				if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+					t.Errorf("a %d-byte answer allocated %d MiB", len(b), grew>>20)
+				}
+				t.Logf("%v", err)
+			})
+		}
+	}
+}
