@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"runtime"
 	"strings"
@@ -101,5 +102,50 @@ func TestCBORHostileObjects(t *testing.T) {
 				t.Logf("%v", err)
 			})
 		}
+	}
+}
+
+// A Status where an object was expected, in CBOR, is the API error it
+// holds: sent with a 200 to a Get, a List or a Create, and with its own
+// code (a 409 conflict, a 422 with causes) to a write.
+func TestCBORStatusAnswers(t *testing.T) {
+	conflict := `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"widgets \"w\" already exists","reason":"AlreadyExists","details":{"name":"w","group":"shapes.kubewire.dev","kind":"widgets"},"code":409}`
+	invalid := `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Widget \"w\" is invalid: spec.size: Invalid value: -1","reason":"Invalid","details":{"name":"w","kind":"Widget","causes":[{"reason":"FieldValueInvalid","message":"Invalid value: -1","field":"spec.size"}]},"code":422}`
+	gone := `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version","reason":"Expired","code":410}`
+	var code int
+	var body []byte
+	c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/cbor")
+		w.WriteHeader(code)
+		w.Write(body)
+	})
+	ctx := context.Background()
+	typed := For[*shapesv1.Widget](c).Namespace("default")
+	dynamic := Dynamic(c, GroupVersionResource{Group: "shapes.kubewire.dev", Version: "v1", Resource: "widgets"}).Namespace("default")
+	w := &shapesv1.Widget{}
+	w.Name = "w"
+	for _, tc := range []struct {
+		name   string
+		code   int
+		status string
+		call   func() error
+		is     error
+		reason string
+	}{
+		{"typed get, 200", 200, gone, func() error { _, err := typed.Get(ctx, "w", GetOptions{}); return err }, ErrExpired, "too old resource version"},
+		{"dynamic get, 200", 200, gone, func() error { _, err := dynamic.Get(ctx, "w", GetOptions{}); return err }, ErrExpired, "too old resource version"},
+		{"typed list, 200", 200, gone, func() error { _, err := typed.List(ctx, ListOptions{}); return err }, ErrExpired, "too old resource version"},
+		{"dynamic list, 200", 200, gone, func() error { _, err := dynamic.List(ctx, ListOptions{}); return err }, ErrExpired, "too old resource version"},
+		{"create, 409", 409, conflict, func() error { _, err := typed.Create(ctx, w, CreateOptions{}); return err }, ErrAlreadyExists, `widgets "w" already exists`},
+		{"update, 422", 422, invalid, func() error { _, err := typed.Update(ctx, w, UpdateOptions{}); return err }, ErrInvalid, "spec.size"},
+		{"delete, 409", 409, conflict, func() error { return typed.Delete(ctx, "w", DeleteOptions{}) }, ErrAlreadyExists, `already exists`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, body = tc.code, cborOf(t, tc.status)
+			err := tc.call()
+			if !errors.Is(err, tc.is) || !strings.Contains(fmt.Sprint(err), tc.reason) {
+				t.Errorf("error %v, want %v saying %q", err, tc.is, tc.reason)
+			}
+		})
 	}
 }
