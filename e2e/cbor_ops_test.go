@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -13,17 +14,18 @@ import (
 	shapesv1 "github.com/kubewire/kubewire/cmd/kubewire-gen/testdata/api/v1"
 	shapesac "github.com/kubewire/kubewire/cmd/kubewire-gen/testdata/api/v1/applyconfig"
 	"github.com/kubewire/kubewire/e2e/harness"
+	"github.com/kubewire/kubewire/informer"
 )
 
 // exchange is one request and its answer as a cborOps test sees them.
 type exchange struct {
-	method, path, sent, accept string
-	code                       int
-	got                        string
+	method, path, query, sent, accept string
+	code                              int
+	got                               string
 }
 
 func (e exchange) String() string {
-	return fmt.Sprintf("%s %s [body %s, accept %q] -> %d %s", e.method, e.path, e.sent, e.accept, e.code, e.got)
+	return fmt.Sprintf("%s %s?%s [body %s, accept %q] -> %d %s", e.method, e.path, e.query, e.sent, e.accept, e.code, e.got)
 }
 
 // exchangeLog records every exchange of a client.
@@ -35,7 +37,7 @@ type exchangeLog struct {
 
 func (l *exchangeLog) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := l.next.RoundTrip(r)
-	e := exchange{method: r.Method, path: r.URL.Path, sent: r.Header.Get("Content-Type"), accept: r.Header.Get("Accept")}
+	e := exchange{method: r.Method, path: r.URL.Path, query: r.URL.RawQuery, sent: r.Header.Get("Content-Type"), accept: r.Header.Get("Accept")}
 	if err == nil {
 		e.code, e.got = resp.StatusCode, resp.Header.Get("Content-Type")
 	}
@@ -292,6 +294,32 @@ func cborEveryOperation(t *testing.T, cluster *harness.Cluster, gate bool) {
 	w.Close()
 	if ex := log.since(n); len(ex) < 1 || !strings.HasPrefix(ex[0].got, map[bool]string{true: "application/cbor-seq", false: "application/json"}[gate]) {
 		t.Errorf("watch: %v", ex)
+	}
+
+	// An informer (list-then-watch, the default) syncs with one unpaged
+	// list, streamed in the gate's format, and a watch: no answer
+	// thrown away, no pages.
+	n = log.len()
+	inf, err := informer.New(widgets, informer.Options[*shapesv1.Widget]{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- inf.Run(runCtx) }()
+	if err := inf.WaitForSync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if inf.Store().Len() != 3 {
+		t.Errorf("informer synced %d widgets, want 3", inf.Store().Len())
+	}
+	stop()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Run = %v", err)
+	}
+	if ex := log.since(n); len(ex) != 2 || strings.Contains(ex[0].query, "limit") || !strings.Contains(ex[1].query, "watch") ||
+		!strings.HasPrefix(ex[0].got, map[bool]string{true: "application/cbor", false: "application/json"}[gate]) {
+		t.Errorf("informer sync: %v, want one unpaged list and a watch", ex)
 	}
 
 	// Deletes: with preconditions (a wrong uid is a conflict), a
