@@ -18,9 +18,14 @@ func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOpti
 	var meta metav1.ListMeta
 	var apiVersion, kind string
 	s := &cborListStream{s: jsonStream{r: body, limit: r.c.maxBody}}
+	sawItems := false
 	err := s.mapEntries("list", func(key string) error {
 		switch key {
 		case "items":
+			if sawItems { // handed over already; a decoder of the whole list keeps the last
+				return fmt.Errorf("invalid CBOR list: two items keys: %w", codec.ErrMalformed)
+			}
+			sawItems = true
 			return s.arrayItems(func(item []byte) error {
 				obj := r.newObj()
 				if len(item) != 1 || item[0] != 0xf6 { // null is an empty object, as in List
@@ -52,10 +57,12 @@ func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOpti
 		_, err := s.item()
 		return err
 	})
+	if err == nil {
+		err = s.end()
+	}
 	if err != nil {
 		return meta, decodeError(req, err)
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(body, 4<<10)) // so that the connection can be used again
 	if err := r.checkKind(apiVersion, kind, true); err != nil {
 		return meta, requestError(req, nil, err)
 	}
@@ -87,27 +94,40 @@ func (c *cborListStream) need(n int) error {
 func (c *cborListStream) item() ([]byte, error) {
 	c.scanned = 0
 	for {
-		if have := len(c.s.buf) - c.s.pos; have > 0 && (have >= 2*c.scanned || c.s.eof) {
-			n, err := cborwire.ItemEnd(c.s.buf[c.s.pos:])
-			if err != nil {
-				return nil, err
+		if have := len(c.s.buf) - c.s.pos; have > 0 && have >= 2*c.scanned {
+			if b, err := c.scan(); b != nil || err != nil {
+				return b, err
 			}
-			if n > 0 {
-				b := c.s.buf[c.s.pos : c.s.pos+n]
-				c.s.pos += n
-				return b, nil
-			}
-			c.scanned = have
 		}
 		if _, err := c.s.more(c.s.pos); err != nil {
+			if have := len(c.s.buf) - c.s.pos; have > c.scanned { // the last bytes may end the item
+				if b, serr := c.scan(); b != nil || serr != nil {
+					return b, serr
+				}
+			}
 			return nil, err
 		}
 	}
 }
 
+// scan consumes the item at s.pos if all of it is buffered, and returns
+// nil, nil when more is needed.
+func (c *cborListStream) scan() ([]byte, error) {
+	n, err := cborwire.ItemEnd(c.s.buf[c.s.pos:])
+	if err != nil || n == 0 {
+		c.scanned = len(c.s.buf) - c.s.pos
+		return nil, err
+	}
+	b := c.s.buf[c.s.pos : c.s.pos+n]
+	c.s.pos += n
+	return b, nil
+}
+
 // head consumes the next head that is not a tag: its major type, its
-// argument, and whether its length is indefinite.
-func (c *cborListStream) head() (major byte, arg uint64, indefinite bool, err error) {
+// argument, and whether its length is indefinite. With selfDescribed,
+// the only tag it takes is the self-described one, as at the head of
+// an object.
+func (c *cborListStream) head(selfDescribed bool) (major byte, arg uint64, indefinite bool, err error) {
 	for {
 		if err := c.need(1); err != nil {
 			return 0, 0, false, err
@@ -143,10 +163,20 @@ func (c *cborListStream) head() (major byte, arg uint64, indefinite bool, err er
 		if major != 6 { // tags (the self-described one) carry nothing here
 			return major, arg, indefinite, nil
 		}
-		if indefinite {
-			return 0, 0, false, fmt.Errorf("invalid CBOR list: indefinite tag at byte %d: %w", c.offset()-1, codec.ErrMalformed)
+		if indefinite || (selfDescribed && arg != cborwire.TagSelfDescribed) {
+			return 0, 0, false, fmt.Errorf("invalid CBOR list: tag %d at byte %d: %w", arg, c.offset()-int64(size), codec.ErrMalformed)
 		}
 	}
+}
+
+// end checks that nothing follows the list, reading a little of what
+// does so that the connection can be used again.
+func (c *cborListStream) end() error {
+	rest, _ := io.Copy(io.Discard, io.LimitReader(c.s.r, 4<<10))
+	if rest > 0 || c.s.pos < len(c.s.buf) {
+		return fmt.Errorf("invalid CBOR list: data after the list at byte %d: %w", c.offset(), codec.ErrMalformed)
+	}
+	return nil
 }
 
 // offset is the stream offset of s.pos.
@@ -167,7 +197,7 @@ func (c *cborListStream) atBreak() (bool, error) {
 // mapEntries reads a map, calling entry with each key; entry must
 // consume the value.
 func (c *cborListStream) mapEntries(what string, entry func(key string) error) error {
-	major, n, indefinite, err := c.head()
+	major, n, indefinite, err := c.head(true)
 	if err != nil {
 		return err
 	}
@@ -205,7 +235,7 @@ func (c *cborListStream) arrayItems(each func(item []byte) error) error {
 		c.s.pos++
 		return nil
 	}
-	major, n, indefinite, err := c.head()
+	major, n, indefinite, err := c.head(false)
 	if err != nil {
 		return err
 	}

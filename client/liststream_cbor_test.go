@@ -1,14 +1,19 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"runtime"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/kubewire/kubewire/api/cborwire"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/internal/testing/fixture"
@@ -17,7 +22,7 @@ import (
 // cborListVariants are the recorded kube-apiserver CBOR list and the same
 // list written otherwise as CBOR allows: indefinite-length map and items,
 // metadata and kind after the items, a tag on each item.
-func cborListVariants(t *testing.T) (recorded fixture.Response, variants map[string][]byte) {
+func cborListVariants(t testing.TB) (recorded fixture.Response, variants map[string][]byte) {
 	recorded = load(t, "cbor/widgets.cbor")
 	d := cborwire.NewDecoder(recorded.Body, nil)
 	n, ok := d.OpenMap("list")
@@ -174,6 +179,53 @@ func TestListStreamCBORFailures(t *testing.T) {
 		_, err := Dynamic(c, widgets).Namespace("default").ListStream(ctx, ListOptions{}, each)
 		if !errors.Is(err, codec.ErrTooLarge) {
 			t.Errorf("got %v, want an error matching codec.ErrTooLarge", err)
+		}
+	})
+}
+
+// FuzzCBORListStream: whatever the bytes, the CBOR list stream does not
+// panic, hands over the same items whatever the reads' sizes, and when it
+// accepts an answer, List's decoder accepts it too with the same items
+// and metadata.
+func FuzzCBORListStream(f *testing.F) {
+	_, variants := cborListVariants(f)
+	for _, b := range variants {
+		f.Add(b)
+	}
+	f.Add([]byte{0xa1, 0x65, 'i', 't', 'e', 'm', 's', 0x82, 0xa0, 0xf6})
+	f.Add([]byte{0xa2, 0x68, 'm', 'e', 't', 'a', 'd', 'a', 't', 'a', 0xa1, 0x6f, 'r', 'e', 's', 'o', 'u', 'r', 'c', 'e', 'V', 'e', 'r', 's', 'i', 'o', 'n', 0x61, '7', 0x65, 'i', 't', 'e', 'm', 's', 0x80})
+	c, err := New(Config{Host: "http://unused.invalid", QPS: -1})
+	if err != nil {
+		f.Fatal(err)
+	}
+	res := Dynamic(c, widgets)
+	req := &request{method: "GET", path: "/apis/example.com/v1/widgets"}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		read := func(r io.Reader) ([]*unstructured.Unstructured, metav1.ListMeta, error) {
+			var got []*unstructured.Unstructured
+			meta, err := res.streamCBORList(req, r, ListOptions{}, func(u *unstructured.Unstructured) error {
+				got = append(got, u)
+				return nil
+			})
+			return got, meta, err
+		}
+		items, meta, err := read(bytes.NewReader(b))
+		items1, meta1, err1 := read(iotest.OneByteReader(bytes.NewReader(b)))
+		if (err == nil) != (err1 == nil) || !cmp.Equal(items, items1) || !cmp.Equal(meta, meta1) {
+			t.Fatalf("one-byte reads differ: %v / %v, %d / %d items", err, err1, len(items), len(items1))
+		}
+		if err != nil {
+			return
+		}
+		list := jsonList[*unstructured.Unstructured]{newObj: res.newObj}
+		if lerr := codec.DecodeCBOR(b, &list); lerr != nil {
+			t.Fatalf("the stream accepted %d items that List refuses: %v", len(items), lerr)
+		}
+		if diff := cmp.Diff(list.Items, items, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("items (-List +stream):\n%s", diff)
+		}
+		if diff := cmp.Diff(list.ListMeta, meta); diff != "" {
+			t.Fatalf("list metadata (-List +stream):\n%s", diff)
 		}
 	})
 }
