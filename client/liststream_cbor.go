@@ -19,6 +19,7 @@ func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOpti
 	var apiVersion, kind string
 	s := &cborListStream{s: jsonStream{r: body, limit: r.c.maxBody}}
 	sawItems := false
+	dec := cborwire.NewDecoder(nil, opts.Decoder) // one for every item
 	err := s.mapEntries("list", func(key string) error {
 		switch key {
 		case "items":
@@ -29,7 +30,7 @@ func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOpti
 			return s.arrayItems(func(item []byte) error {
 				obj := r.newObj()
 				if len(item) != 1 || item[0] != 0xf6 { // null is an empty object, as in List
-					if err := codec.DecodeCBORWith(opts.Decoder, item, obj); err != nil {
+					if err := codec.DecodeCBORReusing(dec, item, obj); err != nil {
 						return err
 					}
 				}

@@ -50,6 +50,22 @@ func DecodeCBORWith(table *wire.Decoder, body []byte, v any) error {
 	return DecodeJSONWith(table, js, v)
 }
 
+// DecodeCBORReusing is DecodeCBORWith through d, which keeps its table
+// and scratch buffers from one object to the next (the items of a list
+// read as it arrives); d must not be in use elsewhere.
+func DecodeCBORReusing(d *cborwire.Decoder, body []byte, v any) error {
+	dv, ok := v.(cborwire.Decodable)
+	if !ok {
+		return DecodeCBORWith(d.Table, body, v)
+	}
+	if err := checkCBORHead(body); err != nil {
+		return err
+	}
+	d.Reset(body)
+	d.SetErr(dv.DecodeCBOR(d))
+	return cborError(d.End(), v)
+}
+
 // checkCBORHead refuses an object whose first item is tagged with
 // anything but the self-described tag: kube-apiserver tags every object
 // with 55799 alone, and the decoders skip tags, so a body under another
