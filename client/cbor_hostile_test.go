@@ -7,10 +7,13 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/kubewire/kubewire/api/cborwire"
+	"github.com/kubewire/kubewire/api/unstructured"
 	shapesv1 "github.com/kubewire/kubewire/cmd/kubewire-gen/testdata/api/v1"
+	"github.com/kubewire/kubewire/codec"
 )
 
 // cborOf is the self-described CBOR of a JSON document.
@@ -147,5 +150,77 @@ func TestCBORStatusAnswers(t *testing.T) {
 				t.Errorf("error %v, want %v saying %q", err, tc.is, tc.reason)
 			}
 		})
+	}
+}
+
+// A server whose CBOR gate is turned off under a client that learned
+// CBOR (kube-apiserver restarted without CBORServingAndStorage): reads
+// follow the answers' JSON at once, with no retry; the first CBOR write
+// costs one 415 and is sent again as JSON, the next writes are JSON from
+// the start; lists stream and watches decode the JSON.
+func TestCBORGateTurnedOff(t *testing.T) {
+	objCBOR, objJSON := load(t, "cbor/widget-rich.cbor"), load(t, "cbor/widget-rich.json")
+	listJSON := load(t, "cbor/widgets.json")
+	var gateOff atomic.Bool
+	c, rec := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		cbor := strings.Contains(r.Header.Get("Accept"), "application/cbor") && !gateOff.Load()
+		switch {
+		case r.Header.Get("Content-Type") == codec.MediaTypeCBOR && gateOff.Load():
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnsupportedMediaType)
+			w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"UnsupportedMediaType","code":415}`))
+		case r.URL.Query().Get("watch") == "true" || r.URL.Query().Get("watch") == "1":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"type":"ADDED","object":%s}`+"\n", objJSON.Body)
+		case strings.HasSuffix(r.URL.Path, "/widgets"):
+			serve(w, listJSON)
+		case cbor:
+			serve(w, objCBOR)
+		default:
+			serve(w, objJSON)
+		}
+	})
+	ctx := context.Background()
+	res := Dynamic(c, widgets).Namespace("default")
+	got, err := res.Get(ctx, "rich", GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := res.Update(ctx, got, UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if req, _ := rec.last(t); req.Header.Get("Content-Type") != codec.MediaTypeCBOR {
+		t.Fatalf("write with the gate on: %q, want CBOR", req.Header.Get("Content-Type"))
+	}
+
+	gateOff.Store(true)
+	n := rec.count()
+	if got, err = res.Get(ctx, "rich", GetOptions{}); err != nil || rec.count() != n+1 {
+		t.Fatalf("read after the gate went off: %d requests, %v", rec.count()-n, err)
+	}
+	n = rec.count()
+	if _, err := res.Update(ctx, got, UpdateOptions{}); err != nil || rec.count() != n+2 {
+		t.Fatalf("first write after the gate went off: %d requests, %v; want 2 (415, then JSON)", rec.count()-n, err)
+	}
+	for range 3 {
+		n = rec.count()
+		if _, err := res.Update(ctx, got, UpdateOptions{}); err != nil || rec.count() != n+1 {
+			t.Fatalf("later write: %d requests, %v; want 1", rec.count()-n, err)
+		}
+		if req, _ := rec.last(t); req.Header.Get("Content-Type") != codec.MediaTypeJSON {
+			t.Errorf("later write sent %q, want JSON", req.Header.Get("Content-Type"))
+		}
+	}
+	items := 0
+	if _, err := res.ListStream(ctx, ListOptions{}, func(*unstructured.Unstructured) error { items++; return nil }); err != nil || items == 0 {
+		t.Errorf("ListStream after the gate went off: %d items, %v", items, err)
+	}
+	w, err := res.Watch(ctx, WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if ev, err := w.Next(); err != nil || ev.Object.GetName() != "rich" {
+		t.Errorf("watch after the gate went off: %v, %v", ev, err)
 	}
 }
