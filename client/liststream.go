@@ -13,9 +13,9 @@ import (
 )
 
 // ErrNotStreamable is returned by ListStream, before any item was handed
-// over, when the collection's answers are neither JSON nor protobuf
-// (CBOR, or a metadata or table view): list it in pages instead.
-var ErrNotStreamable = errors.New("client: the list answer is neither JSON nor protobuf; it cannot be decoded as it arrives")
+// over, when the collection's answers are not JSON, CBOR or protobuf (a
+// metadata or table view): list it in pages instead.
+var ErrNotStreamable = errors.New("client: the list answer is not JSON, CBOR or protobuf; it cannot be decoded as it arrives")
 
 // ListStream reads the whole collection in one unpaged answer and hands
 // each item to each as soon as its bytes have arrived, in order, without
@@ -30,14 +30,14 @@ var ErrNotStreamable = errors.New("client: the list answer is neither JSON nor p
 // compacted past the collection's last write, within minutes on a live
 // cluster). A paginated list does not expire midway either.
 //
-// opts.Limit and opts.Continue must be empty. JSON and protobuf
+// opts.Limit and opts.Continue must be empty. JSON, CBOR and protobuf
 // answers are streamed (a protobuf list's items are length-delimited
-// fields of its message, decoded one at a time as JSON items are; its
-// kind is checked before the first item). For a metadata or table view,
-// a client that was answered CBOR for the resource, or a type without
-// generated protobuf code read as protobuf, ListStream returns an error
-// matching ErrNotStreamable without a request, and when the server
-// answers in another format it closes the answer and returns that error.
+// fields of its message, decoded one at a time as JSON and CBOR items
+// are; its kind is checked before the first item). For a metadata or
+// table view, or a type without generated protobuf code read as
+// protobuf, ListStream returns an error matching ErrNotStreamable
+// without a request, and when the server answers in another format it
+// closes the answer and returns that error.
 // A 406 to a protobuf or CBOR Accept is sent again asking for JSON, and
 // the resource is read as JSON from then on, as for List.
 // The answer counts against Config.MaxResponseBytes as a whole, and
@@ -56,9 +56,6 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 		return meta, ErrNotStreamable
 	}
 	if _, ok := any(r.newObj()).(protoObject); !ok && r.c.useProtobuf(&r.info) {
-		return meta, ErrNotStreamable
-	}
-	if _, cbor := r.c.cborServed.Load(r.info.gvr); cbor {
 		return meta, ErrNotStreamable
 	}
 	p, err := r.collectionPath("list")
@@ -103,6 +100,8 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 			return meta, decodeError(req, err)
 		}
 		return meta, nil
+	case mt.IsCBOR():
+		return r.streamCBORList(req, resp.Body, opts, each)
 	case !mt.IsJSON():
 		return meta, ErrNotStreamable
 	}

@@ -37,6 +37,9 @@ func DecodeCBOR(body []byte, v any) error { return DecodeCBORWith(nil, body, v) 
 // DecodeCBORWith is DecodeCBOR interning strings, and sharing values
 // when table is ReadOnly, through table (which may be nil).
 func DecodeCBORWith(table *wire.Decoder, body []byte, v any) error {
+	if err := checkCBORHead(body); err != nil {
+		return err
+	}
 	if dv, ok := v.(cborwire.Decodable); ok {
 		return cborError(cborwire.Decode(body, dv, table), v)
 	}
@@ -45,6 +48,38 @@ func DecodeCBORWith(table *wire.Decoder, body []byte, v any) error {
 		return cborError(err, v)
 	}
 	return DecodeJSONWith(table, js, v)
+}
+
+// DecodeCBORReusing is DecodeCBORWith through d, which keeps its table
+// and scratch buffers from one object to the next (the items of a list
+// read as it arrives); d must not be in use elsewhere.
+func DecodeCBORReusing(d *cborwire.Decoder, body []byte, v any) error {
+	dv, ok := v.(cborwire.Decodable)
+	if !ok {
+		return DecodeCBORWith(d.Table, body, v)
+	}
+	if err := checkCBORHead(body); err != nil {
+		return err
+	}
+	d.Reset(body)
+	d.SetErr(dv.DecodeCBOR(d))
+	return cborError(d.End(), v)
+}
+
+// checkCBORHead refuses an object whose first item is tagged with
+// anything but the self-described tag: kube-apiserver tags every object
+// with 55799 alone, and the decoders skip tags, so a body under another
+// tag (a wrong magic number, a date, a bignum) would otherwise decode as
+// if the tag were not there.
+func checkCBORHead(b []byte) error {
+	p := 0
+	for p+3 <= len(b) && b[p] == 0xd9 && b[p+1] == 0xd9 && b[p+2] == 0xf7 {
+		p += 3
+	}
+	if p < len(b) && b[p]>>5 == 6 {
+		return malformed("cbor", int64(p), nil, "an object under a tag other than the self-described tag 55799 (head byte 0x%02x)", b[p])
+	}
+	return nil
 }
 
 // cborError turns a cborwire error into a malformed error.
@@ -207,6 +242,9 @@ func splitCBOREvent(ev []byte, at int64) (string, []byte, error) {
 				return "", nil, malformed("cbor watch event", at, nil, "event with two objects")
 			}
 			object = d.Raw()
+			if err := checkCBORHead(object); err != nil {
+				return "", nil, malformed("cbor watch event", at, err, "malformed event object")
+			}
 		default:
 			d.Skip()
 		}

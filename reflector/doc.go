@@ -34,11 +34,11 @@
 //     state streams again.
 //   - Listing: a consistent list streamed into the store (Begin,
 //     Item..., End), then Watching from the list's resourceVersion. A
-//     collection answered in JSON or protobuf (built-in kinds, custom
-//     resources, dynamic reads) is read as one unpaged answer decoded
-//     item by item as it arrives (client.Resource.ListStream), which
-//     kube-apiserver serves from its watch cache; CBOR answers, metadata
-//     views, a Source other than a *client.Resource that is not a
+//     collection answered in JSON, CBOR or protobuf (built-in kinds,
+//     custom resources, dynamic reads) is read as one unpaged answer
+//     decoded item by item as it arrives (client.Resource.ListStream),
+//     which kube-apiserver serves from its watch cache; metadata views, a
+//     Source other than a *client.Resource that is not a
 //     ListStreamer opting in, and any with Options.ListInPages, as a
 //     paginated list through package pager, page by page (the pages after
 //     the first come from etcd once its history was compacted past the

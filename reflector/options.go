@@ -59,16 +59,16 @@ type Options struct {
 	// (default: the pager's).
 	PageSize int64
 	// ListInPages makes list-then-watch read every full state in pages
-	// of PageSize. By default a collection whose answers are JSON or
-	// protobuf (built-in kinds, custom resources and dynamic reads,
-	// unless the server answers CBOR) is read as one unpaged consistent
+	// of PageSize. By default a collection whose answers are JSON, CBOR
+	// or protobuf (built-in kinds, custom resources and dynamic reads)
+	// is read as one unpaged consistent
 	// list decoded as it arrives (client.Resource.ListStream), holding
 	// one object's bytes at a time: kube-apiserver v1.36 serves it from
 	// its watch cache, while the pages after a paginated list's first
 	// come from etcd once etcd's history was compacted past the
 	// collection's last write (5,000 custom resources on a compacted
-	// cluster: 3.4x the time of one unpaged GET in pages of 500). CBOR
-	// answers, metadata views, Sources that wrap a Resource without
+	// cluster: 3.4x the time of one unpaged GET in pages of 500).
+	// Metadata views, Sources that wrap a Resource without
 	// opting in (see ListStreamer), and collections over the client's
 	// Config.MaxResponseBytes, are read in pages.
 	ListInPages bool

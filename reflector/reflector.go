@@ -17,7 +17,7 @@ import (
 // Source is what a Reflector reads: a *client.Resource[T] (typed,
 // dynamic or metadata-only, namespaced or not) is one. A
 // *client.Resource[T] is listed through its ListStream when its answers
-// are JSON (see Options.ListInPages); another Source, such as a type
+// are JSON, CBOR or protobuf (see Options.ListInPages); another Source, such as a type
 // embedding a *client.Resource to wrap its List, is listed through its
 // List, in pages, unless it is a ListStreamer that opts in.
 type Source[T client.Object] interface {

@@ -37,7 +37,7 @@ func (r *Reflector[T]) streamSource() (func(context.Context, client.ListOptions,
 // done is false when the list is to be read in pages instead, the store
 // having been handed nothing or Abort after the items: the options ask
 // for pages or for the cache's state (InitialListFromCache); the Source
-// cannot stream or its answers are neither JSON nor protobuf (CBOR), or
+// cannot stream or its answers are not JSON, CBOR or protobuf, or
 // too large or too slow (Config.Timeout) for one answer (then every
 // later list is paged too); or the connection was lost while the answer
 // arrived: pages are read again one by one after such a loss, where a

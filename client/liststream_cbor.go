@@ -1,0 +1,271 @@
+package client
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+
+	"github.com/kubewire/kubewire/api/cborwire"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/codec"
+)
+
+// streamCBORList reads a CBOR list answer from body (kube-apiserver's
+// application/cbor: a map whose keys come in any order, items a definite
+// or indefinite array), handing each item to each as soon as its bytes
+// have arrived. It holds one item's bytes and a read buffer.
+func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOptions, each func(T) error) (metav1.ListMeta, error) {
+	var meta metav1.ListMeta
+	var apiVersion, kind string
+	s := &cborListStream{s: jsonStream{r: body, limit: r.c.maxBody}}
+	sawItems := false
+	dec := cborwire.NewDecoder(nil, opts.Decoder) // one for every item
+	err := s.mapEntries("list", func(key string) error {
+		switch key {
+		case "items":
+			if sawItems { // handed over already; a decoder of the whole list keeps the last
+				return fmt.Errorf("invalid CBOR list: two items keys: %w", codec.ErrMalformed)
+			}
+			sawItems = true
+			return s.arrayItems(func(item []byte) error {
+				obj := r.newObj()
+				if len(item) != 1 || item[0] != 0xf6 { // null is an empty object, as in List
+					if err := codec.DecodeCBORReusing(dec, item, obj); err != nil {
+						return err
+					}
+				}
+				return each(obj)
+			})
+		case "metadata":
+			v, err := s.item()
+			if err != nil {
+				return err
+			}
+			return cborwire.Decode(v, &meta, nil)
+		case "apiVersion", "kind":
+			v, err := s.item()
+			if err != nil {
+				return err
+			}
+			str, err := cborString(v)
+			if key == "kind" {
+				kind = str
+			} else {
+				apiVersion = str
+			}
+			return err
+		}
+		_, err := s.item()
+		return err
+	})
+	if err == nil {
+		err = s.end()
+	}
+	if err != nil {
+		return meta, decodeError(req, err)
+	}
+	if err := r.checkKind(apiVersion, kind, true); err != nil {
+		return meta, requestError(req, nil, err)
+	}
+	return meta, nil
+}
+
+// cborListStream reads one CBOR item from a stream, a part at a time,
+// through a jsonStream's buffer and bounds.
+type cborListStream struct {
+	s jsonStream
+	// scanned is how many buffered bytes the last item() found too few:
+	// it scans again once twice as many are there, so that a large item
+	// arriving in small reads is scanned a few times, not once per read.
+	scanned int
+}
+
+// need makes at least n bytes available at s.pos.
+func (c *cborListStream) need(n int) error {
+	for len(c.s.buf)-c.s.pos < n {
+		if _, err := c.s.more(c.s.pos); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// item consumes the next whole item and returns its bytes, valid until
+// the next call.
+func (c *cborListStream) item() ([]byte, error) {
+	c.scanned = 0
+	for {
+		if have := len(c.s.buf) - c.s.pos; have > 0 && have >= 2*c.scanned {
+			if b, err := c.scan(); b != nil || err != nil {
+				return b, err
+			}
+		}
+		if _, err := c.s.more(c.s.pos); err != nil {
+			if have := len(c.s.buf) - c.s.pos; have > c.scanned { // the last bytes may end the item
+				if b, serr := c.scan(); b != nil || serr != nil {
+					return b, serr
+				}
+			}
+			return nil, err
+		}
+	}
+}
+
+// scan consumes the item at s.pos if all of it is buffered, and returns
+// nil, nil when more is needed.
+func (c *cborListStream) scan() ([]byte, error) {
+	n, err := cborwire.ItemEnd(c.s.buf[c.s.pos:])
+	if err != nil || n == 0 {
+		c.scanned = len(c.s.buf) - c.s.pos
+		return nil, err
+	}
+	b := c.s.buf[c.s.pos : c.s.pos+n]
+	c.s.pos += n
+	return b, nil
+}
+
+// head consumes the next head that is not a tag: its major type, its
+// argument, and whether its length is indefinite. With selfDescribed,
+// the only tag it takes is the self-described one, as at the head of
+// an object.
+func (c *cborListStream) head(selfDescribed bool) (major byte, arg uint64, indefinite bool, err error) {
+	for {
+		if err := c.need(1); err != nil {
+			return 0, 0, false, err
+		}
+		b := c.s.buf[c.s.pos]
+		major, info := b>>5, b&0x1f
+		size := 1
+		switch {
+		case info < 24:
+			arg = uint64(info)
+		case info <= 27:
+			size += 1 << (info - 24)
+		case info == 31:
+			indefinite = true
+		default:
+			return 0, 0, false, fmt.Errorf("invalid CBOR list: reserved additional information at byte %d: %w", c.offset(), codec.ErrMalformed)
+		}
+		if err := c.need(size); err != nil {
+			return 0, 0, false, err
+		}
+		h := c.s.buf[c.s.pos : c.s.pos+size]
+		switch size {
+		case 2:
+			arg = uint64(h[1])
+		case 3:
+			arg = uint64(binary.BigEndian.Uint16(h[1:]))
+		case 5:
+			arg = uint64(binary.BigEndian.Uint32(h[1:]))
+		case 9:
+			arg = binary.BigEndian.Uint64(h[1:])
+		}
+		c.s.pos += size
+		if major != 6 { // tags (the self-described one) carry nothing here
+			return major, arg, indefinite, nil
+		}
+		if indefinite || (selfDescribed && arg != cborwire.TagSelfDescribed) {
+			return 0, 0, false, fmt.Errorf("invalid CBOR list: tag %d at byte %d: %w", arg, c.offset()-int64(size), codec.ErrMalformed)
+		}
+	}
+}
+
+// end checks that nothing follows the list, reading a little of what
+// does so that the connection can be used again.
+func (c *cborListStream) end() error {
+	rest, _ := io.Copy(io.Discard, io.LimitReader(c.s.r, 4<<10))
+	if rest > 0 || c.s.pos < len(c.s.buf) {
+		return fmt.Errorf("invalid CBOR list: data after the list at byte %d: %w", c.offset(), codec.ErrMalformed)
+	}
+	return nil
+}
+
+// offset is the stream offset of s.pos.
+func (c *cborListStream) offset() int64 { return c.s.read - int64(len(c.s.buf)-c.s.pos) }
+
+// atBreak consumes the break ending an indefinite container, if it is next.
+func (c *cborListStream) atBreak() (bool, error) {
+	if err := c.need(1); err != nil {
+		return false, err
+	}
+	if c.s.buf[c.s.pos] == 0xff {
+		c.s.pos++
+		return true, nil
+	}
+	return false, nil
+}
+
+// mapEntries reads a map, calling entry with each key; entry must
+// consume the value.
+func (c *cborListStream) mapEntries(what string, entry func(key string) error) error {
+	major, n, indefinite, err := c.head(true)
+	if err != nil {
+		return err
+	}
+	if major != 5 {
+		return fmt.Errorf("invalid CBOR %s: major type %d where a map was expected: %w", what, major, codec.ErrMalformed)
+	}
+	for i := uint64(0); indefinite || i < n; i++ {
+		if indefinite {
+			if end, err := c.atBreak(); end || err != nil {
+				return err
+			}
+		}
+		k, err := c.item()
+		if err != nil {
+			return err
+		}
+		key, err := cborString(k)
+		if err != nil {
+			return err
+		}
+		if err := entry(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// arrayItems reads an array (null: no items), calling each with every
+// element's bytes.
+func (c *cborListStream) arrayItems(each func(item []byte) error) error {
+	if err := c.need(1); err != nil {
+		return err
+	}
+	if c.s.buf[c.s.pos] == 0xf6 {
+		c.s.pos++
+		return nil
+	}
+	major, n, indefinite, err := c.head(false)
+	if err != nil {
+		return err
+	}
+	if major != 4 {
+		return fmt.Errorf("invalid CBOR list: items of major type %d, want an array: %w", major, codec.ErrMalformed)
+	}
+	for i := uint64(0); indefinite || i < n; i++ {
+		if indefinite {
+			if end, err := c.atBreak(); end || err != nil {
+				return err
+			}
+		}
+		item, err := c.item()
+		if err != nil {
+			return err
+		}
+		if err := each(item); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cborString decodes a text or byte string item.
+func cborString(b []byte) (string, error) {
+	d := cborwire.NewDecoder(b, nil)
+	s, ok := d.StringBytes("string")
+	if !ok {
+		return "", d.Err()
+	}
+	return string(s), d.End()
+}
