@@ -17,6 +17,10 @@
 // time of the same work moves little.
 //
 //	cd bench && go run ./cmd/decode -pods 1000 -crs 1000
+//
+// To time one kind's JSON rows alone:
+//
+//	cd bench && go run ./cmd/decode -pods 0 -shapes virtualservice -cbor=false -frozen=false
 package main
 
 import (
@@ -26,6 +30,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"text/tabwriter"
@@ -33,6 +38,7 @@ import (
 
 	kwcorev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/api/wire"
+	"github.com/kubewire/kubewire/bench/internal/crgen"
 	"github.com/kubewire/kubewire/bench/internal/podgen"
 	"github.com/kubewire/kubewire/codec"
 	corev1 "k8s.io/api/core/v1"
@@ -50,6 +56,7 @@ func main() {
 	cborRowsOn := flag.Bool("cbor", true, "also measure CBOR decoding of the CR lists (against kubewire's JSON and apimachinery's CBOR)")
 	frozenRowsOn := flag.Bool("frozen", true, "also measure the dynamic pipelines into a frozen cache (JSON, CBOR decoded, CBOR straight to Frozen)")
 	benchtime := flag.Duration("benchtime", 300*time.Millisecond, "time per timed run")
+	shapeList := flag.String("shapes", "", "comma-separated CR shapes of the JSON rows (default: every shape); the CBOR and frozen rows run every shape")
 	testing.Init()
 	flag.Parse()
 	if err := flag.Set("test.benchtime", benchtime.String()); err != nil {
@@ -59,11 +66,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "decode: -pods and -crs must not be negative, and one must be above 0")
 		os.Exit(2)
 	}
+	shapes, err := parseShapes(*shapeList)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "decode:", err)
+		os.Exit(2)
+	}
 	if *pods > 0 {
 		podRows(*pods, *rounds)
 	}
 	if *crs > 0 {
-		crRows(os.Stdout, *crs, *rounds)
+		crRows(os.Stdout, shapes, *crs, *rounds)
 		if *cborRowsOn {
 			cborRows(os.Stdout, *crs, *rounds)
 		}
@@ -216,4 +228,20 @@ func processCPU() int64 {
 		return 0
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// parseShapes reads the -shapes flag: every shape when it is empty.
+func parseShapes(list string) ([]crgen.Shape, error) {
+	if list == "" {
+		return crgen.Shapes, nil
+	}
+	var shapes []crgen.Shape
+	for _, name := range strings.Split(list, ",") {
+		s, err := crgen.ParseShape(strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		shapes = append(shapes, s)
+	}
+	return shapes, nil
 }
