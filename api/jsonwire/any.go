@@ -47,6 +47,9 @@ func (d *Decoder) Any() any {
 		}
 		if integer && !d.floats {
 			if v, ok := parseInt(lit); ok {
+				if d.Table == nil {
+					return d.boxes.boxInt(v, len(d.buf)-d.pos)
+				}
 				return v
 			}
 		}
@@ -54,6 +57,9 @@ func (d *Decoder) Any() any {
 		if err != nil {
 			d.failNumber(at, lit, "float64")
 			return nil
+		}
+		if d.Table == nil {
+			return d.boxes.boxFloat(f, len(d.buf)-d.pos)
 		}
 		return f
 	}
@@ -153,6 +159,9 @@ func (d *Decoder) anyArray() any {
 	if d.err != nil {
 		return nil
 	}
+	if d.Table == nil {
+		return d.boxes.array(elems, len(d.buf)-d.pos)
+	}
 	var key wire.JSONKey
 	if len(elems) == 0 {
 		if v := d.Table.EmptyArray(); v != nil {
@@ -180,7 +189,7 @@ func (d *Decoder) anyArray() any {
 // equal short string through the Table.
 func (d *Decoder) boxString(b []byte) any {
 	if d.Table == nil {
-		return d.plainString(b)
+		return d.boxes.boxString(d.plainString(b), len(d.buf)-d.pos)
 	}
 	return d.Table.StringValue(b)
 }
