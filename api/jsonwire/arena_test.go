@@ -69,7 +69,7 @@ func TestResetDropsBoxChunks(t *testing.T) {
 	if err := d.End(); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.boxes.strs) == 0 || len(d.boxes.ints) == 0 || len(d.boxes.floats) == 0 || len(d.boxes.elems) == 0 {
+	if len(d.boxes.strs) == 0 || len(d.boxes.ints) == 0 || len(d.boxes.floats) == 0 || len(d.boxes.arrays) == 0 {
 		t.Fatalf("no chunk left after a decode of short values: %+v", d.boxes)
 	}
 	d.Reset([]byte(`"z"`))
