@@ -95,6 +95,9 @@ func (d *Decoder) AnyObject() map[string]any {
 // (share) may be a map decoded before from the same bytes. The top of a
 // value is never shared: its owner may add to it (a list item's kind).
 func (d *Decoder) anyObject(share bool) map[string]any {
+	if d.Table == nil {
+		return d.plainObject()
+	}
 	start := d.pos
 	if !d.enter() {
 		return nil
@@ -134,6 +137,67 @@ func (d *Decoder) anyObject(share bool) map[string]any {
 		m[p.key] = p.val
 	}
 	d.Table.ShareJSON(key, m)
+	return m
+}
+
+// smallObject is the most members an object can have to be read
+// through plainObject's array on the stack: a Go map holds eight
+// entries in its first group, whatever its size hint, so a map of up to
+// eight is made at its full size without knowing the count first.
+const smallObject = 8
+
+// plainObject is anyObject without a Table. The members of an object go
+// to an array on the stack, where storing them needs no write barrier
+// and clearing them nothing; past the eighth they move to d.pairs, so
+// that a larger map is still made at its full size once.
+func (d *Decoder) plainObject() map[string]any {
+	if !d.enter() {
+		return nil
+	}
+	d.pos++
+	var small [smallObject]pair
+	n := 0
+	for i := 0; d.NextField(i); i++ {
+		if n == len(small) {
+			return d.largeObject(small[:], i)
+		}
+		small[n].key = d.plainString(d.key)
+		small[n].val = d.Any()
+		n++
+	}
+	if d.err != nil {
+		return nil
+	}
+	m := make(map[string]any, n)
+	for _, p := range small[:n] {
+		m[p.key] = p.val
+	}
+	return m
+}
+
+// largeObject goes on with plainObject's object at member i (at whose
+// value the decoder stands), the members before it in first.
+func (d *Decoder) largeObject(first []pair, i int) map[string]any {
+	base := len(d.pairs)
+	d.pairs = append(d.pairs, first...)
+	defer func() {
+		clear(d.pairs[base:])
+		d.pairs = d.pairs[:base]
+	}()
+	for more := true; more; more = d.NextField(i) {
+		k := d.plainString(d.key)
+		v := d.Any()
+		d.pairs = append(d.pairs, pair{k, v})
+		i++
+	}
+	if d.err != nil {
+		return nil
+	}
+	kv := d.pairs[base:]
+	m := make(map[string]any, len(kv))
+	for _, p := range kv {
+		m[p.key] = p.val
+	}
 	return m
 }
 

@@ -102,6 +102,7 @@ func FuzzAnyMatchesEncodingJSON(f *testing.F) {
 		`{"a":[1,2],"b":[3,4]}`, `[1000,-1,1.5,-0.0,1e3,9223372036854775807,9223372036854775808,-9223372036854775809]`,
 		`{"k":"v","k":"w"}`, `["",[],{},null,true,false]`, `"\u00e9\ud800"`, `1e400`, `[[[[1]]]]`,
 		`{"port":{"number":8080},"weight":95,"value":0.1}`,
+		`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"a":9,"i":{"j":[]}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -205,6 +206,35 @@ func checkNoSpareCapacity(t *testing.T, v any) {
 	case map[string]any:
 		for _, e := range v {
 			checkNoSpareCapacity(t, e)
+		}
+	}
+}
+
+// Objects of up to eight members are read on the stack, larger ones
+// through the decoder's scratch: every size on both sides of the switch
+// gives encoding/json's map, a repeated key's last value included.
+func TestPlainObjectSizes(t *testing.T) {
+	for n := range 20 {
+		var b strings.Builder
+		b.WriteByte('{')
+		for i := range n {
+			fmt.Fprintf(&b, `"k%d":{"v":%d},`, i, i)
+		}
+		b.WriteString(`"k0":"last"}`)
+		dec := json.NewDecoder(strings.NewReader(b.String()))
+		dec.UseNumber()
+		var ref any
+		if err := dec.Decode(&ref); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := fromNumbers(ref)
+		d := jsonwire.NewDecoder([]byte(b.String()), nil)
+		got := d.AnyObject()
+		if err := d.End(); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, any(got)); diff != "" {
+			t.Errorf("%d members: %s", n+1, diff)
 		}
 	}
 }
