@@ -1,7 +1,7 @@
 // Command decode measures kubewire's decoding of a PodList against
 // k8s.io/api's in one run, on the same bytes (made by the upstream
 // encoder), and prints the figures with their ratios; then the same for
-// lists of custom resources of three shapes (bench/internal/crgen), typed
+// lists of custom resources of every shape bench/internal/crgen makes, typed
 // (kubewire's generated Widget decoder against the apimachinery JSON
 // serializer controller-runtime uses) and dynamic (Unstructured against
 // apimachinery's), with a PASS or FAIL line for each JSON decode-time
@@ -14,7 +14,12 @@
 // ratio beside it: on a shared machine the wall time of a round depends
 // on what else runs (a busy second core makes the collector's share
 // land in the wall time of whichever side allocates then), while the CPU
-// time of the same work moves little.
+// time of the same work moves little. The JSON rows also print the
+// runtime's estimate of the collector's share of that CPU time, and of
+// it the marking done by idle-priority workers: with GOMAXPROCS 2 and a
+// decode on one core, the collector marks on the second core whenever it
+// is free, so on a quiet machine a decode's CPU time holds more GC work
+// than on a busy one, or than with -cpu 1 (go test -bench JSONDecode).
 //
 //	cd bench && go run ./cmd/decode -pods 1000 -crs 1000
 //
@@ -29,6 +34,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"syscall"
@@ -111,6 +117,10 @@ func podRows(pods, rounds int) {
 				}
 				row("time per pod", k.nsPerPod, u.nsPerPod, "ns")
 				row("CPU time per pod", k.cpuNsPerPod, u.cpuNsPerPod, "ns")
+				if format == "json" {
+					row("GC CPU per pod (runtime's estimate)", k.gcNsPerPod, u.gcNsPerPod, "ns")
+					row("of it, marking on an idle core", k.idleGCNsPerPod, u.idleGCNsPerPod, "ns")
+				}
 				if format == "json" && kw.name == "plain" {
 					podVerdicts = append(podVerdicts, timeVerdict(fmt.Sprintf("JSON decode time, %s Pods", shape), k, u, jsonDecodeGoal))
 				}
@@ -152,6 +162,11 @@ func decoders(format string) (kw []decoder, up decoder) {
 type figures struct {
 	nsPerPod, allocsPerPod, bytesPerPod, liveHeapPerPod float64
 	cpuNsPerPod                                         float64 // CPU time, GC included
+	// The runtime's estimate of its collector's CPU time, all of it and
+	// the part spent marking on cores that had nothing else to run
+	// (idle-priority workers, which run only when the decode leaves the
+	// second core idle).
+	gcNsPerPod, idleGCNsPerPod float64
 }
 
 // measurePair times a and b in alternating order for several rounds, so
@@ -161,6 +176,8 @@ func measurePair(a, b decoder, input []byte, pods, rounds int) (figures, figures
 	fa, fb := measure(a, input, pods), measure(b, input, pods)
 	ta, tb := []float64{fa.nsPerPod}, []float64{fb.nsPerPod}
 	ca, cb := []float64{fa.cpuNsPerPod}, []float64{fb.cpuNsPerPod}
+	ga, gb := []float64{fa.gcNsPerPod}, []float64{fb.gcNsPerPod}
+	ia, ib := []float64{fa.idleGCNsPerPod}, []float64{fb.idleGCNsPerPod}
 	for i := 1; i < rounds; i++ {
 		first, second := a, b
 		if i%2 == 1 {
@@ -172,9 +189,13 @@ func measurePair(a, b decoder, input []byte, pods, rounds int) (figures, figures
 		}
 		ta, tb = append(ta, f1.nsPerPod), append(tb, f2.nsPerPod)
 		ca, cb = append(ca, f1.cpuNsPerPod), append(cb, f2.cpuNsPerPod)
+		ga, gb = append(ga, f1.gcNsPerPod), append(gb, f2.gcNsPerPod)
+		ia, ib = append(ia, f1.idleGCNsPerPod), append(ib, f2.idleGCNsPerPod)
 	}
 	fa.nsPerPod, fb.nsPerPod = median(ta), median(tb)
 	fa.cpuNsPerPod, fb.cpuNsPerPod = median(ca), median(cb)
+	fa.gcNsPerPod, fb.gcNsPerPod = median(ga), median(gb)
+	fa.idleGCNsPerPod, fb.idleGCNsPerPod = median(ia), median(ib)
 	return fa, fb
 }
 
@@ -188,20 +209,25 @@ func measure(d decoder, input []byte, pods int) figures {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", d.name, err)
 		os.Exit(1)
 	}
-	var cpu float64 // of the last run, the one r reports
+	var cpu, gc, idleGC float64 // of the last run, the one r reports
 	r := testing.Benchmark(func(b *testing.B) {
 		b.ReportAllocs()
 		start := processCPU()
+		gcStart, idleStart := gcCPU()
 		for b.Loop() {
 			if _, err := d.decode(input); err != nil {
 				b.Fatal(err)
 			}
 		}
 		cpu = float64(processCPU()-start) / float64(b.N)
+		gcEnd, idleEnd := gcCPU()
+		gc, idleGC = (gcEnd-gcStart)/float64(b.N), (idleEnd-idleStart)/float64(b.N)
 	})
 	return figures{
 		nsPerPod:       float64(r.NsPerOp()) / float64(pods),
 		cpuNsPerPod:    cpu / float64(pods),
+		gcNsPerPod:     gc / float64(pods),
+		idleGCNsPerPod: idleGC / float64(pods),
 		allocsPerPod:   float64(r.AllocsPerOp()) / float64(pods),
 		bytesPerPod:    float64(r.AllocedBytesPerOp()) / float64(pods),
 		liveHeapPerPod: liveHeap(d, input) / float64(pods),
@@ -218,6 +244,16 @@ func liveHeap(d decoder, input []byte) float64 {
 	runtime.ReadMemStats(&after)
 	runtime.KeepAlive(v)
 	return float64(after.HeapAlloc) - float64(before.HeapAlloc)
+}
+
+// gcCPU is the runtime's estimate of the CPU time its collector took so
+// far, in ns: all of it, and the marking done on otherwise idle cores.
+// The runtime brings the figures up to date at the end of each cycle, so
+// they lag by up to one cycle; over a timed loop of many they suffice.
+func gcCPU() (total, idle float64) {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/cpu/classes/gc/mark/idle:cpu-seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64() * 1e9, s[1].Value.Float64() * 1e9
 }
 
 // processCPU is the process's user and system CPU time so far, in ns
