@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -236,5 +237,42 @@ func TestPlainObjectSizes(t *testing.T) {
 		if diff := cmp.Diff(want, any(got)); diff != "" {
 			t.Errorf("%d members: %s", n+1, diff)
 		}
+	}
+}
+
+// A value kept alone holds its chunk: after its neighbours are dropped
+// and the collector has run and memory has been reused, it still reads
+// as decoded.
+func TestBoxedValueOutlivesItsNeighbours(t *testing.T) {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := range 200 {
+		fmt.Fprintf(&b, `"value-%d",%d,%d.25,[%d,"x"],`, i, 1000+i, i, i)
+	}
+	b.WriteString(`null]`)
+	var kept []any
+	for i, v := range jsonwire.NewDecoder([]byte(b.String()), nil).Any().([]any) {
+		if i%97 == 5 {
+			kept = append(kept, v)
+		}
+	}
+	for range 3 {
+		runtime.GC()
+		garbage := make([][]byte, 1000)
+		for i := range garbage {
+			garbage[i] = bytes.Repeat([]byte{0xee}, 64)
+		}
+	}
+	var want []any // the same values, boxed one by one
+	for i, v := range jsonwire.NewDecoder([]byte(b.String()), &wire.Decoder{}).Any().([]any) {
+		if i%97 == 5 {
+			want = append(want, v)
+		}
+	}
+	if len(kept) != 9 {
+		t.Fatalf("kept %d values, want 9", len(kept))
+	}
+	if diff := cmp.Diff(want, kept); diff != "" {
+		t.Error(diff)
 	}
 }
