@@ -134,8 +134,8 @@ func crRows(w io.Writer, shapes []crgen.Shape, n, rounds int) {
 				}
 				row("time per object", k.nsPerPod, u.nsPerPod, "ns")
 				row("CPU time per object", k.cpuNsPerPod, u.cpuNsPerPod, "ns")
-				row("GC CPU per object (runtime's estimate)", k.gcNsPerPod, u.gcNsPerPod, "ns")
-				row("of it, marking on an idle core", k.idleGCNsPerPod, u.idleGCNsPerPod, "ns")
+				row("GC worker time per object (runtime's estimate)", k.gcNsPerPod, u.gcNsPerPod, "ns")
+				row("of it, idle-core mark workers", k.idleGCNsPerPod, u.idleGCNsPerPod, "ns")
 				row("allocs per object", k.allocsPerPod, u.allocsPerPod, "")
 				row("bytes allocated per object", k.bytesPerPod, u.bytesPerPod, "B")
 				row("live heap per object", k.liveHeapPerPod, u.liveHeapPerPod, "B")

@@ -15,11 +15,13 @@
 // on what else runs (a busy second core makes the collector's share
 // land in the wall time of whichever side allocates then), while the CPU
 // time of the same work moves little. The JSON rows also print the
-// runtime's estimate of the collector's share of that CPU time, and of
-// it the marking done by idle-priority workers: with GOMAXPROCS 2 and a
-// decode on one core, the collector marks on the second core whenever it
-// is free, so on a quiet machine a decode's CPU time holds more GC work
-// than on a busy one, or than with -cpu 1 (go test -bench JSONDecode).
+// runtime's estimate of its collector's time, and of it the marking done
+// by idle-priority workers: with GOMAXPROCS 2 and a decode on one core,
+// the collector marks on the second core whenever it is free, so on a
+// quiet machine a decode's CPU time holds more GC work than on a busy
+// one, or than with -cpu 1 (go test -bench JSONDecode). The runtime
+// counts the time its workers hold a P, not the CPU the machine gave
+// them: on a loaded machine the estimate exceeds the CPU time.
 //
 //	cd bench && go run ./cmd/decode -pods 1000 -crs 1000
 //
@@ -118,8 +120,8 @@ func podRows(pods, rounds int) {
 				row("time per pod", k.nsPerPod, u.nsPerPod, "ns")
 				row("CPU time per pod", k.cpuNsPerPod, u.cpuNsPerPod, "ns")
 				if format == "json" {
-					row("GC CPU per pod (runtime's estimate)", k.gcNsPerPod, u.gcNsPerPod, "ns")
-					row("of it, marking on an idle core", k.idleGCNsPerPod, u.idleGCNsPerPod, "ns")
+					row("GC worker time per pod (runtime's estimate)", k.gcNsPerPod, u.gcNsPerPod, "ns")
+					row("of it, idle-core mark workers", k.idleGCNsPerPod, u.idleGCNsPerPod, "ns")
 				}
 				if format == "json" && kw.name == "plain" {
 					podVerdicts = append(podVerdicts, timeVerdict(fmt.Sprintf("JSON decode time, %s Pods", shape), k, u, jsonDecodeGoal))
@@ -246,8 +248,8 @@ func liveHeap(d decoder, input []byte) float64 {
 	return float64(after.HeapAlloc) - float64(before.HeapAlloc)
 }
 
-// gcCPU is the runtime's estimate of the CPU time its collector took so
-// far, in ns: all of it, and the marking done on otherwise idle cores.
+// gcCPU is the runtime's estimate of the time its collector took so far,
+// in ns: all of it, and the marking done on otherwise idle cores.
 // The runtime brings the figures up to date at the end of each cycle, so
 // they lag by up to one cycle; over a timed loop of many they suffice.
 func gcCPU() (total, idle float64) {
