@@ -47,6 +47,9 @@ func (d *Decoder) Any() any {
 		}
 		if integer && !d.floats {
 			if v, ok := parseInt(lit); ok {
+				if d.Table == nil {
+					return d.boxes.boxInt(v, len(d.buf)-d.pos)
+				}
 				return v
 			}
 		}
@@ -54,6 +57,9 @@ func (d *Decoder) Any() any {
 		if err != nil {
 			d.failNumber(at, lit, "float64")
 			return nil
+		}
+		if d.Table == nil {
+			return d.boxes.boxFloat(f, len(d.buf)-d.pos)
 		}
 		return f
 	}
@@ -89,6 +95,9 @@ func (d *Decoder) AnyObject() map[string]any {
 // (share) may be a map decoded before from the same bytes. The top of a
 // value is never shared: its owner may add to it (a list item's kind).
 func (d *Decoder) anyObject(share bool) map[string]any {
+	if d.Table == nil {
+		return d.plainObject()
+	}
 	start := d.pos
 	if !d.enter() {
 		return nil
@@ -131,6 +140,67 @@ func (d *Decoder) anyObject(share bool) map[string]any {
 	return m
 }
 
+// smallObject is the most members an object can have to be read
+// through plainObject's array on the stack: a Go map holds eight
+// entries in its first group, whatever its size hint, so a map of up to
+// eight is made at its full size without knowing the count first.
+const smallObject = 8
+
+// plainObject is anyObject without a Table. The members of an object go
+// to an array on the stack, where storing them needs no write barrier
+// and clearing them nothing; past the eighth they move to d.pairs, so
+// that a larger map is still made at its full size once.
+func (d *Decoder) plainObject() map[string]any {
+	if !d.enter() {
+		return nil
+	}
+	d.pos++
+	var small [smallObject]pair
+	n := 0
+	for i := 0; d.NextField(i); i++ {
+		if n == len(small) {
+			return d.largeObject(small[:], i)
+		}
+		small[n].key = d.plainString(d.key)
+		small[n].val = d.Any()
+		n++
+	}
+	if d.err != nil {
+		return nil
+	}
+	m := make(map[string]any, n)
+	for _, p := range small[:n] {
+		m[p.key] = p.val
+	}
+	return m
+}
+
+// largeObject goes on with plainObject's object at member i (at whose
+// value the decoder stands), the members before it in first.
+func (d *Decoder) largeObject(first []pair, i int) map[string]any {
+	base := len(d.pairs)
+	d.pairs = append(d.pairs, first...)
+	defer func() {
+		clear(d.pairs[base:])
+		d.pairs = d.pairs[:base]
+	}()
+	for more := true; more; more = d.NextField(i) {
+		k := d.plainString(d.key)
+		v := d.Any()
+		d.pairs = append(d.pairs, pair{k, v})
+		i++
+	}
+	if d.err != nil {
+		return nil
+	}
+	kv := d.pairs[base:]
+	m := make(map[string]any, len(kv))
+	for _, p := range kv {
+		m[p.key] = p.val
+	}
+	return m
+}
+
 // anyArray reads an array as an any holding a []any. Through a ReadOnly
 // Table an array decoded before from the same bytes comes back in the
 // same any, so that its slice header is boxed once, not once per object.
@@ -152,6 +222,9 @@ func (d *Decoder) anyArray() any {
 	}()
 	if d.err != nil {
 		return nil
+	}
+	if d.Table == nil {
+		return d.boxes.array(elems, len(d.buf)-d.pos)
 	}
 	var key wire.JSONKey
 	if len(elems) == 0 {
@@ -180,7 +253,7 @@ func (d *Decoder) anyArray() any {
 // equal short string through the Table.
 func (d *Decoder) boxString(b []byte) any {
 	if d.Table == nil {
-		return d.plainString(b)
+		return d.boxes.boxString(d.plainString(b), len(d.buf)-d.pos)
 	}
 	return d.Table.StringValue(b)
 }

@@ -60,3 +60,20 @@ func TestTableStringsAreNotCarved(t *testing.T) {
 		t.Error("a decode through a Table carved strings from a chunk")
 	}
 }
+
+// Boxes come from chunks of the decode under way; Reset drops them, so
+// that the values of two decodes never share a chunk.
+func TestResetDropsBoxChunks(t *testing.T) {
+	d := NewDecoder([]byte(`[[1],"a",1000,1.5,null,null,null,null]`), nil)
+	d.Any()
+	if err := d.End(); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.boxes.strs) == 0 || len(d.boxes.ints) == 0 || len(d.boxes.floats) == 0 || len(d.boxes.arrays) == 0 {
+		t.Fatalf("no chunk left after a decode of short values: %+v", d.boxes)
+	}
+	d.Reset([]byte(`"z"`))
+	if d.boxes.strs != nil || d.boxes.ints != nil || d.boxes.floats != nil || d.boxes.arrays != nil || d.boxes.elems != nil {
+		t.Error("Reset kept the chunks of the decode before")
+	}
+}

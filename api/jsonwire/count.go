@@ -122,13 +122,14 @@ func countBudget(n int) int { return 1024 + n/64 }
 // stringEnd returns the offset of the quote that closes the string whose
 // body starts at i, or len(b).
 func stringEnd(b []byte, i int) int {
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			return i
-		case '\\':
-			i++
+	for {
+		i = quoteOrEscape(b, i)
+		if i >= len(b) {
+			return len(b)
 		}
+		if b[i] == '"' {
+			return i
+		}
+		i += 2 // past the escape and the byte it escapes
 	}
-	return len(b)
 }

@@ -12,7 +12,9 @@
 // repeated across objects (label keys, namespaces, image names) are
 // stored once, as on the protobuf path. Without one, the strings of a
 // decode are carved from chunks of at most 4 KiB (one allocation for
-// many), so a string kept on its own keeps its chunk alive.
+// many), so a string kept on its own keeps its chunk alive; likewise the
+// untyped values of such a decode (strings, numbers and arrays in an
+// any, short arrays' elements) are boxed from chunks of the decode.
 //
 // Decoding follows encoding/json's json.Unmarshal where kube-apiserver
 // does too: unknown fields are skipped, null leaves a non-pointer field

@@ -20,11 +20,8 @@ var plain = func() (t [256]bool) {
 // surrogates become U+FFFD, as in encoding/json.
 func (d *Decoder) readString(scratch *[]byte) []byte {
 	start := d.pos + 1
-	i := start
 	b := d.buf
-	for i < len(b) && plain[b[i]] {
-		i++
-	}
+	i := plainRun(b, start)
 	if i < len(b) && b[i] == '"' {
 		d.pos = i + 1
 		return b[start:i]
@@ -270,10 +267,7 @@ func (d *Decoder) skipSlow() {
 
 func (d *Decoder) skipString() {
 	b := d.buf
-	i := d.pos + 1
-	for i < len(b) && plain[b[i]] {
-		i++
-	}
+	i := plainRun(b, d.pos+1)
 	if i < len(b) && b[i] == '"' {
 		d.pos = i + 1
 		return

@@ -129,6 +129,9 @@ func hasLiteral(b []byte, i int, lit string) bool {
 // the reader, which replaces it).
 func validStringEnd(b []byte, i int) int {
 	for i < len(b) {
+		if i = plainRun(b, i); i >= len(b) {
+			break
+		}
 		c := b[i]
 		switch {
 		case plain[c] || c >= 0x80:

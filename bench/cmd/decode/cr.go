@@ -120,13 +120,13 @@ func crDecoders(kind string, shape crgen.Shape) (kw []decoder, up decoder) {
 		}}
 }
 
-// crRows measures the CR decoders and prints their rows, with a PASS or
-// FAIL line for the decode-time goal of each shape and kind.
-func crRows(w io.Writer, n, rounds int) {
+// crRows measures the CR decoders on shapes and prints their rows, with
+// a PASS or FAIL line for the decode-time goal of each shape and kind.
+func crRows(w io.Writer, shapes []crgen.Shape, n, rounds int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\nCR shape\tkind\tJSON B/object\tkubewire mode\tfigure\tkubewire\tclient-go\tratio\t")
 	var verdicts []string
-	for _, shape := range crgen.Shapes {
+	for _, shape := range shapes {
 		input := crList(shape, n)
 		for _, kind := range []string{"typed", "dynamic"} {
 			kws, up := crDecoders(kind, shape)
@@ -138,6 +138,8 @@ func crRows(w io.Writer, n, rounds int) {
 				}
 				row("time per object", k.nsPerPod, u.nsPerPod, "ns")
 				row("CPU time per object", k.cpuNsPerPod, u.cpuNsPerPod, "ns")
+				row("GC worker time per object (runtime's estimate)", k.gcNsPerPod, u.gcNsPerPod, "ns")
+				row("of it, idle-core mark workers", k.idleGCNsPerPod, u.idleGCNsPerPod, "ns")
 				row("allocs per object", k.allocsPerPod, u.allocsPerPod, "")
 				row("bytes allocated per object", k.bytesPerPod, u.bytesPerPod, "B")
 				row("live heap per object", k.liveHeapPerPod, u.liveHeapPerPod, "B")
