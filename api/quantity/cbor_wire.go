@@ -45,23 +45,7 @@ func (q *Quantity) DecodeCBOR(d *cborwire.Decoder) error {
 		cborwire.ViaJSON(d, q, "resource.Quantity")
 		return d.Err()
 	}
-	if memo, ok := d.Table.Memo("Quantity", v); ok {
-		*q = memo.(Quantity)
-		return nil
-	}
-	val, f, keep, err := parse(v)
-	if err != nil {
-		d.Invalid(at, "resource.Quantity", err)
-		return d.Err()
-	}
-	if keep {
-		*q = Quantity{s: d.InternString(v)}
-	} else {
-		var buf [40]byte
-		*q = Quantity{s: d.InternString(render(buf[:0], val, f))}
-	}
-	d.Table.SetMemo("Quantity", v, *q)
-	return nil
+	return q.decodeText(d, d.Table, at, v)
 }
 
 // jsonRawSpace reports the spaces DecodeJSON trims from a quantity: those

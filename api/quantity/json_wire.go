@@ -23,23 +23,7 @@ func (q *Quantity) DecodeJSON(d *jsonwire.Decoder) error {
 		v = v[1 : l-1]
 	}
 	v = bytes.TrimSpace(v)
-	if memo, ok := d.Table.Memo("Quantity", v); ok {
-		*q = memo.(Quantity)
-		return nil
-	}
-	val, f, keep, err := parse(v)
-	if err != nil {
-		d.Invalid(at, "resource.Quantity", err)
-		return d.Err()
-	}
-	if keep {
-		*q = Quantity{s: d.InternString(v)}
-	} else {
-		var buf [40]byte
-		*q = Quantity{s: d.InternString(render(buf[:0], val, f))}
-	}
-	d.Table.SetMemo("Quantity", v, *q)
-	return nil
+	return q.decodeText(d, d.Table, at, v)
 }
 
 // EncodeJSON appends q as MarshalJSON writes it; a nil q is null.
