@@ -78,7 +78,7 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 	req.accept = accept
 	resp, err := r.c.doStream(ctx, req)
 	if binary && errors.Is(err, ErrNotAcceptable) { // as negotiated does
-		r.c.jsonOnly.Store(r.info.gvr, true)
+		r.c.jsonOnly.refuse(r.info.gvr)
 		r.c.Logger().Debug("client: server refused protobuf or CBOR; using JSON for this resource",
 			"resource", r.info.gvr.String(), "accept", accept)
 		req.accept = codec.AcceptFor(false, "")
@@ -89,7 +89,7 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 	}
 	defer resp.Body.Close()
 	contentType := resp.Header.Get("Content-Type")
-	r.c.notedContentType(&r.info, contentType)
+	r.c.notedAnswer(&r.info, req.accept, contentType)
 	mt, err := codec.ParseMediaType(contentType)
 	switch {
 	case err != nil || mt.IsWatchStream():
