@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kubewire/kubewire/api/cborwire"
+	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
 )
 
@@ -89,14 +90,30 @@ func (r *Resource[T]) cborBody(obj T) (body []byte, ok bool, err error) {
 	if r.c.cborRefused.refused(r.info.gvr) {
 		return nil, false, nil
 	}
+	apiVersion, kind := "", ""
+	if r.info.kind != "" {
+		apiVersion, kind = r.info.bodyAPIVersion(), r.info.kind
+	}
+	if u, isU := any(obj).(*unstructured.Unstructured); isU && u != nil {
+		if body, ok := unstructuredCBOR(u.Object, apiVersion, kind); ok {
+			return body, true, nil
+		}
+	}
+	return cborConverted(obj, apiVersion, kind)
+}
+
+// cborConverted is obj's CBOR body made from its JSON: typed objects
+// (which have no generated CBOR encoder yet) and what unstructuredCBOR
+// leaves to it.
+func cborConverted(obj any, apiVersion, kind string) ([]byte, bool, error) {
 	js, err := codec.EncodeJSON(obj)
 	if err != nil {
 		return nil, false, err
 	}
-	if r.info.kind != "" {
-		js = codec.WithTypeMeta(js, r.info.bodyAPIVersion(), r.info.kind)
+	if kind != "" {
+		js = codec.WithTypeMeta(js, apiVersion, kind)
 	}
-	body, err = cborwire.FromJSON(js)
+	body, err := cborwire.FromJSON(js)
 	return body, err == nil, err
 }
 
