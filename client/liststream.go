@@ -39,7 +39,7 @@ var ErrNotStreamable = errors.New("client: the list answer is not JSON, CBOR or 
 // without a request, and when the server answers in another format it
 // closes the answer and returns that error.
 // A 406 to a protobuf or CBOR Accept is sent again asking for JSON, and
-// the resource is read as JSON from then on, as for List.
+// the resource is read as JSON for a while, as for List.
 // The answer counts against Config.MaxResponseBytes as a whole, and
 // Config.Timeout bounds the whole read. The caller decides what to do
 // after an error (items already handed over are then the caller's to discard). Error
