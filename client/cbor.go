@@ -3,8 +3,10 @@ package client
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/kubewire/kubewire/api/cborwire"
+	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
 )
 
@@ -13,11 +15,17 @@ import (
 // application/json": kube-apiserver with the CBORServingAndStorage
 // feature gate answers CBOR, which decodes faster than JSON, and any
 // other server answers JSON. A 406 to that Accept list is retried with
-// JSON alone and the resource read as JSON from then on, as for
-// protobuf. Once a resource has been answered in CBOR, its create and
-// update bodies are CBOR too; a 415 sends the write again as JSON and
-// keeps that resource's writes on JSON. Patches and metadata or table
-// reads (as=...) stay JSON.
+// JSON alone and the resource read as JSON for a while (refusalHold),
+// as for protobuf. Writes follow the reads: while a resource's latest
+// read offering CBOR was answered in CBOR, its create and update bodies
+// are CBOR too; once a read is answered in JSON (the server's
+// CBORServingAndStorage gate turned off), they are JSON again, with no
+// 415 spent. A 415 to a CBOR body sends the write again as JSON and
+// keeps that resource's writes on JSON until an answer turns from JSON
+// to CBOR (the gate back on) or refusalHold passes (a server that serves
+// CBOR but refuses CBOR bodies); then one write tries CBOR again. (client-go falls back to JSON for the client's whole
+// life; a controller outlives feature-gate flips and upgrades.)
+// Patches and metadata or table reads (as=...) stay JSON.
 
 // acceptCBOROrJSON is the Accept header of reads offering CBOR.
 const acceptCBOROrJSON = codec.MediaTypeCBOR + ", " + codec.MediaTypeJSON
@@ -27,8 +35,7 @@ func (c *Client) useCBOR(info *resourceInfo, as string) bool {
 	if c.cborOff || info.protobuf || as != "" {
 		return false
 	}
-	_, jsonOnly := c.jsonOnly.Load(info.gvr)
-	return !jsonOnly
+	return !c.jsonOnly.refused(info.gvr)
 }
 
 // acceptFor is the Accept header of a read of info, converted as as
@@ -42,22 +49,37 @@ func (c *Client) acceptFor(info *resourceInfo, as string) (accept string, binary
 	return codec.AcceptFor(proto, as), proto
 }
 
-// notedContentType remembers that info's server answers in CBOR.
-func (c *Client) notedContentType(info *resourceInfo, contentType string) {
-	if info.protobuf || c.cborOff {
+// notedAnswer learns from a successful read of info sent with accept
+// and answered with contentType: an Accept offering protobuf or CBOR that
+// was not refused ends a 406 refusal, and an Accept offering CBOR says
+// whether the server serves CBOR now, which the writes follow.
+func (c *Client) notedAnswer(info *resourceInfo, accept, contentType string) {
+	if !strings.Contains(accept, "cbor") && !strings.Contains(accept, "protobuf") {
+		return // JSON alone says nothing new
+	}
+	c.jsonOnly.accepted(info.gvr)
+	if accept != acceptCBOROrJSON {
 		return
 	}
-	if mt, err := codec.ParseMediaType(contentType); err == nil && (mt.IsCBOR() || mt.IsCBORSequence()) {
-		if _, seen := c.cborServed.Load(info.gvr); !seen {
-			c.cborServed.Store(info.gvr, true)
-			c.Logger().Debug("client: the server answers CBOR; writing CBOR to this resource", "resource", info.gvr.String())
-		}
+	mt, err := codec.ParseMediaType(contentType)
+	cbor := err == nil && (mt.IsCBOR() || mt.IsCBORSequence())
+	_, was := c.cborServed.Load(info.gvr)
+	switch {
+	case cbor && !was:
+		// Answers that turn to CBOR mean the server changed (its gate
+		// turned on): an earlier 415 no longer stands.
+		c.cborServed.Store(info.gvr, true)
+		c.cborRefused.accepted(info.gvr)
+		c.Logger().Debug("client: the server answers CBOR; writing CBOR to this resource", "resource", info.gvr.String())
+	case !cbor && was:
+		c.cborServed.Delete(info.gvr)
+		c.Logger().Debug("client: the server answers JSON again; writing JSON to this resource", "resource", info.gvr.String())
 	}
 }
 
 // cborBody returns obj's CBOR request body when r writes CBOR: a resource
-// without protobuf its server has answered in CBOR, and has not refused
-// a CBOR body.
+// without protobuf whose latest read was answered in CBOR, and whose
+// server has not refused a CBOR body lately.
 func (r *Resource[T]) cborBody(obj T) (body []byte, ok bool, err error) {
 	if r.c.cborOff || r.info.protobuf || r.info.as != "" {
 		return nil, false, nil
@@ -65,23 +87,40 @@ func (r *Resource[T]) cborBody(obj T) (body []byte, ok bool, err error) {
 	if _, served := r.c.cborServed.Load(r.info.gvr); !served {
 		return nil, false, nil
 	}
-	if _, refused := r.c.cborRefused.Load(r.info.gvr); refused {
+	if r.c.cborRefused.refused(r.info.gvr) {
 		return nil, false, nil
 	}
+	apiVersion, kind := "", ""
+	if r.info.kind != "" {
+		apiVersion, kind = r.info.bodyAPIVersion(), r.info.kind
+	}
+	if u, isU := any(obj).(*unstructured.Unstructured); isU && u != nil {
+		if body, ok := unstructuredCBOR(u.Object, apiVersion, kind); ok {
+			return body, true, nil
+		}
+	}
+	return cborConverted(obj, apiVersion, kind)
+}
+
+// cborConverted is obj's CBOR body made from its JSON: typed objects
+// (which have no generated CBOR encoder yet) and what unstructuredCBOR
+// leaves to it.
+func cborConverted(obj any, apiVersion, kind string) ([]byte, bool, error) {
 	js, err := codec.EncodeJSON(obj)
 	if err != nil {
 		return nil, false, err
 	}
-	if r.info.kind != "" {
-		js = codec.WithTypeMeta(js, r.info.bodyAPIVersion(), r.info.kind)
+	if kind != "" {
+		js = codec.WithTypeMeta(js, apiVersion, kind)
 	}
-	body, err = cborwire.FromJSON(js)
+	body, err := cborwire.FromJSON(js)
 	return body, err == nil, err
 }
 
 // sendCBOR writes obj as CBOR when r writes CBOR; done reports whether
 // it did (got and err are then the answer), false after a 415, which is
-// remembered.
+// remembered for refusalHold. Any other answer means the server took the
+// CBOR body and ends an earlier refusal.
 func (r *Resource[T]) sendCBOR(ctx context.Context, req *request, obj T) (got T, done bool, err error) {
 	body, ok, err := r.cborBody(obj)
 	if err != nil || !ok {
@@ -90,9 +129,12 @@ func (r *Resource[T]) sendCBOR(ctx context.Context, req *request, obj T) (got T,
 	req.contentType, req.body = codec.MediaTypeCBOR, body
 	got, err = r.read(ctx, req)
 	if !errors.Is(err, ErrUnsupportedMediaType) {
+		if err == nil || answered(err) {
+			r.c.cborRefused.accepted(r.info.gvr)
+		}
 		return got, true, err
 	}
-	r.c.cborRefused.Store(r.info.gvr, true)
+	r.c.cborRefused.refuse(r.info.gvr)
 	r.c.Logger().Debug("client: server refused a CBOR body; writing JSON to this resource", "resource", r.info.gvr.String())
 	return got, false, nil
 }

@@ -37,20 +37,20 @@ type Client struct {
 	maxEvent int   // Config.MaxWatchEventBytes; codec applies the default
 	bodies   bodyBuffers
 
-	// jsonOnly remembers resources whose server answered 406 to
-	// protobuf (see negotiate.go): key "group/version/resource".
-	jsonOnly sync.Map
-	// jsonWrites remembers resources whose server answered 415 to a
-	// protobuf body (see negotiate.go), keyed like jsonOnly.
-	jsonWrites sync.Map
+	// jsonOnly holds the resources whose server answered 406 to an
+	// Accept offering protobuf or CBOR (see negotiate.go).
+	jsonOnly refusals
+	// jsonWrites holds the resources whose server answered 415 to a
+	// protobuf body (see negotiate.go).
+	jsonWrites refusals
 	// protobufWritesOff is Config.JSONWrites.
 	protobufWritesOff bool
-	// cborOff is Config.DisableCBOR; cborServed remembers the resources
-	// the server answered in CBOR, cborRefused those that refused a CBOR
-	// body (415), keyed like jsonOnly (see cbor.go).
+	// cborOff is Config.DisableCBOR; cborServed holds the resources whose
+	// latest read offering CBOR was answered in CBOR (a GroupVersionResource
+	// key), cborRefused those that refused a CBOR body (see cbor.go).
 	cborOff     bool
 	cborServed  sync.Map
-	cborRefused sync.Map
+	cborRefused refusals
 	// reflected remembers the kinds For warned about (see slowcodec.go),
 	// keyed by reflect.Type.
 	reflected sync.Map

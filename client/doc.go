@@ -21,15 +21,18 @@
 //
 // Built-in kinds are read as protobuf with a JSON fallback in the same
 // Accept header; the decoder follows the answer's Content-Type, and a
-// 406 makes the client use JSON for that resource from then on. Creates
-// and updates of built-in kinds send protobuf bodies (in their envelope);
-// a 415 makes the client repeat the write as JSON and write that
-// resource as JSON from then on (Config.JSONWrites sends JSON always).
+// 406 makes the client use JSON for that resource for five minutes, then
+// offer protobuf once more. Creates and updates of built-in kinds send
+// protobuf bodies (in their envelope); a 415 makes the client repeat the
+// write as JSON and write that resource as JSON for five minutes
+// (Config.JSONWrites sends JSON always).
 // Resources without protobuf (custom resources, dynamic reads) offer CBOR
 // first (application/cbor, KEP-4222), which kube-apiserver serves with
-// the CBORServingAndStorage feature gate; others answer JSON. Once a
-// resource has been answered in CBOR its creates and updates are CBOR,
-// falling back to JSON for good on a 415 (Config.DisableCBOR keeps
+// the CBORServingAndStorage feature gate; others answer JSON. While a
+// resource's reads are answered in CBOR its creates and updates are CBOR
+// (answers back in JSON put them on JSON), falling back to JSON on a 415
+// until the answers turn to CBOR again or five minutes pass
+// (Config.DisableCBOR keeps
 // everything on JSON). Patches are JSON. Custom resources are typed the
 // same way as built-in kinds: kubewire-gen gives a user's struct a
 // KindInfo method whose Protobuf is false, and one-pass JSON and CBOR

@@ -26,6 +26,8 @@ func continueHint(mt codec.MediaType, body []byte) string {
 		return ""
 	case mt.IsProtobuf():
 		return protoContinueHint(body)
+	case mt.IsCBOR():
+		return cborContinueHint(body)
 	case mt.IsJSON():
 		if tok, ok := jsonHeadHint(body); ok {
 			return tok

@@ -39,7 +39,7 @@ var ErrNotStreamable = errors.New("client: the list answer is not JSON, CBOR or 
 // without a request, and when the server answers in another format it
 // closes the answer and returns that error.
 // A 406 to a protobuf or CBOR Accept is sent again asking for JSON, and
-// the resource is read as JSON from then on, as for List.
+// the resource is read as JSON for a while, as for List.
 // The answer counts against Config.MaxResponseBytes as a whole, and
 // Config.Timeout bounds the whole read. The caller decides what to do
 // after an error (items already handed over are then the caller's to discard). Error
@@ -78,7 +78,7 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 	req.accept = accept
 	resp, err := r.c.doStream(ctx, req)
 	if binary && errors.Is(err, ErrNotAcceptable) { // as negotiated does
-		r.c.jsonOnly.Store(r.info.gvr, true)
+		r.c.jsonOnly.refuse(r.info.gvr)
 		r.c.Logger().Debug("client: server refused protobuf or CBOR; using JSON for this resource",
 			"resource", r.info.gvr.String(), "accept", accept)
 		req.accept = codec.AcceptFor(false, "")
@@ -89,7 +89,7 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 	}
 	defer resp.Body.Close()
 	contentType := resp.Header.Get("Content-Type")
-	r.c.notedContentType(&r.info, contentType)
+	r.c.notedAnswer(&r.info, req.accept, contentType)
 	mt, err := codec.ParseMediaType(contentType)
 	switch {
 	case err != nil || mt.IsWatchStream():

@@ -14,14 +14,15 @@ import (
 // and the decoder follows the answer's Content-Type. Resources without
 // protobuf offer CBOR first instead (see cbor.go).
 // A server (or proxy) that still answers 406 Not Acceptable gets the same
-// request again with JSON only, and the client remembers that resource as
-// JSON-only for the rest of its life.
+// request again with JSON only, and the client reads that resource as
+// JSON for refusalHold, then offers the binary type once more (see
+// negotiate_refusals.go).
 
 // Writes follow the same rule in the other direction: Create and Update
 // of a built-in kind send a protobuf body (Content-Type
 // application/vnd.kubernetes.protobuf, the object in its envelope); a
 // server that answers 415 Unsupported Media Type gets the same write
-// again as JSON, and that resource is written as JSON from then on.
+// again as JSON, and that resource is written as JSON for refusalHold.
 // Patches, custom resources and objects without generated protobuf
 // code are always sent as JSON.
 
@@ -34,7 +35,7 @@ func (r *Resource[T]) protobufBody(obj T) (body []byte, ok bool, err error) {
 	if !r.info.protobuf || r.info.as != "" || r.c.protobufWritesOff {
 		return nil, false, nil
 	}
-	if _, refused := r.c.jsonWrites.Load(r.info.gvr); refused {
+	if r.c.jsonWrites.refused(r.info.gvr) {
 		return nil, false, nil
 	}
 	k, isKinded := any(obj).(Kinded)
@@ -55,8 +56,7 @@ func (c *Client) useProtobuf(info *resourceInfo) bool {
 	if !info.protobuf {
 		return false
 	}
-	_, jsonOnly := c.jsonOnly.Load(info.gvr)
-	return !jsonOnly
+	return !c.jsonOnly.refused(info.gvr)
 }
 
 // negotiated sends req with the Accept header for info (as converts the
@@ -67,14 +67,14 @@ func (c *Client) negotiated(ctx context.Context, info *resourceInfo, req *reques
 	req.accept = accept
 	resp, err := c.do(ctx, req)
 	if binary && errors.Is(err, ErrNotAcceptable) {
-		c.jsonOnly.Store(info.gvr, true)
+		c.jsonOnly.refuse(info.gvr)
 		c.Logger().Debug("client: server refused protobuf or CBOR; using JSON for this resource",
 			"resource", info.gvr.String(), "accept", accept)
 		req.accept = codec.AcceptFor(false, as)
 		resp, err = c.do(ctx, req)
 	}
 	if err == nil {
-		c.notedContentType(info, resp.contentType)
+		c.notedAnswer(info, req.accept, resp.contentType)
 	}
 	return resp, err
 }

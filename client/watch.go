@@ -137,14 +137,14 @@ func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T]
 	req.accept = accept
 	resp, err := r.c.stream(wctx, req)
 	if binary && errors.Is(err, ErrNotAcceptable) {
-		r.c.jsonOnly.Store(r.info.gvr, true)
+		r.c.jsonOnly.refuse(r.info.gvr)
 		req.accept = codec.AcceptFor(false, as)
 		resp, err = r.c.stream(wctx, req)
 	}
 	if err != nil {
 		return fail(err)
 	}
-	r.c.notedContentType(&r.info, resp.Header.Get("Content-Type"))
+	r.c.notedAnswer(&r.info, req.accept, resp.Header.Get("Content-Type"))
 	resp.Body = ctxBody{ctx: wctx, body: resp.Body}
 	events, err := newEventReader(resp, opts.Decoder, r.c.maxEvent)
 	if err != nil {

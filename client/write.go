@@ -86,9 +86,12 @@ func (r *Resource[T]) send(ctx context.Context, method, p string, q url.Values, 
 	} else if ok {
 		got, err := r.read(ctx, &request{method: method, path: p, query: q, contentType: codec.MediaTypeProtobuf, body: body})
 		if !errors.Is(err, ErrUnsupportedMediaType) {
+			if err == nil || answered(err) {
+				r.c.jsonWrites.accepted(r.info.gvr)
+			}
 			return got, err
 		}
-		r.c.jsonWrites.Store(r.info.gvr, true)
+		r.c.jsonWrites.refuse(r.info.gvr)
 		r.c.Logger().Debug("client: server refused a protobuf body; writing JSON to this resource",
 			"resource", r.info.gvr.String())
 	}

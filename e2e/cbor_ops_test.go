@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/client/kubeconfig"
 	shapesv1 "github.com/kubewire/kubewire/cmd/kubewire-gen/testdata/api/v1"
@@ -254,6 +255,22 @@ func cborEveryOperation(t *testing.T, cluster *harness.Cluster, gate bool) {
 		t.Fatalf("table: %+v, %v", tab, err)
 	}
 	want("table", n, 1, "json", "")
+
+	// A dynamic update: its CBOR body is written straight from the maps.
+	n = log.len()
+	if err := unstructured.SetNestedField(u.Object, "gr\u00fcn", "spec", "color"); err != nil {
+		t.Fatal(err)
+	}
+	labels := u.GetLabels()
+	labels["written"] = "dynamic"
+	u.SetLabels(labels)
+	if u, err = dynamic.Update(ctx, u, client.UpdateOptions{}); err != nil {
+		t.Fatalf("dynamic update: %v", err)
+	}
+	want("dynamic update", n, 1, "cbor", "cbor")
+	if back, err := widgets.Get(ctx, "a", client.GetOptions{}); err != nil || back.Spec.Color != "gr\u00fcn" || back.Labels["written"] != "dynamic" {
+		t.Errorf("after a dynamic CBOR update: color %q, labels %v, %v", back.Spec.Color, back.Labels, err)
+	}
 
 	// Watch with initial events and their bookmark.
 	n = log.len()
