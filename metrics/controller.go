@@ -188,8 +188,9 @@ func (q *queueOf) ConcurrentSafe() {}
 // Queue returns the workqueue.Metrics of the queue of the controller
 // name, for controller.Options.Queue.Metrics (the name and controller
 // labels are both name, as controller-runtime has them). A Queue made
-// with it has its depth read when scraped (workqueue.DepthReader), and
-// is kept reachable from m for that. The unfinished
+// with it has its depth read when scraped (workqueue.DepthReader); m
+// keeps that queue's depth counter (a few hundred bytes, not its keys)
+// for as long as m lives. The unfinished
 // work and longest running processor gauges are read from the
 // controller when scraped: see AddController.
 func (m *Metrics) Queue(name string) workqueue.Metrics {

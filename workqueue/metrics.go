@@ -47,7 +47,8 @@ type ConcurrentMetrics interface {
 // queue then calls ReadDepthFrom once, when it is made, and never Depth.
 // That spares every Add and Get publishing the depth, which with many
 // workers makes them contend for one cache line. depth is safe for
-// concurrent use, and keeps the queue reachable while it is held.
+// concurrent use; holding it keeps the queue's depth counter alive, not
+// the queue.
 type DepthReader interface {
 	ConcurrentMetrics
 	// ReadDepthFrom gives the function that returns the keys queued,
