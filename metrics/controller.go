@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -102,6 +103,15 @@ type queueMetrics struct {
 	depth         *prometheus.GaugeVec
 	adds, retries *prometheus.CounterVec
 	latency, work *prometheus.HistogramVec
+
+	mu     sync.Mutex
+	depths []queueDepth // queues whose depth is read when scraped
+}
+
+// queueDepth is a queue's depth gauge and the function reading its depth.
+type queueDepth struct {
+	gauge prometheus.Gauge
+	read  func() int
 }
 
 func newQueueMetrics() *queueMetrics {
@@ -136,7 +146,12 @@ func (q *queueMetrics) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (q *queueMetrics) Collect(ch chan<- prometheus.Metric) {
+	q.mu.Lock()
+	for _, d := range q.depths {
+		d.gauge.Set(float64(d.read()))
+	}
 	q.depth.Collect(ch)
+	q.mu.Unlock()
 	q.adds.Collect(ch)
 	q.retries.Collect(ch)
 	q.latency.Collect(ch)
@@ -146,6 +161,7 @@ func (q *queueMetrics) Collect(ch chan<- prometheus.Metric) {
 // queueOf is one queue's workqueue.Metrics: the children of its labels,
 // looked up once.
 type queueOf struct {
+	m             *queueMetrics
 	depth         prometheus.Gauge
 	adds, retries prometheus.Counter
 	latency, work prometheus.Observer
@@ -157,18 +173,30 @@ func (q *queueOf) QueueLatency(d time.Duration) { q.latency.Observe(d.Seconds())
 func (q *queueOf) WorkDuration(d time.Duration) { q.work.Observe(d.Seconds()) }
 func (q *queueOf) Retry()                       { q.retries.Inc() }
 
+// ReadDepthFrom implements workqueue.DepthReader: the depth gauge is set
+// from depth when scraped, so Adds and Gets do not publish it.
+func (q *queueOf) ReadDepthFrom(depth func() int) {
+	q.m.mu.Lock()
+	q.m.depths = append(q.m.depths, queueDepth{q.depth, depth})
+	q.m.mu.Unlock()
+}
+
 // ConcurrentSafe: Prometheus collectors are safe for concurrent use, so
 // the queue may call them without its lock (workqueue.ConcurrentMetrics).
 func (q *queueOf) ConcurrentSafe() {}
 
 // Queue returns the workqueue.Metrics of the queue of the controller
 // name, for controller.Options.Queue.Metrics (the name and controller
-// labels are both name, as controller-runtime has them). The unfinished
+// labels are both name, as controller-runtime has them). A Queue made
+// with it has its depth read when scraped (workqueue.DepthReader); m
+// keeps that queue's depth counter (a few hundred bytes, not its keys)
+// for as long as m lives. The unfinished
 // work and longest running processor gauges are read from the
 // controller when scraped: see AddController.
 func (m *Metrics) Queue(name string) workqueue.Metrics {
 	q := m.queue
 	return &queueOf{
+		m:       q,
 		depth:   q.depth.WithLabelValues(name, name, ""),
 		adds:    q.adds.WithLabelValues(name, name),
 		retries: q.retries.WithLabelValues(name, name),

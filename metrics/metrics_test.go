@@ -2,6 +2,7 @@ package metrics_test
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"os"
 	"regexp"
@@ -19,6 +20,7 @@ import (
 	"github.com/kubewire/kubewire/metrics"
 	"github.com/kubewire/kubewire/reflector"
 	"github.com/kubewire/kubewire/sharding"
+	"github.com/kubewire/kubewire/workqueue"
 )
 
 // gather returns the registry's families by name.
@@ -248,4 +250,42 @@ func documentedSeries(t *testing.T) []string {
 		t.Fatalf("found %d series in doc.go: %v", len(names), names)
 	}
 	return names
+}
+
+// TestQueueDepthReadWhenScraped: a queue made with Queue's metrics is
+// not told to publish its depth on each change; the workqueue_depth
+// series reads it at each scrape, the keys waiting to be handed out.
+func TestQueueDepthReadWhenScraped(t *testing.T) {
+	m := metrics.New()
+	q, err := workqueue.New[string](workqueue.Options{Metrics: m.Queue("widgets")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	depth := []string{"name", "widgets", "controller", "widgets", "priority", ""}
+	expect(t, gather(t, m), 0, "workqueue_depth", depth...)
+	for _, k := range []string{"a", "b", "c", "a"} {
+		q.Add(k)
+	}
+	f := gather(t, m)
+	expect(t, f, 3, "workqueue_depth", depth...)
+	expect(t, f, 3, "workqueue_adds_total", "name", "widgets", "controller", "widgets")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	k, err := q.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, gather(t, m), 2, "workqueue_depth", depth...)
+	q.Done(k)
+	for range 2 {
+		k, err := q.Get(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.Done(k)
+	}
+	f = gather(t, m)
+	expect(t, f, 0, "workqueue_depth", depth...)
+	expect(t, f, 3, "workqueue_queue_duration_seconds", "name", "widgets", "controller", "widgets")
+	expect(t, f, 3, "workqueue_work_duration_seconds", "name", "widgets", "controller", "widgets")
 }

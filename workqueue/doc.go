@@ -102,8 +102,9 @@
 // anything else reads the queue. With a ConcurrentMetrics as well: a
 // Get taking an offered key records its queue latency and start time itself, a Done
 // left to the holder carries its own time, and the depth is counted
-// apart from the lock, so every figure is what it would be had each call
-// taken the lock (a Metrics that is not one keeps every Get on the
+// apart from the lock (a DepthReader reads it when scraped rather than
+// being told each change), so every figure is what it would be had each
+// call taken the lock (a Metrics that is not one keeps every Get on the
 // lock, so that it is called under the lock only). Forget, which a
 // controller calls after each success, takes the lock only for a key that
 // may have a backoff (the keys with one are counted by hash, in counts

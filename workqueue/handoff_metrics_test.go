@@ -265,3 +265,58 @@ func TestHandoffMetricsHeldKeys(t *testing.T) {
 		q.ShutDown()
 	})
 }
+
+// depthReader is a recorder that reads the depth (DepthReader) instead
+// of being told it.
+type depthReader struct {
+	recorder
+	read func() int
+}
+
+func (r *depthReader) ReadDepthFrom(depth func() int) { r.read = depth }
+
+// TestDepthReader: a DepthReader is given the depth once and never told
+// it; what it reads is Len at every step, the keys waiting in the
+// hand-off included, down to 0 once drained by concurrent workers.
+func TestDepthReader(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := new(depthReader)
+		q, err := New[string](Options{Metrics: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.read == nil {
+			t.Fatal("ReadDepthFrom was not called")
+		}
+		check := func(step string, want int) {
+			t.Helper()
+			if got, n := m.read(), q.Len(); got != want || n != want {
+				t.Errorf("%s: depth read %d, Len %d, want %d", step, got, n, want)
+			}
+		}
+		check("new", 0)
+		queueKeys(q, maxOffer+8)
+		check("queued", maxOffer+8)
+		k, ok := tryGet(t, q) // the keys behind it are offered
+		if !ok {
+			t.Fatal("nothing queued")
+		}
+		check("one handed out, the next offered", maxOffer+7)
+		q.Add(k) // processing: queued again on Done, not now
+		check("added while processing", maxOffer+7)
+		q.AddWithOptions("urgent", AddOptions{Priority: 10}) // recalls the offers
+		check("a higher priority added", maxOffer+8)
+		q.Done(k)
+		check("done, queued again", maxOffer+9)
+		got, stop := worker(q, time.Millisecond)
+		time.Sleep(time.Second)
+		stop()
+		check("drained", 0)
+		if n := len(got()); n != maxOffer+9 {
+			t.Errorf("handed out %d keys, want %d", n, maxOffer+9)
+		}
+		if d := m.get().Depths; len(d) != 0 {
+			t.Errorf("Depth was called %d times, want none", len(d))
+		}
+	})
+}

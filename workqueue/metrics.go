@@ -42,6 +42,20 @@ type ConcurrentMetrics interface {
 	ConcurrentSafe()
 }
 
+// DepthReader is a ConcurrentMetrics that reads the queue's depth when
+// it needs it (when scraped) instead of being told each change: the
+// queue then calls ReadDepthFrom once, when it is made, and never Depth.
+// That spares every Add and Get publishing the depth, which with many
+// workers makes them contend for one cache line. depth is safe for
+// concurrent use; holding it keeps the queue's depth counter alive, not
+// the queue.
+type DepthReader interface {
+	ConcurrentMetrics
+	// ReadDepthFrom gives the function that returns the keys queued,
+	// waiting for Get (as Len, without taking the queue's lock).
+	ReadDepthFrom(depth func() int)
+}
+
 // UnfinishedWork returns how long the keys being processed (handed out by
 // Get, no Done yet) have been processed, in total and for the longest
 // one: client-go's unfinished work and longest running processor gauges,
@@ -93,6 +107,7 @@ type depthGauge struct {
 	n          atomic.Int64
 	dirty      atomic.Bool // changed since the value last published was read
 	publishing atomic.Bool // a goroutine is calling Metrics.Depth
+	read       bool        // Metrics is a DepthReader: never published
 	_          [64]byte
 }
 
@@ -107,6 +122,9 @@ func (g *depthGauge) Add(d int64) { g.n.Add(d) }
 // waits for another.
 func (q *Queue[K]) publishDepth() {
 	g := &q.tm.depth
+	if g.read {
+		return // the Metrics reads it (DepthReader)
+	}
 	for {
 		if g.publishing.CompareAndSwap(false, true) {
 			if g.dirty.Load() {

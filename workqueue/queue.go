@@ -117,6 +117,11 @@ func (q *Queue[K]) initLocked() {
 		_, concurrent := q.metrics.(ConcurrentMetrics)
 		q.lockedMetrics = !concurrent
 		q.noHandoff = !concurrent
+		if r, ok := q.metrics.(DepthReader); ok {
+			g := &q.tm.depth
+			g.read = true
+			r.ReadDepthFrom(func() int { return int(g.n.Load()) })
+		}
 	}
 	q.epoch = time.Now()
 	q.inited.Store(true)
