@@ -73,6 +73,7 @@ type Decoder struct {
 	arena            wire.StringArena // plainString: the current chunk
 	dyn              boxes.Arena      // plain dynamic decodes: chunks of boxes, dropped at Reset
 	dynKeys          dynKeys          // plain dynamic decodes: their keys
+	dynValues        dynValues        // plain dynamic decodes: their short string values
 	strBuf           []byte           // indefinite strings, joined
 	jsonBuf          []byte           // transcoding scratch
 	members          []member         // transcoding: the members of the maps being read
@@ -103,6 +104,7 @@ func (d *Decoder) Reset(data []byte) {
 	d.memo.reset() // nor the memo the transcodings of two
 	d.dyn.Drop()
 	d.dynKeys.drop()
+	d.dynValues.drop()
 }
 
 // Err returns the first error met, or nil.

@@ -45,7 +45,7 @@ func (d *Decoder) dynValue() any {
 		if len(b) == 0 {
 			return ""
 		}
-		return d.dyn.String(d.plainString(b), len(d.buf)-d.pos)
+		return d.stringValue(b)
 	case majorArray:
 		return d.dynArray()
 	case majorMap:
