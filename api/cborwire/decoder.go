@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/kubewire/kubewire/api/internal/boxes"
 	"github.com/kubewire/kubewire/api/wire"
 )
 
@@ -70,8 +71,9 @@ type Decoder struct {
 	stack            []any
 	strs             []string         // StringMap: the keys and values of the maps being read
 	arena            wire.StringArena // plainString: the current chunk
-	dyn              dynBoxes         // plain dynamic decodes: chunks of boxes
+	dyn              boxes.Arena      // plain dynamic decodes: chunks of boxes, dropped at Reset
 	dynKeys          dynKeys          // plain dynamic decodes: their keys
+	dynValues        dynValues        // plain dynamic decodes: their short string values
 	strBuf           []byte           // indefinite strings, joined
 	jsonBuf          []byte           // transcoding scratch
 	members          []member         // transcoding: the members of the maps being read
@@ -100,8 +102,9 @@ func (d *Decoder) Reset(data []byte) {
 	d.scans, d.scanEnd, d.scanWork, d.scanAt = d.scans[:0], 0, 0, 0
 	d.arena.Drop() // a chunk never holds the strings of two decodes
 	d.memo.reset() // nor the memo the transcodings of two
-	d.dyn.drop()
+	d.dyn.Drop()
 	d.dynKeys.drop()
+	d.dynValues.drop()
 }
 
 // Err returns the first error met, or nil.

@@ -2,7 +2,7 @@ package cborwire
 
 // The plain dynamic decode (no Table): the values Any gives, built with
 // fewer allocations. Strings, large integers, floats and slice headers
-// are boxed from chunks (dynBoxes), the elements of short definite
+// are boxed from chunks (boxes.Arena), the elements of short definite
 // arrays are decoded straight into a backing array carved from a chunk,
 // and maps are made at the size their head gives. A map head's count is
 // bounded by the bytes left (OpenMap) and the hint by maxMapHint, so a
@@ -34,9 +34,9 @@ func (d *Decoder) dynValue() any {
 			return nil
 		}
 		if !fits { // as the JSON path: beyond int64, a float64
-			return d.boxFloat(float64(u))
+			return d.dyn.Float(float64(u), len(d.buf)-d.pos)
 		}
-		return d.boxInt(v)
+		return d.dyn.Int(v, len(d.buf)-d.pos)
 	case majorBytes, majorText:
 		b, ok := d.stringBytes("string")
 		if !ok {
@@ -45,7 +45,7 @@ func (d *Decoder) dynValue() any {
 		if len(b) == 0 {
 			return ""
 		}
-		return d.boxString(d.plainString(b))
+		return d.stringValue(b)
 	case majorArray:
 		return d.dynArray()
 	case majorMap:
@@ -74,7 +74,7 @@ func (d *Decoder) dynValue() any {
 			if !ok {
 				return nil
 			}
-			return d.boxFloat(f)
+			return d.dyn.Float(f, len(d.buf)-d.pos)
 		}
 	}
 	d.Skip() // records the error
@@ -118,14 +118,14 @@ func (d *Decoder) dynArray() any {
 		return nil
 	}
 	if n >= 0 && n <= maxPrealloc/16 {
-		out := d.elemSlice(n)
+		out := d.dyn.Elems(n, len(d.buf)-d.pos)
 		for i := 0; d.NextElem(i, n); i++ {
 			out[i] = d.dynValue()
 		}
 		if d.err != nil {
 			return nil
 		}
-		return d.boxSlice(out)
+		return d.dyn.Slice(out, len(d.buf)-d.pos)
 	}
 	base := len(d.stack)
 	for i := 0; d.NextElem(i, n); i++ {
@@ -141,5 +141,5 @@ func (d *Decoder) dynArray() any {
 	}
 	out := make([]any, len(elems))
 	copy(out, elems)
-	return d.boxSlice(out)
+	return d.dyn.Slice(out, len(d.buf)-d.pos)
 }

@@ -48,7 +48,7 @@ func (d *Decoder) Any() any {
 		if integer && !d.floats {
 			if v, ok := parseInt(lit); ok {
 				if d.Table == nil {
-					return d.boxes.boxInt(v, len(d.buf)-d.pos)
+					return d.boxes.Int(v, len(d.buf)-d.pos)
 				}
 				return v
 			}
@@ -59,7 +59,7 @@ func (d *Decoder) Any() any {
 			return nil
 		}
 		if d.Table == nil {
-			return d.boxes.boxFloat(f, len(d.buf)-d.pos)
+			return d.boxes.Float(f, len(d.buf)-d.pos)
 		}
 		return f
 	}
@@ -224,7 +224,9 @@ func (d *Decoder) anyArray() any {
 		return nil
 	}
 	if d.Table == nil {
-		return d.boxes.array(elems, len(d.buf)-d.pos)
+		out := d.boxes.Elems(len(elems), len(d.buf)-d.pos)
+		copy(out, elems)
+		return d.boxes.Slice(out, len(d.buf)-d.pos)
 	}
 	var key wire.JSONKey
 	if len(elems) == 0 {
@@ -253,7 +255,7 @@ func (d *Decoder) anyArray() any {
 // equal short string through the Table.
 func (d *Decoder) boxString(b []byte) any {
 	if d.Table == nil {
-		return d.boxes.boxString(d.plainString(b), len(d.buf)-d.pos)
+		return d.boxes.String(d.plainString(b), len(d.buf)-d.pos)
 	}
 	return d.Table.StringValue(b)
 }

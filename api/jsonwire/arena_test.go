@@ -69,11 +69,11 @@ func TestResetDropsBoxChunks(t *testing.T) {
 	if err := d.End(); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.boxes.strs) == 0 || len(d.boxes.ints) == 0 || len(d.boxes.floats) == 0 || len(d.boxes.arrays) == 0 {
+	if d.boxes.Chunks() != 5 {
 		t.Fatalf("no chunk left after a decode of short values: %+v", d.boxes)
 	}
 	d.Reset([]byte(`"z"`))
-	if d.boxes.strs != nil || d.boxes.ints != nil || d.boxes.floats != nil || d.boxes.arrays != nil || d.boxes.elems != nil {
+	if d.boxes.Chunks() != 0 {
 		t.Error("Reset kept the chunks of the decode before")
 	}
 }

@@ -1,6 +1,7 @@
 package jsonwire
 
 import (
+	"github.com/kubewire/kubewire/api/internal/boxes"
 	"github.com/kubewire/kubewire/api/wire"
 )
 
@@ -31,9 +32,9 @@ type Decoder struct {
 	stack  []any
 	pairs  []pair
 	strs   []string
-	floats bool     // Any gives float64 for every number
-	arena  []byte   // plainString: what is left of the current chunk
-	boxes  boxArena // Any without a Table: chunks of boxes
+	floats bool        // Any gives float64 for every number
+	arena  []byte      // plainString: what is left of the current chunk
+	boxes  boxes.Arena // Any without a Table: chunks of boxes, dropped at Reset
 	// memo holds the element counts of the arrays the last counting
 	// scan met, for Count; countStack is its scratch.
 	memo       countMemo
@@ -53,7 +54,7 @@ func NewDecoder(data []byte, table *wire.Decoder) *Decoder {
 func (d *Decoder) Reset(data []byte) {
 	d.buf, d.pos, d.err, d.depth, d.counted = data, 0, nil, 0, 0
 	d.arena = nil // a chunk never holds the strings of two decodes
-	d.boxes = boxArena{}
+	d.boxes.Drop()
 	d.memo.counts, d.memo.next, d.memo.end = d.memo.counts[:0], 0, 0
 }
 
