@@ -96,3 +96,49 @@ func TestScalarSlotsFirstChunkSmall(t *testing.T) {
 		t.Errorf("first chunks of %d and %d slots, want %d", len(d.slots.strs), len(d.slots.words), firstSlots)
 	}
 }
+
+// New carves structs of one type from a chunk per type, each slot zero
+// and distinct; a struct over maxCarvedStruct bytes is made alone; Reset
+// starts new chunks.
+func TestNewCarvesStructs(t *testing.T) {
+	type small struct {
+		Name string
+		N    int
+	}
+	type large struct{ Pad [maxCarvedStruct + 1]byte }
+	d := NewDecoder(make([]byte, 1000), nil)
+	var got []*small
+	for i := range 40 {
+		p := New[small](d)
+		if *p != (small{}) {
+			t.Fatalf("slot %d not zero: %+v", i, *p)
+		}
+		*p = small{Name: strings.Repeat("n", i), N: i}
+		got = append(got, p)
+		New[int64Box](d) // another type between: its own chunk
+	}
+	for i, p := range got {
+		if p.Name != strings.Repeat("n", i) || p.N != i {
+			t.Fatalf("slot %d overwritten: %+v", i, *p)
+		}
+	}
+	if gap := uintptr(unsafe.Pointer(got[1])) - uintptr(unsafe.Pointer(got[0])); gap != unsafe.Sizeof(small{}) {
+		t.Errorf("the first two structs are %d bytes apart: not one chunk", gap)
+	}
+	if len(d.structs) != 2 {
+		t.Errorf("%d chunks for two types", len(d.structs))
+	}
+	New[large](d)
+	if len(d.structs) != 2 {
+		t.Error("a struct over maxCarvedStruct bytes was carved")
+	}
+	d.Reset(make([]byte, 10))
+	if len(d.structs) != 0 {
+		t.Error("Reset keeps the chunks of the last decode")
+	}
+	if p := New[small](d); *p != (small{}) || got[39].N != 39 {
+		t.Errorf("after Reset: %+v, last decode's %+v", *p, *got[39])
+	}
+}
+
+type int64Box struct{ V int64 }
