@@ -1,9 +1,6 @@
 package cborwire
 
-import (
-	"reflect"
-	"unsafe"
-)
+import "unsafe"
 
 // plainString returns a string holding b, read before d.pos, carved from
 // the decode's chunk (see wire.StringArena).
@@ -70,50 +67,4 @@ func NewScalar[T ~bool | ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint
 	p := &s.words[s.nWord]
 	s.nWord++
 	return (*T)(unsafe.Pointer(p))
-}
-
-// maxCarvedStruct and maxStructChunk bound what New carves: a larger
-// struct is made on its own, and a chunk holds no more bytes than this,
-// so that a kept pointer pins little beside its value.
-const (
-	maxCarvedStruct = 256
-	maxStructChunk  = 1 << 10
-)
-
-// structChunk is the current chunk of one type New carves from: size
-// bytes a slot, next the slot to hand out, slots in all.
-type structChunk struct {
-	typ         reflect.Type
-	base        unsafe.Pointer // the chunk, a [slots]T
-	next, slots int
-}
-
-// New returns a pointer to a zero T for a pointer field to a struct,
-// carved from the decode's chunk of T (see scalarSlots; the chunks of
-// each type grow the same way, up to maxStructChunk bytes). A T over
-// maxCarvedStruct bytes is made on its own.
-func New[T any](d *Decoder) *T {
-	size := int(unsafe.Sizeof(*new(T)))
-	if size == 0 || size > maxCarvedStruct {
-		return new(T)
-	}
-	typ := reflect.TypeFor[T]()
-	var c *structChunk
-	for i := range d.structs {
-		if d.structs[i].typ == typ {
-			c = &d.structs[i]
-			break
-		}
-	}
-	if c == nil {
-		d.structs = append(d.structs, structChunk{typ: typ})
-		c = &d.structs[len(d.structs)-1]
-	}
-	if c.next == c.slots {
-		n := min(nextSlots(c.slots, len(d.buf)-d.pos), max(maxStructChunk/size, 1))
-		c.base, c.next, c.slots = unsafe.Pointer(unsafe.SliceData(make([]T, n))), 0, n
-	}
-	p := (*T)(unsafe.Add(c.base, c.next*size))
-	c.next++
-	return p
 }

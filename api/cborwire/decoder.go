@@ -71,7 +71,6 @@ type Decoder struct {
 	strs             []string         // StringMap: the keys and values of the maps being read
 	arena            wire.StringArena // plainString: the current chunk
 	slots            scalarSlots      // NewString, NewScalar: the current chunks
-	structs          []structChunk    // New: the current chunk of each type
 	dyn              dynBoxes         // plain dynamic decodes: chunks of boxes
 	dynKeys          dynKeys          // plain dynamic decodes: their keys
 	strBuf           []byte           // indefinite strings, joined
@@ -102,8 +101,6 @@ func (d *Decoder) Reset(data []byte) {
 	d.scans, d.scanEnd, d.scanWork, d.scanAt = d.scans[:0], 0, 0, 0
 	d.arena.Drop() // a chunk never holds the strings of two decodes
 	d.slots.drop() // nor the pointed-to scalars of two
-	clear(d.structs)
-	d.structs = d.structs[:0]
 	d.memo.reset() // nor the memo the transcodings of two
 	d.dyn.drop()
 	d.dynKeys.drop()

@@ -52,7 +52,7 @@ func (m *StatefulSetUpdateStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RollingUpdate = nil
 				} else {
 					if m.RollingUpdate == nil {
-						m.RollingUpdate = cborwire.New[RollingUpdateStatefulSetStrategy](d)
+						m.RollingUpdate = new(RollingUpdateStatefulSetStrategy)
 					}
 					(*m.RollingUpdate).DecodeCBOR(d)
 				}
@@ -92,7 +92,7 @@ func (m *RollingUpdateStatefulSetStrategy) DecodeCBOR(d *cborwire.Decoder) error
 					m.MaxUnavailable = nil
 				} else {
 					if m.MaxUnavailable == nil {
-						m.MaxUnavailable = cborwire.New[intstr.IntOrString](d)
+						m.MaxUnavailable = new(intstr.IntOrString)
 					}
 					(*m.MaxUnavailable).DecodeCBOR(d)
 				}
@@ -170,7 +170,7 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = cborwire.New[metav1.LabelSelector](d)
+						m.Selector = new(metav1.LabelSelector)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -225,7 +225,7 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeClaimRetentionPolicy = nil
 				} else {
 					if m.PersistentVolumeClaimRetentionPolicy == nil {
-						m.PersistentVolumeClaimRetentionPolicy = cborwire.New[StatefulSetPersistentVolumeClaimRetentionPolicy](d)
+						m.PersistentVolumeClaimRetentionPolicy = new(StatefulSetPersistentVolumeClaimRetentionPolicy)
 					}
 					(*m.PersistentVolumeClaimRetentionPolicy).DecodeCBOR(d)
 				}
@@ -237,7 +237,7 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Ordinals = nil
 				} else {
 					if m.Ordinals == nil {
-						m.Ordinals = cborwire.New[StatefulSetOrdinals](d)
+						m.Ordinals = new(StatefulSetOrdinals)
 					}
 					(*m.Ordinals).DecodeCBOR(d)
 				}
@@ -437,7 +437,7 @@ func (m *DeploymentSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = cborwire.New[metav1.LabelSelector](d)
+						m.Selector = new(metav1.LabelSelector)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -499,7 +499,7 @@ func (m *DeploymentStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RollingUpdate = nil
 				} else {
 					if m.RollingUpdate == nil {
-						m.RollingUpdate = cborwire.New[RollingUpdateDeployment](d)
+						m.RollingUpdate = new(RollingUpdateDeployment)
 					}
 					(*m.RollingUpdate).DecodeCBOR(d)
 				}
@@ -527,7 +527,7 @@ func (m *RollingUpdateDeployment) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxUnavailable = nil
 				} else {
 					if m.MaxUnavailable == nil {
-						m.MaxUnavailable = cborwire.New[intstr.IntOrString](d)
+						m.MaxUnavailable = new(intstr.IntOrString)
 					}
 					(*m.MaxUnavailable).DecodeCBOR(d)
 				}
@@ -539,7 +539,7 @@ func (m *RollingUpdateDeployment) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxSurge = nil
 				} else {
 					if m.MaxSurge == nil {
-						m.MaxSurge = cborwire.New[intstr.IntOrString](d)
+						m.MaxSurge = new(intstr.IntOrString)
 					}
 					(*m.MaxSurge).DecodeCBOR(d)
 				}
@@ -713,7 +713,7 @@ func (m *DaemonSetUpdateStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RollingUpdate = nil
 				} else {
 					if m.RollingUpdate == nil {
-						m.RollingUpdate = cborwire.New[RollingUpdateDaemonSet](d)
+						m.RollingUpdate = new(RollingUpdateDaemonSet)
 					}
 					(*m.RollingUpdate).DecodeCBOR(d)
 				}
@@ -741,7 +741,7 @@ func (m *RollingUpdateDaemonSet) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxUnavailable = nil
 				} else {
 					if m.MaxUnavailable == nil {
-						m.MaxUnavailable = cborwire.New[intstr.IntOrString](d)
+						m.MaxUnavailable = new(intstr.IntOrString)
 					}
 					(*m.MaxUnavailable).DecodeCBOR(d)
 				}
@@ -753,7 +753,7 @@ func (m *RollingUpdateDaemonSet) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxSurge = nil
 				} else {
 					if m.MaxSurge == nil {
-						m.MaxSurge = cborwire.New[intstr.IntOrString](d)
+						m.MaxSurge = new(intstr.IntOrString)
 					}
 					(*m.MaxSurge).DecodeCBOR(d)
 				}
@@ -781,7 +781,7 @@ func (m *DaemonSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = cborwire.New[metav1.LabelSelector](d)
+						m.Selector = new(metav1.LabelSelector)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -1070,7 +1070,7 @@ func (m *ReplicaSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = cborwire.New[metav1.LabelSelector](d)
+						m.Selector = new(metav1.LabelSelector)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}

@@ -166,7 +166,7 @@ func (m *PodFailurePolicyRule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.OnExitCodes = nil
 				} else {
 					if m.OnExitCodes == nil {
-						m.OnExitCodes = cborwire.New[PodFailurePolicyOnExitCodesRequirement](d)
+						m.OnExitCodes = new(PodFailurePolicyOnExitCodesRequirement)
 					}
 					(*m.OnExitCodes).DecodeCBOR(d)
 				}
@@ -365,7 +365,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodFailurePolicy = nil
 				} else {
 					if m.PodFailurePolicy == nil {
-						m.PodFailurePolicy = cborwire.New[PodFailurePolicy](d)
+						m.PodFailurePolicy = new(PodFailurePolicy)
 					}
 					(*m.PodFailurePolicy).DecodeCBOR(d)
 				}
@@ -377,7 +377,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SuccessPolicy = nil
 				} else {
 					if m.SuccessPolicy == nil {
-						m.SuccessPolicy = cborwire.New[SuccessPolicy](d)
+						m.SuccessPolicy = new(SuccessPolicy)
 					}
 					(*m.SuccessPolicy).DecodeCBOR(d)
 				}
@@ -425,7 +425,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = cborwire.New[metav1.LabelSelector](d)
+						m.Selector = new(metav1.LabelSelector)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -548,7 +548,7 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StartTime = nil
 				} else {
 					if m.StartTime == nil {
-						m.StartTime = cborwire.New[metav1.Time](d)
+						m.StartTime = new(metav1.Time)
 					}
 					(*m.StartTime).DecodeCBOR(d)
 				}
@@ -560,7 +560,7 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CompletionTime = nil
 				} else {
 					if m.CompletionTime == nil {
-						m.CompletionTime = cborwire.New[metav1.Time](d)
+						m.CompletionTime = new(metav1.Time)
 					}
 					(*m.CompletionTime).DecodeCBOR(d)
 				}
@@ -604,7 +604,7 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.UncountedTerminatedPods = nil
 				} else {
 					if m.UncountedTerminatedPods == nil {
-						m.UncountedTerminatedPods = cborwire.New[UncountedTerminatedPods](d)
+						m.UncountedTerminatedPods = new(UncountedTerminatedPods)
 					}
 					(*m.UncountedTerminatedPods).DecodeCBOR(d)
 				}
@@ -922,7 +922,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastScheduleTime = nil
 				} else {
 					if m.LastScheduleTime == nil {
-						m.LastScheduleTime = cborwire.New[metav1.Time](d)
+						m.LastScheduleTime = new(metav1.Time)
 					}
 					(*m.LastScheduleTime).DecodeCBOR(d)
 				}
@@ -934,7 +934,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastSuccessfulTime = nil
 				} else {
 					if m.LastSuccessfulTime == nil {
-						m.LastSuccessfulTime = cborwire.New[metav1.Time](d)
+						m.LastSuccessfulTime = new(metav1.Time)
 					}
 					(*m.LastSuccessfulTime).DecodeCBOR(d)
 				}

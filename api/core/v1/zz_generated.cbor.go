@@ -27,7 +27,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.HostPath = nil
 				} else {
 					if m.VolumeSource.HostPath == nil {
-						m.VolumeSource.HostPath = cborwire.New[HostPathVolumeSource](d)
+						m.VolumeSource.HostPath = new(HostPathVolumeSource)
 					}
 					(*m.VolumeSource.HostPath).DecodeCBOR(d)
 				}
@@ -39,7 +39,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.EmptyDir = nil
 				} else {
 					if m.VolumeSource.EmptyDir == nil {
-						m.VolumeSource.EmptyDir = cborwire.New[EmptyDirVolumeSource](d)
+						m.VolumeSource.EmptyDir = new(EmptyDirVolumeSource)
 					}
 					(*m.VolumeSource.EmptyDir).DecodeCBOR(d)
 				}
@@ -51,7 +51,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.GCEPersistentDisk = nil
 				} else {
 					if m.VolumeSource.GCEPersistentDisk == nil {
-						m.VolumeSource.GCEPersistentDisk = cborwire.New[GCEPersistentDiskVolumeSource](d)
+						m.VolumeSource.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
 					}
 					(*m.VolumeSource.GCEPersistentDisk).DecodeCBOR(d)
 				}
@@ -63,7 +63,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.AWSElasticBlockStore = nil
 				} else {
 					if m.VolumeSource.AWSElasticBlockStore == nil {
-						m.VolumeSource.AWSElasticBlockStore = cborwire.New[AWSElasticBlockStoreVolumeSource](d)
+						m.VolumeSource.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
 					}
 					(*m.VolumeSource.AWSElasticBlockStore).DecodeCBOR(d)
 				}
@@ -75,7 +75,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.GitRepo = nil
 				} else {
 					if m.VolumeSource.GitRepo == nil {
-						m.VolumeSource.GitRepo = cborwire.New[GitRepoVolumeSource](d)
+						m.VolumeSource.GitRepo = new(GitRepoVolumeSource)
 					}
 					(*m.VolumeSource.GitRepo).DecodeCBOR(d)
 				}
@@ -87,7 +87,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Secret = nil
 				} else {
 					if m.VolumeSource.Secret == nil {
-						m.VolumeSource.Secret = cborwire.New[SecretVolumeSource](d)
+						m.VolumeSource.Secret = new(SecretVolumeSource)
 					}
 					(*m.VolumeSource.Secret).DecodeCBOR(d)
 				}
@@ -99,7 +99,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.NFS = nil
 				} else {
 					if m.VolumeSource.NFS == nil {
-						m.VolumeSource.NFS = cborwire.New[NFSVolumeSource](d)
+						m.VolumeSource.NFS = new(NFSVolumeSource)
 					}
 					(*m.VolumeSource.NFS).DecodeCBOR(d)
 				}
@@ -111,7 +111,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.ISCSI = nil
 				} else {
 					if m.VolumeSource.ISCSI == nil {
-						m.VolumeSource.ISCSI = cborwire.New[ISCSIVolumeSource](d)
+						m.VolumeSource.ISCSI = new(ISCSIVolumeSource)
 					}
 					(*m.VolumeSource.ISCSI).DecodeCBOR(d)
 				}
@@ -123,7 +123,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Glusterfs = nil
 				} else {
 					if m.VolumeSource.Glusterfs == nil {
-						m.VolumeSource.Glusterfs = cborwire.New[GlusterfsVolumeSource](d)
+						m.VolumeSource.Glusterfs = new(GlusterfsVolumeSource)
 					}
 					(*m.VolumeSource.Glusterfs).DecodeCBOR(d)
 				}
@@ -135,7 +135,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.PersistentVolumeClaim = nil
 				} else {
 					if m.VolumeSource.PersistentVolumeClaim == nil {
-						m.VolumeSource.PersistentVolumeClaim = cborwire.New[PersistentVolumeClaimVolumeSource](d)
+						m.VolumeSource.PersistentVolumeClaim = new(PersistentVolumeClaimVolumeSource)
 					}
 					(*m.VolumeSource.PersistentVolumeClaim).DecodeCBOR(d)
 				}
@@ -147,7 +147,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.RBD = nil
 				} else {
 					if m.VolumeSource.RBD == nil {
-						m.VolumeSource.RBD = cborwire.New[RBDVolumeSource](d)
+						m.VolumeSource.RBD = new(RBDVolumeSource)
 					}
 					(*m.VolumeSource.RBD).DecodeCBOR(d)
 				}
@@ -159,7 +159,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.FlexVolume = nil
 				} else {
 					if m.VolumeSource.FlexVolume == nil {
-						m.VolumeSource.FlexVolume = cborwire.New[FlexVolumeSource](d)
+						m.VolumeSource.FlexVolume = new(FlexVolumeSource)
 					}
 					(*m.VolumeSource.FlexVolume).DecodeCBOR(d)
 				}
@@ -171,7 +171,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Cinder = nil
 				} else {
 					if m.VolumeSource.Cinder == nil {
-						m.VolumeSource.Cinder = cborwire.New[CinderVolumeSource](d)
+						m.VolumeSource.Cinder = new(CinderVolumeSource)
 					}
 					(*m.VolumeSource.Cinder).DecodeCBOR(d)
 				}
@@ -183,7 +183,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.CephFS = nil
 				} else {
 					if m.VolumeSource.CephFS == nil {
-						m.VolumeSource.CephFS = cborwire.New[CephFSVolumeSource](d)
+						m.VolumeSource.CephFS = new(CephFSVolumeSource)
 					}
 					(*m.VolumeSource.CephFS).DecodeCBOR(d)
 				}
@@ -195,7 +195,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Flocker = nil
 				} else {
 					if m.VolumeSource.Flocker == nil {
-						m.VolumeSource.Flocker = cborwire.New[FlockerVolumeSource](d)
+						m.VolumeSource.Flocker = new(FlockerVolumeSource)
 					}
 					(*m.VolumeSource.Flocker).DecodeCBOR(d)
 				}
@@ -207,7 +207,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.DownwardAPI = nil
 				} else {
 					if m.VolumeSource.DownwardAPI == nil {
-						m.VolumeSource.DownwardAPI = cborwire.New[DownwardAPIVolumeSource](d)
+						m.VolumeSource.DownwardAPI = new(DownwardAPIVolumeSource)
 					}
 					(*m.VolumeSource.DownwardAPI).DecodeCBOR(d)
 				}
@@ -219,7 +219,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.FC = nil
 				} else {
 					if m.VolumeSource.FC == nil {
-						m.VolumeSource.FC = cborwire.New[FCVolumeSource](d)
+						m.VolumeSource.FC = new(FCVolumeSource)
 					}
 					(*m.VolumeSource.FC).DecodeCBOR(d)
 				}
@@ -231,7 +231,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.AzureFile = nil
 				} else {
 					if m.VolumeSource.AzureFile == nil {
-						m.VolumeSource.AzureFile = cborwire.New[AzureFileVolumeSource](d)
+						m.VolumeSource.AzureFile = new(AzureFileVolumeSource)
 					}
 					(*m.VolumeSource.AzureFile).DecodeCBOR(d)
 				}
@@ -243,7 +243,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.ConfigMap = nil
 				} else {
 					if m.VolumeSource.ConfigMap == nil {
-						m.VolumeSource.ConfigMap = cborwire.New[ConfigMapVolumeSource](d)
+						m.VolumeSource.ConfigMap = new(ConfigMapVolumeSource)
 					}
 					(*m.VolumeSource.ConfigMap).DecodeCBOR(d)
 				}
@@ -255,7 +255,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.VsphereVolume = nil
 				} else {
 					if m.VolumeSource.VsphereVolume == nil {
-						m.VolumeSource.VsphereVolume = cborwire.New[VsphereVirtualDiskVolumeSource](d)
+						m.VolumeSource.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
 					}
 					(*m.VolumeSource.VsphereVolume).DecodeCBOR(d)
 				}
@@ -267,7 +267,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Quobyte = nil
 				} else {
 					if m.VolumeSource.Quobyte == nil {
-						m.VolumeSource.Quobyte = cborwire.New[QuobyteVolumeSource](d)
+						m.VolumeSource.Quobyte = new(QuobyteVolumeSource)
 					}
 					(*m.VolumeSource.Quobyte).DecodeCBOR(d)
 				}
@@ -279,7 +279,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.AzureDisk = nil
 				} else {
 					if m.VolumeSource.AzureDisk == nil {
-						m.VolumeSource.AzureDisk = cborwire.New[AzureDiskVolumeSource](d)
+						m.VolumeSource.AzureDisk = new(AzureDiskVolumeSource)
 					}
 					(*m.VolumeSource.AzureDisk).DecodeCBOR(d)
 				}
@@ -291,7 +291,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.PhotonPersistentDisk = nil
 				} else {
 					if m.VolumeSource.PhotonPersistentDisk == nil {
-						m.VolumeSource.PhotonPersistentDisk = cborwire.New[PhotonPersistentDiskVolumeSource](d)
+						m.VolumeSource.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
 					}
 					(*m.VolumeSource.PhotonPersistentDisk).DecodeCBOR(d)
 				}
@@ -303,7 +303,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Projected = nil
 				} else {
 					if m.VolumeSource.Projected == nil {
-						m.VolumeSource.Projected = cborwire.New[ProjectedVolumeSource](d)
+						m.VolumeSource.Projected = new(ProjectedVolumeSource)
 					}
 					(*m.VolumeSource.Projected).DecodeCBOR(d)
 				}
@@ -315,7 +315,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.PortworxVolume = nil
 				} else {
 					if m.VolumeSource.PortworxVolume == nil {
-						m.VolumeSource.PortworxVolume = cborwire.New[PortworxVolumeSource](d)
+						m.VolumeSource.PortworxVolume = new(PortworxVolumeSource)
 					}
 					(*m.VolumeSource.PortworxVolume).DecodeCBOR(d)
 				}
@@ -327,7 +327,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.ScaleIO = nil
 				} else {
 					if m.VolumeSource.ScaleIO == nil {
-						m.VolumeSource.ScaleIO = cborwire.New[ScaleIOVolumeSource](d)
+						m.VolumeSource.ScaleIO = new(ScaleIOVolumeSource)
 					}
 					(*m.VolumeSource.ScaleIO).DecodeCBOR(d)
 				}
@@ -339,7 +339,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.StorageOS = nil
 				} else {
 					if m.VolumeSource.StorageOS == nil {
-						m.VolumeSource.StorageOS = cborwire.New[StorageOSVolumeSource](d)
+						m.VolumeSource.StorageOS = new(StorageOSVolumeSource)
 					}
 					(*m.VolumeSource.StorageOS).DecodeCBOR(d)
 				}
@@ -351,7 +351,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.CSI = nil
 				} else {
 					if m.VolumeSource.CSI == nil {
-						m.VolumeSource.CSI = cborwire.New[CSIVolumeSource](d)
+						m.VolumeSource.CSI = new(CSIVolumeSource)
 					}
 					(*m.VolumeSource.CSI).DecodeCBOR(d)
 				}
@@ -363,7 +363,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Ephemeral = nil
 				} else {
 					if m.VolumeSource.Ephemeral == nil {
-						m.VolumeSource.Ephemeral = cborwire.New[EphemeralVolumeSource](d)
+						m.VolumeSource.Ephemeral = new(EphemeralVolumeSource)
 					}
 					(*m.VolumeSource.Ephemeral).DecodeCBOR(d)
 				}
@@ -375,7 +375,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Image = nil
 				} else {
 					if m.VolumeSource.Image == nil {
-						m.VolumeSource.Image = cborwire.New[ImageVolumeSource](d)
+						m.VolumeSource.Image = new(ImageVolumeSource)
 					}
 					(*m.VolumeSource.Image).DecodeCBOR(d)
 				}
@@ -403,7 +403,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HostPath = nil
 				} else {
 					if m.HostPath == nil {
-						m.HostPath = cborwire.New[HostPathVolumeSource](d)
+						m.HostPath = new(HostPathVolumeSource)
 					}
 					(*m.HostPath).DecodeCBOR(d)
 				}
@@ -415,7 +415,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EmptyDir = nil
 				} else {
 					if m.EmptyDir == nil {
-						m.EmptyDir = cborwire.New[EmptyDirVolumeSource](d)
+						m.EmptyDir = new(EmptyDirVolumeSource)
 					}
 					(*m.EmptyDir).DecodeCBOR(d)
 				}
@@ -427,7 +427,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.GCEPersistentDisk = nil
 				} else {
 					if m.GCEPersistentDisk == nil {
-						m.GCEPersistentDisk = cborwire.New[GCEPersistentDiskVolumeSource](d)
+						m.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
 					}
 					(*m.GCEPersistentDisk).DecodeCBOR(d)
 				}
@@ -439,7 +439,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AWSElasticBlockStore = nil
 				} else {
 					if m.AWSElasticBlockStore == nil {
-						m.AWSElasticBlockStore = cborwire.New[AWSElasticBlockStoreVolumeSource](d)
+						m.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
 					}
 					(*m.AWSElasticBlockStore).DecodeCBOR(d)
 				}
@@ -451,7 +451,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.GitRepo = nil
 				} else {
 					if m.GitRepo == nil {
-						m.GitRepo = cborwire.New[GitRepoVolumeSource](d)
+						m.GitRepo = new(GitRepoVolumeSource)
 					}
 					(*m.GitRepo).DecodeCBOR(d)
 				}
@@ -463,7 +463,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Secret = nil
 				} else {
 					if m.Secret == nil {
-						m.Secret = cborwire.New[SecretVolumeSource](d)
+						m.Secret = new(SecretVolumeSource)
 					}
 					(*m.Secret).DecodeCBOR(d)
 				}
@@ -475,7 +475,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NFS = nil
 				} else {
 					if m.NFS == nil {
-						m.NFS = cborwire.New[NFSVolumeSource](d)
+						m.NFS = new(NFSVolumeSource)
 					}
 					(*m.NFS).DecodeCBOR(d)
 				}
@@ -487,7 +487,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ISCSI = nil
 				} else {
 					if m.ISCSI == nil {
-						m.ISCSI = cborwire.New[ISCSIVolumeSource](d)
+						m.ISCSI = new(ISCSIVolumeSource)
 					}
 					(*m.ISCSI).DecodeCBOR(d)
 				}
@@ -499,7 +499,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Glusterfs = nil
 				} else {
 					if m.Glusterfs == nil {
-						m.Glusterfs = cborwire.New[GlusterfsVolumeSource](d)
+						m.Glusterfs = new(GlusterfsVolumeSource)
 					}
 					(*m.Glusterfs).DecodeCBOR(d)
 				}
@@ -511,7 +511,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeClaim = nil
 				} else {
 					if m.PersistentVolumeClaim == nil {
-						m.PersistentVolumeClaim = cborwire.New[PersistentVolumeClaimVolumeSource](d)
+						m.PersistentVolumeClaim = new(PersistentVolumeClaimVolumeSource)
 					}
 					(*m.PersistentVolumeClaim).DecodeCBOR(d)
 				}
@@ -523,7 +523,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RBD = nil
 				} else {
 					if m.RBD == nil {
-						m.RBD = cborwire.New[RBDVolumeSource](d)
+						m.RBD = new(RBDVolumeSource)
 					}
 					(*m.RBD).DecodeCBOR(d)
 				}
@@ -535,7 +535,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FlexVolume = nil
 				} else {
 					if m.FlexVolume == nil {
-						m.FlexVolume = cborwire.New[FlexVolumeSource](d)
+						m.FlexVolume = new(FlexVolumeSource)
 					}
 					(*m.FlexVolume).DecodeCBOR(d)
 				}
@@ -547,7 +547,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Cinder = nil
 				} else {
 					if m.Cinder == nil {
-						m.Cinder = cborwire.New[CinderVolumeSource](d)
+						m.Cinder = new(CinderVolumeSource)
 					}
 					(*m.Cinder).DecodeCBOR(d)
 				}
@@ -559,7 +559,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CephFS = nil
 				} else {
 					if m.CephFS == nil {
-						m.CephFS = cborwire.New[CephFSVolumeSource](d)
+						m.CephFS = new(CephFSVolumeSource)
 					}
 					(*m.CephFS).DecodeCBOR(d)
 				}
@@ -571,7 +571,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Flocker = nil
 				} else {
 					if m.Flocker == nil {
-						m.Flocker = cborwire.New[FlockerVolumeSource](d)
+						m.Flocker = new(FlockerVolumeSource)
 					}
 					(*m.Flocker).DecodeCBOR(d)
 				}
@@ -583,7 +583,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DownwardAPI = nil
 				} else {
 					if m.DownwardAPI == nil {
-						m.DownwardAPI = cborwire.New[DownwardAPIVolumeSource](d)
+						m.DownwardAPI = new(DownwardAPIVolumeSource)
 					}
 					(*m.DownwardAPI).DecodeCBOR(d)
 				}
@@ -595,7 +595,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FC = nil
 				} else {
 					if m.FC == nil {
-						m.FC = cborwire.New[FCVolumeSource](d)
+						m.FC = new(FCVolumeSource)
 					}
 					(*m.FC).DecodeCBOR(d)
 				}
@@ -607,7 +607,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AzureFile = nil
 				} else {
 					if m.AzureFile == nil {
-						m.AzureFile = cborwire.New[AzureFileVolumeSource](d)
+						m.AzureFile = new(AzureFileVolumeSource)
 					}
 					(*m.AzureFile).DecodeCBOR(d)
 				}
@@ -619,7 +619,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigMap = nil
 				} else {
 					if m.ConfigMap == nil {
-						m.ConfigMap = cborwire.New[ConfigMapVolumeSource](d)
+						m.ConfigMap = new(ConfigMapVolumeSource)
 					}
 					(*m.ConfigMap).DecodeCBOR(d)
 				}
@@ -631,7 +631,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VsphereVolume = nil
 				} else {
 					if m.VsphereVolume == nil {
-						m.VsphereVolume = cborwire.New[VsphereVirtualDiskVolumeSource](d)
+						m.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
 					}
 					(*m.VsphereVolume).DecodeCBOR(d)
 				}
@@ -643,7 +643,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Quobyte = nil
 				} else {
 					if m.Quobyte == nil {
-						m.Quobyte = cborwire.New[QuobyteVolumeSource](d)
+						m.Quobyte = new(QuobyteVolumeSource)
 					}
 					(*m.Quobyte).DecodeCBOR(d)
 				}
@@ -655,7 +655,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AzureDisk = nil
 				} else {
 					if m.AzureDisk == nil {
-						m.AzureDisk = cborwire.New[AzureDiskVolumeSource](d)
+						m.AzureDisk = new(AzureDiskVolumeSource)
 					}
 					(*m.AzureDisk).DecodeCBOR(d)
 				}
@@ -667,7 +667,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PhotonPersistentDisk = nil
 				} else {
 					if m.PhotonPersistentDisk == nil {
-						m.PhotonPersistentDisk = cborwire.New[PhotonPersistentDiskVolumeSource](d)
+						m.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
 					}
 					(*m.PhotonPersistentDisk).DecodeCBOR(d)
 				}
@@ -679,7 +679,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Projected = nil
 				} else {
 					if m.Projected == nil {
-						m.Projected = cborwire.New[ProjectedVolumeSource](d)
+						m.Projected = new(ProjectedVolumeSource)
 					}
 					(*m.Projected).DecodeCBOR(d)
 				}
@@ -691,7 +691,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PortworxVolume = nil
 				} else {
 					if m.PortworxVolume == nil {
-						m.PortworxVolume = cborwire.New[PortworxVolumeSource](d)
+						m.PortworxVolume = new(PortworxVolumeSource)
 					}
 					(*m.PortworxVolume).DecodeCBOR(d)
 				}
@@ -703,7 +703,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ScaleIO = nil
 				} else {
 					if m.ScaleIO == nil {
-						m.ScaleIO = cborwire.New[ScaleIOVolumeSource](d)
+						m.ScaleIO = new(ScaleIOVolumeSource)
 					}
 					(*m.ScaleIO).DecodeCBOR(d)
 				}
@@ -715,7 +715,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StorageOS = nil
 				} else {
 					if m.StorageOS == nil {
-						m.StorageOS = cborwire.New[StorageOSVolumeSource](d)
+						m.StorageOS = new(StorageOSVolumeSource)
 					}
 					(*m.StorageOS).DecodeCBOR(d)
 				}
@@ -727,7 +727,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CSI = nil
 				} else {
 					if m.CSI == nil {
-						m.CSI = cborwire.New[CSIVolumeSource](d)
+						m.CSI = new(CSIVolumeSource)
 					}
 					(*m.CSI).DecodeCBOR(d)
 				}
@@ -739,7 +739,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Ephemeral = nil
 				} else {
 					if m.Ephemeral == nil {
-						m.Ephemeral = cborwire.New[EphemeralVolumeSource](d)
+						m.Ephemeral = new(EphemeralVolumeSource)
 					}
 					(*m.Ephemeral).DecodeCBOR(d)
 				}
@@ -751,7 +751,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Image = nil
 				} else {
 					if m.Image == nil {
-						m.Image = cborwire.New[ImageVolumeSource](d)
+						m.Image = new(ImageVolumeSource)
 					}
 					(*m.Image).DecodeCBOR(d)
 				}
@@ -799,7 +799,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.GCEPersistentDisk = nil
 				} else {
 					if m.GCEPersistentDisk == nil {
-						m.GCEPersistentDisk = cborwire.New[GCEPersistentDiskVolumeSource](d)
+						m.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
 					}
 					(*m.GCEPersistentDisk).DecodeCBOR(d)
 				}
@@ -811,7 +811,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AWSElasticBlockStore = nil
 				} else {
 					if m.AWSElasticBlockStore == nil {
-						m.AWSElasticBlockStore = cborwire.New[AWSElasticBlockStoreVolumeSource](d)
+						m.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
 					}
 					(*m.AWSElasticBlockStore).DecodeCBOR(d)
 				}
@@ -823,7 +823,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HostPath = nil
 				} else {
 					if m.HostPath == nil {
-						m.HostPath = cborwire.New[HostPathVolumeSource](d)
+						m.HostPath = new(HostPathVolumeSource)
 					}
 					(*m.HostPath).DecodeCBOR(d)
 				}
@@ -835,7 +835,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Glusterfs = nil
 				} else {
 					if m.Glusterfs == nil {
-						m.Glusterfs = cborwire.New[GlusterfsPersistentVolumeSource](d)
+						m.Glusterfs = new(GlusterfsPersistentVolumeSource)
 					}
 					(*m.Glusterfs).DecodeCBOR(d)
 				}
@@ -847,7 +847,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NFS = nil
 				} else {
 					if m.NFS == nil {
-						m.NFS = cborwire.New[NFSVolumeSource](d)
+						m.NFS = new(NFSVolumeSource)
 					}
 					(*m.NFS).DecodeCBOR(d)
 				}
@@ -859,7 +859,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RBD = nil
 				} else {
 					if m.RBD == nil {
-						m.RBD = cborwire.New[RBDPersistentVolumeSource](d)
+						m.RBD = new(RBDPersistentVolumeSource)
 					}
 					(*m.RBD).DecodeCBOR(d)
 				}
@@ -871,7 +871,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ISCSI = nil
 				} else {
 					if m.ISCSI == nil {
-						m.ISCSI = cborwire.New[ISCSIPersistentVolumeSource](d)
+						m.ISCSI = new(ISCSIPersistentVolumeSource)
 					}
 					(*m.ISCSI).DecodeCBOR(d)
 				}
@@ -883,7 +883,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Cinder = nil
 				} else {
 					if m.Cinder == nil {
-						m.Cinder = cborwire.New[CinderPersistentVolumeSource](d)
+						m.Cinder = new(CinderPersistentVolumeSource)
 					}
 					(*m.Cinder).DecodeCBOR(d)
 				}
@@ -895,7 +895,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CephFS = nil
 				} else {
 					if m.CephFS == nil {
-						m.CephFS = cborwire.New[CephFSPersistentVolumeSource](d)
+						m.CephFS = new(CephFSPersistentVolumeSource)
 					}
 					(*m.CephFS).DecodeCBOR(d)
 				}
@@ -907,7 +907,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FC = nil
 				} else {
 					if m.FC == nil {
-						m.FC = cborwire.New[FCVolumeSource](d)
+						m.FC = new(FCVolumeSource)
 					}
 					(*m.FC).DecodeCBOR(d)
 				}
@@ -919,7 +919,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Flocker = nil
 				} else {
 					if m.Flocker == nil {
-						m.Flocker = cborwire.New[FlockerVolumeSource](d)
+						m.Flocker = new(FlockerVolumeSource)
 					}
 					(*m.Flocker).DecodeCBOR(d)
 				}
@@ -931,7 +931,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FlexVolume = nil
 				} else {
 					if m.FlexVolume == nil {
-						m.FlexVolume = cborwire.New[FlexPersistentVolumeSource](d)
+						m.FlexVolume = new(FlexPersistentVolumeSource)
 					}
 					(*m.FlexVolume).DecodeCBOR(d)
 				}
@@ -943,7 +943,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AzureFile = nil
 				} else {
 					if m.AzureFile == nil {
-						m.AzureFile = cborwire.New[AzureFilePersistentVolumeSource](d)
+						m.AzureFile = new(AzureFilePersistentVolumeSource)
 					}
 					(*m.AzureFile).DecodeCBOR(d)
 				}
@@ -955,7 +955,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VsphereVolume = nil
 				} else {
 					if m.VsphereVolume == nil {
-						m.VsphereVolume = cborwire.New[VsphereVirtualDiskVolumeSource](d)
+						m.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
 					}
 					(*m.VsphereVolume).DecodeCBOR(d)
 				}
@@ -967,7 +967,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Quobyte = nil
 				} else {
 					if m.Quobyte == nil {
-						m.Quobyte = cborwire.New[QuobyteVolumeSource](d)
+						m.Quobyte = new(QuobyteVolumeSource)
 					}
 					(*m.Quobyte).DecodeCBOR(d)
 				}
@@ -979,7 +979,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AzureDisk = nil
 				} else {
 					if m.AzureDisk == nil {
-						m.AzureDisk = cborwire.New[AzureDiskVolumeSource](d)
+						m.AzureDisk = new(AzureDiskVolumeSource)
 					}
 					(*m.AzureDisk).DecodeCBOR(d)
 				}
@@ -991,7 +991,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PhotonPersistentDisk = nil
 				} else {
 					if m.PhotonPersistentDisk == nil {
-						m.PhotonPersistentDisk = cborwire.New[PhotonPersistentDiskVolumeSource](d)
+						m.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
 					}
 					(*m.PhotonPersistentDisk).DecodeCBOR(d)
 				}
@@ -1003,7 +1003,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PortworxVolume = nil
 				} else {
 					if m.PortworxVolume == nil {
-						m.PortworxVolume = cborwire.New[PortworxVolumeSource](d)
+						m.PortworxVolume = new(PortworxVolumeSource)
 					}
 					(*m.PortworxVolume).DecodeCBOR(d)
 				}
@@ -1015,7 +1015,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ScaleIO = nil
 				} else {
 					if m.ScaleIO == nil {
-						m.ScaleIO = cborwire.New[ScaleIOPersistentVolumeSource](d)
+						m.ScaleIO = new(ScaleIOPersistentVolumeSource)
 					}
 					(*m.ScaleIO).DecodeCBOR(d)
 				}
@@ -1027,7 +1027,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Local = nil
 				} else {
 					if m.Local == nil {
-						m.Local = cborwire.New[LocalVolumeSource](d)
+						m.Local = new(LocalVolumeSource)
 					}
 					(*m.Local).DecodeCBOR(d)
 				}
@@ -1039,7 +1039,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StorageOS = nil
 				} else {
 					if m.StorageOS == nil {
-						m.StorageOS = cborwire.New[StorageOSPersistentVolumeSource](d)
+						m.StorageOS = new(StorageOSPersistentVolumeSource)
 					}
 					(*m.StorageOS).DecodeCBOR(d)
 				}
@@ -1051,7 +1051,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CSI = nil
 				} else {
 					if m.CSI == nil {
-						m.CSI = cborwire.New[CSIPersistentVolumeSource](d)
+						m.CSI = new(CSIPersistentVolumeSource)
 					}
 					(*m.CSI).DecodeCBOR(d)
 				}
@@ -1107,7 +1107,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.GCEPersistentDisk = nil
 				} else {
 					if m.PersistentVolumeSource.GCEPersistentDisk == nil {
-						m.PersistentVolumeSource.GCEPersistentDisk = cborwire.New[GCEPersistentDiskVolumeSource](d)
+						m.PersistentVolumeSource.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
 					}
 					(*m.PersistentVolumeSource.GCEPersistentDisk).DecodeCBOR(d)
 				}
@@ -1119,7 +1119,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.AWSElasticBlockStore = nil
 				} else {
 					if m.PersistentVolumeSource.AWSElasticBlockStore == nil {
-						m.PersistentVolumeSource.AWSElasticBlockStore = cborwire.New[AWSElasticBlockStoreVolumeSource](d)
+						m.PersistentVolumeSource.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
 					}
 					(*m.PersistentVolumeSource.AWSElasticBlockStore).DecodeCBOR(d)
 				}
@@ -1131,7 +1131,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.HostPath = nil
 				} else {
 					if m.PersistentVolumeSource.HostPath == nil {
-						m.PersistentVolumeSource.HostPath = cborwire.New[HostPathVolumeSource](d)
+						m.PersistentVolumeSource.HostPath = new(HostPathVolumeSource)
 					}
 					(*m.PersistentVolumeSource.HostPath).DecodeCBOR(d)
 				}
@@ -1143,7 +1143,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.Glusterfs = nil
 				} else {
 					if m.PersistentVolumeSource.Glusterfs == nil {
-						m.PersistentVolumeSource.Glusterfs = cborwire.New[GlusterfsPersistentVolumeSource](d)
+						m.PersistentVolumeSource.Glusterfs = new(GlusterfsPersistentVolumeSource)
 					}
 					(*m.PersistentVolumeSource.Glusterfs).DecodeCBOR(d)
 				}
@@ -1155,7 +1155,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.NFS = nil
 				} else {
 					if m.PersistentVolumeSource.NFS == nil {
-						m.PersistentVolumeSource.NFS = cborwire.New[NFSVolumeSource](d)
+						m.PersistentVolumeSource.NFS = new(NFSVolumeSource)
 					}
 					(*m.PersistentVolumeSource.NFS).DecodeCBOR(d)
 				}
@@ -1167,7 +1167,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.RBD = nil
 				} else {
 					if m.PersistentVolumeSource.RBD == nil {
-						m.PersistentVolumeSource.RBD = cborwire.New[RBDPersistentVolumeSource](d)
+						m.PersistentVolumeSource.RBD = new(RBDPersistentVolumeSource)
 					}
 					(*m.PersistentVolumeSource.RBD).DecodeCBOR(d)
 				}
@@ -1179,7 +1179,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.ISCSI = nil
 				} else {
 					if m.PersistentVolumeSource.ISCSI == nil {
-						m.PersistentVolumeSource.ISCSI = cborwire.New[ISCSIPersistentVolumeSource](d)
+						m.PersistentVolumeSource.ISCSI = new(ISCSIPersistentVolumeSource)
 					}
 					(*m.PersistentVolumeSource.ISCSI).DecodeCBOR(d)
 				}
@@ -1191,7 +1191,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.Cinder = nil
 				} else {
 					if m.PersistentVolumeSource.Cinder == nil {
-						m.PersistentVolumeSource.Cinder = cborwire.New[CinderPersistentVolumeSource](d)
+						m.PersistentVolumeSource.Cinder = new(CinderPersistentVolumeSource)
 					}
 					(*m.PersistentVolumeSource.Cinder).DecodeCBOR(d)
 				}
@@ -1203,7 +1203,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.CephFS = nil
 				} else {
 					if m.PersistentVolumeSource.CephFS == nil {
-						m.PersistentVolumeSource.CephFS = cborwire.New[CephFSPersistentVolumeSource](d)
+						m.PersistentVolumeSource.CephFS = new(CephFSPersistentVolumeSource)
 					}
 					(*m.PersistentVolumeSource.CephFS).DecodeCBOR(d)
 				}
@@ -1215,7 +1215,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.FC = nil
 				} else {
 					if m.PersistentVolumeSource.FC == nil {
-						m.PersistentVolumeSource.FC = cborwire.New[FCVolumeSource](d)
+						m.PersistentVolumeSource.FC = new(FCVolumeSource)
 					}
 					(*m.PersistentVolumeSource.FC).DecodeCBOR(d)
 				}
@@ -1227,7 +1227,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.Flocker = nil
 				} else {
 					if m.PersistentVolumeSource.Flocker == nil {
-						m.PersistentVolumeSource.Flocker = cborwire.New[FlockerVolumeSource](d)
+						m.PersistentVolumeSource.Flocker = new(FlockerVolumeSource)
 					}
 					(*m.PersistentVolumeSource.Flocker).DecodeCBOR(d)
 				}
@@ -1239,7 +1239,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.FlexVolume = nil
 				} else {
 					if m.PersistentVolumeSource.FlexVolume == nil {
-						m.PersistentVolumeSource.FlexVolume = cborwire.New[FlexPersistentVolumeSource](d)
+						m.PersistentVolumeSource.FlexVolume = new(FlexPersistentVolumeSource)
 					}
 					(*m.PersistentVolumeSource.FlexVolume).DecodeCBOR(d)
 				}
@@ -1251,7 +1251,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.AzureFile = nil
 				} else {
 					if m.PersistentVolumeSource.AzureFile == nil {
-						m.PersistentVolumeSource.AzureFile = cborwire.New[AzureFilePersistentVolumeSource](d)
+						m.PersistentVolumeSource.AzureFile = new(AzureFilePersistentVolumeSource)
 					}
 					(*m.PersistentVolumeSource.AzureFile).DecodeCBOR(d)
 				}
@@ -1263,7 +1263,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.VsphereVolume = nil
 				} else {
 					if m.PersistentVolumeSource.VsphereVolume == nil {
-						m.PersistentVolumeSource.VsphereVolume = cborwire.New[VsphereVirtualDiskVolumeSource](d)
+						m.PersistentVolumeSource.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
 					}
 					(*m.PersistentVolumeSource.VsphereVolume).DecodeCBOR(d)
 				}
@@ -1275,7 +1275,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.Quobyte = nil
 				} else {
 					if m.PersistentVolumeSource.Quobyte == nil {
-						m.PersistentVolumeSource.Quobyte = cborwire.New[QuobyteVolumeSource](d)
+						m.PersistentVolumeSource.Quobyte = new(QuobyteVolumeSource)
 					}
 					(*m.PersistentVolumeSource.Quobyte).DecodeCBOR(d)
 				}
@@ -1287,7 +1287,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.AzureDisk = nil
 				} else {
 					if m.PersistentVolumeSource.AzureDisk == nil {
-						m.PersistentVolumeSource.AzureDisk = cborwire.New[AzureDiskVolumeSource](d)
+						m.PersistentVolumeSource.AzureDisk = new(AzureDiskVolumeSource)
 					}
 					(*m.PersistentVolumeSource.AzureDisk).DecodeCBOR(d)
 				}
@@ -1299,7 +1299,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.PhotonPersistentDisk = nil
 				} else {
 					if m.PersistentVolumeSource.PhotonPersistentDisk == nil {
-						m.PersistentVolumeSource.PhotonPersistentDisk = cborwire.New[PhotonPersistentDiskVolumeSource](d)
+						m.PersistentVolumeSource.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
 					}
 					(*m.PersistentVolumeSource.PhotonPersistentDisk).DecodeCBOR(d)
 				}
@@ -1311,7 +1311,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.PortworxVolume = nil
 				} else {
 					if m.PersistentVolumeSource.PortworxVolume == nil {
-						m.PersistentVolumeSource.PortworxVolume = cborwire.New[PortworxVolumeSource](d)
+						m.PersistentVolumeSource.PortworxVolume = new(PortworxVolumeSource)
 					}
 					(*m.PersistentVolumeSource.PortworxVolume).DecodeCBOR(d)
 				}
@@ -1323,7 +1323,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.ScaleIO = nil
 				} else {
 					if m.PersistentVolumeSource.ScaleIO == nil {
-						m.PersistentVolumeSource.ScaleIO = cborwire.New[ScaleIOPersistentVolumeSource](d)
+						m.PersistentVolumeSource.ScaleIO = new(ScaleIOPersistentVolumeSource)
 					}
 					(*m.PersistentVolumeSource.ScaleIO).DecodeCBOR(d)
 				}
@@ -1335,7 +1335,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.Local = nil
 				} else {
 					if m.PersistentVolumeSource.Local == nil {
-						m.PersistentVolumeSource.Local = cborwire.New[LocalVolumeSource](d)
+						m.PersistentVolumeSource.Local = new(LocalVolumeSource)
 					}
 					(*m.PersistentVolumeSource.Local).DecodeCBOR(d)
 				}
@@ -1347,7 +1347,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.StorageOS = nil
 				} else {
 					if m.PersistentVolumeSource.StorageOS == nil {
-						m.PersistentVolumeSource.StorageOS = cborwire.New[StorageOSPersistentVolumeSource](d)
+						m.PersistentVolumeSource.StorageOS = new(StorageOSPersistentVolumeSource)
 					}
 					(*m.PersistentVolumeSource.StorageOS).DecodeCBOR(d)
 				}
@@ -1359,7 +1359,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.CSI = nil
 				} else {
 					if m.PersistentVolumeSource.CSI == nil {
-						m.PersistentVolumeSource.CSI = cborwire.New[CSIPersistentVolumeSource](d)
+						m.PersistentVolumeSource.CSI = new(CSIPersistentVolumeSource)
 					}
 					(*m.PersistentVolumeSource.CSI).DecodeCBOR(d)
 				}
@@ -1392,7 +1392,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ClaimRef = nil
 				} else {
 					if m.ClaimRef == nil {
-						m.ClaimRef = cborwire.New[ObjectReference](d)
+						m.ClaimRef = new(ObjectReference)
 					}
 					(*m.ClaimRef).DecodeCBOR(d)
 				}
@@ -1441,7 +1441,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodeAffinity = nil
 				} else {
 					if m.NodeAffinity == nil {
-						m.NodeAffinity = cborwire.New[VolumeNodeAffinity](d)
+						m.NodeAffinity = new(VolumeNodeAffinity)
 					}
 					(*m.NodeAffinity).DecodeCBOR(d)
 				}
@@ -1481,7 +1481,7 @@ func (m *VolumeNodeAffinity) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Required = nil
 				} else {
 					if m.Required == nil {
-						m.Required = cborwire.New[NodeSelector](d)
+						m.Required = new(NodeSelector)
 					}
 					(*m.Required).DecodeCBOR(d)
 				}
@@ -1515,7 +1515,7 @@ func (m *PersistentVolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastPhaseTransitionTime = nil
 				} else {
 					if m.LastPhaseTransitionTime == nil {
-						m.LastPhaseTransitionTime = cborwire.New[metav1.Time](d)
+						m.LastPhaseTransitionTime = new(metav1.Time)
 					}
 					(*m.LastPhaseTransitionTime).DecodeCBOR(d)
 				}
@@ -1676,7 +1676,7 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = cborwire.New[metav1.LabelSelector](d)
+						m.Selector = new(metav1.LabelSelector)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -1716,7 +1716,7 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DataSource = nil
 				} else {
 					if m.DataSource == nil {
-						m.DataSource = cborwire.New[TypedLocalObjectReference](d)
+						m.DataSource = new(TypedLocalObjectReference)
 					}
 					(*m.DataSource).DecodeCBOR(d)
 				}
@@ -1728,7 +1728,7 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DataSourceRef = nil
 				} else {
 					if m.DataSourceRef == nil {
-						m.DataSourceRef = cborwire.New[TypedObjectReference](d)
+						m.DataSourceRef = new(TypedObjectReference)
 					}
 					(*m.DataSourceRef).DecodeCBOR(d)
 				}
@@ -1922,7 +1922,7 @@ func (m *PersistentVolumeClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ModifyVolumeStatus = nil
 				} else {
 					if m.ModifyVolumeStatus == nil {
-						m.ModifyVolumeStatus = cborwire.New[ModifyVolumeStatus](d)
+						m.ModifyVolumeStatus = new(ModifyVolumeStatus)
 					}
 					(*m.ModifyVolumeStatus).DecodeCBOR(d)
 				}
@@ -1982,7 +1982,7 @@ func (m *EmptyDirVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SizeLimit = nil
 				} else {
 					if m.SizeLimit == nil {
-						m.SizeLimit = cborwire.New[quantity.Quantity](d)
+						m.SizeLimit = new(quantity.Quantity)
 					}
 					(*m.SizeLimit).DecodeCBOR(d)
 				}
@@ -2097,7 +2097,7 @@ func (m *RBDVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[LocalObjectReference](d)
+						m.SecretRef = new(LocalObjectReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -2158,7 +2158,7 @@ func (m *RBDPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[SecretReference](d)
+						m.SecretRef = new(SecretReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -2194,7 +2194,7 @@ func (m *CinderVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[LocalObjectReference](d)
+						m.SecretRef = new(LocalObjectReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -2228,7 +2228,7 @@ func (m *CinderPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[SecretReference](d)
+						m.SecretRef = new(SecretReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -2283,7 +2283,7 @@ func (m *CephFSVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[LocalObjectReference](d)
+						m.SecretRef = new(LocalObjectReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -2360,7 +2360,7 @@ func (m *CephFSPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[SecretReference](d)
+						m.SecretRef = new(SecretReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -2466,7 +2466,7 @@ func (m *FlexPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[SecretReference](d)
+						m.SecretRef = new(SecretReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -2502,7 +2502,7 @@ func (m *FlexVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[LocalObjectReference](d)
+						m.SecretRef = new(LocalObjectReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -2753,7 +2753,7 @@ func (m *ISCSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[LocalObjectReference](d)
+						m.SecretRef = new(LocalObjectReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -2830,7 +2830,7 @@ func (m *ISCSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[SecretReference](d)
+						m.SecretRef = new(SecretReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -3138,7 +3138,7 @@ func (m *ScaleIOVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[LocalObjectReference](d)
+						m.SecretRef = new(LocalObjectReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -3184,7 +3184,7 @@ func (m *ScaleIOPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[SecretReference](d)
+						m.SecretRef = new(SecretReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -3234,7 +3234,7 @@ func (m *StorageOSVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[LocalObjectReference](d)
+						m.SecretRef = new(LocalObjectReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -3270,7 +3270,7 @@ func (m *StorageOSPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error 
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[ObjectReference](d)
+						m.SecretRef = new(ObjectReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -3468,7 +3468,7 @@ func (m *ClusterTrustBundleProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LabelSelector = nil
 				} else {
 					if m.LabelSelector == nil {
-						m.LabelSelector = cborwire.New[metav1.LabelSelector](d)
+						m.LabelSelector = new(metav1.LabelSelector)
 					}
 					(*m.LabelSelector).DecodeCBOR(d)
 				}
@@ -3599,7 +3599,7 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Secret = nil
 				} else {
 					if m.Secret == nil {
-						m.Secret = cborwire.New[SecretProjection](d)
+						m.Secret = new(SecretProjection)
 					}
 					(*m.Secret).DecodeCBOR(d)
 				}
@@ -3611,7 +3611,7 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DownwardAPI = nil
 				} else {
 					if m.DownwardAPI == nil {
-						m.DownwardAPI = cborwire.New[DownwardAPIProjection](d)
+						m.DownwardAPI = new(DownwardAPIProjection)
 					}
 					(*m.DownwardAPI).DecodeCBOR(d)
 				}
@@ -3623,7 +3623,7 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigMap = nil
 				} else {
 					if m.ConfigMap == nil {
-						m.ConfigMap = cborwire.New[ConfigMapProjection](d)
+						m.ConfigMap = new(ConfigMapProjection)
 					}
 					(*m.ConfigMap).DecodeCBOR(d)
 				}
@@ -3635,7 +3635,7 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ServiceAccountToken = nil
 				} else {
 					if m.ServiceAccountToken == nil {
-						m.ServiceAccountToken = cborwire.New[ServiceAccountTokenProjection](d)
+						m.ServiceAccountToken = new(ServiceAccountTokenProjection)
 					}
 					(*m.ServiceAccountToken).DecodeCBOR(d)
 				}
@@ -3647,7 +3647,7 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ClusterTrustBundle = nil
 				} else {
 					if m.ClusterTrustBundle == nil {
-						m.ClusterTrustBundle = cborwire.New[ClusterTrustBundleProjection](d)
+						m.ClusterTrustBundle = new(ClusterTrustBundleProjection)
 					}
 					(*m.ClusterTrustBundle).DecodeCBOR(d)
 				}
@@ -3659,7 +3659,7 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodCertificate = nil
 				} else {
 					if m.PodCertificate == nil {
-						m.PodCertificate = cborwire.New[PodCertificateProjection](d)
+						m.PodCertificate = new(PodCertificateProjection)
 					}
 					(*m.PodCertificate).DecodeCBOR(d)
 				}
@@ -3759,7 +3759,7 @@ func (m *CSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ControllerPublishSecretRef = nil
 				} else {
 					if m.ControllerPublishSecretRef == nil {
-						m.ControllerPublishSecretRef = cborwire.New[SecretReference](d)
+						m.ControllerPublishSecretRef = new(SecretReference)
 					}
 					(*m.ControllerPublishSecretRef).DecodeCBOR(d)
 				}
@@ -3771,7 +3771,7 @@ func (m *CSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodeStageSecretRef = nil
 				} else {
 					if m.NodeStageSecretRef == nil {
-						m.NodeStageSecretRef = cborwire.New[SecretReference](d)
+						m.NodeStageSecretRef = new(SecretReference)
 					}
 					(*m.NodeStageSecretRef).DecodeCBOR(d)
 				}
@@ -3783,7 +3783,7 @@ func (m *CSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodePublishSecretRef = nil
 				} else {
 					if m.NodePublishSecretRef == nil {
-						m.NodePublishSecretRef = cborwire.New[SecretReference](d)
+						m.NodePublishSecretRef = new(SecretReference)
 					}
 					(*m.NodePublishSecretRef).DecodeCBOR(d)
 				}
@@ -3795,7 +3795,7 @@ func (m *CSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ControllerExpandSecretRef = nil
 				} else {
 					if m.ControllerExpandSecretRef == nil {
-						m.ControllerExpandSecretRef = cborwire.New[SecretReference](d)
+						m.ControllerExpandSecretRef = new(SecretReference)
 					}
 					(*m.ControllerExpandSecretRef).DecodeCBOR(d)
 				}
@@ -3807,7 +3807,7 @@ func (m *CSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodeExpandSecretRef = nil
 				} else {
 					if m.NodeExpandSecretRef == nil {
-						m.NodeExpandSecretRef = cborwire.New[SecretReference](d)
+						m.NodeExpandSecretRef = new(SecretReference)
 					}
 					(*m.NodeExpandSecretRef).DecodeCBOR(d)
 				}
@@ -3863,7 +3863,7 @@ func (m *CSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodePublishSecretRef = nil
 				} else {
 					if m.NodePublishSecretRef == nil {
-						m.NodePublishSecretRef = cborwire.New[LocalObjectReference](d)
+						m.NodePublishSecretRef = new(LocalObjectReference)
 					}
 					(*m.NodePublishSecretRef).DecodeCBOR(d)
 				}
@@ -3891,7 +3891,7 @@ func (m *EphemeralVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeClaimTemplate = nil
 				} else {
 					if m.VolumeClaimTemplate == nil {
-						m.VolumeClaimTemplate = cborwire.New[PersistentVolumeClaimTemplate](d)
+						m.VolumeClaimTemplate = new(PersistentVolumeClaimTemplate)
 					}
 					(*m.VolumeClaimTemplate).DecodeCBOR(d)
 				}
@@ -4039,7 +4039,7 @@ func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ValueFrom = nil
 				} else {
 					if m.ValueFrom == nil {
-						m.ValueFrom = cborwire.New[EnvVarSource](d)
+						m.ValueFrom = new(EnvVarSource)
 					}
 					(*m.ValueFrom).DecodeCBOR(d)
 				}
@@ -4067,7 +4067,7 @@ func (m *EnvVarSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FieldRef = nil
 				} else {
 					if m.FieldRef == nil {
-						m.FieldRef = cborwire.New[ObjectFieldSelector](d)
+						m.FieldRef = new(ObjectFieldSelector)
 					}
 					(*m.FieldRef).DecodeCBOR(d)
 				}
@@ -4079,7 +4079,7 @@ func (m *EnvVarSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceFieldRef = nil
 				} else {
 					if m.ResourceFieldRef == nil {
-						m.ResourceFieldRef = cborwire.New[ResourceFieldSelector](d)
+						m.ResourceFieldRef = new(ResourceFieldSelector)
 					}
 					(*m.ResourceFieldRef).DecodeCBOR(d)
 				}
@@ -4091,7 +4091,7 @@ func (m *EnvVarSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigMapKeyRef = nil
 				} else {
 					if m.ConfigMapKeyRef == nil {
-						m.ConfigMapKeyRef = cborwire.New[ConfigMapKeySelector](d)
+						m.ConfigMapKeyRef = new(ConfigMapKeySelector)
 					}
 					(*m.ConfigMapKeyRef).DecodeCBOR(d)
 				}
@@ -4103,7 +4103,7 @@ func (m *EnvVarSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretKeyRef = nil
 				} else {
 					if m.SecretKeyRef == nil {
-						m.SecretKeyRef = cborwire.New[SecretKeySelector](d)
+						m.SecretKeyRef = new(SecretKeySelector)
 					}
 					(*m.SecretKeyRef).DecodeCBOR(d)
 				}
@@ -4115,7 +4115,7 @@ func (m *EnvVarSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FileKeyRef = nil
 				} else {
 					if m.FileKeyRef == nil {
-						m.FileKeyRef = cborwire.New[FileKeySelector](d)
+						m.FileKeyRef = new(FileKeySelector)
 					}
 					(*m.FileKeyRef).DecodeCBOR(d)
 				}
@@ -4285,7 +4285,7 @@ func (m *EnvFromSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigMapRef = nil
 				} else {
 					if m.ConfigMapRef == nil {
-						m.ConfigMapRef = cborwire.New[ConfigMapEnvSource](d)
+						m.ConfigMapRef = new(ConfigMapEnvSource)
 					}
 					(*m.ConfigMapRef).DecodeCBOR(d)
 				}
@@ -4297,7 +4297,7 @@ func (m *EnvFromSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = cborwire.New[SecretEnvSource](d)
+						m.SecretRef = new(SecretEnvSource)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -4555,7 +4555,7 @@ func (m *Probe) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProbeHandler.Exec = nil
 				} else {
 					if m.ProbeHandler.Exec == nil {
-						m.ProbeHandler.Exec = cborwire.New[ExecAction](d)
+						m.ProbeHandler.Exec = new(ExecAction)
 					}
 					(*m.ProbeHandler.Exec).DecodeCBOR(d)
 				}
@@ -4567,7 +4567,7 @@ func (m *Probe) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProbeHandler.HTTPGet = nil
 				} else {
 					if m.ProbeHandler.HTTPGet == nil {
-						m.ProbeHandler.HTTPGet = cborwire.New[HTTPGetAction](d)
+						m.ProbeHandler.HTTPGet = new(HTTPGetAction)
 					}
 					(*m.ProbeHandler.HTTPGet).DecodeCBOR(d)
 				}
@@ -4579,7 +4579,7 @@ func (m *Probe) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProbeHandler.TCPSocket = nil
 				} else {
 					if m.ProbeHandler.TCPSocket == nil {
-						m.ProbeHandler.TCPSocket = cborwire.New[TCPSocketAction](d)
+						m.ProbeHandler.TCPSocket = new(TCPSocketAction)
 					}
 					(*m.ProbeHandler.TCPSocket).DecodeCBOR(d)
 				}
@@ -4591,7 +4591,7 @@ func (m *Probe) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProbeHandler.GRPC = nil
 				} else {
 					if m.ProbeHandler.GRPC == nil {
-						m.ProbeHandler.GRPC = cborwire.New[GRPCAction](d)
+						m.ProbeHandler.GRPC = new(GRPCAction)
 					}
 					(*m.ProbeHandler.GRPC).DecodeCBOR(d)
 				}
@@ -5009,7 +5009,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LivenessProbe = nil
 				} else {
 					if m.LivenessProbe == nil {
-						m.LivenessProbe = cborwire.New[Probe](d)
+						m.LivenessProbe = new(Probe)
 					}
 					(*m.LivenessProbe).DecodeCBOR(d)
 				}
@@ -5021,7 +5021,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ReadinessProbe = nil
 				} else {
 					if m.ReadinessProbe == nil {
-						m.ReadinessProbe = cborwire.New[Probe](d)
+						m.ReadinessProbe = new(Probe)
 					}
 					(*m.ReadinessProbe).DecodeCBOR(d)
 				}
@@ -5033,7 +5033,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StartupProbe = nil
 				} else {
 					if m.StartupProbe == nil {
-						m.StartupProbe = cborwire.New[Probe](d)
+						m.StartupProbe = new(Probe)
 					}
 					(*m.StartupProbe).DecodeCBOR(d)
 				}
@@ -5045,7 +5045,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Lifecycle = nil
 				} else {
 					if m.Lifecycle == nil {
-						m.Lifecycle = cborwire.New[Lifecycle](d)
+						m.Lifecycle = new(Lifecycle)
 					}
 					(*m.Lifecycle).DecodeCBOR(d)
 				}
@@ -5063,7 +5063,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecurityContext = nil
 				} else {
 					if m.SecurityContext == nil {
-						m.SecurityContext = cborwire.New[SecurityContext](d)
+						m.SecurityContext = new(SecurityContext)
 					}
 					(*m.SecurityContext).DecodeCBOR(d)
 				}
@@ -5097,7 +5097,7 @@ func (m *ProbeHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Exec = nil
 				} else {
 					if m.Exec == nil {
-						m.Exec = cborwire.New[ExecAction](d)
+						m.Exec = new(ExecAction)
 					}
 					(*m.Exec).DecodeCBOR(d)
 				}
@@ -5109,7 +5109,7 @@ func (m *ProbeHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HTTPGet = nil
 				} else {
 					if m.HTTPGet == nil {
-						m.HTTPGet = cborwire.New[HTTPGetAction](d)
+						m.HTTPGet = new(HTTPGetAction)
 					}
 					(*m.HTTPGet).DecodeCBOR(d)
 				}
@@ -5121,7 +5121,7 @@ func (m *ProbeHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TCPSocket = nil
 				} else {
 					if m.TCPSocket == nil {
-						m.TCPSocket = cborwire.New[TCPSocketAction](d)
+						m.TCPSocket = new(TCPSocketAction)
 					}
 					(*m.TCPSocket).DecodeCBOR(d)
 				}
@@ -5133,7 +5133,7 @@ func (m *ProbeHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.GRPC = nil
 				} else {
 					if m.GRPC == nil {
-						m.GRPC = cborwire.New[GRPCAction](d)
+						m.GRPC = new(GRPCAction)
 					}
 					(*m.GRPC).DecodeCBOR(d)
 				}
@@ -5161,7 +5161,7 @@ func (m *LifecycleHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Exec = nil
 				} else {
 					if m.Exec == nil {
-						m.Exec = cborwire.New[ExecAction](d)
+						m.Exec = new(ExecAction)
 					}
 					(*m.Exec).DecodeCBOR(d)
 				}
@@ -5173,7 +5173,7 @@ func (m *LifecycleHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HTTPGet = nil
 				} else {
 					if m.HTTPGet == nil {
-						m.HTTPGet = cborwire.New[HTTPGetAction](d)
+						m.HTTPGet = new(HTTPGetAction)
 					}
 					(*m.HTTPGet).DecodeCBOR(d)
 				}
@@ -5185,7 +5185,7 @@ func (m *LifecycleHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TCPSocket = nil
 				} else {
 					if m.TCPSocket == nil {
-						m.TCPSocket = cborwire.New[TCPSocketAction](d)
+						m.TCPSocket = new(TCPSocketAction)
 					}
 					(*m.TCPSocket).DecodeCBOR(d)
 				}
@@ -5197,7 +5197,7 @@ func (m *LifecycleHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Sleep = nil
 				} else {
 					if m.Sleep == nil {
-						m.Sleep = cborwire.New[SleepAction](d)
+						m.Sleep = new(SleepAction)
 					}
 					(*m.Sleep).DecodeCBOR(d)
 				}
@@ -5225,7 +5225,7 @@ func (m *Lifecycle) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PostStart = nil
 				} else {
 					if m.PostStart == nil {
-						m.PostStart = cborwire.New[LifecycleHandler](d)
+						m.PostStart = new(LifecycleHandler)
 					}
 					(*m.PostStart).DecodeCBOR(d)
 				}
@@ -5237,7 +5237,7 @@ func (m *Lifecycle) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PreStop = nil
 				} else {
 					if m.PreStop == nil {
-						m.PreStop = cborwire.New[LifecycleHandler](d)
+						m.PreStop = new(LifecycleHandler)
 					}
 					(*m.PreStop).DecodeCBOR(d)
 				}
@@ -5345,7 +5345,7 @@ func (m *ContainerState) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Waiting = nil
 				} else {
 					if m.Waiting == nil {
-						m.Waiting = cborwire.New[ContainerStateWaiting](d)
+						m.Waiting = new(ContainerStateWaiting)
 					}
 					(*m.Waiting).DecodeCBOR(d)
 				}
@@ -5357,7 +5357,7 @@ func (m *ContainerState) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Running = nil
 				} else {
 					if m.Running == nil {
-						m.Running = cborwire.New[ContainerStateRunning](d)
+						m.Running = new(ContainerStateRunning)
 					}
 					(*m.Running).DecodeCBOR(d)
 				}
@@ -5369,7 +5369,7 @@ func (m *ContainerState) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Terminated = nil
 				} else {
 					if m.Terminated == nil {
-						m.Terminated = cborwire.New[ContainerStateTerminated](d)
+						m.Terminated = new(ContainerStateTerminated)
 					}
 					(*m.Terminated).DecodeCBOR(d)
 				}
@@ -5427,7 +5427,7 @@ func (m *ContainerStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Resources = nil
 				} else {
 					if m.Resources == nil {
-						m.Resources = cborwire.New[ResourceRequirements](d)
+						m.Resources = new(ResourceRequirements)
 					}
 					(*m.Resources).DecodeCBOR(d)
 				}
@@ -5460,7 +5460,7 @@ func (m *ContainerStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.User = nil
 				} else {
 					if m.User == nil {
-						m.User = cborwire.New[ContainerUser](d)
+						m.User = new(ContainerUser)
 					}
 					(*m.User).DecodeCBOR(d)
 				}
@@ -5592,7 +5592,7 @@ func (m *ContainerUser) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Linux = nil
 				} else {
 					if m.Linux == nil {
-						m.Linux = cborwire.New[LinuxContainerUser](d)
+						m.Linux = new(LinuxContainerUser)
 					}
 					(*m.Linux).DecodeCBOR(d)
 				}
@@ -5709,7 +5709,7 @@ func (m *VolumeMountStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeStatus = nil
 				} else {
 					if m.VolumeStatus == nil {
-						m.VolumeStatus = cborwire.New[VolumeStatus](d)
+						m.VolumeStatus = new(VolumeStatus)
 					}
 					(*m.VolumeStatus).DecodeCBOR(d)
 				}
@@ -5737,7 +5737,7 @@ func (m *VolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Image = nil
 				} else {
 					if m.Image == nil {
-						m.Image = cborwire.New[ImageVolumeStatus](d)
+						m.Image = new(ImageVolumeStatus)
 					}
 					(*m.Image).DecodeCBOR(d)
 				}
@@ -5785,7 +5785,7 @@ func (m *ContainerRestartRule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ExitCodes = nil
 				} else {
 					if m.ExitCodes == nil {
-						m.ExitCodes = cborwire.New[ContainerRestartRuleOnExitCodes](d)
+						m.ExitCodes = new(ContainerRestartRuleOnExitCodes)
 					}
 					(*m.ExitCodes).DecodeCBOR(d)
 				}
@@ -6064,7 +6064,7 @@ func (m *Affinity) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodeAffinity = nil
 				} else {
 					if m.NodeAffinity == nil {
-						m.NodeAffinity = cborwire.New[NodeAffinity](d)
+						m.NodeAffinity = new(NodeAffinity)
 					}
 					(*m.NodeAffinity).DecodeCBOR(d)
 				}
@@ -6076,7 +6076,7 @@ func (m *Affinity) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodAffinity = nil
 				} else {
 					if m.PodAffinity == nil {
-						m.PodAffinity = cborwire.New[PodAffinity](d)
+						m.PodAffinity = new(PodAffinity)
 					}
 					(*m.PodAffinity).DecodeCBOR(d)
 				}
@@ -6088,7 +6088,7 @@ func (m *Affinity) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodAntiAffinity = nil
 				} else {
 					if m.PodAntiAffinity == nil {
-						m.PodAntiAffinity = cborwire.New[PodAntiAffinity](d)
+						m.PodAntiAffinity = new(PodAntiAffinity)
 					}
 					(*m.PodAntiAffinity).DecodeCBOR(d)
 				}
@@ -6252,7 +6252,7 @@ func (m *PodAffinityTerm) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LabelSelector = nil
 				} else {
 					if m.LabelSelector == nil {
-						m.LabelSelector = cborwire.New[metav1.LabelSelector](d)
+						m.LabelSelector = new(metav1.LabelSelector)
 					}
 					(*m.LabelSelector).DecodeCBOR(d)
 				}
@@ -6287,7 +6287,7 @@ func (m *PodAffinityTerm) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NamespaceSelector = nil
 				} else {
 					if m.NamespaceSelector == nil {
-						m.NamespaceSelector = cborwire.New[metav1.LabelSelector](d)
+						m.NamespaceSelector = new(metav1.LabelSelector)
 					}
 					(*m.NamespaceSelector).DecodeCBOR(d)
 				}
@@ -6357,7 +6357,7 @@ func (m *NodeAffinity) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RequiredDuringSchedulingIgnoredDuringExecution = nil
 				} else {
 					if m.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-						m.RequiredDuringSchedulingIgnoredDuringExecution = cborwire.New[NodeSelector](d)
+						m.RequiredDuringSchedulingIgnoredDuringExecution = new(NodeSelector)
 					}
 					(*m.RequiredDuringSchedulingIgnoredDuringExecution).DecodeCBOR(d)
 				}
@@ -6432,7 +6432,7 @@ func (m *Taint) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TimeAdded = nil
 				} else {
 					if m.TimeAdded == nil {
-						m.TimeAdded = cborwire.New[metav1.Time](d)
+						m.TimeAdded = new(metav1.Time)
 					}
 					(*m.TimeAdded).DecodeCBOR(d)
 				}
@@ -6664,7 +6664,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecurityContext = nil
 				} else {
 					if m.SecurityContext == nil {
-						m.SecurityContext = cborwire.New[PodSecurityContext](d)
+						m.SecurityContext = new(PodSecurityContext)
 					}
 					(*m.SecurityContext).DecodeCBOR(d)
 				}
@@ -6701,7 +6701,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Affinity = nil
 				} else {
 					if m.Affinity == nil {
-						m.Affinity = cborwire.New[Affinity](d)
+						m.Affinity = new(Affinity)
 					}
 					(*m.Affinity).DecodeCBOR(d)
 				}
@@ -6771,7 +6771,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DNSConfig = nil
 				} else {
 					if m.DNSConfig == nil {
-						m.DNSConfig = cborwire.New[PodDNSConfig](d)
+						m.DNSConfig = new(PodDNSConfig)
 					}
 					(*m.DNSConfig).DecodeCBOR(d)
 				}
@@ -6875,7 +6875,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.OS = nil
 				} else {
 					if m.OS == nil {
-						m.OS = cborwire.New[PodOS](d)
+						m.OS = new(PodOS)
 					}
 					(*m.OS).DecodeCBOR(d)
 				}
@@ -6941,7 +6941,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Resources = nil
 				} else {
 					if m.Resources == nil {
-						m.Resources = cborwire.New[ResourceRequirements](d)
+						m.Resources = new(ResourceRequirements)
 					}
 					(*m.Resources).DecodeCBOR(d)
 				}
@@ -6965,7 +6965,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SchedulingGroup = nil
 				} else {
 					if m.SchedulingGroup == nil {
-						m.SchedulingGroup = cborwire.New[PodSchedulingGroup](d)
+						m.SchedulingGroup = new(PodSchedulingGroup)
 					}
 					(*m.SchedulingGroup).DecodeCBOR(d)
 				}
@@ -7196,7 +7196,7 @@ func (m *TopologySpreadConstraint) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LabelSelector = nil
 				} else {
 					if m.LabelSelector == nil {
-						m.LabelSelector = cborwire.New[metav1.LabelSelector](d)
+						m.LabelSelector = new(metav1.LabelSelector)
 					}
 					(*m.LabelSelector).DecodeCBOR(d)
 				}
@@ -7320,7 +7320,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SELinuxOptions = nil
 				} else {
 					if m.SELinuxOptions == nil {
-						m.SELinuxOptions = cborwire.New[SELinuxOptions](d)
+						m.SELinuxOptions = new(SELinuxOptions)
 					}
 					(*m.SELinuxOptions).DecodeCBOR(d)
 				}
@@ -7332,7 +7332,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.WindowsOptions = nil
 				} else {
 					if m.WindowsOptions == nil {
-						m.WindowsOptions = cborwire.New[WindowsSecurityContextOptions](d)
+						m.WindowsOptions = new(WindowsSecurityContextOptions)
 					}
 					(*m.WindowsOptions).DecodeCBOR(d)
 				}
@@ -7458,7 +7458,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SeccompProfile = nil
 				} else {
 					if m.SeccompProfile == nil {
-						m.SeccompProfile = cborwire.New[SeccompProfile](d)
+						m.SeccompProfile = new(SeccompProfile)
 					}
 					(*m.SeccompProfile).DecodeCBOR(d)
 				}
@@ -7470,7 +7470,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AppArmorProfile = nil
 				} else {
 					if m.AppArmorProfile == nil {
-						m.AppArmorProfile = cborwire.New[AppArmorProfile](d)
+						m.AppArmorProfile = new(AppArmorProfile)
 					}
 					(*m.AppArmorProfile).DecodeCBOR(d)
 				}
@@ -7924,7 +7924,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LivenessProbe = nil
 				} else {
 					if m.LivenessProbe == nil {
-						m.LivenessProbe = cborwire.New[Probe](d)
+						m.LivenessProbe = new(Probe)
 					}
 					(*m.LivenessProbe).DecodeCBOR(d)
 				}
@@ -7936,7 +7936,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ReadinessProbe = nil
 				} else {
 					if m.ReadinessProbe == nil {
-						m.ReadinessProbe = cborwire.New[Probe](d)
+						m.ReadinessProbe = new(Probe)
 					}
 					(*m.ReadinessProbe).DecodeCBOR(d)
 				}
@@ -7948,7 +7948,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StartupProbe = nil
 				} else {
 					if m.StartupProbe == nil {
-						m.StartupProbe = cborwire.New[Probe](d)
+						m.StartupProbe = new(Probe)
 					}
 					(*m.StartupProbe).DecodeCBOR(d)
 				}
@@ -7960,7 +7960,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Lifecycle = nil
 				} else {
 					if m.Lifecycle == nil {
-						m.Lifecycle = cborwire.New[Lifecycle](d)
+						m.Lifecycle = new(Lifecycle)
 					}
 					(*m.Lifecycle).DecodeCBOR(d)
 				}
@@ -7978,7 +7978,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecurityContext = nil
 				} else {
 					if m.SecurityContext == nil {
-						m.SecurityContext = cborwire.New[SecurityContext](d)
+						m.SecurityContext = new(SecurityContext)
 					}
 					(*m.SecurityContext).DecodeCBOR(d)
 				}
@@ -8221,7 +8221,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EphemeralContainerCommon.LivenessProbe = nil
 				} else {
 					if m.EphemeralContainerCommon.LivenessProbe == nil {
-						m.EphemeralContainerCommon.LivenessProbe = cborwire.New[Probe](d)
+						m.EphemeralContainerCommon.LivenessProbe = new(Probe)
 					}
 					(*m.EphemeralContainerCommon.LivenessProbe).DecodeCBOR(d)
 				}
@@ -8233,7 +8233,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EphemeralContainerCommon.ReadinessProbe = nil
 				} else {
 					if m.EphemeralContainerCommon.ReadinessProbe == nil {
-						m.EphemeralContainerCommon.ReadinessProbe = cborwire.New[Probe](d)
+						m.EphemeralContainerCommon.ReadinessProbe = new(Probe)
 					}
 					(*m.EphemeralContainerCommon.ReadinessProbe).DecodeCBOR(d)
 				}
@@ -8245,7 +8245,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EphemeralContainerCommon.StartupProbe = nil
 				} else {
 					if m.EphemeralContainerCommon.StartupProbe == nil {
-						m.EphemeralContainerCommon.StartupProbe = cborwire.New[Probe](d)
+						m.EphemeralContainerCommon.StartupProbe = new(Probe)
 					}
 					(*m.EphemeralContainerCommon.StartupProbe).DecodeCBOR(d)
 				}
@@ -8257,7 +8257,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EphemeralContainerCommon.Lifecycle = nil
 				} else {
 					if m.EphemeralContainerCommon.Lifecycle == nil {
-						m.EphemeralContainerCommon.Lifecycle = cborwire.New[Lifecycle](d)
+						m.EphemeralContainerCommon.Lifecycle = new(Lifecycle)
 					}
 					(*m.EphemeralContainerCommon.Lifecycle).DecodeCBOR(d)
 				}
@@ -8275,7 +8275,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EphemeralContainerCommon.SecurityContext = nil
 				} else {
 					if m.EphemeralContainerCommon.SecurityContext == nil {
-						m.EphemeralContainerCommon.SecurityContext = cborwire.New[SecurityContext](d)
+						m.EphemeralContainerCommon.SecurityContext = new(SecurityContext)
 					}
 					(*m.EphemeralContainerCommon.SecurityContext).DecodeCBOR(d)
 				}
@@ -8388,7 +8388,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StartTime = nil
 				} else {
 					if m.StartTime == nil {
-						m.StartTime = cborwire.New[metav1.Time](d)
+						m.StartTime = new(metav1.Time)
 					}
 					(*m.StartTime).DecodeCBOR(d)
 				}
@@ -8488,7 +8488,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ExtendedResourceClaimStatus = nil
 				} else {
 					if m.ExtendedResourceClaimStatus == nil {
-						m.ExtendedResourceClaimStatus = cborwire.New[PodExtendedResourceClaimStatus](d)
+						m.ExtendedResourceClaimStatus = new(PodExtendedResourceClaimStatus)
 					}
 					(*m.ExtendedResourceClaimStatus).DecodeCBOR(d)
 				}
@@ -8502,7 +8502,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Resources = nil
 				} else {
 					if m.Resources == nil {
-						m.Resources = cborwire.New[ResourceRequirements](d)
+						m.Resources = new(ResourceRequirements)
 					}
 					(*m.Resources).DecodeCBOR(d)
 				}
@@ -8747,7 +8747,7 @@ func (m *ReplicationControllerSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Template = nil
 				} else {
 					if m.Template == nil {
-						m.Template = cborwire.New[PodTemplateSpec](d)
+						m.Template = new(PodTemplateSpec)
 					}
 					(*m.Template).DecodeCBOR(d)
 				}
@@ -8917,7 +8917,7 @@ func (m *SessionAffinityConfig) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ClientIP = nil
 				} else {
 					if m.ClientIP == nil {
-						m.ClientIP = cborwire.New[ClientIPConfig](d)
+						m.ClientIP = new(ClientIPConfig)
 					}
 					(*m.ClientIP).DecodeCBOR(d)
 				}
@@ -9204,7 +9204,7 @@ func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SessionAffinityConfig = nil
 				} else {
 					if m.SessionAffinityConfig == nil {
-						m.SessionAffinityConfig = cborwire.New[SessionAffinityConfig](d)
+						m.SessionAffinityConfig = new(SessionAffinityConfig)
 					}
 					(*m.SessionAffinityConfig).DecodeCBOR(d)
 				}
@@ -9677,7 +9677,7 @@ func (m *EndpointAddress) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TargetRef = nil
 				} else {
 					if m.TargetRef == nil {
-						m.TargetRef = cborwire.New[ObjectReference](d)
+						m.TargetRef = new(ObjectReference)
 					}
 					(*m.TargetRef).DecodeCBOR(d)
 				}
@@ -9830,7 +9830,7 @@ func (m *NodeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigSource = nil
 				} else {
 					if m.ConfigSource == nil {
-						m.ConfigSource = cborwire.New[NodeConfigSource](d)
+						m.ConfigSource = new(NodeConfigSource)
 					}
 					(*m.ConfigSource).DecodeCBOR(d)
 				}
@@ -9860,7 +9860,7 @@ func (m *NodeConfigSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigMap = nil
 				} else {
 					if m.ConfigMap == nil {
-						m.ConfigMap = cborwire.New[ConfigMapNodeConfigSource](d)
+						m.ConfigMap = new(ConfigMapNodeConfigSource)
 					}
 					(*m.ConfigMap).DecodeCBOR(d)
 				}
@@ -9992,7 +9992,7 @@ func (m *NodeRuntimeHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Features = nil
 				} else {
 					if m.Features == nil {
-						m.Features = cborwire.New[NodeRuntimeHandlerFeatures](d)
+						m.Features = new(NodeRuntimeHandlerFeatures)
 					}
 					(*m.Features).DecodeCBOR(d)
 				}
@@ -10068,7 +10068,7 @@ func (m *NodeSystemInfo) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Swap = nil
 				} else {
 					if m.Swap == nil {
-						m.Swap = cborwire.New[NodeSwapStatus](d)
+						m.Swap = new(NodeSwapStatus)
 					}
 					(*m.Swap).DecodeCBOR(d)
 				}
@@ -10124,7 +10124,7 @@ func (m *NodeConfigStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Assigned = nil
 				} else {
 					if m.Assigned == nil {
-						m.Assigned = cborwire.New[NodeConfigSource](d)
+						m.Assigned = new(NodeConfigSource)
 					}
 					(*m.Assigned).DecodeCBOR(d)
 				}
@@ -10136,7 +10136,7 @@ func (m *NodeConfigStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Active = nil
 				} else {
 					if m.Active == nil {
-						m.Active = cborwire.New[NodeConfigSource](d)
+						m.Active = new(NodeConfigSource)
 					}
 					(*m.Active).DecodeCBOR(d)
 				}
@@ -10148,7 +10148,7 @@ func (m *NodeConfigStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastKnownGood = nil
 				} else {
 					if m.LastKnownGood == nil {
-						m.LastKnownGood = cborwire.New[NodeConfigSource](d)
+						m.LastKnownGood = new(NodeConfigSource)
 					}
 					(*m.LastKnownGood).DecodeCBOR(d)
 				}
@@ -10293,7 +10293,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Config = nil
 				} else {
 					if m.Config == nil {
-						m.Config = cborwire.New[NodeConfigStatus](d)
+						m.Config = new(NodeConfigStatus)
 					}
 					(*m.Config).DecodeCBOR(d)
 				}
@@ -10326,7 +10326,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Features = nil
 				} else {
 					if m.Features == nil {
-						m.Features = cborwire.New[NodeFeatures](d)
+						m.Features = new(NodeFeatures)
 					}
 					(*m.Features).DecodeCBOR(d)
 				}
@@ -10456,7 +10456,7 @@ func (m *PodSignature) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodController = nil
 				} else {
 					if m.PodController == nil {
-						m.PodController = cborwire.New[metav1.OwnerReference](d)
+						m.PodController = new(metav1.OwnerReference)
 					}
 					(*m.PodController).DecodeCBOR(d)
 				}
@@ -10910,7 +10910,7 @@ func (m *PodLogOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SinceTime = nil
 				} else {
 					if m.SinceTime == nil {
-						m.SinceTime = cborwire.New[metav1.Time](d)
+						m.SinceTime = new(metav1.Time)
 					}
 					(*m.SinceTime).DecodeCBOR(d)
 				}
@@ -11312,7 +11312,7 @@ func (m *Event) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Series = nil
 				} else {
 					if m.Series == nil {
-						m.Series = cborwire.New[EventSeries](d)
+						m.Series = new(EventSeries)
 					}
 					(*m.Series).DecodeCBOR(d)
 				}
@@ -11326,7 +11326,7 @@ func (m *Event) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Related = nil
 				} else {
 					if m.Related == nil {
-						m.Related = cborwire.New[ObjectReference](d)
+						m.Related = new(ObjectReference)
 					}
 					(*m.Related).DecodeCBOR(d)
 				}
@@ -11619,7 +11619,7 @@ func (m *ResourceQuotaSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ScopeSelector = nil
 				} else {
 					if m.ScopeSelector == nil {
-						m.ScopeSelector = cborwire.New[ScopeSelector](d)
+						m.ScopeSelector = new(ScopeSelector)
 					}
 					(*m.ScopeSelector).DecodeCBOR(d)
 				}
@@ -12175,7 +12175,7 @@ func (m *DownwardAPIVolumeFile) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FieldRef = nil
 				} else {
 					if m.FieldRef == nil {
-						m.FieldRef = cborwire.New[ObjectFieldSelector](d)
+						m.FieldRef = new(ObjectFieldSelector)
 					}
 					(*m.FieldRef).DecodeCBOR(d)
 				}
@@ -12187,7 +12187,7 @@ func (m *DownwardAPIVolumeFile) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceFieldRef = nil
 				} else {
 					if m.ResourceFieldRef == nil {
-						m.ResourceFieldRef = cborwire.New[ResourceFieldSelector](d)
+						m.ResourceFieldRef = new(ResourceFieldSelector)
 					}
 					(*m.ResourceFieldRef).DecodeCBOR(d)
 				}
@@ -12264,7 +12264,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Capabilities = nil
 				} else {
 					if m.Capabilities == nil {
-						m.Capabilities = cborwire.New[Capabilities](d)
+						m.Capabilities = new(Capabilities)
 					}
 					(*m.Capabilities).DecodeCBOR(d)
 				}
@@ -12288,7 +12288,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SELinuxOptions = nil
 				} else {
 					if m.SELinuxOptions == nil {
-						m.SELinuxOptions = cborwire.New[SELinuxOptions](d)
+						m.SELinuxOptions = new(SELinuxOptions)
 					}
 					(*m.SELinuxOptions).DecodeCBOR(d)
 				}
@@ -12300,7 +12300,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.WindowsOptions = nil
 				} else {
 					if m.WindowsOptions == nil {
-						m.WindowsOptions = cborwire.New[WindowsSecurityContextOptions](d)
+						m.WindowsOptions = new(WindowsSecurityContextOptions)
 					}
 					(*m.WindowsOptions).DecodeCBOR(d)
 				}
@@ -12384,7 +12384,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SeccompProfile = nil
 				} else {
 					if m.SeccompProfile == nil {
-						m.SeccompProfile = cborwire.New[SeccompProfile](d)
+						m.SeccompProfile = new(SeccompProfile)
 					}
 					(*m.SeccompProfile).DecodeCBOR(d)
 				}
@@ -12396,7 +12396,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AppArmorProfile = nil
 				} else {
 					if m.AppArmorProfile == nil {
-						m.AppArmorProfile = cborwire.New[AppArmorProfile](d)
+						m.AppArmorProfile = new(AppArmorProfile)
 					}
 					(*m.AppArmorProfile).DecodeCBOR(d)
 				}

@@ -145,7 +145,7 @@ func (m *ListMeta) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ShardInfo = nil
 				} else {
 					if m.ShardInfo == nil {
-						m.ShardInfo = cborwire.New[ShardInfo](d)
+						m.ShardInfo = new(ShardInfo)
 					}
 					(*m.ShardInfo).DecodeCBOR(d)
 				}
@@ -207,7 +207,7 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DeletionTimestamp = nil
 				} else {
 					if m.DeletionTimestamp == nil {
-						m.DeletionTimestamp = cborwire.New[Time](d)
+						m.DeletionTimestamp = new(Time)
 					}
 					(*m.DeletionTimestamp).DecodeCBOR(d)
 				}
@@ -462,7 +462,7 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Preconditions = nil
 				} else {
 					if m.Preconditions == nil {
-						m.Preconditions = cborwire.New[Preconditions](d)
+						m.Preconditions = new(Preconditions)
 					}
 					(*m.Preconditions).DecodeCBOR(d)
 				}
@@ -791,7 +791,7 @@ func (m *Status) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Details = nil
 				} else {
 					if m.Details == nil {
-						m.Details = cborwire.New[StatusDetails](d)
+						m.Details = new(StatusDetails)
 					}
 					(*m.Details).DecodeCBOR(d)
 				}
@@ -1465,7 +1465,7 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Time = nil
 				} else {
 					if m.Time == nil {
-						m.Time = cborwire.New[Time](d)
+						m.Time = new(Time)
 					}
 					(*m.Time).DecodeCBOR(d)
 				}
@@ -1479,7 +1479,7 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FieldsV1 = nil
 				} else {
 					if m.FieldsV1 == nil {
-						m.FieldsV1 = cborwire.New[FieldsV1](d)
+						m.FieldsV1 = new(FieldsV1)
 					}
 					(*m.FieldsV1).DecodeCBOR(d)
 				}

@@ -323,18 +323,13 @@ func (e *emitter) mapValue(target string, t types.Type, u *types.Map, owner, goN
 }
 
 // newElem returns the expression that makes the target of a pointer to
-// t: a scalar's or a named struct's is carved from the decode's chunks
-// (cborwire.NewString, NewScalar, New), one allocation for many pointer
-// fields; any other type's is new(t).
+// t: a scalar's is carved from the decode's chunks (cborwire.NewString,
+// cborwire.NewScalar), one allocation for many pointer fields; any other
+// type's is new(t).
 func (e *emitter) newElem(t types.Type) string {
 	ts := e.typeString(t)
-	if n, ok := t.(*types.Named); ok {
-		if _, isStruct := n.Underlying().(*types.Struct); isStruct {
-			return e.rt() + ".New[" + ts + "](d)"
-		}
-		if e.gen[n] || e.hasDecoder(n) || e.hasJSONDecoder(n) || e.hasUnmarshalJSON(n) {
-			return "new(" + ts + ")"
-		}
+	if n, ok := t.(*types.Named); ok && (e.gen[n] || e.hasDecoder(n) || e.hasJSONDecoder(n) || e.hasUnmarshalJSON(n)) {
+		return "new(" + ts + ")"
 	}
 	b, ok := t.Underlying().(*types.Basic)
 	switch {

@@ -1495,7 +1495,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Template = nil
 				} else {
 					if m.Template == nil {
-						m.Template = cborwire.New[WidgetTemplate](d)
+						m.Template = new(WidgetTemplate)
 					}
 					(*m.Template).DecodeCBOR(d)
 				}

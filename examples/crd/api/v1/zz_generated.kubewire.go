@@ -493,7 +493,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Memory = nil
 				} else {
 					if m.Memory == nil {
-						m.Memory = cborwire.New[quantity.Quantity](d)
+						m.Memory = new(quantity.Quantity)
 					}
 					(*m.Memory).DecodeCBOR(d)
 				}

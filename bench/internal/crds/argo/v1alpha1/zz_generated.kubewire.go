@@ -3754,7 +3754,7 @@ func (m *ArchiveStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.None = nil
 				} else {
 					if m.None == nil {
-						m.None = cborwire.New[NoneStrategy](d)
+						m.None = new(NoneStrategy)
 					}
 					(*m.None).DecodeCBOR(d)
 				}
@@ -3766,7 +3766,7 @@ func (m *ArchiveStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Tar = nil
 				} else {
 					if m.Tar == nil {
-						m.Tar = cborwire.New[TarStrategy](d)
+						m.Tar = new(TarStrategy)
 					}
 					(*m.Tar).DecodeCBOR(d)
 				}
@@ -3916,7 +3916,7 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 					m.S3 = nil
 				} else {
 					if m.S3 == nil {
-						m.S3 = cborwire.New[S3Artifact](d)
+						m.S3 = new(S3Artifact)
 					}
 					(*m.S3).DecodeCBOR(d)
 				}
@@ -3928,7 +3928,7 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Archive = nil
 				} else {
 					if m.Archive == nil {
-						m.Archive = cborwire.New[ArchiveStrategy](d)
+						m.Archive = new(ArchiveStrategy)
 					}
 					(*m.Archive).DecodeCBOR(d)
 				}
@@ -3982,7 +3982,7 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Factor = nil
 				} else {
 					if m.Factor == nil {
-						m.Factor = cborwire.New[intstr.IntOrString](d)
+						m.Factor = new(intstr.IntOrString)
 					}
 					(*m.Factor).DecodeCBOR(d)
 				}
@@ -4387,7 +4387,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Inputs = nil
 				} else {
 					if m.Inputs == nil {
-						m.Inputs = cborwire.New[Inputs](d)
+						m.Inputs = new(Inputs)
 					}
 					(*m.Inputs).DecodeCBOR(d)
 				}
@@ -4399,7 +4399,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Outputs = nil
 				} else {
 					if m.Outputs == nil {
-						m.Outputs = cborwire.New[Outputs](d)
+						m.Outputs = new(Outputs)
 					}
 					(*m.Outputs).DecodeCBOR(d)
 				}
@@ -4595,7 +4595,7 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ValueFrom = nil
 				} else {
 					if m.ValueFrom == nil {
-						m.ValueFrom = cborwire.New[ValueFrom](d)
+						m.ValueFrom = new(ValueFrom)
 					}
 					(*m.ValueFrom).DecodeCBOR(d)
 				}
@@ -4694,7 +4694,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Limit = nil
 				} else {
 					if m.Limit == nil {
-						m.Limit = cborwire.New[intstr.IntOrString](d)
+						m.Limit = new(intstr.IntOrString)
 					}
 					(*m.Limit).DecodeCBOR(d)
 				}
@@ -4708,7 +4708,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Backoff = nil
 				} else {
 					if m.Backoff == nil {
-						m.Backoff = cborwire.New[Backoff](d)
+						m.Backoff = new(Backoff)
 					}
 					(*m.Backoff).DecodeCBOR(d)
 				}
@@ -4886,7 +4886,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DAG = nil
 				} else {
 					if m.DAG == nil {
-						m.DAG = cborwire.New[DAGTemplate](d)
+						m.DAG = new(DAGTemplate)
 					}
 					(*m.DAG).DecodeCBOR(d)
 				}
@@ -4898,7 +4898,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Container = nil
 				} else {
 					if m.Container == nil {
-						m.Container = cborwire.New[Container](d)
+						m.Container = new(Container)
 					}
 					(*m.Container).DecodeCBOR(d)
 				}
@@ -4910,7 +4910,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RetryStrategy = nil
 				} else {
 					if m.RetryStrategy == nil {
-						m.RetryStrategy = cborwire.New[RetryStrategy](d)
+						m.RetryStrategy = new(RetryStrategy)
 					}
 					(*m.RetryStrategy).DecodeCBOR(d)
 				}
@@ -4922,7 +4922,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ActiveDeadlineSeconds = nil
 				} else {
 					if m.ActiveDeadlineSeconds == nil {
-						m.ActiveDeadlineSeconds = cborwire.New[intstr.IntOrString](d)
+						m.ActiveDeadlineSeconds = new(intstr.IntOrString)
 					}
 					(*m.ActiveDeadlineSeconds).DecodeCBOR(d)
 				}
@@ -5065,7 +5065,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodGC = nil
 				} else {
 					if m.PodGC == nil {
-						m.PodGC = cborwire.New[PodGC](d)
+						m.PodGC = new(PodGC)
 					}
 					(*m.PodGC).DecodeCBOR(d)
 				}
@@ -5077,7 +5077,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TTLStrategy = nil
 				} else {
 					if m.TTLStrategy == nil {
-						m.TTLStrategy = cborwire.New[TTLStrategy](d)
+						m.TTLStrategy = new(TTLStrategy)
 					}
 					(*m.TTLStrategy).DecodeCBOR(d)
 				}
@@ -5089,7 +5089,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodMetadata = nil
 				} else {
 					if m.PodMetadata == nil {
-						m.PodMetadata = cborwire.New[Metadata](d)
+						m.PodMetadata = new(Metadata)
 					}
 					(*m.PodMetadata).DecodeCBOR(d)
 				}
@@ -5101,7 +5101,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.WorkflowTemplateRef = nil
 				} else {
 					if m.WorkflowTemplateRef == nil {
-						m.WorkflowTemplateRef = cborwire.New[WorkflowTemplateRef](d)
+						m.WorkflowTemplateRef = new(WorkflowTemplateRef)
 					}
 					(*m.WorkflowTemplateRef).DecodeCBOR(d)
 				}
@@ -5204,7 +5204,7 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ArtifactRepositoryRef = nil
 				} else {
 					if m.ArtifactRepositoryRef == nil {
-						m.ArtifactRepositoryRef = cborwire.New[ArtifactRepositoryRefStatus](d)
+						m.ArtifactRepositoryRef = new(ArtifactRepositoryRefStatus)
 					}
 					(*m.ArtifactRepositoryRef).DecodeCBOR(d)
 				}
@@ -5216,7 +5216,7 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ArtifactGCStatus = nil
 				} else {
 					if m.ArtifactGCStatus == nil {
-						m.ArtifactGCStatus = cborwire.New[ArtGCStatus](d)
+						m.ArtifactGCStatus = new(ArtGCStatus)
 					}
 					(*m.ArtifactGCStatus).DecodeCBOR(d)
 				}
@@ -5272,7 +5272,7 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ContinueOn = nil
 				} else {
 					if m.ContinueOn == nil {
-						m.ContinueOn = cborwire.New[ContinueOn](d)
+						m.ContinueOn = new(ContinueOn)
 					}
 					(*m.ContinueOn).DecodeCBOR(d)
 				}

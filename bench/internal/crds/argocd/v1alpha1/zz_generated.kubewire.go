@@ -2775,7 +2775,7 @@ func (m *Application) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Operation = nil
 				} else {
 					if m.Operation == nil {
-						m.Operation = cborwire.New[Operation](d)
+						m.Operation = new(Operation)
 					}
 					(*m.Operation).DecodeCBOR(d)
 				}
@@ -2807,7 +2807,7 @@ func (m *ApplicationCondition) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastTransitionTime = nil
 				} else {
 					if m.LastTransitionTime == nil {
-						m.LastTransitionTime = cborwire.New[metav1.Time](d)
+						m.LastTransitionTime = new(metav1.Time)
 					}
 					(*m.LastTransitionTime).DecodeCBOR(d)
 				}
@@ -2863,7 +2863,7 @@ func (m *ApplicationSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Helm = nil
 				} else {
 					if m.Helm == nil {
-						m.Helm = cborwire.New[ApplicationSourceHelm](d)
+						m.Helm = new(ApplicationSourceHelm)
 					}
 					(*m.Helm).DecodeCBOR(d)
 				}
@@ -2967,7 +2967,7 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Source = nil
 				} else {
 					if m.Source == nil {
-						m.Source = cborwire.New[ApplicationSource](d)
+						m.Source = new(ApplicationSource)
 					}
 					(*m.Source).DecodeCBOR(d)
 				}
@@ -2983,7 +2983,7 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SyncPolicy = nil
 				} else {
 					if m.SyncPolicy == nil {
-						m.SyncPolicy = cborwire.New[SyncPolicy](d)
+						m.SyncPolicy = new(SyncPolicy)
 					}
 					(*m.SyncPolicy).DecodeCBOR(d)
 				}
@@ -3132,7 +3132,7 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ReconciledAt = nil
 				} else {
 					if m.ReconciledAt == nil {
-						m.ReconciledAt = cborwire.New[metav1.Time](d)
+						m.ReconciledAt = new(metav1.Time)
 					}
 					(*m.ReconciledAt).DecodeCBOR(d)
 				}
@@ -3144,7 +3144,7 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.OperationState = nil
 				} else {
 					if m.OperationState == nil {
-						m.OperationState = cborwire.New[OperationState](d)
+						m.OperationState = new(OperationState)
 					}
 					(*m.OperationState).DecodeCBOR(d)
 				}
@@ -3156,7 +3156,7 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ObservedAt = nil
 				} else {
 					if m.ObservedAt == nil {
-						m.ObservedAt = cborwire.New[metav1.Time](d)
+						m.ObservedAt = new(metav1.Time)
 					}
 					(*m.ObservedAt).DecodeCBOR(d)
 				}
@@ -3306,7 +3306,7 @@ func (m *HealthStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastTransitionTime = nil
 				} else {
 					if m.LastTransitionTime == nil {
-						m.LastTransitionTime = cborwire.New[metav1.Time](d)
+						m.LastTransitionTime = new(metav1.Time)
 					}
 					(*m.LastTransitionTime).DecodeCBOR(d)
 				}
@@ -3376,7 +3376,7 @@ func (m *Operation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Sync = nil
 				} else {
 					if m.Sync == nil {
-						m.Sync = cborwire.New[SyncOperation](d)
+						m.Sync = new(SyncOperation)
 					}
 					(*m.Sync).DecodeCBOR(d)
 				}
@@ -3434,7 +3434,7 @@ func (m *OperationState) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SyncResult = nil
 				} else {
 					if m.SyncResult == nil {
-						m.SyncResult = cborwire.New[SyncOperationResult](d)
+						m.SyncResult = new(SyncOperationResult)
 					}
 					(*m.SyncResult).DecodeCBOR(d)
 				}
@@ -3448,7 +3448,7 @@ func (m *OperationState) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FinishedAt = nil
 				} else {
 					if m.FinishedAt == nil {
-						m.FinishedAt = cborwire.New[metav1.Time](d)
+						m.FinishedAt = new(metav1.Time)
 					}
 					(*m.FinishedAt).DecodeCBOR(d)
 				}
@@ -3590,7 +3590,7 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Health = nil
 				} else {
 					if m.Health == nil {
-						m.Health = cborwire.New[HealthStatus](d)
+						m.Health = new(HealthStatus)
 					}
 					(*m.Health).DecodeCBOR(d)
 				}
@@ -3626,7 +3626,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Backoff = nil
 				} else {
 					if m.Backoff == nil {
-						m.Backoff = cborwire.New[Backoff](d)
+						m.Backoff = new(Backoff)
 					}
 					(*m.Backoff).DecodeCBOR(d)
 				}
@@ -3662,7 +3662,7 @@ func (m *RevisionHistory) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DeployStartedAt = nil
 				} else {
 					if m.DeployStartedAt == nil {
-						m.DeployStartedAt = cborwire.New[metav1.Time](d)
+						m.DeployStartedAt = new(metav1.Time)
 					}
 					(*m.DeployStartedAt).DecodeCBOR(d)
 				}
@@ -3776,7 +3776,7 @@ func (m *SyncPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Automated = nil
 				} else {
 					if m.Automated == nil {
-						m.Automated = cborwire.New[SyncPolicyAutomated](d)
+						m.Automated = new(SyncPolicyAutomated)
 					}
 					(*m.Automated).DecodeCBOR(d)
 				}
@@ -3809,7 +3809,7 @@ func (m *SyncPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Retry = nil
 				} else {
 					if m.Retry == nil {
-						m.Retry = cborwire.New[RetryStrategy](d)
+						m.Retry = new(RetryStrategy)
 					}
 					(*m.Retry).DecodeCBOR(d)
 				}

@@ -1499,7 +1499,7 @@ func (m *CertificateCondition) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastTransitionTime = nil
 				} else {
 					if m.LastTransitionTime == nil {
-						m.LastTransitionTime = cborwire.New[metav1.Time](d)
+						m.LastTransitionTime = new(metav1.Time)
 					}
 					(*m.LastTransitionTime).DecodeCBOR(d)
 				}
@@ -1577,7 +1577,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Subject = nil
 				} else {
 					if m.Subject == nil {
-						m.Subject = cborwire.New[X509Subject](d)
+						m.Subject = new(X509Subject)
 					}
 					(*m.Subject).DecodeCBOR(d)
 				}
@@ -1591,7 +1591,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Duration = nil
 				} else {
 					if m.Duration == nil {
-						m.Duration = cborwire.New[metav1.Duration](d)
+						m.Duration = new(metav1.Duration)
 					}
 					(*m.Duration).DecodeCBOR(d)
 				}
@@ -1603,7 +1603,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RenewBefore = nil
 				} else {
 					if m.RenewBefore == nil {
-						m.RenewBefore = cborwire.New[metav1.Duration](d)
+						m.RenewBefore = new(metav1.Duration)
 					}
 					(*m.RenewBefore).DecodeCBOR(d)
 				}
@@ -1701,7 +1701,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretTemplate = nil
 				} else {
 					if m.SecretTemplate == nil {
-						m.SecretTemplate = cborwire.New[CertificateSecretTemplate](d)
+						m.SecretTemplate = new(CertificateSecretTemplate)
 					}
 					(*m.SecretTemplate).DecodeCBOR(d)
 				}
@@ -1738,7 +1738,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PrivateKey = nil
 				} else {
 					if m.PrivateKey == nil {
-						m.PrivateKey = cborwire.New[CertificatePrivateKey](d)
+						m.PrivateKey = new(CertificatePrivateKey)
 					}
 					(*m.PrivateKey).DecodeCBOR(d)
 				}
@@ -1832,7 +1832,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastFailureTime = nil
 				} else {
 					if m.LastFailureTime == nil {
-						m.LastFailureTime = cborwire.New[metav1.Time](d)
+						m.LastFailureTime = new(metav1.Time)
 					}
 					(*m.LastFailureTime).DecodeCBOR(d)
 				}
@@ -1844,7 +1844,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NotBefore = nil
 				} else {
 					if m.NotBefore == nil {
-						m.NotBefore = cborwire.New[metav1.Time](d)
+						m.NotBefore = new(metav1.Time)
 					}
 					(*m.NotBefore).DecodeCBOR(d)
 				}
@@ -1856,7 +1856,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NotAfter = nil
 				} else {
 					if m.NotAfter == nil {
-						m.NotAfter = cborwire.New[metav1.Time](d)
+						m.NotAfter = new(metav1.Time)
 					}
 					(*m.NotAfter).DecodeCBOR(d)
 				}
@@ -1868,7 +1868,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RenewalTime = nil
 				} else {
 					if m.RenewalTime == nil {
-						m.RenewalTime = cborwire.New[metav1.Time](d)
+						m.RenewalTime = new(metav1.Time)
 					}
 					(*m.RenewalTime).DecodeCBOR(d)
 				}

@@ -2725,7 +2725,7 @@ func (m *Abort) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Percentage = nil
 				} else {
 					if m.Percentage == nil {
-						m.Percentage = cborwire.New[Percent](d)
+						m.Percentage = new(Percent)
 					}
 					(*m.Percentage).DecodeCBOR(d)
 				}
@@ -2753,7 +2753,7 @@ func (m *AnalysisMessage) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Type = nil
 				} else {
 					if m.Type == nil {
-						m.Type = cborwire.New[AnalysisMessageType](d)
+						m.Type = new(AnalysisMessageType)
 					}
 					(*m.Type).DecodeCBOR(d)
 				}
@@ -2921,7 +2921,7 @@ func (m *Delay) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Percentage = nil
 				} else {
 					if m.Percentage == nil {
-						m.Percentage = cborwire.New[Percent](d)
+						m.Percentage = new(Percent)
 					}
 					(*m.Percentage).DecodeCBOR(d)
 				}
@@ -2953,7 +2953,7 @@ func (m *Destination) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Port = nil
 				} else {
 					if m.Port == nil {
-						m.Port = cborwire.New[PortSelector](d)
+						m.Port = new(PortSelector)
 					}
 					(*m.Port).DecodeCBOR(d)
 				}
@@ -2981,7 +2981,7 @@ func (m *HTTPFaultInjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Delay = nil
 				} else {
 					if m.Delay == nil {
-						m.Delay = cborwire.New[Delay](d)
+						m.Delay = new(Delay)
 					}
 					(*m.Delay).DecodeCBOR(d)
 				}
@@ -2993,7 +2993,7 @@ func (m *HTTPFaultInjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Abort = nil
 				} else {
 					if m.Abort == nil {
-						m.Abort = cborwire.New[Abort](d)
+						m.Abort = new(Abort)
 					}
 					(*m.Abort).DecodeCBOR(d)
 				}
@@ -3023,7 +3023,7 @@ func (m *HTTPMatchRequest) DecodeCBOR(d *cborwire.Decoder) error {
 					m.URI = nil
 				} else {
 					if m.URI == nil {
-						m.URI = cborwire.New[StringMatch](d)
+						m.URI = new(StringMatch)
 					}
 					(*m.URI).DecodeCBOR(d)
 				}
@@ -3035,7 +3035,7 @@ func (m *HTTPMatchRequest) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Method = nil
 				} else {
 					if m.Method == nil {
-						m.Method = cborwire.New[StringMatch](d)
+						m.Method = new(StringMatch)
 					}
 					(*m.Method).DecodeCBOR(d)
 				}
@@ -3207,7 +3207,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Rewrite = nil
 				} else {
 					if m.Rewrite == nil {
-						m.Rewrite = cborwire.New[HTTPRewrite](d)
+						m.Rewrite = new(HTTPRewrite)
 					}
 					(*m.Rewrite).DecodeCBOR(d)
 				}
@@ -3221,7 +3221,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Retries = nil
 				} else {
 					if m.Retries == nil {
-						m.Retries = cborwire.New[HTTPRetry](d)
+						m.Retries = new(HTTPRetry)
 					}
 					(*m.Retries).DecodeCBOR(d)
 				}
@@ -3233,7 +3233,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Fault = nil
 				} else {
 					if m.Fault == nil {
-						m.Fault = cborwire.New[HTTPFaultInjection](d)
+						m.Fault = new(HTTPFaultInjection)
 					}
 					(*m.Fault).DecodeCBOR(d)
 				}
@@ -3245,7 +3245,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Mirror = nil
 				} else {
 					if m.Mirror == nil {
-						m.Mirror = cborwire.New[Destination](d)
+						m.Mirror = new(Destination)
 					}
 					(*m.Mirror).DecodeCBOR(d)
 				}
@@ -3257,7 +3257,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MirrorPercentage = nil
 				} else {
 					if m.MirrorPercentage == nil {
-						m.MirrorPercentage = cborwire.New[Percent](d)
+						m.MirrorPercentage = new(Percent)
 					}
 					(*m.MirrorPercentage).DecodeCBOR(d)
 				}
@@ -3269,7 +3269,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CorsPolicy = nil
 				} else {
 					if m.CorsPolicy == nil {
-						m.CorsPolicy = cborwire.New[CorsPolicy](d)
+						m.CorsPolicy = new(CorsPolicy)
 					}
 					(*m.CorsPolicy).DecodeCBOR(d)
 				}
@@ -3281,7 +3281,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Headers = nil
 				} else {
 					if m.Headers == nil {
-						m.Headers = cborwire.New[Headers](d)
+						m.Headers = new(Headers)
 					}
 					(*m.Headers).DecodeCBOR(d)
 				}
@@ -3313,7 +3313,7 @@ func (m *HTTPRouteDestination) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Headers = nil
 				} else {
 					if m.Headers == nil {
-						m.Headers = cborwire.New[Headers](d)
+						m.Headers = new(Headers)
 					}
 					(*m.Headers).DecodeCBOR(d)
 				}
@@ -3382,7 +3382,7 @@ func (m *Headers) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Request = nil
 				} else {
 					if m.Request == nil {
-						m.Request = cborwire.New[HeaderOperations](d)
+						m.Request = new(HeaderOperations)
 					}
 					(*m.Request).DecodeCBOR(d)
 				}
@@ -3394,7 +3394,7 @@ func (m *Headers) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Response = nil
 				} else {
 					if m.Response == nil {
-						m.Response = cborwire.New[HeaderOperations](d)
+						m.Response = new(HeaderOperations)
 					}
 					(*m.Response).DecodeCBOR(d)
 				}
@@ -3426,7 +3426,7 @@ func (m *IstioCondition) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastProbeTime = nil
 				} else {
 					if m.LastProbeTime == nil {
-						m.LastProbeTime = cborwire.New[metav1.Time](d)
+						m.LastProbeTime = new(metav1.Time)
 					}
 					(*m.LastProbeTime).DecodeCBOR(d)
 				}
@@ -3438,7 +3438,7 @@ func (m *IstioCondition) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastTransitionTime = nil
 				} else {
 					if m.LastTransitionTime == nil {
-						m.LastTransitionTime = cborwire.New[metav1.Time](d)
+						m.LastTransitionTime = new(metav1.Time)
 					}
 					(*m.LastTransitionTime).DecodeCBOR(d)
 				}

@@ -2247,7 +2247,7 @@ func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigMap = nil
 				} else {
 					if m.ConfigMap == nil {
-						m.ConfigMap = cborwire.New[ConfigMapReference](d)
+						m.ConfigMap = new(ConfigMapReference)
 					}
 					(*m.ConfigMap).DecodeCBOR(d)
 				}
@@ -2259,7 +2259,7 @@ func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					m.APICall = nil
 				} else {
 					if m.APICall == nil {
-						m.APICall = cborwire.New[ContextAPICall](d)
+						m.APICall = new(ContextAPICall)
 					}
 					(*m.APICall).DecodeCBOR(d)
 				}
@@ -2271,7 +2271,7 @@ func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Variable = nil
 				} else {
 					if m.Variable == nil {
-						m.Variable = cborwire.New[Variable](d)
+						m.Variable = new(Variable)
 					}
 					(*m.Variable).DecodeCBOR(d)
 				}
@@ -2299,7 +2299,7 @@ func (m *Deny) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RawAnyAllConditions = nil
 				} else {
 					if m.RawAnyAllConditions == nil {
-						m.RawAnyAllConditions = cborwire.New[apiextensionsv1.JSON](d)
+						m.RawAnyAllConditions = new(apiextensionsv1.JSON)
 					}
 					cborwire.ViaUnmarshaler(d, m.RawAnyAllConditions, "JSON")
 				}
@@ -2429,7 +2429,7 @@ func (m *Mutation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RawPatchStrategicMerge = nil
 				} else {
 					if m.RawPatchStrategicMerge == nil {
-						m.RawPatchStrategicMerge = cborwire.New[apiextensionsv1.JSON](d)
+						m.RawPatchStrategicMerge = new(apiextensionsv1.JSON)
 					}
 					cborwire.ViaUnmarshaler(d, m.RawPatchStrategicMerge, "JSON")
 				}
@@ -2565,7 +2565,7 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = cborwire.New[metav1.LabelSelector](d)
+						m.Selector = new(metav1.LabelSelector)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -2577,7 +2577,7 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NamespaceSelector = nil
 				} else {
 					if m.NamespaceSelector == nil {
-						m.NamespaceSelector = cborwire.New[metav1.LabelSelector](d)
+						m.NamespaceSelector = new(metav1.LabelSelector)
 					}
 					(*m.NamespaceSelector).DecodeCBOR(d)
 				}
@@ -2711,7 +2711,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ExcludeResources = nil
 				} else {
 					if m.ExcludeResources == nil {
-						m.ExcludeResources = cborwire.New[MatchResources](d)
+						m.ExcludeResources = new(MatchResources)
 					}
 					(*m.ExcludeResources).DecodeCBOR(d)
 				}
@@ -2723,7 +2723,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RawAnyAllConditions = nil
 				} else {
 					if m.RawAnyAllConditions == nil {
-						m.RawAnyAllConditions = cborwire.New[apiextensionsv1.JSON](d)
+						m.RawAnyAllConditions = new(apiextensionsv1.JSON)
 					}
 					cborwire.ViaUnmarshaler(d, m.RawAnyAllConditions, "JSON")
 				}
@@ -2735,7 +2735,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Mutation = nil
 				} else {
 					if m.Mutation == nil {
-						m.Mutation = cborwire.New[Mutation](d)
+						m.Mutation = new(Mutation)
 					}
 					(*m.Mutation).DecodeCBOR(d)
 				}
@@ -2747,7 +2747,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Validation = nil
 				} else {
 					if m.Validation == nil {
-						m.Validation = cborwire.New[Validation](d)
+						m.Validation = new(Validation)
 					}
 					(*m.Validation).DecodeCBOR(d)
 				}
@@ -2974,7 +2974,7 @@ func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RawPattern = nil
 				} else {
 					if m.RawPattern == nil {
-						m.RawPattern = cborwire.New[apiextensionsv1.JSON](d)
+						m.RawPattern = new(apiextensionsv1.JSON)
 					}
 					cborwire.ViaUnmarshaler(d, m.RawPattern, "JSON")
 				}
@@ -2986,7 +2986,7 @@ func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RawAnyPattern = nil
 				} else {
 					if m.RawAnyPattern == nil {
-						m.RawAnyPattern = cborwire.New[apiextensionsv1.JSON](d)
+						m.RawAnyPattern = new(apiextensionsv1.JSON)
 					}
 					cborwire.ViaUnmarshaler(d, m.RawAnyPattern, "JSON")
 				}
@@ -2998,7 +2998,7 @@ func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Deny = nil
 				} else {
 					if m.Deny == nil {
-						m.Deny = cborwire.New[Deny](d)
+						m.Deny = new(Deny)
 					}
 					(*m.Deny).DecodeCBOR(d)
 				}
@@ -3026,7 +3026,7 @@ func (m *Variable) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Value = nil
 				} else {
 					if m.Value == nil {
-						m.Value = cborwire.New[apiextensionsv1.JSON](d)
+						m.Value = new(apiextensionsv1.JSON)
 					}
 					cborwire.ViaUnmarshaler(d, m.Value, "JSON")
 				}
@@ -3040,7 +3040,7 @@ func (m *Variable) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Default = nil
 				} else {
 					if m.Default == nil {
-						m.Default = cborwire.New[apiextensionsv1.JSON](d)
+						m.Default = new(apiextensionsv1.JSON)
 					}
 					cborwire.ViaUnmarshaler(d, m.Default, "JSON")
 				}

@@ -2836,7 +2836,7 @@ func (m *AnalysisRunArgument) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ValueFrom = nil
 				} else {
 					if m.ValueFrom == nil {
-						m.ValueFrom = cborwire.New[ArgumentValueFrom](d)
+						m.ValueFrom = new(ArgumentValueFrom)
 					}
 					(*m.ValueFrom).DecodeCBOR(d)
 				}
@@ -2896,7 +2896,7 @@ func (m *ArgumentValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FieldRef = nil
 				} else {
 					if m.FieldRef == nil {
-						m.FieldRef = cborwire.New[FieldRef](d)
+						m.FieldRef = new(FieldRef)
 					}
 					(*m.FieldRef).DecodeCBOR(d)
 				}
@@ -2968,7 +2968,7 @@ func (m *CanaryStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CurrentStepAnalysisRunStatus = nil
 				} else {
 					if m.CurrentStepAnalysisRunStatus == nil {
-						m.CurrentStepAnalysisRunStatus = cborwire.New[RolloutAnalysisRunStatus](d)
+						m.CurrentStepAnalysisRunStatus = new(RolloutAnalysisRunStatus)
 					}
 					(*m.CurrentStepAnalysisRunStatus).DecodeCBOR(d)
 				}
@@ -2980,7 +2980,7 @@ func (m *CanaryStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CurrentBackgroundAnalysisRunStatus = nil
 				} else {
 					if m.CurrentBackgroundAnalysisRunStatus == nil {
-						m.CurrentBackgroundAnalysisRunStatus = cborwire.New[RolloutAnalysisRunStatus](d)
+						m.CurrentBackgroundAnalysisRunStatus = new(RolloutAnalysisRunStatus)
 					}
 					(*m.CurrentBackgroundAnalysisRunStatus).DecodeCBOR(d)
 				}
@@ -2992,7 +2992,7 @@ func (m *CanaryStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Weights = nil
 				} else {
 					if m.Weights == nil {
-						m.Weights = cborwire.New[TrafficWeights](d)
+						m.Weights = new(TrafficWeights)
 					}
 					(*m.Weights).DecodeCBOR(d)
 				}
@@ -3034,7 +3034,7 @@ func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Pause = nil
 				} else {
 					if m.Pause == nil {
-						m.Pause = cborwire.New[RolloutPause](d)
+						m.Pause = new(RolloutPause)
 					}
 					(*m.Pause).DecodeCBOR(d)
 				}
@@ -3046,7 +3046,7 @@ func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Analysis = nil
 				} else {
 					if m.Analysis == nil {
-						m.Analysis = cborwire.New[RolloutAnalysis](d)
+						m.Analysis = new(RolloutAnalysis)
 					}
 					(*m.Analysis).DecodeCBOR(d)
 				}
@@ -3058,7 +3058,7 @@ func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SetCanaryScale = nil
 				} else {
 					if m.SetCanaryScale == nil {
-						m.SetCanaryScale = cborwire.New[SetCanaryScale](d)
+						m.SetCanaryScale = new(SetCanaryScale)
 					}
 					(*m.SetCanaryScale).DecodeCBOR(d)
 				}
@@ -3111,7 +3111,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TrafficRouting = nil
 				} else {
 					if m.TrafficRouting == nil {
-						m.TrafficRouting = cborwire.New[RolloutTrafficRouting](d)
+						m.TrafficRouting = new(RolloutTrafficRouting)
 					}
 					(*m.TrafficRouting).DecodeCBOR(d)
 				}
@@ -3123,7 +3123,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxUnavailable = nil
 				} else {
 					if m.MaxUnavailable == nil {
-						m.MaxUnavailable = cborwire.New[intstr.IntOrString](d)
+						m.MaxUnavailable = new(intstr.IntOrString)
 					}
 					(*m.MaxUnavailable).DecodeCBOR(d)
 				}
@@ -3135,7 +3135,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxSurge = nil
 				} else {
 					if m.MaxSurge == nil {
-						m.MaxSurge = cborwire.New[intstr.IntOrString](d)
+						m.MaxSurge = new(intstr.IntOrString)
 					}
 					(*m.MaxSurge).DecodeCBOR(d)
 				}
@@ -3147,7 +3147,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Analysis = nil
 				} else {
 					if m.Analysis == nil {
-						m.Analysis = cborwire.New[RolloutAnalysisBackground](d)
+						m.Analysis = new(RolloutAnalysisBackground)
 					}
 					(*m.Analysis).DecodeCBOR(d)
 				}
@@ -3159,7 +3159,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CanaryMetadata = nil
 				} else {
 					if m.CanaryMetadata == nil {
-						m.CanaryMetadata = cborwire.New[PodTemplateMetadata](d)
+						m.CanaryMetadata = new(PodTemplateMetadata)
 					}
 					(*m.CanaryMetadata).DecodeCBOR(d)
 				}
@@ -3171,7 +3171,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StableMetadata = nil
 				} else {
 					if m.StableMetadata == nil {
-						m.StableMetadata = cborwire.New[PodTemplateMetadata](d)
+						m.StableMetadata = new(PodTemplateMetadata)
 					}
 					(*m.StableMetadata).DecodeCBOR(d)
 				}
@@ -3537,7 +3537,7 @@ func (m *RolloutPause) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Duration = nil
 				} else {
 					if m.Duration == nil {
-						m.Duration = cborwire.New[intstr.IntOrString](d)
+						m.Duration = new(intstr.IntOrString)
 					}
 					(*m.Duration).DecodeCBOR(d)
 				}
@@ -3577,7 +3577,7 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = cborwire.New[metav1.LabelSelector](d)
+						m.Selector = new(metav1.LabelSelector)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -3591,7 +3591,7 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.WorkloadRef = nil
 				} else {
 					if m.WorkloadRef == nil {
-						m.WorkloadRef = cborwire.New[ObjectRef](d)
+						m.WorkloadRef = new(ObjectRef)
 					}
 					(*m.WorkloadRef).DecodeCBOR(d)
 				}
@@ -3635,7 +3635,7 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RestartAt = nil
 				} else {
 					if m.RestartAt == nil {
-						m.RestartAt = cborwire.New[metav1.Time](d)
+						m.RestartAt = new(metav1.Time)
 					}
 					(*m.RestartAt).DecodeCBOR(d)
 				}
@@ -3688,7 +3688,7 @@ func (m *RolloutStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AbortedAt = nil
 				} else {
 					if m.AbortedAt == nil {
-						m.AbortedAt = cborwire.New[metav1.Time](d)
+						m.AbortedAt = new(metav1.Time)
 					}
 					(*m.AbortedAt).DecodeCBOR(d)
 				}
@@ -3789,7 +3789,7 @@ func (m *RolloutStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.BlueGreen = nil
 				} else {
 					if m.BlueGreen == nil {
-						m.BlueGreen = cborwire.New[BlueGreenStrategy](d)
+						m.BlueGreen = new(BlueGreenStrategy)
 					}
 					(*m.BlueGreen).DecodeCBOR(d)
 				}
@@ -3801,7 +3801,7 @@ func (m *RolloutStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Canary = nil
 				} else {
 					if m.Canary == nil {
-						m.Canary = cborwire.New[CanaryStrategy](d)
+						m.Canary = new(CanaryStrategy)
 					}
 					(*m.Canary).DecodeCBOR(d)
 				}
@@ -3829,7 +3829,7 @@ func (m *RolloutTrafficRouting) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Nginx = nil
 				} else {
 					if m.Nginx == nil {
-						m.Nginx = cborwire.New[NginxTrafficRouting](d)
+						m.Nginx = new(NginxTrafficRouting)
 					}
 					(*m.Nginx).DecodeCBOR(d)
 				}

@@ -5203,7 +5203,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DBSubnetGroupNameRef = nil
 				} else {
 					if m.DBSubnetGroupNameRef == nil {
-						m.DBSubnetGroupNameRef = cborwire.New[Reference](d)
+						m.DBSubnetGroupNameRef = new(Reference)
 					}
 					(*m.DBSubnetGroupNameRef).DecodeCBOR(d)
 				}
@@ -5438,7 +5438,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PasswordSecretRef = nil
 				} else {
 					if m.PasswordSecretRef == nil {
-						m.PasswordSecretRef = cborwire.New[SecretKeySelector](d)
+						m.PasswordSecretRef = new(SecretKeySelector)
 					}
 					(*m.PasswordSecretRef).DecodeCBOR(d)
 				}
@@ -5621,7 +5621,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VPCSecurityGroupIDSelector = nil
 				} else {
 					if m.VPCSecurityGroupIDSelector == nil {
-						m.VPCSecurityGroupIDSelector = cborwire.New[Selector](d)
+						m.VPCSecurityGroupIDSelector = new(Selector)
 					}
 					(*m.VPCSecurityGroupIDSelector).DecodeCBOR(d)
 				}
@@ -5680,7 +5680,7 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceSpec.WriteConnectionSecretToReference = nil
 				} else {
 					if m.ResourceSpec.WriteConnectionSecretToReference == nil {
-						m.ResourceSpec.WriteConnectionSecretToReference = cborwire.New[SecretReference](d)
+						m.ResourceSpec.WriteConnectionSecretToReference = new(SecretReference)
 					}
 					(*m.ResourceSpec.WriteConnectionSecretToReference).DecodeCBOR(d)
 				}
@@ -5692,7 +5692,7 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceSpec.ProviderConfigReference = nil
 				} else {
 					if m.ResourceSpec.ProviderConfigReference == nil {
-						m.ResourceSpec.ProviderConfigReference = cborwire.New[Reference](d)
+						m.ResourceSpec.ProviderConfigReference = new(Reference)
 					}
 					(*m.ResourceSpec.ProviderConfigReference).DecodeCBOR(d)
 				}
@@ -5934,7 +5934,7 @@ func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Policy = nil
 				} else {
 					if m.Policy == nil {
-						m.Policy = cborwire.New[Policy](d)
+						m.Policy = new(Policy)
 					}
 					(*m.Policy).DecodeCBOR(d)
 				}
@@ -5962,7 +5962,7 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.WriteConnectionSecretToReference = nil
 				} else {
 					if m.WriteConnectionSecretToReference == nil {
-						m.WriteConnectionSecretToReference = cborwire.New[SecretReference](d)
+						m.WriteConnectionSecretToReference = new(SecretReference)
 					}
 					(*m.WriteConnectionSecretToReference).DecodeCBOR(d)
 				}
@@ -5974,7 +5974,7 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProviderConfigReference = nil
 				} else {
 					if m.ProviderConfigReference == nil {
-						m.ProviderConfigReference = cborwire.New[Reference](d)
+						m.ProviderConfigReference = new(Reference)
 					}
 					(*m.ProviderConfigReference).DecodeCBOR(d)
 				}
@@ -6120,7 +6120,7 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Policy = nil
 				} else {
 					if m.Policy == nil {
-						m.Policy = cborwire.New[Policy](d)
+						m.Policy = new(Policy)
 					}
 					(*m.Policy).DecodeCBOR(d)
 				}
