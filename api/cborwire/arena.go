@@ -1,7 +1,70 @@
 package cborwire
 
+import "unsafe"
+
 // plainString returns a string holding b, read before d.pos, carved from
 // the decode's chunk (see wire.StringArena).
 func (d *Decoder) plainString(b []byte) string {
 	return d.arena.Carve(b, len(d.buf)-d.pos)
+}
+
+// Slots of a chunk of pointed-to scalars: the first chunk of a decode
+// holds firstSlots, each next one twice the last, up to maxSlots. A
+// decode of one object with three pointer fields takes one small chunk,
+// a list of a thousand takes chunks of maxSlots; what one chunk holds
+// beyond the values used is at most the size of the chunks before it.
+const (
+	firstSlots = 4
+	maxSlots   = 32
+)
+
+// scalarSlots hands out the targets of pointer fields to scalars (a
+// *string, *bool, *int32, *float64) from chunks, one allocation per
+// chunk instead of one per field: the values of a decode live as long as
+// the objects that hold them. A kept pointer pins its chunk (at most
+// maxSlots strings, 512 bytes). Chunks never hold the values of two
+// decodes (drop). Positions are indexes, so that handing out a slot
+// stores no pointer in the Decoder.
+type scalarSlots struct {
+	strs  []string
+	words []uint64 // bools, integers and floats, one 8-byte slot each
+	nStr  int
+	nWord int
+}
+
+func (s *scalarSlots) drop() { *s = scalarSlots{} }
+
+// nextSlots is the length of the chunk that follows one of have slots,
+// bounded by the input left: each value takes a byte at least.
+func nextSlots(have, left int) int {
+	n := firstSlots
+	if have > 0 {
+		n = min(2*have, maxSlots)
+	}
+	return max(min(n, left), 1)
+}
+
+// NewString returns a pointer to a zero T for a pointer field, carved
+// from the decode's chunk of strings (see scalarSlots).
+func NewString[T ~string](d *Decoder) *T {
+	s := &d.slots
+	if s.nStr == len(s.strs) {
+		s.strs, s.nStr = make([]string, nextSlots(len(s.strs), len(d.buf)-d.pos)), 0
+	}
+	p := &s.strs[s.nStr]
+	s.nStr++
+	return (*T)(unsafe.Pointer(p))
+}
+
+// NewScalar returns a pointer to a zero T for a pointer field, carved
+// from the decode's chunk of 8-byte slots (see scalarSlots); the chunk
+// holds no pointers, so the collector does not scan it.
+func NewScalar[T ~bool | ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64](d *Decoder) *T {
+	s := &d.slots
+	if s.nWord == len(s.words) {
+		s.words, s.nWord = make([]uint64, nextSlots(len(s.words), len(d.buf)-d.pos)), 0
+	}
+	p := &s.words[s.nWord]
+	s.nWord++
+	return (*T)(unsafe.Pointer(p))
 }

@@ -39,3 +39,60 @@ func TestPlainStringsFromChunks(t *testing.T) {
 		t.Errorf("after Reset: %v, and the first object's name is now %v", m2, m["name"])
 	}
 }
+
+// Pointer fields to scalars get distinct zero targets carved from
+// chunks: the first chunk of a decode is small, later ones grow to
+// maxSlots, a chunk is never larger than the input left could fill, and
+// Reset starts a new one.
+func TestScalarSlots(t *testing.T) {
+	in := make([]byte, 1000)
+	d := NewDecoder(in, nil)
+	var strs []*string
+	var words []*int32
+	for i := range 100 {
+		s := NewString[string](d)
+		w := NewScalar[int32](d)
+		if *s != "" || *w != 0 {
+			t.Fatalf("slot %d not zero: %q %d", i, *s, *w)
+		}
+		*s, *w = strings.Repeat("v", i), int32(i)
+		strs, words = append(strs, s), append(words, w)
+	}
+	for i := range 100 {
+		if *strs[i] != strings.Repeat("v", i) || *words[i] != int32(i) {
+			t.Fatalf("slot %d overwritten: %q %d", i, *strs[i], *words[i])
+		}
+	}
+	if got := cap(d.slots.strs); got != maxSlots {
+		t.Errorf("chunk after 100 strings has %d slots, want %d", got, maxSlots)
+	}
+	if gap := uintptr(unsafe.Pointer(strs[1])) - uintptr(unsafe.Pointer(strs[0])); gap != unsafe.Sizeof("") {
+		t.Errorf("the first two strings are %d bytes apart: not one chunk", gap)
+	}
+
+	d.Reset(in[:2])
+	b := NewScalar[bool](d)
+	if *b || len(d.slots.words) != 2 {
+		t.Errorf("after Reset on 2 bytes: first chunk of %d slots, value %v", len(d.slots.words), *b)
+	}
+	for _, w := range words {
+		if uintptr(unsafe.Pointer(b)) == uintptr(unsafe.Pointer(w)) {
+			t.Fatal("a slot of the last decode handed out again")
+		}
+	}
+	if *words[99] != 99 {
+		t.Errorf("the last decode's value changed: %d", *words[99])
+	}
+}
+
+// The first chunk of a decode has firstSlots slots when the input has
+// room: a one-object decode with a few pointer fields makes no 512-byte
+// chunk.
+func TestScalarSlotsFirstChunkSmall(t *testing.T) {
+	d := NewDecoder(make([]byte, 4096), nil)
+	NewString[string](d)
+	NewScalar[float64](d)
+	if len(d.slots.strs) != firstSlots || len(d.slots.words) != firstSlots {
+		t.Errorf("first chunks of %d and %d slots, want %d", len(d.slots.strs), len(d.slots.words), firstSlots)
+	}
+}

@@ -80,7 +80,7 @@ func (m *RollingUpdateStatefulSetStrategy) DecodeCBOR(d *cborwire.Decoder) error
 					m.Partition = nil
 				} else {
 					if m.Partition == nil {
-						m.Partition = new(int32)
+						m.Partition = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Partition)
 				}
@@ -158,7 +158,7 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Replicas = nil
 				} else {
 					if m.Replicas == nil {
-						m.Replicas = new(int32)
+						m.Replicas = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Replicas)
 				}
@@ -211,7 +211,7 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RevisionHistoryLimit = nil
 				} else {
 					if m.RevisionHistoryLimit == nil {
-						m.RevisionHistoryLimit = new(int32)
+						m.RevisionHistoryLimit = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
@@ -279,7 +279,7 @@ func (m *StatefulSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CollisionCount = nil
 				} else {
 					if m.CollisionCount == nil {
-						m.CollisionCount = new(int32)
+						m.CollisionCount = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.CollisionCount)
 				}
@@ -425,7 +425,7 @@ func (m *DeploymentSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Replicas = nil
 				} else {
 					if m.Replicas == nil {
-						m.Replicas = new(int32)
+						m.Replicas = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Replicas)
 				}
@@ -455,7 +455,7 @@ func (m *DeploymentSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RevisionHistoryLimit = nil
 				} else {
 					if m.RevisionHistoryLimit == nil {
-						m.RevisionHistoryLimit = new(int32)
+						m.RevisionHistoryLimit = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
@@ -469,7 +469,7 @@ func (m *DeploymentSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProgressDeadlineSeconds = nil
 				} else {
 					if m.ProgressDeadlineSeconds == nil {
-						m.ProgressDeadlineSeconds = new(int32)
+						m.ProgressDeadlineSeconds = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.ProgressDeadlineSeconds)
 				}
@@ -579,7 +579,7 @@ func (m *DeploymentStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TerminatingReplicas = nil
 				} else {
 					if m.TerminatingReplicas == nil {
-						m.TerminatingReplicas = new(int32)
+						m.TerminatingReplicas = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.TerminatingReplicas)
 				}
@@ -612,7 +612,7 @@ func (m *DeploymentStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CollisionCount = nil
 				} else {
 					if m.CollisionCount == nil {
-						m.CollisionCount = new(int32)
+						m.CollisionCount = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.CollisionCount)
 				}
@@ -799,7 +799,7 @@ func (m *DaemonSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RevisionHistoryLimit = nil
 				} else {
 					if m.RevisionHistoryLimit == nil {
-						m.RevisionHistoryLimit = new(int32)
+						m.RevisionHistoryLimit = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
@@ -843,7 +843,7 @@ func (m *DaemonSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CollisionCount = nil
 				} else {
 					if m.CollisionCount == nil {
-						m.CollisionCount = new(int32)
+						m.CollisionCount = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.CollisionCount)
 				}
@@ -1056,7 +1056,7 @@ func (m *ReplicaSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Replicas = nil
 				} else {
 					if m.Replicas == nil {
-						m.Replicas = new(int32)
+						m.Replicas = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Replicas)
 				}
@@ -1108,7 +1108,7 @@ func (m *ReplicaSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TerminatingReplicas = nil
 				} else {
 					if m.TerminatingReplicas == nil {
-						m.TerminatingReplicas = new(int32)
+						m.TerminatingReplicas = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.TerminatingReplicas)
 				}

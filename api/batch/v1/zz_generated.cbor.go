@@ -93,7 +93,7 @@ func (m *PodFailurePolicyOnExitCodesRequirement) DecodeCBOR(d *cborwire.Decoder)
 					m.ContainerName = nil
 				} else {
 					if m.ContainerName == nil {
-						m.ContainerName = new(string)
+						m.ContainerName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.ContainerName)
 				}
@@ -289,7 +289,7 @@ func (m *SuccessPolicyRule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SucceededIndexes = nil
 				} else {
 					if m.SucceededIndexes == nil {
-						m.SucceededIndexes = new(string)
+						m.SucceededIndexes = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.SucceededIndexes)
 				}
@@ -301,7 +301,7 @@ func (m *SuccessPolicyRule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SucceededCount = nil
 				} else {
 					if m.SucceededCount == nil {
-						m.SucceededCount = new(int32)
+						m.SucceededCount = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.SucceededCount)
 				}
@@ -329,7 +329,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Parallelism = nil
 				} else {
 					if m.Parallelism == nil {
-						m.Parallelism = new(int32)
+						m.Parallelism = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Parallelism)
 				}
@@ -341,7 +341,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Completions = nil
 				} else {
 					if m.Completions == nil {
-						m.Completions = new(int32)
+						m.Completions = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Completions)
 				}
@@ -353,7 +353,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ActiveDeadlineSeconds = nil
 				} else {
 					if m.ActiveDeadlineSeconds == nil {
-						m.ActiveDeadlineSeconds = new(int64)
+						m.ActiveDeadlineSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.ActiveDeadlineSeconds)
 				}
@@ -389,7 +389,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.BackoffLimit = nil
 				} else {
 					if m.BackoffLimit == nil {
-						m.BackoffLimit = new(int32)
+						m.BackoffLimit = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.BackoffLimit)
 				}
@@ -401,7 +401,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.BackoffLimitPerIndex = nil
 				} else {
 					if m.BackoffLimitPerIndex == nil {
-						m.BackoffLimitPerIndex = new(int32)
+						m.BackoffLimitPerIndex = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.BackoffLimitPerIndex)
 				}
@@ -413,7 +413,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxFailedIndexes = nil
 				} else {
 					if m.MaxFailedIndexes == nil {
-						m.MaxFailedIndexes = new(int32)
+						m.MaxFailedIndexes = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.MaxFailedIndexes)
 				}
@@ -437,7 +437,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ManualSelector = nil
 				} else {
 					if m.ManualSelector == nil {
-						m.ManualSelector = new(bool)
+						m.ManualSelector = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.ManualSelector)
 				}
@@ -451,7 +451,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TTLSecondsAfterFinished = nil
 				} else {
 					if m.TTLSecondsAfterFinished == nil {
-						m.TTLSecondsAfterFinished = new(int32)
+						m.TTLSecondsAfterFinished = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.TTLSecondsAfterFinished)
 				}
@@ -463,7 +463,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CompletionMode = nil
 				} else {
 					if m.CompletionMode == nil {
-						m.CompletionMode = new(CompletionMode)
+						m.CompletionMode = cborwire.NewString[CompletionMode](d)
 					}
 					cborwire.String(d, m.CompletionMode)
 				}
@@ -475,7 +475,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Suspend = nil
 				} else {
 					if m.Suspend == nil {
-						m.Suspend = new(bool)
+						m.Suspend = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Suspend)
 				}
@@ -487,7 +487,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodReplacementPolicy = nil
 				} else {
 					if m.PodReplacementPolicy == nil {
-						m.PodReplacementPolicy = new(PodReplacementPolicy)
+						m.PodReplacementPolicy = cborwire.NewString[PodReplacementPolicy](d)
 					}
 					cborwire.String(d, m.PodReplacementPolicy)
 				}
@@ -499,7 +499,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ManagedBy = nil
 				} else {
 					if m.ManagedBy == nil {
-						m.ManagedBy = new(string)
+						m.ManagedBy = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.ManagedBy)
 				}
@@ -578,7 +578,7 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Terminating = nil
 				} else {
 					if m.Terminating == nil {
-						m.Terminating = new(int32)
+						m.Terminating = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Terminating)
 				}
@@ -592,7 +592,7 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FailedIndexes = nil
 				} else {
 					if m.FailedIndexes == nil {
-						m.FailedIndexes = new(string)
+						m.FailedIndexes = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.FailedIndexes)
 				}
@@ -616,7 +616,7 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Ready = nil
 				} else {
 					if m.Ready == nil {
-						m.Ready = new(int32)
+						m.Ready = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Ready)
 				}
@@ -821,7 +821,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TimeZone = nil
 				} else {
 					if m.TimeZone == nil {
-						m.TimeZone = new(string)
+						m.TimeZone = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.TimeZone)
 				}
@@ -833,7 +833,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StartingDeadlineSeconds = nil
 				} else {
 					if m.StartingDeadlineSeconds == nil {
-						m.StartingDeadlineSeconds = new(int64)
+						m.StartingDeadlineSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.StartingDeadlineSeconds)
 				}
@@ -847,7 +847,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Suspend = nil
 				} else {
 					if m.Suspend == nil {
-						m.Suspend = new(bool)
+						m.Suspend = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Suspend)
 				}
@@ -861,7 +861,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SuccessfulJobsHistoryLimit = nil
 				} else {
 					if m.SuccessfulJobsHistoryLimit == nil {
-						m.SuccessfulJobsHistoryLimit = new(int32)
+						m.SuccessfulJobsHistoryLimit = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.SuccessfulJobsHistoryLimit)
 				}
@@ -873,7 +873,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FailedJobsHistoryLimit = nil
 				} else {
 					if m.FailedJobsHistoryLimit == nil {
-						m.FailedJobsHistoryLimit = new(int32)
+						m.FailedJobsHistoryLimit = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.FailedJobsHistoryLimit)
 				}

@@ -1429,7 +1429,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeMode = nil
 				} else {
 					if m.VolumeMode == nil {
-						m.VolumeMode = new(PersistentVolumeMode)
+						m.VolumeMode = cborwire.NewString[PersistentVolumeMode](d)
 					}
 					cborwire.String(d, m.VolumeMode)
 				}
@@ -1453,7 +1453,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeAttributesClassName = nil
 				} else {
 					if m.VolumeAttributesClassName == nil {
-						m.VolumeAttributesClassName = new(string)
+						m.VolumeAttributesClassName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.VolumeAttributesClassName)
 				}
@@ -1692,7 +1692,7 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StorageClassName = nil
 				} else {
 					if m.StorageClassName == nil {
-						m.StorageClassName = new(string)
+						m.StorageClassName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.StorageClassName)
 				}
@@ -1704,7 +1704,7 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeMode = nil
 				} else {
 					if m.VolumeMode == nil {
-						m.VolumeMode = new(PersistentVolumeMode)
+						m.VolumeMode = cborwire.NewString[PersistentVolumeMode](d)
 					}
 					cborwire.String(d, m.VolumeMode)
 				}
@@ -1740,7 +1740,7 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeAttributesClassName = nil
 				} else {
 					if m.VolumeAttributesClassName == nil {
-						m.VolumeAttributesClassName = new(string)
+						m.VolumeAttributesClassName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.VolumeAttributesClassName)
 				}
@@ -1768,7 +1768,7 @@ func (m *TypedObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
 					m.APIGroup = nil
 				} else {
 					if m.APIGroup == nil {
-						m.APIGroup = new(string)
+						m.APIGroup = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.APIGroup)
 				}
@@ -1784,7 +1784,7 @@ func (m *TypedObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Namespace = nil
 				} else {
 					if m.Namespace == nil {
-						m.Namespace = new(string)
+						m.Namespace = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Namespace)
 				}
@@ -1910,7 +1910,7 @@ func (m *PersistentVolumeClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CurrentVolumeAttributesClassName = nil
 				} else {
 					if m.CurrentVolumeAttributesClassName == nil {
-						m.CurrentVolumeAttributesClassName = new(string)
+						m.CurrentVolumeAttributesClassName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.CurrentVolumeAttributesClassName)
 				}
@@ -1952,7 +1952,7 @@ func (m *HostPathVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Type = nil
 				} else {
 					if m.Type == nil {
-						m.Type = new(HostPathType)
+						m.Type = cborwire.NewString[HostPathType](d)
 					}
 					cborwire.String(d, m.Type)
 				}
@@ -2038,7 +2038,7 @@ func (m *GlusterfsPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error 
 					m.EndpointsNamespace = nil
 				} else {
 					if m.EndpointsNamespace == nil {
-						m.EndpointsNamespace = new(string)
+						m.EndpointsNamespace = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.EndpointsNamespace)
 				}
@@ -2603,7 +2603,7 @@ func (m *SecretVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DefaultMode = nil
 				} else {
 					if m.DefaultMode == nil {
-						m.DefaultMode = new(int32)
+						m.DefaultMode = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.DefaultMode)
 				}
@@ -2615,7 +2615,7 @@ func (m *SecretVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Optional = nil
 				} else {
 					if m.Optional == nil {
-						m.Optional = new(bool)
+						m.Optional = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Optional)
 				}
@@ -2666,7 +2666,7 @@ func (m *SecretProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Optional = nil
 				} else {
 					if m.Optional == nil {
-						m.Optional = new(bool)
+						m.Optional = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Optional)
 				}
@@ -2765,7 +2765,7 @@ func (m *ISCSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.InitiatorName = nil
 				} else {
 					if m.InitiatorName == nil {
-						m.InitiatorName = new(string)
+						m.InitiatorName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.InitiatorName)
 				}
@@ -2842,7 +2842,7 @@ func (m *ISCSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.InitiatorName = nil
 				} else {
 					if m.InitiatorName == nil {
-						m.InitiatorName = new(string)
+						m.InitiatorName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.InitiatorName)
 				}
@@ -2891,7 +2891,7 @@ func (m *FCVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Lun = nil
 				} else {
 					if m.Lun == nil {
-						m.Lun = new(int32)
+						m.Lun = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Lun)
 				}
@@ -2972,7 +2972,7 @@ func (m *AzureFilePersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error 
 					m.SecretNamespace = nil
 				} else {
 					if m.SecretNamespace == nil {
-						m.SecretNamespace = new(string)
+						m.SecretNamespace = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.SecretNamespace)
 				}
@@ -3048,7 +3048,7 @@ func (m *AzureDiskVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CachingMode = nil
 				} else {
 					if m.CachingMode == nil {
-						m.CachingMode = new(AzureDataDiskCachingMode)
+						m.CachingMode = cborwire.NewString[AzureDataDiskCachingMode](d)
 					}
 					cborwire.String(d, m.CachingMode)
 				}
@@ -3060,7 +3060,7 @@ func (m *AzureDiskVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FSType = nil
 				} else {
 					if m.FSType == nil {
-						m.FSType = new(string)
+						m.FSType = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.FSType)
 				}
@@ -3072,7 +3072,7 @@ func (m *AzureDiskVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ReadOnly = nil
 				} else {
 					if m.ReadOnly == nil {
-						m.ReadOnly = new(bool)
+						m.ReadOnly = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.ReadOnly)
 				}
@@ -3084,7 +3084,7 @@ func (m *AzureDiskVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Kind = nil
 				} else {
 					if m.Kind == nil {
-						m.Kind = new(AzureDataDiskKind)
+						m.Kind = cborwire.NewString[AzureDataDiskKind](d)
 					}
 					cborwire.String(d, m.Kind)
 				}
@@ -3321,7 +3321,7 @@ func (m *ConfigMapVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DefaultMode = nil
 				} else {
 					if m.DefaultMode == nil {
-						m.DefaultMode = new(int32)
+						m.DefaultMode = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.DefaultMode)
 				}
@@ -3333,7 +3333,7 @@ func (m *ConfigMapVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Optional = nil
 				} else {
 					if m.Optional == nil {
-						m.Optional = new(bool)
+						m.Optional = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Optional)
 				}
@@ -3384,7 +3384,7 @@ func (m *ConfigMapProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Optional = nil
 				} else {
 					if m.Optional == nil {
-						m.Optional = new(bool)
+						m.Optional = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Optional)
 				}
@@ -3414,7 +3414,7 @@ func (m *ServiceAccountTokenProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ExpirationSeconds = nil
 				} else {
 					if m.ExpirationSeconds == nil {
-						m.ExpirationSeconds = new(int64)
+						m.ExpirationSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.ExpirationSeconds)
 				}
@@ -3444,7 +3444,7 @@ func (m *ClusterTrustBundleProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Name = nil
 				} else {
 					if m.Name == nil {
-						m.Name = new(string)
+						m.Name = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Name)
 				}
@@ -3456,7 +3456,7 @@ func (m *ClusterTrustBundleProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SignerName = nil
 				} else {
 					if m.SignerName == nil {
-						m.SignerName = new(string)
+						m.SignerName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.SignerName)
 				}
@@ -3480,7 +3480,7 @@ func (m *ClusterTrustBundleProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Optional = nil
 				} else {
 					if m.Optional == nil {
-						m.Optional = new(bool)
+						m.Optional = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Optional)
 				}
@@ -3514,7 +3514,7 @@ func (m *PodCertificateProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxExpirationSeconds = nil
 				} else {
 					if m.MaxExpirationSeconds == nil {
-						m.MaxExpirationSeconds = new(int32)
+						m.MaxExpirationSeconds = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.MaxExpirationSeconds)
 				}
@@ -3571,7 +3571,7 @@ func (m *ProjectedVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DefaultMode = nil
 				} else {
 					if m.DefaultMode == nil {
-						m.DefaultMode = new(int32)
+						m.DefaultMode = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.DefaultMode)
 				}
@@ -3691,7 +3691,7 @@ func (m *KeyToPath) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Mode = nil
 				} else {
 					if m.Mode == nil {
-						m.Mode = new(int32)
+						m.Mode = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Mode)
 				}
@@ -3721,7 +3721,7 @@ func (m *LocalVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FSType = nil
 				} else {
 					if m.FSType == nil {
-						m.FSType = new(string)
+						m.FSType = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.FSType)
 				}
@@ -3837,7 +3837,7 @@ func (m *CSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ReadOnly = nil
 				} else {
 					if m.ReadOnly == nil {
-						m.ReadOnly = new(bool)
+						m.ReadOnly = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.ReadOnly)
 				}
@@ -3849,7 +3849,7 @@ func (m *CSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FSType = nil
 				} else {
 					if m.FSType == nil {
-						m.FSType = new(string)
+						m.FSType = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.FSType)
 				}
@@ -3969,7 +3969,7 @@ func (m *VolumeMount) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RecursiveReadOnly = nil
 				} else {
 					if m.RecursiveReadOnly == nil {
-						m.RecursiveReadOnly = new(RecursiveReadOnlyMode)
+						m.RecursiveReadOnly = cborwire.NewString[RecursiveReadOnlyMode](d)
 					}
 					cborwire.String(d, m.RecursiveReadOnly)
 				}
@@ -3985,7 +3985,7 @@ func (m *VolumeMount) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MountPropagation = nil
 				} else {
 					if m.MountPropagation == nil {
-						m.MountPropagation = new(MountPropagationMode)
+						m.MountPropagation = cborwire.NewString[MountPropagationMode](d)
 					}
 					cborwire.String(d, m.MountPropagation)
 				}
@@ -4149,7 +4149,7 @@ func (m *FileKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Optional = nil
 				} else {
 					if m.Optional == nil {
-						m.Optional = new(bool)
+						m.Optional = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Optional)
 				}
@@ -4223,7 +4223,7 @@ func (m *ConfigMapKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Optional = nil
 				} else {
 					if m.Optional == nil {
-						m.Optional = new(bool)
+						m.Optional = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Optional)
 				}
@@ -4255,7 +4255,7 @@ func (m *SecretKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Optional = nil
 				} else {
 					if m.Optional == nil {
-						m.Optional = new(bool)
+						m.Optional = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Optional)
 				}
@@ -4327,7 +4327,7 @@ func (m *ConfigMapEnvSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Optional = nil
 				} else {
 					if m.Optional == nil {
-						m.Optional = new(bool)
+						m.Optional = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Optional)
 				}
@@ -4357,7 +4357,7 @@ func (m *SecretEnvSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Optional = nil
 				} else {
 					if m.Optional == nil {
-						m.Optional = new(bool)
+						m.Optional = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Optional)
 				}
@@ -4472,7 +4472,7 @@ func (m *GRPCAction) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Service = nil
 				} else {
 					if m.Service == nil {
-						m.Service = new(string)
+						m.Service = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Service)
 				}
@@ -4613,7 +4613,7 @@ func (m *Probe) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TerminationGracePeriodSeconds = nil
 				} else {
 					if m.TerminationGracePeriodSeconds == nil {
-						m.TerminationGracePeriodSeconds = new(int64)
+						m.TerminationGracePeriodSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.TerminationGracePeriodSeconds)
 				}
@@ -4934,7 +4934,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RestartPolicy = nil
 				} else {
 					if m.RestartPolicy == nil {
-						m.RestartPolicy = new(ContainerRestartPolicy)
+						m.RestartPolicy = cborwire.NewString[ContainerRestartPolicy](d)
 					}
 					cborwire.String(d, m.RestartPolicy)
 				}
@@ -5249,7 +5249,7 @@ func (m *Lifecycle) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StopSignal = nil
 				} else {
 					if m.StopSignal == nil {
-						m.StopSignal = new(Signal)
+						m.StopSignal = cborwire.NewString[Signal](d)
 					}
 					cborwire.String(d, m.StopSignal)
 				}
@@ -5413,7 +5413,7 @@ func (m *ContainerStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Started = nil
 				} else {
 					if m.Started == nil {
-						m.Started = new(bool)
+						m.Started = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Started)
 				}
@@ -5493,7 +5493,7 @@ func (m *ContainerStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StopSignal = nil
 				} else {
 					if m.StopSignal == nil {
-						m.StopSignal = new(Signal)
+						m.StopSignal = cborwire.NewString[Signal](d)
 					}
 					cborwire.String(d, m.StopSignal)
 				}
@@ -5564,7 +5564,7 @@ func (m *ResourceHealth) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Message = nil
 				} else {
 					if m.Message == nil {
-						m.Message = new(string)
+						m.Message = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Message)
 				}
@@ -5697,7 +5697,7 @@ func (m *VolumeMountStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RecursiveReadOnly = nil
 				} else {
 					if m.RecursiveReadOnly == nil {
-						m.RecursiveReadOnly = new(RecursiveReadOnlyMode)
+						m.RecursiveReadOnly = cborwire.NewString[RecursiveReadOnlyMode](d)
 					}
 					cborwire.String(d, m.RecursiveReadOnly)
 				}
@@ -6468,7 +6468,7 @@ func (m *Toleration) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TolerationSeconds = nil
 				} else {
 					if m.TolerationSeconds == nil {
-						m.TolerationSeconds = new(int64)
+						m.TolerationSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.TolerationSeconds)
 				}
@@ -6600,7 +6600,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TerminationGracePeriodSeconds = nil
 				} else {
 					if m.TerminationGracePeriodSeconds == nil {
-						m.TerminationGracePeriodSeconds = new(int64)
+						m.TerminationGracePeriodSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.TerminationGracePeriodSeconds)
 				}
@@ -6612,7 +6612,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ActiveDeadlineSeconds = nil
 				} else {
 					if m.ActiveDeadlineSeconds == nil {
-						m.ActiveDeadlineSeconds = new(int64)
+						m.ActiveDeadlineSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.ActiveDeadlineSeconds)
 				}
@@ -6632,7 +6632,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AutomountServiceAccountToken = nil
 				} else {
 					if m.AutomountServiceAccountToken == nil {
-						m.AutomountServiceAccountToken = new(bool)
+						m.AutomountServiceAccountToken = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.AutomountServiceAccountToken)
 				}
@@ -6652,7 +6652,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ShareProcessNamespace = nil
 				} else {
 					if m.ShareProcessNamespace == nil {
-						m.ShareProcessNamespace = new(bool)
+						m.ShareProcessNamespace = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.ShareProcessNamespace)
 				}
@@ -6759,7 +6759,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Priority = nil
 				} else {
 					if m.Priority == nil {
-						m.Priority = new(int32)
+						m.Priority = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Priority)
 				}
@@ -6804,7 +6804,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RuntimeClassName = nil
 				} else {
 					if m.RuntimeClassName == nil {
-						m.RuntimeClassName = new(string)
+						m.RuntimeClassName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.RuntimeClassName)
 				}
@@ -6816,7 +6816,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EnableServiceLinks = nil
 				} else {
 					if m.EnableServiceLinks == nil {
-						m.EnableServiceLinks = new(bool)
+						m.EnableServiceLinks = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.EnableServiceLinks)
 				}
@@ -6828,7 +6828,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PreemptionPolicy = nil
 				} else {
 					if m.PreemptionPolicy == nil {
-						m.PreemptionPolicy = new(PreemptionPolicy)
+						m.PreemptionPolicy = cborwire.NewString[PreemptionPolicy](d)
 					}
 					cborwire.String(d, m.PreemptionPolicy)
 				}
@@ -6863,7 +6863,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SetHostnameAsFQDN = nil
 				} else {
 					if m.SetHostnameAsFQDN == nil {
-						m.SetHostnameAsFQDN = new(bool)
+						m.SetHostnameAsFQDN = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.SetHostnameAsFQDN)
 				}
@@ -6887,7 +6887,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HostUsers = nil
 				} else {
 					if m.HostUsers == nil {
-						m.HostUsers = new(bool)
+						m.HostUsers = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.HostUsers)
 				}
@@ -6953,7 +6953,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HostnameOverride = nil
 				} else {
 					if m.HostnameOverride == nil {
-						m.HostnameOverride = new(string)
+						m.HostnameOverride = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.HostnameOverride)
 				}
@@ -6995,7 +6995,7 @@ func (m *PodResourceClaim) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceClaimName = nil
 				} else {
 					if m.ResourceClaimName == nil {
-						m.ResourceClaimName = new(string)
+						m.ResourceClaimName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.ResourceClaimName)
 				}
@@ -7007,7 +7007,7 @@ func (m *PodResourceClaim) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceClaimTemplateName = nil
 				} else {
 					if m.ResourceClaimTemplateName == nil {
-						m.ResourceClaimTemplateName = new(string)
+						m.ResourceClaimTemplateName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.ResourceClaimTemplateName)
 				}
@@ -7037,7 +7037,7 @@ func (m *PodResourceClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceClaimName = nil
 				} else {
 					if m.ResourceClaimName == nil {
-						m.ResourceClaimName = new(string)
+						m.ResourceClaimName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.ResourceClaimName)
 				}
@@ -7162,7 +7162,7 @@ func (m *PodSchedulingGroup) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodGroupName = nil
 				} else {
 					if m.PodGroupName == nil {
-						m.PodGroupName = new(string)
+						m.PodGroupName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.PodGroupName)
 				}
@@ -7208,7 +7208,7 @@ func (m *TopologySpreadConstraint) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MinDomains = nil
 				} else {
 					if m.MinDomains == nil {
-						m.MinDomains = new(int32)
+						m.MinDomains = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.MinDomains)
 				}
@@ -7220,7 +7220,7 @@ func (m *TopologySpreadConstraint) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodeAffinityPolicy = nil
 				} else {
 					if m.NodeAffinityPolicy == nil {
-						m.NodeAffinityPolicy = new(NodeInclusionPolicy)
+						m.NodeAffinityPolicy = cborwire.NewString[NodeInclusionPolicy](d)
 					}
 					cborwire.String(d, m.NodeAffinityPolicy)
 				}
@@ -7232,7 +7232,7 @@ func (m *TopologySpreadConstraint) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodeTaintsPolicy = nil
 				} else {
 					if m.NodeTaintsPolicy == nil {
-						m.NodeTaintsPolicy = new(NodeInclusionPolicy)
+						m.NodeTaintsPolicy = cborwire.NewString[NodeInclusionPolicy](d)
 					}
 					cborwire.String(d, m.NodeTaintsPolicy)
 				}
@@ -7344,7 +7344,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RunAsUser = nil
 				} else {
 					if m.RunAsUser == nil {
-						m.RunAsUser = new(int64)
+						m.RunAsUser = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.RunAsUser)
 				}
@@ -7356,7 +7356,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RunAsGroup = nil
 				} else {
 					if m.RunAsGroup == nil {
-						m.RunAsGroup = new(int64)
+						m.RunAsGroup = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.RunAsGroup)
 				}
@@ -7368,7 +7368,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RunAsNonRoot = nil
 				} else {
 					if m.RunAsNonRoot == nil {
-						m.RunAsNonRoot = new(bool)
+						m.RunAsNonRoot = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.RunAsNonRoot)
 				}
@@ -7401,7 +7401,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SupplementalGroupsPolicy = nil
 				} else {
 					if m.SupplementalGroupsPolicy == nil {
-						m.SupplementalGroupsPolicy = new(SupplementalGroupsPolicy)
+						m.SupplementalGroupsPolicy = cborwire.NewString[SupplementalGroupsPolicy](d)
 					}
 					cborwire.String(d, m.SupplementalGroupsPolicy)
 				}
@@ -7413,7 +7413,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FSGroup = nil
 				} else {
 					if m.FSGroup == nil {
-						m.FSGroup = new(int64)
+						m.FSGroup = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.FSGroup)
 				}
@@ -7446,7 +7446,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FSGroupChangePolicy = nil
 				} else {
 					if m.FSGroupChangePolicy == nil {
-						m.FSGroupChangePolicy = new(PodFSGroupChangePolicy)
+						m.FSGroupChangePolicy = cborwire.NewString[PodFSGroupChangePolicy](d)
 					}
 					cborwire.String(d, m.FSGroupChangePolicy)
 				}
@@ -7482,7 +7482,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SELinuxChangePolicy = nil
 				} else {
 					if m.SELinuxChangePolicy == nil {
-						m.SELinuxChangePolicy = new(PodSELinuxChangePolicy)
+						m.SELinuxChangePolicy = cborwire.NewString[PodSELinuxChangePolicy](d)
 					}
 					cborwire.String(d, m.SELinuxChangePolicy)
 				}
@@ -7512,7 +7512,7 @@ func (m *SeccompProfile) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LocalhostProfile = nil
 				} else {
 					if m.LocalhostProfile == nil {
-						m.LocalhostProfile = new(string)
+						m.LocalhostProfile = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.LocalhostProfile)
 				}
@@ -7542,7 +7542,7 @@ func (m *AppArmorProfile) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LocalhostProfile = nil
 				} else {
 					if m.LocalhostProfile == nil {
-						m.LocalhostProfile = new(string)
+						m.LocalhostProfile = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.LocalhostProfile)
 				}
@@ -7651,7 +7651,7 @@ func (m *PodDNSConfigOption) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Value = nil
 				} else {
 					if m.Value == nil {
-						m.Value = new(string)
+						m.Value = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Value)
 				}
@@ -7849,7 +7849,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RestartPolicy = nil
 				} else {
 					if m.RestartPolicy == nil {
-						m.RestartPolicy = new(ContainerRestartPolicy)
+						m.RestartPolicy = cborwire.NewString[ContainerRestartPolicy](d)
 					}
 					cborwire.String(d, m.RestartPolicy)
 				}
@@ -8146,7 +8146,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EphemeralContainerCommon.RestartPolicy = nil
 				} else {
 					if m.EphemeralContainerCommon.RestartPolicy == nil {
-						m.EphemeralContainerCommon.RestartPolicy = new(ContainerRestartPolicy)
+						m.EphemeralContainerCommon.RestartPolicy = cborwire.NewString[ContainerRestartPolicy](d)
 					}
 					cborwire.String(d, m.EphemeralContainerCommon.RestartPolicy)
 				}
@@ -8731,7 +8731,7 @@ func (m *ReplicationControllerSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Replicas = nil
 				} else {
 					if m.Replicas == nil {
-						m.Replicas = new(int32)
+						m.Replicas = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Replicas)
 				}
@@ -8945,7 +8945,7 @@ func (m *ClientIPConfig) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TimeoutSeconds = nil
 				} else {
 					if m.TimeoutSeconds == nil {
-						m.TimeoutSeconds = new(int32)
+						m.TimeoutSeconds = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.TimeoutSeconds)
 				}
@@ -9053,7 +9053,7 @@ func (m *LoadBalancerIngress) DecodeCBOR(d *cborwire.Decoder) error {
 					m.IPMode = nil
 				} else {
 					if m.IPMode == nil {
-						m.IPMode = new(LoadBalancerIPMode)
+						m.IPMode = cborwire.NewString[LoadBalancerIPMode](d)
 					}
 					cborwire.String(d, m.IPMode)
 				}
@@ -9237,7 +9237,7 @@ func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.IPFamilyPolicy = nil
 				} else {
 					if m.IPFamilyPolicy == nil {
-						m.IPFamilyPolicy = new(IPFamilyPolicy)
+						m.IPFamilyPolicy = cborwire.NewString[IPFamilyPolicy](d)
 					}
 					cborwire.String(d, m.IPFamilyPolicy)
 				}
@@ -9249,7 +9249,7 @@ func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AllocateLoadBalancerNodePorts = nil
 				} else {
 					if m.AllocateLoadBalancerNodePorts == nil {
-						m.AllocateLoadBalancerNodePorts = new(bool)
+						m.AllocateLoadBalancerNodePorts = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.AllocateLoadBalancerNodePorts)
 				}
@@ -9261,7 +9261,7 @@ func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LoadBalancerClass = nil
 				} else {
 					if m.LoadBalancerClass == nil {
-						m.LoadBalancerClass = new(string)
+						m.LoadBalancerClass = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.LoadBalancerClass)
 				}
@@ -9273,7 +9273,7 @@ func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.InternalTrafficPolicy = nil
 				} else {
 					if m.InternalTrafficPolicy == nil {
-						m.InternalTrafficPolicy = new(ServiceInternalTrafficPolicy)
+						m.InternalTrafficPolicy = cborwire.NewString[ServiceInternalTrafficPolicy](d)
 					}
 					cborwire.String(d, m.InternalTrafficPolicy)
 				}
@@ -9285,7 +9285,7 @@ func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TrafficDistribution = nil
 				} else {
 					if m.TrafficDistribution == nil {
-						m.TrafficDistribution = new(string)
+						m.TrafficDistribution = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.TrafficDistribution)
 				}
@@ -9317,7 +9317,7 @@ func (m *ServicePort) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AppProtocol = nil
 				} else {
 					if m.AppProtocol == nil {
-						m.AppProtocol = new(string)
+						m.AppProtocol = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.AppProtocol)
 				}
@@ -9468,7 +9468,7 @@ func (m *ServiceAccount) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AutomountServiceAccountToken = nil
 				} else {
 					if m.AutomountServiceAccountToken == nil {
-						m.AutomountServiceAccountToken = new(bool)
+						m.AutomountServiceAccountToken = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.AutomountServiceAccountToken)
 				}
@@ -9665,7 +9665,7 @@ func (m *EndpointAddress) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodeName = nil
 				} else {
 					if m.NodeName == nil {
-						m.NodeName = new(string)
+						m.NodeName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.NodeName)
 				}
@@ -9711,7 +9711,7 @@ func (m *EndpointPort) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AppProtocol = nil
 				} else {
 					if m.AppProtocol == nil {
-						m.AppProtocol = new(string)
+						m.AppProtocol = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.AppProtocol)
 				}
@@ -9950,7 +9950,7 @@ func (m *NodeRuntimeHandlerFeatures) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RecursiveReadOnlyMounts = nil
 				} else {
 					if m.RecursiveReadOnlyMounts == nil {
-						m.RecursiveReadOnlyMounts = new(bool)
+						m.RecursiveReadOnlyMounts = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.RecursiveReadOnlyMounts)
 				}
@@ -9962,7 +9962,7 @@ func (m *NodeRuntimeHandlerFeatures) DecodeCBOR(d *cborwire.Decoder) error {
 					m.UserNamespaces = nil
 				} else {
 					if m.UserNamespaces == nil {
-						m.UserNamespaces = new(bool)
+						m.UserNamespaces = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.UserNamespaces)
 				}
@@ -10020,7 +10020,7 @@ func (m *NodeFeatures) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SupplementalGroupsPolicy = nil
 				} else {
 					if m.SupplementalGroupsPolicy == nil {
-						m.SupplementalGroupsPolicy = new(bool)
+						m.SupplementalGroupsPolicy = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.SupplementalGroupsPolicy)
 				}
@@ -10096,7 +10096,7 @@ func (m *NodeSwapStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Capacity = nil
 				} else {
 					if m.Capacity == nil {
-						m.Capacity = new(int64)
+						m.Capacity = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.Capacity)
 				}
@@ -10860,7 +10860,7 @@ func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.UID = nil
 				} else {
 					if m.UID == nil {
-						m.UID = new(types.UID)
+						m.UID = cborwire.NewString[types.UID](d)
 					}
 					cborwire.String(d, m.UID)
 				}
@@ -10898,7 +10898,7 @@ func (m *PodLogOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SinceSeconds = nil
 				} else {
 					if m.SinceSeconds == nil {
-						m.SinceSeconds = new(int64)
+						m.SinceSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.SinceSeconds)
 				}
@@ -10924,7 +10924,7 @@ func (m *PodLogOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TailLines = nil
 				} else {
 					if m.TailLines == nil {
-						m.TailLines = new(int64)
+						m.TailLines = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.TailLines)
 				}
@@ -10936,7 +10936,7 @@ func (m *PodLogOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LimitBytes = nil
 				} else {
 					if m.LimitBytes == nil {
-						m.LimitBytes = new(int64)
+						m.LimitBytes = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.LimitBytes)
 				}
@@ -10950,7 +10950,7 @@ func (m *PodLogOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Stream = nil
 				} else {
 					if m.Stream == nil {
-						m.Stream = new(string)
+						m.Stream = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Stream)
 				}
@@ -11214,7 +11214,7 @@ func (m *TypedLocalObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
 					m.APIGroup = nil
 				} else {
 					if m.APIGroup == nil {
-						m.APIGroup = new(string)
+						m.APIGroup = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.APIGroup)
 				}
@@ -11820,7 +11820,7 @@ func (m *Secret) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Immutable = nil
 				} else {
 					if m.Immutable == nil {
-						m.Immutable = new(bool)
+						m.Immutable = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Immutable)
 				}
@@ -11921,7 +11921,7 @@ func (m *ConfigMap) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Immutable = nil
 				} else {
 					if m.Immutable == nil {
-						m.Immutable = new(bool)
+						m.Immutable = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Immutable)
 				}
@@ -12145,7 +12145,7 @@ func (m *DownwardAPIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DefaultMode = nil
 				} else {
 					if m.DefaultMode == nil {
-						m.DefaultMode = new(int32)
+						m.DefaultMode = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.DefaultMode)
 				}
@@ -12199,7 +12199,7 @@ func (m *DownwardAPIVolumeFile) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Mode = nil
 				} else {
 					if m.Mode == nil {
-						m.Mode = new(int32)
+						m.Mode = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Mode)
 				}
@@ -12276,7 +12276,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Privileged = nil
 				} else {
 					if m.Privileged == nil {
-						m.Privileged = new(bool)
+						m.Privileged = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Privileged)
 				}
@@ -12312,7 +12312,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RunAsUser = nil
 				} else {
 					if m.RunAsUser == nil {
-						m.RunAsUser = new(int64)
+						m.RunAsUser = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.RunAsUser)
 				}
@@ -12324,7 +12324,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RunAsGroup = nil
 				} else {
 					if m.RunAsGroup == nil {
-						m.RunAsGroup = new(int64)
+						m.RunAsGroup = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.RunAsGroup)
 				}
@@ -12336,7 +12336,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RunAsNonRoot = nil
 				} else {
 					if m.RunAsNonRoot == nil {
-						m.RunAsNonRoot = new(bool)
+						m.RunAsNonRoot = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.RunAsNonRoot)
 				}
@@ -12348,7 +12348,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ReadOnlyRootFilesystem = nil
 				} else {
 					if m.ReadOnlyRootFilesystem == nil {
-						m.ReadOnlyRootFilesystem = new(bool)
+						m.ReadOnlyRootFilesystem = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.ReadOnlyRootFilesystem)
 				}
@@ -12360,7 +12360,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AllowPrivilegeEscalation = nil
 				} else {
 					if m.AllowPrivilegeEscalation == nil {
-						m.AllowPrivilegeEscalation = new(bool)
+						m.AllowPrivilegeEscalation = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.AllowPrivilegeEscalation)
 				}
@@ -12372,7 +12372,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProcMount = nil
 				} else {
 					if m.ProcMount == nil {
-						m.ProcMount = new(ProcMountType)
+						m.ProcMount = cborwire.NewString[ProcMountType](d)
 					}
 					cborwire.String(d, m.ProcMount)
 				}
@@ -12448,7 +12448,7 @@ func (m *WindowsSecurityContextOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.GMSACredentialSpecName = nil
 				} else {
 					if m.GMSACredentialSpecName == nil {
-						m.GMSACredentialSpecName = new(string)
+						m.GMSACredentialSpecName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.GMSACredentialSpecName)
 				}
@@ -12460,7 +12460,7 @@ func (m *WindowsSecurityContextOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.GMSACredentialSpec = nil
 				} else {
 					if m.GMSACredentialSpec == nil {
-						m.GMSACredentialSpec = new(string)
+						m.GMSACredentialSpec = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.GMSACredentialSpec)
 				}
@@ -12472,7 +12472,7 @@ func (m *WindowsSecurityContextOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RunAsUserName = nil
 				} else {
 					if m.RunAsUserName == nil {
-						m.RunAsUserName = new(string)
+						m.RunAsUserName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.RunAsUserName)
 				}
@@ -12484,7 +12484,7 @@ func (m *WindowsSecurityContextOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HostProcess = nil
 				} else {
 					if m.HostProcess == nil {
-						m.HostProcess = new(bool)
+						m.HostProcess = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.HostProcess)
 				}
@@ -12562,7 +12562,7 @@ func (m *PortStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Error = nil
 				} else {
 					if m.Error == nil {
-						m.Error = new(string)
+						m.Error = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Error)
 				}

@@ -133,7 +133,7 @@ func (m *ListMeta) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RemainingItemCount = nil
 				} else {
 					if m.RemainingItemCount == nil {
-						m.RemainingItemCount = new(int64)
+						m.RemainingItemCount = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.RemainingItemCount)
 				}
@@ -219,7 +219,7 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DeletionGracePeriodSeconds = nil
 				} else {
 					if m.DeletionGracePeriodSeconds == nil {
-						m.DeletionGracePeriodSeconds = new(int64)
+						m.DeletionGracePeriodSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.DeletionGracePeriodSeconds)
 				}
@@ -322,7 +322,7 @@ func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Controller = nil
 				} else {
 					if m.Controller == nil {
-						m.Controller = new(bool)
+						m.Controller = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Controller)
 				}
@@ -334,7 +334,7 @@ func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
 					m.BlockOwnerDeletion = nil
 				} else {
 					if m.BlockOwnerDeletion == nil {
-						m.BlockOwnerDeletion = new(bool)
+						m.BlockOwnerDeletion = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.BlockOwnerDeletion)
 				}
@@ -378,7 +378,7 @@ func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TimeoutSeconds = nil
 				} else {
 					if m.TimeoutSeconds == nil {
-						m.TimeoutSeconds = new(int64)
+						m.TimeoutSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.TimeoutSeconds)
 				}
@@ -394,7 +394,7 @@ func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SendInitialEvents = nil
 				} else {
 					if m.SendInitialEvents == nil {
-						m.SendInitialEvents = new(bool)
+						m.SendInitialEvents = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.SendInitialEvents)
 				}
@@ -450,7 +450,7 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.GracePeriodSeconds = nil
 				} else {
 					if m.GracePeriodSeconds == nil {
-						m.GracePeriodSeconds = new(int64)
+						m.GracePeriodSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.GracePeriodSeconds)
 				}
@@ -474,7 +474,7 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.OrphanDependents = nil
 				} else {
 					if m.OrphanDependents == nil {
-						m.OrphanDependents = new(bool)
+						m.OrphanDependents = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.OrphanDependents)
 				}
@@ -486,7 +486,7 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PropagationPolicy = nil
 				} else {
 					if m.PropagationPolicy == nil {
-						m.PropagationPolicy = new(DeletionPropagation)
+						m.PropagationPolicy = cborwire.NewString[DeletionPropagation](d)
 					}
 					cborwire.String(d, m.PropagationPolicy)
 				}
@@ -519,7 +519,7 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.IgnoreStoreReadErrorWithClusterBreakingPotential = nil
 				} else {
 					if m.IgnoreStoreReadErrorWithClusterBreakingPotential == nil {
-						m.IgnoreStoreReadErrorWithClusterBreakingPotential = new(bool)
+						m.IgnoreStoreReadErrorWithClusterBreakingPotential = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.IgnoreStoreReadErrorWithClusterBreakingPotential)
 				}
@@ -617,7 +617,7 @@ func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Force = nil
 				} else {
 					if m.Force == nil {
-						m.Force = new(bool)
+						m.Force = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Force)
 				}
@@ -739,7 +739,7 @@ func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.UID = nil
 				} else {
 					if m.UID == nil {
-						m.UID = new(types.UID)
+						m.UID = cborwire.NewString[types.UID](d)
 					}
 					cborwire.String(d, m.UID)
 				}
@@ -751,7 +751,7 @@ func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceVersion = nil
 				} else {
 					if m.ResourceVersion == nil {
-						m.ResourceVersion = new(string)
+						m.ResourceVersion = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.ResourceVersion)
 				}

@@ -201,7 +201,7 @@ func (e *emitter) value(target string, t types.Type, owner, goName string) error
 	case *types.Pointer:
 		key := e.reuse("ReusePtr", target)
 		e.p("if d.Null() {\n%s = nil\n} else {", target)
-		e.p("if %s == nil {\n%s = new(%s)\n}", target, target, e.typeString(u.Elem()))
+		e.p("if %s == nil {\n%s = %s\n}", target, target, e.newElem(u.Elem()))
 		if err := e.value("(*"+target+")", u.Elem(), owner, goName); err != nil {
 			return err
 		}
@@ -320,6 +320,26 @@ func (e *emitter) mapValue(target string, t types.Type, u *types.Map, owner, goN
 	e.p("}\n}")
 	e.keep(key, target)
 	return nil
+}
+
+// newElem returns the expression that makes the target of a pointer to
+// t: a scalar's is carved from the decode's chunks (cborwire.NewString,
+// cborwire.NewScalar), one allocation for many pointer fields; any other
+// type's is new(t).
+func (e *emitter) newElem(t types.Type) string {
+	ts := e.typeString(t)
+	if n, ok := t.(*types.Named); ok && (e.gen[n] || e.hasDecoder(n) || e.hasJSONDecoder(n) || e.hasUnmarshalJSON(n)) {
+		return "new(" + ts + ")"
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	switch {
+	case !ok:
+	case b.Kind() == types.String:
+		return e.rt() + ".NewString[" + ts + "](d)"
+	case b.Kind() == types.Bool, b.Info()&(types.IsInteger|types.IsFloat) != 0 && b.Info()&types.IsComplex == 0:
+		return e.rt() + ".NewScalar[" + ts + "](d)"
+	}
+	return "new(" + ts + ")"
 }
 
 // reuse opens the block that decodes target unless a ReadOnly Table

@@ -575,7 +575,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StartingDeadlineSeconds = nil
 				} else {
 					if m.StartingDeadlineSeconds == nil {
-						m.StartingDeadlineSeconds = new(int64)
+						m.StartingDeadlineSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.StartingDeadlineSeconds)
 				}
@@ -589,7 +589,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Suspend = nil
 				} else {
 					if m.Suspend == nil {
-						m.Suspend = new(bool)
+						m.Suspend = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Suspend)
 				}
@@ -603,7 +603,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SuccessfulJobsHistoryLimit = nil
 				} else {
 					if m.SuccessfulJobsHistoryLimit == nil {
-						m.SuccessfulJobsHistoryLimit = new(int32)
+						m.SuccessfulJobsHistoryLimit = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.SuccessfulJobsHistoryLimit)
 				}
@@ -615,7 +615,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FailedJobsHistoryLimit = nil
 				} else {
 					if m.FailedJobsHistoryLimit == nil {
-						m.FailedJobsHistoryLimit = new(int32)
+						m.FailedJobsHistoryLimit = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.FailedJobsHistoryLimit)
 				}

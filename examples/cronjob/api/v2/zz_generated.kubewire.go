@@ -743,7 +743,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StartingDeadlineSeconds = nil
 				} else {
 					if m.StartingDeadlineSeconds == nil {
-						m.StartingDeadlineSeconds = new(int64)
+						m.StartingDeadlineSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.StartingDeadlineSeconds)
 				}
@@ -757,7 +757,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Suspend = nil
 				} else {
 					if m.Suspend == nil {
-						m.Suspend = new(bool)
+						m.Suspend = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Suspend)
 				}
@@ -771,7 +771,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SuccessfulJobsHistoryLimit = nil
 				} else {
 					if m.SuccessfulJobsHistoryLimit == nil {
-						m.SuccessfulJobsHistoryLimit = new(int32)
+						m.SuccessfulJobsHistoryLimit = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.SuccessfulJobsHistoryLimit)
 				}
@@ -783,7 +783,7 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FailedJobsHistoryLimit = nil
 				} else {
 					if m.FailedJobsHistoryLimit == nil {
-						m.FailedJobsHistoryLimit = new(int32)
+						m.FailedJobsHistoryLimit = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.FailedJobsHistoryLimit)
 				}
@@ -881,7 +881,7 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Minute = nil
 				} else {
 					if m.Minute == nil {
-						m.Minute = new(CronField)
+						m.Minute = cborwire.NewString[CronField](d)
 					}
 					cborwire.String(d, m.Minute)
 				}
@@ -893,7 +893,7 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Hour = nil
 				} else {
 					if m.Hour == nil {
-						m.Hour = new(CronField)
+						m.Hour = cborwire.NewString[CronField](d)
 					}
 					cborwire.String(d, m.Hour)
 				}
@@ -905,7 +905,7 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DayOfMonth = nil
 				} else {
 					if m.DayOfMonth == nil {
-						m.DayOfMonth = new(CronField)
+						m.DayOfMonth = cborwire.NewString[CronField](d)
 					}
 					cborwire.String(d, m.DayOfMonth)
 				}
@@ -917,7 +917,7 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Month = nil
 				} else {
 					if m.Month == nil {
-						m.Month = new(CronField)
+						m.Month = cborwire.NewString[CronField](d)
 					}
 					cborwire.String(d, m.Month)
 				}
@@ -929,7 +929,7 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DayOfWeek = nil
 				} else {
 					if m.DayOfWeek == nil {
-						m.DayOfWeek = new(CronField)
+						m.DayOfWeek = cborwire.NewString[CronField](d)
 					}
 					cborwire.String(d, m.DayOfWeek)
 				}

@@ -4213,7 +4213,7 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FailFast = nil
 				} else {
 					if m.FailFast == nil {
-						m.FailFast = new(bool)
+						m.FailFast = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.FailFast)
 				}
@@ -4529,7 +4529,7 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Result = nil
 				} else {
 					if m.Result == nil {
-						m.Result = new(string)
+						m.Result = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Result)
 				}
@@ -4541,7 +4541,7 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ExitCode = nil
 				} else {
 					if m.ExitCode == nil {
-						m.ExitCode = new(string)
+						m.ExitCode = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.ExitCode)
 				}
@@ -4571,7 +4571,7 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Default = nil
 				} else {
 					if m.Default == nil {
-						m.Default = new(string)
+						m.Default = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Default)
 				}
@@ -4583,7 +4583,7 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Value = nil
 				} else {
 					if m.Value == nil {
-						m.Value = new(string)
+						m.Value = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Value)
 				}
@@ -4628,7 +4628,7 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Description = nil
 				} else {
 					if m.Description == nil {
-						m.Description = new(string)
+						m.Description = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Description)
 				}
@@ -4758,7 +4758,7 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecondsAfterCompletion = nil
 				} else {
 					if m.SecondsAfterCompletion == nil {
-						m.SecondsAfterCompletion = new(int32)
+						m.SecondsAfterCompletion = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.SecondsAfterCompletion)
 				}
@@ -4770,7 +4770,7 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecondsAfterSuccess = nil
 				} else {
 					if m.SecondsAfterSuccess == nil {
-						m.SecondsAfterSuccess = new(int32)
+						m.SecondsAfterSuccess = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.SecondsAfterSuccess)
 				}
@@ -4782,7 +4782,7 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecondsAfterFailure = nil
 				} else {
 					if m.SecondsAfterFailure == nil {
-						m.SecondsAfterFailure = new(int32)
+						m.SecondsAfterFailure = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.SecondsAfterFailure)
 				}
@@ -4810,7 +4810,7 @@ func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CompressionLevel = nil
 				} else {
 					if m.CompressionLevel == nil {
-						m.CompressionLevel = new(int32)
+						m.CompressionLevel = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.CompressionLevel)
 				}
@@ -4960,7 +4960,7 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Default = nil
 				} else {
 					if m.Default == nil {
-						m.Default = new(string)
+						m.Default = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Default)
 				}
@@ -5041,7 +5041,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Parallelism = nil
 				} else {
 					if m.Parallelism == nil {
-						m.Parallelism = new(int64)
+						m.Parallelism = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.Parallelism)
 				}
@@ -5053,7 +5053,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ActiveDeadlineSeconds = nil
 				} else {
 					if m.ActiveDeadlineSeconds == nil {
-						m.ActiveDeadlineSeconds = new(int64)
+						m.ActiveDeadlineSeconds = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.ActiveDeadlineSeconds)
 				}

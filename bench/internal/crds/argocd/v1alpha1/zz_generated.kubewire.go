@@ -3037,7 +3037,7 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RevisionHistoryLimit = nil
 				} else {
 					if m.RevisionHistoryLimit == nil {
-						m.RevisionHistoryLimit = new(int64)
+						m.RevisionHistoryLimit = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
@@ -3252,7 +3252,7 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Factor = nil
 				} else {
 					if m.Factor == nil {
-						m.Factor = new(int64)
+						m.Factor = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.Factor)
 				}

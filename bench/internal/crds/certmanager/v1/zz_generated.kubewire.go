@@ -1750,7 +1750,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EncodeUsagesInRequest = nil
 				} else {
 					if m.EncodeUsagesInRequest == nil {
-						m.EncodeUsagesInRequest = new(bool)
+						m.EncodeUsagesInRequest = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.EncodeUsagesInRequest)
 				}
@@ -1762,7 +1762,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RevisionHistoryLimit = nil
 				} else {
 					if m.RevisionHistoryLimit == nil {
-						m.RevisionHistoryLimit = new(int32)
+						m.RevisionHistoryLimit = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
@@ -1880,7 +1880,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Revision = nil
 				} else {
 					if m.Revision == nil {
-						m.Revision = new(int)
+						m.Revision = cborwire.NewScalar[int](d)
 					}
 					cborwire.Int(d, m.Revision)
 				}
@@ -1892,7 +1892,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NextPrivateKeySecretName = nil
 				} else {
 					if m.NextPrivateKeySecretName == nil {
-						m.NextPrivateKeySecretName = new(string)
+						m.NextPrivateKeySecretName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.NextPrivateKeySecretName)
 				}
@@ -1904,7 +1904,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FailedIssuanceAttempts = nil
 				} else {
 					if m.FailedIssuanceAttempts == nil {
-						m.FailedIssuanceAttempts = new(int)
+						m.FailedIssuanceAttempts = cborwire.NewScalar[int](d)
 					}
 					cborwire.Int(d, m.FailedIssuanceAttempts)
 				}

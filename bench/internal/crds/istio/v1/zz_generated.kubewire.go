@@ -2891,7 +2891,7 @@ func (m *CorsPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AllowCredentials = nil
 				} else {
 					if m.AllowCredentials == nil {
-						m.AllowCredentials = new(bool)
+						m.AllowCredentials = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.AllowCredentials)
 				}
@@ -3115,7 +3115,7 @@ func (m *HTTPRetry) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RetryRemoteLocalities = nil
 				} else {
 					if m.RetryRemoteLocalities == nil {
-						m.RetryRemoteLocalities = new(bool)
+						m.RetryRemoteLocalities = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.RetryRemoteLocalities)
 				}

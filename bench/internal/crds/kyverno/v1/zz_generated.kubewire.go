@@ -2759,7 +2759,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SkipBackgroundRequests = nil
 				} else {
 					if m.SkipBackgroundRequests == nil {
-						m.SkipBackgroundRequests = new(bool)
+						m.SkipBackgroundRequests = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.SkipBackgroundRequests)
 				}
@@ -2832,7 +2832,7 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ApplyRules = nil
 				} else {
 					if m.ApplyRules == nil {
-						m.ApplyRules = new(string)
+						m.ApplyRules = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.ApplyRules)
 				}
@@ -2844,7 +2844,7 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FailurePolicy = nil
 				} else {
 					if m.FailurePolicy == nil {
-						m.FailurePolicy = new(string)
+						m.FailurePolicy = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.FailurePolicy)
 				}
@@ -2858,7 +2858,7 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Admission = nil
 				} else {
 					if m.Admission == nil {
-						m.Admission = new(bool)
+						m.Admission = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Admission)
 				}
@@ -2870,7 +2870,7 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Background = nil
 				} else {
 					if m.Background == nil {
-						m.Background = new(bool)
+						m.Background = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Background)
 				}
@@ -2882,7 +2882,7 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.WebhookTimeoutSeconds = nil
 				} else {
 					if m.WebhookTimeoutSeconds == nil {
-						m.WebhookTimeoutSeconds = new(int32)
+						m.WebhookTimeoutSeconds = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.WebhookTimeoutSeconds)
 				}

@@ -704,7 +704,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.For = nil
 				} else {
 					if m.For == nil {
-						m.For = new(Duration)
+						m.For = cborwire.NewString[Duration](d)
 					}
 					cborwire.String(d, m.For)
 				}
@@ -716,7 +716,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.KeepFiringFor = nil
 				} else {
 					if m.KeepFiringFor == nil {
-						m.KeepFiringFor = new(Duration)
+						m.KeepFiringFor = cborwire.NewString[Duration](d)
 					}
 					cborwire.String(d, m.KeepFiringFor)
 				}
@@ -752,7 +752,7 @@ func (m *RuleGroup) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Interval = nil
 				} else {
 					if m.Interval == nil {
-						m.Interval = new(Duration)
+						m.Interval = cborwire.NewString[Duration](d)
 					}
 					cborwire.String(d, m.Interval)
 				}
@@ -764,7 +764,7 @@ func (m *RuleGroup) DecodeCBOR(d *cborwire.Decoder) error {
 					m.QueryOffset = nil
 				} else {
 					if m.QueryOffset == nil {
-						m.QueryOffset = new(Duration)
+						m.QueryOffset = cborwire.NewString[Duration](d)
 					}
 					cborwire.String(d, m.QueryOffset)
 				}
@@ -799,7 +799,7 @@ func (m *RuleGroup) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Limit = nil
 				} else {
 					if m.Limit == nil {
-						m.Limit = new(int)
+						m.Limit = cborwire.NewScalar[int](d)
 					}
 					cborwire.Int(d, m.Limit)
 				}

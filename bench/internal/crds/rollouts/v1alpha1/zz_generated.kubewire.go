@@ -2884,7 +2884,7 @@ func (m *ArgumentValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodTemplateHashValue = nil
 				} else {
 					if m.PodTemplateHashValue == nil {
-						m.PodTemplateHashValue = new(string)
+						m.PodTemplateHashValue = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.PodTemplateHashValue)
 				}
@@ -2928,7 +2928,7 @@ func (m *BlueGreenStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AutoPromotionEnabled = nil
 				} else {
 					if m.AutoPromotionEnabled == nil {
-						m.AutoPromotionEnabled = new(bool)
+						m.AutoPromotionEnabled = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.AutoPromotionEnabled)
 				}
@@ -2940,7 +2940,7 @@ func (m *BlueGreenStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ScaleDownDelaySeconds = nil
 				} else {
 					if m.ScaleDownDelaySeconds == nil {
-						m.ScaleDownDelaySeconds = new(int32)
+						m.ScaleDownDelaySeconds = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.ScaleDownDelaySeconds)
 				}
@@ -3022,7 +3022,7 @@ func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SetWeight = nil
 				} else {
 					if m.SetWeight == nil {
-						m.SetWeight = new(int32)
+						m.SetWeight = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.SetWeight)
 				}
@@ -3183,7 +3183,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ScaleDownDelaySeconds = nil
 				} else {
 					if m.ScaleDownDelaySeconds == nil {
-						m.ScaleDownDelaySeconds = new(int32)
+						m.ScaleDownDelaySeconds = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.ScaleDownDelaySeconds)
 				}
@@ -3459,7 +3459,7 @@ func (m *RolloutAnalysisBackground) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StartingStep = nil
 				} else {
 					if m.StartingStep == nil {
-						m.StartingStep = new(int32)
+						m.StartingStep = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.StartingStep)
 				}
@@ -3565,7 +3565,7 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Replicas = nil
 				} else {
 					if m.Replicas == nil {
-						m.Replicas = new(int32)
+						m.Replicas = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Replicas)
 				}
@@ -3607,7 +3607,7 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RevisionHistoryLimit = nil
 				} else {
 					if m.RevisionHistoryLimit == nil {
-						m.RevisionHistoryLimit = new(int32)
+						m.RevisionHistoryLimit = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
@@ -3621,7 +3621,7 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProgressDeadlineSeconds = nil
 				} else {
 					if m.ProgressDeadlineSeconds == nil {
-						m.ProgressDeadlineSeconds = new(int32)
+						m.ProgressDeadlineSeconds = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.ProgressDeadlineSeconds)
 				}
@@ -3712,7 +3712,7 @@ func (m *RolloutStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CurrentStepIndex = nil
 				} else {
 					if m.CurrentStepIndex == nil {
-						m.CurrentStepIndex = new(int32)
+						m.CurrentStepIndex = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.CurrentStepIndex)
 				}
@@ -3724,7 +3724,7 @@ func (m *RolloutStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CollisionCount = nil
 				} else {
 					if m.CollisionCount == nil {
-						m.CollisionCount = new(int32)
+						m.CollisionCount = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.CollisionCount)
 				}
@@ -3878,7 +3878,7 @@ func (m *SetCanaryScale) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Weight = nil
 				} else {
 					if m.Weight == nil {
-						m.Weight = new(int32)
+						m.Weight = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Weight)
 				}
@@ -3890,7 +3890,7 @@ func (m *SetCanaryScale) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Replicas = nil
 				} else {
 					if m.Replicas == nil {
-						m.Replicas = new(int32)
+						m.Replicas = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Replicas)
 				}
@@ -3924,7 +3924,7 @@ func (m *TrafficWeights) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Verified = nil
 				} else {
 					if m.Verified == nil {
-						m.Verified = new(bool)
+						m.Verified = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.Verified)
 				}

@@ -4262,7 +4262,7 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AllocatedStorage = nil
 				} else {
 					if m.AllocatedStorage == nil {
-						m.AllocatedStorage = new(float64)
+						m.AllocatedStorage = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.AllocatedStorage)
 				}
@@ -4274,7 +4274,7 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Engine = nil
 				} else {
 					if m.Engine == nil {
-						m.Engine = new(string)
+						m.Engine = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Engine)
 				}
@@ -4286,7 +4286,7 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EngineVersion = nil
 				} else {
 					if m.EngineVersion == nil {
-						m.EngineVersion = new(string)
+						m.EngineVersion = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.EngineVersion)
 				}
@@ -4298,7 +4298,7 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.InstanceClass = nil
 				} else {
 					if m.InstanceClass == nil {
-						m.InstanceClass = new(string)
+						m.InstanceClass = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.InstanceClass)
 				}
@@ -4320,7 +4320,7 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 								v11 = nil
 							} else {
 								if v11 == nil {
-									v11 = new(string)
+									v11 = cborwire.NewString[string](d)
 								}
 								cborwire.String(d, v11)
 							}
@@ -4356,7 +4356,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Address = nil
 				} else {
 					if m.Address == nil {
-						m.Address = new(string)
+						m.Address = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Address)
 				}
@@ -4368,7 +4368,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AllocatedStorage = nil
 				} else {
 					if m.AllocatedStorage == nil {
-						m.AllocatedStorage = new(float64)
+						m.AllocatedStorage = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.AllocatedStorage)
 				}
@@ -4380,7 +4380,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Arn = nil
 				} else {
 					if m.Arn == nil {
-						m.Arn = new(string)
+						m.Arn = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Arn)
 				}
@@ -4392,7 +4392,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AutoMinorVersionUpgrade = nil
 				} else {
 					if m.AutoMinorVersionUpgrade == nil {
-						m.AutoMinorVersionUpgrade = new(bool)
+						m.AutoMinorVersionUpgrade = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.AutoMinorVersionUpgrade)
 				}
@@ -4404,7 +4404,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AvailabilityZone = nil
 				} else {
 					if m.AvailabilityZone == nil {
-						m.AvailabilityZone = new(string)
+						m.AvailabilityZone = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.AvailabilityZone)
 				}
@@ -4416,7 +4416,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.BackupRetentionPeriod = nil
 				} else {
 					if m.BackupRetentionPeriod == nil {
-						m.BackupRetentionPeriod = new(float64)
+						m.BackupRetentionPeriod = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.BackupRetentionPeriod)
 				}
@@ -4428,7 +4428,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.BackupWindow = nil
 				} else {
 					if m.BackupWindow == nil {
-						m.BackupWindow = new(string)
+						m.BackupWindow = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.BackupWindow)
 				}
@@ -4440,7 +4440,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CACertIdentifier = nil
 				} else {
 					if m.CACertIdentifier == nil {
-						m.CACertIdentifier = new(string)
+						m.CACertIdentifier = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.CACertIdentifier)
 				}
@@ -4452,7 +4452,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CopyTagsToSnapshot = nil
 				} else {
 					if m.CopyTagsToSnapshot == nil {
-						m.CopyTagsToSnapshot = new(bool)
+						m.CopyTagsToSnapshot = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.CopyTagsToSnapshot)
 				}
@@ -4464,7 +4464,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DBName = nil
 				} else {
 					if m.DBName == nil {
-						m.DBName = new(string)
+						m.DBName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.DBName)
 				}
@@ -4476,7 +4476,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DBSubnetGroupName = nil
 				} else {
 					if m.DBSubnetGroupName == nil {
-						m.DBSubnetGroupName = new(string)
+						m.DBSubnetGroupName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.DBSubnetGroupName)
 				}
@@ -4488,7 +4488,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DeletionProtection = nil
 				} else {
 					if m.DeletionProtection == nil {
-						m.DeletionProtection = new(bool)
+						m.DeletionProtection = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.DeletionProtection)
 				}
@@ -4511,7 +4511,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 								s27[i] = nil
 							} else {
 								if s27[i] == nil {
-									s27[i] = new(string)
+									s27[i] = cborwire.NewString[string](d)
 								}
 								cborwire.String(d, s27[i])
 							}
@@ -4531,7 +4531,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Endpoint = nil
 				} else {
 					if m.Endpoint == nil {
-						m.Endpoint = new(string)
+						m.Endpoint = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Endpoint)
 				}
@@ -4543,7 +4543,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Engine = nil
 				} else {
 					if m.Engine == nil {
-						m.Engine = new(string)
+						m.Engine = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Engine)
 				}
@@ -4555,7 +4555,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EngineVersion = nil
 				} else {
 					if m.EngineVersion == nil {
-						m.EngineVersion = new(string)
+						m.EngineVersion = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.EngineVersion)
 				}
@@ -4567,7 +4567,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EngineVersionActual = nil
 				} else {
 					if m.EngineVersionActual == nil {
-						m.EngineVersionActual = new(string)
+						m.EngineVersionActual = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.EngineVersionActual)
 				}
@@ -4579,7 +4579,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HostedZoneID = nil
 				} else {
 					if m.HostedZoneID == nil {
-						m.HostedZoneID = new(string)
+						m.HostedZoneID = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.HostedZoneID)
 				}
@@ -4591,7 +4591,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.IAMDatabaseAuthenticationEnabled = nil
 				} else {
 					if m.IAMDatabaseAuthenticationEnabled == nil {
-						m.IAMDatabaseAuthenticationEnabled = new(bool)
+						m.IAMDatabaseAuthenticationEnabled = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
 				}
@@ -4603,7 +4603,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ID = nil
 				} else {
 					if m.ID == nil {
-						m.ID = new(string)
+						m.ID = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.ID)
 				}
@@ -4615,7 +4615,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.InstanceClass = nil
 				} else {
 					if m.InstanceClass == nil {
-						m.InstanceClass = new(string)
+						m.InstanceClass = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.InstanceClass)
 				}
@@ -4627,7 +4627,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Iops = nil
 				} else {
 					if m.Iops == nil {
-						m.Iops = new(float64)
+						m.Iops = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.Iops)
 				}
@@ -4639,7 +4639,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.KMSKeyID = nil
 				} else {
 					if m.KMSKeyID == nil {
-						m.KMSKeyID = new(string)
+						m.KMSKeyID = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.KMSKeyID)
 				}
@@ -4651,7 +4651,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LatestRestorableTime = nil
 				} else {
 					if m.LatestRestorableTime == nil {
-						m.LatestRestorableTime = new(string)
+						m.LatestRestorableTime = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.LatestRestorableTime)
 				}
@@ -4684,7 +4684,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaintenanceWindow = nil
 				} else {
 					if m.MaintenanceWindow == nil {
-						m.MaintenanceWindow = new(string)
+						m.MaintenanceWindow = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.MaintenanceWindow)
 				}
@@ -4717,7 +4717,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxAllocatedStorage = nil
 				} else {
 					if m.MaxAllocatedStorage == nil {
-						m.MaxAllocatedStorage = new(float64)
+						m.MaxAllocatedStorage = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.MaxAllocatedStorage)
 				}
@@ -4729,7 +4729,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MonitoringInterval = nil
 				} else {
 					if m.MonitoringInterval == nil {
-						m.MonitoringInterval = new(float64)
+						m.MonitoringInterval = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.MonitoringInterval)
 				}
@@ -4741,7 +4741,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MultiAz = nil
 				} else {
 					if m.MultiAz == nil {
-						m.MultiAz = new(bool)
+						m.MultiAz = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.MultiAz)
 				}
@@ -4753,7 +4753,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NetworkType = nil
 				} else {
 					if m.NetworkType == nil {
-						m.NetworkType = new(string)
+						m.NetworkType = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.NetworkType)
 				}
@@ -4765,7 +4765,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ParameterGroupName = nil
 				} else {
 					if m.ParameterGroupName == nil {
-						m.ParameterGroupName = new(string)
+						m.ParameterGroupName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.ParameterGroupName)
 				}
@@ -4777,7 +4777,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PerformanceInsightsEnabled = nil
 				} else {
 					if m.PerformanceInsightsEnabled == nil {
-						m.PerformanceInsightsEnabled = new(bool)
+						m.PerformanceInsightsEnabled = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.PerformanceInsightsEnabled)
 				}
@@ -4789,7 +4789,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PerformanceInsightsKMSKeyID = nil
 				} else {
 					if m.PerformanceInsightsKMSKeyID == nil {
-						m.PerformanceInsightsKMSKeyID = new(string)
+						m.PerformanceInsightsKMSKeyID = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.PerformanceInsightsKMSKeyID)
 				}
@@ -4801,7 +4801,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PerformanceInsightsRetentionPeriod = nil
 				} else {
 					if m.PerformanceInsightsRetentionPeriod == nil {
-						m.PerformanceInsightsRetentionPeriod = new(float64)
+						m.PerformanceInsightsRetentionPeriod = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.PerformanceInsightsRetentionPeriod)
 				}
@@ -4813,7 +4813,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Port = nil
 				} else {
 					if m.Port == nil {
-						m.Port = new(float64)
+						m.Port = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.Port)
 				}
@@ -4825,7 +4825,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PubliclyAccessible = nil
 				} else {
 					if m.PubliclyAccessible == nil {
-						m.PubliclyAccessible = new(bool)
+						m.PubliclyAccessible = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.PubliclyAccessible)
 				}
@@ -4848,7 +4848,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 								s62[i] = nil
 							} else {
 								if s62[i] == nil {
-									s62[i] = new(string)
+									s62[i] = cborwire.NewString[string](d)
 								}
 								cborwire.String(d, s62[i])
 							}
@@ -4868,7 +4868,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceID = nil
 				} else {
 					if m.ResourceID == nil {
-						m.ResourceID = new(string)
+						m.ResourceID = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.ResourceID)
 				}
@@ -4880,7 +4880,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SkipFinalSnapshot = nil
 				} else {
 					if m.SkipFinalSnapshot == nil {
-						m.SkipFinalSnapshot = new(bool)
+						m.SkipFinalSnapshot = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.SkipFinalSnapshot)
 				}
@@ -4892,7 +4892,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Status = nil
 				} else {
 					if m.Status == nil {
-						m.Status = new(string)
+						m.Status = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Status)
 				}
@@ -4904,7 +4904,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StorageEncrypted = nil
 				} else {
 					if m.StorageEncrypted == nil {
-						m.StorageEncrypted = new(bool)
+						m.StorageEncrypted = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.StorageEncrypted)
 				}
@@ -4916,7 +4916,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StorageThroughput = nil
 				} else {
 					if m.StorageThroughput == nil {
-						m.StorageThroughput = new(float64)
+						m.StorageThroughput = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.StorageThroughput)
 				}
@@ -4928,7 +4928,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StorageType = nil
 				} else {
 					if m.StorageType == nil {
-						m.StorageType = new(string)
+						m.StorageType = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.StorageType)
 				}
@@ -4950,7 +4950,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 								v75 = nil
 							} else {
 								if v75 == nil {
-									v75 = new(string)
+									v75 = cborwire.NewString[string](d)
 								}
 								cborwire.String(d, v75)
 							}
@@ -4980,7 +4980,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 								v80 = nil
 							} else {
 								if v80 == nil {
-									v80 = new(string)
+									v80 = cborwire.NewString[string](d)
 								}
 								cborwire.String(d, v80)
 							}
@@ -5000,7 +5000,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Username = nil
 				} else {
 					if m.Username == nil {
-						m.Username = new(string)
+						m.Username = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Username)
 				}
@@ -5023,7 +5023,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 								s84[i] = nil
 							} else {
 								if s84[i] == nil {
-									s84[i] = new(string)
+									s84[i] = cborwire.NewString[string](d)
 								}
 								cborwire.String(d, s84[i])
 							}
@@ -5059,7 +5059,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AllocatedStorage = nil
 				} else {
 					if m.AllocatedStorage == nil {
-						m.AllocatedStorage = new(float64)
+						m.AllocatedStorage = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.AllocatedStorage)
 				}
@@ -5071,7 +5071,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AllowMajorVersionUpgrade = nil
 				} else {
 					if m.AllowMajorVersionUpgrade == nil {
-						m.AllowMajorVersionUpgrade = new(bool)
+						m.AllowMajorVersionUpgrade = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.AllowMajorVersionUpgrade)
 				}
@@ -5083,7 +5083,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ApplyImmediately = nil
 				} else {
 					if m.ApplyImmediately == nil {
-						m.ApplyImmediately = new(bool)
+						m.ApplyImmediately = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.ApplyImmediately)
 				}
@@ -5095,7 +5095,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AutoGeneratePassword = nil
 				} else {
 					if m.AutoGeneratePassword == nil {
-						m.AutoGeneratePassword = new(bool)
+						m.AutoGeneratePassword = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.AutoGeneratePassword)
 				}
@@ -5107,7 +5107,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AutoMinorVersionUpgrade = nil
 				} else {
 					if m.AutoMinorVersionUpgrade == nil {
-						m.AutoMinorVersionUpgrade = new(bool)
+						m.AutoMinorVersionUpgrade = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.AutoMinorVersionUpgrade)
 				}
@@ -5119,7 +5119,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AvailabilityZone = nil
 				} else {
 					if m.AvailabilityZone == nil {
-						m.AvailabilityZone = new(string)
+						m.AvailabilityZone = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.AvailabilityZone)
 				}
@@ -5131,7 +5131,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.BackupRetentionPeriod = nil
 				} else {
 					if m.BackupRetentionPeriod == nil {
-						m.BackupRetentionPeriod = new(float64)
+						m.BackupRetentionPeriod = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.BackupRetentionPeriod)
 				}
@@ -5143,7 +5143,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.BackupWindow = nil
 				} else {
 					if m.BackupWindow == nil {
-						m.BackupWindow = new(string)
+						m.BackupWindow = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.BackupWindow)
 				}
@@ -5155,7 +5155,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CACertIdentifier = nil
 				} else {
 					if m.CACertIdentifier == nil {
-						m.CACertIdentifier = new(string)
+						m.CACertIdentifier = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.CACertIdentifier)
 				}
@@ -5167,7 +5167,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CopyTagsToSnapshot = nil
 				} else {
 					if m.CopyTagsToSnapshot == nil {
-						m.CopyTagsToSnapshot = new(bool)
+						m.CopyTagsToSnapshot = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.CopyTagsToSnapshot)
 				}
@@ -5179,7 +5179,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DBName = nil
 				} else {
 					if m.DBName == nil {
-						m.DBName = new(string)
+						m.DBName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.DBName)
 				}
@@ -5191,7 +5191,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DBSubnetGroupName = nil
 				} else {
 					if m.DBSubnetGroupName == nil {
-						m.DBSubnetGroupName = new(string)
+						m.DBSubnetGroupName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.DBSubnetGroupName)
 				}
@@ -5215,7 +5215,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DeleteAutomatedBackups = nil
 				} else {
 					if m.DeleteAutomatedBackups == nil {
-						m.DeleteAutomatedBackups = new(bool)
+						m.DeleteAutomatedBackups = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.DeleteAutomatedBackups)
 				}
@@ -5227,7 +5227,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DeletionProtection = nil
 				} else {
 					if m.DeletionProtection == nil {
-						m.DeletionProtection = new(bool)
+						m.DeletionProtection = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.DeletionProtection)
 				}
@@ -5250,7 +5250,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 								s105[i] = nil
 							} else {
 								if s105[i] == nil {
-									s105[i] = new(string)
+									s105[i] = cborwire.NewString[string](d)
 								}
 								cborwire.String(d, s105[i])
 							}
@@ -5270,7 +5270,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Engine = nil
 				} else {
 					if m.Engine == nil {
-						m.Engine = new(string)
+						m.Engine = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Engine)
 				}
@@ -5282,7 +5282,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EngineVersion = nil
 				} else {
 					if m.EngineVersion == nil {
-						m.EngineVersion = new(string)
+						m.EngineVersion = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.EngineVersion)
 				}
@@ -5294,7 +5294,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FinalSnapshotIdentifier = nil
 				} else {
 					if m.FinalSnapshotIdentifier == nil {
-						m.FinalSnapshotIdentifier = new(string)
+						m.FinalSnapshotIdentifier = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.FinalSnapshotIdentifier)
 				}
@@ -5306,7 +5306,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.IAMDatabaseAuthenticationEnabled = nil
 				} else {
 					if m.IAMDatabaseAuthenticationEnabled == nil {
-						m.IAMDatabaseAuthenticationEnabled = new(bool)
+						m.IAMDatabaseAuthenticationEnabled = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
 				}
@@ -5318,7 +5318,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.InstanceClass = nil
 				} else {
 					if m.InstanceClass == nil {
-						m.InstanceClass = new(string)
+						m.InstanceClass = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.InstanceClass)
 				}
@@ -5330,7 +5330,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Iops = nil
 				} else {
 					if m.Iops == nil {
-						m.Iops = new(float64)
+						m.Iops = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.Iops)
 				}
@@ -5342,7 +5342,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.KMSKeyID = nil
 				} else {
 					if m.KMSKeyID == nil {
-						m.KMSKeyID = new(string)
+						m.KMSKeyID = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.KMSKeyID)
 				}
@@ -5354,7 +5354,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaintenanceWindow = nil
 				} else {
 					if m.MaintenanceWindow == nil {
-						m.MaintenanceWindow = new(string)
+						m.MaintenanceWindow = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.MaintenanceWindow)
 				}
@@ -5366,7 +5366,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ManageMasterUserPassword = nil
 				} else {
 					if m.ManageMasterUserPassword == nil {
-						m.ManageMasterUserPassword = new(bool)
+						m.ManageMasterUserPassword = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.ManageMasterUserPassword)
 				}
@@ -5378,7 +5378,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxAllocatedStorage = nil
 				} else {
 					if m.MaxAllocatedStorage == nil {
-						m.MaxAllocatedStorage = new(float64)
+						m.MaxAllocatedStorage = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.MaxAllocatedStorage)
 				}
@@ -5390,7 +5390,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MonitoringInterval = nil
 				} else {
 					if m.MonitoringInterval == nil {
-						m.MonitoringInterval = new(float64)
+						m.MonitoringInterval = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.MonitoringInterval)
 				}
@@ -5402,7 +5402,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MultiAz = nil
 				} else {
 					if m.MultiAz == nil {
-						m.MultiAz = new(bool)
+						m.MultiAz = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.MultiAz)
 				}
@@ -5414,7 +5414,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NetworkType = nil
 				} else {
 					if m.NetworkType == nil {
-						m.NetworkType = new(string)
+						m.NetworkType = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.NetworkType)
 				}
@@ -5426,7 +5426,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ParameterGroupName = nil
 				} else {
 					if m.ParameterGroupName == nil {
-						m.ParameterGroupName = new(string)
+						m.ParameterGroupName = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.ParameterGroupName)
 				}
@@ -5450,7 +5450,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PerformanceInsightsEnabled = nil
 				} else {
 					if m.PerformanceInsightsEnabled == nil {
-						m.PerformanceInsightsEnabled = new(bool)
+						m.PerformanceInsightsEnabled = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.PerformanceInsightsEnabled)
 				}
@@ -5462,7 +5462,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PerformanceInsightsRetentionPeriod = nil
 				} else {
 					if m.PerformanceInsightsRetentionPeriod == nil {
-						m.PerformanceInsightsRetentionPeriod = new(float64)
+						m.PerformanceInsightsRetentionPeriod = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.PerformanceInsightsRetentionPeriod)
 				}
@@ -5474,7 +5474,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Port = nil
 				} else {
 					if m.Port == nil {
-						m.Port = new(float64)
+						m.Port = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.Port)
 				}
@@ -5486,7 +5486,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PubliclyAccessible = nil
 				} else {
 					if m.PubliclyAccessible == nil {
-						m.PubliclyAccessible = new(bool)
+						m.PubliclyAccessible = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.PubliclyAccessible)
 				}
@@ -5498,7 +5498,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Region = nil
 				} else {
 					if m.Region == nil {
-						m.Region = new(string)
+						m.Region = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Region)
 				}
@@ -5510,7 +5510,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SkipFinalSnapshot = nil
 				} else {
 					if m.SkipFinalSnapshot == nil {
-						m.SkipFinalSnapshot = new(bool)
+						m.SkipFinalSnapshot = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.SkipFinalSnapshot)
 				}
@@ -5522,7 +5522,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StorageEncrypted = nil
 				} else {
 					if m.StorageEncrypted == nil {
-						m.StorageEncrypted = new(bool)
+						m.StorageEncrypted = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.StorageEncrypted)
 				}
@@ -5534,7 +5534,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StorageThroughput = nil
 				} else {
 					if m.StorageThroughput == nil {
-						m.StorageThroughput = new(float64)
+						m.StorageThroughput = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.StorageThroughput)
 				}
@@ -5546,7 +5546,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StorageType = nil
 				} else {
 					if m.StorageType == nil {
-						m.StorageType = new(string)
+						m.StorageType = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.StorageType)
 				}
@@ -5568,7 +5568,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 								v136 = nil
 							} else {
 								if v136 == nil {
-									v136 = new(string)
+									v136 = cborwire.NewString[string](d)
 								}
 								cborwire.String(d, v136)
 							}
@@ -5588,7 +5588,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Username = nil
 				} else {
 					if m.Username == nil {
-						m.Username = new(string)
+						m.Username = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Username)
 				}
@@ -5644,7 +5644,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 								s145[i] = nil
 							} else {
 								if s145[i] == nil {
-									s145[i] = new(string)
+									s145[i] = cborwire.NewString[string](d)
 								}
 								cborwire.String(d, s145[i])
 							}
@@ -5788,7 +5788,7 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Address = nil
 				} else {
 					if m.Address == nil {
-						m.Address = new(string)
+						m.Address = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Address)
 				}
@@ -5800,7 +5800,7 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HostedZoneID = nil
 				} else {
 					if m.HostedZoneID == nil {
-						m.HostedZoneID = new(string)
+						m.HostedZoneID = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.HostedZoneID)
 				}
@@ -5812,7 +5812,7 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Port = nil
 				} else {
 					if m.Port == nil {
-						m.Port = new(float64)
+						m.Port = cborwire.NewScalar[float64](d)
 					}
 					cborwire.Float(d, m.Port)
 				}
@@ -5840,7 +5840,7 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.KMSKeyID = nil
 				} else {
 					if m.KMSKeyID == nil {
-						m.KMSKeyID = new(string)
+						m.KMSKeyID = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.KMSKeyID)
 				}
@@ -5852,7 +5852,7 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretArn = nil
 				} else {
 					if m.SecretArn == nil {
-						m.SecretArn = new(string)
+						m.SecretArn = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.SecretArn)
 				}
@@ -5864,7 +5864,7 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretStatus = nil
 				} else {
 					if m.SecretStatus == nil {
-						m.SecretStatus = new(string)
+						m.SecretStatus = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.SecretStatus)
 				}
@@ -5892,7 +5892,7 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Resolve = nil
 				} else {
 					if m.Resolve == nil {
-						m.Resolve = new(string)
+						m.Resolve = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Resolve)
 				}
@@ -5904,7 +5904,7 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Resolution = nil
 				} else {
 					if m.Resolution == nil {
-						m.Resolution = new(string)
+						m.Resolution = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Resolution)
 				}
@@ -6108,7 +6108,7 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MatchControllerRef = nil
 				} else {
 					if m.MatchControllerRef == nil {
-						m.MatchControllerRef = new(bool)
+						m.MatchControllerRef = cborwire.NewScalar[bool](d)
 					}
 					cborwire.Bool(d, m.MatchControllerRef)
 				}
