@@ -470,7 +470,7 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Replicas = nil
 				} else {
 					if m.Replicas == nil {
-						m.Replicas = new(int32)
+						m.Replicas = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Replicas)
 				}

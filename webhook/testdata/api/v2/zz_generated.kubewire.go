@@ -559,7 +559,7 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Replicas = nil
 				} else {
 					if m.Replicas == nil {
-						m.Replicas = new(int32)
+						m.Replicas = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Replicas)
 				}
@@ -607,7 +607,7 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Minute = nil
 				} else {
 					if m.Minute == nil {
-						m.Minute = new(string)
+						m.Minute = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Minute)
 				}
@@ -619,7 +619,7 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Hour = nil
 				} else {
 					if m.Hour == nil {
-						m.Hour = new(string)
+						m.Hour = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Hour)
 				}
@@ -631,7 +631,7 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DayOfMonth = nil
 				} else {
 					if m.DayOfMonth == nil {
-						m.DayOfMonth = new(string)
+						m.DayOfMonth = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.DayOfMonth)
 				}
@@ -643,7 +643,7 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Month = nil
 				} else {
 					if m.Month == nil {
-						m.Month = new(string)
+						m.Month = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Month)
 				}
@@ -655,7 +655,7 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DayOfWeek = nil
 				} else {
 					if m.DayOfWeek == nil {
-						m.DayOfWeek = new(string)
+						m.DayOfWeek = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.DayOfWeek)
 				}

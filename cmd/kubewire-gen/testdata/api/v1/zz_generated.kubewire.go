@@ -2069,7 +2069,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Replicas = nil
 				} else {
 					if m.Replicas == nil {
-						m.Replicas = new(int32)
+						m.Replicas = cborwire.NewScalar[int32](d)
 					}
 					cborwire.Int(d, m.Replicas)
 				}
@@ -2081,7 +2081,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MinSize = nil
 				} else {
 					if m.MinSize == nil {
-						m.MinSize = new(int64)
+						m.MinSize = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.MinSize)
 				}
@@ -2093,7 +2093,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxSize = nil
 				} else {
 					if m.MaxSize == nil {
-						m.MaxSize = new(int64)
+						m.MaxSize = cborwire.NewScalar[int64](d)
 					}
 					cborwire.Int(d, m.MaxSize)
 				}
@@ -2115,7 +2115,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Note = nil
 				} else {
 					if m.Note == nil {
-						m.Note = new(string)
+						m.Note = cborwire.NewString[string](d)
 					}
 					cborwire.String(d, m.Note)
 				}
