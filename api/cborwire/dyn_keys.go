@@ -43,11 +43,7 @@ func (d *Decoder) key(b []byte) string {
 	if t.slots == nil {
 		// One slot per 32 bytes of input (a key and its value take
 		// more), a power of two from 16 to dynKeySlots.
-		size := 16
-		for size < dynKeySlots && size*32 < len(d.buf) {
-			size *= 2
-		}
-		t.slots = make([]string, size)
+		t.slots = make([]string, tableSlots(len(d.buf), 32, dynKeySlots))
 	}
 	slot := &t.slots[keyHash(b)&uint64(len(t.slots)-1)]
 	if *slot == string(b) {
@@ -88,4 +84,14 @@ func (a *dynKeyArena) carve(b []byte, left int) string {
 	copy(s, b)
 	a.used += n
 	return unsafe.String(unsafe.SliceData(s), n)
+}
+
+// tableSlots sizes a per-decode table for input of n bytes: one slot per
+// perSlot bytes, a power of two from 16 to most (a power of two too).
+func tableSlots(n, perSlot, most int) int {
+	size := 16
+	for size < most && size*perSlot < n {
+		size *= 2
+	}
+	return size
 }

@@ -35,11 +35,7 @@ func (d *Decoder) stringValue(b []byte) any {
 	if t.slots == nil {
 		// One slot per 128 bytes of input, a power of two from 16 to
 		// dynValueSlots.
-		size := 16
-		for size < dynValueSlots && size*128 < len(d.buf) {
-			size *= 2
-		}
-		t.slots = make([]dynValueSlot, size)
+		t.slots = make([]dynValueSlot, tableSlots(len(d.buf), 128, dynValueSlots))
 	}
 	slot := &t.slots[keyHash(b)&uint64(len(t.slots)-1)]
 	if slot.s == string(b) && slot.box != nil {
