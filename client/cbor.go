@@ -23,8 +23,9 @@ import (
 // 415 spent. A 415 to a CBOR body sends the write again as JSON and
 // keeps that resource's writes on JSON until an answer turns from JSON
 // to CBOR (the gate back on) or refusalHold passes (a server that serves
-// CBOR but refuses CBOR bodies); then one write tries CBOR again. (client-go falls back to JSON for the client's whole
-// life; a controller outlives feature-gate flips and upgrades.)
+// CBOR but refuses CBOR bodies); then one write tries CBOR again.
+// (client-go falls back to JSON for the client's whole life; a
+// controller outlives feature-gate flips and upgrades.)
 // Patches and metadata or table reads (as=...) stay JSON.
 
 // acceptCBOROrJSON is the Accept header of reads offering CBOR.
