@@ -215,7 +215,7 @@ func (c *cborListStream) mapEntries(what string, entry func(key string) error) e
 		if err != nil {
 			return err
 		}
-		key, err := cborString(k)
+		key, err := cborMapKey(k)
 		if err != nil {
 			return err
 		}
@@ -260,7 +260,22 @@ func (c *cborListStream) arrayItems(each func(item []byte) error) error {
 	return nil
 }
 
-// cborString decodes a text or byte string item.
+// cborMapKey decodes a map key: a text or byte string, as List's
+// decoder takes; null or undefined, which cborString lets through as "",
+// is refused there, so here too.
+func cborMapKey(b []byte) (string, error) {
+	d := cborwire.NewDecoder(b, nil)
+	s, ok := d.StringBytes("map key")
+	if !ok {
+		if err := d.Err(); err != nil {
+			return "", err
+		}
+		return "", fmt.Errorf("invalid CBOR list: map key is not a string: %w", codec.ErrMalformed)
+	}
+	return string(s), d.End()
+}
+
+// cborString decodes a text or byte string item (null: "").
 func cborString(b []byte) (string, error) {
 	d := cborwire.NewDecoder(b, nil)
 	s, ok := d.StringBytes("string")

@@ -145,6 +145,8 @@ func TestListStreamCBORFailures(t *testing.T) {
 		{"reserved head", []byte{0xa1, 0x65, 'i', 't', 'e', 'm', 's', 0x9c}, ErrMalformed},
 		{"items not an array", []byte{0xa1, 0x65, 'i', 't', 'e', 'm', 's', 0xa0}, ErrMalformed},
 		{"a key that is not a string", []byte{0xa1, 0x01, 0x80}, ErrMalformed},
+		{"an undefined key", []byte{0xa1, 0xf7, 0x30}, ErrMalformed},
+		{"a null key", []byte{0xa1, 0xf6, 0x80}, ErrMalformed},
 		{"an item under a wrong tag", []byte{0xa1, 0x65, 'i', 't', 'e', 'm', 's', 0x81, 0xc1, 0xa0}, ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
