@@ -114,6 +114,7 @@ func (r *Resource[T]) streamJSONList(req *request, body io.Reader, opts ListOpti
 	var meta metav1.ListMeta
 	s := &jsonStream{r: body, limit: r.c.maxBody}
 	var apiVersion, kind string
+	var status listStatus
 	err := s.object(func(key string) error {
 		switch key {
 		case "items":
@@ -146,7 +147,8 @@ func (r *Resource[T]) streamJSONList(req *request, body io.Reader, opts ListOpti
 			}
 			return nil
 		}
-		_, err := s.value()
+		v, err := s.value()
+		status.keep(key, v)
 		return err
 	})
 	if err != nil {
@@ -155,6 +157,9 @@ func (r *Resource[T]) streamJSONList(req *request, body io.Reader, opts ListOpti
 	// What may follow the list (a newline) is read, so that the
 	// connection can be used again.
 	_, _ = io.Copy(io.Discard, io.LimitReader(body, 4<<10))
+	if kind == "Status" {
+		return meta, decodeError(req, status.jsonError(meta))
+	}
 	if err := r.checkKind(apiVersion, kind, true); err != nil {
 		return meta, requestError(req, nil, err)
 	}

@@ -17,6 +17,7 @@ import (
 func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOptions, each func(T) error) (metav1.ListMeta, error) {
 	var meta metav1.ListMeta
 	var apiVersion, kind string
+	var status listStatus
 	s := &cborListStream{s: jsonStream{r: body, limit: r.c.maxBody}}
 	sawItems := false
 	dec := cborwire.NewDecoder(nil, opts.Decoder) // one for every item
@@ -55,7 +56,8 @@ func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOpti
 			}
 			return err
 		}
-		_, err := s.item()
+		v, err := s.item()
+		status.keep(key, v)
 		return err
 	})
 	if err == nil {
@@ -63,6 +65,9 @@ func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOpti
 	}
 	if err != nil {
 		return meta, decodeError(req, err)
+	}
+	if kind == "Status" {
+		return meta, decodeError(req, status.cborError(meta))
 	}
 	if err := r.checkKind(apiVersion, kind, true); err != nil {
 		return meta, requestError(req, nil, err)
