@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/wire"
@@ -182,6 +183,9 @@ func (c *CBORStream) next() (string, []byte, error) {
 			if c.end-c.pos > c.max {
 				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event longer than the limit of %d bytes", c.max)
 			}
+			if least := cborLeastLength(c.buf[c.pos:c.end]); least > uint64(c.max) {
+				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event declaring at least %d bytes, over the limit of %d bytes", least, c.max)
+			}
 		}
 		if c.eof {
 			if c.pos == c.end {
@@ -220,6 +224,52 @@ func (c *CBORStream) next() (string, []byte, error) {
 			empty = 0
 		}
 	}
+}
+
+// cborLeastLength is a lower bound on the length of the CBOR item that
+// starts b and does not end within it, from the lengths its heads
+// declare: a string holds its bytes, an array one byte per element and a
+// map two per entry. An event declaring more than the limit is refused
+// as soon as its head arrives, not waited for while the server sends
+// (or withholds) the rest.
+func cborLeastLength(b []byte) uint64 {
+	var least uint64
+	for p := 0; p < len(b); {
+		major, info := b[p]>>5, b[p]&0x1f
+		end, arg := p+1, uint64(info)
+		if info >= 24 && info <= 27 {
+			n := 1 << (info - 24)
+			if end+n > len(b) {
+				return max(least, uint64(end+n))
+			}
+			arg = 0
+			for _, c := range b[end : end+n] {
+				arg = arg<<8 | uint64(c)
+			}
+			end += n
+		}
+		if info > 27 || major < 2 || major > 5 { // no declared content
+			p = end
+			continue
+		}
+		content := arg
+		if major == 5 {
+			content = min(arg, math.MaxUint64/2) * 2
+		}
+		if content > math.MaxUint64-uint64(end) {
+			return math.MaxUint64
+		}
+		least = max(least, uint64(end)+content)
+		if major == 4 || major == 5 {
+			p = end // the elements follow, each with its own head
+			continue
+		}
+		if content >= uint64(len(b)-end) {
+			return least
+		}
+		p = end + int(content) // a string's bytes hold no heads
+	}
+	return least
 }
 
 // splitCBOREvent finds the type and the object of an event (a well
