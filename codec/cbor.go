@@ -183,7 +183,7 @@ func (c *CBORStream) next() (string, []byte, error) {
 			if c.end-c.pos > c.max {
 				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event longer than the limit of %d bytes", c.max)
 			}
-			if least := cborLeastLength(c.buf[c.pos:c.end]); least > uint64(c.max) {
+			if least := CBORLeastLength(c.buf[c.pos:c.end]); least > uint64(c.max) {
 				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event declaring at least %d bytes, over the limit of %d bytes", least, c.max)
 			}
 		}
@@ -226,13 +226,13 @@ func (c *CBORStream) next() (string, []byte, error) {
 	}
 }
 
-// cborLeastLength is a lower bound on the length of the CBOR item that
+// CBORLeastLength is a lower bound on the length of the CBOR item that
 // starts b and does not end within it, from the lengths its heads
 // declare: a string holds its bytes, an array one byte per element and a
-// map two per entry. An event declaring more than the limit is refused
-// as soon as its head arrives, not waited for while the server sends
-// (or withholds) the rest.
-func cborLeastLength(b []byte) uint64 {
+// map two per entry. A stream reader refuses an item declaring more than
+// its limit as soon as the heads arrive, instead of waiting while the
+// server sends (or withholds) the rest.
+func CBORLeastLength(b []byte) uint64 {
 	var least uint64
 	for p := 0; p < len(b); {
 		major, info := b[p]>>5, b[p]&0x1f

@@ -43,7 +43,7 @@ func TestCBORStreamRefusesDeclaredLengthAtOnce(t *testing.T) {
 		t.Errorf("an event declaring 4080 bytes of 4096: %v, want the stream to read on", err)
 	}
 	// Indefinite lengths declare nothing; the one-byte chunk in them does.
-	if got := cborLeastLength([]byte{0x9f, 0x5f, 0x41}); got != 4 {
+	if got := CBORLeastLength([]byte{0x9f, 0x5f, 0x41}); got != 4 {
 		t.Errorf("least length %d, want 4", got)
 	}
 	if _, _, err := NewCBORStream(&headThenFail{}, StreamOptions{}).Next(); errors.Is(err, io.EOF) {
