@@ -122,6 +122,10 @@ func (c *cborListStream) scan() ([]byte, error) {
 	n, err := cborwire.ItemEnd(c.s.buf[c.s.pos:])
 	if err != nil || n == 0 {
 		c.scanned = len(c.s.buf) - c.s.pos
+		if least := codec.CBORLeastLength(c.s.buf[c.s.pos:]); err == nil && c.s.limit >= 0 && least > uint64(c.s.limit-c.offset()) {
+			// Declared past the body's limit: refused now, not waited for.
+			return nil, errTooLarge(c.s.limit)
+		}
 		return nil, err
 	}
 	b := c.s.buf[c.s.pos : c.s.pos+n]
