@@ -277,7 +277,7 @@ func CBORLeastLength(b []byte) uint64 {
 func splitCBOREvent(ev []byte, at int64) (string, []byte, error) {
 	d := cborwire.NewDecoder(ev, nil)
 	n, ok := d.OpenMap("watch event")
-	var typ string
+	var typ, kind string
 	var object []byte
 	for i := 0; ok && d.NextKey(i, n); i++ {
 		switch string(d.Key()) {
@@ -295,12 +295,22 @@ func splitCBOREvent(ev []byte, at int64) (string, []byte, error) {
 			if err := checkCBORHead(object); err != nil {
 				return "", nil, malformed("cbor watch event", at, err, "malformed event object")
 			}
+		case "kind": // only a Status in place of an event has one
+			if d.NextKind() == cborwire.KindString {
+				b, _ := d.StringBytes("string")
+				kind = string(b)
+			} else {
+				d.Skip()
+			}
 		default:
 			d.Skip()
 		}
 	}
 	if err := d.Err(); err != nil {
 		return "", nil, malformed("cbor watch event", at, err, "malformed event")
+	}
+	if typ == "" && object == nil && kind == "Status" {
+		return EventError, ev, nil // a Status in place of an event: the server's error
 	}
 	if typ == "" || object == nil {
 		return "", nil, malformed("cbor watch event", at, nil, "event without a type or an object")
