@@ -49,6 +49,7 @@ func readCBORWatch(r io.Reader, maxEvent int) (seen []watchEventSeen, end error)
 type wholeEvent struct {
 	typ    string
 	object []byte
+	kind   string
 }
 
 func (e *wholeEvent) DecodeCBOR(d *cborwire.Decoder) error {
@@ -60,6 +61,13 @@ func (e *wholeEvent) DecodeCBOR(d *cborwire.Decoder) error {
 			e.typ = string(b)
 		case "object":
 			e.object = d.Raw()
+		case "kind":
+			if d.NextKind() == cborwire.KindString {
+				b, _ := d.StringBytes("string")
+				e.kind = string(b)
+			} else {
+				d.Skip()
+			}
 		default:
 			d.Skip()
 		}
@@ -77,7 +85,13 @@ func decodeWholeEvents(b []byte, maxEvent int) (seen []watchEventSeen, refused b
 			return seen, true
 		}
 		var ev wholeEvent
-		if cborwire.Decode(b[:n], &ev, nil) != nil || ev.typ == "" || ev.object == nil {
+		if cborwire.Decode(b[:n], &ev, nil) != nil {
+			return seen, true
+		}
+		if ev.typ == "" && ev.object == nil && ev.kind == "Status" { // the server's error
+			ev.typ, ev.object = codec.EventError, b[:n]
+		}
+		if ev.typ == "" || ev.object == nil {
 			return seen, true
 		}
 		if ev.typ == codec.EventError {

@@ -110,3 +110,29 @@ func TestCBORWatchHostileStreams(t *testing.T) {
 		})
 	}
 }
+
+// A Status sent in place of a watch event, CBOR or JSON, is the
+// server's error (a *StatusError matching ErrExpired here), as an ERROR
+// event is, after the events before it; it was ErrMalformed ("event
+// without a type or an object").
+func TestWatchStatusInPlaceOfEvent(t *testing.T) {
+	gone := `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 5 (9)","reason":"Expired","code":410}`
+	a := `{"type":"ADDED","object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"a","resourceVersion":"3"}}}`
+	for contentType, body := range map[string][]byte{
+		codec.MediaTypeCBORSequence: append(cborOf(t, a), cborOf(t, gone)...),
+		codec.MediaTypeJSON:         []byte(a + "\n" + gone + "\n"),
+	} {
+		t.Run(contentType, func(t *testing.T) {
+			checkNoLeaks(t)
+			w, _ := cborWatchOf(t, Config{}, streamThenHang(contentType, body))
+			names, err := readEvents(w)
+			var se *StatusError
+			if strings.Join(names, ",") != "a" || !errors.As(err, &se) || !errors.Is(err, ErrExpired) || errors.Is(err, ErrMalformed) {
+				t.Fatalf("events %v, then %v; want a, then the Status", names, err)
+			}
+			if se.Status.Code != 410 || se.Status.Message != "too old resource version: 5 (9)" {
+				t.Errorf("Status %+v", se.Status)
+			}
+		})
+	}
+}
