@@ -11,9 +11,11 @@ import (
 )
 
 // A CBOR list answer whose heads declare more than Config.MaxResponseBytes
-// is ErrTooLarge to ListStream as soon as the heads arrive, from a server
-// that then keeps the connection open; the stream waited for the
-// declared bytes until ctx ended.
+// (a string's bytes, or an array's or map's count, an element taking one
+// byte at least) is ErrTooLarge to ListStream as soon as the heads
+// arrive, before any item is handed over, from a server that then keeps
+// the connection open; the stream waited for the declared bytes until
+// ctx ended.
 func TestCBORListStreamRefusesDeclaredLengthAtOnce(t *testing.T) {
 	selfDescribed := []byte{0xd9, 0xd9, 0xf7}
 	items := append(append([]byte{}, selfDescribed...), 0xa1, 0x65, 'i', 't', 'e', 'm', 's', 0x81)
@@ -23,6 +25,8 @@ func TestCBORListStreamRefusesDeclaredLengthAtOnce(t *testing.T) {
 	}{
 		"item with a 2^62-byte string": {Config{}, append(append([]byte{}, items...), 0xa1, 0x64, 'k', 'i', 'n', 'd', 0x7b, 0x40, 0, 0, 0, 0, 0, 0, 0, 'A')},
 		"item with a 2^63-entry map":   {Config{}, append(append([]byte{}, items...), 0xbb, 0x80, 0, 0, 0, 0, 0, 0, 0, 0x61, 'a')},
+		"2^40 items declared":          {Config{}, append(append(append([]byte{}, items[:len(items)-1]...), 0x9b, 0, 0, 1, 0, 0, 0, 0, 0), 0xa0, 0xa0)},
+		"2^40 map entries declared":    {Config{}, append(append([]byte{}, selfDescribed...), 0xbb, 0, 0, 1, 0, 0, 0, 0, 0, 0x65, 'i', 't', 'e', 'm', 's', 0x81, 0xa0)},
 		"metadata of 2 MiB, limit 1 MiB": {Config{MaxResponseBytes: 1 << 20},
 			append(append([]byte{}, selfDescribed...), 0xa1, 0x68, 'm', 'e', 't', 'a', 'd', 'a', 't', 'a', 0xa1, 0x61, 'x', 0x5a, 0, 0x20, 0, 0, 'a')},
 	} {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/kubewire/kubewire/api/cborwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -170,6 +171,17 @@ func (c *cborListStream) head(selfDescribed bool) (major byte, arg uint64, indef
 			arg = binary.BigEndian.Uint64(h[1:])
 		}
 		c.s.pos += size
+		if (major == 4 || major == 5) && !indefinite && c.s.limit >= 0 {
+			// Each element takes a byte at least: a count past the
+			// body's limit is refused now, before any item is handed over.
+			least := arg
+			if major == 5 {
+				least = min(arg, math.MaxUint64/2) * 2
+			}
+			if least > uint64(c.s.limit-c.offset()) {
+				return 0, 0, false, errTooLarge(c.s.limit)
+			}
+		}
 		if major != 6 { // tags (the self-described one) carry nothing here
 			return major, arg, indefinite, nil
 		}
