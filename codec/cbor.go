@@ -125,11 +125,12 @@ type CBORStream struct {
 	r      io.Reader
 	max    int
 	buf    []byte
-	pos    int   // start of unread data in buf
-	end    int   // end of data in buf
-	offset int64 // stream offset of buf[0]
-	eof    bool  // r returned io.EOF: what is buffered is all there is
-	err    error // sticky
+	pos    int         // start of unread data in buf
+	end    int         // end of data in buf
+	offset int64       // stream offset of buf[0]
+	eof    bool        // r returned io.EOF: what is buffered is all there is
+	err    error       // sticky
+	walk   cborEndWalk // over the event at pos, from one read to the next
 }
 
 // NewCBORStream returns a CBORStream reading from r. StreamOptions.MaxSize
@@ -166,25 +167,30 @@ func (c *CBORStream) next() (string, []byte, error) {
 	}
 	empty := 0
 	for {
-		if c.pos < c.end {
-			n, err := cborwire.ItemEnd(c.buf[c.pos:c.end])
-			if err != nil {
-				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), err, "malformed event")
-			}
-			if n > 0 {
-				if n > c.max {
-					return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event of %d bytes, over the limit of %d bytes", n, c.max)
+		if have := c.end - c.pos; have > 0 {
+			// The walk goes on from the last read: the full check runs
+			// once the event's end is there (or the walk cannot tell).
+			if c.walk.advance(c.buf[c.pos:c.end]) || c.eof || have > c.max {
+				n, err := cborwire.ItemEnd(c.buf[c.pos:c.end])
+				if err != nil {
+					return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), err, "malformed event")
 				}
-				ev := c.buf[c.pos : c.pos+n]
-				at := c.offset + int64(c.pos)
-				c.pos += n
-				return splitCBOREvent(ev, at)
+				if n > 0 {
+					if n > c.max {
+						return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event of %d bytes, over the limit of %d bytes", n, c.max)
+					}
+					c.walk.reset()
+					ev := c.buf[c.pos : c.pos+n]
+					at := c.offset + int64(c.pos)
+					c.pos += n
+					return splitCBOREvent(ev, at)
+				}
 			}
-			if c.end-c.pos > c.max {
+			if have > c.max {
 				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event longer than the limit of %d bytes", c.max)
 			}
-			if least := CBORLeastLength(c.buf[c.pos:c.end]); least > uint64(c.max) {
-				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event declaring at least %d bytes, over the limit of %d bytes", least, c.max)
+			if c.walk.least > uint64(c.max) {
+				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event declaring at least %d bytes, over the limit of %d bytes", c.walk.least, c.max)
 			}
 		}
 		if c.eof {

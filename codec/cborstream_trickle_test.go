@@ -10,12 +10,9 @@ import (
 )
 
 // A CBOR watch event of 64 Ki one-byte items (64 KiB) arriving a byte
-// per read, as from a server that trickles its bytes. The stream looks
-// for the event's end after every read, walking every head read so far:
-// the cost grows with the square of the event's heads (about 3 s here).
-// Looking again only once the buffered bytes doubled would leave a
-// complete event waiting for more bytes; the fix needs a walk that
-// resumes where it stopped.
+// per read, as from a server that trickles its bytes: the stream's walk
+// to the event's end goes on from where the last read left it (it
+// walked every head read so far after each read: 2.6-4.0 s/op).
 func BenchmarkCBORStreamTrickled(b *testing.B) {
 	ev, err := cborwire.FromJSON([]byte(`{"type":"ADDED","object":{"kind":"Widget","spec":{"filler":[` + strings.Repeat("1,", 64<<10) + `1]}}}`))
 	if err != nil {
