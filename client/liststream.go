@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -114,9 +115,15 @@ func (r *Resource[T]) streamJSONList(req *request, body io.Reader, opts ListOpti
 	var meta metav1.ListMeta
 	s := &jsonStream{r: body, limit: r.c.maxBody}
 	var apiVersion, kind string
+	var status listStatus
+	sawItems := false
 	err := s.object(func(key string) error {
 		switch key {
 		case "items":
+			if sawItems { // handed over already; a decoder of the whole list keeps the last
+				return fmt.Errorf("invalid JSON list: two items keys: %w", codec.ErrMalformed)
+			}
+			sawItems = true
 			return s.array(func(item []byte) error {
 				obj := r.newObj()
 				if err := codec.DecodeJSONWith(opts.Decoder, item, obj); err != nil {
@@ -146,15 +153,24 @@ func (r *Resource[T]) streamJSONList(req *request, body io.Reader, opts ListOpti
 			}
 			return nil
 		}
-		_, err := s.value()
-		return err
+		v, err := s.value()
+		if err != nil {
+			return err
+		}
+		status.keep(key, v)
+		// The scan found where the value ends; List's decoder also
+		// checks what it holds.
+		return jsonwire.Decode(v, skippedJSON{}, nil)
 	})
 	if err != nil {
 		return meta, decodeError(req, err)
 	}
-	// What may follow the list (a newline) is read, so that the
-	// connection can be used again.
-	_, _ = io.Copy(io.Discard, io.LimitReader(body, 4<<10))
+	if err := s.end(); err != nil {
+		return meta, decodeError(req, err)
+	}
+	if kind == "Status" {
+		return meta, decodeError(req, status.jsonError(meta))
+	}
 	if err := r.checkKind(apiVersion, kind, true); err != nil {
 		return meta, requestError(req, nil, err)
 	}
@@ -170,6 +186,26 @@ type jsonStream struct {
 	read  int64 // bytes read from r
 	limit int64 // bound on read; negative: none
 	eof   bool
+}
+
+// skippedJSON checks a JSON value it does not keep.
+type skippedJSON struct{}
+
+func (skippedJSON) DecodeJSON(d *jsonwire.Decoder) error {
+	d.Skip()
+	return d.Err()
+}
+
+// end checks that only white space (a newline) follows the list, as
+// List's decoder does, reading a little of it so that the connection
+// can be used again.
+func (s *jsonStream) end() error {
+	offset := s.read - int64(len(s.buf)-s.pos)
+	rest, _ := io.ReadAll(io.LimitReader(s.r, 4<<10))
+	if len(bytes.TrimLeft(s.buf[s.pos:], " \t\r\n")) > 0 || len(bytes.TrimLeft(rest, " \t\r\n")) > 0 {
+		return fmt.Errorf("invalid JSON list: data after the list at byte %d: %w", offset, codec.ErrMalformed)
+	}
+	return nil
 }
 
 // streamReadSize is the size of each read from the answer.

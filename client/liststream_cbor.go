@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/kubewire/kubewire/api/cborwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -17,6 +18,7 @@ import (
 func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOptions, each func(T) error) (metav1.ListMeta, error) {
 	var meta metav1.ListMeta
 	var apiVersion, kind string
+	var status listStatus
 	s := &cborListStream{s: jsonStream{r: body, limit: r.c.maxBody}}
 	sawItems := false
 	dec := cborwire.NewDecoder(nil, opts.Decoder) // one for every item
@@ -55,7 +57,8 @@ func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOpti
 			}
 			return err
 		}
-		_, err := s.item()
+		v, err := s.item()
+		status.keep(key, v)
 		return err
 	})
 	if err == nil {
@@ -63,6 +66,9 @@ func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOpti
 	}
 	if err != nil {
 		return meta, decodeError(req, err)
+	}
+	if kind == "Status" {
+		return meta, decodeError(req, status.cborError(meta))
 	}
 	if err := r.checkKind(apiVersion, kind, true); err != nil {
 		return meta, requestError(req, nil, err)
@@ -117,6 +123,10 @@ func (c *cborListStream) scan() ([]byte, error) {
 	n, err := cborwire.ItemEnd(c.s.buf[c.s.pos:])
 	if err != nil || n == 0 {
 		c.scanned = len(c.s.buf) - c.s.pos
+		if least := codec.CBORLeastLength(c.s.buf[c.s.pos:]); err == nil && c.s.limit >= 0 && least > uint64(c.s.limit-c.offset()) {
+			// Declared past the body's limit: refused now, not waited for.
+			return nil, errTooLarge(c.s.limit)
+		}
 		return nil, err
 	}
 	b := c.s.buf[c.s.pos : c.s.pos+n]
@@ -161,6 +171,17 @@ func (c *cborListStream) head(selfDescribed bool) (major byte, arg uint64, indef
 			arg = binary.BigEndian.Uint64(h[1:])
 		}
 		c.s.pos += size
+		if (major == 4 || major == 5) && !indefinite && c.s.limit >= 0 {
+			// Each element takes a byte at least: a count past the
+			// body's limit is refused now, before any item is handed over.
+			least := arg
+			if major == 5 {
+				least = min(arg, math.MaxUint64/2) * 2
+			}
+			if least > uint64(c.s.limit-c.offset()) {
+				return 0, 0, false, errTooLarge(c.s.limit)
+			}
+		}
 		if major != 6 { // tags (the self-described one) carry nothing here
 			return major, arg, indefinite, nil
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/wire"
@@ -124,11 +125,12 @@ type CBORStream struct {
 	r      io.Reader
 	max    int
 	buf    []byte
-	pos    int   // start of unread data in buf
-	end    int   // end of data in buf
-	offset int64 // stream offset of buf[0]
-	eof    bool  // r returned io.EOF: what is buffered is all there is
-	err    error // sticky
+	pos    int         // start of unread data in buf
+	end    int         // end of data in buf
+	offset int64       // stream offset of buf[0]
+	eof    bool        // r returned io.EOF: what is buffered is all there is
+	err    error       // sticky
+	walk   cborEndWalk // over the event at pos, from one read to the next
 }
 
 // NewCBORStream returns a CBORStream reading from r. StreamOptions.MaxSize
@@ -165,22 +167,30 @@ func (c *CBORStream) next() (string, []byte, error) {
 	}
 	empty := 0
 	for {
-		if c.pos < c.end {
-			n, err := cborwire.ItemEnd(c.buf[c.pos:c.end])
-			if err != nil {
-				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), err, "malformed event")
-			}
-			if n > 0 {
-				if n > c.max {
-					return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event of %d bytes, over the limit of %d bytes", n, c.max)
+		if have := c.end - c.pos; have > 0 {
+			// The walk goes on from the last read: the full check runs
+			// once the event's end is there (or the walk cannot tell).
+			if c.walk.advance(c.buf[c.pos:c.end]) || c.eof || have > c.max {
+				n, err := cborwire.ItemEnd(c.buf[c.pos:c.end])
+				if err != nil {
+					return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), err, "malformed event")
 				}
-				ev := c.buf[c.pos : c.pos+n]
-				at := c.offset + int64(c.pos)
-				c.pos += n
-				return splitCBOREvent(ev, at)
+				if n > 0 {
+					if n > c.max {
+						return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event of %d bytes, over the limit of %d bytes", n, c.max)
+					}
+					c.walk.reset()
+					ev := c.buf[c.pos : c.pos+n]
+					at := c.offset + int64(c.pos)
+					c.pos += n
+					return splitCBOREvent(ev, at)
+				}
 			}
-			if c.end-c.pos > c.max {
+			if have > c.max {
 				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event longer than the limit of %d bytes", c.max)
+			}
+			if c.walk.least > uint64(c.max) {
+				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event declaring at least %d bytes, over the limit of %d bytes", c.walk.least, c.max)
 			}
 		}
 		if c.eof {
@@ -222,12 +232,58 @@ func (c *CBORStream) next() (string, []byte, error) {
 	}
 }
 
+// CBORLeastLength is a lower bound on the length of the CBOR item that
+// starts b and does not end within it, from the lengths its heads
+// declare: a string holds its bytes, an array one byte per element and a
+// map two per entry. A stream reader refuses an item declaring more than
+// its limit as soon as the heads arrive, instead of waiting while the
+// server sends (or withholds) the rest.
+func CBORLeastLength(b []byte) uint64 {
+	var least uint64
+	for p := 0; p < len(b); {
+		major, info := b[p]>>5, b[p]&0x1f
+		end, arg := p+1, uint64(info)
+		if info >= 24 && info <= 27 {
+			n := 1 << (info - 24)
+			if end+n > len(b) {
+				return max(least, uint64(end+n))
+			}
+			arg = 0
+			for _, c := range b[end : end+n] {
+				arg = arg<<8 | uint64(c)
+			}
+			end += n
+		}
+		if info > 27 || major < 2 || major > 5 { // no declared content
+			p = end
+			continue
+		}
+		content := arg
+		if major == 5 {
+			content = min(arg, math.MaxUint64/2) * 2
+		}
+		if content > math.MaxUint64-uint64(end) {
+			return math.MaxUint64
+		}
+		least = max(least, uint64(end)+content)
+		if major == 4 || major == 5 {
+			p = end // the elements follow, each with its own head
+			continue
+		}
+		if content >= uint64(len(b)-end) {
+			return least
+		}
+		p = end + int(content) // a string's bytes hold no heads
+	}
+	return least
+}
+
 // splitCBOREvent finds the type and the object of an event (a well
 // formed item, checked by ItemEnd).
 func splitCBOREvent(ev []byte, at int64) (string, []byte, error) {
 	d := cborwire.NewDecoder(ev, nil)
 	n, ok := d.OpenMap("watch event")
-	var typ string
+	var typ, kind string
 	var object []byte
 	for i := 0; ok && d.NextKey(i, n); i++ {
 		switch string(d.Key()) {
@@ -245,12 +301,22 @@ func splitCBOREvent(ev []byte, at int64) (string, []byte, error) {
 			if err := checkCBORHead(object); err != nil {
 				return "", nil, malformed("cbor watch event", at, err, "malformed event object")
 			}
+		case "kind": // only a Status in place of an event has one
+			if d.NextKind() == cborwire.KindString {
+				b, _ := d.StringBytes("string")
+				kind = string(b)
+			} else {
+				d.Skip()
+			}
 		default:
 			d.Skip()
 		}
 	}
 	if err := d.Err(); err != nil {
 		return "", nil, malformed("cbor watch event", at, err, "malformed event")
+	}
+	if typ == "" && object == nil && kind == "Status" {
+		return EventError, ev, nil // a Status in place of an event: the server's error
 	}
 	if typ == "" || object == nil {
 		return "", nil, malformed("cbor watch event", at, nil, "event without a type or an object")

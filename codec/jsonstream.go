@@ -139,6 +139,9 @@ func (j *JSONStream) next() (string, []byte, error) {
 func (j *JSONStream) event(doc []byte) (string, []byte, error) {
 	at := j.offset + int64(j.pos-len(doc))
 	s := &j.sc
+	if !s.haveType && !s.haveObj && isStatusJSON(doc) {
+		return EventError, doc, nil // a Status in place of an event: the server's error
+	}
 	if !s.haveType {
 		return "", nil, malformed("json watch event", at, nil, "the event has no \"type\"")
 	}
@@ -156,6 +159,15 @@ func (j *JSONStream) event(doc []byte) (string, []byte, error) {
 		return "", nil, malformed("json watch event", at, nil, "the event's \"type\" is empty")
 	}
 	return typ, doc[s.objStart:s.objEnd:s.objEnd], nil
+}
+
+// isStatusJSON reports whether doc, a valid JSON document, is an
+// object of kind Status.
+func isStatusJSON(doc []byte) bool {
+	var probe struct {
+		Kind string `json:"kind"`
+	}
+	return DecodeJSON(doc, &probe) == nil && probe.Kind == "Status"
 }
 
 func (j *JSONStream) tooLarge() error {

@@ -1,0 +1,123 @@
+package codec
+
+import (
+	"math"
+
+	"github.com/kubewire/kubewire/api/cborwire"
+)
+
+// cborEndWalk looks for the end of a CBOR item arriving in parts, going
+// on from where the last look stopped, so that an item trickled a byte
+// per read costs a walk over its bytes once, not once per read. It
+// checks nothing: once it finds the end, or anything it does not follow
+// (a reserved value, a misplaced break, nesting past the decoder's
+// bound), the caller runs cborwire.ItemEnd, which checks everything.
+type cborEndWalk struct {
+	pos   int        // where the walk stopped, at a head
+	owed  []cborOwed // the open containers, innermost last
+	least uint64     // the item's length is at least this
+}
+
+// cborOwed is what an open container still holds: a count of items, or
+// items up to a break.
+type cborOwed struct {
+	items      uint64
+	indefinite bool
+}
+
+func (w *cborEndWalk) reset() {
+	w.pos, w.owed, w.least = 0, w.owed[:0], 0
+}
+
+// advance walks b, the item's bytes so far (the same start as on the
+// last call, more bytes after), and reports whether the caller should
+// run ItemEnd now.
+func (w *cborEndWalk) advance(b []byte) bool {
+	if len(w.owed) == 0 {
+		if w.pos > 0 {
+			return true // found already
+		}
+		w.owed = append(w.owed, cborOwed{items: 1})
+	}
+	for {
+		top := &w.owed[len(w.owed)-1]
+		if !top.indefinite && top.items == 0 {
+			if w.owed = w.owed[:len(w.owed)-1]; len(w.owed) == 0 {
+				return true // the item ends at w.pos
+			}
+			continue
+		}
+		if w.pos >= len(b) {
+			return false
+		}
+		head := b[w.pos]
+		if head == 0xff {
+			if !top.indefinite {
+				return true // a misplaced break: ItemEnd says so
+			}
+			w.pos++
+			w.owed = w.owed[:len(w.owed)-1]
+			if len(w.owed) == 0 {
+				return true
+			}
+			continue
+		}
+		major, info := head>>5, head&0x1f
+		end, arg := w.pos+1, uint64(info)
+		switch {
+		case info >= 24 && info <= 27:
+			n := 1 << (info - 24)
+			if end+n > len(b) {
+				return false
+			}
+			arg = 0
+			for _, c := range b[end : end+n] {
+				arg = arg<<8 | uint64(c)
+			}
+			end += n
+		case info == 31:
+			if major != 2 && major != 3 && major != 4 && major != 5 {
+				return true // reserved
+			}
+		case info > 27:
+			return true // reserved
+		}
+		if major == 6 { // a tag: the item it tags follows
+			w.pos = end
+			continue
+		}
+		if major == 2 || major == 3 {
+			if info != 31 {
+				if arg > uint64(len(b)-end) {
+					w.least = max(w.least, satAdd(uint64(end), arg))
+					return false
+				}
+				end += int(arg)
+			}
+		}
+		if !top.indefinite {
+			top.items--
+		}
+		w.pos = end
+		switch {
+		case info == 31: // indefinite string, array or map: up to a break
+			w.owed = append(w.owed, cborOwed{indefinite: true})
+		case major == 4 || major == 5:
+			if major == 5 {
+				arg = min(arg, math.MaxUint64/2) * 2
+			}
+			w.least = max(w.least, satAdd(uint64(end), arg))
+			w.owed = append(w.owed, cborOwed{items: arg})
+		}
+		if len(w.owed) > cborwire.DefaultMaxDepth+1 {
+			return true // too deep: ItemEnd says so
+		}
+	}
+}
+
+func satAdd(a, b uint64) uint64 {
+	if b > math.MaxUint64-a {
+		return math.MaxUint64
+	}
+	return a + b
+}
