@@ -106,19 +106,28 @@ func MapCap(n int) int { return min(max(n, 0), maxMapHint) }
 // element may be far larger than the byte it takes at least.
 const maxPrealloc = 64 << 10
 
-// firstPrealloc bounds the bytes of the slice SliceCap sizes: past it,
-// Grow sizes the slice from the bytes per element read so far, which a
-// few elements tell well enough. A larger first slice is garbage once
-// Grow replaces it (64 KiB per list decode of 200 small objects before).
+// firstPrealloc bounds the bytes of the slice SliceCap sizes for a count
+// it does not trust: past it, Grow sizes the slice from the bytes per
+// element read so far.
 const firstPrealloc = 8 << 10
 
 // SliceCap is the capacity to make a []E with for an array whose head
-// says n elements: n, up to firstPrealloc bytes of elements; Grow
-// grows it past that as elements actually arrive.
-func SliceCap[E any](n int) int {
+// says n elements: n, when n elements take at most the bytes Grow trusts
+// an estimate with (twice the input's length and maxPrealloc), else n up
+// to firstPrealloc bytes of elements, which Grow grows as elements
+// actually arrive. A slice made at n is never replaced: one made at the
+// first bound and then grown left the first as garbage (for a list of
+// Argo CD Applications, a fifth of the bytes a decode allocated).
+func SliceCap[E any](d *Decoder, n int) int {
 	var e E
 	size := max(int(unsafe.Sizeof(e)), 1)
-	return max(min(n, max(firstPrealloc/size, 1)), 0)
+	if n <= 0 {
+		return 0
+	}
+	if n <= (2*len(d.buf)+maxPrealloc)/size {
+		return n
+	}
+	return min(n, max(firstPrealloc/size, 1))
 }
 
 // Grow returns s with one more element (zero, or what a slice decoded

@@ -185,7 +185,7 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n14, ok := d.OpenArray("[]corev1.PersistentVolumeClaim"); ok {
 					s13 := m.VolumeClaimTemplates[:0]
 					if cap(s13) < n14 {
-						s13 = make([]corev1.PersistentVolumeClaim, 0, cborwire.SliceCap[corev1.PersistentVolumeClaim](n14))
+						s13 = make([]corev1.PersistentVolumeClaim, 0, cborwire.SliceCap[corev1.PersistentVolumeClaim](d, n14))
 					}
 					at15 := d.Offset()
 					for i := 0; d.NextElem(i, n14); i++ {
@@ -292,7 +292,7 @@ func (m *StatefulSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n23, ok := d.OpenArray("[]StatefulSetCondition"); ok {
 					s22 := m.Conditions[:0]
 					if cap(s22) < n23 {
-						s22 = make([]StatefulSetCondition, 0, cborwire.SliceCap[StatefulSetCondition](n23))
+						s22 = make([]StatefulSetCondition, 0, cborwire.SliceCap[StatefulSetCondition](d, n23))
 					}
 					at24 := d.Offset()
 					for i := 0; d.NextElem(i, n23); i++ {
@@ -363,7 +363,7 @@ func (m *StatefulSetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n29, ok := d.OpenArray("[]StatefulSet"); ok {
 					s28 := m.Items[:0]
 					if cap(s28) < n29 {
-						s28 = make([]StatefulSet, 0, cborwire.SliceCap[StatefulSet](n29))
+						s28 = make([]StatefulSet, 0, cborwire.SliceCap[StatefulSet](d, n29))
 					}
 					at30 := d.Offset()
 					for i := 0; d.NextElem(i, n29); i++ {
@@ -592,7 +592,7 @@ func (m *DeploymentStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n46, ok := d.OpenArray("[]DeploymentCondition"); ok {
 					s45 := m.Conditions[:0]
 					if cap(s45) < n46 {
-						s45 = make([]DeploymentCondition, 0, cborwire.SliceCap[DeploymentCondition](n46))
+						s45 = make([]DeploymentCondition, 0, cborwire.SliceCap[DeploymentCondition](d, n46))
 					}
 					at47 := d.Offset()
 					for i := 0; d.NextElem(i, n46); i++ {
@@ -675,7 +675,7 @@ func (m *DeploymentList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n53, ok := d.OpenArray("[]Deployment"); ok {
 					s52 := m.Items[:0]
 					if cap(s52) < n53 {
-						s52 = make([]Deployment, 0, cborwire.SliceCap[Deployment](n53))
+						s52 = make([]Deployment, 0, cborwire.SliceCap[Deployment](d, n53))
 					}
 					at54 := d.Offset()
 					for i := 0; d.NextElem(i, n53); i++ {
@@ -856,7 +856,7 @@ func (m *DaemonSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n67, ok := d.OpenArray("[]DaemonSetCondition"); ok {
 					s66 := m.Conditions[:0]
 					if cap(s66) < n67 {
-						s66 = make([]DaemonSetCondition, 0, cborwire.SliceCap[DaemonSetCondition](n67))
+						s66 = make([]DaemonSetCondition, 0, cborwire.SliceCap[DaemonSetCondition](d, n67))
 					}
 					at68 := d.Offset()
 					for i := 0; d.NextElem(i, n67); i++ {
@@ -951,7 +951,7 @@ func (m *DaemonSetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n74, ok := d.OpenArray("[]DaemonSet"); ok {
 					s73 := m.Items[:0]
 					if cap(s73) < n74 {
-						s73 = make([]DaemonSet, 0, cborwire.SliceCap[DaemonSet](n74))
+						s73 = make([]DaemonSet, 0, cborwire.SliceCap[DaemonSet](d, n74))
 					}
 					at75 := d.Offset()
 					for i := 0; d.NextElem(i, n74); i++ {
@@ -1020,7 +1020,7 @@ func (m *ReplicaSetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n80, ok := d.OpenArray("[]ReplicaSet"); ok {
 					s79 := m.Items[:0]
 					if cap(s79) < n80 {
-						s79 = make([]ReplicaSet, 0, cborwire.SliceCap[ReplicaSet](n80))
+						s79 = make([]ReplicaSet, 0, cborwire.SliceCap[ReplicaSet](d, n80))
 					}
 					at81 := d.Offset()
 					for i := 0; d.NextElem(i, n80); i++ {
@@ -1123,7 +1123,7 @@ func (m *ReplicaSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n89, ok := d.OpenArray("[]ReplicaSetCondition"); ok {
 					s88 := m.Conditions[:0]
 					if cap(s88) < n89 {
-						s88 = make([]ReplicaSetCondition, 0, cborwire.SliceCap[ReplicaSetCondition](n89))
+						s88 = make([]ReplicaSetCondition, 0, cborwire.SliceCap[ReplicaSetCondition](d, n89))
 					}
 					at90 := d.Offset()
 					for i := 0; d.NextElem(i, n89); i++ {
@@ -1218,7 +1218,7 @@ func (m *ControllerRevisionList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n96, ok := d.OpenArray("[]ControllerRevision"); ok {
 					s95 := m.Items[:0]
 					if cap(s95) < n96 {
-						s95 = make([]ControllerRevision, 0, cborwire.SliceCap[ControllerRevision](n96))
+						s95 = make([]ControllerRevision, 0, cborwire.SliceCap[ControllerRevision](d, n96))
 					}
 					at97 := d.Offset()
 					for i := 0; d.NextElem(i, n96); i++ {

@@ -57,7 +57,7 @@ func (m *JobList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n5, ok := d.OpenArray("[]Job"); ok {
 					s4 := m.Items[:0]
 					if cap(s4) < n5 {
-						s4 = make([]Job, 0, cborwire.SliceCap[Job](n5))
+						s4 = make([]Job, 0, cborwire.SliceCap[Job](d, n5))
 					}
 					at6 := d.Offset()
 					for i := 0; d.NextElem(i, n5); i++ {
@@ -108,7 +108,7 @@ func (m *PodFailurePolicyOnExitCodesRequirement) DecodeCBOR(d *cborwire.Decoder)
 				} else if n11, ok := d.OpenArray("[]int32"); ok {
 					s10 := m.Values[:0]
 					if cap(s10) < n11 {
-						s10 = make([]int32, 0, cborwire.SliceCap[int32](n11))
+						s10 = make([]int32, 0, cborwire.SliceCap[int32](d, n11))
 					}
 					at12 := d.Offset()
 					for i := 0; d.NextElem(i, n11); i++ {
@@ -179,7 +179,7 @@ func (m *PodFailurePolicyRule) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n18, ok := d.OpenArray("[]PodFailurePolicyOnPodConditionsPattern"); ok {
 					s17 := m.OnPodConditions[:0]
 					if cap(s17) < n18 {
-						s17 = make([]PodFailurePolicyOnPodConditionsPattern, 0, cborwire.SliceCap[PodFailurePolicyOnPodConditionsPattern](n18))
+						s17 = make([]PodFailurePolicyOnPodConditionsPattern, 0, cborwire.SliceCap[PodFailurePolicyOnPodConditionsPattern](d, n18))
 					}
 					at19 := d.Offset()
 					for i := 0; d.NextElem(i, n18); i++ {
@@ -216,7 +216,7 @@ func (m *PodFailurePolicy) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n23, ok := d.OpenArray("[]PodFailurePolicyRule"); ok {
 					s22 := m.Rules[:0]
 					if cap(s22) < n23 {
-						s22 = make([]PodFailurePolicyRule, 0, cborwire.SliceCap[PodFailurePolicyRule](n23))
+						s22 = make([]PodFailurePolicyRule, 0, cborwire.SliceCap[PodFailurePolicyRule](d, n23))
 					}
 					at24 := d.Offset()
 					for i := 0; d.NextElem(i, n23); i++ {
@@ -253,7 +253,7 @@ func (m *SuccessPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n28, ok := d.OpenArray("[]SuccessPolicyRule"); ok {
 					s27 := m.Rules[:0]
 					if cap(s27) < n28 {
-						s27 = make([]SuccessPolicyRule, 0, cborwire.SliceCap[SuccessPolicyRule](n28))
+						s27 = make([]SuccessPolicyRule, 0, cborwire.SliceCap[SuccessPolicyRule](d, n28))
 					}
 					at29 := d.Offset()
 					for i := 0; d.NextElem(i, n28); i++ {
@@ -528,7 +528,7 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n52, ok := d.OpenArray("[]JobCondition"); ok {
 					s51 := m.Conditions[:0]
 					if cap(s51) < n52 {
-						s51 = make([]JobCondition, 0, cborwire.SliceCap[JobCondition](n52))
+						s51 = make([]JobCondition, 0, cborwire.SliceCap[JobCondition](d, n52))
 					}
 					at53 := d.Offset()
 					for i := 0; d.NextElem(i, n52); i++ {
@@ -645,7 +645,7 @@ func (m *UncountedTerminatedPods) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n63, ok := d.OpenArray("[]types.UID"); ok {
 					s62 := m.Succeeded[:0]
 					if cap(s62) < n63 {
-						s62 = make([]types.UID, 0, cborwire.SliceCap[types.UID](n63))
+						s62 = make([]types.UID, 0, cborwire.SliceCap[types.UID](d, n63))
 					}
 					at64 := d.Offset()
 					for i := 0; d.NextElem(i, n63); i++ {
@@ -666,7 +666,7 @@ func (m *UncountedTerminatedPods) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n67, ok := d.OpenArray("[]types.UID"); ok {
 					s66 := m.Failed[:0]
 					if cap(s66) < n67 {
-						s66 = make([]types.UID, 0, cborwire.SliceCap[types.UID](n67))
+						s66 = make([]types.UID, 0, cborwire.SliceCap[types.UID](d, n67))
 					}
 					at68 := d.Offset()
 					for i := 0; d.NextElem(i, n67); i++ {
@@ -783,7 +783,7 @@ func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n75, ok := d.OpenArray("[]CronJob"); ok {
 					s74 := m.Items[:0]
 					if cap(s74) < n75 {
-						s74 = make([]CronJob, 0, cborwire.SliceCap[CronJob](n75))
+						s74 = make([]CronJob, 0, cborwire.SliceCap[CronJob](d, n75))
 					}
 					at76 := d.Offset()
 					for i := 0; d.NextElem(i, n75); i++ {
@@ -902,7 +902,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n86, ok := d.OpenArray("[]corev1.ObjectReference"); ok {
 					s85 := m.Active[:0]
 					if cap(s85) < n86 {
-						s85 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](n86))
+						s85 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](d, n86))
 					}
 					at87 := d.Offset()
 					for i := 0; d.NextElem(i, n86); i++ {

@@ -1372,7 +1372,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n113, ok := d.OpenArray("[]PersistentVolumeAccessMode"); ok {
 					s112 := m.AccessModes[:0]
 					if cap(s112) < n113 {
-						s112 = make([]PersistentVolumeAccessMode, 0, cborwire.SliceCap[PersistentVolumeAccessMode](n113))
+						s112 = make([]PersistentVolumeAccessMode, 0, cborwire.SliceCap[PersistentVolumeAccessMode](d, n113))
 					}
 					at114 := d.Offset()
 					for i := 0; d.NextElem(i, n113); i++ {
@@ -1409,7 +1409,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n118, ok := d.OpenArray("[]string"); ok {
 					s117 := m.MountOptions[:0]
 					if cap(s117) < n118 {
-						s117 = make([]string, 0, cborwire.SliceCap[string](n118))
+						s117 = make([]string, 0, cborwire.SliceCap[string](d, n118))
 					}
 					at119 := d.Offset()
 					for i := 0; d.NextElem(i, n118); i++ {
@@ -1550,7 +1550,7 @@ func (m *PersistentVolumeList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n130, ok := d.OpenArray("[]PersistentVolume"); ok {
 					s129 := m.Items[:0]
 					if cap(s129) < n130 {
-						s129 = make([]PersistentVolume, 0, cborwire.SliceCap[PersistentVolume](n130))
+						s129 = make([]PersistentVolume, 0, cborwire.SliceCap[PersistentVolume](d, n130))
 					}
 					at131 := d.Offset()
 					for i := 0; d.NextElem(i, n130); i++ {
@@ -1619,7 +1619,7 @@ func (m *PersistentVolumeClaimList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n136, ok := d.OpenArray("[]PersistentVolumeClaim"); ok {
 					s135 := m.Items[:0]
 					if cap(s135) < n136 {
-						s135 = make([]PersistentVolumeClaim, 0, cborwire.SliceCap[PersistentVolumeClaim](n136))
+						s135 = make([]PersistentVolumeClaim, 0, cborwire.SliceCap[PersistentVolumeClaim](d, n136))
 					}
 					at137 := d.Offset()
 					for i := 0; d.NextElem(i, n136); i++ {
@@ -1656,7 +1656,7 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n141, ok := d.OpenArray("[]PersistentVolumeAccessMode"); ok {
 					s140 := m.AccessModes[:0]
 					if cap(s140) < n141 {
-						s140 = make([]PersistentVolumeAccessMode, 0, cborwire.SliceCap[PersistentVolumeAccessMode](n141))
+						s140 = make([]PersistentVolumeAccessMode, 0, cborwire.SliceCap[PersistentVolumeAccessMode](d, n141))
 					}
 					at142 := d.Offset()
 					for i := 0; d.NextElem(i, n141); i++ {
@@ -1863,7 +1863,7 @@ func (m *PersistentVolumeClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n157, ok := d.OpenArray("[]PersistentVolumeAccessMode"); ok {
 					s156 := m.AccessModes[:0]
 					if cap(s156) < n157 {
-						s156 = make([]PersistentVolumeAccessMode, 0, cborwire.SliceCap[PersistentVolumeAccessMode](n157))
+						s156 = make([]PersistentVolumeAccessMode, 0, cborwire.SliceCap[PersistentVolumeAccessMode](d, n157))
 					}
 					at158 := d.Offset()
 					for i := 0; d.NextElem(i, n157); i++ {
@@ -1886,7 +1886,7 @@ func (m *PersistentVolumeClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n161, ok := d.OpenArray("[]PersistentVolumeClaimCondition"); ok {
 					s160 := m.Conditions[:0]
 					if cap(s160) < n161 {
-						s160 = make([]PersistentVolumeClaimCondition, 0, cborwire.SliceCap[PersistentVolumeClaimCondition](n161))
+						s160 = make([]PersistentVolumeClaimCondition, 0, cborwire.SliceCap[PersistentVolumeClaimCondition](d, n161))
 					}
 					at162 := d.Offset()
 					for i := 0; d.NextElem(i, n161); i++ {
@@ -2067,7 +2067,7 @@ func (m *RBDVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n175, ok := d.OpenArray("[]string"); ok {
 					s174 := m.CephMonitors[:0]
 					if cap(s174) < n175 {
-						s174 = make([]string, 0, cborwire.SliceCap[string](n175))
+						s174 = make([]string, 0, cborwire.SliceCap[string](d, n175))
 					}
 					at176 := d.Offset()
 					for i := 0; d.NextElem(i, n175); i++ {
@@ -2128,7 +2128,7 @@ func (m *RBDPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n181, ok := d.OpenArray("[]string"); ok {
 					s180 := m.CephMonitors[:0]
 					if cap(s180) < n181 {
-						s180 = make([]string, 0, cborwire.SliceCap[string](n181))
+						s180 = make([]string, 0, cborwire.SliceCap[string](d, n181))
 					}
 					at182 := d.Offset()
 					for i := 0; d.NextElem(i, n181); i++ {
@@ -2257,7 +2257,7 @@ func (m *CephFSVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n191, ok := d.OpenArray("[]string"); ok {
 					s190 := m.Monitors[:0]
 					if cap(s190) < n191 {
-						s190 = make([]string, 0, cborwire.SliceCap[string](n191))
+						s190 = make([]string, 0, cborwire.SliceCap[string](d, n191))
 					}
 					at192 := d.Offset()
 					for i := 0; d.NextElem(i, n191); i++ {
@@ -2334,7 +2334,7 @@ func (m *CephFSPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n198, ok := d.OpenArray("[]string"); ok {
 					s197 := m.Monitors[:0]
 					if cap(s197) < n198 {
-						s197 = make([]string, 0, cborwire.SliceCap[string](n198))
+						s197 = make([]string, 0, cborwire.SliceCap[string](d, n198))
 					}
 					at199 := d.Offset()
 					for i := 0; d.NextElem(i, n198); i++ {
@@ -2583,7 +2583,7 @@ func (m *SecretVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n213, ok := d.OpenArray("[]KeyToPath"); ok {
 					s212 := m.Items[:0]
 					if cap(s212) < n213 {
-						s212 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](n213))
+						s212 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](d, n213))
 					}
 					at214 := d.Offset()
 					for i := 0; d.NextElem(i, n213); i++ {
@@ -2646,7 +2646,7 @@ func (m *SecretProjection) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n220, ok := d.OpenArray("[]KeyToPath"); ok {
 					s219 := m.Items[:0]
 					if cap(s219) < n220 {
-						s219 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](n220))
+						s219 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](d, n220))
 					}
 					at221 := d.Offset()
 					for i := 0; d.NextElem(i, n220); i++ {
@@ -2729,7 +2729,7 @@ func (m *ISCSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n227, ok := d.OpenArray("[]string"); ok {
 					s226 := m.Portals[:0]
 					if cap(s226) < n227 {
-						s226 = make([]string, 0, cborwire.SliceCap[string](n227))
+						s226 = make([]string, 0, cborwire.SliceCap[string](d, n227))
 					}
 					at228 := d.Offset()
 					for i := 0; d.NextElem(i, n227); i++ {
@@ -2806,7 +2806,7 @@ func (m *ISCSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n234, ok := d.OpenArray("[]string"); ok {
 					s233 := m.Portals[:0]
 					if cap(s233) < n234 {
-						s233 = make([]string, 0, cborwire.SliceCap[string](n234))
+						s233 = make([]string, 0, cborwire.SliceCap[string](d, n234))
 					}
 					at235 := d.Offset()
 					for i := 0; d.NextElem(i, n234); i++ {
@@ -2871,7 +2871,7 @@ func (m *FCVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n241, ok := d.OpenArray("[]string"); ok {
 					s240 := m.TargetWWNs[:0]
 					if cap(s240) < n241 {
-						s240 = make([]string, 0, cborwire.SliceCap[string](n241))
+						s240 = make([]string, 0, cborwire.SliceCap[string](d, n241))
 					}
 					at242 := d.Offset()
 					for i := 0; d.NextElem(i, n241); i++ {
@@ -2908,7 +2908,7 @@ func (m *FCVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n246, ok := d.OpenArray("[]string"); ok {
 					s245 := m.WWIDs[:0]
 					if cap(s245) < n246 {
-						s245 = make([]string, 0, cborwire.SliceCap[string](n246))
+						s245 = make([]string, 0, cborwire.SliceCap[string](d, n246))
 					}
 					at247 := d.Offset()
 					for i := 0; d.NextElem(i, n246); i++ {
@@ -3301,7 +3301,7 @@ func (m *ConfigMapVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n270, ok := d.OpenArray("[]KeyToPath"); ok {
 					s269 := m.Items[:0]
 					if cap(s269) < n270 {
-						s269 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](n270))
+						s269 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](d, n270))
 					}
 					at271 := d.Offset()
 					for i := 0; d.NextElem(i, n270); i++ {
@@ -3364,7 +3364,7 @@ func (m *ConfigMapProjection) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n277, ok := d.OpenArray("[]KeyToPath"); ok {
 					s276 := m.Items[:0]
 					if cap(s276) < n277 {
-						s276 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](n277))
+						s276 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](d, n277))
 					}
 					at278 := d.Offset()
 					for i := 0; d.NextElem(i, n277); i++ {
@@ -3551,7 +3551,7 @@ func (m *ProjectedVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n292, ok := d.OpenArray("[]VolumeProjection"); ok {
 					s291 := m.Sources[:0]
 					if cap(s291) < n292 {
-						s291 = make([]VolumeProjection, 0, cborwire.SliceCap[VolumeProjection](n292))
+						s291 = make([]VolumeProjection, 0, cborwire.SliceCap[VolumeProjection](d, n292))
 					}
 					at293 := d.Offset()
 					for i := 0; d.NextElem(i, n292); i++ {
@@ -4414,7 +4414,7 @@ func (m *HTTPGetAction) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n351, ok := d.OpenArray("[]HTTPHeader"); ok {
 					s350 := m.HTTPHeaders[:0]
 					if cap(s350) < n351 {
-						s350 = make([]HTTPHeader, 0, cborwire.SliceCap[HTTPHeader](n351))
+						s350 = make([]HTTPHeader, 0, cborwire.SliceCap[HTTPHeader](d, n351))
 					}
 					at352 := d.Offset()
 					for i := 0; d.NextElem(i, n351); i++ {
@@ -4501,7 +4501,7 @@ func (m *ExecAction) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n359, ok := d.OpenArray("[]string"); ok {
 					s358 := m.Command[:0]
 					if cap(s358) < n359 {
-						s358 = make([]string, 0, cborwire.SliceCap[string](n359))
+						s358 = make([]string, 0, cborwire.SliceCap[string](d, n359))
 					}
 					at360 := d.Offset()
 					for i := 0; d.NextElem(i, n359); i++ {
@@ -4662,7 +4662,7 @@ func (m *Capabilities) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n372, ok := d.OpenArray("[]Capability"); ok {
 					s371 := m.Add[:0]
 					if cap(s371) < n372 {
-						s371 = make([]Capability, 0, cborwire.SliceCap[Capability](n372))
+						s371 = make([]Capability, 0, cborwire.SliceCap[Capability](d, n372))
 					}
 					at373 := d.Offset()
 					for i := 0; d.NextElem(i, n372); i++ {
@@ -4683,7 +4683,7 @@ func (m *Capabilities) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n376, ok := d.OpenArray("[]Capability"); ok {
 					s375 := m.Drop[:0]
 					if cap(s375) < n376 {
-						s375 = make([]Capability, 0, cborwire.SliceCap[Capability](n376))
+						s375 = make([]Capability, 0, cborwire.SliceCap[Capability](d, n376))
 					}
 					at377 := d.Offset()
 					for i := 0; d.NextElem(i, n376); i++ {
@@ -4724,7 +4724,7 @@ func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n381, ok := d.OpenArray("[]ResourceClaim"); ok {
 					s380 := m.Claims[:0]
 					if cap(s380) < n381 {
-						s380 = make([]ResourceClaim, 0, cborwire.SliceCap[ResourceClaim](n381))
+						s380 = make([]ResourceClaim, 0, cborwire.SliceCap[ResourceClaim](d, n381))
 					}
 					at382 := d.Offset()
 					for i := 0; d.NextElem(i, n381); i++ {
@@ -4805,7 +4805,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n388, ok := d.OpenArray("[]string"); ok {
 					s387 := m.Command[:0]
 					if cap(s387) < n388 {
-						s387 = make([]string, 0, cborwire.SliceCap[string](n388))
+						s387 = make([]string, 0, cborwire.SliceCap[string](d, n388))
 					}
 					at389 := d.Offset()
 					for i := 0; d.NextElem(i, n388); i++ {
@@ -4826,7 +4826,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n392, ok := d.OpenArray("[]string"); ok {
 					s391 := m.Args[:0]
 					if cap(s391) < n392 {
-						s391 = make([]string, 0, cborwire.SliceCap[string](n392))
+						s391 = make([]string, 0, cborwire.SliceCap[string](d, n392))
 					}
 					at393 := d.Offset()
 					for i := 0; d.NextElem(i, n392); i++ {
@@ -4849,7 +4849,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n396, ok := d.OpenArray("[]ContainerPort"); ok {
 					s395 := m.Ports[:0]
 					if cap(s395) < n396 {
-						s395 = make([]ContainerPort, 0, cborwire.SliceCap[ContainerPort](n396))
+						s395 = make([]ContainerPort, 0, cborwire.SliceCap[ContainerPort](d, n396))
 					}
 					at397 := d.Offset()
 					for i := 0; d.NextElem(i, n396); i++ {
@@ -4870,7 +4870,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n400, ok := d.OpenArray("[]EnvFromSource"); ok {
 					s399 := m.EnvFrom[:0]
 					if cap(s399) < n400 {
-						s399 = make([]EnvFromSource, 0, cborwire.SliceCap[EnvFromSource](n400))
+						s399 = make([]EnvFromSource, 0, cborwire.SliceCap[EnvFromSource](d, n400))
 					}
 					at401 := d.Offset()
 					for i := 0; d.NextElem(i, n400); i++ {
@@ -4891,7 +4891,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n404, ok := d.OpenArray("[]EnvVar"); ok {
 					s403 := m.Env[:0]
 					if cap(s403) < n404 {
-						s403 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](n404))
+						s403 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](d, n404))
 					}
 					at405 := d.Offset()
 					for i := 0; d.NextElem(i, n404); i++ {
@@ -4914,7 +4914,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n408, ok := d.OpenArray("[]ContainerResizePolicy"); ok {
 					s407 := m.ResizePolicy[:0]
 					if cap(s407) < n408 {
-						s407 = make([]ContainerResizePolicy, 0, cborwire.SliceCap[ContainerResizePolicy](n408))
+						s407 = make([]ContainerResizePolicy, 0, cborwire.SliceCap[ContainerResizePolicy](d, n408))
 					}
 					at409 := d.Offset()
 					for i := 0; d.NextElem(i, n408); i++ {
@@ -4947,7 +4947,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n413, ok := d.OpenArray("[]ContainerRestartRule"); ok {
 					s412 := m.RestartPolicyRules[:0]
 					if cap(s412) < n413 {
-						s412 = make([]ContainerRestartRule, 0, cborwire.SliceCap[ContainerRestartRule](n413))
+						s412 = make([]ContainerRestartRule, 0, cborwire.SliceCap[ContainerRestartRule](d, n413))
 					}
 					at414 := d.Offset()
 					for i := 0; d.NextElem(i, n413); i++ {
@@ -4968,7 +4968,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n417, ok := d.OpenArray("[]VolumeMount"); ok {
 					s416 := m.VolumeMounts[:0]
 					if cap(s416) < n417 {
-						s416 = make([]VolumeMount, 0, cborwire.SliceCap[VolumeMount](n417))
+						s416 = make([]VolumeMount, 0, cborwire.SliceCap[VolumeMount](d, n417))
 					}
 					at418 := d.Offset()
 					for i := 0; d.NextElem(i, n417); i++ {
@@ -4989,7 +4989,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n421, ok := d.OpenArray("[]VolumeDevice"); ok {
 					s420 := m.VolumeDevices[:0]
 					if cap(s420) < n421 {
-						s420 = make([]VolumeDevice, 0, cborwire.SliceCap[VolumeDevice](n421))
+						s420 = make([]VolumeDevice, 0, cborwire.SliceCap[VolumeDevice](d, n421))
 					}
 					at422 := d.Offset()
 					for i := 0; d.NextElem(i, n421); i++ {
@@ -5440,7 +5440,7 @@ func (m *ContainerStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n454, ok := d.OpenArray("[]VolumeMountStatus"); ok {
 					s453 := m.VolumeMounts[:0]
 					if cap(s453) < n454 {
-						s453 = make([]VolumeMountStatus, 0, cborwire.SliceCap[VolumeMountStatus](n454))
+						s453 = make([]VolumeMountStatus, 0, cborwire.SliceCap[VolumeMountStatus](d, n454))
 					}
 					at455 := d.Offset()
 					for i := 0; d.NextElem(i, n454); i++ {
@@ -5473,7 +5473,7 @@ func (m *ContainerStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n459, ok := d.OpenArray("[]ResourceStatus"); ok {
 					s458 := m.AllocatedResourcesStatus[:0]
 					if cap(s458) < n459 {
-						s458 = make([]ResourceStatus, 0, cborwire.SliceCap[ResourceStatus](n459))
+						s458 = make([]ResourceStatus, 0, cborwire.SliceCap[ResourceStatus](d, n459))
 					}
 					at460 := d.Offset()
 					for i := 0; d.NextElem(i, n459); i++ {
@@ -5524,7 +5524,7 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n465, ok := d.OpenArray("[]ResourceHealth"); ok {
 					s464 := m.Resources[:0]
 					if cap(s464) < n465 {
-						s464 = make([]ResourceHealth, 0, cborwire.SliceCap[ResourceHealth](n465))
+						s464 = make([]ResourceHealth, 0, cborwire.SliceCap[ResourceHealth](d, n465))
 					}
 					at466 := d.Offset()
 					for i := 0; d.NextElem(i, n465); i++ {
@@ -5625,7 +5625,7 @@ func (m *LinuxContainerUser) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n474, ok := d.OpenArray("[]int64"); ok {
 					s473 := m.SupplementalGroups[:0]
 					if cap(s473) < n474 {
-						s473 = make([]int64, 0, cborwire.SliceCap[int64](n474))
+						s473 = make([]int64, 0, cborwire.SliceCap[int64](d, n474))
 					}
 					at475 := d.Offset()
 					for i := 0; d.NextElem(i, n474); i++ {
@@ -5816,7 +5816,7 @@ func (m *ContainerRestartRuleOnExitCodes) DecodeCBOR(d *cborwire.Decoder) error 
 				} else if n488, ok := d.OpenArray("[]int32"); ok {
 					s487 := m.Values[:0]
 					if cap(s487) < n488 {
-						s487 = make([]int32, 0, cborwire.SliceCap[int32](n488))
+						s487 = make([]int32, 0, cborwire.SliceCap[int32](d, n488))
 					}
 					at489 := d.Offset()
 					for i := 0; d.NextElem(i, n488); i++ {
@@ -5853,7 +5853,7 @@ func (m *NodeSelector) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n493, ok := d.OpenArray("[]NodeSelectorTerm"); ok {
 					s492 := m.NodeSelectorTerms[:0]
 					if cap(s492) < n493 {
-						s492 = make([]NodeSelectorTerm, 0, cborwire.SliceCap[NodeSelectorTerm](n493))
+						s492 = make([]NodeSelectorTerm, 0, cborwire.SliceCap[NodeSelectorTerm](d, n493))
 					}
 					at494 := d.Offset()
 					for i := 0; d.NextElem(i, n493); i++ {
@@ -5890,7 +5890,7 @@ func (m *NodeSelectorTerm) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n498, ok := d.OpenArray("[]NodeSelectorRequirement"); ok {
 					s497 := m.MatchExpressions[:0]
 					if cap(s497) < n498 {
-						s497 = make([]NodeSelectorRequirement, 0, cborwire.SliceCap[NodeSelectorRequirement](n498))
+						s497 = make([]NodeSelectorRequirement, 0, cborwire.SliceCap[NodeSelectorRequirement](d, n498))
 					}
 					at499 := d.Offset()
 					for i := 0; d.NextElem(i, n498); i++ {
@@ -5911,7 +5911,7 @@ func (m *NodeSelectorTerm) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n502, ok := d.OpenArray("[]NodeSelectorRequirement"); ok {
 					s501 := m.MatchFields[:0]
 					if cap(s501) < n502 {
-						s501 = make([]NodeSelectorRequirement, 0, cborwire.SliceCap[NodeSelectorRequirement](n502))
+						s501 = make([]NodeSelectorRequirement, 0, cborwire.SliceCap[NodeSelectorRequirement](d, n502))
 					}
 					at503 := d.Offset()
 					for i := 0; d.NextElem(i, n502); i++ {
@@ -5952,7 +5952,7 @@ func (m *NodeSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n507, ok := d.OpenArray("[]string"); ok {
 					s506 := m.Values[:0]
 					if cap(s506) < n507 {
-						s506 = make([]string, 0, cborwire.SliceCap[string](n507))
+						s506 = make([]string, 0, cborwire.SliceCap[string](d, n507))
 					}
 					at508 := d.Offset()
 					for i := 0; d.NextElem(i, n507); i++ {
@@ -5989,7 +5989,7 @@ func (m *TopologySelectorTerm) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n512, ok := d.OpenArray("[]TopologySelectorLabelRequirement"); ok {
 					s511 := m.MatchLabelExpressions[:0]
 					if cap(s511) < n512 {
-						s511 = make([]TopologySelectorLabelRequirement, 0, cborwire.SliceCap[TopologySelectorLabelRequirement](n512))
+						s511 = make([]TopologySelectorLabelRequirement, 0, cborwire.SliceCap[TopologySelectorLabelRequirement](d, n512))
 					}
 					at513 := d.Offset()
 					for i := 0; d.NextElem(i, n512); i++ {
@@ -6028,7 +6028,7 @@ func (m *TopologySelectorLabelRequirement) DecodeCBOR(d *cborwire.Decoder) error
 				} else if n517, ok := d.OpenArray("[]string"); ok {
 					s516 := m.Values[:0]
 					if cap(s516) < n517 {
-						s516 = make([]string, 0, cborwire.SliceCap[string](n517))
+						s516 = make([]string, 0, cborwire.SliceCap[string](d, n517))
 					}
 					at518 := d.Offset()
 					for i := 0; d.NextElem(i, n517); i++ {
@@ -6117,7 +6117,7 @@ func (m *PodAffinity) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n526, ok := d.OpenArray("[]PodAffinityTerm"); ok {
 					s525 := m.RequiredDuringSchedulingIgnoredDuringExecution[:0]
 					if cap(s525) < n526 {
-						s525 = make([]PodAffinityTerm, 0, cborwire.SliceCap[PodAffinityTerm](n526))
+						s525 = make([]PodAffinityTerm, 0, cborwire.SliceCap[PodAffinityTerm](d, n526))
 					}
 					at527 := d.Offset()
 					for i := 0; d.NextElem(i, n526); i++ {
@@ -6138,7 +6138,7 @@ func (m *PodAffinity) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n530, ok := d.OpenArray("[]WeightedPodAffinityTerm"); ok {
 					s529 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
 					if cap(s529) < n530 {
-						s529 = make([]WeightedPodAffinityTerm, 0, cborwire.SliceCap[WeightedPodAffinityTerm](n530))
+						s529 = make([]WeightedPodAffinityTerm, 0, cborwire.SliceCap[WeightedPodAffinityTerm](d, n530))
 					}
 					at531 := d.Offset()
 					for i := 0; d.NextElem(i, n530); i++ {
@@ -6175,7 +6175,7 @@ func (m *PodAntiAffinity) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n535, ok := d.OpenArray("[]PodAffinityTerm"); ok {
 					s534 := m.RequiredDuringSchedulingIgnoredDuringExecution[:0]
 					if cap(s534) < n535 {
-						s534 = make([]PodAffinityTerm, 0, cborwire.SliceCap[PodAffinityTerm](n535))
+						s534 = make([]PodAffinityTerm, 0, cborwire.SliceCap[PodAffinityTerm](d, n535))
 					}
 					at536 := d.Offset()
 					for i := 0; d.NextElem(i, n535); i++ {
@@ -6196,7 +6196,7 @@ func (m *PodAntiAffinity) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n539, ok := d.OpenArray("[]WeightedPodAffinityTerm"); ok {
 					s538 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
 					if cap(s538) < n539 {
-						s538 = make([]WeightedPodAffinityTerm, 0, cborwire.SliceCap[WeightedPodAffinityTerm](n539))
+						s538 = make([]WeightedPodAffinityTerm, 0, cborwire.SliceCap[WeightedPodAffinityTerm](d, n539))
 					}
 					at540 := d.Offset()
 					for i := 0; d.NextElem(i, n539); i++ {
@@ -6265,7 +6265,7 @@ func (m *PodAffinityTerm) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n546, ok := d.OpenArray("[]string"); ok {
 					s545 := m.Namespaces[:0]
 					if cap(s545) < n546 {
-						s545 = make([]string, 0, cborwire.SliceCap[string](n546))
+						s545 = make([]string, 0, cborwire.SliceCap[string](d, n546))
 					}
 					at547 := d.Offset()
 					for i := 0; d.NextElem(i, n546); i++ {
@@ -6300,7 +6300,7 @@ func (m *PodAffinityTerm) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n551, ok := d.OpenArray("[]string"); ok {
 					s550 := m.MatchLabelKeys[:0]
 					if cap(s550) < n551 {
-						s550 = make([]string, 0, cborwire.SliceCap[string](n551))
+						s550 = make([]string, 0, cborwire.SliceCap[string](d, n551))
 					}
 					at552 := d.Offset()
 					for i := 0; d.NextElem(i, n551); i++ {
@@ -6321,7 +6321,7 @@ func (m *PodAffinityTerm) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n555, ok := d.OpenArray("[]string"); ok {
 					s554 := m.MismatchLabelKeys[:0]
 					if cap(s554) < n555 {
-						s554 = make([]string, 0, cborwire.SliceCap[string](n555))
+						s554 = make([]string, 0, cborwire.SliceCap[string](d, n555))
 					}
 					at556 := d.Offset()
 					for i := 0; d.NextElem(i, n555); i++ {
@@ -6370,7 +6370,7 @@ func (m *NodeAffinity) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n561, ok := d.OpenArray("[]PreferredSchedulingTerm"); ok {
 					s560 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
 					if cap(s560) < n561 {
-						s560 = make([]PreferredSchedulingTerm, 0, cborwire.SliceCap[PreferredSchedulingTerm](n561))
+						s560 = make([]PreferredSchedulingTerm, 0, cborwire.SliceCap[PreferredSchedulingTerm](d, n561))
 					}
 					at562 := d.Offset()
 					for i := 0; d.NextElem(i, n561); i++ {
@@ -6515,7 +6515,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n572, ok := d.OpenArray("[]Volume"); ok {
 					s571 := m.Volumes[:0]
 					if cap(s571) < n572 {
-						s571 = make([]Volume, 0, cborwire.SliceCap[Volume](n572))
+						s571 = make([]Volume, 0, cborwire.SliceCap[Volume](d, n572))
 					}
 					at573 := d.Offset()
 					for i := 0; d.NextElem(i, n572); i++ {
@@ -6536,7 +6536,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n576, ok := d.OpenArray("[]Container"); ok {
 					s575 := m.InitContainers[:0]
 					if cap(s575) < n576 {
-						s575 = make([]Container, 0, cborwire.SliceCap[Container](n576))
+						s575 = make([]Container, 0, cborwire.SliceCap[Container](d, n576))
 					}
 					at577 := d.Offset()
 					for i := 0; d.NextElem(i, n576); i++ {
@@ -6557,7 +6557,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n580, ok := d.OpenArray("[]Container"); ok {
 					s579 := m.Containers[:0]
 					if cap(s579) < n580 {
-						s579 = make([]Container, 0, cborwire.SliceCap[Container](n580))
+						s579 = make([]Container, 0, cborwire.SliceCap[Container](d, n580))
 					}
 					at581 := d.Offset()
 					for i := 0; d.NextElem(i, n580); i++ {
@@ -6578,7 +6578,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n584, ok := d.OpenArray("[]EphemeralContainer"); ok {
 					s583 := m.EphemeralContainers[:0]
 					if cap(s583) < n584 {
-						s583 = make([]EphemeralContainer, 0, cborwire.SliceCap[EphemeralContainer](n584))
+						s583 = make([]EphemeralContainer, 0, cborwire.SliceCap[EphemeralContainer](d, n584))
 					}
 					at585 := d.Offset()
 					for i := 0; d.NextElem(i, n584); i++ {
@@ -6677,7 +6677,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n593, ok := d.OpenArray("[]LocalObjectReference"); ok {
 					s592 := m.ImagePullSecrets[:0]
 					if cap(s592) < n593 {
-						s592 = make([]LocalObjectReference, 0, cborwire.SliceCap[LocalObjectReference](n593))
+						s592 = make([]LocalObjectReference, 0, cborwire.SliceCap[LocalObjectReference](d, n593))
 					}
 					at594 := d.Offset()
 					for i := 0; d.NextElem(i, n593); i++ {
@@ -6716,7 +6716,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n598, ok := d.OpenArray("[]Toleration"); ok {
 					s597 := m.Tolerations[:0]
 					if cap(s597) < n598 {
-						s597 = make([]Toleration, 0, cborwire.SliceCap[Toleration](n598))
+						s597 = make([]Toleration, 0, cborwire.SliceCap[Toleration](d, n598))
 					}
 					at599 := d.Offset()
 					for i := 0; d.NextElem(i, n598); i++ {
@@ -6737,7 +6737,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n602, ok := d.OpenArray("[]HostAlias"); ok {
 					s601 := m.HostAliases[:0]
 					if cap(s601) < n602 {
-						s601 = make([]HostAlias, 0, cborwire.SliceCap[HostAlias](n602))
+						s601 = make([]HostAlias, 0, cborwire.SliceCap[HostAlias](d, n602))
 					}
 					at603 := d.Offset()
 					for i := 0; d.NextElem(i, n602); i++ {
@@ -6784,7 +6784,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n608, ok := d.OpenArray("[]PodReadinessGate"); ok {
 					s607 := m.ReadinessGates[:0]
 					if cap(s607) < n608 {
-						s607 = make([]PodReadinessGate, 0, cborwire.SliceCap[PodReadinessGate](n608))
+						s607 = make([]PodReadinessGate, 0, cborwire.SliceCap[PodReadinessGate](d, n608))
 					}
 					at609 := d.Offset()
 					for i := 0; d.NextElem(i, n608); i++ {
@@ -6843,7 +6843,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n615, ok := d.OpenArray("[]TopologySpreadConstraint"); ok {
 					s614 := m.TopologySpreadConstraints[:0]
 					if cap(s614) < n615 {
-						s614 = make([]TopologySpreadConstraint, 0, cborwire.SliceCap[TopologySpreadConstraint](n615))
+						s614 = make([]TopologySpreadConstraint, 0, cborwire.SliceCap[TopologySpreadConstraint](d, n615))
 					}
 					at616 := d.Offset()
 					for i := 0; d.NextElem(i, n615); i++ {
@@ -6900,7 +6900,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n622, ok := d.OpenArray("[]PodSchedulingGate"); ok {
 					s621 := m.SchedulingGates[:0]
 					if cap(s621) < n622 {
-						s621 = make([]PodSchedulingGate, 0, cborwire.SliceCap[PodSchedulingGate](n622))
+						s621 = make([]PodSchedulingGate, 0, cborwire.SliceCap[PodSchedulingGate](d, n622))
 					}
 					at623 := d.Offset()
 					for i := 0; d.NextElem(i, n622); i++ {
@@ -6921,7 +6921,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n626, ok := d.OpenArray("[]PodResourceClaim"); ok {
 					s625 := m.ResourceClaims[:0]
 					if cap(s625) < n626 {
-						s625 = make([]PodResourceClaim, 0, cborwire.SliceCap[PodResourceClaim](n626))
+						s625 = make([]PodResourceClaim, 0, cborwire.SliceCap[PodResourceClaim](d, n626))
 					}
 					at627 := d.Offset()
 					for i := 0; d.NextElem(i, n626); i++ {
@@ -7066,7 +7066,7 @@ func (m *PodExtendedResourceClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n639, ok := d.OpenArray("[]ContainerExtendedResourceRequest"); ok {
 					s638 := m.RequestMappings[:0]
 					if cap(s638) < n639 {
-						s638 = make([]ContainerExtendedResourceRequest, 0, cborwire.SliceCap[ContainerExtendedResourceRequest](n639))
+						s638 = make([]ContainerExtendedResourceRequest, 0, cborwire.SliceCap[ContainerExtendedResourceRequest](d, n639))
 					}
 					at640 := d.Offset()
 					for i := 0; d.NextElem(i, n639); i++ {
@@ -7245,7 +7245,7 @@ func (m *TopologySpreadConstraint) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n653, ok := d.OpenArray("[]string"); ok {
 					s652 := m.MatchLabelKeys[:0]
 					if cap(s652) < n653 {
-						s652 = make([]string, 0, cborwire.SliceCap[string](n653))
+						s652 = make([]string, 0, cborwire.SliceCap[string](d, n653))
 					}
 					at654 := d.Offset()
 					for i := 0; d.NextElem(i, n653); i++ {
@@ -7284,7 +7284,7 @@ func (m *HostAlias) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n658, ok := d.OpenArray("[]string"); ok {
 					s657 := m.Hostnames[:0]
 					if cap(s657) < n658 {
-						s657 = make([]string, 0, cborwire.SliceCap[string](n658))
+						s657 = make([]string, 0, cborwire.SliceCap[string](d, n658))
 					}
 					at659 := d.Offset()
 					for i := 0; d.NextElem(i, n658); i++ {
@@ -7381,7 +7381,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n668, ok := d.OpenArray("[]int64"); ok {
 					s667 := m.SupplementalGroups[:0]
 					if cap(s667) < n668 {
-						s667 = make([]int64, 0, cborwire.SliceCap[int64](n668))
+						s667 = make([]int64, 0, cborwire.SliceCap[int64](d, n668))
 					}
 					at669 := d.Offset()
 					for i := 0; d.NextElem(i, n668); i++ {
@@ -7426,7 +7426,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n674, ok := d.OpenArray("[]Sysctl"); ok {
 					s673 := m.Sysctls[:0]
 					if cap(s673) < n674 {
-						s673 = make([]Sysctl, 0, cborwire.SliceCap[Sysctl](n674))
+						s673 = make([]Sysctl, 0, cborwire.SliceCap[Sysctl](d, n674))
 					}
 					at675 := d.Offset()
 					for i := 0; d.NextElem(i, n674); i++ {
@@ -7571,7 +7571,7 @@ func (m *PodDNSConfig) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n687, ok := d.OpenArray("[]string"); ok {
 					s686 := m.Nameservers[:0]
 					if cap(s686) < n687 {
-						s686 = make([]string, 0, cborwire.SliceCap[string](n687))
+						s686 = make([]string, 0, cborwire.SliceCap[string](d, n687))
 					}
 					at688 := d.Offset()
 					for i := 0; d.NextElem(i, n687); i++ {
@@ -7592,7 +7592,7 @@ func (m *PodDNSConfig) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n691, ok := d.OpenArray("[]string"); ok {
 					s690 := m.Searches[:0]
 					if cap(s690) < n691 {
-						s690 = make([]string, 0, cborwire.SliceCap[string](n691))
+						s690 = make([]string, 0, cborwire.SliceCap[string](d, n691))
 					}
 					at692 := d.Offset()
 					for i := 0; d.NextElem(i, n691); i++ {
@@ -7613,7 +7613,7 @@ func (m *PodDNSConfig) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n695, ok := d.OpenArray("[]PodDNSConfigOption"); ok {
 					s694 := m.Options[:0]
 					if cap(s694) < n695 {
-						s694 = make([]PodDNSConfigOption, 0, cborwire.SliceCap[PodDNSConfigOption](n695))
+						s694 = make([]PodDNSConfigOption, 0, cborwire.SliceCap[PodDNSConfigOption](d, n695))
 					}
 					at696 := d.Offset()
 					for i := 0; d.NextElem(i, n695); i++ {
@@ -7720,7 +7720,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n704, ok := d.OpenArray("[]string"); ok {
 					s703 := m.Command[:0]
 					if cap(s703) < n704 {
-						s703 = make([]string, 0, cborwire.SliceCap[string](n704))
+						s703 = make([]string, 0, cborwire.SliceCap[string](d, n704))
 					}
 					at705 := d.Offset()
 					for i := 0; d.NextElem(i, n704); i++ {
@@ -7741,7 +7741,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n708, ok := d.OpenArray("[]string"); ok {
 					s707 := m.Args[:0]
 					if cap(s707) < n708 {
-						s707 = make([]string, 0, cborwire.SliceCap[string](n708))
+						s707 = make([]string, 0, cborwire.SliceCap[string](d, n708))
 					}
 					at709 := d.Offset()
 					for i := 0; d.NextElem(i, n708); i++ {
@@ -7764,7 +7764,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n712, ok := d.OpenArray("[]ContainerPort"); ok {
 					s711 := m.Ports[:0]
 					if cap(s711) < n712 {
-						s711 = make([]ContainerPort, 0, cborwire.SliceCap[ContainerPort](n712))
+						s711 = make([]ContainerPort, 0, cborwire.SliceCap[ContainerPort](d, n712))
 					}
 					at713 := d.Offset()
 					for i := 0; d.NextElem(i, n712); i++ {
@@ -7785,7 +7785,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n716, ok := d.OpenArray("[]EnvFromSource"); ok {
 					s715 := m.EnvFrom[:0]
 					if cap(s715) < n716 {
-						s715 = make([]EnvFromSource, 0, cborwire.SliceCap[EnvFromSource](n716))
+						s715 = make([]EnvFromSource, 0, cborwire.SliceCap[EnvFromSource](d, n716))
 					}
 					at717 := d.Offset()
 					for i := 0; d.NextElem(i, n716); i++ {
@@ -7806,7 +7806,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n720, ok := d.OpenArray("[]EnvVar"); ok {
 					s719 := m.Env[:0]
 					if cap(s719) < n720 {
-						s719 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](n720))
+						s719 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](d, n720))
 					}
 					at721 := d.Offset()
 					for i := 0; d.NextElem(i, n720); i++ {
@@ -7829,7 +7829,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n724, ok := d.OpenArray("[]ContainerResizePolicy"); ok {
 					s723 := m.ResizePolicy[:0]
 					if cap(s723) < n724 {
-						s723 = make([]ContainerResizePolicy, 0, cborwire.SliceCap[ContainerResizePolicy](n724))
+						s723 = make([]ContainerResizePolicy, 0, cborwire.SliceCap[ContainerResizePolicy](d, n724))
 					}
 					at725 := d.Offset()
 					for i := 0; d.NextElem(i, n724); i++ {
@@ -7862,7 +7862,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n729, ok := d.OpenArray("[]ContainerRestartRule"); ok {
 					s728 := m.RestartPolicyRules[:0]
 					if cap(s728) < n729 {
-						s728 = make([]ContainerRestartRule, 0, cborwire.SliceCap[ContainerRestartRule](n729))
+						s728 = make([]ContainerRestartRule, 0, cborwire.SliceCap[ContainerRestartRule](d, n729))
 					}
 					at730 := d.Offset()
 					for i := 0; d.NextElem(i, n729); i++ {
@@ -7883,7 +7883,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n733, ok := d.OpenArray("[]VolumeMount"); ok {
 					s732 := m.VolumeMounts[:0]
 					if cap(s732) < n733 {
-						s732 = make([]VolumeMount, 0, cborwire.SliceCap[VolumeMount](n733))
+						s732 = make([]VolumeMount, 0, cborwire.SliceCap[VolumeMount](d, n733))
 					}
 					at734 := d.Offset()
 					for i := 0; d.NextElem(i, n733); i++ {
@@ -7904,7 +7904,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n737, ok := d.OpenArray("[]VolumeDevice"); ok {
 					s736 := m.VolumeDevices[:0]
 					if cap(s736) < n737 {
-						s736 = make([]VolumeDevice, 0, cborwire.SliceCap[VolumeDevice](n737))
+						s736 = make([]VolumeDevice, 0, cborwire.SliceCap[VolumeDevice](d, n737))
 					}
 					at738 := d.Offset()
 					for i := 0; d.NextElem(i, n737); i++ {
@@ -8017,7 +8017,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n747, ok := d.OpenArray("[]string"); ok {
 					s746 := m.EphemeralContainerCommon.Command[:0]
 					if cap(s746) < n747 {
-						s746 = make([]string, 0, cborwire.SliceCap[string](n747))
+						s746 = make([]string, 0, cborwire.SliceCap[string](d, n747))
 					}
 					at748 := d.Offset()
 					for i := 0; d.NextElem(i, n747); i++ {
@@ -8038,7 +8038,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n751, ok := d.OpenArray("[]string"); ok {
 					s750 := m.EphemeralContainerCommon.Args[:0]
 					if cap(s750) < n751 {
-						s750 = make([]string, 0, cborwire.SliceCap[string](n751))
+						s750 = make([]string, 0, cborwire.SliceCap[string](d, n751))
 					}
 					at752 := d.Offset()
 					for i := 0; d.NextElem(i, n751); i++ {
@@ -8061,7 +8061,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n755, ok := d.OpenArray("[]ContainerPort"); ok {
 					s754 := m.EphemeralContainerCommon.Ports[:0]
 					if cap(s754) < n755 {
-						s754 = make([]ContainerPort, 0, cborwire.SliceCap[ContainerPort](n755))
+						s754 = make([]ContainerPort, 0, cborwire.SliceCap[ContainerPort](d, n755))
 					}
 					at756 := d.Offset()
 					for i := 0; d.NextElem(i, n755); i++ {
@@ -8082,7 +8082,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n759, ok := d.OpenArray("[]EnvFromSource"); ok {
 					s758 := m.EphemeralContainerCommon.EnvFrom[:0]
 					if cap(s758) < n759 {
-						s758 = make([]EnvFromSource, 0, cborwire.SliceCap[EnvFromSource](n759))
+						s758 = make([]EnvFromSource, 0, cborwire.SliceCap[EnvFromSource](d, n759))
 					}
 					at760 := d.Offset()
 					for i := 0; d.NextElem(i, n759); i++ {
@@ -8103,7 +8103,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n763, ok := d.OpenArray("[]EnvVar"); ok {
 					s762 := m.EphemeralContainerCommon.Env[:0]
 					if cap(s762) < n763 {
-						s762 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](n763))
+						s762 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](d, n763))
 					}
 					at764 := d.Offset()
 					for i := 0; d.NextElem(i, n763); i++ {
@@ -8126,7 +8126,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n767, ok := d.OpenArray("[]ContainerResizePolicy"); ok {
 					s766 := m.EphemeralContainerCommon.ResizePolicy[:0]
 					if cap(s766) < n767 {
-						s766 = make([]ContainerResizePolicy, 0, cborwire.SliceCap[ContainerResizePolicy](n767))
+						s766 = make([]ContainerResizePolicy, 0, cborwire.SliceCap[ContainerResizePolicy](d, n767))
 					}
 					at768 := d.Offset()
 					for i := 0; d.NextElem(i, n767); i++ {
@@ -8159,7 +8159,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n772, ok := d.OpenArray("[]ContainerRestartRule"); ok {
 					s771 := m.EphemeralContainerCommon.RestartPolicyRules[:0]
 					if cap(s771) < n772 {
-						s771 = make([]ContainerRestartRule, 0, cborwire.SliceCap[ContainerRestartRule](n772))
+						s771 = make([]ContainerRestartRule, 0, cborwire.SliceCap[ContainerRestartRule](d, n772))
 					}
 					at773 := d.Offset()
 					for i := 0; d.NextElem(i, n772); i++ {
@@ -8180,7 +8180,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n776, ok := d.OpenArray("[]VolumeMount"); ok {
 					s775 := m.EphemeralContainerCommon.VolumeMounts[:0]
 					if cap(s775) < n776 {
-						s775 = make([]VolumeMount, 0, cborwire.SliceCap[VolumeMount](n776))
+						s775 = make([]VolumeMount, 0, cborwire.SliceCap[VolumeMount](d, n776))
 					}
 					at777 := d.Offset()
 					for i := 0; d.NextElem(i, n776); i++ {
@@ -8201,7 +8201,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n780, ok := d.OpenArray("[]VolumeDevice"); ok {
 					s779 := m.EphemeralContainerCommon.VolumeDevices[:0]
 					if cap(s779) < n780 {
-						s779 = make([]VolumeDevice, 0, cborwire.SliceCap[VolumeDevice](n780))
+						s779 = make([]VolumeDevice, 0, cborwire.SliceCap[VolumeDevice](d, n780))
 					}
 					at781 := d.Offset()
 					for i := 0; d.NextElem(i, n780); i++ {
@@ -8316,7 +8316,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n790, ok := d.OpenArray("[]PodCondition"); ok {
 					s789 := m.Conditions[:0]
 					if cap(s789) < n790 {
-						s789 = make([]PodCondition, 0, cborwire.SliceCap[PodCondition](n790))
+						s789 = make([]PodCondition, 0, cborwire.SliceCap[PodCondition](d, n790))
 					}
 					at791 := d.Offset()
 					for i := 0; d.NextElem(i, n790); i++ {
@@ -8345,7 +8345,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n794, ok := d.OpenArray("[]HostIP"); ok {
 					s793 := m.HostIPs[:0]
 					if cap(s793) < n794 {
-						s793 = make([]HostIP, 0, cborwire.SliceCap[HostIP](n794))
+						s793 = make([]HostIP, 0, cborwire.SliceCap[HostIP](d, n794))
 					}
 					at795 := d.Offset()
 					for i := 0; d.NextElem(i, n794); i++ {
@@ -8368,7 +8368,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n798, ok := d.OpenArray("[]PodIP"); ok {
 					s797 := m.PodIPs[:0]
 					if cap(s797) < n798 {
-						s797 = make([]PodIP, 0, cborwire.SliceCap[PodIP](n798))
+						s797 = make([]PodIP, 0, cborwire.SliceCap[PodIP](d, n798))
 					}
 					at799 := d.Offset()
 					for i := 0; d.NextElem(i, n798); i++ {
@@ -8401,7 +8401,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n803, ok := d.OpenArray("[]ContainerStatus"); ok {
 					s802 := m.InitContainerStatuses[:0]
 					if cap(s802) < n803 {
-						s802 = make([]ContainerStatus, 0, cborwire.SliceCap[ContainerStatus](n803))
+						s802 = make([]ContainerStatus, 0, cborwire.SliceCap[ContainerStatus](d, n803))
 					}
 					at804 := d.Offset()
 					for i := 0; d.NextElem(i, n803); i++ {
@@ -8422,7 +8422,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n807, ok := d.OpenArray("[]ContainerStatus"); ok {
 					s806 := m.ContainerStatuses[:0]
 					if cap(s806) < n807 {
-						s806 = make([]ContainerStatus, 0, cborwire.SliceCap[ContainerStatus](n807))
+						s806 = make([]ContainerStatus, 0, cborwire.SliceCap[ContainerStatus](d, n807))
 					}
 					at808 := d.Offset()
 					for i := 0; d.NextElem(i, n807); i++ {
@@ -8445,7 +8445,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n811, ok := d.OpenArray("[]ContainerStatus"); ok {
 					s810 := m.EphemeralContainerStatuses[:0]
 					if cap(s810) < n811 {
-						s810 = make([]ContainerStatus, 0, cborwire.SliceCap[ContainerStatus](n811))
+						s810 = make([]ContainerStatus, 0, cborwire.SliceCap[ContainerStatus](d, n811))
 					}
 					at812 := d.Offset()
 					for i := 0; d.NextElem(i, n811); i++ {
@@ -8468,7 +8468,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n815, ok := d.OpenArray("[]PodResourceClaimStatus"); ok {
 					s814 := m.ResourceClaimStatuses[:0]
 					if cap(s814) < n815 {
-						s814 = make([]PodResourceClaimStatus, 0, cborwire.SliceCap[PodResourceClaimStatus](n815))
+						s814 = make([]PodResourceClaimStatus, 0, cborwire.SliceCap[PodResourceClaimStatus](d, n815))
 					}
 					at816 := d.Offset()
 					for i := 0; d.NextElem(i, n815); i++ {
@@ -8515,7 +8515,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n821, ok := d.OpenArray("[]NodeAllocatableResourceClaimStatus"); ok {
 					s820 := m.NodeAllocatableResourceClaimStatuses[:0]
 					if cap(s820) < n821 {
-						s820 = make([]NodeAllocatableResourceClaimStatus, 0, cborwire.SliceCap[NodeAllocatableResourceClaimStatus](n821))
+						s820 = make([]NodeAllocatableResourceClaimStatus, 0, cborwire.SliceCap[NodeAllocatableResourceClaimStatus](d, n821))
 					}
 					at822 := d.Offset()
 					for i := 0; d.NextElem(i, n821); i++ {
@@ -8608,7 +8608,7 @@ func (m *PodList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n828, ok := d.OpenArray("[]Pod"); ok {
 					s827 := m.Items[:0]
 					if cap(s827) < n828 {
-						s827 = make([]Pod, 0, cborwire.SliceCap[Pod](n828))
+						s827 = make([]Pod, 0, cborwire.SliceCap[Pod](d, n828))
 					}
 					at829 := d.Offset()
 					for i := 0; d.NextElem(i, n828); i++ {
@@ -8695,7 +8695,7 @@ func (m *PodTemplateList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n835, ok := d.OpenArray("[]PodTemplate"); ok {
 					s834 := m.Items[:0]
 					if cap(s834) < n835 {
-						s834 = make([]PodTemplate, 0, cborwire.SliceCap[PodTemplate](n835))
+						s834 = make([]PodTemplate, 0, cborwire.SliceCap[PodTemplate](d, n835))
 					}
 					at836 := d.Offset()
 					for i := 0; d.NextElem(i, n835); i++ {
@@ -8786,7 +8786,7 @@ func (m *ReplicationControllerStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n843, ok := d.OpenArray("[]ReplicationControllerCondition"); ok {
 					s842 := m.Conditions[:0]
 					if cap(s842) < n843 {
-						s842 = make([]ReplicationControllerCondition, 0, cborwire.SliceCap[ReplicationControllerCondition](n843))
+						s842 = make([]ReplicationControllerCondition, 0, cborwire.SliceCap[ReplicationControllerCondition](d, n843))
 					}
 					at844 := d.Offset()
 					for i := 0; d.NextElem(i, n843); i++ {
@@ -8881,7 +8881,7 @@ func (m *ReplicationControllerList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n850, ok := d.OpenArray("[]ReplicationController"); ok {
 					s849 := m.Items[:0]
 					if cap(s849) < n850 {
-						s849 = make([]ReplicationController, 0, cborwire.SliceCap[ReplicationController](n850))
+						s849 = make([]ReplicationController, 0, cborwire.SliceCap[ReplicationController](d, n850))
 					}
 					at851 := d.Offset()
 					for i := 0; d.NextElem(i, n850); i++ {
@@ -8976,7 +8976,7 @@ func (m *ServiceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n859, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s858 := m.Conditions[:0]
 					if cap(s858) < n859 {
-						s858 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n859))
+						s858 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n859))
 					}
 					at860 := d.Offset()
 					for i := 0; d.NextElem(i, n859); i++ {
@@ -9013,7 +9013,7 @@ func (m *LoadBalancerStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n864, ok := d.OpenArray("[]LoadBalancerIngress"); ok {
 					s863 := m.Ingress[:0]
 					if cap(s863) < n864 {
-						s863 = make([]LoadBalancerIngress, 0, cborwire.SliceCap[LoadBalancerIngress](n864))
+						s863 = make([]LoadBalancerIngress, 0, cborwire.SliceCap[LoadBalancerIngress](d, n864))
 					}
 					at865 := d.Offset()
 					for i := 0; d.NextElem(i, n864); i++ {
@@ -9066,7 +9066,7 @@ func (m *LoadBalancerIngress) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n870, ok := d.OpenArray("[]PortStatus"); ok {
 					s869 := m.Ports[:0]
 					if cap(s869) < n870 {
-						s869 = make([]PortStatus, 0, cborwire.SliceCap[PortStatus](n870))
+						s869 = make([]PortStatus, 0, cborwire.SliceCap[PortStatus](d, n870))
 					}
 					at871 := d.Offset()
 					for i := 0; d.NextElem(i, n870); i++ {
@@ -9103,7 +9103,7 @@ func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n875, ok := d.OpenArray("[]ServicePort"); ok {
 					s874 := m.Ports[:0]
 					if cap(s874) < n875 {
-						s874 = make([]ServicePort, 0, cborwire.SliceCap[ServicePort](n875))
+						s874 = make([]ServicePort, 0, cborwire.SliceCap[ServicePort](d, n875))
 					}
 					at876 := d.Offset()
 					for i := 0; d.NextElem(i, n875); i++ {
@@ -9128,7 +9128,7 @@ func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n879, ok := d.OpenArray("[]string"); ok {
 					s878 := m.ClusterIPs[:0]
 					if cap(s878) < n879 {
-						s878 = make([]string, 0, cborwire.SliceCap[string](n879))
+						s878 = make([]string, 0, cborwire.SliceCap[string](d, n879))
 					}
 					at880 := d.Offset()
 					for i := 0; d.NextElem(i, n879); i++ {
@@ -9151,7 +9151,7 @@ func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n883, ok := d.OpenArray("[]string"); ok {
 					s882 := m.ExternalIPs[:0]
 					if cap(s882) < n883 {
-						s882 = make([]string, 0, cborwire.SliceCap[string](n883))
+						s882 = make([]string, 0, cborwire.SliceCap[string](d, n883))
 					}
 					at884 := d.Offset()
 					for i := 0; d.NextElem(i, n883); i++ {
@@ -9176,7 +9176,7 @@ func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n887, ok := d.OpenArray("[]string"); ok {
 					s886 := m.LoadBalancerSourceRanges[:0]
 					if cap(s886) < n887 {
-						s886 = make([]string, 0, cborwire.SliceCap[string](n887))
+						s886 = make([]string, 0, cborwire.SliceCap[string](d, n887))
 					}
 					at888 := d.Offset()
 					for i := 0; d.NextElem(i, n887); i++ {
@@ -9217,7 +9217,7 @@ func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n892, ok := d.OpenArray("[]IPFamily"); ok {
 					s891 := m.IPFamilies[:0]
 					if cap(s891) < n892 {
-						s891 = make([]IPFamily, 0, cborwire.SliceCap[IPFamily](n892))
+						s891 = make([]IPFamily, 0, cborwire.SliceCap[IPFamily](d, n892))
 					}
 					at893 := d.Offset()
 					for i := 0; d.NextElem(i, n892); i++ {
@@ -9384,7 +9384,7 @@ func (m *ServiceList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n905, ok := d.OpenArray("[]Service"); ok {
 					s904 := m.Items[:0]
 					if cap(s904) < n905 {
-						s904 = make([]Service, 0, cborwire.SliceCap[Service](n905))
+						s904 = make([]Service, 0, cborwire.SliceCap[Service](d, n905))
 					}
 					at906 := d.Offset()
 					for i := 0; d.NextElem(i, n905); i++ {
@@ -9427,7 +9427,7 @@ func (m *ServiceAccount) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n910, ok := d.OpenArray("[]ObjectReference"); ok {
 					s909 := m.Secrets[:0]
 					if cap(s909) < n910 {
-						s909 = make([]ObjectReference, 0, cborwire.SliceCap[ObjectReference](n910))
+						s909 = make([]ObjectReference, 0, cborwire.SliceCap[ObjectReference](d, n910))
 					}
 					at911 := d.Offset()
 					for i := 0; d.NextElem(i, n910); i++ {
@@ -9448,7 +9448,7 @@ func (m *ServiceAccount) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n914, ok := d.OpenArray("[]LocalObjectReference"); ok {
 					s913 := m.ImagePullSecrets[:0]
 					if cap(s913) < n914 {
-						s913 = make([]LocalObjectReference, 0, cborwire.SliceCap[LocalObjectReference](n914))
+						s913 = make([]LocalObjectReference, 0, cborwire.SliceCap[LocalObjectReference](d, n914))
 					}
 					at915 := d.Offset()
 					for i := 0; d.NextElem(i, n914); i++ {
@@ -9503,7 +9503,7 @@ func (m *ServiceAccountList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n920, ok := d.OpenArray("[]ServiceAccount"); ok {
 					s919 := m.Items[:0]
 					if cap(s919) < n920 {
-						s919 = make([]ServiceAccount, 0, cborwire.SliceCap[ServiceAccount](n920))
+						s919 = make([]ServiceAccount, 0, cborwire.SliceCap[ServiceAccount](d, n920))
 					}
 					at921 := d.Offset()
 					for i := 0; d.NextElem(i, n920); i++ {
@@ -9546,7 +9546,7 @@ func (m *Endpoints) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n925, ok := d.OpenArray("[]EndpointSubset"); ok {
 					s924 := m.Subsets[:0]
 					if cap(s924) < n925 {
-						s924 = make([]EndpointSubset, 0, cborwire.SliceCap[EndpointSubset](n925))
+						s924 = make([]EndpointSubset, 0, cborwire.SliceCap[EndpointSubset](d, n925))
 					}
 					at926 := d.Offset()
 					for i := 0; d.NextElem(i, n925); i++ {
@@ -9583,7 +9583,7 @@ func (m *EndpointSubset) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n930, ok := d.OpenArray("[]EndpointAddress"); ok {
 					s929 := m.Addresses[:0]
 					if cap(s929) < n930 {
-						s929 = make([]EndpointAddress, 0, cborwire.SliceCap[EndpointAddress](n930))
+						s929 = make([]EndpointAddress, 0, cborwire.SliceCap[EndpointAddress](d, n930))
 					}
 					at931 := d.Offset()
 					for i := 0; d.NextElem(i, n930); i++ {
@@ -9604,7 +9604,7 @@ func (m *EndpointSubset) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n934, ok := d.OpenArray("[]EndpointAddress"); ok {
 					s933 := m.NotReadyAddresses[:0]
 					if cap(s933) < n934 {
-						s933 = make([]EndpointAddress, 0, cborwire.SliceCap[EndpointAddress](n934))
+						s933 = make([]EndpointAddress, 0, cborwire.SliceCap[EndpointAddress](d, n934))
 					}
 					at935 := d.Offset()
 					for i := 0; d.NextElem(i, n934); i++ {
@@ -9625,7 +9625,7 @@ func (m *EndpointSubset) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n938, ok := d.OpenArray("[]EndpointPort"); ok {
 					s937 := m.Ports[:0]
 					if cap(s937) < n938 {
-						s937 = make([]EndpointPort, 0, cborwire.SliceCap[EndpointPort](n938))
+						s937 = make([]EndpointPort, 0, cborwire.SliceCap[EndpointPort](d, n938))
 					}
 					at939 := d.Offset()
 					for i := 0; d.NextElem(i, n938); i++ {
@@ -9746,7 +9746,7 @@ func (m *EndpointsList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n948, ok := d.OpenArray("[]Endpoints"); ok {
 					s947 := m.Items[:0]
 					if cap(s947) < n948 {
-						s947 = make([]Endpoints, 0, cborwire.SliceCap[Endpoints](n948))
+						s947 = make([]Endpoints, 0, cborwire.SliceCap[Endpoints](d, n948))
 					}
 					at949 := d.Offset()
 					for i := 0; d.NextElem(i, n948); i++ {
@@ -9785,7 +9785,7 @@ func (m *NodeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n953, ok := d.OpenArray("[]string"); ok {
 					s952 := m.PodCIDRs[:0]
 					if cap(s952) < n953 {
-						s952 = make([]string, 0, cborwire.SliceCap[string](n953))
+						s952 = make([]string, 0, cborwire.SliceCap[string](d, n953))
 					}
 					at954 := d.Offset()
 					for i := 0; d.NextElem(i, n953); i++ {
@@ -9810,7 +9810,7 @@ func (m *NodeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n957, ok := d.OpenArray("[]Taint"); ok {
 					s956 := m.Taints[:0]
 					if cap(s956) < n957 {
-						s956 = make([]Taint, 0, cborwire.SliceCap[Taint](n957))
+						s956 = make([]Taint, 0, cborwire.SliceCap[Taint](d, n957))
 					}
 					at958 := d.Offset()
 					for i := 0; d.NextElem(i, n957); i++ {
@@ -10185,7 +10185,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n983, ok := d.OpenArray("[]NodeCondition"); ok {
 					s982 := m.Conditions[:0]
 					if cap(s982) < n983 {
-						s982 = make([]NodeCondition, 0, cborwire.SliceCap[NodeCondition](n983))
+						s982 = make([]NodeCondition, 0, cborwire.SliceCap[NodeCondition](d, n983))
 					}
 					at984 := d.Offset()
 					for i := 0; d.NextElem(i, n983); i++ {
@@ -10206,7 +10206,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n987, ok := d.OpenArray("[]NodeAddress"); ok {
 					s986 := m.Addresses[:0]
 					if cap(s986) < n987 {
-						s986 = make([]NodeAddress, 0, cborwire.SliceCap[NodeAddress](n987))
+						s986 = make([]NodeAddress, 0, cborwire.SliceCap[NodeAddress](d, n987))
 					}
 					at988 := d.Offset()
 					for i := 0; d.NextElem(i, n987); i++ {
@@ -10231,7 +10231,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n991, ok := d.OpenArray("[]ContainerImage"); ok {
 					s990 := m.Images[:0]
 					if cap(s990) < n991 {
-						s990 = make([]ContainerImage, 0, cborwire.SliceCap[ContainerImage](n991))
+						s990 = make([]ContainerImage, 0, cborwire.SliceCap[ContainerImage](d, n991))
 					}
 					at992 := d.Offset()
 					for i := 0; d.NextElem(i, n991); i++ {
@@ -10252,7 +10252,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n995, ok := d.OpenArray("[]UniqueVolumeName"); ok {
 					s994 := m.VolumesInUse[:0]
 					if cap(s994) < n995 {
-						s994 = make([]UniqueVolumeName, 0, cborwire.SliceCap[UniqueVolumeName](n995))
+						s994 = make([]UniqueVolumeName, 0, cborwire.SliceCap[UniqueVolumeName](d, n995))
 					}
 					at996 := d.Offset()
 					for i := 0; d.NextElem(i, n995); i++ {
@@ -10273,7 +10273,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n999, ok := d.OpenArray("[]AttachedVolume"); ok {
 					s998 := m.VolumesAttached[:0]
 					if cap(s998) < n999 {
-						s998 = make([]AttachedVolume, 0, cborwire.SliceCap[AttachedVolume](n999))
+						s998 = make([]AttachedVolume, 0, cborwire.SliceCap[AttachedVolume](d, n999))
 					}
 					at1000 := d.Offset()
 					for i := 0; d.NextElem(i, n999); i++ {
@@ -10306,7 +10306,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1004, ok := d.OpenArray("[]NodeRuntimeHandler"); ok {
 					s1003 := m.RuntimeHandlers[:0]
 					if cap(s1003) < n1004 {
-						s1003 = make([]NodeRuntimeHandler, 0, cborwire.SliceCap[NodeRuntimeHandler](n1004))
+						s1003 = make([]NodeRuntimeHandler, 0, cborwire.SliceCap[NodeRuntimeHandler](d, n1004))
 					}
 					at1005 := d.Offset()
 					for i := 0; d.NextElem(i, n1004); i++ {
@@ -10339,7 +10339,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1009, ok := d.OpenArray("[]string"); ok {
 					s1008 := m.DeclaredFeatures[:0]
 					if cap(s1008) < n1009 {
-						s1008 = make([]string, 0, cborwire.SliceCap[string](n1009))
+						s1008 = make([]string, 0, cborwire.SliceCap[string](d, n1009))
 					}
 					at1010 := d.Offset()
 					for i := 0; d.NextElem(i, n1009); i++ {
@@ -10396,7 +10396,7 @@ func (m *AvoidPods) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1015, ok := d.OpenArray("[]PreferAvoidPodsEntry"); ok {
 					s1014 := m.PreferAvoidPods[:0]
 					if cap(s1014) < n1015 {
-						s1014 = make([]PreferAvoidPodsEntry, 0, cborwire.SliceCap[PreferAvoidPodsEntry](n1015))
+						s1014 = make([]PreferAvoidPodsEntry, 0, cborwire.SliceCap[PreferAvoidPodsEntry](d, n1015))
 					}
 					at1016 := d.Offset()
 					for i := 0; d.NextElem(i, n1015); i++ {
@@ -10485,7 +10485,7 @@ func (m *ContainerImage) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1023, ok := d.OpenArray("[]string"); ok {
 					s1022 := m.Names[:0]
 					if cap(s1022) < n1023 {
-						s1022 = make([]string, 0, cborwire.SliceCap[string](n1023))
+						s1022 = make([]string, 0, cborwire.SliceCap[string](d, n1023))
 					}
 					at1024 := d.Offset()
 					for i := 0; d.NextElem(i, n1023); i++ {
@@ -10629,7 +10629,7 @@ func (m *NodeList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1035, ok := d.OpenArray("[]Node"); ok {
 					s1034 := m.Items[:0]
 					if cap(s1034) < n1035 {
-						s1034 = make([]Node, 0, cborwire.SliceCap[Node](n1035))
+						s1034 = make([]Node, 0, cborwire.SliceCap[Node](d, n1035))
 					}
 					at1036 := d.Offset()
 					for i := 0; d.NextElem(i, n1035); i++ {
@@ -10666,7 +10666,7 @@ func (m *NamespaceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1040, ok := d.OpenArray("[]FinalizerName"); ok {
 					s1039 := m.Finalizers[:0]
 					if cap(s1039) < n1040 {
-						s1039 = make([]FinalizerName, 0, cborwire.SliceCap[FinalizerName](n1040))
+						s1039 = make([]FinalizerName, 0, cborwire.SliceCap[FinalizerName](d, n1040))
 					}
 					at1041 := d.Offset()
 					for i := 0; d.NextElem(i, n1040); i++ {
@@ -10705,7 +10705,7 @@ func (m *NamespaceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1045, ok := d.OpenArray("[]NamespaceCondition"); ok {
 					s1044 := m.Conditions[:0]
 					if cap(s1044) < n1045 {
-						s1044 = make([]NamespaceCondition, 0, cborwire.SliceCap[NamespaceCondition](n1045))
+						s1044 = make([]NamespaceCondition, 0, cborwire.SliceCap[NamespaceCondition](d, n1045))
 					}
 					at1046 := d.Offset()
 					for i := 0; d.NextElem(i, n1045); i++ {
@@ -10800,7 +10800,7 @@ func (m *NamespaceList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1052, ok := d.OpenArray("[]Namespace"); ok {
 					s1051 := m.Items[:0]
 					if cap(s1051) < n1052 {
-						s1051 = make([]Namespace, 0, cborwire.SliceCap[Namespace](n1052))
+						s1051 = make([]Namespace, 0, cborwire.SliceCap[Namespace](d, n1052))
 					}
 					at1053 := d.Offset()
 					for i := 0; d.NextElem(i, n1052); i++ {
@@ -11023,7 +11023,7 @@ func (m *PodExecOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1067, ok := d.OpenArray("[]string"); ok {
 					s1066 := m.Command[:0]
 					if cap(s1066) < n1067 {
-						s1066 = make([]string, 0, cborwire.SliceCap[string](n1067))
+						s1066 = make([]string, 0, cborwire.SliceCap[string](d, n1067))
 					}
 					at1068 := d.Offset()
 					for i := 0; d.NextElem(i, n1067); i++ {
@@ -11064,7 +11064,7 @@ func (m *PodPortForwardOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1072, ok := d.OpenArray("[]int32"); ok {
 					s1071 := m.Ports[:0]
 					if cap(s1071) < n1072 {
-						s1071 = make([]int32, 0, cborwire.SliceCap[int32](n1072))
+						s1071 = make([]int32, 0, cborwire.SliceCap[int32](d, n1072))
 					}
 					at1073 := d.Offset()
 					for i := 0; d.NextElem(i, n1072); i++ {
@@ -11385,7 +11385,7 @@ func (m *EventList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1090, ok := d.OpenArray("[]Event"); ok {
 					s1089 := m.Items[:0]
 					if cap(s1089) < n1090 {
-						s1089 = make([]Event, 0, cborwire.SliceCap[Event](n1090))
+						s1089 = make([]Event, 0, cborwire.SliceCap[Event](d, n1090))
 					}
 					at1091 := d.Offset()
 					for i := 0; d.NextElem(i, n1090); i++ {
@@ -11428,7 +11428,7 @@ func (m *List) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1095, ok := d.OpenArray("[]runtime.RawExtension"); ok {
 					s1094 := m.Items[:0]
 					if cap(s1094) < n1095 {
-						s1094 = make([]runtime.RawExtension, 0, cborwire.SliceCap[runtime.RawExtension](n1095))
+						s1094 = make([]runtime.RawExtension, 0, cborwire.SliceCap[runtime.RawExtension](d, n1095))
 					}
 					at1096 := d.Offset()
 					for i := 0; d.NextElem(i, n1095); i++ {
@@ -11493,7 +11493,7 @@ func (m *LimitRangeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1101, ok := d.OpenArray("[]LimitRangeItem"); ok {
 					s1100 := m.Limits[:0]
 					if cap(s1100) < n1101 {
-						s1100 = make([]LimitRangeItem, 0, cborwire.SliceCap[LimitRangeItem](n1101))
+						s1100 = make([]LimitRangeItem, 0, cborwire.SliceCap[LimitRangeItem](d, n1101))
 					}
 					at1102 := d.Offset()
 					for i := 0; d.NextElem(i, n1101); i++ {
@@ -11560,7 +11560,7 @@ func (m *LimitRangeList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1107, ok := d.OpenArray("[]LimitRange"); ok {
 					s1106 := m.Items[:0]
 					if cap(s1106) < n1107 {
-						s1106 = make([]LimitRange, 0, cborwire.SliceCap[LimitRange](n1107))
+						s1106 = make([]LimitRange, 0, cborwire.SliceCap[LimitRange](d, n1107))
 					}
 					at1108 := d.Offset()
 					for i := 0; d.NextElem(i, n1107); i++ {
@@ -11599,7 +11599,7 @@ func (m *ResourceQuotaSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1112, ok := d.OpenArray("[]ResourceQuotaScope"); ok {
 					s1111 := m.Scopes[:0]
 					if cap(s1111) < n1112 {
-						s1111 = make([]ResourceQuotaScope, 0, cborwire.SliceCap[ResourceQuotaScope](n1112))
+						s1111 = make([]ResourceQuotaScope, 0, cborwire.SliceCap[ResourceQuotaScope](d, n1112))
 					}
 					at1113 := d.Offset()
 					for i := 0; d.NextElem(i, n1112); i++ {
@@ -11648,7 +11648,7 @@ func (m *ScopeSelector) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1118, ok := d.OpenArray("[]ScopedResourceSelectorRequirement"); ok {
 					s1117 := m.MatchExpressions[:0]
 					if cap(s1117) < n1118 {
-						s1117 = make([]ScopedResourceSelectorRequirement, 0, cborwire.SliceCap[ScopedResourceSelectorRequirement](n1118))
+						s1117 = make([]ScopedResourceSelectorRequirement, 0, cborwire.SliceCap[ScopedResourceSelectorRequirement](d, n1118))
 					}
 					at1119 := d.Offset()
 					for i := 0; d.NextElem(i, n1118); i++ {
@@ -11689,7 +11689,7 @@ func (m *ScopedResourceSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) erro
 				} else if n1123, ok := d.OpenArray("[]string"); ok {
 					s1122 := m.Values[:0]
 					if cap(s1122) < n1123 {
-						s1122 = make([]string, 0, cborwire.SliceCap[string](n1123))
+						s1122 = make([]string, 0, cborwire.SliceCap[string](d, n1123))
 					}
 					at1124 := d.Offset()
 					for i := 0; d.NextElem(i, n1123); i++ {
@@ -11778,7 +11778,7 @@ func (m *ResourceQuotaList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1130, ok := d.OpenArray("[]ResourceQuota"); ok {
 					s1129 := m.Items[:0]
 					if cap(s1129) < n1130 {
-						s1129 = make([]ResourceQuota, 0, cborwire.SliceCap[ResourceQuota](n1130))
+						s1129 = make([]ResourceQuota, 0, cborwire.SliceCap[ResourceQuota](d, n1130))
 					}
 					at1131 := d.Offset()
 					for i := 0; d.NextElem(i, n1130); i++ {
@@ -11879,7 +11879,7 @@ func (m *SecretList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1141, ok := d.OpenArray("[]Secret"); ok {
 					s1140 := m.Items[:0]
 					if cap(s1140) < n1141 {
-						s1140 = make([]Secret, 0, cborwire.SliceCap[Secret](n1141))
+						s1140 = make([]Secret, 0, cborwire.SliceCap[Secret](d, n1141))
 					}
 					at1142 := d.Offset()
 					for i := 0; d.NextElem(i, n1141); i++ {
@@ -11978,7 +11978,7 @@ func (m *ConfigMapList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1152, ok := d.OpenArray("[]ConfigMap"); ok {
 					s1151 := m.Items[:0]
 					if cap(s1151) < n1152 {
-						s1151 = make([]ConfigMap, 0, cborwire.SliceCap[ConfigMap](n1152))
+						s1151 = make([]ConfigMap, 0, cborwire.SliceCap[ConfigMap](d, n1152))
 					}
 					at1153 := d.Offset()
 					for i := 0; d.NextElem(i, n1152); i++ {
@@ -12045,7 +12045,7 @@ func (m *ComponentStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1158, ok := d.OpenArray("[]ComponentCondition"); ok {
 					s1157 := m.Conditions[:0]
 					if cap(s1157) < n1158 {
-						s1157 = make([]ComponentCondition, 0, cborwire.SliceCap[ComponentCondition](n1158))
+						s1157 = make([]ComponentCondition, 0, cborwire.SliceCap[ComponentCondition](d, n1158))
 					}
 					at1159 := d.Offset()
 					for i := 0; d.NextElem(i, n1158); i++ {
@@ -12088,7 +12088,7 @@ func (m *ComponentStatusList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1163, ok := d.OpenArray("[]ComponentStatus"); ok {
 					s1162 := m.Items[:0]
 					if cap(s1162) < n1163 {
-						s1162 = make([]ComponentStatus, 0, cborwire.SliceCap[ComponentStatus](n1163))
+						s1162 = make([]ComponentStatus, 0, cborwire.SliceCap[ComponentStatus](d, n1163))
 					}
 					at1164 := d.Offset()
 					for i := 0; d.NextElem(i, n1163); i++ {
@@ -12125,7 +12125,7 @@ func (m *DownwardAPIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1168, ok := d.OpenArray("[]DownwardAPIVolumeFile"); ok {
 					s1167 := m.Items[:0]
 					if cap(s1167) < n1168 {
-						s1167 = make([]DownwardAPIVolumeFile, 0, cborwire.SliceCap[DownwardAPIVolumeFile](n1168))
+						s1167 = make([]DownwardAPIVolumeFile, 0, cborwire.SliceCap[DownwardAPIVolumeFile](d, n1168))
 					}
 					at1169 := d.Offset()
 					for i := 0; d.NextElem(i, n1168); i++ {
@@ -12228,7 +12228,7 @@ func (m *DownwardAPIProjection) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n1178, ok := d.OpenArray("[]DownwardAPIVolumeFile"); ok {
 					s1177 := m.Items[:0]
 					if cap(s1177) < n1178 {
-						s1177 = make([]DownwardAPIVolumeFile, 0, cborwire.SliceCap[DownwardAPIVolumeFile](n1178))
+						s1177 = make([]DownwardAPIVolumeFile, 0, cborwire.SliceCap[DownwardAPIVolumeFile](d, n1178))
 					}
 					at1179 := d.Offset()
 					for i := 0; d.NextElem(i, n1178); i++ {
@@ -12613,7 +12613,7 @@ func (m *NodeAllocatableResourceClaimStatus) DecodeCBOR(d *cborwire.Decoder) err
 				} else if n1207, ok := d.OpenArray("[]string"); ok {
 					s1206 := m.Containers[:0]
 					if cap(s1206) < n1207 {
-						s1206 = make([]string, 0, cborwire.SliceCap[string](n1207))
+						s1206 = make([]string, 0, cborwire.SliceCap[string](d, n1207))
 					}
 					at1208 := d.Offset()
 					for i := 0; d.NextElem(i, n1207); i++ {

@@ -236,7 +236,7 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n15, ok := d.OpenArray("[]OwnerReference"); ok {
 					s14 := m.OwnerReferences[:0]
 					if cap(s14) < n15 {
-						s14 = make([]OwnerReference, 0, cborwire.SliceCap[OwnerReference](n15))
+						s14 = make([]OwnerReference, 0, cborwire.SliceCap[OwnerReference](d, n15))
 					}
 					at16 := d.Offset()
 					for i := 0; d.NextElem(i, n15); i++ {
@@ -257,7 +257,7 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n19, ok := d.OpenArray("[]string"); ok {
 					s18 := m.Finalizers[:0]
 					if cap(s18) < n19 {
-						s18 = make([]string, 0, cborwire.SliceCap[string](n19))
+						s18 = make([]string, 0, cborwire.SliceCap[string](d, n19))
 					}
 					at20 := d.Offset()
 					for i := 0; d.NextElem(i, n19); i++ {
@@ -278,7 +278,7 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n23, ok := d.OpenArray("[]ManagedFieldsEntry"); ok {
 					s22 := m.ManagedFields[:0]
 					if cap(s22) < n23 {
-						s22 = make([]ManagedFieldsEntry, 0, cborwire.SliceCap[ManagedFieldsEntry](n23))
+						s22 = make([]ManagedFieldsEntry, 0, cborwire.SliceCap[ManagedFieldsEntry](d, n23))
 					}
 					at24 := d.Offset()
 					for i := 0; d.NextElem(i, n23); i++ {
@@ -499,7 +499,7 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n39, ok := d.OpenArray("[]string"); ok {
 					s38 := m.DryRun[:0]
 					if cap(s38) < n39 {
-						s38 = make([]string, 0, cborwire.SliceCap[string](n39))
+						s38 = make([]string, 0, cborwire.SliceCap[string](d, n39))
 					}
 					at40 := d.Offset()
 					for i := 0; d.NextElem(i, n39); i++ {
@@ -552,7 +552,7 @@ func (m *CreateOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n45, ok := d.OpenArray("[]string"); ok {
 					s44 := m.DryRun[:0]
 					if cap(s44) < n45 {
-						s44 = make([]string, 0, cborwire.SliceCap[string](n45))
+						s44 = make([]string, 0, cborwire.SliceCap[string](d, n45))
 					}
 					at46 := d.Offset()
 					for i := 0; d.NextElem(i, n45); i++ {
@@ -597,7 +597,7 @@ func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n50, ok := d.OpenArray("[]string"); ok {
 					s49 := m.DryRun[:0]
 					if cap(s49) < n50 {
-						s49 = make([]string, 0, cborwire.SliceCap[string](n50))
+						s49 = make([]string, 0, cborwire.SliceCap[string](d, n50))
 					}
 					at51 := d.Offset()
 					for i := 0; d.NextElem(i, n50); i++ {
@@ -654,7 +654,7 @@ func (m *ApplyOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n56, ok := d.OpenArray("[]string"); ok {
 					s55 := m.DryRun[:0]
 					if cap(s55) < n56 {
-						s55 = make([]string, 0, cborwire.SliceCap[string](n56))
+						s55 = make([]string, 0, cborwire.SliceCap[string](d, n56))
 					}
 					at57 := d.Offset()
 					for i := 0; d.NextElem(i, n56); i++ {
@@ -699,7 +699,7 @@ func (m *UpdateOptions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n61, ok := d.OpenArray("[]string"); ok {
 					s60 := m.DryRun[:0]
 					if cap(s60) < n61 {
-						s60 = make([]string, 0, cborwire.SliceCap[string](n61))
+						s60 = make([]string, 0, cborwire.SliceCap[string](d, n61))
 					}
 					at62 := d.Offset()
 					for i := 0; d.NextElem(i, n61); i++ {
@@ -830,7 +830,7 @@ func (m *StatusDetails) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n71, ok := d.OpenArray("[]StatusCause"); ok {
 					s70 := m.Causes[:0]
 					if cap(s70) < n71 {
-						s70 = make([]StatusCause, 0, cborwire.SliceCap[StatusCause](n71))
+						s70 = make([]StatusCause, 0, cborwire.SliceCap[StatusCause](d, n71))
 					}
 					at72 := d.Offset()
 					for i := 0; d.NextElem(i, n71); i++ {
@@ -897,7 +897,7 @@ func (m *List) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n77, ok := d.OpenArray("[]runtime.RawExtension"); ok {
 					s76 := m.Items[:0]
 					if cap(s76) < n77 {
-						s76 = make([]runtime.RawExtension, 0, cborwire.SliceCap[runtime.RawExtension](n77))
+						s76 = make([]runtime.RawExtension, 0, cborwire.SliceCap[runtime.RawExtension](d, n77))
 					}
 					at78 := d.Offset()
 					for i := 0; d.NextElem(i, n77); i++ {
@@ -938,7 +938,7 @@ func (m *APIVersions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n82, ok := d.OpenArray("[]string"); ok {
 					s81 := m.Versions[:0]
 					if cap(s81) < n82 {
-						s81 = make([]string, 0, cborwire.SliceCap[string](n82))
+						s81 = make([]string, 0, cborwire.SliceCap[string](d, n82))
 					}
 					at83 := d.Offset()
 					for i := 0; d.NextElem(i, n82); i++ {
@@ -959,7 +959,7 @@ func (m *APIVersions) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n86, ok := d.OpenArray("[]ServerAddressByClientCIDR"); ok {
 					s85 := m.ServerAddressByClientCIDRs[:0]
 					if cap(s85) < n86 {
-						s85 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](n86))
+						s85 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](d, n86))
 					}
 					at87 := d.Offset()
 					for i := 0; d.NextElem(i, n86); i++ {
@@ -1000,7 +1000,7 @@ func (m *APIGroupList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n91, ok := d.OpenArray("[]APIGroup"); ok {
 					s90 := m.Groups[:0]
 					if cap(s90) < n91 {
-						s90 = make([]APIGroup, 0, cborwire.SliceCap[APIGroup](n91))
+						s90 = make([]APIGroup, 0, cborwire.SliceCap[APIGroup](d, n91))
 					}
 					at92 := d.Offset()
 					for i := 0; d.NextElem(i, n91); i++ {
@@ -1043,7 +1043,7 @@ func (m *APIGroup) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n96, ok := d.OpenArray("[]GroupVersionForDiscovery"); ok {
 					s95 := m.Versions[:0]
 					if cap(s95) < n96 {
-						s95 = make([]GroupVersionForDiscovery, 0, cborwire.SliceCap[GroupVersionForDiscovery](n96))
+						s95 = make([]GroupVersionForDiscovery, 0, cborwire.SliceCap[GroupVersionForDiscovery](d, n96))
 					}
 					at97 := d.Offset()
 					for i := 0; d.NextElem(i, n96); i++ {
@@ -1066,7 +1066,7 @@ func (m *APIGroup) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n100, ok := d.OpenArray("[]ServerAddressByClientCIDR"); ok {
 					s99 := m.ServerAddressByClientCIDRs[:0]
 					if cap(s99) < n100 {
-						s99 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](n100))
+						s99 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](d, n100))
 					}
 					at101 := d.Offset()
 					for i := 0; d.NextElem(i, n100); i++ {
@@ -1157,7 +1157,7 @@ func (m *APIResource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n107, ok := d.OpenArray("[]string"); ok {
 					s106 := m.ShortNames[:0]
 					if cap(s106) < n107 {
-						s106 = make([]string, 0, cborwire.SliceCap[string](n107))
+						s106 = make([]string, 0, cborwire.SliceCap[string](d, n107))
 					}
 					at108 := d.Offset()
 					for i := 0; d.NextElem(i, n107); i++ {
@@ -1178,7 +1178,7 @@ func (m *APIResource) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n111, ok := d.OpenArray("[]string"); ok {
 					s110 := m.Categories[:0]
 					if cap(s110) < n111 {
-						s110 = make([]string, 0, cborwire.SliceCap[string](n111))
+						s110 = make([]string, 0, cborwire.SliceCap[string](d, n111))
 					}
 					at112 := d.Offset()
 					for i := 0; d.NextElem(i, n111); i++ {
@@ -1210,7 +1210,7 @@ func (m *Verbs) DecodeCBOR(d *cborwire.Decoder) error {
 		} else if n115, ok := d.OpenArray("[]string"); ok {
 			s114 := (*m)[:0]
 			if cap(s114) < n115 {
-				s114 = make([]string, 0, cborwire.SliceCap[string](n115))
+				s114 = make([]string, 0, cborwire.SliceCap[string](d, n115))
 			}
 			at116 := d.Offset()
 			for i := 0; d.NextElem(i, n115); i++ {
@@ -1249,7 +1249,7 @@ func (m *APIResourceList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n120, ok := d.OpenArray("[]APIResource"); ok {
 					s119 := m.APIResources[:0]
 					if cap(s119) < n120 {
-						s119 = make([]APIResource, 0, cborwire.SliceCap[APIResource](n120))
+						s119 = make([]APIResource, 0, cborwire.SliceCap[APIResource](d, n120))
 					}
 					at121 := d.Offset()
 					for i := 0; d.NextElem(i, n120); i++ {
@@ -1286,7 +1286,7 @@ func (m *RootPaths) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n125, ok := d.OpenArray("[]string"); ok {
 					s124 := m.Paths[:0]
 					if cap(s124) < n125 {
-						s124 = make([]string, 0, cborwire.SliceCap[string](n125))
+						s124 = make([]string, 0, cborwire.SliceCap[string](d, n125))
 					}
 					at126 := d.Offset()
 					for i := 0; d.NextElem(i, n125); i++ {
@@ -1341,7 +1341,7 @@ func (m *LabelSelector) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n131, ok := d.OpenArray("[]LabelSelectorRequirement"); ok {
 					s130 := m.MatchExpressions[:0]
 					if cap(s130) < n131 {
-						s130 = make([]LabelSelectorRequirement, 0, cborwire.SliceCap[LabelSelectorRequirement](n131))
+						s130 = make([]LabelSelectorRequirement, 0, cborwire.SliceCap[LabelSelectorRequirement](d, n131))
 					}
 					at132 := d.Offset()
 					for i := 0; d.NextElem(i, n131); i++ {
@@ -1382,7 +1382,7 @@ func (m *LabelSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n136, ok := d.OpenArray("[]string"); ok {
 					s135 := m.Values[:0]
 					if cap(s135) < n136 {
-						s135 = make([]string, 0, cborwire.SliceCap[string](n136))
+						s135 = make([]string, 0, cborwire.SliceCap[string](d, n136))
 					}
 					at137 := d.Offset()
 					for i := 0; d.NextElem(i, n136); i++ {
@@ -1423,7 +1423,7 @@ func (m *FieldSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n141, ok := d.OpenArray("[]string"); ok {
 					s140 := m.Values[:0]
 					if cap(s140) < n141 {
-						s140 = make([]string, 0, cborwire.SliceCap[string](n141))
+						s140 = make([]string, 0, cborwire.SliceCap[string](d, n141))
 					}
 					at142 := d.Offset()
 					for i := 0; d.NextElem(i, n141); i++ {
@@ -1516,7 +1516,7 @@ func (m *Table) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n149, ok := d.OpenArray("[]TableColumnDefinition"); ok {
 					s148 := m.ColumnDefinitions[:0]
 					if cap(s148) < n149 {
-						s148 = make([]TableColumnDefinition, 0, cborwire.SliceCap[TableColumnDefinition](n149))
+						s148 = make([]TableColumnDefinition, 0, cborwire.SliceCap[TableColumnDefinition](d, n149))
 					}
 					at150 := d.Offset()
 					for i := 0; d.NextElem(i, n149); i++ {
@@ -1537,7 +1537,7 @@ func (m *Table) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n153, ok := d.OpenArray("[]TableRow"); ok {
 					s152 := m.Rows[:0]
 					if cap(s152) < n153 {
-						s152 = make([]TableRow, 0, cborwire.SliceCap[TableRow](n153))
+						s152 = make([]TableRow, 0, cborwire.SliceCap[TableRow](d, n153))
 					}
 					at154 := d.Offset()
 					for i := 0; d.NextElem(i, n153); i++ {
@@ -1600,7 +1600,7 @@ func (m *TableRow) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n159, ok := d.OpenArray("[]interface{}"); ok {
 					s158 := m.Cells[:0]
 					if cap(s158) < n159 {
-						s158 = make([]interface{}, 0, cborwire.SliceCap[interface{}](n159))
+						s158 = make([]interface{}, 0, cborwire.SliceCap[interface{}](d, n159))
 					}
 					at160 := d.Offset()
 					for i := 0; d.NextElem(i, n159); i++ {
@@ -1621,7 +1621,7 @@ func (m *TableRow) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n163, ok := d.OpenArray("[]TableRowCondition"); ok {
 					s162 := m.Conditions[:0]
 					if cap(s162) < n163 {
-						s162 = make([]TableRowCondition, 0, cborwire.SliceCap[TableRowCondition](n163))
+						s162 = make([]TableRowCondition, 0, cborwire.SliceCap[TableRowCondition](d, n163))
 					}
 					at164 := d.Offset()
 					for i := 0; d.NextElem(i, n163); i++ {
@@ -1734,7 +1734,7 @@ func (m *PartialObjectMetadataList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n171, ok := d.OpenArray("[]PartialObjectMetadata"); ok {
 					s170 := m.Items[:0]
 					if cap(s170) < n171 {
-						s170 = make([]PartialObjectMetadata, 0, cborwire.SliceCap[PartialObjectMetadata](n171))
+						s170 = make([]PartialObjectMetadata, 0, cborwire.SliceCap[PartialObjectMetadata](d, n171))
 					}
 					at172 := d.Offset()
 					for i := 0; d.NextElem(i, n171); i++ {

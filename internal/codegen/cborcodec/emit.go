@@ -263,10 +263,10 @@ func (e *emitter) slice(target string, t types.Type, u *types.Slice, owner, goNa
 	// As the JSON decoders: elements within the old capacity are decoded
 	// into, an empty array is an empty slice. A definite length sizes
 	// the slice at once, up to a bound (a head may claim more elements
-	// than follow).
+	// than follow; see SliceCap).
 	at := e.newVar("at")
 	e.p("%s := %s[:0]", s, target)
-	e.p("if cap(%s) < %s {\n%s = make(%s, 0, %s.SliceCap[%s](%s))\n}", s, count, s, e.typeString(t), e.rt(), e.typeString(u.Elem()), count)
+	e.p("if cap(%s) < %s {\n%s = make(%s, 0, %s.SliceCap[%s](d, %s))\n}", s, count, s, e.typeString(t), e.rt(), e.typeString(u.Elem()), count)
 	e.p("%s := d.Offset()", at)
 	e.p("for i := 0; d.NextElem(i, %s); i++ {", count)
 	e.p("%s = %s.Grow(d, %s, %s, %s)", s, e.rt(), s, count, at)

@@ -1326,7 +1326,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n4, ok := d.OpenArray("[]Param"); ok {
 					s3 := m.Outputs[:0]
 					if cap(s3) < n4 {
-						s3 = make([]Param, 0, cborwire.SliceCap[Param](n4))
+						s3 = make([]Param, 0, cborwire.SliceCap[Param](d, n4))
 					}
 					at5 := d.Offset()
 					for i := 0; d.NextElem(i, n4); i++ {
@@ -1475,7 +1475,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n14, ok := d.OpenArray("[]WidgetPort"); ok {
 					s13 := m.Ports[:0]
 					if cap(s13) < n14 {
-						s13 = make([]WidgetPort, 0, cborwire.SliceCap[WidgetPort](n14))
+						s13 = make([]WidgetPort, 0, cborwire.SliceCap[WidgetPort](d, n14))
 					}
 					at15 := d.Offset()
 					for i := 0; d.NextElem(i, n14); i++ {
@@ -1508,7 +1508,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n19, ok := d.OpenArray("[]WidgetStep"); ok {
 					s18 := m.Steps[:0]
 					if cap(s18) < n19 {
-						s18 = make([]WidgetStep, 0, cborwire.SliceCap[WidgetStep](n19))
+						s18 = make([]WidgetStep, 0, cborwire.SliceCap[WidgetStep](d, n19))
 					}
 					at20 := d.Offset()
 					for i := 0; d.NextElem(i, n19); i++ {
@@ -1551,7 +1551,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n24, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s23 := m.Conditions[:0]
 					if cap(s23) < n24 {
-						s23 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n24))
+						s23 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n24))
 					}
 					at25 := d.Offset()
 					for i := 0; d.NextElem(i, n24); i++ {
@@ -1612,7 +1612,7 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n33, ok := d.OpenArray("[]string"); ok {
 					s32 := m.Command[:0]
 					if cap(s32) < n33 {
-						s32 = make([]string, 0, cborwire.SliceCap[string](n33))
+						s32 = make([]string, 0, cborwire.SliceCap[string](d, n33))
 					}
 					at34 := d.Offset()
 					for i := 0; d.NextElem(i, n33); i++ {
@@ -1633,7 +1633,7 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n37, ok := d.OpenArray("[]string"); ok {
 					s36 := m.Args[:0]
 					if cap(s36) < n37 {
-						s36 = make([]string, 0, cborwire.SliceCap[string](n37))
+						s36 = make([]string, 0, cborwire.SliceCap[string](d, n37))
 					}
 					at38 := d.Offset()
 					for i := 0; d.NextElem(i, n37); i++ {
@@ -1654,7 +1654,7 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n41, ok := d.OpenArray("[]Param"); ok {
 					s40 := m.Env[:0]
 					if cap(s40) < n41 {
-						s40 = make([]Param, 0, cborwire.SliceCap[Param](n41))
+						s40 = make([]Param, 0, cborwire.SliceCap[Param](d, n41))
 					}
 					at42 := d.Offset()
 					for i := 0; d.NextElem(i, n41); i++ {
@@ -1675,7 +1675,7 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n45, ok := d.OpenArray("[]string"); ok {
 					s44 := m.DependsOn[:0]
 					if cap(s44) < n45 {
-						s44 = make([]string, 0, cborwire.SliceCap[string](n45))
+						s44 = make([]string, 0, cborwire.SliceCap[string](d, n45))
 					}
 					at46 := d.Offset()
 					for i := 0; d.NextElem(i, n45); i++ {
@@ -1700,7 +1700,7 @@ func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n49, ok := d.OpenArray("[]Param"); ok {
 					s48 := m.Inputs[:0]
 					if cap(s48) < n49 {
-						s48 = make([]Param, 0, cborwire.SliceCap[Param](n49))
+						s48 = make([]Param, 0, cborwire.SliceCap[Param](d, n49))
 					}
 					at50 := d.Offset()
 					for i := 0; d.NextElem(i, n49); i++ {
@@ -1745,7 +1745,7 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n54, ok := d.OpenArray("[]string"); ok {
 					s53 := m.Args[:0]
 					if cap(s53) < n54 {
-						s53 = make([]string, 0, cborwire.SliceCap[string](n54))
+						s53 = make([]string, 0, cborwire.SliceCap[string](d, n54))
 					}
 					at55 := d.Offset()
 					for i := 0; d.NextElem(i, n54); i++ {
@@ -1766,7 +1766,7 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n58, ok := d.OpenArray("[]Param"); ok {
 					s57 := m.Env[:0]
 					if cap(s57) < n58 {
-						s57 = make([]Param, 0, cborwire.SliceCap[Param](n58))
+						s57 = make([]Param, 0, cborwire.SliceCap[Param](d, n58))
 					}
 					at59 := d.Offset()
 					for i := 0; d.NextElem(i, n58); i++ {
@@ -1811,7 +1811,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n63, ok := d.OpenArray("[]Widget"); ok {
 					s62 := m.Items[:0]
 					if cap(s62) < n63 {
-						s62 = make([]Widget, 0, cborwire.SliceCap[Widget](n63))
+						s62 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n63))
 					}
 					at64 := d.Offset()
 					for i := 0; d.NextElem(i, n63); i++ {

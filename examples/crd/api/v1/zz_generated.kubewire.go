@@ -530,7 +530,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n8, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s7 := m.Conditions[:0]
 					if cap(s7) < n8 {
-						s7 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n8))
+						s7 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n8))
 					}
 					at9 := d.Offset()
 					for i := 0; d.NextElem(i, n8); i++ {
@@ -573,7 +573,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n13, ok := d.OpenArray("[]Widget"); ok {
 					s12 := m.Items[:0]
 					if cap(s12) < n13 {
-						s12 = make([]Widget, 0, cborwire.SliceCap[Widget](n13))
+						s12 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n13))
 					}
 					at14 := d.Offset()
 					for i := 0; d.NextElem(i, n13); i++ {

@@ -644,7 +644,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n10, ok := d.OpenArray("[]corev1.ObjectReference"); ok {
 					s9 := m.Active[:0]
 					if cap(s9) < n10 {
-						s9 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](n10))
+						s9 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](d, n10))
 					}
 					at11 := d.Offset()
 					for i := 0; d.NextElem(i, n10); i++ {
@@ -677,7 +677,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n15, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s14 := m.Conditions[:0]
 					if cap(s14) < n15 {
-						s14 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n15))
+						s14 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n15))
 					}
 					at16 := d.Offset()
 					for i := 0; d.NextElem(i, n15); i++ {
@@ -720,7 +720,7 @@ func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n20, ok := d.OpenArray("[]CronJob"); ok {
 					s19 := m.Items[:0]
 					if cap(s19) < n20 {
-						s19 = make([]CronJob, 0, cborwire.SliceCap[CronJob](n20))
+						s19 = make([]CronJob, 0, cborwire.SliceCap[CronJob](d, n20))
 					}
 					at21 := d.Offset()
 					for i := 0; d.NextElem(i, n20); i++ {

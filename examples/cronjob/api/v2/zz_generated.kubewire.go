@@ -812,7 +812,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n10, ok := d.OpenArray("[]corev1.ObjectReference"); ok {
 					s9 := m.Active[:0]
 					if cap(s9) < n10 {
-						s9 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](n10))
+						s9 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](d, n10))
 					}
 					at11 := d.Offset()
 					for i := 0; d.NextElem(i, n10); i++ {
@@ -845,7 +845,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n15, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s14 := m.Conditions[:0]
 					if cap(s14) < n15 {
-						s14 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n15))
+						s14 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n15))
 					}
 					at16 := d.Offset()
 					for i := 0; d.NextElem(i, n15); i++ {
@@ -964,7 +964,7 @@ func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n26, ok := d.OpenArray("[]CronJob"); ok {
 					s25 := m.Items[:0]
 					if cap(s25) < n26 {
-						s25 = make([]CronJob, 0, cborwire.SliceCap[CronJob](n26))
+						s25 = make([]CronJob, 0, cborwire.SliceCap[CronJob](d, n26))
 					}
 					at27 := d.Offset()
 					for i := 0; d.NextElem(i, n26); i++ {

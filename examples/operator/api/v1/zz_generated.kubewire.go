@@ -418,7 +418,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n7, ok := d.OpenArray("[]Widget"); ok {
 					s6 := m.Items[:0]
 					if cap(s6) < n7 {
-						s6 = make([]Widget, 0, cborwire.SliceCap[Widget](n7))
+						s6 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n7))
 					}
 					at8 := d.Offset()
 					for i := 0; d.NextElem(i, n7); i++ {

@@ -485,7 +485,7 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n6, ok := d.OpenArray("[]string"); ok {
 					s5 := m.Tags[:0]
 					if cap(s5) < n6 {
-						s5 = make([]string, 0, cborwire.SliceCap[string](n6))
+						s5 = make([]string, 0, cborwire.SliceCap[string](d, n6))
 					}
 					at7 := d.Offset()
 					for i := 0; d.NextElem(i, n6); i++ {
@@ -524,7 +524,7 @@ func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n11, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s10 := m.Conditions[:0]
 					if cap(s10) < n11 {
-						s10 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n11))
+						s10 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n11))
 					}
 					at12 := d.Offset()
 					for i := 0; d.NextElem(i, n11); i++ {
@@ -567,7 +567,7 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n16, ok := d.OpenArray("[]Gadget"); ok {
 					s15 := m.Items[:0]
 					if cap(s15) < n16 {
-						s15 = make([]Gadget, 0, cborwire.SliceCap[Gadget](n16))
+						s15 = make([]Gadget, 0, cborwire.SliceCap[Gadget](d, n16))
 					}
 					at17 := d.Offset()
 					for i := 0; d.NextElem(i, n16); i++ {

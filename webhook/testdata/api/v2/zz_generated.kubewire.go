@@ -690,7 +690,7 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n14, ok := d.OpenArray("[]Gadget"); ok {
 					s13 := m.Items[:0]
 					if cap(s13) < n14 {
-						s13 = make([]Gadget, 0, cborwire.SliceCap[Gadget](n14))
+						s13 = make([]Gadget, 0, cborwire.SliceCap[Gadget](d, n14))
 					}
 					at15 := d.Offset()
 					for i := 0; d.NextElem(i, n14); i++ {

@@ -3795,7 +3795,7 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n7, ok := d.OpenArray("[]Parameter"); ok {
 					s6 := m.Parameters[:0]
 					if cap(s6) < n7 {
-						s6 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n7))
+						s6 = make([]Parameter, 0, cborwire.SliceCap[Parameter](d, n7))
 					}
 					at8 := d.Offset()
 					for i := 0; d.NextElem(i, n7); i++ {
@@ -3816,7 +3816,7 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n11, ok := d.OpenArray("[]Artifact"); ok {
 					s10 := m.Artifacts[:0]
 					if cap(s10) < n11 {
-						s10 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n11))
+						s10 = make([]Artifact, 0, cborwire.SliceCap[Artifact](d, n11))
 					}
 					at12 := d.Offset()
 					for i := 0; d.NextElem(i, n11); i++ {
@@ -4039,7 +4039,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n32, ok := d.OpenArray("[]string"); ok {
 					s31 := m.Command[:0]
 					if cap(s31) < n32 {
-						s31 = make([]string, 0, cborwire.SliceCap[string](n32))
+						s31 = make([]string, 0, cborwire.SliceCap[string](d, n32))
 					}
 					at33 := d.Offset()
 					for i := 0; d.NextElem(i, n32); i++ {
@@ -4060,7 +4060,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n36, ok := d.OpenArray("[]string"); ok {
 					s35 := m.Args[:0]
 					if cap(s35) < n36 {
-						s35 = make([]string, 0, cborwire.SliceCap[string](n36))
+						s35 = make([]string, 0, cborwire.SliceCap[string](d, n36))
 					}
 					at37 := d.Offset()
 					for i := 0; d.NextElem(i, n36); i++ {
@@ -4081,7 +4081,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n40, ok := d.OpenArray("[]EnvVar"); ok {
 					s39 := m.Env[:0]
 					if cap(s39) < n40 {
-						s39 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](n40))
+						s39 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](d, n40))
 					}
 					at41 := d.Offset()
 					for i := 0; d.NextElem(i, n40); i++ {
@@ -4150,7 +4150,7 @@ func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n46, ok := d.OpenArray("[]string"); ok {
 					s45 := m.Dependencies[:0]
 					if cap(s45) < n46 {
-						s45 = make([]string, 0, cborwire.SliceCap[string](n46))
+						s45 = make([]string, 0, cborwire.SliceCap[string](d, n46))
 					}
 					at47 := d.Offset()
 					for i := 0; d.NextElem(i, n46); i++ {
@@ -4193,7 +4193,7 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n51, ok := d.OpenArray("[]DAGTask"); ok {
 					s50 := m.Tasks[:0]
 					if cap(s50) < n51 {
-						s50 = make([]DAGTask, 0, cborwire.SliceCap[DAGTask](n51))
+						s50 = make([]DAGTask, 0, cborwire.SliceCap[DAGTask](d, n51))
 					}
 					at52 := d.Offset()
 					for i := 0; d.NextElem(i, n51); i++ {
@@ -4262,7 +4262,7 @@ func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n58, ok := d.OpenArray("[]Parameter"); ok {
 					s57 := m.Parameters[:0]
 					if cap(s57) < n58 {
-						s57 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n58))
+						s57 = make([]Parameter, 0, cborwire.SliceCap[Parameter](d, n58))
 					}
 					at59 := d.Offset()
 					for i := 0; d.NextElem(i, n58); i++ {
@@ -4283,7 +4283,7 @@ func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n62, ok := d.OpenArray("[]Artifact"); ok {
 					s61 := m.Artifacts[:0]
 					if cap(s61) < n62 {
-						s61 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n62))
+						s61 = make([]Artifact, 0, cborwire.SliceCap[Artifact](d, n62))
 					}
 					at63 := d.Offset()
 					for i := 0; d.NextElem(i, n62); i++ {
@@ -4412,7 +4412,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n74, ok := d.OpenArray("[]string"); ok {
 					s73 := m.Children[:0]
 					if cap(s73) < n74 {
-						s73 = make([]string, 0, cborwire.SliceCap[string](n74))
+						s73 = make([]string, 0, cborwire.SliceCap[string](d, n74))
 					}
 					at75 := d.Offset()
 					for i := 0; d.NextElem(i, n74); i++ {
@@ -4433,7 +4433,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n78, ok := d.OpenArray("[]string"); ok {
 					s77 := m.OutboundNodes[:0]
 					if cap(s77) < n78 {
-						s77 = make([]string, 0, cborwire.SliceCap[string](n78))
+						s77 = make([]string, 0, cborwire.SliceCap[string](d, n78))
 					}
 					at79 := d.Offset()
 					for i := 0; d.NextElem(i, n78); i++ {
@@ -4488,7 +4488,7 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n84, ok := d.OpenArray("[]Parameter"); ok {
 					s83 := m.Parameters[:0]
 					if cap(s83) < n84 {
-						s83 = make([]Parameter, 0, cborwire.SliceCap[Parameter](n84))
+						s83 = make([]Parameter, 0, cborwire.SliceCap[Parameter](d, n84))
 					}
 					at85 := d.Offset()
 					for i := 0; d.NextElem(i, n84); i++ {
@@ -4509,7 +4509,7 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n88, ok := d.OpenArray("[]Artifact"); ok {
 					s87 := m.Artifacts[:0]
 					if cap(s87) < n88 {
-						s87 = make([]Artifact, 0, cborwire.SliceCap[Artifact](n88))
+						s87 = make([]Artifact, 0, cborwire.SliceCap[Artifact](d, n88))
 					}
 					at89 := d.Offset()
 					for i := 0; d.NextElem(i, n88); i++ {
@@ -4608,7 +4608,7 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n98, ok := d.OpenArray("[]string"); ok {
 					s97 := m.Enum[:0]
 					if cap(s97) < n98 {
-						s97 = make([]string, 0, cborwire.SliceCap[string](n98))
+						s97 = make([]string, 0, cborwire.SliceCap[string](d, n98))
 					}
 					at99 := d.Offset()
 					for i := 0; d.NextElem(i, n98); i++ {
@@ -4847,7 +4847,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n116, ok := d.OpenArray("[][]WorkflowStep"); ok {
 					s115 := m.Steps[:0]
 					if cap(s115) < n116 {
-						s115 = make([][]WorkflowStep, 0, cborwire.SliceCap[[]WorkflowStep](n116))
+						s115 = make([][]WorkflowStep, 0, cborwire.SliceCap[[]WorkflowStep](d, n116))
 					}
 					at117 := d.Offset()
 					for i := 0; d.NextElem(i, n116); i++ {
@@ -4858,7 +4858,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 							} else if n120, ok := d.OpenArray("[]WorkflowStep"); ok {
 								s119 := s115[i][:0]
 								if cap(s119) < n120 {
-									s119 = make([]WorkflowStep, 0, cborwire.SliceCap[WorkflowStep](n120))
+									s119 = make([]WorkflowStep, 0, cborwire.SliceCap[WorkflowStep](d, n120))
 								}
 								at121 := d.Offset()
 								for i := 0; d.NextElem(i, n120); i++ {
@@ -5015,7 +5015,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n132, ok := d.OpenArray("[]Template"); ok {
 					s131 := m.Templates[:0]
 					if cap(s131) < n132 {
-						s131 = make([]Template, 0, cborwire.SliceCap[Template](n132))
+						s131 = make([]Template, 0, cborwire.SliceCap[Template](d, n132))
 					}
 					at133 := d.Offset()
 					for i := 0; d.NextElem(i, n132); i++ {
@@ -5164,7 +5164,7 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n147, ok := d.OpenArray("[]Condition"); ok {
 					s146 := m.Conditions[:0]
 					if cap(s146) < n147 {
-						s146 = make([]Condition, 0, cborwire.SliceCap[Condition](n147))
+						s146 = make([]Condition, 0, cborwire.SliceCap[Condition](d, n147))
 					}
 					at148 := d.Offset()
 					for i := 0; d.NextElem(i, n147); i++ {
@@ -5327,7 +5327,7 @@ func (m *WorkflowList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n165, ok := d.OpenArray("[]Workflow"); ok {
 					s164 := m.Items[:0]
 					if cap(s164) < n165 {
-						s164 = make([]Workflow, 0, cborwire.SliceCap[Workflow](n165))
+						s164 = make([]Workflow, 0, cborwire.SliceCap[Workflow](d, n165))
 					}
 					at166 := d.Offset()
 					for i := 0; d.NextElem(i, n165); i++ {

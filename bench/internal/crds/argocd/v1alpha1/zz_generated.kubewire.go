@@ -2896,7 +2896,7 @@ func (m *ApplicationSourceHelm) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n11, ok := d.OpenArray("[]string"); ok {
 					s10 := m.ValueFiles[:0]
 					if cap(s10) < n11 {
-						s10 = make([]string, 0, cborwire.SliceCap[string](n11))
+						s10 = make([]string, 0, cborwire.SliceCap[string](d, n11))
 					}
 					at12 := d.Offset()
 					for i := 0; d.NextElem(i, n11); i++ {
@@ -2917,7 +2917,7 @@ func (m *ApplicationSourceHelm) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n15, ok := d.OpenArray("[]HelmParameter"); ok {
 					s14 := m.Parameters[:0]
 					if cap(s14) < n15 {
-						s14 = make([]HelmParameter, 0, cborwire.SliceCap[HelmParameter](n15))
+						s14 = make([]HelmParameter, 0, cborwire.SliceCap[HelmParameter](d, n15))
 					}
 					at16 := d.Offset()
 					for i := 0; d.NextElem(i, n15); i++ {
@@ -2996,7 +2996,7 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n22, ok := d.OpenArray("[]ResourceIgnoreDifferences"); ok {
 					s21 := m.IgnoreDifferences[:0]
 					if cap(s21) < n22 {
-						s21 = make([]ResourceIgnoreDifferences, 0, cborwire.SliceCap[ResourceIgnoreDifferences](n22))
+						s21 = make([]ResourceIgnoreDifferences, 0, cborwire.SliceCap[ResourceIgnoreDifferences](d, n22))
 					}
 					at23 := d.Offset()
 					for i := 0; d.NextElem(i, n22); i++ {
@@ -3017,7 +3017,7 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n26, ok := d.OpenArray("[]Info"); ok {
 					s25 := m.Info[:0]
 					if cap(s25) < n26 {
-						s25 = make([]Info, 0, cborwire.SliceCap[Info](n26))
+						s25 = make([]Info, 0, cborwire.SliceCap[Info](d, n26))
 					}
 					at27 := d.Offset()
 					for i := 0; d.NextElem(i, n26); i++ {
@@ -3066,7 +3066,7 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n32, ok := d.OpenArray("[]ResourceStatus"); ok {
 					s31 := m.Resources[:0]
 					if cap(s31) < n32 {
-						s31 = make([]ResourceStatus, 0, cborwire.SliceCap[ResourceStatus](n32))
+						s31 = make([]ResourceStatus, 0, cborwire.SliceCap[ResourceStatus](d, n32))
 					}
 					at33 := d.Offset()
 					for i := 0; d.NextElem(i, n32); i++ {
@@ -3091,7 +3091,7 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n36, ok := d.OpenArray("[]RevisionHistory"); ok {
 					s35 := m.History[:0]
 					if cap(s35) < n36 {
-						s35 = make([]RevisionHistory, 0, cborwire.SliceCap[RevisionHistory](n36))
+						s35 = make([]RevisionHistory, 0, cborwire.SliceCap[RevisionHistory](d, n36))
 					}
 					at37 := d.Offset()
 					for i := 0; d.NextElem(i, n36); i++ {
@@ -3112,7 +3112,7 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n40, ok := d.OpenArray("[]ApplicationCondition"); ok {
 					s39 := m.Conditions[:0]
 					if cap(s39) < n40 {
-						s39 = make([]ApplicationCondition, 0, cborwire.SliceCap[ApplicationCondition](n40))
+						s39 = make([]ApplicationCondition, 0, cborwire.SliceCap[ApplicationCondition](d, n40))
 					}
 					at41 := d.Offset()
 					for i := 0; d.NextElem(i, n40); i++ {
@@ -3193,7 +3193,7 @@ func (m *ApplicationSummary) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n48, ok := d.OpenArray("[]string"); ok {
 					s47 := m.ExternalURLs[:0]
 					if cap(s47) < n48 {
-						s47 = make([]string, 0, cborwire.SliceCap[string](n48))
+						s47 = make([]string, 0, cborwire.SliceCap[string](d, n48))
 					}
 					at49 := d.Offset()
 					for i := 0; d.NextElem(i, n48); i++ {
@@ -3214,7 +3214,7 @@ func (m *ApplicationSummary) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n52, ok := d.OpenArray("[]string"); ok {
 					s51 := m.Images[:0]
 					if cap(s51) < n52 {
-						s51 = make([]string, 0, cborwire.SliceCap[string](n52))
+						s51 = make([]string, 0, cborwire.SliceCap[string](d, n52))
 					}
 					at53 := d.Offset()
 					for i := 0; d.NextElem(i, n52); i++ {
@@ -3487,7 +3487,7 @@ func (m *ResourceIgnoreDifferences) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n70, ok := d.OpenArray("[]string"); ok {
 					s69 := m.JSONPointers[:0]
 					if cap(s69) < n70 {
-						s69 = make([]string, 0, cborwire.SliceCap[string](n70))
+						s69 = make([]string, 0, cborwire.SliceCap[string](d, n70))
 					}
 					at71 := d.Offset()
 					for i := 0; d.NextElem(i, n70); i++ {
@@ -3508,7 +3508,7 @@ func (m *ResourceIgnoreDifferences) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n74, ok := d.OpenArray("[]string"); ok {
 					s73 := m.JQPathExpressions[:0]
 					if cap(s73) < n74 {
-						s73 = make([]string, 0, cborwire.SliceCap[string](n74))
+						s73 = make([]string, 0, cborwire.SliceCap[string](d, n74))
 					}
 					at75 := d.Offset()
 					for i := 0; d.NextElem(i, n74); i++ {
@@ -3699,7 +3699,7 @@ func (m *SyncOperation) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n86, ok := d.OpenArray("[]string"); ok {
 					s85 := m.SyncOptions[:0]
 					if cap(s85) < n86 {
-						s85 = make([]string, 0, cborwire.SliceCap[string](n86))
+						s85 = make([]string, 0, cborwire.SliceCap[string](d, n86))
 					}
 					at87 := d.Offset()
 					for i := 0; d.NextElem(i, n86); i++ {
@@ -3736,7 +3736,7 @@ func (m *SyncOperationResult) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n91, ok := d.OpenArray("[]ResourceResult"); ok {
 					s90 := m.Resources[:0]
 					if cap(s90) < n91 {
-						s90 = make([]ResourceResult, 0, cborwire.SliceCap[ResourceResult](n91))
+						s90 = make([]ResourceResult, 0, cborwire.SliceCap[ResourceResult](d, n91))
 					}
 					at92 := d.Offset()
 					for i := 0; d.NextElem(i, n91); i++ {
@@ -3789,7 +3789,7 @@ func (m *SyncPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n97, ok := d.OpenArray("[]string"); ok {
 					s96 := m.SyncOptions[:0]
 					if cap(s96) < n97 {
-						s96 = make([]string, 0, cborwire.SliceCap[string](n97))
+						s96 = make([]string, 0, cborwire.SliceCap[string](d, n97))
 					}
 					at98 := d.Offset()
 					for i := 0; d.NextElem(i, n97); i++ {
@@ -3888,7 +3888,7 @@ func (m *ApplicationList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n105, ok := d.OpenArray("[]Application"); ok {
 					s104 := m.Items[:0]
 					if cap(s104) < n105 {
-						s104 = make([]Application, 0, cborwire.SliceCap[Application](n105))
+						s104 = make([]Application, 0, cborwire.SliceCap[Application](d, n105))
 					}
 					at106 := d.Offset()
 					for i := 0; d.NextElem(i, n105); i++ {

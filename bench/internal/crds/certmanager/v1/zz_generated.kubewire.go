@@ -1616,7 +1616,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n13, ok := d.OpenArray("[]string"); ok {
 					s12 := m.DNSNames[:0]
 					if cap(s12) < n13 {
-						s12 = make([]string, 0, cborwire.SliceCap[string](n13))
+						s12 = make([]string, 0, cborwire.SliceCap[string](d, n13))
 					}
 					at14 := d.Offset()
 					for i := 0; d.NextElem(i, n13); i++ {
@@ -1637,7 +1637,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n17, ok := d.OpenArray("[]string"); ok {
 					s16 := m.IPAddresses[:0]
 					if cap(s16) < n17 {
-						s16 = make([]string, 0, cborwire.SliceCap[string](n17))
+						s16 = make([]string, 0, cborwire.SliceCap[string](d, n17))
 					}
 					at18 := d.Offset()
 					for i := 0; d.NextElem(i, n17); i++ {
@@ -1658,7 +1658,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n21, ok := d.OpenArray("[]string"); ok {
 					s20 := m.URIs[:0]
 					if cap(s20) < n21 {
-						s20 = make([]string, 0, cborwire.SliceCap[string](n21))
+						s20 = make([]string, 0, cborwire.SliceCap[string](d, n21))
 					}
 					at22 := d.Offset()
 					for i := 0; d.NextElem(i, n21); i++ {
@@ -1679,7 +1679,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n25, ok := d.OpenArray("[]string"); ok {
 					s24 := m.EmailAddresses[:0]
 					if cap(s24) < n25 {
-						s24 = make([]string, 0, cborwire.SliceCap[string](n25))
+						s24 = make([]string, 0, cborwire.SliceCap[string](d, n25))
 					}
 					at26 := d.Offset()
 					for i := 0; d.NextElem(i, n25); i++ {
@@ -1718,7 +1718,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n30, ok := d.OpenArray("[]KeyUsage"); ok {
 					s29 := m.Usages[:0]
 					if cap(s29) < n30 {
-						s29 = make([]KeyUsage, 0, cborwire.SliceCap[KeyUsage](n30))
+						s29 = make([]KeyUsage, 0, cborwire.SliceCap[KeyUsage](d, n30))
 					}
 					at31 := d.Offset()
 					for i := 0; d.NextElem(i, n30); i++ {
@@ -1775,7 +1775,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n37, ok := d.OpenArray("[]CertificateAdditionalOutputFormat"); ok {
 					s36 := m.AdditionalOutputFormats[:0]
 					if cap(s36) < n37 {
-						s36 = make([]CertificateAdditionalOutputFormat, 0, cborwire.SliceCap[CertificateAdditionalOutputFormat](n37))
+						s36 = make([]CertificateAdditionalOutputFormat, 0, cborwire.SliceCap[CertificateAdditionalOutputFormat](d, n37))
 					}
 					at38 := d.Offset()
 					for i := 0; d.NextElem(i, n37); i++ {
@@ -1812,7 +1812,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n42, ok := d.OpenArray("[]CertificateCondition"); ok {
 					s41 := m.Conditions[:0]
 					if cap(s41) < n42 {
-						s41 = make([]CertificateCondition, 0, cborwire.SliceCap[CertificateCondition](n42))
+						s41 = make([]CertificateCondition, 0, cborwire.SliceCap[CertificateCondition](d, n42))
 					}
 					at43 := d.Offset()
 					for i := 0; d.NextElem(i, n42); i++ {
@@ -1955,7 +1955,7 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n55, ok := d.OpenArray("[]string"); ok {
 					s54 := m.Organizations[:0]
 					if cap(s54) < n55 {
-						s54 = make([]string, 0, cborwire.SliceCap[string](n55))
+						s54 = make([]string, 0, cborwire.SliceCap[string](d, n55))
 					}
 					at56 := d.Offset()
 					for i := 0; d.NextElem(i, n55); i++ {
@@ -1976,7 +1976,7 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n59, ok := d.OpenArray("[]string"); ok {
 					s58 := m.Countries[:0]
 					if cap(s58) < n59 {
-						s58 = make([]string, 0, cborwire.SliceCap[string](n59))
+						s58 = make([]string, 0, cborwire.SliceCap[string](d, n59))
 					}
 					at60 := d.Offset()
 					for i := 0; d.NextElem(i, n59); i++ {
@@ -1997,7 +1997,7 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n63, ok := d.OpenArray("[]string"); ok {
 					s62 := m.OrganizationalUnits[:0]
 					if cap(s62) < n63 {
-						s62 = make([]string, 0, cborwire.SliceCap[string](n63))
+						s62 = make([]string, 0, cborwire.SliceCap[string](d, n63))
 					}
 					at64 := d.Offset()
 					for i := 0; d.NextElem(i, n63); i++ {
@@ -2018,7 +2018,7 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n67, ok := d.OpenArray("[]string"); ok {
 					s66 := m.Localities[:0]
 					if cap(s66) < n67 {
-						s66 = make([]string, 0, cborwire.SliceCap[string](n67))
+						s66 = make([]string, 0, cborwire.SliceCap[string](d, n67))
 					}
 					at68 := d.Offset()
 					for i := 0; d.NextElem(i, n67); i++ {
@@ -2039,7 +2039,7 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n71, ok := d.OpenArray("[]string"); ok {
 					s70 := m.Provinces[:0]
 					if cap(s70) < n71 {
-						s70 = make([]string, 0, cborwire.SliceCap[string](n71))
+						s70 = make([]string, 0, cborwire.SliceCap[string](d, n71))
 					}
 					at72 := d.Offset()
 					for i := 0; d.NextElem(i, n71); i++ {
@@ -2084,7 +2084,7 @@ func (m *CertificateList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n76, ok := d.OpenArray("[]Certificate"); ok {
 					s75 := m.Items[:0]
 					if cap(s75) < n76 {
-						s75 = make([]Certificate, 0, cborwire.SliceCap[Certificate](n76))
+						s75 = make([]Certificate, 0, cborwire.SliceCap[Certificate](d, n76))
 					}
 					at77 := d.Offset()
 					for i := 0; d.NextElem(i, n76); i++ {

@@ -2806,7 +2806,7 @@ func (m *CorsPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n9, ok := d.OpenArray("[]StringMatch"); ok {
 					s8 := m.AllowOrigins[:0]
 					if cap(s8) < n9 {
-						s8 = make([]StringMatch, 0, cborwire.SliceCap[StringMatch](n9))
+						s8 = make([]StringMatch, 0, cborwire.SliceCap[StringMatch](d, n9))
 					}
 					at10 := d.Offset()
 					for i := 0; d.NextElem(i, n9); i++ {
@@ -2827,7 +2827,7 @@ func (m *CorsPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n13, ok := d.OpenArray("[]string"); ok {
 					s12 := m.AllowMethods[:0]
 					if cap(s12) < n13 {
-						s12 = make([]string, 0, cborwire.SliceCap[string](n13))
+						s12 = make([]string, 0, cborwire.SliceCap[string](d, n13))
 					}
 					at14 := d.Offset()
 					for i := 0; d.NextElem(i, n13); i++ {
@@ -2848,7 +2848,7 @@ func (m *CorsPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n17, ok := d.OpenArray("[]string"); ok {
 					s16 := m.AllowHeaders[:0]
 					if cap(s16) < n17 {
-						s16 = make([]string, 0, cborwire.SliceCap[string](n17))
+						s16 = make([]string, 0, cborwire.SliceCap[string](d, n17))
 					}
 					at18 := d.Offset()
 					for i := 0; d.NextElem(i, n17); i++ {
@@ -2869,7 +2869,7 @@ func (m *CorsPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n21, ok := d.OpenArray("[]string"); ok {
 					s20 := m.ExposeHeaders[:0]
 					if cap(s20) < n21 {
-						s20 = make([]string, 0, cborwire.SliceCap[string](n21))
+						s20 = make([]string, 0, cborwire.SliceCap[string](d, n21))
 					}
 					at22 := d.Offset()
 					for i := 0; d.NextElem(i, n21); i++ {
@@ -3166,7 +3166,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n48, ok := d.OpenArray("[]HTTPMatchRequest"); ok {
 					s47 := m.Match[:0]
 					if cap(s47) < n48 {
-						s47 = make([]HTTPMatchRequest, 0, cborwire.SliceCap[HTTPMatchRequest](n48))
+						s47 = make([]HTTPMatchRequest, 0, cborwire.SliceCap[HTTPMatchRequest](d, n48))
 					}
 					at49 := d.Offset()
 					for i := 0; d.NextElem(i, n48); i++ {
@@ -3187,7 +3187,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n52, ok := d.OpenArray("[]HTTPRouteDestination"); ok {
 					s51 := m.Route[:0]
 					if cap(s51) < n52 {
-						s51 = make([]HTTPRouteDestination, 0, cborwire.SliceCap[HTTPRouteDestination](n52))
+						s51 = make([]HTTPRouteDestination, 0, cborwire.SliceCap[HTTPRouteDestination](d, n52))
 					}
 					at53 := d.Offset()
 					for i := 0; d.NextElem(i, n52); i++ {
@@ -3346,7 +3346,7 @@ func (m *HeaderOperations) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n66, ok := d.OpenArray("[]string"); ok {
 					s65 := m.Remove[:0]
 					if cap(s65) < n66 {
-						s65 = make([]string, 0, cborwire.SliceCap[string](n66))
+						s65 = make([]string, 0, cborwire.SliceCap[string](d, n66))
 					}
 					at67 := d.Offset()
 					for i := 0; d.NextElem(i, n66); i++ {
@@ -3471,7 +3471,7 @@ func (m *IstioStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n77, ok := d.OpenArray("[]IstioCondition"); ok {
 					s76 := m.Conditions[:0]
 					if cap(s76) < n77 {
-						s76 = make([]IstioCondition, 0, cborwire.SliceCap[IstioCondition](n77))
+						s76 = make([]IstioCondition, 0, cborwire.SliceCap[IstioCondition](d, n77))
 					}
 					at78 := d.Offset()
 					for i := 0; d.NextElem(i, n77); i++ {
@@ -3492,7 +3492,7 @@ func (m *IstioStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n81, ok := d.OpenArray("[]AnalysisMessage"); ok {
 					s80 := m.ValidationMessages[:0]
 					if cap(s80) < n81 {
-						s80 = make([]AnalysisMessage, 0, cborwire.SliceCap[AnalysisMessage](n81))
+						s80 = make([]AnalysisMessage, 0, cborwire.SliceCap[AnalysisMessage](d, n81))
 					}
 					at82 := d.Offset()
 					for i := 0; d.NextElem(i, n81); i++ {
@@ -3531,7 +3531,7 @@ func (m *L4MatchAttributes) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n86, ok := d.OpenArray("[]string"); ok {
 					s85 := m.DestinationSubnets[:0]
 					if cap(s85) < n86 {
-						s85 = make([]string, 0, cborwire.SliceCap[string](n86))
+						s85 = make([]string, 0, cborwire.SliceCap[string](d, n86))
 					}
 					at87 := d.Offset()
 					for i := 0; d.NextElem(i, n86); i++ {
@@ -3650,7 +3650,7 @@ func (m *TCPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n95, ok := d.OpenArray("[]L4MatchAttributes"); ok {
 					s94 := m.Match[:0]
 					if cap(s94) < n95 {
-						s94 = make([]L4MatchAttributes, 0, cborwire.SliceCap[L4MatchAttributes](n95))
+						s94 = make([]L4MatchAttributes, 0, cborwire.SliceCap[L4MatchAttributes](d, n95))
 					}
 					at96 := d.Offset()
 					for i := 0; d.NextElem(i, n95); i++ {
@@ -3671,7 +3671,7 @@ func (m *TCPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n99, ok := d.OpenArray("[]RouteDestination"); ok {
 					s98 := m.Route[:0]
 					if cap(s98) < n99 {
-						s98 = make([]RouteDestination, 0, cborwire.SliceCap[RouteDestination](n99))
+						s98 = make([]RouteDestination, 0, cborwire.SliceCap[RouteDestination](d, n99))
 					}
 					at100 := d.Offset()
 					for i := 0; d.NextElem(i, n99); i++ {
@@ -3734,7 +3734,7 @@ func (m *VirtualServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n105, ok := d.OpenArray("[]string"); ok {
 					s104 := m.Hosts[:0]
 					if cap(s104) < n105 {
-						s104 = make([]string, 0, cborwire.SliceCap[string](n105))
+						s104 = make([]string, 0, cborwire.SliceCap[string](d, n105))
 					}
 					at106 := d.Offset()
 					for i := 0; d.NextElem(i, n105); i++ {
@@ -3755,7 +3755,7 @@ func (m *VirtualServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n109, ok := d.OpenArray("[]string"); ok {
 					s108 := m.Gateways[:0]
 					if cap(s108) < n109 {
-						s108 = make([]string, 0, cborwire.SliceCap[string](n109))
+						s108 = make([]string, 0, cborwire.SliceCap[string](d, n109))
 					}
 					at110 := d.Offset()
 					for i := 0; d.NextElem(i, n109); i++ {
@@ -3776,7 +3776,7 @@ func (m *VirtualServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n113, ok := d.OpenArray("[]HTTPRoute"); ok {
 					s112 := m.HTTP[:0]
 					if cap(s112) < n113 {
-						s112 = make([]HTTPRoute, 0, cborwire.SliceCap[HTTPRoute](n113))
+						s112 = make([]HTTPRoute, 0, cborwire.SliceCap[HTTPRoute](d, n113))
 					}
 					at114 := d.Offset()
 					for i := 0; d.NextElem(i, n113); i++ {
@@ -3797,7 +3797,7 @@ func (m *VirtualServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n117, ok := d.OpenArray("[]TCPRoute"); ok {
 					s116 := m.TCP[:0]
 					if cap(s116) < n117 {
-						s116 = make([]TCPRoute, 0, cborwire.SliceCap[TCPRoute](n117))
+						s116 = make([]TCPRoute, 0, cborwire.SliceCap[TCPRoute](d, n117))
 					}
 					at118 := d.Offset()
 					for i := 0; d.NextElem(i, n117); i++ {
@@ -3818,7 +3818,7 @@ func (m *VirtualServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n121, ok := d.OpenArray("[]string"); ok {
 					s120 := m.ExportTo[:0]
 					if cap(s120) < n121 {
-						s120 = make([]string, 0, cborwire.SliceCap[string](n121))
+						s120 = make([]string, 0, cborwire.SliceCap[string](d, n121))
 					}
 					at122 := d.Offset()
 					for i := 0; d.NextElem(i, n121); i++ {
@@ -3861,7 +3861,7 @@ func (m *VirtualServiceList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n126, ok := d.OpenArray("[]VirtualService"); ok {
 					s125 := m.Items[:0]
 					if cap(s125) < n126 {
-						s125 = make([]VirtualService, 0, cborwire.SliceCap[VirtualService](n126))
+						s125 = make([]VirtualService, 0, cborwire.SliceCap[VirtualService](d, n126))
 					}
 					at127 := d.Offset()
 					for i := 0; d.NextElem(i, n126); i++ {

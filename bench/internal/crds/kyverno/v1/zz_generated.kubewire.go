@@ -2141,7 +2141,7 @@ func (m *AutogenStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n4, ok := d.OpenArray("[]Rule"); ok {
 					s3 := m.Rules[:0]
 					if cap(s3) < n4 {
-						s3 = make([]Rule, 0, cborwire.SliceCap[Rule](n4))
+						s3 = make([]Rule, 0, cborwire.SliceCap[Rule](d, n4))
 					}
 					at5 := d.Offset()
 					for i := 0; d.NextElem(i, n4); i++ {
@@ -2328,7 +2328,7 @@ func (m *MatchResources) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n18, ok := d.OpenArray("[]ResourceFilter"); ok {
 					s17 := m.Any[:0]
 					if cap(s17) < n18 {
-						s17 = make([]ResourceFilter, 0, cborwire.SliceCap[ResourceFilter](n18))
+						s17 = make([]ResourceFilter, 0, cborwire.SliceCap[ResourceFilter](d, n18))
 					}
 					at19 := d.Offset()
 					for i := 0; d.NextElem(i, n18); i++ {
@@ -2349,7 +2349,7 @@ func (m *MatchResources) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n22, ok := d.OpenArray("[]ResourceFilter"); ok {
 					s21 := m.All[:0]
 					if cap(s21) < n22 {
-						s21 = make([]ResourceFilter, 0, cborwire.SliceCap[ResourceFilter](n22))
+						s21 = make([]ResourceFilter, 0, cborwire.SliceCap[ResourceFilter](d, n22))
 					}
 					at23 := d.Offset()
 					for i := 0; d.NextElem(i, n22); i++ {
@@ -2370,7 +2370,7 @@ func (m *MatchResources) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n26, ok := d.OpenArray("[]string"); ok {
 					s25 := m.UserInfo.Roles[:0]
 					if cap(s25) < n26 {
-						s25 = make([]string, 0, cborwire.SliceCap[string](n26))
+						s25 = make([]string, 0, cborwire.SliceCap[string](d, n26))
 					}
 					at27 := d.Offset()
 					for i := 0; d.NextElem(i, n26); i++ {
@@ -2391,7 +2391,7 @@ func (m *MatchResources) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n30, ok := d.OpenArray("[]string"); ok {
 					s29 := m.UserInfo.ClusterRoles[:0]
 					if cap(s29) < n30 {
-						s29 = make([]string, 0, cborwire.SliceCap[string](n30))
+						s29 = make([]string, 0, cborwire.SliceCap[string](d, n30))
 					}
 					at31 := d.Offset()
 					for i := 0; d.NextElem(i, n30); i++ {
@@ -2460,7 +2460,7 @@ func (m *PolicyStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n37, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s36 := m.Conditions[:0]
 					if cap(s36) < n37 {
-						s36 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n37))
+						s36 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n37))
 					}
 					at38 := d.Offset()
 					for i := 0; d.NextElem(i, n37); i++ {
@@ -2501,7 +2501,7 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n42, ok := d.OpenArray("[]string"); ok {
 					s41 := m.Kinds[:0]
 					if cap(s41) < n42 {
-						s41 = make([]string, 0, cborwire.SliceCap[string](n42))
+						s41 = make([]string, 0, cborwire.SliceCap[string](d, n42))
 					}
 					at43 := d.Offset()
 					for i := 0; d.NextElem(i, n42); i++ {
@@ -2522,7 +2522,7 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n46, ok := d.OpenArray("[]string"); ok {
 					s45 := m.Names[:0]
 					if cap(s45) < n46 {
-						s45 = make([]string, 0, cborwire.SliceCap[string](n46))
+						s45 = make([]string, 0, cborwire.SliceCap[string](d, n46))
 					}
 					at47 := d.Offset()
 					for i := 0; d.NextElem(i, n46); i++ {
@@ -2543,7 +2543,7 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n50, ok := d.OpenArray("[]string"); ok {
 					s49 := m.Namespaces[:0]
 					if cap(s49) < n50 {
-						s49 = make([]string, 0, cborwire.SliceCap[string](n50))
+						s49 = make([]string, 0, cborwire.SliceCap[string](d, n50))
 					}
 					at51 := d.Offset()
 					for i := 0; d.NextElem(i, n50); i++ {
@@ -2590,7 +2590,7 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n56, ok := d.OpenArray("[]string"); ok {
 					s55 := m.Operations[:0]
 					if cap(s55) < n56 {
-						s55 = make([]string, 0, cborwire.SliceCap[string](n56))
+						s55 = make([]string, 0, cborwire.SliceCap[string](d, n56))
 					}
 					at57 := d.Offset()
 					for i := 0; d.NextElem(i, n56); i++ {
@@ -2627,7 +2627,7 @@ func (m *ResourceFilter) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n61, ok := d.OpenArray("[]string"); ok {
 					s60 := m.UserInfo.Roles[:0]
 					if cap(s60) < n61 {
-						s60 = make([]string, 0, cborwire.SliceCap[string](n61))
+						s60 = make([]string, 0, cborwire.SliceCap[string](d, n61))
 					}
 					at62 := d.Offset()
 					for i := 0; d.NextElem(i, n61); i++ {
@@ -2648,7 +2648,7 @@ func (m *ResourceFilter) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n65, ok := d.OpenArray("[]string"); ok {
 					s64 := m.UserInfo.ClusterRoles[:0]
 					if cap(s64) < n65 {
-						s64 = make([]string, 0, cborwire.SliceCap[string](n65))
+						s64 = make([]string, 0, cborwire.SliceCap[string](d, n65))
 					}
 					at66 := d.Offset()
 					for i := 0; d.NextElem(i, n65); i++ {
@@ -2689,7 +2689,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n70, ok := d.OpenArray("[]ContextEntry"); ok {
 					s69 := m.Context[:0]
 					if cap(s69) < n70 {
-						s69 = make([]ContextEntry, 0, cborwire.SliceCap[ContextEntry](n70))
+						s69 = make([]ContextEntry, 0, cborwire.SliceCap[ContextEntry](d, n70))
 					}
 					at71 := d.Offset()
 					for i := 0; d.NextElem(i, n70); i++ {
@@ -2812,7 +2812,7 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n81, ok := d.OpenArray("[]Rule"); ok {
 					s80 := m.Rules[:0]
 					if cap(s80) < n81 {
-						s80 = make([]Rule, 0, cborwire.SliceCap[Rule](n81))
+						s80 = make([]Rule, 0, cborwire.SliceCap[Rule](d, n81))
 					}
 					at82 := d.Offset()
 					for i := 0; d.NextElem(i, n81); i++ {
@@ -2915,7 +2915,7 @@ func (m *UserInfo) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n91, ok := d.OpenArray("[]string"); ok {
 					s90 := m.Roles[:0]
 					if cap(s90) < n91 {
-						s90 = make([]string, 0, cborwire.SliceCap[string](n91))
+						s90 = make([]string, 0, cborwire.SliceCap[string](d, n91))
 					}
 					at92 := d.Offset()
 					for i := 0; d.NextElem(i, n91); i++ {
@@ -2936,7 +2936,7 @@ func (m *UserInfo) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n95, ok := d.OpenArray("[]string"); ok {
 					s94 := m.ClusterRoles[:0]
 					if cap(s94) < n95 {
-						s94 = make([]string, 0, cborwire.SliceCap[string](n95))
+						s94 = make([]string, 0, cborwire.SliceCap[string](d, n95))
 					}
 					at96 := d.Offset()
 					for i := 0; d.NextElem(i, n95); i++ {
@@ -3075,7 +3075,7 @@ func (m *ClusterPolicyList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n107, ok := d.OpenArray("[]ClusterPolicy"); ok {
 					s106 := m.Items[:0]
 					if cap(s106) < n107 {
-						s106 = make([]ClusterPolicy, 0, cborwire.SliceCap[ClusterPolicy](n107))
+						s106 = make([]ClusterPolicy, 0, cborwire.SliceCap[ClusterPolicy](d, n107))
 					}
 					at108 := d.Offset()
 					for i := 0; d.NextElem(i, n107); i++ {

@@ -662,7 +662,7 @@ func (m *PrometheusRuleSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n5, ok := d.OpenArray("[]RuleGroup"); ok {
 					s4 := m.Groups[:0]
 					if cap(s4) < n5 {
-						s4 = make([]RuleGroup, 0, cborwire.SliceCap[RuleGroup](n5))
+						s4 = make([]RuleGroup, 0, cborwire.SliceCap[RuleGroup](d, n5))
 					}
 					at6 := d.Offset()
 					for i := 0; d.NextElem(i, n5); i++ {
@@ -777,7 +777,7 @@ func (m *RuleGroup) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n15, ok := d.OpenArray("[]Rule"); ok {
 					s14 := m.Rules[:0]
 					if cap(s14) < n15 {
-						s14 = make([]Rule, 0, cborwire.SliceCap[Rule](n15))
+						s14 = make([]Rule, 0, cborwire.SliceCap[Rule](d, n15))
 					}
 					at16 := d.Offset()
 					for i := 0; d.NextElem(i, n15); i++ {
@@ -834,7 +834,7 @@ func (m *PrometheusRuleList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n21, ok := d.OpenArray("[]PrometheusRule"); ok {
 					s20 := m.Items[:0]
 					if cap(s20) < n21 {
-						s20 = make([]PrometheusRule, 0, cborwire.SliceCap[PrometheusRule](n21))
+						s20 = make([]PrometheusRule, 0, cborwire.SliceCap[PrometheusRule](d, n21))
 					}
 					at22 := d.Offset()
 					for i := 0; d.NextElem(i, n21); i++ {

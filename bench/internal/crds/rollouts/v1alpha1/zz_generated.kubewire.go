@@ -3091,7 +3091,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n22, ok := d.OpenArray("[]CanaryStep"); ok {
 					s21 := m.Steps[:0]
 					if cap(s21) < n22 {
-						s21 = make([]CanaryStep, 0, cborwire.SliceCap[CanaryStep](n22))
+						s21 = make([]CanaryStep, 0, cborwire.SliceCap[CanaryStep](d, n22))
 					}
 					at23 := d.Offset()
 					for i := 0; d.NextElem(i, n22); i++ {
@@ -3360,7 +3360,7 @@ func (m *RolloutAnalysis) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n41, ok := d.OpenArray("[]AnalysisTemplateRef"); ok {
 					s40 := m.Templates[:0]
 					if cap(s40) < n41 {
-						s40 = make([]AnalysisTemplateRef, 0, cborwire.SliceCap[AnalysisTemplateRef](n41))
+						s40 = make([]AnalysisTemplateRef, 0, cborwire.SliceCap[AnalysisTemplateRef](d, n41))
 					}
 					at42 := d.Offset()
 					for i := 0; d.NextElem(i, n41); i++ {
@@ -3381,7 +3381,7 @@ func (m *RolloutAnalysis) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n45, ok := d.OpenArray("[]AnalysisRunArgument"); ok {
 					s44 := m.Args[:0]
 					if cap(s44) < n45 {
-						s44 = make([]AnalysisRunArgument, 0, cborwire.SliceCap[AnalysisRunArgument](n45))
+						s44 = make([]AnalysisRunArgument, 0, cborwire.SliceCap[AnalysisRunArgument](d, n45))
 					}
 					at46 := d.Offset()
 					for i := 0; d.NextElem(i, n45); i++ {
@@ -3418,7 +3418,7 @@ func (m *RolloutAnalysisBackground) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n50, ok := d.OpenArray("[]AnalysisTemplateRef"); ok {
 					s49 := m.RolloutAnalysis.Templates[:0]
 					if cap(s49) < n50 {
-						s49 = make([]AnalysisTemplateRef, 0, cborwire.SliceCap[AnalysisTemplateRef](n50))
+						s49 = make([]AnalysisTemplateRef, 0, cborwire.SliceCap[AnalysisTemplateRef](d, n50))
 					}
 					at51 := d.Offset()
 					for i := 0; d.NextElem(i, n50); i++ {
@@ -3439,7 +3439,7 @@ func (m *RolloutAnalysisBackground) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n54, ok := d.OpenArray("[]AnalysisRunArgument"); ok {
 					s53 := m.RolloutAnalysis.Args[:0]
 					if cap(s53) < n54 {
-						s53 = make([]AnalysisRunArgument, 0, cborwire.SliceCap[AnalysisRunArgument](n54))
+						s53 = make([]AnalysisRunArgument, 0, cborwire.SliceCap[AnalysisRunArgument](d, n54))
 					}
 					at55 := d.Offset()
 					for i := 0; d.NextElem(i, n54); i++ {
@@ -3666,7 +3666,7 @@ func (m *RolloutStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n71, ok := d.OpenArray("[]PauseCondition"); ok {
 					s70 := m.PauseConditions[:0]
 					if cap(s70) < n71 {
-						s70 = make([]PauseCondition, 0, cborwire.SliceCap[PauseCondition](n71))
+						s70 = make([]PauseCondition, 0, cborwire.SliceCap[PauseCondition](d, n71))
 					}
 					at72 := d.Offset()
 					for i := 0; d.NextElem(i, n71); i++ {
@@ -3739,7 +3739,7 @@ func (m *RolloutStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n78, ok := d.OpenArray("[]RolloutCondition"); ok {
 					s77 := m.Conditions[:0]
 					if cap(s77) < n78 {
-						s77 = make([]RolloutCondition, 0, cborwire.SliceCap[RolloutCondition](n78))
+						s77 = make([]RolloutCondition, 0, cborwire.SliceCap[RolloutCondition](d, n78))
 					}
 					at79 := d.Offset()
 					for i := 0; d.NextElem(i, n78); i++ {
@@ -3842,7 +3842,7 @@ func (m *RolloutTrafficRouting) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n87, ok := d.OpenArray("[]MangedRoutes"); ok {
 					s86 := m.ManagedRoutes[:0]
 					if cap(s86) < n87 {
-						s86 = make([]MangedRoutes, 0, cborwire.SliceCap[MangedRoutes](n87))
+						s86 = make([]MangedRoutes, 0, cborwire.SliceCap[MangedRoutes](d, n87))
 					}
 					at88 := d.Offset()
 					for i := 0; d.NextElem(i, n87); i++ {
@@ -3981,7 +3981,7 @@ func (m *RolloutList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n98, ok := d.OpenArray("[]Rollout"); ok {
 					s97 := m.Items[:0]
 					if cap(s97) < n98 {
-						s97 = make([]Rollout, 0, cborwire.SliceCap[Rollout](n98))
+						s97 = make([]Rollout, 0, cborwire.SliceCap[Rollout](d, n98))
 					}
 					at99 := d.Offset()
 					for i := 0; d.NextElem(i, n98); i++ {

@@ -4501,7 +4501,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n28, ok := d.OpenArray("[]*string"); ok {
 					s27 := m.EnabledCloudwatchLogsExports[:0]
 					if cap(s27) < n28 {
-						s27 = make([]*string, 0, cborwire.SliceCap[*string](n28))
+						s27 = make([]*string, 0, cborwire.SliceCap[*string](d, n28))
 					}
 					at29 := d.Offset()
 					for i := 0; d.NextElem(i, n28); i++ {
@@ -4664,7 +4664,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n44, ok := d.OpenArray("[]ListenerEndpointObservation"); ok {
 					s43 := m.ListenerEndpoint[:0]
 					if cap(s43) < n44 {
-						s43 = make([]ListenerEndpointObservation, 0, cborwire.SliceCap[ListenerEndpointObservation](n44))
+						s43 = make([]ListenerEndpointObservation, 0, cborwire.SliceCap[ListenerEndpointObservation](d, n44))
 					}
 					at45 := d.Offset()
 					for i := 0; d.NextElem(i, n44); i++ {
@@ -4697,7 +4697,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n49, ok := d.OpenArray("[]MasterUserSecretObservation"); ok {
 					s48 := m.MasterUserSecret[:0]
 					if cap(s48) < n49 {
-						s48 = make([]MasterUserSecretObservation, 0, cborwire.SliceCap[MasterUserSecretObservation](n49))
+						s48 = make([]MasterUserSecretObservation, 0, cborwire.SliceCap[MasterUserSecretObservation](d, n49))
 					}
 					at50 := d.Offset()
 					for i := 0; d.NextElem(i, n49); i++ {
@@ -4838,7 +4838,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n63, ok := d.OpenArray("[]*string"); ok {
 					s62 := m.Replicas[:0]
 					if cap(s62) < n63 {
-						s62 = make([]*string, 0, cborwire.SliceCap[*string](n63))
+						s62 = make([]*string, 0, cborwire.SliceCap[*string](d, n63))
 					}
 					at64 := d.Offset()
 					for i := 0; d.NextElem(i, n63); i++ {
@@ -5013,7 +5013,7 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n85, ok := d.OpenArray("[]*string"); ok {
 					s84 := m.VPCSecurityGroupIds[:0]
 					if cap(s84) < n85 {
-						s84 = make([]*string, 0, cborwire.SliceCap[*string](n85))
+						s84 = make([]*string, 0, cborwire.SliceCap[*string](d, n85))
 					}
 					at86 := d.Offset()
 					for i := 0; d.NextElem(i, n85); i++ {
@@ -5240,7 +5240,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n106, ok := d.OpenArray("[]*string"); ok {
 					s105 := m.EnabledCloudwatchLogsExports[:0]
 					if cap(s105) < n106 {
-						s105 = make([]*string, 0, cborwire.SliceCap[*string](n106))
+						s105 = make([]*string, 0, cborwire.SliceCap[*string](d, n106))
 					}
 					at107 := d.Offset()
 					for i := 0; d.NextElem(i, n106); i++ {
@@ -5601,7 +5601,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n141, ok := d.OpenArray("[]Reference"); ok {
 					s140 := m.VPCSecurityGroupIDRefs[:0]
 					if cap(s140) < n141 {
-						s140 = make([]Reference, 0, cborwire.SliceCap[Reference](n141))
+						s140 = make([]Reference, 0, cborwire.SliceCap[Reference](d, n141))
 					}
 					at142 := d.Offset()
 					for i := 0; d.NextElem(i, n141); i++ {
@@ -5634,7 +5634,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n146, ok := d.OpenArray("[]*string"); ok {
 					s145 := m.VPCSecurityGroupIds[:0]
 					if cap(s145) < n146 {
-						s145 = make([]*string, 0, cborwire.SliceCap[*string](n146))
+						s145 = make([]*string, 0, cborwire.SliceCap[*string](d, n146))
 					}
 					at147 := d.Offset()
 					for i := 0; d.NextElem(i, n146); i++ {
@@ -5705,7 +5705,7 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n154, ok := d.OpenArray("[]string"); ok {
 					s153 := m.ResourceSpec.ManagementPolicies[:0]
 					if cap(s153) < n154 {
-						s153 = make([]string, 0, cborwire.SliceCap[string](n154))
+						s153 = make([]string, 0, cborwire.SliceCap[string](d, n154))
 					}
 					at155 := d.Offset()
 					for i := 0; d.NextElem(i, n154); i++ {
@@ -5748,7 +5748,7 @@ func (m *InstanceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n159, ok := d.OpenArray("[]Condition"); ok {
 					s158 := m.ResourceStatus.Conditions[:0]
 					if cap(s158) < n159 {
-						s158 = make([]Condition, 0, cborwire.SliceCap[Condition](n159))
+						s158 = make([]Condition, 0, cborwire.SliceCap[Condition](d, n159))
 					}
 					at160 := d.Offset()
 					for i := 0; d.NextElem(i, n159); i++ {
@@ -5987,7 +5987,7 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n179, ok := d.OpenArray("[]string"); ok {
 					s178 := m.ManagementPolicies[:0]
 					if cap(s178) < n179 {
-						s178 = make([]string, 0, cborwire.SliceCap[string](n179))
+						s178 = make([]string, 0, cborwire.SliceCap[string](d, n179))
 					}
 					at180 := d.Offset()
 					for i := 0; d.NextElem(i, n179); i++ {
@@ -6026,7 +6026,7 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n184, ok := d.OpenArray("[]Condition"); ok {
 					s183 := m.Conditions[:0]
 					if cap(s183) < n184 {
-						s183 = make([]Condition, 0, cborwire.SliceCap[Condition](n184))
+						s183 = make([]Condition, 0, cborwire.SliceCap[Condition](d, n184))
 					}
 					at185 := d.Offset()
 					for i := 0; d.NextElem(i, n184); i++ {
@@ -6155,7 +6155,7 @@ func (m *InstanceList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n194, ok := d.OpenArray("[]Instance"); ok {
 					s193 := m.Items[:0]
 					if cap(s193) < n194 {
-						s193 = make([]Instance, 0, cborwire.SliceCap[Instance](n194))
+						s193 = make([]Instance, 0, cborwire.SliceCap[Instance](d, n194))
 					}
 					at195 := d.Offset()
 					for i := 0; d.NextElem(i, n194); i++ {

@@ -329,7 +329,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n6, ok := d.OpenArray("[]Widget"); ok {
 					s5 := m.Items[:0]
 					if cap(s5) < n6 {
-						s5 = make([]Widget, 0, cborwire.SliceCap[Widget](n6))
+						s5 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n6))
 					}
 					at7 := d.Offset()
 					for i := 0; d.NextElem(i, n6); i++ {

@@ -1814,7 +1814,7 @@ func (m *Defaults) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n5, ok := d.OpenArray("[]string"); ok {
 					s4 := m.Names[:0]
 					if cap(s4) < n5 {
-						s4 = make([]string, 0, cborwire.SliceCap[string](n5))
+						s4 = make([]string, 0, cborwire.SliceCap[string](d, n5))
 					}
 					at6 := d.Offset()
 					for i := 0; d.NextElem(i, n5); i++ {
@@ -1883,7 +1883,7 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n11, ok := d.OpenArray("[]Gadget"); ok {
 					s10 := m.Items[:0]
 					if cap(s10) < n11 {
-						s10 = make([]Gadget, 0, cborwire.SliceCap[Gadget](n11))
+						s10 = make([]Gadget, 0, cborwire.SliceCap[Gadget](d, n11))
 					}
 					at12 := d.Offset()
 					for i := 0; d.NextElem(i, n11); i++ {
@@ -1920,7 +1920,7 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n16, ok := d.OpenArray("[]string"); ok {
 					s15 := m.Parts[:0]
 					if cap(s15) < n16 {
-						s15 = make([]string, 0, cborwire.SliceCap[string](n16))
+						s15 = make([]string, 0, cborwire.SliceCap[string](d, n16))
 					}
 					at17 := d.Offset()
 					for i := 0; d.NextElem(i, n16); i++ {
@@ -2003,7 +2003,7 @@ func (m *Tree) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n23, ok := d.OpenArray("[]Tree"); ok {
 					s22 := m.Children[:0]
 					if cap(s22) < n23 {
-						s22 = make([]Tree, 0, cborwire.SliceCap[Tree](n23))
+						s22 = make([]Tree, 0, cborwire.SliceCap[Tree](d, n23))
 					}
 					at24 := d.Offset()
 					for i := 0; d.NextElem(i, n23); i++ {
@@ -2132,7 +2132,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n33, ok := d.OpenArray("[]string"); ok {
 					s32 := m.Tags[:0]
 					if cap(s32) < n33 {
-						s32 = make([]string, 0, cborwire.SliceCap[string](n33))
+						s32 = make([]string, 0, cborwire.SliceCap[string](d, n33))
 					}
 					at34 := d.Offset()
 					for i := 0; d.NextElem(i, n33); i++ {
@@ -2153,7 +2153,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n37, ok := d.OpenArray("[]Port"); ok {
 					s36 := m.Ports[:0]
 					if cap(s36) < n37 {
-						s36 = make([]Port, 0, cborwire.SliceCap[Port](n37))
+						s36 = make([]Port, 0, cborwire.SliceCap[Port](d, n37))
 					}
 					at38 := d.Offset()
 					for i := 0; d.NextElem(i, n37); i++ {
@@ -2174,7 +2174,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n41, ok := d.OpenArray("[]string"); ok {
 					s40 := m.Zones[:0]
 					if cap(s40) < n41 {
-						s40 = make([]string, 0, cborwire.SliceCap[string](n41))
+						s40 = make([]string, 0, cborwire.SliceCap[string](d, n41))
 					}
 					at42 := d.Offset()
 					for i := 0; d.NextElem(i, n41); i++ {
@@ -2195,7 +2195,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n45, ok := d.OpenArray("[][]int32"); ok {
 					s44 := m.Matrix[:0]
 					if cap(s44) < n45 {
-						s44 = make([][]int32, 0, cborwire.SliceCap[[]int32](n45))
+						s44 = make([][]int32, 0, cborwire.SliceCap[[]int32](d, n45))
 					}
 					at46 := d.Offset()
 					for i := 0; d.NextElem(i, n45); i++ {
@@ -2206,7 +2206,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 							} else if n49, ok := d.OpenArray("[]int32"); ok {
 								s48 := s44[i][:0]
 								if cap(s48) < n49 {
-									s48 = make([]int32, 0, cborwire.SliceCap[int32](n49))
+									s48 = make([]int32, 0, cborwire.SliceCap[int32](d, n49))
 								}
 								at50 := d.Offset()
 								for i := 0; d.NextElem(i, n49); i++ {
@@ -2247,7 +2247,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 							} else if n57, ok := d.OpenArray("[]Port"); ok {
 								s56 := v54[:0]
 								if cap(s56) < n57 {
-									s56 = make([]Port, 0, cborwire.SliceCap[Port](n57))
+									s56 = make([]Port, 0, cborwire.SliceCap[Port](d, n57))
 								}
 								at58 := d.Offset()
 								for i := 0; d.NextElem(i, n57); i++ {
@@ -2441,7 +2441,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 							} else if n76, ok := d.OpenArray("[]string"); ok {
 								s75 := m.Stamp.By[:0]
 								if cap(s75) < n76 {
-									s75 = make([]string, 0, cborwire.SliceCap[string](n76))
+									s75 = make([]string, 0, cborwire.SliceCap[string](d, n76))
 								}
 								at77 := d.Offset()
 								for i := 0; d.NextElem(i, n76); i++ {
@@ -2489,7 +2489,7 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n81, ok := d.OpenArray("[]metav1.Condition"); ok {
 					s80 := m.Conditions[:0]
 					if cap(s80) < n81 {
-						s80 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](n81))
+						s80 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n81))
 					}
 					at82 := d.Offset()
 					for i := 0; d.NextElem(i, n81); i++ {
@@ -2534,7 +2534,7 @@ func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
 				} else if n86, ok := d.OpenArray("[]Widget"); ok {
 					s85 := m.Items[:0]
 					if cap(s85) < n86 {
-						s85 = make([]Widget, 0, cborwire.SliceCap[Widget](n86))
+						s85 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n86))
 					}
 					at87 := d.Offset()
 					for i := 0; d.NextElem(i, n86); i++ {
