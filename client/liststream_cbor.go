@@ -1,7 +1,6 @@
 package client
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -140,36 +139,17 @@ func (c *cborListStream) scan() ([]byte, error) {
 // an object.
 func (c *cborListStream) head(selfDescribed bool) (major byte, arg uint64, indefinite bool, err error) {
 	for {
-		if err := c.need(1); err != nil {
-			return 0, 0, false, err
+		h, size, complete := cborwire.ReadHead(c.s.buf[c.s.pos:])
+		for !complete { // the first byte gives the size; then it is all there
+			if err := c.need(size); err != nil {
+				return 0, 0, false, err
+			}
+			h, size, complete = cborwire.ReadHead(c.s.buf[c.s.pos:])
 		}
-		b := c.s.buf[c.s.pos]
-		major, info := b>>5, b&0x1f
-		size := 1
-		switch {
-		case info < 24:
-			arg = uint64(info)
-		case info <= 27:
-			size += 1 << (info - 24)
-		case info == 31:
-			indefinite = true
-		default:
+		if h.Reserved() {
 			return 0, 0, false, fmt.Errorf("invalid CBOR list: reserved additional information at byte %d: %w", c.offset(), codec.ErrMalformed)
 		}
-		if err := c.need(size); err != nil {
-			return 0, 0, false, err
-		}
-		h := c.s.buf[c.s.pos : c.s.pos+size]
-		switch size {
-		case 2:
-			arg = uint64(h[1])
-		case 3:
-			arg = uint64(binary.BigEndian.Uint16(h[1:]))
-		case 5:
-			arg = uint64(binary.BigEndian.Uint32(h[1:]))
-		case 9:
-			arg = binary.BigEndian.Uint64(h[1:])
-		}
+		major, arg, indefinite = h.Major, h.Arg, h.Indefinite()
 		c.s.pos += size
 		if (major == 4 || major == 5) && !indefinite && c.s.limit >= 0 {
 			// Each element takes a byte at least: a count past the
@@ -185,7 +165,7 @@ func (c *cborListStream) head(selfDescribed bool) (major byte, arg uint64, indef
 		if major != 6 { // tags (the self-described one) carry nothing here
 			return major, arg, indefinite, nil
 		}
-		if indefinite || (selfDescribed && arg != cborwire.TagSelfDescribed) {
+		if selfDescribed && arg != cborwire.TagSelfDescribed {
 			return 0, 0, false, fmt.Errorf("invalid CBOR list: tag %d at byte %d: %w", arg, c.offset()-int64(size), codec.ErrMalformed)
 		}
 	}

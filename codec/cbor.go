@@ -241,20 +241,13 @@ func (c *CBORStream) next() (string, []byte, error) {
 func CBORLeastLength(b []byte) uint64 {
 	var least uint64
 	for p := 0; p < len(b); {
-		major, info := b[p]>>5, b[p]&0x1f
-		end, arg := p+1, uint64(info)
-		if info >= 24 && info <= 27 {
-			n := 1 << (info - 24)
-			if end+n > len(b) {
-				return max(least, uint64(end+n))
-			}
-			arg = 0
-			for _, c := range b[end : end+n] {
-				arg = arg<<8 | uint64(c)
-			}
-			end += n
+		h, size, complete := cborwire.ReadHead(b[p:])
+		end := p + size
+		if !complete {
+			return max(least, uint64(end))
 		}
-		if info > 27 || major < 2 || major > 5 { // no declared content
+		major, arg := h.Major, h.Arg
+		if h.Info > 27 || major < 2 || major > 5 { // no declared content
 			p = end
 			continue
 		}

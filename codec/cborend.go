@@ -62,32 +62,20 @@ func (w *cborEndWalk) advance(b []byte) bool {
 			}
 			continue
 		}
-		major, info := head>>5, head&0x1f
-		end, arg := w.pos+1, uint64(info)
-		switch {
-		case info >= 24 && info <= 27:
-			n := 1 << (info - 24)
-			if end+n > len(b) {
-				return false
-			}
-			arg = 0
-			for _, c := range b[end : end+n] {
-				arg = arg<<8 | uint64(c)
-			}
-			end += n
-		case info == 31:
-			if major != 2 && major != 3 && major != 4 && major != 5 {
-				return true // reserved
-			}
-		case info > 27:
-			return true // reserved
+		h, size, complete := cborwire.ReadHead(b[w.pos:])
+		if !complete {
+			return false
 		}
+		if h.Reserved() {
+			return true // ItemEnd says so
+		}
+		major, arg, end := h.Major, h.Arg, w.pos+size
 		if major == 6 { // a tag: the item it tags follows
 			w.pos = end
 			continue
 		}
 		if major == 2 || major == 3 {
-			if info != 31 {
+			if !h.Indefinite() {
 				if arg > uint64(len(b)-end) {
 					w.least = max(w.least, satAdd(uint64(end), arg))
 					return false
@@ -100,7 +88,7 @@ func (w *cborEndWalk) advance(b []byte) bool {
 		}
 		w.pos = end
 		switch {
-		case info == 31: // indefinite string, array or map: up to a break
+		case h.Indefinite(): // indefinite string, array or map: up to a break
 			w.owed = append(w.owed, cborOwed{indefinite: true})
 		case major == 4 || major == 5:
 			if major == 5 {
