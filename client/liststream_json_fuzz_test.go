@@ -1,16 +1,10 @@
 package client
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"strings"
 	"testing"
-	"testing/iotest"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
 )
@@ -32,19 +26,7 @@ func FuzzJSONListStream(f *testing.F) {
 	res := Dynamic(c, widgets)
 	req := &request{method: "GET", path: "/apis/example.com/v1/widgets"}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		read := func(r io.Reader) ([]*unstructured.Unstructured, metav1.ListMeta, error) {
-			var got []*unstructured.Unstructured
-			meta, err := res.streamJSONList(req, r, ListOptions{}, func(u *unstructured.Unstructured) error {
-				got = append(got, u)
-				return nil
-			})
-			return got, meta, err
-		}
-		items, meta, err := read(bytes.NewReader(b))
-		items1, meta1, err1 := read(iotest.OneByteReader(bytes.NewReader(b)))
-		if (err == nil) != (err1 == nil) || !cmp.Equal(items, items1) || !cmp.Equal(meta, meta1) {
-			t.Fatalf("one-byte reads differ: %v / %v, %d / %d items", err, err1, len(items), len(items1))
-		}
+		items, meta, err := readStreamBothWays(t, res.streamJSONList, req, b)
 		list := jsonList[*unstructured.Unstructured]{newObj: res.newObj}
 		lerr := codec.DecodeJSON(b, &list)
 		if lerr == nil && list.Kind == "Status" {
@@ -59,12 +41,7 @@ func FuzzJSONListStream(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if diff := cmp.Diff(list.Items, items, cmpopts.EquateEmpty()); diff != "" {
-			t.Fatalf("items (-List +stream):\n%s", diff)
-		}
-		if diff := cmp.Diff(list.ListMeta, meta); diff != "" {
-			t.Fatalf("list metadata (-List +stream):\n%s", diff)
-		}
+		sameAsList(t, list, items, meta)
 	})
 }
 
