@@ -8,6 +8,7 @@ import (
 	"github.com/kubewire/kubewire/api/cborwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/internal/cborwalk"
 )
 
 // streamCBORList reads a CBOR list answer from body (kube-apiserver's
@@ -79,10 +80,10 @@ func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOpti
 // through a jsonStream's buffer and bounds.
 type cborListStream struct {
 	s jsonStream
-	// scanned is how many buffered bytes the last item() found too few:
-	// it scans again once twice as many are there, so that a large item
-	// arriving in small reads is scanned a few times, not once per read.
-	scanned int
+	// walk finds where the item at s.pos ends, going on from one read
+	// to the next: an item arriving in small reads costs one walk over
+	// its bytes, and is handed over as soon as its last byte is there.
+	walk cborwalk.Walk
 }
 
 // need makes at least n bytes available at s.pos.
@@ -98,15 +99,24 @@ func (c *cborListStream) need(n int) error {
 // item consumes the next whole item and returns its bytes, valid until
 // the next call.
 func (c *cborListStream) item() ([]byte, error) {
-	c.scanned = 0
+	if b, err := c.scan(); b != nil || err != nil {
+		return b, err // most items are buffered whole already
+	}
+	c.walk.Reset()
 	for {
-		if have := len(c.s.buf) - c.s.pos; have > 0 && have >= 2*c.scanned {
-			if b, err := c.scan(); b != nil || err != nil {
-				return b, err
+		if len(c.s.buf) > c.s.pos {
+			if c.walk.Advance(c.s.buf[c.s.pos:]) {
+				if b, err := c.scan(); b != nil || err != nil {
+					return b, err
+				}
+			}
+			if c.s.limit >= 0 && c.walk.Least() > uint64(c.s.limit-c.offset()) {
+				// Declared past the body's limit: refused now, not waited for.
+				return nil, errTooLarge(c.s.limit)
 			}
 		}
 		if _, err := c.s.more(c.s.pos); err != nil {
-			if have := len(c.s.buf) - c.s.pos; have > c.scanned { // the last bytes may end the item
+			if len(c.s.buf) > c.s.pos { // the last bytes read may end the item
 				if b, serr := c.scan(); b != nil || serr != nil {
 					return b, serr
 				}
@@ -116,16 +126,11 @@ func (c *cborListStream) item() ([]byte, error) {
 	}
 }
 
-// scan consumes the item at s.pos if all of it is buffered, and returns
-// nil, nil when more is needed.
+// scan consumes the item at s.pos if all of it is buffered, checked to
+// be well formed, and returns nil, nil when more is needed.
 func (c *cborListStream) scan() ([]byte, error) {
 	n, err := cborwire.ItemEnd(c.s.buf[c.s.pos:])
 	if err != nil || n == 0 {
-		c.scanned = len(c.s.buf) - c.s.pos
-		if least := codec.CBORLeastLength(c.s.buf[c.s.pos:]); err == nil && c.s.limit >= 0 && least > uint64(c.s.limit-c.offset()) {
-			// Declared past the body's limit: refused now, not waited for.
-			return nil, errTooLarge(c.s.limit)
-		}
 		return nil, err
 	}
 	b := c.s.buf[c.s.pos : c.s.pos+n]

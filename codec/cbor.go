@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/wire"
+	"github.com/kubewire/kubewire/internal/cborwalk"
 )
 
 // CBOR (KEP-4222): kube-apiserver serves custom resources as CBOR when
@@ -125,12 +125,12 @@ type CBORStream struct {
 	r      io.Reader
 	max    int
 	buf    []byte
-	pos    int         // start of unread data in buf
-	end    int         // end of data in buf
-	offset int64       // stream offset of buf[0]
-	eof    bool        // r returned io.EOF: what is buffered is all there is
-	err    error       // sticky
-	walk   cborEndWalk // over the event at pos, from one read to the next
+	pos    int           // start of unread data in buf
+	end    int           // end of data in buf
+	offset int64         // stream offset of buf[0]
+	eof    bool          // r returned io.EOF: what is buffered is all there is
+	err    error         // sticky
+	walk   cborwalk.Walk // over the event at pos, from one read to the next
 }
 
 // NewCBORStream returns a CBORStream reading from r. StreamOptions.MaxSize
@@ -170,7 +170,7 @@ func (c *CBORStream) next() (string, []byte, error) {
 		if have := c.end - c.pos; have > 0 {
 			// The walk goes on from the last read: the full check runs
 			// once the event's end is there (or the walk cannot tell).
-			if c.walk.advance(c.buf[c.pos:c.end]) || c.eof || have > c.max {
+			if c.walk.Advance(c.buf[c.pos:c.end]) || c.eof || have > c.max {
 				n, err := cborwire.ItemEnd(c.buf[c.pos:c.end])
 				if err != nil {
 					return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), err, "malformed event")
@@ -179,7 +179,7 @@ func (c *CBORStream) next() (string, []byte, error) {
 					if n > c.max {
 						return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event of %d bytes, over the limit of %d bytes", n, c.max)
 					}
-					c.walk.reset()
+					c.walk.Reset()
 					ev := c.buf[c.pos : c.pos+n]
 					at := c.offset + int64(c.pos)
 					c.pos += n
@@ -189,8 +189,8 @@ func (c *CBORStream) next() (string, []byte, error) {
 			if have > c.max {
 				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event longer than the limit of %d bytes", c.max)
 			}
-			if c.walk.least > uint64(c.max) {
-				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event declaring at least %d bytes, over the limit of %d bytes", c.walk.least, c.max)
+			if c.walk.Least() > uint64(c.max) {
+				return "", nil, malformed("cbor watch event", c.offset+int64(c.pos), ErrTooLarge, "event declaring at least %d bytes, over the limit of %d bytes", c.walk.Least(), c.max)
 			}
 		}
 		if c.eof {
@@ -230,45 +230,6 @@ func (c *CBORStream) next() (string, []byte, error) {
 			empty = 0
 		}
 	}
-}
-
-// CBORLeastLength is a lower bound on the length of the CBOR item that
-// starts b and does not end within it, from the lengths its heads
-// declare: a string holds its bytes, an array one byte per element and a
-// map two per entry. A stream reader refuses an item declaring more than
-// its limit as soon as the heads arrive, instead of waiting while the
-// server sends (or withholds) the rest.
-func CBORLeastLength(b []byte) uint64 {
-	var least uint64
-	for p := 0; p < len(b); {
-		h, size, complete := cborwire.ReadHead(b[p:])
-		end := p + size
-		if !complete {
-			return max(least, uint64(end))
-		}
-		major, arg := h.Major, h.Arg
-		if h.Info > 27 || major < 2 || major > 5 { // no declared content
-			p = end
-			continue
-		}
-		content := arg
-		if major == 5 {
-			content = min(arg, math.MaxUint64/2) * 2
-		}
-		if content > math.MaxUint64-uint64(end) {
-			return math.MaxUint64
-		}
-		least = max(least, uint64(end)+content)
-		if major == 4 || major == 5 {
-			p = end // the elements follow, each with its own head
-			continue
-		}
-		if content >= uint64(len(b)-end) {
-			return least
-		}
-		p = end + int(content) // a string's bytes hold no heads
-	}
-	return least
 }
 
 // splitCBOREvent finds the type and the object of an event (a well

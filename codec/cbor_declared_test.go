@@ -43,8 +43,9 @@ func TestCBORStreamRefusesDeclaredLengthAtOnce(t *testing.T) {
 		t.Errorf("an event declaring 4080 bytes of 4096: %v, want the stream to read on", err)
 	}
 	// Indefinite lengths declare nothing; the one-byte chunk in them does.
-	if got := CBORLeastLength([]byte{0x9f, 0x5f, 0x41}); got != 4 {
-		t.Errorf("least length %d, want 4", got)
+	s = NewCBORStream(&headThenFail{head: []byte{0x9f, 0x5f, 0x41}}, StreamOptions{MaxSize: 3})
+	if _, _, err := s.Next(); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("an event whose indefinite string holds a chunk of 1 byte after 3: %v, want ErrTooLarge under a 3-byte limit", err)
 	}
 	if _, _, err := NewCBORStream(&headThenFail{}, StreamOptions{}).Next(); errors.Is(err, io.EOF) {
 		t.Errorf("a failed read is not the end of the stream: %v", err)

@@ -1,4 +1,7 @@
-package codec
+// Package cborwalk finds where a CBOR item arriving in parts ends,
+// going on from where the last look stopped, for the stream readers of
+// watch events and list items.
+package cborwalk
 
 import (
 	"math"
@@ -6,17 +9,24 @@ import (
 	"github.com/kubewire/kubewire/api/cborwire"
 )
 
-// cborEndWalk looks for the end of a CBOR item arriving in parts, going
+// Walk looks for the end of a CBOR item arriving in parts, going
 // on from where the last look stopped, so that an item trickled a byte
 // per read costs a walk over its bytes once, not once per read. It
 // checks nothing: once it finds the end, or anything it does not follow
 // (a reserved value, a misplaced break, nesting past the decoder's
 // bound), the caller runs cborwire.ItemEnd, which checks everything.
-type cborEndWalk struct {
+type Walk struct {
 	pos   int        // where the walk stopped, at a head
 	owed  []cborOwed // the open containers, innermost last
 	least uint64     // the item's length is at least this
 }
+
+// Least is a lower bound on the item's length from the lengths its heads
+// walked so far declare: a string holds its bytes, an array one byte per
+// element and a map two per entry. A stream reader refuses an item
+// declaring more than its limit as soon as the heads arrive, instead of
+// waiting while the server sends (or withholds) the rest.
+func (w *Walk) Least() uint64 { return w.least }
 
 // cborOwed is what an open container still holds: a count of items, or
 // items up to a break.
@@ -25,14 +35,15 @@ type cborOwed struct {
 	indefinite bool
 }
 
-func (w *cborEndWalk) reset() {
+// Reset readies w for the next item.
+func (w *Walk) Reset() {
 	w.pos, w.owed, w.least = 0, w.owed[:0], 0
 }
 
-// advance walks b, the item's bytes so far (the same start as on the
+// Advance walks b, the item's bytes so far (the same start as on the
 // last call, more bytes after), and reports whether the caller should
 // run ItemEnd now.
-func (w *cborEndWalk) advance(b []byte) bool {
+func (w *Walk) Advance(b []byte) bool {
 	if len(w.owed) == 0 {
 		if w.pos > 0 {
 			return true // found already
