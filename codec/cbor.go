@@ -239,9 +239,14 @@ func splitCBOREvent(ev []byte, at int64) (string, []byte, error) {
 	n, ok := d.OpenMap("watch event")
 	var typ, kind string
 	var object []byte
+	sawType := false
 	for i := 0; ok && d.NextKey(i, n); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if sawType { // CBOR decoders of the API (client-go's too) refuse duplicate keys
+				return "", nil, malformed("cbor watch event", at, nil, "event with two types")
+			}
+			sawType = true
 			b, isString := d.StringBytes("string")
 			if !isString {
 				return "", nil, malformed("cbor watch event", at, nil, "event type is not a string")

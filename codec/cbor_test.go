@@ -93,6 +93,8 @@ func TestCBORWatchBadStreams(t *testing.T) {
 		"not a map":       {in: []byte{0x01}, is: []error{ErrMalformed}},
 		"over the limit":  {in: body, max: 200, is: []error{ErrMalformed, ErrTooLarge}},
 		"endless map":     {r: endless, max: 1 << 10, is: []error{ErrMalformed, ErrTooLarge}},
+		// {"type":"ADDED","type":"DELETED","object":{}}: duplicate keys are refused, as client-go's CBOR decoder does.
+		"two types": {in: []byte{0xa3, 0x64, 't', 'y', 'p', 'e', 0x65, 'A', 'D', 'D', 'E', 'D', 0x64, 't', 'y', 'p', 'e', 0x67, 'D', 'E', 'L', 'E', 'T', 'E', 'D', 0x66, 'o', 'b', 'j', 'e', 'c', 't', 0xa0}, is: []error{ErrMalformed}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := tc.r
