@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -56,15 +56,20 @@ type histogram struct {
 	resetScheduled bool
 }
 
-// histogramShard is one shard's counts, guarded by its mu.
+// histogramShard is one shard's counts, padded to whole cache lines.
 type histogramShard struct {
+	shardCounts
+	_ [cacheLine - unsafe.Sizeof(shardCounts{})%cacheLine]byte
+}
+
+// shardCounts are a shard's counts, guarded by its mu.
+type shardCounts struct {
 	mu      sync.Mutex
 	count   uint64
 	sum     float64
-	zero    uint64               // native zero bucket
-	classic []uint64             // per classic bucket, not cumulative
-	native  [2]map[int]uint64    // native buckets: negative, positive
-	_       [cacheLine - 72]byte // the fields above take 72 bytes
+	zero    uint64          // native zero bucket
+	classic []uint64        // per classic bucket, not cumulative
+	native  [2]nativeCounts // native buckets: negative, positive
 }
 
 // Native bucket signs, indexes of populated and native.
@@ -103,7 +108,6 @@ func newHistogram(desc *prometheus.Desc, opts histogramOpts, labelValues ...stri
 	for i := range h.shards {
 		s := &h.shards[i]
 		s.classic = make([]uint64, len(bounds))
-		s.native = [2]map[int]uint64{{}, {}}
 	}
 	return h
 }
@@ -146,9 +150,12 @@ func (h *histogram) nativeKey(v float64, schema int32) (sign, key int, ok bool) 
 	}
 	frac, exp := math.Frexp(math.Abs(v))
 	if schema > 0 {
-		per := 1 << schema
-		step := 1 << (3 - schema)
-		i := sort.Search(per, func(i int) bool { return schema3Bounds[i*step] >= frac })
+		// The first bound not below frac; a scan of at most 8.
+		per, step := 1<<schema, 1<<(3-schema)
+		i := 0
+		for i < per && schema3Bounds[i*step] < frac {
+			i++
+		}
 		key = i + (exp-1)*per
 	} else {
 		key = exp
@@ -186,9 +193,7 @@ func (h *histogram) Observe(v float64) {
 		sign, key, ok := h.nativeKey(v, h.schema)
 		if !ok {
 			s.zero++
-		} else if c, found := s.native[sign][key]; found {
-			s.native[sign][key] = c + 1
-		} else {
+		} else if !s.native[sign].incSeen(key) {
 			s.mu.Unlock()
 			h.observeNewBucket(v, bucket)
 			return
@@ -204,7 +209,7 @@ func (h *histogram) Observe(v float64) {
 }
 
 // record counts v in its classic bucket, the sum and the count.
-func (s *histogramShard) record(v float64, bucket int) {
+func (s *shardCounts) record(v float64, bucket int) {
 	if bucket < len(s.classic) {
 		s.classic[bucket]++
 	}
@@ -227,7 +232,7 @@ func (h *histogram) observeNewBucket(v float64, bucket int) {
 // observeLocked records v (not NaN) in s, both locked with mu.
 func (h *histogram) observeLocked(s *histogramShard, v float64, bucket int) {
 	if sign, key, ok := h.nativeKey(v, h.schema); ok {
-		s.native[sign][key]++
+		s.native[sign].add(key, 1)
 		if _, found := h.populated[sign][key]; !found {
 			h.populated[sign][key] = struct{}{}
 			h.limited.Store(h.overLimitLocked())
@@ -273,18 +278,8 @@ func (h *histogram) limitLocked(v float64, bucket int) {
 		h.populated[sign] = map[int]struct{}{}
 		for i := range h.shards {
 			s := &h.shards[i]
-			wider := make(map[int]uint64, len(s.native[sign]))
-			for key, c := range s.native[sign] {
-				// Bucket key of the finer schema lies in wider
-				// bucket ceil(key/2).
-				if key > 0 {
-					key++
-				}
-				key /= 2
-				wider[key] += c
-				h.populated[sign][key] = struct{}{}
-			}
-			s.native[sign] = wider
+			s.native[sign] = s.native[sign].widen()
+			s.native[sign].each(func(key int, _ uint64) { h.populated[sign][key] = struct{}{} })
 		}
 	}
 	h.limited.Store(h.overLimitLocked())
@@ -306,7 +301,7 @@ func (h *histogram) resetLocked() {
 		s := &h.shards[i]
 		s.count, s.sum, s.zero = 0, 0, 0
 		clear(s.classic)
-		s.native = [2]map[int]uint64{{}, {}}
+		s.native = [2]nativeCounts{}
 	}
 	h.schema = h.initialSchema
 	h.populated = [2]map[int]struct{}{{}, {}}
@@ -351,9 +346,7 @@ func (h *histogram) Write(out *dto.Metric) error {
 			classic[j] += c
 		}
 		for sign := range native {
-			for key, c := range s.native[sign] {
-				native[sign][key] += int64(c)
-			}
+			s.native[sign].each(func(key int, c uint64) { native[sign][key] += int64(c) })
 		}
 		s.mu.Unlock()
 	}

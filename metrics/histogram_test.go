@@ -154,9 +154,9 @@ func TestHistogramMatchesClientGolang(t *testing.T) {
 					time.Sleep(2 * time.Minute)
 					synctest.Wait()
 					tw.same(t, "after the scheduled reset")
-				if n := tw.count(t); overflowed && n != 0 {
-					t.Fatalf("count %d after the scheduled reset", n)
-				}
+					if n := tw.count(t); overflowed && n != 0 {
+						t.Fatalf("count %d after the scheduled reset", n)
+					}
 					spread(200, 3)
 					tw.same(t, "after the reset, narrow")
 					// An hour later an observation past the limit resets
@@ -276,4 +276,12 @@ func TestCounterMatchesClientGolang(t *testing.T) {
 			t.Fatalf("count %v, want 16000", g.GetCounter().GetValue())
 		}
 	})
+}
+
+func testCounterDesc() *prometheus.Desc {
+	return prometheus.NewDesc("c", "c", []string{"name"}, nil)
+}
+
+func testClientCounter() prometheus.Counter {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: "c", Help: "c"}, []string{"name"}).WithLabelValues("q")
 }

@@ -11,11 +11,12 @@ import (
 const cacheLine = 128
 
 // shardCount is how many shards a sharded metric has: a few per core,
-// so that the goroutines running at once seldom pick the same one.
+// so that the goroutines running at once seldom pick the same one, and
+// at most 32 (a histogram shard takes about 1.4 KiB once used).
 func shardCount() int {
 	n := 4 * runtime.GOMAXPROCS(0)
 	count := 1
-	for count < n && count < 64 {
+	for count < n && count < 32 {
 		count *= 2
 	}
 	return count
