@@ -133,6 +133,28 @@ var schema3Bounds = [8]float64{
 	0.7071067811865475, 0.7711054127039704, 0.8408964152537144, 0.9170040432046711,
 }
 
+// octaveBucket[s-1][t] is the bucket, in schema s, of the fraction
+// 0.5 + t/512 (the start of the t-th 256th of an octave, t the top 8
+// bits of a fraction's mantissa): the bucket of a fraction in that
+// 256th, or the one before it (the bounds are more than 1/512 apart).
+// Read only.
+var octaveBucket = buildOctaveBuckets()
+
+func buildOctaveBuckets() (table [3][256]uint8) {
+	for s := 1; s <= 3; s++ {
+		per, step := 1<<s, 1<<(3-s)
+		for t := range 256 {
+			frac := 0.5 + float64(t)/512
+			i := 0
+			for i < per && schema3Bounds[i*step] < frac {
+				i++
+			}
+			table[s-1][t] = uint8(i)
+		}
+	}
+	return table
+}
+
 // nativeKey returns the native bucket of v (not NaN) in schema: its
 // sign (negative or positive), or ok false for the zero bucket.
 func (h *histogram) nativeKey(v float64, schema int32) (sign, key int, ok bool) {
@@ -150,9 +172,10 @@ func (h *histogram) nativeKey(v float64, schema int32) (sign, key int, ok bool) 
 	}
 	frac, exp := math.Frexp(math.Abs(v))
 	if schema > 0 {
-		// The first bound not below frac; a scan of at most 8.
+		// The first bound not below frac: from the bucket of the
+		// start of frac's 1/256th of the octave, one more at most.
 		per, step := 1<<schema, 1<<(3-schema)
-		i := 0
+		i := int(octaveBucket[schema-1][math.Float64bits(frac)>>44&0xff])
 		for i < per && schema3Bounds[i*step] < frac {
 			i++
 		}
