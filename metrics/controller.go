@@ -98,73 +98,75 @@ func (c *controllerMetrics) WaitedForWrites(string, time.Duration, bool) {}
 // the series are labelled with the controller's name).
 func (m *Metrics) Controllers() controller.Metrics { return m.controller }
 
-// queueMetrics are controller-runtime's work queue series.
+// queueMetrics are controller-runtime's work queue series. The adds
+// and retries counters and the two histograms are this package's
+// sharded ones (counter, histogram): the queue's workers call them
+// from every goroutine at once, where client_golang's own keep every
+// observation on a few shared cache lines (see doc.go, "Histograms").
 type queueMetrics struct {
-	depth         *prometheus.GaugeVec
-	adds, retries *prometheus.CounterVec
-	latency, work *prometheus.HistogramVec
+	depth                        *prometheus.GaugeVec
+	adds, retries, latency, work *prometheus.Desc
+	histogram                    histogramOpts
 
 	mu     sync.Mutex
-	depths []queueDepth // queues whose depth is read when scraped
-}
-
-// queueDepth is a queue's depth gauge and the function reading its depth.
-type queueDepth struct {
-	gauge prometheus.Gauge
-	read  func() int
+	queues map[string]*queueOf // by name, as a Vec has its children
+	names  []string            // the keys of queues, in the order made
 }
 
 func newQueueMetrics() *queueMetrics {
 	labels := []string{"name", "controller"}
-	histogram := func(name, help string) *prometheus.HistogramVec {
-		return prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Subsystem: "workqueue", Name: name, Help: help,
-			Buckets:                         prometheus.ExponentialBuckets(10e-9, 10, 12),
-			NativeHistogramBucketFactor:     1.1,
-			NativeHistogramMaxBucketNumber:  100,
-			NativeHistogramMinResetDuration: time.Hour,
-		}, labels)
+	desc := func(name, help string) *prometheus.Desc {
+		return prometheus.NewDesc(prometheus.BuildFQName("", "workqueue", name), help, labels, nil)
 	}
 	return &queueMetrics{
 		depth: prometheus.NewGaugeVec(prometheus.GaugeOpts{Subsystem: "workqueue", Name: "depth",
 			Help: "Current depth of workqueue by workqueue and priority"}, []string{"name", "controller", "priority"}),
-		adds: prometheus.NewCounterVec(prometheus.CounterOpts{Subsystem: "workqueue", Name: "adds_total",
-			Help: "Total number of adds handled by workqueue"}, labels),
-		retries: prometheus.NewCounterVec(prometheus.CounterOpts{Subsystem: "workqueue", Name: "retries_total",
-			Help: "Total number of items added to the workqueue with a non-zero delay (rate-limited requeues, explicit RequeueAfter or AddAfter calls)"}, labels),
-		latency: histogram("queue_duration_seconds", "How long in seconds an item stays in workqueue before being requested"),
-		work:    histogram("work_duration_seconds", "How long in seconds processing an item from workqueue takes."),
+		adds:    desc("adds_total", "Total number of adds handled by workqueue"),
+		retries: desc("retries_total", "Total number of items added to the workqueue with a non-zero delay (rate-limited requeues, explicit RequeueAfter or AddAfter calls)"),
+		latency: desc("queue_duration_seconds", "How long in seconds an item stays in workqueue before being requested"),
+		work:    desc("work_duration_seconds", "How long in seconds processing an item from workqueue takes."),
+		histogram: histogramOpts{
+			buckets:          prometheus.ExponentialBuckets(10e-9, 10, 12),
+			bucketFactor:     1.1,
+			maxBuckets:       100,
+			minResetDuration: time.Hour,
+		},
+		queues: map[string]*queueOf{},
 	}
 }
 
 func (q *queueMetrics) Describe(ch chan<- *prometheus.Desc) {
 	q.depth.Describe(ch)
-	q.adds.Describe(ch)
-	q.retries.Describe(ch)
-	q.latency.Describe(ch)
-	q.work.Describe(ch)
+	for _, d := range []*prometheus.Desc{q.adds, q.retries, q.latency, q.work} {
+		ch <- d
+	}
 }
 
 func (q *queueMetrics) Collect(ch chan<- prometheus.Metric) {
 	q.mu.Lock()
-	for _, d := range q.depths {
-		d.gauge.Set(float64(d.read()))
+	defer q.mu.Unlock()
+	for _, name := range q.names {
+		if read := q.queues[name].readDepth; read != nil {
+			q.queues[name].depth.Set(float64(read()))
+		}
 	}
 	q.depth.Collect(ch)
-	q.mu.Unlock()
-	q.adds.Collect(ch)
-	q.retries.Collect(ch)
-	q.latency.Collect(ch)
-	q.work.Collect(ch)
+	for _, name := range q.names {
+		of := q.queues[name]
+		ch <- of.adds
+		ch <- of.retries
+		ch <- of.latency
+		ch <- of.work
+	}
 }
 
-// queueOf is one queue's workqueue.Metrics: the children of its labels,
-// looked up once.
+// queueOf is one queue's workqueue.Metrics: the series of its labels.
 type queueOf struct {
 	m             *queueMetrics
 	depth         prometheus.Gauge
-	adds, retries prometheus.Counter
-	latency, work prometheus.Observer
+	adds, retries *counter
+	latency, work *histogram
+	readDepth     func() int // the queue's depth, read when scraped; guarded by m.mu
 }
 
 func (q *queueOf) Add()                         { q.adds.Inc() }
@@ -177,32 +179,43 @@ func (q *queueOf) Retry()                       { q.retries.Inc() }
 // from depth when scraped, so Adds and Gets do not publish it.
 func (q *queueOf) ReadDepthFrom(depth func() int) {
 	q.m.mu.Lock()
-	q.m.depths = append(q.m.depths, queueDepth{q.depth, depth})
+	q.readDepth = depth
 	q.m.mu.Unlock()
 }
 
-// ConcurrentSafe: Prometheus collectors are safe for concurrent use, so
-// the queue may call them without its lock (workqueue.ConcurrentMetrics).
+// ConcurrentSafe: the series are safe for concurrent use, so the queue
+// may call them without its lock (workqueue.ConcurrentMetrics).
 func (q *queueOf) ConcurrentSafe() {}
 
 // Queue returns the workqueue.Metrics of the queue of the controller
 // name, for controller.Options.Queue.Metrics (the name and controller
 // labels are both name, as controller-runtime has them). A Queue made
 // with it has its depth read when scraped (workqueue.DepthReader); m
-// keeps that queue's depth counter (a few hundred bytes, not its keys)
-// for as long as m lives. The unfinished
+// keeps that queue's depth counter and its series (about 12 KiB per
+// core, at most 100 KiB: the shards of its histograms, see doc.go) for
+// as long as m lives. The unfinished
 // work and longest running processor gauges are read from the
-// controller when scraped: see AddController.
+// controller when scraped: see AddController. Queue called again with
+// a name returns the same series, whose depth is read from the last
+// queue made with it.
 func (m *Metrics) Queue(name string) workqueue.Metrics {
 	q := m.queue
-	return &queueOf{
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if of, ok := q.queues[name]; ok {
+		return of
+	}
+	of := &queueOf{
 		m:       q,
 		depth:   q.depth.WithLabelValues(name, name, ""),
-		adds:    q.adds.WithLabelValues(name, name),
-		retries: q.retries.WithLabelValues(name, name),
-		latency: q.latency.WithLabelValues(name, name),
-		work:    q.work.WithLabelValues(name, name),
+		adds:    newCounter(q.adds, name, name),
+		retries: newCounter(q.retries, name, name),
+		latency: newHistogram(q.latency, q.histogram, name, name),
+		work:    newHistogram(q.work, q.histogram, name, name),
 	}
+	q.queues[name] = of
+	q.names = append(q.names, name)
+	return of
 }
 
 // StatsReader is what AddController reads when scraped: a

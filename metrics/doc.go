@@ -65,6 +65,32 @@
 // ("widgets.operator.kubewire.dev", "configmaps") and the informer's
 // scope ("" for all namespaces, no selector).
 //
+// # Histograms
+//
+// A work queue's workers record an add, a queue latency and a work
+// duration for every item, from as many goroutines as there are
+// workers. client_golang's histogram keeps each observation on a few
+// shared atomics (a count that picks the hot half, the sum, the
+// bucket) and a sync.Map for the native buckets, so that on two cores
+// the observations of 64 workers cost more than the queue itself. The
+// work queue series are therefore this package's own: counters and
+// histograms sharded over a few cache lines per core (a goroutine picks
+// its shard from its stack's address, and another one when that shard
+// is busy), each shard a mutex that is seldom contended, plain counts,
+// the native buckets of a window of keys in an array. The shards are
+// summed when scraped, each read whole under its lock, so a scrape
+// never shows a count that disagrees with the buckets.
+//
+// They expose exactly what client_golang's counter and histogram with
+// the same options expose for the same observations (classic buckets,
+// native schema and zero bucket, spans and deltas, the schema halved
+// when more than 100 native buckets are populated, the reset an hour
+// after the last one, created timestamps): the tests feed both the
+// same observations and compare the scraped protobufs. One difference
+// remains: the sum is the shards' partial sums added, which can differ
+// in its last bits from one running sum (client_golang's own sum
+// depends likewise on the order concurrent observations land in).
+//
 // # Concurrency
 //
 // A Metrics is safe for concurrent use. It holds no global state: each
