@@ -94,7 +94,7 @@ func (q *Queue[K]) wantLocked(rec int32, prio int32) {
 			r.state |= again
 			r.prio = prio
 			if q.timed {
-				q.metrics.Add()
+				q.addedLocked()
 			}
 		} else {
 			r.prio = max(r.prio, prio)
@@ -102,7 +102,7 @@ func (q *Queue[K]) wantLocked(rec int32, prio int32) {
 	default:
 		r.prio = prio
 		if q.timed {
-			q.metrics.Add()
+			q.addedLocked()
 		}
 		q.enqueueLocked(rec)
 	}

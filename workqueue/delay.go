@@ -39,7 +39,7 @@ type delayHeap []delayedKey
 // addAfterLocked adds key at priority prio once d has passed.
 func (q *Queue[K]) addAfterLocked(key K, d time.Duration, prio int32) {
 	if q.timed {
-		q.metrics.Retry()
+		q.retriedLocked()
 	}
 	if d <= 0 {
 		q.addLocked(key, prio)

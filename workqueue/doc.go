@@ -103,7 +103,8 @@
 // Get taking an offered key records its queue latency and start time itself, a Done
 // left to the holder carries its own time, and the depth is counted
 // apart from the lock (a DepthReader reads it when scraped rather than
-// being told each change), so every figure is what it would be had each
+// being told each change); what a call observed under the lock it tells
+// once it has released it, so that no worker waits for a histogram. So every figure is what it would be had each
 // call taken the lock (a Metrics that is not one keeps every Get on the
 // lock, so that it is called under the lock only). Forget, which a
 // controller calls after each success, takes the lock only for a key that

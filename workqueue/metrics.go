@@ -29,13 +29,15 @@ type Metrics interface {
 
 // ConcurrentMetrics is a Metrics whose methods are safe for concurrent
 // use, as Prometheus collectors are (package metrics' queues are). The
-// queue then calls it from the goroutines calling the queue, some with
-// its lock held and some without: a Get taking an offered key records
-// its queue latency without the lock, and the depth is published after
-// the lock is released. Depth calls are still made one at a time, and
-// the last one made after a change reports the depth after it. The work
-// duration of a Done that found the lock busy is measured to the Done
-// and told by the lock's holder before it lets the lock go.
+// queue then calls it from the goroutines calling the queue, without its
+// lock: what a call observed with the lock held is told right after the
+// lock is released (but for the rare call that observed more than a few
+// keys), a Get taking an offered key records its queue latency without
+// the lock, and the depth is published after the lock is released.
+// Depth calls are still made one at a time, and the last one made after
+// a change reports the depth after it. The work duration of a Done that
+// found the lock busy is measured to the Done and told by the lock's
+// holder once it lets the lock go.
 type ConcurrentMetrics interface {
 	Metrics
 	// ConcurrentSafe marks the implementation; it is never called.

@@ -74,7 +74,8 @@ type Queue[K comparable] struct {
 	lockedMetrics bool
 	doneSpare     []finished[K] // the other buffer of hand.dones, for reuse
 
-	tm *timedState // with metrics on only
+	tm       *timedState     // with metrics on only
+	deferred deferredMetrics // for unlock to tell (ConcurrentMetrics)
 
 	retrying atomic.Int32 // len(retries), for Forget to skip the lock when 0
 	marks    atomic.Pointer[retryMarks]
@@ -154,6 +155,7 @@ func (q *Queue[K]) unlock() {
 		w := q.wakeNext
 		q.wakeNext = nil
 		depthChanged := q.depthChanged
+		var told deferredMetrics
 		if depthChanged {
 			q.depthChanged = false
 			if q.lockedMetrics {
@@ -161,12 +163,18 @@ func (q *Queue[K]) unlock() {
 				depthChanged = false
 			}
 		}
+		if q.deferred.any {
+			told, q.deferred = q.deferred, deferredMetrics{}
+		}
 		q.mu.Unlock()
 		if w != nil {
 			w.wake <- struct{}{}
 		}
 		if depthChanged {
 			q.publishDepth()
+		}
+		if told.any {
+			told.tell(q.metrics)
 		}
 		if q.hand.pending.Load() == 0 || !q.mu.TryLock() {
 			return
@@ -293,14 +301,18 @@ func (q *Queue[K]) doneLocked(key K, hash uint32, at int64) {
 			// the key was not handed to. It ends the key all the same.
 			started = at
 		}
-		q.metrics.WorkDuration(time.Duration(at - started))
+		q.workedLocked(time.Duration(at - started))
 	}
 	r.state &^= processing | offered
 	q.processing--
 	switch {
 	case r.state&again != 0:
 		r.state &^= again
-		q.enqueueLocked(rec)
+		if q.timed {
+			q.enqueueAtLocked(rec, at) // queued again by this Done, at its time: no second clock read
+		} else {
+			q.enqueueLocked(rec)
+		}
 	case r.state == 0:
 		q.t.remove(rec, pos)
 	}
@@ -320,9 +332,19 @@ func (q *Queue[K]) Len() int {
 // enqueueLocked queues record rec (neither queued nor processing) at the
 // back of its level and wakes a parked Get.
 func (q *Queue[K]) enqueueLocked(rec int32) {
+	var now int64
+	if q.timed || q.aged {
+		now = q.now()
+	}
+	q.enqueueAtLocked(rec, now)
+}
+
+// enqueueAtLocked is enqueueLocked at time now on the queue's clock, read
+// by the caller (used when the queue stamps times only).
+func (q *Queue[K]) enqueueAtLocked(rec int32, now int64) {
 	r := &q.t.recs[rec]
 	if q.timed || q.aged {
-		r.queuedAt = q.now()
+		r.queuedAt = now
 	}
 	r.state |= queued
 	q.pushLocked(rec)
@@ -343,7 +365,7 @@ func (q *Queue[K]) startLocked(rec int32) K {
 	if q.timed {
 		now := q.now()
 		r.startedAt = now
-		q.metrics.QueueLatency(time.Duration(now - r.queuedAt))
+		q.waitedLocked(time.Duration(now - r.queuedAt))
 		q.tm.depth.Add(-1)
 		q.depthChanged = true
 	}

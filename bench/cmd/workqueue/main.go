@@ -28,7 +28,10 @@
 // held key absorbed a later burst's adds). cpu-ns/item is the process's
 // CPU time over the run per add, and its ratio client-go's over
 // kubewire's: on a machine shared with other work it moves less than
-// items/s. With -metrics both queues record Prometheus workqueue series
+// items/s. mutex-wait-ns/item (time goroutines spent blocked on locks)
+// and scheds/item (goroutines readied to run, as the runtime samples
+// them) come from runtime/metrics, see proxies.go: load-independent
+// proxies of contention and wakeups, with no target. With -metrics both queues record Prometheus workqueue series
 // (see metered.go). The SDKs alternate
 // run by run, and each figure is the median of the rounds.
 package main
@@ -81,11 +84,16 @@ type result struct {
 	gets    int // items handed out: fewer than adds, by the duplicates
 	mallocs uint64
 	cpu     time.Duration // the process's CPU time (user + system) over the run
+	proxies proxies       // mutex wait and goroutine schedulings over the run
 }
 
 func (r result) itemsPerSecond() float64 { return float64(r.adds) / r.seconds }
 func (r result) allocsPerItem() float64  { return float64(r.mallocs) / float64(r.adds) }
 func (r result) cpuPerItem() float64     { return float64(r.cpu.Nanoseconds()) / float64(r.adds) }
+func (r result) mutexWaitPerItem() float64 {
+	return float64(r.proxies.mutexWait.Nanoseconds()) / float64(r.adds)
+}
+func (r result) schedsPerItem() float64 { return float64(r.proxies.scheds) / float64(r.adds) }
 
 // row is the median figures of one SDK at one worker count.
 type row struct {
@@ -93,6 +101,10 @@ type row struct {
 	// cpuPerItem is CPU nanoseconds per add: on a machine shared with
 	// other work it moves less than items/s (no target: informational).
 	cpuPerItem float64
+	// mutexWaitPerItem is nanoseconds goroutines spent blocked on a lock
+	// per add, schedsPerItem goroutine schedulings (wakeups) per add
+	// (sampled by the runtime: relative; informational, see proxies.go).
+	mutexWaitPerItem, schedsPerItem float64
 }
 
 func main() {
@@ -216,6 +228,7 @@ func run(cfg config) (map[int][2]row, error) {
 			m := medians(runs[0])
 			fmt.Fprintf(tw, "%d\titems/s\t%.0f\t\t\t\t\t\n%d\tallocs/item\t%.4f\t\t\t\t\t\n%d\tgets/add\t%.3f\t\t\t\t\t\n",
 				w, m.itemsPerSecond, w, m.allocsPerItem, w, m.getsPerAdd)
+			printProxies(tw, w, m, nil)
 			continue
 		}
 		kw, cg := medians(runs[0]), medians(runs[1])
@@ -234,6 +247,20 @@ func printRows(tw io.Writer, w int, kw, cg row) {
 	fmt.Fprintf(tw, "%d\tallocs/item\t%.4f\t%.4f\t%.2f\t≤ %.1f\t%s\t\n", w, kw.allocsPerItem, cg.allocsPerItem, allocs, targetAllocations, verdict(allocs <= targetAllocations))
 	fmt.Fprintf(tw, "%d\tgets/add\t%.3f\t%.3f\t\t\t\t\n", w, kw.getsPerAdd, cg.getsPerAdd)
 	fmt.Fprintf(tw, "%d\tcpu-ns/item\t%.0f\t%.0f\t%.2f\t\t\t\n", w, kw.cpuPerItem, cg.cpuPerItem, cg.cpuPerItem/kw.cpuPerItem)
+	printProxies(tw, w, kw, &cg)
+}
+
+// printProxies prints the runtime/metrics proxies of kw and, if not
+// nil, of cg.
+func printProxies(tw io.Writer, w int, kw row, cg *row) {
+	if cg == nil {
+		fmt.Fprintf(tw, "%d\tcpu-ns/item\t%.0f\t\t\t\t\t\n", w, kw.cpuPerItem)
+		fmt.Fprintf(tw, "%d\tmutex-wait-ns/item\t%.1f\t\t\t\t\t\n", w, kw.mutexWaitPerItem)
+		fmt.Fprintf(tw, "%d\tscheds/item\t%.3f\t\t\t\t\t\n", w, kw.schedsPerItem)
+		return
+	}
+	fmt.Fprintf(tw, "%d\tmutex-wait-ns/item\t%.1f\t%.1f\t\t\t\t\n", w, kw.mutexWaitPerItem, cg.mutexWaitPerItem)
+	fmt.Fprintf(tw, "%d\tscheds/item\t%.3f\t%.3f\t\t\t\t\n", w, kw.schedsPerItem, cg.schedsPerItem)
 }
 
 // cpuTime is the process's CPU time so far, user and system.
@@ -259,14 +286,16 @@ func verdict(ok bool) string {
 }
 
 func medians(rs []result) row {
-	var tput, allocs, gets, cpu []float64
+	var tput, allocs, gets, cpu, wait, scheds []float64
 	for _, r := range rs {
 		tput = append(tput, r.itemsPerSecond())
 		allocs = append(allocs, r.allocsPerItem())
 		gets = append(gets, float64(r.gets)/float64(r.adds))
 		cpu = append(cpu, r.cpuPerItem())
+		wait = append(wait, r.mutexWaitPerItem())
+		scheds = append(scheds, r.schedsPerItem())
 	}
-	return row{median(tput), median(allocs), median(gets), median(cpu)}
+	return row{median(tput), median(allocs), median(gets), median(cpu), median(wait), median(scheds)}
 }
 
 func median(v []float64) float64 {
@@ -324,7 +353,7 @@ func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	cpu0 := cpuTime()
+	cpu0, proxies0 := cpuTime(), readProxies()
 	start := time.Now()
 	for w := range workers {
 		working.Go(func() {
@@ -392,12 +421,12 @@ func measure(s sdk, keys [2][]string, workers int, cfg config) (result, error) {
 	q.ShutDown()
 	working.Wait()
 	elapsed := time.Since(start)
-	cpu := cpuTime() - cpu0
+	cpu, proxies := cpuTime()-cpu0, readProxies().since(proxies0)
 	runtime.ReadMemStats(&after)
 	for i := range added {
 		if a, h := added[i].Load(), handed[i].Load(); a != h {
 			return result{}, fmt.Errorf("%s, %d workers: key %d added in burst %d, last handed out for burst %d", s.name, workers, i, a-1, h-1)
 		}
 	}
-	return result{seconds: elapsed.Seconds(), adds: bursts * 2 * per * cfg.producers, gets: int(sum(gets)), mallocs: after.Mallocs - before.Mallocs, cpu: cpu}, nil
+	return result{seconds: elapsed.Seconds(), adds: bursts * 2 * per * cfg.producers, gets: int(sum(gets)), mallocs: after.Mallocs - before.Mallocs, cpu: cpu, proxies: proxies}, nil
 }

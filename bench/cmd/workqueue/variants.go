@@ -211,6 +211,7 @@ func runWorkload(cfg config, wl workload) (map[int][2]row, error) {
 		if len(sdks) == 1 {
 			m := medians(runs[0])
 			fmt.Fprintf(tw, "%d\titems/s\t%.0f\t\t\t\t\t\n%d\tgets/add\t%.3f\t\t\t\t\t\n", w, m.itemsPerSecond, w, m.getsPerAdd)
+			printProxies(tw, w, m, nil)
 			continue
 		}
 		kw, cg := medians(runs[0]), medians(runs[1])
@@ -258,7 +259,7 @@ func measureWorkload(s sdk, wl workload, keys [2][]string, workers, producers in
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	cpu0 := cpuTime()
+	cpu0, proxies0 := cpuTime(), readProxies()
 	start := time.Now()
 	for w := range workers {
 		working.Go(func() {
@@ -377,7 +378,7 @@ func measureWorkload(s sdk, wl workload, keys [2][]string, workers, producers in
 	q.ShutDown()
 	working.Wait()
 	elapsed := time.Since(start)
-	cpu := cpuTime() - cpu0
+	cpu, proxies := cpuTime()-cpu0, readProxies().since(proxies0)
 	runtime.ReadMemStats(&after)
 	for i := range handed {
 		if a, h := added[i].Load(), handed[i].Load(); a != h {
@@ -385,5 +386,5 @@ func measureWorkload(s sdk, wl workload, keys [2][]string, workers, producers in
 		}
 	}
 	adds := int(produced.Load() + sum(workerAdds))
-	return result{seconds: elapsed.Seconds(), adds: adds, gets: int(sum(gets)), mallocs: after.Mallocs - before.Mallocs, cpu: cpu}, nil
+	return result{seconds: elapsed.Seconds(), adds: adds, gets: int(sum(gets)), mallocs: after.Mallocs - before.Mallocs, cpu: cpu, proxies: proxies}, nil
 }
