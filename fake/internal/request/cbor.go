@@ -11,8 +11,8 @@ import (
 )
 
 // The CBOR (KEP-4222) a kube-apiserver v1.36 with the
-// CBORServingAndStorage feature gate writes. Not yet served: the option
-// that turns it on is the next step.
+// CBORServingAndStorage feature gate writes, served when the fake's
+// CBOR option is on (see WithCBORGate).
 
 // CBOR major types and the self-described tag's head.
 const (
@@ -163,4 +163,30 @@ func halfValue(h uint16) float32 {
 		return -mag
 	}
 	return mag
+}
+
+// AppendCBOREvent appends a watch event of an application/cbor-seq
+// stream as kube-apiserver writes it: a self-described map of "type" and
+// "object" (in a random order), the object, given as JSON, self-described
+// again inside it.
+func AppendCBOREvent(b []byte, typ string, objectJSON []byte) ([]byte, error) {
+	b = cborHead(append(b, selfDescribed...), cborMap, 2)
+	typeFirst := rand.IntN(2) == 0
+	if typeFirst {
+		b = appendCBORBytesPair(b, "type", typ)
+	}
+	b = append(cborHead(b, cborBytes, uint64(len("object"))), "object"...)
+	b, err := AppendJSONAsCBOR(b, objectJSON)
+	if err != nil {
+		return nil, err
+	}
+	if !typeFirst {
+		b = appendCBORBytesPair(b, "type", typ)
+	}
+	return b, nil
+}
+
+func appendCBORBytesPair(b []byte, key, value string) []byte {
+	b = append(cborHead(b, cborBytes, uint64(len(key))), key...)
+	return append(cborHead(b, cborBytes, uint64(len(value))), value...)
 }
