@@ -167,6 +167,16 @@
 //   - Watches in JSON and protobuf framing, from any kept resource
 //     version, bookmarks, watch-lists with the initial-events-end
 //     bookmark, timeoutSeconds, 410 ERROR events for compacted versions.
+//   - CBOR (KEP-4222) with Options.CBOR, as kube-apiserver v1.36 serves
+//     it with its CBORServingAndStorage feature gate: application/cbor
+//     for objects, lists, PartialObjectMetadata, scale and Status
+//     errors of every resource (built-in and custom), watches as
+//     application/cbor-seq, CBOR and apply-patch+cbor request bodies;
+//     written as that server writes (self-described tag, byte-string
+//     keys and strings, keys in a random order, shortest exact floats).
+//     Tables stay JSON or YAML. Without it, like a server without the
+//     gate, "application/cbor, application/json" gets JSON and
+//     application/cbor alone 406 (415 for a CBOR body).
 //   - as=Table with kube-apiserver's columns (recorded from v1.36.3,
 //     wide ones included) and the cells of its printers for Pods,
 //     Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs,
