@@ -8,8 +8,8 @@
 // # What it implements
 //
 //   - Every built-in kind of kube-apiserver v1.36 that can be listed
-//     (routes from api/registry), and custom resources (JSON and YAML
-//     only, as on a real server).
+//     (routes from api/registry), and custom resources (JSON and YAML,
+//     and CBOR with Options.CBOR, but no protobuf, as on a real server).
 //   - Defaulting of built-in kinds as kube-apiserver decodes them
 //     (fake/internal/admission/defaults: Pods and pod templates down to probes,
 //     ports, volumes and env; Deployments, StatefulSets, DaemonSets,
@@ -341,8 +341,9 @@
 //
 // The scale subresource reads an unset spec.replicas of a built-in kind
 // as 1. A request for a resource version newer than the server's
-// answers 504 at once instead of waiting. Watches are served in JSON and
-// protobuf and as Tables (column definitions in the first event only).
+// answers 504 at once instead of waiting. Watches are served in JSON,
+// protobuf and (Options.CBOR) CBOR and as Tables (column definitions in
+// the first event only).
 //
 // # Concurrency and ownership
 //
