@@ -329,7 +329,8 @@
 //     Compact, but should not assert that a real cluster answers 410
 //     right after an etcd compaction.
 //   - Wording: some error messages (protobuf decode errors beyond a
-//     truncated envelope, a few option errors) differ.
+//     truncated envelope, CBOR decode errors, a few option errors)
+//     differ.
 //
 // e2e TestFuzzFidelity measures the whole on random requests built from
 // kube-apiserver's OpenAPI (98-99% identical on every seed tried); what it
