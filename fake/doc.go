@@ -8,8 +8,8 @@
 // # What it implements
 //
 //   - Every built-in kind of kube-apiserver v1.36 that can be listed
-//     (routes from api/registry), and custom resources (JSON and YAML
-//     only, as on a real server).
+//     (routes from api/registry), and custom resources (JSON and YAML,
+//     and CBOR with Options.CBOR, but no protobuf, as on a real server).
 //   - Defaulting of built-in kinds as kube-apiserver decodes them
 //     (fake/internal/admission/defaults: Pods and pod templates down to probes,
 //     ports, volumes and env; Deployments, StatefulSets, DaemonSets,
@@ -167,6 +167,16 @@
 //   - Watches in JSON and protobuf framing, from any kept resource
 //     version, bookmarks, watch-lists with the initial-events-end
 //     bookmark, timeoutSeconds, 410 ERROR events for compacted versions.
+//   - CBOR (KEP-4222) with Options.CBOR, as kube-apiserver v1.36 serves
+//     it with its CBORServingAndStorage feature gate: application/cbor
+//     for objects, lists, PartialObjectMetadata, scale and Status
+//     errors of every resource (built-in and custom), watches as
+//     application/cbor-seq, CBOR and apply-patch+cbor request bodies;
+//     written as that server writes (self-described tag, byte-string
+//     keys and strings, keys in a random order, shortest exact floats).
+//     Tables stay JSON or YAML. Without it, like a server without the
+//     gate, "application/cbor, application/json" gets JSON and
+//     application/cbor alone 406 (415 for a CBOR body).
 //   - as=Table with kube-apiserver's columns (recorded from v1.36.3,
 //     wide ones included) and the cells of its printers for Pods,
 //     Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs,
@@ -319,7 +329,8 @@
 //     Compact, but should not assert that a real cluster answers 410
 //     right after an etcd compaction.
 //   - Wording: some error messages (protobuf decode errors beyond a
-//     truncated envelope, a few option errors) differ.
+//     truncated envelope, CBOR decode errors, a few option errors)
+//     differ.
 //
 // e2e TestFuzzFidelity measures the whole on random requests built from
 // kube-apiserver's OpenAPI (98-99% identical on every seed tried); what it
@@ -331,8 +342,9 @@
 //
 // The scale subresource reads an unset spec.replicas of a built-in kind
 // as 1. A request for a resource version newer than the server's
-// answers 504 at once instead of waiting. Watches are served in JSON and
-// protobuf and as Tables (column definitions in the first event only).
+// answers 504 at once instead of waiting. Watches are served in JSON,
+// protobuf and (Options.CBOR) CBOR and as Tables (column definitions in
+// the first event only).
 //
 // # Concurrency and ownership
 //

@@ -18,6 +18,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	defer func() {
 		s.opts.Logger.Debug("fake apiserver", "method", req.Method, "url", req.URL.String(), "took", time.Since(start))
 	}()
+	if s.opts.CBOR {
+		req = req.WithContext(request.WithCBORGate(req.Context()))
+	}
 	if !s.authorized(req) {
 		request.WriteError(w, req, apierr.Unauthorized())
 		return
@@ -39,6 +42,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.Warn = func(msg string) { w.Header().Add("Warning", "299 - "+strconv.Quote(msg)) }
+	converted, aerr := cborBodyAsJSON(req, r)
+	if aerr != nil {
+		request.WriteError(w, req, aerr)
+		return
+	}
+	req = converted
 	if fail, latency := s.faults.forRequest(r.Info(req)); fail != nil || latency > 0 {
 		if latency > 0 && !s.sleep(req, latency) {
 			return

@@ -166,10 +166,15 @@ func encodeScale(sc *autoscalingv1.Scale, f request.Format) ([]byte, error) {
 		return codec.EncodeProtobuf(sc.APIVersion, sc.Kind, sc)
 	}
 	b, err := json.Marshal(sc)
-	if err != nil || f != request.FormatYAML {
-		return b, err
+	switch {
+	case err != nil:
+		return nil, err
+	case f == request.FormatYAML:
+		return codec.JSONToYAML(b)
+	case f == request.FormatCBOR:
+		return request.JSONToCBOR(b)
 	}
-	return codec.JSONToYAML(b)
+	return b, nil
 }
 
 // decodeScale decodes a Scale body (JSON, YAML or protobuf).

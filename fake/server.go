@@ -103,6 +103,15 @@ type Options struct {
 	// clientConfig has a url needs no entry. A Service not listed
 	// cannot be called (the failure policy applies).
 	WebhookServices map[string]string
+	// CBOR serves application/cbor as kube-apiserver v1.36 does with its
+	// CBORServingAndStorage feature gate (KEP-4222): reads and writes of
+	// every resource answer CBOR to an Accept that prefers it (watches
+	// as application/cbor-seq), CBOR request bodies are taken
+	// (application/cbor, and application/apply-patch+cbor for
+	// server-side apply) and a Status error is CBOR when CBOR is
+	// asked for. Default off, like the gate: "application/cbor,
+	// application/json" gets JSON and application/cbor alone 406.
+	CBOR bool
 }
 
 // RuleEvaluator evaluates CEL expressions of x-kubernetes-validations

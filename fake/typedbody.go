@@ -3,6 +3,7 @@ package fake
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/kubewire/kubewire/api/cborwire"
 	"net/http"
 
 	"github.com/kubewire/kubewire/codec"
@@ -22,8 +23,15 @@ func (s *Server) decodeBodyAs(req *http.Request, body []byte, version, kind stri
 		ct = codec.MediaTypeJSON
 	}
 	mt, err := codec.ParseMediaType(ct)
+	if err == nil && mt.IsCBOR() && request.CBORGate(req) {
+		// A review or TokenRequest body, not routed as a resource's.
+		if body, err = cborwire.ToJSON(body); err != nil {
+			return apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v", kind, err))
+		}
+		mt, _ = codec.ParseMediaType(codec.MediaTypeJSON)
+	}
 	if err != nil || !(mt.IsJSON() || mt.IsYAML() || mt.IsProtobuf()) {
-		return apierr.UnsupportedMediaType(ct)
+		return apierr.UnsupportedMediaTypes(request.CBORGate(req))
 	}
 	if mt.IsProtobuf() && s.faults.refuseProtobufBodies() {
 		return apierr.UnsupportedMediaTypeJSON(ct)
@@ -43,7 +51,8 @@ func (s *Server) decodeBodyAs(req *http.Request, body []byte, version, kind stri
 }
 
 // writeTyped answers v, an object of kind apiVersion/kind, in the
-// encoding the request accepts among JSON, YAML and protobuf.
+// encoding the request accepts among JSON, YAML, protobuf and (with
+// Options.CBOR) CBOR.
 func (s *Server) writeTyped(w http.ResponseWriter, req *http.Request, code int, apiVersion, kind string, v any) {
 	f := request.PlainFormat(req)
 	if s.faults.refuseProtobuf() && f == request.FormatProtobuf {
@@ -60,6 +69,8 @@ func (s *Server) writeTyped(w http.ResponseWriter, req *http.Request, code int, 
 		}
 		if body, err = json.Marshal(v); err == nil && f == request.FormatYAML {
 			body, err = codec.JSONToYAML(body)
+		} else if err == nil && f == request.FormatCBOR {
+			body, err = request.JSONToCBOR(body)
 		}
 	}
 	if err != nil {

@@ -146,8 +146,26 @@ func Unauthorized() *Error {
 	return New(http.StatusUnauthorized, "Unauthorized", "Unauthorized", nil)
 }
 
-func NotAcceptable() *Error {
-	return New(http.StatusNotAcceptable, "NotAcceptable", "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf", nil)
+func NotAcceptable() *Error { return NotAcceptableMediaTypes(false) }
+
+// servedMediaTypes lists the media types kube-apiserver's serializers
+// take, with application/cbor last when its CBORServingAndStorage gate
+// is on.
+func servedMediaTypes(cbor bool) string {
+	if cbor {
+		return "application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor"
+	}
+	return "application/json, application/yaml, application/vnd.kubernetes.protobuf"
+}
+
+// NotAcceptableMediaTypes is the 406 of a handler's negotiation.
+func NotAcceptableMediaTypes(cbor bool) *Error {
+	return New(http.StatusNotAcceptable, "NotAcceptable", "only the following media types are accepted: "+servedMediaTypes(cbor), nil)
+}
+
+// NotAcceptableRouter is the 406 of a built-in resource's router.
+func NotAcceptableRouter(cbor bool) *Error {
+	return New(http.StatusNotAcceptable, "NotAcceptable", "406: Not Acceptable\n\nAvailable representations: "+servedMediaTypes(cbor), &metav1.StatusDetails{})
 }
 
 // NotAcceptableFor is the 406 of a resource: built-in resources
@@ -156,7 +174,7 @@ func NotAcceptableFor(custom bool) *Error {
 	if custom {
 		return NotAcceptable()
 	}
-	return New(http.StatusNotAcceptable, "NotAcceptable", "406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.kubernetes.protobuf", &metav1.StatusDetails{})
+	return NotAcceptableRouter(false)
 }
 
 // MethodNotAllowed is the 405 of a method a path does not take.
@@ -164,8 +182,12 @@ func MethodNotAllowed() *Error {
 	return New(http.StatusMethodNotAllowed, "MethodNotAllowed", "the server does not allow this method on the requested resource", &metav1.StatusDetails{})
 }
 
-func UnsupportedMediaType(string) *Error {
-	return New(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf", nil)
+func UnsupportedMediaType(string) *Error { return UnsupportedMediaTypes(false) }
+
+// UnsupportedMediaTypes is the 415 of a body kube-apiserver cannot
+// decode, listing application/cbor when its CBOR gate is on.
+func UnsupportedMediaTypes(cbor bool) *Error {
+	return New(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: "+servedMediaTypes(cbor), nil)
 }
 
 // UnsupportedMediaTypeJSON is the 415 of a server that decodes only

@@ -36,7 +36,11 @@ func TypeOf(req *http.Request, r *object.Resource) (string, *apierr.Error) {
 		return pt, nil
 	}
 	if r.Custom {
-		return "", apierr.New(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml", nil)
+		accepted := "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"
+		if request.CBORGate(req) {
+			accepted += ", application/apply-patch+cbor"
+		}
+		return "", apierr.New(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: "+accepted, nil)
 	}
 	return "", apierr.New(http.StatusUnsupportedMediaType, "UnsupportedMediaType", "415: Unsupported Media Type", &metav1.StatusDetails{})
 }

@@ -58,7 +58,7 @@ func BodyType(req *http.Request, r *object.Resource, refuseProtobuf bool) (codec
 		mt, err = codec.ParseMediaType(codec.MediaTypeJSON)
 	}
 	if err != nil || !(mt.IsJSON() || mt.IsYAML() || (mt.IsProtobuf() && !r.Custom)) {
-		return mt, apierr.UnsupportedMediaType(ct)
+		return mt, apierr.UnsupportedMediaTypes(CBORGate(req))
 	}
 	if mt.IsProtobuf() && refuseProtobuf {
 		return mt, apierr.UnsupportedMediaTypeJSON(ct)

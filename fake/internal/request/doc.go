@@ -5,7 +5,8 @@
 // delete), validated with kube-apiserver's messages; reading and
 // decoding bodies (JSON, YAML, protobuf; unknown and duplicate fields
 // under each fieldValidation level); negotiating the response's media
-// type from Accept (JSON, YAML, protobuf, Tables, PartialObjectMetadata:
+// type from Accept (JSON, YAML, protobuf, CBOR when the request carries
+// the CBOR gate, Tables, PartialObjectMetadata:
 // the one place the fake decides what it serves in); and writing
 // objects, lists and Status errors, gzip-compressed when asked.
 //

@@ -28,12 +28,19 @@ func EncodeObject(o *object.Stored, out Output, p table.Printer) ([]byte, string
 		b, err := RenderTable(p, o.Res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, out)
 		return b, codec.MediaTypeJSON, err
 	case AsPartial:
-		if out.Format == FormatProtobuf {
+		switch out.Format {
+		case FormatProtobuf:
 			return codec.EncodeEnvelope(object.MetaAPIVersion, AsPartial, o.PartialProto()), codec.MediaTypeProtobuf, nil
+		case FormatCBOR:
+			c, err := JSONToCBOR(o.PartialJSON())
+			return c, codec.MediaTypeCBOR, err
 		}
 		return o.PartialJSON(), codec.MediaTypeJSON, nil
 	}
 	switch out.Format {
+	case FormatCBOR:
+		c, err := JSONToCBOR(o.ServedJSON(out.res))
+		return c, codec.MediaTypeCBOR, err
 	case FormatProtobuf:
 		return codec.EncodeEnvelope(o.Res.Kind.APIVersion(), o.Res.Kind.Kind, o.PB), codec.MediaTypeProtobuf, nil
 	case FormatYAML:
@@ -59,16 +66,20 @@ func WriteList(w io.Writer, r *object.Resource, out Output, items []*object.Stor
 		return err
 	case out.Format == FormatProtobuf:
 		return writeProtobufList(w, r, out, items, lm)
-	case out.Format == FormatYAML:
+	case out.Format == FormatYAML || out.Format == FormatCBOR:
 		var buf jsonBuffer
 		if err := writeJSONList(&buf, r, out, items, lm); err != nil {
 			return err
 		}
-		y, err := codec.JSONToYAML(buf.b)
+		convert := codec.JSONToYAML
+		if out.Format == FormatCBOR {
+			convert = JSONToCBOR
+		}
+		b, err := convert(buf.b)
 		if err != nil {
 			return err
 		}
-		_, err = w.Write(y)
+		_, err = w.Write(b)
 		return err
 	}
 	return writeJSONList(w, r, out, items, lm)

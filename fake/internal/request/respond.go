@@ -22,6 +22,9 @@ const (
 	FormatJSON Format = iota
 	FormatYAML
 	FormatProtobuf
+	// FormatCBOR is application/cbor, served only with the
+	// CBORServingAndStorage gate (see WithCBORGate).
+	FormatCBOR
 )
 
 func (f Format) ContentType() string {
@@ -30,6 +33,8 @@ func (f Format) ContentType() string {
 		return codec.MediaTypeYAML
 	case FormatProtobuf:
 		return codec.MediaTypeProtobuf
+	case FormatCBOR:
+		return codec.MediaTypeCBOR
 	}
 	return codec.MediaTypeJSON
 }
@@ -62,9 +67,12 @@ type Output struct {
 func MediaType(t, sub string) codec.MediaType { return codec.MediaType{Type: t, Subtype: sub} }
 
 // offers lists what the server can serve for a resource, in the order
-// kube-apiserver prefers them when a range matches several.
-func offers(r *object.Resource, list, watch, refuseProtobuf bool) []codec.MediaType {
-	jsonT, yamlT, pbT := MediaType("application", "json"), MediaType("application", "yaml"), MediaType("application", "vnd.kubernetes.protobuf")
+// kube-apiserver prefers them when a range matches several. With the
+// CBOR gate, CBOR comes last (kube-apiserver appends its serializer),
+// for objects and PartialObjectMetadata but not Tables, which it
+// serves in JSON and YAML only.
+func offers(r *object.Resource, list, watch, refuseProtobuf, cbor bool) []codec.MediaType {
+	jsonT, yamlT, pbT, cborT := MediaType("application", "json"), MediaType("application", "yaml"), MediaType("application", "vnd.kubernetes.protobuf"), MediaType("application", "cbor")
 	protobuf := !r.Custom && !refuseProtobuf
 	out := []codec.MediaType{jsonT}
 	if !watch {
@@ -72,6 +80,9 @@ func offers(r *object.Resource, list, watch, refuseProtobuf bool) []codec.MediaT
 	}
 	if protobuf {
 		out = append(out, pbT)
+	}
+	if cbor {
+		out = append(out, cborT)
 	}
 	partial := AsPartial
 	if list {
@@ -82,6 +93,9 @@ func offers(r *object.Resource, list, watch, refuseProtobuf bool) []codec.MediaT
 		if protobuf {
 			out = append(out, pbT.As(partial).With(codec.ParamVersion, v))
 		}
+		if cbor {
+			out = append(out, cborT.As(partial).With(codec.ParamVersion, v))
+		}
 		out = append(out, jsonT.As(AsTable).With(codec.ParamVersion, v))
 	}
 	return out
@@ -90,23 +104,24 @@ func offers(r *object.Resource, list, watch, refuseProtobuf bool) []codec.MediaT
 // Negotiate picks the response representation from the Accept header;
 // refuseProtobuf serves JSON and YAML only.
 func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobuf bool) (Output, *apierr.Error) {
+	cbor := CBORGate(req)
 	accept, err := codec.ParseAccept(req.Header.Get("Accept"))
 	if err != nil {
-		return Output{}, apierr.NotAcceptableFor(r.Custom)
+		return Output{}, notAcceptable(r.Custom, cbor)
 	}
-	mt, ok := codec.Negotiate(accept, offers(r, list, watch, refuseProtobuf))
+	mt, ok := codec.Negotiate(accept, offers(r, list, watch, refuseProtobuf, cbor))
 	if !ok {
 		// A media type the resource is served in, with parameters it
 		// does not take (a Table in protobuf), fails in the handler
 		// rather than the router.
 		for _, a := range accept {
-			for _, o := range offers(r, list, watch, refuseProtobuf) {
+			for _, o := range offers(r, list, watch, refuseProtobuf, cbor) {
 				if a.MediaType.Essence() == o.Essence() && a.MediaType.Param(codec.ParamAs) != "" {
-					return Output{}, apierr.NotAcceptable()
+					return Output{}, apierr.NotAcceptableMediaTypes(cbor)
 				}
 			}
 		}
-		return Output{}, apierr.NotAcceptableFor(r.Custom)
+		return Output{}, notAcceptable(r.Custom, cbor)
 	}
 	o := Output{As: mt.Param(codec.ParamAs), res: r, version: mt.Param(codec.ParamVersion), include: req.URL.Query().Get("includeObject")}
 	switch {
@@ -114,8 +129,22 @@ func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobu
 		o.Format = FormatProtobuf
 	case mt.IsYAML():
 		o.Format = FormatYAML
+	case mt.IsCBOR():
+		o.Format = FormatCBOR
 	}
 	return o, nil
+}
+
+// notAcceptable is the 406 of a resource, listing the CBOR media type
+// when the gate is on.
+func notAcceptable(custom, cbor bool) *apierr.Error {
+	if !cbor {
+		return apierr.NotAcceptableFor(custom)
+	}
+	if custom {
+		return apierr.NotAcceptableMediaTypes(true)
+	}
+	return apierr.NotAcceptableRouter(true)
 }
 
 // PlainFormat picks the encoding of an object that is not stored (a
@@ -130,7 +159,11 @@ func statusFormat(req *http.Request) Format {
 	if err != nil {
 		return FormatJSON
 	}
-	mt, ok := codec.Negotiate(accept, []codec.MediaType{MediaType("application", "json"), MediaType("application", "yaml"), MediaType("application", "vnd.kubernetes.protobuf")})
+	offered := []codec.MediaType{MediaType("application", "json"), MediaType("application", "yaml"), MediaType("application", "vnd.kubernetes.protobuf")}
+	if CBORGate(req) {
+		offered = append(offered, MediaType("application", "cbor"))
+	}
+	mt, ok := codec.Negotiate(accept, offered)
 	switch {
 	case !ok:
 		return FormatJSON
@@ -138,6 +171,8 @@ func statusFormat(req *http.Request) Format {
 		return FormatProtobuf
 	case mt.IsYAML():
 		return FormatYAML
+	case mt.IsCBOR():
+		return FormatCBOR
 	}
 	return FormatJSON
 }
@@ -154,6 +189,11 @@ func EncodeStatus(st *metav1.Status, f Format) []byte {
 		j, _ := json.Marshal(st)
 		if y, err := codec.JSONToYAML(j); err == nil {
 			return y
+		}
+	case FormatCBOR:
+		j, _ := json.Marshal(st)
+		if c, err := JSONToCBOR(j); err == nil {
+			return c
 		}
 	}
 	b, _ := json.Marshal(st)

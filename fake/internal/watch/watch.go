@@ -155,8 +155,11 @@ func (s *Server) Serve(w http.ResponseWriter, req *http.Request, r *request.Requ
 		return
 	}
 	ct := codec.MediaTypeJSON
-	if out.Format == request.FormatProtobuf {
+	switch out.Format {
+	case request.FormatProtobuf:
 		ct = codec.MediaTypeProtobuf + ";stream=watch"
+	case request.FormatCBOR:
+		ct = codec.MediaTypeCBORSequence
 	}
 	// Taken before the answer's headers: a DropWatches from a client
 	// that has seen them ends this watch.
@@ -385,6 +388,14 @@ func (wt *watcher) write(typ string, object func([]byte) []byte, fault EventFaul
 		b = protowire.AppendBytes(b, obj)
 		n := len(b) - 4
 		b[0], b[1], b[2], b[3] = byte(n>>24), byte(n>>16), byte(n>>8), byte(n)
+	} else if wt.out.Format == request.FormatCBOR {
+		var err error
+		if b, err = request.AppendCBOREvent(b, typ, object(nil)); err != nil {
+			// Stored objects are valid JSON; nothing is sent rather
+			// than a broken event.
+			wt.ended = true
+			return
+		}
 	} else {
 		b = append(b, `{"type":`...)
 		b = strconv.AppendQuote(b, typ)
