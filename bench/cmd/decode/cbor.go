@@ -42,12 +42,13 @@ func cborList(js []byte) []byte {
 // decode), with a PASS or FAIL line for the CBOR goal, and the
 // construction floor beside them (see constructionFloor); and, for
 // reference, apimachinery's CBOR decoding (client-go and
-// controller-runtime with the ClientsAllowCBOR gate) against kubewire's.
-func cborRows(w io.Writer, n, rounds int) {
+// controller-runtime with the ClientsAllowCBOR gate) against kubewire's,
+// on shapes.
+func cborRows(w io.Writer, shapes []crgen.Shape, n, rounds int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\nCR shape\tkind\tCBOR B/object\tmode\tfigure\tkubewire CBOR\tkubewire JSON\tratio\tapimachinery CBOR\tkubewire CBOR / apimachinery CBOR\t")
 	var verdicts []string
-	for _, shape := range crgen.Shapes {
+	for _, shape := range shapes {
 		js := crList(shape, n)
 		cb := cborList(js)
 		for _, kind := range []string{"typed", "dynamic"} {

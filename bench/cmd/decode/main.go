@@ -64,7 +64,7 @@ func main() {
 	cborRowsOn := flag.Bool("cbor", true, "also measure CBOR decoding of the CR lists (against kubewire's JSON and apimachinery's CBOR)")
 	frozenRowsOn := flag.Bool("frozen", true, "also measure the dynamic pipelines into a frozen cache (JSON, CBOR decoded, CBOR straight to Frozen)")
 	benchtime := flag.Duration("benchtime", 300*time.Millisecond, "time per timed run")
-	shapeList := flag.String("shapes", "", "comma-separated CR shapes of the JSON rows (default: every shape); the CBOR and frozen rows run every shape")
+	shapeList := flag.String("shapes", "", "comma-separated CR shapes of the JSON and CBOR rows (default: every shape); the frozen rows run every shape")
 	testing.Init()
 	flag.Parse()
 	if err := flag.Set("test.benchtime", benchtime.String()); err != nil {
@@ -85,7 +85,7 @@ func main() {
 	if *crs > 0 {
 		crRows(os.Stdout, shapes, *crs, *rounds)
 		if *cborRowsOn {
-			cborRows(os.Stdout, *crs, *rounds)
+			cborRows(os.Stdout, shapes, *crs, *rounds)
 		}
 		if *frozenRowsOn {
 			frozenRows(os.Stdout, *crs, *rounds)
