@@ -27,8 +27,9 @@ import (
 // talks to the parent in lines: it writes "status {...}" every 100 ms,
 // and answers "measure" with "heap {...}", "go" with "done {...}" once it
 // has reconciled every object of its cache once more, starts counting
-// what it takes over on "track" (see status.Pending), and stops on "stop"
-// or at the end of its standard input.
+// what it takes over on "track" (see status.Pending; answered with a
+// "tracking" status), and stops on "stop" or at the end of its standard
+// input.
 
 // The replicas' Lease timings, sharded or leader-elected alike.
 const (
@@ -261,6 +262,7 @@ func childMain(args []string, stdin io.Reader, stdout io.Writer) error {
 			say("done", done{Count: len(keys), Seconds: end.Sub(start).Seconds()})
 		case "track":
 			tk.start()
+			say("tracking", report()) // the parent waits for it before the kill
 		case "stop":
 			return stop(cancel, runErr)
 		}
