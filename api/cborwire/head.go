@@ -49,3 +49,7 @@ func ReadHead(b []byte) (h Head, size int, complete bool) {
 	}
 	return h, size, true
 }
+
+// AppendHead appends the head of major type major with argument arg, in
+// the fewest bytes (as ReadHead reads it).
+func AppendHead(b []byte, major byte, arg uint64) []byte { return appendHead(b, major, arg) }

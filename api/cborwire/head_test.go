@@ -57,3 +57,19 @@ func TestReadHeadAgreesWithDecoder(t *testing.T) {
 		}
 	}
 }
+
+// AppendHead writes what ReadHead reads, in the fewest bytes.
+func TestAppendHeadReadsBack(t *testing.T) {
+	for _, arg := range []uint64{0, 23, 24, 255, 256, 65535, 65536, 1<<32 - 1, 1 << 32, 1<<64 - 1} {
+		for major := byte(0); major < 8; major++ {
+			b := AppendHead(nil, major, arg)
+			h, size, complete := ReadHead(b)
+			if !complete || size != len(b) || h.Major != major || h.Arg != arg {
+				t.Errorf("AppendHead(%d, %d) = % x, read back as %+v, %d, %v", major, arg, b, h, size, complete)
+			}
+			if want := map[bool]int{true: 1, false: 0}[arg >= 24] + 1; arg < 256 && len(b) != want {
+				t.Errorf("AppendHead(%d, %d) took %d bytes, want %d", major, arg, len(b), want)
+			}
+		}
+	}
+}

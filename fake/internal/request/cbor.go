@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/jsonwire"
 )
 
@@ -63,16 +64,16 @@ func appendCBOR(b []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(b, 0xf4), nil
 	case string:
-		return append(cborHead(b, cborBytes, uint64(len(v))), v...), nil
+		return append(cborwire.AppendHead(b, cborBytes, uint64(len(v))), v...), nil
 	case int64:
 		if v < 0 {
-			return cborHead(b, cborNeg, uint64(-(v + 1))), nil
+			return cborwire.AppendHead(b, cborNeg, uint64(-(v + 1))), nil
 		}
-		return cborHead(b, cborUint, uint64(v)), nil
+		return cborwire.AppendHead(b, cborUint, uint64(v)), nil
 	case float64:
 		return appendCBORFloat(b, v)
 	case []any:
-		b = cborHead(b, cborArray, uint64(len(v)))
+		b = cborwire.AppendHead(b, cborArray, uint64(len(v)))
 		for _, e := range v {
 			if b, err = appendCBOR(b, e, depth+1); err != nil {
 				return nil, err
@@ -85,9 +86,9 @@ func appendCBOR(b []byte, v any, depth int) ([]byte, error) {
 			keys = append(keys, k)
 		}
 		rand.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-		b = cborHead(b, cborMap, uint64(len(v)))
+		b = cborwire.AppendHead(b, cborMap, uint64(len(v)))
 		for _, k := range keys {
-			b = append(cborHead(b, cborBytes, uint64(len(k))), k...)
+			b = append(cborwire.AppendHead(b, cborBytes, uint64(len(k))), k...)
 			if b, err = appendCBOR(b, v[k], depth+1); err != nil {
 				return nil, err
 			}
@@ -95,21 +96,6 @@ func appendCBOR(b []byte, v any, depth int) ([]byte, error) {
 		return b, nil
 	}
 	return nil, fmt.Errorf("cannot encode %T as CBOR", v)
-}
-
-func cborHead(b []byte, major byte, arg uint64) []byte {
-	m := major << 5
-	switch {
-	case arg < 24:
-		return append(b, m|byte(arg))
-	case arg <= math.MaxUint8:
-		return append(b, m|24, byte(arg))
-	case arg <= math.MaxUint16:
-		return binary.BigEndian.AppendUint16(append(b, m|25), uint16(arg))
-	case arg <= math.MaxUint32:
-		return binary.BigEndian.AppendUint32(append(b, m|26), uint32(arg))
-	}
-	return binary.BigEndian.AppendUint64(append(b, m|27), arg)
 }
 
 // appendCBORFloat writes f as a half, single or double, the narrowest
@@ -170,12 +156,12 @@ func halfValue(h uint16) float32 {
 // "object" (in a random order), the object, given as JSON, self-described
 // again inside it.
 func AppendCBOREvent(b []byte, typ string, objectJSON []byte) ([]byte, error) {
-	b = cborHead(append(b, selfDescribed...), cborMap, 2)
+	b = cborwire.AppendHead(append(b, selfDescribed...), cborMap, 2)
 	typeFirst := rand.IntN(2) == 0
 	if typeFirst {
 		b = appendCBORBytesPair(b, "type", typ)
 	}
-	b = append(cborHead(b, cborBytes, uint64(len("object"))), "object"...)
+	b = append(cborwire.AppendHead(b, cborBytes, uint64(len("object"))), "object"...)
 	b, err := AppendJSONAsCBOR(b, objectJSON)
 	if err != nil {
 		return nil, err
@@ -187,6 +173,6 @@ func AppendCBOREvent(b []byte, typ string, objectJSON []byte) ([]byte, error) {
 }
 
 func appendCBORBytesPair(b []byte, key, value string) []byte {
-	b = append(cborHead(b, cborBytes, uint64(len(key))), key...)
-	return append(cborHead(b, cborBytes, uint64(len(value))), value...)
+	b = append(cborwire.AppendHead(b, cborBytes, uint64(len(key))), key...)
+	return append(cborwire.AppendHead(b, cborBytes, uint64(len(value))), value...)
 }
