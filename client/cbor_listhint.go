@@ -1,8 +1,6 @@
 package client
 
 import (
-	"encoding/binary"
-
 	"github.com/kubewire/kubewire/api/cborwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 )
@@ -63,37 +61,14 @@ func cborHead(b []byte, pos int) (major byte, arg uint64, next int, ok bool) {
 	if pos >= len(b) {
 		return 0, 0, pos, false
 	}
-	major, info := b[pos]>>5, b[pos]&0x1f
-	pos++
-	var size int
-	switch {
-	case info < 24:
-		return major, uint64(info), pos, true
-	case info == 24:
-		size = 1
-	case info == 25:
-		size = 2
-	case info == 26:
-		size = 4
-	case info == 27:
-		size = 8
-	default:
-		return major, 0, pos, false
+	if info := b[pos] & 0x1f; info < 24 { // most heads: ReadHead is not inlined
+		return b[pos] >> 5, uint64(info), pos + 1, true
 	}
-	if len(b)-pos < size {
-		return major, 0, pos, false
+	h, size, complete := cborwire.ReadHead(b[pos:])
+	if !complete || h.Info >= 28 {
+		return h.Major, 0, pos, false
 	}
-	switch size {
-	case 1:
-		arg = uint64(b[pos])
-	case 2:
-		arg = uint64(binary.BigEndian.Uint16(b[pos:]))
-	case 4:
-		arg = uint64(binary.BigEndian.Uint32(b[pos:]))
-	default:
-		arg = binary.BigEndian.Uint64(b[pos:])
-	}
-	return major, arg, pos + size, true
+	return h.Major, h.Arg, pos + size, true
 }
 
 // skipCBORTags steps over the tags at pos (the self-described tag heads
