@@ -26,7 +26,8 @@ import (
 // CBOR but refuses CBOR bodies); then one write tries CBOR again.
 // (client-go falls back to JSON for the client's whole life; a
 // controller outlives feature-gate flips and upgrades.)
-// Patches and metadata or table reads (as=...) stay JSON.
+// Server-side applies follow the writes (applycbor.go); other patches
+// and metadata or table reads (as=...) stay JSON.
 
 // acceptCBOROrJSON is the Accept header of reads offering CBOR.
 const acceptCBOROrJSON = codec.MediaTypeCBOR + ", " + codec.MediaTypeJSON
