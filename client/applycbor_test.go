@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kubewire/kubewire/api/cborwire"
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	corev1ac "github.com/kubewire/kubewire/api/core/v1/applyconfig"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/api/unstructured"
@@ -147,6 +149,29 @@ func TestApplyCBORFake(t *testing.T) {
 			}
 			if diff := cmp.Diff([]string{"sizer/Apply"}, managersExcept(tw, "Update")); diff != "" {
 				t.Errorf("typed managedFields (-want +got):\n%s", diff)
+			}
+
+			// A built-in kind takes a CBOR apply too (with the gate);
+			// Apply of a built-in kind stays JSON (its writes are protobuf).
+			cms := For[*corev1.ConfigMap](c).Namespace("default")
+			rec.reset()
+			cm, err := cms.Patch(ctx, "settings", ApplyCBORPatch, cborOf(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings"},"data":{"mode":"fast"}}`), PatchOptions{FieldManager: "cm-applier"})
+			if err != nil || cm.Data["mode"] != "fast" || cm.ManagedFields[0].Manager != "cm-applier" {
+				t.Fatalf("CBOR apply of a ConfigMap: %+v, %v", cm, err)
+			}
+			wantCM := []string{"PATCH /api/v1/namespaces/default/configmaps/settings?fieldManager=cm-applier " + string(ApplyCBORPatch)}
+			if !gate {
+				wantCM = append(wantCM, "PATCH /api/v1/namespaces/default/configmaps/settings?fieldManager=cm-applier "+applyYAML)
+			}
+			if diff := cmp.Diff(wantCM, rec.requests()); diff != "" {
+				t.Errorf("CBOR apply of a ConfigMap (-want +got):\n%s", diff)
+			}
+			rec.reset()
+			if _, err := cms.Apply(ctx, corev1ac.ConfigMap("settings", "default").WithData(map[string]string{"mode": "safe"}), ApplyOptions{FieldManager: "cm-applier"}); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]string{"PATCH /api/v1/namespaces/default/configmaps/settings?fieldManager=cm-applier " + applyYAML}, rec.requests()); diff != "" {
+				t.Errorf("Apply of a ConfigMap (-want +got):\n%s", diff)
 			}
 
 			// Dynamic Apply of an Unstructured (written from its maps).
