@@ -2,8 +2,6 @@ package client
 
 import (
 	"context"
-
-	"github.com/kubewire/kubewire/codec"
 )
 
 // ApplyConfiguration is the body of a server-side apply: an object that
@@ -40,7 +38,9 @@ type ApplyOptions struct {
 // Apply sends cfg as a server-side apply (a PATCH of type ApplyPatch) of
 // the object cfg names, creating it when it does not exist, and returns
 // the object as stored. cfg is encoded as JSON, with apiVersion and kind
-// added when it has none (r knows them for typed resources); the
+// added when it has none (r knows them for typed resources), or as CBOR
+// (application/apply-patch+cbor) when r's writes are CBOR, as for Create
+// and Update (see DisableCBOR), with a JSON retry after a 415; the
 // namespace is r's, else cfg's. It works alike for built-in kinds and
 // custom resources:
 //
@@ -60,18 +60,27 @@ func (r *Resource[T]) Apply(ctx context.Context, cfg ApplyConfiguration, opts Ap
 	if err != nil {
 		return zero, err
 	}
-	body, err := codec.EncodeJSON(cfg)
+	popts := PatchOptions{DryRun: opts.DryRun, FieldManager: opts.FieldManager, FieldValidation: opts.FieldValidation, Force: opts.Force}
+	target := *r
+	target.namespace = ns
+	if body, ok, err := r.applyCBORBody(cfg); err != nil {
+		return zero, errorf("apply %s %q: %w", r.info.gvr.Resource, name, err)
+	} else if ok {
+		q, err := popts.query(ApplyPatch)
+		if err != nil {
+			return zero, err
+		}
+		p, err := target.objectPath(ns, name)
+		if err != nil {
+			return zero, err
+		}
+		return target.applyCBOR(ctx, p, q, body, func() ([]byte, error) { return r.applyJSON(cfg) })
+	}
+	body, err := r.applyJSON(cfg)
 	if err != nil {
 		return zero, errorf("apply %s %q: %w", r.info.gvr.Resource, name, err)
 	}
-	if r.info.kind != "" && (r.subresource == "" || r.subresource == "status") {
-		body = codec.WithTypeMeta(body, r.info.bodyAPIVersion(), r.info.kind)
-	}
-	target := *r
-	target.namespace = ns
-	return target.Patch(ctx, name, ApplyPatch, body, PatchOptions{
-		DryRun: opts.DryRun, FieldManager: opts.FieldManager, FieldValidation: opts.FieldValidation, Force: opts.Force,
-	})
+	return target.Patch(ctx, name, ApplyPatch, body, popts)
 }
 
 // ApplyStatus is Apply on the status subresource: the server takes only

@@ -26,7 +26,8 @@ import (
 // CBOR but refuses CBOR bodies); then one write tries CBOR again.
 // (client-go falls back to JSON for the client's whole life; a
 // controller outlives feature-gate flips and upgrades.)
-// Patches and metadata or table reads (as=...) stay JSON.
+// Server-side applies follow the writes (applycbor.go); other patches
+// and metadata or table reads (as=...) stay JSON.
 
 // acceptCBOROrJSON is the Accept header of reads offering CBOR.
 const acceptCBOROrJSON = codec.MediaTypeCBOR + ", " + codec.MediaTypeJSON
@@ -82,13 +83,7 @@ func (c *Client) notedAnswer(info *resourceInfo, accept, contentType string) {
 // without protobuf whose latest read was answered in CBOR, and whose
 // server has not refused a CBOR body lately.
 func (r *Resource[T]) cborBody(obj T) (body []byte, ok bool, err error) {
-	if r.c.cborOff || r.info.protobuf || r.info.as != "" {
-		return nil, false, nil
-	}
-	if _, served := r.c.cborServed.Load(r.info.gvr); !served {
-		return nil, false, nil
-	}
-	if r.c.cborRefused.refused(r.info.gvr) {
+	if !r.writesCBOR() {
 		return nil, false, nil
 	}
 	apiVersion, kind := "", ""
@@ -101,6 +96,20 @@ func (r *Resource[T]) cborBody(obj T) (body []byte, ok bool, err error) {
 		}
 	}
 	return cborConverted(obj, apiVersion, kind)
+}
+
+// writesCBOR reports whether a write to r now goes as CBOR: a resource
+// without protobuf whose latest read was answered in CBOR, and whose
+// server has not refused a CBOR body lately. Past a refusal's hold it
+// answers true to one caller, whose write probes the server.
+func (r *Resource[T]) writesCBOR() bool {
+	if r.c.cborOff || r.info.protobuf || r.info.as != "" {
+		return false
+	}
+	if _, served := r.c.cborServed.Load(r.info.gvr); !served {
+		return false
+	}
+	return !r.c.cborRefused.refused(r.info.gvr)
 }
 
 // cborConverted is obj's CBOR body made from its JSON: typed objects

@@ -84,8 +84,8 @@ type Config struct {
 	// offers CBOR before JSON (KEP-4222: kube-apiserver serves it with the
 	// CBORServingAndStorage feature gate, alpha through v1.36, and answers
 	// JSON otherwise), and once a resource has been served as CBOR writes
-	// its create and update bodies as CBOR too, falling back to JSON for
-	// good after a 406 or a 415.
+	// its create, update and apply bodies as CBOR too, falling back to
+	// JSON after a 406 or a 415.
 	DisableCBOR bool
 
 	// PingAfter and PingTimeout configure the health check of HTTP/2

@@ -32,11 +32,12 @@
 // resource's reads are answered in CBOR its creates and updates are CBOR
 // (answers back in JSON put them on JSON), falling back to JSON on a 415
 // until the answers turn to CBOR again or five minutes pass
-// (Config.DisableCBOR keeps
-// everything on JSON). Patches are JSON. Custom resources are typed the
-// same way as built-in kinds: kubewire-gen gives a user's struct a
-// KindInfo method whose Protobuf is false, and one-pass JSON and CBOR
-// decoders.
+// (Config.DisableCBOR keeps everything on JSON). Server-side applies
+// follow the same rule (application/apply-patch+cbor, and Patch with
+// ApplyCBORPatch sends a CBOR body of the user's own); other patches are
+// JSON. Custom resources are typed the same way as built-in kinds:
+// kubewire-gen gives a user's struct a KindInfo method whose Protobuf is
+// false, and one-pass JSON and CBOR decoders.
 //
 // Apply sends an ApplyConfiguration as a server-side apply: the generated
 // apply configurations (api/<group>/<version>/applyconfig, and the

@@ -23,6 +23,10 @@ const (
 	MergePatch          PatchType = types.MergePatchType          // RFC 7386 merge patch
 	StrategicMergePatch PatchType = types.StrategicMergePatchType // merge with Kubernetes list semantics
 	ApplyPatch          PatchType = types.ApplyPatchType          // server-side apply (YAML or JSON body)
+	// ApplyCBORPatch is server-side apply with a CBOR body, which
+	// kube-apiserver takes with its CBORServingAndStorage gate; Patch
+	// sends it again as ApplyPatch (JSON) to a server that answers 415.
+	ApplyCBORPatch PatchType = types.ApplyCBORPatchType
 )
 
 // Create creates obj and returns the object the server stored. The
@@ -112,18 +116,24 @@ func (r *Resource[T]) send(ctx context.Context, method, p string, q url.Values, 
 // Patch changes the object name with a patch of type pt and returns the
 // result. For ApplyPatch, data is the YAML or JSON of the fields this
 // manager owns, and opts.FieldManager is required; opts.Force takes over
-// fields other managers own.
+// fields other managers own. For ApplyCBORPatch, data is the same as a
+// CBOR map, sent as it is; it must be well-formed (else an error
+// matching ErrInvalidOptions and ErrMalformed, before any request), and
+// a server without CBOR (415) gets it as JSON, as do the resource's
+// later applies for a while.
 func (r *Resource[T]) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions) (T, error) {
 	var zero T
 	switch pt {
-	case JSONPatch, MergePatch, StrategicMergePatch, ApplyPatch, types.ApplyCBORPatchType:
+	case JSONPatch, MergePatch, StrategicMergePatch, ApplyPatch, ApplyCBORPatch:
 	default:
 		return zero, invalidOptions("patch type %q is not one of the server's", pt)
 	}
-	if pt == types.ApplyCBORPatchType {
-		return zero, invalidOptions("CBOR apply patches are not supported by this client; send YAML or JSON as ApplyPatch")
+	if pt == ApplyCBORPatch {
+		if err := checkApplyCBOR(data); err != nil {
+			return zero, fmt.Errorf("client: patch %s %q: the CBOR apply body is malformed: %w (%w)", r.info.gvr.Resource, name, err, ErrInvalidOptions)
+		}
 	}
-	q, err := opts.query(pt)
+	q, err := opts.query(applyAsJSON(pt))
 	if err != nil {
 		return zero, err
 	}
@@ -131,10 +141,22 @@ func (r *Resource[T]) Patch(ctx context.Context, name string, pt PatchType, data
 	if err != nil {
 		return zero, err
 	}
+	if pt == ApplyCBORPatch {
+		return r.patchApplyCBOR(ctx, p, q, data)
+	}
 	if data == nil {
 		data = []byte{}
 	}
 	return r.read(ctx, &request{method: "PATCH", path: p, query: q, contentType: string(pt), body: data})
+}
+
+// applyAsJSON is ApplyPatch for either apply patch type (they take the
+// same options), pt otherwise.
+func applyAsJSON(pt PatchType) PatchType {
+	if pt == ApplyCBORPatch {
+		return ApplyPatch
+	}
+	return pt
 }
 
 // Delete deletes the object name. It returns nil once the server accepted

@@ -66,8 +66,9 @@ func (l *exchangeLog) len() int {
 // gate, answers come as CBOR and, once the resource answered CBOR,
 // creates and updates (status and scale included) are sent as CBOR;
 // without it, every exchange is JSON, one request per operation (no
-// refusal, no retry). Patches and applies stay JSON, tables and
-// metadata reads JSON; errors are the API errors.
+// refusal, no retry); applies go as apply-patch+cbor with the gate.
+// Other patches stay JSON, tables and metadata reads JSON; errors are
+// the API errors.
 func TestCBOREveryOperation(t *testing.T) {
 	for _, gate := range []bool{true, false} {
 		name := map[bool]string{true: "gate-on", false: "gate-off"}[gate]
@@ -229,10 +230,11 @@ func cborEveryOperation(t *testing.T, cluster *harness.Cluster, gate bool) {
 		client.ApplyOptions{FieldManager: "ops"}); err != nil {
 		t.Fatalf("apply status: %v", err)
 	}
-	if ex := log.since(n); len(ex) != 2 || ex[0].sent != "application/apply-patch+yaml" {
+	applyType := map[bool]string{true: "application/apply-patch+cbor", false: "application/apply-patch+yaml"}[gate]
+	if ex := log.since(n); len(ex) != 2 || ex[0].sent != applyType {
 		t.Errorf("applies: %v", ex)
 	}
-	want("apply", n, 2, "cbor", "application/apply-patch+yaml")
+	want("apply", n, 2, "cbor", applyType)
 
 	// Reads: dynamic, list, table, metadata-only.
 	n = log.len()

@@ -33,11 +33,12 @@ func BenchmarkAdd(b *testing.B) {
 	}
 }
 
-// BenchmarkListPods serves a 10,000-Pod list, in protobuf and JSON.
+// BenchmarkListPods serves a 10,000-Pod list, in protobuf, JSON and
+// CBOR (with Options.CBOR).
 func BenchmarkListPods(b *testing.B) {
-	for _, accept := range []string{codec.MediaTypeProtobuf, codec.MediaTypeJSON} {
+	for _, accept := range []string{codec.MediaTypeProtobuf, codec.MediaTypeJSON, codec.MediaTypeCBOR} {
 		b.Run(accept, func(b *testing.B) {
-			s := New(Options{})
+			s := New(Options{CBOR: accept == codec.MediaTypeCBOR})
 			defer s.Close()
 			for i := range 10_000 {
 				if err := s.Add(benchPod(i)); err != nil {

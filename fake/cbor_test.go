@@ -601,3 +601,34 @@ func TestCBORGateBuiltinsMetadataScale(t *testing.T) {
 		t.Errorf("Table falling back to JSON: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
 }
+
+// A 406 injected with NotAcceptableNext lists what the server serves:
+// application/cbor too when the fake's CBOR gate is on, as
+// kube-apiserver's 406 does with CBORServingAndStorage.
+func TestNotAcceptableNextListsCBOR(t *testing.T) {
+	recorded406 := loadRecorded(t, "errors/widget-protobuf-only-406")
+	st406 := decodeRecordedStatus(t, recorded406.ContentType(), recorded406.Body)
+	for _, gate := range []bool{false, true} {
+		s, _, _ := startGadgets(t, gate)
+		s.Faults().NotAcceptableNext(1)
+		resp, body := rawGet(t, s, gadgetPath, codec.MediaTypeCBOR+", "+codec.MediaTypeJSON)
+		if resp.StatusCode != http.StatusNotAcceptable {
+			t.Fatalf("gate %v: status %d, want 406", gate, resp.StatusCode)
+		}
+		wantType := map[bool]string{false: codec.MediaTypeJSON, true: codec.MediaTypeCBOR}[gate]
+		if got := resp.Header.Get("Content-Type"); got != wantType {
+			t.Errorf("gate %v: 406 Content-Type %q, want %q", gate, got, wantType)
+		}
+		st := decodeRecordedStatus(t, resp.Header.Get("Content-Type"), body)
+		wantMsg := st406.Message
+		if gate {
+			wantMsg += ", application/cbor"
+		}
+		if st.Message != wantMsg || st.Reason != st406.Reason || st.Code != st406.Code {
+			t.Errorf("gate %v: 406 Status %d %s %q, want %d %s %q", gate, st.Code, st.Reason, st.Message, st406.Code, st406.Reason, wantMsg)
+		}
+		if resp, _ := rawGet(t, s, gadgetPath, codec.MediaTypeJSON); resp.StatusCode != http.StatusOK {
+			t.Errorf("gate %v: request after the fault: status %d", gate, resp.StatusCode)
+		}
+	}
+}

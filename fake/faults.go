@@ -120,7 +120,8 @@ func (f *Faults) RefuseProtobufBodies(refuse bool) {
 // NotAcceptableNext answers the next n requests (after any FailNext
 // ones) with 406 Not Acceptable and the Status body kube-apiserver sends,
 // in the encoding the client accepts, as a proxy or aggregated server
-// that refuses the request's Accept header does.
+// that refuses the request's Accept header does. With Options.CBOR on,
+// the Status lists application/cbor among the served media types.
 func (f *Faults) NotAcceptableNext(n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -212,8 +213,10 @@ func (f *Faults) dropChan() <-chan struct{} {
 }
 
 // beforeRequest takes one injected failure (FailNext, then
-// NotAcceptableNext), if any, and the latency.
-func (f *Faults) beforeRequest() (*apierr.Error, time.Duration) {
+// NotAcceptableNext), if any, and the latency. cbor says whether the
+// server serves CBOR: its 406 then lists application/cbor, as
+// kube-apiserver's does with the gate on.
+func (f *Faults) beforeRequest(cbor bool) (*apierr.Error, time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.failN > 0 {
@@ -229,7 +232,7 @@ func (f *Faults) beforeRequest() (*apierr.Error, time.Duration) {
 	}
 	if f.notAcceptN > 0 {
 		f.notAcceptN--
-		return apierr.NotAcceptable(), f.latency
+		return apierr.NotAcceptableMediaTypes(cbor), f.latency
 	}
 	return nil, f.latency
 }

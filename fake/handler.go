@@ -25,7 +25,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		request.WriteError(w, req, apierr.Unauthorized())
 		return
 	}
-	fail, latency := s.faults.beforeRequest()
+	fail, latency := s.faults.beforeRequest(s.opts.CBOR)
 	if latency > 0 && !s.sleep(req, latency) {
 		return
 	}

@@ -42,15 +42,34 @@ func JSONToCBOR(js []byte) ([]byte, error) {
 
 // AppendJSONAsCBOR appends JSONToCBOR(js) to b.
 func AppendJSONAsCBOR(b, js []byte) ([]byte, error) {
-	d := jsonwire.NewDecoder(js, nil)
-	v := d.Any()
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return appendCBOR(append(b, selfDescribed...), v, 0)
+	var c cborTranscoder
+	return c.appendValue(append(b, selfDescribed...), js)
 }
 
-func appendCBOR(b []byte, v any, depth int) ([]byte, error) {
+// cborTranscoder turns JSON documents into kube-apiserver's CBOR,
+// keeping its scratch (the JSON decoder, the map keys being shuffled)
+// from one document to the next. The zero value is ready to use.
+type cborTranscoder struct {
+	d    *jsonwire.Decoder
+	keys []string // a stack: the keys of the maps being written
+}
+
+// appendValue appends the CBOR of js without the self-described tag,
+// as a value nested in another is written.
+func (c *cborTranscoder) appendValue(b, js []byte) ([]byte, error) {
+	if c.d == nil {
+		c.d = jsonwire.NewDecoder(js, nil)
+	} else {
+		c.d.Reset(js)
+	}
+	v := c.d.Any()
+	if err := c.d.End(); err != nil {
+		return nil, err
+	}
+	return c.appendCBOR(b, v, 0)
+}
+
+func (c *cborTranscoder) appendCBOR(b []byte, v any, depth int) ([]byte, error) {
 	if depth > maxCBORDepth {
 		return nil, errors.New("value nested too deeply")
 	}
@@ -75,24 +94,27 @@ func appendCBOR(b []byte, v any, depth int) ([]byte, error) {
 	case []any:
 		b = cborwire.AppendHead(b, cborArray, uint64(len(v)))
 		for _, e := range v {
-			if b, err = appendCBOR(b, e, depth+1); err != nil {
+			if b, err = c.appendCBOR(b, e, depth+1); err != nil {
 				return nil, err
 			}
 		}
 		return b, nil
 	case map[string]any:
-		keys := make([]string, 0, len(v))
+		start := len(c.keys)
 		for k := range v {
-			keys = append(keys, k)
+			c.keys = append(c.keys, k)
 		}
+		keys := c.keys[start:]
 		rand.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
 		b = cborwire.AppendHead(b, cborMap, uint64(len(v)))
-		for _, k := range keys {
+		for i := start; i < start+len(v); i++ {
+			k := c.keys[i] // c.keys may grow under the nested maps
 			b = append(cborwire.AppendHead(b, cborBytes, uint64(len(k))), k...)
-			if b, err = appendCBOR(b, v[k], depth+1); err != nil {
+			if b, err = c.appendCBOR(b, v[k], depth+1); err != nil {
 				return nil, err
 			}
 		}
+		c.keys = c.keys[:start]
 		return b, nil
 	}
 	return nil, fmt.Errorf("cannot encode %T as CBOR", v)

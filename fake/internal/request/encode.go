@@ -66,16 +66,14 @@ func WriteList(w io.Writer, r *object.Resource, out Output, items []*object.Stor
 		return err
 	case out.Format == FormatProtobuf:
 		return writeProtobufList(w, r, out, items, lm)
-	case out.Format == FormatYAML || out.Format == FormatCBOR:
+	case out.Format == FormatCBOR:
+		return writeCBORList(w, r, out, items, lm)
+	case out.Format == FormatYAML:
 		var buf jsonBuffer
 		if err := writeJSONList(&buf, r, out, items, lm); err != nil {
 			return err
 		}
-		convert := codec.JSONToYAML
-		if out.Format == FormatCBOR {
-			convert = JSONToCBOR
-		}
-		b, err := convert(buf.b)
+		b, err := codec.JSONToYAML(buf.b)
 		if err != nil {
 			return err
 		}
@@ -89,14 +87,16 @@ type jsonBuffer struct{ b []byte }
 
 func (j *jsonBuffer) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
 
-func writeJSONList(w io.Writer, r *object.Resource, out Output, items []*object.Stored, lm metav1.ListMeta) error {
-	kind, apiVersion := r.Kind.ListKind, r.Kind.APIVersion()
+// listHead returns a list's kind, apiVersion and the JSON of its
+// metadata, as kube-apiserver serves them for r and out.
+func listHead(r *object.Resource, out Output, lm metav1.ListMeta) (kind, apiVersion string, meta []byte, err error) {
+	kind, apiVersion = r.Kind.ListKind, r.Kind.APIVersion()
 	if out.As == asPartialList {
 		kind, apiVersion = asPartialList, object.MetaAPIVersion
 	}
-	meta, err := json.Marshal(&lm)
+	meta, err = json.Marshal(&lm)
 	if err != nil {
-		return err
+		return "", "", nil, err
 	}
 	if r.Custom && out.As != asPartialList && lm.Continue == "" {
 		// A custom resource list's metadata always has "continue".
@@ -104,6 +104,23 @@ func writeJSONList(w io.Writer, r *object.Resource, out Output, items []*object.
 		if string(meta) == `{"continue":"",}` {
 			meta = []byte(`{"continue":""}`)
 		}
+	}
+	return kind, apiVersion, meta, nil
+}
+
+// listItemJSON is the JSON of o as an item of a list of r that out asks
+// for.
+func listItemJSON(o *object.Stored, r *object.Resource, out Output) []byte {
+	if out.As == asPartialList {
+		return o.PartialJSON()
+	}
+	return o.JSONAs(r)
+}
+
+func writeJSONList(w io.Writer, r *object.Resource, out Output, items []*object.Stored, lm metav1.ListMeta) error {
+	kind, apiVersion, meta, err := listHead(r, out, lm)
+	if err != nil {
+		return err
 	}
 	head := fmt.Sprintf(`{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, kind, apiVersion, meta)
 	if _, err := io.WriteString(w, head); err != nil {
@@ -115,11 +132,7 @@ func writeJSONList(w io.Writer, r *object.Resource, out Output, items []*object.
 				return err
 			}
 		}
-		b := o.JSONAs(r)
-		if out.As == asPartialList {
-			b = o.PartialJSON()
-		}
-		if _, err := w.Write(b); err != nil {
+		if _, err := w.Write(listItemJSON(o, r, out)); err != nil {
 			return err
 		}
 	}
