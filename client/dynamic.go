@@ -5,8 +5,9 @@ import (
 )
 
 // Dynamic returns the Resource of any group/version/resource, its objects
-// as *unstructured.Unstructured, read and written as JSON (the only
-// encoding custom resources have). Its scope is taken from the namespace
+// as *unstructured.Unstructured, read as CBOR where the server serves it
+// and JSON otherwise, and written in the encoding its reads come in (see
+// the package documentation, CBOR). Its scope is taken from the namespace
 // given: set one (Namespace) for namespaced resources, none for
 // cluster-scoped ones; use DynamicFor with a discovered Mapping to have
 // it checked.

@@ -50,6 +50,17 @@ func TestSetControllerReference(t *testing.T) {
 			}
 		})
 	}
+	// The two flags are two variables: turning blockOwnerDeletion off
+	// (for a program without the owner's finalizers permission) through
+	// its pointer leaves the controller flag on.
+	owned := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "owned"}}
+	if err := ctrlutil.SetControllerReference(owner, owned); err != nil {
+		t.Fatal(err)
+	}
+	*owned.OwnerReferences[0].BlockOwnerDeletion = false
+	if c := owned.OwnerReferences[0].Controller; c == nil || !*c {
+		t.Errorf("controller flag %v after turning blockOwnerDeletion off, want true", c)
+	}
 	// A cluster-scoped owner may own a namespaced object.
 	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", UID: "u9"}}
 	obj := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "s"}}

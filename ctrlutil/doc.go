@@ -26,7 +26,8 @@
 // controller retries, and with controller.Options.ReadYourWrites its
 // next read sees at least its own writes (every write made with the
 // Reconcile's ctx counts, the helpers' included). Patch and CreateOrPatch send RFC 7386 merge patches,
-// and send a change of .status to the status subresource.
+// and send a change of .status to the status subresource (with the rest of
+// the object for kinds that have none).
 //
 // # Ownership
 //

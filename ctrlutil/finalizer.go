@@ -54,13 +54,20 @@ func RemoveFinalizer(obj client.Object, f string) bool {
 //     cleanup succeeds.
 //   - A deleted obj without f returns deleting true at once.
 //
-// The patches carry obj's resourceVersion (see Patch).
+// The patches carry obj's resourceVersion (see Patch). One answered
+// not found means obj is gone (a stale cache: an earlier Reconcile's
+// patch let the server delete it): Finalize returns deleting true and no
+// error, as there is nothing left to reconcile, so cleanup must be
+// idempotent.
 func Finalize[T Object[T]](ctx context.Context, res *client.Resource[T], obj T, f string, cleanup func(ctx context.Context, obj T) error) (cur T, deleting bool, err error) {
 	if obj.GetDeletionTimestamp() == nil {
 		cur, _, err = Patch(ctx, res, obj, func(o T) error {
 			AddFinalizer(o, f)
 			return nil
 		})
+		if errors.Is(err, client.ErrNotFound) {
+			return obj, true, nil
+		}
 		return cur, false, err
 	}
 	if !ContainsFinalizer(obj, f) {
@@ -73,6 +80,9 @@ func Finalize[T Object[T]](ctx context.Context, res *client.Resource[T], obj T, 
 		RemoveFinalizer(o, f)
 		return nil
 	})
+	if errors.Is(err, client.ErrNotFound) {
+		return obj, true, nil
+	}
 	return cur, true, err
 }
 

@@ -39,8 +39,7 @@ func SetControllerReference(owner, obj client.Object) error {
 		return fmt.Errorf("ctrlutil: %s %s/%s is controlled by %s %s, not %s %s: %w",
 			kindOf(obj), obj.GetNamespace(), obj.GetName(), cur.Kind, cur.Name, ref.Kind, ref.Name, ErrAlreadyOwned)
 	}
-	yes := true
-	ref.Controller, ref.BlockOwnerDeletion = &yes, &yes
+	ref.Controller, ref.BlockOwnerDeletion = new(true), new(true) // two variables: a caller may change one
 	upsertReference(obj, ref)
 	return nil
 }

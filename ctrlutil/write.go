@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/kubewire/kubewire/client"
 )
@@ -83,9 +84,11 @@ func CreateOrUpdate[T Object[T]](ctx context.Context, res *client.Resource[T], c
 // fields mutate changed, the object's first and then, if mutate changed
 // the status, the status subresource's, each with the resourceVersion it
 // started from as a precondition (a stale read fails with
-// client.ErrConflict). It suits objects that other writers change too,
-// and kinds whose status the caller sets. Lists (finalizers, owner
-// references, containers) are sent whole, as merge patches do.
+// client.ErrConflict). A kind whose KindInfo lists no status subresource
+// gets its status in the object's one patch. It suits objects that other
+// writers change too, and kinds whose status the caller sets. Lists
+// (finalizers, owner references, containers) are sent whole, as merge
+// patches do.
 func CreateOrPatch[T Object[T]](ctx context.Context, res *client.Resource[T], cache Reader[T], obj T, mutate func(T) error) (T, Operation, error) {
 	cur, found, err := current(ctx, res, cache, obj)
 	if err != nil || !found {
@@ -108,6 +111,22 @@ func Patch[T Object[T]](ctx context.Context, res *client.Resource[T], cur T, mut
 	}
 	main, status := mergePatch(before, after)
 	res = res.Namespace(cur.GetNamespace())
+	has, known := statusSubresource(cur)
+	if status != nil && !has {
+		// The status is a field of the object like any other: one patch.
+		op := StatusUpdated
+		if main != nil {
+			op = UpdatedWithStatus
+		} else {
+			main = map[string]any{}
+		}
+		main["status"] = status["status"]
+		got, err := sendPatch(ctx, res, cur, main, cur.GetResourceVersion())
+		if err != nil {
+			return cur, Unchanged, err
+		}
+		return got, op, nil
+	}
 	got, op := cur, Unchanged
 	rv := cur.GetResourceVersion()
 	if main != nil {
@@ -118,6 +137,11 @@ func Patch[T Object[T]](ctx context.Context, res *client.Resource[T], cur T, mut
 	}
 	if status != nil {
 		patched, err := sendPatch(ctx, res.Status(), cur, status, rv)
+		if errors.Is(err, client.ErrNotFound) && !known {
+			// A kind known only at run time may have no status
+			// subresource; a deleted object answers 404 here too.
+			patched, err = sendPatch(ctx, res, cur, status, rv)
+		}
 		if err != nil {
 			return got, op, err
 		}
@@ -125,6 +149,18 @@ func Patch[T Object[T]](ctx context.Context, res *client.Resource[T], cur T, mut
 		op = map[Operation]Operation{Unchanged: StatusUpdated, Updated: UpdatedWithStatus}[op]
 	}
 	return got, op, nil
+}
+
+// statusSubresource reports whether obj's kind serves its status as a
+// subresource, and whether that is known: a generated kind's KindInfo
+// says; for other objects (Unstructured) it is assumed, as most kinds
+// with a status do.
+func statusSubresource(obj client.Object) (has, known bool) {
+	k, ok := obj.(client.Kinded)
+	if !ok {
+		return true, false
+	}
+	return slices.Contains(k.KindInfo().Subresources, "status"), true
 }
 
 // current returns the object obj names, from cache or the server.

@@ -123,13 +123,29 @@ func (inf *Informer[T]) Err() error { return inf.reflector.Err() }
 // first it returns ctx's error joined with the failure that kept the
 // cache from syncing, if any (errors.Is matches both); when Run returns
 // first, ErrStopped, or nil if the cache had synced. It does not wait
-// for handlers; see Registration.WaitForSync.
+// for handlers; see Registration.WaitForSync. An informer whose Run was
+// never called (the commonest first-day mistake) cannot sync: the error
+// then says so.
 func (inf *Informer[T]) WaitForSync(ctx context.Context) error {
 	err := inf.reflector.WaitForSync(ctx)
 	if errors.Is(err, reflector.ErrStopped) {
 		return ErrStopped
 	}
+	if err != nil && ctx.Err() != nil && !inf.wasStarted() {
+		what := "the informer"
+		if s, ok := any(inf.src).(fmt.Stringer); ok {
+			what += " of " + s.String()
+		}
+		return fmt.Errorf("%w; %s was never run (call its Run, or its Factory's)", err, what)
+	}
 	return err
+}
+
+// wasStarted reports whether Run has been called.
+func (inf *Informer[T]) wasStarted() bool {
+	inf.mu.Lock()
+	defer inf.mu.Unlock()
+	return inf.started
 }
 
 // Run fills the cache and keeps it in step, and delivers changes to the

@@ -58,7 +58,8 @@
 // informers, to every controller added without a logger of its own
 // (each Reconcile gets it with its Request and a reconcileID from
 // controller.Logger(ctx), and a failed Reconcile is logged once), and
-// to the leader election, the event recorder and the sharding member.
+// to the leader election, the event recorder, the sharding member and
+// a webhook server made without one (webhook.Server.Inherit).
 //
 // Metrics returns the manager's Prometheus registry (package metrics):
 // controller-runtime's reconcile and work queue series for each

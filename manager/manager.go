@@ -219,13 +219,13 @@ func (m *Manager) Run(ctx context.Context) error {
 	// Reconcile calls in progress at the end are written too.
 	recCtx, stopRecorder := context.WithCancel(context.WithoutCancel(ctx))
 	recorded := make(chan error, 1)
-	go func() { recorded <- quiet(m.recorder.Run(recCtx)) }()
+	go func() { recorded <- quiet(recCtx, m.recorder.Run(recCtx)) }()
 	defer func() {
 		stopRecorder()
 		<-recorded
 	}()
 	m.runWebhook(gctx, g)
-	g.Go(func() error { return quiet(m.factory.Run(gctx)) })
+	g.Go(func() error { return quiet(gctx, m.factory.Run(gctx)) })
 	for _, c := range checks {
 		g.Go(func() error { c.loop(gctx, m); return nil })
 	}
@@ -241,12 +241,13 @@ func (m *Manager) Run(ctx context.Context) error {
 		}
 		return m.campaign(gctx)
 	})
-	return quiet(g.Wait())
+	return quiet(ctx, g.Wait())
 }
 
-// quiet turns the end of the manager's ctx into a clean nil.
-func quiet(err error) error {
-	if errors.Is(err, context.Canceled) {
+// quiet turns the end of the manager's ctx into a clean nil, whether it
+// was canceled or reached its deadline.
+func quiet(ctx context.Context, err error) error {
+	if errors.Is(err, context.Canceled) || ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return nil
 	}
 	return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -23,6 +24,9 @@ const DefaultMetricsAddr = ":8080"
 // and to the client, where they have none of their own.
 func (m *Manager) observe() error {
 	m.c.Inherit(m.opts.Logger, m.metrics.Client())
+	if w, ok := m.webhookServer().(interface{ Inherit(*slog.Logger) }); ok {
+		w.Inherit(m.opts.Logger)
+	}
 	if err := m.metrics.AddRecorder(m.opts.Events.Component, m.recorder); err != nil {
 		return err
 	}

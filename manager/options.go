@@ -102,9 +102,9 @@ type Options struct {
 	// manager's log lines and is the logger of every part that has none
 	// of its own: the client (Client.Inherit), the informers reading
 	// through it, the controllers added (with a logger per Reconcile,
-	// see controller.Logger), the leader election, the event recorder
-	// and the sharding member. A program that wants silence sets
-	// slog.New(slog.DiscardHandler).
+	// see controller.Logger), the leader election, the event recorder,
+	// the sharding member and the webhook server (Server.Inherit). A
+	// program that wants silence sets slog.New(slog.DiscardHandler).
 	Logger *slog.Logger
 }
 

@@ -7,9 +7,11 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -142,4 +144,62 @@ func TestNilWebhookServerIsNone(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("Run: %v", err)
 	}
+}
+
+// The manager's logger gets the webhook server's lines (certificate
+// loads, and an expired or unloadable certificate) when the server was
+// made without one; before, they were discarded.
+func TestWebhookServerLogsToTheManagersLogger(t *testing.T) {
+	_, cfg := newServer(t)
+	certs, err := webhook.SelfSigned([]string{"127.0.0.1"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := certs.WriteFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := webhook.NewServer(webhook.Options{CertDir: dir, Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &lockedBuffer{}
+	m, err := manager.New(newClient(t, cfg), manager.Options{Name: "webhooks", Webhook: srv, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(logs.String(), "webhook: serving") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"webhook: certificate loaded", "webhook: serving"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the manager's logger got %q, want %q in it", logs.String(), want)
+		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the manager's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

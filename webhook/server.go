@@ -92,7 +92,7 @@ type Options struct {
 
 	// Logger gets the server's log lines (certificate loads and
 	// failures at Info and Warn, each review at Debug). Nil discards
-	// them.
+	// them until Inherit gives one (package manager gives its own).
 	Logger *slog.Logger
 }
 
@@ -117,9 +117,6 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MaxRequestBytes <= 0 {
 		o.MaxRequestBytes = DefaultMaxRequestBytes
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	switch o.MinTLSVersion {
 	case 0:
@@ -160,6 +157,10 @@ type Server struct {
 	started atomic.Bool
 	serving atomic.Bool
 	addr    atomic.Value // string
+
+	// inherited is the handler Inherit gave, when Options had no logger;
+	// nil when it had one.
+	inherited *atomic.Pointer[slog.Handler]
 }
 
 // NewServer returns a Server for opts, or an error matching
@@ -170,7 +171,11 @@ func NewServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, hooks: map[string]*Hook{}}
-	s.certs = &certFiles{certFile: filepath.Join(opts.CertDir, opts.CertName), keyFile: filepath.Join(opts.CertDir, opts.KeyName), log: opts.Logger}
+	if s.opts.Logger == nil {
+		s.inherited = new(atomic.Pointer[slog.Handler])
+		s.opts.Logger = slog.New(lateHandler{target: s.inherited})
+	}
+	s.certs = &certFiles{certFile: filepath.Join(opts.CertDir, opts.CertName), keyFile: filepath.Join(opts.CertDir, opts.KeyName), log: s.opts.Logger}
 	if opts.ClientCAName != "" {
 		s.certs.caFile = filepath.Join(opts.CertDir, opts.ClientCAName)
 	}

@@ -84,7 +84,10 @@ type pos struct {
 	// an embedded resource), whose metadata the server handles.
 	resource bool
 	floatOK  bool // a Type marker says what a float is
-	stack    []*types.TypeName
+	// typed: the field has a Type marker, which says what a value of a
+	// type with its own JSON encoding looks like.
+	typed bool
+	stack []*types.TypeName
 }
 
 func (p pos) errorf(format string, args ...any) error {
@@ -236,8 +239,9 @@ func (g *Generator) named(n *types.Named, p pos) (*Schema, error) {
 			g.ats[tn] = cmp.Or(p.where, ".")
 		}
 		ms := d.Markers
-		if hasOwnJSON(n) && !ms.Has(markers.Type) && !ms.Has(markers.Schemaless) {
-			return nil, p.errorf("type %s.%s has its own JSON encoding (MarshalJSON), so its Go fields do not say its schema; give the type a +kubebuilder:validation:Type marker", pkg, tn.Name())
+		ownJSON := hasOwnJSON(n) && !ms.Has(markers.Type) && !ms.Has(markers.Schemaless)
+		if ownJSON && !p.typed {
+			return nil, p.errorf("type %s.%s has its own JSON encoding (MarshalJSON), so its Go fields do not say its schema; give the type or the field a +kubebuilder:validation:Type marker (a field may be +kubebuilder:validation:Schemaless instead)", pkg, tn.Name())
 		}
 		inner := pos{
 			owner: tn, where: p.where,
@@ -245,8 +249,8 @@ func (g *Generator) named(n *types.Named, p pos) (*Schema, error) {
 			floatOK:  p.floatOK || ms.Has(markers.Type),
 			stack:    append(p.stack[:len(p.stack):len(p.stack)], tn),
 		}
-		if ms.Has(markers.Schemaless) {
-			s = &Schema{}
+		if ms.Has(markers.Schemaless) || ownJSON {
+			s = &Schema{} // for ownJSON, the field's Type marker says the rest
 		} else if s, err = g.schema(n.Underlying(), inner); err != nil {
 			return nil, err
 		}
@@ -345,6 +349,7 @@ func (g *Generator) object(st *types.Struct, p pos) (*Schema, error) {
 			owner: p.owner, path: fieldPath, where: where,
 			resource: inline && p.resource || ms.Has(markers.Embedded) || ms.Has(markers.XEmbedded),
 			floatOK:  ms.Has(markers.Type) || ms.Has(markers.ItemsPrefix+"Type"),
+			typed:    ms.Has(markers.Type),
 			stack:    p.stack,
 		}
 		var fs *Schema

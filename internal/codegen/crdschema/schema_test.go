@@ -38,6 +38,11 @@ func TestType(t *testing.T) {
 			`"time":{"type":"string","format":"date-time"}}}`},
 		{"Embedding", `{"type":"object","required":["code","own"],"properties":{` +
 			`"code":{"type":"string","maxLength":3},"own":{"description":"Own field.","type":"string"}}}`},
+		{"OwnJSON", `{"description":"OwnJSON has fields of types that encode themselves (another\npackage's, and a struct), described by the fields' Type markers.",` +
+			`"type":"object","required":["free","temp"],"properties":{` +
+			`"free":{"description":"Free is any object.","type":"object","x-kubernetes-preserve-unknown-fields":true},` +
+			`"maybeTemp":{"description":"Celsius encodes itself as a string such as \"21.5C\".","type":"string"},` +
+			`"temp":{"description":"Temp is a temperature.","type":"string"}}}`},
 		{"Markers", `{"type":"object","required":["letter","xs"],"properties":{` +
 			`"count":{"type":"integer","format":"int32","default":2,"maximum":5,"minimum":1},` +
 			`"letter":{"type":"string","enum":["a","b"]},` +
@@ -53,6 +58,10 @@ func TestType(t *testing.T) {
 				t.Errorf("schema\n got %s\nwant %s", got, tc.want)
 			}
 		})
+	}
+	_, err = g.Type(scope.Lookup("OwnJSONUnmarked").(*types.TypeName))
+	if err == nil || !strings.Contains(err.Error(), "encoding/json.RawMessage has its own JSON encoding") || !strings.Contains(err.Error(), "the type or the field") {
+		t.Errorf("own JSON without a Type marker: %v", err)
 	}
 	_, err = g.Type(scope.Lookup("Float").(*types.TypeName))
 	if err == nil || !strings.Contains(err.Error(), ".f: float64: floating-point numbers do not round-trip") {

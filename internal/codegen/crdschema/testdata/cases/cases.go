@@ -2,6 +2,7 @@
 package cases
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/kubewire/kubewire/api/intstr"
@@ -67,4 +68,29 @@ type Markers struct {
 
 type Float struct {
 	F float64 `json:"f"`
+}
+
+// Celsius encodes itself as a string such as "21.5C".
+type Celsius struct{ tenths int }
+
+func (c Celsius) MarshalJSON() ([]byte, error) { return []byte(`"0C"`), nil }
+
+// OwnJSON has fields of types that encode themselves (another
+// package's, and a struct), described by the fields' Type markers.
+type OwnJSON struct {
+	// Free is any object.
+	// +kubebuilder:validation:Type=object
+	// +kubebuilder:pruning:PreserveUnknownFields
+	Free json.RawMessage `json:"free"`
+	// Temp is a temperature.
+	// +kubebuilder:validation:Type=string
+	Temp Celsius `json:"temp"`
+	// +optional
+	// +kubebuilder:validation:Type=string
+	MaybeTemp *Celsius `json:"maybeTemp,omitempty"`
+}
+
+// OwnJSONUnmarked has such a field with no marker: its schema is unknown.
+type OwnJSONUnmarked struct {
+	Free json.RawMessage `json:"free"`
 }
