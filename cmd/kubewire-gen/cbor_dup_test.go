@@ -151,6 +151,12 @@ func TestGeneratedCBORRefusesDuplicateKeys(t *testing.T) {
 	if err := cborwire.Decode(clean, new(shapesv1.Widget), nil); err != nil {
 		t.Fatalf("typed decode of the object without duplicates: %v", err)
 	}
+	// A read-only table that holds the object's values already: what it
+	// shares must not stand in for a map that holds a key twice.
+	table := &wire.Decoder{ReadOnly: true}
+	if err := cborwire.Decode(clean, new(shapesv1.Widget), table); err != nil {
+		t.Fatalf("read-only decode of the object without duplicates: %v", err)
+	}
 	if err := cborwire.Decode(clean, new(unstructured.Unstructured), nil); err != nil {
 		t.Fatalf("dynamic decode of the object without duplicates: %v", err)
 	}
@@ -187,6 +193,7 @@ func TestGeneratedCBORRefusesDuplicateKeys(t *testing.T) {
 			in := appendWithDup(t, cborwire.AppendSelfDescribed(nil), obj, c.path, c)
 			checkDuplicate(t, "typed", c.key, cborwire.Decode(in, new(shapesv1.Widget), nil))
 			checkDuplicate(t, "typed read-only", c.key, cborwire.Decode(in, new(shapesv1.Widget), &wire.Decoder{ReadOnly: true}))
+			checkDuplicate(t, "typed read-only, warm table", c.key, cborwire.Decode(in, new(shapesv1.Widget), table))
 			checkDuplicate(t, "dynamic", c.key, cborwire.Decode(in, new(unstructured.Unstructured), nil))
 		})
 	}

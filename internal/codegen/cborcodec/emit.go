@@ -4,7 +4,9 @@
 // api/cborwire, the counterpart of internal/codegen/jsoncodec's JSON
 // decoders. It reads the members a JSON decoder reads (the same keys,
 // the same rules for embedded structs: jsoncodec.DecodedMembers), and
-// gives the same values for the same object.
+// gives the same values for the same object, but for a map holding a key
+// twice: kube-apiserver's CBOR decoder refuses it, and so do these (the
+// JSON decoders keep the last value).
 //
 // A type the output uses without generating it is read through its own
 // DecodeCBOR method when it has one (the types of api/meta/v1,
